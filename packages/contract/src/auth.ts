@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { MESSAGES } from './messages.ts';
+import { loginEmail, requiredText, strongPassword } from './validation.ts';
+
+/** POST /admin/login */
+export const loginBody = z.object({ email: loginEmail, password: requiredText('Password') });
+export const loginResponse = z.object({
+  xtoken: z.string(),
+  xsign: z.string(),
+  Email: z.string(),
+  Name: z.string(),
+  Role: z.array(z.string()),
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+/** POST /admin/forgotpassword: `url` is the console page the reset link is built on. */
+export const forgotPasswordBody = z.object({
+  email: loginEmail,
+  url: z.string().trim().url('url must be an absolute console address.'),
+});
+
+/** PUT /admin/resetpassword */
+export const resetPasswordBody = z.object({
+  password: strongPassword('Password'),
+  resettoken: z.string({ error: MESSAGES.resetUrlMissingToken }).trim().min(1, MESSAGES.resetUrlMissingToken),
+});
+
+/** The console's reset form: password and confirmpassword, which must match. */
+export const resetPasswordForm = z
+  .object({ password: strongPassword('Password'), confirmpassword: requiredText('Confirm Password') })
+  .refine((v) => v.password === v.confirmpassword, {
+    message: MESSAGES.passwordsDoNotMatch,
+    path: ['confirmpassword'],
+  });
+
+/** PUT /admin/changepassword */
+export const changePasswordBody = z.object({
+  oldpassword: requiredText('Old Password'),
+  newpassword: strongPassword('New Password'),
+});
+
+/** The console's change-password form adds a confirmation that must match. */
+export const changePasswordForm = changePasswordBody
+  .extend({ confirmpassword: requiredText('Confirm Password') })
+  .refine((v) => v.newpassword === v.confirmpassword, {
+    message: MESSAGES.passwordsDoNotMatch,
+    path: ['confirmpassword'],
+  });
+
+/** The reset link's query: `vtype` names the flow, `vtoken` carries the single-use token. */
+export const RESET_VTYPE = 'reset';
+export const INVITE_VTYPE = 'invite';
+
+export const okResponse = z.object({ IsPosted: z.boolean(), Message: z.string().optional() });
+export const SUCCESS_MESSAGES = {
+  forgotPassword: 'If an account exists for that email, we have sent a link to reset its password.',
+  resetPassword: 'Your password has been reset. Please sign in.',
+  changePassword: 'Your password has been changed.',
+  logout: 'You have been signed out.',
+} as const;

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { MESSAGES } from './messages.ts';
+
+/**
+ * Every error the API sends, with its code, HTTP status and text. The spec's codes keep their
+ * meaning (927, 999, 981, 1037, 1090, 1091); the 9xx codes below 927 and above are ours.
+ */
+export const ERRORS = {
+  validation: { code: 900, status: 400, text: 'The request is not valid.' },
+  unauthenticated: { code: 901, status: 401, text: 'Your session has expired. Please sign in again.' },
+  forbidden: { code: 902, status: 403, text: 'You do not have permission to perform this action.' },
+  invalidCredentials: { code: 903, status: 401, text: MESSAGES.invalidCredentials },
+  tooManyAttempts: {
+    code: 904,
+    status: 429,
+    text: 'Too many failed sign-in attempts from this address. Please try again tomorrow.',
+  },
+  invalidResetToken: {
+    code: 905,
+    status: 400,
+    text: 'This reset password link is invalid or has expired. Please request a new one.',
+  },
+  foreignConsoleUrl: { code: 906, status: 400, text: 'The url is not an address of this console.' },
+  wrongOldPassword: { code: 907, status: 400, text: 'The old password is not correct.' },
+  ajaxMarkerMissing: {
+    code: 908,
+    status: 400,
+    text: 'Calls must carry the header X-Requested-With: XMLHttpRequest.',
+  },
+  unsupportedMediaType: { code: 909, status: 415, text: 'Calls with a body must send JSON.' },
+  samePassword: { code: 910, status: 400, text: 'The new password must differ from the old password.' },
+  unknownCall: { code: 920, status: 404, text: 'There is no such call.' },
+  notFound: { code: 927, status: 404, text: MESSAGES.searchNotFound },
+  conflict: { code: 930, status: 409, text: 'The record was changed by someone else. Please reload.' },
+  internal: { code: 950, status: 500, text: MESSAGES.genericError },
+  unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
+} as const;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** The one error envelope of every 4xx and 5xx answer. */
+export const errorEnvelopeSchema = z.object({
+  ErrorCode: z.number().int(),
+  Description: z.string(),
+  Message: z.string(),
+  RequestId: z.string(),
+  FieldErrors: z.array(z.object({ Field: z.string(), Message: z.string() })).optional(),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+/**
+ * The text a client shows for an error body, as spec section 8 reads it: Description, description,
+ * message or ErrorMessage. Returns undefined when the body carries no error code.
+ */
+export function errorTextOf(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  if (b.ErrorCode === undefined && b.errorCode === undefined) return undefined;
+  for (const key of ['Description', 'description', 'message', 'Message', 'ErrorMessage']) {
+    const v = b[key];
+    if (typeof v === 'string' && v.length > 0) return v;
+  }
+  return MESSAGES.genericError;
+}

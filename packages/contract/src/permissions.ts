@@ -1,0 +1,56 @@
+/**
+ * The permission matrix: which permissions exist and which each built-in role holds. The API
+ * enforces it on every call; the console reads it only to hide what a user cannot do.
+ */
+export const PERMISSIONS = [
+  'customers.read',
+  'customers.write',
+  'sites.read',
+  'sites.write',
+  'team.read',
+  'team.write',
+  'impersonation.request',
+  'impersonation.approve',
+  'impersonation.logs.read',
+  'site-settings.read',
+  'site-settings.write',
+  'activity.read',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const ROLE_SUPER_ADMIN = 'SuperAdmin';
+export const ROLE_ADMIN = 'Admin';
+export const ROLE_SUPPORT = 'Support';
+
+/** Built-in roles, created by the first migration; further roles live only on the server. */
+export const BUILT_IN_ROLES: Record<string, { description: string; permissions: readonly Permission[] }> = {
+  [ROLE_SUPER_ADMIN]: {
+    description: 'Runs the platform: manages every staff account and approves impersonation.',
+    permissions: PERMISSIONS,
+  },
+  [ROLE_ADMIN]: {
+    description: 'Runs customers, sites and their settings; requests impersonation.',
+    permissions: PERMISSIONS.filter((p) => p !== 'impersonation.approve'),
+  },
+  [ROLE_SUPPORT]: {
+    description: 'Reads customers and sites, their activity, and requests impersonation.',
+    permissions: [
+      'customers.read',
+      'sites.read',
+      'site-settings.read',
+      'activity.read',
+      'impersonation.request',
+      'impersonation.logs.read',
+    ],
+  },
+};
+
+/** The union of the permissions that a set of roles grants, given each role's permissions. */
+export function permissionsOf(
+  roles: readonly string[],
+  matrix: Record<string, { permissions: readonly string[] }> = BUILT_IN_ROLES,
+): Set<string> {
+  const out = new Set<string>();
+  for (const role of roles) for (const p of matrix[role]?.permissions ?? []) out.add(p);
+  return out;
+}
