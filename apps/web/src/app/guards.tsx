@@ -1,0 +1,44 @@
+import type { Access } from '@sac/contract/endpoints';
+import type { ReactNode } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useT } from '../lib/i18n.tsx';
+import { useCurrentUser } from '../lib/session.ts';
+import { hasToken } from '../lib/storage.ts';
+
+/** Every route but /login, /forgotpassword and /logout needs a stored token (spec section 2). */
+export function RequireToken() {
+  const location = useLocation();
+  if (!hasToken()) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+/** The sign-in screens are for visitors without a token; others go to /dashboard. */
+export function GuestOnly({ children }: { children: ReactNode }) {
+  if (hasToken()) return <Navigate to="/dashboard" replace />;
+  return children;
+}
+
+/** Shows the screen only when the user holds the route's permission. */
+export function RequireAccess({
+  access,
+  deniedText,
+  children,
+}: {
+  access: Access;
+  deniedText?: string;
+  children: ReactNode;
+}) {
+  const t = useT('common');
+  const { permissions } = useCurrentUser();
+  if (access === 'public' || access === 'session' || permissions.has(access)) return children;
+  return (
+    <section className="card empty-state" aria-labelledby="screen-title">
+      <h1 id="screen-title" className="visually-hidden">
+        {deniedText ?? t('forbidden')}
+      </h1>
+      <p className="form-alert" role="alert">
+        {deniedText ?? t('forbidden')}
+      </p>
+    </section>
+  );
+}

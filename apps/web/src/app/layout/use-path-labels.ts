@@ -1,0 +1,15 @@
+import { useMemo } from 'react';
+import { translate, useLanguage } from '../../lib/i18n.tsx';
+import { pathLabels } from '../route-table.tsx';
+
+/** Path -> label in the current language. */
+export function usePathLabels(): Record<string, string> {
+  const { language } = useLanguage();
+  return useMemo(() => {
+    const out: Record<string, string> = {};
+    for (const [path, ref] of Object.entries(pathLabels())) {
+      out[path] = translate(language, ref.ns, ref.key as never);
+    }
+    return out;
+  }, [language]);
+}

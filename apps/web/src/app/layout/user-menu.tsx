@@ -1,0 +1,58 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { Dropdown } from '../../components/dropdown-menu.tsx';
+import { useT } from '../../lib/i18n.tsx';
+import { useCurrentUser } from '../../lib/session.ts';
+
+/** The user menu: the signed-in email, an Account sub-menu (Change password) and Logout. */
+export function UserMenu() {
+  const t = useT('chrome');
+  const { email, name } = useCurrentUser();
+  const [accountOpen, setAccountOpen] = useState(false);
+  const accountId = useId();
+  const initial = (name || email).charAt(0).toUpperCase();
+  return (
+    <Dropdown
+      className="user-menu"
+      align="end"
+      label={
+        <>
+          <span className="avatar" aria-hidden="true">
+            {initial}
+          </span>
+          <span className="user-email">{email}</span>
+        </>
+      }
+    >
+      {(close) => (
+        <>
+          <div className="menu-header" role="none">
+            <span className="muted">{t('signedInAs')}</span>
+            <strong>{name || email}</strong>
+          </div>
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item menu-submenu-trigger"
+            aria-haspopup="menu"
+            aria-expanded={accountOpen}
+            aria-controls={accountId}
+            onClick={() => setAccountOpen((o) => !o)}
+          >
+            {t('account')}
+            <span className="caret" aria-hidden="true" />
+          </button>
+          <div id={accountId} role="menu" aria-label={t('account')} className="submenu" hidden={!accountOpen}>
+            <Link role="menuitem" className="menu-item" to="/account/change-password" onClick={close}>
+              {t('changePassword')}
+            </Link>
+          </div>
+          <hr className="menu-separator" />
+          <Link role="menuitem" className="menu-item" to="/logout" onClick={close}>
+            {t('logout')}
+          </Link>
+        </>
+      )}
+    </Dropdown>
+  );
+}

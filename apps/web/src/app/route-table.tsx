@@ -1,0 +1,82 @@
+import type { RouteObject } from 'react-router';
+import { accountRoutes, authPublicRoutes } from '../features/auth/routes.tsx';
+import { customersSection } from '../features/customers/routes.tsx';
+import { dashboardRoutes } from '../features/dashboard/routes.tsx';
+import { impersonationRoutes } from '../features/impersonation/routes.tsx';
+import { notificationsRoutes } from '../features/notifications/routes.tsx';
+import { teamSection } from '../features/team/routes.tsx';
+import type { AppRoute, AppSection, PhraseRef } from '../lib/app-route.ts';
+import { GuestOnly, RequireAccess } from './guards.tsx';
+
+/**
+ * The console's route table, composed from the features' tables. To add a screen, add a route to
+ * its feature's routes.tsx (with the access it needs); sections get their sidebar tabs from it.
+ */
+export const publicRoutes: readonly AppRoute[] = authPublicRoutes;
+
+export const sections: readonly AppSection[] = [
+  customersSection,
+  { ...teamSection, children: [...teamSection.children, ...impersonationRoutes] },
+];
+
+export const shellRoutes: readonly AppRoute[] = [
+  ...dashboardRoutes,
+  ...notificationsRoutes,
+  ...accountRoutes,
+];
+
+/** Sidebar parents of the sections (a tab with `parent` is grouped under it). */
+export interface SectionTab {
+  id: string;
+  label: PhraseRef;
+  to: string;
+  access: AppRoute['access'];
+  parent?: PhraseRef;
+}
+
+export function sectionTabs(section: AppSection): SectionTab[] {
+  return section.children
+    .filter((r) => r.label && r.path && r.tab !== false)
+    .map((r) => ({
+      id: r.path!,
+      label: r.label!,
+      to: `/${section.path}/${r.path}`,
+      access: r.access,
+      ...(r.parent ? { parent: r.parent } : {}),
+    }));
+}
+
+/** Path -> label of every labelled screen, for the breadcrumb and document title. */
+export function pathLabels(): Record<string, PhraseRef> {
+  const out: Record<string, PhraseRef> = {
+    '/forgotpassword': { ns: 'auth', key: 'forgotHeading' },
+    '/account': { ns: 'chrome', key: 'account' },
+  };
+  const add = (base: string, routes: readonly AppRoute[]) => {
+    for (const r of routes) {
+      if (r.path && r.label) out[`${base}/${r.path}`.replace(/\/+/g, '/')] = r.label;
+    }
+  };
+  add('', shellRoutes);
+  for (const s of sections) {
+    out[`/${s.path}`] = s.label;
+    add(`/${s.path}`, s.children);
+  }
+  return out;
+}
+
+/** Turns a feature route into a router route wrapped in its permission check. */
+export function toRouteObject(r: AppRoute): RouteObject {
+  let element = r.element;
+  if (r.access !== 'public') {
+    element = (
+      <RequireAccess access={r.access} deniedText={r.deniedText}>
+        {element}
+      </RequireAccess>
+    );
+  }
+  if (r.guestOnly) element = <GuestOnly>{element}</GuestOnly>;
+  const children = r.children?.map(toRouteObject);
+  if (r.index) return { index: true, element };
+  return { path: r.path, element, ...(children ? { children } : {}) };
+}

@@ -1,0 +1,54 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { RequireToken } from './guards.tsx';
+import { DocumentTitle } from './layout/document-title.tsx';
+import { publicRoutes, sections, shellRoutes, toRouteObject } from './route-table.tsx';
+
+// The signed-in shell loads on demand: the sign-in screen's bundle stays small.
+const AppShell = lazy(() => import('./layout/app-shell.tsx'));
+const SectionLayout = lazy(() => import('./layout/section-layout.tsx'));
+
+function Root() {
+  return (
+    <>
+      <DocumentTitle />
+      <Suspense fallback={null}>
+        <Outlet />
+      </Suspense>
+    </>
+  );
+}
+
+export function buildRoutes(): RouteObject[] {
+  return [
+    {
+      element: <Root />,
+      children: [
+        ...publicRoutes.map(toRouteObject),
+        {
+          element: <RequireToken />,
+          children: [
+            {
+              element: <AppShell />,
+              children: [
+                { index: true, element: <Navigate to="/dashboard" replace /> },
+                ...shellRoutes.map(toRouteObject),
+                ...sections.map((section) =>
+                  toRouteObject({
+                    path: section.path,
+                    access: section.access,
+                    element: <SectionLayout section={section} />,
+                    children: section.children,
+                  }),
+                ),
+                { path: '*', element: <Navigate to="/dashboard" replace /> },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export const createRouter = () => createBrowserRouter(buildRoutes());

@@ -1,0 +1,34 @@
+import { useSyncExternalStore } from 'react';
+import { useT } from '../lib/i18n.tsx';
+
+const subscribe = (cb: () => void) => {
+  window.addEventListener('online', cb);
+  window.addEventListener('offline', cb);
+  return () => {
+    window.removeEventListener('online', cb);
+    window.removeEventListener('offline', cb);
+  };
+};
+const isOnline = () => navigator.onLine;
+
+/** Covers the console with an internet-connection message while the browser is offline. */
+export function OfflineOverlay() {
+  const t = useT('chrome');
+  const online = useSyncExternalStore(subscribe, isOnline, () => true);
+  if (online) return null;
+  return (
+    <div
+      className="overlay"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby="offline-title"
+      aria-describedby="offline-body"
+    >
+      <div className="overlay-card">
+        <span className="overlay-icon" aria-hidden="true" />
+        <h2 id="offline-title">{t('offlineTitle')}</h2>
+        <p id="offline-body">{t('offlineBody')}</p>
+      </div>
+    </div>
+  );
+}

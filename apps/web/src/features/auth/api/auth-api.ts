@@ -1,0 +1,63 @@
+import type { BodyOf } from '@sac/contract/endpoints';
+import { MESSAGES } from '@sac/contract/messages';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-client.ts';
+import { clearAuthStorage, saveLogin } from '../../../lib/storage.ts';
+
+/** Query keys of the auth feature. */
+export const authKeys = {
+  all: ['auth'] as const,
+  login: () => [...authKeys.all, 'login'] as const,
+  forgotPassword: () => [...authKeys.all, 'forgotpassword'] as const,
+  resetPassword: () => [...authKeys.all, 'resetpassword'] as const,
+  changePassword: () => [...authKeys.all, 'changepassword'] as const,
+  logout: () => [...authKeys.all, 'logout'] as const,
+};
+
+/**
+ * Sign-in (spec section 4): clears the old stored sign and token, calls login, stores token, sign
+ * and login state on success. Resolves true when a token was stored (login successful).
+ */
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: authKeys.login(),
+    meta: { errorFallback: MESSAGES.invalidCredentials },
+    mutationFn: async (body: BodyOf<'login'>) => {
+      clearAuthStorage();
+      queryClient.clear();
+      const answer = await callApi('login', { body });
+      return saveLogin(answer);
+    },
+  });
+}
+
+export function useForgotPassword() {
+  return useMutation({
+    mutationKey: authKeys.forgotPassword(),
+    mutationFn: (body: BodyOf<'forgotPassword'>) => callApi('forgotPassword', { body }),
+  });
+}
+
+export function useResetPassword() {
+  return useMutation({
+    mutationKey: authKeys.resetPassword(),
+    mutationFn: (body: BodyOf<'resetPassword'>) => callApi('resetPassword', { body }),
+  });
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationKey: authKeys.changePassword(),
+    mutationFn: (body: BodyOf<'changePassword'>) => callApi('changePassword', { body }),
+  });
+}
+
+/** Best-effort server logout: errors are ignored, the local session ends regardless. */
+export async function logoutOnServer(): Promise<void> {
+  try {
+    await callApi('logout');
+  } catch {
+    // The session may already be gone; the console signs out locally anyway.
+  }
+}

@@ -1,0 +1,246 @@
+import { forgotPasswordBody, loginBody, resetPasswordBody, resetPasswordForm } from '@sac/contract/auth';
+import { LANGUAGES, type Language } from '@sac/contract/constants';
+import { MESSAGES } from '@sac/contract/messages';
+import { type FormEvent, useEffect, useId, useMemo } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { FormField } from '../../../components/form-field.tsx';
+import { useSchemaForm } from '../../../lib/form.ts';
+import { isLanguage, useLanguage, useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import { useForgotPassword, useLogin, useResetPassword } from '../api/auth-api.ts';
+
+export type LoginMode = 'login' | 'forgotpassword' | 'resetpassword';
+
+/** Reset mode when the query has vtype and vtoken; /forgotpassword starts in forgot mode. */
+export function modeOf(pathname: string, search: URLSearchParams): LoginMode {
+  if (search.has('vtype') && search.has('vtoken')) return 'resetpassword';
+  if (pathname.replace(/\/+$/, '') === '/forgotpassword') return 'forgotpassword';
+  return 'login';
+}
+
+const forgotEmailOnly = forgotPasswordBody.pick({ email: true });
+
+/** The console page the reset link is built on: `${origin}/login`. */
+export const loginPageUrl = (): string => `${window.location.origin}/login`;
+
+function LanguageSwitch() {
+  const t = useT('auth');
+  const names = useT('common')('languageNames').split('|');
+  const { language, setLanguage } = useLanguage();
+  const id = useId();
+  return (
+    <div className="language-switch">
+      <label htmlFor={id}>{t('language')}</label>
+      <select
+        id={id}
+        value={language}
+        onChange={(e) => {
+          if (isLanguage(e.target.value)) setLanguage(e.target.value as Language);
+        }}
+      >
+        {LANGUAGES.map((l, i) => (
+          <option key={l} value={l}>
+            {names[i] ?? l}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function LoginForm() {
+  const t = useT('auth');
+  const navigate = useNavigate();
+  const login = useLogin();
+  const form = useSchemaForm(loginBody, { email: '', password: '' });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const data = form.check();
+    if (!data || login.isPending) return;
+    login.mutate(data, {
+      onSuccess: (ok) => {
+        if (ok) navigate('/dashboard', { replace: true });
+        else toast.error(MESSAGES.invalidCredentials);
+      },
+    });
+  };
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby="auth-heading">
+      <FormField
+        id="login-email"
+        name="email"
+        type="email"
+        label={t('email')}
+        autoComplete="username"
+        value={form.values.email}
+        error={form.errors.email}
+        onValueChange={(v) => form.setValue('email', v)}
+      />
+      <FormField
+        id="login-password"
+        name="password"
+        type="password"
+        label={t('password')}
+        autoComplete="current-password"
+        value={form.values.password}
+        error={form.errors.password}
+        onValueChange={(v) => form.setValue('password', v)}
+      />
+      <button type="submit" className="button button-primary button-block" aria-busy={login.isPending}>
+        {login.isPending ? t('signingIn') : t('login')}
+      </button>
+    </form>
+  );
+}
+
+function ForgotForm() {
+  const t = useT('auth');
+  const navigate = useNavigate();
+  const forgot = useForgotPassword();
+  const form = useSchemaForm(forgotEmailOnly, { email: '' });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const data = form.check();
+    if (!data || forgot.isPending) return;
+    forgot.mutate(
+      { email: data.email, url: loginPageUrl() },
+      {
+        onSuccess: (answer) => {
+          if (answer.Message) toast.success(answer.Message);
+          navigate('/login', { replace: true });
+        },
+      },
+    );
+  };
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby="auth-heading">
+      <p className="muted">{t('forgotIntro')}</p>
+      <FormField
+        id="forgot-email"
+        name="email"
+        type="email"
+        label={t('email')}
+        autoComplete="username"
+        value={form.values.email}
+        error={form.errors.email}
+        onValueChange={(v) => form.setValue('email', v)}
+      />
+      <button type="submit" className="button button-primary button-block" aria-busy={forgot.isPending}>
+        {forgot.isPending ? t('sending') : t('submit')}
+      </button>
+    </form>
+  );
+}
+
+function ResetForm({ token }: { token: string }) {
+  const t = useT('auth');
+  const navigate = useNavigate();
+  const reset = useResetPassword();
+  const form = useSchemaForm(resetPasswordForm, { password: '', confirmpassword: '' });
+  const tokenCheck = resetPasswordBody.shape.resettoken.safeParse(token);
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const data = form.check();
+    if (!data || reset.isPending) return;
+    if (!tokenCheck.success) {
+      toast.error(MESSAGES.resetUrlMissingToken);
+      return;
+    }
+    reset.mutate(
+      { password: data.password, resettoken: tokenCheck.data },
+      {
+        onSuccess: (answer) => {
+          if (answer.Message) toast.success(answer.Message);
+          navigate('/login', { replace: true });
+        },
+      },
+    );
+  };
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby="auth-heading">
+      <p className="muted">{t('resetIntro')}</p>
+      {tokenCheck.success ? null : (
+        <p className="form-alert" role="alert">
+          {MESSAGES.resetUrlMissingToken}
+        </p>
+      )}
+      <FormField
+        id="reset-password"
+        name="password"
+        type="password"
+        label={t('password')}
+        autoComplete="new-password"
+        hint={t('passwordHint')}
+        value={form.values.password}
+        error={form.errors.password}
+        onValueChange={(v) => form.setValue('password', v)}
+      />
+      <FormField
+        id="reset-confirmpassword"
+        name="confirmpassword"
+        type="password"
+        label={t('confirmPassword')}
+        autoComplete="new-password"
+        value={form.values.confirmpassword}
+        error={form.errors.confirmpassword}
+        onValueChange={(v) => form.setValue('confirmpassword', v)}
+      />
+      <button type="submit" className="button button-primary button-block" aria-busy={reset.isPending}>
+        {reset.isPending ? t('resetting') : t('resetPassword')}
+      </button>
+    </form>
+  );
+}
+
+/** /login and /forgotpassword: the sign-in screen with its three modes. */
+export function LoginPage() {
+  const t = useT('auth');
+  const product = useT('common')('productName');
+  const { pathname } = useLocation();
+  const [search] = useSearchParams();
+  const mode = modeOf(pathname, search);
+  const token = search.get('vtoken') ?? '';
+
+  const heading = useMemo(
+    () =>
+      ({
+        login: t('signInHeading'),
+        forgotpassword: t('forgotHeading'),
+        resetpassword: t('resetHeading'),
+      })[mode],
+    [mode, t],
+  );
+
+  useEffect(() => {
+    document.getElementById('auth-heading')?.focus({ preventScroll: true });
+  }, []);
+
+  return (
+    <main className="auth-page">
+      <div className="auth-panel">
+        <div className="auth-brand">
+          <span className="brand-mark" aria-hidden="true" />
+          <span className="brand-name">{product}</span>
+        </div>
+        <section className="auth-card" aria-labelledby="auth-heading">
+          {mode === 'login' ? null : <p className="auth-kicker">{t('signInHeading')}</p>}
+          <h1 id="auth-heading" tabIndex={-1}>
+            {heading}
+          </h1>
+          {mode === 'login' ? <p className="muted">{t('signInIntro')}</p> : null}
+          {mode === 'login' ? <LoginForm /> : null}
+          {mode === 'forgotpassword' ? <ForgotForm /> : null}
+          {mode === 'resetpassword' ? <ResetForm token={token} /> : null}
+          <p className="auth-switch">
+            {mode === 'login' ? (
+              <Link to="/forgotpassword">{t('forgotLink')}</Link>
+            ) : (
+              <Link to="/login">{t('backToLogin')}</Link>
+            )}
+          </p>
+        </section>
+        <LanguageSwitch />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,36 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { broadcastLogout } from '../../../lib/auth-events.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { clearAuthStorage, readAuth } from '../../../lib/storage.ts';
+import { logoutOnServer } from '../api/auth-api.ts';
+
+/**
+ * /logout: ends the session on the server (best effort), clears local storage, tells the other
+ * tabs, then goes to /login.
+ */
+export function LogoutPage() {
+  const t = useT('auth');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void (async () => {
+      if (readAuth()) await logoutOnServer();
+      clearAuthStorage();
+      queryClient.clear();
+      broadcastLogout();
+      navigate('/login', { replace: true });
+    })();
+  }, [navigate, queryClient]);
+  return (
+    <main className="auth-page">
+      <p className="muted" role="status">
+        {t('loggingOut')}
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,13 @@
+import { lazy } from 'react';
+import type { AppRoute } from '../../lib/app-route.ts';
+
+const DashboardPage = lazy(() => import('./components/dashboard-page.tsx'));
+
+export const dashboardRoutes: readonly AppRoute[] = [
+  {
+    path: 'dashboard',
+    access: 'session',
+    label: { ns: 'dashboard', key: 'heading' },
+    element: <DashboardPage />,
+  },
+];

@@ -1,0 +1,34 @@
+import { MESSAGES } from '@sac/contract/messages';
+
+/** Sign-in, forgot-password, reset-password, change-password and logout texts. */
+export const auth = {
+  signInHeading: MESSAGES.signInHeading as string,
+  signInIntro: 'Use your staff account to manage customers, sites and the super-user team.',
+  forgotHeading: 'Forgot password',
+  forgotIntro: 'Enter your email address and we will send you a link to reset your password.',
+  resetHeading: 'Reset password',
+  resetIntro: 'Choose a new password for your account.',
+  email: 'Email',
+  password: 'Password',
+  confirmPassword: 'Confirm Password',
+  passwordHint:
+    'At least 6 characters with a lowercase letter, an uppercase letter, a digit and one of !@#$%^&*.',
+  login: 'Login',
+  submit: 'Submit',
+  resetPassword: 'Reset Password',
+  forgotLink: 'Forgot password',
+  backToLogin: 'Back to login',
+  language: 'Language',
+  signingIn: 'Signing in…',
+  sending: 'Sending…',
+  resetting: 'Resetting…',
+  changePasswordHeading: 'Change password',
+  changePasswordIntro: 'Your other sessions end when the password changes.',
+  oldPassword: 'Old Password',
+  newPassword: 'New Password',
+  changePassword: 'Change Password',
+  changing: 'Changing…',
+  loggingOut: 'Signing out…',
+};
+
+export type AuthPhrases = typeof auth;

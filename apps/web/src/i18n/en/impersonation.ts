@@ -1,0 +1,5 @@
+export const impersonation = {
+  impersonation: 'Impersonation',
+  logs: 'Impersonation Logs',
+  assignedRequests: 'Assigned Impersonation Requests',
+};

@@ -1,0 +1,3 @@
+export const notifications = {
+  heading: 'Manage Notifications',
+};

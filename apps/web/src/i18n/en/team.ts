@@ -1,0 +1,5 @@
+export const team = {
+  section: 'Manage Superuser',
+  manageSuperuser: 'Manage Superuser',
+  createSuperuser: 'Create Superuser',
+};

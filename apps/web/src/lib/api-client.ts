@@ -1,0 +1,115 @@
+import { HEADERS } from '@sac/contract/constants';
+import type { BodyOf, EndpointId, QueryOf, ResponseOf } from '@sac/contract/endpoints';
+import { ENDPOINTS } from '@sac/contract/endpoints';
+import { ERRORS, type ErrorEnvelope, errorTextOf } from '@sac/contract/errors';
+import { MESSAGES } from '@sac/contract/messages';
+import { getApiBase } from './api-base.ts';
+import { signalSessionExpired } from './auth-events.ts';
+import { clearAuthStorage, readAuth } from './storage.ts';
+
+/** An error answer of the API (or a network failure, status 0), with the text to show. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: number | undefined;
+  readonly envelope: Partial<ErrorEnvelope> | undefined;
+  /** The server's error text; undefined for network failures and bodies without an error code. */
+  readonly serverText: string | undefined;
+
+  constructor(status: number, body: unknown, cause?: unknown) {
+    const serverText = errorTextOf(body);
+    super(serverText ?? MESSAGES.genericError, { cause });
+    this.name = 'ApiError';
+    this.status = status;
+    this.serverText = serverText;
+    const b = body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined;
+    const code = b?.ErrorCode ?? b?.errorCode;
+    this.code = typeof code === 'number' ? code : undefined;
+    this.envelope = b as Partial<ErrorEnvelope> | undefined;
+  }
+
+  /** The message of one field from FieldErrors, when the server sent one. */
+  fieldError(field: string): string | undefined {
+    return this.envelope?.FieldErrors?.find((f) => f.Field === field)?.Message;
+  }
+}
+
+/** The text to show for any error: the server's text, else the given fallback. */
+export function errorText(error: unknown, fallback: string = MESSAGES.genericError): string {
+  return error instanceof ApiError && error.serverText ? error.serverText : fallback;
+}
+
+type Scalar = string | number | boolean | null | undefined;
+
+/** Query parameters URL-encoded; empty values are left out ('+' and spaces escaped). */
+export function toQueryString(query: Record<string, Scalar | readonly Scalar[]> | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [key, raw] of Object.entries(query)) {
+    const values = Array.isArray(raw) ? raw : [raw];
+    for (const v of values) {
+      if (v === undefined || v === null) continue;
+      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`);
+    }
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/** The headers every call sends; auth headers only when both token and sign are usable. */
+export function requestHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {
+    [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+  };
+  const auth = readAuth();
+  if (auth) {
+    headers[HEADERS.token] = auth.token;
+    headers[HEADERS.sign] = auth.sign;
+  }
+  return headers;
+}
+
+export interface CallInput<I extends EndpointId> {
+  query?: QueryOf<I>;
+  body?: BodyOf<I>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Calls one endpoint of the contract's table. Query parameters go URL-encoded in the address for
+ * every method; a body (DELETE included) is sent as JSON data. Any answer carrying an error code,
+ * or a non-2xx status, throws ApiError. Error 901 ends the local session.
+ */
+export async function callApi<I extends EndpointId>(id: I, input: CallInput<I> = {}): Promise<ResponseOf<I>> {
+  const def = ENDPOINTS[id];
+  const url = `${getApiBase()}${def.path}${toQueryString(input.query as Record<string, Scalar> | undefined)}`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: def.method,
+      headers: requestHeaders(),
+      body: input.body === undefined ? (def.method === 'GET' ? undefined : '{}') : JSON.stringify(input.body),
+      signal: input.signal,
+      credentials: 'omit',
+    });
+  } catch (cause) {
+    throw new ApiError(0, undefined, cause);
+  }
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  const errorCode = errorTextOf(body) !== undefined;
+  if (!res.ok || errorCode) {
+    const error = new ApiError(res.status, body);
+    if (error.code === ERRORS.unauthenticated.code) {
+      clearAuthStorage();
+      signalSessionExpired();
+    }
+    throw error;
+  }
+  return body as ResponseOf<I>;
+}

@@ -1,0 +1,50 @@
+import { STORAGE_KEYS } from '@sac/contract/constants';
+
+/**
+ * Session-end signalling. A logout in one tab tells the others (BroadcastChannel, plus the storage
+ * event that clearing the token raises anyway); an expired or revoked session (error 901) tells the
+ * app in this tab. Listeners navigate to /login.
+ */
+const CHANNEL = 'sac-admin-auth';
+type Listener = (reason: 'logout' | 'expired') => void;
+const listeners = new Set<Listener>();
+
+let channel: BroadcastChannel | undefined;
+function getChannel(): BroadcastChannel | undefined {
+  if (channel === undefined && typeof BroadcastChannel !== 'undefined')
+    channel = new BroadcastChannel(CHANNEL);
+  return channel;
+}
+
+const emit = (reason: 'logout' | 'expired') => {
+  for (const l of [...listeners]) l(reason);
+};
+
+/** Tells other tabs of this console that the user signed out. */
+export function broadcastLogout(): void {
+  getChannel()?.postMessage({ type: 'logout' });
+}
+
+/** Tells this tab that the session ended (error 901). */
+export function signalSessionExpired(): void {
+  emit('expired');
+}
+
+/** Subscribes to session ends from this tab and from other tabs; returns the unsubscribe. */
+export function onSessionEnded(listener: Listener): () => void {
+  listeners.add(listener);
+  const ch = getChannel();
+  const onMessage = (e: MessageEvent) => {
+    if ((e.data as { type?: string } | null)?.type === 'logout') listener('logout');
+  };
+  const onStorage = (e: StorageEvent) => {
+    if ((e.key === STORAGE_KEYS.token || e.key === null) && !e.newValue) listener('logout');
+  };
+  ch?.addEventListener('message', onMessage);
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    ch?.removeEventListener('message', onMessage);
+    window.removeEventListener('storage', onStorage);
+  };
+}

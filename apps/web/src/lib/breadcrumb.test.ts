@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { buildBreadcrumb, buildTitle, humanize } from './breadcrumb.ts';
+
+describe('breadcrumb', () => {
+  it('humanizes kebab segments', () => {
+    expect(humanize('manage-superuser')).toBe('Manage Superuser');
+    expect(humanize('dashboard')).toBe('Dashboard');
+    expect(humanize('view%20customer')).toBe('View Customer');
+  });
+
+  it('builds one crumb per segment with cumulative links', () => {
+    expect(buildBreadcrumb('/manage-superuser/create-superuser')).toEqual([
+      { label: 'Manage Superuser', to: '/manage-superuser' },
+      { label: 'Create Superuser', to: '/manage-superuser/create-superuser' },
+    ]);
+    expect(buildBreadcrumb('/')).toEqual([]);
+    expect(buildBreadcrumb('/dashboard/')).toEqual([{ label: 'Dashboard', to: '/dashboard' }]);
+  });
+
+  it('uses known labels', () => {
+    const crumbs = buildBreadcrumb('/manage-superuser/impersonation/logs', {
+      '/manage-superuser/impersonation/logs': 'Impersonation Logs',
+    });
+    expect(crumbs.map((c) => c.label)).toEqual(['Manage Superuser', 'Impersonation', 'Impersonation Logs']);
+  });
+});
+
+describe('document title', () => {
+  it('is the section plus the dashboard title', () => {
+    expect(buildTitle('/manage-superuser')).toBe('Manage Superuser | Super Admin Console');
+    expect(buildTitle('/dashboard')).toBe('Dashboard | Super Admin Console');
+  });
+
+  it('names the screen before its section', () => {
+    expect(buildTitle('/manage-superuser/create-superuser')).toBe(
+      'Create Superuser | Manage Superuser | Super Admin Console',
+    );
+    expect(buildTitle('/manage-superuser/manage-superuser')).toBe('Manage Superuser | Super Admin Console');
+  });
+
+  it('is the dashboard title alone at the root', () => {
+    expect(buildTitle('/')).toBe('Super Admin Console');
+  });
+});

@@ -1,0 +1,50 @@
+import { DASHBOARD_TITLE } from '@sac/contract/constants';
+
+export interface Crumb {
+  label: string;
+  to: string;
+}
+
+/** 'manage-superuser' -> 'Manage Superuser'. */
+export function humanize(segment: string): string {
+  let text = segment;
+  try {
+    text = decodeURIComponent(segment);
+  } catch {
+    // keep the raw segment
+  }
+  return text
+    .split(/[-_\s]+/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+/**
+ * The breadcrumb of a path: one crumb per segment, each linking to the path up to it. `labels`
+ * names known paths (e.g. '/manage-superuser/impersonation/logs' -> 'Impersonation Logs');
+ * other segments are humanized.
+ */
+export function buildBreadcrumb(pathname: string, labels: Readonly<Record<string, string>> = {}): Crumb[] {
+  const segments = pathname.split('/').filter(Boolean);
+  return segments.map((segment, i) => {
+    const to = `/${segments.slice(0, i + 1).join('/')}`;
+    return { to, label: labels[to] ?? humanize(segment) };
+  });
+}
+
+/**
+ * The document title of a path: the leaf screen, then its section when different, then the
+ * dashboard title: '/manage-superuser/create-superuser' -> 'Create Superuser | Manage Superuser |
+ * Super Admin Console'; '/manage-superuser' -> 'Manage Superuser | Super Admin Console'.
+ */
+export function buildTitle(pathname: string, labels: Readonly<Record<string, string>> = {}): string {
+  const crumbs = buildBreadcrumb(pathname, labels);
+  const section = crumbs[0]?.label;
+  const leaf = crumbs[crumbs.length - 1]?.label;
+  const parts: string[] = [];
+  if (leaf) parts.push(leaf);
+  if (section && section !== leaf) parts.push(section);
+  parts.push(DASHBOARD_TITLE);
+  return parts.join(' | ');
+}

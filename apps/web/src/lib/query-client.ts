@@ -1,0 +1,71 @@
+import { ERRORS } from '@sac/contract/errors';
+import { MESSAGES } from '@sac/contract/messages';
+import { MutationCache, QueryClient } from '@tanstack/react-query';
+import { ApiError, errorText } from './api-client.ts';
+import { toast } from './toast-store.ts';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    mutationMeta: {
+      /** Text shown when the server sends no error text; false: the mutation shows its own errors. */
+      errorFallback?: string | false;
+    };
+  }
+}
+
+const sessionEnded = (e: unknown) => e instanceof ApiError && e.code === ERRORS.unauthenticated.code;
+
+/**
+ * One query client. Error toasts of mutations are raised here, in one place, from the error
+ * envelope (server text, else the mutation's fallback, else the generic message).
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+        retry: (count, error) =>
+          !(error instanceof ApiError && error.status > 0 && error.status < 500) && count < 2,
+      },
+      mutations: { retry: false },
+    },
+    mutationCache: new MutationCache({
+      onError: (error, _vars, _ctx, mutation) => {
+        const fallback = mutation.meta?.errorFallback;
+        if (fallback === false) return;
+        if (sessionEnded(error)) {
+          toast.info(errorText(error, ERRORS.unauthenticated.text));
+          return;
+        }
+        toast.error(errorText(error, fallback ?? MESSAGES.genericError));
+      },
+    }),
+  });
+}
+
+/** The operation state of spec section 4, read from a TanStack query or mutation result. */
+export interface OperationState {
+  isLoading: boolean;
+  isSuccess: boolean;
+  isError: boolean;
+  error: string | undefined;
+}
+
+export function operationState(r: {
+  isPending: boolean;
+  isSuccess: boolean;
+  isError: boolean;
+  error: unknown;
+  isIdle?: boolean;
+  fetchStatus?: string;
+}): OperationState {
+  const isLoading =
+    r.fetchStatus !== undefined ? r.fetchStatus === 'fetching' : r.isPending && r.isIdle === false;
+  return {
+    isLoading,
+    isSuccess: r.isSuccess,
+    isError: r.isError,
+    error: r.isError ? errorText(r.error) : undefined,
+  };
+}

@@ -1,0 +1,26 @@
+import { permissionsOf } from '@sac/contract/permissions';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { callApi } from './api-client.ts';
+import { readAuth, readLoginState } from './storage.ts';
+
+/** GET /admin/session: the signed-in user, roles and permissions. Shared by the shell and guards. */
+export const sessionKeys = { all: ['session'] as const };
+
+export const sessionQuery = () =>
+  queryOptions({
+    queryKey: sessionKeys.all,
+    queryFn: ({ signal }) => callApi('session', { signal }),
+    staleTime: 60_000,
+    enabled: readAuth() !== undefined,
+  });
+
+/** The current user as best known: the server's session, else the saved login state. */
+export function useCurrentUser() {
+  const q = useQuery(sessionQuery());
+  const saved = readLoginState();
+  const email = q.data?.Email ?? saved?.Email ?? '';
+  const name = q.data?.Name ?? saved?.Name ?? '';
+  const roles = q.data?.Role ?? saved?.Role ?? [];
+  const permissions: ReadonlySet<string> = q.data ? new Set(q.data.Permissions) : permissionsOf(roles);
+  return { email, name, roles, permissions, isLoaded: q.isSuccess };
+}

@@ -1,0 +1,95 @@
+import { LEGACY_STORAGE_KEYS, STORAGE_KEYS } from '@sac/contract/constants';
+
+/** The console's own preference key (not part of the spec's list): the chosen sign-in language. */
+export const LANGUAGE_STORAGE_KEY = 'lr-admin-language';
+
+export interface LoginState {
+  Email: string;
+  Name: string;
+  Role: string[];
+}
+
+export interface AuthPair {
+  token: string;
+  sign: string;
+}
+
+type Store = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+const store = (): Store => globalThis.localStorage;
+
+/** A stored value counts only when present and not the string 'undefined' (spec section 6). */
+const usable = (v: string | null): v is string => v !== null && v !== '' && v !== 'undefined';
+
+/**
+ * Moves the legacy token and signature keys to the admin keys and removes the legacy ones. An
+ * admin key that already holds a usable value is kept.
+ */
+export function migrateLegacyStorage(s: Store = store()): void {
+  for (const name of ['token', 'sign'] as const) {
+    const legacy = s.getItem(LEGACY_STORAGE_KEYS[name]);
+    if (legacy !== null) {
+      if (!usable(s.getItem(STORAGE_KEYS[name])) && usable(legacy)) s.setItem(STORAGE_KEYS[name], legacy);
+      s.removeItem(LEGACY_STORAGE_KEYS[name]);
+    }
+  }
+}
+
+/** Clears what the console keeps about a session: token, sign, login state and site name. */
+export function clearAuthStorage(s: Store = store()): void {
+  s.removeItem(STORAGE_KEYS.token);
+  s.removeItem(STORAGE_KEYS.sign);
+  s.removeItem(STORAGE_KEYS.loginState);
+  s.removeItem(STORAGE_KEYS.siteName);
+}
+
+/**
+ * The stored token and sign. When either is missing or the string 'undefined', both are dropped:
+ * local storage is cleared and undefined is returned (spec section 6).
+ */
+export function readAuth(s: Store = store()): AuthPair | undefined {
+  const token = s.getItem(STORAGE_KEYS.token);
+  const sign = s.getItem(STORAGE_KEYS.sign);
+  if (usable(token) && usable(sign)) return { token, sign };
+  if (token !== null || sign !== null || s.getItem(STORAGE_KEYS.loginState) !== null) clearAuthStorage(s);
+  return undefined;
+}
+
+export const hasToken = (s: Store = store()): boolean => readAuth(s) !== undefined;
+
+/**
+ * Stores a successful sign-in. The login state (Email, Name, Role) is written only when a token
+ * exists; returns whether the sign-in counts as successful (a token is present).
+ */
+export function saveLogin(
+  answer: { xtoken?: string; xsign?: string; Email: string; Name: string; Role: string[] },
+  s: Store = store(),
+): boolean {
+  if (!usable(answer.xtoken ?? null) || !usable(answer.xsign ?? null)) {
+    clearAuthStorage(s);
+    return false;
+  }
+  s.setItem(STORAGE_KEYS.token, answer.xtoken!);
+  s.setItem(STORAGE_KEYS.sign, answer.xsign!);
+  const state: LoginState = { Email: answer.Email, Name: answer.Name, Role: answer.Role };
+  s.setItem(STORAGE_KEYS.loginState, JSON.stringify(state));
+  return true;
+}
+
+/** The saved login state, only while a token exists. */
+export function readLoginState(s: Store = store()): LoginState | undefined {
+  if (!readAuth(s)) return undefined;
+  const raw = s.getItem(STORAGE_KEYS.loginState);
+  if (!raw) return undefined;
+  try {
+    const v = JSON.parse(raw) as Partial<LoginState>;
+    if (typeof v.Email !== 'string') return undefined;
+    return {
+      Email: v.Email,
+      Name: typeof v.Name === 'string' ? v.Name : '',
+      Role: Array.isArray(v.Role) ? v.Role : [],
+    };
+  } catch {
+    return undefined;
+  }
+}

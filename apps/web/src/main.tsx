@@ -1,0 +1,34 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app.tsx';
+import { InitFailed } from './components/init-failed.tsx';
+import { loadRuntimeConfig, resolveApiBase, setApiBase } from './lib/api-base.ts';
+import { migrateLegacyStorage } from './lib/storage.ts';
+import './styles/app.css';
+
+/**
+ * Start-up: move legacy storage keys, load /runtime-config.json, derive the API address, render.
+ * When the runtime config cannot be loaded, only the spec's full-page message is shown.
+ */
+async function start(): Promise<void> {
+  const root = createRoot(document.getElementById('root')!);
+  try {
+    migrateLegacyStorage();
+  } catch {
+    // Storage can be unavailable; the console then works without a stored session.
+  }
+  try {
+    const config = await loadRuntimeConfig();
+    setApiBase(resolveApiBase(config, window.location.hostname));
+  } catch {
+    root.render(<InitFailed />);
+    return;
+  }
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+
+void start();

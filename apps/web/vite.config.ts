@@ -1,0 +1,28 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** In `vite dev`, the admin API (default http://localhost:3001) answers /admin/* and the runtime config. */
+const apiTarget = process.env.SAC_API_URL ?? 'http://localhost:3001';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    // The server's CSP forbids inline scripts: keep every module in its own file.
+    assetsInlineLimit: 0,
+    rollupOptions: {
+      onwarn(warning, warn) {
+        // zod's sources carry comments Rollup cannot place; they are harmless.
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules/zod')) return;
+        warn(warning);
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/admin': { target: apiTarget, changeOrigin: true },
+      '/runtime-config.json': { target: apiTarget, changeOrigin: true },
+    },
+  },
+});
