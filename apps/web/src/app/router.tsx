@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { RequireToken } from './guards.tsx';
 import { DocumentTitle } from './layout/document-title.tsx';
+import { RouteError } from './route-error.tsx';
 import { publicRoutes, sections, shellRoutes, toRouteObject } from './route-table.tsx';
 
 // The signed-in shell loads on demand: the sign-in screen's bundle stays small.
@@ -23,6 +24,7 @@ export function buildRoutes(): RouteObject[] {
   return [
     {
       element: <Root />,
+      errorElement: <RouteError />,
       children: [
         ...publicRoutes.map(toRouteObject),
         {

@@ -27,6 +27,8 @@ const containsPath = (item: SidebarItem, pathname: string): boolean =>
 interface SidebarProps {
   /** Accessible name of the navigation landmark. */
   label: string;
+  /** Visible heading (the section's name). */
+  title?: string;
   items: readonly SidebarItem[];
   /** Start collapsed (e.g. the customer search screen may hide the sidebar). */
   defaultCollapsed?: boolean;
@@ -36,7 +38,7 @@ interface SidebarProps {
  * Section sidebar: leaf tabs and parents with a child group. A parent toggles its group and, when
  * opening it, moves to its first usable child link. The whole sidebar collapses and expands.
  */
-export function Sidebar({ label, items, defaultCollapsed = false }: SidebarProps) {
+export function Sidebar({ label, title, items, defaultCollapsed = false }: SidebarProps) {
   const t = useT('chrome');
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -97,17 +99,20 @@ export function Sidebar({ label, items, defaultCollapsed = false }: SidebarProps
 
   return (
     <aside className={`sidebar${collapsed ? ' is-collapsed' : ''}`}>
-      <button
-        type="button"
-        className="sidebar-collapse"
-        aria-expanded={!collapsed}
-        aria-controls="section-sidebar-nav"
-        onClick={() => setCollapsed((c) => !c)}
-        title={collapsed ? t('expandSidebar') : t('collapseSidebar')}
-      >
-        <span className="sidebar-collapse-icon" aria-hidden="true" />
-        <span className="visually-hidden">{collapsed ? t('expandSidebar') : t('collapseSidebar')}</span>
-      </button>
+      <div className="sidebar-header">
+        {title && !collapsed ? <p className="sidebar-title">{title}</p> : null}
+        <button
+          type="button"
+          className="sidebar-collapse"
+          aria-expanded={!collapsed}
+          aria-controls="section-sidebar-nav"
+          onClick={() => setCollapsed((c) => !c)}
+          title={collapsed ? t('expandSidebar') : t('collapseSidebar')}
+        >
+          <span className="sidebar-collapse-icon" aria-hidden="true" />
+          <span className="visually-hidden">{collapsed ? t('expandSidebar') : t('collapseSidebar')}</span>
+        </button>
+      </div>
       <nav id="section-sidebar-nav" aria-label={label} hidden={collapsed}>
         {renderItems(items, 0)}
       </nav>

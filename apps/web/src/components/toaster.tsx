@@ -9,14 +9,14 @@ export function Toaster() {
   return (
     <section className="toaster" aria-label={t('notifications')}>
       {toasts.map((item) => (
-        <div
-          key={item.id}
-          className={`toast toast-${item.type}`}
-          role={item.type === 'error' || item.type === 'warning' ? 'alert' : 'status'}
-          data-testid={`toast-${item.type}`}
-        >
+        <div key={item.id} className={`toast toast-${item.type}`} data-testid={`toast-${item.type}`}>
           <span className="toast-icon" aria-hidden="true" />
-          <p className="toast-message">{item.message}</p>
+          <p
+            className="toast-message"
+            role={item.type === 'error' || item.type === 'warning' ? 'alert' : 'status'}
+          >
+            {item.message}
+          </p>
           <button
             type="button"
             className="toast-close"

@@ -1,3 +1,4 @@
+import { ERRORS } from '@sac/contract/errors';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useNavigate } from 'react-router';
@@ -5,6 +6,7 @@ import { onSessionEnded } from '../../lib/auth-events.ts';
 import { useT } from '../../lib/i18n.tsx';
 import { sessionQuery } from '../../lib/session.ts';
 import { clearAuthStorage } from '../../lib/storage.ts';
+import { toast } from '../../lib/toast-store.ts';
 import { Breadcrumb } from './breadcrumb.tsx';
 import { Footer } from './footer.tsx';
 import { TopNav } from './top-nav.tsx';
@@ -20,8 +22,9 @@ export default function AppShell() {
 
   useEffect(
     () =>
-      onSessionEnded(() => {
+      onSessionEnded((reason) => {
         clearAuthStorage();
+        if (reason === 'expired') toast.info(ERRORS.unauthenticated.text);
         navigate('/login', { replace: true });
       }),
     [navigate],

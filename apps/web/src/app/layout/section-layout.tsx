@@ -51,6 +51,7 @@ export default function SectionLayout({ section }: { section: AppSection }) {
     <div className="section-layout">
       <Sidebar
         key={section.path}
+        title={sectionName}
         label={t('sectionNav', { section: sectionName })}
         items={items}
         defaultCollapsed={collapsed}
