@@ -12,6 +12,17 @@ export default defineConfig({
     // The server's CSP forbids inline scripts: keep every module in its own file.
     assetsInlineLimit: 0,
     rollupOptions: {
+      output: {
+        // Libraries change less often than the console: separate files stay cached across releases.
+        manualChunks(id) {
+          if (!id.includes('node_modules')) return undefined;
+          if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'vendor-react';
+          if (id.includes('node_modules/react-router')) return 'vendor-router';
+          if (id.includes('node_modules/@tanstack')) return 'vendor-query';
+          if (id.includes('node_modules/zod')) return 'vendor-zod';
+          return 'vendor';
+        },
+      },
       onwarn(warning, warn) {
         // zod's sources carry comments Rollup cannot place; they are harmless.
         if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules/zod')) return;

@@ -34,10 +34,8 @@ export function createQueryClient(): QueryClient {
       onError: (error, _vars, _ctx, mutation) => {
         const fallback = mutation.meta?.errorFallback;
         if (fallback === false) return;
-        if (sessionEnded(error)) {
-          toast.info(errorText(error, ERRORS.unauthenticated.text));
-          return;
-        }
+        // An ended session (901) is announced by the shell, which also goes to /login.
+        if (sessionEnded(error)) return;
         toast.error(errorText(error, fallback ?? MESSAGES.genericError));
       },
     }),
@@ -57,13 +55,11 @@ export function operationState(r: {
   isSuccess: boolean;
   isError: boolean;
   error: unknown;
-  isIdle?: boolean;
-  fetchStatus?: string;
+  /** Queries only: 'fetching' while a request runs (a disabled query is pending but not loading). */
+  fetchStatus?: 'fetching' | 'paused' | 'idle';
 }): OperationState {
-  const isLoading =
-    r.fetchStatus !== undefined ? r.fetchStatus === 'fetching' : r.isPending && r.isIdle === false;
   return {
-    isLoading,
+    isLoading: r.fetchStatus === undefined ? r.isPending : r.fetchStatus === 'fetching',
     isSuccess: r.isSuccess,
     isError: r.isError,
     error: r.isError ? errorText(r.error) : undefined,

@@ -1,0 +1,97 @@
+import { STORAGE_KEYS } from '@sac/contract/constants';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../lib/api-base.ts';
+import { I18nProvider } from '../lib/i18n.tsx';
+import { createQueryClient } from '../lib/query-client.ts';
+import { buildRoutes } from './router.tsx';
+
+const session = {
+  Email: 'ada@example.com',
+  Name: 'Ada',
+  Role: ['Support'],
+  Permissions: ['customers.read', 'impersonation.request'],
+  Uid: 'u1',
+};
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
+  render(
+    <I18nProvider initial="en">
+      <QueryClientProvider client={createQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+  return router;
+}
+
+const signIn = () => {
+  localStorage.setItem(STORAGE_KEYS.token, 't');
+  localStorage.setItem(STORAGE_KEYS.sign, 's');
+  localStorage.setItem(
+    STORAGE_KEYS.loginState,
+    JSON.stringify({ Email: session.Email, Name: 'Ada', Role: ['Support'] }),
+  );
+};
+
+beforeEach(() => {
+  localStorage.clear();
+  setApiBase('');
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => Response.json(session)),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('route guard', () => {
+  it.each(['/dashboard', '/manage-superuser', '/account/change-password', '/anything'])(
+    'sends %s to /login without a token',
+    async (path) => {
+      const router = renderAt(path);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    },
+  );
+
+  it('sends /login and /forgotpassword to /dashboard with a token', async () => {
+    signIn();
+    const router = renderAt('/forgotpassword');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(await screen.findByText('Super admin main page')).toBeTruthy();
+  });
+
+  it('sends unknown paths to /dashboard', async () => {
+    signIn();
+    const router = renderAt('/no/such/screen');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('opens the default tab of a section', async () => {
+    signIn();
+    const router = renderAt('/manage-customer');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/manage-customer/search-customer'));
+    expect(await screen.findByRole('heading', { name: 'Search Customer' })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Manage Customer navigation' })).toBeTruthy();
+  });
+
+  it("shows the spec's text when impersonation access is missing", async () => {
+    signIn();
+    renderAt('/manage-superuser/impersonation/logs');
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('You do not have the Access for Impersonation');
+  });
+
+  it('hides sidebar tabs the user may not open', async () => {
+    signIn();
+    renderAt('/manage-superuser/impersonation/assigned-requests');
+    const nav = await screen.findByRole('navigation', { name: 'Manage Superuser navigation' });
+    await waitFor(() => expect(nav.textContent).not.toContain('Create Superuser'));
+    expect(nav.textContent).toContain('Assigned Impersonation Requests');
+  });
+});
