@@ -1,5 +1,5 @@
 import { LANGUAGES, type Language } from '@sac/contract/constants';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { auth as enAuth } from '../i18n/en/auth.ts';
 import { chrome as enChrome } from '../i18n/en/chrome.ts';
 import { common as enCommon } from '../i18n/en/common.ts';
@@ -36,7 +36,10 @@ const catalogs: Record<Language, Catalog> = {
   tr: { auth: trAuth },
 };
 
-/** The BCP 47 tag of each console language, for the lang attribute ('sp' is Spanish). */
+/**
+ * The BCP 47 tag of each console language, for lang attributes ('sp' is Spanish). Only the sign-in
+ * screen is translated, so only it carries the chosen language; the document stays 'en'.
+ */
 export const HTML_LANG: Record<Language, string> = { en: 'en', sp: 'es', fr: 'fr', si: 'si', tr: 'tr' };
 
 export const isLanguage = (v: unknown): v is Language => LANGUAGES.includes(v as Language);
@@ -83,9 +86,6 @@ export function I18nProvider({ children, initial }: { children: ReactNode; initi
       // Storage may be unavailable (private mode); the choice then lasts for this page only.
     }
   }, []);
-  useEffect(() => {
-    document.documentElement.lang = HTML_LANG[language];
-  }, [language]);
   const value = useMemo(() => ({ language, setLanguage }), [language, setLanguage]);
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }

@@ -25,7 +25,7 @@ export function useLogin() {
     meta: { errorFallback: MESSAGES.invalidCredentials },
     mutationFn: async (body: BodyOf<'login'>) => {
       clearAuthStorage();
-      queryClient.clear();
+      queryClient.removeQueries();
       const answer = await callApi('login', { body });
       return saveLogin(answer);
     },

@@ -173,6 +173,6 @@ describe('language switch', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Connexion à Superadmin' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Se connecter' })).toBeTruthy();
     expect(localStorage.getItem('lr-admin-language')).toBe('fr');
-    expect(document.documentElement.lang).toBe('fr');
+    expect(screen.getByRole('main').getAttribute('lang')).toBe('fr');
   });
 });

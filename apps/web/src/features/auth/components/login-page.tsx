@@ -5,7 +5,7 @@ import { type FormEvent, useEffect, useId, useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
 import { useSchemaForm } from '../../../lib/form.ts';
-import { isLanguage, useLanguage, useT } from '../../../lib/i18n.tsx';
+import { HTML_LANG, isLanguage, useLanguage, useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useForgotPassword, useLogin, useResetPassword } from '../api/auth-api.ts';
 
@@ -39,7 +39,7 @@ function LanguageSwitch() {
         }}
       >
         {LANGUAGES.map((l, i) => (
-          <option key={l} value={l}>
+          <option key={l} value={l} lang={HTML_LANG[l]}>
             {names[i] ?? l}
           </option>
         ))}
@@ -200,6 +200,7 @@ export function LoginPage() {
   const [search] = useSearchParams();
   const mode = modeOf(pathname, search);
   const token = search.get('vtoken') ?? '';
+  const { language } = useLanguage();
 
   const heading = useMemo(
     () =>
@@ -216,7 +217,7 @@ export function LoginPage() {
   }, []);
 
   return (
-    <main className="auth-page">
+    <main className="auth-page" lang={HTML_LANG[language]}>
       <div className="auth-panel">
         <div className="auth-brand">
           <span className="brand-mark" aria-hidden="true" />
