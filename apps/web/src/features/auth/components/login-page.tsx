@@ -6,7 +6,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
 import { useSchemaForm } from '../../../lib/form.ts';
 import { HTML_LANG, isLanguage, useLanguage, useT } from '../../../lib/i18n.tsx';
-import { toast } from '../../../lib/toast-store.ts';
+import { clearToasts, toast } from '../../../lib/toast-store.ts';
 import { useForgotPassword, useLogin, useResetPassword } from '../api/auth-api.ts';
 
 export type LoginMode = 'login' | 'forgotpassword' | 'resetpassword';
@@ -59,8 +59,12 @@ function LoginForm() {
     if (!data || login.isPending) return;
     login.mutate(data, {
       onSuccess: (ok) => {
-        if (ok) navigate('/dashboard', { replace: true });
-        else toast.error(MESSAGES.invalidCredentials);
+        if (!ok) {
+          toast.error(MESSAGES.invalidCredentials);
+          return;
+        }
+        clearToasts();
+        navigate('/dashboard', { replace: true });
       },
     });
   };
