@@ -111,10 +111,10 @@ export type EndpointId = keyof typeof ENDPOINTS;
 export const ENDPOINT_LIST: readonly EndpointDef[] = Object.values(ENDPOINTS);
 
 type Def<I extends EndpointId> = (typeof ENDPOINTS)[I];
-export type BodyOf<I extends EndpointId> = Def<I> extends { body: z.ZodType } ? z.input<Def<I>['body']> : undefined;
-export type QueryOf<I extends EndpointId> = Def<I> extends { query: z.ZodType }
-  ? z.input<Def<I>['query']>
-  : undefined;
+export type BodyOf<I extends EndpointId> =
+  Def<I> extends { body: z.ZodType } ? z.input<Def<I>['body']> : undefined;
+export type QueryOf<I extends EndpointId> =
+  Def<I> extends { query: z.ZodType } ? z.input<Def<I>['query']> : undefined;
 export type ResponseOf<I extends EndpointId> = Def<I>['responses'] extends { 200: z.ZodType }
   ? z.output<Def<I>['responses'][200]>
   : never;

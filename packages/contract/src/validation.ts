@@ -30,7 +30,8 @@ export function phoneError(value: string): string | undefined {
 }
 
 /** URL-like text: optional http/https prefix, dotted host labels, optional port, optional path. */
-export const URL_LIKE_PATTERN = /^(https?:\/\/)?([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)+[a-zA-Z0-9-]+(:\d{1,5})?(\/\S*)?$/;
+export const URL_LIKE_PATTERN =
+  /^(https?:\/\/)?([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)+[a-zA-Z0-9-]+(:\d{1,5})?(\/\S*)?$/;
 export const isUrlLike = (value: string): boolean => URL_LIKE_PATTERN.test(value);
 
 /** Two lists are equal as sets only with the same length and the same members. */
@@ -61,7 +62,11 @@ export function generatePassword(): string {
 export const GENERATED_PASSWORD_PATTERN = /^[A-Za-z0-9]{8}1@$/;
 
 /** A required text field, trimmed, with the sign-in forms' '{field} is required' message. */
-export const requiredText = (label: string) => z.string({ error: fieldRequired(label) }).trim().min(1, fieldRequired(label));
+export const requiredText = (label: string) =>
+  z
+    .string({ error: fieldRequired(label) })
+    .trim()
+    .min(1, fieldRequired(label));
 
 /** Email as the sign-in forms check it: required, then valid. */
 export const loginEmail = requiredText('Email').refine(isValidEmail, MESSAGES.emailInvalidLogin);

@@ -1,0 +1,29 @@
+import type { Config } from './config.ts';
+import type { Db } from './db/db.ts';
+import type { Clock } from './lib/clock.ts';
+import type { Mailer } from './mail/mailer.ts';
+
+/** What every module's service works with; built once in app.ts and passed down explicitly. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+}
+
+/** The signed-in staff member behind a call. */
+export interface StaffSession {
+  sessionId: number;
+  uid: string;
+  email: string;
+  name: string;
+  roles: string[];
+  permissions: Set<string>;
+}
+
+/** Who made a call and from where: what every audit row needs. */
+export interface Caller {
+  session: StaffSession | undefined;
+  clientAddress: string;
+  userAgent: string | null;
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILT_IN_ROLES } from '@sac/contract/permissions';
+import type { Db } from './db.ts';
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** The versioned migration files, `NNNN-name.sql`, in order. */
+export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{4}-.+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({
+      version: Number(f.slice(0, 4)),
+      name: f.slice(5, -4),
+      sql: fs.readFileSync(path.join(dir, f), 'utf8'),
+    }));
+}
+
+/**
+ * Applies the migrations not yet applied, each in its own transaction. On PostgreSQL an advisory
+ * lock keeps two starting instances from migrating at once. Returns the versions applied.
+ */
+export async function migrate(db: Db, migrations = loadMigrations()): Promise<number[]> {
+  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  const applied: number[] = [];
+  for (const m of migrations) {
+    const done = await db.transaction(async (tx) => {
+      if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727001)');
+      const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
+      if (seen.rows.length > 0) return false;
+      await tx.exec(m.sql);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      return true;
+    });
+    if (done) applied.push(m.version);
+  }
+  await syncBuiltInRoles(db);
+  return applied;
+}
+
+/** The built-in roles carry the contract's permissions; other roles are left as they are. */
+async function syncBuiltInRoles(db: Db): Promise<void> {
+  for (const [name, role] of Object.entries(BUILT_IN_ROLES)) {
+    await db.query(
+      `INSERT INTO roles (name, description, permissions, built_in) VALUES ($1, $2, $3, true)
+       ON CONFLICT (name) DO UPDATE SET description = EXCLUDED.description, permissions = EXCLUDED.permissions, built_in = true`,
+      [name, role.description, [...role.permissions]],
+    );
+  }
+}

@@ -1,0 +1,9 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import { type Db, openPgliteDir, openPostgres } from './db.ts';
+
+/** The database the configuration names: PostgreSQL at DATABASE_URL, else PGlite in ./data. */
+export async function openConfiguredDb(config: Config): Promise<Db> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+  return openPgliteDir(path.join(config.dataDir, 'pglite'));
+}

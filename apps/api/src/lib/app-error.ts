@@ -1,0 +1,21 @@
+import { ERRORS, type ErrorName } from '@sac/contract/errors';
+
+export interface FieldError {
+  Field: string;
+  Message: string;
+}
+
+/** An error the API answers with the envelope of its ERRORS entry. */
+export class AppError extends Error {
+  readonly code: number;
+  readonly status: number;
+  constructor(
+    readonly errorName: ErrorName,
+    readonly description: string = ERRORS[errorName].text,
+    readonly fieldErrors?: FieldError[],
+  ) {
+    super(description);
+    this.code = ERRORS[errorName].code;
+    this.status = ERRORS[errorName].status;
+  }
+}

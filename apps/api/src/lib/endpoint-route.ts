@@ -1,0 +1,104 @@
+import { HEADERS } from '@sac/contract/constants';
+import type { EndpointDef } from '@sac/contract/endpoints';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { AppContext, Caller, StaffSession } from '../app-context.ts';
+import { useSession } from '../modules/auth/sessions.repo.ts';
+import { findStaffByUid, permissionsOfRoles } from '../modules/auth/staff.repo.ts';
+import { AppError, type FieldError } from './app-error.ts';
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Ok<E extends EndpointDef> = E['responses'] extends { 200: infer S }
+  ? S extends z.ZodType
+    ? z.input<S>
+    : never
+  : never;
+
+export interface Call<E extends EndpointDef> extends Caller {
+  query: Out<E['query']>;
+  body: Out<E['body']>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** The caller of a session-only or permission endpoint is always signed in. */
+export const signedIn = (c: Caller): StaffSession => {
+  if (!c.session) throw new AppError('unauthenticated');
+  return c.session;
+};
+
+function fieldErrorsOf(error: z.ZodError): FieldError[] {
+  return error.issues.map((i) => ({ Field: i.path.join('.') || '(body)', Message: i.message }));
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = schema.safeParse(value ?? {});
+  if (!r.success) {
+    const fieldErrors = fieldErrorsOf(r.error);
+    throw new AppError('validation', fieldErrors[0]?.Message, fieldErrors);
+  }
+  return r.data;
+}
+
+const header = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name.toLowerCase()];
+  return typeof v === 'string' && v !== '' && v !== 'undefined' ? v : undefined;
+};
+
+/** Resolves the xtoken/xsign pair to a live staff session, or undefined. */
+export async function authenticate(ctx: AppContext, req: FastifyRequest): Promise<StaffSession | undefined> {
+  const xtoken = header(req, HEADERS.token);
+  const xsign = header(req, HEADERS.sign);
+  if (!xtoken || !xsign) return undefined;
+  const s = await useSession(ctx.db, xtoken, xsign, ctx.clock.now(), {
+    idleMs: ctx.config.sessionIdleMs,
+    absoluteMs: ctx.config.sessionAbsoluteMs,
+  });
+  if (!s) return undefined;
+  const staff = await findStaffByUid(ctx.db, s.uid);
+  if (!staff) return undefined;
+  return {
+    sessionId: s.id,
+    uid: staff.uid,
+    email: staff.email,
+    name: staff.full_name,
+    roles: staff.roles,
+    permissions: new Set(await permissionsOfRoles(ctx.db, staff.roles)),
+  };
+}
+
+/**
+ * Registers the route of one endpoint of the contract's table: authentication and the
+ * permission check first, then query and body validation with the contract's schemas.
+ */
+export function registerEndpoint<E extends EndpointDef>(
+  app: FastifyInstance,
+  ctx: AppContext,
+  def: E,
+  handler: (call: Call<E>) => Promise<Ok<E>>,
+): void {
+  app.route({
+    method: def.method,
+    url: def.path,
+    handler: async (request, reply) => {
+      let session: StaffSession | undefined;
+      if (def.access !== 'public') {
+        session = await authenticate(ctx, request);
+        if (!session) throw new AppError('unauthenticated');
+        if (def.access !== 'session' && !session.permissions.has(def.access)) throw new AppError('forbidden');
+      }
+      const query = (def.query ? parse(def.query, request.query) : undefined) as Out<E['query']>;
+      const body = (def.body ? parse(def.body, request.body) : undefined) as Out<E['body']>;
+      const ua = request.headers['user-agent'];
+      return handler({
+        query,
+        body,
+        request,
+        reply,
+        session,
+        clientAddress: request.ip,
+        userAgent: typeof ua === 'string' ? ua : null,
+      });
+    },
+  });
+}

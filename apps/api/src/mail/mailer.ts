@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  /** Queues a message; delivery failures are logged, never thrown at the caller. */
+  send(message: MailMessage): void;
+  /** Resolves when every queued message has been delivered or has failed. */
+  flush(): Promise<void>;
+  /** Where messages go, for the start-up banner. */
+  readonly description: string;
+}
+
+interface Logger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * nodemailer over SMTP when `smtpUrl` is set; otherwise each message is written as an .eml file
+ * under `outboxDir`, and its links are logged so a developer can follow them.
+ */
+export function createMailer(opts: {
+  smtpUrl?: string;
+  outboxDir: string;
+  from: string;
+  log: Logger;
+}): Mailer {
+  const smtp = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  const files = smtp
+    ? undefined
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const pending = new Set<Promise<void>>();
+
+  async function deliver(m: MailMessage): Promise<void> {
+    const mail = { from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html };
+    if (smtp) {
+      await smtp.sendMail(mail);
+      opts.log.info({ to: m.to, subject: m.subject }, 'mail sent');
+      return;
+    }
+    const info = await files!.sendMail(mail);
+    fs.mkdirSync(opts.outboxDir, { recursive: true });
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-zA-Z0-9.-]/g, '')}.eml`;
+    const file = path.join(opts.outboxDir, name);
+    fs.writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+    const links = m.text.match(/https?:\/\/\S+/g) ?? [];
+    opts.log.info({ to: m.to, subject: m.subject, file, links }, 'mail written to outbox');
+  }
+
+  return {
+    description: smtp ? 'SMTP' : `files in ${opts.outboxDir}`,
+    send(m) {
+      const p = deliver(m)
+        .catch((err: unknown) =>
+          opts.log.error({ err, to: m.to, subject: m.subject }, 'mail delivery failed'),
+        )
+        .finally(() => pending.delete(p));
+      pending.add(p);
+    },
+    async flush() {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import { RESET_VTYPE, SUCCESS_MESSAGES } from '@sac/contract/auth';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { writeActivity } from '../activity/activity.repo.ts';
+import {
+  ADDRESS_DAILY_FAILURES,
+  addressFailuresToday,
+  recordAccountFailure,
+  recordAccountSuccess,
+  recordAddressFailure,
+} from './login-throttle.ts';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password-hash.ts';
+import { createSession, revokeSession, revokeUserSessions } from './sessions.repo.ts';
+import { findStaffByEmail, findStaffByUid, setPassword } from './staff.repo.ts';
+import { consumeToken, issueToken } from './tokens.repo.ts';
+
+/**
+ * Sign-in. Unknown email, wrong password and locked account all answer 'Please use valid
+ * credentials.' (no account enumeration); an address over its daily failure budget gets 429.
+ */
+export async function login(ctx: AppContext, caller: Caller, email: string, password: string) {
+  const now = ctx.clock.now();
+  const audit = { at: now, actorEmail: email, clientAddress: caller.clientAddress };
+  if ((await addressFailuresToday(ctx.db, caller.clientAddress, now)) >= ADDRESS_DAILY_FAILURES) {
+    await writeActivity(ctx.db, { ...audit, action: 'login.throttled' });
+    throw new AppError('tooManyAttempts');
+  }
+  const staff = await findStaffByEmail(ctx.db, email);
+  const locked = staff?.locked_until != null && new Date(staff.locked_until) > now;
+  const ok =
+    staff && !locked
+      ? await verifyPassword(staff.password_hash, password)
+      : await verifyAgainstDummy(password);
+
+  if (!staff || locked || !ok) {
+    await recordAddressFailure(ctx.db, caller.clientAddress, now);
+    let lockedUntil: Date | undefined;
+    if (staff && !locked) lockedUntil = await recordAccountFailure(ctx.db, staff.uid, now);
+    await writeActivity(ctx.db, {
+      ...audit,
+      actorUid: staff?.uid,
+      action: 'login.failed',
+      details: { reason: !staff ? 'unknown-email' : locked ? 'locked' : 'wrong-password' },
+    });
+    if (lockedUntil) {
+      await writeActivity(ctx.db, {
+        ...audit,
+        actorUid: staff?.uid,
+        action: 'login.lockout',
+        targetType: 'staff',
+        targetId: staff?.uid,
+        details: { lockedUntil: lockedUntil.toISOString() },
+      });
+    }
+    throw new AppError('invalidCredentials');
+  }
+
+  await recordAccountSuccess(ctx.db, staff.uid, now);
+  const session = await createSession(ctx.db, {
+    uid: staff.uid,
+    at: now,
+    clientAddress: caller.clientAddress,
+    userAgent: caller.userAgent,
+  });
+  await writeActivity(ctx.db, {
+    ...audit,
+    actorUid: staff.uid,
+    actorEmail: staff.email,
+    action: 'login.success',
+  });
+  return {
+    xtoken: session.xtoken,
+    xsign: session.xsign,
+    Email: staff.email,
+    Name: staff.full_name,
+    Role: staff.roles,
+  };
+}
+
+export async function logout(ctx: AppContext, caller: Caller, session: StaffSession) {
+  const now = ctx.clock.now();
+  await revokeSession(ctx.db, session.sessionId, now, 'logout');
+  await writeActivity(ctx.db, {
+    at: now,
+    actorUid: session.uid,
+    actorEmail: session.email,
+    action: 'logout',
+    clientAddress: caller.clientAddress,
+  });
+  return { IsPosted: true, Message: SUCCESS_MESSAGES.logout };
+}
+
+/** The console page a link may be built on: only on one of the configured console origins. */
+function consolePage(ctx: AppContext, url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError('foreignConsoleUrl');
+  }
+  if (!ctx.config.consoleOrigins.includes(parsed.origin)) throw new AppError('foreignConsoleUrl');
+  parsed.search = '';
+  parsed.hash = '';
+  return parsed;
+}
+
+/** Mails a reset link when the email is known; answers the same either way. */
+export async function forgotPassword(ctx: AppContext, caller: Caller, email: string, url: string) {
+  const page = consolePage(ctx, url);
+  const now = ctx.clock.now();
+  const staff = await findStaffByEmail(ctx.db, email);
+  await writeActivity(ctx.db, {
+    at: now,
+    actorUid: staff?.uid,
+    actorEmail: email,
+    action: 'password.forgot',
+    clientAddress: caller.clientAddress,
+    details: { known: Boolean(staff) },
+  });
+  if (staff) {
+    const token = await issueToken(ctx.db, {
+      uid: staff.uid,
+      purpose: 'reset',
+      at: now,
+      ttlMs: ctx.config.resetTokenTtlMs,
+    });
+    page.searchParams.set('vtype', RESET_VTYPE);
+    page.searchParams.set('vtoken', token);
+    const minutes = Math.round(ctx.config.resetTokenTtlMs / 60_000);
+    ctx.mailer.send({
+      to: staff.email,
+      subject: 'Reset your Super Admin Console password',
+      text: [
+        `Hello ${staff.full_name || staff.email},`,
+        '',
+        'Someone asked to reset the password of your Super Admin Console account.',
+        `Open this link within ${minutes} minutes to choose a new password (it works once):`,
+        '',
+        page.toString(),
+        '',
+        'If you did not ask for this, ignore this message: your password stays as it is.',
+      ].join('\n'),
+    });
+  }
+  return { IsPosted: true, Message: SUCCESS_MESSAGES.forgotPassword };
+}
+
+/** Spends a reset (or invitation) token, sets the password and ends every session of that user. */
+export async function resetPassword(ctx: AppContext, caller: Caller, password: string, resettoken: string) {
+  const passwordHash = await hashPassword(password);
+  const now = ctx.clock.now();
+  const done = await ctx.db.transaction(async (tx) => {
+    const token = await consumeToken(tx, resettoken, ['reset', 'invite'], now);
+    if (!token) return undefined;
+    await setPassword(tx, token.uid, passwordHash, now);
+    const ended = await revokeUserSessions(tx, token.uid, now, 'password-reset');
+    await writeActivity(tx, {
+      at: now,
+      actorUid: token.uid,
+      action: 'password.reset',
+      clientAddress: caller.clientAddress,
+      details: { via: token.purpose, sessionsEnded: ended },
+    });
+    return token;
+  });
+  if (!done) {
+    await writeActivity(ctx.db, {
+      at: now,
+      action: 'password.reset.failed',
+      clientAddress: caller.clientAddress,
+    });
+    throw new AppError('invalidResetToken');
+  }
+  return { IsPosted: true, Message: SUCCESS_MESSAGES.resetPassword };
+}
+
+/** Needs the old password; ends the user's other sessions and keeps the one making the change. */
+export async function changePassword(
+  ctx: AppContext,
+  caller: Caller,
+  session: StaffSession,
+  oldpassword: string,
+  newpassword: string,
+) {
+  const staff = await findStaffByUid(ctx.db, session.uid);
+  const now = ctx.clock.now();
+  const audit = {
+    at: now,
+    actorUid: session.uid,
+    actorEmail: session.email,
+    clientAddress: caller.clientAddress,
+  };
+  if (!staff || !(await verifyPassword(staff.password_hash, oldpassword))) {
+    await writeActivity(ctx.db, { ...audit, action: 'password.change.failed' });
+    throw new AppError('wrongOldPassword');
+  }
+  if (oldpassword === newpassword) throw new AppError('samePassword');
+  const passwordHash = await hashPassword(newpassword);
+  await ctx.db.transaction(async (tx) => {
+    await setPassword(tx, session.uid, passwordHash, now);
+    const ended = await revokeUserSessions(tx, session.uid, now, 'password-change', session.sessionId);
+    await writeActivity(tx, { ...audit, action: 'password.change', details: { sessionsEnded: ended } });
+  });
+  return { IsPosted: true, Message: SUCCESS_MESSAGES.changePassword };
+}
+
+export function sessionInfo(session: StaffSession) {
+  return {
+    Email: session.email,
+    Name: session.name,
+    Role: session.roles,
+    Permissions: [...session.permissions].sort(),
+    Uid: session.uid,
+  };
+}

@@ -1,0 +1,41 @@
+import type { Queryable } from '../../db/db.ts';
+import { hashSecret, randomSecret } from '../../lib/secrets.ts';
+
+export type TokenPurpose = 'reset' | 'invite';
+
+/** Issues a single-use token; earlier unused tokens of the same purpose for that user stop working. */
+export async function issueToken(
+  db: Queryable,
+  t: { uid: string; purpose: TokenPurpose; at: Date; ttlMs: number },
+): Promise<string> {
+  const token = randomSecret();
+  await db.query('UPDATE staff_tokens SET used_at = $3 WHERE uid = $1 AND purpose = $2 AND used_at IS NULL', [
+    t.uid,
+    t.purpose,
+    t.at,
+  ]);
+  await db.query(
+    `INSERT INTO staff_tokens (token_hash, uid, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+    [hashSecret(token), t.uid, t.purpose, t.at, new Date(t.at.getTime() + t.ttlMs)],
+  );
+  return token;
+}
+
+/**
+ * Spends a token: marks it used in the same statement that checks it is unused and unexpired,
+ * so two concurrent uses cannot both succeed. Returns its user, or undefined.
+ */
+export async function consumeToken(
+  db: Queryable,
+  token: string,
+  purposes: TokenPurpose[],
+  now: Date,
+): Promise<{ uid: string; purpose: TokenPurpose } | undefined> {
+  const r = await db.query<{ uid: string; purpose: TokenPurpose }>(
+    `UPDATE staff_tokens SET used_at = $2
+     WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND purpose = ANY($3)
+     RETURNING uid, purpose`,
+    [hashSecret(token), now, purposes],
+  );
+  return r.rows[0];
+}

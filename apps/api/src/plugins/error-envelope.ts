@@ -1,0 +1,42 @@
+import { ERRORS, type ErrorEnvelope } from '@sac/contract/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/app-error.ts';
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, e: AppError): FastifyReply {
+  const body: ErrorEnvelope = {
+    ErrorCode: e.code,
+    Description: e.description,
+    Message: e.description,
+    RequestId: String(request.id),
+    ...(e.fieldErrors ? { FieldErrors: e.fieldErrors } : {}),
+  };
+  return reply.status(e.status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Maps Fastify's own errors (bad JSON, wrong media type, too large) onto the envelope. */
+function fromFastify(err: FastifyError): AppError | undefined {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupportedMediaType');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('validation', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('validation', 'The request body is too large.');
+    default:
+      if (err instanceof SyntaxError)
+        return new AppError('validation', 'The request body is not valid JSON.');
+      return undefined;
+  }
+}
+
+/** Every error leaves as the one envelope; 5xx bodies never carry internals. */
+export function errorEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) return sendError(request, reply, err);
+    const known = fromFastify(err);
+    if (known) return sendError(request, reply, known);
+    request.log.error({ err }, 'unhandled error');
+    return sendError(request, reply, new AppError('internal', ERRORS.internal.text));
+  });
+}

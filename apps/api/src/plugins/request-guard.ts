@@ -1,0 +1,32 @@
+import { HEADERS } from '@sac/contract/constants';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../lib/app-error.ts';
+
+/**
+ * API calls must carry the ajax marker: a browser cannot send that header cross-site without a
+ * CORS preflight, which only the console origins pass, so forged form posts are refused.
+ */
+export function requestGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'OPTIONS' || !request.url.startsWith('/admin/')) return;
+    if (request.headers[HEADERS.ajaxMarker.toLowerCase()] !== HEADERS.ajaxMarkerValue) {
+      throw new AppError('ajaxMarkerMissing');
+    }
+  });
+  // JSON bodies only; an empty body with a JSON content type reads as no body (logout sends none).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: 1_048_576 },
+    (_req, body, done) => {
+      const text = String(body);
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(new AppError('validation', 'The request body is not valid JSON.'), undefined);
+      }
+    },
+  );
+  app.removeContentTypeParser('text/plain');
+}
