@@ -20,6 +20,8 @@ export interface Db extends Queryable {
   /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball, to start other databases from (test template). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -45,6 +47,7 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
           },
         }),
       ),
+    dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
       await pglite.close();
       onClose?.();

@@ -1,0 +1,122 @@
+import { MESSAGES } from '@sac/contract/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
+import { ADDRESS_DAILY_FAILURES, lockoutDurationMs } from './login-throttle.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.addStaff('Ada@Example.com', ['Admin']);
+  await t.addStaff('lock@example.com', ['Support']);
+});
+afterAll(() => t.close());
+
+const login = (email: unknown, password: unknown, remoteAddress = '203.0.113.1') =>
+  t.call({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
+
+async function activity(action: string) {
+  const r = await t.db.query<{ actor_email: string; client_address: string; at: Date }>(
+    'SELECT actor_email, client_address, at FROM activity_log WHERE action = $1 ORDER BY id',
+    [action],
+  );
+  return r.rows;
+}
+
+describe('POST /admin/login', () => {
+  it('answers the session pair and the profile for good credentials, email in any case, trimmed', async () => {
+    const r = await login('  ada@EXAMPLE.com ', PASSWORD);
+    expect(r.statusCode).toBe(200);
+    const body = r.json();
+    expect(body).toMatchObject({ Email: 'Ada@Example.com', Name: 'Ada', Role: ['Admin'] });
+    // 256-bit values, base64url: 43 characters, and not the same twice
+    expect(body.xtoken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(body.xsign).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(body.xtoken).not.toBe(body.xsign);
+    const rows = await t.db.query<{ token_hash: Buffer }>('SELECT token_hash FROM staff_sessions');
+    // stored only as hashes
+    expect(JSON.stringify(rows.rows)).not.toContain(body.xtoken);
+    expect((await activity('login.success')).at(-1)).toMatchObject({
+      actor_email: 'Ada@Example.com',
+      client_address: '203.0.113.1',
+    });
+  });
+
+  it.each([
+    [{ password: PASSWORD }, 'Email is required'],
+    [{ email: '', password: PASSWORD }, 'Email is required'],
+    [{ email: 'not-an-email', password: PASSWORD }, MESSAGES.emailInvalidLogin],
+    [{ email: 'ada@example.com' }, 'Password is required'],
+    [{ email: 'ada@example.com', password: '   ' }, 'Password is required'],
+  ])('refuses %j with "%s"', async (payload, message) => {
+    const r = await t.call({ method: 'POST', url: '/admin/login', payload, remoteAddress: '203.0.113.9' });
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toMatchObject({ ErrorCode: 900, Description: message });
+    expect(r.json().FieldErrors[0].Message).toBe(message);
+  });
+
+  it('answers wrong password and unknown email alike, and logs both failures', async () => {
+    const wrong = await login('ada@example.com', 'Wrong#123');
+    const unknown = await login('nobody@example.com', PASSWORD);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    const strip = (b: Record<string, unknown>) => ({ ...b, RequestId: undefined });
+    expect(strip(wrong.json())).toEqual(strip(unknown.json()));
+    expect(wrong.json()).toMatchObject({ ErrorCode: 903, Description: MESSAGES.invalidCredentials });
+    const failed = (await activity('login.failed')).map((r) => r.actor_email);
+    expect(failed).toEqual(expect.arrayContaining(['ada@example.com', 'nobody@example.com']));
+  });
+});
+
+describe('account lockout', () => {
+  it('locks for 1 minute after 5 failures, doubling up to 15 minutes, with the same answer', async () => {
+    const ip = '198.51.100.7';
+    const failFive = async () => {
+      for (let i = 0; i < 5; i++)
+        expect((await login('lock@example.com', 'Wrong#123', ip)).statusCode).toBe(401);
+    };
+    await failFive();
+    // Locked: even the right password gets the same answer as a wrong one.
+    const locked = await login('lock@example.com', PASSWORD, ip);
+    expect(locked.statusCode).toBe(401);
+    expect(locked.json().Description).toBe(MESSAGES.invalidCredentials);
+    expect(await activity('login.lockout')).toHaveLength(1);
+
+    t.clock.advance(59_000);
+    expect((await login('lock@example.com', PASSWORD, ip)).statusCode).toBe(401);
+    t.clock.advance(1_000);
+    expect((await login('lock@example.com', 'Wrong#123', ip)).statusCode).toBe(401); // 1 of 5 again
+
+    // Four more failures lock again, now for 2 minutes.
+    for (let i = 0; i < 4; i++) await login('lock@example.com', 'Wrong#123', ip);
+    t.clock.advance(119_000);
+    expect((await login('lock@example.com', PASSWORD, ip)).statusCode).toBe(401);
+    t.clock.advance(1_000);
+    expect((await login('lock@example.com', PASSWORD, ip)).statusCode).toBe(200);
+
+    // A success resets the doubling: the next lockout is 1 minute again.
+    await failFive();
+    t.clock.advance(60_000);
+    expect((await login('lock@example.com', PASSWORD, ip)).statusCode).toBe(200);
+  });
+
+  it('doubles each lockout in a row and never exceeds 15 minutes', () => {
+    expect([1, 2, 3, 4, 5, 6, 10].map((n) => lockoutDurationMs(n) / 60_000)).toEqual([
+      1, 2, 4, 8, 15, 15, 15,
+    ]);
+  });
+});
+
+describe('per-address limit', () => {
+  it('answers 429 after 100 failed sign-ins from one address in a day, and not to other addresses', async () => {
+    const ip = '192.0.2.200';
+    for (let i = 0; i < ADDRESS_DAILY_FAILURES; i++) {
+      expect((await login(`nobody${i}@example.com`, 'Wrong#123', ip)).statusCode).toBe(401);
+    }
+    const blocked = await login('ada@example.com', PASSWORD, ip);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().ErrorCode).toBe(904);
+    expect((await login('ada@example.com', PASSWORD, '192.0.2.201')).statusCode).toBe(200);
+    t.clock.advance(24 * 3_600_000);
+    expect((await login('ada@example.com', PASSWORD, ip)).statusCode).toBe(200);
+  }, 120_000);
+});

@@ -1,0 +1,159 @@
+import { MESSAGES } from '@sac/contract/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.addStaff('rita@example.com', ['Admin']);
+  await t.addStaff('cam@example.com', ['Support']);
+});
+afterAll(() => t.close());
+
+const forgot = (email: string, url = `${CONSOLE_ORIGIN}/login`) =>
+  t.call({ method: 'POST', url: '/admin/forgotpassword', payload: { email, url } });
+const reset = (password: string, resettoken: string) =>
+  t.call({ method: 'PUT', url: '/admin/resetpassword', payload: { password, resettoken } });
+const me = (session: { xtoken: string; xsign: string }) =>
+  t.call({ method: 'GET', url: '/admin/session', session });
+
+/** Asks for a reset link and reads it from the message the SMTP listener received. */
+async function resetLink(email: string): Promise<URL> {
+  const before = t.smtp.messages.length;
+  expect((await forgot(email)).statusCode).toBe(200);
+  const mail = await t.smtp.waitFor((m) => t.smtp.messages.indexOf(m) >= before && m.to.includes(email));
+  const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
+  expect(link).toBeDefined();
+  return new URL(link!);
+}
+
+describe('POST /admin/forgotpassword', () => {
+  it('mails a link on the console page with vtype and vtoken to a known email, over SMTP', async () => {
+    const link = await resetLink('rita@example.com');
+    expect(link.origin).toBe(CONSOLE_ORIGIN);
+    expect(link.pathname).toBe('/login');
+    expect(link.searchParams.get('vtype')).toBe('reset');
+    expect(link.searchParams.get('vtoken')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const mail = t.smtp.messages.at(-1)!;
+    expect(mail.subject).toContain('Reset your');
+    // the token is stored hashed only
+    const stored = await t.db.query('SELECT token_hash FROM staff_tokens');
+    expect(JSON.stringify(stored.rows)).not.toContain(link.searchParams.get('vtoken'));
+  });
+
+  it('answers an unknown email exactly as a known one, and mails nothing', async () => {
+    const before = t.smtp.messages.length;
+    const known = await forgot('cam@example.com');
+    const unknown = await forgot('ghost@example.com');
+    expect(unknown.statusCode).toBe(known.statusCode);
+    expect(unknown.json()).toEqual(known.json());
+    await t.ctx.mailer.flush();
+    expect(t.smtp.messages.length).toBe(before + 1);
+  });
+
+  it('never builds a link on a foreign host', async () => {
+    const before = t.smtp.messages.length;
+    for (const url of ['https://evil.example/login', 'http://console.test:3002/login', 'not a url']) {
+      const r = await forgot('rita@example.com', url);
+      expect(r.statusCode).toBe(400);
+      expect(r.json().ErrorCode).toBe(url === 'not a url' ? 900 : 906);
+    }
+    await t.ctx.mailer.flush();
+    expect(t.smtp.messages.length).toBe(before);
+  });
+
+  it('validates the email in the spec words', async () => {
+    const r = await forgot('nope');
+    expect(r.statusCode).toBe(400);
+    expect(r.json().Description).toBe(MESSAGES.emailInvalidLogin);
+  });
+});
+
+describe('PUT /admin/resetpassword', () => {
+  it('sets the password once, ends every session, and refuses the token a second time', async () => {
+    const s = await t.login('rita@example.com');
+    const token = (await resetLink('rita@example.com')).searchParams.get('vtoken')!;
+    const r = await reset('Fresh#456', token);
+    expect(r.statusCode).toBe(200);
+    expect(r.json().IsPosted).toBe(true);
+    expect((await me(s)).statusCode).toBe(401);
+    await t.login('rita@example.com', 'Fresh#456');
+    await expect(t.login('rita@example.com', PASSWORD)).rejects.toThrow('401');
+    const again = await reset('Other#789', token);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().ErrorCode).toBe(905);
+    const audit = await t.db.query("SELECT 1 FROM activity_log WHERE action = 'password.reset'");
+    expect(audit.rows.length).toBe(1);
+  });
+
+  it('refuses a token after 30 minutes', async () => {
+    const token = (await resetLink('cam@example.com')).searchParams.get('vtoken')!;
+    t.clock.advance(30 * 60_000);
+    const r = await reset('Fresh#456', token);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().ErrorCode).toBe(905);
+  });
+
+  it('only the newest link works', async () => {
+    const first = (await resetLink('cam@example.com')).searchParams.get('vtoken')!;
+    const second = (await resetLink('cam@example.com')).searchParams.get('vtoken')!;
+    expect((await reset('Fresh#456', first)).statusCode).toBe(400);
+    expect((await reset('Fresh#456', second)).statusCode).toBe(200);
+  });
+
+  it('applies the password rule and needs a token, in the spec words', async () => {
+    const weak = await reset('abc', 'whatever');
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().Description).toBe(MESSAGES.passwordRule);
+    const noToken = await t.call({
+      method: 'PUT',
+      url: '/admin/resetpassword',
+      payload: { password: 'Fresh#456' },
+    });
+    expect(noToken.json().Description).toBe(MESSAGES.resetUrlMissingToken);
+    const unknown = await reset('Fresh#456', 'x'.repeat(43));
+    expect(unknown.json().ErrorCode).toBe(905);
+  });
+});
+
+describe('PUT /admin/changepassword', () => {
+  it('needs a session', async () => {
+    const r = await t.call({
+      method: 'PUT',
+      url: '/admin/changepassword',
+      payload: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
+    });
+    expect(r.statusCode).toBe(401);
+  });
+
+  it('needs the old password and the password rule; then ends the other sessions only', async () => {
+    const email = 'dana@example.com';
+    await t.addStaff(email, ['Admin']);
+    const mine = await t.login(email);
+    const other = await t.login(email);
+    const change = (oldpassword: string, newpassword: string) =>
+      t.call({
+        method: 'PUT',
+        url: '/admin/changepassword',
+        session: mine,
+        payload: { oldpassword, newpassword },
+      });
+
+    const wrongOld = await change('Wrong#000', 'Fresh#456');
+    expect(wrongOld.statusCode).toBe(400);
+    expect(wrongOld.json().ErrorCode).toBe(907);
+    const weak = await change(PASSWORD, 'weakpass');
+    expect(weak.json().Description).toBe(MESSAGES.passwordRule);
+    expect((await me(other)).statusCode).toBe(200);
+
+    const ok = await change(PASSWORD, 'Fresh#456');
+    expect(ok.statusCode).toBe(200);
+    expect((await me(mine)).statusCode).toBe(200);
+    expect((await me(other)).statusCode).toBe(401);
+    await t.login(email, 'Fresh#456');
+    const audit = await t.db.query<{ action: string }>(
+      "SELECT action FROM activity_log WHERE action LIKE 'password.change%' ORDER BY id",
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual(['password.change.failed', 'password.change']);
+  });
+});

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HEADERS } from '@sac/contract/constants';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import type { AppContext } from '../src/app-context.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { type Db, openPgliteMemory, openPostgres } from '../src/db/db.ts';
+import { ManualClock } from '../src/lib/clock.ts';
+import { createMailer } from '../src/mail/mailer.ts';
+import { hashPassword } from '../src/modules/auth/password-hash.ts';
+import { insertStaff } from '../src/modules/auth/staff.repo.ts';
+import { withDatabase } from './postgres-url.ts';
+import { startSmtpListener } from './smtp-listener.ts';
+
+export const PASSWORD = 'Secret#123';
+export const CONSOLE_ORIGIN = 'http://console.test:3001';
+
+/** A fresh database for one test file, copied from the migrated template. */
+export async function freshDb(): Promise<{ db: Db; drop(): Promise<void> }> {
+  if (inject('testDb') === 'pglite') {
+    const tar = fs.readFileSync(inject('pgliteTemplate'));
+    const db = await openPgliteMemory(new Blob([tar]));
+    return { db, drop: () => db.close() };
+  }
+  const url = inject('pgUrl');
+  const name = `sac_t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  const db = openPostgres(withDatabase(url, name), 4);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  db: Db;
+  clock: ManualClock;
+  config: Config;
+  smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+  /** An API call with the ajax marker and JSON body set, as the console sends it. */
+  call(
+    opts: InjectOptions & { session?: { xtoken: string; xsign: string } },
+  ): Promise<LightMyRequestResponse>;
+  addStaff(email: string, roles: string[], password?: string): Promise<string>;
+  login(email: string, password?: string, remoteAddress?: string): Promise<{ xtoken: string; xsign: string }>;
+  close(): Promise<void>;
+}
+
+/** The app on a fresh database, a manual clock and a real SMTP listener on loopback. */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const { db, drop } = await freshDb();
+  const smtp = await startSmtpListener();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-api-test-'));
+  const config: Config = {
+    ...loadConfig({}),
+    dataDir,
+    consoleOrigins: [CONSOLE_ORIGIN],
+    smtpUrl: smtp.url,
+    webDistDir: path.join(dataDir, 'no-console'),
+    ...overrides,
+  };
+  const clock = new ManualClock();
+  const silent = { info() {}, error() {} };
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    outboxDir: path.join(dataDir, 'outbox'),
+    from: config.mailFrom,
+    log: silent,
+  });
+  const { app, ctx } = await buildApp({ config, db, clock, mailer, logger: false });
+  await app.ready();
+
+  const call: TestApp['call'] = ({ session, headers, ...opts }) =>
+    app.inject({
+      ...opts,
+      headers: {
+        [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
+        ...(opts.payload !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(session ? { [HEADERS.token]: session.xtoken, [HEADERS.sign]: session.xsign } : {}),
+        ...headers,
+      },
+    });
+
+  const passwordHash = await hashPassword(PASSWORD);
+  return {
+    app,
+    ctx,
+    db,
+    clock,
+    config,
+    smtp,
+    call,
+    async addStaff(email, roles, password) {
+      const uid = randomUUID();
+      await insertStaff(db, {
+        uid,
+        email,
+        fullName: email.split('@')[0]!,
+        passwordHash: password ? await hashPassword(password) : passwordHash,
+        roles,
+        at: clock.now(),
+      });
+      return uid;
+    },
+    async login(email, password = PASSWORD, remoteAddress) {
+      const r = await call({
+        method: 'POST',
+        url: '/admin/login',
+        payload: { email, password },
+        ...(remoteAddress ? { remoteAddress } : {}),
+      });
+      if (r.statusCode !== 200) throw new Error(`login failed: ${r.statusCode} ${r.body}`);
+      return r.json();
+    },
+    async close() {
+      await app.close();
+      await mailer.flush();
+      await smtp.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
