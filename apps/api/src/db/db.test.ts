@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { freshDb } from '../../test/harness.ts';
+import { openPgliteDir } from './db.ts';
+import { loadMigrations, migrate } from './migrate.ts';
+
+describe('migrations', () => {
+  it('are numbered files applied once; running them again applies nothing', async () => {
+    const { db, drop } = await freshDb();
+    try {
+      const versions = loadMigrations().map((m) => m.version);
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+      expect(await migrate(db)).toEqual([]);
+      const r = await db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      expect(r.rows.map((x) => x.version)).toEqual(versions);
+      const roles = await db.query<{ name: string }>('SELECT name FROM roles WHERE built_in ORDER BY name');
+      expect(roles.rows.map((x) => x.name)).toEqual(['Admin', 'SuperAdmin', 'Support']);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('rolls back a failing transaction whole', async () => {
+    const { db, drop } = await freshDb();
+    try {
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query("INSERT INTO app_meta (key, value) VALUES ('x', '1')");
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect((await db.query("SELECT 1 FROM app_meta WHERE key = 'x'")).rows).toEqual([]);
+    } finally {
+      await drop();
+    }
+  });
+});
+
+// PGlite-only behaviour: run once, in the PGlite leg.
+describe.skipIf(inject('testDb') === 'postgres')('the embedded database directory', () => {
+  it('cannot be opened by a second process while one holds it, and can be after', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-lock-'));
+    const dataDir = path.join(dir, 'pglite');
+    const db = await openPgliteDir(dataDir);
+    try {
+      await migrate(db);
+      const script = `import { openPgliteDir } from ${JSON.stringify(path.resolve('src/db/db.ts'))};
+        try { const db = await openPgliteDir(${JSON.stringify(dataDir)}); await db.close(); console.log('OPENED'); }
+        catch (e) { console.log('REFUSED', e.message); }`;
+      const run = () =>
+        spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+          encoding: 'utf8',
+          timeout: 60_000,
+        }).stdout;
+      expect(run()).toContain('REFUSED The embedded database is in use by another process');
+      await expect(openPgliteDir(dataDir)).rejects.toThrow('in use');
+      await db.close();
+      expect(run()).toContain('OPENED');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('takes over a lock left by a process that has died', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-lock-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'pglite.lock'), '999999');
+      const db = await openPgliteDir(path.join(dir, 'pglite'));
+      await db.close();
+      expect(fs.existsSync(path.join(dir, 'pglite.lock'))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import { defineConfig } from '@playwright/test';
+import {
+  API_PORT,
+  BASE_URL,
+  DATA_DIR,
+  DEMO_PASSWORD,
+  MAIL_DIR,
+  ROOT,
+  RUN_DIR,
+  SMTP_PORT,
+} from './support/env.ts';
+
+// The runner loads this file first; workers load it again and must not wipe the run's state.
+if (!process.env.E2E_RUN_STARTED) {
+  process.env.E2E_RUN_STARTED = '1';
+  fs.rmSync(RUN_DIR, { recursive: true, force: true });
+  fs.mkdirSync(MAIL_DIR, { recursive: true });
+}
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  outputDir: `${RUN_DIR}/results`,
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: `node --import tsx e2e/support/smtp-sink.ts`,
+      cwd: ROOT,
+      port: SMTP_PORT,
+      reuseExistingServer: false,
+    },
+    {
+      // The real API and console on a fresh embedded database, mailing through the sink.
+      command: `node --import tsx apps/api/src/main.ts`,
+      cwd: ROOT,
+      url: `${BASE_URL}/runtime-config.json`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(API_PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR,
+        DEMO_PASSWORD,
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        CONSOLE_ORIGINS: `${BASE_URL},http://localhost:${API_PORT}`,
+        LOG_LEVEL: 'warn',
+      },
+    },
+  ],
+});

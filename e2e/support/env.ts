@@ -1,0 +1,12 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Fixed for one run: the config sets them once in the runner, and workers inherit them. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const API_PORT = Number(process.env.E2E_PORT ?? 3917);
+export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2617);
+export const BASE_URL = `http://127.0.0.1:${API_PORT}`;
+export const DEMO_PASSWORD = 'Demo#Pass1';
+export const RUN_DIR = path.join(ROOT, '.tmp', 'e2e');
+export const MAIL_DIR = path.join(RUN_DIR, 'mail');
+export const DATA_DIR = path.join(RUN_DIR, 'data');

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// `npm test`: every test, in order: typecheck, lint, unit (contract, console), API on PGlite,
+// API on PostgreSQL, then the browser tests in Debian's Chromium. Prints one closing line.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-test-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const timings = [];
+
+function run(name, cmd, args, opts = {}) {
+  console.log(`\n━━ ${name} ━━`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...opts.env } });
+  timings.push(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (r.status !== 0) {
+    console.error(`\n✗ ${name} failed (exit ${r.status ?? r.signal}).`);
+    summary();
+    process.exit(1);
+  }
+}
+
+/** Adds a vitest JSON report's counts to the totals. */
+function countVitest(file) {
+  const j = JSON.parse(fs.readFileSync(file, 'utf8'));
+  totals.passed += j.numPassedTests;
+  totals.failed += j.numFailedTests;
+  totals.skipped += j.numPendingTests + (j.numTodoTests ?? 0);
+}
+
+function vitest(name, dir, env = {}) {
+  const out = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
+  run(
+    name,
+    'npx',
+    ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+    {
+      env,
+    },
+  );
+  countVitest(out);
+}
+
+function answers(host, port) {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port });
+    s.setTimeout(1000, () => (s.destroy(), resolve(false)));
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+}
+
+function summary() {
+  console.log(`\n${timings.join('\n')}`);
+  console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+}
+
+function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (fs.existsSync(chromium)) return chromium;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    console.error(
+      `\n✗ The browser tests need Debian's Chromium at ${chromium}. Install it with\n    sudo apt-get update && sudo apt-get install -y chromium\n  (or set CHROMIUM_PATH), then run npm test again.`,
+    );
+    process.exit(1);
+  }
+  run('install Chromium (apt)', 'bash', [
+    '-c',
+    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null',
+  ]);
+  return chromium;
+}
+
+run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+run('lint and format', 'npx', ['biome', 'check', '.']);
+vitest('unit: contract', 'packages/contract');
+vitest('unit: console', 'apps/web');
+vitest('API on PGlite', 'apps/api', { TEST_DB: 'pglite' });
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+const pgHost = pgUrl ? new URL(pgUrl).hostname : '127.0.0.1';
+const pgPort = pgUrl ? Number(new URL(pgUrl).port || 5432) : 5432;
+if (await answers(pgHost, pgPort)) {
+  vitest('API on PostgreSQL', 'apps/api', { TEST_DB: 'postgres' });
+} else if (ci) {
+  console.error(
+    `\n✗ CI must run the API tests on PostgreSQL, but nothing answers at ${pgHost}:${pgPort}. Set TEST_DATABASE_URL.`,
+  );
+  process.exit(1);
+} else {
+  console.log(
+    `\n⚠ Skipping the API tests on PostgreSQL: nothing answers at ${pgHost}:${pgPort} (set TEST_DATABASE_URL).`,
+  );
+}
+
+const chromium = ensureChromium();
+run('build console', 'npm', ['run', '--silent', 'build', '-w', '@sac/web']);
+const e2eReport = path.join(reports, 'e2e.json');
+run('browser tests (Chromium)', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
+  env: { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
+});
+if (fs.existsSync(e2eReport)) {
+  const s = JSON.parse(fs.readFileSync(e2eReport, 'utf8')).stats;
+  totals.passed += s.expected;
+  totals.failed += s.unexpected;
+  totals.skipped += s.skipped;
+}
+summary();
