@@ -50,9 +50,13 @@ function vitest(name, dir, env = {}) {
 function answers(host, port) {
   return new Promise((resolve) => {
     const s = net.connect({ host, port });
-    s.setTimeout(1000, () => (s.destroy(), resolve(false)));
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
+    const done = (ok) => {
+      s.destroy();
+      resolve(ok);
+    };
+    s.setTimeout(1000, () => done(false));
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
   });
 }
 
