@@ -61,12 +61,15 @@ export function generatePassword(): string {
 }
 export const GENERATED_PASSWORD_PATTERN = /^[A-Za-z0-9]{8}1@$/;
 
-/** A required text field, trimmed, with the sign-in forms' '{field} is required' message. */
+/**
+ * A required text field, trimmed, with the sign-in forms' '{field} is required' message. An empty
+ * value stops there (abort), so later checks such as the email or password rule add no second message.
+ */
 export const requiredText = (label: string) =>
   z
     .string({ error: fieldRequired(label) })
     .trim()
-    .min(1, fieldRequired(label));
+    .min(1, { error: fieldRequired(label), abort: true });
 
 /** Email as the sign-in forms check it: required, then valid. */
 export const loginEmail = requiredText('Email').refine(isValidEmail, MESSAGES.emailInvalidLogin);
@@ -75,7 +78,7 @@ export const loginEmail = requiredText('Email').refine(isValidEmail, MESSAGES.em
 export const email = z
   .string({ error: MESSAGES.emailRequired })
   .trim()
-  .min(1, MESSAGES.emailRequired)
+  .min(1, { error: MESSAGES.emailRequired, abort: true })
   .refine(isValidEmail, MESSAGES.emailInvalid);
 
 export const strongPassword = (label: string) =>

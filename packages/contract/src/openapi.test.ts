@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { API_VERSION, HEADERS } from './constants.ts';
+import { ENDPOINT_LIST, type EndpointDef } from './endpoints.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+
+interface Parameter {
+  name: string;
+  in: string;
+  required: boolean;
+  schema: Record<string, unknown>;
+}
+interface Operation {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  description: string;
+  parameters: Parameter[];
+  requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
+  responses: Record<string, { description: string; content: Record<string, { schema: unknown }> }>;
+}
+
+const doc = buildOpenApiDocument();
+const operationOf = (e: EndpointDef): Operation | undefined =>
+  doc.paths[e.path]?.[e.method.toLowerCase()] as Operation | undefined;
+const cases = ENDPOINT_LIST.map((e) => [e.id, e] as const);
+
+describe('buildOpenApiDocument', () => {
+  it("is OpenAPI '3.1.0' with the API version", () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe(API_VERSION);
+    expect(doc.info.version).toBe('23.0.0');
+    expect(doc.info.title.length).toBeGreaterThan(0);
+  });
+
+  it('is plain JSON', () => {
+    expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+
+  it('has exactly one operation per endpoint', () => {
+    const count = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
+    expect(count).toBe(ENDPOINT_LIST.length);
+    const ids = Object.values(doc.paths).flatMap((ops) =>
+      Object.values(ops).map((o) => (o as Operation).operationId),
+    );
+    expect(ids.sort()).toEqual(ENDPOINT_LIST.map((e) => e.id).sort());
+  });
+
+  it.each(cases)('has the operation %s at its method and path', (_id, e) => {
+    const op = operationOf(e);
+    expect(op).toBeDefined();
+    expect(op?.operationId).toBe(e.id);
+    expect(op?.summary).toBe(e.summary);
+    expect(op?.tags).toEqual([e.tag]);
+  });
+
+  it.each(cases)('%s has a JSON request body exactly when the endpoint has a body', (_id, e) => {
+    const op = operationOf(e);
+    if (e.body) {
+      expect(op?.requestBody?.required).toBe(true);
+      const schema = op?.requestBody?.content['application/json']?.schema;
+      expect(schema?.type).toBe('object');
+      if (e.body instanceof z.ZodObject) {
+        expect(Object.keys(schema?.properties as object).sort()).toEqual(Object.keys(e.body.shape).sort());
+      }
+    } else {
+      expect(op?.requestBody).toBeUndefined();
+    }
+  });
+
+  it.each(cases)('%s documents every response status of the endpoint', (_id, e) => {
+    const op = operationOf(e);
+    expect(Object.keys(op?.responses ?? {}).sort()).toEqual(Object.keys(e.responses).sort());
+    for (const [status, r] of Object.entries(op?.responses ?? {})) {
+      expect(r.description).toBe(status === '200' ? 'Success' : 'Error envelope');
+      expect(r.content['application/json']?.schema).toBeDefined();
+    }
+  });
+
+  it.each(cases)('%s requires the ajax marker header, and the session headers unless public', (_id, e) => {
+    const headers = (operationOf(e)?.parameters ?? []).filter((p) => p.in === 'header');
+    expect(headers).toContainEqual({
+      name: HEADERS.ajaxMarker,
+      in: 'header',
+      required: true,
+      schema: { type: 'string', enum: [HEADERS.ajaxMarkerValue] },
+    });
+    const names = headers.map((h) => h.name);
+    if (e.access === 'public') {
+      expect(names).not.toContain('xtoken');
+      expect(names).not.toContain('xsign');
+    } else {
+      expect(names).toEqual(expect.arrayContaining(['xtoken', 'xsign']));
+    }
+  });
+
+  it.each(cases)('%s states its access in the description', (_id, e) => {
+    const description = operationOf(e)?.description ?? '';
+    if (e.access === 'public') expect(description).toBe('Access: anyone.');
+    else if (e.access === 'session') expect(description).toBe('Access: any signed-in staff member.');
+    else expect(description).toContain(e.access);
+  });
+
+  it('documents query parameters with their required flag', () => {
+    const probe: EndpointDef = {
+      id: 'probe',
+      method: 'GET',
+      path: '/admin/probe',
+      summary: 'Probe',
+      tag: 'Test',
+      access: 'team.read',
+      query: z.object({ uid: z.string(), cursor: z.string().optional() }),
+      responses: { 200: z.object({}) },
+    };
+    const built = buildOpenApiDocument([probe]);
+    const op = built.paths['/admin/probe']?.get as Operation;
+    const query = op.parameters.filter((p) => p.in === 'query');
+    expect(query.map((p) => [p.name, p.required])).toEqual([
+      ['uid', true],
+      ['cursor', false],
+    ]);
+    expect(op.description).toBe('Access: permission `team.read`.');
+    expect(op.requestBody).toBeUndefined();
+  });
+
+  it('keeps several methods of one path under that path', () => {
+    const base = { summary: 's', tag: 't', access: 'session', responses: { 200: z.object({}) } } as const;
+    const built = buildOpenApiDocument([
+      { ...base, id: 'a', method: 'GET', path: '/admin/team' },
+      { ...base, id: 'b', method: 'POST', path: '/admin/team', body: z.object({ email: z.string() }) },
+      { ...base, id: 'c', method: 'DELETE', path: '/admin/team', body: z.object({ uid: z.string() }) },
+    ]);
+    expect(Object.keys(built.paths)).toEqual(['/admin/team']);
+    expect(Object.keys(built.paths['/admin/team'] ?? {}).sort()).toEqual(['delete', 'get', 'post']);
+  });
+});
