@@ -1,0 +1,16 @@
+// `npm run bench`: benchmarks that print figures. Never part of `npm test`.
+import { benchAuthLatency } from './auth-latency.bench.ts';
+import { benchSignInBundle } from './sign-in-bundle.bench.ts';
+import { benchStartup } from './startup.bench.ts';
+
+const only = process.argv[2];
+const benches: Record<string, () => Promise<void>> = {
+  startup: benchStartup,
+  bundle: benchSignInBundle,
+  auth: benchAuthLatency,
+};
+for (const [name, run] of Object.entries(benches)) {
+  if (only && only !== name) continue;
+  console.log(`\n== ${name} ==`);
+  await run();
+}

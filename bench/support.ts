@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Server {
+  url: string;
+  proc: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts the real API (as `npm start` runs it) on a fresh data directory; resolves when it answers. */
+export async function startServer(opts: {
+  port: number;
+  dataDir: string;
+  env?: Record<string, string>;
+}): Promise<Server & { readyMs: number }> {
+  const started = performance.now();
+  let out = '';
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/api/src/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(opts.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: opts.dataDir,
+      LOG_LEVEL: 'warn',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout?.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const url = `http://127.0.0.1:${opts.port}`;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
+    try {
+      const r = await fetch(`${url}/runtime-config.json`);
+      if (r.ok) break;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const readyMs = performance.now() - started;
+  return {
+    url,
+    proc,
+    readyMs,
+    output: () => out,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+export function freshDir(name: string): string {
+  const dir = path.join(ROOT, '.tmp', 'bench', name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+export const ms = (n: number) => `${n.toFixed(1)} ms`;
