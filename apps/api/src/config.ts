@@ -44,7 +44,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const defaultOrigins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    // localhost answers on both loopbacks (127.0.0.1 and ::1); HOST=0.0.0.0 opens it to the network.
+    host: env.HOST ?? 'localhost',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(REPO_ROOT, env.DATA_DIR ?? 'data'),
     consoleOrigins: env.CONSOLE_ORIGINS ? list(env.CONSOLE_ORIGINS) : defaultOrigins,

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { freshDb } from '../../test/harness.ts';
 import { openPgliteDir } from './db.ts';
@@ -47,14 +48,16 @@ describe.skipIf(inject('testDb') === 'postgres')('the embedded database director
     const db = await openPgliteDir(dataDir);
     try {
       await migrate(db);
-      const script = `import { openPgliteDir } from ${JSON.stringify(path.resolve('src/db/db.ts'))};
+      const script = `import { openPgliteDir } from ${JSON.stringify(fileURLToPath(new URL('./db.ts', import.meta.url)))};
         try { const db = await openPgliteDir(${JSON.stringify(dataDir)}); await db.close(); console.log('OPENED'); }
         catch (e) { console.log('REFUSED', e.message); }`;
-      const run = () =>
-        spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      const run = () => {
+        const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
           encoding: 'utf8',
           timeout: 60_000,
-        }).stdout;
+        });
+        return r.stdout + r.stderr;
+      };
       expect(run()).toContain('REFUSED The embedded database is in use by another process');
       await expect(openPgliteDir(dataDir)).rejects.toThrow('in use');
       await db.close();
