@@ -25,6 +25,15 @@ describe('breadcrumb', () => {
   });
 });
 
+describe('breadcrumb patterns', () => {
+  it("labels a path through a ':param' key", () => {
+    const crumbs = buildBreadcrumb('/manage-superuser/profile/abc-1', {
+      '/manage-superuser/profile/:uid': 'Super User Profile',
+    });
+    expect(crumbs.map((c) => c.label)).toEqual(['Manage Superuser', 'Profile', 'Super User Profile']);
+  });
+});
+
 describe('document title', () => {
   it('is the section plus the dashboard title', () => {
     expect(buildTitle('/manage-superuser')).toBe('Manage Superuser | Super Admin Console');

@@ -29,8 +29,21 @@ export function buildBreadcrumb(pathname: string, labels: Readonly<Record<string
   const segments = pathname.split('/').filter(Boolean);
   return segments.map((segment, i) => {
     const to = `/${segments.slice(0, i + 1).join('/')}`;
-    return { to, label: labels[to] ?? humanize(segment) };
+    return { to, label: labels[to] ?? patternLabel(to, labels) ?? humanize(segment) };
   });
+}
+
+/** The label of a pattern key with ':param' segments ('/manage-superuser/profile/:uid') matching `path`. */
+function patternLabel(path: string, labels: Readonly<Record<string, string>>): string | undefined {
+  const segments = path.split('/');
+  for (const [key, label] of Object.entries(labels)) {
+    if (!key.includes('/:')) continue;
+    const parts = key.split('/');
+    if (parts.length === segments.length && parts.every((p, i) => p.startsWith(':') || p === segments[i])) {
+      return label;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -14,7 +14,7 @@ export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 /** The first message per field of a failed parse, in the schema's words. */
 export function validate<K extends string, Out>(
   schema: Schema<Out>,
-  values: Record<K, string>,
+  values: Record<K, unknown>,
 ): { ok: true; data: Out } | { ok: false; errors: FieldErrors<K> } {
   const r = schema.safeParse(values);
   if (r.success) return { ok: true, data: r.data };

@@ -1,11 +1,15 @@
 import { ERRORS } from '@sac/contract/errors';
 import { MESSAGES } from '@sac/contract/messages';
-import { MutationCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, errorText } from './api-client.ts';
 import { toast } from './toast-store.ts';
 
 declare module '@tanstack/react-query' {
   interface Register {
+    queryMeta: {
+      /** A fixed text toasted once when the query fails (after its retries). */
+      errorToast?: string;
+    };
     mutationMeta: {
       /** Text shown when the server sends no error text; false: the mutation shows its own errors. */
       errorFallback?: string | false;
@@ -17,7 +21,8 @@ const sessionEnded = (e: unknown) => e instanceof ApiError && e.code === ERRORS.
 
 /**
  * One query client. Error toasts of mutations are raised here, in one place, from the error
- * envelope (server text, else the mutation's fallback, else the generic message).
+ * envelope (server text, else the mutation's fallback, else the generic message). Queries that
+ * name an `errorToast` in their meta toast that text when they fail.
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -30,6 +35,12 @@ export function createQueryClient(): QueryClient {
       },
       mutations: { retry: false },
     },
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        const text = query.meta?.errorToast;
+        if (text && !sessionEnded(error)) toast.error(text);
+      },
+    }),
     mutationCache: new MutationCache({
       onError: (error, _vars, _ctx, mutation) => {
         const fallback = mutation.meta?.errorFallback;

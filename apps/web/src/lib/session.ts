@@ -22,5 +22,7 @@ export function useCurrentUser() {
   const name = q.data?.Name ?? saved?.Name ?? '';
   const roles = q.data?.Role ?? saved?.Role ?? [];
   const permissions: ReadonlySet<string> = q.data ? new Set(q.data.Permissions) : permissionsOf(roles);
-  return { email, name, roles, permissions, isLoaded: q.isSuccess };
+  /** The server's id of the user; '' until the session has loaded. */
+  const uid = q.data?.Uid ?? '';
+  return { uid, email, name, roles, permissions, isLoaded: q.isSuccess };
 }

@@ -2,9 +2,16 @@ import { lazy } from 'react';
 import { Navigate } from 'react-router';
 import type { AppSection } from '../../lib/app-route.ts';
 
-const TeamPlaceholder = lazy(() => import('./components/team-placeholder.tsx'));
+const ManageSuperuserPage = lazy(() => import('./components/manage-superuser-page.tsx'));
+const CreateSuperuserPage = lazy(() => import('./components/create-superuser-page.tsx'));
+const PermissionsPage = lazy(() => import('./components/permissions-page.tsx'));
+const RolesPage = lazy(() => import('./components/roles-page.tsx'));
+const SuperuserProfilePage = lazy(() => import('./components/superuser-profile-page.tsx'));
 
-/** /manage-superuser: list (default) and create; the app adds the impersonation tabs. */
+/**
+ * /manage-superuser: list (default), create, the permission list, role details and staff
+ * profiles; the app adds the impersonation tabs.
+ */
 export const teamSection: AppSection = {
   path: 'manage-superuser',
   access: 'session',
@@ -15,13 +22,34 @@ export const teamSection: AppSection = {
       path: 'manage-superuser',
       access: 'team.read',
       label: { ns: 'team', key: 'manageSuperuser' },
-      element: <TeamPlaceholder screen="manageSuperuser" />,
+      element: <ManageSuperuserPage />,
     },
     {
       path: 'create-superuser',
       access: 'team.write',
       label: { ns: 'team', key: 'createSuperuser' },
-      element: <TeamPlaceholder screen="createSuperuser" />,
+      element: <CreateSuperuserPage />,
+    },
+    {
+      path: 'permissions',
+      access: 'session',
+      label: { ns: 'team', key: 'permissionList' },
+      tab: false,
+      element: <PermissionsPage />,
+    },
+    {
+      path: 'roles',
+      access: 'session',
+      label: { ns: 'team', key: 'roleDetails' },
+      tab: false,
+      element: <RolesPage />,
+    },
+    {
+      path: 'profile/:uid',
+      access: 'team.read',
+      label: { ns: 'team', key: 'profile' },
+      tab: false,
+      element: <SuperuserProfilePage />,
     },
   ],
 };

@@ -1,4 +1,5 @@
 import { DASHBOARD_TITLE } from '@sac/contract/constants';
+import { MESSAGES } from '@sac/contract/messages';
 
 export const common = {
   productName: DASHBOARD_TITLE as string,
@@ -10,7 +11,17 @@ export const common = {
   errorBody: 'An error has occurred. Please try again.',
   chunkErrorBody: 'Part of the console could not be loaded. Please check your network and reload.',
   reload: 'Reload',
+  retry: 'Retry',
   languageNames: 'English|Español|Français|සිංහල|Türkçe',
+  tableFetchError: MESSAGES.tableFetchError as string,
+  tableEmpty: MESSAGES.tableEmpty as string,
+  pagination: 'Pagination',
+  previousPage: 'Previous',
+  nextPage: 'Next',
+  pageN: 'Page {page}',
+  ellipsis: '…',
+  pageSummary: 'Showing {from}–{to} of {total}',
+  close: 'Close',
 };
 
 export type CommonPhrases = typeof common;

@@ -136,7 +136,10 @@ function ForgotForm() {
   );
 }
 
-function ResetForm({ token }: { token: string }) {
+/** The invitation of a new super user opens the reset mode with vtype=invite. */
+export const INVITE_VTYPE = 'invite';
+
+function ResetForm({ token, invite }: { token: string; invite: boolean }) {
   const t = useT('auth');
   const navigate = useNavigate();
   const reset = useResetPassword();
@@ -162,7 +165,7 @@ function ResetForm({ token }: { token: string }) {
   };
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="auth-heading">
-      <p className="muted">{t('resetIntro')}</p>
+      <p className="muted">{invite ? t('inviteIntro') : t('resetIntro')}</p>
       {tokenCheck.success ? null : (
         <p className="form-alert" role="alert">
           {MESSAGES.resetUrlMissingToken}
@@ -190,7 +193,7 @@ function ResetForm({ token }: { token: string }) {
         onValueChange={(v) => form.setValue('confirmpassword', v)}
       />
       <button type="submit" className="button button-primary button-block" aria-busy={reset.isPending}>
-        {reset.isPending ? t('resetting') : t('resetPassword')}
+        {reset.isPending ? t('resetting') : invite ? t('setPassword') : t('resetPassword')}
       </button>
     </form>
   );
@@ -204,6 +207,7 @@ export function LoginPage() {
   const [search] = useSearchParams();
   const mode = modeOf(pathname, search);
   const token = search.get('vtoken') ?? '';
+  const invite = mode === 'resetpassword' && search.get('vtype') === INVITE_VTYPE;
   const { language } = useLanguage();
 
   const heading = useMemo(
@@ -211,9 +215,9 @@ export function LoginPage() {
       ({
         login: t('signInHeading'),
         forgotpassword: t('forgotHeading'),
-        resetpassword: t('resetHeading'),
+        resetpassword: invite ? t('inviteHeading') : t('resetHeading'),
       })[mode],
-    [mode, t],
+    [mode, invite, t],
   );
 
   useEffect(() => {
@@ -235,7 +239,7 @@ export function LoginPage() {
           {mode === 'login' ? <p className="muted">{t('signInIntro')}</p> : null}
           {mode === 'login' ? <LoginForm /> : null}
           {mode === 'forgotpassword' ? <ForgotForm /> : null}
-          {mode === 'resetpassword' ? <ResetForm token={token} /> : null}
+          {mode === 'resetpassword' ? <ResetForm token={token} invite={invite} /> : null}
           <p className="auth-switch">
             {mode === 'login' ? (
               <Link to="/forgotpassword">{t('forgotLink')}</Link>

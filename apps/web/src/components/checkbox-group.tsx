@@ -1,0 +1,81 @@
+import { useId } from 'react';
+
+export interface CheckboxOption {
+  value: string;
+  label: string;
+  /** A short description shown under the option and announced with it. */
+  hint?: string;
+}
+
+interface CheckboxGroupProps {
+  legend: string;
+  name: string;
+  options: readonly CheckboxOption[];
+  value: readonly string[];
+  error?: string;
+  onChange: (value: string[]) => void;
+  /** Called when focus leaves the group. */
+  onBlur?: () => void;
+  disabled?: boolean;
+}
+
+/** A multi-select as a fieldset of checkboxes, with its error under it. */
+export function CheckboxGroup({
+  legend,
+  name,
+  options,
+  value,
+  error,
+  onChange,
+  onBlur,
+  disabled,
+}: CheckboxGroupProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const toggle = (option: string, checked: boolean) => {
+    const next = checked ? [...value, option] : value.filter((v) => v !== option);
+    // Keep the options' order whatever the click order.
+    onChange(options.map((o) => o.value).filter((v) => next.includes(v)));
+  };
+  return (
+    <fieldset
+      className={`checkbox-group${error ? ' has-error' : ''}`}
+      aria-describedby={error ? errorId : undefined}
+      disabled={disabled}
+      onBlur={(e) => {
+        if (onBlur && !e.currentTarget.contains(e.relatedTarget as Node | null)) onBlur();
+      }}
+    >
+      <legend>{legend}</legend>
+      <div className="checkbox-options">
+        {options.map((o) => {
+          const optionId = `${id}-${o.value}`;
+          return (
+            <div key={o.value} className="checkbox-option">
+              <input
+                id={optionId}
+                type="checkbox"
+                name={name}
+                value={o.value}
+                checked={value.includes(o.value)}
+                aria-describedby={o.hint ? `${optionId}-hint` : undefined}
+                onChange={(e) => toggle(o.value, e.target.checked)}
+              />
+              <label htmlFor={optionId}>{o.label}</label>
+              {o.hint ? (
+                <p id={`${optionId}-hint`} className="field-hint checkbox-hint">
+                  {o.hint}
+                </p>
+              ) : null}
+            </div>
+          );
+        })}
+      </div>
+      {error ? (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,106 @@
+import { type ReactNode, useState } from 'react';
+import { useT } from '../lib/i18n.tsx';
+import { Pagination } from './pagination.tsx';
+
+export interface Column<T> {
+  id: string;
+  header: string;
+  cell: (row: T) => ReactNode;
+}
+
+interface DataTableProps<T> {
+  /** The table's accessible name (a visually hidden caption). */
+  label: string;
+  columns: readonly Column<T>[];
+  rows: readonly T[] | undefined;
+  rowKey: (row: T) => string;
+  isLoading: boolean;
+  /** The text to show when the fetch failed (the server's text, else the table fetch error). */
+  error?: string;
+  /** Rows per page; the table paginates when there are more. */
+  pageSize: number;
+}
+
+/**
+ * A paginated table with the spec's states: loading, fetch error, empty ('No data available to
+ * display.'). The page is kept in range when rows go away (e.g. after a delete).
+ */
+export function DataTable<T>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  isLoading,
+  error,
+  pageSize,
+}: DataTableProps<T>) {
+  const t = useT('common');
+  const [page, setPage] = useState(1);
+  const all = rows ?? [];
+  const totalPages = Math.max(1, Math.ceil(all.length / pageSize));
+  const current = Math.min(page, totalPages);
+  const visible = all.slice((current - 1) * pageSize, current * pageSize);
+
+  let status: ReactNode = null;
+  if (isLoading && !rows) {
+    status = (
+      <p className="table-status" role="status">
+        {t('loading')}
+      </p>
+    );
+  } else if (error) {
+    status = (
+      <p className="table-status table-error" role="alert">
+        {error}
+      </p>
+    );
+  } else if (all.length === 0) {
+    status = <p className="table-status">{t('tableEmpty')}</p>;
+  }
+
+  return (
+    <div className="data-table">
+      <div className="table-scroll">
+        <table>
+          <caption className="visually-hidden">{label}</caption>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th key={c.id} scope="col">
+                  {c.header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {status ? (
+              <tr>
+                <td colSpan={columns.length}>{status}</td>
+              </tr>
+            ) : (
+              visible.map((row) => (
+                <tr key={rowKey(row)}>
+                  {columns.map((c) => (
+                    <td key={c.id}>{c.cell(row)}</td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {status ? null : (
+        <div className="table-footer">
+          <p className="muted table-summary">
+            {t('pageSummary', {
+              from: (current - 1) * pageSize + 1,
+              to: (current - 1) * pageSize + visible.length,
+              total: all.length,
+            })}
+          </p>
+          <Pagination page={current} totalPages={totalPages} onPageChange={setPage} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import type { BodyOf } from '@sac/contract/endpoints';
+import { MESSAGES } from '@sac/contract/messages';
+import type { SuperUser } from '@sac/contract/team';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-client.ts';
+
+/** Query keys of the team feature. */
+export const teamKeys = {
+  all: ['team'] as const,
+  list: () => [...teamKeys.all, 'list'] as const,
+  roles: () => [...teamKeys.all, 'roles'] as const,
+  profile: (uid: string) => [...teamKeys.all, 'profile', uid] as const,
+};
+
+/** GET /admin/team: the super users. A failed load toasts 'Unable to load Superadmin user data'. */
+export const teamListQuery = () =>
+  queryOptions({
+    queryKey: teamKeys.list(),
+    queryFn: async ({ signal }): Promise<SuperUser[]> => (await callApi('teamList', { signal })).Data,
+    meta: { errorToast: MESSAGES.superAdminDataLoadFailed },
+  });
+
+export const useTeamList = (enabled = true) => useQuery({ ...teamListQuery(), enabled });
+
+/** GET /admin/team/roles: every staff role with its description and permissions. */
+export const teamRolesQuery = () =>
+  queryOptions({
+    queryKey: teamKeys.roles(),
+    queryFn: async ({ signal }) => (await callApi('teamRoles', { signal })).Data,
+    staleTime: 5 * 60_000,
+  });
+
+export const useTeamRoles = () => useQuery(teamRolesQuery());
+
+/** GET /admin/team/profile?uid= */
+export const useSuperUserProfile = (uid: string) =>
+  useQuery({
+    queryKey: teamKeys.profile(uid),
+    queryFn: async ({ signal }) => (await callApi('teamProfile', { query: { uid }, signal })).Data,
+  });
+
+type ListUpdate = (rows: SuperUser[]) => SuperUser[];
+
+/** Updates the cached list in place (no refetch); a list not loaded yet stays unloaded. */
+function useUpdateList() {
+  const queryClient = useQueryClient();
+  return (update: ListUpdate) =>
+    queryClient.setQueryData<SuperUser[]>(teamKeys.list(), (rows) => (rows ? update(rows) : rows));
+}
+
+/** POST /admin/team; the created row is appended to the cached list. */
+export function useCreateSuperUser() {
+  const updateList = useUpdateList();
+  return useMutation({
+    mutationKey: [...teamKeys.all, 'create'],
+    meta: { errorFallback: MESSAGES.superUserCreateFailed },
+    mutationFn: async (body: BodyOf<'teamCreate'>) => (await callApi('teamCreate', { body })).Data,
+    onSuccess: (row) => updateList((rows) => [...rows.filter((r) => r.Uid !== row.Uid), row]),
+  });
+}
+
+/** PUT /admin/team/roles; the row is replaced by Uid in the cached list. */
+export function useUpdateRoles() {
+  const queryClient = useQueryClient();
+  const updateList = useUpdateList();
+  return useMutation({
+    mutationKey: [...teamKeys.all, 'update-roles'],
+    mutationFn: async (body: BodyOf<'teamUpdateRoles'>) => (await callApi('teamUpdateRoles', { body })).Data,
+    onSuccess: (row) => {
+      updateList((rows) => rows.map((r) => (r.Uid === row.Uid ? row : r)));
+      queryClient.removeQueries({ queryKey: teamKeys.profile(row.Uid) });
+    },
+  });
+}
+
+/** DELETE /admin/team; the row is removed by Uid from the cached list. */
+export function useDeleteSuperUser() {
+  const queryClient = useQueryClient();
+  const updateList = useUpdateList();
+  return useMutation({
+    mutationKey: [...teamKeys.all, 'delete'],
+    mutationFn: (body: BodyOf<'teamDelete'>) => callApi('teamDelete', { body }),
+    onSuccess: (answer, body) => {
+      const uid = answer.Uid || body.uid;
+      updateList((rows) => rows.filter((r) => r.Uid !== uid));
+      queryClient.removeQueries({ queryKey: teamKeys.profile(uid) });
+    },
+  });
+}

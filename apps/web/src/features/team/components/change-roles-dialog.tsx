@@ -1,0 +1,149 @@
+import { fieldFieldRequired } from '@sac/contract/messages';
+import { assignableRoles, rolesToUnassign, type SuperUser } from '@sac/contract/team';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
+import { Dialog } from '../../../components/dialog.tsx';
+import { useT } from '../../../lib/i18n.tsx';
+import { useCurrentUser } from '../../../lib/session.ts';
+import { toast } from '../../../lib/toast-store.ts';
+import { useTeamRoles, useUpdateRoles } from '../api/team-api.ts';
+import { primaryEmail } from './staff.ts';
+
+const ROLES_REQUIRED = fieldFieldRequired('Roles');
+
+/**
+ * Change a super user's roles: choose among the roles the viewer may assign (at least one), then
+ * confirm. Sends every other role as unAssignRoles.
+ */
+export function ChangeRolesDialog({ target, onClose }: { target: SuperUser; onClose: () => void }) {
+  const t = useT('team');
+  const common = useT('common');
+  const viewer = useCurrentUser();
+  const roles = useTeamRoles();
+  const update = useUpdateRoles();
+  const email = primaryEmail(target);
+  const allNames = (roles.data ?? []).map((r) => r.Name);
+  const options = assignableRoles(viewer.roles, allNames, 'update');
+  const [chosen, setChosen] = useState<string[]>(() => target.Roles);
+  const [step, setStep] = useState<'choose' | 'confirm'>('choose');
+  const [error, setError] = useState<string | undefined>();
+  // Roles the viewer may not assign stay as they are.
+  const kept = target.Roles.filter((r) => allNames.includes(r) && !options.includes(r));
+  const selected = [...kept, ...options.filter((r) => chosen.includes(r))];
+
+  const onChoose = (e: FormEvent) => {
+    e.preventDefault();
+    if (selected.length === 0) {
+      setError(ROLES_REQUIRED);
+      return;
+    }
+    setStep('confirm');
+  };
+
+  const onConfirm = () => {
+    if (update.isPending) return;
+    update.mutate(
+      { uid: target.Uid, role: selected, unAssignRoles: rolesToUnassign(allNames, selected) },
+      {
+        onSuccess: () => {
+          toast.success(t('rolesUpdated'));
+          onClose();
+        },
+      },
+    );
+  };
+
+  let body: ReactNode;
+  if (roles.isPending) {
+    body = (
+      <p className="muted" role="status">
+        {common('loading')}
+      </p>
+    );
+  } else if (roles.isError) {
+    body = (
+      <>
+        <p className="form-alert" role="alert">
+          {t('rolesLoadFailed')}
+        </p>
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => void roles.refetch()}>
+            {common('retry')}
+          </button>
+          <button type="button" className="button" onClick={onClose}>
+            {t('cancel')}
+          </button>
+        </div>
+      </>
+    );
+  } else if (step === 'choose') {
+    body = (
+      <form onSubmit={onChoose} noValidate>
+        <p>{t('changeRolesIntro', { email })}</p>
+        {options.length === 0 ? <p className="form-alert">{t('noAssignableRoles')}</p> : null}
+        <CheckboxGroup
+          legend={t('roles')}
+          name="role"
+          options={options.map((name) => ({
+            value: name,
+            label: name,
+            hint: roles.data?.find((r) => r.Name === name)?.Description,
+          }))}
+          value={chosen.filter((r) => options.includes(r))}
+          error={error}
+          onChange={(next) => {
+            setChosen(next);
+            setError(next.length + kept.length === 0 ? ROLES_REQUIRED : undefined);
+          }}
+        />
+        <div className="form-actions dialog-actions">
+          <button type="submit" className="button button-primary">
+            {t('continue')}
+          </button>
+          <button type="button" className="button" onClick={onClose}>
+            {t('cancel')}
+          </button>
+        </div>
+      </form>
+    );
+  } else {
+    body = (
+      <>
+        <p>{t('confirmRoles', { email })}</p>
+        <ul className="tag-list">
+          {selected.map((r) => (
+            <li key={r} className="tag">
+              {r}
+            </li>
+          ))}
+        </ul>
+        <p className="muted">{t('confirmRolesDetail')}</p>
+        <div className="form-actions dialog-actions">
+          <button
+            type="button"
+            className="button button-primary"
+            aria-busy={update.isPending}
+            onClick={onConfirm}
+            data-autofocus
+          >
+            {update.isPending ? t('saving') : t('confirm')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={update.isPending}
+            onClick={() => setStep('choose')}
+          >
+            {t('back')}
+          </button>
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <Dialog title={t('changeRolesTitle')} onClose={onClose} busy={update.isPending}>
+      {body}
+    </Dialog>
+  );
+}

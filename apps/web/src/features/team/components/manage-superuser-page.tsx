@@ -1,0 +1,110 @@
+import { SUPERUSER_TABLE_PAGE_SIZE } from '@sac/contract/constants';
+import { MESSAGES } from '@sac/contract/messages';
+import { canOpenProfile } from '@sac/contract/profile-access';
+import { canManageStaff, type SuperUser } from '@sac/contract/team';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { formatDate } from '../../../lib/date-format.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { useCurrentUser } from '../../../lib/session.ts';
+import { useTeamList } from '../api/team-api.ts';
+import { ChangeRolesDialog } from './change-roles-dialog.tsx';
+import { DeleteSuperUserDialog } from './delete-superuser-dialog.tsx';
+import { primaryEmail, staffIdentity } from './staff.ts';
+
+type Action = { kind: 'roles' | 'delete'; row: SuperUser };
+
+/** /manage-superuser/manage-superuser: the super users, 10 per page, with row actions. */
+export default function ManageSuperuserPage() {
+  const t = useT('team');
+  const list = useTeamList();
+  const viewer = useCurrentUser();
+  const [action, setAction] = useState<Action | undefined>();
+  const viewerIdentity = useMemo(
+    () => ({ uid: viewer.uid, roles: viewer.roles }),
+    [viewer.uid, viewer.roles],
+  );
+  const mayWrite = viewer.permissions.has('team.write');
+
+  const columns = useMemo(() => {
+    const out: Column<SuperUser>[] = [
+      {
+        id: 'email',
+        header: t('emailAddress'),
+        cell: (row) =>
+          canOpenProfile(viewerIdentity, staffIdentity(row)) ? (
+            <Link to={`/manage-superuser/profile/${encodeURIComponent(row.Uid)}`}>{primaryEmail(row)}</Link>
+          ) : (
+            primaryEmail(row)
+          ),
+      },
+      { id: 'name', header: t('name'), cell: (row) => row.FullName },
+      { id: 'role', header: t('role'), cell: (row) => row.Roles.join(', ') },
+      { id: 'created', header: t('createdDate'), cell: (row) => formatDate(row.CreatedDate) },
+      {
+        id: 'lastLogin',
+        header: t('lastLoginDate'),
+        cell: (row) => formatDate(row.LastLoginDate) || <span className="muted">{t('never')}</span>,
+      },
+    ];
+    if (mayWrite) {
+      out.push({
+        id: 'actions',
+        header: t('actions'),
+        cell: (row) =>
+          canManageStaff(viewerIdentity, staffIdentity(row)) ? (
+            <div className="row-actions">
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => setAction({ kind: 'roles', row })}
+              >
+                {t('changeRoles')}
+              </button>
+              <button
+                type="button"
+                className="button button-small button-danger"
+                onClick={() => setAction({ kind: 'delete', row })}
+              >
+                {t('delete')}
+              </button>
+            </div>
+          ) : null,
+      });
+    }
+    return out;
+  }, [t, viewerIdentity, mayWrite]);
+
+  return (
+    <section className="card" aria-labelledby="screen-title">
+      <div className="page-header">
+        <div>
+          <h1 id="screen-title">{t('manageSuperuser')}</h1>
+          <p className="muted">{t('listIntro')}</p>
+        </div>
+        {mayWrite ? (
+          <Link className="button button-primary" to="/manage-superuser/create-superuser">
+            {t('createSuperuser')}
+          </Link>
+        ) : null}
+      </div>
+      <DataTable
+        label={t('tableLabel')}
+        columns={columns}
+        rows={list.data}
+        rowKey={(row) => row.Uid}
+        isLoading={list.isPending}
+        error={list.isError ? errorText(list.error, MESSAGES.tableFetchError) : undefined}
+        pageSize={SUPERUSER_TABLE_PAGE_SIZE}
+      />
+      {action?.kind === 'roles' ? (
+        <ChangeRolesDialog target={action.row} onClose={() => setAction(undefined)} />
+      ) : null}
+      {action?.kind === 'delete' ? (
+        <DeleteSuperUserDialog target={action.row} onClose={() => setAction(undefined)} />
+      ) : null}
+    </section>
+  );
+}

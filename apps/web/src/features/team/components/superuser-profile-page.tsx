@@ -1,0 +1,96 @@
+import { PERMISSION_DESCRIPTIONS, type Permission } from '@sac/contract/permissions';
+import { Link, useParams } from 'react-router';
+import { errorText } from '../../../lib/api-client.ts';
+import { formatDate } from '../../../lib/date-format.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { useSuperUserProfile } from '../api/team-api.ts';
+import { primaryEmail } from './staff.ts';
+
+const describe = (p: string): string | undefined =>
+  (PERMISSION_DESCRIPTIONS as Record<string, string | undefined>)[p as Permission];
+
+/** /manage-superuser/profile/:uid: one staff account; the server decides who may open it. */
+export default function SuperuserProfilePage() {
+  const t = useT('team');
+  const common = useT('common');
+  const { uid = '' } = useParams();
+  const profile = useSuperUserProfile(uid);
+  const p = profile.data;
+
+  return (
+    <section className="card" aria-labelledby="screen-title">
+      <div className="page-header">
+        <div>
+          <h1 id="screen-title">{t('profile')}</h1>
+          <p className="muted">{t('profileIntro')}</p>
+        </div>
+        <Link to="/manage-superuser/manage-superuser">{t('backToList')}</Link>
+      </div>
+      {profile.isPending ? (
+        <p className="muted" role="status">
+          {common('loading')}
+        </p>
+      ) : null}
+      {profile.isError ? (
+        <p className="form-alert" role="alert">
+          {errorText(profile.error)}
+        </p>
+      ) : null}
+      {p ? (
+        <>
+          <dl className="detail-list">
+            <div>
+              <dt>{t('name')}</dt>
+              <dd>{p.FullName}</dd>
+            </div>
+            <div>
+              <dt>{t('emailAddress')}</dt>
+              <dd>{primaryEmail(p)}</dd>
+            </div>
+            <div>
+              <dt>{t('roles')}</dt>
+              <dd>{p.Roles.join(', ')}</dd>
+            </div>
+            <div>
+              <dt>{t('createdDate')}</dt>
+              <dd>{formatDate(p.CreatedDate)}</dd>
+            </div>
+            <div>
+              <dt>{t('lastLoginDate')}</dt>
+              <dd>{formatDate(p.LastLoginDate) || t('never')}</dd>
+            </div>
+            <div>
+              <dt>{t('passwordChangedDate')}</dt>
+              <dd>{formatDate(p.PasswordChangedDate) || t('never')}</dd>
+            </div>
+            <div>
+              <dt>{t('invitation')}</dt>
+              <dd>
+                {p.Invited ? (
+                  <span className="tag tag-warning">{t('invitedPending')}</span>
+                ) : (
+                  t('invitationAccepted')
+                )}
+              </dd>
+            </div>
+          </dl>
+          <h2 id="profile-permissions">{t('permissions')}</h2>
+          {p.Permissions.length === 0 ? (
+            <p className="muted">{t('profileNoPermissions')}</p>
+          ) : (
+            <ul className="permission-list" aria-labelledby="profile-permissions">
+              {p.Permissions.map((perm) => (
+                <li key={perm}>
+                  <code>{perm}</code>
+                  {describe(perm) ? (
+                    <span className="muted permission-description">{describe(perm)}</span>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      ) : null}
+    </section>
+  );
+}

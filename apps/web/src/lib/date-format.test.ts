@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate } from './date-format.ts';
+
+describe('formatDate', () => {
+  it('formats as MM-DD-YYYY', () => {
+    expect(formatDate('2024-03-07T10:20:30.000Z')).toBe('03-07-2024');
+    expect(formatDate('1999-12-31T00:00:00Z')).toBe('12-31-1999');
+    expect(formatDate(new Date(Date.UTC(2025, 0, 5)))).toBe('01-05-2025');
+  });
+
+  it('reads the day in UTC, whatever the offset of the value', () => {
+    expect(formatDate('2024-03-07T23:30:00-05:00')).toBe('03-08-2024');
+    expect(formatDate('2024-03-08T00:30:00+02:00')).toBe('03-07-2024');
+  });
+
+  it("answers '' for missing or unreadable values", () => {
+    expect(formatDate(null)).toBe('');
+    expect(formatDate(undefined)).toBe('');
+    expect(formatDate('')).toBe('');
+    expect(formatDate('not a date')).toBe('');
+  });
+});
