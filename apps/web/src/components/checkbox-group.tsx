@@ -55,6 +55,7 @@ export function CheckboxGroup({
               <input
                 id={optionId}
                 type="checkbox"
+                className="checkbox-input"
                 name={name}
                 value={o.value}
                 checked={value.includes(o.value)}

@@ -160,6 +160,25 @@ describe('forgot and reset modes', () => {
     expect(screen.getByRole('link', { name: 'Back to login' })).toBeTruthy();
   });
 
+  it("invite mode reads 'Set your password' and sends the token to the reset call", async () => {
+    const fetchMock = vi.fn(async (_url: string, _init: RequestInit) =>
+      Response.json({ IsPosted: true, Message: 'Your password has been set.' }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const router = renderLogin('/login?vtype=invite&vtoken=tok');
+    expect(screen.getByRole('heading', { level: 1, name: 'Set your password' })).toBeTruthy();
+    type('Password', 'Strong1!');
+    type('Confirm Password', 'Strong1!');
+    fireEvent.click(screen.getByRole('button', { name: 'Set Password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(fetchMock).toHaveBeenCalledWith('http://api.test/admin/resetpassword', expect.anything());
+    expect(JSON.parse(String(fetchMock.mock.calls[0]![1].body))).toEqual({
+      password: 'Strong1!',
+      resettoken: 'tok',
+    });
+    expect(await screen.findByText('Your password has been set.')).toBeTruthy();
+  });
+
   it('reset without a token says the url is wrong', async () => {
     renderLogin('/login?vtype=reset&vtoken=');
     expect(screen.getByRole('alert').textContent).toBe(MESSAGES.resetUrlMissingToken);

@@ -1,0 +1,207 @@
+import { MESSAGES } from '@sac/contract/messages';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../../lib/api-base.ts';
+import { clearToasts } from '../../../lib/toast-store.ts';
+import ManageSuperuserPage from './manage-superuser-page.tsx';
+import { ROLES, renderScreen, stubApi, user, type Viewer } from './team-test-kit.tsx';
+
+const PATH = '/manage-superuser/manage-superuser';
+const renderList = () =>
+  renderScreen(PATH, [
+    { path: PATH, element: <ManageSuperuserPage /> },
+    { path: '/manage-superuser/profile/:uid', element: <p>profile</p> },
+  ]);
+
+const admin: Viewer = {
+  Uid: 'u-admin',
+  Email: 'admin@example.com',
+  Role: ['Admin'],
+  Permissions: ['team.read', 'team.write'],
+};
+const rows = [
+  user('u-super', 'super@example.com', ['SuperAdmin'], { LastLoginDate: '2025-01-02T03:04:05Z' }),
+  user('u-admin', 'admin@example.com', ['Admin']),
+  user('u-admin2', 'admin2@example.com', ['Admin']),
+  user('u-support', 'support@example.com', ['Support']),
+];
+
+beforeEach(() => {
+  localStorage.clear();
+  setApiBase('http://api.test');
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+const row = (email: string) => screen.getByRole('cell', { name: email }).closest('tr')!;
+
+describe('super-user list', () => {
+  it('shows the columns and MM-DD-YYYY dates', async () => {
+    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: rows } }) });
+    renderList();
+    const table = await screen.findByRole('table', { name: 'Super users' });
+    await screen.findByText('super@example.com');
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toEqual(['Email Address', 'Name', 'Role', 'Created Date', 'Last Login Date', 'Actions']);
+    const cells = within(row('super@example.com'))
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
+    expect(cells.slice(0, 5)).toEqual([
+      'super@example.com',
+      'super',
+      'SuperAdmin',
+      '03-07-2024',
+      '01-02-2025',
+    ]);
+  });
+
+  it('links the email only when the viewer may open that profile', async () => {
+    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: rows } }) });
+    renderList();
+    await screen.findByText('super@example.com');
+    // Own profile: always. Admin -> Admin (shared role): no. Admin -> SuperAdmin: no. Admin -> Support: yes.
+    await waitFor(() => expect(screen.getByRole('link', { name: 'admin@example.com' })).toBeTruthy());
+    expect(screen.getByRole('link', { name: 'support@example.com' }).getAttribute('href')).toBe(
+      '/manage-superuser/profile/u-support',
+    );
+    expect(screen.queryByRole('link', { name: 'admin2@example.com' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'super@example.com' })).toBeNull();
+    expect(screen.getByText('super@example.com')).toBeTruthy();
+  });
+
+  it('shows row actions only where the viewer may manage the row', async () => {
+    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: rows } }) });
+    renderList();
+    await screen.findByText('super@example.com');
+    await waitFor(() =>
+      expect(within(row('support@example.com')).getByRole('button', { name: 'Change roles' })).toBeTruthy(),
+    );
+    expect(within(row('support@example.com')).getByRole('button', { name: 'Delete' })).toBeTruthy();
+    for (const email of ['super@example.com', 'admin@example.com', 'admin2@example.com']) {
+      expect(within(row(email)).queryByRole('button')).toBeNull();
+    }
+  });
+
+  it('hides the actions column without team.write', async () => {
+    stubApi(
+      { ...admin, Permissions: ['team.read'] },
+      { 'GET /admin/team': () => ({ body: { Data: rows } }) },
+    );
+    renderList();
+    await screen.findByText('super@example.com');
+    await waitFor(() => expect(screen.queryByRole('columnheader', { name: 'Actions' })).toBeNull());
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
+
+  it('paginates 10 rows per page', async () => {
+    const many = Array.from({ length: 23 }, (_, i) => user(`u${i}`, `user${i}@example.com`, ['Support']));
+    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: many } }) });
+    renderList();
+    await screen.findByText('user0@example.com');
+    expect(screen.getAllByRole('row')).toHaveLength(11);
+    const nav = screen.getByRole('navigation', { name: 'Pagination' });
+    fireEvent.click(within(nav).getByRole('button', { name: 'Page 3' }));
+    expect(screen.getAllByRole('row')).toHaveLength(4);
+    expect(screen.getByText('user22@example.com')).toBeTruthy();
+  });
+
+  it('shows the empty state', async () => {
+    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: [] } }) });
+    renderList();
+    expect(await screen.findByText(MESSAGES.tableEmpty)).toBeTruthy();
+  });
+
+  it("shows the server's error in the table and toasts the load failure", async () => {
+    stubApi(admin, {
+      'GET /admin/team': () => ({
+        status: 403,
+        body: { ErrorCode: 902, Description: 'You do not have permission to perform this action.' },
+      }),
+    });
+    renderList();
+    expect(await screen.findByText('You do not have permission to perform this action.')).toBeTruthy();
+    const toasts = await screen.findAllByTestId('toast-error');
+    expect(toasts.map((t) => t.querySelector('p')?.textContent)).toContain(MESSAGES.superAdminDataLoadFailed);
+  });
+
+  it('deletes after confirmation and removes the row without refetching', async () => {
+    const { calls } = stubApi(admin, {
+      'GET /admin/team': () => ({ body: { Data: rows } }),
+      'DELETE /admin/team': (body) => ({ body: { IsDeleted: true, Uid: (body as { uid: string }).uid } }),
+    });
+    renderList();
+    await screen.findByText('support@example.com');
+    fireEvent.click(await within(row('support@example.com')).findByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete super user' });
+    expect(dialog.textContent).toContain('support@example.com');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.queryByText('support@example.com')).toBeNull());
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls.find((c) => c.key === 'DELETE /admin/team')?.body).toEqual({
+      uid: 'u-support',
+      role: ['Support'],
+    });
+    expect(calls.filter((c) => c.key === 'GET /admin/team')).toHaveLength(1);
+  });
+
+  it('changes roles with at least one role, a confirmation, and the roles to unassign', async () => {
+    const { calls } = stubApi(admin, {
+      'GET /admin/team': () => ({ body: { Data: rows } }),
+      'GET /admin/team/roles': () => ({ body: { Data: [...ROLES, { ...ROLES[2]!, Name: 'Billing' }] } }),
+      'PUT /admin/team/roles': (body) => ({
+        body: { Data: { ...rows[3]!, Roles: (body as { role: string[] }).role } },
+      }),
+    });
+    renderList();
+    await screen.findByText('support@example.com');
+    fireEvent.click(await within(row('support@example.com')).findByRole('button', { name: 'Change roles' }));
+    const dialog = screen.getByRole('dialog', { name: 'Change roles' });
+    const group = await within(dialog).findByRole('group', { name: 'Roles' });
+    // An Admin assigns neither Admin nor SuperAdmin.
+    expect(
+      within(group)
+        .getAllByRole('checkbox')
+        .map((c) => (c as HTMLInputElement).value),
+    ).toEqual(['Support', 'Billing']);
+    fireEvent.click(within(group).getByRole('checkbox', { name: 'Support' }));
+    expect(within(dialog).getByText('Roles field is required.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).queryByRole('button', { name: 'Confirm' })).toBeNull();
+    fireEvent.click(within(group).getByRole('checkbox', { name: 'Billing' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.find((c) => c.key === 'PUT /admin/team/roles')?.body).toEqual({
+      uid: 'u-support',
+      role: ['Billing'],
+      unAssignRoles: ['SuperAdmin', 'Admin', 'Support'],
+    });
+    expect(within(row('support@example.com')).getAllByRole('cell')[2]!.textContent).toBe('Billing');
+    expect(calls.filter((c) => c.key === 'GET /admin/team')).toHaveLength(1);
+  });
+
+  it("toasts the server's error when a change fails", async () => {
+    stubApi(
+      { ...admin, Role: ['SuperAdmin'] },
+      {
+        'GET /admin/team': () => ({ body: { Data: rows } }),
+        'DELETE /admin/team': () => ({
+          status: 409,
+          body: { ErrorCode: 934, Description: 'The last SuperAdmin cannot be demoted or deleted.' },
+        }),
+      },
+    );
+    renderList();
+    await screen.findByText('super@example.com');
+    fireEvent.click(await within(row('super@example.com')).findByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    const alert = await screen.findByTestId('toast-error');
+    expect(alert.textContent).toContain('The last SuperAdmin cannot be demoted or deleted.');
+    expect(screen.getByText('super@example.com')).toBeTruthy();
+  });
+});
