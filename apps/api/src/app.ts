@@ -10,6 +10,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
+import { teamRoutes } from './modules/team/team.routes.ts';
 import { consoleStatic } from './plugins/console-static.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
 import { requestGuard } from './plugins/request-guard.ts';
@@ -58,6 +59,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   requestGuard(app);
 
   authRoutes(app, ctx);
+  teamRoutes(app, ctx);
   docsRoutes(app);
   await consoleStatic(app, opts.config);
   return { app, ctx };

@@ -9,6 +9,17 @@ import {
 } from './auth.ts';
 import { errorEnvelopeSchema } from './errors.ts';
 import type { Permission } from './permissions.ts';
+import {
+  createSuperUserBody,
+  deleteSuperUserBody,
+  deleteSuperUserResponse,
+  profileQuery,
+  superUserProfileResponse,
+  superUserResponse,
+  teamListResponse,
+  teamRolesResponse,
+  updateRolesBody,
+} from './team.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -104,6 +115,68 @@ export const ENDPOINTS = {
     access: 'session',
     body: changePasswordBody,
     responses: { 200: okResponse, ...errors(400, 401) },
+  },
+  teamList: {
+    id: 'teamList',
+    method: 'GET',
+    path: '/admin/team',
+    summary: 'Every super user: FullName, Email[0].Value, Roles, CreatedDate, LastLoginDate, Uid.',
+    tag: 'Team',
+    access: 'team.read',
+    responses: { 200: teamListResponse, ...errors(401, 403) },
+  },
+  teamCreate: {
+    id: 'teamCreate',
+    method: 'POST',
+    path: '/admin/team',
+    summary:
+      'Create a super user with the given roles (never SuperAdmin). The password is generated and never shown; the user is mailed a single-use invitation link (24 hours) to set their own.',
+    tag: 'Team',
+    access: 'team.write',
+    body: createSuperUserBody,
+    responses: { 200: superUserResponse, ...errors(400, 401, 403, 409) },
+  },
+  teamUpdateRoles: {
+    id: 'teamUpdateRoles',
+    method: 'PUT',
+    path: '/admin/team/roles',
+    summary:
+      "Set a super user's roles to `role`, unassigning `unAssignRoles` (all roles not chosen). Ends the user's sessions. Nobody changes their own roles; the last SuperAdmin keeps the role.",
+    tag: 'Team',
+    access: 'team.write',
+    body: updateRolesBody,
+    responses: { 200: superUserResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  teamDelete: {
+    id: 'teamDelete',
+    method: 'DELETE',
+    path: '/admin/team',
+    summary:
+      'Delete a super user and end their sessions. Nobody deletes themselves; the last SuperAdmin stays.',
+    tag: 'Team',
+    access: 'team.write',
+    body: deleteSuperUserBody,
+    responses: { 200: deleteSuperUserResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  teamRoles: {
+    id: 'teamRoles',
+    method: 'GET',
+    path: '/admin/team/roles',
+    summary: 'The staff roles, each with its description and permissions.',
+    tag: 'Team',
+    access: 'session',
+    responses: { 200: teamRolesResponse, ...errors(401) },
+  },
+  teamProfile: {
+    id: 'teamProfile',
+    method: 'GET',
+    path: '/admin/team/profile',
+    summary:
+      "A super user's profile, when the profile-access rule of spec section 6 lets the caller open it (anyone opens their own).",
+    tag: 'Team',
+    access: 'session',
+    query: profileQuery,
+    responses: { 200: superUserProfileResponse, ...errors(400, 401, 403, 404) },
   },
 } as const satisfies Record<string, EndpointDef>;
 

@@ -32,6 +32,18 @@ export const ERRORS = {
   unknownCall: { code: 920, status: 404, text: 'There is no such call.' },
   notFound: { code: 927, status: 404, text: MESSAGES.searchNotFound },
   conflict: { code: 930, status: 409, text: 'The record was changed by someone else. Please reload.' },
+  superUserExists: { code: 931, status: 409, text: MESSAGES.superUserExists },
+  ownRoles: { code: 932, status: 403, text: 'You cannot change your own roles.' },
+  ownAccount: { code: 933, status: 403, text: 'You cannot delete your own account.' },
+  lastSuperAdmin: {
+    code: 934,
+    status: 409,
+    text: 'The last SuperAdmin cannot be demoted or deleted. Give another user the SuperAdmin role first.',
+  },
+  roleNotAssignable: { code: 935, status: 403, text: 'You may not give or take away that role.' },
+  staffNotManageable: { code: 936, status: 403, text: 'You may not manage this super user.' },
+  unknownRole: { code: 937, status: 400, text: 'There is no such role.' },
+  profileNotAllowed: { code: 938, status: 403, text: 'You may not open this profile.' },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
 } as const;

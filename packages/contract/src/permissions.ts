@@ -54,3 +54,19 @@ export function permissionsOf(
   for (const role of roles) for (const p of matrix[role]?.permissions ?? []) out.add(p);
   return out;
 }
+
+/** What each permission lets a holder do: the console's permission list is built from this. */
+export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
+  'customers.read': 'Search customers and view their profiles, sites and last logins.',
+  'customers.write': 'Create customers and edit their profiles.',
+  'sites.read': 'View sites, their plans, features, data centers and databases.',
+  'sites.write': 'Add and edit sites, activate or deactivate them.',
+  'team.read': 'List super users and open the profiles the profile-access rule allows.',
+  'team.write': 'Create super users, change their roles and delete them, within the management rule.',
+  'impersonation.request': 'Ask for impersonation of a customer site, and edit or delete own requests.',
+  'impersonation.approve': 'Approve, reject and revoke impersonation requests.',
+  'impersonation.logs.read': 'Read the impersonation logs.',
+  'site-settings.read': 'Read site configuration: security, hashing, custom objects, domains, data sources.',
+  'site-settings.write': 'Change site configuration.',
+  'activity.read': 'Read activity logs.',
+};

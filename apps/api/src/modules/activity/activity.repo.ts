@@ -11,7 +11,10 @@ export type ActivityAction =
   | 'password.reset'
   | 'password.reset.failed'
   | 'password.change'
-  | 'password.change.failed';
+  | 'password.change.failed'
+  | 'team.create'
+  | 'team.roles'
+  | 'team.delete';
 
 export interface ActivityEntry {
   at: Date;

@@ -5,13 +5,18 @@ export interface StaffRow {
   email: string;
   full_name: string;
   password_hash: string;
+  created_at: Date;
+  last_login_at: Date | null;
+  password_changed_at: Date | null;
+  invitation_pending: boolean;
   failed_logins: number;
   lockouts: number;
   locked_until: Date | null;
   roles: string[];
 }
 
-const STAFF_COLUMNS = `s.uid, s.email, s.full_name, s.password_hash, s.failed_logins, s.lockouts, s.locked_until,
+const STAFF_COLUMNS = `s.uid, s.email, s.full_name, s.password_hash, s.created_at, s.last_login_at, s.password_changed_at,
+  s.invitation_pending, s.failed_logins, s.lockouts, s.locked_until,
   COALESCE((SELECT array_agg(r.role ORDER BY r.role) FROM staff_roles r WHERE r.uid = s.uid), '{}') AS roles`;
 
 export async function findStaffByEmail(db: Queryable, email: string): Promise<StaffRow | undefined> {
@@ -22,6 +27,13 @@ export async function findStaffByEmail(db: Queryable, email: string): Promise<St
   return r.rows[0];
 }
 
+export async function listStaff(db: Queryable): Promise<StaffRow[]> {
+  const r = await db.query<StaffRow>(
+    `SELECT ${STAFF_COLUMNS} FROM staff s ORDER BY s.created_at, lower(s.email)`,
+  );
+  return r.rows;
+}
+
 export async function findStaffByUid(db: Queryable, uid: string): Promise<StaffRow | undefined> {
   const r = await db.query<StaffRow>(`SELECT ${STAFF_COLUMNS} FROM staff s WHERE s.uid = $1`, [uid]);
   return r.rows[0];
@@ -29,12 +41,28 @@ export async function findStaffByUid(db: Queryable, uid: string): Promise<StaffR
 
 export async function insertStaff(
   db: Queryable,
-  s: { uid: string; email: string; fullName: string; passwordHash: string; roles: string[]; at: Date },
+  s: {
+    uid: string;
+    email: string;
+    fullName: string;
+    passwordHash: string;
+    roles: string[];
+    at: Date;
+    invitationPending?: boolean;
+  },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO staff (uid, email, full_name, password_hash, created_at, password_changed_at)
-     VALUES ($1, $2, $3, $4, $5, $5)`,
-    [s.uid, s.email, s.fullName, s.passwordHash, s.at],
+    `INSERT INTO staff (uid, email, full_name, password_hash, created_at, password_changed_at, invitation_pending)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      s.uid,
+      s.email,
+      s.fullName,
+      s.passwordHash,
+      s.at,
+      s.invitationPending ? null : s.at,
+      s.invitationPending ?? false,
+    ],
   );
   for (const role of s.roles) {
     await db.query('INSERT INTO staff_roles (uid, role) VALUES ($1, $2)', [s.uid, role]);
@@ -44,10 +72,47 @@ export async function insertStaff(
 export async function setPassword(db: Queryable, uid: string, passwordHash: string, at: Date): Promise<void> {
   // A new password also lifts a lockout: the user proved control of the account another way.
   await db.query(
-    `UPDATE staff SET password_hash = $2, password_changed_at = $3, failed_logins = 0, lockouts = 0, locked_until = NULL
+    `UPDATE staff SET password_hash = $2, password_changed_at = $3, invitation_pending = false,
+       failed_logins = 0, lockouts = 0, locked_until = NULL
      WHERE uid = $1`,
     [uid, passwordHash, at],
   );
+}
+
+/** Replaces a user's roles with `roles`. */
+export async function setStaffRoles(db: Queryable, uid: string, roles: string[]): Promise<void> {
+  await db.query('DELETE FROM staff_roles WHERE uid = $1 AND NOT (role = ANY($2))', [uid, roles]);
+  for (const role of roles) {
+    await db.query('INSERT INTO staff_roles (uid, role) VALUES ($1, $2) ON CONFLICT DO NOTHING', [uid, role]);
+  }
+}
+
+export async function deleteStaff(db: Queryable, uid: string): Promise<boolean> {
+  const r = await db.query('DELETE FROM staff WHERE uid = $1 RETURNING uid', [uid]);
+  return r.rows.length > 0;
+}
+
+/** Locks the SuperAdmin role's rows and answers their holders, so "the last SuperAdmin" checks cannot race. */
+export async function lockSuperAdmins(db: Queryable, role: string): Promise<string[]> {
+  const r = await db.query<{ uid: string }>(
+    'SELECT uid FROM staff_roles WHERE role = $1 ORDER BY uid FOR UPDATE',
+    [role],
+  );
+  return r.rows.map((x) => x.uid);
+}
+
+export interface RoleRow {
+  name: string;
+  description: string;
+  permissions: string[];
+  built_in: boolean;
+}
+
+export async function listRoles(db: Queryable): Promise<RoleRow[]> {
+  const r = await db.query<RoleRow>(
+    'SELECT name, description, permissions, built_in FROM roles ORDER BY built_in DESC, name',
+  );
+  return r.rows;
 }
 
 /** The permissions that the given roles hold, from the roles table. */

@@ -1,0 +1,22 @@
+import { ENDPOINTS } from '@sac/contract/endpoints';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.ts';
+import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import * as team from './team.service.ts';
+
+export function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerEndpoint(app, ctx, ENDPOINTS.teamList, () => team.list(ctx));
+  registerEndpoint(app, ctx, ENDPOINTS.teamRoles, () => team.roles(ctx));
+  registerEndpoint(app, ctx, ENDPOINTS.teamCreate, (c) =>
+    team.create(
+      ctx,
+      c,
+      signedIn(c),
+      c.body,
+      typeof c.request.headers.origin === 'string' ? c.request.headers.origin : undefined,
+    ),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.teamUpdateRoles, (c) => team.updateRoles(ctx, c, signedIn(c), c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.teamDelete, (c) => team.remove(ctx, c, signedIn(c), c.body.uid));
+  registerEndpoint(app, ctx, ENDPOINTS.teamProfile, (c) => team.profile(ctx, signedIn(c), c.query.uid));
+}

@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { INVITE_VTYPE } from '@sac/contract/auth';
+import { ERRORS } from '@sac/contract/errors';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import { canOpenProfile } from '@sac/contract/profile-access';
+import { assignableRoles, canManageStaff, INVITATION_TTL_MS, TEAM_MESSAGES } from '@sac/contract/team';
+import { generatePassword } from '@sac/contract/validation';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { writeActivity } from '../activity/activity.repo.ts';
+import { hashPassword } from '../auth/password-hash.ts';
+import { revokeUserSessions } from '../auth/sessions.repo.ts';
+import {
+  deleteStaff,
+  findStaffByEmail,
+  findStaffByUid,
+  insertStaff,
+  listRoles,
+  listStaff,
+  lockSuperAdmins,
+  permissionsOfRoles,
+  type StaffRow,
+  setStaffRoles,
+} from '../auth/staff.repo.ts';
+import { issueToken } from '../auth/tokens.repo.ts';
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/** A staff row under the server's names of spec section 3. */
+export function toSuperUser(s: StaffRow) {
+  return {
+    Uid: s.uid,
+    FullName: s.full_name,
+    Email: [{ Type: 'Primary', Value: s.email }],
+    Roles: s.roles,
+    CreatedDate: new Date(s.created_at).toISOString(),
+    LastLoginDate: iso(s.last_login_at),
+  };
+}
+
+const identity = (s: StaffSession) => ({ uid: s.uid, roles: s.roles });
+
+export async function list(ctx: AppContext) {
+  return { Data: (await listStaff(ctx.db)).map(toSuperUser) };
+}
+
+export async function roles(ctx: AppContext) {
+  return {
+    Data: (await listRoles(ctx.db)).map((r) => ({
+      Name: r.name,
+      Description: r.description,
+      Permissions: r.permissions,
+      BuiltIn: r.built_in,
+    })),
+  };
+}
+
+async function knownRoles(db: Queryable, wanted: string[]): Promise<string[]> {
+  const all = (await listRoles(db)).map((r) => r.name);
+  const unknown = wanted.filter((r) => !all.includes(r));
+  if (unknown.length) throw new AppError('unknownRole', `${ERRORS.unknownRole.text} (${unknown.join(', ')})`);
+  return all;
+}
+
+/** The console page invitation links are built on: the caller's console origin when allowed. */
+function invitationPage(ctx: AppContext, origin: string | undefined): URL {
+  const base = origin && ctx.config.consoleOrigins.includes(origin) ? origin : ctx.config.consoleOrigins[0];
+  return new URL('/login', base ?? `http://localhost:${ctx.config.port}`);
+}
+
+export async function create(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  body: { role: string[]; email: string; name: string },
+  origin: string | undefined,
+) {
+  const wanted = [...new Set(body.role)];
+  const all = await knownRoles(ctx.db, wanted);
+  const allowed = assignableRoles(actor.roles, all, 'create');
+  const refused = wanted.filter((r) => !allowed.includes(r));
+  if (refused.length)
+    throw new AppError('roleNotAssignable', `${ERRORS.roleNotAssignable.text} (${refused.join(', ')})`);
+  if (await findStaffByEmail(ctx.db, body.email)) throw new AppError('superUserExists');
+
+  // A password nobody is told: the user sets their own through the invitation link.
+  const passwordHash = await hashPassword(generatePassword());
+  const now = ctx.clock.now();
+  const uid = randomUUID();
+  let token: string;
+  try {
+    token = await ctx.db.transaction(async (tx) => {
+      await insertStaff(tx, {
+        uid,
+        email: body.email,
+        fullName: body.name,
+        passwordHash,
+        roles: wanted,
+        at: now,
+        invitationPending: true,
+      });
+      await writeActivity(tx, {
+        at: now,
+        action: 'team.create',
+        actorUid: actor.uid,
+        actorEmail: actor.email,
+        targetType: 'staff',
+        targetId: uid,
+        clientAddress: caller.clientAddress,
+        details: { email: body.email, roles: wanted },
+      });
+      return issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
+    });
+  } catch (e) {
+    // Two creations racing on one email: the unique index decides.
+    if ((e as { code?: string }).code === '23505') throw new AppError('superUserExists');
+    throw e;
+  }
+  const link = invitationPage(ctx, origin);
+  link.searchParams.set('vtype', INVITE_VTYPE);
+  link.searchParams.set('vtoken', token);
+  ctx.mailer.send({
+    to: body.email,
+    subject: TEAM_MESSAGES.invitationSubject,
+    text: [
+      `Hello ${body.name || body.email},`,
+      '',
+      `${actor.name || actor.email} has created a Super Admin Console account for you with the role${wanted.length > 1 ? 's' : ''} ${wanted.join(', ')}.`,
+      'Open this link within 24 hours to set your password (it works once):',
+      '',
+      link.toString(),
+      '',
+      'If the link has expired, use "Forgot password" on the sign-in page.',
+    ].join('\n'),
+  });
+  const created = await findStaffByUid(ctx.db, uid);
+  return { Data: toSuperUser(created!) };
+}
+
+async function manageableTarget(
+  ctx: AppContext,
+  actor: StaffSession,
+  uid: string,
+  self: 'ownRoles' | 'ownAccount',
+) {
+  const target = await findStaffByUid(ctx.db, uid);
+  if (!target) throw new AppError('notFound');
+  if (target.uid === actor.uid) throw new AppError(self);
+  if (!canManageStaff(identity(actor), { uid: target.uid, roles: target.roles }))
+    throw new AppError('staffNotManageable');
+  return target;
+}
+
+export async function updateRoles(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  body: { role: string[]; uid: string; unAssignRoles: string[] },
+) {
+  const target = await manageableTarget(ctx, actor, body.uid, 'ownRoles');
+  const wanted = [...new Set(body.role)];
+  const all = await knownRoles(ctx.db, wanted);
+  const allowed = assignableRoles(actor.roles, all, 'update');
+  const changed = [
+    ...wanted.filter((r) => !target.roles.includes(r)),
+    ...target.roles.filter((r) => !wanted.includes(r)),
+  ];
+  const refused = changed.filter((r) => !allowed.includes(r));
+  if (refused.length)
+    throw new AppError('roleNotAssignable', `${ERRORS.roleNotAssignable.text} (${refused.join(', ')})`);
+
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const superAdmins = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
+    const demotes = superAdmins.includes(target.uid) && !wanted.includes(ROLE_SUPER_ADMIN);
+    if (demotes && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
+    await setStaffRoles(tx, target.uid, wanted);
+    const ended = await revokeUserSessions(tx, target.uid, now, 'roles-changed');
+    await writeActivity(tx, {
+      at: now,
+      action: 'team.roles',
+      actorUid: actor.uid,
+      actorEmail: actor.email,
+      targetType: 'staff',
+      targetId: target.uid,
+      clientAddress: caller.clientAddress,
+      details: { from: target.roles, to: wanted, sessionsEnded: ended },
+    });
+  });
+  const updated = await findStaffByUid(ctx.db, target.uid);
+  return { Data: toSuperUser(updated!) };
+}
+
+export async function remove(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
+  const target = await manageableTarget(ctx, actor, uid, 'ownAccount');
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const superAdmins = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
+    if (superAdmins.includes(target.uid) && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
+    // Sessions and tokens go with the row (ON DELETE CASCADE): the user is out at once.
+    await deleteStaff(tx, target.uid);
+    await writeActivity(tx, {
+      at: now,
+      action: 'team.delete',
+      actorUid: actor.uid,
+      actorEmail: actor.email,
+      targetType: 'staff',
+      targetId: target.uid,
+      clientAddress: caller.clientAddress,
+      details: { email: target.email, roles: target.roles },
+    });
+  });
+  return { IsDeleted: true, Uid: target.uid };
+}
+
+export async function profile(ctx: AppContext, viewer: StaffSession, uid: string) {
+  const target = await findStaffByUid(ctx.db, uid);
+  if (!target) throw new AppError('notFound');
+  if (!canOpenProfile(identity(viewer), { uid: target.uid, roles: target.roles }))
+    throw new AppError('profileNotAllowed');
+  return {
+    Data: {
+      ...toSuperUser(target),
+      Permissions: await permissionsOfRoles(ctx.db, target.roles),
+      PasswordChangedDate: iso(target.password_changed_at),
+      Invited: target.invitation_pending,
+    },
+  };
+}

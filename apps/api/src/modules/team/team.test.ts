@@ -1,0 +1,277 @@
+import { MESSAGES } from '@sac/contract/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
+import * as team from './team.service.ts';
+
+let t: TestApp;
+let sa: { xtoken: string; xsign: string };
+let admin: { xtoken: string; xsign: string };
+let support: { xtoken: string; xsign: string };
+let saUid: string;
+let adminUid: string;
+let supportUid: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  saUid = await t.addStaff('sa@example.com', ['SuperAdmin']);
+  adminUid = await t.addStaff('admin@example.com', ['Admin']);
+  supportUid = await t.addStaff('support@example.com', ['Support']);
+  sa = await t.login('sa@example.com');
+  admin = await t.login('admin@example.com');
+  support = await t.login('support@example.com');
+});
+afterAll(() => t.close());
+
+type Session = { xtoken: string; xsign: string };
+const create = (session: Session, payload: unknown) =>
+  t.call({ method: 'POST', url: '/admin/team', session, payload, headers: { origin: CONSOLE_ORIGIN } });
+const setRoles = (session: Session, uid: string, role: string[], unAssignRoles: string[] = []) =>
+  t.call({ method: 'PUT', url: '/admin/team/roles', session, payload: { role, uid, unAssignRoles } });
+const remove = (session: Session, uid: string) =>
+  t.call({ method: 'DELETE', url: '/admin/team', session, payload: { role: [], uid } });
+const me = (session: Session) => t.call({ method: 'GET', url: '/admin/session', session });
+
+describe('GET /admin/team', () => {
+  it('lists every super user under the server names', async () => {
+    const r = await t.call({ method: 'GET', url: '/admin/team', session: admin });
+    expect(r.statusCode).toBe(200);
+    const row = r.json().Data.find((u: { Uid: string }) => u.Uid === saUid);
+    expect(row).toEqual({
+      Uid: saUid,
+      FullName: 'sa',
+      Email: [{ Type: 'Primary', Value: 'sa@example.com' }],
+      Roles: ['SuperAdmin'],
+      CreatedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      LastLoginDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+  });
+
+  it('is refused to a role without team.read', async () => {
+    const r = await t.call({ method: 'GET', url: '/admin/team', session: support });
+    expect(r.statusCode).toBe(403);
+    expect(r.json().ErrorCode).toBe(902);
+  });
+});
+
+describe('GET /admin/team/roles', () => {
+  it('answers every role with its permissions to anyone signed in', async () => {
+    const r = await t.call({ method: 'GET', url: '/admin/team/roles', session: support });
+    expect(r.statusCode).toBe(200);
+    const names = r.json().Data.map((x: { Name: string }) => x.Name);
+    expect(names).toEqual(expect.arrayContaining(['SuperAdmin', 'Admin', 'Support']));
+    const supportRole = r.json().Data.find((x: { Name: string }) => x.Name === 'Support');
+    expect(supportRole.Permissions).not.toContain('team.write');
+  });
+});
+
+describe('POST /admin/team', () => {
+  it.each([
+    [{ role: ['Support'] }, MESSAGES.emailRequired],
+    [{ role: ['Support'], email: '  ' }, MESSAGES.emailRequired],
+    [{ role: ['Support'], email: 'a@b.c' }, MESSAGES.emailInvalid],
+    [{ role: [], email: 'new@example.com' }, 'Roles field is required.'],
+    [{ email: 'new@example.com' }, 'Roles field is required.'],
+  ])('validates %j: "%s"', async (payload, message) => {
+    const r = await create(sa, payload);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().Description).toBe(message);
+  });
+
+  it('refuses an existing email in any case with the spec message', async () => {
+    const r = await create(sa, { role: ['Support'], email: 'ADMIN@example.com', name: 'X' });
+    expect(r.statusCode).toBe(409);
+    expect(r.json()).toMatchObject({ ErrorCode: 931, Description: MESSAGES.superUserExists });
+  });
+
+  it('never gives SuperAdmin at creation, and an Admin gives neither Admin nor SuperAdmin', async () => {
+    expect((await create(sa, { role: ['SuperAdmin'], email: 'x1@example.com' })).json().ErrorCode).toBe(935);
+    expect((await create(admin, { role: ['Admin'], email: 'x2@example.com' })).json().ErrorCode).toBe(935);
+    expect((await create(sa, { role: ['Nope'], email: 'x3@example.com' })).json().ErrorCode).toBe(937);
+    expect((await create(support, { role: ['Support'], email: 'x4@example.com' })).statusCode).toBe(403);
+  });
+
+  it('creates the user, mails a single-use invitation, and the link sets their password', async () => {
+    const r = await create(admin, { role: ['Support'], email: 'New.Hire@example.com', name: ' Nia Hire ' });
+    expect(r.statusCode).toBe(200);
+    const row = r.json().Data;
+    expect(row).toMatchObject({ FullName: 'Nia Hire', Roles: ['Support'], LastLoginDate: null });
+    expect(row.Email[0].Value).toBe('New.Hire@example.com');
+
+    const mail = await t.smtp.waitFor((m) => m.to.includes('New.Hire@example.com'));
+    expect(mail.subject).toContain('invited');
+    expect(mail.text).not.toMatch(/[A-Za-z0-9]{8}1@/); // the generated password is never sent
+    const link = new URL(/https?:\/\/\S+/.exec(mail.text)![0]);
+    expect(link.origin).toBe(CONSOLE_ORIGIN);
+    expect(link.searchParams.get('vtype')).toBe('invite');
+
+    const profile = await t.call({
+      method: 'GET',
+      url: '/admin/team/profile',
+      session: sa,
+      query: { uid: row.Uid },
+    });
+    expect(profile.json().Data.Invited).toBe(true);
+
+    const set = (password: string) =>
+      t.call({
+        method: 'PUT',
+        url: '/admin/resetpassword',
+        payload: { password, resettoken: link.searchParams.get('vtoken') },
+      });
+    expect((await set('Hired#123')).statusCode).toBe(200);
+    expect((await set('Again#123')).json().ErrorCode).toBe(905);
+    const session = await t.login('new.hire@example.com', 'Hired#123');
+    expect((await me(session)).json().Role).toEqual(['Support']);
+    const after = await t.call({
+      method: 'GET',
+      url: '/admin/team/profile',
+      session: sa,
+      query: { uid: row.Uid },
+    });
+    expect(after.json().Data.Invited).toBe(false);
+    const audit = await t.db.query("SELECT actor_uid FROM activity_log WHERE action = 'team.create'");
+    expect(audit.rows).toEqual([{ actor_uid: adminUid }]);
+  });
+
+  it('lets the invitation lapse after 24 hours', async () => {
+    await create(sa, { role: ['Support'], email: 'late@example.com' });
+    const mail = await t.smtp.waitFor((m) => m.to.includes('late@example.com'));
+    const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('vtoken');
+    t.clock.advance(24 * 3_600_000);
+    const r = await t.call({
+      method: 'PUT',
+      url: '/admin/resetpassword',
+      payload: { password: 'Late#1234', resettoken: token },
+    });
+    expect(r.json().ErrorCode).toBe(905);
+    sa = await t.login('sa@example.com');
+    admin = await t.login('admin@example.com');
+    support = await t.login('support@example.com');
+  });
+});
+
+describe('PUT /admin/team/roles', () => {
+  it('sets the roles, ends the target sessions at once, and logs it', async () => {
+    const uid = await t.addStaff('mover@example.com', ['Support']);
+    const theirs = await t.login('mover@example.com');
+    const r = await setRoles(sa, uid, ['Admin'], ['Support', 'SuperAdmin']);
+    expect(r.statusCode).toBe(200);
+    expect(r.json().Data).toMatchObject({ Uid: uid, Roles: ['Admin'] });
+    expect((await me(theirs)).statusCode).toBe(401);
+    const again = await t.login('mover@example.com');
+    expect((await me(again)).json().Role).toEqual(['Admin']);
+    const audit = await t.db.query<{ details: { from: string[]; to: string[] } }>(
+      "SELECT details FROM activity_log WHERE action = 'team.roles' AND target_id = $1",
+      [uid],
+    );
+    expect(audit.rows[0]?.details).toMatchObject({ from: ['Support'], to: ['Admin'] });
+  });
+
+  it('refuses your own roles, staff you may not manage, and roles you may not give', async () => {
+    expect((await setRoles(sa, saUid, ['Admin'])).json().ErrorCode).toBe(932);
+    expect((await setRoles(admin, adminUid, ['Support'])).json().ErrorCode).toBe(932);
+    expect((await setRoles(admin, saUid, ['Support'])).json().ErrorCode).toBe(936);
+    const peer = await t.addStaff('peer-admin@example.com', ['Admin']);
+    expect((await setRoles(admin, peer, ['Support'])).json().ErrorCode).toBe(936);
+    expect((await setRoles(admin, supportUid, ['Admin'])).json().ErrorCode).toBe(935);
+    expect((await setRoles(support, adminUid, ['Support'])).statusCode).toBe(403);
+    expect((await setRoles(sa, '00000000-0000-4000-8000-000000000000', ['Support'])).json().ErrorCode).toBe(
+      927,
+    );
+    expect((await setRoles(sa, supportUid, ['Support'], ['Support'])).statusCode).toBe(400);
+  });
+
+  it('keeps the last SuperAdmin: of two SuperAdmins demoting each other at once, one wins', async () => {
+    const a = await t.addStaff('sa-a@example.com', ['SuperAdmin']);
+    const b = await t.addStaff('sa-b@example.com', ['SuperAdmin']);
+    // Leave exactly these two SuperAdmins.
+    expect((await setRoles(await t.login('sa-a@example.com'), saUid, ['Admin'])).statusCode).toBe(200);
+    const sessionA = await t.login('sa-a@example.com');
+    const sessionB = await t.login('sa-b@example.com');
+    const [ra, rb] = await Promise.all([setRoles(sessionA, b, ['Admin']), setRoles(sessionB, a, ['Admin'])]);
+    // The loser is refused at authentication (its session ended with its demotion), by the management
+    // rule (its roles were already changed when it was authorized), or by the
+    // last-SuperAdmin check when it got past both just before the winner committed.
+    expect([ra.statusCode, rb.statusCode].filter((s) => s === 200)).toHaveLength(1);
+    const loser = ra.statusCode === 200 ? rb : ra;
+    expect([401, 403, 409]).toContain(loser.statusCode);
+    const left = await t.db.query<{ uid: string }>("SELECT uid FROM staff_roles WHERE role = 'SuperAdmin'");
+    expect(left.rows).toHaveLength(1);
+
+    // The same race, with the loser's call already past authentication: the lock and the count refuse it.
+    const winner = left.rows[0]!.uid;
+    const loserUid = winner === a ? b : a;
+    const stale = {
+      sessionId: 0,
+      uid: loserUid,
+      email: 'loser@example.com',
+      name: '',
+      roles: ['SuperAdmin'],
+      permissions: new Set<string>(),
+    };
+    await expect(
+      team.updateRoles(t.ctx, { session: stale, clientAddress: '127.0.0.1', userAgent: null }, stale, {
+        role: ['Admin'],
+        uid: winner,
+        unAssignRoles: ['SuperAdmin'],
+      }),
+    ).rejects.toMatchObject({ code: 934 });
+    await expect(
+      team.remove(t.ctx, { session: stale, clientAddress: '127.0.0.1', userAgent: null }, stale, winner),
+    ).rejects.toMatchObject({
+      code: 934,
+    });
+
+    // restore the suite's SuperAdmin
+    const winnerEmail = winner === a ? 'sa-a@example.com' : 'sa-b@example.com';
+    expect((await setRoles(await t.login(winnerEmail), saUid, ['SuperAdmin'])).statusCode).toBe(200);
+    sa = await t.login('sa@example.com');
+  });
+});
+
+describe('DELETE /admin/team', () => {
+  it('deletes, ends the sessions at once, and the row is gone from the list', async () => {
+    const uid = await t.addStaff('leaver@example.com', ['Support']);
+    const theirs = await t.login('leaver@example.com');
+    const r = await remove(admin, uid);
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toEqual({ IsDeleted: true, Uid: uid });
+    expect((await me(theirs)).statusCode).toBe(401);
+    const list = await t.call({ method: 'GET', url: '/admin/team', session: sa });
+    expect(list.json().Data.map((u: { Uid: string }) => u.Uid)).not.toContain(uid);
+    expect((await t.db.query("SELECT 1 FROM activity_log WHERE action = 'team.delete'")).rows).toHaveLength(
+      1,
+    );
+  });
+
+  it('refuses deleting yourself, and staff you may not manage', async () => {
+    expect((await remove(sa, saUid)).json().ErrorCode).toBe(933);
+    expect((await remove(admin, saUid)).json().ErrorCode).toBe(936);
+    expect((await remove(support, adminUid)).statusCode).toBe(403);
+    expect((await remove(sa, '00000000-0000-4000-8000-000000000000')).json().ErrorCode).toBe(927);
+  });
+});
+
+describe('GET /admin/team/profile', () => {
+  const open = (session: Session, uid: string) =>
+    t.call({ method: 'GET', url: '/admin/team/profile', session, query: { uid } });
+
+  it('follows the profile-access rule of spec section 6', async () => {
+    expect((await open(support, supportUid)).statusCode).toBe(200); // own
+    expect((await open(support, adminUid)).json().ErrorCode).toBe(938);
+    expect((await open(admin, supportUid)).statusCode).toBe(200);
+    expect((await open(admin, saUid)).json().ErrorCode).toBe(938);
+    expect((await open(sa, adminUid)).statusCode).toBe(200);
+    const otherSa = await t.addStaff('sa-other@example.com', ['SuperAdmin']);
+    expect((await open(sa, otherSa)).json().ErrorCode).toBe(938); // shared role SuperAdmin
+    const r = await open(sa, supportUid);
+    expect(r.json().Data.Permissions).toContain('customers.read');
+  });
+});
+
+describe('password of a user created by invitation', () => {
+  it('cannot be guessed before the invitation is used: the generated one is never told', async () => {
+    await create(sa, { role: ['Support'], email: 'quiet@example.com' });
+    await expect(t.login('quiet@example.com', PASSWORD)).rejects.toThrow('401');
+  });
+});

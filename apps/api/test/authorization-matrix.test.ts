@@ -1,0 +1,176 @@
+/**
+ * The authorization matrix: every endpoint of the contract's table, called as each principal
+ * (anonymous, an expired session, and each role) on the caller's own object and on another's.
+ * The expected status of every cell is in MATRIX below; an endpoint without a row fails the test.
+ * A later issue that adds endpoints adds their rows here.
+ */
+import { randomUUID } from 'node:crypto';
+import { ENDPOINT_LIST, type EndpointId } from '@sac/contract/endpoints';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueToken } from '../src/modules/auth/tokens.repo.ts';
+import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
+
+const PRINCIPALS = ['anonymous', 'expired', 'SuperAdmin', 'Admin', 'Support'] as const;
+type Principal = (typeof PRINCIPALS)[number];
+type Target = 'own' | 'other';
+
+interface Actor {
+  uid: string;
+  email: string;
+}
+interface Fixture {
+  t: TestApp;
+  actor: Actor;
+  /** The object the call is about: the actor's own account, or another staff member's (a Support user). */
+  target: Actor;
+}
+interface Row {
+  /** Whether the call is about a staff object (then it runs on 'own' and on 'other'). */
+  targeted: boolean;
+  request(f: Fixture): Promise<{ query?: Record<string, string>; payload?: unknown }>;
+  /** The expected HTTP status per principal; { own, other } when the target matters. */
+  expect: Record<Principal, number | { own: number; other: number }>;
+}
+
+const signedOut = { anonymous: 401, expired: 401 } as const;
+
+const MATRIX: Record<EndpointId, Row> = {
+  login: {
+    targeted: false,
+    request: async ({ actor }) => ({ payload: { email: actor.email, password: PASSWORD } }),
+    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200 },
+  },
+  logout: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200 },
+  },
+  session: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200 },
+  },
+  forgotPassword: {
+    targeted: true,
+    request: async ({ target }) => ({ payload: { email: target.email, url: `${CONSOLE_ORIGIN}/login` } }),
+    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200 },
+  },
+  resetPassword: {
+    targeted: true,
+    request: async ({ t, target }) => {
+      const token = await issueToken(t.db, {
+        uid: target.uid,
+        purpose: 'reset',
+        at: t.clock.now(),
+        ttlMs: 60_000,
+      });
+      return { payload: { password: 'Matrix#123', resettoken: token } };
+    },
+    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200 },
+  },
+  changePassword: {
+    targeted: false,
+    request: async () => ({ payload: { oldpassword: PASSWORD, newpassword: 'Matrix#123' } }),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200 },
+  },
+  teamList: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403 },
+  },
+  teamRoles: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200 },
+  },
+  teamCreate: {
+    targeted: false,
+    request: async () => ({
+      payload: { role: ['Support'], email: `new-${randomUUID()}@example.com`, name: 'New' },
+    }),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403 },
+  },
+  teamUpdateRoles: {
+    targeted: true,
+    request: async ({ target }) => ({
+      payload: { role: ['Support'], uid: target.uid, unAssignRoles: ['Admin'] },
+    }),
+    // Nobody changes their own roles; Support lacks team.write.
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: { own: 403, other: 200 },
+      Support: 403,
+    },
+  },
+  teamDelete: {
+    targeted: true,
+    request: async ({ target }) => ({ payload: { role: [], uid: target.uid } }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: { own: 403, other: 200 },
+      Support: 403,
+    },
+  },
+  teamProfile: {
+    targeted: true,
+    request: async ({ target }) => ({ query: { uid: target.uid } }),
+    // Anyone opens their own; a Support user opens nobody else's (spec section 6).
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: { own: 200, other: 403 } },
+  },
+};
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const newStaff = async (roles: string[]): Promise<Actor> => {
+  const email = `m-${randomUUID()}@example.com`;
+  return { uid: await t.addStaff(email, roles), email };
+};
+
+describe('authorization matrix', () => {
+  it('has a row for every endpoint of the contract', () => {
+    const missing = ENDPOINT_LIST.filter((e) => !(e.id in MATRIX)).map((e) => e.id);
+    expect(missing).toEqual([]);
+    const stale = Object.keys(MATRIX).filter((id) => !ENDPOINT_LIST.some((e) => e.id === id));
+    expect(stale).toEqual([]);
+  });
+
+  const cells: Array<[string, EndpointId, Principal, Target]> = [];
+  for (const e of ENDPOINT_LIST) {
+    const row = MATRIX[e.id as EndpointId];
+    if (!row) continue;
+    for (const p of PRINCIPALS) {
+      for (const target of row.targeted ? (['own', 'other'] as const) : (['own'] as const)) {
+        cells.push([`${e.method} ${e.path}`, e.id as EndpointId, p, target]);
+      }
+    }
+  }
+
+  it.each(cells)('%s as %s on %s object', async (_name, id, principal, target) => {
+    const e = ENDPOINT_LIST.find((x) => x.id === id)!;
+    const row = MATRIX[id];
+    const actor = await newStaff(
+      principal === 'anonymous' || principal === 'expired' ? ['Support'] : [principal],
+    );
+    const other = await newStaff(['Support']);
+    let session: { xtoken: string; xsign: string } | undefined;
+    if (principal !== 'anonymous') session = await t.login(actor.email);
+    if (principal === 'expired') t.clock.advance(16 * 60_000);
+    const { query, payload } = await row.request({ t, actor, target: target === 'own' ? actor : other });
+    const r = await t.call({
+      method: e.method,
+      url: e.path,
+      session,
+      ...(query ? { query } : {}),
+      ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
+    });
+    const want = row.expect[principal];
+    const expected = typeof want === 'number' ? want : want[target];
+    expect(r.statusCode, r.body).toBe(expected);
+  });
+});

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { fieldFieldRequired } from './messages.ts';
+import { ROLE_ADMIN, ROLE_SUPER_ADMIN } from './permissions.ts';
+import type { StaffIdentity } from './profile-access.ts';
+import { email } from './validation.ts';
+
+/**
+ * Who may manage whom (the spec leaves it open; docs/decisions.md gives the reasons). Nobody
+ * manages themselves. A SuperAdmin manages every other staff member; an Admin manages staff who
+ * hold neither Admin nor SuperAdmin; other roles manage nobody. The caller also needs the
+ * `team.write` permission.
+ */
+export function canManageStaff(actor: StaffIdentity, target: StaffIdentity): boolean {
+  if (actor.uid === target.uid) return false;
+  if (actor.roles.includes(ROLE_SUPER_ADMIN)) return true;
+  if (actor.roles.includes(ROLE_ADMIN)) {
+    return !target.roles.includes(ROLE_ADMIN) && !target.roles.includes(ROLE_SUPER_ADMIN);
+  }
+  return false;
+}
+
+/**
+ * The roles an actor may give. The create form never offers SuperAdmin (spec section 5); a
+ * SuperAdmin may grant it later through a role change. An Admin gives neither Admin nor SuperAdmin.
+ */
+export function assignableRoles(
+  actorRoles: readonly string[],
+  allRoles: readonly string[],
+  purpose: 'create' | 'update',
+): string[] {
+  if (actorRoles.includes(ROLE_SUPER_ADMIN)) {
+    return allRoles.filter((r) => purpose === 'update' || r !== ROLE_SUPER_ADMIN);
+  }
+  if (actorRoles.includes(ROLE_ADMIN))
+    return allRoles.filter((r) => r !== ROLE_SUPER_ADMIN && r !== ROLE_ADMIN);
+  return [];
+}
+
+/** The roles to unassign on a role change: every role not chosen (spec section 4). */
+export const rolesToUnassign = (allRoles: readonly string[], chosen: readonly string[]): string[] =>
+  allRoles.filter((r) => !chosen.includes(r));
+
+const roleList = z
+  .array(z.string().trim().min(1), { error: fieldFieldRequired('Roles') })
+  .min(1, fieldFieldRequired('Roles'));
+
+/** POST /admin/team: Name optional, Email required and valid, Roles required. */
+export const createSuperUserBody = z.object({
+  role: roleList,
+  email,
+  name: z.string().trim().max(200, 'Name must be at most 200 characters.').optional().default(''),
+});
+export type CreateSuperUserInput = z.input<typeof createSuperUserBody>;
+
+/** PUT /admin/team/roles */
+export const updateRolesBody = z
+  .object({
+    role: roleList,
+    uid: z.string().uuid('uid is not a valid user id.'),
+    unAssignRoles: z.array(z.string().trim().min(1)).default([]),
+  })
+  .refine((v) => !v.role.some((r) => v.unAssignRoles.includes(r)), {
+    message: 'A role cannot be both assigned and unassigned.',
+    path: ['unAssignRoles'],
+  });
+
+/** DELETE /admin/team: `role` names the roles the caller saw on the row (kept for the spec's payload). */
+export const deleteSuperUserBody = z.object({
+  role: z.array(z.string()).optional(),
+  uid: z.string().uuid('uid is not a valid user id.'),
+});
+
+export const profileQuery = z.object({ uid: z.string().uuid('uid is not a valid user id.') });
+
+/** A super user as the server names it (spec section 3). */
+export const superUser = z.object({
+  Uid: z.string(),
+  FullName: z.string(),
+  Email: z.array(z.object({ Type: z.string(), Value: z.string() })),
+  Roles: z.array(z.string()),
+  CreatedDate: z.string(),
+  LastLoginDate: z.string().nullable(),
+});
+export type SuperUser = z.infer<typeof superUser>;
+
+export const superUserProfile = superUser.extend({
+  Permissions: z.array(z.string()),
+  PasswordChangedDate: z.string().nullable(),
+  Invited: z.boolean(),
+});
+
+export const teamListResponse = z.object({ Data: z.array(superUser) });
+export const superUserResponse = z.object({ Data: superUser });
+export const superUserProfileResponse = z.object({ Data: superUserProfile });
+export const deleteSuperUserResponse = z.object({ IsDeleted: z.boolean(), Uid: z.string() });
+
+export const staffRole = z.object({
+  Name: z.string(),
+  Description: z.string(),
+  Permissions: z.array(z.string()),
+  BuiltIn: z.boolean(),
+});
+export const teamRolesResponse = z.object({ Data: z.array(staffRole) });
+
+export const TEAM_MESSAGES = {
+  invitationSubject: 'You are invited to the Super Admin Console',
+  roleUpdated: 'Roles updated.',
+  deleted: 'Super user deleted.',
+} as const;
+
+/** How long an invitation link works. */
+export const INVITATION_TTL_MS = 24 * 3_600_000;
