@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Session = { xtoken: string; xsign: string };
-const create = (session: Session, payload: unknown) =>
+const create = (session: Session, payload: Record<string, unknown>) =>
   t.call({ method: 'POST', url: '/admin/team', session, payload, headers: { origin: CONSOLE_ORIGIN } });
 const setRoles = (session: Session, uid: string, role: string[], unAssignRoles: string[] = []) =>
   t.call({ method: 'PUT', url: '/admin/team/roles', session, payload: { role, uid, unAssignRoles } });
