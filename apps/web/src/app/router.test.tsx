@@ -87,6 +87,17 @@ describe('route guard', () => {
     expect(screen.getByRole('alert').textContent).toBe('You do not have the Access for Impersonation');
   });
 
+  it('lets any signed-in user open the permission list, but not the create form', async () => {
+    signIn();
+    renderAt('/manage-superuser/permissions');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Permission list' })).toBeTruthy();
+    cleanup();
+    renderAt('/manage-superuser/create-superuser');
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe('You do not have permission to open this screen.'),
+    );
+  });
+
   it('hides sidebar tabs the user may not open', async () => {
     signIn();
     renderAt('/manage-superuser/impersonation/assigned-requests');
