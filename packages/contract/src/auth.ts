@@ -55,6 +55,7 @@ export const okResponse = z.object({ IsPosted: z.boolean(), Message: z.string().
 export const SUCCESS_MESSAGES = {
   forgotPassword: 'If an account exists for that email, we have sent a link to reset its password.',
   resetPassword: 'Your password has been reset. Please sign in.',
+  invitationAccepted: 'Your password has been set. Please sign in.',
   changePassword: 'Your password has been changed.',
   logout: 'You have been signed out.',
 } as const;

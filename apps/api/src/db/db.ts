@@ -79,6 +79,11 @@ export async function openPgliteMemory(loadDataDir?: Blob): Promise<Db> {
 
 export function openPostgres(connectionString: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString, max });
+  // An idle connection the server ends (restart, failover, DROP DATABASE … FORCE) is dropped from
+  // the pool and the next query opens another; without a listener the error would crash the process.
+  pool.on('error', (err) => {
+    if ((err as { code?: string }).code !== '57P01') console.warn(`PostgreSQL connection lost: ${err.message}`);
+  });
   return {
     kind: 'postgres',
     query: async <T>(sql: string, params?: unknown[]) => {

@@ -171,7 +171,10 @@ export async function resetPassword(ctx: AppContext, caller: Caller, password: s
     });
     throw new AppError('invalidResetToken');
   }
-  return { IsPosted: true, Message: SUCCESS_MESSAGES.resetPassword };
+  return {
+    IsPosted: true,
+    Message: done.purpose === 'invite' ? SUCCESS_MESSAGES.invitationAccepted : SUCCESS_MESSAGES.resetPassword,
+  };
 }
 
 /** Needs the old password; ends the user's other sessions and keeps the one making the change. */

@@ -40,6 +40,7 @@ export function toSuperUser(s: StaffRow) {
 }
 
 const identity = (s: StaffSession) => ({ uid: s.uid, roles: s.roles });
+const NO_SUCH_STAFF = 'There is no super user with that id.';
 
 export async function list(ctx: AppContext) {
   return { Data: (await listStaff(ctx.db)).map(toSuperUser) };
@@ -145,7 +146,7 @@ async function manageableTarget(
   self: 'ownRoles' | 'ownAccount',
 ) {
   const target = await findStaffByUid(ctx.db, uid);
-  if (!target) throw new AppError('notFound');
+  if (!target) throw new AppError('notFound', NO_SUCH_STAFF);
   if (target.uid === actor.uid) throw new AppError(self);
   if (!canManageStaff(identity(actor), { uid: target.uid, roles: target.roles }))
     throw new AppError('staffNotManageable');
@@ -216,7 +217,7 @@ export async function remove(ctx: AppContext, caller: Caller, actor: StaffSessio
 
 export async function profile(ctx: AppContext, viewer: StaffSession, uid: string) {
   const target = await findStaffByUid(ctx.db, uid);
-  if (!target) throw new AppError('notFound');
+  if (!target) throw new AppError('notFound', NO_SUCH_STAFF);
   if (!canOpenProfile(identity(viewer), { uid: target.uid, roles: target.roles }))
     throw new AppError('profileNotAllowed');
   return {

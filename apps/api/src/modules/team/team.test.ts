@@ -118,7 +118,9 @@ describe('POST /admin/team', () => {
         url: '/admin/resetpassword',
         payload: { password, resettoken: link.searchParams.get('vtoken') },
       });
-    expect((await set('Hired#123')).statusCode).toBe(200);
+    const accepted = await set('Hired#123');
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json().Message).toBe('Your password has been set. Please sign in.');
     expect((await set('Again#123')).json().ErrorCode).toBe(905);
     const session = await t.login('new.hire@example.com', 'Hired#123');
     expect((await me(session)).json().Role).toEqual(['Support']);
