@@ -82,7 +82,8 @@ export function openPostgres(connectionString: string, max = 10): Db {
   // An idle connection the server ends (restart, failover, DROP DATABASE … FORCE) is dropped from
   // the pool and the next query opens another; without a listener the error would crash the process.
   pool.on('error', (err) => {
-    if ((err as { code?: string }).code !== '57P01') console.warn(`PostgreSQL connection lost: ${err.message}`);
+    if ((err as { code?: string }).code !== '57P01')
+      console.warn(`PostgreSQL connection lost: ${err.message}`);
   });
   return {
     kind: 'postgres',
