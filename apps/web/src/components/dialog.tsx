@@ -9,6 +9,8 @@ interface DialogProps {
   /** Called on Escape, the close button and the backdrop; not called while `busy`. */
   onClose: () => void;
   busy?: boolean;
+  /** A wider dialog, for detail lists. */
+  wide?: boolean;
   children: ReactNode;
 }
 
@@ -16,7 +18,7 @@ interface DialogProps {
  * A modal dialog (role=dialog, aria-modal) named by its heading. Focus moves into it, stays in it
  * (Tab wraps), and returns to the element that opened it when it closes.
  */
-export function Dialog({ title, onClose, busy = false, children }: DialogProps) {
+export function Dialog({ title, onClose, busy = false, wide = false, children }: DialogProps) {
   const t = useT('common');
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
@@ -71,7 +73,7 @@ export function Dialog({ title, onClose, busy = false, children }: DialogProps) 
     <div className="dialog-backdrop" ref={backdropRef}>
       <div
         ref={ref}
-        className="dialog"
+        className={wide ? 'dialog dialog-wide' : 'dialog'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate } from './date-format.ts';
+import { formatDate, formatDateTime } from './date-format.ts';
 
 describe('formatDate', () => {
   it('formats as MM-DD-YYYY', () => {
@@ -18,5 +18,17 @@ describe('formatDate', () => {
     expect(formatDate(undefined)).toBe('');
     expect(formatDate('')).toBe('');
     expect(formatDate('not a date')).toBe('');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('adds the UTC time of day', () => {
+    expect(formatDateTime('2024-03-07T23:30:05-05:00')).toBe('03-08-2024 04:30:05');
+    expect(formatDateTime('2025-01-02T03:04:05Z')).toBe('01-02-2025 03:04:05');
+  });
+
+  it("answers '' for missing or unreadable values", () => {
+    expect(formatDateTime(null)).toBe('');
+    expect(formatDateTime('nope')).toBe('');
   });
 });

@@ -14,3 +14,11 @@ export function formatDate(value: string | number | Date | null | undefined): st
     .replace('DD', pad(d.getUTCDate()))
     .replace('YYYY', pad(d.getUTCFullYear(), 4));
 }
+
+/** A date and time as MM-DD-YYYY HH:mm:ss in UTC (the customer view's UTC columns); '' when unreadable. */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  const day = formatDate(value);
+  if (!day) return '';
+  const d = value instanceof Date ? value : new Date(value as string | number);
+  return `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}

@@ -2,9 +2,15 @@ import { lazy } from 'react';
 import { Navigate } from 'react-router';
 import type { AppSection } from '../../lib/app-route.ts';
 
+const SearchCustomerPage = lazy(() => import('./components/search-customer-page.tsx'));
+const ViewCustomerPage = lazy(() => import('./components/view-customer-page.tsx'));
 const CustomerPlaceholder = lazy(() => import('./components/customer-placeholder.tsx'));
 
-/** /manage-customer: search (default), create, edit-site, add-site, view-customer. */
+/**
+ * /manage-customer: search (default), create, edit-site, add-site, view-customer. The create,
+ * add-site and edit-site form (one screen) arrives with the write-side issue; site-configuration
+ * and impersonate are the targets of the customer view's site actions, filled by later issues.
+ */
 export const customersSection: AppSection = {
   path: 'manage-customer',
   access: 'customers.read',
@@ -15,7 +21,7 @@ export const customersSection: AppSection = {
       path: 'search-customer',
       access: 'customers.read',
       label: { ns: 'customers', key: 'searchCustomer' },
-      element: <CustomerPlaceholder screen="searchCustomer" />,
+      element: <SearchCustomerPage />,
     },
     {
       path: 'create-customer',
@@ -42,7 +48,21 @@ export const customersSection: AppSection = {
       access: 'customers.read',
       label: { ns: 'customers', key: 'viewCustomer' },
       tab: false,
-      element: <CustomerPlaceholder screen="viewCustomer" />,
+      element: <ViewCustomerPage />,
+    },
+    {
+      path: 'site-configuration',
+      access: 'site-settings.read',
+      label: { ns: 'customers', key: 'siteConfiguration' },
+      tab: false,
+      element: <CustomerPlaceholder screen="siteConfiguration" />,
+    },
+    {
+      path: 'impersonate',
+      access: 'impersonation.request',
+      label: { ns: 'customers', key: 'impersonateSite' },
+      tab: false,
+      element: <CustomerPlaceholder screen="impersonateSite" />,
     },
   ],
 };

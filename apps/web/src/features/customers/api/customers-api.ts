@@ -1,0 +1,91 @@
+import type { SearchCriterion } from '@sac/contract/customers';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-client.ts';
+
+/** One search: the criterion used and its (trimmed) term. */
+export interface CustomerSearch {
+  criterion: SearchCriterion;
+  term: string;
+}
+
+/** Query keys of the customers feature. */
+export const customerKeys = {
+  all: ['customers'] as const,
+  search: (s: CustomerSearch) => [...customerKeys.all, 'search', s.criterion, s.term] as const,
+  customer: (uid: string) => [...customerKeys.all, 'customer', uid] as const,
+  profile: (uid: string) => [...customerKeys.customer(uid), 'profile'] as const,
+  account: (uid: string) => [...customerKeys.customer(uid), 'account'] as const,
+  logins: (uid: string) => [...customerKeys.customer(uid), 'logins'] as const,
+  ownedSites: (uid: string) => [...customerKeys.customer(uid), 'owned-sites'] as const,
+  sharedSites: (uid: string) => [...customerKeys.customer(uid), 'shared-sites'] as const,
+  siteInfo: (uid: string, appId: number) => [...customerKeys.customer(uid), 'site', appId] as const,
+  activity: (uid: string) => [...customerKeys.customer(uid), 'activity'] as const,
+};
+
+/** GET /admin/searchcustomer with the one criterion; 404 with ErrorCode 927 when nothing matches. */
+export const customerSearchQuery = (s: CustomerSearch) =>
+  queryOptions({
+    queryKey: customerKeys.search(s),
+    queryFn: ({ signal }) => callApi('searchCustomer', { query: { [s.criterion]: s.term }, signal }),
+  });
+
+export const useCustomerSearch = (s: CustomerSearch | undefined) =>
+  useQuery({
+    ...customerSearchQuery(s ?? { criterion: 'customerName', term: '' }),
+    enabled: s !== undefined,
+  });
+
+/** GET /admin/customerprofilebyuid: contact info. */
+export const useCustomerProfile = (uid: string) =>
+  useQuery({
+    queryKey: customerKeys.profile(uid),
+    queryFn: async ({ signal }) => (await callApi('customerProfile', { query: { uid }, signal })).Data,
+  });
+
+/** GET /admin/userprofilebyuid: account info. */
+export const useUserProfile = (uid: string) =>
+  useQuery({
+    queryKey: customerKeys.account(uid),
+    queryFn: async ({ signal }) => (await callApi('userProfile', { query: { uid }, signal })).Data,
+  });
+
+/** GET /admin/loginsessionbyuid: the latest sign-ins. */
+export const useLoginSessions = (uid: string) =>
+  useQuery({
+    queryKey: customerKeys.logins(uid),
+    queryFn: async ({ signal }) => (await callApi('loginSessions', { query: { uid }, signal })).Data,
+  });
+
+/** GET /admin/apps: the sites the customer owns. */
+export const useOwnedSites = (uid: string) =>
+  useQuery({
+    queryKey: customerKeys.ownedSites(uid),
+    queryFn: async ({ signal }) => (await callApi('customerApps', { query: { uid }, signal })).Data,
+  });
+
+/** GET /admin/sharedapps: the sites shared with the customer. */
+export const useSharedSites = (uid: string) =>
+  useQuery({
+    queryKey: customerKeys.sharedSites(uid),
+    queryFn: async ({ signal }) => (await callApi('sharedApps', { query: { uid }, signal })).Data,
+  });
+
+/** GET /admin/appinfobyid: everything about one site of the customer. */
+export const useSiteInfo = (uid: string, appId: number) =>
+  useQuery({
+    queryKey: customerKeys.siteInfo(uid, appId),
+    queryFn: async ({ signal }) =>
+      (await callApi('appInfoById', { query: { uId: uid, appId }, signal })).Data,
+  });
+
+/** GET /admin/activitylogs, newest first; each page's NextCursor fetches the older one (0: none). */
+export const activityLogsQuery = (uid: string) =>
+  infiniteQueryOptions({
+    queryKey: customerKeys.activity(uid),
+    queryFn: ({ pageParam, signal }) =>
+      callApi('activityLogs', { query: { uid, cursor: pageParam }, signal }),
+    initialPageParam: 0,
+    getNextPageParam: (last) => (last.NextCursor > 0 ? last.NextCursor : undefined),
+  });
+
+export const useActivityLogs = (uid: string) => useInfiniteQuery(activityLogsQuery(uid));

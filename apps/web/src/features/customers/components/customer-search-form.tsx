@@ -1,0 +1,108 @@
+import {
+  criterionOf,
+  SEARCH_CRITERIA,
+  type SearchCriterion,
+  searchCustomerQuery,
+} from '@sac/contract/customers';
+import { type FormEvent, useId, useState } from 'react';
+import { FormField } from '../../../components/form-field.tsx';
+import { type FieldErrors, validate } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import type { CustomerSearch } from '../api/customers-api.ts';
+import { emptyCriteria } from './customer-search.ts';
+
+/** The label phrase of each criterion's field. */
+const LABELS = {
+  customerName: 'customerName',
+  emailid: 'emailAddress',
+  apikey: 'apiKey',
+  sitename: 'siteName',
+  apisecret: 'apiSecret',
+} as const satisfies Record<SearchCriterion, string>;
+
+/** The four fields of the spec; the API secret is an advanced fifth. */
+const MAIN = SEARCH_CRITERIA.filter((c) => c !== 'apisecret');
+
+interface Props {
+  /** The search shown now (from the address), prefilled. */
+  initial: CustomerSearch | undefined;
+  busy: boolean;
+  onSearch: (search: CustomerSearch) => void;
+  onClear: () => void;
+}
+
+/**
+ * The customer search form: one labelled field per criterion, one criterion at a time (typing in a
+ * field clears the others). Enter or Search submits; the contract's schema checks the term.
+ */
+export function CustomerSearchForm({ initial, busy, onSearch, onClear }: Props) {
+  const t = useT('customers');
+  const id = useId();
+  const [values, setValues] = useState<Record<SearchCriterion, string>>(() => ({
+    ...emptyCriteria(),
+    ...(initial ? { [initial.criterion]: initial.term } : {}),
+  }));
+  const [errors, setErrors] = useState<FieldErrors<SearchCriterion | ''>>({});
+
+  const change = (criterion: SearchCriterion, value: string) => {
+    setValues({ ...emptyCriteria(), [criterion]: value });
+    setErrors({});
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const r = validate(searchCustomerQuery, values);
+    if (!r.ok) {
+      setErrors(r.errors);
+      return;
+    }
+    setErrors({});
+    onSearch(criterionOf(r.data));
+  };
+
+  const clear = () => {
+    setValues(emptyCriteria());
+    setErrors({});
+    onClear();
+  };
+
+  const field = (criterion: SearchCriterion) => (
+    <FormField
+      key={criterion}
+      id={`${id}-${criterion}`}
+      name={criterion}
+      label={t(LABELS[criterion])}
+      value={values[criterion]}
+      error={errors[criterion]}
+      onValueChange={(v) => change(criterion, v)}
+      autoComplete="off"
+      spellCheck={false}
+    />
+  );
+
+  return (
+    <search aria-label={t('searchFormLabel')}>
+      <form className="search-form" noValidate onSubmit={submit}>
+        <div className="search-grid">{MAIN.map(field)}</div>
+        <details className="search-advanced" open={initial?.criterion === 'apisecret'}>
+          <summary>{t('advancedOptions')}</summary>
+          <div className="search-grid">{field('apisecret')}</div>
+        </details>
+        <p className="field-hint">{t('oneCriterionHint')}</p>
+        {errors[''] ? (
+          <p className="form-alert" role="alert">
+            {errors['']}
+          </p>
+        ) : null}
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" aria-busy={busy || undefined}>
+            {t('search')}
+          </button>
+          <button type="button" className="button" onClick={clear}>
+            {t('clear')}
+          </button>
+        </div>
+      </form>
+    </search>
+  );
+}

@@ -1,0 +1,112 @@
+import type { CustomerSummary } from '@sac/contract/customers';
+import { ERRORS } from '@sac/contract/errors';
+import { MESSAGES } from '@sac/contract/messages';
+import { useMemo } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { formatDate } from '../../../lib/date-format.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { type CustomerSearch, useCustomerSearch } from '../api/customers-api.ts';
+import {
+  CUSTOMER_TABLE_PAGE_SIZE,
+  type SearchLocationState,
+  searchFromLocation,
+  searchQueryString,
+  viewCustomerHref,
+} from './customer-search.ts';
+import { CustomerSearchForm } from './customer-search-form.tsx';
+
+const fullName = (c: CustomerSummary) => c.FullName || `${c.FirstName} ${c.LastName}`.trim();
+
+/** The text of a failed search: 927 is the spec's not-found text; others the server's text. */
+function searchErrorText(error: unknown, notFound: string): string {
+  if (error instanceof ApiError && error.code === ERRORS.notFound.code) return notFound;
+  return errorText(error, MESSAGES.tableFetchError);
+}
+
+/**
+ * /manage-customer/search-customer: search by one criterion, results 10 a page. The search lives
+ * in the address (?customerName=...), so Back from a customer's view returns to the results.
+ */
+export default function SearchCustomerPage() {
+  const t = useT('customers');
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const search = searchFromLocation(params, location.state);
+  const result = useCustomerSearch(search);
+  const searchKey = search ? `${search.criterion}:${search.term}` : '';
+
+  const onSearch = (next: CustomerSearch) => {
+    if (search && next.criterion === search.criterion && next.term === search.term) {
+      void result.refetch();
+      return;
+    }
+    const state: SearchLocationState | null =
+      next.criterion === 'apisecret' ? { apisecret: next.term } : null;
+    navigate({ search: searchQueryString(next) }, { state });
+  };
+
+  const columns = useMemo((): Column<CustomerSummary>[] => {
+    // The view returns here with this search (not for an API secret: that is never in the address).
+    const back: SearchLocationState = { fromSearch: location.search };
+    return [
+      { id: 'name', header: t('customerName'), cell: fullName },
+      { id: 'status', header: t('status'), cell: (row) => row.Status },
+      { id: 'role', header: t('role'), cell: (row) => row.Role },
+      { id: 'created', header: t('createdDate'), cell: (row) => formatDate(row.CreatedDate) },
+      { id: 'modified', header: t('modifiedDate'), cell: (row) => formatDate(row.ModifiedDate) },
+      {
+        id: 'action',
+        header: t('action'),
+        cell: (row) => (
+          <Link to={viewCustomerHref(row.Uid)} state={back}>
+            {t('view')}
+          </Link>
+        ),
+      },
+    ];
+  }, [t, location.search]);
+
+  return (
+    <section className="card" aria-labelledby="screen-title">
+      <div className="page-header">
+        <div>
+          <h1 id="screen-title">{t('searchCustomer')}</h1>
+          <p className="muted">{t('searchIntro')}</p>
+        </div>
+      </div>
+      <CustomerSearchForm
+        key={location.key}
+        initial={search}
+        busy={result.isFetching}
+        onSearch={onSearch}
+        onClear={() => navigate({ search: '' })}
+      />
+      <div className="search-results">
+        {search ? (
+          <>
+            {result.data?.Capped ? (
+              <p className="notice notice-info" role="status">
+                {t('capped')}
+              </p>
+            ) : null}
+            <DataTable
+              key={searchKey}
+              label={t('resultsLabel')}
+              columns={columns}
+              rows={result.data?.Data}
+              rowKey={(row) => row.Uid}
+              isLoading={result.isFetching}
+              error={result.isError ? searchErrorText(result.error, t('searchNotFound')) : undefined}
+              pageSize={CUSTOMER_TABLE_PAGE_SIZE}
+            />
+          </>
+        ) : (
+          <p className="muted">{t('searchPrompt')}</p>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+import type { Site } from '@sac/contract/customers';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { useCurrentUser } from '../../../lib/session.ts';
+import { useOwnedSites, useSharedSites } from '../api/customers-api.ts';
+import { CUSTOMER_TABLE_PAGE_SIZE } from './customer-search.ts';
+import { SiteDetailsDialog } from './site-details-dialog.tsx';
+import { siteLinks } from './site-links.ts';
+
+/**
+ * Site information of the customer view: owned sites (apps) and shared sites (sharedapps), each
+ * with Details and the actions the viewer may use (Impersonate, Configuration, Edit).
+ */
+export function SiteInformationSection({ uid }: { uid: string }) {
+  const t = useT('customers');
+  const common = useT('common');
+  const { permissions } = useCurrentUser();
+  const owned = useOwnedSites(uid);
+  const shared = useSharedSites(uid);
+  const [details, setDetails] = useState<Site | undefined>();
+  const impersonate = permissions.has('impersonation.request');
+  const configure = permissions.has('site-settings.read');
+  const edit = permissions.has('sites.write');
+
+  const columns = useMemo(() => {
+    const base = (withRole: boolean): Column<Site>[] => [
+      { id: 'name', header: t('appName'), cell: (s) => s.AppName },
+      { id: 'apiKey', header: t('apiKey'), cell: (s) => <code>{s.ApiKey}</code> },
+      ...(withRole ? [{ id: 'role', header: t('role'), cell: (s: Site) => s.Role }] : []),
+      { id: 'plan', header: t('plan'), cell: (s) => s.Plan },
+      {
+        id: 'status',
+        header: t('status'),
+        cell: (s) => (s.Status === 'active' ? t('siteActive') : t('siteInactive')),
+      },
+      {
+        id: 'actions',
+        header: t('actions'),
+        cell: (s) => (
+          <div className="row-actions">
+            <button type="button" className="button button-small" onClick={() => setDetails(s)}>
+              {t('details')}
+            </button>
+            {impersonate ? (
+              <Link className="button button-small" to={siteLinks.impersonate(s.uid, s.appId)}>
+                {t('impersonate')}
+              </Link>
+            ) : null}
+            {configure ? (
+              <Link className="button button-small" to={siteLinks.configuration(s.uid, s.appId)}>
+                {t('configuration')}
+              </Link>
+            ) : null}
+            {edit ? (
+              <Link className="button button-small" to={siteLinks.edit(s.uid, s.appId)}>
+                {t('edit')}
+              </Link>
+            ) : null}
+          </div>
+        ),
+      },
+    ];
+    return { owned: base(false), shared: base(true) };
+  }, [t, impersonate, configure, edit]);
+
+  const tableError = (q: { isError: boolean; error: unknown }) =>
+    q.isError ? errorText(q.error, common('tableFetchError')) : undefined;
+
+  return (
+    <section className="card" aria-labelledby="site-information">
+      <div className="page-header">
+        <h2 id="site-information">{t('siteInformation')}</h2>
+        {edit ? (
+          <Link className="button button-small" to={siteLinks.add(uid)}>
+            {t('addSite')}
+          </Link>
+        ) : null}
+      </div>
+      <h3 id="owned-sites">{t('ownedSites')}</h3>
+      <DataTable
+        label={t('ownedSitesLabel')}
+        columns={columns.owned}
+        rows={owned.data}
+        rowKey={(s) => String(s.appId)}
+        isLoading={owned.isPending}
+        error={tableError(owned)}
+        pageSize={CUSTOMER_TABLE_PAGE_SIZE}
+      />
+      <h3 id="shared-sites" className="subsection-heading">
+        {t('sharedSites')}
+      </h3>
+      <DataTable
+        label={t('sharedSitesLabel')}
+        columns={columns.shared}
+        rows={shared.data}
+        rowKey={(s) => String(s.appId)}
+        isLoading={shared.isPending}
+        error={tableError(shared)}
+        pageSize={CUSTOMER_TABLE_PAGE_SIZE}
+      />
+      {details ? <SiteDetailsDialog uid={uid} site={details} onClose={() => setDetails(undefined)} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,14 @@
+import { toQueryString } from '../../../lib/api-client.ts';
+
+/**
+ * Where a site's actions lead. Edit and Add Site are the customer feature's own (shared) site
+ * form; Configuration and Impersonate are filled by the site-settings and impersonation issues.
+ * `uid` is the site owner's.
+ */
+export const siteLinks = {
+  edit: (uid: string, appId: number) => `/manage-customer/edit-site${toQueryString({ uid, appId })}`,
+  add: (uid: string) => `/manage-customer/add-site${toQueryString({ uid })}`,
+  configuration: (uid: string, appId: number) =>
+    `/manage-customer/site-configuration${toQueryString({ uid, appId })}`,
+  impersonate: (uid: string, appId: number) => `/manage-customer/impersonate${toQueryString({ uid, appId })}`,
+};
