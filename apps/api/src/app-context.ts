@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { Clock } from './lib/clock.ts';
+import type { FieldCrypto } from './lib/field-crypto.ts';
 import type { Mailer } from './mail/mailer.ts';
 
 /** What every module's service works with; built once in app.ts and passed down explicitly. */
@@ -9,6 +10,8 @@ export interface AppContext {
   db: Db;
   clock: Clock;
   mailer: Mailer;
+  /** Encrypts secrets kept at rest, such as custom database connection strings. */
+  crypto: FieldCrypto;
 }
 
 /** The signed-in staff member behind a call. */

@@ -7,8 +7,10 @@ import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { fieldCrypto, loadFieldKey } from './lib/field-crypto.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { teamRoutes } from './modules/team/team.routes.ts';
 import { consoleStatic } from './plugins/console-static.ts';
@@ -44,6 +46,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
         from: opts.config.mailFrom,
         log: app.log,
       }),
+    crypto: fieldCrypto(loadFieldKey(opts.config.fieldEncryptionKey, opts.config.dataDir)),
   };
 
   errorEnvelope(app);
@@ -60,6 +63,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
 
   authRoutes(app, ctx);
   teamRoutes(app, ctx);
+  customerRoutes(app, ctx);
   docsRoutes(app);
   await consoleStatic(app, opts.config);
   return { app, ctx };

@@ -23,6 +23,8 @@ export interface Config {
   runtime: { apiBaseUrl: string | null; fixedIpHosts: string[] };
   trustProxy: boolean;
   demoPassword: string | undefined;
+  /** Base64 of 32 bytes; generated into dataDir when unset. */
+  fieldEncryptionKey: string | undefined;
   logLevel: string;
 }
 
@@ -63,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: env.TRUST_PROXY === 'true',
     demoPassword: env.DEMO_PASSWORD || undefined,
+    fieldEncryptionKey: env.FIELD_ENCRYPTION_KEY || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
   };
 }

@@ -8,9 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { ENDPOINT_LIST, type EndpointId } from '@sac/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
+import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 
-const PRINCIPALS = ['anonymous', 'expired', 'SuperAdmin', 'Admin', 'Support'] as const;
+/** Auditor is a server-side role made by this test (activity.read only), as deployments add their own. */
+const PRINCIPALS = ['anonymous', 'expired', 'SuperAdmin', 'Admin', 'Support', 'Auditor'] as const;
 type Principal = (typeof PRINCIPALS)[number];
 type Target = 'own' | 'other';
 
@@ -20,6 +22,8 @@ interface Actor {
 }
 interface Fixture {
   t: TestApp;
+  /** A customer with one site, for the customer and site calls. */
+  customer: { uid: string; appId: number };
   actor: Actor;
   /** The object the call is about: the actor's own account, or another staff member's (a Support user). */
   target: Actor;
@@ -33,27 +37,35 @@ interface Row {
 }
 
 const signedOut = { anonymous: 401, expired: 401 } as const;
+const everyRole = (status: number) => ({ SuperAdmin: status, Admin: status, Support: status });
+
+/** A read of a customer or site: every built-in role reads them; the Auditor does not. */
+const customerRead = (req: (f: Fixture) => { query?: Record<string, string> }): Row => ({
+  targeted: false,
+  request: async (f) => req(f),
+  expect: { ...signedOut, ...everyRole(200), Auditor: 403 },
+});
 
 const MATRIX: Record<EndpointId, Row> = {
   login: {
     targeted: false,
     request: async ({ actor }) => ({ payload: { email: actor.email, password: PASSWORD } }),
-    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200 },
+    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
   },
   logout: {
     targeted: false,
     request: async () => ({}),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
   },
   session: {
     targeted: false,
     request: async () => ({}),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
   },
   forgotPassword: {
     targeted: true,
     request: async ({ target }) => ({ payload: { email: target.email, url: `${CONSOLE_ORIGIN}/login` } }),
-    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200 },
+    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
   },
   resetPassword: {
     targeted: true,
@@ -66,29 +78,29 @@ const MATRIX: Record<EndpointId, Row> = {
       });
       return { payload: { password: 'Matrix#123', resettoken: token } };
     },
-    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200 },
+    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
   },
   changePassword: {
     targeted: false,
     request: async () => ({ payload: { oldpassword: PASSWORD, newpassword: 'Matrix#123' } }),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
   },
   teamList: {
     targeted: false,
     request: async () => ({}),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403 },
   },
   teamRoles: {
     targeted: false,
     request: async () => ({}),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
   },
   teamCreate: {
     targeted: false,
     request: async () => ({
       payload: { role: ['Support'], email: `new-${randomUUID()}@example.com`, name: 'New' },
     }),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403 },
   },
   teamUpdateRoles: {
     targeted: true,
@@ -101,6 +113,7 @@ const MATRIX: Record<EndpointId, Row> = {
       SuperAdmin: { own: 403, other: 200 },
       Admin: { own: 403, other: 200 },
       Support: 403,
+      Auditor: 403,
     },
   },
   teamDelete: {
@@ -111,19 +124,64 @@ const MATRIX: Record<EndpointId, Row> = {
       SuperAdmin: { own: 403, other: 200 },
       Admin: { own: 403, other: 200 },
       Support: 403,
+      Auditor: 403,
     },
   },
   teamProfile: {
     targeted: true,
     request: async ({ target }) => ({ query: { uid: target.uid } }),
     // Anyone opens their own; a Support user opens nobody else's (spec section 6).
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: { own: 200, other: 403 } },
+    expect: {
+      ...signedOut,
+      SuperAdmin: 200,
+      Admin: 200,
+      Support: { own: 200, other: 403 },
+      Auditor: { own: 200, other: 403 },
+    },
+  },
+  // Customers and sites (issue 3): reads need customers.read, sites.read or activity.read.
+  searchCustomer: customerRead(() => ({ query: { customerName: 'matrix' } })),
+  customerProfile: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  userProfile: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  loginSessions: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  activityLogs: {
+    targeted: false,
+    request: async (f) => ({ query: { uid: f.customer.uid } }),
+    expect: { ...signedOut, ...everyRole(200), Auditor: 200 },
+  },
+  customerApps: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  customerAllApps: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  sharedApps: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  appById: customerRead((f) => ({ query: { uId: f.customer.uid, appId: String(f.customer.appId) } })),
+  appInfoById: customerRead((f) => ({ query: { uId: f.customer.uid, appId: String(f.customer.appId) } })),
+  features: customerRead(() => ({})),
+  siteDataCenter: customerRead((f) => ({
+    query: { userId: f.customer.uid, appId: String(f.customer.appId) },
+  })),
+  siteFeature: customerRead((f) => ({ query: { userId: f.customer.uid, appId: String(f.customer.appId) } })),
+  siteBasicSettings: customerRead((f) => ({
+    query: { uID: f.customer.uid, appId: String(f.customer.appId) },
+  })),
+  customerRoles: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, ...everyRole(200), Auditor: 200 },
   },
 };
 
 let t: TestApp;
+let customer: Fixture['customer'];
 beforeAll(async () => {
   t = await createTestApp();
+  await t.db.query(
+    "INSERT INTO roles (name, description, permissions) VALUES ('Auditor', 'Reads activity.', '{activity.read}')",
+  );
+  const uid = await insertCustomer(t.db, {
+    first: 'Matrix',
+    last: 'Customer',
+    email: 'matrix@customer.example',
+  });
+  customer = { uid, appId: (await insertSite(t.db, { owner: uid, name: 'matrix-site' })).appId };
 });
 afterAll(() => t.close());
 
@@ -161,7 +219,12 @@ describe('authorization matrix', () => {
     let session: { xtoken: string; xsign: string } | undefined;
     if (principal !== 'anonymous') session = await t.login(actor.email);
     if (principal === 'expired') t.clock.advance(16 * 60_000);
-    const { query, payload } = await row.request({ t, actor, target: target === 'own' ? actor : other });
+    const { query, payload } = await row.request({
+      t,
+      customer,
+      actor,
+      target: target === 'own' ? actor : other,
+    });
     const r = await t.call({
       method: e.method,
       url: e.path,

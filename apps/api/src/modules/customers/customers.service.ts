@@ -1,0 +1,241 @@
+import {
+  ACTIVITY_PAGE_SIZE,
+  criterionOf,
+  LOGIN_SESSIONS_SHOWN,
+  SEARCH_RESULT_CAP,
+  type searchCustomerQuery,
+} from '@sac/contract/customers';
+import type { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { maskConnectionString } from '../../lib/field-crypto.ts';
+import {
+  type CustomerRow,
+  catalogue,
+  customerActivity,
+  findCustomer,
+  ownedSites,
+  recentLogins,
+  type SiteRow,
+  searchCustomers,
+  sharedSites,
+  siteCounts,
+  siteOfCustomer,
+} from './customers.repo.ts';
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+const NO_SUCH_CUSTOMER = 'There is no customer with that uid.';
+const NO_SUCH_SITE = 'This customer has no site with that appId.';
+
+function summary(c: CustomerRow) {
+  return {
+    Uid: c.uid,
+    FirstName: c.first_name,
+    LastName: c.last_name,
+    FullName: `${c.first_name} ${c.last_name}`.trim(),
+    Email: c.email,
+    Status: c.status,
+    Role: c.role,
+    CreatedDate: iso(c.created_at)!,
+    ModifiedDate: iso(c.modified_at)!,
+  };
+}
+
+export async function search(ctx: AppContext, q: z.output<typeof searchCustomerQuery>) {
+  const { criterion, term } = criterionOf(q);
+  const { rows, capped } = await searchCustomers(ctx.db, criterion, term);
+  if (rows.length === 0) throw new AppError('notFound');
+  return { Data: rows.map(summary), Criterion: criterion, Capped: capped, Limit: SEARCH_RESULT_CAP };
+}
+
+async function customer(ctx: AppContext, uid: string): Promise<CustomerRow> {
+  const c = await findCustomer(ctx.db, uid);
+  if (!c) throw new AppError('notFound', NO_SUCH_CUSTOMER);
+  return c;
+}
+
+export async function profile(ctx: AppContext, uid: string) {
+  const c = await customer(ctx, uid);
+  return {
+    Data: {
+      Uid: c.uid,
+      FirstName: c.first_name,
+      LastName: c.last_name,
+      Email: c.email,
+      Organization: c.organization,
+      PhoneNumber: c.phone,
+      AuthEmail: c.auth_email,
+      ContactEmail: c.contact_email,
+      TimeZone: c.time_zone,
+      Status: c.status,
+      Role: c.role,
+      EmailVerified: c.email_verified,
+      CreatedDate: iso(c.created_at)!,
+      ModifiedDate: iso(c.modified_at)!,
+    },
+  };
+}
+
+export async function account(ctx: AppContext, uid: string) {
+  const c = await customer(ctx, uid);
+  const [last] = await recentLogins(ctx.db, uid, 1);
+  const counts = await siteCounts(ctx.db, uid);
+  return {
+    Data: {
+      Uid: c.uid,
+      Email: c.email,
+      AuthEmail: c.auth_email,
+      Status: c.status,
+      Role: c.role,
+      EmailVerified: c.email_verified,
+      TimeZone: c.time_zone,
+      CreatedDate: iso(c.created_at)!,
+      LastLoginDate: iso(last?.at ?? null),
+      OwnedSites: counts.owned,
+      SharedSites: counts.shared,
+    },
+  };
+}
+
+export async function loginSessions(ctx: AppContext, uid: string) {
+  await customer(ctx, uid);
+  const rows = await recentLogins(ctx.db, uid, LOGIN_SESSIONS_SHOWN);
+  return {
+    Data: rows.map((r) => ({
+      AccessType: r.access_type,
+      Browser: r.browser,
+      ClientAddress: r.client_address,
+      Location: r.location,
+      LoginDate: iso(r.at)!,
+    })),
+  };
+}
+
+export async function activity(ctx: AppContext, uid: string, cursor: number) {
+  await customer(ctx, uid);
+  const page = await customerActivity(ctx.db, uid, cursor, ACTIVITY_PAGE_SIZE);
+  return {
+    Data: page.rows.map((r) => ({
+      Id: Number(r.id),
+      Action: r.action,
+      ActorEmail: r.actor_email,
+      ClientAddress: r.client_address,
+      Date: iso(r.at)!,
+      Details: r.details ?? {},
+    })),
+    NextCursor: page.nextCursor,
+  };
+}
+
+function siteOut(s: SiteRow) {
+  return {
+    appId: Number(s.app_id),
+    AppName: s.app_name,
+    ApiKey: s.api_key,
+    uid: s.owner_uid,
+    Status: s.status,
+    Plan: s.plan,
+    Role: s.member_role,
+    CreatedDate: iso(s.created_at)!,
+  };
+}
+
+export async function apps(ctx: AppContext, uid: string, which: 'owned' | 'shared' | 'all') {
+  await customer(ctx, uid);
+  const owned = which === 'shared' ? [] : await ownedSites(ctx.db, uid);
+  const shared = which === 'owned' ? [] : await sharedSites(ctx.db, uid);
+  return { Data: [...owned, ...shared].map(siteOut) };
+}
+
+async function siteOf(ctx: AppContext, uid: string, appId: number): Promise<SiteRow> {
+  await customer(ctx, uid);
+  const s = await siteOfCustomer(ctx.db, uid, appId);
+  if (!s) throw new AppError('notFound', NO_SUCH_SITE);
+  return s;
+}
+
+export async function appById(ctx: AppContext, uid: string, appId: number) {
+  return { Data: siteOut(await siteOf(ctx, uid, appId)) };
+}
+
+export async function appInfoById(ctx: AppContext, uid: string, appId: number) {
+  const s = await siteOf(ctx, uid, appId);
+  let connection: string | null = null;
+  if (s.custom_db_conn) {
+    try {
+      connection = maskConnectionString(ctx.crypto.decrypt(s.custom_db_conn));
+    } catch {
+      connection = '(cannot be read with this server’s key)';
+    }
+  }
+  return {
+    Data: {
+      ...siteOut(s),
+      PlanStatus: s.plan_status,
+      TrialEndsAt: iso(s.trial_ends_at),
+      Billing: s.billing,
+      DataCenter: s.data_center,
+      GlobalServer: s.global_server,
+      Database: { Name: s.db_name, Custom: s.custom_db_conn !== null, ConnectionString: connection },
+      Features: s.features,
+      ProductionUrl: s.production_url,
+      StagingUrl: s.staging_url,
+      ModifiedDate: iso(s.modified_at)!,
+      OwnerEmail: s.owner_email,
+    },
+  };
+}
+
+export async function features(ctx: AppContext) {
+  const c = await catalogue(ctx.db);
+  return {
+    Data: {
+      Features: c.features.map((f) => ({ Key: f.key, Name: f.name, Description: f.description })),
+      FeatureSets: c.sets.map((s) => ({ Name: s.name, Features: s.features })),
+    },
+  };
+}
+
+export async function siteFeatures(ctx: AppContext, uid: string, appId: number) {
+  const s = await siteOf(ctx, uid, appId);
+  return { Data: { appId: Number(s.app_id), Features: s.features } };
+}
+
+export async function siteDataCenter(ctx: AppContext, uid: string, appId: number) {
+  const s = await siteOf(ctx, uid, appId);
+  const c = await catalogue(ctx.db);
+  return {
+    Data: {
+      DataCenters: c.centers.map((d) => ({ Code: d.code, Name: d.name, Region: d.region })),
+      GlobalServers: c.servers.map((g) => ({ Code: g.code, Name: g.name, DataCenter: g.data_center })),
+      Current: {
+        DataCenter: s.data_center,
+        GlobalServer: s.global_server,
+        DbName: s.db_name,
+        CustomDb: s.custom_db_conn !== null,
+      },
+    },
+  };
+}
+
+export async function siteBasicSettings(ctx: AppContext, uid: string, appId: number) {
+  const s = await siteOf(ctx, uid, appId);
+  return {
+    Data: {
+      appId: Number(s.app_id),
+      AppName: s.app_name,
+      ProductionUrl: s.production_url,
+      StagingUrl: s.staging_url,
+      Plan: s.plan,
+      PlanStatus: s.plan_status,
+      TrialEndsAt: iso(s.trial_ends_at),
+      Billing: s.billing,
+      Status: s.status,
+    },
+  };
+}
+
+export async function customerRoles(ctx: AppContext) {
+  const c = await catalogue(ctx.db);
+  return { Data: c.roles.map((r) => ({ Name: r.name, Permissions: r.permissions })) };
+}

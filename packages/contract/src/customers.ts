@@ -1,0 +1,240 @@
+import { z } from 'zod';
+
+/** The search criteria of spec section 7, in the console's field order; one is used at a time. */
+export const SEARCH_CRITERIA = ['customerName', 'emailid', 'apikey', 'sitename', 'apisecret'] as const;
+export type SearchCriterion = (typeof SEARCH_CRITERIA)[number];
+
+/** At most this many customers answer one search; the answer says when there were more. */
+export const SEARCH_RESULT_CAP = 200;
+/** Substring search starts at this many characters; shorter terms match as a prefix. */
+export const SUBSTRING_MIN_LENGTH = 3;
+/** Activity log page size (the spec leaves it open). */
+export const ACTIVITY_PAGE_SIZE = 20;
+/** How many recent sign-ins the last-login panel shows. */
+export const LOGIN_SESSIONS_SHOWN = 10;
+
+export const SEARCH_MESSAGES = {
+  oneCriterion: 'Please search by one criterion at a time.',
+  noCriterion: 'Please enter a customer name, email address, API key, site name or API secret to search.',
+  capped: 'More customers match than are shown. Narrow the search to see them all.',
+} as const;
+
+const term = z.string().trim().max(320, 'The search term is too long.');
+
+/** GET /admin/searchcustomer: exactly one criterion filled. */
+export const searchCustomerQuery = z
+  .object({
+    customerName: term.optional(),
+    emailid: term.optional(),
+    apikey: term.optional(),
+    sitename: term.optional(),
+    apisecret: term.optional(),
+  })
+  .superRefine((q, ctx) => {
+    const filled = SEARCH_CRITERIA.filter((c) => (q[c] ?? '') !== '');
+    if (filled.length === 0) ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.noCriterion, path: [] });
+    if (filled.length > 1) ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.oneCriterion, path: [] });
+  });
+
+/** The one criterion of a valid search query, and its term. */
+export function criterionOf(q: z.output<typeof searchCustomerQuery>): {
+  criterion: SearchCriterion;
+  term: string;
+} {
+  const criterion = SEARCH_CRITERIA.find((c) => (q[c] ?? '') !== '')!;
+  return { criterion, term: q[criterion]! };
+}
+
+/** LIKE metacharacters in user input match themselves. */
+export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const isoDate = z.string();
+const uid = z.string().uuid('uid is not a valid customer id.');
+const appId = z.coerce
+  .number({ error: 'appId must be a number.' })
+  .int('appId must be a number.')
+  .positive('appId must be a number.');
+
+export const customerSummary = z.object({
+  Uid: z.string(),
+  FirstName: z.string(),
+  LastName: z.string(),
+  FullName: z.string(),
+  Email: z.string(),
+  Status: z.string(),
+  Role: z.string(),
+  CreatedDate: isoDate,
+  ModifiedDate: isoDate,
+});
+export type CustomerSummary = z.infer<typeof customerSummary>;
+
+export const searchCustomerResponse = z.object({
+  Data: z.array(customerSummary),
+  Criterion: z.enum(SEARCH_CRITERIA),
+  /** True when more customers match than SEARCH_RESULT_CAP. */
+  Capped: z.boolean(),
+  Limit: z.number().int(),
+});
+
+export const uidQuery = z.object({ uid });
+export const activityLogsQuery = z.object({
+  uid,
+  cursor: z.coerce.number({ error: 'cursor must be a number.' }).int().min(0).default(0),
+});
+/** GET /admin/appbyid and /admin/appinfobyid: the spec's {uId, appId}. */
+export const appByIdQuery = z.object({ uId: uid, appId });
+/** GET /admin/site/datacenter and /admin/site/feature. */
+export const siteByUserQuery = z.object({ userId: uid, appId });
+/** GET /admin/site/basicsettings. */
+export const siteBasicSettingsQuery = z.object({ uID: uid, appId });
+
+export const PLANS = ['Free', 'Developer', 'Developer Premium'] as const;
+export const PLAN_STATUSES = ['Trial', 'Subscribed'] as const;
+
+export const site = z.object({
+  appId: z.number().int(),
+  AppName: z.string(),
+  ApiKey: z.string(),
+  /** The owner's uid. */
+  uid: z.string(),
+  Status: z.enum(['active', 'inactive']),
+  Plan: z.enum(PLANS),
+  /** The customer's role on the site: Owner for owned sites, the customer role for shared ones. */
+  Role: z.string(),
+  CreatedDate: isoDate,
+});
+export type Site = z.infer<typeof site>;
+export const sitesResponse = z.object({ Data: z.array(site) });
+
+export const siteInfo = site.extend({
+  PlanStatus: z.enum(PLAN_STATUSES),
+  TrialEndsAt: isoDate.nullable(),
+  Billing: z.string(),
+  DataCenter: z.string().nullable(),
+  GlobalServer: z.string().nullable(),
+  Database: z.object({
+    Name: z.string(),
+    Custom: z.boolean(),
+    /** A custom database's connection string with its credentials masked; never whole. */
+    ConnectionString: z.string().nullable(),
+  }),
+  Features: z.array(z.string()),
+  ProductionUrl: z.string(),
+  StagingUrl: z.string(),
+  ModifiedDate: isoDate,
+  OwnerEmail: z.string(),
+});
+export type SiteInfo = z.infer<typeof siteInfo>;
+export const siteResponse = z.object({ Data: site });
+export const siteInfoResponse = z.object({ Data: siteInfo });
+
+export const customerProfile = z.object({
+  Uid: z.string(),
+  FirstName: z.string(),
+  LastName: z.string(),
+  Email: z.string(),
+  Organization: z.string(),
+  PhoneNumber: z.string(),
+  AuthEmail: z.string(),
+  ContactEmail: z.string(),
+  TimeZone: z.string(),
+  Status: z.string(),
+  Role: z.string(),
+  EmailVerified: z.boolean(),
+  CreatedDate: isoDate,
+  ModifiedDate: isoDate,
+});
+export type CustomerProfile = z.infer<typeof customerProfile>;
+export const customerProfileResponse = z.object({ Data: customerProfile });
+
+/** The account side of a customer: identity, creation (UTC), time zone and the last sign-in. */
+export const userProfile = z.object({
+  Uid: z.string(),
+  Email: z.string(),
+  AuthEmail: z.string(),
+  Status: z.string(),
+  Role: z.string(),
+  EmailVerified: z.boolean(),
+  TimeZone: z.string(),
+  CreatedDate: isoDate,
+  LastLoginDate: isoDate.nullable(),
+  OwnedSites: z.number().int(),
+  SharedSites: z.number().int(),
+});
+export const userProfileResponse = z.object({ Data: userProfile });
+
+export const loginSession = z.object({
+  AccessType: z.string(),
+  Browser: z.string(),
+  ClientAddress: z.string(),
+  Location: z.string(),
+  LoginDate: isoDate,
+});
+export const loginSessionsResponse = z.object({ Data: z.array(loginSession) });
+
+export const activityEntry = z.object({
+  Id: z.number().int(),
+  Action: z.string(),
+  ActorEmail: z.string().nullable(),
+  ClientAddress: z.string().nullable(),
+  Date: isoDate,
+  Details: z.record(z.string(), z.unknown()),
+});
+export const activityLogsResponse = z.object({
+  Data: z.array(activityEntry),
+  /** Pass as `cursor` for the next (older) page; 0 when there is none. */
+  NextCursor: z.number().int(),
+});
+
+export const featureItem = z.object({ Key: z.string(), Name: z.string(), Description: z.string() });
+export const featureSet = z.object({ Name: z.string(), Features: z.array(z.string()) });
+export const featuresResponse = z.object({
+  Data: z.object({ Features: z.array(featureItem), FeatureSets: z.array(featureSet) }),
+});
+export const siteFeaturesResponse = z.object({
+  Data: z.object({ appId: z.number().int(), Features: z.array(z.string()) }),
+});
+
+export const dataCenter = z.object({ Code: z.string(), Name: z.string(), Region: z.string() });
+export const globalServer = z.object({ Code: z.string(), Name: z.string(), DataCenter: z.string() });
+export const siteDataCenterResponse = z.object({
+  Data: z.object({
+    DataCenters: z.array(dataCenter),
+    GlobalServers: z.array(globalServer),
+    Current: z.object({
+      DataCenter: z.string().nullable(),
+      GlobalServer: z.string().nullable(),
+      DbName: z.string(),
+      CustomDb: z.boolean(),
+    }),
+  }),
+});
+
+export const siteBasicSettingsResponse = z.object({
+  Data: z.object({
+    appId: z.number().int(),
+    AppName: z.string(),
+    ProductionUrl: z.string(),
+    StagingUrl: z.string(),
+    Plan: z.enum(PLANS),
+    PlanStatus: z.enum(PLAN_STATUSES),
+    TrialEndsAt: isoDate.nullable(),
+    Billing: z.string(),
+    Status: z.enum(['active', 'inactive']),
+  }),
+});
+
+export const customerRole = z.object({ Name: z.string(), Permissions: z.record(z.string(), z.boolean()) });
+export const customerRolesResponse = z.object({ Data: z.array(customerRole) });
+
+/** Plan display of spec section 3: 'Trial active till <date>', 'Trial expired on <date>' or 'Subscribed'. */
+export function planStatusText(
+  planStatus: 'Trial' | 'Subscribed',
+  trialEndsAt: string | null,
+  now: Date,
+): string {
+  if (planStatus === 'Subscribed' || !trialEndsAt) return 'Subscribed';
+  const end = new Date(trialEndsAt);
+  const d = `${String(end.getUTCMonth() + 1).padStart(2, '0')}-${String(end.getUTCDate()).padStart(2, '0')}-${end.getUTCFullYear()}`;
+  return end > now ? `Trial active till ${d}` : `Trial expired on ${d}`;
+}
