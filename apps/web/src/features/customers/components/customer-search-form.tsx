@@ -81,28 +81,33 @@ export function CustomerSearchForm({ initial, busy, onSearch, onClear }: Props) 
   );
 
   return (
-    <search aria-label={t('searchFormLabel')}>
-      <form className="search-form" noValidate onSubmit={submit}>
-        <div className="search-grid">{MAIN.map(field)}</div>
-        <details className="search-advanced" open={initial?.criterion === 'apisecret'}>
-          <summary>{t('advancedOptions')}</summary>
-          <div className="search-grid">{field('apisecret')}</div>
-        </details>
-        <p className="field-hint">{t('oneCriterionHint')}</p>
-        {errors[''] ? (
-          <p className="form-alert" role="alert">
-            {errors['']}
-          </p>
-        ) : null}
-        <div className="form-actions">
-          <button type="submit" className="button button-primary" aria-busy={busy || undefined}>
-            {t('search')}
-          </button>
-          <button type="button" className="button" onClick={clear}>
-            {t('clear')}
-          </button>
-        </div>
-      </form>
-    </search>
+    // biome-ignore lint/a11y/useSemanticElements: a search landmark; <search> is unknown to jsdom and older browsers.
+    <form
+      className="search-form"
+      role="search"
+      aria-label={t('searchFormLabel')}
+      noValidate
+      onSubmit={submit}
+    >
+      <div className="search-grid">{MAIN.map(field)}</div>
+      <details className="search-advanced" open={initial?.criterion === 'apisecret'}>
+        <summary>{t('advancedOptions')}</summary>
+        <div className="search-grid">{field('apisecret')}</div>
+      </details>
+      <p className="field-hint">{t('oneCriterionHint')}</p>
+      {errors[''] ? (
+        <p className="form-alert" role="alert">
+          {errors['']}
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" aria-busy={busy || undefined}>
+          {t('search')}
+        </button>
+        <button type="button" className="button" onClick={clear}>
+          {t('clear')}
+        </button>
+      </div>
+    </form>
   );
 }

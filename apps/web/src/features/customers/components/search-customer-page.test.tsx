@@ -1,0 +1,176 @@
+import { SEARCH_MESSAGES } from '@sac/contract/customers';
+import { MESSAGES } from '@sac/contract/messages';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../../lib/api-base.ts';
+import { clearToasts } from '../../../lib/toast-store.ts';
+import { customer, renderScreen, stubApi, support } from './customers-test-kit.tsx';
+import SearchCustomerPage from './search-customer-page.tsx';
+
+const PATH = '/manage-customer/search-customer';
+const renderSearch = (path = PATH) =>
+  renderScreen(path, [
+    { path: PATH, element: <SearchCustomerPage /> },
+    { path: '/manage-customer/view-customer', element: <p>customer view</p> },
+  ]);
+
+const found = (n: number, capped = false) => ({
+  body: {
+    Data: Array.from({ length: n }, (_, i) => customer(i)),
+    Criterion: 'customerName',
+    Capped: capped,
+    Limit: 200,
+  },
+});
+const searches = (calls: URL[]) => calls.filter((u) => u.pathname === '/admin/searchcustomer');
+const input = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
+
+beforeEach(() => {
+  localStorage.clear();
+  setApiBase('http://api.test');
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+describe('customer search form', () => {
+  it('has the four labelled fields, an advanced API secret, and uses one criterion at a time', async () => {
+    stubApi(support, {});
+    renderSearch();
+    await screen.findByRole('heading', { level: 1, name: 'Search Customer' });
+    expect(screen.getByRole('search', { name: 'Search customers' })).toBeTruthy();
+    for (const name of ['Customer Name', 'Email Address', 'API Key', 'Site Name', 'API Secret']) {
+      expect(input(name)).toBeTruthy();
+    }
+    fireEvent.change(input('Customer Name'), { target: { value: 'Ada' } });
+    fireEvent.change(input('Email Address'), { target: { value: 'ada@' } });
+    expect(input('Customer Name').value).toBe('');
+    expect(input('Email Address').value).toBe('ada@');
+    fireEvent.change(input('API Secret'), { target: { value: 's3cret' } });
+    expect(input('Email Address').value).toBe('');
+    expect(input('API Secret').value).toBe('s3cret');
+  });
+
+  it('asks for a criterion when every field is blank, without calling the API', async () => {
+    const { calls } = stubApi(support, {});
+    renderSearch();
+    fireEvent.change(await screen.findByLabelText('Site Name'), { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(SEARCH_MESSAGES.noCriterion);
+    expect(searches(calls)).toHaveLength(0);
+  });
+
+  it('submits with Enter, escapes + in the query, and keeps the search in the address', async () => {
+    const { calls } = stubApi(support, { 'GET /admin/searchcustomer': () => found(1) });
+    const router = renderSearch();
+    const field = await screen.findByLabelText('Email Address');
+    fireEvent.change(field, { target: { value: ' ada+test@example.com ' } });
+    fireEvent.submit(field.closest('form')!);
+    await screen.findByRole('table', { name: 'Customers found' });
+    await waitFor(() => expect(searches(calls)).toHaveLength(1));
+    expect(searches(calls)[0]!.search).toBe('?emailid=ada%2Btest%40example.com');
+    expect(new URLSearchParams(router.state.location.search).get('emailid')).toBe('ada+test@example.com');
+  });
+
+  it('runs the search of the address and prefills its field (Back returns to the results)', async () => {
+    const { calls } = stubApi(support, { 'GET /admin/searchcustomer': () => found(2) });
+    renderSearch(`${PATH}?sitename=shop%20one`);
+    expect(await screen.findByText('Customer 1')).toBeTruthy();
+    expect(input('Site Name').value).toBe('shop one');
+    expect(searches(calls)[0]!.searchParams.get('sitename')).toBe('shop one');
+  });
+
+  it('keeps an API secret out of the address', async () => {
+    const { calls } = stubApi(support, { 'GET /admin/searchcustomer': () => found(1) });
+    const router = renderSearch();
+    fireEvent.change(await screen.findByLabelText('API Secret'), { target: { value: 'top-secret' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('Customer 0');
+    expect(searches(calls)[0]!.searchParams.get('apisecret')).toBe('top-secret');
+    expect(router.state.location.search).toBe('');
+  });
+});
+
+describe('customer search results', () => {
+  it('shows the spec columns, MM-DD-YYYY dates and a View link per row', async () => {
+    stubApi(support, { 'GET /admin/searchcustomer': () => found(1) });
+    const router = renderSearch(`${PATH}?customerName=cust`);
+    const table = await screen.findByRole('table', { name: 'Customers found' });
+    await screen.findByText('Customer 0');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Customer Name', 'Status', 'Role', 'Created Date', 'Modified Date', 'Action']);
+    const row = screen.getByRole('cell', { name: 'Customer 0' }).closest('tr')!;
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['Customer 0', 'Active', 'Owner', '03-07-2024', '05-01-2024', 'View']);
+    const view = within(row).getByRole('link', { name: 'View' });
+    expect(view.getAttribute('href')).toBe(
+      '/manage-customer/view-customer?uid=00000000-0000-4000-8000-000000000000',
+    );
+    fireEvent.click(view);
+    await screen.findByText('customer view');
+    expect(router.state.location.state).toEqual({ fromSearch: '?customerName=cust' });
+  });
+
+  it('shows 10 rows a page and the capped notice', async () => {
+    stubApi(support, { 'GET /admin/searchcustomer': () => found(23, true) });
+    renderSearch(`${PATH}?customerName=cust`);
+    await screen.findByText('Customer 0');
+    expect((await screen.findByRole('status')).textContent).toBe(SEARCH_MESSAGES.capped);
+    const table = screen.getByRole('table', { name: 'Customers found' });
+    expect(within(table).getAllByRole('row')).toHaveLength(11);
+    fireEvent.click(screen.getByRole('button', { name: 'Page 3' }));
+    expect(within(table).getAllByRole('row')).toHaveLength(4);
+    expect(screen.getByText('Customer 22')).toBeTruthy();
+  });
+
+  it('shows no capped notice when every match is listed', async () => {
+    stubApi(support, { 'GET /admin/searchcustomer': () => found(3) });
+    renderSearch(`${PATH}?customerName=cust`);
+    await screen.findByText('Customer 2');
+    expect(screen.queryByText(SEARCH_MESSAGES.capped)).toBeNull();
+  });
+
+  it("shows 'Not Found, Please try again with some other information!' for 927", async () => {
+    stubApi(support, {
+      'GET /admin/searchcustomer': () => ({
+        status: 404,
+        body: { ErrorCode: 927, Description: 'Not Found, Please try again with some other information!' },
+      }),
+    });
+    renderSearch(`${PATH}?apikey=nope`);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(MESSAGES.searchNotFound);
+    expect(within(screen.getByRole('table', { name: 'Customers found' })).getByRole('alert')).toBe(alert);
+  });
+
+  it("shows the server's text for other errors", async () => {
+    stubApi(support, {
+      'GET /admin/searchcustomer': () => ({
+        status: 400,
+        body: { ErrorCode: 910, Description: 'The search term is too long.' },
+      }),
+    });
+    renderSearch(`${PATH}?apikey=x`);
+    expect((await screen.findByRole('alert')).textContent).toBe('The search term is too long.');
+  });
+
+  it("shows the spec's fetch error when the server sends no text", async () => {
+    stubApi(support, { 'GET /admin/searchcustomer': () => ({ status: 400, body: {} }) });
+    renderSearch(`${PATH}?apikey=x`);
+    expect((await screen.findByRole('alert')).textContent).toBe(MESSAGES.tableFetchError);
+  });
+
+  it('shows the empty state', async () => {
+    stubApi(support, { 'GET /admin/searchcustomer': () => found(0) });
+    renderSearch(`${PATH}?customerName=cust`);
+    expect(await screen.findByText(MESSAGES.tableEmpty)).toBeTruthy();
+  });
+});
