@@ -39,6 +39,13 @@ interface Row {
 const signedOut = { anonymous: 401, expired: 401 } as const;
 const everyRole = (status: number) => ({ SuperAdmin: status, Admin: status, Support: status });
 
+/** A write to a customer or site: SuperAdmin and Admin only. */
+const customerWrite = (req: (f: Fixture) => { query?: Record<string, string>; payload?: unknown }): Row => ({
+  targeted: false,
+  request: async (f) => req(f),
+  expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403 },
+});
+
 /** A read of a customer or site: every built-in role reads them; the Auditor does not. */
 const customerRead = (req: (f: Fixture) => { query?: Record<string, string> }): Row => ({
   targeted: false,
@@ -167,6 +174,52 @@ const MATRIX: Record<EndpointId, Row> = {
     request: async () => ({}),
     expect: { ...signedOut, ...everyRole(200), Auditor: 200 },
   },
+  // Customer and site writes (issue 3): customers.write and sites.write, which Support and Auditor lack.
+  createCustomer: customerWrite(() => ({
+    payload: {
+      firstname: 'New',
+      lastname: 'Customer',
+      email: `c-${randomUUID()}@customer.example`,
+      appname: `site-${randomUUID().slice(0, 8)}`,
+    },
+  })),
+  updateCustomerProfile: customerWrite((f) => ({
+    query: { uid: f.customer.uid },
+    payload: {
+      data: {
+        FirstName: 'Matrix',
+        LastName: 'Customer',
+        Email: 'matrix@customer.example',
+        PhoneNumber: '0123456789',
+        TimeZone: 'Europe/Paris',
+      },
+    },
+  })),
+  setCustomerPassword: customerWrite((f) => ({
+    query: { uid: f.customer.uid },
+    payload: { password: 'Cust#1234' },
+  })),
+  verifyEmail: customerWrite((f) => ({ payload: { uid: f.customer.uid } })),
+  addSite: customerWrite((f) => ({
+    query: { uid: f.customer.uid },
+    payload: { appname: `site-${randomUUID().slice(0, 8)}` },
+  })),
+  updateSiteBasicSettings: customerWrite((f) => ({
+    query: { uID: f.customer.uid, appId: String(f.customer.appId) },
+    payload: { data: { ProductionUrl: 'https://matrix.example.com', Plan: 'Developer', TrialDays: 14 } },
+  })),
+  updateSiteFeatures: customerWrite((f) => ({
+    query: { userId: f.customer.uid, appId: String(f.customer.appId) },
+    payload: { FeatureSet: 'Free' },
+  })),
+  updateSiteDataCenter: customerWrite((f) => ({
+    query: { userId: f.customer.uid, appId: String(f.customer.appId) },
+    payload: { Source: 'global-server', GlobalServer: 'use-shared-1', DbName: 'matrix_db' },
+  })),
+  setSiteStatus: customerWrite((f) => ({
+    query: { uId: f.customer.uid, appId: String(f.customer.appId) },
+    payload: { Status: 'active' },
+  })),
 };
 
 let t: TestApp;

@@ -238,3 +238,8 @@ export function planStatusText(
   const d = `${String(end.getUTCMonth() + 1).padStart(2, '0')}-${String(end.getUTCDate()).padStart(2, '0')}-${end.getUTCFullYear()}`;
   return end > now ? `Trial active till ${d}` : `Trial expired on ${d}`;
 }
+
+export const customerCreatedResponse = z.object({
+  Data: z.object({ Customer: customerProfile, Site: site, ApiSecret: z.string() }),
+});
+export const siteCreatedResponse = z.object({ Data: z.object({ Site: site, ApiSecret: z.string() }) });

@@ -44,6 +44,13 @@ export const ERRORS = {
   staffNotManageable: { code: 936, status: 403, text: 'You may not manage this super user.' },
   unknownRole: { code: 937, status: 400, text: 'There is no such role.' },
   profileNotAllowed: { code: 938, status: 403, text: 'You may not open this profile.' },
+  customerExists: { code: 940, status: 409, text: MESSAGES.customerExists },
+  siteNameTaken: { code: 941, status: 409, text: 'That site name is taken. Please choose another.' },
+  unknownCatalogueEntry: {
+    code: 942,
+    status: 400,
+    text: 'There is no such feature set, data center or global server.',
+  },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
 } as const;

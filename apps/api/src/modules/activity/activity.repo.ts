@@ -14,7 +14,17 @@ export type ActivityAction =
   | 'password.change.failed'
   | 'team.create'
   | 'team.roles'
-  | 'team.delete';
+  | 'team.delete'
+  | 'customer.create'
+  | 'customer.profile.update'
+  | 'customer.password.reset'
+  | 'customer.email.verify'
+  | 'site.create'
+  | 'site.basicsettings'
+  | 'site.features'
+  | 'site.datacenter'
+  | 'site.activate'
+  | 'site.deactivate';
 
 export interface ActivityEntry {
   at: Date;

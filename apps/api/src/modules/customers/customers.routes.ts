@@ -1,7 +1,8 @@
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import * as writes from './customer-writes.service.ts';
 import * as customers from './customers.service.ts';
 
 export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -30,4 +31,32 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
     customers.siteBasicSettings(ctx, c.query.uID, c.query.appId),
   );
   registerEndpoint(app, ctx, ENDPOINTS.customerRoles, () => customers.customerRoles(ctx));
+
+  registerEndpoint(app, ctx, ENDPOINTS.createCustomer, (c) =>
+    writes.createCustomer(ctx, c, signedIn(c), c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.updateCustomerProfile, (c) =>
+    writes.updateProfile(ctx, c, signedIn(c), c.query.uid, c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.setCustomerPassword, (c) =>
+    writes.setPassword(ctx, c, signedIn(c), c.query.uid, c.body.password),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.verifyEmail, (c) =>
+    writes.verifyEmail(ctx, c, signedIn(c), c.body.uid),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.addSite, (c) =>
+    writes.addSite(ctx, c, signedIn(c), c.query.uid, c.body.appname),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.updateSiteBasicSettings, (c) =>
+    writes.updateBasicSettings(ctx, c, signedIn(c), c.query.uID, c.query.appId, c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.updateSiteFeatures, (c) =>
+    writes.updateFeatures(ctx, c, signedIn(c), c.query.userId, c.query.appId, c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.updateSiteDataCenter, (c) =>
+    writes.updateDataCenter(ctx, c, signedIn(c), c.query.userId, c.query.appId, c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.setSiteStatus, (c) =>
+    writes.setSiteStatus(ctx, c, signedIn(c), c.query.uId, c.query.appId, c.body.Status),
+  );
 }
