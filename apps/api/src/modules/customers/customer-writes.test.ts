@@ -1,0 +1,315 @@
+import { MESSAGES } from '@sac/contract/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+
+let t: TestApp;
+let s: { xtoken: string; xsign: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.addStaff('admin@example.com', ['Admin']);
+  s = await t.login('admin@example.com');
+});
+afterAll(() => t.close());
+
+type Q = Record<string, string | number>;
+const call = (method: 'POST' | 'PUT' | 'GET', url: string, payload?: unknown, query?: Q) =>
+  t.call({
+    method,
+    url,
+    session: s,
+    ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
+    ...(query ? { query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) } : {}),
+  });
+
+const newCustomer = (over: Record<string, unknown> = {}) =>
+  call('POST', '/admin/customer', {
+    firstname: 'Katherine',
+    lastname: 'Johnson',
+    email: 'katherine@nasa.example',
+    organization: 'NASA',
+    phone: '5551234567',
+    timezone: 'America/New_York',
+    appname: 'orbital-mechanics',
+    ...over,
+  });
+
+async function activity(uid: string) {
+  const r = await t.db.query<{ action: string; details: Record<string, unknown> }>(
+    "SELECT action, details FROM activity_log WHERE target_type = 'customer' AND target_id = $1 ORDER BY id",
+    [uid],
+  );
+  return r.rows;
+}
+
+describe('POST /admin/customer (wizard step 1)', () => {
+  it.each([
+    [{ firstname: '' }, 'First name is required.'],
+    [{ email: 'bad' }, MESSAGES.emailInvalid],
+    [{ phone: '12345abcde' }, MESSAGES.phoneNotNumber],
+    [{ phone: '123456789' }, MESSAGES.phoneLength],
+    [
+      { appname: 'A b' },
+      'Site name must be 3 to 63 lower-case letters, digits or dashes, starting and ending with a letter or digit.',
+    ],
+    [{ appname: '' }, 'Site name is required.'],
+  ])('refuses %j: "%s"', async (over, message) => {
+    const r = await newCustomer(over);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().FieldErrors.map((f: { Message: string }) => f.Message)).toContain(message);
+  });
+
+  it('creates the customer and the first site, answers the secret once, and logs it', async () => {
+    const r = await newCustomer();
+    expect(r.statusCode).toBe(200);
+    const { Customer, Site, ApiSecret } = r.json().Data;
+    expect(Customer).toMatchObject({
+      FirstName: 'Katherine',
+      Email: 'katherine@nasa.example',
+      TimeZone: 'America/New_York',
+    });
+    expect(Site).toMatchObject({
+      AppName: 'orbital-mechanics',
+      uid: Customer.Uid,
+      Role: 'Owner',
+      Status: 'active',
+    });
+    expect(ApiSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const found = await call('GET', '/admin/searchcustomer', undefined, { apisecret: ApiSecret });
+    expect(found.json().Data[0].Uid).toBe(Customer.Uid);
+    const stored = await t.db.query('SELECT secret_hash FROM sites WHERE app_id = $1', [Site.appId]);
+    expect(JSON.stringify(stored.rows)).not.toContain(ApiSecret);
+    expect((await activity(Customer.Uid)).map((a) => a.action)).toEqual(['customer.create']);
+  });
+
+  it('refuses an existing email in any case with the spec message, and a taken site name', async () => {
+    const dup = await newCustomer({ email: 'KATHERINE@nasa.example', appname: 'another-one' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toMatchObject({ ErrorCode: 940, Description: MESSAGES.customerExists });
+    const taken = await newCustomer({ email: 'dorothy@nasa.example', appname: 'Orbital-Mechanics' });
+    expect(taken.json().ErrorCode).toBe(941);
+    // nothing half-made: the customer of the refused call does not exist
+    expect((await call('GET', '/admin/searchcustomer', undefined, { emailid: 'dorothy@' })).statusCode).toBe(
+      404,
+    );
+  });
+});
+
+describe('site configuration steps', () => {
+  let uid: string;
+  let appId: number;
+  beforeAll(async () => {
+    const r = await newCustomer({ email: 'mary@nasa.example', appname: 'wind-tunnel' });
+    uid = r.json().Data.Customer.Uid;
+    appId = r.json().Data.Site.appId;
+  });
+
+  it('basic settings: web apps by the URL-like rule, plan and trial', async () => {
+    const bad = await call(
+      'PUT',
+      '/admin/site/basicsettings',
+      { data: { ProductionUrl: 'not a url', Plan: 'Free' } },
+      { uID: uid, appId },
+    );
+    expect(bad.json().Description).toBe('Please enter a valid URL.');
+    const r = await call(
+      'PUT',
+      '/admin/site/basicsettings',
+      {
+        data: {
+          ProductionUrl: 'https://tunnel.example.com',
+          StagingUrl: 'staging.tunnel.example.com:8443/app',
+          Plan: 'Developer',
+          TrialDays: 30,
+        },
+      },
+      { uID: uid, appId },
+    );
+    expect(r.statusCode).toBe(200);
+    expect(r.json().Data).toMatchObject({
+      Plan: 'Developer',
+      PlanStatus: 'Trial',
+      ProductionUrl: 'https://tunnel.example.com',
+    });
+    expect(new Date(r.json().Data.TrialEndsAt).getTime() - t.clock.now().getTime()).toBe(30 * 86_400_000);
+  });
+
+  it('features from a feature set or from another site of the customer', async () => {
+    const r = await call('PUT', '/admin/site/feature', { FeatureSet: 'Developer' }, { userId: uid, appId });
+    expect(r.json().Data.Features).toContain('mfa');
+    expect(
+      (await call('PUT', '/admin/site/feature', { FeatureSet: 'Nope' }, { userId: uid, appId })).json()
+        .ErrorCode,
+    ).toBe(942);
+    expect((await call('PUT', '/admin/site/feature', {}, { userId: uid, appId })).statusCode).toBe(400);
+    const second = (await call('POST', '/admin/site', { appname: 'wind-tunnel-2' }, { uid })).json().Data.Site
+      .appId;
+    const copied = await call(
+      'PUT',
+      '/admin/site/feature',
+      { FromAppId: appId },
+      { userId: uid, appId: second },
+    );
+    expect(copied.json().Data.Features).toEqual(r.json().Data.Features);
+  });
+
+  it('data center: a global server, a custom database (encrypted, masked), or a copy', async () => {
+    const noName = await call(
+      'PUT',
+      '/admin/site/datacenter',
+      { Source: 'global-server', GlobalServer: 'use-shared-1', DbName: '' },
+      { userId: uid, appId },
+    );
+    expect(noName.json().Description).toBe(MESSAGES.databaseNameRequired);
+    const noConn = await call(
+      'PUT',
+      '/admin/site/datacenter',
+      { Source: 'custom-database', DataCenter: 'eu-west', DbName: 'tunnel', ConnectionString: '' },
+      { userId: uid, appId },
+    );
+    expect(noConn.json().Description).toBe(MESSAGES.connectionStringRequired);
+    const ok = await call(
+      'PUT',
+      '/admin/site/datacenter',
+      {
+        Source: 'custom-database',
+        DataCenter: 'eu-west',
+        DbName: 'tunnel',
+        ConnectionString: 'postgres://u:TopSecret1@db.example:5432/tunnel',
+      },
+      { userId: uid, appId },
+    );
+    expect(ok.json().Data.Current).toEqual({
+      DataCenter: 'eu-west',
+      GlobalServer: null,
+      DbName: 'tunnel',
+      CustomDb: true,
+    });
+    const info = await call('GET', '/admin/appinfobyid', undefined, { uId: uid, appId });
+    expect(info.json().Data.Database.ConnectionString).toBe('postgres://u:****@db.example:5432/tunnel');
+    expect(info.body).not.toContain('TopSecret1');
+    const logged = JSON.stringify(await activity(uid));
+    expect(logged).not.toContain('TopSecret1');
+    const global = await call(
+      'PUT',
+      '/admin/site/datacenter',
+      { Source: 'global-server', GlobalServer: 'euc-shared-1', DbName: 'tunnel' },
+      { userId: uid, appId },
+    );
+    expect(global.json().Data.Current).toEqual({
+      DataCenter: 'eu-central',
+      GlobalServer: 'euc-shared-1',
+      DbName: 'tunnel',
+      CustomDb: false,
+    });
+  });
+
+  it('activate and deactivate, only on the owner side', async () => {
+    const off = await call('PUT', '/admin/site/status', { Status: 'inactive' }, { uId: uid, appId });
+    expect(off.json().Data.Status).toBe('inactive');
+    expect(
+      (await call('PUT', '/admin/site/status', { Status: 'active' }, { uId: uid, appId })).json().Data.Status,
+    ).toBe('active');
+    const other = await insertCustomer(t.db, { first: 'Other', last: 'Person', email: 'other@example.com' });
+    await shareSite(t.db, appId, other, 'Developer');
+    expect(
+      (await call('PUT', '/admin/site/status', { Status: 'inactive' }, { uId: other, appId })).statusCode,
+    ).toBe(404);
+    const actions = (await activity(uid)).map((a) => a.action);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'site.deactivate',
+        'site.activate',
+        'site.datacenter',
+        'site.features',
+        'site.basicsettings',
+        'site.create',
+      ]),
+    );
+  });
+});
+
+describe('profile, password and email', () => {
+  let uid: string;
+  beforeAll(async () => {
+    uid = await insertCustomer(t.db, { first: 'Alan', last: 'Turing', email: 'alan@bletchley.example' });
+    await insertCustomer(t.db, { first: 'Joan', last: 'Clarke', email: 'joan@bletchley.example' });
+  });
+  const profile = (data: Record<string, unknown>) =>
+    call(
+      'PUT',
+      '/admin/customerprofile',
+      {
+        data: {
+          FirstName: 'Alan',
+          LastName: 'Turing',
+          Email: 'alan@bletchley.example',
+          ContactEmail: 'alan@bletchley.example',
+          TimeZone: 'Europe/London',
+          ...data,
+        },
+      },
+      { uid },
+    );
+
+  it('applies the phone and email rules in the spec words', async () => {
+    expect((await profile({ PhoneNumber: '12ab' })).json().Description).toBe(MESSAGES.phoneNotNumber);
+    expect((await profile({ PhoneNumber: '12345' })).json().Description).toBe(MESSAGES.phoneLength);
+    expect((await profile({ Email: '' })).json().Description).toBe(MESSAGES.emailRequired);
+    expect((await profile({ Email: 'x@y' })).json().Description).toBe(MESSAGES.emailInvalid);
+    expect((await profile({ ContactEmail: 'nope' })).json().Description).toBe(MESSAGES.emailInvalid);
+    expect((await profile({ Email: 'JOAN@bletchley.example' })).json().ErrorCode).toBe(940);
+  });
+
+  it('saves the profile and logs which fields changed', async () => {
+    t.clock.advance(60_000);
+    const r = await profile({ PhoneNumber: '0987654321', Organization: 'GC&CS' });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().Data).toMatchObject({ PhoneNumber: '0987654321', Organization: 'GC&CS' });
+    expect(r.json().Data.ModifiedDate).toBe(t.clock.now().toISOString());
+    const last = (await activity(uid)).at(-1)!;
+    expect(last).toEqual({
+      action: 'customer.profile.update',
+      details: { changed: ['Organization', 'PhoneNumber'] },
+    });
+  });
+
+  it('resets the customer password under the password rule', async () => {
+    const weak = await call('PUT', '/admin/customer/password', { password: 'weak' }, { uid });
+    expect(weak.json().Description).toBe(MESSAGES.passwordRule);
+    const ok = await call('PUT', '/admin/customer/password', { password: 'Enigma#1939' }, { uid });
+    expect(ok.json()).toEqual({ IsPosted: true, Message: 'The customer password has been reset.' });
+    const row = await t.db.query<{ password_hash: string }>(
+      'SELECT password_hash FROM customers WHERE uid = $1',
+      [uid],
+    );
+    expect(row.rows[0]!.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('verifies the email', async () => {
+    expect((await call('POST', '/admin/verifyemail', { uid })).statusCode).toBe(200);
+    expect(
+      (await call('GET', '/admin/customerprofilebyuid', undefined, { uid })).json().Data.EmailVerified,
+    ).toBe(true);
+    expect(
+      (await call('POST', '/admin/verifyemail', { uid: '00000000-0000-4000-8000-000000000000' })).statusCode,
+    ).toBe(404);
+  });
+
+  it('refuses writes to staff without the write permissions', async () => {
+    await t.addStaff('support@example.com', ['Support']);
+    const support = await t.login('support@example.com');
+    const r = await t.call({ method: 'POST', url: '/admin/verifyemail', session: support, payload: { uid } });
+    expect(r.statusCode).toBe(403);
+    const site = await insertSite(t.db, { owner: uid, name: 'bombe' });
+    const st = await t.call({
+      method: 'PUT',
+      url: '/admin/site/status',
+      session: support,
+      query: { uId: uid, appId: String(site.appId) },
+      payload: { Status: 'inactive' },
+    });
+    expect(st.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { PLANS } from './customers.ts';
+import { MESSAGES } from './messages.ts';
+import { email, isUrlLike, phoneError, strongPassword } from './validation.ts';
+
+/**
+ * The write calls of the customer screens. The spec names none of them; they follow section 7's
+ * style: query names the customer (uid / uID / userId as the matching read does) and the site
+ * (appId); the body carries the fields.
+ */
+
+const optionalText = (max: number) =>
+  z.string().trim().max(max, `At most ${max} characters.`).optional().default('');
+const requiredName = (label: string) =>
+  z
+    .string({ error: `${label} is required.` })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(100, `${label} is too long.`);
+
+export const phoneField = z
+  .string()
+  .trim()
+  .optional()
+  .default('')
+  .superRefine((v, ctx) => {
+    if (v === '') return; // optional
+    const message = phoneError(v);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+
+const webUrl = z
+  .string()
+  .trim()
+  .optional()
+  .default('')
+  .refine((v) => v === '' || isUrlLike(v), 'Please enter a valid URL.');
+
+/** Site (app) names: what the platform accepts in a hostname label. */
+export const APP_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+export const APP_NAME_MESSAGE =
+  'Site name must be 3 to 63 lower-case letters, digits or dashes, starting and ending with a letter or digit.';
+export const appName = z
+  .string({ error: 'Site name is required.' })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: 'Site name is required.', abort: true })
+  .regex(APP_NAME_PATTERN, APP_NAME_MESSAGE);
+
+/** Wizard step 1 (basic info): POST /admin/customer creates the customer and their first site. */
+export const createCustomerBody = z.object({
+  firstname: requiredName('First name'),
+  lastname: requiredName('Last name'),
+  email,
+  organization: optionalText(200),
+  phone: phoneField,
+  timezone: z.string().trim().optional().default('UTC'),
+  appname: appName,
+});
+
+/** POST /admin/site?uid=: add a site to an existing customer (the add-site flow's first step). */
+export const addSiteBody = z.object({ appname: appName });
+
+/** Wizard step 2 (Additional Site Information): PUT /admin/site/basicsettings?uID=&appId= {data}. */
+export const siteBasicSettingsBody = z.object({
+  data: z.object({
+    ProductionUrl: webUrl,
+    StagingUrl: webUrl,
+    Plan: z.enum(PLANS, { error: 'Please choose a plan.' }),
+    /** Days of trial from today; 0 or absent for a subscribed plan. */
+    TrialDays: z.coerce.number().int().min(0).max(365).optional().default(0),
+  }),
+});
+
+/** Wizard step 3 (Set Features): a feature set, or the features of an existing site. */
+export const siteFeaturesBody = z
+  .object({
+    FeatureSet: z.string().trim().optional(),
+    FromAppId: z.coerce.number().int().positive().optional(),
+  })
+  .refine((v) => (v.FeatureSet ? 1 : 0) + (v.FromAppId ? 1 : 0) === 1, {
+    message: 'Choose a feature set or an existing site.',
+    path: ['FeatureSet'],
+  });
+
+/** Wizard step 4 (Set Data Center & DB): an existing site's configuration, a global server, or a custom database. */
+export const siteDataCenterBody = z.discriminatedUnion('Source', [
+  z.object({ Source: z.literal('existing-site'), FromAppId: z.coerce.number().int().positive() }),
+  z.object({
+    Source: z.literal('global-server'),
+    GlobalServer: z.string().trim().min(1, 'Please choose a global server.'),
+    DbName: z.string().trim().min(1, MESSAGES.databaseNameRequired),
+  }),
+  z.object({
+    Source: z.literal('custom-database'),
+    DataCenter: z.string().trim().min(1, 'Please choose a data center.'),
+    DbName: z.string().trim().min(1, MESSAGES.databaseNameRequired),
+    ConnectionString: z.string().trim().min(1, MESSAGES.connectionStringRequired),
+  }),
+]);
+
+/** PUT /admin/customerprofile?uid= {data}: edit a customer's profile. */
+export const updateCustomerProfileBody = z.object({
+  data: z.object({
+    FirstName: requiredName('First name'),
+    LastName: requiredName('Last name'),
+    Email: email,
+    Organization: optionalText(200),
+    PhoneNumber: phoneField,
+    ContactEmail: z
+      .string()
+      .trim()
+      .optional()
+      .default('')
+      .refine((v) => v === '' || email.safeParse(v).success, MESSAGES.emailInvalid),
+    TimeZone: z.string().trim().min(1, 'Please choose a time zone.'),
+  }),
+});
+
+/** PUT /admin/customer/password?uid=: set a customer's password (the console can generate one). */
+export const customerPasswordBody = z.object({ password: strongPassword('Password') });
+
+/** PUT /admin/site/status?uId=&appId=: activate or deactivate a site. */
+export const siteStatusBody = z.object({ Status: z.enum(['active', 'inactive']) });
+
+/** POST /admin/verifyemail {uid}: mark a customer's email verified after staff checked it. */
+export const verifyEmailBody = z.object({ uid: z.string().uuid('uid is not a valid customer id.') });
+
+export const WRITE_MESSAGES = {
+  customerCreated: 'Customer created.',
+  siteAdded: 'Site added.',
+  basicSettingsSaved: 'Site settings saved.',
+  featuresSaved: 'Features added.',
+  dataCenterSaved: 'Data center updated.',
+  profileUpdated: 'Customer profile updated.',
+  passwordSet: 'The customer password has been reset.',
+  siteActivated: 'Site activated.',
+  siteDeactivated: 'Site deactivated.',
+  emailVerified: 'Email verified.',
+} as const;
