@@ -59,7 +59,9 @@ describe('buildOpenApiDocument', () => {
     if (e.body) {
       expect(op?.requestBody?.required).toBe(true);
       const schema = op?.requestBody?.content['application/json']?.schema;
-      expect(schema?.type).toBe('object');
+      // an object, or a union of objects (oneOf / anyOf) for a discriminated body
+      const variants = (schema?.oneOf ?? schema?.anyOf ?? [schema]) as Array<{ type?: string }>;
+      for (const v of variants) expect(v?.type).toBe('object');
       if (e.body instanceof z.ZodObject) {
         expect(Object.keys(schema?.properties as object).sort()).toEqual(Object.keys(e.body.shape).sort());
       }
