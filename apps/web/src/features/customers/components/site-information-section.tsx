@@ -40,7 +40,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
         id: 'actions',
         header: t('actions'),
         cell: (s) => (
-          <div className="row-actions">
+          <div className="row-actions row-actions-wrap">
             <button type="button" className="button button-small" onClick={() => setDetails(s)}>
               {t('details')}
             </button>
