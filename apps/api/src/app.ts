@@ -18,6 +18,11 @@ import { errorEnvelope } from './plugins/error-envelope.ts';
 import { requestGuard } from './plugins/request-guard.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 
+/** The URL with secret-bearing query parameters replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:apisecret|vtoken|resettoken)=)[^&#]*/gi, '$1[redacted]');
+}
+
 export interface AppOptions {
   config: Config;
   db: Db;
@@ -30,7 +35,20 @@ export interface AppOptions {
 /** Builds the admin API: plugins and modules registered explicitly, in this order. */
 export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: opts.config.logLevel },
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: opts.config.logLevel,
+            serializers: {
+              // API secrets arrive in the search query (spec section 7): never write them to a log.
+              req: (req: { method: string; url: string; ip?: string }) => ({
+                method: req.method,
+                url: redactUrl(req.url),
+                remoteAddress: req.ip,
+              }),
+            },
+          },
     trustProxy: opts.config.trustProxy,
     genReqId: () => randomUUID(),
   });

@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROLE_ADMIN, ROLE_SUPER_ADMIN, ROLE_SUPPORT } from '@sac/contract/permissions';
 import { generatePassword, isStrongPassword } from '@sac/contract/validation';
+import { fieldCrypto, loadFieldKey } from '../lib/field-crypto.ts';
 import { hashPassword } from '../modules/auth/password-hash.ts';
 import { insertStaff } from '../modules/auth/staff.repo.ts';
+import { seedDemoCustomers } from './customer-seed.ts';
 import type { Db } from './db.ts';
 
 export const DEMO_STAFF = [
@@ -60,6 +62,11 @@ export async function seedDemoData(
         at,
       });
     }
+    await seedDemoCustomers(tx, {
+      at,
+      crypto: fieldCrypto(loadFieldKey(process.env.FIELD_ENCRYPTION_KEY, opts.dataDir)),
+      staffEmails: DEMO_STAFF.map((s) => s.email),
+    });
     await tx.query("INSERT INTO app_meta (key, value) VALUES ('demo_seeded', $1)", [at.toISOString()]);
   });
   const signIn: DemoSignIn = { emails: DEMO_STAFF.map((s) => s.email), password };

@@ -143,3 +143,16 @@ describe('console and docs', () => {
     }
   });
 });
+
+describe('request logs', () => {
+  it('never carry an API secret or a reset token from the query', async () => {
+    const { redactUrl } = await import('../app.ts');
+    expect(redactUrl('/admin/searchcustomer?apisecret=s3cr3t&x=1')).toBe(
+      '/admin/searchcustomer?apisecret=[redacted]&x=1',
+    );
+    expect(redactUrl('/login?vtype=reset&vtoken=abc')).toBe('/login?vtype=reset&vtoken=[redacted]');
+    expect(redactUrl('/admin/searchcustomer?customerName=ada')).toBe(
+      '/admin/searchcustomer?customerName=ada',
+    );
+  });
+});
