@@ -65,3 +65,47 @@ export function useSchemaForm<K extends string, Out>(schema: Schema<Out>, initia
 
   return { values, errors, setValue, check, reset, setErrors };
 }
+
+/**
+ * Live validation of a form whose values live elsewhere (a step of a multi-step form, a dialog):
+ * the schema's errors on every render, shown for touched fields; errors the server sent per field
+ * show until that field changes. `valid` disables the submit button.
+ */
+export function useLiveValidation<K extends string, Out>(schema: Schema<Out>, values: Record<K, unknown>) {
+  const [touched, setTouched] = useState<ReadonlySet<K>>(() => new Set());
+  const [serverErrors, setServerErrors] = useState<FieldErrors<K>>({});
+  const r = validate(schema, values);
+  const errors: FieldErrors<K> = r.ok ? {} : r.errors;
+  const touch = useCallback((f: K) => setTouched((prev) => (prev.has(f) ? prev : new Set(prev).add(f))), []);
+  /** Marks a field touched and forgets the server's error for it (call on change). */
+  const changed = useCallback(
+    (f: K) => {
+      touch(f);
+      setServerErrors((prev) => (f in prev ? { ...prev, [f]: undefined } : prev));
+    },
+    [touch],
+  );
+  const shown = (f: K): string | undefined => serverErrors[f] ?? (touched.has(f) ? errors[f] : undefined);
+  return {
+    valid: r.ok,
+    data: r.ok ? r.data : undefined,
+    errors,
+    shown,
+    touch,
+    changed,
+    setServerErrors,
+  };
+}
+
+/** The server's FieldErrors by the form's field names ('data.Email' -> 'Email'). */
+export function serverFieldErrors<K extends string>(
+  fieldErrors: readonly { Field: string; Message: string }[] | undefined,
+  fields: readonly K[],
+): FieldErrors<K> {
+  const out: FieldErrors<K> = {};
+  for (const fe of fieldErrors ?? []) {
+    const name = fe.Field.replace(/^data\./, '') as K;
+    if (fields.includes(name) && !(name in out)) out[name] = fe.Message;
+  }
+  return out;
+}

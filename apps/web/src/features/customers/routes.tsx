@@ -5,11 +5,13 @@ import type { AppSection } from '../../lib/app-route.ts';
 const SearchCustomerPage = lazy(() => import('./components/search-customer-page.tsx'));
 const ViewCustomerPage = lazy(() => import('./components/view-customer-page.tsx'));
 const CustomerPlaceholder = lazy(() => import('./components/customer-placeholder.tsx'));
+const SiteWizardPage = lazy(() => import('./components/site-wizard-page.tsx'));
 
 /**
- * /manage-customer: search (default), create, edit-site, add-site, view-customer. The create,
- * add-site and edit-site form (one screen) arrives with the write-side issue; site-configuration
- * and impersonate are the targets of the customer view's site actions, filled by later issues.
+ * /manage-customer: search (default), create, edit-site, add-site, view-customer. Create, add-site
+ * and edit-site share one form screen (the site wizard; it also checks sites.write, and create
+ * customers.write); site-configuration and impersonate are the targets of the customer view's site
+ * actions, filled by later issues.
  */
 export const customersSection: AppSection = {
   path: 'manage-customer',
@@ -27,21 +29,21 @@ export const customersSection: AppSection = {
       path: 'create-customer',
       access: 'customers.write',
       label: { ns: 'customers', key: 'createCustomer' },
-      element: <CustomerPlaceholder screen="createCustomer" />,
+      element: <SiteWizardPage mode="create" />,
     },
     {
       path: 'edit-site',
       access: 'sites.write',
       label: { ns: 'customers', key: 'editSite' },
       tab: false,
-      element: <CustomerPlaceholder screen="editSite" />,
+      element: <SiteWizardPage mode="edit" />,
     },
     {
       path: 'add-site',
       access: 'sites.write',
       label: { ns: 'customers', key: 'addSite' },
       tab: false,
-      element: <CustomerPlaceholder screen="addSite" />,
+      element: <SiteWizardPage mode="add" />,
     },
     {
       path: 'view-customer',

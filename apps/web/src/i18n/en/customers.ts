@@ -1,5 +1,8 @@
+import { APP_NAME_MESSAGE, WRITE_MESSAGES } from '@sac/contract/customer-writes';
 import { SEARCH_MESSAGES } from '@sac/contract/customers';
 import { MESSAGES } from '@sac/contract/messages';
+
+const optional = (label: string) => `${label} ${MESSAGES.optionalSuffix}`;
 
 /** Texts of the customer screens: search, the customer view and its sites and activity. */
 export const customers = {
@@ -43,7 +46,6 @@ export const customers = {
   viewIntro: 'Profile, account, sign-ins, sites and activity of one customer.',
   backToSearch: 'Back to search',
   noCustomerSelected: 'No customer is selected. Search for a customer and choose View.',
-  arrivesSoon: 'Arrives in the next release of the console.',
   editProfile: 'Edit Profile',
   resetPassword: 'Reset Password',
 
@@ -120,4 +122,132 @@ export const customers = {
   loadMore: 'Load more',
   loadingMore: 'Loading…',
   noMoreActivity: 'No older activity.',
+
+  // Site form (create customer, add site, edit site): one screen, four steps
+  wizardIntroCreate: 'Create the customer with their first site, then set up the site step by step.',
+  wizardIntroAdd: 'Add a site to this customer, then set it up step by step.',
+  wizardIntroEdit: 'Change the settings, features and data center of {name}.',
+  stepsLabel: 'Steps',
+  stepDone: 'done',
+  stepBasicInfo: 'Basic Info',
+  stepSiteInformation: 'Additional Site Information',
+  stepFeatures: 'Set Features',
+  stepDataCenter: 'Set Data Center & DB',
+  stepOf: 'Step {n} of {total}',
+  stepFailed: '{step} failed: {message} What you entered is kept; correct it and try again.',
+  next: 'Next',
+  back: 'Back',
+  finish: 'Finish',
+  saving: 'Saving…',
+  backToCustomer: 'Back to customer',
+  noSiteSelected: 'No site is selected. Open the customer and choose Edit on one of their sites.',
+  siteLoadFailed: 'The site could not be loaded.',
+
+  // Step 1
+  firstNameField: 'First name',
+  lastNameField: 'Last name',
+  emailField: 'Email',
+  organizationField: optional('Organization'),
+  phoneField: optional('Phone Number'),
+  timeZoneField: 'Time zone',
+  chooseTimeZone: 'Choose a time zone',
+  timeZoneHint: 'Left unchosen, the customer gets UTC.',
+  siteNameField: 'Site name',
+  siteNameHint: APP_NAME_MESSAGE as string,
+  customerExists: MESSAGES.customerExists as string,
+  goToSearch: 'Go to Search Customer',
+  customerCreated: WRITE_MESSAGES.customerCreated as string,
+  siteAdded: WRITE_MESSAGES.siteAdded as string,
+  addingSiteFor: 'Adding a site for {name}.',
+
+  // API secret, shown once
+  apiSecretTitle: 'API secret of {name}',
+  apiSecretWarning: 'Copy it now; it will not be shown again.',
+  apiSecretDetail: 'The console keeps only a hash of the secret. If it is lost, the site needs a new secret.',
+  copy: 'Copy',
+  copied: 'Copied to the clipboard.',
+  copyFailed: 'Could not copy. Select the text and copy it by hand.',
+  apiSecretHide: 'I have copied the secret',
+
+  // Step 2
+  productionUrlField: optional('Production URL'),
+  stagingUrlField: optional('Staging URL'),
+  planField: 'Plan',
+  trialDaysField: 'Trial days',
+  trialDaysHint: '0 = subscribed (no trial).',
+  trialDaysInvalid: 'Trial days must be a whole number from 0 to 365.',
+  currentPlanStatus: 'Now: {status}',
+  basicSettingsFailed: MESSAGES.basicSettingsFailed as string,
+  trialAppFailed: MESSAGES.trialAppFailed as string,
+  basicSettingsSaved: WRITE_MESSAGES.basicSettingsSaved as string,
+
+  // Step 3
+  featureSource: 'Features',
+  featureSetCount: '{count} features: {names}',
+  useSiteFeatures: 'Use the features of an existing site',
+  existingSiteField: 'Existing site',
+  chooseSite: 'Choose a site',
+  noOtherSite: 'This customer has no other site.',
+  currentFeatures: 'Current features',
+  featureSetUnavailable: MESSAGES.featureSetUnavailable as string,
+  featuresFailed: MESSAGES.featuresFailed as string,
+  featuresSaved: WRITE_MESSAGES.featuresSaved as string,
+
+  // Step 4
+  dataCenterSource: 'Data center and database',
+  sourceExistingSite: 'Use the configuration of an existing site',
+  sourceGlobalServer: 'Use a global server',
+  sourceCustomDatabase: 'Use a custom database',
+  sourceExistingSiteHint: 'Copies its data center, server and database.',
+  globalServerField: 'Global server',
+  chooseGlobalServer: 'Choose a global server',
+  globalServerOption: '{name} ({dataCenter})',
+  dataCenterField: 'Data center',
+  chooseDataCenter: 'Choose a data center',
+  dataCenterOption: '{name} · {region}',
+  databaseNameField: 'Database name',
+  connectionStringField: 'Connection string',
+  connectionStringHint: 'Stored encrypted; it is never shown again in full.',
+  connectionStringKept:
+    'This site uses a custom database. Enter its connection string again to save this step.',
+  currentDataCenter: 'Now: {value}',
+  dataCentersFailed: MESSAGES.dataCentersFailed as string,
+  dataCenterSaved: WRITE_MESSAGES.dataCenterSaved as string,
+
+  // Edit profile
+  editProfileTitle: 'Edit Profile',
+  contactEmailField: optional('Contact Email'),
+  save: 'Save',
+  cancel: 'Cancel',
+  profileUpdated: WRITE_MESSAGES.profileUpdated as string,
+  profileUpdateFailed: MESSAGES.customerProfileUpdateFailed as string,
+
+  // Reset password
+  resetPasswordTitle: 'Reset Password',
+  resetPasswordIntro: 'Set a new password for {email}. Their other sessions are not ended.',
+  newPasswordField: 'New password',
+  confirmPasswordField: 'Confirm password',
+  generate: 'Generate',
+  generatedPassword: 'Generated password',
+  generatedPasswordHint: 'Pass it on to the customer over a safe channel before you close this dialog.',
+  savePassword: 'Save Password',
+  passwordSet: WRITE_MESSAGES.passwordSet as string,
+
+  // Verify email
+  verifyEmail: 'Verify Email',
+  verifyEmailTitle: 'Verify Email',
+  verifyEmailConfirm: 'Mark {email} as verified? Do this only after checking that the customer controls it.',
+  verify: 'Verify',
+  emailVerifiedToast: WRITE_MESSAGES.emailVerified as string,
+
+  // Activate / deactivate
+  activate: 'Activate',
+  deactivate: 'Deactivate',
+  activateTitle: 'Activate {name}?',
+  deactivateTitle: 'Deactivate {name}?',
+  activateDetail: 'The site and its users can sign in again.',
+  deactivateDetail: 'The site stops answering its users until it is activated again.',
+  siteActivated: WRITE_MESSAGES.siteActivated as string,
+  siteDeactivated: WRITE_MESSAGES.siteDeactivated as string,
+  working: 'Working…',
 };

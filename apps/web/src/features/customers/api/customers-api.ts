@@ -36,10 +36,11 @@ export const useCustomerSearch = (s: CustomerSearch | undefined) =>
   });
 
 /** GET /admin/customerprofilebyuid: contact info. */
-export const useCustomerProfile = (uid: string) =>
+export const useCustomerProfile = (uid: string, enabled = true) =>
   useQuery({
     queryKey: customerKeys.profile(uid),
     queryFn: async ({ signal }) => (await callApi('customerProfile', { query: { uid }, signal })).Data,
+    enabled: enabled && uid !== '',
   });
 
 /** GET /admin/userprofilebyuid: account info. */
@@ -57,10 +58,11 @@ export const useLoginSessions = (uid: string) =>
   });
 
 /** GET /admin/apps: the sites the customer owns. */
-export const useOwnedSites = (uid: string) =>
+export const useOwnedSites = (uid: string, enabled = true) =>
   useQuery({
     queryKey: customerKeys.ownedSites(uid),
     queryFn: async ({ signal }) => (await callApi('customerApps', { query: { uid }, signal })).Data,
+    enabled: enabled && uid !== '',
   });
 
 /** GET /admin/sharedapps: the sites shared with the customer. */

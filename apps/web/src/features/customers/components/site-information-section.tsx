@@ -9,10 +9,12 @@ import { useOwnedSites, useSharedSites } from '../api/customers-api.ts';
 import { CUSTOMER_TABLE_PAGE_SIZE } from './customer-search.ts';
 import { SiteDetailsDialog } from './site-details-dialog.tsx';
 import { siteLinks } from './site-links.ts';
+import { SiteStatusDialog } from './site-status-dialog.tsx';
 
 /**
  * Site information of the customer view: owned sites (apps) and shared sites (sharedapps), each
- * with Details and the actions the viewer may use (Impersonate, Configuration, Edit).
+ * with Details and the actions the viewer may use (Impersonate, Configuration, Edit; owned sites
+ * also Activate or Deactivate, after a confirmation).
  */
 export function SiteInformationSection({ uid }: { uid: string }) {
   const t = useT('customers');
@@ -21,6 +23,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
   const owned = useOwnedSites(uid);
   const shared = useSharedSites(uid);
   const [details, setDetails] = useState<Site | undefined>();
+  const [statusOf, setStatusOf] = useState<Site | undefined>();
   const impersonate = permissions.has('impersonation.request');
   const configure = permissions.has('site-settings.read');
   const edit = permissions.has('sites.write');
@@ -58,6 +61,17 @@ export function SiteInformationSection({ uid }: { uid: string }) {
               <Link className="button button-small" to={siteLinks.edit(s.uid, s.appId)}>
                 {t('edit')}
               </Link>
+            ) : null}
+            {edit && !withRole ? (
+              <button
+                type="button"
+                className={
+                  s.Status === 'active' ? 'button button-small button-danger' : 'button button-small'
+                }
+                onClick={() => setStatusOf(s)}
+              >
+                {s.Status === 'active' ? t('deactivate') : t('activate')}
+              </button>
             ) : null}
           </div>
         ),
@@ -102,6 +116,9 @@ export function SiteInformationSection({ uid }: { uid: string }) {
         pageSize={CUSTOMER_TABLE_PAGE_SIZE}
       />
       {details ? <SiteDetailsDialog uid={uid} site={details} onClose={() => setDetails(undefined)} /> : null}
+      {statusOf ? (
+        <SiteStatusDialog uid={uid} site={statusOf} onClose={() => setStatusOf(undefined)} />
+      ) : null}
     </section>
   );
 }

@@ -1,18 +1,23 @@
+import { useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
-import { useCustomerProfile } from '../api/customers-api.ts';
+import { useCustomerProfile, useUserProfile } from '../api/customers-api.ts';
 import { AccountInfoSection } from './account-info-section.tsx';
 import { ActivityLogsSection } from './activity-logs-section.tsx';
 import { ContactInfoSection } from './contact-info-section.tsx';
 import { SEARCH_PATH, type SearchLocationState } from './customer-search.ts';
+import { EditProfileDialog } from './edit-profile-dialog.tsx';
 import { LastLoginSection } from './last-login-section.tsx';
+import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 import { SiteInformationSection } from './site-information-section.tsx';
+import { VerifyEmailDialog } from './verify-email-dialog.tsx';
 
 /**
  * /manage-customer/view-customer?uid=: one customer. Contact, account and last-login info need
  * customers.read (the route's); the sites need sites.read and the activity activity.read, and are
- * left out for viewers without them. Each section loads and fails on its own.
+ * left out for viewers without them. Each section loads and fails on its own. Edit Profile, Reset
+ * Password and Verify Email (while the email is unverified) need customers.write.
  */
 export default function ViewCustomerPage() {
   const t = useT('customers');
@@ -32,32 +37,7 @@ export default function ViewCustomerPage() {
             <p className="muted">{t('viewIntro')}</p>
           </div>
           <div className="page-header-actions">
-            {uid && permissions.has('customers.write') ? (
-              <>
-                {/* The write side arrives with the next issue: edit profile and reset password. */}
-                <span id="arrives-soon" className="visually-hidden">
-                  {t('arrivesSoon')}
-                </span>
-                <button
-                  type="button"
-                  className="button button-small"
-                  disabled
-                  title={t('arrivesSoon')}
-                  aria-describedby="arrives-soon"
-                >
-                  {t('editProfile')}
-                </button>
-                <button
-                  type="button"
-                  className="button button-small"
-                  disabled
-                  title={t('arrivesSoon')}
-                  aria-describedby="arrives-soon"
-                >
-                  {t('resetPassword')}
-                </button>
-              </>
-            ) : null}
+            {uid && permissions.has('customers.write') ? <ProfileActions uid={uid} /> : null}
             <Link to={`${SEARCH_PATH}${fromSearch}`}>{t('backToSearch')}</Link>
           </div>
         </div>
@@ -92,5 +72,36 @@ function CustomerName({ uid }: { uid: string }) {
     <p className="lead">
       {t('customerHeading', { name: `${p.FirstName} ${p.LastName}`.trim(), email: p.Email })}
     </p>
+  );
+}
+
+type ProfileAction = 'edit' | 'password' | 'verify';
+
+/** Edit Profile, Reset Password and (while the email is unverified) Verify Email, each a dialog. */
+function ProfileActions({ uid }: { uid: string }) {
+  const t = useT('customers');
+  const profile = useCustomerProfile(uid);
+  const account = useUserProfile(uid);
+  const [open, setOpen] = useState<ProfileAction | undefined>();
+  const p = profile.data;
+  const close = () => setOpen(undefined);
+  const unverified = p ? !p.EmailVerified : account.data?.EmailVerified === false;
+  return (
+    <>
+      <button type="button" className="button button-small" disabled={!p} onClick={() => setOpen('edit')}>
+        {t('editProfile')}
+      </button>
+      <button type="button" className="button button-small" disabled={!p} onClick={() => setOpen('password')}>
+        {t('resetPassword')}
+      </button>
+      {p && unverified ? (
+        <button type="button" className="button button-small" onClick={() => setOpen('verify')}>
+          {t('verifyEmail')}
+        </button>
+      ) : null}
+      {p && open === 'edit' ? <EditProfileDialog profile={p} onClose={close} /> : null}
+      {p && open === 'password' ? <ResetPasswordDialog uid={uid} email={p.Email} onClose={close} /> : null}
+      {p && open === 'verify' ? <VerifyEmailDialog uid={uid} email={p.Email} onClose={close} /> : null}
+    </>
   );
 }

@@ -1,0 +1,199 @@
+import type { Site } from '@sac/contract/customers';
+import type { BodyOf } from '@sac/contract/endpoints';
+import { MESSAGES } from '@sac/contract/messages';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-client.ts';
+import { customerKeys } from './customers-api.ts';
+
+/** Query keys of the site form's reads (under the customer, so a customer's writes reach them). */
+export const siteFormKeys = {
+  catalogue: () => [...customerKeys.all, 'features-catalogue'] as const,
+  basic: (uid: string, appId: number) => [...customerKeys.siteInfo(uid, appId), 'basic'] as const,
+  features: (uid: string, appId: number) => [...customerKeys.siteInfo(uid, appId), 'features'] as const,
+  dataCenter: (uid: string, appId: number) => [...customerKeys.siteInfo(uid, appId), 'data-center'] as const,
+};
+
+/** GET /admin/features: the features and feature sets. */
+export const featuresCatalogueQuery = () =>
+  queryOptions({
+    queryKey: siteFormKeys.catalogue(),
+    queryFn: async ({ signal }) => (await callApi('features', { signal })).Data,
+    staleTime: 5 * 60_000,
+    // The step offers Retry: fail at once.
+    retry: false,
+    meta: { errorToast: MESSAGES.featureSetUnavailable },
+  });
+export const useFeaturesCatalogue = () => useQuery(featuresCatalogueQuery());
+
+/** GET /admin/site/basicsettings: web apps, plan and trial of one site. */
+export const useSiteBasicSettings = (uid: string, appId: number | undefined) =>
+  useQuery({
+    queryKey: siteFormKeys.basic(uid, appId ?? 0),
+    queryFn: async ({ signal }) =>
+      (await callApi('siteBasicSettings', { query: { uID: uid, appId: appId! }, signal })).Data,
+    enabled: appId !== undefined,
+  });
+
+/** GET /admin/site/feature: a site's features. */
+export const useSiteFeatures = (uid: string, appId: number | undefined) =>
+  useQuery({
+    queryKey: siteFormKeys.features(uid, appId ?? 0),
+    queryFn: async ({ signal }) =>
+      (await callApi('siteFeature', { query: { userId: uid, appId: appId! }, signal })).Data,
+    enabled: appId !== undefined,
+  });
+
+/** GET /admin/site/datacenter: the data centers, global servers and the site's current choice. */
+export const useSiteDataCenter = (uid: string, appId: number | undefined) =>
+  useQuery({
+    queryKey: siteFormKeys.dataCenter(uid, appId ?? 0),
+    queryFn: async ({ signal }) =>
+      (await callApi('siteDataCenter', { query: { userId: uid, appId: appId! }, signal })).Data,
+    enabled: appId !== undefined,
+    // The step offers Retry: fail at once.
+    retry: false,
+  });
+
+/** After a write that changes a customer's sites: the lists, counts and site details reload. */
+function useRefreshSites() {
+  const queryClient = useQueryClient();
+  return (uid: string, appId?: number) => {
+    void queryClient.invalidateQueries({ queryKey: customerKeys.ownedSites(uid) });
+    void queryClient.invalidateQueries({ queryKey: customerKeys.account(uid) });
+    if (appId !== undefined)
+      void queryClient.invalidateQueries({ queryKey: customerKeys.siteInfo(uid, appId), exact: true });
+  };
+}
+
+/** POST /admin/customer: the customer and their first site (the answer carries the API secret once). */
+export function useCreateCustomer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...customerKeys.all, 'create'],
+    meta: { errorFallback: false },
+    mutationFn: async (body: BodyOf<'createCustomer'>) => (await callApi('createCustomer', { body })).Data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...customerKeys.all, 'search'] }),
+  });
+}
+
+/** POST /admin/site?uid=: a new site of a customer (the answer carries the API secret once). */
+export function useAddSite() {
+  const refresh = useRefreshSites();
+  return useMutation({
+    mutationKey: [...customerKeys.all, 'add-site'],
+    meta: { errorFallback: false },
+    mutationFn: async ({ uid, body }: { uid: string; body: BodyOf<'addSite'> }) =>
+      (await callApi('addSite', { query: { uid }, body })).Data,
+    onSuccess: (_d, { uid }) => refresh(uid),
+  });
+}
+
+interface SiteRef {
+  uid: string;
+  appId: number;
+}
+
+/** PUT /admin/site/basicsettings (step 2); the answer replaces the cached read. */
+export function useSaveBasicSettings() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshSites();
+  return useMutation({
+    mutationKey: [...customerKeys.all, 'basic-settings'],
+    meta: { errorFallback: false },
+    mutationFn: async ({ uid, appId, body }: SiteRef & { body: BodyOf<'updateSiteBasicSettings'> }) =>
+      (await callApi('updateSiteBasicSettings', { query: { uID: uid, appId }, body })).Data,
+    onSuccess: (data, { uid, appId }) => {
+      queryClient.setQueryData(siteFormKeys.basic(uid, appId), data);
+      refresh(uid, appId);
+    },
+  });
+}
+
+/** PUT /admin/site/feature (step 3). */
+export function useSaveFeatures() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshSites();
+  return useMutation({
+    mutationKey: [...customerKeys.all, 'features'],
+    meta: { errorFallback: false },
+    mutationFn: async ({ uid, appId, body }: SiteRef & { body: BodyOf<'updateSiteFeatures'> }) =>
+      (await callApi('updateSiteFeatures', { query: { userId: uid, appId }, body })).Data,
+    onSuccess: (data, { uid, appId }) => {
+      queryClient.setQueryData(siteFormKeys.features(uid, appId), data);
+      refresh(uid, appId);
+    },
+  });
+}
+
+/** PUT /admin/site/datacenter (step 4). */
+export function useSaveDataCenter() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshSites();
+  return useMutation({
+    mutationKey: [...customerKeys.all, 'data-center'],
+    meta: { errorFallback: false },
+    mutationFn: async ({ uid, appId, body }: SiteRef & { body: BodyOf<'updateSiteDataCenter'> }) =>
+      (await callApi('updateSiteDataCenter', { query: { userId: uid, appId }, body })).Data,
+    onSuccess: (data, { uid, appId }) => {
+      queryClient.setQueryData(siteFormKeys.dataCenter(uid, appId), data);
+      refresh(uid, appId);
+    },
+  });
+}
+
+/** PUT /admin/customerprofile?uid=: the answer replaces the cached profile; the account reloads. */
+export function useUpdateCustomerProfile(uid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...customerKeys.all, 'profile', uid],
+    meta: { errorFallback: MESSAGES.customerProfileUpdateFailed },
+    mutationFn: async (body: BodyOf<'updateCustomerProfile'>) =>
+      (await callApi('updateCustomerProfile', { query: { uid }, body })).Data,
+    onSuccess: (profile) => {
+      queryClient.setQueryData(customerKeys.profile(uid), profile);
+      void queryClient.invalidateQueries({ queryKey: customerKeys.account(uid) });
+      void queryClient.invalidateQueries({ queryKey: [...customerKeys.all, 'search'] });
+    },
+  });
+}
+
+/** PUT /admin/customer/password?uid= */
+export function useSetCustomerPassword(uid: string) {
+  return useMutation({
+    mutationKey: [...customerKeys.all, 'password', uid],
+    mutationFn: (body: BodyOf<'setCustomerPassword'>) =>
+      callApi('setCustomerPassword', { query: { uid }, body }),
+  });
+}
+
+/** POST /admin/verifyemail {uid}: the cached profile and account read EmailVerified true. */
+export function useVerifyEmail(uid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...customerKeys.all, 'verify-email', uid],
+    mutationFn: () => callApi('verifyEmail', { body: { uid } }),
+    onSuccess: () => {
+      for (const key of [customerKeys.profile(uid), customerKeys.account(uid)]) {
+        queryClient.setQueryData<{ EmailVerified: boolean }>(key, (old) =>
+          old ? { ...old, EmailVerified: true } : old,
+        );
+      }
+    },
+  });
+}
+
+/** PUT /admin/site/status: the row of the cached site list takes the answer (no reload). */
+export function useSetSiteStatus(uid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...customerKeys.all, 'site-status', uid],
+    mutationFn: async ({ appId, Status }: { appId: number; Status: Site['Status'] }) =>
+      (await callApi('setSiteStatus', { query: { uId: uid, appId }, body: { Status } })).Data,
+    onSuccess: (site) => {
+      queryClient.setQueryData<Site[]>(customerKeys.ownedSites(uid), (rows) =>
+        rows?.map((r) => (r.appId === site.appId ? site : r)),
+      );
+      void queryClient.invalidateQueries({ queryKey: customerKeys.siteInfo(uid, site.appId), exact: true });
+    },
+  });
+}

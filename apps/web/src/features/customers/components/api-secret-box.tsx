@@ -1,0 +1,68 @@
+import { useRef } from 'react';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+
+/**
+ * A new site's API secret, shown once (the API keeps only its hash): a clearly warned, copyable
+ * box. It stays until the user says they copied it or leaves the screen.
+ */
+export function ApiSecretBox({
+  siteName,
+  apiKey,
+  secret,
+  onHide,
+}: {
+  siteName: string;
+  apiKey: string;
+  secret: string;
+  onHide: () => void;
+}) {
+  const t = useT('customers');
+  const inputRef = useRef<HTMLInputElement>(null);
+  const copy = async () => {
+    inputRef.current?.select();
+    try {
+      await navigator.clipboard.writeText(secret);
+      toast.success(t('copied'));
+    } catch {
+      toast.warning(t('copyFailed'));
+    }
+  };
+  return (
+    <section className="secret-box" aria-labelledby="api-secret-title">
+      <h2 id="api-secret-title">{t('apiSecretTitle', { name: siteName })}</h2>
+      <p className="secret-warning" role="alert">
+        {t('apiSecretWarning')}
+      </p>
+      <p className="muted">{t('apiSecretDetail')}</p>
+      <dl className="detail-list detail-list-compact">
+        <div>
+          <dt>{t('apiKey')}</dt>
+          <dd>
+            <code>{apiKey}</code>
+          </dd>
+        </div>
+      </dl>
+      <div className="field">
+        <label htmlFor="api-secret-value">{t('apiSecret')}</label>
+        <div className="secret-row">
+          <input
+            ref={inputRef}
+            id="api-secret-value"
+            readOnly
+            value={secret}
+            spellCheck={false}
+            autoComplete="off"
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <button type="button" className="button button-primary" onClick={() => void copy()}>
+            {t('copy')}
+          </button>
+        </div>
+      </div>
+      <button type="button" className="button button-small" onClick={onHide}>
+        {t('apiSecretHide')}
+      </button>
+    </section>
+  );
+}

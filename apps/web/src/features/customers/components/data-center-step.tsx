@@ -1,0 +1,236 @@
+import { siteDataCenterBody } from '@sac/contract/customer-writes';
+import type { Site, siteDataCenterResponse } from '@sac/contract/customers';
+import { useState } from 'react';
+import type { z } from 'zod';
+import { FormField } from '../../../components/form-field.tsx';
+import { RadioGroup } from '../../../components/radio-group.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import { useSaveDataCenter } from '../api/customer-writes-api.ts';
+import { useStepFailure } from './basic-info-step.tsx';
+import { WizardStepForm } from './wizard-step-form.tsx';
+
+export const DC_FIELDS = [
+  'Source',
+  'FromAppId',
+  'GlobalServer',
+  'DbName',
+  'DataCenter',
+  'ConnectionString',
+] as const;
+export type DataCenterField = (typeof DC_FIELDS)[number];
+export type DataCenterValues = Record<DataCenterField, string>;
+export const DEFAULT_DATA_CENTER: DataCenterValues = {
+  Source: 'global-server',
+  FromAppId: '',
+  GlobalServer: '',
+  DbName: '',
+  DataCenter: '',
+  ConnectionString: '',
+};
+
+type DataCenterInfo = z.output<typeof siteDataCenterResponse>['Data'];
+
+/** The form's values from a site's current data center (a custom connection string is never sent back). */
+export function dataCenterFromSite(info: DataCenterInfo): DataCenterValues {
+  const c = info.Current;
+  if (c.CustomDb)
+    return {
+      ...DEFAULT_DATA_CENTER,
+      Source: 'custom-database',
+      DataCenter: c.DataCenter ?? '',
+      DbName: c.DbName,
+    };
+  return {
+    ...DEFAULT_DATA_CENTER,
+    Source: 'global-server',
+    GlobalServer: c.GlobalServer ?? '',
+    DbName: c.DbName,
+  };
+}
+
+interface Props {
+  uid: string;
+  appId: number;
+  title: string;
+  position: string;
+  values: DataCenterValues;
+  info: { data?: DataCenterInfo; isPending: boolean; isError: boolean; refetch: () => unknown };
+  otherSites: readonly Site[];
+  onChange: (values: DataCenterValues) => void;
+  onSaved: () => void;
+  onBack?: () => void;
+}
+
+/**
+ * Step 4 (Set Data Center & DB): copy an existing site's configuration, use a global server (with
+ * a database name), or a custom database (data center, database name, connection string). The
+ * lists failing to load: 'Error retrieving data centers' with Retry.
+ */
+export function DataCenterStep({
+  uid,
+  appId,
+  title,
+  position,
+  values,
+  info,
+  otherSites,
+  onChange,
+  onSaved,
+  onBack,
+}: Props) {
+  const t = useT('customers');
+  const common = useT('common');
+  const save = useSaveDataCenter();
+  const form = useLiveValidation<DataCenterField, unknown>(siteDataCenterBody, values);
+  const failed = useStepFailure();
+  const [failure, setFailure] = useState<string | undefined>();
+  const lists = info.data;
+
+  const field = (f: DataCenterField) => ({
+    id: `wiz-dc-${f}`,
+    name: f,
+    value: values[f],
+    error: form.shown(f),
+    onValueChange: (v: string) => {
+      form.changed(f);
+      onChange({ ...values, [f]: v });
+    },
+    onBlur: () => form.touch(f),
+  });
+  // The schema's messages for an unchosen select are its own; the site select says 'Choose a site'.
+  const siteError = form.shown('FromAppId') ? t('chooseSite') : undefined;
+
+  const onSubmit = () => {
+    const parsed = siteDataCenterBody.safeParse(values);
+    if (!parsed.success) return;
+    setFailure(undefined);
+    save.mutate(
+      { uid, appId, body: parsed.data },
+      {
+        onSuccess: () => {
+          toast.success(t('dataCenterSaved'));
+          onSaved();
+        },
+        onError: (error) => {
+          const text = errorText(error);
+          if (error instanceof ApiError)
+            form.setServerErrors(serverFieldErrors(error.envelope?.FieldErrors, DC_FIELDS));
+          toast.error(text);
+          setFailure(failed(title, text));
+        },
+      },
+    );
+  };
+
+  const dbName = (
+    <FormField {...field('DbName')} label={t('databaseNameField')} autoComplete="off" spellCheck={false} />
+  );
+
+  return (
+    <WizardStepForm
+      title={title}
+      position={position}
+      failure={failure}
+      canSubmit={form.valid}
+      busy={save.isPending}
+      submitLabel={t('finish')}
+      onSubmit={onSubmit}
+      onBack={onBack}
+    >
+      {info.isError ? (
+        <div className="field">
+          <p className="form-alert" role="alert">
+            {t('dataCentersFailed')}
+          </p>
+          <div>
+            <button type="button" className="button" onClick={() => void info.refetch()}>
+              {common('retry')}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {info.isPending ? (
+        <p className="muted" role="status">
+          {common('loading')}
+        </p>
+      ) : null}
+      {lists?.Current.CustomDb && values.Source === 'custom-database' && !values.ConnectionString ? (
+        <p className="notice notice-info">{t('connectionStringKept')}</p>
+      ) : null}
+      <RadioGroup
+        legend={t('dataCenterSource')}
+        name="data-center-source"
+        value={values.Source}
+        onChange={(Source) => onChange({ ...values, Source })}
+        options={[
+          {
+            value: 'existing-site',
+            label: t('sourceExistingSite'),
+            hint: otherSites.length === 0 ? t('noOtherSite') : t('sourceExistingSiteHint'),
+            disabled: otherSites.length === 0,
+          },
+          { value: 'global-server', label: t('sourceGlobalServer'), disabled: !lists },
+          { value: 'custom-database', label: t('sourceCustomDatabase'), disabled: !lists },
+        ]}
+        renderChosen={(source) => {
+          if (source === 'existing-site')
+            return (
+              <SelectField
+                {...field('FromAppId')}
+                error={siteError}
+                label={t('existingSiteField')}
+                placeholder={t('chooseSite')}
+                options={otherSites.map((s) => ({ value: String(s.appId), label: s.AppName }))}
+              />
+            );
+          if (!lists) return null;
+          if (source === 'global-server')
+            return (
+              <>
+                <SelectField
+                  {...field('GlobalServer')}
+                  label={t('globalServerField')}
+                  placeholder={t('chooseGlobalServer')}
+                  options={lists.GlobalServers.map((g) => ({
+                    value: g.Code,
+                    label: t('globalServerOption', {
+                      name: g.Name,
+                      dataCenter:
+                        lists.DataCenters.find((d) => d.Code === g.DataCenter)?.Name ?? g.DataCenter,
+                    }),
+                  }))}
+                />
+                {dbName}
+              </>
+            );
+          return (
+            <>
+              <SelectField
+                {...field('DataCenter')}
+                label={t('dataCenterField')}
+                placeholder={t('chooseDataCenter')}
+                options={lists.DataCenters.map((d) => ({
+                  value: d.Code,
+                  label: t('dataCenterOption', { name: d.Name, region: d.Region }),
+                }))}
+              />
+              {dbName}
+              <FormField
+                {...field('ConnectionString')}
+                type="password"
+                label={t('connectionStringField')}
+                hint={t('connectionStringHint')}
+                autoComplete="off"
+                spellCheck={false}
+              />
+            </>
+          );
+        }}
+      />
+    </WizardStepForm>
+  );
+}

@@ -1,0 +1,125 @@
+import { updateCustomerProfileBody } from '@sac/contract/customer-writes';
+import type { CustomerProfile } from '@sac/contract/customers';
+import { ERRORS } from '@sac/contract/errors';
+import { type FormEvent, useState } from 'react';
+import { Dialog } from '../../../components/dialog.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import { useUpdateCustomerProfile } from '../api/customer-writes-api.ts';
+import { timeZoneOptions } from './time-zones.ts';
+
+const schema = updateCustomerProfileBody.shape.data;
+const FIELDS = [
+  'FirstName',
+  'LastName',
+  'Email',
+  'Organization',
+  'PhoneNumber',
+  'ContactEmail',
+  'TimeZone',
+] as const;
+type Field = (typeof FIELDS)[number];
+
+/**
+ * Edit a customer's profile (PUT /admin/customerprofile; every field is sent). Phone and email
+ * rules of spec section 5; a failure toasts the server's text (e.g. the 940 one) else 'Error
+ * updating customer profile.'; the answer replaces the cached profile.
+ */
+export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfile; onClose: () => void }) {
+  const t = useT('customers');
+  const update = useUpdateCustomerProfile(profile.Uid);
+  const [values, setValues] = useState<Record<Field, string>>(() => ({
+    FirstName: profile.FirstName,
+    LastName: profile.LastName,
+    Email: profile.Email,
+    Organization: profile.Organization,
+    PhoneNumber: profile.PhoneNumber,
+    ContactEmail: profile.ContactEmail,
+    TimeZone: profile.TimeZone,
+  }));
+  const form = useLiveValidation<Field, unknown>(schema, values);
+  const field = (f: Field) => ({
+    id: `profile-${f}`,
+    name: f,
+    value: values[f],
+    error: form.shown(f),
+    onValueChange: (v: string) => {
+      form.changed(f);
+      setValues((prev) => ({ ...prev, [f]: v }));
+    },
+    onBlur: () => form.touch(f),
+  });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = schema.safeParse(values);
+    if (!parsed.success || update.isPending) {
+      for (const f of FIELDS) form.touch(f);
+      return;
+    }
+    update.mutate(
+      { data: parsed.data },
+      {
+        onSuccess: () => {
+          toast.success(t('profileUpdated'));
+          onClose();
+        },
+        onError: (error) => {
+          if (!(error instanceof ApiError)) return;
+          const fields = serverFieldErrors(error.envelope?.FieldErrors, FIELDS);
+          if (error.code === ERRORS.customerExists.code) fields.Email = errorText(error);
+          form.setServerErrors(fields);
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog title={t('editProfileTitle')} onClose={onClose} busy={update.isPending} wide>
+      <form onSubmit={onSubmit} noValidate>
+        <div className="form-grid">
+          <FormField {...field('FirstName')} label={t('firstNameField')} autoComplete="off" required />
+          <FormField {...field('LastName')} label={t('lastNameField')} autoComplete="off" required />
+          <FormField {...field('Email')} type="email" label={t('emailField')} autoComplete="off" required />
+          <FormField {...field('Organization')} label={t('organizationField')} autoComplete="off" />
+          <FormField
+            {...field('PhoneNumber')}
+            type="tel"
+            inputMode="numeric"
+            label={t('phoneField')}
+            autoComplete="off"
+          />
+          <FormField
+            {...field('ContactEmail')}
+            type="email"
+            label={t('contactEmailField')}
+            autoComplete="off"
+          />
+          <SelectField
+            {...field('TimeZone')}
+            label={t('timeZoneField')}
+            placeholder={t('chooseTimeZone')}
+            options={timeZoneOptions(profile.TimeZone)}
+          />
+        </div>
+        <div className="form-actions dialog-actions">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={!form.valid || update.isPending}
+            aria-busy={update.isPending}
+          >
+            {update.isPending ? t('saving') : t('save')}
+          </button>
+          <button type="button" className="button" disabled={update.isPending} onClick={onClose}>
+            {t('cancel')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

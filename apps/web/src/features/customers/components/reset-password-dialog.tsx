@@ -1,0 +1,128 @@
+import { customerPasswordBody } from '@sac/contract/customer-writes';
+import { MESSAGES } from '@sac/contract/messages';
+import { generatePassword, isStrongPassword } from '@sac/contract/validation';
+import { type FormEvent, useState } from 'react';
+import { Dialog } from '../../../components/dialog.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { useLiveValidation } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import { useSetCustomerPassword } from '../api/customer-writes-api.ts';
+
+/** A generated password that satisfies the password rule (redrawn until it has both letter cases). */
+export function strongGeneratedPassword(): string {
+  for (;;) {
+    const p = generatePassword();
+    if (isStrongPassword(p)) return p;
+  }
+}
+
+/**
+ * Reset a customer's password (PUT /admin/customer/password): password and confirmation, the
+ * spec's password rule, and Generate, which fills both and shows the password so staff can pass
+ * it on. Success toasts the server's Message.
+ */
+export function ResetPasswordDialog({
+  uid,
+  email,
+  onClose,
+}: {
+  uid: string;
+  email: string;
+  onClose: () => void;
+}) {
+  const t = useT('customers');
+  const setPassword = useSetCustomerPassword(uid);
+  const [values, setValues] = useState({ password: '', confirm: '' });
+  const [generated, setGenerated] = useState<string | undefined>();
+  const form = useLiveValidation<'password', unknown>(customerPasswordBody, values);
+  const [confirmTouched, setConfirmTouched] = useState(false);
+  const mismatch = values.confirm !== values.password;
+  const confirmError = confirmTouched && mismatch ? MESSAGES.passwordsDoNotMatch : undefined;
+
+  const set = (f: 'password' | 'confirm', v: string) => {
+    if (f === 'password') form.changed('password');
+    else setConfirmTouched(true);
+    setGenerated(undefined);
+    setValues((prev) => ({ ...prev, [f]: v }));
+  };
+  const generate = () => {
+    const p = strongGeneratedPassword();
+    setValues({ password: p, confirm: p });
+    setGenerated(p);
+    form.touch('password');
+    setConfirmTouched(true);
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    form.touch('password');
+    setConfirmTouched(true);
+    const parsed = customerPasswordBody.safeParse(values);
+    if (!parsed.success || mismatch || setPassword.isPending) return;
+    setPassword.mutate(parsed.data, {
+      onSuccess: (answer) => {
+        toast.success(answer.Message || t('passwordSet'));
+        onClose();
+      },
+    });
+  };
+
+  return (
+    <Dialog title={t('resetPasswordTitle')} onClose={onClose} busy={setPassword.isPending}>
+      <form onSubmit={onSubmit} noValidate>
+        <p>{t('resetPasswordIntro', { email })}</p>
+        <FormField
+          id="customer-password"
+          name="password"
+          type={generated ? 'text' : 'password'}
+          label={t('newPasswordField')}
+          autoComplete="new-password"
+          value={values.password}
+          error={form.shown('password')}
+          onValueChange={(v) => set('password', v)}
+          onBlur={() => form.touch('password')}
+        />
+        <FormField
+          id="customer-password-confirm"
+          name="confirmpassword"
+          type={generated ? 'text' : 'password'}
+          label={t('confirmPasswordField')}
+          autoComplete="new-password"
+          value={values.confirm}
+          error={confirmError}
+          onValueChange={(v) => set('confirm', v)}
+          onBlur={() => setConfirmTouched(true)}
+        />
+        <div className="field">
+          <div>
+            <button type="button" className="button" onClick={generate}>
+              {t('generate')}
+            </button>
+          </div>
+        </div>
+        {generated ? (
+          <div className="notice notice-info generated-password">
+            <p>
+              {t('generatedPassword')} <code data-testid="generated-password">{generated}</code>
+            </p>
+            <p className="field-hint">{t('generatedPasswordHint')}</p>
+          </div>
+        ) : null}
+        <div className="form-actions dialog-actions">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={!form.valid || mismatch || setPassword.isPending}
+            aria-busy={setPassword.isPending}
+          >
+            {setPassword.isPending ? t('saving') : t('savePassword')}
+          </button>
+          <button type="button" className="button" disabled={setPassword.isPending} onClick={onClose}>
+            {t('cancel')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

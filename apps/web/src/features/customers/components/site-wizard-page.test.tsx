@@ -1,0 +1,361 @@
+import { APP_NAME_MESSAGE } from '@sac/contract/customer-writes';
+import { MESSAGES } from '@sac/contract/messages';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../../lib/api-base.ts';
+import { clearToasts } from '../../../lib/toast-store.ts';
+import { renderScreen, site, stubApi, UID, type Viewer } from './customers-test-kit.tsx';
+import SiteWizardPage from './site-wizard-page.tsx';
+
+const admin: Viewer = {
+  Uid: 'u-admin',
+  Email: 'admin@example.com',
+  Role: ['Admin'],
+  Permissions: ['customers.read', 'customers.write', 'sites.read', 'sites.write'],
+};
+
+const CREATE = '/manage-customer/create-customer';
+const EDIT = '/manage-customer/edit-site';
+const VIEW = '/manage-customer/view-customer';
+const routes = [
+  { path: CREATE, element: <SiteWizardPage mode="create" /> },
+  { path: EDIT, element: <SiteWizardPage mode="edit" /> },
+  { path: VIEW, element: <p>customer view</p> },
+];
+
+const catalogue = {
+  Data: {
+    Features: [
+      { Key: 'sso', Name: 'Single Sign-On', Description: '' },
+      { Key: 'mfa', Name: 'Multi-Factor Authentication', Description: '' },
+    ],
+    FeatureSets: [
+      { Name: 'Free', Features: ['sso'] },
+      { Name: 'Developer', Features: ['sso', 'mfa'] },
+    ],
+  },
+};
+const basicSettings = (extra = {}) => ({
+  Data: {
+    appId: 11,
+    AppName: 'shop',
+    ProductionUrl: 'https://shop.example.com',
+    StagingUrl: '',
+    Plan: 'Developer',
+    PlanStatus: 'Subscribed',
+    TrialEndsAt: null,
+    Billing: 'Monthly',
+    Status: 'active',
+    ...extra,
+  },
+});
+const dataCenters = {
+  Data: {
+    DataCenters: [{ Code: 'eu-west', Name: 'EU West (Ireland)', Region: 'Europe' }],
+    GlobalServers: [{ Code: 'euw-shared-1', Name: 'EU West shared cluster 1', DataCenter: 'eu-west' }],
+    Current: { DataCenter: 'eu-west', GlobalServer: 'euw-shared-1', DbName: 'shop_db', CustomDb: false },
+  },
+};
+const siteReads = {
+  'GET /admin/features': () => ({ body: catalogue }),
+  'GET /admin/site/basicsettings': () => ({ body: basicSettings() }),
+  'GET /admin/site/feature': () => ({ body: { Data: { appId: 11, Features: ['sso', 'mfa'] } } }),
+  'GET /admin/site/datacenter': () => ({ body: dataCenters }),
+  'GET /admin/apps': () => ({
+    body: { Data: [site(11, { AppName: 'shop' }), site(12, { AppName: 'blog' })] },
+  }),
+  'GET /admin/customerprofilebyuid': () => ({
+    body: { Data: { Uid: UID, FirstName: 'Ada', LastName: 'L' } },
+  }),
+};
+
+const type = (label: string, value: string) =>
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const blur = (label: string) => fireEvent.blur(screen.getByLabelText(label));
+const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+const toastTexts = async (kind: 'success' | 'error') =>
+  (await screen.findAllByTestId(`toast-${kind}`)).map((t) => t.querySelector('p')?.textContent);
+
+beforeEach(() => {
+  localStorage.clear();
+  setApiBase('http://api.test');
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+function fillCustomer() {
+  type('First name', 'Grace');
+  type('Last name', 'Hopper');
+  type('Email', 'grace@example.com');
+  type('Site name', 'cobol-shop');
+}
+
+describe('site form: create customer', () => {
+  it('names the four steps and shows step 1 validation messages; Next waits for a valid form', async () => {
+    stubApi(admin, siteReads);
+    renderScreen(CREATE, routes);
+    const steps = await screen.findByRole('navigation', { name: 'Steps' });
+    expect(
+      within(steps)
+        .getAllByRole('listitem')
+        .map((li) => li.querySelector('.stepper-label')?.textContent),
+    ).toEqual(['Basic Info', 'Additional Site Information', 'Set Features', 'Set Data Center & DB']);
+    expect(screen.getByRole('heading', { level: 2, name: 'Basic Info' })).toBeTruthy();
+    expect(screen.getByLabelText('Organization (Optional)')).toBeTruthy();
+    expect(screen.getByLabelText('Time zone').tagName).toBe('SELECT');
+    expect(button('Next').disabled).toBe(true);
+
+    blur('First name');
+    expect(screen.getByText('First name is required.')).toBeTruthy();
+    blur('Email');
+    expect(screen.getByText(MESSAGES.emailRequired)).toBeTruthy();
+    type('Email', 'grace@');
+    expect(screen.getByText(MESSAGES.emailInvalid)).toBeTruthy();
+    type('Phone Number (Optional)', '12ab');
+    expect(screen.getByText(MESSAGES.phoneNotNumber)).toBeTruthy();
+    type('Phone Number (Optional)', '123');
+    expect(screen.getByText(MESSAGES.phoneLength)).toBeTruthy();
+    type('Site name', 'A_b');
+    expect(screen.getAllByText(APP_NAME_MESSAGE).some((el) => el.className === 'field-error')).toBe(true);
+
+    fillCustomer();
+    type('Phone Number (Optional)', '5551234567');
+    expect(button('Next').disabled).toBe(false);
+  });
+
+  it("says 'User already exists, Use search function to handle site creation' on 940, keeping the values", async () => {
+    stubApi(admin, {
+      ...siteReads,
+      'POST /admin/customer': () => ({
+        status: 409,
+        body: { ErrorCode: 940, Description: MESSAGES.customerExists, Message: '', RequestId: 'r' },
+      }),
+    });
+    renderScreen(CREATE, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Basic Info' });
+    fillCustomer();
+    fireEvent.click(button('Next'));
+    expect(await toastTexts('error')).toEqual([MESSAGES.customerExists]);
+    const alert = screen.getAllByRole('alert').find((a) => a.classList.contains('form-alert'))!;
+    expect(alert.textContent).toContain(`Basic Info failed: ${MESSAGES.customerExists}`);
+    expect(screen.getByRole('link', { name: 'Go to Search Customer' }).getAttribute('href')).toBe(
+      '/manage-customer/search-customer',
+    );
+    expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Grace');
+    expect((screen.getByLabelText('Site name') as HTMLInputElement).value).toBe('cobol-shop');
+  });
+
+  it('shows the API secret once after creation, then walks steps 2 to 4 to the customer view', async () => {
+    const { fetchMock } = stubApi(admin, {
+      ...siteReads,
+      'GET /admin/site/basicsettings': () => ({
+        body: basicSettings({ ProductionUrl: '', Plan: 'Free', AppName: 'cobol-shop' }),
+      }),
+      'GET /admin/site/feature': () => ({ body: { Data: { appId: 11, Features: [] } } }),
+      'GET /admin/apps': () => ({ body: { Data: [site(11, { AppName: 'cobol-shop' })] } }),
+      'POST /admin/customer': () => ({
+        body: {
+          Data: {
+            Customer: { Uid: UID, FirstName: 'Grace', LastName: 'Hopper', Email: 'grace@example.com' },
+            Site: site(11, { AppName: 'cobol-shop' }),
+            ApiSecret: 'the-secret-value',
+          },
+        },
+      }),
+      'PUT /admin/site/basicsettings': () => ({ body: basicSettings({ PlanStatus: 'Trial' }) }),
+      'PUT /admin/site/feature': () => ({ body: { Data: { appId: 11, Features: ['sso'] } } }),
+      'PUT /admin/site/datacenter': () => ({ body: dataCenters }),
+    });
+    renderScreen(CREATE, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Basic Info' });
+    fillCustomer();
+    fireEvent.click(button('Next'));
+
+    const secretBox = (await screen.findByRole('heading', { name: 'API secret of cobol-shop' })).closest(
+      'section',
+    )!;
+    expect(within(secretBox).getByText('Copy it now; it will not be shown again.')).toBeTruthy();
+    expect((within(secretBox).getByLabelText('API Secret') as HTMLInputElement).value).toBe(
+      'the-secret-value',
+    );
+    expect(within(secretBox).getByRole('button', { name: 'Copy' })).toBeTruthy();
+
+    // Step 2
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    type('Production URL (Optional)', 'not a url');
+    expect(screen.getByText('Please enter a valid URL.')).toBeTruthy();
+    expect(button('Next').disabled).toBe(true);
+    type('Production URL (Optional)', 'https://cobol.example.com');
+    fireEvent.change(screen.getByLabelText('Plan'), { target: { value: 'Developer' } });
+    type('Trial days', '14');
+    fireEvent.click(button('Next'));
+
+    // Step 3
+    await screen.findByRole('heading', { level: 2, name: 'Set Features' });
+    expect(
+      (screen.getByRole('radio', { name: 'Use the features of an existing site' }) as HTMLInputElement)
+        .disabled,
+    ).toBe(true);
+    expect(button('Next').disabled).toBe(true);
+    fireEvent.click(await screen.findByRole('radio', { name: 'Free' }));
+    fireEvent.click(button('Next'));
+
+    // Step 4
+    await screen.findByRole('heading', { level: 2, name: 'Set Data Center & DB' });
+    fireEvent.click(screen.getByRole('radio', { name: 'Use a custom database' }));
+    type('Database name', '');
+    blur('Database name');
+    expect(screen.getByText(MESSAGES.databaseNameRequired)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Data center'), { target: { value: 'eu-west' } });
+    type('Database name', 'cobol_db');
+    blur('Connection string');
+    expect(screen.getByText(MESSAGES.connectionStringRequired)).toBeTruthy();
+    expect(button('Finish').disabled).toBe(true);
+    expect((screen.getByLabelText('Connection string') as HTMLInputElement).type).toBe('password');
+    type('Connection string', 'postgres://u:p@db/cobol');
+    fireEvent.click(button('Finish'));
+
+    expect(await screen.findByText('customer view')).toBeTruthy();
+    expect(await toastTexts('success')).toContain('Data center updated.');
+    const bodies = fetchMock.mock.calls
+      .filter(([, init]) => init?.method === 'PUT')
+      .map(([input, init]) => [new URL(input, 'http://api.test').pathname, JSON.parse(String(init!.body))]);
+    expect(bodies).toEqual([
+      [
+        '/admin/site/basicsettings',
+        {
+          data: {
+            ProductionUrl: 'https://cobol.example.com',
+            StagingUrl: '',
+            Plan: 'Developer',
+            TrialDays: 14,
+          },
+        },
+      ],
+      ['/admin/site/feature', { FeatureSet: 'Free' }],
+      [
+        '/admin/site/datacenter',
+        {
+          Source: 'custom-database',
+          DataCenter: 'eu-west',
+          DbName: 'cobol_db',
+          ConnectionString: 'postgres://u:p@db/cobol',
+        },
+      ],
+    ]);
+  });
+});
+
+describe('site form: edit site', () => {
+  const editPath = `${EDIT}?uid=${UID}&appId=11`;
+
+  it("starts at step 2 with the site's values; the steps can be opened in any order", async () => {
+    stubApi(admin, siteReads);
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    expect((screen.getByLabelText('Production URL (Optional)') as HTMLInputElement).value).toBe(
+      'https://shop.example.com',
+    );
+    expect((screen.getByLabelText('Plan') as HTMLSelectElement).value).toBe('Developer');
+    expect((screen.getByLabelText('Trial days') as HTMLInputElement).value).toBe('0');
+
+    fireEvent.click(button('Set Data Center & DB'));
+    await screen.findByRole('heading', { level: 2, name: 'Set Data Center & DB' });
+    await waitFor(() =>
+      expect((screen.getByLabelText('Database name') as HTMLInputElement).value).toBe('shop_db'),
+    );
+    expect((screen.getByLabelText('Global server') as HTMLSelectElement).value).toBe('euw-shared-1');
+
+    fireEvent.click(button('Set Features'));
+    await screen.findByRole('heading', { level: 2, name: 'Set Features' });
+    await waitFor(() =>
+      expect((screen.getByRole('radio', { name: 'Developer' }) as HTMLInputElement).checked).toBe(true),
+    );
+    fireEvent.click(screen.getByRole('radio', { name: 'Use the features of an existing site' }));
+    fireEvent.change(screen.getByLabelText('Existing site'), { target: { value: '12' } });
+    expect(button('Next').disabled).toBe(false);
+  });
+
+  it("shows 'Unable to set trial app.' when the trial is not taken, and stays on the step", async () => {
+    stubApi(admin, {
+      ...siteReads,
+      'PUT /admin/site/basicsettings': () => ({ body: basicSettings() }),
+    });
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    await waitFor(() => expect((screen.getByLabelText('Plan') as HTMLSelectElement).value).toBe('Developer'));
+    type('Trial days', '30');
+    fireEvent.click(button('Next'));
+    expect(await toastTexts('error')).toEqual([MESSAGES.trialAppFailed]);
+    expect(screen.getByRole('heading', { level: 2, name: 'Additional Site Information' })).toBeTruthy();
+    expect((screen.getByLabelText('Trial days') as HTMLInputElement).value).toBe('30');
+  });
+
+  it("shows 'Unable to add basic settings.' when the save fails without a server text", async () => {
+    stubApi(admin, {
+      ...siteReads,
+      'PUT /admin/site/basicsettings': () => ({ status: 500, body: {} }),
+    });
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    await waitFor(() => expect((screen.getByLabelText('Plan') as HTMLSelectElement).value).toBe('Developer'));
+    fireEvent.click(button('Next'));
+    expect(await toastTexts('error')).toEqual([MESSAGES.basicSettingsFailed]);
+    expect(
+      screen.getByText(`Additional Site Information failed: ${MESSAGES.basicSettingsFailed}`, {
+        exact: false,
+      }),
+    ).toBeTruthy();
+  });
+
+  it("shows 'Unable to add features.' and the catalogue's load failure", async () => {
+    stubApi(admin, {
+      ...siteReads,
+      'GET /admin/features': () => ({ status: 503, body: { ErrorCode: 951, Description: '' } }),
+      'PUT /admin/site/feature': () => ({ status: 500, body: {} }),
+    });
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    fireEvent.click(button('Set Features'));
+    expect(await screen.findByText(MESSAGES.featureSetUnavailable, { selector: '.form-alert' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: 'Use the features of an existing site' }));
+    fireEvent.change(screen.getByLabelText('Existing site'), { target: { value: '12' } });
+    fireEvent.click(button('Next'));
+    await waitFor(async () => expect(await toastTexts('error')).toContain(MESSAGES.featuresFailed));
+  });
+
+  it('offers Retry when the data centers cannot be loaded', async () => {
+    let fail = true;
+    stubApi(admin, {
+      ...siteReads,
+      'GET /admin/site/datacenter': () =>
+        fail ? { status: 500, body: { ErrorCode: 950, Description: 'boom' } } : { body: dataCenters },
+    });
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    fireEvent.click(button('Set Data Center & DB'));
+    const alert = await screen.findByText(MESSAGES.dataCentersFailed);
+    expect(alert.getAttribute('role')).toBe('alert');
+    expect((screen.getByRole('radio', { name: 'Use a global server' }) as HTMLInputElement).disabled).toBe(
+      true,
+    );
+    fail = false;
+    fireEvent.click(button('Retry'));
+    await waitFor(() => expect(screen.queryByText(MESSAGES.dataCentersFailed)).toBeNull());
+    expect((screen.getByRole('radio', { name: 'Use a global server' }) as HTMLInputElement).disabled).toBe(
+      false,
+    );
+    expect((await screen.findByLabelText('Global server')) as HTMLSelectElement).toBeTruthy();
+  });
+
+  it('is refused without sites.write', async () => {
+    stubApi({ ...admin, Permissions: ['customers.read', 'customers.write', 'sites.read'] }, siteReads);
+    renderScreen(editPath, routes);
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe('You do not have permission to open this screen.'),
+    );
+  });
+});

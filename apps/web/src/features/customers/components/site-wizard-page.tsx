@@ -1,0 +1,265 @@
+import { type ReactNode, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { type StepItem, Stepper } from '../../../components/stepper.tsx';
+import { useT } from '../../../lib/i18n.tsx';
+import { useCurrentUser } from '../../../lib/session.ts';
+import {
+  useFeaturesCatalogue,
+  useSiteBasicSettings,
+  useSiteDataCenter,
+  useSiteFeatures,
+} from '../api/customer-writes-api.ts';
+import { useCustomerProfile, useOwnedSites } from '../api/customers-api.ts';
+import { ApiSecretBox } from './api-secret-box.tsx';
+import {
+  AddSiteStep,
+  CreateCustomerStep,
+  type CreatedSite,
+  type CustomerValues,
+  EMPTY_CUSTOMER,
+} from './basic-info-step.tsx';
+import { viewCustomerHref } from './customer-search.ts';
+import {
+  DataCenterStep,
+  type DataCenterValues,
+  DEFAULT_DATA_CENTER,
+  dataCenterFromSite,
+} from './data-center-step.tsx';
+import { EMPTY_FEATURES, FeaturesStep, type FeaturesValues, featuresFromSite } from './features-step.tsx';
+import { QueryStatus } from './query-status.tsx';
+import {
+  DEFAULT_SETTINGS,
+  type SettingsValues,
+  SiteSettingsStep,
+  settingsFromSite,
+} from './site-settings-step.tsx';
+
+export type WizardMode = 'create' | 'add' | 'edit';
+type StepId = 'basic' | 'settings' | 'features' | 'dataCenter';
+const ORDER: readonly StepId[] = ['basic', 'settings', 'features', 'dataCenter'];
+const LABEL_KEYS = {
+  basic: 'stepBasicInfo',
+  settings: 'stepSiteInformation',
+  features: 'stepFeatures',
+  dataCenter: 'stepDataCenter',
+} as const;
+const TITLE_KEYS = { create: 'createCustomer', add: 'addSite', edit: 'editSite' } as const;
+
+/**
+ * /manage-customer/create-customer, /add-site?uid= and /edit-site?uid=&appId=: one screen with the
+ * steps Basic Info, Additional Site Information, Set Features and Set Data Center & DB. Needs
+ * sites.write (create also customers.write).
+ */
+export default function SiteWizardPage({ mode }: { mode: WizardMode }) {
+  const t = useT('customers');
+  const common = useT('common');
+  const [params] = useSearchParams();
+  const { permissions } = useCurrentUser();
+  const uid = params.get('uid')?.trim() ?? '';
+  const appIdNumber = Number(params.get('appId'));
+  const appId = Number.isInteger(appIdNumber) && appIdNumber > 0 ? appIdNumber : undefined;
+  const title = t(TITLE_KEYS[mode]);
+  const allowed = permissions.has('sites.write') && (mode !== 'create' || permissions.has('customers.write'));
+
+  let problem: string | undefined;
+  if (!allowed) problem = common('forbidden');
+  else if (mode !== 'create' && !uid) problem = t('noCustomerSelected');
+  else if (mode === 'edit' && appId === undefined) problem = t('noSiteSelected');
+  if (problem) {
+    return (
+      <section className="card" aria-labelledby="screen-title">
+        <h1 id="screen-title">{title}</h1>
+        <p className="form-alert" role="alert">
+          {problem}
+        </p>
+      </section>
+    );
+  }
+  return (
+    <SiteWizard key={`${mode}:${uid}:${appId ?? ''}`} mode={mode} uid={uid} appId={appId} title={title} />
+  );
+}
+
+function SiteWizard({
+  mode,
+  uid: uidParam,
+  appId: appIdParam,
+  title,
+}: {
+  mode: WizardMode;
+  uid: string;
+  appId: number | undefined;
+  title: string;
+}) {
+  const t = useT('customers');
+  const navigate = useNavigate();
+  const [created, setCreated] = useState<CreatedSite | undefined>();
+  const [secretShown, setSecretShown] = useState(true);
+  const uid = created?.uid ?? uidParam;
+  const appId = created?.site.appId ?? appIdParam;
+  const [step, setStep] = useState<StepId>(mode === 'edit' ? 'settings' : 'basic');
+  const [done, setDone] = useState<ReadonlySet<StepId>>(() => new Set(mode === 'edit' ? ['basic'] : []));
+
+  // What the user entered in each step, kept while they move between steps (and after a failure).
+  const [customer, setCustomer] = useState<CustomerValues>(EMPTY_CUSTOMER);
+  const [newSite, setNewSite] = useState({ appname: '' });
+  const [settingsEdit, setSettings] = useState<SettingsValues | undefined>();
+  const [featuresEdit, setFeatures] = useState<FeaturesValues | undefined>();
+  const [dataCenterEdit, setDataCenter] = useState<DataCenterValues | undefined>();
+
+  // The site's saved values fill the steps until the user changes them.
+  const basic = useSiteBasicSettings(uid, appId);
+  const siteFeatures = useSiteFeatures(uid, appId);
+  const dataCenter = useSiteDataCenter(uid, appId);
+  const catalogue = useFeaturesCatalogue();
+  const owned = useOwnedSites(uid);
+  const profile = useCustomerProfile(uid, mode !== 'create');
+  const otherSites = (owned.data ?? []).filter((s) => s.appId !== appId && s.Role === 'Owner');
+
+  const settings = settingsEdit ?? (basic.data ? settingsFromSite(basic.data, new Date()) : DEFAULT_SETTINGS);
+  const features =
+    featuresEdit ??
+    (siteFeatures.data && catalogue.data
+      ? featuresFromSite(siteFeatures.data.Features, catalogue.data.FeatureSets)
+      : EMPTY_FEATURES);
+  const dc = dataCenterEdit ?? (dataCenter.data ? dataCenterFromSite(dataCenter.data) : DEFAULT_DATA_CENTER);
+  const siteName = created?.site.AppName ?? basic.data?.AppName ?? '';
+  const customerName = profile.data ? `${profile.data.FirstName} ${profile.data.LastName}`.trim() : undefined;
+
+  const firstOpen = ORDER.find((s) => !done.has(s));
+  const isEnabled = (s: StepId) => {
+    if (s === 'basic') return appId === undefined;
+    if (appId === undefined) return false;
+    return mode === 'edit' || done.has(s) || s === firstOpen;
+  };
+  const steps: StepItem[] = ORDER.map((s) => ({
+    id: s,
+    label: t(LABEL_KEYS[s]),
+    done: done.has(s),
+    enabled: isEnabled(s),
+  }));
+  const position = (s: StepId) => t('stepOf', { n: ORDER.indexOf(s) + 1, total: ORDER.length });
+  const label = (s: StepId) => t(LABEL_KEYS[s]);
+
+  const complete = (s: StepId) => {
+    setDone((prev) => new Set(prev).add(s));
+    const next = ORDER[ORDER.indexOf(s) + 1];
+    if (next) setStep(next);
+  };
+  const onCreated = (c: CreatedSite) => {
+    setCreated(c);
+    complete('basic');
+  };
+  const back = (s: StepId) => () => setStep(ORDER[ORDER.indexOf(s) - 1]!);
+
+  let body: ReactNode;
+  if (step === 'basic') {
+    body =
+      mode === 'create' ? (
+        <CreateCustomerStep
+          title={label('basic')}
+          position={position('basic')}
+          values={customer}
+          onChange={setCustomer}
+          onCreated={onCreated}
+        />
+      ) : (
+        <AddSiteStep
+          uid={uid}
+          customerName={customerName}
+          title={label('basic')}
+          position={position('basic')}
+          values={newSite}
+          onChange={setNewSite}
+          onCreated={onCreated}
+        />
+      );
+  } else if (appId === undefined) {
+    body = null;
+  } else if (mode === 'edit' && (basic.isPending || basic.isError)) {
+    // An edit starts from the site's saved values: wait for them.
+    body = <QueryStatus query={basic} />;
+  } else if (step === 'settings') {
+    body = (
+      <SiteSettingsStep
+        uid={uid}
+        appId={appId}
+        title={label('settings')}
+        position={position('settings')}
+        values={settings}
+        current={mode === 'edit' ? basic.data : undefined}
+        onChange={setSettings}
+        onSaved={() => complete('settings')}
+      />
+    );
+  } else if (step === 'features') {
+    body = (
+      <FeaturesStep
+        uid={uid}
+        appId={appId}
+        title={label('features')}
+        position={position('features')}
+        values={features}
+        otherSites={otherSites}
+        currentFeatures={mode === 'edit' ? siteFeatures.data?.Features : undefined}
+        onChange={setFeatures}
+        onSaved={() => complete('features')}
+        onBack={back('features')}
+      />
+    );
+  } else {
+    body = (
+      <DataCenterStep
+        uid={uid}
+        appId={appId}
+        title={label('dataCenter')}
+        position={position('dataCenter')}
+        values={dc}
+        info={dataCenter}
+        otherSites={otherSites}
+        onChange={setDataCenter}
+        onSaved={() => navigate(viewCustomerHref(uid))}
+        onBack={back('dataCenter')}
+      />
+    );
+  }
+
+  let intro: string;
+  if (mode === 'create') intro = t('wizardIntroCreate');
+  else if (mode === 'add') intro = t('wizardIntroAdd');
+  else intro = t('wizardIntroEdit', { name: siteName || '…' });
+
+  return (
+    <div className="page-stack">
+      <section className="card" aria-labelledby="screen-title">
+        <div className="page-header">
+          <div>
+            <h1 id="screen-title">{title}</h1>
+            <p className="muted">{intro}</p>
+          </div>
+          {uid ? (
+            <div className="page-header-actions">
+              <Link to={viewCustomerHref(uid)}>{t('backToCustomer')}</Link>
+            </div>
+          ) : null}
+        </div>
+        <Stepper
+          label={t('stepsLabel')}
+          steps={steps}
+          current={step}
+          doneText={t('stepDone')}
+          onSelect={(s) => setStep(s as StepId)}
+        />
+      </section>
+      {created && secretShown ? (
+        <ApiSecretBox
+          siteName={created.site.AppName}
+          apiKey={created.site.ApiKey}
+          secret={created.secret}
+          onHide={() => setSecretShown(false)}
+        />
+      ) : null}
+      <div className="card wizard-card">{body}</div>
+    </div>
+  );
+}

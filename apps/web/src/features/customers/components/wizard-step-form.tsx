@@ -1,0 +1,65 @@
+import type { FormEvent, ReactNode } from 'react';
+import { useT } from '../../../lib/i18n.tsx';
+
+interface WizardStepFormProps {
+  /** The step's name: the form's heading. */
+  title: string;
+  /** 'Step n of 4'. */
+  position: string;
+  /** Set when the step's last save failed: says which step failed and why. */
+  failure?: string;
+  /** Disables Next (the form is invalid, or a save runs). */
+  canSubmit: boolean;
+  busy: boolean;
+  /** The submit button's text when not busy ('Next' or 'Finish'). */
+  submitLabel: string;
+  onSubmit: () => void;
+  onBack?: () => void;
+  children: ReactNode;
+}
+
+/** One step of the site form: heading, fields, the failure of its last save, Back and Next. */
+export function WizardStepForm({
+  title,
+  position,
+  failure,
+  canSubmit,
+  busy,
+  submitLabel,
+  onSubmit,
+  onBack,
+  children,
+}: WizardStepFormProps) {
+  const t = useT('customers');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (canSubmit && !busy) onSubmit();
+  };
+  return (
+    <form className="wizard-step" onSubmit={submit} noValidate aria-labelledby="wizard-step-title">
+      <p className="muted wizard-position">{position}</p>
+      <h2 id="wizard-step-title">{title}</h2>
+      {failure ? (
+        <p className="form-alert" role="alert">
+          {failure}
+        </p>
+      ) : null}
+      {children}
+      <div className="form-actions">
+        {onBack ? (
+          <button type="button" className="button" onClick={onBack} disabled={busy}>
+            {t('back')}
+          </button>
+        ) : null}
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={!canSubmit || busy}
+          aria-busy={busy}
+        >
+          {busy ? t('saving') : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
