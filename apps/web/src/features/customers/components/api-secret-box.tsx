@@ -49,6 +49,7 @@ export function ApiSecretBox({
           <input
             ref={inputRef}
             id="api-secret-value"
+            className="secret-input"
             readOnly
             value={secret}
             spellCheck={false}

@@ -104,7 +104,10 @@ export function ResetPasswordDialog({
         {generated ? (
           <div className="notice notice-info generated-password">
             <p>
-              {t('generatedPassword')} <code data-testid="generated-password">{generated}</code>
+              {t('generatedPassword')}{' '}
+              <code className="generated-password-value" data-testid="generated-password">
+                {generated}
+              </code>
             </p>
             <p className="field-hint">{t('generatedPasswordHint')}</p>
           </div>

@@ -40,7 +40,7 @@ export function WizardStepForm({
       <p className="muted wizard-position">{position}</p>
       <h2 id="wizard-step-title">{title}</h2>
       {failure ? (
-        <p className="form-alert" role="alert">
+        <p className="form-alert wizard-failure" role="alert">
           {failure}
         </p>
       ) : null}

@@ -1,0 +1,219 @@
+import { MESSAGES } from '@sac/contract/messages';
+import { GENERATED_PASSWORD_PATTERN, isStrongPassword } from '@sac/contract/validation';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../../lib/api-base.ts';
+import { clearToasts } from '../../../lib/toast-store.ts';
+import { renderScreen, site, stubApi, support, UID, type Viewer } from './customers-test-kit.tsx';
+import { strongGeneratedPassword } from './reset-password-dialog.tsx';
+import ViewCustomerPage from './view-customer-page.tsx';
+
+const PATH = '/manage-customer/view-customer';
+const renderView = () => renderScreen(`${PATH}?uid=${UID}`, [{ path: PATH, element: <ViewCustomerPage /> }]);
+
+const admin: Viewer = {
+  Uid: 'u-admin',
+  Email: 'admin@example.com',
+  Role: ['Admin'],
+  Permissions: ['customers.read', 'customers.write', 'sites.read', 'sites.write'],
+};
+const profile = {
+  Uid: UID,
+  FirstName: 'Ada',
+  LastName: 'Lovelace',
+  Email: 'ada@example.com',
+  Organization: 'Analytical Engines',
+  PhoneNumber: '5551234567',
+  AuthEmail: 'ada@example.com',
+  ContactEmail: '',
+  TimeZone: 'Europe/London',
+  Status: 'Active',
+  Role: 'Owner',
+  EmailVerified: false,
+  CreatedDate: '2024-03-07T10:20:30.000Z',
+  ModifiedDate: '2024-03-08T10:20:30.000Z',
+};
+const account = { ...profile, LastLoginDate: null, OwnedSites: 1, SharedSites: 0 };
+
+function stubCustomer(viewer: Viewer, extra: Parameters<typeof stubApi>[1] = {}) {
+  return stubApi(viewer, {
+    'GET /admin/customerprofilebyuid': () => ({ body: { Data: profile } }),
+    'GET /admin/userprofilebyuid': () => ({ body: { Data: account } }),
+    'GET /admin/loginsessionbyuid': () => ({ body: { Data: [] } }),
+    'GET /admin/apps': () => ({ body: { Data: [site(11, { AppName: 'shop' })] } }),
+    'GET /admin/sharedapps': () => ({ body: { Data: [] } }),
+    'GET /admin/activitylogs': () => ({ body: { Data: [], NextCursor: 0 } }),
+    ...extra,
+  });
+}
+
+const type = (root: HTMLElement, label: string, value: string) =>
+  fireEvent.change(within(root).getByLabelText(label), { target: { value } });
+const toastTexts = async (kind: 'success' | 'error') =>
+  (await screen.findAllByTestId(`toast-${kind}`)).map((t) => t.querySelector('p')?.textContent);
+const openDialog = async (name: string) => {
+  const opener = await screen.findByRole('button', { name });
+  await waitFor(() => expect((opener as HTMLButtonElement).disabled).toBe(false));
+  fireEvent.click(opener);
+};
+
+beforeEach(() => {
+  localStorage.clear();
+  setApiBase('http://api.test');
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+describe('customer view actions', () => {
+  it('hides profile, password, verify and site actions from a viewer without write permissions', async () => {
+    stubCustomer(support);
+    renderView();
+    const owned = await screen.findByRole('table', { name: 'Owned sites' });
+    await within(owned).findByText('shop');
+    expect(screen.queryByRole('button', { name: 'Edit Profile' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reset Password' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Verify Email' })).toBeNull();
+    expect(within(owned).queryByRole('button', { name: 'Deactivate' })).toBeNull();
+  });
+
+  it('edits the profile with the phone and email messages, and updates the cached profile', async () => {
+    const { calls } = stubCustomer(admin, {
+      'PUT /admin/customerprofile': () => ({
+        body: { Data: { ...profile, FirstName: 'Augusta', PhoneNumber: '5550000000' } },
+      }),
+    });
+    renderView();
+    await openDialog('Edit Profile');
+    const dialog = screen.getByRole('dialog', { name: 'Edit Profile' });
+    expect((within(dialog).getByLabelText('First name') as HTMLInputElement).value).toBe('Ada');
+    expect((within(dialog).getByLabelText('Time zone') as HTMLSelectElement).value).toBe('Europe/London');
+    const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+
+    type(dialog, 'Phone Number (Optional)', '555-123');
+    expect(within(dialog).getByText(MESSAGES.phoneNotNumber)).toBeTruthy();
+    expect(save.disabled).toBe(true);
+    type(dialog, 'Phone Number (Optional)', '555123');
+    expect(within(dialog).getByText(MESSAGES.phoneLength)).toBeTruthy();
+    type(dialog, 'Email', '');
+    expect(within(dialog).getByText(MESSAGES.emailRequired)).toBeTruthy();
+    type(dialog, 'Email', 'ada@nowhere');
+    expect(within(dialog).getByText(MESSAGES.emailInvalid)).toBeTruthy();
+    type(dialog, 'Contact Email (Optional)', 'contact@');
+    expect(within(dialog).getAllByText(MESSAGES.emailInvalid)).toHaveLength(2);
+
+    type(dialog, 'Email', 'ada@example.com');
+    type(dialog, 'Contact Email (Optional)', '');
+    type(dialog, 'Phone Number (Optional)', '5550000000');
+    type(dialog, 'First name', 'Augusta');
+    expect(save.disabled).toBe(false);
+    fireEvent.click(save);
+    expect(await toastTexts('success')).toEqual(['Customer profile updated.']);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const contact = screen.getByRole('heading', { level: 2, name: 'Contact Info' }).closest('section')!;
+    await within(contact).findByText('Augusta');
+    const put = calls.find((u) => u.pathname === '/admin/customerprofile')!;
+    expect(put.searchParams.get('uid')).toBe(UID);
+  });
+
+  it("toasts 'Error updating customer profile.' or the server's more specific text", async () => {
+    let answer: { status: number; body: unknown } = { status: 500, body: {} };
+    stubCustomer(admin, { 'PUT /admin/customerprofile': () => answer });
+    renderView();
+    await openDialog('Edit Profile');
+    const dialog = screen.getByRole('dialog', { name: 'Edit Profile' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await toastTexts('error')).toEqual([MESSAGES.customerProfileUpdateFailed]);
+    answer = {
+      status: 409,
+      body: { ErrorCode: 940, Description: MESSAGES.customerExists, Message: '', RequestId: 'r' },
+    };
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect(await toastTexts('error')).toContain(MESSAGES.customerExists));
+    expect(within(dialog).getByText(MESSAGES.customerExists, { selector: '.field-error' })).toBeTruthy();
+  });
+
+  it('resets the password with a generated one, shown so staff can pass it on', async () => {
+    const { fetchMock } = stubCustomer(admin, {
+      'PUT /admin/customer/password': () => ({
+        body: { IsPosted: true, Message: 'The customer password has been reset.' },
+      }),
+    });
+    renderView();
+    await openDialog('Reset Password');
+    const dialog = screen.getByRole('dialog', { name: 'Reset Password' });
+    const save = within(dialog).getByRole('button', { name: 'Save Password' }) as HTMLButtonElement;
+    type(dialog, 'New password', 'weak');
+    expect(within(dialog).getByText(MESSAGES.passwordRule, { normalizer: (text) => text })).toBeTruthy();
+    type(dialog, 'New password', 'Strong#1');
+    type(dialog, 'Confirm password', 'Strong#2');
+    expect(within(dialog).getByText(MESSAGES.passwordsDoNotMatch)).toBeTruthy();
+    expect(save.disabled).toBe(true);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Generate' }));
+    const shown = within(dialog).getByTestId('generated-password').textContent!;
+    expect(shown).toMatch(GENERATED_PASSWORD_PATTERN);
+    expect(isStrongPassword(shown)).toBe(true);
+    expect((within(dialog).getByLabelText('New password') as HTMLInputElement).value).toBe(shown);
+    expect((within(dialog).getByLabelText('Confirm password') as HTMLInputElement).value).toBe(shown);
+    expect(within(dialog).queryByText(MESSAGES.passwordsDoNotMatch)).toBeNull();
+    fireEvent.click(save);
+    expect(await toastTexts('success')).toEqual(['The customer password has been reset.']);
+    const call = fetchMock.mock.calls.find(([input]) => String(input).includes('/admin/customer/password'))!;
+    expect(JSON.parse(String(call[1]!.body))).toEqual({ password: shown });
+  });
+
+  it('draws generated passwords until one has both letter cases', () => {
+    for (let i = 0; i < 50; i++) expect(isStrongPassword(strongGeneratedPassword())).toBe(true);
+  });
+
+  it('verifies the email after a confirmation; the button then goes away', async () => {
+    stubCustomer(admin, {
+      'POST /admin/verifyemail': () => ({ body: { IsPosted: true, Message: 'Email verified.' } }),
+    });
+    renderView();
+    await openDialog('Verify Email');
+    const dialog = screen.getByRole('dialog', { name: 'Verify Email' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
+    expect(await toastTexts('success')).toEqual(['Email verified.']);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Verify Email' })).toBeNull());
+    const acc = screen.getByRole('heading', { level: 2, name: 'Account Info' }).closest('section')!;
+    expect(within(acc).getByText('Email Verified', { selector: 'dt' }).nextElementSibling?.textContent).toBe(
+      'Yes',
+    );
+  });
+
+  it("deactivates a site after 'Deactivate shop?', updating its row without a reload", async () => {
+    const { calls } = stubCustomer(admin, {
+      'PUT /admin/site/status': () => ({ body: { Data: site(11, { AppName: 'shop', Status: 'inactive' }) } }),
+    });
+    renderView();
+    const owned = await screen.findByRole('table', { name: 'Owned sites' });
+    const row = (await within(owned).findByText('shop')).closest('tr')!;
+    fireEvent.click(await within(row).findByRole('button', { name: 'Deactivate' }));
+    const dialog = screen.getByRole('dialog', { name: 'Deactivate shop?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    expect(await toastTexts('success')).toEqual(['Site deactivated.']);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const updated = within(owned).getByText('shop').closest('tr')!;
+    expect(within(updated).getByText('Inactive')).toBeTruthy();
+    expect(within(updated).getByRole('button', { name: 'Activate' })).toBeTruthy();
+    expect(calls.filter((u) => u.pathname === '/admin/apps')).toHaveLength(1);
+    const put = calls.find((u) => u.pathname === '/admin/site/status')!;
+    expect([put.searchParams.get('uId'), put.searchParams.get('appId')]).toEqual([UID, '11']);
+  });
+
+  it('keeps the row as it was when the confirmation is cancelled', async () => {
+    const { calls } = stubCustomer(admin);
+    renderView();
+    const owned = await screen.findByRole('table', { name: 'Owned sites' });
+    const row = (await within(owned).findByText('shop')).closest('tr')!;
+    fireEvent.click(await within(row).findByRole('button', { name: 'Deactivate' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(within(row).getByText('Active')).toBeTruthy();
+    expect(calls.some((u) => u.pathname === '/admin/site/status')).toBe(false);
+  });
+});
