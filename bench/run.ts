@@ -1,5 +1,6 @@
 // `npm run bench`: benchmarks that print figures. Never part of `npm test`.
 import { benchAuthLatency } from './auth-latency.bench.ts';
+import { benchSearch } from './search.bench.ts';
 import { benchSignInBundle } from './sign-in-bundle.bench.ts';
 import { benchStartup } from './startup.bench.ts';
 
@@ -8,6 +9,7 @@ const benches: Record<string, () => Promise<void>> = {
   startup: benchStartup,
   bundle: benchSignInBundle,
   auth: benchAuthLatency,
+  search: benchSearch,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
