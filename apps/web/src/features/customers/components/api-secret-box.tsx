@@ -39,7 +39,7 @@ export function ApiSecretBox({
         <div>
           <dt>{t('apiKey')}</dt>
           <dd>
-            <code>{apiKey}</code>
+            <code className="secret-key">{apiKey}</code>
           </dd>
         </div>
       </dl>

@@ -102,7 +102,6 @@ export function CreateCustomerStep({
         if (error instanceof ApiError) {
           const fields = serverFieldErrors(error.envelope?.FieldErrors, CUSTOMER_FIELDS);
           if (error.code === ERRORS.siteNameTaken.code) fields.appname = text;
-          if (exists) fields.email = text;
           form.setServerErrors(fields);
         }
         toast.error(text);

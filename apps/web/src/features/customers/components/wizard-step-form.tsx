@@ -36,13 +36,14 @@ export function WizardStepForm({
     if (canSubmit && !busy) onSubmit();
   };
   return (
-    <form className="wizard-step" onSubmit={submit} noValidate aria-labelledby="wizard-step-title">
+    <form className="wizard-step" onSubmit={submit} noValidate>
       <p className="muted wizard-position">{position}</p>
       <h2 id="wizard-step-title">{title}</h2>
       {failure ? (
-        <p className="form-alert wizard-failure" role="alert">
-          {failure}
-        </p>
+        <div className="form-alert wizard-failure" role="alert">
+          <p className="wizard-failure-text">{failure}</p>
+          <p className="wizard-failure-kept">{t('stepFailedKept')}</p>
+        </div>
       ) : null}
       {children}
       <div className="form-actions">
