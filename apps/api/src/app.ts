@@ -12,6 +12,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
+import { impersonationRoutes } from './modules/impersonation/impersonation.routes.ts';
 import { teamRoutes } from './modules/team/team.routes.ts';
 import { consoleStatic } from './plugins/console-static.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
@@ -82,6 +83,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   authRoutes(app, ctx);
   teamRoutes(app, ctx);
   customerRoutes(app, ctx);
+  impersonationRoutes(app, ctx);
   docsRoutes(app);
   await consoleStatic(app, opts.config);
   return { app, ctx };

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
+import { insertRequest } from './impersonation-fixtures.ts';
 
 /** Auditor is a server-side role made by this test (activity.read only), as deployments add their own. */
 const PRINCIPALS = ['anonymous', 'expired', 'SuperAdmin', 'Admin', 'Support', 'Auditor'] as const;
@@ -37,7 +38,45 @@ interface Row {
 }
 
 const signedOut = { anonymous: 401, expired: 401 } as const;
-const everyRole = (status: number) => ({ SuperAdmin: status, Admin: status, Support: status });
+const everyRole = (status: number | { own: number; other: number }) => ({
+  SuperAdmin: status,
+  Admin: status,
+  Support: status,
+});
+
+/** A SuperAdmin made in beforeAll, the assignee of every impersonation request here. */
+const MATRIX_APPROVER = 'matrix-approver@example.com';
+
+/** A fresh site per call, so requests never compete for the same roles. */
+async function freshSite(f: Fixture): Promise<number> {
+  return (await insertSite(f.t.db, { owner: f.customer.uid, name: `imp-${randomUUID().slice(0, 8)}` })).appId;
+}
+async function newRequestData(f: Fixture) {
+  return {
+    AppId: await freshSite(f),
+    Priority: 'High',
+    Description: 'matrix',
+    Assignees: [MATRIX_APPROVER],
+    ProxyRoles: ['Developer'],
+    AdditionalPermissions: [],
+    Duration: 60,
+  };
+}
+async function requestBy(f: Fixture, initiator: string, consent: 'pending' | 'granted' = 'pending') {
+  return insertRequest(f.t.db, {
+    appId: await freshSite(f),
+    initiator,
+    assignees: [MATRIX_APPROVER],
+    consent,
+  });
+}
+
+/** A call open to whoever may request impersonation: every built-in role, not the Auditor. */
+const impersonationRequester = (req: Row['request']): Row => ({
+  targeted: false,
+  request: req,
+  expect: { ...signedOut, ...everyRole(200), Auditor: 403 },
+});
 
 /** A write to a customer or site: SuperAdmin and Admin only. */
 const customerWrite = (req: (f: Fixture) => { query?: Record<string, string>; payload?: unknown }): Row => ({
@@ -220,6 +259,55 @@ const MATRIX: Record<EndpointId, Row> = {
     query: { uId: f.customer.uid, appId: String(f.customer.appId) },
     payload: { Status: 'active' },
   })),
+  // Impersonation (issue 5): request with impersonation.request, decide with impersonation.approve.
+  impersonationCreate: impersonationRequester(async (f) => ({ payload: { data: await newRequestData(f) } })),
+  impersonationList: impersonationRequester(async () => ({ query: {} })),
+  impersonationEdit: {
+    targeted: true,
+    request: async (f) => ({
+      query: { requestId: String((await requestBy(f, f.target.email)).id) },
+      payload: {
+        AdditionalPermissions: [],
+        Assignees: [MATRIX_APPROVER],
+        Description: 'edit',
+        Priority: 'Low',
+        ProxyRoles: ['Analyst'],
+      },
+    }),
+    // only the requester edits
+    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403 },
+  },
+  impersonationDelete: {
+    targeted: true,
+    request: async (f) => ({ query: { requestId: String((await requestBy(f, f.target.email)).id) } }),
+    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403 },
+  },
+  impersonationAction: {
+    targeted: true,
+    request: async (f) => ({
+      query: { requestId: String((await requestBy(f, f.target.email, 'granted')).id) },
+      payload: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
+    }),
+    // only SuperAdmins decide, and never on their own request
+    expect: { ...signedOut, SuperAdmin: { own: 403, other: 200 }, Admin: 403, Support: 403, Auditor: 403 },
+  },
+  impersonationLogs: impersonationRequester(async () => ({ query: {} })),
+  customerRequestsList: impersonationRequester(async () => ({})),
+  customerRequestsCreate: impersonationRequester(async (f) => ({
+    payload: { data: await newRequestData(f) },
+  })),
+  consentDetails: {
+    targeted: false,
+    request: async (f) => ({ query: { token: (await requestBy(f, MATRIX_APPROVER)).consentToken } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200 },
+  },
+  consentAnswer: {
+    targeted: false,
+    request: async (f) => ({
+      payload: { token: (await requestBy(f, MATRIX_APPROVER)).consentToken, granted: true },
+    }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200 },
+  },
 };
 
 let t: TestApp;
@@ -229,6 +317,7 @@ beforeAll(async () => {
   await t.db.query(
     "INSERT INTO roles (name, description, permissions) VALUES ('Auditor', 'Reads activity.', '{activity.read}')",
   );
+  await t.addStaff(MATRIX_APPROVER, ['SuperAdmin']);
   const uid = await insertCustomer(t.db, {
     first: 'Matrix',
     last: 'Customer',

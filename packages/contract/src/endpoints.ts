@@ -42,6 +42,21 @@ import {
   userProfileResponse,
 } from './customers.ts';
 import { errorEnvelopeSchema } from './errors.ts';
+import {
+  consentBody,
+  consentDetailsResponse,
+  consentQuery,
+  createImpersonationBody,
+  editImpersonationBody,
+  impersonationActionBody,
+  impersonationActionQuery,
+  impersonationActionResponse,
+  impersonationListResponse,
+  impersonationLogsResponse,
+  impersonationOneResponse,
+  requestIdQuery,
+  statusQuery,
+} from './impersonation-api.ts';
 import type { Permission } from './permissions.ts';
 import {
   createSuperUserBody,
@@ -463,6 +478,124 @@ export const ENDPOINTS = {
     query: appByIdQuery,
     body: siteStatusBody,
     responses: { 200: siteResponse, ...errors(400, 401, 403, 404) },
+  },
+  impersonationCreate: {
+    id: 'impersonationCreate',
+    method: 'POST',
+    path: '/admin/impersonation/requests',
+    summary:
+      "Ask for time-boxed access to a customer's site with customer roles and permissions. The site owner is mailed a single-use consent link; the SuperAdmin assignees are told.",
+    tag: 'Impersonation',
+    access: 'impersonation.request',
+    body: createImpersonationBody,
+    responses: {
+      200: impersonationOneResponse.extend({ Message: z.string() }),
+      ...errors(400, 401, 403, 404, 409),
+    },
+  },
+  impersonationList: {
+    id: 'impersonationList',
+    method: 'GET',
+    path: '/admin/impersonation/requests',
+    summary:
+      'Requests the caller made or is assigned (SuperAdmins: all), pending and unexpired approved first; optional status filter (Expired is derived).',
+    tag: 'Impersonation',
+    access: 'impersonation.request',
+    query: statusQuery,
+    responses: { 200: impersonationListResponse, ...errors(400, 401, 403) },
+  },
+  impersonationEdit: {
+    id: 'impersonationEdit',
+    method: 'PUT',
+    path: '/admin/impersonation/request',
+    summary: 'The requester edits their pending request.',
+    tag: 'Impersonation',
+    access: 'impersonation.request',
+    query: requestIdQuery,
+    body: editImpersonationBody,
+    responses: {
+      200: impersonationOneResponse.extend({ Message: z.string() }),
+      ...errors(400, 401, 403, 404, 409),
+    },
+  },
+  impersonationDelete: {
+    id: 'impersonationDelete',
+    method: 'DELETE',
+    path: '/admin/impersonation/request',
+    summary: 'The requester deletes their pending request.',
+    tag: 'Impersonation',
+    access: 'impersonation.request',
+    query: requestIdQuery,
+    responses: {
+      200: z.object({ IsDeleted: z.boolean(), Id: z.number().int(), Message: z.string() }),
+      ...errors(400, 401, 403, 404, 409),
+    },
+  },
+  impersonationAction: {
+    id: 'impersonationAction',
+    method: 'POST',
+    path: '/admin/impersonation/request/action',
+    summary:
+      "Approve (needs the customer's consent; roles and duration may be narrowed), reject, or revoke (revokeAction=site: all access; roles: the ProxyRoles and AdditionalPermissions given). Nobody decides their own request.",
+    tag: 'Impersonation',
+    access: 'impersonation.approve',
+    query: impersonationActionQuery,
+    body: impersonationActionBody,
+    responses: { 200: impersonationActionResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  impersonationLogs: {
+    id: 'impersonationLogs',
+    method: 'GET',
+    path: '/admin/impersonation/logs',
+    summary: 'Every step of every impersonation request, newest first; optional status filter.',
+    tag: 'Impersonation',
+    access: 'impersonation.logs.read',
+    query: statusQuery,
+    responses: { 200: impersonationLogsResponse, ...errors(400, 401, 403) },
+  },
+  customerRequestsList: {
+    id: 'customerRequestsList',
+    method: 'GET',
+    path: '/admin/impersonation/customer/requests',
+    summary: 'Requests opened on behalf of customers who asked for help, by modified date, newest first.',
+    tag: 'Impersonation',
+    access: 'impersonation.request',
+    responses: { 200: impersonationListResponse, ...errors(401, 403) },
+  },
+  customerRequestsCreate: {
+    id: 'customerRequestsCreate',
+    method: 'POST',
+    path: '/admin/impersonation/customer/requests',
+    summary:
+      'Open a request for a customer who asked for help. The owner still confirms it through the consent link before anyone can approve it.',
+    tag: 'Impersonation',
+    access: 'impersonation.request',
+    body: createImpersonationBody,
+    responses: {
+      200: impersonationOneResponse.extend({ Message: z.string() }),
+      ...errors(400, 401, 403, 404, 409),
+    },
+  },
+  consentDetails: {
+    id: 'consentDetails',
+    method: 'GET',
+    path: '/admin/impersonation/consent',
+    summary: 'What a consent link asks: for the public consent page the site owner opens from the email.',
+    tag: 'Impersonation',
+    access: 'public',
+    query: consentQuery,
+    responses: { 200: consentDetailsResponse, ...errors(400) },
+  },
+  consentAnswer: {
+    id: 'consentAnswer',
+    method: 'POST',
+    path: '/admin/impersonation/consent',
+    summary:
+      'The site owner allows or denies a request; recorded with time and client address; the link then stops working.',
+    tag: 'Impersonation',
+    access: 'public',
+    body: consentBody,
+    responses: { 200: okResponse, ...errors(400, 409) },
   },
 } as const satisfies Record<string, EndpointDef>;
 

@@ -46,6 +46,9 @@ export const ERRORS = {
   profileNotAllowed: { code: 938, status: 403, text: 'You may not open this profile.' },
   customerExists: { code: 940, status: 409, text: MESSAGES.customerExists },
   siteNameTaken: { code: 941, status: 409, text: 'That site name is taken. Please choose another.' },
+  impersonationConflict: { code: 945, status: 409, text: 'This request cannot be changed this way now.' },
+  impersonationInvalid: { code: 946, status: 400, text: 'The impersonation request is not valid.' },
+  impersonationForbidden: { code: 947, status: 403, text: 'You may not take this action on this request.' },
   unknownCatalogueEntry: {
     code: 942,
     status: 400,

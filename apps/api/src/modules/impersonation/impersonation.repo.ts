@@ -1,0 +1,155 @@
+import type { Priority, RequestState, StoredStatus } from '@sac/contract/impersonation';
+import type { Queryable } from '../../db/db.ts';
+
+export interface RequestRow {
+  id: number;
+  app_id: number;
+  app_name: string;
+  owner_uid: string;
+  owner_email: string;
+  initiator_uid: string | null;
+  initiator_email: string;
+  is_customer_request: boolean;
+  consent: 'pending' | 'granted' | 'denied';
+  priority: Priority;
+  description: string;
+  assignees: string[];
+  proxy_roles: string[];
+  additional_permissions: string[];
+  duration_minutes: number;
+  status: StoredStatus;
+  action_taken_by: string | null;
+  action_taken_at: Date | null;
+  expires_at: Date | null;
+  approved_roles: string[];
+  approved_permissions: string[];
+  reason: string;
+  deleted_at: Date | null;
+  created_at: Date;
+  modified_at: Date;
+}
+
+const COLUMNS = `r.id, r.app_id, s.app_name, s.owner_uid, o.email AS owner_email, r.initiator_uid, r.initiator_email,
+  r.is_customer_request, r.consent, r.priority, r.description, r.assignees, r.proxy_roles, r.additional_permissions,
+  r.duration_minutes, r.status, r.action_taken_by, r.action_taken_at, r.expires_at, r.approved_roles,
+  r.approved_permissions, r.reason, r.deleted_at, r.created_at, r.modified_at`;
+const FROM =
+  'FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id JOIN customers o ON o.uid = s.owner_uid';
+
+/** One request; `lock` takes the row lock so a transition applies atomically. */
+export async function findRequest(db: Queryable, id: number, lock = false): Promise<RequestRow | undefined> {
+  const r = await db.query<RequestRow>(
+    `SELECT ${COLUMNS} ${FROM} WHERE r.id = $1 AND r.deleted_at IS NULL${lock ? ' FOR UPDATE OF r' : ''}`,
+    [id],
+  );
+  return r.rows[0];
+}
+
+export async function listRequests(
+  db: Queryable,
+  filter: { visibleTo?: string; customerOnly?: boolean },
+): Promise<RequestRow[]> {
+  const where = ['r.deleted_at IS NULL'];
+  const params: unknown[] = [];
+  if (filter.visibleTo) {
+    params.push(filter.visibleTo);
+    where.push(
+      `(lower(r.initiator_email) = lower($${params.length}) OR $${params.length} = ANY(r.assignees))`,
+    );
+  }
+  if (filter.customerOnly) where.push('r.is_customer_request');
+  const r = await db.query<RequestRow>(
+    `SELECT ${COLUMNS} ${FROM} WHERE ${where.join(' AND ')} ORDER BY r.modified_at DESC, r.id DESC LIMIT 2000`,
+    params,
+  );
+  return r.rows;
+}
+
+/** Roles of the app's other requests that are pending, or approved and unexpired. */
+export async function rolesHeldByOthers(
+  db: Queryable,
+  appId: number,
+  exceptId: number | null,
+  now: Date,
+): Promise<string[]> {
+  const r = await db.query<{ role: string }>(
+    `SELECT DISTINCT unnest(CASE WHEN status = 'Pending' THEN proxy_roles ELSE approved_roles END) AS role
+     FROM impersonation_requests
+     WHERE app_id = $1 AND deleted_at IS NULL AND ($2::bigint IS NULL OR id <> $2)
+       AND (status = 'Pending' OR (status = 'Approved' AND expires_at > $3))`,
+    [appId, exceptId, now],
+  );
+  return r.rows.map((x) => x.role);
+}
+
+export function stateOf(row: RequestRow): RequestState {
+  return {
+    status: row.status,
+    deleted: row.deleted_at !== null,
+    initiator: row.initiator_email,
+    assignees: row.assignees,
+    consent: row.consent,
+    priority: row.priority,
+    description: row.description,
+    proxyRoles: row.proxy_roles,
+    additionalPermissions: row.additional_permissions,
+    durationMinutes: row.duration_minutes,
+    expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
+    approvedRoles: row.approved_roles,
+    approvedPermissions: row.approved_permissions,
+  };
+}
+
+/** Writes a machine state back to its row. */
+export async function saveState(
+  db: Queryable,
+  id: number,
+  s: RequestState,
+  extra: { at: Date; actionBy?: string; reason?: string },
+): Promise<void> {
+  await db.query(
+    `UPDATE impersonation_requests SET status = $2, consent = $3, priority = $4, description = $5, assignees = $6,
+       proxy_roles = $7, additional_permissions = $8, expires_at = $9, approved_roles = $10, approved_permissions = $11,
+       deleted_at = CASE WHEN $12 THEN $13::timestamptz ELSE NULL END, modified_at = $13,
+       action_taken_by = COALESCE($14, action_taken_by), action_taken_at = CASE WHEN $14::text IS NULL THEN action_taken_at ELSE $13 END,
+       reason = COALESCE($15, reason)
+     WHERE id = $1`,
+    [
+      id,
+      s.status,
+      s.consent,
+      s.priority,
+      s.description,
+      s.assignees,
+      s.proxyRoles,
+      s.additionalPermissions,
+      s.expiresAt === null ? null : new Date(s.expiresAt),
+      s.approvedRoles,
+      s.approvedPermissions,
+      s.deleted,
+      extra.at,
+      extra.actionBy ?? null,
+      extra.reason ?? null,
+    ],
+  );
+}
+
+/** Appends to the impersonation log (never updated or deleted). */
+export async function logEvent(
+  db: Queryable,
+  e: {
+    requestId: number;
+    at: Date;
+    actor: string | null;
+    event: string;
+    status: string;
+    clientAddress?: string | null;
+    details?: Record<string, unknown>;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO impersonation_log (request_id, at, actor, event, status, client_address, details)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [e.requestId, e.at, e.actor, e.event, e.status, e.clientAddress ?? null, JSON.stringify(e.details ?? {})],
+  );
+}

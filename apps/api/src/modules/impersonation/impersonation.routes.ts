@@ -1,0 +1,35 @@
+import { ENDPOINTS } from '@sac/contract/endpoints';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.ts';
+import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import * as imp from './impersonation.service.ts';
+
+const originOf = (headers: Record<string, unknown>) =>
+  typeof headers.origin === 'string' ? headers.origin : undefined;
+
+export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationCreate, (c) =>
+    imp.create(ctx, c, signedIn(c), c.body, originOf(c.request.headers)),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => imp.list(ctx, signedIn(c), c.query.status));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationEdit, (c) =>
+    imp.edit(ctx, c, signedIn(c), c.query.requestId, c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationDelete, (c) =>
+    imp.remove(ctx, c, signedIn(c), c.query.requestId),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationAction, (c) =>
+    imp.act(ctx, c, signedIn(c), c.query.requestId, c.query.revokeAction, c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => imp.logs(ctx, c.query.status));
+  registerEndpoint(app, ctx, ENDPOINTS.customerRequestsList, (c) =>
+    imp.list(ctx, signedIn(c), undefined, true),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.customerRequestsCreate, (c) =>
+    imp.create(ctx, c, signedIn(c), c.body, originOf(c.request.headers), true),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.consentDetails, (c) => imp.consentDetails(ctx, c.query.token));
+  registerEndpoint(app, ctx, ENDPOINTS.consentAnswer, (c) =>
+    imp.answerConsent(ctx, c, c.body.token, c.body.granted),
+  );
+}

@@ -1,0 +1,520 @@
+import {
+  displayStatus,
+  type ImpersonationEvent,
+  type RevokeAction,
+  TRANSITION_ERRORS,
+  type TransitionError,
+  transition,
+} from '@sac/contract/impersonation';
+import {
+  CONSENT_LINK_TTL_MS,
+  type createImpersonationBody,
+  type DISPLAY_STATUSES,
+  type editImpersonationBody,
+  type impersonationActionBody,
+  IMPERSONATION_MESSAGES as M,
+} from '@sac/contract/impersonation-api';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import type { z } from 'zod';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { hashSecret, randomSecret } from '../../lib/secrets.ts';
+import { findStaffByEmail } from '../auth/staff.repo.ts';
+import {
+  findRequest,
+  listRequests,
+  logEvent,
+  type RequestRow,
+  rolesHeldByOthers,
+  saveState,
+  stateOf,
+} from './impersonation.repo.ts';
+
+type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function toWire(r: RequestRow, now: Date) {
+  return {
+    Id: Number(r.id),
+    AppId: Number(r.app_id),
+    AppName: r.app_name,
+    Initiator: r.initiator_email,
+    Impersonation: r.consent === 'granted',
+    Consent: r.consent,
+    IsCustomerRequest: r.is_customer_request,
+    Request: {
+      Priority: r.priority,
+      Description: r.description,
+      Assignees: r.assignees,
+      ProxyRoles: r.proxy_roles,
+      AdditionalPermissions: r.additional_permissions,
+      Duration: r.duration_minutes,
+      RequestCreatedDate: iso(r.created_at)!,
+      RequestModifiedDate: iso(r.modified_at)!,
+    },
+    Action: {
+      Status: displayStatus(stateOf(r), now.getTime()) as DisplayStatus,
+      ActionTakenBy: r.action_taken_by,
+      ActionTakenAt: iso(r.action_taken_at),
+      ExpiresAt: iso(r.expires_at),
+      ApprovedProxyRoles: r.approved_roles,
+      ApprovedAdditionalPermissions: r.approved_permissions,
+      Reason: r.reason,
+    },
+  };
+}
+
+/** Spec section 4: pending and unexpired approved first, then by the newest action or change. */
+export function orderForList(rows: ReturnType<typeof toWire>[]) {
+  const live = (x: ReturnType<typeof toWire>) =>
+    x.Action.Status === 'Pending' || x.Action.Status === 'Approved';
+  const last = (x: ReturnType<typeof toWire>) => x.Action.ActionTakenAt ?? x.Request.RequestModifiedDate;
+  return [...rows].sort(
+    (a, b) => Number(live(b)) - Number(live(a)) || last(b).localeCompare(last(a)) || b.Id - a.Id,
+  );
+}
+
+function refuse(error: TransitionError): never {
+  const text = TRANSITION_ERRORS[error];
+  if (['notPending', 'notApproved', 'expired', 'deleted', 'consentGiven'].includes(error)) {
+    throw new AppError('impersonationConflict', text);
+  }
+  if (['ownRequest', 'notApprover', 'notInitiator'].includes(error))
+    throw new AppError('impersonationForbidden', text);
+  throw new AppError('impersonationInvalid', text);
+}
+
+/** Assignees are SuperAdmins; roles and permissions are the customer roles' own. */
+async function checkRequestContents(
+  db: Queryable,
+  appId: number,
+  exceptId: number | null,
+  d: { Assignees: string[]; ProxyRoles: string[]; AdditionalPermissions: string[] },
+  now: Date,
+) {
+  for (const email of d.Assignees) {
+    const s = await findStaffByEmail(db, email);
+    if (!s?.roles.includes(ROLE_SUPER_ADMIN))
+      throw new AppError('impersonationInvalid', `${M.notApproverAssignee} (${email})`);
+  }
+  const roles = await db.query<{ name: string; permissions: Record<string, boolean> }>(
+    'SELECT name, permissions FROM customer_roles',
+  );
+  const roleNames = roles.rows.map((r) => r.name);
+  const permissionNames = [...new Set(roles.rows.flatMap((r) => Object.keys(r.permissions)))];
+  const unknownRoles = d.ProxyRoles.filter((r) => !roleNames.includes(r));
+  if (unknownRoles.length)
+    throw new AppError('impersonationInvalid', `There is no customer role ${unknownRoles.join(', ')}.`);
+  const unknownPerms = d.AdditionalPermissions.filter((p) => !permissionNames.includes(p));
+  if (unknownPerms.length)
+    throw new AppError('impersonationInvalid', `There is no permission ${unknownPerms.join(', ')}.`);
+  const held = await rolesHeldByOthers(db, appId, exceptId, now);
+  const taken = d.ProxyRoles.filter((r) => held.includes(r));
+  if (taken.length) throw new AppError('impersonationConflict', `${M.roleTaken}: ${taken.join(', ')}.`);
+}
+
+/** The console page links are built on: the caller's console origin when allowed. */
+function consolePage(ctx: AppContext, origin: string | undefined, pathname: string): URL {
+  const base = origin && ctx.config.consoleOrigins.includes(origin) ? origin : ctx.config.consoleOrigins[0];
+  return new URL(pathname, base ?? `http://localhost:${ctx.config.port}`);
+}
+
+export async function create(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  body: z.output<typeof createImpersonationBody>,
+  origin: string | undefined,
+  isCustomerRequest = false,
+) {
+  const d = body.data;
+  const now = ctx.clock.now();
+  const site = await ctx.db.query<{ app_name: string; owner_email: string; first_name: string }>(
+    'SELECT s.app_name, c.email AS owner_email, c.first_name FROM sites s JOIN customers c ON c.uid = s.owner_uid WHERE s.app_id = $1',
+    [d.AppId],
+  );
+  const app = site.rows[0];
+  if (!app) throw new AppError('notFound', 'There is no site with that AppId.');
+  const token = randomSecret();
+  const id = await ctx.db.transaction(async (tx) => {
+    await checkRequestContents(tx, d.AppId, null, d, now);
+    const r = await tx.query<{ id: number }>(
+      `INSERT INTO impersonation_requests (app_id, initiator_uid, initiator_email, is_customer_request, priority, description,
+         assignees, proxy_roles, additional_permissions, duration_minutes, created_at, modified_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING id`,
+      [
+        d.AppId,
+        actor.uid,
+        actor.email,
+        isCustomerRequest,
+        d.Priority,
+        d.Description,
+        d.Assignees,
+        d.ProxyRoles,
+        d.AdditionalPermissions,
+        d.Duration,
+        now,
+      ],
+    );
+    const newId = Number(r.rows[0]!.id);
+    await tx.query(
+      'INSERT INTO impersonation_consent_tokens (token_hash, request_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
+      [hashSecret(token), newId, now, new Date(now.getTime() + CONSENT_LINK_TTL_MS)],
+    );
+    await logEvent(tx, {
+      requestId: newId,
+      at: now,
+      actor: actor.email,
+      event: isCustomerRequest ? 'customer-request' : 'request',
+      status: 'Pending',
+      clientAddress: caller.clientAddress,
+      details: {
+        appId: d.AppId,
+        roles: d.ProxyRoles,
+        permissions: d.AdditionalPermissions,
+        duration: d.Duration,
+      },
+    });
+    return newId;
+  });
+
+  const consent = consolePage(ctx, origin, '/impersonation/consent');
+  consent.searchParams.set('token', token);
+  const what = [
+    `Site: ${app.app_name}`,
+    `Requested by: ${actor.name ? `${actor.name} <${actor.email}>` : actor.email}`,
+    `Why: ${d.Description}`,
+    `Roles: ${d.ProxyRoles.join(', ')}`,
+    `Additional permissions: ${d.AdditionalPermissions.join(', ') || 'none'}`,
+    `For: ${d.Duration} minutes from approval`,
+  ];
+  ctx.mailer.send({
+    to: app.owner_email,
+    subject: `Support asks to access your site ${app.app_name} (request ${id})`,
+    text: [
+      `Hello ${app.first_name},`,
+      '',
+      isCustomerRequest
+        ? 'Following your request for help, our support staff ask for temporary access to your site:'
+        : 'Our support staff ask for temporary access to your site:',
+      '',
+      ...what,
+      '',
+      'Nothing happens unless you allow it. Open this link to allow or deny the access (it works once, for 7 days):',
+      '',
+      consent.toString(),
+    ].join('\n'),
+  });
+  for (const assignee of d.Assignees) {
+    ctx.mailer.send({
+      to: assignee,
+      subject: `Impersonation request ${id} for ${app.app_name} needs your decision`,
+      text: [
+        `A new impersonation request is assigned to you.`,
+        '',
+        ...what,
+        '',
+        `Review it in the console: ${consolePage(ctx, origin, '/manage-superuser/impersonation/assigned-requests').toString()}`,
+      ].join('\n'),
+    });
+  }
+  const row = await findRequest(ctx.db, id);
+  return { Data: toWire(row!, now), Message: M.created(id, app.app_name) };
+}
+
+export async function list(
+  ctx: AppContext,
+  viewer: StaffSession,
+  status: DisplayStatus | undefined,
+  customerOnly = false,
+) {
+  const now = ctx.clock.now();
+  const rows = await listRequests(ctx.db, {
+    visibleTo: viewer.permissions.has('impersonation.approve') ? undefined : viewer.email,
+    customerOnly,
+  });
+  let data = rows.map((r) => toWire(r, now));
+  if (status) data = data.filter((x) => x.Action.Status === status);
+  return { Data: customerOnly ? data : orderForList(data) };
+}
+
+/** Applies one machine event to a request under its row lock; answers the saved row. */
+async function applyEvent(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  requestId: number,
+  event: ImpersonationEvent,
+  opts: {
+    logEvent: string;
+    details?: Record<string, unknown>;
+    reason?: string;
+    action?: boolean;
+    checkRoles?: string[];
+  },
+) {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const row = await findRequest(tx, requestId, true);
+    if (!row) throw new AppError('notFound', 'There is no impersonation request with that id.');
+    const r = transition(stateOf(row), event, now.getTime());
+    if (!r.ok) refuse(r.error);
+    if (opts.checkRoles) {
+      await checkRequestContents(
+        tx,
+        Number(row.app_id),
+        requestId,
+        {
+          Assignees: r.state.assignees,
+          ProxyRoles: opts.checkRoles,
+          AdditionalPermissions: r.state.additionalPermissions,
+        },
+        now,
+      );
+    }
+    await saveState(tx, requestId, r.state, {
+      at: now,
+      ...(opts.action ? { actionBy: actor.email } : {}),
+      ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
+    });
+    await logEvent(tx, {
+      requestId,
+      at: now,
+      actor: actor.email,
+      event: opts.logEvent,
+      status: r.state.deleted ? 'Deleted' : r.state.status,
+      clientAddress: caller.clientAddress,
+      details: opts.details ?? {},
+    });
+    return { before: row, after: (await findRequest(tx, requestId)) ?? { ...row, deleted_at: now } };
+  });
+}
+
+export async function edit(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  requestId: number,
+  body: z.output<typeof editImpersonationBody>,
+) {
+  const { after } = await applyEvent(
+    ctx,
+    caller,
+    actor,
+    requestId,
+    {
+      type: 'edit',
+      actor: actor.email,
+      proxyRoles: body.ProxyRoles,
+      additionalPermissions: body.AdditionalPermissions,
+      assignees: body.Assignees,
+      priority: body.Priority,
+      description: body.Description,
+    },
+    {
+      logEvent: 'edit',
+      details: { roles: body.ProxyRoles, permissions: body.AdditionalPermissions, assignees: body.Assignees },
+      checkRoles: body.ProxyRoles,
+    },
+  );
+  return {
+    Data: toWire(after as RequestRow, ctx.clock.now()),
+    Message: M.updated(requestId, after.app_name),
+  };
+}
+
+export async function remove(ctx: AppContext, caller: Caller, actor: StaffSession, requestId: number) {
+  const { before } = await applyEvent(
+    ctx,
+    caller,
+    actor,
+    requestId,
+    { type: 'delete', actor: actor.email },
+    { logEvent: 'delete' },
+  );
+  return { IsDeleted: true, Id: requestId, Message: M.deleted(requestId, before.app_name) };
+}
+
+export async function act(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  requestId: number,
+  revokeAction: RevokeAction | undefined,
+  body: z.output<typeof impersonationActionBody>,
+) {
+  const isApprover = actor.permissions.has('impersonation.approve');
+  let event: ImpersonationEvent;
+  if (body.Status === 'Approve') {
+    event = {
+      type: 'approve',
+      actor: actor.email,
+      actorIsApprover: isApprover,
+      roles: body.ProxyRoles,
+      permissions: body.AdditionalPermissions,
+      durationMinutes: body.Duration,
+    };
+  } else if (body.Status === 'Reject') {
+    event = { type: 'reject', actor: actor.email, actorIsApprover: isApprover };
+  } else {
+    event = {
+      type: 'revoke',
+      actor: actor.email,
+      actorIsApprover: isApprover,
+      action: revokeAction ?? 'site',
+      roles: body.ProxyRoles,
+      permissions: body.AdditionalPermissions,
+    };
+  }
+  const { after } = await applyEvent(ctx, caller, actor, requestId, event, {
+    logEvent: body.Status.toLowerCase(),
+    details: { ...body, ...(body.Status === 'Revoke' ? { revokeAction: revokeAction ?? 'site' } : {}) },
+    reason: body.Comments,
+    action: true,
+  });
+  const now = ctx.clock.now();
+  const wire = toWire(after as RequestRow, now);
+  const initiator = await findStaffByEmail(ctx.db, after.initiator_email);
+  const newUser = !initiator?.last_login_at;
+  const expires = wire.Action.ExpiresAt ?? '';
+  const message =
+    body.Status === 'Approve'
+      ? M.approved(
+          requestId,
+          after.app_name,
+          wire.Action.ApprovedProxyRoles.length,
+          wire.Action.ApprovedAdditionalPermissions.length,
+          expires,
+          newUser,
+        )
+      : body.Status === 'Reject'
+        ? M.rejected(requestId, after.app_name)
+        : after.status === 'Revoked'
+          ? M.revoked(requestId, after.app_name)
+          : M.partlyRevoked(requestId, after.app_name);
+  ctx.mailer.send({
+    to: after.initiator_email,
+    subject: `Impersonation request ${requestId}: ${wire.Action.Status}`,
+    text: message,
+  });
+  if (body.Status !== 'Reject') {
+    ctx.mailer.send({
+      to: after.owner_email,
+      subject: `Access to your site ${after.app_name}: ${wire.Action.Status}`,
+      text:
+        body.Status === 'Approve'
+          ? `The access you allowed to ${after.app_name} was approved with the roles ${wire.Action.ApprovedProxyRoles.join(', ')} until ${expires}.`
+          : `The access of our support staff to ${after.app_name} has been revoked${after.status === 'Approved' ? ' in part' : ''}.`,
+    });
+  }
+  return {
+    Data: {
+      Id: wire.Id,
+      AppName: wire.AppName,
+      Action: { Status: wire.Action.Status },
+      ApprovedProxyRoles: wire.Action.ApprovedProxyRoles,
+      ApprovedAdditionalPermissions: wire.Action.ApprovedAdditionalPermissions,
+      ExpiresAt: wire.Action.ExpiresAt,
+      Initiator: wire.Initiator,
+    },
+    userStatus: newUser ? 'newUser' : 'existingUser',
+    Message: message,
+  };
+}
+
+export async function logs(ctx: AppContext, status: DisplayStatus | undefined) {
+  const now = ctx.clock.now();
+  const r = await ctx.db.query<{
+    id: number;
+    request_id: number;
+    app_name: string;
+    status: string;
+    event: string;
+    actor: string | null;
+    at: Date;
+    details: Record<string, unknown>;
+    expires_at: Date | null;
+    current_status: string;
+    latest: boolean;
+  }>(
+    `SELECT l.id, l.request_id, s.app_name, l.status, l.event, l.actor, l.at, l.details, r.expires_at, r.status AS current_status,
+       l.id = max(l.id) OVER (PARTITION BY l.request_id) AS latest
+     FROM impersonation_log l JOIN impersonation_requests r ON r.id = l.request_id JOIN sites s ON s.app_id = r.app_id
+     ORDER BY l.id DESC LIMIT 1000`,
+  );
+  let data = r.rows.map((x) => {
+    const expired =
+      x.latest && x.current_status === 'Approved' && x.expires_at !== null && new Date(x.expires_at) <= now;
+    return {
+      Id: Number(x.id),
+      RequestId: Number(x.request_id),
+      AppName: x.app_name,
+      Status: (expired ? 'Expired' : x.status === 'Deleted' ? 'Pending' : x.status) as DisplayStatus,
+      Event: x.event,
+      Actor: x.actor,
+      LastModified: iso(x.at)!,
+      Details: x.details ?? {},
+    };
+  });
+  if (status) data = data.filter((x) => x.Status === status);
+  return { Data: data };
+}
+
+/** The public consent page: what is asked, from the single-use link's token. */
+async function consentRow(db: Queryable, token: string, now: Date, lock = false) {
+  const r = await db.query<{ request_id: number; expires_at: Date; used_at: Date | null }>(
+    `SELECT request_id, expires_at, used_at FROM impersonation_consent_tokens WHERE token_hash = $1${lock ? ' FOR UPDATE' : ''}`,
+    [hashSecret(token)],
+  );
+  const t = r.rows[0];
+  if (!t || t.used_at || new Date(t.expires_at) <= now)
+    throw new AppError('invalidResetToken', M.consentLinkInvalid);
+  const row = await findRequest(db, Number(t.request_id), lock);
+  if (!row) throw new AppError('invalidResetToken', M.consentLinkInvalid);
+  return row;
+}
+
+export async function consentDetails(ctx: AppContext, token: string) {
+  const row = await consentRow(ctx.db, token, ctx.clock.now());
+  return {
+    Data: {
+      RequestId: Number(row.id),
+      AppName: row.app_name,
+      RequestedBy: row.initiator_email,
+      Description: row.description,
+      ProxyRoles: row.proxy_roles,
+      AdditionalPermissions: row.additional_permissions,
+      Duration: row.duration_minutes,
+      Consent: row.consent,
+    },
+  };
+}
+
+export async function answerConsent(ctx: AppContext, caller: Caller, token: string, granted: boolean) {
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const row = await consentRow(tx, token, now, true);
+    const r = transition(stateOf(row), { type: 'consent', granted }, now.getTime());
+    if (!r.ok) refuse(r.error);
+    await tx.query('UPDATE impersonation_consent_tokens SET used_at = $2 WHERE token_hash = $1', [
+      hashSecret(token),
+      now,
+    ]);
+    await saveState(tx, Number(row.id), r.state, { at: now });
+    await tx.query('UPDATE impersonation_requests SET consent_at = $2, consent_address = $3 WHERE id = $1', [
+      row.id,
+      now,
+      caller.clientAddress,
+    ]);
+    await logEvent(tx, {
+      requestId: Number(row.id),
+      at: now,
+      actor: row.owner_email,
+      event: granted ? 'consent-granted' : 'consent-denied',
+      status: r.state.status,
+      clientAddress: caller.clientAddress,
+    });
+  });
+  return { IsPosted: true, Message: granted ? M.consentGranted : M.consentDenied };
+}

@@ -1,0 +1,323 @@
+import { MESSAGES } from '@sac/contract/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
+import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
+
+type S = { xtoken: string; xsign: string };
+let t: TestApp;
+let boss: S; // SuperAdmin, assignee and approver
+let chief: S; // another SuperAdmin
+let agent: S; // Admin who requests
+let appId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.addStaff('boss@example.com', ['SuperAdmin']);
+  await t.addStaff('chief@example.com', ['SuperAdmin']);
+  await t.addStaff('agent@example.com', ['Admin']);
+  await t.addStaff('helper@example.com', ['Support']);
+  boss = await t.login('boss@example.com');
+  chief = await t.login('chief@example.com');
+  agent = await t.login('agent@example.com');
+  const owner = await insertCustomer(t.db, { first: 'Olive', last: 'Owner', email: 'olive@shop.example' });
+  appId = (await insertSite(t.db, { owner, name: 'olive-shop' })).appId;
+});
+afterAll(() => t.close());
+
+const request = (session: S, data: Record<string, unknown> = {}) =>
+  t.call({
+    method: 'POST',
+    url: '/admin/impersonation/requests',
+    session,
+    headers: { origin: CONSOLE_ORIGIN },
+    payload: {
+      data: {
+        AppId: appId,
+        Priority: 'High',
+        Description: 'Checkout fails for some users',
+        Assignees: ['boss@example.com'],
+        ProxyRoles: ['Developer'],
+        AdditionalPermissions: ['ViewData'],
+        Duration: 60,
+        ...data,
+      },
+    },
+  });
+const action = (session: S, requestId: number, payload: Record<string, unknown>, revokeAction?: string) =>
+  t.call({
+    method: 'POST',
+    url: '/admin/impersonation/request/action',
+    session,
+    query: { requestId: String(requestId), ...(revokeAction ? { revokeAction } : {}) },
+    payload,
+  });
+const approve = (session: S, id: number, over: Record<string, unknown> = {}) =>
+  action(session, id, {
+    Status: 'Approve',
+    ProxyRoles: ['Developer'],
+    AdditionalPermissions: ['ViewData'],
+    Duration: 30,
+    ...over,
+  });
+const list = (session: S, status?: string) =>
+  t.call({ method: 'GET', url: '/admin/impersonation/requests', session, query: status ? { status } : {} });
+
+/** Reads the consent link mailed to the owner for request `id`, and answers it. */
+async function consent(id: number, granted = true) {
+  const mail = await t.smtp.waitFor(
+    (m) => m.to.includes('olive@shop.example') && m.subject.endsWith(`(request ${id})`),
+  );
+  const link = new URL(/https?:\/\/\S+\/impersonation\/consent\S*/.exec(mail.text)![0]);
+  const token = link.searchParams.get('token')!;
+  const details = await t.call({ method: 'GET', url: '/admin/impersonation/consent', query: { token } });
+  expect(details.json().Data.RequestId).toBe(id);
+  const r = await t.call({
+    method: 'POST',
+    url: '/admin/impersonation/consent',
+    payload: { token, granted },
+    remoteAddress: '203.0.113.50',
+  });
+  expect(r.statusCode).toBe(200);
+  return token;
+}
+
+describe('a request, from asking to revocation', () => {
+  let id: number;
+
+  it('validates in the spec words', async () => {
+    expect((await request(agent, { ProxyRoles: [] })).json().Description).toBe(MESSAGES.approveRolesRequired);
+    expect((await request(agent, { Duration: 0 })).json().Description).toBe(MESSAGES.approveDurationRange);
+    expect((await request(agent, { Assignees: [] })).json().Description).toBe(MESSAGES.editAssigneesRequired);
+    expect((await request(agent, { Assignees: ['agent@example.com'] })).json().ErrorCode).toBe(946); // not a SuperAdmin
+    expect((await request(agent, { ProxyRoles: ['Wizard'] })).json().ErrorCode).toBe(946);
+    expect((await request(t.login ? await t.login('helper@example.com') : agent)).statusCode).toBe(
+      200 === 200 ? 200 : 0,
+    );
+  });
+
+  it('is created pending, mails the owner a consent link and the assignees', async () => {
+    // the Support user's request above holds Developer; free the role by deleting it
+    const mine = (await list(await t.login('helper@example.com'))).json().Data[0];
+    await t.call({
+      method: 'DELETE',
+      url: '/admin/impersonation/request',
+      session: await t.login('helper@example.com'),
+      query: { requestId: String(mine.Id) },
+    });
+
+    const r = await request(agent);
+    expect(r.statusCode).toBe(200);
+    id = r.json().Data.Id;
+    expect(r.json().Data).toMatchObject({
+      AppName: 'olive-shop',
+      Initiator: 'agent@example.com',
+      Impersonation: false,
+      IsCustomerRequest: false,
+      Request: { Priority: 'High', ProxyRoles: ['Developer'], Duration: 60 },
+      Action: { Status: 'Pending', ExpiresAt: null },
+    });
+    expect(r.json().Message).toBe(`Impersonation request ${id} for olive-shop has been created.`);
+    const toOwner = await t.smtp.waitFor((m) => m.to.includes('olive@shop.example'));
+    expect(toOwner.text).toContain('Checkout fails for some users');
+    expect(toOwner.text).toContain('Developer');
+    expect(toOwner.text).toContain('60 minutes');
+    await t.smtp.waitFor((m) => m.to.includes('boss@example.com') && m.subject.includes(`request ${id}`));
+  });
+
+  it('refuses another request for roles the app already has pending or granted', async () => {
+    const r = await request(chief, { Assignees: ['boss@example.com'] });
+    expect(r.statusCode).toBe(409);
+    expect(r.json().Description).toContain('Developer');
+  });
+
+  it('cannot be approved before the customer consents', async () => {
+    const r = await approve(boss, id);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().Description).toBe(MESSAGES.customerNotGrantedImpersonation);
+  });
+
+  it('takes the owner consent once, with time and address', async () => {
+    const token = await consent(id);
+    const row = await t.db.query<{ consent: string; consent_address: string }>(
+      'SELECT consent, consent_address FROM impersonation_requests WHERE id = $1',
+      [id],
+    );
+    expect(row.rows[0]).toEqual({ consent: 'granted', consent_address: '203.0.113.50' });
+    const again = await t.call({
+      method: 'POST',
+      url: '/admin/impersonation/consent',
+      payload: { token, granted: false },
+    });
+    expect(again.statusCode).toBe(400);
+    expect((await list(agent)).json().Data[0].Impersonation).toBe(true);
+  });
+
+  it('nobody approves their own request; approvals never widen; the duration is 1 to 43,200 minutes', async () => {
+    const own = await request(boss, { ProxyRoles: ['Analyst'], Assignees: ['chief@example.com'] });
+    await consent(own.json().Data.Id);
+    const self = await approve(boss, own.json().Data.Id, {
+      ProxyRoles: ['Analyst'],
+      AdditionalPermissions: [],
+    });
+    expect(self.statusCode).toBe(403);
+    expect(self.json().Description).toBe('You cannot approve or reject your own request.');
+    expect((await approve(boss, id, { ProxyRoles: ['Owner'] })).statusCode).toBe(400);
+    expect((await approve(boss, id, { Duration: 43_201 })).json().Description).toBe(
+      MESSAGES.approveDurationRange,
+    );
+    expect((await approve(agent, id)).statusCode).toBe(403); // an Admin lacks impersonation.approve
+    await t.call({
+      method: 'DELETE',
+      url: '/admin/impersonation/request',
+      session: boss,
+      query: { requestId: String(own.json().Data.Id) },
+    });
+  });
+
+  it('approves with the update response of spec section 7 and tells the initiator', async () => {
+    const r = await approve(boss, id, { Duration: 30 });
+    expect(r.statusCode).toBe(200);
+    const expires = new Date(t.clock.now().getTime() + 30 * 60_000).toISOString();
+    expect(r.json()).toEqual({
+      Data: {
+        Id: id,
+        AppName: 'olive-shop',
+        Action: { Status: 'Approved' },
+        ApprovedProxyRoles: ['Developer'],
+        ApprovedAdditionalPermissions: ['ViewData'],
+        ExpiresAt: expires,
+        Initiator: 'agent@example.com',
+      },
+      userStatus: 'existingUser',
+      Message: `Request ${id} for olive-shop approved with 1 role and 1 additional permission until ${expires}. The initiator can access the app through the console.`,
+    });
+    await t.smtp.waitFor((m) => m.to.includes('agent@example.com') && m.subject.includes('Approved'));
+    // a decided request cannot be approved or edited again
+    expect((await approve(chief, id)).statusCode).toBe(409);
+  });
+
+  it('is listed Expired once its time has passed, with no action left', async () => {
+    t.clock.advance(30 * 60_000);
+    // the sessions idled out meanwhile
+    boss = await t.login('boss@example.com');
+    chief = await t.login('chief@example.com');
+    agent = await t.login('agent@example.com');
+    const r = await list(agent, 'Expired');
+    expect(r.json().Data.map((x: { Id: number }) => x.Id)).toEqual([id]);
+    const revoke = await action(boss, id, { Status: 'Revoke' }, 'site');
+    expect(revoke.statusCode).toBe(409);
+    expect(revoke.json().Description).toBe('This request has expired.');
+  });
+});
+
+describe('revoke, reject, edit and delete', () => {
+  async function approvedRequest(roles: string[]) {
+    const r = await request(agent, { ProxyRoles: roles, AdditionalPermissions: ['ViewData', 'EditData'] });
+    const id = r.json().Data.Id;
+    await consent(id);
+    expect(
+      (
+        await approve(boss, id, {
+          ProxyRoles: roles,
+          AdditionalPermissions: ['ViewData', 'EditData'],
+          Duration: 120,
+        })
+      ).statusCode,
+    ).toBe(200);
+    return id;
+  }
+
+  it('revokes only some roles, then the whole site access', async () => {
+    const id = await approvedRequest(['Developer', 'Analyst']);
+    const none = await action(
+      boss,
+      id,
+      { Status: 'Revoke', ProxyRoles: [], AdditionalPermissions: [] },
+      'roles',
+    );
+    expect(none.statusCode).toBe(400);
+    const part = await action(
+      boss,
+      id,
+      { Status: 'Revoke', ProxyRoles: ['Analyst'], AdditionalPermissions: ['EditData'] },
+      'roles',
+    );
+    expect(part.json().Data).toMatchObject({
+      Action: { Status: 'Approved' },
+      ApprovedProxyRoles: ['Developer'],
+      ApprovedAdditionalPermissions: ['ViewData'],
+    });
+    expect(part.json().Message).toBe(`Some access of request ${id} to olive-shop has been revoked.`);
+    const all = await action(boss, id, { Status: 'Revoke' }, 'site');
+    expect(all.json().Data.Action.Status).toBe('Revoked');
+    expect(all.json().Message).toBe(`Access of request ${id} to olive-shop has been revoked.`);
+    await t.smtp.waitFor((m) => m.to.includes('olive@shop.example') && m.text.includes('revoked'));
+  });
+
+  it('rejects a pending request', async () => {
+    const r = await request(agent, { ProxyRoles: ['Support'] });
+    const id = r.json().Data.Id;
+    const rej = await action(boss, id, { Status: 'Reject', Comments: 'Not needed' });
+    expect(rej.json().Data.Action.Status).toBe('Rejected');
+    const row = (await list(agent, 'Rejected')).json().Data.find((x: { Id: number }) => x.Id === id);
+    expect(row.Action).toMatchObject({ ActionTakenBy: 'boss@example.com', Reason: 'Not needed' });
+  });
+
+  it('lets only the requester edit and delete a pending request', async () => {
+    const r = await request(agent, { ProxyRoles: ['Analyst'] });
+    const id = r.json().Data.Id;
+    const edit = (session: S, over: Record<string, unknown> = {}) =>
+      t.call({
+        method: 'PUT',
+        url: '/admin/impersonation/request',
+        session,
+        query: { requestId: String(id) },
+        payload: {
+          AdditionalPermissions: [],
+          Assignees: ['chief@example.com'],
+          Description: 'Narrower',
+          Priority: 'Low',
+          ProxyRoles: ['Analyst'],
+          ...over,
+        },
+      });
+    expect((await edit(boss)).statusCode).toBe(403);
+    expect((await edit(agent, { Assignees: [] })).json().Description).toBe(MESSAGES.editAssigneesRequired);
+    const ok = await edit(agent);
+    expect(ok.json().Data.Request).toMatchObject({
+      Priority: 'Low',
+      Assignees: ['chief@example.com'],
+      Description: 'Narrower',
+    });
+    const del = await t.call({
+      method: 'DELETE',
+      url: '/admin/impersonation/request',
+      session: boss,
+      query: { requestId: String(id) },
+    });
+    expect(del.statusCode).toBe(403);
+    const mine = await t.call({
+      method: 'DELETE',
+      url: '/admin/impersonation/request',
+      session: agent,
+      query: { requestId: String(id) },
+    });
+    expect(mine.json()).toMatchObject({ IsDeleted: true, Id: id });
+    expect((await list(agent)).json().Data.map((x: { Id: number }) => x.Id)).not.toContain(id);
+  });
+
+  it('orders pending and live approvals first', async () => {
+    const data = (await list(boss)).json().Data as Array<{ Action: { Status: string } }>;
+    const live = (s: string) => s === 'Pending' || s === 'Approved';
+    const firstDead = data.findIndex((x) => !live(x.Action.Status));
+    expect(data.slice(firstDead).every((x) => !live(x.Action.Status))).toBe(true);
+  });
+
+  it('keeps every step in the impersonation log', async () => {
+    const r = await t.call({ method: 'GET', url: '/admin/impersonation/logs', session: agent });
+    const events = r.json().Data.map((x: { Event: string }) => x.Event);
+    expect(events).toEqual(
+      expect.arrayContaining(['request', 'consent-granted', 'approve', 'revoke', 'reject', 'edit', 'delete']),
+    );
+  });
+});

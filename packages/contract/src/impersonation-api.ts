@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { IMPERSONATION_DURATION_MAX_MINUTES, IMPERSONATION_DURATION_MIN_MINUTES } from './constants.ts';
+import { PRIORITIES, REVOKE_ACTIONS, STORED_STATUSES } from './impersonation.ts';
+import { MESSAGES } from './messages.ts';
+
+/** Wire shapes of the impersonation calls (spec sections 3 and 7). */
+
+export const DISPLAY_STATUSES = [...STORED_STATUSES, 'Expired'] as const;
+const isoDate = z.string();
+
+export const impersonationRequest = z.object({
+  Id: z.number().int(),
+  AppId: z.number().int(),
+  AppName: z.string(),
+  /** The requester's email. */
+  Initiator: z.string(),
+  /** Whether the customer has granted permission to impersonate their site. */
+  Impersonation: z.boolean(),
+  Consent: z.enum(['pending', 'granted', 'denied']),
+  IsCustomerRequest: z.boolean(),
+  Request: z.object({
+    Priority: z.enum(PRIORITIES),
+    Description: z.string(),
+    Assignees: z.array(z.string()),
+    ProxyRoles: z.array(z.string()),
+    AdditionalPermissions: z.array(z.string()),
+    Duration: z.number().int(),
+    RequestCreatedDate: isoDate,
+    RequestModifiedDate: isoDate,
+  }),
+  Action: z.object({
+    /** Pending, Approved, Rejected, Revoked, or Expired once ExpiresAt has passed. */
+    Status: z.enum(DISPLAY_STATUSES),
+    ActionTakenBy: z.string().nullable(),
+    ActionTakenAt: isoDate.nullable(),
+    ExpiresAt: isoDate.nullable(),
+    ApprovedProxyRoles: z.array(z.string()),
+    ApprovedAdditionalPermissions: z.array(z.string()),
+    Reason: z.string(),
+  }),
+});
+export type ImpersonationRequest = z.infer<typeof impersonationRequest>;
+
+const duration = z.coerce
+  .number({ error: MESSAGES.approveDurationRange })
+  .int(MESSAGES.approveDurationRange)
+  .min(IMPERSONATION_DURATION_MIN_MINUTES, MESSAGES.approveDurationRange)
+  .max(IMPERSONATION_DURATION_MAX_MINUTES, MESSAGES.approveDurationRange);
+const roles = z.array(z.string().trim().min(1)).min(1, MESSAGES.approveRolesRequired);
+const assignees = z.array(z.string().trim().min(1)).min(1, MESSAGES.editAssigneesRequired);
+const permissions = z.array(z.string().trim().min(1)).default([]);
+
+/** POST /admin/impersonation/requests {data}: ask for access to a customer's site. */
+export const createImpersonationBody = z.object({
+  data: z.object({
+    AppId: z.coerce.number().int().positive('AppId must be a number.'),
+    Priority: z.enum(PRIORITIES, { error: 'Please choose a priority.' }),
+    Description: z.string().trim().min(1, 'Please describe why you need access.').max(2000),
+    Assignees: assignees,
+    ProxyRoles: roles,
+    AdditionalPermissions: permissions,
+    Duration: duration,
+  }),
+});
+
+export const requestIdQuery = z.object({
+  requestId: z.coerce.number().int().positive('requestId must be a number.'),
+});
+export const statusQuery = z.object({ status: z.enum(DISPLAY_STATUSES).optional() });
+
+/** PUT /admin/impersonation/request?requestId=: the requester edits a pending request. */
+export const editImpersonationBody = z.object({
+  AdditionalPermissions: permissions,
+  Assignees: assignees,
+  Description: z.string().trim().min(1, 'Please describe why you need access.').max(2000),
+  Priority: z.enum(PRIORITIES),
+  ProxyRoles: roles,
+});
+
+/** POST /admin/impersonation/request/action?requestId=&revokeAction=: approve, reject or revoke. */
+export const impersonationActionQuery = requestIdQuery.extend({
+  revokeAction: z.enum(REVOKE_ACTIONS).optional(),
+});
+export const impersonationActionBody = z.discriminatedUnion('Status', [
+  z.object({
+    Status: z.literal('Approve'),
+    ProxyRoles: roles,
+    AdditionalPermissions: permissions,
+    Duration: duration,
+    Comments: z.string().trim().max(2000).optional().default(''),
+  }),
+  z.object({ Status: z.literal('Reject'), Comments: z.string().trim().max(2000).optional().default('') }),
+  z.object({
+    Status: z.literal('Revoke'),
+    /** With revokeAction=roles: the roles and permissions to take away. */
+    ProxyRoles: z.array(z.string()).optional().default([]),
+    AdditionalPermissions: z.array(z.string()).optional().default([]),
+    Comments: z.string().trim().max(2000).optional().default(''),
+  }),
+]);
+
+export const impersonationListResponse = z.object({ Data: z.array(impersonationRequest) });
+export const impersonationOneResponse = z.object({ Data: impersonationRequest });
+/** The update response of spec section 7. */
+export const impersonationActionResponse = z.object({
+  Data: z.object({
+    Id: z.number().int(),
+    AppName: z.string(),
+    Action: z.object({ Status: z.enum(DISPLAY_STATUSES) }),
+    ApprovedProxyRoles: z.array(z.string()),
+    ApprovedAdditionalPermissions: z.array(z.string()),
+    ExpiresAt: isoDate.nullable(),
+    Initiator: z.string(),
+  }),
+  /** 'newUser' when the initiator has never signed in (then: 'please check your email'). */
+  userStatus: z.string(),
+  Message: z.string(),
+});
+
+export const impersonationLogEntry = z.object({
+  Id: z.number().int(),
+  RequestId: z.number().int(),
+  AppName: z.string(),
+  Status: z.enum(DISPLAY_STATUSES),
+  Event: z.string(),
+  Actor: z.string().nullable(),
+  LastModified: isoDate,
+  Details: z.record(z.string(), z.unknown()),
+});
+export const impersonationLogsResponse = z.object({ Data: z.array(impersonationLogEntry) });
+
+/** The public consent page: the signed link's token. */
+export const consentQuery = z.object({
+  token: z.string().trim().min(1, 'The consent link is not complete.'),
+});
+export const consentBody = z.object({
+  token: z.string().trim().min(1, 'The consent link is not complete.'),
+  granted: z.boolean(),
+});
+export const consentDetailsResponse = z.object({
+  Data: z.object({
+    RequestId: z.number().int(),
+    AppName: z.string(),
+    RequestedBy: z.string(),
+    Description: z.string(),
+    ProxyRoles: z.array(z.string()),
+    AdditionalPermissions: z.array(z.string()),
+    Duration: z.number().int(),
+    Consent: z.enum(['pending', 'granted', 'denied']),
+  }),
+});
+
+export const IMPERSONATION_MESSAGES = {
+  created: (id: number, app: string) => `Impersonation request ${id} for ${app} has been created.`,
+  approved: (id: number, app: string, roles: number, perms: number, expires: string, newUser: boolean) =>
+    `Request ${id} for ${app} approved with ${roles} role${roles === 1 ? '' : 's'} and ${perms} additional permission${perms === 1 ? '' : 's'} until ${expires}. The initiator can access the app through the console${newUser ? '; please check your email' : ''}.`,
+  rejected: (id: number, app: string) => `Request ${id} for ${app} has been rejected.`,
+  revoked: (id: number, app: string) => `Access of request ${id} to ${app} has been revoked.`,
+  partlyRevoked: (id: number, app: string) => `Some access of request ${id} to ${app} has been revoked.`,
+  updated: (id: number, app: string) => `Request ${id} for ${app} has been updated.`,
+  deleted: (id: number, app: string) => `Request ${id} for ${app} has been deleted.`,
+  consentGranted: 'Thank you. You have allowed this access to your site.',
+  consentDenied: 'Thank you. You have denied this access to your site.',
+  consentLinkInvalid: 'This consent link is invalid, has been used, or has expired.',
+  roleTaken: 'These roles are already requested or granted for this app by another request',
+  notApproverAssignee: 'Assignees must be super users holding the SuperAdmin role.',
+} as const;
+
+/** How long a consent link works. */
+export const CONSENT_LINK_TTL_MS = 7 * 24 * 3_600_000;
