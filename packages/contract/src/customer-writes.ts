@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PLANS } from './customers.ts';
 import { MESSAGES } from './messages.ts';
+import { DEFAULT_TIME_ZONE, isTimeZoneId, TIME_ZONE_MESSAGE } from './time-zones.ts';
 import { email, isUrlLike, phoneError, strongPassword } from './validation.ts';
 
 /**
@@ -54,12 +55,14 @@ export const createCustomerBody = z.object({
   email,
   organization: optionalText(200),
   phone: phoneField,
-  timezone: z.string().trim().optional().default('UTC'),
+  timezone: z.string().trim().optional().default(DEFAULT_TIME_ZONE).refine(isTimeZoneId, TIME_ZONE_MESSAGE),
   appname: appName,
 });
 
 /** POST /admin/site?uid=: add a site to an existing customer (the add-site flow's first step). */
 export const addSiteBody = z.object({ appname: appName });
+
+export const TRIAL_DAYS_MESSAGE = 'Trial days must be a whole number from 0 to 365.';
 
 /** Wizard step 2 (Additional Site Information): PUT /admin/site/basicsettings?uID=&appId= {data}. */
 export const siteBasicSettingsBody = z.object({
@@ -68,7 +71,13 @@ export const siteBasicSettingsBody = z.object({
     StagingUrl: webUrl,
     Plan: z.enum(PLANS, { error: 'Please choose a plan.' }),
     /** Days of trial from today; 0 or absent for a subscribed plan. */
-    TrialDays: z.coerce.number().int().min(0).max(365).optional().default(0),
+    TrialDays: z.coerce
+      .number({ error: TRIAL_DAYS_MESSAGE })
+      .int(TRIAL_DAYS_MESSAGE)
+      .min(0, TRIAL_DAYS_MESSAGE)
+      .max(365, TRIAL_DAYS_MESSAGE)
+      .optional()
+      .default(0),
   }),
 });
 
@@ -113,7 +122,7 @@ export const updateCustomerProfileBody = z.object({
       .optional()
       .default('')
       .refine((v) => v === '' || email.safeParse(v).success, MESSAGES.emailInvalid),
-    TimeZone: z.string().trim().min(1, 'Please choose a time zone.'),
+    TimeZone: z.string().trim().min(1, TIME_ZONE_MESSAGE).refine(isTimeZoneId, TIME_ZONE_MESSAGE),
   }),
 });
 

@@ -55,7 +55,7 @@ describe('customer write schemas', () => {
     expect(createCustomerBody.parse(base)).toMatchObject({
       organization: '',
       phone: '',
-      timezone: 'UTC',
+      timezone: 'Etc/GMT',
       appname: 'my-site',
     });
     expect(createCustomerBody.safeParse({ ...base, phone: '12345abcde' }).error?.issues[0]?.message).toBe(
@@ -91,7 +91,7 @@ describe('customer write schemas', () => {
   });
 
   it('profile: phone optional but 10 digits when given; contact email optional but valid', () => {
-    const data = { FirstName: 'A', LastName: 'B', Email: 'a@b.co', TimeZone: 'UTC' };
+    const data = { FirstName: 'A', LastName: 'B', Email: 'a@b.co', TimeZone: 'Etc/GMT' };
     expect(updateCustomerProfileBody.safeParse({ data }).success).toBe(true);
     expect(
       updateCustomerProfileBody.safeParse({ data: { ...data, PhoneNumber: '12' } }).error?.issues[0]?.message,
@@ -99,5 +99,16 @@ describe('customer write schemas', () => {
     expect(
       updateCustomerProfileBody.safeParse({ data: { ...data, ContactEmail: 'x' } }).error?.issues[0]?.message,
     ).toBe(MESSAGES.emailInvalid);
+  });
+});
+
+describe('time zones', () => {
+  it('come from the reference list', () => {
+    const base = { firstname: 'A', lastname: 'B', email: 'a@b.co', appname: 'my-site' };
+    expect(createCustomerBody.parse(base).timezone).toBe('Etc/GMT');
+    expect(
+      createCustomerBody.safeParse({ ...base, timezone: 'Mars/Olympus' }).error?.issues[0]?.message,
+    ).toBe('Please choose a time zone from the list.');
+    expect(createCustomerBody.parse({ ...base, timezone: 'Europe/Paris' }).timezone).toBe('Europe/Paris');
   });
 });
