@@ -25,8 +25,13 @@ export function RadioGroup({ legend, name, options, value, error, onChange, rend
   const errorId = `${id}-error`;
   return (
     <fieldset className={`checkbox-group radio-group${error ? ' has-error' : ''}`}>
-      <legend>{legend}</legend>
-      <div className="checkbox-options" role="radiogroup" aria-describedby={error ? errorId : undefined}>
+      <legend id={`${id}-legend`}>{legend}</legend>
+      <div
+        className="checkbox-options"
+        role="radiogroup"
+        aria-labelledby={`${id}-legend`}
+        aria-describedby={error ? errorId : undefined}
+      >
         {options.map((o) => {
           const optionId = `${id}-${o.value}`;
           return (

@@ -54,10 +54,15 @@ export const useSiteDataCenter = (uid: string, appId: number | undefined) =>
     retry: false,
   });
 
-/** After a write that changes a customer's sites: the lists, counts and site details reload. */
+/** Every customer write is logged on the server: the customer's activity list reloads after it. */
+const refreshActivity = (queryClient: ReturnType<typeof useQueryClient>, uid: string) =>
+  void queryClient.invalidateQueries({ queryKey: customerKeys.activity(uid) });
+
+/** After a write that changes a customer's sites: the lists, counts, details and activity reload. */
 function useRefreshSites() {
   const queryClient = useQueryClient();
   return (uid: string, appId?: number) => {
+    refreshActivity(queryClient, uid);
     void queryClient.invalidateQueries({ queryKey: customerKeys.ownedSites(uid) });
     void queryClient.invalidateQueries({ queryKey: customerKeys.account(uid) });
     if (appId !== undefined)
@@ -151,6 +156,7 @@ export function useUpdateCustomerProfile(uid: string) {
       (await callApi('updateCustomerProfile', { query: { uid }, body })).Data,
     onSuccess: (profile) => {
       queryClient.setQueryData(customerKeys.profile(uid), profile);
+      refreshActivity(queryClient, uid);
       void queryClient.invalidateQueries({ queryKey: customerKeys.account(uid) });
       void queryClient.invalidateQueries({ queryKey: [...customerKeys.all, 'search'] });
     },
@@ -159,10 +165,12 @@ export function useUpdateCustomerProfile(uid: string) {
 
 /** PUT /admin/customer/password?uid= */
 export function useSetCustomerPassword(uid: string) {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...customerKeys.all, 'password', uid],
     mutationFn: (body: BodyOf<'setCustomerPassword'>) =>
       callApi('setCustomerPassword', { query: { uid }, body }),
+    onSuccess: () => refreshActivity(queryClient, uid),
   });
 }
 
@@ -173,6 +181,7 @@ export function useVerifyEmail(uid: string) {
     mutationKey: [...customerKeys.all, 'verify-email', uid],
     mutationFn: () => callApi('verifyEmail', { body: { uid } }),
     onSuccess: () => {
+      refreshActivity(queryClient, uid);
       for (const key of [customerKeys.profile(uid), customerKeys.account(uid)]) {
         queryClient.setQueryData<{ EmailVerified: boolean }>(key, (old) =>
           old ? { ...old, EmailVerified: true } : old,
@@ -193,6 +202,7 @@ export function useSetSiteStatus(uid: string) {
       queryClient.setQueryData<Site[]>(customerKeys.ownedSites(uid), (rows) =>
         rows?.map((r) => (r.appId === site.appId ? site : r)),
       );
+      refreshActivity(queryClient, uid);
       void queryClient.invalidateQueries({ queryKey: customerKeys.siteInfo(uid, site.appId), exact: true });
     },
   });

@@ -1,0 +1,174 @@
+import { expect, type Page, test } from '@playwright/test';
+import { signIn } from './support/sign-in.ts';
+
+const steps = (page: Page) => page.getByRole('navigation', { name: 'Steps' });
+
+test('the create-customer wizard: four steps, the secret once, then the customer view', async ({ page }) => {
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/manage-customer/create-customer');
+  for (const name of ['Basic Info', 'Additional Site Information', 'Set Features', 'Set Data Center & DB']) {
+    await expect(steps(page).getByText(name, { exact: true })).toBeVisible();
+  }
+  // Step 1, with the spec's messages first
+  await page.getByLabel('Phone Number (Optional)').fill('12345abcde');
+  await page.getByLabel('Phone Number (Optional)').blur();
+  await expect(page.getByText('Phone Number must be a number.')).toBeVisible();
+  await page.getByLabel('Phone Number (Optional)').fill('123456789');
+  await page.getByLabel('Phone Number (Optional)').blur();
+  await expect(page.getByText('Phone Number must be 10 characters.')).toBeVisible();
+  await page.getByLabel('Phone Number (Optional)').fill('5551234567');
+  await page.getByLabel('First name').fill('Hedy');
+  await page.getByLabel('Last name').fill('Lamarr');
+  // an existing customer's email first
+  await page.getByLabel('Email', { exact: true }).fill('ADA.LOVELACE@analytical.example');
+  await page.getByLabel('Organization (Optional)').fill('Frequency Hopping Inc');
+  await page.getByLabel('Site name').fill('spread-spectrum');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(
+    page.getByText('User already exists, Use search function to handle site creation').first(),
+  ).toBeVisible();
+  await page.getByLabel('Email', { exact: true }).fill('hedy@frequency.example');
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  // the secret, once
+  const secret = page.getByRole('textbox', { name: 'API Secret' });
+  await expect(secret).toBeVisible();
+  expect(await secret.inputValue()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  await page.getByRole('button', { name: 'I have copied the secret' }).click();
+
+  // Step 2
+  await expect(page.getByRole('heading', { name: 'Additional Site Information', level: 2 })).toBeVisible();
+  await page.getByLabel('Production URL (Optional)').fill('https://spread.example.com');
+  await page.getByLabel('Plan', { exact: true }).selectOption('Developer');
+  await page.getByLabel('Trial days').fill('30');
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  // Step 3
+  await expect(page.getByRole('heading', { name: 'Set Features', level: 2 })).toBeVisible();
+  await page
+    .getByRole('radiogroup', { name: 'Features' })
+    .getByRole('radio', { name: 'Developer', exact: true })
+    .check();
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  // Step 4: the spec's messages, then a custom database
+  await expect(page.getByRole('heading', { name: 'Set Data Center & DB', level: 2 })).toBeVisible();
+  const dc = page.getByRole('radiogroup', { name: 'Data center and database' });
+  await dc.getByRole('radio', { name: 'Use a custom database' }).check();
+  await page.getByLabel('Database name', { exact: true }).fill('');
+  await page.getByLabel('Database name', { exact: true }).blur();
+  await expect(page.getByText('Database name is required.')).toBeVisible();
+  await page.getByLabel('Connection string', { exact: true }).fill('');
+  await page.getByLabel('Connection string', { exact: true }).blur();
+  await expect(page.getByText('Database connection string is required.')).toBeVisible();
+  await page.getByLabel('Data center', { exact: true }).selectOption('eu-west');
+  await page.getByLabel('Database name', { exact: true }).fill('spread_db');
+  await page
+    .getByLabel('Connection string')
+    .fill('postgres://spread:Hush-Hush-9@db.spread.example:5432/spread');
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Data center updated.' })).toBeVisible();
+
+  await expect(page.getByRole('heading', { name: 'View Customer' })).toBeVisible();
+  await expect(page.getByText('Frequency Hopping Inc')).toBeVisible();
+  const owned = page.getByRole('table', { name: 'Owned sites' });
+  await expect(owned).toContainText('spread-spectrum');
+  await owned.getByRole('button', { name: 'Details' }).click();
+  const details = page.getByRole('dialog', { name: 'Site details: spread-spectrum' });
+  await expect(details).toContainText('postgres://spread:****@db.spread.example:5432/spread');
+  await expect(details).not.toContainText('Hush-Hush-9');
+  await expect(details).toContainText('Trial active till');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('table', { name: 'Activity logs' })).toContainText('customer.create');
+});
+
+test('add and edit a site, deactivate and activate it, edit the profile, reset the password', async ({
+  page,
+}) => {
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/manage-customer/search-customer?customerName=lovelace');
+  await page.getByRole('link', { name: 'View' }).first().click();
+  await expect(page.getByRole('heading', { name: 'View Customer' })).toBeVisible();
+
+  // Add a site
+  await page.getByRole('link', { name: 'Add Site' }).click();
+  await page.getByLabel('Site name').fill('engine-notes');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'I have copied the secret' }).click();
+  await page.getByLabel('Plan', { exact: true }).selectOption('Free');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page
+    .getByRole('radiogroup', { name: 'Features' })
+    .getByRole('radio', { name: 'Use the features of an existing site' })
+    .check();
+  await page.getByLabel('Existing site', { exact: true }).selectOption({ label: 'analytical-engine' });
+  await page.getByRole('button', { name: 'Next' }).click();
+  const dc = page.getByRole('radiogroup', { name: 'Data center and database' });
+  await dc.getByRole('radio', { name: 'Use a global server' }).check();
+  await page.getByLabel('Global server', { exact: true }).selectOption({ index: 1 });
+  await page.getByLabel('Database name', { exact: true }).fill('notes_db');
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page.getByRole('heading', { name: 'View Customer' })).toBeVisible();
+  const owned = page.getByRole('table', { name: 'Owned sites' });
+  const row = owned.getByRole('row').filter({ hasText: 'engine-notes' });
+  await expect(row).toBeVisible();
+
+  // Edit it: starts at step 2 with the saved values
+  await row.getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByRole('heading', { name: 'Additional Site Information', level: 2 })).toBeVisible();
+  await expect(page.getByLabel('Plan', { exact: true })).toHaveValue('Free');
+  await page.getByLabel('Staging URL (Optional)').fill('staging.notes.example.com');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('link', { name: 'Back to customer' }).click();
+
+  // Deactivate and activate, each confirmed
+  const notes = page
+    .getByRole('table', { name: 'Owned sites' })
+    .getByRole('row')
+    .filter({ hasText: 'engine-notes' });
+  await notes.getByRole('button', { name: 'Deactivate' }).click();
+  await page
+    .getByRole('dialog', { name: 'Deactivate engine-notes?' })
+    .getByRole('button', { name: 'Deactivate' })
+    .click();
+  await expect(notes).toContainText('Inactive');
+  await notes.getByRole('button', { name: 'Activate' }).click();
+  await page
+    .getByRole('dialog', { name: 'Activate engine-notes?' })
+    .getByRole('button', { name: 'Activate' })
+    .click();
+  await expect(notes).toContainText('Active');
+
+  // Edit profile: the spec's messages, then save
+  await page.getByRole('button', { name: 'Edit Profile' }).click();
+  const profile = page.getByRole('dialog', { name: 'Edit Profile' });
+  await profile.getByLabel('Phone Number (Optional)').fill('12ab');
+  await profile.getByLabel('Phone Number (Optional)').blur();
+  await expect(profile.getByText('Phone Number must be a number.')).toBeVisible();
+  await profile.getByLabel('Email', { exact: true }).fill('not-an-email');
+  await profile.getByLabel('Email', { exact: true }).blur();
+  await expect(profile.getByText('Email is invalid.')).toBeVisible();
+  await profile.getByLabel('Email', { exact: true }).fill('ada.lovelace@analytical.example');
+  await profile.getByLabel('Phone Number (Optional)').fill('0207946001');
+  await profile.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Customer profile updated.' })).toBeVisible();
+  await expect(page.getByText('0207946001')).toBeVisible();
+
+  // Reset the customer password with a generated one
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  const reset = page.getByRole('dialog', { name: 'Reset Password' });
+  await reset.getByLabel('New password').fill('short');
+  await reset.getByLabel('New password').blur();
+  await expect(
+    reset.getByText(
+      'Password field must be minimum 6 characters,  at least 1 lowercase letter, at least 1 uppercase letter, 1 symbol and 1 digit.',
+    ),
+  ).toBeVisible();
+  await reset.getByRole('button', { name: 'Generate' }).click();
+  await expect(reset.getByTestId('generated-password')).toHaveText(/^[A-Za-z0-9]{8}1@$/);
+  await reset.getByRole('button', { name: 'Save Password' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The customer password has been reset.' }),
+  ).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Activity logs' })).toContainText('customer.password.reset');
+});
