@@ -55,7 +55,13 @@ export const createCustomerBody = z.object({
   email,
   organization: optionalText(200),
   phone: phoneField,
-  timezone: z.string().trim().optional().default(DEFAULT_TIME_ZONE).refine(isTimeZoneId, TIME_ZONE_MESSAGE),
+  // unchosen ('' or absent) means the UTC entry
+  timezone: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || DEFAULT_TIME_ZONE)
+    .refine(isTimeZoneId, TIME_ZONE_MESSAGE),
   appname: appName,
 });
 

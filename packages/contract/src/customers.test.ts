@@ -112,3 +112,10 @@ describe('time zones', () => {
     expect(createCustomerBody.parse({ ...base, timezone: 'Europe/Paris' }).timezone).toBe('Europe/Paris');
   });
 });
+
+describe('an unchosen time zone', () => {
+  it('means the UTC entry', () => {
+    const base = { firstname: 'A', lastname: 'B', email: 'a@b.co', appname: 'my-site' };
+    expect(createCustomerBody.parse({ ...base, timezone: '' }).timezone).toBe('Etc/GMT');
+  });
+});
