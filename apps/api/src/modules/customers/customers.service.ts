@@ -16,6 +16,7 @@ import {
   findCustomer,
   ownedSites,
   recentLogins,
+  type SearchRow,
   type SiteRow,
   searchCustomers,
   sharedSites,
@@ -27,7 +28,7 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const NO_SUCH_CUSTOMER = 'There is no customer with that uid.';
 const NO_SUCH_SITE = 'This customer has no site with that appId.';
 
-function summary(c: CustomerRow) {
+function summary(c: SearchRow) {
   return {
     Uid: c.uid,
     FirstName: c.first_name,
@@ -36,8 +37,8 @@ function summary(c: CustomerRow) {
     Email: c.email,
     Status: c.status,
     Role: c.role,
-    CreatedDate: iso(c.created_at)!,
-    ModifiedDate: iso(c.modified_at)!,
+    CreatedDate: c.created_at,
+    ModifiedDate: c.modified_at,
   };
 }
 

@@ -114,6 +114,26 @@ describe('GET /admin/searchcustomer', () => {
     expect(r.json().Capped).toBe(true);
   });
 
+  it('says a site-name answer is capped when more sites match than it looked at', async () => {
+    const owners = [];
+    for (let i = 0; i < 3; i++)
+      owners.push(
+        await insertCustomer(t.db, {
+          first: `Owner${i}`,
+          last: 'Bulk',
+          email: `owner${i}@bulk-sites.example`,
+        }),
+      );
+    for (let i = 0; i < 2 * (SEARCH_RESULT_CAP + 1); i++) {
+      await insertSite(t.db, { owner: owners[i % 3]!, name: `bulkshop-${i}` });
+    }
+    const r = await search({ sitename: 'bulkshop' });
+    expect(r.json().Data).toHaveLength(3);
+    expect(r.json().Capped).toBe(true);
+    const few = await search({ sitename: 'bulkshop-40' }); // bulkshop-40, -400 .. -401
+    expect(few.json().Capped).toBe(false);
+  });
+
   it('answers 927 with the spec message when nothing matches', async () => {
     const r = await search({ customerName: 'zzzqqq' });
     expect(r.statusCode).toBe(404);
