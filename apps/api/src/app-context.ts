@@ -22,6 +22,14 @@ export interface StaffSession {
   name: string;
   roles: string[];
   permissions: Set<string>;
+  /** Set when the session is an impersonation session (account/switchapp). */
+  impersonation?: {
+    requestId: number;
+    appId: number;
+    appName: string;
+    permissions: Set<string>;
+    expiresAt: Date;
+  };
 }
 
 /** Who made a call and from where: what every audit row needs. */

@@ -10,10 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
-import { insertRequest } from './impersonation-fixtures.ts';
+import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
 
 /** Auditor is a server-side role made by this test (activity.read only), as deployments add their own. */
-const PRINCIPALS = ['anonymous', 'expired', 'SuperAdmin', 'Admin', 'Support', 'Auditor'] as const;
+/** Impersonating: an impersonation session (account/switchapp) as Developer on the fixture site. */
+const PRINCIPALS = [
+  'anonymous',
+  'expired',
+  'SuperAdmin',
+  'Admin',
+  'Support',
+  'Auditor',
+  'Impersonating',
+] as const;
 type Principal = (typeof PRINCIPALS)[number];
 type Target = 'own' | 'other';
 
@@ -71,47 +80,86 @@ async function requestBy(f: Fixture, initiator: string, consent: 'pending' | 'gr
   });
 }
 
+/** A live grant on a fresh site to the target (the actor on 'own'); answers the site's appId. */
+async function grantTo(f: Fixture): Promise<number> {
+  const appId = await freshSite(f);
+  await insertGrant(f.t.db, {
+    appId,
+    initiatorUid: f.target.uid,
+    initiatorEmail: f.target.email,
+    roles: ['Developer'],
+    now: f.t.clock.now(),
+  });
+  return appId;
+}
+
 /** A call open to whoever may request impersonation: every built-in role, not the Auditor. */
 const impersonationRequester = (req: Row['request']): Row => ({
   targeted: false,
   request: req,
-  expect: { ...signedOut, ...everyRole(200), Auditor: 403 },
+  expect: { ...signedOut, ...everyRole(200), Auditor: 403, Impersonating: 403 },
 });
 
 /** A write to a customer or site: SuperAdmin and Admin only. */
-const customerWrite = (req: (f: Fixture) => { query?: Record<string, string>; payload?: unknown }): Row => ({
+const customerWrite = (
+  req: (f: Fixture) => { query?: Record<string, string>; payload?: unknown },
+  impersonating = 403,
+): Row => ({
   targeted: false,
   request: async (f) => req(f),
-  expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403 },
+  expect: {
+    ...signedOut,
+    SuperAdmin: 200,
+    Admin: 200,
+    Support: 403,
+    Auditor: 403,
+    Impersonating: impersonating,
+  },
 });
 
 /** A read of a customer or site: every built-in role reads them; the Auditor does not. */
-const customerRead = (req: (f: Fixture) => { query?: Record<string, string> }): Row => ({
+const customerRead = (req: (f: Fixture) => { query?: Record<string, string> }, impersonating = 403): Row => ({
   targeted: false,
   request: async (f) => req(f),
-  expect: { ...signedOut, ...everyRole(200), Auditor: 403 },
+  expect: { ...signedOut, ...everyRole(200), Auditor: 403, Impersonating: impersonating },
 });
 
 const MATRIX: Record<EndpointId, Row> = {
   login: {
     targeted: false,
     request: async ({ actor }) => ({ payload: { email: actor.email, password: PASSWORD } }),
-    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
+    expect: {
+      anonymous: 200,
+      expired: 200,
+      SuperAdmin: 200,
+      Admin: 200,
+      Support: 200,
+      Auditor: 200,
+      Impersonating: 200,
+    },
   },
   logout: {
     targeted: false,
     request: async () => ({}),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 200 },
   },
   session: {
     targeted: false,
     request: async () => ({}),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 200 },
   },
   forgotPassword: {
     targeted: true,
     request: async ({ target }) => ({ payload: { email: target.email, url: `${CONSOLE_ORIGIN}/login` } }),
-    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
+    expect: {
+      anonymous: 200,
+      expired: 200,
+      SuperAdmin: 200,
+      Admin: 200,
+      Support: 200,
+      Auditor: 200,
+      Impersonating: 200,
+    },
   },
   resetPassword: {
     targeted: true,
@@ -124,29 +172,37 @@ const MATRIX: Record<EndpointId, Row> = {
       });
       return { payload: { password: 'Matrix#123', resettoken: token } };
     },
-    expect: { anonymous: 200, expired: 200, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
+    expect: {
+      anonymous: 200,
+      expired: 200,
+      SuperAdmin: 200,
+      Admin: 200,
+      Support: 200,
+      Auditor: 200,
+      Impersonating: 200,
+    },
   },
   changePassword: {
     targeted: false,
     request: async () => ({ payload: { oldpassword: PASSWORD, newpassword: 'Matrix#123' } }),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 403 },
   },
   teamList: {
     targeted: false,
     request: async () => ({}),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403, Impersonating: 403 },
   },
   teamRoles: {
     targeted: false,
     request: async () => ({}),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 403 },
   },
   teamCreate: {
     targeted: false,
     request: async () => ({
       payload: { role: ['Support'], email: `new-${randomUUID()}@example.com`, name: 'New' },
     }),
-    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403 },
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403, Impersonating: 403 },
   },
   teamUpdateRoles: {
     targeted: true,
@@ -160,6 +216,7 @@ const MATRIX: Record<EndpointId, Row> = {
       Admin: { own: 403, other: 200 },
       Support: 403,
       Auditor: 403,
+      Impersonating: 403,
     },
   },
   teamDelete: {
@@ -171,6 +228,7 @@ const MATRIX: Record<EndpointId, Row> = {
       Admin: { own: 403, other: 200 },
       Support: 403,
       Auditor: 403,
+      Impersonating: 403,
     },
   },
   teamProfile: {
@@ -183,6 +241,7 @@ const MATRIX: Record<EndpointId, Row> = {
       Admin: 200,
       Support: { own: 200, other: 403 },
       Auditor: { own: 200, other: 403 },
+      Impersonating: 403,
     },
   },
   // Customers and sites (issue 3): reads need customers.read, sites.read or activity.read.
@@ -193,25 +252,37 @@ const MATRIX: Record<EndpointId, Row> = {
   activityLogs: {
     targeted: false,
     request: async (f) => ({ query: { uid: f.customer.uid } }),
-    expect: { ...signedOut, ...everyRole(200), Auditor: 200 },
+    expect: { ...signedOut, ...everyRole(200), Auditor: 200, Impersonating: 403 },
   },
   customerApps: customerRead((f) => ({ query: { uid: f.customer.uid } })),
   customerAllApps: customerRead((f) => ({ query: { uid: f.customer.uid } })),
   sharedApps: customerRead((f) => ({ query: { uid: f.customer.uid } })),
-  appById: customerRead((f) => ({ query: { uId: f.customer.uid, appId: String(f.customer.appId) } })),
-  appInfoById: customerRead((f) => ({ query: { uId: f.customer.uid, appId: String(f.customer.appId) } })),
+  appById: customerRead((f) => ({ query: { uId: f.customer.uid, appId: String(f.customer.appId) } }), 200),
+  appInfoById: customerRead(
+    (f) => ({ query: { uId: f.customer.uid, appId: String(f.customer.appId) } }),
+    200,
+  ),
   features: customerRead(() => ({})),
-  siteDataCenter: customerRead((f) => ({
-    query: { userId: f.customer.uid, appId: String(f.customer.appId) },
-  })),
-  siteFeature: customerRead((f) => ({ query: { userId: f.customer.uid, appId: String(f.customer.appId) } })),
-  siteBasicSettings: customerRead((f) => ({
-    query: { uID: f.customer.uid, appId: String(f.customer.appId) },
-  })),
+  siteDataCenter: customerRead(
+    (f) => ({
+      query: { userId: f.customer.uid, appId: String(f.customer.appId) },
+    }),
+    200,
+  ),
+  siteFeature: customerRead(
+    (f) => ({ query: { userId: f.customer.uid, appId: String(f.customer.appId) } }),
+    200,
+  ),
+  siteBasicSettings: customerRead(
+    (f) => ({
+      query: { uID: f.customer.uid, appId: String(f.customer.appId) },
+    }),
+    200,
+  ),
   customerRoles: {
     targeted: false,
     request: async () => ({}),
-    expect: { ...signedOut, ...everyRole(200), Auditor: 200 },
+    expect: { ...signedOut, ...everyRole(200), Auditor: 200, Impersonating: 403 },
   },
   // Customer and site writes (issue 3): customers.write and sites.write, which Support and Auditor lack.
   createCustomer: customerWrite(() => ({
@@ -243,18 +314,27 @@ const MATRIX: Record<EndpointId, Row> = {
     query: { uid: f.customer.uid },
     payload: { appname: `site-${randomUUID().slice(0, 8)}` },
   })),
-  updateSiteBasicSettings: customerWrite((f) => ({
-    query: { uID: f.customer.uid, appId: String(f.customer.appId) },
-    payload: { data: { ProductionUrl: 'https://matrix.example.com', Plan: 'Developer', TrialDays: 14 } },
-  })),
-  updateSiteFeatures: customerWrite((f) => ({
-    query: { userId: f.customer.uid, appId: String(f.customer.appId) },
-    payload: { FeatureSet: 'Free' },
-  })),
-  updateSiteDataCenter: customerWrite((f) => ({
-    query: { userId: f.customer.uid, appId: String(f.customer.appId) },
-    payload: { Source: 'global-server', GlobalServer: 'use-shared-1', DbName: 'matrix_db' },
-  })),
+  updateSiteBasicSettings: customerWrite(
+    (f) => ({
+      query: { uID: f.customer.uid, appId: String(f.customer.appId) },
+      payload: { data: { ProductionUrl: 'https://matrix.example.com', Plan: 'Developer', TrialDays: 14 } },
+    }),
+    200,
+  ),
+  updateSiteFeatures: customerWrite(
+    (f) => ({
+      query: { userId: f.customer.uid, appId: String(f.customer.appId) },
+      payload: { FeatureSet: 'Free' },
+    }),
+    200,
+  ),
+  updateSiteDataCenter: customerWrite(
+    (f) => ({
+      query: { userId: f.customer.uid, appId: String(f.customer.appId) },
+      payload: { Source: 'global-server', GlobalServer: 'use-shared-1', DbName: 'matrix_db' },
+    }),
+    200,
+  ),
   setSiteStatus: customerWrite((f) => ({
     query: { uId: f.customer.uid, appId: String(f.customer.appId) },
     payload: { Status: 'active' },
@@ -275,12 +355,12 @@ const MATRIX: Record<EndpointId, Row> = {
       },
     }),
     // only the requester edits
-    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403 },
+    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
   },
   impersonationDelete: {
     targeted: true,
     request: async (f) => ({ query: { requestId: String((await requestBy(f, f.target.email)).id) } }),
-    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403 },
+    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
   },
   impersonationAction: {
     targeted: true,
@@ -289,7 +369,14 @@ const MATRIX: Record<EndpointId, Row> = {
       payload: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
     }),
     // only SuperAdmins decide, and never on their own request
-    expect: { ...signedOut, SuperAdmin: { own: 403, other: 200 }, Admin: 403, Support: 403, Auditor: 403 },
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
   },
   impersonationLogs: impersonationRequester(async () => ({ query: {} })),
   customerRequestsList: impersonationRequester(async () => ({})),
@@ -299,14 +386,25 @@ const MATRIX: Record<EndpointId, Row> = {
   consentDetails: {
     targeted: false,
     request: async (f) => ({ query: { token: (await requestBy(f, MATRIX_APPROVER)).consentToken } }),
-    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200 },
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
   },
   consentAnswer: {
     targeted: false,
     request: async (f) => ({
       payload: { token: (await requestBy(f, MATRIX_APPROVER)).consentToken, granted: true },
     }),
-    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200 },
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  updateAccess: {
+    targeted: true,
+    request: async (f) => ({ query: { appId: String(await grantTo(f)), userId: f.customer.uid } }),
+    // only the holder of a live grant; an impersonation session asks nothing more
+    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
+  },
+  switchApp: {
+    targeted: true,
+    request: async (f) => ({ query: { appid: String(await grantTo(f)) } }),
+    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
   },
 };
 
@@ -326,6 +424,25 @@ beforeAll(async () => {
   customer = { uid, appId: (await insertSite(t.db, { owner: uid, name: 'matrix-site' })).appId };
 });
 afterAll(() => t.close());
+
+/** An impersonation session of `actor` as Developer on the fixture site. */
+async function impersonate(actor: Actor, own: { xtoken: string; xsign: string }) {
+  await insertGrant(t.db, {
+    appId: customer.appId,
+    initiatorUid: actor.uid,
+    initiatorEmail: actor.email,
+    roles: ['Developer'],
+    now: t.clock.now(),
+  });
+  const r = await t.call({
+    method: 'GET',
+    url: '/account/switchapp',
+    session: own,
+    query: { appid: String(customer.appId) },
+  });
+  if (r.statusCode !== 200) throw new Error(`switchapp: ${r.statusCode} ${r.body}`);
+  return { xtoken: r.json().xtoken as string, xsign: r.json().xsign as string };
+}
 
 const newStaff = async (roles: string[]): Promise<Actor> => {
   const email = `m-${randomUUID()}@example.com`;
@@ -354,12 +471,17 @@ describe('authorization matrix', () => {
   it.each(cells)('%s as %s on %s object', async (_name, id, principal, target) => {
     const e = ENDPOINT_LIST.find((x) => x.id === id)!;
     const row = MATRIX[id];
-    const actor = await newStaff(
-      principal === 'anonymous' || principal === 'expired' ? ['Support'] : [principal],
-    );
+    const roles =
+      principal === 'anonymous' || principal === 'expired'
+        ? ['Support']
+        : principal === 'Impersonating'
+          ? ['Admin']
+          : [principal];
+    const actor = await newStaff(roles);
     const other = await newStaff(['Support']);
     let session: { xtoken: string; xsign: string } | undefined;
     if (principal !== 'anonymous') session = await t.login(actor.email);
+    if (principal === 'Impersonating') session = await impersonate(actor, session!);
     if (principal === 'expired') t.clock.advance(16 * 60_000);
     const { query, payload } = await row.request({
       t,

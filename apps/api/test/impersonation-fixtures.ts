@@ -28,3 +28,31 @@ export async function insertRequest(
   );
   return { id, consentToken };
 }
+
+/** An approved, consented, unexpired grant of `roles` on a site to the staff member `initiator`. */
+export async function insertGrant(
+  db: Queryable,
+  g: {
+    appId: number;
+    initiatorUid: string;
+    initiatorEmail: string;
+    roles: string[];
+    now: Date;
+    minutes?: number;
+  },
+): Promise<number> {
+  const { id } = await insertRequest(db, {
+    appId: g.appId,
+    initiator: g.initiatorEmail,
+    assignees: ['nobody@example.com'],
+    roles: g.roles,
+    consent: 'granted',
+    at: g.now,
+  });
+  await db.query(
+    `UPDATE impersonation_requests SET status = 'Approved', initiator_uid = $2, approved_roles = $3,
+       expires_at = $4, action_taken_by = 'matrix', action_taken_at = $5 WHERE id = $1`,
+    [id, g.initiatorUid, g.roles, new Date(g.now.getTime() + (g.minutes ?? 60) * 60_000), g.now],
+  );
+  return id;
+}

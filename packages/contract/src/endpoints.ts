@@ -57,6 +57,12 @@ import {
   requestIdQuery,
   statusQuery,
 } from './impersonation-api.ts';
+import {
+  switchAppQuery,
+  switchAppResponse,
+  updateAccessQuery,
+  updateAccessResponse,
+} from './impersonation-session.ts';
 import type { Permission } from './permissions.ts';
 import {
   createSuperUserBody,
@@ -91,6 +97,12 @@ export interface EndpointDef {
   readonly body?: z.ZodType;
   /** The answer per HTTP status; every error status carries the error envelope. */
   readonly responses: Readonly<Record<number, z.ZodType>>;
+  /**
+   * Open to an impersonation session (account/switchapp) of the site named by the query's appId,
+   * when the approved customer roles and additional permissions include `permission`. Calls
+   * without this are refused to impersonation sessions.
+   */
+  readonly impersonation?: { readonly permission: string };
 }
 
 const errors = (...statuses: number[]) =>
@@ -318,6 +330,7 @@ export const ENDPOINTS = {
     tag: 'Sites',
     access: 'sites.read',
     query: appByIdQuery,
+    impersonation: { permission: 'ViewData' },
     responses: { 200: siteResponse, ...errors(400, 401, 403, 404) },
   },
   appInfoById: {
@@ -329,6 +342,7 @@ export const ENDPOINTS = {
     tag: 'Sites',
     access: 'sites.read',
     query: appByIdQuery,
+    impersonation: { permission: 'ViewData' },
     responses: { 200: siteInfoResponse, ...errors(400, 401, 403, 404) },
   },
   features: {
@@ -348,6 +362,7 @@ export const ENDPOINTS = {
     tag: 'Sites',
     access: 'sites.read',
     query: siteByUserQuery,
+    impersonation: { permission: 'ViewData' },
     responses: { 200: siteDataCenterResponse, ...errors(400, 401, 403, 404) },
   },
   siteFeature: {
@@ -358,6 +373,7 @@ export const ENDPOINTS = {
     tag: 'Sites',
     access: 'sites.read',
     query: siteByUserQuery,
+    impersonation: { permission: 'ViewData' },
     responses: { 200: siteFeaturesResponse, ...errors(400, 401, 403, 404) },
   },
   siteBasicSettings: {
@@ -368,6 +384,7 @@ export const ENDPOINTS = {
     tag: 'Sites',
     access: 'sites.read',
     query: siteBasicSettingsQuery,
+    impersonation: { permission: 'ViewData' },
     responses: { 200: siteBasicSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   customerRoles: {
@@ -442,6 +459,7 @@ export const ENDPOINTS = {
     access: 'sites.write',
     query: siteBasicSettingsQuery,
     body: siteBasicSettingsBody,
+    impersonation: { permission: 'ManageSettings' },
     responses: { 200: siteBasicSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   updateSiteFeatures: {
@@ -454,6 +472,7 @@ export const ENDPOINTS = {
     access: 'sites.write',
     query: siteByUserQuery,
     body: siteFeaturesBody,
+    impersonation: { permission: 'ManageSettings' },
     responses: { 200: siteFeaturesResponse, ...errors(400, 401, 403, 404) },
   },
   updateSiteDataCenter: {
@@ -466,6 +485,7 @@ export const ENDPOINTS = {
     access: 'sites.write',
     query: siteByUserQuery,
     body: siteDataCenterBody,
+    impersonation: { permission: 'ManageSettings' },
     responses: { 200: siteDataCenterResponse, ...errors(400, 401, 403, 404) },
   },
   setSiteStatus: {
@@ -477,6 +497,7 @@ export const ENDPOINTS = {
     access: 'sites.write',
     query: appByIdQuery,
     body: siteStatusBody,
+    impersonation: { permission: 'ManageSite' },
     responses: { 200: siteResponse, ...errors(400, 401, 403, 404) },
   },
   impersonationCreate: {
@@ -596,6 +617,28 @@ export const ENDPOINTS = {
     access: 'public',
     body: consentBody,
     responses: { 200: okResponse, ...errors(400, 409) },
+  },
+  updateAccess: {
+    id: 'updateAccess',
+    method: 'GET',
+    path: '/admin/updateaccess',
+    summary:
+      "The caller's live access to a customer's site: their approved, consented, unexpired impersonation grant (roles, permissions, expiry), or 403.",
+    tag: 'Impersonation',
+    access: 'impersonation.request',
+    query: updateAccessQuery,
+    responses: { 200: updateAccessResponse, ...errors(400, 401, 403) },
+  },
+  switchApp: {
+    id: 'switchApp',
+    method: 'GET',
+    path: '/account/switchapp',
+    summary:
+      "Open an impersonation session on a site the caller holds a live grant for: a new xtoken/xsign pair that reaches only that site's calls, within the approved customer roles and permissions, until the grant expires or is revoked. Every call of it is logged.",
+    tag: 'Impersonation',
+    access: 'impersonation.request',
+    query: switchAppQuery,
+    responses: { 200: switchAppResponse, ...errors(400, 401, 403) },
   },
 } as const satisfies Record<string, EndpointDef>;
 

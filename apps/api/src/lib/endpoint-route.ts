@@ -1,10 +1,12 @@
 import { HEADERS } from '@sac/contract/constants';
 import type { EndpointDef } from '@sac/contract/endpoints';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../app-context.ts';
 import { useSession } from '../modules/auth/sessions.repo.ts';
 import { findStaffByUid, permissionsOfRoles } from '../modules/auth/staff.repo.ts';
+import { impersonationScope, logImpersonatedCall } from '../modules/impersonation/impersonation-sessions.ts';
 import { AppError, type FieldError } from './app-error.ts';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -57,7 +59,11 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest): Promis
   if (!s) return undefined;
   const staff = await findStaffByUid(ctx.db, s.uid);
   if (!staff) return undefined;
+  const impersonation = s.impersonation_request_id
+    ? await impersonationScope(ctx, Number(s.impersonation_request_id), staff.uid)
+    : undefined;
   return {
+    ...(impersonation ? { impersonation } : {}),
     sessionId: s.id,
     uid: staff.uid,
     email: staff.email,
@@ -66,6 +72,9 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest): Promis
     permissions: new Set(await permissionsOfRoles(ctx.db, staff.roles)),
   };
 }
+
+/** Calls an impersonation session may always make: who am I, and ending the session. */
+const IMPERSONATION_OPEN = new Set(['session', 'logout']);
 
 /**
  * Registers the route of one endpoint of the contract's table: authentication and the
@@ -85,9 +94,26 @@ export function registerEndpoint<E extends EndpointDef>(
       if (def.access !== 'public') {
         session = await authenticate(ctx, request);
         if (!session) throw new AppError('unauthenticated');
-        if (def.access !== 'session' && !session.permissions.has(def.access)) throw new AppError('forbidden');
+        // An impersonation session acts as the approved customer roles on one site, nothing else.
+        if (!session.impersonation && def.access !== 'session' && !session.permissions.has(def.access)) {
+          throw new AppError('forbidden');
+        }
       }
       const query = (def.query ? parse(def.query, request.query) : undefined) as Out<E['query']>;
+      if (session?.impersonation && !IMPERSONATION_OPEN.has(def.id)) {
+        const appId = (query as { appId?: number } | undefined)?.appId;
+        const allowed =
+          def.impersonation !== undefined &&
+          appId === session.impersonation.appId &&
+          session.impersonation.permissions.has(def.impersonation.permission);
+        await logImpersonatedCall(ctx, session, {
+          method: def.method,
+          path: def.path,
+          allowed,
+          clientAddress: request.ip,
+        });
+        if (!allowed) throw new AppError('impersonationForbidden', IMPERSONATION_SESSION_MESSAGES.outOfScope);
+      }
       const body = (def.body ? parse(def.body, request.body) : undefined) as Out<E['body']>;
       const ua = request.headers['user-agent'];
       return handler({

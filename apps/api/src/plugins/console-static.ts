@@ -32,7 +32,10 @@ export async function consoleStatic(app: FastifyInstance, config: Config): Promi
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    const isApi = request.url.startsWith('/admin/') || request.url.startsWith('/docs/');
+    const isApi =
+      request.url.startsWith('/admin/') ||
+      request.url.startsWith('/account/switchapp') ||
+      request.url.startsWith('/docs/');
     if (isApi || request.method !== 'GET' || !hasConsole) throw new AppError('unknownCall');
     reply.header('Cache-Control', 'no-cache');
     return reply.type('text/html; charset=utf-8').send(fs.createReadStream(indexFile));

@@ -8,7 +8,9 @@ import { AppError } from '../lib/app-error.ts';
  */
 export function requestGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'OPTIONS' || !request.url.startsWith('/admin/')) return;
+    // /account/switchapp is the one API call outside /admin (spec section 7); /account/* else is the console.
+    const isApi = request.url.startsWith('/admin/') || request.url.startsWith('/account/switchapp');
+    if (request.method === 'OPTIONS' || !isApi) return;
     if (request.headers[HEADERS.ajaxMarker.toLowerCase()] !== HEADERS.ajaxMarkerValue) {
       throw new AppError('ajaxMarkerMissing');
     }

@@ -13,19 +13,36 @@ export interface SessionRow {
   created_at: Date;
   last_used_at: Date;
   revoked_at: Date | null;
+  /** Set on impersonation sessions: the approved request they act under. */
+  impersonation_request_id: number | null;
 }
 
 /** Issues a session: xtoken and xsign are 256-bit secrets, stored only as hashes. */
 export async function createSession(
   db: Queryable,
-  s: { uid: string; at: Date; clientAddress: string | null; userAgent: string | null },
+  s: {
+    uid: string;
+    at: Date;
+    clientAddress: string | null;
+    userAgent: string | null;
+    impersonationRequestId?: number;
+  },
 ): Promise<{ xtoken: string; xsign: string; id: number }> {
   const xtoken = randomSecret();
   const xsign = randomSecret();
   const r = await db.query<{ id: number }>(
-    `INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent)
-     VALUES ($1, $2, $3, $4, $4, $5, $6) RETURNING id`,
-    [s.uid, hashSecret(xtoken), hashSecret(xsign), s.at, s.clientAddress, s.userAgent?.slice(0, 500) ?? null],
+    `INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent,
+       impersonation_request_id)
+     VALUES ($1, $2, $3, $4, $4, $5, $6, $7) RETURNING id`,
+    [
+      s.uid,
+      hashSecret(xtoken),
+      hashSecret(xsign),
+      s.at,
+      s.clientAddress,
+      s.userAgent?.slice(0, 500) ?? null,
+      s.impersonationRequestId ?? null,
+    ],
   );
   return { xtoken, xsign, id: r.rows[0]!.id };
 }
@@ -42,7 +59,8 @@ export async function useSession(
   policy: SessionPolicy,
 ): Promise<SessionRow | undefined> {
   const r = await db.query<SessionRow>(
-    'SELECT id, uid, sign_hash, created_at, last_used_at, revoked_at FROM staff_sessions WHERE token_hash = $1',
+    `SELECT id, uid, sign_hash, created_at, last_used_at, revoked_at, impersonation_request_id
+     FROM staff_sessions WHERE token_hash = $1`,
     [hashSecret(xtoken)],
   );
   const s = r.rows[0];

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
 import * as imp from './impersonation.service.ts';
+import * as sessions from './impersonation-sessions.ts';
 
 const originOf = (headers: Record<string, unknown>) =>
   typeof headers.origin === 'string' ? headers.origin : undefined;
@@ -31,5 +32,11 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   registerEndpoint(app, ctx, ENDPOINTS.consentDetails, (c) => imp.consentDetails(ctx, c.query.token));
   registerEndpoint(app, ctx, ENDPOINTS.consentAnswer, (c) =>
     imp.answerConsent(ctx, c, c.body.token, c.body.granted),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.updateAccess, (c) =>
+    sessions.updateAccess(ctx, signedIn(c), c.query.appId, c.query.userId),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.switchApp, (c) =>
+    sessions.switchApp(ctx, c, signedIn(c), c.query.appid),
   );
 }

@@ -90,9 +90,8 @@ describe('a request, from asking to revocation', () => {
     expect((await request(agent, { Assignees: [] })).json().Description).toBe(MESSAGES.editAssigneesRequired);
     expect((await request(agent, { Assignees: ['agent@example.com'] })).json().ErrorCode).toBe(946); // not a SuperAdmin
     expect((await request(agent, { ProxyRoles: ['Wizard'] })).json().ErrorCode).toBe(946);
-    expect((await request(t.login ? await t.login('helper@example.com') : agent)).statusCode).toBe(
-      200 === 200 ? 200 : 0,
-    );
+    const helper = await t.login('helper@example.com');
+    expect((await request(helper)).statusCode).toBe(200); // a Support user may ask too
   });
 
   it('is created pending, mails the owner a consent link and the assignees', async () => {
@@ -319,5 +318,159 @@ describe('revoke, reject, edit and delete', () => {
     expect(events).toEqual(
       expect.arrayContaining(['request', 'consent-granted', 'approve', 'revoke', 'reject', 'edit', 'delete']),
     );
+  });
+});
+
+describe('impersonation sessions (updateaccess, account/switchapp)', () => {
+  let owner: string;
+  let site: number;
+  let other: number;
+  let id: number;
+
+  beforeAll(async () => {
+    boss = await t.login('boss@example.com');
+    agent = await t.login('agent@example.com');
+    owner = await insertCustomer(t.db, { first: 'Sam', last: 'Shop', email: 'sam@store.example' });
+    site = (await insertSite(t.db, { owner, name: 'sam-store' })).appId;
+    other = (await insertSite(t.db, { owner, name: 'sam-other' })).appId;
+  });
+
+  const access = (session: S, appId: number) =>
+    t.call({
+      method: 'GET',
+      url: '/admin/updateaccess',
+      session,
+      query: { appId: String(appId), userId: owner },
+    });
+  const switchApp = (session: S, appId: number) =>
+    t.call({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
+
+  it('gives nothing without an approved, consented, unexpired grant', async () => {
+    expect((await access(agent, site)).json().Description).toBe(
+      'You have no approved, unexpired impersonation of this site.',
+    );
+    expect((await switchApp(agent, site)).statusCode).toBe(403);
+  });
+
+  it('opens a session scoped to the site and the approved permissions, and logs every call', async () => {
+    const r = await t.call({
+      method: 'POST',
+      url: '/admin/impersonation/requests',
+      session: agent,
+      payload: {
+        data: {
+          AppId: site,
+          Priority: 'Critical',
+          Description: 'Fix settings',
+          Assignees: ['boss@example.com'],
+          ProxyRoles: ['Developer'],
+          AdditionalPermissions: [],
+          Duration: 60,
+        },
+      },
+    });
+    id = r.json().Data.Id;
+    const mail = await t.smtp.waitFor(
+      (m) => m.to.includes('sam@store.example') && m.subject.endsWith(`(request ${id})`),
+    );
+    const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token');
+    await t.call({ method: 'POST', url: '/admin/impersonation/consent', payload: { token, granted: true } });
+    await approve(boss, id, { ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 });
+
+    const grant = await access(agent, site);
+    expect(grant.json().Data).toMatchObject({ RequestId: id, AppName: 'sam-store', Roles: ['Developer'] });
+    expect(grant.json().Data.Permissions).toEqual(['EditData', 'ManageSettings', 'ViewData']);
+    expect((await access(boss, site)).statusCode).toBe(403); // the grant is the requester's alone
+
+    const opened = await switchApp(agent, site);
+    expect(opened.statusCode).toBe(200);
+    const imp = { xtoken: opened.json().xtoken, xsign: opened.json().xsign };
+    const get = (url: string, query: Record<string, string>) =>
+      t.call({ method: 'GET', url, session: imp, query });
+
+    // allowed: reading and configuring that site
+    expect((await get('/admin/appinfobyid', { uId: owner, appId: String(site) })).statusCode).toBe(200);
+    const put = await t.call({
+      method: 'PUT',
+      url: '/admin/site/basicsettings',
+      session: imp,
+      query: { uID: owner, appId: String(site) },
+      payload: { data: { ProductionUrl: 'https://sam.example', Plan: 'Developer' } },
+    });
+    expect(put.statusCode).toBe(200);
+    // refused: another site, a permission not granted (ManageSite), a staff call
+    const elsewhere = await get('/admin/appinfobyid', { uId: owner, appId: String(other) });
+    expect(elsewhere.statusCode).toBe(403);
+    expect(elsewhere.json().Description).toBe(
+      'This call is outside the impersonated site or its approved permissions.',
+    );
+    const status = await t.call({
+      method: 'PUT',
+      url: '/admin/site/status',
+      session: imp,
+      query: { uId: owner, appId: String(site) },
+      payload: { Status: 'inactive' },
+    });
+    expect(status.statusCode).toBe(403);
+    expect((await t.call({ method: 'GET', url: '/admin/team', session: imp })).statusCode).toBe(403);
+    expect((await switchApp(imp, site)).statusCode).toBe(403); // no nesting
+    expect((await t.call({ method: 'GET', url: '/admin/session', session: imp })).statusCode).toBe(200);
+
+    const log = await t.db.query<{ event: string; actor: string; details: { path: string } }>(
+      "SELECT event, actor, details FROM impersonation_log WHERE request_id = $1 AND event LIKE 'call%' ORDER BY id",
+      [id],
+    );
+    expect(log.rows.map((x) => `${x.event} ${x.details.path}`)).toEqual([
+      'call /admin/appinfobyid',
+      'call /admin/site/basicsettings',
+      'call-refused /admin/appinfobyid',
+      'call-refused /admin/site/status',
+      'call-refused /admin/team',
+      'call-refused /account/switchapp',
+    ]);
+    expect(log.rows.every((x) => x.actor === 'agent@example.com')).toBe(true);
+
+    // revocation ends it on the very next call
+    await action(boss, id, { Status: 'Revoke' }, 'site');
+    const after = await get('/admin/appinfobyid', { uId: owner, appId: String(site) });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().Description).toBe('The impersonation has ended: it expired or was revoked.');
+  });
+
+  it('ends at the expiry of the grant', async () => {
+    const r = await t.call({
+      method: 'POST',
+      url: '/admin/impersonation/requests',
+      session: agent,
+      payload: {
+        data: {
+          AppId: site,
+          Priority: 'Low',
+          Description: 'Look',
+          Assignees: ['boss@example.com'],
+          ProxyRoles: ['Analyst'],
+          AdditionalPermissions: [],
+          Duration: 60,
+        },
+      },
+    });
+    const rid = r.json().Data.Id;
+    const mail = await t.smtp.waitFor((m) => m.subject.endsWith(`(request ${rid})`));
+    const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token');
+    await t.call({ method: 'POST', url: '/admin/impersonation/consent', payload: { token, granted: true } });
+    await approve(boss, rid, { ProxyRoles: ['Analyst'], AdditionalPermissions: [], Duration: 10 });
+    const opened = await switchApp(agent, site);
+    const imp = { xtoken: opened.json().xtoken, xsign: opened.json().xsign };
+    const read = () =>
+      t.call({
+        method: 'GET',
+        url: '/admin/appinfobyid',
+        session: imp,
+        query: { uId: owner, appId: String(site) },
+      });
+    t.clock.advance(9 * 60_000);
+    expect((await read()).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    expect((await read()).statusCode).toBe(401);
   });
 });

@@ -1,0 +1,122 @@
+import { grantedPermissions, IMPERSONATION_SESSION_MESSAGES as M } from '@sac/contract/impersonation-session';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { createSession } from '../auth/sessions.repo.ts';
+import { logEvent } from './impersonation.repo.ts';
+
+interface GrantRow {
+  id: number;
+  app_id: number;
+  app_name: string;
+  initiator_uid: string | null;
+  approved_roles: string[];
+  approved_permissions: string[];
+  expires_at: Date;
+}
+
+const GRANT_SQL = `SELECT r.id, r.app_id, s.app_name, r.initiator_uid, r.approved_roles, r.approved_permissions, r.expires_at
+  FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id
+  WHERE r.status = 'Approved' AND r.consent = 'granted' AND r.deleted_at IS NULL AND r.expires_at > $1`;
+
+async function permissionsOf(db: Queryable, g: GrantRow): Promise<string[]> {
+  const roles = await db.query<{ name: string; permissions: Record<string, boolean> }>(
+    'SELECT name, permissions FROM customer_roles',
+  );
+  return grantedPermissions(g.approved_roles, g.approved_permissions, roles.rows);
+}
+
+function grantOut(g: GrantRow, permissions: string[]) {
+  return {
+    RequestId: Number(g.id),
+    AppId: Number(g.app_id),
+    AppName: g.app_name,
+    Roles: g.approved_roles,
+    Permissions: permissions,
+    ExpiresAt: new Date(g.expires_at).toISOString(),
+  };
+}
+
+/** The caller's live grant on a site: approved, consented, unexpired, requested by them. */
+async function liveGrant(ctx: AppContext, actor: StaffSession, appId: number): Promise<GrantRow> {
+  const r = await ctx.db.query<GrantRow>(
+    `${GRANT_SQL} AND r.app_id = $2 AND r.initiator_uid = $3 ORDER BY r.expires_at DESC LIMIT 1`,
+    [ctx.clock.now(), appId, actor.uid],
+  );
+  if (!r.rows[0]) throw new AppError('impersonationForbidden', M.noGrant);
+  return r.rows[0];
+}
+
+export async function updateAccess(ctx: AppContext, actor: StaffSession, appId: number, userId: string) {
+  const site = await ctx.db.query(
+    `SELECT 1 FROM sites s LEFT JOIN site_members m ON m.app_id = s.app_id AND m.customer_uid = $2
+     WHERE s.app_id = $1 AND (s.owner_uid = $2 OR m.customer_uid IS NOT NULL)`,
+    [appId, userId],
+  );
+  if (!site.rows[0]) throw new AppError('notFound', 'This customer has no site with that appId.');
+  const g = await liveGrant(ctx, actor, appId);
+  return { Data: grantOut(g, await permissionsOf(ctx.db, g)) };
+}
+
+/** Opens an impersonation session: a new token pair bound to the grant; logged. */
+export async function switchApp(ctx: AppContext, caller: Caller, actor: StaffSession, appId: number) {
+  if (actor.impersonation) throw new AppError('impersonationForbidden', M.outOfScope);
+  const g = await liveGrant(ctx, actor, appId);
+  const now = ctx.clock.now();
+  const s = await createSession(ctx.db, {
+    uid: actor.uid,
+    at: now,
+    clientAddress: caller.clientAddress,
+    userAgent: caller.userAgent,
+    impersonationRequestId: Number(g.id),
+  });
+  await logEvent(ctx.db, {
+    requestId: Number(g.id),
+    at: now,
+    actor: actor.email,
+    event: 'session-start',
+    status: 'Approved',
+    clientAddress: caller.clientAddress,
+    details: { appId: Number(g.app_id) },
+  });
+  return { xtoken: s.xtoken, xsign: s.xsign, Data: grantOut(g, await permissionsOf(ctx.db, g)) };
+}
+
+/**
+ * The scope of an impersonation session, checked on every call: the grant must still be live
+ * (not revoked, not expired) and still the staff member's. Throws 401 when it has ended.
+ */
+export async function impersonationScope(
+  ctx: AppContext,
+  requestId: number,
+  staffUid: string,
+): Promise<NonNullable<StaffSession['impersonation']>> {
+  const r = await ctx.db.query<GrantRow>(`${GRANT_SQL} AND r.id = $2`, [ctx.clock.now(), requestId]);
+  const g = r.rows[0];
+  if (!g || g.initiator_uid !== staffUid) throw new AppError('unauthenticated', M.ended);
+  return {
+    requestId: Number(g.id),
+    appId: Number(g.app_id),
+    appName: g.app_name,
+    permissions: new Set(await permissionsOf(ctx.db, g)),
+    expiresAt: new Date(g.expires_at),
+  };
+}
+
+/** Every call made under impersonation goes to the impersonation log, with staff and site. */
+export async function logImpersonatedCall(
+  ctx: AppContext,
+  session: StaffSession,
+  call: { method: string; path: string; allowed: boolean; clientAddress: string },
+): Promise<void> {
+  const imp = session.impersonation!;
+  await logEvent(ctx.db, {
+    requestId: imp.requestId,
+    at: ctx.clock.now(),
+    actor: session.email,
+    event: call.allowed ? 'call' : 'call-refused',
+    status: 'Approved',
+    clientAddress: call.clientAddress,
+    details: { method: call.method, path: call.path, appId: imp.appId },
+  });
+}

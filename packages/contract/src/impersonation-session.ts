@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** GET /admin/updateaccess?appId=&userId= (userId: the customer who owns or shares the site). */
+export const updateAccessQuery = z.object({
+  appId: z.coerce.number().int().positive('appId must be a number.'),
+  userId: z.string().uuid('userId is not a valid customer id.'),
+});
+
+export const grant = z.object({
+  RequestId: z.number().int(),
+  AppId: z.number().int(),
+  AppName: z.string(),
+  Roles: z.array(z.string()),
+  /** The customer permissions in force: those of the approved roles, plus the additional ones. */
+  Permissions: z.array(z.string()),
+  ExpiresAt: z.string(),
+});
+export const updateAccessResponse = z.object({ Data: grant });
+
+/** GET /account/switchapp?appid= */
+export const switchAppQuery = z.object({
+  appid: z.coerce.number().int().positive('appid must be a number.'),
+});
+export const switchAppResponse = z.object({ xtoken: z.string(), xsign: z.string(), Data: grant });
+
+export const IMPERSONATION_SESSION_MESSAGES = {
+  noGrant: 'You have no approved, unexpired impersonation of this site.',
+  ended: 'The impersonation has ended: it expired or was revoked.',
+  outOfScope: 'This call is outside the impersonated site or its approved permissions.',
+} as const;
+
+/** The customer permissions a grant gives: the approved roles' true permissions plus the additional ones. */
+export function grantedPermissions(
+  approvedRoles: readonly string[],
+  additional: readonly string[],
+  roleCatalogue: ReadonlyArray<{ name: string; permissions: Record<string, boolean> }>,
+): string[] {
+  const out = new Set(additional);
+  for (const r of roleCatalogue) {
+    if (!approvedRoles.includes(r.name)) continue;
+    for (const [p, on] of Object.entries(r.permissions)) if (on) out.add(p);
+  }
+  return [...out].sort();
+}
