@@ -2,7 +2,11 @@ import type { RouteObject } from 'react-router';
 import { accountRoutes, authPublicRoutes } from '../features/auth/routes.tsx';
 import { customersSection } from '../features/customers/routes.tsx';
 import { dashboardRoutes } from '../features/dashboard/routes.tsx';
-import { impersonationRoutes } from '../features/impersonation/routes.tsx';
+import {
+  impersonateSiteRoutes,
+  impersonationPublicRoutes,
+  impersonationRoutes,
+} from '../features/impersonation/routes.tsx';
 import { notificationsRoutes } from '../features/notifications/routes.tsx';
 import { teamSection } from '../features/team/routes.tsx';
 import type { AppRoute, AppSection, PhraseRef } from '../lib/app-route.ts';
@@ -12,10 +16,10 @@ import { GuestOnly, RequireAccess } from './guards.tsx';
  * The console's route table, composed from the features' tables. To add a screen, add a route to
  * its feature's routes.tsx (with the access it needs); sections get their sidebar tabs from it.
  */
-export const publicRoutes: readonly AppRoute[] = authPublicRoutes;
+export const publicRoutes: readonly AppRoute[] = [...authPublicRoutes, ...impersonationPublicRoutes];
 
 export const sections: readonly AppSection[] = [
-  customersSection,
+  { ...customersSection, children: [...customersSection.children, ...impersonateSiteRoutes] },
   { ...teamSection, children: [...teamSection.children, ...impersonationRoutes] },
 ];
 
@@ -57,6 +61,7 @@ export function pathLabels(): Record<string, PhraseRef> {
       if (r.path && r.label) out[`${base}/${r.path}`.replace(/\/+/g, '/')] = r.label;
     }
   };
+  add('', publicRoutes);
   add('', shellRoutes);
   for (const s of sections) {
     out[`/${s.path}`] = s.label;

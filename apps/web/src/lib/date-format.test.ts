@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime } from './date-format.ts';
+import { formatDate, formatDateTime, formatDateTimeMinutes } from './date-format.ts';
 
 describe('formatDate', () => {
   it('formats as MM-DD-YYYY', () => {
@@ -30,5 +30,12 @@ describe('formatDateTime', () => {
   it("answers '' for missing or unreadable values", () => {
     expect(formatDateTime(null)).toBe('');
     expect(formatDateTime('nope')).toBe('');
+  });
+});
+
+describe('formatDateTimeMinutes', () => {
+  it('formats as MM-DD-YYYY HH:mm in UTC', () => {
+    expect(formatDateTimeMinutes('2024-03-07T23:30:05-05:00')).toBe('03-08-2024 04:30');
+    expect(formatDateTimeMinutes(null)).toBe('');
   });
 });

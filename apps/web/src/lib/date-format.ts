@@ -22,3 +22,11 @@ export function formatDateTime(value: string | number | Date | null | undefined)
   const d = value instanceof Date ? value : new Date(value as string | number);
   return `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
+
+/** A date and time as MM-DD-YYYY HH:mm in UTC (impersonation expiries and log times); '' when unreadable. */
+export function formatDateTimeMinutes(value: string | number | Date | null | undefined): string {
+  const day = formatDate(value);
+  if (!day) return '';
+  const d = value instanceof Date ? value : new Date(value as string | number);
+  return `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}

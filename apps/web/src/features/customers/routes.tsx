@@ -10,8 +10,8 @@ const SiteWizardPage = lazy(() => import('./components/site-wizard-page.tsx'));
 /**
  * /manage-customer: search (default), create, edit-site, add-site, view-customer. Create, add-site
  * and edit-site share one form screen (the site wizard; it also checks sites.write, and create
- * customers.write); site-configuration and impersonate are the targets of the customer view's site
- * actions, filled by later issues.
+ * customers.write); site-configuration is the target of the customer view's Configuration action,
+ * filled by a later issue. The app adds the impersonation feature's impersonate screen.
  */
 export const customersSection: AppSection = {
   path: 'manage-customer',
@@ -58,13 +58,6 @@ export const customersSection: AppSection = {
       label: { ns: 'customers', key: 'siteConfiguration' },
       tab: false,
       element: <CustomerPlaceholder screen="siteConfiguration" />,
-    },
-    {
-      path: 'impersonate',
-      access: 'impersonation.request',
-      label: { ns: 'customers', key: 'impersonateSite' },
-      tab: false,
-      element: <CustomerPlaceholder screen="impersonateSite" />,
     },
   ],
 };

@@ -2,7 +2,10 @@ import { MESSAGES } from '@sac/contract/messages';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
 
-const ImpersonationPlaceholder = lazy(() => import('./components/impersonation-placeholder.tsx'));
+const RequestsPage = lazy(() => import('./components/requests-page.tsx'));
+const LogsPage = lazy(() => import('./components/logs-page.tsx'));
+const RequestImpersonationPage = lazy(() => import('./components/request-impersonation-page.tsx'));
+const ConsentPage = lazy(() => import('./components/consent-page.tsx'));
 
 /** Impersonation screens, mounted by the app under /manage-superuser. */
 export const impersonationRoutes: readonly AppRoute[] = [
@@ -11,13 +14,35 @@ export const impersonationRoutes: readonly AppRoute[] = [
     access: 'impersonation.logs.read',
     label: { ns: 'impersonation', key: 'logs' },
     deniedText: MESSAGES.noImpersonationAccess,
-    element: <ImpersonationPlaceholder screen="logs" />,
+    element: <LogsPage />,
   },
   {
     path: 'impersonation/assigned-requests',
     access: 'impersonation.request',
     label: { ns: 'impersonation', key: 'assignedRequests' },
     deniedText: MESSAGES.noImpersonationAccess,
-    element: <ImpersonationPlaceholder screen="assignedRequests" />,
+    element: <RequestsPage />,
+  },
+];
+
+/** The customer view's Impersonate action, mounted by the app under /manage-customer. */
+export const impersonateSiteRoutes: readonly AppRoute[] = [
+  {
+    path: 'impersonate',
+    access: 'impersonation.request',
+    label: { ns: 'impersonation', key: 'impersonateSite' },
+    tab: false,
+    deniedText: MESSAGES.noImpersonationAccess,
+    element: <RequestImpersonationPage />,
+  },
+];
+
+/** The site owner's consent page: public, outside the sign-in guard (the link comes by email). */
+export const impersonationPublicRoutes: readonly AppRoute[] = [
+  {
+    path: '/impersonation/consent',
+    access: 'public',
+    label: { ns: 'impersonation', key: 'consentTitle' },
+    element: <ConsentPage />,
   },
 ];

@@ -13,7 +13,6 @@ export const customers = {
   addSite: 'Add Site',
   viewCustomer: 'View Customer',
   siteConfiguration: 'Site Configuration',
-  impersonateSite: 'Impersonate Site',
 
   // Search form
   searchIntro: 'Find a customer by one criterion at a time.',

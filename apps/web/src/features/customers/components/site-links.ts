@@ -2,7 +2,7 @@ import { toQueryString } from '../../../lib/api-client.ts';
 
 /**
  * Where a site's actions lead. Edit and Add Site are the customer feature's own (shared) site
- * form; Configuration and Impersonate are filled by the site-settings and impersonation issues.
+ * form; Configuration is filled by the site-settings issue, Impersonate by the impersonation feature.
  * `uid` is the site owner's.
  */
 export const siteLinks = {

@@ -1,0 +1,207 @@
+import type { BodyOf, QueryOf, ResponseOf } from '@sac/contract/endpoints';
+import type { DISPLAY_STATUSES, ImpersonationRequest } from '@sac/contract/impersonation-api';
+import { MESSAGES } from '@sac/contract/messages';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-client.ts';
+
+export type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
+export type LogEntry = ResponseOf<'impersonationLogs'>['Data'][number];
+export type ActionAnswer = ResponseOf<'impersonationAction'>;
+
+/** Query keys of the impersonation feature. */
+export const impersonationKeys = {
+  all: ['impersonation'] as const,
+  requestLists: () => [...impersonationKeys.all, 'requests'] as const,
+  requests: (status: DisplayStatus | undefined) =>
+    [...impersonationKeys.requestLists(), status ?? 'all'] as const,
+  logLists: () => [...impersonationKeys.all, 'logs'] as const,
+  logs: (status: DisplayStatus | undefined) => [...impersonationKeys.logLists(), status ?? 'all'] as const,
+  customerRoles: () => [...impersonationKeys.all, 'customer-roles'] as const,
+  superAdmins: () => [...impersonationKeys.all, 'superadmins'] as const,
+  site: (uid: string, appId: number) => [...impersonationKeys.all, 'site', uid, appId] as const,
+  consent: (token: string) => [...impersonationKeys.all, 'consent', token] as const,
+};
+
+/** GET /admin/impersonation/requests?status=: in the server's order (pending and active first). */
+export const requestsQuery = (status: DisplayStatus | undefined) =>
+  queryOptions({
+    queryKey: impersonationKeys.requests(status),
+    queryFn: async ({ signal }): Promise<ImpersonationRequest[]> =>
+      (await callApi('impersonationList', { query: status ? { status } : {}, signal })).Data,
+  });
+
+export const useRequests = (status: DisplayStatus | undefined, enabled = true) =>
+  useQuery({ ...requestsQuery(status), enabled });
+
+/** GET /admin/impersonation/logs?status=: every step, newest first. */
+export const useLogs = (status: DisplayStatus | undefined, enabled = true) =>
+  useQuery({
+    queryKey: impersonationKeys.logs(status),
+    queryFn: async ({ signal }): Promise<LogEntry[]> =>
+      (await callApi('impersonationLogs', { query: status ? { status } : {}, signal })).Data,
+    enabled,
+  });
+
+/** GET /admin/customer/roles; a failure toasts 'Unable to fetch customer roles. Please try again.'. */
+export const useCustomerRoles = () =>
+  useQuery({
+    queryKey: impersonationKeys.customerRoles(),
+    queryFn: async ({ signal }) => (await callApi('customerRoles', { signal })).Data,
+    staleTime: 5 * 60_000,
+    meta: { errorToast: MESSAGES.customerRolesFailed },
+  });
+
+/**
+ * The emails of the super users holding SuperAdmin (GET /admin/team): the possible assignees. Only
+ * for viewers who may list the team; a failure toasts the spec's superadmin-list message.
+ */
+export const useSuperAdminEmails = (enabled: boolean) =>
+  useQuery({
+    queryKey: impersonationKeys.superAdmins(),
+    queryFn: async ({ signal }): Promise<string[]> =>
+      (await callApi('teamList', { signal })).Data.filter((u) => u.Roles.includes(ROLE_SUPER_ADMIN))
+        .map((u) => u.Email[0]?.Value ?? '')
+        .filter(Boolean),
+    enabled,
+    staleTime: 60_000,
+    meta: { errorToast: MESSAGES.superAdminListFailed },
+  });
+
+/** GET /admin/appbyid: the name of the site a request is for. */
+export const useSite = (uid: string, appId: number, enabled: boolean) =>
+  useQuery({
+    queryKey: impersonationKeys.site(uid, appId),
+    queryFn: async ({ signal }) => (await callApi('appById', { query: { uId: uid, appId }, signal })).Data,
+    enabled,
+  });
+
+/** GET /admin/impersonation/consent?token= (public): what the consent link asks. */
+export const useConsentDetails = (token: string, enabled: boolean) =>
+  useQuery({
+    queryKey: impersonationKeys.consent(token),
+    queryFn: async ({ signal }) => (await callApi('consentDetails', { query: { token }, signal })).Data,
+    enabled,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+type ListUpdate = (rows: ImpersonationRequest[], status: DisplayStatus | undefined) => ImpersonationRequest[];
+
+/** Updates every cached request list in place (each knows its status filter); no refetch. */
+function updateLists(queryClient: QueryClient, update: ListUpdate) {
+  for (const [key, rows] of queryClient.getQueriesData<ImpersonationRequest[]>({
+    queryKey: impersonationKeys.requestLists(),
+  })) {
+    if (!rows) continue;
+    const filter = key[2] === 'all' ? undefined : (key[2] as DisplayStatus);
+    queryClient.setQueryData(key, update(rows, filter));
+  }
+}
+
+/** Log lists change with every write: cached ones refetch when shown. */
+const staleLogs = (queryClient: QueryClient) =>
+  queryClient.invalidateQueries({ queryKey: impersonationKeys.logLists() });
+
+/** POST /admin/impersonation/requests; the lists reload when next shown. */
+export function useCreateRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...impersonationKeys.all, 'create'],
+    mutationFn: (body: BodyOf<'impersonationCreate'>) => callApi('impersonationCreate', { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: impersonationKeys.all }),
+  });
+}
+
+/** PUT /admin/impersonation/request?requestId=; the row is replaced by Id in the cached lists. */
+export function useEditRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...impersonationKeys.all, 'edit'],
+    mutationFn: (v: { requestId: number; body: BodyOf<'impersonationEdit'> }) =>
+      callApi('impersonationEdit', { query: { requestId: v.requestId }, body: v.body }),
+    onSuccess: (answer) => {
+      updateLists(queryClient, (rows) => rows.map((r) => (r.Id === answer.Data.Id ? answer.Data : r)));
+      void staleLogs(queryClient);
+    },
+  });
+}
+
+/** DELETE /admin/impersonation/request?requestId=; the row is removed by Id from the cached lists. */
+export function useDeleteRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...impersonationKeys.all, 'delete'],
+    mutationFn: (requestId: number) => callApi('impersonationDelete', { query: { requestId } }),
+    onSuccess: (answer, requestId) => {
+      const id = answer.Id || requestId;
+      updateLists(queryClient, (rows) => rows.filter((r) => r.Id !== id));
+      void staleLogs(queryClient);
+    },
+  });
+}
+
+export interface ActionInput {
+  requestId: number;
+  body: BodyOf<'impersonationAction'>;
+  revokeAction?: QueryOf<'impersonationAction'>['revokeAction'];
+  /** The viewer, recorded as ActionTakenBy until the list reloads. */
+  actor: string;
+}
+
+/** The row after an action, from the answer (and the comments the viewer sent). */
+export function applyAnswer(
+  row: ImpersonationRequest,
+  answer: ActionAnswer,
+  input: Pick<ActionInput, 'actor' | 'body'>,
+  now: Date,
+): ImpersonationRequest {
+  const d = answer.Data;
+  return {
+    ...row,
+    Action: {
+      ...row.Action,
+      Status: d.Action.Status,
+      ApprovedProxyRoles: d.ApprovedProxyRoles,
+      ApprovedAdditionalPermissions: d.ApprovedAdditionalPermissions,
+      ExpiresAt: d.ExpiresAt,
+      ActionTakenBy: input.actor,
+      ActionTakenAt: now.toISOString(),
+      Reason: input.body.Comments ?? '',
+    },
+  };
+}
+
+/**
+ * POST /admin/impersonation/request/action?requestId=&revokeAction=: approve, reject or revoke. The
+ * row's Action takes the answer in every cached list; a filtered list drops a row that no longer
+ * matches its status.
+ */
+export function useRequestAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...impersonationKeys.all, 'action'],
+    mutationFn: (v: ActionInput) =>
+      callApi('impersonationAction', {
+        query: { requestId: v.requestId, ...(v.revokeAction ? { revokeAction: v.revokeAction } : {}) },
+        body: v.body,
+      }),
+    onSuccess: (answer, input) => {
+      const now = new Date();
+      updateLists(queryClient, (rows, filter) =>
+        rows
+          .map((r) => (r.Id === answer.Data.Id ? applyAnswer(r, answer, input, now) : r))
+          .filter((r) => r.Id !== answer.Data.Id || !filter || r.Action.Status === filter),
+      );
+      void staleLogs(queryClient);
+    },
+  });
+}
+
+/** POST /admin/impersonation/consent (public): the site owner's answer. */
+export const useAnswerConsent = () =>
+  useMutation({
+    mutationKey: [...impersonationKeys.all, 'consent-answer'],
+    meta: { errorFallback: false },
+    mutationFn: (body: BodyOf<'consentAnswer'>) => callApi('consentAnswer', { body }),
+  });

@@ -1,0 +1,162 @@
+import { consentQuery } from '@sac/contract/impersonation-api';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorText } from '../../../lib/api-client.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { useAnswerConsent, useConsentDetails } from '../api/impersonation-api.ts';
+import { useMinutes } from './request-details.tsx';
+import { TagValues } from './tag-values.tsx';
+
+/** Moves focus to the heading whenever its text changes, so screen readers announce each state. */
+function useFocusedHeading(text: string) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refocus when the heading changes
+  useEffect(() => {
+    ref.current?.focus({ preventScroll: true });
+  }, [text]);
+  return ref;
+}
+
+/**
+ * /impersonation/consent?token=: the public page the site owner opens from the consent email. It
+ * shows who asks, why, with which roles and permissions and for how long, and records Allow or
+ * Deny once; then thanks them with the server's message. A used or invalid link shows the server's
+ * error text.
+ */
+export default function ConsentPage() {
+  const t = useT('impersonation');
+  const common = useT('common');
+  const minutes = useMinutes();
+  const [params] = useSearchParams();
+  const parsed = consentQuery.safeParse({ token: params.get('token') ?? '' });
+  const token = parsed.success ? parsed.data.token : '';
+  const details = useConsentDetails(token, parsed.success);
+  const answer = useAnswerConsent();
+  const d = details.data;
+
+  let heading: string;
+  let content: React.ReactNode;
+  if (!parsed.success) {
+    heading = t('consentInvalidHeading');
+    content = (
+      <p className="form-alert" role="alert">
+        {parsed.error.issues[0]?.message}
+      </p>
+    );
+  } else if (answer.isSuccess) {
+    heading = t('consentDoneHeading');
+    content = (
+      <>
+        <p className="notice notice-success" role="status">
+          {answer.data.Message ?? (answer.variables.granted ? t('consentGranted') : t('consentDenied'))}
+        </p>
+        <p className="muted">{t('consentCloseHint')}</p>
+      </>
+    );
+  } else if (details.isError) {
+    heading = t('consentInvalidHeading');
+    content = (
+      <p className="form-alert" role="alert">
+        {errorText(details.error, t('consentLinkInvalid'))}
+      </p>
+    );
+  } else if (!d) {
+    heading = t('consentKicker');
+    content = (
+      <p className="muted" role="status">
+        {t('consentLoading')}
+      </p>
+    );
+  } else {
+    heading = t('consentHeading', { app: d.AppName });
+    const answered = d.Consent !== 'pending';
+    content = (
+      <>
+        <p>{t('consentIntro', { who: d.RequestedBy, app: d.AppName })}</p>
+        <dl className="consent-list">
+          <div>
+            <dt>{t('consentWhy')}</dt>
+            <dd>{d.Description}</dd>
+          </div>
+          <div>
+            <dt>{t('consentRoles')}</dt>
+            <dd>
+              <TagValues values={d.ProxyRoles} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('consentPermissions')}</dt>
+            <dd>
+              <TagValues values={d.AdditionalPermissions} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('consentDuration')}</dt>
+            <dd>{t('consentDurationValue', { n: minutes(d.Duration) })}</dd>
+          </div>
+          <div>
+            <dt>{t('consentRequestId')}</dt>
+            <dd>{d.RequestId}</dd>
+          </div>
+        </dl>
+        <p className="notice notice-info">{t('consentReassure')}</p>
+        {answer.isError ? (
+          <p className="form-alert" role="alert">
+            {errorText(answer.error)}
+          </p>
+        ) : null}
+        {answered ? (
+          <p className="form-alert" role="alert">
+            {t('consentAnswered')}
+          </p>
+        ) : (
+          <div className="consent-actions">
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={answer.isPending}
+              aria-busy={answer.isPending && answer.variables?.granted === true}
+              onClick={() => answer.mutate({ token, granted: true })}
+            >
+              {t('consentAllow')}
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={answer.isPending}
+              aria-busy={answer.isPending && answer.variables?.granted === false}
+              onClick={() => answer.mutate({ token, granted: false })}
+            >
+              {t('consentDeny')}
+            </button>
+          </div>
+        )}
+        {answer.isPending ? (
+          <p className="muted" role="status">
+            {t('consentSending')}
+          </p>
+        ) : null}
+        <p className="field-hint consent-help">{t('consentHelp')}</p>
+      </>
+    );
+  }
+  const headingRef = useFocusedHeading(heading);
+
+  return (
+    <main className="auth-page" lang="en">
+      <div className="auth-panel consent-panel">
+        <div className="auth-brand">
+          <span className="brand-mark" aria-hidden="true" />
+          <span className="brand-name">{common('productName')}</span>
+        </div>
+        <section className="auth-card" aria-labelledby="consent-heading">
+          <p className="auth-kicker">{t('consentKicker')}</p>
+          <h1 id="consent-heading" tabIndex={-1} ref={headingRef}>
+            {heading}
+          </h1>
+          {content}
+        </section>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,82 @@
+import { useT } from '../../../lib/i18n.tsx';
+import type { LogEntry } from '../api/impersonation-api.ts';
+import { useUtcTime } from './request-details.tsx';
+import { StatusBadge } from './status-badge.tsx';
+
+const EVENTS = [
+  'request',
+  'customer-request',
+  'edit',
+  'delete',
+  'approve',
+  'reject',
+  'revoke',
+  'consent-granted',
+  'consent-denied',
+] as const;
+const DETAIL_KEYS = [
+  'appId',
+  'roles',
+  'permissions',
+  'duration',
+  'assignees',
+  'Status',
+  'ProxyRoles',
+  'AdditionalPermissions',
+  'Duration',
+  'Comments',
+  'revokeAction',
+] as const;
+
+const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => list.includes(v as T);
+
+function valueText(v: unknown): string {
+  if (Array.isArray(v)) return v.map(String).join(', ');
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** One step of the impersonation log: what happened, who did it, when, and its recorded details. */
+export function LogEntryDetails({ entry }: { entry: LogEntry }) {
+  const t = useT('impersonation');
+  const utc = useUtcTime();
+  const details = Object.entries(entry.Details);
+  return (
+    <>
+      <dl className="detail-list detail-list-compact">
+        <div>
+          <dt>{t('logEvent')}</dt>
+          <dd>{isOneOf(EVENTS, entry.Event) ? t(`event.${entry.Event}`) : entry.Event}</dd>
+        </div>
+        <div>
+          <dt>{t('status')}</dt>
+          <dd>
+            <StatusBadge status={entry.Status} />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('logActor')}</dt>
+          <dd>{entry.Actor ?? ''}</dd>
+        </div>
+        <div>
+          <dt>{t('logAt')}</dt>
+          <dd>{utc(entry.LastModified)}</dd>
+        </div>
+      </dl>
+      {details.length > 0 ? (
+        <>
+          <h3 className="dialog-subheading">{t('logDetails')}</h3>
+          <dl className="detail-list detail-list-compact">
+            {details.map(([k, v]) => (
+              <div key={k}>
+                <dt>{isOneOf(DETAIL_KEYS, k) ? t(`detail.${k}`) : k}</dt>
+                <dd>{valueText(v) || <span className="muted">{t('none')}</span>}</dd>
+              </div>
+            ))}
+          </dl>
+        </>
+      ) : null}
+    </>
+  );
+}

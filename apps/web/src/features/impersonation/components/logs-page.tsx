@@ -1,0 +1,97 @@
+import { IMPERSONATION_TABLE_PAGE_SIZE } from '@sac/contract/constants';
+import { useMemo, useState } from 'react';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { useCurrentUser } from '../../../lib/session.ts';
+import { type LogEntry, useLogs, useRequests } from '../api/impersonation-api.ts';
+import { NoImpersonationAccess } from './no-access.tsx';
+import { useUtcTime } from './request-details.tsx';
+import { RequestDialog } from './request-dialog.tsx';
+import { StatusBadge } from './status-badge.tsx';
+import { StatusFilter, useStatusFilter } from './status-filter.tsx';
+
+/**
+ * /manage-superuser/impersonation/logs: every step of every request, 5 a page, newest first, with a
+ * status filter. A row's popup shows the step and, when the viewer can see it, the request with
+ * the actions they may take.
+ */
+export default function LogsPage() {
+  const t = useT('impersonation');
+  const common = useT('common');
+  const utc = useUtcTime();
+  const { permissions } = useCurrentUser();
+  const allowed = permissions.has('impersonation.logs.read');
+  const [status, setStatus] = useStatusFilter();
+  const logs = useLogs(status, allowed);
+  const [openId, setOpenId] = useState<number | undefined>();
+  const open = logs.data?.find((l) => l.Id === openId);
+  const requests = useRequests(undefined, permissions.has('impersonation.request') && open !== undefined);
+
+  const columns = useMemo<Column<LogEntry>[]>(
+    () => [
+      { id: 'id', header: t('requestId'), cell: (l) => l.RequestId },
+      { id: 'app', header: t('appName'), cell: (l) => l.AppName },
+      { id: 'status', header: t('status'), cell: (l) => <StatusBadge status={l.Status} /> },
+      { id: 'modified', header: t('lastModified'), cell: (l) => utc(l.LastModified) },
+      {
+        id: 'actions',
+        header: t('actions'),
+        cell: (l) => (
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={t('viewLogEntry', { id: l.Id })}
+            onClick={() => setOpenId(l.Id)}
+          >
+            {t('view')}
+          </button>
+        ),
+      },
+    ],
+    [t, utc],
+  );
+
+  if (!allowed) return <NoImpersonationAccess />;
+
+  return (
+    <section className="card" aria-labelledby="screen-title">
+      <div className="page-header">
+        <div>
+          <h1 id="screen-title">{t('logs')}</h1>
+          <p className="muted">{t('logsIntro')}</p>
+        </div>
+      </div>
+      <div className="table-toolbar">
+        <StatusFilter id="logs-status" value={status} onChange={setStatus} />
+        <button
+          type="button"
+          className="button button-small"
+          aria-busy={logs.isFetching}
+          onClick={() => void logs.refetch()}
+        >
+          {logs.isFetching && !logs.isPending ? t('refreshing') : t('refresh')}
+        </button>
+      </div>
+      <DataTable
+        key={status ?? 'all'}
+        label={t('logsTableLabel')}
+        columns={columns}
+        rows={logs.data}
+        rowKey={(l) => String(l.Id)}
+        isLoading={logs.isPending}
+        error={logs.isError ? errorText(logs.error, common('tableFetchError')) : undefined}
+        pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
+      />
+      {open ? (
+        <RequestDialog
+          log={open}
+          request={requests.data?.find((r) => r.Id === open.RequestId)}
+          requestLoading={requests.fetchStatus === 'fetching' && !requests.data}
+          requests={requests.data ?? []}
+          onClose={() => setOpenId(undefined)}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,165 @@
+import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { Dialog } from '../../../components/dialog.tsx';
+import { useT } from '../../../lib/i18n.tsx';
+import { useCurrentUser } from '../../../lib/session.ts';
+import type { LogEntry } from '../api/impersonation-api.ts';
+import { ApproveForm } from './approve-form.tsx';
+import { DeleteRequestConfirm } from './delete-request-confirm.tsx';
+import { EditRequestForm } from './edit-request-form.tsx';
+import { LogEntryDetails } from './log-entry-details.tsx';
+import { RejectForm } from './reject-form.tsx';
+import { RequestDetails } from './request-details.tsx';
+import { actionsFor, type RequestAction, rolesTakenByOthers } from './request-view.ts';
+import { RevokeForm } from './revoke-form.tsx';
+
+type View = 'details' | RequestAction;
+
+const TITLES = {
+  approve: 'approveTitle',
+  reject: 'rejectTitle',
+  revoke: 'revokeTitle',
+  edit: 'editTitle',
+  delete: 'deleteTitle',
+} as const;
+
+interface RequestDialogProps {
+  /** The request (undefined when it is no longer listed, e.g. a log entry of a deleted request). */
+  request: ImpersonationRequest | undefined;
+  /** The requests the viewer has: the edit form leaves out roles other requests hold. */
+  requests: readonly ImpersonationRequest[];
+  /** From the logs table: the step the popup was opened for. */
+  log?: LogEntry;
+  /** The request is still being looked up (the logs popup). */
+  requestLoading?: boolean;
+  onClose: () => void;
+}
+
+/**
+ * The popup of one table row: the request's details and the actions the state machine allows the
+ * viewer (approve, reject, revoke for approvers; edit, delete for the requester of a pending one;
+ * none once expired). Each action opens its form in the same popup; Back returns to the details.
+ */
+export function RequestDialog({ request, requests, log, requestLoading, onClose }: RequestDialogProps) {
+  const t = useT('impersonation');
+  const common = useT('common');
+  const viewer = useCurrentUser();
+  const [view, setView] = useState<View>('details');
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const first = useRef(true);
+  const noteId = useId();
+
+  // The popup stays open across views: move focus into each new view (the dialog handles the first).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the view changes
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const root = bodyRef.current;
+    const target =
+      root?.querySelector<HTMLElement>('[data-autofocus]') ??
+      root?.querySelector<HTMLElement>('input:not([disabled]), textarea, select, button:not([disabled])');
+    target?.focus();
+  }, [view]);
+
+  const r = request;
+  const actions = r
+    ? actionsFor(
+        r,
+        { email: viewer.email, isApprover: viewer.permissions.has('impersonation.approve') },
+        Date.now(),
+      )
+    : [];
+  const back = () => setView('details');
+  const title =
+    view !== 'details' && r
+      ? t(TITLES[view], { id: r.Id })
+      : log
+        ? t('logTitle', { id: log.Id })
+        : t('requestTitle', { id: r?.Id ?? '' });
+
+  let body: ReactNode;
+  if (!r || view === 'details') {
+    const noConsent = r ? !r.Impersonation : false;
+    body = (
+      <>
+        {log ? <LogEntryDetails entry={log} /> : null}
+        {r ? (
+          <RequestDetails request={r} />
+        ) : requestLoading ? (
+          <p className="muted" role="status">
+            {common('loading')}
+          </p>
+        ) : (
+          <p className="muted">{t('requestNotListed')}</p>
+        )}
+        {r && r.Action.Status === 'Expired' ? <p className="muted">{t('expiredNote')}</p> : null}
+        {r && actions.length > 0 ? (
+          <div className="form-actions dialog-actions">
+            {actions.includes('approve') ? (
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={noConsent}
+                title={noConsent ? t('notGranted') : undefined}
+                aria-describedby={noConsent ? noteId : undefined}
+                onClick={() => setView('approve')}
+              >
+                {t('approve')}
+              </button>
+            ) : null}
+            {actions.includes('reject') ? (
+              <button type="button" className="button button-danger" onClick={() => setView('reject')}>
+                {t('reject')}
+              </button>
+            ) : null}
+            {actions.includes('revoke') ? (
+              <button type="button" className="button button-danger" onClick={() => setView('revoke')}>
+                {t('revoke')}
+              </button>
+            ) : null}
+            {actions.includes('edit') ? (
+              <button type="button" className="button" onClick={() => setView('edit')}>
+                {t('edit')}
+              </button>
+            ) : null}
+            {actions.includes('delete') ? (
+              <button type="button" className="button button-danger" onClick={() => setView('delete')}>
+                {t('delete')}
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+        {actions.includes('approve') && noConsent ? (
+          <p id={noteId} className="field-hint action-note">
+            {t('notGranted')}
+          </p>
+        ) : null}
+      </>
+    );
+  } else if (view === 'approve') {
+    body = <ApproveForm request={r} onBack={back} onDone={onClose} />;
+  } else if (view === 'reject') {
+    body = <RejectForm request={r} onBack={back} onDone={onClose} />;
+  } else if (view === 'revoke') {
+    body = <RevokeForm request={r} onBack={back} onDone={onClose} />;
+  } else if (view === 'edit') {
+    body = (
+      <EditRequestForm
+        request={r}
+        takenRoles={rolesTakenByOthers(requests, r.AppId, r.Id)}
+        onBack={back}
+        onDone={onClose}
+      />
+    );
+  } else {
+    body = <DeleteRequestConfirm request={r} onBack={back} onDone={onClose} />;
+  }
+
+  return (
+    <Dialog title={title} onClose={onClose} wide>
+      <div ref={bodyRef}>{body}</div>
+    </Dialog>
+  );
+}

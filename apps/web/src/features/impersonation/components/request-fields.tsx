@@ -1,0 +1,157 @@
+import { PRIORITIES, type Priority } from '@sac/contract/impersonation';
+import { useState } from 'react';
+import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { TextAreaField } from '../../../components/textarea-field.tsx';
+import { useT } from '../../../lib/i18n.tsx';
+import { useCurrentUser } from '../../../lib/session.ts';
+import { useCustomerRoles, useSuperAdminEmails } from '../api/impersonation-api.ts';
+import { permissionNames, splitEmails } from './request-view.ts';
+
+export interface RequestValues {
+  Priority: Priority | '';
+  Description: string;
+  Assignees: string[];
+  ProxyRoles: string[];
+  AdditionalPermissions: string[];
+}
+export type RequestField = keyof RequestValues;
+
+interface RequestFieldsProps {
+  /** Prefix of the inputs' ids ('edit', 'create'). */
+  idPrefix: string;
+  values: RequestValues;
+  set: <F extends RequestField>(field: F, value: RequestValues[F]) => void;
+  touch: (field: RequestField) => void;
+  shown: (field: RequestField) => string | undefined;
+  /** Roles held by other live requests for this app: not offered (unless already chosen). */
+  takenRoles: readonly string[];
+}
+
+/**
+ * The fields a requester fills: priority, description, assignees (SuperAdmins from the team list;
+ * an email input for viewers who cannot list the team), customer roles and their permissions.
+ */
+export function RequestFields({ idPrefix, values, set, touch, shown, takenRoles }: RequestFieldsProps) {
+  const t = useT('impersonation');
+  const common = useT('common');
+  const { permissions } = useCurrentUser();
+  const canListTeam = permissions.has('team.read');
+  const superAdmins = useSuperAdminEmails(canListTeam);
+  const customerRoles = useCustomerRoles();
+  const [assigneeText, setAssigneeText] = useState(() => values.Assignees.join(', '));
+
+  const roleNames = (customerRoles.data ?? []).map((r) => r.Name);
+  const taken = roleNames.filter((n) => takenRoles.includes(n) && !values.ProxyRoles.includes(n));
+  const roleOptions = roleNames.filter((n) => !taken.includes(n));
+  const permissionOptions = [
+    ...new Set([...permissionNames(customerRoles.data ?? []), ...values.AdditionalPermissions]),
+  ];
+  const assigneeOptions = superAdmins.data
+    ? [...new Set([...superAdmins.data, ...values.Assignees])]
+    : undefined;
+
+  return (
+    <>
+      <SelectField
+        id={`${idPrefix}-priority`}
+        name="Priority"
+        label={t('priority')}
+        placeholder={t('choosePriority')}
+        options={PRIORITIES.map((p) => ({ value: p, label: t(`priority.${p}`) }))}
+        value={values.Priority}
+        error={shown('Priority')}
+        onValueChange={(v) => set('Priority', v as Priority | '')}
+        onBlur={() => touch('Priority')}
+        required
+      />
+      <TextAreaField
+        id={`${idPrefix}-description`}
+        name="Description"
+        label={t('description')}
+        value={values.Description}
+        error={shown('Description')}
+        onValueChange={(v) => set('Description', v)}
+        onBlur={() => touch('Description')}
+        required
+      />
+      {assigneeOptions ? (
+        <CheckboxGroup
+          legend={t('assignees')}
+          name="Assignees"
+          options={assigneeOptions.map((e) => ({ value: e, label: e }))}
+          value={values.Assignees}
+          error={shown('Assignees') ?? (assigneeOptions.length === 0 ? t('noSuperAdmins') : undefined)}
+          onChange={(v) => set('Assignees', v)}
+          onBlur={() => touch('Assignees')}
+        />
+      ) : canListTeam && superAdmins.isPending ? (
+        <p className="muted" role="status">
+          {common('loading')}
+        </p>
+      ) : (
+        <FormField
+          id={`${idPrefix}-assignees`}
+          name="Assignees"
+          type="text"
+          inputMode="email"
+          autoComplete="off"
+          label={t('assigneeEmails')}
+          hint={t('assigneeEmailsHint')}
+          value={assigneeText}
+          error={shown('Assignees')}
+          onValueChange={(v) => {
+            setAssigneeText(v);
+            set('Assignees', splitEmails(v));
+          }}
+          onBlur={() => touch('Assignees')}
+          required
+        />
+      )}
+      {customerRoles.isError ? (
+        <div className="field">
+          <p className="form-alert" role="alert">
+            {t('customerRolesFailed')}
+          </p>
+          <div>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => void customerRoles.refetch()}
+            >
+              {t('retry')}
+            </button>
+          </div>
+        </div>
+      ) : customerRoles.isPending ? (
+        <p className="muted" role="status">
+          {common('loading')}
+        </p>
+      ) : (
+        <>
+          <CheckboxGroup
+            legend={t('roles')}
+            name="ProxyRoles"
+            options={roleOptions.map((n) => ({ value: n, label: n }))}
+            value={values.ProxyRoles}
+            error={shown('ProxyRoles')}
+            onChange={(v) => set('ProxyRoles', v)}
+            onBlur={() => touch('ProxyRoles')}
+          />
+          {taken.length > 0 ? (
+            <p className="field-hint field-hint-after">{t('rolesTakenHint', { roles: taken.join(', ') })}</p>
+          ) : null}
+          <CheckboxGroup
+            legend={t('additionalPermissions')}
+            name="AdditionalPermissions"
+            options={permissionOptions.map((n) => ({ value: n, label: n }))}
+            value={values.AdditionalPermissions}
+            error={shown('AdditionalPermissions')}
+            onChange={(v) => set('AdditionalPermissions', v)}
+          />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { availableActions, type RequestState } from '@sac/contract/impersonation';
+import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
+
+export type RequestAction = ReturnType<typeof availableActions>[number];
+
+/** The state machine's view of a listed request (an Expired row is a stored Approved one). */
+export function stateOf(r: ImpersonationRequest): RequestState {
+  return {
+    status: r.Action.Status === 'Expired' ? 'Approved' : r.Action.Status,
+    deleted: false,
+    initiator: r.Initiator,
+    assignees: r.Request.Assignees,
+    consent: r.Consent,
+    priority: r.Request.Priority,
+    description: r.Request.Description,
+    proxyRoles: r.Request.ProxyRoles,
+    additionalPermissions: r.Request.AdditionalPermissions,
+    durationMinutes: r.Request.Duration,
+    expiresAt: r.Action.ExpiresAt ? Date.parse(r.Action.ExpiresAt) : null,
+    approvedRoles: r.Action.ApprovedProxyRoles,
+    approvedPermissions: r.Action.ApprovedAdditionalPermissions,
+  };
+}
+
+/** What the viewer may do with a request now: none once expired (or shown Expired by the server). */
+export function actionsFor(
+  r: ImpersonationRequest,
+  viewer: { email: string; isApprover: boolean },
+  now: number,
+): RequestAction[] {
+  if (r.Action.Status === 'Expired') return [];
+  return availableActions(stateOf(r), viewer, now);
+}
+
+/**
+ * Roles held by the other live requests for the same app: pending ones (their requested roles)
+ * and approved unexpired ones (their granted roles). These are not offered again.
+ */
+export function rolesTakenByOthers(
+  requests: readonly ImpersonationRequest[],
+  appId: number,
+  exceptId: number | undefined,
+): string[] {
+  const out = new Set<string>();
+  for (const r of requests) {
+    if (r.AppId !== appId || r.Id === exceptId) continue;
+    if (r.Action.Status === 'Pending') for (const role of r.Request.ProxyRoles) out.add(role);
+    if (r.Action.Status === 'Approved') for (const role of r.Action.ApprovedProxyRoles) out.add(role);
+  }
+  return [...out];
+}
+
+/** The permission names of the customer roles (their Permissions objects' keys), in first-seen order. */
+export function permissionNames(roles: readonly { Permissions: Record<string, boolean> }[]): string[] {
+  return [...new Set(roles.flatMap((r) => Object.keys(r.Permissions)))];
+}
+
+/** 'a@x, b@y' -> ['a@x', 'b@y'] (the assignee input of viewers who cannot list the team). */
+export const splitEmails = (text: string): string[] =>
+  text
+    .split(/[,;\s]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);

@@ -1,0 +1,496 @@
+import { MESSAGES } from '@sac/contract/messages';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../../lib/api-base.ts';
+import { clearToasts } from '../../../lib/toast-store.ts';
+import {
+  admin,
+  CUSTOMER_ROLES,
+  renderScreen,
+  request,
+  stubApi,
+  superAdmin,
+  support,
+  TEAM,
+  type Viewer,
+} from './impersonation-test-kit.tsx';
+import RequestsPage from './requests-page.tsx';
+
+const PATH = '/manage-superuser/impersonation/assigned-requests';
+const renderPage = (path = PATH) => renderScreen(path, [{ path: PATH, element: <RequestsPage /> }]);
+
+beforeEach(() => {
+  localStorage.clear();
+  setApiBase('http://api.test');
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+const row = (id: number) => screen.getByRole('cell', { name: String(id) }).closest('tr')!;
+const openRequest = async (id: number) => {
+  fireEvent.click(await screen.findByRole('button', { name: `View request ${id}` }));
+  return screen.getByRole('dialog', { name: `Impersonation request ${id}` });
+};
+const list = (rows: ReturnType<typeof request>[]) => ({
+  'GET /admin/impersonation/requests': () => ({ body: { Data: rows } }),
+});
+
+describe('impersonation requests table', () => {
+  it('shows the columns in the server order, 5 a page', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => request(20 - i, { AppName: `app-${i}` }));
+    stubApi(superAdmin, list(rows));
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Impersonation requests' });
+    await screen.findByText('app-0');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Request Id', 'App Name', 'Priority', 'Status', 'Actions']);
+    expect(
+      within(row(20))
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['20', 'app-0', 'High', 'Pending', 'View']);
+    expect(screen.getAllByRole('row')).toHaveLength(6);
+    fireEvent.click(screen.getByRole('button', { name: 'Page 2' }));
+    expect(screen.getAllByRole('row')).toHaveLength(3);
+    expect(screen.getByText('app-6')).toBeTruthy();
+  });
+
+  it('filters by status through the server', async () => {
+    const { calls } = stubApi(superAdmin, {
+      'GET /admin/impersonation/requests': (_b, url) => ({
+        body: {
+          Data:
+            url.searchParams.get('status') === 'Approved'
+              ? [request(3, { Action: { Status: 'Approved' } })]
+              : [],
+        },
+      }),
+    });
+    const router = renderPage();
+    const filter = await screen.findByRole('combobox', { name: 'Status' });
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All', 'Pending', 'Approved', 'Rejected', 'Revoked', 'Expired']);
+    expect(await screen.findByText(MESSAGES.tableEmpty)).toBeTruthy();
+    fireEvent.change(filter, { target: { value: 'Approved' } });
+    expect(await screen.findByRole('cell', { name: '3' })).toBeTruthy();
+    expect(router.state.location.search).toBe('?status=Approved');
+    expect(calls.some((c) => c.url.search === '?status=Approved')).toBe(true);
+  });
+
+  it('shows the empty state', async () => {
+    stubApi(superAdmin, list([]));
+    renderPage();
+    expect(await screen.findByText(MESSAGES.tableEmpty)).toBeTruthy();
+  });
+
+  it("shows the server's error text, else the table fetch error", async () => {
+    stubApi(superAdmin, {
+      'GET /admin/impersonation/requests': () => ({
+        status: 403,
+        body: { ErrorCode: 902, Description: 'You do not have permission to perform this action.' },
+      }),
+    });
+    renderPage();
+    expect(await screen.findByText('You do not have permission to perform this action.')).toBeTruthy();
+    cleanup();
+    stubApi(superAdmin, { 'GET /admin/impersonation/requests': () => ({ status: 400, body: {} }) });
+    renderPage();
+    expect(await screen.findByText(MESSAGES.tableFetchError)).toBeTruthy();
+  });
+
+  it('tells a user without impersonation access', async () => {
+    const { calls } = stubApi({ ...support, Role: ['Billing'], Permissions: ['customers.read'] }, list([]));
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toBe(MESSAGES.noImpersonationAccess);
+    expect(calls.some((c) => c.key === 'GET /admin/impersonation/requests')).toBe(false);
+  });
+});
+
+describe('request popup', () => {
+  it('shows the details and no action once expired', async () => {
+    stubApi(
+      superAdmin,
+      list([
+        request(5, {
+          Action: {
+            Status: 'Expired',
+            ExpiresAt: '2025-01-02T05:04:05.000Z',
+            ActionTakenBy: 'superadmin@example.com',
+            ActionTakenAt: '2025-01-02T03:34:05.000Z',
+            ApprovedProxyRoles: ['Analyst'],
+          },
+        }),
+      ]),
+    );
+    renderPage();
+    const dialog = await openRequest(5);
+    expect(dialog.textContent).toContain('01-02-2025 05:04 UTC');
+    expect(dialog.textContent).toContain('Customer cannot save settings.');
+    expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Revoke' })).toBeNull();
+  });
+
+  it('disables Approve with the reason while the customer has not granted permission', async () => {
+    stubApi(superAdmin, list([request(6, { Impersonation: false })]));
+    renderPage();
+    const dialog = await openRequest(6);
+    const approve = within(dialog).getByRole('button', { name: 'Approve' }) as HTMLButtonElement;
+    expect(approve.disabled).toBe(true);
+    expect(approve.title).toBe(MESSAGES.customerNotGrantedImpersonation);
+    const described = document.getElementById(approve.getAttribute('aria-describedby') ?? '');
+    expect(described?.textContent).toBe(MESSAGES.customerNotGrantedImpersonation);
+    expect((within(dialog).getByRole('button', { name: 'Reject' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+  });
+
+  it('offers no approval of an own request, and edit and delete only to the requester', async () => {
+    stubApi(admin, list([request(7), request(8, { Initiator: 'support@example.com' })]));
+    renderPage();
+    let dialog = await openRequest(7);
+    expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Edit' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Delete' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    dialog = await openRequest(8);
+    expect(within(dialog).queryByRole('button', { name: 'Edit' })).toBeNull();
+  });
+
+  it("approves with the approve form's rules and updates the row from the answer", async () => {
+    const { calls } = stubApi(superAdmin, {
+      ...list([request(9)]),
+      'POST /admin/impersonation/request/action': () => ({
+        body: {
+          Data: {
+            Id: 9,
+            AppName: 'analytical-engine',
+            Action: { Status: 'Approved' },
+            ApprovedProxyRoles: ['Analyst'],
+            ApprovedAdditionalPermissions: [],
+            ExpiresAt: '2025-01-02T05:04:05.000Z',
+            Initiator: 'admin@example.com',
+          },
+          userStatus: 'existingUser',
+          Message: 'Request 9 for analytical-engine approved with 1 role and 0 additional permissions.',
+        },
+      }),
+    });
+    renderPage();
+    const dialog = await openRequest(9);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    const form = screen.getByRole('dialog', { name: 'Approve request 9' });
+    const roles = within(form).getByRole('group', { name: 'Roles to grant' });
+    expect(
+      within(roles)
+        .getAllByRole('checkbox')
+        .map((c) => (c as HTMLInputElement).checked),
+    ).toEqual([true, true]);
+    const duration = within(form).getByRole('spinbutton', { name: 'Duration (minutes)' }) as HTMLInputElement;
+    expect(duration.value).toBe('90');
+    fireEvent.click(within(roles).getByRole('checkbox', { name: 'Administrator' }));
+    fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
+    expect(within(form).getByText(MESSAGES.approveRolesRequired)).toBeTruthy();
+    fireEvent.change(duration, { target: { value: '43201' } });
+    expect(within(form).getByText(MESSAGES.approveDurationRange)).toBeTruthy();
+    fireEvent.change(duration, { target: { value: '0' } });
+    expect(within(form).getByText(MESSAGES.approveDurationRange)).toBeTruthy();
+    fireEvent.click(within(form).getByRole('button', { name: 'Approve' }));
+    expect(calls.some((c) => c.key === 'POST /admin/impersonation/request/action')).toBe(false);
+
+    fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
+    fireEvent.click(within(form).getByRole('checkbox', { name: 'ManageSite' }));
+    fireEvent.change(duration, { target: { value: '30' } });
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Comments (Optional)' }), {
+      target: { value: ' Go ahead ' },
+    });
+    expect(within(form).queryByText(MESSAGES.approveRolesRequired)).toBeNull();
+    fireEvent.click(within(form).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const call = calls.find((c) => c.key === 'POST /admin/impersonation/request/action')!;
+    expect(call.url.search).toBe('?requestId=9');
+    expect(call.body).toEqual({
+      Status: 'Approve',
+      ProxyRoles: ['Analyst'],
+      AdditionalPermissions: [],
+      Duration: 30,
+      Comments: 'Go ahead',
+    });
+    expect((await screen.findByTestId('toast-success')).textContent).toContain(
+      'Request 9 for analytical-engine approved with 1 role',
+    );
+    expect(within(row(9)).getAllByRole('cell')[3]!.textContent).toBe('Approved');
+    expect(calls.filter((c) => c.key === 'GET /admin/impersonation/requests')).toHaveLength(1);
+  });
+
+  it('rejects with comments', async () => {
+    const { calls } = stubApi(superAdmin, {
+      ...list([request(10)]),
+      'POST /admin/impersonation/request/action': () => ({
+        body: {
+          Data: {
+            Id: 10,
+            AppName: 'analytical-engine',
+            Action: { Status: 'Rejected' },
+            ApprovedProxyRoles: [],
+            ApprovedAdditionalPermissions: [],
+            ExpiresAt: null,
+            Initiator: 'admin@example.com',
+          },
+          userStatus: 'existingUser',
+          Message: 'Request 10 for analytical-engine has been rejected.',
+        },
+      }),
+    });
+    renderPage();
+    fireEvent.click(within(await openRequest(10)).getByRole('button', { name: 'Reject' }));
+    const form = screen.getByRole('dialog', { name: 'Reject request 10' });
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Comments (Optional)' }), {
+      target: { value: 'Not needed' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Reject' }));
+    expect((await screen.findByTestId('toast-success')).textContent).toContain('has been rejected');
+    expect(calls.find((c) => c.key === 'POST /admin/impersonation/request/action')?.body).toEqual({
+      Status: 'Reject',
+      Comments: 'Not needed',
+    });
+    expect(within(row(10)).getAllByRole('cell')[3]!.textContent).toBe('Rejected');
+  });
+
+  it('revokes only some roles: Revoke stays disabled until one is chosen', async () => {
+    const approved = request(11, {
+      Action: {
+        Status: 'Approved',
+        ExpiresAt: '2999-01-01T00:00:00.000Z',
+        ApprovedProxyRoles: ['Administrator', 'Analyst'],
+        ApprovedAdditionalPermissions: ['ManageSite'],
+        ActionTakenBy: 'superadmin@example.com',
+        ActionTakenAt: '2025-01-02T03:04:05.000Z',
+      },
+    });
+    const { calls } = stubApi(superAdmin, {
+      ...list([approved]),
+      'POST /admin/impersonation/request/action': () => ({
+        body: {
+          Data: {
+            Id: 11,
+            AppName: 'analytical-engine',
+            Action: { Status: 'Approved' },
+            ApprovedProxyRoles: ['Administrator'],
+            ApprovedAdditionalPermissions: ['ManageSite'],
+            ExpiresAt: '2999-01-01T00:00:00.000Z',
+            Initiator: 'admin@example.com',
+          },
+          userStatus: 'existingUser',
+          Message: 'Some access of request 11 to analytical-engine has been revoked.',
+        },
+      }),
+    });
+    renderPage();
+    fireEvent.click(within(await openRequest(11)).getByRole('button', { name: 'Revoke' }));
+    const form = screen.getByRole('dialog', { name: 'Revoke request 11' });
+    const proceed = within(form).getByRole('button', { name: 'Revoke' }) as HTMLButtonElement;
+    expect(within(form).getByRole('radio', { name: 'Revoke whole site access' })).toHaveProperty(
+      'checked',
+      true,
+    );
+    expect(proceed.disabled).toBe(false);
+    fireEvent.click(within(form).getByRole('radio', { name: 'Revoke only some roles' }));
+    expect(proceed.disabled).toBe(true);
+    const roles = within(form).getByRole('group', { name: 'Roles to revoke' });
+    fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
+    expect(proceed.disabled).toBe(false);
+    fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
+    expect(proceed.disabled).toBe(true);
+    fireEvent.click(
+      within(within(form).getByRole('group', { name: 'Permissions to revoke' })).getByRole('checkbox', {
+        name: 'ManageSite',
+      }),
+    );
+    expect(proceed.disabled).toBe(false);
+    fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
+    fireEvent.click(proceed);
+    expect((await screen.findByTestId('toast-success')).textContent).toContain('Some access of request 11');
+    const call = calls.find((c) => c.key === 'POST /admin/impersonation/request/action')!;
+    expect(call.url.searchParams.get('revokeAction')).toBe('roles');
+    expect(call.body).toEqual({
+      Status: 'Revoke',
+      ProxyRoles: ['Analyst'],
+      AdditionalPermissions: ['ManageSite'],
+      Comments: '',
+    });
+  });
+
+  it('revokes the whole site access with revokeAction=site', async () => {
+    const approved = request(12, {
+      Action: { Status: 'Approved', ExpiresAt: '2999-01-01T00:00:00.000Z', ApprovedProxyRoles: ['Analyst'] },
+    });
+    const { calls } = stubApi(superAdmin, {
+      ...list([approved]),
+      'POST /admin/impersonation/request/action': () => ({
+        body: {
+          Data: {
+            Id: 12,
+            AppName: 'analytical-engine',
+            Action: { Status: 'Revoked' },
+            ApprovedProxyRoles: ['Analyst'],
+            ApprovedAdditionalPermissions: [],
+            ExpiresAt: '2999-01-01T00:00:00.000Z',
+            Initiator: 'admin@example.com',
+          },
+          userStatus: 'existingUser',
+          Message: 'Access of request 12 to analytical-engine has been revoked.',
+        },
+      }),
+    });
+    renderPage();
+    fireEvent.click(within(await openRequest(12)).getByRole('button', { name: 'Revoke' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Revoke' }));
+    await screen.findByTestId('toast-success');
+    expect(calls.find((c) => c.key === 'POST /admin/impersonation/request/action')?.url.search).toBe(
+      '?requestId=12&revokeAction=site',
+    );
+    expect(within(row(12)).getAllByRole('cell')[3]!.textContent).toBe('Revoked');
+  });
+
+  it("toasts the server's error when an action fails", async () => {
+    stubApi(superAdmin, {
+      ...list([request(13)]),
+      'POST /admin/impersonation/request/action': () => ({
+        status: 409,
+        body: { ErrorCode: 950, Description: 'Only a pending request can be changed this way.' },
+      }),
+    });
+    renderPage();
+    fireEvent.click(within(await openRequest(13)).getByRole('button', { name: 'Reject' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Reject' }));
+    expect((await screen.findByTestId('toast-error')).textContent).toContain(
+      'Only a pending request can be changed this way.',
+    );
+    expect(screen.getByRole('dialog', { name: 'Reject request 13' })).toBeTruthy();
+  });
+});
+
+describe('edit and delete', () => {
+  const editRoutes = (rows: ReturnType<typeof request>[], viewer: Viewer = admin) =>
+    stubApi(viewer, {
+      ...list(rows),
+      'GET /admin/customer/roles': () => ({ body: { Data: CUSTOMER_ROLES } }),
+      'GET /admin/team': () => ({ body: { Data: TEAM } }),
+      'PUT /admin/impersonation/request': (body, url) => ({
+        body: {
+          Data: {
+            ...rows.find((r) => r.Id === Number(url.searchParams.get('requestId')))!,
+            Request: {
+              ...rows[0]!.Request,
+              ...(body as object),
+            },
+          },
+          Message: `Request ${url.searchParams.get('requestId')} for analytical-engine has been updated.`,
+        },
+      }),
+      'DELETE /admin/impersonation/request': (_b, url) => ({
+        body: {
+          IsDeleted: true,
+          Id: Number(url.searchParams.get('requestId')),
+          Message: `Request ${url.searchParams.get('requestId')} for analytical-engine has been deleted.`,
+        },
+      }),
+    });
+
+  it('leaves out roles other live requests hold and asks for an assignee', async () => {
+    const { calls } = editRoutes([
+      request(21, { Request: { ProxyRoles: ['Analyst'], Priority: 'Low' } }),
+      request(22, { Initiator: 'support@example.com', Request: { ProxyRoles: ['Developer'] } }),
+      request(23, {
+        Initiator: 'support@example.com',
+        Action: { Status: 'Approved', ApprovedProxyRoles: ['Support'], ExpiresAt: '2999-01-01T00:00:00Z' },
+        Request: { ProxyRoles: ['Support', 'Administrator'] },
+      }),
+      request(24, { Action: { Status: 'Rejected' }, Request: { ProxyRoles: ['Administrator'] } }),
+      request(25, { AppId: 99, Request: { ProxyRoles: ['Administrator'] } }),
+    ]);
+    renderPage();
+    fireEvent.click(within(await openRequest(21)).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('dialog', { name: 'Edit request 21' });
+    const roles = await within(form).findByRole('group', { name: 'Roles' });
+    expect(
+      within(roles)
+        .getAllByRole('checkbox')
+        .map((c) => (c as HTMLInputElement).value),
+    ).toEqual(['Administrator', 'Analyst']);
+    expect(form.textContent).toContain('Developer, Support');
+    const assignees = await within(form).findByRole('group', { name: 'Assignees' });
+    expect(
+      within(assignees)
+        .getAllByRole('checkbox')
+        .map((c) => (c as HTMLInputElement).value),
+    ).toEqual(['superadmin@example.com', 'boss@example.com']);
+    fireEvent.click(within(assignees).getByRole('checkbox', { name: 'superadmin@example.com' }));
+    expect(within(form).getByText(MESSAGES.editAssigneesRequired)).toBeTruthy();
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(calls.some((c) => c.key === 'PUT /admin/impersonation/request')).toBe(false);
+    fireEvent.click(within(assignees).getByRole('checkbox', { name: 'boss@example.com' }));
+    fireEvent.click(within(roles).getByRole('checkbox', { name: 'Administrator' }));
+    fireEvent.change(within(form).getByRole('combobox', { name: 'Priority' }), {
+      target: { value: 'Critical' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const call = calls.find((c) => c.key === 'PUT /admin/impersonation/request')!;
+    expect(call.url.search).toBe('?requestId=21');
+    expect(call.body).toEqual({
+      Priority: 'Critical',
+      Description: 'Customer cannot save settings.',
+      Assignees: ['boss@example.com'],
+      ProxyRoles: ['Administrator', 'Analyst'],
+      AdditionalPermissions: ['ManageSite'],
+    });
+    expect(within(row(21)).getAllByRole('cell')[2]!.textContent).toBe('Critical');
+    expect((await screen.findByTestId('toast-success')).textContent).toContain('has been updated');
+  });
+
+  it('asks for a role, and takes assignee emails from a viewer who cannot list the team', async () => {
+    const { calls } = editRoutes([request(31, { Initiator: 'support@example.com' })], support);
+    renderPage();
+    fireEvent.click(within(await openRequest(31)).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('dialog', { name: 'Edit request 31' });
+    const roles = await within(form).findByRole('group', { name: 'Roles' });
+    fireEvent.click(within(roles).getByRole('checkbox', { name: 'Administrator' }));
+    fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
+    expect(within(form).getByText(MESSAGES.approveRolesRequired)).toBeTruthy();
+    const emails = within(form).getByRole('textbox', { name: 'Assignee emails' }) as HTMLInputElement;
+    expect(emails.value).toBe('superadmin@example.com');
+    fireEvent.change(emails, { target: { value: ' ' } });
+    expect(within(form).getByText(MESSAGES.editAssigneesRequired)).toBeTruthy();
+    fireEvent.change(emails, { target: { value: 'superadmin@example.com, boss@example.com' } });
+    fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.some((c) => c.key === 'GET /admin/team')).toBe(false);
+    expect(
+      (calls.find((c) => c.key === 'PUT /admin/impersonation/request')!.body as { Assignees: string[] })
+        .Assignees,
+    ).toEqual(['superadmin@example.com', 'boss@example.com']);
+  });
+
+  it('deletes after confirmation and removes the row without refetching', async () => {
+    const { calls } = editRoutes([request(41), request(42)]);
+    renderPage();
+    fireEvent.click(within(await openRequest(41)).getByRole('button', { name: 'Delete' }));
+    const confirm = screen.getByRole('dialog', { name: 'Delete request 41' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('cell', { name: '41' })).toBeNull());
+    expect(screen.getByRole('cell', { name: '42' })).toBeTruthy();
+    expect((await screen.findByTestId('toast-success')).textContent).toContain('has been deleted');
+    expect(calls.filter((c) => c.key === 'GET /admin/impersonation/requests')).toHaveLength(1);
+  });
+});

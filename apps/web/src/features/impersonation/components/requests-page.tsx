@@ -1,0 +1,94 @@
+import { IMPERSONATION_TABLE_PAGE_SIZE } from '@sac/contract/constants';
+import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
+import { useMemo, useState } from 'react';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { useCurrentUser } from '../../../lib/session.ts';
+import { useRequests } from '../api/impersonation-api.ts';
+import { NoImpersonationAccess } from './no-access.tsx';
+import { RequestDialog } from './request-dialog.tsx';
+import { StatusBadge } from './status-badge.tsx';
+import { StatusFilter, useStatusFilter } from './status-filter.tsx';
+
+/**
+ * /manage-superuser/impersonation/assigned-requests: the requests the viewer made or is assigned
+ * (approvers: all), 5 a page in the server's order, with a status filter and a popup per row.
+ */
+export default function RequestsPage() {
+  const t = useT('impersonation');
+  const common = useT('common');
+  const { permissions } = useCurrentUser();
+  const allowed = permissions.has('impersonation.request');
+  const [status, setStatus] = useStatusFilter();
+  const list = useRequests(status, allowed);
+  // The edit form leaves out roles held by other requests: it needs them all, whatever the filter.
+  const all = useRequests(undefined, allowed && status !== undefined);
+  const [openId, setOpenId] = useState<number | undefined>();
+
+  const columns = useMemo<Column<ImpersonationRequest>[]>(
+    () => [
+      { id: 'id', header: t('requestId'), cell: (r) => r.Id },
+      { id: 'app', header: t('appName'), cell: (r) => r.AppName },
+      { id: 'priority', header: t('priority'), cell: (r) => t(`priority.${r.Request.Priority}`) },
+      { id: 'status', header: t('status'), cell: (r) => <StatusBadge status={r.Action.Status} /> },
+      {
+        id: 'actions',
+        header: t('actions'),
+        cell: (r) => (
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={t('viewRequest', { id: r.Id })}
+            onClick={() => setOpenId(r.Id)}
+          >
+            {t('view')}
+          </button>
+        ),
+      },
+    ],
+    [t],
+  );
+
+  if (!allowed) return <NoImpersonationAccess />;
+  const open = list.data?.find((r) => r.Id === openId);
+
+  return (
+    <section className="card" aria-labelledby="screen-title">
+      <div className="page-header">
+        <div>
+          <h1 id="screen-title">{t('assignedRequests')}</h1>
+          <p className="muted">{t('requestsIntro')}</p>
+        </div>
+      </div>
+      <div className="table-toolbar">
+        <StatusFilter id="requests-status" value={status} onChange={setStatus} />
+        <button
+          type="button"
+          className="button button-small"
+          aria-busy={list.isFetching}
+          onClick={() => void list.refetch()}
+        >
+          {list.isFetching && !list.isPending ? t('refreshing') : t('refresh')}
+        </button>
+      </div>
+      <DataTable
+        key={status ?? 'all'}
+        label={t('requestsTableLabel')}
+        columns={columns}
+        rows={list.data}
+        rowKey={(r) => String(r.Id)}
+        isLoading={list.isPending}
+        error={list.isError ? errorText(list.error, common('tableFetchError')) : undefined}
+        pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
+      />
+      {open ? (
+        <RequestDialog
+          request={open}
+          requests={(status ? all.data : list.data) ?? []}
+          onClose={() => setOpenId(undefined)}
+        />
+      ) : null}
+    </section>
+  );
+}
