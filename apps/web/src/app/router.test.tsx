@@ -59,6 +59,17 @@ describe('route guard', () => {
     },
   );
 
+  it('opens the consent page without a token, and with one', async () => {
+    const router = renderAt('/impersonation/consent');
+    expect(await screen.findByRole('heading', { level: 1, name: 'This link does not work' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/impersonation/consent');
+    cleanup();
+    signIn();
+    const signedIn = renderAt('/impersonation/consent');
+    expect(await screen.findByRole('heading', { level: 1, name: 'This link does not work' })).toBeTruthy();
+    expect(signedIn.state.location.pathname).toBe('/impersonation/consent');
+  });
+
   it('sends /login and /forgotpassword to /dashboard with a token', async () => {
     signIn();
     const router = renderAt('/forgotpassword');

@@ -1,0 +1,118 @@
+import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../../lib/api-base.ts';
+import ConsentPage from './consent-page.tsx';
+import { renderScreen, stubApi } from './impersonation-test-kit.tsx';
+
+const PATH = '/impersonation/consent';
+const renderPage = (search: string) =>
+  renderScreen(`${PATH}${search}`, [{ path: PATH, element: <ConsentPage /> }]);
+const details = {
+  Data: {
+    RequestId: 12,
+    AppName: 'analytical-engine',
+    RequestedBy: 'admin@example.com',
+    Description: 'You asked us to fix your login page.',
+    ProxyRoles: ['Administrator', 'Analyst'],
+    AdditionalPermissions: ['ManageSite'],
+    Duration: 120,
+    Consent: 'pending',
+  },
+};
+
+beforeEach(() => {
+  localStorage.clear();
+  setApiBase('http://api.test');
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('consent page', () => {
+  it('shows who asks, why, what and for how long, and records Allow', async () => {
+    const { calls } = stubApi(undefined, {
+      'GET /admin/impersonation/consent': () => ({ body: details }),
+      'POST /admin/impersonation/consent': () => ({
+        body: { IsPosted: true, Message: IMPERSONATION_MESSAGES.consentGranted },
+      }),
+    });
+    renderPage('?token=abc%2B1');
+    const heading = await screen.findByRole('heading', {
+      level: 1,
+      name: 'Allow support access to analytical-engine?',
+    });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    const text = document.body.textContent ?? '';
+    for (const part of [
+      'admin@example.com',
+      'You asked us to fix your login page.',
+      'Administrator',
+      'ManageSite',
+      '120 minutes',
+    ]) {
+      expect(text).toContain(part);
+    }
+    expect(calls[0]!.url.searchParams.get('token')).toBe('abc+1');
+    fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Thank you' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe(IMPERSONATION_MESSAGES.consentGranted);
+    expect(calls.find((c) => c.key === 'POST /admin/impersonation/consent')?.body).toEqual({
+      token: 'abc+1',
+      granted: true,
+    });
+    expect(screen.queryByRole('button', { name: 'Deny' })).toBeNull();
+  });
+
+  it('records Deny', async () => {
+    const { calls } = stubApi(undefined, {
+      'GET /admin/impersonation/consent': () => ({ body: details }),
+      'POST /admin/impersonation/consent': () => ({
+        body: { IsPosted: true, Message: IMPERSONATION_MESSAGES.consentDenied },
+      }),
+    });
+    renderPage('?token=t1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Deny' }));
+    expect(await screen.findByText(IMPERSONATION_MESSAGES.consentDenied)).toBeTruthy();
+    expect(calls.find((c) => c.key === 'POST /admin/impersonation/consent')?.body).toEqual({
+      token: 't1',
+      granted: false,
+    });
+  });
+
+  it("shows the server's error for an invalid or used link", async () => {
+    stubApi(undefined, {
+      'GET /admin/impersonation/consent': () => ({
+        status: 400,
+        body: { ErrorCode: 938, Description: IMPERSONATION_MESSAGES.consentLinkInvalid },
+      }),
+    });
+    renderPage('?token=used');
+    expect((await screen.findByRole('alert')).textContent).toBe(IMPERSONATION_MESSAGES.consentLinkInvalid);
+    expect(screen.getByRole('heading', { level: 1, name: 'This link does not work' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Allow' })).toBeNull();
+  });
+
+  it("shows the server's error when the answer is refused", async () => {
+    stubApi(undefined, {
+      'GET /admin/impersonation/consent': () => ({ body: details }),
+      'POST /admin/impersonation/consent': () => ({
+        status: 409,
+        body: { ErrorCode: 950, Description: 'The customer has already answered this request.' },
+      }),
+    });
+    renderPage('?token=t2');
+    fireEvent.click(await screen.findByRole('button', { name: 'Allow' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The customer has already answered this request.',
+    );
+  });
+
+  it('says so when the link has no token', async () => {
+    const { calls } = stubApi(undefined, {});
+    renderPage('');
+    expect((await screen.findByRole('alert')).textContent).toBe('The consent link is not complete.');
+    expect(calls).toHaveLength(0);
+  });
+});

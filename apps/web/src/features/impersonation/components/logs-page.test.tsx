@@ -1,0 +1,105 @@
+import { MESSAGES } from '@sac/contract/messages';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../../lib/api-base.ts';
+import { clearToasts } from '../../../lib/toast-store.ts';
+import { renderScreen, request, stubApi, superAdmin, support } from './impersonation-test-kit.tsx';
+import LogsPage from './logs-page.tsx';
+
+const PATH = '/manage-superuser/impersonation/logs';
+const renderPage = () => renderScreen(PATH, [{ path: PATH, element: <LogsPage /> }]);
+
+const entry = (id: number, requestId: number, extra: Record<string, unknown> = {}) => ({
+  Id: id,
+  RequestId: requestId,
+  AppName: 'analytical-engine',
+  Status: 'Pending',
+  Event: 'request',
+  Actor: 'admin@example.com',
+  LastModified: '2025-01-02T03:04:05.000Z',
+  Details: { roles: ['Analyst'], duration: 60 },
+  ...extra,
+});
+
+beforeEach(() => {
+  localStorage.clear();
+  setApiBase('http://api.test');
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+describe('impersonation logs table', () => {
+  it('shows the columns, 5 a page, and a popup with the step and the request', async () => {
+    const logs = Array.from({ length: 6 }, (_, i) => entry(100 - i, 7));
+    logs[0] = entry(100, 7, { Event: 'approve', Status: 'Approved', Actor: 'superadmin@example.com' });
+    stubApi(superAdmin, {
+      'GET /admin/impersonation/logs': () => ({ body: { Data: logs } }),
+      'GET /admin/impersonation/requests': () => ({ body: { Data: [request(7)] } }),
+    });
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Impersonation log entries' });
+    await screen.findAllByText('analytical-engine');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Request Id', 'App Name', 'Status', 'Last Modified', 'Actions']);
+    expect(
+      within(screen.getAllByRole('row')[1]!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['7', 'analytical-engine', 'Approved', '01-02-2025 03:04 UTC', 'View']);
+    expect(screen.getAllByRole('row')).toHaveLength(6);
+    fireEvent.click(screen.getByRole('button', { name: 'View log entry 100' }));
+    const dialog = screen.getByRole('dialog', { name: 'Log entry 100' });
+    expect(dialog.textContent).toContain('superadmin@example.com');
+    expect(await within(dialog).findByText('Customer cannot save settings.')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Approve' })).toBeTruthy();
+  });
+
+  it('filters by status through the server', async () => {
+    const { calls } = stubApi(support, {
+      'GET /admin/impersonation/logs': () => ({ body: { Data: [] } }),
+    });
+    renderPage();
+    fireEvent.change(await screen.findByRole('combobox', { name: 'Status' }), {
+      target: { value: 'Expired' },
+    });
+    await screen.findByText(MESSAGES.tableEmpty);
+    await vi.waitFor(() => expect(calls.some((c) => c.url.search === '?status=Expired')).toBe(true));
+  });
+
+  it('shows the empty state', async () => {
+    stubApi(support, { 'GET /admin/impersonation/logs': () => ({ body: { Data: [] } }) });
+    renderPage();
+    expect(await screen.findByText(MESSAGES.tableEmpty)).toBeTruthy();
+  });
+
+  it("shows the server's error text, else the table fetch error", async () => {
+    stubApi(support, {
+      'GET /admin/impersonation/logs': () => ({
+        status: 403,
+        body: { ErrorCode: 902, Description: 'You do not have permission to perform this action.' },
+      }),
+    });
+    renderPage();
+    expect(await screen.findByText('You do not have permission to perform this action.')).toBeTruthy();
+    cleanup();
+    stubApi(support, { 'GET /admin/impersonation/logs': () => ({ status: 400, body: {} }) });
+    renderPage();
+    expect(await screen.findByText(MESSAGES.tableFetchError)).toBeTruthy();
+  });
+
+  it('tells a user without the logs permission', async () => {
+    const { calls } = stubApi(
+      { ...support, Role: ['Billing'], Permissions: ['impersonation.request'] },
+      { 'GET /admin/impersonation/logs': () => ({ body: { Data: [] } }) },
+    );
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toBe(MESSAGES.noImpersonationAccess);
+    expect(calls.some((c) => c.key === 'GET /admin/impersonation/logs')).toBe(false);
+  });
+});
