@@ -180,7 +180,7 @@ export const impersonation = {
   consentRoles: 'With the roles',
   consentPermissions: 'And the additional permissions',
   consentDuration: 'For',
-  consentDurationValue: '{n} minutes after a SuperAdmin approves it',
+  consentDurationValue: '{duration} after a SuperAdmin approves it',
   consentRequestId: 'Request number',
   consentReassure:
     'Nothing happens unless you allow it. If you do, a SuperAdmin of our team still reviews the request, and the access ends by itself when the time is up.',
@@ -188,7 +188,7 @@ export const impersonation = {
   consentDeny: 'Deny',
   consentSending: 'Sending your answer…',
   consentAnswered: 'This request has already been answered.',
-  consentDoneHeading: 'Thank you',
+  consentDoneHeading: 'Your answer is recorded',
   consentGranted: IMPERSONATION_MESSAGES.consentGranted as string,
   consentDenied: IMPERSONATION_MESSAGES.consentDenied as string,
   consentCloseHint: 'You can close this page now.',

@@ -50,13 +50,13 @@ describe('consent page', () => {
       'You asked us to fix your login page.',
       'Administrator',
       'ManageSite',
-      '120 minutes',
+      '120 minutes after a SuperAdmin approves it',
     ]) {
       expect(text).toContain(part);
     }
     expect(calls[0]!.url.searchParams.get('token')).toBe('abc+1');
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Thank you' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your answer is recorded' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe(IMPERSONATION_MESSAGES.consentGranted);
     expect(calls.find((c) => c.key === 'POST /admin/impersonation/consent')?.body).toEqual({
       token: 'abc+1',

@@ -92,7 +92,7 @@ export default function ConsentPage() {
           </div>
           <div>
             <dt>{t('consentDuration')}</dt>
-            <dd>{t('consentDurationValue', { n: minutes(d.Duration) })}</dd>
+            <dd>{t('consentDurationValue', { duration: minutes(d.Duration) })}</dd>
           </div>
           <div>
             <dt>{t('consentRequestId')}</dt>
