@@ -54,6 +54,7 @@ import {
   impersonationListResponse,
   impersonationLogsResponse,
   impersonationOneResponse,
+  logStatusQuery,
   requestIdQuery,
   statusQuery,
 } from './impersonation-api.ts';
@@ -571,7 +572,7 @@ export const ENDPOINTS = {
     summary: 'Every step of every impersonation request, newest first; optional status filter.',
     tag: 'Impersonation',
     access: 'impersonation.logs.read',
-    query: statusQuery,
+    query: logStatusQuery,
     responses: { 200: impersonationLogsResponse, ...errors(400, 401, 403) },
   },
   customerRequestsList: {

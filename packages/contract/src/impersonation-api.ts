@@ -115,19 +115,24 @@ export const impersonationActionResponse = z.object({
   /** 'newUser' when the initiator has never signed in (then: 'please check your email'). */
   userStatus: z.string(),
   Message: z.string(),
+  /** The whole request after the action, so clients replace their row. */
+  Request: impersonationRequest,
 });
 
+/** A log entry's status after its step; 'Deleted' for the step that deleted the request. */
+export const LOG_STATUSES = [...DISPLAY_STATUSES, 'Deleted'] as const;
 export const impersonationLogEntry = z.object({
   Id: z.number().int(),
   RequestId: z.number().int(),
   AppName: z.string(),
-  Status: z.enum(DISPLAY_STATUSES),
+  Status: z.enum(LOG_STATUSES),
   Event: z.string(),
   Actor: z.string().nullable(),
   LastModified: isoDate,
   Details: z.record(z.string(), z.unknown()),
 });
 export const impersonationLogsResponse = z.object({ Data: z.array(impersonationLogEntry) });
+export const logStatusQuery = z.object({ status: z.enum(LOG_STATUSES).optional() });
 
 /** The public consent page: the signed link's token. */
 export const consentQuery = z.object({
@@ -152,6 +157,7 @@ export const consentDetailsResponse = z.object({
 
 export const IMPERSONATION_MESSAGES = {
   created: (id: number, app: string) => `Impersonation request ${id} for ${app} has been created.`,
+  /** `expires` as MM-DD-YYYY HH:mm UTC (formatExpiry). */
   approved: (id: number, app: string, roles: number, perms: number, expires: string, newUser: boolean) =>
     `Request ${id} for ${app} approved with ${roles} role${roles === 1 ? '' : 's'} and ${perms} additional permission${perms === 1 ? '' : 's'} until ${expires}. The initiator can access the app through the console${newUser ? '; please check your email' : ''}.`,
   rejected: (id: number, app: string) => `Request ${id} for ${app} has been rejected.`,
@@ -168,3 +174,10 @@ export const IMPERSONATION_MESSAGES = {
 
 /** How long a consent link works. */
 export const CONSENT_LINK_TTL_MS = 7 * 24 * 3_600_000;
+
+/** MM-DD-YYYY HH:mm UTC, the console's date format with the time. */
+export function formatExpiry(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}-${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())} UTC`;
+}

@@ -11,7 +11,9 @@ import {
   type createImpersonationBody,
   type DISPLAY_STATUSES,
   type editImpersonationBody,
+  formatExpiry,
   type impersonationActionBody,
+  type LOG_STATUSES,
   IMPERSONATION_MESSAGES as M,
 } from '@sac/contract/impersonation-api';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
@@ -377,7 +379,7 @@ export async function act(
   const wire = toWire(after as RequestRow, now);
   const initiator = await findStaffByEmail(ctx.db, after.initiator_email);
   const newUser = !initiator?.last_login_at;
-  const expires = wire.Action.ExpiresAt ?? '';
+  const expires = wire.Action.ExpiresAt ? formatExpiry(wire.Action.ExpiresAt) : '';
   const message =
     body.Status === 'Approve'
       ? M.approved(
@@ -420,10 +422,11 @@ export async function act(
     },
     userStatus: newUser ? 'newUser' : 'existingUser',
     Message: message,
+    Request: wire,
   };
 }
 
-export async function logs(ctx: AppContext, status: DisplayStatus | undefined) {
+export async function logs(ctx: AppContext, status: (typeof LOG_STATUSES)[number] | undefined) {
   const now = ctx.clock.now();
   const r = await ctx.db.query<{
     id: number;
@@ -450,7 +453,7 @@ export async function logs(ctx: AppContext, status: DisplayStatus | undefined) {
       Id: Number(x.id),
       RequestId: Number(x.request_id),
       AppName: x.app_name,
-      Status: (expired ? 'Expired' : x.status === 'Deleted' ? 'Pending' : x.status) as DisplayStatus,
+      Status: (expired ? 'Expired' : x.status) as (typeof LOG_STATUSES)[number],
       Event: x.event,
       Actor: x.actor,
       LastModified: iso(x.at)!,

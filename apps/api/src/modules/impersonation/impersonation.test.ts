@@ -1,3 +1,4 @@
+import { formatExpiry } from '@sac/contract/impersonation-api';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
@@ -177,7 +178,13 @@ describe('a request, from asking to revocation', () => {
     const r = await approve(boss, id, { Duration: 30 });
     expect(r.statusCode).toBe(200);
     const expires = new Date(t.clock.now().getTime() + 30 * 60_000).toISOString();
-    expect(r.json()).toEqual({
+    const shown = formatExpiry(expires);
+    expect(r.json().Request).toMatchObject({
+      Id: id,
+      Action: { Status: 'Approved', ActionTakenBy: 'boss@example.com' },
+    });
+    const { Request: _request, ...answer } = r.json();
+    expect(answer).toEqual({
       Data: {
         Id: id,
         AppName: 'olive-shop',
@@ -188,7 +195,7 @@ describe('a request, from asking to revocation', () => {
         Initiator: 'agent@example.com',
       },
       userStatus: 'existingUser',
-      Message: `Request ${id} for olive-shop approved with 1 role and 1 additional permission until ${expires}. The initiator can access the app through the console.`,
+      Message: `Request ${id} for olive-shop approved with 1 role and 1 additional permission until ${shown}. The initiator can access the app through the console.`,
     });
     await t.smtp.waitFor((m) => m.to.includes('agent@example.com') && m.subject.includes('Approved'));
     // a decided request cannot be approved or edited again
