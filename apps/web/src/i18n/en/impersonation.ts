@@ -1,7 +1,12 @@
+import { WRITE_MESSAGES } from '@sac/contract/customer-writes';
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
 
-/** Texts of the impersonation screens: the two tables, the request popup, the request form, consent. */
+/**
+ * Texts of the impersonation screens: the two tables, the request popup, the request form,
+ * consent, and impersonation mode (the live grant, the banner, the impersonated site).
+ */
 export const impersonation = {
   impersonation: 'Impersonation',
   logs: 'Impersonation Logs',
@@ -35,6 +40,7 @@ export const impersonation = {
   'status.Rejected': 'Rejected',
   'status.Revoked': 'Revoked',
   'status.Expired': 'Expired',
+  'status.Deleted': 'Deleted',
   'priority.Low': 'Low',
   'priority.Moderate': 'Moderate',
   'priority.High': 'High',
@@ -138,8 +144,6 @@ export const impersonation = {
   retry: 'Retry',
   submitRequest: 'Request impersonation',
   submitting: 'Sending…',
-  alreadyApproved:
-    'You already have approved access to {app} until {expires} (request {id}). Opening an impersonation session from that approval is coming soon to the console.',
   alreadyPending: 'You already have a pending request {id} for {app}.',
   openRequests: 'See your requests',
 
@@ -159,6 +163,9 @@ export const impersonation = {
   'event.revoke': 'Revoked',
   'event.consent-granted': 'Customer allowed',
   'event.consent-denied': 'Customer denied',
+  'event.session-start': 'Impersonation started',
+  'event.call': 'Call made',
+  'event.call-refused': 'Call refused',
   'detail.appId': 'App Id',
   'detail.roles': 'Roles',
   'detail.permissions': 'Permissions',
@@ -170,6 +177,8 @@ export const impersonation = {
   'detail.Duration': 'Duration (minutes)',
   'detail.Comments': 'Comments',
   'detail.revokeAction': 'Revoke action',
+  'detail.method': 'Method',
+  'detail.path': 'Call',
 
   // Consent page
   consentKicker: 'Access request',
@@ -196,4 +205,81 @@ export const impersonation = {
   consentLinkInvalid: IMPERSONATION_MESSAGES.consentLinkInvalid as string,
   consentHelp:
     'If you did not expect this email, you can ignore it: no one gets access without your consent.',
+
+  // Impersonation mode: the live grant on the Impersonate screen
+  impersonatedSite: 'Impersonated Site',
+  checkingAccess: 'Checking your access to this site…',
+  grantTitle: 'Impersonate {app}',
+  grantIntro:
+    'You hold approved access to {app}. Starting opens a session that acts as the customer roles below, on this site only, until the access ends. Every call is logged.',
+  grantRoles: 'Roles',
+  grantPermissions: 'Permissions',
+  grantExpires: 'Access ends',
+  grantRequest: 'Request',
+  grantRequestId: 'Request {id}',
+  startImpersonation: 'Start impersonation',
+  starting: 'Starting…',
+  returnToImpersonation: 'Return to the impersonation',
+  activeHere: 'An impersonation of {app} is already active in this tab.',
+
+  // Impersonation mode: the banner
+  bannerLead: 'Impersonating {app} as {roles} —',
+  bannerLeft: 'left',
+  bannerPermissions: 'Permissions: {permissions}',
+  noRoles: 'no role',
+  endImpersonation: 'End impersonation',
+  ending: 'Ending…',
+  impersonationEndedToast: 'Impersonation ended.',
+
+  // Impersonation mode: the site seen through the session
+  siteIntro:
+    'What the customer roles you were granted can see and do on this site. Calls outside them are refused, and every call is logged.',
+  basicSettings: 'Basic settings',
+  appId: 'App Id',
+  plan: 'Plan',
+  planStatus: 'Plan status',
+  billing: 'Billing',
+  productionUrl: 'Production URL',
+  stagingUrl: 'Staging URL',
+  siteStatus: 'Site status',
+  siteActive: 'Active',
+  siteInactive: 'Inactive',
+  notSet: '—',
+  features: 'Features',
+  featuresLabel: 'Features of the site',
+  noFeatures: 'No features are set.',
+  dataCenterAndDatabase: 'Data center and database',
+  dataCenter: 'Data center',
+  globalServer: 'Global server',
+  databaseName: 'Database name',
+  databaseType: 'Database type',
+  customDatabase: 'Custom database',
+  managedDatabase: 'Managed database',
+  connectionString: 'Connection string (masked)',
+  grantedAccess: 'Granted access',
+  loading: 'Loading…',
+  editWebApps: 'Edit web apps',
+  editWebAppsTitle: 'Edit web apps of {app}',
+  editWebAppsIntro: 'The plan stays as it is; only the web app addresses change.',
+  webAppsSaved: WRITE_MESSAGES.basicSettingsSaved as string,
+  deactivateSite: 'Deactivate site',
+  activateSite: 'Activate site',
+  deactivateSiteTitle: 'Deactivate {app}?',
+  activateSiteTitle: 'Activate {app}?',
+  deactivateSiteDetail:
+    'The site stops answering its users until it is activated again. The server allows it only when your grant includes ManageSite.',
+  activateSiteDetail: 'The site answers its users again. The server allows it only when your grant includes ManageSite.',
+  deactivate: 'Deactivate',
+  activate: 'Activate',
+  siteDeactivated: WRITE_MESSAGES.siteDeactivated as string,
+  siteActivated: WRITE_MESSAGES.siteActivated as string,
+
+  // Impersonation mode: no session, ended
+  noSessionTitle: 'No impersonation is active',
+  noSessionText: 'This tab holds no impersonation of this site. Start one from the customer’s site list.',
+  impersonateAgain: 'Impersonate this site',
+  endedTitle: 'Impersonation ended',
+  endedDefault: IMPERSONATION_SESSION_MESSAGES.ended as string,
+  backToCustomer: 'Back to the customer',
+  leaving: 'Ending the impersonation…',
 };

@@ -1,8 +1,8 @@
+import type { LOG_STATUSES } from '@sac/contract/impersonation-api';
 import { useT } from '../../../lib/i18n.tsx';
-import type { DisplayStatus } from '../api/impersonation-api.ts';
 
-/** A request's display status as a coloured badge (the text carries the meaning). */
-export function StatusBadge({ status }: { status: DisplayStatus }) {
+/** A request's display status, or a log step's ('Deleted'), as a coloured badge (the text carries the meaning). */
+export function StatusBadge({ status }: { status: (typeof LOG_STATUSES)[number] }) {
   const t = useT('impersonation');
   return <span className={`status-badge status-${status.toLowerCase()}`}>{t(`status.${status}`)}</span>;
 }
