@@ -1,0 +1,126 @@
+import { expect, type Page, test } from '@playwright/test';
+import { createStaff } from './support/api.ts';
+import { waitForLink } from './support/mail.ts';
+import { signIn } from './support/sign-in.ts';
+
+// Demo data: Ada Lovelace owns analytical-engine; her consent mail goes to her address.
+const ADA = { uid: 'ada00000-0000-4000-8000-000000001815', email: 'ada.lovelace@analytical.example' };
+const APP_ID_OF = async (page: Page) => {
+  const r = await page.request.get(`/admin/apps?uid=${ADA.uid}`, {
+    headers: {
+      'X-Requested-With': 'XMLHttpRequest',
+      xtoken: (await page.evaluate(() => localStorage.getItem('lr-admin-token'))) ?? '',
+      xsign: (await page.evaluate(() => localStorage.getItem('lr-admin-sign'))) ?? '',
+    },
+  });
+  return ((await r.json()) as { Data: Array<{ appId: number; AppName: string }> }).Data.find(
+    (s) => s.AppName === 'analytical-engine',
+  )!.appId;
+};
+
+test('request, consent from the mailed link, approve, then revoke', async ({ page, request }) => {
+  const agent = await createStaff(request, { email: 'imp-agent@example.com', roles: ['Admin'] });
+  await signIn(page, agent.email, agent.password);
+  const appId = await APP_ID_OF(page);
+  await page.goto(`/manage-customer/impersonate?uid=${ADA.uid}&appId=${appId}`);
+  await page.getByLabel('Priority').selectOption('High');
+  await page.getByLabel('Description').fill('Checkout fails for some customers');
+  await page
+    .getByRole('group', { name: 'Assignees' })
+    .getByRole('checkbox', { name: /superadmin@example.com/ })
+    .check();
+  await page.getByRole('group', { name: 'Roles' }).getByRole('checkbox', { name: 'Developer' }).check();
+  await page.getByLabel('Duration (minutes)').fill('45');
+  const since = Date.now() - 1;
+  await page.getByRole('button', { name: 'Request impersonation' }).click();
+  const created = page.getByRole('status').filter({ hasText: 'has been created' });
+  await expect(created).toBeVisible();
+  const id = Number(/request (\d+)/.exec((await created.textContent()) ?? '')![1]);
+
+  // the owner consents through the link of the mail the SMTP listener received
+  const link = new URL(await waitForLink(ADA.email, since));
+  expect(link.pathname).toBe('/impersonation/consent');
+  const owner = await page.context().browser()!.newPage({ baseURL: page.url() });
+  await owner.goto(link.pathname + link.search);
+  await expect(
+    owner.getByRole('heading', { name: 'Allow support access to analytical-engine?' }),
+  ).toBeVisible();
+  await expect(owner.getByText('Checkout fails for some customers')).toBeVisible();
+  await owner.getByRole('button', { name: 'Allow' }).click();
+  await expect(owner.getByRole('heading', { name: 'Your answer is recorded' })).toBeVisible();
+  await owner.goto(link.pathname + link.search);
+  await expect(owner.getByRole('heading', { name: 'This link does not work' })).toBeVisible();
+  await owner.close();
+
+  // a SuperAdmin approves, narrowing nothing, 30 minutes
+  await page.goto('/logout');
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/manage-superuser/impersonation/assigned-requests?status=Pending');
+  await page.getByRole('button', { name: `View request ${id}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Impersonation request ${id}` });
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  const approve = page.getByRole('dialog', { name: `Approve request ${id}` });
+  await expect(approve.getByLabel('Duration (minutes)')).toHaveValue('45'); // prefilled from the request
+  await approve.getByLabel('Duration (minutes)').fill('0');
+  await approve.getByRole('button', { name: 'Approve' }).click();
+  await expect(approve.getByText('Please select a duration between 1 - 43,200 (1 month).')).toBeVisible();
+  await approve.getByLabel('Duration (minutes)').fill('30');
+  await approve.getByRole('button', { name: 'Approve' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: `Request ${id} for analytical-engine approved with 1 role` }),
+  ).toBeVisible();
+
+  // revoke the whole site access
+  await page.goto('/manage-superuser/impersonation/assigned-requests?status=Approved');
+  await page.getByRole('button', { name: `View request ${id}` }).click();
+  await page
+    .getByRole('dialog', { name: `Impersonation request ${id}` })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
+  const revoke = page.getByRole('dialog', { name: `Revoke request ${id}` });
+  await revoke.getByRole('radio', { name: 'Revoke only some roles' }).check();
+  await expect(revoke.getByRole('button', { name: 'Revoke' })).toBeDisabled();
+  await revoke.getByRole('radio', { name: 'Revoke whole site access' }).check();
+  await revoke.getByRole('button', { name: 'Revoke' }).click();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: `Access of request ${id} to analytical-engine has been revoked.` }),
+  ).toBeVisible();
+
+  await page.goto('/manage-superuser/impersonation/logs');
+  await expect(page.getByRole('table', { name: 'Impersonation log entries' })).toContainText(
+    'analytical-engine',
+  );
+});
+
+test('approval is disabled until the customer consents', async ({ page, request }) => {
+  const agent = await createStaff(request, { email: 'imp-agent2@example.com', roles: ['Admin'] });
+  await signIn(page, agent.email, agent.password);
+  const appId = await APP_ID_OF(page);
+  await page.goto(`/manage-customer/impersonate?uid=${ADA.uid}&appId=${appId}`);
+  await page.getByLabel('Priority').selectOption('Low');
+  await page.getByLabel('Description').fill('Look at the settings');
+  await page
+    .getByRole('group', { name: 'Assignees' })
+    .getByRole('checkbox', { name: /superadmin@example.com/ })
+    .check();
+  await page.getByRole('group', { name: 'Roles' }).getByRole('checkbox', { name: 'Analyst' }).check();
+  await page.getByRole('button', { name: 'Request impersonation' }).click();
+  const created = page.getByRole('status').filter({ hasText: 'has been created' });
+  const id = Number(/request (\d+)/.exec((await created.textContent()) ?? '')![1]);
+  await page.goto('/logout');
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/manage-superuser/impersonation/assigned-requests');
+  await page.getByRole('button', { name: `View request ${id}` }).click();
+  const approveButton = page
+    .getByRole('dialog', { name: `Impersonation request ${id}` })
+    .getByRole('button', { name: 'Approve' });
+  await expect(approveButton).toBeDisabled();
+  await expect(approveButton).toHaveAttribute(
+    'title',
+    'The customer has not granted permission to impersonate their site.',
+  );
+});
