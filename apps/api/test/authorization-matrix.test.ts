@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { ENDPOINT_LIST, type EndpointId } from '@sac/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../src/lib/secrets.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
@@ -41,7 +42,9 @@ interface Fixture {
 interface Row {
   /** Whether the call is about a staff object (then it runs on 'own' and on 'other'). */
   targeted: boolean;
-  request(f: Fixture): Promise<{ query?: Record<string, string>; payload?: unknown }>;
+  request(
+    f: Fixture,
+  ): Promise<{ query?: Record<string, string>; payload?: unknown; headers?: Record<string, string> }>;
   /** The expected HTTP status per principal; { own, other } when the target matters. */
   expect: Record<Principal, number | { own: number; other: number }>;
 }
@@ -91,6 +94,16 @@ async function grantTo(f: Fixture): Promise<number> {
     now: f.t.clock.now(),
   });
   return appId;
+}
+
+/** A link token of the owner's site access page. */
+async function siteAccessToken(f: Fixture): Promise<string> {
+  const token = randomUUID();
+  await f.t.db.query(
+    'INSERT INTO site_access_tokens (token_hash, app_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
+    [hashSecret(token), f.customer.appId, f.t.clock.now(), new Date(f.t.clock.now().getTime() + 86_400_000)],
+  );
+  return token;
 }
 
 /** A call open to whoever may request impersonation: every built-in role, not the Auditor. */
@@ -380,9 +393,34 @@ const MATRIX: Record<EndpointId, Row> = {
   },
   impersonationLogs: impersonationRequester(async () => ({ query: {} })),
   customerRequestsList: impersonationRequester(async () => ({})),
-  customerRequestsCreate: impersonationRequester(async (f) => ({
-    payload: { data: await newRequestData(f) },
-  })),
+  customerRequestsCreate: {
+    targeted: false,
+    // the customer's own call: their site's API key and secret, no staff session needed
+    request: async (f) => {
+      const site = await insertSite(f.t.db, {
+        owner: f.customer.uid,
+        name: `cust-${randomUUID().slice(0, 8)}`,
+      });
+      return {
+        headers: { apikey: site.apiKey, apisecret: site.secret },
+        payload: {
+          data: {
+            Priority: 'High',
+            Description: 'help',
+            ProxyRoles: ['Developer'],
+            AdditionalPermissions: [],
+            Duration: 30,
+          },
+        },
+      };
+    },
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  siteAccess: {
+    targeted: false,
+    request: async (f) => ({ query: { token: await siteAccessToken(f) } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
   consentDetails: {
     targeted: false,
     request: async (f) => ({ query: { token: (await requestBy(f, MATRIX_APPROVER)).consentToken } }),
@@ -483,7 +521,7 @@ describe('authorization matrix', () => {
     if (principal !== 'anonymous') session = await t.login(actor.email);
     if (principal === 'Impersonating') session = await impersonate(actor, session!);
     if (principal === 'expired') t.clock.advance(16 * 60_000);
-    const { query, payload } = await row.request({
+    const { query, payload, headers } = await row.request({
       t,
       customer,
       actor,
@@ -493,6 +531,7 @@ describe('authorization matrix', () => {
       method: e.method,
       url: e.path,
       session,
+      ...(headers ? { headers } : {}),
       ...(query ? { query } : {}),
       ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
     });

@@ -47,6 +47,7 @@ import {
   consentDetailsResponse,
   consentQuery,
   createImpersonationBody,
+  customerRequestBody,
   editImpersonationBody,
   impersonationActionBody,
   impersonationActionQuery,
@@ -56,6 +57,8 @@ import {
   impersonationOneResponse,
   logStatusQuery,
   requestIdQuery,
+  siteAccessQuery,
+  siteAccessResponse,
   statusQuery,
 } from './impersonation-api.ts';
 import {
@@ -589,14 +592,25 @@ export const ENDPOINTS = {
     method: 'POST',
     path: '/admin/impersonation/customer/requests',
     summary:
-      'Open a request for a customer who asked for help. The owner still confirms it through the consent link before anyone can approve it.',
+      "A customer asks for help: authenticated with their site's API key and secret (headers apikey and apisecret), the request carries its own consent and goes to the SuperAdmins. The SuperAdmin who approves it is the one who may use it.",
     tag: 'Impersonation',
-    access: 'impersonation.request',
-    body: createImpersonationBody,
+    access: 'public',
+    body: customerRequestBody,
     responses: {
       200: impersonationOneResponse.extend({ Message: z.string() }),
-      ...errors(400, 401, 403, 404, 409),
+      ...errors(400, 401, 409),
     },
+  },
+  siteAccess: {
+    id: 'siteAccess',
+    method: 'GET',
+    path: '/admin/impersonation/site-access',
+    summary:
+      "The owner's view of every impersonation request and step on their site, from the link in the consent email.",
+    tag: 'Impersonation',
+    access: 'public',
+    query: siteAccessQuery,
+    responses: { 200: siteAccessResponse, ...errors(400) },
   },
   consentDetails: {
     id: 'consentDetails',

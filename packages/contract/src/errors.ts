@@ -49,6 +49,7 @@ export const ERRORS = {
   impersonationConflict: { code: 945, status: 409, text: 'This request cannot be changed this way now.' },
   impersonationInvalid: { code: 946, status: 400, text: 'The impersonation request is not valid.' },
   impersonationForbidden: { code: 947, status: 403, text: 'You may not take this action on this request.' },
+  customerAuthFailed: { code: 949, status: 401, text: 'The API key and secret do not match a site.' },
   unknownCatalogueEntry: {
     code: 942,
     status: 400,

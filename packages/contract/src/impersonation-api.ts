@@ -134,6 +134,42 @@ export const impersonationLogEntry = z.object({
 export const impersonationLogsResponse = z.object({ Data: z.array(impersonationLogEntry) });
 export const logStatusQuery = z.object({ status: z.enum(LOG_STATUSES).optional() });
 
+/**
+ * POST /admin/impersonation/customer/requests: a customer asks for help themselves, authenticated
+ * with their site's API key and secret (headers `apikey` and `apisecret`); the request carries
+ * its own consent.
+ */
+export const CUSTOMER_AUTH_HEADERS = { apiKey: 'apikey', apiSecret: 'apisecret' } as const;
+export const customerRequestBody = z.object({
+  data: z.object({
+    Priority: z.enum(PRIORITIES, { error: 'Please choose a priority.' }),
+    Description: z.string().trim().min(1, 'Please describe what you need help with.').max(2000),
+    ProxyRoles: roles,
+    AdditionalPermissions: permissions,
+    Duration: duration,
+  }),
+});
+
+/** The owner's page of every access to their site (link in the consent email). */
+export const siteAccessQuery = z.object({ token: z.string().trim().min(1, 'The link is not complete.') });
+export const siteAccessResponse = z.object({
+  Data: z.object({
+    AppName: z.string(),
+    Requests: z.array(impersonationRequest),
+    Log: z.array(
+      z.object({
+        RequestId: z.number().int(),
+        Event: z.string(),
+        Actor: z.string().nullable(),
+        Date: isoDate,
+        ClientAddress: z.string().nullable(),
+      }),
+    ),
+  }),
+});
+/** How long the site access link of an email works. */
+export const SITE_ACCESS_LINK_TTL_MS = 90 * 24 * 3_600_000;
+
 /** The public consent page: the signed link's token. */
 export const consentQuery = z.object({
   token: z.string().trim().min(1, 'The consent link is not complete.'),
@@ -169,6 +205,10 @@ export const IMPERSONATION_MESSAGES = {
   consentDenied: 'Thank you. You have denied this access to your site.',
   consentLinkInvalid: 'This consent link is invalid, has been used, or has expired.',
   roleTaken: 'These roles are already requested or granted for this app by another request',
+  customerAuthFailed: 'The API key and secret do not match a site.',
+  customerRequested: (id: number, app: string) =>
+    `Your request ${id} for help with ${app} has been received. Our staff will review it.`,
+  siteAccessLinkInvalid: 'This link is invalid or has expired.',
   notApproverAssignee: 'Assignees must be super users holding the SuperAdmin role.',
 } as const;
 

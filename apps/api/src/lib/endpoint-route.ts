@@ -60,7 +60,7 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest): Promis
   const staff = await findStaffByUid(ctx.db, s.uid);
   if (!staff) return undefined;
   const impersonation = s.impersonation_request_id
-    ? await impersonationScope(ctx, Number(s.impersonation_request_id), staff.uid)
+    ? await impersonationScope(ctx, Number(s.impersonation_request_id), staff)
     : undefined;
   return {
     ...(impersonation ? { impersonation } : {}),

@@ -10,12 +10,15 @@ interface GrantRow {
   app_id: number;
   app_name: string;
   initiator_uid: string | null;
+  is_customer_request: boolean;
+  action_taken_by: string | null;
   approved_roles: string[];
   approved_permissions: string[];
   expires_at: Date;
 }
 
-const GRANT_SQL = `SELECT r.id, r.app_id, s.app_name, r.initiator_uid, r.approved_roles, r.approved_permissions, r.expires_at
+const GRANT_SQL = `SELECT r.id, r.app_id, s.app_name, r.initiator_uid, r.is_customer_request, r.action_taken_by,
+  r.approved_roles, r.approved_permissions, r.expires_at
   FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id
   WHERE r.status = 'Approved' AND r.consent = 'granted' AND r.deleted_at IS NULL AND r.expires_at > $1`;
 
@@ -37,14 +40,23 @@ function grantOut(g: GrantRow, permissions: string[]) {
   };
 }
 
-/** The caller's live grant on a site: approved, consented, unexpired, requested by them. */
+/**
+ * Whose a grant is: the staff member who asked for it, or for a request the customer opened
+ * themselves, the SuperAdmin who approved it.
+ */
+const holds = (g: GrantRow, staff: { uid: string; email: string }) =>
+  g.initiator_uid === staff.uid ||
+  (g.is_customer_request && (g.action_taken_by ?? '').toLowerCase() === staff.email.toLowerCase());
+
+/** The caller's live grant on a site: approved, consented, unexpired, and theirs. */
 async function liveGrant(ctx: AppContext, actor: StaffSession, appId: number): Promise<GrantRow> {
-  const r = await ctx.db.query<GrantRow>(
-    `${GRANT_SQL} AND r.app_id = $2 AND r.initiator_uid = $3 ORDER BY r.expires_at DESC LIMIT 1`,
-    [ctx.clock.now(), appId, actor.uid],
-  );
-  if (!r.rows[0]) throw new AppError('impersonationForbidden', M.noGrant);
-  return r.rows[0];
+  const r = await ctx.db.query<GrantRow>(`${GRANT_SQL} AND r.app_id = $2 ORDER BY r.expires_at DESC`, [
+    ctx.clock.now(),
+    appId,
+  ]);
+  const g = r.rows.find((x) => holds(x, actor));
+  if (!g) throw new AppError('impersonationForbidden', M.noGrant);
+  return g;
 }
 
 export async function updateAccess(ctx: AppContext, actor: StaffSession, appId: number, userId: string) {
@@ -89,11 +101,11 @@ export async function switchApp(ctx: AppContext, caller: Caller, actor: StaffSes
 export async function impersonationScope(
   ctx: AppContext,
   requestId: number,
-  staffUid: string,
+  staff: { uid: string; email: string },
 ): Promise<NonNullable<StaffSession['impersonation']>> {
   const r = await ctx.db.query<GrantRow>(`${GRANT_SQL} AND r.id = $2`, [ctx.clock.now(), requestId]);
   const g = r.rows[0];
-  if (!g || g.initiator_uid !== staffUid) throw new AppError('unauthenticated', M.ended);
+  if (!g || !holds(g, staff)) throw new AppError('unauthenticated', M.ended);
   return {
     requestId: Number(g.id),
     appId: Number(g.app_id),

@@ -35,6 +35,8 @@ const COLUMNS = `r.id, r.app_id, s.app_name, s.owner_uid, o.email AS owner_email
   r.approved_permissions, r.reason, r.deleted_at, r.created_at, r.modified_at`;
 const FROM =
   'FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id JOIN customers o ON o.uid = s.owner_uid';
+/** Every request of a site, deleted ones too (the owner's access page shows them all). */
+export const REQUEST_COLUMNS_FOR_SITE = `${COLUMNS} ${FROM}`;
 
 /** One request; `lock` takes the row lock so a transition applies atomically. */
 export async function findRequest(db: Queryable, id: number, lock = false): Promise<RequestRow | undefined> {

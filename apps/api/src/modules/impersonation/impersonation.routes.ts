@@ -1,12 +1,14 @@
 import { ENDPOINTS } from '@sac/contract/endpoints';
+import { CUSTOMER_AUTH_HEADERS } from '@sac/contract/impersonation-api';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
 import * as imp from './impersonation.service.ts';
 import * as sessions from './impersonation-sessions.ts';
 
-const originOf = (headers: Record<string, unknown>) =>
-  typeof headers.origin === 'string' ? headers.origin : undefined;
+const headerOf = (headers: Record<string, unknown>, name: string) =>
+  typeof headers[name] === 'string' ? (headers[name] as string) : undefined;
+const originOf = (headers: Record<string, unknown>) => headerOf(headers, 'origin');
 
 export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.impersonationCreate, (c) =>
@@ -27,8 +29,16 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     imp.list(ctx, signedIn(c), undefined, true),
   );
   registerEndpoint(app, ctx, ENDPOINTS.customerRequestsCreate, (c) =>
-    imp.create(ctx, c, signedIn(c), c.body, originOf(c.request.headers), true),
+    imp.customerRequest(
+      ctx,
+      c,
+      headerOf(c.request.headers, CUSTOMER_AUTH_HEADERS.apiKey),
+      headerOf(c.request.headers, CUSTOMER_AUTH_HEADERS.apiSecret),
+      c.body,
+      originOf(c.request.headers),
+    ),
   );
+  registerEndpoint(app, ctx, ENDPOINTS.siteAccess, (c) => imp.siteAccess(ctx, c.query.token));
   registerEndpoint(app, ctx, ENDPOINTS.consentDetails, (c) => imp.consentDetails(ctx, c.query.token));
   registerEndpoint(app, ctx, ENDPOINTS.consentAnswer, (c) =>
     imp.answerConsent(ctx, c, c.body.token, c.body.granted),

@@ -9,12 +9,14 @@ import {
 import {
   CONSENT_LINK_TTL_MS,
   type createImpersonationBody,
+  type customerRequestBody,
   type DISPLAY_STATUSES,
   type editImpersonationBody,
   formatExpiry,
   type impersonationActionBody,
   type LOG_STATUSES,
   IMPERSONATION_MESSAGES as M,
+  SITE_ACCESS_LINK_TTL_MS,
 } from '@sac/contract/impersonation-api';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { z } from 'zod';
@@ -27,6 +29,7 @@ import {
   findRequest,
   listRequests,
   logEvent,
+  REQUEST_COLUMNS_FOR_SITE,
   type RequestRow,
   rolesHeldByOthers,
   saveState,
@@ -122,6 +125,24 @@ function consolePage(ctx: AppContext, origin: string | undefined, pathname: stri
   return new URL(pathname, base ?? `http://localhost:${ctx.config.port}`);
 }
 
+/** A link to the owner's page of every access to the site (stored hashed, 90 days). */
+async function siteAccessLink(
+  db: Queryable,
+  ctx: AppContext,
+  appId: number,
+  origin: string | undefined,
+  now: Date,
+) {
+  const token = randomSecret();
+  await db.query(
+    'INSERT INTO site_access_tokens (token_hash, app_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
+    [hashSecret(token), appId, now, new Date(now.getTime() + SITE_ACCESS_LINK_TTL_MS)],
+  );
+  const url = consolePage(ctx, origin, '/impersonation/site-access');
+  url.searchParams.set('token', token);
+  return url.toString();
+}
+
 export async function create(
   ctx: AppContext,
   caller: Caller,
@@ -183,6 +204,7 @@ export async function create(
 
   const consent = consolePage(ctx, origin, '/impersonation/consent');
   consent.searchParams.set('token', token);
+  const accessPage = await siteAccessLink(ctx.db, ctx, d.AppId, origin, now);
   const what = [
     `Site: ${app.app_name}`,
     `Requested by: ${actor.name ? `${actor.name} <${actor.email}>` : actor.email}`,
@@ -206,6 +228,9 @@ export async function create(
       'Nothing happens unless you allow it. Open this link to allow or deny the access (it works once, for 7 days):',
       '',
       consent.toString(),
+      '',
+      'Every access to your site, past and present, is listed here (90 days):',
+      accessPage,
     ].join('\n'),
   });
   for (const assignee of d.Assignees) {
@@ -520,4 +545,134 @@ export async function answerConsent(ctx: AppContext, caller: Caller, token: stri
     });
   });
   return { IsPosted: true, Message: granted ? M.consentGranted : M.consentDenied };
+}
+
+/**
+ * A customer asks for help: their site's API key and secret authenticate the call, and the
+ * request itself is their consent. It goes to every SuperAdmin; the one who approves it helps.
+ */
+export async function customerRequest(
+  ctx: AppContext,
+  caller: Caller,
+  apiKey: string | undefined,
+  apiSecret: string | undefined,
+  body: z.output<typeof customerRequestBody>,
+  origin: string | undefined,
+) {
+  const d = body.data;
+  const now = ctx.clock.now();
+  const valid = /^[0-9a-f-]{36}$/i.test(apiKey ?? '') && (apiSecret ?? '') !== '';
+  const site = valid
+    ? await ctx.db.query<{ app_id: number; app_name: string; owner_email: string; first_name: string }>(
+        `SELECT s.app_id, s.app_name, c.email AS owner_email, c.first_name FROM sites s JOIN customers c ON c.uid = s.owner_uid
+         WHERE s.api_key = $1 AND s.secret_hash = $2`,
+        [apiKey!.toLowerCase(), hashSecret(apiSecret!)],
+      )
+    : { rows: [] };
+  const app = site.rows[0];
+  if (!app) throw new AppError('customerAuthFailed');
+  const appId = Number(app.app_id);
+  const approvers = await ctx.db.query<{ email: string }>(
+    "SELECT s.email FROM staff s JOIN staff_roles r ON r.uid = s.uid WHERE r.role = 'SuperAdmin' ORDER BY s.email",
+  );
+  const assignees = approvers.rows.map((r) => r.email);
+  const id = await ctx.db.transaction(async (tx) => {
+    await checkRequestContents(tx, appId, null, { Assignees: assignees, ...d }, now);
+    const r = await tx.query<{ id: number }>(
+      `INSERT INTO impersonation_requests (app_id, initiator_email, is_customer_request, consent, consent_at, consent_address,
+         priority, description, assignees, proxy_roles, additional_permissions, duration_minutes, created_at, modified_at)
+       VALUES ($1, $2, true, 'granted', $3, $4, $5, $6, $7, $8, $9, $10, $3, $3) RETURNING id`,
+      [
+        appId,
+        app.owner_email,
+        now,
+        caller.clientAddress,
+        d.Priority,
+        d.Description,
+        assignees,
+        d.ProxyRoles,
+        d.AdditionalPermissions,
+        d.Duration,
+      ],
+    );
+    const newId = Number(r.rows[0]!.id);
+    await logEvent(tx, {
+      requestId: newId,
+      at: now,
+      actor: app.owner_email,
+      event: 'customer-request',
+      status: 'Pending',
+      clientAddress: caller.clientAddress,
+      details: {
+        appId,
+        roles: d.ProxyRoles,
+        permissions: d.AdditionalPermissions,
+        duration: d.Duration,
+        consent: 'given by the request',
+      },
+    });
+    return newId;
+  });
+  const accessPage = await siteAccessLink(ctx.db, ctx, appId, origin, now);
+  ctx.mailer.send({
+    to: app.owner_email,
+    subject: `Your request for help with ${app.app_name} (request ${id})`,
+    text: [
+      `Hello ${app.first_name},`,
+      '',
+      `We received your request for help with ${app.app_name}. A SuperAdmin will review it; access, if approved, lasts at most ${d.Duration} minutes from approval.`,
+      '',
+      'Every access to your site, past and present, is listed here (90 days):',
+      accessPage,
+    ].join('\n'),
+  });
+  for (const assignee of assignees) {
+    ctx.mailer.send({
+      to: assignee,
+      subject: `Customer request ${id} for ${app.app_name} needs your decision`,
+      text: `${app.owner_email} asks for help with ${app.app_name}: ${d.Description}\nRoles: ${d.ProxyRoles.join(', ')}; ${d.Duration} minutes.`,
+    });
+  }
+  const row = await findRequest(ctx.db, id);
+  return { Data: toWire(row!, now), Message: M.customerRequested(id, app.app_name) };
+}
+
+/** The owner's page: every request and step on their site, from the link in their email. */
+export async function siteAccess(ctx: AppContext, token: string) {
+  const now = ctx.clock.now();
+  const t = await ctx.db.query<{ app_id: number; app_name: string }>(
+    `SELECT a.app_id, s.app_name FROM site_access_tokens a JOIN sites s ON s.app_id = a.app_id
+     WHERE a.token_hash = $1 AND a.expires_at > $2`,
+    [hashSecret(token), now],
+  );
+  const site = t.rows[0];
+  if (!site) throw new AppError('invalidResetToken', M.siteAccessLinkInvalid);
+  const requests = await ctx.db.query<RequestRow>(
+    `SELECT ${REQUEST_COLUMNS_FOR_SITE} WHERE r.app_id = $1 ORDER BY r.id DESC LIMIT 500`,
+    [site.app_id],
+  );
+  const log = await ctx.db.query<{
+    request_id: number;
+    event: string;
+    actor: string | null;
+    at: Date;
+    client_address: string | null;
+  }>(
+    `SELECT l.request_id, l.event, l.actor, l.at, l.client_address FROM impersonation_log l
+     JOIN impersonation_requests r ON r.id = l.request_id WHERE r.app_id = $1 ORDER BY l.id DESC LIMIT 1000`,
+    [site.app_id],
+  );
+  return {
+    Data: {
+      AppName: site.app_name,
+      Requests: requests.rows.map((r) => toWire(r, now)),
+      Log: log.rows.map((l) => ({
+        RequestId: Number(l.request_id),
+        Event: l.event,
+        Actor: l.actor,
+        Date: new Date(l.at).toISOString(),
+        ClientAddress: l.client_address,
+      })),
+    },
+  };
 }

@@ -481,3 +481,91 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
     expect((await read()).statusCode).toBe(401);
   });
 });
+
+describe('customer-originated requests and the owner access page', () => {
+  let owner: string;
+  let site: { appId: number; apiKey: string; secret: string };
+  beforeAll(async () => {
+    boss = await t.login('boss@example.com');
+    agent = await t.login('agent@example.com');
+    owner = await insertCustomer(t.db, { first: 'Cora', last: 'Client', email: 'cora@client.example' });
+    site = await insertSite(t.db, { owner, name: 'cora-app' });
+  });
+  const ask = (apikey: string, apisecret: string) =>
+    t.call({
+      method: 'POST',
+      url: '/admin/impersonation/customer/requests',
+      headers: { apikey, apisecret },
+      payload: {
+        data: {
+          Priority: 'Critical',
+          Description: 'Our login page is broken',
+          ProxyRoles: ['Developer'],
+          AdditionalPermissions: [],
+          Duration: 20,
+        },
+      },
+    });
+
+  it('needs the site API key and secret', async () => {
+    const r = await ask(site.apiKey, 'wrong');
+    expect(r.statusCode).toBe(401);
+    expect(r.json()).toMatchObject({
+      ErrorCode: 949,
+      Description: 'The API key and secret do not match a site.',
+    });
+    expect((await ask('not-a-key', site.secret)).statusCode).toBe(401);
+  });
+
+  it('carries its own consent, goes to the SuperAdmins, and is used by the SuperAdmin who approves it', async () => {
+    const r = await ask(site.apiKey, site.secret);
+    expect(r.statusCode).toBe(200);
+    const id = r.json().Data.Id;
+    expect(r.json().Data).toMatchObject({
+      Impersonation: true,
+      IsCustomerRequest: true,
+      Initiator: 'cora@client.example',
+      Request: { Assignees: expect.arrayContaining(['boss@example.com', 'chief@example.com']) },
+    });
+    const listed = await t.call({
+      method: 'GET',
+      url: '/admin/impersonation/customer/requests',
+      session: boss,
+    });
+    expect(listed.json().Data[0].Id).toBe(id);
+    expect(
+      (await approve(boss, id, { ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 20 }))
+        .statusCode,
+    ).toBe(200);
+    const sw = (session: S) =>
+      t.call({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(site.appId) } });
+    expect((await sw(agent)).statusCode).toBe(403);
+    const mine = await sw(boss);
+    expect(mine.statusCode, mine.body).toBe(200);
+  });
+
+  it('shows the owner every request and step from the link in their email', async () => {
+    const mail = await t.smtp.waitFor(
+      (m) => m.to.includes('cora@client.example') && m.text.includes('/impersonation/site-access'),
+    );
+    const token = new URL(
+      /https?:\/\/\S+\/impersonation\/site-access\S*/.exec(mail.text)![0],
+    ).searchParams.get('token')!;
+    const r = await t.call({ method: 'GET', url: '/admin/impersonation/site-access', query: { token } });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().Data.AppName).toBe('cora-app');
+    expect(r.json().Data.Requests[0]).toMatchObject({
+      IsCustomerRequest: true,
+      Action: { Status: 'Approved' },
+    });
+    expect(r.json().Data.Log.map((l: { Event: string }) => l.Event)).toEqual(
+      expect.arrayContaining(['customer-request', 'approve', 'session-start']),
+    );
+    const bad = await t.call({
+      method: 'GET',
+      url: '/admin/impersonation/site-access',
+      query: { token: 'nope' },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+});
