@@ -4,6 +4,7 @@ import { customersSection } from '../features/customers/routes.tsx';
 import { dashboardRoutes } from '../features/dashboard/routes.tsx';
 import {
   impersonateSiteRoutes,
+  impersonationModeRoutes,
   impersonationPublicRoutes,
   impersonationRoutes,
 } from '../features/impersonation/routes.tsx';
@@ -27,6 +28,7 @@ export const shellRoutes: readonly AppRoute[] = [
   ...dashboardRoutes,
   ...notificationsRoutes,
   ...accountRoutes,
+  ...impersonationModeRoutes,
 ];
 
 /** Sidebar parents of the sections (a tab with `parent` is grouped under it). */

@@ -117,3 +117,16 @@ describe('route guard', () => {
     expect(nav.textContent).toContain('Assigned Impersonation Requests');
   });
 });
+
+describe('impersonation mode route', () => {
+  it('opens /impersonation/site in the shell, named in the title and breadcrumb', async () => {
+    signIn();
+    renderAt('/impersonation/site?uid=u-ada&appId=11');
+    expect(await screen.findByRole('heading', { name: 'No impersonation is active' })).toBeTruthy();
+    await waitFor(() =>
+      expect(document.title).toBe('Impersonated Site | Impersonation | Super Admin Console'),
+    );
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(crumbs.textContent).toBe('ImpersonationImpersonated Site');
+  });
+});

@@ -2,9 +2,11 @@ import { HEADERS } from '@sac/contract/constants';
 import type { BodyOf, EndpointId, QueryOf, ResponseOf } from '@sac/contract/endpoints';
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import { ERRORS, type ErrorEnvelope, errorTextOf } from '@sac/contract/errors';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
 import { getApiBase } from './api-base.ts';
 import { signalSessionExpired } from './auth-events.ts';
+import { endImpersonation, type TokenPair } from './impersonation-mode.ts';
 import { clearAuthStorage, readAuth } from './storage.ts';
 
 /** An error answer of the API (or a network failure, status 0), with the text to show. */
@@ -54,13 +56,21 @@ export function toQueryString(query: Record<string, Scalar | readonly Scalar[]> 
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/** The headers every call sends; auth headers only when both token and sign are usable. */
-export function requestHeaders(): Record<string, string> {
+/**
+ * The headers every call sends; auth headers only when both token and sign are usable. An explicit
+ * pair (the impersonation pair) is sent instead of the stored admin pair.
+ */
+export function requestHeaders(pair?: TokenPair): Record<string, string> {
   const headers: Record<string, string> = {
     [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
     'Content-Type': 'application/json',
     Accept: 'application/json',
   };
+  if (pair) {
+    headers[HEADERS.token] = pair.xtoken;
+    headers[HEADERS.sign] = pair.xsign;
+    return headers;
+  }
   const auth = readAuth();
   if (auth) {
     headers[HEADERS.token] = auth.token;
@@ -73,12 +83,18 @@ export interface CallInput<I extends EndpointId> {
   query?: QueryOf<I>;
   body?: BodyOf<I>;
   signal?: AbortSignal;
+  /**
+   * Call with this pair (an impersonation session) instead of the stored admin pair. A 401 then
+   * ends only the impersonation: the admin's sign-in stays.
+   */
+  auth?: TokenPair;
 }
 
 /**
  * Calls one endpoint of the contract's table. Query parameters go URL-encoded in the address for
  * every method; a body (DELETE included) is sent as JSON data. Any answer carrying an error code,
- * or a non-2xx status, throws ApiError. Error 901 ends the local session.
+ * or a non-2xx status, throws ApiError. Error 901 ends the local session; with an explicit `auth`
+ * pair, any 401 ends the impersonation instead (the admin session is left alone).
  */
 export async function callApi<I extends EndpointId>(id: I, input: CallInput<I> = {}): Promise<ResponseOf<I>> {
   const def = ENDPOINTS[id];
@@ -87,7 +103,7 @@ export async function callApi<I extends EndpointId>(id: I, input: CallInput<I> =
   try {
     res = await fetch(url, {
       method: def.method,
-      headers: requestHeaders(),
+      headers: requestHeaders(input.auth),
       body: input.body === undefined ? (def.method === 'GET' ? undefined : '{}') : JSON.stringify(input.body),
       signal: input.signal,
       credentials: 'omit',
@@ -105,7 +121,11 @@ export async function callApi<I extends EndpointId>(id: I, input: CallInput<I> =
   const errorCode = errorTextOf(body) !== undefined;
   if (!res.ok || errorCode) {
     const error = new ApiError(res.status, body);
-    if (error.code === ERRORS.unauthenticated.code) {
+    if (input.auth) {
+      if (res.status === 401) {
+        endImpersonation(error.serverText ?? IMPERSONATION_SESSION_MESSAGES.ended, input.auth);
+      }
+    } else if (error.code === ERRORS.unauthenticated.code) {
       clearAuthStorage();
       signalSessionExpired();
     }

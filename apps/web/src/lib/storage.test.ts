@@ -84,6 +84,13 @@ describe('login state', () => {
     expect(readLoginState()).toBeUndefined();
   });
 
+  it("clearAuthStorage also forgets the tab's impersonation", () => {
+    saveLogin(answer);
+    sessionStorage.setItem('lr-admin-impersonation', '{"xtoken":"it"}');
+    clearAuthStorage();
+    expect(sessionStorage.getItem('lr-admin-impersonation')).toBeNull();
+  });
+
   it('clearAuthStorage keeps unrelated keys', () => {
     saveLogin(answer);
     localStorage.setItem('lr-admin-language', 'fr');

@@ -1,4 +1,5 @@
 import { LEGACY_STORAGE_KEYS, STORAGE_KEYS } from '@sac/contract/constants';
+import { clearImpersonation } from './impersonation-mode.ts';
 
 /** The console's own preference key (not part of the spec's list): the chosen sign-in language. */
 export const LANGUAGE_STORAGE_KEY = 'lr-admin-language';
@@ -35,12 +36,16 @@ export function migrateLegacyStorage(s: Store = store()): void {
   }
 }
 
-/** Clears what the console keeps about a session: token, sign, login state and site name. */
+/**
+ * Clears what the console keeps about a session: token, sign, login state and site name, and the
+ * tab's impersonation (it lives only inside the admin's sign-in).
+ */
 export function clearAuthStorage(s: Store = store()): void {
   s.removeItem(STORAGE_KEYS.token);
   s.removeItem(STORAGE_KEYS.sign);
   s.removeItem(STORAGE_KEYS.loginState);
   s.removeItem(STORAGE_KEYS.siteName);
+  clearImpersonation();
 }
 
 /**

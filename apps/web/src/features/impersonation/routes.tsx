@@ -6,6 +6,7 @@ const RequestsPage = lazy(() => import('./components/requests-page.tsx'));
 const LogsPage = lazy(() => import('./components/logs-page.tsx'));
 const RequestImpersonationPage = lazy(() => import('./components/request-impersonation-page.tsx'));
 const ConsentPage = lazy(() => import('./components/consent-page.tsx'));
+const ImpersonatedSitePage = lazy(() => import('./components/impersonated-site-page.tsx'));
 
 /** Impersonation screens, mounted by the app under /manage-superuser. */
 export const impersonationRoutes: readonly AppRoute[] = [
@@ -34,6 +35,20 @@ export const impersonateSiteRoutes: readonly AppRoute[] = [
     tab: false,
     deniedText: MESSAGES.noImpersonationAccess,
     element: <RequestImpersonationPage />,
+  },
+];
+
+/**
+ * Impersonation mode, mounted by the app in the signed-in shell: the site seen through the tab's
+ * impersonation session (/impersonation/site?uid=&appId=).
+ */
+export const impersonationModeRoutes: readonly AppRoute[] = [
+  {
+    path: 'impersonation/site',
+    access: 'impersonation.request',
+    label: { ns: 'impersonation', key: 'impersonatedSite' },
+    deniedText: MESSAGES.noImpersonationAccess,
+    element: <ImpersonatedSitePage />,
   },
 ];
 

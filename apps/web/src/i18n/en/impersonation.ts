@@ -268,7 +268,8 @@ export const impersonation = {
   activateSiteTitle: 'Activate {app}?',
   deactivateSiteDetail:
     'The site stops answering its users until it is activated again. The server allows it only when your grant includes ManageSite.',
-  activateSiteDetail: 'The site answers its users again. The server allows it only when your grant includes ManageSite.',
+  activateSiteDetail:
+    'The site answers its users again. The server allows it only when your grant includes ManageSite.',
   deactivate: 'Deactivate',
   activate: 'Activate',
   siteDeactivated: WRITE_MESSAGES.siteDeactivated as string,

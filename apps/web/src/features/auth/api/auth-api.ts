@@ -2,6 +2,7 @@ import type { BodyOf } from '@sac/contract/endpoints';
 import { MESSAGES } from '@sac/contract/messages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
+import type { TokenPair } from '../../../lib/impersonation-mode.ts';
 import { clearAuthStorage, saveLogin } from '../../../lib/storage.ts';
 
 /** Query keys of the auth feature. */
@@ -53,10 +54,13 @@ export function useChangePassword() {
   });
 }
 
-/** Best-effort server logout: errors are ignored, the local session ends regardless. */
-export async function logoutOnServer(): Promise<void> {
+/**
+ * Best-effort server logout: errors are ignored, the local session ends regardless. With `pair`,
+ * the session of that pair (the tab's impersonation) is ended instead of the admin's.
+ */
+export async function logoutOnServer(pair?: TokenPair): Promise<void> {
   try {
-    await callApi('logout');
+    await callApi('logout', pair ? { auth: pair } : {});
   } catch {
     // The session may already be gone; the console signs out locally anyway.
   }

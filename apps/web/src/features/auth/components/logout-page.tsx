@@ -3,12 +3,13 @@ import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { broadcastLogout } from '../../../lib/auth-events.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { readImpersonation } from '../../../lib/impersonation-mode.ts';
 import { clearAuthStorage, readAuth } from '../../../lib/storage.ts';
 import { logoutOnServer } from '../api/auth-api.ts';
 
 /**
- * /logout: ends the session on the server (best effort), clears local storage, tells the other
- * tabs, then goes to /login.
+ * /logout: ends the session on the server (best effort; the tab's impersonation first), clears
+ * local storage, tells the other tabs, then goes to /login.
  */
 export function LogoutPage() {
   const t = useT('auth');
@@ -19,6 +20,8 @@ export function LogoutPage() {
     if (started.current) return;
     started.current = true;
     void (async () => {
+      const impersonation = readImpersonation();
+      if (impersonation) await logoutOnServer(impersonation);
       if (readAuth()) await logoutOnServer();
       clearAuthStorage();
       queryClient.clear();

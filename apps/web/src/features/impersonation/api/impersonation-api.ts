@@ -21,6 +21,7 @@ export const impersonationKeys = {
   superAdmins: () => [...impersonationKeys.all, 'superadmins'] as const,
   site: (uid: string, appId: number) => [...impersonationKeys.all, 'site', uid, appId] as const,
   consent: (token: string) => [...impersonationKeys.all, 'consent', token] as const,
+  grant: (uid: string, appId: number) => [...impersonationKeys.all, 'grant', uid, appId] as const,
 };
 
 /** GET /admin/impersonation/requests?status=: in the server's order (pending and active first). */
@@ -197,6 +198,21 @@ export function useRequestAction() {
     },
   });
 }
+
+/**
+ * GET /admin/updateaccess?appId=&userId=: the viewer's live grant on the site (approved, consented,
+ * unexpired, their own); 403 when there is none. Asked afresh each time the screen opens.
+ */
+export const useLiveGrant = (uid: string, appId: number, enabled = true) =>
+  useQuery({
+    queryKey: impersonationKeys.grant(uid, appId),
+    queryFn: async ({ signal }) =>
+      (await callApi('updateAccess', { query: { appId, userId: uid }, signal })).Data,
+    enabled,
+    retry: false,
+    staleTime: 0,
+    gcTime: 0,
+  });
 
 /** POST /admin/impersonation/consent (public): the site owner's answer. */
 export const useAnswerConsent = () =>

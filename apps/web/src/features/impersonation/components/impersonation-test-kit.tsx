@@ -112,13 +112,15 @@ export function stubApi(viewer: Viewer | undefined, routes: Record<string, Handl
       JSON.stringify({ Email: viewer.Email, Name: 'Viewer', Role: viewer.Role }),
     );
   }
-  const calls: { key: string; url: URL; body: unknown }[] = [];
+  const calls: { key: string; url: URL; body: unknown; headers: Record<string, string> }[] = [];
   const fetchMock = vi.fn(async (input: string, init: RequestInit = {}) => {
     const url = new URL(input, 'http://api.test');
     const key = `${init.method ?? 'GET'} ${url.pathname}`;
     const body = init.body ? JSON.parse(String(init.body)) : undefined;
-    calls.push({ key, url, body });
-    if (key === 'GET /admin/session' && viewer) return Response.json({ ...viewer, Name: 'Viewer' });
+    const headers = (init.headers ?? {}) as Record<string, string>;
+    calls.push({ key, url, body, headers });
+    if (key === 'GET /admin/session' && viewer && headers.xtoken === 't')
+      return Response.json({ ...viewer, Name: 'Viewer' });
     const handler = routes[key];
     if (!handler)
       return Response.json({ ErrorCode: 920, Description: 'There is no such call.' }, { status: 404 });

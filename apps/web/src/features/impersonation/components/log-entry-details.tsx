@@ -13,6 +13,9 @@ const EVENTS = [
   'revoke',
   'consent-granted',
   'consent-denied',
+  'session-start',
+  'call',
+  'call-refused',
 ] as const;
 const DETAIL_KEYS = [
   'appId',
@@ -26,6 +29,8 @@ const DETAIL_KEYS = [
   'Duration',
   'Comments',
   'revokeAction',
+  'method',
+  'path',
 ] as const;
 
 const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => list.includes(v as T);

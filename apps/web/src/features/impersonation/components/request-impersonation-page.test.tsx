@@ -1,8 +1,12 @@
+import { STORAGE_KEYS } from '@sac/contract/constants';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
+import { clearImpersonation, IMPERSONATION_STORAGE_KEY } from '../../../lib/impersonation-mode.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
+import { IMPERSONATED_SITE_PATH } from './impersonation-paths.ts';
 import {
   admin,
   CUSTOMER_ROLES,
@@ -31,8 +35,14 @@ const site = {
   CreatedDate: '2024-01-01T00:00:00Z',
 };
 
+const noGrant = () => ({
+  status: 403,
+  body: { ErrorCode: 947, Description: IMPERSONATION_SESSION_MESSAGES.noGrant, Message: 'm', RequestId: 'r' },
+});
+
 beforeEach(() => {
   localStorage.clear();
+  clearImpersonation();
   setApiBase('http://api.test');
 });
 afterEach(() => {
@@ -44,6 +54,7 @@ afterEach(() => {
 describe('request impersonation', () => {
   it('creates a request for the site and opens the requests tab with the server message', async () => {
     const { calls } = stubApi(admin, {
+      'GET /admin/updateaccess': noGrant,
       'GET /admin/appbyid': () => ({ body: { Data: site } }),
       'GET /admin/impersonation/requests': () => ({ body: { Data: [] } }),
       'GET /admin/customer/roles': () => ({ body: { Data: CUSTOMER_ROLES } }),
@@ -104,6 +115,7 @@ describe('request impersonation', () => {
 
   it("shows the customer roles failure, and an email input when the team can't be listed", async () => {
     stubApi(support, {
+      'GET /admin/updateaccess': noGrant,
       'GET /admin/appbyid': () => ({ body: { Data: site } }),
       'GET /admin/impersonation/requests': () => ({ body: { Data: [] } }),
       'GET /admin/customer/roles': () => ({ status: 400, body: {} }),
@@ -114,32 +126,55 @@ describe('request impersonation', () => {
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
 
-  it('tells a viewer who already holds approved access when it ends, and that sessions come later', async () => {
+  it('with a live grant, shows it and starts the impersonation instead of the form', async () => {
+    const grant = {
+      RequestId: 8,
+      AppId: 11,
+      AppName: 'analytical-engine',
+      Roles: ['Developer'],
+      Permissions: ['EditData', 'ManageSettings', 'ViewData'],
+      ExpiresAt: '2999-01-02T03:04:00.000Z',
+    };
+    const { calls } = stubApi(admin, {
+      'GET /admin/updateaccess': () => ({ body: { Data: grant } }),
+      'GET /account/switchapp': () => ({ body: { xtoken: 'imp-t', xsign: 'imp-s', Data: grant } }),
+    });
+    const router = renderScreen(`${PATH}?uid=u-ada&appId=11`, [
+      { path: PATH, element: <RequestImpersonationPage /> },
+      { path: IMPERSONATED_SITE_PATH, element: <p>impersonated site</p> },
+    ]);
+    expect(await screen.findByRole('heading', { name: 'Impersonate analytical-engine' })).toBeTruthy();
+    expect(calls.find((c) => c.key === 'GET /admin/updateaccess')?.url.search).toBe('?appId=11&userId=u-ada');
+    const list = screen.getByText('Permissions').closest('div')!;
+    expect(list.textContent).toContain('ManageSettings');
+    expect(screen.getByText('Developer')).toBeTruthy();
+    expect(screen.getByText('01-02-2999 03:04 UTC')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Request impersonation' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Start impersonation' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(IMPERSONATED_SITE_PATH));
+    expect(router.state.location.search).toBe('?uid=u-ada&appId=11');
+    const switched = calls.find((c) => c.key === 'GET /account/switchapp')!;
+    expect(switched.url.search).toBe('?appid=11');
+    expect(switched.headers.xtoken).toBe('t');
+    const stored = JSON.parse(sessionStorage.getItem(IMPERSONATION_STORAGE_KEY)!);
+    expect(stored).toMatchObject({ xtoken: 'imp-t', xsign: 'imp-s', ownerUid: 'u-ada', grant });
+    // The admin's own sign-in is untouched.
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('t');
+  });
+
+  it('without a live grant (403), shows the request form and no error', async () => {
     stubApi(admin, {
+      'GET /admin/updateaccess': noGrant,
       'GET /admin/appbyid': () => ({ body: { Data: site } }),
-      'GET /admin/impersonation/requests': () => ({
-        body: {
-          Data: [
-            request(8, {
-              Action: {
-                Status: 'Approved',
-                ExpiresAt: '2999-01-02T03:04:00Z',
-                ApprovedProxyRoles: ['Analyst'],
-              },
-            }),
-          ],
-        },
-      }),
+      'GET /admin/impersonation/requests': () => ({ body: { Data: [] } }),
       'GET /admin/customer/roles': () => ({ body: { Data: CUSTOMER_ROLES } }),
       'GET /admin/team': () => ({ body: { Data: TEAM } }),
     });
     renderPage();
-    const note = await screen.findByText(/You already have approved access/);
-    expect(note.textContent).toContain('01-02-2999 03:04 UTC');
-    expect(note.textContent).toContain('coming soon');
-    // The approved request's roles are not offered again.
-    const roles = await screen.findByRole('group', { name: 'Roles' });
-    expect(within(roles).queryByRole('checkbox', { name: 'Analyst' })).toBeNull();
+    expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Start impersonation' })).toBeNull();
+    expect(screen.queryByText(IMPERSONATION_SESSION_MESSAGES.noGrant)).toBeNull();
   });
 
   it('says so when the link is incomplete', async () => {

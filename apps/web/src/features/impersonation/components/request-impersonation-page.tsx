@@ -3,14 +3,15 @@ import { createImpersonationBody } from '@sac/contract/impersonation-api';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
-import { toQueryString } from '../../../lib/api-client.ts';
+import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { useLiveValidation } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
-import { useCreateRequest, useRequests, useSite } from '../api/impersonation-api.ts';
+import { useCreateRequest, useLiveGrant, useRequests, useSite } from '../api/impersonation-api.ts';
+import { GrantPanel } from './grant-panel.tsx';
+import { customerViewPath } from './impersonation-paths.ts';
 import { NoImpersonationAccess } from './no-access.tsx';
-import { useUtcTime } from './request-details.tsx';
 import { type RequestField, RequestFields, type RequestValues } from './request-fields.tsx';
 import { rolesTakenByOthers } from './request-view.ts';
 
@@ -28,10 +29,11 @@ const FIELDS: readonly Field[] = [
 export const REQUESTS_PATH = '/manage-superuser/impersonation/assigned-requests';
 
 /**
- * /manage-customer/impersonate?uid=&appId=: the customer view's Impersonate action. Asks for
- * time-boxed access to that site; on success the server's message is toasted and the requests tab
- * opens. Opening a session from an approved request is not part of the console yet: a viewer who
- * already holds one is told so.
+ * /manage-customer/impersonate?uid=&appId=: the customer view's Impersonate action. It first asks
+ * the server for the viewer's live grant on that site (updateaccess): with one, it shows the roles,
+ * permissions and expiry and 'Start impersonation' (account/switchapp; the new pair is kept for the
+ * tab and the impersonated site opens). Without one, it asks for time-boxed access to the site; on
+ * success the server's message is toasted and the requests tab opens.
  */
 export default function RequestImpersonationPage() {
   const t = useT('impersonation');
@@ -51,14 +53,33 @@ export default function RequestImpersonationPage() {
       </section>
     );
   }
-  return <RequestForm uid={uid} appId={appId} />;
+  return <ImpersonateSite uid={uid} appId={appId} />;
 }
 
-function RequestForm({ uid, appId }: { uid: string; appId: number }) {
+/** The live grant decides: Start impersonation, or the request form. */
+function ImpersonateSite({ uid, appId }: { uid: string; appId: number }) {
+  const t = useT('impersonation');
+  const grant = useLiveGrant(uid, appId);
+  if (grant.isPending) {
+    return (
+      <section className="card" aria-labelledby="screen-title">
+        <h1 id="screen-title">{t('impersonateSite')}</h1>
+        <p className="muted" role="status">
+          {t('checkingAccess')}
+        </p>
+      </section>
+    );
+  }
+  if (grant.isSuccess) return <GrantPanel uid={uid} grant={grant.data} />;
+  // 403: no live grant, the usual case. Anything else is said above the form.
+  const noGrant = grant.error instanceof ApiError && grant.error.status === 403;
+  return <RequestForm uid={uid} appId={appId} accessError={noGrant ? undefined : errorText(grant.error)} />;
+}
+
+function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; accessError?: string }) {
   const t = useT('impersonation');
   const navigate = useNavigate();
   const viewer = useCurrentUser();
-  const utc = useUtcTime();
   const site = useSite(uid, appId, viewer.permissions.has('sites.read'));
   const requests = useRequests(undefined);
   const create = useCreateRequest();
@@ -79,9 +100,8 @@ function RequestForm({ uid, appId }: { uid: string; appId: number }) {
   const setRequestField = <F extends RequestField>(f: F, v: RequestValues[F]) => set(f, v as Values[F]);
   const appName = site.data?.AppName ?? t('thisSite', { appId });
   const mine = (requests.data ?? []).filter((r) => r.AppId === appId && r.Initiator === viewer.email);
-  const approved = mine.find((r) => r.Action.Status === 'Approved');
   const pending = mine.find((r) => r.Action.Status === 'Pending');
-  const backTo = `/manage-customer/view-customer${toQueryString({ uid })}`;
+  const backTo = customerViewPath(uid);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -108,9 +128,9 @@ function RequestForm({ uid, appId }: { uid: string; appId: number }) {
           <p className="muted">{t('requestFormIntro', { app: appName })}</p>
         </div>
       </div>
-      {approved ? (
-        <p className="notice notice-info" role="status">
-          {t('alreadyApproved', { app: appName, expires: utc(approved.Action.ExpiresAt), id: approved.Id })}
+      {accessError ? (
+        <p className="form-alert" role="alert">
+          {accessError}
         </p>
       ) : null}
       {pending ? (

@@ -1,0 +1,76 @@
+import { Link, useNavigate } from 'react-router';
+import { useT } from '../../../lib/i18n.tsx';
+import { type Grant, useImpersonation } from '../../../lib/impersonation-mode.ts';
+import { useStartImpersonation } from '../api/impersonated-site-api.ts';
+import { customerViewPath, impersonatedSitePath } from './impersonation-paths.ts';
+import { useUtcTime } from './request-details.tsx';
+import { TagValues } from './tag-values.tsx';
+
+/**
+ * The viewer's live grant on the site (updateaccess): roles, permissions and expiry, and 'Start
+ * impersonation', which opens the session (account/switchapp), keeps it for the tab and opens the
+ * impersonated site. `uid` is the customer the Impersonate action came from (the site's owner).
+ */
+export function GrantPanel({ uid, grant }: { uid: string; grant: Grant }) {
+  const t = useT('impersonation');
+  const utc = useUtcTime();
+  const navigate = useNavigate();
+  const start = useStartImpersonation();
+  const { session } = useImpersonation();
+  const activeHere = session && session.grant.AppId === grant.AppId && session.ownerUid === uid;
+
+  const onStart = () => {
+    if (start.isPending) return;
+    start.mutate(
+      { ownerUid: uid, appId: grant.AppId },
+      { onSuccess: () => navigate(impersonatedSitePath(uid, grant.AppId)) },
+    );
+  };
+
+  return (
+    <section className="card form-card" aria-labelledby="screen-title">
+      <div className="page-header">
+        <div>
+          <h1 id="screen-title">{t('grantTitle', { app: grant.AppName })}</h1>
+          <p className="muted">{t('grantIntro', { app: grant.AppName })}</p>
+        </div>
+      </div>
+      {activeHere ? (
+        <p className="notice notice-info" role="status">
+          {t('activeHere', { app: grant.AppName })}{' '}
+          <Link to={impersonatedSitePath(uid, grant.AppId)}>{t('returnToImpersonation')}</Link>
+        </p>
+      ) : null}
+      <dl className="detail-list detail-list-wide">
+        <div>
+          <dt>{t('grantRoles')}</dt>
+          <dd>
+            <TagValues values={grant.Roles} />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('grantPermissions')}</dt>
+          <dd>
+            <TagValues values={grant.Permissions} />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('grantExpires')}</dt>
+          <dd>{utc(grant.ExpiresAt)}</dd>
+        </div>
+        <div>
+          <dt>{t('grantRequest')}</dt>
+          <dd>{t('grantRequestId', { id: grant.RequestId })}</dd>
+        </div>
+      </dl>
+      <div className="form-actions">
+        <button type="button" className="button button-primary" aria-busy={start.isPending} onClick={onStart}>
+          {start.isPending ? t('starting') : t('startImpersonation')}
+        </button>
+        <Link className="button" to={customerViewPath(uid)}>
+          {t('cancel')}
+        </Link>
+      </div>
+    </section>
+  );
+}

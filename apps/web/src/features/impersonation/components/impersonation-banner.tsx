@@ -1,0 +1,52 @@
+import { useEffect } from 'react';
+import { useT } from '../../../lib/i18n.tsx';
+import type { ImpersonationSession } from '../../../lib/impersonation-mode.ts';
+import { formatCountdown, useRemaining } from './countdown.ts';
+
+interface Props {
+  session: ImpersonationSession;
+  ending: boolean;
+  onEnd: () => void;
+  /** Called once when the countdown reaches zero. */
+  onExpired: () => void;
+}
+
+/**
+ * The impersonation banner (region 'Impersonation', warning colour, kept in view): 'Impersonating
+ * <AppName> as <Roles> — <time> left', a live countdown to the grant's expiry, the granted
+ * permissions and 'End impersonation'. The time is a timer (not read out every second).
+ */
+export function ImpersonationBanner({ session, ending, onEnd, onExpired }: Props) {
+  const t = useT('impersonation');
+  const left = useRemaining(session.grant.ExpiresAt);
+  const { grant } = session;
+  const expired = left === 0;
+  useEffect(() => {
+    if (expired) onExpired();
+  }, [expired, onExpired]);
+  const roles = grant.Roles.length ? grant.Roles.join(', ') : t('noRoles');
+  const permissions = grant.Permissions.length ? grant.Permissions.join(', ') : t('none');
+  return (
+    <section className="impersonation-banner" aria-label={t('impersonation')}>
+      <div className="impersonation-banner-text">
+        <p className="impersonation-banner-lead">
+          {t('bannerLead', { app: grant.AppName, roles })}{' '}
+          <span role="timer" className="impersonation-countdown">
+            {formatCountdown(left)}
+          </span>{' '}
+          {t('bannerLeft')}
+        </p>
+        <p className="impersonation-banner-permissions">{t('bannerPermissions', { permissions })}</p>
+      </div>
+      <button
+        type="button"
+        className="button button-warning"
+        onClick={onEnd}
+        disabled={ending}
+        aria-busy={ending}
+      >
+        {ending ? t('ending') : t('endImpersonation')}
+      </button>
+    </section>
+  );
+}
