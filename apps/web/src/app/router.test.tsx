@@ -70,6 +70,19 @@ describe('route guard', () => {
     expect(signedIn.state.location.pathname).toBe('/impersonation/consent');
   });
 
+  it('opens the site access page without a token, and with one', async () => {
+    const router = renderAt('/impersonation/site-access');
+    expect(await screen.findByRole('heading', { level: 1, name: 'This link does not work' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('The link is not complete.');
+    expect(router.state.location.pathname).toBe('/impersonation/site-access');
+    await waitFor(() => expect(document.title).toContain('Site access'));
+    cleanup();
+    signIn();
+    const signedIn = renderAt('/impersonation/site-access');
+    expect(await screen.findByRole('heading', { level: 1, name: 'This link does not work' })).toBeTruthy();
+    expect(signedIn.state.location.pathname).toBe('/impersonation/site-access');
+  });
+
   it('sends /login and /forgotpassword to /dashboard with a token', async () => {
     signIn();
     const router = renderAt('/forgotpassword');

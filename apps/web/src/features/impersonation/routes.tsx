@@ -6,6 +6,7 @@ const RequestsPage = lazy(() => import('./components/requests-page.tsx'));
 const LogsPage = lazy(() => import('./components/logs-page.tsx'));
 const RequestImpersonationPage = lazy(() => import('./components/request-impersonation-page.tsx'));
 const ConsentPage = lazy(() => import('./components/consent-page.tsx'));
+const SiteAccessPage = lazy(() => import('./components/site-access-page.tsx'));
 const ImpersonatedSitePage = lazy(() => import('./components/impersonated-site-page.tsx'));
 
 /** Impersonation screens, mounted by the app under /manage-superuser. */
@@ -52,12 +53,21 @@ export const impersonationModeRoutes: readonly AppRoute[] = [
   },
 ];
 
-/** The site owner's consent page: public, outside the sign-in guard (the link comes by email). */
+/**
+ * The site owner's pages, public and outside the sign-in guard (the links come by email): consent
+ * to one request, and the record of every access to their site.
+ */
 export const impersonationPublicRoutes: readonly AppRoute[] = [
   {
     path: '/impersonation/consent',
     access: 'public',
     label: { ns: 'impersonation', key: 'consentTitle' },
     element: <ConsentPage />,
+  },
+  {
+    path: '/impersonation/site-access',
+    access: 'public',
+    label: { ns: 'impersonation', key: 'siteAccessTitle' },
+    element: <SiteAccessPage />,
   },
 ];

@@ -13,6 +13,7 @@ export const impersonation = {
   assignedRequests: 'Assigned Impersonation Requests',
   impersonateSite: 'Impersonate Site',
   consentTitle: 'Access request',
+  siteAccessTitle: 'Site access',
 
   // Tables
   requestsIntro: 'Requests you made or are assigned to decide, pending and active ones first.',
@@ -205,6 +206,47 @@ export const impersonation = {
   consentLinkInvalid: IMPERSONATION_MESSAGES.consentLinkInvalid as string,
   consentHelp:
     'If you did not expect this email, you can ignore it: no one gets access without your consent.',
+
+  // Site access page (the owner's record of every access to their site)
+  siteAccessKicker: 'Site access',
+  siteAccessLoading: 'Loading the record of access to your site…',
+  siteAccessLoadingHeading: 'Access to your site',
+  siteAccessHeading: 'Access to {app}',
+  siteAccessIntro:
+    'This page lists every time our support staff asked to access your site {app}, and every step that followed: who asked and why, whether you allowed it, who approved it, and what support did while the access lasted.',
+  siteAccessReassure:
+    'Support can only use your site after you allow it and a SuperAdmin of our team approves it, and only until the time shown. Every step is recorded here.',
+  siteAccessRequestsHeading: 'Access requests',
+  siteAccessStepsHeading: 'Every step',
+  siteAccessRequest: 'Request',
+  siteAccessRequestedBy: 'Requested by',
+  siteAccessWhy: 'Why',
+  siteAccessRoles: 'Roles',
+  siteAccessStatus: 'Status',
+  siteAccessApprovedUntil: 'Approved until',
+  siteAccessDate: 'Date (UTC)',
+  siteAccessStep: 'Step',
+  siteAccessBy: 'By',
+  siteAccessFrom: 'From (IP)',
+  siteAccessYourRequest: 'Asked by your team',
+  siteAccessPermissions: 'Also: {permissions}',
+  siteAccessNotSet: '—',
+  siteAccessInvalidHeading: 'This link does not work',
+  siteAccessLinkInvalid: IMPERSONATION_MESSAGES.siteAccessLinkInvalid as string,
+  siteAccessHelp:
+    'If something here looks wrong, reply to the email that brought you here and our team will look into it.',
+  'siteAccessEvent.request': 'Requested',
+  'siteAccessEvent.customer-request': 'Requested',
+  'siteAccessEvent.consent-granted': 'You allowed it',
+  'siteAccessEvent.consent-denied': 'You denied it',
+  'siteAccessEvent.approve': 'Approved',
+  'siteAccessEvent.reject': 'Rejected',
+  'siteAccessEvent.revoke': 'Revoked',
+  'siteAccessEvent.edit': 'Changed',
+  'siteAccessEvent.delete': 'Withdrawn',
+  'siteAccessEvent.session-start': 'Support opened a session',
+  'siteAccessEvent.call': 'Support viewed or changed the site',
+  'siteAccessEvent.call-refused': 'A call outside the allowed access was refused',
 
   // Impersonation mode: the live grant on the Impersonate screen
   impersonatedSite: 'Impersonated Site',

@@ -21,6 +21,7 @@ export const impersonationKeys = {
   superAdmins: () => [...impersonationKeys.all, 'superadmins'] as const,
   site: (uid: string, appId: number) => [...impersonationKeys.all, 'site', uid, appId] as const,
   consent: (token: string) => [...impersonationKeys.all, 'consent', token] as const,
+  siteAccess: (token: string) => [...impersonationKeys.all, 'site-access', token] as const,
   grant: (uid: string, appId: number) => [...impersonationKeys.all, 'grant', uid, appId] as const,
 };
 
@@ -85,6 +86,20 @@ export const useConsentDetails = (token: string, enabled: boolean) =>
     enabled,
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
+  });
+
+export type SiteAccess = ResponseOf<'siteAccess'>['Data'];
+export type SiteAccessStep = SiteAccess['Log'][number];
+
+/** GET /admin/impersonation/site-access?token= (public): every request and step on the owner's site. */
+export const useSiteAccess = (token: string, enabled: boolean) =>
+  useQuery({
+    queryKey: impersonationKeys.siteAccess(token),
+    queryFn: async ({ signal }): Promise<SiteAccess> =>
+      (await callApi('siteAccess', { query: { token }, signal })).Data,
+    enabled,
+    retry: false,
+    staleTime: 60_000,
   });
 
 type ListUpdate = (rows: ImpersonationRequest[], status: DisplayStatus | undefined) => ImpersonationRequest[];

@@ -1,21 +1,11 @@
 import { consentQuery } from '@sac/contract/impersonation-api';
-import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useAnswerConsent, useConsentDetails } from '../api/impersonation-api.ts';
 import { useMinutes } from './request-details.tsx';
 import { TagValues } from './tag-values.tsx';
-
-/** Moves focus to the heading whenever its text changes, so screen readers announce each state. */
-function useFocusedHeading(text: string) {
-  const ref = useRef<HTMLHeadingElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refocus when the heading changes
-  useEffect(() => {
-    ref.current?.focus({ preventScroll: true });
-  }, [text]);
-  return ref;
-}
+import { useFocusedHeading } from './use-focused-heading.ts';
 
 /**
  * /impersonation/consent?token=: the public page the site owner opens from the consent email. It

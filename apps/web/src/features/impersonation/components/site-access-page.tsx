@@ -1,0 +1,205 @@
+import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
+import { siteAccessQuery } from '@sac/contract/impersonation-api';
+import { useSearchParams } from 'react-router';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { type SiteAccessStep, useSiteAccess } from '../api/impersonation-api.ts';
+import { useUtcTime } from './request-details.tsx';
+import { StatusBadge } from './status-badge.tsx';
+import { TagValues } from './tag-values.tsx';
+import { useFocusedHeading } from './use-focused-heading.ts';
+
+/** Rows per page of the two tables. */
+const PAGE_SIZE = 10;
+
+/** The events the owner sees in plain words; any other event is shown as the server names it. */
+const EVENTS = [
+  'request',
+  'customer-request',
+  'consent-granted',
+  'consent-denied',
+  'approve',
+  'reject',
+  'revoke',
+  'edit',
+  'delete',
+  'session-start',
+  'call',
+  'call-refused',
+] as const;
+const isEvent = (v: string): v is (typeof EVENTS)[number] => EVENTS.includes(v as (typeof EVENTS)[number]);
+
+/** An access holds until ExpiresAt only once approved (and still shows it after it expired). */
+const HAS_APPROVED_UNTIL: readonly ImpersonationRequest['Action']['Status'][] = ['Approved', 'Expired'];
+
+function useRequestColumns(): Column<ImpersonationRequest>[] {
+  const t = useT('impersonation');
+  const utc = useUtcTime();
+  return [
+    { id: 'request', header: t('siteAccessRequest'), cell: (r) => r.Id },
+    {
+      id: 'requestedBy',
+      header: t('siteAccessRequestedBy'),
+      cell: (r) => (
+        <>
+          <span className="site-access-wrap">{r.Initiator}</span>
+          {r.IsCustomerRequest ? (
+            <span className="muted site-access-note">{t('siteAccessYourRequest')}</span>
+          ) : null}
+        </>
+      ),
+    },
+    {
+      id: 'why',
+      header: t('siteAccessWhy'),
+      cell: (r) => <span className="site-access-wrap">{r.Request.Description}</span>,
+    },
+    {
+      id: 'roles',
+      header: t('siteAccessRoles'),
+      cell: (r) => {
+        const approved = r.Action.ApprovedProxyRoles.length > 0;
+        const roles = approved ? r.Action.ApprovedProxyRoles : r.Request.ProxyRoles;
+        const permissions = approved
+          ? r.Action.ApprovedAdditionalPermissions
+          : r.Request.AdditionalPermissions;
+        return (
+          <>
+            <TagValues values={roles} />
+            {permissions.length > 0 ? (
+              <span className="muted site-access-note">
+                {t('siteAccessPermissions', { permissions: permissions.join(', ') })}
+              </span>
+            ) : null}
+          </>
+        );
+      },
+    },
+    { id: 'status', header: t('siteAccessStatus'), cell: (r) => <StatusBadge status={r.Action.Status} /> },
+    {
+      id: 'approvedUntil',
+      header: t('siteAccessApprovedUntil'),
+      cell: (r) =>
+        (HAS_APPROVED_UNTIL.includes(r.Action.Status) && utc(r.Action.ExpiresAt)) || t('siteAccessNotSet'),
+    },
+  ];
+}
+
+function useStepColumns(): Column<SiteAccessStep>[] {
+  const t = useT('impersonation');
+  return [
+    { id: 'date', header: t('siteAccessDate'), cell: (s) => formatDateTimeMinutes(s.Date) },
+    { id: 'request', header: t('siteAccessRequest'), cell: (s) => s.RequestId },
+    {
+      id: 'step',
+      header: t('siteAccessStep'),
+      cell: (s) => (isEvent(s.Event) ? t(`siteAccessEvent.${s.Event}`) : s.Event),
+    },
+    {
+      id: 'by',
+      header: t('siteAccessBy'),
+      cell: (s) => <span className="site-access-wrap">{s.Actor || t('siteAccessNotSet')}</span>,
+    },
+    { id: 'from', header: t('siteAccessFrom'), cell: (s) => s.ClientAddress || t('siteAccessNotSet') },
+  ];
+}
+
+/** A stable key of a step (the log carries no id; the server sends it newest first). */
+const stepKeys = (log: readonly SiteAccessStep[]) =>
+  new Map(log.map((s, i) => [s, `${s.RequestId}-${s.Date}-${s.Event}-${i}`]));
+
+/**
+ * /impersonation/site-access?token=: the public page the site owner opens from the link in their
+ * emails. It lists every request by the provider's support staff to access their site and every
+ * step taken on them (consent, decisions, sessions, calls), with who took it and from where. An
+ * invalid or expired link shows the server's error text.
+ */
+export default function SiteAccessPage() {
+  const t = useT('impersonation');
+  const common = useT('common');
+  const [params] = useSearchParams();
+  const parsed = siteAccessQuery.safeParse({ token: params.get('token') ?? '' });
+  const token = parsed.success ? parsed.data.token : '';
+  const access = useSiteAccess(token, parsed.success);
+  const requestColumns = useRequestColumns();
+  const stepColumns = useStepColumns();
+  const d = access.data;
+
+  let heading: string;
+  let content: React.ReactNode;
+  if (!parsed.success) {
+    heading = t('siteAccessInvalidHeading');
+    content = (
+      <p className="form-alert" role="alert">
+        {parsed.error.issues[0]?.message}
+      </p>
+    );
+  } else if (access.isError) {
+    heading = t('siteAccessInvalidHeading');
+    content = (
+      <p className="form-alert" role="alert">
+        {errorText(access.error, t('siteAccessLinkInvalid'))}
+      </p>
+    );
+  } else if (!d) {
+    heading = t('siteAccessLoadingHeading');
+    content = (
+      <p className="muted" role="status">
+        {t('siteAccessLoading')}
+      </p>
+    );
+  } else {
+    heading = t('siteAccessHeading', { app: d.AppName });
+    const keys = stepKeys(d.Log);
+    content = (
+      <>
+        <p>{t('siteAccessIntro', { app: d.AppName })}</p>
+        <p className="notice notice-info">{t('siteAccessReassure')}</p>
+        <section className="site-access-section" aria-labelledby="site-access-requests">
+          <h2 id="site-access-requests">{t('siteAccessRequestsHeading')}</h2>
+          <DataTable
+            label={t('siteAccessRequestsHeading')}
+            columns={requestColumns}
+            rows={d.Requests}
+            rowKey={(r) => String(r.Id)}
+            isLoading={false}
+            pageSize={PAGE_SIZE}
+          />
+        </section>
+        <section className="site-access-section" aria-labelledby="site-access-steps">
+          <h2 id="site-access-steps">{t('siteAccessStepsHeading')}</h2>
+          <DataTable
+            label={t('siteAccessStepsHeading')}
+            columns={stepColumns}
+            rows={d.Log}
+            rowKey={(s) => keys.get(s) ?? ''}
+            isLoading={false}
+            pageSize={PAGE_SIZE}
+          />
+        </section>
+        <p className="field-hint consent-help">{t('siteAccessHelp')}</p>
+      </>
+    );
+  }
+  const headingRef = useFocusedHeading(heading);
+
+  return (
+    <main className="auth-page" lang="en">
+      <div className="auth-panel site-access-panel">
+        <div className="auth-brand">
+          <span className="brand-mark" aria-hidden="true" />
+          <span className="brand-name">{common('productName')}</span>
+        </div>
+        <section className="auth-card" aria-labelledby="site-access-heading">
+          <p className="auth-kicker">{t('siteAccessKicker')}</p>
+          <h1 id="site-access-heading" tabIndex={-1} ref={headingRef}>
+            {heading}
+          </h1>
+          {content}
+        </section>
+      </div>
+    </main>
+  );
+}
