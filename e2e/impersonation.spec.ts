@@ -124,3 +124,124 @@ test('approval is disabled until the customer consents', async ({ page, request 
     'The customer has not granted permission to impersonate their site.',
   );
 });
+
+test('impersonate with an approved grant: allowed and refused calls, then revocation ends it', async ({
+  page,
+  request,
+  browser,
+}) => {
+  const agent = await createStaff(request, { email: 'imp-agent3@example.com', roles: ['Admin'] });
+  // a grant for the agent: request through the API, the owner consents from the mail, a SuperAdmin approves
+  const ajax = { 'X-Requested-With': 'XMLHttpRequest' };
+  const login = async (email: string, password: string) => {
+    const r = await request.post('/admin/login', { headers: ajax, data: { email, password } });
+    const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
+    return { ...ajax, xtoken, xsign };
+  };
+  const agentHeaders = await login(agent.email, agent.password);
+  const apps = await request.get(`/admin/apps?uid=${ADA.uid}`, { headers: agentHeaders });
+  const appId = ((await apps.json()) as { Data: Array<{ appId: number; AppName: string }> }).Data.find(
+    (s) => s.AppName === 'analytical-engine',
+  )!.appId;
+  const since = Date.now() - 1;
+  const created = await request.post('/admin/impersonation/requests', {
+    headers: agentHeaders,
+    data: {
+      data: {
+        AppId: appId,
+        Priority: 'High',
+        Description: 'Fix the web app URLs',
+        Assignees: ['superadmin@example.com'],
+        ProxyRoles: ['Support'],
+        AdditionalPermissions: ['ManageSettings'],
+        Duration: 60,
+      },
+    },
+  });
+  const id = ((await created.json()) as { Data: { Id: number } }).Data.Id;
+  const token = new URL(await waitForLink(ADA.email, since)).searchParams.get('token');
+  await request.post('/admin/impersonation/consent', { headers: ajax, data: { token, granted: true } });
+  const boss = await login('superadmin@example.com', 'Demo#Pass1');
+  const approved = await request.post(`/admin/impersonation/request/action?requestId=${id}`, {
+    headers: boss,
+    data: {
+      Status: 'Approve',
+      ProxyRoles: ['Support'],
+      AdditionalPermissions: ['ManageSettings'],
+      Duration: 30,
+    },
+  });
+  expect(approved.status()).toBe(200);
+
+  // the agent impersonates from the customer view
+  await signIn(page, agent.email, agent.password);
+  await page.goto(`/manage-customer/view-customer?uid=${ADA.uid}`);
+  await page
+    .getByRole('table', { name: 'Owned sites' })
+    .getByRole('link', { name: 'Impersonate' })
+    .first()
+    .click();
+  await expect(page.getByRole('heading', { name: 'Impersonate analytical-engine' })).toBeVisible();
+  await page.getByRole('button', { name: 'Start impersonation' }).click();
+  const banner = page.getByRole('region', { name: 'Impersonation' });
+  await expect(banner).toContainText('Impersonating analytical-engine as Support');
+  await expect(banner.getByRole('timer')).toHaveText(/^(29|30):\d\d$/);
+
+  // allowed: edit the web apps (ManageSettings was granted)
+  await page.getByRole('button', { name: 'Edit web apps' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit web apps of analytical-engine' });
+  await edit.getByLabel('Staging URL').fill('https://staging.analytical.example');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Site settings saved.' })).toBeVisible();
+
+  // refused: deactivating needs ManageSite, which was not granted
+  await page.getByRole('button', { name: 'Deactivate site' }).click();
+  await page
+    .getByRole('dialog', { name: 'Deactivate analytical-engine?' })
+    .getByRole('button', { name: 'Deactivate' })
+    .click();
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: 'This call is outside the impersonated site or its approved permissions.' }),
+  ).toBeVisible();
+
+  // the SuperAdmin revokes; the next call of the session is refused and the admin stays signed in
+  const revoked = await request.post(
+    `/admin/impersonation/request/action?requestId=${id}&revokeAction=site`,
+    {
+      headers: boss,
+      data: { Status: 'Revoke' },
+    },
+  );
+  expect(revoked.status()).toBe(200);
+  await page.getByRole('button', { name: 'Edit web apps' }).click();
+  await page
+    .getByRole('dialog', { name: 'Edit web apps of analytical-engine' })
+    .getByRole('button', { name: 'Save' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Impersonation ended' })).toBeVisible();
+  await expect(
+    page.getByText('The impersonation has ended: it expired or was revoked.').first(),
+  ).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the customer' }).click();
+  await expect(page.getByRole('heading', { name: 'View Customer' })).toBeVisible();
+  void browser;
+
+  // every step is in the impersonation log
+  const log = await request.get('/admin/impersonation/logs', { headers: boss });
+  const events = ((await log.json()) as { Data: Array<{ RequestId: number; Event: string }> }).Data.filter(
+    (e) => e.RequestId === id,
+  ).map((e) => e.Event);
+  expect(events).toEqual(
+    expect.arrayContaining([
+      'request',
+      'consent-granted',
+      'approve',
+      'session-start',
+      'call',
+      'call-refused',
+      'revoke',
+    ]),
+  );
+});

@@ -109,15 +109,15 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
       for (const f of FIELDS) form.touch(f);
       return;
     }
-    create.mutate(
-      { data: form.data },
-      {
-        onSuccess: (answer) => {
-          toast.success(answer.Message);
-          navigate(REQUESTS_PATH);
-        },
-      },
-    );
+    // The answer invalidates the impersonation queries, which may re-render this form away before
+    // a per-call onSuccess runs: follow the promise instead. Errors are toasted by the mutation cache.
+    create
+      .mutateAsync({ data: form.data })
+      .then((answer) => {
+        toast.success(answer.Message);
+        navigate(REQUESTS_PATH);
+      })
+      .catch(() => {});
   };
 
   return (
