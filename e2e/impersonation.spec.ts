@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { createStaff } from './support/api.ts';
-import { waitForLink } from './support/mail.ts';
+import { waitForLink, waitForLinks } from './support/mail.ts';
 import { signIn } from './support/sign-in.ts';
 
 // Demo data: Ada Lovelace owns analytical-engine; her consent mail goes to her address.
@@ -38,7 +38,8 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
   const id = Number(/request (\d+)/.exec((await created.textContent()) ?? '')![1]);
 
   // the owner consents through the link of the mail the SMTP listener received
-  const link = new URL(await waitForLink(ADA.email, since));
+  const [consentLink, accessLink] = await waitForLinks(ADA.email, since);
+  const link = new URL(consentLink!);
   expect(link.pathname).toBe('/impersonation/consent');
   const owner = await page.context().browser()!.newPage({ baseURL: page.url() });
   await owner.goto(link.pathname + link.search);
@@ -50,6 +51,14 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
   await expect(owner.getByRole('heading', { name: 'Your answer is recorded' })).toBeVisible();
   await owner.goto(link.pathname + link.search);
   await expect(owner.getByRole('heading', { name: 'This link does not work' })).toBeVisible();
+  // the owner's page of every access to the site, from the same mail
+  const access = new URL(accessLink!);
+  await owner.goto(access.pathname + access.search);
+  await expect(owner.getByRole('heading', { name: 'Access to analytical-engine' })).toBeVisible();
+  await expect(owner.getByRole('table', { name: 'Access requests' })).toContainText(
+    'Checkout fails for some customers',
+  );
+  await expect(owner.getByRole('table', { name: 'Every step' })).toContainText('You allowed it');
   await owner.close();
 
   // a SuperAdmin approves, narrowing nothing, 30 minutes

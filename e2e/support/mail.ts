@@ -11,6 +11,11 @@ function decodeQuotedPrintable(s: string): string {
 
 /** Waits for a message to `to` received by the SMTP sink after `since`, and answers its first link. */
 export async function waitForLink(to: string, since: number, timeoutMs = 10_000): Promise<string> {
+  return (await waitForLinks(to, since, timeoutMs))[0]!;
+}
+
+/** Every link of the first message to `to` received after `since`. */
+export async function waitForLinks(to: string, since: number, timeoutMs = 10_000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const f of fs.existsSync(MAIL_DIR) ? fs.readdirSync(MAIL_DIR).sort().reverse() : []) {
@@ -18,13 +23,12 @@ export async function waitForLink(to: string, since: number, timeoutMs = 10_000)
       const m = JSON.parse(fs.readFileSync(path.join(MAIL_DIR, f), 'utf8')) as { to: string[]; raw: string };
       if (!m.to.includes(to)) continue;
       const text = /quoted-printable/i.test(m.raw) ? decodeQuotedPrintable(m.raw) : m.raw;
-      const link = /https?:\/\/[^\s"<>]+/.exec(
-        text
-          .split(/\r?\n\r?\n/)
-          .slice(1)
-          .join('\n'),
-      )?.[0];
-      if (link) return link;
+      const body = text
+        .split(/\r?\n\r?\n/)
+        .slice(1)
+        .join('\n');
+      const links = body.match(/https?:\/\/[^\s"<>]+/g);
+      if (links?.length) return links;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
