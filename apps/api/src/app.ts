@@ -13,6 +13,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { impersonationRoutes } from './modules/impersonation/impersonation.routes.ts';
+import { siteSettingsRoutes } from './modules/site-settings/site-settings.routes.ts';
 import { teamRoutes } from './modules/team/team.routes.ts';
 import { consoleStatic } from './plugins/console-static.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
@@ -84,6 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   teamRoutes(app, ctx);
   customerRoutes(app, ctx);
   impersonationRoutes(app, ctx);
+  siteSettingsRoutes(app, ctx);
   docsRoutes(app);
   await consoleStatic(app, opts.config);
   return { app, ctx };

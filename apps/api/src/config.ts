@@ -23,6 +23,12 @@ export interface Config {
   runtime: { apiBaseUrl: string | null; fixedIpHosts: string[] };
   trustProxy: boolean;
   demoPassword: string | undefined;
+  /** Custom domains point a CNAME at <site>.<hubDomain>. */
+  hubDomain: string;
+  /** DNS servers (host or host:port) for custom-domain checks; the system's when empty. */
+  dnsServers: string[];
+  /** How often pending custom domains are checked again, in ms (0: never). */
+  domainRecheckMs: number;
   /** Base64 of 32 bytes; generated into dataDir when unset. */
   fieldEncryptionKey: string | undefined;
   logLevel: string;
@@ -66,6 +72,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true',
     demoPassword: env.DEMO_PASSWORD || undefined,
     fieldEncryptionKey: env.FIELD_ENCRYPTION_KEY || undefined,
+    hubDomain: env.HUB_DOMAIN ?? 'hub.sac-platform.example',
+    dnsServers: list(env.DNS_SERVERS),
+    domainRecheckMs:
+      (env.DOMAIN_RECHECK_MINUTES === '0'
+        ? 0
+        : positive('DOMAIN_RECHECK_MINUTES', env.DOMAIN_RECHECK_MINUTES, 10)) * 60_000,
     logLevel: env.LOG_LEVEL ?? 'info',
   };
 }

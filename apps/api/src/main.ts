@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openConfiguredDb } from './db/open.ts';
 import { seedDemoData } from './db/seed.ts';
+import { recheckPendingDomains } from './modules/site-settings/site-settings.service.ts';
 
 const started = performance.now();
 const config = loadConfig();
@@ -11,11 +12,21 @@ const applied = await migrate(db);
 const demo = await seedDemoData(db, { dataDir: config.dataDir, demoPassword: config.demoPassword });
 const { app, ctx } = await buildApp({ config, db });
 
+// Pending custom domains are looked up again now and then, so a customer's DNS change shows.
+const recheck =
+  config.domainRecheckMs > 0
+    ? setInterval(() => {
+        recheckPendingDomains(ctx).catch((err) => app.log.warn({ err }, 'custom domain re-check failed'));
+      }, config.domainRecheckMs)
+    : undefined;
+recheck?.unref();
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
+  if (recheck) clearInterval(recheck);
   await app.close();
   await ctx.mailer.flush();
   await db.close();

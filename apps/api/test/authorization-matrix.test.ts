@@ -96,6 +96,37 @@ async function grantTo(f: Fixture): Promise<number> {
   return appId;
 }
 
+const siteOf = (f: Fixture) => ({ uid: f.customer.uid, appId: String(f.customer.appId) });
+async function insertObject(f: Fixture): Promise<string> {
+  const id = `obj-${randomUUID().slice(0, 8)}`;
+  await f.t.db.query(
+    `INSERT INTO custom_objects (app_id, id, name, size_mb, schema, created_at, modified_at)
+     VALUES ($1, $2, 'Matrix', 5, '{"type":"object"}', now(), now())`,
+    [f.customer.appId, id],
+  );
+  return id;
+}
+async function insertDomain(f: Fixture): Promise<string> {
+  const domain = `d${randomUUID().slice(0, 8)}.matrix.example`;
+  await f.t.db.query(
+    "INSERT INTO custom_domains (domain, app_id, token, created_at) VALUES ($1, $2, 'tok', now())",
+    [domain, f.customer.appId],
+  );
+  return domain;
+}
+/** A read of site settings: every built-in role; not the Auditor. */
+const settingsRead = (req: Row['request'], impersonating: number): Row => ({
+  targeted: false,
+  request: req,
+  expect: { ...signedOut, ...everyRole(200), Auditor: 403, Impersonating: impersonating },
+});
+/** A change of site settings: SuperAdmin and Admin, and an impersonation session with ManageSettings. */
+const settingsWrite = (req: Row['request']): Row => ({
+  targeted: false,
+  request: req,
+  expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403, Impersonating: 200 },
+});
+
 /** A link token of the owner's site access page. */
 async function siteAccessToken(f: Fixture): Promise<string> {
   const token = randomUUID();
@@ -433,6 +464,50 @@ const MATRIX: Record<EndpointId, Row> = {
     }),
     expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
   },
+  // Site settings (issue 6): read with site-settings.read, change with site-settings.write; an
+  // impersonation session as Developer reads (ViewData) and changes (ManageSettings) its site.
+  customObjectList: settingsRead(async (f) => {
+    await insertObject(f);
+    return { query: siteOf(f) };
+  }, 200),
+  customObjectCreate: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: {
+      Id: `obj-${randomUUID().slice(0, 8)}`,
+      Name: 'Matrix',
+      SizeMB: 5,
+      Schema: '{"type":"object"}',
+    },
+  })),
+  customObjectDelete: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { objId: await insertObject(f) },
+  })),
+  customObjectSchema: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { objId: await insertObject(f), Schema: '{"type":"object"}' },
+  })),
+  customObjectValidate: settingsRead(
+    async (f) => ({
+      query: siteOf(f),
+      payload: { Schema: '{"type":"object"}', Sample: '{}' },
+    }),
+    200,
+  ),
+  hubDomain: settingsRead(async () => ({}), 403),
+  customDomainList: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  customDomainCreate: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { domain: `d${randomUUID().slice(0, 8)}.matrix.example` },
+  })),
+  customDomainDelete: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { domain: await insertDomain(f) },
+  })),
+  customDomainVerify: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { domain: await insertDomain(f) },
+  })),
   updateAccess: {
     targeted: true,
     request: async (f) => ({ query: { appId: String(await grantTo(f)), userId: f.customer.uid } }),

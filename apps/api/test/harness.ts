@@ -70,6 +70,10 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     consoleOrigins: [CONSOLE_ORIGIN],
     smtpUrl: smtp.url,
     webDistDir: path.join(dataDir, 'no-console'),
+    // DNS lookups of tests stay on loopback (the discard port refuses at once) unless a test
+    // runs its own DNS server.
+    dnsServers: ['127.0.0.1:9'],
+    domainRecheckMs: 0,
     ...overrides,
   };
   const clock = new ManualClock();

@@ -50,6 +50,9 @@ export const ERRORS = {
   impersonationInvalid: { code: 946, status: 400, text: 'The impersonation request is not valid.' },
   impersonationForbidden: { code: 947, status: 403, text: 'You may not take this action on this request.' },
   customerAuthFailed: { code: 949, status: 401, text: 'The API key and secret do not match a site.' },
+  customObjectsEmpty: { code: 999, status: 404, text: 'This site has no custom objects yet.' },
+  customObjectExists: { code: 960, status: 409, text: 'A custom object with this Id already exists.' },
+  customDomainExists: { code: 961, status: 409, text: 'This domain is already bound to a site.' },
   unknownCatalogueEntry: {
     code: 942,
     status: 400,

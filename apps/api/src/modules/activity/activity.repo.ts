@@ -24,7 +24,13 @@ export type ActivityAction =
   | 'site.features'
   | 'site.datacenter'
   | 'site.activate'
-  | 'site.deactivate';
+  | 'site.deactivate'
+  | 'site.customobject.create'
+  | 'site.customobject.delete'
+  | 'site.customobject.schema'
+  | 'site.customdomain.create'
+  | 'site.customdomain.delete'
+  | 'site.customdomain.verify';
 
 export interface ActivityEntry {
   at: Date;

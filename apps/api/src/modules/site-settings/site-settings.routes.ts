@@ -1,0 +1,36 @@
+import { ENDPOINTS } from '@sac/contract/endpoints';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.ts';
+import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import * as settings from './site-settings.service.ts';
+
+export function siteSettingsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerEndpoint(app, ctx, ENDPOINTS.customObjectList, (c) =>
+    settings.listObjects(ctx, c.query.uid, c.query.appId),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.customObjectCreate, (c) =>
+    settings.createObject(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.customObjectDelete, (c) =>
+    settings.deleteObject(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.objId),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.customObjectSchema, (c) =>
+    settings.setSchema(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.objId, c.body.Schema),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.customObjectValidate, (c) =>
+    settings.validateSample(ctx, c.query.uid, c.query.appId, c.body.Schema, c.body.Sample),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.hubDomain, async () => settings.hubDomain(ctx));
+  registerEndpoint(app, ctx, ENDPOINTS.customDomainList, (c) =>
+    settings.listDomains(ctx, c.query.uid, c.query.appId),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.customDomainCreate, (c) =>
+    settings.createDomain(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.domain),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.customDomainDelete, (c) =>
+    settings.deleteDomain(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.domain),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.customDomainVerify, (c) =>
+    settings.verifyDomain(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.domain),
+  );
+}

@@ -1,0 +1,319 @@
+import { randomBytes } from 'node:crypto';
+import { SETTINGS_MESSAGES as M, verificationRecordName } from '@sac/contract/site-settings';
+import { Ajv, type ErrorObject } from 'ajv';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { type ActivityAction, writeActivity } from '../activity/activity.repo.ts';
+import { checkDomain } from './domain-check.ts';
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/** The site, if this customer owns it (configuration is the owner's). */
+async function ownedSite(ctx: AppContext, uid: string, appId: number): Promise<{ app_name: string }> {
+  const r = await ctx.db.query<{ app_name: string }>(
+    'SELECT app_name FROM sites WHERE app_id = $1 AND owner_uid = $2',
+    [appId, uid],
+  );
+  if (!r.rows[0]) throw new AppError('notFound', 'This customer owns no site with that appId.');
+  return r.rows[0];
+}
+
+function audit(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  action: ActivityAction,
+  details: Record<string, unknown>,
+) {
+  return writeActivity(ctx.db, {
+    at: ctx.clock.now(),
+    action,
+    actorUid: actor.uid,
+    actorEmail: actor.email,
+    targetType: 'customer',
+    targetId: uid,
+    clientAddress: caller.clientAddress,
+    details: {
+      ...details,
+      ...(actor.impersonation ? { impersonationRequestId: actor.impersonation.requestId } : {}),
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Custom objects
+
+/** JSON Schema (draft 2020-12 keywords Ajv knows) compiled strictly: a typo is an error, not a no-op. */
+function compileSchema(text: string) {
+  const ajv = new Ajv({ allErrors: true, strict: true });
+  try {
+    return { validate: ajv.compile(JSON.parse(text)) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+const errorsOf = (errors: ErrorObject[] | null | undefined) =>
+  (errors ?? []).map((e) => ({ Path: e.instancePath || '/', Message: e.message ?? 'is not valid' }));
+
+function assertSchema(text: string) {
+  const c = compileSchema(text);
+  if (c.error)
+    throw new AppError('validation', `The schema is not a valid JSON Schema: ${c.error}`, [
+      { Field: 'Schema', Message: c.error },
+    ]);
+}
+
+interface ObjectRow {
+  id: string;
+  name: string;
+  size_mb: number;
+  schema: string;
+  created_at: Date;
+  modified_at: Date;
+}
+const objectOut = (o: ObjectRow) => ({
+  Id: o.id,
+  Name: o.name,
+  SizeMB: o.size_mb,
+  Schema: o.schema,
+  CreatedDate: iso(o.created_at)!,
+  ModifiedDate: iso(o.modified_at)!,
+});
+
+export async function listObjects(ctx: AppContext, uid: string, appId: number) {
+  await ownedSite(ctx, uid, appId);
+  const r = await ctx.db.query<ObjectRow>('SELECT * FROM custom_objects WHERE app_id = $1 ORDER BY id', [
+    appId,
+  ]);
+  if (r.rows.length === 0) throw new AppError('customObjectsEmpty');
+  return { Data: r.rows.map(objectOut) };
+}
+
+export async function createObject(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  body: { Id: string; Name: string; SizeMB: number; Schema: string },
+) {
+  await ownedSite(ctx, uid, appId);
+  assertSchema(body.Schema);
+  const now = ctx.clock.now();
+  try {
+    await ctx.db.query(
+      `INSERT INTO custom_objects (app_id, id, name, size_mb, schema, created_at, modified_at) VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+      [appId, body.Id, body.Name, body.SizeMB, body.Schema, now],
+    );
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') throw new AppError('customObjectExists');
+    throw e;
+  }
+  await audit(ctx, caller, actor, uid, 'site.customobject.create', { appId, objId: body.Id });
+  const r = await ctx.db.query<ObjectRow>('SELECT * FROM custom_objects WHERE app_id = $1 AND id = $2', [
+    appId,
+    body.Id,
+  ]);
+  return { Data: objectOut(r.rows[0]!), Message: M.customObjectSaved };
+}
+
+export async function deleteObject(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  objId: string,
+) {
+  await ownedSite(ctx, uid, appId);
+  const r = await ctx.db.query('DELETE FROM custom_objects WHERE app_id = $1 AND id = $2 RETURNING id', [
+    appId,
+    objId,
+  ]);
+  if (!r.rows[0]) throw new AppError('notFound', 'This site has no custom object with that Id.');
+  await audit(ctx, caller, actor, uid, 'site.customobject.delete', { appId, objId });
+  return { IsPosted: true, Message: M.customObjectRemoved };
+}
+
+export async function setSchema(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  objId: string,
+  schema: string,
+) {
+  await ownedSite(ctx, uid, appId);
+  assertSchema(schema);
+  const r = await ctx.db.query<ObjectRow>(
+    'UPDATE custom_objects SET schema = $3, modified_at = $4 WHERE app_id = $1 AND id = $2 RETURNING *',
+    [appId, objId, schema, ctx.clock.now()],
+  );
+  if (!r.rows[0]) throw new AppError('notFound', 'This site has no custom object with that Id.');
+  await audit(ctx, caller, actor, uid, 'site.customobject.schema', { appId, objId });
+  return { Data: objectOut(r.rows[0]), Message: M.schemaSet };
+}
+
+export async function validateSample(
+  ctx: AppContext,
+  uid: string,
+  appId: number,
+  schema: string,
+  sample: string,
+) {
+  await ownedSite(ctx, uid, appId);
+  const c = compileSchema(schema);
+  if (c.error) return { Valid: false, Errors: [{ Path: '(schema)', Message: c.error }] };
+  let value: unknown;
+  try {
+    value = JSON.parse(sample);
+  } catch {
+    return { Valid: false, Errors: [{ Path: '(sample)', Message: 'The sample is not valid JSON.' }] };
+  }
+  const valid = c.validate!(value);
+  return { Valid: Boolean(valid), Errors: errorsOf(c.validate!.errors) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Custom domains
+
+interface DomainRow {
+  domain: string;
+  app_id: number;
+  app_name: string;
+  status: 'Pending Verification' | 'Verified';
+  token: string;
+  last_checked_at: Date | null;
+  last_check_result: string | null;
+  verified_at: Date | null;
+}
+
+const cnameTarget = (ctx: AppContext, appName: string) => `${appName}.${ctx.config.hubDomain}`;
+
+function domainOut(ctx: AppContext, d: DomainRow) {
+  return {
+    Domain: d.domain,
+    Status: d.status,
+    Records: [
+      { Type: 'CNAME' as const, Name: d.domain, Value: cnameTarget(ctx, d.app_name) },
+      { Type: 'TXT' as const, Name: verificationRecordName(d.domain), Value: d.token },
+    ],
+    LastCheckedAt: iso(d.last_checked_at),
+    LastCheckResult: d.last_check_result,
+    VerifiedAt: iso(d.verified_at),
+  };
+}
+
+const DOMAIN_SQL = `SELECT d.domain, d.app_id, s.app_name, d.status, d.token, d.last_checked_at, d.last_check_result, d.verified_at
+  FROM custom_domains d JOIN sites s ON s.app_id = d.app_id`;
+
+export function hubDomain(ctx: AppContext) {
+  return { Data: { HubDomain: ctx.config.hubDomain } };
+}
+
+export async function listDomains(ctx: AppContext, uid: string, appId: number) {
+  await ownedSite(ctx, uid, appId);
+  const r = await ctx.db.query<DomainRow>(`${DOMAIN_SQL} WHERE d.app_id = $1 ORDER BY d.domain`, [appId]);
+  return { Data: r.rows.map((d) => domainOut(ctx, d)) };
+}
+
+export async function createDomain(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  domain: string,
+) {
+  await ownedSite(ctx, uid, appId);
+  const token = `sac-verify-${randomBytes(16).toString('hex')}`;
+  try {
+    await ctx.db.query(
+      'INSERT INTO custom_domains (domain, app_id, token, created_at) VALUES ($1, $2, $3, $4)',
+      [domain, appId, token, ctx.clock.now()],
+    );
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') throw new AppError('customDomainExists');
+    throw e;
+  }
+  await audit(ctx, caller, actor, uid, 'site.customdomain.create', { appId, domain });
+  const r = await ctx.db.query<DomainRow>(`${DOMAIN_SQL} WHERE d.domain = $1`, [domain]);
+  return { Data: domainOut(ctx, r.rows[0]!), Message: M.customDomainSaved };
+}
+
+export async function deleteDomain(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  domain: string,
+) {
+  await ownedSite(ctx, uid, appId);
+  const r = await ctx.db.query(
+    'DELETE FROM custom_domains WHERE domain = $1 AND app_id = $2 RETURNING domain',
+    [domain, appId],
+  );
+  if (!r.rows[0]) throw new AppError('notFound', 'This site has no such custom domain.');
+  await audit(ctx, caller, actor, uid, 'site.customdomain.delete', { appId, domain });
+  return { IsPosted: true, Message: M.customDomainDeleted };
+}
+
+/** Checks one domain's records and stores the outcome; Verified stays verified. */
+async function runCheck(ctx: AppContext, d: DomainRow): Promise<DomainRow> {
+  const check = await checkDomain({
+    domain: d.domain,
+    target: cnameTarget(ctx, d.app_name),
+    txtName: verificationRecordName(d.domain),
+    token: d.token,
+    servers: ctx.config.dnsServers,
+  });
+  const now = ctx.clock.now();
+  await ctx.db.query(
+    `UPDATE custom_domains SET last_checked_at = $2, last_check_result = $3,
+       status = CASE WHEN $4 THEN 'Verified' ELSE status END,
+       verified_at = CASE WHEN $4 AND verified_at IS NULL THEN $2 ELSE verified_at END
+     WHERE domain = $1`,
+    [d.domain, now, check.result, check.ok],
+  );
+  const r = await ctx.db.query<DomainRow>(`${DOMAIN_SQL} WHERE d.domain = $1`, [d.domain]);
+  return r.rows[0]!;
+}
+
+export async function verifyDomain(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  domain: string,
+) {
+  await ownedSite(ctx, uid, appId);
+  const r = await ctx.db.query<DomainRow>(`${DOMAIN_SQL} WHERE d.domain = $1 AND d.app_id = $2`, [
+    domain,
+    appId,
+  ]);
+  if (!r.rows[0]) throw new AppError('notFound', 'This site has no such custom domain.');
+  const wasVerified = r.rows[0].status === 'Verified';
+  const after = await runCheck(ctx, r.rows[0]);
+  if (!wasVerified && after.status === 'Verified') {
+    await audit(ctx, caller, actor, uid, 'site.customdomain.verify', { appId, domain });
+  }
+  return {
+    Data: domainOut(ctx, after),
+    Message: after.status === 'Verified' ? M.customDomainVerified : (after.last_check_result ?? ''),
+  };
+}
+
+/** The periodic re-check of pending domains (oldest check first, a bounded batch). */
+export async function recheckPendingDomains(ctx: AppContext, batch = 50): Promise<number> {
+  const r = await ctx.db.query<DomainRow>(
+    `${DOMAIN_SQL} WHERE d.status = 'Pending Verification' ORDER BY d.last_checked_at NULLS FIRST LIMIT $1`,
+    [batch],
+  );
+  for (const d of r.rows) await runCheck(ctx, d);
+  return r.rows.length;
+}

@@ -1,0 +1,207 @@
+import { MESSAGES } from '@sac/contract/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
+import { startDnsServer } from '../../../test/dns-server.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { recheckPendingDomains } from './site-settings.service.ts';
+
+type S = { xtoken: string; xsign: string };
+let t: TestApp;
+let dns: Awaited<ReturnType<typeof startDnsServer>>;
+let s: S;
+let uid: string;
+let appId: number;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  t = await createTestApp({ dnsServers: [dns.server], hubDomain: 'hub.platform.test' });
+  await t.addStaff('admin@example.com', ['Admin']);
+  s = await t.login('admin@example.com');
+  uid = await insertCustomer(t.db, { first: 'Dee', last: 'Ness', email: 'dee@dns.example' });
+  appId = (await insertSite(t.db, { owner: uid, name: 'dee-site' })).appId;
+});
+afterAll(async () => {
+  await t.close();
+  await dns.close();
+});
+
+const q = () => ({ uid, appId: String(appId) });
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
+  t.call({ method, url, session: s, query: q(), ...(payload ? { payload } : {}) });
+
+const SCHEMA = JSON.stringify({
+  type: 'object',
+  properties: { plan: { type: 'string' }, seats: { type: 'integer', minimum: 1 } },
+  required: ['plan'],
+});
+
+describe('custom objects', () => {
+  it('answers 999 while the site has none', async () => {
+    const r = await call('GET', '/admin/customobject');
+    expect(r.statusCode).toBe(404);
+    expect(r.json().ErrorCode).toBe(999);
+  });
+
+  it.each([
+    [{ Id: 'bad id!', Name: 'X', SizeMB: '10', Schema: SCHEMA }, MESSAGES.customObjectIdChars],
+    [{ Id: 'ok', Name: 'X', SizeMB: 'ten', Schema: SCHEMA }, MESSAGES.customObjectSizeNumeric],
+    [{ Id: 'ok', Name: 'X', SizeMB: '0', Schema: SCHEMA }, MESSAGES.customObjectSizeRange],
+    [{ Id: 'ok', Name: 'X', SizeMB: '201', Schema: SCHEMA }, MESSAGES.customObjectSizeRange],
+    [{ Id: 'ok', Name: 'X', SizeMB: '10', Schema: '   ' }, MESSAGES.customObjectSchemaEmpty],
+    [{ Id: 'ok', Name: 'X', SizeMB: '10', Schema: '{not json' }, MESSAGES.customObjectSchemaInvalid],
+  ])('refuses %j with "%s"', async (payload, message) => {
+    const r = await call('POST', '/admin/customobject', payload);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().FieldErrors.map((f: { Message: string }) => f.Message)).toContain(message);
+  });
+
+  it('checks the schema as a JSON Schema, not only as JSON', async () => {
+    const r = await call('POST', '/admin/customobject', {
+      Id: 'typo',
+      Name: 'X',
+      SizeMB: 5,
+      Schema: '{"type":"objekt"}',
+    });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().Description).toContain('not a valid JSON Schema');
+  });
+
+  it('saves, lists, sets the schema, validates a sample, and removes; each write logged', async () => {
+    const created = await call('POST', '/admin/customobject', {
+      Id: 'billing_info-1',
+      Name: 'Billing',
+      SizeMB: '20',
+      Schema: SCHEMA,
+    });
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toMatchObject({
+      Data: { Id: 'billing_info-1', SizeMB: 20 },
+      Message: 'Custom object saved.',
+    });
+    expect(
+      (
+        await call('POST', '/admin/customobject', {
+          Id: 'billing_info-1',
+          Name: 'B',
+          SizeMB: 1,
+          Schema: SCHEMA,
+        })
+      ).json().ErrorCode,
+    ).toBe(960);
+    expect((await call('GET', '/admin/customobject')).json().Data.map((o: { Id: string }) => o.Id)).toEqual([
+      'billing_info-1',
+    ]);
+
+    const good = await call('POST', '/admin/customobject/validate', {
+      Schema: SCHEMA,
+      Sample: '{"plan":"pro","seats":3}',
+    });
+    expect(good.json()).toEqual({ Valid: true, Errors: [] });
+    const bad = await call('POST', '/admin/customobject/validate', { Schema: SCHEMA, Sample: '{"seats":0}' });
+    expect(bad.json().Valid).toBe(false);
+    expect(bad.json().Errors.length).toBeGreaterThanOrEqual(2);
+
+    const schema2 = JSON.stringify({ type: 'object', properties: { plan: { type: 'string' } } });
+    const set = await call('PUT', '/admin/customobject/schema', { objId: 'billing_info-1', Schema: schema2 });
+    expect(set.json()).toMatchObject({ Data: { Schema: schema2 }, Message: 'Schema set.' });
+    const removed = await call('DELETE', '/admin/customobject', { objId: 'billing_info-1' });
+    expect(removed.json()).toEqual({ IsPosted: true, Message: 'Custom object removed.' });
+    expect((await call('DELETE', '/admin/customobject', { objId: 'billing_info-1' })).statusCode).toBe(404);
+    const logged = await t.db.query<{ action: string }>(
+      "SELECT action FROM activity_log WHERE action LIKE 'site.customobject%' ORDER BY id",
+    );
+    expect(logged.rows.map((r) => r.action)).toEqual([
+      'site.customobject.create',
+      'site.customobject.schema',
+      'site.customobject.delete',
+    ]);
+  });
+});
+
+describe('custom domains, verified against a real DNS server on loopback', () => {
+  it('answers the hub domain', async () => {
+    const r = await t.call({ method: 'GET', url: '/admin/hubdomain', session: s });
+    expect(r.json()).toEqual({ Data: { HubDomain: 'hub.platform.test' } });
+  });
+
+  it('refuses an empty or malformed domain in the spec words', async () => {
+    expect(
+      (await call('POST', '/admin/customdomain/bindingrequest', { domain: '' })).json().Description,
+    ).toBe(MESSAGES.customDomainEmpty);
+    expect((await call('POST', '/admin/customdomain/bindingrequest', {})).json().Description).toBe(
+      MESSAGES.domainNameRequired,
+    );
+    expect(
+      (await call('POST', '/admin/customdomain/bindingrequest', { domain: 'https://x.com/a' })).statusCode,
+    ).toBe(400);
+  });
+
+  it('starts Pending Verification, stays pending on wrong records, then verifies on the right ones', async () => {
+    const created = await call('POST', '/admin/customdomain/bindingrequest', { domain: 'Login.Dee.Example' });
+    expect(created.statusCode).toBe(200);
+    const d = created.json().Data;
+    expect(d).toMatchObject({ Domain: 'login.dee.example', Status: 'Pending Verification' });
+    const [cname, txt] = d.Records;
+    expect(cname).toEqual({ Type: 'CNAME', Name: 'login.dee.example', Value: 'dee-site.hub.platform.test' });
+    expect(txt.Name).toBe('_sac-verification.login.dee.example');
+    expect(txt.Value).toMatch(/^sac-verify-[0-9a-f]{32}$/);
+    expect(
+      (await call('POST', '/admin/customdomain/bindingrequest', { domain: 'login.dee.example' })).json()
+        .ErrorCode,
+    ).toBe(961);
+
+    // wrong records: a CNAME elsewhere and a wrong token
+    dns.zone.set('login.dee.example', [{ type: 'CNAME', value: 'elsewhere.example.net' }]);
+    dns.zone.set('_sac-verification.login.dee.example', [{ type: 'TXT', value: 'sac-verify-wrong' }]);
+    const wrong = await call('POST', '/admin/customdomain/verify', { domain: 'login.dee.example' });
+    expect(wrong.json().Data.Status).toBe('Pending Verification');
+    expect(wrong.json().Data.LastCheckResult).toContain('elsewhere.example.net');
+    expect(wrong.json().Data.LastCheckResult).toContain('does not hold the verification token');
+
+    // the right records: the periodic re-check verifies it
+    dns.zone.set('login.dee.example', [{ type: 'CNAME', value: 'dee-site.hub.platform.test' }]);
+    dns.zone.set('_sac-verification.login.dee.example', [{ type: 'TXT', value: txt.Value }]);
+    expect(await recheckPendingDomains(t.ctx)).toBe(1);
+    const list = await call('GET', '/admin/customdomain/bindingrequest');
+    expect(list.json().Data[0]).toMatchObject({
+      Status: 'Verified',
+      LastCheckResult: 'The CNAME and the TXT verification token are in place.',
+    });
+    const again = await call('POST', '/admin/customdomain/verify', { domain: 'login.dee.example' });
+    expect(again.json()).toMatchObject({ Data: { Status: 'Verified' }, Message: 'Custom domain verified.' });
+
+    const removed = await call('DELETE', '/admin/customdomain/bindingrequest', {
+      domain: 'login.dee.example',
+    });
+    expect(removed.json()).toEqual({ IsPosted: true, Message: 'Custom domain deleted.' });
+  });
+
+  it('does not verify when nothing answers for the domain', async () => {
+    await call('POST', '/admin/customdomain/bindingrequest', { domain: 'absent.dee.example' });
+    const r = await call('POST', '/admin/customdomain/verify', { domain: 'absent.dee.example' });
+    expect(r.json().Data.Status).toBe('Pending Verification');
+    expect(r.json().Data.LastCheckResult).toContain('No CNAME record');
+  });
+});
+
+describe('site settings permissions', () => {
+  it('a Support user reads but does not change them', async () => {
+    await t.addStaff('support@example.com', ['Support']);
+    const support = await t.login('support@example.com');
+    const read = await t.call({
+      method: 'GET',
+      url: '/admin/customdomain/bindingrequest',
+      session: support,
+      query: q(),
+    });
+    expect(read.statusCode).toBe(200);
+    const write = await t.call({
+      method: 'POST',
+      url: '/admin/customdomain/bindingrequest',
+      session: support,
+      query: q(),
+      payload: { domain: 'x.dee.example' },
+    });
+    expect(write.statusCode).toBe(403);
+  });
+});
