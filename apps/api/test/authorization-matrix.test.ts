@@ -508,6 +508,33 @@ const MATRIX: Record<EndpointId, Row> = {
     query: siteOf(f),
     payload: { domain: await insertDomain(f) },
   })),
+  appSettings: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  updateAppSettings: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { data: { ProductionUrl: 'https://matrix.example.com' } },
+  })),
+  applicationSecurity: settingsRead(async (f) => {
+    await f.t.db.query(
+      `INSERT INTO application_security (app_id, settings, modified_at) VALUES ($1, '{}', now())
+       ON CONFLICT (app_id) DO NOTHING`,
+      [f.customer.appId],
+    );
+    return { query: siteOf(f) };
+  }, 200),
+  updateApplicationSecurity: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: {
+      data: {
+        SignInMode: 'Optional',
+        MfaMode: 'Off',
+        PasswordMinLength: 8,
+        MaxFailedLogins: 0,
+        LockoutMinutes: 0,
+        SessionTimeoutMinutes: 60,
+        SecurityReportTime: '',
+      },
+    },
+  })),
   updateAccess: {
     targeted: true,
     request: async (f) => ({ query: { appId: String(await grantTo(f)), userId: f.customer.uid } }),

@@ -69,6 +69,10 @@ import {
 } from './impersonation-session.ts';
 import type { Permission } from './permissions.ts';
 import {
+  applicationSecurityBody,
+  applicationSecurityResponse,
+  appSettingsBody,
+  appSettingsResponse,
   createCustomObjectBody,
   customDomainResponse,
   customDomainsResponse,
@@ -785,6 +789,56 @@ export const ENDPOINTS = {
     body: domainBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: customDomainResponse, ...errors(400, 401, 403, 404) },
+  },
+  appSettings: {
+    id: 'appSettings',
+    method: 'GET',
+    path: '/admin/appsettings',
+    summary: "A site's plan info (plan, trial or subscribed, monthly billing) and web apps.",
+    tag: 'Site settings',
+    access: 'site-settings.read',
+    query: siteQuery,
+    impersonation: { permission: 'ViewData' },
+    responses: { 200: appSettingsResponse, ...errors(400, 401, 403, 404) },
+  },
+  updateAppSettings: {
+    id: 'updateAppSettings',
+    method: 'PUT',
+    path: '/admin/appsettings',
+    summary: "Set a site's web apps (production and staging URLs, URL-like).",
+    tag: 'Site settings',
+    access: 'site-settings.write',
+    query: siteQuery,
+    body: appSettingsBody,
+    impersonation: { permission: 'ManageSettings' },
+    responses: { 200: appSettingsResponse.extend({ Message: z.string() }), ...errors(400, 401, 403, 404) },
+  },
+  applicationSecurity: {
+    id: 'applicationSecurity',
+    method: 'GET',
+    path: '/admin/applicationlevelsecurity',
+    summary:
+      "A site's application level security: sign-in mode (Required / strict or Optional / preferred), MFA, password length, lockout, session timeout, daily report time. ErrorCode 927 when never saved (the console shows the defaults).",
+    tag: 'Site settings',
+    access: 'site-settings.read',
+    query: siteQuery,
+    impersonation: { permission: 'ViewData' },
+    responses: { 200: applicationSecurityResponse, ...errors(400, 401, 403, 404) },
+  },
+  updateApplicationSecurity: {
+    id: 'updateApplicationSecurity',
+    method: 'PUT',
+    path: '/admin/applicationlevelsecurity',
+    summary: 'Save application level security; ErrorCode 981 when the settings contradict each other.',
+    tag: 'Site settings',
+    access: 'site-settings.write',
+    query: siteQuery,
+    body: applicationSecurityBody,
+    impersonation: { permission: 'ManageSettings' },
+    responses: {
+      200: applicationSecurityResponse.extend({ Message: z.string() }),
+      ...errors(400, 401, 403, 404),
+    },
   },
 } as const satisfies Record<string, EndpointDef>;
 

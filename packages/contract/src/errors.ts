@@ -51,6 +51,16 @@ export const ERRORS = {
   impersonationForbidden: { code: 947, status: 403, text: 'You may not take this action on this request.' },
   customerAuthFailed: { code: 949, status: 401, text: 'The API key and secret do not match a site.' },
   customObjectsEmpty: { code: 999, status: 404, text: 'This site has no custom objects yet.' },
+  securityConflict: {
+    code: 981,
+    status: 400,
+    text: 'Account lockout needs a lockout time: set Lockout minutes, or set Failed sign-ins to 0.',
+  },
+  securityNotSet: {
+    code: 927,
+    status: 404,
+    text: 'This site has no application level security settings yet.',
+  },
   customObjectExists: { code: 960, status: 409, text: 'A custom object with this Id already exists.' },
   customDomainExists: { code: 961, status: 409, text: 'This domain is already bound to a site.' },
   unknownCatalogueEntry: {

@@ -123,3 +123,79 @@ export const SETTINGS_MESSAGES = {
   customDomainVerified: 'Custom domain verified.',
   customDomainExists: 'This domain is already bound to a site.',
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// App settings: plan info and web apps
+
+export const appSettings = z.object({
+  AppName: z.string(),
+  Plan: z.enum(['Free', 'Developer', 'Developer Premium']),
+  PlanStatus: z.enum(['Trial', 'Subscribed']),
+  TrialEndsAt: z.string().nullable(),
+  Billing: z.string(),
+  ProductionUrl: z.string(),
+  StagingUrl: z.string(),
+});
+export const appSettingsResponse = z.object({ Data: appSettings });
+const webAppUrl = z
+  .string()
+  .trim()
+  .optional()
+  .default('')
+  .refine(
+    (v) =>
+      v === '' ||
+      /^(https?:\/\/)?([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)+[a-zA-Z0-9-]+(:\d{1,5})?(\/\S*)?$/.test(v),
+    'Please enter a valid URL.',
+  );
+/** PUT /admin/appsettings?uid=&appId= {data}: the web apps (the plan is set by the site form). */
+export const appSettingsBody = z.object({
+  data: z.object({ ProductionUrl: webAppUrl, StagingUrl: webAppUrl }),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Application level security
+
+export const SIGN_IN_MODES = ['Required', 'Optional'] as const;
+export const MFA_MODES = ['Off', 'Optional', 'Required'] as const;
+/** HH:mm, 24-hour. */
+export const TIME_OF_DAY_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+export const applicationSecurity = z.object({
+  /** Required (strict): users must verify their email before signing in; Optional (preferred): they may sign in first. */
+  SignInMode: z.enum(SIGN_IN_MODES),
+  MfaMode: z.enum(MFA_MODES),
+  PasswordMinLength: z.coerce
+    .number()
+    .int()
+    .min(6, 'At least 6 characters.')
+    .max(64, 'At most 64 characters.'),
+  /** Failed sign-ins before a lockout; 0 turns lockout off. */
+  MaxFailedLogins: z.coerce.number().int().min(0).max(50, 'At most 50.'),
+  LockoutMinutes: z.coerce.number().int().min(0).max(1440, 'At most 1,440 minutes (a day).'),
+  SessionTimeoutMinutes: z.coerce
+    .number()
+    .int()
+    .min(5, 'At least 5 minutes.')
+    .max(43_200, 'At most 43,200 minutes.'),
+  /** Time of day (UTC, HH:mm) the daily security report is sent; '' for none. */
+  SecurityReportTime: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || TIME_OF_DAY_PATTERN.test(v), 'Please choose a time of day.'),
+});
+export type ApplicationSecurity = z.infer<typeof applicationSecurity>;
+export const APPLICATION_SECURITY_DEFAULTS: ApplicationSecurity = {
+  SignInMode: 'Optional',
+  MfaMode: 'Optional',
+  PasswordMinLength: 8,
+  MaxFailedLogins: 5,
+  LockoutMinutes: 15,
+  SessionTimeoutMinutes: 1440,
+  SecurityReportTime: '',
+};
+export const applicationSecurityResponse = z.object({ Data: applicationSecurity, ModifiedDate: z.string() });
+export const applicationSecurityBody = z.object({ data: applicationSecurity });
+export const SECURITY_981_TEXT =
+  'Account lockout needs a lockout time: set Lockout minutes, or set Failed sign-ins to 0.';
+export const SETTINGS_SAVED = 'Settings saved.';

@@ -30,7 +30,9 @@ export type ActivityAction =
   | 'site.customobject.schema'
   | 'site.customdomain.create'
   | 'site.customdomain.delete'
-  | 'site.customdomain.verify';
+  | 'site.customdomain.verify'
+  | 'site.appsettings'
+  | 'site.security';
 
 export interface ActivityEntry {
   at: Date;

@@ -33,4 +33,16 @@ export function siteSettingsRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerEndpoint(app, ctx, ENDPOINTS.customDomainVerify, (c) =>
     settings.verifyDomain(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.domain),
   );
+  registerEndpoint(app, ctx, ENDPOINTS.appSettings, (c) =>
+    settings.getAppSettings(ctx, c.query.uid, c.query.appId),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.updateAppSettings, (c) =>
+    settings.updateAppSettings(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.data),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.applicationSecurity, (c) =>
+    settings.getSecurity(ctx, c.query.uid, c.query.appId),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.updateApplicationSecurity, (c) =>
+    settings.updateSecurity(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.data),
+  );
 }

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { SETTINGS_MESSAGES as M, verificationRecordName } from '@sac/contract/site-settings';
+import {
+  APPLICATION_SECURITY_DEFAULTS,
+  type ApplicationSecurity,
+  SETTINGS_MESSAGES as M,
+  SECURITY_981_TEXT,
+  SETTINGS_SAVED,
+  verificationRecordName,
+} from '@sac/contract/site-settings';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -316,4 +323,92 @@ export async function recheckPendingDomains(ctx: AppContext, batch = 50): Promis
   );
   for (const d of r.rows) await runCheck(ctx, d);
   return r.rows.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// App settings (plan info and web apps) and application level security
+
+interface AppSettingsRow {
+  app_name: string;
+  plan: 'Free' | 'Developer' | 'Developer Premium';
+  plan_status: 'Trial' | 'Subscribed';
+  trial_ends_at: Date | null;
+  billing: string;
+  production_url: string;
+  staging_url: string;
+}
+
+async function appSettingsRow(ctx: AppContext, uid: string, appId: number): Promise<AppSettingsRow> {
+  const r = await ctx.db.query<AppSettingsRow>(
+    `SELECT app_name, plan, plan_status, trial_ends_at, billing, production_url, staging_url FROM sites
+     WHERE app_id = $1 AND owner_uid = $2`,
+    [appId, uid],
+  );
+  if (!r.rows[0]) throw new AppError('notFound', 'This customer owns no site with that appId.');
+  return r.rows[0];
+}
+
+const appSettingsOut = (r: AppSettingsRow) => ({
+  AppName: r.app_name,
+  Plan: r.plan,
+  PlanStatus: r.plan_status,
+  TrialEndsAt: iso(r.trial_ends_at),
+  Billing: r.billing,
+  ProductionUrl: r.production_url,
+  StagingUrl: r.staging_url,
+});
+
+export async function getAppSettings(ctx: AppContext, uid: string, appId: number) {
+  return { Data: appSettingsOut(await appSettingsRow(ctx, uid, appId)) };
+}
+
+export async function updateAppSettings(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  data: { ProductionUrl: string; StagingUrl: string },
+) {
+  await appSettingsRow(ctx, uid, appId);
+  await ctx.db.query(
+    'UPDATE sites SET production_url = $3, staging_url = $4, modified_at = $5 WHERE app_id = $1 AND owner_uid = $2',
+    [appId, uid, data.ProductionUrl, data.StagingUrl, ctx.clock.now()],
+  );
+  await audit(ctx, caller, actor, uid, 'site.appsettings', { appId });
+  return { Data: appSettingsOut(await appSettingsRow(ctx, uid, appId)), Message: SETTINGS_SAVED };
+}
+
+export async function getSecurity(ctx: AppContext, uid: string, appId: number) {
+  await ownedSite(ctx, uid, appId);
+  const r = await ctx.db.query<{ settings: ApplicationSecurity; modified_at: Date }>(
+    'SELECT settings, modified_at FROM application_security WHERE app_id = $1',
+    [appId],
+  );
+  if (!r.rows[0]) throw new AppError('securityNotSet');
+  return {
+    Data: { ...APPLICATION_SECURITY_DEFAULTS, ...r.rows[0].settings },
+    ModifiedDate: iso(r.rows[0].modified_at)!,
+  };
+}
+
+export async function updateSecurity(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  data: ApplicationSecurity,
+) {
+  await ownedSite(ctx, uid, appId);
+  if (data.MaxFailedLogins > 0 && data.LockoutMinutes === 0)
+    throw new AppError('securityConflict', SECURITY_981_TEXT);
+  const now = ctx.clock.now();
+  await ctx.db.query(
+    `INSERT INTO application_security (app_id, settings, modified_at) VALUES ($1, $2, $3)
+     ON CONFLICT (app_id) DO UPDATE SET settings = EXCLUDED.settings, modified_at = EXCLUDED.modified_at`,
+    [appId, JSON.stringify(data), now],
+  );
+  await audit(ctx, caller, actor, uid, 'site.security', { appId, settings: data });
+  return { Data: data, ModifiedDate: now.toISOString(), Message: SETTINGS_SAVED };
 }

@@ -205,3 +205,63 @@ describe('site settings permissions', () => {
     expect(write.statusCode).toBe(403);
   });
 });
+
+describe('app settings and application level security', () => {
+  it('answers the plan info and saves the web apps by the URL-like rule', async () => {
+    const r = await call('GET', '/admin/appsettings');
+    expect(r.json().Data).toMatchObject({
+      AppName: 'dee-site',
+      Plan: 'Developer',
+      PlanStatus: 'Trial',
+      Billing: 'Monthly',
+    });
+    const bad = await call('PUT', '/admin/appsettings', { data: { ProductionUrl: 'not a url' } });
+    expect(bad.json().Description).toBe('Please enter a valid URL.');
+    const ok = await call('PUT', '/admin/appsettings', {
+      data: { ProductionUrl: 'https://dee.example', StagingUrl: '' },
+    });
+    expect(ok.json()).toMatchObject({
+      Data: { ProductionUrl: 'https://dee.example', StagingUrl: '' },
+      Message: 'Settings saved.',
+    });
+  });
+
+  it('answers 927 until saved, refuses contradictions with 981, and saves', async () => {
+    const none = await call('GET', '/admin/applicationlevelsecurity');
+    expect(none.statusCode).toBe(404);
+    expect(none.json().ErrorCode).toBe(927);
+    const data = {
+      SignInMode: 'Required',
+      MfaMode: 'Required',
+      PasswordMinLength: 10,
+      MaxFailedLogins: 5,
+      LockoutMinutes: 0,
+      SessionTimeoutMinutes: 60,
+      SecurityReportTime: '07:30',
+    };
+    const conflict = await call('PUT', '/admin/applicationlevelsecurity', { data });
+    expect(conflict.statusCode).toBe(400);
+    expect(conflict.json()).toMatchObject({
+      ErrorCode: 981,
+      Description: 'Account lockout needs a lockout time: set Lockout minutes, or set Failed sign-ins to 0.',
+    });
+    expect(
+      (
+        await call('PUT', '/admin/applicationlevelsecurity', {
+          data: { ...data, SecurityReportTime: '25:00' },
+        })
+      ).json().Description,
+    ).toBe('Please choose a time of day.');
+    const saved = await call('PUT', '/admin/applicationlevelsecurity', {
+      data: { ...data, LockoutMinutes: 30 },
+    });
+    expect(saved.json()).toMatchObject({
+      Data: { SignInMode: 'Required', LockoutMinutes: 30 },
+      Message: 'Settings saved.',
+    });
+    expect((await call('GET', '/admin/applicationlevelsecurity')).json().Data).toMatchObject({
+      MfaMode: 'Required',
+      SecurityReportTime: '07:30',
+    });
+  });
+});
