@@ -20,9 +20,12 @@ describe('ERRORS', () => {
     });
   });
 
-  it('does not reuse the spec codes with other meanings (999, 981, 1037, 1090, 1091)', () => {
-    const codes = new Set(entries.map(([, e]) => e.code as number));
-    for (const code of [999, 981, 1037, 1090, 1091]) expect(codes.has(code)).toBe(false);
+  it('uses the spec codes only with their meanings (999, 981, 1037, 1090, 1091)', () => {
+    const byCode = new Map(entries.map(([name, e]) => [e.code as number, name]));
+    // 999: the custom object list is empty; 981: application-level security refuses the settings
+    expect(byCode.get(999)).toBe('customObjectsEmpty');
+    expect(byCode.get(981)).toBe('securityConflict');
+    for (const code of [1037, 1090, 1091]) expect(byCode.has(code)).toBe(false);
   });
 
   it('uses the spec texts for invalid credentials and the generic error', () => {

@@ -385,7 +385,7 @@ export async function getSecurity(ctx: AppContext, uid: string, appId: number) {
     'SELECT settings, modified_at FROM application_security WHERE app_id = $1',
     [appId],
   );
-  if (!r.rows[0]) throw new AppError('securityNotSet');
+  if (!r.rows[0]) throw new AppError('notFound', 'This site has no application level security settings yet.');
   return {
     Data: { ...APPLICATION_SECURITY_DEFAULTS, ...r.rows[0].settings },
     ModifiedDate: iso(r.rows[0].modified_at)!,
