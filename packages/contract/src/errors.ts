@@ -56,11 +56,6 @@ export const ERRORS = {
     status: 400,
     text: 'Account lockout needs a lockout time: set Lockout minutes, or set Failed sign-ins to 0.',
   },
-  securityNotSet: {
-    code: 927,
-    status: 404,
-    text: 'This site has no application level security settings yet.',
-  },
   customObjectExists: { code: 960, status: 409, text: 'A custom object with this Id already exists.' },
   customDomainExists: { code: 961, status: 409, text: 'This domain is already bound to a site.' },
   unknownCatalogueEntry: {
