@@ -114,6 +114,22 @@ async function insertDomain(f: Fixture): Promise<string> {
   );
   return domain;
 }
+const HASHING = {
+  EncryptionType: 'SHA-256',
+  HashEncoding: 'hex',
+  SaltEncoding: 'utf8',
+  Salt: 's',
+  PerPasswordSalt: false,
+  Iterations: 1,
+  SaltAttach: 'Append',
+};
+async function insertEncryption(f: Fixture, set: string): Promise<void> {
+  await f.t.db.query(
+    `INSERT INTO encryption_settings (app_id, set_name, settings, modified_at) VALUES ($1, $2, $3, now())
+     ON CONFLICT DO NOTHING`,
+    [f.customer.appId, set, JSON.stringify(HASHING)],
+  );
+}
 /** A read of site settings: every built-in role; not the Auditor. */
 const settingsRead = (req: Row['request'], impersonating: number): Row => ({
   targeted: false,
@@ -535,6 +551,23 @@ const MATRIX: Record<EndpointId, Row> = {
       },
     },
   })),
+  passwordSettings: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  previousPasswordSettings: settingsRead(async (f) => {
+    await insertEncryption(f, 'previous-password');
+    return { query: siteOf(f) };
+  }, 200),
+  securityQuestionSettings: settingsRead(async (f) => {
+    await insertEncryption(f, 'security-answer');
+    return { query: siteOf(f) };
+  }, 200),
+  saveEncryptionSettings: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { Set: 'password', data: HASHING },
+  })),
+  encryptionPreview: settingsRead(
+    async (f) => ({ query: siteOf(f), payload: { data: HASHING, Sample: 'Secret#1' } }),
+    200,
+  ),
   updateAccess: {
     targeted: true,
     request: async (f) => ({ query: { appId: String(await grantTo(f)), userId: f.customer.uid } }),

@@ -41,6 +41,12 @@ import {
   uidQuery,
   userProfileResponse,
 } from './customers.ts';
+import {
+  encryptionSettingsResponse,
+  previewBody,
+  previewResponse,
+  saveEncryptionSettingsBody,
+} from './encryption-settings.ts';
 import { errorEnvelopeSchema } from './errors.ts';
 import {
   consentBody,
@@ -839,6 +845,70 @@ export const ENDPOINTS = {
       200: applicationSecurityResponse.extend({ Message: z.string() }),
       ...errors(400, 401, 403, 404),
     },
+  },
+  passwordSettings: {
+    id: 'passwordSettings',
+    method: 'GET',
+    path: '/admin/password-settings',
+    summary:
+      'How a site hashes passwords (the defaults, Argon2id, until changed). The encryption key is never sent back.',
+    tag: 'Site settings',
+    access: 'site-settings.read',
+    query: siteQuery,
+    impersonation: { permission: 'ViewData' },
+    responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
+  },
+  previousPasswordSettings: {
+    id: 'previousPasswordSettings',
+    method: 'GET',
+    path: '/admin/previous-password-settings',
+    summary:
+      'How a site hashes previous passwords; ErrorCode 1037 when it has no settings of their own (the console ignores it).',
+    tag: 'Site settings',
+    access: 'site-settings.read',
+    query: siteQuery,
+    impersonation: { permission: 'ViewData' },
+    responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
+  },
+  securityQuestionSettings: {
+    id: 'securityQuestionSettings',
+    method: 'GET',
+    path: '/admin/security-question-settings',
+    summary: 'How a site hashes security answers; ErrorCode 1090 when not set (the console ignores it).',
+    tag: 'Site settings',
+    access: 'site-settings.read',
+    query: siteQuery,
+    impersonation: { permission: 'ViewData' },
+    responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
+  },
+  saveEncryptionSettings: {
+    id: 'saveEncryptionSettings',
+    method: 'POST',
+    path: '/admin/save-encryption-settings',
+    summary:
+      'Save one set (password, previous-password, security-answer): encryption type, encodings, salt, per-password salt, iterations (PBKDF2), encryption key (HMAC; write-only), salt attach type.',
+    tag: 'Site settings',
+    access: 'site-settings.write',
+    query: siteQuery,
+    body: saveEncryptionSettingsBody,
+    impersonation: { permission: 'ManageSettings' },
+    responses: {
+      200: encryptionSettingsResponse.extend({ Message: z.string() }),
+      ...errors(400, 401, 403, 404),
+    },
+  },
+  encryptionPreview: {
+    id: 'encryptionPreview',
+    method: 'POST',
+    path: '/admin/encryption-settings/preview',
+    summary:
+      'Hash a sample password with the chosen settings, with the real implementations, to show the stored form before saving.',
+    tag: 'Site settings',
+    access: 'site-settings.read',
+    query: siteQuery,
+    body: previewBody,
+    impersonation: { permission: 'ViewData' },
+    responses: { 200: previewResponse, ...errors(400, 401, 403, 404) },
   },
 } as const satisfies Record<string, EndpointDef>;
 

@@ -25,7 +25,10 @@ describe('ERRORS', () => {
     // 999: the custom object list is empty; 981: application-level security refuses the settings
     expect(byCode.get(999)).toBe('customObjectsEmpty');
     expect(byCode.get(981)).toBe('securityConflict');
-    for (const code of [1037, 1090, 1091]) expect(byCode.has(code)).toBe(false);
+    // 1037: no previous-password settings; 1090: no security-answer settings (both ignored by the console)
+    expect(byCode.get(1037)).toBe('previousPasswordSettingsNotSet');
+    expect(byCode.get(1090)).toBe('securityAnswerSettingsNotSet');
+    expect(byCode.has(1091)).toBe(false);
   });
 
   it('uses the spec texts for invalid credentials and the generic error', () => {

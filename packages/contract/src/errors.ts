@@ -57,6 +57,17 @@ export const ERRORS = {
     text: 'Account lockout needs a lockout time: set Lockout minutes, or set Failed sign-ins to 0.',
   },
   customObjectExists: { code: 960, status: 409, text: 'A custom object with this Id already exists.' },
+  previousPasswordSettingsNotSet: {
+    code: 1037,
+    status: 404,
+    text: 'This site has no previous-password settings (it hashes previous passwords as it hashes passwords).',
+  },
+  securityAnswerSettingsNotSet: {
+    code: 1090,
+    status: 404,
+    text: 'This site has no security-answer settings yet.',
+  },
+  encryptionKeyNeeded: { code: 962, status: 400, text: 'This encryption type needs an encryption key.' },
   customDomainExists: { code: 961, status: 409, text: 'This domain is already bound to a site.' },
   unknownCatalogueEntry: {
     code: 942,

@@ -32,7 +32,8 @@ export type ActivityAction =
   | 'site.customdomain.delete'
   | 'site.customdomain.verify'
   | 'site.appsettings'
-  | 'site.security';
+  | 'site.security'
+  | 'site.encryption';
 
 export interface ActivityEntry {
   at: Date;

@@ -45,4 +45,19 @@ export function siteSettingsRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerEndpoint(app, ctx, ENDPOINTS.updateApplicationSecurity, (c) =>
     settings.updateSecurity(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.data),
   );
+  registerEndpoint(app, ctx, ENDPOINTS.passwordSettings, (c) =>
+    settings.getEncryptionSettings(ctx, c.query.uid, c.query.appId, 'password'),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.previousPasswordSettings, (c) =>
+    settings.getEncryptionSettings(ctx, c.query.uid, c.query.appId, 'previous-password'),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.securityQuestionSettings, (c) =>
+    settings.getEncryptionSettings(ctx, c.query.uid, c.query.appId, 'security-answer'),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.saveEncryptionSettings, (c) =>
+    settings.saveEncryptionSettings(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.Set, c.body.data),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.encryptionPreview, (c) =>
+    settings.previewHash(ctx, c.query.uid, c.query.appId, c.body.data, c.body.Sample),
+  );
 }

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
+  ENCRYPTION_MESSAGES,
+  type SettingSet,
+  usesKey,
+  WEAK_ALGORITHMS,
+} from '@sac/contract/encryption-settings';
+import {
   APPLICATION_SECURITY_DEFAULTS,
   type ApplicationSecurity,
   SETTINGS_MESSAGES as M,
@@ -12,6 +18,7 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { type ActivityAction, writeActivity } from '../activity/activity.repo.ts';
 import { checkDomain } from './domain-check.ts';
+import { type HashSettings, hashWithSettings } from './password-hashing.ts';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -411,4 +418,86 @@ export async function updateSecurity(
   );
   await audit(ctx, caller, actor, uid, 'site.security', { appId, settings: data });
   return { Data: data, ModifiedDate: now.toISOString(), Message: SETTINGS_SAVED };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encryption and hashing settings
+
+const DEFAULT_HASHING: HashSettings = {
+  EncryptionType: 'Argon2id',
+  HashEncoding: 'base64',
+  SaltEncoding: 'utf8',
+  Salt: '',
+  PerPasswordSalt: true,
+  Iterations: 600_000,
+  SaltAttach: 'None',
+};
+
+export async function getEncryptionSettings(ctx: AppContext, uid: string, appId: number, set: SettingSet) {
+  await ownedSite(ctx, uid, appId);
+  const r = await ctx.db.query<{ settings: HashSettings; key_sealed: Uint8Array | null; modified_at: Date }>(
+    'SELECT settings, key_sealed, modified_at FROM encryption_settings WHERE app_id = $1 AND set_name = $2',
+    [appId, set],
+  );
+  const row = r.rows[0];
+  if (!row) {
+    if (set === 'previous-password') throw new AppError('previousPasswordSettingsNotSet');
+    if (set === 'security-answer') throw new AppError('securityAnswerSettingsNotSet');
+    return { Data: { ...DEFAULT_HASHING, HasEncryptionKey: false, ModifiedDate: new Date(0).toISOString() } };
+  }
+  return {
+    Data: {
+      ...DEFAULT_HASHING,
+      ...row.settings,
+      HasEncryptionKey: row.key_sealed !== null,
+      ModifiedDate: iso(row.modified_at)!,
+    },
+  };
+}
+
+export async function saveEncryptionSettings(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  set: SettingSet,
+  data: HashSettings & { EncryptionKey?: string },
+) {
+  await ownedSite(ctx, uid, appId);
+  const { EncryptionKey, ...settings } = data;
+  const existing = await ctx.db.query<{ key_sealed: Uint8Array | null }>(
+    'SELECT key_sealed FROM encryption_settings WHERE app_id = $1 AND set_name = $2',
+    [appId, set],
+  );
+  const sealed = EncryptionKey ? ctx.crypto.encrypt(EncryptionKey) : (existing.rows[0]?.key_sealed ?? null);
+  if (usesKey(settings.EncryptionType) && !sealed) throw new AppError('encryptionKeyNeeded');
+  const now = ctx.clock.now();
+  await ctx.db.query(
+    `INSERT INTO encryption_settings (app_id, set_name, settings, key_sealed, modified_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (app_id, set_name) DO UPDATE SET settings = EXCLUDED.settings, key_sealed = EXCLUDED.key_sealed,
+       modified_at = EXCLUDED.modified_at`,
+    [appId, set, JSON.stringify(settings), sealed, now],
+  );
+  // the key itself is never logged
+  await audit(ctx, caller, actor, uid, 'site.encryption', {
+    appId,
+    set,
+    type: settings.EncryptionType,
+    keyChanged: Boolean(EncryptionKey),
+  });
+  return { ...(await getEncryptionSettings(ctx, uid, appId, set)), Message: ENCRYPTION_MESSAGES.saved };
+}
+
+export async function previewHash(
+  ctx: AppContext,
+  uid: string,
+  appId: number,
+  data: HashSettings & { EncryptionKey?: string },
+  sample: string,
+) {
+  await ownedSite(ctx, uid, appId);
+  if (usesKey(data.EncryptionType) && !data.EncryptionKey) throw new AppError('encryptionKeyNeeded');
+  const { stored, salt } = await hashWithSettings(data, sample, data.EncryptionKey);
+  return { Data: { Stored: stored, SaltUsed: salt, Weak: WEAK_ALGORITHMS[data.EncryptionType] ?? null } };
 }

@@ -265,3 +265,72 @@ describe('app settings and application level security', () => {
     });
   });
 });
+
+describe('encryption and hashing settings', () => {
+  const data = {
+    EncryptionType: 'HMAC-SHA256',
+    HashEncoding: 'hex',
+    SaltEncoding: 'utf8',
+    Salt: 'site-salt',
+    PerPasswordSalt: false,
+    Iterations: 1,
+    SaltAttach: 'Append',
+  };
+
+  it('answers the defaults for passwords, 1037 and 1090 for the sets not yet saved', async () => {
+    expect((await call('GET', '/admin/password-settings')).json().Data).toMatchObject({
+      EncryptionType: 'Argon2id',
+      HasEncryptionKey: false,
+    });
+    expect((await call('GET', '/admin/previous-password-settings')).json().ErrorCode).toBe(1037);
+    expect((await call('GET', '/admin/security-question-settings')).json().ErrorCode).toBe(1090);
+  });
+
+  it('needs a key for HMAC, keeps it encrypted and never answers it', async () => {
+    const noKey = await call('POST', '/admin/save-encryption-settings', { Set: 'security-answer', data });
+    expect(noKey.json().ErrorCode).toBe(962);
+    const saved = await call('POST', '/admin/save-encryption-settings', {
+      Set: 'security-answer',
+      data: { ...data, EncryptionKey: 'Very-Secret-Key-42' },
+    });
+    expect(saved.json()).toMatchObject({
+      Data: { EncryptionType: 'HMAC-SHA256', HasEncryptionKey: true },
+      Message: 'Settings saved.',
+    });
+    expect(saved.body).not.toContain('Very-Secret-Key-42');
+    const got = await call('GET', '/admin/security-question-settings');
+    expect(got.body).not.toContain('Very-Secret-Key-42');
+    const raw = await t.db.query<{ key_sealed: Buffer; settings: unknown }>(
+      'SELECT key_sealed, settings FROM encryption_settings',
+    );
+    expect(JSON.stringify(raw.rows[0]!.settings)).not.toContain('Very-Secret');
+    expect(Buffer.from(raw.rows[0]!.key_sealed).toString('latin1')).not.toContain('Very-Secret');
+    // saving again without a key keeps the stored one
+    const again = await call('POST', '/admin/save-encryption-settings', {
+      Set: 'security-answer',
+      data: { ...data, Salt: 'x' },
+    });
+    expect(again.json().Data.HasEncryptionKey).toBe(true);
+    const logged = await t.db.query(
+      "SELECT details::text AS d FROM activity_log WHERE action = 'site.encryption'",
+    );
+    expect(JSON.stringify(logged.rows)).not.toContain('Very-Secret');
+  });
+
+  it('previews the stored form with the real implementation and says when it is weak', async () => {
+    const md5 = await call('POST', '/admin/encryption-settings/preview', {
+      data: { ...data, EncryptionType: 'MD5', Salt: '', SaltAttach: 'None' },
+      Sample: 'password',
+    });
+    expect(md5.json().Data).toMatchObject({
+      Stored: '5f4dcc3b5aa765d61d8327deb882cf99',
+      Weak: expect.stringContaining('MD5 is broken'),
+    });
+    const argon = await call('POST', '/admin/encryption-settings/preview', {
+      data: { ...data, EncryptionType: 'Argon2id', PerPasswordSalt: true, SaltAttach: 'None' },
+      Sample: 'password',
+    });
+    expect(argon.json().Data.Stored).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    expect(argon.json().Data.Weak).toBeNull();
+  });
+});
