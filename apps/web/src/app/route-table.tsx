@@ -9,6 +9,7 @@ import {
   impersonationRoutes,
 } from '../features/impersonation/routes.tsx';
 import { notificationsRoutes } from '../features/notifications/routes.tsx';
+import { siteConfigurationRoutes } from '../features/site-settings/routes.tsx';
 import { teamSection } from '../features/team/routes.tsx';
 import type { AppRoute, AppSection, PhraseRef } from '../lib/app-route.ts';
 import { GuestOnly, RequireAccess } from './guards.tsx';
@@ -20,7 +21,10 @@ import { GuestOnly, RequireAccess } from './guards.tsx';
 export const publicRoutes: readonly AppRoute[] = [...authPublicRoutes, ...impersonationPublicRoutes];
 
 export const sections: readonly AppSection[] = [
-  { ...customersSection, children: [...customersSection.children, ...impersonateSiteRoutes] },
+  {
+    ...customersSection,
+    children: [...customersSection.children, ...impersonateSiteRoutes, ...siteConfigurationRoutes],
+  },
   { ...teamSection, children: [...teamSection.children, ...impersonationRoutes] },
 ];
 

@@ -7,6 +7,7 @@ import { customers as enCustomers } from '../i18n/en/customers.ts';
 import { dashboard as enDashboard } from '../i18n/en/dashboard.ts';
 import { impersonation as enImpersonation } from '../i18n/en/impersonation.ts';
 import { notifications as enNotifications } from '../i18n/en/notifications.ts';
+import { siteSettings as enSiteSettings } from '../i18n/en/site-settings.ts';
 import { team as enTeam } from '../i18n/en/team.ts';
 import { auth as frAuth } from '../i18n/fr/auth.ts';
 import { auth as siAuth } from '../i18n/si/auth.ts';
@@ -23,6 +24,7 @@ const en = {
   dashboard: enDashboard,
   impersonation: enImpersonation,
   notifications: enNotifications,
+  siteSettings: enSiteSettings,
   team: enTeam,
 };
 export type Namespace = keyof typeof en;

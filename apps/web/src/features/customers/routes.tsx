@@ -4,14 +4,13 @@ import type { AppSection } from '../../lib/app-route.ts';
 
 const SearchCustomerPage = lazy(() => import('./components/search-customer-page.tsx'));
 const ViewCustomerPage = lazy(() => import('./components/view-customer-page.tsx'));
-const CustomerPlaceholder = lazy(() => import('./components/customer-placeholder.tsx'));
 const SiteWizardPage = lazy(() => import('./components/site-wizard-page.tsx'));
 
 /**
  * /manage-customer: search (default), create, edit-site, add-site, view-customer. Create, add-site
  * and edit-site share one form screen (the site wizard; it also checks sites.write, and create
- * customers.write); site-configuration is the target of the customer view's Configuration action,
- * filled by a later issue. The app adds the impersonation feature's impersonate screen.
+ * customers.write). The app adds the impersonation feature's impersonate screen and the
+ * site-settings feature's site-configuration screen (the customer view's Configuration action).
  */
 export const customersSection: AppSection = {
   path: 'manage-customer',
@@ -51,13 +50,6 @@ export const customersSection: AppSection = {
       label: { ns: 'customers', key: 'viewCustomer' },
       tab: false,
       element: <ViewCustomerPage />,
-    },
-    {
-      path: 'site-configuration',
-      access: 'site-settings.read',
-      label: { ns: 'customers', key: 'siteConfiguration' },
-      tab: false,
-      element: <CustomerPlaceholder screen="siteConfiguration" />,
     },
   ],
 };

@@ -22,6 +22,27 @@ export const common = {
   ellipsis: '…',
   pageSummary: 'Showing {from}–{to} of {total}',
   close: 'Close',
+  copy: 'Copy',
+  copied: 'Copied to the clipboard.',
+  copyFailed: 'Could not copy: select the text and copy it yourself.',
+  // The time picker (components/time-picker.tsx)
+  chooseTime: 'Choose a time',
+  timeHours: 'Hours',
+  timeMinutes: 'Minutes',
+  timeHourPosition: "{hour} o'clock",
+  timeMinutePosition: '{minute} minutes',
+  timeAm: 'AM',
+  timePm: 'PM',
+  timePeriod: 'AM or PM',
+  timeDialView: 'Dial',
+  timeClear: 'Clear',
+  timeCancel: 'Cancel',
+  timeDone: 'Done',
+  timeSeparator: ':',
+  timeDialHelp: 'Arrow keys move around the dial, Enter picks, Escape cancels.',
+  timeChosen: 'Chosen time',
+  time12: '{hour}:{minute} {period}',
+  time24: '{hour}:{minute}',
 };
 
 export type CommonPhrases = typeof common;

@@ -1,0 +1,28 @@
+import { useT } from '../lib/i18n.tsx';
+import { toast } from '../lib/toast-store.ts';
+
+/**
+ * A small 'Copy' button that puts `text` on the clipboard and says so in a toast. `label` names
+ * it for assistive technology (it should start with the visible 'Copy').
+ */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const t = useT('common');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast.success(t('copied'));
+    } catch {
+      toast.warning(t('copyFailed'));
+    }
+  };
+  return (
+    <button
+      type="button"
+      className="button button-small copy-button"
+      aria-label={label}
+      onClick={() => void copy()}
+    >
+      {t('copy')}
+    </button>
+  );
+}

@@ -1,0 +1,83 @@
+import { domainBody } from '@sac/contract/site-settings';
+import { type FormEvent, useState } from 'react';
+import { FormField } from '../../../components/form-field.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { validate } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import { type SiteRef, useAddCustomDomain } from '../api/site-settings-api.ts';
+
+/**
+ * 'Add custom domain'. An empty name: 'Domain name is required.' under the field and, on submit,
+ * 'Custom Domain cannot be an empty value'; a malformed one: the contract's message. The new domain
+ * joins the table (pending) with its DNS records; the server's Message is toasted.
+ */
+export function AddCustomDomainForm({ site }: { site: SiteRef }) {
+  const t = useT('siteSettings');
+  const add = useAddCustomDomain(site);
+  const [domain, setDomain] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [serverError, setServerError] = useState<string | undefined>();
+  const empty = domain.trim() === '';
+  const r = validate(domainBody, { domain });
+  const fieldError =
+    serverError ??
+    (touched || submitted
+      ? empty
+        ? t('domainNameRequired')
+        : r.ok
+          ? undefined
+          : r.errors.domain
+      : undefined);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (!r.ok || add.isPending) return;
+    add.mutate(r.data.domain, {
+      onSuccess: (answer) => {
+        toast.success(answer.Message);
+        setDomain('');
+        setTouched(false);
+        setSubmitted(false);
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 409 && error.serverText)
+          setServerError(error.serverText);
+      },
+    });
+  };
+  return (
+    <form className="subsection" onSubmit={onSubmit} noValidate aria-labelledby="add-custom-domain-title">
+      <h3 id="add-custom-domain-title" className="subsection-heading">
+        {t('addCustomDomain')}
+      </h3>
+      <div className="inline-form">
+        <FormField
+          id="custom-domain-name"
+          name="domain"
+          label={t('domainName')}
+          value={domain}
+          error={fieldError}
+          hint={t('domainNameHint')}
+          autoComplete="off"
+          required
+          onValueChange={(v) => {
+            setDomain(v);
+            setServerError(undefined);
+          }}
+          onBlur={() => setTouched(true)}
+        />
+        <button type="submit" className="button button-primary" aria-busy={add.isPending}>
+          {add.isPending ? t('saving') : t('addCustomDomain')}
+        </button>
+      </div>
+      {submitted && empty ? (
+        <p className="form-alert" role="alert">
+          {t('customDomainEmpty')}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,200 @@
+import { ERRORS } from '@sac/contract/errors';
+import {
+  type ApplicationSecurity,
+  applicationSecurity,
+  MFA_MODES,
+  SETTINGS_SAVED,
+  SIGN_IN_MODES,
+} from '@sac/contract/site-settings';
+import { type FormEvent, useState } from 'react';
+import { FormField } from '../../../components/form-field.tsx';
+import { RadioGroup } from '../../../components/radio-group.tsx';
+import { TimePicker } from '../../../components/time-picker.tsx';
+import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import {
+  type SecurityRead,
+  type SiteRef,
+  useApplicationSecurity,
+  useSaveApplicationSecurity,
+} from '../api/site-settings-api.ts';
+import type { SectionProps } from './section-props.ts';
+import { SectionStatus } from './section-status.tsx';
+
+const FIELDS = [
+  'SignInMode',
+  'MfaMode',
+  'PasswordMinLength',
+  'MaxFailedLogins',
+  'LockoutMinutes',
+  'SessionTimeoutMinutes',
+  'SecurityReportTime',
+] as const;
+type Field = (typeof FIELDS)[number];
+const NUMBER_FIELDS = [
+  'PasswordMinLength',
+  'MaxFailedLogins',
+  'LockoutMinutes',
+  'SessionTimeoutMinutes',
+] as const;
+
+const toValues = (s: ApplicationSecurity): Record<Field, string> => ({
+  SignInMode: s.SignInMode,
+  MfaMode: s.MfaMode,
+  PasswordMinLength: String(s.PasswordMinLength),
+  MaxFailedLogins: String(s.MaxFailedLogins),
+  LockoutMinutes: String(s.LockoutMinutes),
+  SessionTimeoutMinutes: String(s.SessionTimeoutMinutes),
+  SecurityReportTime: s.SecurityReportTime,
+});
+
+/**
+ * Application Level Security: sign-in mode, MFA, password length, lockout, session timeout and the
+ * daily report time (time picker). Never saved (927): the defaults, silently. A 981 refusal shows
+ * its message in the form.
+ */
+export function ApplicationSecuritySection({ site, canWrite, headingId }: SectionProps) {
+  const t = useT('siteSettings');
+  const security = useApplicationSecurity(site);
+  return (
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('applicationSecurity')}</h2>
+      <p className="muted">{t('securityIntro')}</p>
+      <SectionStatus query={security} />
+      {security.data ? (
+        <SecurityForm key={security.dataUpdatedAt} site={site} current={security.data} canWrite={canWrite} />
+      ) : null}
+    </section>
+  );
+}
+
+function SecurityForm({
+  site,
+  current,
+  canWrite,
+}: {
+  site: SiteRef;
+  current: SecurityRead;
+  canWrite: boolean;
+}) {
+  const t = useT('siteSettings');
+  const save = useSaveApplicationSecurity(site);
+  const [values, setValues] = useState(() => toValues(current.settings));
+  const [alert, setAlert] = useState<string | undefined>();
+  const form = useLiveValidation<Field, ApplicationSecurity>(applicationSecurity, values);
+  const set = (f: Field, v: string) => {
+    form.changed(f);
+    setAlert(undefined);
+    setValues((prev) => ({ ...prev, [f]: v }));
+  };
+  const numberField = (f: (typeof NUMBER_FIELDS)[number]) => ({
+    id: `security-${f}`,
+    name: f,
+    value: values[f],
+    error: form.shown(f),
+    type: 'number',
+    inputMode: 'numeric' as const,
+    readOnly: !canWrite,
+    onValueChange: (v: string) => set(f, v),
+    onBlur: () => form.touch(f),
+  });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!form.data || save.isPending) {
+      for (const f of FIELDS) form.touch(f);
+      return;
+    }
+    setAlert(undefined);
+    save.mutate(form.data, {
+      onSuccess: (answer) => toast.success(answer.Message || SETTINGS_SAVED),
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === ERRORS.securityConflict.code) {
+          setAlert(errorText(error));
+          return;
+        }
+        if (error instanceof ApiError)
+          form.setServerErrors(serverFieldErrors(error.envelope?.FieldErrors, FIELDS));
+        if (!(error instanceof ApiError && error.code === ERRORS.unauthenticated.code))
+          toast.error(errorText(error));
+      },
+    });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t('applicationSecurity')}>
+      <div className="form-grid">
+        <RadioGroup
+          legend={t('signInMode')}
+          name="SignInMode"
+          value={values.SignInMode}
+          error={form.shown('SignInMode')}
+          options={SIGN_IN_MODES.map((m) => ({
+            value: m,
+            label: t(`signInMode.${m}`),
+            hint: t(`signInModeHint.${m}`),
+            disabled: !canWrite,
+          }))}
+          onChange={(v) => set('SignInMode', v)}
+        />
+        <RadioGroup
+          legend={t('mfaMode')}
+          name="MfaMode"
+          value={values.MfaMode}
+          error={form.shown('MfaMode')}
+          options={MFA_MODES.map((m) => ({ value: m, label: t(`mfaMode.${m}`), disabled: !canWrite }))}
+          onChange={(v) => set('MfaMode', v)}
+        />
+      </div>
+      <div className="form-grid">
+        <FormField {...numberField('PasswordMinLength')} label={t('passwordMinLength')} min={6} max={64} />
+        <FormField
+          {...numberField('MaxFailedLogins')}
+          label={t('maxFailedLogins')}
+          hint={t('maxFailedLoginsHint')}
+          min={0}
+          max={50}
+        />
+        <FormField {...numberField('LockoutMinutes')} label={t('lockoutMinutes')} min={0} max={1440} />
+        <FormField
+          {...numberField('SessionTimeoutMinutes')}
+          label={t('sessionTimeoutMinutes')}
+          min={5}
+          max={43200}
+        />
+        <TimePicker
+          id="security-SecurityReportTime"
+          label={t('securityReportTime')}
+          title={t('securityReportTimeTitle')}
+          value={values.SecurityReportTime}
+          hint={t('securityReportTimeHint')}
+          error={form.shown('SecurityReportTime')}
+          disabled={!canWrite}
+          onChange={(v) => {
+            form.touch('SecurityReportTime');
+            set('SecurityReportTime', v);
+          }}
+        />
+      </div>
+      {alert ? (
+        <p className="form-alert" role="alert">
+          {alert}
+        </p>
+      ) : null}
+      {canWrite ? (
+        <div className="form-actions">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={!form.valid || save.isPending}
+            aria-busy={save.isPending}
+          >
+            {save.isPending ? t('saving') : t('save')}
+          </button>
+        </div>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,76 @@
+import { setCustomObjectSchemaBody } from '@sac/contract/site-settings';
+import type { FormEvent } from 'react';
+import { Dialog } from '../../../components/dialog.tsx';
+import { TextAreaField } from '../../../components/textarea-field.tsx';
+import { useSchemaForm } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import { type CustomObject, type SiteRef, useSetCustomObjectSchema } from '../api/site-settings-api.ts';
+import { SampleValidator } from './sample-validator.tsx';
+
+/** The schema as the user edits it: pretty-printed when it is JSON. */
+function pretty(schema: string): string {
+  try {
+    return JSON.stringify(JSON.parse(schema), null, 2);
+  } catch {
+    return schema;
+  }
+}
+
+/** 'Edit schema' of one custom object (PUT /admin/customobject/schema); the row takes the answer. */
+export function EditSchemaDialog({
+  site,
+  object,
+  onClose,
+}: {
+  site: SiteRef;
+  object: CustomObject;
+  onClose: () => void;
+}) {
+  const t = useT('siteSettings');
+  const setSchema = useSetCustomObjectSchema(site);
+  const form = useSchemaForm<'objId' | 'Schema', { objId: string; Schema: string }>(
+    setCustomObjectSchemaBody,
+    {
+      objId: object.Id,
+      Schema: pretty(object.Schema),
+    },
+  );
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const data = form.check();
+    if (!data || setSchema.isPending) return;
+    setSchema.mutate(data, {
+      onSuccess: (answer) => {
+        toast.success(answer.Message);
+        onClose();
+      },
+    });
+  };
+  return (
+    <Dialog title={t('editSchemaTitle', { id: object.Id })} onClose={onClose} busy={setSchema.isPending} wide>
+      <form onSubmit={onSubmit} noValidate>
+        <TextAreaField
+          id="edit-schema-Schema"
+          name="Schema"
+          label={t('objectSchema')}
+          value={form.values.Schema}
+          error={form.errors.Schema}
+          rows={10}
+          className="code-input"
+          spellCheck={false}
+          onValueChange={(v) => form.setValue('Schema', v)}
+        />
+        <SampleValidator site={site} schema={form.values.Schema} idPrefix="edit-schema" />
+        <div className="form-actions dialog-actions">
+          <button type="submit" className="button button-primary" aria-busy={setSchema.isPending}>
+            {setSchema.isPending ? t('saving') : t('save')}
+          </button>
+          <button type="button" className="button" disabled={setSchema.isPending} onClick={onClose}>
+            {t('cancel')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,388 @@
+import { STORAGE_KEYS } from '@sac/contract/constants';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../../components/toaster.tsx';
+import { setApiBase } from '../../../lib/api-base.ts';
+import { I18nProvider } from '../../../lib/i18n.tsx';
+import { createQueryClient } from '../../../lib/query-client.ts';
+import { clearToasts } from '../../../lib/toast-store.ts';
+import SiteConfigurationPage from './site-configuration-page.tsx';
+
+const UID = 'ada00000-0000-4000-8000-000000001815';
+const PATH = '/manage-customer/site-configuration';
+const admin = ['site-settings.read', 'site-settings.write'];
+const support = ['site-settings.read'];
+
+type Handler = (url: URL, body: unknown) => { status?: number; body: unknown };
+
+function stubApi(permissions: string[], routes: Record<string, Handler>) {
+  localStorage.setItem(STORAGE_KEYS.token, 't');
+  localStorage.setItem(STORAGE_KEYS.sign, 's');
+  const calls: { key: string; url: URL; body: unknown }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit = {}) => {
+      const url = new URL(input, 'http://api.test');
+      const key = `${init.method ?? 'GET'} ${url.pathname}`;
+      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+      calls.push({ key, url, body });
+      if (key === 'GET /admin/session')
+        return Response.json({
+          Uid: 'me',
+          Email: 'me@example.com',
+          Name: 'Me',
+          Role: ['X'],
+          Permissions: permissions,
+        });
+      const handler = routes[key];
+      if (!handler)
+        return Response.json({ ErrorCode: 920, Description: 'There is no such call.' }, { status: 404 });
+      const answer = handler(url, body);
+      return Response.json(answer.body, { status: answer.status ?? 200 });
+    }),
+  );
+  return calls;
+}
+
+function renderPage(section: string) {
+  const router = createMemoryRouter([{ path: PATH, element: <SiteConfigurationPage /> }], {
+    initialEntries: [`${PATH}?uid=${UID}&appId=1&section=${section}`],
+  });
+  render(
+    <I18nProvider initial="en">
+      <QueryClientProvider client={createQueryClient()}>
+        <RouterProvider router={router} />
+        <Toaster />
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+}
+
+const appSettings = {
+  AppName: 'analytical-engine',
+  Plan: 'Developer',
+  PlanStatus: 'Trial',
+  TrialEndsAt: '2099-12-31T00:00:00.000Z',
+  Billing: 'Monthly',
+  ProductionUrl: 'https://ae.example.com',
+  StagingUrl: '',
+};
+const notFound = (code: number, text: string) => () => ({
+  status: 404,
+  body: { ErrorCode: code, Description: text, Message: text },
+});
+const object = (Id: string) => ({
+  Id,
+  Name: `Object ${Id}`,
+  SizeMB: 5,
+  Schema: '{"type":"object"}',
+  CreatedDate: '2025-01-02T00:00:00.000Z',
+  ModifiedDate: '2025-01-03T00:00:00.000Z',
+});
+const pending = {
+  Domain: 'login.example.com',
+  Status: 'Pending Verification',
+  Records: [
+    { Type: 'CNAME', Name: 'login.example.com', Value: 'analytical-engine.hub.example' },
+    { Type: 'TXT', Name: '_sac-verification.login.example.com', Value: 'sac-verify-123' },
+  ],
+  LastCheckedAt: '2025-01-02T03:04:05.000Z',
+  LastCheckResult: 'No CNAME record for login.example.com was found.',
+  VerifiedAt: null,
+};
+const base: Record<string, Handler> = {
+  'GET /admin/appsettings': () => ({ body: { Data: appSettings } }),
+};
+
+beforeEach(() => {
+  localStorage.clear();
+  setApiBase('http://api.test');
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+describe('site configuration', () => {
+  it('shows the plan info and switches sections with the tabs', async () => {
+    stubApi(support, base);
+    renderPage('plan');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Site Configuration' })).toBeTruthy();
+    expect(await screen.findByText(/^Trial active till 12-31-2099$/)).toBeTruthy();
+    expect(screen.getByText('Monthly')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Plan info' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.click(screen.getByRole('tab', { name: 'Web apps' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Web apps' })).toBeTruthy();
+    expect((screen.getByLabelText('Production URL (Optional)') as HTMLInputElement).value).toBe(
+      'https://ae.example.com',
+    );
+    expect(screen.getByLabelText('Staging URL (Optional)')).toBeTruthy();
+    // Support reads only.
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+
+  it('saves the web apps with the URL rule and toasts the answer', async () => {
+    const calls = stubApi(admin, {
+      ...base,
+      'PUT /admin/appsettings': (_u, body) => ({
+        body: { Data: { ...appSettings, ...(body as { data: object }).data }, Message: 'Settings saved.' },
+      }),
+    });
+    renderPage('web-apps');
+    const staging = await screen.findByLabelText('Staging URL (Optional)');
+    fireEvent.change(staging, { target: { value: 'not a url' } });
+    fireEvent.blur(staging);
+    expect(await screen.findByText('Please enter a valid URL.')).toBeTruthy();
+    fireEvent.change(staging, { target: { value: 'staging.example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+    const put = calls.find((c) => c.key === 'PUT /admin/appsettings');
+    expect(put?.body).toEqual({
+      data: { ProductionUrl: 'https://ae.example.com', StagingUrl: 'staging.example.com' },
+    });
+  });
+
+  it('shows the defaults when security was never saved (927) and the 981 message on save', async () => {
+    stubApi(admin, {
+      'GET /admin/applicationlevelsecurity': notFound(
+        927,
+        'Not Found, Please try again with some other information!',
+      ),
+      'PUT /admin/applicationlevelsecurity': () => ({
+        status: 400,
+        body: {
+          ErrorCode: 981,
+          Description:
+            'Account lockout needs a lockout time: set Lockout minutes, or set Failed sign-ins to 0.',
+        },
+      }),
+    });
+    renderPage('security');
+    const optional = await screen.findByRole('radio', { name: 'Optional (preferred)' });
+    expect((optional as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('radio', { name: 'Required (strict)' }) as HTMLInputElement).checked).toBe(
+      false,
+    );
+    expect((screen.getByLabelText('Password minimum length') as HTMLInputElement).value).toBe('8');
+    expect((screen.getByLabelText('Failed sign-ins before lockout') as HTMLInputElement).value).toBe('5');
+    expect((screen.getByLabelText('Lockout minutes') as HTMLInputElement).value).toBe('15');
+    expect((screen.getByLabelText('Session timeout minutes') as HTMLInputElement).value).toBe('1440');
+    expect(
+      screen.getByRole('button', { name: /^Daily security report time \(Optional\) Choose a time$/ }),
+    ).toBeTruthy();
+    // 927 is not an error.
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    fireEvent.change(screen.getByLabelText('Lockout minutes'), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const alert = await screen.findByText(
+      'Account lockout needs a lockout time: set Lockout minutes, or set Failed sign-ins to 0.',
+    );
+    expect(alert.getAttribute('role')).toBe('alert');
+  });
+
+  it('sends the report time chosen with the time picker', async () => {
+    const calls = stubApi(admin, {
+      'GET /admin/applicationlevelsecurity': notFound(927, 'Not found'),
+      'PUT /admin/applicationlevelsecurity': (_u, body) => ({
+        body: {
+          Data: (body as { data: object }).data,
+          ModifiedDate: '2025-01-01T00:00:00.000Z',
+          Message: 'Settings saved.',
+        },
+      }),
+    });
+    renderPage('security');
+    fireEvent.click(await screen.findByRole('button', { name: /^Daily security report time/ }));
+    const dialog = screen.getByRole('dialog', { name: 'Daily security report time' });
+    fireEvent.click(within(dialog).getByRole('button', { name: "6 o'clock" }));
+    fireEvent.click(within(dialog).getByRole('button', { name: '30 minutes' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+    const put = calls.find((c) => c.key === 'PUT /admin/applicationlevelsecurity');
+    expect((put?.body as { data: { SecurityReportTime: string } } | undefined)?.data.SecurityReportTime).toBe(
+      '06:30',
+    );
+  });
+
+  it('shows an empty custom object list for 999 and the form messages of the spec', async () => {
+    const calls = stubApi(admin, {
+      'GET /admin/customobject': notFound(999, 'This site has no custom objects yet.'),
+      'POST /admin/customobject': (_u, body) => ({
+        body: { Data: { ...object('loyalty'), ...(body as object) }, Message: 'Custom object saved.' },
+      }),
+    });
+    renderPage('custom-objects');
+    expect(await screen.findByText('No data available to display.')).toBeTruthy();
+    expect(screen.queryByText('This site has no custom objects yet.')).toBeNull();
+
+    const add = screen.getByRole('button', { name: 'Add custom object' });
+    fireEvent.change(screen.getByLabelText('Id'), { target: { value: 'bad id!' } });
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Loyalty' } });
+    fireEvent.change(screen.getByLabelText('Size (in MB)'), { target: { value: 'ten' } });
+    fireEvent.click(add);
+    expect(
+      await screen.findByText('Id can only contain alphanumeric characters, underscores and dashes'),
+    ).toBeTruthy();
+    expect(screen.getByText('Please enter valid custom object size (in numbers).')).toBeTruthy();
+    expect(screen.getByText('Custom Object Schema is empty.')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Size (in MB)'), { target: { value: '500' } });
+    fireEvent.change(screen.getByLabelText('Schema'), { target: { value: '{not json' } });
+    expect(await screen.findByText('Please enter custom object size between 1 and 200')).toBeTruthy();
+    expect(screen.getByText('Invalid JSON input.')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Id'), { target: { value: 'loyalty' } });
+    fireEvent.change(screen.getByLabelText('Size (in MB)'), { target: { value: '5' } });
+    fireEvent.change(screen.getByLabelText('Schema'), { target: { value: '{"type":"object"}' } });
+    fireEvent.click(add);
+    expect(await screen.findByText('Custom object saved.')).toBeTruthy();
+    const row = await screen.findByRole('row', { name: /loyalty/ });
+    expect(within(row).getByRole('button', { name: 'Edit schema' })).toBeTruthy();
+    const post = calls.find((c) => c.key === 'POST /admin/customobject');
+    expect(post?.body).toEqual({ Id: 'loyalty', Name: 'Loyalty', SizeMB: 5, Schema: '{"type":"object"}' });
+  });
+
+  it('validates a sample against the schema and lists the errors', async () => {
+    const calls = stubApi(admin, {
+      'GET /admin/customobject': () => ({ body: { Data: [object('a1')] } }),
+      'POST /admin/customobject/validate': (_u, body) =>
+        (body as { Sample: string }).Sample.includes('many')
+          ? { body: { Valid: false, Errors: [{ Path: '/points', Message: 'must be integer' }] } }
+          : { body: { Valid: true, Errors: [] } },
+    });
+    renderPage('custom-objects');
+    await screen.findByRole('row', { name: /a1/ });
+    fireEvent.change(screen.getByLabelText('Schema'), {
+      target: { value: '{"type":"object","properties":{"points":{"type":"integer"}}}' },
+    });
+    fireEvent.change(screen.getByLabelText('Sample (JSON)'), { target: { value: '{"points":"many"}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Validate sample' }));
+    const list = await screen.findByRole('list', { name: 'Validation errors' });
+    expect(within(list).getByText('/points: must be integer')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Sample (JSON)'), { target: { value: '{"points":3}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Validate sample' }));
+    expect(await screen.findByText('The sample is valid against the schema.')).toBeTruthy();
+    expect(calls.filter((c) => c.key === 'POST /admin/customobject/validate')).toHaveLength(2);
+  });
+
+  it('edits a schema and removes an object after confirmation', async () => {
+    stubApi(admin, {
+      'GET /admin/customobject': () => ({ body: { Data: [object('a1'), object('b2')] } }),
+      'PUT /admin/customobject/schema': (_u, body) => ({
+        body: {
+          Data: { ...object('a1'), Schema: (body as { Schema: string }).Schema },
+          Message: 'Schema set.',
+        },
+      }),
+      'DELETE /admin/customobject': () => ({ body: { IsPosted: true, Message: 'Custom object removed.' } }),
+    });
+    renderPage('custom-objects');
+    const row = await screen.findByRole('row', { name: /a1/ });
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit schema' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit schema of a1' });
+    fireEvent.change(within(dialog).getByLabelText('Schema'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Custom Object Schema is empty.')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Schema'), {
+      target: { value: '{"type":"object","required":[]}' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Schema set.')).toBeTruthy();
+
+    fireEvent.click(within(screen.getByRole('row', { name: /b2/ })).getByRole('button', { name: 'Remove' }));
+    const confirm = screen.getByRole('dialog', { name: 'Remove custom object b2?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Custom object removed.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('row', { name: /b2/ })).toBeNull());
+  });
+
+  it('shows the hub domain, the DNS records of a pending domain, and verifies it', async () => {
+    const calls = stubApi(admin, {
+      'GET /admin/hubdomain': () => ({ body: { Data: { HubDomain: 'hub.example' } } }),
+      'GET /admin/customdomain/bindingrequest': () => ({ body: { Data: [pending] } }),
+      'POST /admin/customdomain/verify': () => ({
+        body: {
+          Data: {
+            ...pending,
+            Status: 'Verified',
+            VerifiedAt: '2025-01-03T00:00:00.000Z',
+            LastCheckResult: null,
+          },
+          Message: 'Custom domain verified.',
+        },
+      }),
+    });
+    renderPage('custom-domains');
+    expect(await screen.findByText('hub.example')).toBeTruthy();
+    const domains = await screen.findByRole('table', { name: 'Custom domains' });
+    const row = await within(domains).findByRole('row', { name: /login\.example\.com/ });
+    expect(within(row).getByText('Pending Verification')).toBeTruthy();
+    const records = screen.getByRole('table', { name: 'DNS records for login.example.com' });
+    expect(within(records).getByText('CNAME')).toBeTruthy();
+    expect(within(records).getByText('analytical-engine.hub.example')).toBeTruthy();
+    expect(within(records).getByText('_sac-verification.login.example.com')).toBeTruthy();
+    expect(within(records).getByText('sac-verify-123')).toBeTruthy();
+    expect(
+      within(records).getByRole('button', { name: 'Copy TXT value for login.example.com' }),
+    ).toBeTruthy();
+    expect(screen.getByText('No CNAME record for login.example.com was found.')).toBeTruthy();
+    expect(screen.getByText('01-02-2025 03:04:05 UTC')).toBeTruthy();
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Verify now' }));
+    expect(await screen.findByText('Custom domain verified.')).toBeTruthy();
+    await waitFor(() =>
+      expect(
+        within(within(domains).getByRole('row', { name: /login\.example\.com/ })).getByText('Verified'),
+      ).toBeTruthy(),
+    );
+    expect(screen.queryByRole('table', { name: 'DNS records for login.example.com' })).toBeNull();
+    expect(calls.find((c) => c.key === 'POST /admin/customdomain/verify')?.body).toEqual({
+      domain: 'login.example.com',
+    });
+  });
+
+  it('a failed check keeps the domain pending and says why; add and delete domains', async () => {
+    stubApi(admin, {
+      'GET /admin/hubdomain': () => ({ body: { Data: { HubDomain: 'hub.example' } } }),
+      'GET /admin/customdomain/bindingrequest': () => ({ body: { Data: [] } }),
+      'POST /admin/customdomain/bindingrequest': (_u, body) => ({
+        body: {
+          Data: {
+            ...pending,
+            Domain: (body as { domain: string }).domain,
+            LastCheckedAt: null,
+            LastCheckResult: null,
+          },
+          Message: 'Custom domain saved.',
+        },
+      }),
+      'DELETE /admin/customdomain/bindingrequest': () => ({
+        body: { IsPosted: true, Message: 'Custom domain deleted.' },
+      }),
+    });
+    renderPage('custom-domains');
+    expect(await screen.findByText('No data available to display.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add custom domain' }));
+    expect(await screen.findByText('Domain name is required.')).toBeTruthy();
+    expect(screen.getByText('Custom Domain cannot be an empty value')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Domain name'), { target: { value: 'Shop.Example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add custom domain' }));
+    expect(await screen.findByText('Custom domain saved.')).toBeTruthy();
+    const domains = screen.getByRole('table', { name: 'Custom domains' });
+    const row = await within(domains).findByRole('row', { name: /shop\.example\.com/ });
+    expect(screen.getByRole('table', { name: 'DNS records for shop.example.com' })).toBeTruthy();
+    expect(screen.getAllByText('Not checked yet').length).toBeGreaterThan(0);
+    fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+    const confirm = screen.getByRole('dialog', { name: 'Delete custom domain shop.example.com?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Custom domain deleted.')).toBeTruthy();
+    await waitFor(() =>
+      expect(within(domains).queryByRole('row', { name: /shop\.example\.com/ })).toBeNull(),
+    );
+  });
+});

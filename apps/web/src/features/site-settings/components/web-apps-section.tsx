@@ -1,0 +1,103 @@
+import { appSettingsBody, SETTINGS_SAVED } from '@sac/contract/site-settings';
+import { type FormEvent, useState } from 'react';
+import { FormField } from '../../../components/form-field.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import {
+  type AppSettings,
+  type SiteRef,
+  useAppSettings,
+  useSaveAppSettings,
+} from '../api/site-settings-api.ts';
+import type { SectionProps } from './section-props.ts';
+import { SectionStatus } from './section-status.tsx';
+
+const schema = appSettingsBody.shape.data;
+const FIELDS = ['ProductionUrl', 'StagingUrl'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** Web apps: the production and staging URLs (both optional, URL-like); Save toasts 'Settings saved.'. */
+export function WebAppsSection({ site, canWrite, headingId }: SectionProps) {
+  const t = useT('siteSettings');
+  const settings = useAppSettings(site);
+  return (
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('webApps')}</h2>
+      <p className="muted">{t('webAppsIntro')}</p>
+      <SectionStatus query={settings} />
+      {settings.data ? (
+        <WebAppsForm key={settings.dataUpdatedAt} site={site} current={settings.data} canWrite={canWrite} />
+      ) : null}
+    </section>
+  );
+}
+
+function WebAppsForm({
+  site,
+  current,
+  canWrite,
+}: {
+  site: SiteRef;
+  current: AppSettings;
+  canWrite: boolean;
+}) {
+  const t = useT('siteSettings');
+  const save = useSaveAppSettings(site);
+  const [values, setValues] = useState<Record<Field, string>>({
+    ProductionUrl: current.ProductionUrl,
+    StagingUrl: current.StagingUrl,
+  });
+  const form = useLiveValidation<Field, unknown>(schema, values);
+  const field = (f: Field) => ({
+    id: `web-apps-${f}`,
+    name: f,
+    value: values[f],
+    error: form.shown(f),
+    hint: t('urlHint'),
+    readOnly: !canWrite,
+    autoComplete: 'off',
+    inputMode: 'url' as const,
+    onValueChange: (v: string) => {
+      form.changed(f);
+      setValues((prev) => ({ ...prev, [f]: v }));
+    },
+    onBlur: () => form.touch(f),
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = schema.safeParse(values);
+    if (!parsed.success || save.isPending) {
+      for (const f of FIELDS) form.touch(f);
+      return;
+    }
+    save.mutate(parsed.data, {
+      onSuccess: (answer) => toast.success(answer.Message || SETTINGS_SAVED),
+      onError: (error) => {
+        if (error instanceof ApiError)
+          form.setServerErrors(serverFieldErrors(error.envelope?.FieldErrors, FIELDS));
+      },
+    });
+  };
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t('webApps')}>
+      <div className="form-grid">
+        <FormField {...field('ProductionUrl')} label={t('productionUrl')} />
+        <FormField {...field('StagingUrl')} label={t('stagingUrl')} />
+      </div>
+      {canWrite ? (
+        <div className="form-actions">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={!form.valid || save.isPending}
+            aria-busy={save.isPending}
+          >
+            {save.isPending ? t('saving') : t('save')}
+          </button>
+        </div>
+      ) : null}
+    </form>
+  );
+}
