@@ -568,6 +568,24 @@ const MATRIX: Record<EndpointId, Row> = {
     async (f) => ({ query: siteOf(f), payload: { data: HASHING, Sample: 'Secret#1' } }),
     200,
   ),
+  activeCustomFields: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  customRegistrationDataList: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  addDataSource: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { Name: `ds_${randomUUID().slice(0, 8)}`, Items: [{ Value: 'a', Text: 'A' }] },
+  })),
+  addCustomField: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { Name: `f_${randomUUID().slice(0, 8)}`, Display: 'F', Type: 'string', Rules: 'required' },
+  })),
+  saveDefaultFields: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { Fields: [{ Name: 'FirstName', Enabled: true, Rules: '' }] },
+  })),
+  integrations: settingsRead(
+    async (f) => ({ query: { uId: f.customer.uid, appId: String(f.customer.appId) } }),
+    200,
+  ),
   updateAccess: {
     targeted: true,
     request: async (f) => ({ query: { appId: String(await grantTo(f)), userId: f.customer.uid } }),

@@ -68,6 +68,7 @@ export const ERRORS = {
     text: 'This site has no security-answer settings yet.',
   },
   encryptionKeyNeeded: { code: 962, status: 400, text: 'This encryption type needs an encryption key.' },
+  fieldExists: { code: 963, status: 409, text: 'A field or data source with this name already exists.' },
   customDomainExists: { code: 961, status: 409, text: 'This domain is already bound to a site.' },
   unknownCatalogueEntry: {
     code: 942,

@@ -33,7 +33,9 @@ export type ActivityAction =
   | 'site.customdomain.verify'
   | 'site.appsettings'
   | 'site.security'
-  | 'site.encryption';
+  | 'site.encryption'
+  | 'site.fields'
+  | 'site.datasource';
 
 export interface ActivityEntry {
   at: Date;

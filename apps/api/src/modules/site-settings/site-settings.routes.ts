@@ -2,6 +2,7 @@ import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import * as fields from './registration-fields.service.ts';
 import * as settings from './site-settings.service.ts';
 
 export function siteSettingsRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -59,5 +60,23 @@ export function siteSettingsRoutes(app: FastifyInstance, ctx: AppContext): void 
   );
   registerEndpoint(app, ctx, ENDPOINTS.encryptionPreview, (c) =>
     settings.previewHash(ctx, c.query.uid, c.query.appId, c.body.data, c.body.Sample),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.activeCustomFields, (c) =>
+    fields.activeFields(ctx, c.query.uid, c.query.appId),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.customRegistrationDataList, (c) =>
+    fields.dataSources(ctx, c.query.uid, c.query.appId),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.addDataSource, (c) =>
+    fields.addDataSource(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.addCustomField, (c) =>
+    fields.addCustomField(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.saveDefaultFields, (c) =>
+    fields.saveDefaultFields(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.Fields),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.integrations, (c) =>
+    fields.integrations(ctx, c.query.uId, c.query.appId),
   );
 }

@@ -1,0 +1,248 @@
+import { DEFAULT_FIELD_NAMES, FIELD_MESSAGES } from '@sac/contract/registration-fields';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { writeActivity } from '../activity/activity.repo.ts';
+
+/** The default fields before a site configures them: email and password on, the rest off. */
+const DEFAULTS: Record<
+  (typeof DEFAULT_FIELD_NAMES)[number],
+  { display: string; type: string; rules: string; enabled: boolean }
+> = {
+  EmailId: { display: 'Email', type: 'email', rules: 'required|valid_email', enabled: true },
+  Password: { display: 'Password', type: 'password', rules: 'required|min_length[8]', enabled: true },
+  FirstName: { display: 'First name', type: 'string', rules: '', enabled: false },
+  LastName: { display: 'Last name', type: 'string', rules: '', enabled: false },
+  PhoneId: { display: 'Phone number', type: 'string', rules: 'numeric|exact_length[10]', enabled: false },
+  BirthDate: { display: 'Birth date', type: 'date', rules: '', enabled: false },
+  Gender: { display: 'Gender', type: 'string', rules: '', enabled: false },
+  Company: { display: 'Company', type: 'string', rules: '', enabled: false },
+};
+
+async function ownedSite(ctx: AppContext, uid: string, appId: number): Promise<{ features: string[] }> {
+  const r = await ctx.db.query<{ features: string[] }>(
+    'SELECT features FROM sites WHERE app_id = $1 AND owner_uid = $2',
+    [appId, uid],
+  );
+  if (!r.rows[0]) throw new AppError('notFound', 'This customer owns no site with that appId.');
+  return r.rows[0];
+}
+
+const audit = (
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  action: 'site.fields' | 'site.datasource',
+  details: Record<string, unknown>,
+) =>
+  writeActivity(ctx.db, {
+    at: ctx.clock.now(),
+    action,
+    actorUid: actor.uid,
+    actorEmail: actor.email,
+    targetType: 'customer',
+    targetId: uid,
+    clientAddress: caller.clientAddress,
+    details,
+  });
+
+interface FieldRow {
+  name: string;
+  display: string;
+  type: string;
+  rules: string;
+  data_source: string;
+  custom: boolean;
+  enabled: boolean;
+}
+
+export async function activeFields(ctx: AppContext, uid: string, appId: number) {
+  await ownedSite(ctx, uid, appId);
+  const r = await ctx.db.query<FieldRow>('SELECT * FROM registration_fields WHERE app_id = $1', [appId]);
+  const stored = new Map(r.rows.map((f) => [f.name, f]));
+  const defaults = DEFAULT_FIELD_NAMES.map((name) => {
+    const s = stored.get(name);
+    const d = DEFAULTS[name];
+    return {
+      Name: name,
+      Display: s?.display ?? d.display,
+      Type: s?.type ?? d.type,
+      Rules: s?.rules ?? d.rules,
+      DataSource: '',
+      Custom: false,
+      Enabled: s?.enabled ?? d.enabled,
+    };
+  });
+  const custom = r.rows
+    .filter((f) => f.custom)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((f) => ({
+      Name: f.name,
+      Display: f.display,
+      Type: f.type,
+      Rules: f.rules,
+      DataSource: f.data_source,
+      Custom: true,
+      Enabled: f.enabled,
+    }));
+  return { Data: [...defaults, ...custom] };
+}
+
+export async function addCustomField(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  f: { Name: string; Display: string; Type: string; Rules: string; DataSource: string },
+) {
+  await ownedSite(ctx, uid, appId);
+  if ((DEFAULT_FIELD_NAMES as readonly string[]).includes(f.Name))
+    throw new AppError('fieldExists', FIELD_MESSAGES.fieldExists);
+  if (f.DataSource) {
+    const ds = await ctx.db.query('SELECT 1 FROM data_sources WHERE app_id = $1 AND name = $2', [
+      appId,
+      f.DataSource,
+    ]);
+    if (!ds.rows[0])
+      throw new AppError('validation', `There is no data source ${f.DataSource}.`, [
+        { Field: 'DataSource', Message: `There is no data source ${f.DataSource}.` },
+      ]);
+  }
+  try {
+    await ctx.db.query(
+      `INSERT INTO registration_fields (app_id, name, display, type, rules, data_source, custom, enabled, modified_at)
+       VALUES ($1, $2, $3, $4, $5, $6, true, true, $7)`,
+      [appId, f.Name, f.Display, f.Type, f.Rules, f.DataSource, ctx.clock.now()],
+    );
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505')
+      throw new AppError('fieldExists', FIELD_MESSAGES.fieldExists);
+    throw e;
+  }
+  await audit(ctx, caller, actor, uid, 'site.fields', { appId, added: f.Name });
+  return { ...(await activeFields(ctx, uid, appId)), Message: FIELD_MESSAGES.customFieldSaved };
+}
+
+export async function saveDefaultFields(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  fields: Array<{ Name: (typeof DEFAULT_FIELD_NAMES)[number]; Enabled: boolean; Rules: string }>,
+) {
+  await ownedSite(ctx, uid, appId);
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    for (const f of fields) {
+      const d = DEFAULTS[f.Name];
+      await tx.query(
+        `INSERT INTO registration_fields (app_id, name, display, type, rules, custom, enabled, modified_at)
+         VALUES ($1, $2, $3, $4, $5, false, $6, $7)
+         ON CONFLICT (app_id, name) DO UPDATE SET rules = EXCLUDED.rules, enabled = EXCLUDED.enabled, modified_at = EXCLUDED.modified_at`,
+        [appId, f.Name, d.display, d.type, f.Rules, f.Enabled, now],
+      );
+    }
+  });
+  await audit(ctx, caller, actor, uid, 'site.fields', {
+    appId,
+    defaults: fields.map((f) => `${f.Name}:${f.Enabled ? 'on' : 'off'}`),
+  });
+  return { ...(await activeFields(ctx, uid, appId)), Message: FIELD_MESSAGES.defaultFieldsSaved };
+}
+
+interface SourceRow {
+  name: string;
+  parent_name: string;
+  rules: string;
+  items: Array<{ Value: string; Text: string; Parent?: string }>;
+}
+
+export async function dataSources(ctx: AppContext, uid: string, appId: number) {
+  await ownedSite(ctx, uid, appId);
+  const r = await ctx.db.query<SourceRow>(
+    'SELECT name, parent_name, rules, items FROM data_sources WHERE app_id = $1 ORDER BY name',
+    [appId],
+  );
+  return {
+    Data: r.rows.map((d) => ({ Name: d.name, ParentName: d.parent_name, Rules: d.rules, Items: d.items })),
+  };
+}
+
+export async function addDataSource(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  d: {
+    Name: string;
+    ParentName: string;
+    Rules: string;
+    Items: Array<{ Value: string; Text: string; Parent?: string | undefined }>;
+  },
+) {
+  await ownedSite(ctx, uid, appId);
+  if (d.ParentName) {
+    const p = await ctx.db.query('SELECT 1 FROM data_sources WHERE app_id = $1 AND name = $2', [
+      appId,
+      d.ParentName,
+    ]);
+    if (!p.rows[0])
+      throw new AppError('validation', `There is no data source ${d.ParentName}.`, [
+        { Field: 'ParentName', Message: `There is no data source ${d.ParentName}.` },
+      ]);
+  }
+  if (d.Rules) {
+    const re = new RegExp(d.Rules);
+    const bad = d.Items.filter((i) => !re.test(i.Value));
+    if (bad.length) {
+      const message = `These items do not match the rule: ${bad.map((i) => i.Value).join(', ')}.`;
+      throw new AppError('validation', message, [{ Field: 'Items', Message: message }]);
+    }
+  }
+  try {
+    await ctx.db.query(
+      'INSERT INTO data_sources (app_id, name, parent_name, rules, items, modified_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [appId, d.Name, d.ParentName, d.Rules, JSON.stringify(d.Items), ctx.clock.now()],
+    );
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505')
+      throw new AppError('fieldExists', FIELD_MESSAGES.dataSourceExists);
+    throw e;
+  }
+  await audit(ctx, caller, actor, uid, 'site.datasource', { appId, added: d.Name, items: d.Items.length });
+  return { ...(await dataSources(ctx, uid, appId)), Message: FIELD_MESSAGES.dataSourceAdded };
+}
+
+/**
+ * The integrations a site can use, with their state: webhooks follow the site's feature; the
+ * connectors are listed as not connected until a customer connects them in their own console.
+ */
+const CATALOGUE = [
+  { Key: 'webhooks', Name: 'Webhooks', Category: 'Events', feature: 'webhooks' },
+  { Key: 'analytics', Name: 'Analytics export', Category: 'Analytics', feature: 'analytics' },
+  { Key: 'audit-log-stream', Name: 'Audit log streaming', Category: 'Security', feature: 'audit-log' },
+  { Key: 'salesforce', Name: 'Salesforce', Category: 'CRM' },
+  { Key: 'mailchimp', Name: 'Mailchimp', Category: 'Marketing' },
+  { Key: 'zendesk', Name: 'Zendesk', Category: 'Support' },
+  { Key: 'segment', Name: 'Segment', Category: 'Customer data' },
+] as const;
+
+export async function integrations(ctx: AppContext, uid: string, appId: number) {
+  const site = await ownedSite(ctx, uid, appId);
+  return {
+    Data: CATALOGUE.map((c) => {
+      const feature = 'feature' in c ? c.feature : undefined;
+      const enabled = feature ? site.features.includes(feature) : false;
+      return {
+        Key: c.Key,
+        Name: c.Name,
+        Category: c.Category,
+        Enabled: enabled,
+        State: feature ? (enabled ? 'Active' : 'Not in the site’s features') : 'Not connected',
+      };
+    }),
+  };
+}
