@@ -1,4 +1,5 @@
-import type { ResponseOf } from '@sac/contract/endpoints';
+import type { SettingSet } from '@sac/contract/encryption-settings';
+import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
 import { APPLICATION_SECURITY_DEFAULTS, type ApplicationSecurity } from '@sac/contract/site-settings';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,6 +9,10 @@ import type { TokenPair } from '../../../lib/impersonation-mode.ts';
 export type CustomObject = ResponseOf<'customObjectList'>['Data'][number];
 export type CustomDomain = ResponseOf<'customDomainList'>['Data'][number];
 export type AppSettings = ResponseOf<'appSettings'>['Data'];
+export type EncryptionSettings = ResponseOf<'passwordSettings'>['Data'];
+export type RegistrationField = ResponseOf<'activeCustomFields'>['Data'][number];
+export type DataSource = ResponseOf<'customRegistrationDataList'>['Data'][number];
+export type Integration = ResponseOf<'integrations'>['Data'][number];
 
 /**
  * The site a configuration section works on. `auth` calls with that pair (an impersonation
@@ -28,6 +33,10 @@ export const siteSettingsKeys = {
   security: (s: SiteRef) => [...siteSettingsKeys.site(s), 'security'] as const,
   customObjects: (s: SiteRef) => [...siteSettingsKeys.site(s), 'custom-objects'] as const,
   customDomains: (s: SiteRef) => [...siteSettingsKeys.site(s), 'custom-domains'] as const,
+  encryption: (s: SiteRef, set: SettingSet) => [...siteSettingsKeys.site(s), 'encryption', set] as const,
+  fields: (s: SiteRef) => [...siteSettingsKeys.site(s), 'registration-fields'] as const,
+  dataSources: (s: SiteRef) => [...siteSettingsKeys.site(s), 'data-sources'] as const,
+  integrations: (s: SiteRef) => [...siteSettingsKeys.site(s), 'integrations'] as const,
   hubDomain: (s: SiteRef) =>
     [...siteSettingsKeys.all, s.auth ? 'impersonated' : 'admin', 'hub-domain'] as const,
 };
@@ -231,3 +240,127 @@ export function useDeleteCustomDomain(s: SiteRef) {
     onSuccess: (_answer, domain) => setRows((rows) => rows.filter((r) => r.Domain !== domain)),
   });
 }
+
+// --------------------------------------------------------------------------------------------
+// Encryption and hashing settings
+
+export interface EncryptionRead {
+  /** Undefined when the site has no settings of its own for this set (1037, 1090): the defaults show. */
+  settings: EncryptionSettings | undefined;
+}
+
+const ENCRYPTION_READS = {
+  password: { id: 'passwordSettings', unset: undefined },
+  'previous-password': { id: 'previousPasswordSettings', unset: ERRORS.previousPasswordSettingsNotSet.code },
+  'security-answer': { id: 'securityQuestionSettings', unset: ERRORS.securityAnswerSettingsNotSet.code },
+} as const;
+
+/**
+ * GET /admin/password-settings, /admin/previous-password-settings (1037: not set, ignored) or
+ * /admin/security-question-settings (1090: not set, ignored).
+ */
+export const useEncryptionSettings = (s: SiteRef, set: SettingSet) =>
+  useQuery({
+    queryKey: siteSettingsKeys.encryption(s, set),
+    queryFn: async ({ signal }): Promise<EncryptionRead> => {
+      const read = ENCRYPTION_READS[set];
+      try {
+        return { settings: (await callApi(read.id, call(s, signal))).Data };
+      } catch (error) {
+        if (read.unset !== undefined && error instanceof ApiError && error.code === read.unset) {
+          return { settings: undefined };
+        }
+        throw error;
+      }
+    },
+    ...retryOf(s),
+  });
+
+export type EncryptionData = BodyOf<'saveEncryptionSettings'>['data'];
+
+/** POST /admin/save-encryption-settings {Set, data}: the answer replaces that set's cached read. */
+export function useSaveEncryptionSettings(s: SiteRef, set: SettingSet) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...siteSettingsKeys.encryption(s, set), 'save'],
+    mutationFn: (data: EncryptionData) =>
+      callApi('saveEncryptionSettings', { ...call(s), body: { Set: set, data } }),
+    onSuccess: (answer) =>
+      queryClient.setQueryData<EncryptionRead>(siteSettingsKeys.encryption(s, set), {
+        settings: answer.Data,
+      }),
+  });
+}
+
+/** POST /admin/encryption-settings/preview {data, Sample}: {Stored, SaltUsed, Weak}. */
+export function useEncryptionPreview(s: SiteRef, set: SettingSet) {
+  return useMutation({
+    mutationKey: [...siteSettingsKeys.encryption(s, set), 'preview'],
+    mutationFn: (body: { data: EncryptionData; Sample: string }) =>
+      callApi('encryptionPreview', { ...call(s), body }),
+  });
+}
+
+// --------------------------------------------------------------------------------------------
+// Registration fields, data sources, integrations
+
+/** GET /admin/active-custom-fields: default and custom registration fields. */
+export const useRegistrationFields = (s: SiteRef) =>
+  useQuery({
+    queryKey: siteSettingsKeys.fields(s),
+    queryFn: async ({ signal }) => (await callApi('activeCustomFields', call(s, signal))).Data,
+    ...retryOf(s),
+  });
+
+/** POST /admin/default-fields {Fields}: the answer replaces the cached fields. */
+export function useSaveDefaultFields(s: SiteRef) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...siteSettingsKeys.fields(s), 'defaults'],
+    mutationFn: (body: BodyOf<'saveDefaultFields'>) => callApi('saveDefaultFields', { ...call(s), body }),
+    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.fields(s), answer.Data),
+  });
+}
+
+/** POST /admin/custom-field: the answer (all the fields) replaces the cached fields. */
+export function useAddCustomField(s: SiteRef) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...siteSettingsKeys.fields(s), 'add'],
+    mutationFn: (body: BodyOf<'addCustomField'>) => callApi('addCustomField', { ...call(s), body }),
+    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.fields(s), answer.Data),
+  });
+}
+
+/** GET /admin/custom-registration-data-list: the data sources. */
+export const useDataSources = (s: SiteRef) =>
+  useQuery({
+    queryKey: siteSettingsKeys.dataSources(s),
+    queryFn: async ({ signal }) => (await callApi('customRegistrationDataList', call(s, signal))).Data,
+    ...retryOf(s),
+  });
+
+/** POST /admin/custom-registration-data: the answer (all the data sources) replaces the cache. */
+export function useAddDataSource(s: SiteRef) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...siteSettingsKeys.dataSources(s), 'add'],
+    mutationFn: (body: BodyOf<'addDataSource'>) => callApi('addDataSource', { ...call(s), body }),
+    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.dataSources(s), answer.Data),
+  });
+}
+
+/** GET /admin/integrations?uId=&appId= (the spec's uId spelling). */
+export const useIntegrations = (s: SiteRef) =>
+  useQuery({
+    queryKey: siteSettingsKeys.integrations(s),
+    queryFn: async ({ signal }) =>
+      (
+        await callApi('integrations', {
+          query: { uId: s.uid, appId: s.appId },
+          signal,
+          ...(s.auth ? { auth: s.auth } : {}),
+        })
+      ).Data,
+    ...retryOf(s),
+  });

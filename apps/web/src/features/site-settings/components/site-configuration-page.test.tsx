@@ -386,3 +386,298 @@ describe('site configuration', () => {
     );
   });
 });
+
+const hashing = (over: object = {}) => ({
+  EncryptionType: 'Argon2id',
+  HashEncoding: 'base64',
+  SaltEncoding: 'utf8',
+  Salt: '',
+  PerPasswordSalt: true,
+  Iterations: 600000,
+  SaltAttach: 'None',
+  HasEncryptionKey: false,
+  ModifiedDate: '2025-01-02T00:00:00.000Z',
+  ...over,
+});
+const encryptionReads: Record<string, Handler> = {
+  'GET /admin/password-settings': () => ({
+    body: { Data: hashing({ EncryptionType: 'HMAC-SHA256', HasEncryptionKey: true }) },
+  }),
+  'GET /admin/previous-password-settings': notFound(1037, 'This site has no previous-password settings.'),
+  'GET /admin/security-question-settings': notFound(1090, 'This site has no security-answer settings yet.'),
+};
+
+describe('encryption and hashing settings', () => {
+  it('shows the three sets, 1037 and 1090 as the defaults, and hides the writes for support', async () => {
+    stubApi(support, encryptionReads);
+    renderPage('encryption');
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'Encryption and Hashing Settings' }),
+    ).toBeTruthy();
+    const password = screen.getByRole('region', { name: 'Password' });
+    await within(password).findByLabelText('Encryption key');
+    expect((within(password).getByLabelText('Encryption type') as HTMLSelectElement).value).toBe(
+      'HMAC-SHA256',
+    );
+    expect(within(password).getByText('A key is stored; leave empty to keep it')).toBeTruthy();
+    expect((within(password).getByLabelText('Encryption key') as HTMLInputElement).value).toBe('');
+    expect(within(password).getByText(/^Weak: A single fast keyed hash/)).toBeTruthy();
+    const previous = screen.getByRole('region', { name: 'Previous password' });
+    expect(await within(previous).findByText('Uses the password settings')).toBeTruthy();
+    expect((within(previous).getByLabelText('Encryption type') as HTMLSelectElement).value).toBe('Argon2id');
+    expect(within(previous).queryByLabelText('Number of iterations')).toBeNull();
+    const answer = screen.getByRole('region', { name: 'Security answer' });
+    expect(await within(answer).findByLabelText('Salt attach type')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.getAllByRole('button', { name: 'Preview' })).toHaveLength(3);
+  });
+
+  it('previews a sample, saves a set and shows 962 under the key', async () => {
+    const calls = stubApi(admin, {
+      ...encryptionReads,
+      'POST /admin/encryption-settings/preview': () => ({
+        body: { Data: { Stored: 'c2FsdA==$aGFzaA==', SaltUsed: 'c2FsdA==', Weak: null } },
+      }),
+      'POST /admin/save-encryption-settings': (_u, body) => {
+        const b = body as { Set: string; data: { EncryptionType: string; EncryptionKey?: string } };
+        if (b.data.EncryptionType.startsWith('HMAC') && !b.data.EncryptionKey)
+          return {
+            status: 400,
+            body: {
+              ErrorCode: 962,
+              Description: 'This encryption type needs an encryption key.',
+              Message: 'This encryption type needs an encryption key.',
+            },
+          };
+        return { body: { Data: hashing(b.data), Message: 'Settings saved.' } };
+      },
+    });
+    renderPage('encryption');
+    const answer = screen.getByRole('region', { name: 'Security answer' });
+    const type = await within(answer).findByLabelText('Encryption type');
+    fireEvent.change(type, { target: { value: 'PBKDF2-SHA256' } });
+    const iterations = within(answer).getByLabelText('Number of iterations');
+    fireEvent.change(iterations, { target: { value: '1000' } });
+    fireEvent.click(within(answer).getByRole('button', { name: 'Preview' }));
+    expect(await within(answer).findByText('Enter a sample password.')).toBeTruthy();
+    fireEvent.change(within(answer).getByLabelText('Sample password'), { target: { value: 'hunter2' } });
+    fireEvent.click(within(answer).getByRole('button', { name: 'Preview' }));
+    expect(await within(answer).findByText('c2FsdA==$aGFzaA==')).toBeTruthy();
+    expect(within(answer).getByRole('button', { name: 'Copy stored form (Security answer)' })).toBeTruthy();
+    expect(calls.find((c) => c.key === 'POST /admin/encryption-settings/preview')?.body).toMatchObject({
+      Sample: 'hunter2',
+      data: { EncryptionType: 'PBKDF2-SHA256', Iterations: 1000 },
+    });
+    fireEvent.click(within(answer).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+    expect(calls.find((c) => c.key === 'POST /admin/save-encryption-settings')?.body).toMatchObject({
+      Set: 'security-answer',
+      data: { EncryptionType: 'PBKDF2-SHA256', Iterations: 1000 },
+    });
+
+    const password = screen.getByRole('region', { name: 'Password' });
+    fireEvent.change(await within(password).findByLabelText('Encryption type'), {
+      target: { value: 'HMAC-SHA512' },
+    });
+    fireEvent.click(within(password).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(within(password).getAllByText('This encryption type needs an encryption key.').length).toBe(1),
+    );
+    const saved = calls.filter((c) => c.key === 'POST /admin/save-encryption-settings');
+    expect(saved.at(-1)?.body).toMatchObject({ Set: 'password', data: { EncryptionType: 'HMAC-SHA512' } });
+    expect((saved.at(-1)?.body as { data?: object } | undefined)?.data).not.toHaveProperty('EncryptionKey');
+  });
+});
+
+const field = (over: object) => ({
+  Name: 'FirstName',
+  Display: 'First name',
+  Type: 'string',
+  Rules: '',
+  DataSource: '',
+  Custom: false,
+  Enabled: true,
+  ...over,
+});
+const countries = {
+  Name: 'Country',
+  ParentName: '',
+  Rules: '',
+  Items: [
+    { Value: 'FR', Text: 'France' },
+    { Value: 'GB', Text: 'United Kingdom' },
+  ],
+};
+
+describe('registration fields', () => {
+  it('lists the fields read-only for support', async () => {
+    stubApi(support, {
+      'GET /admin/active-custom-fields': () => ({
+        body: {
+          Data: [field({}), field({ Name: 'Nickname', Display: 'Nickname', Custom: true, Enabled: false })],
+        },
+      }),
+    });
+    renderPage('fields');
+    const table = await screen.findByRole('table', { name: 'Registration fields' });
+    const row = await within(table).findByRole('row', { name: /Nickname/ });
+    expect(within(row).getByText('Custom')).toBeTruthy();
+    expect(within(row).getByText('Disabled')).toBeTruthy();
+    expect(within(table).getByRole('row', { name: /FirstName/ })).toBeTruthy();
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save default fields' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add custom field' })).toBeNull();
+  });
+
+  it('saves the default fields and adds a dropdown custom field', async () => {
+    let fields = [field({}), field({ Name: 'Company', Display: 'Company', Enabled: false })];
+    const calls = stubApi(admin, {
+      'GET /admin/active-custom-fields': () => ({ body: { Data: fields } }),
+      'GET /admin/custom-registration-data-list': () => ({ body: { Data: [countries] } }),
+      'POST /admin/default-fields': () => ({ body: { Data: fields, Message: 'Settings saved.' } }),
+      'POST /admin/custom-field': (_u, body) => {
+        const b = body as { Name: string };
+        if (b.Name === 'FirstName')
+          return {
+            status: 409,
+            body: { ErrorCode: 963, Description: 'A field or data source with this name already exists.' },
+          };
+        fields = [...fields, field({ ...b, Custom: true })];
+        return { body: { Data: fields, Message: 'Custom field saved.' } };
+      },
+    });
+    renderPage('fields');
+    const company = await screen.findByRole('checkbox', { name: 'Enabled: Company' });
+    fireEvent.click(company);
+    const rules = screen.getByRole('textbox', { name: 'Rules of FirstName' });
+    fireEvent.change(rules, { target: { value: 'required|min_length[x]' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save default fields' }));
+    expect(
+      await screen.findByText('The rule min_length needs a whole number, like min_length[2].'),
+    ).toBeTruthy();
+    fireEvent.change(rules, { target: { value: 'required|min_length[2]' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save default fields' }));
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+    expect(calls.find((c) => c.key === 'POST /admin/default-fields')?.body).toEqual({
+      Fields: [
+        { Name: 'FirstName', Enabled: true, Rules: 'required|min_length[2]' },
+        { Name: 'Company', Enabled: true, Rules: '' },
+      ],
+    });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add custom field' }));
+    expect(await screen.findByText('Custom field name is required.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Custom field name'), { target: { value: '9lives' } });
+    expect(
+      await screen.findByText(
+        'Custom field name is invalid: use letters, digits and underscores, starting with a letter.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText(/^Pipe form, for example required\|min_length\[2\]/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Custom field name'), { target: { value: 'FirstName' } });
+    fireEvent.change(screen.getByLabelText('Display name'), { target: { value: 'Home country' } });
+    fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'dropdown' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add custom field' }));
+    expect(await screen.findByText('A dropdown needs a data source.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Data source'), { target: { value: 'Country' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add custom field' }));
+    expect(await screen.findAllByText('A field or data source with this name already exists.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Custom field name'), { target: { value: 'HomeCountry' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add custom field' }));
+    expect(await screen.findByText('Custom field saved.')).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Registration fields' });
+    expect(await within(table).findByRole('row', { name: /HomeCountry/ })).toBeTruthy();
+    expect(calls.filter((c) => c.key === 'POST /admin/custom-field').at(-1)?.body).toEqual({
+      Name: 'HomeCountry',
+      Display: 'Home country',
+      Type: 'dropdown',
+      Rules: '',
+      DataSource: 'Country',
+    });
+  });
+});
+
+describe('data sources', () => {
+  it('lists the data sources and adds one with a parent and items', async () => {
+    let sources = [countries];
+    const calls = stubApi(admin, {
+      'GET /admin/custom-registration-data-list': () => ({ body: { Data: sources } }),
+      'POST /admin/custom-registration-data': (_u, body) => {
+        sources = [...sources, body as typeof countries];
+        return { body: { Data: sources, Message: 'Data source added.' } };
+      },
+    });
+    renderPage('data-sources');
+    const table = await screen.findByRole('table', { name: 'Data sources' });
+    const row = await within(table).findByRole('row', { name: /Country/ });
+    expect(within(row).getByText('2')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Data source name'), { target: { value: 'bad name' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add data source' }));
+    expect(
+      await screen.findByText(
+        'Data source name is invalid: use letters, digits and underscores, starting with a letter.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getAllByText('Enter a value.').length).toBe(2);
+    fireEvent.change(screen.getByLabelText('Data source name'), { target: { value: 'Region' } });
+    fireEvent.change(screen.getByLabelText('Parent data source (Optional)'), {
+      target: { value: 'Country' },
+    });
+    fireEvent.change(screen.getByLabelText('Rule (regex) (Optional)'), { target: { value: '^[A-Z-]+$' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Value of item 1' }), {
+      target: { value: 'FR-IDF' },
+    });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Text of item 1' }), {
+      target: { value: 'Île-de-France' },
+    });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Parent value of item 1' }), {
+      target: { value: 'FR' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Add item' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Value of item 2' }), { target: { value: 'X' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove item 2' }));
+    expect(screen.queryByRole('textbox', { name: 'Value of item 2' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Add data source' }));
+    expect(await screen.findByText('Data source added.')).toBeTruthy();
+    expect(await within(table).findByRole('row', { name: /Region/ })).toBeTruthy();
+    expect(calls.find((c) => c.key === 'POST /admin/custom-registration-data')?.body).toEqual({
+      Name: 'Region',
+      ParentName: 'Country',
+      Rules: '^[A-Z-]+$',
+      Items: [{ Value: 'FR-IDF', Text: 'Île-de-France', Parent: 'FR' }],
+    });
+  });
+
+  it('hides the form without site-settings.write', async () => {
+    stubApi(support, { 'GET /admin/custom-registration-data-list': () => ({ body: { Data: [countries] } }) });
+    renderPage('data-sources');
+    expect(await screen.findByRole('row', { name: /Country/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add data source' })).toBeNull();
+  });
+});
+
+describe('integrations', () => {
+  it('lists the integrations with uId and appId', async () => {
+    const calls = stubApi(support, {
+      'GET /admin/integrations': () => ({
+        body: {
+          Data: [
+            { Key: 'ga', Name: 'Google Analytics', Category: 'Analytics', Enabled: true, State: 'Connected' },
+            { Key: 'mc', Name: 'Mailchimp', Category: 'Marketing', Enabled: false, State: 'Not configured' },
+          ],
+        },
+      }),
+    });
+    renderPage('integrations');
+    const table = await screen.findByRole('table', { name: 'Integrations' });
+    const ga = await within(table).findByRole('row', { name: /Google Analytics/ });
+    expect(within(ga).getByText('Enabled')).toBeTruthy();
+    expect(within(ga).getByText('Connected')).toBeTruthy();
+    expect(within(within(table).getByRole('row', { name: /Mailchimp/ })).getByText('Disabled')).toBeTruthy();
+    const url = calls.find((c) => c.key === 'GET /admin/integrations')?.url;
+    expect(url?.searchParams.get('uId')).toBe(UID);
+    expect(url?.searchParams.get('appId')).toBe('1');
+    expect(screen.getByRole('tab', { name: 'Integrations' }).getAttribute('aria-selected')).toBe('true');
+  });
+});

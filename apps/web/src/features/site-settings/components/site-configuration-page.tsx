@@ -7,12 +7,26 @@ import { type SiteRef, useAppSettings } from '../api/site-settings-api.ts';
 import { ApplicationSecuritySection } from './application-security-section.tsx';
 import { CustomDomainsSection } from './custom-domains-section.tsx';
 import { CustomObjectsSection } from './custom-objects-section.tsx';
+import { DataSourcesSection } from './data-sources-section.tsx';
+import { EncryptionSettingsSection } from './encryption-settings-section.tsx';
+import { IntegrationsSection } from './integrations-section.tsx';
 import { PlanInfoSection } from './plan-info-section.tsx';
+import { RegistrationFieldsSection } from './registration-fields-section.tsx';
 import type { SectionProps } from './section-props.ts';
 import { WebAppsSection } from './web-apps-section.tsx';
 
 /** The sections, in the order of the tabs; `?section=` names the open one. */
-export const SECTIONS = ['plan', 'web-apps', 'security', 'custom-objects', 'custom-domains'] as const;
+export const SECTIONS = [
+  'plan',
+  'web-apps',
+  'security',
+  'custom-objects',
+  'custom-domains',
+  'encryption',
+  'fields',
+  'data-sources',
+  'integrations',
+] as const;
 export type SectionId = (typeof SECTIONS)[number];
 const TITLES = {
   plan: 'planInfo',
@@ -20,13 +34,18 @@ const TITLES = {
   security: 'applicationSecurity',
   'custom-objects': 'customObject',
   'custom-domains': 'customDomain',
+  encryption: 'encryption',
+  fields: 'registrationFields',
+  'data-sources': 'dataSources',
+  integrations: 'integrations',
 } as const;
 
 const isSection = (v: string | null): v is SectionId => SECTIONS.includes(v as SectionId);
 
 /**
  * /manage-customer/site-configuration?uid=&appId=: one site's configuration, as tabs: Plan info,
- * Web apps, Application Level Security, Custom Object, Custom Domain (site-settings.read to view,
+ * Web apps, Application Level Security, Custom Object, Custom Domain, Encryption and Hashing
+ * Settings, Registration Fields, Data Source, Integrations (site-settings.read to view,
  * site-settings.write to change). Each section loads, fails and saves on its own.
  */
 export default function SiteConfigurationPage() {
@@ -139,6 +158,14 @@ function Section({ id, site, canWrite }: { id: SectionId; site: SiteRef; canWrit
       return <CustomObjectsSection {...props} />;
     case 'custom-domains':
       return <CustomDomainsSection {...props} />;
+    case 'encryption':
+      return <EncryptionSettingsSection {...props} />;
+    case 'fields':
+      return <RegistrationFieldsSection {...props} />;
+    case 'data-sources':
+      return <DataSourcesSection {...props} />;
+    case 'integrations':
+      return <IntegrationsSection {...props} />;
   }
 }
 

@@ -1,0 +1,330 @@
+import {
+  ENCODINGS,
+  HASH_ALGORITHMS,
+  type HashAlgorithm,
+  previewBody,
+  SALT_ATTACH,
+  SALT_ENCODINGS,
+  SETTING_SETS,
+  type SettingSet,
+  saveEncryptionSettingsBody,
+  usesIterations,
+  usesKey,
+  WEAK_ALGORITHMS,
+} from '@sac/contract/encryption-settings';
+import { ERRORS } from '@sac/contract/errors';
+import { type FormEvent, useState } from 'react';
+import { CheckboxField } from '../../../components/checkbox-field.tsx';
+import { CopyButton } from '../../../components/copy-button.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import {
+  type EncryptionData,
+  type EncryptionRead,
+  type SiteRef,
+  useEncryptionPreview,
+  useEncryptionSettings,
+  useSaveEncryptionSettings,
+} from '../api/site-settings-api.ts';
+import type { SectionProps } from './section-props.ts';
+import { SectionStatus } from './section-status.tsx';
+
+const FIELDS = [
+  'EncryptionType',
+  'HashEncoding',
+  'SaltEncoding',
+  'Salt',
+  'PerPasswordSalt',
+  'Iterations',
+  'EncryptionKey',
+  'SaltAttach',
+] as const;
+type Field = (typeof FIELDS)[number];
+interface Values {
+  EncryptionType: string;
+  HashEncoding: string;
+  SaltEncoding: string;
+  Salt: string;
+  PerPasswordSalt: boolean;
+  Iterations: string;
+  EncryptionKey: string;
+  SaltAttach: string;
+}
+
+const dataSchema = saveEncryptionSettingsBody.shape.data;
+/** What a set reads as before it is saved: the contract's defaults, Argon2id. */
+const DEFAULTS = dataSchema.parse({
+  EncryptionType: 'Argon2id',
+  HashEncoding: 'base64',
+  SaltEncoding: 'utf8',
+});
+
+const toValues = (r: EncryptionRead): Values => {
+  const s = r.settings ?? DEFAULTS;
+  return {
+    EncryptionType: s.EncryptionType,
+    HashEncoding: s.HashEncoding,
+    SaltEncoding: s.SaltEncoding,
+    Salt: s.Salt,
+    PerPasswordSalt: s.PerPasswordSalt,
+    Iterations: String(s.Iterations),
+    EncryptionKey: '',
+    SaltAttach: s.SaltAttach,
+  };
+};
+
+const isAlgorithm = (v: string): v is HashAlgorithm => HASH_ALGORITHMS.includes(v as HashAlgorithm);
+
+/**
+ * Encryption and Hashing Settings: the password, previous-password (1037: none of its own, it uses
+ * the password settings) and security-answer (1090: not set) hashing, each with a preview of the
+ * stored form of a sample password and its own Save.
+ */
+export function EncryptionSettingsSection({ site, canWrite, headingId }: SectionProps) {
+  const t = useT('siteSettings');
+  return (
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('encryption')}</h2>
+      <p className="muted">{t('encryptionIntro')}</p>
+      {SETTING_SETS.map((set) => (
+        <EncryptionSet key={set} site={site} set={set} canWrite={canWrite} />
+      ))}
+    </section>
+  );
+}
+
+function EncryptionSet({ site, set, canWrite }: { site: SiteRef; set: SettingSet; canWrite: boolean }) {
+  const t = useT('siteSettings');
+  const read = useEncryptionSettings(site, set);
+  const titleId = `encryption-${set}-title`;
+  return (
+    <section className="subsection" aria-labelledby={titleId}>
+      <h3 id={titleId} className="subsection-heading">
+        {t(`encryptionSet.${set}`)}
+      </h3>
+      <SectionStatus query={read} />
+      {read.data && !read.data.settings && set !== 'password' ? (
+        <p className="notice notice-info">
+          {set === 'previous-password' ? t('usesPasswordSettings') : t('notSetDefaults')}
+        </p>
+      ) : null}
+      {read.data ? (
+        <EncryptionForm
+          key={read.dataUpdatedAt}
+          site={site}
+          set={set}
+          current={read.data}
+          canWrite={canWrite}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function EncryptionForm({
+  site,
+  set,
+  current,
+  canWrite,
+}: {
+  site: SiteRef;
+  set: SettingSet;
+  current: EncryptionRead;
+  canWrite: boolean;
+}) {
+  const t = useT('siteSettings');
+  const save = useSaveEncryptionSettings(site, set);
+  const preview = useEncryptionPreview(site, set);
+  const [values, setValues] = useState(() => toValues(current));
+  const [sample, setSample] = useState('');
+  const [sampleError, setSampleError] = useState<string | undefined>();
+  const form = useLiveValidation<Field, EncryptionData>(dataSchema, values);
+  const algorithm = isAlgorithm(values.EncryptionType) ? values.EncryptionType : undefined;
+  const weak = algorithm ? WEAK_ALGORITHMS[algorithm] : undefined;
+  const hasKey = current.settings?.HasEncryptionKey ?? false;
+  const id = (f: string) => `encryption-${set}-${f}`;
+
+  const set_ = (f: Field, v: string | boolean) => {
+    form.changed(f);
+    setValues((prev) => ({ ...prev, [f]: v }));
+  };
+  const select = (f: Field, options: readonly string[], label: string) => (
+    <SelectField
+      id={id(f)}
+      name={f}
+      label={label}
+      value={String(values[f])}
+      options={options.map((o) => ({ value: o, label: o }))}
+      error={form.shown(f)}
+      disabled={!canWrite}
+      onValueChange={(v) => set_(f, v)}
+      onBlur={() => form.touch(f)}
+    />
+  );
+  /** The data to send: the key only when given (empty keeps the stored one). */
+  const payload = (): EncryptionData | undefined => {
+    if (!form.data) {
+      for (const f of FIELDS) form.touch(f);
+      return undefined;
+    }
+    const { EncryptionKey, ...rest } = form.data;
+    return EncryptionKey && algorithm && usesKey(algorithm) ? { ...rest, EncryptionKey } : rest;
+  };
+
+  const onPreview = () => {
+    const data = payload();
+    const r = previewBody.shape.Sample.safeParse(sample);
+    setSampleError(r.success ? undefined : r.error.issues[0]?.message);
+    if (!data || !r.success || preview.isPending) return;
+    preview.mutate({ data, Sample: sample });
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const data = payload();
+    if (!data || save.isPending) return;
+    save.mutate(data, {
+      onSuccess: (answer) => toast.success(answer.Message || t('encryptionSaved')),
+      onError: (error) => {
+        if (!(error instanceof ApiError)) return;
+        const fields = serverFieldErrors(error.envelope?.FieldErrors, FIELDS);
+        if (error.code === ERRORS.encryptionKeyNeeded.code) fields.EncryptionKey = errorText(error);
+        form.setServerErrors(fields);
+      },
+    });
+  };
+
+  const result = preview.data?.Data;
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t(`encryptionSet.${set}`)}>
+      <div className="form-grid">
+        {select('EncryptionType', HASH_ALGORITHMS, t('encryptionType'))}
+        {select('HashEncoding', ENCODINGS, t('hashEncoding'))}
+        {select('SaltEncoding', SALT_ENCODINGS, t('saltEncoding'))}
+        <FormField
+          id={id('Salt')}
+          name="Salt"
+          label={t('salt')}
+          value={values.Salt}
+          error={form.shown('Salt')}
+          autoComplete="off"
+          readOnly={!canWrite}
+          onValueChange={(v) => set_('Salt', v)}
+          onBlur={() => form.touch('Salt')}
+        />
+        {algorithm && usesIterations(algorithm) ? (
+          <FormField
+            id={id('Iterations')}
+            name="Iterations"
+            label={t('iterations')}
+            value={values.Iterations}
+            error={form.shown('Iterations')}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            readOnly={!canWrite}
+            onValueChange={(v) => set_('Iterations', v)}
+            onBlur={() => form.touch('Iterations')}
+          />
+        ) : null}
+        {algorithm && usesKey(algorithm) ? (
+          <FormField
+            id={id('EncryptionKey')}
+            name="EncryptionKey"
+            label={t('encryptionKey')}
+            value={values.EncryptionKey}
+            error={form.shown('EncryptionKey')}
+            hint={hasKey ? t('encryptionKeyStored') : undefined}
+            type="password"
+            autoComplete="new-password"
+            readOnly={!canWrite}
+            onValueChange={(v) => set_('EncryptionKey', v)}
+            onBlur={() => form.touch('EncryptionKey')}
+          />
+        ) : null}
+        <SelectField
+          id={id('SaltAttach')}
+          name="SaltAttach"
+          label={t('saltAttach')}
+          value={values.SaltAttach}
+          options={SALT_ATTACH.map((o) => ({ value: o, label: t(`saltAttach.${o}`) }))}
+          error={form.shown('SaltAttach')}
+          disabled={!canWrite}
+          onValueChange={(v) => set_('SaltAttach', v)}
+          onBlur={() => form.touch('SaltAttach')}
+        />
+      </div>
+      <CheckboxField
+        id={id('PerPasswordSalt')}
+        name="PerPasswordSalt"
+        label={t('perPasswordSalt')}
+        checked={values.PerPasswordSalt}
+        disabled={!canWrite}
+        onCheckedChange={(v) => set_('PerPasswordSalt', v)}
+      />
+      {weak ? (
+        <p className="notice notice-warning" role="status">
+          {t('weakAlgorithm', { reason: weak })}
+        </p>
+      ) : null}
+      <div className="subsection encryption-preview">
+        <h4 className="subsection-heading">{t('previewTitle')}</h4>
+        <div className="form-grid">
+          <FormField
+            id={id('Sample')}
+            name="Sample"
+            label={t('samplePassword')}
+            value={sample}
+            error={sampleError}
+            autoComplete="off"
+            onValueChange={(v) => {
+              setSample(v);
+              setSampleError(undefined);
+            }}
+          />
+        </div>
+        <div className="form-actions">
+          <button type="button" className="button" aria-busy={preview.isPending} onClick={onPreview}>
+            {preview.isPending ? t('previewing') : t('preview')}
+          </button>
+        </div>
+        {result ? (
+          <>
+            <dl className="detail-list detail-list-wide">
+              <div>
+                <dt>{t('storedForm')}</dt>
+                <dd>
+                  <span className="copy-cell">
+                    <code className="stored-form">{result.Stored}</code>
+                    <CopyButton
+                      text={result.Stored}
+                      label={t('copyStoredForm', { set: t(`encryptionSet.${set}`) })}
+                    />
+                  </span>
+                </dd>
+              </div>
+              <div>
+                <dt>{t('saltUsed')}</dt>
+                <dd>{result.SaltUsed ? <code>{result.SaltUsed}</code> : t('noSalt')}</dd>
+              </div>
+            </dl>
+            {result.Weak && result.Weak !== weak ? (
+              <p className="notice notice-warning">{t('weakAlgorithm', { reason: result.Weak })}</p>
+            ) : null}
+          </>
+        ) : null}
+      </div>
+      {canWrite ? (
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" aria-busy={save.isPending}>
+            {save.isPending ? t('saving') : t('save')}
+          </button>
+        </div>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,287 @@
+import {
+  customFieldBody,
+  DEFAULT_FIELD_NAMES,
+  defaultFieldsBody,
+  FIELD_TYPES,
+} from '@sac/contract/registration-fields';
+import { type FormEvent, useState } from 'react';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { serverFieldErrors, useSchemaForm } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import {
+  type RegistrationField,
+  type SiteRef,
+  useAddCustomField,
+  useDataSources,
+  useRegistrationFields,
+  useSaveDefaultFields,
+} from '../api/site-settings-api.ts';
+import { EnabledBadge } from './integrations-section.tsx';
+import type { SectionProps } from './section-props.ts';
+
+const PAGE_SIZE = 50;
+type DefaultName = (typeof DEFAULT_FIELD_NAMES)[number];
+const isDefaultName = (n: string): n is DefaultName => DEFAULT_FIELD_NAMES.includes(n as DefaultName);
+
+/**
+ * Registration Fields: the default and custom fields with their rules. With site-settings.write the
+ * default fields can be switched on and off and their rules edited ('Save default fields'), and
+ * custom fields added.
+ */
+export function RegistrationFieldsSection({ site, canWrite, headingId }: SectionProps) {
+  const t = useT('siteSettings');
+  const fields = useRegistrationFields(site);
+  return (
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('registrationFields')}</h2>
+      <p className="muted">{t('registrationFieldsIntro')}</p>
+      <FieldsTable
+        updatedAt={fields.dataUpdatedAt}
+        site={site}
+        canWrite={canWrite}
+        rows={fields.data}
+        isLoading={fields.isPending}
+        error={fields.isError ? fields.error : undefined}
+      />
+      {canWrite ? <AddCustomFieldForm site={site} /> : null}
+    </section>
+  );
+}
+
+interface Edit {
+  Enabled: boolean;
+  Rules: string;
+}
+
+const editsOf = (rows: readonly RegistrationField[] | undefined): Record<string, Edit> =>
+  Object.fromEntries(
+    (rows ?? [])
+      .filter((r) => !r.Custom && isDefaultName(r.Name))
+      .map((r) => [r.Name, { Enabled: r.Enabled, Rules: r.Rules }]),
+  );
+
+function FieldsTable({
+  updatedAt,
+  site,
+  canWrite,
+  rows,
+  isLoading,
+  error,
+}: {
+  /** When the rows were read: the edits start again from them. */
+  updatedAt: number;
+  site: SiteRef;
+  canWrite: boolean;
+  rows: readonly RegistrationField[] | undefined;
+  isLoading: boolean;
+  error: unknown;
+}) {
+  const t = useT('siteSettings');
+  const common = useT('common');
+  const save = useSaveDefaultFields(site);
+  const [edits, setEdits] = useState<Record<string, Edit>>(() => editsOf(rows));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [syncedAt, setSyncedAt] = useState(updatedAt);
+  if (syncedAt !== updatedAt) {
+    setSyncedAt(updatedAt);
+    setEdits(editsOf(rows));
+    setErrors({});
+  }
+  const editable = (r: RegistrationField) => canWrite && !r.Custom && r.Name in edits;
+  const setEdit = (name: string, change: Partial<Edit>) => {
+    setEdits((prev) => ({ ...prev, [name]: { ...(prev[name] as Edit), ...change } }));
+    setErrors((prev) => ({ ...prev, [name]: '' }));
+  };
+
+  const columns: Column<RegistrationField>[] = [
+    { id: 'name', header: t('colName'), cell: (r) => <code>{r.Name}</code> },
+    { id: 'display', header: t('colDisplay'), cell: (r) => r.Display },
+    { id: 'type', header: t('colType'), cell: (r) => r.Type },
+    {
+      id: 'rules',
+      header: t('colRules'),
+      cell: (r) => {
+        const edit = edits[r.Name];
+        if (editable(r) && edit) {
+          const id = `default-field-${r.Name}-Rules`;
+          const err = errors[r.Name];
+          return (
+            <div className={`field field-inline${err ? ' has-error' : ''}`}>
+              <input
+                id={id}
+                className="code-input"
+                aria-label={t('rulesOf', { name: r.Name })}
+                value={edit.Rules}
+                spellCheck={false}
+                aria-invalid={err ? true : undefined}
+                aria-describedby={err ? `${id}-error` : undefined}
+                onChange={(e) => setEdit(r.Name, { Rules: e.target.value })}
+              />
+              {err ? (
+                <p id={`${id}-error`} className="field-error">
+                  {err}
+                </p>
+              ) : null}
+            </div>
+          );
+        }
+        return r.Rules ? <code>{r.Rules}</code> : t('notSet');
+      },
+    },
+    { id: 'kind', header: t('colKind'), cell: (r) => (r.Custom ? t('kindCustom') : t('kindDefault')) },
+    {
+      id: 'enabled',
+      header: t('colEnabled'),
+      cell: (r) => {
+        const edit = edits[r.Name];
+        if (editable(r) && edit) {
+          return (
+            <input
+              type="checkbox"
+              className="checkbox-input"
+              aria-label={t('enableField', { name: r.Name })}
+              checked={edit.Enabled}
+              onChange={(e) => setEdit(r.Name, { Enabled: e.target.checked })}
+            />
+          );
+        }
+        return <EnabledBadge enabled={r.Enabled} />;
+      },
+    },
+  ];
+
+  const onSave = () => {
+    const body = { Fields: Object.entries(edits).map(([Name, e]) => ({ Name, ...e })) };
+    const r = defaultFieldsBody.safeParse(body);
+    if (!r.success) {
+      const out: Record<string, string> = {};
+      for (const issue of r.error.issues) {
+        const index = issue.path[1];
+        const name = typeof index === 'number' ? body.Fields[index]?.Name : undefined;
+        if (name && !out[name]) out[name] = issue.message;
+      }
+      setErrors(out);
+      return;
+    }
+    if (save.isPending) return;
+    save.mutate(r.data, {
+      onSuccess: (answer) => toast.success(answer.Message),
+      onError: (e) => {
+        if (!(e instanceof ApiError)) return;
+        const out: Record<string, string> = {};
+        for (const fe of e.envelope?.FieldErrors ?? []) {
+          const m = /^Fields\.(\d+)\./.exec(fe.Field);
+          const name = m ? body.Fields[Number(m[1])]?.Name : undefined;
+          if (name && !out[name]) out[name] = fe.Message;
+        }
+        setErrors(out);
+      },
+    });
+  };
+
+  return (
+    <>
+      <DataTable
+        label={t('registrationFieldsTable')}
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r.Name}
+        isLoading={isLoading}
+        error={error ? errorText(error, common('tableFetchError')) : undefined}
+        pageSize={PAGE_SIZE}
+      />
+      {canWrite && Object.keys(edits).length > 0 ? (
+        <div className="form-actions">
+          <button type="button" className="button button-primary" aria-busy={save.isPending} onClick={onSave}>
+            {save.isPending ? t('saving') : t('saveDefaultFields')}
+          </button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+const FIELDS = ['Name', 'Display', 'Type', 'Rules', 'DataSource'] as const;
+type Field = (typeof FIELDS)[number];
+const EMPTY: Record<Field, string> = { Name: '', Display: '', Type: 'string', Rules: '', DataSource: '' };
+type CustomFieldData = ReturnType<typeof customFieldBody.parse>;
+
+/**
+ * 'Add custom field': name, display name, type, rules in the pipe form (optional) and, for a
+ * dropdown, its data source; checked by the contract's schema, the server's messages under the fields.
+ */
+function AddCustomFieldForm({ site }: { site: SiteRef }) {
+  const t = useT('siteSettings');
+  const add = useAddCustomField(site);
+  const sources = useDataSources(site);
+  const form = useSchemaForm<Field, CustomFieldData>(customFieldBody, EMPTY);
+  const field = (f: Field) => ({
+    id: `custom-field-${f}`,
+    name: f,
+    value: form.values[f],
+    error: form.errors[f],
+    onValueChange: (v: string) => form.setValue(f, v),
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const data = form.check();
+    if (!data || add.isPending) return;
+    add.mutate(
+      { ...data, DataSource: data.Type === 'dropdown' ? data.DataSource : '' },
+      {
+        onSuccess: (answer) => {
+          toast.success(answer.Message || t('customFieldSaved'));
+          form.reset(EMPTY);
+        },
+        onError: (error) => {
+          if (!(error instanceof ApiError)) return;
+          const fields = serverFieldErrors(error.envelope?.FieldErrors, FIELDS);
+          if (error.status === 409 && error.serverText) fields.Name = error.serverText;
+          if (Object.keys(fields).length > 0) form.setErrors(fields);
+        },
+      },
+    );
+  };
+  return (
+    <form className="subsection" onSubmit={onSubmit} noValidate aria-labelledby="add-custom-field-title">
+      <h3 id="add-custom-field-title" className="subsection-heading">
+        {t('addCustomField')}
+      </h3>
+      <div className="form-grid">
+        <FormField {...field('Name')} label={t('customFieldName')} autoComplete="off" required />
+        <FormField {...field('Display')} label={t('displayName')} autoComplete="off" required />
+        <SelectField
+          {...field('Type')}
+          label={t('fieldType')}
+          options={FIELD_TYPES.map((ft) => ({ value: ft, label: t(`fieldType.${ft}`) }))}
+        />
+        {form.values.Type === 'dropdown' ? (
+          <SelectField
+            {...field('DataSource')}
+            label={t('dataSource')}
+            placeholder={t('chooseDataSource')}
+            options={(sources.data ?? []).map((d) => ({ value: d.Name, label: d.Name }))}
+            required
+          />
+        ) : null}
+      </div>
+      <FormField
+        {...field('Rules')}
+        label={t('fieldRules')}
+        hint={t('fieldRulesHint')}
+        className="code-input"
+        spellCheck={false}
+        autoComplete="off"
+      />
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" aria-busy={add.isPending}>
+          {add.isPending ? t('saving') : t('addCustomField')}
+        </button>
+      </div>
+    </form>
+  );
+}
