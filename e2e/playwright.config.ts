@@ -5,6 +5,7 @@ import {
   BASE_URL,
   DATA_DIR,
   DEMO_PASSWORD,
+  DNS_PORT,
   MAIL_DIR,
   ROOT,
   RUN_DIR,
@@ -51,6 +52,13 @@ export default defineConfig({
       reuseExistingServer: false,
     },
     {
+      // TCP readiness: the sink listens on UDP and TCP at the same port.
+      command: `node --import tsx e2e/support/dns-sink.ts`,
+      cwd: ROOT,
+      port: DNS_PORT,
+      reuseExistingServer: false,
+    },
+    {
       // The real API and console on a fresh embedded database, mailing through the sink.
       command: `node --import tsx apps/api/src/main.ts`,
       cwd: ROOT,
@@ -65,6 +73,8 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         CONSOLE_ORIGINS: `${BASE_URL},http://localhost:${API_PORT}`,
         LOG_LEVEL: 'warn',
+        DNS_SERVERS: `127.0.0.1:${DNS_PORT}`,
+        HUB_DOMAIN: 'hub.e2e.test',
       },
     },
   ],
