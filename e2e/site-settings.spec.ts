@@ -48,11 +48,9 @@ test('plan info, web apps and application level security with the time picker', 
   await expect(page.getByRole('button', { name: /Daily security report time/ })).toContainText('7:35 PM');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(
-    page
-      .getByRole('alert')
-      .filter({
-        hasText: 'Account lockout needs a lockout time: set Lockout minutes, or set Failed sign-ins to 0.',
-      }),
+    page.getByRole('alert').filter({
+      hasText: 'Account lockout needs a lockout time: set Lockout minutes, or set Failed sign-ins to 0.',
+    }),
   ).toBeVisible();
   await page.getByLabel('Lockout minutes').fill('20');
   await page.getByRole('button', { name: 'Save' }).click();
