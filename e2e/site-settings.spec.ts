@@ -54,7 +54,7 @@ test('plan info, web apps and application level security with the time picker', 
   ).toBeVisible();
   await page.getByLabel('Lockout minutes').fill('20');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' }).last()).toBeVisible();
 
   // the time picker, by keyboard: open, move along the hour dial, Enter, then the minutes, Enter, Done
   await page.getByRole('button', { name: /Daily security report time/ }).click();
@@ -184,4 +184,59 @@ test('custom domain: pending with the records to set, verified by a real DNS loo
     .getByRole('button', { name: 'Delete' })
     .click();
   await expect(page.getByRole('status').filter({ hasText: 'Custom domain deleted.' })).toBeVisible();
+});
+
+test('encryption and hashing: the preview shows the stored form, weak types are named, saving keeps the key hidden', async ({
+  page,
+}) => {
+  await openConfiguration(page);
+  await tab(page, 'Encryption and Hashing Settings');
+  const set = page.getByRole('region', { name: 'Security answer' });
+  await set.getByLabel('Encryption type').selectOption('MD5');
+  await expect(set.getByText(/Weak: MD5 is broken/).first()).toBeVisible();
+  await set.getByLabel('Salt (Optional)').fill('');
+  await set.getByLabel('Per-password salt').uncheck();
+  await set.getByLabel('Salt attach type').selectOption('None');
+  await set.getByLabel('Hash encoding type').selectOption('hex');
+  await set.getByLabel('Sample password').fill('password');
+  await set.getByRole('button', { name: 'Preview' }).click();
+  await expect(set.getByText('5f4dcc3b5aa765d61d8327deb882cf99')).toBeVisible();
+
+  await set.getByLabel('Encryption type').selectOption('HMAC-SHA256');
+  await set.getByLabel('Encryption key').fill('Hmac-Key-For-E2E');
+  await set.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await expect(set.getByText('A key is stored; leave empty to keep it')).toBeVisible();
+  await expect(set.getByLabel('Encryption key')).toHaveValue('');
+});
+
+test('registration fields, data sources and integrations', async ({ page }) => {
+  await openConfiguration(page);
+  await tab(page, 'Data Source');
+  await page.getByLabel('Data source name').fill('shirt_size');
+  await page.getByLabel('Value of item 1').fill('M');
+  await page.getByLabel('Text of item 1').fill('Medium');
+  await page.getByRole('button', { name: 'Add data source' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Data source added.' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Data sources' })).toContainText('shirt_size');
+
+  await tab(page, 'Registration Fields');
+  await page.getByLabel('Custom field name').fill('9bad');
+  await page.getByLabel('Display name').fill('Shirt size');
+  await page.getByRole('button', { name: 'Add custom field' }).click();
+  await expect(
+    page
+      .getByText('Custom field name is invalid: use letters, digits and underscores, starting with a letter.')
+      .first(),
+  ).toBeVisible();
+  await page.getByLabel('Custom field name').fill('shirt');
+  await page.getByLabel('Type', { exact: true }).selectOption('dropdown');
+  await page.getByLabel('Data source').selectOption('shirt_size');
+  await page.getByLabel('Rules (Optional)').fill('required|min_length[1]');
+  await page.getByRole('button', { name: 'Add custom field' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Custom field saved.' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Registration fields' })).toContainText('shirt');
+
+  await tab(page, 'Integrations');
+  await expect(page.getByRole('table', { name: 'Integrations' })).toContainText('Webhooks');
 });
