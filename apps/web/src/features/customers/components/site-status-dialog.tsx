@@ -1,5 +1,5 @@
 import type { Site } from '@sac/contract/customers';
-import { Dialog } from '../../../components/dialog.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useSetSiteStatus } from '../api/customer-writes-api.ts';
@@ -13,7 +13,6 @@ export function SiteStatusDialog({ uid, site, onClose }: { uid: string; site: Si
   const setStatus = useSetSiteStatus(uid);
   const deactivate = site.Status === 'active';
   const onConfirm = () => {
-    if (setStatus.isPending) return;
     setStatus.mutate(
       { appId: site.appId, Status: deactivate ? 'inactive' : 'active' },
       {
@@ -25,31 +24,17 @@ export function SiteStatusDialog({ uid, site, onClose }: { uid: string; site: Si
     );
   };
   return (
-    <Dialog
+    <ConfirmDialog
       title={t(deactivate ? 'deactivateTitle' : 'activateTitle', { name: site.AppName })}
-      onClose={onClose}
+      confirmLabel={t(deactivate ? 'deactivate' : 'activate')}
+      busyLabel={t('working')}
+      cancelLabel={t('cancel')}
+      danger={deactivate}
       busy={setStatus.isPending}
+      onConfirm={onConfirm}
+      onClose={onClose}
     >
       <p>{deactivate ? t('deactivateDetail') : t('activateDetail')}</p>
-      <div className="form-actions dialog-actions">
-        <button
-          type="button"
-          className={deactivate ? 'button button-danger-solid' : 'button button-primary'}
-          aria-busy={setStatus.isPending}
-          onClick={onConfirm}
-        >
-          {setStatus.isPending ? t('working') : t(deactivate ? 'deactivate' : 'activate')}
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={setStatus.isPending}
-          onClick={onClose}
-          data-autofocus
-        >
-          {t('cancel')}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { Dialog } from '../../../components/dialog.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import type { ImpersonationSession } from '../../../lib/impersonation-mode.ts';
 import { toast } from '../../../lib/toast-store.ts';
@@ -21,38 +21,23 @@ export function SiteStatusConfirm({
   const setStatus = useImpersonatedSiteStatus(session);
   const deactivate = current.Status === 'active';
   const onConfirm = () => {
-    if (setStatus.isPending) return;
     setStatus.mutate(deactivate ? 'inactive' : 'active', {
       onSuccess: () => toast.success(deactivate ? t('siteDeactivated') : t('siteActivated')),
       onSettled: onClose,
     });
   };
   return (
-    <Dialog
+    <ConfirmDialog
       title={t(deactivate ? 'deactivateSiteTitle' : 'activateSiteTitle', { app: current.AppName })}
-      onClose={onClose}
+      confirmLabel={t(deactivate ? 'deactivate' : 'activate')}
+      busyLabel={t('working')}
+      cancelLabel={t('cancel')}
+      danger={deactivate}
       busy={setStatus.isPending}
+      onConfirm={onConfirm}
+      onClose={onClose}
     >
       <p>{deactivate ? t('deactivateSiteDetail') : t('activateSiteDetail')}</p>
-      <div className="form-actions dialog-actions">
-        <button
-          type="button"
-          className={deactivate ? 'button button-danger-solid' : 'button button-primary'}
-          aria-busy={setStatus.isPending}
-          onClick={onConfirm}
-        >
-          {setStatus.isPending ? t('working') : t(deactivate ? 'deactivate' : 'activate')}
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={setStatus.isPending}
-          onClick={onClose}
-          data-autofocus
-        >
-          {t('cancel')}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

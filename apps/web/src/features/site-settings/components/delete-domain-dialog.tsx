@@ -1,5 +1,5 @@
 import { SETTINGS_MESSAGES } from '@sac/contract/site-settings';
-import { Dialog } from '../../../components/dialog.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { type CustomDomain, type SiteRef, useDeleteCustomDomain } from '../api/site-settings-api.ts';
@@ -26,25 +26,17 @@ export function DeleteDomainDialog({
     });
   };
   return (
-    <Dialog
+    <ConfirmDialog
       title={t('deleteDomainTitle', { domain: domain.Domain })}
-      onClose={onClose}
+      confirmLabel={t('delete')}
+      busyLabel={t('working')}
+      cancelLabel={t('cancel')}
+      danger
       busy={remove.isPending}
+      onConfirm={onConfirm}
+      onClose={onClose}
     >
       <p>{t('deleteDomainDetail')}</p>
-      <div className="form-actions dialog-actions">
-        <button
-          type="button"
-          className="button button-danger-solid"
-          aria-busy={remove.isPending}
-          onClick={onConfirm}
-        >
-          {remove.isPending ? t('working') : t('delete')}
-        </button>
-        <button type="button" className="button" disabled={remove.isPending} onClick={onClose} data-autofocus>
-          {t('cancel')}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -1,5 +1,5 @@
 import type { SuperUser } from '@sac/contract/team';
-import { Dialog } from '../../../components/dialog.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useDeleteSuperUser } from '../api/team-api.ts';
@@ -22,21 +22,17 @@ export function DeleteSuperUserDialog({ target, onClose }: { target: SuperUser; 
     );
   };
   return (
-    <Dialog title={t('deleteTitle')} onClose={onClose} busy={remove.isPending}>
+    <ConfirmDialog
+      title={t('deleteTitle')}
+      confirmLabel={t('confirm')}
+      busyLabel={t('deleting')}
+      cancelLabel={t('cancel')}
+      danger
+      busy={remove.isPending}
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
       <p>{t('confirmDelete', { email: primaryEmail(target) })}</p>
-      <div className="form-actions dialog-actions">
-        <button
-          type="button"
-          className="button button-danger-solid"
-          aria-busy={remove.isPending}
-          onClick={onConfirm}
-        >
-          {remove.isPending ? t('deleting') : t('confirm')}
-        </button>
-        <button type="button" className="button" disabled={remove.isPending} onClick={onClose} data-autofocus>
-          {t('cancel')}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
