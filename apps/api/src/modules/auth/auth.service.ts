@@ -1,6 +1,7 @@
 import { RESET_VTYPE, SUCCESS_MESSAGES } from '@sac/contract/auth';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { allowedConsolePage } from '../../lib/console-url.ts';
 import { writeActivity } from '../activity/activity.repo.ts';
 import {
   ADDRESS_DAILY_FAILURES,
@@ -90,23 +91,9 @@ export async function logout(ctx: AppContext, caller: Caller, session: StaffSess
   return { IsPosted: true, Message: SUCCESS_MESSAGES.logout };
 }
 
-/** The console page a link may be built on: only on one of the configured console origins. */
-function consolePage(ctx: AppContext, url: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new AppError('foreignConsoleUrl');
-  }
-  if (!ctx.config.consoleOrigins.includes(parsed.origin)) throw new AppError('foreignConsoleUrl');
-  parsed.search = '';
-  parsed.hash = '';
-  return parsed;
-}
-
 /** Mails a reset link when the email is known; answers the same either way. */
 export async function forgotPassword(ctx: AppContext, caller: Caller, email: string, url: string) {
-  const page = consolePage(ctx, url);
+  const page = allowedConsolePage(ctx.config, url);
   const now = ctx.clock.now();
   const staff = await findStaffByEmail(ctx.db, email);
   await writeActivity(ctx.db, {

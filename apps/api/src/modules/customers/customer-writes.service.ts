@@ -12,7 +12,7 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
-import { type ActivityAction, writeActivity } from '../activity/activity.repo.ts';
+import { writeCustomerActivity } from '../activity/customer-activity.ts';
 import { hashPassword } from '../auth/password-hash.ts';
 import { findCustomer, siteOfCustomer } from './customers.repo.ts';
 import * as read from './customers.service.ts';
@@ -20,27 +20,6 @@ import * as read from './customers.service.ts';
 const isUniqueViolation = (e: unknown, index: string) =>
   (e as { code?: string }).code === '23505' &&
   String((e as { constraint?: string }).constraint ?? (e as Error).message).includes(index);
-
-function audit(
-  tx: Queryable,
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  action: ActivityAction,
-  uid: string,
-  details: Record<string, unknown>,
-) {
-  return writeActivity(tx, {
-    at: ctx.clock.now(),
-    action,
-    actorUid: actor.uid,
-    actorEmail: actor.email,
-    targetType: 'customer',
-    targetId: uid,
-    clientAddress: caller.clientAddress,
-    details,
-  });
-}
 
 /** Inserts a site with a fresh API key and secret; the secret is returned once and kept only hashed. */
 async function insertSite(tx: Queryable, ownerUid: string, name: string, at: Date) {
@@ -73,7 +52,7 @@ export async function createCustomer(
         [uid, body.firstname, body.lastname, body.email, body.organization, body.phone, body.timezone, at],
       );
       const site = await insertSite(tx, uid, body.appname, at);
-      await audit(tx, ctx, caller, actor, 'customer.create', uid, {
+      await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.create', {
         email: body.email,
         appName: body.appname,
       });
@@ -102,7 +81,10 @@ export async function addSite(
   try {
     created = await ctx.db.transaction(async (tx) => {
       const site = await insertSite(tx, uid, name, ctx.clock.now());
-      await audit(tx, ctx, caller, actor, 'site.create', uid, { appId: site.appId, appName: name });
+      await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.create', {
+        appId: site.appId,
+        appName: name,
+      });
       return site;
     });
   } catch (e) {
@@ -140,7 +122,7 @@ export async function updateBasicSettings(
          modified_at = $8 WHERE app_id = $1 AND owner_uid = $2`,
       [appId, uid, d.ProductionUrl, d.StagingUrl, d.Plan, trialEnds ? 'Trial' : 'Subscribed', trialEnds, at],
     );
-    await audit(tx, ctx, caller, actor, 'site.basicsettings', uid, {
+    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.basicsettings', {
       appId,
       plan: d.Plan,
       trialDays: d.TrialDays,
@@ -176,7 +158,7 @@ export async function updateFeatures(
       features,
       ctx.clock.now(),
     ]);
-    await audit(tx, ctx, caller, actor, 'site.features', uid, {
+    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.features', {
       appId,
       featureSet: body.FeatureSet,
       fromAppId: body.FromAppId,
@@ -227,7 +209,7 @@ export async function updateDataCenter(
       [appId, uid, dataCenter, globalServer, dbName, conn, ctx.clock.now()],
     );
     // never log the connection string
-    await audit(tx, ctx, caller, actor, 'site.datacenter', uid, {
+    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.datacenter', {
       appId,
       source: body.Source,
       dataCenter,
@@ -278,7 +260,7 @@ export async function updateProfile(
       })
         .filter(([, [a, b]]) => a !== b)
         .map(([k]) => k);
-      await audit(tx, ctx, caller, actor, 'customer.profile.update', uid, { changed });
+      await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.profile.update', { changed });
     });
   } catch (e) {
     if (isUniqueViolation(e, 'customers_email_key')) throw new AppError('customerExists');
@@ -303,7 +285,7 @@ export async function setPassword(
       hash,
       ctx.clock.now(),
     ]);
-    await audit(tx, ctx, caller, actor, 'customer.password.reset', uid, {});
+    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.password.reset', {});
   });
   return { IsPosted: true, Message: WRITE_MESSAGES.passwordSet };
 }
@@ -316,7 +298,7 @@ export async function verifyEmail(ctx: AppContext, caller: Caller, actor: StaffS
       uid,
       ctx.clock.now(),
     ]);
-    await audit(tx, ctx, caller, actor, 'customer.email.verify', uid, {});
+    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.email.verify', {});
   });
   return { IsPosted: true, Message: WRITE_MESSAGES.emailVerified };
 }
@@ -337,9 +319,17 @@ export async function setSiteStatus(
       status,
       ctx.clock.now(),
     ]);
-    await audit(tx, ctx, caller, actor, status === 'active' ? 'site.activate' : 'site.deactivate', uid, {
-      appId,
-    });
+    await writeCustomerActivity(
+      tx,
+      ctx,
+      caller,
+      actor,
+      uid,
+      status === 'active' ? 'site.activate' : 'site.deactivate',
+      {
+        appId,
+      },
+    );
   });
   return read.appById(ctx, uid, appId);
 }

@@ -235,29 +235,35 @@ export async function customerActivity(db: Queryable, uid: string, cursor: numbe
   return { rows, nextCursor: more ? Number(rows.at(-1)!.id) : 0 };
 }
 
-export async function catalogue(db: Queryable) {
-  const [features, sets, centers, servers, roles] = await Promise.all([
+/** The feature catalogue: each call reads only the tables it answers from. */
+export async function featureCatalogue(db: Queryable) {
+  const [features, sets] = await Promise.all([
     db.query<{ key: string; name: string; description: string }>(
       'SELECT key, name, description FROM features ORDER BY name',
     ),
     db.query<{ name: string; features: string[] }>(
       'SELECT name, features FROM feature_sets ORDER BY cardinality(features), name',
     ),
+  ]);
+  return { features: features.rows, sets: sets.rows };
+}
+
+export async function dataCenterCatalogue(db: Queryable) {
+  const [centers, servers] = await Promise.all([
     db.query<{ code: string; name: string; region: string }>(
       'SELECT code, name, region FROM data_centers ORDER BY region, name',
     ),
     db.query<{ code: string; name: string; data_center: string }>(
       'SELECT code, name, data_center FROM global_servers ORDER BY code',
     ),
-    db.query<{ name: string; permissions: Record<string, boolean> }>(
-      'SELECT name, permissions FROM customer_roles ORDER BY name',
-    ),
   ]);
-  return {
-    features: features.rows,
-    sets: sets.rows,
-    centers: centers.rows,
-    servers: servers.rows,
-    roles: roles.rows,
-  };
+  return { centers: centers.rows, servers: servers.rows };
+}
+
+/** The customer roles and their permissions (a permission is granted where its value is true). */
+export async function customerRoleCatalogue(db: Queryable) {
+  const r = await db.query<{ name: string; permissions: Record<string, boolean> }>(
+    'SELECT name, permissions FROM customer_roles ORDER BY name',
+  );
+  return r.rows;
 }

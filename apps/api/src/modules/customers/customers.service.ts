@@ -9,10 +9,13 @@ import type { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { maskConnectionString } from '../../lib/field-crypto.ts';
+import { isoOrNull } from '../../lib/iso.ts';
 import {
   type CustomerRow,
-  catalogue,
   customerActivity,
+  customerRoleCatalogue,
+  dataCenterCatalogue,
+  featureCatalogue,
   findCustomer,
   ownedSites,
   recentLogins,
@@ -24,7 +27,6 @@ import {
   siteOfCustomer,
 } from './customers.repo.ts';
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const NO_SUCH_CUSTOMER = 'There is no customer with that uid.';
 const NO_SUCH_SITE = 'This customer has no site with that appId.';
 
@@ -71,8 +73,8 @@ export async function profile(ctx: AppContext, uid: string) {
       Status: c.status,
       Role: c.role,
       EmailVerified: c.email_verified,
-      CreatedDate: iso(c.created_at)!,
-      ModifiedDate: iso(c.modified_at)!,
+      CreatedDate: isoOrNull(c.created_at)!,
+      ModifiedDate: isoOrNull(c.modified_at)!,
     },
   };
 }
@@ -90,8 +92,8 @@ export async function account(ctx: AppContext, uid: string) {
       Role: c.role,
       EmailVerified: c.email_verified,
       TimeZone: c.time_zone,
-      CreatedDate: iso(c.created_at)!,
-      LastLoginDate: iso(last?.at ?? null),
+      CreatedDate: isoOrNull(c.created_at)!,
+      LastLoginDate: isoOrNull(last?.at ?? null),
       OwnedSites: counts.owned,
       SharedSites: counts.shared,
     },
@@ -107,7 +109,7 @@ export async function loginSessions(ctx: AppContext, uid: string) {
       Browser: r.browser,
       ClientAddress: r.client_address,
       Location: r.location,
-      LoginDate: iso(r.at)!,
+      LoginDate: isoOrNull(r.at)!,
     })),
   };
 }
@@ -121,7 +123,7 @@ export async function activity(ctx: AppContext, uid: string, cursor: number) {
       Action: r.action,
       ActorEmail: r.actor_email,
       ClientAddress: r.client_address,
-      Date: iso(r.at)!,
+      Date: isoOrNull(r.at)!,
       Details: r.details ?? {},
     })),
     NextCursor: page.nextCursor,
@@ -137,7 +139,7 @@ function siteOut(s: SiteRow) {
     Status: s.status,
     Plan: s.plan,
     Role: s.member_role,
-    CreatedDate: iso(s.created_at)!,
+    CreatedDate: isoOrNull(s.created_at)!,
   };
 }
 
@@ -173,7 +175,7 @@ export async function appInfoById(ctx: AppContext, uid: string, appId: number) {
     Data: {
       ...siteOut(s),
       PlanStatus: s.plan_status,
-      TrialEndsAt: iso(s.trial_ends_at),
+      TrialEndsAt: isoOrNull(s.trial_ends_at),
       Billing: s.billing,
       DataCenter: s.data_center,
       GlobalServer: s.global_server,
@@ -181,14 +183,14 @@ export async function appInfoById(ctx: AppContext, uid: string, appId: number) {
       Features: s.features,
       ProductionUrl: s.production_url,
       StagingUrl: s.staging_url,
-      ModifiedDate: iso(s.modified_at)!,
+      ModifiedDate: isoOrNull(s.modified_at)!,
       OwnerEmail: s.owner_email,
     },
   };
 }
 
 export async function features(ctx: AppContext) {
-  const c = await catalogue(ctx.db);
+  const c = await featureCatalogue(ctx.db);
   return {
     Data: {
       Features: c.features.map((f) => ({ Key: f.key, Name: f.name, Description: f.description })),
@@ -204,7 +206,7 @@ export async function siteFeatures(ctx: AppContext, uid: string, appId: number) 
 
 export async function siteDataCenter(ctx: AppContext, uid: string, appId: number) {
   const s = await siteOf(ctx, uid, appId);
-  const c = await catalogue(ctx.db);
+  const c = await dataCenterCatalogue(ctx.db);
   return {
     Data: {
       DataCenters: c.centers.map((d) => ({ Code: d.code, Name: d.name, Region: d.region })),
@@ -229,7 +231,7 @@ export async function siteBasicSettings(ctx: AppContext, uid: string, appId: num
       StagingUrl: s.staging_url,
       Plan: s.plan,
       PlanStatus: s.plan_status,
-      TrialEndsAt: iso(s.trial_ends_at),
+      TrialEndsAt: isoOrNull(s.trial_ends_at),
       Billing: s.billing,
       Status: s.status,
     },
@@ -237,6 +239,6 @@ export async function siteBasicSettings(ctx: AppContext, uid: string, appId: num
 }
 
 export async function customerRoles(ctx: AppContext) {
-  const c = await catalogue(ctx.db);
-  return { Data: c.roles.map((r) => ({ Name: r.name, Permissions: r.permissions })) };
+  const roles = await customerRoleCatalogue(ctx.db);
+  return { Data: roles.map((r) => ({ Name: r.name, Permissions: r.permissions })) };
 }

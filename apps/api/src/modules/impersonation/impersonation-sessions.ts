@@ -3,6 +3,7 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { createSession } from '../auth/sessions.repo.ts';
+import { customerRoleCatalogue } from '../customers/customers.repo.ts';
 import { logEvent } from './impersonation.repo.ts';
 
 interface GrantRow {
@@ -23,10 +24,7 @@ const GRANT_SQL = `SELECT r.id, r.app_id, s.app_name, r.initiator_uid, r.is_cust
   WHERE r.status = 'Approved' AND r.consent = 'granted' AND r.deleted_at IS NULL AND r.expires_at > $1`;
 
 async function permissionsOf(db: Queryable, g: GrantRow): Promise<string[]> {
-  const roles = await db.query<{ name: string; permissions: Record<string, boolean> }>(
-    'SELECT name, permissions FROM customer_roles',
-  );
-  return grantedPermissions(g.approved_roles, g.approved_permissions, roles.rows);
+  return grantedPermissions(g.approved_roles, g.approved_permissions, await customerRoleCatalogue(db));
 }
 
 function grantOut(g: GrantRow, permissions: string[]) {

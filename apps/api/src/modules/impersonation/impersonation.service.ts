@@ -23,8 +23,11 @@ import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { consolePageFor } from '../../lib/console-url.ts';
+import { isoOrNull } from '../../lib/iso.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
 import { findStaffByEmail } from '../auth/staff.repo.ts';
+import { customerRoleCatalogue } from '../customers/customers.repo.ts';
 import {
   findRequest,
   listRequests,
@@ -37,7 +40,6 @@ import {
 } from './impersonation.repo.ts';
 
 type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function toWire(r: RequestRow, now: Date) {
   return {
@@ -55,14 +57,14 @@ export function toWire(r: RequestRow, now: Date) {
       ProxyRoles: r.proxy_roles,
       AdditionalPermissions: r.additional_permissions,
       Duration: r.duration_minutes,
-      RequestCreatedDate: iso(r.created_at)!,
-      RequestModifiedDate: iso(r.modified_at)!,
+      RequestCreatedDate: isoOrNull(r.created_at)!,
+      RequestModifiedDate: isoOrNull(r.modified_at)!,
     },
     Action: {
       Status: displayStatus(stateOf(r), now.getTime()) as DisplayStatus,
       ActionTakenBy: r.action_taken_by,
-      ActionTakenAt: iso(r.action_taken_at),
-      ExpiresAt: iso(r.expires_at),
+      ActionTakenAt: isoOrNull(r.action_taken_at),
+      ExpiresAt: isoOrNull(r.expires_at),
       ApprovedProxyRoles: r.approved_roles,
       ApprovedAdditionalPermissions: r.approved_permissions,
       Reason: r.reason,
@@ -103,11 +105,9 @@ async function checkRequestContents(
     if (!s?.roles.includes(ROLE_SUPER_ADMIN))
       throw new AppError('impersonationInvalid', `${M.notApproverAssignee} (${email})`);
   }
-  const roles = await db.query<{ name: string; permissions: Record<string, boolean> }>(
-    'SELECT name, permissions FROM customer_roles',
-  );
-  const roleNames = roles.rows.map((r) => r.name);
-  const permissionNames = [...new Set(roles.rows.flatMap((r) => Object.keys(r.permissions)))];
+  const roles = await customerRoleCatalogue(db);
+  const roleNames = roles.map((r) => r.name);
+  const permissionNames = [...new Set(roles.flatMap((r) => Object.keys(r.permissions)))];
   const unknownRoles = d.ProxyRoles.filter((r) => !roleNames.includes(r));
   if (unknownRoles.length)
     throw new AppError('impersonationInvalid', `There is no customer role ${unknownRoles.join(', ')}.`);
@@ -117,12 +117,6 @@ async function checkRequestContents(
   const held = await rolesHeldByOthers(db, appId, exceptId, now);
   const taken = d.ProxyRoles.filter((r) => held.includes(r));
   if (taken.length) throw new AppError('impersonationConflict', `${M.roleTaken}: ${taken.join(', ')}.`);
-}
-
-/** The console page links are built on: the caller's console origin when allowed. */
-function consolePage(ctx: AppContext, origin: string | undefined, pathname: string): URL {
-  const base = origin && ctx.config.consoleOrigins.includes(origin) ? origin : ctx.config.consoleOrigins[0];
-  return new URL(pathname, base ?? `http://localhost:${ctx.config.port}`);
 }
 
 /** A link to the owner's page of every access to the site (stored hashed, 90 days). */
@@ -138,7 +132,7 @@ async function siteAccessLink(
     'INSERT INTO site_access_tokens (token_hash, app_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
     [hashSecret(token), appId, now, new Date(now.getTime() + SITE_ACCESS_LINK_TTL_MS)],
   );
-  const url = consolePage(ctx, origin, '/impersonation/site-access');
+  const url = consolePageFor(ctx.config, origin, '/impersonation/site-access');
   url.searchParams.set('token', token);
   return url.toString();
 }
@@ -202,7 +196,7 @@ export async function create(
     return newId;
   });
 
-  const consent = consolePage(ctx, origin, '/impersonation/consent');
+  const consent = consolePageFor(ctx.config, origin, '/impersonation/consent');
   consent.searchParams.set('token', token);
   const accessPage = await siteAccessLink(ctx.db, ctx, d.AppId, origin, now);
   const what = [
@@ -242,7 +236,7 @@ export async function create(
         '',
         ...what,
         '',
-        `Review it in the console: ${consolePage(ctx, origin, '/manage-superuser/impersonation/assigned-requests').toString()}`,
+        `Review it in the console: ${consolePageFor(ctx.config, origin, '/manage-superuser/impersonation/assigned-requests').toString()}`,
       ].join('\n'),
     });
   }
@@ -481,7 +475,7 @@ export async function logs(ctx: AppContext, status: (typeof LOG_STATUSES)[number
       Status: (expired ? 'Expired' : x.status) as (typeof LOG_STATUSES)[number],
       Event: x.event,
       Actor: x.actor,
-      LastModified: iso(x.at)!,
+      LastModified: isoOrNull(x.at)!,
       Details: x.details ?? {},
     };
   });

@@ -1,7 +1,8 @@
 import { DEFAULT_FIELD_NAMES, FIELD_MESSAGES } from '@sac/contract/registration-fields';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { writeActivity } from '../activity/activity.repo.ts';
+import { writeCustomerActivity } from '../activity/customer-activity.ts';
+import { ownedSite } from './owned-site.ts';
 
 /** The default fields before a site configures them: email and password on, the rest off. */
 const DEFAULTS: Record<
@@ -17,34 +18,6 @@ const DEFAULTS: Record<
   Gender: { display: 'Gender', type: 'string', rules: '', enabled: false },
   Company: { display: 'Company', type: 'string', rules: '', enabled: false },
 };
-
-async function ownedSite(ctx: AppContext, uid: string, appId: number): Promise<{ features: string[] }> {
-  const r = await ctx.db.query<{ features: string[] }>(
-    'SELECT features FROM sites WHERE app_id = $1 AND owner_uid = $2',
-    [appId, uid],
-  );
-  if (!r.rows[0]) throw new AppError('notFound', 'This customer owns no site with that appId.');
-  return r.rows[0];
-}
-
-const audit = (
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  action: 'site.fields' | 'site.datasource',
-  details: Record<string, unknown>,
-) =>
-  writeActivity(ctx.db, {
-    at: ctx.clock.now(),
-    action,
-    actorUid: actor.uid,
-    actorEmail: actor.email,
-    targetType: 'customer',
-    targetId: uid,
-    clientAddress: caller.clientAddress,
-    details,
-  });
 
 interface FieldRow {
   name: string;
@@ -120,7 +93,7 @@ export async function addCustomField(
       throw new AppError('fieldExists', FIELD_MESSAGES.fieldExists);
     throw e;
   }
-  await audit(ctx, caller, actor, uid, 'site.fields', { appId, added: f.Name });
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.fields', { appId, added: f.Name });
   return { ...(await activeFields(ctx, uid, appId)), Message: FIELD_MESSAGES.customFieldSaved };
 }
 
@@ -145,7 +118,7 @@ export async function saveDefaultFields(
       );
     }
   });
-  await audit(ctx, caller, actor, uid, 'site.fields', {
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.fields', {
     appId,
     defaults: fields.map((f) => `${f.Name}:${f.Enabled ? 'on' : 'off'}`),
   });
@@ -212,7 +185,11 @@ export async function addDataSource(
       throw new AppError('fieldExists', FIELD_MESSAGES.dataSourceExists);
     throw e;
   }
-  await audit(ctx, caller, actor, uid, 'site.datasource', { appId, added: d.Name, items: d.Items.length });
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.datasource', {
+    appId,
+    added: d.Name,
+    items: d.Items.length,
+  });
   return { ...(await dataSources(ctx, uid, appId)), Message: FIELD_MESSAGES.dataSourceAdded };
 }
 

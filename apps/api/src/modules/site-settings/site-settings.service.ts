@@ -16,44 +16,11 @@ import {
 import { Ajv, type ErrorObject } from 'ajv';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { type ActivityAction, writeActivity } from '../activity/activity.repo.ts';
+import { isoOrNull } from '../../lib/iso.ts';
+import { writeCustomerActivity } from '../activity/customer-activity.ts';
 import { checkDomain } from './domain-check.ts';
+import { ownedSite } from './owned-site.ts';
 import { type HashSettings, hashWithSettings } from './password-hashing.ts';
-
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-
-/** The site, if this customer owns it (configuration is the owner's). */
-async function ownedSite(ctx: AppContext, uid: string, appId: number): Promise<{ app_name: string }> {
-  const r = await ctx.db.query<{ app_name: string }>(
-    'SELECT app_name FROM sites WHERE app_id = $1 AND owner_uid = $2',
-    [appId, uid],
-  );
-  if (!r.rows[0]) throw new AppError('notFound', 'This customer owns no site with that appId.');
-  return r.rows[0];
-}
-
-function audit(
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  action: ActivityAction,
-  details: Record<string, unknown>,
-) {
-  return writeActivity(ctx.db, {
-    at: ctx.clock.now(),
-    action,
-    actorUid: actor.uid,
-    actorEmail: actor.email,
-    targetType: 'customer',
-    targetId: uid,
-    clientAddress: caller.clientAddress,
-    details: {
-      ...details,
-      ...(actor.impersonation ? { impersonationRequestId: actor.impersonation.requestId } : {}),
-    },
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Custom objects
@@ -92,8 +59,8 @@ const objectOut = (o: ObjectRow) => ({
   Name: o.name,
   SizeMB: o.size_mb,
   Schema: o.schema,
-  CreatedDate: iso(o.created_at)!,
-  ModifiedDate: iso(o.modified_at)!,
+  CreatedDate: isoOrNull(o.created_at)!,
+  ModifiedDate: isoOrNull(o.modified_at)!,
 });
 
 export async function listObjects(ctx: AppContext, uid: string, appId: number) {
@@ -125,7 +92,10 @@ export async function createObject(
     if ((e as { code?: string }).code === '23505') throw new AppError('customObjectExists');
     throw e;
   }
-  await audit(ctx, caller, actor, uid, 'site.customobject.create', { appId, objId: body.Id });
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customobject.create', {
+    appId,
+    objId: body.Id,
+  });
   const r = await ctx.db.query<ObjectRow>('SELECT * FROM custom_objects WHERE app_id = $1 AND id = $2', [
     appId,
     body.Id,
@@ -147,7 +117,7 @@ export async function deleteObject(
     objId,
   ]);
   if (!r.rows[0]) throw new AppError('notFound', 'This site has no custom object with that Id.');
-  await audit(ctx, caller, actor, uid, 'site.customobject.delete', { appId, objId });
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customobject.delete', { appId, objId });
   return { IsPosted: true, Message: M.customObjectRemoved };
 }
 
@@ -167,7 +137,7 @@ export async function setSchema(
     [appId, objId, schema, ctx.clock.now()],
   );
   if (!r.rows[0]) throw new AppError('notFound', 'This site has no custom object with that Id.');
-  await audit(ctx, caller, actor, uid, 'site.customobject.schema', { appId, objId });
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customobject.schema', { appId, objId });
   return { Data: objectOut(r.rows[0]), Message: M.schemaSet };
 }
 
@@ -215,9 +185,9 @@ function domainOut(ctx: AppContext, d: DomainRow) {
       { Type: 'CNAME' as const, Name: d.domain, Value: cnameTarget(ctx, d.app_name) },
       { Type: 'TXT' as const, Name: verificationRecordName(d.domain), Value: d.token },
     ],
-    LastCheckedAt: iso(d.last_checked_at),
+    LastCheckedAt: isoOrNull(d.last_checked_at),
     LastCheckResult: d.last_check_result,
-    VerifiedAt: iso(d.verified_at),
+    VerifiedAt: isoOrNull(d.verified_at),
   };
 }
 
@@ -253,7 +223,7 @@ export async function createDomain(
     if ((e as { code?: string }).code === '23505') throw new AppError('customDomainExists');
     throw e;
   }
-  await audit(ctx, caller, actor, uid, 'site.customdomain.create', { appId, domain });
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customdomain.create', { appId, domain });
   const r = await ctx.db.query<DomainRow>(`${DOMAIN_SQL} WHERE d.domain = $1`, [domain]);
   return { Data: domainOut(ctx, r.rows[0]!), Message: M.customDomainSaved };
 }
@@ -272,7 +242,7 @@ export async function deleteDomain(
     [domain, appId],
   );
   if (!r.rows[0]) throw new AppError('notFound', 'This site has no such custom domain.');
-  await audit(ctx, caller, actor, uid, 'site.customdomain.delete', { appId, domain });
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customdomain.delete', { appId, domain });
   return { IsPosted: true, Message: M.customDomainDeleted };
 }
 
@@ -314,7 +284,10 @@ export async function verifyDomain(
   const wasVerified = r.rows[0].status === 'Verified';
   const after = await runCheck(ctx, r.rows[0]);
   if (!wasVerified && after.status === 'Verified') {
-    await audit(ctx, caller, actor, uid, 'site.customdomain.verify', { appId, domain });
+    await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customdomain.verify', {
+      appId,
+      domain,
+    });
   }
   return {
     Data: domainOut(ctx, after),
@@ -359,7 +332,7 @@ const appSettingsOut = (r: AppSettingsRow) => ({
   AppName: r.app_name,
   Plan: r.plan,
   PlanStatus: r.plan_status,
-  TrialEndsAt: iso(r.trial_ends_at),
+  TrialEndsAt: isoOrNull(r.trial_ends_at),
   Billing: r.billing,
   ProductionUrl: r.production_url,
   StagingUrl: r.staging_url,
@@ -382,7 +355,7 @@ export async function updateAppSettings(
     'UPDATE sites SET production_url = $3, staging_url = $4, modified_at = $5 WHERE app_id = $1 AND owner_uid = $2',
     [appId, uid, data.ProductionUrl, data.StagingUrl, ctx.clock.now()],
   );
-  await audit(ctx, caller, actor, uid, 'site.appsettings', { appId });
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.appsettings', { appId });
   return { Data: appSettingsOut(await appSettingsRow(ctx, uid, appId)), Message: SETTINGS_SAVED };
 }
 
@@ -395,7 +368,7 @@ export async function getSecurity(ctx: AppContext, uid: string, appId: number) {
   if (!r.rows[0]) throw new AppError('notFound', 'This site has no application level security settings yet.');
   return {
     Data: { ...APPLICATION_SECURITY_DEFAULTS, ...r.rows[0].settings },
-    ModifiedDate: iso(r.rows[0].modified_at)!,
+    ModifiedDate: isoOrNull(r.rows[0].modified_at)!,
   };
 }
 
@@ -416,7 +389,7 @@ export async function updateSecurity(
      ON CONFLICT (app_id) DO UPDATE SET settings = EXCLUDED.settings, modified_at = EXCLUDED.modified_at`,
     [appId, JSON.stringify(data), now],
   );
-  await audit(ctx, caller, actor, uid, 'site.security', { appId, settings: data });
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.security', { appId, settings: data });
   return { Data: data, ModifiedDate: now.toISOString(), Message: SETTINGS_SAVED };
 }
 
@@ -450,7 +423,7 @@ export async function getEncryptionSettings(ctx: AppContext, uid: string, appId:
       ...DEFAULT_HASHING,
       ...row.settings,
       HasEncryptionKey: row.key_sealed !== null,
-      ModifiedDate: iso(row.modified_at)!,
+      ModifiedDate: isoOrNull(row.modified_at)!,
     },
   };
 }
@@ -480,7 +453,7 @@ export async function saveEncryptionSettings(
     [appId, set, JSON.stringify(settings), sealed, now],
   );
   // the key itself is never logged
-  await audit(ctx, caller, actor, uid, 'site.encryption', {
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.encryption', {
     appId,
     set,
     type: settings.EncryptionType,

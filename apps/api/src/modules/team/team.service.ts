@@ -8,6 +8,8 @@ import { generatePassword } from '@sac/contract/validation';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { consolePageFor } from '../../lib/console-url.ts';
+import { isoOrNull } from '../../lib/iso.ts';
 import { writeActivity } from '../activity/activity.repo.ts';
 import { hashPassword } from '../auth/password-hash.ts';
 import { revokeUserSessions } from '../auth/sessions.repo.ts';
@@ -25,8 +27,6 @@ import {
 } from '../auth/staff.repo.ts';
 import { issueToken } from '../auth/tokens.repo.ts';
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-
 /** A staff row under the server's names of spec section 3. */
 export function toSuperUser(s: StaffRow) {
   return {
@@ -35,7 +35,7 @@ export function toSuperUser(s: StaffRow) {
     Email: [{ Type: 'Primary', Value: s.email }],
     Roles: s.roles,
     CreatedDate: new Date(s.created_at).toISOString(),
-    LastLoginDate: iso(s.last_login_at),
+    LastLoginDate: isoOrNull(s.last_login_at),
   };
 }
 
@@ -62,12 +62,6 @@ async function knownRoles(db: Queryable, wanted: string[]): Promise<string[]> {
   const unknown = wanted.filter((r) => !all.includes(r));
   if (unknown.length) throw new AppError('unknownRole', `${ERRORS.unknownRole.text} (${unknown.join(', ')})`);
   return all;
-}
-
-/** The console page invitation links are built on: the caller's console origin when allowed. */
-function invitationPage(ctx: AppContext, origin: string | undefined): URL {
-  const base = origin && ctx.config.consoleOrigins.includes(origin) ? origin : ctx.config.consoleOrigins[0];
-  return new URL('/login', base ?? `http://localhost:${ctx.config.port}`);
 }
 
 export async function create(
@@ -118,7 +112,7 @@ export async function create(
     if ((e as { code?: string }).code === '23505') throw new AppError('superUserExists');
     throw e;
   }
-  const link = invitationPage(ctx, origin);
+  const link = consolePageFor(ctx.config, origin, '/login');
   link.searchParams.set('vtype', INVITE_VTYPE);
   link.searchParams.set('vtoken', token);
   ctx.mailer.send({
@@ -224,7 +218,7 @@ export async function profile(ctx: AppContext, viewer: StaffSession, uid: string
     Data: {
       ...toSuperUser(target),
       Permissions: await permissionsOfRoles(ctx.db, target.roles),
-      PasswordChangedDate: iso(target.password_changed_at),
+      PasswordChangedDate: isoOrNull(target.password_changed_at),
       Invited: target.invitation_pending,
     },
   };
