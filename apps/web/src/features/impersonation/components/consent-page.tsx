@@ -3,9 +3,9 @@ import { useSearchParams } from 'react-router';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useAnswerConsent, useConsentDetails } from '../api/impersonation-api.ts';
+import { PublicPage } from './public-page.tsx';
 import { useMinutes } from './request-details.tsx';
 import { TagValues } from './tag-values.tsx';
-import { useFocusedHeading } from './use-focused-heading.ts';
 
 /**
  * /impersonation/consent?token=: the public page the site owner opens from the consent email. It
@@ -15,7 +15,6 @@ import { useFocusedHeading } from './use-focused-heading.ts';
  */
 export default function ConsentPage() {
   const t = useT('impersonation');
-  const common = useT('common');
   const minutes = useMinutes();
   const [params] = useSearchParams();
   const parsed = consentQuery.safeParse({ token: params.get('token') ?? '' });
@@ -130,23 +129,9 @@ export default function ConsentPage() {
       </>
     );
   }
-  const headingRef = useFocusedHeading(heading);
-
   return (
-    <main className="auth-page" lang="en">
-      <div className="auth-panel consent-panel">
-        <div className="auth-brand">
-          <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">{common('productName')}</span>
-        </div>
-        <section className="auth-card" aria-labelledby="consent-heading">
-          <p className="auth-kicker">{t('consentKicker')}</p>
-          <h1 id="consent-heading" tabIndex={-1} ref={headingRef}>
-            {heading}
-          </h1>
-          {content}
-        </section>
-      </div>
-    </main>
+    <PublicPage id="consent-heading" panelClass="consent-panel" kicker={t('consentKicker')} heading={heading}>
+      {content}
+    </PublicPage>
   );
 }

@@ -2,9 +2,8 @@ import { Link, useNavigate } from 'react-router';
 import { useT } from '../../../lib/i18n.tsx';
 import { type Grant, useImpersonation } from '../../../lib/impersonation-mode.ts';
 import { useStartImpersonation } from '../api/impersonated-site-api.ts';
+import { GrantDetails } from './grant-details.tsx';
 import { customerViewPath, impersonatedSitePath } from './impersonation-paths.ts';
-import { useUtcTime } from './request-details.tsx';
-import { TagValues } from './tag-values.tsx';
 
 /**
  * The viewer's live grant on the site (updateaccess): roles, permissions and expiry, and 'Start
@@ -13,7 +12,6 @@ import { TagValues } from './tag-values.tsx';
  */
 export function GrantPanel({ uid, grant }: { uid: string; grant: Grant }) {
   const t = useT('impersonation');
-  const utc = useUtcTime();
   const navigate = useNavigate();
   const start = useStartImpersonation();
   const { session } = useImpersonation();
@@ -41,28 +39,7 @@ export function GrantPanel({ uid, grant }: { uid: string; grant: Grant }) {
           <Link to={impersonatedSitePath(uid, grant.AppId)}>{t('returnToImpersonation')}</Link>
         </p>
       ) : null}
-      <dl className="detail-list detail-list-wide">
-        <div>
-          <dt>{t('grantRoles')}</dt>
-          <dd>
-            <TagValues values={grant.Roles} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t('grantPermissions')}</dt>
-          <dd>
-            <TagValues values={grant.Permissions} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t('grantExpires')}</dt>
-          <dd>{utc(grant.ExpiresAt)}</dd>
-        </div>
-        <div>
-          <dt>{t('grantRequest')}</dt>
-          <dd>{t('grantRequestId', { id: grant.RequestId })}</dd>
-        </div>
-      </dl>
+      <GrantDetails grant={grant} layout="wide" />
       <div className="form-actions">
         <button type="button" className="button button-primary" aria-busy={start.isPending} onClick={onStart}>
           {start.isPending ? t('starting') : t('startImpersonation')}

@@ -21,11 +21,10 @@ import {
   useImpersonationHeartbeat,
 } from '../api/impersonated-site-api.ts';
 import { EditWebAppsDialog } from './edit-web-apps-dialog.tsx';
+import { GrantDetails } from './grant-details.tsx';
 import { ImpersonationBanner } from './impersonation-banner.tsx';
 import { customerViewPath, impersonatedSitePath, impersonatePath } from './impersonation-paths.ts';
-import { useUtcTime } from './request-details.tsx';
 import { SiteStatusConfirm } from './site-status-confirm.tsx';
-import { TagValues } from './tag-values.tsx';
 
 /** Ended impersonations already toasted (the notice may mount more than once). */
 const announced = new WeakSet<EndedImpersonation>();
@@ -86,7 +85,6 @@ function ActiveSite({
   ending: boolean;
 }) {
   const t = useT('impersonation');
-  const utc = useUtcTime();
   const basic = useImpersonatedBasicSettings(session);
   useImpersonationHeartbeat(session);
   const [editing, setEditing] = useState(false);
@@ -138,28 +136,7 @@ function ActiveSite({
       <DataCenterSection session={session} />
       <section className="card" aria-labelledby="impersonated-grant">
         <h2 id="impersonated-grant">{t('grantedAccess')}</h2>
-        <dl className="detail-list detail-list-compact">
-          <div>
-            <dt>{t('grantRoles')}</dt>
-            <dd>
-              <TagValues values={grant.Roles} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t('grantPermissions')}</dt>
-            <dd>
-              <TagValues values={grant.Permissions} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t('grantExpires')}</dt>
-            <dd>{utc(grant.ExpiresAt)}</dd>
-          </div>
-          <div>
-            <dt>{t('grantRequest')}</dt>
-            <dd>{t('grantRequestId', { id: grant.RequestId })}</dd>
-          </div>
-        </dl>
+        <GrantDetails grant={grant} layout="compact" />
       </section>
       {editing && basic.data ? (
         <EditWebAppsDialog session={session} current={basic.data} onClose={() => setEditing(false)} />

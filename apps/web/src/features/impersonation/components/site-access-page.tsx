@@ -6,10 +6,10 @@ import { errorText } from '../../../lib/api-client.ts';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { type SiteAccessStep, useSiteAccess } from '../api/impersonation-api.ts';
+import { PublicPage } from './public-page.tsx';
 import { useUtcTime } from './request-details.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { TagValues } from './tag-values.tsx';
-import { useFocusedHeading } from './use-focused-heading.ts';
 
 /** Rows per page of the two tables. */
 const PAGE_SIZE = 10;
@@ -118,7 +118,6 @@ const stepKeys = (log: readonly SiteAccessStep[]) =>
  */
 export default function SiteAccessPage() {
   const t = useT('impersonation');
-  const common = useT('common');
   const [params] = useSearchParams();
   const parsed = siteAccessQuery.safeParse({ token: params.get('token') ?? '' });
   const token = parsed.success ? parsed.data.token : '';
@@ -183,23 +182,14 @@ export default function SiteAccessPage() {
       </>
     );
   }
-  const headingRef = useFocusedHeading(heading);
-
   return (
-    <main className="auth-page" lang="en">
-      <div className="auth-panel site-access-panel">
-        <div className="auth-brand">
-          <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">{common('productName')}</span>
-        </div>
-        <section className="auth-card" aria-labelledby="site-access-heading">
-          <p className="auth-kicker">{t('siteAccessKicker')}</p>
-          <h1 id="site-access-heading" tabIndex={-1} ref={headingRef}>
-            {heading}
-          </h1>
-          {content}
-        </section>
-      </div>
-    </main>
+    <PublicPage
+      id="site-access-heading"
+      panelClass="site-access-panel"
+      kicker={t('siteAccessKicker')}
+      heading={heading}
+    >
+      {content}
+    </PublicPage>
   );
 }
