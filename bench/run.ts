@@ -1,5 +1,7 @@
 // `npm run bench`: benchmarks that print figures. Never part of `npm test`.
+import { benchApiLoad } from './api-load.bench.ts';
 import { benchAuthLatency } from './auth-latency.bench.ts';
+import { benchPageLoad } from './page-load.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchSignInBundle } from './sign-in-bundle.bench.ts';
 import { benchStartup } from './startup.bench.ts';
@@ -8,8 +10,10 @@ const only = process.argv[2];
 const benches: Record<string, () => Promise<void>> = {
   startup: benchStartup,
   bundle: benchSignInBundle,
+  'page-load': benchPageLoad,
   auth: benchAuthLatency,
   search: benchSearch,
+  load: benchApiLoad,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

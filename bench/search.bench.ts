@@ -21,11 +21,11 @@ const MIN_CUSTOMERS = Number(process.env.BENCH_MIN_CUSTOMERS ?? 1_000_000);
 const WARM_UP = 20;
 
 type Kind = 'cut' | 'frequent' | 'no match';
-interface Term {
+export interface Term {
   term: string;
   kind: Kind;
 }
-interface Case {
+export interface Case {
   label: string;
   criterion: SearchCriterion;
   terms: Term[];
@@ -41,7 +41,7 @@ interface Timed {
 /** Substrings no generated name or site name contains. */
 const NO_MATCH = ['qzx', 'xjvq', 'zzqk', 'qxw', 'vqjz', 'jjqx', 'kzxq', 'wxqz', 'qqpz', 'zxjv'];
 
-async function sampleTerms(db: Queryable, customers: number, sites: number): Promise<Case[]> {
+export async function sampleTerms(db: Queryable, customers: number, sites: number): Promise<Case[]> {
   const rnd = seededRandom(20_240_601);
   const int = (n: number) => Math.floor(rnd() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;

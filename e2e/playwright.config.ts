@@ -29,6 +29,8 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   outputDir: `${RUN_DIR}/results`,
+  // Zero CSP violations over the run: the API's reports and every page's console (support/csp.ts).
+  globalTeardown: './support/csp-teardown.ts',
   use: {
     baseURL: BASE_URL,
     trace: 'retain-on-failure',
@@ -41,6 +43,11 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // Every page's console into a file, where the CSP check reads it. One file per worker:
+        // Chromium empties its log file at launch, and a worker that restarts launches again.
+        '--enable-logging',
+        `--log-file=${RUN_DIR}/chromium-${process.env.TEST_WORKER_INDEX ?? 'runner'}.log`,
+        '--log-level=0',
       ],
     },
   },

@@ -9,6 +9,9 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
+    // dist/.vite/manifest.json: entries, chunks and their imports, read by the bundle-budget check
+    // (scripts/check-bundle-budget.mjs) that `npm test` runs after the build.
+    manifest: true,
     // The server's CSP forbids inline scripts: keep every module in its own file.
     assetsInlineLimit: 0,
     rollupOptions: {

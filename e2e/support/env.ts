@@ -8,7 +8,9 @@ export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2617);
 export const DNS_PORT = Number(process.env.E2E_DNS_PORT ?? 2653);
 export const BASE_URL = `http://127.0.0.1:${API_PORT}`;
 export const DEMO_PASSWORD = 'Demo#Pass1';
-export const RUN_DIR = path.join(ROOT, '.tmp', 'e2e');
+export const RUN_DIR = process.env.E2E_RUN_DIR
+  ? path.resolve(process.env.E2E_RUN_DIR)
+  : path.join(ROOT, '.tmp', 'e2e');
 export const MAIL_DIR = path.join(RUN_DIR, 'mail');
 export const DATA_DIR = path.join(RUN_DIR, 'data');
 export const DNS_ZONE_FILE = path.join(RUN_DIR, 'dns-zone.json');

@@ -19,7 +19,7 @@ export async function waitForLinks(to: string, since: number, timeoutMs = 10_000
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const f of fs.existsSync(MAIL_DIR) ? fs.readdirSync(MAIL_DIR).sort().reverse() : []) {
-      if (Number(f.split('-')[0]) < since) continue;
+      if (!f.endsWith('.json') || Number(f.split('-')[0]) < since) continue;
       const m = JSON.parse(fs.readFileSync(path.join(MAIL_DIR, f), 'utf8')) as { to: string[]; raw: string };
       if (!m.to.includes(to)) continue;
       const text = /quoted-printable/i.test(m.raw) ? decodeQuotedPrintable(m.raw) : m.raw;

@@ -17,7 +17,9 @@ const server = new SMTPServer({
     stream.on('end', () => {
       const to = session.envelope.rcptTo.map((r) => r.address);
       const file = path.join(MAIL_DIR, `${Date.now()}-${n++}.json`);
-      fs.writeFileSync(file, JSON.stringify({ to, raw: Buffer.concat(chunks).toString('utf8') }));
+      // Written aside and renamed, so a spec polling the directory never reads half a message.
+      fs.writeFileSync(`${file}.part`, JSON.stringify({ to, raw: Buffer.concat(chunks).toString('utf8') }));
+      fs.renameSync(`${file}.part`, file);
       callback();
     });
   },

@@ -1,8 +1,12 @@
+import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FieldCrypto } from './lib/field-crypto.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { AddressFailureStore } from './modules/auth/login-throttle.ts';
+import type { LeaseStore } from './ops/leases.ts';
+import type { AppMetrics } from './ops/metrics.ts';
 
 /** What every module's service works with; built once in app.ts and passed down explicitly. */
 export interface AppContext {
@@ -12,6 +16,15 @@ export interface AppContext {
   mailer: Mailer;
   /** Encrypts secrets kept at rest, such as custom database connection strings. */
   crypto: FieldCrypto;
+  /** Set when REDIS_URL is: shared sign-in limits and job leases live there. */
+  redis?: Redis;
+  /** Failed sign-ins per client address and day: in Redis when configured, else the database. */
+  addressFailures: AddressFailureStore;
+  /** Which instance runs each periodic job: Redis when configured, else the database. */
+  leases: LeaseStore;
+  metrics: AppMetrics;
+  /** This process: its id (the holder of job leases) and whether it is shutting down. */
+  ops: { instanceId: string; draining: boolean };
 }
 
 /** The signed-in staff member behind a call. */

@@ -3,26 +3,64 @@ import path from 'node:path';
 import cors from '@fastify/cors';
 import { HEADERS } from '@sac/contract/constants';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { fieldCrypto, loadFieldKey } from './lib/field-crypto.ts';
+import { openRedis } from './lib/redis.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { databaseAddressStore, redisAddressStore } from './modules/auth/login-throttle.ts';
+import { setHashConcurrency } from './modules/auth/password-hash.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { impersonationRoutes } from './modules/impersonation/impersonation.routes.ts';
 import { siteSettingsRoutes } from './modules/site-settings/site-settings.routes.ts';
 import { teamRoutes } from './modules/team/team.routes.ts';
+import { databaseLeases, redisLeases } from './ops/leases.ts';
+import { createMetrics, instrumentDb } from './ops/metrics.ts';
 import { consoleStatic } from './plugins/console-static.ts';
+import { cspReport } from './plugins/csp-report.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
+import { operations } from './plugins/operations.ts';
 import { requestGuard } from './plugins/request-guard.ts';
-import { securityHeaders } from './plugins/security-headers.ts';
+import { lowLevelErrorOptions, securityHeaders } from './plugins/security-headers.ts';
 
-/** The URL with secret-bearing query parameters replaced. */
+/**
+ * Where a secret could reach a log line if some code logged a request's headers or a body:
+ * pino writes '[redacted]' there. The request serializer below logs no headers or bodies at all.
+ */
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  `req.headers.${HEADERS.token.toLowerCase()}`,
+  `req.headers.${HEADERS.sign.toLowerCase()}`,
+  'req.headers.apikey',
+  'req.headers.apisecret',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  `headers.${HEADERS.token.toLowerCase()}`,
+  `headers.${HEADERS.sign.toLowerCase()}`,
+  'headers.apisecret',
+  'password',
+  'body.password',
+  'body.oldPassword',
+  'body.newPassword',
+];
+
+/**
+ * The URL with secret-bearing query parameters replaced: API secrets (search), reset and
+ * invitation tokens, the owner's consent and site-access link tokens, and any session pair or
+ * password a client might put in a query by mistake.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:apisecret|vtoken|resettoken)=)[^&#]*/gi, '$1[redacted]');
+  return url.replace(
+    /([?&](?:apisecret|vtoken|resettoken|token|xtoken|xsign|password|secret)=)[^&#]*/gi,
+    '$1[redacted]',
+  );
 }
 
 export interface AppOptions {
@@ -32,16 +70,23 @@ export interface AppOptions {
   mailer?: Mailer;
   /** false silences request logs (tests). */
   logger?: boolean;
+  /** Where log lines go (tests read them); stdout when unset. */
+  logStream?: { write(line: string): void };
+  /** A Redis client to use instead of one opened for REDIS_URL (tests); the caller closes it. */
+  redis?: Redis;
 }
 
 /** Builds the admin API: plugins and modules registered explicitly, in this order. */
 export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  setHashConcurrency(opts.config.hashConcurrency);
   const app = Fastify({
     logger:
       opts.logger === false
         ? false
         : {
             level: opts.config.logLevel,
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+            redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
             serializers: {
               // API secrets arrive in the search query (spec section 7): never write them to a log.
               req: (req: { method: string; url: string; ip?: string }) => ({
@@ -53,11 +98,19 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
           },
     trustProxy: opts.config.trustProxy,
     genReqId: () => randomUUID(),
+    ...lowLevelErrorOptions(opts.config),
   });
+  const metrics = createMetrics(opts.db);
+  const db = instrumentDb(opts.db, metrics);
+  const clock = opts.clock ?? systemClock;
+  const redis = opts.redis ?? (opts.config.redisUrl ? openRedis(opts.config.redisUrl, app.log) : undefined);
+  // A client opened here is closed with the app; one handed in belongs to the caller.
+  if (redis && !opts.redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
+  const prefix = opts.config.redisKeyPrefix;
   const ctx: AppContext = {
     config: opts.config,
-    db: opts.db,
-    clock: opts.clock ?? systemClock,
+    db,
+    clock,
     mailer:
       opts.mailer ??
       createMailer({
@@ -67,6 +120,11 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
         log: app.log,
       }),
     crypto: fieldCrypto(loadFieldKey(opts.config.fieldEncryptionKey, opts.config.dataDir)),
+    ...(redis ? { redis } : {}),
+    addressFailures: redis ? redisAddressStore(redis, prefix) : databaseAddressStore(db),
+    leases: redis ? redisLeases(redis, prefix) : databaseLeases(db, clock),
+    metrics,
+    ops: { instanceId: randomUUID(), draining: false },
   };
 
   errorEnvelope(app);
@@ -80,6 +138,8 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     maxAge: 600,
   });
   requestGuard(app);
+  operations(app, ctx);
+  cspReport(app, { file: path.join(opts.config.dataDir, 'csp-violations.ndjson') });
 
   authRoutes(app, ctx);
   teamRoutes(app, ctx);

@@ -1,3 +1,5 @@
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,7 +23,27 @@ export interface Config {
   webDistDir: string;
   /** Served to the console in /runtime-config.json. */
   runtime: { apiBaseUrl: string | null; fixedIpHosts: string[] };
-  trustProxy: boolean;
+  /**
+   * Peers whose X-Forwarded-For is believed: addresses and CIDRs (Fastify's trustProxy), `true`
+   * for every peer (only when nothing but the proxy can reach the API), false for none.
+   */
+  trustProxy: boolean | string[];
+  /** redis://…: sign-in limits per address and periodic-job leases live there (several instances). */
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key this API writes, so several deployments can share one Redis. */
+  redisKeyPrefix: string;
+  /** Failed sign-ins one client address may make per UTC day before it gets HTTP 429. */
+  loginAddressDailyFailures: number;
+  /** How often approved impersonation grants that have expired are looked for, in ms (0: never). */
+  expiryNoticeMs: number;
+  /** GET /metrics needs `Authorization: Bearer <token>`; unset: only direct loopback peers. */
+  metricsToken: string | undefined;
+  /** On SIGTERM, how long /readyz answers 503 while still serving, before closing (ms). */
+  shutdownDrainMs: number;
+  /** On SIGTERM, how long in-flight requests may take to finish before the process exits (ms). */
+  shutdownTimeoutMs: number;
+  /** Password hashes (argon2id) running at once; the others queue. */
+  hashConcurrency: number;
   demoPassword: string | undefined;
   /** Custom domains point a CNAME at <site>.<hubDomain>. */
   hubDomain: string;
@@ -39,6 +61,44 @@ const list = (v: string | undefined) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+
+const minutesOrZero = (name: string, v: string | undefined, fallback: number): number =>
+  (v === '0' ? 0 : positive(name, v, fallback)) * 60_000;
+
+const nonNegative = (name: string, v: string | undefined, fallback: number): number => {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be zero or a positive number, got '${v}'`);
+  return n;
+};
+
+/** Proxy names proxy-addr knows, besides addresses and CIDRs. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset or `false` trusts no peer (X-Forwarded-For is ignored); `true` trusts every
+ * peer; otherwise a comma-separated list of addresses, CIDRs or proxy-addr's names.
+ */
+export function parseTrustProxy(v: string | undefined): boolean | string[] {
+  const raw = (v ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const entries = list(raw);
+  for (const e of entries) {
+    const [addr, bits, ...rest] = e.split('/');
+    const family = net.isIP(addr ?? '');
+    const bitsOk =
+      bits === undefined ||
+      (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32)) ||
+      (family === 4 && net.isIPv4(bits));
+    const ok = PROXY_NAMES.has(e) || (family !== 0 && rest.length === 0 && bitsOk);
+    if (!ok)
+      throw new Error(
+        `TRUST_PROXY: '${e}' is neither an address, a CIDR, nor one of ${[...PROXY_NAMES].join(', ')}`,
+      );
+  }
+  return entries;
+}
 
 const positive = (name: string, v: string | undefined, fallback: number): number => {
   if (v === undefined || v === '') return fallback;
@@ -69,15 +129,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiBaseUrl: env.API_BASE_URL ?? '',
       fixedIpHosts: list(env.FIXED_API_HOSTS),
     },
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'sac:',
+    loginAddressDailyFailures: positive(
+      'LOGIN_ADDRESS_DAILY_FAILURES',
+      env.LOGIN_ADDRESS_DAILY_FAILURES,
+      100,
+    ),
+    expiryNoticeMs: minutesOrZero('EXPIRY_NOTICE_MINUTES', env.EXPIRY_NOTICE_MINUTES, 1),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    shutdownDrainMs: nonNegative('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS, 0) * 1000,
+    shutdownTimeoutMs: positive('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 25) * 1000,
+    hashConcurrency: Math.floor(
+      positive('HASH_CONCURRENCY', env.HASH_CONCURRENCY, os.availableParallelism()),
+    ),
     demoPassword: env.DEMO_PASSWORD || undefined,
     fieldEncryptionKey: env.FIELD_ENCRYPTION_KEY || undefined,
     hubDomain: env.HUB_DOMAIN ?? 'hub.sac-platform.example',
     dnsServers: list(env.DNS_SERVERS),
-    domainRecheckMs:
-      (env.DOMAIN_RECHECK_MINUTES === '0'
-        ? 0
-        : positive('DOMAIN_RECHECK_MINUTES', env.DOMAIN_RECHECK_MINUTES, 10)) * 60_000,
+    domainRecheckMs: minutesOrZero('DOMAIN_RECHECK_MINUTES', env.DOMAIN_RECHECK_MINUTES, 10),
     logLevel: env.LOG_LEVEL ?? 'info',
   };
 }

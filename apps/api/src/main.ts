@@ -3,45 +3,102 @@ import { loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openConfiguredDb } from './db/open.ts';
 import { seedDemoData } from './db/seed.ts';
-import { recheckPendingDomains } from './modules/site-settings/site-settings.service.ts';
+import { describeRedis } from './lib/redis.ts';
+import { startJobs } from './ops/jobs.ts';
+import { periodicJobs } from './ops/periodic.ts';
 
 const started = performance.now();
 const config = loadConfig();
 const db = await openConfiguredDb(config);
 const applied = await migrate(db);
-const demo = await seedDemoData(db, { dataDir: config.dataDir, demoPassword: config.demoPassword });
+// A new PGlite directory copied from the migrated template (scripts/start.mjs) was migrated by the copy.
+const migratedTo =
+  applied.at(-1) ??
+  (db.fromTemplate
+    ? (await db.query<{ v: number }>('SELECT max(version) AS v FROM schema_migrations')).rows[0]?.v
+    : undefined);
+const seed = () => seedDemoData(db, { dataDir: config.dataDir, demoPassword: config.demoPassword });
+// Two instances starting at once on an empty PostgreSQL database both try to create the demo
+// staff; the loser's transaction fails on a unique key and it finds them there on a second look.
+// Demo data goes in once the server already serves the console (it is most of a first start):
+// API calls wait for it, so a sign-in never races it. A failure still stops the start.
+let startSeeding = () => {};
+const seeding = new Promise<void>((resolve) => {
+  startSeeding = resolve;
+}).then(() =>
+  seed().catch((err: { code?: string }) => {
+    if (err.code === '23505') return seed();
+    throw err;
+  }),
+);
+seeding.catch(() => {}); // awaited after listen; this only keeps an early failure from going unhandled
+let seeded = false;
 const { app, ctx } = await buildApp({ config, db });
+app.addHook('onRequest', async (req) => {
+  if (!seeded && (req.url.startsWith('/admin/') || req.url.startsWith('/account/'))) await seeding;
+});
 
-// Pending custom domains are looked up again now and then, so a customer's DNS change shows.
-const recheck =
-  config.domainRecheckMs > 0
-    ? setInterval(() => {
-        recheckPendingDomains(ctx).catch((err) => app.log.warn({ err }, 'custom domain re-check failed'));
-      }, config.domainRecheckMs)
-    : undefined;
-recheck?.unref();
+const jobs = startJobs({
+  jobs: periodicJobs(ctx),
+  leases: ctx.leases,
+  holder: ctx.ops.instanceId,
+  log: app.log,
+  onOutcome: (job, outcome) => ctx.metrics.jobRuns.inc({ job, outcome }),
+});
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+/** Resolves true when `p` settles in time, false when `ms` passed first. */
+const within = (p: Promise<unknown>, ms: number) =>
+  Promise.race([p.then(() => true), sleep(ms).then(() => false)]);
+
+/**
+ * SIGTERM (or SIGINT): /readyz turns 503 at once so load balancers stop sending traffic; after
+ * SHUTDOWN_DRAIN_SECONDS the server stops accepting connections and waits for the requests under
+ * way (at most SHUTDOWN_TIMEOUT_SECONDS); periodic jobs stop, queued mail is delivered, Redis and
+ * the database are closed, and the process exits 0 (1 when requests were cut short).
+ */
 let closing = false;
 async function shutdown(signal: string) {
-  if (closing) return;
+  if (closing) {
+    if (signal === 'SIGINT') process.exit(1); // a second Ctrl-C does not wait
+    return;
+  }
   closing = true;
-  app.log.info({ signal }, 'shutting down');
-  if (recheck) clearInterval(recheck);
-  await app.close();
-  await ctx.mailer.flush();
-  await db.close();
-  process.exit(0);
+  ctx.ops.draining = true;
+  app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: draining');
+  const stoppingJobs = jobs.stop();
+  if (config.shutdownDrainMs > 0) await sleep(config.shutdownDrainMs);
+  const finished = await within(app.close(), config.shutdownTimeoutMs);
+  if (!finished)
+    app.log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'requests still under way at the shutdown timeout');
+  // After a timeout the requests still under way hold database connections: do not wait for them.
+  const grace = finished ? 5000 : 500;
+  await within(stoppingJobs, grace);
+  await within(ctx.mailer.flush(), 10_000);
+  if (ctx.redis && !finished) ctx.redis.disconnect();
+  await within(db.close(), grace);
+  app.log.info({}, 'shut down');
+  process.exit(finished ? 0 : 1);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
+startSeeding();
+// A shutdown during the first seeding closes the database under it: shutdown() then ends the process.
+const demo = await seeding.catch((err: unknown) =>
+  closing ? new Promise<never>(() => {}) : Promise.reject(err),
+);
+seeded = true;
 const url = `http://localhost:${config.port}`;
+const trust = config.trustProxy;
 const lines = [
   '',
   `  Super Admin Console is running at ${url}`,
   `  API reference: ${url}/docs`,
-  `  Database: ${db.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`}${applied.length ? ` (migrated to ${applied.at(-1)})` : ''}`,
+  `  Database: ${db.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`}${migratedTo !== undefined ? ` (migrated to ${migratedTo})` : ''}`,
+  `  Redis: ${config.redisUrl ? describeRedis(config.redisUrl) : 'not used (sign-in limits and job leases in the database)'}`,
+  `  X-Forwarded-For trusted from: ${trust === true ? 'every peer' : trust === false ? 'no peer' : trust.join(', ')}`,
   `  Mail: ${ctx.mailer.description}`,
   demo
     ? `  Demo sign-ins (password ${demo.password}):\n${demo.emails.map((e) => `    ${e}`).join('\n')}`

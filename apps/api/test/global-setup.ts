@@ -49,8 +49,8 @@ export default async function setup(project: TestProject) {
   project.provide('pgUrl', url);
   return async () => {
     const left = await admin.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'sac_t\\_%' OR datname = $1",
-      [template],
+      'SELECT datname FROM pg_database WHERE datname LIKE $2 OR datname = $1',
+      [template, `sac\\_t\\_${process.pid}\\_%`],
     );
     for (const r of left.rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`);
     await admin.end();

@@ -21,20 +21,23 @@ export const PASSWORD = 'Secret#123';
 export const CONSOLE_ORIGIN = 'http://console.test:3001';
 
 /** A fresh database for one test file, copied from the migrated template. */
-export async function freshDb(): Promise<{ db: Db; drop(): Promise<void> }> {
+export async function freshDb(): Promise<{ db: Db; url?: string; drop(): Promise<void> }> {
   if (inject('testDb') === 'pglite') {
     const tar = fs.readFileSync(inject('pgliteTemplate'));
     const db = await openPgliteMemory(new Blob([tar]));
     return { db, drop: () => db.close() };
   }
   const url = inject('pgUrl');
-  const name = `sac_t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  // Named after the run's template, so a run's teardown drops its own databases and no other run's.
+  const run = inject('pgTemplate').replace('sac_tpl_', '');
+  const name = `sac_t_${run}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
   const db = openPostgres(withDatabase(url, name), 4);
   return {
     db,
+    url: withDatabase(url, name),
     drop: async () => {
       await db.close();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

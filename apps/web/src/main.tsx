@@ -1,3 +1,5 @@
+// First: sets zod up for the CSP before any schema is used.
+import './lib/zod-jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';

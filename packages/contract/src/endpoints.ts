@@ -47,6 +47,7 @@ import {
   previewResponse,
   saveEncryptionSettingsBody,
 } from './encryption-settings.ts';
+import { ENDPOINT_ROUTES, type EndpointId, type EndpointRoute } from './endpoint-routes.ts';
 import { errorEnvelopeSchema } from './errors.ts';
 import {
   consentBody,
@@ -73,7 +74,6 @@ import {
   updateAccessQuery,
   updateAccessResponse,
 } from './impersonation-session.ts';
-import type { Permission } from './permissions.ts';
 import {
   activeFieldsResponse,
   customFieldBody,
@@ -113,22 +113,12 @@ import {
   updateRolesBody,
 } from './team.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type { Access, EndpointId, EndpointRoute, HttpMethod } from './endpoint-routes.ts';
 
-/**
- * Who may call an endpoint: anyone ('public'), anyone signed in ('session'), or a holder of one
- * permission of the matrix.
- */
-export type Access = 'public' | 'session' | Permission;
-
-export interface EndpointDef {
-  /** Stable name, used by the console client and the authorization-matrix test. */
-  readonly id: string;
-  readonly method: HttpMethod;
-  readonly path: string;
+/** What endpoints.ts adds to an entry of ENDPOINT_ROUTES: documentation and schemas. */
+export interface EndpointDetails {
   readonly summary: string;
   readonly tag: string;
-  readonly access: Access;
   readonly query?: z.ZodObject;
   /** The JSON body; DELETE calls carry theirs as data too, as spec section 7 says. */
   readonly body?: z.ZodType;
@@ -142,6 +132,13 @@ export interface EndpointDef {
   readonly impersonation?: { readonly permission: string };
 }
 
+/** One endpoint of the full table: its route (endpoint-routes.ts) and its details. */
+export interface EndpointDef extends EndpointRoute, EndpointDetails {}
+
+/**
+ * Error statuses of an endpoint. Signed-in calls other than session and logout also answer 403
+ * (947) to an impersonation session, which reaches only its site's calls (docs/decisions.md).
+ */
 const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, errorEnvelopeSchema])) as Record<number, z.ZodType>;
 
@@ -153,398 +150,250 @@ export const sessionResponse = z.object({
   Uid: z.string(),
 });
 
-/** The endpoint table. The API registers its routes from it; OpenAPI and the client derive from it. */
-export const ENDPOINTS = {
+/** Summary, tag and schemas of every endpoint, keyed by the ids of ENDPOINT_ROUTES (all of them). */
+const DETAILS = {
   login: {
-    id: 'login',
-    method: 'POST',
-    path: '/admin/login',
     summary: 'Sign in with email and password; answers the session pair xtoken and xsign.',
     tag: 'Authentication',
-    access: 'public',
     body: loginBody,
     responses: { 200: loginResponse, ...errors(400, 401, 429) },
   },
   logout: {
-    id: 'logout',
-    method: 'POST',
-    path: '/admin/logout',
     summary: 'End the calling session on the server.',
     tag: 'Authentication',
-    access: 'session',
     responses: { 200: okResponse, ...errors(401) },
   },
   session: {
-    id: 'session',
-    method: 'GET',
-    path: '/admin/session',
     summary: 'The signed-in staff member, their roles and the permissions those grant.',
     tag: 'Authentication',
-    access: 'session',
     responses: { 200: sessionResponse, ...errors(401) },
   },
   forgotPassword: {
-    id: 'forgotPassword',
-    method: 'POST',
-    path: '/admin/forgotpassword',
     summary:
       'Mail a single-use reset link built on the console page `url` (an allowed console origin). Answers the same whether or not the email is known.',
     tag: 'Authentication',
-    access: 'public',
     body: forgotPasswordBody,
     responses: { 200: okResponse, ...errors(400, 429) },
   },
   resetPassword: {
-    id: 'resetPassword',
-    method: 'PUT',
-    path: '/admin/resetpassword',
     summary: 'Set a new password with the token of a reset link; ends every session of that user.',
     tag: 'Authentication',
-    access: 'public',
     body: resetPasswordBody,
     responses: { 200: okResponse, ...errors(400) },
   },
   changePassword: {
-    id: 'changePassword',
-    method: 'PUT',
-    path: '/admin/changepassword',
     summary: "Change the signed-in user's password; ends their other sessions.",
     tag: 'Authentication',
-    access: 'session',
     body: changePasswordBody,
-    responses: { 200: okResponse, ...errors(400, 401) },
+    responses: { 200: okResponse, ...errors(400, 401, 403) },
   },
   teamList: {
-    id: 'teamList',
-    method: 'GET',
-    path: '/admin/team',
     summary: 'Every super user: FullName, Email[0].Value, Roles, CreatedDate, LastLoginDate, Uid.',
     tag: 'Team',
-    access: 'team.read',
     responses: { 200: teamListResponse, ...errors(401, 403) },
   },
   teamCreate: {
-    id: 'teamCreate',
-    method: 'POST',
-    path: '/admin/team',
     summary:
       'Create a super user with the given roles (never SuperAdmin). The password is generated and never shown; the user is mailed a single-use invitation link (24 hours) to set their own.',
     tag: 'Team',
-    access: 'team.write',
     body: createSuperUserBody,
     responses: { 200: superUserResponse, ...errors(400, 401, 403, 409) },
   },
   teamUpdateRoles: {
-    id: 'teamUpdateRoles',
-    method: 'PUT',
-    path: '/admin/team/roles',
     summary:
       "Set a super user's roles to `role`, unassigning `unAssignRoles` (all roles not chosen). Ends the user's sessions. Nobody changes their own roles; the last SuperAdmin keeps the role.",
     tag: 'Team',
-    access: 'team.write',
     body: updateRolesBody,
     responses: { 200: superUserResponse, ...errors(400, 401, 403, 404, 409) },
   },
   teamDelete: {
-    id: 'teamDelete',
-    method: 'DELETE',
-    path: '/admin/team',
     summary:
       'Delete a super user and end their sessions. Nobody deletes themselves; the last SuperAdmin stays.',
     tag: 'Team',
-    access: 'team.write',
     body: deleteSuperUserBody,
     responses: { 200: deleteSuperUserResponse, ...errors(400, 401, 403, 404, 409) },
   },
   teamRoles: {
-    id: 'teamRoles',
-    method: 'GET',
-    path: '/admin/team/roles',
     summary: 'The staff roles, each with its description and permissions.',
     tag: 'Team',
-    access: 'session',
-    responses: { 200: teamRolesResponse, ...errors(401) },
+    responses: { 200: teamRolesResponse, ...errors(401, 403) },
   },
   teamProfile: {
-    id: 'teamProfile',
-    method: 'GET',
-    path: '/admin/team/profile',
     summary:
       "A super user's profile, when the profile-access rule of spec section 6 lets the caller open it (anyone opens their own).",
     tag: 'Team',
-    access: 'session',
     query: profileQuery,
     responses: { 200: superUserProfileResponse, ...errors(400, 401, 403, 404) },
   },
   searchCustomer: {
-    id: 'searchCustomer',
-    method: 'GET',
-    path: '/admin/searchcustomer',
     summary:
       'Find customers by one criterion: customerName or sitename (case-insensitive substring from 3 characters, prefix below), emailid (prefix or exact, case-insensitive), apikey or apisecret (exact). At most 200 answers; Capped says when more match. ErrorCode 927 when nothing matches.',
     tag: 'Customers',
-    access: 'customers.read',
     query: searchCustomerQuery,
     responses: { 200: searchCustomerResponse, ...errors(400, 401, 403, 404) },
   },
   customerProfile: {
-    id: 'customerProfile',
-    method: 'GET',
-    path: '/admin/customerprofilebyuid',
     summary: "A customer's profile: names, emails, organization, phone, time zone, status and dates (UTC).",
     tag: 'Customers',
-    access: 'customers.read',
     query: uidQuery,
     responses: { 200: customerProfileResponse, ...errors(400, 401, 403, 404) },
   },
   userProfile: {
-    id: 'userProfile',
-    method: 'GET',
-    path: '/admin/userprofilebyuid',
     summary: "A customer's account: identity, creation date (UTC), time zone, last sign-in, site counts.",
     tag: 'Customers',
-    access: 'customers.read',
     query: uidQuery,
     responses: { 200: userProfileResponse, ...errors(400, 401, 403, 404) },
   },
   loginSessions: {
-    id: 'loginSessions',
-    method: 'GET',
-    path: '/admin/loginsessionbyuid',
     summary: "A customer's latest sign-ins: access type, browser, client address and location, UTC time.",
     tag: 'Customers',
-    access: 'customers.read',
     query: uidQuery,
     responses: { 200: loginSessionsResponse, ...errors(400, 401, 403, 404) },
   },
   activityLogs: {
-    id: 'activityLogs',
-    method: 'GET',
-    path: '/admin/activitylogs',
     summary:
       'Activity of and about a customer, newest first, 20 a page; pass NextCursor as cursor for older entries.',
     tag: 'Customers',
-    access: 'activity.read',
     query: activityLogsQuery,
     responses: { 200: activityLogsResponse, ...errors(400, 401, 403, 404) },
   },
   customerApps: {
-    id: 'customerApps',
-    method: 'GET',
-    path: '/admin/apps',
     summary: 'The sites a customer owns.',
     tag: 'Sites',
-    access: 'sites.read',
     query: uidQuery,
     responses: { 200: sitesResponse, ...errors(400, 401, 403, 404) },
   },
   customerAllApps: {
-    id: 'customerAllApps',
-    method: 'GET',
-    path: '/admin/allapps',
     summary: 'Every site a customer can reach: owned sites, then sites shared with them.',
     tag: 'Sites',
-    access: 'sites.read',
     query: uidQuery,
     responses: { 200: sitesResponse, ...errors(400, 401, 403, 404) },
   },
   sharedApps: {
-    id: 'sharedApps',
-    method: 'GET',
-    path: '/admin/sharedapps',
     summary:
       "The sites shared with a customer (a customer role on another customer's site), each with AppName and ApiKey.",
     tag: 'Sites',
-    access: 'sites.read',
     query: uidQuery,
     responses: { 200: sitesResponse, ...errors(400, 401, 403, 404) },
   },
   appById: {
-    id: 'appById',
-    method: 'GET',
-    path: '/admin/appbyid',
     summary: 'One site of a customer (owned or shared).',
     tag: 'Sites',
-    access: 'sites.read',
     query: appByIdQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: siteResponse, ...errors(400, 401, 403, 404) },
   },
   appInfoById: {
-    id: 'appInfoById',
-    method: 'GET',
-    path: '/admin/appinfobyid',
     summary:
       'Everything about one site: plan, data center, database (a custom connection string masked), features, web apps.',
     tag: 'Sites',
-    access: 'sites.read',
     query: appByIdQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: siteInfoResponse, ...errors(400, 401, 403, 404) },
   },
   features: {
-    id: 'features',
-    method: 'GET',
-    path: '/admin/features',
     summary: 'The catalogue of features and feature sets.',
     tag: 'Sites',
-    access: 'sites.read',
     responses: { 200: featuresResponse, ...errors(401, 403) },
   },
   siteDataCenter: {
-    id: 'siteDataCenter',
-    method: 'GET',
-    path: '/admin/site/datacenter',
     summary: "The data centers and global servers, and a site's current data center and database.",
     tag: 'Sites',
-    access: 'sites.read',
     query: siteByUserQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: siteDataCenterResponse, ...errors(400, 401, 403, 404) },
   },
   siteFeature: {
-    id: 'siteFeature',
-    method: 'GET',
-    path: '/admin/site/feature',
     summary: "A site's features.",
     tag: 'Sites',
-    access: 'sites.read',
     query: siteByUserQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: siteFeaturesResponse, ...errors(400, 401, 403, 404) },
   },
   siteBasicSettings: {
-    id: 'siteBasicSettings',
-    method: 'GET',
-    path: '/admin/site/basicsettings',
     summary: "A site's basic settings: name, web apps, plan and status.",
     tag: 'Sites',
-    access: 'sites.read',
     query: siteBasicSettingsQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: siteBasicSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   customerRoles: {
-    id: 'customerRoles',
-    method: 'GET',
-    path: '/admin/customer/roles',
     summary: 'The roles a customer can hold on a site, each with its Permissions.',
     tag: 'Sites',
-    access: 'session',
-    responses: { 200: customerRolesResponse, ...errors(401) },
+    responses: { 200: customerRolesResponse, ...errors(401, 403) },
   },
   createCustomer: {
-    id: 'createCustomer',
-    method: 'POST',
-    path: '/admin/customer',
     summary:
       "Wizard step 1: create a customer and their first site. Answers the site's API secret once; only its hash is kept.",
     tag: 'Customers',
-    access: 'customers.write',
     body: createCustomerBody,
     responses: { 200: customerCreatedResponse, ...errors(400, 401, 403, 409) },
   },
   updateCustomerProfile: {
-    id: 'updateCustomerProfile',
-    method: 'PUT',
-    path: '/admin/customerprofile',
     summary: "Edit a customer's profile (phone and email rules of spec section 5).",
     tag: 'Customers',
-    access: 'customers.write',
     query: uidQuery,
     body: updateCustomerProfileBody,
     responses: { 200: customerProfileResponse, ...errors(400, 401, 403, 404, 409) },
   },
   setCustomerPassword: {
-    id: 'setCustomerPassword',
-    method: 'PUT',
-    path: '/admin/customer/password',
     summary: "Reset a customer's password to the one given (the password rule applies).",
     tag: 'Customers',
-    access: 'customers.write',
     query: uidQuery,
     body: customerPasswordBody,
     responses: { 200: okResponse, ...errors(400, 401, 403, 404) },
   },
   verifyEmail: {
-    id: 'verifyEmail',
-    method: 'POST',
-    path: '/admin/verifyemail',
     summary: "Mark a customer's email address verified.",
     tag: 'Customers',
-    access: 'customers.write',
     body: verifyEmailBody,
     responses: { 200: okResponse, ...errors(400, 401, 403, 404) },
   },
   addSite: {
-    id: 'addSite',
-    method: 'POST',
-    path: '/admin/site',
     summary: "Add a site to a customer (the add-site flow's first step). Answers the API secret once.",
     tag: 'Sites',
-    access: 'sites.write',
     query: uidQuery,
     body: addSiteBody,
     responses: { 200: siteCreatedResponse, ...errors(400, 401, 403, 404, 409) },
   },
   updateSiteBasicSettings: {
-    id: 'updateSiteBasicSettings',
-    method: 'PUT',
-    path: '/admin/site/basicsettings',
     summary: 'Wizard step 2 (Additional Site Information): web apps, plan and trial.',
     tag: 'Sites',
-    access: 'sites.write',
     query: siteBasicSettingsQuery,
     body: siteBasicSettingsBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: siteBasicSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   updateSiteFeatures: {
-    id: 'updateSiteFeatures',
-    method: 'PUT',
-    path: '/admin/site/feature',
     summary:
       "Wizard step 3 (Set Features): a feature set's features, or those of another site of the customer.",
     tag: 'Sites',
-    access: 'sites.write',
     query: siteByUserQuery,
     body: siteFeaturesBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: siteFeaturesResponse, ...errors(400, 401, 403, 404) },
   },
   updateSiteDataCenter: {
-    id: 'updateSiteDataCenter',
-    method: 'PUT',
-    path: '/admin/site/datacenter',
     summary:
       "Wizard step 4 (Set Data Center & DB): copy an existing site's configuration, use a global server, or a custom database (its connection string is encrypted at rest).",
     tag: 'Sites',
-    access: 'sites.write',
     query: siteByUserQuery,
     body: siteDataCenterBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: siteDataCenterResponse, ...errors(400, 401, 403, 404) },
   },
   setSiteStatus: {
-    id: 'setSiteStatus',
-    method: 'PUT',
-    path: '/admin/site/status',
     summary: 'Activate or deactivate a site.',
     tag: 'Sites',
-    access: 'sites.write',
     query: appByIdQuery,
     body: siteStatusBody,
     impersonation: { permission: 'ManageSite' },
     responses: { 200: siteResponse, ...errors(400, 401, 403, 404) },
   },
   impersonationCreate: {
-    id: 'impersonationCreate',
-    method: 'POST',
-    path: '/admin/impersonation/requests',
     summary:
       "Ask for time-boxed access to a customer's site with customer roles and permissions. The site owner is mailed a single-use consent link; the SuperAdmin assignees are told.",
     tag: 'Impersonation',
-    access: 'impersonation.request',
     body: createImpersonationBody,
     responses: {
       200: impersonationOneResponse.extend({ Message: z.string() }),
@@ -552,23 +401,15 @@ export const ENDPOINTS = {
     },
   },
   impersonationList: {
-    id: 'impersonationList',
-    method: 'GET',
-    path: '/admin/impersonation/requests',
     summary:
       'Requests the caller made or is assigned (SuperAdmins: all), pending and unexpired approved first; optional status filter (Expired is derived).',
     tag: 'Impersonation',
-    access: 'impersonation.request',
     query: statusQuery,
     responses: { 200: impersonationListResponse, ...errors(400, 401, 403) },
   },
   impersonationEdit: {
-    id: 'impersonationEdit',
-    method: 'PUT',
-    path: '/admin/impersonation/request',
     summary: 'The requester edits their pending request.',
     tag: 'Impersonation',
-    access: 'impersonation.request',
     query: requestIdQuery,
     body: editImpersonationBody,
     responses: {
@@ -577,12 +418,8 @@ export const ENDPOINTS = {
     },
   },
   impersonationDelete: {
-    id: 'impersonationDelete',
-    method: 'DELETE',
-    path: '/admin/impersonation/request',
     summary: 'The requester deletes their pending request.',
     tag: 'Impersonation',
-    access: 'impersonation.request',
     query: requestIdQuery,
     responses: {
       200: z.object({ IsDeleted: z.boolean(), Id: z.number().int(), Message: z.string() }),
@@ -590,44 +427,28 @@ export const ENDPOINTS = {
     },
   },
   impersonationAction: {
-    id: 'impersonationAction',
-    method: 'POST',
-    path: '/admin/impersonation/request/action',
     summary:
       "Approve (needs the customer's consent; roles and duration may be narrowed), reject, or revoke (revokeAction=site: all access; roles: the ProxyRoles and AdditionalPermissions given). Nobody decides their own request.",
     tag: 'Impersonation',
-    access: 'impersonation.approve',
     query: impersonationActionQuery,
     body: impersonationActionBody,
     responses: { 200: impersonationActionResponse, ...errors(400, 401, 403, 404, 409) },
   },
   impersonationLogs: {
-    id: 'impersonationLogs',
-    method: 'GET',
-    path: '/admin/impersonation/logs',
     summary: 'Every step of every impersonation request, newest first; optional status filter.',
     tag: 'Impersonation',
-    access: 'impersonation.logs.read',
     query: logStatusQuery,
     responses: { 200: impersonationLogsResponse, ...errors(400, 401, 403) },
   },
   customerRequestsList: {
-    id: 'customerRequestsList',
-    method: 'GET',
-    path: '/admin/impersonation/customer/requests',
     summary: 'Requests opened on behalf of customers who asked for help, by modified date, newest first.',
     tag: 'Impersonation',
-    access: 'impersonation.request',
     responses: { 200: impersonationListResponse, ...errors(401, 403) },
   },
   customerRequestsCreate: {
-    id: 'customerRequestsCreate',
-    method: 'POST',
-    path: '/admin/impersonation/customer/requests',
     summary:
       "A customer asks for help: authenticated with their site's API key and secret (headers apikey and apisecret), the request carries its own consent and goes to the SuperAdmins. The SuperAdmin who approves it is the one who may use it.",
     tag: 'Impersonation',
-    access: 'public',
     body: customerRequestBody,
     responses: {
       200: impersonationOneResponse.extend({ Message: z.string() }),
@@ -635,218 +456,142 @@ export const ENDPOINTS = {
     },
   },
   siteAccess: {
-    id: 'siteAccess',
-    method: 'GET',
-    path: '/admin/impersonation/site-access',
     summary:
       "The owner's view of every impersonation request and step on their site, from the link in the consent email.",
     tag: 'Impersonation',
-    access: 'public',
     query: siteAccessQuery,
     responses: { 200: siteAccessResponse, ...errors(400) },
   },
   consentDetails: {
-    id: 'consentDetails',
-    method: 'GET',
-    path: '/admin/impersonation/consent',
     summary: 'What a consent link asks: for the public consent page the site owner opens from the email.',
     tag: 'Impersonation',
-    access: 'public',
     query: consentQuery,
     responses: { 200: consentDetailsResponse, ...errors(400) },
   },
   consentAnswer: {
-    id: 'consentAnswer',
-    method: 'POST',
-    path: '/admin/impersonation/consent',
     summary:
       'The site owner allows or denies a request; recorded with time and client address; the link then stops working.',
     tag: 'Impersonation',
-    access: 'public',
     body: consentBody,
     responses: { 200: okResponse, ...errors(400, 409) },
   },
   updateAccess: {
-    id: 'updateAccess',
-    method: 'GET',
-    path: '/admin/updateaccess',
     summary:
       "The caller's live access to a customer's site: their approved, consented, unexpired impersonation grant (roles, permissions, expiry), or 403.",
     tag: 'Impersonation',
-    access: 'impersonation.request',
     query: updateAccessQuery,
-    responses: { 200: updateAccessResponse, ...errors(400, 401, 403) },
+    responses: { 200: updateAccessResponse, ...errors(400, 401, 403, 404) },
   },
   switchApp: {
-    id: 'switchApp',
-    method: 'GET',
-    path: '/account/switchapp',
     summary:
       "Open an impersonation session on a site the caller holds a live grant for: a new xtoken/xsign pair that reaches only that site's calls, within the approved customer roles and permissions, until the grant expires or is revoked. Every call of it is logged.",
     tag: 'Impersonation',
-    access: 'impersonation.request',
     query: switchAppQuery,
     responses: { 200: switchAppResponse, ...errors(400, 401, 403) },
   },
   customObjectList: {
-    id: 'customObjectList',
-    method: 'GET',
-    path: '/admin/customobject',
     summary: "The site's custom objects; ErrorCode 999 when it has none (the console shows an empty list).",
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: customObjectsResponse, ...errors(400, 401, 403, 404) },
   },
   customObjectCreate: {
-    id: 'customObjectCreate',
-    method: 'POST',
-    path: '/admin/customobject',
     summary: 'Add a custom object: Id (letters, digits, _ and -), Name, SizeMB (1 to 200) and a JSON Schema.',
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: createCustomObjectBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: customObjectResponse, ...errors(400, 401, 403, 404, 409) },
   },
   customObjectDelete: {
-    id: 'customObjectDelete',
-    method: 'DELETE',
-    path: '/admin/customobject',
     summary: 'Remove a custom object {objId}.',
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: deleteCustomObjectBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: okResponse, ...errors(400, 401, 403, 404) },
   },
   customObjectSchema: {
-    id: 'customObjectSchema',
-    method: 'PUT',
-    path: '/admin/customobject/schema',
     summary: "Replace a custom object's JSON Schema (checked as a JSON Schema).",
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: setCustomObjectSchemaBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: customObjectResponse, ...errors(400, 401, 403, 404) },
   },
   customObjectValidate: {
-    id: 'customObjectValidate',
-    method: 'POST',
-    path: '/admin/customobject/validate',
     summary: 'Check a schema as a JSON Schema and a sample object against it, before saving.',
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     body: validateCustomObjectBody,
     impersonation: { permission: 'ViewData' },
     responses: { 200: customObjectValidationResponse, ...errors(400, 401, 403, 404) },
   },
   hubDomain: {
-    id: 'hubDomain',
-    method: 'GET',
-    path: '/admin/hubdomain',
     summary: "The platform's hub domain: custom domains point a CNAME at <site>.<hub domain>.",
     tag: 'Site settings',
-    access: 'site-settings.read',
     responses: { 200: hubDomainResponse, ...errors(401, 403) },
   },
   customDomainList: {
-    id: 'customDomainList',
-    method: 'GET',
-    path: '/admin/customdomain/bindingrequest',
     summary: "The site's custom domains, their status and the DNS records to set.",
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: customDomainsResponse, ...errors(400, 401, 403, 404) },
   },
   customDomainCreate: {
-    id: 'customDomainCreate',
-    method: 'POST',
-    path: '/admin/customdomain/bindingrequest',
     summary:
       'Bind a domain: it starts Pending Verification with a CNAME to the hub domain and a TXT record carrying a verification token to set.',
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: domainBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: customDomainResponse, ...errors(400, 401, 403, 404, 409) },
   },
   customDomainDelete: {
-    id: 'customDomainDelete',
-    method: 'DELETE',
-    path: '/admin/customdomain/bindingrequest',
     summary: 'Remove a custom domain {domain}.',
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: domainBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: okResponse, ...errors(400, 401, 403, 404) },
   },
   customDomainVerify: {
-    id: 'customDomainVerify',
-    method: 'POST',
-    path: '/admin/customdomain/verify',
     summary:
       "Look the domain's records up with the configured DNS resolver now; Verified when the CNAME and the TXT token are in place (also re-checked periodically).",
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: domainBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: customDomainResponse, ...errors(400, 401, 403, 404) },
   },
   appSettings: {
-    id: 'appSettings',
-    method: 'GET',
-    path: '/admin/appsettings',
     summary: "A site's plan info (plan, trial or subscribed, monthly billing) and web apps.",
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: appSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   updateAppSettings: {
-    id: 'updateAppSettings',
-    method: 'PUT',
-    path: '/admin/appsettings',
     summary: "Set a site's web apps (production and staging URLs, URL-like).",
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: appSettingsBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: appSettingsResponse.extend({ Message: z.string() }), ...errors(400, 401, 403, 404) },
   },
   applicationSecurity: {
-    id: 'applicationSecurity',
-    method: 'GET',
-    path: '/admin/applicationlevelsecurity',
     summary:
       "A site's application level security: sign-in mode (Required / strict or Optional / preferred), MFA, password length, lockout, session timeout, daily report time. ErrorCode 927 when never saved (the console shows the defaults).",
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: applicationSecurityResponse, ...errors(400, 401, 403, 404) },
   },
   updateApplicationSecurity: {
-    id: 'updateApplicationSecurity',
-    method: 'PUT',
-    path: '/admin/applicationlevelsecurity',
     summary: 'Save application level security; ErrorCode 981 when the settings contradict each other.',
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: applicationSecurityBody,
     impersonation: { permission: 'ManageSettings' },
@@ -856,48 +601,32 @@ export const ENDPOINTS = {
     },
   },
   passwordSettings: {
-    id: 'passwordSettings',
-    method: 'GET',
-    path: '/admin/password-settings',
     summary:
       'How a site hashes passwords (the defaults, Argon2id, until changed). The encryption key is never sent back.',
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   previousPasswordSettings: {
-    id: 'previousPasswordSettings',
-    method: 'GET',
-    path: '/admin/previous-password-settings',
     summary:
       'How a site hashes previous passwords; ErrorCode 1037 when it has no settings of their own (the console ignores it).',
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   securityQuestionSettings: {
-    id: 'securityQuestionSettings',
-    method: 'GET',
-    path: '/admin/security-question-settings',
     summary: 'How a site hashes security answers; ErrorCode 1090 when not set (the console ignores it).',
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   saveEncryptionSettings: {
-    id: 'saveEncryptionSettings',
-    method: 'POST',
-    path: '/admin/save-encryption-settings',
     summary:
       'Save one set (password, previous-password, security-answer): encryption type, encodings, salt, per-password salt, iterations (PBKDF2), encryption key (HMAC; write-only), salt attach type.',
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: saveEncryptionSettingsBody,
     impersonation: { permission: 'ManageSettings' },
@@ -907,48 +636,32 @@ export const ENDPOINTS = {
     },
   },
   encryptionPreview: {
-    id: 'encryptionPreview',
-    method: 'POST',
-    path: '/admin/encryption-settings/preview',
     summary:
       'Hash a sample password with the chosen settings, with the real implementations, to show the stored form before saving.',
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     body: previewBody,
     impersonation: { permission: 'ViewData' },
     responses: { 200: previewResponse, ...errors(400, 401, 403, 404) },
   },
   activeCustomFields: {
-    id: 'activeCustomFields',
-    method: 'GET',
-    path: '/admin/active-custom-fields',
     summary:
       "A site's registration fields: the default ones (enabled or not) and its custom ones, with their rules.",
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: activeFieldsResponse, ...errors(400, 401, 403, 404) },
   },
   customRegistrationDataList: {
-    id: 'customRegistrationDataList',
-    method: 'GET',
-    path: '/admin/custom-registration-data-list',
     summary: "A site's data sources: option lists of dropdown fields, each with a parent and an item rule.",
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: siteQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: dataSourcesResponse, ...errors(400, 401, 403, 404) },
   },
   addDataSource: {
-    id: 'addDataSource',
-    method: 'POST',
-    path: '/admin/custom-registration-data',
     summary: 'Add a data source: name, parent name, a regex rule every item must match, and its items.',
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: dataSourceBody,
     impersonation: { permission: 'ManageSettings' },
@@ -958,12 +671,8 @@ export const ENDPOINTS = {
     },
   },
   addCustomField: {
-    id: 'addCustomField',
-    method: 'POST',
-    path: '/admin/custom-field',
     summary: 'Add a custom registration field; its rules (pipe form) are checked when saved.',
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: customFieldBody,
     impersonation: { permission: 'ManageSettings' },
@@ -973,31 +682,35 @@ export const ENDPOINTS = {
     },
   },
   saveDefaultFields: {
-    id: 'saveDefaultFields',
-    method: 'POST',
-    path: '/admin/default-fields',
     summary: 'Enable or disable the default registration fields and set their rules.',
     tag: 'Site settings',
-    access: 'site-settings.write',
     query: siteQuery,
     body: defaultFieldsBody,
     impersonation: { permission: 'ManageSettings' },
     responses: { 200: activeFieldsResponse.extend({ Message: z.string() }), ...errors(400, 401, 403, 404) },
   },
   integrations: {
-    id: 'integrations',
-    method: 'GET',
-    path: '/admin/integrations',
     summary: "A site's integrations and their state.",
     tag: 'Site settings',
-    access: 'site-settings.read',
     query: integrationsQuery,
     impersonation: { permission: 'ViewData' },
     responses: { 200: integrationsResponse, ...errors(400, 401, 403, 404) },
   },
-} as const satisfies Record<string, EndpointDef>;
+} as const satisfies { readonly [I in EndpointId]: EndpointDetails };
 
-export type EndpointId = keyof typeof ENDPOINTS;
+type Endpoints = { readonly [I in EndpointId]: (typeof ENDPOINT_ROUTES)[I] & (typeof DETAILS)[I] };
+
+/**
+ * The endpoint table: each route of ENDPOINT_ROUTES with its details. The API registers its routes
+ * from it; OpenAPI and the docs page derive from it.
+ */
+export const ENDPOINTS: Endpoints = Object.fromEntries(
+  (Object.keys(ENDPOINT_ROUTES) as EndpointId[]).map((id) => [
+    id,
+    { ...ENDPOINT_ROUTES[id], ...DETAILS[id] },
+  ]),
+) as Endpoints;
+
 export const ENDPOINT_LIST: readonly EndpointDef[] = Object.values(ENDPOINTS);
 
 type Def<I extends EndpointId> = (typeof ENDPOINTS)[I];

@@ -675,7 +675,13 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
  */
 export async function seedDemoCustomers(
   tx: Queryable,
-  opts: { at: Date; crypto: FieldCrypto; staffEmails: string[] },
+  opts: {
+    at: Date;
+    crypto: FieldCrypto;
+    staffEmails: string[];
+    /** Runs before the activity rows, which name staff by email (the demo staff are inserted here). */
+    beforeActivity?: () => Promise<void>;
+  },
 ): Promise<{ customers: number; sites: number; members: number; logins: number; activity: number }> {
   const [sets, servers, roles] = await Promise.all([
     tx.query<{ name: string; features: string[] }>('SELECT name, features FROM feature_sets ORDER BY name'),
@@ -777,6 +783,7 @@ export async function seedDemoCustomers(
     ],
   );
 
+  await opts.beforeActivity?.();
   await tx.query(
     `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details)
      SELECT u.a::timestamptz, s.uid, u.e, u.act, 'customer', u.t, u.ip, u.d::jsonb

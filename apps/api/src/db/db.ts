@@ -20,33 +20,119 @@ export interface Db extends Queryable {
   /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PGlite only: true when this open made the directory as a copy of the migrated template. */
+  readonly fromTemplate?: boolean;
   /** PGlite only: the data directory as a tarball, to start other databases from (test template). */
   dumpDataDir?(): Promise<Blob>;
+  /**
+   * A number that changes after every write that can end a session or change what it may do
+   * (sessions, staff, roles): what was read under an unchanged number is still true. PGlite
+   * belongs to this one process, which sees every such write. On PostgreSQL, other instances'
+   * writes arrive as notifications (migration 0020); undefined while that channel is down, and
+   * then nothing may be kept.
+   */
+  authGeneration?(): number | undefined;
+  /** PostgreSQL only: the connection pool's connections (for /metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
-export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
+const PREPARED = new Map<string, string>();
+/**
+ * Marks a hot statement whose plan does not depend on its parameters (a lookup by key): on
+ * PostgreSQL it runs as a named prepared statement, parsed and planned once per connection
+ * instead of on every call. Search statements stay unnamed: their best plan depends on the term.
+ */
+export function prepared(sql: string): string {
+  if (!PREPARED.has(sql)) PREPARED.set(sql, `sac_${PREPARED.size + 1}`);
+  return sql;
+}
+
+/** node-postgres' query config: named when the statement was marked prepared and has parameters. */
+const pgQuery = (sql: string, params?: unknown[]) => {
+  const name = params?.length ? PREPARED.get(sql) : undefined;
+  return name ? { name, text: sql, values: params } : { text: sql, values: params };
+};
+
+/** Statements that can end a session or change what it may do. */
+const AUTH_WRITE = /\b(?:UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+(?:staff_sessions|staff_roles|staff|roles)\b/i;
+/** Marks an auth-table write that changes nothing a cached session holds (the idle renewal). */
+export const KEEPS_AUTH = '/* keeps auth */';
+const touchesAuth = (sql: string) => AUTH_WRITE.test(sql) && !sql.includes(KEEPS_AUTH);
+
+/**
+ * Runs statements through `q`, calling `bump` after each one that can change a kept session (and
+ * after every script). `touched` tells whether any did, so a transaction can bump again at commit.
+ */
+function countingAuthWrites(q: Queryable, bump: () => void): Queryable & { readonly touched: boolean } {
+  let touched = false;
+  const wrote = () => {
+    touched = true;
+    bump();
+  };
   return {
-    kind: 'pglite',
+    get touched() {
+      return touched;
+    },
     query: async <T>(sql: string, params?: unknown[]) => {
-      const r = await pglite.query<T>(sql, params);
-      return { rows: r.rows };
+      try {
+        return await q.query<T>(sql, params);
+      } finally {
+        if (touchesAuth(sql)) wrote();
+      }
     },
     exec: async (sql) => {
-      await pglite.exec(sql);
+      try {
+        await q.exec(sql);
+      } finally {
+        wrote();
+      }
     },
+  };
+}
+
+/**
+ * A transaction whose auth writes are counted, and counted again after the commit: a read between
+ * the write and the commit saw the old rows.
+ */
+async function countedTransaction<T>(
+  begin: (run: (tx: Queryable) => Promise<T>) => Promise<T>,
+  fn: (tx: Queryable) => Promise<T>,
+  bump: () => void,
+): Promise<T> {
+  let counted: ReturnType<typeof countingAuthWrites> | undefined;
+  try {
+    return await begin((tx) => {
+      counted = countingAuthWrites(tx, bump);
+      return fn(counted);
+    });
+  } finally {
+    if (counted?.touched) bump();
+  }
+}
+
+/** PGlite or one of its transactions as a Queryable. */
+const pgliteRunner = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+  query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await q.query<T>(sql, params)).rows }),
+  exec: async (sql) => {
+    await q.exec(sql);
+  },
+});
+
+export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
+  let generation = 0;
+  const bump = () => {
+    generation++;
+  };
+  const counted = countingAuthWrites(pgliteRunner(pglite), bump);
+  return {
+    kind: 'pglite',
+    authGeneration: () => generation,
+    query: counted.query,
+    exec: counted.exec,
     transaction: (fn) =>
-      pglite.transaction((tx) =>
-        fn({
-          query: async <T>(sql: string, params?: unknown[]) => ({
-            rows: (await tx.query<T>(sql, params)).rows,
-          }),
-          exec: async (sql) => {
-            await tx.exec(sql);
-          },
-        }),
-      ),
+      countedTransaction((run) => pglite.transaction((tx) => run(pgliteRunner(tx))), fn, bump),
     dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
       await pglite.close();
@@ -56,12 +142,29 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
 }
 
 /** PGlite in `dir`, guarded by a lock so two processes never open one directory. */
-export async function openPgliteDir(dir: string): Promise<Db> {
+export async function openPgliteDir(
+  dir: string,
+  opts: { template?: () => string | undefined } = {},
+): Promise<Db> {
   fs.mkdirSync(dir, { recursive: true });
   const release = acquireDirLock(path.join(dir, '..', `${path.basename(dir)}.lock`));
   try {
+    // A new directory starts as a copy of the template (a migrated, closed cluster), if given:
+    // copied aside and renamed into place, so a failed copy never leaves half a cluster.
+    let fromTemplate = false;
+    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
+      const template = opts.template?.();
+      if (template) {
+        const partial = `${dir}.copying-${process.pid}`;
+        fs.rmSync(partial, { recursive: true, force: true });
+        fs.cpSync(template, partial, { recursive: true });
+        fs.rmSync(dir, { recursive: true, force: true });
+        fs.renameSync(partial, dir);
+        fromTemplate = true;
+      }
+    }
     const pglite = await PGlite.create({ dataDir: dir, extensions: PGLITE_EXTENSIONS });
-    return wrapPglite(pglite, release);
+    return { ...wrapPglite(pglite, release), fromTemplate };
   } catch (e) {
     release();
     throw e;
@@ -77,8 +180,72 @@ export async function openPgliteMemory(loadDataDir?: Blob): Promise<Db> {
   return wrapPglite(pglite);
 }
 
+/**
+ * The auth-change channel of a PostgreSQL database: one connection LISTENing to the notifications
+ * of migration 0020, reconnecting when it drops. While it is down there is no generation.
+ */
+function authChanges(connectionString: string) {
+  let generation = 0;
+  let listening = false;
+  let closed = false;
+  let client: pg.Client | undefined;
+  const connect = async () => {
+    if (closed) return;
+    const c = new pg.Client({ connectionString });
+    client = c;
+    const lost = () => {
+      if (client !== c) return;
+      listening = false;
+      generation++;
+      client = undefined;
+      c.end().catch(() => {});
+      if (!closed) setTimeout(() => void connect(), 1000).unref();
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    c.on('notification', () => {
+      generation++;
+    });
+    try {
+      await c.connect();
+      await c.query('LISTEN sac_auth_changed');
+      generation++;
+      listening = !closed;
+    } catch {
+      lost();
+    }
+  };
+  void connect();
+  return {
+    generation: (): number | undefined => (listening ? generation : undefined),
+    /** A write of this process: it counts at once, before its notification comes back. */
+    bump: () => {
+      generation++;
+    },
+    close: async () => {
+      closed = true;
+      listening = false;
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    },
+  };
+}
+
+/** A pg pool or client as a Queryable; statements marked prepared() run named. */
+const pgRunner = (q: pg.Pool | pg.PoolClient): Queryable => ({
+  query: async <T>(sql: string, params?: unknown[]) => ({
+    rows: (await q.query(pgQuery(sql, params))).rows as T[],
+  }),
+  exec: async (sql) => {
+    await q.query(sql);
+  },
+});
+
 export function openPostgres(connectionString: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString, max });
+  const auth = authChanges(connectionString);
+  const counted = countingAuthWrites(pgRunner(pool), auth.bump);
   // An idle connection the server ends (restart, failover, DROP DATABASE … FORCE) is dropped from
   // the pool and the next query opens another; without a listener the error would crash the process.
   pool.on('error', (err) => {
@@ -87,34 +254,32 @@ export function openPostgres(connectionString: string, max = 10): Db {
   });
   return {
     kind: 'postgres',
-    query: async <T>(sql: string, params?: unknown[]) => {
-      const r = await pool.query(sql, params as unknown[]);
-      return { rows: r.rows as T[] };
+    authGeneration: auth.generation,
+    query: counted.query,
+    exec: counted.exec,
+    transaction: (fn) =>
+      countedTransaction(
+        async (run) => {
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            const out = await run(pgRunner(client));
+            await client.query('COMMIT');
+            return out;
+          } catch (e) {
+            await client.query('ROLLBACK').catch(() => {});
+            throw e;
+          } finally {
+            client.release();
+          }
+        },
+        fn,
+        auth.bump,
+      ),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+    close: async () => {
+      await auth.close();
+      await pool.end();
     },
-    exec: async (sql) => {
-      await pool.query(sql);
-    },
-    transaction: async (fn) => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const out = await fn({
-          query: async <T>(sql: string, params?: unknown[]) => ({
-            rows: (await client.query(sql, params as unknown[])).rows as T[],
-          }),
-          exec: async (sql) => {
-            await client.query(sql);
-          },
-        });
-        await client.query('COMMIT');
-        return out;
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw e;
-      } finally {
-        client.release();
-      }
-    },
-    close: () => pool.end(),
   };
 }

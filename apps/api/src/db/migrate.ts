@@ -30,8 +30,13 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * lock keeps two starting instances from migrating at once. Returns the versions applied.
  */
 export async function migrate(db: Db, migrations = loadMigrations()): Promise<number[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  // Under the same lock: two instances starting together on an empty database would otherwise
+  // both create the table, and one fails (CREATE TABLE IF NOT EXISTS is not safe concurrently).
+  await db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727001)');
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  });
   const applied: number[] = [];
   for (const m of migrations) {
     const done = await db.transaction(async (tx) => {

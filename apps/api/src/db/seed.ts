@@ -49,23 +49,29 @@ export async function seedDemoData(
   const staffCount = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM staff');
   if ((staffCount.rows[0]?.n ?? 0) > 0) return undefined; // a real installation: leave it alone
   const password = opts.demoPassword ?? demoPassword();
-  const passwordHash = await hashPassword(password);
+  // The demo staff share one password, so one argon2 hash serves them all. It runs on libuv's
+  // thread pool while the customers are inserted, and is awaited only when the staff rows go in.
+  const hashing = hashPassword(password);
+  hashing.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const at = opts.now ?? new Date();
   await db.transaction(async (tx) => {
-    for (const s of DEMO_STAFF) {
-      await insertStaff(tx, {
-        uid: randomUUID(),
-        email: s.email,
-        fullName: s.name,
-        passwordHash,
-        roles: [...s.roles],
-        at,
-      });
-    }
     await seedDemoCustomers(tx, {
       at,
       crypto: fieldCrypto(loadFieldKey(process.env.FIELD_ENCRYPTION_KEY, opts.dataDir)),
       staffEmails: DEMO_STAFF.map((s) => s.email),
+      beforeActivity: async () => {
+        const passwordHash = await hashing;
+        for (const s of DEMO_STAFF) {
+          await insertStaff(tx, {
+            uid: randomUUID(),
+            email: s.email,
+            fullName: s.name,
+            passwordHash,
+            roles: [...s.roles],
+            at,
+          });
+        }
+      },
     });
     await tx.query("INSERT INTO app_meta (key, value) VALUES ('demo_seeded', $1)", [at.toISOString()]);
   });

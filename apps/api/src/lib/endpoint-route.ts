@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../app-context.ts';
 import { useSession } from '../modules/auth/sessions.repo.ts';
-import { findStaffByUid, permissionsOfRoles } from '../modules/auth/staff.repo.ts';
 import { impersonationScope, logImpersonatedCall } from '../modules/impersonation/impersonation-sessions.ts';
 import { AppError, type FieldError } from './app-error.ts';
 
@@ -33,7 +32,32 @@ function fieldErrorsOf(error: z.ZodError): FieldError[] {
   return error.issues.map((i) => ({ Field: i.path.join('.') || '(body)', Message: i.message }));
 }
 
+/**
+ * The path of the first text (key or value) holding a NUL character, which PostgreSQL cannot
+ * store. Iterative: a body may nest as deep as its size allows.
+ */
+function nulPath(value: unknown): string[] | undefined {
+  const stack: Array<[unknown, string[]]> = [[value, []]];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return at;
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\u0000')) return [...at, k];
+        stack.push([x, at.length < 20 ? [...at, k] : at]);
+      }
+    }
+  }
+  return undefined;
+}
+
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const nul = nulPath(value);
+  if (nul) {
+    const message = 'Text must not contain the NUL character.';
+    throw new AppError('validation', message, [{ Field: nul.join('.') || '(body)', Message: message }]);
+  }
   const r = schema.safeParse(value ?? {});
   if (!r.success) {
     const fieldErrors = fieldErrorsOf(r.error);
@@ -57,19 +81,17 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest): Promis
     absoluteMs: ctx.config.sessionAbsoluteMs,
   });
   if (!s) return undefined;
-  const staff = await findStaffByUid(ctx.db, s.uid);
-  if (!staff) return undefined;
   const impersonation = s.impersonation_request_id
-    ? await impersonationScope(ctx, Number(s.impersonation_request_id), staff)
+    ? await impersonationScope(ctx, Number(s.impersonation_request_id), { uid: s.uid, email: s.email })
     : undefined;
   return {
     ...(impersonation ? { impersonation } : {}),
     sessionId: s.id,
-    uid: staff.uid,
-    email: staff.email,
-    name: staff.full_name,
-    roles: staff.roles,
-    permissions: new Set(await permissionsOfRoles(ctx.db, staff.roles)),
+    uid: s.uid,
+    email: s.email,
+    name: s.full_name,
+    roles: s.roles,
+    permissions: new Set(s.permissions),
   };
 }
 

@@ -50,7 +50,9 @@ export function createMailer(opts: {
     fs.mkdirSync(opts.outboxDir, { recursive: true });
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-zA-Z0-9.-]/g, '')}.eml`;
     const file = path.join(opts.outboxDir, name);
-    fs.writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+    // Written aside and renamed, so whoever watches the outbox never picks up half a message.
+    fs.writeFileSync(`${file}.part`, info.message as Buffer, { mode: 0o600 });
+    fs.renameSync(`${file}.part`, file);
     const links = m.text.match(/https?:\/\/\S+/g) ?? [];
     opts.log.info({ to: m.to, subject: m.subject, file, links }, 'mail written to outbox');
   }

@@ -36,7 +36,11 @@ export async function consoleStatic(app: FastifyInstance, config: Config): Promi
       request.url.startsWith('/admin/') ||
       request.url.startsWith('/account/switchapp') ||
       request.url.startsWith('/docs/');
-    if (isApi || request.method !== 'GET' || !hasConsole) throw new AppError('unknownCall');
+    // A missing file (an asset of an older build, a typo) is a 404, not the console's page: a
+    // script tag that gets HTML back fails obscurely, and caches would keep the wrong answer.
+    const pathname = request.url.split(/[?#]/, 1)[0] ?? '';
+    const isFile = pathname.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(pathname);
+    if (isApi || isFile || request.method !== 'GET' || !hasConsole) throw new AppError('unknownCall');
     reply.header('Cache-Control', 'no-cache');
     return reply.type('text/html; charset=utf-8').send(fs.createReadStream(indexFile));
   });

@@ -126,6 +126,18 @@ describe('console and docs', () => {
     }
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app-1234.js' });
     expect(asset.headers['cache-control']).toContain('immutable');
+
+    // a query that looks like a file name is still a client route
+    const withDot = await t.app.inject({ method: 'GET', url: '/customers?email=ada@example.com' });
+    expect(withDot.body).toContain('<title>console</title>');
+  });
+
+  it('answers 404 for a missing asset or file, not the console page', async () => {
+    for (const url of ['/assets/app-0000.js', '/assets/missing', '/favicon.png', '/robots.txt?x=1']) {
+      const r = await t.app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(404);
+      expect(r.json()).toMatchObject({ ErrorCode: expect.any(Number) });
+    }
   });
 
   it('serves the runtime configuration', async () => {

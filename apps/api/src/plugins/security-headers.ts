@@ -1,11 +1,20 @@
-import type { FastifyInstance } from 'fastify';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { ERRORS } from '@sac/contract/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CSP_REPORT_PATH } from './csp-report.ts';
 
-/** A strict policy: no inline or eval'd script or style, no plugins, no framing, no <base>. */
+/**
+ * A strict policy: no inline or eval'd script or style, no plugins, no framing, no <base>.
+ * Violations are reported to POST /csp-report with a sample of the refused code. Only report-uri:
+ * with report-to present, Chromium ignores report-uri and batches reports through the Reporting
+ * API, so a violation just before a tab closes is never reported.
+ */
 export function contentSecurityPolicy(connectSrc: string[]): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
+    "script-src 'self' 'report-sample'",
+    "style-src 'self' 'report-sample'",
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src ${["'self'", ...connectSrc].join(' ')}`,
@@ -13,23 +22,88 @@ export function contentSecurityPolicy(connectSrc: string[]): string {
     "base-uri 'none'",
     "frame-ancestors 'none'",
     "form-action 'self'",
+    `report-uri ${CSP_REPORT_PATH}`,
   ].join('; ');
 }
 
-export function securityHeaders(app: FastifyInstance, opts: { connectSrc: string[] }): void {
-  const csp = contentSecurityPolicy(opts.connectSrc);
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('Content-Security-Policy', csp);
-    reply.header('X-Content-Type-Options', 'nosniff');
+/** Paths whose answers carry sessions, customer data or secrets: never stored by a cache. */
+const isPrivatePath = (url: string) => /^\/(admin|account)(\/|\?|$)/.test(url);
+
+/** The headers of every answer; Cache-Control only where the path is private. */
+export function securityHeaderValues(connectSrc: string[], url: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': contentSecurityPolicy(connectSrc),
+    'X-Content-Type-Options': 'nosniff',
     // Reset links carry their token in the query: never leak it in a Referer.
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    ...(isPrivatePath(url) ? { 'Cache-Control': 'no-store' } : {}),
+  };
+}
+
+const connectSrcOf = (config: { runtime: { apiBaseUrl: string | null } }) =>
+  config.runtime.apiBaseUrl ? [config.runtime.apiBaseUrl] : [];
+
+export function securityHeaders(app: FastifyInstance, opts: { connectSrc: string[] }): void {
+  const fixed = securityHeaderValues(opts.connectSrc, '/');
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.headers(fixed);
     reply.header('X-Request-Id', request.id);
-    if (request.url.startsWith('/admin/') || request.url.startsWith('/account/')) {
-      reply.header('Cache-Control', 'no-store');
-    }
+    if (isPrivatePath(request.url)) reply.header('Cache-Control', 'no-store');
     return payload;
   });
+}
+
+/**
+ * Fastify options for the answers it writes outside the request lifecycle, where onSend hooks do
+ * not run: a URL that does not decode (frameworkErrors: the error envelope, not Fastify's body
+ * echoing the path) and bytes that do not parse as HTTP (clientErrorHandler: 400, 408 or 431).
+ */
+export function lowLevelErrorOptions(config: { runtime: { apiBaseUrl: string | null } }) {
+  const connectSrc = connectSrcOf(config);
+  return {
+    frameworkErrors(_err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+      const description = 'The request URL is not valid.';
+      const body = JSON.stringify({
+        ErrorCode: ERRORS.validation.code,
+        Description: description,
+        Message: description,
+        RequestId: String(request.id),
+      });
+      return reply
+        .code(400)
+        .headers({
+          ...securityHeaderValues(connectSrc, request.raw.url ?? '/'),
+          'X-Request-Id': String(request.id),
+        })
+        .type('application/json; charset=utf-8')
+        .send(body);
+    },
+    clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      const status =
+        err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify({
+        ErrorCode: ERRORS.validation.code,
+        Description: http.STATUS_CODES[status],
+      });
+      const headers = {
+        ...securityHeaderValues(connectSrc, '/'),
+        'Cache-Control': 'no-store',
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': String(Buffer.byteLength(body)),
+        Connection: 'close',
+      };
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${Object.entries(headers)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\r\n')}\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(err);
+    },
+  };
 }

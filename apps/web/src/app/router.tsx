@@ -1,13 +1,14 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { withConsoleCatalog } from '../lib/i18n.tsx';
 import { RequireToken } from './guards.tsx';
 import { DocumentTitle } from './layout/document-title.tsx';
 import { RouteError } from './route-error.tsx';
 import { publicRoutes, sections, shellRoutes, toRouteObject } from './route-table.tsx';
 
-// The signed-in shell loads on demand: the sign-in screen's bundle stays small.
-const AppShell = lazy(() => import('./layout/app-shell.tsx'));
-const SectionLayout = lazy(() => import('./layout/section-layout.tsx'));
+// The signed-in shell loads on demand, with the sections' phrases: the sign-in screen's bundle stays small.
+const AppShell = lazy(() => withConsoleCatalog(import('./layout/app-shell.tsx')));
+const SectionLayout = lazy(() => withConsoleCatalog(import('./layout/section-layout.tsx')));
 
 function Root() {
   return (

@@ -98,7 +98,7 @@ export function DataTable<T>({
               total: all.length,
             })}
           </p>
-          <Pagination page={current} totalPages={totalPages} onPageChange={setPage} />
+          <Pagination page={current} totalPages={totalPages} onPageChange={setPage} of={label} />
         </div>
       )}
     </div>

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 
 interface FieldProps
   extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'onChange' | 'value'> {
@@ -11,8 +11,29 @@ interface FieldProps
   onValueChange: (value: string) => void;
 }
 
-/** A labelled input with its error (and optional hint) under it, wired with aria-describedby. */
-export function FormField({ id, name, label, value, error, hint, onValueChange, ...rest }: FieldProps) {
+/** The aria attributes a control gets from its frame. */
+export interface ControlAria {
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/**
+ * What every labelled control shares: the label, the hint or the error under the control, and
+ * the aria attributes that tie them to it. `children` renders the control with those attributes.
+ */
+export function FieldFrame({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  children: (aria: ControlAria) => ReactNode;
+}) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const describedBy =
@@ -20,15 +41,7 @@ export function FormField({ id, name, label, value, error, hint, onValueChange, 
   return (
     <div className={`field${error ? ' has-error' : ''}`}>
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(e) => onValueChange(e.target.value)}
-        {...rest}
-      />
+      {children({ 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {hint && !error ? (
         <p id={hintId} className="field-hint">
           {hint}
@@ -40,5 +53,23 @@ export function FormField({ id, name, label, value, error, hint, onValueChange, 
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** A labelled input with its error (and optional hint) under it, wired with aria-describedby. */
+export function FormField({ id, name, label, value, error, hint, onValueChange, ...rest }: FieldProps) {
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      {(aria) => (
+        <input
+          id={id}
+          name={name}
+          value={value}
+          {...aria}
+          onChange={(e) => onValueChange(e.target.value)}
+          {...rest}
+        />
+      )}
+    </FieldFrame>
   );
 }

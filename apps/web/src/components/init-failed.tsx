@@ -6,7 +6,7 @@ export function InitFailed() {
     <main className="init-failed">
       <div className="init-failed-card" role="alert">
         <span className="overlay-icon" aria-hidden="true" />
-        <p>{MESSAGES.initializationFailed}</p>
+        <h1 className="init-failed-title">{MESSAGES.initializationFailed}</h1>
       </div>
     </main>
   );

@@ -75,6 +75,17 @@ describe('Pagination', () => {
     expect(onPageChange).toHaveBeenCalledWith(11);
   });
 
+  it('names its landmark after what it pages, so two paged tables get distinct landmarks', () => {
+    render(
+      <I18nProvider initial="en">
+        <Pagination page={1} totalPages={2} onPageChange={() => {}} of="Owned sites" />
+        <Pagination page={1} totalPages={2} onPageChange={() => {}} of="Last logins" />
+      </I18nProvider>,
+    );
+    expect(screen.getByRole('navigation', { name: 'Pagination: Owned sites' })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Pagination: Last logins' })).toBeTruthy();
+  });
+
   it('disables next on the last page', () => {
     const { nav } = renderPagination(25, 25);
     expect((within(nav).getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);

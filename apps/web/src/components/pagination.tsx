@@ -33,14 +33,19 @@ interface PaginationProps {
   totalPages: number;
   onPageChange: (page: number) => void;
   maxLinks?: number;
+  /** What is paged (a table's name): two paged tables on a screen get distinct landmarks. */
+  of?: string;
 }
 
-/** A navigation landmark named 'Pagination': previous, page links with ellipses, next. */
-export function Pagination({ page, totalPages, onPageChange, maxLinks }: PaginationProps) {
+/**
+ * A navigation landmark named 'Pagination' ('Pagination: {of}' when it says what it pages):
+ * previous, page links with ellipses, next.
+ */
+export function Pagination({ page, totalPages, onPageChange, maxLinks, of }: PaginationProps) {
   const t = useT('common');
   if (totalPages < 1) return null;
   return (
-    <nav className="pagination" aria-label={t('pagination')}>
+    <nav className="pagination" aria-label={of ? `${t('pagination')}: ${of}` : t('pagination')}>
       <ul>
         <li>
           <button

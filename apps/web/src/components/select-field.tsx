@@ -1,4 +1,5 @@
 import type { SelectHTMLAttributes } from 'react';
+import { FieldFrame } from './form-field.tsx';
 
 export interface SelectOption {
   value: string;
@@ -32,39 +33,25 @@ export function SelectField({
   onValueChange,
   ...rest
 }: SelectFieldProps) {
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy =
-    [hint && !error ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={`field${error ? ' has-error' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        name={name}
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(e) => onValueChange(e.target.value)}
-        {...rest}
-      >
-        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {hint && !error ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      {(aria) => (
+        <select
+          id={id}
+          name={name}
+          value={value}
+          {...aria}
+          onChange={(e) => onValueChange(e.target.value)}
+          {...rest}
+        >
+          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldFrame>
   );
 }

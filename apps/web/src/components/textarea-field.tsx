@@ -1,4 +1,5 @@
 import type { TextareaHTMLAttributes } from 'react';
+import { FieldFrame } from './form-field.tsx';
 
 interface TextAreaFieldProps
   extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'name' | 'onChange' | 'value'> {
@@ -22,33 +23,19 @@ export function TextAreaField({
   onValueChange,
   ...rest
 }: TextAreaFieldProps) {
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy =
-    [hint && !error ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={`field${error ? ' has-error' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        name={name}
-        value={value}
-        rows={3}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(e) => onValueChange(e.target.value)}
-        {...rest}
-      />
-      {hint && !error ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      {(aria) => (
+        <textarea
+          id={id}
+          name={name}
+          value={value}
+          rows={3}
+          {...aria}
+          onChange={(e) => onValueChange(e.target.value)}
+          {...rest}
+        />
+      )}
+    </FieldFrame>
   );
 }

@@ -1,6 +1,7 @@
 import { HEADERS } from '@sac/contract/constants';
-import type { BodyOf, EndpointId, QueryOf, ResponseOf } from '@sac/contract/endpoints';
-import { ENDPOINTS } from '@sac/contract/endpoints';
+import { ENDPOINT_ROUTES, type EndpointId } from '@sac/contract/endpoint-routes';
+// Types only: the schemas of endpoints.ts stay out of the bundle (the sign-in screen loads this).
+import type { BodyOf, QueryOf, ResponseOf } from '@sac/contract/endpoints';
 import { ERRORS, type ErrorEnvelope, errorTextOf } from '@sac/contract/errors';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
@@ -97,7 +98,7 @@ export interface CallInput<I extends EndpointId> {
  * pair, any 401 ends the impersonation instead (the admin session is left alone).
  */
 export async function callApi<I extends EndpointId>(id: I, input: CallInput<I> = {}): Promise<ResponseOf<I>> {
-  const def = ENDPOINTS[id];
+  const def = ENDPOINT_ROUTES[id];
   const url = `${getApiBase()}${def.path}${toQueryString(input.query as Record<string, Scalar> | undefined)}`;
   let res: Response;
   try {

@@ -8,6 +8,13 @@ describe('breadcrumb', () => {
     expect(humanize('view%20customer')).toBe('View Customer');
   });
 
+  it('names nothing after a segment that is not words, so a link cannot title the window', () => {
+    const img = encodeURIComponent('<img src=x onerror=alert(1)>');
+    expect(humanize(img)).toBe('');
+    expect(buildBreadcrumb(`/no/${img}`).map((c) => c.label)).toEqual(['No']);
+    expect(buildTitle(`/no/${img}`)).toBe('No | Super Admin Console');
+  });
+
   it('builds one crumb per segment with cumulative links', () => {
     expect(buildBreadcrumb('/manage-superuser/create-superuser')).toEqual([
       { label: 'Manage Superuser', to: '/manage-superuser' },

@@ -5,7 +5,11 @@ export interface Crumb {
   to: string;
 }
 
-/** 'manage-superuser' -> 'Manage Superuser'. */
+/**
+ * 'manage-superuser' -> 'Manage Superuser'. A segment that is not words (letters, digits, '-',
+ * '_', spaces) is not a screen name but something typed into the address bar: it names nothing,
+ * so a crafted link cannot write its own text into the breadcrumb or the window title.
+ */
 export function humanize(segment: string): string {
   let text = segment;
   try {
@@ -13,6 +17,7 @@ export function humanize(segment: string): string {
   } catch {
     // keep the raw segment
   }
+  if (!/^[\p{L}\p{N}\s_-]+$/u.test(text)) return '';
   return text
     .split(/[-_\s]+/)
     .filter(Boolean)
@@ -27,10 +32,12 @@ export function humanize(segment: string): string {
  */
 export function buildBreadcrumb(pathname: string, labels: Readonly<Record<string, string>> = {}): Crumb[] {
   const segments = pathname.split('/').filter(Boolean);
-  return segments.map((segment, i) => {
-    const to = `/${segments.slice(0, i + 1).join('/')}`;
-    return { to, label: labels[to] ?? patternLabel(to, labels) ?? humanize(segment) };
-  });
+  return segments
+    .map((segment, i) => {
+      const to = `/${segments.slice(0, i + 1).join('/')}`;
+      return { to, label: labels[to] ?? patternLabel(to, labels) ?? humanize(segment) };
+    })
+    .filter((crumb) => crumb.label !== '');
 }
 
 /** The label of a pattern key with ':param' segments ('/manage-superuser/profile/:uid') matching `path`. */

@@ -1,34 +1,67 @@
 import { LANGUAGES, type Language } from '@sac/contract/constants';
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { auth as enAuth } from '../i18n/en/auth.ts';
 import { chrome as enChrome } from '../i18n/en/chrome.ts';
 import { common as enCommon } from '../i18n/en/common.ts';
-import { customers as enCustomers } from '../i18n/en/customers.ts';
+import type { consoleNamespaces } from '../i18n/en/console.ts';
 import { dashboard as enDashboard } from '../i18n/en/dashboard.ts';
-import { impersonation as enImpersonation } from '../i18n/en/impersonation.ts';
 import { notifications as enNotifications } from '../i18n/en/notifications.ts';
-import { siteSettings as enSiteSettings } from '../i18n/en/site-settings.ts';
-import { team as enTeam } from '../i18n/en/team.ts';
 import { auth as frAuth } from '../i18n/fr/auth.ts';
 import { auth as siAuth } from '../i18n/si/auth.ts';
 import { auth as spAuth } from '../i18n/sp/auth.ts';
 import { auth as trAuth } from '../i18n/tr/auth.ts';
 import { LANGUAGE_STORAGE_KEY } from './storage.ts';
 
-/** English is complete; every other language is partial and falls back to English per phrase. */
-const en = {
+/**
+ * English is complete; every other language is partial and falls back to English per phrase. The
+ * sign-in screen's namespaces are here from the start; the sections' namespaces (i18n/en/console.ts)
+ * arrive with loadConsoleCatalog(), which the router awaits before it shows the signed-in shell or
+ * the owner's public pages (they import the contract's schemas, which the sign-in screen does not need).
+ */
+const eager = {
   auth: enAuth,
   chrome: enChrome,
   common: enCommon,
-  customers: enCustomers,
   dashboard: enDashboard,
-  impersonation: enImpersonation,
   notifications: enNotifications,
-  siteSettings: enSiteSettings,
-  team: enTeam,
 };
-export type Namespace = keyof typeof en;
-type Catalog = { [N in Namespace]?: Partial<(typeof en)[N]> };
+type FullCatalog = typeof eager & typeof consoleNamespaces;
+const en: typeof eager & Partial<typeof consoleNamespaces> = { ...eager };
+export type Namespace = keyof FullCatalog;
+
+let consoleCatalog: Promise<void> | undefined;
+let catalogVersion = 0;
+const catalogListeners = new Set<() => void>();
+
+/** Loads the sections' English namespaces once; resolves when translate() knows them. */
+export function loadConsoleCatalog(): Promise<void> {
+  consoleCatalog ??= import('../i18n/en/console.ts').then(({ consoleNamespaces: more }) => {
+    Object.assign(en, more);
+    catalogVersion++;
+    for (const l of catalogListeners) l();
+  });
+  return consoleCatalog;
+}
+
+/** Resolves to the module once both it and the sections' namespaces are loaded (for React.lazy). */
+export function withConsoleCatalog<M>(module: Promise<M>): Promise<M> {
+  return Promise.all([module, loadConsoleCatalog()]).then(([m]) => m);
+}
+
+const subscribeCatalog = (l: () => void) => {
+  catalogListeners.add(l);
+  return () => catalogListeners.delete(l);
+};
+const getCatalogVersion = () => catalogVersion;
+type Catalog = { [N in Namespace]?: Partial<FullCatalog[N]> };
 
 const catalogs: Record<Language, Catalog> = {
   en,
@@ -64,19 +97,21 @@ export function format(text: string, vars?: Record<string, string | number>): st
 export function translate<N extends Namespace>(
   language: Language,
   ns: N,
-  key: keyof (typeof en)[N] & string,
+  key: keyof FullCatalog[N] & string,
   vars?: Record<string, string | number>,
 ): string {
   const local = catalogs[language][ns] as Record<string, string> | undefined;
-  const fallback = en[ns] as Record<string, string>;
-  return format(local?.[key] ?? fallback[key] ?? key, vars);
+  const fallback = en[ns] as Record<string, string> | undefined;
+  return format(local?.[key] ?? fallback?.[key] ?? key, vars);
 }
 
 interface I18nValue {
   language: Language;
   setLanguage: (l: Language) => void;
+  /** Grows when more namespaces have loaded: memoized translations depend on it. */
+  catalog: number;
 }
-const I18nContext = createContext<I18nValue>({ language: 'en', setLanguage: () => {} });
+const I18nContext = createContext<I18nValue>({ language: 'en', setLanguage: () => {}, catalog: 0 });
 
 export function I18nProvider({ children, initial }: { children: ReactNode; initial?: Language }) {
   const [language, setLanguageState] = useState<Language>(() => initial ?? storedLanguage());
@@ -88,7 +123,8 @@ export function I18nProvider({ children, initial }: { children: ReactNode; initi
       // Storage may be unavailable (private mode); the choice then lasts for this page only.
     }
   }, []);
-  const value = useMemo(() => ({ language, setLanguage }), [language, setLanguage]);
+  const catalog = useSyncExternalStore(subscribeCatalog, getCatalogVersion, getCatalogVersion);
+  const value = useMemo(() => ({ language, setLanguage, catalog }), [language, setLanguage, catalog]);
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 
@@ -96,10 +132,12 @@ export const useLanguage = (): I18nValue => useContext(I18nContext);
 
 /** `const t = useT('auth'); t('email')` */
 export function useT<N extends Namespace>(ns: N) {
-  const { language } = useContext(I18nContext);
+  const { language, catalog } = useContext(I18nContext);
+  // A new function once more namespaces have loaded, so memoized texts are redone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: catalog is the signal, not a value read
   return useCallback(
-    (key: keyof (typeof en)[N] & string, vars?: Record<string, string | number>) =>
+    (key: keyof FullCatalog[N] & string, vars?: Record<string, string | number>) =>
       translate(language, ns, key, vars),
-    [language, ns],
+    [language, ns, catalog],
   );
 }

@@ -3,15 +3,9 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { allowedConsolePage } from '../../lib/console-url.ts';
 import { writeActivity } from '../activity/activity.repo.ts';
-import {
-  ADDRESS_DAILY_FAILURES,
-  addressFailuresToday,
-  recordAccountFailure,
-  recordAccountSuccess,
-  recordAddressFailure,
-} from './login-throttle.ts';
+import { recordAccountFailure, recordAccountSuccess } from './login-throttle.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password-hash.ts';
-import { createSession, revokeSession, revokeUserSessions } from './sessions.repo.ts';
+import { createSignInSession, revokeSession, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByEmail, findStaffByUid, setPassword } from './staff.repo.ts';
 import { consumeToken, issueToken } from './tokens.repo.ts';
 
@@ -22,7 +16,8 @@ import { consumeToken, issueToken } from './tokens.repo.ts';
 export async function login(ctx: AppContext, caller: Caller, email: string, password: string) {
   const now = ctx.clock.now();
   const audit = { at: now, actorEmail: email, clientAddress: caller.clientAddress };
-  if ((await addressFailuresToday(ctx.db, caller.clientAddress, now)) >= ADDRESS_DAILY_FAILURES) {
+  const byAddress = ctx.addressFailures;
+  if ((await byAddress.failuresToday(caller.clientAddress, now)) >= ctx.config.loginAddressDailyFailures) {
     await writeActivity(ctx.db, { ...audit, action: 'login.throttled' });
     throw new AppError('tooManyAttempts');
   }
@@ -34,7 +29,7 @@ export async function login(ctx: AppContext, caller: Caller, email: string, pass
       : await verifyAgainstDummy(password);
 
   if (!staff || locked || !ok) {
-    await recordAddressFailure(ctx.db, caller.clientAddress, now);
+    await byAddress.recordFailure(caller.clientAddress, now);
     let lockedUntil: Date | undefined;
     if (staff && !locked) lockedUntil = await recordAccountFailure(ctx.db, staff.uid, now);
     await writeActivity(ctx.db, {
@@ -56,13 +51,15 @@ export async function login(ctx: AppContext, caller: Caller, email: string, pass
     throw new AppError('invalidCredentials');
   }
 
+  // Only while the password just checked is still the user's: a reset or deletion racing this
+  // sign-in wins, and the caller hears what a wrong password would tell them.
+  const session = await createSignInSession(
+    ctx.db,
+    { uid: staff.uid, at: now, clientAddress: caller.clientAddress, userAgent: caller.userAgent },
+    staff.password_hash,
+  );
+  if (!session) throw new AppError('invalidCredentials');
   await recordAccountSuccess(ctx.db, staff.uid, now);
-  const session = await createSession(ctx.db, {
-    uid: staff.uid,
-    at: now,
-    clientAddress: caller.clientAddress,
-    userAgent: caller.userAgent,
-  });
   await writeActivity(ctx.db, {
     ...audit,
     actorUid: staff.uid,

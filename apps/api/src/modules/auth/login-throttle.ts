@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/db.ts';
 export const LOCKOUT_THRESHOLD = 5;
 export const LOCKOUT_BASE_MS = 60_000;
 export const LOCKOUT_MAX_MS = 15 * 60_000;
-/** Failed sign-ins one client address may make per UTC day before it gets HTTP 429. */
+/** Failed sign-ins one client address may make per UTC day before it gets HTTP 429 (the default of LOGIN_ADDRESS_DAILY_FAILURES). */
 export const ADDRESS_DAILY_FAILURES = 100;
 
 /** 1 minute for the first lockout in a row, doubling each time, never above 15 minutes. */
@@ -13,20 +13,74 @@ export const lockoutDurationMs = (lockoutsInARow: number): number =>
 
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
-export async function addressFailuresToday(db: Queryable, address: string, at: Date): Promise<number> {
-  const r = await db.query<{ failures: number }>(
-    'SELECT failures FROM login_failures_by_address WHERE address = $1 AND day = $2',
-    [address, utcDay(at)],
-  );
-  return r.rows[0]?.failures ?? 0;
+/**
+ * Failed sign-ins per client address and UTC day. Two homes: the database (the default, so the
+ * counts survive restarts and are shared by instances on one PostgreSQL) or Redis (REDIS_URL).
+ */
+export interface AddressFailureStore {
+  readonly kind: 'database' | 'redis';
+  failuresToday(address: string, at: Date): Promise<number>;
+  /** Counts one failure, atomically; answers the count after it. */
+  recordFailure(address: string, at: Date): Promise<number>;
 }
 
-export async function recordAddressFailure(db: Queryable, address: string, at: Date): Promise<void> {
-  await db.query(
-    `INSERT INTO login_failures_by_address (address, day, failures) VALUES ($1, $2, 1)
-     ON CONFLICT (address, day) DO UPDATE SET failures = login_failures_by_address.failures + 1`,
-    [address, utcDay(at)],
-  );
+export function databaseAddressStore(db: Queryable): AddressFailureStore {
+  return {
+    kind: 'database',
+    async failuresToday(address, at) {
+      const r = await db.query<{ failures: number }>(
+        'SELECT failures FROM login_failures_by_address WHERE address = $1 AND day = $2',
+        [address, utcDay(at)],
+      );
+      return r.rows[0]?.failures ?? 0;
+    },
+    async recordFailure(address, at) {
+      const r = await db.query<{ failures: number }>(
+        `INSERT INTO login_failures_by_address (address, day, failures) VALUES ($1, $2, 1)
+         ON CONFLICT (address, day) DO UPDATE SET failures = login_failures_by_address.failures + 1
+         RETURNING failures`,
+        [address, utcDay(at)],
+      );
+      return r.rows[0]?.failures ?? 1;
+    },
+  };
+}
+
+/** The few Redis commands the store needs (ioredis provides them). */
+export interface RedisCounter {
+  get(key: string): Promise<string | null>;
+  multi(): {
+    incr(key: string): unknown;
+    pexpire(key: string, ms: number): unknown;
+    exec(): Promise<Array<[Error | null, unknown]> | null>;
+  };
+}
+
+/**
+ * One key per address and UTC day, `<prefix>login-fail:<day>:<address>`; INCR and the expiry
+ * (the end of that day plus a day, so a clock a little off never cuts a count short) run in one
+ * MULTI, so a counter never lives without its expiry.
+ */
+export function redisAddressStore(redis: RedisCounter, prefix: string): AddressFailureStore {
+  const key = (address: string, at: Date) => `${prefix}login-fail:${utcDay(at)}:${address}`;
+  return {
+    kind: 'redis',
+    async failuresToday(address, at) {
+      return Number((await redis.get(key(address, at))) ?? 0);
+    },
+    async recordFailure(address, at) {
+      const k = key(address, at);
+      const endOfDay = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
+      const tx = redis.multi();
+      tx.incr(k);
+      // Relative, so the key's life follows the API's clock (tests move it) and not Redis's.
+      tx.pexpire(k, endOfDay - at.getTime() + 86_400_000);
+      const out = await tx.exec();
+      const [err, n] = out?.[0] ?? [new Error('Redis MULTI was discarded'), 0];
+      if (err) throw err;
+      return Number(n);
+    },
+  };
 }
 
 /**

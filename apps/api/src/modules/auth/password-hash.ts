@@ -1,4 +1,6 @@
+import os from 'node:os';
 import argon2 from 'argon2';
+import { Semaphore } from '../../lib/semaphore.ts';
 
 /**
  * argon2id with OWASP's minimum (19 MiB memory, 2 passes, 1 lane). The native addon hashes on
@@ -6,11 +8,27 @@ import argon2 from 'argon2';
  */
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export const hashPassword = (password: string): Promise<string> => argon2.hash(password, OPTIONS);
+/**
+ * Hashes running at once (HASH_CONCURRENCY, default: the cores). Each takes a core for tens of
+ * milliseconds and 19 MiB; a burst of sign-ins queues here instead of filling libuv's pool, which
+ * DNS lookups and file reads share, and instead of multiplying the memory by the burst.
+ */
+let hashing = new Semaphore(os.availableParallelism());
+
+/** Sets the number of hashes that may run at once (from the configuration, at start-up). */
+export function setHashConcurrency(n: number): void {
+  if (n !== hashing.limit) hashing = new Semaphore(n);
+}
+
+/** Runs other password hashing (a site's hashing preview) in the same slots as sign-ins. */
+export const inHashingQueue = <T>(task: () => Promise<T>): Promise<T> => hashing.run(task);
+
+export const hashPassword = (password: string): Promise<string> =>
+  hashing.run(() => argon2.hash(password, OPTIONS));
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
   try {
-    return await argon2.verify(hash, password);
+    return await hashing.run(() => argon2.verify(hash, password));
   } catch {
     return false;
   }

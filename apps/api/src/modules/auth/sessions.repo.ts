@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/db.ts';
+import { type Db, KEEPS_AUTH, prepared, type Queryable } from '../../db/db.ts';
 import { hashSecret, randomSecret, sameHash } from '../../lib/secrets.ts';
 
 export interface SessionPolicy {
@@ -48,34 +48,129 @@ export async function createSession(
 }
 
 /**
- * The live session for a token and sign pair, renewed (idle clock restarted); undefined when the
- * pair is unknown, mismatched, revoked, idle too long or past its absolute lifetime.
+ * Issues a sign-in session only while the password it was verified against is still the user's:
+ * the statement takes a share lock on the staff row, so a password reset or change (which updates
+ * that row and then ends every session) either finishes first and this finds the hash changed, or
+ * waits for this session and then ends it too. Without it a sign-in that checked the old password
+ * just before a reset left a live session behind it. Answers undefined when the password changed
+ * or the user is gone.
+ */
+export async function createSignInSession(
+  db: Queryable,
+  s: { uid: string; at: Date; clientAddress: string | null; userAgent: string | null },
+  verifiedPasswordHash: string,
+): Promise<{ xtoken: string; xsign: string; id: number } | undefined> {
+  const xtoken = randomSecret();
+  const xsign = randomSecret();
+  const r = await db.query<{ id: number }>(
+    `WITH staff_now AS (SELECT uid FROM staff WHERE uid = $1 AND password_hash = $7 FOR SHARE)
+     INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent)
+     SELECT uid, $2, $3, $4, $4, $5, $6 FROM staff_now RETURNING id`,
+    [
+      s.uid,
+      hashSecret(xtoken),
+      hashSecret(xsign),
+      s.at,
+      s.clientAddress,
+      s.userAgent?.slice(0, 500) ?? null,
+      verifiedPasswordHash,
+    ],
+  );
+  const row = r.rows[0];
+  return row ? { xtoken, xsign, id: row.id } : undefined;
+}
+
+/** A live session with its staff member, their roles and the permissions those roles grant. */
+export interface LiveSession extends SessionRow {
+  email: string;
+  full_name: string;
+  roles: string[];
+  permissions: string[];
+}
+
+/**
+ * How long a renewal stands before the next call writes it again: at most 30 s, and at most an
+ * eighth of the idle limit. Renewing on every call made each authenticated read a write (a WAL
+ * flush on PostgreSQL); this way a busy session writes twice a minute, and a session can end at
+ * most that much before its nominal idle limit, never after.
+ */
+export const renewalInterval = (idleMs: number): number => Math.min(30_000, Math.floor(idleMs / 8));
+
+const RENEW_SESSION = prepared(
+  `UPDATE staff_sessions SET last_used_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id ${KEEPS_AUTH}`,
+);
+
+/**
+ * Live sessions as last read, per database that can vouch for them (PGlite: see authGeneration);
+ * an entry counts only while no write to sessions, staff or roles has happened since it was read.
+ */
+type KeptSessions = Map<string, { row: LiveSession; generation: number }>;
+const sessionCaches = new WeakMap<object, KeptSessions>();
+const SESSION_CACHE_MAX = 10_000;
+
+/** The sessions kept for one database, found by its authGeneration (instrumented copies share it). */
+function keptSessionsOf(generationOf: object): KeptSessions {
+  let kept = sessionCaches.get(generationOf);
+  if (!kept) {
+    kept = new Map();
+    sessionCaches.set(generationOf, kept);
+  }
+  return kept;
+}
+
+const LIVE_SESSION = prepared(
+  `SELECT s.id, s.uid, s.sign_hash, s.created_at, s.last_used_at, s.revoked_at, s.impersonation_request_id,
+       st.email, st.full_name,
+       COALESCE((SELECT array_agg(sr.role ORDER BY sr.role) FROM staff_roles sr WHERE sr.uid = st.uid), '{}') AS roles,
+       COALESCE((SELECT array_agg(DISTINCT p ORDER BY p) FROM staff_roles sr
+                   JOIN roles ro ON ro.name = sr.role, unnest(ro.permissions) AS p
+                 WHERE sr.uid = st.uid), '{}') AS permissions
+     FROM staff_sessions s JOIN staff st ON st.uid = s.uid WHERE s.token_hash = $1`,
+);
+
+/**
+ * The live session for a token and sign pair, with its staff member in the same query, renewed
+ * (idle clock restarted); undefined when the pair is unknown, mismatched, revoked, idle too long,
+ * past its absolute lifetime, or its staff member is gone.
  */
 export async function useSession(
-  db: Queryable,
+  db: Queryable & Pick<Db, 'authGeneration'>,
   xtoken: string,
   xsign: string,
   now: Date,
   policy: SessionPolicy,
-): Promise<SessionRow | undefined> {
-  const r = await db.query<SessionRow>(
-    `SELECT id, uid, sign_hash, created_at, last_used_at, revoked_at, impersonation_request_id
-     FROM staff_sessions WHERE token_hash = $1`,
-    [hashSecret(xtoken)],
-  );
-  const s = r.rows[0];
-  if (!s) return undefined;
+): Promise<LiveSession | undefined> {
+  const tokenHash = hashSecret(xtoken);
+  const generationOf = db.authGeneration;
+  const cache = generationOf ? keptSessionsOf(generationOf) : undefined;
+  const key = tokenHash.toString('hex');
+  // the number before the read: a write during the read makes what it returns stale
+  const generation = generationOf?.();
+  const hit = cache?.get(key);
+  let s = hit && hit.generation === generation ? hit.row : undefined;
+  if (!s) {
+    s = (await db.query<LiveSession>(LIVE_SESSION, [tokenHash])).rows[0];
+    if (!s) return undefined;
+    if (cache && generation !== undefined) {
+      if (cache.size >= SESSION_CACHE_MAX) cache.clear();
+      cache.set(key, { row: s, generation });
+    }
+  }
   if (!sameHash(Buffer.from(s.sign_hash), hashSecret(xsign))) return undefined;
   if (s.revoked_at) return undefined;
   const t = now.getTime();
-  if (t - new Date(s.last_used_at).getTime() >= policy.idleMs) return undefined;
+  const idle = t - new Date(s.last_used_at).getTime();
+  if (idle >= policy.idleMs) return undefined;
   if (t - new Date(s.created_at).getTime() >= policy.absoluteMs) return undefined;
+  if (idle < renewalInterval(policy.idleMs)) return s;
   // Renew only if still unrevoked, so a revocation racing this call wins.
-  const renewed = await db.query(
-    'UPDATE staff_sessions SET last_used_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id',
-    [s.id, now],
-  );
-  return renewed.rows.length > 0 ? s : undefined;
+  const renewed = await db.query(RENEW_SESSION, [s.id, now]);
+  if (renewed.rows.length === 0) {
+    cache?.delete(key);
+    return undefined;
+  }
+  s.last_used_at = now;
+  return s;
 }
 
 export async function revokeSession(db: Queryable, id: number, at: Date, reason: string): Promise<void> {

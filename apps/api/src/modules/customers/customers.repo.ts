@@ -4,7 +4,7 @@ import {
   type SearchCriterion,
   SUBSTRING_MIN_LENGTH,
 } from '@sac/contract/customers';
-import type { Queryable } from '../../db/db.ts';
+import { prepared, type Queryable } from '../../db/db.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 
 export interface CustomerRow {
@@ -64,6 +64,8 @@ function namePattern(term: string): string {
  * prefix scans are ordered `USING ~<~`, the order of their text_pattern_ops index, so they walk
  * the index and stop (measured in bench/search.bench.ts). The kept rows are sorted by name.
  */
+const collator = new Intl.Collator();
+
 export async function searchCustomers(
   db: Queryable,
   criterion: SearchCriterion,
@@ -108,18 +110,17 @@ export async function searchCustomers(
   const r = await db.query<SearchRow & { matched?: number }>(sql, params);
   const capped = r.rows.length > cap || (r.rows[0]?.matched ?? 0) >= limit * 2;
   const rows: SearchRow[] = r.rows.slice(0, cap).map(({ matched: _m, ...row }) => row);
-  rows.sort(
-    (a, b) =>
-      `${a.first_name} ${a.last_name}`.localeCompare(`${b.first_name} ${b.last_name}`) ||
-      a.email.localeCompare(b.email),
-  );
+  // Names compared once each through one collator: localeCompare per comparison was most of the
+  // time a 200-row answer spent in JavaScript.
+  const names = new Map(rows.map((r) => [r, `${r.first_name} ${r.last_name}`]));
+  rows.sort((a, b) => collator.compare(names.get(a)!, names.get(b)!) || collator.compare(a.email, b.email));
   return { rows, capped };
 }
 
+const FIND_CUSTOMER = prepared(`SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.uid = $1`);
+
 export async function findCustomer(db: Queryable, uid: string): Promise<CustomerRow | undefined> {
-  const r = await db.query<CustomerRow>(`SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.uid = $1`, [
-    uid,
-  ]);
+  const r = await db.query<CustomerRow>(FIND_CUSTOMER, [uid]);
   return r.rows[0];
 }
 

@@ -18,6 +18,7 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeCustomerActivity } from '../activity/customer-activity.ts';
+import { inHashingQueue } from '../auth/password-hash.ts';
 import { checkDomain } from './domain-check.ts';
 import { ownedSite } from './owned-site.ts';
 import { type HashSettings, hashWithSettings } from './password-hashing.ts';
@@ -471,6 +472,8 @@ export async function previewHash(
 ) {
   await ownedSite(ctx, uid, appId);
   if (usesKey(data.EncryptionType) && !data.EncryptionKey) throw new AppError('encryptionKeyNeeded');
-  const { stored, salt } = await hashWithSettings(data, sample, data.EncryptionKey);
+  // A preview may ask for 10,000,000 PBKDF2 rounds: it waits for a hashing slot like a sign-in,
+  // instead of taking libuv's pool from sign-ins and DNS lookups.
+  const { stored, salt } = await inHashingQueue(() => hashWithSettings(data, sample, data.EncryptionKey));
   return { Data: { Stored: stored, SaltUsed: salt, Weak: WEAK_ALGORITHMS[data.EncryptionType] ?? null } };
 }

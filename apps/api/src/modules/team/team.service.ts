@@ -134,17 +134,46 @@ export async function create(
 }
 
 async function manageableTarget(
-  ctx: AppContext,
+  db: Queryable,
+  actor: { uid: string; roles: string[] },
+  uid: string,
+  self: 'ownRoles' | 'ownAccount',
+) {
+  const target = await findStaffByUid(db, uid);
+  if (!target) throw new AppError('notFound', NO_SUCH_STAFF);
+  if (target.uid === actor.uid) throw new AppError(self);
+  if (!canManageStaff(actor, { uid: target.uid, roles: target.roles }))
+    throw new AppError('staffNotManageable');
+  return target;
+}
+
+/**
+ * Inside a role change or deletion: takes the SuperAdmin role lock that every one of them takes
+ * first (so they apply one at a time), then reads the actor's roles and the target as they are now
+ * and checks again. Checks made only on copies read before a racing change committed let an Admin
+ * override a member just promoted to Admin, a just-demoted actor act with its old roles, and the
+ * audit log record a "from" that was no longer true.
+ */
+async function lockedParties(
+  tx: Queryable,
   actor: StaffSession,
   uid: string,
   self: 'ownRoles' | 'ownAccount',
 ) {
-  const target = await findStaffByUid(ctx.db, uid);
-  if (!target) throw new AppError('notFound', NO_SUCH_STAFF);
-  if (target.uid === actor.uid) throw new AppError(self);
-  if (!canManageStaff(identity(actor), { uid: target.uid, roles: target.roles }))
-    throw new AppError('staffNotManageable');
-  return target;
+  const superAdmins = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
+  const me = await findStaffByUid(tx, actor.uid);
+  if (!me) throw new AppError('unauthenticated');
+  const target = await manageableTarget(tx, { uid: actor.uid, roles: me.roles }, uid, self);
+  return { superAdmins, actorRoles: me.roles, target };
+}
+
+/** The roles an update changes that the actor may not give or take away. */
+function refusedChanges(actorRoles: string[], all: string[], from: string[], wanted: string[]) {
+  const allowed = assignableRoles(actorRoles, all, 'update');
+  const changed = [...wanted.filter((r) => !from.includes(r)), ...from.filter((r) => !wanted.includes(r))];
+  const refused = changed.filter((r) => !allowed.includes(r));
+  if (refused.length)
+    throw new AppError('roleNotAssignable', `${ERRORS.roleNotAssignable.text} (${refused.join(', ')})`);
 }
 
 export async function updateRoles(
@@ -153,21 +182,15 @@ export async function updateRoles(
   actor: StaffSession,
   body: { role: string[]; uid: string; unAssignRoles: string[] },
 ) {
-  const target = await manageableTarget(ctx, actor, body.uid, 'ownRoles');
+  const seen = await manageableTarget(ctx.db, identity(actor), body.uid, 'ownRoles');
   const wanted = [...new Set(body.role)];
   const all = await knownRoles(ctx.db, wanted);
-  const allowed = assignableRoles(actor.roles, all, 'update');
-  const changed = [
-    ...wanted.filter((r) => !target.roles.includes(r)),
-    ...target.roles.filter((r) => !wanted.includes(r)),
-  ];
-  const refused = changed.filter((r) => !allowed.includes(r));
-  if (refused.length)
-    throw new AppError('roleNotAssignable', `${ERRORS.roleNotAssignable.text} (${refused.join(', ')})`);
+  refusedChanges(actor.roles, all, seen.roles, wanted);
 
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
-    const superAdmins = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
+    const { superAdmins, actorRoles, target } = await lockedParties(tx, actor, body.uid, 'ownRoles');
+    refusedChanges(actorRoles, all, target.roles, wanted);
     const demotes = superAdmins.includes(target.uid) && !wanted.includes(ROLE_SUPER_ADMIN);
     if (demotes && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
     await setStaffRoles(tx, target.uid, wanted);
@@ -183,15 +206,15 @@ export async function updateRoles(
       details: { from: target.roles, to: wanted, sessionsEnded: ended },
     });
   });
-  const updated = await findStaffByUid(ctx.db, target.uid);
+  const updated = await findStaffByUid(ctx.db, seen.uid);
   return { Data: toSuperUser(updated!) };
 }
 
 export async function remove(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
-  const target = await manageableTarget(ctx, actor, uid, 'ownAccount');
+  await manageableTarget(ctx.db, identity(actor), uid, 'ownAccount');
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    const superAdmins = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
+  const target = await ctx.db.transaction(async (tx) => {
+    const { superAdmins, target } = await lockedParties(tx, actor, uid, 'ownAccount');
     if (superAdmins.includes(target.uid) && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
     // Sessions and tokens go with the row (ON DELETE CASCADE): the user is out at once.
     await deleteStaff(tx, target.uid);
@@ -205,6 +228,7 @@ export async function remove(ctx: AppContext, caller: Caller, actor: StaffSessio
       clientAddress: caller.clientAddress,
       details: { email: target.email, roles: target.roles },
     });
+    return target;
   });
   return { IsDeleted: true, Uid: target.uid };
 }

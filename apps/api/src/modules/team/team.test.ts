@@ -200,7 +200,8 @@ describe('PUT /admin/team/roles', () => {
     const left = await t.db.query<{ uid: string }>("SELECT uid FROM staff_roles WHERE role = 'SuperAdmin'");
     expect(left.rows).toHaveLength(1);
 
-    // The same race, with the loser's call already past authentication: the lock and the count refuse it.
+    // The same race, with the loser's call already past authentication: under the lock its roles are
+    // read again, and a demoted actor may not manage a SuperAdmin any more.
     const winner = left.rows[0]!.uid;
     const loserUid = winner === a ? b : a;
     const stale = {
@@ -217,11 +218,11 @@ describe('PUT /admin/team/roles', () => {
         uid: winner,
         unAssignRoles: ['SuperAdmin'],
       }),
-    ).rejects.toMatchObject({ code: 934 });
+    ).rejects.toMatchObject({ code: 936 });
     await expect(
       team.remove(t.ctx, { session: stale, clientAddress: '127.0.0.1', userAgent: null }, stale, winner),
     ).rejects.toMatchObject({
-      code: 934,
+      code: 936,
     });
 
     // restore the suite's SuperAdmin

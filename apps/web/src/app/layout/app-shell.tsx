@@ -1,7 +1,7 @@
 import { ERRORS } from '@sac/contract/errors';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
-import { Link, Outlet, useNavigate } from 'react-router';
+import { Suspense, useEffect, useRef } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { onSessionEnded } from '../../lib/auth-events.ts';
 import { useT } from '../../lib/i18n.tsx';
 import { sessionQuery } from '../../lib/session.ts';
@@ -30,6 +30,21 @@ export default function AppShell() {
     [navigate],
   );
 
+  // A new screen: when focus was lost with the old one (on the body) or is in the chrome that led
+  // here (a menu item, the breadcrumb), it moves to the content, where Tab goes on and screen
+  // readers start. Focus a screen placed itself inside the content stays.
+  const { pathname } = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    const main = mainRef.current;
+    const active = document.activeElement;
+    if (!main || (active && active !== document.body && main.contains(active))) return;
+    main.focus({ preventScroll: true });
+  }, [pathname]);
+
   return (
     <div className="shell">
       <a className="skip-link" href="#main-content">
@@ -45,7 +60,7 @@ export default function AppShell() {
       </header>
       <div className="shell-body">
         <Breadcrumb />
-        <main id="main-content" tabIndex={-1}>
+        <main id="main-content" tabIndex={-1} ref={mainRef}>
           <Suspense
             fallback={
               <p className="muted" role="status">

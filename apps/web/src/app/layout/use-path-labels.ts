@@ -4,12 +4,13 @@ import { pathLabels } from '../route-table.tsx';
 
 /** Path -> label in the current language. */
 export function usePathLabels(): Record<string, string> {
-  const { language } = useLanguage();
+  const { language, catalog } = useLanguage();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: catalog grows when namespaces load
   return useMemo(() => {
     const out: Record<string, string> = {};
     for (const [path, ref] of Object.entries(pathLabels())) {
       out[path] = translate(language, ref.ns, ref.key as never);
     }
     return out;
-  }, [language]);
+  }, [language, catalog]);
 }

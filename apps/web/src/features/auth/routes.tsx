@@ -1,11 +1,16 @@
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
 import { LoginPage } from './components/login-page.tsx';
-import { LogoutPage } from './components/logout-page.tsx';
 
+const LogoutPage = lazy(() =>
+  import('./components/logout-page.tsx').then((m) => ({ default: m.LogoutPage })),
+);
 const ChangePasswordPage = lazy(() => import('./components/change-password-page.tsx'));
 
-/** Top-level routes outside the signed-in shell. The sign-in screen is eager: it is the first paint. */
+/**
+ * Top-level routes outside the signed-in shell. The sign-in screen (also forgot and reset password)
+ * is the only eager screen of the console: it is the first paint. Every other route is lazy.
+ */
 export const authPublicRoutes: readonly AppRoute[] = [
   { path: '/login', access: 'public', guestOnly: true, element: <LoginPage /> },
   { path: '/forgotpassword', access: 'public', guestOnly: true, element: <LoginPage /> },

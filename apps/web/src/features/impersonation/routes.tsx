@@ -1,12 +1,14 @@
 import { MESSAGES } from '@sac/contract/messages';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
+import { withConsoleCatalog } from '../../lib/i18n.tsx';
 
 const RequestsPage = lazy(() => import('./components/requests-page.tsx'));
 const LogsPage = lazy(() => import('./components/logs-page.tsx'));
 const RequestImpersonationPage = lazy(() => import('./components/request-impersonation-page.tsx'));
-const ConsentPage = lazy(() => import('./components/consent-page.tsx'));
-const SiteAccessPage = lazy(() => import('./components/site-access-page.tsx'));
+// Public pages outside the shell: they load the sections' phrases themselves.
+const ConsentPage = lazy(() => withConsoleCatalog(import('./components/consent-page.tsx')));
+const SiteAccessPage = lazy(() => withConsoleCatalog(import('./components/site-access-page.tsx')));
 const ImpersonatedSitePage = lazy(() => import('./components/impersonated-site-page.tsx'));
 
 /** Impersonation screens, mounted by the app under /manage-superuser. */

@@ -30,7 +30,9 @@ export function ApiSecretBox({
   };
   return (
     <section className="secret-box" aria-labelledby="api-secret-title">
-      <h2 id="api-secret-title">{t('apiSecretTitle', { name: siteName })}</h2>
+      <h2 id="api-secret-title" tabIndex={-1}>
+        {t('apiSecretTitle', { name: siteName })}
+      </h2>
       <p className="secret-warning" role="alert">
         {t('apiSecretWarning')}
       </p>

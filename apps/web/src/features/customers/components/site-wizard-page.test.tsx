@@ -249,6 +249,42 @@ describe('site form: create customer', () => {
   });
 });
 
+describe('site form: focus for keyboard and screen-reader users', () => {
+  it('moves focus to the secret box when it appears, then to the next step when it goes', async () => {
+    stubApi(admin, {
+      ...siteReads,
+      'POST /admin/customer': () => ({
+        body: {
+          Data: {
+            Customer: { Uid: UID, FirstName: 'Grace', LastName: 'Hopper', Email: 'grace@example.com' },
+            Site: site(11, { AppName: 'cobol-shop' }),
+            ApiSecret: 'the-secret-value',
+          },
+        },
+      }),
+    });
+    renderScreen(CREATE, routes);
+    const first = await screen.findByRole('heading', { level: 2, name: 'Basic Info' });
+    expect(document.activeElement).not.toBe(first); // not on the screen's first render
+    fillCustomer();
+    fireEvent.click(button('Next'));
+    const secret = await screen.findByRole('heading', { name: 'API secret of cobol-shop' });
+    await waitFor(() => expect(document.activeElement).toBe(secret));
+    fireEvent.click(button('I have copied the secret'));
+    const step2 = screen.getByRole('heading', { level: 2, name: 'Additional Site Information' });
+    expect(document.activeElement).toBe(step2);
+  });
+
+  it('moves focus to the heading of the step opened from the stepper', async () => {
+    stubApi(admin, siteReads);
+    renderScreen(`${EDIT}?uid=${UID}&appId=11`, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    fireEvent.click(button('Set Features'));
+    const step3 = await screen.findByRole('heading', { level: 2, name: 'Set Features' });
+    expect(document.activeElement).toBe(step3);
+  });
+});
+
 describe('site form: edit site', () => {
   const editPath = `${EDIT}?uid=${UID}&appId=11`;
 

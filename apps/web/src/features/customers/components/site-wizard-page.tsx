@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type StepItem, Stepper } from '../../../components/stepper.tsx';
 import { useT } from '../../../lib/i18n.tsx';
@@ -99,6 +99,18 @@ function SiteWizard({
   const appId = created?.site.appId ?? appIdParam;
   const [step, setStep] = useState<StepId>(mode === 'edit' ? 'settings' : 'basic');
   const [done, setDone] = useState<ReadonlySet<StepId>>(() => new Set(mode === 'edit' ? ['basic'] : []));
+
+  // When the step changes (or the secret box appears or goes), the form focus was in is gone: focus
+  // moves to what replaced it, the new secret box or the new step's heading, so the keyboard goes
+  // on from there and screen readers announce it. Not on the screen's first render.
+  const focusedFor = useRef({ step, secretShown });
+  useEffect(() => {
+    const last = focusedFor.current;
+    if (last.step === step && last.secretShown === secretShown) return;
+    focusedFor.current = { step, secretShown };
+    const shown = document.getElementById('api-secret-title');
+    (shown ?? document.getElementById('wizard-step-title'))?.focus();
+  }, [step, secretShown]);
 
   // What the user entered in each step, kept while they move between steps (and after a failure).
   const [customer, setCustomer] = useState<CustomerValues>(EMPTY_CUSTOMER);

@@ -38,7 +38,9 @@ export function WizardStepForm({
   return (
     <form className="wizard-step" onSubmit={submit} noValidate>
       <p className="muted wizard-position">{position}</p>
-      <h2 id="wizard-step-title">{title}</h2>
+      <h2 id="wizard-step-title" tabIndex={-1}>
+        {title}
+      </h2>
       {failure ? (
         <div className="form-alert wizard-failure" role="alert">
           <p className="wizard-failure-text">{failure}</p>

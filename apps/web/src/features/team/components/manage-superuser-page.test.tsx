@@ -104,7 +104,7 @@ describe('super-user list', () => {
     renderList();
     await screen.findByText('user0@example.com');
     expect(screen.getAllByRole('row')).toHaveLength(11);
-    const nav = screen.getByRole('navigation', { name: 'Pagination' });
+    const nav = screen.getByRole('navigation', { name: 'Pagination: Super users' });
     fireEvent.click(within(nav).getByRole('button', { name: 'Page 3' }));
     expect(screen.getAllByRole('row')).toHaveLength(4);
     expect(screen.getByText('user22@example.com')).toBeTruthy();

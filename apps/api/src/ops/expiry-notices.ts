@@ -1,0 +1,57 @@
+import { formatExpiry } from '@sac/contract/impersonation-api';
+import type { AppContext } from '../app-context.ts';
+
+interface Claimed {
+  id: number;
+  app_name: string;
+  initiator_email: string;
+  is_customer_request: boolean;
+  action_taken_by: string | null;
+  owner_email: string;
+  owner_first_name: string;
+  expires_at: Date;
+}
+
+/**
+ * Approved impersonation grants whose time is up get one notice each: to the staff member who
+ * held the grant (the initiator; for a customer's own request, the SuperAdmin who approved it)
+ * and to the site owner. The rows are claimed and stamped in the one UPDATE that selects them,
+ * so two runs at once (two instances, or a run that overlaps the next) never mail twice; a row
+ * locked by another run is skipped rather than waited for. Answers how many grants were noticed.
+ */
+export async function sendExpiryNotices(ctx: AppContext, batch = 100): Promise<number> {
+  const now = ctx.clock.now();
+  const r = await ctx.db.query<Claimed>(
+    `WITH due AS (
+       SELECT id FROM impersonation_requests
+       WHERE status = 'Approved' AND expiry_notified_at IS NULL AND expires_at <= $1 AND deleted_at IS NULL
+       ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     UPDATE impersonation_requests r SET expiry_notified_at = $1
+     FROM due, sites s JOIN customers c ON c.uid = s.owner_uid
+     WHERE r.id = due.id AND s.app_id = r.app_id AND r.expiry_notified_at IS NULL
+     RETURNING r.id, s.app_name, r.initiator_email, r.is_customer_request, r.action_taken_by,
+       c.email AS owner_email, c.first_name AS owner_first_name, r.expires_at`,
+    [now, batch],
+  );
+  for (const g of r.rows) {
+    const ended = formatExpiry(new Date(g.expires_at).toISOString());
+    const staff = g.is_customer_request ? g.action_taken_by : g.initiator_email;
+    if (staff && staff !== g.owner_email) {
+      ctx.mailer.send({
+        to: staff,
+        subject: `Impersonation request ${g.id}: Expired`,
+        text: `Your access to ${g.app_name} through impersonation request ${g.id} ended at ${ended}. Ask for a new request if you still need access.`,
+      });
+    }
+    ctx.mailer.send({
+      to: g.owner_email,
+      subject: `Access to your site ${g.app_name}: Expired`,
+      text: [
+        `Hello ${g.owner_first_name},`,
+        '',
+        `The access you allowed our support staff to ${g.app_name} (request ${g.id}) ended at ${ended}. They can no longer act on your site unless you allow a new request.`,
+      ].join('\n'),
+    });
+  }
+  return r.rows.length;
+}

@@ -1,0 +1,65 @@
+import type { Redis } from 'ioredis';
+import type { Queryable } from '../db/db.ts';
+import type { Clock } from '../lib/clock.ts';
+
+/**
+ * A named lease with an expiry: of all instances, only the holder runs a periodic job. The
+ * holder renews its own lease; another instance takes it only once it has expired (its holder
+ * stopped or died).
+ */
+export interface LeaseStore {
+  readonly kind: 'redis' | 'database';
+  /** True when `holder` now holds `name` for `ttlMs` (newly or renewed). */
+  acquire(name: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `holder` holds it, so another instance need not wait for its expiry. */
+  release(name: string, holder: string): Promise<void>;
+}
+
+// GET, then SET … PX only when free or ours: atomic, as Redis runs a script alone.
+const ACQUIRE = `local v = redis.call('GET', KEYS[1])
+if v == false or v == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** Leases as Redis keys `<prefix>lease:<name>` holding the holder's id, expiring by PX. */
+export function redisLeases(redis: Redis, prefix: string): LeaseStore {
+  const key = (name: string) => `${prefix}lease:${name}`;
+  return {
+    kind: 'redis',
+    async acquire(name, holder, ttlMs) {
+      return (await redis.eval(ACQUIRE, 1, key(name), holder, String(Math.ceil(ttlMs)))) === 1;
+    },
+    async release(name, holder) {
+      await redis.eval(RELEASE, 1, key(name), holder);
+    },
+  };
+}
+
+/**
+ * Leases as rows of `job_leases`: one upsert takes a free, expired or own lease, atomically (on
+ * PostgreSQL the conflicting row is locked, so two instances cannot both win). Expiry follows the
+ * API's clock, so tests move it.
+ */
+export function databaseLeases(db: Queryable, clock: Clock): LeaseStore {
+  return {
+    kind: 'database',
+    async acquire(name, holder, ttlMs) {
+      const now = clock.now();
+      const r = await db.query(
+        `INSERT INTO job_leases (name, holder, expires_at) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+         WHERE job_leases.expires_at <= $4 OR job_leases.holder = EXCLUDED.holder
+         RETURNING holder`,
+        [name, holder, new Date(now.getTime() + ttlMs), now],
+      );
+      return r.rows.length === 1;
+    },
+    async release(name, holder) {
+      await db.query('DELETE FROM job_leases WHERE name = $1 AND holder = $2', [name, holder]);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { AppContext } from '../app-context.ts';
+import { recheckPendingDomains } from '../modules/site-settings/site-settings.service.ts';
+import { sendExpiryNotices } from './expiry-notices.ts';
+import type { PeriodicJob } from './jobs.ts';
+
+/** The API's periodic work, each at its configured interval (0 leaves it out). */
+export function periodicJobs(ctx: AppContext): PeriodicJob[] {
+  const jobs: PeriodicJob[] = [];
+  // Pending custom domains are looked up again now and then, so a customer's DNS change shows.
+  if (ctx.config.domainRecheckMs > 0) {
+    jobs.push({
+      name: 'domain-recheck',
+      everyMs: ctx.config.domainRecheckMs,
+      run: () => recheckPendingDomains(ctx),
+    });
+  }
+  if (ctx.config.expiryNoticeMs > 0) {
+    jobs.push({
+      name: 'impersonation-expiry-notices',
+      everyMs: ctx.config.expiryNoticeMs,
+      run: async () => ctx.metrics.expiryNotices.inc(await sendExpiryNotices(ctx)),
+    });
+  }
+  return jobs;
+}

@@ -1,0 +1,140 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '../src/config.ts';
+
+/** A real API process (`node --import tsx apps/api/src/main.ts`), as production runs it. */
+export interface ApiProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves with the exit code once it has exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM, wait for the exit; removes its data directory. */
+  stop(): Promise<number | null>;
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** Ports fetch() refuses to connect to (the Fetch standard's "bad ports") in the ranges tests use. */
+const FETCH_BLOCKED_PORTS = new Set([4045, 4190]);
+
+/**
+ * A free port in base…base+99, starting from a place that differs between processes, never one
+ * fetch() refuses. Ports in `handedOut` are skipped and the one returned is added to it, for
+ * callers that start several servers at once.
+ */
+export async function freePort(base = 4200, handedOut = new Set<number>()): Promise<number> {
+  const start = (process.pid * 7 + Math.floor(Math.random() * 100)) % 100;
+  for (let i = 0; i < 100; i++) {
+    const port = base + ((start + i) % 100);
+    if (FETCH_BLOCKED_PORTS.has(port) || handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await portFree(port)) return port;
+  }
+  throw new Error(`no free port in ${base}–${base + 99}`);
+}
+
+/** Starts the API with `env` on a free port and resolves once /livez answers. */
+export async function startApi(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<ApiProcess> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-api-process-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? os.tmpdir(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIST_DIR: path.join(dataDir, 'no-console'),
+      DNS_SERVERS: '127.0.0.1:9',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + readyTimeoutMs;
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  for (;;) {
+    if (gone) throw new Error(`the API process exited while starting:\n${out}`);
+    try {
+      if ((await fetch(`${url}/livez`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the API process did not answer within ${readyTimeoutMs} ms:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port,
+    child,
+    output: () => out,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const code = await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** An API call as the console makes it. */
+export function apiCall(
+  base: string,
+  method: string,
+  url: string,
+  opts: {
+    body?: unknown;
+    session?: { xtoken: string; xsign: string };
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Response> {
+  return fetch(`${base}${url}`, {
+    method,
+    headers: {
+      'X-Requested-With': 'XMLHttpRequest',
+      ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(opts.session ? { xtoken: opts.session.xtoken, xsign: opts.session.xsign } : {}),
+      ...opts.headers,
+    },
+    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+  });
+}
+
+/** The value of one sample of a Prometheus text, 0 when absent. */
+export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return 0;
+}

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import { apiCall, startApi } from './api-process.ts';
+import { withDatabase } from './postgres-url.ts';
+
+// The server answers before the demo data is in (it goes in after listen, to serve the console
+// sooner); API calls wait for it, so a demo sign-in made the moment the server answers works.
+// On PostgreSQL (a new database) a call could otherwise read the tables before the demo data's
+// transaction commits; on PGlite it would queue behind that transaction anyway.
+const postgres = inject('testDb') === 'postgres';
+
+describe(`first start on an empty ${postgres ? 'PostgreSQL database' : 'data directory'}`, () => {
+  it('accepts a demo sign-in as soon as the server answers, and prints the demo sign-ins', async () => {
+    let dropDb = async () => {};
+    const env: Record<string, string> = { DEMO_PASSWORD: 'First#Start1' };
+    if (postgres) {
+      const name = `sac_first_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+      const admin = new pg.Client({ connectionString: inject('pgUrl') });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      env.DATABASE_URL = withDatabase(inject('pgUrl'), name);
+      dropDb = async () => {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      };
+    }
+    const api = await startApi(env, 60_000);
+    try {
+      const [login, search] = await Promise.all([
+        apiCall(api.url, 'POST', '/admin/login', {
+          body: { email: 'superadmin@example.com', password: 'First#Start1' },
+        }),
+        (async () => {
+          // A second caller in the same moment: the customers are there too once it is answered.
+          const r = await apiCall(api.url, 'POST', '/admin/login', {
+            body: { email: 'support@example.com', password: 'First#Start1' },
+          });
+          const session = (await r.json()) as { xtoken: string; xsign: string };
+          return apiCall(api.url, 'GET', '/admin/searchcustomer?customerName=Ada%20Lovelace', { session });
+        })(),
+      ]);
+      expect(login.status).toBe(200);
+      expect(await login.json()).toHaveProperty('xtoken');
+      expect(search.status).toBe(200);
+      expect(JSON.stringify(await search.json())).toContain('ada.lovelace@analytical.example');
+      for (let i = 0; i < 100 && !api.output().includes('Demo sign-ins'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(api.output()).toContain('Demo sign-ins (password First#Start1)');
+      expect(api.output()).toMatch(/Database: .*\(migrated to \d+\)/);
+    } finally {
+      expect(await api.stop()).toBe(0);
+      await dropDb();
+    }
+  }, 120_000);
+});

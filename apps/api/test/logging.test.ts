@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HEADERS } from '@sac/contract/constants';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, redactUrl } from '../src/app.ts';
+import type { AppContext } from '../src/app-context.ts';
+import { loadConfig } from '../src/config.ts';
+import { ManualClock } from '../src/lib/clock.ts';
+import { hashPassword } from '../src/modules/auth/password-hash.ts';
+import { insertStaff } from '../src/modules/auth/staff.repo.ts';
+import { insertCustomer, insertSite } from './customer-fixtures.ts';
+import { CONSOLE_ORIGIN, freshDb } from './harness.ts';
+import { insertRequest } from './impersonation-fixtures.ts';
+import { startSmtpListener } from './smtp-listener.ts';
+
+// The app as production builds it (pino JSON to a stream), with the lines kept for reading.
+const lines: string[] = [];
+let app: FastifyInstance;
+let ctx: AppContext;
+let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+let drop: () => Promise<void>;
+let dataDir: string;
+const PASSWORD = 'Log#Secret-91';
+const NEW_PASSWORD = 'Log#Fresh-92';
+
+beforeAll(async () => {
+  const fresh = await freshDb();
+  drop = fresh.drop;
+  smtp = await startSmtpListener();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-log-test-'));
+  const config = {
+    ...loadConfig({}),
+    dataDir,
+    consoleOrigins: [CONSOLE_ORIGIN],
+    smtpUrl: smtp.url,
+    webDistDir: path.join(dataDir, 'no-console'),
+    dnsServers: ['127.0.0.1:9'],
+    domainRecheckMs: 0,
+    logLevel: 'debug',
+  };
+  ({ app, ctx } = await buildApp({
+    config,
+    db: fresh.db,
+    clock: new ManualClock(),
+    logStream: { write: (line: string) => void lines.push(line) },
+  }));
+  await app.ready();
+  await insertStaff(fresh.db, {
+    uid: '0b7a4c0e-4a4e-4c1a-9a57-3f4b8e1d2c01',
+    email: 'logged@example.com',
+    fullName: 'Logged',
+    passwordHash: await hashPassword(PASSWORD),
+    roles: ['SuperAdmin'],
+    at: new Date('2026-01-15T10:00:00Z'),
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await ctx.mailer.flush();
+  await smtp.close();
+  await drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const call = (opts: InjectOptions) =>
+  app.inject({
+    ...opts,
+    headers: {
+      [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
+      ...(opts.payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...opts.headers,
+    },
+  });
+
+describe('JSON logs', () => {
+  const secrets: string[] = [PASSWORD, NEW_PASSWORD];
+
+  it('carry no password, session token, reset token, API secret or link token', async () => {
+    // sign in: the password in the body, the session pair in the answer
+    const login = await call({
+      method: 'POST',
+      url: '/admin/login',
+      payload: { email: 'logged@example.com', password: PASSWORD },
+      headers: { cookie: 'sid=cookie-secret-value', authorization: 'Bearer bearer-secret-value' },
+    });
+    expect(login.statusCode).toBe(200);
+    const session = login.json() as { xtoken: string; xsign: string };
+    secrets.push(session.xtoken, session.xsign, 'cookie-secret-value', 'bearer-secret-value');
+    const auth = { [HEADERS.token]: session.xtoken, [HEADERS.sign]: session.xsign };
+    expect((await call({ method: 'GET', url: '/admin/session', headers: auth })).statusCode).toBe(200);
+
+    // forgot and reset: the token travels in the mail and in the reset body
+    const forgot = await call({
+      method: 'POST',
+      url: '/admin/forgotpassword',
+      payload: { email: 'logged@example.com', url: `${CONSOLE_ORIGIN}/login` },
+    });
+    expect(forgot.statusCode).toBe(200);
+    const mail = await smtp.waitFor((m) => m.to.includes('logged@example.com'));
+    const resettoken = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('vtoken')!;
+    secrets.push(resettoken);
+    const reset = await call({
+      method: 'PUT',
+      url: '/admin/resetpassword',
+      payload: { password: NEW_PASSWORD, resettoken },
+    });
+    expect(reset.statusCode).toBe(200);
+    // the console page the link opens carries the token in its query
+    await app.inject({ method: 'GET', url: `/login?vtype=reset&vtoken=${resettoken}` });
+
+    // a search by API secret (in the query) with a new session
+    const again = await call({
+      method: 'POST',
+      url: '/admin/login',
+      payload: { email: 'logged@example.com', password: NEW_PASSWORD },
+    });
+    const s2 = again.json() as { xtoken: string; xsign: string };
+    secrets.push(s2.xtoken, s2.xsign);
+    const owner = await insertCustomer(ctx.db, { first: 'Lena', last: 'Log', email: 'lena.log@example.com' });
+    const site = await insertSite(ctx.db, { owner, name: 'logged-site' });
+    secrets.push(site.secret);
+    const found = await call({
+      method: 'GET',
+      url: `/admin/searchcustomer?apisecret=${encodeURIComponent(site.secret)}`,
+      headers: { [HEADERS.token]: s2.xtoken, [HEADERS.sign]: s2.xsign },
+    });
+    expect(found.statusCode).toBe(200);
+
+    // the customer's own request: API key and secret in headers
+    await call({
+      method: 'POST',
+      url: '/admin/impersonation/customer/requests',
+      headers: { apikey: site.apiKey, apisecret: site.secret },
+      payload: {},
+    });
+
+    // the owner's consent link: its token in the query
+    const { consentToken } = await insertRequest(ctx.db, {
+      appId: site.appId,
+      initiator: 'logged@example.com',
+      assignees: ['logged@example.com'],
+    });
+    secrets.push(consentToken);
+    await call({ method: 'GET', url: `/admin/impersonation/consent?token=${consentToken}` });
+
+    await ctx.mailer.flush();
+    const text = lines.join('');
+    expect(lines.length).toBeGreaterThan(10);
+    for (const secret of secrets) expect(text, `a secret reached the log: ${secret}`).not.toContain(secret);
+    expect(text).toContain('consent?token=[redacted]');
+    expect(text).toContain('apisecret=[redacted]');
+  });
+
+  it('are JSON, one object a line, and every line about a request carries its id', () => {
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const aboutRequests = parsed.filter((l) => l.req !== undefined || l.res !== undefined);
+    expect(aboutRequests.length).toBeGreaterThan(10);
+    for (const l of aboutRequests) expect(l.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    // and the id is the one the client saw in X-Request-Id
+    const done = parsed.filter((l) => l.msg === 'request completed');
+    expect(new Set(done.map((l) => l.reqId)).size).toBe(done.length);
+  });
+
+  it('redact secret query parameters wherever they are', () => {
+    expect(redactUrl('/admin/searchcustomer?apisecret=abc&x=1')).toBe(
+      '/admin/searchcustomer?apisecret=[redacted]&x=1',
+    );
+    expect(redactUrl('/admin/impersonation/site-access?token=t0k')).toBe(
+      '/admin/impersonation/site-access?token=[redacted]',
+    );
+    expect(redactUrl('/login?vtype=reset&vtoken=abc#x')).toBe('/login?vtype=reset&vtoken=[redacted]#x');
+    expect(redactUrl('/admin/x?XToken=a&xsign=b')).toBe('/admin/x?XToken=[redacted]&xsign=[redacted]');
+  });
+});

@@ -1,0 +1,100 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { createMemoryRouter, Link, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../lib/api-base.ts';
+import { I18nProvider } from '../../lib/i18n.tsx';
+import { createQueryClient } from '../../lib/query-client.ts';
+import AppShell from './app-shell.tsx';
+
+const session = { Email: 'ada@example.com', Name: 'Ada', Role: ['Support'], Permissions: [], Uid: 'u1' };
+
+function renderShell() {
+  const router = createMemoryRouter(
+    [
+      {
+        element: <AppShell />,
+        children: [
+          {
+            path: '/one',
+            element: (
+              <>
+                <h1>One</h1>
+                <Link to="/two">Go to two</Link>
+                <input aria-label="Stays" />
+              </>
+            ),
+          },
+          { path: '/two', element: <h1>Two</h1> },
+          // biome-ignore lint/a11y/noAutofocus: a screen that places focus itself
+          { path: '/three', element: <input aria-label="Placed" autoFocus /> },
+        ],
+      },
+    ],
+    { initialEntries: ['/one'] },
+  );
+  render(
+    <I18nProvider initial="en">
+      <QueryClientProvider client={createQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+  return router;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  setApiBase('');
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => Response.json(session)),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('app shell focus', () => {
+  it('leaves focus alone on the first screen', async () => {
+    renderShell();
+    await screen.findByRole('heading', { name: 'One' });
+    expect(document.activeElement).toBe(document.body);
+  });
+
+  it('moves focus to the content when the screen changes and focus went with the old one', async () => {
+    renderShell();
+    const link = await screen.findByRole('link', { name: 'Go to two' });
+    link.focus();
+    fireEvent.click(link);
+    await screen.findByRole('heading', { name: 'Two' });
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+  });
+
+  it('moves focus from the chrome (the brand link) to the content', async () => {
+    const router = renderShell();
+    await screen.findByRole('heading', { name: 'One' });
+    const brand = screen.getByRole('link', { name: /Super Admin Console/ });
+    brand.focus();
+    await router.navigate('/two');
+    await screen.findByRole('heading', { name: 'Two' });
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+  });
+
+  it('keeps a focus the new screen placed inside the content', async () => {
+    const router = renderShell();
+    (await screen.findByRole('link', { name: 'Go to two' })).focus();
+    await router.navigate('/three');
+    const placed = await screen.findByRole('textbox', { name: 'Placed' });
+    expect(document.activeElement).toBe(placed);
+  });
+
+  it('moves nothing when only the query changes', async () => {
+    const router = renderShell();
+    const field = await screen.findByRole('textbox', { name: 'Stays' });
+    field.focus();
+    await router.navigate('/one?x=1');
+    expect(document.activeElement).toBe(field);
+  });
+});

@@ -1,0 +1,11 @@
+import { customers } from './customers.ts';
+import { impersonation } from './impersonation.ts';
+import { siteSettings } from './site-settings.ts';
+import { team } from './team.ts';
+
+/**
+ * The English namespaces of the signed-in console's sections. They import the contract's message
+ * tables (and with them its schemas), so lib/i18n.tsx loads them on demand, with the shell and
+ * the owner's public pages, not with the sign-in screen.
+ */
+export const consoleNamespaces = { customers, impersonation, siteSettings, team };

@@ -1,0 +1,271 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { type Db, openPgliteDir, openPostgres } from '../apps/api/src/db/db.ts';
+import { type Case, sampleTerms } from './search.bench.ts';
+import { freshDir, ms, percentile, ROOT, type Server, startServer } from './support.ts';
+
+/*
+ * The API under load at a million customers, on PGlite and on PostgreSQL, through HTTP on loopback:
+ *   - restart time on the filled database and resident memory (peak) over the whole leg;
+ *   - an authenticated GET of one object (GET /admin/customerprofilebyuid, random customers) with
+ *     autocannon at 50 connections, bounded in time;
+ *   - password sign-ins: the most a second (closed loop), then 20 a second arriving (open loop)
+ *     while customer searches run, against the same searches without the burst;
+ *   - customer search through HTTP: the customers issue's targets, per criterion.
+ * Databases: BENCH_PGLITE_DATA_DIR (default .tmp/scale-pglite) and BENCH_DATABASE_URL, both filled
+ * by `npm run seed:scale -- --customers 1000000` (docs/benchmarks.md).
+ */
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const PASSWORD = 'Bench#Pass1';
+const EMAIL = 'superadmin@example.com';
+const AJAX = { 'X-Requested-With': 'XMLHttpRequest' };
+const CORES = os.availableParallelism();
+/** BENCH_LOAD_PARTS=get,signin,search runs only those parts (restart and memory always). */
+const PARTS = (process.env.BENCH_LOAD_PARTS ?? 'get,signin,search').split(',');
+const part = (name: string) => PARTS.includes(name);
+
+interface Leg {
+  name: string;
+  env: Record<string, string>;
+  dataDir: string;
+  open(): Promise<Db>;
+  targets: { rps: number; p99: number };
+}
+
+function legs(): Leg[] {
+  const out: Leg[] = [];
+  const pgliteData = path.resolve(ROOT, process.env.BENCH_PGLITE_DATA_DIR ?? '.tmp/scale-pglite');
+  if (fs.existsSync(path.join(pgliteData, 'pglite', 'PG_VERSION')))
+    out.push({
+      name: 'PGlite',
+      env: {},
+      dataDir: pgliteData,
+      open: () => openPgliteDir(path.join(pgliteData, 'pglite')),
+      targets: { rps: 1500, p99: 50 },
+    });
+  else
+    console.log(`PGlite: skipped — no database in ${pgliteData} (DATA_DIR=${pgliteData} npm run seed:scale)`);
+  const url = process.env.BENCH_DATABASE_URL;
+  if (url)
+    out.push({
+      name: 'PostgreSQL',
+      env: { DATABASE_URL: url },
+      dataDir: freshDir('api-load-pg'),
+      open: async () => openPostgres(url, 1),
+      targets: { rps: 3000, p99: 25 },
+    });
+  else console.log('PostgreSQL: skipped — set BENCH_DATABASE_URL to a database filled by seed:scale');
+  return out;
+}
+
+const verdict = (ok: boolean, target: string) => `${ok ? 'met' : 'MISSED'} (${target})`;
+
+/** Resident memory of the server process now and at its peak, in MB (Linux /proc). */
+function memoryMb(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+async function signIn(url: string): Promise<Record<string, string>> {
+  const r = await fetch(`${url}/admin/login`, {
+    method: 'POST',
+    headers: { ...AJAX, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
+  if (!r.ok) throw new Error(`sign-in failed: ${r.status} ${await r.text()}`);
+  const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
+  return { ...AJAX, xtoken, xsign };
+}
+
+async function sample(leg: Leg): Promise<{ uids: string[]; cases: Case[] }> {
+  const db = await leg.open();
+  try {
+    const counts = (
+      await db.query<{ customers: number; sites: number }>(
+        `SELECT (SELECT count(*)::int FROM customers) AS customers, (SELECT count(*)::int FROM sites) AS sites`,
+      )
+    ).rows[0]!;
+    if (counts.customers < 1_000_000)
+      throw new Error(`${leg.name} has ${counts.customers} customers, not 1M`);
+    const uids = (
+      await db.query<{ uid: string }>(
+        'SELECT uid::text AS uid FROM customers TABLESAMPLE SYSTEM (0.5) REPEATABLE (3) LIMIT 2000',
+      )
+    ).rows.map((r) => r.uid);
+    return { uids, cases: await sampleTerms(db, counts.customers, counts.sites) };
+  } finally {
+    await db.close();
+  }
+}
+
+async function getOneObject(server: Server, headers: Record<string, string>, uids: string[], leg: Leg) {
+  let i = 0;
+  const run = (duration: number) =>
+    autocannon({
+      url: server.url,
+      connections: 50,
+      duration,
+      headers,
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({
+            ...req,
+            path: `/admin/customerprofilebyuid?uid=${uids[i++ % uids.length]}`,
+          }),
+        },
+      ],
+    });
+  await run(2); // warm-up
+  const r = await run(DURATION_S);
+  const ok = r.requests.average >= leg.targets.rps && r.latency.p99 <= leg.targets.p99;
+  console.log(
+    `GET one object, 50 connections, ${DURATION_S} s: ${Math.round(r.requests.average)} req/s, ` +
+      `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${r.non2xx} non-2xx, ${r.errors} errors  ` +
+      verdict(ok, `≥ ${leg.targets.rps} req/s, p99 ≤ ${leg.targets.p99} ms`),
+  );
+}
+
+async function maxSignIns(server: Server) {
+  const r = await autocannon({
+    url: `${server.url}/admin/login`,
+    connections: CORES * 2,
+    duration: DURATION_S,
+    method: 'POST',
+    headers: { ...AJAX, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
+  const perCore = r.requests.average / CORES;
+  console.log(
+    `sign-ins, closed loop, ${CORES * 2} connections: ${r.requests.average.toFixed(1)}/s on ${CORES} cores ` +
+      `= ${perCore.toFixed(1)}/s per core, p50 ${r.latency.p50} ms, ${r.non2xx} non-2xx  ${verdict(perCore >= 30, '≥ 30/s per core')}`,
+  );
+}
+
+/** A search answers 200 with customers, or 404 when none match (spec section 7). */
+const answered = (r: Response) => r.ok || r.status === 404;
+
+/** Searches one after another for `seconds`, cycling through the terms; their latencies, sorted. */
+async function searchLoop(url: string, headers: Record<string, string>, terms: string[], seconds: number) {
+  const until = performance.now() + seconds * 1000;
+  const out: number[] = [];
+  for (let i = 0; performance.now() < until; i++) {
+    const t = performance.now();
+    const r = await fetch(`${url}/admin/searchcustomer?${terms[i % terms.length]}`, { headers });
+    await r.arrayBuffer();
+    if (!answered(r)) throw new Error(`search answered ${r.status}`);
+    out.push(performance.now() - t);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** Sign-ins arriving at `rate` a second for `seconds` (open loop); their latencies, sorted. */
+async function signInBurst(url: string, rate: number, seconds: number) {
+  const out: number[] = [];
+  const pending: Array<Promise<void>> = [];
+  const started = performance.now();
+  for (let n = 0; n < rate * seconds; n++) {
+    const due = started + (n * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(
+      (async () => {
+        const t = performance.now();
+        const r = await fetch(`${url}/admin/login`, {
+          method: 'POST',
+          headers: { ...AJAX, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+        });
+        await r.arrayBuffer();
+        if (!r.ok) throw new Error(`sign-in answered ${r.status}`);
+        out.push(performance.now() - t);
+      })(),
+    );
+  }
+  await Promise.all(pending);
+  return out.sort((a, b) => a - b);
+}
+
+async function signInBurstWithSearch(server: Server, headers: Record<string, string>, cases: Case[]) {
+  const terms = cases
+    .filter((c) => c.criterion !== 'customerName' || c.label.includes('prefix'))
+    .flatMap((c) => c.terms.slice(0, 40).map((t) => `${c.criterion}=${encodeURIComponent(t.term)}`));
+  await searchLoop(server.url, headers, terms, 2); // warm-up
+  const quiet = await searchLoop(server.url, headers, terms, DURATION_S);
+  const [logins, busy] = await Promise.all([
+    signInBurst(server.url, 20, DURATION_S),
+    searchLoop(server.url, headers, terms, DURATION_S),
+  ]);
+  const p95 = percentile(logins, 95);
+  const rise = percentile(busy, 95) / percentile(quiet, 95) - 1;
+  console.log(
+    `sign-ins arriving at 20/s for ${DURATION_S} s: p50 ${ms(percentile(logins, 50))}, p95 ${ms(p95)}  ${verdict(p95 <= 250, 'p95 ≤ 250 ms')}`,
+  );
+  console.log(
+    `customer search (prefix and exact criteria) p95: ${ms(percentile(quiet, 95))} alone, ${ms(percentile(busy, 95))} ` +
+      `during the burst (${rise >= 0 ? '+' : ''}${(rise * 100).toFixed(0)}%)  ${verdict(rise <= 0.2, 'rise ≤ 20%')}`,
+  );
+}
+
+async function searchThroughHttp(server: Server, headers: Record<string, string>, cases: Case[]) {
+  console.log('customer search through HTTP, sequential, warm:');
+  for (const c of cases) {
+    const terms = c.terms.map((t) => `${c.criterion}=${encodeURIComponent(t.term)}`);
+    for (const q of terms.slice(0, 20))
+      await (await fetch(`${server.url}/admin/searchcustomer?${q}`, { headers })).arrayBuffer();
+    const ts: number[] = [];
+    for (const q of terms) {
+      const t = performance.now();
+      const r = await fetch(`${server.url}/admin/searchcustomer?${q}`, { headers });
+      await r.arrayBuffer();
+      if (!answered(r)) throw new Error(`search ${q} answered ${r.status}`);
+      ts.push(performance.now() - t);
+    }
+    ts.sort((a, b) => a - b);
+    const p95 = percentile(ts, 95);
+    const p99 = percentile(ts, 99);
+    const ok = p95 <= c.target.p95 && (c.target.p99 === undefined || p99 <= c.target.p99);
+    console.log(
+      `  ${c.label.padEnd(28)} p50 ${ms(percentile(ts, 50)).padStart(9)}  p95 ${ms(p95).padStart(9)}  p99 ${ms(p99).padStart(9)}  ` +
+        verdict(ok, `p95 ≤ ${c.target.p95}${c.target.p99 ? `, p99 ≤ ${c.target.p99}` : ''} ms`),
+    );
+  }
+}
+
+export async function benchApiLoad(): Promise<void> {
+  for (const leg of legs()) {
+    console.log(`\n-- ${leg.name}`);
+    const { uids, cases } = await sample(leg);
+    // The first start may add the demo staff to a database filled only by seed:scale; time the second.
+    const first = await startServer({
+      port: 3961,
+      dataDir: leg.dataDir,
+      env: { ...leg.env, DEMO_PASSWORD: PASSWORD },
+      bundled: true,
+    });
+    await first.stop();
+    const server = await startServer({ port: 3961, dataDir: leg.dataDir, env: leg.env, bundled: true });
+    try {
+      const pid = server.proc.pid!;
+      console.log(
+        `restart on 1M customers: ${ms(server.readyMs)} to the first answer, ${memoryMb(pid).rss.toFixed(0)} MB resident  ` +
+          verdict(server.readyMs <= 1500, '≤ 1.5 s'),
+      );
+      const headers = await signIn(server.url);
+      if (part('get')) await getOneObject(server, headers, uids, leg);
+      if (part('signin')) await maxSignIns(server);
+      if (part('signin')) await signInBurstWithSearch(server, headers, cases);
+      if (part('search')) await searchThroughHttp(server, headers, cases);
+      const mem = memoryMb(pid);
+      console.log(
+        `resident memory: ${mem.rss.toFixed(0)} MB now, ${mem.peak.toFixed(0)} MB peak  ${verdict(mem.peak < 600, '< 600 MB')}`,
+      );
+    } finally {
+      await server.stop();
+    }
+  }
+}

@@ -1,0 +1,335 @@
+import type { Permission } from './permissions.ts';
+
+/*
+ * The endpoint table without schemas: id, method, path and access of every endpoint, and nothing
+ * that needs zod. The console's client calls endpoints from it, so the sign-in screen does not
+ * load every schema of the contract. endpoints.ts adds summary, tag and the zod schemas per id
+ * (the API registers its routes from that full table; OpenAPI derives from it); a test keeps the
+ * two tables on the same ids.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call an endpoint: anyone ('public'), anyone signed in ('session'), or a holder of one
+ * permission of the matrix.
+ */
+export type Access = 'public' | 'session' | Permission;
+
+export interface EndpointRoute {
+  /** Stable name, used by the console client and the authorization-matrix test. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly access: Access;
+}
+
+/** Method, path and access of every endpoint, keyed by id. */
+export const ENDPOINT_ROUTES = {
+  login: { id: 'login', method: 'POST', path: '/admin/login', access: 'public' },
+  logout: { id: 'logout', method: 'POST', path: '/admin/logout', access: 'session' },
+  session: { id: 'session', method: 'GET', path: '/admin/session', access: 'session' },
+  forgotPassword: { id: 'forgotPassword', method: 'POST', path: '/admin/forgotpassword', access: 'public' },
+  resetPassword: { id: 'resetPassword', method: 'PUT', path: '/admin/resetpassword', access: 'public' },
+  changePassword: { id: 'changePassword', method: 'PUT', path: '/admin/changepassword', access: 'session' },
+  teamList: { id: 'teamList', method: 'GET', path: '/admin/team', access: 'team.read' },
+  teamCreate: { id: 'teamCreate', method: 'POST', path: '/admin/team', access: 'team.write' },
+  teamUpdateRoles: { id: 'teamUpdateRoles', method: 'PUT', path: '/admin/team/roles', access: 'team.write' },
+  teamDelete: { id: 'teamDelete', method: 'DELETE', path: '/admin/team', access: 'team.write' },
+  teamRoles: { id: 'teamRoles', method: 'GET', path: '/admin/team/roles', access: 'session' },
+  teamProfile: { id: 'teamProfile', method: 'GET', path: '/admin/team/profile', access: 'session' },
+  searchCustomer: {
+    id: 'searchCustomer',
+    method: 'GET',
+    path: '/admin/searchcustomer',
+    access: 'customers.read',
+  },
+  customerProfile: {
+    id: 'customerProfile',
+    method: 'GET',
+    path: '/admin/customerprofilebyuid',
+    access: 'customers.read',
+  },
+  userProfile: {
+    id: 'userProfile',
+    method: 'GET',
+    path: '/admin/userprofilebyuid',
+    access: 'customers.read',
+  },
+  loginSessions: {
+    id: 'loginSessions',
+    method: 'GET',
+    path: '/admin/loginsessionbyuid',
+    access: 'customers.read',
+  },
+  activityLogs: { id: 'activityLogs', method: 'GET', path: '/admin/activitylogs', access: 'activity.read' },
+  customerApps: { id: 'customerApps', method: 'GET', path: '/admin/apps', access: 'sites.read' },
+  customerAllApps: { id: 'customerAllApps', method: 'GET', path: '/admin/allapps', access: 'sites.read' },
+  sharedApps: { id: 'sharedApps', method: 'GET', path: '/admin/sharedapps', access: 'sites.read' },
+  appById: { id: 'appById', method: 'GET', path: '/admin/appbyid', access: 'sites.read' },
+  appInfoById: { id: 'appInfoById', method: 'GET', path: '/admin/appinfobyid', access: 'sites.read' },
+  features: { id: 'features', method: 'GET', path: '/admin/features', access: 'sites.read' },
+  siteDataCenter: {
+    id: 'siteDataCenter',
+    method: 'GET',
+    path: '/admin/site/datacenter',
+    access: 'sites.read',
+  },
+  siteFeature: { id: 'siteFeature', method: 'GET', path: '/admin/site/feature', access: 'sites.read' },
+  siteBasicSettings: {
+    id: 'siteBasicSettings',
+    method: 'GET',
+    path: '/admin/site/basicsettings',
+    access: 'sites.read',
+  },
+  customerRoles: { id: 'customerRoles', method: 'GET', path: '/admin/customer/roles', access: 'session' },
+  createCustomer: {
+    id: 'createCustomer',
+    method: 'POST',
+    path: '/admin/customer',
+    access: 'customers.write',
+  },
+  updateCustomerProfile: {
+    id: 'updateCustomerProfile',
+    method: 'PUT',
+    path: '/admin/customerprofile',
+    access: 'customers.write',
+  },
+  setCustomerPassword: {
+    id: 'setCustomerPassword',
+    method: 'PUT',
+    path: '/admin/customer/password',
+    access: 'customers.write',
+  },
+  verifyEmail: { id: 'verifyEmail', method: 'POST', path: '/admin/verifyemail', access: 'customers.write' },
+  addSite: { id: 'addSite', method: 'POST', path: '/admin/site', access: 'sites.write' },
+  updateSiteBasicSettings: {
+    id: 'updateSiteBasicSettings',
+    method: 'PUT',
+    path: '/admin/site/basicsettings',
+    access: 'sites.write',
+  },
+  updateSiteFeatures: {
+    id: 'updateSiteFeatures',
+    method: 'PUT',
+    path: '/admin/site/feature',
+    access: 'sites.write',
+  },
+  updateSiteDataCenter: {
+    id: 'updateSiteDataCenter',
+    method: 'PUT',
+    path: '/admin/site/datacenter',
+    access: 'sites.write',
+  },
+  setSiteStatus: { id: 'setSiteStatus', method: 'PUT', path: '/admin/site/status', access: 'sites.write' },
+  impersonationCreate: {
+    id: 'impersonationCreate',
+    method: 'POST',
+    path: '/admin/impersonation/requests',
+    access: 'impersonation.request',
+  },
+  impersonationList: {
+    id: 'impersonationList',
+    method: 'GET',
+    path: '/admin/impersonation/requests',
+    access: 'impersonation.request',
+  },
+  impersonationEdit: {
+    id: 'impersonationEdit',
+    method: 'PUT',
+    path: '/admin/impersonation/request',
+    access: 'impersonation.request',
+  },
+  impersonationDelete: {
+    id: 'impersonationDelete',
+    method: 'DELETE',
+    path: '/admin/impersonation/request',
+    access: 'impersonation.request',
+  },
+  impersonationAction: {
+    id: 'impersonationAction',
+    method: 'POST',
+    path: '/admin/impersonation/request/action',
+    access: 'impersonation.approve',
+  },
+  impersonationLogs: {
+    id: 'impersonationLogs',
+    method: 'GET',
+    path: '/admin/impersonation/logs',
+    access: 'impersonation.logs.read',
+  },
+  customerRequestsList: {
+    id: 'customerRequestsList',
+    method: 'GET',
+    path: '/admin/impersonation/customer/requests',
+    access: 'impersonation.request',
+  },
+  customerRequestsCreate: {
+    id: 'customerRequestsCreate',
+    method: 'POST',
+    path: '/admin/impersonation/customer/requests',
+    access: 'public',
+  },
+  siteAccess: { id: 'siteAccess', method: 'GET', path: '/admin/impersonation/site-access', access: 'public' },
+  consentDetails: {
+    id: 'consentDetails',
+    method: 'GET',
+    path: '/admin/impersonation/consent',
+    access: 'public',
+  },
+  consentAnswer: {
+    id: 'consentAnswer',
+    method: 'POST',
+    path: '/admin/impersonation/consent',
+    access: 'public',
+  },
+  updateAccess: {
+    id: 'updateAccess',
+    method: 'GET',
+    path: '/admin/updateaccess',
+    access: 'impersonation.request',
+  },
+  switchApp: { id: 'switchApp', method: 'GET', path: '/account/switchapp', access: 'impersonation.request' },
+  customObjectList: {
+    id: 'customObjectList',
+    method: 'GET',
+    path: '/admin/customobject',
+    access: 'site-settings.read',
+  },
+  customObjectCreate: {
+    id: 'customObjectCreate',
+    method: 'POST',
+    path: '/admin/customobject',
+    access: 'site-settings.write',
+  },
+  customObjectDelete: {
+    id: 'customObjectDelete',
+    method: 'DELETE',
+    path: '/admin/customobject',
+    access: 'site-settings.write',
+  },
+  customObjectSchema: {
+    id: 'customObjectSchema',
+    method: 'PUT',
+    path: '/admin/customobject/schema',
+    access: 'site-settings.write',
+  },
+  customObjectValidate: {
+    id: 'customObjectValidate',
+    method: 'POST',
+    path: '/admin/customobject/validate',
+    access: 'site-settings.read',
+  },
+  hubDomain: { id: 'hubDomain', method: 'GET', path: '/admin/hubdomain', access: 'site-settings.read' },
+  customDomainList: {
+    id: 'customDomainList',
+    method: 'GET',
+    path: '/admin/customdomain/bindingrequest',
+    access: 'site-settings.read',
+  },
+  customDomainCreate: {
+    id: 'customDomainCreate',
+    method: 'POST',
+    path: '/admin/customdomain/bindingrequest',
+    access: 'site-settings.write',
+  },
+  customDomainDelete: {
+    id: 'customDomainDelete',
+    method: 'DELETE',
+    path: '/admin/customdomain/bindingrequest',
+    access: 'site-settings.write',
+  },
+  customDomainVerify: {
+    id: 'customDomainVerify',
+    method: 'POST',
+    path: '/admin/customdomain/verify',
+    access: 'site-settings.write',
+  },
+  appSettings: { id: 'appSettings', method: 'GET', path: '/admin/appsettings', access: 'site-settings.read' },
+  updateAppSettings: {
+    id: 'updateAppSettings',
+    method: 'PUT',
+    path: '/admin/appsettings',
+    access: 'site-settings.write',
+  },
+  applicationSecurity: {
+    id: 'applicationSecurity',
+    method: 'GET',
+    path: '/admin/applicationlevelsecurity',
+    access: 'site-settings.read',
+  },
+  updateApplicationSecurity: {
+    id: 'updateApplicationSecurity',
+    method: 'PUT',
+    path: '/admin/applicationlevelsecurity',
+    access: 'site-settings.write',
+  },
+  passwordSettings: {
+    id: 'passwordSettings',
+    method: 'GET',
+    path: '/admin/password-settings',
+    access: 'site-settings.read',
+  },
+  previousPasswordSettings: {
+    id: 'previousPasswordSettings',
+    method: 'GET',
+    path: '/admin/previous-password-settings',
+    access: 'site-settings.read',
+  },
+  securityQuestionSettings: {
+    id: 'securityQuestionSettings',
+    method: 'GET',
+    path: '/admin/security-question-settings',
+    access: 'site-settings.read',
+  },
+  saveEncryptionSettings: {
+    id: 'saveEncryptionSettings',
+    method: 'POST',
+    path: '/admin/save-encryption-settings',
+    access: 'site-settings.write',
+  },
+  encryptionPreview: {
+    id: 'encryptionPreview',
+    method: 'POST',
+    path: '/admin/encryption-settings/preview',
+    access: 'site-settings.read',
+  },
+  activeCustomFields: {
+    id: 'activeCustomFields',
+    method: 'GET',
+    path: '/admin/active-custom-fields',
+    access: 'site-settings.read',
+  },
+  customRegistrationDataList: {
+    id: 'customRegistrationDataList',
+    method: 'GET',
+    path: '/admin/custom-registration-data-list',
+    access: 'site-settings.read',
+  },
+  addDataSource: {
+    id: 'addDataSource',
+    method: 'POST',
+    path: '/admin/custom-registration-data',
+    access: 'site-settings.write',
+  },
+  addCustomField: {
+    id: 'addCustomField',
+    method: 'POST',
+    path: '/admin/custom-field',
+    access: 'site-settings.write',
+  },
+  saveDefaultFields: {
+    id: 'saveDefaultFields',
+    method: 'POST',
+    path: '/admin/default-fields',
+    access: 'site-settings.write',
+  },
+  integrations: {
+    id: 'integrations',
+    method: 'GET',
+    path: '/admin/integrations',
+    access: 'site-settings.read',
+  },
+} as const satisfies Record<string, EndpointRoute>;
+
+export type EndpointId = keyof typeof ENDPOINT_ROUTES;

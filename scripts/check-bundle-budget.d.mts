@@ -1,0 +1,38 @@
+/** Types of check-bundle-budget.mjs, for its unit test (apps/web/src/bundle-budget.test.ts). */
+
+export interface ManifestChunk {
+  file: string;
+  src?: string;
+  name?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+export type Manifest = Record<string, ManifestChunk>;
+
+export interface Budgets {
+  signInJs: number;
+  signInCss: number;
+  firstViewJs: number;
+  lazyJs: number;
+}
+
+export interface BudgetRow {
+  name: string;
+  files: string[];
+  bytes: number;
+  budgetKiB: number;
+}
+
+export const BUDGETS: Budgets;
+export const FIRST_VIEW: string[];
+export function staticClosure(manifest: Manifest, key: string): Set<string>;
+export function checkBudget(opts: {
+  manifest: Manifest;
+  sizeOf: (file: string) => number;
+  budgets?: Budgets;
+  firstView?: string[];
+}): { rows: BudgetRow[]; over: BudgetRow[]; problems: string[] };
+export function formatRows(rows: BudgetRow[]): string;
