@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { apiSignIn } from './support/api.ts';
 import { signIn } from './support/sign-in.ts';
 
 // Demo data created on the first start (apps/api/src/db/customer-seed.ts, DEMO_CUSTOMERS).
@@ -71,4 +72,40 @@ test('the customer view shows contact, account, last login, sites and activity',
   await expect(page.getByRole('table', { name: 'Activity logs' })).toBeVisible();
   await page.getByRole('link', { name: 'Back to search' }).click();
   await expect(results(page)).toBeVisible();
+});
+
+test('a search with more than 50 matches fetches the next 50 when Next reaches the last loaded page', async ({
+  page,
+  request,
+}) => {
+  const headers = await apiSignIn(request, 'superadmin@example.com');
+  for (let i = 0; i < 55; i++) {
+    const n = String(i).padStart(2, '0');
+    const r = await request.post('/admin/customer', {
+      headers,
+      data: {
+        firstname: `Pager${n}`,
+        lastname: 'Zebra',
+        email: `zpager${n}@paging.example`,
+        appname: `pager-${n}`,
+      },
+    });
+    expect(r.ok(), await r.text()).toBe(true);
+  }
+  await signIn(page, 'superadmin@example.com');
+  const searched = page.waitForResponse((r) => r.url().includes('/admin/searchcustomer'));
+  await searchBy(page, 'Email Address', 'zpager');
+  await searched;
+  await expect(page.getByText('Showing 1–10 of more than 50')).toBeVisible();
+  await expect(results(page).getByRole('row').nth(1)).toContainText('Pager00 Zebra');
+  await page.getByRole('button', { name: 'Page 5' }).click();
+  await expect(results(page).getByRole('row').nth(10)).toContainText('Pager49 Zebra');
+  const next = page.waitForRequest(
+    (r) => r.url().includes('/admin/searchcustomer') && r.url().includes('cursor='),
+  );
+  await page.getByRole('button', { name: 'Next' }).click();
+  expect(new URL((await next).url()).searchParams.get('emailid')).toBe('zpager');
+  await expect(page.getByText('Showing 51–55 of 55')).toBeVisible();
+  await expect(results(page).getByRole('row').nth(5)).toContainText('Pager54 Zebra');
+  await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
 });

@@ -4,7 +4,13 @@ import { z } from 'zod';
 export const SEARCH_CRITERIA = ['customerName', 'emailid', 'apikey', 'sitename', 'apisecret'] as const;
 export type SearchCriterion = (typeof SEARCH_CRITERIA)[number];
 
-/** At most this many customers answer one search; the answer says when there were more. */
+/** Customers per search answer; NextCursor fetches the next ones. */
+export const SEARCH_PAGE_SIZE = 50;
+/**
+ * A substring search (name from 3 characters, site name) lists at most this many customers, so a
+ * term matching 200,000 rows stays fast; Capped says when more match. A prefix or exact search is
+ * read in index order and pages on without a cap.
+ */
 export const SEARCH_RESULT_CAP = 200;
 /** Substring search starts at this many characters; shorter terms match as a prefix. */
 export const SUBSTRING_MIN_LENGTH = 3;
@@ -17,6 +23,7 @@ export const SEARCH_MESSAGES = {
   oneCriterion: 'Please search by one criterion at a time.',
   noCriterion: 'Please enter a customer name, email address, API key, site name or API secret to search.',
   capped: 'More customers match than are shown. Narrow the search to see them all.',
+  badCursor: 'The cursor is not valid. Start the search again.',
 } as const;
 
 const term = z.string().trim().max(320, 'The search term is too long.');
@@ -29,6 +36,8 @@ export const searchCustomerQuery = z
     apikey: term.optional(),
     sitename: term.optional(),
     apisecret: term.optional(),
+    /** NextCursor of the previous answer; absent or '' for the first page. */
+    cursor: z.string().max(2000, SEARCH_MESSAGES.badCursor).optional(),
   })
   .superRefine((q, ctx) => {
     const filled = SEARCH_CRITERIA.filter((c) => (q[c] ?? '') !== '');
@@ -69,11 +78,15 @@ export const customerSummary = z.object({
 export type CustomerSummary = z.infer<typeof customerSummary>;
 
 export const searchCustomerResponse = z.object({
+  /** At most SEARCH_PAGE_SIZE customers, by name (by email for an email search), then uid. */
   Data: z.array(customerSummary),
   Criterion: z.enum(SEARCH_CRITERIA),
-  /** True when more customers match than SEARCH_RESULT_CAP. */
+  /** True when a substring search matched more customers than it lists (SEARCH_RESULT_CAP). */
   Capped: z.boolean(),
+  /** SEARCH_RESULT_CAP: how many customers a substring search lists at most. */
   Limit: z.number().int(),
+  /** Pass as `cursor` with the same criterion for the next customers; '' when there are none. */
+  NextCursor: z.string(),
 });
 
 export const uidQuery = z.object({ uid });

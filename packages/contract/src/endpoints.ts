@@ -227,7 +227,7 @@ const DETAILS = {
   },
   searchCustomer: {
     summary:
-      'Find customers by one criterion: customerName or sitename (case-insensitive substring from 3 characters, prefix below), emailid (prefix or exact, case-insensitive), apikey or apisecret (exact). At most 200 answers; Capped says when more match. ErrorCode 927 when nothing matches.',
+      'Find customers by one criterion: customerName or sitename (case-insensitive substring from 3 characters, prefix below), emailid (prefix or exact, case-insensitive), apikey or apisecret (exact). 50 customers an answer, by name (by email for emailid); pass NextCursor as cursor for the next 50. A substring search lists at most 200 customers; Capped says when more match. ErrorCode 927 when nothing matches.',
     tag: 'Customers',
     query: searchCustomerQuery,
     responses: { 200: searchCustomerResponse, ...errors(400, 401, 403, 404) },

@@ -19,6 +19,11 @@ interface DataTableProps<T> {
   error?: string;
   /** Rows per page; the table paginates when there are more. */
   pageSize: number;
+  /**
+   * The server has rows past those given (a keyset-paged list): Next on the last page loads them
+   * with `load`, then shows them; the summary says there are more.
+   */
+  more?: { load: () => Promise<unknown>; loading: boolean };
 }
 
 /**
@@ -33,6 +38,7 @@ export function DataTable<T>({
   isLoading,
   error,
   pageSize,
+  more,
 }: DataTableProps<T>) {
   const t = useT('common');
   const [page, setPage] = useState(1);
@@ -40,6 +46,10 @@ export function DataTable<T>({
   const totalPages = Math.max(1, Math.ceil(all.length / pageSize));
   const current = Math.min(page, totalPages);
   const visible = all.slice((current - 1) * pageSize, current * pageSize);
+  const goTo = async (next: number) => {
+    if (next > totalPages && more) await more.load();
+    setPage(next);
+  };
 
   let status: ReactNode = null;
   if (isLoading && !rows) {
@@ -92,13 +102,20 @@ export function DataTable<T>({
       {status ? null : (
         <div className="table-footer">
           <p className="muted table-summary">
-            {t('pageSummary', {
+            {t(more ? 'pageSummaryMore' : 'pageSummary', {
               from: (current - 1) * pageSize + 1,
               to: (current - 1) * pageSize + visible.length,
               total: all.length,
             })}
           </p>
-          <Pagination page={current} totalPages={totalPages} onPageChange={setPage} of={label} />
+          <Pagination
+            page={current}
+            totalPages={totalPages}
+            onPageChange={(next) => void goTo(next)}
+            of={label}
+            hasMore={more !== undefined}
+            busy={more?.loading}
+          />
         </div>
       )}
     </div>

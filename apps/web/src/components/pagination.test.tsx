@@ -40,11 +40,15 @@ describe('pageItems', () => {
   });
 });
 
-function renderPagination(page: number, totalPages: number) {
+function renderPagination(
+  page: number,
+  totalPages: number,
+  more: { hasMore?: boolean; busy?: boolean } = {},
+) {
   const onPageChange = vi.fn();
   render(
     <I18nProvider initial="en">
-      <Pagination page={page} totalPages={totalPages} onPageChange={onPageChange} />
+      <Pagination page={page} totalPages={totalPages} onPageChange={onPageChange} {...more} />
     </I18nProvider>,
   );
   return { nav: screen.getByRole('navigation', { name: 'Pagination' }), onPageChange };
@@ -90,5 +94,18 @@ describe('Pagination', () => {
     const { nav } = renderPagination(25, 25);
     expect((within(nav).getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
     expect(within(nav).getAllByText('…')).toHaveLength(1);
+  });
+
+  it('keeps next enabled on the last page when more pages can be loaded, and waits while they load', () => {
+    const { nav, onPageChange } = renderPagination(5, 5, { hasMore: true });
+    const next = within(nav).getByRole('button', { name: 'Next' }) as HTMLButtonElement;
+    expect(next.disabled).toBe(false);
+    fireEvent.click(next);
+    expect(onPageChange).toHaveBeenCalledWith(6);
+    cleanup();
+    const busy = renderPagination(5, 5, { hasMore: true, busy: true });
+    const waiting = within(busy.nav).getByRole('button', { name: 'Next' }) as HTMLButtonElement;
+    expect(waiting.disabled).toBe(true);
+    expect(waiting.getAttribute('aria-busy')).toBe('true');
   });
 });

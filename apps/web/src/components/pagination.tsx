@@ -35,13 +35,25 @@ interface PaginationProps {
   maxLinks?: number;
   /** What is paged (a table's name): two paged tables on a screen get distinct landmarks. */
   of?: string;
+  /** More pages exist past totalPages (not loaded yet): Next stays enabled on the last page. */
+  hasMore?: boolean;
+  /** The next page is being loaded: Next waits. */
+  busy?: boolean;
 }
 
 /**
  * A navigation landmark named 'Pagination' ('Pagination: {of}' when it says what it pages):
  * previous, page links with ellipses, next.
  */
-export function Pagination({ page, totalPages, onPageChange, maxLinks, of }: PaginationProps) {
+export function Pagination({
+  page,
+  totalPages,
+  onPageChange,
+  maxLinks,
+  of,
+  hasMore = false,
+  busy = false,
+}: PaginationProps) {
   const t = useT('common');
   if (totalPages < 1) return null;
   return (
@@ -80,7 +92,8 @@ export function Pagination({ page, totalPages, onPageChange, maxLinks, of }: Pag
           <button
             type="button"
             className="pagination-button pagination-step"
-            disabled={page >= totalPages}
+            disabled={busy || (page >= totalPages && !hasMore)}
+            aria-busy={busy || undefined}
             onClick={() => onPageChange(page + 1)}
           >
             {t('nextPage')}

@@ -1,5 +1,6 @@
 import {
   escapeLike,
+  SEARCH_PAGE_SIZE,
   SEARCH_RESULT_CAP,
   type SearchCriterion,
   SUBSTRING_MIN_LENGTH,
@@ -49,72 +50,145 @@ const SEARCH_COLUMNS = `c.uid::text AS uid, c.first_name, c.last_name, c.email, 
 
 /** The expression the name indexes are built on; queries must use it verbatim to hit them. */
 const NAME_EXPR = "lower(c.first_name || ' ' || c.last_name)";
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Name and site-name terms shorter than SUBSTRING_MIN_LENGTH match as a prefix. */
+const isPrefixTerm = (term: string) => term.length < SUBSTRING_MIN_LENGTH;
 
 /** A LIKE pattern: substring from SUBSTRING_MIN_LENGTH characters, prefix below. */
 function namePattern(term: string): string {
   const t = escapeLike(term.toLowerCase());
-  return term.length >= SUBSTRING_MIN_LENGTH ? `%${t}%` : `${t}%`;
+  return isPrefixTerm(term) ? `${t}%` : `%${t}%`;
 }
+
+/** Where the previous page of a search ended: its last row's sort key and uid. */
+export interface SearchPosition {
+  key: string;
+  uid: string;
+}
+
+export interface SearchPage {
+  rows: SearchRow[];
+  /** A substring search matched more customers than it lists. */
+  capped: boolean;
+  /** Where the next page starts; undefined on the last page. */
+  next: SearchPosition | undefined;
+}
+
+/** A row as the search queries answer it: with its sort key, and the candidate count if capped. */
+type KeyedRow = SearchRow & { k: string; matched?: number; sites?: number };
 
 /**
  * One criterion, one index: trigram GIN for name substrings, pattern btree for prefixes, unique
- * btree for keys; LIMIT cap + 1 so a term matching 200,000 rows stops after 201, and `capped` says
- * so. Substring scans have no ORDER BY (the planner may then stop a scan early for common terms);
- * prefix scans are ordered `USING ~<~`, the order of their text_pattern_ops index, so they walk
- * the index and stop (measured in bench/search.bench.ts). The kept rows are sorted by name.
+ * btree for keys. Every answer is ordered by a sort key (the lowercased name, or the lowercased
+ * email for an email search) in byte order, then uid, and pages by keyset from `after`.
+ *
+ * Prefix criteria walk their text_pattern_ops index in its own order (`USING ~<~`) from `after`,
+ * so a page costs the same at any depth and there is no cap. Substring and key criteria have no
+ * ordered index: they take up to cap + 1 candidates in scan order (so a term matching 200,000 rows
+ * stops after 201, and `capped` says when it did), then order and page those. Timings and plans:
+ * bench/search.bench.ts.
  */
-const collator = new Intl.Collator();
-
 export async function searchCustomers(
   db: Queryable,
   criterion: SearchCriterion,
   term: string,
+  after?: SearchPosition,
+  pageSize = SEARCH_PAGE_SIZE,
   cap = SEARCH_RESULT_CAP,
-): Promise<{ rows: SearchRow[]; capped: boolean }> {
-  const limit = cap + 1;
-  const prefix = term.length < SUBSTRING_MIN_LENGTH;
-  let sql: string;
+): Promise<SearchPage> {
+  let rows: KeyedRow[];
+  let capped = false;
+  if (criterion === 'emailid') {
+    // prefix covers exact: 'ann@example.com' is a prefix of itself; emails are unique keys
+    const r = await db.query<KeyedRow>(
+      `SELECT ${SEARCH_COLUMNS}, lower(c.email) AS k FROM customers c WHERE lower(c.email) LIKE $1
+       ${after ? 'AND lower(c.email) ~>~ $3' : ''}
+       ORDER BY lower(c.email) USING ~<~ LIMIT $2`,
+      [`${escapeLike(term.toLowerCase())}%`, pageSize + 1, ...(after ? [after.key] : [])],
+    );
+    rows = r.rows;
+  } else if (criterion === 'customerName' && isPrefixTerm(term)) {
+    // The lower bound is an index condition; rows of the cursor's own name are then sifted by uid.
+    const r = await db.query<KeyedRow>(
+      `SELECT ${SEARCH_COLUMNS}, ${NAME_EXPR} AS k FROM customers c WHERE ${NAME_EXPR} LIKE $1
+       ${after ? `AND ${NAME_EXPR} ~>=~ $3 AND (${NAME_EXPR} ~>~ $3 OR c.uid > $4::uuid)` : ''}
+       ORDER BY ${NAME_EXPR} USING ~<~, c.uid LIMIT $2`,
+      [namePattern(term), pageSize + 1, ...(after ? [after.key, after.uid] : [])],
+    );
+    rows = r.rows;
+  } else {
+    const found = await cappedCandidates(db, criterion, term, after, pageSize, cap);
+    rows = found.rows;
+    capped = found.capped;
+  }
+  const more = rows.length > pageSize;
+  const page = more ? rows.slice(0, pageSize) : rows;
+  const last = page[page.length - 1];
+  return {
+    rows: page.map(({ k: _k, matched: _m, sites: _s, ...row }) => row),
+    capped,
+    next: more && last ? { key: last.k, uid: last.uid } : undefined,
+  };
+}
+
+/**
+ * Up to cap customers matching a criterion without an ordered index, the page of them after
+ * `after` in (name, uid) order, and whether more than cap matched. The counts ride on a row that
+ * is there even when the page is empty.
+ */
+async function cappedCandidates(
+  db: Queryable,
+  criterion: Exclude<SearchCriterion, 'emailid'>,
+  term: string,
+  after: SearchPosition | undefined,
+  pageSize: number,
+  cap: number,
+): Promise<{ rows: KeyedRow[]; capped: boolean }> {
+  const key = `${NAME_EXPR} AS k`;
+  let candidates: string;
   let params: unknown[];
   switch (criterion) {
     case 'customerName':
-      sql = `SELECT ${SEARCH_COLUMNS} FROM customers c WHERE ${NAME_EXPR} LIKE $1
-             ${prefix ? `ORDER BY ${NAME_EXPR} USING ~<~` : ''} LIMIT $2`;
-      params = [namePattern(term), limit];
-      break;
-    case 'emailid':
-      // prefix covers exact: 'ann@example.com' is a prefix of itself
-      sql = `SELECT ${SEARCH_COLUMNS} FROM customers c WHERE lower(c.email) LIKE $1
-             ORDER BY lower(c.email) USING ~<~ LIMIT $2`;
-      params = [`${escapeLike(term.toLowerCase())}%`, limit];
+      candidates = `m AS (SELECT ${SEARCH_COLUMNS}, ${key} FROM customers c WHERE ${NAME_EXPR} LIKE $1 LIMIT $2)`;
+      params = [namePattern(term), cap + 1];
       break;
     case 'apikey':
       if (!UUID_PATTERN.test(term)) return { rows: [], capped: false };
-      sql = `SELECT ${SEARCH_COLUMNS} FROM sites s JOIN customers c ON c.uid = s.owner_uid WHERE s.api_key = $1 LIMIT $2`;
-      params = [term.toLowerCase(), limit];
+      candidates = `m AS (SELECT ${SEARCH_COLUMNS}, ${key} FROM sites s JOIN customers c ON c.uid = s.owner_uid
+                    WHERE s.api_key = $1 LIMIT $2)`;
+      params = [term.toLowerCase(), cap + 1];
       break;
     case 'apisecret':
-      sql = `SELECT ${SEARCH_COLUMNS} FROM sites s JOIN customers c ON c.uid = s.owner_uid WHERE s.secret_hash = $1 LIMIT $2`;
-      params = [hashSecret(term), limit];
+      candidates = `m AS (SELECT ${SEARCH_COLUMNS}, ${key} FROM sites s JOIN customers c ON c.uid = s.owner_uid
+                    WHERE s.secret_hash = $1 LIMIT $2)`;
+      params = [hashSecret(term), cap + 1];
       break;
     case 'sitename':
       // Owners of the first matching sites. A few sites share an owner, so look at twice as many
       // sites as answers, and call the answer capped when that many sites matched.
-      sql = `WITH m AS (SELECT s.owner_uid FROM sites s WHERE lower(s.app_name) LIKE $1
-               ${prefix ? 'ORDER BY lower(s.app_name) USING ~<~' : ''} LIMIT $3)
-             SELECT ${SEARCH_COLUMNS}, (SELECT count(*) FROM m)::int AS matched
-             FROM customers c WHERE c.uid IN (SELECT owner_uid FROM m) LIMIT $2`;
-      params = [namePattern(term), limit, limit * 2];
+      candidates = `s AS (SELECT s.owner_uid FROM sites s WHERE lower(s.app_name) LIKE $1
+                      ${isPrefixTerm(term) ? 'ORDER BY lower(s.app_name) USING ~<~' : ''} LIMIT $2 * 2),
+                    m AS (SELECT ${SEARCH_COLUMNS}, ${key} FROM customers c
+                      WHERE c.uid IN (SELECT owner_uid FROM s) LIMIT $2)`;
+      params = [namePattern(term), cap + 1];
       break;
   }
-  const r = await db.query<SearchRow & { matched?: number }>(sql, params);
-  const capped = r.rows.length > cap || (r.rows[0]?.matched ?? 0) >= limit * 2;
-  const rows: SearchRow[] = r.rows.slice(0, cap).map(({ matched: _m, ...row }) => row);
-  // Names compared once each through one collator: localeCompare per comparison was most of the
-  // time a 200-row answer spent in JavaScript.
-  const names = new Map(rows.map((r) => [r, `${r.first_name} ${r.last_name}`]));
-  rows.sort((a, b) => collator.compare(names.get(a)!, names.get(b)!) || collator.compare(a.email, b.email));
-  return { rows, capped };
+  const sites = criterion === 'sitename' ? '(SELECT count(*) FROM s)::int' : '0';
+  const r = await db.query<KeyedRow>(
+    `WITH ${candidates}
+     SELECT p.*, n.matched, n.sites
+     FROM (SELECT (SELECT count(*) FROM m)::int AS matched, ${sites} AS sites) n
+     LEFT JOIN LATERAL (
+       SELECT * FROM (SELECT * FROM m LIMIT $3) x
+       ${after ? 'WHERE (x.k COLLATE "C", x.uid COLLATE "C") > ($5, $6)' : ''}
+       ORDER BY x.k COLLATE "C", x.uid COLLATE "C" LIMIT $4
+     ) p ON true`,
+    [...params, cap, pageSize + 1, ...(after ? [after.key, after.uid] : [])],
+  );
+  const first = r.rows[0];
+  const capped = (first?.matched ?? 0) > cap || (first?.sites ?? 0) >= (cap + 1) * 2;
+  return { rows: r.rows.filter((row) => row.uid !== null), capped };
 }
 
 const FIND_CUSTOMER = prepared(`SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.uid = $1`);

@@ -2,7 +2,9 @@ import {
   ACTIVITY_PAGE_SIZE,
   criterionOf,
   LOGIN_SESSIONS_SHOWN,
+  SEARCH_MESSAGES,
   SEARCH_RESULT_CAP,
+  type SearchCriterion,
   type searchCustomerQuery,
 } from '@sac/contract/customers';
 import type { z } from 'zod';
@@ -19,12 +21,14 @@ import {
   findCustomer,
   ownedSites,
   recentLogins,
+  type SearchPosition,
   type SearchRow,
   type SiteRow,
   searchCustomers,
   sharedSites,
   siteCounts,
   siteOfCustomer,
+  UUID_PATTERN,
 } from './customers.repo.ts';
 
 const NO_SUCH_CUSTOMER = 'There is no customer with that uid.';
@@ -44,11 +48,50 @@ function summary(c: SearchRow) {
   };
 }
 
+/**
+ * A search cursor: base64url of [criterion, sort key, uid]. It is opaque to clients; the criterion
+ * in it keeps a cursor from one kind of search from being read as a position in another.
+ */
+function encodeCursor(criterion: SearchCriterion, at: SearchPosition | undefined): string {
+  return at ? Buffer.from(JSON.stringify([criterion, at.key, at.uid])).toString('base64url') : '';
+}
+
+function decodeCursor(criterion: SearchCriterion, cursor: string | undefined): SearchPosition | undefined {
+  if (!cursor) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    v = undefined;
+  }
+  if (
+    !Array.isArray(v) ||
+    v.length !== 3 ||
+    v[0] !== criterion ||
+    typeof v[1] !== 'string' ||
+    typeof v[2] !== 'string' ||
+    !UUID_PATTERN.test(v[2])
+  ) {
+    throw new AppError('validation', SEARCH_MESSAGES.badCursor, [
+      { Field: 'cursor', Message: SEARCH_MESSAGES.badCursor },
+    ]);
+  }
+  return { key: v[1], uid: v[2].toLowerCase() };
+}
+
+/** One page of a search; 927 when nothing matches at all (a later page may be empty: 200). */
 export async function search(ctx: AppContext, q: z.output<typeof searchCustomerQuery>) {
   const { criterion, term } = criterionOf(q);
-  const { rows, capped } = await searchCustomers(ctx.db, criterion, term);
-  if (rows.length === 0) throw new AppError('notFound');
-  return { Data: rows.map(summary), Criterion: criterion, Capped: capped, Limit: SEARCH_RESULT_CAP };
+  const after = decodeCursor(criterion, q.cursor);
+  const { rows, capped, next } = await searchCustomers(ctx.db, criterion, term, after);
+  if (rows.length === 0 && !after) throw new AppError('notFound');
+  return {
+    Data: rows.map(summary),
+    Criterion: criterion,
+    Capped: capped,
+    Limit: SEARCH_RESULT_CAP,
+    NextCursor: encodeCursor(criterion, next),
+  };
 }
 
 async function customer(ctx: AppContext, uid: string): Promise<CustomerRow> {

@@ -39,6 +39,29 @@ afterAll(() => t.close());
 
 const search = (query: Record<string, string>) =>
   t.call({ method: 'GET', url: '/admin/searchcustomer', session: s, query });
+interface SearchAnswer {
+  Data: Array<{ Uid: string; FullName: string; Email: string }>;
+  Capped: boolean;
+  Limit: number;
+  NextCursor: string;
+}
+/** Every page of a search, following NextCursor until it is ''. */
+async function allPages(query: Record<string, string>): Promise<SearchAnswer[]> {
+  const pages: SearchAnswer[] = [];
+  let cursor = '';
+  do {
+    const r = await search({ ...query, ...(cursor ? { cursor } : {}) });
+    expect(r.statusCode).toBe(200);
+    pages.push(r.json() as SearchAnswer);
+    cursor = pages.at(-1)!.NextCursor;
+  } while (cursor && pages.length < 20);
+  return pages;
+}
+/** [key, uid] pairs in ascending order (code-unit order, as the database's byte order for ASCII). */
+function expectOrdered(pairs: Array<[string, string]>) {
+  const sorted = [...pairs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1));
+  expect(pairs).toEqual(sorted);
+}
 const get = (url: string, query: Record<string, string | number>) =>
   t.call({
     method: 'GET',
@@ -108,10 +131,58 @@ describe('GET /admin/searchcustomer', () => {
     expect(r.json().Data[0].Email).toBe('plus+tag@example.com');
   });
 
-  it('caps the answer and says so', async () => {
-    const r = await search({ customerName: 'smithson' });
-    expect(r.json().Data).toHaveLength(SEARCH_RESULT_CAP);
-    expect(r.json().Capped).toBe(true);
+  it('caps a substring search at 200 customers, pages them 50 at a time and says so on each page', async () => {
+    const pages = await allPages({ customerName: 'smithson' });
+    expect(pages.map((p) => p.Data.length)).toEqual([50, 50, 50, 50]);
+    expect(pages.every((p) => p.Capped && p.Limit === SEARCH_RESULT_CAP)).toBe(true);
+    const uids = pages.flatMap((p) => p.Data.map((c) => c.Uid));
+    expect(new Set(uids).size).toBe(SEARCH_RESULT_CAP);
+    expectOrdered(pages.flatMap((p) => p.Data).map((c) => [c.FullName.toLowerCase(), c.Uid]));
+  });
+
+  it('pages a name prefix through every match, by name then uid, with no cap', async () => {
+    const pages = await allPages({ customerName: 'Ma' });
+    expect(pages.map((p) => p.Data.length)).toEqual([50, 50, 50, 50, SEARCH_RESULT_CAP + 5 - 200]);
+    expect(pages.some((p) => p.Capped)).toBe(false);
+    const rows = pages.flatMap((p) => p.Data);
+    expect(new Set(rows.map((c) => c.Uid)).size).toBe(SEARCH_RESULT_CAP + 5);
+    expectOrdered(rows.map((c) => [c.FullName.toLowerCase(), c.Uid]));
+  });
+
+  it('pages an email prefix by email', async () => {
+    const pages = await allPages({ emailid: 'MANY' });
+    const emails = pages.flatMap((p) => p.Data.map((c) => c.Email.toLowerCase()));
+    expect(emails).toHaveLength(SEARCH_RESULT_CAP + 5);
+    expect(emails).toEqual([...emails].sort());
+    expect(new Set(emails).size).toBe(emails.length);
+  });
+
+  it('a cursor keeps its place when customers are added before it', async () => {
+    const first = (await search({ customerName: 'ma' })).json() as SearchAnswer;
+    await insertCustomer(t.db, { first: 'Maa', last: 'Early', email: 'maa.early@example.com' });
+    const second = (await search({ customerName: 'ma', cursor: first.NextCursor })).json() as SearchAnswer;
+    const firstUids = new Set(first.Data.map((c) => c.Uid));
+    expect(second.Data.filter((c) => firstUids.has(c.Uid))).toEqual([]);
+    expect(second.Data[0]!.FullName > first.Data.at(-1)!.FullName).toBe(true);
+    expect((await search({ customerName: 'maa' })).json().Data).toHaveLength(1); // it was added
+  });
+
+  it('answers a page past the last match with no customers rather than 927', async () => {
+    const past = Buffer.from(JSON.stringify(['customerName', 'zzzz', ada])).toString('base64url');
+    const r = await search({ customerName: 'ma', cursor: past });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toMatchObject({ Data: [], NextCursor: '' });
+  });
+
+  it('refuses a cursor that is not one, or is from another kind of search', async () => {
+    const fromEmail = (await search({ emailid: 'many' })).json().NextCursor as string;
+    const forged = Buffer.from(JSON.stringify(['customerName', 'x', 'not-a-uid'])).toString('base64url');
+    for (const cursor of ['garbage', fromEmail, forged, 'x'.repeat(2001)]) {
+      const r = await search({ customerName: 'ma', cursor });
+      expect(r.statusCode).toBe(400);
+      expect(r.json()).toMatchObject({ ErrorCode: 900, Description: SEARCH_MESSAGES.badCursor });
+    }
+    expect((await search({ emailid: 'many', cursor: fromEmail })).statusCode).toBe(200);
   });
 
   it('says a site-name answer is capped when more sites match than it looked at', async () => {

@@ -21,6 +21,7 @@ export const common = {
   pageN: 'Page {page}',
   ellipsis: '…',
   pageSummary: 'Showing {from}–{to} of {total}',
+  pageSummaryMore: 'Showing {from}–{to} of more than {total}',
   close: 'Close',
   copy: 'Copy',
   copied: 'Copied to the clipboard.',

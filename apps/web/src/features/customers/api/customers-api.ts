@@ -1,5 +1,5 @@
 import type { SearchCriterion } from '@sac/contract/customers';
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 
 /** One search: the criterion used and its (trimmed) term. */
@@ -22,15 +22,24 @@ export const customerKeys = {
   activity: (uid: string) => [...customerKeys.customer(uid), 'activity'] as const,
 };
 
-/** GET /admin/searchcustomer with the one criterion; 404 with ErrorCode 927 when nothing matches. */
+/**
+ * GET /admin/searchcustomer with the one criterion; 404 with ErrorCode 927 when nothing matches.
+ * Pages of 50 customers: the next page is asked for with the answer's NextCursor ('' when done).
+ */
 export const customerSearchQuery = (s: CustomerSearch) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: customerKeys.search(s),
-    queryFn: ({ signal }) => callApi('searchCustomer', { query: { [s.criterion]: s.term }, signal }),
+    queryFn: ({ signal, pageParam }) =>
+      callApi('searchCustomer', {
+        query: { [s.criterion]: s.term, ...(pageParam ? { cursor: pageParam } : {}) },
+        signal,
+      }),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.NextCursor || undefined,
   });
 
 export const useCustomerSearch = (s: CustomerSearch | undefined) =>
-  useQuery({
+  useInfiniteQuery({
     ...customerSearchQuery(s ?? { criterion: 'customerName', term: '' }),
     enabled: s !== undefined,
   });

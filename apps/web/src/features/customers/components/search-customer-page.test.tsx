@@ -14,12 +14,13 @@ const renderSearch = (path = PATH) =>
     { path: '/manage-customer/view-customer', element: <p>customer view</p> },
   ]);
 
-const found = (n: number, capped = false) => ({
+const found = (n: number, capped = false, from = 0, next = '') => ({
   body: {
-    Data: Array.from({ length: n }, (_, i) => customer(i)),
+    Data: Array.from({ length: n }, (_, i) => customer(from + i)),
     Criterion: 'customerName',
     Capped: capped,
     Limit: 200,
+    NextCursor: next,
   },
 });
 const searches = (calls: URL[]) => calls.filter((u) => u.pathname === '/admin/searchcustomer');
@@ -129,6 +130,40 @@ describe('customer search results', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Page 3' }));
     expect(within(table).getAllByRole('row')).toHaveLength(4);
     expect(screen.getByText('Customer 22')).toBeTruthy();
+  });
+
+  it('asks for the next 50 with the cursor when Next is pressed on the last loaded page', async () => {
+    const { calls } = stubApi(support, {
+      'GET /admin/searchcustomer': (url) =>
+        url.searchParams.get('cursor') === 'c2' ? found(5, false, 50) : found(50, false, 0, 'c2'),
+    });
+    renderSearch(`${PATH}?customerName=cu`);
+    await screen.findByText('Customer 0');
+    const table = screen.getByRole('table', { name: 'Customers found' });
+    expect(screen.getByText('Showing 1–10 of more than 50')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Page 5' }));
+    expect(searches(calls)).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await within(table).findByText('Customer 50')).toBeTruthy();
+    expect(searches(calls).map((u) => u.searchParams.get('cursor'))).toEqual([null, 'c2']);
+    expect(searches(calls)[1]!.searchParams.get('customerName')).toBe('cu');
+    expect(screen.getByText('Showing 51–55 of 55')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(table).getAllByRole('row')).toHaveLength(6);
+  });
+
+  it('says so when the next 50 cannot be fetched, and keeps the loaded rows', async () => {
+    stubApi(support, {
+      'GET /admin/searchcustomer': (url) =>
+        url.searchParams.get('cursor')
+          ? { status: 400, body: { ErrorCode: 900, Description: SEARCH_MESSAGES.badCursor } }
+          : found(10, false, 0, 'c2'),
+    });
+    renderSearch(`${PATH}?customerName=cu`);
+    await screen.findByText('Customer 0');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(SEARCH_MESSAGES.badCursor);
+    expect(screen.getByText('Customer 9')).toBeTruthy();
   });
 
   it('shows no capped notice when every match is listed', async () => {

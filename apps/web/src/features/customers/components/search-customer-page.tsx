@@ -26,7 +26,8 @@ function searchErrorText(error: unknown, notFound: string): string {
 }
 
 /**
- * /manage-customer/search-customer: search by one criterion, results 10 a page. The search lives
+ * /manage-customer/search-customer: search by one criterion, results 10 a page, fetched 50 at a
+ * time (Next on the last loaded page fetches the next 50). The search lives
  * in the address (?customerName=...), so Back from a customer's view returns to the results.
  */
 export default function SearchCustomerPage() {
@@ -37,6 +38,9 @@ export default function SearchCustomerPage() {
   const search = searchFromLocation(params, location.state);
   const result = useCustomerSearch(search);
   const searchKey = search ? `${search.criterion}:${search.term}` : '';
+  const rows = useMemo(() => result.data?.pages.flatMap((p) => p.Data), [result.data]);
+  const capped = result.data?.pages[0]?.Capped ?? false;
+  const loadingFirst = result.isFetching && !result.isFetchingNextPage;
 
   const onSearch = (next: CustomerSearch) => {
     if (search && next.criterion === search.criterion && next.term === search.term) {
@@ -80,14 +84,14 @@ export default function SearchCustomerPage() {
       <CustomerSearchForm
         key={location.key}
         initial={search}
-        busy={result.isFetching}
+        busy={loadingFirst}
         onSearch={onSearch}
         onClear={() => navigate({ search: '' })}
       />
       <div className="search-results">
         {search ? (
           <>
-            {result.data?.Capped ? (
+            {capped ? (
               <p className="notice notice-info" role="status">
                 {t('capped')}
               </p>
@@ -96,12 +100,26 @@ export default function SearchCustomerPage() {
               key={searchKey}
               label={t('resultsLabel')}
               columns={columns}
-              rows={result.data?.Data}
+              rows={rows}
               rowKey={(row) => row.Uid}
-              isLoading={result.isFetching}
-              error={result.isError ? searchErrorText(result.error, t('searchNotFound')) : undefined}
+              isLoading={loadingFirst}
+              error={
+                result.isError && !result.isFetchNextPageError
+                  ? searchErrorText(result.error, t('searchNotFound'))
+                  : undefined
+              }
               pageSize={CUSTOMER_TABLE_PAGE_SIZE}
+              more={
+                result.hasNextPage
+                  ? { load: () => result.fetchNextPage(), loading: result.isFetchingNextPage }
+                  : undefined
+              }
             />
+            {result.isFetchNextPageError ? (
+              <p className="form-alert" role="alert">
+                {searchErrorText(result.error, t('searchNotFound'))}
+              </p>
+            ) : null}
           </>
         ) : (
           <p className="muted">{t('searchPrompt')}</p>
