@@ -18,6 +18,13 @@ describe('ENDPOINTS', () => {
     for (const [key, e] of Object.entries(ENDPOINTS)) expect(e.id).toBe(key);
   });
 
+  it('declares the request guard errors on every endpoint: 400, and 415 where a body can be sent', () => {
+    for (const e of ENDPOINT_LIST) {
+      expect(e.responses[400], e.id).toBe(errorEnvelopeSchema);
+      if (e.method !== 'GET') expect(e.responses[415], e.id).toBe(errorEnvelopeSchema);
+    }
+  });
+
   it('has unique ids', () => {
     const ids = ENDPOINT_LIST.map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);

@@ -705,11 +705,24 @@ type Endpoints = { readonly [I in EndpointId]: (typeof ENDPOINT_ROUTES)[I] & (ty
  * from it; OpenAPI and the docs page derive from it.
  */
 export const ENDPOINTS: Endpoints = Object.fromEntries(
-  (Object.keys(ENDPOINT_ROUTES) as EndpointId[]).map((id) => [
+  (Object.keys(ENDPOINT_ROUTES) as EndpointId[]).map((id): [EndpointId, unknown] => [
     id,
-    { ...ENDPOINT_ROUTES[id], ...DETAILS[id] },
+    {
+      ...ENDPOINT_ROUTES[id],
+      ...DETAILS[id],
+      responses: { ...guardErrors(ENDPOINT_ROUTES[id].method), ...DETAILS[id].responses },
+    },
   ]),
 ) as Endpoints;
+
+/**
+ * What the request guard may answer before any endpoint runs, so every endpoint declares it: 400
+ * (no ajax marker, a body that is not JSON or is over 1 MB) and, for methods that carry a body,
+ * 415 (a body that is not application/json).
+ */
+function guardErrors(method: string): Record<number, z.ZodType> {
+  return method === 'GET' ? errors(400) : errors(400, 415);
+}
 
 export const ENDPOINT_LIST: readonly EndpointDef[] = Object.values(ENDPOINTS);
 

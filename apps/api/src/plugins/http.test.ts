@@ -156,6 +156,25 @@ describe('console and docs', () => {
   });
 });
 
+describe('the request guard on every endpoint', () => {
+  it('answers 400 without the ajax marker and 415 for a body that is not JSON, as each endpoint declares', async () => {
+    for (const e of ENDPOINT_LIST) {
+      const bare = await t.app.inject({ method: e.method, url: e.path });
+      expect(bare.statusCode, `${e.method} ${e.path}`).toBe(400);
+      expect(e.responses[400]!.safeParse(bare.json()).success, `${e.id} declares 400`).toBe(true);
+      if (e.method === 'GET') continue;
+      const form = await t.app.inject({
+        method: e.method,
+        url: e.path,
+        headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'text/plain' },
+        payload: 'a=b',
+      });
+      expect(form.statusCode, `${e.method} ${e.path}`).toBe(415);
+      expect(e.responses[415]!.safeParse(form.json()).success, `${e.id} declares 415`).toBe(true);
+    }
+  });
+});
+
 describe('request logs', () => {
   it('never carry an API secret or a reset token from the query', async () => {
     const { redactUrl } = await import('../app.ts');
