@@ -7,7 +7,7 @@ import { recordAccountFailure, recordAccountSuccess } from './login-throttle.ts'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password-hash.ts';
 import { createSignInSession, revokeSession, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByEmail, findStaffByUid, setPassword } from './staff.repo.ts';
-import { consumeToken, issueToken } from './tokens.repo.ts';
+import { consumeToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
 
 /**
  * Sign-in. Unknown email, wrong password and locked account all answer 'Please use valid
@@ -88,20 +88,32 @@ export async function logout(ctx: AppContext, caller: Caller, session: StaffSess
   return { IsPosted: true, Message: SUCCESS_MESSAGES.logout };
 }
 
-/** Mails a reset link when the email is known; answers the same either way. */
+/**
+ * Reset mails one account gets per rolling hour. Past it the answer is the same (so it tells
+ * nothing about the account) but no mail goes out: a stranger cannot fill someone's inbox.
+ */
+export const RESET_MAILS_PER_HOUR = 5;
+
+/** Mails a reset link when the email is known (within the limit); answers the same either way. */
 export async function forgotPassword(ctx: AppContext, caller: Caller, email: string, url: string) {
   const page = allowedConsolePage(ctx.config, url);
   const now = ctx.clock.now();
   const staff = await findStaffByEmail(ctx.db, email);
+  const throttled =
+    staff !== undefined &&
+    (await tokensIssuedSince(ctx.db, staff.uid, 'reset', new Date(now.getTime() - 3_600_000))) >=
+      RESET_MAILS_PER_HOUR;
   await writeActivity(ctx.db, {
     at: now,
     actorUid: staff?.uid,
     actorEmail: email,
     action: 'password.forgot',
     clientAddress: caller.clientAddress,
-    details: { known: Boolean(staff) },
+    details: throttled
+      ? { known: true, mailed: false, reason: 'reset-mail-limit' }
+      : { known: Boolean(staff) },
   });
-  if (staff) {
+  if (staff && !throttled) {
     const token = await issueToken(ctx.db, {
       uid: staff.uid,
       purpose: 'reset',

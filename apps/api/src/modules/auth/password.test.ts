@@ -1,6 +1,7 @@
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
+import { RESET_MAILS_PER_HOUR } from './auth.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -49,6 +50,29 @@ describe('POST /admin/forgotpassword', () => {
     expect(unknown.json()).toEqual(known.json());
     await t.ctx.mailer.flush();
     expect(t.smtp.messages.length).toBe(before + 1);
+  });
+
+  it('mails one account at most 5 reset links an hour, answering the same past the limit', async () => {
+    await t.addStaff('flood@example.com', ['Support']);
+    const before = t.smtp.messages.length;
+    const answers = [];
+    for (let i = 0; i < RESET_MAILS_PER_HOUR + 3; i++)
+      answers.push((await forgot('flood@example.com')).json());
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    await t.ctx.mailer.flush();
+    const mailed = () => t.smtp.messages.slice(before).filter((m) => m.to.includes('flood@example.com'));
+    expect(mailed()).toHaveLength(RESET_MAILS_PER_HOUR);
+    const log = await t.db.query<{ details: { mailed?: boolean } }>(
+      "SELECT details FROM activity_log WHERE action = 'password.forgot' AND actor_email = 'flood@example.com'",
+    );
+    expect(log.rows.filter((r) => r.details.mailed === false)).toHaveLength(3);
+    // another account is not held back by this one
+    expect((await resetLink('cam@example.com')).searchParams.get('vtoken')).toBeTruthy();
+    // an hour after the first, one more may go
+    t.clock.advance(60 * 60_000 + 1);
+    await forgot('flood@example.com');
+    await t.ctx.mailer.flush();
+    expect(mailed()).toHaveLength(RESET_MAILS_PER_HOUR + 1);
   });
 
   it('never builds a link on a foreign host', async () => {

@@ -21,6 +21,20 @@ export async function issueToken(
   return token;
 }
 
+/** How many tokens of a purpose were issued to a user at or after `since` (spent ones included). */
+export async function tokensIssuedSince(
+  db: Queryable,
+  uid: string,
+  purpose: TokenPurpose,
+  since: Date,
+): Promise<number> {
+  const r = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM staff_tokens WHERE uid = $1 AND purpose = $2 AND created_at >= $3',
+    [uid, purpose, since],
+  );
+  return r.rows[0]?.n ?? 0;
+}
+
 /**
  * Spends a token: marks it used in the same statement that checks it is unused and unexpired,
  * so two concurrent uses cannot both succeed. Returns its user, or undefined.
