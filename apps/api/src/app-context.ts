@@ -23,8 +23,11 @@ export interface AppContext {
   /** Which instance runs each periodic job: Redis when configured, else the database. */
   leases: LeaseStore;
   metrics: AppMetrics;
-  /** This process: its id (the holder of job leases) and whether it is shutting down. */
-  ops: { instanceId: string; draining: boolean };
+  /**
+   * This process: its id (the holder of job leases), whether it is still putting in the demo data
+   * of a first start (API calls wait for it meanwhile), and whether it is shutting down.
+   */
+  ops: { instanceId: string; starting: boolean; draining: boolean };
 }
 
 /** The signed-in staff member behind a call. */

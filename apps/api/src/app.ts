@@ -124,7 +124,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     addressFailures: redis ? redisAddressStore(redis, prefix) : databaseAddressStore(db),
     leases: redis ? redisLeases(redis, prefix) : databaseLeases(db, clock),
     metrics,
-    ops: { instanceId: randomUUID(), draining: false },
+    ops: { instanceId: randomUUID(), starting: false, draining: false },
   };
 
   errorEnvelope(app);

@@ -34,6 +34,7 @@ const seeding = new Promise<void>((resolve) => {
 seeding.catch(() => {}); // awaited after listen; this only keeps an early failure from going unhandled
 let seeded = false;
 const { app, ctx } = await buildApp({ config, db });
+ctx.ops.starting = true; // until the demo data is in: /readyz says 'starting'
 app.addHook('onRequest', async (req) => {
   if (!seeded && (req.url.startsWith('/admin/') || req.url.startsWith('/account/'))) await seeding;
 });
@@ -90,6 +91,7 @@ const demo = await seeding.catch((err: unknown) =>
   closing ? new Promise<never>(() => {}) : Promise.reject(err),
 );
 seeded = true;
+ctx.ops.starting = false;
 const url = `http://localhost:${config.port}`;
 const trust = config.trustProxy;
 const lines = [

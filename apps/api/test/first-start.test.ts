@@ -27,6 +27,10 @@ describe(`first start on an empty ${postgres ? 'PostgreSQL database' : 'data dir
     }
     const api = await startApi(env, 60_000);
     try {
+      // Not ready for traffic until the demo data is in ('starting'), or ready already.
+      const early = await fetch(`${api.url}/readyz`);
+      expect([503, 200]).toContain(early.status);
+      expect(['starting', 'ready']).toContain(((await early.json()) as { status: string }).status);
       const [login, search] = await Promise.all([
         apiCall(api.url, 'POST', '/admin/login', {
           body: { email: 'superadmin@example.com', password: 'First#Start1' },
@@ -49,6 +53,8 @@ describe(`first start on an empty ${postgres ? 'PostgreSQL database' : 'data dir
       }
       expect(api.output()).toContain('Demo sign-ins (password First#Start1)');
       expect(api.output()).toMatch(/Database: .*\(migrated to \d+\)/);
+      const ready = await fetch(`${api.url}/readyz`);
+      expect(ready.status).toBe(200);
     } finally {
       expect(await api.stop()).toBe(0);
       await dropDb();

@@ -29,7 +29,7 @@ describe('liveness, readiness and metrics', () => {
     expect(r.headers['cache-control']).toBe('no-store');
   });
 
-  it('answers /readyz 200 while the database answers, 503 while draining or when a query fails', async () => {
+  it('answers /readyz 200 while the database answers, 503 while starting, draining or when a query fails', async () => {
     const ok = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
@@ -40,6 +40,12 @@ describe('liveness, readiness and metrics', () => {
     spy.mockRestore();
     expect(down.statusCode).toBe(503);
     expect(down.json()).toEqual({ status: 'not ready', checks: { database: 'failed' } });
+
+    t.ctx.ops.starting = true;
+    const starting = await t.app.inject({ method: 'GET', url: '/readyz' });
+    t.ctx.ops.starting = false;
+    expect(starting.statusCode).toBe(503);
+    expect(starting.json()).toEqual({ status: 'starting', checks: { database: 'ok' } });
 
     t.ctx.ops.draining = true;
     const draining = await t.app.inject({ method: 'GET', url: '/readyz' });

@@ -66,7 +66,7 @@ export function operations(app: FastifyInstance, ctx: AppContext): void {
   });
 
   // Whether this instance should be sent traffic: the database answers, Redis too when
-  // configured, and the instance is not shutting down.
+  // configured, the first start's demo data is in, and the instance is not shutting down.
   app.get('/readyz', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const checks: Record<string, 'ok' | 'failed'> = {};
@@ -82,10 +82,11 @@ export function operations(app: FastifyInstance, ctx: AppContext): void {
       run('database', () => ctx.db.query('SELECT 1')),
       ...(ctx.redis ? [run('redis', () => ctx.redis!.ping())] : []),
     ]);
-    const draining = ctx.ops.draining;
-    const ready = !draining && Object.values(checks).every((c) => c === 'ok');
+    const { draining, starting } = ctx.ops;
+    const ready = !draining && !starting && Object.values(checks).every((c) => c === 'ok');
     reply.status(ready ? 200 : 503);
-    return { status: draining ? 'draining' : ready ? 'ready' : 'not ready', checks };
+    const status = draining ? 'draining' : starting ? 'starting' : ready ? 'ready' : 'not ready';
+    return { status, checks };
   });
 
   app.get('/metrics', async (request, reply) => {
