@@ -50,6 +50,8 @@ const SEARCH_COLUMNS = `c.uid::text AS uid, c.first_name, c.last_name, c.email, 
 
 /** The expression the name indexes are built on; queries must use it verbatim to hit them. */
 const NAME_EXPR = "lower(c.first_name || ' ' || c.last_name)";
+/** The expression of the site-name trigram index (migration 0022): '-' read as a letter. */
+const SITE_TRGM_EXPR = "translate(lower(s.app_name), '-', 'q')";
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Name and site-name terms shorter than SUBSTRING_MIN_LENGTH match as a prefix. */
@@ -146,6 +148,7 @@ async function cappedCandidates(
   cap: number,
 ): Promise<{ rows: KeyedRow[]; capped: boolean }> {
   const key = `${NAME_EXPR} AS k`;
+  let siteTrgmPattern: string | undefined;
   let candidates: string;
   let params: unknown[];
   switch (criterion) {
@@ -167,11 +170,15 @@ async function cappedCandidates(
     case 'sitename':
       // Owners of the first matching sites. A few sites share an owner, so look at twice as many
       // sites as answers, and call the answer capped when that many sites matched.
+      // A substring goes through the trigram index on the name with '-' read as 'q' (migration
+      // 0022), so its trigrams span dashes; the LIKE on the name itself decides.
       candidates = `s AS (SELECT s.owner_uid FROM sites s WHERE lower(s.app_name) LIKE $1
-                      ${isPrefixTerm(term) ? 'ORDER BY lower(s.app_name) USING ~<~' : ''} LIMIT $2 * 2),
+                      ${isPrefixTerm(term) ? 'ORDER BY lower(s.app_name) USING ~<~' : `AND ${SITE_TRGM_EXPR} LIKE $7`}
+                      LIMIT $2 * 2),
                     m AS (SELECT ${SEARCH_COLUMNS}, ${key} FROM customers c
                       WHERE c.uid IN (SELECT owner_uid FROM s) LIMIT $2)`;
       params = [namePattern(term), cap + 1];
+      if (!isPrefixTerm(term)) siteTrgmPattern = namePattern(term).replaceAll('-', 'q');
       break;
   }
   const sites = criterion === 'sitename' ? '(SELECT count(*) FROM s)::int' : '0';
@@ -181,10 +188,17 @@ async function cappedCandidates(
      FROM (SELECT (SELECT count(*) FROM m)::int AS matched, ${sites} AS sites) n
      LEFT JOIN LATERAL (
        SELECT * FROM (SELECT * FROM m LIMIT $3) x
-       ${after ? 'WHERE (x.k COLLATE "C", x.uid COLLATE "C") > ($5, $6)' : ''}
+       WHERE $5::text IS NULL OR (x.k COLLATE "C", x.uid COLLATE "C") > ($5::text, $6::text)
        ORDER BY x.k COLLATE "C", x.uid COLLATE "C" LIMIT $4
      ) p ON true`,
-    [...params, cap, pageSize + 1, ...(after ? [after.key, after.uid] : [])],
+    [
+      ...params,
+      cap,
+      pageSize + 1,
+      after?.key ?? null,
+      after?.uid ?? null,
+      ...(siteTrgmPattern ? [siteTrgmPattern] : []),
+    ],
   );
   const first = r.rows[0];
   const capped = (first?.matched ?? 0) > cap || (first?.sites ?? 0) >= (cap + 1) * 2;

@@ -205,6 +205,18 @@ describe('GET /admin/searchcustomer', () => {
     expect(few.json().Capped).toBe(false);
   });
 
+  it('matches site-name substrings across dashes exactly', async () => {
+    const dash = await insertCustomer(t.db, { first: 'Dash', last: 'Owner', email: 'dash@sites.example' });
+    const q = await insertCustomer(t.db, { first: 'Queue', last: 'Owner', email: 'queue@sites.example' });
+    await insertSite(t.db, { owner: dash, name: 'block-cloud-7' });
+    await insertSite(t.db, { owner: q, name: 'blockqcloud-7' }); // the index reads '-' as 'q'
+    const uids = async (term: string) =>
+      ((await search({ sitename: term })).json().Data ?? []).map((c: { Uid: string }) => c.Uid);
+    expect(await uids('k-clo')).toEqual([dash]);
+    expect(await uids('kqclo')).toEqual([q]);
+    expect(await uids('BLOCK-CLOUD-7')).toEqual([dash]);
+  });
+
   it('answers 927 with the spec message when nothing matches', async () => {
     const r = await search({ customerName: 'zzzqqq' });
     expect(r.statusCode).toBe(404);
