@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILT_IN_ROLES } from '@sac/contract/permissions';
 import { describe, expect, inject, it } from 'vitest';
 import { freshDb } from '../../test/harness.ts';
 import { openPgliteDir } from './db.ts';
@@ -19,6 +20,25 @@ describe('migrations', () => {
       expect(r.rows.map((x) => x.version)).toEqual(versions);
       const roles = await db.query<{ name: string }>('SELECT name FROM roles WHERE built_in ORDER BY name');
       expect(roles.rows.map((x) => x.name)).toEqual(['Admin', 'SuperAdmin', 'Support']);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('restores a built-in role whose permissions were changed, and rewrites none that match', async () => {
+    const { db, drop } = await freshDb();
+    try {
+      await db.query("UPDATE roles SET permissions = '{}' WHERE name = 'Support'");
+      const ctid = async (name: string) =>
+        (await db.query<{ ctid: string }>('SELECT ctid::text FROM roles WHERE name = $1', [name])).rows[0]!
+          .ctid;
+      const adminBefore = await ctid('Admin');
+      await migrate(db);
+      const support = await db.query<{ permissions: string[] }>(
+        "SELECT permissions FROM roles WHERE name = 'Support'",
+      );
+      expect(support.rows[0]!.permissions).toEqual([...BUILT_IN_ROLES.Support!.permissions]);
+      expect(await ctid('Admin')).toBe(adminBefore); // an update would have moved the row
     } finally {
       await drop();
     }

@@ -37,8 +37,14 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<nu
     await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
   });
+  // One read to skip what is applied (every start but the first after an upgrade); each missing
+  // one is still checked again under the lock.
+  const seenBefore = new Set(
+    (await db.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+  );
   const applied: number[] = [];
   for (const m of migrations) {
+    if (seenBefore.has(m.version)) continue;
     const done = await db.transaction(async (tx) => {
       if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727001)');
       const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
@@ -53,9 +59,27 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<nu
   return applied;
 }
 
-/** The built-in roles carry the contract's permissions; other roles are left as they are. */
+/**
+ * The built-in roles carry the contract's permissions; other roles are left as they are. Only a
+ * role that differs is written (a role write also ends every instance's kept sessions).
+ */
 async function syncBuiltInRoles(db: Db): Promise<void> {
+  const stored = new Map(
+    (
+      await db.query<{ name: string; description: string; permissions: string[]; built_in: boolean }>(
+        'SELECT name, description, permissions, built_in FROM roles WHERE name = ANY($1)',
+        [Object.keys(BUILT_IN_ROLES)],
+      )
+    ).rows.map((r) => [r.name, r]),
+  );
   for (const [name, role] of Object.entries(BUILT_IN_ROLES)) {
+    const now = stored.get(name);
+    if (
+      now?.built_in &&
+      now.description === role.description &&
+      JSON.stringify(now.permissions) === JSON.stringify([...role.permissions])
+    )
+      continue;
     await db.query(
       `INSERT INTO roles (name, description, permissions, built_in) VALUES ($1, $2, $3, true)
        ON CONFLICT (name) DO UPDATE SET description = EXCLUDED.description, permissions = EXCLUDED.permissions, built_in = true`,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -33,20 +33,27 @@ export function createMailer(opts: {
   from: string;
   log: Logger;
 }): Mailer {
-  const smtp = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
-  const files = smtp
-    ? undefined
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // nodemailer is loaded with the first message, not at start-up (it is ~40 ms of a restart).
+  let transport: Promise<Transporter> | undefined;
+  const transporter = () => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      opts.smtpUrl
+        ? nodemailer.createTransport(opts.smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
+    return transport;
+  };
   const pending = new Set<Promise<void>>();
 
   async function deliver(m: MailMessage): Promise<void> {
     const mail = { from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html };
-    if (smtp) {
-      await smtp.sendMail(mail);
+    const t = await transporter();
+    if (opts.smtpUrl) {
+      await t.sendMail(mail);
       opts.log.info({ to: m.to, subject: m.subject }, 'mail sent');
       return;
     }
-    const info = await files!.sendMail(mail);
+    const info = await t.sendMail(mail);
     fs.mkdirSync(opts.outboxDir, { recursive: true });
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-zA-Z0-9.-]/g, '')}.eml`;
     const file = path.join(opts.outboxDir, name);
@@ -58,7 +65,7 @@ export function createMailer(opts: {
   }
 
   return {
-    description: smtp ? 'SMTP' : `files in ${opts.outboxDir}`,
+    description: opts.smtpUrl ? 'SMTP' : `files in ${opts.outboxDir}`,
     send(m) {
       const p = deliver(m)
         .catch((err: unknown) =>

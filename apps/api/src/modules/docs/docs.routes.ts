@@ -70,9 +70,16 @@ pre{background:#f1f3f6;padding:10px;overflow:auto;font-size:13px}.method{font:60
 table{border-collapse:collapse;background:#fff}td,th{border:1px solid #dde1e7;padding:4px 8px;text-align:left}`;
 
 export function docsRoutes(app: FastifyInstance): void {
-  const openapi = buildOpenApiDocument();
-  const html = renderDocsPage();
-  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(html));
-  app.get('/docs/openapi.json', async () => openapi);
+  // Built on first request, not at start-up: converting every schema takes a few hundred ms.
+  let openapi: ReturnType<typeof buildOpenApiDocument> | undefined;
+  let html: string | undefined;
+  app.get('/docs', async (_req, reply) => {
+    html ??= renderDocsPage();
+    return reply.type('text/html; charset=utf-8').send(html);
+  });
+  app.get('/docs/openapi.json', async () => {
+    openapi ??= buildOpenApiDocument();
+    return openapi;
+  });
   app.get('/docs/docs.css', async (_req, reply) => reply.type('text/css; charset=utf-8').send(CSS));
 }
