@@ -45,8 +45,8 @@ function unreachable(reason) {
   }
   console.log(
     inCi
-      ? 'audit: not checked (AUDIT_OFFLINE_OK=1); run `npm audit --omit=dev` where the registry answers'
-      : 'audit: not checked here (not in CI); run `npm audit --omit=dev` where the registry answers',
+      ? 'audit: not checked (AUDIT_OFFLINE_OK=1); run `npm audit --omit=dev` where the registry answers (last manual review: docs/dependency-review.md)'
+      : 'audit: not checked here (not in CI); run `npm audit --omit=dev` where the registry answers (last manual review: docs/dependency-review.md)',
   );
   process.exit(0);
 }
