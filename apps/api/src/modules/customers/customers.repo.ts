@@ -48,8 +48,13 @@ export interface SearchRow {
 const SEARCH_COLUMNS = `c.uid::text AS uid, c.first_name, c.last_name, c.email, c.status, c.role,
   ${isoText('c.created_at')} AS created_at, ${isoText('c.modified_at')} AS modified_at`;
 
-/** The expression the name indexes are built on; queries must use it verbatim to hit them. */
+/** The expression the name trigram index is built on; queries must use it verbatim to hit it. */
 const NAME_EXPR = "lower(c.first_name || ' ' || c.last_name)";
+/**
+ * The same text as NAME_EXPR, as the name prefix index (migration 0024) is built on: an
+ * expression of its own, so prefix searches are planned with that index's small statistics.
+ */
+const NAME_PREFIX_EXPR = "(lower(c.first_name) || ' ' || lower(c.last_name))";
 /** The expression of the site-name trigram index (migration 0022): '-' read as a letter. */
 const SITE_TRGM_EXPR = "translate(lower(s.app_name), '-', 'q')";
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -113,9 +118,9 @@ export async function searchCustomers(
   } else if (criterion === 'customerName' && isPrefixTerm(term)) {
     // The lower bound is an index condition; rows of the cursor's own name are then sifted by uid.
     const r = await db.query<KeyedRow>(
-      `SELECT ${SEARCH_COLUMNS}, ${NAME_EXPR} AS k FROM customers c WHERE ${NAME_EXPR} LIKE $1
-       ${after ? `AND ${NAME_EXPR} ~>=~ $3 AND (${NAME_EXPR} ~>~ $3 OR c.uid > $4::uuid)` : ''}
-       ORDER BY ${NAME_EXPR} USING ~<~, c.uid LIMIT $2`,
+      `SELECT ${SEARCH_COLUMNS}, ${NAME_PREFIX_EXPR} AS k FROM customers c WHERE ${NAME_PREFIX_EXPR} LIKE $1
+       ${after ? `AND ${NAME_PREFIX_EXPR} ~>=~ $3 AND (${NAME_PREFIX_EXPR} ~>~ $3 OR c.uid > $4::uuid)` : ''}
+       ORDER BY ${NAME_PREFIX_EXPR} USING ~<~, c.uid LIMIT $2`,
       [namePattern(term), pageSize + 1, ...(after ? [after.key, after.uid] : [])],
     );
     rows = r.rows;
