@@ -91,10 +91,10 @@ type KeyedRow = SearchRow & { k: string; matched?: number; sites?: number };
  * email for an email search) in byte order, then uid, and pages by keyset from `after`.
  *
  * Prefix criteria walk their text_pattern_ops index in its own order (`USING ~<~`) from `after`,
- * so a page costs the same at any depth and there is no cap. Substring and key criteria have no
- * ordered index: they take up to cap + 1 candidates in scan order (so a term matching 200,000 rows
- * stops after 201, and `capped` says when it did), then order and page those. Timings and plans:
- * bench/search.bench.ts.
+ * so a page costs the same at any depth and there is no cap. The keys are unique: one owner at
+ * most. Substrings have no ordered index: they take up to cap + 1 candidates in scan order (so a
+ * term matching 200,000 rows stops after 201, and `capped` says when it did), then order and page
+ * those. Timings and plans: bench/search.bench.ts.
  */
 export async function searchCustomers(
   db: Queryable,
@@ -124,6 +124,20 @@ export async function searchCustomers(
       [namePattern(term), pageSize + 1, ...(after ? [after.key, after.uid] : [])],
     );
     rows = r.rows;
+  } else if (criterion === 'apikey' || criterion === 'apisecret') {
+    // Both keys are unique: at most one site, so one owner, and nothing to cap or sort.
+    if (criterion === 'apikey' && !UUID_PATTERN.test(term))
+      return { rows: [], capped: false, next: undefined };
+    const r = await db.query<KeyedRow>(
+      `SELECT ${SEARCH_COLUMNS}, ${NAME_EXPR} AS k FROM sites s JOIN customers c ON c.uid = s.owner_uid
+       WHERE ${criterion === 'apikey' ? 's.api_key = $1' : 's.secret_hash = $1'}
+       ${after ? `AND (${NAME_EXPR} COLLATE "C", c.uid::text COLLATE "C") > ($2::text, $3::text)` : ''}`,
+      [
+        criterion === 'apikey' ? term.toLowerCase() : hashSecret(term),
+        ...(after ? [after.key, after.uid] : []),
+      ],
+    );
+    rows = r.rows;
   } else {
     const found = await cappedCandidates(db, criterion, term, after, pageSize, cap);
     rows = found.rows;
@@ -140,13 +154,13 @@ export async function searchCustomers(
 }
 
 /**
- * Up to cap customers matching a criterion without an ordered index, the page of them after
+ * Up to cap customers matching a substring (a name or a site name), the page of them after
  * `after` in (name, uid) order, and whether more than cap matched. The counts ride on a row that
  * is there even when the page is empty.
  */
 async function cappedCandidates(
   db: Queryable,
-  criterion: Exclude<SearchCriterion, 'emailid'>,
+  criterion: 'customerName' | 'sitename',
   term: string,
   after: SearchPosition | undefined,
   pageSize: number,
@@ -160,17 +174,6 @@ async function cappedCandidates(
     case 'customerName':
       candidates = `m AS (SELECT ${SEARCH_COLUMNS}, ${key} FROM customers c WHERE ${NAME_EXPR} LIKE $1 LIMIT $2)`;
       params = [namePattern(term), cap + 1];
-      break;
-    case 'apikey':
-      if (!UUID_PATTERN.test(term)) return { rows: [], capped: false };
-      candidates = `m AS (SELECT ${SEARCH_COLUMNS}, ${key} FROM sites s JOIN customers c ON c.uid = s.owner_uid
-                    WHERE s.api_key = $1 LIMIT $2)`;
-      params = [term.toLowerCase(), cap + 1];
-      break;
-    case 'apisecret':
-      candidates = `m AS (SELECT ${SEARCH_COLUMNS}, ${key} FROM sites s JOIN customers c ON c.uid = s.owner_uid
-                    WHERE s.secret_hash = $1 LIMIT $2)`;
-      params = [hashSecret(term), cap + 1];
       break;
     case 'sitename':
       // Owners of the first matching sites. A few sites share an owner, so look at twice as many

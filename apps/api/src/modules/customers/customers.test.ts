@@ -172,6 +172,12 @@ describe('GET /admin/searchcustomer', () => {
     const r = await search({ customerName: 'ma', cursor: past });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ Data: [], NextCursor: '' });
+    const byKey = await search({ apikey: site.apiKey });
+    expect(byKey.json()).toMatchObject({ Data: [expect.objectContaining({ Uid: ada })], NextCursor: '' });
+    const afterAda = Buffer.from(JSON.stringify(['apikey', 'ada lovelace', ada])).toString('base64url');
+    expect((await search({ apikey: site.apiKey, cursor: afterAda })).json()).toMatchObject({ Data: [] });
+    const beforeAda = Buffer.from(JSON.stringify(['apikey', 'a', ada])).toString('base64url');
+    expect((await search({ apikey: site.apiKey, cursor: beforeAda })).json().Data).toHaveLength(1);
   });
 
   it('refuses a cursor that is not one, or is from another kind of search', async () => {
