@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from '@playwright/test';
-import { freshDir, ROOT, startServer } from './support.ts';
+import type { Browser, Page } from '@playwright/test';
+import { freshDir, launchChromium, ROOT, startServer } from './support.ts';
 
 /*
  * Page load of the sign-in screen and the customer search in Chromium, through the Performance
@@ -190,16 +190,7 @@ export async function benchPageLoad(): Promise<void> {
     dataDir: freshDir('page-load'),
     env: { DEMO_PASSWORD: PASSWORD },
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     console.log('Chromium, desktop 1350x940 at scale 1, no CPU or network throttling, server on loopback');
     await signInScreen(browser, server.url); // the server's first answers (demo data, caches) are not measured

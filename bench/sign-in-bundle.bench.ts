@@ -1,6 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
-import { freshDir, startServer } from './support.ts';
+import { freshDir, launchChromium, startServer } from './support.ts';
 
 /**
  * The JavaScript the sign-in screen really loads in Chromium, raw and gzipped (level 9), then what
@@ -12,16 +11,7 @@ export async function benchSignInBundle(): Promise<void> {
     dataDir: freshDir('bundle'),
     env: { DEMO_PASSWORD: 'Bench#Pass1' },
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const scripts: Array<Promise<{ url: string; raw: number; gz: number; phase: string }>> = [];

@@ -10,11 +10,13 @@ export interface ApiProcess {
   url: string;
   port: number;
   child: ChildProcess;
+  /** From the spawn to the first answer (or the 'Ready in' line). */
+  readyMs: number;
   /** Everything it printed so far (stdout and stderr). */
   output(): string;
   /** Resolves with the exit code once it has exited. */
   exited: Promise<number | null>;
-  /** SIGTERM, wait for the exit; removes its data directory. */
+  /** SIGTERM, wait for the exit; removes the data directory it made. */
   stop(): Promise<number | null>;
 }
 
@@ -45,10 +47,27 @@ export async function freePort(base = 4200, handedOut = new Set<number>()): Prom
   throw new Error(`no free port in ${base}–${base + 99}`);
 }
 
-/** Starts the API with `env` on a free port and resolves once /livez answers. */
-export async function startApi(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<ApiProcess> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-api-process-'));
+export interface StartOptions {
+  readyTimeoutMs?: number;
+  /** Wait for the 'Ready in' line (demo data in) instead of the first /livez answer. */
+  untilReady?: boolean;
+  /** The port range and the ports already handed out (see freePort). */
+  portBase?: number;
+  handedOut?: Set<number>;
+}
+
+/**
+ * Starts the API with `env` on a free port and resolves once it answers /livez (or, with
+ * `untilReady`, once it printed that it is ready). Without DATA_DIR in `env` it gets a data
+ * directory of its own, which stop() removes; a DATA_DIR given is the caller's and stays.
+ */
+export async function startApi(env: Record<string, string>, opts: StartOptions = {}): Promise<ApiProcess> {
+  const { readyTimeoutMs = 30_000, untilReady = false } = opts;
+  const port = await freePort(opts.portBase, opts.handedOut);
+  const ownDir =
+    env.DATA_DIR === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'sac-api-process-')) : undefined;
+  const dataDir = env.DATA_DIR ?? ownDir!;
+  const started = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: REPO_ROOT,
     env: {
@@ -73,34 +92,37 @@ export async function startApi(env: Record<string, string>, readyTimeoutMs = 30_
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + readyTimeoutMs;
   let gone = false;
   void exited.then(() => {
     gone = true;
   });
-  for (;;) {
-    if (gone) throw new Error(`the API process exited while starting:\n${out}`);
+  const answers = async () => {
+    if (untilReady) return /Ready in \d+ ms/.test(out);
     try {
-      if ((await fetch(`${url}/livez`)).ok) break;
+      return (await fetch(`${url}/livez`)).ok;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    if (Date.now() > deadline) {
+  };
+  while (!(await answers())) {
+    if (gone) throw new Error(`the API process exited while starting:\n${out}`);
+    if (Date.now() - started > readyTimeoutMs) {
       child.kill('SIGKILL');
       throw new Error(`the API process did not answer within ${readyTimeoutMs} ms:\n${out}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, untilReady ? 25 : 100));
   }
   return {
     url,
     port,
     child,
+    readyMs: Date.now() - started,
     output: () => out,
     exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const code = await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) fs.rmSync(ownDir, { recursive: true, force: true });
       return code;
     },
   };

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,9 +6,8 @@ import path from 'node:path';
 import { HEADERS } from '@sac/contract/constants';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../src/config.ts';
 import { DEMO_STAFF } from '../src/db/seed.ts';
-import { freePort } from './api-process.ts';
+import { type ApiProcess, startApi } from './api-process.ts';
 import { answers, testDatabaseUrl, withDatabase } from './postgres-url.ts';
 
 /**
@@ -39,56 +38,14 @@ afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-  readyMs: number;
-}
-
-/** Starts the server on `env` and resolves once it printed that it is ready. */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort(4100, handedOut);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? os.tmpdir(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DEMO_PASSWORD,
-      LOG_LEVEL: 'warn',
-      DOMAIN_RECHECK_MINUTES: '0',
-      DNS_SERVERS: '127.0.0.1:9',
-      SHUTDOWN_DRAIN_SECONDS: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr!.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const started = Date.now();
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
-  while (!/Ready in \d+ ms/.test(out)) {
-    if (gone) throw new Error(`the server exited while starting:\n${out}`);
-    if (Date.now() - started > 120_000) {
-      child.kill('SIGKILL');
-      throw new Error(`the server was not ready within 120 s:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return { child, url: `http://127.0.0.1:${port}`, output: () => out, exited, readyMs: Date.now() - started };
+/** Starts the server on `env` (its DATA_DIR is the caller's) and resolves once it printed that it is ready. */
+async function startServer(env: Record<string, string>): Promise<ApiProcess> {
+  const server = await startApi(
+    { DEMO_PASSWORD, DOMAIN_RECHECK_MINUTES: '0', SHUTDOWN_DRAIN_SECONDS: '0', ...env },
+    { untilReady: true, readyTimeoutMs: 120_000, portBase: 4100, handedOut },
+  );
+  children.add(server.child);
+  return server;
 }
 
 type Session = { xtoken: string; xsign: string };
@@ -251,10 +208,7 @@ describe.skipIf(postgresLeg).concurrent('kill -9 during concurrent writes', () =
   it('PGlite: no acknowledged write is lost, and the server restarts on the same directory', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-crash-'));
     try {
-      const timings = await crashAndRestart(
-        { DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-console') },
-        path.join(dataDir, 'pglite.lock'),
-      );
+      const timings = await crashAndRestart({ DATA_DIR: dataDir }, path.join(dataDir, 'pglite.lock'));
       console.log(`crash, PGlite: ${timings.join('; ')}`);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -274,7 +228,6 @@ describe.skipIf(postgresLeg).concurrent('kill -9 during concurrent writes', () =
         const timings = await crashAndRestart(
           {
             DATA_DIR: dataDir,
-            WEB_DIST_DIR: path.join(dataDir, 'no-console'),
             DATABASE_URL: withDatabase(url, name),
           },
           undefined,

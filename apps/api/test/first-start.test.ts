@@ -25,7 +25,7 @@ describe(`first start on an empty ${postgres ? 'PostgreSQL database' : 'data dir
         await admin.end();
       };
     }
-    const api = await startApi(env, 60_000);
+    const api = await startApi(env, { readyTimeoutMs: 60_000 });
     try {
       // Not ready for traffic until the demo data is in ('starting'), or ready already.
       const early = await fetch(`${api.url}/readyz`);

@@ -20,6 +20,15 @@ import { startSmtpListener } from './smtp-listener.ts';
 export const PASSWORD = 'Secret#123';
 export const CONSOLE_ORIGIN = 'http://console.test:3001';
 
+/** A stand-in console build (index.html and one asset) for tests of the static routes. */
+export function fakeConsoleBuild(): { dir: string; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-web-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>console</title>');
+  fs.writeFileSync(path.join(dir, 'assets', 'app-1234.js'), 'console.log(1)');
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
 /** A fresh database for one test file, copied from the migrated template. */
 export async function freshDb(): Promise<{ db: Db; url?: string; drop(): Promise<void> }> {
   if (inject('testDb') === 'pglite') {

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { HEADERS } from '@sac/contract/constants';
 import { ENDPOINT_LIST } from '@sac/contract/endpoints';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_ORIGIN, createTestApp, type TestApp } from './harness.ts';
+import { CONSOLE_ORIGIN, createTestApp, fakeConsoleBuild, type TestApp } from './harness.ts';
 
 /**
  * Every answer of the server carries the security headers: success, every kind of error, 404s,
@@ -15,19 +12,16 @@ import { CONSOLE_ORIGIN, createTestApp, type TestApp } from './harness.ts';
  */
 
 let t: TestApp;
-let webDir: string;
+let web: ReturnType<typeof fakeConsoleBuild>;
 
 beforeAll(async () => {
-  webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-web-'));
-  fs.mkdirSync(path.join(webDir, 'assets'));
-  fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>console</title>');
-  fs.writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
-  t = await createTestApp({ webDistDir: webDir });
+  web = fakeConsoleBuild();
+  t = await createTestApp({ webDistDir: web.dir });
   await t.addStaff('sam@example.com', ['SuperAdmin']);
 });
 afterAll(async () => {
   await t.close();
-  fs.rmSync(webDir, { recursive: true, force: true });
+  web.remove();
 });
 
 const isPrivate = (url: string) => /^\/(admin|account)(\/|\?|$)/.test(url);

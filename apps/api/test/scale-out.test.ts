@@ -48,7 +48,10 @@ describe.runIf(run)('two API instances behind a load balancer', () => {
     };
     // Both start at once on an empty database: one migrates and seeds, the other waits and
     // finds the work done.
-    [a, b] = await Promise.all([startApi(env, 60_000), startApi(env, 60_000)]);
+    [a, b] = await Promise.all([
+      startApi(env, { readyTimeoutMs: 60_000 }),
+      startApi(env, { readyTimeoutMs: 60_000 }),
+    ]);
     db = openPostgres(url, 2);
   }, 90_000);
 
