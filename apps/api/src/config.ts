@@ -54,6 +54,11 @@ export interface Config {
   /** Base64 of 32 bytes; generated into dataDir when unset. */
   fieldEncryptionKey: string | undefined;
   logLevel: string;
+  /**
+   * On PGlite, at most how long searches run before the server listens, to get the embedded
+   * engine's code compiled and optimized before users search (ms; 0: none). See search-warm-up.ts.
+   */
+  searchWarmUpMs: number;
 }
 
 const list = (v: string | undefined) =>
@@ -150,5 +155,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsServers: list(env.DNS_SERVERS),
     domainRecheckMs: minutesOrZero('DOMAIN_RECHECK_MINUTES', env.DOMAIN_RECHECK_MINUTES, 10),
     logLevel: env.LOG_LEVEL ?? 'info',
+    searchWarmUpMs: nonNegative('SEARCH_WARM_UP_MS', env.SEARCH_WARM_UP_MS, 400),
   };
 }

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
+import { freshDb } from '../../../test/harness.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { warmUpSearch } from './search-warm-up.ts';
+
+let db: Db;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ db, drop } = await freshDb());
+  // enough customers under the warm-up's first letters and pairs that their searches have a next page
+  for (let i = 0; i < 60; i++) {
+    const uid = await insertCustomer(db, { first: `Anna${i}`, last: 'Warm', email: `ana${i}@warm.example` });
+    if (i < 3) await insertSite(db, { owner: uid, name: `app-${i}` });
+  }
+});
+afterAll(() => drop());
+
+/** The database as the warm-up sees it, keeping the text of every query it sends. */
+function recording(): { db: Queryable; sent: string[] } {
+  const sent: string[] = [];
+  return {
+    sent,
+    db: {
+      query: ((sql: string, params?: unknown[]) => {
+        sent.push(sql);
+        return db.query(sql, params);
+      }) as Queryable['query'],
+      exec: (sql: string) => db.exec(sql),
+    },
+  };
+}
+
+describe('search warm-up', () => {
+  it('runs searches of every criterion, first pages and the pages after them, up to maxQueries', async () => {
+    const r = recording();
+    const done = await warmUpSearch(r.db, { budgetMs: 60_000, maxQueries: 40, stopped: () => false });
+    expect(done.queries).toBe(40);
+    expect(r.sent).toHaveLength(40);
+    const some = (re: RegExp) => r.sent.some((sql) => re.test(sql));
+    expect(some(/lower\(c\.email\) LIKE \$1\s+ORDER BY/)).toBe(true); // email, first page
+    expect(some(/lower\(c\.email\) ~>~ \$3/)).toBe(true); // email, a next page
+    expect(some(/LIKE \$1\s+ORDER BY \(lower\(c\.first_name\)/)).toBe(true); // name prefix, first page
+    expect(some(/~>=~ \$3/)).toBe(true); // name prefix, a next page
+    expect(some(/FROM customers c WHERE lower\(c\.first_name \|\| ' ' \|\| c\.last_name\) LIKE/)).toBe(true); // substring
+    expect(some(/FROM sites s WHERE lower\(s\.app_name\) LIKE/)).toBe(true); // site name
+  });
+
+  it('stops when told to, and runs nothing with no time budget', async () => {
+    let calls = 0;
+    const r = recording();
+    const stopped = await warmUpSearch(r.db, {
+      budgetMs: 60_000,
+      maxQueries: 100,
+      stopped: () => ++calls > 10,
+    });
+    expect(stopped.queries).toBeLessThan(10);
+    expect(r.sent).toHaveLength(stopped.queries);
+
+    const none = recording();
+    expect(
+      (await warmUpSearch(none.db, { budgetMs: 0, maxQueries: 100, stopped: () => false })).queries,
+    ).toBe(0);
+    expect(none.sent).toHaveLength(0);
+  });
+
+  it('changes nothing it reads', async () => {
+    const counts = async () =>
+      (
+        await db.query<{ c: number; s: number; a: number }>(
+          `SELECT (SELECT count(*)::int FROM customers) AS c, (SELECT count(*)::int FROM sites) AS s,
+                  (SELECT count(*)::int FROM activity_log) AS a`,
+        )
+      ).rows[0];
+    const before = await counts();
+    await warmUpSearch(db, { budgetMs: 60_000, maxQueries: 30, stopped: () => false });
+    expect(await counts()).toEqual(before);
+  });
+});

@@ -1,0 +1,84 @@
+import type { SearchCriterion } from '@sac/contract/customers';
+import type { Queryable } from '../../db/db.ts';
+import { type SearchPosition, searchCustomers } from './customers.repo.ts';
+
+/**
+ * Searches of every kind, run in the background right after an embedded (PGlite) database opens.
+ *
+ * PGlite is PostgreSQL compiled to WebAssembly, and V8 compiles WebAssembly lazily: each function
+ * on first call with its baseline compiler, and again, optimized, once it has run hot. A fresh
+ * process's first few hundred searches therefore run partly on unoptimized code, and one in ten
+ * takes 5–10 ms instead of 1 (bench/search.bench.ts, "after a restart"). A PostgreSQL server keeps
+ * its compiled code and caches across API restarts; PGlite starts from nothing with the process.
+ *
+ * One query at a time, yielding to the event loop between them, so a request waits for one warm-up
+ * query at most; it stops after `budgetMs` or `maxQueries`, or when `stopped()` says so.
+ */
+export interface WarmUpOptions {
+  budgetMs: number;
+  maxQueries: number;
+  stopped: () => boolean;
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+/** Common letter pairs and three-letter runs of names and site names. */
+const PAIRS = [
+  'an',
+  'ma',
+  'jo',
+  'da',
+  'el',
+  'ka',
+  'ro',
+  'sa',
+  'li',
+  'be',
+  'ch',
+  'mi',
+  'st',
+  'la',
+  'ha',
+  'to',
+];
+const SUBSTRINGS = ['ann', 'son', 'ert', 'mar', 'ell', 'ton', 'ria', 'ine', 'app', 'shop', 'web', 'dev'];
+
+/** The searches of one round: mostly the short prefixes that must answer in a few milliseconds. */
+function* round(i: number): Generator<{ criterion: SearchCriterion; term: string }> {
+  const letter = LETTERS[i % LETTERS.length]!;
+  const pair = PAIRS[i % PAIRS.length]!;
+  yield { criterion: 'customerName', term: letter };
+  yield { criterion: 'customerName', term: pair };
+  yield { criterion: 'emailid', term: `${pair}${letter}` };
+  yield { criterion: 'emailid', term: `${letter}${pair}@example.com` };
+  if (i % 4 === 0) yield { criterion: 'customerName', term: SUBSTRINGS[(i / 4) % SUBSTRINGS.length]! };
+  if (i % 8 === 0) yield { criterion: 'sitename', term: SUBSTRINGS[(i / 8) % SUBSTRINGS.length]! };
+  if (i % 8 === 4) yield { criterion: 'sitename', term: letter };
+}
+
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function warmUpSearch(
+  db: Queryable,
+  opts: WarmUpOptions,
+): Promise<{ queries: number; ms: number }> {
+  const started = performance.now();
+  let queries = 0;
+  const done = () =>
+    opts.stopped() || queries >= opts.maxQueries || performance.now() - started >= opts.budgetMs;
+  for (let i = 0; !done(); i++) {
+    for (const { criterion, term } of round(i)) {
+      if (done()) break;
+      let after: SearchPosition | undefined;
+      // a first page, and every other round the page after it (the cursor's query)
+      for (let page = 0; page < (i % 2 === 0 ? 2 : 1); page++) {
+        await nextTick();
+        if (done()) break;
+        const found = await searchCustomers(db, criterion, term, after);
+        queries++;
+        after = found.next;
+        if (!after) break;
+      }
+    }
+  }
+  return { queries, ms: performance.now() - started };
+}
