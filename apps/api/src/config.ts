@@ -59,6 +59,8 @@ export interface Config {
    * engine's code compiled and optimized before users search (ms; 0: none). See search-warm-up.ts.
    */
   searchWarmUpMs: number;
+  /** Nice value (0–19) of every thread but the event loop's (password hashing among them); 0: unchanged. */
+  helperThreadNice: number;
 }
 
 const list = (v: string | undefined) =>
@@ -74,6 +76,14 @@ const nonNegative = (name: string, v: string | undefined, fallback: number): num
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be zero or a positive number, got '${v}'`);
+  return n;
+};
+
+const niceValue = (v: string | undefined): number => {
+  if (v === undefined || v === '') return 10;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 19)
+    throw new Error(`HELPER_THREAD_NICE must be a whole number from 0 to 19, got '${v}'`);
   return n;
 };
 
@@ -156,5 +166,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     domainRecheckMs: minutesOrZero('DOMAIN_RECHECK_MINUTES', env.DOMAIN_RECHECK_MINUTES, 10),
     logLevel: env.LOG_LEVEL ?? 'info',
     searchWarmUpMs: nonNegative('SEARCH_WARM_UP_MS', env.SEARCH_WARM_UP_MS, 400),
+    helperThreadNice: niceValue(env.HELPER_THREAD_NICE),
   };
 }

@@ -7,6 +7,7 @@ import { describeRedis } from './lib/redis.ts';
 import { warmUpSearch } from './modules/customers/search-warm-up.ts';
 import { startJobs } from './ops/jobs.ts';
 import { periodicJobs } from './ops/periodic.ts';
+import { lowerHelperThreads } from './ops/thread-priority.ts';
 
 const started = performance.now();
 const config = loadConfig();
@@ -101,6 +102,8 @@ const warm =
       })
     : undefined;
 await app.listen({ port: config.port, host: config.host });
+// hashing and other helper threads yield the cores to the event loop (thread-priority.ts)
+await lowerHelperThreads(config.helperThreadNice);
 startSeeding();
 // A shutdown during the first seeding closes the database under it: shutdown() then ends the process.
 const demo = await seeding.catch((err: unknown) =>

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { apiCall, startApi } from './api-process.ts';
@@ -58,6 +59,15 @@ describe(`first start on an empty ${postgres ? 'PostgreSQL database' : 'data dir
       else expect(api.output()).toMatch(/Ready in \d+ ms \(\d+ warm-up searches: \d+ ms\)/);
       const ready = await fetch(`${api.url}/readyz`);
       expect(ready.status).toBe(200);
+      // every thread but the event loop's (password hashing among them) yields the cores to it
+      const pid = api.child.pid!;
+      const nice = (tid: string) =>
+        Number(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      const tasks = fs.readdirSync(`/proc/${pid}/task`);
+      expect(nice(String(pid))).toBe(0);
+      const helpers = tasks.filter((t) => t !== String(pid)).map(nice);
+      expect(helpers.length).toBeGreaterThan(4);
+      expect(helpers).toEqual(helpers.map(() => 10));
     } finally {
       expect(await api.stop()).toBe(0);
       await dropDb();

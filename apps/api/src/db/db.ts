@@ -57,7 +57,10 @@ const pgQuery = (sql: string, params?: unknown[]) => {
 
 /** Statements that can end a session or change what it may do. */
 const AUTH_WRITE = /\b(?:UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+(?:staff_sessions|staff_roles|staff|roles)\b/i;
-/** Marks an auth-table write that changes nothing a cached session holds (the idle renewal). */
+/**
+ * Marks an auth-table write that changes nothing a cached session holds: the idle renewal, a new
+ * session, and the sign-in counters on staff (failures, lock, last sign-in).
+ */
 export const KEEPS_AUTH = '/* keeps auth */';
 const touchesAuth = (sql: string) => AUTH_WRITE.test(sql) && !sql.includes(KEEPS_AUTH);
 

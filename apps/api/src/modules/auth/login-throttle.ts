@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/db.ts';
+import { KEEPS_AUTH, type Queryable } from '../../db/db.ts';
 
 /** Account lockout: after this many consecutive failures the account is locked. */
 export const LOCKOUT_THRESHOLD = 5;
@@ -89,24 +89,23 @@ export function redisAddressStore(redis: RedisCounter, prefix: string): AddressF
  */
 export async function recordAccountFailure(db: Queryable, uid: string, at: Date): Promise<Date | undefined> {
   const r = await db.query<{ failed_logins: number; lockouts: number }>(
-    'UPDATE staff SET failed_logins = failed_logins + 1 WHERE uid = $1 RETURNING failed_logins, lockouts',
+    `UPDATE staff SET failed_logins = failed_logins + 1 WHERE uid = $1 RETURNING failed_logins, lockouts ${KEEPS_AUTH}`,
     [uid],
   );
   const row = r.rows[0];
   if (!row || row.failed_logins < LOCKOUT_THRESHOLD) return undefined;
   const lockouts = row.lockouts + 1;
   const until = new Date(at.getTime() + lockoutDurationMs(lockouts));
-  await db.query('UPDATE staff SET failed_logins = 0, lockouts = $2, locked_until = $3 WHERE uid = $1', [
-    uid,
-    lockouts,
-    until,
-  ]);
+  await db.query(
+    `UPDATE staff SET failed_logins = 0, lockouts = $2, locked_until = $3 WHERE uid = $1 ${KEEPS_AUTH}`,
+    [uid, lockouts, until],
+  );
   return until;
 }
 
 export async function recordAccountSuccess(db: Queryable, uid: string, at: Date): Promise<void> {
   await db.query(
-    'UPDATE staff SET failed_logins = 0, lockouts = 0, locked_until = NULL, last_login_at = $2 WHERE uid = $1',
+    `UPDATE staff SET failed_logins = 0, lockouts = 0, locked_until = NULL, last_login_at = $2 WHERE uid = $1 ${KEEPS_AUTH}`,
     [uid, at],
   );
 }

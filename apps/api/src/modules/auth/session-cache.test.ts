@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshDb } from '../../../test/harness.ts';
 import { type Db, openPostgres } from '../../db/db.ts';
+import { recordAccountFailure, recordAccountSuccess } from './login-throttle.ts';
 import { hashPassword } from './password-hash.ts';
-import { createSession, useSession } from './sessions.repo.ts';
+import { createSession, createSignInSession, useSession } from './sessions.repo.ts';
 import { insertStaff } from './staff.repo.ts';
 
 // Two instances on one PostgreSQL database: each keeps live sessions between calls, and a write
@@ -61,5 +62,52 @@ describe.runIf(onPostgres)('sessions kept between calls, two instances', () => {
       uid,
     ]);
     await eventually(async () => (await useSession(a, s.xtoken, s.xsign, now, policy)) === undefined);
+  });
+});
+
+describe(`sessions kept between calls (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it("are kept across other staff's sign-ins, and dropped when the staff member's name changes", async () => {
+    const fresh = await freshDb();
+    const db = fresh.db;
+    try {
+      await eventually(async () => db.authGeneration?.() !== undefined);
+      const now = new Date();
+      const staff = async (name: string) => {
+        const uid = randomUUID();
+        const passwordHash = await hashPassword('Secret#123');
+        await insertStaff(db, {
+          uid,
+          email: `${uid}@example.com`,
+          fullName: name,
+          passwordHash,
+          roles: ['Admin'],
+          at: now,
+        });
+        return { uid, passwordHash };
+      };
+      const kept = await staff('Kept Session');
+      const other = await staff('Signing In');
+      const s = await createSession(db, { uid: kept.uid, at: now, clientAddress: null, userAgent: null });
+      expect((await useSession(db, s.xtoken, s.xsign, now, policy))?.full_name).toBe('Kept Session');
+
+      // what a sign-in writes: a wrong password, a right one, a new session
+      const before = db.authGeneration!();
+      await recordAccountFailure(db, other.uid, now);
+      await recordAccountSuccess(db, other.uid, now);
+      const signedIn = await createSignInSession(
+        db,
+        { uid: other.uid, at: now, clientAddress: null, userAgent: null },
+        other.passwordHash,
+      );
+      expect(signedIn).toBeDefined();
+      if (onPostgres) await new Promise((r) => setTimeout(r, 300)); // a notification would be here by now
+      expect(db.authGeneration!()).toBe(before);
+
+      await db.query('UPDATE staff SET full_name = $2 WHERE uid = $1', [kept.uid, 'Renamed']);
+      await eventually(async () => db.authGeneration!() !== before);
+      expect((await useSession(db, s.xtoken, s.xsign, now, policy))?.full_name).toBe('Renamed');
+    } finally {
+      await fresh.drop();
+    }
   });
 });

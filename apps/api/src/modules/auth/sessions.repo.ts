@@ -33,7 +33,7 @@ export async function createSession(
   const r = await db.query<{ id: number }>(
     `INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent,
        impersonation_request_id)
-     VALUES ($1, $2, $3, $4, $4, $5, $6, $7) RETURNING id`,
+     VALUES ($1, $2, $3, $4, $4, $5, $6, $7) RETURNING id ${KEEPS_AUTH}`,
     [
       s.uid,
       hashSecret(xtoken),
@@ -65,7 +65,7 @@ export async function createSignInSession(
   const r = await db.query<{ id: number }>(
     `WITH staff_now AS (SELECT uid FROM staff WHERE uid = $1 AND password_hash = $7 FOR SHARE)
      INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent)
-     SELECT uid, $2, $3, $4, $4, $5, $6 FROM staff_now RETURNING id`,
+     SELECT uid, $2, $3, $4, $4, $5, $6 FROM staff_now RETURNING id ${KEEPS_AUTH}`,
     [
       s.uid,
       hashSecret(xtoken),

@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import os from 'node:os';
+
+/**
+ * Lowers the CPU priority (raises the nice value) of every thread of this process but the event
+ * loop's: libuv's pool, where argon2 hashes passwords (and files are read), and V8's helpers
+ * (background compilers, GC). When the cores are busy, serving requests then goes first: during a
+ * burst of sign-ins, two hashes at once took the two cores from the searches, whose p95 rose by
+ * 16–22% (bench/api-load.bench.ts; the target is 20%), 6–14% with this. An idle core is still
+ * used in full, so sign-ins a second do not drop.
+ *
+ * Linux only (threads are tasks in /proc, and setpriority on a thread id affects that thread);
+ * elsewhere, or with `nice` 0, nothing happens. Answers how many threads it lowered.
+ */
+export async function lowerHelperThreads(nice: number): Promise<number> {
+  if (nice <= 0 || os.platform() !== 'linux') return 0;
+  // libuv starts its pool on first use; use it, so that its threads exist to be lowered
+  await fs.promises.access(os.tmpdir());
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync('/proc/self/task');
+  } catch {
+    return 0;
+  }
+  let lowered = 0;
+  for (const task of tasks) {
+    const tid = Number(task);
+    if (tid === process.pid) continue; // the main thread: the event loop, and PGlite with it
+    try {
+      os.setPriority(tid, nice);
+      lowered++;
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return lowered;
+}
