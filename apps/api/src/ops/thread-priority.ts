@@ -6,7 +6,7 @@ import os from 'node:os';
  * loop's: libuv's pool, where argon2 hashes passwords (and files are read), and V8's helpers
  * (background compilers, GC). When the cores are busy, serving requests then goes first: during a
  * burst of sign-ins, two hashes at once took the two cores from the searches, whose p95 rose by
- * 16–22% (bench/api-load.bench.ts; the target is 20%), 6–14% with this. An idle core is still
+ * 11–22% (bench/api-load.bench.ts; the target is 20%), 6–14% with this. An idle core is still
  * used in full, so sign-ins a second do not drop.
  *
  * Linux only (threads are tasks in /proc, and setpriority on a thread id affects that thread);
