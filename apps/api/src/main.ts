@@ -4,7 +4,7 @@ import { migrate } from './db/migrate.ts';
 import { openConfiguredDb } from './db/open.ts';
 import { seedDemoData } from './db/seed.ts';
 import { describeRedis } from './lib/redis.ts';
-import { warmUpSearch } from './modules/customers/search-warm-up.ts';
+import { WARM_UP_MAX_QUERIES, warmUpSearch } from './modules/customers/search-warm-up.ts';
 import { startJobs } from './ops/jobs.ts';
 import { periodicJobs } from './ops/periodic.ts';
 import { lowerHelperThreads } from './ops/thread-priority.ts';
@@ -93,7 +93,7 @@ const warm =
   db.kind === 'pglite' && config.searchWarmUpMs > 0
     ? await warmUpSearch(db, {
         budgetMs: config.searchWarmUpMs,
-        maxQueries: 200,
+        maxQueries: WARM_UP_MAX_QUERIES,
         stopped: () => closing,
       }).catch((err: unknown) => {
         // only a speed-up: a failure must not stop the start
