@@ -7,6 +7,7 @@ import type { Mailer } from './mail/mailer.ts';
 import type { AddressFailureStore } from './modules/auth/login-throttle.ts';
 import type { LeaseStore } from './ops/leases.ts';
 import type { AppMetrics } from './ops/metrics.ts';
+import type { UserInputSandbox } from './user-input/user-input-sandbox.ts';
 
 /** What every module's service works with; built once in app.ts and passed down explicitly. */
 export interface AppContext {
@@ -23,6 +24,8 @@ export interface AppContext {
   /** Which instance runs each periodic job: Redis when configured, else the database. */
   leases: LeaseStore;
   metrics: AppMetrics;
+  /** Where users' schemas and patterns run: off the event loop, one at a time, with a time budget. */
+  sandbox: UserInputSandbox;
   /**
    * This process: its id (the holder of job leases), whether it is still putting in the demo data
    * of a first start (API calls wait for it meanwhile), and whether it is shutting down.

@@ -27,6 +27,7 @@ import { errorEnvelope } from './plugins/error-envelope.ts';
 import { operations } from './plugins/operations.ts';
 import { requestGuard } from './plugins/request-guard.ts';
 import { lowLevelErrorOptions, securityHeaders } from './plugins/security-headers.ts';
+import { UserInputSandbox } from './user-input/user-input-sandbox.ts';
 
 /**
  * Where a secret could reach a log line if some code logged a request's headers or a body:
@@ -125,8 +126,14 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     addressFailures: redis ? redisAddressStore(redis, prefix) : databaseAddressStore(db),
     leases: redis ? redisLeases(redis, prefix) : databaseLeases(db, clock),
     metrics,
+    sandbox: new UserInputSandbox({
+      budgetMs: opts.config.userInputBudgetMs,
+      maxWaiting: 8,
+      nice: opts.config.helperThreadNice,
+    }),
     ops: { instanceId: randomUUID(), starting: false, draining: false },
   };
+  app.addHook('onClose', () => ctx.sandbox.close());
 
   errorEnvelope(app);
   securityHeaders(app, {

@@ -61,6 +61,11 @@ export interface Config {
   searchWarmUpMs: number;
   /** Nice value (0–19) of every thread but the event loop's (password hashing among them); 0: unchanged. */
   helperThreadNice: number;
+  /**
+   * Longest a check of a user's schema, sample or pattern may run on the sandbox's worker thread
+   * before it is stopped and answered 400 (ms). See user-input/user-input-sandbox.ts.
+   */
+  userInputBudgetMs: number;
 }
 
 const list = (v: string | undefined) =>
@@ -167,5 +172,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     searchWarmUpMs: nonNegative('SEARCH_WARM_UP_MS', env.SEARCH_WARM_UP_MS, 400),
     helperThreadNice: niceValue(env.HELPER_THREAD_NICE),
+    userInputBudgetMs: positive('USER_INPUT_BUDGET_MS', env.USER_INPUT_BUDGET_MS, 1000),
   };
 }

@@ -75,6 +75,21 @@ export const ERRORS = {
     status: 400,
     text: 'There is no such feature set, data center or global server.',
   },
+  userInputTooCostly: {
+    code: 971,
+    status: 400,
+    text: 'This check took too long and was stopped. Simplify the schema, its patterns or the sample.',
+  },
+  checkerBusy: {
+    code: 972,
+    status: 503,
+    text: 'Too many checks are waiting. Please try again in a moment.',
+  },
+  previewBusy: {
+    code: 973,
+    status: 503,
+    text: 'Too many hashing previews are waiting. Please try again in a moment.',
+  },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JSON_LIMIT_MESSAGES, PATTERN_MAX_CHARS } from './json-limits.ts';
 
 /**
  * Registration field rules in the pipe form identity platforms use:
@@ -60,6 +61,7 @@ export function parseFieldRules(text: string): { rules: ParsedRule[] } | { error
         return {
           error: 'custom_validation needs a pattern and a message: custom_validation[regex###message].',
         };
+      if (pattern.length > PATTERN_MAX_CHARS) return { error: JSON_LIMIT_MESSAGES.patternTooLong };
       try {
         new RegExp(pattern);
       } catch {
@@ -122,6 +124,9 @@ export const customFieldBody = z
     path: ['DataSource'],
   });
 
+export const DATA_SOURCE_MAX_ITEMS = 2000;
+export const DATA_SOURCE_ITEM_MAX_CHARS = 200;
+
 /** POST /admin/custom-registration-data?uid=&appId=: a data source for dropdowns. */
 export const dataSourceBody = z.object({
   Name: z
@@ -139,6 +144,7 @@ export const dataSourceBody = z.object({
   Rules: z
     .string()
     .trim()
+    .max(PATTERN_MAX_CHARS, JSON_LIMIT_MESSAGES.patternTooLong)
     .optional()
     .default('')
     .refine((v) => {
@@ -153,12 +159,13 @@ export const dataSourceBody = z.object({
   Items: z
     .array(
       z.object({
-        Value: z.string().trim().min(1),
-        Text: z.string().trim().min(1),
-        Parent: z.string().optional(),
+        Value: z.string().trim().min(1).max(DATA_SOURCE_ITEM_MAX_CHARS),
+        Text: z.string().trim().min(1).max(DATA_SOURCE_ITEM_MAX_CHARS),
+        Parent: z.string().max(DATA_SOURCE_ITEM_MAX_CHARS).optional(),
       }),
     )
-    .min(1, 'Add at least one item.'),
+    .min(1, 'Add at least one item.')
+    .max(DATA_SOURCE_MAX_ITEMS, `A data source may have at most ${DATA_SOURCE_MAX_ITEMS} items.`),
 });
 
 export const DEFAULT_FIELD_NAMES = [

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import { CUSTOM_OBJECT_SIZE_MAX_MB, CUSTOM_OBJECT_SIZE_MIN_MB } from './constants.ts';
+import {
+  JSON_LIMIT_MESSAGES,
+  jsonNesting,
+  SAMPLE_MAX_CHARS,
+  SAMPLE_MAX_DEPTH,
+  SCHEMA_MAX_CHARS,
+  SCHEMA_MAX_DEPTH,
+} from './json-limits.ts';
 import { MESSAGES } from './messages.ts';
 
 /** The site's query of the configuration calls (spec section 7: uid, appId). */
@@ -13,11 +21,19 @@ export const siteQuery = z.object({
 
 export const CUSTOM_OBJECT_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 
-/** Schema text: non-empty, valid JSON ('Custom Object Schema is empty.' / 'Invalid JSON input.'). */
+/**
+ * Schema text: non-empty, valid JSON ('Custom Object Schema is empty.' / 'Invalid JSON input.'),
+ * within the size and depth bounds, which are checked before it is parsed.
+ */
 export const schemaText = z
   .string({ error: MESSAGES.customObjectSchemaEmpty })
   .trim()
   .min(1, { error: MESSAGES.customObjectSchemaEmpty, abort: true })
+  .max(SCHEMA_MAX_CHARS, { error: JSON_LIMIT_MESSAGES.schemaTooLong, abort: true })
+  .refine((v) => jsonNesting(v, SCHEMA_MAX_DEPTH) <= SCHEMA_MAX_DEPTH, {
+    error: JSON_LIMIT_MESSAGES.schemaTooDeep,
+    abort: true,
+  })
   .refine((v) => {
     try {
       const parsed = JSON.parse(v);
@@ -62,7 +78,12 @@ export const setCustomObjectSchemaBody = z.object({
 /** POST /admin/customobject/validate?uid=&appId=: check a sample object against a schema before saving. */
 export const validateCustomObjectBody = z.object({
   Schema: schemaText,
-  Sample: z.string().trim().min(1, 'Enter a sample object.'),
+  Sample: z
+    .string()
+    .trim()
+    .min(1, 'Enter a sample object.')
+    .max(SAMPLE_MAX_CHARS, { error: JSON_LIMIT_MESSAGES.sampleTooLong, abort: true })
+    .refine((v) => jsonNesting(v, SAMPLE_MAX_DEPTH) <= SAMPLE_MAX_DEPTH, JSON_LIMIT_MESSAGES.sampleTooDeep),
 });
 
 export const customObject = z.object({

@@ -1,6 +1,7 @@
-import { DEFAULT_FIELD_NAMES, FIELD_MESSAGES } from '@sac/contract/registration-fields';
+import { DEFAULT_FIELD_NAMES, FIELD_MESSAGES, parseFieldRules } from '@sac/contract/registration-fields';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { unsafePatternReason } from '../../user-input/safe-pattern.mjs';
 import { writeCustomerActivity } from '../activity/customer-activity.ts';
 import { ownedSite } from './owned-site.ts';
 
@@ -61,6 +62,20 @@ export async function activeFields(ctx: AppContext, uid: string, appId: number) 
   return { Data: [...defaults, ...custom] };
 }
 
+/**
+ * A field's custom_validation patterns must compile on the safe engine, which is what a site would
+ * run them on; compiling one is linear in its (bounded) length, so it happens here.
+ */
+function assertSafeRules(rules: string, field: string) {
+  const parsed = parseFieldRules(rules);
+  if ('error' in parsed) return; // the contract's schema has answered that already
+  for (const r of parsed.rules) {
+    if (r.name !== 'custom_validation') continue;
+    const reason = unsafePatternReason((r.arg ?? '').split('###')[0] ?? '');
+    if (reason) throw new AppError('validation', reason, [{ Field: field, Message: reason }]);
+  }
+}
+
 export async function addCustomField(
   ctx: AppContext,
   caller: Caller,
@@ -69,6 +84,7 @@ export async function addCustomField(
   appId: number,
   f: { Name: string; Display: string; Type: string; Rules: string; DataSource: string },
 ) {
+  assertSafeRules(f.Rules, 'Rules');
   await ownedSite(ctx, uid, appId);
   if ((DEFAULT_FIELD_NAMES as readonly string[]).includes(f.Name))
     throw new AppError('fieldExists', FIELD_MESSAGES.fieldExists);
@@ -105,6 +121,7 @@ export async function saveDefaultFields(
   appId: number,
   fields: Array<{ Name: (typeof DEFAULT_FIELD_NAMES)[number]; Enabled: boolean; Rules: string }>,
 ) {
+  for (const f of fields) assertSafeRules(f.Rules, `${f.Name}.Rules`);
   await ownedSite(ctx, uid, appId);
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
@@ -168,10 +185,11 @@ export async function addDataSource(
       ]);
   }
   if (d.Rules) {
-    const re = new RegExp(d.Rules);
-    const bad = d.Items.filter((i) => !re.test(i.Value));
+    const r = await ctx.sandbox.run('match', { pattern: d.Rules, values: d.Items.map((i) => i.Value) });
+    if ('error' in r) throw new AppError('validation', r.error, [{ Field: 'Rules', Message: r.error }]);
+    const bad = r.unmatched;
     if (bad.length) {
-      const message = `These items do not match the rule: ${bad.map((i) => i.Value).join(', ')}.`;
+      const message = `These items do not match the rule: ${bad.join(', ')}.`;
       throw new AppError('validation', message, [{ Field: 'Items', Message: message }]);
     }
   }

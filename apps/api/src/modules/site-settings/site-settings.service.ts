@@ -13,7 +13,6 @@ import {
   SETTINGS_SAVED,
   verificationRecordName,
 } from '@sac/contract/site-settings';
-import { Ajv, type ErrorObject } from 'ajv';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
@@ -26,21 +25,9 @@ import { type HashSettings, hashWithSettings } from './password-hashing.ts';
 // ---------------------------------------------------------------------------------------------
 // Custom objects
 
-/** JSON Schema (draft 2020-12 keywords Ajv knows) compiled strictly: a typo is an error, not a no-op. */
-function compileSchema(text: string) {
-  const ajv = new Ajv({ allErrors: true, strict: true });
-  try {
-    return { validate: ajv.compile(JSON.parse(text)) };
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
-}
-
-const errorsOf = (errors: ErrorObject[] | null | undefined) =>
-  (errors ?? []).map((e) => ({ Path: e.instancePath || '/', Message: e.message ?? 'is not valid' }));
-
-function assertSchema(text: string) {
-  const c = compileSchema(text);
+/** Compiles a user's schema in the sandbox; a schema that does not compile is a 400 saying why. */
+async function assertSchema(ctx: AppContext, text: string) {
+  const c = await ctx.sandbox.run('checkSchema', { schema: text });
   if (c.error)
     throw new AppError('validation', `The schema is not a valid JSON Schema: ${c.error}`, [
       { Field: 'Schema', Message: c.error },
@@ -82,7 +69,7 @@ export async function createObject(
   body: { Id: string; Name: string; SizeMB: number; Schema: string },
 ) {
   await ownedSite(ctx, uid, appId);
-  assertSchema(body.Schema);
+  await assertSchema(ctx, body.Schema);
   const now = ctx.clock.now();
   try {
     await ctx.db.query(
@@ -132,7 +119,7 @@ export async function setSchema(
   schema: string,
 ) {
   await ownedSite(ctx, uid, appId);
-  assertSchema(schema);
+  await assertSchema(ctx, schema);
   const r = await ctx.db.query<ObjectRow>(
     'UPDATE custom_objects SET schema = $3, modified_at = $4 WHERE app_id = $1 AND id = $2 RETURNING *',
     [appId, objId, schema, ctx.clock.now()],
@@ -150,16 +137,10 @@ export async function validateSample(
   sample: string,
 ) {
   await ownedSite(ctx, uid, appId);
-  const c = compileSchema(schema);
-  if (c.error) return { Valid: false, Errors: [{ Path: '(schema)', Message: c.error }] };
-  let value: unknown;
-  try {
-    value = JSON.parse(sample);
-  } catch {
-    return { Valid: false, Errors: [{ Path: '(sample)', Message: 'The sample is not valid JSON.' }] };
-  }
-  const valid = c.validate!(value);
-  return { Valid: Boolean(valid), Errors: errorsOf(c.validate!.errors) };
+  const r = await ctx.sandbox.run('validate', { schema, sample });
+  if ('schemaError' in r) return { Valid: false, Errors: [{ Path: '(schema)', Message: r.schemaError }] };
+  if ('sampleError' in r) return { Valid: false, Errors: [{ Path: '(sample)', Message: r.sampleError }] };
+  return { Valid: r.valid, Errors: r.errors };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,118 @@
+import { Worker } from 'node:worker_threads';
+import { AppError } from '../lib/app-error.ts';
+import type { UserInputTasks } from './user-input-worker.mjs';
+
+export interface SandboxOptions {
+  /** Longest a task may run before its worker is ended (USER_INPUT_BUDGET_MS). */
+  budgetMs: number;
+  /** Tasks that may wait for the worker; past that a call answers 503 at once. */
+  maxWaiting: number;
+  /** Nice value of the worker thread (Linux), as for the other helper threads. */
+  nice: number;
+}
+
+interface Pending {
+  run(): void;
+}
+
+/**
+ * Runs users' schemas and patterns on one worker thread, one task at a time, each with a time
+ * budget. A task over budget ends the worker (V8 stops even a tight loop) and answers 400; the next
+ * task starts a new worker. Whatever a user sends, the event loop spends only a message each way,
+ * and at most one core does this work.
+ */
+export class UserInputSandbox {
+  private worker: Worker | undefined;
+  private busy = false;
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** Workers ended for overrunning their budget since start (for tests and metrics). */
+  stoppedTasks = 0;
+
+  constructor(private readonly opts: SandboxOptions) {}
+
+  async run<K extends keyof UserInputTasks>(
+    kind: K,
+    input: UserInputTasks[K]['input'],
+  ): Promise<UserInputTasks[K]['output']> {
+    if (this.closed) throw new AppError('unavailable');
+    if (this.busy) {
+      if (this.queue.length >= this.opts.maxWaiting) throw new AppError('checkerBusy');
+      await new Promise<void>((resolve) => this.queue.push({ run: resolve }));
+      if (this.closed) {
+        this.queue.shift()?.run();
+        throw new AppError('unavailable');
+      }
+    }
+    this.busy = true;
+    try {
+      return await this.runNow(kind, input);
+    } finally {
+      const next = this.queue.shift();
+      if (next) next.run();
+      else this.busy = false;
+    }
+  }
+
+  private spawn(): Worker {
+    const w = new Worker(new URL('./user-input-worker.mjs', import.meta.url), {
+      workerData: { nice: this.opts.nice },
+      resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    });
+    w.unref();
+    w.on('error', () => {
+      if (this.worker === w) this.worker = undefined;
+    });
+    w.on('exit', () => {
+      if (this.worker === w) this.worker = undefined;
+    });
+    return w;
+  }
+
+  private runNow<K extends keyof UserInputTasks>(
+    kind: K,
+    input: UserInputTasks[K]['input'],
+  ): Promise<UserInputTasks[K]['output']> {
+    this.worker ??= this.spawn();
+    const worker = this.worker;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const finish = () => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+      };
+      const onMessage = (m: { id: number; output?: unknown; failure?: string }) => {
+        if (m.id !== id) return;
+        finish();
+        if (m.failure !== undefined) reject(new AppError('userInputTooCostly'));
+        else resolve(m.output as UserInputTasks[K]['output']);
+      };
+      // The worker died under the task (out of memory, say): the user's input did that.
+      const onExit = () => {
+        finish();
+        reject(new AppError('userInputTooCostly'));
+      };
+      const timer = setTimeout(() => {
+        finish();
+        this.stoppedTasks++;
+        if (this.worker === worker) this.worker = undefined;
+        void worker.terminate();
+        reject(new AppError('userInputTooCostly'));
+      }, this.opts.budgetMs);
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
+      worker.postMessage({ id, kind, input });
+    });
+  }
+
+  /** Ends the worker; calls after this answer 503. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.shift()?.run();
+    const w = this.worker;
+    this.worker = undefined;
+    if (w) await w.terminate();
+  }
+}
