@@ -26,7 +26,7 @@ import { cspReport } from './plugins/csp-report.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
 import { operations } from './plugins/operations.ts';
 import { requestGuard } from './plugins/request-guard.ts';
-import { lowLevelErrorOptions, securityHeaders } from './plugins/security-headers.ts';
+import { headerOptionsOf, lowLevelErrorOptions, securityHeaders } from './plugins/security-headers.ts';
 import { UserInputSandbox } from './user-input/user-input-sandbox.ts';
 
 /**
@@ -101,6 +101,9 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     genReqId: () => randomUUID(),
     ...lowLevelErrorOptions(opts.config),
   });
+  // Every route registered from here on, so the console's fallback knows the API's own prefixes.
+  const routes: string[] = [];
+  app.addHook('onRoute', (route) => void routes.push(route.url));
   const metrics = createMetrics(opts.db);
   const db = instrumentDb(opts.db, metrics);
   const clock = opts.clock ?? systemClock;
@@ -136,9 +139,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   app.addHook('onClose', () => ctx.sandbox.close());
 
   errorEnvelope(app);
-  securityHeaders(app, {
-    connectSrc: opts.config.runtime.apiBaseUrl ? [opts.config.runtime.apiBaseUrl] : [],
-  });
+  securityHeaders(app, headerOptionsOf(opts.config));
   await app.register(cors, {
     origin: opts.config.consoleOrigins,
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
@@ -155,6 +156,6 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   impersonationRoutes(app, ctx);
   siteSettingsRoutes(app, ctx);
   docsRoutes(app);
-  await consoleStatic(app, opts.config);
+  await consoleStatic(app, opts.config, routes);
   return { app, ctx };
 }

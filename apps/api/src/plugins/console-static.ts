@@ -4,12 +4,16 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../lib/app-error.ts';
+import { apiPrefixes, hasDotSegment, isUnder, normalisedPath } from '../lib/request-path.ts';
 
 /**
- * Serves the built console with an SPA fallback: any GET that is not an API call, a docs page or
- * a file answers index.html, so client routes survive a reload. API paths answer the envelope.
+ * Serves the built console with an SPA fallback: any GET that is not under one of the API's
+ * prefixes, not a dotfile and not a file answers index.html, so client routes survive a reload.
+ * The rest answer the envelope's 404. `routes` are the paths registered on the app so far (and
+ * by this plugin): the API's prefixes are derived from them, so a module added later reserves
+ * its prefix without a list to keep up to date here.
  */
-export async function consoleStatic(app: FastifyInstance, config: Config): Promise<void> {
+export async function consoleStatic(app: FastifyInstance, config: Config, routes: string[]): Promise<void> {
   app.get('/runtime-config.json', async (_req, reply) => {
     reply.header('Cache-Control', 'no-store');
     return config.runtime;
@@ -31,15 +35,16 @@ export async function consoleStatic(app: FastifyInstance, config: Config): Promi
     });
   }
 
+  let prefixes: string[] | undefined;
   app.setNotFoundHandler(async (request, reply) => {
-    const isApi =
-      request.url.startsWith('/admin/') ||
-      request.url.startsWith('/account/switchapp') ||
-      request.url.startsWith('/docs/');
+    // On the decoded, normalised path, so no spelling (/ADMIN/x, /%41dmin/x, //admin/x) gets the page.
+    const pathname = normalisedPath(request.url);
+    prefixes ??= apiPrefixes(routes);
+    const isApi = prefixes.some((p) => isUnder(pathname, p));
     // A missing file (an asset of an older build, a typo) is a 404, not the console's page: a
     // script tag that gets HTML back fails obscurely, and caches would keep the wrong answer.
-    const pathname = request.url.split(/[?#]/, 1)[0] ?? '';
-    const isFile = pathname.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(pathname);
+    // Dotfiles (/.git/config, /.env) are never console pages either: scanners get a plain 404.
+    const isFile = isUnder(pathname, '/assets') || /\.[a-z0-9]+$/i.test(pathname) || hasDotSegment(pathname);
     if (isApi || isFile || request.method !== 'GET' || !hasConsole) throw new AppError('unknownCall');
     reply.header('Cache-Control', 'no-cache');
     return reply.type('text/html; charset=utf-8').send(fs.createReadStream(indexFile));

@@ -1,6 +1,7 @@
 import { HEADERS } from '@sac/contract/constants';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/app-error.ts';
+import { isApiCallPath, normalisedPath } from '../lib/request-path.ts';
 
 /**
  * API calls must carry the ajax marker: a browser cannot send that header cross-site without a
@@ -8,9 +9,8 @@ import { AppError } from '../lib/app-error.ts';
  */
 export function requestGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
-    // /account/switchapp is the one API call outside /admin (spec section 7); /account/* else is the console.
-    const isApi = request.url.startsWith('/admin/') || request.url.startsWith('/account/switchapp');
-    if (request.method === 'OPTIONS' || !isApi) return;
+    // On the decoded, normalised path: the router runs /%61dmin/session as /admin/session.
+    if (request.method === 'OPTIONS' || !isApiCallPath(normalisedPath(request.url))) return;
     if (request.headers[HEADERS.ajaxMarker.toLowerCase()] !== HEADERS.ajaxMarkerValue) {
       throw new AppError('ajaxMarkerMissing');
     }

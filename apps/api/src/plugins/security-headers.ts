@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { ERRORS } from '@sac/contract/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isPrivatePath, normalisedPath } from '../lib/request-path.ts';
 import { CSP_REPORT_PATH } from './csp-report.ts';
 
 /**
@@ -26,32 +27,56 @@ export function contentSecurityPolicy(connectSrc: string[]): string {
   ].join('; ');
 }
 
-/** Paths whose answers carry sessions, customer data or secrets: never stored by a cache. */
-const isPrivatePath = (url: string) => /^\/(admin|account)(\/|\?|$)/.test(url);
+/** Answers of an https console tell browsers to use https only, for a year, subdomains too. */
+export const HSTS = 'max-age=31536000; includeSubDomains';
 
-/** The headers of every answer; Cache-Control only where the path is private. */
-export function securityHeaderValues(connectSrc: string[], url: string): Record<string, string> {
+export interface HeaderOptions {
+  /** Origins the console's pages may call besides their own (API_BASE_URL). */
+  connectSrc: string[];
+  /** Send Strict-Transport-Security (the console origin is https). */
+  hsts: boolean;
+}
+
+/**
+ * Whether answers carry HSTS: when the console's origin (the first of CONSOLE_ORIGINS, the one
+ * links are built on) is https. Never on http: a browser would be told to use a scheme that
+ * the console does not answer on (and browsers ignore HSTS received over http anyway).
+ */
+export const wantsHsts = (config: { consoleOrigins: string[] }): boolean =>
+  config.consoleOrigins[0]?.toLowerCase().startsWith('https://') ?? false;
+
+/**
+ * The headers of every answer; Cache-Control only where the path is private (judged on the
+ * decoded, normalised path: /%61dmin/session is /admin/session to the router).
+ */
+export function securityHeaderValues(opts: HeaderOptions, url: string): Record<string, string> {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(connectSrc),
+    ...(opts.hsts ? { 'Strict-Transport-Security': HSTS } : {}),
+    'Content-Security-Policy': contentSecurityPolicy(opts.connectSrc),
     'X-Content-Type-Options': 'nosniff',
     // Reset links carry their token in the query: never leak it in a Referer.
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Resource-Policy': 'same-origin',
-    ...(isPrivatePath(url) ? { 'Cache-Control': 'no-store' } : {}),
+    ...(isPrivatePath(normalisedPath(url)) ? { 'Cache-Control': 'no-store' } : {}),
   };
 }
 
-const connectSrcOf = (config: { runtime: { apiBaseUrl: string | null } }) =>
-  config.runtime.apiBaseUrl ? [config.runtime.apiBaseUrl] : [];
+type HeaderConfig = { runtime: { apiBaseUrl: string | null }; consoleOrigins: string[] };
 
-export function securityHeaders(app: FastifyInstance, opts: { connectSrc: string[] }): void {
-  const fixed = securityHeaderValues(opts.connectSrc, '/');
+/** The header options of a configuration. */
+export const headerOptionsOf = (config: HeaderConfig): HeaderOptions => ({
+  connectSrc: config.runtime.apiBaseUrl ? [config.runtime.apiBaseUrl] : [],
+  hsts: wantsHsts(config),
+});
+
+export function securityHeaders(app: FastifyInstance, opts: HeaderOptions): void {
+  const fixed = securityHeaderValues(opts, '/');
   app.addHook('onSend', async (request, reply, payload) => {
     reply.headers(fixed);
     reply.header('X-Request-Id', request.id);
-    if (isPrivatePath(request.url)) reply.header('Cache-Control', 'no-store');
+    if (isPrivatePath(normalisedPath(request.url))) reply.header('Cache-Control', 'no-store');
     return payload;
   });
 }
@@ -61,8 +86,8 @@ export function securityHeaders(app: FastifyInstance, opts: { connectSrc: string
  * not run: a URL that does not decode (frameworkErrors: the error envelope, not Fastify's body
  * echoing the path) and bytes that do not parse as HTTP (clientErrorHandler: 400, 408 or 431).
  */
-export function lowLevelErrorOptions(config: { runtime: { apiBaseUrl: string | null } }) {
-  const connectSrc = connectSrcOf(config);
+export function lowLevelErrorOptions(config: HeaderConfig) {
+  const opts = headerOptionsOf(config);
   return {
     frameworkErrors(_err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
       const description = 'The request URL is not valid.';
@@ -75,7 +100,7 @@ export function lowLevelErrorOptions(config: { runtime: { apiBaseUrl: string | n
       return reply
         .code(400)
         .headers({
-          ...securityHeaderValues(connectSrc, request.raw.url ?? '/'),
+          ...securityHeaderValues(opts, request.raw.url ?? '/'),
           'X-Request-Id': String(request.id),
         })
         .type('application/json; charset=utf-8')
@@ -90,7 +115,7 @@ export function lowLevelErrorOptions(config: { runtime: { apiBaseUrl: string | n
         Description: http.STATUS_CODES[status],
       });
       const headers = {
-        ...securityHeaderValues(connectSrc, '/'),
+        ...securityHeaderValues(opts, '/'),
         'Cache-Control': 'no-store',
         'Content-Type': 'application/json; charset=utf-8',
         'Content-Length': String(Buffer.byteLength(body)),
