@@ -92,6 +92,16 @@ export const ERRORS = {
   },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
+  storeUnavailable: {
+    code: 952,
+    status: 503,
+    text: 'The service cannot reach its database right now. Please try again in a few seconds.',
+  },
+  tooManyRequests: {
+    code: 953,
+    status: 429,
+    text: 'Too many requests from this address. Please try again later.',
+  },
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -9,6 +9,8 @@ export interface FieldError {
 export class AppError extends Error {
   readonly code: number;
   readonly status: number;
+  /** Sent as Retry-After (seconds) with a 429 or 503: when the client may try again. */
+  retryAfterSeconds?: number;
   constructor(
     readonly errorName: ErrorName,
     readonly description: string = ERRORS[errorName].text,

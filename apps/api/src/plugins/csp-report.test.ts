@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { parseCspReports, stripUrl } from './csp-report.ts';
+import { addressKey, parseCspReports, recordedPerClient, stripUrl } from './csp-report.ts';
 
 let t: TestApp;
 let file: string;
@@ -129,6 +129,79 @@ describe('POST /csp-report', () => {
     expect(r.statusCode).toBe(415);
   });
 
+  it('limits the reports one client address may send, before reading their bodies', async () => {
+    const send = (remoteAddress: string, payload = JSON.stringify(legacy)) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/csp-report',
+        headers: { 'content-type': 'application/csp-report' },
+        payload,
+        remoteAddress,
+      });
+    const answers = await Promise.all(Array.from({ length: 25 }, () => send('198.51.100.7')));
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 204)).toHaveLength(20);
+    expect(codes.filter((c) => c === 429)).toHaveLength(5);
+    const refused = answers.find((r) => r.statusCode === 429)!;
+    expect(refused.json()).toMatchObject({ ErrorCode: 953 });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // over the budget even a malformed body is refused before it is read
+    expect((await send('198.51.100.7', '{"csp-report":')).statusCode).toBe(429);
+    // another address is not affected; IPv6 addresses of one /64 share a budget
+    expect((await send('198.51.100.8')).statusCode).toBe(204);
+    const v6 = await Promise.all(
+      Array.from({ length: 21 }, (_, i) => send(`2001:db8:1:2::${(i + 1).toString(16)}`)),
+    );
+    expect(v6.filter((r) => r.statusCode === 429)).toHaveLength(1);
+    expect((await send('2001:db8:1:3::1')).statusCode).toBe(204);
+  });
+
+  it("keeps at most 50 violations of one address in the record, so one address's flood leaves room for others", async () => {
+    const batch = (n: number) =>
+      JSON.stringify(
+        Array.from({ length: n }, (_, i) => ({
+          type: 'csp-violation',
+          url: `http://console.test/flood-${i}`,
+          body: { effectiveDirective: 'img-src', blockedURL: 'https://flood.example/x.png' },
+        })),
+      );
+    const flood = (payload: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/csp-report',
+        headers: { 'content-type': 'application/reports+json' },
+        payload,
+        remoteAddress: '203.0.113.9',
+      });
+    for (let i = 0; i < 5; i++) expect((await flood(batch(20))).statusCode).toBe(204);
+    expect(lines().filter((l) => String(l.documentUrl).includes('/flood-'))).toHaveLength(50);
+    const real = await t.app.inject({
+      method: 'POST',
+      url: '/csp-report',
+      headers: { 'content-type': 'application/csp-report' },
+      payload: JSON.stringify(legacy),
+      remoteAddress: '192.0.2.44',
+    });
+    expect(real.statusCode).toBe(204);
+    expect(lines().at(-1)).toMatchObject({ documentUrl: 'http://console.test/login', client: '192.0.2.44' });
+  });
+
+  it('keeps the per-address quota across a restart, counting from the record', () => {
+    const counts = recordedPerClient(
+      [
+        JSON.stringify({ client: 'a', directive: 'x' }),
+        JSON.stringify({ client: 'a', directive: 'y' }),
+        'not json',
+        JSON.stringify({ directive: 'no client' }),
+        JSON.stringify({ client: 'b' }),
+      ].join('\n'),
+    );
+    expect([...counts]).toEqual([
+      ['a', 2],
+      ['b', 1],
+    ]);
+  });
+
   it('stops growing the record at 1 MiB but still answers 204', async () => {
     fs.appendFileSync(file, `${'x'.repeat(1024 * 1024)}\n`);
     const size = fs.statSync(file).size;
@@ -150,6 +223,15 @@ describe('report parsing', () => {
     expect(stripUrl('inline')).toBe('inline');
     expect(stripUrl('eval')).toBe('eval');
     expect(stripUrl(42)).toBe('');
+  });
+
+  it('keys IPv4 addresses whole and IPv6 addresses by their /64', () => {
+    expect(addressKey('192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKey('2001:db8:1:2::7')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:DB8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
   });
 
   it('reads no more than 20 reports of one batch', () => {

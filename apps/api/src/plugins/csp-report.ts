@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.ts';
 
 /** Where browsers send Content-Security-Policy violation reports (the policy's report-uri). */
@@ -28,6 +29,19 @@ const MAX_PER_REQUEST = 20;
 const MAX_FILE_BYTES = 1024 * 1024;
 /** At most this many warnings a minute; the rest are counted and summed up in the next warning. */
 const LOGS_PER_MINUTE = 60;
+/**
+ * Report requests one client address (an IPv6 /64) may send per minute; past that it gets 429
+ * before its body is read. A page with a CSP problem reports each violation once per load, so
+ * twenty a minute leaves room for a few reloads.
+ */
+export const REPORTS_PER_ADDRESS_PER_MINUTE = 20;
+/** Addresses whose budget is tracked at once; when full, addresses not yet tracked wait (429). */
+const MAX_TRACKED_ADDRESSES = 10_000;
+/**
+ * Violations of one address (an IPv6 /64) kept in the record file, over its whole life: one
+ * address's flood takes 50 lines (about 20 KiB) of the 1 MiB, and leaves the rest to others.
+ */
+export const RECORD_LINES_PER_ADDRESS = 50;
 
 const str = (v: unknown, max = 300): string => (typeof v === 'string' ? v.slice(0, max) : '');
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -86,17 +100,64 @@ export function parseCspReports(body: unknown): CspViolation[] {
   return out.filter((v) => v.directive !== '');
 }
 
+/** Expands an IPv6 address into its eight hextets (no zone, no embedded IPv4). */
+function hextets(ip: string): string[] {
+  const [head = '', tail] = ip.split('::');
+  const a = head ? head.split(':') : [];
+  const b = tail ? tail.split(':') : [];
+  const zeros = tail === undefined ? [] : Array(8 - a.length - b.length).fill('0');
+  return [...a, ...zeros, ...b].map((h) => (Number.parseInt(h, 16) || 0).toString(16));
+}
+
+/**
+ * Whose budget a report counts against: an IPv4 address whole (IPv4-mapped IPv6 too), an IPv6
+ * address by its /64, the smallest block a client usually gets: one host can pick any address in it.
+ */
+export function addressKey(ip: string | undefined): string {
+  const a = (ip ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  if (net.isIPv6(a) && !a.includes('.')) return `${hextets(a.split('%')[0]!).slice(0, 4).join(':')}::/64`;
+  return a.toLowerCase() || 'unknown';
+}
+
+/** How many lines of each client a record file already holds (a restart keeps the quotas). */
+export function recordedPerClient(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const client = (JSON.parse(line) as { client?: unknown }).client;
+      if (typeof client === 'string') counts.set(client, (counts.get(client) ?? 0) + 1);
+    } catch {
+      // a line cut short or not ours: it counts for nobody
+    }
+  }
+  return counts;
+}
+
 export interface CspReportOptions {
-  /** Each violation is appended here as one JSON line (until the file reaches 1 MiB). */
+  /**
+   * Each violation is appended here as one JSON line (until the file reaches 1 MiB, and at most
+   * RECORD_LINES_PER_ADDRESS of one client address).
+   */
   file?: string;
+  /** Milliseconds since the epoch (tests). */
+  now?: () => number;
 }
 
 /**
  * POST /csp-report: takes violation reports in either format with a small body limit, logs each at
  * warn level, counts them and answers 204. Registered in its own context so the two report media
  * types are accepted on this route only.
+ *
+ * Anyone may post reports (browsers send them without credentials), so each client address has a
+ * budget of requests per minute, checked before the body is read, and a quota of lines in the
+ * record. Both are counted in this process's memory (one increment on the event loop, so
+ * concurrent reports count exactly): they guard this instance's own file, so a count shared
+ * between instances would buy nothing; the record quota is read back from the file at the first
+ * report after a start.
  */
 export function cspReport(app: FastifyInstance, opts: CspReportOptions = {}): { count(): number } {
+  const now = opts.now ?? Date.now;
   let count = 0;
   let windowStart = 0;
   let logged = 0;
@@ -104,18 +165,51 @@ export function cspReport(app: FastifyInstance, opts: CspReportOptions = {}): { 
   let fileFull = false;
   if (opts.file) fs.mkdirSync(path.dirname(opts.file), { recursive: true });
 
-  const record = (line: string) => {
+  /** Requests per address key in the current minute of that key. */
+  const budgets = new Map<string, { start: number; used: number }>();
+  /** Seconds until the address may report again, or 0 when this request is within its budget. */
+  const spend = (key: string): number => {
+    const t = now();
+    let b = budgets.get(key);
+    if (b && t - b.start >= 60_000) b = undefined;
+    if (!b) {
+      if (budgets.size >= MAX_TRACKED_ADDRESSES) {
+        for (const [k, v] of budgets) if (t - v.start >= 60_000) budgets.delete(k);
+        if (budgets.size >= MAX_TRACKED_ADDRESSES) return 60;
+      }
+      b = { start: t, used: 0 };
+      budgets.set(key, b);
+    }
+    if (b.used >= REPORTS_PER_ADDRESS_PER_MINUTE)
+      return Math.max(1, Math.ceil((b.start + 60_000 - t) / 1000));
+    b.used += 1;
+    return 0;
+  };
+
+  let recorded: Map<string, number> | undefined;
+  const record = (client: string, line: string) => {
     if (!opts.file || fileFull) return;
     try {
+      recorded ??= recordedPerClient(
+        fs.existsSync(opts.file) ? fs.readFileSync(opts.file, 'utf8').slice(0, 2 * MAX_FILE_BYTES) : '',
+      );
+      const mine = recorded.get(client) ?? 0;
+      if (mine >= RECORD_LINES_PER_ADDRESS) return;
       if ((fs.statSync(opts.file, { throwIfNoEntry: false })?.size ?? 0) >= MAX_FILE_BYTES) {
         fileFull = true;
         app.log.warn({ file: opts.file }, 'csp violation record is full; further violations are only logged');
         return;
       }
       fs.appendFileSync(opts.file, `${line}\n`);
+      recorded.set(client, mine + 1);
     } catch (err) {
       app.log.error({ err }, 'csp violation could not be recorded');
     }
+  };
+
+  const budget = async (request: FastifyRequest) => {
+    const wait = spend(addressKey(request.ip));
+    if (wait > 0) throw Object.assign(new AppError('tooManyRequests'), { retryAfterSeconds: wait });
   };
 
   void app.register(async (scope) => {
@@ -130,18 +224,23 @@ export function cspReport(app: FastifyInstance, opts: CspReportOptions = {}): { 
         }
       },
     );
-    scope.post(CSP_REPORT_PATH, { bodyLimit: BODY_LIMIT }, async (request, reply) => {
+    // The budget is spent in onRequest: a refused report's body is never read or parsed.
+    scope.post(CSP_REPORT_PATH, { bodyLimit: BODY_LIMIT, onRequest: budget }, async (request, reply) => {
       const violations = parseCspReports(request.body);
       if (violations.length === 0)
         throw new AppError('validation', 'The body holds no CSP violation report.');
-      const now = Date.now();
-      if (now - windowStart >= 60_000) {
-        windowStart = now;
+      const at = now();
+      if (at - windowStart >= 60_000) {
+        windowStart = at;
         logged = 0;
       }
+      const client = addressKey(request.ip);
       for (const v of violations) {
         count += 1;
-        record(JSON.stringify({ at: new Date(now).toISOString(), requestId: request.id, ...v }));
+        record(
+          client,
+          JSON.stringify({ at: new Date(at).toISOString(), requestId: request.id, client, ...v }),
+        );
         if (logged < LOGS_PER_MINUTE) {
           logged += 1;
           request.log.warn(

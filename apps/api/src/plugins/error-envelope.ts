@@ -10,6 +10,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, e: AppEr
     RequestId: String(request.id),
     ...(e.fieldErrors ? { FieldErrors: e.fieldErrors } : {}),
   };
+  if (e.retryAfterSeconds !== undefined) reply.header('Retry-After', String(e.retryAfterSeconds));
   return reply.status(e.status).type('application/json; charset=utf-8').send(body);
 }
 
