@@ -4,11 +4,16 @@ import { migrate } from './db/migrate.ts';
 import { openConfiguredDb } from './db/open.ts';
 import { seedDemoData } from './db/seed.ts';
 import { describeRedis } from './lib/redis.ts';
+import { isPrivatePath, normalisedPath } from './lib/request-path.ts';
 import { WARM_UP_MAX_QUERIES, warmUpSearch } from './modules/customers/search-warm-up.ts';
 import { startJobs } from './ops/jobs.ts';
 import { periodicJobs } from './ops/periodic.ts';
+import { privateUmask } from './ops/private-data-dir.ts';
 import { lowerHelperThreads } from './ops/thread-priority.ts';
 
+// Before any file is made: DATA_DIR's database, key, outbox and records are this user's only
+// (openConfiguredDb also makes what is already there 0700/0600).
+privateUmask();
 const started = performance.now();
 const config = loadConfig();
 const db = await openConfiguredDb(config);
@@ -38,7 +43,7 @@ let seeded = false;
 const { app, ctx } = await buildApp({ config, db });
 ctx.ops.starting = true; // until the demo data is in: /readyz says 'starting'
 app.addHook('onRequest', async (req) => {
-  if (!seeded && (req.url.startsWith('/admin/') || req.url.startsWith('/account/'))) await seeding;
+  if (!seeded && isPrivatePath(normalisedPath(req.url))) await seeding;
 });
 
 const jobs = startJobs({

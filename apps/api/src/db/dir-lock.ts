@@ -16,7 +16,7 @@ function alive(pid: number): boolean {
 export function acquireDirLock(lockPath: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = fs.openSync(lockPath, 'wx');
+      const fd = fs.openSync(lockPath, 'wx', 0o600);
       fs.writeSync(fd, String(process.pid));
       fs.closeSync(fd);
       const release = () => {

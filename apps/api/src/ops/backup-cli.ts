@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { backupEmbedded, restoreEmbedded } from './backup.ts';
+import { privateUmask, restrictDataDir } from './private-data-dir.ts';
 
 // node --import tsx apps/api/src/ops/backup-cli.ts backup  <file.tar.gz>   (server stopped)
 // node --import tsx apps/api/src/ops/backup-cli.ts restore <file.tar.gz>   (into an empty DATA_DIR)
+privateUmask();
 const [command, file] = process.argv.slice(2);
 const config = loadConfig();
 if (config.databaseUrl) {
@@ -23,6 +25,7 @@ try {
     console.log(`Backed up ${config.dataDir}/pglite to ${target} (${(bytes / 1_048_576).toFixed(1)} MiB).`);
   } else {
     await restoreEmbedded(target, config.dataDir);
+    restrictDataDir(config.dataDir); // an archive's entries keep the modes they were packed with
     console.log(`Restored ${target} into ${config.dataDir}/pglite.`);
   }
 } catch (e) {
