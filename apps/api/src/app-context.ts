@@ -26,6 +26,8 @@ export interface AppContext {
   metrics: AppMetrics;
   /** Where users' schemas and patterns run: off the event loop, one at a time, with a time budget. */
   sandbox: UserInputSandbox;
+  /** Where hashing previews run PBKDF2: its own thread at the lowest priority, one at a time. */
+  previewSandbox: UserInputSandbox;
   /**
    * This process: its id (the holder of job leases), whether it is still putting in the demo data
    * of a first start (API calls wait for it meanwhile), and whether it is shutting down.

@@ -64,6 +64,12 @@ export function redactUrl(url: string): string {
   );
 }
 
+/**
+ * Longest a hashing preview's PBKDF2 may take on its thread: the capped iterations take about a
+ * quarter of a second of an idle core; at the lowest priority beside a burst of sign-ins, longer.
+ */
+const PREVIEW_BUDGET_MS = 5_000;
+
 export interface AppOptions {
   config: Config;
   db: Db;
@@ -134,9 +140,18 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
       maxWaiting: 8,
       nice: opts.config.helperThreadNice,
     }),
+    previewSandbox: new UserInputSandbox({
+      budgetMs: PREVIEW_BUDGET_MS,
+      maxWaiting: 2,
+      nice: 19,
+      errors: { overBudget: 'previewBusy', busy: 'previewBusy' },
+    }),
     ops: { instanceId: randomUUID(), starting: false, draining: false },
   };
-  app.addHook('onClose', () => ctx.sandbox.close());
+  app.addHook('onClose', async () => {
+    await ctx.sandbox.close();
+    await ctx.previewSandbox.close();
+  });
 
   errorEnvelope(app);
   securityHeaders(app, headerOptionsOf(opts.config));

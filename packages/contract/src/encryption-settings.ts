@@ -80,9 +80,21 @@ export const saveEncryptionSettingsBody = z.object({
     }),
 });
 
+/**
+ * Most PBKDF2 iterations a preview computes: OWASP's recommendation for each digest (2023), about
+ * a quarter of a second of one core. A setting may be saved with more; its preview is refused.
+ */
+export const PREVIEW_MAX_ITERATIONS = { 'PBKDF2-SHA256': 600_000, 'PBKDF2-SHA512': 210_000 } as const;
+export const previewIterationsMessage = (type: keyof typeof PREVIEW_MAX_ITERATIONS): string =>
+  `A preview computes at most ${PREVIEW_MAX_ITERATIONS[type].toLocaleString('en-US')} iterations of ${type}. The settings can be saved with more.`;
+
 /** POST /admin/encryption-settings/preview: the stored form of a sample password. */
 export const previewBody = z.object({
-  data: saveEncryptionSettingsBody.shape.data,
+  data: saveEncryptionSettingsBody.shape.data.superRefine((d, ctx) => {
+    const type = d.EncryptionType;
+    if ((type === 'PBKDF2-SHA256' || type === 'PBKDF2-SHA512') && d.Iterations > PREVIEW_MAX_ITERATIONS[type])
+      ctx.addIssue({ code: 'custom', path: ['Iterations'], message: previewIterationsMessage(type) });
+  }),
   Sample: z.string().min(1, 'Enter a sample password.').max(256),
 });
 export const previewResponse = z.object({

@@ -49,6 +49,11 @@ export const ERRORS = {
   impersonationConflict: { code: 945, status: 409, text: 'This request cannot be changed this way now.' },
   impersonationInvalid: { code: 946, status: 400, text: 'The impersonation request is not valid.' },
   impersonationForbidden: { code: 947, status: 403, text: 'You may not take this action on this request.' },
+  approverCoolingDown: {
+    code: 948,
+    status: 403,
+    text: 'You became a SuperAdmin recently: you cannot approve impersonation requests until the cool-down has passed.',
+  },
   customerAuthFailed: { code: 949, status: 401, text: 'The API key and secret do not match a site.' },
   customObjectsEmpty: { code: 999, status: 404, text: 'This site has no custom objects yet.' },
   securityConflict: {
@@ -84,6 +89,11 @@ export const ERRORS = {
     code: 972,
     status: 503,
     text: 'Too many checks are waiting. Please try again in a moment.',
+  },
+  accountLocked: {
+    code: 974,
+    status: 429,
+    text: 'Too many wrong passwords: this account is locked for a few minutes. Please try again later.',
   },
   previewBusy: {
     code: 973,

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { ErrorName } from '@sac/contract/errors';
 import { AppError } from '../lib/app-error.ts';
 import type { UserInputTasks } from './user-input-worker.mjs';
 
@@ -9,6 +10,8 @@ export interface SandboxOptions {
   maxWaiting: number;
   /** Nice value of the worker thread (Linux), as for the other helper threads. */
   nice: number;
+  /** What a task over budget and a call past the queue answer (default: 971 and 972). */
+  errors?: { overBudget: ErrorName; busy: ErrorName };
 }
 
 interface Pending {
@@ -30,7 +33,13 @@ export class UserInputSandbox {
   /** Workers ended for overrunning their budget since start (for tests and metrics). */
   stoppedTasks = 0;
 
-  constructor(private readonly opts: SandboxOptions) {}
+  private readonly overBudget: ErrorName;
+  private readonly busyError: ErrorName;
+
+  constructor(private readonly opts: SandboxOptions) {
+    this.overBudget = opts.errors?.overBudget ?? 'userInputTooCostly';
+    this.busyError = opts.errors?.busy ?? 'checkerBusy';
+  }
 
   async run<K extends keyof UserInputTasks>(
     kind: K,
@@ -38,7 +47,7 @@ export class UserInputSandbox {
   ): Promise<UserInputTasks[K]['output']> {
     if (this.closed) throw new AppError('unavailable');
     if (this.busy) {
-      if (this.queue.length >= this.opts.maxWaiting) throw new AppError('checkerBusy');
+      if (this.queue.length >= this.opts.maxWaiting) throw new AppError(this.busyError);
       await new Promise<void>((resolve) => this.queue.push({ run: resolve }));
       if (this.closed) {
         this.queue.shift()?.run();
@@ -86,20 +95,20 @@ export class UserInputSandbox {
       const onMessage = (m: { id: number; output?: unknown; failure?: string }) => {
         if (m.id !== id) return;
         finish();
-        if (m.failure !== undefined) reject(new AppError('userInputTooCostly'));
+        if (m.failure !== undefined) reject(new AppError(this.overBudget));
         else resolve(m.output as UserInputTasks[K]['output']);
       };
       // The worker died under the task (out of memory, say): the user's input did that.
       const onExit = () => {
         finish();
-        reject(new AppError('userInputTooCostly'));
+        reject(new AppError(this.overBudget));
       };
       const timer = setTimeout(() => {
         finish();
         this.stoppedTasks++;
         if (this.worker === worker) this.worker = undefined;
         void worker.terminate();
-        reject(new AppError('userInputTooCostly'));
+        reject(new AppError(this.overBudget));
       }, this.opts.budgetMs);
       worker.on('message', onMessage);
       worker.once('exit', onExit);

@@ -1,6 +1,7 @@
 // The sandbox's worker thread: compiles users' JSON Schemas and runs users' patterns, away from the
 // event loop. The main thread gives each task a time budget and ends this thread when a task
 // overruns it (see user-input-sandbox.ts), so no task here can hold up a request but its own.
+import { pbkdf2Sync } from 'node:crypto';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Ajv } from 'ajv';
@@ -57,6 +58,10 @@ const tasks = {
       return { error: e.message };
     }
     return { unmatched: values.filter((v) => !re.test(v)) };
+  },
+  /** { material, salt, iterations, keylen, digest } -> { key }: a hashing preview's PBKDF2, on this (low-priority) thread. */
+  pbkdf2({ material, salt, iterations, keylen, digest }) {
+    return { key: pbkdf2Sync(Buffer.from(material), Buffer.from(salt), iterations, keylen, digest) };
   },
 };
 

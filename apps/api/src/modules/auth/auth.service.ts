@@ -3,35 +3,44 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { allowedConsolePage } from '../../lib/console-url.ts';
 import { writeActivity } from '../activity/activity.repo.ts';
-import { recordAccountFailure, recordAccountSuccess } from './login-throttle.ts';
+import {
+  countAccountAttempt,
+  LOCKOUT_THRESHOLD,
+  lockAfterFailure,
+  recordAccountSuccess,
+} from './login-throttle.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password-hash.ts';
 import { createSignInSession, revokeSession, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByEmail, findStaffByUid, setPassword } from './staff.repo.ts';
-import { consumeToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
+import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
 
 /**
  * Sign-in. Unknown email, wrong password and locked account all answer 'Please use valid
  * credentials.' (no account enumeration); an address over its daily failure budget gets 429.
+ *
+ * Every attempt is counted, per address and per account, before its password is checked, and
+ * only attempts within both budgets are checked: attempts sent together lock exactly as the same
+ * attempts sent one after another. A right password takes its address count back.
  */
 export async function login(ctx: AppContext, caller: Caller, email: string, password: string) {
   const now = ctx.clock.now();
   const audit = { at: now, actorEmail: email, clientAddress: caller.clientAddress };
   const byAddress = ctx.addressFailures;
-  if ((await byAddress.failuresToday(caller.clientAddress, now)) >= ctx.config.loginAddressDailyFailures) {
+  if ((await byAddress.recordFailure(caller.clientAddress, now)) > ctx.config.loginAddressDailyFailures) {
     await writeActivity(ctx.db, { ...audit, action: 'login.throttled' });
     throw new AppError('tooManyAttempts');
   }
   const staff = await findStaffByEmail(ctx.db, email);
-  const locked = staff?.locked_until != null && new Date(staff.locked_until) > now;
+  const attempt = staff ? await countAccountAttempt(ctx.db, staff.uid, now) : undefined;
+  const locked = staff !== undefined && (attempt === undefined || attempt > LOCKOUT_THRESHOLD);
   const ok =
     staff && !locked
       ? await verifyPassword(staff.password_hash, password)
       : await verifyAgainstDummy(password);
 
   if (!staff || locked || !ok) {
-    await byAddress.recordFailure(caller.clientAddress, now);
-    let lockedUntil: Date | undefined;
-    if (staff && !locked) lockedUntil = await recordAccountFailure(ctx.db, staff.uid, now);
+    const lockedUntil =
+      staff && !locked ? await lockAfterFailure(ctx.db, staff.uid, attempt!, now) : undefined;
     await writeActivity(ctx.db, {
       ...audit,
       actorUid: staff?.uid,
@@ -60,6 +69,7 @@ export async function login(ctx: AppContext, caller: Caller, email: string, pass
   );
   if (!session) throw new AppError('invalidCredentials');
   await recordAccountSuccess(ctx.db, staff.uid, now);
+  await byAddress.forgive(caller.clientAddress, now);
   await writeActivity(ctx.db, {
     ...audit,
     actorUid: staff.uid,
@@ -141,24 +151,31 @@ export async function forgotPassword(ctx: AppContext, caller: Caller, email: str
   return { IsPosted: true, Message: SUCCESS_MESSAGES.forgotPassword };
 }
 
-/** Spends a reset (or invitation) token, sets the password and ends every session of that user. */
+/**
+ * Spends a reset (or invitation) token, sets the password and ends every session of that user.
+ * The token is looked up before the new password is hashed: a bogus token costs one indexed read,
+ * not a hash in the queue that sign-ins wait in. It is spent (and checked again) after the hash.
+ */
 export async function resetPassword(ctx: AppContext, caller: Caller, password: string, resettoken: string) {
-  const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
-  const done = await ctx.db.transaction(async (tx) => {
-    const token = await consumeToken(tx, resettoken, ['reset', 'invite'], now);
-    if (!token) return undefined;
-    await setPassword(tx, token.uid, passwordHash, now);
-    const ended = await revokeUserSessions(tx, token.uid, now, 'password-reset');
-    await writeActivity(tx, {
-      at: now,
-      actorUid: token.uid,
-      action: 'password.reset',
-      clientAddress: caller.clientAddress,
-      details: { via: token.purpose, sessionsEnded: ended },
-    });
-    return token;
-  });
+  const live = await isLiveToken(ctx.db, resettoken, ['reset', 'invite'], now);
+  const passwordHash = live ? await hashPassword(password) : undefined;
+  const done =
+    passwordHash &&
+    (await ctx.db.transaction(async (tx) => {
+      const token = await consumeToken(tx, resettoken, ['reset', 'invite'], now);
+      if (!token) return undefined;
+      await setPassword(tx, token.uid, passwordHash, now);
+      const ended = await revokeUserSessions(tx, token.uid, now, 'password-reset');
+      await writeActivity(tx, {
+        at: now,
+        actorUid: token.uid,
+        action: 'password.reset',
+        clientAddress: caller.clientAddress,
+        details: { via: token.purpose, sessionsEnded: ended },
+      });
+      return token;
+    }));
   if (!done) {
     await writeActivity(ctx.db, {
       at: now,
@@ -173,7 +190,11 @@ export async function resetPassword(ctx: AppContext, caller: Caller, password: s
   };
 }
 
-/** Needs the old password; ends the user's other sessions and keeps the one making the change. */
+/**
+ * Needs the old password; ends the user's other sessions and keeps the one making the change.
+ * A wrong old password counts as a failed sign-in of the account and of the address, counted
+ * before the check: a held session cannot guess the password faster than the sign-in screen.
+ */
 export async function changePassword(
   ctx: AppContext,
   caller: Caller,
@@ -181,7 +202,6 @@ export async function changePassword(
   oldpassword: string,
   newpassword: string,
 ) {
-  const staff = await findStaffByUid(ctx.db, session.uid);
   const now = ctx.clock.now();
   const audit = {
     at: now,
@@ -189,11 +209,43 @@ export async function changePassword(
     actorEmail: session.email,
     clientAddress: caller.clientAddress,
   };
-  if (!staff || !(await verifyPassword(staff.password_hash, oldpassword))) {
-    await writeActivity(ctx.db, { ...audit, action: 'password.change.failed' });
+  if (oldpassword === newpassword) throw new AppError('samePassword');
+  if (
+    (await ctx.addressFailures.recordFailure(caller.clientAddress, now)) >
+    ctx.config.loginAddressDailyFailures
+  ) {
+    await writeActivity(ctx.db, { ...audit, action: 'login.throttled', details: { via: 'password-change' } });
+    throw new AppError('tooManyAttempts');
+  }
+  const staff = await findStaffByUid(ctx.db, session.uid);
+  const attempt = staff ? await countAccountAttempt(ctx.db, staff.uid, now) : undefined;
+  if (!staff || attempt === undefined || attempt > LOCKOUT_THRESHOLD) {
+    await writeActivity(ctx.db, {
+      ...audit,
+      action: 'password.change.failed',
+      details: { reason: 'locked' },
+    });
+    throw new AppError('accountLocked');
+  }
+  if (!(await verifyPassword(staff.password_hash, oldpassword))) {
+    const lockedUntil = await lockAfterFailure(ctx.db, staff.uid, attempt, now);
+    await writeActivity(ctx.db, {
+      ...audit,
+      action: 'password.change.failed',
+      details: { reason: 'wrong-password' },
+    });
+    if (lockedUntil)
+      await writeActivity(ctx.db, {
+        ...audit,
+        action: 'login.lockout',
+        targetType: 'staff',
+        targetId: staff.uid,
+        details: { lockedUntil: lockedUntil.toISOString(), via: 'password-change' },
+      });
     throw new AppError('wrongOldPassword');
   }
-  if (oldpassword === newpassword) throw new AppError('samePassword');
+  await recordAccountSuccess(ctx.db, staff.uid, now);
+  await ctx.addressFailures.forgive(caller.clientAddress, now);
   const passwordHash = await hashPassword(newpassword);
   await ctx.db.transaction(async (tx) => {
     await setPassword(tx, session.uid, passwordHash, now);

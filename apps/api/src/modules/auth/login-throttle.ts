@@ -20,8 +20,13 @@ const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 export interface AddressFailureStore {
   readonly kind: 'database' | 'redis';
   failuresToday(address: string, at: Date): Promise<number>;
-  /** Counts one failure, atomically; answers the count after it. */
+  /**
+   * Counts one failure, atomically; answers the count after it. Sign-in counts each attempt here
+   * before it checks the password, so attempts that arrive together are counted one by one.
+   */
   recordFailure(address: string, at: Date): Promise<number>;
+  /** Takes back the count of an attempt that turned out right. */
+  forgive(address: string, at: Date): Promise<void>;
 }
 
 export function databaseAddressStore(db: Queryable): AddressFailureStore {
@@ -43,12 +48,19 @@ export function databaseAddressStore(db: Queryable): AddressFailureStore {
       );
       return r.rows[0]?.failures ?? 1;
     },
+    async forgive(address, at) {
+      await db.query(
+        'UPDATE login_failures_by_address SET failures = failures - 1 WHERE address = $1 AND day = $2 AND failures > 0',
+        [address, utcDay(at)],
+      );
+    },
   };
 }
 
 /** The few Redis commands the store needs (ioredis provides them). */
 export interface RedisCounter {
   get(key: string): Promise<string | null>;
+  eval(script: string, keys: number, ...args: string[]): Promise<unknown>;
   multi(): {
     incr(key: string): unknown;
     pexpire(key: string, ms: number): unknown;
@@ -80,27 +92,63 @@ export function redisAddressStore(redis: RedisCounter, prefix: string): AddressF
       if (err) throw err;
       return Number(n);
     },
+    async forgive(address, at) {
+      // Only a counter that exists and is above 0: never one without its expiry, never below 0.
+      await redis.eval(
+        "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then return redis.call('DECR', KEYS[1]) end return 0",
+        1,
+        key(address, at),
+      );
+    },
   };
 }
 
 /**
+ * Counts one attempt at an account's password before the password is checked, atomically, so
+ * that attempts arriving together are numbered one by one as if they came in turn. Answers the
+ * attempt's number since the last success or lockout, or undefined while the account is locked.
+ * Only attempts numbered up to LOCKOUT_THRESHOLD may have their password checked.
+ */
+export async function countAccountAttempt(db: Queryable, uid: string, at: Date): Promise<number | undefined> {
+  const r = await db.query<{ failed_logins: number }>(
+    `UPDATE staff SET failed_logins = failed_logins + 1
+      WHERE uid = $1 AND (locked_until IS NULL OR locked_until <= $2)
+      RETURNING failed_logins ${KEEPS_AUTH}`,
+    [uid, at],
+  );
+  return r.rows[0]?.failed_logins;
+}
+
+/**
+ * After a wrong password: the attempt numbered LOCKOUT_THRESHOLD locks the account (once, however
+ * many attempts end together). Returns the lock's end when this failure locked the account.
+ */
+export async function lockAfterFailure(
+  db: Queryable,
+  uid: string,
+  attempt: number,
+  at: Date,
+): Promise<Date | undefined> {
+  if (attempt !== LOCKOUT_THRESHOLD) return undefined;
+  const r = await db.query<{ locked_until: Date }>(
+    `UPDATE staff SET failed_logins = 0, lockouts = lockouts + 1,
+        locked_until = $2::timestamptz + make_interval(secs => LEAST($3::float8 * power(2, lockouts), $4::float8) / 1000)
+      WHERE uid = $1 AND (locked_until IS NULL OR locked_until <= $2)
+      RETURNING locked_until ${KEEPS_AUTH}`,
+    [uid, at, LOCKOUT_BASE_MS, LOCKOUT_MAX_MS],
+  );
+  const until = r.rows[0]?.locked_until;
+  return until ? new Date(until) : undefined;
+}
+
+/**
  * Counts one failed password for an account, atomically; locks it when the count reaches the
- * threshold. Returns the new lock's end when this failure locked the account.
+ * threshold. Returns the new lock's end when this failure locked the account. (For callers that
+ * count after the check; sign-in and password change count before it with countAccountAttempt.)
  */
 export async function recordAccountFailure(db: Queryable, uid: string, at: Date): Promise<Date | undefined> {
-  const r = await db.query<{ failed_logins: number; lockouts: number }>(
-    `UPDATE staff SET failed_logins = failed_logins + 1 WHERE uid = $1 RETURNING failed_logins, lockouts ${KEEPS_AUTH}`,
-    [uid],
-  );
-  const row = r.rows[0];
-  if (!row || row.failed_logins < LOCKOUT_THRESHOLD) return undefined;
-  const lockouts = row.lockouts + 1;
-  const until = new Date(at.getTime() + lockoutDurationMs(lockouts));
-  await db.query(
-    `UPDATE staff SET failed_logins = 0, lockouts = $2, locked_until = $3 WHERE uid = $1 ${KEEPS_AUTH}`,
-    [uid, lockouts, until],
-  );
-  return until;
+  const attempt = await countAccountAttempt(db, uid, at);
+  return attempt === undefined ? undefined : lockAfterFailure(db, uid, attempt, at);
 }
 
 export async function recordAccountSuccess(db: Queryable, uid: string, at: Date): Promise<void> {

@@ -23,8 +23,15 @@ export function setHashConcurrency(n: number): void {
 /** Runs other password hashing (a site's hashing preview) in the same slots as sign-ins. */
 export const inHashingQueue = <T>(task: () => Promise<T>): Promise<T> => hashing.run(task);
 
+let hashesStarted = 0;
+/** Passwords hashed (new hashes, not verifications) since start: what a caller's request cost. */
+export const passwordHashesStarted = (): number => hashesStarted;
+
 export const hashPassword = (password: string): Promise<string> =>
-  hashing.run(() => argon2.hash(password, OPTIONS));
+  hashing.run(() => {
+    hashesStarted++;
+    return argon2.hash(password, OPTIONS);
+  });
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
   try {

@@ -36,6 +36,23 @@ export async function tokensIssuedSince(
 }
 
 /**
+ * Whether a token is live (unused, unexpired, of one of the purposes), without spending it: one
+ * indexed read, so a bogus token is refused before any password is hashed for it.
+ */
+export async function isLiveToken(
+  db: Queryable,
+  token: string,
+  purposes: TokenPurpose[],
+  now: Date,
+): Promise<boolean> {
+  const r = await db.query(
+    'SELECT 1 FROM staff_tokens WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND purpose = ANY($3)',
+    [hashSecret(token), now, purposes],
+  );
+  return r.rows.length > 0;
+}
+
+/**
  * Spends a token: marks it used in the same statement that checks it is unused and unexpired,
  * so two concurrent uses cannot both succeed. Returns its user, or undefined.
  */

@@ -22,11 +22,21 @@ export interface HashSettings {
  * site salt (decoded with SaltEncoding) followed by a per-password salt when enabled; SaltAttach
  * appends or prepends it to the password before hashing (Argon2 and PBKDF2 also take it natively).
  */
+export type Pbkdf2 = (
+  material: Buffer,
+  salt: Buffer,
+  iterations: number,
+  keylen: number,
+  digest: 'sha256' | 'sha512',
+) => Promise<Buffer>;
+
 export async function hashWithSettings(
   s: HashSettings,
   password: string,
   key: string | undefined,
   perPasswordSalt: Buffer = randomBytes(16),
+  /** Where PBKDF2 runs: libuv's pool by default; a preview passes its low-priority thread. */
+  pbkdf2: Pbkdf2 = pbkdf2Async,
 ): Promise<{ stored: string; salt: string }> {
   const siteSalt = s.Salt ? Buffer.from(s.Salt, s.SaltEncoding) : Buffer.alloc(0);
   const salt = Buffer.concat([siteSalt, s.PerPasswordSalt ? perPasswordSalt : Buffer.alloc(0)]);
@@ -54,10 +64,10 @@ export async function hashWithSettings(
       break;
     }
     case 'PBKDF2-SHA256':
-      stored = encode(await pbkdf2Async(material, salt, s.Iterations, 32, 'sha256'));
+      stored = encode(await pbkdf2(material, salt, s.Iterations, 32, 'sha256'));
       break;
     case 'PBKDF2-SHA512':
-      stored = encode(await pbkdf2Async(material, salt, s.Iterations, 64, 'sha512'));
+      stored = encode(await pbkdf2(material, salt, s.Iterations, 64, 'sha512'));
       break;
     case 'HMAC-SHA256':
     case 'HMAC-SHA512':

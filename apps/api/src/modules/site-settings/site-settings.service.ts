@@ -16,11 +16,12 @@ import {
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
+import { Semaphore } from '../../lib/semaphore.ts';
 import { writeCustomerActivity } from '../activity/customer-activity.ts';
 import { inHashingQueue } from '../auth/password-hash.ts';
 import { checkDomain } from './domain-check.ts';
 import { ownedSite } from './owned-site.ts';
-import { type HashSettings, hashWithSettings } from './password-hashing.ts';
+import { type HashSettings, hashWithSettings, type Pbkdf2 } from './password-hashing.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Custom objects
@@ -444,6 +445,9 @@ export async function saveEncryptionSettings(
   return { ...(await getEncryptionSettings(ctx, uid, appId, set)), Message: ENCRYPTION_MESSAGES.saved };
 }
 
+const previews = new Semaphore(1);
+const PREVIEWS_WAITING = 2;
+
 export async function previewHash(
   ctx: AppContext,
   uid: string,
@@ -453,8 +457,16 @@ export async function previewHash(
 ) {
   await ownedSite(ctx, uid, appId);
   if (usesKey(data.EncryptionType) && !data.EncryptionKey) throw new AppError('encryptionKeyNeeded');
-  // A preview may ask for 10,000,000 PBKDF2 rounds: it waits for a hashing slot like a sign-in,
-  // instead of taking libuv's pool from sign-ins and DNS lookups.
-  const { stored, salt } = await inHashingQueue(() => hashWithSettings(data, sample, data.EncryptionKey));
+  // Previews run one at a time, with at most PREVIEWS_WAITING behind (then 503 at once). The
+  // contract caps PBKDF2 iterations; PBKDF2 runs on the preview sandbox's thread, below the
+  // priority of sign-ins' hashes, and argon2 (fixed cost, as a sign-in's) in the hashing queue.
+  if (previews.load.waiting >= PREVIEWS_WAITING) throw new AppError('previewBusy');
+  const pbkdf2: Pbkdf2 = async (material, salt, iterations, keylen, digest) =>
+    Buffer.from((await ctx.previewSandbox.run('pbkdf2', { material, salt, iterations, keylen, digest })).key);
+  const { stored, salt } = await previews.run(() =>
+    data.EncryptionType.startsWith('Argon2')
+      ? inHashingQueue(() => hashWithSettings(data, sample, data.EncryptionKey))
+      : hashWithSettings(data, sample, data.EncryptionKey, undefined, pbkdf2),
+  );
   return { Data: { Stored: stored, SaltUsed: salt, Weak: WEAK_ALGORITHMS[data.EncryptionType] ?? null } };
 }

@@ -1,0 +1,90 @@
+import { PREVIEW_MAX_ITERATIONS, previewIterationsMessage } from '@sac/contract/encryption-settings';
+import { ERRORS } from '@sac/contract/errors';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordHashesStarted } from '../src/modules/auth/password-hash.ts';
+import { insertCustomer, insertSite } from './customer-fixtures.ts';
+import { createTestApp, PASSWORD, type TestApp } from './harness.ts';
+
+// Expensive work is admitted only after the cheap checks, and what a caller may ask of the
+// hashing preview is bounded: anonymous and read-only callers cannot starve sign-ins.
+
+type S = { xtoken: string; xsign: string };
+let t: TestApp;
+let support: S;
+let uid: string;
+let appId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.addStaff('support@example.com', ['Support']);
+  support = await t.login('support@example.com');
+  uid = await insertCustomer(t.db, { first: 'Pat', last: 'Kdf', email: 'pat@preview.example' });
+  appId = (await insertSite(t.db, { owner: uid, name: 'pat-site' })).appId;
+});
+afterAll(() => t.close());
+
+describe('reset password', () => {
+  it('40 bogus tokens at once hash no password, answer 905, and a sign-in meanwhile succeeds', async () => {
+    const before = passwordHashesStarted();
+    const resets = Array.from({ length: 40 }, (_, i) =>
+      t.call({
+        method: 'PUT',
+        url: '/admin/resetpassword',
+        payload: { password: 'Brand#New1', resettoken: `bogus-${i}` },
+      }),
+    );
+    const signIn = t.call({
+      method: 'POST',
+      url: '/admin/login',
+      payload: { email: 'support@example.com', password: PASSWORD },
+    });
+    const answers = await Promise.all(resets);
+    expect(new Set(answers.map((r) => r.json().ErrorCode))).toEqual(new Set([ERRORS.invalidResetToken.code]));
+    expect((await signIn).statusCode).toBe(200);
+    expect(passwordHashesStarted()).toBe(before);
+  });
+});
+
+describe('hashing preview', () => {
+  const preview = (EncryptionType: string, Iterations: number) =>
+    t.call({
+      method: 'POST',
+      url: '/admin/encryption-settings/preview',
+      session: support,
+      query: { uid, appId: String(appId) },
+      payload: {
+        data: { EncryptionType, HashEncoding: 'hex', SaltEncoding: 'utf8', Salt: 'pepper', Iterations },
+        Sample: 'Secret#1',
+      },
+    });
+
+  it('refuses more PBKDF2 iterations than its cap, at once, saying so under Iterations', async () => {
+    const r = await preview('PBKDF2-SHA512', 10_000_000);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().FieldErrors).toContainEqual({
+      Field: 'data.Iterations',
+      Message: previewIterationsMessage('PBKDF2-SHA512'),
+    });
+  });
+
+  it('computes a preview at the cap', async () => {
+    const r = await preview('PBKDF2-SHA256', PREVIEW_MAX_ITERATIONS['PBKDF2-SHA256']);
+    expect(r.statusCode).toBe(200);
+    expect(r.json().Data.Stored).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('runs one preview at a time with two waiting: more at once answer 973 at once; a sign-in meanwhile succeeds', async () => {
+    const all = Array.from({ length: 5 }, () =>
+      preview('PBKDF2-SHA512', PREVIEW_MAX_ITERATIONS['PBKDF2-SHA512']),
+    );
+    const signIn = await t.call({
+      method: 'POST',
+      url: '/admin/login',
+      payload: { email: 'support@example.com', password: PASSWORD },
+    });
+    expect(signIn.statusCode).toBe(200);
+    const codes = (await Promise.all(all)).map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(3);
+    expect(codes.filter((c) => c === 503)).toHaveLength(2);
+  });
+});
