@@ -1,6 +1,7 @@
 // `npm run bench`: benchmarks that print figures. Never part of `npm test`.
 import { benchApiLoad } from './api-load.bench.ts';
 import { benchAuthLatency } from './auth-latency.bench.ts';
+import { benchHostileMix } from './hostile-mix.bench.ts';
 import { benchPageLoad } from './page-load.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchSignInBundle } from './sign-in-bundle.bench.ts';
@@ -12,6 +13,7 @@ const benches: Record<string, () => Promise<void>> = {
   bundle: benchSignInBundle,
   'page-load': benchPageLoad,
   auth: benchAuthLatency,
+  hostile: benchHostileMix,
   search: benchSearch,
   load: benchApiLoad,
 };
