@@ -39,7 +39,9 @@ function steady(everyMs: number, fire: () => Promise<Response>) {
         await r.arrayBuffer();
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
       })
-      .catch(() => statuses.set(0, (statuses.get(0) ?? 0) + 1))
+      .catch(() => {
+        statuses.set(0, (statuses.get(0) ?? 0) + 1);
+      })
       .finally(() => pending.delete(p));
     pending.add(p);
   }, everyMs);
