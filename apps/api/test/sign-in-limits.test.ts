@@ -123,7 +123,7 @@ describe.runIf(withRedis)('with Redis', () => {
     });
     afterAll(() => t.close());
 
-    it('is not ready, and a sign-in fails closed (950) rather than skip the limit', async () => {
+    it('is not ready, and a sign-in fails closed (503, 952) rather than skip the limit', async () => {
       const r = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(r.statusCode).toBe(503);
       expect(r.json().checks).toEqual({ database: 'ok', redis: 'failed' });
@@ -132,8 +132,9 @@ describe.runIf(withRedis)('with Redis', () => {
         url: '/admin/login',
         payload: { email: 'nobody@example.com', password: 'Wrong#123' },
       });
-      expect(login.statusCode).toBe(500);
-      expect(login.json().ErrorCode).toBe(950);
+      expect(login.statusCode).toBe(503);
+      expect(login.json().ErrorCode).toBe(952);
+      expect(login.headers['retry-after']).toBe('5');
     });
   });
 });

@@ -245,8 +245,15 @@ const pgRunner = (q: pg.Pool | pg.PoolClient): Queryable => ({
   },
 });
 
-export function openPostgres(connectionString: string, max = 10): Db {
-  const pool = new pg.Pool({ connectionString, max });
+/**
+ * How long a statement may wait for a pooled connection, or for a new one to be made, before it
+ * fails ('timeout exceeded when trying to connect'; the API answers 503 with Retry-After) rather
+ * than hang while the server is unreachable or every connection is taken.
+ */
+export const POOL_WAIT_MS = 10_000;
+
+export function openPostgres(connectionString: string, max = 10, poolWaitMs = POOL_WAIT_MS): Db {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: poolWaitMs });
   const auth = authChanges(connectionString);
   const counted = countingAuthWrites(pgRunner(pool), auth.bump);
   // An idle connection the server ends (restart, failover, DROP DATABASE … FORCE) is dropped from
