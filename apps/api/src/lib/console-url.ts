@@ -10,16 +10,23 @@ export function consolePageFor(config: Config, origin: string | undefined, pathn
   return new URL(pathname, base ?? `http://localhost:${config.port}`);
 }
 
-/** A console page the client named (`url`), accepted only on a configured console origin. */
-export function allowedConsolePage(config: Config, url: string): URL {
+/** The console's reset route (spec section 3): the login screen, which reads vtype and vtoken. */
+export const CONSOLE_RESET_PATH = '/login';
+
+/**
+ * The page a reset link is built on: the console's reset route on the origin of the client's
+ * `url`, accepted only when `url` is exactly that route on a configured console origin (its query
+ * and fragment are dropped: the link's query is ours). Any other page, host or spelling is 906,
+ * so the caller can pick which of the console's own origins, nothing else.
+ */
+export function consoleResetPage(config: Config, url: string): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new AppError('foreignConsoleUrl');
   }
-  if (!config.consoleOrigins.includes(parsed.origin)) throw new AppError('foreignConsoleUrl');
-  parsed.search = '';
-  parsed.hash = '';
-  return parsed;
+  if (!config.consoleOrigins.includes(parsed.origin) || parsed.pathname !== CONSOLE_RESET_PATH)
+    throw new AppError('foreignConsoleUrl');
+  return consolePageFor(config, parsed.origin, CONSOLE_RESET_PATH);
 }

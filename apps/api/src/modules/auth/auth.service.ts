@@ -1,7 +1,7 @@
 import { RESET_VTYPE, SUCCESS_MESSAGES } from '@sac/contract/auth';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { allowedConsolePage } from '../../lib/console-url.ts';
+import { consoleResetPage } from '../../lib/console-url.ts';
 import { writeActivity } from '../activity/activity.repo.ts';
 import {
   countAccountAttempt,
@@ -106,7 +106,7 @@ export const RESET_MAILS_PER_HOUR = 5;
 
 /** Mails a reset link when the email is known (within the limit); answers the same either way. */
 export async function forgotPassword(ctx: AppContext, caller: Caller, email: string, url: string) {
-  const page = allowedConsolePage(ctx.config, url);
+  const page = consoleResetPage(ctx.config, url);
   const now = ctx.clock.now();
   const staff = await findStaffByEmail(ctx.db, email);
   const throttled =
