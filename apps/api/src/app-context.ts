@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FieldCrypto } from './lib/field-crypto.ts';
-import type { Mailer } from './mail/mailer.ts';
+import type { Mailer } from './mail/outbox.ts';
 import type { AddressFailureStore } from './modules/auth/login-throttle.ts';
 import type { LeaseStore } from './ops/leases.ts';
 import type { AppMetrics } from './ops/metrics.ts';

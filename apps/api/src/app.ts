@@ -10,7 +10,8 @@ import type { Db } from './db/db.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { fieldCrypto, loadFieldKey } from './lib/field-crypto.ts';
 import { openRedis } from './lib/redis.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createMailTransport, type MailTransport } from './mail/mailer.ts';
+import { createOutboxMailer } from './mail/outbox.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { databaseAddressStore, redisAddressStore } from './modules/auth/login-throttle.ts';
 import { setHashConcurrency } from './modules/auth/password-hash.ts';
@@ -74,7 +75,8 @@ export interface AppOptions {
   config: Config;
   db: Db;
   clock?: Clock;
-  mailer?: Mailer;
+  /** How mail leaves (tests pass one logging nothing); SMTP_URL or the outbox directory when unset. */
+  mailTransport?: MailTransport;
   /** false silences request logs (tests). */
   logger?: boolean;
   /** Where log lines go (tests read them); stdout when unset. */
@@ -122,14 +124,20 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     config: opts.config,
     db,
     clock,
-    mailer:
-      opts.mailer ??
-      createMailer({
-        smtpUrl: opts.config.smtpUrl,
-        outboxDir: path.join(opts.config.dataDir, 'outbox'),
-        from: opts.config.mailFrom,
-        log: app.log,
-      }),
+    mailer: createOutboxMailer({
+      db,
+      clock,
+      log: app.log,
+      claimMs: opts.config.mailClaimMs,
+      transport:
+        opts.mailTransport ??
+        createMailTransport({
+          smtpUrl: opts.config.smtpUrl,
+          outboxDir: path.join(opts.config.dataDir, 'outbox'),
+          from: opts.config.mailFrom,
+          log: app.log,
+        }),
+    }),
     crypto: fieldCrypto(loadFieldKey(opts.config.fieldEncryptionKey, opts.config.dataDir)),
     ...(redis ? { redis } : {}),
     addressFailures: redis ? redisAddressStore(redis, prefix) : databaseAddressStore(db),
@@ -149,6 +157,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     ops: { instanceId: randomUUID(), starting: false, draining: false },
   };
   app.addHook('onClose', async () => {
+    ctx.mailer.close();
     await ctx.sandbox.close();
     await ctx.previewSandbox.close();
   });

@@ -44,6 +44,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Password hashes (argon2id) running at once; the others queue. */
   hashConcurrency: number;
+  /**
+   * How long after getting the SuperAdmin role (a role that approves impersonation) a staff
+   * member must wait before approving impersonation requests, in ms (0: no wait).
+   */
+  approverCoolDownMs: number;
   demoPassword: string | undefined;
   /** Custom domains point a CNAME at <site>.<hubDomain>. */
   hubDomain: string;
@@ -66,6 +71,10 @@ export interface Config {
    * before it is stopped and answered 400 (ms). See user-input/user-input-sandbox.ts.
    */
   userInputBudgetMs: number;
+  /** How often the mail outbox is looked through for due messages (retries, mail left by a crash), ms. */
+  mailPollMs: number;
+  /** How long one instance's claim on an outbox message holds before another may send it, ms. */
+  mailClaimMs: number;
 }
 
 const list = (v: string | undefined) =>
@@ -164,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hashConcurrency: Math.floor(
       positive('HASH_CONCURRENCY', env.HASH_CONCURRENCY, os.availableParallelism()),
     ),
+    approverCoolDownMs: nonNegative('APPROVER_COOL_DOWN_HOURS', env.APPROVER_COOL_DOWN_HOURS, 24) * 3_600_000,
     demoPassword: env.DEMO_PASSWORD || undefined,
     fieldEncryptionKey: env.FIELD_ENCRYPTION_KEY || undefined,
     hubDomain: env.HUB_DOMAIN ?? 'hub.sac-platform.example',
@@ -173,5 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchWarmUpMs: nonNegative('SEARCH_WARM_UP_MS', env.SEARCH_WARM_UP_MS, 400),
     helperThreadNice: niceValue(env.HELPER_THREAD_NICE),
     userInputBudgetMs: positive('USER_INPUT_BUDGET_MS', env.USER_INPUT_BUDGET_MS, 1000),
+    mailPollMs: positive('MAIL_OUTBOX_POLL_SECONDS', env.MAIL_OUTBOX_POLL_SECONDS, 2) * 1000,
+    mailClaimMs: positive('MAIL_CLAIM_SECONDS', env.MAIL_CLAIM_SECONDS, 300) * 1000,
   };
 }

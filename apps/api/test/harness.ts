@@ -11,7 +11,7 @@ import type { AppContext } from '../src/app-context.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Db, openPgliteMemory, openPostgres } from '../src/db/db.ts';
 import { ManualClock } from '../src/lib/clock.ts';
-import { createMailer } from '../src/mail/mailer.ts';
+import { createMailTransport } from '../src/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/password-hash.ts';
 import { insertStaff } from '../src/modules/auth/staff.repo.ts';
 import { withDatabase } from './postgres-url.ts';
@@ -90,13 +90,13 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   };
   const clock = new ManualClock();
   const silent = { info() {}, error() {} };
-  const mailer = createMailer({
+  const mailTransport = createMailTransport({
     smtpUrl: config.smtpUrl,
     outboxDir: path.join(dataDir, 'outbox'),
     from: config.mailFrom,
     log: silent,
   });
-  const { app, ctx } = await buildApp({ config, db, clock, mailer, logger: false });
+  const { app, ctx } = await buildApp({ config, db, clock, mailTransport, logger: false });
   await app.ready();
 
   const call: TestApp['call'] = ({ session, headers, ...opts }) =>
@@ -142,8 +142,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       return r.json();
     },
     async close() {
+      await ctx.mailer.flush();
       await app.close();
-      await mailer.flush();
       await smtp.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

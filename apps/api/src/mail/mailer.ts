@@ -9,30 +9,28 @@ export interface MailMessage {
   html?: string;
 }
 
-export interface Mailer {
-  /** Queues a message; delivery failures are logged, never thrown at the caller. */
-  send(message: MailMessage): void;
-  /** Resolves when every queued message has been delivered or has failed. */
-  flush(): Promise<void>;
+/** How a message leaves: SMTP, or a file in the outbox directory. Throws when it could not. */
+export interface MailTransport {
+  deliver(message: MailMessage): Promise<void>;
   /** Where messages go, for the start-up banner. */
   readonly description: string;
 }
 
 interface Logger {
   info(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
 }
 
 /**
  * nodemailer over SMTP when `smtpUrl` is set; otherwise each message is written as an .eml file
- * under `outboxDir`, and its links are logged so a developer can follow them.
+ * under `outboxDir`, and its links are logged so a developer can follow them. Messages reach it
+ * through the outbox table (outbox.ts), which retries what it throws.
  */
-export function createMailer(opts: {
-  smtpUrl?: string;
+export function createMailTransport(opts: {
+  smtpUrl?: string | undefined;
   outboxDir: string;
   from: string;
   log: Logger;
-}): Mailer {
+}): MailTransport {
   // nodemailer is loaded with the first message, not at start-up (it is ~40 ms of a restart).
   let transport: Promise<Transporter> | undefined;
   const transporter = () => {
@@ -43,8 +41,6 @@ export function createMailer(opts: {
     );
     return transport;
   };
-  const pending = new Set<Promise<void>>();
-
   async function deliver(m: MailMessage): Promise<void> {
     const mail = { from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html };
     const t = await transporter();
@@ -64,18 +60,5 @@ export function createMailer(opts: {
     opts.log.info({ to: m.to, subject: m.subject, file, links }, 'mail written to outbox');
   }
 
-  return {
-    description: opts.smtpUrl ? 'SMTP' : `files in ${opts.outboxDir}`,
-    send(m) {
-      const p = deliver(m)
-        .catch((err: unknown) =>
-          opts.log.error({ err, to: m.to, subject: m.subject }, 'mail delivery failed'),
-        )
-        .finally(() => pending.delete(p));
-      pending.add(p);
-    },
-    async flush() {
-      while (pending.size > 0) await Promise.all([...pending]);
-    },
-  };
+  return { description: opts.smtpUrl ? 'SMTP' : `files in ${opts.outboxDir}`, deliver };
 }

@@ -104,27 +104,47 @@ export async function logout(ctx: AppContext, caller: Caller, session: StaffSess
  */
 export const RESET_MAILS_PER_HOUR = 5;
 
-/** Mails a reset link when the email is known (within the limit); answers the same either way. */
+/**
+ * Mails a reset link when the email is known (within the limit); answers the same either way, and
+ * in the same time: the request does one lookup and one audit row whatever the email, and the
+ * token and the mail are written just after the answer.
+ */
 export async function forgotPassword(ctx: AppContext, caller: Caller, email: string, url: string) {
   const page = consoleResetPage(ctx.config, url);
   const now = ctx.clock.now();
   const staff = await findStaffByEmail(ctx.db, email);
-  const throttled =
-    staff !== undefined &&
-    (await tokensIssuedSince(ctx.db, staff.uid, 'reset', new Date(now.getTime() - 3_600_000))) >=
-      RESET_MAILS_PER_HOUR;
   await writeActivity(ctx.db, {
     at: now,
     actorUid: staff?.uid,
     actorEmail: email,
     action: 'password.forgot',
     clientAddress: caller.clientAddress,
-    details: throttled
-      ? { known: true, mailed: false, reason: 'reset-mail-limit' }
-      : { known: Boolean(staff) },
+    details: { known: Boolean(staff) },
   });
-  if (staff && !throttled) {
-    const token = await issueToken(ctx.db, {
+  if (staff) ctx.mailer.afterAnswer(() => mailResetLink(ctx, staff, page, now));
+  return { IsPosted: true, Message: SUCCESS_MESSAGES.forgotPassword };
+}
+
+/** The token and its mail, in one transaction; past RESET_MAILS_PER_HOUR, nothing but an audit row. */
+async function mailResetLink(
+  ctx: AppContext,
+  staff: { uid: string; email: string; full_name: string },
+  page: URL,
+  now: Date,
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const since = new Date(now.getTime() - 3_600_000);
+    if ((await tokensIssuedSince(tx, staff.uid, 'reset', since)) >= RESET_MAILS_PER_HOUR) {
+      await writeActivity(tx, {
+        at: now,
+        actorUid: staff.uid,
+        actorEmail: staff.email,
+        action: 'password.forgot',
+        details: { known: true, mailed: false, reason: 'reset-mail-limit' },
+      });
+      return;
+    }
+    const token = await issueToken(tx, {
       uid: staff.uid,
       purpose: 'reset',
       at: now,
@@ -133,7 +153,7 @@ export async function forgotPassword(ctx: AppContext, caller: Caller, email: str
     page.searchParams.set('vtype', RESET_VTYPE);
     page.searchParams.set('vtoken', token);
     const minutes = Math.round(ctx.config.resetTokenTtlMs / 60_000);
-    ctx.mailer.send({
+    await ctx.mailer.send(tx, {
       to: staff.email,
       subject: 'Reset your Super Admin Console password',
       text: [
@@ -147,8 +167,7 @@ export async function forgotPassword(ctx: AppContext, caller: Caller, email: str
         'If you did not ask for this, ignore this message: your password stays as it is.',
       ].join('\n'),
     });
-  }
-  return { IsPosted: true, Message: SUCCESS_MESSAGES.forgotPassword };
+  });
 }
 
 /**

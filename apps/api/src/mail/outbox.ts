@@ -1,0 +1,179 @@
+import type { Queryable } from '../db/db.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { PeriodicJob } from '../ops/jobs.ts';
+import type { MailMessage, MailTransport } from './mailer.ts';
+
+/** Failures after which a message is given up (about a day of retries with the backoff below). */
+export const MAIL_MAX_ATTEMPTS = 10;
+/** By default, a claimed row is another instance's to retry once this passes without a result. */
+export const MAIL_CLAIM_MS = 5 * 60_000;
+const BATCH = 20;
+/** After a message is queued, how long the outbox looks for it to be committed before leaving it to the job. */
+const WATCH_MS = 3_000;
+
+/** 30 s after the first failure, doubling, at most an hour. */
+export const retryDelayMs = (attempts: number): number => Math.min(30_000 * 2 ** (attempts - 1), 3_600_000);
+
+interface Row {
+  id: string;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  body_html: string | null;
+  attempts: number;
+}
+
+interface Logger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface Mailer {
+  /**
+   * Writes a message to the outbox through `q`: pass the transaction of the change that causes the
+   * message, so both are kept or neither. It is sent once that has committed.
+   */
+  send(q: Queryable, message: MailMessage): Promise<void>;
+  /** Interim: outside any transaction (the call sites move to the form above). */
+  send(message: MailMessage): Promise<void>;
+  /**
+   * Runs `work` (which queues mail) just after the current request has been answered, so that the
+   * answer's timing cannot tell whether there was mail to write. flush() waits for it.
+   */
+  afterAnswer(work: () => Promise<void>): void;
+  /** Sends every message queued so far that is due, and waits for sends under way. */
+  flush(): Promise<void>;
+  /** The periodic job that sends what is due (retries, and messages left by a crash). */
+  job(everyMs: number): PeriodicJob;
+  /** Stops looking for new messages (sends under way finish). */
+  close(): void;
+  /** Where messages go, for the start-up banner. */
+  readonly description: string;
+}
+
+/** The durable mailer: an outbox table in the database, sent through `transport`. */
+export function createOutboxMailer(opts: {
+  db: Queryable;
+  clock: Clock;
+  transport: MailTransport;
+  log: Logger;
+  /** How long a claim holds (MAIL_CLAIM_SECONDS): after a crash mid-send, the wait before a retry. */
+  claimMs?: number;
+}): Mailer {
+  const claimMs = opts.claimMs ?? MAIL_CLAIM_MS;
+  let sending: Promise<number> | undefined;
+  let watchUntil = 0;
+  let watcher: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  const deferred = new Set<Promise<void>>();
+
+  async function sendRow(row: Row): Promise<void> {
+    const message: MailMessage = { to: row.to_address, subject: row.subject, text: row.body_text };
+    if (row.body_html !== null) message.html = row.body_html;
+    try {
+      await opts.transport.deliver(message);
+      await opts.db.query('UPDATE mail_outbox SET sent_at = $2, claimed_until = NULL WHERE id = $1', [
+        row.id,
+        opts.clock.now(),
+      ]);
+    } catch (err) {
+      const now = opts.clock.now();
+      const giveUp = row.attempts >= MAIL_MAX_ATTEMPTS;
+      opts.log.error(
+        { err, to: row.to_address, subject: row.subject, attempts: row.attempts, givenUp: giveUp },
+        'mail delivery failed',
+      );
+      await opts.db.query(
+        `UPDATE mail_outbox SET claimed_until = NULL, last_error = $2, next_attempt_at = $3, failed_at = $4 WHERE id = $1`,
+        [
+          row.id,
+          String((err as Error)?.message ?? err).slice(0, 500),
+          new Date(now.getTime() + retryDelayMs(row.attempts)),
+          giveUp ? now : null,
+        ],
+      );
+    }
+  }
+
+  /** Claims a batch of due rows (rows claimed elsewhere are skipped) and sends them; answers how many. */
+  async function sendDueBatch(): Promise<number> {
+    const now = opts.clock.now();
+    const r = await opts.db.query<Row>(
+      `UPDATE mail_outbox SET claimed_until = $2, attempts = attempts + 1
+        WHERE id IN (
+          SELECT id FROM mail_outbox
+           WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
+             AND (claimed_until IS NULL OR claimed_until <= $1)
+           ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id, to_address, subject, body_text, body_html, attempts`,
+      [now, new Date(now.getTime() + claimMs), BATCH],
+    );
+    for (const row of r.rows) await sendRow(row);
+    return r.rows.length;
+  }
+
+  /** One pass at a time in this process: a pass started while one runs waits for it, then runs. */
+  async function sendDue(): Promise<number> {
+    while (sending) await sending.catch(() => 0);
+    sending = (async () => {
+      let total = 0;
+      for (;;) {
+        const n = await sendDueBatch();
+        total += n;
+        if (n < BATCH) return total;
+      }
+    })();
+    try {
+      return await sending;
+    } finally {
+      sending = undefined;
+    }
+  }
+
+  /** Looks for newly queued messages every so often until the watch window passes. */
+  function watch(delayMs: number): void {
+    if (closed || watcher) return;
+    watcher = setTimeout(async () => {
+      watcher = undefined;
+      const sent = await sendDue().catch((err: unknown) => {
+        opts.log.error({ err }, 'mail outbox pass failed');
+        return 0;
+      });
+      if (Date.now() < watchUntil) watch(sent > 0 ? 0 : Math.min(delayMs * 2 || 10, 500));
+    }, delayMs);
+    watcher.unref();
+  }
+
+  return {
+    description: opts.transport.description,
+    async send(qOrMessage: Queryable | MailMessage, message?: MailMessage) {
+      const [q, m] = 'query' in qOrMessage ? [qOrMessage, message!] : [opts.db, qOrMessage];
+      await q.query(
+        `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $1)`,
+        [opts.clock.now(), m.to, m.subject, m.text, m.html ?? null],
+      );
+      watchUntil = Date.now() + WATCH_MS;
+      if (watcher) clearTimeout(watcher);
+      watcher = undefined;
+      watch(0);
+    },
+    afterAnswer(work) {
+      const p = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(work)
+        .catch((err: unknown) => opts.log.error({ err }, 'mail work after the answer failed'))
+        .finally(() => deferred.delete(p));
+      deferred.add(p);
+    },
+    async flush() {
+      while (deferred.size > 0) await Promise.all([...deferred]);
+      await sendDue();
+    },
+    job: (everyMs) => ({ name: 'mail-outbox', everyMs, run: sendDue }),
+    close() {
+      closed = true;
+      if (watcher) clearTimeout(watcher);
+      watcher = undefined;
+    },
+  };
+}
