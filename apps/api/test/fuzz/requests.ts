@@ -126,6 +126,72 @@ const pollution: fc.Arbitrary<unknown> = fc.constantFrom(
 );
 
 // ---------------------------------------------------------------------------------------------
+// Users' patterns and nested JSON: what would freeze a backtracking engine or blow the stack
+
+/** Patterns that backtrack exponentially, or that a linear-time engine refuses, or huge ones. */
+const USER_PATTERNS = [
+  '^(a+)+$',
+  '(x+x+)+y',
+  '(a|a)*b',
+  '(a|aa)+$',
+  '(.*a){25}',
+  '^(([a-z])+.)+[A-Z]([a-z])+$',
+  '^(\\w+\\s?)*$',
+  '(?=a)a',
+  '(?<=a)b',
+  '(?!x)y',
+  '(a)\\1',
+  '[',
+  '(',
+  'a{1000}',
+  '(a{100}){100}',
+  '((a{1,1000}){1,1000}){1,1000}',
+  `${'(a|b)'.repeat(120)}`,
+  '^[A-Z]{2}\\d{4}$',
+  '',
+] as const;
+export const userPattern: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...USER_PATTERNS) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[a-z()+*?|.\\[\]{}0-9^$]{1,40}$/) },
+);
+
+/** Text that makes a backtracking engine work on a pattern above: many a's, then a mismatch. */
+export const evilText: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom('a', 'x', 'ab'), fc.integer({ min: 20, max: 20_000 }), fc.constantFrom('!', 'y', ''))
+  .map(([c, n, end]) => `${c.repeat(n)}${end}`);
+
+/** JSON text nested `depth` deep, as arrays or objects. */
+export const nestedJsonText = (depth: number, kind: 'array' | 'object'): string =>
+  kind === 'array'
+    ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+const deepJsonText: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom(20, 33, 65, 1_000, 10_000, 100_000),
+    fc.constantFrom('array' as const, 'object' as const),
+  )
+  .map(([d, k]) => nestedJsonText(d, k));
+
+/** A JSON Schema as text whose patterns are users' patterns, or one nested too deep. */
+const hostileSchemaText: fc.Arbitrary<string> = fc.oneof(
+  userPattern.map((pattern) => JSON.stringify({ type: 'string', pattern })),
+  userPattern.map((pattern) =>
+    JSON.stringify({ type: 'object', patternProperties: { [pattern]: { type: 'number' } } }),
+  ),
+  fc.constant(JSON.stringify({ type: 'array', uniqueItems: true })),
+  fc
+    .integer({ min: 30, max: 2_000 })
+    .map((n) => `${'{"type":"object","properties":{"a":'.repeat(n)}{"type":"string"}${'}}'.repeat(n)}`),
+  deepJsonText,
+);
+const hostileSampleText: fc.Arbitrary<string> = fc.oneof(
+  evilText.map((t) => JSON.stringify(t)),
+  evilText.map((t) => JSON.stringify({ [t]: 'x' })),
+  fc.integer({ min: 100, max: 9_000 }).map((n) => JSON.stringify(Array.from({ length: n }, (_, i) => [i]))),
+  deepJsonText,
+);
+
+// ---------------------------------------------------------------------------------------------
 // Hints: realistic values for refined fields, mixed with known rows
 
 const UID_KEYS = new Set(['uid', 'uId', 'uID', 'userId']);
@@ -230,12 +296,29 @@ export function makeHints(p: Pools): Hints {
       case 'StagingUrl':
         return webUrl;
       case 'Schema':
+        return fc.oneof(
+          { weight: 2, arbitrary: jsonObjectText },
+          { weight: 1, arbitrary: hostileSchemaText },
+        );
       case 'Sample':
-        return jsonObjectText;
+        return fc.oneof(
+          { weight: 2, arbitrary: jsonObjectText },
+          { weight: 1, arbitrary: hostileSampleText },
+        );
       case 'SizeMB':
         return fc.oneof(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 200 }).map(String));
       case 'Rules':
-        return fieldRules;
+        // field rules (pipe form) and data-source rules (a pattern) share the name
+        return fc.oneof(
+          { weight: 3, arbitrary: fieldRules },
+          { weight: 1, arbitrary: userPattern.map((r) => `custom_validation[${r}###No]`) },
+          { weight: 1, arbitrary: userPattern },
+        );
+      case 'Value':
+        return fc.oneof(
+          { weight: 3, arbitrary: fc.stringMatching(/^[a-z]{1,8}$/) },
+          { weight: 1, arbitrary: evilText },
+        );
       case 'ParentName':
         return fc.oneof(fc.constant(''), pick(p.dataSources));
       case 'DataSource':
@@ -262,8 +345,11 @@ export function makeHints(p: Pools): Hints {
           { weight: 1, arbitrary: fc.integer({ min: 1, max: 100_000 }) },
         );
       case 'Iterations':
-        // PBKDF2 at the schema's 10,000,000 costs seconds a call: keep the fuzz fast.
-        return fc.integer({ min: 1, max: 2_000 });
+        // Cheap iterations mostly; and above the preview's cap, which is refused before any hashing.
+        return fc.oneof(
+          { weight: 9, arbitrary: fc.integer({ min: 1, max: 2_000 }) },
+          { weight: 1, arbitrary: fc.constantFrom(600_001, 10_000_000) },
+        );
       case 'FeatureSet':
         return names(p.featureSets);
       case 'GlobalServer':
