@@ -1,9 +1,10 @@
 import { PREVIEW_MAX_ITERATIONS, previewIterationsMessage } from '@sac/contract/encryption-settings';
 import { ERRORS } from '@sac/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgotPassword } from '../src/modules/auth/auth.service.ts';
 import { passwordHashesStarted } from '../src/modules/auth/password-hash.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
-import { createTestApp, PASSWORD, type TestApp } from './harness.ts';
+import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 
 // Expensive work is admitted only after the cheap checks, and what a caller may ask of the
 // hashing preview is bounded: anonymous and read-only callers cannot starve sign-ins.
@@ -42,6 +43,34 @@ describe('reset password', () => {
     expect(new Set(answers.map((r) => r.json().ErrorCode))).toEqual(new Set([ERRORS.invalidResetToken.code]));
     expect((await signIn).statusCode).toBe(200);
     expect(passwordHashesStarted()).toBe(before);
+  });
+});
+
+describe('forgot password', () => {
+  /** Database statements run so far, read synchronously (prom-client keeps a counter's values in hashMap). */
+  const statements = () =>
+    Object.values(
+      (t.ctx.metrics.dbQueries as unknown as { hashMap: Record<string, { value: number }> }).hashMap,
+    )
+      .map((v) => v.value)
+      .reduce((a, b) => a + b, 0);
+
+  it('does the same work before answering for a known and an unknown email; the mail follows the answer', async () => {
+    const caller = { session: undefined, clientAddress: '192.0.2.80', userAgent: null };
+    const url = `${CONSOLE_ORIGIN}/login`;
+    const cost = async (email: string) => {
+      const before = statements();
+      const answer = await forgotPassword(t.ctx, caller, email, url);
+      return { answer, statements: statements() - before };
+    };
+    const unknown = await cost('nobody-here@example.com');
+    const known = await cost('support@example.com');
+    expect(known).toEqual(unknown);
+    await t.ctx.mailer.flush();
+    const mail = await t.smtp.waitFor(
+      (m) => m.to.includes('support@example.com') && m.subject.includes('Reset'),
+    );
+    expect(mail.text).toContain(`${CONSOLE_ORIGIN}/login?vtype=`);
   });
 });
 
