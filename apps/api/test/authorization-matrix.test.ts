@@ -374,13 +374,23 @@ const MATRIX: Record<EndpointId, Row> = {
     query: { uid: f.customer.uid },
     payload: { appname: `site-${randomUUID().slice(0, 8)}` },
   })),
-  updateSiteBasicSettings: customerWrite(
-    (f) => ({
-      query: { uID: f.customer.uid, appId: String(f.customer.appId) },
-      payload: { data: { ProductionUrl: 'https://matrix.example.com', Plan: 'Developer', TrialDays: 14 } },
-    }),
-    200,
-  ),
+  // Staff with sites.write change plan and trial; an impersonation session only with ManageBilling,
+  // which the Developer grant lacks. Every call here changes the plan (to the one the site does not
+  // have), so the session is refused. The same call with plan and trial unchanged is open to
+  // ManageSettings (tested in impersonation.test.ts).
+  updateSiteBasicSettings: {
+    ...customerWrite(() => ({}), 403),
+    request: async (f) => {
+      const now = await f.t.db.query<{ plan: string }>('SELECT plan FROM sites WHERE app_id = $1', [
+        f.customer.appId,
+      ]);
+      const plan = now.rows[0]!.plan === 'Developer' ? 'Developer Premium' : 'Developer';
+      return {
+        query: { uID: f.customer.uid, appId: String(f.customer.appId) },
+        payload: { data: { ProductionUrl: 'https://matrix.example.com', Plan: plan, TrialDays: 14 } },
+      };
+    },
+  },
   updateSiteFeatures: customerWrite(
     (f) => ({
       query: { userId: f.customer.uid, appId: String(f.customer.appId) },

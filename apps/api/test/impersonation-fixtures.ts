@@ -50,9 +50,16 @@ export async function insertGrant(
     at: g.now,
   });
   await db.query(
-    `UPDATE impersonation_requests SET status = 'Approved', initiator_uid = $2, approved_roles = $3,
-       expires_at = $4, action_taken_by = 'matrix', action_taken_at = $5 WHERE id = $1`,
-    [id, g.initiatorUid, g.roles, new Date(g.now.getTime() + (g.minutes ?? 60) * 60_000), g.now],
+    `UPDATE impersonation_requests SET status = 'Approved', initiator_uid = $2, holder_uid = $2, holder_email = $6,
+       approved_roles = $3, expires_at = $4, action_taken_by = 'matrix', action_taken_at = $5 WHERE id = $1`,
+    [
+      id,
+      g.initiatorUid,
+      g.roles,
+      new Date(g.now.getTime() + (g.minutes ?? 60) * 60_000),
+      g.now,
+      g.initiatorEmail,
+    ],
   );
   return id;
 }

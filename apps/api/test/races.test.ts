@@ -221,6 +221,64 @@ describe('impersonation decisions', () => {
     }
   });
 
+  it("another SuperAdmin's partial revoke, racing the holder's calls, leaves the grant with its holder", async () => {
+    // A customer's own request: the approving SuperAdmin (boss) holds the grant. chief revokes one
+    // role while boss uses the grant and chief tries to: the revoke narrows boss's grant and never
+    // hands it to chief (issue 12: the holder was read from action_taken_by, which every action
+    // overwrote).
+    const access = (session: S, appId: number) =>
+      t.call({
+        method: 'GET',
+        url: '/admin/updateaccess',
+        session,
+        query: { appId: String(appId), userId: owner },
+      });
+    const switchApp = (session: S, appId: number) =>
+      t.call({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
+    const read = (session: S, appId: number) =>
+      t.call({
+        method: 'GET',
+        url: '/admin/appinfobyid',
+        session,
+        query: { uId: owner, appId: String(appId) },
+      });
+    for (let i = 0; i < ROUNDS; i++) {
+      const { id, appId } = await pending('granted', ['Developer', 'Analyst']);
+      await t.db.query(
+        "UPDATE impersonation_requests SET is_customer_request = true, initiator_email = 'rae@race.example' WHERE id = $1",
+        [id],
+      );
+      expect((await approve(boss, id, 30, ['Developer', 'Analyst'])).statusCode).toBe(200);
+      const opened = await switchApp(boss, appId);
+      expect(opened.statusCode).toBe(200);
+      const imp = { xtoken: opened.json().xtoken, xsign: opened.json().xsign };
+      const [v, mine, used, theirs, theirAccess] = await race(
+        () => revoke(chief, id, ['Analyst']),
+        () => access(boss, appId),
+        () => read(imp, appId),
+        () => switchApp(chief, appId),
+        () => access(chief, appId),
+      );
+      expect(ok(v)).toBe(true);
+      expect(ok(mine)).toBe(true);
+      expect(ok(used)).toBe(true);
+      expect(refusal(theirs)).toEqual({
+        status: 403,
+        code: 947,
+        text: IMPERSONATION_SESSION_MESSAGES.noGrant,
+      });
+      expect(theirAccess.statusCode).toBe(403);
+      // afterwards: boss holds the narrowed grant and its session still works; chief holds nothing
+      expect((await access(boss, appId)).json().Data).toMatchObject({ RequestId: id, Roles: ['Developer'] });
+      expect((await read(imp, appId)).statusCode).toBe(200);
+      expect((await access(chief, appId)).statusCode).toBe(403);
+      expect((await shown(id)).Action).toMatchObject({
+        Status: 'Approved',
+        ActionTakenBy: 'chief@example.com',
+      });
+    }
+  });
+
   it('revoke against opening an impersonation session: after the revoke no session reaches the site', async () => {
     for (let i = 0; i < ROUNDS; i++) {
       const { appId } = await insertSite(t.db, { owner, name: `race-site-${++seq}` });

@@ -87,6 +87,22 @@ export const siteBasicSettingsBody = z.object({
   }),
 });
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The TrialDays that keep a site's plan as it is: a running trial's days left (rounded up, at most
+ * 365), 0 for a subscribed plan. A basic-settings write carrying the current plan and these days
+ * changes neither plan nor trial.
+ */
+export function trialDaysLeft(
+  s: { PlanStatus: string; TrialEndsAt: string | Date | null },
+  now: number,
+): number {
+  const end = s.TrialEndsAt ? new Date(s.TrialEndsAt).getTime() : 0;
+  if (s.PlanStatus !== 'Trial' || !(end > now)) return 0;
+  return Math.min(365, Math.ceil((end - now) / DAY_MS));
+}
+
 /** Wizard step 3 (Set Features): a feature set, or the features of an existing site. */
 export const siteFeaturesBody = z
   .object({

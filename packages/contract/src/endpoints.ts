@@ -148,6 +148,8 @@ export const sessionResponse = z.object({
   Role: z.array(z.string()),
   Permissions: z.array(z.string()),
   Uid: z.string(),
+  /** A SuperAdmin in the approval cool-down after their promotion: when it ends (else null). */
+  CanApproveImpersonationFrom: z.string().nullable().optional(),
 });
 
 /** Summary, tag and schemas of every endpoint, keyed by the ids of ENDPOINT_ROUTES (all of them). */

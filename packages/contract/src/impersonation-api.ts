@@ -206,6 +206,9 @@ export const IMPERSONATION_MESSAGES = {
   consentLinkInvalid: 'This consent link is invalid, has been used, or has expired.',
   roleTaken: 'These roles are already requested or granted for this app by another request',
   customerAuthFailed: 'The API key and secret do not match a site.',
+  /** Error 948: `since` and `from` as MM-DD-YYYY HH:mm UTC (formatExpiry). */
+  approverCoolingDown: (since: string, from: string) =>
+    `You became a SuperAdmin on ${since}. A new SuperAdmin may approve impersonation requests only after a cool-down: you can approve from ${from}.`,
   customerRequested: (id: number, app: string) =>
     `Your request ${id} for help with ${app} has been received. Our staff will review it.`,
   siteAccessLinkInvalid: 'This link is invalid or has expired.',

@@ -27,7 +27,16 @@ export const IMPERSONATION_SESSION_MESSAGES = {
   noGrant: 'You have no approved, unexpired impersonation of this site.',
   ended: 'The impersonation has ended: it expired or was revoked.',
   outOfScope: 'This call is outside the impersonated site or its approved permissions.',
+  billingNeeded:
+    'Changing the plan or the trial needs the ManageBilling permission, which this impersonation was not granted.',
 } as const;
+
+/**
+ * The customer permission a plan or trial change needs. PUT /admin/site/basicsettings is open to
+ * ManageSettings (web apps); through an impersonation it may change the plan or the trial only
+ * with this one as well.
+ */
+export const BILLING_PERMISSION = 'ManageBilling';
 
 /** The customer permissions a grant gives: the approved roles' true permissions plus the additional ones. */
 export function grantedPermissions(

@@ -80,6 +80,10 @@ export const superUser = z.object({
   Roles: z.array(z.string()),
   CreatedDate: z.string(),
   LastLoginDate: z.string().nullable(),
+  /** When they got the SuperAdmin role (a role that approves impersonation); null when not recorded or not held. */
+  ApproverSince: z.string().nullable().optional(),
+  /** While a new SuperAdmin may not yet approve impersonation (the cool-down): when they may. */
+  CanApproveImpersonationFrom: z.string().nullable().optional(),
 });
 export type SuperUser = z.infer<typeof superUser>;
 

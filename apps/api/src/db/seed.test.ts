@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshDb } from '../../test/harness.ts';
 import { verifyPassword } from '../modules/auth/password-hash.ts';
+import { approverStanding } from '../modules/impersonation/approver-cool-down.ts';
 import { DEMO_COUNTS } from './customer-seed.ts';
 import { DEMO_STAFF, seedDemoData } from './seed.ts';
 
@@ -23,6 +24,15 @@ describe('demo data (first start)', () => {
       expect(new Set(staff.rows.map((r) => r.password_hash)).size).toBe(1);
       expect(await verifyPassword(staff.rows[0]!.password_hash, 'Demo#Pass1')).toBe(true);
       expect(await verifyPassword(staff.rows[0]!.password_hash, 'Demo#Pass2')).toBe(false);
+
+      // The demo SuperAdmin approves impersonation from the first start: no promotion cool-down.
+      const sa = await db.query<{ uid: string }>("SELECT uid FROM staff_roles WHERE role = 'SuperAdmin'");
+      expect(sa.rows.length).toBeGreaterThan(0);
+      for (const { uid } of sa.rows)
+        expect(await approverStanding(db, uid, new Date(), 24 * 3_600_000)).toEqual({
+          since: null,
+          canApproveFrom: null,
+        });
 
       const customers = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers');
       expect(customers.rows[0]!.n).toBe(DEMO_COUNTS.customers);

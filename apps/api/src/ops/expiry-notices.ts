@@ -4,9 +4,7 @@ import type { AppContext } from '../app-context.ts';
 interface Claimed {
   id: number;
   app_name: string;
-  initiator_email: string;
-  is_customer_request: boolean;
-  action_taken_by: string | null;
+  holder_email: string | null;
   owner_email: string;
   owner_first_name: string;
   expires_at: Date;
@@ -14,8 +12,8 @@ interface Claimed {
 
 /**
  * Approved impersonation grants whose time is up get one notice each: to the staff member who
- * held the grant (the initiator; for a customer's own request, the SuperAdmin who approved it)
- * and to the site owner. The rows are claimed and stamped in the one UPDATE that selects them,
+ * held the grant (its holder, recorded at approval: the initiator; for a customer's own request,
+ * the SuperAdmin who approved it), at the address they have now, and to the site owner. The rows are claimed and stamped in the one UPDATE that selects them,
  * so two runs at once (two instances, or a run that overlaps the next) never mail twice; a row
  * locked by another run is skipped rather than waited for. Answers how many grants were noticed.
  */
@@ -29,13 +27,13 @@ export async function sendExpiryNotices(ctx: AppContext, batch = 100): Promise<n
      UPDATE impersonation_requests r SET expiry_notified_at = $1
      FROM due, sites s JOIN customers c ON c.uid = s.owner_uid
      WHERE r.id = due.id AND s.app_id = r.app_id AND r.expiry_notified_at IS NULL
-     RETURNING r.id, s.app_name, r.initiator_email, r.is_customer_request, r.action_taken_by,
+     RETURNING r.id, s.app_name, (SELECT h.email FROM staff h WHERE h.uid = r.holder_uid) AS holder_email,
        c.email AS owner_email, c.first_name AS owner_first_name, r.expires_at`,
     [now, batch],
   );
   for (const g of r.rows) {
     const ended = formatExpiry(new Date(g.expires_at).toISOString());
-    const staff = g.is_customer_request ? g.action_taken_by : g.initiator_email;
+    const staff = g.holder_email;
     if (staff && staff !== g.owner_email) {
       ctx.mailer.send({
         to: staff,

@@ -182,8 +182,8 @@ export async function createFixtures(t: TestApp): Promise<Fixtures> {
     const id = Number(row.rows[0]!.id);
     if (r.status === 'Approved') {
       await db.query(
-        `UPDATE impersonation_requests SET status = 'Approved', initiator_uid = $2, approved_roles = proxy_roles,
-           expires_at = $3, action_taken_by = $4, action_taken_at = $5 WHERE id = $1`,
+        `UPDATE impersonation_requests SET status = 'Approved', initiator_uid = $2, holder_uid = $2,
+           approved_roles = proxy_roles, expires_at = $3, action_taken_by = $4, action_taken_at = $5 WHERE id = $1`,
         [id, STAFF.superadmin.uid, new Date(at.getTime() + 3_600_000), STAFF.approver.email, at],
       );
     }
@@ -237,9 +237,9 @@ export async function createFixtures(t: TestApp): Promise<Fixtures> {
     // The grant the impersonation session acts under: approved, live, undeleted, as in the fixture.
     await db.query(
       `UPDATE impersonation_requests SET status = 'Approved', consent = 'granted', deleted_at = NULL,
-         initiator_uid = $2, approved_roles = proxy_roles, expires_at = $3
+         initiator_uid = $2, holder_uid = $2, approved_roles = proxy_roles, expires_at = $3
        WHERE id = $1 AND NOT (status = 'Approved' AND consent = 'granted' AND deleted_at IS NULL
-         AND approved_roles = proxy_roles AND expires_at > $4)`,
+         AND approved_roles = proxy_roles AND expires_at > $4 AND holder_uid IS NOT DISTINCT FROM $2)`,
       [grantId, STAFF.superadmin.uid, new Date(t.clock.now().getTime() + 3_600_000), t.clock.now()],
     );
     for (const p of ['superadmin', 'support', 'impersonating'] as const) {

@@ -24,5 +24,7 @@ export function useCurrentUser() {
   const permissions: ReadonlySet<string> = q.data ? new Set(q.data.Permissions) : permissionsOf(roles);
   /** The server's id of the user; '' until the session has loaded. */
   const uid = q.data?.Uid ?? '';
-  return { uid, email, name, roles, permissions, isLoaded: q.isSuccess };
+  /** A new SuperAdmin in the approval cool-down: when they may approve impersonation (else null). */
+  const canApproveImpersonationFrom = q.data?.CanApproveImpersonationFrom ?? null;
+  return { uid, email, name, roles, permissions, canApproveImpersonationFrom, isLoaded: q.isSuccess };
 }

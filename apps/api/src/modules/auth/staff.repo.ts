@@ -15,6 +15,22 @@ export interface StaffRow {
   roles: string[];
 }
 
+/** A staff row with when they got a role that approves impersonation (listStaff, findStaffByUid). */
+export interface StaffRowWithApprover extends StaffRow {
+  /** The earliest recorded grant of such a role; null when unrecorded (founding staff) or none. */
+  approver_since: Date | null;
+}
+
+/**
+ * When a staff member (`uidExpr`) got a role that approves impersonation: the earliest such grant,
+ * or NULL when one of them has no recorded time (held before grant times were recorded, or given
+ * at the first start, as the demo staff are) or when they hold none.
+ */
+export const approverSinceSql = (uidExpr: string) => `(
+  SELECT CASE WHEN bool_or(ar.granted_at IS NULL) THEN NULL ELSE min(ar.granted_at) END
+  FROM staff_roles ar JOIN roles ap ON ap.name = ar.role
+  WHERE ar.uid = ${uidExpr} AND 'impersonation.approve' = ANY(ap.permissions))`;
+
 const STAFF_COLUMNS = `s.uid, s.email, s.full_name, s.password_hash, s.created_at, s.last_login_at, s.password_changed_at,
   s.invitation_pending, s.failed_logins, s.lockouts, s.locked_until,
   COALESCE((SELECT array_agg(r.role ORDER BY r.role) FROM staff_roles r WHERE r.uid = s.uid), '{}') AS roles`;
@@ -27,15 +43,19 @@ export async function findStaffByEmail(db: Queryable, email: string): Promise<St
   return r.rows[0];
 }
 
-export async function listStaff(db: Queryable): Promise<StaffRow[]> {
-  const r = await db.query<StaffRow>(
-    `SELECT ${STAFF_COLUMNS} FROM staff s ORDER BY s.created_at, lower(s.email)`,
+export async function listStaff(db: Queryable): Promise<StaffRowWithApprover[]> {
+  const r = await db.query<StaffRowWithApprover>(
+    `SELECT ${STAFF_COLUMNS}, ${approverSinceSql('s.uid')} AS approver_since
+     FROM staff s ORDER BY s.created_at, lower(s.email)`,
   );
   return r.rows;
 }
 
-export async function findStaffByUid(db: Queryable, uid: string): Promise<StaffRow | undefined> {
-  const r = await db.query<StaffRow>(`SELECT ${STAFF_COLUMNS} FROM staff s WHERE s.uid = $1`, [uid]);
+export async function findStaffByUid(db: Queryable, uid: string): Promise<StaffRowWithApprover | undefined> {
+  const r = await db.query<StaffRowWithApprover>(
+    `SELECT ${STAFF_COLUMNS}, ${approverSinceSql('s.uid')} AS approver_since FROM staff s WHERE s.uid = $1`,
+    [uid],
+  );
   return r.rows[0];
 }
 
@@ -49,6 +69,11 @@ export async function insertStaff(
     roles: string[];
     at: Date;
     invitationPending?: boolean;
+    /**
+     * Recorded as when each role was given (the approval cool-down counts from it). Unset: not
+     * recorded, as for the staff a first start creates, who hold their roles from the beginning.
+     */
+    rolesGrantedAt?: Date;
   },
 ): Promise<void> {
   await db.query(
@@ -65,7 +90,11 @@ export async function insertStaff(
     ],
   );
   for (const role of s.roles) {
-    await db.query('INSERT INTO staff_roles (uid, role) VALUES ($1, $2)', [s.uid, role]);
+    await db.query('INSERT INTO staff_roles (uid, role, granted_at) VALUES ($1, $2, $3)', [
+      s.uid,
+      role,
+      s.rolesGrantedAt ?? null,
+    ]);
   }
 }
 
@@ -79,11 +108,14 @@ export async function setPassword(db: Queryable, uid: string, passwordHash: stri
   );
 }
 
-/** Replaces a user's roles with `roles`. */
-export async function setStaffRoles(db: Queryable, uid: string, roles: string[]): Promise<void> {
+/** Replaces a user's roles with `roles`; a role newly given records `at`, a kept one keeps its time. */
+export async function setStaffRoles(db: Queryable, uid: string, roles: string[], at: Date): Promise<void> {
   await db.query('DELETE FROM staff_roles WHERE uid = $1 AND NOT (role = ANY($2))', [uid, roles]);
   for (const role of roles) {
-    await db.query('INSERT INTO staff_roles (uid, role) VALUES ($1, $2) ON CONFLICT DO NOTHING', [uid, role]);
+    await db.query(
+      'INSERT INTO staff_roles (uid, role, granted_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [uid, role, at],
+    );
   }
 }
 

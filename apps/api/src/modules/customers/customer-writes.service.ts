@@ -6,7 +6,8 @@ import type {
   siteFeaturesBody,
   updateCustomerProfileBody,
 } from '@sac/contract/customer-writes';
-import { WRITE_MESSAGES } from '@sac/contract/customer-writes';
+import { trialDaysLeft, WRITE_MESSAGES } from '@sac/contract/customer-writes';
+import { BILLING_PERMISSION, IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -116,16 +117,47 @@ export async function updateBasicSettings(
   const at = ctx.clock.now();
   const d = body.data;
   const trialEnds = d.TrialDays > 0 ? new Date(at.getTime() + d.TrialDays * 86_400_000) : null;
+  // Through an impersonation this call is open to ManageSettings (the web apps); the plan and the
+  // trial are billing, so a grant without ManageBilling may only send them along unchanged (the
+  // current plan and the trial's days left), and then they are kept exactly as stored.
+  const billingAllowed = !actor.impersonation || actor.impersonation.permissions.has(BILLING_PERMISSION);
   await ctx.db.transaction(async (tx) => {
-    await tx.query(
-      `UPDATE sites SET production_url = $3, staging_url = $4, plan = $5, plan_status = $6, trial_ends_at = $7,
-         modified_at = $8 WHERE app_id = $1 AND owner_uid = $2`,
-      [appId, uid, d.ProductionUrl, d.StagingUrl, d.Plan, trialEnds ? 'Trial' : 'Subscribed', trialEnds, at],
+    const cur = await tx.query<{ plan: string; plan_status: string; trial_ends_at: Date | null }>(
+      'SELECT plan, plan_status, trial_ends_at FROM sites WHERE app_id = $1 AND owner_uid = $2 FOR UPDATE',
+      [appId, uid],
     );
+    const site = cur.rows[0];
+    if (!site) throw new AppError('notFound', 'This customer owns no site with that appId.');
+    const unchanged =
+      d.Plan === site.plan &&
+      d.TrialDays ===
+        trialDaysLeft({ PlanStatus: site.plan_status, TrialEndsAt: site.trial_ends_at }, at.getTime());
+    if (!billingAllowed && !unchanged)
+      throw new AppError('impersonationForbidden', IMPERSONATION_SESSION_MESSAGES.billingNeeded);
+    if (billingAllowed) {
+      await tx.query(
+        `UPDATE sites SET production_url = $3, staging_url = $4, plan = $5, plan_status = $6, trial_ends_at = $7,
+           modified_at = $8 WHERE app_id = $1 AND owner_uid = $2`,
+        [
+          appId,
+          uid,
+          d.ProductionUrl,
+          d.StagingUrl,
+          d.Plan,
+          trialEnds ? 'Trial' : 'Subscribed',
+          trialEnds,
+          at,
+        ],
+      );
+    } else {
+      await tx.query(
+        'UPDATE sites SET production_url = $3, staging_url = $4, modified_at = $5 WHERE app_id = $1 AND owner_uid = $2',
+        [appId, uid, d.ProductionUrl, d.StagingUrl, at],
+      );
+    }
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.basicsettings', {
       appId,
-      plan: d.Plan,
-      trialDays: d.TrialDays,
+      ...(billingAllowed ? { plan: d.Plan, trialDays: d.TrialDays } : { plan: 'unchanged' }),
     });
   });
   return read.siteBasicSettings(ctx, uid, appId);

@@ -10,16 +10,13 @@ interface GrantRow {
   id: number;
   app_id: number;
   app_name: string;
-  initiator_uid: string | null;
-  is_customer_request: boolean;
-  action_taken_by: string | null;
+  holder_uid: string | null;
   approved_roles: string[];
   approved_permissions: string[];
   expires_at: Date;
 }
 
-const GRANT_SQL = `SELECT r.id, r.app_id, s.app_name, r.initiator_uid, r.is_customer_request, r.action_taken_by,
-  r.approved_roles, r.approved_permissions, r.expires_at
+const GRANT_SQL = `SELECT r.id, r.app_id, s.app_name, r.holder_uid, r.approved_roles, r.approved_permissions, r.expires_at
   FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id
   WHERE r.status = 'Approved' AND r.consent = 'granted' AND r.deleted_at IS NULL AND r.expires_at > $1`;
 
@@ -39,12 +36,11 @@ function grantOut(g: GrantRow, permissions: string[]) {
 }
 
 /**
- * Whose a grant is: the staff member who asked for it, or for a request the customer opened
- * themselves, the SuperAdmin who approved it.
+ * Whose a grant is: its holder, recorded once at approval (the staff member who asked for it, or
+ * for a request the customer opened themselves, the SuperAdmin who approved it) and never changed
+ * by a later action, so a SuperAdmin who revokes part of someone's grant does not take it over.
  */
-const holds = (g: GrantRow, staff: { uid: string; email: string }) =>
-  g.initiator_uid === staff.uid ||
-  (g.is_customer_request && (g.action_taken_by ?? '').toLowerCase() === staff.email.toLowerCase());
+const holds = (g: GrantRow, staff: { uid: string }) => g.holder_uid !== null && g.holder_uid === staff.uid;
 
 /** The caller's live grant on a site: approved, consented, unexpired, and theirs. */
 async function liveGrant(ctx: AppContext, actor: StaffSession, appId: number): Promise<GrantRow> {

@@ -20,6 +20,9 @@ export interface RequestRow {
   status: StoredStatus;
   action_taken_by: string | null;
   action_taken_at: Date | null;
+  /** Whose the grant is: set once at approval, never changed by later actions. */
+  holder_uid: string | null;
+  holder_email: string | null;
   expires_at: Date | null;
   approved_roles: string[];
   approved_permissions: string[];
@@ -31,7 +34,7 @@ export interface RequestRow {
 
 const COLUMNS = `r.id, r.app_id, s.app_name, s.owner_uid, o.email AS owner_email, r.initiator_uid, r.initiator_email,
   r.is_customer_request, r.consent, r.priority, r.description, r.assignees, r.proxy_roles, r.additional_permissions,
-  r.duration_minutes, r.status, r.action_taken_by, r.action_taken_at, r.expires_at, r.approved_roles,
+  r.duration_minutes, r.status, r.action_taken_by, r.action_taken_at, r.holder_uid, r.holder_email, r.expires_at, r.approved_roles,
   r.approved_permissions, r.reason, r.deleted_at, r.created_at, r.modified_at`;
 const FROM =
   'FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id JOIN customers o ON o.uid = s.owner_uid';
@@ -133,6 +136,22 @@ export async function saveState(
       extra.actionBy ?? null,
       extra.reason ?? null,
     ],
+  );
+}
+
+/**
+ * Records the holder of a grant at its approval. Only a request that has none yet takes one, so
+ * no later action (a revoke by another SuperAdmin, in part or whole) can hand the grant over.
+ */
+export async function recordHolder(
+  db: Queryable,
+  id: number,
+  holder: { uid: string | null; email: string | null },
+): Promise<void> {
+  await db.query(
+    `UPDATE impersonation_requests SET holder_uid = $2, holder_email = $3
+     WHERE id = $1 AND holder_uid IS NULL AND holder_email IS NULL`,
+    [id, holder.uid, holder.email],
   );
 }
 

@@ -28,12 +28,14 @@ import { isoOrNull } from '../../lib/iso.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
 import { findStaffByEmail } from '../auth/staff.repo.ts';
 import { customerRoleCatalogue } from '../customers/customers.repo.ts';
+import { approverStanding } from './approver-cool-down.ts';
 import {
   findRequest,
   listRequests,
   logEvent,
   REQUEST_COLUMNS_FOR_SITE,
   type RequestRow,
+  recordHolder,
   rolesHeldByOthers,
   saveState,
   stateOf,
@@ -260,6 +262,20 @@ export async function list(
   return { Data: customerOnly ? data : orderForList(data) };
 }
 
+/** Separation of duties: a new SuperAdmin approves only once the cool-down since the promotion has passed. */
+async function checkCoolDown(ctx: AppContext, db: Queryable, actor: StaffSession, now: Date) {
+  const s = await approverStanding(db, actor.uid, now, ctx.config.approverCoolDownMs);
+  if (s.since && s.canApproveFrom) {
+    throw new AppError(
+      'approverCoolingDown',
+      M.approverCoolingDown(
+        formatExpiry(s.since.toISOString()),
+        formatExpiry(s.canApproveFrom.toISOString()),
+      ),
+    );
+  }
+}
+
 /** Applies one machine event to a request under its row lock; answers the saved row. */
 async function applyEvent(
   ctx: AppContext,
@@ -281,6 +297,7 @@ async function applyEvent(
     if (!row) throw new AppError('notFound', 'There is no impersonation request with that id.');
     const r = transition(stateOf(row), event, now.getTime());
     if (!r.ok) refuse(r.error);
+    if (event.type === 'approve') await checkCoolDown(ctx, tx, actor, now);
     if (opts.checkRoles) {
       await checkRequestContents(
         tx,
@@ -299,6 +316,17 @@ async function applyEvent(
       ...(opts.action ? { actionBy: actor.email } : {}),
       ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
     });
+    if (event.type === 'approve') {
+      // The grant's holder, once and for all: the requester, or on a customer's own request (no
+      // staff requester) the approver. Later actions change action_taken_by, never the holder.
+      await recordHolder(
+        tx,
+        requestId,
+        row.is_customer_request
+          ? { uid: actor.uid, email: actor.email }
+          : { uid: row.initiator_uid, email: row.initiator_email },
+      );
+    }
     await logEvent(tx, {
       requestId,
       at: now,
@@ -414,11 +442,17 @@ export async function act(
         : after.status === 'Revoked'
           ? M.revoked(requestId, after.app_name)
           : M.partlyRevoked(requestId, after.app_name);
-  ctx.mailer.send({
-    to: after.initiator_email,
-    subject: `Impersonation request ${requestId}: ${wire.Action.Status}`,
-    text: message,
-  });
+  // The staff member told: the grant's holder once there is one (on a customer's own request the
+  // approving SuperAdmin, who needs no mail of their own approval), else the requester.
+  const staffTo =
+    body.Status === 'Reject' ? after.initiator_email : (after.holder_email ?? after.initiator_email);
+  if (!(body.Status === 'Approve' && staffTo.toLowerCase() === actor.email.toLowerCase())) {
+    ctx.mailer.send({
+      to: staffTo,
+      subject: `Impersonation request ${requestId}: ${wire.Action.Status}`,
+      text: message,
+    });
+  }
   if (body.Status !== 'Reject') {
     ctx.mailer.send({
       to: after.owner_email,

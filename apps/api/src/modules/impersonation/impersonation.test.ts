@@ -1,8 +1,11 @@
 import { formatExpiry } from '@sac/contract/impersonation-api';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
+import { insertGrant } from '../../../test/impersonation-fixtures.ts';
+import { sendExpiryNotices } from '../../ops/expiry-notices.ts';
 
 type S = { xtoken: string; xsign: string };
 let t: TestApp;
@@ -402,7 +405,14 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
       url: '/admin/site/basicsettings',
       session: imp,
       query: { uID: owner, appId: String(site) },
-      payload: { data: { ProductionUrl: 'https://sam.example', Plan: 'Developer' } },
+      // the web apps, with the plan and the trial's days left unchanged (no ManageBilling here)
+      payload: {
+        data: {
+          ProductionUrl: 'https://sam.example',
+          Plan: 'Developer',
+          TrialDays: Math.ceil((Date.parse('2026-02-01T00:00:00Z') - t.clock.now().getTime()) / 86_400_000),
+        },
+      },
     });
     expect(put.statusCode).toBe(200);
     // refused: another site, a permission not granted (ManageSite), a staff call
@@ -567,5 +577,228 @@ describe('customer-originated requests and the owner access page', () => {
       query: { token: 'nope' },
     });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('a grant stays with whom it was granted (issue 12)', () => {
+  let owner: string;
+  beforeAll(async () => {
+    boss = await t.login('boss@example.com');
+    chief = await t.login('chief@example.com');
+    agent = await t.login('agent@example.com');
+    owner = await insertCustomer(t.db, { first: 'Hana', last: 'Holder', email: 'hana@holder.example' });
+  });
+  const access = (session: S, appId: number) =>
+    t.call({
+      method: 'GET',
+      url: '/admin/updateaccess',
+      session,
+      query: { appId: String(appId), userId: owner },
+    });
+  const sw = (session: S, appId: number) =>
+    t.call({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
+  const open = async (session: S, appId: number) => {
+    const r = await sw(session, appId);
+    expect(r.statusCode, r.body).toBe(200);
+    return { xtoken: r.json().xtoken, xsign: r.json().xsign } as S;
+  };
+  const readAs = (imp: S, appId: number) =>
+    t.call({
+      method: 'GET',
+      url: '/admin/appinfobyid',
+      session: imp,
+      query: { uId: owner, appId: String(appId) },
+    });
+
+  it("on a customer's request, another SuperAdmin's partial revoke leaves the approver holding the grant", async () => {
+    const site = await insertSite(t.db, { owner, name: 'hc-site' });
+    const asked = await t.call({
+      method: 'POST',
+      url: '/admin/impersonation/customer/requests',
+      headers: { apikey: site.apiKey, apisecret: site.secret },
+      payload: {
+        data: {
+          Priority: 'High',
+          Description: 'Help',
+          ProxyRoles: ['Developer', 'Analyst'],
+          AdditionalPermissions: [],
+          Duration: 60,
+        },
+      },
+    });
+    const id = asked.json().Data.Id;
+    expect(
+      (
+        await approve(boss, id, {
+          ProxyRoles: ['Developer', 'Analyst'],
+          AdditionalPermissions: [],
+          Duration: 60,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const imp = await open(boss, site.appId);
+
+    const part = await action(
+      chief,
+      id,
+      { Status: 'Revoke', ProxyRoles: ['Analyst'], AdditionalPermissions: [] },
+      'roles',
+    );
+    expect(part.statusCode).toBe(200);
+    expect(part.json().Request.Action).toMatchObject({
+      Status: 'Approved',
+      ActionTakenBy: 'chief@example.com',
+    });
+    // the grant is still the approver's, narrowed; the revoker gained nothing
+    expect((await access(boss, site.appId)).json().Data).toMatchObject({
+      RequestId: id,
+      Roles: ['Developer'],
+    });
+    expect((await readAs(imp, site.appId)).statusCode).toBe(200);
+    expect((await access(chief, site.appId)).statusCode).toBe(403);
+    expect((await sw(chief, site.appId)).statusCode).toBe(403);
+    // the holder is told of the partial revoke
+    await t.smtp.waitFor(
+      (m) => m.to.includes('boss@example.com') && m.subject === `Impersonation request ${id}: Approved`,
+    );
+
+    // at expiry the notice goes to the holder, not to the last one who acted
+    t.clock.advance(60 * 60_000);
+    boss = await t.login('boss@example.com');
+    chief = await t.login('chief@example.com');
+    agent = await t.login('agent@example.com');
+    expect(await sendExpiryNotices(t.ctx)).toBeGreaterThanOrEqual(1);
+    await t.smtp.waitFor(
+      (m) => m.to.includes('boss@example.com') && m.subject === `Impersonation request ${id}: Expired`,
+    );
+    expect(
+      t.smtp.messages.some((m) => m.to.includes('chief@example.com') && m.subject.endsWith(`${id}: Expired`)),
+    ).toBe(false);
+  });
+
+  it("on a staff member's request, the requester holds the grant whoever approves or revokes", async () => {
+    const { appId } = await insertSite(t.db, { owner, name: 'hs-site' });
+    const r = await request(agent, {
+      AppId: appId,
+      ProxyRoles: ['Developer', 'Analyst'],
+      AdditionalPermissions: [],
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    const id = r.json().Data.Id;
+    const mail = await t.smtp.waitFor(
+      (m) => m.to.includes('hana@holder.example') && m.subject.endsWith(`(request ${id})`),
+    );
+    const token = new URL(/https?:\/\/\S+\/impersonation\/consent\S*/.exec(mail.text)![0]).searchParams.get(
+      'token',
+    );
+    await t.call({ method: 'POST', url: '/admin/impersonation/consent', payload: { token, granted: true } });
+    await approve(boss, id, {
+      ProxyRoles: ['Developer', 'Analyst'],
+      AdditionalPermissions: [],
+      Duration: 60,
+    });
+    const imp = await open(agent, appId);
+    const part = await action(chief, id, { Status: 'Revoke', ProxyRoles: ['Analyst'] }, 'roles');
+    expect(part.statusCode).toBe(200);
+    expect((await readAs(imp, appId)).statusCode).toBe(200);
+    expect((await access(agent, appId)).json().Data.Roles).toEqual(['Developer']);
+    for (const s of [boss, chief]) expect((await access(s, appId)).statusCode).toBe(403);
+    const held = await t.db.query<{ holder_email: string }>(
+      'SELECT holder_email FROM impersonation_requests WHERE id = $1',
+      [id],
+    );
+    expect(held.rows[0]!.holder_email).toBe('agent@example.com');
+    await action(boss, id, { Status: 'Revoke' }, 'site');
+    expect((await readAs(imp, appId)).statusCode).toBe(401);
+  });
+});
+
+describe('plan and trial through an impersonation need ManageBilling (issue 12)', () => {
+  let owner: string;
+  let agentUid: string;
+  beforeAll(async () => {
+    agent = await t.login('agent@example.com');
+    agentUid = (await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'agent@example.com'"))
+      .rows[0]!.uid;
+    owner = await insertCustomer(t.db, { first: 'Bill', last: 'Ing', email: 'bill@billing.example' });
+  });
+  /** A site on a Developer trial (ends 2026-02-01) and an impersonation session on it with `roles`. */
+  async function impersonating(name: string, roles: string[]) {
+    const { appId } = await insertSite(t.db, { owner, name });
+    await insertGrant(t.db, {
+      appId,
+      initiatorUid: agentUid,
+      initiatorEmail: 'agent@example.com',
+      roles,
+      now: t.clock.now(),
+    });
+    const r = await t.call({
+      method: 'GET',
+      url: '/account/switchapp',
+      session: agent,
+      query: { appid: String(appId) },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return { appId, imp: { xtoken: r.json().xtoken, xsign: r.json().xsign } as S };
+  }
+  const put = (imp: S, appId: number, data: Record<string, unknown>) =>
+    t.call({
+      method: 'PUT',
+      url: '/admin/site/basicsettings',
+      session: imp,
+      query: { uID: owner, appId: String(appId) },
+      payload: { data: { ProductionUrl: 'https://new.example.com', ...data } },
+    });
+  const stored = async (appId: number) =>
+    (
+      await t.db.query<{
+        plan: string;
+        plan_status: string;
+        trial_ends_at: Date | null;
+        production_url: string;
+      }>('SELECT plan, plan_status, trial_ends_at, production_url FROM sites WHERE app_id = $1', [appId])
+    ).rows[0]!;
+  const daysLeft = () =>
+    Math.ceil((Date.parse('2026-02-01T00:00:00Z') - t.clock.now().getTime()) / 86_400_000);
+
+  it('refuses a plan or trial change to a grant without ManageBilling, and changes nothing', async () => {
+    const { appId, imp } = await impersonating('bill-dev', ['Developer']); // ManageSettings, no ManageBilling
+    const before = await stored(appId);
+    for (const data of [
+      { Plan: 'Developer Premium', TrialDays: 365 }, // the reported case
+      { Plan: 'Developer Premium', TrialDays: daysLeft() }, // the plan alone
+      { Plan: 'Developer', TrialDays: 365 }, // a longer trial
+      { Plan: 'Developer', TrialDays: 0 }, // ending the trial (subscribed)
+    ]) {
+      const r = await put(imp, appId, data);
+      expect(r.statusCode, JSON.stringify(data)).toBe(403);
+      expect(r.json()).toMatchObject({
+        ErrorCode: 947,
+        Description: IMPERSONATION_SESSION_MESSAGES.billingNeeded,
+      });
+    }
+    expect(await stored(appId)).toEqual(before);
+  });
+
+  it('lets it save the web apps when plan and trial go along unchanged, keeping the trial end exactly', async () => {
+    const { appId, imp } = await impersonating('bill-urls', ['Developer']);
+    const before = await stored(appId);
+    const r = await put(imp, appId, { Plan: 'Developer', TrialDays: daysLeft() });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(await stored(appId)).toEqual({ ...before, production_url: 'https://new.example.com' });
+  });
+
+  it('lets a grant with ManageBilling (Owner) change the plan and the trial', async () => {
+    const { appId, imp } = await impersonating('bill-owner', ['Owner']);
+    const r = await put(imp, appId, { Plan: 'Developer Premium', TrialDays: 365 });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().Data).toMatchObject({ Plan: 'Developer Premium', PlanStatus: 'Trial' });
+  });
+
+  it('leaves staff with sites.write (Admin) changing plans as before', async () => {
+    const { appId } = await insertSite(t.db, { owner, name: 'bill-staff' });
+    const r = await put(agent, appId, { Plan: 'Developer Premium', TrialDays: 30 });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(await stored(appId)).toMatchObject({ plan: 'Developer Premium', plan_status: 'Trial' });
   });
 });

@@ -22,13 +22,19 @@ import {
   listStaff,
   lockSuperAdmins,
   permissionsOfRoles,
-  type StaffRow,
+  type StaffRowWithApprover,
   setStaffRoles,
 } from '../auth/staff.repo.ts';
 import { issueToken } from '../auth/tokens.repo.ts';
+import { standing } from '../impersonation/approver-cool-down.ts';
 
-/** A staff row under the server's names of spec section 3. */
-export function toSuperUser(s: StaffRow) {
+/**
+ * A staff row under the server's names of spec section 3, with when they got the SuperAdmin role
+ * (a role that approves impersonation; null when not recorded or not held) and, while they are in
+ * the approval cool-down, when it ends.
+ */
+export function toSuperUser(ctx: AppContext, s: StaffRowWithApprover) {
+  const approver = standing(s.approver_since, ctx.clock.now(), ctx.config.approverCoolDownMs);
   return {
     Uid: s.uid,
     FullName: s.full_name,
@@ -36,6 +42,8 @@ export function toSuperUser(s: StaffRow) {
     Roles: s.roles,
     CreatedDate: new Date(s.created_at).toISOString(),
     LastLoginDate: isoOrNull(s.last_login_at),
+    ApproverSince: isoOrNull(approver.since),
+    CanApproveImpersonationFrom: isoOrNull(approver.canApproveFrom),
   };
 }
 
@@ -43,7 +51,7 @@ const identity = (s: StaffSession) => ({ uid: s.uid, roles: s.roles });
 const NO_SUCH_STAFF = 'There is no super user with that id.';
 
 export async function list(ctx: AppContext) {
-  return { Data: (await listStaff(ctx.db)).map(toSuperUser) };
+  return { Data: (await listStaff(ctx.db)).map((s) => toSuperUser(ctx, s)) };
 }
 
 export async function roles(ctx: AppContext) {
@@ -94,6 +102,7 @@ export async function create(
         roles: wanted,
         at: now,
         invitationPending: true,
+        rolesGrantedAt: now,
       });
       await writeActivity(tx, {
         at: now,
@@ -130,7 +139,7 @@ export async function create(
     ].join('\n'),
   });
   const created = await findStaffByUid(ctx.db, uid);
-  return { Data: toSuperUser(created!) };
+  return { Data: toSuperUser(ctx, created!) };
 }
 
 async function manageableTarget(
@@ -193,7 +202,7 @@ export async function updateRoles(
     refusedChanges(actorRoles, all, target.roles, wanted);
     const demotes = superAdmins.includes(target.uid) && !wanted.includes(ROLE_SUPER_ADMIN);
     if (demotes && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
-    await setStaffRoles(tx, target.uid, wanted);
+    await setStaffRoles(tx, target.uid, wanted, now);
     const ended = await revokeUserSessions(tx, target.uid, now, 'roles-changed');
     await writeActivity(tx, {
       at: now,
@@ -207,7 +216,7 @@ export async function updateRoles(
     });
   });
   const updated = await findStaffByUid(ctx.db, seen.uid);
-  return { Data: toSuperUser(updated!) };
+  return { Data: toSuperUser(ctx, updated!) };
 }
 
 export async function remove(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
@@ -240,7 +249,7 @@ export async function profile(ctx: AppContext, viewer: StaffSession, uid: string
     throw new AppError('profileNotAllowed');
   return {
     Data: {
-      ...toSuperUser(target),
+      ...toSuperUser(ctx, target),
       Permissions: await permissionsOfRoles(ctx.db, target.roles),
       PasswordChangedDate: isoOrNull(target.password_changed_at),
       Invited: target.invitation_pending,

@@ -1,6 +1,9 @@
+import { formatExpiry, IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
+import { insertRequest } from '../../../test/impersonation-fixtures.ts';
 import * as team from './team.service.ts';
 
 let t: TestApp;
@@ -43,6 +46,9 @@ describe('GET /admin/team', () => {
       Roles: ['SuperAdmin'],
       CreatedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       LastLoginDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      // a SuperAdmin from the start (no recorded promotion): no approval cool-down
+      ApproverSince: null,
+      CanApproveImpersonationFrom: null,
     });
   });
 
@@ -276,5 +282,115 @@ describe('password of a user created by invitation', () => {
   it('cannot be guessed before the invitation is used: the generated one is never told', async () => {
     await create(sa, { role: ['Support'], email: 'quiet@example.com' });
     await expect(t.login('quiet@example.com', PASSWORD)).rejects.toThrow('401');
+  });
+});
+
+describe('a new SuperAdmin approves impersonation only after a cool-down (issue 12)', () => {
+  const DAY = 24 * 3_600_000;
+  let uid: string;
+  let appId: number;
+  const approve = (session: Session, id: number) =>
+    t.call({
+      method: 'POST',
+      url: '/admin/impersonation/request/action',
+      session,
+      query: { requestId: String(id) },
+      payload: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
+    });
+  const row = async (session: Session) =>
+    (await t.call({ method: 'GET', url: '/admin/team', session }))
+      .json()
+      .Data.find((u: { Uid: string }) => u.Uid === uid);
+  beforeAll(async () => {
+    sa = await t.login('sa@example.com');
+    uid = await t.addStaff('rising@example.com', ['Admin']);
+    const owner = await insertCustomer(t.db, { first: 'Cool', last: 'Down', email: 'cool@down.example' });
+    appId = (await insertSite(t.db, { owner, name: 'cool-down' })).appId;
+  });
+
+  it('records the promotion, shows when they may approve, and refuses approvals until then (948)', async () => {
+    const promotedAt = t.clock.now();
+    expect((await setRoles(sa, uid, ['SuperAdmin'])).statusCode).toBe(200);
+    const from = new Date(promotedAt.getTime() + DAY);
+    expect(await row(sa)).toMatchObject({
+      ApproverSince: promotedAt.toISOString(),
+      CanApproveImpersonationFrom: from.toISOString(),
+    });
+    const rising = await t.login('rising@example.com');
+    expect((await me(rising)).json().CanApproveImpersonationFrom).toBe(from.toISOString());
+    const profile = await t.call({
+      method: 'GET',
+      url: '/admin/team/profile',
+      session: rising,
+      query: { uid },
+    });
+    expect(profile.json().Data).toMatchObject({ CanApproveImpersonationFrom: from.toISOString() });
+
+    const { id } = await insertRequest(t.db, {
+      appId,
+      initiator: 'admin@example.com',
+      assignees: ['rising@example.com'],
+      consent: 'granted',
+      at: t.clock.now(),
+    });
+    const refused = await approve(rising, id);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      ErrorCode: 948,
+      Description: IMPERSONATION_MESSAGES.approverCoolingDown(
+        formatExpiry(promotedAt.toISOString()),
+        formatExpiry(from.toISOString()),
+      ),
+    });
+    // a SuperAdmin from the start (no recorded promotion, as the demo staff) is not held back
+    await t.addStaff('founder@example.com', ['SuperAdmin']);
+    const founder = await t.login('founder@example.com');
+    expect((await me(founder)).json().CanApproveImpersonationFrom).toBeNull();
+
+    t.clock.advance(DAY - 60_000);
+    const still = await t.login('rising@example.com');
+    expect((await approve(still, id)).json().ErrorCode).toBe(948);
+    t.clock.advance(60_000);
+    const now = await t.login('rising@example.com');
+    expect((await me(now)).json().CanApproveImpersonationFrom).toBeNull();
+    expect((await approve(now, id)).statusCode).toBe(200);
+    sa = await t.login('sa@example.com');
+    expect(await row(sa)).toMatchObject({
+      ApproverSince: promotedAt.toISOString(),
+      CanApproveImpersonationFrom: null,
+    });
+  });
+
+  it('starts again on a new promotion after a demotion, and other role changes keep it', async () => {
+    expect((await setRoles(sa, uid, ['SuperAdmin', 'Support'])).statusCode).toBe(200);
+    expect((await row(sa)).CanApproveImpersonationFrom).toBeNull(); // still a SuperAdmin since before
+    expect((await setRoles(sa, uid, ['Admin'])).statusCode).toBe(200);
+    expect(await row(sa)).toMatchObject({ ApproverSince: null, CanApproveImpersonationFrom: null });
+    const again = t.clock.now();
+    expect((await setRoles(sa, uid, ['SuperAdmin'])).statusCode).toBe(200);
+    expect((await row(sa)).CanApproveImpersonationFrom).toBe(new Date(again.getTime() + DAY).toISOString());
+  });
+
+  it('waits as long as APPROVER_COOL_DOWN_HOURS says (0: not at all)', async () => {
+    const other = await createTestApp({ approverCoolDownMs: 0 });
+    try {
+      await other.addStaff('first@example.com', ['SuperAdmin']);
+      const newUid = await other.addStaff('second@example.com', ['Admin']);
+      const first = await other.login('first@example.com');
+      await other.call({
+        method: 'PUT',
+        url: '/admin/team/roles',
+        session: first,
+        payload: { role: ['SuperAdmin'], uid: newUid, unAssignRoles: [] },
+      });
+      const second = await other.login('second@example.com');
+      expect(
+        (await other.call({ method: 'GET', url: '/admin/session', session: second })).json(),
+      ).toMatchObject({
+        CanApproveImpersonationFrom: null,
+      });
+    } finally {
+      await other.close();
+    }
   });
 });

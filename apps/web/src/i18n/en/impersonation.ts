@@ -79,6 +79,8 @@ export const impersonation = {
   noActions: 'There is nothing you can do with this request.',
   expiredNote: 'This access has expired; no action applies any more.',
   notGranted: MESSAGES.customerNotGrantedImpersonation as string,
+  approverCoolingDown:
+    'You became a SuperAdmin recently: you can approve impersonation requests from {time} UTC (a cool-down after every promotion).',
   requestActions: 'Request actions',
 
   // Actions

@@ -82,4 +82,7 @@ export const team = {
   profileNoPermissions: 'No permissions.',
   permissions: 'Permissions',
   backToList: 'Back to Manage Superuser',
+  superAdminSince: 'SuperAdmin since',
+  superAdminSinceUnrecorded: 'From the start',
+  canApproveFrom: 'Can approve impersonation from {time} UTC',
 };

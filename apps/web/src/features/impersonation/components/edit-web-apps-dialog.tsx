@@ -1,4 +1,4 @@
-import { siteBasicSettingsBody } from '@sac/contract/customer-writes';
+import { siteBasicSettingsBody, trialDaysLeft } from '@sac/contract/customer-writes';
 import { type FormEvent, useState } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormField } from '../../../components/form-field.tsx';
@@ -12,19 +12,11 @@ import { type BasicSettings, useImpersonatedSaveBasicSettings } from '../api/imp
 const schema = siteBasicSettingsBody.shape.data;
 const FIELDS = ['ProductionUrl', 'StagingUrl'] as const;
 type Field = (typeof FIELDS)[number];
-const DAY = 86_400_000;
-
-/** The trial days to send so a running trial keeps (about) its end; 0 for a subscribed plan. */
-export function trialDaysLeft(s: Pick<BasicSettings, 'PlanStatus' | 'TrialEndsAt'>, now: number): number {
-  const end = s.TrialEndsAt ? new Date(s.TrialEndsAt).getTime() : 0;
-  if (s.PlanStatus !== 'Trial' || !(end > now)) return 0;
-  return Math.min(365, Math.ceil((end - now) / DAY));
-}
-
 /**
  * 'Edit web apps' through the impersonation (ManageSettings): the production and staging URLs.
- * PUT site/basicsettings needs the plan too: the current plan (and a running trial's days) go
- * along unchanged.
+ * PUT site/basicsettings needs the plan too: the current plan and a running trial's days left go
+ * along unchanged, which the server takes as no plan or trial change (that would need ManageBilling)
+ * and keeps the stored trial end.
  */
 export function EditWebAppsDialog({
   session,

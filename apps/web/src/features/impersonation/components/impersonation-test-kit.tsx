@@ -15,6 +15,8 @@ export interface Viewer {
   Email: string;
   Role: string[];
   Permissions: string[];
+  /** A new SuperAdmin in the approval cool-down: when it ends. */
+  CanApproveImpersonationFrom?: string | null;
 }
 
 export const superAdmin: Viewer = {

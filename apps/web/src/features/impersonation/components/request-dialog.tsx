@@ -1,6 +1,7 @@
 import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
+import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import type { LogEntry } from '../api/impersonation-api.ts';
@@ -82,6 +83,16 @@ export function RequestDialog({ request, requests, log, requestLoading, onClose 
   let body: ReactNode;
   if (!r || view === 'details') {
     const noConsent = r ? !r.Impersonation : false;
+    // A new SuperAdmin may not approve until the cool-down after their promotion has passed.
+    const coolingUntil =
+      viewer.canApproveImpersonationFrom && Date.parse(viewer.canApproveImpersonationFrom) > Date.now()
+        ? viewer.canApproveImpersonationFrom
+        : null;
+    const approveBlocked = noConsent
+      ? t('notGranted')
+      : coolingUntil
+        ? t('approverCoolingDown', { time: formatDateTimeMinutes(coolingUntil) })
+        : null;
     body = (
       <>
         {log ? <LogEntryDetails entry={log} /> : null}
@@ -101,9 +112,9 @@ export function RequestDialog({ request, requests, log, requestLoading, onClose 
               <button
                 type="button"
                 className="button button-primary"
-                disabled={noConsent}
-                title={noConsent ? t('notGranted') : undefined}
-                aria-describedby={noConsent ? noteId : undefined}
+                disabled={approveBlocked !== null}
+                title={approveBlocked ?? undefined}
+                aria-describedby={approveBlocked !== null ? noteId : undefined}
                 onClick={() => setView('approve')}
               >
                 {t('approve')}
@@ -131,9 +142,9 @@ export function RequestDialog({ request, requests, log, requestLoading, onClose 
             ) : null}
           </div>
         ) : null}
-        {actions.includes('approve') && noConsent ? (
+        {actions.includes('approve') && approveBlocked !== null ? (
           <p id={noteId} className="field-hint action-note">
-            {t('notGranted')}
+            {approveBlocked}
           </p>
         ) : null}
       </>

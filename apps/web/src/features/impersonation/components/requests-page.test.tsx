@@ -153,6 +153,35 @@ describe('request popup', () => {
     );
   });
 
+  it('disables Approve with the reason while a new SuperAdmin is in the approval cool-down', async () => {
+    const from = '2999-01-02T03:04:00.000Z';
+    stubApi({ ...superAdmin, CanApproveImpersonationFrom: from }, list([request(16)]));
+    renderPage();
+    const dialog = await openRequest(16);
+    const text =
+      'You became a SuperAdmin recently: you can approve impersonation requests from 01-02-2999 03:04 UTC (a cool-down after every promotion).';
+    await waitFor(() =>
+      expect((within(dialog).getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(
+        true,
+      ),
+    );
+    const approve = within(dialog).getByRole('button', { name: 'Approve' }) as HTMLButtonElement;
+    expect(approve.title).toBe(text);
+    expect(document.getElementById(approve.getAttribute('aria-describedby') ?? '')?.textContent).toBe(text);
+    expect((within(dialog).getByRole('button', { name: 'Reject' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+  });
+
+  it('enables Approve once the cool-down has passed', async () => {
+    stubApi({ ...superAdmin, CanApproveImpersonationFrom: '2000-01-01T00:00:00.000Z' }, list([request(17)]));
+    renderPage();
+    const dialog = await openRequest(17);
+    expect((within(dialog).getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+  });
+
   it('offers no approval of an own request, and edit and delete only to the requester', async () => {
     stubApi(admin, list([request(7), request(8, { Initiator: 'support@example.com' })]));
     renderPage();

@@ -39,6 +39,19 @@ afterEach(() => {
 const row = (email: string) => screen.getByRole('cell', { name: email }).closest('tr')!;
 
 describe('super-user list', () => {
+  it('notes when a new SuperAdmin may approve impersonation (the cool-down after a promotion)', async () => {
+    const cooling = user('u-new', 'new@example.com', ['SuperAdmin'], {
+      ApproverSince: '2026-01-15T10:00:00.000Z',
+      CanApproveImpersonationFrom: '2026-01-16T10:00:00.000Z',
+    });
+    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: [...rows, cooling] } }) });
+    renderList();
+    await screen.findByText('new@example.com');
+    const role = within(row('new@example.com')).getAllByRole('cell')[2]!;
+    expect(role.textContent).toBe('SuperAdminCan approve impersonation from 01-16-2026 10:00 UTC');
+    expect(within(row('super@example.com')).getAllByRole('cell')[2]!.textContent).toBe('SuperAdmin');
+  });
+
   it('shows the columns and MM-DD-YYYY dates', async () => {
     stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: rows } }) });
     renderList();

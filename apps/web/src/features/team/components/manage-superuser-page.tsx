@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { formatDate } from '../../../lib/date-format.ts';
+import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useTeamList } from '../api/team-api.ts';
@@ -41,7 +41,20 @@ export default function ManageSuperuserPage() {
           ),
       },
       { id: 'name', header: t('name'), cell: (row) => row.FullName },
-      { id: 'role', header: t('role'), cell: (row) => row.Roles.join(', ') },
+      {
+        id: 'role',
+        header: t('role'),
+        cell: (row) => (
+          <>
+            {row.Roles.join(', ')}
+            {row.CanApproveImpersonationFrom ? (
+              <div className="field-hint approver-cool-down">
+                {t('canApproveFrom', { time: formatDateTimeMinutes(row.CanApproveImpersonationFrom) })}
+              </div>
+            ) : null}
+          </>
+        ),
+      },
       { id: 'created', header: t('createdDate'), cell: (row) => formatDate(row.CreatedDate) },
       {
         id: 'lastLogin',

@@ -1,7 +1,7 @@
-import { PERMISSION_DESCRIPTIONS, type Permission } from '@sac/contract/permissions';
+import { PERMISSION_DESCRIPTIONS, type Permission, ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { Link, useParams } from 'react-router';
 import { errorText } from '../../../lib/api-client.ts';
-import { formatDate } from '../../../lib/date-format.ts';
+import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useSuperUserProfile } from '../api/team-api.ts';
 import { primaryEmail } from './staff.ts';
@@ -51,6 +51,21 @@ export default function SuperuserProfilePage() {
               <dt>{t('roles')}</dt>
               <dd>{p.Roles.join(', ')}</dd>
             </div>
+            {p.Roles.includes(ROLE_SUPER_ADMIN) ? (
+              <div>
+                <dt>{t('superAdminSince')}</dt>
+                <dd>
+                  {p.ApproverSince
+                    ? `${formatDateTimeMinutes(p.ApproverSince)} UTC`
+                    : t('superAdminSinceUnrecorded')}
+                  {p.CanApproveImpersonationFrom ? (
+                    <div className="field-hint approver-cool-down">
+                      {t('canApproveFrom', { time: formatDateTimeMinutes(p.CanApproveImpersonationFrom) })}
+                    </div>
+                  ) : null}
+                </dd>
+              </div>
+            ) : null}
             <div>
               <dt>{t('createdDate')}</dt>
               <dd>{formatDate(p.CreatedDate)}</dd>
