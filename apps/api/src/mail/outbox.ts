@@ -34,8 +34,6 @@ export interface Mailer {
    * message, so both are kept or neither. It is sent once that has committed.
    */
   send(q: Queryable, message: MailMessage): Promise<void>;
-  /** Interim: outside any transaction (the call sites move to the form above). */
-  send(message: MailMessage): Promise<void>;
   /**
    * Runs `work` (which queues mail) just after the current request has been answered, so that the
    * answer's timing cannot tell whether there was mail to write. flush() waits for it.
@@ -146,8 +144,7 @@ export function createOutboxMailer(opts: {
 
   return {
     description: opts.transport.description,
-    async send(qOrMessage: Queryable | MailMessage, message?: MailMessage) {
-      const [q, m] = 'query' in qOrMessage ? [qOrMessage, message!] : [opts.db, qOrMessage];
+    async send(q, m) {
       await q.query(
         `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, next_attempt_at)
          VALUES ($1, $2, $3, $4, $5, $1)`,

@@ -19,8 +19,10 @@ interface Claimed {
  */
 export async function sendExpiryNotices(ctx: AppContext, batch = 100): Promise<number> {
   const now = ctx.clock.now();
-  const r = await ctx.db.query<Claimed>(
-    `WITH due AS (
+  // The claim and the mails it causes are one transaction: both are kept, or neither.
+  return ctx.db.transaction(async (tx) => {
+    const r = await tx.query<Claimed>(
+      `WITH due AS (
        SELECT id FROM impersonation_requests
        WHERE status = 'Approved' AND expiry_notified_at IS NULL AND expires_at <= $1 AND deleted_at IS NULL
        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
@@ -29,27 +31,28 @@ export async function sendExpiryNotices(ctx: AppContext, batch = 100): Promise<n
      WHERE r.id = due.id AND s.app_id = r.app_id AND r.expiry_notified_at IS NULL
      RETURNING r.id, s.app_name, (SELECT h.email FROM staff h WHERE h.uid = r.holder_uid) AS holder_email,
        c.email AS owner_email, c.first_name AS owner_first_name, r.expires_at`,
-    [now, batch],
-  );
-  for (const g of r.rows) {
-    const ended = formatExpiry(new Date(g.expires_at).toISOString());
-    const staff = g.holder_email;
-    if (staff && staff !== g.owner_email) {
-      ctx.mailer.send({
-        to: staff,
-        subject: `Impersonation request ${g.id}: Expired`,
-        text: `Your access to ${g.app_name} through impersonation request ${g.id} ended at ${ended}. Ask for a new request if you still need access.`,
+      [now, batch],
+    );
+    for (const g of r.rows) {
+      const ended = formatExpiry(new Date(g.expires_at).toISOString());
+      const staff = g.holder_email;
+      if (staff && staff !== g.owner_email) {
+        await ctx.mailer.send(tx, {
+          to: staff,
+          subject: `Impersonation request ${g.id}: Expired`,
+          text: `Your access to ${g.app_name} through impersonation request ${g.id} ended at ${ended}. Ask for a new request if you still need access.`,
+        });
+      }
+      await ctx.mailer.send(tx, {
+        to: g.owner_email,
+        subject: `Access to your site ${g.app_name}: Expired`,
+        text: [
+          `Hello ${g.owner_first_name},`,
+          '',
+          `The access you allowed our support staff to ${g.app_name} (request ${g.id}) ended at ${ended}. They can no longer act on your site unless you allow a new request.`,
+        ].join('\n'),
       });
     }
-    ctx.mailer.send({
-      to: g.owner_email,
-      subject: `Access to your site ${g.app_name}: Expired`,
-      text: [
-        `Hello ${g.owner_first_name},`,
-        '',
-        `The access you allowed our support staff to ${g.app_name} (request ${g.id}) ended at ${ended}. They can no longer act on your site unless you allow a new request.`,
-      ].join('\n'),
-    });
-  }
-  return r.rows.length;
+    return r.rows.length;
+  });
 }

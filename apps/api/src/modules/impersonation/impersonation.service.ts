@@ -195,53 +195,54 @@ export async function create(
         duration: d.Duration,
       },
     });
-    return newId;
-  });
-
-  const consent = consolePageFor(ctx.config, origin, '/impersonation/consent');
-  consent.searchParams.set('token', token);
-  const accessPage = await siteAccessLink(ctx.db, ctx, d.AppId, origin, now);
-  const what = [
-    `Site: ${app.app_name}`,
-    `Requested by: ${actor.name ? `${actor.name} <${actor.email}>` : actor.email}`,
-    `Why: ${d.Description}`,
-    `Roles: ${d.ProxyRoles.join(', ')}`,
-    `Additional permissions: ${d.AdditionalPermissions.join(', ') || 'none'}`,
-    `For: ${d.Duration} minutes from approval`,
-  ];
-  ctx.mailer.send({
-    to: app.owner_email,
-    subject: `Support asks to access your site ${app.app_name} (request ${id})`,
-    text: [
-      `Hello ${app.first_name},`,
-      '',
-      isCustomerRequest
-        ? 'Following your request for help, our support staff ask for temporary access to your site:'
-        : 'Our support staff ask for temporary access to your site:',
-      '',
-      ...what,
-      '',
-      'Nothing happens unless you allow it. Open this link to allow or deny the access (it works once, for 7 days):',
-      '',
-      consent.toString(),
-      '',
-      'Every access to your site, past and present, is listed here (90 days):',
-      accessPage,
-    ].join('\n'),
-  });
-  for (const assignee of d.Assignees) {
-    ctx.mailer.send({
-      to: assignee,
-      subject: `Impersonation request ${id} for ${app.app_name} needs your decision`,
+    // The owner's consent mail and the assignees' mails are kept with the request, or neither.
+    const consent = consolePageFor(ctx.config, origin, '/impersonation/consent');
+    consent.searchParams.set('token', token);
+    const accessPage = await siteAccessLink(tx, ctx, d.AppId, origin, now);
+    const what = [
+      `Site: ${app.app_name}`,
+      `Requested by: ${actor.name ? `${actor.name} <${actor.email}>` : actor.email}`,
+      `Why: ${d.Description}`,
+      `Roles: ${d.ProxyRoles.join(', ')}`,
+      `Additional permissions: ${d.AdditionalPermissions.join(', ') || 'none'}`,
+      `For: ${d.Duration} minutes from approval`,
+    ];
+    await ctx.mailer.send(tx, {
+      to: app.owner_email,
+      subject: `Support asks to access your site ${app.app_name} (request ${newId})`,
       text: [
-        `A new impersonation request is assigned to you.`,
+        `Hello ${app.first_name},`,
+        '',
+        isCustomerRequest
+          ? 'Following your request for help, our support staff ask for temporary access to your site:'
+          : 'Our support staff ask for temporary access to your site:',
         '',
         ...what,
         '',
-        `Review it in the console: ${consolePageFor(ctx.config, origin, '/manage-superuser/impersonation/assigned-requests').toString()}`,
+        'Nothing happens unless you allow it. Open this link to allow or deny the access (it works once, for 7 days):',
+        '',
+        consent.toString(),
+        '',
+        'Every access to your site, past and present, is listed here (90 days):',
+        accessPage,
       ].join('\n'),
     });
-  }
+    for (const assignee of d.Assignees) {
+      await ctx.mailer.send(tx, {
+        to: assignee,
+        subject: `Impersonation request ${newId} for ${app.app_name} needs your decision`,
+        text: [
+          `A new impersonation request is assigned to you.`,
+          '',
+          ...what,
+          '',
+          `Review it in the console: ${consolePageFor(ctx.config, origin, '/manage-superuser/impersonation/assigned-requests').toString()}`,
+        ].join('\n'),
+      });
+    }
+    return newId;
+  });
+
   const row = await findRequest(ctx.db, id);
   return { Data: toWire(row!, now), Message: M.created(id, app.app_name) };
 }
@@ -289,6 +290,8 @@ async function applyEvent(
     reason?: string;
     action?: boolean;
     checkRoles?: string[];
+    /** Work of the same transaction once the new state is saved (the mails it causes). */
+    then?: (tx: Queryable, after: RequestRow) => Promise<void>;
   },
 ) {
   const now = ctx.clock.now();
@@ -336,7 +339,9 @@ async function applyEvent(
       clientAddress: caller.clientAddress,
       details: opts.details ?? {},
     });
-    return { before: row, after: (await findRequest(tx, requestId)) ?? { ...row, deleted_at: now } };
+    const after = (await findRequest(tx, requestId)) ?? { ...row, deleted_at: now };
+    await opts.then?.(tx, after as RequestRow);
+    return { before: row, after };
   });
 }
 
@@ -416,53 +421,60 @@ export async function act(
       permissions: body.AdditionalPermissions,
     };
   }
+  const now = ctx.clock.now();
+  let message = '';
+  let newUser = false;
+  /** The mails of the action, written in its transaction: kept with the new state, or neither. */
+  const mail = async (tx: Queryable, after: RequestRow) => {
+    const wire = toWire(after, now);
+    const initiator = await findStaffByEmail(tx, after.initiator_email);
+    newUser = !initiator?.last_login_at;
+    const expires = wire.Action.ExpiresAt ? formatExpiry(wire.Action.ExpiresAt) : '';
+    message =
+      body.Status === 'Approve'
+        ? M.approved(
+            requestId,
+            after.app_name,
+            wire.Action.ApprovedProxyRoles.length,
+            wire.Action.ApprovedAdditionalPermissions.length,
+            expires,
+            newUser,
+          )
+        : body.Status === 'Reject'
+          ? M.rejected(requestId, after.app_name)
+          : after.status === 'Revoked'
+            ? M.revoked(requestId, after.app_name)
+            : M.partlyRevoked(requestId, after.app_name);
+    // The staff member told: the grant's holder once there is one (on a customer's own request the
+    // approving SuperAdmin, who needs no mail of their own approval), else the requester.
+    const staffTo =
+      body.Status === 'Reject' ? after.initiator_email : (after.holder_email ?? after.initiator_email);
+    if (!(body.Status === 'Approve' && staffTo.toLowerCase() === actor.email.toLowerCase())) {
+      await ctx.mailer.send(tx, {
+        to: staffTo,
+        subject: `Impersonation request ${requestId}: ${wire.Action.Status}`,
+        text: message,
+      });
+    }
+    if (body.Status !== 'Reject') {
+      await ctx.mailer.send(tx, {
+        to: after.owner_email,
+        subject: `Access to your site ${after.app_name}: ${wire.Action.Status}`,
+        text:
+          body.Status === 'Approve'
+            ? `The access you allowed to ${after.app_name} was approved with the roles ${wire.Action.ApprovedProxyRoles.join(', ')} until ${expires}.`
+            : `The access of our support staff to ${after.app_name} has been revoked${after.status === 'Approved' ? ' in part' : ''}.`,
+      });
+    }
+  };
   const { after } = await applyEvent(ctx, caller, actor, requestId, event, {
     logEvent: body.Status.toLowerCase(),
     details: { ...body, ...(body.Status === 'Revoke' ? { revokeAction: revokeAction ?? 'site' } : {}) },
     reason: body.Comments,
     action: true,
+    then: mail,
   });
-  const now = ctx.clock.now();
   const wire = toWire(after as RequestRow, now);
-  const initiator = await findStaffByEmail(ctx.db, after.initiator_email);
-  const newUser = !initiator?.last_login_at;
-  const expires = wire.Action.ExpiresAt ? formatExpiry(wire.Action.ExpiresAt) : '';
-  const message =
-    body.Status === 'Approve'
-      ? M.approved(
-          requestId,
-          after.app_name,
-          wire.Action.ApprovedProxyRoles.length,
-          wire.Action.ApprovedAdditionalPermissions.length,
-          expires,
-          newUser,
-        )
-      : body.Status === 'Reject'
-        ? M.rejected(requestId, after.app_name)
-        : after.status === 'Revoked'
-          ? M.revoked(requestId, after.app_name)
-          : M.partlyRevoked(requestId, after.app_name);
-  // The staff member told: the grant's holder once there is one (on a customer's own request the
-  // approving SuperAdmin, who needs no mail of their own approval), else the requester.
-  const staffTo =
-    body.Status === 'Reject' ? after.initiator_email : (after.holder_email ?? after.initiator_email);
-  if (!(body.Status === 'Approve' && staffTo.toLowerCase() === actor.email.toLowerCase())) {
-    ctx.mailer.send({
-      to: staffTo,
-      subject: `Impersonation request ${requestId}: ${wire.Action.Status}`,
-      text: message,
-    });
-  }
-  if (body.Status !== 'Reject') {
-    ctx.mailer.send({
-      to: after.owner_email,
-      subject: `Access to your site ${after.app_name}: ${wire.Action.Status}`,
-      text:
-        body.Status === 'Approve'
-          ? `The access you allowed to ${after.app_name} was approved with the roles ${wire.Action.ApprovedProxyRoles.join(', ')} until ${expires}.`
-          : `The access of our support staff to ${after.app_name} has been revoked${after.status === 'Approved' ? ' in part' : ''}.`,
-    });
-  }
   return {
     Data: {
       Id: wire.Id,
@@ -639,28 +651,28 @@ export async function customerRequest(
         consent: 'given by the request',
       },
     });
+    const accessPage = await siteAccessLink(tx, ctx, appId, origin, now);
+    await ctx.mailer.send(tx, {
+      to: app.owner_email,
+      subject: `Your request for help with ${app.app_name} (request ${newId})`,
+      text: [
+        `Hello ${app.first_name},`,
+        '',
+        `We received your request for help with ${app.app_name}. A SuperAdmin will review it; access, if approved, lasts at most ${d.Duration} minutes from approval.`,
+        '',
+        'Every access to your site, past and present, is listed here (90 days):',
+        accessPage,
+      ].join('\n'),
+    });
+    for (const assignee of assignees) {
+      await ctx.mailer.send(tx, {
+        to: assignee,
+        subject: `Customer request ${newId} for ${app.app_name} needs your decision`,
+        text: `${app.owner_email} asks for help with ${app.app_name}: ${d.Description}\nRoles: ${d.ProxyRoles.join(', ')}; ${d.Duration} minutes.`,
+      });
+    }
     return newId;
   });
-  const accessPage = await siteAccessLink(ctx.db, ctx, appId, origin, now);
-  ctx.mailer.send({
-    to: app.owner_email,
-    subject: `Your request for help with ${app.app_name} (request ${id})`,
-    text: [
-      `Hello ${app.first_name},`,
-      '',
-      `We received your request for help with ${app.app_name}. A SuperAdmin will review it; access, if approved, lasts at most ${d.Duration} minutes from approval.`,
-      '',
-      'Every access to your site, past and present, is listed here (90 days):',
-      accessPage,
-    ].join('\n'),
-  });
-  for (const assignee of assignees) {
-    ctx.mailer.send({
-      to: assignee,
-      subject: `Customer request ${id} for ${app.app_name} needs your decision`,
-      text: `${app.owner_email} asks for help with ${app.app_name}: ${d.Description}\nRoles: ${d.ProxyRoles.join(', ')}; ${d.Duration} minutes.`,
-    });
-  }
   const row = await findRequest(ctx.db, id);
   return { Data: toWire(row!, now), Message: M.customerRequested(id, app.app_name) };
 }

@@ -91,9 +91,8 @@ export async function create(
   const passwordHash = await hashPassword(generatePassword());
   const now = ctx.clock.now();
   const uid = randomUUID();
-  let token: string;
   try {
-    token = await ctx.db.transaction(async (tx) => {
+    await ctx.db.transaction(async (tx) => {
       await insertStaff(tx, {
         uid,
         email: body.email,
@@ -114,30 +113,31 @@ export async function create(
         clientAddress: caller.clientAddress,
         details: { email: body.email, roles: wanted },
       });
-      return issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
+      const token = await issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
+      // The invitation is kept with the account, or neither.
+      const link = consolePageFor(ctx.config, origin, '/login');
+      link.searchParams.set('vtype', INVITE_VTYPE);
+      link.searchParams.set('vtoken', token);
+      await ctx.mailer.send(tx, {
+        to: body.email,
+        subject: TEAM_MESSAGES.invitationSubject,
+        text: [
+          `Hello ${body.name || body.email},`,
+          '',
+          `${actor.name || actor.email} has created a Super Admin Console account for you with the role${wanted.length > 1 ? 's' : ''} ${wanted.join(', ')}.`,
+          'Open this link within 24 hours to set your password (it works once):',
+          '',
+          link.toString(),
+          '',
+          'If the link has expired, use "Forgot password" on the sign-in page.',
+        ].join('\n'),
+      });
     });
   } catch (e) {
     // Two creations racing on one email: the unique index decides.
     if ((e as { code?: string }).code === '23505') throw new AppError('superUserExists');
     throw e;
   }
-  const link = consolePageFor(ctx.config, origin, '/login');
-  link.searchParams.set('vtype', INVITE_VTYPE);
-  link.searchParams.set('vtoken', token);
-  ctx.mailer.send({
-    to: body.email,
-    subject: TEAM_MESSAGES.invitationSubject,
-    text: [
-      `Hello ${body.name || body.email},`,
-      '',
-      `${actor.name || actor.email} has created a Super Admin Console account for you with the role${wanted.length > 1 ? 's' : ''} ${wanted.join(', ')}.`,
-      'Open this link within 24 hours to set your password (it works once):',
-      '',
-      link.toString(),
-      '',
-      'If the link has expired, use "Forgot password" on the sign-in page.',
-    ].join('\n'),
-  });
   const created = await findStaffByUid(ctx.db, uid);
   return { Data: toSuperUser(ctx, created!) };
 }
