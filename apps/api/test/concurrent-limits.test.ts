@@ -140,6 +140,7 @@ describe('change password under concurrency', () => {
     const locked = await change(PASSWORD);
     expect(locked.statusCode).toBe(429);
     expect(locked.json().Description).toBe(ERRORS.accountLocked.text);
+    expect(locked.headers['retry-after']).toBe(String(LOCKOUT_BASE_MS / 1000));
     expect((await signIn(t, 'eli@example.com', PASSWORD)).statusCode).toBe(401);
     t.clock.advance(LOCKOUT_BASE_MS + 1);
     expect((await change(PASSWORD)).statusCode).toBe(200);

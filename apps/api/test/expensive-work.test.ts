@@ -112,8 +112,12 @@ describe('hashing preview', () => {
       payload: { email: 'support@example.com', password: PASSWORD },
     });
     expect(signIn.statusCode).toBe(200);
-    const codes = (await Promise.all(all)).map((r) => r.statusCode);
+    const answers = await Promise.all(all);
+    const codes = answers.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(3);
     expect(codes.filter((c) => c === 503)).toHaveLength(2);
+    const busy = answers.find((r) => r.statusCode === 503)!;
+    expect(busy.json().ErrorCode).toBe(ERRORS.previewBusy.code);
+    expect(busy.headers['retry-after']).toBe('1');
   });
 });

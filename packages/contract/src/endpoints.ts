@@ -187,7 +187,8 @@ const DETAILS = {
     summary: "Change the signed-in user's password; ends their other sessions.",
     tag: 'Authentication',
     body: changePasswordBody,
-    responses: { 200: okResponse, ...errors(400, 401, 403) },
+    // 429: the address's daily failures (904), or the account locked by wrong old passwords (974)
+    responses: { 200: okResponse, ...errors(400, 401, 403, 429) },
   },
   teamList: {
     summary: 'Every super user: FullName, Email[0].Value, Roles, CreatedDate, LastLoginDate, Uid.',
@@ -504,7 +505,7 @@ const DETAILS = {
     query: siteQuery,
     body: createCustomObjectBody,
     impersonation: { permission: 'ManageSettings' },
-    responses: { 200: customObjectResponse, ...errors(400, 401, 403, 404, 409) },
+    responses: { 200: customObjectResponse, ...errors(400, 401, 403, 404, 409, 503) },
   },
   customObjectDelete: {
     summary: 'Remove a custom object {objId}.',
@@ -520,7 +521,7 @@ const DETAILS = {
     query: siteQuery,
     body: setCustomObjectSchemaBody,
     impersonation: { permission: 'ManageSettings' },
-    responses: { 200: customObjectResponse, ...errors(400, 401, 403, 404) },
+    responses: { 200: customObjectResponse, ...errors(400, 401, 403, 404, 503) },
   },
   customObjectValidate: {
     summary: 'Check a schema as a JSON Schema and a sample object against it, before saving.',
@@ -528,7 +529,7 @@ const DETAILS = {
     query: siteQuery,
     body: validateCustomObjectBody,
     impersonation: { permission: 'ViewData' },
-    responses: { 200: customObjectValidationResponse, ...errors(400, 401, 403, 404) },
+    responses: { 200: customObjectValidationResponse, ...errors(400, 401, 403, 404, 503) },
   },
   hubDomain: {
     summary: "The platform's hub domain: custom domains point a CNAME at <site>.<hub domain>.",
@@ -644,7 +645,7 @@ const DETAILS = {
     query: siteQuery,
     body: previewBody,
     impersonation: { permission: 'ViewData' },
-    responses: { 200: previewResponse, ...errors(400, 401, 403, 404) },
+    responses: { 200: previewResponse, ...errors(400, 401, 403, 404, 503) },
   },
   activeCustomFields: {
     summary:
@@ -669,7 +670,7 @@ const DETAILS = {
     impersonation: { permission: 'ManageSettings' },
     responses: {
       200: dataSourcesResponse.extend({ Message: z.string() }),
-      ...errors(400, 401, 403, 404, 409),
+      ...errors(400, 401, 403, 404, 409, 503),
     },
   },
   addCustomField: {

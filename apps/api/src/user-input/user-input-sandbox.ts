@@ -47,7 +47,8 @@ export class UserInputSandbox {
   ): Promise<UserInputTasks[K]['output']> {
     if (this.closed) throw new AppError('unavailable');
     if (this.busy) {
-      if (this.queue.length >= this.opts.maxWaiting) throw new AppError(this.busyError);
+      if (this.queue.length >= this.opts.maxWaiting)
+        throw Object.assign(new AppError(this.busyError), { retryAfterSeconds: 1 });
       await new Promise<void>((resolve) => this.queue.push({ run: resolve }));
       if (this.closed) {
         this.queue.shift()?.run();

@@ -110,12 +110,13 @@ const APPEND_ONLY = new Set(['activity_log', 'impersonation_log']);
 /**
  * What a refused call may legitimately store: a refused sign-in is counted (per address and per
  * account, for the throttle and the lockout: staff.failed_logins, lockouts, locked_until) and
- * audited; a refused password reset or change (bad token, wrong old password) is audited.
+ * audited; a refused password reset (bad token) is audited; a wrong old password is audited and
+ * counted as a failed sign-in.
  */
 export const REFUSAL_RECORDS: Record<string, string[]> = {
   login: ['activity_log', 'login_failures_by_address', 'staff'],
   resetPassword: ['activity_log'],
-  changePassword: ['activity_log'],
+  changePassword: ['activity_log', 'login_failures_by_address', 'staff'],
 };
 
 export type Fingerprint = Record<string, string>;

@@ -83,7 +83,13 @@ describe('fuzz: every endpoint of the contract', () => {
   beforeAll(async () => {
     t = await createTestApp();
     fx = await createFixtures(t);
-    fingerprint = await fingerprinter(t.db);
+    const read = await fingerprinter(t.db);
+    // Mail queued by an earlier call (forgot password writes after its answer) and its sending are
+    // done before a snapshot, so a snapshot shows only what the call between two of them changed.
+    fingerprint = async () => {
+      await t.ctx.mailer.flush();
+      return read();
+    };
     console.log(
       `fuzz on ${t.db.kind}: seed ${SEED} (FUZZ_SEED), ${TOTAL} generated requests (FUZZ_RUNS), ` +
         `refused-write snapshot every ${SNAPSHOT_EVERY} writes`,

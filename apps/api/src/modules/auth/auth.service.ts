@@ -244,7 +244,10 @@ export async function changePassword(
       action: 'password.change.failed',
       details: { reason: 'locked' },
     });
-    throw new AppError('accountLocked');
+    const until = staff?.locked_until ? new Date(staff.locked_until).getTime() : now.getTime();
+    throw Object.assign(new AppError('accountLocked'), {
+      retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)),
+    });
   }
   if (!(await verifyPassword(staff.password_hash, oldpassword))) {
     const lockedUntil = await lockAfterFailure(ctx.db, staff.uid, attempt, now);

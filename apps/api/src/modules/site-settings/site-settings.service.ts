@@ -460,7 +460,8 @@ export async function previewHash(
   // Previews run one at a time, with at most PREVIEWS_WAITING behind (then 503 at once). The
   // contract caps PBKDF2 iterations; PBKDF2 runs on the preview sandbox's thread, below the
   // priority of sign-ins' hashes, and argon2 (fixed cost, as a sign-in's) in the hashing queue.
-  if (previews.load.waiting >= PREVIEWS_WAITING) throw new AppError('previewBusy');
+  if (previews.load.waiting >= PREVIEWS_WAITING)
+    throw Object.assign(new AppError('previewBusy'), { retryAfterSeconds: 1 });
   const pbkdf2: Pbkdf2 = async (material, salt, iterations, keylen, digest) =>
     Buffer.from((await ctx.previewSandbox.run('pbkdf2', { material, salt, iterations, keylen, digest })).key);
   const { stored, salt } = await previews.run(() =>
