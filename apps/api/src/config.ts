@@ -71,6 +71,8 @@ export interface Config {
    * before it is stopped and answered 400 (ms). See user-input/user-input-sandbox.ts.
    */
   userInputBudgetMs: number;
+  /** How the customer's public site-access page names staff: role and pseudonym, or their email. */
+  siteAccessStaffNames: 'pseudonym' | 'email';
   /** How often the mail outbox is looked through for due messages (retries, mail left by a crash), ms. */
   mailPollMs: number;
   /** How long one instance's claim on an outbox message holds before another may send it, ms. */
@@ -99,6 +101,12 @@ const niceValue = (v: string | undefined): number => {
   if (!Number.isInteger(n) || n < 0 || n > 19)
     throw new Error(`HELPER_THREAD_NICE must be a whole number from 0 to 19, got '${v}'`);
   return n;
+};
+
+const staffNames = (v: string | undefined): 'pseudonym' | 'email' => {
+  if (v === undefined || v === '' || v === 'pseudonym') return 'pseudonym';
+  if (v === 'email') return 'email';
+  throw new Error(`SITE_ACCESS_STAFF_NAMES must be 'pseudonym' or 'email', got '${v}'`);
 };
 
 /** Proxy names proxy-addr knows, besides addresses and CIDRs. */
@@ -183,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchWarmUpMs: nonNegative('SEARCH_WARM_UP_MS', env.SEARCH_WARM_UP_MS, 400),
     helperThreadNice: niceValue(env.HELPER_THREAD_NICE),
     userInputBudgetMs: positive('USER_INPUT_BUDGET_MS', env.USER_INPUT_BUDGET_MS, 1000),
+    siteAccessStaffNames: staffNames(env.SITE_ACCESS_STAFF_NAMES),
     mailPollMs: positive('MAIL_OUTBOX_POLL_SECONDS', env.MAIL_OUTBOX_POLL_SECONDS, 2) * 1000,
     mailClaimMs: positive('MAIL_CLAIM_SECONDS', env.MAIL_CLAIM_SECONDS, 300) * 1000,
   };

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -9,6 +9,8 @@ import path from 'node:path';
 export interface FieldCrypto {
   encrypt(plain: string): Buffer;
   decrypt(sealed: Uint8Array): string;
+  /** A keyed digest (HMAC-SHA-256 under a key derived for `purpose`): stable, and not guessable without the key. */
+  mac(purpose: string, data: string): Buffer;
 }
 
 export function fieldCrypto(key: Buffer): FieldCrypto {
@@ -26,6 +28,10 @@ export function fieldCrypto(key: Buffer): FieldCrypto {
       const decipher = createDecipheriv('aes-256-gcm', key, b.subarray(1, 13));
       decipher.setAuthTag(b.subarray(13, 29));
       return Buffer.concat([decipher.update(b.subarray(29)), decipher.final()]).toString('utf8');
+    },
+    mac(purpose, data) {
+      const derived = createHmac('sha256', key).update(`mac:${purpose}`).digest();
+      return createHmac('sha256', derived).update(data).digest();
     },
   };
 }

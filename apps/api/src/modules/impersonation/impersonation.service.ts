@@ -40,6 +40,7 @@ import {
   saveState,
   stateOf,
 } from './impersonation.repo.ts';
+import { staffLabeller } from './staff-pseudonyms.ts';
 
 type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
 
@@ -702,16 +703,42 @@ export async function siteAccess(ctx: AppContext, token: string) {
      JOIN impersonation_requests r ON r.id = l.request_id WHERE r.app_id = $1 ORDER BY l.id DESC LIMIT 1000`,
     [site.app_id],
   );
+  // Provider staff are named by role and pseudonym (staff-pseudonyms.ts), and their addresses are
+  // not shown; the owner's own steps keep the owner's email and address.
+  const owner = (
+    await ctx.db.query<{ email: string }>(
+      'SELECT c.email FROM sites s JOIN customers c ON c.uid = s.owner_uid WHERE s.app_id = $1',
+      [site.app_id],
+    )
+  ).rows[0]?.email.toLowerCase();
+  const isOwner = (email: string | null) => email !== null && email.toLowerCase() === owner;
+  const named = requests.rows.flatMap((r) => [r.initiator_email, ...r.assignees, r.action_taken_by ?? '']);
+  const label = await staffLabeller(
+    ctx.db,
+    (data) => ctx.crypto.mac('site-access-staff', data),
+    [...named, ...log.rows.map((l) => l.actor ?? '')].filter((e) => e && !isOwner(e)),
+    ctx.config.siteAccessStaffNames,
+  );
+  const person = (email: string | null) => (isOwner(email) ? email : label(email));
   return {
     Data: {
       AppName: site.app_name,
-      Requests: requests.rows.map((r) => toWire(r, now)),
+      Requests: requests.rows.map((r) => {
+        const w = toWire(r, now);
+        return {
+          ...w,
+          Initiator: person(w.Initiator)!,
+          Request: { ...w.Request, Assignees: w.Request.Assignees.map((a) => person(a)!) },
+          Action: { ...w.Action, ActionTakenBy: person(w.Action.ActionTakenBy) },
+        };
+      }),
       Log: log.rows.map((l) => ({
         RequestId: Number(l.request_id),
         Event: l.event,
-        Actor: l.actor,
+        Actor: person(l.actor),
         Date: new Date(l.at).toISOString(),
-        ClientAddress: l.client_address,
+        ClientAddress:
+          isOwner(l.actor) || ctx.config.siteAccessStaffNames === 'email' ? l.client_address : null,
       })),
     },
   };

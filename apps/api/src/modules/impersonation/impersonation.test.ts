@@ -571,6 +571,26 @@ describe('customer-originated requests and the owner access page', () => {
     expect(r.json().Data.Log.map((l: { Event: string }) => l.Event)).toEqual(
       expect.arrayContaining(['customer-request', 'approve', 'session-start']),
     );
+    // Staff appear by role and a stable pseudonym, never by email or client address; the owner's
+    // own steps keep the owner's email.
+    const data = r.json().Data as {
+      Requests: Array<{
+        Initiator: string;
+        Request: { Assignees: string[] };
+        Action: { ActionTakenBy: string };
+      }>;
+      Log: Array<{ Event: string; Actor: string; ClientAddress: string | null }>;
+    };
+    expect(r.body).not.toMatch(/@example\.com/);
+    expect(data.Requests[0]!.Initiator).toBe('cora@client.example');
+    const approver = data.Requests[0]!.Action.ActionTakenBy;
+    expect(approver).toMatch(/^SuperAdmin [0-9A-Z]{6}$/);
+    expect(data.Requests[0]!.Request.Assignees).toContain(approver);
+    const staffSteps = data.Log.filter((l) => l.Event === 'approve' || l.Event === 'session-start');
+    expect(new Set(staffSteps.map((l) => l.Actor))).toEqual(new Set([approver]));
+    expect(staffSteps.map((l) => l.ClientAddress)).toEqual(staffSteps.map(() => null));
+    const again = await t.call({ method: 'GET', url: '/admin/impersonation/site-access', query: { token } });
+    expect(again.json().Data.Requests[0].Action.ActionTakenBy).toBe(approver);
     const bad = await t.call({
       method: 'GET',
       url: '/admin/impersonation/site-access',
