@@ -53,6 +53,9 @@ const jobs = startJobs({
   log: app.log,
   onOutcome: (job, outcome) => ctx.metrics.jobRuns.inc({ job, outcome }),
 });
+// Mail that its instance did not send at once (a failure to retry, or left by a crash) goes out
+// from whichever instance looks first (mail/outbox.ts).
+ctx.mailer.poll(config.mailPollMs);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 /** Resolves true when `p` settles in time, false when `ms` passed first. */

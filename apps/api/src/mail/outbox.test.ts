@@ -107,7 +107,7 @@ describe('mail outbox', () => {
     gone.close();
     await gone.send(db, mail('left@example.com'));
     const next = createOutboxMailer({ db, clock, transport: smtpTransport(), log });
-    await next.job(1000).run();
+    await next.flush();
     expect(received('left@example.com')).toBe(1);
     next.close();
   });

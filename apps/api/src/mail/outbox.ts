@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/db.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { PeriodicJob } from '../ops/jobs.ts';
 import type { MailMessage, MailTransport } from './mailer.ts';
 
 /** Failures after which a message is given up (about a day of retries with the backoff below). */
@@ -41,8 +40,12 @@ export interface Mailer {
   afterAnswer(work: () => Promise<void>): void;
   /** Sends every message queued so far that is due, and waits for sends under way. */
   flush(): Promise<void>;
-  /** The periodic job that sends what is due (retries, and messages left by a crash). */
-  job(everyMs: number): PeriodicJob;
+  /**
+   * Looks through the outbox every `everyMs` on this instance and sends what is due (retries, and
+   * messages left by a stopped or killed instance). Every instance polls: claims keep each message
+   * to one sender, and no job lease makes mail wait for a dead holder's lease to lapse.
+   */
+  poll(everyMs: number): void;
   /** Stops looking for new messages (sends under way finish). */
   close(): void;
   /** Where messages go, for the start-up banner. */
@@ -63,6 +66,7 @@ export function createOutboxMailer(opts: {
   let watchUntil = 0;
   let watcher: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
+  let poller: ReturnType<typeof setInterval> | undefined;
   const deferred = new Set<Promise<void>>();
 
   async function sendRow(row: Row): Promise<void> {
@@ -166,9 +170,16 @@ export function createOutboxMailer(opts: {
       while (deferred.size > 0) await Promise.all([...deferred]);
       await sendDue();
     },
-    job: (everyMs) => ({ name: 'mail-outbox', everyMs, run: sendDue }),
+    poll(everyMs) {
+      poller ??= setInterval(() => {
+        if (!closed)
+          void sendDue().catch((err: unknown) => opts.log.error({ err }, 'mail outbox pass failed'));
+      }, everyMs);
+      poller.unref();
+    },
     close() {
       closed = true;
+      if (poller) clearInterval(poller);
       if (watcher) clearTimeout(watcher);
       watcher = undefined;
     },

@@ -5,9 +5,7 @@ import type { PeriodicJob } from './jobs.ts';
 
 /** The API's periodic work, each at its configured interval (0 leaves it out). */
 export function periodicJobs(ctx: AppContext): PeriodicJob[] {
-  // Mail queued in the outbox is sent at once by the instance that queued it; this job sends what
-  // that missed: retries after a failure, and mail left by an instance that stopped or crashed.
-  const jobs: PeriodicJob[] = [ctx.mailer.job(ctx.config.mailPollMs)];
+  const jobs: PeriodicJob[] = [];
   // Pending custom domains are looked up again now and then, so a customer's DNS change shows.
   if (ctx.config.domainRecheckMs > 0) {
     jobs.push({
