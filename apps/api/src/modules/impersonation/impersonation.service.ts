@@ -292,7 +292,7 @@ async function applyEvent(
     action?: boolean;
     checkRoles?: string[];
     /** Work of the same transaction once the new state is saved (the mails it causes). */
-    then?: (tx: Queryable, after: RequestRow) => Promise<void>;
+    alsoInTransaction?: (tx: Queryable, after: RequestRow) => Promise<void>;
   },
 ) {
   const now = ctx.clock.now();
@@ -341,7 +341,7 @@ async function applyEvent(
       details: opts.details ?? {},
     });
     const after = (await findRequest(tx, requestId)) ?? { ...row, deleted_at: now };
-    await opts.then?.(tx, after as RequestRow);
+    await opts.alsoInTransaction?.(tx, after as RequestRow);
     return { before: row, after };
   });
 }
@@ -473,7 +473,7 @@ export async function act(
     details: { ...body, ...(body.Status === 'Revoke' ? { revokeAction: revokeAction ?? 'site' } : {}) },
     reason: body.Comments,
     action: true,
-    then: mail,
+    alsoInTransaction: mail,
   });
   const wire = toWire(after as RequestRow, now);
   return {
