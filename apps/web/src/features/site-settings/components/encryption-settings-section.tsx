@@ -180,6 +180,15 @@ function EncryptionForm({
     const r = previewBody.shape.Sample.safeParse(sample);
     setSampleError(r.success ? undefined : r.error.issues[0]?.message);
     if (!data || !r.success || preview.isPending) return;
+    // The preview computes at most PREVIEW_MAX_ITERATIONS: say so under Iterations, before sending.
+    const checked = previewBody.safeParse({ data, Sample: sample });
+    const capped = checked.success
+      ? undefined
+      : checked.error.issues.find((i) => i.path.join('.') === 'data.Iterations')?.message;
+    if (capped) {
+      form.setServerErrors({ Iterations: capped });
+      return;
+    }
     preview.mutate({ data, Sample: sample });
   };
 

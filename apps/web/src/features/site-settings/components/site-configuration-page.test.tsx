@@ -1,4 +1,5 @@
 import { STORAGE_KEYS } from '@sac/contract/constants';
+import { previewIterationsMessage } from '@sac/contract/encryption-settings';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -462,6 +463,12 @@ describe('encryption and hashing settings', () => {
     fireEvent.click(within(answer).getByRole('button', { name: 'Preview' }));
     expect(await within(answer).findByText('Enter a sample password.')).toBeTruthy();
     fireEvent.change(within(answer).getByLabelText('Sample password'), { target: { value: 'hunter2' } });
+    // more iterations than a preview computes: said under the field, nothing sent
+    fireEvent.change(iterations, { target: { value: '700000' } });
+    fireEvent.click(within(answer).getByRole('button', { name: 'Preview' }));
+    expect(await within(answer).findByText(previewIterationsMessage('PBKDF2-SHA256'))).toBeTruthy();
+    expect(calls.some((c) => c.key === 'POST /admin/encryption-settings/preview')).toBe(false);
+    fireEvent.change(iterations, { target: { value: '1000' } });
     fireEvent.click(within(answer).getByRole('button', { name: 'Preview' }));
     expect(await within(answer).findByText('c2FsdA==$aGFzaA==')).toBeTruthy();
     expect(within(answer).getByRole('button', { name: 'Copy stored form (Security answer)' })).toBeTruthy();
