@@ -1,5 +1,6 @@
 import { RESET_VTYPE, SUCCESS_MESSAGES } from '@sac/contract/auth';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { KEEPS_AUTH } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleResetPage } from '../../lib/console-url.ts';
 import { writeActivity } from '../activity/activity.repo.ts';
@@ -133,6 +134,8 @@ async function mailResetLink(
   now: Date,
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
+    // One at a time per account, so that requests arriving together count each other's links.
+    await tx.query(`SELECT 1 FROM staff WHERE uid = $1 FOR UPDATE ${KEEPS_AUTH}`, [staff.uid]);
     const since = new Date(now.getTime() - 3_600_000);
     if ((await tokensIssuedSince(tx, staff.uid, 'reset', since)) >= RESET_MAILS_PER_HOUR) {
       await writeActivity(tx, {
