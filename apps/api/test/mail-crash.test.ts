@@ -1,86 +1,116 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { HEADERS } from '@sac/contract/constants';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApi } from './api-process.ts';
+import { answers, testDatabaseUrl, withDatabase } from './postgres-url.ts';
 import { startSmtpListener } from './smtp-listener.ts';
 
 /**
  * Durable mail: invitations acknowledged by the real server while its mail cannot leave (an SMTP
  * server that accepts the connection and never answers) are all delivered, once each, by the
- * server started again on the same data after a SIGKILL. Process-level, so it runs in the PGlite
- * leg only (the outbox's own tests run on both engines).
+ * server started again on the same data after a SIGKILL. Process-level, so it runs once, in the
+ * PGlite leg, on both engines (PostgreSQL on a database of its own, when a server answers or in CI).
  */
 const postgresLeg = process.env.TEST_DB === 'postgres';
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const pgUp = !postgresLeg && (await answers(testDatabaseUrl()));
 const DEMO_PASSWORD = 'Crash#Mail2026';
 const INVITES = 12;
 const children = new Set<ChildProcess>();
+/** Ports this file handed out: the two engines run at once and must not pick the same one. */
+const handedOut = new Set<number>();
 afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
 
-describe.skipIf(postgresLeg)('kill -9 with mail waiting', () => {
-  it('loses no acknowledged invitation and sends each once after the restart', async () => {
-    const mute = net.createServer(() => {}); // takes connections, never greets
-    await new Promise<void>((r) => mute.listen(0, '127.0.0.1', r));
-    const mutePort = (mute.address() as net.AddressInfo).port;
-    const smtp = await startSmtpListener();
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-mail-crash-'));
-    const env = {
-      DATA_DIR: dataDir,
-      DEMO_PASSWORD,
-      DOMAIN_RECHECK_MINUTES: '0',
-      MAIL_CLAIM_SECONDS: '1',
-      MAIL_OUTBOX_POLL_SECONDS: '1',
+async function crashWithMailWaiting(engineEnv: Record<string, string>) {
+  const mute = net.createServer(() => {}); // takes connections, never greets
+  await new Promise<void>((r) => mute.listen(0, '127.0.0.1', r));
+  const mutePort = (mute.address() as net.AddressInfo).port;
+  const smtp = await startSmtpListener();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-mail-crash-'));
+  const env = {
+    DATA_DIR: dataDir,
+    DEMO_PASSWORD,
+    DOMAIN_RECHECK_MINUTES: '0',
+    MAIL_CLAIM_SECONDS: '1',
+    MAIL_OUTBOX_POLL_SECONDS: '1',
+    ...engineEnv,
+  };
+  try {
+    const first = await startApi(
+      { ...env, SMTP_URL: `smtp://127.0.0.1:${mutePort}` },
+      { untilReady: true, readyTimeoutMs: 120_000, portBase: 4300, handedOut },
+    );
+    children.add(first.child);
+    const call = async (url: string, body: unknown, session?: { xtoken: string; xsign: string }) => {
+      const r = await fetch(`${first.url}${url}`, {
+        method: 'POST',
+        headers: {
+          [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
+          'content-type': 'application/json',
+          ...(session ? { [HEADERS.token]: session.xtoken, [HEADERS.sign]: session.xsign } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      return { status: r.status, body: await r.json() };
     };
-    try {
-      const first = await startApi(
-        { ...env, SMTP_URL: `smtp://127.0.0.1:${mutePort}` },
-        { untilReady: true, readyTimeoutMs: 120_000 },
-      );
-      children.add(first.child);
-      const call = async (url: string, body: unknown, session?: { xtoken: string; xsign: string }) => {
-        const r = await fetch(`${first.url}${url}`, {
-          method: 'POST',
-          headers: {
-            [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
-            'content-type': 'application/json',
-            ...(session ? { [HEADERS.token]: session.xtoken, [HEADERS.sign]: session.xsign } : {}),
-          },
-          body: JSON.stringify(body),
-        });
-        return { status: r.status, body: await r.json() };
-      };
-      const login = await call('/admin/login', { email: 'superadmin@example.com', password: DEMO_PASSWORD });
-      expect(login.status).toBe(200);
-      const emails = Array.from({ length: INVITES }, (_, i) => `invited${i}@mail-crash.example`);
-      const answers = await Promise.all(
-        emails.map((email) => call('/admin/team', { role: ['Support'], email, name: '' }, login.body)),
-      );
-      expect(answers.map((a) => a.status)).toEqual(emails.map(() => 200));
-      first.child.kill('SIGKILL');
-      await first.exited;
-      expect(smtp.messages).toEqual([]);
+    const login = await call('/admin/login', { email: 'superadmin@example.com', password: DEMO_PASSWORD });
+    expect(login.status).toBe(200);
+    const emails = Array.from({ length: INVITES }, (_, i) => `invited${i}@mail-crash.example`);
+    const answers = await Promise.all(
+      emails.map((email) => call('/admin/team', { role: ['Support'], email, name: '' }, login.body)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(emails.map(() => 200));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(smtp.messages).toEqual([]);
 
-      const second = await startApi(
-        { ...env, SMTP_URL: smtp.url },
-        { untilReady: true, readyTimeoutMs: 120_000 },
-      );
-      children.add(second.child);
-      for (const email of emails) await smtp.waitFor((m) => m.to.includes(email), 20_000);
-      // one more poll and claim time: nothing is sent twice
-      await new Promise((r) => setTimeout(r, 2_500));
-      const counts = emails.map((e) => smtp.messages.filter((m) => m.to.includes(e)).length);
-      expect(counts).toEqual(emails.map(() => 1));
-      second.child.kill('SIGTERM');
-      await second.exited;
-    } finally {
-      mute.close();
-      await smtp.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
+    const second = await startApi(
+      { ...env, SMTP_URL: smtp.url },
+      { untilReady: true, readyTimeoutMs: 120_000, portBase: 4300, handedOut },
+    );
+    children.add(second.child);
+    for (const email of emails) await smtp.waitFor((m) => m.to.includes(email), 20_000);
+    // one more poll and claim time: nothing is sent twice
+    await new Promise((r) => setTimeout(r, 2_500));
+    const counts = emails.map((e) => smtp.messages.filter((m) => m.to.includes(e)).length);
+    expect(counts).toEqual(emails.map(() => 1));
+    second.child.kill('SIGTERM');
+    await second.exited;
+  } finally {
+    mute.close();
+    await smtp.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(postgresLeg).concurrent('kill -9 with mail waiting', () => {
+  it('PGlite: loses no acknowledged invitation and sends each once after the restart', async () => {
+    await crashWithMailWaiting({});
   }, 300_000);
+
+  it.skipIf(!pgUp && !ci)(
+    'PostgreSQL: the same',
+    async () => {
+      const url = testDatabaseUrl();
+      const name = `sac_mail_crash_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      try {
+        await crashWithMailWaiting({ DATABASE_URL: withDatabase(url, name) });
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+    300_000,
+  );
 });
