@@ -1,6 +1,7 @@
 import { ERRORS } from '@sac/contract/errors';
-import { JSON_LIMIT_MESSAGES, SAMPLE_MAX_CHARS } from '@sac/contract/json-limits';
+import { JSON_LIMIT_MESSAGES, PATTERN_MAX_CHARS, SAMPLE_MAX_CHARS } from '@sac/contract/json-limits';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATTERN_MAX_CHARS as ENGINE_PATTERN_MAX_CHARS } from '../src/user-input/safe-pattern.mjs';
 import { UserInputSandbox } from '../src/user-input/user-input-sandbox.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { createTestApp, type TestApp } from './harness.ts';
@@ -150,6 +151,10 @@ describe('catastrophic patterns run on a linear-time engine', () => {
 });
 
 describe('depth and size are bounded before anything parses', () => {
+  it('the safe engine and the contract agree on the longest pattern (the engine is plain JavaScript)', () => {
+    expect(ENGINE_PATTERN_MAX_CHARS).toBe(PATTERN_MAX_CHARS);
+  });
+
   it('a sample nested 10,000 deep answers 400 saying so, not 500', async () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const r = await validate({ type: 'array' }, deep);
