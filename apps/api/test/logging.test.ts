@@ -173,4 +173,20 @@ describe('JSON logs', () => {
     expect(redactUrl('/login?vtype=reset&vtoken=abc#x')).toBe('/login?vtype=reset&vtoken=[redacted]#x');
     expect(redactUrl('/admin/x?XToken=a&xsign=b')).toBe('/admin/x?XToken=[redacted]&xsign=[redacted]');
   });
+
+  it('redact personal data in the URL: search criteria, and an email wherever it is', () => {
+    expect(redactUrl('/admin/searchcustomer?emailid=ada.lovelace%40analytical.example')).toBe(
+      '/admin/searchcustomer?emailid=[redacted]',
+    );
+    expect(redactUrl('/admin/searchcustomer?customerName=Ada%20Lovelace&cursor=x')).toBe(
+      '/admin/searchcustomer?customerName=[redacted]&cursor=x',
+    );
+    expect(redactUrl('/admin/searchcustomer?apikey=1111&sitename=ada-blog')).toBe(
+      '/admin/searchcustomer?apikey=[redacted]&sitename=[redacted]',
+    );
+    expect(redactUrl('/admin/whatever?q=ada@analytical.example&uid=1')).toBe(
+      '/admin/whatever?q=[email]&uid=1',
+    );
+    expect(redactUrl('/u/ada@analytical.example/x')).toBe('/u/[email]/x');
+  });
 });
