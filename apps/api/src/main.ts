@@ -109,7 +109,19 @@ const warm =
         return undefined;
       })
     : undefined;
-await app.listen({ port: config.port, host: config.host });
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (e) {
+  // One line an operator can act on, not a stack trace.
+  const code = (e as { code?: string }).code;
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') throw e;
+  console.error(
+    code === 'EADDRINUSE'
+      ? `Port ${config.port} on ${config.host} is already in use: stop what listens there, or set PORT to another port (PORT=3002 npm start).`
+      : `Port ${config.port} on ${config.host} may not be opened by this user: set PORT to a port above 1023.`,
+  );
+  process.exit(1);
+}
 // hashing and other helper threads yield the cores to the event loop (thread-priority.ts)
 await lowerHelperThreads(config.helperThreadNice);
 startSeeding();
