@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
+import type { AddressLimits } from './lib/address-limits.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FieldCrypto } from './lib/field-crypto.ts';
 import type { Mailer } from './mail/outbox.ts';
@@ -21,6 +22,8 @@ export interface AppContext {
   redis?: Redis;
   /** Failed sign-ins per client address and day: in Redis when configured, else the database. */
   addressFailures: AddressFailureStore;
+  /** Per-address budgets of the public doors (password reset, customer links and requests). */
+  addressLimits: AddressLimits;
   /** Which instance runs each periodic job: Redis when configured, else the database. */
   leases: LeaseStore;
   metrics: AppMetrics;

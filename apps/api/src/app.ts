@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
+import { AddressLimits, databaseWindowCounter, redisWindowCounter } from './lib/address-limits.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { fieldCrypto, loadFieldKey } from './lib/field-crypto.ts';
 import { openRedis } from './lib/redis.ts';
@@ -147,6 +148,10 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     crypto: fieldCrypto(loadFieldKey(opts.config.fieldEncryptionKey, opts.config.dataDir)),
     ...(redis ? { redis } : {}),
     addressFailures: redis ? redisAddressStore(redis, prefix) : databaseAddressStore(db),
+    addressLimits: new AddressLimits(
+      redis ? redisWindowCounter(redis, prefix) : databaseWindowCounter(db),
+      opts.config.addressLimits,
+    ),
     leases: redis ? redisLeases(redis, prefix) : databaseLeases(db, clock),
     metrics,
     sandbox: new UserInputSandbox({

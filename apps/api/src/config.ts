@@ -2,6 +2,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ADDRESS_LIMITS } from '@sac/contract/address-limits';
 
 /** The repository root: ./data and the built console are found from it, whatever the cwd. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -71,6 +72,8 @@ export interface Config {
    * before it is stopped and answered 400 (ms). See user-input/user-input-sandbox.ts.
    */
   userInputBudgetMs: number;
+  /** Calls one client address may make to each group of public doors per window (ADDRESS_LIMITS). */
+  addressLimits: { passwordReset: number; customerLinks: number; customerRequests: number };
   /** How the customer's public site-access page names staff: role and pseudonym, or their email. */
   siteAccessStaffNames: 'pseudonym' | 'email';
   /** How often the mail outbox is looked through for due messages (retries, mail left by a crash), ms. */
@@ -192,6 +195,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     helperThreadNice: niceValue(env.HELPER_THREAD_NICE),
     userInputBudgetMs: positive('USER_INPUT_BUDGET_MS', env.USER_INPUT_BUDGET_MS, 1000),
     siteAccessStaffNames: staffNames(env.SITE_ACCESS_STAFF_NAMES),
+    addressLimits: {
+      passwordReset: Math.floor(
+        positive(
+          'PASSWORD_RESET_CALLS_PER_HOUR',
+          env.PASSWORD_RESET_CALLS_PER_HOUR,
+          ADDRESS_LIMITS.passwordReset.calls,
+        ),
+      ),
+      customerLinks: Math.floor(
+        positive(
+          'CUSTOMER_LINK_CALLS_PER_MINUTE',
+          env.CUSTOMER_LINK_CALLS_PER_MINUTE,
+          ADDRESS_LIMITS.customerLinks.calls,
+        ),
+      ),
+      customerRequests: Math.floor(
+        positive(
+          'CUSTOMER_REQUEST_CALLS_PER_HOUR',
+          env.CUSTOMER_REQUEST_CALLS_PER_HOUR,
+          ADDRESS_LIMITS.customerRequests.calls,
+        ),
+      ),
+    },
     mailPollMs: positive('MAIL_OUTBOX_POLL_SECONDS', env.MAIL_OUTBOX_POLL_SECONDS, 2) * 1000,
     mailClaimMs: positive('MAIL_CLAIM_SECONDS', env.MAIL_CLAIM_SECONDS, 300) * 1000,
   };

@@ -181,7 +181,7 @@ const DETAILS = {
     summary: 'Set a new password with the token of a reset link; ends every session of that user.',
     tag: 'Authentication',
     body: resetPasswordBody,
-    responses: { 200: okResponse, ...errors(400) },
+    responses: { 200: okResponse, ...errors(400, 429) },
   },
   changePassword: {
     summary: "Change the signed-in user's password; ends their other sessions.",
@@ -455,7 +455,7 @@ const DETAILS = {
     body: customerRequestBody,
     responses: {
       200: impersonationOneResponse.extend({ Message: z.string() }),
-      ...errors(400, 401, 409),
+      ...errors(400, 401, 409, 429),
     },
   },
   siteAccess: {
@@ -463,20 +463,20 @@ const DETAILS = {
       "The owner's view of every impersonation request and step on their site, from the link in the consent email.",
     tag: 'Impersonation',
     query: siteAccessQuery,
-    responses: { 200: siteAccessResponse, ...errors(400) },
+    responses: { 200: siteAccessResponse, ...errors(400, 429) },
   },
   consentDetails: {
     summary: 'What a consent link asks: for the public consent page the site owner opens from the email.',
     tag: 'Impersonation',
     query: consentQuery,
-    responses: { 200: consentDetailsResponse, ...errors(400) },
+    responses: { 200: consentDetailsResponse, ...errors(400, 429) },
   },
   consentAnswer: {
     summary:
       'The site owner allows or denies a request; recorded with time and client address; the link then stops working.',
     tag: 'Impersonation',
     body: consentBody,
-    responses: { 200: okResponse, ...errors(400, 409) },
+    responses: { 200: okResponse, ...errors(400, 409, 429) },
   },
   updateAccess: {
     summary:

@@ -112,6 +112,8 @@ export function registerEndpoint<E extends EndpointDef>(
     method: def.method,
     url: def.path,
     handler: async (request, reply) => {
+      // Public doors are counted per address before anything else is done for the call.
+      await ctx.addressLimits.take(def.id, request.ip, ctx.clock.now());
       let session: StaffSession | undefined;
       if (def.access !== 'public') {
         session = await authenticate(ctx, request);

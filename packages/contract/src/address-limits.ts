@@ -1,0 +1,24 @@
+/**
+ * Public doors limited per client address, beside sign-in's own daily limit: which endpoints share
+ * a budget, and the budget's default (each a setting of the API).
+ */
+export const ADDRESS_LIMITS = {
+  /** Forgot and reset password: anonymous, and each may mail or hash. */
+  passwordReset: { endpoints: ['forgotPassword', 'resetPassword'], calls: 30, windowMs: 3_600_000 },
+  /** The site owner's consent and site-access links, opened from their mail. */
+  customerLinks: {
+    endpoints: ['consentDetails', 'consentAnswer', 'siteAccess'],
+    calls: 60,
+    windowMs: 60_000,
+  },
+  /** A customer's own request for help, authenticated by the site's API key and secret. */
+  customerRequests: { endpoints: ['customerRequestsCreate'], calls: 30, windowMs: 3_600_000 },
+} as const;
+export type AddressLimitName = keyof typeof ADDRESS_LIMITS;
+
+/** The limit an endpoint is counted under, if any. */
+export function addressLimitOf(endpointId: string): AddressLimitName | undefined {
+  for (const [name, l] of Object.entries(ADDRESS_LIMITS))
+    if ((l.endpoints as readonly string[]).includes(endpointId)) return name as AddressLimitName;
+  return undefined;
+}
