@@ -28,6 +28,7 @@ import { cspReport } from './plugins/csp-report.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
 import { operations } from './plugins/operations.ts';
 import { requestGuard } from './plugins/request-guard.ts';
+import { robots } from './plugins/robots.ts';
 import { headerOptionsOf, lowLevelErrorOptions, securityHeaders } from './plugins/security-headers.ts';
 import { UserInputSandbox } from './user-input/user-input-sandbox.ts';
 
@@ -191,6 +192,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   impersonationRoutes(app, ctx);
   siteSettingsRoutes(app, ctx);
   docsRoutes(app);
+  robots(app);
   await consoleStatic(app, opts.config, routes);
   return { app, ctx };
 }

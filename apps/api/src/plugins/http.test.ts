@@ -127,11 +127,18 @@ describe('console and docs', () => {
   });
 
   it('answers 404 for a missing asset or file, not the console page', async () => {
-    for (const url of ['/assets/app-0000.js', '/assets/missing', '/favicon.png', '/robots.txt?x=1']) {
+    for (const url of ['/assets/app-0000.js', '/assets/missing', '/favicon.png', '/sitemap.xml?x=1']) {
       const r = await t.app.inject({ method: 'GET', url });
       expect(r.statusCode, url).toBe(404);
       expect(r.json()).toMatchObject({ ErrorCode: expect.any(Number) });
     }
+  });
+
+  it('tells search engines to stay out: robots.txt disallows everything', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^text\/plain/);
+    expect(r.body).toBe('User-agent: *\nDisallow: /\n');
   });
 
   it('serves the runtime configuration', async () => {
@@ -176,8 +183,10 @@ describe('request logs', () => {
       '/admin/searchcustomer?apisecret=[redacted]&x=1',
     );
     expect(redactUrl('/login?vtype=reset&vtoken=abc')).toBe('/login?vtype=reset&vtoken=[redacted]');
+    // and no customer's personal data either
     expect(redactUrl('/admin/searchcustomer?customerName=ada')).toBe(
-      '/admin/searchcustomer?customerName=ada',
+      '/admin/searchcustomer?customerName=[redacted]',
     );
+    expect(redactUrl('/admin/searchcustomer?cursor=abc')).toBe('/admin/searchcustomer?cursor=abc');
   });
 });
