@@ -1,12 +1,18 @@
 import os from 'node:os';
-import argon2 from 'argon2';
+import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import { Semaphore } from '../../lib/semaphore.ts';
 
 /**
- * argon2id with OWASP's minimum (19 MiB memory, 2 passes, 1 lane). The native addon hashes on
- * libuv's thread pool, so the event loop keeps serving while a hash runs.
+ * argon2id with OWASP's minimum (19 MiB memory, 2 passes, 1 lane), in PHC strings as before.
+ * @node-rs/argon2 ships prebuilt binaries (no compiler at install) and hashes on libuv's thread
+ * pool, so the event loop keeps serving while a hash runs; it verifies the hashes the earlier
+ * `argon2` addon wrote (password-hash.test.ts), so no stored password needs resetting.
  */
-const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const ARGON2_ALGORITHM_ID = 2 as Algorithm;
+const OPTIONS = { algorithm: ARGON2_ALGORITHM_ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** @node-rs/argon2's `Algorithm` values (a const enum, which this build may not read at run time). */
+export const ARGON2_ALGORITHM = { Argon2i: 1 as Algorithm, Argon2id: ARGON2_ALGORITHM_ID } as const;
 
 /**
  * Hashes running at once (HASH_CONCURRENCY, default: the cores). Each takes a core for tens of
@@ -30,12 +36,12 @@ export const passwordHashesStarted = (): number => hashesStarted;
 export const hashPassword = (password: string): Promise<string> =>
   hashing.run(() => {
     hashesStarted++;
-    return argon2.hash(password, OPTIONS);
+    return hash(password, OPTIONS);
   });
 
-export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+export async function verifyPassword(stored: string, password: string): Promise<boolean> {
   try {
-    return await hashing.run(() => argon2.verify(hash, password));
+    return await hashing.run(() => verify(stored, password));
   } catch {
     return false;
   }

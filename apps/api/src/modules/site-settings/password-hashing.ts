@@ -1,7 +1,8 @@
 import { createHash, createHmac, pbkdf2, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
+import { hash } from '@node-rs/argon2';
 import type { HashAlgorithm } from '@sac/contract/encryption-settings';
-import argon2 from 'argon2';
+import { ARGON2_ALGORITHM } from '../auth/password-hash.ts';
 
 // PBKDF2 runs on libuv's thread pool, off the event loop.
 const pbkdf2Async = promisify(pbkdf2);
@@ -54,8 +55,8 @@ export async function hashWithSettings(
     case 'Argon2i': {
       // argon2 needs a salt of 8 bytes or more: pad a short one deterministically
       const argonSalt = salt.length >= 8 ? salt : Buffer.concat([salt, Buffer.alloc(8 - salt.length)]);
-      stored = await argon2.hash(material, {
-        type: s.EncryptionType === 'Argon2id' ? argon2.argon2id : argon2.argon2i,
+      stored = await hash(material, {
+        algorithm: ARGON2_ALGORITHM[s.EncryptionType],
         salt: argonSalt,
         memoryCost: 19_456,
         timeCost: 2,
