@@ -99,6 +99,18 @@ test('custom objects: the spec messages, a sample checked against the schema, sa
   await form.getByLabel('Sample (JSON)').fill('{"points":12}');
   await form.getByRole('button', { name: 'Validate sample' }).click();
   await expect(form.getByText('The sample is valid against the schema.')).toBeVisible();
+  // Users' patterns run on a linear-time engine: a catastrophic one answers at once, and one the
+  // engine cannot run says why.
+  const schema = await form.getByLabel('Schema').inputValue();
+  await form.getByLabel('Schema').fill('{"type":"string","pattern":"^(a+)+$"}');
+  await form.getByLabel('Sample (JSON)').fill(JSON.stringify(`${'a'.repeat(5000)}!`));
+  await form.getByRole('button', { name: 'Validate sample' }).click();
+  await expect(form.getByRole('list', { name: 'Validation errors' })).toContainText('must match pattern');
+  await form.getByLabel('Schema').fill('{"type":"string","pattern":"^(?=a).+$"}');
+  await form.getByRole('button', { name: 'Validate sample' }).click();
+  await expect(form.getByRole('list', { name: 'Validation errors' })).toContainText('linear-time engine');
+  await form.getByLabel('Schema').fill(schema);
+  await form.getByLabel('Sample (JSON)').fill('{"points":12}');
   await form.getByRole('button', { name: 'Add custom object' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Custom object saved.' })).toBeVisible();
   const row = page
