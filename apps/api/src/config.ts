@@ -23,7 +23,14 @@ export interface Config {
   /** Where the built console lives; served with an SPA fallback when present. */
   webDistDir: string;
   /** Served to the console in /runtime-config.json. */
-  runtime: { apiBaseUrl: string | null; fixedIpHosts: string[] };
+  runtime: {
+    apiBaseUrl: string | null;
+    fixedIpHosts: string[];
+    /** The name the console shows (PRODUCT_NAME); null: its own. */
+    productName: string | null;
+    /** The footer's destinations (FOOTER_TERMS_URL, FOOTER_PRIVACY_URL, FOOTER_STATUS_URL). */
+    links: { terms: string; privacy: string; systemStatus: string };
+  };
   /**
    * Peers whose X-Forwarded-For is believed: addresses and CIDRs (Fastify's trustProxy), `true`
    * for every peer (only when nothing but the proxy can reach the API), false for none.
@@ -106,6 +113,14 @@ const niceValue = (v: string | undefined): number => {
   return n;
 };
 
+/** An http(s) address for a footer link; the placeholder when unset. */
+const footerUrl = (name: string, v: string | undefined, placeholder: string): string => {
+  if (v === undefined || v.trim() === '') return placeholder;
+  if (!/^https?:\/\/[^\s]+$/i.test(v.trim()))
+    throw new Error(`${name} must be an http(s) address, got '${v}'`);
+  return v.trim();
+};
+
 const staffNames = (v: string | undefined): 'pseudonym' | 'email' => {
   if (v === undefined || v === '' || v === 'pseudonym') return 'pseudonym';
   if (v === 'email') return 'email';
@@ -168,6 +183,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runtime: {
       apiBaseUrl: env.API_BASE_URL ?? '',
       fixedIpHosts: list(env.FIXED_API_HOSTS),
+      productName: env.PRODUCT_NAME?.trim() || null,
+      links: {
+        terms: footerUrl('FOOTER_TERMS_URL', env.FOOTER_TERMS_URL, 'https://www.example.com/terms'),
+        privacy: footerUrl('FOOTER_PRIVACY_URL', env.FOOTER_PRIVACY_URL, 'https://www.example.com/privacy'),
+        systemStatus: footerUrl('FOOTER_STATUS_URL', env.FOOTER_STATUS_URL, 'https://status.example.com/'),
+      },
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     redisUrl: env.REDIS_URL || undefined,

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { InitFailed } from './components/init-failed.tsx';
 import { loadRuntimeConfig, resolveApiBase, setApiBase } from './lib/api-base.ts';
+import { setBranding } from './lib/footer-links.ts';
 import { migrateLegacyStorage } from './lib/storage.ts';
 import './styles/app.css';
 
@@ -22,6 +23,7 @@ async function start(): Promise<void> {
   try {
     const config = await loadRuntimeConfig();
     setApiBase(resolveApiBase(config, window.location.hostname));
+    setBranding(config);
   } catch {
     root.render(<InitFailed />);
     return;

@@ -143,7 +143,16 @@ describe('console and docs', () => {
 
   it('serves the runtime configuration', async () => {
     const r = await t.app.inject({ method: 'GET', url: '/runtime-config.json' });
-    expect(r.json()).toEqual({ apiBaseUrl: '', fixedIpHosts: [] });
+    expect(r.json()).toEqual({
+      apiBaseUrl: '',
+      fixedIpHosts: [],
+      productName: null,
+      links: {
+        terms: 'https://www.example.com/terms',
+        privacy: 'https://www.example.com/privacy',
+        systemStatus: 'https://status.example.com/',
+      },
+    });
   });
 
   it('documents every endpoint of the contract in OpenAPI and on /docs', async () => {

@@ -45,7 +45,22 @@ describe('runtime config', () => {
     expect(parseRuntimeConfig({ apiBaseUrl: null, fixedIpHosts: ['A.B'] })).toEqual({
       apiBaseUrl: null,
       fixedIpHosts: ['a.b'],
+      productName: null,
+      links: null,
     });
+    const links = {
+      terms: 'https://acme.test/t',
+      privacy: 'https://acme.test/p',
+      systemStatus: 'https://s.acme.test/',
+    };
+    expect(parseRuntimeConfig({ apiBaseUrl: '', productName: ' Acme Ops ', links })).toMatchObject({
+      productName: 'Acme Ops',
+      links,
+    });
+    // a link that is not http(s) is not used: the placeholders stay
+    expect(
+      parseRuntimeConfig({ apiBaseUrl: '', links: { ...links, terms: 'javascript:alert(1)' } }).links,
+    ).toBeNull();
     expect(() => parseRuntimeConfig({ apiBaseUrl: 3 })).toThrow();
     expect(() => parseRuntimeConfig({ fixedIpHosts: 'x' })).toThrow();
     expect(() => parseRuntimeConfig(null)).toThrow();
@@ -62,6 +77,8 @@ describe('runtime config', () => {
     await expect(loadRuntimeConfig(ok as unknown as typeof fetch)).resolves.toEqual({
       apiBaseUrl: '',
       fixedIpHosts: [],
+      productName: null,
+      links: null,
     });
   });
 });

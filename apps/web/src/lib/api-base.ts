@@ -4,6 +4,10 @@ export interface RuntimeConfig {
   apiBaseUrl: string | null;
   /** Hosts that reach the API at http://<host>:3002 (spec section 7: the fixed IP hosts). */
   fixedIpHosts: string[];
+  /** The provider's name for the console; null: the console's own. */
+  productName: string | null;
+  /** The footer's Terms, Privacy and System Status addresses; null: the built-in placeholders. */
+  links: { terms: string; privacy: string; systemStatus: string } | null;
 }
 
 export const LOCAL_API_BASE = 'http://localhost:3001';
@@ -23,7 +27,10 @@ export function deriveApiBase(hostname: string, fixedIpHosts: readonly string[])
 }
 
 /** The runtime config's `apiBaseUrl` wins when not null; otherwise the address is derived. */
-export function resolveApiBase(config: RuntimeConfig, hostname: string): string {
+export function resolveApiBase(
+  config: Pick<RuntimeConfig, 'apiBaseUrl' | 'fixedIpHosts'>,
+  hostname: string,
+): string {
   if (config.apiBaseUrl !== null) return config.apiBaseUrl.replace(/\/+$/, '');
   return deriveApiBase(hostname, config.fixedIpHosts);
 }
@@ -38,7 +45,14 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   if (!Array.isArray(hosts) || !hosts.every((h) => typeof h === 'string')) {
     throw new Error('fixedIpHosts must be a list of strings');
   }
-  return { apiBaseUrl, fixedIpHosts: hosts.map((h) => h.toLowerCase()) };
+  const productName = typeof v.productName === 'string' && v.productName.trim() ? v.productName.trim() : null;
+  const l = v.links as Record<string, unknown> | undefined;
+  const httpUrl = (x: unknown): x is string => typeof x === 'string' && /^https?:\/\//i.test(x);
+  const links =
+    l && httpUrl(l.terms) && httpUrl(l.privacy) && httpUrl(l.systemStatus)
+      ? { terms: l.terms, privacy: l.privacy, systemStatus: l.systemStatus }
+      : null;
+  return { apiBaseUrl, fixedIpHosts: hosts.map((h) => h.toLowerCase()), productName, links };
 }
 
 let apiBase = '';

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { onSessionEnded } from '../../lib/auth-events.ts';
+import { useProductName } from '../../lib/footer-links.ts';
 import { useT } from '../../lib/i18n.tsx';
 import { sessionQuery } from '../../lib/session.ts';
 import { clearAuthStorage } from '../../lib/storage.ts';
@@ -16,6 +17,7 @@ import { UserMenu } from './user-menu.tsx';
 export default function AppShell() {
   const t = useT('chrome');
   const common = useT('common');
+  const productName = useProductName();
   const navigate = useNavigate();
   // Loads the session (roles, permissions); a 901 answer ends the session through the client.
   useQuery(sessionQuery());
@@ -53,7 +55,7 @@ export default function AppShell() {
       <header className="topbar">
         <Link to="/dashboard" className="brand">
           <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">{common('productName')}</span>
+          <span className="brand-name">{productName}</span>
         </Link>
         <TopNav />
         <UserMenu />

@@ -4,6 +4,7 @@ import { MESSAGES } from '@sac/contract/messages';
 import { type FormEvent, useEffect, useId, useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
+import { useProductName } from '../../../lib/footer-links.ts';
 import { useSchemaForm } from '../../../lib/form.ts';
 import { HTML_LANG, isLanguage, useLanguage, useT } from '../../../lib/i18n.tsx';
 import { clearToasts, toast } from '../../../lib/toast-store.ts';
@@ -202,7 +203,7 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
 /** /login and /forgotpassword: the sign-in screen with its three modes. */
 export function LoginPage() {
   const t = useT('auth');
-  const product = useT('common')('productName');
+  const product = useProductName();
   const { pathname } = useLocation();
   const [search] = useSearchParams();
   const mode = modeOf(pathname, search);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useT } from '../../../lib/i18n.tsx';
+import { useProductName } from '../../../lib/footer-links.ts';
 import { useFocusedHeading } from './use-focused-heading.ts';
 
 /**
@@ -19,14 +19,14 @@ export function PublicPage({
   heading: string;
   children: ReactNode;
 }) {
-  const common = useT('common');
+  const productName = useProductName();
   const headingRef = useFocusedHeading(heading);
   return (
     <main className="auth-page" lang="en">
       <div className={`auth-panel ${panelClass}`}>
         <div className="auth-brand">
           <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">{common('productName')}</span>
+          <span className="brand-name">{productName}</span>
         </div>
         <section className="auth-card" aria-labelledby={id}>
           <p className="auth-kicker">{kicker}</p>
