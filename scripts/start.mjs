@@ -51,6 +51,8 @@ async function bundleApi() {
     return undefined;
   }
   const ownSource = /\.(ts|mjs)$/;
+  // esbuild's service process would outlive the build: stopped below, so nothing but the server
+  // is left running under this process.
   await esbuild.build({
     entryPoints: [apiEntry],
     outfile: apiBundle,
@@ -78,6 +80,7 @@ async function bundleApi() {
       },
     ],
   });
+  await esbuild.stop?.();
   return apiBundle;
 }
 

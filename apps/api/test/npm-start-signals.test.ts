@@ -93,9 +93,10 @@ describe.skipIf(postgresLeg || os.platform() !== 'linux')('npm start and signals
       const exited = new Promise<number | null>((resolve) => npm!.once('exit', (code) => resolve(code)));
       npm.kill('SIGTERM');
       expect(await exited).toBe(0);
-      // the server drained and said so, and nothing it started lives on
-      await new Promise((r) => setTimeout(r, 200));
+      // the server drained and said so, and nothing it started lives on (a moment for the kernel
+      // to reap what ended with it)
       expect(out).toMatch(/shut down/);
+      for (let i = 0; i < 30 && below.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
       expect(below.filter(alive)).toEqual([]);
       expect(await portAnswers(port)).toBe(false);
     } finally {

@@ -3,6 +3,7 @@
  * guard's answer to a request that earned it), a body matching the declared schema, no stack
  * trace, the security headers; and, for a refused write, no change to the stored data.
  */
+import { addressLimitOf } from '@sac/contract/address-limits';
 import type { EndpointDef } from '@sac/contract/endpoints';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../../src/db/db.ts';
@@ -152,6 +153,8 @@ export function changedTables(
   after: Fingerprint,
 ): string[] {
   const allowed = new Set(REFUSAL_RECORDS[def.id] ?? []);
+  // A public door counts every call from its address, refused or not (address-limits.ts).
+  if (addressLimitOf(def.id)) allowed.add('address_limit_counters');
   // Every call of an impersonation session is logged, refused or not (spec: each call is logged).
   if (principal === 'impersonating') allowed.add('impersonation_log');
   return Object.keys(before).filter((t) => before[t] !== after[t] && !allowed.has(t));

@@ -330,7 +330,7 @@ describe('encryption and hashing settings', () => {
       data: { ...data, EncryptionType: 'Argon2id', PerPasswordSalt: true, SaltAttach: 'None' },
       Sample: 'password',
     });
-    expect(argon.json().Data.Stored).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    expect(argon.json().Data.Stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(argon.json().Data.Weak).toBeNull();
   });
 });
