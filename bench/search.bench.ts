@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type SearchCriterion, SUBSTRING_MIN_LENGTH } from '@sac/contract/customers';
-import { scaleSecret, seededRandom } from '../apps/api/src/db/customer-seed.ts';
 import { type Db, openPgliteDir, openPostgres, type Queryable } from '../apps/api/src/db/db.ts';
 import { searchCustomers } from '../apps/api/src/modules/customers/customers.repo.ts';
+import { scaleSecret, seededRandom } from '../apps/api/src/seed/customer-seed.ts';
 import { ms, percentile, ROOT } from './support.ts';
 
 /*

@@ -15,7 +15,7 @@ export interface Server {
 
 /** Builds what `npm start` builds when stale (console, API bundle, database template); the bundle's path. */
 let builtBundle: string | undefined;
-export function apiBundle(): string {
+function apiBundle(): string {
   if (builtBundle) return builtBundle; // once per bench run: sources do not change under it
   const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '--build-only'], {
     cwd: ROOT,

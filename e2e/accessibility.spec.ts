@@ -507,15 +507,14 @@ test('impersonation: request form, lists, request/approve/reject/revoke dialogs,
   await audit(page, 'impersonate: grant panel');
   await page.getByRole('button', { name: 'Start impersonation' }).click();
   await expect(page.getByRole('region', { name: 'Impersonation' })).toBeVisible();
-  await audit(page, 'impersonation mode');
-  await page.getByRole('button', { name: 'Edit web apps' }).click();
-  await expect(page.getByRole('dialog')).toBeVisible();
-  await audit(page, 'impersonation mode, edit web apps dialog');
-  await page.keyboard.press('Escape');
-  await page.getByRole('button', { name: 'Deactivate site' }).click();
-  await expect(page.getByRole('dialog')).toBeVisible();
-  await audit(page, 'impersonation mode, deactivate confirm');
-  await page.keyboard.press('Escape');
+  await expect(page.getByRole('region', { name: 'Overview' })).toBeVisible();
+  await audit(page, 'impersonation mode, overview (status change refused, with the reason)');
+  await page.getByRole('tab', { name: 'Web apps' }).click();
+  await expect(page.getByLabel('Staging URL (Optional)')).toBeVisible();
+  await audit(page, 'impersonation mode, web apps');
+  await page.getByRole('tab', { name: 'Custom Object' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Custom Object' })).toBeVisible();
+  await audit(page, 'impersonation mode, custom objects');
 });
 
 test('site configuration: every tab', async ({ page, request }) => {

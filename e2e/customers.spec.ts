@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { apiSignIn } from './support/api.ts';
 import { signIn } from './support/sign-in.ts';
 
-// Demo data created on the first start (apps/api/src/db/customer-seed.ts, DEMO_CUSTOMERS).
+// Demo data created on the first start (apps/api/src/seed/customer-seed.ts, DEMO_CUSTOMERS).
 const ADA = {
   name: 'Ada Lovelace',
   email: 'ada.lovelace@analytical.example',

@@ -181,6 +181,18 @@ test('impersonate with an approved grant: allowed and refused calls, then revoca
     },
   });
   expect(approved.status()).toBe(200);
+  // a running trial, so that a save which rewrote the plan would show
+  const basics = await request.get(`/admin/site/basicsettings?uID=${ADA.uid}&appId=${appId}`, {
+    headers: boss,
+  });
+  const b = ((await basics.json()) as { Data: { ProductionUrl: string; StagingUrl: string } }).Data;
+  const trial = await request.put(`/admin/site/basicsettings?uID=${ADA.uid}&appId=${appId}`, {
+    headers: boss,
+    data: {
+      data: { ProductionUrl: b.ProductionUrl, StagingUrl: b.StagingUrl, Plan: 'Developer', TrialDays: 10 },
+    },
+  });
+  expect(trial.status()).toBe(200);
 
   // the agent impersonates from the customer view
   await signIn(page, agent.email, agent.password);
@@ -196,24 +208,44 @@ test('impersonate with an approved grant: allowed and refused calls, then revoca
   await expect(banner).toContainText('Impersonating analytical-engine as Support');
   await expect(banner.getByRole('timer')).toHaveText(/^(29|30):\d\d$/);
 
-  // allowed: edit the web apps (ManageSettings was granted)
-  await page.getByRole('button', { name: 'Edit web apps' }).click();
-  const edit = page.getByRole('dialog', { name: 'Edit web apps of analytical-engine' });
-  await edit.getByLabel('Staging URL').fill('https://staging.analytical.example');
-  await edit.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Site settings saved.' })).toBeVisible();
+  // The impersonator sees the site configuration's tabs, opening on the overview.
+  await expect(page.getByRole('tab', { name: 'Overview' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('region', { name: 'Overview' })).toContainText('analytical-engine');
 
-  // refused: deactivating needs ManageSite, which was not granted
-  await page.getByRole('button', { name: 'Deactivate site' }).click();
-  await page
-    .getByRole('dialog', { name: 'Deactivate analytical-engine?' })
-    .getByRole('button', { name: 'Deactivate' })
-    .click();
+  // allowed: edit the web apps (ManageSettings was granted); plan and trial stay exactly as they were
+  const facts = async () => {
+    const r = await request.get(`/admin/appinfobyid?uId=${ADA.uid}&appId=${appId}`, { headers: boss });
+    const d = ((await r.json()) as { Data: Record<string, unknown> }).Data;
+    return { Plan: d.Plan, PlanStatus: d.PlanStatus, TrialEndsAt: d.TrialEndsAt, Billing: d.Billing };
+  };
+  const before = await facts();
+  expect(before.PlanStatus).toBe('Trial');
+  await page.getByRole('tab', { name: 'Web apps' }).click();
+  await page.getByLabel('Staging URL (Optional)').fill('https://staging.analytical.example');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  expect(await facts()).toEqual(before);
+
+  // refused, with the reason: activating or deactivating needs ManageSite, which was not granted
+  await page.getByRole('tab', { name: 'Overview' }).click();
   await expect(
-    page
-      .getByRole('alert')
-      .filter({ hasText: 'This call is outside the impersonated site or its approved permissions.' }),
+    page.getByText(
+      'Activating or deactivating the site needs ManageSite, which your impersonation grant does not include.',
+    ),
   ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Deactivate site' })).toHaveCount(0);
+  // and the server refuses the call itself, whoever sends it with the session's pair
+  const pair = JSON.parse(
+    (await page.evaluate(() => sessionStorage.getItem('lr-admin-impersonation'))) ?? '{}',
+  ) as { xtoken: string; xsign: string };
+  const refused = await request.put(`/admin/site/status?uId=${ADA.uid}&appId=${appId}`, {
+    headers: { ...ajax, xtoken: pair.xtoken, xsign: pair.xsign },
+    data: { Status: 'inactive' },
+  });
+  expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { Description: string }).Description).toBe(
+    'This call is outside the impersonated site or its approved permissions.',
+  );
 
   // the SuperAdmin revokes; the next call of the session is refused and the admin stays signed in
   const revoked = await request.post(
@@ -224,11 +256,8 @@ test('impersonate with an approved grant: allowed and refused calls, then revoca
     },
   );
   expect(revoked.status()).toBe(200);
-  await page.getByRole('button', { name: 'Edit web apps' }).click();
-  await page
-    .getByRole('dialog', { name: 'Edit web apps of analytical-engine' })
-    .getByRole('button', { name: 'Save' })
-    .click();
+  await page.getByRole('tab', { name: 'Web apps' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('heading', { name: 'Impersonation ended' })).toBeVisible();
   await expect(
     page.getByText('The impersonation has ended: it expired or was revoked.').first(),

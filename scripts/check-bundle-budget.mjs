@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The console's size budgets (issue 7), checked on the build output: `npm test` runs this after
+// The console's size budgets, checked on the build output: `npm test` runs this after
 // `vite build`. It reads Vite's manifest (apps/web/dist/.vite/manifest.json), follows static
 // imports, gzips each file (level 9, as bench/sign-in-bundle.bench.ts does) and exits 1 when a
 // budget is exceeded. Sizes are a function of the build output only, so the check is deterministic.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every test, in order: typecheck, lint, unit (contract, console), API on PGlite,
+// `npm test`: every test, in order: typecheck, lint, architecture rules, unit (contract, console), API on PGlite,
 // API on PostgreSQL, then the browser tests in Debian's Chromium. Prints one closing line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -85,6 +85,8 @@ function ensureChromium() {
 
 run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 run('lint and format', 'npx', ['biome', 'check', '.']);
+run('architecture rules', 'node', ['--test', 'scripts/architecture.test.mjs']);
+run('unused files, exports and dependencies (knip)', 'npx', ['knip', '--no-progress']);
 run('audit check script', 'node', ['--test', 'scripts/audit-check.test.mjs']);
 // The registry this project's CI reaches answers the audit call with 405: the check then says it
 // could not audit instead of failing CI. Where the audit service answers, high and critical fail.

@@ -1,3 +1,5 @@
+import type { EndpointRoute } from '@sac/contract/endpoint-routes';
+import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
@@ -5,7 +7,6 @@ import type { AddressLimits } from './lib/address-limits.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FieldCrypto } from './lib/field-crypto.ts';
 import type { Mailer } from './mail/outbox.ts';
-import type { AddressFailureStore } from './modules/auth/login-throttle.ts';
 import type { LeaseStore } from './ops/leases.ts';
 import type { AppMetrics } from './ops/metrics.ts';
 import type { UserInputSandbox } from './user-input/user-input-sandbox.ts';
@@ -27,6 +28,8 @@ export interface AppContext {
   /** Which instance runs each periodic job: Redis when configured, else the database. */
   leases: LeaseStore;
   metrics: AppMetrics;
+  /** Who makes each endpoint call and whether they may (plugins/auth.ts). */
+  callAuth: CallAuth;
   /** Where users' schemas and patterns run: off the event loop, one at a time, with a time budget. */
   sandbox: UserInputSandbox;
   /** Where hashing previews run PBKDF2: its own thread at the lowest priority, one at a time. */
@@ -61,4 +64,37 @@ export interface Caller {
   session: StaffSession | undefined;
   clientAddress: string;
   userAgent: string | null;
+}
+
+/**
+ * Failed sign-ins per client address and UTC day. Two homes: the database (the default, so the
+ * counts survive restarts and are shared by instances on one PostgreSQL) or Redis (REDIS_URL).
+ */
+export interface AddressFailureStore {
+  readonly kind: 'database' | 'redis';
+  failuresToday(address: string, at: Date): Promise<number>;
+  /**
+   * Counts one failure, atomically; answers the count after it. Sign-in counts each attempt here
+   * before it checks the password, so attempts that arrive together are counted one by one.
+   */
+  recordFailure(address: string, at: Date): Promise<number>;
+  /** Takes back the count of an attempt that turned out right. */
+  forgive(address: string, at: Date): Promise<void>;
+}
+
+/** Authentication and authorization of endpoint calls, in the order endpoint-route.ts runs them. */
+export interface CallAuth {
+  /**
+   * The staff session of a call to a signed-in endpoint (undefined for a public one): 401 without
+   * a live session, 403 without the endpoint's staff permission (an impersonation session is
+   * judged by authorizeImpersonation instead).
+   */
+  authenticate(def: EndpointRoute, request: FastifyRequest): Promise<StaffSession | undefined>;
+  /** For an impersonation session, once the query is parsed: its site and grant, or 403; logged. */
+  authorizeImpersonation(
+    def: EndpointRoute,
+    session: StaffSession | undefined,
+    query: unknown,
+    request: FastifyRequest,
+  ): Promise<void>;
 }

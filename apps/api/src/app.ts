@@ -10,19 +10,22 @@ import type { Db } from './db/db.ts';
 import { AddressLimits, databaseWindowCounter, redisWindowCounter } from './lib/address-limits.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { fieldCrypto, loadFieldKey } from './lib/field-crypto.ts';
+import { setHashConcurrency } from './lib/password-hash.ts';
 import { openRedis } from './lib/redis.ts';
 import { createMailTransport, type MailTransport } from './mail/mailer.ts';
 import { createOutboxMailer } from './mail/outbox.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { databaseAddressStore, redisAddressStore } from './modules/auth/login-throttle.ts';
-import { setHashConcurrency } from './modules/auth/password-hash.ts';
+import { useSession } from './modules/auth/sessions.repo.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { impersonationRoutes } from './modules/impersonation/impersonation.routes.ts';
+import { impersonationScope, logImpersonatedCall } from './modules/impersonation/impersonation-sessions.ts';
 import { siteSettingsRoutes } from './modules/site-settings/site-settings.routes.ts';
 import { teamRoutes } from './modules/team/team.routes.ts';
 import { databaseLeases, redisLeases } from './ops/leases.ts';
 import { createMetrics, instrumentDb } from './ops/metrics.ts';
+import { authPlugin } from './plugins/auth.ts';
 import { consoleStatic } from './plugins/console-static.ts';
 import { cspReport } from './plugins/csp-report.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
@@ -36,7 +39,7 @@ import { UserInputSandbox } from './user-input/user-input-sandbox.ts';
  * Where a secret could reach a log line if some code logged a request's headers or a body:
  * pino writes '[redacted]' there. The request serializer below logs no headers or bodies at all.
  */
-export const LOG_REDACT_PATHS = [
+const LOG_REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   `req.headers.${HEADERS.token.toLowerCase()}`,
@@ -155,6 +158,15 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     ),
     leases: redis ? redisLeases(redis, prefix) : databaseLeases(db, clock),
     metrics,
+    callAuth: authPlugin({
+      findSession: (xtoken, xsign) =>
+        useSession(db, xtoken, xsign, clock.now(), {
+          idleMs: opts.config.sessionIdleMs,
+          absoluteMs: opts.config.sessionAbsoluteMs,
+        }),
+      impersonationScope: (requestId, staff) => impersonationScope(ctx, requestId, staff),
+      logImpersonatedCall: (session, call) => logImpersonatedCall(ctx, session, call),
+    }),
     sandbox: new UserInputSandbox({
       budgetMs: opts.config.userInputBudgetMs,
       maxWaiting: 8,

@@ -2,7 +2,6 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openConfiguredDb } from './db/open.ts';
-import { seedDemoData } from './db/seed.ts';
 import { describeRedis } from './lib/redis.ts';
 import { isPrivatePath, normalisedPath } from './lib/request-path.ts';
 import { WARM_UP_MAX_QUERIES, warmUpSearch } from './modules/customers/search-warm-up.ts';
@@ -10,6 +9,7 @@ import { startJobs } from './ops/jobs.ts';
 import { periodicJobs } from './ops/periodic.ts';
 import { privateUmask } from './ops/private-data-dir.ts';
 import { lowerHelperThreads } from './ops/thread-priority.ts';
+import { seedDemoData } from './seed/seed.ts';
 
 // Before any file is made: DATA_DIR's database, key, outbox and records are this user's only
 // (openConfiguredDb also makes what is already there 0700/0600).

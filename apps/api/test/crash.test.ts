@@ -6,12 +6,12 @@ import path from 'node:path';
 import { HEADERS } from '@sac/contract/constants';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_STAFF } from '../src/db/seed.ts';
+import { DEMO_STAFF } from '../src/seed/seed.ts';
 import { type ApiProcess, startApi } from './api-process.ts';
 import { answers, testDatabaseUrl, withDatabase } from './postgres-url.ts';
 
 /**
- * Crash safety (issue 7): the real server (`node --import tsx apps/api/src/main.ts`) takes many
+ * Crash safety: the real server (`node --import tsx apps/api/src/main.ts`) takes many
  * concurrent writes, is killed with SIGKILL in the middle of them, and is started again on the
  * same data. Every write it acknowledged (answered 2xx) must be there, whole; a write cut off in
  * flight is either all there or not at all; the restart is clean: no migration runs again, the

@@ -6,7 +6,7 @@ import { restrictDataDir } from '../src/ops/private-data-dir.ts';
 import { startApi } from './api-process.ts';
 
 /**
- * Issue 12: the embedded database, the outbox and the other files in DATA_DIR belong to the
+ * The embedded database, the outbox and the other files in DATA_DIR belong to the
  * server's user alone: directories 0700, files 0600, whatever the umask it was started with and
  * whatever modes an older version left.
  */

@@ -1,8 +1,8 @@
 import { PREVIEW_MAX_ITERATIONS, previewIterationsMessage } from '@sac/contract/encryption-settings';
 import { ERRORS } from '@sac/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordHashesStarted } from '../src/lib/password-hash.ts';
 import { forgotPassword } from '../src/modules/auth/auth.service.ts';
-import { passwordHashesStarted } from '../src/modules/auth/password-hash.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 

@@ -8,7 +8,7 @@ import { buildApp, redactUrl } from '../src/app.ts';
 import type { AppContext } from '../src/app-context.ts';
 import { loadConfig } from '../src/config.ts';
 import { ManualClock } from '../src/lib/clock.ts';
-import { hashPassword } from '../src/modules/auth/password-hash.ts';
+import { hashPassword } from '../src/lib/password-hash.ts';
 import { insertStaff } from '../src/modules/auth/staff.repo.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, freshDb } from './harness.ts';

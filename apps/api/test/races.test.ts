@@ -10,7 +10,7 @@ import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness
 import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
 
 /**
- * Races (issue 7): conflicting calls fired at the same moment through the HTTP app, many rounds
+ * Races: conflicting calls fired at the same moment through the HTTP app, many rounds
  * each. A client must see at most one winner where only one can win, a refusal in the contract's
  * words for the loser, and afterwards a stored state (and its log) that one serial order of the
  * successful calls explains. On PostgreSQL (a pool of 4 connections) the calls truly overlap in
@@ -224,7 +224,7 @@ describe('impersonation decisions', () => {
   it("another SuperAdmin's partial revoke, racing the holder's calls, leaves the grant with its holder", async () => {
     // A customer's own request: the approving SuperAdmin (boss) holds the grant. chief revokes one
     // role while boss uses the grant and chief tries to: the revoke narrows boss's grant and never
-    // hands it to chief (issue 12: the holder was read from action_taken_by, which every action
+    // hands it to chief (the holder was once read from action_taken_by, which every action
     // overwrote).
     const access = (session: S, appId: number) =>
       t.call({
@@ -333,7 +333,7 @@ describe('impersonation decisions', () => {
       expect([yes, no].filter(ok)).toHaveLength(1);
       expect(refusal(ok(yes) ? no : yes)).toEqual({
         status: 400,
-        code: 905,
+        code: 975,
         text: IMPERSONATION_MESSAGES.consentLinkInvalid,
       });
       const row = await shown(id);
@@ -387,7 +387,7 @@ describe('impersonation decisions', () => {
       } else {
         expect(refusal(c)).toEqual({
           status: 400,
-          code: 905,
+          code: 975,
           text: IMPERSONATION_MESSAGES.consentLinkInvalid,
         });
         expect(await events(id)).toEqual(['delete agent@example.com']);

@@ -4,7 +4,7 @@ import { apiPrefixes, normalisedPath } from '../src/lib/request-path.ts';
 import { createTestApp, fakeConsoleBuild, type TestApp } from './harness.ts';
 
 /**
- * Issue 12: checks run on the path the router runs, whatever its spelling; unknown API paths and
+ * Checks run on the path the router runs, whatever its spelling; unknown API paths and
  * dotfiles are 404s, never the console's page; HSTS follows the console origin's scheme.
  */
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ORIGIN, createTestApp, type TestApp } from './harness.ts';
 
 /**
- * Issue 12: a reset link is only ever the console's reset route, the login screen on a configured
+ * A reset link is only ever the console's reset route, the login screen on a configured
  * console origin with vtype and vtoken (spec section 3); the caller's `url` cannot choose its path,
  * its query or another host.
  */

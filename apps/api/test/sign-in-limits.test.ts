@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AddressFailureStore,
-  databaseAddressStore,
-  redisAddressStore,
-} from '../src/modules/auth/login-throttle.ts';
+import type { AddressFailureStore } from '../src/app-context.ts';
+import { databaseAddressStore, redisAddressStore } from '../src/modules/auth/login-throttle.ts';
 import { createTestApp, freshDb, type TestApp } from './harness.ts';
 import { redisScope, redisTestsRun, TEST_REDIS_URL } from './redis-helper.ts';
 

@@ -11,7 +11,7 @@ import { errorEnvelope, isStoreUnavailable } from '../src/plugins/error-envelope
 import { createTestApp, freshDb, type TestApp } from './harness.ts';
 
 /**
- * Issue 12: when the database or Redis cannot be reached, calls answer 503 with Retry-After and
+ * When the database or Redis cannot be reached, calls answer 503 with Retry-After and
  * the envelope (952), so clients and balancers retry; other server errors stay 500 (950).
  */
 

@@ -1,18 +1,36 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENDPOINT_ROUTES } from './endpoint-routes.ts';
-import { ENDPOINTS } from './endpoints.ts';
+import { ENDPOINT_ROUTES, type EndpointRoute } from './endpoint-routes.ts';
+import { ENDPOINTS, type EndpointDef } from './endpoints.ts';
 
 describe('ENDPOINT_ROUTES and ENDPOINTS', () => {
   it('have identical keys, in the same order', () => {
     expect(Object.keys(ENDPOINTS)).toEqual(Object.keys(ENDPOINT_ROUTES));
   });
 
-  it('agree on id, method, path and access of every endpoint (the routes table is the source)', () => {
+  it('agree on id, method, path, access and impersonation permission of every endpoint (the routes table is the source)', () => {
     for (const [id, route] of Object.entries(ENDPOINT_ROUTES)) {
-      const full = ENDPOINTS[id as keyof typeof ENDPOINTS];
+      const full = ENDPOINTS[id as keyof typeof ENDPOINTS] as EndpointRoute;
       expect(route.id).toBe(id);
-      expect({ id: full.id, method: full.method, path: full.path, access: full.access }).toEqual(route);
+      const { id: i, method, path, access, impersonation } = full;
+      expect({ id: i, method, path, access, ...(impersonation ? { impersonation } : {}) }).toEqual(route);
+    }
+  });
+
+  it('open to an impersonation only calls of one site (an appId in the query), with a customer permission', () => {
+    const customerPermissions = new Set([
+      'ViewData',
+      'EditData',
+      'ManageSettings',
+      'ManageSite',
+      'ManageBilling',
+      'ManageTeam',
+    ]);
+    for (const route of Object.values(ENDPOINT_ROUTES) as EndpointRoute[]) {
+      if (route.impersonation === undefined) continue;
+      expect(customerPermissions.has(route.impersonation), route.id).toBe(true);
+      const query = (ENDPOINTS[route.id as keyof typeof ENDPOINTS] as EndpointDef).query;
+      expect(query?.shape && 'appId' in query.shape, route.id).toBe(true);
     }
   });
 

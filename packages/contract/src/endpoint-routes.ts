@@ -22,6 +22,13 @@ export interface EndpointRoute {
   readonly method: HttpMethod;
   readonly path: string;
   readonly access: Access;
+  /**
+   * Open to an impersonation session (account/switchapp) of the site named by the query's appId,
+   * when the approved customer roles and additional permissions include this customer permission.
+   * Calls without it are refused to impersonation sessions. The console reads it too, to show an
+   * impersonator which sections the grant reaches.
+   */
+  readonly impersonation?: string;
 }
 
 /** Method, path and access of every endpoint, keyed by id. */
@@ -66,21 +73,41 @@ export const ENDPOINT_ROUTES = {
   customerApps: { id: 'customerApps', method: 'GET', path: '/admin/apps', access: 'sites.read' },
   customerAllApps: { id: 'customerAllApps', method: 'GET', path: '/admin/allapps', access: 'sites.read' },
   sharedApps: { id: 'sharedApps', method: 'GET', path: '/admin/sharedapps', access: 'sites.read' },
-  appById: { id: 'appById', method: 'GET', path: '/admin/appbyid', access: 'sites.read' },
-  appInfoById: { id: 'appInfoById', method: 'GET', path: '/admin/appinfobyid', access: 'sites.read' },
+  appById: {
+    id: 'appById',
+    method: 'GET',
+    path: '/admin/appbyid',
+    access: 'sites.read',
+    impersonation: 'ViewData',
+  },
+  appInfoById: {
+    id: 'appInfoById',
+    method: 'GET',
+    path: '/admin/appinfobyid',
+    access: 'sites.read',
+    impersonation: 'ViewData',
+  },
   features: { id: 'features', method: 'GET', path: '/admin/features', access: 'sites.read' },
   siteDataCenter: {
     id: 'siteDataCenter',
     method: 'GET',
     path: '/admin/site/datacenter',
     access: 'sites.read',
+    impersonation: 'ViewData',
   },
-  siteFeature: { id: 'siteFeature', method: 'GET', path: '/admin/site/feature', access: 'sites.read' },
+  siteFeature: {
+    id: 'siteFeature',
+    method: 'GET',
+    path: '/admin/site/feature',
+    access: 'sites.read',
+    impersonation: 'ViewData',
+  },
   siteBasicSettings: {
     id: 'siteBasicSettings',
     method: 'GET',
     path: '/admin/site/basicsettings',
     access: 'sites.read',
+    impersonation: 'ViewData',
   },
   customerRoles: { id: 'customerRoles', method: 'GET', path: '/admin/customer/roles', access: 'session' },
   createCustomer: {
@@ -108,20 +135,29 @@ export const ENDPOINT_ROUTES = {
     method: 'PUT',
     path: '/admin/site/basicsettings',
     access: 'sites.write',
+    impersonation: 'ManageSettings',
   },
   updateSiteFeatures: {
     id: 'updateSiteFeatures',
     method: 'PUT',
     path: '/admin/site/feature',
     access: 'sites.write',
+    impersonation: 'ManageSettings',
   },
   updateSiteDataCenter: {
     id: 'updateSiteDataCenter',
     method: 'PUT',
     path: '/admin/site/datacenter',
     access: 'sites.write',
+    impersonation: 'ManageSettings',
   },
-  setSiteStatus: { id: 'setSiteStatus', method: 'PUT', path: '/admin/site/status', access: 'sites.write' },
+  setSiteStatus: {
+    id: 'setSiteStatus',
+    method: 'PUT',
+    path: '/admin/site/status',
+    access: 'sites.write',
+    impersonation: 'ManageSite',
+  },
   impersonationCreate: {
     id: 'impersonationCreate',
     method: 'POST',
@@ -195,30 +231,35 @@ export const ENDPOINT_ROUTES = {
     method: 'GET',
     path: '/admin/customobject',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
   customObjectCreate: {
     id: 'customObjectCreate',
     method: 'POST',
     path: '/admin/customobject',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   customObjectDelete: {
     id: 'customObjectDelete',
     method: 'DELETE',
     path: '/admin/customobject',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   customObjectSchema: {
     id: 'customObjectSchema',
     method: 'PUT',
     path: '/admin/customobject/schema',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   customObjectValidate: {
     id: 'customObjectValidate',
     method: 'POST',
     path: '/admin/customobject/validate',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
   hubDomain: { id: 'hubDomain', method: 'GET', path: '/admin/hubdomain', access: 'site-settings.read' },
   customDomainList: {
@@ -226,109 +267,133 @@ export const ENDPOINT_ROUTES = {
     method: 'GET',
     path: '/admin/customdomain/bindingrequest',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
   customDomainCreate: {
     id: 'customDomainCreate',
     method: 'POST',
     path: '/admin/customdomain/bindingrequest',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   customDomainDelete: {
     id: 'customDomainDelete',
     method: 'DELETE',
     path: '/admin/customdomain/bindingrequest',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   customDomainVerify: {
     id: 'customDomainVerify',
     method: 'POST',
     path: '/admin/customdomain/verify',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
-  appSettings: { id: 'appSettings', method: 'GET', path: '/admin/appsettings', access: 'site-settings.read' },
+  appSettings: {
+    id: 'appSettings',
+    method: 'GET',
+    path: '/admin/appsettings',
+    access: 'site-settings.read',
+    impersonation: 'ViewData',
+  },
   updateAppSettings: {
     id: 'updateAppSettings',
     method: 'PUT',
     path: '/admin/appsettings',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   applicationSecurity: {
     id: 'applicationSecurity',
     method: 'GET',
     path: '/admin/applicationlevelsecurity',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
   updateApplicationSecurity: {
     id: 'updateApplicationSecurity',
     method: 'PUT',
     path: '/admin/applicationlevelsecurity',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   passwordSettings: {
     id: 'passwordSettings',
     method: 'GET',
     path: '/admin/password-settings',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
   previousPasswordSettings: {
     id: 'previousPasswordSettings',
     method: 'GET',
     path: '/admin/previous-password-settings',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
   securityQuestionSettings: {
     id: 'securityQuestionSettings',
     method: 'GET',
     path: '/admin/security-question-settings',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
   saveEncryptionSettings: {
     id: 'saveEncryptionSettings',
     method: 'POST',
     path: '/admin/save-encryption-settings',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   encryptionPreview: {
     id: 'encryptionPreview',
     method: 'POST',
     path: '/admin/encryption-settings/preview',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
   activeCustomFields: {
     id: 'activeCustomFields',
     method: 'GET',
     path: '/admin/active-custom-fields',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
   customRegistrationDataList: {
     id: 'customRegistrationDataList',
     method: 'GET',
     path: '/admin/custom-registration-data-list',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
   addDataSource: {
     id: 'addDataSource',
     method: 'POST',
     path: '/admin/custom-registration-data',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   addCustomField: {
     id: 'addCustomField',
     method: 'POST',
     path: '/admin/custom-field',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   saveDefaultFields: {
     id: 'saveDefaultFields',
     method: 'POST',
     path: '/admin/default-fields',
     access: 'site-settings.write',
+    impersonation: 'ManageSettings',
   },
   integrations: {
     id: 'integrations',
     method: 'GET',
     path: '/admin/integrations',
     access: 'site-settings.read',
+    impersonation: 'ViewData',
   },
 } as const satisfies Record<string, EndpointRoute>;
 

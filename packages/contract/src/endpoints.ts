@@ -124,12 +124,6 @@ export interface EndpointDetails {
   readonly body?: z.ZodType;
   /** The answer per HTTP status; every error status carries the error envelope. */
   readonly responses: Readonly<Record<number, z.ZodType>>;
-  /**
-   * Open to an impersonation session (account/switchapp) of the site named by the query's appId,
-   * when the approved customer roles and additional permissions include `permission`. Calls
-   * without this are refused to impersonation sessions.
-   */
-  readonly impersonation?: { readonly permission: string };
 }
 
 /** One endpoint of the full table: its route (endpoint-routes.ts) and its details. */
@@ -283,7 +277,6 @@ const DETAILS = {
     summary: 'One site of a customer (owned or shared).',
     tag: 'Sites',
     query: appByIdQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: siteResponse, ...errors(400, 401, 403, 404) },
   },
   appInfoById: {
@@ -291,7 +284,6 @@ const DETAILS = {
       'Everything about one site: plan, data center, database (a custom connection string masked), features, web apps.',
     tag: 'Sites',
     query: appByIdQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: siteInfoResponse, ...errors(400, 401, 403, 404) },
   },
   features: {
@@ -303,21 +295,18 @@ const DETAILS = {
     summary: "The data centers and global servers, and a site's current data center and database.",
     tag: 'Sites',
     query: siteByUserQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: siteDataCenterResponse, ...errors(400, 401, 403, 404) },
   },
   siteFeature: {
     summary: "A site's features.",
     tag: 'Sites',
     query: siteByUserQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: siteFeaturesResponse, ...errors(400, 401, 403, 404) },
   },
   siteBasicSettings: {
     summary: "A site's basic settings: name, web apps, plan and status.",
     tag: 'Sites',
     query: siteBasicSettingsQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: siteBasicSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   customerRoles: {
@@ -364,7 +353,6 @@ const DETAILS = {
     tag: 'Sites',
     query: siteBasicSettingsQuery,
     body: siteBasicSettingsBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: siteBasicSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   updateSiteFeatures: {
@@ -373,7 +361,6 @@ const DETAILS = {
     tag: 'Sites',
     query: siteByUserQuery,
     body: siteFeaturesBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: siteFeaturesResponse, ...errors(400, 401, 403, 404) },
   },
   updateSiteDataCenter: {
@@ -382,7 +369,6 @@ const DETAILS = {
     tag: 'Sites',
     query: siteByUserQuery,
     body: siteDataCenterBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: siteDataCenterResponse, ...errors(400, 401, 403, 404) },
   },
   setSiteStatus: {
@@ -390,7 +376,6 @@ const DETAILS = {
     tag: 'Sites',
     query: appByIdQuery,
     body: siteStatusBody,
-    impersonation: { permission: 'ManageSite' },
     responses: { 200: siteResponse, ...errors(400, 401, 403, 404) },
   },
   impersonationCreate: {
@@ -460,20 +445,21 @@ const DETAILS = {
   },
   siteAccess: {
     summary:
-      "The owner's view of every impersonation request and step on their site, from the link in the consent email.",
+      "The owner's view of every impersonation request and step on their site, from the link in the consent email; ErrorCode 976 when the link is invalid or has expired.",
     tag: 'Impersonation',
     query: siteAccessQuery,
     responses: { 200: siteAccessResponse, ...errors(400, 429) },
   },
   consentDetails: {
-    summary: 'What a consent link asks: for the public consent page the site owner opens from the email.',
+    summary:
+      'What a consent link asks: for the public consent page the site owner opens from the email; ErrorCode 975 when the link is invalid, used or expired.',
     tag: 'Impersonation',
     query: consentQuery,
     responses: { 200: consentDetailsResponse, ...errors(400, 429) },
   },
   consentAnswer: {
     summary:
-      'The site owner allows or denies a request; recorded with time and client address; the link then stops working.',
+      'The site owner allows or denies a request; recorded with time and client address; the link then stops working (ErrorCode 975 when it is invalid, used or expired).',
     tag: 'Impersonation',
     body: consentBody,
     responses: { 200: okResponse, ...errors(400, 409, 429) },
@@ -496,7 +482,6 @@ const DETAILS = {
     summary: "The site's custom objects; ErrorCode 999 when it has none (the console shows an empty list).",
     tag: 'Site settings',
     query: siteQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: customObjectsResponse, ...errors(400, 401, 403, 404) },
   },
   customObjectCreate: {
@@ -504,7 +489,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: createCustomObjectBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: customObjectResponse, ...errors(400, 401, 403, 404, 409, 503) },
   },
   customObjectDelete: {
@@ -512,7 +496,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: deleteCustomObjectBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: okResponse, ...errors(400, 401, 403, 404) },
   },
   customObjectSchema: {
@@ -520,7 +503,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: setCustomObjectSchemaBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: customObjectResponse, ...errors(400, 401, 403, 404, 503) },
   },
   customObjectValidate: {
@@ -528,7 +510,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: validateCustomObjectBody,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: customObjectValidationResponse, ...errors(400, 401, 403, 404, 503) },
   },
   hubDomain: {
@@ -540,7 +521,6 @@ const DETAILS = {
     summary: "The site's custom domains, their status and the DNS records to set.",
     tag: 'Site settings',
     query: siteQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: customDomainsResponse, ...errors(400, 401, 403, 404) },
   },
   customDomainCreate: {
@@ -549,7 +529,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: domainBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: customDomainResponse, ...errors(400, 401, 403, 404, 409) },
   },
   customDomainDelete: {
@@ -557,7 +536,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: domainBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: okResponse, ...errors(400, 401, 403, 404) },
   },
   customDomainVerify: {
@@ -566,14 +544,12 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: domainBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: customDomainResponse, ...errors(400, 401, 403, 404) },
   },
   appSettings: {
     summary: "A site's plan info (plan, trial or subscribed, monthly billing) and web apps.",
     tag: 'Site settings',
     query: siteQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: appSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   updateAppSettings: {
@@ -581,7 +557,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: appSettingsBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: appSettingsResponse.extend({ Message: z.string() }), ...errors(400, 401, 403, 404) },
   },
   applicationSecurity: {
@@ -589,7 +564,6 @@ const DETAILS = {
       "A site's application level security: sign-in mode (Required / strict or Optional / preferred), MFA, password length, lockout, session timeout, daily report time. ErrorCode 927 when never saved (the console shows the defaults).",
     tag: 'Site settings',
     query: siteQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: applicationSecurityResponse, ...errors(400, 401, 403, 404) },
   },
   updateApplicationSecurity: {
@@ -597,7 +571,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: applicationSecurityBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: {
       200: applicationSecurityResponse.extend({ Message: z.string() }),
       ...errors(400, 401, 403, 404),
@@ -608,7 +581,6 @@ const DETAILS = {
       'How a site hashes passwords (the defaults, Argon2id, until changed). The encryption key is never sent back.',
     tag: 'Site settings',
     query: siteQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   previousPasswordSettings: {
@@ -616,14 +588,12 @@ const DETAILS = {
       'How a site hashes previous passwords; ErrorCode 1037 when it has no settings of their own (the console ignores it).',
     tag: 'Site settings',
     query: siteQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   securityQuestionSettings: {
     summary: 'How a site hashes security answers; ErrorCode 1090 when not set (the console ignores it).',
     tag: 'Site settings',
     query: siteQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   saveEncryptionSettings: {
@@ -632,7 +602,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: saveEncryptionSettingsBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: {
       200: encryptionSettingsResponse.extend({ Message: z.string() }),
       ...errors(400, 401, 403, 404),
@@ -644,7 +613,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: previewBody,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: previewResponse, ...errors(400, 401, 403, 404, 503) },
   },
   activeCustomFields: {
@@ -652,14 +620,12 @@ const DETAILS = {
       "A site's registration fields: the default ones (enabled or not) and its custom ones, with their rules.",
     tag: 'Site settings',
     query: siteQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: activeFieldsResponse, ...errors(400, 401, 403, 404) },
   },
   customRegistrationDataList: {
     summary: "A site's data sources: option lists of dropdown fields, each with a parent and an item rule.",
     tag: 'Site settings',
     query: siteQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: dataSourcesResponse, ...errors(400, 401, 403, 404) },
   },
   addDataSource: {
@@ -667,7 +633,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: dataSourceBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: {
       200: dataSourcesResponse.extend({ Message: z.string() }),
       ...errors(400, 401, 403, 404, 409, 503),
@@ -678,7 +643,6 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: customFieldBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: {
       200: activeFieldsResponse.extend({ Message: z.string() }),
       ...errors(400, 401, 403, 404, 409),
@@ -689,14 +653,12 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     body: defaultFieldsBody,
-    impersonation: { permission: 'ManageSettings' },
     responses: { 200: activeFieldsResponse.extend({ Message: z.string() }), ...errors(400, 401, 403, 404) },
   },
   integrations: {
     summary: "A site's integrations and their state.",
     tag: 'Site settings',
     query: integrationsQuery,
-    impersonation: { permission: 'ViewData' },
     responses: { 200: integrationsResponse, ...errors(400, 401, 403, 404) },
   },
 } as const satisfies { readonly [I in EndpointId]: EndpointDetails };

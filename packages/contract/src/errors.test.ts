@@ -43,6 +43,20 @@ describe('ERRORS', () => {
     expect(e.text.trim().length).toBeGreaterThan(0);
   });
 
+  it('gives the consent and site-access links codes of their own, apart from the reset link (905)', () => {
+    expect(ERRORS.invalidResetToken.code).toBe(905);
+    expect(ERRORS.consentLinkInvalid).toEqual({
+      code: 975,
+      status: 400,
+      text: 'This consent link is invalid, has been used, or has expired.',
+    });
+    expect(ERRORS.siteAccessLinkInvalid).toEqual({
+      code: 976,
+      status: 400,
+      text: 'This link is invalid or has expired.',
+    });
+  });
+
   it('answers 401 for an expired session and for wrong credentials', () => {
     expect(ERRORS.unauthenticated.status).toBe(401);
     expect(ERRORS.invalidCredentials.status).toBe(401);

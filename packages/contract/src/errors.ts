@@ -100,6 +100,12 @@ export const ERRORS = {
     status: 503,
     text: 'Too many hashing previews are waiting. Please try again in a moment.',
   },
+  consentLinkInvalid: {
+    code: 975,
+    status: 400,
+    text: 'This consent link is invalid, has been used, or has expired.',
+  },
+  siteAccessLinkInvalid: { code: 976, status: 400, text: 'This link is invalid or has expired.' },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IMPERSONATION_DURATION_MAX_MINUTES, IMPERSONATION_DURATION_MIN_MINUTES } from './constants.ts';
+import { ERRORS } from './errors.ts';
 import { PRIORITIES, REVOKE_ACTIONS, STORED_STATUSES } from './impersonation.ts';
 import { MESSAGES } from './messages.ts';
 
@@ -203,7 +204,8 @@ export const IMPERSONATION_MESSAGES = {
   deleted: (id: number, app: string) => `Request ${id} for ${app} has been deleted.`,
   consentGranted: 'Thank you. You have allowed this access to your site.',
   consentDenied: 'Thank you. You have denied this access to your site.',
-  consentLinkInvalid: 'This consent link is invalid, has been used, or has expired.',
+  /** Error 975. */
+  consentLinkInvalid: ERRORS.consentLinkInvalid.text,
   roleTaken: 'These roles are already requested or granted for this app by another request',
   customerAuthFailed: 'The API key and secret do not match a site.',
   /** Error 948: `since` and `from` as MM-DD-YYYY HH:mm UTC (formatExpiry). */
@@ -211,7 +213,8 @@ export const IMPERSONATION_MESSAGES = {
     `You became a SuperAdmin on ${since}. A new SuperAdmin may approve impersonation requests only after a cool-down: you can approve from ${from}.`,
   customerRequested: (id: number, app: string) =>
     `Your request ${id} for help with ${app} has been received. Our staff will review it.`,
-  siteAccessLinkInvalid: 'This link is invalid or has expired.',
+  /** Error 976. */
+  siteAccessLinkInvalid: ERRORS.siteAccessLinkInvalid.text,
   notApproverAssignee: 'Assignees must be super users holding the SuperAdmin role.',
 } as const;
 

@@ -12,6 +12,8 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /** See authChanged(): the last statement changed what a kept session holds. */
+  authChanged?(): void;
 }
 
 /** One SQL dialect over two engines: PGlite in a directory (or memory), or a PostgreSQL server. */
@@ -55,59 +57,51 @@ const pgQuery = (sql: string, params?: unknown[]) => {
   return name ? { name, text: sql, values: params } : { text: sql, values: params };
 };
 
-/** Statements that can end a session or change what it may do. */
-const AUTH_WRITE = /\b(?:UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+(?:staff_sessions|staff_roles|staff|roles)\b/i;
 /**
- * Marks an auth-table write that changes nothing a cached session holds: the idle renewal, a new
- * session, and the sign-in counters on staff (failures, lock, last sign-in).
+ * Tells the database handle that the statement just run changed what a kept session holds (a
+ * session ended, a staff member's roles, name or existence, a role's permissions): sessions read
+ * before it are read again. The code that writes such a change calls this right after the write;
+ * inside a transaction it counts at once and again at the commit, since a read between the write
+ * and the commit saw the old rows. Other instances learn of it from the database (migration 0020).
  */
-export const KEEPS_AUTH = '/* keeps auth */';
-const touchesAuth = (sql: string) => AUTH_WRITE.test(sql) && !sql.includes(KEEPS_AUTH);
+export function authChanged(q: Queryable): void {
+  q.authChanged?.();
+}
 
-/**
- * Runs statements through `q`, calling `bump` after each one that can change a kept session (and
- * after every script). `touched` tells whether any did, so a transaction can bump again at commit.
- */
-function countingAuthWrites(q: Queryable, bump: () => void): Queryable & { readonly touched: boolean } {
+/** `q` with authChanged() counting through `bump`; `touched` tells a transaction to count again at commit. */
+function countingAuthChanges(q: Queryable, bump: () => void): Queryable & { readonly touched: boolean } {
   let touched = false;
-  const wrote = () => {
-    touched = true;
-    bump();
-  };
   return {
     get touched() {
       return touched;
     },
-    query: async <T>(sql: string, params?: unknown[]) => {
-      try {
-        return await q.query<T>(sql, params);
-      } finally {
-        if (touchesAuth(sql)) wrote();
-      }
-    },
+    query: (sql, params) => q.query(sql, params),
+    // A script (a migration) may change anything.
     exec: async (sql) => {
       try {
         await q.exec(sql);
       } finally {
-        wrote();
+        touched = true;
+        bump();
       }
+    },
+    authChanged: () => {
+      touched = true;
+      bump();
     },
   };
 }
 
-/**
- * A transaction whose auth writes are counted, and counted again after the commit: a read between
- * the write and the commit saw the old rows.
- */
+/** A transaction whose auth changes are counted when made and again after the commit. */
 async function countedTransaction<T>(
   begin: (run: (tx: Queryable) => Promise<T>) => Promise<T>,
   fn: (tx: Queryable) => Promise<T>,
   bump: () => void,
 ): Promise<T> {
-  let counted: ReturnType<typeof countingAuthWrites> | undefined;
+  let counted: ReturnType<typeof countingAuthChanges> | undefined;
   try {
     return await begin((tx) => {
-      counted = countingAuthWrites(tx, bump);
+      counted = countingAuthChanges(tx, bump);
       return fn(counted);
     });
   } finally {
@@ -128,12 +122,13 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
   const bump = () => {
     generation++;
   };
-  const counted = countingAuthWrites(pgliteRunner(pglite), bump);
+  const counted = countingAuthChanges(pgliteRunner(pglite), bump);
   return {
     kind: 'pglite',
     authGeneration: () => generation,
     query: counted.query,
     exec: counted.exec,
+    authChanged: counted.authChanged,
     transaction: (fn) =>
       countedTransaction((run) => pglite.transaction((tx) => run(pgliteRunner(tx))), fn, bump),
     dumpDataDir: () => pglite.dumpDataDir('none'),
@@ -255,7 +250,7 @@ export const POOL_WAIT_MS = 10_000;
 export function openPostgres(connectionString: string, max = 10, poolWaitMs = POOL_WAIT_MS): Db {
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: poolWaitMs });
   const auth = authChanges(connectionString);
-  const counted = countingAuthWrites(pgRunner(pool), auth.bump);
+  const counted = countingAuthChanges(pgRunner(pool), auth.bump);
   // An idle connection the server ends (restart, failover, DROP DATABASE … FORCE) is dropped from
   // the pool and the next query opens another; without a listener the error would crash the process.
   pool.on('error', (err) => {
@@ -267,6 +262,7 @@ export function openPostgres(connectionString: string, max = 10, poolWaitMs = PO
     authGeneration: auth.generation,
     query: counted.query,
     exec: counted.exec,
+    authChanged: counted.authChanged,
     transaction: (fn) =>
       countedTransaction(
         async (run) => {

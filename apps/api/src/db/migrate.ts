@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILT_IN_ROLES } from '@sac/contract/permissions';
-import type { Db } from './db.ts';
+import { authChanged, type Db } from './db.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -85,5 +85,6 @@ async function syncBuiltInRoles(db: Db): Promise<void> {
        ON CONFLICT (name) DO UPDATE SET description = EXCLUDED.description, permissions = EXCLUDED.permissions, built_in = true`,
       [name, role.description, [...role.permissions]],
     );
+    authChanged(db);
   }
 }

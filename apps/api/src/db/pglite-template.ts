@@ -15,7 +15,7 @@ import { pgliteTemplateName } from './pglite-template-key.mjs';
  * Without the template (or with other migrations) a start simply runs initdb and the migrations.
  */
 
-export const DEFAULT_TEMPLATE_CACHE = path.join(REPO_ROOT, 'node_modules', '.cache', 'sac');
+const DEFAULT_TEMPLATE_CACHE = path.join(REPO_ROOT, 'node_modules', '.cache', 'sac');
 
 /** The template directory for the installed PGlite and the current migration files. */
 export function pgliteTemplateDir(cacheDir = DEFAULT_TEMPLATE_CACHE): string {

@@ -11,7 +11,7 @@ export function consolePageFor(config: Config, origin: string | undefined, pathn
 }
 
 /** The console's reset route (spec section 3): the login screen, which reads vtype and vtoken. */
-export const CONSOLE_RESET_PATH = '/login';
+const CONSOLE_RESET_PATH = '/login';
 
 /**
  * The page a reset link is built on: the console's reset route on the origin of the client's

@@ -1,11 +1,7 @@
-import { HEADERS } from '@sac/contract/constants';
 import type { EndpointDef } from '@sac/contract/endpoints';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../app-context.ts';
-import { useSession } from '../modules/auth/sessions.repo.ts';
-import { impersonationScope, logImpersonatedCall } from '../modules/impersonation/impersonation-sessions.ts';
 import { AppError, type FieldError } from './app-error.ts';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -66,41 +62,10 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   return r.data;
 }
 
-const header = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name.toLowerCase()];
-  return typeof v === 'string' && v !== '' && v !== 'undefined' ? v : undefined;
-};
-
-/** Resolves the xtoken/xsign pair to a live staff session, or undefined. */
-export async function authenticate(ctx: AppContext, req: FastifyRequest): Promise<StaffSession | undefined> {
-  const xtoken = header(req, HEADERS.token);
-  const xsign = header(req, HEADERS.sign);
-  if (!xtoken || !xsign) return undefined;
-  const s = await useSession(ctx.db, xtoken, xsign, ctx.clock.now(), {
-    idleMs: ctx.config.sessionIdleMs,
-    absoluteMs: ctx.config.sessionAbsoluteMs,
-  });
-  if (!s) return undefined;
-  const impersonation = s.impersonation_request_id
-    ? await impersonationScope(ctx, Number(s.impersonation_request_id), { uid: s.uid, email: s.email })
-    : undefined;
-  return {
-    ...(impersonation ? { impersonation } : {}),
-    sessionId: s.id,
-    uid: s.uid,
-    email: s.email,
-    name: s.full_name,
-    roles: s.roles,
-    permissions: new Set(s.permissions),
-  };
-}
-
-/** Calls an impersonation session may always make: who am I, and ending the session. */
-const IMPERSONATION_OPEN = new Set(['session', 'logout']);
-
 /**
- * Registers the route of one endpoint of the contract's table: authentication and the
- * permission check first, then query and body validation with the contract's schemas.
+ * Registers the route of one endpoint of the contract's table: the per-address budget of a public
+ * door, authentication and authorization (ctx.callAuth, plugins/auth.ts), and query and body
+ * validation with the contract's schemas.
  */
 export function registerEndpoint<E extends EndpointDef>(
   app: FastifyInstance,
@@ -114,30 +79,9 @@ export function registerEndpoint<E extends EndpointDef>(
     handler: async (request, reply) => {
       // Public doors are counted per address before anything else is done for the call.
       await ctx.addressLimits.take(def.id, request.ip, ctx.clock.now());
-      let session: StaffSession | undefined;
-      if (def.access !== 'public') {
-        session = await authenticate(ctx, request);
-        if (!session) throw new AppError('unauthenticated');
-        // An impersonation session acts as the approved customer roles on one site, nothing else.
-        if (!session.impersonation && def.access !== 'session' && !session.permissions.has(def.access)) {
-          throw new AppError('forbidden');
-        }
-      }
+      const session = await ctx.callAuth.authenticate(def, request);
       const query = (def.query ? parse(def.query, request.query) : undefined) as Out<E['query']>;
-      if (session?.impersonation && !IMPERSONATION_OPEN.has(def.id)) {
-        const appId = (query as { appId?: number } | undefined)?.appId;
-        const allowed =
-          def.impersonation !== undefined &&
-          appId === session.impersonation.appId &&
-          session.impersonation.permissions.has(def.impersonation.permission);
-        await logImpersonatedCall(ctx, session, {
-          method: def.method,
-          path: def.path,
-          allowed,
-          clientAddress: request.ip,
-        });
-        if (!allowed) throw new AppError('impersonationForbidden', IMPERSONATION_SESSION_MESSAGES.outOfScope);
-      }
+      await ctx.callAuth.authorizeImpersonation(def, session, query, request);
       const body = (def.body ? parse(def.body, request.body) : undefined) as Out<E['body']>;
       const ua = request.headers['user-agent'];
       return handler({

@@ -5,7 +5,7 @@ import type { MailMessage, MailTransport } from './mailer.ts';
 /** Failures after which a message is given up (about a day of retries with the backoff below). */
 export const MAIL_MAX_ATTEMPTS = 10;
 /** By default, a claimed row is another instance's to retry once this passes without a result. */
-export const MAIL_CLAIM_MS = 5 * 60_000;
+const MAIL_CLAIM_MS = 5 * 60_000;
 const BATCH = 20;
 /** After a message is queued, how long the outbox looks for it to be committed before leaving it to the job. */
 const WATCH_MS = 3_000;

@@ -105,6 +105,7 @@ export function instrumentDb(db: Db, m: AppMetrics): Db {
   const wrap = (q: Queryable): Queryable => ({
     query: timed(q.query.bind(q)) as Queryable['query'],
     exec: timed(q.exec.bind(q)),
+    authChanged: () => q.authChanged?.(),
   });
   return {
     ...db,

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context.ts';
-import { recheckPendingDomains } from '../modules/site-settings/site-settings.service.ts';
+import { recheckPendingDomains } from '../modules/site-settings/custom-domains.service.ts';
 import { sendExpiryNotices } from './expiry-notices.ts';
 import type { PeriodicJob } from './jobs.ts';
 

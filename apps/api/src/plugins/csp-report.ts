@@ -6,8 +6,6 @@ import { AppError } from '../lib/app-error.ts';
 
 /** Where browsers send Content-Security-Policy violation reports (the policy's report-uri). */
 export const CSP_REPORT_PATH = '/csp-report';
-/** The Reporting API endpoint name of the policy's report-to. */
-export const CSP_REPORT_GROUP = 'csp';
 
 /** One violation as logged and recorded: no query strings, no fragments, bounded strings. */
 export interface CspViolation {
@@ -34,14 +32,14 @@ const LOGS_PER_MINUTE = 60;
  * before its body is read. A page with a CSP problem reports each violation once per load, so
  * twenty a minute leaves room for a few reloads.
  */
-export const REPORTS_PER_ADDRESS_PER_MINUTE = 20;
+const REPORTS_PER_ADDRESS_PER_MINUTE = 20;
 /** Addresses whose budget is tracked at once; when full, addresses not yet tracked wait (429). */
 const MAX_TRACKED_ADDRESSES = 10_000;
 /**
  * Violations of one address (an IPv6 /64) kept in the record file, over its whole life: one
  * address's flood takes 50 lines (about 20 KiB) of the 1 MiB, and leaves the rest to others.
  */
-export const RECORD_LINES_PER_ADDRESS = 50;
+const RECORD_LINES_PER_ADDRESS = 50;
 
 const str = (v: unknown, max = 300): string => (typeof v === 'string' ? v.slice(0, max) : '');
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

@@ -2,7 +2,7 @@ import { ERRORS, type ErrorEnvelope } from '@sac/contract/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.ts';
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, e: AppError): FastifyReply {
+function sendError(request: FastifyRequest, reply: FastifyReply, e: AppError): FastifyReply {
   const body: ErrorEnvelope = {
     ErrorCode: e.code,
     Description: e.description,
@@ -32,7 +32,7 @@ function fromFastify(err: FastifyError): AppError | undefined {
 }
 
 /** When a client may try again after the database or Redis could not be reached (seconds). */
-export const STORE_RETRY_AFTER_SECONDS = 5;
+const STORE_RETRY_AFTER_SECONDS = 5;
 
 /** Socket errors of a connection to the database or Redis (not of a DNS query: syscall query*). */
 const NETWORK_CODES = new Set([

@@ -11,7 +11,7 @@ import { CSP_REPORT_PATH } from './csp-report.ts';
  * with report-to present, Chromium ignores report-uri and batches reports through the Reporting
  * API, so a violation just before a tab closes is never reported.
  */
-export function contentSecurityPolicy(connectSrc: string[]): string {
+function contentSecurityPolicy(connectSrc: string[]): string {
   return [
     "default-src 'self'",
     "script-src 'self' 'report-sample'",
@@ -28,7 +28,7 @@ export function contentSecurityPolicy(connectSrc: string[]): string {
 }
 
 /** Answers of an https console tell browsers to use https only, for a year, subdomains too. */
-export const HSTS = 'max-age=31536000; includeSubDomains';
+const HSTS = 'max-age=31536000; includeSubDomains';
 
 export interface HeaderOptions {
   /** Origins the console's pages may call besides their own (API_BASE_URL). */
@@ -42,14 +42,14 @@ export interface HeaderOptions {
  * links are built on) is https. Never on http: a browser would be told to use a scheme that
  * the console does not answer on (and browsers ignore HSTS received over http anyway).
  */
-export const wantsHsts = (config: { consoleOrigins: string[] }): boolean =>
+const wantsHsts = (config: { consoleOrigins: string[] }): boolean =>
   config.consoleOrigins[0]?.toLowerCase().startsWith('https://') ?? false;
 
 /**
  * The headers of every answer; Cache-Control only where the path is private (judged on the
  * decoded, normalised path: /%61dmin/session is /admin/session to the router).
  */
-export function securityHeaderValues(opts: HeaderOptions, url: string): Record<string, string> {
+function securityHeaderValues(opts: HeaderOptions, url: string): Record<string, string> {
   return {
     ...(opts.hsts ? { 'Strict-Transport-Security': HSTS } : {}),
     'Content-Security-Policy': contentSecurityPolicy(opts.connectSrc),

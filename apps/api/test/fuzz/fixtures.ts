@@ -6,8 +6,9 @@
 /** The fixture request (index in Pools.requestIds) that is the SuperAdmin's approved grant. */
 export const GRANT_INDEX = 3;
 
+import { authChanged } from '../../src/db/db.ts';
+import { hashPassword } from '../../src/lib/password-hash.ts';
 import { hashSecret } from '../../src/lib/secrets.ts';
-import { hashPassword } from '../../src/modules/auth/password-hash.ts';
 import { createSession } from '../../src/modules/auth/sessions.repo.ts';
 import { insertStaff } from '../../src/modules/auth/staff.repo.ts';
 import { shareSite } from '../customer-fixtures.ts';
@@ -232,6 +233,7 @@ export async function createFixtures(t: TestApp): Promise<Fixtures> {
         await db.query('DELETE FROM staff_roles WHERE uid = $1', [s.uid]);
         for (const role of s.roles)
           await db.query('INSERT INTO staff_roles (uid, role) VALUES ($1, $2)', [s.uid, role]);
+        authChanged(db);
       }
     }
     // The grant the impersonation session acts under: approved, live, undeleted, as in the fixture.

@@ -1,5 +1,5 @@
 /**
- * Fuzzing of every endpoint of the contract (issue 7): generated valid and invalid requests
+ * Fuzzing of every endpoint of the contract: generated valid and invalid requests
  * (requests.ts), sent in process to the app on a fresh database with realistic fixtures, as a
  * SuperAdmin, a Support user, anonymously and as an impersonation session. Every answer is
  * checked (checks.ts): no 5xx, a declared status with a body of its schema, no stack trace, the

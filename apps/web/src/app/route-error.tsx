@@ -3,7 +3,7 @@ import { useRouteError } from 'react-router';
 import { useT } from '../lib/i18n.tsx';
 
 /** A lazily loaded screen whose file could not be fetched (offline, or a new release replaced it). */
-export const isChunkLoadError = (error: unknown): boolean =>
+const isChunkLoadError = (error: unknown): boolean =>
   error instanceof Error &&
   /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module/i.test(
     error.message,

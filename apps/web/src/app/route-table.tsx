@@ -4,12 +4,12 @@ import { customersSection } from '../features/customers/routes.tsx';
 import { dashboardRoutes } from '../features/dashboard/routes.tsx';
 import {
   impersonateSiteRoutes,
-  impersonationModeRoutes,
+  impersonationModeRoute,
   impersonationPublicRoutes,
   impersonationRoutes,
 } from '../features/impersonation/routes.tsx';
 import { notificationsRoutes } from '../features/notifications/routes.tsx';
-import { siteConfigurationRoutes } from '../features/site-settings/routes.tsx';
+import { impersonatedSiteRoutes, siteConfigurationRoutes } from '../features/site-settings/routes.tsx';
 import { teamSection } from '../features/team/routes.tsx';
 import type { AppRoute, AppSection, PhraseRef } from '../lib/app-route.ts';
 import { GuestOnly, RequireAccess } from './guards.tsx';
@@ -32,7 +32,7 @@ export const shellRoutes: readonly AppRoute[] = [
   ...dashboardRoutes,
   ...notificationsRoutes,
   ...accountRoutes,
-  ...impersonationModeRoutes,
+  impersonationModeRoute(impersonatedSiteRoutes),
 ];
 
 /** Sidebar parents of the sections (a tab with `parent` is grouped under it). */

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 
-export interface CheckboxOption {
+interface CheckboxOption {
   value: string;
   label: string;
   /** A short description shown under the option and announced with it. */

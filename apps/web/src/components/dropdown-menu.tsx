@@ -8,7 +8,7 @@ export interface MenuLink {
 }
 
 /** Open/close state of a popup that closes on Escape, outside clicks and navigation. */
-export function usePopup() {
+function usePopup() {
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);

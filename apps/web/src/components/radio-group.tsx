@@ -1,6 +1,6 @@
 import { type ReactNode, useId } from 'react';
 
-export interface RadioOption {
+interface RadioOption {
   value: string;
   label: string;
   /** A short description shown under the option and announced with it. */

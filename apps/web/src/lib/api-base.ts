@@ -10,8 +10,8 @@ export interface RuntimeConfig {
   links: { terms: string; privacy: string; systemStatus: string } | null;
 }
 
-export const LOCAL_API_BASE = 'http://localhost:3001';
-export const FIXED_IP_API_PORT = 3002;
+const LOCAL_API_BASE = 'http://localhost:3001';
+const FIXED_IP_API_PORT = 3002;
 
 /**
  * The API base address derived from the console's host name (spec section 7): `localhost` uses

@@ -79,7 +79,7 @@ export const HTML_LANG: Record<Language, string> = { en: 'en', sp: 'es', fr: 'fr
 
 export const isLanguage = (v: unknown): v is Language => LANGUAGES.includes(v as Language);
 
-export function storedLanguage(): Language {
+function storedLanguage(): Language {
   try {
     const v = globalThis.localStorage?.getItem(LANGUAGE_STORAGE_KEY);
     return isLanguage(v) ? v : 'en';
@@ -89,7 +89,7 @@ export function storedLanguage(): Language {
 }
 
 /** Replaces {name} placeholders. */
-export function format(text: string, vars?: Record<string, string | number>): string {
+function format(text: string, vars?: Record<string, string | number>): string {
   if (!vars) return text;
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
 }

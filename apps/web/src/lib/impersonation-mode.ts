@@ -136,7 +136,7 @@ export function endImpersonation(message: string, pair?: TokenPair): void {
   notify();
 }
 
-export function subscribeImpersonation(listener: () => void): () => void {
+function subscribeImpersonation(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }

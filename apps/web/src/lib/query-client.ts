@@ -52,27 +52,3 @@ export function createQueryClient(): QueryClient {
     }),
   });
 }
-
-/** The operation state of spec section 4, read from a TanStack query or mutation result. */
-export interface OperationState {
-  isLoading: boolean;
-  isSuccess: boolean;
-  isError: boolean;
-  error: string | undefined;
-}
-
-export function operationState(r: {
-  isPending: boolean;
-  isSuccess: boolean;
-  isError: boolean;
-  error: unknown;
-  /** Queries only: 'fetching' while a request runs (a disabled query is pending but not loading). */
-  fetchStatus?: 'fetching' | 'paused' | 'idle';
-}): OperationState {
-  return {
-    isLoading: r.fetchStatus === undefined ? r.isPending : r.fetchStatus === 'fetching',
-    isSuccess: r.isSuccess,
-    isError: r.isError,
-    error: r.isError ? errorText(r.error) : undefined,
-  };
-}

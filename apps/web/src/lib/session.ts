@@ -1,10 +1,10 @@
-import { permissionsOf } from '@sac/contract/permissions';
+import { type Permission, permissionsOf } from '@sac/contract/permissions';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from './api-client.ts';
 import { readAuth, readLoginState } from './storage.ts';
 
 /** GET /admin/session: the signed-in user, roles and permissions. Shared by the shell and guards. */
-export const sessionKeys = { all: ['session'] as const };
+const sessionKeys = { all: ['session'] as const };
 
 export const sessionQuery = () =>
   queryOptions({
@@ -21,7 +21,10 @@ export function useCurrentUser() {
   const email = q.data?.Email ?? saved?.Email ?? '';
   const name = q.data?.Name ?? saved?.Name ?? '';
   const roles = q.data?.Role ?? saved?.Role ?? [];
-  const permissions: ReadonlySet<string> = q.data ? new Set(q.data.Permissions) : permissionsOf(roles);
+  // The server's list is typed by the contract's matrix: a check by a misspelt name fails the typecheck.
+  const permissions = (
+    q.data ? new Set(q.data.Permissions) : permissionsOf(roles)
+  ) as ReadonlySet<Permission>;
   /** The server's id of the user; '' until the session has loaded. */
   const uid = q.data?.Uid ?? '';
   /** A new SuperAdmin in the approval cool-down: when they may approve impersonation (else null). */

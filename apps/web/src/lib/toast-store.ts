@@ -1,6 +1,6 @@
 import { TOAST_AUTO_CLOSE_MS } from '@sac/contract/constants';
 
-export type ToastType = 'success' | 'error' | 'info' | 'warning';
+type ToastType = 'success' | 'error' | 'info' | 'warning';
 export interface Toast {
   id: number;
   type: ToastType;
@@ -26,7 +26,7 @@ export function dismissToast(id: number): void {
 }
 
 /** Shows a toast that closes itself after TOAST_AUTO_CLOSE_MS (spec section 9). */
-export function showToast(type: ToastType, message: string): number {
+function showToast(type: ToastType, message: string): number {
   const id = nextId++;
   publish([...toasts, { id, type, message }]);
   timers.set(

@@ -1,4 +1,4 @@
--- Search answers are ordered by name, then uid, and page from a cursor (issue 7). With uid in the
+-- Search answers are ordered by name, then uid, and page from a cursor. With uid in the
 -- key, a prefix search reads its page straight off the index in that order: no sort of the rows
 -- sharing the cursor's name, so a later page costs what the first does.
 CREATE INDEX customers_name_prefix_paged ON customers ((lower(first_name || ' ' || last_name)) text_pattern_ops, uid)

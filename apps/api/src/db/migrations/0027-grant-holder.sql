@@ -1,4 +1,4 @@
--- Issue 12: grants stay with whom they were granted.
+-- Grants stay with whom they were granted.
 
 -- The holder of an impersonation grant: recorded once, at approval, and never changed by later
 -- actions (a revoke, in part or whole, only narrows or ends it). On a staff member's request it is

@@ -2,7 +2,7 @@ import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
-import { approverStanding } from '../impersonation/approver-cool-down.ts';
+import { approverStanding } from './approver-cool-down.ts';
 import * as auth from './auth.service.ts';
 
 export function authRoutes(app: FastifyInstance, ctx: AppContext): void {

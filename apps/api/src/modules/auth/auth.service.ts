@@ -1,16 +1,15 @@
 import { RESET_VTYPE, SUCCESS_MESSAGES } from '@sac/contract/auth';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import { KEEPS_AUTH } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleResetPage } from '../../lib/console-url.ts';
-import { writeActivity } from '../activity/activity.repo.ts';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/password-hash.ts';
+import { writeActivity } from '../activity/activity.service.ts';
 import {
   countAccountAttempt,
   LOCKOUT_THRESHOLD,
   lockAfterFailure,
   recordAccountSuccess,
 } from './login-throttle.ts';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from './password-hash.ts';
 import { createSignInSession, revokeSession, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByEmail, findStaffByUid, setPassword } from './staff.repo.ts';
 import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
@@ -135,7 +134,7 @@ async function mailResetLink(
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     // One at a time per account, so that requests arriving together count each other's links.
-    await tx.query(`SELECT 1 FROM staff WHERE uid = $1 FOR UPDATE ${KEEPS_AUTH}`, [staff.uid]);
+    await tx.query(`SELECT 1 FROM staff WHERE uid = $1 FOR UPDATE`, [staff.uid]);
     const since = new Date(now.getTime() - 3_600_000);
     if ((await tokensIssuedSince(tx, staff.uid, 'reset', since)) >= RESET_MAILS_PER_HOUR) {
       await writeActivity(tx, {

@@ -1,9 +1,10 @@
-import { KEEPS_AUTH, type Queryable } from '../../db/db.ts';
+import type { AddressFailureStore } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
 
 /** Account lockout: after this many consecutive failures the account is locked. */
 export const LOCKOUT_THRESHOLD = 5;
 export const LOCKOUT_BASE_MS = 60_000;
-export const LOCKOUT_MAX_MS = 15 * 60_000;
+const LOCKOUT_MAX_MS = 15 * 60_000;
 /** Failed sign-ins one client address may make per UTC day before it gets HTTP 429 (the default of LOGIN_ADDRESS_DAILY_FAILURES). */
 export const ADDRESS_DAILY_FAILURES = 100;
 
@@ -12,22 +13,6 @@ export const lockoutDurationMs = (lockoutsInARow: number): number =>
   Math.min(LOCKOUT_BASE_MS * 2 ** Math.max(0, lockoutsInARow - 1), LOCKOUT_MAX_MS);
 
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
-
-/**
- * Failed sign-ins per client address and UTC day. Two homes: the database (the default, so the
- * counts survive restarts and are shared by instances on one PostgreSQL) or Redis (REDIS_URL).
- */
-export interface AddressFailureStore {
-  readonly kind: 'database' | 'redis';
-  failuresToday(address: string, at: Date): Promise<number>;
-  /**
-   * Counts one failure, atomically; answers the count after it. Sign-in counts each attempt here
-   * before it checks the password, so attempts that arrive together are counted one by one.
-   */
-  recordFailure(address: string, at: Date): Promise<number>;
-  /** Takes back the count of an attempt that turned out right. */
-  forgive(address: string, at: Date): Promise<void>;
-}
 
 export function databaseAddressStore(db: Queryable): AddressFailureStore {
   return {
@@ -113,7 +98,7 @@ export async function countAccountAttempt(db: Queryable, uid: string, at: Date):
   const r = await db.query<{ failed_logins: number }>(
     `UPDATE staff SET failed_logins = failed_logins + 1
       WHERE uid = $1 AND (locked_until IS NULL OR locked_until <= $2)
-      RETURNING failed_logins ${KEEPS_AUTH}`,
+      RETURNING failed_logins`,
     [uid, at],
   );
   return r.rows[0]?.failed_logins;
@@ -134,7 +119,7 @@ export async function lockAfterFailure(
     `UPDATE staff SET failed_logins = 0, lockouts = lockouts + 1,
         locked_until = $2::timestamptz + make_interval(secs => LEAST($3::float8 * power(2, lockouts), $4::float8) / 1000)
       WHERE uid = $1 AND (locked_until IS NULL OR locked_until <= $2)
-      RETURNING locked_until ${KEEPS_AUTH}`,
+      RETURNING locked_until`,
     [uid, at, LOCKOUT_BASE_MS, LOCKOUT_MAX_MS],
   );
   const until = r.rows[0]?.locked_until;
@@ -153,7 +138,7 @@ export async function recordAccountFailure(db: Queryable, uid: string, at: Date)
 
 export async function recordAccountSuccess(db: Queryable, uid: string, at: Date): Promise<void> {
   await db.query(
-    `UPDATE staff SET failed_logins = 0, lockouts = 0, locked_until = NULL, last_login_at = $2 WHERE uid = $1 ${KEEPS_AUTH}`,
+    `UPDATE staff SET failed_logins = 0, lockouts = 0, locked_until = NULL, last_login_at = $2 WHERE uid = $1`,
     [uid, at],
   );
 }

@@ -1,4 +1,4 @@
-import { type Db, KEEPS_AUTH, prepared, type Queryable } from '../../db/db.ts';
+import { authChanged, type Db, prepared, type Queryable } from '../../db/db.ts';
 import { hashSecret, randomSecret, sameHash } from '../../lib/secrets.ts';
 
 export interface SessionPolicy {
@@ -6,7 +6,7 @@ export interface SessionPolicy {
   absoluteMs: number;
 }
 
-export interface SessionRow {
+interface SessionRow {
   id: number;
   uid: string;
   sign_hash: Uint8Array;
@@ -33,7 +33,7 @@ export async function createSession(
   const r = await db.query<{ id: number }>(
     `INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent,
        impersonation_request_id)
-     VALUES ($1, $2, $3, $4, $4, $5, $6, $7) RETURNING id ${KEEPS_AUTH}`,
+     VALUES ($1, $2, $3, $4, $4, $5, $6, $7) RETURNING id`,
     [
       s.uid,
       hashSecret(xtoken),
@@ -65,7 +65,7 @@ export async function createSignInSession(
   const r = await db.query<{ id: number }>(
     `WITH staff_now AS (SELECT uid FROM staff WHERE uid = $1 AND password_hash = $7 FOR SHARE)
      INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent)
-     SELECT uid, $2, $3, $4, $4, $5, $6 FROM staff_now RETURNING id ${KEEPS_AUTH}`,
+     SELECT uid, $2, $3, $4, $4, $5, $6 FROM staff_now RETURNING id`,
     [
       s.uid,
       hashSecret(xtoken),
@@ -94,10 +94,10 @@ export interface LiveSession extends SessionRow {
  * flush on PostgreSQL); this way a busy session writes twice a minute, and a session can end at
  * most that much before its nominal idle limit, never after.
  */
-export const renewalInterval = (idleMs: number): number => Math.min(30_000, Math.floor(idleMs / 8));
+const renewalInterval = (idleMs: number): number => Math.min(30_000, Math.floor(idleMs / 8));
 
 const RENEW_SESSION = prepared(
-  `UPDATE staff_sessions SET last_used_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id ${KEEPS_AUTH}`,
+  `UPDATE staff_sessions SET last_used_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id`,
 );
 
 /**
@@ -178,6 +178,7 @@ export async function revokeSession(db: Queryable, id: number, at: Date, reason:
     'UPDATE staff_sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL',
     [id, at, reason],
   );
+  authChanged(db);
 }
 
 /** Revokes every live session of a user, but the one kept (the caller's own, at a password change). */
@@ -193,5 +194,6 @@ export async function revokeUserSessions(
      WHERE uid = $1 AND revoked_at IS NULL AND ($4::bigint IS NULL OR id <> $4) RETURNING id`,
     [uid, at, reason, keepSessionId ?? null],
   );
+  authChanged(db);
   return r.rows.length;
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/db.ts';
+import { authChanged, type Queryable } from '../../db/db.ts';
 
 export interface StaffRow {
   uid: string;
@@ -106,6 +106,7 @@ export async function setPassword(db: Queryable, uid: string, passwordHash: stri
      WHERE uid = $1`,
     [uid, passwordHash, at],
   );
+  authChanged(db);
 }
 
 /** Replaces a user's roles with `roles`; a role newly given records `at`, a kept one keeps its time. */
@@ -117,10 +118,12 @@ export async function setStaffRoles(db: Queryable, uid: string, roles: string[],
       [uid, role, at],
     );
   }
+  authChanged(db);
 }
 
 export async function deleteStaff(db: Queryable, uid: string): Promise<boolean> {
   const r = await db.query('DELETE FROM staff WHERE uid = $1 RETURNING uid', [uid]);
+  authChanged(db);
   return r.rows.length > 0;
 }
 

@@ -12,25 +12,44 @@ import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { hashPassword } from '../../lib/password-hash.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
-import { writeCustomerActivity } from '../activity/customer-activity.ts';
-import { hashPassword } from '../auth/password-hash.ts';
-import { findCustomer, siteOfCustomer } from './customers.repo.ts';
+import { writeCustomerActivity } from '../activity/activity.service.ts';
+import {
+  dataCenterExists,
+  dataCenterOfGlobalServer,
+  emailTaken,
+  featuresOfSet,
+  insertCustomer,
+  insertSite,
+  markEmailVerified,
+  saveSiteStatus,
+  setCustomerPassword,
+  setSiteDataCenter,
+  setSiteFeatures,
+  setSiteWebApps,
+  setSiteWebAppsAndPlan,
+  updateCustomerProfile,
+} from './customer-writes.repo.ts';
 import * as read from './customers.service.ts';
+import { ownedSite } from './owned-site.ts';
 
 const isUniqueViolation = (e: unknown, index: string) =>
   (e as { code?: string }).code === '23505' &&
   String((e as { constraint?: string }).constraint ?? (e as Error).message).includes(index);
 
 /** Inserts a site with a fresh API key and secret; the secret is returned once and kept only hashed. */
-async function insertSite(tx: Queryable, ownerUid: string, name: string, at: Date) {
+async function newSite(tx: Queryable, ownerUid: string, name: string, at: Date) {
   const secret = randomSecret();
-  const r = await tx.query<{ app_id: number }>(
-    `INSERT INTO sites (app_name, api_key, secret_hash, owner_uid, db_name, created_at, modified_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING app_id`,
-    [name, randomUUID(), hashSecret(secret), ownerUid, `${name.replace(/-/g, '_')}_db`, at],
-  );
-  return { appId: Number(r.rows[0]!.app_id), secret };
+  const appId = await insertSite(tx, {
+    name,
+    apiKey: randomUUID(),
+    secretHash: hashSecret(secret),
+    ownerUid,
+    dbName: `${name.replace(/-/g, '_')}_db`,
+    at,
+  });
+  return { appId, secret };
 }
 
 export async function createCustomer(
@@ -44,15 +63,18 @@ export async function createCustomer(
   let created: { appId: number; secret: string };
   try {
     created = await ctx.db.transaction(async (tx) => {
-      const taken = await tx.query('SELECT 1 FROM customers WHERE lower(email) = lower($1)', [body.email]);
-      if (taken.rows.length) throw new AppError('customerExists');
-      await tx.query(
-        `INSERT INTO customers (uid, first_name, last_name, email, organization, phone, auth_email, contact_email,
-           time_zone, created_at, modified_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $4, $4, $7, $8, $8)`,
-        [uid, body.firstname, body.lastname, body.email, body.organization, body.phone, body.timezone, at],
-      );
-      const site = await insertSite(tx, uid, body.appname, at);
+      if (await emailTaken(tx, body.email)) throw new AppError('customerExists');
+      await insertCustomer(tx, {
+        uid,
+        firstName: body.firstname,
+        lastName: body.lastname,
+        email: body.email,
+        organization: body.organization,
+        phone: body.phone,
+        timeZone: body.timezone,
+        at,
+      });
+      const site = await newSite(tx, uid, body.appname, at);
       await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.create', {
         email: body.email,
         appName: body.appname,
@@ -76,12 +98,11 @@ export async function addSite(
   uid: string,
   name: string,
 ) {
-  if (!(await findCustomer(ctx.db, uid)))
-    throw new AppError('notFound', 'There is no customer with that uid.');
+  await read.customer(ctx, uid);
   let created: { appId: number; secret: string };
   try {
     created = await ctx.db.transaction(async (tx) => {
-      const site = await insertSite(tx, uid, name, ctx.clock.now());
+      const site = await newSite(tx, uid, name, ctx.clock.now());
       await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.create', {
         appId: site.appId,
         appName: name,
@@ -95,14 +116,13 @@ export async function addSite(
   return { Data: { Site: (await read.appById(ctx, uid, created.appId)).Data, ApiSecret: created.secret } };
 }
 
-/** Only the owner's sites are configured through these calls; a shared site answers 404. */
-async function ownedSite(ctx: AppContext, uid: string, appId: number) {
-  const s = await siteOfCustomer(ctx.db, uid, appId);
-  if (!(await findCustomer(ctx.db, uid)))
-    throw new AppError('notFound', 'There is no customer with that uid.');
-  if (!s || s.owner_uid !== uid)
-    throw new AppError('notFound', 'This customer owns no site with that appId.');
-  return s;
+/**
+ * Only the owner's sites are configured through these calls: an unknown customer, then a site
+ * they do not own, answer 404.
+ */
+async function customersOwnSite(ctx: AppContext, uid: string, appId: number) {
+  await read.customer(ctx, uid);
+  return ownedSite(ctx.db, uid, appId);
 }
 
 export async function updateBasicSettings(
@@ -113,7 +133,7 @@ export async function updateBasicSettings(
   appId: number,
   body: z.output<typeof siteBasicSettingsBody>,
 ) {
-  await ownedSite(ctx, uid, appId);
+  await customersOwnSite(ctx, uid, appId);
   const at = ctx.clock.now();
   const d = body.data;
   const trialEnds = d.TrialDays > 0 ? new Date(at.getTime() + d.TrialDays * 86_400_000) : null;
@@ -122,12 +142,7 @@ export async function updateBasicSettings(
   // current plan and the trial's days left), and then they are kept exactly as stored.
   const billingAllowed = !actor.impersonation || actor.impersonation.permissions.has(BILLING_PERMISSION);
   await ctx.db.transaction(async (tx) => {
-    const cur = await tx.query<{ plan: string; plan_status: string; trial_ends_at: Date | null }>(
-      'SELECT plan, plan_status, trial_ends_at FROM sites WHERE app_id = $1 AND owner_uid = $2 FOR UPDATE',
-      [appId, uid],
-    );
-    const site = cur.rows[0];
-    if (!site) throw new AppError('notFound', 'This customer owns no site with that appId.');
+    const site = await ownedSite(tx, uid, appId, true);
     const unchanged =
       d.Plan === site.plan &&
       d.TrialDays ===
@@ -135,25 +150,21 @@ export async function updateBasicSettings(
     if (!billingAllowed && !unchanged)
       throw new AppError('impersonationForbidden', IMPERSONATION_SESSION_MESSAGES.billingNeeded);
     if (billingAllowed) {
-      await tx.query(
-        `UPDATE sites SET production_url = $3, staging_url = $4, plan = $5, plan_status = $6, trial_ends_at = $7,
-           modified_at = $8 WHERE app_id = $1 AND owner_uid = $2`,
-        [
-          appId,
-          uid,
-          d.ProductionUrl,
-          d.StagingUrl,
-          d.Plan,
-          trialEnds ? 'Trial' : 'Subscribed',
-          trialEnds,
-          at,
-        ],
+      await setSiteWebAppsAndPlan(
+        tx,
+        uid,
+        appId,
+        {
+          productionUrl: d.ProductionUrl,
+          stagingUrl: d.StagingUrl,
+          plan: d.Plan,
+          planStatus: trialEnds ? 'Trial' : 'Subscribed',
+          trialEndsAt: trialEnds,
+        },
+        at,
       );
     } else {
-      await tx.query(
-        'UPDATE sites SET production_url = $3, staging_url = $4, modified_at = $5 WHERE app_id = $1 AND owner_uid = $2',
-        [appId, uid, d.ProductionUrl, d.StagingUrl, at],
-      );
+      await setSiteWebApps(tx, uid, appId, { productionUrl: d.ProductionUrl, stagingUrl: d.StagingUrl }, at);
     }
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.basicsettings', {
       appId,
@@ -171,25 +182,17 @@ export async function updateFeatures(
   appId: number,
   body: z.output<typeof siteFeaturesBody>,
 ) {
-  await ownedSite(ctx, uid, appId);
+  await customersOwnSite(ctx, uid, appId);
   let features: string[];
   if (body.FeatureSet) {
-    const r = await ctx.db.query<{ features: string[] }>(
-      'SELECT features FROM feature_sets WHERE name = $1',
-      [body.FeatureSet],
-    );
-    if (!r.rows[0]) throw new AppError('unknownCatalogueEntry');
-    features = r.rows[0].features;
+    const set = await featuresOfSet(ctx.db, body.FeatureSet);
+    if (!set) throw new AppError('unknownCatalogueEntry');
+    features = set;
   } else {
-    features = (await ownedSite(ctx, uid, body.FromAppId!)).features;
+    features = (await customersOwnSite(ctx, uid, body.FromAppId!)).features;
   }
   await ctx.db.transaction(async (tx) => {
-    await tx.query('UPDATE sites SET features = $3, modified_at = $4 WHERE app_id = $1 AND owner_uid = $2', [
-      appId,
-      uid,
-      features,
-      ctx.clock.now(),
-    ]);
+    await setSiteFeatures(tx, uid, appId, features, ctx.clock.now());
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.features', {
       appId,
       featureSet: body.FeatureSet,
@@ -207,38 +210,36 @@ export async function updateDataCenter(
   appId: number,
   body: z.output<typeof siteDataCenterBody>,
 ) {
-  await ownedSite(ctx, uid, appId);
+  await customersOwnSite(ctx, uid, appId);
   let dataCenter: string | null;
   let globalServer: string | null = null;
   let dbName: string;
   let conn: Buffer | Uint8Array | null = null;
   if (body.Source === 'existing-site') {
-    const from = await ownedSite(ctx, uid, body.FromAppId);
+    const from = await customersOwnSite(ctx, uid, body.FromAppId);
     dataCenter = from.data_center;
     globalServer = from.global_server;
     dbName = from.db_name;
     conn = from.custom_db_conn;
   } else if (body.Source === 'global-server') {
-    const r = await ctx.db.query<{ data_center: string }>(
-      'SELECT data_center FROM global_servers WHERE code = $1',
-      [body.GlobalServer],
-    );
-    if (!r.rows[0]) throw new AppError('unknownCatalogueEntry');
-    dataCenter = r.rows[0].data_center;
+    const center = await dataCenterOfGlobalServer(ctx.db, body.GlobalServer);
+    if (center === undefined) throw new AppError('unknownCatalogueEntry');
+    dataCenter = center;
     globalServer = body.GlobalServer;
     dbName = body.DbName;
   } else {
-    const r = await ctx.db.query('SELECT 1 FROM data_centers WHERE code = $1', [body.DataCenter]);
-    if (!r.rows[0]) throw new AppError('unknownCatalogueEntry');
+    if (!(await dataCenterExists(ctx.db, body.DataCenter))) throw new AppError('unknownCatalogueEntry');
     dataCenter = body.DataCenter;
     dbName = body.DbName;
     conn = ctx.crypto.encrypt(body.ConnectionString);
   }
   await ctx.db.transaction(async (tx) => {
-    await tx.query(
-      `UPDATE sites SET data_center = $3, global_server = $4, db_name = $5, custom_db_conn = $6, modified_at = $7
-       WHERE app_id = $1 AND owner_uid = $2`,
-      [appId, uid, dataCenter, globalServer, dbName, conn, ctx.clock.now()],
+    await setSiteDataCenter(
+      tx,
+      uid,
+      appId,
+      { dataCenter, globalServer, dbName, connection: conn },
+      ctx.clock.now(),
     );
     // never log the connection string
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.datacenter', {
@@ -259,27 +260,23 @@ export async function updateProfile(
   uid: string,
   body: z.output<typeof updateCustomerProfileBody>,
 ) {
-  const before = await findCustomer(ctx.db, uid);
-  if (!before) throw new AppError('notFound', 'There is no customer with that uid.');
+  const before = await read.customer(ctx, uid);
   const d = body.data;
   try {
     await ctx.db.transaction(async (tx) => {
-      await tx.query(
-        `UPDATE customers SET first_name = $2, last_name = $3, email = $4, organization = $5, phone = $6,
-           contact_email = $7, time_zone = $8, modified_at = $9,
-           email_verified = email_verified AND lower(email) = lower($4)
-         WHERE uid = $1`,
-        [
-          uid,
-          d.FirstName,
-          d.LastName,
-          d.Email,
-          d.Organization,
-          d.PhoneNumber,
-          d.ContactEmail,
-          d.TimeZone,
-          ctx.clock.now(),
-        ],
+      await updateCustomerProfile(
+        tx,
+        uid,
+        {
+          firstName: d.FirstName,
+          lastName: d.LastName,
+          email: d.Email,
+          organization: d.Organization,
+          phone: d.PhoneNumber,
+          contactEmail: d.ContactEmail,
+          timeZone: d.TimeZone,
+        },
+        ctx.clock.now(),
       );
       const changed = Object.entries({
         FirstName: [before.first_name, d.FirstName],
@@ -308,28 +305,19 @@ export async function setPassword(
   uid: string,
   password: string,
 ) {
-  if (!(await findCustomer(ctx.db, uid)))
-    throw new AppError('notFound', 'There is no customer with that uid.');
+  await read.customer(ctx, uid);
   const hash = await hashPassword(password);
   await ctx.db.transaction(async (tx) => {
-    await tx.query('UPDATE customers SET password_hash = $2, modified_at = $3 WHERE uid = $1', [
-      uid,
-      hash,
-      ctx.clock.now(),
-    ]);
+    await setCustomerPassword(tx, uid, hash, ctx.clock.now());
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.password.reset', {});
   });
   return { IsPosted: true, Message: WRITE_MESSAGES.passwordSet };
 }
 
 export async function verifyEmail(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
-  if (!(await findCustomer(ctx.db, uid)))
-    throw new AppError('notFound', 'There is no customer with that uid.');
+  await read.customer(ctx, uid);
   await ctx.db.transaction(async (tx) => {
-    await tx.query('UPDATE customers SET email_verified = true, modified_at = $2 WHERE uid = $1', [
-      uid,
-      ctx.clock.now(),
-    ]);
+    await markEmailVerified(tx, uid, ctx.clock.now());
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.email.verify', {});
   });
   return { IsPosted: true, Message: WRITE_MESSAGES.emailVerified };
@@ -343,14 +331,9 @@ export async function setSiteStatus(
   appId: number,
   status: 'active' | 'inactive',
 ) {
-  await ownedSite(ctx, uid, appId);
+  await customersOwnSite(ctx, uid, appId);
   await ctx.db.transaction(async (tx) => {
-    await tx.query('UPDATE sites SET status = $3, modified_at = $4 WHERE app_id = $1 AND owner_uid = $2', [
-      appId,
-      uid,
-      status,
-      ctx.clock.now(),
-    ]);
+    await saveSiteStatus(tx, uid, appId, status, ctx.clock.now());
     await writeCustomerActivity(
       tx,
       ctx,

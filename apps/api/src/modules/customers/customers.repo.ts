@@ -298,6 +298,21 @@ export async function siteOfCustomer(
   return r.rows[0];
 }
 
+/** The site if this customer owns it; `lock` takes the site's row lock. */
+export async function findOwnedSite(
+  db: Queryable,
+  uid: string,
+  appId: number,
+  lock = false,
+): Promise<SiteRow | undefined> {
+  const r = await db.query<SiteRow>(
+    `SELECT ${SITE_COLUMNS}, 'Owner' AS member_role FROM sites s JOIN customers o ON o.uid = s.owner_uid
+     WHERE s.app_id = $2 AND s.owner_uid = $1${lock ? ' FOR UPDATE OF s' : ''}`,
+    [uid, appId],
+  );
+  return r.rows[0];
+}
+
 export async function siteCounts(db: Queryable, uid: string): Promise<{ owned: number; shared: number }> {
   const r = await db.query<{ owned: number; shared: number }>(
     `SELECT (SELECT count(*)::int FROM sites WHERE owner_uid = $1) AS owned,

@@ -94,7 +94,8 @@ export async function search(ctx: AppContext, q: z.output<typeof searchCustomerQ
   };
 }
 
-async function customer(ctx: AppContext, uid: string): Promise<CustomerRow> {
+/** The customer with this uid; 404 when there is none. */
+export async function customer(ctx: AppContext, uid: string): Promise<CustomerRow> {
   const c = await findCustomer(ctx.db, uid);
   if (!c) throw new AppError('notFound', NO_SUCH_CUSTOMER);
   return c;

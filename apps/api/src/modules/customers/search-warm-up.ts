@@ -9,7 +9,7 @@ import { type SearchPosition, searchCustomers } from './customers.repo.ts';
  * PGlite is PostgreSQL compiled to WebAssembly, and V8 compiles WebAssembly lazily: each function
  * on first call with its baseline compiler, and again, optimized, once it has run hot. A fresh
  * process's first few hundred searches therefore ran partly on unoptimized code, and one in ten
- * took 5–10 ms instead of 1 (docs/decisions.md, issue 7, item 24). A PostgreSQL server keeps its
+ * took 5–10 ms instead of 1 (docs/decisions.md, performance). A PostgreSQL server keeps its
  * compiled code and caches across API restarts; PGlite starts from nothing with the process.
  *
  * One query at a time, yielding to the event loop between them so that a shutdown signal is heard;

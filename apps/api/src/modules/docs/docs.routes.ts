@@ -34,7 +34,7 @@ function endpointSection(e: EndpointDef): string {
 }
 
 /** The API reference page, rendered on the server from the endpoint table (no script needed). */
-export function renderDocsPage(endpoints: readonly EndpointDef[] = ENDPOINT_LIST): string {
+function renderDocsPage(endpoints: readonly EndpointDef[] = ENDPOINT_LIST): string {
   const tags = [...new Set(endpoints.map((e) => e.tag))];
   const errorRows = Object.values(ERRORS)
     .map((x) => `<tr><td>${x.code}</td><td>${x.status}</td><td>${esc(x.text)}</td></tr>`)

@@ -2,8 +2,8 @@ import { grantedPermissions, IMPERSONATION_SESSION_MESSAGES as M } from '@sac/co
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { createSession } from '../auth/sessions.repo.ts';
-import { customerRoleCatalogue } from '../customers/customers.repo.ts';
+import { createSession } from '../auth/staff.service.ts';
+import { customerRoleCatalogue } from '../customers/sites.service.ts';
 import { logEvent } from './impersonation.repo.ts';
 
 interface GrantRow {

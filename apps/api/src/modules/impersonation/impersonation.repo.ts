@@ -38,8 +38,6 @@ const COLUMNS = `r.id, r.app_id, s.app_name, s.owner_uid, o.email AS owner_email
   r.approved_permissions, r.reason, r.deleted_at, r.created_at, r.modified_at`;
 const FROM =
   'FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id JOIN customers o ON o.uid = s.owner_uid';
-/** Every request of a site, deleted ones too (the owner's access page shows them all). */
-export const REQUEST_COLUMNS_FOR_SITE = `${COLUMNS} ${FROM}`;
 
 /** One request; `lock` takes the row lock so a transition applies atomically. */
 export async function findRequest(db: Queryable, id: number, lock = false): Promise<RequestRow | undefined> {
@@ -48,6 +46,15 @@ export async function findRequest(db: Queryable, id: number, lock = false): Prom
     [id],
   );
   return r.rows[0];
+}
+
+/** Every request of a site, deleted ones too (the owner's access page shows them all), newest first. */
+export async function requestsOfSite(db: Queryable, appId: number): Promise<RequestRow[]> {
+  const r = await db.query<RequestRow>(
+    `SELECT ${COLUMNS} ${FROM} WHERE r.app_id = $1 ORDER BY r.id DESC LIMIT 500`,
+    [appId],
+  );
+  return r.rows;
 }
 
 export async function listRequests(
@@ -68,6 +75,62 @@ export async function listRequests(
     params,
   );
   return r.rows;
+}
+
+/** A new request, Pending; its id. Without `consent` the owner's consent is still to be asked. */
+export async function insertRequest(
+  db: Queryable,
+  q: {
+    appId: number;
+    initiator: { uid: string | null; email: string };
+    isCustomerRequest: boolean;
+    consent: { at: Date; address: string | null } | null;
+    priority: Priority;
+    description: string;
+    assignees: string[];
+    proxyRoles: string[];
+    additionalPermissions: string[];
+    durationMinutes: number;
+    at: Date;
+  },
+): Promise<number> {
+  const r = await db.query<{ id: number }>(
+    `INSERT INTO impersonation_requests (app_id, initiator_uid, initiator_email, is_customer_request, consent, consent_at,
+       consent_address, priority, description, assignees, proxy_roles, additional_permissions, duration_minutes,
+       created_at, modified_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) RETURNING id`,
+    [
+      q.appId,
+      q.initiator.uid,
+      q.initiator.email,
+      q.isCustomerRequest,
+      q.consent ? 'granted' : 'pending',
+      q.consent?.at ?? null,
+      q.consent?.address ?? null,
+      q.priority,
+      q.description,
+      q.assignees,
+      q.proxyRoles,
+      q.additionalPermissions,
+      q.durationMinutes,
+      q.at,
+    ],
+  );
+  return Number(r.rows[0]!.id);
+}
+
+/** Records when and from where the owner answered the consent link. */
+export async function recordConsent(
+  db: Queryable,
+  id: number,
+  at: Date,
+  clientAddress: string | null,
+): Promise<void> {
+  await db.query('UPDATE impersonation_requests SET consent_at = $2, consent_address = $3 WHERE id = $1', [
+    id,
+    at,
+    clientAddress,
+  ]);
 }
 
 /** Roles of the app's other requests that are pending, or approved and unexpired. */
@@ -173,4 +236,85 @@ export async function logEvent(
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [e.requestId, e.at, e.actor, e.event, e.status, e.clientAddress ?? null, JSON.stringify(e.details ?? {})],
   );
+}
+
+export interface LogEntryRow {
+  id: number;
+  request_id: number;
+  app_name: string;
+  status: string;
+  event: string;
+  actor: string | null;
+  at: Date;
+  details: Record<string, unknown>;
+  expires_at: Date | null;
+  current_status: string;
+  /** Whether this is the request's newest entry. */
+  latest: boolean;
+}
+
+/** The newest 1,000 entries of the impersonation log, with their requests' current state. */
+export async function logEntries(db: Queryable): Promise<LogEntryRow[]> {
+  const r = await db.query<LogEntryRow>(
+    `SELECT l.id, l.request_id, s.app_name, l.status, l.event, l.actor, l.at, l.details, r.expires_at, r.status AS current_status,
+       l.id = max(l.id) OVER (PARTITION BY l.request_id) AS latest
+     FROM impersonation_log l JOIN impersonation_requests r ON r.id = l.request_id JOIN sites s ON s.app_id = r.app_id
+     ORDER BY l.id DESC LIMIT 1000`,
+  );
+  return r.rows;
+}
+
+export interface SiteLogRow {
+  request_id: number;
+  event: string;
+  actor: string | null;
+  at: Date;
+  client_address: string | null;
+}
+
+/** The newest 1,000 log entries of a site's requests. */
+export async function logOfSite(db: Queryable, appId: number): Promise<SiteLogRow[]> {
+  const r = await db.query<SiteLogRow>(
+    `SELECT l.request_id, l.event, l.actor, l.at, l.client_address FROM impersonation_log l
+     JOIN impersonation_requests r ON r.id = l.request_id WHERE r.app_id = $1 ORDER BY l.id DESC LIMIT 1000`,
+    [appId],
+  );
+  return r.rows;
+}
+
+export interface RequestSite {
+  app_id: number;
+  app_name: string;
+  owner_email: string;
+  first_name: string;
+}
+
+const REQUEST_SITE = `SELECT s.app_id, s.app_name, c.email AS owner_email, c.first_name
+  FROM sites s JOIN customers c ON c.uid = s.owner_uid`;
+
+/** A site and its owner, to whom requests for it are mailed. */
+export async function findRequestSite(db: Queryable, appId: number): Promise<RequestSite | undefined> {
+  const r = await db.query<RequestSite>(`${REQUEST_SITE} WHERE s.app_id = $1`, [appId]);
+  return r.rows[0];
+}
+
+/** The site whose API key and secret (its hash) these are, and its owner. */
+export async function findRequestSiteByKey(
+  db: Queryable,
+  apiKey: string,
+  secretHash: Buffer,
+): Promise<RequestSite | undefined> {
+  const r = await db.query<RequestSite>(`${REQUEST_SITE} WHERE s.api_key = $1 AND s.secret_hash = $2`, [
+    apiKey,
+    secretHash,
+  ]);
+  return r.rows[0];
+}
+
+/** The emails of every staff member holding the SuperAdmin role, sorted. */
+export async function superAdminEmails(db: Queryable): Promise<string[]> {
+  const r = await db.query<{ email: string }>(
+    "SELECT s.email FROM staff s JOIN staff_roles r ON r.uid = s.uid WHERE r.role = 'SuperAdmin' ORDER BY s.email",
+  );
+  return r.rows.map((x) => x.email);
 }

@@ -3,8 +3,10 @@ import { CUSTOMER_AUTH_HEADERS } from '@sac/contract/impersonation-api';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
-import * as imp from './impersonation.service.ts';
+import * as consent from './impersonation-consent.service.ts';
+import * as imp from './impersonation-requests.service.ts';
 import * as sessions from './impersonation-sessions.ts';
+import * as siteAccess from './site-access.service.ts';
 
 const headerOf = (headers: Record<string, unknown>, name: string) =>
   typeof headers[name] === 'string' ? (headers[name] as string) : undefined;
@@ -38,10 +40,10 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
       originOf(c.request.headers),
     ),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.siteAccess, (c) => imp.siteAccess(ctx, c.query.token));
-  registerEndpoint(app, ctx, ENDPOINTS.consentDetails, (c) => imp.consentDetails(ctx, c.query.token));
+  registerEndpoint(app, ctx, ENDPOINTS.siteAccess, (c) => siteAccess.siteAccess(ctx, c.query.token));
+  registerEndpoint(app, ctx, ENDPOINTS.consentDetails, (c) => consent.consentDetails(ctx, c.query.token));
   registerEndpoint(app, ctx, ENDPOINTS.consentAnswer, (c) =>
-    imp.answerConsent(ctx, c, c.body.token, c.body.granted),
+    consent.answerConsent(ctx, c, c.body.token, c.body.granted),
   );
   registerEndpoint(app, ctx, ENDPOINTS.updateAccess, (c) =>
     sessions.updateAccess(ctx, signedIn(c), c.query.appId, c.query.userId),

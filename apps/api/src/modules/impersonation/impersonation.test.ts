@@ -152,6 +152,12 @@ describe('a request, from asking to revocation', () => {
       payload: { token, granted: false },
     });
     expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({
+      ErrorCode: 975,
+      Description: 'This consent link is invalid, has been used, or has expired.',
+    });
+    const details = await t.call({ method: 'GET', url: '/admin/impersonation/consent', query: { token } });
+    expect(details.json()).toMatchObject({ ErrorCode: 975 });
     expect((await list(agent)).json().Data[0].Impersonation).toBe(true);
   });
 
@@ -597,6 +603,7 @@ describe('customer-originated requests and the owner access page', () => {
       query: { token: 'nope' },
     });
     expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ ErrorCode: 976, Description: 'This link is invalid or has expired.' });
   });
 });
 

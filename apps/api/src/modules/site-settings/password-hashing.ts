@@ -2,7 +2,7 @@ import { createHash, createHmac, pbkdf2, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { hash } from '@node-rs/argon2';
 import type { HashAlgorithm } from '@sac/contract/encryption-settings';
-import { ARGON2_ALGORITHM } from '../auth/password-hash.ts';
+import { ARGON2_ALGORITHM } from '../../lib/password-hash.ts';
 
 // PBKDF2 runs on libuv's thread pool, off the event loop.
 const pbkdf2Async = promisify(pbkdf2);

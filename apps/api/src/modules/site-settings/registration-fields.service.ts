@@ -2,8 +2,9 @@ import { DEFAULT_FIELD_NAMES, FIELD_MESSAGES, parseFieldRules } from '@sac/contr
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { unsafePatternReason } from '../../user-input/safe-pattern.mjs';
-import { writeCustomerActivity } from '../activity/customer-activity.ts';
-import { ownedSite } from './owned-site.ts';
+import { writeCustomerActivity } from '../activity/activity.service.ts';
+import { ownedSite } from '../customers/sites.service.ts';
+import * as repo from './registration-fields.repo.ts';
 
 /** The default fields before a site configures them: email and password on, the rest off. */
 const DEFAULTS: Record<
@@ -20,20 +21,10 @@ const DEFAULTS: Record<
   Company: { display: 'Company', type: 'string', rules: '', enabled: false },
 };
 
-interface FieldRow {
-  name: string;
-  display: string;
-  type: string;
-  rules: string;
-  data_source: string;
-  custom: boolean;
-  enabled: boolean;
-}
-
 export async function activeFields(ctx: AppContext, uid: string, appId: number) {
-  await ownedSite(ctx, uid, appId);
-  const r = await ctx.db.query<FieldRow>('SELECT * FROM registration_fields WHERE app_id = $1', [appId]);
-  const stored = new Map(r.rows.map((f) => [f.name, f]));
+  await ownedSite(ctx.db, uid, appId);
+  const rows = await repo.fieldsOfSite(ctx.db, appId);
+  const stored = new Map(rows.map((f) => [f.name, f]));
   const defaults = DEFAULT_FIELD_NAMES.map((name) => {
     const s = stored.get(name);
     const d = DEFAULTS[name];
@@ -47,7 +38,7 @@ export async function activeFields(ctx: AppContext, uid: string, appId: number) 
       Enabled: s?.enabled ?? d.enabled,
     };
   });
-  const custom = r.rows
+  const custom = rows
     .filter((f) => f.custom)
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((f) => ({
@@ -85,24 +76,20 @@ export async function addCustomField(
   f: { Name: string; Display: string; Type: string; Rules: string; DataSource: string },
 ) {
   assertSafeRules(f.Rules, 'Rules');
-  await ownedSite(ctx, uid, appId);
+  await ownedSite(ctx.db, uid, appId);
   if ((DEFAULT_FIELD_NAMES as readonly string[]).includes(f.Name))
     throw new AppError('fieldExists', FIELD_MESSAGES.fieldExists);
-  if (f.DataSource) {
-    const ds = await ctx.db.query('SELECT 1 FROM data_sources WHERE app_id = $1 AND name = $2', [
-      appId,
-      f.DataSource,
+  if (f.DataSource && !(await repo.dataSourceExists(ctx.db, appId, f.DataSource))) {
+    throw new AppError('validation', `There is no data source ${f.DataSource}.`, [
+      { Field: 'DataSource', Message: `There is no data source ${f.DataSource}.` },
     ]);
-    if (!ds.rows[0])
-      throw new AppError('validation', `There is no data source ${f.DataSource}.`, [
-        { Field: 'DataSource', Message: `There is no data source ${f.DataSource}.` },
-      ]);
   }
   try {
-    await ctx.db.query(
-      `INSERT INTO registration_fields (app_id, name, display, type, rules, data_source, custom, enabled, modified_at)
-       VALUES ($1, $2, $3, $4, $5, $6, true, true, $7)`,
-      [appId, f.Name, f.Display, f.Type, f.Rules, f.DataSource, ctx.clock.now()],
+    await repo.insertCustomField(
+      ctx.db,
+      appId,
+      { name: f.Name, display: f.Display, type: f.Type, rules: f.Rules, dataSource: f.DataSource },
+      ctx.clock.now(),
     );
   } catch (e) {
     if ((e as { code?: string }).code === '23505')
@@ -122,16 +109,16 @@ export async function saveDefaultFields(
   fields: Array<{ Name: (typeof DEFAULT_FIELD_NAMES)[number]; Enabled: boolean; Rules: string }>,
 ) {
   for (const f of fields) assertSafeRules(f.Rules, `${f.Name}.Rules`);
-  await ownedSite(ctx, uid, appId);
+  await ownedSite(ctx.db, uid, appId);
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
     for (const f of fields) {
       const d = DEFAULTS[f.Name];
-      await tx.query(
-        `INSERT INTO registration_fields (app_id, name, display, type, rules, custom, enabled, modified_at)
-         VALUES ($1, $2, $3, $4, $5, false, $6, $7)
-         ON CONFLICT (app_id, name) DO UPDATE SET rules = EXCLUDED.rules, enabled = EXCLUDED.enabled, modified_at = EXCLUDED.modified_at`,
-        [appId, f.Name, d.display, d.type, f.Rules, f.Enabled, now],
+      await repo.saveDefaultField(
+        tx,
+        appId,
+        { name: f.Name, display: d.display, type: d.type, rules: f.Rules, enabled: f.Enabled },
+        now,
       );
     }
   });
@@ -142,21 +129,11 @@ export async function saveDefaultFields(
   return { ...(await activeFields(ctx, uid, appId)), Message: FIELD_MESSAGES.defaultFieldsSaved };
 }
 
-interface SourceRow {
-  name: string;
-  parent_name: string;
-  rules: string;
-  items: Array<{ Value: string; Text: string; Parent?: string }>;
-}
-
 export async function dataSources(ctx: AppContext, uid: string, appId: number) {
-  await ownedSite(ctx, uid, appId);
-  const r = await ctx.db.query<SourceRow>(
-    'SELECT name, parent_name, rules, items FROM data_sources WHERE app_id = $1 ORDER BY name',
-    [appId],
-  );
+  await ownedSite(ctx.db, uid, appId);
+  const rows = await repo.dataSourcesOfSite(ctx.db, appId);
   return {
-    Data: r.rows.map((d) => ({ Name: d.name, ParentName: d.parent_name, Rules: d.rules, Items: d.items })),
+    Data: rows.map((d) => ({ Name: d.name, ParentName: d.parent_name, Rules: d.rules, Items: d.items })),
   };
 }
 
@@ -173,16 +150,11 @@ export async function addDataSource(
     Items: Array<{ Value: string; Text: string; Parent?: string | undefined }>;
   },
 ) {
-  await ownedSite(ctx, uid, appId);
-  if (d.ParentName) {
-    const p = await ctx.db.query('SELECT 1 FROM data_sources WHERE app_id = $1 AND name = $2', [
-      appId,
-      d.ParentName,
+  await ownedSite(ctx.db, uid, appId);
+  if (d.ParentName && !(await repo.dataSourceExists(ctx.db, appId, d.ParentName))) {
+    throw new AppError('validation', `There is no data source ${d.ParentName}.`, [
+      { Field: 'ParentName', Message: `There is no data source ${d.ParentName}.` },
     ]);
-    if (!p.rows[0])
-      throw new AppError('validation', `There is no data source ${d.ParentName}.`, [
-        { Field: 'ParentName', Message: `There is no data source ${d.ParentName}.` },
-      ]);
   }
   if (d.Rules) {
     const r = await ctx.sandbox.run('match', { pattern: d.Rules, values: d.Items.map((i) => i.Value) });
@@ -194,9 +166,11 @@ export async function addDataSource(
     }
   }
   try {
-    await ctx.db.query(
-      'INSERT INTO data_sources (app_id, name, parent_name, rules, items, modified_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [appId, d.Name, d.ParentName, d.Rules, JSON.stringify(d.Items), ctx.clock.now()],
+    await repo.insertDataSource(
+      ctx.db,
+      appId,
+      { name: d.Name, parentName: d.ParentName, rules: d.Rules, items: d.Items },
+      ctx.clock.now(),
     );
   } catch (e) {
     if ((e as { code?: string }).code === '23505')
@@ -226,7 +200,7 @@ const CATALOGUE = [
 ] as const;
 
 export async function integrations(ctx: AppContext, uid: string, appId: number) {
-  const site = await ownedSite(ctx, uid, appId);
+  const site = await ownedSite(ctx.db, uid, appId);
   return {
     Data: CATALOGUE.map((c) => {
       const feature = 'feature' in c ? c.feature : undefined;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { startDnsServer } from '../../../test/dns-server.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { recheckPendingDomains } from './site-settings.service.ts';
+import { recheckPendingDomains } from './custom-domains.service.ts';
 
 type S = { xtoken: string; xsign: string };
 let t: TestApp;

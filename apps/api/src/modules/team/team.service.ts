@@ -10,30 +10,30 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import { isoOrNull } from '../../lib/iso.ts';
-import { writeActivity } from '../activity/activity.repo.ts';
-import { hashPassword } from '../auth/password-hash.ts';
-import { revokeUserSessions } from '../auth/sessions.repo.ts';
+import { hashPassword } from '../../lib/password-hash.ts';
+import { writeActivity } from '../activity/activity.service.ts';
 import {
   deleteStaff,
   findStaffByEmail,
   findStaffByUid,
   insertStaff,
+  issueToken,
   listRoles,
   listStaff,
   lockSuperAdmins,
   permissionsOfRoles,
+  revokeUserSessions,
   type StaffRowWithApprover,
   setStaffRoles,
-} from '../auth/staff.repo.ts';
-import { issueToken } from '../auth/tokens.repo.ts';
-import { standing } from '../impersonation/approver-cool-down.ts';
+  standing,
+} from '../auth/staff.service.ts';
 
 /**
  * A staff row under the server's names of spec section 3, with when they got the SuperAdmin role
  * (a role that approves impersonation; null when not recorded or not held) and, while they are in
  * the approval cool-down, when it ends.
  */
-export function toSuperUser(ctx: AppContext, s: StaffRowWithApprover) {
+function toSuperUser(ctx: AppContext, s: StaffRowWithApprover) {
   const approver = standing(s.approver_since, ctx.clock.now(), ctx.config.approverCoolDownMs);
   return {
     Uid: s.uid,

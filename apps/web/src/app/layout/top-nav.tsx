@@ -1,3 +1,4 @@
+import type { Access } from '@sac/contract/endpoints';
 import { NavLink, useLocation } from 'react-router';
 import { LinkMenu } from '../../components/dropdown-menu.tsx';
 import { translate, useLanguage, useT } from '../../lib/i18n.tsx';
@@ -15,7 +16,7 @@ export function TopNav() {
   const { language } = useLanguage();
   const { pathname } = useLocation();
   const { permissions } = useCurrentUser();
-  const allowed = (access: string) => access === 'public' || access === 'session' || permissions.has(access);
+  const allowed = (access: Access) => access === 'public' || access === 'session' || permissions.has(access);
   return (
     <nav className="top-nav" aria-label={t('mainNav')}>
       <NavLink to="/dashboard" className="nav-item">

@@ -9,7 +9,7 @@ const RequestImpersonationPage = lazy(() => import('./components/request-imperso
 // Public pages outside the shell: they load the sections' phrases themselves.
 const ConsentPage = lazy(() => withConsoleCatalog(import('./components/consent-page.tsx')));
 const SiteAccessPage = lazy(() => withConsoleCatalog(import('./components/site-access-page.tsx')));
-const ImpersonatedSitePage = lazy(() => import('./components/impersonated-site-page.tsx'));
+const ImpersonatedSiteFrame = lazy(() => import('./components/impersonated-site-frame.tsx'));
 
 /** Impersonation screens, mounted by the app under /manage-superuser. */
 export const impersonationRoutes: readonly AppRoute[] = [
@@ -42,18 +42,18 @@ export const impersonateSiteRoutes: readonly AppRoute[] = [
 ];
 
 /**
- * Impersonation mode, mounted by the app in the signed-in shell: the site seen through the tab's
- * impersonation session (/impersonation/site?uid=&appId=).
+ * Impersonation mode, mounted by the app in the signed-in shell at /impersonation/site?uid=&appId=:
+ * the frame (banner, countdown, heartbeat, end, granted access) around the screens the app mounts
+ * inside it, which call with the impersonation session's pair.
  */
-export const impersonationModeRoutes: readonly AppRoute[] = [
-  {
-    path: 'impersonation/site',
-    access: 'impersonation.request',
-    label: { ns: 'impersonation', key: 'impersonatedSite' },
-    deniedText: MESSAGES.noImpersonationAccess,
-    element: <ImpersonatedSitePage />,
-  },
-];
+export const impersonationModeRoute = (inside: readonly AppRoute[]): AppRoute => ({
+  path: 'impersonation/site',
+  access: 'impersonation.request',
+  label: { ns: 'impersonation', key: 'impersonatedSite' },
+  deniedText: MESSAGES.noImpersonationAccess,
+  element: <ImpersonatedSiteFrame />,
+  children: inside,
+});
 
 /**
  * The site owner's pages, public and outside the sign-in guard (the links come by email): consent

@@ -16,3 +16,12 @@ export const siteConfigurationRoutes: readonly AppRoute[] = [
     element: <SiteConfigurationPage />,
   },
 ];
+
+/**
+ * The same screen inside impersonation mode: the app mounts it in the impersonation frame, which
+ * gives it the session's pair; what it may show and change is the grant's, so it needs no staff
+ * permission of its own.
+ */
+export const impersonatedSiteRoutes: readonly AppRoute[] = [
+  { index: true, access: 'session', element: <SiteConfigurationPage /> },
+];

@@ -27,5 +27,3 @@ export const chrome = {
   expandSidebar: 'Expand sidebar',
   sessionEnded: 'You have been signed out.',
 };
-
-export type ChromePhrases = typeof chrome;

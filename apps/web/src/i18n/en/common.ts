@@ -1,4 +1,5 @@
 import { DASHBOARD_TITLE } from '@sac/contract/constants';
+import { WRITE_MESSAGES } from '@sac/contract/customer-writes';
 import { MESSAGES } from '@sac/contract/messages';
 
 export const common = {
@@ -44,6 +45,40 @@ export const common = {
   timeChosen: 'Chosen time',
   time12: '{hour}:{minute} {period}',
   time24: '{hour}:{minute}',
+  // Activating or deactivating a site (components/site-status-confirm.tsx)
+  activateSiteTitle: 'Activate {name}?',
+  deactivateSiteTitle: 'Deactivate {name}?',
+  activateSiteDetail: 'The site and its users can sign in again.',
+  deactivateSiteDetail: 'The site stops answering its users until it is activated again.',
+  activateSite: 'Activate',
+  deactivateSite: 'Deactivate',
+  siteActivated: WRITE_MESSAGES.siteActivated as string,
+  siteDeactivated: WRITE_MESSAGES.siteDeactivated as string,
+  working: 'Working…',
+  cancel: 'Cancel',
+  // One site's facts (components/site-info-list.tsx)
+  'site.appId': 'App ID',
+  'site.appName': 'App Name',
+  'site.apiKey': 'API Key',
+  'site.owner': 'Owner',
+  'site.status': 'Status',
+  'site.active': 'Active',
+  'site.inactive': 'Inactive',
+  'site.plan': 'Plan',
+  'site.planStatus': 'Plan Status',
+  'site.billing': 'Billing',
+  'site.dataCenter': 'Data Center',
+  'site.globalServer': 'Global Server',
+  'site.databaseName': 'Database Name',
+  'site.databaseType': 'Database',
+  'site.customDatabase': 'Custom database',
+  'site.managedDatabase': 'Managed database',
+  'site.connectionString': 'Connection String',
+  'site.productionUrl': 'Production URL',
+  'site.stagingUrl': 'Staging URL',
+  'site.createdDate': 'Created Date',
+  'site.modifiedDate': 'Modified Date',
+  'site.features': 'Features',
+  'site.noFeatures': 'No features.',
+  notSet: '—',
 };
-
-export type CommonPhrases = typeof common;

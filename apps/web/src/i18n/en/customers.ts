@@ -96,20 +96,9 @@ export const customers = {
   // Site details dialog
   siteDetailsTitle: 'Site details: {name}',
   appId: 'App ID',
-  owner: 'Owner',
-  planStatus: 'Plan Status',
-  billing: 'Billing',
   dataCenter: 'Data Center',
-  globalServer: 'Global Server',
-  databaseName: 'Database Name',
-  databaseType: 'Database',
-  customDatabase: 'Custom database',
-  managedDatabase: 'Managed database',
-  connectionString: 'Connection String',
   features: 'Features',
   noFeatures: 'No features.',
-  productionUrl: 'Production URL',
-  stagingUrl: 'Staging URL',
 
   // Activity
   activityLogs: 'Activity Logs',
@@ -243,11 +232,5 @@ export const customers = {
   // Activate / deactivate
   activate: 'Activate',
   deactivate: 'Deactivate',
-  activateTitle: 'Activate {name}?',
-  deactivateTitle: 'Deactivate {name}?',
-  activateDetail: 'The site and its users can sign in again.',
-  deactivateDetail: 'The site stops answering its users until it is activated again.',
-  siteActivated: WRITE_MESSAGES.siteActivated as string,
-  siteDeactivated: WRITE_MESSAGES.siteDeactivated as string,
   working: 'Working…',
 };

@@ -1,4 +1,3 @@
-import { WRITE_MESSAGES } from '@sac/contract/customer-writes';
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
@@ -275,49 +274,9 @@ export const impersonation = {
   ending: 'Ending…',
   impersonationEndedToast: 'Impersonation ended.',
 
-  // Impersonation mode: the site seen through the session
-  siteIntro:
-    'What the customer roles you were granted can see and do on this site. Calls outside them are refused, and every call is logged.',
-  basicSettings: 'Basic settings',
-  appId: 'App Id',
-  plan: 'Plan',
-  planStatus: 'Plan status',
-  billing: 'Billing',
-  productionUrl: 'Production URL',
-  stagingUrl: 'Staging URL',
-  siteStatus: 'Site status',
-  siteActive: 'Active',
-  siteInactive: 'Inactive',
-  notSet: '—',
-  features: 'Features',
-  featuresLabel: 'Features of the site',
-  noFeatures: 'No features are set.',
-  dataCenterAndDatabase: 'Data center and database',
-  dataCenter: 'Data center',
-  globalServer: 'Global server',
-  databaseName: 'Database name',
-  databaseType: 'Database type',
-  customDatabase: 'Custom database',
-  managedDatabase: 'Managed database',
-  connectionString: 'Connection string (masked)',
+  // Impersonation mode: the frame around the site's screens
   grantedAccess: 'Granted access',
   loading: 'Loading…',
-  editWebApps: 'Edit web apps',
-  editWebAppsTitle: 'Edit web apps of {app}',
-  editWebAppsIntro: 'The plan stays as it is; only the web app addresses change.',
-  webAppsSaved: WRITE_MESSAGES.basicSettingsSaved as string,
-  deactivateSite: 'Deactivate site',
-  activateSite: 'Activate site',
-  deactivateSiteTitle: 'Deactivate {app}?',
-  activateSiteTitle: 'Activate {app}?',
-  deactivateSiteDetail:
-    'The site stops answering its users until it is activated again. The server allows it only when your grant includes ManageSite.',
-  activateSiteDetail:
-    'The site answers its users again. The server allows it only when your grant includes ManageSite.',
-  deactivate: 'Deactivate',
-  activate: 'Activate',
-  siteDeactivated: WRITE_MESSAGES.siteDeactivated as string,
-  siteActivated: WRITE_MESSAGES.siteActivated as string,
 
   // Impersonation mode: no session, ended
   noSessionTitle: 'No impersonation is active',

@@ -14,6 +14,16 @@ export const siteSettings = {
   backToCustomer: 'Back to customer',
   sectionsNav: 'Configuration sections',
   readOnly: 'You can view this configuration but not change it.',
+  noReadAccess: 'You do not have permission to view this section.',
+  grantNoRead: 'Your impersonation grant does not include {permission}, which reading this section needs.',
+  grantReadOnly:
+    'Read-only: changing this section needs {permission}, which your impersonation grant does not include.',
+  grantNoStatus:
+    'Activating or deactivating the site needs {permission}, which your impersonation grant does not include.',
+  grantNever: 'This section is not open to an impersonation.',
+  overview: 'Overview',
+  activateSite: 'Activate site',
+  deactivateSite: 'Deactivate site',
   loading: 'Loading…',
   saving: 'Saving…',
   save: 'Save',
@@ -220,5 +230,3 @@ export const siteSettings = {
   colCategory: 'Category',
   colState: 'State',
 };
-
-export type SiteSettingsPhrases = typeof siteSettings;

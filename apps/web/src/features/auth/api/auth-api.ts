@@ -6,7 +6,7 @@ import type { TokenPair } from '../../../lib/impersonation-mode.ts';
 import { clearAuthStorage, saveLogin } from '../../../lib/storage.ts';
 
 /** Query keys of the auth feature. */
-export const authKeys = {
+const authKeys = {
   all: ['auth'] as const,
   login: () => [...authKeys.all, 'login'] as const,
   forgotPassword: () => [...authKeys.all, 'forgotpassword'] as const,

@@ -22,7 +22,7 @@ export function modeOf(pathname: string, search: URLSearchParams): LoginMode {
 const forgotEmailOnly = forgotPasswordBody.pick({ email: true });
 
 /** The console page the reset link is built on: `${origin}/login`. */
-export const loginPageUrl = (): string => `${window.location.origin}/login`;
+const loginPageUrl = (): string => `${window.location.origin}/login`;
 
 function LanguageSwitch() {
   const t = useT('auth');
@@ -138,7 +138,7 @@ function ForgotForm() {
 }
 
 /** The invitation of a new super user opens the reset mode with vtype=invite. */
-export const INVITE_VTYPE = 'invite';
+const INVITE_VTYPE = 'invite';
 
 function ResetForm({ token, invite }: { token: string; invite: boolean }) {
   const t = useT('auth');

@@ -6,7 +6,7 @@ import { callApi } from '../../../lib/api-client.ts';
 import { customerKeys } from './customers-api.ts';
 
 /** Query keys of the site form's reads (under the customer, so a customer's writes reach them). */
-export const siteFormKeys = {
+const siteFormKeys = {
   catalogue: () => [...customerKeys.all, 'features-catalogue'] as const,
   basic: (uid: string, appId: number) => [...customerKeys.siteInfo(uid, appId), 'basic'] as const,
   features: (uid: string, appId: number) => [...customerKeys.siteInfo(uid, appId), 'features'] as const,
@@ -14,7 +14,7 @@ export const siteFormKeys = {
 };
 
 /** GET /admin/features: the features and feature sets. */
-export const featuresCatalogueQuery = () =>
+const featuresCatalogueQuery = () =>
   queryOptions({
     queryKey: siteFormKeys.catalogue(),
     queryFn: async ({ signal }) => (await callApi('features', { signal })).Data,

@@ -26,7 +26,7 @@ export const customerKeys = {
  * GET /admin/searchcustomer with the one criterion; 404 with ErrorCode 927 when nothing matches.
  * Pages of 50 customers: the next page is asked for with the answer's NextCursor ('' when done).
  */
-export const customerSearchQuery = (s: CustomerSearch) =>
+const customerSearchQuery = (s: CustomerSearch) =>
   infiniteQueryOptions({
     queryKey: customerKeys.search(s),
     queryFn: ({ signal, pageParam }) =>
@@ -90,7 +90,7 @@ export const useSiteInfo = (uid: string, appId: number) =>
   });
 
 /** GET /admin/activitylogs, newest first; each page's NextCursor fetches the older one (0: none). */
-export const activityLogsQuery = (uid: string) =>
+const activityLogsQuery = (uid: string) =>
   infiniteQueryOptions({
     queryKey: customerKeys.activity(uid),
     queryFn: ({ pageParam, signal }) =>

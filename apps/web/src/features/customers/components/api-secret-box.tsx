@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { DetailList } from '../../../components/detail-list.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 
@@ -37,14 +38,14 @@ export function ApiSecretBox({
         {t('apiSecretWarning')}
       </p>
       <p className="muted">{t('apiSecretDetail')}</p>
-      <dl className="detail-list detail-list-compact">
-        <div>
-          <dt>{t('apiKey')}</dt>
-          <dd>
-            <code className="secret-key">{apiKey}</code>
-          </dd>
-        </div>
-      </dl>
+      <DetailList
+        items={[
+          {
+            label: t('apiKey'),
+            value: <code className="secret-key">{apiKey}</code>,
+          },
+        ]}
+      />
       <div className="field">
         <label htmlFor="api-secret-value">{t('apiSecret')}</label>
         <div className="secret-row">

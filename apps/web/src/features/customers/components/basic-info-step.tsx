@@ -8,13 +8,13 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useAddSite, useCreateCustomer } from '../api/customer-writes-api.ts';
-import { SEARCH_PATH } from './customer-search.ts';
 import { TIME_ZONE_OPTIONS } from './time-zones.ts';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
-export const CUSTOMER_FIELDS = [
+const CUSTOMER_FIELDS = [
   'firstname',
   'lastname',
   'email',
@@ -122,7 +122,7 @@ export function CreateCustomerStep({
     >
       {failure?.exists ? (
         <p>
-          <Link to={SEARCH_PATH}>{t('goToSearch')}</Link>
+          <Link to={paths.customerSearch}>{t('goToSearch')}</Link>
         </p>
       ) : null}
       <div className="form-grid">

@@ -1,6 +1,7 @@
+import { DetailList } from '../../../components/detail-list.tsx';
+import { QueryStatus } from '../../../components/query-status.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCustomerProfile } from '../api/customers-api.ts';
-import { QueryStatus } from './query-status.tsx';
 
 /** Contact info of the customer view (customerprofilebyuid). */
 export function ContactInfoSection({ uid }: { uid: string }) {
@@ -13,32 +14,17 @@ export function ContactInfoSection({ uid }: { uid: string }) {
       <h2 id="contact-info">{t('contactInfo')}</h2>
       <QueryStatus query={profile} />
       {p ? (
-        <dl className="detail-list">
-          <div>
-            <dt>{t('firstName')}</dt>
-            <dd>{p.FirstName || dash}</dd>
-          </div>
-          <div>
-            <dt>{t('lastName')}</dt>
-            <dd>{p.LastName || dash}</dd>
-          </div>
-          <div>
-            <dt>{t('email')}</dt>
-            <dd>{p.Email || dash}</dd>
-          </div>
-          <div>
-            <dt>{t('organization')}</dt>
-            <dd>{p.Organization || dash}</dd>
-          </div>
-          <div>
-            <dt>{t('phoneNumber')}</dt>
-            <dd>{p.PhoneNumber || dash}</dd>
-          </div>
-          <div>
-            <dt>{t('contactEmail')}</dt>
-            <dd>{p.ContactEmail || dash}</dd>
-          </div>
-        </dl>
+        <DetailList
+          layout="plain"
+          items={[
+            { label: t('firstName'), value: p.FirstName || dash },
+            { label: t('lastName'), value: p.LastName || dash },
+            { label: t('email'), value: p.Email || dash },
+            { label: t('organization'), value: p.Organization || dash },
+            { label: t('phoneNumber'), value: p.PhoneNumber || dash },
+            { label: t('contactEmail'), value: p.ContactEmail || dash },
+          ]}
+        />
       ) : null}
     </section>
   );

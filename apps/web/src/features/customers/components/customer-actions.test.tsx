@@ -4,7 +4,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
-import { renderScreen, site, stubApi, support, UID, type Viewer } from './customers-test-kit.tsx';
+import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
+import { site, support, UID } from './customers-fixtures.ts';
 import { strongGeneratedPassword } from './reset-password-dialog.tsx';
 import ViewCustomerPage from './view-customer-page.tsx';
 
@@ -37,12 +38,12 @@ const account = { ...profile, LastLoginDate: null, OwnedSites: 1, SharedSites: 0
 
 function stubCustomer(viewer: Viewer, extra: Parameters<typeof stubApi>[1] = {}) {
   return stubApi(viewer, {
-    'GET /admin/customerprofilebyuid': () => ({ body: { Data: profile } }),
-    'GET /admin/userprofilebyuid': () => ({ body: { Data: account } }),
-    'GET /admin/loginsessionbyuid': () => ({ body: { Data: [] } }),
-    'GET /admin/apps': () => ({ body: { Data: [site(11, { AppName: 'shop' })] } }),
-    'GET /admin/sharedapps': () => ({ body: { Data: [] } }),
-    'GET /admin/activitylogs': () => ({ body: { Data: [], NextCursor: 0 } }),
+    customerProfile: () => ({ body: { Data: profile } }),
+    userProfile: () => ({ body: { Data: account } }),
+    loginSessions: () => ({ body: { Data: [] } }),
+    customerApps: () => ({ body: { Data: [site(11, { AppName: 'shop' })] } }),
+    sharedApps: () => ({ body: { Data: [] } }),
+    activityLogs: () => ({ body: { Data: [], NextCursor: 0 } }),
     ...extra,
   });
 }
@@ -81,7 +82,7 @@ describe('customer view actions', () => {
 
   it('edits the profile with the phone and email messages, and updates the cached profile', async () => {
     const { calls } = stubCustomer(admin, {
-      'PUT /admin/customerprofile': () => ({
+      updateCustomerProfile: () => ({
         body: { Data: { ...profile, FirstName: 'Augusta', PhoneNumber: '5550000000' } },
       }),
     });
@@ -114,13 +115,13 @@ describe('customer view actions', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     const contact = screen.getByRole('heading', { level: 2, name: 'Contact Info' }).closest('section')!;
     await within(contact).findByText('Augusta');
-    const put = calls.find((u) => u.pathname === '/admin/customerprofile')!;
+    const put = calls.find((c) => c.url.pathname === '/admin/customerprofile')!.url;
     expect(put.searchParams.get('uid')).toBe(UID);
   });
 
   it("toasts 'Error updating customer profile.' or the server's more specific text", async () => {
-    let answer: { status: number; body: unknown } = { status: 500, body: {} };
-    stubCustomer(admin, { 'PUT /admin/customerprofile': () => answer });
+    let answer: { status: number; body: Record<string, unknown> } = { status: 500, body: {} };
+    stubCustomer(admin, { updateCustomerProfile: () => answer });
     renderView();
     await openDialog('Edit Profile');
     const dialog = screen.getByRole('dialog', { name: 'Edit Profile' });
@@ -137,7 +138,7 @@ describe('customer view actions', () => {
 
   it('resets the password with a generated one, shown so staff can pass it on', async () => {
     const { fetchMock } = stubCustomer(admin, {
-      'PUT /admin/customer/password': () => ({
+      setCustomerPassword: () => ({
         body: { IsPosted: true, Message: 'The customer password has been reset.' },
       }),
     });
@@ -171,7 +172,7 @@ describe('customer view actions', () => {
 
   it('verifies the email after a confirmation; the button then goes away', async () => {
     stubCustomer(admin, {
-      'POST /admin/verifyemail': () => ({ body: { IsPosted: true, Message: 'Email verified.' } }),
+      verifyEmail: () => ({ body: { IsPosted: true, Message: 'Email verified.' } }),
     });
     renderView();
     await openDialog('Verify Email');
@@ -187,7 +188,7 @@ describe('customer view actions', () => {
 
   it("deactivates a site after 'Deactivate shop?', updating its row without a reload", async () => {
     const { calls } = stubCustomer(admin, {
-      'PUT /admin/site/status': () => ({ body: { Data: site(11, { AppName: 'shop', Status: 'inactive' }) } }),
+      setSiteStatus: () => ({ body: { Data: site(11, { AppName: 'shop', Status: 'inactive' }) } }),
     });
     renderView();
     const owned = await screen.findByRole('table', { name: 'Owned sites' });
@@ -200,8 +201,8 @@ describe('customer view actions', () => {
     const updated = within(owned).getByText('shop').closest('tr')!;
     expect(within(updated).getByText('Inactive')).toBeTruthy();
     expect(within(updated).getByRole('button', { name: 'Activate' })).toBeTruthy();
-    expect(calls.filter((u) => u.pathname === '/admin/apps')).toHaveLength(1);
-    const put = calls.find((u) => u.pathname === '/admin/site/status')!;
+    expect(calls.filter((c) => c.url.pathname === '/admin/apps').map((c) => c.url)).toHaveLength(1);
+    const put = calls.find((c) => c.url.pathname === '/admin/site/status')!.url;
     expect([put.searchParams.get('uId'), put.searchParams.get('appId')]).toEqual([UID, '11']);
   });
 
@@ -214,6 +215,6 @@ describe('customer view actions', () => {
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(within(row).getByText('Active')).toBeTruthy();
-    expect(calls.some((u) => u.pathname === '/admin/site/status')).toBe(false);
+    expect(calls.some((c) => c.url.pathname === '/admin/site/status')).toBe(false);
   });
 });

@@ -5,9 +5,6 @@ import type { CustomerSearch } from '../api/customers-api.ts';
 /** Rows per page of the customer screens' tables (spec section 9: 10, as the super-user table). */
 export const CUSTOMER_TABLE_PAGE_SIZE = 10;
 
-export const SEARCH_PATH = '/manage-customer/search-customer';
-export const VIEW_PATH = '/manage-customer/view-customer';
-
 /**
  * The API secret never goes into the address bar (nor the browser history's URLs): a search by
  * secret is kept in the history entry's state instead, so Back still returns to its results.
@@ -37,7 +34,6 @@ export const searchQueryString = (s: CustomerSearch): string =>
   inUrl(s.criterion) ? toQueryString({ [s.criterion]: s.term }) : '';
 
 /** The link to one customer's view. */
-export const viewCustomerHref = (uid: string): string => `${VIEW_PATH}${toQueryString({ uid })}`;
 
 /** Empty values of the search form, one per criterion. */
 export const emptyCriteria = (): Record<SearchCriterion, string> =>

@@ -13,7 +13,7 @@ import { useSaveDataCenter } from '../api/customer-writes-api.ts';
 import { useStepFailure } from './basic-info-step.tsx';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
-export const DC_FIELDS = [
+const DC_FIELDS = [
   'Source',
   'FromAppId',
   'GlobalServer',

@@ -12,7 +12,7 @@ import { useStepFailure } from './basic-info-step.tsx';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
 /** The radio value of "the features of an existing site" (feature-set names are the others). */
-export const FROM_SITE = '__existing-site__';
+const FROM_SITE = '__existing-site__';
 export interface FeaturesValues {
   choice: string;
   FromAppId: string;

@@ -4,7 +4,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
-import { customer, renderScreen, stubApi, support } from './customers-test-kit.tsx';
+import { renderScreen, type StubCall, stubApi } from '../../../testing/api-stub.tsx';
+import { customer, support } from './customers-fixtures.ts';
 import SearchCustomerPage from './search-customer-page.tsx';
 
 const PATH = '/manage-customer/search-customer';
@@ -17,13 +18,14 @@ const renderSearch = (path = PATH) =>
 const found = (n: number, capped = false, from = 0, next = '') => ({
   body: {
     Data: Array.from({ length: n }, (_, i) => customer(from + i)),
-    Criterion: 'customerName',
+    Criterion: 'customerName' as const,
     Capped: capped,
     Limit: 200,
     NextCursor: next,
   },
 });
-const searches = (calls: URL[]) => calls.filter((u) => u.pathname === '/admin/searchcustomer');
+const searches = (calls: readonly StubCall[]) =>
+  calls.filter((c) => c.url.pathname === '/admin/searchcustomer').map((c) => c.url);
 const input = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
 
 beforeEach(() => {
@@ -64,7 +66,7 @@ describe('customer search form', () => {
   });
 
   it('submits with Enter, escapes + in the query, and keeps the search in the address', async () => {
-    const { calls } = stubApi(support, { 'GET /admin/searchcustomer': () => found(1) });
+    const { calls } = stubApi(support, { searchCustomer: () => found(1) });
     const router = renderSearch();
     const field = await screen.findByLabelText('Email Address');
     fireEvent.change(field, { target: { value: ' ada+test@example.com ' } });
@@ -76,7 +78,7 @@ describe('customer search form', () => {
   });
 
   it('runs the search of the address and prefills its field (Back returns to the results)', async () => {
-    const { calls } = stubApi(support, { 'GET /admin/searchcustomer': () => found(2) });
+    const { calls } = stubApi(support, { searchCustomer: () => found(2) });
     renderSearch(`${PATH}?sitename=shop%20one`);
     expect(await screen.findByText('Customer 1')).toBeTruthy();
     expect(input('Site Name').value).toBe('shop one');
@@ -84,7 +86,7 @@ describe('customer search form', () => {
   });
 
   it('keeps an API secret out of the address', async () => {
-    const { calls } = stubApi(support, { 'GET /admin/searchcustomer': () => found(1) });
+    const { calls } = stubApi(support, { searchCustomer: () => found(1) });
     const router = renderSearch();
     fireEvent.change(await screen.findByLabelText('API Secret'), { target: { value: 'top-secret' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
@@ -96,7 +98,7 @@ describe('customer search form', () => {
 
 describe('customer search results', () => {
   it('shows the spec columns, MM-DD-YYYY dates and a View link per row', async () => {
-    stubApi(support, { 'GET /admin/searchcustomer': () => found(1) });
+    stubApi(support, { searchCustomer: () => found(1) });
     const router = renderSearch(`${PATH}?customerName=cust`);
     const table = await screen.findByRole('table', { name: 'Customers found' });
     await screen.findByText('Customer 0');
@@ -121,7 +123,7 @@ describe('customer search results', () => {
   });
 
   it('shows 10 rows a page and the capped notice', async () => {
-    stubApi(support, { 'GET /admin/searchcustomer': () => found(23, true) });
+    stubApi(support, { searchCustomer: () => found(23, true) });
     renderSearch(`${PATH}?customerName=cust`);
     await screen.findByText('Customer 0');
     expect((await screen.findByRole('status')).textContent).toBe(SEARCH_MESSAGES.capped);
@@ -134,7 +136,7 @@ describe('customer search results', () => {
 
   it('asks for the next 50 with the cursor when Next is pressed on the last loaded page', async () => {
     const { calls } = stubApi(support, {
-      'GET /admin/searchcustomer': (url) =>
+      searchCustomer: ({ url }) =>
         url.searchParams.get('cursor') === 'c2' ? found(5, false, 50) : found(50, false, 0, 'c2'),
     });
     renderSearch(`${PATH}?customerName=cu`);
@@ -154,7 +156,7 @@ describe('customer search results', () => {
 
   it('says so when the next 50 cannot be fetched, and keeps the loaded rows', async () => {
     stubApi(support, {
-      'GET /admin/searchcustomer': (url) =>
+      searchCustomer: ({ url }) =>
         url.searchParams.get('cursor')
           ? { status: 400, body: { ErrorCode: 900, Description: SEARCH_MESSAGES.badCursor } }
           : found(10, false, 0, 'c2'),
@@ -167,7 +169,7 @@ describe('customer search results', () => {
   });
 
   it('shows no capped notice when every match is listed', async () => {
-    stubApi(support, { 'GET /admin/searchcustomer': () => found(3) });
+    stubApi(support, { searchCustomer: () => found(3) });
     renderSearch(`${PATH}?customerName=cust`);
     await screen.findByText('Customer 2');
     expect(screen.queryByText(SEARCH_MESSAGES.capped)).toBeNull();
@@ -175,7 +177,7 @@ describe('customer search results', () => {
 
   it("shows 'Not Found, Please try again with some other information!' for 927", async () => {
     stubApi(support, {
-      'GET /admin/searchcustomer': () => ({
+      searchCustomer: () => ({
         status: 404,
         body: { ErrorCode: 927, Description: 'Not Found, Please try again with some other information!' },
       }),
@@ -188,7 +190,7 @@ describe('customer search results', () => {
 
   it("shows the server's text for other errors", async () => {
     stubApi(support, {
-      'GET /admin/searchcustomer': () => ({
+      searchCustomer: () => ({
         status: 400,
         body: { ErrorCode: 910, Description: 'The search term is too long.' },
       }),
@@ -198,13 +200,13 @@ describe('customer search results', () => {
   });
 
   it("shows the spec's fetch error when the server sends no text", async () => {
-    stubApi(support, { 'GET /admin/searchcustomer': () => ({ status: 400, body: {} }) });
+    stubApi(support, { searchCustomer: () => ({ status: 400, body: {} }) });
     renderSearch(`${PATH}?apikey=x`);
     expect((await screen.findByRole('alert')).textContent).toBe(MESSAGES.tableFetchError);
   });
 
   it('shows the empty state', async () => {
-    stubApi(support, { 'GET /admin/searchcustomer': () => found(0) });
+    stubApi(support, { searchCustomer: () => found(0) });
     renderSearch(`${PATH}?customerName=cust`);
     expect(await screen.findByText(MESSAGES.tableEmpty)).toBeTruthy();
   });

@@ -7,13 +7,13 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { type CustomerSearch, useCustomerSearch } from '../api/customers-api.ts';
 import {
   CUSTOMER_TABLE_PAGE_SIZE,
   type SearchLocationState,
   searchFromLocation,
   searchQueryString,
-  viewCustomerHref,
 } from './customer-search.ts';
 import { CustomerSearchForm } from './customer-search-form.tsx';
 
@@ -65,7 +65,7 @@ export default function SearchCustomerPage() {
         id: 'action',
         header: t('action'),
         cell: (row) => (
-          <Link to={viewCustomerHref(row.Uid)} state={back}>
+          <Link to={paths.customerView(row.Uid)} state={back}>
             {t('view')}
           </Link>
         ),

@@ -4,11 +4,11 @@ import { Link } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useOwnedSites, useSharedSites } from '../api/customers-api.ts';
 import { CUSTOMER_TABLE_PAGE_SIZE } from './customer-search.ts';
 import { SiteDetailsDialog } from './site-details-dialog.tsx';
-import { siteLinks } from './site-links.ts';
 import { SiteStatusDialog } from './site-status-dialog.tsx';
 
 /**
@@ -48,17 +48,17 @@ export function SiteInformationSection({ uid }: { uid: string }) {
               {t('details')}
             </button>
             {impersonate ? (
-              <Link className="button button-small" to={siteLinks.impersonate(s.uid, s.appId)}>
+              <Link className="button button-small" to={paths.impersonate(s.uid, s.appId)}>
                 {t('impersonate')}
               </Link>
             ) : null}
             {configure ? (
-              <Link className="button button-small" to={siteLinks.configuration(s.uid, s.appId)}>
+              <Link className="button button-small" to={paths.siteConfiguration(s.uid, s.appId)}>
                 {t('configuration')}
               </Link>
             ) : null}
             {edit ? (
-              <Link className="button button-small" to={siteLinks.edit(s.uid, s.appId)}>
+              <Link className="button button-small" to={paths.editSite(s.uid, s.appId)}>
                 {t('edit')}
               </Link>
             ) : null}
@@ -88,7 +88,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
       <div className="page-header">
         <h2 id="site-information">{t('siteInformation')}</h2>
         {edit ? (
-          <Link className="button button-small" to={siteLinks.add(uid)}>
+          <Link className="button button-small" to={paths.addSite(uid)}>
             {t('addSite')}
           </Link>
         ) : null}

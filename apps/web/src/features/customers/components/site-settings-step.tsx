@@ -13,7 +13,7 @@ import { useStepFailure } from './basic-info-step.tsx';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
 const schema = siteBasicSettingsBody.shape.data;
-export const SETTINGS_FIELDS = ['ProductionUrl', 'StagingUrl', 'Plan', 'TrialDays'] as const;
+const SETTINGS_FIELDS = ['ProductionUrl', 'StagingUrl', 'Plan', 'TrialDays'] as const;
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
 export type SettingsValues = Record<SettingsField, string>;
 export const DEFAULT_SETTINGS: SettingsValues = {

@@ -4,7 +4,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
-import { renderScreen, site, stubApi, UID, type Viewer } from './customers-test-kit.tsx';
+import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
+import { site, UID } from './customers-fixtures.ts';
 import SiteWizardPage from './site-wizard-page.tsx';
 
 const admin: Viewer = {
@@ -41,11 +42,11 @@ const basicSettings = (extra = {}) => ({
     AppName: 'shop',
     ProductionUrl: 'https://shop.example.com',
     StagingUrl: '',
-    Plan: 'Developer',
-    PlanStatus: 'Subscribed',
+    Plan: 'Developer' as const,
+    PlanStatus: 'Subscribed' as const,
     TrialEndsAt: null,
     Billing: 'Monthly',
-    Status: 'active',
+    Status: 'active' as const,
     ...extra,
   },
 });
@@ -57,14 +58,14 @@ const dataCenters = {
   },
 };
 const siteReads = {
-  'GET /admin/features': () => ({ body: catalogue }),
-  'GET /admin/site/basicsettings': () => ({ body: basicSettings() }),
-  'GET /admin/site/feature': () => ({ body: { Data: { appId: 11, Features: ['sso', 'mfa'] } } }),
-  'GET /admin/site/datacenter': () => ({ body: dataCenters }),
-  'GET /admin/apps': () => ({
+  features: () => ({ body: catalogue }),
+  siteBasicSettings: () => ({ body: basicSettings() }),
+  siteFeature: () => ({ body: { Data: { appId: 11, Features: ['sso', 'mfa'] } } }),
+  siteDataCenter: () => ({ body: dataCenters }),
+  customerApps: () => ({
     body: { Data: [site(11, { AppName: 'shop' }), site(12, { AppName: 'blog' })] },
   }),
-  'GET /admin/customerprofilebyuid': () => ({
+  customerProfile: () => ({
     body: { Data: { Uid: UID, FirstName: 'Ada', LastName: 'L' } },
   }),
 };
@@ -129,7 +130,7 @@ describe('site form: create customer', () => {
   it("says 'User already exists, Use search function to handle site creation' on 940, keeping the values", async () => {
     stubApi(admin, {
       ...siteReads,
-      'POST /admin/customer': () => ({
+      createCustomer: () => ({
         status: 409,
         body: { ErrorCode: 940, Description: MESSAGES.customerExists, Message: '', RequestId: 'r' },
       }),
@@ -151,12 +152,12 @@ describe('site form: create customer', () => {
   it('shows the API secret once after creation, then walks steps 2 to 4 to the customer view', async () => {
     const { fetchMock } = stubApi(admin, {
       ...siteReads,
-      'GET /admin/site/basicsettings': () => ({
+      siteBasicSettings: () => ({
         body: basicSettings({ ProductionUrl: '', Plan: 'Free', AppName: 'cobol-shop' }),
       }),
-      'GET /admin/site/feature': () => ({ body: { Data: { appId: 11, Features: [] } } }),
-      'GET /admin/apps': () => ({ body: { Data: [site(11, { AppName: 'cobol-shop' })] } }),
-      'POST /admin/customer': () => ({
+      siteFeature: () => ({ body: { Data: { appId: 11, Features: [] } } }),
+      customerApps: () => ({ body: { Data: [site(11, { AppName: 'cobol-shop' })] } }),
+      createCustomer: () => ({
         body: {
           Data: {
             Customer: { Uid: UID, FirstName: 'Grace', LastName: 'Hopper', Email: 'grace@example.com' },
@@ -165,9 +166,9 @@ describe('site form: create customer', () => {
           },
         },
       }),
-      'PUT /admin/site/basicsettings': () => ({ body: basicSettings({ PlanStatus: 'Trial' }) }),
-      'PUT /admin/site/feature': () => ({ body: { Data: { appId: 11, Features: ['sso'] } } }),
-      'PUT /admin/site/datacenter': () => ({ body: dataCenters }),
+      updateSiteBasicSettings: () => ({ body: basicSettings({ PlanStatus: 'Trial' }) }),
+      updateSiteFeatures: () => ({ body: { Data: { appId: 11, Features: ['sso'] } } }),
+      updateSiteDataCenter: () => ({ body: dataCenters }),
     });
     renderScreen(CREATE, routes);
     await screen.findByRole('heading', { level: 2, name: 'Basic Info' });
@@ -253,7 +254,7 @@ describe('site form: focus for keyboard and screen-reader users', () => {
   it('moves focus to the secret box when it appears, then to the next step when it goes', async () => {
     stubApi(admin, {
       ...siteReads,
-      'POST /admin/customer': () => ({
+      createCustomer: () => ({
         body: {
           Data: {
             Customer: { Uid: UID, FirstName: 'Grace', LastName: 'Hopper', Email: 'grace@example.com' },
@@ -318,7 +319,7 @@ describe('site form: edit site', () => {
   it("shows 'Unable to set trial app.' when the trial is not taken, and stays on the step", async () => {
     stubApi(admin, {
       ...siteReads,
-      'PUT /admin/site/basicsettings': () => ({ body: basicSettings() }),
+      updateSiteBasicSettings: () => ({ body: basicSettings() }),
     });
     renderScreen(editPath, routes);
     await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
@@ -333,7 +334,7 @@ describe('site form: edit site', () => {
   it("shows 'Unable to add basic settings.' when the save fails without a server text", async () => {
     stubApi(admin, {
       ...siteReads,
-      'PUT /admin/site/basicsettings': () => ({ status: 500, body: {} }),
+      updateSiteBasicSettings: () => ({ status: 500, body: {} }),
     });
     renderScreen(editPath, routes);
     await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
@@ -350,8 +351,8 @@ describe('site form: edit site', () => {
   it("shows 'Unable to add features.' and the catalogue's load failure", async () => {
     stubApi(admin, {
       ...siteReads,
-      'GET /admin/features': () => ({ status: 503, body: { ErrorCode: 951, Description: '' } }),
-      'PUT /admin/site/feature': () => ({ status: 500, body: {} }),
+      features: () => ({ status: 503, body: { ErrorCode: 951, Description: '' } }),
+      updateSiteFeatures: () => ({ status: 500, body: {} }),
     });
     renderScreen(editPath, routes);
     await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
@@ -367,7 +368,7 @@ describe('site form: edit site', () => {
     let fail = true;
     stubApi(admin, {
       ...siteReads,
-      'GET /admin/site/datacenter': () =>
+      siteDataCenter: () =>
         fail ? { status: 500, body: { ErrorCode: 950, Description: 'boom' } } : { body: dataCenters },
     });
     renderScreen(editPath, routes);

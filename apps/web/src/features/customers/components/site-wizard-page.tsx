@@ -1,7 +1,9 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { QueryStatus } from '../../../components/query-status.tsx';
 import { type StepItem, Stepper } from '../../../components/stepper.tsx';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import {
   useFeaturesCatalogue,
@@ -18,7 +20,6 @@ import {
   type CustomerValues,
   EMPTY_CUSTOMER,
 } from './basic-info-step.tsx';
-import { viewCustomerHref } from './customer-search.ts';
 import {
   DataCenterStep,
   type DataCenterValues,
@@ -26,7 +27,6 @@ import {
   dataCenterFromSite,
 } from './data-center-step.tsx';
 import { EMPTY_FEATURES, FeaturesStep, type FeaturesValues, featuresFromSite } from './features-step.tsx';
-import { QueryStatus } from './query-status.tsx';
 import {
   DEFAULT_SETTINGS,
   type SettingsValues,
@@ -230,7 +230,7 @@ function SiteWizard({
         info={dataCenter}
         otherSites={otherSites}
         onChange={setDataCenter}
-        onSaved={() => navigate(viewCustomerHref(uid))}
+        onSaved={() => navigate(paths.customerView(uid))}
         onBack={back('dataCenter')}
       />
     );
@@ -251,7 +251,7 @@ function SiteWizard({
           </div>
           {uid ? (
             <div className="page-header-actions">
-              <Link to={viewCustomerHref(uid)}>{t('backToCustomer')}</Link>
+              <Link to={paths.customerView(uid)}>{t('backToCustomer')}</Link>
             </div>
           ) : null}
         </div>

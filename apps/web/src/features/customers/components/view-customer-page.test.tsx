@@ -2,7 +2,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
-import { renderScreen, site, stubApi, support, UID, type Viewer } from './customers-test-kit.tsx';
+import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
+import { site, support, UID } from './customers-fixtures.ts';
 import ViewCustomerPage from './view-customer-page.tsx';
 
 const PATH = '/manage-customer/view-customer';
@@ -57,7 +58,7 @@ const entry = (id: number) => ({
 });
 const siteInfo = {
   ...site(11, { AppName: 'shop' }),
-  PlanStatus: 'Trial',
+  PlanStatus: 'Trial' as const,
   TrialEndsAt: '2099-12-31T00:00:00.000Z',
   Billing: 'Monthly',
   DataCenter: 'eu-west',
@@ -72,17 +73,17 @@ const siteInfo = {
 
 function stubCustomer(viewer: Viewer = support) {
   return stubApi(viewer, {
-    'GET /admin/customerprofilebyuid': () => ({ body: { Data: profile } }),
-    'GET /admin/userprofilebyuid': () => ({ body: { Data: account } }),
-    'GET /admin/loginsessionbyuid': () => ({ body: { Data: logins } }),
-    'GET /admin/apps': () => ({
+    customerProfile: () => ({ body: { Data: profile } }),
+    userProfile: () => ({ body: { Data: account } }),
+    loginSessions: () => ({ body: { Data: logins } }),
+    customerApps: () => ({
       body: { Data: [site(11, { AppName: 'shop' }), site(12, { AppName: 'blog', Status: 'inactive' })] },
     }),
-    'GET /admin/sharedapps': () => ({
+    sharedApps: () => ({
       body: { Data: [site(30, { AppName: 'partner', uid: 'owner-uid', Role: 'Editor', Plan: 'Free' })] },
     }),
-    'GET /admin/appinfobyid': () => ({ body: { Data: siteInfo } }),
-    'GET /admin/activitylogs': (url) =>
+    appInfoById: () => ({ body: { Data: siteInfo } }),
+    activityLogs: ({ url }) =>
       url.searchParams.get('cursor') === '0'
         ? { body: { Data: [entry(40), entry(39)], NextCursor: 39 } }
         : { body: { Data: [entry(38)], NextCursor: 0 } },
@@ -133,9 +134,9 @@ describe('customer view', () => {
         .getAllByRole('cell')
         .map((c) => c.textContent),
     ).toEqual(['Password', 'Firefox 128', 'London, GB (203.0.113.7)', '01-02-2025 03:04:05']);
-    expect(calls.find((u) => u.pathname === '/admin/customerprofilebyuid')!.searchParams.get('uid')).toBe(
-      UID,
-    );
+    expect(
+      calls.find((c) => c.url.pathname === '/admin/customerprofilebyuid')!.url.searchParams.get('uid'),
+    ).toBe(UID);
   });
 
   it('lists owned and shared sites with the actions the viewer may use', async () => {
@@ -189,7 +190,7 @@ describe('customer view', () => {
     expect(detail(dialog, 'Connection String')).toBe('postgres://****@db.example.com/shop');
     expect(detail(dialog, 'Data Center')).toBe('eu-west');
     expect(within(dialog).getByText('mfa')).toBeTruthy();
-    const call = calls.find((u) => u.pathname === '/admin/appinfobyid')!;
+    const call = calls.find((c) => c.url.pathname === '/admin/appinfobyid')!.url;
     expect([call.searchParams.get('uId'), call.searchParams.get('appId')]).toEqual([UID, '11']);
     fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -207,26 +208,29 @@ describe('customer view', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(screen.getByText('No older activity.')).toBeTruthy();
     expect(
-      calls.filter((u) => u.pathname === '/admin/activitylogs').map((u) => u.searchParams.get('cursor')),
+      calls
+        .filter((c) => c.url.pathname === '/admin/activitylogs')
+        .map((c) => c.url)
+        .map((u) => u.searchParams.get('cursor')),
     ).toEqual(['0', '39']);
   });
 
   it('leaves out sites and activity without sites.read and activity.read', async () => {
-    const { calls } = stubCustomer({ ...support, Permissions: ['customers.read'] });
+    const { calls } = stubCustomer({ ...support, Role: ['Reader'], Permissions: ['customers.read'] });
     renderView();
     await screen.findByText('Analytical Engines');
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Site Information' })).toBeNull());
     expect(screen.queryByRole('heading', { name: 'Activity Logs' })).toBeNull();
-    expect(calls.some((u) => u.pathname === '/admin/activitylogs')).toBe(false);
+    expect(calls.some((c) => c.url.pathname === '/admin/activitylogs')).toBe(false);
   });
 
   it("shows a section's error on its own", async () => {
     stubApi(support, {
-      'GET /admin/customerprofilebyuid': () => ({
+      customerProfile: () => ({
         status: 404,
         body: { ErrorCode: 927, Description: 'Not Found, Please try again with some other information!' },
       }),
-      'GET /admin/userprofilebyuid': () => ({ body: { Data: account } }),
+      userProfile: () => ({ body: { Data: account } }),
     });
     renderView();
     const contact = await screen.findByRole('heading', { level: 2, name: 'Contact Info' });

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useCustomerProfile, useUserProfile } from '../api/customers-api.ts';
 import { AccountInfoSection } from './account-info-section.tsx';
 import { ActivityLogsSection } from './activity-logs-section.tsx';
 import { ContactInfoSection } from './contact-info-section.tsx';
-import { SEARCH_PATH, type SearchLocationState } from './customer-search.ts';
+import type { SearchLocationState } from './customer-search.ts';
 import { EditProfileDialog } from './edit-profile-dialog.tsx';
 import { LastLoginSection } from './last-login-section.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
@@ -38,7 +39,7 @@ export default function ViewCustomerPage() {
           </div>
           <div className="page-header-actions">
             {uid && permissions.has('customers.write') ? <ProfileActions uid={uid} /> : null}
-            <Link to={`${SEARCH_PATH}${fromSearch}`}>{t('backToSearch')}</Link>
+            <Link to={`${paths.customerSearch}${fromSearch}`}>{t('backToSearch')}</Link>
           </div>
         </div>
         {uid ? null : (

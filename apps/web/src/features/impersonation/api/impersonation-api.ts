@@ -7,7 +7,7 @@ import { callApi } from '../../../lib/api-client.ts';
 
 export type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
 export type LogEntry = ResponseOf<'impersonationLogs'>['Data'][number];
-export type ActionAnswer = ResponseOf<'impersonationAction'>;
+type ActionAnswer = ResponseOf<'impersonationAction'>;
 
 /** Query keys of the impersonation feature. */
 export const impersonationKeys = {
@@ -26,7 +26,7 @@ export const impersonationKeys = {
 };
 
 /** GET /admin/impersonation/requests?status=: in the server's order (pending and active first). */
-export const requestsQuery = (status: DisplayStatus | undefined) =>
+const requestsQuery = (status: DisplayStatus | undefined) =>
   queryOptions({
     queryKey: impersonationKeys.requests(status),
     queryFn: async ({ signal }): Promise<ImpersonationRequest[]> =>
@@ -166,7 +166,7 @@ export interface ActionInput {
 }
 
 /** The row after an action, from the answer (and the comments the viewer sent). */
-export function applyAnswer(
+function applyAnswer(
   row: ImpersonationRequest,
   answer: ActionAnswer,
   input: Pick<ActionInput, 'actor' | 'body'>,

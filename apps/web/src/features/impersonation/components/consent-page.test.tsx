@@ -1,9 +1,10 @@
+import { ERRORS } from '@sac/contract/errors';
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
+import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
 import ConsentPage from './consent-page.tsx';
-import { renderScreen, stubApi } from './impersonation-test-kit.tsx';
 
 const PATH = '/impersonation/consent';
 const renderPage = (search: string) =>
@@ -17,7 +18,7 @@ const details = {
     ProxyRoles: ['Administrator', 'Analyst'],
     AdditionalPermissions: ['ManageSite'],
     Duration: 120,
-    Consent: 'pending',
+    Consent: 'pending' as const,
   },
 };
 
@@ -33,8 +34,8 @@ afterEach(() => {
 describe('consent page', () => {
   it('shows who asks, why, what and for how long, and records Allow', async () => {
     const { calls } = stubApi(undefined, {
-      'GET /admin/impersonation/consent': () => ({ body: details }),
-      'POST /admin/impersonation/consent': () => ({
+      consentDetails: () => ({ body: details }),
+      consentAnswer: () => ({
         body: { IsPosted: true, Message: IMPERSONATION_MESSAGES.consentGranted },
       }),
     });
@@ -58,7 +59,7 @@ describe('consent page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Your answer is recorded' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe(IMPERSONATION_MESSAGES.consentGranted);
-    expect(calls.find((c) => c.key === 'POST /admin/impersonation/consent')?.body).toEqual({
+    expect(calls.find((c) => c.id === 'consentAnswer')?.body).toEqual({
       token: 'abc+1',
       granted: true,
     });
@@ -67,15 +68,15 @@ describe('consent page', () => {
 
   it('records Deny', async () => {
     const { calls } = stubApi(undefined, {
-      'GET /admin/impersonation/consent': () => ({ body: details }),
-      'POST /admin/impersonation/consent': () => ({
+      consentDetails: () => ({ body: details }),
+      consentAnswer: () => ({
         body: { IsPosted: true, Message: IMPERSONATION_MESSAGES.consentDenied },
       }),
     });
     renderPage('?token=t1');
     fireEvent.click(await screen.findByRole('button', { name: 'Deny' }));
     expect(await screen.findByText(IMPERSONATION_MESSAGES.consentDenied)).toBeTruthy();
-    expect(calls.find((c) => c.key === 'POST /admin/impersonation/consent')?.body).toEqual({
+    expect(calls.find((c) => c.id === 'consentAnswer')?.body).toEqual({
       token: 't1',
       granted: false,
     });
@@ -83,9 +84,12 @@ describe('consent page', () => {
 
   it("shows the server's error for an invalid or used link", async () => {
     stubApi(undefined, {
-      'GET /admin/impersonation/consent': () => ({
+      consentDetails: () => ({
         status: 400,
-        body: { ErrorCode: 938, Description: IMPERSONATION_MESSAGES.consentLinkInvalid },
+        body: {
+          ErrorCode: ERRORS.consentLinkInvalid.code,
+          Description: IMPERSONATION_MESSAGES.consentLinkInvalid,
+        },
       }),
     });
     renderPage('?token=used');
@@ -96,8 +100,8 @@ describe('consent page', () => {
 
   it("shows the server's error when the answer is refused", async () => {
     stubApi(undefined, {
-      'GET /admin/impersonation/consent': () => ({ body: details }),
-      'POST /admin/impersonation/consent': () => ({
+      consentDetails: () => ({ body: details }),
+      consentAnswer: () => ({
         status: 409,
         body: { ErrorCode: 950, Description: 'The customer has already answered this request.' },
       }),

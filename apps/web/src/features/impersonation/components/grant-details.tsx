@@ -1,3 +1,4 @@
+import { DetailList } from '../../../components/detail-list.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import type { Grant } from '../../../lib/impersonation-mode.ts';
 import { useUtcTime } from './request-details.tsx';
@@ -8,27 +9,14 @@ export function GrantDetails({ grant, layout }: { grant: Grant; layout: 'wide' |
   const t = useT('impersonation');
   const utc = useUtcTime();
   return (
-    <dl className={`detail-list detail-list-${layout}`}>
-      <div>
-        <dt>{t('grantRoles')}</dt>
-        <dd>
-          <TagValues values={grant.Roles} />
-        </dd>
-      </div>
-      <div>
-        <dt>{t('grantPermissions')}</dt>
-        <dd>
-          <TagValues values={grant.Permissions} />
-        </dd>
-      </div>
-      <div>
-        <dt>{t('grantExpires')}</dt>
-        <dd>{utc(grant.ExpiresAt)}</dd>
-      </div>
-      <div>
-        <dt>{t('grantRequest')}</dt>
-        <dd>{t('grantRequestId', { id: grant.RequestId })}</dd>
-      </div>
-    </dl>
+    <DetailList
+      layout={layout}
+      items={[
+        { label: t('grantRoles'), value: <TagValues values={grant.Roles} /> },
+        { label: t('grantPermissions'), value: <TagValues values={grant.Permissions} /> },
+        { label: t('grantExpires'), value: utc(grant.ExpiresAt) },
+        { label: t('grantRequest'), value: t('grantRequestId', { id: grant.RequestId }) },
+      ]}
+    />
   );
 }

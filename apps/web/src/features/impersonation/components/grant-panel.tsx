@@ -1,9 +1,9 @@
 import { Link, useNavigate } from 'react-router';
 import { useT } from '../../../lib/i18n.tsx';
 import { type Grant, useImpersonation } from '../../../lib/impersonation-mode.ts';
-import { useStartImpersonation } from '../api/impersonated-site-api.ts';
+import { paths } from '../../../lib/paths.ts';
+import { useStartImpersonation } from '../api/impersonation-session-api.ts';
 import { GrantDetails } from './grant-details.tsx';
-import { customerViewPath, impersonatedSitePath } from './impersonation-paths.ts';
 
 /**
  * The viewer's live grant on the site (updateaccess): roles, permissions and expiry, and 'Start
@@ -21,7 +21,7 @@ export function GrantPanel({ uid, grant }: { uid: string; grant: Grant }) {
     if (start.isPending) return;
     start.mutate(
       { ownerUid: uid, appId: grant.AppId },
-      { onSuccess: () => navigate(impersonatedSitePath(uid, grant.AppId)) },
+      { onSuccess: () => navigate(paths.impersonatedSite(uid, grant.AppId)) },
     );
   };
 
@@ -36,7 +36,7 @@ export function GrantPanel({ uid, grant }: { uid: string; grant: Grant }) {
       {activeHere ? (
         <p className="notice notice-info" role="status">
           {t('activeHere', { app: grant.AppName })}{' '}
-          <Link to={impersonatedSitePath(uid, grant.AppId)}>{t('returnToImpersonation')}</Link>
+          <Link to={paths.impersonatedSite(uid, grant.AppId)}>{t('returnToImpersonation')}</Link>
         </p>
       ) : null}
       <GrantDetails grant={grant} layout="wide" />
@@ -44,7 +44,7 @@ export function GrantPanel({ uid, grant }: { uid: string; grant: Grant }) {
         <button type="button" className="button button-primary" aria-busy={start.isPending} onClick={onStart}>
           {start.isPending ? t('starting') : t('startImpersonation')}
         </button>
-        <Link className="button" to={customerViewPath(uid)}>
+        <Link className="button" to={paths.customerView(uid)}>
           {t('cancel')}
         </Link>
       </div>

@@ -1,3 +1,4 @@
+import { DetailList } from '../../../components/detail-list.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import type { LogEntry } from '../api/impersonation-api.ts';
 import { useUtcTime } from './request-details.tsx';
@@ -49,37 +50,27 @@ export function LogEntryDetails({ entry }: { entry: LogEntry }) {
   const details = Object.entries(entry.Details);
   return (
     <>
-      <dl className="detail-list detail-list-compact">
-        <div>
-          <dt>{t('logEvent')}</dt>
-          <dd>{isOneOf(EVENTS, entry.Event) ? t(`event.${entry.Event}`) : entry.Event}</dd>
-        </div>
-        <div>
-          <dt>{t('status')}</dt>
-          <dd>
-            <StatusBadge status={entry.Status} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t('logActor')}</dt>
-          <dd>{entry.Actor ?? ''}</dd>
-        </div>
-        <div>
-          <dt>{t('logAt')}</dt>
-          <dd>{utc(entry.LastModified)}</dd>
-        </div>
-      </dl>
+      <DetailList
+        items={[
+          {
+            label: t('logEvent'),
+            value: isOneOf(EVENTS, entry.Event) ? t(`event.${entry.Event}`) : entry.Event,
+          },
+          { label: t('status'), value: <StatusBadge status={entry.Status} /> },
+          { label: t('logActor'), value: entry.Actor ?? '' },
+          { label: t('logAt'), value: utc(entry.LastModified) },
+        ]}
+      />
       {details.length > 0 ? (
         <>
           <h3 className="dialog-subheading">{t('logDetails')}</h3>
-          <dl className="detail-list detail-list-compact">
-            {details.map(([k, v]) => (
-              <div key={k}>
-                <dt>{isOneOf(DETAIL_KEYS, k) ? t(`detail.${k}`) : k}</dt>
-                <dd>{valueText(v) || <span className="muted">{t('none')}</span>}</dd>
-              </div>
-            ))}
-          </dl>
+          <DetailList
+            items={details.map(([k, v]) => ({
+              id: k,
+              label: isOneOf(DETAIL_KEYS, k) ? t(`detail.${k}`) : k,
+              value: valueText(v) || <span className="muted">{t('none')}</span>,
+            }))}
+          />
         </>
       ) : null}
     </>

@@ -3,13 +3,15 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
-import { renderScreen, request, stubApi, superAdmin, support } from './impersonation-test-kit.tsx';
+import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
+import type { LogEntry } from '../api/impersonation-api.ts';
+import { request, superAdmin, support } from './impersonation-fixtures.ts';
 import LogsPage from './logs-page.tsx';
 
 const PATH = '/manage-superuser/impersonation/logs';
 const renderPage = () => renderScreen(PATH, [{ path: PATH, element: <LogsPage /> }]);
 
-const entry = (id: number, requestId: number, extra: Record<string, unknown> = {}) => ({
+const entry = (id: number, requestId: number, extra: Partial<LogEntry> = {}): LogEntry => ({
   Id: id,
   RequestId: requestId,
   AppName: 'analytical-engine',
@@ -36,8 +38,8 @@ describe('impersonation logs table', () => {
     const logs = Array.from({ length: 6 }, (_, i) => entry(100 - i, 7));
     logs[0] = entry(100, 7, { Event: 'approve', Status: 'Approved', Actor: 'superadmin@example.com' });
     stubApi(superAdmin, {
-      'GET /admin/impersonation/logs': () => ({ body: { Data: logs } }),
-      'GET /admin/impersonation/requests': () => ({ body: { Data: [request(7)] } }),
+      impersonationLogs: () => ({ body: { Data: logs } }),
+      impersonationList: () => ({ body: { Data: [request(7)] } }),
     });
     renderPage();
     const table = await screen.findByRole('table', { name: 'Impersonation log entries' });
@@ -62,7 +64,7 @@ describe('impersonation logs table', () => {
 
   it('filters by status through the server', async () => {
     const { calls } = stubApi(support, {
-      'GET /admin/impersonation/logs': () => ({ body: { Data: [] } }),
+      impersonationLogs: () => ({ body: { Data: [] } }),
     });
     renderPage();
     fireEvent.change(await screen.findByRole('combobox', { name: 'Status' }), {
@@ -73,14 +75,14 @@ describe('impersonation logs table', () => {
   });
 
   it('shows the empty state', async () => {
-    stubApi(support, { 'GET /admin/impersonation/logs': () => ({ body: { Data: [] } }) });
+    stubApi(support, { impersonationLogs: () => ({ body: { Data: [] } }) });
     renderPage();
     expect(await screen.findByText(MESSAGES.tableEmpty)).toBeTruthy();
   });
 
   it("shows the server's error text, else the table fetch error", async () => {
     stubApi(support, {
-      'GET /admin/impersonation/logs': () => ({
+      impersonationLogs: () => ({
         status: 403,
         body: { ErrorCode: 902, Description: 'You do not have permission to perform this action.' },
       }),
@@ -88,7 +90,7 @@ describe('impersonation logs table', () => {
     renderPage();
     expect(await screen.findByText('You do not have permission to perform this action.')).toBeTruthy();
     cleanup();
-    stubApi(support, { 'GET /admin/impersonation/logs': () => ({ status: 400, body: {} }) });
+    stubApi(support, { impersonationLogs: () => ({ status: 400, body: {} }) });
     renderPage();
     expect(await screen.findByText(MESSAGES.tableFetchError)).toBeTruthy();
   });
@@ -96,10 +98,10 @@ describe('impersonation logs table', () => {
   it('tells a user without the logs permission', async () => {
     const { calls } = stubApi(
       { ...support, Role: ['Billing'], Permissions: ['impersonation.request'] },
-      { 'GET /admin/impersonation/logs': () => ({ body: { Data: [] } }) },
+      { impersonationLogs: () => ({ body: { Data: [] } }) },
     );
     renderPage();
     expect((await screen.findByRole('alert')).textContent).toBe(MESSAGES.noImpersonationAccess);
-    expect(calls.some((c) => c.key === 'GET /admin/impersonation/logs')).toBe(false);
+    expect(calls.some((c) => c.id === 'impersonationLogs')).toBe(false);
   });
 });

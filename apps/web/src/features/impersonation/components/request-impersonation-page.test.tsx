@@ -5,32 +5,25 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
 import { clearImpersonation, IMPERSONATION_STORAGE_KEY } from '../../../lib/impersonation-mode.ts';
+import { paths } from '../../../lib/paths.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
-import { IMPERSONATED_SITE_PATH } from './impersonation-paths.ts';
-import {
-  admin,
-  CUSTOMER_ROLES,
-  renderScreen,
-  request,
-  stubApi,
-  support,
-  TEAM,
-} from './impersonation-test-kit.tsx';
-import RequestImpersonationPage, { REQUESTS_PATH } from './request-impersonation-page.tsx';
+import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
+import { admin, CUSTOMER_ROLES, request, support, TEAM } from './impersonation-fixtures.ts';
+import RequestImpersonationPage from './request-impersonation-page.tsx';
 
 const PATH = '/manage-customer/impersonate';
 const renderPage = (search = '?uid=u-ada&appId=11') =>
   renderScreen(`${PATH}${search}`, [
     { path: PATH, element: <RequestImpersonationPage /> },
-    { path: REQUESTS_PATH, element: <p>requests tab</p> },
+    { path: paths.impersonationRequests, element: <p>requests tab</p> },
   ]);
 const site = {
   appId: 11,
   AppName: 'analytical-engine',
   ApiKey: 'k',
   uid: 'u-ada',
-  Status: 'active',
-  Plan: 'Free',
+  Status: 'active' as const,
+  Plan: 'Free' as const,
   Role: 'Owner',
   CreatedDate: '2024-01-01T00:00:00Z',
 };
@@ -54,12 +47,12 @@ afterEach(() => {
 describe('request impersonation', () => {
   it('creates a request for the site and opens the requests tab with the server message', async () => {
     const { calls } = stubApi(admin, {
-      'GET /admin/updateaccess': noGrant,
-      'GET /admin/appbyid': () => ({ body: { Data: site } }),
-      'GET /admin/impersonation/requests': () => ({ body: { Data: [] } }),
-      'GET /admin/customer/roles': () => ({ body: { Data: CUSTOMER_ROLES } }),
-      'GET /admin/team': () => ({ body: { Data: TEAM } }),
-      'POST /admin/impersonation/requests': () => ({
+      updateAccess: noGrant,
+      appById: () => ({ body: { Data: site } }),
+      impersonationList: () => ({ body: { Data: [] } }),
+      customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
+      teamList: () => ({ body: { Data: TEAM } }),
+      impersonationCreate: () => ({
         body: {
           Data: request(5),
           Message: 'Impersonation request 5 for analytical-engine has been created.',
@@ -80,7 +73,7 @@ describe('request impersonation', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Request impersonation' }));
     expect(screen.getByText(MESSAGES.approveRolesRequired)).toBeTruthy();
     expect(screen.getByText(MESSAGES.editAssigneesRequired)).toBeTruthy();
-    expect(calls.some((c) => c.key === 'POST /admin/impersonation/requests')).toBe(false);
+    expect(calls.some((c) => c.id === 'impersonationCreate')).toBe(false);
 
     fireEvent.change(screen.getByRole('combobox', { name: 'Priority' }), { target: { value: 'High' } });
     fireEvent.change(screen.getByRole('textbox', { name: 'Description' }), {
@@ -96,11 +89,11 @@ describe('request impersonation', () => {
       target: { value: '45' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Request impersonation' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe(REQUESTS_PATH));
+    await waitFor(() => expect(router.state.location.pathname).toBe(paths.impersonationRequests));
     expect((await screen.findByTestId('toast-success')).textContent).toContain(
       'Impersonation request 5 for analytical-engine has been created.',
     );
-    expect(calls.find((c) => c.key === 'POST /admin/impersonation/requests')?.body).toEqual({
+    expect(calls.find((c) => c.id === 'impersonationCreate')?.body).toEqual({
       data: {
         AppId: 11,
         Priority: 'High',
@@ -115,10 +108,10 @@ describe('request impersonation', () => {
 
   it("shows the customer roles failure, and an email input when the team can't be listed", async () => {
     stubApi(support, {
-      'GET /admin/updateaccess': noGrant,
-      'GET /admin/appbyid': () => ({ body: { Data: site } }),
-      'GET /admin/impersonation/requests': () => ({ body: { Data: [] } }),
-      'GET /admin/customer/roles': () => ({ status: 400, body: {} }),
+      updateAccess: noGrant,
+      appById: () => ({ body: { Data: site } }),
+      impersonationList: () => ({ body: { Data: [] } }),
+      customerRoles: () => ({ status: 400, body: {} }),
     });
     renderPage();
     expect((await screen.findAllByText(MESSAGES.customerRolesFailed)).length).toBeGreaterThan(0);
@@ -136,15 +129,15 @@ describe('request impersonation', () => {
       ExpiresAt: '2999-01-02T03:04:00.000Z',
     };
     const { calls } = stubApi(admin, {
-      'GET /admin/updateaccess': () => ({ body: { Data: grant } }),
-      'GET /account/switchapp': () => ({ body: { xtoken: 'imp-t', xsign: 'imp-s', Data: grant } }),
+      updateAccess: () => ({ body: { Data: grant } }),
+      switchApp: () => ({ body: { xtoken: 'imp-t', xsign: 'imp-s', Data: grant } }),
     });
     const router = renderScreen(`${PATH}?uid=u-ada&appId=11`, [
       { path: PATH, element: <RequestImpersonationPage /> },
-      { path: IMPERSONATED_SITE_PATH, element: <p>impersonated site</p> },
+      { path: '/impersonation/site', element: <p>impersonated site</p> },
     ]);
     expect(await screen.findByRole('heading', { name: 'Impersonate analytical-engine' })).toBeTruthy();
-    expect(calls.find((c) => c.key === 'GET /admin/updateaccess')?.url.search).toBe('?appId=11&userId=u-ada');
+    expect(calls.find((c) => c.id === 'updateAccess')?.url.search).toBe('?appId=11&userId=u-ada');
     const list = screen.getByText('Permissions').closest('div')!;
     expect(list.textContent).toContain('ManageSettings');
     expect(screen.getByText('Developer')).toBeTruthy();
@@ -152,9 +145,9 @@ describe('request impersonation', () => {
     expect(screen.queryByRole('button', { name: 'Request impersonation' })).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Start impersonation' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe(IMPERSONATED_SITE_PATH));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/impersonation/site'));
     expect(router.state.location.search).toBe('?uid=u-ada&appId=11');
-    const switched = calls.find((c) => c.key === 'GET /account/switchapp')!;
+    const switched = calls.find((c) => c.id === 'switchApp')!;
     expect(switched.url.search).toBe('?appid=11');
     expect(switched.headers.xtoken).toBe('t');
     const stored = JSON.parse(sessionStorage.getItem(IMPERSONATION_STORAGE_KEY)!);
@@ -165,11 +158,11 @@ describe('request impersonation', () => {
 
   it('without a live grant (403), shows the request form and no error', async () => {
     stubApi(admin, {
-      'GET /admin/updateaccess': noGrant,
-      'GET /admin/appbyid': () => ({ body: { Data: site } }),
-      'GET /admin/impersonation/requests': () => ({ body: { Data: [] } }),
-      'GET /admin/customer/roles': () => ({ body: { Data: CUSTOMER_ROLES } }),
-      'GET /admin/team': () => ({ body: { Data: TEAM } }),
+      updateAccess: noGrant,
+      appById: () => ({ body: { Data: site } }),
+      impersonationList: () => ({ body: { Data: [] } }),
+      customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
+      teamList: () => ({ body: { Data: TEAM } }),
     });
     renderPage();
     expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();

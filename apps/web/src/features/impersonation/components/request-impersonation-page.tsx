@@ -6,11 +6,11 @@ import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { useLiveValidation } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useCreateRequest, useLiveGrant, useRequests, useSite } from '../api/impersonation-api.ts';
 import { GrantPanel } from './grant-panel.tsx';
-import { customerViewPath } from './impersonation-paths.ts';
 import { NoImpersonationAccess } from './no-access.tsx';
 import { type RequestField, RequestFields, type RequestValues } from './request-fields.tsx';
 import { rolesTakenByOthers } from './request-view.ts';
@@ -26,7 +26,6 @@ const FIELDS: readonly Field[] = [
   'AdditionalPermissions',
   'Duration',
 ];
-export const REQUESTS_PATH = '/manage-superuser/impersonation/assigned-requests';
 
 /**
  * /manage-customer/impersonate?uid=&appId=: the customer view's Impersonate action. It first asks
@@ -101,7 +100,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
   const appName = site.data?.AppName ?? t('thisSite', { appId });
   const mine = (requests.data ?? []).filter((r) => r.AppId === appId && r.Initiator === viewer.email);
   const pending = mine.find((r) => r.Action.Status === 'Pending');
-  const backTo = customerViewPath(uid);
+  const backTo = paths.customerView(uid);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -115,7 +114,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
       .mutateAsync({ data: form.data })
       .then((answer) => {
         toast.success(answer.Message);
-        navigate(REQUESTS_PATH);
+        navigate(paths.impersonationRequests);
       })
       .catch(() => {});
   };
@@ -136,7 +135,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
       {pending ? (
         <p className="notice notice-info">
           {t('alreadyPending', { id: pending.Id, app: appName })}{' '}
-          <Link to={REQUESTS_PATH}>{t('openRequests')}</Link>
+          <Link to={paths.impersonationRequests}>{t('openRequests')}</Link>
         </p>
       ) : null}
       <form onSubmit={onSubmit} noValidate aria-labelledby="screen-title">

@@ -4,7 +4,7 @@ import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
 export type RequestAction = ReturnType<typeof availableActions>[number];
 
 /** The state machine's view of a listed request (an Expired row is a stored Approved one). */
-export function stateOf(r: ImpersonationRequest): RequestState {
+function stateOf(r: ImpersonationRequest): RequestState {
   return {
     status: r.Action.Status === 'Expired' ? 'Approved' : r.Action.Status,
     deleted: false,

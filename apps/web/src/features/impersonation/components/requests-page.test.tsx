@@ -3,17 +3,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
-import {
-  admin,
-  CUSTOMER_ROLES,
-  renderScreen,
-  request,
-  stubApi,
-  superAdmin,
-  support,
-  TEAM,
-  type Viewer,
-} from './impersonation-test-kit.tsx';
+import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
+import { admin, CUSTOMER_ROLES, request, superAdmin, support, TEAM } from './impersonation-fixtures.ts';
 import RequestsPage from './requests-page.tsx';
 
 const PATH = '/manage-superuser/impersonation/assigned-requests';
@@ -35,7 +26,7 @@ const openRequest = async (id: number) => {
   return screen.getByRole('dialog', { name: `Impersonation request ${id}` });
 };
 const list = (rows: ReturnType<typeof request>[]) => ({
-  'GET /admin/impersonation/requests': () => ({ body: { Data: rows } }),
+  impersonationList: () => ({ body: { Data: rows } }),
 });
 
 describe('impersonation requests table', () => {
@@ -63,7 +54,7 @@ describe('impersonation requests table', () => {
 
   it('filters by status through the server', async () => {
     const { calls } = stubApi(superAdmin, {
-      'GET /admin/impersonation/requests': (_b, url) => ({
+      impersonationList: ({ body: _b, url }) => ({
         body: {
           Data:
             url.searchParams.get('status') === 'Approved'
@@ -94,7 +85,7 @@ describe('impersonation requests table', () => {
 
   it("shows the server's error text, else the table fetch error", async () => {
     stubApi(superAdmin, {
-      'GET /admin/impersonation/requests': () => ({
+      impersonationList: () => ({
         status: 403,
         body: { ErrorCode: 902, Description: 'You do not have permission to perform this action.' },
       }),
@@ -102,7 +93,7 @@ describe('impersonation requests table', () => {
     renderPage();
     expect(await screen.findByText('You do not have permission to perform this action.')).toBeTruthy();
     cleanup();
-    stubApi(superAdmin, { 'GET /admin/impersonation/requests': () => ({ status: 400, body: {} }) });
+    stubApi(superAdmin, { impersonationList: () => ({ status: 400, body: {} }) });
     renderPage();
     expect(await screen.findByText(MESSAGES.tableFetchError)).toBeTruthy();
   });
@@ -111,7 +102,7 @@ describe('impersonation requests table', () => {
     const { calls } = stubApi({ ...support, Role: ['Billing'], Permissions: ['customers.read'] }, list([]));
     renderPage();
     expect((await screen.findByRole('alert')).textContent).toBe(MESSAGES.noImpersonationAccess);
-    expect(calls.some((c) => c.key === 'GET /admin/impersonation/requests')).toBe(false);
+    expect(calls.some((c) => c.id === 'impersonationList')).toBe(false);
   });
 });
 
@@ -197,7 +188,7 @@ describe('request popup', () => {
   it("approves with the approve form's rules and updates the row from the answer", async () => {
     const { calls } = stubApi(superAdmin, {
       ...list([request(9)]),
-      'POST /admin/impersonation/request/action': () => ({
+      impersonationAction: () => ({
         body: {
           Data: {
             Id: 9,
@@ -233,7 +224,7 @@ describe('request popup', () => {
     fireEvent.change(duration, { target: { value: '0' } });
     expect(within(form).getByText(MESSAGES.approveDurationRange)).toBeTruthy();
     fireEvent.click(within(form).getByRole('button', { name: 'Approve' }));
-    expect(calls.some((c) => c.key === 'POST /admin/impersonation/request/action')).toBe(false);
+    expect(calls.some((c) => c.id === 'impersonationAction')).toBe(false);
 
     fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
     fireEvent.click(within(form).getByRole('checkbox', { name: 'ManageSite' }));
@@ -244,7 +235,7 @@ describe('request popup', () => {
     expect(within(form).queryByText(MESSAGES.approveRolesRequired)).toBeNull();
     fireEvent.click(within(form).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    const call = calls.find((c) => c.key === 'POST /admin/impersonation/request/action')!;
+    const call = calls.find((c) => c.id === 'impersonationAction')!;
     expect(call.url.search).toBe('?requestId=9');
     expect(call.body).toEqual({
       Status: 'Approve',
@@ -257,13 +248,13 @@ describe('request popup', () => {
       'Request 9 for analytical-engine approved with 1 role',
     );
     expect(within(row(9)).getAllByRole('cell')[3]!.textContent).toBe('Approved');
-    expect(calls.filter((c) => c.key === 'GET /admin/impersonation/requests')).toHaveLength(1);
+    expect(calls.filter((c) => c.id === 'impersonationList')).toHaveLength(1);
   });
 
   it('rejects with comments', async () => {
     const { calls } = stubApi(superAdmin, {
       ...list([request(10)]),
-      'POST /admin/impersonation/request/action': () => ({
+      impersonationAction: () => ({
         body: {
           Data: {
             Id: 10,
@@ -287,7 +278,7 @@ describe('request popup', () => {
     });
     fireEvent.click(within(form).getByRole('button', { name: 'Reject' }));
     expect((await screen.findByTestId('toast-success')).textContent).toContain('has been rejected');
-    expect(calls.find((c) => c.key === 'POST /admin/impersonation/request/action')?.body).toEqual({
+    expect(calls.find((c) => c.id === 'impersonationAction')?.body).toEqual({
       Status: 'Reject',
       Comments: 'Not needed',
     });
@@ -307,7 +298,7 @@ describe('request popup', () => {
     });
     const { calls } = stubApi(superAdmin, {
       ...list([approved]),
-      'POST /admin/impersonation/request/action': () => ({
+      impersonationAction: () => ({
         body: {
           Data: {
             Id: 11,
@@ -348,7 +339,7 @@ describe('request popup', () => {
     fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
     fireEvent.click(proceed);
     expect((await screen.findByTestId('toast-success')).textContent).toContain('Some access of request 11');
-    const call = calls.find((c) => c.key === 'POST /admin/impersonation/request/action')!;
+    const call = calls.find((c) => c.id === 'impersonationAction')!;
     expect(call.url.searchParams.get('revokeAction')).toBe('roles');
     expect(call.body).toEqual({
       Status: 'Revoke',
@@ -364,7 +355,7 @@ describe('request popup', () => {
     });
     const { calls } = stubApi(superAdmin, {
       ...list([approved]),
-      'POST /admin/impersonation/request/action': () => ({
+      impersonationAction: () => ({
         body: {
           Data: {
             Id: 12,
@@ -384,7 +375,7 @@ describe('request popup', () => {
     fireEvent.click(within(await openRequest(12)).getByRole('button', { name: 'Revoke' }));
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Revoke' }));
     await screen.findByTestId('toast-success');
-    expect(calls.find((c) => c.key === 'POST /admin/impersonation/request/action')?.url.search).toBe(
+    expect(calls.find((c) => c.id === 'impersonationAction')?.url.search).toBe(
       '?requestId=12&revokeAction=site',
     );
     expect(within(row(12)).getAllByRole('cell')[3]!.textContent).toBe('Revoked');
@@ -393,7 +384,7 @@ describe('request popup', () => {
   it("toasts the server's error when an action fails", async () => {
     stubApi(superAdmin, {
       ...list([request(13)]),
-      'POST /admin/impersonation/request/action': () => ({
+      impersonationAction: () => ({
         status: 409,
         body: { ErrorCode: 950, Description: 'Only a pending request can be changed this way.' },
       }),
@@ -412,9 +403,9 @@ describe('edit and delete', () => {
   const editRoutes = (rows: ReturnType<typeof request>[], viewer: Viewer = admin) =>
     stubApi(viewer, {
       ...list(rows),
-      'GET /admin/customer/roles': () => ({ body: { Data: CUSTOMER_ROLES } }),
-      'GET /admin/team': () => ({ body: { Data: TEAM } }),
-      'PUT /admin/impersonation/request': (body, url) => ({
+      customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
+      teamList: () => ({ body: { Data: TEAM } }),
+      impersonationEdit: ({ body, url }) => ({
         body: {
           Data: {
             ...rows.find((r) => r.Id === Number(url.searchParams.get('requestId')))!,
@@ -426,7 +417,7 @@ describe('edit and delete', () => {
           Message: `Request ${url.searchParams.get('requestId')} for analytical-engine has been updated.`,
         },
       }),
-      'DELETE /admin/impersonation/request': (_b, url) => ({
+      impersonationDelete: ({ body: _b, url }) => ({
         body: {
           IsDeleted: true,
           Id: Number(url.searchParams.get('requestId')),
@@ -466,7 +457,7 @@ describe('edit and delete', () => {
     fireEvent.click(within(assignees).getByRole('checkbox', { name: 'superadmin@example.com' }));
     expect(within(form).getByText(MESSAGES.editAssigneesRequired)).toBeTruthy();
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
-    expect(calls.some((c) => c.key === 'PUT /admin/impersonation/request')).toBe(false);
+    expect(calls.some((c) => c.id === 'impersonationEdit')).toBe(false);
     fireEvent.click(within(assignees).getByRole('checkbox', { name: 'boss@example.com' }));
     fireEvent.click(within(roles).getByRole('checkbox', { name: 'Administrator' }));
     fireEvent.change(within(form).getByRole('combobox', { name: 'Priority' }), {
@@ -474,7 +465,7 @@ describe('edit and delete', () => {
     });
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    const call = calls.find((c) => c.key === 'PUT /admin/impersonation/request')!;
+    const call = calls.find((c) => c.id === 'impersonationEdit')!;
     expect(call.url.search).toBe('?requestId=21');
     expect(call.body).toEqual({
       Priority: 'Critical',
@@ -504,10 +495,9 @@ describe('edit and delete', () => {
     fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(calls.some((c) => c.key === 'GET /admin/team')).toBe(false);
+    expect(calls.some((c) => c.id === 'teamList')).toBe(false);
     expect(
-      (calls.find((c) => c.key === 'PUT /admin/impersonation/request')!.body as { Assignees: string[] })
-        .Assignees,
+      (calls.find((c) => c.id === 'impersonationEdit')!.body as { Assignees: string[] }).Assignees,
     ).toEqual(['superadmin@example.com', 'boss@example.com']);
   });
 
@@ -520,6 +510,6 @@ describe('edit and delete', () => {
     await waitFor(() => expect(screen.queryByRole('cell', { name: '41' })).toBeNull());
     expect(screen.getByRole('cell', { name: '42' })).toBeTruthy();
     expect((await screen.findByTestId('toast-success')).textContent).toContain('has been deleted');
-    expect(calls.filter((c) => c.key === 'GET /admin/impersonation/requests')).toHaveLength(1);
+    expect(calls.filter((c) => c.id === 'impersonationList')).toHaveLength(1);
   });
 });

@@ -1,12 +1,14 @@
+import { ERRORS } from '@sac/contract/errors';
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
-import { renderScreen, request, stubApi } from './impersonation-test-kit.tsx';
+import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
+import { request } from './impersonation-fixtures.ts';
 import SiteAccessPage from './site-access-page.tsx';
 
 const PATH = '/impersonation/site-access';
-const CALL = 'GET /admin/impersonation/site-access';
+const CALL = 'siteAccess';
 const renderPage = (search: string) =>
   renderScreen(`${PATH}${search}`, [{ path: PATH, element: <SiteAccessPage /> }]);
 
@@ -214,7 +216,10 @@ describe('site access page', () => {
     stubApi(undefined, {
       [CALL]: () => ({
         status: 400,
-        body: { ErrorCode: 938, Description: IMPERSONATION_MESSAGES.siteAccessLinkInvalid },
+        body: {
+          ErrorCode: ERRORS.siteAccessLinkInvalid.code,
+          Description: IMPERSONATION_MESSAGES.siteAccessLinkInvalid,
+        },
       }),
     });
     renderPage('?token=old');

@@ -3,71 +3,108 @@ import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
 import { APPLICATION_SECURITY_DEFAULTS, type ApplicationSecurity } from '@sac/contract/site-settings';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ApiAuth, useApiAuth, withAuth } from '../../../lib/api-auth.tsx';
 import { ApiError, callApi } from '../../../lib/api-client.ts';
-import type { TokenPair } from '../../../lib/impersonation-mode.ts';
 
 export type CustomObject = ResponseOf<'customObjectList'>['Data'][number];
 export type CustomDomain = ResponseOf<'customDomainList'>['Data'][number];
 export type AppSettings = ResponseOf<'appSettings'>['Data'];
-export type EncryptionSettings = ResponseOf<'passwordSettings'>['Data'];
+type EncryptionSettings = ResponseOf<'passwordSettings'>['Data'];
 export type RegistrationField = ResponseOf<'activeCustomFields'>['Data'][number];
 export type DataSource = ResponseOf<'customRegistrationDataList'>['Data'][number];
+export type SiteInfo = ResponseOf<'appInfoById'>['Data'];
 export type Integration = ResponseOf<'integrations'>['Data'][number];
 
-/**
- * The site a configuration section works on. `auth` calls with that pair (an impersonation
- * session) instead of the stored admin pair, so the same sections can serve the impersonated site.
- */
+/** The site a configuration section works on; who calls comes from `useApiAuth()`. */
 export interface SiteRef {
   uid: string;
   appId: number;
-  auth?: TokenPair;
 }
 
-/** Query keys: by caller (the admin, or one impersonation pair) then by site. */
-export const siteSettingsKeys = {
+/** Query keys: by caller (the staff member, or one impersonation pair) then by site. */
+const siteSettingsKeys = {
   all: ['site-settings'] as const,
-  site: (s: SiteRef) =>
-    [...siteSettingsKeys.all, s.auth ? `as:${s.auth.xtoken}` : 'admin', s.uid, s.appId] as const,
-  appSettings: (s: SiteRef) => [...siteSettingsKeys.site(s), 'app-settings'] as const,
-  security: (s: SiteRef) => [...siteSettingsKeys.site(s), 'security'] as const,
-  customObjects: (s: SiteRef) => [...siteSettingsKeys.site(s), 'custom-objects'] as const,
-  customDomains: (s: SiteRef) => [...siteSettingsKeys.site(s), 'custom-domains'] as const,
-  encryption: (s: SiteRef, set: SettingSet) => [...siteSettingsKeys.site(s), 'encryption', set] as const,
-  fields: (s: SiteRef) => [...siteSettingsKeys.site(s), 'registration-fields'] as const,
-  dataSources: (s: SiteRef) => [...siteSettingsKeys.site(s), 'data-sources'] as const,
-  integrations: (s: SiteRef) => [...siteSettingsKeys.site(s), 'integrations'] as const,
-  hubDomain: (s: SiteRef) =>
-    [...siteSettingsKeys.all, s.auth ? 'impersonated' : 'admin', 'hub-domain'] as const,
+  site: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.all, a.scope, s.uid, s.appId] as const,
+  siteInfo: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.site(a, s), 'site-info'] as const,
+  appSettings: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.site(a, s), 'app-settings'] as const,
+  security: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.site(a, s), 'security'] as const,
+  customObjects: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.site(a, s), 'custom-objects'] as const,
+  customDomains: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.site(a, s), 'custom-domains'] as const,
+  encryption: (a: ApiAuth, s: SiteRef, set: SettingSet) =>
+    [...siteSettingsKeys.site(a, s), 'encryption', set] as const,
+  fields: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.site(a, s), 'registration-fields'] as const,
+  dataSources: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.site(a, s), 'data-sources'] as const,
+  integrations: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.site(a, s), 'integrations'] as const,
+  hubDomain: () => [...siteSettingsKeys.all, 'hub-domain'] as const,
 };
 
-const call = (s: SiteRef, signal?: AbortSignal) => ({
+const call = (a: ApiAuth, s: SiteRef, signal?: AbortSignal) => ({
   query: { uid: s.uid, appId: s.appId },
   signal,
-  ...(s.auth ? { auth: s.auth } : {}),
+  ...withAuth(a),
 });
 /** Impersonated reads fail at once (a refused call will not change on retry). */
-const retryOf = (s: SiteRef) => (s.auth ? { retry: false } : {});
+const retryOf = (a: ApiAuth) => (a.pair ? { retry: false } : {});
+
+// --------------------------------------------------------------------------------------------
+// Overview
+
+/** GET /admin/appinfobyid {uId, appId}: plan, status, data center, database (masked), features, web apps. */
+export function useSiteInfo(s: SiteRef) {
+  const a = useApiAuth();
+  return useQuery({
+    queryKey: siteSettingsKeys.siteInfo(a, s),
+    queryFn: async ({ signal }) =>
+      (await callApi('appInfoById', { query: { uId: s.uid, appId: s.appId }, signal, ...withAuth(a) })).Data,
+    ...retryOf(a),
+  });
+}
+
+/** PUT /admin/site/status {Status}: the overview takes the new status; other reads refresh. */
+export function useSetSiteStatus(s: SiteRef) {
+  const a = useApiAuth();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...siteSettingsKeys.siteInfo(a, s), 'status'],
+    mutationFn: async (Status: BodyOf<'setSiteStatus'>['Status']) =>
+      (
+        await callApi('setSiteStatus', {
+          query: { uId: s.uid, appId: s.appId },
+          body: { Status },
+          ...withAuth(a),
+        })
+      ).Data,
+    onSuccess: (site) => {
+      queryClient.setQueryData<SiteInfo>(siteSettingsKeys.siteInfo(a, s), (prev) =>
+        prev ? { ...prev, Status: site.Status } : prev,
+      );
+      void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
+    },
+  });
+}
 
 // --------------------------------------------------------------------------------------------
 // Plan info and web apps
 
 /** GET /admin/appsettings: plan, trial or subscribed, billing and the web apps. */
-export const useAppSettings = (s: SiteRef) =>
-  useQuery({
-    queryKey: siteSettingsKeys.appSettings(s),
-    queryFn: async ({ signal }) => (await callApi('appSettings', call(s, signal))).Data,
-    ...retryOf(s),
+export function useAppSettings(s: SiteRef) {
+  const a = useApiAuth();
+  return useQuery({
+    queryKey: siteSettingsKeys.appSettings(a, s),
+    queryFn: async ({ signal }) => (await callApi('appSettings', call(a, s, signal))).Data,
+    ...retryOf(a),
   });
+}
 
 /** PUT /admin/appsettings {data:{ProductionUrl, StagingUrl}}; the answer replaces the cached read. */
 export function useSaveAppSettings(s: SiteRef) {
+  const a = useApiAuth();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: [...siteSettingsKeys.appSettings(s), 'save'],
+    mutationKey: [...siteSettingsKeys.appSettings(a, s), 'save'],
     mutationFn: (data: { ProductionUrl: string; StagingUrl: string }) =>
-      callApi('updateAppSettings', { ...call(s), body: { data } }),
-    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.appSettings(s), answer.Data),
+      callApi('updateAppSettings', { ...call(a, s), body: { data } }),
+    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.appSettings(a, s), answer.Data),
   });
 }
 
@@ -81,12 +118,13 @@ export interface SecurityRead {
 }
 
 /** GET /admin/applicationlevelsecurity; ErrorCode 927 (never saved) reads as the defaults, silently. */
-export const useApplicationSecurity = (s: SiteRef) =>
-  useQuery({
-    queryKey: siteSettingsKeys.security(s),
+export function useApplicationSecurity(s: SiteRef) {
+  const a = useApiAuth();
+  return useQuery({
+    queryKey: siteSettingsKeys.security(a, s),
     queryFn: async ({ signal }): Promise<SecurityRead> => {
       try {
-        const answer = await callApi('applicationSecurity', call(s, signal));
+        const answer = await callApi('applicationSecurity', call(a, s, signal));
         return { settings: answer.Data, saved: true };
       } catch (error) {
         if (error instanceof ApiError && error.code === ERRORS.notFound.code) {
@@ -95,22 +133,24 @@ export const useApplicationSecurity = (s: SiteRef) =>
         throw error;
       }
     },
-    ...retryOf(s),
+    ...retryOf(a),
   });
+}
 
 /**
  * PUT /admin/applicationlevelsecurity {data}. Errors are the form's own (981 is shown in it);
  * the answer replaces the cached read.
  */
 export function useSaveApplicationSecurity(s: SiteRef) {
+  const a = useApiAuth();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: [...siteSettingsKeys.security(s), 'save'],
+    mutationKey: [...siteSettingsKeys.security(a, s), 'save'],
     meta: { errorFallback: false },
     mutationFn: (data: ApplicationSecurity) =>
-      callApi('updateApplicationSecurity', { ...call(s), body: { data } }),
+      callApi('updateApplicationSecurity', { ...call(a, s), body: { data } }),
     onSuccess: (answer) =>
-      queryClient.setQueryData<SecurityRead>(siteSettingsKeys.security(s), {
+      queryClient.setQueryData<SecurityRead>(siteSettingsKeys.security(a, s), {
         settings: answer.Data,
         saved: true,
       }),
@@ -121,100 +161,117 @@ export function useSaveApplicationSecurity(s: SiteRef) {
 // Custom objects
 
 /** GET /admin/customobject; ErrorCode 999 (no objects) reads as an empty list. */
-export const useCustomObjects = (s: SiteRef) =>
-  useQuery({
-    queryKey: siteSettingsKeys.customObjects(s),
+export function useCustomObjects(s: SiteRef) {
+  const a = useApiAuth();
+  return useQuery({
+    queryKey: siteSettingsKeys.customObjects(a, s),
     queryFn: async ({ signal }): Promise<CustomObject[]> => {
       try {
-        return (await callApi('customObjectList', call(s, signal))).Data;
+        return (await callApi('customObjectList', call(a, s, signal))).Data;
       } catch (error) {
         if (error instanceof ApiError && error.code === ERRORS.customObjectsEmpty.code) return [];
         throw error;
       }
     },
-    ...retryOf(s),
+    ...retryOf(a),
   });
+}
 
 function useObjectsCache(s: SiteRef) {
+  const a = useApiAuth();
   const queryClient = useQueryClient();
   return (update: (rows: CustomObject[]) => CustomObject[]) =>
-    queryClient.setQueryData<CustomObject[]>(siteSettingsKeys.customObjects(s), (rows) => update(rows ?? []));
+    queryClient.setQueryData<CustomObject[]>(siteSettingsKeys.customObjects(a, s), (rows) =>
+      update(rows ?? []),
+    );
 }
 
 /** POST /admin/customobject: the new object joins the cached list. */
 export function useCreateCustomObject(s: SiteRef) {
+  const a = useApiAuth();
   const setRows = useObjectsCache(s);
   return useMutation({
-    mutationKey: [...siteSettingsKeys.customObjects(s), 'create'],
+    mutationKey: [...siteSettingsKeys.customObjects(a, s), 'create'],
     mutationFn: (body: { Id: string; Name: string; SizeMB: number; Schema: string }) =>
-      callApi('customObjectCreate', { ...call(s), body }),
+      callApi('customObjectCreate', { ...call(a, s), body }),
     onSuccess: (answer) => setRows((rows) => [...rows.filter((r) => r.Id !== answer.Data.Id), answer.Data]),
   });
 }
 
 /** PUT /admin/customobject/schema {objId, Schema}: the row takes the answer. */
 export function useSetCustomObjectSchema(s: SiteRef) {
+  const a = useApiAuth();
   const setRows = useObjectsCache(s);
   return useMutation({
-    mutationKey: [...siteSettingsKeys.customObjects(s), 'schema'],
+    mutationKey: [...siteSettingsKeys.customObjects(a, s), 'schema'],
     mutationFn: (body: { objId: string; Schema: string }) =>
-      callApi('customObjectSchema', { ...call(s), body }),
+      callApi('customObjectSchema', { ...call(a, s), body }),
     onSuccess: (answer) => setRows((rows) => rows.map((r) => (r.Id === answer.Data.Id ? answer.Data : r))),
   });
 }
 
 /** DELETE /admin/customobject {objId}: the row leaves the cached list. */
 export function useRemoveCustomObject(s: SiteRef) {
+  const a = useApiAuth();
   const setRows = useObjectsCache(s);
   return useMutation({
-    mutationKey: [...siteSettingsKeys.customObjects(s), 'remove'],
-    mutationFn: (objId: string) => callApi('customObjectDelete', { ...call(s), body: { objId } }),
+    mutationKey: [...siteSettingsKeys.customObjects(a, s), 'remove'],
+    mutationFn: (objId: string) => callApi('customObjectDelete', { ...call(a, s), body: { objId } }),
     onSuccess: (_answer, objId) => setRows((rows) => rows.filter((r) => r.Id !== objId)),
   });
 }
 
 /** POST /admin/customobject/validate {Schema, Sample}: {Valid, Errors[{Path, Message}]}. */
 export function useValidateSample(s: SiteRef) {
+  const a = useApiAuth();
   return useMutation({
-    mutationKey: [...siteSettingsKeys.customObjects(s), 'validate'],
+    mutationKey: [...siteSettingsKeys.customObjects(a, s), 'validate'],
     mutationFn: (body: { Schema: string; Sample: string }) =>
-      callApi('customObjectValidate', { ...call(s), body }),
+      callApi('customObjectValidate', { ...call(a, s), body }),
   });
 }
 
 // --------------------------------------------------------------------------------------------
 // Custom domains
 
-/** GET /admin/hubdomain: custom domains point a CNAME at <site>.<hub domain>. */
-export const useHubDomain = (s: SiteRef) =>
-  useQuery({
-    queryKey: siteSettingsKeys.hubDomain(s),
-    queryFn: async ({ signal }) =>
-      (await callApi('hubDomain', { signal, ...(s.auth ? { auth: s.auth } : {}) })).Data.HubDomain,
+/**
+ * GET /admin/hubdomain: custom domains point a CNAME at <site>.<hub domain>. A fact of the
+ * platform, not of a site, so it is read with the staff member's own pair, impersonating or not.
+ */
+export function useHubDomain() {
+  return useQuery({
+    queryKey: siteSettingsKeys.hubDomain(),
+    queryFn: async ({ signal }) => (await callApi('hubDomain', { signal })).Data.HubDomain,
     staleTime: 5 * 60_000,
-    ...retryOf(s),
   });
+}
 
 /** GET /admin/customdomain/bindingrequest: the domains, their status and DNS records. */
-export const useCustomDomains = (s: SiteRef) =>
-  useQuery({
-    queryKey: siteSettingsKeys.customDomains(s),
-    queryFn: async ({ signal }) => (await callApi('customDomainList', call(s, signal))).Data,
-    ...retryOf(s),
+export function useCustomDomains(s: SiteRef) {
+  const a = useApiAuth();
+  return useQuery({
+    queryKey: siteSettingsKeys.customDomains(a, s),
+    queryFn: async ({ signal }) => (await callApi('customDomainList', call(a, s, signal))).Data,
+    ...retryOf(a),
   });
+}
 
 function useDomainsCache(s: SiteRef) {
+  const a = useApiAuth();
   const queryClient = useQueryClient();
   return (update: (rows: CustomDomain[]) => CustomDomain[]) =>
-    queryClient.setQueryData<CustomDomain[]>(siteSettingsKeys.customDomains(s), (rows) => update(rows ?? []));
+    queryClient.setQueryData<CustomDomain[]>(siteSettingsKeys.customDomains(a, s), (rows) =>
+      update(rows ?? []),
+    );
 }
 
 /** POST /admin/customdomain/bindingrequest {domain}: the new domain (pending) joins the list. */
 export function useAddCustomDomain(s: SiteRef) {
+  const a = useApiAuth();
   const setRows = useDomainsCache(s);
   return useMutation({
-    mutationKey: [...siteSettingsKeys.customDomains(s), 'add'],
-    mutationFn: (domain: string) => callApi('customDomainCreate', { ...call(s), body: { domain } }),
+    mutationKey: [...siteSettingsKeys.customDomains(a, s), 'add'],
+    mutationFn: (domain: string) => callApi('customDomainCreate', { ...call(a, s), body: { domain } }),
     onSuccess: (answer) =>
       setRows((rows) => [...rows.filter((r) => r.Domain !== answer.Data.Domain), answer.Data]),
   });
@@ -222,10 +279,11 @@ export function useAddCustomDomain(s: SiteRef) {
 
 /** POST /admin/customdomain/verify {domain}: the row takes the answer (verified or the check's result). */
 export function useVerifyCustomDomain(s: SiteRef) {
+  const a = useApiAuth();
   const setRows = useDomainsCache(s);
   return useMutation({
-    mutationKey: [...siteSettingsKeys.customDomains(s), 'verify'],
-    mutationFn: (domain: string) => callApi('customDomainVerify', { ...call(s), body: { domain } }),
+    mutationKey: [...siteSettingsKeys.customDomains(a, s), 'verify'],
+    mutationFn: (domain: string) => callApi('customDomainVerify', { ...call(a, s), body: { domain } }),
     onSuccess: (answer) =>
       setRows((rows) => rows.map((r) => (r.Domain === answer.Data.Domain ? answer.Data : r))),
   });
@@ -233,10 +291,11 @@ export function useVerifyCustomDomain(s: SiteRef) {
 
 /** DELETE /admin/customdomain/bindingrequest {domain}: the row leaves the list. */
 export function useDeleteCustomDomain(s: SiteRef) {
+  const a = useApiAuth();
   const setRows = useDomainsCache(s);
   return useMutation({
-    mutationKey: [...siteSettingsKeys.customDomains(s), 'delete'],
-    mutationFn: (domain: string) => callApi('customDomainDelete', { ...call(s), body: { domain } }),
+    mutationKey: [...siteSettingsKeys.customDomains(a, s), 'delete'],
+    mutationFn: (domain: string) => callApi('customDomainDelete', { ...call(a, s), body: { domain } }),
     onSuccess: (_answer, domain) => setRows((rows) => rows.filter((r) => r.Domain !== domain)),
   });
 }
@@ -259,13 +318,14 @@ const ENCRYPTION_READS = {
  * GET /admin/password-settings, /admin/previous-password-settings (1037: not set, ignored) or
  * /admin/security-question-settings (1090: not set, ignored).
  */
-export const useEncryptionSettings = (s: SiteRef, set: SettingSet) =>
-  useQuery({
-    queryKey: siteSettingsKeys.encryption(s, set),
+export function useEncryptionSettings(s: SiteRef, set: SettingSet) {
+  const a = useApiAuth();
+  return useQuery({
+    queryKey: siteSettingsKeys.encryption(a, s, set),
     queryFn: async ({ signal }): Promise<EncryptionRead> => {
       const read = ENCRYPTION_READS[set];
       try {
-        return { settings: (await callApi(read.id, call(s, signal))).Data };
+        return { settings: (await callApi(read.id, call(a, s, signal))).Data };
       } catch (error) {
         if (read.unset !== undefined && error instanceof ApiError && error.code === read.unset) {
           return { settings: undefined };
@@ -273,20 +333,22 @@ export const useEncryptionSettings = (s: SiteRef, set: SettingSet) =>
         throw error;
       }
     },
-    ...retryOf(s),
+    ...retryOf(a),
   });
+}
 
 export type EncryptionData = BodyOf<'saveEncryptionSettings'>['data'];
 
 /** POST /admin/save-encryption-settings {Set, data}: the answer replaces that set's cached read. */
 export function useSaveEncryptionSettings(s: SiteRef, set: SettingSet) {
+  const a = useApiAuth();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: [...siteSettingsKeys.encryption(s, set), 'save'],
+    mutationKey: [...siteSettingsKeys.encryption(a, s, set), 'save'],
     mutationFn: (data: EncryptionData) =>
-      callApi('saveEncryptionSettings', { ...call(s), body: { Set: set, data } }),
+      callApi('saveEncryptionSettings', { ...call(a, s), body: { Set: set, data } }),
     onSuccess: (answer) =>
-      queryClient.setQueryData<EncryptionRead>(siteSettingsKeys.encryption(s, set), {
+      queryClient.setQueryData<EncryptionRead>(siteSettingsKeys.encryption(a, s, set), {
         settings: answer.Data,
       }),
   });
@@ -294,10 +356,11 @@ export function useSaveEncryptionSettings(s: SiteRef, set: SettingSet) {
 
 /** POST /admin/encryption-settings/preview {data, Sample}: {Stored, SaltUsed, Weak}. */
 export function useEncryptionPreview(s: SiteRef, set: SettingSet) {
+  const a = useApiAuth();
   return useMutation({
-    mutationKey: [...siteSettingsKeys.encryption(s, set), 'preview'],
+    mutationKey: [...siteSettingsKeys.encryption(a, s, set), 'preview'],
     mutationFn: (body: { data: EncryptionData; Sample: string }) =>
-      callApi('encryptionPreview', { ...call(s), body }),
+      callApi('encryptionPreview', { ...call(a, s), body }),
   });
 }
 
@@ -305,62 +368,71 @@ export function useEncryptionPreview(s: SiteRef, set: SettingSet) {
 // Registration fields, data sources, integrations
 
 /** GET /admin/active-custom-fields: default and custom registration fields. */
-export const useRegistrationFields = (s: SiteRef) =>
-  useQuery({
-    queryKey: siteSettingsKeys.fields(s),
-    queryFn: async ({ signal }) => (await callApi('activeCustomFields', call(s, signal))).Data,
-    ...retryOf(s),
+export function useRegistrationFields(s: SiteRef) {
+  const a = useApiAuth();
+  return useQuery({
+    queryKey: siteSettingsKeys.fields(a, s),
+    queryFn: async ({ signal }) => (await callApi('activeCustomFields', call(a, s, signal))).Data,
+    ...retryOf(a),
   });
+}
 
 /** POST /admin/default-fields {Fields}: the answer replaces the cached fields. */
 export function useSaveDefaultFields(s: SiteRef) {
+  const a = useApiAuth();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: [...siteSettingsKeys.fields(s), 'defaults'],
-    mutationFn: (body: BodyOf<'saveDefaultFields'>) => callApi('saveDefaultFields', { ...call(s), body }),
-    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.fields(s), answer.Data),
+    mutationKey: [...siteSettingsKeys.fields(a, s), 'defaults'],
+    mutationFn: (body: BodyOf<'saveDefaultFields'>) => callApi('saveDefaultFields', { ...call(a, s), body }),
+    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.fields(a, s), answer.Data),
   });
 }
 
 /** POST /admin/custom-field: the answer (all the fields) replaces the cached fields. */
 export function useAddCustomField(s: SiteRef) {
+  const a = useApiAuth();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: [...siteSettingsKeys.fields(s), 'add'],
-    mutationFn: (body: BodyOf<'addCustomField'>) => callApi('addCustomField', { ...call(s), body }),
-    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.fields(s), answer.Data),
+    mutationKey: [...siteSettingsKeys.fields(a, s), 'add'],
+    mutationFn: (body: BodyOf<'addCustomField'>) => callApi('addCustomField', { ...call(a, s), body }),
+    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.fields(a, s), answer.Data),
   });
 }
 
 /** GET /admin/custom-registration-data-list: the data sources. */
-export const useDataSources = (s: SiteRef) =>
-  useQuery({
-    queryKey: siteSettingsKeys.dataSources(s),
-    queryFn: async ({ signal }) => (await callApi('customRegistrationDataList', call(s, signal))).Data,
-    ...retryOf(s),
+export function useDataSources(s: SiteRef) {
+  const a = useApiAuth();
+  return useQuery({
+    queryKey: siteSettingsKeys.dataSources(a, s),
+    queryFn: async ({ signal }) => (await callApi('customRegistrationDataList', call(a, s, signal))).Data,
+    ...retryOf(a),
   });
+}
 
 /** POST /admin/custom-registration-data: the answer (all the data sources) replaces the cache. */
 export function useAddDataSource(s: SiteRef) {
+  const a = useApiAuth();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: [...siteSettingsKeys.dataSources(s), 'add'],
-    mutationFn: (body: BodyOf<'addDataSource'>) => callApi('addDataSource', { ...call(s), body }),
-    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.dataSources(s), answer.Data),
+    mutationKey: [...siteSettingsKeys.dataSources(a, s), 'add'],
+    mutationFn: (body: BodyOf<'addDataSource'>) => callApi('addDataSource', { ...call(a, s), body }),
+    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.dataSources(a, s), answer.Data),
   });
 }
 
 /** GET /admin/integrations?uId=&appId= (the spec's uId spelling). */
-export const useIntegrations = (s: SiteRef) =>
-  useQuery({
-    queryKey: siteSettingsKeys.integrations(s),
+export function useIntegrations(s: SiteRef) {
+  const a = useApiAuth();
+  return useQuery({
+    queryKey: siteSettingsKeys.integrations(a, s),
     queryFn: async ({ signal }) =>
       (
         await callApi('integrations', {
           query: { uId: s.uid, appId: s.appId },
           signal,
-          ...(s.auth ? { auth: s.auth } : {}),
+          ...withAuth(a),
         })
       ).Data,
-    ...retryOf(s),
+    ...retryOf(a),
   });
+}

@@ -8,6 +8,7 @@ import {
 } from '@sac/contract/site-settings';
 import { type FormEvent, useState } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
+import { QueryStatus } from '../../../components/query-status.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { TimePicker } from '../../../components/time-picker.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
@@ -21,7 +22,6 @@ import {
   useSaveApplicationSecurity,
 } from '../api/site-settings-api.ts';
 import type { SectionProps } from './section-props.ts';
-import { SectionStatus } from './section-status.tsx';
 
 const FIELDS = [
   'SignInMode',
@@ -62,7 +62,7 @@ export function ApplicationSecuritySection({ site, canWrite, headingId }: Sectio
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{t('applicationSecurity')}</h2>
       <p className="muted">{t('securityIntro')}</p>
-      <SectionStatus query={security} />
+      <QueryStatus query={security} />
       {security.data ? (
         <SecurityForm key={security.dataUpdatedAt} site={site} current={security.data} canWrite={canWrite} />
       ) : null}

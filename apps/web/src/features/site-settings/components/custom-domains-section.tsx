@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { DetailList } from '../../../components/detail-list.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
@@ -24,7 +25,7 @@ const PAGE_SIZE = 10;
 export function CustomDomainsSection({ site, canWrite, headingId }: SectionProps) {
   const t = useT('siteSettings');
   const common = useT('common');
-  const hub = useHubDomain(site);
+  const hub = useHubDomain();
   const domains = useCustomDomains(site);
   const [deleting, setDeleting] = useState<CustomDomain | undefined>();
 
@@ -52,16 +53,20 @@ export function CustomDomainsSection({ site, canWrite, headingId }: SectionProps
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{t('customDomain')}</h2>
       <p className="muted">{t('customDomainsIntro')}</p>
-      <dl className="detail-list detail-list-compact">
-        <div>
-          <dt>{t('hubDomain')}</dt>
-          <dd>
-            {hub.data ? <code>{hub.data}</code> : null}
-            {hub.isError ? errorText(hub.error) : null}
-            {hub.isPending ? t('loading') : null}
-          </dd>
-        </div>
-      </dl>
+      <DetailList
+        items={[
+          {
+            label: t('hubDomain'),
+            value: (
+              <>
+                {hub.data ? <code>{hub.data}</code> : null}
+                {hub.isError ? errorText(hub.error) : null}
+                {hub.isPending ? t('loading') : null}
+              </>
+            ),
+          },
+        ]}
+      />
       <DataTable
         label={t('customDomainsTable')}
         columns={columns}
@@ -82,7 +87,7 @@ export function CustomDomainsSection({ site, canWrite, headingId }: SectionProps
   );
 }
 
-export function DomainStatusBadge({ status }: { status: CustomDomain['Status'] }) {
+function DomainStatusBadge({ status }: { status: CustomDomain['Status'] }) {
   const t = useT('siteSettings');
   const tone = status === 'Verified' ? 'status-approved' : 'status-pending';
   return <span className={`status-badge ${tone}`}>{t(`domainStatus.${status}`)}</span>;

@@ -1,4 +1,5 @@
 import { CopyButton } from '../../../components/copy-button.tsx';
+import { DetailList } from '../../../components/detail-list.tsx';
 import { formatDateTime } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import type { CustomDomain } from '../api/site-settings-api.ts';
@@ -47,20 +48,19 @@ export function DomainRecords({ domain }: { domain: CustomDomain }) {
           </table>
         </div>
       </div>
-      <dl className="detail-list detail-list-wide dns-check">
-        <div>
-          <dt>{t('lastChecked')}</dt>
-          <dd>
-            {domain.LastCheckedAt
+      <DetailList
+        layout="wide"
+        className="dns-check"
+        items={[
+          {
+            label: t('lastChecked'),
+            value: domain.LastCheckedAt
               ? t('utcTime', { date: formatDateTime(domain.LastCheckedAt) })
-              : t('notCheckedYet')}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('lastCheckResult')}</dt>
-          <dd>{domain.LastCheckResult ?? t('notCheckedYet')}</dd>
-        </div>
-      </dl>
+              : t('notCheckedYet'),
+          },
+          { label: t('lastCheckResult'), value: domain.LastCheckResult ?? t('notCheckedYet') },
+        ]}
+      />
     </section>
   );
 }

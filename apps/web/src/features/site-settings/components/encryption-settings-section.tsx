@@ -17,6 +17,7 @@ import { type FormEvent, useState } from 'react';
 import { CheckboxField } from '../../../components/checkbox-field.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormField } from '../../../components/form-field.tsx';
+import { QueryStatus } from '../../../components/query-status.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
@@ -31,7 +32,6 @@ import {
   useSaveEncryptionSettings,
 } from '../api/site-settings-api.ts';
 import type { SectionProps } from './section-props.ts';
-import { SectionStatus } from './section-status.tsx';
 
 const FIELDS = [
   'EncryptionType',
@@ -106,7 +106,7 @@ function EncryptionSet({ site, set, canWrite }: { site: SiteRef; set: SettingSet
       <h3 id={titleId} className="subsection-heading">
         {t(`encryptionSet.${set}`)}
       </h3>
-      <SectionStatus query={read} />
+      <QueryStatus query={read} />
       {read.data && !read.data.settings && set !== 'password' ? (
         <p className="notice notice-info">
           {set === 'previous-password' ? t('usesPasswordSettings') : t('notSetDefaults')}

@@ -1,8 +1,9 @@
 import { planStatusText } from '@sac/contract/customers';
+import { DetailList } from '../../../components/detail-list.tsx';
+import { QueryStatus } from '../../../components/query-status.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { useAppSettings } from '../api/site-settings-api.ts';
 import type { SectionProps } from './section-props.ts';
-import { SectionStatus } from './section-status.tsx';
 
 /** Plan info: the plan, trial (active till / expired on) or subscribed, and the billing period. */
 export function PlanInfoSection({ site, headingId }: SectionProps) {
@@ -12,26 +13,16 @@ export function PlanInfoSection({ site, headingId }: SectionProps) {
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{t('planInfo')}</h2>
-      <SectionStatus query={settings} />
+      <QueryStatus query={settings} />
       {s ? (
-        <dl className="detail-list detail-list-compact">
-          <div>
-            <dt>{t('siteName')}</dt>
-            <dd>{s.AppName}</dd>
-          </div>
-          <div>
-            <dt>{t('plan')}</dt>
-            <dd>{s.Plan}</dd>
-          </div>
-          <div>
-            <dt>{t('planStatus')}</dt>
-            <dd>{planStatusText(s.PlanStatus, s.TrialEndsAt, new Date())}</dd>
-          </div>
-          <div>
-            <dt>{t('billing')}</dt>
-            <dd>{s.Billing || t('notSet')}</dd>
-          </div>
-        </dl>
+        <DetailList
+          items={[
+            { label: t('siteName'), value: s.AppName },
+            { label: t('plan'), value: s.Plan },
+            { label: t('planStatus'), value: planStatusText(s.PlanStatus, s.TrialEndsAt, new Date()) },
+            { label: t('billing'), value: s.Billing || t('notSet') },
+          ]}
+        />
       ) : null}
     </section>
   );

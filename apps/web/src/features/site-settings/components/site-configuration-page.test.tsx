@@ -1,5 +1,6 @@
-import { STORAGE_KEYS } from '@sac/contract/constants';
 import { previewIterationsMessage } from '@sac/contract/encryption-settings';
+import type { ResponseOf } from '@sac/contract/endpoints';
+import type { Permission } from '@sac/contract/permissions';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -9,43 +10,17 @@ import { setApiBase } from '../../../lib/api-base.ts';
 import { I18nProvider } from '../../../lib/i18n.tsx';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
+import { type StubRoutes, stubApi as stubKit, viewer } from '../../../testing/api-stub.tsx';
 import SiteConfigurationPage from './site-configuration-page.tsx';
 
 const UID = 'ada00000-0000-4000-8000-000000001815';
 const PATH = '/manage-customer/site-configuration';
-const admin = ['site-settings.read', 'site-settings.write'];
-const support = ['site-settings.read'];
+const admin: Permission[] = ['site-settings.read', 'site-settings.write'];
+const support: Permission[] = ['site-settings.read'];
 
-type Handler = (url: URL, body: unknown) => { status?: number; body: unknown };
-
-function stubApi(permissions: string[], routes: Record<string, Handler>) {
-  localStorage.setItem(STORAGE_KEYS.token, 't');
-  localStorage.setItem(STORAGE_KEYS.sign, 's');
-  const calls: { key: string; url: URL; body: unknown }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(input, 'http://api.test');
-      const key = `${init.method ?? 'GET'} ${url.pathname}`;
-      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-      calls.push({ key, url, body });
-      if (key === 'GET /admin/session')
-        return Response.json({
-          Uid: 'me',
-          Email: 'me@example.com',
-          Name: 'Me',
-          Role: ['X'],
-          Permissions: permissions,
-        });
-      const handler = routes[key];
-      if (!handler)
-        return Response.json({ ErrorCode: 920, Description: 'There is no such call.' }, { status: 404 });
-      const answer = handler(url, body);
-      return Response.json(answer.body, { status: answer.status ?? 200 });
-    }),
-  );
-  return calls;
-}
+/** A staff member holding just these permissions. */
+const stubApi = (permissions: Permission[], routes: StubRoutes) =>
+  stubKit(viewer('X', permissions), routes).calls;
 
 function renderPage(section: string) {
   const router = createMemoryRouter([{ path: PATH, element: <SiteConfigurationPage /> }], {
@@ -63,8 +38,8 @@ function renderPage(section: string) {
 
 const appSettings = {
   AppName: 'analytical-engine',
-  Plan: 'Developer',
-  PlanStatus: 'Trial',
+  Plan: 'Developer' as const,
+  PlanStatus: 'Trial' as const,
   TrialEndsAt: '2099-12-31T00:00:00.000Z',
   Billing: 'Monthly',
   ProductionUrl: 'https://ae.example.com',
@@ -84,17 +59,17 @@ const object = (Id: string) => ({
 });
 const pending = {
   Domain: 'login.example.com',
-  Status: 'Pending Verification',
+  Status: 'Pending Verification' as const,
   Records: [
-    { Type: 'CNAME', Name: 'login.example.com', Value: 'analytical-engine.hub.example' },
-    { Type: 'TXT', Name: '_sac-verification.login.example.com', Value: 'sac-verify-123' },
+    { Type: 'CNAME' as const, Name: 'login.example.com', Value: 'analytical-engine.hub.example' },
+    { Type: 'TXT' as const, Name: '_sac-verification.login.example.com', Value: 'sac-verify-123' },
   ],
   LastCheckedAt: '2025-01-02T03:04:05.000Z',
   LastCheckResult: 'No CNAME record for login.example.com was found.',
   VerifiedAt: null,
 };
-const base: Record<string, Handler> = {
-  'GET /admin/appsettings': () => ({ body: { Data: appSettings } }),
+const base: StubRoutes = {
+  appSettings: () => ({ body: { Data: appSettings } }),
 };
 
 beforeEach(() => {
@@ -128,7 +103,7 @@ describe('site configuration', () => {
   it('saves the web apps with the URL rule and toasts the answer', async () => {
     const calls = stubApi(admin, {
       ...base,
-      'PUT /admin/appsettings': (_u, body) => ({
+      updateAppSettings: ({ url: _u, body }) => ({
         body: { Data: { ...appSettings, ...(body as { data: object }).data }, Message: 'Settings saved.' },
       }),
     });
@@ -140,7 +115,7 @@ describe('site configuration', () => {
     fireEvent.change(staging, { target: { value: 'staging.example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Settings saved.')).toBeTruthy();
-    const put = calls.find((c) => c.key === 'PUT /admin/appsettings');
+    const put = calls.find((c) => c.id === 'updateAppSettings');
     expect(put?.body).toEqual({
       data: { ProductionUrl: 'https://ae.example.com', StagingUrl: 'staging.example.com' },
     });
@@ -148,11 +123,8 @@ describe('site configuration', () => {
 
   it('shows the defaults when security was never saved (927) and the 981 message on save', async () => {
     stubApi(admin, {
-      'GET /admin/applicationlevelsecurity': notFound(
-        927,
-        'Not Found, Please try again with some other information!',
-      ),
-      'PUT /admin/applicationlevelsecurity': () => ({
+      applicationSecurity: notFound(927, 'Not Found, Please try again with some other information!'),
+      updateApplicationSecurity: () => ({
         status: 400,
         body: {
           ErrorCode: 981,
@@ -187,8 +159,8 @@ describe('site configuration', () => {
 
   it('sends the report time chosen with the time picker', async () => {
     const calls = stubApi(admin, {
-      'GET /admin/applicationlevelsecurity': notFound(927, 'Not found'),
-      'PUT /admin/applicationlevelsecurity': (_u, body) => ({
+      applicationSecurity: notFound(927, 'Not found'),
+      updateApplicationSecurity: ({ url: _u, body }) => ({
         body: {
           Data: (body as { data: object }).data,
           ModifiedDate: '2025-01-01T00:00:00.000Z',
@@ -204,7 +176,7 @@ describe('site configuration', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Settings saved.')).toBeTruthy();
-    const put = calls.find((c) => c.key === 'PUT /admin/applicationlevelsecurity');
+    const put = calls.find((c) => c.id === 'updateApplicationSecurity');
     expect((put?.body as { data: { SecurityReportTime: string } } | undefined)?.data.SecurityReportTime).toBe(
       '06:30',
     );
@@ -212,8 +184,8 @@ describe('site configuration', () => {
 
   it('shows an empty custom object list for 999 and the form messages of the spec', async () => {
     const calls = stubApi(admin, {
-      'GET /admin/customobject': notFound(999, 'This site has no custom objects yet.'),
-      'POST /admin/customobject': (_u, body) => ({
+      customObjectList: notFound(999, 'This site has no custom objects yet.'),
+      customObjectCreate: ({ url: _u, body }) => ({
         body: { Data: { ...object('loyalty'), ...(body as object) }, Message: 'Custom object saved.' },
       }),
     });
@@ -244,14 +216,14 @@ describe('site configuration', () => {
     expect(await screen.findByText('Custom object saved.')).toBeTruthy();
     const row = await screen.findByRole('row', { name: /loyalty/ });
     expect(within(row).getByRole('button', { name: 'Edit schema' })).toBeTruthy();
-    const post = calls.find((c) => c.key === 'POST /admin/customobject');
+    const post = calls.find((c) => c.id === 'customObjectCreate');
     expect(post?.body).toEqual({ Id: 'loyalty', Name: 'Loyalty', SizeMB: 5, Schema: '{"type":"object"}' });
   });
 
   it('validates a sample against the schema and lists the errors', async () => {
     const calls = stubApi(admin, {
-      'GET /admin/customobject': () => ({ body: { Data: [object('a1')] } }),
-      'POST /admin/customobject/validate': (_u, body) =>
+      customObjectList: () => ({ body: { Data: [object('a1')] } }),
+      customObjectValidate: ({ url: _u, body }) =>
         (body as { Sample: string }).Sample.includes('many')
           ? { body: { Valid: false, Errors: [{ Path: '/points', Message: 'must be integer' }] } }
           : { body: { Valid: true, Errors: [] } },
@@ -268,19 +240,19 @@ describe('site configuration', () => {
     fireEvent.change(screen.getByLabelText('Sample (JSON)'), { target: { value: '{"points":3}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Validate sample' }));
     expect(await screen.findByText('The sample is valid against the schema.')).toBeTruthy();
-    expect(calls.filter((c) => c.key === 'POST /admin/customobject/validate')).toHaveLength(2);
+    expect(calls.filter((c) => c.id === 'customObjectValidate')).toHaveLength(2);
   });
 
   it('edits a schema and removes an object after confirmation', async () => {
     stubApi(admin, {
-      'GET /admin/customobject': () => ({ body: { Data: [object('a1'), object('b2')] } }),
-      'PUT /admin/customobject/schema': (_u, body) => ({
+      customObjectList: () => ({ body: { Data: [object('a1'), object('b2')] } }),
+      customObjectSchema: ({ url: _u, body }) => ({
         body: {
           Data: { ...object('a1'), Schema: (body as { Schema: string }).Schema },
           Message: 'Schema set.',
         },
       }),
-      'DELETE /admin/customobject': () => ({ body: { IsPosted: true, Message: 'Custom object removed.' } }),
+      customObjectDelete: () => ({ body: { IsPosted: true, Message: 'Custom object removed.' } }),
     });
     renderPage('custom-objects');
     const row = await screen.findByRole('row', { name: /a1/ });
@@ -304,9 +276,9 @@ describe('site configuration', () => {
 
   it('shows the hub domain, the DNS records of a pending domain, and verifies it', async () => {
     const calls = stubApi(admin, {
-      'GET /admin/hubdomain': () => ({ body: { Data: { HubDomain: 'hub.example' } } }),
-      'GET /admin/customdomain/bindingrequest': () => ({ body: { Data: [pending] } }),
-      'POST /admin/customdomain/verify': () => ({
+      hubDomain: () => ({ body: { Data: { HubDomain: 'hub.example' } } }),
+      customDomainList: () => ({ body: { Data: [pending] } }),
+      customDomainVerify: () => ({
         body: {
           Data: {
             ...pending,
@@ -342,16 +314,16 @@ describe('site configuration', () => {
       ).toBeTruthy(),
     );
     expect(screen.queryByRole('table', { name: 'DNS records for login.example.com' })).toBeNull();
-    expect(calls.find((c) => c.key === 'POST /admin/customdomain/verify')?.body).toEqual({
+    expect(calls.find((c) => c.id === 'customDomainVerify')?.body).toEqual({
       domain: 'login.example.com',
     });
   });
 
   it('a failed check keeps the domain pending and says why; add and delete domains', async () => {
     stubApi(admin, {
-      'GET /admin/hubdomain': () => ({ body: { Data: { HubDomain: 'hub.example' } } }),
-      'GET /admin/customdomain/bindingrequest': () => ({ body: { Data: [] } }),
-      'POST /admin/customdomain/bindingrequest': (_u, body) => ({
+      hubDomain: () => ({ body: { Data: { HubDomain: 'hub.example' } } }),
+      customDomainList: () => ({ body: { Data: [] } }),
+      customDomainCreate: ({ url: _u, body }) => ({
         body: {
           Data: {
             ...pending,
@@ -362,7 +334,7 @@ describe('site configuration', () => {
           Message: 'Custom domain saved.',
         },
       }),
-      'DELETE /admin/customdomain/bindingrequest': () => ({
+      customDomainDelete: () => ({
         body: { IsPosted: true, Message: 'Custom domain deleted.' },
       }),
     });
@@ -388,7 +360,8 @@ describe('site configuration', () => {
   });
 });
 
-const hashing = (over: object = {}) => ({
+type EncryptionSettings = ResponseOf<'passwordSettings'>['Data'];
+const hashing = (over: Partial<EncryptionSettings> = {}): EncryptionSettings => ({
   EncryptionType: 'Argon2id',
   HashEncoding: 'base64',
   SaltEncoding: 'utf8',
@@ -400,12 +373,12 @@ const hashing = (over: object = {}) => ({
   ModifiedDate: '2025-01-02T00:00:00.000Z',
   ...over,
 });
-const encryptionReads: Record<string, Handler> = {
-  'GET /admin/password-settings': () => ({
+const encryptionReads: StubRoutes = {
+  passwordSettings: () => ({
     body: { Data: hashing({ EncryptionType: 'HMAC-SHA256', HasEncryptionKey: true }) },
   }),
-  'GET /admin/previous-password-settings': notFound(1037, 'This site has no previous-password settings.'),
-  'GET /admin/security-question-settings': notFound(1090, 'This site has no security-answer settings yet.'),
+  previousPasswordSettings: notFound(1037, 'This site has no previous-password settings.'),
+  securityQuestionSettings: notFound(1090, 'This site has no security-answer settings yet.'),
 };
 
 describe('encryption and hashing settings', () => {
@@ -437,11 +410,10 @@ describe('encryption and hashing settings', () => {
   it('previews a sample, saves a set and shows 962 under the key', async () => {
     const calls = stubApi(admin, {
       ...encryptionReads,
-      'POST /admin/encryption-settings/preview': () => ({
+      encryptionPreview: () => ({
         body: { Data: { Stored: 'c2FsdA==$aGFzaA==', SaltUsed: 'c2FsdA==', Weak: null } },
       }),
-      'POST /admin/save-encryption-settings': (_u, body) => {
-        const b = body as { Set: string; data: { EncryptionType: string; EncryptionKey?: string } };
+      saveEncryptionSettings: ({ body: b }) => {
         if (b.data.EncryptionType.startsWith('HMAC') && !b.data.EncryptionKey)
           return {
             status: 400,
@@ -451,7 +423,7 @@ describe('encryption and hashing settings', () => {
               Message: 'This encryption type needs an encryption key.',
             },
           };
-        return { body: { Data: hashing(b.data), Message: 'Settings saved.' } };
+        return { body: { Data: hashing(b.data as Partial<EncryptionSettings>), Message: 'Settings saved.' } };
       },
     });
     renderPage('encryption');
@@ -467,18 +439,18 @@ describe('encryption and hashing settings', () => {
     fireEvent.change(iterations, { target: { value: '700000' } });
     fireEvent.click(within(answer).getByRole('button', { name: 'Preview' }));
     expect(await within(answer).findByText(previewIterationsMessage('PBKDF2-SHA256'))).toBeTruthy();
-    expect(calls.some((c) => c.key === 'POST /admin/encryption-settings/preview')).toBe(false);
+    expect(calls.some((c) => c.id === 'encryptionPreview')).toBe(false);
     fireEvent.change(iterations, { target: { value: '1000' } });
     fireEvent.click(within(answer).getByRole('button', { name: 'Preview' }));
     expect(await within(answer).findByText('c2FsdA==$aGFzaA==')).toBeTruthy();
     expect(within(answer).getByRole('button', { name: 'Copy stored form (Security answer)' })).toBeTruthy();
-    expect(calls.find((c) => c.key === 'POST /admin/encryption-settings/preview')?.body).toMatchObject({
+    expect(calls.find((c) => c.id === 'encryptionPreview')?.body).toMatchObject({
       Sample: 'hunter2',
       data: { EncryptionType: 'PBKDF2-SHA256', Iterations: 1000 },
     });
     fireEvent.click(within(answer).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Settings saved.')).toBeTruthy();
-    expect(calls.find((c) => c.key === 'POST /admin/save-encryption-settings')?.body).toMatchObject({
+    expect(calls.find((c) => c.id === 'saveEncryptionSettings')?.body).toMatchObject({
       Set: 'security-answer',
       data: { EncryptionType: 'PBKDF2-SHA256', Iterations: 1000 },
     });
@@ -491,7 +463,7 @@ describe('encryption and hashing settings', () => {
     await waitFor(() =>
       expect(within(password).getAllByText('This encryption type needs an encryption key.').length).toBe(1),
     );
-    const saved = calls.filter((c) => c.key === 'POST /admin/save-encryption-settings');
+    const saved = calls.filter((c) => c.id === 'saveEncryptionSettings');
     expect(saved.at(-1)?.body).toMatchObject({ Set: 'password', data: { EncryptionType: 'HMAC-SHA512' } });
     expect((saved.at(-1)?.body as { data?: object } | undefined)?.data).not.toHaveProperty('EncryptionKey');
   });
@@ -520,7 +492,7 @@ const countries = {
 describe('registration fields', () => {
   it('lists the fields read-only for support', async () => {
     stubApi(support, {
-      'GET /admin/active-custom-fields': () => ({
+      activeCustomFields: () => ({
         body: {
           Data: [field({}), field({ Name: 'Nickname', Display: 'Nickname', Custom: true, Enabled: false })],
         },
@@ -540,10 +512,10 @@ describe('registration fields', () => {
   it('saves the default fields and adds a dropdown custom field', async () => {
     let fields = [field({}), field({ Name: 'Company', Display: 'Company', Enabled: false })];
     const calls = stubApi(admin, {
-      'GET /admin/active-custom-fields': () => ({ body: { Data: fields } }),
-      'GET /admin/custom-registration-data-list': () => ({ body: { Data: [countries] } }),
-      'POST /admin/default-fields': () => ({ body: { Data: fields, Message: 'Settings saved.' } }),
-      'POST /admin/custom-field': (_u, body) => {
+      activeCustomFields: () => ({ body: { Data: fields } }),
+      customRegistrationDataList: () => ({ body: { Data: [countries] } }),
+      saveDefaultFields: () => ({ body: { Data: fields, Message: 'Settings saved.' } }),
+      addCustomField: ({ url: _u, body }) => {
         const b = body as { Name: string };
         if (b.Name === 'FirstName')
           return {
@@ -566,7 +538,7 @@ describe('registration fields', () => {
     fireEvent.change(rules, { target: { value: 'required|min_length[2]' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save default fields' }));
     expect(await screen.findByText('Settings saved.')).toBeTruthy();
-    expect(calls.find((c) => c.key === 'POST /admin/default-fields')?.body).toEqual({
+    expect(calls.find((c) => c.id === 'saveDefaultFields')?.body).toEqual({
       Fields: [
         { Name: 'FirstName', Enabled: true, Rules: 'required|min_length[2]' },
         { Name: 'Company', Enabled: true, Rules: '' },
@@ -595,7 +567,7 @@ describe('registration fields', () => {
     expect(await screen.findByText('Custom field saved.')).toBeTruthy();
     const table = screen.getByRole('table', { name: 'Registration fields' });
     expect(await within(table).findByRole('row', { name: /HomeCountry/ })).toBeTruthy();
-    expect(calls.filter((c) => c.key === 'POST /admin/custom-field').at(-1)?.body).toEqual({
+    expect(calls.filter((c) => c.id === 'addCustomField').at(-1)?.body).toEqual({
       Name: 'HomeCountry',
       Display: 'Home country',
       Type: 'dropdown',
@@ -609,8 +581,8 @@ describe('data sources', () => {
   it('lists the data sources and adds one with a parent and items', async () => {
     let sources = [countries];
     const calls = stubApi(admin, {
-      'GET /admin/custom-registration-data-list': () => ({ body: { Data: sources } }),
-      'POST /admin/custom-registration-data': (_u, body) => {
+      customRegistrationDataList: () => ({ body: { Data: sources } }),
+      addDataSource: ({ url: _u, body }) => {
         sources = [...sources, body as typeof countries];
         return { body: { Data: sources, Message: 'Data source added.' } };
       },
@@ -648,7 +620,7 @@ describe('data sources', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add data source' }));
     expect(await screen.findByText('Data source added.')).toBeTruthy();
     expect(await within(table).findByRole('row', { name: /Region/ })).toBeTruthy();
-    expect(calls.find((c) => c.key === 'POST /admin/custom-registration-data')?.body).toEqual({
+    expect(calls.find((c) => c.id === 'addDataSource')?.body).toEqual({
       Name: 'Region',
       ParentName: 'Country',
       Rules: '^[A-Z-]+$',
@@ -657,7 +629,7 @@ describe('data sources', () => {
   });
 
   it('hides the form without site-settings.write', async () => {
-    stubApi(support, { 'GET /admin/custom-registration-data-list': () => ({ body: { Data: [countries] } }) });
+    stubApi(support, { customRegistrationDataList: () => ({ body: { Data: [countries] } }) });
     renderPage('data-sources');
     expect(await screen.findByRole('row', { name: /Country/ })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Add data source' })).toBeNull();
@@ -667,7 +639,7 @@ describe('data sources', () => {
 describe('integrations', () => {
   it('lists the integrations with uId and appId', async () => {
     const calls = stubApi(support, {
-      'GET /admin/integrations': () => ({
+      integrations: () => ({
         body: {
           Data: [
             { Key: 'ga', Name: 'Google Analytics', Category: 'Analytics', Enabled: true, State: 'Connected' },
@@ -682,7 +654,7 @@ describe('integrations', () => {
     expect(within(ga).getByText('Enabled')).toBeTruthy();
     expect(within(ga).getByText('Connected')).toBeTruthy();
     expect(within(within(table).getByRole('row', { name: /Mailchimp/ })).getByText('Disabled')).toBeTruthy();
-    const url = calls.find((c) => c.key === 'GET /admin/integrations')?.url;
+    const url = calls.find((c) => c.id === 'integrations')?.url;
     expect(url?.searchParams.get('uId')).toBe(UID);
     expect(url?.searchParams.get('appId')).toBe('1');
     expect(screen.getByRole('tab', { name: 'Integrations' }).getAttribute('aria-selected')).toBe('true');

@@ -1,63 +1,65 @@
+import type { EndpointId } from '@sac/contract/endpoint-routes';
 import { type KeyboardEvent, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { toQueryString } from '../../../lib/api-client.ts';
+import { useApiAuth } from '../../../lib/api-auth.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { useCurrentUser } from '../../../lib/session.ts';
+import { paths } from '../../../lib/paths.ts';
 import { type SiteRef, useAppSettings } from '../api/site-settings-api.ts';
+import { AccessNote } from './access-note.tsx';
 import { ApplicationSecuritySection } from './application-security-section.tsx';
 import { CustomDomainsSection } from './custom-domains-section.tsx';
 import { CustomObjectsSection } from './custom-objects-section.tsx';
 import { DataSourcesSection } from './data-sources-section.tsx';
 import { EncryptionSettingsSection } from './encryption-settings-section.tsx';
 import { IntegrationsSection } from './integrations-section.tsx';
+import { OverviewSection } from './overview-section.tsx';
 import { PlanInfoSection } from './plan-info-section.tsx';
 import { RegistrationFieldsSection } from './registration-fields-section.tsx';
 import type { SectionProps } from './section-props.ts';
 import { WebAppsSection } from './web-apps-section.tsx';
 
-/** The sections, in the order of the tabs; `?section=` names the open one. */
-export const SECTIONS = [
-  'plan',
-  'web-apps',
-  'security',
-  'custom-objects',
-  'custom-domains',
-  'encryption',
-  'fields',
-  'data-sources',
-  'integrations',
-] as const;
-export type SectionId = (typeof SECTIONS)[number];
-const TITLES = {
-  plan: 'planInfo',
-  'web-apps': 'webApps',
-  security: 'applicationSecurity',
-  'custom-objects': 'customObject',
-  'custom-domains': 'customDomain',
-  encryption: 'encryption',
-  fields: 'registrationFields',
-  'data-sources': 'dataSources',
-  integrations: 'integrations',
-} as const;
+/**
+ * The sections, in the order of the tabs; `?section=` names the open one. Each names the call that
+ * reads it and the call that changes it: the caller sees a section when the server would answer
+ * its read, and may change it when the server would take its write (the same rule, from the
+ * contract's endpoint table, for staff permissions and for an impersonation grant).
+ */
+const SECTION_TABLE = {
+  overview: { title: 'overview', read: 'appInfoById', write: undefined },
+  plan: { title: 'planInfo', read: 'appSettings', write: undefined },
+  'web-apps': { title: 'webApps', read: 'appSettings', write: 'updateAppSettings' },
+  security: { title: 'applicationSecurity', read: 'applicationSecurity', write: 'updateApplicationSecurity' },
+  'custom-objects': { title: 'customObject', read: 'customObjectList', write: 'customObjectCreate' },
+  'custom-domains': { title: 'customDomain', read: 'customDomainList', write: 'customDomainCreate' },
+  encryption: { title: 'encryption', read: 'passwordSettings', write: 'saveEncryptionSettings' },
+  fields: { title: 'registrationFields', read: 'activeCustomFields', write: 'saveDefaultFields' },
+  'data-sources': { title: 'dataSources', read: 'customRegistrationDataList', write: 'addDataSource' },
+  integrations: { title: 'integrations', read: 'integrations', write: undefined },
+} as const satisfies Record<string, { title: string; read: EndpointId; write: EndpointId | undefined }>;
+export type SectionId = keyof typeof SECTION_TABLE;
+const SECTIONS = Object.keys(SECTION_TABLE) as SectionId[];
 
 const isSection = (v: string | null): v is SectionId => SECTIONS.includes(v as SectionId);
 
 /**
- * /manage-customer/site-configuration?uid=&appId=: one site's configuration, as tabs: Plan info,
- * Web apps, Application Level Security, Custom Object, Custom Domain, Encryption and Hashing
- * Settings, Registration Fields, Data Source, Integrations (site-settings.read to view,
- * site-settings.write to change). Each section loads, fails and saves on its own.
+ * One site's configuration, as tabs: Overview, Plan info, Web apps, Application Level Security,
+ * Custom Object, Custom Domain, Encryption and Hashing Settings, Registration Fields, Data Source,
+ * Integrations. Each section loads, fails and saves on its own. Staff open it at
+ * /manage-customer/site-configuration?uid=&appId= (site-settings.read to view, site-settings.write
+ * to change); inside an impersonation (/impersonation/site?uid=&appId=) it calls with the
+ * session's pair, and each section is shown, read-only or refused as the grant allows, saying why.
  */
 export default function SiteConfigurationPage() {
   const t = useT('siteSettings');
   const [params, setParams] = useSearchParams();
-  const { permissions } = useCurrentUser();
+  const auth = useApiAuth();
   const uid = params.get('uid')?.trim() ?? '';
   const appId = Number(params.get('appId'));
   const valid = uid !== '' && Number.isInteger(appId) && appId > 0;
   const raw = params.get('section');
-  const current: SectionId = isSection(raw) ? raw : 'plan';
-  const canWrite = permissions.has('site-settings.write');
+  const current: SectionId = isSection(raw) ? raw : 'overview';
+  const impersonating = auth.pair !== undefined;
+  const staffReadOnly = !impersonating && !auth.allows('updateAppSettings');
   const tabs = useRef(new Map<SectionId, HTMLButtonElement>());
 
   const open = (id: SectionId, focus = false) => {
@@ -93,11 +95,9 @@ export default function SiteConfigurationPage() {
             {valid ? <SiteName site={site} /> : null}
             <p className="muted">{t('intro')}</p>
           </div>
-          {uid ? (
+          {uid && !impersonating ? (
             <div className="page-header-actions">
-              <Link to={`/manage-customer/view-customer${toQueryString({ uid })}`}>
-                {t('backToCustomer')}
-              </Link>
+              <Link to={paths.customerView(uid)}>{t('backToCustomer')}</Link>
             </div>
           ) : null}
         </div>
@@ -106,7 +106,9 @@ export default function SiteConfigurationPage() {
             {t('noSiteSelected')}
           </p>
         )}
-        {valid && !canWrite ? <p className="notice notice-info config-read-only">{t('readOnly')}</p> : null}
+        {valid && staffReadOnly ? (
+          <p className="notice notice-info config-read-only">{t('readOnly')}</p>
+        ) : null}
       </section>
       {valid ? (
         <section className="card config-card">
@@ -127,7 +129,7 @@ export default function SiteConfigurationPage() {
                 onClick={() => open(id)}
                 onKeyDown={onTabKey}
               >
-                {t(TITLES[id])}
+                {t(SECTION_TABLE[id].title)}
               </button>
             ))}
           </div>
@@ -137,7 +139,7 @@ export default function SiteConfigurationPage() {
             role="tabpanel"
             aria-labelledby={`config-tab-${current}`}
           >
-            <Section id={current} site={site} canWrite={canWrite} />
+            <Section id={current} site={site} />
           </div>
         </section>
       ) : null}
@@ -145,9 +147,24 @@ export default function SiteConfigurationPage() {
   );
 }
 
-function Section({ id, site, canWrite }: { id: SectionId; site: SiteRef; canWrite: boolean }) {
+function Section({ id, site }: { id: SectionId; site: SiteRef }) {
+  const auth = useApiAuth();
+  const { read, write } = SECTION_TABLE[id];
+  if (auth.ready && !auth.allows(read)) return <AccessNote endpoint={read} kind="read" />;
+  const canWrite = write !== undefined && auth.allows(write);
   const props: SectionProps = { site, canWrite, headingId: `config-heading-${id}` };
+  return (
+    <>
+      {write !== undefined && !canWrite && auth.pair ? <AccessNote endpoint={write} kind="write" /> : null}
+      <SectionBody id={id} {...props} />
+    </>
+  );
+}
+
+function SectionBody({ id, ...props }: SectionProps & { id: SectionId }) {
   switch (id) {
+    case 'overview':
+      return <OverviewSection {...props} />;
     case 'plan':
       return <PlanInfoSection {...props} />;
     case 'web-apps':

@@ -1,6 +1,7 @@
 import { appSettingsBody, SETTINGS_SAVED } from '@sac/contract/site-settings';
 import { type FormEvent, useState } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
+import { QueryStatus } from '../../../components/query-status.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
@@ -12,7 +13,6 @@ import {
   useSaveAppSettings,
 } from '../api/site-settings-api.ts';
 import type { SectionProps } from './section-props.ts';
-import { SectionStatus } from './section-status.tsx';
 
 const schema = appSettingsBody.shape.data;
 const FIELDS = ['ProductionUrl', 'StagingUrl'] as const;
@@ -26,7 +26,7 @@ export function WebAppsSection({ site, canWrite, headingId }: SectionProps) {
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{t('webApps')}</h2>
       <p className="muted">{t('webAppsIntro')}</p>
-      <SectionStatus query={settings} />
+      <QueryStatus query={settings} />
       {settings.data ? (
         <WebAppsForm key={settings.dataUpdatedAt} site={site} current={settings.data} canWrite={canWrite} />
       ) : null}

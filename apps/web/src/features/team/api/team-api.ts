@@ -5,7 +5,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { callApi } from '../../../lib/api-client.ts';
 
 /** Query keys of the team feature. */
-export const teamKeys = {
+const teamKeys = {
   all: ['team'] as const,
   list: () => [...teamKeys.all, 'list'] as const,
   roles: () => [...teamKeys.all, 'roles'] as const,
@@ -13,7 +13,7 @@ export const teamKeys = {
 };
 
 /** GET /admin/team: the super users. A failed load toasts 'Unable to load Superadmin user data'. */
-export const teamListQuery = () =>
+const teamListQuery = () =>
   queryOptions({
     queryKey: teamKeys.list(),
     queryFn: async ({ signal }): Promise<SuperUser[]> => (await callApi('teamList', { signal })).Data,
@@ -23,7 +23,7 @@ export const teamListQuery = () =>
 export const useTeamList = (enabled = true) => useQuery({ ...teamListQuery(), enabled });
 
 /** GET /admin/team/roles: every staff role with its description and permissions. */
-export const teamRolesQuery = () =>
+const teamRolesQuery = () =>
   queryOptions({
     queryKey: teamKeys.roles(),
     queryFn: async ({ signal }) => (await callApi('teamRoles', { signal })).Data,

@@ -3,8 +3,9 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
+import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
 import CreateSuperuserPage from './create-superuser-page.tsx';
-import { ROLES, renderScreen, stubApi, user, type Viewer } from './team-test-kit.tsx';
+import { ROLES, user } from './team-fixtures.ts';
 
 const PATH = '/manage-superuser/create-superuser';
 const renderCreate = () => renderScreen(PATH, [{ path: PATH, element: <CreateSuperuserPage /> }]);
@@ -18,8 +19,8 @@ const superAdmin: Viewer = {
 const existing = [user('u-super', 'super@example.com', ['SuperAdmin'])];
 
 const baseRoutes = {
-  'GET /admin/team': () => ({ body: { Data: existing } }),
-  'GET /admin/team/roles': () => ({ body: { Data: ROLES } }),
+  teamList: () => ({ body: { Data: existing } }),
+  teamRoles: () => ({ body: { Data: ROLES } }),
 };
 
 beforeEach(() => {
@@ -104,16 +105,16 @@ describe('create superuser form', () => {
   it('creates, toasts the success text and resets the form', async () => {
     const { calls } = stubApi(superAdmin, {
       ...baseRoutes,
-      'POST /admin/team': () => ({ body: { Data: user('u-new', 'new.user@example.com', ['Support']) } }),
+      teamCreate: () => ({ body: { Data: user('u-new', 'new.user@example.com', ['Support']) } }),
     });
     renderCreate();
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Support' }));
     type(screen.getByLabelText('Name (Optional)'), '  Ada  ');
     type(email(), ' new.user@example.com ');
-    await waitFor(() => expect(calls.some((c) => c.key === 'GET /admin/team')).toBe(true));
+    await waitFor(() => expect(calls.some((c) => c.id === 'teamList')).toBe(true));
     fireEvent.click(save());
     expect(await toastTexts('success')).toContain(MESSAGES.superUserCreated);
-    expect(calls.find((c) => c.key === 'POST /admin/team')?.body).toEqual({
+    expect(calls.find((c) => c.id === 'teamCreate')?.body).toEqual({
       role: ['Support'],
       email: 'new.user@example.com',
       name: 'Ada',
@@ -125,7 +126,7 @@ describe('create superuser form', () => {
   it("toasts the server's error, else 'Unable to create Super User'", async () => {
     stubApi(superAdmin, {
       ...baseRoutes,
-      'POST /admin/team': () => ({ status: 500, body: 'oops' }),
+      teamCreate: () => ({ status: 500, body: 'oops' }),
     });
     renderCreate();
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Support' }));
@@ -142,25 +143,25 @@ describe('create superuser form', () => {
     renderCreate();
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Support' }));
     type(email(), 'SUPER@example.com');
-    await waitFor(() => expect(calls.some((c) => c.key === 'GET /admin/team')).toBe(true));
+    await waitFor(() => expect(calls.some((c) => c.id === 'teamList')).toBe(true));
     await new Promise((r) => setTimeout(r, 50));
     fireEvent.click(save());
     expect(await toastTexts('error')).toContain(MESSAGES.superUserExists);
-    expect(calls.some((c) => c.key === 'POST /admin/team')).toBe(false);
+    expect(calls.some((c) => c.id === 'teamCreate')).toBe(false);
   });
 
   it('asks to try again when the super-user list is not available', async () => {
     const { calls } = stubApi(superAdmin, {
       ...baseRoutes,
-      'GET /admin/team': () => ({ status: 403, body: { ErrorCode: 902, Description: 'No.' } }),
+      teamList: () => ({ status: 403, body: { ErrorCode: 902, Description: 'No.' } }),
     });
     renderCreate();
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Support' }));
     type(email(), 'new@example.com');
-    await waitFor(() => expect(calls.some((c) => c.key === 'GET /admin/team')).toBe(true));
+    await waitFor(() => expect(calls.some((c) => c.id === 'teamList')).toBe(true));
     await new Promise((r) => setTimeout(r, 50));
     fireEvent.click(save());
     expect(await toastTexts('error')).toContain(MESSAGES.superAdminDataMissingOnCreate);
-    expect(calls.some((c) => c.key === 'POST /admin/team')).toBe(false);
+    expect(calls.some((c) => c.id === 'teamCreate')).toBe(false);
   });
 });

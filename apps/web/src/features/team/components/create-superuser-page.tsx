@@ -5,6 +5,7 @@ import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { validate } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useCreateSuperUser, useTeamList, useTeamRoles } from '../api/team-api.ts';
@@ -19,7 +20,7 @@ interface Values {
 const EMPTY: Values = { name: '', email: '', role: [] };
 
 /** The errors of every field (shown only for touched fields; any of them disables Save). */
-export function createFormErrors(values: Values): Partial<Record<Field, string>> {
+function createFormErrors(values: Values): Partial<Record<Field, string>> {
   const r = validate<Field, unknown>(createSuperUserBody, values);
   return r.ok ? {} : r.errors;
 }
@@ -131,8 +132,8 @@ export default function CreateSuperuserPage() {
       <h1 id="screen-title">{t('createSuperuser')}</h1>
       <p className="muted">{t('createIntro')}</p>
       <nav className="help-links" aria-label={t('helpLinks')}>
-        <Link to="/manage-superuser/permissions">{t('permissionList')}</Link>
-        <Link to="/manage-superuser/roles">{t('roleDetails')}</Link>
+        <Link to={paths.permissions}>{t('permissionList')}</Link>
+        <Link to={paths.roles}>{t('roleDetails')}</Link>
       </nav>
       <form onSubmit={onSubmit} noValidate>
         <FormField

@@ -3,8 +3,9 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../../lib/api-base.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
+import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
 import ManageSuperuserPage from './manage-superuser-page.tsx';
-import { ROLES, renderScreen, stubApi, user, type Viewer } from './team-test-kit.tsx';
+import { ROLES, user } from './team-fixtures.ts';
 
 const PATH = '/manage-superuser/manage-superuser';
 const renderList = () =>
@@ -44,7 +45,7 @@ describe('super-user list', () => {
       ApproverSince: '2026-01-15T10:00:00.000Z',
       CanApproveImpersonationFrom: '2026-01-16T10:00:00.000Z',
     });
-    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: [...rows, cooling] } }) });
+    stubApi(admin, { teamList: () => ({ body: { Data: [...rows, cooling] } }) });
     renderList();
     await screen.findByText('new@example.com');
     const role = within(row('new@example.com')).getAllByRole('cell')[2]!;
@@ -53,7 +54,7 @@ describe('super-user list', () => {
   });
 
   it('shows the columns and MM-DD-YYYY dates', async () => {
-    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: rows } }) });
+    stubApi(admin, { teamList: () => ({ body: { Data: rows } }) });
     renderList();
     const table = await screen.findByRole('table', { name: 'Super users' });
     await screen.findByText('super@example.com');
@@ -74,7 +75,7 @@ describe('super-user list', () => {
   });
 
   it('links the email only when the viewer may open that profile', async () => {
-    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: rows } }) });
+    stubApi(admin, { teamList: () => ({ body: { Data: rows } }) });
     renderList();
     await screen.findByText('super@example.com');
     // Own profile: always. Admin -> Admin (shared role): no. Admin -> SuperAdmin: no. Admin -> Support: yes.
@@ -88,7 +89,7 @@ describe('super-user list', () => {
   });
 
   it('shows row actions only where the viewer may manage the row', async () => {
-    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: rows } }) });
+    stubApi(admin, { teamList: () => ({ body: { Data: rows } }) });
     renderList();
     await screen.findByText('super@example.com');
     await waitFor(() =>
@@ -101,10 +102,7 @@ describe('super-user list', () => {
   });
 
   it('hides the actions column without team.write', async () => {
-    stubApi(
-      { ...admin, Permissions: ['team.read'] },
-      { 'GET /admin/team': () => ({ body: { Data: rows } }) },
-    );
+    stubApi({ ...admin, Permissions: ['team.read'] }, { teamList: () => ({ body: { Data: rows } }) });
     renderList();
     await screen.findByText('super@example.com');
     await waitFor(() => expect(screen.queryByRole('columnheader', { name: 'Actions' })).toBeNull());
@@ -113,7 +111,7 @@ describe('super-user list', () => {
 
   it('paginates 10 rows per page', async () => {
     const many = Array.from({ length: 23 }, (_, i) => user(`u${i}`, `user${i}@example.com`, ['Support']));
-    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: many } }) });
+    stubApi(admin, { teamList: () => ({ body: { Data: many } }) });
     renderList();
     await screen.findByText('user0@example.com');
     expect(screen.getAllByRole('row')).toHaveLength(11);
@@ -124,14 +122,14 @@ describe('super-user list', () => {
   });
 
   it('shows the empty state', async () => {
-    stubApi(admin, { 'GET /admin/team': () => ({ body: { Data: [] } }) });
+    stubApi(admin, { teamList: () => ({ body: { Data: [] } }) });
     renderList();
     expect(await screen.findByText(MESSAGES.tableEmpty)).toBeTruthy();
   });
 
   it("shows the server's error in the table and toasts the load failure", async () => {
     stubApi(admin, {
-      'GET /admin/team': () => ({
+      teamList: () => ({
         status: 403,
         body: { ErrorCode: 902, Description: 'You do not have permission to perform this action.' },
       }),
@@ -144,8 +142,8 @@ describe('super-user list', () => {
 
   it('deletes after confirmation and removes the row without refetching', async () => {
     const { calls } = stubApi(admin, {
-      'GET /admin/team': () => ({ body: { Data: rows } }),
-      'DELETE /admin/team': (body) => ({ body: { IsDeleted: true, Uid: (body as { uid: string }).uid } }),
+      teamList: () => ({ body: { Data: rows } }),
+      teamDelete: ({ body }) => ({ body: { IsDeleted: true, Uid: (body as { uid: string }).uid } }),
     });
     renderList();
     await screen.findByText('support@example.com');
@@ -155,18 +153,18 @@ describe('super-user list', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(screen.queryByText('support@example.com')).toBeNull());
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(calls.find((c) => c.key === 'DELETE /admin/team')?.body).toEqual({
+    expect(calls.find((c) => c.id === 'teamDelete')?.body).toEqual({
       uid: 'u-support',
       role: ['Support'],
     });
-    expect(calls.filter((c) => c.key === 'GET /admin/team')).toHaveLength(1);
+    expect(calls.filter((c) => c.id === 'teamList')).toHaveLength(1);
   });
 
   it('changes roles with at least one role, a confirmation, and the roles to unassign', async () => {
     const { calls } = stubApi(admin, {
-      'GET /admin/team': () => ({ body: { Data: rows } }),
-      'GET /admin/team/roles': () => ({ body: { Data: [...ROLES, { ...ROLES[2]!, Name: 'Billing' }] } }),
-      'PUT /admin/team/roles': (body) => ({
+      teamList: () => ({ body: { Data: rows } }),
+      teamRoles: () => ({ body: { Data: [...ROLES, { ...ROLES[2]!, Name: 'Billing' }] } }),
+      teamUpdateRoles: ({ body }) => ({
         body: { Data: { ...rows[3]!, Roles: (body as { role: string[] }).role } },
       }),
     });
@@ -189,21 +187,21 @@ describe('super-user list', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(calls.find((c) => c.key === 'PUT /admin/team/roles')?.body).toEqual({
+    expect(calls.find((c) => c.id === 'teamUpdateRoles')?.body).toEqual({
       uid: 'u-support',
       role: ['Billing'],
       unAssignRoles: ['SuperAdmin', 'Admin', 'Support'],
     });
     expect(within(row('support@example.com')).getAllByRole('cell')[2]!.textContent).toBe('Billing');
-    expect(calls.filter((c) => c.key === 'GET /admin/team')).toHaveLength(1);
+    expect(calls.filter((c) => c.id === 'teamList')).toHaveLength(1);
   });
 
   it("toasts the server's error when a change fails", async () => {
     stubApi(
       { ...admin, Role: ['SuperAdmin'] },
       {
-        'GET /admin/team': () => ({ body: { Data: rows } }),
-        'DELETE /admin/team': () => ({
+        teamList: () => ({ body: { Data: rows } }),
+        teamDelete: () => ({
           status: 409,
           body: { ErrorCode: 934, Description: 'The last SuperAdmin cannot be demoted or deleted.' },
         }),

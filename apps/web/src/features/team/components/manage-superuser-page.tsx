@@ -8,6 +8,7 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useTeamList } from '../api/team-api.ts';
 import { ChangeRolesDialog } from './change-roles-dialog.tsx';
@@ -35,7 +36,7 @@ export default function ManageSuperuserPage() {
         header: t('emailAddress'),
         cell: (row) =>
           canOpenProfile(viewerIdentity, staffIdentity(row)) ? (
-            <Link to={`/manage-superuser/profile/${encodeURIComponent(row.Uid)}`}>{primaryEmail(row)}</Link>
+            <Link to={paths.superuserProfile(row.Uid)}>{primaryEmail(row)}</Link>
           ) : (
             primaryEmail(row)
           ),
@@ -98,7 +99,7 @@ export default function ManageSuperuserPage() {
           <p className="muted">{t('listIntro')}</p>
         </div>
         {mayWrite ? (
-          <Link className="button button-primary" to="/manage-superuser/create-superuser">
+          <Link className="button button-primary" to={paths.createSuperuser}>
             {t('createSuperuser')}
           </Link>
         ) : null}

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useTeamRoles } from '../api/team-api.ts';
 
 /** /manage-superuser/permissions: every permission, what it allows, and the roles that hold it. */
@@ -34,7 +35,7 @@ export default function PermissionsPage() {
           <h1 id="screen-title">{t('permissionList')}</h1>
           <p className="muted">{t('permissionsIntro')}</p>
         </div>
-        <Link to="/manage-superuser/roles">{t('roleDetails')}</Link>
+        <Link to={paths.roles}>{t('roleDetails')}</Link>
       </div>
       <div className="data-table">
         <div className="table-scroll">

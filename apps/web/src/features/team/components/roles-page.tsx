@@ -2,6 +2,7 @@ import { PERMISSION_DESCRIPTIONS, type Permission } from '@sac/contract/permissi
 import { Link } from 'react-router';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useTeamRoles } from '../api/team-api.ts';
 
 const describe = (p: string): string | undefined =>
@@ -20,7 +21,7 @@ export default function RolesPage() {
           <h1 id="screen-title">{t('roleDetails')}</h1>
           <p className="muted">{t('rolesIntro')}</p>
         </div>
-        <Link to="/manage-superuser/permissions">{t('permissionList')}</Link>
+        <Link to={paths.permissions}>{t('permissionList')}</Link>
       </div>
       {roles.isPending ? (
         <p className="muted" role="status">

@@ -1,8 +1,10 @@
 import { PERMISSION_DESCRIPTIONS, type Permission, ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { Link, useParams } from 'react-router';
+import { DetailList } from '../../../components/detail-list.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useSuperUserProfile } from '../api/team-api.ts';
 import { primaryEmail } from './staff.ts';
 
@@ -24,7 +26,7 @@ export default function SuperuserProfilePage() {
           <h1 id="screen-title">{t('profile')}</h1>
           <p className="muted">{t('profileIntro')}</p>
         </div>
-        <Link to="/manage-superuser/manage-superuser">{t('backToList')}</Link>
+        <Link to={paths.superusers}>{t('backToList')}</Link>
       </div>
       {profile.isPending ? (
         <p className="muted" role="status">
@@ -38,57 +40,40 @@ export default function SuperuserProfilePage() {
       ) : null}
       {p ? (
         <>
-          <dl className="detail-list">
-            <div>
-              <dt>{t('name')}</dt>
-              <dd>{p.FullName}</dd>
-            </div>
-            <div>
-              <dt>{t('emailAddress')}</dt>
-              <dd>{primaryEmail(p)}</dd>
-            </div>
-            <div>
-              <dt>{t('roles')}</dt>
-              <dd>{p.Roles.join(', ')}</dd>
-            </div>
-            {p.Roles.includes(ROLE_SUPER_ADMIN) ? (
-              <div>
-                <dt>{t('superAdminSince')}</dt>
-                <dd>
-                  {p.ApproverSince
-                    ? `${formatDateTimeMinutes(p.ApproverSince)} UTC`
-                    : t('superAdminSinceUnrecorded')}
-                  {p.CanApproveImpersonationFrom ? (
-                    <div className="field-hint approver-cool-down">
-                      {t('canApproveFrom', { time: formatDateTimeMinutes(p.CanApproveImpersonationFrom) })}
-                    </div>
-                  ) : null}
-                </dd>
-              </div>
-            ) : null}
-            <div>
-              <dt>{t('createdDate')}</dt>
-              <dd>{formatDate(p.CreatedDate)}</dd>
-            </div>
-            <div>
-              <dt>{t('lastLoginDate')}</dt>
-              <dd>{formatDate(p.LastLoginDate) || t('never')}</dd>
-            </div>
-            <div>
-              <dt>{t('passwordChangedDate')}</dt>
-              <dd>{formatDate(p.PasswordChangedDate) || t('never')}</dd>
-            </div>
-            <div>
-              <dt>{t('invitation')}</dt>
-              <dd>
-                {p.Invited ? (
+          <DetailList
+            layout="plain"
+            items={[
+              { label: t('name'), value: p.FullName },
+              { label: t('emailAddress'), value: primaryEmail(p) },
+              { label: t('roles'), value: p.Roles.join(', ') },
+              p.Roles.includes(ROLE_SUPER_ADMIN) && {
+                label: t('superAdminSince'),
+                value: (
+                  <>
+                    {p.ApproverSince
+                      ? `${formatDateTimeMinutes(p.ApproverSince)} UTC`
+                      : t('superAdminSinceUnrecorded')}
+                    {p.CanApproveImpersonationFrom ? (
+                      <div className="field-hint approver-cool-down">
+                        {t('canApproveFrom', { time: formatDateTimeMinutes(p.CanApproveImpersonationFrom) })}
+                      </div>
+                    ) : null}
+                  </>
+                ),
+              },
+              { label: t('createdDate'), value: formatDate(p.CreatedDate) },
+              { label: t('lastLoginDate'), value: formatDate(p.LastLoginDate) || t('never') },
+              { label: t('passwordChangedDate'), value: formatDate(p.PasswordChangedDate) || t('never') },
+              {
+                label: t('invitation'),
+                value: p.Invited ? (
                   <span className="tag tag-warning">{t('invitedPending')}</span>
                 ) : (
                   t('invitationAccepted')
-                )}
-              </dd>
-            </div>
-          </dl>
+                ),
+              },
+            ]}
+          />
           <h2 id="profile-permissions">{t('permissions')}</h2>
           {p.Permissions.length === 0 ? (
             <p className="muted">{t('profileNoPermissions')}</p>

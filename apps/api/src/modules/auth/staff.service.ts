@@ -1,0 +1,19 @@
+/**
+ * What other modules may use of staff accounts, sessions and tokens: the team module manages the
+ * accounts, impersonation opens sessions and reads approvers. Everything else of auth stays inside.
+ */
+export { approverStanding, standing } from './approver-cool-down.ts';
+export { createSession, revokeUserSessions } from './sessions.repo.ts';
+export {
+  deleteStaff,
+  findStaffByEmail,
+  findStaffByUid,
+  insertStaff,
+  listRoles,
+  listStaff,
+  lockSuperAdmins,
+  permissionsOfRoles,
+  type StaffRowWithApprover,
+  setStaffRoles,
+} from './staff.repo.ts';
+export { issueToken } from './tokens.repo.ts';

@@ -1,0 +1,180 @@
+import type { Queryable } from '../../db/db.ts';
+
+/** Writes to customers and their sites, and the catalogue lookups they check against. */
+
+export async function emailTaken(db: Queryable, email: string): Promise<boolean> {
+  const r = await db.query('SELECT 1 FROM customers WHERE lower(email) = lower($1)', [email]);
+  return r.rows.length > 0;
+}
+
+export async function insertCustomer(
+  db: Queryable,
+  c: {
+    uid: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    organization: string;
+    phone: string;
+    timeZone: string;
+    at: Date;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO customers (uid, first_name, last_name, email, organization, phone, auth_email, contact_email,
+       time_zone, created_at, modified_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $4, $4, $7, $8, $8)`,
+    [c.uid, c.firstName, c.lastName, c.email, c.organization, c.phone, c.timeZone, c.at],
+  );
+}
+
+/** A new site of `ownerUid`; its appId. */
+export async function insertSite(
+  db: Queryable,
+  s: { name: string; apiKey: string; secretHash: Buffer; ownerUid: string; dbName: string; at: Date },
+): Promise<number> {
+  const r = await db.query<{ app_id: number }>(
+    `INSERT INTO sites (app_name, api_key, secret_hash, owner_uid, db_name, created_at, modified_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING app_id`,
+    [s.name, s.apiKey, s.secretHash, s.ownerUid, s.dbName, s.at],
+  );
+  return Number(r.rows[0]!.app_id);
+}
+
+/** The web apps' addresses of an owned site. */
+export async function setSiteWebApps(
+  db: Queryable,
+  uid: string,
+  appId: number,
+  urls: { productionUrl: string; stagingUrl: string },
+  at: Date,
+): Promise<void> {
+  await db.query(
+    'UPDATE sites SET production_url = $3, staging_url = $4, modified_at = $5 WHERE app_id = $1 AND owner_uid = $2',
+    [appId, uid, urls.productionUrl, urls.stagingUrl, at],
+  );
+}
+
+/** The web apps' addresses, the plan and the trial of an owned site. */
+export async function setSiteWebAppsAndPlan(
+  db: Queryable,
+  uid: string,
+  appId: number,
+  s: {
+    productionUrl: string;
+    stagingUrl: string;
+    plan: string;
+    planStatus: 'Trial' | 'Subscribed';
+    trialEndsAt: Date | null;
+  },
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE sites SET production_url = $3, staging_url = $4, plan = $5, plan_status = $6, trial_ends_at = $7,
+       modified_at = $8 WHERE app_id = $1 AND owner_uid = $2`,
+    [appId, uid, s.productionUrl, s.stagingUrl, s.plan, s.planStatus, s.trialEndsAt, at],
+  );
+}
+
+/** The features of a feature set; undefined when there is no such set. */
+export async function featuresOfSet(db: Queryable, name: string): Promise<string[] | undefined> {
+  const r = await db.query<{ features: string[] }>('SELECT features FROM feature_sets WHERE name = $1', [
+    name,
+  ]);
+  return r.rows[0]?.features;
+}
+
+export async function setSiteFeatures(
+  db: Queryable,
+  uid: string,
+  appId: number,
+  features: string[],
+  at: Date,
+): Promise<void> {
+  await db.query('UPDATE sites SET features = $3, modified_at = $4 WHERE app_id = $1 AND owner_uid = $2', [
+    appId,
+    uid,
+    features,
+    at,
+  ]);
+}
+
+/** The data center of a global server; undefined when there is no such server. */
+export async function dataCenterOfGlobalServer(db: Queryable, code: string): Promise<string | undefined> {
+  const r = await db.query<{ data_center: string }>(
+    'SELECT data_center FROM global_servers WHERE code = $1',
+    [code],
+  );
+  return r.rows[0]?.data_center;
+}
+
+export async function dataCenterExists(db: Queryable, code: string): Promise<boolean> {
+  const r = await db.query('SELECT 1 FROM data_centers WHERE code = $1', [code]);
+  return r.rows.length > 0;
+}
+
+export async function setSiteDataCenter(
+  db: Queryable,
+  uid: string,
+  appId: number,
+  s: {
+    dataCenter: string | null;
+    globalServer: string | null;
+    dbName: string;
+    connection: Buffer | Uint8Array | null;
+  },
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE sites SET data_center = $3, global_server = $4, db_name = $5, custom_db_conn = $6, modified_at = $7
+     WHERE app_id = $1 AND owner_uid = $2`,
+    [appId, uid, s.dataCenter, s.globalServer, s.dbName, s.connection, at],
+  );
+}
+
+export async function saveSiteStatus(
+  db: Queryable,
+  uid: string,
+  appId: number,
+  status: 'active' | 'inactive',
+  at: Date,
+): Promise<void> {
+  await db.query('UPDATE sites SET status = $3, modified_at = $4 WHERE app_id = $1 AND owner_uid = $2', [
+    appId,
+    uid,
+    status,
+    at,
+  ]);
+}
+
+/** A customer's profile; the email stays verified only when it is unchanged (case aside). */
+export async function updateCustomerProfile(
+  db: Queryable,
+  uid: string,
+  p: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    organization: string;
+    phone: string;
+    contactEmail: string;
+    timeZone: string;
+  },
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE customers SET first_name = $2, last_name = $3, email = $4, organization = $5, phone = $6,
+       contact_email = $7, time_zone = $8, modified_at = $9,
+       email_verified = email_verified AND lower(email) = lower($4)
+     WHERE uid = $1`,
+    [uid, p.firstName, p.lastName, p.email, p.organization, p.phone, p.contactEmail, p.timeZone, at],
+  );
+}
+
+export async function setCustomerPassword(db: Queryable, uid: string, hash: string, at: Date): Promise<void> {
+  await db.query('UPDATE customers SET password_hash = $2, modified_at = $3 WHERE uid = $1', [uid, hash, at]);
+}
+
+export async function markEmailVerified(db: Queryable, uid: string, at: Date): Promise<void> {
+  await db.query('UPDATE customers SET email_verified = true, modified_at = $2 WHERE uid = $1', [uid, at]);
+}

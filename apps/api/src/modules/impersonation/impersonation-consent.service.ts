@@ -1,0 +1,71 @@
+import { transition } from '@sac/contract/impersonation';
+import { CONSENT_LINK_TTL_MS, IMPERSONATION_MESSAGES as M } from '@sac/contract/impersonation-api';
+import type { AppContext, Caller } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { consolePageFor } from '../../lib/console-url.ts';
+import { hashSecret, randomSecret } from '../../lib/secrets.ts';
+import { findRequest, logEvent, recordConsent, saveState, stateOf } from './impersonation.repo.ts';
+import { consentDetailsOut } from './impersonation.wire.ts';
+import { findConsentToken, insertConsentToken, markConsentTokenUsed } from './impersonation-links.repo.ts';
+import { refuse } from './transition-refusal.ts';
+
+/**
+ * The owner's consent link (single-use, stored hashed, 7 days) to a request; answers its address.
+ * Pass the transaction that opens the request.
+ */
+export async function issueConsentLink(
+  db: Queryable,
+  ctx: AppContext,
+  requestId: number,
+  origin: string | undefined,
+  now: Date,
+): Promise<string> {
+  const token = randomSecret();
+  await insertConsentToken(db, {
+    tokenHash: hashSecret(token),
+    requestId,
+    at: now,
+    expiresAt: new Date(now.getTime() + CONSENT_LINK_TTL_MS),
+  });
+  const url = consolePageFor(ctx.config, origin, '/impersonation/consent');
+  url.searchParams.set('token', token);
+  return url.toString();
+}
+
+/** The request of a consent link that is unused and unexpired; `lock` locks the token and the request. */
+async function consentRow(db: Queryable, token: string, now: Date, lock = false) {
+  const t = await findConsentToken(db, hashSecret(token), lock);
+  if (!t || t.used_at || new Date(t.expires_at) <= now) throw new AppError('consentLinkInvalid');
+  const row = await findRequest(db, Number(t.request_id), lock);
+  if (!row) throw new AppError('consentLinkInvalid');
+  return row;
+}
+
+/** The public consent page: what is asked, from the single-use link's token. */
+export async function consentDetails(ctx: AppContext, token: string) {
+  const row = await consentRow(ctx.db, token, ctx.clock.now());
+  return { Data: consentDetailsOut(row) };
+}
+
+/** The owner allows or denies: recorded with time and address; the link then stops working. */
+export async function answerConsent(ctx: AppContext, caller: Caller, token: string, granted: boolean) {
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const row = await consentRow(tx, token, now, true);
+    const r = transition(stateOf(row), { type: 'consent', granted }, now.getTime());
+    if (!r.ok) refuse(r.error);
+    await markConsentTokenUsed(tx, hashSecret(token), now);
+    await saveState(tx, Number(row.id), r.state, { at: now });
+    await recordConsent(tx, Number(row.id), now, caller.clientAddress);
+    await logEvent(tx, {
+      requestId: Number(row.id),
+      at: now,
+      actor: row.owner_email,
+      event: granted ? 'consent-granted' : 'consent-denied',
+      status: r.state.status,
+      clientAddress: caller.clientAddress,
+    });
+  });
+  return { IsPosted: true, Message: granted ? M.consentGranted : M.consentDenied };
+}

@@ -1,0 +1,505 @@
+import {
+  type ImpersonationEvent,
+  type Priority,
+  type RevokeAction,
+  transition,
+} from '@sac/contract/impersonation';
+import {
+  type createImpersonationBody,
+  type customerRequestBody,
+  type editImpersonationBody,
+  formatExpiry,
+  type impersonationActionBody,
+  IMPERSONATION_MESSAGES as M,
+} from '@sac/contract/impersonation-api';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import type { z } from 'zod';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { consolePageFor } from '../../lib/console-url.ts';
+import { hashSecret } from '../../lib/secrets.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
+import { approverStanding, findStaffByEmail } from '../auth/staff.service.ts';
+import { customerRoleCatalogue } from '../customers/sites.service.ts';
+import {
+  assignedRequestMail,
+  consentRequestMail,
+  customerRequestAssignedMail,
+  customerRequestReceivedMail,
+  decisionMail,
+  ownerDecisionMail,
+} from './impersonation.mails.ts';
+import {
+  findRequest,
+  findRequestSite,
+  findRequestSiteByKey,
+  insertRequest,
+  listRequests,
+  logEntries,
+  logEvent,
+  type RequestRow,
+  type RequestSite,
+  recordHolder,
+  rolesHeldByOthers,
+  saveState,
+  stateOf,
+  superAdminEmails,
+} from './impersonation.repo.ts';
+import {
+  actionOut,
+  type DisplayStatus,
+  type LogStatus,
+  logEntryOut,
+  orderForList,
+  toWire,
+} from './impersonation.wire.ts';
+import { issueConsentLink } from './impersonation-consent.service.ts';
+import { issueSiteAccessLink } from './site-access.service.ts';
+import { refuse } from './transition-refusal.ts';
+
+/** What a request asks for, as both staff and customers send it. */
+interface RequestContents {
+  Priority: Priority;
+  Description: string;
+  Assignees: string[];
+  ProxyRoles: string[];
+  AdditionalPermissions: string[];
+  Duration: number;
+}
+
+/** Assignees are SuperAdmins; roles and permissions are the customer roles' own. */
+async function checkRequestContents(
+  db: Queryable,
+  appId: number,
+  exceptId: number | null,
+  d: { Assignees: string[]; ProxyRoles: string[]; AdditionalPermissions: string[] },
+  now: Date,
+) {
+  for (const email of d.Assignees) {
+    const s = await findStaffByEmail(db, email);
+    if (!s?.roles.includes(ROLE_SUPER_ADMIN))
+      throw new AppError('impersonationInvalid', `${M.notApproverAssignee} (${email})`);
+  }
+  const roles = await customerRoleCatalogue(db);
+  const roleNames = roles.map((r) => r.name);
+  const permissionNames = [...new Set(roles.flatMap((r) => Object.keys(r.permissions)))];
+  const unknownRoles = d.ProxyRoles.filter((r) => !roleNames.includes(r));
+  if (unknownRoles.length)
+    throw new AppError('impersonationInvalid', `There is no customer role ${unknownRoles.join(', ')}.`);
+  const unknownPerms = d.AdditionalPermissions.filter((p) => !permissionNames.includes(p));
+  if (unknownPerms.length)
+    throw new AppError('impersonationInvalid', `There is no permission ${unknownPerms.join(', ')}.`);
+  const held = await rolesHeldByOthers(db, appId, exceptId, now);
+  const taken = d.ProxyRoles.filter((r) => held.includes(r));
+  if (taken.length) throw new AppError('impersonationConflict', `${M.roleTaken}: ${taken.join(', ')}.`);
+}
+
+/**
+ * Opens a request in one transaction: checks its contents, inserts it, issues the owner's consent
+ * link unless the request carries the consent, logs it, issues a site-access link and queues the
+ * mails. The mails are kept with the request, or neither. Answers the new request's id.
+ */
+async function openRequest(
+  ctx: AppContext,
+  caller: Caller,
+  o: {
+    site: RequestSite;
+    initiator: { uid: string | null; email: string };
+    /** A customer's own request: it is their consent. */
+    fromCustomer: boolean;
+    data: RequestContents;
+    origin: string | undefined;
+    now: Date;
+    mails: (id: number, links: { consent: string | null; siteAccess: string }) => MailMessage[];
+  },
+): Promise<number> {
+  const now = o.now;
+  const appId = Number(o.site.app_id);
+  const d = o.data;
+  return ctx.db.transaction(async (tx) => {
+    await checkRequestContents(tx, appId, null, d, now);
+    const id = await insertRequest(tx, {
+      appId,
+      initiator: o.initiator,
+      isCustomerRequest: o.fromCustomer,
+      consent: o.fromCustomer ? { at: now, address: caller.clientAddress } : null,
+      priority: d.Priority,
+      description: d.Description,
+      assignees: d.Assignees,
+      proxyRoles: d.ProxyRoles,
+      additionalPermissions: d.AdditionalPermissions,
+      durationMinutes: d.Duration,
+      at: now,
+    });
+    const consent = o.fromCustomer ? null : await issueConsentLink(tx, ctx, id, o.origin, now);
+    await logEvent(tx, {
+      requestId: id,
+      at: now,
+      actor: o.initiator.email,
+      event: o.fromCustomer ? 'customer-request' : 'request',
+      status: 'Pending',
+      clientAddress: caller.clientAddress,
+      details: {
+        appId,
+        roles: d.ProxyRoles,
+        permissions: d.AdditionalPermissions,
+        duration: d.Duration,
+        ...(o.fromCustomer ? { consent: 'given by the request' } : {}),
+      },
+    });
+    const siteAccess = await issueSiteAccessLink(tx, ctx, appId, o.origin, now);
+    for (const mail of o.mails(id, { consent, siteAccess })) await ctx.mailer.send(tx, mail);
+    return id;
+  });
+}
+
+/** A staff member asks for access: the owner is mailed a consent link, the assignees are told. */
+export async function create(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  body: z.output<typeof createImpersonationBody>,
+  origin: string | undefined,
+) {
+  const d = body.data;
+  const now = ctx.clock.now();
+  const site = await findRequestSite(ctx.db, d.AppId);
+  if (!site) throw new AppError('notFound', 'There is no site with that AppId.');
+  const access = {
+    appName: site.app_name,
+    requester: { name: actor.name, email: actor.email },
+    description: d.Description,
+    roles: d.ProxyRoles,
+    permissions: d.AdditionalPermissions,
+    durationMinutes: d.Duration,
+  };
+  const id = await openRequest(ctx, caller, {
+    site,
+    initiator: { uid: actor.uid, email: actor.email },
+    fromCustomer: false,
+    data: d,
+    origin,
+    now,
+    mails: (requestId, links) => [
+      consentRequestMail({
+        to: site.owner_email,
+        firstName: site.first_name,
+        requestId,
+        access,
+        consentUrl: links.consent!,
+        siteAccessUrl: links.siteAccess,
+      }),
+      ...d.Assignees.map((to) =>
+        assignedRequestMail({
+          to,
+          requestId,
+          access,
+          assignedRequestsUrl: consolePageFor(
+            ctx.config,
+            origin,
+            '/manage-superuser/impersonation/assigned-requests',
+          ).toString(),
+        }),
+      ),
+    ],
+  });
+  const row = await findRequest(ctx.db, id);
+  return { Data: toWire(row!, now), Message: M.created(id, site.app_name) };
+}
+
+/**
+ * A customer asks for help: their site's API key and secret authenticate the call, and the
+ * request itself is their consent. It goes to every SuperAdmin; the one who approves it helps.
+ */
+export async function customerRequest(
+  ctx: AppContext,
+  caller: Caller,
+  apiKey: string | undefined,
+  apiSecret: string | undefined,
+  body: z.output<typeof customerRequestBody>,
+  origin: string | undefined,
+) {
+  const d = body.data;
+  const now = ctx.clock.now();
+  const valid = /^[0-9a-f-]{36}$/i.test(apiKey ?? '') && (apiSecret ?? '') !== '';
+  const site = valid
+    ? await findRequestSiteByKey(ctx.db, apiKey!.toLowerCase(), hashSecret(apiSecret!))
+    : undefined;
+  if (!site) throw new AppError('customerAuthFailed');
+  const assignees = await superAdminEmails(ctx.db);
+  const id = await openRequest(ctx, caller, {
+    site,
+    initiator: { uid: null, email: site.owner_email },
+    fromCustomer: true,
+    data: { ...d, Assignees: assignees },
+    origin,
+    now,
+    mails: (requestId, links) => [
+      customerRequestReceivedMail({
+        to: site.owner_email,
+        firstName: site.first_name,
+        requestId,
+        appName: site.app_name,
+        durationMinutes: d.Duration,
+        siteAccessUrl: links.siteAccess,
+      }),
+      ...assignees.map((to) =>
+        customerRequestAssignedMail({
+          to,
+          requestId,
+          appName: site.app_name,
+          ownerEmail: site.owner_email,
+          description: d.Description,
+          roles: d.ProxyRoles,
+          durationMinutes: d.Duration,
+        }),
+      ),
+    ],
+  });
+  const row = await findRequest(ctx.db, id);
+  return { Data: toWire(row!, now), Message: M.customerRequested(id, site.app_name) };
+}
+
+export async function list(
+  ctx: AppContext,
+  viewer: StaffSession,
+  status: DisplayStatus | undefined,
+  customerOnly = false,
+) {
+  const now = ctx.clock.now();
+  const rows = await listRequests(ctx.db, {
+    visibleTo: viewer.permissions.has('impersonation.approve') ? undefined : viewer.email,
+    customerOnly,
+  });
+  let data = rows.map((r) => toWire(r, now));
+  if (status) data = data.filter((x) => x.Action.Status === status);
+  return { Data: customerOnly ? data : orderForList(data) };
+}
+
+/** Separation of duties: a new SuperAdmin approves only once the cool-down since the promotion has passed. */
+async function checkCoolDown(ctx: AppContext, db: Queryable, actor: StaffSession, now: Date) {
+  const s = await approverStanding(db, actor.uid, now, ctx.config.approverCoolDownMs);
+  if (s.since && s.canApproveFrom) {
+    throw new AppError(
+      'approverCoolingDown',
+      M.approverCoolingDown(
+        formatExpiry(s.since.toISOString()),
+        formatExpiry(s.canApproveFrom.toISOString()),
+      ),
+    );
+  }
+}
+
+/** Applies one machine event to a request under its row lock; answers the saved row. */
+async function applyEvent(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  requestId: number,
+  event: ImpersonationEvent,
+  opts: {
+    logEvent: string;
+    details?: Record<string, unknown>;
+    reason?: string;
+    action?: boolean;
+    checkRoles?: string[];
+    /** Work of the same transaction once the new state is saved (the mails it causes). */
+    alsoInTransaction?: (tx: Queryable, after: RequestRow) => Promise<void>;
+  },
+) {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const row = await findRequest(tx, requestId, true);
+    if (!row) throw new AppError('notFound', 'There is no impersonation request with that id.');
+    const r = transition(stateOf(row), event, now.getTime());
+    if (!r.ok) refuse(r.error);
+    if (event.type === 'approve') await checkCoolDown(ctx, tx, actor, now);
+    if (opts.checkRoles) {
+      await checkRequestContents(
+        tx,
+        Number(row.app_id),
+        requestId,
+        {
+          Assignees: r.state.assignees,
+          ProxyRoles: opts.checkRoles,
+          AdditionalPermissions: r.state.additionalPermissions,
+        },
+        now,
+      );
+    }
+    await saveState(tx, requestId, r.state, {
+      at: now,
+      ...(opts.action ? { actionBy: actor.email } : {}),
+      ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
+    });
+    if (event.type === 'approve') {
+      // The grant's holder, once and for all: the requester, or on a customer's own request (no
+      // staff requester) the approver. Later actions change action_taken_by, never the holder.
+      await recordHolder(
+        tx,
+        requestId,
+        row.is_customer_request
+          ? { uid: actor.uid, email: actor.email }
+          : { uid: row.initiator_uid, email: row.initiator_email },
+      );
+    }
+    await logEvent(tx, {
+      requestId,
+      at: now,
+      actor: actor.email,
+      event: opts.logEvent,
+      status: r.state.deleted ? 'Deleted' : r.state.status,
+      clientAddress: caller.clientAddress,
+      details: opts.details ?? {},
+    });
+    const after = (await findRequest(tx, requestId)) ?? { ...row, deleted_at: now };
+    await opts.alsoInTransaction?.(tx, after as RequestRow);
+    return { before: row, after };
+  });
+}
+
+export async function edit(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  requestId: number,
+  body: z.output<typeof editImpersonationBody>,
+) {
+  const { after } = await applyEvent(
+    ctx,
+    caller,
+    actor,
+    requestId,
+    {
+      type: 'edit',
+      actor: actor.email,
+      proxyRoles: body.ProxyRoles,
+      additionalPermissions: body.AdditionalPermissions,
+      assignees: body.Assignees,
+      priority: body.Priority,
+      description: body.Description,
+    },
+    {
+      logEvent: 'edit',
+      details: { roles: body.ProxyRoles, permissions: body.AdditionalPermissions, assignees: body.Assignees },
+      checkRoles: body.ProxyRoles,
+    },
+  );
+  return {
+    Data: toWire(after as RequestRow, ctx.clock.now()),
+    Message: M.updated(requestId, after.app_name),
+  };
+}
+
+export async function remove(ctx: AppContext, caller: Caller, actor: StaffSession, requestId: number) {
+  const { before } = await applyEvent(
+    ctx,
+    caller,
+    actor,
+    requestId,
+    { type: 'delete', actor: actor.email },
+    { logEvent: 'delete' },
+  );
+  return { IsDeleted: true, Id: requestId, Message: M.deleted(requestId, before.app_name) };
+}
+
+/** Approve, reject or revoke; the staff member concerned and the owner are mailed in the same transaction. */
+export async function act(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  requestId: number,
+  revokeAction: RevokeAction | undefined,
+  body: z.output<typeof impersonationActionBody>,
+) {
+  const isApprover = actor.permissions.has('impersonation.approve');
+  let event: ImpersonationEvent;
+  if (body.Status === 'Approve') {
+    event = {
+      type: 'approve',
+      actor: actor.email,
+      actorIsApprover: isApprover,
+      roles: body.ProxyRoles,
+      permissions: body.AdditionalPermissions,
+      durationMinutes: body.Duration,
+    };
+  } else if (body.Status === 'Reject') {
+    event = { type: 'reject', actor: actor.email, actorIsApprover: isApprover };
+  } else {
+    event = {
+      type: 'revoke',
+      actor: actor.email,
+      actorIsApprover: isApprover,
+      action: revokeAction ?? 'site',
+      roles: body.ProxyRoles,
+      permissions: body.AdditionalPermissions,
+    };
+  }
+  const now = ctx.clock.now();
+  let message = '';
+  let newUser = false;
+  /** The mails of the action, written in its transaction: kept with the new state, or neither. */
+  const mail = async (tx: Queryable, after: RequestRow) => {
+    const wire = toWire(after, now);
+    const initiator = await findStaffByEmail(tx, after.initiator_email);
+    newUser = !initiator?.last_login_at;
+    const expires = wire.Action.ExpiresAt ? formatExpiry(wire.Action.ExpiresAt) : '';
+    message =
+      body.Status === 'Approve'
+        ? M.approved(
+            requestId,
+            after.app_name,
+            wire.Action.ApprovedProxyRoles.length,
+            wire.Action.ApprovedAdditionalPermissions.length,
+            expires,
+            newUser,
+          )
+        : body.Status === 'Reject'
+          ? M.rejected(requestId, after.app_name)
+          : after.status === 'Revoked'
+            ? M.revoked(requestId, after.app_name)
+            : M.partlyRevoked(requestId, after.app_name);
+    // The staff member told: the grant's holder once there is one (on a customer's own request the
+    // approving SuperAdmin, who needs no mail of their own approval), else the requester.
+    const staffTo =
+      body.Status === 'Reject' ? after.initiator_email : (after.holder_email ?? after.initiator_email);
+    if (!(body.Status === 'Approve' && staffTo.toLowerCase() === actor.email.toLowerCase())) {
+      await ctx.mailer.send(
+        tx,
+        decisionMail({ to: staffTo, requestId, status: wire.Action.Status, message }),
+      );
+    }
+    if (body.Status !== 'Reject') {
+      const owner = { to: after.owner_email, appName: after.app_name, status: wire.Action.Status };
+      await ctx.mailer.send(
+        tx,
+        body.Status === 'Approve'
+          ? ownerDecisionMail({ ...owner, approved: true, roles: wire.Action.ApprovedProxyRoles, expires })
+          : ownerDecisionMail({ ...owner, approved: false, inPart: after.status === 'Approved' }),
+      );
+    }
+  };
+  const { after } = await applyEvent(ctx, caller, actor, requestId, event, {
+    logEvent: body.Status.toLowerCase(),
+    details: { ...body, ...(body.Status === 'Revoke' ? { revokeAction: revokeAction ?? 'site' } : {}) },
+    reason: body.Comments,
+    action: true,
+    alsoInTransaction: mail,
+  });
+  const wire = toWire(after as RequestRow, now);
+  return {
+    Data: actionOut(wire),
+    userStatus: newUser ? 'newUser' : 'existingUser',
+    Message: message,
+    Request: wire,
+  };
+}
+
+/** The impersonation log, newest first; an approved request past its expiry reads Expired. */
+export async function logs(ctx: AppContext, status: LogStatus | undefined) {
+  const now = ctx.clock.now();
+  let data = (await logEntries(ctx.db)).map((x) => logEntryOut(x, now));
+  if (status) data = data.filter((x) => x.Status === status);
+  return { Data: data };
+}

@@ -1,0 +1,94 @@
+import { displayStatus } from '@sac/contract/impersonation';
+import type { DISPLAY_STATUSES, LOG_STATUSES } from '@sac/contract/impersonation-api';
+import { isoOrNull } from '../../lib/iso.ts';
+import { type LogEntryRow, type RequestRow, stateOf } from './impersonation.repo.ts';
+
+/** Rows of the impersonation tables as the calls answer them. */
+
+export type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
+export type LogStatus = (typeof LOG_STATUSES)[number];
+
+export function toWire(r: RequestRow, now: Date) {
+  return {
+    Id: Number(r.id),
+    AppId: Number(r.app_id),
+    AppName: r.app_name,
+    Initiator: r.initiator_email,
+    Impersonation: r.consent === 'granted',
+    Consent: r.consent,
+    IsCustomerRequest: r.is_customer_request,
+    Request: {
+      Priority: r.priority,
+      Description: r.description,
+      Assignees: r.assignees,
+      ProxyRoles: r.proxy_roles,
+      AdditionalPermissions: r.additional_permissions,
+      Duration: r.duration_minutes,
+      RequestCreatedDate: isoOrNull(r.created_at)!,
+      RequestModifiedDate: isoOrNull(r.modified_at)!,
+    },
+    Action: {
+      Status: displayStatus(stateOf(r), now.getTime()) as DisplayStatus,
+      ActionTakenBy: r.action_taken_by,
+      ActionTakenAt: isoOrNull(r.action_taken_at),
+      ExpiresAt: isoOrNull(r.expires_at),
+      ApprovedProxyRoles: r.approved_roles,
+      ApprovedAdditionalPermissions: r.approved_permissions,
+      Reason: r.reason,
+    },
+  };
+}
+
+export type WireRequest = ReturnType<typeof toWire>;
+
+/** Spec section 4: pending and unexpired approved first, then by the newest action or change. */
+export function orderForList(rows: WireRequest[]) {
+  const live = (x: WireRequest) => x.Action.Status === 'Pending' || x.Action.Status === 'Approved';
+  const last = (x: WireRequest) => x.Action.ActionTakenAt ?? x.Request.RequestModifiedDate;
+  return [...rows].sort(
+    (a, b) => Number(live(b)) - Number(live(a)) || last(b).localeCompare(last(a)) || b.Id - a.Id,
+  );
+}
+
+/** The answer's Data of an approval, rejection or revocation. */
+export function actionOut(w: WireRequest) {
+  return {
+    Id: w.Id,
+    AppName: w.AppName,
+    Action: { Status: w.Action.Status },
+    ApprovedProxyRoles: w.Action.ApprovedProxyRoles,
+    ApprovedAdditionalPermissions: w.Action.ApprovedAdditionalPermissions,
+    ExpiresAt: w.Action.ExpiresAt,
+    Initiator: w.Initiator,
+  };
+}
+
+/** A log entry; the newest entry of an approved request past its expiry reads Expired. */
+export function logEntryOut(x: LogEntryRow, now: Date) {
+  const expired =
+    x.latest && x.current_status === 'Approved' && x.expires_at !== null && new Date(x.expires_at) <= now;
+  return {
+    Id: Number(x.id),
+    RequestId: Number(x.request_id),
+    AppName: x.app_name,
+    Status: (expired ? 'Expired' : x.status) as LogStatus,
+    Event: x.event,
+    Actor: x.actor,
+    LastModified: isoOrNull(x.at)!,
+    Details: x.details ?? {},
+  };
+}
+
+/** What a consent link asks, for the owner's consent page. */
+export function consentDetailsOut(row: RequestRow) {
+  return {
+    RequestId: Number(row.id),
+    AppName: row.app_name,
+    RequestedBy: row.initiator_email,
+    Description: row.description,
+    ProxyRoles: row.proxy_roles,
+    AdditionalPermissions: row.additional_permissions,
+    Duration: row.duration_minutes,
+    Consent: row.consent,
+  };
+}

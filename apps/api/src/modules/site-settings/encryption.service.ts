@@ -1,0 +1,97 @@
+import {
+  ENCRYPTION_MESSAGES,
+  type SettingSet,
+  usesKey,
+  WEAK_ALGORITHMS,
+} from '@sac/contract/encryption-settings';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { isoOrNull } from '../../lib/iso.ts';
+import { inHashingQueue } from '../../lib/password-hash.ts';
+import { Semaphore } from '../../lib/semaphore.ts';
+import { writeCustomerActivity } from '../activity/activity.service.ts';
+import { ownedSite } from '../customers/sites.service.ts';
+import * as repo from './encryption.repo.ts';
+import { type HashSettings, hashWithSettings, type Pbkdf2 } from './password-hashing.ts';
+
+/** Encryption and hashing settings of a site's passwords, previous passwords and security answers. */
+
+const DEFAULT_HASHING: HashSettings = {
+  EncryptionType: 'Argon2id',
+  HashEncoding: 'base64',
+  SaltEncoding: 'utf8',
+  Salt: '',
+  PerPasswordSalt: true,
+  Iterations: 600_000,
+  SaltAttach: 'None',
+};
+
+export async function getEncryptionSettings(ctx: AppContext, uid: string, appId: number, set: SettingSet) {
+  await ownedSite(ctx.db, uid, appId);
+  const row = await repo.findEncryptionSettings(ctx.db, appId, set);
+  if (!row) {
+    if (set === 'previous-password') throw new AppError('previousPasswordSettingsNotSet');
+    if (set === 'security-answer') throw new AppError('securityAnswerSettingsNotSet');
+    return { Data: { ...DEFAULT_HASHING, HasEncryptionKey: false, ModifiedDate: new Date(0).toISOString() } };
+  }
+  return {
+    Data: {
+      ...DEFAULT_HASHING,
+      ...row.settings,
+      HasEncryptionKey: row.key_sealed !== null,
+      ModifiedDate: isoOrNull(row.modified_at)!,
+    },
+  };
+}
+
+export async function saveEncryptionSettings(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  set: SettingSet,
+  data: HashSettings & { EncryptionKey?: string },
+) {
+  await ownedSite(ctx.db, uid, appId);
+  const { EncryptionKey, ...settings } = data;
+  const existing = await repo.findSealedKey(ctx.db, appId, set);
+  const sealed = EncryptionKey ? ctx.crypto.encrypt(EncryptionKey) : (existing ?? null);
+  if (usesKey(settings.EncryptionType) && !sealed) throw new AppError('encryptionKeyNeeded');
+  await repo.saveEncryptionSettings(ctx.db, appId, set, settings, sealed, ctx.clock.now());
+  // the key itself is never logged
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.encryption', {
+    appId,
+    set,
+    type: settings.EncryptionType,
+    keyChanged: Boolean(EncryptionKey),
+  });
+  return { ...(await getEncryptionSettings(ctx, uid, appId, set)), Message: ENCRYPTION_MESSAGES.saved };
+}
+
+const previews = new Semaphore(1);
+const PREVIEWS_WAITING = 2;
+
+export async function previewHash(
+  ctx: AppContext,
+  uid: string,
+  appId: number,
+  data: HashSettings & { EncryptionKey?: string },
+  sample: string,
+) {
+  await ownedSite(ctx.db, uid, appId);
+  if (usesKey(data.EncryptionType) && !data.EncryptionKey) throw new AppError('encryptionKeyNeeded');
+  // Previews run one at a time, with at most PREVIEWS_WAITING behind (then 503 at once). The
+  // contract caps PBKDF2 iterations; PBKDF2 runs on the preview sandbox's thread, below the
+  // priority of sign-ins' hashes, and argon2 (fixed cost, as a sign-in's) in the hashing queue.
+  if (previews.load.waiting >= PREVIEWS_WAITING)
+    throw Object.assign(new AppError('previewBusy'), { retryAfterSeconds: 1 });
+  const pbkdf2: Pbkdf2 = async (material, salt, iterations, keylen, digest) =>
+    Buffer.from((await ctx.previewSandbox.run('pbkdf2', { material, salt, iterations, keylen, digest })).key);
+  const { stored, salt } = await previews.run(() =>
+    data.EncryptionType.startsWith('Argon2')
+      ? inHashingQueue(() => hashWithSettings(data, sample, data.EncryptionKey))
+      : hashWithSettings(data, sample, data.EncryptionKey, undefined, pbkdf2),
+  );
+  return { Data: { Stored: stored, SaltUsed: salt, Weak: WEAK_ALGORITHMS[data.EncryptionType] ?? null } };
+}

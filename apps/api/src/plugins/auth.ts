@@ -1,0 +1,97 @@
+import { HEADERS } from '@sac/contract/constants';
+import type { EndpointRoute } from '@sac/contract/endpoint-routes';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import type { FastifyRequest } from 'fastify';
+import type { CallAuth, StaffSession } from '../app-context.ts';
+import { AppError } from '../lib/app-error.ts';
+
+/** A live session as the session store answers it. */
+interface FoundSession {
+  id: number;
+  uid: string;
+  email: string;
+  full_name: string;
+  roles: string[];
+  permissions: string[];
+  impersonation_request_id: number | null;
+}
+
+/** What authentication needs from the modules that own sessions and grants; app.ts passes them in. */
+export interface AuthDeps {
+  /** The live session of a token and sign pair (renewed), or undefined. */
+  findSession(xtoken: string, xsign: string): Promise<FoundSession | undefined>;
+  /** The live grant an impersonation session acts under; throws 401 when it ended. */
+  impersonationScope(
+    requestId: number,
+    staff: { uid: string; email: string },
+  ): Promise<NonNullable<StaffSession['impersonation']>>;
+  /** Writes an impersonated call, allowed or refused, to the impersonation log. */
+  logImpersonatedCall(
+    session: StaffSession,
+    call: { method: string; path: string; allowed: boolean; clientAddress: string },
+  ): Promise<void>;
+}
+
+/** Calls an impersonation session may always make: who am I, and ending the session. */
+const IMPERSONATION_OPEN = new Set(['session', 'logout']);
+
+const header = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name.toLowerCase()];
+  return typeof v === 'string' && v !== '' && v !== 'undefined' ? v : undefined;
+};
+
+/**
+ * Authentication and authorization of every endpoint call: the xtoken/xsign pair to a staff
+ * session, the staff permission the endpoint needs, and for an impersonation session the site
+ * and customer permission its grant allows (each such call logged, allowed or refused).
+ */
+export function authPlugin(deps: AuthDeps): CallAuth {
+  async function sessionOf(request: FastifyRequest): Promise<StaffSession | undefined> {
+    const xtoken = header(request, HEADERS.token);
+    const xsign = header(request, HEADERS.sign);
+    if (!xtoken || !xsign) return undefined;
+    const s = await deps.findSession(xtoken, xsign);
+    if (!s) return undefined;
+    const impersonation = s.impersonation_request_id
+      ? await deps.impersonationScope(Number(s.impersonation_request_id), { uid: s.uid, email: s.email })
+      : undefined;
+    return {
+      ...(impersonation ? { impersonation } : {}),
+      sessionId: s.id,
+      uid: s.uid,
+      email: s.email,
+      name: s.full_name,
+      roles: s.roles,
+      permissions: new Set(s.permissions),
+    };
+  }
+
+  return {
+    async authenticate(def: EndpointRoute, request: FastifyRequest) {
+      if (def.access === 'public') return undefined;
+      const session = await sessionOf(request);
+      if (!session) throw new AppError('unauthenticated');
+      // An impersonation session acts as the approved customer roles on one site, nothing else.
+      if (!session.impersonation && def.access !== 'session' && !session.permissions.has(def.access)) {
+        throw new AppError('forbidden');
+      }
+      return session;
+    },
+
+    async authorizeImpersonation(def, session, query, request) {
+      if (!session?.impersonation || IMPERSONATION_OPEN.has(def.id)) return;
+      const appId = (query as { appId?: number } | undefined)?.appId;
+      const allowed =
+        def.impersonation !== undefined &&
+        appId === session.impersonation.appId &&
+        session.impersonation.permissions.has(def.impersonation);
+      await deps.logImpersonatedCall(session, {
+        method: def.method,
+        path: def.path,
+        allowed,
+        clientAddress: request.ip,
+      });
+      if (!allowed) throw new AppError('impersonationForbidden', IMPERSONATION_SESSION_MESSAGES.outOfScope);
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROLE_ADMIN, ROLE_SUPER_ADMIN, ROLE_SUPPORT } from '@sac/contract/permissions';
+import { generatePassword, isStrongPassword } from '@sac/contract/validation';
+import type { Db } from '../db/db.ts';
+import { fieldCrypto, loadFieldKey } from '../lib/field-crypto.ts';
+import { hashPassword } from '../lib/password-hash.ts';
+import { insertStaff } from '../modules/auth/staff.repo.ts';
+import { seedDemoCustomers } from './customer-seed.ts';
+
+export const DEMO_STAFF = [
+  { email: 'superadmin@example.com', name: 'Sam Super', roles: [ROLE_SUPER_ADMIN] },
+  { email: 'admin@example.com', name: 'Ada Admin', roles: [ROLE_ADMIN] },
+  { email: 'support@example.com', name: 'Sol Support', roles: [ROLE_SUPPORT] },
+] as const;
+
+/** A generated demo password that also meets the password rule (upper and lower case). */
+function demoPassword(): string {
+  for (;;) {
+    const p = generatePassword();
+    if (isStrongPassword(p)) return p;
+  }
+}
+
+export interface DemoSignIn {
+  emails: string[];
+  password: string;
+}
+
+/**
+ * Creates the demo staff on the first start of an empty database. Their password is
+ * DEMO_PASSWORD, else generated; it is kept (readable only by this user) in the data directory
+ * so later starts can print it again. Returns the sign-ins, or undefined if they are unknown.
+ */
+export async function seedDemoData(
+  db: Db,
+  opts: { dataDir: string; demoPassword?: string; now?: Date },
+): Promise<DemoSignIn | undefined> {
+  const file = path.join(opts.dataDir, 'demo-sign-in.json');
+  const seeded = await db.query("SELECT value FROM app_meta WHERE key = 'demo_seeded'");
+  if (seeded.rows.length > 0) {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as DemoSignIn;
+    } catch {
+      return undefined;
+    }
+  }
+  const staffCount = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM staff');
+  if ((staffCount.rows[0]?.n ?? 0) > 0) return undefined; // a real installation: leave it alone
+  const password = opts.demoPassword ?? demoPassword();
+  // The demo staff share one password, so one argon2 hash serves them all. It runs on libuv's
+  // thread pool while the customers are inserted, and is awaited only when the staff rows go in.
+  const hashing = hashPassword(password);
+  hashing.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+  const at = opts.now ?? new Date();
+  await db.transaction(async (tx) => {
+    await seedDemoCustomers(tx, {
+      at,
+      crypto: fieldCrypto(loadFieldKey(process.env.FIELD_ENCRYPTION_KEY, opts.dataDir)),
+      staffEmails: DEMO_STAFF.map((s) => s.email),
+      beforeActivity: async () => {
+        const passwordHash = await hashing;
+        for (const s of DEMO_STAFF) {
+          await insertStaff(tx, {
+            uid: randomUUID(),
+            email: s.email,
+            fullName: s.name,
+            passwordHash,
+            roles: [...s.roles],
+            at,
+          });
+        }
+      },
+    });
+    await tx.query("INSERT INTO app_meta (key, value) VALUES ('demo_seeded', $1)", [at.toISOString()]);
+  });
+  const signIn: DemoSignIn = { emails: DEMO_STAFF.map((s) => s.email), password };
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(signIn, null, 2), { mode: 0o600 });
+  return signIn;
+}

@@ -1,0 +1,87 @@
+import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
+import type { Viewer } from '../../../testing/api-stub.tsx';
+
+/** Fixtures of the impersonation screens' tests: viewers, customer roles, the team, requests. */
+
+export const superAdmin: Viewer = {
+  Uid: 'u-super',
+  Email: 'superadmin@example.com',
+  Role: ['SuperAdmin'],
+  Permissions: ['team.read', 'impersonation.request', 'impersonation.approve', 'impersonation.logs.read'],
+};
+export const admin: Viewer = {
+  Uid: 'u-admin',
+  Email: 'admin@example.com',
+  Role: ['Admin'],
+  Permissions: ['team.read', 'sites.read', 'impersonation.request', 'impersonation.logs.read'],
+};
+export const support: Viewer = {
+  Uid: 'u-support',
+  Email: 'support@example.com',
+  Role: ['Support'],
+  Permissions: ['sites.read', 'impersonation.request', 'impersonation.logs.read'],
+};
+
+export const CUSTOMER_ROLES = [
+  { Name: 'Administrator', Permissions: { EditData: true, ViewData: true, ManageSite: true } },
+  { Name: 'Analyst', Permissions: { ViewData: true } },
+  { Name: 'Developer', Permissions: { EditData: true, ViewData: true, ManageSettings: true } },
+  { Name: 'Support', Permissions: { EditData: true, ViewData: true } },
+];
+
+export const TEAM = [
+  { Uid: 'u-super', roles: ['SuperAdmin'], email: 'superadmin@example.com' },
+  { Uid: 'u-super2', roles: ['SuperAdmin', 'Admin'], email: 'boss@example.com' },
+  { Uid: 'u-admin', roles: ['Admin'], email: 'admin@example.com' },
+].map((u) => ({
+  Uid: u.Uid,
+  FullName: u.email,
+  Email: [{ Type: 'Primary', Value: u.email }],
+  Roles: u.roles,
+  CreatedDate: '2024-03-07T10:00:00.000Z',
+  LastLoginDate: null,
+}));
+
+type Extra = {
+  Id?: number;
+  AppId?: number;
+  AppName?: string;
+  Initiator?: string;
+  Impersonation?: boolean;
+  Request?: Partial<ImpersonationRequest['Request']>;
+  Action?: Partial<ImpersonationRequest['Action']>;
+};
+
+export const request = (id: number, extra: Extra = {}): ImpersonationRequest => {
+  const impersonation = extra.Impersonation ?? true;
+  return {
+    Id: id,
+    AppId: extra.AppId ?? 11,
+    AppName: extra.AppName ?? 'analytical-engine',
+    Initiator: extra.Initiator ?? 'admin@example.com',
+    Impersonation: impersonation,
+    Consent: impersonation ? 'granted' : 'pending',
+    IsCustomerRequest: false,
+    Request: {
+      Priority: 'High',
+      Description: 'Customer cannot save settings.',
+      Assignees: ['superadmin@example.com'],
+      ProxyRoles: ['Administrator', 'Analyst'],
+      AdditionalPermissions: ['ManageSite'],
+      Duration: 90,
+      RequestCreatedDate: '2025-01-02T03:04:05.000Z',
+      RequestModifiedDate: '2025-01-02T03:04:05.000Z',
+      ...extra.Request,
+    },
+    Action: {
+      Status: 'Pending',
+      ActionTakenBy: null,
+      ActionTakenAt: null,
+      ExpiresAt: null,
+      ApprovedProxyRoles: [],
+      ApprovedAdditionalPermissions: [],
+      Reason: '',
+      ...extra.Action,
+    },
+  };
+};

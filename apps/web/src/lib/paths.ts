@@ -1,0 +1,29 @@
+import { toQueryString } from './api-client.ts';
+
+/**
+ * Every address the console links to, built in one place: a screen links with these builders,
+ * never with a path written by hand, so a moved route is changed here once.
+ */
+export const paths = {
+  login: '/login',
+  forgotPassword: '/forgotpassword',
+  logout: '/logout',
+  dashboard: '/dashboard',
+  notifications: '/manage-notifications',
+  changePassword: '/account/change-password',
+  customerSearch: '/manage-customer/search-customer',
+  customerView: (uid: string) => `/manage-customer/view-customer${toQueryString({ uid })}`,
+  addSite: (uid: string) => `/manage-customer/add-site${toQueryString({ uid })}`,
+  editSite: (uid: string, appId: number) => `/manage-customer/edit-site${toQueryString({ uid, appId })}`,
+  siteConfiguration: (uid: string, appId: number) =>
+    `/manage-customer/site-configuration${toQueryString({ uid, appId })}`,
+  impersonate: (uid: string, appId: number) => `/manage-customer/impersonate${toQueryString({ uid, appId })}`,
+  /** The site seen through the tab's impersonation session. */
+  impersonatedSite: (uid: string, appId: number) => `/impersonation/site${toQueryString({ uid, appId })}`,
+  impersonationRequests: '/manage-superuser/impersonation/assigned-requests',
+  superusers: '/manage-superuser/manage-superuser',
+  createSuperuser: '/manage-superuser/create-superuser',
+  superuserProfile: (uid: string) => `/manage-superuser/profile/${encodeURIComponent(uid)}`,
+  permissions: '/manage-superuser/permissions',
+  roles: '/manage-superuser/roles',
+} as const;

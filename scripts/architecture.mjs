@@ -1,0 +1,109 @@
+// The import rules of the code base (docs/architecture.md), checked on the source text of every
+// TypeScript and JavaScript file: `node --test scripts/architecture.test.mjs` (run by `npm test`).
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SOURCE = /\.(ts|tsx|mts|mjs)$/;
+const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', '.tmp', 'data']);
+
+/** Every source file under the given folders, as a map of repository path -> text. */
+export function readSources(root, folders) {
+  const files = new Map();
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) walk(rel);
+      } else if (SOURCE.test(entry.name) && !entry.name.endsWith('.d.mts') && !entry.name.endsWith('.d.ts')) {
+        files.set(rel, fs.readFileSync(path.join(root, rel), 'utf8'));
+      }
+    }
+  };
+  for (const folder of folders) if (fs.existsSync(path.join(root, folder))) walk(folder);
+  return files;
+}
+
+// `import … from '…'`, `export … from '…'`, `import '…'`, `import('…')`, type imports included.
+const IMPORT =
+  /(?:\bimport\s+(?:type\s+)?(?:[\w*${},\s]+\s+from\s+)?|\bexport\s+(?:type\s+)?[\w*${},\s]+\s+from\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;
+
+/** The imports of one file: the specifier, the line, and the repository path it resolves to. */
+export function importsOf(file, text) {
+  const out = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1];
+    const line = text.slice(0, m.index).split('\n').length;
+    let target;
+    if (spec.startsWith('.')) target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+    else if (spec.startsWith('@sac/contract/')) target = `packages/contract/src/${spec.slice(14)}.ts`;
+    out.push({ spec, line, target });
+  }
+  return out;
+}
+
+const isTest = (file) => /\.test\.(ts|tsx|mjs)$/.test(file) || file.includes('/test/');
+const moduleOf = (p) => /^apps\/api\/src\/modules\/([^/]+)\//.exec(p)?.[1];
+const featureOf = (p) => /^apps\/web\/src\/features\/([^/]+)\//.exec(p)?.[1];
+
+/**
+ * The rules: each names what it forbids and how to mend a violation. `applies` picks the files it
+ * governs; `forbids` tells whether one resolved import breaks it.
+ */
+export const RULES = [
+  {
+    name: 'the contract imports no app',
+    applies: (file) => file.startsWith('packages/contract/'),
+    forbids: (_file, target) => /^(apps|e2e|bench)\//.test(target),
+    mend: 'the contract is shared by the API and the console: move what it needs into packages/contract.',
+  },
+  {
+    name: 'API lib/, plugins/, db/ and mail/ import no module',
+    applies: (file) =>
+      /^apps\/api\/src\/(lib|plugins|db|mail)\//.test(file) || file === 'apps/api/src/app-context.ts',
+    forbids: (_file, target) => target.startsWith('apps/api/src/modules/'),
+    mend: 'pass the module function in from app.ts (as a dependency of the plugin or context), or move the shared code down into lib/.',
+  },
+  {
+    name: "modules import each other only through a named service (another module's *.service.ts)",
+    // Tests may reach into another module's repo to arrange their data.
+    applies: (file) => moduleOf(file) !== undefined && !isTest(file),
+    forbids: (file, target) => {
+      const other = moduleOf(target);
+      return other !== undefined && other !== moduleOf(file) && !/\.service\.ts$/.test(target);
+    },
+    mend: "call the other module's service instead, or move the shared rule into that module's service (or down into lib/).",
+  },
+  {
+    name: 'no console feature imports another',
+    applies: (file) => featureOf(file) !== undefined,
+    forbids: (file, target) => {
+      const other = featureOf(target);
+      return other !== undefined && other !== featureOf(file);
+    },
+    mend: 'move the shared piece to apps/web/src/components/ or lib/, or compose the features in apps/web/src/app/.',
+  },
+  {
+    name: 'console lib/, components/ and testing/ import no feature and no app/',
+    applies: (file) => /^apps\/web\/src\/(lib|components|testing)\//.test(file),
+    forbids: (_file, target) => /^apps\/web\/src\/(features|app)\//.test(target),
+    mend: 'shared code must not know the screens: take what it needs as props or parameters.',
+  },
+];
+
+/** Every broken rule in the files, as readable lines ('' when none). */
+export function violations(files) {
+  const out = [];
+  for (const [file, text] of files) {
+    const rules = RULES.filter((r) => r.applies(file));
+    if (rules.length === 0) continue;
+    for (const imp of importsOf(file, text)) {
+      if (!imp.target) continue;
+      for (const rule of rules) {
+        if (rule.forbids(file, imp.target)) {
+          out.push(`${rule.name}: ${file}:${imp.line} imports '${imp.spec}'. Mend: ${rule.mend}`);
+        }
+      }
+    }
+  }
+  return out;
+}
