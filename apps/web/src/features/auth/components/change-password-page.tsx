@@ -1,7 +1,7 @@
 import { changePasswordForm } from '@sac/contract/auth';
 import type { FormEvent } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
-import { useSchemaForm } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useChangePassword } from '../api/auth-api.ts';
@@ -12,10 +12,10 @@ const EMPTY = { oldpassword: '', newpassword: '', confirmpassword: '' };
 export default function ChangePasswordPage() {
   const t = useT('auth');
   const change = useChangePassword();
-  const form = useSchemaForm(changePasswordForm, EMPTY);
+  const form = useContractForm(changePasswordForm, { initial: EMPTY, showErrors: 'submit' });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const data = form.check();
+    const data = form.submit();
     if (!data || change.isPending) return;
     change.mutate(
       { oldpassword: data.oldpassword, newpassword: data.newpassword },
@@ -39,8 +39,8 @@ export default function ChangePasswordPage() {
           label={t('oldPassword')}
           autoComplete="current-password"
           value={form.values.oldpassword}
-          error={form.errors.oldpassword}
-          onValueChange={(v) => form.setValue('oldpassword', v)}
+          error={form.shown('oldpassword')}
+          onValueChange={(v) => form.set('oldpassword', v)}
         />
         <FormField
           id="cp-new"
@@ -50,8 +50,8 @@ export default function ChangePasswordPage() {
           autoComplete="new-password"
           hint={t('passwordHint')}
           value={form.values.newpassword}
-          error={form.errors.newpassword}
-          onValueChange={(v) => form.setValue('newpassword', v)}
+          error={form.shown('newpassword')}
+          onValueChange={(v) => form.set('newpassword', v)}
         />
         <FormField
           id="cp-confirm"
@@ -60,8 +60,8 @@ export default function ChangePasswordPage() {
           label={t('confirmPassword')}
           autoComplete="new-password"
           value={form.values.confirmpassword}
-          error={form.errors.confirmpassword}
-          onValueChange={(v) => form.setValue('confirmpassword', v)}
+          error={form.shown('confirmpassword')}
+          onValueChange={(v) => form.set('confirmpassword', v)}
         />
         <div className="form-actions">
           <button type="submit" className="button button-primary" aria-busy={change.isPending}>

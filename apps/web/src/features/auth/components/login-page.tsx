@@ -5,7 +5,7 @@ import { type FormEvent, useEffect, useId, useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
 import { useProductName } from '../../../lib/footer-links.ts';
-import { useSchemaForm } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { HTML_LANG, isLanguage, useLanguage, useT } from '../../../lib/i18n.tsx';
 import { clearToasts, toast } from '../../../lib/toast-store.ts';
 import { useForgotPassword, useLogin, useResetPassword } from '../api/auth-api.ts';
@@ -53,10 +53,10 @@ function LoginForm() {
   const t = useT('auth');
   const navigate = useNavigate();
   const login = useLogin();
-  const form = useSchemaForm(loginBody, { email: '', password: '' });
+  const form = useContractForm(loginBody, { initial: { email: '', password: '' }, showErrors: 'submit' });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const data = form.check();
+    const data = form.submit();
     if (!data || login.isPending) return;
     login.mutate(data, {
       onSuccess: (ok) => {
@@ -78,8 +78,8 @@ function LoginForm() {
         label={t('email')}
         autoComplete="username"
         value={form.values.email}
-        error={form.errors.email}
-        onValueChange={(v) => form.setValue('email', v)}
+        error={form.shown('email')}
+        onValueChange={(v) => form.set('email', v)}
       />
       <FormField
         id="login-password"
@@ -88,8 +88,8 @@ function LoginForm() {
         label={t('password')}
         autoComplete="current-password"
         value={form.values.password}
-        error={form.errors.password}
-        onValueChange={(v) => form.setValue('password', v)}
+        error={form.shown('password')}
+        onValueChange={(v) => form.set('password', v)}
       />
       <button type="submit" className="button button-primary button-block" aria-busy={login.isPending}>
         {login.isPending ? t('signingIn') : t('login')}
@@ -102,10 +102,10 @@ function ForgotForm() {
   const t = useT('auth');
   const navigate = useNavigate();
   const forgot = useForgotPassword();
-  const form = useSchemaForm(forgotEmailOnly, { email: '' });
+  const form = useContractForm(forgotEmailOnly, { initial: { email: '' }, showErrors: 'submit' });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const data = form.check();
+    const data = form.submit();
     if (!data || forgot.isPending) return;
     forgot.mutate(
       { email: data.email, url: loginPageUrl() },
@@ -127,8 +127,8 @@ function ForgotForm() {
         label={t('email')}
         autoComplete="username"
         value={form.values.email}
-        error={form.errors.email}
-        onValueChange={(v) => form.setValue('email', v)}
+        error={form.shown('email')}
+        onValueChange={(v) => form.set('email', v)}
       />
       <button type="submit" className="button button-primary button-block" aria-busy={forgot.isPending}>
         {forgot.isPending ? t('sending') : t('submit')}
@@ -144,11 +144,14 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
   const t = useT('auth');
   const navigate = useNavigate();
   const reset = useResetPassword();
-  const form = useSchemaForm(resetPasswordForm, { password: '', confirmpassword: '' });
+  const form = useContractForm(resetPasswordForm, {
+    initial: { password: '', confirmpassword: '' },
+    showErrors: 'submit',
+  });
   const tokenCheck = resetPasswordBody.shape.resettoken.safeParse(token);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const data = form.check();
+    const data = form.submit();
     if (!data || reset.isPending) return;
     if (!tokenCheck.success) {
       toast.error(MESSAGES.resetUrlMissingToken);
@@ -180,8 +183,8 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
         autoComplete="new-password"
         hint={t('passwordHint')}
         value={form.values.password}
-        error={form.errors.password}
-        onValueChange={(v) => form.setValue('password', v)}
+        error={form.shown('password')}
+        onValueChange={(v) => form.set('password', v)}
       />
       <FormField
         id="reset-confirmpassword"
@@ -190,8 +193,8 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
         label={t('confirmPassword')}
         autoComplete="new-password"
         value={form.values.confirmpassword}
-        error={form.errors.confirmpassword}
-        onValueChange={(v) => form.setValue('confirmpassword', v)}
+        error={form.shown('confirmpassword')}
+        onValueChange={(v) => form.set('confirmpassword', v)}
       />
       <button type="submit" className="button button-primary button-block" aria-busy={reset.isPending}>
         {reset.isPending ? t('resetting') : invite ? t('setPassword') : t('resetPassword')}

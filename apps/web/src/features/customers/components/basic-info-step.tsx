@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
-import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { toast } from '../../../lib/toast-store.ts';
@@ -14,17 +14,10 @@ import { useAddSite, useCreateCustomer } from '../api/customer-writes-api.ts';
 import { TIME_ZONE_OPTIONS } from './time-zones.ts';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
-const CUSTOMER_FIELDS = [
-  'firstname',
-  'lastname',
-  'email',
-  'organization',
-  'phone',
-  'timezone',
-  'appname',
-] as const;
-export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
-export type CustomerValues = Record<CustomerField, string>;
+export type CustomerValues = Record<
+  'firstname' | 'lastname' | 'email' | 'organization' | 'phone' | 'timezone' | 'appname',
+  string
+>;
 export const EMPTY_CUSTOMER: CustomerValues = {
   firstname: '',
   lastname: '',
@@ -69,45 +62,31 @@ export function CreateCustomerStep({
 }: StepProps<CustomerValues>) {
   const t = useT('customers');
   const create = useCreateCustomer();
-  const form = useLiveValidation<CustomerField, unknown>(createCustomerBody, values);
+  const form = useContractForm(createCustomerBody, { values, onChange, idPrefix: 'wiz' });
+  const field = form.field;
   const failed = useStepFailure();
   const [failure, setFailure] = useState<{ text: string; exists: boolean } | undefined>();
 
-  const set = (f: CustomerField, v: string) => {
-    form.changed(f);
-    onChange({ ...values, [f]: v });
-  };
-  const field = (f: CustomerField) => ({
-    id: `wiz-${f}`,
-    name: f,
-    value: values[f],
-    error: form.shown(f),
-    onValueChange: (v: string) => set(f, v),
-    onBlur: () => form.touch(f),
-  });
-
   const onSubmit = () => {
-    const parsed = createCustomerBody.safeParse(values);
-    if (!parsed.success) return;
+    const data = form.submit();
+    if (!data) return;
     setFailure(undefined);
-    const body = { ...parsed.data, timezone: values.timezone || undefined };
-    create.mutate(body, {
-      onSuccess: (d) => {
-        toast.success(t('customerCreated'));
-        onCreated({ uid: d.Customer.Uid, site: d.Site, secret: d.ApiSecret });
+    create.mutate(
+      { ...data, timezone: values.timezone || undefined },
+      {
+        onSuccess: (d) => {
+          toast.success(t('customerCreated'));
+          onCreated({ uid: d.Customer.Uid, site: d.Site, secret: d.ApiSecret });
+        },
+        onError: (error) => {
+          const exists = error instanceof ApiError && error.code === ERRORS.customerExists.code;
+          const text = exists ? t('customerExists') : errorText(error);
+          form.serverFailed(error, { [ERRORS.siteNameTaken.code]: 'appname' });
+          toast.error(text);
+          setFailure({ text: failed(title, text), exists });
+        },
       },
-      onError: (error) => {
-        const exists = error instanceof ApiError && error.code === ERRORS.customerExists.code;
-        const text = exists ? t('customerExists') : errorText(error);
-        if (error instanceof ApiError) {
-          const fields = serverFieldErrors(error.envelope?.FieldErrors, CUSTOMER_FIELDS);
-          if (error.code === ERRORS.siteNameTaken.code) fields.appname = text;
-          form.setServerErrors(fields);
-        }
-        toast.error(text);
-        setFailure({ text: failed(title, text), exists });
-      },
-    });
+    );
   };
 
   return (
@@ -169,16 +148,16 @@ export function AddSiteStep({
 }: StepProps<{ appname: string }> & { uid: string; customerName?: string }) {
   const t = useT('customers');
   const add = useAddSite();
-  const form = useLiveValidation<'appname', unknown>(addSiteBody, values);
+  const form = useContractForm(addSiteBody, { values, onChange, idPrefix: 'wiz' });
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
 
   const onSubmit = () => {
-    const parsed = addSiteBody.safeParse(values);
-    if (!parsed.success) return;
+    const data = form.submit();
+    if (!data) return;
     setFailure(undefined);
     add.mutate(
-      { uid, body: parsed.data },
+      { uid, body: data },
       {
         onSuccess: (d) => {
           toast.success(t('siteAdded'));
@@ -186,11 +165,7 @@ export function AddSiteStep({
         },
         onError: (error) => {
           const text = errorText(error);
-          if (error instanceof ApiError) {
-            const fields = serverFieldErrors(error.envelope?.FieldErrors, ['appname'] as const);
-            if (error.code === ERRORS.siteNameTaken.code) fields.appname = text;
-            form.setServerErrors(fields);
-          }
+          form.serverFailed(error, { [ERRORS.siteNameTaken.code]: 'appname' });
           toast.error(text);
           setFailure(failed(title, text));
         },
@@ -210,20 +185,12 @@ export function AddSiteStep({
     >
       {customerName ? <p>{t('addingSiteFor', { name: customerName })}</p> : null}
       <FormField
-        id="wiz-appname"
-        name="appname"
+        {...form.field('appname')}
         label={t('siteNameField')}
         hint={t('siteNameHint')}
         autoComplete="off"
         spellCheck={false}
         required
-        value={values.appname}
-        error={form.shown('appname')}
-        onValueChange={(v) => {
-          form.changed('appname');
-          onChange({ appname: v });
-        }}
-        onBlur={() => form.touch('appname')}
       />
     </WizardStepForm>
   );

@@ -4,9 +4,9 @@ import {
   type SearchCriterion,
   searchCustomerQuery,
 } from '@sac/contract/customers';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
-import { type FieldErrors, validate } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import type { CustomerSearch } from '../api/customers-api.ts';
 import { emptyCriteria } from './customer-search.ts';
@@ -38,31 +38,23 @@ interface Props {
 export function CustomerSearchForm({ initial, busy, onSearch, onClear }: Props) {
   const t = useT('customers');
   const id = useId();
-  const [values, setValues] = useState<Record<SearchCriterion, string>>(() => ({
-    ...emptyCriteria(),
-    ...(initial ? { [initial.criterion]: initial.term } : {}),
-  }));
-  const [errors, setErrors] = useState<FieldErrors<SearchCriterion | ''>>({});
+  const form = useContractForm(searchCustomerQuery, {
+    initial: { ...emptyCriteria(), ...(initial ? { [initial.criterion]: initial.term } : {}) },
+    showErrors: 'submit',
+  });
 
-  const change = (criterion: SearchCriterion, value: string) => {
-    setValues({ ...emptyCriteria(), [criterion]: value });
-    setErrors({});
-  };
+  /** Typing in a field clears the others and any error, until the next search. */
+  const change = (criterion: SearchCriterion, value: string) =>
+    form.reset({ ...emptyCriteria(), [criterion]: value });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const r = validate(searchCustomerQuery, values);
-    if (!r.ok) {
-      setErrors(r.errors);
-      return;
-    }
-    setErrors({});
-    onSearch(criterionOf(r.data));
+    const data = form.submit();
+    if (data) onSearch(criterionOf(data));
   };
 
   const clear = () => {
-    setValues(emptyCriteria());
-    setErrors({});
+    form.reset(emptyCriteria());
     onClear();
   };
 
@@ -72,8 +64,8 @@ export function CustomerSearchForm({ initial, busy, onSearch, onClear }: Props) 
       id={`${id}-${criterion}`}
       name={criterion}
       label={t(LABELS[criterion])}
-      value={values[criterion]}
-      error={errors[criterion]}
+      value={form.values[criterion]}
+      error={form.shown(criterion)}
       onValueChange={(v) => change(criterion, v)}
       autoComplete="off"
       spellCheck={false}
@@ -95,9 +87,9 @@ export function CustomerSearchForm({ initial, busy, onSearch, onClear }: Props) 
         <div className="search-grid">{field('apisecret')}</div>
       </details>
       <p className="field-hint">{t('oneCriterionHint')}</p>
-      {errors[''] ? (
+      {form.formError ? (
         <p className="form-alert" role="alert">
-          {errors['']}
+          {form.formError}
         </p>
       ) : null}
       <div className="form-actions">

@@ -5,24 +5,18 @@ import type { z } from 'zod';
 import { FormField } from '../../../components/form-field.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
-import { ApiError, errorText } from '../../../lib/api-client.ts';
-import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { errorText } from '../../../lib/api-client.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useSaveDataCenter } from '../api/customer-writes-api.ts';
 import { useStepFailure } from './basic-info-step.tsx';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
-const DC_FIELDS = [
-  'Source',
-  'FromAppId',
-  'GlobalServer',
-  'DbName',
-  'DataCenter',
-  'ConnectionString',
-] as const;
-export type DataCenterField = (typeof DC_FIELDS)[number];
-export type DataCenterValues = Record<DataCenterField, string>;
+export type DataCenterValues = Record<
+  'Source' | 'FromAppId' | 'GlobalServer' | 'DbName' | 'DataCenter' | 'ConnectionString',
+  string
+>;
 export const DEFAULT_DATA_CENTER: DataCenterValues = {
   Source: 'global-server',
   FromAppId: '',
@@ -85,31 +79,20 @@ export function DataCenterStep({
   const t = useT('customers');
   const common = useT('common');
   const save = useSaveDataCenter();
-  const form = useLiveValidation<DataCenterField, unknown>(siteDataCenterBody, values);
+  const form = useContractForm(siteDataCenterBody, { values, onChange, idPrefix: 'wiz-dc' });
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
   const lists = info.data;
-
-  const field = (f: DataCenterField) => ({
-    id: `wiz-dc-${f}`,
-    name: f,
-    value: values[f],
-    error: form.shown(f),
-    onValueChange: (v: string) => {
-      form.changed(f);
-      onChange({ ...values, [f]: v });
-    },
-    onBlur: () => form.touch(f),
-  });
+  const field = form.field;
   // The schema's messages for an unchosen select are its own; the site select says 'Choose a site'.
   const siteError = form.shown('FromAppId') ? t('chooseSite') : undefined;
 
   const onSubmit = () => {
-    const parsed = siteDataCenterBody.safeParse(values);
-    if (!parsed.success) return;
+    const data = form.submit();
+    if (!data) return;
     setFailure(undefined);
     save.mutate(
-      { uid, appId, body: parsed.data },
+      { uid, appId, body: data },
       {
         onSuccess: () => {
           toast.success(t('dataCenterSaved'));
@@ -117,8 +100,7 @@ export function DataCenterStep({
         },
         onError: (error) => {
           const text = errorText(error);
-          if (error instanceof ApiError)
-            form.setServerErrors(serverFieldErrors(error.envelope?.FieldErrors, DC_FIELDS));
+          form.serverFailed(error);
           toast.error(text);
           setFailure(failed(title, text));
         },
@@ -165,7 +147,7 @@ export function DataCenterStep({
         legend={t('dataCenterSource')}
         name="data-center-source"
         value={values.Source}
-        onChange={(Source) => onChange({ ...values, Source })}
+        onChange={(Source) => form.set('Source', Source)}
         options={[
           {
             value: 'existing-site',

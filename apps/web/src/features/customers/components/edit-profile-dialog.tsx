@@ -1,28 +1,17 @@
 import { updateCustomerProfileBody } from '@sac/contract/customer-writes';
 import type { CustomerProfile } from '@sac/contract/customers';
 import { ERRORS } from '@sac/contract/errors';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
-import { ApiError, errorText } from '../../../lib/api-client.ts';
-import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useUpdateCustomerProfile } from '../api/customer-writes-api.ts';
 import { timeZoneOptions } from './time-zones.ts';
 
 const schema = updateCustomerProfileBody.shape.data;
-const FIELDS = [
-  'FirstName',
-  'LastName',
-  'Email',
-  'Organization',
-  'PhoneNumber',
-  'ContactEmail',
-  'TimeZone',
-] as const;
-type Field = (typeof FIELDS)[number];
 
 /**
  * Edit a customer's profile (PUT /admin/customerprofile; every field is sent). Phone and email
@@ -32,48 +21,32 @@ type Field = (typeof FIELDS)[number];
 export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfile; onClose: () => void }) {
   const t = useT('customers');
   const update = useUpdateCustomerProfile(profile.Uid);
-  const [values, setValues] = useState<Record<Field, string>>(() => ({
-    FirstName: profile.FirstName,
-    LastName: profile.LastName,
-    Email: profile.Email,
-    Organization: profile.Organization,
-    PhoneNumber: profile.PhoneNumber,
-    ContactEmail: profile.ContactEmail,
-    TimeZone: profile.TimeZone,
-  }));
-  const form = useLiveValidation<Field, unknown>(schema, values);
-  const field = (f: Field) => ({
-    id: `profile-${f}`,
-    name: f,
-    value: values[f],
-    error: form.shown(f),
-    onValueChange: (v: string) => {
-      form.changed(f);
-      setValues((prev) => ({ ...prev, [f]: v }));
+  const form = useContractForm(schema, {
+    initial: {
+      FirstName: profile.FirstName,
+      LastName: profile.LastName,
+      Email: profile.Email,
+      Organization: profile.Organization,
+      PhoneNumber: profile.PhoneNumber,
+      ContactEmail: profile.ContactEmail,
+      TimeZone: profile.TimeZone,
     },
-    onBlur: () => form.touch(f),
+    idPrefix: 'profile',
   });
+  const field = form.field;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const parsed = schema.safeParse(values);
-    if (!parsed.success || update.isPending) {
-      for (const f of FIELDS) form.touch(f);
-      return;
-    }
+    const data = form.submit();
+    if (!data || update.isPending) return;
     update.mutate(
-      { data: parsed.data },
+      { data },
       {
         onSuccess: () => {
           toast.success(t('profileUpdated'));
           onClose();
         },
-        onError: (error) => {
-          if (!(error instanceof ApiError)) return;
-          const fields = serverFieldErrors(error.envelope?.FieldErrors, FIELDS);
-          if (error.code === ERRORS.customerExists.code) fields.Email = errorText(error);
-          form.setServerErrors(fields);
-        },
+        onError: (error) => form.serverFailed(error, { [ERRORS.customerExists.code]: 'Email' }),
       },
     );
   };

@@ -2,9 +2,10 @@ import { customerPasswordBody } from '@sac/contract/customer-writes';
 import { MESSAGES } from '@sac/contract/messages';
 import { generatePassword, isStrongPassword } from '@sac/contract/validation';
 import { type FormEvent, useState } from 'react';
+import { z } from 'zod';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormField } from '../../../components/form-field.tsx';
-import { useLiveValidation } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useSetCustomerPassword } from '../api/customer-writes-api.ts';
@@ -16,6 +17,11 @@ export function strongGeneratedPassword(): string {
     if (isStrongPassword(p)) return p;
   }
 }
+
+/** The password and its confirmation, which must match. */
+const passwordForm = customerPasswordBody
+  .extend({ confirm: z.string() })
+  .refine((v) => v.confirm === v.password, { path: ['confirm'], message: MESSAGES.passwordsDoNotMatch });
 
 /**
  * Reset a customer's password (PUT /admin/customer/password): password and confirmation, the
@@ -33,39 +39,32 @@ export function ResetPasswordDialog({
 }) {
   const t = useT('customers');
   const setPassword = useSetCustomerPassword(uid);
-  const [values, setValues] = useState({ password: '', confirm: '' });
   const [generated, setGenerated] = useState<string | undefined>();
-  const form = useLiveValidation<'password', unknown>(customerPasswordBody, values);
-  const [confirmTouched, setConfirmTouched] = useState(false);
-  const mismatch = values.confirm !== values.password;
-  const confirmError = confirmTouched && mismatch ? MESSAGES.passwordsDoNotMatch : undefined;
+  const form = useContractForm(passwordForm, { initial: { password: '', confirm: '' } });
 
   const set = (f: 'password' | 'confirm', v: string) => {
-    if (f === 'password') form.changed('password');
-    else setConfirmTouched(true);
     setGenerated(undefined);
-    setValues((prev) => ({ ...prev, [f]: v }));
+    form.set(f, v);
   };
   const generate = () => {
     const p = strongGeneratedPassword();
-    setValues({ password: p, confirm: p });
+    form.patch({ password: p, confirm: p });
     setGenerated(p);
-    form.touch('password');
-    setConfirmTouched(true);
   };
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    form.touch('password');
-    setConfirmTouched(true);
-    const parsed = customerPasswordBody.safeParse(values);
-    if (!parsed.success || mismatch || setPassword.isPending) return;
-    setPassword.mutate(parsed.data, {
-      onSuccess: (answer) => {
-        toast.success(answer.Message || t('passwordSet'));
-        onClose();
+    const data = form.submit();
+    if (!data || setPassword.isPending) return;
+    setPassword.mutate(
+      { password: data.password },
+      {
+        onSuccess: (answer) => {
+          toast.success(answer.Message || t('passwordSet'));
+          onClose();
+        },
       },
-    });
+    );
   };
 
   return (
@@ -78,7 +77,7 @@ export function ResetPasswordDialog({
           type={generated ? 'text' : 'password'}
           label={t('newPasswordField')}
           autoComplete="new-password"
-          value={values.password}
+          value={form.values.password}
           error={form.shown('password')}
           onValueChange={(v) => set('password', v)}
           onBlur={() => form.touch('password')}
@@ -89,10 +88,10 @@ export function ResetPasswordDialog({
           type={generated ? 'text' : 'password'}
           label={t('confirmPasswordField')}
           autoComplete="new-password"
-          value={values.confirm}
-          error={confirmError}
+          value={form.values.confirm}
+          error={form.shown('confirm')}
           onValueChange={(v) => set('confirm', v)}
-          onBlur={() => setConfirmTouched(true)}
+          onBlur={() => form.touch('confirm')}
         />
         <div className="field">
           <div>
@@ -116,7 +115,7 @@ export function ResetPasswordDialog({
           <button
             type="submit"
             className="button button-primary"
-            disabled={!form.valid || mismatch || setPassword.isPending}
+            disabled={!form.valid || setPassword.isPending}
             aria-busy={setPassword.isPending}
           >
             {setPassword.isPending ? t('saving') : t('savePassword')}

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
-import { ApiError, errorText } from '../../../lib/api-client.ts';
-import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { errorText } from '../../../lib/api-client.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useSaveBasicSettings } from '../api/customer-writes-api.ts';
@@ -13,8 +13,7 @@ import { useStepFailure } from './basic-info-step.tsx';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
 const schema = siteBasicSettingsBody.shape.data;
-const SETTINGS_FIELDS = ['ProductionUrl', 'StagingUrl', 'Plan', 'TrialDays'] as const;
-export type SettingsField = (typeof SETTINGS_FIELDS)[number];
+type SettingsField = 'ProductionUrl' | 'StagingUrl' | 'Plan' | 'TrialDays';
 export type SettingsValues = Record<SettingsField, string>;
 export const DEFAULT_SETTINGS: SettingsValues = {
   ProductionUrl: '',
@@ -63,7 +62,7 @@ export function SiteSettingsStep({
 }: Props) {
   const t = useT('customers');
   const save = useSaveBasicSettings();
-  const form = useLiveValidation<SettingsField, unknown>(schema, values);
+  const form = useContractForm(schema, { values, onChange, idPrefix: 'wiz' });
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
 
@@ -72,23 +71,15 @@ export function SiteSettingsStep({
     setFailure(failed(title, text));
   };
 
-  const field = (f: SettingsField) => ({
-    id: `wiz-${f}`,
-    name: f,
-    value: values[f],
-    error: f === 'TrialDays' && form.shown(f) ? t('trialDaysInvalid') : form.shown(f),
-    onValueChange: (v: string) => {
-      form.changed(f);
-      onChange({ ...values, [f]: v });
-    },
-    onBlur: () => form.touch(f),
-  });
+  const field = (f: SettingsField) => {
+    const props = form.field(f);
+    return { ...props, error: f === 'TrialDays' && props.error ? t('trialDaysInvalid') : props.error };
+  };
 
   const onSubmit = () => {
-    const parsed = schema.safeParse(values);
-    if (!parsed.success) return;
+    const data = form.submit();
+    if (!data) return;
     setFailure(undefined);
-    const data = parsed.data;
     save.mutate(
       { uid, appId, body: { data } },
       {
@@ -101,9 +92,7 @@ export function SiteSettingsStep({
           onSaved();
         },
         onError: (error) => {
-          const fields =
-            error instanceof ApiError ? serverFieldErrors(error.envelope?.FieldErrors, SETTINGS_FIELDS) : {};
-          form.setServerErrors(fields);
+          const fields = form.serverFailed(error);
           fail(fields.TrialDays ? t('trialAppFailed') : errorText(error, t('basicSettingsFailed')));
         },
       },

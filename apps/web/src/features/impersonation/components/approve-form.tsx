@@ -1,17 +1,15 @@
 import { type ImpersonationRequest, impersonationActionBody } from '@sac/contract/impersonation-api';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
-import { useLiveValidation } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useRequestAction } from '../api/impersonation-api.ts';
 
 const schema = impersonationActionBody.options[0];
-const FIELDS = ['Status', 'ProxyRoles', 'AdditionalPermissions', 'Duration', 'Comments'] as const;
-type Field = (typeof FIELDS)[number];
 
 /**
  * Approve a pending request: the requested roles and permissions prefilled (they may only be
@@ -29,27 +27,24 @@ export function ApproveForm({
   const t = useT('impersonation');
   const viewer = useCurrentUser();
   const action = useRequestAction();
-  const [values, setValues] = useState({
-    Status: 'Approve' as const,
-    ProxyRoles: r.Request.ProxyRoles,
-    AdditionalPermissions: r.Request.AdditionalPermissions,
-    Duration: String(r.Request.Duration),
-    Comments: '',
+  const form = useContractForm(schema, {
+    initial: {
+      Status: 'Approve' as const,
+      ProxyRoles: r.Request.ProxyRoles,
+      AdditionalPermissions: r.Request.AdditionalPermissions,
+      Duration: String(r.Request.Duration),
+      Comments: '',
+    },
   });
-  const form = useLiveValidation<Field, (typeof schema)['_zod']['output']>(schema, values);
-  const set = <F extends Field>(f: F, v: (typeof values)[F]) => {
-    form.changed(f);
-    setValues((prev) => ({ ...prev, [f]: v }));
-  };
+  const values = form.values;
+  const set = form.set;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!form.data || action.isPending) {
-      for (const f of FIELDS) form.touch(f);
-      return;
-    }
+    const data = form.submit();
+    if (!data || action.isPending) return;
     action.mutate(
-      { requestId: r.Id, body: form.data, actor: viewer.email },
+      { requestId: r.Id, body: data, actor: viewer.email },
       {
         onSuccess: (answer) => {
           toast.success(answer.Message);

@@ -1,12 +1,12 @@
 import { editImpersonationBody, type ImpersonationRequest } from '@sac/contract/impersonation-api';
-import { type FormEvent, useState } from 'react';
-import { useLiveValidation } from '../../../lib/form.ts';
+import type { FormEvent } from 'react';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useEditRequest } from '../api/impersonation-api.ts';
-import { type RequestField, RequestFields, type RequestValues } from './request-fields.tsx';
+import { RequestFields, type RequestValues } from './request-fields.tsx';
 
-const FIELDS = ['Priority', 'Description', 'Assignees', 'ProxyRoles', 'AdditionalPermissions'] as const;
+const _FIELDS = ['Priority', 'Description', 'Assignees', 'ProxyRoles', 'AdditionalPermissions'] as const;
 
 /**
  * The requester edits their pending request: at least one role and one SuperAdmin assignee; roles
@@ -25,30 +25,23 @@ export function EditRequestForm({
 }) {
   const t = useT('impersonation');
   const edit = useEditRequest();
-  const [values, setValues] = useState<RequestValues>({
+  const initial: RequestValues = {
     Priority: r.Request.Priority,
     Description: r.Request.Description,
     Assignees: r.Request.Assignees,
     ProxyRoles: r.Request.ProxyRoles,
     AdditionalPermissions: r.Request.AdditionalPermissions,
-  });
-  const form = useLiveValidation<RequestField, (typeof editImpersonationBody)['_zod']['output']>(
-    editImpersonationBody,
-    values,
-  );
-  const set = <F extends RequestField>(f: F, v: RequestValues[F]) => {
-    form.changed(f);
-    setValues((prev) => ({ ...prev, [f]: v }));
   };
+  const form = useContractForm(editImpersonationBody, { initial });
+  const values = form.values;
+  const set = form.set;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!form.data || edit.isPending) {
-      for (const f of FIELDS) form.touch(f);
-      return;
-    }
+    const data = form.submit();
+    if (!data || edit.isPending) return;
     edit.mutate(
-      { requestId: r.Id, body: form.data },
+      { requestId: r.Id, body: data },
       {
         onSuccess: (answer) => {
           toast.success(answer.Message);

@@ -1,10 +1,10 @@
 import { IMPERSONATION_DEFAULT_DURATION_MINUTES } from '@sac/contract/constants';
 import { createImpersonationBody } from '@sac/contract/impersonation-api';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
-import { useLiveValidation } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
@@ -17,15 +17,6 @@ import { rolesTakenByOthers } from './request-view.ts';
 
 const schema = createImpersonationBody.shape.data;
 type Values = RequestValues & { AppId: number; Duration: string };
-type Field = keyof Values;
-const FIELDS: readonly Field[] = [
-  'Priority',
-  'Description',
-  'Assignees',
-  'ProxyRoles',
-  'AdditionalPermissions',
-  'Duration',
-];
 
 /**
  * /manage-customer/impersonate?uid=&appId=: the customer view's Impersonate action. It first asks
@@ -82,7 +73,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
   const site = useSite(uid, appId, viewer.permissions.has('sites.read'));
   const requests = useRequests(undefined);
   const create = useCreateRequest();
-  const [values, setValues] = useState<Values>({
+  const initial: Values = {
     AppId: appId,
     Priority: '',
     Description: '',
@@ -90,12 +81,10 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
     ProxyRoles: [],
     AdditionalPermissions: [],
     Duration: String(IMPERSONATION_DEFAULT_DURATION_MINUTES),
-  });
-  const form = useLiveValidation<Field, (typeof schema)['_zod']['output']>(schema, values);
-  const set = <F extends Field>(f: F, v: Values[F]) => {
-    form.changed(f);
-    setValues((prev) => ({ ...prev, [f]: v }));
   };
+  const form = useContractForm(schema, { initial });
+  const values = form.values;
+  const set = form.set;
   const setRequestField = <F extends RequestField>(f: F, v: RequestValues[F]) => set(f, v as Values[F]);
   const appName = site.data?.AppName ?? t('thisSite', { appId });
   const mine = (requests.data ?? []).filter((r) => r.AppId === appId && r.Initiator === viewer.email);
@@ -104,14 +93,12 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!form.data || create.isPending) {
-      for (const f of FIELDS) form.touch(f);
-      return;
-    }
+    const data = form.submit();
+    if (!data || create.isPending) return;
     // The answer invalidates the impersonation queries, which may re-render this form away before
     // a per-call onSuccess runs: follow the promise instead. Errors are toasted by the mutation cache.
     create
-      .mutateAsync({ data: form.data })
+      .mutateAsync({ data })
       .then((answer) => {
         toast.success(answer.Message);
         navigate(paths.impersonationRequests);

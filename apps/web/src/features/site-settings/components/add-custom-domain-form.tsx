@@ -1,8 +1,8 @@
 import { domainBody } from '@sac/contract/site-settings';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { validate } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { type SiteRef, useAddCustomDomain } from '../api/site-settings-api.ts';
@@ -15,36 +15,23 @@ import { type SiteRef, useAddCustomDomain } from '../api/site-settings-api.ts';
 export function AddCustomDomainForm({ site }: { site: SiteRef }) {
   const t = useT('siteSettings');
   const add = useAddCustomDomain(site);
-  const [domain, setDomain] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
-  const [serverError, setServerError] = useState<string | undefined>();
-  const empty = domain.trim() === '';
-  const r = validate(domainBody, { domain });
-  const fieldError =
-    serverError ??
-    (touched || submitted
-      ? empty
-        ? t('domainNameRequired')
-        : r.ok
-          ? undefined
-          : r.errors.domain
-      : undefined);
+  const form = useContractForm(domainBody, { initial: { domain: '' } });
+  const empty = form.values.domain.trim() === '';
+  const shown = form.shown('domain');
+  const fieldError = shown && empty ? t('domainNameRequired') : shown;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    setSubmitted(true);
-    if (!r.ok || add.isPending) return;
-    add.mutate(r.data.domain, {
+    const data = form.submit();
+    if (!data || add.isPending) return;
+    add.mutate(data.domain, {
       onSuccess: (answer) => {
         toast.success(answer.Message);
-        setDomain('');
-        setTouched(false);
-        setSubmitted(false);
+        form.reset({ domain: '' });
       },
       onError: (error) => {
         if (error instanceof ApiError && error.status === 409 && error.serverText)
-          setServerError(error.serverText);
+          form.setServerErrors({ domain: error.serverText });
       },
     });
   };
@@ -58,22 +45,19 @@ export function AddCustomDomainForm({ site }: { site: SiteRef }) {
           id="custom-domain-name"
           name="domain"
           label={t('domainName')}
-          value={domain}
+          value={form.values.domain}
           error={fieldError}
           hint={t('domainNameHint')}
           autoComplete="off"
           required
-          onValueChange={(v) => {
-            setDomain(v);
-            setServerError(undefined);
-          }}
-          onBlur={() => setTouched(true)}
+          onValueChange={(v) => form.set('domain', v)}
+          onBlur={() => form.touch('domain')}
         />
         <button type="submit" className="button button-primary" aria-busy={add.isPending}>
           {add.isPending ? t('saving') : t('addCustomDomain')}
         </button>
       </div>
-      {submitted && empty ? (
+      {form.submitted && empty ? (
         <p className="form-alert" role="alert">
           {t('customDomainEmpty')}
         </p>

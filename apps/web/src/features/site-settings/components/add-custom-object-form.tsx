@@ -3,7 +3,7 @@ import type { FormEvent } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { serverFieldErrors, useSchemaForm } from '../../../lib/form.ts';
+import { serverFieldErrors, useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { type SiteRef, useCreateCustomObject } from '../api/site-settings-api.ts';
@@ -21,21 +21,18 @@ const EMPTY: Record<Field, string> = { Id: '', Name: '', SizeMB: '', Schema: '' 
 export function AddCustomObjectForm({ site }: { site: SiteRef }) {
   const t = useT('siteSettings');
   const create = useCreateCustomObject(site);
-  const form = useSchemaForm<Field, { Id: string; Name: string; SizeMB: number; Schema: string }>(
-    createCustomObjectBody,
-    EMPTY,
-  );
+  const form = useContractForm(createCustomObjectBody, { initial: EMPTY, showErrors: 'submit' });
   const field = (f: Field) => ({
     id: `custom-object-${f}`,
     name: f,
     value: form.values[f],
-    error: form.errors[f],
+    error: form.shown(f),
     autoComplete: 'off',
-    onValueChange: (v: string) => form.setValue(f, v),
+    onValueChange: (v: string) => form.set(f, v),
   });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const data = form.check();
+    const data = form.submit();
     if (!data || create.isPending) return;
     create.mutate(data, {
       onSuccess: (answer) => {
@@ -46,7 +43,7 @@ export function AddCustomObjectForm({ site }: { site: SiteRef }) {
         if (!(error instanceof ApiError)) return;
         const fields = serverFieldErrors(error.envelope?.FieldErrors, FIELDS);
         if (error.status === 409 && error.serverText) fields.Id = error.serverText;
-        if (Object.keys(fields).length > 0) form.setErrors(fields);
+        if (Object.keys(fields).length > 0) form.setServerErrors(fields);
       },
     });
   };

@@ -12,7 +12,7 @@ import { QueryStatus } from '../../../components/query-status.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { TimePicker } from '../../../components/time-picker.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
-import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import {
@@ -23,16 +23,14 @@ import {
 } from '../api/site-settings-api.ts';
 import type { SectionProps } from './section-props.ts';
 
-const FIELDS = [
-  'SignInMode',
-  'MfaMode',
-  'PasswordMinLength',
-  'MaxFailedLogins',
-  'LockoutMinutes',
-  'SessionTimeoutMinutes',
-  'SecurityReportTime',
-] as const;
-type Field = (typeof FIELDS)[number];
+type Field =
+  | 'SignInMode'
+  | 'MfaMode'
+  | 'PasswordMinLength'
+  | 'MaxFailedLogins'
+  | 'LockoutMinutes'
+  | 'SessionTimeoutMinutes'
+  | 'SecurityReportTime';
 const NUMBER_FIELDS = [
   'PasswordMinLength',
   'MaxFailedLogins',
@@ -81,42 +79,37 @@ function SecurityForm({
 }) {
   const t = useT('siteSettings');
   const save = useSaveApplicationSecurity(site);
-  const [values, setValues] = useState(() => toValues(current.settings));
   const [alert, setAlert] = useState<string | undefined>();
-  const form = useLiveValidation<Field, ApplicationSecurity>(applicationSecurity, values);
+  const form = useContractForm(applicationSecurity, {
+    initial: toValues(current.settings),
+    idPrefix: 'security',
+  });
+  const values = form.values;
   const set = (f: Field, v: string) => {
-    form.changed(f);
     setAlert(undefined);
-    setValues((prev) => ({ ...prev, [f]: v }));
+    form.set(f, v);
   };
   const numberField = (f: (typeof NUMBER_FIELDS)[number]) => ({
-    id: `security-${f}`,
-    name: f,
-    value: values[f],
-    error: form.shown(f),
+    ...form.field(f),
     type: 'number',
     inputMode: 'numeric' as const,
     readOnly: !canWrite,
     onValueChange: (v: string) => set(f, v),
-    onBlur: () => form.touch(f),
   });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!form.data || save.isPending) {
-      for (const f of FIELDS) form.touch(f);
-      return;
-    }
+    const data = form.submit();
+    if (!data || save.isPending) return;
     setAlert(undefined);
-    save.mutate(form.data, {
+    save.mutate(data, {
       onSuccess: (answer) => toast.success(answer.Message || SETTINGS_SAVED),
       onError: (error) => {
         if (error instanceof ApiError && error.code === ERRORS.securityConflict.code) {
           setAlert(errorText(error));
           return;
         }
-        if (error instanceof ApiError)
-          form.setServerErrors(serverFieldErrors(error.envelope?.FieldErrors, FIELDS));
+        form.serverFailed(error);
         if (!(error instanceof ApiError && error.code === ERRORS.unauthenticated.code))
           toast.error(errorText(error));
       },
@@ -172,10 +165,7 @@ function SecurityForm({
           hint={t('securityReportTimeHint')}
           error={form.shown('SecurityReportTime')}
           disabled={!canWrite}
-          onChange={(v) => {
-            form.touch('SecurityReportTime');
-            set('SecurityReportTime', v);
-          }}
+          onChange={(v) => set('SecurityReportTime', v)}
         />
       </div>
       {alert ? (

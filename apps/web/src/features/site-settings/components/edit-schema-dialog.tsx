@@ -2,7 +2,7 @@ import { setCustomObjectSchemaBody } from '@sac/contract/site-settings';
 import type { FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
-import { useSchemaForm } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { type CustomObject, type SiteRef, useSetCustomObjectSchema } from '../api/site-settings-api.ts';
@@ -29,16 +29,13 @@ export function EditSchemaDialog({
 }) {
   const t = useT('siteSettings');
   const setSchema = useSetCustomObjectSchema(site);
-  const form = useSchemaForm<'objId' | 'Schema', { objId: string; Schema: string }>(
-    setCustomObjectSchemaBody,
-    {
-      objId: object.Id,
-      Schema: pretty(object.Schema),
-    },
-  );
+  const form = useContractForm(setCustomObjectSchemaBody, {
+    initial: { objId: object.Id, Schema: pretty(object.Schema) },
+    showErrors: 'submit',
+  });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const data = form.check();
+    const data = form.submit();
     if (!data || setSchema.isPending) return;
     setSchema.mutate(data, {
       onSuccess: (answer) => {
@@ -55,11 +52,11 @@ export function EditSchemaDialog({
           name="Schema"
           label={t('objectSchema')}
           value={form.values.Schema}
-          error={form.errors.Schema}
+          error={form.shown('Schema')}
           rows={10}
           className="code-input"
           spellCheck={false}
-          onValueChange={(v) => form.setValue('Schema', v)}
+          onValueChange={(v) => form.set('Schema', v)}
         />
         <SampleValidator site={site} schema={form.values.Schema} idPrefix="edit-schema" />
         <div className="form-actions dialog-actions">

@@ -19,8 +19,7 @@ import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
-import { ApiError, errorText } from '../../../lib/api-client.ts';
-import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import {
@@ -33,17 +32,7 @@ import {
 } from '../api/site-settings-api.ts';
 import type { SectionProps } from './section-props.ts';
 
-const FIELDS = [
-  'EncryptionType',
-  'HashEncoding',
-  'SaltEncoding',
-  'Salt',
-  'PerPasswordSalt',
-  'Iterations',
-  'EncryptionKey',
-  'SaltAttach',
-] as const;
-type Field = (typeof FIELDS)[number];
+type Field = keyof Values;
 interface Values {
   EncryptionType: string;
   HashEncoding: string;
@@ -139,19 +128,16 @@ function EncryptionForm({
   const t = useT('siteSettings');
   const save = useSaveEncryptionSettings(site, set);
   const preview = useEncryptionPreview(site, set);
-  const [values, setValues] = useState(() => toValues(current));
   const [sample, setSample] = useState('');
   const [sampleError, setSampleError] = useState<string | undefined>();
-  const form = useLiveValidation<Field, EncryptionData>(dataSchema, values);
+  const form = useContractForm(dataSchema, { initial: toValues(current) });
+  const values = form.values;
   const algorithm = isAlgorithm(values.EncryptionType) ? values.EncryptionType : undefined;
   const weak = algorithm ? WEAK_ALGORITHMS[algorithm] : undefined;
   const hasKey = current.settings?.HasEncryptionKey ?? false;
   const id = (f: string) => `encryption-${set}-${f}`;
 
-  const set_ = (f: Field, v: string | boolean) => {
-    form.changed(f);
-    setValues((prev) => ({ ...prev, [f]: v }));
-  };
+  const set_ = form.set;
   const select = (f: Field, options: readonly string[], label: string) => (
     <SelectField
       id={id(f)}
@@ -167,11 +153,9 @@ function EncryptionForm({
   );
   /** The data to send: the key only when given (empty keeps the stored one). */
   const payload = (): EncryptionData | undefined => {
-    if (!form.data) {
-      for (const f of FIELDS) form.touch(f);
-      return undefined;
-    }
-    const { EncryptionKey, ...rest } = form.data;
+    const data = form.submit();
+    if (!data) return undefined;
+    const { EncryptionKey, ...rest } = data;
     return EncryptionKey && algorithm && usesKey(algorithm) ? { ...rest, EncryptionKey } : rest;
   };
 
@@ -198,12 +182,7 @@ function EncryptionForm({
     if (!data || save.isPending) return;
     save.mutate(data, {
       onSuccess: (answer) => toast.success(answer.Message || t('encryptionSaved')),
-      onError: (error) => {
-        if (!(error instanceof ApiError)) return;
-        const fields = serverFieldErrors(error.envelope?.FieldErrors, FIELDS);
-        if (error.code === ERRORS.encryptionKeyNeeded.code) fields.EncryptionKey = errorText(error);
-        form.setServerErrors(fields);
-      },
+      onError: (error) => form.serverFailed(error, { [ERRORS.encryptionKeyNeeded.code]: 'EncryptionKey' }),
     });
   };
 

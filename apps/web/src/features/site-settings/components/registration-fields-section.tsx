@@ -9,7 +9,7 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
-import { serverFieldErrors, useSchemaForm } from '../../../lib/form.ts';
+import { serverFieldErrors, useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import {
@@ -208,7 +208,6 @@ function FieldsTable({
 const FIELDS = ['Name', 'Display', 'Type', 'Rules', 'DataSource'] as const;
 type Field = (typeof FIELDS)[number];
 const EMPTY: Record<Field, string> = { Name: '', Display: '', Type: 'string', Rules: '', DataSource: '' };
-type CustomFieldData = ReturnType<typeof customFieldBody.parse>;
 
 /**
  * 'Add custom field': name, display name, type, rules in the pipe form (optional) and, for a
@@ -218,17 +217,17 @@ function AddCustomFieldForm({ site }: { site: SiteRef }) {
   const t = useT('siteSettings');
   const add = useAddCustomField(site);
   const sources = useDataSources(site);
-  const form = useSchemaForm<Field, CustomFieldData>(customFieldBody, EMPTY);
+  const form = useContractForm(customFieldBody, { initial: EMPTY, showErrors: 'submit' });
   const field = (f: Field) => ({
     id: `custom-field-${f}`,
     name: f,
     value: form.values[f],
-    error: form.errors[f],
-    onValueChange: (v: string) => form.setValue(f, v),
+    error: form.shown(f),
+    onValueChange: (v: string) => form.set(f, v),
   });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const data = form.check();
+    const data = form.submit();
     if (!data || add.isPending) return;
     add.mutate(
       { ...data, DataSource: data.Type === 'dropdown' ? data.DataSource : '' },
@@ -241,7 +240,7 @@ function AddCustomFieldForm({ site }: { site: SiteRef }) {
           if (!(error instanceof ApiError)) return;
           const fields = serverFieldErrors(error.envelope?.FieldErrors, FIELDS);
           if (error.status === 409 && error.serverText) fields.Name = error.serverText;
-          if (Object.keys(fields).length > 0) form.setErrors(fields);
+          if (Object.keys(fields).length > 0) form.setServerErrors(fields);
         },
       },
     );

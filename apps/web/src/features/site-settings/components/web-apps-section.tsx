@@ -1,9 +1,8 @@
 import { appSettingsBody, SETTINGS_SAVED } from '@sac/contract/site-settings';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { serverFieldErrors, useLiveValidation } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import {
@@ -15,8 +14,6 @@ import {
 import type { SectionProps } from './section-props.ts';
 
 const schema = appSettingsBody.shape.data;
-const FIELDS = ['ProductionUrl', 'StagingUrl'] as const;
-type Field = (typeof FIELDS)[number];
 
 /** Web apps: the production and staging URLs (both optional, URL-like); Save toasts 'Settings saved.'. */
 export function WebAppsSection({ site, canWrite, headingId }: SectionProps) {
@@ -45,39 +42,24 @@ function WebAppsForm({
 }) {
   const t = useT('siteSettings');
   const save = useSaveAppSettings(site);
-  const [values, setValues] = useState<Record<Field, string>>({
-    ProductionUrl: current.ProductionUrl,
-    StagingUrl: current.StagingUrl,
+  const form = useContractForm(schema, {
+    initial: { ProductionUrl: current.ProductionUrl, StagingUrl: current.StagingUrl },
+    idPrefix: 'web-apps',
   });
-  const form = useLiveValidation<Field, unknown>(schema, values);
-  const field = (f: Field) => ({
-    id: `web-apps-${f}`,
-    name: f,
-    value: values[f],
-    error: form.shown(f),
+  const field = (f: 'ProductionUrl' | 'StagingUrl') => ({
+    ...form.field(f),
     hint: t('urlHint'),
     readOnly: !canWrite,
     autoComplete: 'off',
     inputMode: 'url' as const,
-    onValueChange: (v: string) => {
-      form.changed(f);
-      setValues((prev) => ({ ...prev, [f]: v }));
-    },
-    onBlur: () => form.touch(f),
   });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const parsed = schema.safeParse(values);
-    if (!parsed.success || save.isPending) {
-      for (const f of FIELDS) form.touch(f);
-      return;
-    }
-    save.mutate(parsed.data, {
+    const data = form.submit();
+    if (!data || save.isPending) return;
+    save.mutate(data, {
       onSuccess: (answer) => toast.success(answer.Message || SETTINGS_SAVED),
-      onError: (error) => {
-        if (error instanceof ApiError)
-          form.setServerErrors(serverFieldErrors(error.envelope?.FieldErrors, FIELDS));
-      },
+      onError: (error) => form.serverFailed(error),
     });
   };
   return (

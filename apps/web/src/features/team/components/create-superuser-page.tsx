@@ -1,9 +1,9 @@
 import { assignableRoles, createSuperUserBody } from '@sac/contract/team';
-import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
+import { type FormEvent, type ReactNode, useMemo } from 'react';
 import { Link } from 'react-router';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { FormField } from '../../../components/form-field.tsx';
-import { validate } from '../../../lib/form.ts';
+import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
@@ -11,19 +11,12 @@ import { toast } from '../../../lib/toast-store.ts';
 import { useCreateSuperUser, useTeamList, useTeamRoles } from '../api/team-api.ts';
 import { primaryEmail } from './staff.ts';
 
-type Field = 'name' | 'email' | 'role';
 interface Values {
   name: string;
   email: string;
   role: string[];
 }
 const EMPTY: Values = { name: '', email: '', role: [] };
-
-/** The errors of every field (shown only for touched fields; any of them disables Save). */
-function createFormErrors(values: Values): Partial<Record<Field, string>> {
-  const r = validate<Field, unknown>(createSuperUserBody, values);
-  return r.ok ? {} : r.errors;
-}
 
 /**
  * /manage-superuser/create-superuser: Name (optional), Email (required, valid) and Roles (at least
@@ -37,8 +30,8 @@ export default function CreateSuperuserPage() {
   const roles = useTeamRoles();
   const list = useTeamList();
   const create = useCreateSuperUser();
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
+  const form = useContractForm(createSuperUserBody, { initial: EMPTY, idPrefix: 'cs' });
+  const values = form.values;
 
   const options = useMemo(
     () =>
@@ -54,35 +47,23 @@ export default function CreateSuperuserPage() {
     [viewer.roles, roles.data],
   );
 
-  const errors = createFormErrors(values);
-  const shown = (f: Field) => (touched.has(f) ? errors[f] : undefined);
-  const canSave = values.email.trim() !== '' && values.role.length > 0 && Object.keys(errors).length === 0;
-
-  const touch = (f: Field) => setTouched((prev) => (prev.has(f) ? prev : new Set(prev).add(f)));
-  const set = <F extends Field>(f: F, v: Values[F]) => {
-    setValues((prev) => ({ ...prev, [f]: v }));
-    if (f === 'role') touch(f);
-  };
-  const reset = () => {
-    setValues(EMPTY);
-    setTouched(new Set());
-  };
+  const canSave = values.email.trim() !== '' && values.role.length > 0 && form.valid;
+  const reset = () => form.reset(EMPTY);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    setTouched(new Set<Field>(['name', 'email', 'role']));
-    const parsed = createSuperUserBody.safeParse(values);
-    if (!parsed.success || !canSave || create.isPending) return;
+    const data = form.submit();
+    if (!data || !canSave || create.isPending) return;
     if (!list.data) {
       toast.error(t('superAdminDataMissingOnCreate'));
       return;
     }
-    const email = parsed.data.email.toLowerCase();
+    const email = data.email.toLowerCase();
     if (list.data.some((u) => primaryEmail(u).toLowerCase() === email)) {
       toast.error(t('superUserExists'));
       return;
     }
-    create.mutate(parsed.data, {
+    create.mutate(data, {
       onSuccess: () => {
         toast.success(t('superUserCreated'));
         reset();
@@ -119,9 +100,9 @@ export default function CreateSuperuserPage() {
           name="role"
           options={options}
           value={values.role}
-          error={shown('role')}
-          onChange={(next) => set('role', next)}
-          onBlur={() => touch('role')}
+          error={form.shown('role')}
+          onChange={(next) => form.set('role', next)}
+          onBlur={() => form.touch('role')}
         />
       </>
     );
@@ -142,9 +123,9 @@ export default function CreateSuperuserPage() {
           label={t('nameOptional')}
           autoComplete="off"
           value={values.name}
-          error={shown('name')}
-          onValueChange={(v) => set('name', v)}
-          onBlur={() => touch('name')}
+          error={form.shown('name')}
+          onValueChange={(v) => form.set('name', v)}
+          onBlur={() => form.touch('name')}
         />
         <FormField
           id="cs-email"
@@ -154,9 +135,9 @@ export default function CreateSuperuserPage() {
           autoComplete="off"
           required
           value={values.email}
-          error={shown('email')}
-          onValueChange={(v) => set('email', v)}
-          onBlur={() => touch('email')}
+          error={form.shown('email')}
+          onValueChange={(v) => form.set('email', v)}
+          onBlur={() => form.touch('email')}
         />
         {rolesField}
         <div className="form-actions">
