@@ -2,7 +2,7 @@ import { STORAGE_KEYS } from '@sac/contract/constants';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../lib/api-base.ts';
 import { I18nProvider } from '../lib/i18n.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
@@ -38,16 +38,11 @@ const signIn = () => {
 };
 
 beforeEach(() => {
-  localStorage.clear();
   setApiBase('');
   vi.stubGlobal(
     'fetch',
     vi.fn(async () => Response.json(session)),
   );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 describe('route guard', () => {

@@ -1,6 +1,6 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { I18nProvider } from '../lib/i18n.tsx';
 import { Dialog } from './dialog.tsx';
 
@@ -36,8 +36,6 @@ const open = () => {
   fireEvent.click(opener);
   return opener;
 };
-
-afterEach(cleanup);
 
 describe('dialog', () => {
   it('moves focus to the first field of its body and wraps Tab at both ends', () => {

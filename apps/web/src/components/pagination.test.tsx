@@ -1,9 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { I18nProvider } from '../lib/i18n.tsx';
 import { Pagination, pageItems } from './pagination.tsx';
-
-afterEach(cleanup);
 
 const links = (items: ReturnType<typeof pageItems>) => items.filter((i) => typeof i === 'number');
 

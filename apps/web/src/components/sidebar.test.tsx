@@ -1,9 +1,7 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstChildLink, Sidebar, type SidebarItem } from './sidebar.tsx';
-
-afterEach(cleanup);
 
 describe('firstChildLink', () => {
   it("skips links containing the text 'undefined'", () => {

@@ -1,6 +1,6 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { I18nProvider } from '../lib/i18n.tsx';
 import { parseTime, TimePicker } from './time-picker.tsx';
 
@@ -34,8 +34,6 @@ const openPicker = () => {
   fireEvent.click(screen.getByRole('button', { name: /^Report time/ }));
   return screen.getByRole('dialog', { name: 'Report time' });
 };
-
-afterEach(cleanup);
 
 describe('time picker', () => {
   it('reads only HH:mm', () => {

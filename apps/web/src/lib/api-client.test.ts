@@ -1,21 +1,17 @@
 import { STORAGE_KEYS } from '@sac/contract/constants';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from './api-base.ts';
 import { ApiError, callApi, requestHeaders, toQueryString } from './api-client.ts';
 import { onSessionEnded } from './auth-events.ts';
 import {
-  clearImpersonation,
   getImpersonationState,
   IMPERSONATION_STORAGE_KEY,
   startImpersonation,
 } from './impersonation-mode.ts';
 
 beforeEach(() => {
-  localStorage.clear();
-  clearImpersonation();
   setApiBase('https://console-api.example.com');
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe('api client', () => {
   it('url-encodes query parameters, escaping + and spaces', () => {

@@ -1,5 +1,5 @@
 import { LEGACY_STORAGE_KEYS, STORAGE_KEYS } from '@sac/contract/constants';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   clearAuthStorage,
   hasToken,
@@ -8,8 +8,6 @@ import {
   readLoginState,
   saveLogin,
 } from './storage.ts';
-
-beforeEach(() => localStorage.clear());
 
 describe('legacy storage migration', () => {
   it('moves lr-token and lr-sign to the admin keys and removes them', () => {

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../lib/api-base.ts';
 import { I18nProvider } from '../../lib/i18n.tsx';
 import { createQueryClient } from '../../lib/query-client.ts';
@@ -44,16 +44,11 @@ function renderShell() {
 }
 
 beforeEach(() => {
-  localStorage.clear();
   setApiBase('');
   vi.stubGlobal(
     'fetch',
     vi.fn(async () => Response.json(session)),
   );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 describe('app shell focus', () => {

@@ -1,11 +1,10 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PLACEHOLDER_LINKS, setBranding } from '../../lib/footer-links.ts';
 import { I18nProvider } from '../../lib/i18n.tsx';
 import { Footer } from './footer.tsx';
 
 afterEach(() => {
-  cleanup();
   setBranding({ productName: null, links: null });
 });
 

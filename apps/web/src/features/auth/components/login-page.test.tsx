@@ -1,14 +1,12 @@
 import { STORAGE_KEYS } from '@sac/contract/constants';
 import { MESSAGES } from '@sac/contract/messages';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/toaster.tsx';
-import { setApiBase } from '../../../lib/api-base.ts';
 import { I18nProvider } from '../../../lib/i18n.tsx';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
 import { LoginPage, modeOf } from './login-page.tsx';
 
 function renderLogin(path = '/login') {
@@ -33,16 +31,6 @@ function renderLogin(path = '/login') {
 
 const type = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
-});
 
 describe('modeOf', () => {
   it('picks reset only with both vtype and vtoken', () => {

@@ -1,9 +1,7 @@
 import { MESSAGES } from '@sac/contract/messages';
 import { GENERATED_PASSWORD_PATTERN, isStrongPassword } from '@sac/contract/validation';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
 import { site, support, UID } from './customers-fixtures.ts';
 import { strongGeneratedPassword } from './reset-password-dialog.tsx';
@@ -57,16 +55,6 @@ const openDialog = async (name: string) => {
   await waitFor(() => expect((opener as HTMLButtonElement).disabled).toBe(false));
   fireEvent.click(opener);
 };
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
-});
 
 describe('customer view actions', () => {
   it('hides profile, password, verify and site actions from a viewer without write permissions', async () => {

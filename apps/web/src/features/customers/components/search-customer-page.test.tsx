@@ -1,9 +1,7 @@
 import { SEARCH_MESSAGES } from '@sac/contract/customers';
 import { MESSAGES } from '@sac/contract/messages';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { renderScreen, type StubCall, stubApi } from '../../../testing/api-stub.tsx';
 import { customer, support } from './customers-fixtures.ts';
 import SearchCustomerPage from './search-customer-page.tsx';
@@ -27,16 +25,6 @@ const found = (n: number, capped = false, from = 0, next = '') => ({
 const searches = (calls: readonly StubCall[]) =>
   calls.filter((c) => c.url.pathname === '/admin/searchcustomer').map((c) => c.url);
 const input = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
-});
 
 describe('customer search form', () => {
   it('has the four labelled fields, an advanced API secret, and uses one criterion at a time', async () => {

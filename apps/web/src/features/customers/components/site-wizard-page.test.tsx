@@ -1,9 +1,7 @@
 import { APP_NAME_MESSAGE } from '@sac/contract/customer-writes';
 import { MESSAGES } from '@sac/contract/messages';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
 import { site, UID } from './customers-fixtures.ts';
 import SiteWizardPage from './site-wizard-page.tsx';
@@ -76,16 +74,6 @@ const blur = (label: string) => fireEvent.blur(screen.getByLabelText(label));
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 const toastTexts = async (kind: 'success' | 'error') =>
   (await screen.findAllByTestId(`toast-${kind}`)).map((t) => t.querySelector('p')?.textContent);
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
-});
 
 function fillCustomer() {
   type('First name', 'Grace');

@@ -1,7 +1,5 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
 import { site, support, UID } from './customers-fixtures.ts';
 import ViewCustomerPage from './view-customer-page.tsx';
@@ -93,16 +91,6 @@ function stubCustomer(viewer: Viewer = support) {
 const section = (name: string) => screen.getByRole('heading', { level: 2, name }).closest('section')!;
 const detail = (root: HTMLElement, term: string) =>
   within(root).getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
-});
 
 describe('customer view', () => {
   it('shows contact info, account info and last login info', async () => {

@@ -1,8 +1,7 @@
 import { ERRORS } from '@sac/contract/errors';
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
 import ConsentPage from './consent-page.tsx';
 
@@ -21,15 +20,6 @@ const details = {
     Consent: 'pending' as const,
   },
 };
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 describe('consent page', () => {
   it('shows who asks, why, what and for how long, and records Allow', async () => {

@@ -1,17 +1,14 @@
 import { STORAGE_KEYS } from '@sac/contract/constants';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { useApiAuth } from '../../../lib/api-auth.tsx';
-import { setApiBase } from '../../../lib/api-base.ts';
 import {
-  clearImpersonation,
   IMPERSONATION_STORAGE_KEY,
   type ImpersonationSession,
   startImpersonation,
 } from '../../../lib/impersonation-mode.ts';
 import { paths } from '../../../lib/paths.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
 import { errorAnswer, renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
 import { HEARTBEAT_MS } from '../api/impersonation-session-api.ts';
 import ImpersonatedSiteFrame from './impersonated-site-frame.tsx';
@@ -57,19 +54,6 @@ const renderFrame = (search = `?uid=${UID}&appId=11`) =>
     },
     { path: '/manage-customer/view-customer', element: <p>customer view</p> },
   ]);
-
-beforeEach(() => {
-  localStorage.clear();
-  clearImpersonation();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  clearImpersonation();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
 
 describe('impersonation frame', () => {
   it('shows the banner, the screen inside calling with the session pair, and the granted access', async () => {

@@ -1,8 +1,6 @@
 import { MESSAGES } from '@sac/contract/messages';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
 import type { LogEntry } from '../api/impersonation-api.ts';
 import { request, superAdmin, support } from './impersonation-fixtures.ts';
@@ -21,16 +19,6 @@ const entry = (id: number, requestId: number, extra: Partial<LogEntry> = {}): Lo
   LastModified: '2025-01-02T03:04:05.000Z',
   Details: { roles: ['Analyst'], duration: 60 },
   ...extra,
-});
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
 });
 
 describe('impersonation logs table', () => {

@@ -1,12 +1,10 @@
 import { STORAGE_KEYS } from '@sac/contract/constants';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
-import { clearImpersonation, IMPERSONATION_STORAGE_KEY } from '../../../lib/impersonation-mode.ts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { IMPERSONATION_STORAGE_KEY } from '../../../lib/impersonation-mode.ts';
 import { paths } from '../../../lib/paths.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
 import { admin, CUSTOMER_ROLES, request, support, TEAM } from './impersonation-fixtures.ts';
 import RequestImpersonationPage from './request-impersonation-page.tsx';
@@ -31,17 +29,6 @@ const site = {
 const noGrant = () => ({
   status: 403,
   body: { ErrorCode: 947, Description: IMPERSONATION_SESSION_MESSAGES.noGrant, Message: 'm', RequestId: 'r' },
-});
-
-beforeEach(() => {
-  localStorage.clear();
-  clearImpersonation();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
 });
 
 describe('request impersonation', () => {

@@ -1,24 +1,12 @@
 import { MESSAGES } from '@sac/contract/messages';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
+import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
 import { admin, CUSTOMER_ROLES, request, superAdmin, support, TEAM } from './impersonation-fixtures.ts';
 import RequestsPage from './requests-page.tsx';
 
 const PATH = '/manage-superuser/impersonation/assigned-requests';
 const renderPage = (path = PATH) => renderScreen(path, [{ path: PATH, element: <RequestsPage /> }]);
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
-});
 
 const row = (id: number) => screen.getByRole('cell', { name: String(id) }).closest('tr')!;
 const openRequest = async (id: number) => {

@@ -1,8 +1,7 @@
 import { ERRORS } from '@sac/contract/errors';
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
 import { request } from './impersonation-fixtures.ts';
 import SiteAccessPage from './site-access-page.tsx';
@@ -59,15 +58,6 @@ const cells = (row: HTMLElement) =>
   within(row)
     .getAllByRole('cell')
     .map((c) => c.textContent);
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 describe('site access page', () => {
   it('lists every request and every step of the site, in plain words', async () => {

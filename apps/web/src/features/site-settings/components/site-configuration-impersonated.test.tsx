@@ -1,10 +1,8 @@
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { ImpersonationAuthProvider } from '../../../lib/api-auth.tsx';
-import { setApiBase } from '../../../lib/api-base.ts';
 import type { ImpersonationSession } from '../../../lib/impersonation-mode.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
 import { errorAnswer, renderScreen, type StubRoutes, stubApi, viewer } from '../../../testing/api-stub.tsx';
 import SiteConfigurationPage from './site-configuration-page.tsx';
 
@@ -72,16 +70,6 @@ const renderImpersonated = (s: ImpersonationSession, section: string) =>
       ),
     },
   ]);
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
-});
 
 describe('site configuration through an impersonation', () => {
   it('opens on the overview read with the session pair, without the staff-only links', async () => {

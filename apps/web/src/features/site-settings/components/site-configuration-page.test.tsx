@@ -2,14 +2,12 @@ import { previewIterationsMessage } from '@sac/contract/encryption-settings';
 import type { ResponseOf } from '@sac/contract/endpoints';
 import type { Permission } from '@sac/contract/permissions';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/toaster.tsx';
-import { setApiBase } from '../../../lib/api-base.ts';
 import { I18nProvider } from '../../../lib/i18n.tsx';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
 import { type StubRoutes, stubApi as stubKit, viewer } from '../../../testing/api-stub.tsx';
 import SiteConfigurationPage from './site-configuration-page.tsx';
 
@@ -71,16 +69,6 @@ const pending = {
 const base: StubRoutes = {
   appSettings: () => ({ body: { Data: appSettings } }),
 };
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
-});
 
 describe('site configuration', () => {
   it('shows the plan info and switches sections with the tabs', async () => {

@@ -1,8 +1,6 @@
 import { MESSAGES } from '@sac/contract/messages';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
 import CreateSuperuserPage from './create-superuser-page.tsx';
 import { ROLES, user } from './team-fixtures.ts';
@@ -22,16 +20,6 @@ const baseRoutes = {
   teamList: () => ({ body: { Data: existing } }),
   teamRoles: () => ({ body: { Data: ROLES } }),
 };
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
-});
 
 const save = () => screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
 const email = () => screen.getByLabelText('Email') as HTMLInputElement;

@@ -1,8 +1,6 @@
 import { MESSAGES } from '@sac/contract/messages';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../../lib/api-base.ts';
-import { clearToasts } from '../../../lib/toast-store.ts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
 import ManageSuperuserPage from './manage-superuser-page.tsx';
 import { ROLES, user } from './team-fixtures.ts';
@@ -26,16 +24,6 @@ const rows = [
   user('u-admin2', 'admin2@example.com', ['Admin']),
   user('u-support', 'support@example.com', ['Support']),
 ];
-
-beforeEach(() => {
-  localStorage.clear();
-  setApiBase('http://api.test');
-});
-afterEach(() => {
-  cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
-});
 
 const row = (email: string) => screen.getByRole('cell', { name: email }).closest('tr')!;
 
