@@ -215,6 +215,21 @@ describe('the sandbox: a time budget for what no bound can price', () => {
     }
   });
 
+  it("counts a check's budget from when the loaded worker takes it, not from the worker's start-up", async () => {
+    // Loading a worker (a thread, Ajv, the pattern engine) takes longer than this budget; a trivial
+    // check on a fresh worker, first or after one was stopped, must still be answered.
+    const sandbox = new UserInputSandbox({ budgetMs: 60, maxWaiting: 2, nice: 0 });
+    try {
+      await expect(sandbox.run('match', { pattern: 'a', values: ['a', 'b'] })).resolves.toEqual({
+        unmatched: ['b'],
+      });
+      await expect(sandbox.run('validate', costly)).rejects.toMatchObject({ code: ERRORS.userInputTooCostly.code });
+      await expect(sandbox.run('match', { pattern: 'b', values: ['a'] })).resolves.toEqual({ unmatched: ['a'] });
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('answers 972 at once when more checks wait than it queues', async () => {
     const sandbox = new UserInputSandbox({ budgetMs: 300, maxWaiting: 1, nice: 0 });
     try {

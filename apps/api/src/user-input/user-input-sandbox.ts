@@ -18,14 +18,17 @@ interface Pending {
   run(): void;
 }
 
+/** How long a new worker may take to load before the task answers 503 (not the user's fault). */
+const START_UP_MS = 20_000;
+
 /**
  * Runs users' schemas and patterns on one worker thread, one task at a time, each with a time
- * budget. A task over budget ends the worker (V8 stops even a tight loop) and answers 400; the next
- * task starts a new worker. Whatever a user sends, the event loop spends only a message each way,
+ * budget, counted from when the loaded worker takes it. A task over budget ends the worker (V8 stops
+ * even a tight loop) and answers 400; the next task starts a new worker. Whatever a user sends, the event loop spends only a message each way,
  * and at most one core does this work.
  */
 export class UserInputSandbox {
-  private worker: Worker | undefined;
+  private worker: { thread: Worker; loaded: Promise<void> } | undefined;
   private busy = false;
   private readonly queue: Pending[] = [];
   private nextId = 1;
@@ -65,27 +68,52 @@ export class UserInputSandbox {
     }
   }
 
-  private spawn(): Worker {
+  private spawn(): { thread: Worker; loaded: Promise<void> } {
     const w = new Worker(new URL('./user-input-worker.mjs', import.meta.url), {
       workerData: { nice: this.opts.nice },
       resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
     w.unref();
-    w.on('error', () => {
-      if (this.worker === w) this.worker = undefined;
+    const forget = () => {
+      if (this.worker?.thread === w) this.worker = undefined;
+    };
+    w.on('error', forget);
+    w.on('exit', forget);
+    const loaded = new Promise<void>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        w.off('message', onReady);
+        w.off('exit', onExit);
+      };
+      const onReady = (m: { ready?: boolean }) => {
+        if (!m.ready) return;
+        done();
+        resolve();
+      };
+      const onExit = () => {
+        done();
+        reject(new AppError('unavailable'));
+      };
+      const timer = setTimeout(() => {
+        done();
+        forget();
+        void w.terminate();
+        reject(new AppError('unavailable'));
+      }, START_UP_MS);
+      w.on('message', onReady);
+      w.once('exit', onExit);
     });
-    w.on('exit', () => {
-      if (this.worker === w) this.worker = undefined;
-    });
-    return w;
+    loaded.catch(() => {});
+    return { thread: w, loaded };
   }
 
-  private runNow<K extends keyof UserInputTasks>(
+  private async runNow<K extends keyof UserInputTasks>(
     kind: K,
     input: UserInputTasks[K]['input'],
   ): Promise<UserInputTasks[K]['output']> {
     this.worker ??= this.spawn();
-    const worker = this.worker;
+    const { thread: worker, loaded } = this.worker;
+    await loaded;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const finish = () => {
@@ -107,7 +135,7 @@ export class UserInputSandbox {
       const timer = setTimeout(() => {
         finish();
         this.stoppedTasks++;
-        if (this.worker === worker) this.worker = undefined;
+        if (this.worker?.thread === worker) this.worker = undefined;
         void worker.terminate();
         reject(new AppError(this.overBudget));
       }, this.opts.budgetMs);
@@ -123,6 +151,6 @@ export class UserInputSandbox {
     this.queue.shift()?.run();
     const w = this.worker;
     this.worker = undefined;
-    if (w) await w.terminate();
+    if (w) await w.thread.terminate();
   }
 }
