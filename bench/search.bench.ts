@@ -21,7 +21,7 @@ const MIN_CUSTOMERS = Number(process.env.BENCH_MIN_CUSTOMERS ?? 1_000_000);
 const WARM_UP = 20;
 
 type Kind = 'cut' | 'frequent' | 'no match';
-export interface Term {
+interface Term {
   term: string;
   kind: Kind;
 }

@@ -49,7 +49,7 @@ const featureOf = (p) => /^apps\/web\/src\/features\/([^/]+)\//.exec(p)?.[1];
  * The rules: each names what it forbids and how to mend a violation. `applies` picks the files it
  * governs; `forbids` tells whether one resolved import breaks it.
  */
-export const RULES = [
+const RULES = [
   {
     name: 'the contract imports no app',
     applies: (file) => file.startsWith('packages/contract/'),

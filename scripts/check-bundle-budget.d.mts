@@ -26,9 +26,6 @@ export interface BudgetRow {
   budgetKiB: number;
 }
 
-export const BUDGETS: Budgets;
-export const FIRST_VIEW: string[];
-export function staticClosure(manifest: Manifest, key: string): Set<string>;
 export function checkBudget(opts: {
   manifest: Manifest;
   sizeOf: (file: string) => number;

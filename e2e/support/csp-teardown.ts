@@ -3,6 +3,8 @@ import { chromiumLogs, unexpectedViolations } from './csp.ts';
 /**
  * Fails the browser run when any page met a Content-Security-Policy violation: zero over the
  * whole suite, whichever spec ran. Runs after every worker (and so every browser) has closed.
+ *
+ * @public Playwright loads this default export by path (globalTeardown in playwright.config.ts).
  */
 export default async function cspTeardown(): Promise<void> {
   const found = unexpectedViolations();

@@ -12,7 +12,7 @@ import { DATA_DIR, RUN_DIR } from './env.ts';
  * The deliberate violation of csp.spec.ts is marked: its report samples carry CANARY, and its
  * console lines are logged between CANARY_BEGIN and CANARY_END.
  */
-export const CSP_REPORTS_FILE = path.join(DATA_DIR, 'csp-violations.ndjson');
+const CSP_REPORTS_FILE = path.join(DATA_DIR, 'csp-violations.ndjson');
 /** Chromium's log files of the run, one per worker (see playwright.config.ts). */
 export function chromiumLogs(): string[] {
   if (!fs.existsSync(RUN_DIR)) return [];

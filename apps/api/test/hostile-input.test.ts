@@ -223,8 +223,12 @@ describe('the sandbox: a time budget for what no bound can price', () => {
       await expect(sandbox.run('match', { pattern: 'a', values: ['a', 'b'] })).resolves.toEqual({
         unmatched: ['b'],
       });
-      await expect(sandbox.run('validate', costly)).rejects.toMatchObject({ code: ERRORS.userInputTooCostly.code });
-      await expect(sandbox.run('match', { pattern: 'b', values: ['a'] })).resolves.toEqual({ unmatched: ['a'] });
+      await expect(sandbox.run('validate', costly)).rejects.toMatchObject({
+        code: ERRORS.userInputTooCostly.code,
+      });
+      await expect(sandbox.run('match', { pattern: 'b', values: ['a'] })).resolves.toEqual({
+        unmatched: ['a'],
+      });
     } finally {
       await sandbox.close();
     }

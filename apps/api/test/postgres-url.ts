@@ -1,7 +1,7 @@
 import net from 'node:net';
 
 /** The PostgreSQL server the tests use: TEST_DATABASE_URL, else 127.0.0.1:5432 when it answers. */
-export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export function testDatabaseUrl(): string {
   return process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;

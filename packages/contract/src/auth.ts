@@ -11,7 +11,6 @@ export const loginResponse = z.object({
   Name: z.string(),
   Role: z.array(z.string()),
 });
-export type LoginResponse = z.infer<typeof loginResponse>;
 
 /** POST /admin/forgotpassword: `url` is the console page the reset link is built on. */
 export const forgotPasswordBody = z.object({

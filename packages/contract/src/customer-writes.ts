@@ -19,7 +19,7 @@ const requiredName = (label: string) =>
     .min(1, `${label} is required.`)
     .max(100, `${label} is too long.`);
 
-export const phoneField = z
+const phoneField = z
   .string()
   .trim()
   .optional()
@@ -38,10 +38,10 @@ const webUrl = z
   .refine((v) => v === '' || isUrlLike(v), 'Please enter a valid URL.');
 
 /** Site (app) names: what the platform accepts in a hostname label. */
-export const APP_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+const APP_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 export const APP_NAME_MESSAGE =
   'Site name must be 3 to 63 lower-case letters, digits or dashes, starting and ending with a letter or digit.';
-export const appName = z
+const appName = z
   .string({ error: 'Site name is required.' })
   .trim()
   .toLowerCase()
@@ -68,7 +68,7 @@ export const createCustomerBody = z.object({
 /** POST /admin/site?uid=: add a site to an existing customer (the add-site flow's first step). */
 export const addSiteBody = z.object({ appname: appName });
 
-export const TRIAL_DAYS_MESSAGE = 'Trial days must be a whole number from 0 to 365.';
+const TRIAL_DAYS_MESSAGE = 'Trial days must be a whole number from 0 to 365.';
 
 /** Wizard step 2 (Additional Site Information): PUT /admin/site/basicsettings?uID=&appId= {data}. */
 export const siteBasicSettingsBody = z.object({

@@ -64,7 +64,7 @@ const appId = z.coerce
   .int('appId must be a number.')
   .positive('appId must be a number.');
 
-export const customerSummary = z.object({
+const customerSummary = z.object({
   Uid: z.string(),
   FirstName: z.string(),
   LastName: z.string(),
@@ -102,9 +102,9 @@ export const siteByUserQuery = z.object({ userId: uid, appId });
 export const siteBasicSettingsQuery = z.object({ uID: uid, appId });
 
 export const PLANS = ['Free', 'Developer', 'Developer Premium'] as const;
-export const PLAN_STATUSES = ['Trial', 'Subscribed'] as const;
+const PLAN_STATUSES = ['Trial', 'Subscribed'] as const;
 
-export const site = z.object({
+const site = z.object({
   appId: z.number().int(),
   AppName: z.string(),
   ApiKey: z.string(),
@@ -119,7 +119,7 @@ export const site = z.object({
 export type Site = z.infer<typeof site>;
 export const sitesResponse = z.object({ Data: z.array(site) });
 
-export const siteInfo = site.extend({
+const siteInfo = site.extend({
   PlanStatus: z.enum(PLAN_STATUSES),
   TrialEndsAt: isoDate.nullable(),
   Billing: z.string(),
@@ -141,7 +141,7 @@ export type SiteInfo = z.infer<typeof siteInfo>;
 export const siteResponse = z.object({ Data: site });
 export const siteInfoResponse = z.object({ Data: siteInfo });
 
-export const customerProfile = z.object({
+const customerProfile = z.object({
   Uid: z.string(),
   FirstName: z.string(),
   LastName: z.string(),
@@ -161,7 +161,7 @@ export type CustomerProfile = z.infer<typeof customerProfile>;
 export const customerProfileResponse = z.object({ Data: customerProfile });
 
 /** The account side of a customer: identity, creation (UTC), time zone and the last sign-in. */
-export const userProfile = z.object({
+const userProfile = z.object({
   Uid: z.string(),
   Email: z.string(),
   AuthEmail: z.string(),
@@ -176,7 +176,7 @@ export const userProfile = z.object({
 });
 export const userProfileResponse = z.object({ Data: userProfile });
 
-export const loginSession = z.object({
+const loginSession = z.object({
   AccessType: z.string(),
   Browser: z.string(),
   ClientAddress: z.string(),
@@ -185,7 +185,7 @@ export const loginSession = z.object({
 });
 export const loginSessionsResponse = z.object({ Data: z.array(loginSession) });
 
-export const activityEntry = z.object({
+const activityEntry = z.object({
   Id: z.number().int(),
   Action: z.string(),
   ActorEmail: z.string().nullable(),
@@ -199,8 +199,8 @@ export const activityLogsResponse = z.object({
   NextCursor: z.number().int(),
 });
 
-export const featureItem = z.object({ Key: z.string(), Name: z.string(), Description: z.string() });
-export const featureSet = z.object({ Name: z.string(), Features: z.array(z.string()) });
+const featureItem = z.object({ Key: z.string(), Name: z.string(), Description: z.string() });
+const featureSet = z.object({ Name: z.string(), Features: z.array(z.string()) });
 export const featuresResponse = z.object({
   Data: z.object({ Features: z.array(featureItem), FeatureSets: z.array(featureSet) }),
 });
@@ -208,8 +208,8 @@ export const siteFeaturesResponse = z.object({
   Data: z.object({ appId: z.number().int(), Features: z.array(z.string()) }),
 });
 
-export const dataCenter = z.object({ Code: z.string(), Name: z.string(), Region: z.string() });
-export const globalServer = z.object({ Code: z.string(), Name: z.string(), DataCenter: z.string() });
+const dataCenter = z.object({ Code: z.string(), Name: z.string(), Region: z.string() });
+const globalServer = z.object({ Code: z.string(), Name: z.string(), DataCenter: z.string() });
 export const siteDataCenterResponse = z.object({
   Data: z.object({
     DataCenters: z.array(dataCenter),
@@ -237,7 +237,7 @@ export const siteBasicSettingsResponse = z.object({
   }),
 });
 
-export const customerRole = z.object({ Name: z.string(), Permissions: z.record(z.string(), z.boolean()) });
+const customerRole = z.object({ Name: z.string(), Permissions: z.record(z.string(), z.boolean()) });
 export const customerRolesResponse = z.object({ Data: z.array(customerRole) });
 
 /** Plan display of spec section 3: 'Trial active till <date>', 'Trial expired on <date>' or 'Subscribed'. */

@@ -29,7 +29,6 @@ export const WEAK_ALGORITHMS: Partial<Record<HashAlgorithm, string>> = {
   'HMAC-SHA256': 'A single fast keyed hash: weak for passwords unless the key stays secret.',
   'HMAC-SHA512': 'A single fast keyed hash: weak for passwords unless the key stays secret.',
 };
-export const isWeak = (a: HashAlgorithm): boolean => a in WEAK_ALGORITHMS;
 export const usesIterations = (a: HashAlgorithm): boolean => a.startsWith('PBKDF2');
 export const usesKey = (a: HashAlgorithm): boolean => a.startsWith('HMAC');
 
@@ -58,7 +57,7 @@ const settingsShape = {
 };
 
 /** The settings as answered: the encryption key is write-only and never sent back. */
-export const encryptionSettings = z.object({
+const encryptionSettings = z.object({
   ...settingsShape,
   HasEncryptionKey: z.boolean(),
   ModifiedDate: z.string(),

@@ -113,10 +113,10 @@ import {
   updateRolesBody,
 } from './team.ts';
 
-export type { Access, EndpointId, EndpointRoute, HttpMethod } from './endpoint-routes.ts';
+export type { Access, EndpointId } from './endpoint-routes.ts';
 
 /** What endpoints.ts adds to an entry of ENDPOINT_ROUTES: documentation and schemas. */
-export interface EndpointDetails {
+interface EndpointDetails {
   readonly summary: string;
   readonly tag: string;
   readonly query?: z.ZodObject;
@@ -136,7 +136,7 @@ export interface EndpointDef extends EndpointRoute, EndpointDetails {}
 const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, errorEnvelopeSchema])) as Record<number, z.ZodType>;
 
-export const sessionResponse = z.object({
+const sessionResponse = z.object({
   Email: z.string(),
   Name: z.string(),
   Role: z.array(z.string()),

@@ -9,7 +9,7 @@ import { MESSAGES } from './messages.ts';
 export const DISPLAY_STATUSES = [...STORED_STATUSES, 'Expired'] as const;
 const isoDate = z.string();
 
-export const impersonationRequest = z.object({
+const impersonationRequest = z.object({
   Id: z.number().int(),
   AppId: z.number().int(),
   AppName: z.string(),
@@ -122,7 +122,7 @@ export const impersonationActionResponse = z.object({
 
 /** A log entry's status after its step; 'Deleted' for the step that deleted the request. */
 export const LOG_STATUSES = [...DISPLAY_STATUSES, 'Deleted'] as const;
-export const impersonationLogEntry = z.object({
+const impersonationLogEntry = z.object({
   Id: z.number().int(),
   RequestId: z.number().int(),
   AppName: z.string(),

@@ -15,13 +15,11 @@ export type Priority = (typeof PRIORITIES)[number];
 export const STORED_STATUSES = ['Pending', 'Approved', 'Rejected', 'Revoked'] as const;
 export type StoredStatus = (typeof STORED_STATUSES)[number];
 export type DisplayStatus = StoredStatus | 'Expired';
-/** The Status values of the update call (spec section 7). */
-export const ACTION_VERBS = ['Approve', 'Reject', 'Revoke'] as const;
 /** revokeAction: the whole site access, or only the chosen roles and permissions. */
 export const REVOKE_ACTIONS = ['site', 'roles'] as const;
 export type RevokeAction = (typeof REVOKE_ACTIONS)[number];
 
-export type Consent = 'pending' | 'granted' | 'denied';
+type Consent = 'pending' | 'granted' | 'denied';
 
 export interface RequestState {
   status: StoredStatus;
@@ -90,12 +88,12 @@ export type TransitionError = keyof typeof TRANSITION_ERRORS;
 
 export type TransitionResult = { ok: true; state: RequestState } | { ok: false; error: TransitionError };
 
-export const isDurationValid = (minutes: number): boolean =>
+const isDurationValid = (minutes: number): boolean =>
   Number.isInteger(minutes) &&
   minutes >= IMPERSONATION_DURATION_MIN_MINUTES &&
   minutes <= IMPERSONATION_DURATION_MAX_MINUTES;
 
-export const isExpired = (s: RequestState, now: number): boolean =>
+const isExpired = (s: RequestState, now: number): boolean =>
   s.status === 'Approved' && s.expiresAt !== null && now >= s.expiresAt;
 
 export function displayStatus(s: RequestState, now: number): DisplayStatus {

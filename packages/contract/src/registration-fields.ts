@@ -5,7 +5,7 @@ import { JSON_LIMIT_MESSAGES, PATTERN_MAX_CHARS } from './json-limits.ts';
  * Registration field rules in the pipe form identity platforms use:
  * `required|min_length[2]|valid_email|custom_validation[regex###message]`.
  */
-export const FIELD_RULES = {
+const FIELD_RULES = {
   required: 'none',
   valid_email: 'none',
   numeric: 'none',
@@ -85,8 +85,8 @@ const rulesText = z
   });
 
 /** Field and data-source names: letters, digits and underscores, starting with a letter. */
-export const FIELD_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-export const FIELD_NAME_MESSAGES = {
+const FIELD_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const FIELD_NAME_MESSAGES = {
   customFieldRequired: 'Custom field name is required.',
   customFieldInvalid:
     'Custom field name is invalid: use letters, digits and underscores, starting with a letter.',
@@ -124,8 +124,8 @@ export const customFieldBody = z
     path: ['DataSource'],
   });
 
-export const DATA_SOURCE_MAX_ITEMS = 2000;
-export const DATA_SOURCE_ITEM_MAX_CHARS = 200;
+const DATA_SOURCE_MAX_ITEMS = 2000;
+const DATA_SOURCE_ITEM_MAX_CHARS = 200;
 
 /** POST /admin/custom-registration-data?uid=&appId=: a data source for dropdowns. */
 export const dataSourceBody = z.object({
@@ -191,7 +191,7 @@ export const defaultFieldsBody = z.object({
     .min(1),
 });
 
-export const registrationField = z.object({
+const registrationField = z.object({
   Name: z.string(),
   Display: z.string(),
   Type: z.string(),
@@ -201,7 +201,7 @@ export const registrationField = z.object({
   Enabled: z.boolean(),
 });
 export const activeFieldsResponse = z.object({ Data: z.array(registrationField) });
-export const dataSource = z.object({
+const dataSource = z.object({
   Name: z.string(),
   ParentName: z.string(),
   Rules: z.string(),
@@ -209,7 +209,7 @@ export const dataSource = z.object({
 });
 export const dataSourcesResponse = z.object({ Data: z.array(dataSource) });
 
-export const integration = z.object({
+const integration = z.object({
   Key: z.string(),
   Name: z.string(),
   Category: z.string(),

@@ -19,13 +19,13 @@ export const siteQuery = z.object({
 // ---------------------------------------------------------------------------------------------
 // Custom objects (spec section 5)
 
-export const CUSTOM_OBJECT_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+const CUSTOM_OBJECT_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 /**
  * Schema text: non-empty, valid JSON ('Custom Object Schema is empty.' / 'Invalid JSON input.'),
  * within the size and depth bounds, which are checked before it is parsed.
  */
-export const schemaText = z
+const schemaText = z
   .string({ error: MESSAGES.customObjectSchemaEmpty })
   .trim()
   .min(1, { error: MESSAGES.customObjectSchemaEmpty, abort: true })
@@ -43,7 +43,7 @@ export const schemaText = z
     }
   }, MESSAGES.customObjectSchemaInvalid);
 
-export const customObjectSize = z
+const customObjectSize = z
   .string({ error: MESSAGES.customObjectSizeNumeric })
   .trim()
   .regex(/^\d+$/, { error: MESSAGES.customObjectSizeNumeric, abort: true })
@@ -86,7 +86,7 @@ export const validateCustomObjectBody = z.object({
     .refine((v) => jsonNesting(v, SAMPLE_MAX_DEPTH) <= SAMPLE_MAX_DEPTH, JSON_LIMIT_MESSAGES.sampleTooDeep),
 });
 
-export const customObject = z.object({
+const customObject = z.object({
   Id: z.string(),
   Name: z.string(),
   SizeMB: z.number().int(),
@@ -115,9 +115,9 @@ export const domainBody = z.object({
     .regex(DOMAIN_PATTERN, 'Please enter a domain name such as login.example.com.'),
 });
 
-export const DOMAIN_STATUSES = ['Pending Verification', 'Verified'] as const;
-export const dnsRecord = z.object({ Type: z.enum(['CNAME', 'TXT']), Name: z.string(), Value: z.string() });
-export const customDomain = z.object({
+const DOMAIN_STATUSES = ['Pending Verification', 'Verified'] as const;
+const dnsRecord = z.object({ Type: z.enum(['CNAME', 'TXT']), Name: z.string(), Value: z.string() });
+const customDomain = z.object({
   Domain: z.string(),
   Status: z.enum(DOMAIN_STATUSES),
   /** What the customer sets at their DNS provider. */
@@ -148,7 +148,7 @@ export const SETTINGS_MESSAGES = {
 // ---------------------------------------------------------------------------------------------
 // App settings: plan info and web apps
 
-export const appSettings = z.object({
+const appSettings = z.object({
   AppName: z.string(),
   Plan: z.enum(['Free', 'Developer', 'Developer Premium']),
   PlanStatus: z.enum(['Trial', 'Subscribed']),
@@ -180,7 +180,7 @@ export const appSettingsBody = z.object({
 export const SIGN_IN_MODES = ['Required', 'Optional'] as const;
 export const MFA_MODES = ['Off', 'Optional', 'Required'] as const;
 /** HH:mm, 24-hour. */
-export const TIME_OF_DAY_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+const TIME_OF_DAY_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export const applicationSecurity = z.object({
   /** Required (strict): users must verify their email before signing in; Optional (preferred): they may sign in first. */

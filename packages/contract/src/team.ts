@@ -50,7 +50,6 @@ export const createSuperUserBody = z.object({
   email,
   name: z.string().trim().max(200, 'Name must be at most 200 characters.').optional().default(''),
 });
-export type CreateSuperUserInput = z.input<typeof createSuperUserBody>;
 
 /** PUT /admin/team/roles */
 export const updateRolesBody = z
@@ -73,7 +72,7 @@ export const deleteSuperUserBody = z.object({
 export const profileQuery = z.object({ uid: z.string().uuid('uid is not a valid user id.') });
 
 /** A super user as the server names it (spec section 3). */
-export const superUser = z.object({
+const superUser = z.object({
   Uid: z.string(),
   FullName: z.string(),
   Email: z.array(z.object({ Type: z.string(), Value: z.string() })),
@@ -87,7 +86,7 @@ export const superUser = z.object({
 });
 export type SuperUser = z.infer<typeof superUser>;
 
-export const superUserProfile = superUser.extend({
+const superUserProfile = superUser.extend({
   Permissions: z.array(z.string()),
   PasswordChangedDate: z.string().nullable(),
   Invited: z.boolean(),
@@ -98,7 +97,7 @@ export const superUserResponse = z.object({ Data: superUser });
 export const superUserProfileResponse = z.object({ Data: superUserProfile });
 export const deleteSuperUserResponse = z.object({ IsDeleted: z.boolean(), Uid: z.string() });
 
-export const staffRole = z.object({
+const staffRole = z.object({
   Name: z.string(),
   Description: z.string(),
   Permissions: z.array(z.string()),

@@ -30,7 +30,7 @@ export function phoneError(value: string): string | undefined {
 }
 
 /** URL-like text: optional http/https prefix, dotted host labels, optional port, optional path. */
-export const URL_LIKE_PATTERN =
+const URL_LIKE_PATTERN =
   /^(https?:\/\/)?([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)+[a-zA-Z0-9-]+(:\d{1,5})?(\/\S*)?$/;
 export const isUrlLike = (value: string): boolean => URL_LIKE_PATTERN.test(value);
 

@@ -68,7 +68,7 @@ const cross = (heads: string, tails: string) => {
 };
 
 /** Surnames built the way real ones are, by region: about 2,500, each equally likely. */
-export const COMPOUND_SURNAMES = [
+const COMPOUND_SURNAMES = [
   ...new Set([
     ...cross(
       'Ash Black White Brook Hill Wood Fair Green Bridge Stan Went Hart Brad Whit Cran Dal Hol Lang Mar Red Rad Shel Thorn Wel Wins Ather Ches Bur Chal Eller',
@@ -237,7 +237,7 @@ async function counts(db: Queryable) {
   return r.rows[0]!;
 }
 
-export async function seedScale(db: Db, opts: { customers: number; chunk: number }): Promise<void> {
+async function seedScale(db: Db, opts: { customers: number; chunk: number }): Promise<void> {
   const at = new Date().toISOString();
   const seq = (await db.query<{ s: string }>("SELECT pg_get_serial_sequence('sites', 'app_id') AS s"))
     .rows[0]!.s;

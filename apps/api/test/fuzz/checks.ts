@@ -114,7 +114,7 @@ const APPEND_ONLY = new Set(['activity_log', 'impersonation_log']);
  * audited; a refused password reset (bad token) is audited; a wrong old password is audited and
  * counted as a failed sign-in.
  */
-export const REFUSAL_RECORDS: Record<string, string[]> = {
+const REFUSAL_RECORDS: Record<string, string[]> = {
   login: ['activity_log', 'login_failures_by_address', 'staff'],
   resetPassword: ['activity_log'],
   changePassword: ['activity_log', 'login_failures_by_address', 'staff'],

@@ -4,7 +4,7 @@
  * rows on every run. The principals' sessions are issued directly (no password hashing).
  */
 /** The fixture request (index in Pools.requestIds) that is the SuperAdmin's approved grant. */
-export const GRANT_INDEX = 3;
+const GRANT_INDEX = 3;
 
 import { authChanged } from '../../src/db/db.ts';
 import { hashPassword } from '../../src/lib/password-hash.ts';
@@ -17,7 +17,7 @@ import { CONSOLE_ORIGIN, PASSWORD, type TestApp } from '../harness.ts';
 /** impersonating: the SuperAdmin's impersonation session (account/switchapp) on the approved fixture grant. */
 export type PrincipalName = 'superadmin' | 'support' | 'anonymous' | 'impersonating';
 
-export const STAFF = {
+const STAFF = {
   superadmin: {
     uid: 'a0000000-0000-4000-8000-000000000001',
     email: 'fuzz-sa@example.com',
@@ -43,9 +43,9 @@ const CUSTOMERS = [
   { first: 'Émilie', last: 'du Châtelet', email: 'emilie@physique.example' },
   { first: 'محمد', last: 'الخوارزمي', email: 'khwarizmi@algebra.example' },
 ] as const;
-export const customerUid = (i: number) => `c0000000-0000-4000-8000-00000000000${i + 1}`;
+const customerUid = (i: number) => `c0000000-0000-4000-8000-00000000000${i + 1}`;
 
-export interface SiteFixture {
+interface SiteFixture {
   appId: number;
   name: string;
   owner: string;

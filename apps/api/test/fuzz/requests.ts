@@ -24,7 +24,7 @@ export interface FuzzRequest {
 }
 
 /** About 1 MB of text, under the API's 1 MiB body limit once quoted in JSON. */
-export const HUGE = 1_000_000;
+const HUGE = 1_000_000;
 
 // ---------------------------------------------------------------------------------------------
 // Nasty values
@@ -76,7 +76,7 @@ const NASTY_STRINGS = [
 ] as const;
 
 /** Mostly short nasty text; about one in a hundred is a megabyte long. */
-export const nastyString: fc.Arbitrary<string> = fc.oneof(
+const nastyString: fc.Arbitrary<string> = fc.oneof(
   { weight: 50, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
   { weight: 25, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
   { weight: 20, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
@@ -150,18 +150,18 @@ const USER_PATTERNS = [
   '^[A-Z]{2}\\d{4}$',
   '',
 ] as const;
-export const userPattern: fc.Arbitrary<string> = fc.oneof(
+const userPattern: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...USER_PATTERNS) },
   { weight: 1, arbitrary: fc.stringMatching(/^[a-z()+*?|.\\[\]{}0-9^$]{1,40}$/) },
 );
 
 /** Text that makes a backtracking engine work on a pattern above: many a's, then a mismatch. */
-export const evilText: fc.Arbitrary<string> = fc
+const evilText: fc.Arbitrary<string> = fc
   .tuple(fc.constantFrom('a', 'x', 'ab'), fc.integer({ min: 20, max: 20_000 }), fc.constantFrom('!', 'y', ''))
   .map(([c, n, end]) => `${c.repeat(n)}${end}`);
 
 /** JSON text nested `depth` deep, as arrays or objects. */
-export const nestedJsonText = (depth: number, kind: 'array' | 'object'): string =>
+const nestedJsonText = (depth: number, kind: 'array' | 'object'): string =>
   kind === 'array'
     ? `${'['.repeat(depth)}${']'.repeat(depth)}`
     : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;

@@ -24,7 +24,7 @@ interface CheckDef {
   inclusive?: boolean;
 }
 
-export const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 const checksOf = (s: z.ZodType): CheckDef[] =>
   ((defOf(s).checks as Array<{ _zod: { def: CheckDef } }> | undefined) ?? []).map((c) => c._zod.def);
 
