@@ -304,7 +304,7 @@ const MATRIX: Record<EndpointId, Row> = {
       Impersonating: 403,
     },
   },
-  // Customers and sites (issue 3): reads need customers.read, sites.read or activity.read.
+  // Customers and sites: reads need customers.read, sites.read or activity.read.
   searchCustomer: customerRead(() => ({ query: { customerName: 'matrix' } })),
   customerProfile: customerRead((f) => ({ query: { uid: f.customer.uid } })),
   userProfile: customerRead((f) => ({ query: { uid: f.customer.uid } })),
@@ -344,7 +344,7 @@ const MATRIX: Record<EndpointId, Row> = {
     request: async () => ({}),
     expect: { ...signedOut, ...everyRole(200), Auditor: 200, Impersonating: 403 },
   },
-  // Customer and site writes (issue 3): customers.write and sites.write, which Support and Auditor lack.
+  // Customer and site writes: customers.write and sites.write, which Support and Auditor lack.
   createCustomer: customerWrite(() => ({
     payload: {
       firstname: 'New',
@@ -409,7 +409,7 @@ const MATRIX: Record<EndpointId, Row> = {
     query: { uId: f.customer.uid, appId: String(f.customer.appId) },
     payload: { Status: 'active' },
   })),
-  // Impersonation (issue 5): request with impersonation.request, decide with impersonation.approve.
+  // Impersonation: request with impersonation.request, decide with impersonation.approve.
   impersonationCreate: impersonationRequester(async (f) => ({ payload: { data: await newRequestData(f) } })),
   impersonationList: impersonationRequester(async () => ({ query: {} })),
   impersonationEdit: {
@@ -490,7 +490,7 @@ const MATRIX: Record<EndpointId, Row> = {
     }),
     expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
   },
-  // Site settings (issue 6): read with site-settings.read, change with site-settings.write; an
+  // Site settings: read with site-settings.read, change with site-settings.write; an
   // impersonation session as Developer reads (ViewData) and changes (ManageSettings) its site.
   customObjectList: settingsRead(async (f) => {
     await insertObject(f);

@@ -33,9 +33,14 @@ const phoneField = z
 const webUrl = z
   .string()
   .trim()
-  .optional()
-  .default('')
   .refine((v) => v === '' || isUrlLike(v), 'Please enter a valid URL.');
+
+/** What a basic-settings write may say about the plan. */
+const PLAN_MESSAGES = {
+  trialNeedsPlan: 'Choose the plan the trial is for.',
+  freePlanNoTrial: 'The Free plan has no trial.',
+  nothingToChange: 'Name at least one setting to change.',
+} as const;
 
 /** Site (app) names: what the platform accepts in a hostname label. */
 const APP_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
@@ -70,38 +75,37 @@ export const addSiteBody = z.object({ appname: appName });
 
 const TRIAL_DAYS_MESSAGE = 'Trial days must be a whole number from 0 to 365.';
 
-/** Wizard step 2 (Additional Site Information): PUT /admin/site/basicsettings?uID=&appId= {data}. */
-export const siteBasicSettingsBody = z.object({
-  data: z.object({
-    ProductionUrl: webUrl,
-    StagingUrl: webUrl,
-    Plan: z.enum(PLANS, { error: 'Please choose a plan.' }),
-    /** Days of trial from today; 0 or absent for a subscribed plan. */
-    TrialDays: z.coerce
-      .number({ error: TRIAL_DAYS_MESSAGE })
-      .int(TRIAL_DAYS_MESSAGE)
-      .min(0, TRIAL_DAYS_MESSAGE)
-      .max(365, TRIAL_DAYS_MESSAGE)
-      .optional()
-      .default(0),
-  }),
-});
-
-const DAY_MS = 86_400_000;
-
 /**
- * The TrialDays that keep a site's plan as it is: a running trial's days left (rounded up, at most
- * 365), 0 for a subscribed plan. A basic-settings write carrying the current plan and these days
- * changes neither plan nor trial.
+ * Wizard step 2 (Additional Site Information): PUT /admin/site/basicsettings?uID=&appId= {data}.
+ * A write changes only what it names: the web apps' addresses each, and the plan only through an
+ * explicit plan change (Plan, with TrialDays from today; 0 or absent: subscribed). Without Plan,
+ * plan, status, trial end and billing stay exactly as stored. Free has no trial.
  */
-export function trialDaysLeft(
-  s: { PlanStatus: string; TrialEndsAt: string | Date | null },
-  now: number,
-): number {
-  const end = s.TrialEndsAt ? new Date(s.TrialEndsAt).getTime() : 0;
-  if (s.PlanStatus !== 'Trial' || !(end > now)) return 0;
-  return Math.min(365, Math.ceil((end - now) / DAY_MS));
-}
+export const siteBasicSettingsBody = z.object({
+  data: z
+    .object({
+      ProductionUrl: webUrl.optional(),
+      StagingUrl: webUrl.optional(),
+      Plan: z.enum(PLANS, { error: 'Please choose a plan.' }).optional(),
+      TrialDays: z.coerce
+        .number({ error: TRIAL_DAYS_MESSAGE })
+        .int(TRIAL_DAYS_MESSAGE)
+        .min(0, TRIAL_DAYS_MESSAGE)
+        .max(365, TRIAL_DAYS_MESSAGE)
+        .optional(),
+    })
+    .refine((d) => d.TrialDays === undefined || d.Plan !== undefined, {
+      path: ['Plan'],
+      message: PLAN_MESSAGES.trialNeedsPlan,
+    })
+    .refine((d) => d.Plan !== 'Free' || !d.TrialDays, {
+      path: ['TrialDays'],
+      message: PLAN_MESSAGES.freePlanNoTrial,
+    })
+    .refine((d) => Object.values(d).some((v) => v !== undefined), {
+      message: PLAN_MESSAGES.nothingToChange,
+    }),
+});
 
 /** Wizard step 3 (Set Features): a feature set, or the features of an existing site. */
 export const siteFeaturesBody = z
@@ -168,4 +172,5 @@ export const WRITE_MESSAGES = {
   siteActivated: 'Site activated.',
   siteDeactivated: 'Site deactivated.',
   emailVerified: 'Email verified.',
+  ...PLAN_MESSAGES,
 } as const;

@@ -55,24 +55,37 @@ export async function setSiteWebApps(
   );
 }
 
-/** The web apps' addresses, the plan and the trial of an owned site. */
-export async function setSiteWebAppsAndPlan(
+/** What a basic-settings write names: each web app's address, and the plan as one change. */
+export interface BasicSettingsChange {
+  productionUrl?: string;
+  stagingUrl?: string;
+  plan?: { plan: string; planStatus: 'Trial' | 'Subscribed'; trialEndsAt: Date | null };
+}
+
+/** Sets only the columns the change names (no column is rewritten with what a form last read). */
+export async function setSiteBasicSettings(
   db: Queryable,
   uid: string,
   appId: number,
-  s: {
-    productionUrl: string;
-    stagingUrl: string;
-    plan: string;
-    planStatus: 'Trial' | 'Subscribed';
-    trialEndsAt: Date | null;
-  },
+  change: BasicSettingsChange,
   at: Date,
 ): Promise<void> {
+  const sets: string[] = [];
+  const values: unknown[] = [appId, uid, at];
+  const set = (column: string, value: unknown) => {
+    values.push(value);
+    sets.push(`${column} = $${values.length}`);
+  };
+  if (change.productionUrl !== undefined) set('production_url', change.productionUrl);
+  if (change.stagingUrl !== undefined) set('staging_url', change.stagingUrl);
+  if (change.plan) {
+    set('plan', change.plan.plan);
+    set('plan_status', change.plan.planStatus);
+    set('trial_ends_at', change.plan.trialEndsAt);
+  }
   await db.query(
-    `UPDATE sites SET production_url = $3, staging_url = $4, plan = $5, plan_status = $6, trial_ends_at = $7,
-       modified_at = $8 WHERE app_id = $1 AND owner_uid = $2`,
-    [appId, uid, s.productionUrl, s.stagingUrl, s.plan, s.planStatus, s.trialEndsAt, at],
+    `UPDATE sites SET ${[...sets, 'modified_at = $3'].join(', ')} WHERE app_id = $1 AND owner_uid = $2`,
+    values,
   );
 }
 

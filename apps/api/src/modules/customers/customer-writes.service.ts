@@ -6,7 +6,7 @@ import type {
   siteFeaturesBody,
   updateCustomerProfileBody,
 } from '@sac/contract/customer-writes';
-import { trialDaysLeft, WRITE_MESSAGES } from '@sac/contract/customer-writes';
+import { WRITE_MESSAGES } from '@sac/contract/customer-writes';
 import { BILLING_PERMISSION, IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
@@ -25,10 +25,9 @@ import {
   markEmailVerified,
   saveSiteStatus,
   setCustomerPassword,
+  setSiteBasicSettings,
   setSiteDataCenter,
   setSiteFeatures,
-  setSiteWebApps,
-  setSiteWebAppsAndPlan,
   updateCustomerProfile,
 } from './customer-writes.repo.ts';
 import * as read from './customers.service.ts';
@@ -136,39 +135,32 @@ export async function updateBasicSettings(
   await customersOwnSite(ctx, uid, appId);
   const at = ctx.clock.now();
   const d = body.data;
-  const trialEnds = d.TrialDays > 0 ? new Date(at.getTime() + d.TrialDays * 86_400_000) : null;
-  // Through an impersonation this call is open to ManageSettings (the web apps); the plan and the
-  // trial are billing, so a grant without ManageBilling may only send them along unchanged (the
-  // current plan and the trial's days left), and then they are kept exactly as stored.
+  // Through an impersonation this call is open to ManageSettings (the web apps); a plan change is
+  // billing, which needs ManageBilling.
   const billingAllowed = !actor.impersonation || actor.impersonation.permissions.has(BILLING_PERMISSION);
+  if (d.Plan !== undefined && !billingAllowed)
+    throw new AppError('impersonationForbidden', IMPERSONATION_SESSION_MESSAGES.billingNeeded);
+  const trialDays = d.TrialDays ?? 0;
+  const trialEnds = trialDays > 0 ? new Date(at.getTime() + trialDays * 86_400_000) : null;
   await ctx.db.transaction(async (tx) => {
-    const site = await ownedSite(tx, uid, appId, true);
-    const unchanged =
-      d.Plan === site.plan &&
-      d.TrialDays ===
-        trialDaysLeft({ PlanStatus: site.plan_status, TrialEndsAt: site.trial_ends_at }, at.getTime());
-    if (!billingAllowed && !unchanged)
-      throw new AppError('impersonationForbidden', IMPERSONATION_SESSION_MESSAGES.billingNeeded);
-    if (billingAllowed) {
-      await setSiteWebAppsAndPlan(
-        tx,
-        uid,
-        appId,
-        {
-          productionUrl: d.ProductionUrl,
-          stagingUrl: d.StagingUrl,
-          plan: d.Plan,
-          planStatus: trialEnds ? 'Trial' : 'Subscribed',
-          trialEndsAt: trialEnds,
-        },
-        at,
-      );
-    } else {
-      await setSiteWebApps(tx, uid, appId, { productionUrl: d.ProductionUrl, stagingUrl: d.StagingUrl }, at);
-    }
+    await ownedSite(tx, uid, appId, true);
+    await setSiteBasicSettings(
+      tx,
+      uid,
+      appId,
+      {
+        productionUrl: d.ProductionUrl,
+        stagingUrl: d.StagingUrl,
+        plan: d.Plan
+          ? { plan: d.Plan, planStatus: trialEnds ? 'Trial' : 'Subscribed', trialEndsAt: trialEnds }
+          : undefined,
+      },
+      at,
+    );
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.basicsettings', {
       appId,
-      ...(billingAllowed ? { plan: d.Plan, trialDays: d.TrialDays } : { plan: 'unchanged' }),
+      changed: Object.keys(d).filter((k) => d[k as keyof typeof d] !== undefined),
+      ...(d.Plan ? { plan: d.Plan, trialDays } : {}),
     });
   });
   return read.siteBasicSettings(ctx, uid, appId);

@@ -1,3 +1,4 @@
+import { WRITE_MESSAGES } from '@sac/contract/customer-writes';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
@@ -93,6 +94,82 @@ describe('POST /admin/customer (wizard step 1)', () => {
     expect((await call('GET', '/admin/searchcustomer', undefined, { emailid: 'dorothy@' })).statusCode).toBe(
       404,
     );
+  });
+});
+
+describe('PUT /admin/site/basicsettings changes only what it names', () => {
+  let owner: string;
+  beforeAll(async () => {
+    owner = await insertCustomer(t.db, { first: 'Ada', last: 'Intent', email: 'ada@intent.example' });
+  });
+  const stored = async (appId: number) =>
+    (
+      await t.db.query<{
+        plan: string;
+        plan_status: string;
+        trial_ends_at: Date | null;
+        production_url: string;
+        staging_url: string;
+      }>(
+        'SELECT plan, plan_status, trial_ends_at, production_url, staging_url FROM sites WHERE app_id = $1',
+        [appId],
+      )
+    ).rows[0]!;
+  const put = (appId: number, data: Record<string, unknown>) =>
+    call('PUT', '/admin/site/basicsettings', { data }, { uID: owner, appId });
+
+  it('keeps a running trial exactly when only a URL changes, however often it is saved', async () => {
+    const { appId } = await insertSite(t.db, { owner, name: 'intent-running' }); // trial till 2026-02-01
+    const before = await stored(appId);
+    for (const n of [1, 2, 3]) {
+      const r = await put(appId, { ProductionUrl: `https://v${n}.intent.example` });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+    expect(await stored(appId)).toEqual({ ...before, production_url: 'https://v3.intent.example' });
+  });
+
+  it('keeps an expired trial expired (not "Subscribed") when only a URL changes', async () => {
+    const { appId } = await insertSite(t.db, { owner, name: 'intent-expired' });
+    await t.db.query("UPDATE sites SET trial_ends_at = '2025-12-01T00:00:00Z' WHERE app_id = $1", [appId]);
+    const before = await stored(appId);
+    const r = await put(appId, { StagingUrl: '' });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().Data).toMatchObject({ PlanStatus: 'Trial', TrialEndsAt: '2025-12-01T00:00:00.000Z' });
+    expect(await stored(appId)).toEqual({ ...before, staging_url: '' });
+  });
+
+  it('leaves the URLs alone when only the plan changes', async () => {
+    const { appId } = await insertSite(t.db, { owner, name: 'intent-plan' });
+    const before = await stored(appId);
+    const r = await put(appId, { Plan: 'Developer Premium', TrialDays: 0 });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(await stored(appId)).toEqual({
+      ...before,
+      plan: 'Developer Premium',
+      plan_status: 'Subscribed',
+      trial_ends_at: null,
+    });
+  });
+
+  it('refuses a trial on the Free plan, a trial without a plan, and a body naming nothing', async () => {
+    const { appId } = await insertSite(t.db, { owner, name: 'intent-refused' });
+    const before = await stored(appId);
+    const free = await put(appId, { Plan: 'Free', TrialDays: 14 });
+    expect(free.statusCode).toBe(400);
+    expect(free.json().FieldErrors).toContainEqual({
+      Field: 'data.TrialDays',
+      Message: WRITE_MESSAGES.freePlanNoTrial,
+    });
+    const noPlan = await put(appId, { TrialDays: 14 });
+    expect(noPlan.statusCode).toBe(400);
+    expect(noPlan.json().FieldErrors).toContainEqual({
+      Field: 'data.Plan',
+      Message: WRITE_MESSAGES.trialNeedsPlan,
+    });
+    const nothing = await put(appId, {});
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json().Description).toBe(WRITE_MESSAGES.nothingToChange);
+    expect(await stored(appId)).toEqual(before);
   });
 });
 

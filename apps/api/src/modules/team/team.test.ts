@@ -285,7 +285,7 @@ describe('password of a user created by invitation', () => {
   });
 });
 
-describe('a new SuperAdmin approves impersonation only after a cool-down (issue 12)', () => {
+describe('a new SuperAdmin approves impersonation only after a cool-down', () => {
   const DAY = 24 * 3_600_000;
   let uid: string;
   let appId: number;

@@ -2,6 +2,7 @@ import { siteBasicSettingsBody } from '@sac/contract/customer-writes';
 import { PLANS, planStatusText, type siteBasicSettingsResponse } from '@sac/contract/customers';
 import { useState } from 'react';
 import type { z } from 'zod';
+import { CheckboxField } from '../../../components/checkbox-field.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
@@ -13,23 +14,53 @@ import { useStepFailure } from './basic-info-step.tsx';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
 const schema = siteBasicSettingsBody.shape.data;
+export interface SettingsValues {
+  ProductionUrl: string;
+  StagingUrl: string;
+  /** Whether this save changes the plan; otherwise plan, status and trial stay as stored. */
+  ChangePlan: boolean;
+  Plan: string;
+  TrialDays: string;
+}
 type SettingsField = 'ProductionUrl' | 'StagingUrl' | 'Plan' | 'TrialDays';
-export type SettingsValues = Record<SettingsField, string>;
 export const DEFAULT_SETTINGS: SettingsValues = {
   ProductionUrl: '',
   StagingUrl: '',
+  ChangePlan: true,
   Plan: 'Free',
   TrialDays: '0',
 };
 
 type BasicSettings = z.output<typeof siteBasicSettingsResponse>['Data'];
-const DAY = 86_400_000;
 
-/** The form's values from a site's saved settings: a running trial as the days it has left. */
-export function settingsFromSite(s: BasicSettings, now: Date): SettingsValues {
-  const end = s.TrialEndsAt ? new Date(s.TrialEndsAt).getTime() : 0;
-  const days = s.PlanStatus === 'Trial' && end > now.getTime() ? Math.ceil((end - now.getTime()) / DAY) : 0;
-  return { ProductionUrl: s.ProductionUrl, StagingUrl: s.StagingUrl, Plan: s.Plan, TrialDays: String(days) };
+/**
+ * The form's values from a site's saved settings. The plan is shown as it is and changes only when
+ * the user asks to (a new site's plan is chosen at once); trial days count from the day of a change.
+ */
+export function settingsFromSite(s: BasicSettings, changePlan: boolean): SettingsValues {
+  return {
+    ProductionUrl: s.ProductionUrl,
+    StagingUrl: s.StagingUrl,
+    ChangePlan: changePlan,
+    Plan: s.Plan,
+    TrialDays: '0',
+  };
+}
+
+/** What a save sends: the addresses that differ from the saved ones, and the plan when it changes. */
+function changesOf(
+  values: SettingsValues,
+  data: z.output<typeof schema>,
+  saved: BasicSettings | undefined,
+): z.input<typeof schema> {
+  const body: z.input<typeof schema> = {};
+  if (!saved || values.ProductionUrl.trim() !== saved.ProductionUrl) body.ProductionUrl = data.ProductionUrl;
+  if (!saved || values.StagingUrl.trim() !== saved.StagingUrl) body.StagingUrl = data.StagingUrl;
+  if (values.ChangePlan) {
+    body.Plan = data.Plan;
+    body.TrialDays = data.TrialDays ?? 0;
+  }
+  return body;
 }
 
 interface Props {
@@ -45,7 +76,8 @@ interface Props {
 }
 
 /**
- * Step 2 (Additional Site Information): web apps, plan and trial days (0 = subscribed). A failed
+ * Step 2 (Additional Site Information): web apps, and the plan with its trial days (0 = subscribed)
+ * only when the user changes it: the current plan and its state are shown as stored. A failed
  * save toasts the server's text, else 'Unable to add basic settings.'; a trial the server did not
  * take (its field rejected, or no trial in the answer) 'Unable to set trial app.'.
  */
@@ -75,16 +107,24 @@ export function SiteSettingsStep({
     const props = form.field(f);
     return { ...props, error: f === 'TrialDays' && props.error ? t('trialDaysInvalid') : props.error };
   };
+  const free = values.Plan === 'Free';
 
   const onSubmit = () => {
     const data = form.submit();
     if (!data) return;
     setFailure(undefined);
+    const body = changesOf(values, data, current);
+    // Nothing changed: nothing to write.
+    if (Object.keys(body).length === 0) {
+      onSaved();
+      return;
+    }
+    const trialDays = body.TrialDays ?? 0;
     save.mutate(
-      { uid, appId, body: { data } },
+      { uid, appId, body: { data: body } },
       {
         onSuccess: (answer) => {
-          if (data.TrialDays > 0 && answer.PlanStatus !== 'Trial') {
+          if (Number(trialDays) > 0 && answer.PlanStatus !== 'Trial') {
             fail(t('trialAppFailed'));
             return;
           }
@@ -118,27 +158,53 @@ export function SiteSettingsStep({
           autoComplete="off"
         />
         <FormField {...field('StagingUrl')} label={t('stagingUrlField')} inputMode="url" autoComplete="off" />
-        <SelectField
-          {...field('Plan')}
-          label={t('planField')}
-          options={PLANS.map((p) => ({ value: p, label: p }))}
-        />
-        <FormField
-          {...field('TrialDays')}
-          type="number"
-          min={0}
-          max={365}
-          step={1}
-          label={t('trialDaysField')}
-          hint={
-            current
-              ? `${t('trialDaysHint')} ${t('currentPlanStatus', {
-                  status: planStatusText(current.PlanStatus, current.TrialEndsAt, new Date()),
-                })}`
-              : t('trialDaysHint')
+      </div>
+      <fieldset className="form-fieldset">
+        <legend>{t('planField')}</legend>
+        {current ? (
+          <p className="muted" id="wiz-plan-now">
+            {t('currentPlan', {
+              plan: current.Plan,
+              status: planStatusText(current.PlanStatus, current.TrialEndsAt, new Date()),
+            })}
+          </p>
+        ) : null}
+        <CheckboxField
+          id="wiz-ChangePlan"
+          name="ChangePlan"
+          label={t('changePlan')}
+          hint={t('changePlanHint')}
+          checked={values.ChangePlan}
+          onCheckedChange={(on) =>
+            // Unticked, the plan fields go back to what is stored, so nothing stale is checked or sent.
+            form.patch(
+              on
+                ? { ChangePlan: true }
+                : { ChangePlan: false, Plan: current?.Plan ?? 'Free', TrialDays: '0' },
+            )
           }
         />
-      </div>
+        {values.ChangePlan ? (
+          <div className="form-grid">
+            <SelectField
+              {...field('Plan')}
+              label={t('planField')}
+              options={PLANS.map((p) => ({ value: p, label: p }))}
+              onValueChange={(v) => form.patch(v === 'Free' ? { Plan: v, TrialDays: '0' } : { Plan: v })}
+            />
+            <FormField
+              {...field('TrialDays')}
+              type="number"
+              min={0}
+              max={365}
+              step={1}
+              label={t('trialDaysField')}
+              hint={free ? t('freeHasNoTrial') : t('trialDaysHint')}
+              disabled={free}
+            />
+          </div>
+        ) : null}
+      </fieldset>
     </WizardStepForm>
   );
 }

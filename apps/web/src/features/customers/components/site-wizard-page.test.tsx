@@ -216,12 +216,8 @@ describe('site form: create customer', () => {
       [
         '/admin/site/basicsettings',
         {
-          data: {
-            ProductionUrl: 'https://cobol.example.com',
-            StagingUrl: '',
-            Plan: 'Developer',
-            TrialDays: 14,
-          },
+          // a new site's plan is chosen at once; the staging address was left as it is
+          data: { ProductionUrl: 'https://cobol.example.com', Plan: 'Developer', TrialDays: 14 },
         },
       ],
       ['/admin/site/feature', { FeatureSet: 'Free' }],
@@ -284,8 +280,10 @@ describe('site form: edit site', () => {
     expect((screen.getByLabelText('Production URL (Optional)') as HTMLInputElement).value).toBe(
       'https://shop.example.com',
     );
-    expect((screen.getByLabelText('Plan') as HTMLSelectElement).value).toBe('Developer');
-    expect((screen.getByLabelText('Trial days') as HTMLInputElement).value).toBe('0');
+    // the plan as stored, unchanged unless asked
+    expect(screen.getByText('Now: Developer, Subscribed.')).toBeTruthy();
+    expect((screen.getByLabelText('Change the plan') as HTMLInputElement).checked).toBe(false);
+    expect(screen.queryByLabelText('Trial days')).toBeNull();
 
     fireEvent.click(button('Set Data Center & DB'));
     await screen.findByRole('heading', { level: 2, name: 'Set Data Center & DB' });
@@ -311,7 +309,8 @@ describe('site form: edit site', () => {
     });
     renderScreen(editPath, routes);
     await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
-    await waitFor(() => expect((screen.getByLabelText('Plan') as HTMLSelectElement).value).toBe('Developer'));
+    fireEvent.click(await screen.findByLabelText('Change the plan'));
+    expect((screen.getByLabelText('Plan') as HTMLSelectElement).value).toBe('Developer');
     type('Trial days', '30');
     fireEvent.click(button('Next'));
     expect(await toastTexts('error')).toEqual([MESSAGES.trialAppFailed]);
@@ -326,7 +325,7 @@ describe('site form: edit site', () => {
     });
     renderScreen(editPath, routes);
     await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
-    await waitFor(() => expect((screen.getByLabelText('Plan') as HTMLSelectElement).value).toBe('Developer'));
+    type('Production URL (Optional)', 'https://shop2.example.com');
     fireEvent.click(button('Next'));
     expect(await toastTexts('error')).toEqual([MESSAGES.basicSettingsFailed]);
     expect(
@@ -334,6 +333,38 @@ describe('site form: edit site', () => {
         exact: false,
       }),
     ).toBeTruthy();
+  });
+
+  it('saves only the changed address of a site on an expired trial, never its plan or trial', async () => {
+    const expired = basicSettings({ PlanStatus: 'Trial', TrialEndsAt: '2025-12-01T00:00:00.000Z' });
+    const { callsTo } = stubApi(admin, {
+      ...siteReads,
+      siteBasicSettings: () => ({ body: expired }),
+      updateSiteBasicSettings: () => ({ body: expired }),
+    });
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    expect(await screen.findByText(/^Now: Developer, Trial expired on/)).toBeTruthy();
+    type('Production URL (Optional)', 'https://shop2.example.com');
+    fireEvent.click(button('Next'));
+    await screen.findByRole('heading', { level: 2, name: 'Set Features' });
+    expect(callsTo('updateSiteBasicSettings').map((c) => c.body)).toEqual([
+      { data: { ProductionUrl: 'https://shop2.example.com' } },
+    ]);
+  });
+
+  it('writes nothing when step 2 is left unchanged, and offers no trial on the Free plan', async () => {
+    const { callsTo } = stubApi(admin, siteReads);
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    fireEvent.click(await screen.findByLabelText('Change the plan'));
+    fireEvent.change(screen.getByLabelText('Plan'), { target: { value: 'Free' } });
+    expect((screen.getByLabelText('Trial days') as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByText('The Free plan has no trial.')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText('Change the plan'));
+    fireEvent.click(button('Next'));
+    await screen.findByRole('heading', { level: 2, name: 'Set Features' });
+    expect(callsTo('updateSiteBasicSettings')).toEqual([]);
   });
 
   it("shows 'Unable to add features.' and the catalogue's load failure", async () => {

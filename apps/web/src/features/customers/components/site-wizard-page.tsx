@@ -128,7 +128,8 @@ function SiteWizard({
   const profile = useCustomerProfile(uid, mode !== 'create');
   const otherSites = (owned.data ?? []).filter((s) => s.appId !== appId && s.Role === 'Owner');
 
-  const settings = settingsEdit ?? (basic.data ? settingsFromSite(basic.data, new Date()) : DEFAULT_SETTINGS);
+  const settings =
+    settingsEdit ?? (basic.data ? settingsFromSite(basic.data, mode !== 'edit') : DEFAULT_SETTINGS);
   const features =
     featuresEdit ??
     (siteFeatures.data && catalogue.data
@@ -199,7 +200,7 @@ function SiteWizard({
         title={label('settings')}
         position={position('settings')}
         values={settings}
-        current={mode === 'edit' ? basic.data : undefined}
+        current={basic.data}
         onChange={setSettings}
         onSaved={() => complete('settings')}
       />
