@@ -193,3 +193,43 @@ test('add and edit a site, deactivate and activate it, edit the profile, reset t
   ).toBeVisible();
   await expect(page.getByRole('table', { name: 'Activity logs' })).toContainText('customer.password.reset');
 });
+
+test('Finish saves the steps changed before it; leaving unsaved changes asks first', async ({ page }) => {
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/manage-customer/search-customer?customerName=lovelace');
+  await page.getByRole('link', { name: 'View' }).first().click();
+  const owned = page.getByRole('table', { name: 'Owned sites' });
+  await owned.getByRole('row').nth(1).getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByRole('heading', { name: 'Additional Site Information', level: 2 })).toBeVisible();
+  const staging = `https://finish-${Date.now()}.example.com`;
+  await page.getByLabel('Staging URL (Optional)').fill(staging);
+
+  // a link away asks; Stay keeps the typing
+  await page.getByRole('link', { name: 'Back to customer' }).click();
+  const ask = page.getByRole('dialog', { name: 'Leave without saving?' });
+  await expect(ask).toBeVisible();
+  await expect(ask.getByRole('button', { name: 'Stay' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(ask).toBeHidden();
+  await expect(page.getByLabel('Staging URL (Optional)')).toHaveValue(staging);
+  // so does a reload (the browser's own prompt)
+  const prompt = page.waitForEvent('dialog');
+  void page.reload().catch(() => {});
+  const dialog = await prompt;
+  expect(dialog.type()).toBe('beforeunload');
+  await dialog.dismiss();
+  await expect(page.getByLabel('Staging URL (Optional)')).toHaveValue(staging);
+
+  // step 4 by the stepper, Finish: step 2 is saved first, then the data center
+  await page
+    .getByRole('navigation', { name: 'Steps' })
+    .getByRole('button', { name: 'Set Data Center & DB' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Set Data Center & DB', level: 2 })).toBeVisible();
+  await expect(page.getByLabel('Database name', { exact: true })).not.toHaveValue('');
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page.getByRole('heading', { name: 'View Customer' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Site settings saved.' }).first()).toBeVisible();
+  await owned.getByRole('row').nth(1).getByRole('button', { name: 'Details' }).click();
+  await expect(page.getByRole('dialog')).toContainText(staging.replace('https://', ''));
+});

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { ApiError, errorText } from './api-client.ts';
+import { useLeaveGuard } from './leave-guard.ts';
 
 /** The minimum of a zod schema the forms need (safeParse with issues). */
 interface Schema<Out> {
@@ -57,6 +58,11 @@ interface ContractFormOptions<V extends FormValues> {
   showErrors?: 'touched' | 'submit';
   /** Control ids are `${idPrefix}-${field}`. */
   idPrefix?: string;
+  /**
+   * Whether leaving with unsaved changes asks first (default). Off for forms whose values are
+   * not a record's (sign-in, search) and for steps whose parent guards them.
+   */
+  leaveGuard?: boolean;
 }
 
 function omit<K extends string>(errors: FieldErrors<K>, fields: readonly K[]): FieldErrors<K> {
@@ -65,7 +71,8 @@ function omit<K extends string>(errors: FieldErrors<K>, fields: readonly K[]): F
   return out;
 }
 
-function sameValues(before: FormValues, after: FormValues): boolean {
+/** Whether two forms' values are the same, field by field (lists by their items). */
+export function sameValues(before: FormValues, after: FormValues): boolean {
   const a = before as Record<string, unknown>;
   const b = after as Record<string, unknown>;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -97,6 +104,9 @@ export function useContractForm<V extends FormValues, Out>(
   const [touched, setTouched] = useState<ReadonlySet<K>>(() => new Set());
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<FieldErrors<K>>({});
+
+  const dirty = !sameValues(values, baseline);
+  const { leave } = useLeaveGuard(dirty && options.leaveGuard !== false);
 
   const r = validate<K | '', Out>(schema, values as Record<K | '', unknown>);
   const { '': whole, ...errors }: FieldErrors<K | ''> = r.ok ? {} : r.errors;
@@ -179,6 +189,8 @@ export function useContractForm<V extends FormValues, Out>(
     submitted,
     valid: r.ok,
     data: r.ok ? r.data : undefined,
-    dirty: !sameValues(values, baseline),
+    dirty,
+    /** Runs a navigation the form starts after saving, without asking about its changes. */
+    leave,
   };
 }

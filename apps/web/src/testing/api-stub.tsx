@@ -4,8 +4,9 @@ import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
 import type { Permission } from '@sac/contract/permissions';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+import { createMemoryRouter, Outlet, type RouteObject, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
+import { LeaveGuard } from '../components/leave-guard.tsx';
 import { Toaster } from '../components/toaster.tsx';
 import { I18nProvider } from '../lib/i18n.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
@@ -110,9 +111,17 @@ export function stubApi(who: Viewer | undefined, routes: StubRoutes) {
 
 /** Renders routes at `path` with the console's providers (language, queries, toasts). */
 export function renderScreen(path: string, routes: RouteObject[]) {
-  const router = createMemoryRouter([...routes, { path: '*', element: <p>elsewhere</p> }], {
-    initialEntries: [path],
-  });
+  // The app shell's guard against leaving unsaved changes, around the screens under test.
+  const shell = (
+    <>
+      <Outlet />
+      <LeaveGuard />
+    </>
+  );
+  const router = createMemoryRouter(
+    [{ element: shell, children: [...routes, { path: '*', element: <p>elsewhere</p> }] }],
+    { initialEntries: [path] },
+  );
   render(
     <I18nProvider initial="en">
       <QueryClientProvider client={createQueryClient()}>

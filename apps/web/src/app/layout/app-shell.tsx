@@ -2,6 +2,7 @@ import { ERRORS } from '@sac/contract/errors';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { LeaveGuard } from '../../components/leave-guard.tsx';
 import { onSessionEnded } from '../../lib/auth-events.ts';
 import { useProductName } from '../../lib/footer-links.ts';
 import { useT } from '../../lib/i18n.tsx';
@@ -75,6 +76,7 @@ export default function AppShell() {
         </main>
       </div>
       <Footer />
+      <LeaveGuard />
     </div>
   );
 }

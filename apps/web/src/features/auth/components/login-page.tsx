@@ -53,7 +53,11 @@ function LoginForm() {
   const t = useT('auth');
   const navigate = useNavigate();
   const login = useLogin();
-  const form = useContractForm(loginBody, { initial: { email: '', password: '' }, showErrors: 'submit' });
+  const form = useContractForm(loginBody, {
+    initial: { email: '', password: '' },
+    showErrors: 'submit',
+    leaveGuard: false,
+  });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const data = form.submit();
@@ -102,7 +106,11 @@ function ForgotForm() {
   const t = useT('auth');
   const navigate = useNavigate();
   const forgot = useForgotPassword();
-  const form = useContractForm(forgotEmailOnly, { initial: { email: '' }, showErrors: 'submit' });
+  const form = useContractForm(forgotEmailOnly, {
+    initial: { email: '' },
+    showErrors: 'submit',
+    leaveGuard: false,
+  });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const data = form.submit();

@@ -62,7 +62,7 @@ export function CreateCustomerStep({
 }: StepProps<CustomerValues>) {
   const t = useT('customers');
   const create = useCreateCustomer();
-  const form = useContractForm(createCustomerBody, { values, onChange, idPrefix: 'wiz' });
+  const form = useContractForm(createCustomerBody, { values, onChange, idPrefix: 'wiz', leaveGuard: false });
   const field = form.field;
   const failed = useStepFailure();
   const [failure, setFailure] = useState<{ text: string; exists: boolean } | undefined>();
@@ -148,7 +148,7 @@ export function AddSiteStep({
 }: StepProps<{ appname: string }> & { uid: string; customerName?: string }) {
   const t = useT('customers');
   const add = useAddSite();
-  const form = useContractForm(addSiteBody, { values, onChange, idPrefix: 'wiz' });
+  const form = useContractForm(addSiteBody, { values, onChange, idPrefix: 'wiz', leaveGuard: false });
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
 

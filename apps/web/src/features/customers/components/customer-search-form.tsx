@@ -41,6 +41,7 @@ export function CustomerSearchForm({ initial, busy, onSearch, onClear }: Props) 
   const form = useContractForm(searchCustomerQuery, {
     initial: { ...emptyCriteria(), ...(initial ? { [initial.criterion]: initial.term } : {}) },
     showErrors: 'submit',
+    leaveGuard: false,
   });
 
   /** Typing in a field clears the others and any error, until the next search. */

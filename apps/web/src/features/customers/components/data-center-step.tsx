@@ -57,6 +57,10 @@ interface Props {
   onChange: (values: DataCenterValues) => void;
   onSaved: () => void;
   onBack?: () => void;
+  /** Submit as soon as shown (the wizard's Finish saving this step first). */
+  autoSubmit?: boolean;
+  /** Set while earlier steps have unsaved changes: Finish saves those first, through the wizard. */
+  onSaveEarlierSteps?: () => void;
 }
 
 /**
@@ -75,11 +79,18 @@ export function DataCenterStep({
   onChange,
   onSaved,
   onBack,
+  autoSubmit,
+  onSaveEarlierSteps,
 }: Props) {
   const t = useT('customers');
   const common = useT('common');
   const save = useSaveDataCenter();
-  const form = useContractForm(siteDataCenterBody, { values, onChange, idPrefix: 'wiz-dc' });
+  const form = useContractForm(siteDataCenterBody, {
+    values,
+    onChange,
+    idPrefix: 'wiz-dc',
+    leaveGuard: false,
+  });
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
   const lists = info.data;
@@ -90,6 +101,10 @@ export function DataCenterStep({
   const onSubmit = () => {
     const data = form.submit();
     if (!data) return;
+    if (onSaveEarlierSteps) {
+      onSaveEarlierSteps();
+      return;
+    }
     setFailure(undefined);
     save.mutate(
       { uid, appId, body: data },
@@ -122,6 +137,7 @@ export function DataCenterStep({
       submitLabel={t('finish')}
       onSubmit={onSubmit}
       onBack={onBack}
+      autoSubmit={autoSubmit}
     >
       {info.isError ? (
         <div className="field">

@@ -49,6 +49,8 @@ interface Props {
   onChange: (values: FeaturesValues) => void;
   onSaved: () => void;
   onBack?: () => void;
+  /** Submit as soon as shown (the wizard's Finish saving this step first). */
+  autoSubmit?: boolean;
 }
 
 /**
@@ -68,6 +70,7 @@ export function FeaturesStep({
   onChange,
   onSaved,
   onBack,
+  autoSubmit,
 }: Props) {
   const t = useT('customers');
   const common = useT('common');
@@ -123,6 +126,7 @@ export function FeaturesStep({
       submitLabel={t('next')}
       onSubmit={onSubmit}
       onBack={onBack}
+      autoSubmit={autoSubmit}
     >
       {currentFeatures ? (
         <div className="field">

@@ -73,6 +73,8 @@ interface Props {
   onChange: (values: SettingsValues) => void;
   onSaved: () => void;
   onBack?: () => void;
+  /** Submit as soon as shown (the wizard's Finish saving this step first). */
+  autoSubmit?: boolean;
 }
 
 /**
@@ -91,10 +93,11 @@ export function SiteSettingsStep({
   onChange,
   onSaved,
   onBack,
+  autoSubmit,
 }: Props) {
   const t = useT('customers');
   const save = useSaveBasicSettings();
-  const form = useContractForm(schema, { values, onChange, idPrefix: 'wiz' });
+  const form = useContractForm(schema, { values, onChange, idPrefix: 'wiz', leaveGuard: false });
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
 
@@ -149,6 +152,7 @@ export function SiteSettingsStep({
       submitLabel={t('next')}
       onSubmit={onSubmit}
       onBack={onBack}
+      autoSubmit={autoSubmit}
     >
       <div className="form-grid">
         <FormField

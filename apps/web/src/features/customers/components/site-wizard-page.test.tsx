@@ -367,6 +367,96 @@ describe('site form: edit site', () => {
     expect(callsTo('updateSiteBasicSettings')).toEqual([]);
   });
 
+  it('Finish saves every step with unsaved changes first, then the data center', async () => {
+    const { calls } = stubApi(admin, {
+      ...siteReads,
+      updateSiteBasicSettings: () => ({
+        body: basicSettings({ StagingUrl: 'https://stage.shop.example.com' }),
+      }),
+      updateSiteFeatures: () => ({ body: { Data: { appId: 11, Features: ['sso'] } } }),
+      updateSiteDataCenter: () => ({ body: dataCenters }),
+    });
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    type('Staging URL (Optional)', 'https://stage.shop.example.com');
+    fireEvent.click(button('Set Features'));
+    fireEvent.click(await screen.findByRole('radio', { name: 'Free' }));
+    fireEvent.click(button('Set Data Center & DB'));
+    await waitFor(() =>
+      expect((screen.getByLabelText('Database name') as HTMLInputElement).value).toBe('shop_db'),
+    );
+    type('Database name', 'shop_db2');
+    fireEvent.click(button('Finish'));
+    expect(await screen.findByText('customer view')).toBeTruthy();
+    expect(calls.filter((c) => c.id.startsWith('update')).map((c) => [c.id, c.body])).toEqual([
+      ['updateSiteBasicSettings', { data: { StagingUrl: 'https://stage.shop.example.com' } }],
+      ['updateSiteFeatures', { FeatureSet: 'Free' }],
+      ['updateSiteDataCenter', { Source: 'global-server', GlobalServer: 'euw-shared-1', DbName: 'shop_db2' }],
+    ]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('Finish stops on the first step whose save fails, with its message, and saves nothing after it', async () => {
+    const { callsTo } = stubApi(admin, {
+      ...siteReads,
+      updateSiteBasicSettings: () => ({
+        status: 400,
+        body: { ErrorCode: 901, Description: 'Staging is down.' },
+      }),
+      updateSiteDataCenter: () => ({ body: dataCenters }),
+    });
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    type('Staging URL (Optional)', 'https://stage.shop.example.com');
+    fireEvent.click(button('Set Data Center & DB'));
+    await waitFor(() =>
+      expect((screen.getByLabelText('Database name') as HTMLInputElement).value).toBe('shop_db'),
+    );
+    fireEvent.click(button('Finish'));
+    expect(
+      await screen.findByText('Additional Site Information failed: Staging is down.', { exact: false }),
+    ).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: 'Additional Site Information' })).toBeTruthy();
+    expect((screen.getByLabelText('Staging URL (Optional)') as HTMLInputElement).value).toBe(
+      'https://stage.shop.example.com',
+    );
+    expect(callsTo('updateSiteDataCenter')).toEqual([]);
+  });
+
+  it('asks before leaving with unsaved changes: Stay keeps them, Leave goes', async () => {
+    stubApi(admin, siteReads);
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    // unchanged: leaving does not ask
+    type('Staging URL (Optional)', 'https://stage.shop.example.com');
+    fireEvent.click(button('Set Features'));
+    await screen.findByRole('heading', { level: 2, name: 'Set Features' });
+    fireEvent.click(screen.getByRole('link', { name: 'Back to customer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Stay' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(button('Additional Site Information'));
+    expect(((await screen.findByLabelText('Staging URL (Optional)')) as HTMLInputElement).value).toBe(
+      'https://stage.shop.example.com',
+    );
+    fireEvent.click(screen.getByRole('link', { name: 'Back to customer' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Leave without saving?' })).getByRole('button', {
+        name: 'Leave',
+      }),
+    );
+    expect(await screen.findByText('customer view')).toBeTruthy();
+  });
+
+  it('leaves without asking when nothing was changed', async () => {
+    stubApi(admin, siteReads);
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    fireEvent.click(screen.getByRole('link', { name: 'Back to customer' }));
+    expect(await screen.findByText('customer view')).toBeTruthy();
+  });
+
   it("shows 'Unable to add features.' and the catalogue's load failure", async () => {
     stubApi(admin, {
       ...siteReads,

@@ -2,7 +2,9 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { QueryStatus } from '../../../components/query-status.tsx';
 import { type StepItem, Stepper } from '../../../components/stepper.tsx';
+import { sameValues } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { useLeaveGuard } from '../../../lib/leave-guard.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import {
@@ -128,14 +130,31 @@ function SiteWizard({
   const profile = useCustomerProfile(uid, mode !== 'create');
   const otherSites = (owned.data ?? []).filter((s) => s.appId !== appId && s.Role === 'Owner');
 
-  const settings =
-    settingsEdit ?? (basic.data ? settingsFromSite(basic.data, mode !== 'edit') : DEFAULT_SETTINGS);
-  const features =
-    featuresEdit ??
-    (siteFeatures.data && catalogue.data
+  // A new site's plan is chosen in step 2; once saved (or on an existing site) it changes only on request.
+  const savedSettings = basic.data
+    ? settingsFromSite(basic.data, mode !== 'edit' && !done.has('settings'))
+    : DEFAULT_SETTINGS;
+  const savedFeatures =
+    siteFeatures.data && catalogue.data
       ? featuresFromSite(siteFeatures.data.Features, catalogue.data.FeatureSets)
-      : EMPTY_FEATURES);
-  const dc = dataCenterEdit ?? (dataCenter.data ? dataCenterFromSite(dataCenter.data) : DEFAULT_DATA_CENTER);
+      : EMPTY_FEATURES;
+  const savedDc = dataCenter.data ? dataCenterFromSite(dataCenter.data) : DEFAULT_DATA_CENTER;
+  const settings = settingsEdit ?? savedSettings;
+  const features = featuresEdit ?? savedFeatures;
+  const dc = dataCenterEdit ?? savedDc;
+
+  // What the user changed and has not saved, per step: Finish saves these first, and leaving asks.
+  const unsaved: Record<StepId, boolean> = {
+    basic:
+      appId === undefined &&
+      (mode === 'create' ? !sameValues(customer, EMPTY_CUSTOMER) : newSite.appname.trim() !== ''),
+    settings: settingsEdit !== undefined && !sameValues(settingsEdit, savedSettings),
+    features: featuresEdit !== undefined && !sameValues(featuresEdit, savedFeatures),
+    dataCenter: dataCenterEdit !== undefined && !sameValues(dataCenterEdit, savedDc),
+  };
+  const { leave } = useLeaveGuard(ORDER.some((s) => unsaved[s]));
+  const unsavedBeforeFinish = (['settings', 'features'] as const).filter((s) => unsaved[s]);
+  const [finishing, setFinishing] = useState(false);
   const siteName = created?.site.AppName ?? basic.data?.AppName ?? '';
   const customerName = profile.data ? `${profile.data.FirstName} ${profile.data.LastName}`.trim() : undefined;
 
@@ -154,16 +173,26 @@ function SiteWizard({
   const position = (s: StepId) => t('stepOf', { n: ORDER.indexOf(s) + 1, total: ORDER.length });
   const label = (s: StepId) => t(LABEL_KEYS[s]);
 
+  /** A step saved: its values come from the saved site again; on to the next step. */
   const complete = (s: StepId) => {
     setDone((prev) => new Set(prev).add(s));
-    const next = ORDER[ORDER.indexOf(s) + 1];
+    if (s === 'settings') setSettings(undefined);
+    if (s === 'features') setFeatures(undefined);
+    // While finishing, the next step to save is the next one with unsaved changes, else step 4.
+    const next = finishing
+      ? (unsavedBeforeFinish.find((u) => ORDER.indexOf(u) > ORDER.indexOf(s)) ?? 'dataCenter')
+      : ORDER[ORDER.indexOf(s) + 1];
     if (next) setStep(next);
+  };
+  const open = (s: StepId) => {
+    setFinishing(false);
+    setStep(s);
   };
   const onCreated = (c: CreatedSite) => {
     setCreated(c);
     complete('basic');
   };
-  const back = (s: StepId) => () => setStep(ORDER[ORDER.indexOf(s) - 1]!);
+  const back = (s: StepId) => () => open(ORDER[ORDER.indexOf(s) - 1]!);
 
   let body: ReactNode;
   if (step === 'basic') {
@@ -203,6 +232,7 @@ function SiteWizard({
         current={basic.data}
         onChange={setSettings}
         onSaved={() => complete('settings')}
+        autoSubmit={finishing}
       />
     );
   } else if (step === 'features') {
@@ -217,6 +247,7 @@ function SiteWizard({
         currentFeatures={mode === 'edit' ? siteFeatures.data?.Features : undefined}
         onChange={setFeatures}
         onSaved={() => complete('features')}
+        autoSubmit={finishing}
         onBack={back('features')}
       />
     );
@@ -231,7 +262,16 @@ function SiteWizard({
         info={dataCenter}
         otherSites={otherSites}
         onChange={setDataCenter}
-        onSaved={() => navigate(paths.customerView(uid))}
+        onSaved={() => leave(() => navigate(paths.customerView(uid)))}
+        autoSubmit={finishing}
+        onSaveEarlierSteps={
+          unsavedBeforeFinish.length > 0
+            ? () => {
+                setFinishing(true);
+                setStep(unsavedBeforeFinish[0]!);
+              }
+            : undefined
+        }
         onBack={back('dataCenter')}
       />
     );
@@ -261,7 +301,7 @@ function SiteWizard({
           steps={steps}
           current={step}
           doneText={t('stepDone')}
-          onSelect={(s) => setStep(s as StepId)}
+          onSelect={(s) => open(s as StepId)}
         />
       </section>
       {created && secretShown ? (

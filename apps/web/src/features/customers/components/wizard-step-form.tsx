@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef } from 'react';
 import { useT } from '../../../lib/i18n.tsx';
 
 interface WizardStepFormProps {
@@ -15,6 +15,8 @@ interface WizardStepFormProps {
   submitLabel: string;
   onSubmit: () => void;
   onBack?: () => void;
+  /** Submits once when shown (Finish saving the steps with unsaved changes, one after another). */
+  autoSubmit?: boolean;
   children: ReactNode;
 }
 
@@ -28,9 +30,19 @@ export function WizardStepForm({
   submitLabel,
   onSubmit,
   onBack,
+  autoSubmit = false,
   children,
 }: WizardStepFormProps) {
   const t = useT('customers');
+  const submitWhenShown = useRef(autoSubmit);
+  const latestSubmit = useRef(onSubmit);
+  latestSubmit.current = onSubmit;
+  useEffect(() => {
+    if (!submitWhenShown.current) return;
+    submitWhenShown.current = false;
+    // Invalid values show their errors there, and the chain stops on this step.
+    latestSubmit.current();
+  }, []);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (canSubmit && !busy) onSubmit();

@@ -101,7 +101,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
       .mutateAsync({ data })
       .then((answer) => {
         toast.success(answer.Message);
-        navigate(paths.impersonationRequests);
+        form.leave(() => navigate(paths.impersonationRequests));
       })
       .catch(() => {});
   };

@@ -103,7 +103,10 @@ function SecurityForm({
     if (!data || save.isPending) return;
     setAlert(undefined);
     save.mutate(data, {
-      onSuccess: (answer) => toast.success(answer.Message || SETTINGS_SAVED),
+      onSuccess: (answer) => {
+        form.reset(form.values);
+        toast.success(answer.Message || SETTINGS_SAVED);
+      },
       onError: (error) => {
         if (error instanceof ApiError && error.code === ERRORS.securityConflict.code) {
           setAlert(errorText(error));

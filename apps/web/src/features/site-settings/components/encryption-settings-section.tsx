@@ -181,7 +181,10 @@ function EncryptionForm({
     const data = payload();
     if (!data || save.isPending) return;
     save.mutate(data, {
-      onSuccess: (answer) => toast.success(answer.Message || t('encryptionSaved')),
+      onSuccess: (answer) => {
+        form.reset(form.values);
+        toast.success(answer.Message || t('encryptionSaved'));
+      },
       onError: (error) => form.serverFailed(error, { [ERRORS.encryptionKeyNeeded.code]: 'EncryptionKey' }),
     });
   };

@@ -58,7 +58,10 @@ function WebAppsForm({
     const data = form.submit();
     if (!data || save.isPending) return;
     save.mutate(data, {
-      onSuccess: (answer) => toast.success(answer.Message || SETTINGS_SAVED),
+      onSuccess: (answer) => {
+        form.reset(form.values);
+        toast.success(answer.Message || SETTINGS_SAVED);
+      },
       onError: (error) => form.serverFailed(error),
     });
   };
