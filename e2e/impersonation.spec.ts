@@ -283,3 +283,47 @@ test('impersonate with an approved grant: allowed and refused calls, then revoca
     ]),
   );
 });
+
+test("a requester is not offered the roles other staff's live requests hold on the site", async ({
+  page,
+  request,
+}) => {
+  const holder = await createStaff(request, { email: 'imp-holder@example.com', roles: ['Admin'] });
+  const asker = await createStaff(request, { email: 'imp-asker@example.com', roles: ['Support'] });
+  const ajax = { 'X-Requested-With': 'XMLHttpRequest' };
+  const r = await request.post('/admin/login', {
+    headers: ajax,
+    data: { email: holder.email, password: holder.password },
+  });
+  const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
+  const holderHeaders = { ...ajax, xtoken, xsign };
+  const apps = await request.get(`/admin/apps?uid=${ADA.uid}`, { headers: holderHeaders });
+  const appId = ((await apps.json()) as { Data: Array<{ appId: number; AppName: string }> }).Data.find(
+    (s) => s.AppName === 'analytical-engine',
+  )!.appId;
+  const held = await request.post('/admin/impersonation/requests', {
+    headers: holderHeaders,
+    data: {
+      data: {
+        AppId: appId,
+        Priority: 'Low',
+        Description: 'Review the team settings',
+        Assignees: ['superadmin@example.com'],
+        ProxyRoles: ['Administrator'],
+        AdditionalPermissions: [],
+        Duration: 60,
+      },
+    },
+  });
+  expect(held.ok(), await held.text()).toBe(true);
+
+  // the Support requester cannot list that request, yet is not offered its role
+  await signIn(page, asker.email, asker.password);
+  await page.goto(`/manage-customer/impersonate?uid=${ADA.uid}&appId=${appId}`);
+  const roles = page.getByRole('group', { name: 'Roles' });
+  await expect(roles.getByRole('checkbox', { name: 'Developer' })).toBeVisible();
+  await expect(roles.getByRole('checkbox', { name: 'Administrator' })).toHaveCount(0);
+  await expect(
+    page.getByText(/already requested or granted for this app by another request: .*Administrator/),
+  ).toBeVisible();
+});

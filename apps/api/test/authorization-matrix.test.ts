@@ -412,6 +412,9 @@ const MATRIX: Record<EndpointId, Row> = {
   // Impersonation: request with impersonation.request, decide with impersonation.approve.
   impersonationCreate: impersonationRequester(async (f) => ({ payload: { data: await newRequestData(f) } })),
   impersonationList: impersonationRequester(async () => ({ query: {} })),
+  impersonationTakenRoles: impersonationRequester(async (f) => ({
+    query: { appId: String(f.customer.appId) },
+  })),
   impersonationEdit: {
     targeted: true,
     request: async (f) => ({

@@ -170,6 +170,12 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/impersonation/requests',
     access: 'impersonation.request',
   },
+  impersonationTakenRoles: {
+    id: 'impersonationTakenRoles',
+    method: 'GET',
+    path: '/admin/impersonation/taken-roles',
+    access: 'impersonation.request',
+  },
   impersonationEdit: {
     id: 'impersonationEdit',
     method: 'PUT',

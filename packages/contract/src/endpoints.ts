@@ -61,6 +61,8 @@ import {
   impersonationActionResponse,
   impersonationListResponse,
   impersonationLogsResponse,
+  takenRolesQuery,
+  takenRolesResponse,
   impersonationOneResponse,
   logStatusQuery,
   requestIdQuery,
@@ -394,6 +396,13 @@ const DETAILS = {
     tag: 'Impersonation',
     query: statusQuery,
     responses: { 200: impersonationListResponse, ...errors(400, 401, 403) },
+  },
+  impersonationTakenRoles: {
+    summary:
+      "The roles other live requests of one site hold (pending: requested; approved and unexpired: granted): a new request or an edit may not ask for them. exceptId leaves out the request being edited.",
+    tag: 'Impersonation',
+    query: takenRolesQuery,
+    responses: { 200: takenRolesResponse, ...errors(400, 401, 403) },
   },
   impersonationEdit: {
     summary: 'The requester edits their pending request.',

@@ -67,6 +67,19 @@ export const createImpersonationBody = z.object({
 export const requestIdQuery = z.object({
   requestId: z.coerce.number().int().positive('requestId must be a number.'),
 });
+/**
+ * GET /admin/impersonation/taken-roles?appId=&exceptId=: the roles other live requests of one site
+ * hold (pending: requested; approved and unexpired: granted), which a new request or an edit may
+ * not ask for; exceptId leaves out the request being edited.
+ */
+export const takenRolesQuery = z.object({
+  appId: z.coerce.number().int().positive('appId must be a positive number.'),
+  exceptId: z.coerce.number().int().positive('exceptId must be a positive number.').optional(),
+});
+export const takenRolesResponse = z.object({
+  Data: z.object({ AppId: z.number().int(), Roles: z.array(z.string()) }),
+});
+
 export const statusQuery = z.object({ status: z.enum(DISPLAY_STATUSES).optional() });
 
 /** PUT /admin/impersonation/request?requestId=: the requester edits a pending request. */

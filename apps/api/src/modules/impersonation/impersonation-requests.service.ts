@@ -497,6 +497,15 @@ export async function act(
 }
 
 /** The impersonation log, newest first; an approved request past its expiry reads Expired. */
+/**
+ * The roles other live requests of a site hold, for the request and edit forms of anyone who may
+ * request impersonation: the same rule the create and edit calls enforce (945), told up front.
+ */
+export async function takenRoles(ctx: AppContext, appId: number, exceptId: number | undefined) {
+  const roles = await rolesHeldByOthers(ctx.db, appId, exceptId ?? null, ctx.clock.now());
+  return { Data: { AppId: appId, Roles: roles.sort() } };
+}
+
 export async function logs(ctx: AppContext, status: LogStatus | undefined) {
   const now = ctx.clock.now();
   let data = (await logEntries(ctx.db)).map((x) => logEntryOut(x, now));

@@ -17,6 +17,9 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     imp.create(ctx, c, signedIn(c), c.body, originOf(c.request.headers)),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => imp.list(ctx, signedIn(c), c.query.status));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationTakenRoles, (c) =>
+    imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationEdit, (c) =>
     imp.edit(ctx, c, signedIn(c), c.query.requestId, c.body),
   );

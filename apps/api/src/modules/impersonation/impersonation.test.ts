@@ -823,3 +823,58 @@ describe('plan and trial through an impersonation need ManageBilling', () => {
     expect(await stored(appId)).toMatchObject({ plan: 'Developer Premium', plan_status: 'Trial' });
   });
 });
+
+describe('GET /admin/impersonation/taken-roles: what other live requests of a site hold', () => {
+  it('tells any requester (not only SuperAdmins) the roles the create and edit calls would refuse', async () => {
+    const owner = await insertCustomer(t.db, { first: 'Tara', last: 'Taken', email: 'tara@taken.example' });
+    const site = (await insertSite(t.db, { owner, name: 'taken-roles' })).appId;
+    const helper = await t.login('helper@example.com');
+    const taken = (session: S, exceptId?: number) =>
+      t.call({
+        method: 'GET',
+        url: '/admin/impersonation/taken-roles',
+        session,
+        query: { appId: String(site), ...(exceptId ? { exceptId: String(exceptId) } : {}) },
+      });
+    expect((await taken(helper)).json()).toEqual({ Data: { AppId: site, Roles: [] } });
+
+    // a SuperAdmin's pending request holds Analyst; the Support requester cannot list it...
+    const held = await request(boss, {
+      AppId: site,
+      ProxyRoles: ['Analyst'],
+      Assignees: ['chief@example.com'],
+    });
+    expect(held.statusCode, held.body).toBe(200);
+    expect((await list(helper)).json().Data.map((r: { AppId: number }) => r.AppId)).not.toContain(site);
+    // ...but is told Analyst is taken, which is what the create call refuses
+    expect((await taken(helper)).json().Data.Roles).toEqual(['Analyst']);
+    const refused = await request(helper, { AppId: site, ProxyRoles: ['Analyst'] });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().ErrorCode).toBe(945);
+
+    // editing one's own request: its own roles are not counted against it
+    const own = await request(helper, { AppId: site, ProxyRoles: ['Developer'] });
+    const ownId = own.json().Data.Id as number;
+    expect((await taken(boss)).json().Data.Roles).toEqual(['Analyst', 'Developer']);
+    expect((await taken(helper, ownId)).json().Data.Roles).toEqual(['Analyst']);
+
+    // a deleted request holds nothing
+    await t.call({
+      method: 'DELETE',
+      url: '/admin/impersonation/request',
+      session: helper,
+      query: { requestId: String(ownId) },
+    });
+    expect((await taken(helper)).json().Data.Roles).toEqual(['Analyst']);
+  });
+
+  it('refuses a missing or malformed appId', async () => {
+    const r = await t.call({
+      method: 'GET',
+      url: '/admin/impersonation/taken-roles',
+      session: agent,
+      query: {},
+    });
+    expect(r.statusCode).toBe(400);
+  });
+});

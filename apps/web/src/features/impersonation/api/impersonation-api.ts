@@ -23,6 +23,8 @@ export const impersonationKeys = {
   consent: (token: string) => [...impersonationKeys.all, 'consent', token] as const,
   siteAccess: (token: string) => [...impersonationKeys.all, 'site-access', token] as const,
   grant: (uid: string, appId: number) => [...impersonationKeys.all, 'grant', uid, appId] as const,
+  takenRoles: (appId: number, exceptId: number | undefined) =>
+    [...impersonationKeys.all, 'taken-roles', appId, exceptId ?? 'none'] as const,
 };
 
 /** GET /admin/impersonation/requests?status=: in the server's order (pending and active first). */
@@ -35,6 +37,22 @@ const requestsQuery = (status: DisplayStatus | undefined) =>
 
 export const useRequests = (status: DisplayStatus | undefined, enabled = true) =>
   useQuery({ ...requestsQuery(status), enabled });
+
+/**
+ * GET /admin/impersonation/taken-roles: the roles other live requests of the site hold (the server
+ * refuses them with 945); exceptId leaves out the request being edited. Empty until known.
+ */
+export const useTakenRoles = (appId: number, exceptId?: number) =>
+  useQuery({
+    queryKey: impersonationKeys.takenRoles(appId, exceptId),
+    queryFn: async ({ signal }) =>
+      (
+        await callApi('impersonationTakenRoles', {
+          query: { appId, ...(exceptId ? { exceptId } : {}) },
+          signal,
+        })
+      ).Data.Roles,
+  });
 
 /** GET /admin/impersonation/logs?status=: every step, newest first. */
 export const useLogs = (status: DisplayStatus | undefined, enabled = true) =>
@@ -116,8 +134,12 @@ function updateLists(queryClient: QueryClient, update: ListUpdate) {
 }
 
 /** Log lists change with every write: cached ones refetch when shown. */
+/** After a change to a request: the logs and the roles requests hold are read again when shown. */
 const staleLogs = (queryClient: QueryClient) =>
-  queryClient.invalidateQueries({ queryKey: impersonationKeys.logLists() });
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: impersonationKeys.logLists() }),
+    queryClient.invalidateQueries({ queryKey: [...impersonationKeys.all, 'taken-roles'] }),
+  ]);
 
 /** POST /admin/impersonation/requests; the lists reload when next shown. */
 export function useCreateRequest() {

@@ -3,10 +3,8 @@ import type { FormEvent } from 'react';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
-import { useEditRequest } from '../api/impersonation-api.ts';
+import { useEditRequest, useTakenRoles } from '../api/impersonation-api.ts';
 import { RequestFields, type RequestValues } from './request-fields.tsx';
-
-const _FIELDS = ['Priority', 'Description', 'Assignees', 'ProxyRoles', 'AdditionalPermissions'] as const;
 
 /**
  * The requester edits their pending request: at least one role and one SuperAdmin assignee; roles
@@ -14,17 +12,16 @@ const _FIELDS = ['Priority', 'Description', 'Assignees', 'ProxyRoles', 'Addition
  */
 export function EditRequestForm({
   request: r,
-  takenRoles,
   onBack,
   onDone,
 }: {
   request: ImpersonationRequest;
-  takenRoles: readonly string[];
   onBack: () => void;
   onDone: () => void;
 }) {
   const t = useT('impersonation');
   const edit = useEditRequest();
+  const takenRoles = useTakenRoles(r.AppId, r.Id).data ?? [];
   const initial: RequestValues = {
     Priority: r.Request.Priority,
     Description: r.Request.Description,

@@ -88,7 +88,6 @@ export default function LogsPage() {
           log={open}
           request={requests.data?.find((r) => r.Id === open.RequestId)}
           requestLoading={requests.fetchStatus === 'fetching' && !requests.data}
-          requests={requests.data ?? []}
           onClose={() => setOpenId(undefined)}
         />
       ) : null}

@@ -11,7 +11,7 @@ import { EditRequestForm } from './edit-request-form.tsx';
 import { LogEntryDetails } from './log-entry-details.tsx';
 import { RejectForm } from './reject-form.tsx';
 import { RequestDetails } from './request-details.tsx';
-import { actionsFor, type RequestAction, rolesTakenByOthers } from './request-view.ts';
+import { actionsFor, type RequestAction } from './request-view.ts';
 import { RevokeForm } from './revoke-form.tsx';
 
 type View = 'details' | RequestAction;
@@ -27,8 +27,6 @@ const TITLES = {
 interface RequestDialogProps {
   /** The request (undefined when it is no longer listed, e.g. a log entry of a deleted request). */
   request: ImpersonationRequest | undefined;
-  /** The requests the viewer has: the edit form leaves out roles other requests hold. */
-  requests: readonly ImpersonationRequest[];
   /** From the logs table: the step the popup was opened for. */
   log?: LogEntry;
   /** The request is still being looked up (the logs popup). */
@@ -41,7 +39,7 @@ interface RequestDialogProps {
  * viewer (approve, reject, revoke for approvers; edit, delete for the requester of a pending one;
  * none once expired). Each action opens its form in the same popup; Back returns to the details.
  */
-export function RequestDialog({ request, requests, log, requestLoading, onClose }: RequestDialogProps) {
+export function RequestDialog({ request, log, requestLoading, onClose }: RequestDialogProps) {
   const t = useT('impersonation');
   const common = useT('common');
   const viewer = useCurrentUser();
@@ -156,14 +154,7 @@ export function RequestDialog({ request, requests, log, requestLoading, onClose 
   } else if (view === 'revoke') {
     body = <RevokeForm request={r} onBack={back} onDone={onClose} />;
   } else if (view === 'edit') {
-    body = (
-      <EditRequestForm
-        request={r}
-        takenRoles={rolesTakenByOthers(requests, r.AppId, r.Id)}
-        onBack={back}
-        onDone={onClose}
-      />
-    );
+    body = <EditRequestForm request={r} onBack={back} onDone={onClose} />;
   } else {
     body = <DeleteRequestConfirm request={r} onBack={back} onDone={onClose} />;
   }

@@ -9,11 +9,16 @@ import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
-import { useCreateRequest, useLiveGrant, useRequests, useSite } from '../api/impersonation-api.ts';
+import {
+  useCreateRequest,
+  useLiveGrant,
+  useRequests,
+  useSite,
+  useTakenRoles,
+} from '../api/impersonation-api.ts';
 import { GrantPanel } from './grant-panel.tsx';
 import { NoImpersonationAccess } from './no-access.tsx';
 import { type RequestField, RequestFields, type RequestValues } from './request-fields.tsx';
-import { rolesTakenByOthers } from './request-view.ts';
 
 const schema = createImpersonationBody.shape.data;
 type Values = RequestValues & { AppId: number; Duration: string };
@@ -73,6 +78,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
   const site = useSite(uid, appId, viewer.permissions.has('sites.read'));
   const requests = useRequests(undefined);
   const create = useCreateRequest();
+  const takenRoles = useTakenRoles(appId);
   const initial: Values = {
     AppId: appId,
     Priority: '',
@@ -132,7 +138,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
           set={setRequestField}
           touch={form.touch}
           shown={form.shown}
-          takenRoles={rolesTakenByOthers(requests.data ?? [], appId, undefined)}
+          takenRoles={takenRoles.data ?? []}
         />
         <FormField
           id="create-duration"

@@ -32,24 +32,6 @@ export function actionsFor(
   return availableActions(stateOf(r), viewer, now);
 }
 
-/**
- * Roles held by the other live requests for the same app: pending ones (their requested roles)
- * and approved unexpired ones (their granted roles). These are not offered again.
- */
-export function rolesTakenByOthers(
-  requests: readonly ImpersonationRequest[],
-  appId: number,
-  exceptId: number | undefined,
-): string[] {
-  const out = new Set<string>();
-  for (const r of requests) {
-    if (r.AppId !== appId || r.Id === exceptId) continue;
-    if (r.Action.Status === 'Pending') for (const role of r.Request.ProxyRoles) out.add(role);
-    if (r.Action.Status === 'Approved') for (const role of r.Action.ApprovedProxyRoles) out.add(role);
-  }
-  return [...out];
-}
-
 /** The permission names of the customer roles (their Permissions objects' keys), in first-seen order. */
 export function permissionNames(roles: readonly { Permissions: Record<string, boolean> }[]): string[] {
   return [...new Set(roles.flatMap((r) => Object.keys(r.Permissions)))];

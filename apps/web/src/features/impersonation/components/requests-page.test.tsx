@@ -388,8 +388,13 @@ describe('request popup', () => {
 });
 
 describe('edit and delete', () => {
-  const editRoutes = (rows: ReturnType<typeof request>[], viewer: Viewer = admin) =>
+  const editRoutes = (
+    rows: ReturnType<typeof request>[],
+    viewer: Viewer = admin,
+    more: Parameters<typeof stubApi>[1] = {},
+  ) =>
     stubApi(viewer, {
+      ...more,
       ...list(rows),
       customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
       teamList: () => ({ body: { Data: TEAM } }),
@@ -414,18 +419,14 @@ describe('edit and delete', () => {
       }),
     });
 
-  it('leaves out roles other live requests hold and asks for an assignee', async () => {
-    const { calls } = editRoutes([
-      request(21, { Request: { ProxyRoles: ['Analyst'], Priority: 'Low' } }),
-      request(22, { Initiator: 'support@example.com', Request: { ProxyRoles: ['Developer'] } }),
-      request(23, {
-        Initiator: 'support@example.com',
-        Action: { Status: 'Approved', ApprovedProxyRoles: ['Support'], ExpiresAt: '2999-01-01T00:00:00Z' },
-        Request: { ProxyRoles: ['Support', 'Administrator'] },
-      }),
-      request(24, { Action: { Status: 'Rejected' }, Request: { ProxyRoles: ['Administrator'] } }),
-      request(25, { AppId: 99, Request: { ProxyRoles: ['Administrator'] } }),
-    ]);
+  it('leaves out the roles the server says other live requests hold, and asks for an assignee', async () => {
+    const { calls } = editRoutes(
+      [request(21, { Request: { ProxyRoles: ['Analyst'], Priority: 'Low' } })],
+      admin,
+      {
+        impersonationTakenRoles: () => ({ body: { Data: { AppId: 11, Roles: ['Developer', 'Support'] } } }),
+      },
+    );
     renderPage();
     fireEvent.click(within(await openRequest(21)).getByRole('button', { name: 'Edit' }));
     const form = screen.getByRole('dialog', { name: 'Edit request 21' });
@@ -436,6 +437,8 @@ describe('edit and delete', () => {
         .map((c) => (c as HTMLInputElement).value),
     ).toEqual(['Administrator', 'Analyst']);
     expect(form.textContent).toContain('Developer, Support');
+    const asked = calls.find((c) => c.id === 'impersonationTakenRoles')!;
+    expect(Object.fromEntries(asked.url.searchParams)).toEqual({ appId: '11', exceptId: '21' });
     const assignees = await within(form).findByRole('group', { name: 'Assignees' });
     expect(
       within(assignees)

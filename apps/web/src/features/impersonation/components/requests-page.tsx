@@ -22,8 +22,6 @@ export default function RequestsPage() {
   const allowed = permissions.has('impersonation.request');
   const [status, setStatus] = useStatusFilter();
   const list = useRequests(status, allowed);
-  // The edit form leaves out roles held by other requests: it needs them all, whatever the filter.
-  const all = useRequests(undefined, allowed && status !== undefined);
   const [openId, setOpenId] = useState<number | undefined>();
 
   const columns = useMemo<Column<ImpersonationRequest>[]>(
@@ -82,13 +80,7 @@ export default function RequestsPage() {
         error={list.isError ? errorText(list.error, common('tableFetchError')) : undefined}
         pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
       />
-      {open ? (
-        <RequestDialog
-          request={open}
-          requests={(status ? all.data : list.data) ?? []}
-          onClose={() => setOpenId(undefined)}
-        />
-      ) : null}
+      {open ? <RequestDialog request={open} onClose={() => setOpenId(undefined)} /> : null}
     </section>
   );
 }
