@@ -61,14 +61,14 @@ import {
   impersonationActionResponse,
   impersonationListResponse,
   impersonationLogsResponse,
-  takenRolesQuery,
-  takenRolesResponse,
   impersonationOneResponse,
   logStatusQuery,
   requestIdQuery,
   siteAccessQuery,
   siteAccessResponse,
   statusQuery,
+  takenRolesQuery,
+  takenRolesResponse,
 } from './impersonation-api.ts';
 import {
   switchAppQuery,
@@ -399,7 +399,7 @@ const DETAILS = {
   },
   impersonationTakenRoles: {
     summary:
-      "The roles other live requests of one site hold (pending: requested; approved and unexpired: granted): a new request or an edit may not ask for them. exceptId leaves out the request being edited.",
+      'The roles other live requests of one site hold (pending: requested; approved and unexpired: granted): a new request or an edit may not ask for them. exceptId leaves out the request being edited.',
     tag: 'Impersonation',
     query: takenRolesQuery,
     responses: { 200: takenRolesResponse, ...errors(400, 401, 403) },
