@@ -140,6 +140,8 @@ export const updateCustomerProfileBody = z.object({
     FirstName: requiredName('First name'),
     LastName: requiredName('Last name'),
     Email: email,
+    /** The address the customer signs in with; absent: unchanged. */
+    AuthEmail: email.optional(),
     Organization: optionalText(200),
     PhoneNumber: phoneField,
     ContactEmail: z

@@ -106,6 +106,16 @@ export const ERRORS = {
     text: 'This consent link is invalid, has been used, or has expired.',
   },
   siteAccessLinkInvalid: { code: 976, status: 400, text: 'This link is invalid or has expired.' },
+  customerEmailTaken: {
+    code: 977,
+    status: 409,
+    text: 'Another customer already uses this email address (as their email or sign-in email).',
+  },
+  customerAuthEmailTaken: {
+    code: 978,
+    status: 409,
+    text: 'Another customer already uses this sign-in email address (as their email or sign-in email).',
+  },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

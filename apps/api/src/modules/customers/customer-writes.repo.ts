@@ -2,8 +2,12 @@ import type { Queryable } from '../../db/db.ts';
 
 /** Writes to customers and their sites, and the catalogue lookups they check against. */
 
-export async function emailTaken(db: Queryable, email: string): Promise<boolean> {
-  const r = await db.query('SELECT 1 FROM customers WHERE lower(email) = lower($1)', [email]);
+/** Whether a customer other than `exceptUid` is known by this address (email or sign-in email). */
+export async function emailTaken(db: Queryable, email: string, exceptUid?: string): Promise<boolean> {
+  const r = await db.query(
+    'SELECT 1 FROM customer_addresses WHERE address = lower($1) AND ($2::uuid IS NULL OR uid <> $2::uuid)',
+    [email, exceptUid ?? null],
+  );
   return r.rows.length > 0;
 }
 
@@ -168,6 +172,8 @@ export async function updateCustomerProfile(
     firstName: string;
     lastName: string;
     email: string;
+    /** Absent: the sign-in email stays as stored. */
+    authEmail: string | undefined;
     organization: string;
     phone: string;
     contactEmail: string;
@@ -178,9 +184,21 @@ export async function updateCustomerProfile(
   await db.query(
     `UPDATE customers SET first_name = $2, last_name = $3, email = $4, organization = $5, phone = $6,
        contact_email = $7, time_zone = $8, modified_at = $9,
-       email_verified = email_verified AND lower(email) = lower($4)
+       email_verified = email_verified AND lower(email) = lower($4),
+       auth_email = coalesce($10, auth_email)
      WHERE uid = $1`,
-    [uid, p.firstName, p.lastName, p.email, p.organization, p.phone, p.contactEmail, p.timeZone, at],
+    [
+      uid,
+      p.firstName,
+      p.lastName,
+      p.email,
+      p.organization,
+      p.phone,
+      p.contactEmail,
+      p.timeZone,
+      at,
+      p.authEmail ?? null,
+    ],
   );
 }
 

@@ -81,7 +81,8 @@ export async function createCustomer(
       return site;
     });
   } catch (e) {
-    if (isUniqueViolation(e, 'customers_email_key')) throw new AppError('customerExists');
+    if (isUniqueViolation(e, 'customers_email_key') || isUniqueViolation(e, 'customer_addresses_pkey'))
+      throw new AppError('customerExists');
     if (isUniqueViolation(e, 'sites_name_key')) throw new AppError('siteNameTaken');
     throw e;
   }
@@ -256,6 +257,11 @@ export async function updateProfile(
   const d = body.data;
   try {
     await ctx.db.transaction(async (tx) => {
+      // Each address is checked apart, so the answer says which one another customer uses; the
+      // database's unique index (customer_addresses) still decides under concurrent writes.
+      if (await emailTaken(tx, d.Email, uid)) throw new AppError('customerEmailTaken');
+      if (d.AuthEmail !== undefined && (await emailTaken(tx, d.AuthEmail, uid)))
+        throw new AppError('customerAuthEmailTaken');
       await updateCustomerProfile(
         tx,
         uid,
@@ -263,6 +269,7 @@ export async function updateProfile(
           firstName: d.FirstName,
           lastName: d.LastName,
           email: d.Email,
+          authEmail: d.AuthEmail,
           organization: d.Organization,
           phone: d.PhoneNumber,
           contactEmail: d.ContactEmail,
@@ -274,6 +281,7 @@ export async function updateProfile(
         FirstName: [before.first_name, d.FirstName],
         LastName: [before.last_name, d.LastName],
         Email: [before.email, d.Email],
+        AuthEmail: [before.auth_email, d.AuthEmail ?? before.auth_email],
         Organization: [before.organization, d.Organization],
         PhoneNumber: [before.phone, d.PhoneNumber],
         ContactEmail: [before.contact_email, d.ContactEmail],
@@ -284,7 +292,9 @@ export async function updateProfile(
       await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.profile.update', { changed });
     });
   } catch (e) {
-    if (isUniqueViolation(e, 'customers_email_key')) throw new AppError('customerExists');
+    if (isUniqueViolation(e, 'customers_email_key')) throw new AppError('customerEmailTaken');
+    if (isUniqueViolation(e, 'customer_addresses_pkey'))
+      throw new AppError(d.AuthEmail === undefined ? 'customerEmailTaken' : 'customerAuthEmailTaken');
     throw e;
   }
   return read.profile(ctx, uid);

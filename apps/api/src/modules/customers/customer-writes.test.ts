@@ -1,4 +1,5 @@
 import { WRITE_MESSAGES } from '@sac/contract/customer-writes';
+import { ERRORS } from '@sac/contract/errors';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
@@ -336,7 +337,50 @@ describe('profile, password and email', () => {
     expect((await profile({ Email: '' })).json().Description).toBe(MESSAGES.emailRequired);
     expect((await profile({ Email: 'x@y' })).json().Description).toBe(MESSAGES.emailInvalid);
     expect((await profile({ ContactEmail: 'nope' })).json().Description).toBe(MESSAGES.emailInvalid);
-    expect((await profile({ Email: 'JOAN@bletchley.example' })).json().ErrorCode).toBe(940);
+    // a taken email has its own message, not the create-customer one
+    expect((await profile({ Email: 'JOAN@bletchley.example' })).json()).toMatchObject({
+      ErrorCode: 977,
+      Description: ERRORS.customerEmailTaken.text,
+    });
+  });
+
+  it('no two customers share an email or a sign-in email, in either column, in any case', async () => {
+    const grace = await insertCustomer(t.db, { first: 'Grace', last: 'Hopper', email: 'grace@navy.example' });
+    const edit = (uidOf: string, data: Record<string, unknown>) =>
+      call(
+        'PUT',
+        '/admin/customerprofile',
+        { data: { FirstName: 'Grace', LastName: 'Hopper', TimeZone: 'Europe/London', ...data } },
+        { uid: uidOf },
+      );
+    // her email changes; her sign-in email stays on the old address unless named
+    expect((await edit(grace, { Email: 'grace@cobol.example' })).statusCode).toBe(200);
+    const moved = (await call('GET', '/admin/customerprofilebyuid', undefined, { uid: grace })).json().Data;
+    expect(moved).toMatchObject({ Email: 'grace@cobol.example', AuthEmail: 'grace@navy.example' });
+    // the old address still finds her, and no new customer may take it
+    const found = await call('GET', '/admin/searchcustomer', undefined, { emailid: 'GRACE@NAVY.example' });
+    expect(found.json().Data.map((c: { Uid: string }) => c.Uid)).toEqual([grace]);
+    const both = await call('GET', '/admin/searchcustomer', undefined, { emailid: 'grace@' });
+    expect(both.json().Data.map((c: { Uid: string }) => c.Uid)).toEqual([grace]); // once, not per address
+    const dup = await newCustomer({ email: 'Grace@Navy.example', appname: 'navy-dup' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().ErrorCode).toBe(940);
+    // another customer may not take it as email, nor as sign-in email
+    expect((await profile({ Email: 'grace@navy.example' })).json().ErrorCode).toBe(977);
+    const auth = await profile({ AuthEmail: 'GRACE@cobol.example' });
+    expect(auth.statusCode).toBe(409);
+    expect(auth.json()).toMatchObject({ ErrorCode: 978, Description: ERRORS.customerAuthEmailTaken.text });
+    // staff move her sign-in email deliberately; the old address is free again
+    expect(
+      (await edit(grace, { Email: 'grace@cobol.example', AuthEmail: 'grace@cobol.example' })).statusCode,
+    ).toBe(200);
+    expect(
+      (await call('GET', '/admin/searchcustomer', undefined, { emailid: 'grace@navy' })).statusCode,
+    ).toBe(404);
+    // and the database refuses a direct write that would share an address
+    await expect(
+      t.db.query('UPDATE customers SET auth_email = $1 WHERE uid = $2', ['Grace@Cobol.example', uid]),
+    ).rejects.toMatchObject({ code: '23505' });
   });
 
   it('saves the profile and logs which fields changed', async () => {

@@ -107,12 +107,15 @@ export async function searchCustomers(
   let rows: KeyedRow[];
   let capped = false;
   if (criterion === 'emailid') {
-    // prefix covers exact: 'ann@example.com' is a prefix of itself; emails are unique keys
+    // Either address (email or sign-in email), each a unique key; prefix covers exact. A customer
+    // both of whose addresses match is listed once, at the first of them in the walk's order.
     rows = await pageAsJson(
       db,
-      `SELECT ${SEARCH_COLUMNS}, lower(c.email) AS k FROM customers c WHERE lower(c.email) LIKE $1
-       ${after ? 'AND lower(c.email) ~>~ $3' : ''}
-       ORDER BY lower(c.email) USING ~<~ LIMIT $2`,
+      `SELECT ${SEARCH_COLUMNS}, a.address AS k FROM customer_addresses a JOIN customers c ON c.uid = a.uid
+       WHERE a.address LIKE $1 ${after ? 'AND a.address ~>~ $3' : ''}
+         AND NOT EXISTS (SELECT 1 FROM customer_addresses b
+                         WHERE b.uid = a.uid AND b.address LIKE $1 AND b.address ~<~ a.address)
+       ORDER BY a.address USING ~<~ LIMIT $2`,
       [`${escapeLike(term.toLowerCase())}%`, pageSize + 1, ...(after ? [after.key] : [])],
     );
   } else if (criterion === 'customerName' && isPrefixTerm(term)) {

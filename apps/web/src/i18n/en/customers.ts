@@ -209,6 +209,9 @@ export const customers = {
   // Edit profile
   editProfileTitle: 'Edit Profile',
   contactEmailField: optional('Contact Email'),
+  authEmailField: 'Authentication Email',
+  authEmailHint: 'The address the customer signs in with.',
+  authEmailFollows: 'The address the customer signs in with. It follows Email until you change it here.',
   save: 'Save',
   cancel: 'Cancel',
   profileUpdated: WRITE_MESSAGES.profileUpdated as string,

@@ -1,3 +1,4 @@
+import { ERRORS } from '@sac/contract/errors';
 import { MESSAGES } from '@sac/contract/messages';
 import { GENERATED_PASSWORD_PATTERN, isStrongPassword } from '@sac/contract/validation';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -86,12 +87,13 @@ describe('customer view actions', () => {
     expect(save.disabled).toBe(true);
     type(dialog, 'Phone Number (Optional)', '555123');
     expect(within(dialog).getByText(MESSAGES.phoneLength)).toBeTruthy();
+    // the sign-in email follows the email while they are the same
     type(dialog, 'Email', '');
-    expect(within(dialog).getByText(MESSAGES.emailRequired)).toBeTruthy();
+    expect(within(dialog).getAllByText(MESSAGES.emailRequired)).toHaveLength(2);
     type(dialog, 'Email', 'ada@nowhere');
-    expect(within(dialog).getByText(MESSAGES.emailInvalid)).toBeTruthy();
-    type(dialog, 'Contact Email (Optional)', 'contact@');
     expect(within(dialog).getAllByText(MESSAGES.emailInvalid)).toHaveLength(2);
+    type(dialog, 'Contact Email (Optional)', 'contact@');
+    expect(within(dialog).getAllByText(MESSAGES.emailInvalid)).toHaveLength(3);
 
     type(dialog, 'Email', 'ada@example.com');
     type(dialog, 'Contact Email (Optional)', '');
@@ -103,8 +105,39 @@ describe('customer view actions', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     const contact = screen.getByRole('heading', { level: 2, name: 'Contact Info' }).closest('section')!;
     await within(contact).findByText('Augusta');
-    const put = calls.find((c) => c.url.pathname === '/admin/customerprofile')!.url;
-    expect(put.searchParams.get('uid')).toBe(UID);
+    const put = calls.find((c) => c.url.pathname === '/admin/customerprofile')!;
+    expect(put.url.searchParams.get('uid')).toBe(UID);
+    // the email was typed back as it was: the sign-in email did not change, so it is not sent
+    expect((put.body as { data: object }).data).not.toHaveProperty('AuthEmail');
+  });
+
+  it('sends the sign-in email only when it changes, and shows whose address is taken where', async () => {
+    let answer: { status: number; body: Record<string, unknown> } = {
+      status: 409,
+      body: { ErrorCode: 978, Description: ERRORS.customerAuthEmailTaken.text },
+    };
+    const { callsTo } = stubCustomer(admin, { updateCustomerProfile: () => answer });
+    renderView();
+    await openDialog('Edit Profile');
+    const dialog = screen.getByRole('dialog', { name: 'Edit Profile' });
+    type(dialog, 'Authentication Email', 'ada.signin@example.com');
+    type(dialog, 'Email', 'ada.new@example.com'); // no longer follows once changed on its own
+    expect((within(dialog).getByLabelText('Authentication Email') as HTMLInputElement).value).toBe(
+      'ada.signin@example.com',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(dialog).findByText(ERRORS.customerAuthEmailTaken.text, { selector: '.field-error' }),
+    ).toBeTruthy();
+    answer = { status: 409, body: { ErrorCode: 977, Description: ERRORS.customerEmailTaken.text } };
+    type(dialog, 'Authentication Email', profile.AuthEmail);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(dialog).findByText(ERRORS.customerEmailTaken.text, { selector: '.field-error' }),
+    ).toBeTruthy();
+    const bodies = callsTo('updateCustomerProfile').map((c) => (c.body as { data: object }).data);
+    expect(bodies[0]).toMatchObject({ Email: 'ada.new@example.com', AuthEmail: 'ada.signin@example.com' });
+    expect(bodies[1]).not.toHaveProperty('AuthEmail');
   });
 
   it("toasts 'Error updating customer profile.' or the server's more specific text", async () => {
@@ -117,11 +150,13 @@ describe('customer view actions', () => {
     expect(await toastTexts('error')).toEqual([MESSAGES.customerProfileUpdateFailed]);
     answer = {
       status: 409,
-      body: { ErrorCode: 940, Description: MESSAGES.customerExists, Message: '', RequestId: 'r' },
+      body: { ErrorCode: 977, Description: ERRORS.customerEmailTaken.text, Message: '', RequestId: 'r' },
     };
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(async () => expect(await toastTexts('error')).toContain(MESSAGES.customerExists));
-    expect(within(dialog).getByText(MESSAGES.customerExists, { selector: '.field-error' })).toBeTruthy();
+    await waitFor(async () => expect(await toastTexts('error')).toContain(ERRORS.customerEmailTaken.text));
+    expect(
+      within(dialog).getByText(ERRORS.customerEmailTaken.text, { selector: '.field-error' }),
+    ).toBeTruthy();
   });
 
   it('resets the password with a generated one, shown so staff can pass it on', async () => {

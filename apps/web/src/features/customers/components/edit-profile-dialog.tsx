@@ -1,7 +1,7 @@
 import { updateCustomerProfileBody } from '@sac/contract/customer-writes';
 import type { CustomerProfile } from '@sac/contract/customers';
 import { ERRORS } from '@sac/contract/errors';
-import type { FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
@@ -26,6 +26,7 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
       FirstName: profile.FirstName,
       LastName: profile.LastName,
       Email: profile.Email,
+      AuthEmail: profile.AuthEmail || profile.Email,
       Organization: profile.Organization,
       PhoneNumber: profile.PhoneNumber,
       ContactEmail: profile.ContactEmail,
@@ -34,19 +35,42 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
     idPrefix: 'profile',
   });
   const field = form.field;
+  // A sign-in email that is the email follows it, until staff change it on its own.
+  const [linked, setLinked] = useState(
+    !profile.AuthEmail || profile.AuthEmail.toLowerCase() === profile.Email.toLowerCase(),
+  );
+  const emailField = {
+    ...field('Email'),
+    onValueChange: (v: string) => form.patch(linked ? { Email: v, AuthEmail: v } : { Email: v }),
+  };
+  const authEmailField = {
+    ...field('AuthEmail'),
+    onValueChange: (v: string) => {
+      setLinked(false);
+      form.set('AuthEmail', v);
+    },
+  };
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const data = form.submit();
     if (!data || update.isPending) return;
+    // The sign-in email is sent only when it changes: an unchanged one is not rewritten.
+    const { AuthEmail, ...rest } = data;
+    const authChanged =
+      AuthEmail !== undefined && AuthEmail.toLowerCase() !== profile.AuthEmail.toLowerCase();
     update.mutate(
-      { data },
+      { data: authChanged ? { ...rest, AuthEmail } : rest },
       {
         onSuccess: () => {
           toast.success(t('profileUpdated'));
           onClose();
         },
-        onError: (error) => form.serverFailed(error, { [ERRORS.customerExists.code]: 'Email' }),
+        onError: (error) =>
+          form.serverFailed(error, {
+            [ERRORS.customerEmailTaken.code]: 'Email',
+            [ERRORS.customerAuthEmailTaken.code]: 'AuthEmail',
+          }),
       },
     );
   };
@@ -57,7 +81,15 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
         <div className="form-grid">
           <FormField {...field('FirstName')} label={t('firstNameField')} autoComplete="off" required />
           <FormField {...field('LastName')} label={t('lastNameField')} autoComplete="off" required />
-          <FormField {...field('Email')} type="email" label={t('emailField')} autoComplete="off" required />
+          <FormField {...emailField} type="email" label={t('emailField')} autoComplete="off" required />
+          <FormField
+            {...authEmailField}
+            type="email"
+            label={t('authEmailField')}
+            hint={linked ? t('authEmailFollows') : t('authEmailHint')}
+            autoComplete="off"
+            required
+          />
           <FormField {...field('Organization')} label={t('organizationField')} autoComplete="off" />
           <FormField
             {...field('PhoneNumber')}
