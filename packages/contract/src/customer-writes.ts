@@ -118,18 +118,27 @@ export const siteFeaturesBody = z
     path: ['FeatureSet'],
   });
 
+/** A database name is an identifier: letters, digits and underscores, at most 63 (PostgreSQL's limit). */
+const DB_NAME_PATTERN = /^[A-Za-z0-9_]{1,63}$/;
+export const DB_NAME_MESSAGE = 'Database name may contain only letters, digits and underscores (at most 63).';
+const dbName = z
+  .string()
+  .trim()
+  .min(1, MESSAGES.databaseNameRequired)
+  .refine((v) => DB_NAME_PATTERN.test(v), DB_NAME_MESSAGE);
+
 /** Wizard step 4 (Set Data Center & DB): an existing site's configuration, a global server, or a custom database. */
 export const siteDataCenterBody = z.discriminatedUnion('Source', [
   z.object({ Source: z.literal('existing-site'), FromAppId: z.coerce.number().int().positive() }),
   z.object({
     Source: z.literal('global-server'),
     GlobalServer: z.string().trim().min(1, 'Please choose a global server.'),
-    DbName: z.string().trim().min(1, MESSAGES.databaseNameRequired),
+    DbName: dbName,
   }),
   z.object({
     Source: z.literal('custom-database'),
     DataCenter: z.string().trim().min(1, 'Please choose a data center.'),
-    DbName: z.string().trim().min(1, MESSAGES.databaseNameRequired),
+    DbName: dbName,
     ConnectionString: z.string().trim().min(1, MESSAGES.connectionStringRequired),
   }),
 ]);

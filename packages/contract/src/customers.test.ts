@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addSiteBody,
   createCustomerBody,
+  DB_NAME_MESSAGE,
   siteDataCenterBody,
   siteFeaturesBody,
   updateCustomerProfileBody,
@@ -88,6 +89,20 @@ describe('customer write schemas', () => {
       ConnectionString: '',
     });
     expect(noConn.error?.issues[0]?.message).toBe(MESSAGES.connectionStringRequired);
+  });
+
+  it.each(['my db; DROP TABLE x', 'shop-db', 'naïve', 'a'.repeat(64)])(
+    'data center: refuses the database name %j (an identifier)',
+    (DbName) => {
+      const r = siteDataCenterBody.safeParse({ Source: 'global-server', GlobalServer: 'x', DbName });
+      expect(r.error?.issues[0]?.message).toBe(DB_NAME_MESSAGE);
+    },
+  );
+
+  it.each(['shop_db', 'Shop_DB_2', '3d_shop_db', 'a'.repeat(63)])('data center: accepts %j', (DbName) => {
+    expect(siteDataCenterBody.safeParse({ Source: 'global-server', GlobalServer: 'x', DbName }).success).toBe(
+      true,
+    );
   });
 
   it('profile: phone optional but 10 digits when given; contact email optional but valid', () => {

@@ -229,4 +229,7 @@ export const FIELD_MESSAGES = {
   dataSourceAdded: 'Data source added.',
   fieldExists: 'A field with this name already exists.',
   dataSourceExists: 'A data source with this name already exists.',
+  identifierNeeded: 'Keep Email or Phone number enabled: customers sign in with one of them.',
+  parentValueMissing: 'These items name a parent value the parent data source does not have',
+  parentWithoutSource: 'Items name a parent value, but the data source has no parent data source.',
 } as const;

@@ -273,6 +273,10 @@ describe('isUrlLike', () => {
     'example.com/path/to/page',
     'my-app.example-domain.com',
     'sub1.sub2.example.co.uk',
+    'HTTPS://EXAMPLE.COM', // scheme and host are case-insensitive
+    'Http://Shop.Example.com/Path',
+    'example.com:65535',
+    'example.com:1/',
   ])('accepts %s', (value) => {
     expect(isUrlLike(value)).toBe(true);
   });
@@ -290,9 +294,15 @@ describe('isUrlLike', () => {
     ['-example.com', 'label starting with a dash'],
     ['example-.com', 'label ending with a dash'],
     ['https//example.com', 'malformed prefix'],
-    ['HTTPS://example.com', 'uppercase prefix'],
     ['example.com:', 'empty port'],
     ['example.com:123456', 'port longer than 5 digits'],
+    ['example.com:65536', 'port above 65535'],
+    ['example.com:99999/x', 'port above 65535, with a path'],
+    ['example.com:0', 'port 0'],
+    ['example.com:8a', 'port with a letter'],
+    ['example.c-', 'last label ending with a dash'],
+    [`${'a'.repeat(64)}.com`, 'label longer than 63'],
+    [`example.com/${'a'.repeat(2048)}`, 'longer than 2048'],
     ['example.com/a b', 'space in path'],
   ])('rejects %j (%s)', (value) => {
     expect(isUrlLike(value)).toBe(false);

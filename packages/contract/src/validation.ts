@@ -29,10 +29,34 @@ export function phoneError(value: string): string | undefined {
   return undefined;
 }
 
-/** URL-like text: optional http/https prefix, dotted host labels, optional port, optional path. */
-const URL_LIKE_PATTERN =
-  /^(https?:\/\/)?([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)+[a-zA-Z0-9-]+(:\d{1,5})?(\/\S*)?$/;
-export const isUrlLike = (value: string): boolean => URL_LIKE_PATTERN.test(value);
+const URL_SCHEME = /^https?:\/\//i;
+const HOST_LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
+const PORT = /^\d{1,5}$/;
+const WHITESPACE = /\s/;
+/** Longer than any address a browser keeps in its bar: refused before any parsing. */
+const URL_MAX_LENGTH = 2048;
+
+/**
+ * URL-like text: an optional http/https prefix, two or more dotted host labels, an optional port
+ * (1 to 65535), an optional path without spaces. Scheme and host are case-insensitive. Parsed
+ * piece by piece with anchored, linear patterns: no backtracking over the caller's text.
+ */
+export function isUrlLike(value: string): boolean {
+  if (value.length > URL_MAX_LENGTH) return false;
+  const scheme = URL_SCHEME.exec(value);
+  const rest = scheme ? value.slice(scheme[0].length) : value;
+  const slash = rest.indexOf('/');
+  const authority = slash < 0 ? rest : rest.slice(0, slash);
+  if (slash >= 0 && WHITESPACE.test(rest.slice(slash))) return false;
+  const colon = authority.indexOf(':');
+  const host = colon < 0 ? authority : authority.slice(0, colon);
+  if (colon >= 0) {
+    const port = authority.slice(colon + 1);
+    if (!PORT.test(port) || Number(port) < 1 || Number(port) > 65_535) return false;
+  }
+  const labels = host.split('.');
+  return labels.length >= 2 && labels.every((l) => l.length <= 63 && HOST_LABEL.test(l));
+}
 
 /** Two lists are equal as sets only with the same length and the same members. */
 export function setEquals<T>(a: readonly T[], b: readonly T[]): boolean {

@@ -1,4 +1,4 @@
-import { WRITE_MESSAGES } from '@sac/contract/customer-writes';
+import { DB_NAME_MESSAGE, WRITE_MESSAGES } from '@sac/contract/customer-writes';
 import { ERRORS } from '@sac/contract/errors';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +150,22 @@ describe('PUT /admin/site/basicsettings changes only what it names', () => {
       plan_status: 'Subscribed',
       trial_ends_at: null,
     });
+  });
+
+  it('takes scheme and host in any case, refuses a port above 65535, and a database name that is no identifier', async () => {
+    const { appId } = await insertSite(t.db, { owner, name: 'intent-rules' });
+    const upper = await put(appId, { ProductionUrl: 'HTTPS://EXAMPLE.COM' });
+    expect(upper.statusCode, upper.body).toBe(200);
+    const port = await put(appId, { ProductionUrl: 'https://example.com:70000/x' });
+    expect(port.json().Description).toBe('Please enter a valid URL.');
+    const db = await call(
+      'PUT',
+      '/admin/site/datacenter',
+      { Source: 'global-server', GlobalServer: 'euc-shared-1', DbName: 'my db; DROP TABLE x' },
+      { userId: owner, appId },
+    );
+    expect(db.statusCode).toBe(400);
+    expect(db.json().Description).toBe(DB_NAME_MESSAGE);
   });
 
   it('refuses a trial on the Free plan, a trial without a plan, and a body naming nothing', async () => {

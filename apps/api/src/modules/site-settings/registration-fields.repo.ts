@@ -60,6 +60,16 @@ export async function dataSourcesOfSite(db: Queryable, appId: number): Promise<S
   return r.rows;
 }
 
+/** The item values of one data source of a site (none when there is no such source). */
+export async function dataSourceValues(db: Queryable, appId: number, name: string): Promise<string[]> {
+  const r = await db.query<{ value: string }>(
+    `SELECT item->>'Value' AS value FROM data_sources, jsonb_array_elements(items) AS item
+     WHERE app_id = $1 AND name = $2`,
+    [appId, name],
+  );
+  return r.rows.map((x) => x.value);
+}
+
 export async function dataSourceExists(db: Queryable, appId: number, name: string): Promise<boolean> {
   const r = await db.query('SELECT 1 FROM data_sources WHERE app_id = $1 AND name = $2', [appId, name]);
   return r.rows.length > 0;

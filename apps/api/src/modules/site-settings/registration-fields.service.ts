@@ -121,6 +121,14 @@ export async function saveDefaultFields(
         now,
       );
     }
+    // What the site has after this save (stored or default) must still let customers sign in.
+    const stored = new Map((await repo.fieldsOfSite(tx, appId)).map((f) => [f.name, f.enabled]));
+    const enabled = (name: 'EmailId' | 'PhoneId') => stored.get(name) ?? DEFAULTS[name].enabled;
+    if (!enabled('EmailId') && !enabled('PhoneId')) {
+      throw new AppError('validation', FIELD_MESSAGES.identifierNeeded, [
+        { Field: 'Fields', Message: FIELD_MESSAGES.identifierNeeded },
+      ]);
+    }
   });
   await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.fields', {
     appId,
@@ -155,6 +163,21 @@ export async function addDataSource(
     throw new AppError('validation', `There is no data source ${d.ParentName}.`, [
       { Field: 'ParentName', Message: `There is no data source ${d.ParentName}.` },
     ]);
+  }
+  // A child's items each name a value of the parent data source; a source without a parent, none.
+  const parents = d.Items.map((i) => i.Parent?.trim() ?? '').filter((p) => p !== '');
+  if (!d.ParentName && parents.length) {
+    throw new AppError('validation', FIELD_MESSAGES.parentWithoutSource, [
+      { Field: 'Items', Message: FIELD_MESSAGES.parentWithoutSource },
+    ]);
+  }
+  if (d.ParentName) {
+    const values = new Set(await repo.dataSourceValues(ctx.db, appId, d.ParentName));
+    const missing = [...new Set(parents.filter((p) => !values.has(p)))];
+    if (missing.length) {
+      const message = `${FIELD_MESSAGES.parentValueMissing}: ${missing.slice(0, 20).join(', ')}.`;
+      throw new AppError('validation', message, [{ Field: 'Items', Message: message }]);
+    }
   }
   if (d.Rules) {
     const r = await ctx.sandbox.run('match', { pattern: d.Rules, values: d.Items.map((i) => i.Value) });

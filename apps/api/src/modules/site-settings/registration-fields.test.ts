@@ -1,3 +1,4 @@
+import { FIELD_MESSAGES } from '@sac/contract/registration-fields';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
@@ -118,6 +119,48 @@ describe('registration fields and data sources', () => {
       Enabled: true,
       Rules: 'required|numeric|exact_length[10]',
     });
+  });
+
+  it('refuses child items naming a parent value the parent does not have, and parents on a source without one', async () => {
+    const missing = await call('POST', '/admin/custom-registration-data', {
+      Name: 'province',
+      ParentName: 'country',
+      Items: [
+        { Value: 'ON', Text: 'Ontario', Parent: 'CA' },
+        { Value: 'KA', Text: 'Karnataka', Parent: 'IN' },
+      ],
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().Description).toBe(`${FIELD_MESSAGES.parentValueMissing}: CA.`);
+    const orphan = await call('POST', '/admin/custom-registration-data', {
+      Name: 'colour',
+      Items: [{ Value: 'red', Text: 'Red', Parent: 'GB' }],
+    });
+    expect(orphan.json().Description).toBe(FIELD_MESSAGES.parentWithoutSource);
+    const list = await call('GET', '/admin/custom-registration-data-list');
+    expect(list.json().Data.map((d: { Name: string }) => d.Name)).not.toContain('province');
+  });
+
+  it('keeps email or phone enabled: a save that would turn off both is refused and changes nothing', async () => {
+    const save = (Fields: Array<{ Name: string; Enabled: boolean; Rules?: string }>) =>
+      call('POST', '/admin/default-fields', { Fields: Fields.map((f) => ({ Rules: '', ...f })) });
+    const both = await save([
+      { Name: 'EmailId', Enabled: false },
+      { Name: 'PhoneId', Enabled: false },
+    ]);
+    expect(both.statusCode).toBe(400);
+    expect(both.json().Description).toBe(FIELD_MESSAGES.identifierNeeded);
+    // phone is on (the test above): email may go off; then phone may not
+    expect(
+      (await save([{ Name: 'EmailId', Enabled: false, Rules: 'required|valid_email' }])).statusCode,
+    ).toBe(200);
+    const last = await save([{ Name: 'PhoneId', Enabled: false }]);
+    expect(last.json().Description).toBe(FIELD_MESSAGES.identifierNeeded);
+    const fields = (await call('GET', '/admin/active-custom-fields')).json().Data;
+    expect(fields.find((f: { Name: string }) => f.Name === 'PhoneId').Enabled).toBe(true);
+    expect((await save([{ Name: 'EmailId', Enabled: true, Rules: 'required|valid_email' }])).statusCode).toBe(
+      200,
+    );
   });
 
   it('lists the integrations and their state', async () => {

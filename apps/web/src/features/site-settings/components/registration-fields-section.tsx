@@ -2,6 +2,7 @@ import {
   customFieldBody,
   DEFAULT_FIELD_NAMES,
   defaultFieldsBody,
+  FIELD_MESSAGES,
   FIELD_TYPES,
 } from '@sac/contract/registration-fields';
 import { type FormEvent, useState } from 'react';
@@ -85,6 +86,7 @@ function FieldsTable({
   const save = useSaveDefaultFields(site);
   const [edits, setEdits] = useState<Record<string, Edit>>(() => editsOf(rows));
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [alert, setAlert] = useState<string | undefined>();
   const [syncedAt, setSyncedAt] = useState(updatedAt);
   if (syncedAt !== updatedAt) {
     setSyncedAt(updatedAt);
@@ -156,6 +158,14 @@ function FieldsTable({
 
   const onSave = () => {
     const body = { Fields: Object.entries(edits).map(([Name, e]) => ({ Name, ...e })) };
+    // Customers sign in with their email or phone: one of the two stays enabled (the server checks too).
+    const off = (name: string) =>
+      (edits[name]?.Enabled ?? rows?.find((r) => r.Name === name)?.Enabled) === false;
+    setAlert(undefined);
+    if (off('EmailId') && off('PhoneId')) {
+      setAlert(FIELD_MESSAGES.identifierNeeded);
+      return;
+    }
     const r = defaultFieldsBody.safeParse(body);
     if (!r.success) {
       const out: Record<string, string> = {};
@@ -172,6 +182,7 @@ function FieldsTable({
       onSuccess: (answer) => toast.success(answer.Message),
       onError: (e) => {
         if (!(e instanceof ApiError)) return;
+        if (e.fieldError('Fields')) setAlert(e.fieldError('Fields'));
         const out: Record<string, string> = {};
         for (const fe of e.envelope?.FieldErrors ?? []) {
           const m = /^Fields\.(\d+)\./.exec(fe.Field);
@@ -194,6 +205,11 @@ function FieldsTable({
         error={error ? errorText(error, common('tableFetchError')) : undefined}
         pageSize={PAGE_SIZE}
       />
+      {alert ? (
+        <p className="form-alert" role="alert">
+          {alert}
+        </p>
+      ) : null}
       {canWrite && Object.keys(edits).length > 0 ? (
         <div className="form-actions">
           <button type="button" className="button button-primary" aria-busy={save.isPending} onClick={onSave}>
