@@ -72,6 +72,12 @@ export const ERRORS = {
     status: 404,
     text: 'This site has no security-answer settings yet.',
   },
+  /** The spec's other security-question code, which the console ignores as it does 1090. */
+  securityQuestionsNotUsed: {
+    code: 1091,
+    status: 404,
+    text: 'This site does not use security questions.',
+  },
   encryptionKeyNeeded: { code: 962, status: 400, text: 'This encryption type needs an encryption key.' },
   fieldExists: { code: 963, status: 409, text: 'A field or data source with this name already exists.' },
   customDomainExists: { code: 961, status: 409, text: 'This domain is already bound to a site.' },

@@ -122,4 +122,29 @@ describe('time picker', () => {
     expect(onChange).toHaveBeenLastCalledWith('00:45');
     expect(screen.getByRole('button', { name: 'Report time 00:45' })).toBeTruthy();
   });
+
+  // Last: the clock chosen here is remembered for the tab's other pickers.
+  it('switches between the 12- and 24-hour clock (12 by default), keeping the time of day', () => {
+    const onChange = vi.fn();
+    render(<Harness initial="19:35" onChange={onChange} />);
+    let dialog = openPicker();
+    expect(within(dialog).getByRole('button', { name: '12-hour' }).getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(within(dialog).getByRole('button', { name: '24-hour' }));
+    expect(within(dialog).getAllByRole('button', { name: /o'clock$/ })).toHaveLength(24);
+    expect(within(dialog).getByRole('button', { name: "19 o'clock" }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(within(dialog).queryByRole('button', { name: 'PM' })).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    expect(onChange).not.toHaveBeenCalled(); // the same time, shown on the other clock
+    expect(screen.getByRole('button', { name: 'Report time 19:35' })).toBeTruthy();
+    dialog = openPicker();
+    fireEvent.click(within(dialog).getByRole('button', { name: '12-hour' }));
+    expect(within(dialog).getByRole('button', { name: 'PM' }).getAttribute('aria-pressed')).toBe('true');
+    expect(within(dialog).getByRole('button', { name: "7 o'clock" }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    expect(screen.getByRole('button', { name: 'Report time 7:35 PM' })).toBeTruthy();
+  });
 });

@@ -9,6 +9,9 @@ type View = 'hours' | 'minutes';
 const pad = (n: number) => String(n).padStart(2, '0');
 const HH_MM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
+/** The clock the user last chose in a picker (12- or 24-hour), for the rest of this tab's life. */
+let chosenHours24: boolean | undefined;
+
 /** 'HH:mm' (24-hour) -> hours and minutes; undefined for '' or anything else. */
 export function parseTime(value: string): { h: number; m: number } | undefined {
   const match = HH_MM.exec(value.trim());
@@ -83,8 +86,10 @@ export function TimePicker({
 }: TimePickerProps) {
   const t = useT('common');
   const [open, setOpen] = useState(false);
+  // The clock the user chose last (in any picker of this tab), else the field's own.
+  const [mode24, setMode24] = useState(() => chosenHours24 ?? hours24);
   const parsed = parseTime(value);
-  const shown = parsed ? formatTime(parsed.h, parsed.m, hours24, t) : t('chooseTime');
+  const shown = parsed ? formatTime(parsed.h, parsed.m, mode24, t) : t('chooseTime');
   const labelId = `${id}-label`;
   const valueId = `${id}-value`;
   const hintId = `${id}-hint`;
@@ -124,7 +129,11 @@ export function TimePicker({
         <TimePickerDialog
           title={title ?? label}
           value={parsed}
-          hours24={hours24}
+          hours24={mode24}
+          onHours24Change={(next) => {
+            chosenHours24 = next;
+            setMode24(next);
+          }}
           onCancel={() => setOpen(false)}
           onDone={(next) => {
             setOpen(false);
@@ -148,12 +157,14 @@ function TimePickerDialog({
   title,
   value,
   hours24,
+  onHours24Change,
   onCancel,
   onDone,
 }: {
   title: string;
   value: { h: number; m: number } | undefined;
   hours24: boolean;
+  onHours24Change: (hours24: boolean) => void;
   onCancel: () => void;
   onDone: (value: string) => void;
 }) {
@@ -222,6 +233,17 @@ function TimePickerDialog({
   };
 
   const h24 = hour === undefined ? undefined : fromDial(hour, period, hours24);
+  /** Another clock: the chosen hour stays the same time of day. */
+  const switchClock = (next: boolean) => {
+    if (next === hours24) return;
+    if (h24 !== undefined) {
+      const d = toDial(h24, next);
+      setHour(d.hour);
+      setPeriod(d.period);
+      if (view === 'hours') setFocusValue(d.hour);
+    } else if (view === 'hours') setFocusValue(next ? 12 : TIME_PICKER.hours12.max);
+    onHours24Change(next);
+  };
   const done = () => {
     if (h24 === undefined) return;
     onDone(`${pad(h24)}:${pad(minute)}`);
@@ -263,6 +285,20 @@ function TimePickerDialog({
               >
                 {t('timeMinutes')}
               </button>
+            </fieldset>
+            <fieldset className="segmented">
+              <legend className="visually-hidden">{t('timeClock')}</legend>
+              {([false, true] as const).map((is24) => (
+                <button
+                  key={String(is24)}
+                  type="button"
+                  className="segmented-button"
+                  aria-pressed={hours24 === is24}
+                  onClick={() => switchClock(is24)}
+                >
+                  {is24 ? t('time24Hour') : t('time12Hour')}
+                </button>
+              ))}
             </fieldset>
             {hours24 ? null : (
               <fieldset className="segmented">

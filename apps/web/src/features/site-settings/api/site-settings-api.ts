@@ -309,14 +309,20 @@ export interface EncryptionRead {
 }
 
 const ENCRYPTION_READS = {
-  password: { id: 'passwordSettings', unset: undefined },
-  'previous-password': { id: 'previousPasswordSettings', unset: ERRORS.previousPasswordSettingsNotSet.code },
-  'security-answer': { id: 'securityQuestionSettings', unset: ERRORS.securityAnswerSettingsNotSet.code },
-} as const;
+  password: { id: 'passwordSettings', unset: [] },
+  'previous-password': {
+    id: 'previousPasswordSettings',
+    unset: [ERRORS.previousPasswordSettingsNotSet.code],
+  },
+  'security-answer': {
+    id: 'securityQuestionSettings',
+    unset: [ERRORS.securityAnswerSettingsNotSet.code, ERRORS.securityQuestionsNotUsed.code],
+  },
+} as const satisfies Record<SettingSet, { id: string; unset: readonly number[] }>;
 
 /**
  * GET /admin/password-settings, /admin/previous-password-settings (1037: not set, ignored) or
- * /admin/security-question-settings (1090: not set, ignored).
+ * /admin/security-question-settings (1090 and 1091, as the spec says: ignored).
  */
 export function useEncryptionSettings(s: SiteRef, set: SettingSet) {
   const a = useApiAuth();
@@ -327,7 +333,8 @@ export function useEncryptionSettings(s: SiteRef, set: SettingSet) {
       try {
         return { settings: (await callApi(read.id, call(a, s, signal))).Data };
       } catch (error) {
-        if (read.unset !== undefined && error instanceof ApiError && error.code === read.unset) {
+        const unset: readonly number[] = read.unset;
+        if (error instanceof ApiError && error.code !== undefined && unset.includes(error.code)) {
           return { settings: undefined };
         }
         throw error;

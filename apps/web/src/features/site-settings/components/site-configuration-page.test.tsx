@@ -395,6 +395,17 @@ describe('encryption and hashing settings', () => {
     expect(screen.getAllByRole('button', { name: 'Preview' })).toHaveLength(3);
   });
 
+  it('ignores 1091 on the security-answer set as it does 1090: the defaults show', async () => {
+    stubApi(support, {
+      ...encryptionReads,
+      securityQuestionSettings: notFound(1091, 'This site does not use security questions.'),
+    });
+    renderPage('encryption');
+    const answer = await screen.findByRole('region', { name: 'Security answer' });
+    expect(await within(answer).findByLabelText('Salt attach type')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('previews a sample, saves a set and shows 962 under the key', async () => {
     const calls = stubApi(admin, {
       ...encryptionReads,
