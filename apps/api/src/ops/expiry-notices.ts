@@ -1,5 +1,5 @@
-import { formatExpiry } from '@sac/contract/impersonation-api';
 import type { AppContext } from '../app-context.ts';
+import { holderExpiryMail, ownerExpiryMail } from './expiry-notices.mails.ts';
 
 interface Claimed {
   id: number;
@@ -34,24 +34,14 @@ export async function sendExpiryNotices(ctx: AppContext, batch = 100): Promise<n
       [now, batch],
     );
     for (const g of r.rows) {
-      const ended = formatExpiry(new Date(g.expires_at).toISOString());
+      const ended = { requestId: g.id, appName: g.app_name, endedAt: new Date(g.expires_at) };
       const staff = g.holder_email;
-      if (staff && staff !== g.owner_email) {
-        await ctx.mailer.send(tx, {
-          to: staff,
-          subject: `Impersonation request ${g.id}: Expired`,
-          text: `Your access to ${g.app_name} through impersonation request ${g.id} ended at ${ended}. Ask for a new request if you still need access.`,
-        });
-      }
-      await ctx.mailer.send(tx, {
-        to: g.owner_email,
-        subject: `Access to your site ${g.app_name}: Expired`,
-        text: [
-          `Hello ${g.owner_first_name},`,
-          '',
-          `The access you allowed our support staff to ${g.app_name} (request ${g.id}) ended at ${ended}. They can no longer act on your site unless you allow a new request.`,
-        ].join('\n'),
-      });
+      if (staff && staff !== g.owner_email)
+        await ctx.mailer.send(tx, holderExpiryMail({ to: staff, ...ended }));
+      await ctx.mailer.send(
+        tx,
+        ownerExpiryMail({ to: g.owner_email, firstName: g.owner_first_name, ...ended }),
+      );
     }
     return r.rows.length;
   });

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
-import { approverSinceSql } from './staff.repo.ts';
+import { approverSince } from './staff.repo.ts';
 
 /**
  * Separation of duties: a staff member who was just given a role that approves impersonation
@@ -26,6 +26,5 @@ export async function approverStanding(
   now: Date,
   coolDownMs: number,
 ): Promise<ApproverStanding> {
-  const r = await db.query<{ since: Date | null }>(`SELECT ${approverSinceSql('$1::uuid')} AS since`, [uid]);
-  return standing(r.rows[0]?.since ?? null, now, coolDownMs);
+  return standing(await approverSince(db, uid), now, coolDownMs);
 }

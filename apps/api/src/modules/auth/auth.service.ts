@@ -4,6 +4,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { consoleResetPage } from '../../lib/console-url.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/password-hash.ts';
 import { writeActivity } from '../activity/activity.service.ts';
+import { resetPasswordMail } from './auth.mails.ts';
 import {
   countAccountAttempt,
   LOCKOUT_THRESHOLD,
@@ -11,7 +12,7 @@ import {
   recordAccountSuccess,
 } from './login-throttle.ts';
 import { createSignInSession, revokeSession, revokeUserSessions } from './sessions.repo.ts';
-import { findStaffByEmail, findStaffByUid, setPassword } from './staff.repo.ts';
+import { findStaffByEmail, findStaffByUid, lockStaffRow, setPassword } from './staff.repo.ts';
 import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
 
 /**
@@ -134,7 +135,7 @@ async function mailResetLink(
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     // One at a time per account, so that requests arriving together count each other's links.
-    await tx.query(`SELECT 1 FROM staff WHERE uid = $1 FOR UPDATE`, [staff.uid]);
+    await lockStaffRow(tx, staff.uid);
     const since = new Date(now.getTime() - 3_600_000);
     if ((await tokensIssuedSince(tx, staff.uid, 'reset', since)) >= RESET_MAILS_PER_HOUR) {
       await writeActivity(tx, {
@@ -154,21 +155,15 @@ async function mailResetLink(
     });
     page.searchParams.set('vtype', RESET_VTYPE);
     page.searchParams.set('vtoken', token);
-    const minutes = Math.round(ctx.config.resetTokenTtlMs / 60_000);
-    await ctx.mailer.send(tx, {
-      to: staff.email,
-      subject: 'Reset your Super Admin Console password',
-      text: [
-        `Hello ${staff.full_name || staff.email},`,
-        '',
-        'Someone asked to reset the password of your Super Admin Console account.',
-        `Open this link within ${minutes} minutes to choose a new password (it works once):`,
-        '',
-        page.toString(),
-        '',
-        'If you did not ask for this, ignore this message: your password stays as it is.',
-      ].join('\n'),
-    });
+    await ctx.mailer.send(
+      tx,
+      resetPasswordMail({
+        to: staff.email,
+        name: staff.full_name,
+        resetUrl: page.toString(),
+        ttlMinutes: Math.round(ctx.config.resetTokenTtlMs / 60_000),
+      }),
+    );
   });
 }
 

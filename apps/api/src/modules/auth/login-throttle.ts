@@ -1,5 +1,13 @@
 import type { AddressFailureStore } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
+import {
+  addAccountAttempt,
+  addAddressFailure,
+  addressFailuresOn,
+  clearAccountFailures,
+  lockAccount,
+  takeBackAddressFailure,
+} from './login-throttle.repo.ts';
 
 /** Account lockout: after this many consecutive failures the account is locked. */
 export const LOCKOUT_THRESHOLD = 5;
@@ -17,28 +25,9 @@ const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 export function databaseAddressStore(db: Queryable): AddressFailureStore {
   return {
     kind: 'database',
-    async failuresToday(address, at) {
-      const r = await db.query<{ failures: number }>(
-        'SELECT failures FROM login_failures_by_address WHERE address = $1 AND day = $2',
-        [address, utcDay(at)],
-      );
-      return r.rows[0]?.failures ?? 0;
-    },
-    async recordFailure(address, at) {
-      const r = await db.query<{ failures: number }>(
-        `INSERT INTO login_failures_by_address (address, day, failures) VALUES ($1, $2, 1)
-         ON CONFLICT (address, day) DO UPDATE SET failures = login_failures_by_address.failures + 1
-         RETURNING failures`,
-        [address, utcDay(at)],
-      );
-      return r.rows[0]?.failures ?? 1;
-    },
-    async forgive(address, at) {
-      await db.query(
-        'UPDATE login_failures_by_address SET failures = failures - 1 WHERE address = $1 AND day = $2 AND failures > 0',
-        [address, utcDay(at)],
-      );
-    },
+    failuresToday: (address, at) => addressFailuresOn(db, address, utcDay(at)),
+    recordFailure: (address, at) => addAddressFailure(db, address, utcDay(at)),
+    forgive: (address, at) => takeBackAddressFailure(db, address, utcDay(at)),
   };
 }
 
@@ -94,14 +83,8 @@ export function redisAddressStore(redis: RedisCounter, prefix: string): AddressF
  * attempt's number since the last success or lockout, or undefined while the account is locked.
  * Only attempts numbered up to LOCKOUT_THRESHOLD may have their password checked.
  */
-export async function countAccountAttempt(db: Queryable, uid: string, at: Date): Promise<number | undefined> {
-  const r = await db.query<{ failed_logins: number }>(
-    `UPDATE staff SET failed_logins = failed_logins + 1
-      WHERE uid = $1 AND (locked_until IS NULL OR locked_until <= $2)
-      RETURNING failed_logins`,
-    [uid, at],
-  );
-  return r.rows[0]?.failed_logins;
+export function countAccountAttempt(db: Queryable, uid: string, at: Date): Promise<number | undefined> {
+  return addAccountAttempt(db, uid, at);
 }
 
 /**
@@ -115,15 +98,7 @@ export async function lockAfterFailure(
   at: Date,
 ): Promise<Date | undefined> {
   if (attempt !== LOCKOUT_THRESHOLD) return undefined;
-  const r = await db.query<{ locked_until: Date }>(
-    `UPDATE staff SET failed_logins = 0, lockouts = lockouts + 1,
-        locked_until = $2::timestamptz + make_interval(secs => LEAST($3::float8 * power(2, lockouts), $4::float8) / 1000)
-      WHERE uid = $1 AND (locked_until IS NULL OR locked_until <= $2)
-      RETURNING locked_until`,
-    [uid, at, LOCKOUT_BASE_MS, LOCKOUT_MAX_MS],
-  );
-  const until = r.rows[0]?.locked_until;
-  return until ? new Date(until) : undefined;
+  return lockAccount(db, uid, at, LOCKOUT_BASE_MS, LOCKOUT_MAX_MS);
 }
 
 /**
@@ -136,9 +111,6 @@ export async function recordAccountFailure(db: Queryable, uid: string, at: Date)
   return attempt === undefined ? undefined : lockAfterFailure(db, uid, attempt, at);
 }
 
-export async function recordAccountSuccess(db: Queryable, uid: string, at: Date): Promise<void> {
-  await db.query(
-    `UPDATE staff SET failed_logins = 0, lockouts = 0, locked_until = NULL, last_login_at = $2 WHERE uid = $1`,
-    [uid, at],
-  );
+export function recordAccountSuccess(db: Queryable, uid: string, at: Date): Promise<void> {
+  return clearAccountFailures(db, uid, at);
 }

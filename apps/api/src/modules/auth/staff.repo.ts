@@ -26,7 +26,7 @@ export interface StaffRowWithApprover extends StaffRow {
  * or NULL when one of them has no recorded time (held before grant times were recorded, or given
  * at the first start, as the demo staff are) or when they hold none.
  */
-export const approverSinceSql = (uidExpr: string) => `(
+const approverSinceSql = (uidExpr: string) => `(
   SELECT CASE WHEN bool_or(ar.granted_at IS NULL) THEN NULL ELSE min(ar.granted_at) END
   FROM staff_roles ar JOIN roles ap ON ap.name = ar.role
   WHERE ar.uid = ${uidExpr} AND 'impersonation.approve' = ANY(ap.permissions))`;
@@ -57,6 +57,17 @@ export async function findStaffByUid(db: Queryable, uid: string): Promise<StaffR
     [uid],
   );
   return r.rows[0];
+}
+
+/** Reads when a staff member got a role that approves impersonation (see approverSinceSql); null when unrecorded or none. */
+export async function approverSince(db: Queryable, uid: string): Promise<Date | null> {
+  const r = await db.query<{ since: Date | null }>(`SELECT ${approverSinceSql('$1::uuid')} AS since`, [uid]);
+  return r.rows[0]?.since ?? null;
+}
+
+/** Locks one staff row (FOR UPDATE) until the transaction ends, so work on one account goes one at a time. */
+export async function lockStaffRow(db: Queryable, uid: string): Promise<void> {
+  await db.query(`SELECT 1 FROM staff WHERE uid = $1 FOR UPDATE`, [uid]);
 }
 
 export async function insertStaff(

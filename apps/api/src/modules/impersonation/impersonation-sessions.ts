@@ -5,20 +5,12 @@ import { AppError } from '../../lib/app-error.ts';
 import { createSession } from '../auth/staff.service.ts';
 import { customerRoleCatalogue } from '../customers/sites.service.ts';
 import { logEvent } from './impersonation.repo.ts';
-
-interface GrantRow {
-  id: number;
-  app_id: number;
-  app_name: string;
-  holder_uid: string | null;
-  approved_roles: string[];
-  approved_permissions: string[];
-  expires_at: Date;
-}
-
-const GRANT_SQL = `SELECT r.id, r.app_id, s.app_name, r.holder_uid, r.approved_roles, r.approved_permissions, r.expires_at
-  FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id
-  WHERE r.status = 'Approved' AND r.consent = 'granted' AND r.deleted_at IS NULL AND r.expires_at > $1`;
+import {
+  type GrantRow,
+  isOwnerOrMemberOfSite,
+  liveGrantOfRequest,
+  liveGrantsOfSite,
+} from './impersonation-sessions.repo.ts';
 
 async function permissionsOf(db: Queryable, g: GrantRow): Promise<string[]> {
   return grantedPermissions(g.approved_roles, g.approved_permissions, await customerRoleCatalogue(db));
@@ -44,22 +36,14 @@ const holds = (g: GrantRow, staff: { uid: string }) => g.holder_uid !== null && 
 
 /** The caller's live grant on a site: approved, consented, unexpired, and theirs. */
 async function liveGrant(ctx: AppContext, actor: StaffSession, appId: number): Promise<GrantRow> {
-  const r = await ctx.db.query<GrantRow>(`${GRANT_SQL} AND r.app_id = $2 ORDER BY r.expires_at DESC`, [
-    ctx.clock.now(),
-    appId,
-  ]);
-  const g = r.rows.find((x) => holds(x, actor));
+  const g = (await liveGrantsOfSite(ctx.db, ctx.clock.now(), appId)).find((x) => holds(x, actor));
   if (!g) throw new AppError('impersonationForbidden', M.noGrant);
   return g;
 }
 
 export async function updateAccess(ctx: AppContext, actor: StaffSession, appId: number, userId: string) {
-  const site = await ctx.db.query(
-    `SELECT 1 FROM sites s LEFT JOIN site_members m ON m.app_id = s.app_id AND m.customer_uid = $2
-     WHERE s.app_id = $1 AND (s.owner_uid = $2 OR m.customer_uid IS NOT NULL)`,
-    [appId, userId],
-  );
-  if (!site.rows[0]) throw new AppError('notFound', 'This customer has no site with that appId.');
+  if (!(await isOwnerOrMemberOfSite(ctx.db, appId, userId)))
+    throw new AppError('notFound', 'This customer has no site with that appId.');
   const g = await liveGrant(ctx, actor, appId);
   return { Data: grantOut(g, await permissionsOf(ctx.db, g)) };
 }
@@ -97,8 +81,7 @@ export async function impersonationScope(
   requestId: number,
   staff: { uid: string; email: string },
 ): Promise<NonNullable<StaffSession['impersonation']>> {
-  const r = await ctx.db.query<GrantRow>(`${GRANT_SQL} AND r.id = $2`, [ctx.clock.now(), requestId]);
-  const g = r.rows[0];
+  const g = await liveGrantOfRequest(ctx.db, ctx.clock.now(), requestId);
   if (!g || !holds(g, staff)) throw new AppError('unauthenticated', M.ended);
   return {
     requestId: Number(g.id),

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import { staffRolesByEmail } from './staff-pseudonyms.repo.ts';
 
 /** Role shown for a staff member: the most senior they hold. */
 const ROLE_ORDER = ['SuperAdmin', 'Admin'];
@@ -19,13 +20,7 @@ export async function staffLabeller(
   const wanted = [...new Set([...emails].map((e) => e.toLowerCase()))];
   const roles = new Map<string, string>();
   if (wanted.length > 0) {
-    const r = await db.query<{ email: string; roles: string[] }>(
-      `SELECT lower(s.email) AS email, coalesce(array_agg(r.role) FILTER (WHERE r.role IS NOT NULL), '{}') AS roles
-         FROM staff s LEFT JOIN staff_roles r ON r.uid = s.uid
-        WHERE lower(s.email) = ANY($1) GROUP BY s.email`,
-      [wanted],
-    );
-    for (const row of r.rows) {
+    for (const row of await staffRolesByEmail(db, wanted)) {
       const held = row.roles;
       roles.set(row.email, ROLE_ORDER.find((x) => held.includes(x)) ?? [...held].sort()[0] ?? 'Staff');
     }

@@ -3,7 +3,7 @@ import { INVITE_VTYPE } from '@sac/contract/auth';
 import { ERRORS } from '@sac/contract/errors';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { canOpenProfile } from '@sac/contract/profile-access';
-import { assignableRoles, canManageStaff, INVITATION_TTL_MS, TEAM_MESSAGES } from '@sac/contract/team';
+import { assignableRoles, canManageStaff, INVITATION_TTL_MS } from '@sac/contract/team';
 import { generatePassword } from '@sac/contract/validation';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -27,6 +27,7 @@ import {
   setStaffRoles,
   standing,
 } from '../auth/staff.service.ts';
+import { invitationMail } from './team.mails.ts';
 
 /**
  * A staff row under the server's names of spec section 3, with when they got the SuperAdmin role
@@ -118,20 +119,16 @@ export async function create(
       const link = consolePageFor(ctx.config, origin, '/login');
       link.searchParams.set('vtype', INVITE_VTYPE);
       link.searchParams.set('vtoken', token);
-      await ctx.mailer.send(tx, {
-        to: body.email,
-        subject: TEAM_MESSAGES.invitationSubject,
-        text: [
-          `Hello ${body.name || body.email},`,
-          '',
-          `${actor.name || actor.email} has created a Super Admin Console account for you with the role${wanted.length > 1 ? 's' : ''} ${wanted.join(', ')}.`,
-          'Open this link within 24 hours to set your password (it works once):',
-          '',
-          link.toString(),
-          '',
-          'If the link has expired, use "Forgot password" on the sign-in page.',
-        ].join('\n'),
-      });
+      await ctx.mailer.send(
+        tx,
+        invitationMail({
+          to: body.email,
+          name: body.name,
+          inviter: { name: actor.name, email: actor.email },
+          roles: wanted,
+          invitationUrl: link.toString(),
+        }),
+      );
     });
   } catch (e) {
     // Two creations racing on one email: the unique index decides.
