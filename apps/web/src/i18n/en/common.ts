@@ -13,6 +13,11 @@ export const common = {
   chunkErrorBody: 'Part of the console could not be loaded. Please check your network and reload.',
   reload: 'Reload',
   retry: 'Retry',
+  siteSharedNotOwned:
+    '{site} is shared with this customer, not owned by them: its settings are changed through its owner.',
+  openAsOwner: 'Open it for its owner',
+  siteNotTheirs: 'This customer has no site with this id.',
+  backToTheCustomer: 'Back to the customer',
   leaveTitle: 'Leave without saving?',
   leaveText: 'Your changes on this page are not saved. If you leave, they are lost.',
   leave: 'Leave',

@@ -273,6 +273,14 @@ describe('site form: focus for keyboard and screen-reader users', () => {
 describe('site form: edit site', () => {
   const editPath = `${EDIT}?uid=${UID}&appId=11`;
 
+  it("says the site is not this customer's instead of an editable form", async () => {
+    stubApi(admin, { ...siteReads, customerAllApps: () => ({ body: { Data: [site(12)] } }) });
+    renderScreen(editPath, routes);
+    expect(await screen.findByText('This customer has no site with this id.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the customer' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { level: 2, name: 'Additional Site Information' })).toBeNull();
+  });
+
   it("starts at step 2 with the site's values; the steps can be opened in any order", async () => {
     stubApi(admin, siteReads);
     renderScreen(editPath, routes);

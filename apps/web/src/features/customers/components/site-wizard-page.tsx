@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { QueryStatus } from '../../../components/query-status.tsx';
+import { NotOwnedSite, useSiteOwnership } from '../../../components/site-ownership.tsx';
 import { type StepItem, Stepper } from '../../../components/stepper.tsx';
 import { sameValues } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
@@ -77,9 +78,26 @@ export default function SiteWizardPage({ mode }: { mode: WizardMode }) {
       </section>
     );
   }
-  return (
-    <SiteWizard key={`${mode}:${uid}:${appId ?? ''}`} mode={mode} uid={uid} appId={appId} title={title} />
-  );
+  return <OwnedSiteWizard mode={mode} uid={uid} appId={appId} title={title} />;
+}
+
+/** An edit names a site the customer must own: otherwise the form would only fail to save. */
+function OwnedSiteWizard(props: { mode: WizardMode; uid: string; appId: number | undefined; title: string }) {
+  const { mode, uid, appId, title } = props;
+  const ownership = useSiteOwnership(uid, mode === 'edit' ? appId : undefined);
+  if (ownership.kind === 'shared' || ownership.kind === 'not-theirs') {
+    return (
+      <section className="card" aria-labelledby="screen-title">
+        <h1 id="screen-title">{title}</h1>
+        <NotOwnedSite
+          uid={uid}
+          ownership={ownership}
+          ownerLink={(owner) => paths.editSite(owner, appId ?? 0)}
+        />
+      </section>
+    );
+  }
+  return <SiteWizard key={`${mode}:${uid}:${appId ?? ''}`} {...props} />;
 }
 
 function SiteWizard({

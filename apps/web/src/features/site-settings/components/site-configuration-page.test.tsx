@@ -71,6 +71,38 @@ const base: StubRoutes = {
 };
 
 describe('site configuration', () => {
+  it("says a shared site is not this customer's and links to its owner, instead of the tabs", async () => {
+    const OWNER = 'bab00000-0000-4000-8000-000000001791';
+    stubApi(['site-settings.read', 'site-settings.write', 'sites.read'], {
+      ...base,
+      customerAllApps: () => ({
+        body: {
+          Data: [
+            {
+              appId: 1,
+              AppName: 'difference-engine',
+              ApiKey: 'k',
+              uid: OWNER,
+              Status: 'active',
+              Plan: 'Free',
+              Role: 'Developer',
+              CreatedDate: '2024-01-01T00:00:00.000Z',
+            },
+          ],
+        },
+      }),
+    });
+    renderPage('webapps');
+    const alert = await screen.findByText(
+      /^difference-engine is shared with this customer, not owned by them/,
+    );
+    expect(alert).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Open it for its owner' }).getAttribute('href')).toBe(
+      `/manage-customer/site-configuration?uid=${OWNER}&appId=1`,
+    );
+    expect(screen.queryByRole('tablist')).toBeNull();
+  });
+
   it('shows the plan info and switches sections with the tabs', async () => {
     stubApi(support, base);
     renderPage('plan');

@@ -1,6 +1,7 @@
 import type { EndpointId } from '@sac/contract/endpoint-routes';
 import { type KeyboardEvent, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { NotOwnedSite, useSiteOwnership } from '../../../components/site-ownership.tsx';
 import { useApiAuth } from '../../../lib/api-auth.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
@@ -55,7 +56,9 @@ export default function SiteConfigurationPage() {
   const auth = useApiAuth();
   const uid = params.get('uid')?.trim() ?? '';
   const appId = Number(params.get('appId'));
-  const valid = uid !== '' && Number.isInteger(appId) && appId > 0;
+  const named = uid !== '' && Number.isInteger(appId) && appId > 0;
+  const ownership = useSiteOwnership(uid, named ? appId : undefined);
+  const valid = named && ownership.kind !== 'shared' && ownership.kind !== 'not-theirs';
   const raw = params.get('section');
   const current: SectionId = isSection(raw) ? raw : 'overview';
   const impersonating = auth.pair !== undefined;
@@ -101,11 +104,16 @@ export default function SiteConfigurationPage() {
             </div>
           ) : null}
         </div>
-        {valid ? null : (
+        {named ? null : (
           <p className="form-alert" role="alert">
             {t('noSiteSelected')}
           </p>
         )}
+        <NotOwnedSite
+          uid={uid}
+          ownership={ownership}
+          ownerLink={(owner) => paths.siteConfiguration(owner, appId)}
+        />
         {valid && staffReadOnly ? (
           <p className="notice notice-info config-read-only">{t('readOnly')}</p>
         ) : null}
