@@ -191,7 +191,8 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   await app.register(cors, {
     origin: opts.config.consoleOrigins,
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: [HEADERS.token, HEADERS.sign, HEADERS.ajaxMarker, 'Content-Type'],
+    allowedHeaders: [HEADERS.token, HEADERS.sign, HEADERS.ajaxMarker, HEADERS.ifMatch, 'Content-Type'],
+    exposedHeaders: [HEADERS.etag],
     maxAge: 600,
   });
   requestGuard(app);

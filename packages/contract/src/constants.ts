@@ -55,6 +55,9 @@ export const HEADERS = {
   sign: 'xsign',
   ajaxMarker: 'X-Requested-With',
   ajaxMarkerValue: 'XMLHttpRequest',
+  /** A versioned record's read answers its version; a write names the version it was read at. */
+  etag: 'ETag',
+  ifMatch: 'If-Match',
 } as const;
 
 export const LANGUAGES = ['en', 'sp', 'fr', 'si', 'tr'] as const;

@@ -31,7 +31,8 @@ export const ERRORS = {
   samePassword: { code: 910, status: 400, text: 'The new password must differ from the old password.' },
   unknownCall: { code: 920, status: 404, text: 'There is no such call.' },
   notFound: { code: 927, status: 404, text: MESSAGES.searchNotFound },
-  conflict: { code: 930, status: 409, text: 'The record was changed by someone else. Please reload.' },
+  /** A write named (If-Match) a version older than the stored one: nothing was written. */
+  conflict: { code: 930, status: 412, text: 'The record was changed by someone else. Please reload.' },
   superUserExists: { code: 931, status: 409, text: MESSAGES.superUserExists },
   ownRoles: { code: 932, status: 403, text: 'You cannot change your own roles.' },
   ownAccount: { code: 933, status: 403, text: 'You cannot delete your own account.' },

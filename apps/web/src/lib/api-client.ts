@@ -89,6 +89,8 @@ export interface CallInput<I extends EndpointId> {
    * ends only the impersonation: the admin's sign-in stays.
    */
   auth?: TokenPair;
+  /** The version (ETag) the written record was read at: a newer stored one answers 412 (930). */
+  ifMatch?: string;
 }
 
 /**
@@ -98,13 +100,30 @@ export interface CallInput<I extends EndpointId> {
  * pair, any 401 ends the impersonation instead (the admin session is left alone).
  */
 export async function callApi<I extends EndpointId>(id: I, input: CallInput<I> = {}): Promise<ResponseOf<I>> {
+  return (await send(id, input)).body;
+}
+
+/** callApi, with the version (ETag) the answer carries, for reads and writes of versioned records. */
+export async function callApiVersioned<I extends EndpointId>(
+  id: I,
+  input: CallInput<I> = {},
+): Promise<{ body: ResponseOf<I>; etag: string | undefined }> {
+  return send(id, input);
+}
+
+async function send<I extends EndpointId>(
+  id: I,
+  input: CallInput<I>,
+): Promise<{ body: ResponseOf<I>; etag: string | undefined }> {
   const def = ENDPOINT_ROUTES[id];
   const url = `${getApiBase()}${def.path}${toQueryString(input.query as Record<string, Scalar> | undefined)}`;
   let res: Response;
   try {
     res = await fetch(url, {
       method: def.method,
-      headers: requestHeaders(input.auth),
+      headers: input.ifMatch
+        ? { ...requestHeaders(input.auth), [HEADERS.ifMatch]: input.ifMatch }
+        : requestHeaders(input.auth),
       body: input.body === undefined ? (def.method === 'GET' ? undefined : '{}') : JSON.stringify(input.body),
       signal: input.signal,
       credentials: 'omit',
@@ -132,5 +151,5 @@ export async function callApi<I extends EndpointId>(id: I, input: CallInput<I> =
     }
     throw error;
   }
-  return body as ResponseOf<I>;
+  return { body: body as ResponseOf<I>, etag: res.headers.get(HEADERS.etag) ?? undefined };
 }

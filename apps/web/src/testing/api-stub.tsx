@@ -53,9 +53,10 @@ export interface StubCall {
   headers: Record<string, string>;
 }
 
-type Answer<I extends EndpointId> =
+type Answer<I extends EndpointId> = (
   | { status?: 200; body: DeepPartial<ResponseOf<I>> }
-  | { status: number; body: Partial<ErrorBody> | string };
+  | { status: number; body: Partial<ErrorBody> | string }
+) & { headers?: Record<string, string> };
 
 /** Per endpoint id: the answer to give, from the call's body and address. */
 export type StubRoutes = {
@@ -103,7 +104,7 @@ export function stubApi(who: Viewer | undefined, routes: StubRoutes) {
     if (!handler)
       return Response.json({ ErrorCode: 920, Description: 'There is no such call.' }, { status: 404 });
     const answer = handler({ body, url, headers });
-    return Response.json(answer.body, { status: answer.status ?? 200 });
+    return Response.json(answer.body, { status: answer.status ?? 200, headers: answer.headers });
   });
   vi.stubGlobal('fetch', fetchMock);
   return { calls, fetchMock, callsTo: (id: EndpointId) => calls.filter((c) => c.id === id) };

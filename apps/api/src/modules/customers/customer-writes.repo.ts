@@ -165,6 +165,7 @@ export async function saveSiteStatus(
 }
 
 /** A customer's profile; the email stays verified only when it is unchanged (case aside). */
+/** Writes the profile's fields; false when the stored version is not `expectedVersion` (nothing written). */
 export async function updateCustomerProfile(
   db: Queryable,
   uid: string,
@@ -180,13 +181,15 @@ export async function updateCustomerProfile(
     timeZone: string;
   },
   at: Date,
-): Promise<void> {
-  await db.query(
+  /** The version the form was read at; undefined to write whatever the current one is. */
+  expectedVersion?: number,
+): Promise<boolean> {
+  const r = await db.query(
     `UPDATE customers SET first_name = $2, last_name = $3, email = $4, organization = $5, phone = $6,
        contact_email = $7, time_zone = $8, modified_at = $9,
        email_verified = email_verified AND lower(email) = lower($4),
-       auth_email = coalesce($10, auth_email)
-     WHERE uid = $1`,
+       auth_email = coalesce($10, auth_email), version = version + 1
+     WHERE uid = $1 AND ($11::bigint IS NULL OR version = $11) RETURNING uid`,
     [
       uid,
       p.firstName,
@@ -198,8 +201,10 @@ export async function updateCustomerProfile(
       p.timeZone,
       at,
       p.authEmail ?? null,
+      expectedVersion ?? null,
     ],
   );
+  return r.rows.length > 0;
 }
 
 export async function setCustomerPassword(db: Queryable, uid: string, hash: string, at: Date): Promise<void> {

@@ -252,6 +252,8 @@ export async function updateProfile(
   actor: StaffSession,
   uid: string,
   body: z.output<typeof updateCustomerProfileBody>,
+  /** The version the form was read at (If-Match); a newer stored one refuses the write (930). */
+  expectedVersion?: number,
 ) {
   const before = await read.customer(ctx, uid);
   const d = body.data;
@@ -262,7 +264,7 @@ export async function updateProfile(
       if (await emailTaken(tx, d.Email, uid)) throw new AppError('customerEmailTaken');
       if (d.AuthEmail !== undefined && (await emailTaken(tx, d.AuthEmail, uid)))
         throw new AppError('customerAuthEmailTaken');
-      await updateCustomerProfile(
+      const written = await updateCustomerProfile(
         tx,
         uid,
         {
@@ -276,7 +278,9 @@ export async function updateProfile(
           timeZone: d.TimeZone,
         },
         ctx.clock.now(),
+        expectedVersion,
       );
+      if (!written) throw new AppError('conflict');
       const changed = Object.entries({
         FirstName: [before.first_name, d.FirstName],
         LastName: [before.last_name, d.LastName],
@@ -297,7 +301,7 @@ export async function updateProfile(
       throw new AppError(d.AuthEmail === undefined ? 'customerEmailTaken' : 'customerAuthEmailTaken');
     throw e;
   }
-  return read.profile(ctx, uid);
+  return read.versionedProfile(ctx, uid);
 }
 
 export async function setPassword(

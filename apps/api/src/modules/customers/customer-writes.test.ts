@@ -399,6 +399,45 @@ describe('profile, password and email', () => {
     ).rejects.toMatchObject({ code: '23505' });
   });
 
+  it('refuses a write from a stale form (If-Match older than the stored version) with 412 and 930', async () => {
+    const ida = await insertCustomer(t.db, { first: 'Ida', last: 'Rhodes', email: 'ida@census.example' });
+    const read = () => call('GET', '/admin/customerprofilebyuid', undefined, { uid: ida });
+    const first = await read();
+    const tag = first.headers.etag as string;
+    expect(tag).toMatch(/^"\d+"$/);
+    const put = (data: Record<string, unknown>, ifMatch?: string) =>
+      t.call({
+        method: 'PUT',
+        url: '/admin/customerprofile',
+        session: s,
+        query: { uid: ida },
+        ...(ifMatch ? { headers: { 'if-match': ifMatch } } : {}),
+        payload: {
+          data: {
+            FirstName: 'Ida',
+            LastName: 'Rhodes',
+            Email: 'ida@census.example',
+            TimeZone: 'Europe/London',
+            ...data,
+          },
+        },
+      });
+    // two editors read the same version; the first save wins and moves the version on
+    const saved = await put({ Organization: 'Census Bureau' }, tag);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.headers.etag).not.toBe(tag);
+    expect((await read()).headers.etag).toBe(saved.headers.etag);
+    // the second, from the stale form, is refused and stores nothing
+    const stale = await put({ Organization: '', PhoneNumber: '5551112222' }, tag);
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json()).toMatchObject({ ErrorCode: 930, Description: ERRORS.conflict.text });
+    expect((await read()).json().Data).toMatchObject({ Organization: 'Census Bureau', PhoneNumber: '' });
+    // from the new version it goes through; without If-Match there is no precondition
+    expect((await put({ PhoneNumber: '5551112222' }, saved.headers.etag as string)).statusCode).toBe(200);
+    expect((await put({ PhoneNumber: '5553334444' })).statusCode).toBe(200);
+    expect((await put({}, 'yesterday')).statusCode).toBe(400);
+  });
+
   it('saves the profile and logs which fields changed', async () => {
     t.clock.advance(60_000);
     const r = await profile({ PhoneNumber: '0987654321', Organization: 'GC&CS' });

@@ -23,10 +23,13 @@ export interface CustomerRow {
   email_verified: boolean;
   created_at: Date;
   modified_at: Date;
+  /** Raised by each profile write (If-Match / ETag). */
+  version: number;
 }
 
 const CUSTOMER_COLUMNS = `c.uid, c.first_name, c.last_name, c.email, c.organization, c.phone, c.auth_email,
-  c.contact_email, c.time_zone, c.status, c.role, c.email_verified, c.created_at, c.modified_at`;
+  c.contact_email, c.time_zone, c.status, c.role, c.email_verified, c.created_at, c.modified_at,
+  c.version::int AS version`;
 
 /** An ISO-8601 UTC text of a timestamp, made by the database: cheaper than Date objects per row. */
 const isoText = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

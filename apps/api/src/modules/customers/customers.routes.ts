@@ -1,13 +1,19 @@
+import { HEADERS } from '@sac/contract/constants';
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { ifMatchVersion, versionTag } from '../../lib/record-version.ts';
 import * as writes from './customer-writes.service.ts';
 import * as customers from './customers.service.ts';
 
 export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.searchCustomer, (c) => customers.search(ctx, c.query));
-  registerEndpoint(app, ctx, ENDPOINTS.customerProfile, (c) => customers.profile(ctx, c.query.uid));
+  registerEndpoint(app, ctx, ENDPOINTS.customerProfile, async (c) => {
+    const r = await customers.versionedProfile(ctx, c.query.uid);
+    c.reply.header(HEADERS.etag, versionTag(r.version));
+    return r.body;
+  });
   registerEndpoint(app, ctx, ENDPOINTS.userProfile, (c) => customers.account(ctx, c.query.uid));
   registerEndpoint(app, ctx, ENDPOINTS.loginSessions, (c) => customers.loginSessions(ctx, c.query.uid));
   registerEndpoint(app, ctx, ENDPOINTS.activityLogs, (c) =>
@@ -35,9 +41,12 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.createCustomer, (c) =>
     writes.createCustomer(ctx, c, signedIn(c), c.body),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateCustomerProfile, (c) =>
-    writes.updateProfile(ctx, c, signedIn(c), c.query.uid, c.body),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.updateCustomerProfile, async (c) => {
+    const expected = ifMatchVersion(c.request.headers[HEADERS.ifMatch.toLowerCase()]);
+    const r = await writes.updateProfile(ctx, c, signedIn(c), c.query.uid, c.body, expected);
+    c.reply.header(HEADERS.etag, versionTag(r.version));
+    return r.body;
+  });
   registerEndpoint(app, ctx, ENDPOINTS.setCustomerPassword, (c) =>
     writes.setPassword(ctx, c, signedIn(c), c.query.uid, c.body.password),
   );

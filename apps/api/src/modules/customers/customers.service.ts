@@ -102,7 +102,16 @@ export async function customer(ctx: AppContext, uid: string): Promise<CustomerRo
 }
 
 export async function profile(ctx: AppContext, uid: string) {
+  return profileOf(await customer(ctx, uid));
+}
+
+/** The profile with the version it was read at (answered as the ETag). */
+export async function versionedProfile(ctx: AppContext, uid: string) {
   const c = await customer(ctx, uid);
+  return { body: profileOf(c), version: c.version };
+}
+
+function profileOf(c: CustomerRow) {
   return {
     Data: {
       Uid: c.uid,

@@ -210,6 +210,12 @@ export const customers = {
   editProfileTitle: 'Edit Profile',
   contactEmailField: optional('Contact Email'),
   authEmailField: 'Authentication Email',
+  changedMeanwhileTitle: 'Changed by someone else.',
+  changedMeanwhileText:
+    'While you were editing, this profile was saved by someone else. Nothing of yours is saved yet; they changed:',
+  emptyValue: '(empty)',
+  loadTheirValues: 'Load their values',
+  saveMineOverTheirs: 'Save mine over theirs',
   authEmailHint: 'The address the customer signs in with.',
   authEmailFollows: 'The address the customer signs in with. It follows Email until you change it here.',
   save: 'Save',

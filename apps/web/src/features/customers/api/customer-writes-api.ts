@@ -2,7 +2,7 @@ import type { Site } from '@sac/contract/customers';
 import type { BodyOf } from '@sac/contract/endpoints';
 import { MESSAGES } from '@sac/contract/messages';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client.ts';
+import { callApi, callApiVersioned } from '../../../lib/api-client.ts';
 import { customerKeys } from './customers-api.ts';
 
 /** Query keys of the site form's reads (under the customer, so a customer's writes reach them). */
@@ -152,10 +152,17 @@ export function useUpdateCustomerProfile(uid: string) {
   return useMutation({
     mutationKey: [...customerKeys.all, 'profile', uid],
     meta: { errorFallback: MESSAGES.customerProfileUpdateFailed },
-    mutationFn: async (body: BodyOf<'updateCustomerProfile'>) =>
-      (await callApi('updateCustomerProfile', { query: { uid }, body })).Data,
-    onSuccess: (profile) => {
+    mutationFn: async (v: { body: BodyOf<'updateCustomerProfile'>; ifMatch: string | undefined }) => {
+      const { body, etag } = await callApiVersioned('updateCustomerProfile', {
+        query: { uid },
+        body: v.body,
+        ifMatch: v.ifMatch,
+      });
+      return { profile: body.Data, etag };
+    },
+    onSuccess: ({ profile, etag }) => {
       queryClient.setQueryData(customerKeys.profile(uid), profile);
+      queryClient.setQueryData(customerKeys.profileVersion(uid), etag ?? null);
       refreshActivity(queryClient, uid);
       void queryClient.invalidateQueries({ queryKey: customerKeys.account(uid) });
       void queryClient.invalidateQueries({ queryKey: [...customerKeys.all, 'search'] });

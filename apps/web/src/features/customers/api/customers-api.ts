@@ -1,6 +1,6 @@
 import type { SearchCriterion } from '@sac/contract/customers';
-import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client.ts';
+import { infiniteQueryOptions, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callApi, callApiVersioned } from '../../../lib/api-client.ts';
 
 /** One search: the criterion used and its (trimmed) term. */
 export interface CustomerSearch {
@@ -14,6 +14,8 @@ export const customerKeys = {
   search: (s: CustomerSearch) => [...customerKeys.all, 'search', s.criterion, s.term] as const,
   customer: (uid: string) => [...customerKeys.all, 'customer', uid] as const,
   profile: (uid: string) => [...customerKeys.customer(uid), 'profile'] as const,
+  /** The ETag the cached profile was read at (set by the profile's read and write, never fetched). */
+  profileVersion: (uid: string) => [...customerKeys.all, 'profile-version', uid] as const,
   account: (uid: string) => [...customerKeys.customer(uid), 'account'] as const,
   logins: (uid: string) => [...customerKeys.customer(uid), 'logins'] as const,
   ownedSites: (uid: string) => [...customerKeys.customer(uid), 'owned-sites'] as const,
@@ -45,12 +47,19 @@ export const useCustomerSearch = (s: CustomerSearch | undefined) =>
   });
 
 /** GET /admin/customerprofilebyuid: contact info. */
-export const useCustomerProfile = (uid: string, enabled = true) =>
-  useQuery({
+export const useCustomerProfile = (uid: string, enabled = true) => {
+  const queryClient = useQueryClient();
+  return useQuery({
     queryKey: customerKeys.profile(uid),
-    queryFn: async ({ signal }) => (await callApi('customerProfile', { query: { uid }, signal })).Data,
+    queryFn: async ({ signal }) => {
+      const { body, etag } = await callApiVersioned('customerProfile', { query: { uid }, signal });
+      // The version this profile was read at, for a write from a form filled with it.
+      queryClient.setQueryData(customerKeys.profileVersion(uid), etag ?? null);
+      return body.Data;
+    },
     enabled: enabled && uid !== '',
   });
+};
 
 /** GET /admin/userprofilebyuid: account info. */
 export const useUserProfile = (uid: string) =>

@@ -140,6 +140,62 @@ describe('customer view actions', () => {
     expect(bodies[1]).not.toHaveProperty('AuthEmail');
   });
 
+  it('saves with the version the form was filled from; when someone saved meanwhile, keeps the typing and says what changed', async () => {
+    let stored = { body: { Data: profile }, headers: { ETag: '"1"' } };
+    let writes = 0;
+    const { callsTo } = stubCustomer(admin, {
+      customerProfile: () => stored,
+      updateCustomerProfile: () => {
+        writes += 1;
+        if (writes === 1) {
+          // another editor saved first: the stored profile moved on
+          stored = { body: { Data: { ...profile, Organization: 'Babbage & Co' } }, headers: { ETag: '"2"' } };
+          return { status: 412, body: { ErrorCode: 930, Description: ERRORS.conflict.text } };
+        }
+        return {
+          body: { Data: { ...profile, Organization: 'Babbage & Co', PhoneNumber: '5550000000' } },
+          headers: { ETag: '"3"' },
+        };
+      },
+    });
+    renderView();
+    await openDialog('Edit Profile');
+    const dialog = screen.getByRole('dialog', { name: 'Edit Profile' });
+    type(dialog, 'Phone Number (Optional)', '5550000000');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const notice = await within(dialog).findByText('Changed by someone else.');
+    expect(notice.closest('[role="alert"]')?.textContent).toContain('Organization (Optional): Babbage & Co');
+    expect((within(dialog).getByLabelText('Phone Number (Optional)') as HTMLInputElement).value).toBe(
+      '5550000000',
+    );
+    expect((within(dialog).getByLabelText('Organization (Optional)') as HTMLInputElement).value).toBe(
+      profile.Organization,
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save mine over theirs' }));
+    expect(await toastTexts('success')).toEqual(['Customer profile updated.']);
+    expect(callsTo('updateCustomerProfile').map((c) => c.headers['If-Match'])).toEqual(['"1"', '"2"']);
+  });
+
+  it('loads their values on request, dropping what was typed', async () => {
+    let stored = { body: { Data: profile }, headers: { ETag: '"1"' } };
+    stubCustomer(admin, {
+      customerProfile: () => stored,
+      updateCustomerProfile: () => {
+        stored = { body: { Data: { ...profile, LastName: 'King' } }, headers: { ETag: '"2"' } };
+        return { status: 412, body: { ErrorCode: 930, Description: ERRORS.conflict.text } };
+      },
+    });
+    renderView();
+    await openDialog('Edit Profile');
+    const dialog = screen.getByRole('dialog', { name: 'Edit Profile' });
+    type(dialog, 'First name', 'Augusta');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Load their values' }));
+    expect((within(dialog).getByLabelText('First name') as HTMLInputElement).value).toBe('Ada');
+    expect((within(dialog).getByLabelText('Last name') as HTMLInputElement).value).toBe('King');
+    expect(within(dialog).queryByText('Changed by someone else.')).toBeNull();
+  });
+
   it("toasts 'Error updating customer profile.' or the server's more specific text", async () => {
     let answer: { status: number; body: Record<string, unknown> } = { status: 500, body: {} };
     stubCustomer(admin, { updateCustomerProfile: () => answer });
