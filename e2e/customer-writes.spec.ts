@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { apiSignIn } from './support/api.ts';
 import { signIn } from './support/sign-in.ts';
 
 const steps = (page: Page) => page.getByRole('navigation', { name: 'Steps' });
@@ -168,7 +169,8 @@ test('add and edit a site, deactivate and activate it, edit the profile, reset t
   await expect(profile.getByText('Phone Number must be a number.')).toBeVisible();
   await profile.getByLabel('Email', { exact: true }).fill('not-an-email');
   await profile.getByLabel('Email', { exact: true }).blur();
-  await expect(profile.getByText('Email is invalid.')).toBeVisible();
+  // the sign-in email follows the email: both say so
+  await expect(profile.getByText('Email is invalid.')).toHaveCount(2);
   await profile.getByLabel('Email', { exact: true }).fill('ada.lovelace@analytical.example');
   await profile.getByLabel('Phone Number (Optional)').fill('0207946001');
   await profile.getByRole('button', { name: 'Save' }).click();
@@ -232,4 +234,53 @@ test('Finish saves the steps changed before it; leaving unsaved changes asks fir
   await expect(page.getByRole('status').filter({ hasText: 'Site settings saved.' }).first()).toBeVisible();
   await owned.getByRole('row').nth(1).getByRole('button', { name: 'Details' }).click();
   await expect(page.getByRole('dialog')).toContainText(staging.replace('https://', ''));
+});
+
+test('two staff edit one profile: the second save is told what changed, and nothing is lost silently', async ({
+  browser,
+  request,
+}) => {
+  const headers = await apiSignIn(request, 'superadmin@example.com');
+  const created = await request.post('/admin/customer', {
+    headers,
+    data: {
+      firstname: 'Mary',
+      lastname: 'Somerville',
+      email: `mary-${Date.now()}@optics.example`,
+      appname: `optics-${Date.now()}`,
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const uid = ((await created.json()) as { Data: { Customer: { Uid: string } } }).Data.Customer.Uid;
+  const open = async () => {
+    const page = await (await browser.newContext()).newPage();
+    await signIn(page, 'superadmin@example.com');
+    await page.goto(`/manage-customer/view-customer?uid=${uid}`);
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    return { page, dialog: page.getByRole('dialog', { name: 'Edit Profile' }) };
+  };
+  const first = await open();
+  const second = await open();
+  await first.dialog.getByLabel('Organization (Optional)').fill('Royal Society');
+  await first.dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(first.page.getByRole('status').filter({ hasText: 'Customer profile updated.' })).toBeVisible();
+
+  await second.dialog.getByLabel('Phone Number (Optional)').fill('5550101010');
+  await second.dialog.getByRole('button', { name: 'Save' }).click();
+  const notice = second.dialog.getByRole('alert').filter({ hasText: 'Changed by someone else.' });
+  await expect(notice).toContainText('Organization (Optional): Royal Society');
+  await expect(second.dialog.getByLabel('Phone Number (Optional)')).toHaveValue('5550101010');
+  await second.dialog.getByRole('button', { name: 'Load their values' }).click();
+  await expect(second.dialog.getByLabel('Organization (Optional)')).toHaveValue('Royal Society');
+  await second.dialog.getByLabel('Phone Number (Optional)').fill('5550101010');
+  await second.dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(
+    second.page.getByRole('status').filter({ hasText: 'Customer profile updated.' }),
+  ).toBeVisible();
+  const stored = await request.get(`/admin/customerprofilebyuid?uid=${uid}`, { headers });
+  expect((await stored.json()) as { Data: object }).toMatchObject({
+    Data: { Organization: 'Royal Society', PhoneNumber: '5550101010' },
+  });
+  await first.page.context().close();
+  await second.page.context().close();
 });
