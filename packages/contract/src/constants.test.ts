@@ -107,6 +107,8 @@ describe('request headers of spec section 7', () => {
       sign: 'xsign',
       ajaxMarker: 'X-Requested-With',
       ajaxMarkerValue: 'XMLHttpRequest',
+      etag: 'ETag',
+      ifMatch: 'If-Match',
     });
   });
 });

@@ -28,7 +28,10 @@ describe('ERRORS', () => {
     // 1037: no previous-password settings; 1090: no security-answer settings (both ignored by the console)
     expect(byCode.get(1037)).toBe('previousPasswordSettingsNotSet');
     expect(byCode.get(1090)).toBe('securityAnswerSettingsNotSet');
-    expect(byCode.has(1091)).toBe(false);
+    // 1091: the spec's other security-question code, ignored as 1090 is
+    expect(byCode.get(1091)).toBe('securityQuestionsNotUsed');
+    // 930: a write from a stale version (If-Match), nothing written
+    expect(ERRORS.conflict).toMatchObject({ code: 930, status: 412 });
   });
 
   it('uses the spec texts for invalid credentials and the generic error', () => {
