@@ -1,0 +1,168 @@
+import { ERRORS } from '@sac/contract/errors';
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from './customer-fixtures.ts';
+import { createTestApp, type TestApp } from './harness.ts';
+
+/**
+ * Two staff edit the same records in random orders, each from what they last read. Properties:
+ * no write lands from a stale version (it answers 412 with 930 and nothing changes), and no field
+ * a request does not name changes. On PostgreSQL the "together" steps truly overlap in the
+ * database; on PGlite they interleave between statements.
+ */
+const RUNS = Number(process.env.EDITOR_RUNS ?? 25);
+type S = { xtoken: string; xsign: string };
+
+const PROFILE_FIELDS = ['FirstName', 'LastName', 'Organization', 'PhoneNumber', 'ContactEmail'] as const;
+type ProfileField = (typeof PROFILE_FIELDS)[number];
+
+const profileValue: Record<ProfileField, fc.Arbitrary<string>> = {
+  FirstName: fc.constantFrom('Ada', 'Grace', 'Mary', 'Hedy'),
+  LastName: fc.constantFrom('Lovelace', 'Hopper', 'Somerville', 'Lamarr'),
+  Organization: fc.constantFrom('', 'Analytical', 'Navy', 'Optics'),
+  PhoneNumber: fc.constantFrom('', '5550000001', '5550000002'),
+  ContactEmail: fc.constantFrom('', 'contact@one.example', 'contact@two.example'),
+};
+const profileEdit = fc.record(
+  Object.fromEntries(PROFILE_FIELDS.map((f) => [f, profileValue[f]])) as Record<
+    ProfileField,
+    fc.Arbitrary<string>
+  >,
+);
+const siteEdit = fc
+  .record(
+    {
+      ProductionUrl: fc.constantFrom('https://a.example.com', 'https://b.example.com', ''),
+      StagingUrl: fc.constantFrom('https://s1.example.com', ''),
+      Plan: fc.constantFrom('Developer', 'Developer Premium'),
+    },
+    { requiredKeys: [] },
+  )
+  .filter((e) => Object.keys(e).length > 0);
+
+const step = fc.oneof(
+  fc.record({ kind: fc.constant('read' as const), editor: fc.constantFrom(0, 1) }),
+  fc.record({ kind: fc.constant('save' as const), editor: fc.constantFrom(0, 1), edit: profileEdit }),
+  fc.record({ kind: fc.constant('together' as const), edits: fc.tuple(profileEdit, profileEdit) }),
+  fc.record({ kind: fc.constant('site' as const), edit: siteEdit }),
+);
+
+describe('two concurrent editors', () => {
+  let t: TestApp;
+  let s: S;
+  let seq = 0;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.addStaff('editor@example.com', ['Admin']);
+    s = await t.login('editor@example.com');
+  });
+  afterAll(() => t.close());
+
+  const storedCustomer = async (uid: string) =>
+    (
+      await t.db.query<Record<string, unknown>>(
+        `SELECT first_name, last_name, email, auth_email, organization, phone, contact_email, time_zone,
+           status, role, version::int AS version FROM customers WHERE uid = $1`,
+        [uid],
+      )
+    ).rows[0]!;
+  const storedSite = async (appId: number) =>
+    (
+      await t.db.query<Record<string, unknown>>(
+        `SELECT production_url, staging_url, plan, plan_status, trial_ends_at, status, features, db_name
+         FROM sites WHERE app_id = $1`,
+        [appId],
+      )
+    ).rows[0]!;
+  const readProfile = async (uid: string) => {
+    const r = await t.call({ method: 'GET', url: '/admin/customerprofilebyuid', session: s, query: { uid } });
+    return r.headers.etag as string;
+  };
+  const saveProfile = (uid: string, email: string, edit: Record<ProfileField, string>, etag: string) =>
+    t.call({
+      method: 'PUT',
+      url: '/admin/customerprofile',
+      session: s,
+      query: { uid },
+      headers: { 'if-match': etag },
+      payload: { data: { ...edit, Email: email, TimeZone: 'Europe/London' } },
+    });
+  const column: Record<ProfileField, string> = {
+    FirstName: 'first_name',
+    LastName: 'last_name',
+    Organization: 'organization',
+    PhoneNumber: 'phone',
+    ContactEmail: 'contact_email',
+  };
+  /** The stored row after a write that named `edit`: only those columns (and the version) moved. */
+  const after = (before: Record<string, unknown>, edit: Record<ProfileField, string>) => ({
+    ...before,
+    ...Object.fromEntries(PROFILE_FIELDS.map((f) => [column[f], edit[f]])),
+    version: (before.version as number) + 1,
+  });
+
+  it('never applies a write from a stale version, and changes only what a request names', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
+        seq += 1;
+        const email = `editors-${seq}@example.com`;
+        const uid = await insertCustomer(t.db, { first: 'Ada', last: 'Lovelace', email });
+        const { appId } = await insertSite(t.db, { owner: uid, name: `editors-${seq}` });
+        const seen = [await readProfile(uid), await readProfile(uid)];
+        for (const st of steps) {
+          if (st.kind === 'read') {
+            seen[st.editor] = await readProfile(uid);
+          } else if (st.kind === 'save') {
+            const before = await storedCustomer(uid);
+            const current = `"${before.version}"`;
+            const r = await saveProfile(uid, email, st.edit, seen[st.editor]!);
+            if (seen[st.editor] === current) {
+              expect(r.statusCode, r.body).toBe(200);
+              expect(await storedCustomer(uid)).toEqual(after(before, st.edit));
+              seen[st.editor] = r.headers.etag as string;
+            } else {
+              expect(r.statusCode).toBe(412);
+              expect(r.json().ErrorCode).toBe(ERRORS.conflict.code);
+              expect(await storedCustomer(uid)).toEqual(before);
+            }
+          } else if (st.kind === 'together') {
+            // both save at once from the same fresh read: exactly one lands
+            const tag = await readProfile(uid);
+            const before = await storedCustomer(uid);
+            const rs: LightMyRequestResponse[] = await Promise.all(
+              st.edits.map((edit) => saveProfile(uid, email, edit, tag)),
+            );
+            const codes = rs.map((r) => r.statusCode).sort();
+            expect(codes).toEqual([200, 412]);
+            const won = rs.findIndex((r) => r.statusCode === 200);
+            expect(await storedCustomer(uid)).toEqual(after(before, st.edits[won]!));
+            seen[won] = rs[won]!.headers.etag as string;
+          } else {
+            // a partial site write: what it does not name stays as stored
+            const before = await storedSite(appId);
+            const r = await t.call({
+              method: 'PUT',
+              url: '/admin/site/basicsettings',
+              session: s,
+              query: { uID: uid, appId: String(appId) },
+              payload: { data: st.edit },
+            });
+            expect(r.statusCode, r.body).toBe(200);
+            const now = await storedSite(appId);
+            const expected = { ...before };
+            if (st.edit.ProductionUrl !== undefined) expected.production_url = st.edit.ProductionUrl;
+            if (st.edit.StagingUrl !== undefined) expected.staging_url = st.edit.StagingUrl;
+            if (st.edit.Plan !== undefined) {
+              expected.plan = st.edit.Plan;
+              expected.plan_status = 'Subscribed';
+              expected.trial_ends_at = null;
+            }
+            expect(now).toEqual(expected);
+          }
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
