@@ -1,7 +1,9 @@
+import { HEADERS } from '@sac/contract/constants';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.ts';
 
 /** A record's version as an entity tag: "7" (a strong tag; the version is the whole state). */
-export const versionTag = (version: number | string): string => `"${version}"`;
+const versionTag = (version: number | string): string => `"${version}"`;
 
 const TAG = /^"(\d{1,18})"$/;
 
@@ -9,11 +11,21 @@ const TAG = /^"(\d{1,18})"$/;
  * The version an If-Match header names, for a write that must not apply over a newer state;
  * undefined without the header or with '*' (any version). Anything else is a client's mistake.
  */
-export function ifMatchVersion(header: string | string[] | undefined): number | undefined {
+function ifMatchVersion(header: string | string[] | undefined): number | undefined {
   if (header === undefined) return undefined;
   const value = (Array.isArray(header) ? header.join(',') : header).trim();
   if (value === '*') return undefined;
   const m = TAG.exec(value.replace(/^W\//, ''));
   if (!m) throw new AppError('validation', 'If-Match must name one version, as the ETag of the read: "7".');
   return Number(m[1]);
+}
+
+/** The version a write's If-Match names (see ifMatchVersion). */
+export const expectedVersionOf = (request: FastifyRequest): number | undefined =>
+  ifMatchVersion(request.headers[HEADERS.ifMatch.toLowerCase()]);
+
+/** Answers a versioned record's body with its version as the ETag. */
+export function answerVersioned<B>(reply: FastifyReply, r: { body: B; version: number }): B {
+  reply.header(HEADERS.etag, versionTag(r.version));
+  return r.body;
 }

@@ -45,18 +45,21 @@ export async function insertSite(
   return Number(r.rows[0]!.app_id);
 }
 
-/** The web apps' addresses of an owned site. */
+/** The web apps' addresses of an owned site; false when its version is not `expectedVersion`. */
 export async function setSiteWebApps(
   db: Queryable,
   uid: string,
   appId: number,
   urls: { productionUrl: string; stagingUrl: string },
   at: Date,
-): Promise<void> {
-  await db.query(
-    'UPDATE sites SET production_url = $3, staging_url = $4, modified_at = $5 WHERE app_id = $1 AND owner_uid = $2',
-    [appId, uid, urls.productionUrl, urls.stagingUrl, at],
+  expectedVersion?: number,
+): Promise<boolean> {
+  const r = await db.query(
+    `UPDATE sites SET production_url = $3, staging_url = $4, modified_at = $5, version = version + 1
+     WHERE app_id = $1 AND owner_uid = $2 AND ($6::bigint IS NULL OR version = $6) RETURNING app_id`,
+    [appId, uid, urls.productionUrl, urls.stagingUrl, at, expectedVersion ?? null],
   );
+  return r.rows.length > 0;
 }
 
 /** What a basic-settings write names: each web app's address, and the plan as one change. */
@@ -66,16 +69,20 @@ export interface BasicSettingsChange {
   plan?: { plan: string; planStatus: 'Trial' | 'Subscribed'; trialEndsAt: Date | null };
 }
 
-/** Sets only the columns the change names (no column is rewritten with what a form last read). */
+/**
+ * Sets only the columns the change names (no column is rewritten with what a form last read);
+ * false when the site's version is not `expectedVersion` (nothing written).
+ */
 export async function setSiteBasicSettings(
   db: Queryable,
   uid: string,
   appId: number,
   change: BasicSettingsChange,
   at: Date,
-): Promise<void> {
+  expectedVersion?: number,
+): Promise<boolean> {
   const sets: string[] = [];
-  const values: unknown[] = [appId, uid, at];
+  const values: unknown[] = [appId, uid, at, expectedVersion ?? null];
   const set = (column: string, value: unknown) => {
     values.push(value);
     sets.push(`${column} = $${values.length}`);
@@ -87,10 +94,12 @@ export async function setSiteBasicSettings(
     set('plan_status', change.plan.planStatus);
     set('trial_ends_at', change.plan.trialEndsAt);
   }
-  await db.query(
-    `UPDATE sites SET ${[...sets, 'modified_at = $3'].join(', ')} WHERE app_id = $1 AND owner_uid = $2`,
+  const r = await db.query(
+    `UPDATE sites SET ${[...sets, 'modified_at = $3', 'version = version + 1'].join(', ')}
+     WHERE app_id = $1 AND owner_uid = $2 AND ($4::bigint IS NULL OR version = $4) RETURNING app_id`,
     values,
   );
+  return r.rows.length > 0;
 }
 
 /** The features of a feature set; undefined when there is no such set. */

@@ -132,6 +132,8 @@ export async function updateBasicSettings(
   uid: string,
   appId: number,
   body: z.output<typeof siteBasicSettingsBody>,
+  /** The site version the form was read at (If-Match); a newer stored one refuses the write (930). */
+  expectedVersion?: number,
 ) {
   await customersOwnSite(ctx, uid, appId);
   const at = ctx.clock.now();
@@ -145,7 +147,7 @@ export async function updateBasicSettings(
   const trialEnds = trialDays > 0 ? new Date(at.getTime() + trialDays * 86_400_000) : null;
   await ctx.db.transaction(async (tx) => {
     await ownedSite(tx, uid, appId, true);
-    await setSiteBasicSettings(
+    const written = await setSiteBasicSettings(
       tx,
       uid,
       appId,
@@ -157,7 +159,9 @@ export async function updateBasicSettings(
           : undefined,
       },
       at,
+      expectedVersion,
     );
+    if (!written) throw new AppError('conflict');
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.basicsettings', {
       appId,
       changed: Object.keys(d).filter((k) => d[k as keyof typeof d] !== undefined),

@@ -168,6 +168,49 @@ describe('PUT /admin/site/basicsettings changes only what it names', () => {
     expect(db.json().Description).toBe(DB_NAME_MESSAGE);
   });
 
+  it('refuses a write from a stale read of the site (basic settings and app settings share its version)', async () => {
+    const { appId } = await insertSite(t.db, { owner, name: 'intent-versions' });
+    const read = await call('GET', '/admin/site/basicsettings', undefined, { uID: owner, appId });
+    const tag = read.headers.etag as string;
+    const apps = await call('GET', '/admin/appsettings', undefined, { uid: owner, appId });
+    expect(apps.headers.etag).toBe(tag);
+    // another editor saves the web apps through the configuration screen
+    const other = await t.call({
+      method: 'PUT',
+      url: '/admin/appsettings',
+      session: s,
+      query: { uid: owner, appId: String(appId) },
+      headers: { 'if-match': tag },
+      payload: { data: { ProductionUrl: 'https://theirs.example.com', StagingUrl: '' } },
+    });
+    expect(other.statusCode, other.body).toBe(200);
+    const before = await stored(appId);
+    const stale = await t.call({
+      method: 'PUT',
+      url: '/admin/site/basicsettings',
+      session: s,
+      query: { uID: owner, appId: String(appId) },
+      headers: { 'if-match': tag },
+      payload: { data: { StagingUrl: 'https://mine.example.com' } },
+    });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().ErrorCode).toBe(930);
+    expect(await stored(appId)).toEqual(before);
+    const fresh = await t.call({
+      method: 'PUT',
+      url: '/admin/site/basicsettings',
+      session: s,
+      query: { uID: owner, appId: String(appId) },
+      headers: { 'if-match': other.headers.etag as string },
+      payload: { data: { StagingUrl: 'https://mine.example.com' } },
+    });
+    expect(fresh.statusCode).toBe(200);
+    expect(await stored(appId)).toMatchObject({
+      production_url: 'https://theirs.example.com',
+      staging_url: 'https://mine.example.com',
+    });
+  });
+
   it('refuses a trial on the Free plan, a trial without a plan, and a body naming nothing', async () => {
     const { appId } = await insertSite(t.db, { owner, name: 'intent-refused' });
     const before = await stored(appId);

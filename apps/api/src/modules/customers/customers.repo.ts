@@ -262,11 +262,13 @@ export interface SiteRow {
   modified_at: Date;
   /** Owner, or the customer role on a shared site. */
   member_role: string;
+  /** Raised by each write of web apps or plan (If-Match / ETag). */
+  version: number;
 }
 
 const SITE_COLUMNS = `s.app_id, s.app_name, s.api_key::text AS api_key, s.owner_uid, o.email AS owner_email, s.plan,
   s.plan_status, s.trial_ends_at, s.billing, s.data_center, s.global_server, s.db_name, s.custom_db_conn, s.features,
-  s.status, s.production_url, s.staging_url, s.created_at, s.modified_at`;
+  s.status, s.production_url, s.staging_url, s.created_at, s.modified_at, s.version::int AS version`;
 
 export async function ownedSites(db: Queryable, uid: string): Promise<SiteRow[]> {
   const r = await db.query<SiteRow>(

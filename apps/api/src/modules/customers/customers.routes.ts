@@ -1,19 +1,16 @@
-import { HEADERS } from '@sac/contract/constants';
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
-import { ifMatchVersion, versionTag } from '../../lib/record-version.ts';
+import { answerVersioned, expectedVersionOf } from '../../lib/record-version.ts';
 import * as writes from './customer-writes.service.ts';
 import * as customers from './customers.service.ts';
 
 export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.searchCustomer, (c) => customers.search(ctx, c.query));
-  registerEndpoint(app, ctx, ENDPOINTS.customerProfile, async (c) => {
-    const r = await customers.versionedProfile(ctx, c.query.uid);
-    c.reply.header(HEADERS.etag, versionTag(r.version));
-    return r.body;
-  });
+  registerEndpoint(app, ctx, ENDPOINTS.customerProfile, async (c) =>
+    answerVersioned(c.reply, await customers.versionedProfile(ctx, c.query.uid)),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.userProfile, (c) => customers.account(ctx, c.query.uid));
   registerEndpoint(app, ctx, ENDPOINTS.loginSessions, (c) => customers.loginSessions(ctx, c.query.uid));
   registerEndpoint(app, ctx, ENDPOINTS.activityLogs, (c) =>
@@ -33,20 +30,20 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.siteFeature, (c) =>
     customers.siteFeatures(ctx, c.query.userId, c.query.appId),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.siteBasicSettings, (c) =>
-    customers.siteBasicSettings(ctx, c.query.uID, c.query.appId),
+  registerEndpoint(app, ctx, ENDPOINTS.siteBasicSettings, async (c) =>
+    answerVersioned(c.reply, await customers.siteBasicSettings(ctx, c.query.uID, c.query.appId)),
   );
   registerEndpoint(app, ctx, ENDPOINTS.customerRoles, () => customers.customerRoles(ctx));
 
   registerEndpoint(app, ctx, ENDPOINTS.createCustomer, (c) =>
     writes.createCustomer(ctx, c, signedIn(c), c.body),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateCustomerProfile, async (c) => {
-    const expected = ifMatchVersion(c.request.headers[HEADERS.ifMatch.toLowerCase()]);
-    const r = await writes.updateProfile(ctx, c, signedIn(c), c.query.uid, c.body, expected);
-    c.reply.header(HEADERS.etag, versionTag(r.version));
-    return r.body;
-  });
+  registerEndpoint(app, ctx, ENDPOINTS.updateCustomerProfile, async (c) =>
+    answerVersioned(
+      c.reply,
+      await writes.updateProfile(ctx, c, signedIn(c), c.query.uid, c.body, expectedVersionOf(c.request)),
+    ),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.setCustomerPassword, (c) =>
     writes.setPassword(ctx, c, signedIn(c), c.query.uid, c.body.password),
   );
@@ -56,8 +53,19 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.addSite, (c) =>
     writes.addSite(ctx, c, signedIn(c), c.query.uid, c.body.appname),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateSiteBasicSettings, (c) =>
-    writes.updateBasicSettings(ctx, c, signedIn(c), c.query.uID, c.query.appId, c.body),
+  registerEndpoint(app, ctx, ENDPOINTS.updateSiteBasicSettings, async (c) =>
+    answerVersioned(
+      c.reply,
+      await writes.updateBasicSettings(
+        ctx,
+        c,
+        signedIn(c),
+        c.query.uID,
+        c.query.appId,
+        c.body,
+        expectedVersionOf(c.request),
+      ),
+    ),
   );
   registerEndpoint(app, ctx, ENDPOINTS.updateSiteFeatures, (c) =>
     writes.updateFeatures(ctx, c, signedIn(c), c.query.userId, c.query.appId, c.body),

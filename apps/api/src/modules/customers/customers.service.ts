@@ -276,6 +276,10 @@ export async function siteDataCenter(ctx: AppContext, uid: string, appId: number
 
 export async function siteBasicSettings(ctx: AppContext, uid: string, appId: number) {
   const s = await siteOf(ctx, uid, appId);
+  return { body: basicSettingsOf(s), version: s.version };
+}
+
+function basicSettingsOf(s: SiteRow) {
   return {
     Data: {
       appId: Number(s.app_id),

@@ -1,5 +1,6 @@
 import { SETTINGS_SAVED } from '@sac/contract/site-settings';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeCustomerActivity } from '../activity/activity.service.ts';
 import type { SiteRow } from '../customers/sites.service.ts';
@@ -18,7 +19,8 @@ const appSettingsOut = (r: SiteRow) => ({
 });
 
 export async function getAppSettings(ctx: AppContext, uid: string, appId: number) {
-  return { Data: appSettingsOut(await ownedSite(ctx.db, uid, appId)) };
+  const site = await ownedSite(ctx.db, uid, appId);
+  return { body: { Data: appSettingsOut(site) }, version: site.version };
 }
 
 export async function updateAppSettings(
@@ -28,15 +30,20 @@ export async function updateAppSettings(
   uid: string,
   appId: number,
   data: { ProductionUrl: string; StagingUrl: string },
+  /** The site version the form was read at (If-Match); a newer stored one refuses the write (930). */
+  expectedVersion?: number,
 ) {
   await ownedSite(ctx.db, uid, appId);
-  await setSiteWebApps(
+  const written = await setSiteWebApps(
     ctx.db,
     uid,
     appId,
     { productionUrl: data.ProductionUrl, stagingUrl: data.StagingUrl },
     ctx.clock.now(),
+    expectedVersion,
   );
+  if (!written) throw new AppError('conflict');
   await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.appsettings', { appId });
-  return { Data: appSettingsOut(await ownedSite(ctx.db, uid, appId)), Message: SETTINGS_SAVED };
+  const site = await ownedSite(ctx.db, uid, appId);
+  return { body: { Data: appSettingsOut(site), Message: SETTINGS_SAVED }, version: site.version };
 }

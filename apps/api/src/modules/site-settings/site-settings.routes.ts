@@ -2,6 +2,7 @@ import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { answerVersioned, expectedVersionOf } from '../../lib/record-version.ts';
 import * as appSettings from './app-settings.service.ts';
 import * as domains from './custom-domains.service.ts';
 import * as objects from './custom-objects.service.ts';
@@ -38,11 +39,22 @@ export function siteSettingsRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerEndpoint(app, ctx, ENDPOINTS.customDomainVerify, (c) =>
     domains.verifyDomain(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.domain),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.appSettings, (c) =>
-    appSettings.getAppSettings(ctx, c.query.uid, c.query.appId),
+  registerEndpoint(app, ctx, ENDPOINTS.appSettings, async (c) =>
+    answerVersioned(c.reply, await appSettings.getAppSettings(ctx, c.query.uid, c.query.appId)),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateAppSettings, (c) =>
-    appSettings.updateAppSettings(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.data),
+  registerEndpoint(app, ctx, ENDPOINTS.updateAppSettings, async (c) =>
+    answerVersioned(
+      c.reply,
+      await appSettings.updateAppSettings(
+        ctx,
+        c,
+        signedIn(c),
+        c.query.uid,
+        c.query.appId,
+        c.body.data,
+        expectedVersionOf(c.request),
+      ),
+    ),
   );
   registerEndpoint(app, ctx, ENDPOINTS.applicationSecurity, (c) =>
     security.getSecurity(ctx, c.query.uid, c.query.appId),

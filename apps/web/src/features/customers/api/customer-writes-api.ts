@@ -3,10 +3,11 @@ import type { BodyOf } from '@sac/contract/endpoints';
 import { MESSAGES } from '@sac/contract/messages';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi, callApiVersioned } from '../../../lib/api-client.ts';
+import { keepVersion } from '../../../lib/record-version.ts';
 import { customerKeys } from './customers-api.ts';
 
 /** Query keys of the site form's reads (under the customer, so a customer's writes reach them). */
-const siteFormKeys = {
+export const siteFormKeys = {
   catalogue: () => [...customerKeys.all, 'features-catalogue'] as const,
   basic: (uid: string, appId: number) => [...customerKeys.siteInfo(uid, appId), 'basic'] as const,
   features: (uid: string, appId: number) => [...customerKeys.siteInfo(uid, appId), 'features'] as const,
@@ -26,13 +27,22 @@ const featuresCatalogueQuery = () =>
 export const useFeaturesCatalogue = () => useQuery(featuresCatalogueQuery());
 
 /** GET /admin/site/basicsettings: web apps, plan and trial of one site. */
-export const useSiteBasicSettings = (uid: string, appId: number | undefined) =>
-  useQuery({
-    queryKey: siteFormKeys.basic(uid, appId ?? 0),
-    queryFn: async ({ signal }) =>
-      (await callApi('siteBasicSettings', { query: { uID: uid, appId: appId! }, signal })).Data,
+export const useSiteBasicSettings = (uid: string, appId: number | undefined) => {
+  const queryClient = useQueryClient();
+  const key = siteFormKeys.basic(uid, appId ?? 0);
+  return useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => {
+      const { body, etag } = await callApiVersioned('siteBasicSettings', {
+        query: { uID: uid, appId: appId! },
+        signal,
+      });
+      keepVersion(queryClient, key, etag);
+      return body.Data;
+    },
     enabled: appId !== undefined,
   });
+};
 
 /** GET /admin/site/feature: a site's features. */
 export const useSiteFeatures = (uid: string, appId: number | undefined) =>
@@ -105,10 +115,22 @@ export function useSaveBasicSettings() {
   return useMutation({
     mutationKey: [...customerKeys.all, 'basic-settings'],
     meta: { errorFallback: false },
-    mutationFn: async ({ uid, appId, body }: SiteRef & { body: BodyOf<'updateSiteBasicSettings'> }) =>
-      (await callApi('updateSiteBasicSettings', { query: { uID: uid, appId }, body })).Data,
-    onSuccess: (data, { uid, appId }) => {
+    mutationFn: async ({
+      uid,
+      appId,
+      body,
+      ifMatch,
+    }: SiteRef & { body: BodyOf<'updateSiteBasicSettings'>; ifMatch: string | undefined }) => {
+      const answer = await callApiVersioned('updateSiteBasicSettings', {
+        query: { uID: uid, appId },
+        body,
+        ifMatch,
+      });
+      return { data: answer.body.Data, etag: answer.etag };
+    },
+    onSuccess: ({ data, etag }, { uid, appId }) => {
       queryClient.setQueryData(siteFormKeys.basic(uid, appId), data);
+      keepVersion(queryClient, siteFormKeys.basic(uid, appId), etag);
       refresh(uid, appId);
     },
   });

@@ -1,15 +1,18 @@
 import { siteBasicSettingsBody } from '@sac/contract/customer-writes';
 import { PLANS, planStatusText, type siteBasicSettingsResponse } from '@sac/contract/customers';
+import { ERRORS } from '@sac/contract/errors';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { CheckboxField } from '../../../components/checkbox-field.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { versionOf } from '../../../lib/record-version.ts';
 import { toast } from '../../../lib/toast-store.ts';
-import { useSaveBasicSettings } from '../api/customer-writes-api.ts';
+import { siteFormKeys, useSaveBasicSettings } from '../api/customer-writes-api.ts';
 import { useStepFailure } from './basic-info-step.tsx';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
@@ -97,6 +100,11 @@ export function SiteSettingsStep({
 }: Props) {
   const t = useT('customers');
   const save = useSaveBasicSettings();
+  const queryClient = useQueryClient();
+  const key = siteFormKeys.basic(uid, appId);
+  // The site version the step was opened at: a save names it, so another editor's save in
+  // between is refused (930) instead of undone.
+  const [version, setVersion] = useState(() => versionOf(queryClient, key));
   const form = useContractForm(schema, { values, onChange, idPrefix: 'wiz', leaveGuard: false });
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
@@ -124,9 +132,10 @@ export function SiteSettingsStep({
     }
     const trialDays = body.TrialDays ?? 0;
     save.mutate(
-      { uid, appId, body: { data: body } },
+      { uid, appId, body: { data: body }, ifMatch: version },
       {
-        onSuccess: (answer) => {
+        onSuccess: ({ data: answer, etag }) => {
+          setVersion(etag);
           if (Number(trialDays) > 0 && answer.PlanStatus !== 'Trial') {
             fail(t('trialAppFailed'));
             return;
@@ -134,7 +143,15 @@ export function SiteSettingsStep({
           toast.success(t('basicSettingsSaved'));
           onSaved();
         },
-        onError: (error) => {
+        onError: async (error) => {
+          if (error instanceof ApiError && error.code === ERRORS.conflict.code) {
+            // Keep what was typed; show the stored state now ('Now: …' and the saved addresses
+            // the changes are compared with). Next then saves over it, knowingly.
+            fail(t('siteChangedMeanwhile'));
+            await queryClient.refetchQueries({ queryKey: key, exact: true });
+            setVersion(versionOf(queryClient, key));
+            return;
+          }
           const fields = form.serverFailed(error);
           fail(fields.TrialDays ? t('trialAppFailed') : errorText(error, t('basicSettingsFailed')));
         },

@@ -361,6 +361,45 @@ describe('site form: edit site', () => {
     ]);
   });
 
+  it('saves step 2 with the version it was read at; after another save meanwhile, says so and keeps the typing', async () => {
+    let stored = { body: basicSettings(), headers: { ETag: '"4"' } };
+    let writes = 0;
+    const { callsTo } = stubApi(admin, {
+      ...siteReads,
+      siteBasicSettings: () => stored,
+      updateSiteBasicSettings: () => {
+        writes += 1;
+        if (writes === 1) {
+          stored = { body: basicSettings({ Plan: 'Developer Premium' }), headers: { ETag: '"5"' } };
+          return {
+            status: 412,
+            body: { ErrorCode: 930, Description: 'The record was changed by someone else. Please reload.' },
+          };
+        }
+        return {
+          body: basicSettings({ Plan: 'Developer Premium', StagingUrl: 'https://stage.shop.example.com' }),
+          headers: { ETag: '"6"' },
+        };
+      },
+    });
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    type('Staging URL (Optional)', 'https://stage.shop.example.com');
+    fireEvent.click(button('Next'));
+    expect(
+      await screen.findByText(/Someone else saved this site while you were editing/, {
+        selector: '.wizard-failure-text',
+      }),
+    ).toBeTruthy();
+    expect(await screen.findByText('Now: Developer Premium, Subscribed.')).toBeTruthy();
+    expect((screen.getByLabelText('Staging URL (Optional)') as HTMLInputElement).value).toBe(
+      'https://stage.shop.example.com',
+    );
+    fireEvent.click(button('Next'));
+    await screen.findByRole('heading', { level: 2, name: 'Set Features' });
+    expect(callsTo('updateSiteBasicSettings').map((c) => c.headers['If-Match'])).toEqual(['"4"', '"5"']);
+  });
+
   it('writes nothing when step 2 is left unchanged, and offers no trial on the Free plan', async () => {
     const { callsTo } = stubApi(admin, siteReads);
     renderScreen(editPath, routes);

@@ -4,7 +4,8 @@ import { ERRORS } from '@sac/contract/errors';
 import { APPLICATION_SECURITY_DEFAULTS, type ApplicationSecurity } from '@sac/contract/site-settings';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApiAuth, useApiAuth, withAuth } from '../../../lib/api-auth.tsx';
-import { ApiError, callApi } from '../../../lib/api-client.ts';
+import { ApiError, callApi, callApiVersioned } from '../../../lib/api-client.ts';
+import { keepVersion, versionOf } from '../../../lib/record-version.ts';
 
 export type CustomObject = ResponseOf<'customObjectList'>['Data'][number];
 export type CustomDomain = ResponseOf<'customDomainList'>['Data'][number];
@@ -89,11 +90,24 @@ export function useSetSiteStatus(s: SiteRef) {
 /** GET /admin/appsettings: plan, trial or subscribed, billing and the web apps. */
 export function useAppSettings(s: SiteRef) {
   const a = useApiAuth();
+  const queryClient = useQueryClient();
+  const key = siteSettingsKeys.appSettings(a, s);
   return useQuery({
-    queryKey: siteSettingsKeys.appSettings(a, s),
-    queryFn: async ({ signal }) => (await callApi('appSettings', call(a, s, signal))).Data,
+    queryKey: key,
+    queryFn: async ({ signal }) => {
+      const { body, etag } = await callApiVersioned('appSettings', call(a, s, signal));
+      keepVersion(queryClient, key, etag);
+      return body.Data;
+    },
     ...retryOf(a),
   });
+}
+
+/** The site version the cached app settings were read at (sent as If-Match by their form). */
+export function useAppSettingsVersion(s: SiteRef): () => string | undefined {
+  const a = useApiAuth();
+  const queryClient = useQueryClient();
+  return () => versionOf(queryClient, siteSettingsKeys.appSettings(a, s));
 }
 
 /** PUT /admin/appsettings {data:{ProductionUrl, StagingUrl}}; the answer replaces the cached read. */
@@ -102,8 +116,18 @@ export function useSaveAppSettings(s: SiteRef) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...siteSettingsKeys.appSettings(a, s), 'save'],
-    mutationFn: (data: { ProductionUrl: string; StagingUrl: string }) =>
-      callApi('updateAppSettings', { ...call(a, s), body: { data } }),
+    mutationFn: async (v: {
+      data: { ProductionUrl: string; StagingUrl: string };
+      ifMatch: string | undefined;
+    }) => {
+      const { body, etag } = await callApiVersioned('updateAppSettings', {
+        ...call(a, s),
+        body: { data: v.data },
+        ifMatch: v.ifMatch,
+      });
+      keepVersion(queryClient, siteSettingsKeys.appSettings(a, s), etag);
+      return body;
+    },
     onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.appSettings(a, s), answer.Data),
   });
 }

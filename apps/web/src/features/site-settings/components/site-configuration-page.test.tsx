@@ -141,6 +141,46 @@ describe('site configuration', () => {
     });
   });
 
+  it('saves the web apps from the version read; after another save meanwhile, keeps the typing and offers both ways', async () => {
+    let stored = { body: { Data: appSettings }, headers: { ETag: '"8"' } };
+    let writes = 0;
+    const calls = stubApi(admin, {
+      appSettings: () => stored,
+      updateAppSettings: ({ body }) => {
+        writes += 1;
+        if (writes === 1) {
+          stored = {
+            body: { Data: { ...appSettings, ProductionUrl: 'https://theirs.example.com' } },
+            headers: { ETag: '"9"' },
+          };
+          return {
+            status: 412,
+            body: { ErrorCode: 930, Description: 'The record was changed by someone else. Please reload.' },
+          };
+        }
+        return {
+          body: { Data: { ...appSettings, ...(body as { data: object }).data }, Message: 'Settings saved.' },
+          headers: { ETag: '"10"' },
+        };
+      },
+    });
+    renderPage('web-apps');
+    const staging = await screen.findByLabelText('Staging URL (Optional)');
+    fireEvent.change(staging, { target: { value: 'mine.example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const notice = await screen.findByText(/someone else saved these settings/);
+    expect(notice.closest('[role="alert"]')?.textContent).toContain('https://theirs.example.com');
+    expect((screen.getByLabelText('Staging URL (Optional)') as HTMLInputElement).value).toBe(
+      'mine.example.com',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save mine over theirs' }));
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+    expect(calls.filter((c) => c.id === 'updateAppSettings').map((c) => c.headers['If-Match'])).toEqual([
+      '"8"',
+      '"9"',
+    ]);
+  });
+
   it('shows the defaults when security was never saved (927) and the 981 message on save', async () => {
     stubApi(admin, {
       applicationSecurity: notFound(927, 'Not Found, Please try again with some other information!'),
