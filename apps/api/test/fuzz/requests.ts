@@ -266,7 +266,10 @@ export function makeHints(p: Pools): Hints {
     switch (key) {
       case 'email':
       case 'Email':
+      case 'AuthEmail':
         return email;
+      case 'DbName':
+        return fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/);
       case 'ContactEmail':
         return fc.oneof(fc.constant(''), email);
       case 'password':
