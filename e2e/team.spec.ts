@@ -114,13 +114,16 @@ test('the list pages 10 rows at a time', async ({ page, request }) => {
   await page.goto('/manage-superuser');
   const table = page.getByRole('table', { name: 'Super users' });
   await expect(table.getByRole('row')).toHaveCount(11); // header + 10
+  const firstOnPage1 = await table.getByRole('row').nth(1).textContent();
   const pagination = page.getByRole('navigation', { name: 'Pagination' });
   await expect(pagination.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
   await pagination.getByRole('button', { name: 'Page 2' }).click();
   await expect(pagination.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  // the next ten (or fewer, on the last page), not the first ten again
+  await expect(table.getByRole('row').nth(1)).not.toHaveText(firstOnPage1 ?? '');
   const rows = await table.getByRole('row').count();
   expect(rows).toBeGreaterThan(1);
-  expect(rows).toBeLessThan(11);
+  expect(rows).toBeLessThanOrEqual(11);
 });
 
 test('profile links follow the profile-access rule', async ({ page, request }) => {

@@ -122,7 +122,12 @@ test('customer fields: the wizard, its refusals, the view, search and Edit Profi
   const dc = page.getByRole('radiogroup', { name: 'Data center and database' });
   await dc.getByRole('radio', { name: 'Use a custom database' }).check();
   await page.getByLabel('Data center', { exact: true }).selectOption('eu-west');
+  // a database name is an identifier: a payload is refused, its message inert
   await type(page.getByLabel('Database name', { exact: true }), `xss_db${IMG}`, 'database name');
+  await page.getByLabel('Database name', { exact: true }).blur();
+  await expect(page.getByText(/Database name may contain only letters/)).toBeVisible();
+  await inert(page, 'data center: refused database name');
+  await page.getByLabel('Database name', { exact: true }).fill('xss_db');
   await type(
     page.getByLabel('Connection string', { exact: true }),
     `postgres://u:p@db.x.example/${SCRIPT}`,
@@ -368,7 +373,12 @@ test('site configuration: custom objects, schema texts, registration fields, dat
   await expect(page.getByText('Please enter a valid URL.').first()).toBeVisible();
   await inert(page, 'web apps: refused URLs');
 
+  // another tab would drop what was typed: the console asks first
   await tab('Custom Object');
+  await page
+    .getByRole('dialog', { name: 'Leave without saving?' })
+    .getByRole('button', { name: 'Leave' })
+    .click();
   const form = page.getByRole('form', { name: 'Add custom object' });
   await type(form.getByLabel('Id'), IMG, 'custom object id');
   await form.getByRole('button', { name: 'Add custom object' }).click();
@@ -470,6 +480,10 @@ test('site configuration: custom objects, schema texts, registration fields, dat
   await expect(page.getByRole('alert').or(domainForm.locator('.field-error')).first()).toBeVisible();
 
   await tab('Integrations');
+  await page
+    .getByRole('dialog', { name: 'Leave without saving?' })
+    .getByRole('button', { name: 'Leave' })
+    .click();
   await expect(page.getByRole('table', { name: 'Integrations' })).toBeVisible();
   await inert(page, 'integrations');
 });
