@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../lib/api-base.ts';
@@ -64,7 +64,8 @@ describe('app shell focus', () => {
     link.focus();
     fireEvent.click(link);
     await screen.findByRole('heading', { name: 'Two' });
-    expect(document.activeElement).toBe(screen.getByRole('main'));
+    // the focus moves in an effect after the new screen rendered
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')));
   });
 
   it('moves focus from the chrome (the brand link) to the content', async () => {
@@ -74,7 +75,8 @@ describe('app shell focus', () => {
     brand.focus();
     await router.navigate('/two');
     await screen.findByRole('heading', { name: 'Two' });
-    expect(document.activeElement).toBe(screen.getByRole('main'));
+    // the focus moves in an effect after the new screen rendered
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')));
   });
 
   it('keeps a focus the new screen placed inside the content', async () => {

@@ -131,7 +131,7 @@ describe('forgot and reset modes', () => {
       url: `${window.location.origin}/login`,
     });
     expect((await screen.findByRole('status')).textContent).toContain('Mail sent.');
-    expect(screen.getByRole('link', { name: 'Forgot password' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Forgot password' })).toBeTruthy();
   });
 
   it('reset mode checks the password rule and the match', async () => {
