@@ -289,3 +289,10 @@ export function openPostgres(connectionString: string, max = 10, poolWaitMs = PO
     },
   };
 }
+
+/** Whether a write failed on a unique index (PostgreSQL 23505), optionally a named one. */
+export function isUniqueViolation(e: unknown, constraint?: string): boolean {
+  if ((e as { code?: string }).code !== '23505') return false;
+  if (constraint === undefined) return true;
+  return String((e as { constraint?: string }).constraint ?? (e as Error).message).includes(constraint);
+}

@@ -11,6 +11,7 @@ import { BILLING_PERMISSION, IMPERSONATION_SESSION_MESSAGES } from '@sac/contrac
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
+import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
@@ -32,10 +33,6 @@ import {
 } from './customer-writes.repo.ts';
 import * as read from './customers.service.ts';
 import { ownedSite } from './owned-site.ts';
-
-const isUniqueViolation = (e: unknown, index: string) =>
-  (e as { code?: string }).code === '23505' &&
-  String((e as { constraint?: string }).constraint ?? (e as Error).message).includes(index);
 
 /** Inserts a site with a fresh API key and secret; the secret is returned once and kept only hashed. */
 async function newSite(tx: Queryable, ownerUid: string, name: string, at: Date) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SETTINGS_MESSAGES as M, verificationRecordName } from '@sac/contract/site-settings';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeCustomerActivity } from '../activity/activity.service.ts';
@@ -46,7 +47,7 @@ export async function createDomain(
   try {
     await repo.insertDomain(ctx.db, appId, domain, token, ctx.clock.now());
   } catch (e) {
-    if ((e as { code?: string }).code === '23505') throw new AppError('customDomainExists');
+    if (isUniqueViolation(e)) throw new AppError('customDomainExists');
     throw e;
   }
   await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customdomain.create', { appId, domain });

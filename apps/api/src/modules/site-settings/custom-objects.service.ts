@@ -1,5 +1,6 @@
 import { SETTINGS_MESSAGES as M } from '@sac/contract/site-settings';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeCustomerActivity } from '../activity/activity.service.ts';
@@ -49,7 +50,7 @@ export async function createObject(
       ctx.clock.now(),
     );
   } catch (e) {
-    if ((e as { code?: string }).code === '23505') throw new AppError('customObjectExists');
+    if (isUniqueViolation(e)) throw new AppError('customObjectExists');
     throw e;
   }
   await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customobject.create', {

@@ -1,5 +1,6 @@
 import { DEFAULT_FIELD_NAMES, FIELD_MESSAGES, parseFieldRules } from '@sac/contract/registration-fields';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { unsafePatternReason } from '../../user-input/safe-pattern.mjs';
 import { writeCustomerActivity } from '../activity/activity.service.ts';
@@ -92,8 +93,7 @@ export async function addCustomField(
       ctx.clock.now(),
     );
   } catch (e) {
-    if ((e as { code?: string }).code === '23505')
-      throw new AppError('fieldExists', FIELD_MESSAGES.fieldExists);
+    if (isUniqueViolation(e)) throw new AppError('fieldExists', FIELD_MESSAGES.fieldExists);
     throw e;
   }
   await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.fields', { appId, added: f.Name });
@@ -196,8 +196,7 @@ export async function addDataSource(
       ctx.clock.now(),
     );
   } catch (e) {
-    if ((e as { code?: string }).code === '23505')
-      throw new AppError('fieldExists', FIELD_MESSAGES.dataSourceExists);
+    if (isUniqueViolation(e)) throw new AppError('fieldExists', FIELD_MESSAGES.dataSourceExists);
     throw e;
   }
   await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.datasource', {

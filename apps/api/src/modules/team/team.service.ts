@@ -7,6 +7,7 @@ import { assignableRoles, canManageStaff, INVITATION_TTL_MS } from '@sac/contrac
 import { generatePassword } from '@sac/contract/validation';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
+import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import { isoOrNull } from '../../lib/iso.ts';
@@ -132,7 +133,7 @@ export async function create(
     });
   } catch (e) {
     // Two creations racing on one email: the unique index decides.
-    if ((e as { code?: string }).code === '23505') throw new AppError('superUserExists');
+    if (isUniqueViolation(e)) throw new AppError('superUserExists');
     throw e;
   }
   const created = await findStaffByUid(ctx.db, uid);

@@ -40,6 +40,10 @@ const valuesOf = (p: CustomerProfile): ProfileValues => ({
   ContactEmail: p.ContactEmail,
   TimeZone: p.TimeZone,
 });
+/** A sign-in email that is the email (or none) follows the email as it is typed. */
+const followsEmail = (p: CustomerProfile) =>
+  !p.AuthEmail || p.AuthEmail.toLowerCase() === p.Email.toLowerCase();
+
 const FIELDS = Object.keys(valuesOf({} as CustomerProfile)) as (keyof ProfileValues)[];
 
 /** What another editor saved meanwhile: the fields whose stored value moved since the form was filled. */
@@ -73,9 +77,7 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
   const form = useContractForm(schema, { initial: valuesOf(profile), idPrefix: 'profile' });
   const field = form.field;
   // A sign-in email that is the email follows it, until staff change it on its own.
-  const [linked, setLinked] = useState(
-    !profile.AuthEmail || profile.AuthEmail.toLowerCase() === profile.Email.toLowerCase(),
-  );
+  const [linked, setLinked] = useState(() => followsEmail(profile));
   const emailField = {
     ...field('Email'),
     onValueChange: (v: string) => form.patch(linked ? { Email: v, AuthEmail: v } : { Email: v }),
@@ -134,10 +136,7 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
     if (!conflict) return;
     setBase({ profile: conflict.latest, version: conflict.version });
     form.reset(valuesOf(conflict.latest));
-    setLinked(
-      !conflict.latest.AuthEmail ||
-        conflict.latest.AuthEmail.toLowerCase() === conflict.latest.Email.toLowerCase(),
-    );
+    setLinked(followsEmail(conflict.latest));
     setConflict(undefined);
   };
   /** The form's values are saved over theirs, knowingly: from the version just read. */
