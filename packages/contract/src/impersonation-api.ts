@@ -39,6 +39,8 @@ const impersonationRequest = z.object({
     ApprovedAdditionalPermissions: z.array(z.string()),
     Reason: z.string(),
   }),
+  /** Raised by every change of the request: the requester's edit sends it back as If-Match ("7"). */
+  Version: z.number().int(),
 });
 export type ImpersonationRequest = z.infer<typeof impersonationRequest>;
 

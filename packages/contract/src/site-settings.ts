@@ -93,6 +93,8 @@ const customObject = z.object({
   Schema: z.string(),
   CreatedDate: z.string(),
   ModifiedDate: z.string(),
+  /** The schema's version: a schema edit sends it back as If-Match ("7"). */
+  Version: z.number().int(),
 });
 export const customObjectsResponse = z.object({ Data: z.array(customObject) });
 export const customObjectResponse = z.object({ Data: customObject, Message: z.string() });

@@ -83,6 +83,8 @@ const superUser = z.object({
   ApproverSince: z.string().nullable().optional(),
   /** While a new SuperAdmin may not yet approve impersonation (the cool-down): when they may. */
   CanApproveImpersonationFrom: z.string().nullable().optional(),
+  /** The version of their roles: a role change sends it back as If-Match ("7"). */
+  Version: z.number().int(),
 });
 export type SuperUser = z.infer<typeof superUser>;
 

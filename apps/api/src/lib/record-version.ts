@@ -1,5 +1,7 @@
 import { HEADERS } from '@sac/contract/constants';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Queryable } from '../db/db.ts';
+import { claimVersion } from '../db/record-versions.repo.ts';
 import { AppError } from './app-error.ts';
 
 /** A record's version as an entity tag: "7" (a strong tag; the version is the whole state). */
@@ -28,4 +30,18 @@ export const expectedVersionOf = (request: FastifyRequest): number | undefined =
 export function answerVersioned<B>(reply: FastifyReply, r: { body: B; version: number }): B {
   reply.header(HEADERS.etag, versionTag(r.version));
   return r.body;
+}
+
+/**
+ * Raises a record's version (record_versions) for the write in this transaction, or refuses the
+ * write (412, 930) when the record moved past the version its form was read at. The new version.
+ */
+export async function claimVersionOrRefuse(
+  db: Queryable,
+  record: string,
+  expected: number | undefined,
+): Promise<number> {
+  const version = await claimVersion(db, record, expected);
+  if (version === undefined) throw new AppError('conflict');
+  return version;
 }

@@ -304,6 +304,8 @@ async function applyEvent(
     reason?: string;
     action?: boolean;
     checkRoles?: string[];
+    /** The request's Version the form was read at (If-Match); a newer one refuses the event (930). */
+    expectedVersion?: number;
     /** Work of the same transaction once the new state is saved (the mails it causes). */
     alsoInTransaction?: (tx: Queryable, after: RequestRow) => Promise<void>;
   },
@@ -314,6 +316,9 @@ async function applyEvent(
     if (!row) throw new AppError('notFound', 'There is no impersonation request with that id.');
     const r = transition(stateOf(row), event, now.getTime());
     if (!r.ok) refuse(r.error);
+    // After the transition's own refusal, which says more (an edit of a request approved meanwhile).
+    if (opts.expectedVersion !== undefined && row.version !== opts.expectedVersion)
+      throw new AppError('conflict');
     if (event.type === 'approve') await checkCoolDown(ctx, tx, actor, now);
     if (opts.checkRoles) {
       await checkRequestContents(
@@ -365,6 +370,8 @@ export async function edit(
   actor: StaffSession,
   requestId: number,
   body: z.output<typeof editImpersonationBody>,
+  /** The request's Version the form was read at (If-Match). */
+  expectedVersion?: number,
 ) {
   const { after } = await applyEvent(
     ctx,
@@ -384,6 +391,7 @@ export async function edit(
       logEvent: 'edit',
       details: { roles: body.ProxyRoles, permissions: body.AdditionalPermissions, assignees: body.Assignees },
       checkRoles: body.ProxyRoles,
+      expectedVersion,
     },
   );
   return {

@@ -30,12 +30,14 @@ export interface RequestRow {
   deleted_at: Date | null;
   created_at: Date;
   modified_at: Date;
+  /** Raised by every state change; a requester's edit names the one it was read at. */
+  version: number;
 }
 
 const COLUMNS = `r.id, r.app_id, s.app_name, s.owner_uid, o.email AS owner_email, r.initiator_uid, r.initiator_email,
   r.is_customer_request, r.consent, r.priority, r.description, r.assignees, r.proxy_roles, r.additional_permissions,
   r.duration_minutes, r.status, r.action_taken_by, r.action_taken_at, r.holder_uid, r.holder_email, r.expires_at, r.approved_roles,
-  r.approved_permissions, r.reason, r.deleted_at, r.created_at, r.modified_at`;
+  r.approved_permissions, r.reason, r.deleted_at, r.created_at, r.modified_at, r.version::int AS version`;
 const FROM =
   'FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id JOIN customers o ON o.uid = s.owner_uid';
 
@@ -180,7 +182,7 @@ export async function saveState(
        proxy_roles = $7, additional_permissions = $8, expires_at = $9, approved_roles = $10, approved_permissions = $11,
        deleted_at = CASE WHEN $12 THEN $13::timestamptz ELSE NULL END, modified_at = $13,
        action_taken_by = COALESCE($14, action_taken_by), action_taken_at = CASE WHEN $14::text IS NULL THEN action_taken_at ELSE $13 END,
-       reason = COALESCE($15, reason)
+       reason = COALESCE($15, reason), version = version + 1
      WHERE id = $1`,
     [
       id,

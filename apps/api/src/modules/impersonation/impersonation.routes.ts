@@ -3,6 +3,7 @@ import { CUSTOMER_AUTH_HEADERS } from '@sac/contract/impersonation-api';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { expectedVersionOf } from '../../lib/record-version.ts';
 import * as consent from './impersonation-consent.service.ts';
 import * as imp from './impersonation-requests.service.ts';
 import * as sessions from './impersonation-sessions.ts';
@@ -21,7 +22,7 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationEdit, (c) =>
-    imp.edit(ctx, c, signedIn(c), c.query.requestId, c.body),
+    imp.edit(ctx, c, signedIn(c), c.query.requestId, c.body, expectedVersionOf(c.request)),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationDelete, (c) =>
     imp.remove(ctx, c, signedIn(c), c.query.requestId),

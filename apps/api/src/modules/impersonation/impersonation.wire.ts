@@ -36,6 +36,7 @@ export function toWire(r: RequestRow, now: Date) {
       ApprovedAdditionalPermissions: r.approved_permissions,
       Reason: r.reason,
     },
+    Version: r.version,
   };
 }
 

@@ -1,8 +1,10 @@
 import { SETTINGS_MESSAGES as M } from '@sac/contract/site-settings';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { isUniqueViolation } from '../../db/db.ts';
+import { recordVersion, recordVersions } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
+import { claimVersionOrRefuse } from '../../lib/record-version.ts';
 import { writeCustomerActivity } from '../activity/activity.service.ts';
 import { ownedSite } from '../customers/sites.service.ts';
 import * as repo from './custom-objects.repo.ts';
@@ -16,20 +18,28 @@ async function assertSchema(ctx: AppContext, text: string) {
     ]);
 }
 
-const objectOut = (o: repo.ObjectRow) => ({
+/** The record whose version guards a custom object's schema; its Version sent back as If-Match. */
+const schemaRecord = (appId: number, objId: string) => `site:${appId}:object:${objId}`;
+
+const objectOut = (o: repo.ObjectRow, version: number) => ({
   Id: o.id,
   Name: o.name,
   SizeMB: o.size_mb,
   Schema: o.schema,
   CreatedDate: isoOrNull(o.created_at)!,
   ModifiedDate: isoOrNull(o.modified_at)!,
+  Version: version,
 });
 
 export async function listObjects(ctx: AppContext, uid: string, appId: number) {
   await ownedSite(ctx.db, uid, appId);
   const rows = await repo.listObjects(ctx.db, appId);
   if (rows.length === 0) throw new AppError('customObjectsEmpty');
-  return { Data: rows.map(objectOut) };
+  const versions = await recordVersions(
+    ctx.db,
+    rows.map((o) => schemaRecord(appId, o.id)),
+  );
+  return { Data: rows.map((o) => objectOut(o, versions.get(schemaRecord(appId, o.id)) ?? 0)) };
 }
 
 export async function createObject(
@@ -58,7 +68,8 @@ export async function createObject(
     objId: body.Id,
   });
   const o = await repo.findObject(ctx.db, appId, body.Id);
-  return { Data: objectOut(o!), Message: M.customObjectSaved };
+  const version = await recordVersion(ctx.db, schemaRecord(appId, body.Id));
+  return { Data: objectOut(o!, version), Message: M.customObjectSaved };
 }
 
 export async function deleteObject(
@@ -84,13 +95,21 @@ export async function setSchema(
   appId: number,
   objId: string,
   schema: string,
+  /** The object's Version the form was read at (If-Match). */
+  expectedVersion?: number,
 ) {
   await ownedSite(ctx.db, uid, appId);
   await assertSchema(ctx, schema);
-  const o = await repo.setObjectSchema(ctx.db, appId, objId, schema, ctx.clock.now());
-  if (!o) throw new AppError('notFound', 'This site has no custom object with that Id.');
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customobject.schema', { appId, objId });
-  return { Data: objectOut(o), Message: M.schemaSet };
+  const out = await ctx.db.transaction(async (tx) => {
+    const o = await repo.findObject(tx, appId, objId);
+    if (!o) throw new AppError('notFound', 'This site has no custom object with that Id.');
+    const version = await claimVersionOrRefuse(tx, schemaRecord(appId, objId), expectedVersion);
+    const written = await repo.setObjectSchema(tx, appId, objId, schema, ctx.clock.now());
+    if (!written) throw new AppError('notFound', 'This site has no custom object with that Id.');
+    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.customobject.schema', { appId, objId });
+    return objectOut(written, version);
+  });
+  return { Data: out, Message: M.schemaSet };
 }
 
 export async function validateSample(

@@ -5,9 +5,11 @@ import {
   WEAK_ALGORITHMS,
 } from '@sac/contract/encryption-settings';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { inHashingQueue } from '../../lib/password-hash.ts';
+import { claimVersionOrRefuse } from '../../lib/record-version.ts';
 import { Semaphore } from '../../lib/semaphore.ts';
 import { writeCustomerActivity } from '../activity/activity.service.ts';
 import { ownedSite } from '../customers/sites.service.ts';
@@ -26,22 +28,26 @@ const DEFAULT_HASHING: HashSettings = {
   SaltAttach: 'None',
 };
 
+/** The record whose version guards one hashing set of a site (0 until first saved). */
+const encryptionRecord = (appId: number, set: SettingSet) => `site:${appId}:encryption:${set}`;
+
 export async function getEncryptionSettings(ctx: AppContext, uid: string, appId: number, set: SettingSet) {
   await ownedSite(ctx.db, uid, appId);
   const row = await repo.findEncryptionSettings(ctx.db, appId, set);
+  // A set never saved: 1037 or 1090 (the console shows the defaults as version 0).
   if (!row) {
     if (set === 'previous-password') throw new AppError('previousPasswordSettingsNotSet');
     if (set === 'security-answer') throw new AppError('securityAnswerSettingsNotSet');
-    return { Data: { ...DEFAULT_HASHING, HasEncryptionKey: false, ModifiedDate: new Date(0).toISOString() } };
   }
-  return {
-    Data: {
-      ...DEFAULT_HASHING,
-      ...row.settings,
-      HasEncryptionKey: row.key_sealed !== null,
-      ModifiedDate: isoOrNull(row.modified_at)!,
-    },
-  };
+  const Data = row
+    ? {
+        ...DEFAULT_HASHING,
+        ...row.settings,
+        HasEncryptionKey: row.key_sealed !== null,
+        ModifiedDate: isoOrNull(row.modified_at)!,
+      }
+    : { ...DEFAULT_HASHING, HasEncryptionKey: false, ModifiedDate: new Date(0).toISOString() };
+  return { body: { Data }, version: await recordVersion(ctx.db, encryptionRecord(appId, set)) };
 }
 
 export async function saveEncryptionSettings(
@@ -52,21 +58,28 @@ export async function saveEncryptionSettings(
   appId: number,
   set: SettingSet,
   data: HashSettings & { EncryptionKey?: string },
+  /** The version the form was read at (If-Match; 0 when it showed the defaults of a set never saved). */
+  expectedVersion?: number,
 ) {
   await ownedSite(ctx.db, uid, appId);
   const { EncryptionKey, ...settings } = data;
-  const existing = await repo.findSealedKey(ctx.db, appId, set);
-  const sealed = EncryptionKey ? ctx.crypto.encrypt(EncryptionKey) : (existing ?? null);
-  if (usesKey(settings.EncryptionType) && !sealed) throw new AppError('encryptionKeyNeeded');
-  await repo.saveEncryptionSettings(ctx.db, appId, set, settings, sealed, ctx.clock.now());
-  // the key itself is never logged
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.encryption', {
-    appId,
-    set,
-    type: settings.EncryptionType,
-    keyChanged: Boolean(EncryptionKey),
+  await ctx.db.transaction(async (tx) => {
+    await claimVersionOrRefuse(tx, encryptionRecord(appId, set), expectedVersion);
+    // The stored key is read after the claim, so a key kept is the one of the version written over.
+    const existing = await repo.findSealedKey(tx, appId, set);
+    const sealed = EncryptionKey ? ctx.crypto.encrypt(EncryptionKey) : (existing ?? null);
+    if (usesKey(settings.EncryptionType) && !sealed) throw new AppError('encryptionKeyNeeded');
+    await repo.saveEncryptionSettings(tx, appId, set, settings, sealed, ctx.clock.now());
+    // the key itself is never logged
+    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.encryption', {
+      appId,
+      set,
+      type: settings.EncryptionType,
+      keyChanged: Boolean(EncryptionKey),
+    });
   });
-  return { ...(await getEncryptionSettings(ctx, uid, appId, set)), Message: ENCRYPTION_MESSAGES.saved };
+  const read = await getEncryptionSettings(ctx, uid, appId, set);
+  return { body: { ...read.body, Message: ENCRYPTION_MESSAGES.saved }, version: read.version };
 }
 
 const previews = new Semaphore(1);

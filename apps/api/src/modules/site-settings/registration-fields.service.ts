@@ -1,7 +1,9 @@
 import { DEFAULT_FIELD_NAMES, FIELD_MESSAGES, parseFieldRules } from '@sac/contract/registration-fields';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { isUniqueViolation } from '../../db/db.ts';
+import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { claimVersionOrRefuse } from '../../lib/record-version.ts';
 import { unsafePatternReason } from '../../user-input/safe-pattern.mjs';
 import { writeCustomerActivity } from '../activity/activity.service.ts';
 import { ownedSite } from '../customers/sites.service.ts';
@@ -22,6 +24,10 @@ const DEFAULTS: Record<
   Company: { display: 'Company', type: 'string', rules: '', enabled: false },
 };
 
+/** The record whose version guards a site's default fields (0 until first saved). */
+const defaultFieldsRecord = (appId: number) => `site:${appId}:default-fields`;
+
+/** The fields with the version of the default fields, which their form saves with (If-Match). */
 export async function activeFields(ctx: AppContext, uid: string, appId: number) {
   await ownedSite(ctx.db, uid, appId);
   const rows = await repo.fieldsOfSite(ctx.db, appId);
@@ -51,7 +57,10 @@ export async function activeFields(ctx: AppContext, uid: string, appId: number) 
       Custom: true,
       Enabled: f.enabled,
     }));
-  return { Data: [...defaults, ...custom] };
+  return {
+    body: { Data: [...defaults, ...custom] },
+    version: await recordVersion(ctx.db, defaultFieldsRecord(appId)),
+  };
 }
 
 /**
@@ -97,7 +106,8 @@ export async function addCustomField(
     throw e;
   }
   await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.fields', { appId, added: f.Name });
-  return { ...(await activeFields(ctx, uid, appId)), Message: FIELD_MESSAGES.customFieldSaved };
+  const read = await activeFields(ctx, uid, appId);
+  return { body: { ...read.body, Message: FIELD_MESSAGES.customFieldSaved }, version: read.version };
 }
 
 export async function saveDefaultFields(
@@ -107,11 +117,14 @@ export async function saveDefaultFields(
   uid: string,
   appId: number,
   fields: Array<{ Name: (typeof DEFAULT_FIELD_NAMES)[number]; Enabled: boolean; Rules: string }>,
+  /** The version the form was read at (If-Match). */
+  expectedVersion?: number,
 ) {
   for (const f of fields) assertSafeRules(f.Rules, `${f.Name}.Rules`);
   await ownedSite(ctx.db, uid, appId);
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
+    await claimVersionOrRefuse(tx, defaultFieldsRecord(appId), expectedVersion);
     for (const f of fields) {
       const d = DEFAULTS[f.Name];
       await repo.saveDefaultField(
@@ -134,7 +147,8 @@ export async function saveDefaultFields(
     appId,
     defaults: fields.map((f) => `${f.Name}:${f.Enabled ? 'on' : 'off'}`),
   });
-  return { ...(await activeFields(ctx, uid, appId)), Message: FIELD_MESSAGES.defaultFieldsSaved };
+  const read = await activeFields(ctx, uid, appId);
+  return { body: { ...read.body, Message: FIELD_MESSAGES.defaultFieldsSaved }, version: read.version };
 }
 
 export async function dataSources(ctx: AppContext, uid: string, appId: number) {

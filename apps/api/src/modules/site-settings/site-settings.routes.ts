@@ -21,7 +21,16 @@ export function siteSettingsRoutes(app: FastifyInstance, ctx: AppContext): void 
     objects.deleteObject(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.objId),
   );
   registerEndpoint(app, ctx, ENDPOINTS.customObjectSchema, (c) =>
-    objects.setSchema(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.objId, c.body.Schema),
+    objects.setSchema(
+      ctx,
+      c,
+      signedIn(c),
+      c.query.uid,
+      c.query.appId,
+      c.body.objId,
+      c.body.Schema,
+      expectedVersionOf(c.request),
+    ),
   );
   registerEndpoint(app, ctx, ENDPOINTS.customObjectValidate, (c) =>
     objects.validateSample(ctx, c.query.uid, c.query.appId, c.body.Schema, c.body.Sample),
@@ -56,37 +65,61 @@ export function siteSettingsRoutes(app: FastifyInstance, ctx: AppContext): void 
       ),
     ),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.applicationSecurity, (c) =>
-    security.getSecurity(ctx, c.query.uid, c.query.appId),
+  registerEndpoint(app, ctx, ENDPOINTS.applicationSecurity, async (c) =>
+    answerVersioned(c.reply, await security.getSecurity(ctx, c.query.uid, c.query.appId)),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateApplicationSecurity, (c) =>
-    security.updateSecurity(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.data),
+  registerEndpoint(app, ctx, ENDPOINTS.updateApplicationSecurity, async (c) =>
+    answerVersioned(
+      c.reply,
+      await security.updateSecurity(
+        ctx,
+        c,
+        signedIn(c),
+        c.query.uid,
+        c.query.appId,
+        c.body.data,
+        expectedVersionOf(c.request),
+      ),
+    ),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.passwordSettings, (c) =>
-    encryption.getEncryptionSettings(ctx, c.query.uid, c.query.appId, 'password'),
+  registerEndpoint(app, ctx, ENDPOINTS.passwordSettings, async (c) =>
+    answerVersioned(
+      c.reply,
+      await encryption.getEncryptionSettings(ctx, c.query.uid, c.query.appId, 'password'),
+    ),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.previousPasswordSettings, (c) =>
-    encryption.getEncryptionSettings(ctx, c.query.uid, c.query.appId, 'previous-password'),
+  registerEndpoint(app, ctx, ENDPOINTS.previousPasswordSettings, async (c) =>
+    answerVersioned(
+      c.reply,
+      await encryption.getEncryptionSettings(ctx, c.query.uid, c.query.appId, 'previous-password'),
+    ),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.securityQuestionSettings, (c) =>
-    encryption.getEncryptionSettings(ctx, c.query.uid, c.query.appId, 'security-answer'),
+  registerEndpoint(app, ctx, ENDPOINTS.securityQuestionSettings, async (c) =>
+    answerVersioned(
+      c.reply,
+      await encryption.getEncryptionSettings(ctx, c.query.uid, c.query.appId, 'security-answer'),
+    ),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.saveEncryptionSettings, (c) =>
-    encryption.saveEncryptionSettings(
-      ctx,
-      c,
-      signedIn(c),
-      c.query.uid,
-      c.query.appId,
-      c.body.Set,
-      c.body.data,
+  registerEndpoint(app, ctx, ENDPOINTS.saveEncryptionSettings, async (c) =>
+    answerVersioned(
+      c.reply,
+      await encryption.saveEncryptionSettings(
+        ctx,
+        c,
+        signedIn(c),
+        c.query.uid,
+        c.query.appId,
+        c.body.Set,
+        c.body.data,
+        expectedVersionOf(c.request),
+      ),
     ),
   );
   registerEndpoint(app, ctx, ENDPOINTS.encryptionPreview, (c) =>
     encryption.previewHash(ctx, c.query.uid, c.query.appId, c.body.data, c.body.Sample),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.activeCustomFields, (c) =>
-    fields.activeFields(ctx, c.query.uid, c.query.appId),
+  registerEndpoint(app, ctx, ENDPOINTS.activeCustomFields, async (c) =>
+    answerVersioned(c.reply, await fields.activeFields(ctx, c.query.uid, c.query.appId)),
   );
   registerEndpoint(app, ctx, ENDPOINTS.customRegistrationDataList, (c) =>
     fields.dataSources(ctx, c.query.uid, c.query.appId),
@@ -94,11 +127,25 @@ export function siteSettingsRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerEndpoint(app, ctx, ENDPOINTS.addDataSource, (c) =>
     fields.addDataSource(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.addCustomField, (c) =>
-    fields.addCustomField(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body),
+  registerEndpoint(app, ctx, ENDPOINTS.addCustomField, async (c) =>
+    answerVersioned(
+      c.reply,
+      await fields.addCustomField(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body),
+    ),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.saveDefaultFields, (c) =>
-    fields.saveDefaultFields(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.Fields),
+  registerEndpoint(app, ctx, ENDPOINTS.saveDefaultFields, async (c) =>
+    answerVersioned(
+      c.reply,
+      await fields.saveDefaultFields(
+        ctx,
+        c,
+        signedIn(c),
+        c.query.uid,
+        c.query.appId,
+        c.body.Fields,
+        expectedVersionOf(c.request),
+      ),
+    ),
   );
   registerEndpoint(app, ctx, ENDPOINTS.integrations, (c) =>
     fields.integrations(ctx, c.query.uId, c.query.appId),

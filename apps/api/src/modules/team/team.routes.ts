@@ -2,6 +2,7 @@ import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { expectedVersionOf } from '../../lib/record-version.ts';
 import * as team from './team.service.ts';
 
 export function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -16,7 +17,9 @@ export function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
       typeof c.request.headers.origin === 'string' ? c.request.headers.origin : undefined,
     ),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.teamUpdateRoles, (c) => team.updateRoles(ctx, c, signedIn(c), c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.teamUpdateRoles, (c) =>
+    team.updateRoles(ctx, c, signedIn(c), c.body, expectedVersionOf(c.request)),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.teamDelete, (c) => team.remove(ctx, c, signedIn(c), c.body.uid));
   registerEndpoint(app, ctx, ENDPOINTS.teamProfile, (c) => team.profile(ctx, signedIn(c), c.query.uid));
 }

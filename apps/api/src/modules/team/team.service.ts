@@ -8,10 +8,12 @@ import { generatePassword } from '@sac/contract/validation';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { isUniqueViolation } from '../../db/db.ts';
+import { recordVersion, recordVersions } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
+import { claimVersionOrRefuse } from '../../lib/record-version.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import {
   deleteStaff,
@@ -35,7 +37,7 @@ import { invitationMail } from './team.mails.ts';
  * (a role that approves impersonation; null when not recorded or not held) and, while they are in
  * the approval cool-down, when it ends.
  */
-function toSuperUser(ctx: AppContext, s: StaffRowWithApprover) {
+function toSuperUser(ctx: AppContext, s: StaffRowWithApprover, rolesVersion: number) {
   const approver = standing(s.approver_since, ctx.clock.now(), ctx.config.approverCoolDownMs);
   return {
     Uid: s.uid,
@@ -46,14 +48,27 @@ function toSuperUser(ctx: AppContext, s: StaffRowWithApprover) {
     LastLoginDate: isoOrNull(s.last_login_at),
     ApproverSince: isoOrNull(approver.since),
     CanApproveImpersonationFrom: isoOrNull(approver.canApproveFrom),
+    Version: rolesVersion,
   };
+}
+
+/** The record whose version guards a super user's roles; sent as each row's Version. */
+const rolesRecord = (uid: string) => `staff:${uid}:roles`;
+
+async function superUserOut(ctx: AppContext, s: StaffRowWithApprover) {
+  return toSuperUser(ctx, s, await recordVersion(ctx.db, rolesRecord(s.uid)));
 }
 
 const identity = (s: StaffSession) => ({ uid: s.uid, roles: s.roles });
 const NO_SUCH_STAFF = 'There is no super user with that id.';
 
 export async function list(ctx: AppContext) {
-  return { Data: (await listStaff(ctx.db)).map((s) => toSuperUser(ctx, s)) };
+  const staff = await listStaff(ctx.db);
+  const versions = await recordVersions(
+    ctx.db,
+    staff.map((s) => rolesRecord(s.uid)),
+  );
+  return { Data: staff.map((s) => toSuperUser(ctx, s, versions.get(rolesRecord(s.uid)) ?? 0)) };
 }
 
 export async function roles(ctx: AppContext) {
@@ -137,7 +152,7 @@ export async function create(
     throw e;
   }
   const created = await findStaffByUid(ctx.db, uid);
-  return { Data: toSuperUser(ctx, created!) };
+  return { Data: await superUserOut(ctx, created!) };
 }
 
 async function manageableTarget(
@@ -188,6 +203,8 @@ export async function updateRoles(
   caller: Caller,
   actor: StaffSession,
   body: { role: string[]; uid: string; unAssignRoles: string[] },
+  /** The Version of the roles the form was read at (If-Match). */
+  expectedVersion?: number,
 ) {
   const seen = await manageableTarget(ctx.db, identity(actor), body.uid, 'ownRoles');
   const wanted = [...new Set(body.role)];
@@ -197,6 +214,7 @@ export async function updateRoles(
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
     const { superAdmins, actorRoles, target } = await lockedParties(tx, actor, body.uid, 'ownRoles');
+    await claimVersionOrRefuse(tx, rolesRecord(target.uid), expectedVersion);
     refusedChanges(actorRoles, all, target.roles, wanted);
     const demotes = superAdmins.includes(target.uid) && !wanted.includes(ROLE_SUPER_ADMIN);
     if (demotes && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
@@ -214,7 +232,7 @@ export async function updateRoles(
     });
   });
   const updated = await findStaffByUid(ctx.db, seen.uid);
-  return { Data: toSuperUser(ctx, updated!) };
+  return { Data: await superUserOut(ctx, updated!) };
 }
 
 export async function remove(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
@@ -247,7 +265,7 @@ export async function profile(ctx: AppContext, viewer: StaffSession, uid: string
     throw new AppError('profileNotAllowed');
   return {
     Data: {
-      ...toSuperUser(ctx, target),
+      ...(await superUserOut(ctx, target)),
       Permissions: await permissionsOfRoles(ctx.db, target.roles),
       PasswordChangedDate: isoOrNull(target.password_changed_at),
       Invited: target.invitation_pending,

@@ -49,6 +49,7 @@ describe('GET /admin/team', () => {
       // a SuperAdmin from the start (no recorded promotion): no approval cool-down
       ApproverSince: null,
       CanApproveImpersonationFrom: null,
+      Version: 0,
     });
   });
 

@@ -18,6 +18,14 @@ export const common = {
   openAsOwner: 'Open it for its owner',
   siteNotTheirs: 'This customer has no site with this id.',
   backToTheCustomer: 'Back to the customer',
+  changedMeanwhileTitle: 'Changed by someone else.',
+  changedMeanwhileText:
+    'While you were editing, someone else saved this. Nothing of yours is saved yet; what you typed is kept. They changed:',
+  changedMeanwhileNoFields:
+    'While you were editing, someone else saved this. Nothing of yours is saved yet; what you typed is kept.',
+  emptyValue: '(empty)',
+  loadTheirValues: 'Load their values',
+  saveMineOverTheirs: 'Save mine over theirs',
   leaveTitle: 'Leave without saving?',
   leaveText: 'Your changes on this page are not saved. If you leave, they are lost.',
   leave: 'Leave',

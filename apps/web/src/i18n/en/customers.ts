@@ -210,14 +210,8 @@ export const customers = {
   editProfileTitle: 'Edit Profile',
   contactEmailField: optional('Contact Email'),
   authEmailField: 'Authentication Email',
-  changedMeanwhileTitle: 'Changed by someone else.',
-  changedMeanwhileText:
-    'While you were editing, this profile was saved by someone else. Nothing of yours is saved yet; they changed:',
-  emptyValue: '(empty)',
-  loadTheirValues: 'Load their values',
   siteChangedMeanwhile:
     'Someone else saved this site while you were editing. Nothing of yours is saved yet: "Now" shows their plan; Next saves your changes over theirs.',
-  saveMineOverTheirs: 'Save mine over theirs',
   authEmailHint: 'The address the customer signs in with.',
   authEmailFollows: 'The address the customer signs in with. It follows Email until you change it here.',
   save: 'Save',

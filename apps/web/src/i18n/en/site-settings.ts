@@ -40,11 +40,6 @@ export const siteSettings = {
 
   // Web apps
   webApps: 'Web apps',
-  changedMeanwhile:
-    'While you were editing, someone else saved these settings. Nothing of yours is saved yet; they are now:',
-  emptyValue: '(empty)',
-  loadTheirValues: 'Load their values',
-  saveMineOverTheirs: 'Save mine over theirs',
   webAppsIntro: 'The addresses of the site’s production and staging web apps.',
   productionUrl: optional('Production URL'),
   stagingUrl: optional('Staging URL'),

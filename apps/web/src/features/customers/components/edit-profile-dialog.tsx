@@ -1,13 +1,15 @@
 import { updateCustomerProfileBody } from '@sac/contract/customer-writes';
 import type { CustomerProfile } from '@sac/contract/customers';
 import { ERRORS } from '@sac/contract/errors';
+
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import type { z } from 'zod';
+import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
@@ -44,15 +46,6 @@ const valuesOf = (p: CustomerProfile): ProfileValues => ({
 const followsEmail = (p: CustomerProfile) =>
   !p.AuthEmail || p.AuthEmail.toLowerCase() === p.Email.toLowerCase();
 
-const FIELDS = Object.keys(valuesOf({} as CustomerProfile)) as (keyof ProfileValues)[];
-
-/** What another editor saved meanwhile: the fields whose stored value moved since the form was filled. */
-function changedMeanwhile(before: CustomerProfile, now: CustomerProfile) {
-  const a = valuesOf(before);
-  const b = valuesOf(now);
-  return FIELDS.filter((f) => a[f] !== b[f]).map((f) => ({ field: f, value: b[f] ?? '' }));
-}
-
 /**
  * Edit a customer's profile (PUT /admin/customerprofile, naming the version the form was filled
  * from in If-Match). Phone and email rules of spec section 5; a failure toasts the server's text
@@ -64,16 +57,20 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
   const t = useT('customers');
   const update = useUpdateCustomerProfile(profile.Uid);
   const queryClient = useQueryClient();
-  // The stored profile and version this form was filled from: a save names that version, so
-  // another editor's save in between is reported here instead of being silently undone.
-  const [base, setBase] = useState(() => ({
-    profile,
-    version: queryClient.getQueryData<string | null>(customerKeys.profileVersion(profile.Uid)) ?? undefined,
-  }));
-  const [conflict, setConflict] = useState<
-    | { latest: CustomerProfile; version: string | undefined; changed: ReturnType<typeof changedMeanwhile> }
-    | undefined
-  >();
+  const conflict = useEditConflict<CustomerProfile>(
+    {
+      data: profile,
+      version: queryClient.getQueryData<string | null>(customerKeys.profileVersion(profile.Uid)) ?? undefined,
+    },
+    async () => {
+      await queryClient.refetchQueries({ queryKey: customerKeys.profile(profile.Uid), exact: true });
+      return {
+        data: queryClient.getQueryData<CustomerProfile>(customerKeys.profile(profile.Uid)) ?? profile,
+        version:
+          queryClient.getQueryData<string | null>(customerKeys.profileVersion(profile.Uid)) ?? undefined,
+      };
+    },
+  );
   const form = useContractForm(schema, { initial: valuesOf(profile), idPrefix: 'profile' });
   const field = form.field;
   // A sign-in email that is the email follows it, until staff change it on its own.
@@ -96,7 +93,7 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
     // The sign-in email is sent only when it changes: an unchanged one is not rewritten.
     const { AuthEmail, ...rest } = data;
     const authChanged =
-      AuthEmail !== undefined && AuthEmail.toLowerCase() !== base.profile.AuthEmail.toLowerCase();
+      AuthEmail !== undefined && AuthEmail.toLowerCase() !== conflict.filledFrom.AuthEmail.toLowerCase();
     update.mutate(
       { body: { data: authChanged ? { ...rest, AuthEmail } : rest }, ifMatch: version },
       {
@@ -105,20 +102,8 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
           onClose();
         },
         onError: async (error) => {
-          if (error instanceof ApiError && error.code === ERRORS.conflict.code) {
-            // Keep what was typed; read what is stored now and say what moved.
-            await queryClient.refetchQueries({ queryKey: customerKeys.profile(profile.Uid), exact: true });
-            const latest = queryClient.getQueryData<CustomerProfile>(customerKeys.profile(profile.Uid));
-            const latestVersion =
-              queryClient.getQueryData<string | null>(customerKeys.profileVersion(profile.Uid)) ?? undefined;
-            if (latest)
-              setConflict({
-                latest,
-                version: latestVersion,
-                changed: changedMeanwhile(base.profile, latest),
-              });
-            return;
-          }
+          // A stale save keeps what was typed and says what moved.
+          if (await conflict.refused(error)) return;
           form.serverFailed(error, {
             [ERRORS.customerEmailTaken.code]: 'Email',
             [ERRORS.customerAuthEmailTaken.code]: 'AuthEmail',
@@ -129,50 +114,31 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
   };
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    save(base.version);
+    save(conflict.version);
   };
   /** Their values replace the form's (what was typed is dropped); the next save is from them. */
   const loadTheirs = () => {
-    if (!conflict) return;
-    setBase({ profile: conflict.latest, version: conflict.version });
-    form.reset(valuesOf(conflict.latest));
-    setLinked(followsEmail(conflict.latest));
-    setConflict(undefined);
+    const theirs = conflict.loadTheirs();
+    if (!theirs) return;
+    form.reset(valuesOf(theirs));
+    setLinked(followsEmail(theirs));
   };
   /** The form's values are saved over theirs, knowingly: from the version just read. */
-  const overwrite = () => {
-    if (!conflict) return;
-    setBase({ profile: conflict.latest, version: conflict.version });
-    setConflict(undefined);
-    save(conflict.version);
-  };
+  const overwrite = () => save(conflict.overwrite());
+  const labels = Object.fromEntries(
+    Object.entries(FIELD_LABELS).map(([f, phrase]) => [f, t(phrase)]),
+  ) as Record<keyof ProfileValues, string>;
 
   return (
     <Dialog title={t('editProfileTitle')} onClose={onClose} busy={update.isPending} wide>
       <form onSubmit={onSubmit} noValidate>
-        {conflict ? (
-          <div className="notice notice-warning" role="alert">
-            <p>
-              <strong>{t('changedMeanwhileTitle')}</strong> {t('changedMeanwhileText')}
-            </p>
-            {conflict.changed.length > 0 ? (
-              <ul className="changed-meanwhile">
-                {conflict.changed.map((c) => (
-                  <li key={c.field}>
-                    {t(FIELD_LABELS[c.field])}: {c.value === '' ? t('emptyValue') : c.value}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-            <div className="form-actions">
-              <button type="button" className="button" onClick={loadTheirs}>
-                {t('loadTheirValues')}
-              </button>
-              <button type="button" className="button button-primary" onClick={overwrite}>
-                {t('saveMineOverTheirs')}
-              </button>
-            </div>
-          </div>
+        {conflict.theirs ? (
+          <ChangedMeanwhile
+            changes={changedFields(valuesOf(conflict.filledFrom), valuesOf(conflict.theirs.data), labels)}
+            onLoadTheirs={loadTheirs}
+            onOverwrite={overwrite}
+            busy={update.isPending}
+          />
         ) : null}
         <div className="form-grid">
           <FormField {...field('FirstName')} label={t('firstNameField')} autoComplete="off" required />

@@ -40,6 +40,7 @@ export const TEAM = [
   Roles: u.roles,
   CreatedDate: '2024-03-07T10:00:00.000Z',
   LastLoginDate: null,
+  Version: 1,
 }));
 
 type Extra = {
@@ -50,6 +51,7 @@ type Extra = {
   Impersonation?: boolean;
   Request?: Partial<ImpersonationRequest['Request']>;
   Action?: Partial<ImpersonationRequest['Action']>;
+  Version?: number;
 };
 
 export const request = (id: number, extra: Extra = {}): ImpersonationRequest => {
@@ -83,5 +85,6 @@ export const request = (id: number, extra: Extra = {}): ImpersonationRequest => 
       Reason: '',
       ...extra.Action,
     },
+    Version: extra.Version ?? 1,
   };
 };

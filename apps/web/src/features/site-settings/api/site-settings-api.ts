@@ -5,6 +5,7 @@ import { APPLICATION_SECURITY_DEFAULTS, type ApplicationSecurity } from '@sac/co
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApiAuth, useApiAuth, withAuth } from '../../../lib/api-auth.tsx';
 import { ApiError, callApi, callApiVersioned } from '../../../lib/api-client.ts';
+import { versionTag } from '../../../lib/edit-conflict.ts';
 import { keepVersion, versionOf } from '../../../lib/record-version.ts';
 
 export type CustomObject = ResponseOf<'customObjectList'>['Data'][number];
@@ -139,31 +140,40 @@ export interface SecurityRead {
   settings: ApplicationSecurity;
   /** False when the site never saved its settings (ErrorCode 927): the defaults are shown. */
   saved: boolean;
+  /** The version read (the ETag; "0" for settings never saved): the form's save names it (If-Match). */
+  version: string | undefined;
 }
 
-/** GET /admin/applicationlevelsecurity; ErrorCode 927 (never saved) reads as the defaults, silently. */
+/** GET /admin/applicationlevelsecurity; ErrorCode 927 (never saved) reads as the defaults at version 0. */
+export async function readApplicationSecurity(
+  a: ApiAuth,
+  s: SiteRef,
+  signal?: AbortSignal,
+): Promise<SecurityRead> {
+  try {
+    const { body, etag } = await callApiVersioned('applicationSecurity', call(a, s, signal));
+    return { settings: body.Data, saved: true, version: etag };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === ERRORS.notFound.code) {
+      return { settings: APPLICATION_SECURITY_DEFAULTS, saved: false, version: versionTag(0) };
+    }
+    throw error;
+  }
+}
+
+/** The site's application level security, silently the defaults when never saved. */
 export function useApplicationSecurity(s: SiteRef) {
   const a = useApiAuth();
   return useQuery({
     queryKey: siteSettingsKeys.security(a, s),
-    queryFn: async ({ signal }): Promise<SecurityRead> => {
-      try {
-        const answer = await callApi('applicationSecurity', call(a, s, signal));
-        return { settings: answer.Data, saved: true };
-      } catch (error) {
-        if (error instanceof ApiError && error.code === ERRORS.notFound.code) {
-          return { settings: APPLICATION_SECURITY_DEFAULTS, saved: false };
-        }
-        throw error;
-      }
-    },
+    queryFn: ({ signal }) => readApplicationSecurity(a, s, signal),
     ...retryOf(a),
   });
 }
 
 /**
- * PUT /admin/applicationlevelsecurity {data}. Errors are the form's own (981 is shown in it);
- * the answer replaces the cached read.
+ * PUT /admin/applicationlevelsecurity {data}, naming the version read (If-Match). Errors are the
+ * form's own (981 and a stale save are shown in it); the answer replaces the cached read.
  */
 export function useSaveApplicationSecurity(s: SiteRef) {
   const a = useApiAuth();
@@ -171,13 +181,18 @@ export function useSaveApplicationSecurity(s: SiteRef) {
   return useMutation({
     mutationKey: [...siteSettingsKeys.security(a, s), 'save'],
     meta: { errorFallback: false },
-    mutationFn: (data: ApplicationSecurity) =>
-      callApi('updateApplicationSecurity', { ...call(a, s), body: { data } }),
-    onSuccess: (answer) =>
-      queryClient.setQueryData<SecurityRead>(siteSettingsKeys.security(a, s), {
-        settings: answer.Data,
-        saved: true,
-      }),
+    mutationFn: async (v: { data: ApplicationSecurity; ifMatch: string | undefined }) => {
+      const { body, etag } = await callApiVersioned('updateApplicationSecurity', {
+        ...call(a, s),
+        body: { data: v.data },
+        ifMatch: v.ifMatch,
+      });
+      return {
+        answer: body,
+        read: { settings: body.Data, saved: true, version: etag } satisfies SecurityRead,
+      };
+    },
+    onSuccess: ({ read }) => queryClient.setQueryData<SecurityRead>(siteSettingsKeys.security(a, s), read),
   });
 }
 
@@ -330,6 +345,8 @@ export function useDeleteCustomDomain(s: SiteRef) {
 export interface EncryptionRead {
   /** Undefined when the site has no settings of its own for this set (1037, 1090): the defaults show. */
   settings: EncryptionSettings | undefined;
+  /** The version read (the ETag; "0" for a set never saved): the form's save names it (If-Match). */
+  version: string | undefined;
 }
 
 const ENCRYPTION_READS = {
@@ -346,42 +363,59 @@ const ENCRYPTION_READS = {
 
 /**
  * GET /admin/password-settings, /admin/previous-password-settings (1037: not set, ignored) or
- * /admin/security-question-settings (1090 and 1091, as the spec says: ignored).
+ * /admin/security-question-settings (1090 and 1091, as the spec says: ignored); not set reads as
+ * the defaults at version 0.
  */
+export async function readEncryptionSettings(
+  a: ApiAuth,
+  s: SiteRef,
+  set: SettingSet,
+  signal?: AbortSignal,
+): Promise<EncryptionRead> {
+  const read = ENCRYPTION_READS[set];
+  try {
+    const { body, etag } = await callApiVersioned(read.id, call(a, s, signal));
+    return { settings: body.Data, version: etag };
+  } catch (error) {
+    const unset: readonly number[] = read.unset;
+    if (error instanceof ApiError && error.code !== undefined && unset.includes(error.code)) {
+      return { settings: undefined, version: versionTag(0) };
+    }
+    throw error;
+  }
+}
+
+/** One hashing set of the site. */
 export function useEncryptionSettings(s: SiteRef, set: SettingSet) {
   const a = useApiAuth();
   return useQuery({
     queryKey: siteSettingsKeys.encryption(a, s, set),
-    queryFn: async ({ signal }): Promise<EncryptionRead> => {
-      const read = ENCRYPTION_READS[set];
-      try {
-        return { settings: (await callApi(read.id, call(a, s, signal))).Data };
-      } catch (error) {
-        const unset: readonly number[] = read.unset;
-        if (error instanceof ApiError && error.code !== undefined && unset.includes(error.code)) {
-          return { settings: undefined };
-        }
-        throw error;
-      }
-    },
+    queryFn: ({ signal }) => readEncryptionSettings(a, s, set, signal),
     ...retryOf(a),
   });
 }
 
 export type EncryptionData = BodyOf<'saveEncryptionSettings'>['data'];
 
-/** POST /admin/save-encryption-settings {Set, data}: the answer replaces that set's cached read. */
+/**
+ * POST /admin/save-encryption-settings {Set, data}, naming the version read (If-Match): the answer
+ * replaces that set's cached read.
+ */
 export function useSaveEncryptionSettings(s: SiteRef, set: SettingSet) {
   const a = useApiAuth();
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...siteSettingsKeys.encryption(a, s, set), 'save'],
-    mutationFn: (data: EncryptionData) =>
-      callApi('saveEncryptionSettings', { ...call(a, s), body: { Set: set, data } }),
-    onSuccess: (answer) =>
-      queryClient.setQueryData<EncryptionRead>(siteSettingsKeys.encryption(a, s, set), {
-        settings: answer.Data,
-      }),
+    mutationFn: async (v: { data: EncryptionData; ifMatch: string | undefined }) => {
+      const { body, etag } = await callApiVersioned('saveEncryptionSettings', {
+        ...call(a, s),
+        body: { Set: set, data: v.data },
+        ifMatch: v.ifMatch,
+      });
+      return { answer: body, read: { settings: body.Data, version: etag } satisfies EncryptionRead };
+    },
+    onSuccess: ({ read }) =>
+      queryClient.setQueryData<EncryptionRead>(siteSettingsKeys.encryption(a, s, set), read),
   });
 }
 
@@ -398,24 +432,46 @@ export function useEncryptionPreview(s: SiteRef, set: SettingSet) {
 // --------------------------------------------------------------------------------------------
 // Registration fields, data sources, integrations
 
+export interface FieldsRead {
+  fields: RegistrationField[];
+  /** The default fields' version (the ETag): their save names it (If-Match). */
+  version: string | undefined;
+}
+
 /** GET /admin/active-custom-fields: default and custom registration fields. */
+export async function readRegistrationFields(
+  a: ApiAuth,
+  s: SiteRef,
+  signal?: AbortSignal,
+): Promise<FieldsRead> {
+  const { body, etag } = await callApiVersioned('activeCustomFields', call(a, s, signal));
+  return { fields: body.Data, version: etag };
+}
+
 export function useRegistrationFields(s: SiteRef) {
   const a = useApiAuth();
   return useQuery({
     queryKey: siteSettingsKeys.fields(a, s),
-    queryFn: async ({ signal }) => (await callApi('activeCustomFields', call(a, s, signal))).Data,
+    queryFn: ({ signal }) => readRegistrationFields(a, s, signal),
     ...retryOf(a),
   });
 }
 
-/** POST /admin/default-fields {Fields}: the answer replaces the cached fields. */
+/** POST /admin/default-fields {Fields}, naming the version read (If-Match): the answer replaces the cached fields. */
 export function useSaveDefaultFields(s: SiteRef) {
   const a = useApiAuth();
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...siteSettingsKeys.fields(a, s), 'defaults'],
-    mutationFn: (body: BodyOf<'saveDefaultFields'>) => callApi('saveDefaultFields', { ...call(a, s), body }),
-    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.fields(a, s), answer.Data),
+    mutationFn: async (v: { body: BodyOf<'saveDefaultFields'>; ifMatch: string | undefined }) => {
+      const { body, etag } = await callApiVersioned('saveDefaultFields', {
+        ...call(a, s),
+        body: v.body,
+        ifMatch: v.ifMatch,
+      });
+      return { answer: body, read: { fields: body.Data, version: etag } satisfies FieldsRead };
+    },
+    onSuccess: ({ read }) => queryClient.setQueryData<FieldsRead>(siteSettingsKeys.fields(a, s), read),
   });
 }
 
@@ -425,8 +481,11 @@ export function useAddCustomField(s: SiteRef) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...siteSettingsKeys.fields(a, s), 'add'],
-    mutationFn: (body: BodyOf<'addCustomField'>) => callApi('addCustomField', { ...call(a, s), body }),
-    onSuccess: (answer) => queryClient.setQueryData(siteSettingsKeys.fields(a, s), answer.Data),
+    mutationFn: async (body: BodyOf<'addCustomField'>) => {
+      const { body: answer, etag } = await callApiVersioned('addCustomField', { ...call(a, s), body });
+      return { answer, read: { fields: answer.Data, version: etag } satisfies FieldsRead };
+    },
+    onSuccess: ({ read }) => queryClient.setQueryData<FieldsRead>(siteSettingsKeys.fields(a, s), read),
   });
 }
 

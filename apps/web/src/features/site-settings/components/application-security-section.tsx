@@ -7,15 +7,19 @@ import {
   SIGN_IN_MODES,
 } from '@sac/contract/site-settings';
 import { type FormEvent, useState } from 'react';
+import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { TimePicker } from '../../../components/time-picker.tsx';
+import { useApiAuth } from '../../../lib/api-auth.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import {
+  readApplicationSecurity,
   type SecurityRead,
   type SiteRef,
   useApplicationSecurity,
@@ -79,6 +83,14 @@ function SecurityForm({
 }) {
   const t = useT('siteSettings');
   const save = useSaveApplicationSecurity(site);
+  const auth = useApiAuth();
+  const conflict = useEditConflict<ApplicationSecurity>(
+    { data: current.settings, version: current.version },
+    async () => {
+      const now = await readApplicationSecurity(auth, site);
+      return { data: now.settings, version: now.version };
+    },
+  );
   const [alert, setAlert] = useState<string | undefined>();
   const form = useContractForm(applicationSecurity, {
     initial: toValues(current.settings),
@@ -97,30 +109,58 @@ function SecurityForm({
     onValueChange: (v: string) => set(f, v),
   });
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
+  const send = (ifMatch: string | undefined) => {
     const data = form.submit();
     if (!data || save.isPending) return;
     setAlert(undefined);
-    save.mutate(data, {
-      onSuccess: (answer) => {
-        form.reset(form.values);
-        toast.success(answer.Message || SETTINGS_SAVED);
+    save.mutate(
+      { data, ifMatch },
+      {
+        onSuccess: ({ answer }) => {
+          form.reset(form.values);
+          toast.success(answer.Message || SETTINGS_SAVED);
+        },
+        onError: async (error) => {
+          if (await conflict.refused(error)) return;
+          if (error instanceof ApiError && error.code === ERRORS.securityConflict.code) {
+            setAlert(errorText(error));
+            return;
+          }
+          form.serverFailed(error);
+          if (!(error instanceof ApiError && error.code === ERRORS.unauthenticated.code))
+            toast.error(errorText(error));
+        },
       },
-      onError: (error) => {
-        if (error instanceof ApiError && error.code === ERRORS.securityConflict.code) {
-          setAlert(errorText(error));
-          return;
-        }
-        form.serverFailed(error);
-        if (!(error instanceof ApiError && error.code === ERRORS.unauthenticated.code))
-          toast.error(errorText(error));
-      },
-    });
+    );
+  };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send(conflict.version);
+  };
+  const loadTheirs = () => {
+    const theirs = conflict.loadTheirs();
+    if (theirs) form.reset(toValues(theirs));
+  };
+  const labels: Record<Field, string> = {
+    SignInMode: t('signInMode'),
+    MfaMode: t('mfaMode'),
+    PasswordMinLength: t('passwordMinLength'),
+    MaxFailedLogins: t('maxFailedLogins'),
+    LockoutMinutes: t('lockoutMinutes'),
+    SessionTimeoutMinutes: t('sessionTimeoutMinutes'),
+    SecurityReportTime: t('securityReportTime'),
   };
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t('applicationSecurity')}>
+      {conflict.theirs ? (
+        <ChangedMeanwhile
+          changes={changedFields(toValues(conflict.filledFrom), toValues(conflict.theirs.data), labels)}
+          onLoadTheirs={loadTheirs}
+          onOverwrite={() => send(conflict.overwrite())}
+          busy={save.isPending}
+        />
+      ) : null}
       <div className="form-grid">
         <RadioGroup
           legend={t('signInMode')}

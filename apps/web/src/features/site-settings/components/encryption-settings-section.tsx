@@ -14,17 +14,21 @@ import {
 } from '@sac/contract/encryption-settings';
 import { ERRORS } from '@sac/contract/errors';
 import { type FormEvent, useState } from 'react';
+import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { CheckboxField } from '../../../components/checkbox-field.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
+import { useApiAuth } from '../../../lib/api-auth.tsx';
+import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import {
   type EncryptionData,
   type EncryptionRead,
+  readEncryptionSettings,
   type SiteRef,
   useEncryptionPreview,
   useEncryptionSettings,
@@ -130,6 +134,11 @@ function EncryptionForm({
   const preview = useEncryptionPreview(site, set);
   const [sample, setSample] = useState('');
   const [sampleError, setSampleError] = useState<string | undefined>();
+  const auth = useApiAuth();
+  const conflict = useEditConflict<EncryptionRead>({ data: current, version: current.version }, async () => {
+    const now = await readEncryptionSettings(auth, site, set);
+    return { data: now, version: now.version };
+  });
   const form = useContractForm(dataSchema, { initial: toValues(current) });
   const values = form.values;
   const algorithm = isAlgorithm(values.EncryptionType) ? values.EncryptionType : undefined;
@@ -176,22 +185,52 @@ function EncryptionForm({
     preview.mutate({ data, Sample: sample });
   };
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
+  const send = (ifMatch: string | undefined) => {
     const data = payload();
     if (!data || save.isPending) return;
-    save.mutate(data, {
-      onSuccess: (answer) => {
-        form.reset(form.values);
-        toast.success(answer.Message || t('encryptionSaved'));
+    save.mutate(
+      { data, ifMatch },
+      {
+        onSuccess: ({ answer }) => {
+          form.reset(form.values);
+          toast.success(answer.Message || t('encryptionSaved'));
+        },
+        onError: async (error) => {
+          if (await conflict.refused(error)) return;
+          form.serverFailed(error, { [ERRORS.encryptionKeyNeeded.code]: 'EncryptionKey' });
+        },
       },
-      onError: (error) => form.serverFailed(error, { [ERRORS.encryptionKeyNeeded.code]: 'EncryptionKey' }),
-    });
+    );
+  };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send(conflict.version);
+  };
+  const loadTheirs = () => {
+    const theirs = conflict.loadTheirs();
+    if (theirs) form.reset(toValues(theirs));
+  };
+  const labels: Partial<Record<Field, string>> = {
+    EncryptionType: t('encryptionType'),
+    HashEncoding: t('hashEncoding'),
+    SaltEncoding: t('saltEncoding'),
+    Salt: t('salt'),
+    PerPasswordSalt: t('perPasswordSalt'),
+    Iterations: t('iterations'),
+    SaltAttach: t('saltAttach'),
   };
 
   const result = preview.data?.Data;
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t(`encryptionSet.${set}`)}>
+      {conflict.theirs ? (
+        <ChangedMeanwhile
+          changes={changedFields(toValues(conflict.filledFrom), toValues(conflict.theirs.data), labels)}
+          onLoadTheirs={loadTheirs}
+          onOverwrite={() => send(conflict.overwrite())}
+          busy={save.isPending}
+        />
+      ) : null}
       <div className="form-grid">
         {select('EncryptionType', HASH_ALGORITHMS, t('encryptionType'))}
         {select('HashEncoding', ENCODINGS, t('hashEncoding'))}

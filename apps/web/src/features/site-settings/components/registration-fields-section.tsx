@@ -6,15 +6,21 @@ import {
   FIELD_TYPES,
 } from '@sac/contract/registration-fields';
 import { type FormEvent, useState } from 'react';
+import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
+import { useApiAuth } from '../../../lib/api-auth.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { serverFieldErrors, useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { useLeaveGuard } from '../../../lib/leave-guard.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import {
+  type FieldsRead,
   type RegistrationField,
+  readRegistrationFields,
   type SiteRef,
   useAddCustomField,
   useDataSources,
@@ -41,10 +47,9 @@ export function RegistrationFieldsSection({ site, canWrite, headingId }: Section
       <h2 id={headingId}>{t('registrationFields')}</h2>
       <p className="muted">{t('registrationFieldsIntro')}</p>
       <FieldsTable
-        updatedAt={fields.dataUpdatedAt}
         site={site}
         canWrite={canWrite}
-        rows={fields.data}
+        read={fields.data}
         isLoading={fields.isPending}
         error={fields.isError ? fields.error : undefined}
       />
@@ -65,34 +70,54 @@ const editsOf = (rows: readonly RegistrationField[] | undefined): Record<string,
       .map((r) => [r.Name, { Enabled: r.Enabled, Rules: r.Rules }]),
   );
 
+/** The default fields' edits as a stored state, for what changed meanwhile. */
+const labelled = (edits: Record<string, Edit>) =>
+  Object.fromEntries(
+    Object.entries(edits).map(([name, e]) => [
+      name,
+      `${e.Enabled ? 'on' : 'off'}${e.Rules ? `, ${e.Rules}` : ''}`,
+    ]),
+  );
+
+/** The fields, and the default ones' switches and rules as edits. */
 function FieldsTable({
-  updatedAt,
   site,
   canWrite,
-  rows,
+  read,
   isLoading,
   error,
 }: {
-  /** When the rows were read: the edits start again from them. */
-  updatedAt: number;
   site: SiteRef;
   canWrite: boolean;
-  rows: readonly RegistrationField[] | undefined;
+  read: FieldsRead | undefined;
   isLoading: boolean;
   error: unknown;
 }) {
   const t = useT('siteSettings');
   const common = useT('common');
   const save = useSaveDefaultFields(site);
+  const auth = useApiAuth();
+  const rows = read?.fields;
   const [edits, setEdits] = useState<Record<string, Edit>>(() => editsOf(rows));
+  const conflict = useEditConflict<Record<string, Edit>>(
+    { data: editsOf(rows), version: read?.version },
+    async () => {
+      const now = await readRegistrationFields(auth, site);
+      return { data: editsOf(now.fields), version: now.version };
+    },
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState<string | undefined>();
-  const [syncedAt, setSyncedAt] = useState(updatedAt);
-  if (syncedAt !== updatedAt) {
-    setSyncedAt(updatedAt);
+  // A new version of the default fields starts the edits again from it; a custom field added keeps them.
+  const readKey = read ? `read-${read.version}` : undefined;
+  const [syncedKey, setSyncedKey] = useState(readKey);
+  if (readKey !== syncedKey) {
+    setSyncedKey(readKey);
     setEdits(editsOf(rows));
     setErrors({});
+    conflict.saved({ data: editsOf(rows), version: read?.version });
   }
+  useLeaveGuard(JSON.stringify(edits) !== JSON.stringify(conflict.filledFrom));
   const editable = (r: RegistrationField) => canWrite && !r.Custom && r.Name in edits;
   const setEdit = (name: string, change: Partial<Edit>) => {
     setEdits((prev) => ({ ...prev, [name]: { ...(prev[name] as Edit), ...change } }));
@@ -156,7 +181,7 @@ function FieldsTable({
     },
   ];
 
-  const onSave = () => {
+  const send = (ifMatch: string | undefined) => {
     const body = { Fields: Object.entries(edits).map(([Name, e]) => ({ Name, ...e })) };
     // Customers sign in with their email or phone: one of the two stays enabled (the server checks too).
     const off = (name: string) =>
@@ -178,24 +203,44 @@ function FieldsTable({
       return;
     }
     if (save.isPending) return;
-    save.mutate(r.data, {
-      onSuccess: (answer) => toast.success(answer.Message),
-      onError: (e) => {
-        if (!(e instanceof ApiError)) return;
-        if (e.fieldError('Fields')) setAlert(e.fieldError('Fields'));
-        const out: Record<string, string> = {};
-        for (const fe of e.envelope?.FieldErrors ?? []) {
-          const m = /^Fields\.(\d+)\./.exec(fe.Field);
-          const name = m ? body.Fields[Number(m[1])]?.Name : undefined;
-          if (name && !out[name]) out[name] = fe.Message;
-        }
-        setErrors(out);
+    save.mutate(
+      { body: r.data, ifMatch },
+      {
+        onSuccess: ({ answer, read }) => {
+          conflict.saved({ data: editsOf(read.fields), version: read.version });
+          toast.success(answer.Message);
+        },
+        onError: async (e) => {
+          if (await conflict.refused(e)) return;
+          if (!(e instanceof ApiError)) return;
+          if (e.fieldError('Fields')) setAlert(e.fieldError('Fields'));
+          const out: Record<string, string> = {};
+          for (const fe of e.envelope?.FieldErrors ?? []) {
+            const m = /^Fields\.(\d+)\./.exec(fe.Field);
+            const name = m ? body.Fields[Number(m[1])]?.Name : undefined;
+            if (name && !out[name]) out[name] = fe.Message;
+          }
+          setErrors(out);
+        },
       },
-    });
+    );
   };
+  const loadTheirs = () => {
+    const theirs = conflict.loadTheirs();
+    if (theirs) setEdits(theirs);
+  };
+  const fieldLabels = Object.fromEntries(Object.keys(edits).map((name) => [name, name]));
 
   return (
     <>
+      {conflict.theirs ? (
+        <ChangedMeanwhile
+          changes={changedFields(labelled(conflict.filledFrom), labelled(conflict.theirs.data), fieldLabels)}
+          onLoadTheirs={loadTheirs}
+          onOverwrite={() => send(conflict.overwrite())}
+          busy={save.isPending}
+        />
+      ) : null}
       <DataTable
         label={t('registrationFieldsTable')}
         columns={columns}
@@ -212,7 +257,12 @@ function FieldsTable({
       ) : null}
       {canWrite && Object.keys(edits).length > 0 ? (
         <div className="form-actions">
-          <button type="button" className="button button-primary" aria-busy={save.isPending} onClick={onSave}>
+          <button
+            type="button"
+            className="button button-primary"
+            aria-busy={save.isPending}
+            onClick={() => send(conflict.version)}
+          >
             {save.isPending ? t('saving') : t('saveDefaultFields')}
           </button>
         </div>
@@ -248,7 +298,7 @@ function AddCustomFieldForm({ site }: { site: SiteRef }) {
     add.mutate(
       { ...data, DataSource: data.Type === 'dropdown' ? data.DataSource : '' },
       {
-        onSuccess: (answer) => {
+        onSuccess: ({ answer }) => {
           toast.success(answer.Message || t('customFieldSaved'));
           form.reset(EMPTY);
         },

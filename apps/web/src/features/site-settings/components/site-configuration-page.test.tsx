@@ -168,7 +168,7 @@ describe('site configuration', () => {
     const staging = await screen.findByLabelText('Staging URL (Optional)');
     fireEvent.change(staging, { target: { value: 'mine.example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    const notice = await screen.findByText(/someone else saved these settings/);
+    const notice = await screen.findByText(/someone else saved this/);
     expect(notice.closest('[role="alert"]')?.textContent).toContain('https://theirs.example.com');
     expect((screen.getByLabelText('Staging URL (Optional)') as HTMLInputElement).value).toBe(
       'mine.example.com',

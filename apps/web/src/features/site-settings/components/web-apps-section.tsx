@@ -1,10 +1,11 @@
-import { ERRORS } from '@sac/contract/errors';
 import { appSettingsBody, SETTINGS_SAVED } from '@sac/contract/site-settings';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
+import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
 import { useApiAuth } from '../../../lib/api-auth.tsx';
-import { ApiError, callApiVersioned } from '../../../lib/api-client.ts';
+import { callApiVersioned } from '../../../lib/api-client.ts';
+import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
@@ -48,9 +49,14 @@ function WebAppsForm({
   const save = useSaveAppSettings(site);
   const readVersion = useAppSettingsVersion(site);
   const auth = useApiAuth();
-  // The version the form was filled at; a save names it (If-Match).
-  const [version, setVersion] = useState(readVersion);
-  const [theirs, setTheirs] = useState<{ data: AppSettings; version: string | undefined } | undefined>();
+  const conflict = useEditConflict<AppSettings>({ data: current, version: readVersion() }, async () => {
+    // What is stored now, read without replacing this form (what was typed stays).
+    const now = await callApiVersioned('appSettings', {
+      query: { uid: site.uid, appId: site.appId },
+      auth: auth.pair,
+    });
+    return { data: now.body.Data, version: now.etag };
+  });
   const form = useContractForm(schema, {
     initial: { ProductionUrl: current.ProductionUrl, StagingUrl: current.StagingUrl },
     idPrefix: 'web-apps',
@@ -70,18 +76,11 @@ function WebAppsForm({
       {
         onSuccess: (answer) => {
           form.reset(form.values);
+          conflict.saved({ data: answer.Data, version: readVersion() });
           toast.success(answer.Message || SETTINGS_SAVED);
         },
         onError: async (error) => {
-          if (error instanceof ApiError && error.code === ERRORS.conflict.code) {
-            // Read what is stored now without replacing this form (what was typed stays).
-            const now = await callApiVersioned('appSettings', {
-              query: { uid: site.uid, appId: site.appId },
-              auth: auth.pair,
-            });
-            setTheirs({ data: now.body.Data, version: now.etag });
-            return;
-          }
+          if (await conflict.refused(error)) return;
           form.serverFailed(error);
         },
       },
@@ -89,42 +88,22 @@ function WebAppsForm({
   };
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    send(version);
+    send(conflict.version);
   };
   const loadTheirs = () => {
-    if (!theirs) return;
-    form.reset({ ProductionUrl: theirs.data.ProductionUrl, StagingUrl: theirs.data.StagingUrl });
-    setVersion(theirs.version);
-    setTheirs(undefined);
+    const theirs = conflict.loadTheirs();
+    if (theirs) form.reset({ ProductionUrl: theirs.ProductionUrl, StagingUrl: theirs.StagingUrl });
   };
-  const saveOverTheirs = () => {
-    if (!theirs) return;
-    setVersion(theirs.version);
-    setTheirs(undefined);
-    send(theirs.version);
-  };
+  const labels = { ProductionUrl: t('productionUrl'), StagingUrl: t('stagingUrl') };
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t('webApps')}>
-      {theirs ? (
-        <div className="notice notice-warning" role="alert">
-          <p>{t('changedMeanwhile')}</p>
-          <ul className="changed-meanwhile">
-            <li>
-              {t('productionUrl')}: {theirs.data.ProductionUrl || t('emptyValue')}
-            </li>
-            <li>
-              {t('stagingUrl')}: {theirs.data.StagingUrl || t('emptyValue')}
-            </li>
-          </ul>
-          <div className="form-actions">
-            <button type="button" className="button" onClick={loadTheirs}>
-              {t('loadTheirValues')}
-            </button>
-            <button type="button" className="button button-primary" onClick={saveOverTheirs}>
-              {t('saveMineOverTheirs')}
-            </button>
-          </div>
-        </div>
+      {conflict.theirs ? (
+        <ChangedMeanwhile
+          changes={changedFields(conflict.filledFrom, conflict.theirs.data, labels)}
+          onLoadTheirs={loadTheirs}
+          onOverwrite={() => send(conflict.overwrite())}
+          busy={save.isPending}
+        />
       ) : null}
       <div className="form-grid">
         <FormField {...field('ProductionUrl')} label={t('productionUrl')} />

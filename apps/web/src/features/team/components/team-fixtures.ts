@@ -24,5 +24,6 @@ export const user = (
   Roles: roles,
   CreatedDate: '2024-03-07T10:00:00.000Z',
   LastLoginDate: null,
+  Version: 1,
   ...extra,
 });
