@@ -38,7 +38,7 @@ interface Versioned {
   tag(): Promise<string>;
   /** What is stored, as a read answers it (without the version). */
   stored(): Promise<unknown>;
-  write(tag: string, variant: 'theirs' | 'mine'): Promise<{ statusCode: number; body: string; json(): any }>;
+  write(tag: string, variant: 'theirs' | 'mine'): ReturnType<TestApp['call']>;
 }
 
 const tagOf = (r: { statusCode: number; headers: Record<string, unknown>; body: string }) => {
@@ -97,7 +97,13 @@ const RECORDS: Versioned[] = [
     stored: async () => (await get('/admin/active-custom-fields')).json(),
     write: (tag, v) =>
       write('POST', '/admin/default-fields', tag, {
-        Fields: [{ Name: 'FirstName', Enabled: true, Rules: v === 'theirs' ? 'required' : 'required|max_length[40]' }],
+        Fields: [
+          {
+            Name: 'FirstName',
+            Enabled: true,
+            Rules: v === 'theirs' ? 'required' : 'required|max_length[40]',
+          },
+        ],
       }),
   },
   {
@@ -124,27 +130,30 @@ const RECORDS: Versioned[] = [
     write: (tag, v) =>
       write('PUT', '/admin/customobject/schema', tag, {
         objId: 'orders',
-        Schema: v === 'theirs' ? '{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}' : '{"type":"object","properties":{"sku":{"type":"string"}},"required":["sku"]}',
+        Schema:
+          v === 'theirs'
+            ? '{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}'
+            : '{"type":"object","properties":{"sku":{"type":"string"}},"required":["sku"]}',
       }),
   },
   {
     name: "a super user's roles (their Version in the team list)",
     async tag() {
-      const row = (await get('/admin/team', boss, {})).json().Data.find(
-        (u: { Email: { Value: string }[] }) => u.Email[0]!.Value === 'support@example.com',
-      );
+      const row = (await get('/admin/team', boss, {}))
+        .json()
+        .Data.find((u: { Email: { Value: string }[] }) => u.Email[0]!.Value === 'support@example.com');
       return `"${row.Version}"`;
     },
     async stored() {
-      const row = (await get('/admin/team', boss, {})).json().Data.find(
-        (u: { Email: { Value: string }[] }) => u.Email[0]!.Value === 'support@example.com',
-      );
+      const row = (await get('/admin/team', boss, {}))
+        .json()
+        .Data.find((u: { Email: { Value: string }[] }) => u.Email[0]!.Value === 'support@example.com');
       return row.Roles;
     },
     async write(tag, v) {
-      const row = (await get('/admin/team', boss, {})).json().Data.find(
-        (u: { Email: { Value: string }[] }) => u.Email[0]!.Value === 'support@example.com',
-      );
+      const row = (await get('/admin/team', boss, {}))
+        .json()
+        .Data.find((u: { Email: { Value: string }[] }) => u.Email[0]!.Value === 'support@example.com');
       const role = v === 'theirs' ? ['Support', 'Admin'] : ['Admin'];
       return write('PUT', '/admin/team/roles', tag, { uid: row.Uid, role, unAssignRoles: [] }, boss, {});
     },
