@@ -126,6 +126,12 @@ interface EndpointDetails {
   readonly body?: z.ZodType;
   /** The answer per HTTP status; every error status carries the error envelope. */
   readonly responses: Readonly<Record<number, z.ZodType>>;
+  /**
+   * Optimistic concurrency (docs/decisions.md): 'etag' answers the record's version as an ETag;
+   * 'if-match' takes the version read in If-Match (an ETag, or a listed row's Version as "7"),
+   * answers 412 (930) when the record moved on, and answers the new version as an ETag.
+   */
+  readonly versioned?: 'etag' | 'if-match';
 }
 
 /** One endpoint of the full table: its route (endpoint-routes.ts) and its details. */
@@ -202,6 +208,7 @@ const DETAILS = {
     summary:
       "Set a super user's roles to `role`, unassigning `unAssignRoles` (all roles not chosen). Ends the user's sessions. Nobody changes their own roles; the last SuperAdmin keeps the role.",
     tag: 'Team',
+    versioned: 'if-match',
     body: updateRolesBody,
     responses: { 200: superUserResponse, ...errors(400, 401, 403, 404, 409) },
   },
@@ -234,6 +241,7 @@ const DETAILS = {
   customerProfile: {
     summary: "A customer's profile: names, emails, organization, phone, time zone, status and dates (UTC).",
     tag: 'Customers',
+    versioned: 'etag',
     query: uidQuery,
     responses: { 200: customerProfileResponse, ...errors(400, 401, 403, 404) },
   },
@@ -308,6 +316,7 @@ const DETAILS = {
   siteBasicSettings: {
     summary: "A site's basic settings: name, web apps, plan and status.",
     tag: 'Sites',
+    versioned: 'etag',
     query: siteBasicSettingsQuery,
     responses: { 200: siteBasicSettingsResponse, ...errors(400, 401, 403, 404) },
   },
@@ -326,6 +335,7 @@ const DETAILS = {
   updateCustomerProfile: {
     summary: "Edit a customer's profile (phone and email rules of spec section 5).",
     tag: 'Customers',
+    versioned: 'if-match',
     query: uidQuery,
     body: updateCustomerProfileBody,
     responses: { 200: customerProfileResponse, ...errors(400, 401, 403, 404, 409) },
@@ -353,6 +363,7 @@ const DETAILS = {
   updateSiteBasicSettings: {
     summary: 'Wizard step 2 (Additional Site Information): web apps, plan and trial.',
     tag: 'Sites',
+    versioned: 'if-match',
     query: siteBasicSettingsQuery,
     body: siteBasicSettingsBody,
     responses: { 200: siteBasicSettingsResponse, ...errors(400, 401, 403, 404) },
@@ -407,6 +418,7 @@ const DETAILS = {
   impersonationEdit: {
     summary: 'The requester edits their pending request.',
     tag: 'Impersonation',
+    versioned: 'if-match',
     query: requestIdQuery,
     body: editImpersonationBody,
     responses: {
@@ -510,6 +522,7 @@ const DETAILS = {
   customObjectSchema: {
     summary: "Replace a custom object's JSON Schema (checked as a JSON Schema).",
     tag: 'Site settings',
+    versioned: 'if-match',
     query: siteQuery,
     body: setCustomObjectSchemaBody,
     responses: { 200: customObjectResponse, ...errors(400, 401, 403, 404, 503) },
@@ -558,12 +571,14 @@ const DETAILS = {
   appSettings: {
     summary: "A site's plan info (plan, trial or subscribed, monthly billing) and web apps.",
     tag: 'Site settings',
+    versioned: 'etag',
     query: siteQuery,
     responses: { 200: appSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   updateAppSettings: {
     summary: "Set a site's web apps (production and staging URLs, URL-like).",
     tag: 'Site settings',
+    versioned: 'if-match',
     query: siteQuery,
     body: appSettingsBody,
     responses: { 200: appSettingsResponse.extend({ Message: z.string() }), ...errors(400, 401, 403, 404) },
@@ -572,12 +587,14 @@ const DETAILS = {
     summary:
       "A site's application level security: sign-in mode (Required / strict or Optional / preferred), MFA, password length, lockout, session timeout, daily report time. ErrorCode 927 when never saved (the console shows the defaults).",
     tag: 'Site settings',
+    versioned: 'etag',
     query: siteQuery,
     responses: { 200: applicationSecurityResponse, ...errors(400, 401, 403, 404) },
   },
   updateApplicationSecurity: {
     summary: 'Save application level security; ErrorCode 981 when the settings contradict each other.',
     tag: 'Site settings',
+    versioned: 'if-match',
     query: siteQuery,
     body: applicationSecurityBody,
     responses: {
@@ -589,6 +606,7 @@ const DETAILS = {
     summary:
       'How a site hashes passwords (the defaults, Argon2id, until changed). The encryption key is never sent back.',
     tag: 'Site settings',
+    versioned: 'etag',
     query: siteQuery,
     responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
   },
@@ -596,12 +614,14 @@ const DETAILS = {
     summary:
       'How a site hashes previous passwords; ErrorCode 1037 when it has no settings of their own (the console ignores it).',
     tag: 'Site settings',
+    versioned: 'etag',
     query: siteQuery,
     responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
   },
   securityQuestionSettings: {
     summary: 'How a site hashes security answers; ErrorCode 1090 when not set (the console ignores it).',
     tag: 'Site settings',
+    versioned: 'etag',
     query: siteQuery,
     responses: { 200: encryptionSettingsResponse, ...errors(400, 401, 403, 404) },
   },
@@ -609,6 +629,7 @@ const DETAILS = {
     summary:
       'Save one set (password, previous-password, security-answer): encryption type, encodings, salt, per-password salt, iterations (PBKDF2), encryption key (HMAC; write-only), salt attach type.',
     tag: 'Site settings',
+    versioned: 'if-match',
     query: siteQuery,
     body: saveEncryptionSettingsBody,
     responses: {
@@ -628,6 +649,7 @@ const DETAILS = {
     summary:
       "A site's registration fields: the default ones (enabled or not) and its custom ones, with their rules.",
     tag: 'Site settings',
+    versioned: 'etag',
     query: siteQuery,
     responses: { 200: activeFieldsResponse, ...errors(400, 401, 403, 404) },
   },
@@ -650,6 +672,7 @@ const DETAILS = {
   addCustomField: {
     summary: 'Add a custom registration field; its rules (pipe form) are checked when saved.',
     tag: 'Site settings',
+    versioned: 'etag',
     query: siteQuery,
     body: customFieldBody,
     responses: {
@@ -660,6 +683,7 @@ const DETAILS = {
   saveDefaultFields: {
     summary: 'Enable or disable the default registration fields and set their rules.',
     tag: 'Site settings',
+    versioned: 'if-match',
     query: siteQuery,
     body: defaultFieldsBody,
     responses: { 200: activeFieldsResponse.extend({ Message: z.string() }), ...errors(400, 401, 403, 404) },
@@ -684,10 +708,18 @@ export const ENDPOINTS: Endpoints = Object.fromEntries(
     {
       ...ENDPOINT_ROUTES[id],
       ...DETAILS[id],
-      responses: { ...guardErrors(ENDPOINT_ROUTES[id].method), ...DETAILS[id].responses },
+      responses: {
+        ...guardErrors(ENDPOINT_ROUTES[id].method),
+        ...DETAILS[id].responses,
+        ...(versionedOf(DETAILS[id]) === 'if-match' ? errors(412) : {}),
+      },
     },
   ]),
 ) as Endpoints;
+
+function versionedOf(d: EndpointDetails) {
+  return d.versioned;
+}
 
 /**
  * What the request guard may answer before any endpoint runs, so every endpoint declares it: 400

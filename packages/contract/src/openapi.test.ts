@@ -79,6 +79,19 @@ describe('buildOpenApiDocument', () => {
     }
   });
 
+  it.each(cases)('%s documents its versions: ETag on the answer, If-Match and 412 on a write', (_id, e) => {
+    const op = operationOf(e);
+    const ifMatch = (op?.parameters ?? []).find((p) => p.name === HEADERS.ifMatch);
+    const etag = (op?.responses['200'] as { headers?: Record<string, unknown> } | undefined)?.headers?.[
+      HEADERS.etag
+    ];
+    expect(Boolean(etag)).toBe(e.versioned !== undefined);
+    expect(ifMatch ? { in: ifMatch.in, required: ifMatch.required } : undefined).toEqual(
+      e.versioned === 'if-match' ? { in: 'header', required: false } : undefined,
+    );
+    expect(Object.keys(e.responses).includes('412')).toBe(e.versioned === 'if-match');
+  });
+
   it.each(cases)('%s requires the ajax marker header, and the session headers unless public', (_id, e) => {
     const headers = (operationOf(e)?.parameters ?? []).filter((p) => p.in === 'header');
     expect(headers).toContainEqual({

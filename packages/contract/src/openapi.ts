@@ -28,10 +28,30 @@ function operation(e: EndpointDef) {
     required: true,
     schema: { type: 'string', enum: [HEADERS.ajaxMarkerValue] },
   });
+  if (e.versioned === 'if-match') {
+    parameters.push({
+      name: HEADERS.ifMatch,
+      in: 'header',
+      required: false,
+      description:
+        'The version the form was read at: the ETag of the read, or a listed row\'s Version as "7". An older one than stored answers 412 (930) and writes nothing; none or * writes whatever is stored.',
+      schema: { type: 'string' },
+    });
+  }
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(e.responses)) {
     responses[status] = {
       description: status === '200' ? 'Success' : 'Error envelope',
+      ...(status === '200' && e.versioned
+        ? {
+            headers: {
+              [HEADERS.etag]: {
+                description: 'The version of the record answered, to send back as If-Match.',
+                schema: { type: 'string' },
+              },
+            },
+          }
+        : {}),
       content: { 'application/json': { schema: json(schema) } },
     };
   }

@@ -2,6 +2,7 @@ import { ERRORS } from '@sac/contract/errors';
 import { MESSAGES } from '@sac/contract/messages';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, errorText } from './api-client.ts';
+import { isStaleWrite } from './edit-conflict.ts';
 import { toast } from './toast-store.ts';
 
 declare module '@tanstack/react-query' {
@@ -47,6 +48,8 @@ export function createQueryClient(): QueryClient {
         if (fallback === false) return;
         // An ended session (901) is announced by the shell, which also goes to /login.
         if (sessionEnded(error)) return;
+        // A save from a stale read: the form says what changed meanwhile and offers the ways on.
+        if (isStaleWrite(error)) return;
         toast.error(errorText(error, fallback ?? MESSAGES.genericError));
       },
     }),

@@ -28,11 +28,16 @@ export const impersonationKeys = {
 };
 
 /** GET /admin/impersonation/requests?status=: in the server's order (pending and active first). */
+export const readRequests = async (
+  status: DisplayStatus | undefined,
+  signal?: AbortSignal,
+): Promise<ImpersonationRequest[]> =>
+  (await callApi('impersonationList', { query: status ? { status } : {}, signal })).Data;
+
 const requestsQuery = (status: DisplayStatus | undefined) =>
   queryOptions({
     queryKey: impersonationKeys.requests(status),
-    queryFn: async ({ signal }): Promise<ImpersonationRequest[]> =>
-      (await callApi('impersonationList', { query: status ? { status } : {}, signal })).Data,
+    queryFn: ({ signal }) => readRequests(status, signal),
   });
 
 export const useRequests = (status: DisplayStatus | undefined, enabled = true) =>
@@ -151,13 +156,13 @@ export function useCreateRequest() {
   });
 }
 
-/** PUT /admin/impersonation/request?requestId=; the row is replaced by Id in the cached lists. */
+/** PUT /admin/impersonation/request?requestId=, naming the row's Version (If-Match); the row is replaced by Id in the cached lists. */
 export function useEditRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...impersonationKeys.all, 'edit'],
-    mutationFn: (v: { requestId: number; body: BodyOf<'impersonationEdit'> }) =>
-      callApi('impersonationEdit', { query: { requestId: v.requestId }, body: v.body }),
+    mutationFn: (v: { requestId: number; body: BodyOf<'impersonationEdit'>; ifMatch: string | undefined }) =>
+      callApi('impersonationEdit', { query: { requestId: v.requestId }, body: v.body, ifMatch: v.ifMatch }),
     onSuccess: (answer) => {
       updateLists(queryClient, (rows) => rows.map((r) => (r.Id === answer.Data.Id ? answer.Data : r)));
       void staleLogs(queryClient);

@@ -469,6 +469,41 @@ describe('edit and delete', () => {
     expect((await screen.findByTestId('toast-success')).textContent).toContain('has been updated');
   });
 
+  it('edits from the Version listed; an edit over a change made meanwhile shows theirs and loads them on request', async () => {
+    let rows = [request(22, { Request: { Priority: 'Low' } })];
+    const { calls } = stubApi(admin, {
+      impersonationList: () => ({ body: { Data: rows } }),
+      customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
+      teamList: () => ({ body: { Data: TEAM } }),
+      impersonationEdit: () => {
+        rows = [request(22, { Request: { Priority: 'High', Description: 'Their reason' }, Version: 2 })];
+        return {
+          status: 412,
+          body: { ErrorCode: 930, Description: 'The record was changed by someone else.' },
+        };
+      },
+    });
+    renderPage();
+    fireEvent.click(within(await openRequest(22)).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('dialog', { name: 'Edit request 22' });
+    const description = await within(form).findByRole('textbox', { name: 'Description' });
+    fireEvent.change(description, { target: { value: 'My reason' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    const notice = await within(form).findByRole('alert');
+    expect(notice.textContent).toContain('Priority: High');
+    expect(notice.textContent).toContain('Description: Their reason');
+    expect((within(form).getByRole('textbox', { name: 'Description' }) as HTMLTextAreaElement).value).toBe(
+      'My reason',
+    );
+    fireEvent.click(within(notice).getByRole('button', { name: 'Load their values' }));
+    expect((within(form).getByRole('textbox', { name: 'Description' }) as HTMLTextAreaElement).value).toBe(
+      'Their reason',
+    );
+    expect(calls.filter((c) => c.id === 'impersonationEdit').map((c) => c.headers['If-Match'])).toEqual([
+      '"1"',
+    ]);
+  });
+
   it('asks for a role, and takes assignee emails from a viewer who cannot list the team', async () => {
     const { calls } = editRoutes([request(31, { Initiator: 'support@example.com' })], support);
     renderPage();

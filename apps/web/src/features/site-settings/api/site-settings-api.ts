@@ -200,18 +200,24 @@ export function useSaveApplicationSecurity(s: SiteRef) {
 // Custom objects
 
 /** GET /admin/customobject; ErrorCode 999 (no objects) reads as an empty list. */
+export async function readCustomObjects(
+  a: ApiAuth,
+  s: SiteRef,
+  signal?: AbortSignal,
+): Promise<CustomObject[]> {
+  try {
+    return (await callApi('customObjectList', call(a, s, signal))).Data;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === ERRORS.customObjectsEmpty.code) return [];
+    throw error;
+  }
+}
+
 export function useCustomObjects(s: SiteRef) {
   const a = useApiAuth();
   return useQuery({
     queryKey: siteSettingsKeys.customObjects(a, s),
-    queryFn: async ({ signal }): Promise<CustomObject[]> => {
-      try {
-        return (await callApi('customObjectList', call(a, s, signal))).Data;
-      } catch (error) {
-        if (error instanceof ApiError && error.code === ERRORS.customObjectsEmpty.code) return [];
-        throw error;
-      }
-    },
+    queryFn: ({ signal }) => readCustomObjects(a, s, signal),
     ...retryOf(a),
   });
 }
@@ -237,14 +243,14 @@ export function useCreateCustomObject(s: SiteRef) {
   });
 }
 
-/** PUT /admin/customobject/schema {objId, Schema}: the row takes the answer. */
+/** PUT /admin/customobject/schema {objId, Schema}, naming the row's Version (If-Match): the row takes the answer. */
 export function useSetCustomObjectSchema(s: SiteRef) {
   const a = useApiAuth();
   const setRows = useObjectsCache(s);
   return useMutation({
     mutationKey: [...siteSettingsKeys.customObjects(a, s), 'schema'],
-    mutationFn: (body: { objId: string; Schema: string }) =>
-      callApi('customObjectSchema', { ...call(a, s), body }),
+    mutationFn: (v: { body: { objId: string; Schema: string }; ifMatch: string | undefined }) =>
+      callApi('customObjectSchema', { ...call(a, s), body: v.body, ifMatch: v.ifMatch }),
     onSuccess: (answer) => setRows((rows) => rows.map((r) => (r.Id === answer.Data.Id ? answer.Data : r))),
   });
 }

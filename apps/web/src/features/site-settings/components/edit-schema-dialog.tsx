@@ -1,11 +1,19 @@
 import { setCustomObjectSchemaBody } from '@sac/contract/site-settings';
 import type { FormEvent } from 'react';
+import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
+import { useApiAuth } from '../../../lib/api-auth.tsx';
+import { useEditConflict, versionTag } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
-import { type CustomObject, type SiteRef, useSetCustomObjectSchema } from '../api/site-settings-api.ts';
+import {
+  type CustomObject,
+  readCustomObjects,
+  type SiteRef,
+  useSetCustomObjectSchema,
+} from '../api/site-settings-api.ts';
 import { SampleValidator } from './sample-validator.tsx';
 
 /** The schema as the user edits it: pretty-printed when it is JSON. */
@@ -17,7 +25,10 @@ function pretty(schema: string): string {
   }
 }
 
-/** 'Edit schema' of one custom object (PUT /admin/customobject/schema); the row takes the answer. */
+/**
+ * 'Edit schema' of one custom object (PUT /admin/customobject/schema, naming the row's Version);
+ * the row takes the answer. A save over someone else's meanwhile shows theirs and the ways on.
+ */
 export function EditSchemaDialog({
   site,
   object,
@@ -29,24 +40,55 @@ export function EditSchemaDialog({
 }) {
   const t = useT('siteSettings');
   const setSchema = useSetCustomObjectSchema(site);
+  const auth = useApiAuth();
+  const conflict = useEditConflict<CustomObject>(
+    { data: object, version: versionTag(object.Version) },
+    async () => {
+      const now = (await readCustomObjects(auth, site)).find((o) => o.Id === object.Id) ?? object;
+      return { data: now, version: versionTag(now.Version) };
+    },
+  );
   const form = useContractForm(setCustomObjectSchemaBody, {
     initial: { objId: object.Id, Schema: pretty(object.Schema) },
     showErrors: 'submit',
   });
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
+  const send = (ifMatch: string | undefined) => {
     const data = form.submit();
     if (!data || setSchema.isPending) return;
-    setSchema.mutate(data, {
-      onSuccess: (answer) => {
-        toast.success(answer.Message);
-        onClose();
+    setSchema.mutate(
+      { body: data, ifMatch },
+      {
+        onSuccess: (answer) => {
+          toast.success(answer.Message);
+          form.leave(onClose);
+        },
+        onError: (error) => void conflict.refused(error),
       },
-    });
+    );
+  };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send(conflict.version);
+  };
+  const loadTheirs = () => {
+    const theirs = conflict.loadTheirs();
+    if (theirs) form.reset({ objId: theirs.Id, Schema: pretty(theirs.Schema) });
   };
   return (
     <Dialog title={t('editSchemaTitle', { id: object.Id })} onClose={onClose} busy={setSchema.isPending} wide>
       <form onSubmit={onSubmit} noValidate>
+        {conflict.theirs ? (
+          <ChangedMeanwhile
+            changes={changedFields(
+              { Schema: pretty(conflict.filledFrom.Schema) },
+              { Schema: pretty(conflict.theirs.data.Schema) },
+              { Schema: t('objectSchema') },
+            )}
+            onLoadTheirs={loadTheirs}
+            onOverwrite={() => send(conflict.overwrite())}
+            busy={setSchema.isPending}
+          />
+        ) : null}
         <TextAreaField
           id="edit-schema-Schema"
           name="Schema"

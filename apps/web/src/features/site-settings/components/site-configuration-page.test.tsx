@@ -217,6 +217,84 @@ describe('site configuration', () => {
     expect(alert.getAttribute('role')).toBe('alert');
   });
 
+  it('saves security never saved as version 0; after a save meanwhile, lists theirs and loads them on request', async () => {
+    const defaults = {
+      SignInMode: 'Optional',
+      MfaMode: 'Optional',
+      PasswordMinLength: 8,
+      MaxFailedLogins: 5,
+      LockoutMinutes: 15,
+      SessionTimeoutMinutes: 1440,
+      SecurityReportTime: '',
+    };
+    let stored: { body: object; headers?: Record<string, string>; status?: number } = {
+      status: 404,
+      body: { ErrorCode: 927, Description: 'Not found' },
+    };
+    const calls = stubApi(admin, {
+      applicationSecurity: () => stored,
+      updateApplicationSecurity: () => {
+        stored = {
+          body: { Data: { ...defaults, LockoutMinutes: 45 }, ModifiedDate: '2025-01-01T00:00:00.000Z' },
+          headers: { ETag: '"1"' },
+        };
+        return {
+          status: 412,
+          body: { ErrorCode: 930, Description: 'The record was changed by someone else.' },
+        };
+      },
+    });
+    renderPage('security');
+    const length = await screen.findByLabelText('Password minimum length');
+    fireEvent.change(length, { target: { value: '12' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const notice = (await screen.findByText(/someone else saved this/)).closest('[role="alert"]')!;
+    expect(notice.textContent).toContain('Lockout minutes: 45');
+    expect(notice.textContent).not.toContain('Password minimum length');
+    // what was typed stays until their values are loaded
+    expect((screen.getByLabelText('Password minimum length') as HTMLInputElement).value).toBe('12');
+    fireEvent.click(within(notice as HTMLElement).getByRole('button', { name: 'Load their values' }));
+    expect((screen.getByLabelText('Lockout minutes') as HTMLInputElement).value).toBe('45');
+    expect((screen.getByLabelText('Password minimum length') as HTMLInputElement).value).toBe('8');
+    expect(screen.queryByText(/someone else saved this/)).toBeNull();
+    expect(
+      calls.filter((c) => c.id === 'updateApplicationSecurity').map((c) => c.headers['If-Match']),
+    ).toEqual(['"0"']);
+  });
+
+  it('saves the default fields from the version read and says when someone saved them meanwhile', async () => {
+    let rules = '';
+    const calls = stubApi(admin, {
+      activeCustomFields: () => ({
+        body: { Data: [field({ Rules: rules })] },
+        headers: { ETag: rules ? '"4"' : '"3"' },
+      }),
+      saveDefaultFields: () => {
+        rules = 'required';
+        return {
+          status: 412,
+          body: { ErrorCode: 930, Description: 'The record was changed by someone else.' },
+        };
+      },
+    });
+    renderPage('fields');
+    const input = await screen.findByRole('textbox', { name: 'Rules of FirstName' });
+    fireEvent.change(input, { target: { value: 'max_length[20]' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save default fields' }));
+    const notice = (await screen.findByText(/someone else saved this/)).closest('[role="alert"]')!;
+    expect(notice.textContent).toContain('FirstName: on, required');
+    expect((screen.getByRole('textbox', { name: 'Rules of FirstName' }) as HTMLInputElement).value).toBe(
+      'max_length[20]',
+    );
+    fireEvent.click(within(notice as HTMLElement).getByRole('button', { name: 'Save mine over theirs' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.id === 'saveDefaultFields').map((c) => c.headers['If-Match'])).toEqual([
+        '"3"',
+        '"4"',
+      ]),
+    );
+  });
+
   it('sends the report time chosen with the time picker', async () => {
     const calls = stubApi(admin, {
       applicationSecurity: notFound(927, 'Not found'),

@@ -12,11 +12,15 @@ const teamKeys = {
   profile: (uid: string) => [...teamKeys.all, 'profile', uid] as const,
 };
 
-/** GET /admin/team: the super users. A failed load toasts 'Unable to load Superadmin user data'. */
+/** GET /admin/team: the super users. */
+export const readTeamList = async (signal?: AbortSignal): Promise<SuperUser[]> =>
+  (await callApi('teamList', { signal })).Data;
+
+/** The super users; a failed load toasts 'Unable to load Superadmin user data'. */
 const teamListQuery = () =>
   queryOptions({
     queryKey: teamKeys.list(),
-    queryFn: async ({ signal }): Promise<SuperUser[]> => (await callApi('teamList', { signal })).Data,
+    queryFn: ({ signal }) => readTeamList(signal),
     meta: { errorToast: MESSAGES.superAdminDataLoadFailed },
   });
 
@@ -59,13 +63,14 @@ export function useCreateSuperUser() {
   });
 }
 
-/** PUT /admin/team/roles; the row is replaced by Uid in the cached list. */
+/** PUT /admin/team/roles, naming the row's Version (If-Match); the row is replaced by Uid in the cached list. */
 export function useUpdateRoles() {
   const queryClient = useQueryClient();
   const updateList = useUpdateList();
   return useMutation({
     mutationKey: [...teamKeys.all, 'update-roles'],
-    mutationFn: async (body: BodyOf<'teamUpdateRoles'>) => (await callApi('teamUpdateRoles', { body })).Data,
+    mutationFn: async (v: { body: BodyOf<'teamUpdateRoles'>; ifMatch: string | undefined }) =>
+      (await callApi('teamUpdateRoles', { body: v.body, ifMatch: v.ifMatch })).Data,
     onSuccess: (row) => {
       updateList((rows) => rows.map((r) => (r.Uid === row.Uid ? row : r)));
       queryClient.removeQueries({ queryKey: teamKeys.profile(row.Uid) });

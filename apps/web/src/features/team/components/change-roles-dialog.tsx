@@ -1,12 +1,14 @@
 import { fieldFieldRequired } from '@sac/contract/messages';
 import { assignableRoles, rolesToUnassign, type SuperUser } from '@sac/contract/team';
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
+import { useEditConflict, versionTag } from '../../../lib/edit-conflict.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
-import { useTeamRoles, useUpdateRoles } from '../api/team-api.ts';
+import { readTeamList, useTeamRoles, useUpdateRoles } from '../api/team-api.ts';
 import { primaryEmail } from './staff.ts';
 
 const ROLES_REQUIRED = fieldFieldRequired('Roles');
@@ -21,6 +23,13 @@ export function ChangeRolesDialog({ target, onClose }: { target: SuperUser; onCl
   const viewer = useCurrentUser();
   const roles = useTeamRoles();
   const update = useUpdateRoles();
+  const conflict = useEditConflict<SuperUser>(
+    { data: target, version: versionTag(target.Version) },
+    async () => {
+      const now = (await readTeamList()).find((u) => u.Uid === target.Uid) ?? target;
+      return { data: now, version: versionTag(now.Version) };
+    },
+  );
   const email = primaryEmail(target);
   const allNames = (roles.data ?? []).map((r) => r.Name);
   const options = assignableRoles(viewer.roles, allNames, 'update');
@@ -40,17 +49,28 @@ export function ChangeRolesDialog({ target, onClose }: { target: SuperUser; onCl
     setStep('confirm');
   };
 
-  const onConfirm = () => {
+  const send = (ifMatch: string | undefined) => {
     if (update.isPending) return;
     update.mutate(
-      { uid: target.Uid, role: selected, unAssignRoles: rolesToUnassign(allNames, selected) },
+      {
+        body: { uid: target.Uid, role: selected, unAssignRoles: rolesToUnassign(allNames, selected) },
+        ifMatch,
+      },
       {
         onSuccess: () => {
           toast.success(t('rolesUpdated'));
           onClose();
         },
+        onError: (e) => void conflict.refused(e),
       },
     );
+  };
+  /** Their roles become the choice, to look at before confirming again. */
+  const loadTheirs = () => {
+    const theirs = conflict.loadTheirs();
+    if (!theirs) return;
+    setChosen(theirs.Roles);
+    setStep('choose');
   };
 
   let body: ReactNode;
@@ -109,6 +129,14 @@ export function ChangeRolesDialog({ target, onClose }: { target: SuperUser; onCl
   } else {
     body = (
       <>
+        {conflict.theirs ? (
+          <ChangedMeanwhile
+            changes={changedFields(conflict.filledFrom, conflict.theirs.data, { Roles: t('roles') })}
+            onLoadTheirs={loadTheirs}
+            onOverwrite={() => send(conflict.overwrite())}
+            busy={update.isPending}
+          />
+        ) : null}
         <p>{t('confirmRoles', { email })}</p>
         <ul className="tag-list">
           {selected.map((r) => (
@@ -123,7 +151,7 @@ export function ChangeRolesDialog({ target, onClose }: { target: SuperUser; onCl
             type="button"
             className="button button-primary"
             aria-busy={update.isPending}
-            onClick={onConfirm}
+            onClick={() => send(conflict.version)}
             data-autofocus
           >
             {update.isPending ? t('saving') : t('confirm')}

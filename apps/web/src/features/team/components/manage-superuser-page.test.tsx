@@ -184,6 +184,47 @@ describe('super-user list', () => {
     expect(calls.filter((c) => c.id === 'teamList')).toHaveLength(1);
   });
 
+  it('changes roles from the Version listed; when someone changed them meanwhile, shows theirs and saves over them only when asked', async () => {
+    let listed = rows;
+    const { calls } = stubApi(admin, {
+      teamList: () => ({ body: { Data: listed } }),
+      teamRoles: () => ({ body: { Data: [...ROLES, { ...ROLES[2]!, Name: 'Billing' }] } }),
+      teamUpdateRoles: ({ body, headers }) => {
+        if (headers['If-Match'] === '"1"') {
+          listed = rows.map((r) =>
+            r.Uid === 'u-support' ? { ...r, Roles: ['Support', 'Billing'], Version: 2 } : r,
+          );
+          return {
+            status: 412,
+            body: { ErrorCode: 930, Description: 'The record was changed by someone else.' },
+          };
+        }
+        return { body: { Data: { ...rows[3]!, Roles: (body as { role: string[] }).role, Version: 3 } } };
+      },
+    });
+    renderList();
+    await screen.findByText('support@example.com');
+    fireEvent.click(await within(row('support@example.com')).findByRole('button', { name: 'Change roles' }));
+    const dialog = screen.getByRole('dialog', { name: 'Change roles' });
+    const group = await within(dialog).findByRole('group', { name: 'Roles' });
+    fireEvent.click(within(group).getByRole('checkbox', { name: 'Support' }));
+    fireEvent.click(within(group).getByRole('checkbox', { name: 'Billing' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    const notice = await within(dialog).findByRole('alert');
+    expect(notice.textContent).toContain('Roles: Support, Billing');
+    expect(screen.queryByTestId('toast-error')).toBeNull();
+    fireEvent.click(within(notice).getByRole('button', { name: 'Save mine over theirs' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.filter((c) => c.id === 'teamUpdateRoles').map((c) => c.headers['If-Match'])).toEqual([
+      '"1"',
+      '"2"',
+    ]);
+    expect(
+      calls.filter((c) => c.id === 'teamUpdateRoles').map((c) => (c.body as { role: string[] }).role),
+    ).toEqual([['Billing'], ['Billing']]);
+  });
+
   it("toasts the server's error when a change fails", async () => {
     stubApi(
       { ...admin, Role: ['SuperAdmin'] },
