@@ -165,4 +165,85 @@ describe('two concurrent editors', () => {
       { numRuns: RUNS },
     );
   });
+
+  /**
+   * The same over a record whose version lives in record_versions (a site's application security):
+   * its first save is from version 0 (never saved), later ones from the ETag read.
+   */
+  it('holds for a settings section versioned apart from its rows, from its first save on', async () => {
+    const lockout = fc.integer({ min: 1, max: 60 });
+    const securityStep = fc.oneof(
+      fc.record({ kind: fc.constant('read' as const), editor: fc.constantFrom(0, 1) }),
+      fc.record({ kind: fc.constant('save' as const), editor: fc.constantFrom(0, 1), value: lockout }),
+      fc.record({ kind: fc.constant('together' as const), values: fc.tuple(lockout, lockout) }),
+    );
+    const settings = (LockoutMinutes: number) => ({
+      SignInMode: 'Optional',
+      MfaMode: 'Optional',
+      PasswordMinLength: 8,
+      MaxFailedLogins: 5,
+      LockoutMinutes,
+      SessionTimeoutMinutes: 1440,
+      SecurityReportTime: '',
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(securityStep, { minLength: 1, maxLength: 10 }), async (steps) => {
+        seq += 1;
+        const uid = await insertCustomer(t.db, {
+          first: 'Hedy',
+          last: 'Lamarr',
+          email: `sections-${seq}@example.com`,
+        });
+        const { appId } = await insertSite(t.db, { owner: uid, name: `sections-${seq}` });
+        const query = { uid, appId: String(appId) };
+        /** The stored lockout and the tag a read answers ("0" and undefined before the first save). */
+        const read = async () => {
+          const r = await t.call({
+            method: 'GET',
+            url: '/admin/applicationlevelsecurity',
+            session: s,
+            query,
+          });
+          return r.statusCode === 200
+            ? { tag: r.headers.etag as string, lockout: r.json().Data.LockoutMinutes as number }
+            : { tag: '"0"', lockout: undefined };
+        };
+        const save = (value: number, tag: string) =>
+          t.call({
+            method: 'PUT',
+            url: '/admin/applicationlevelsecurity',
+            session: s,
+            query,
+            headers: { 'if-match': tag },
+            payload: { data: settings(value) },
+          });
+        const seen = [(await read()).tag, (await read()).tag];
+        for (const st of steps) {
+          if (st.kind === 'read') {
+            seen[st.editor] = (await read()).tag;
+          } else if (st.kind === 'save') {
+            const before = await read();
+            const r = await save(st.value, seen[st.editor]!);
+            if (seen[st.editor] === before.tag) {
+              expect(r.statusCode, r.body).toBe(200);
+              expect((await read()).lockout).toBe(st.value);
+              seen[st.editor] = r.headers.etag as string;
+            } else {
+              expect(r.statusCode).toBe(412);
+              expect(r.json().ErrorCode).toBe(ERRORS.conflict.code);
+              expect(await read()).toEqual(before);
+            }
+          } else {
+            const { tag } = await read();
+            const rs = await Promise.all(st.values.map((v) => save(v, tag)));
+            expect(rs.map((r) => r.statusCode).sort()).toEqual([200, 412]);
+            const won = rs.findIndex((r) => r.statusCode === 200);
+            expect((await read()).lockout).toBe(st.values[won]);
+            seen[won] = rs[won]!.headers.etag as string;
+          }
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
 });

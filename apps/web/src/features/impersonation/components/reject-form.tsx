@@ -2,6 +2,7 @@ import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { type FormEvent, useState } from 'react';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
+import { useLeaveGuard } from '../../../lib/leave-guard.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useRequestAction } from '../api/impersonation-api.ts';
@@ -20,6 +21,7 @@ export function RejectForm({
   const viewer = useCurrentUser();
   const action = useRequestAction();
   const [comments, setComments] = useState('');
+  useLeaveGuard(comments.trim() !== '');
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (action.isPending) return;

@@ -5,6 +5,7 @@ import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
+import { useLeaveGuard } from '../../../lib/leave-guard.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useRequestAction } from '../api/impersonation-api.ts';
@@ -30,6 +31,7 @@ export function RevokeForm({
   const [roles, setRoles] = useState<string[]>([]);
   const [permissions, setPermissions] = useState<string[]>([]);
   const [comments, setComments] = useState('');
+  useLeaveGuard(comments.trim() !== '' || roles.length > 0 || permissions.length > 0);
   const nothingChosen = mode === 'roles' && roles.length === 0 && permissions.length === 0;
 
   const onSubmit = (e: FormEvent) => {

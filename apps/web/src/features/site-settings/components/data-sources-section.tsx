@@ -5,6 +5,7 @@ import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { useLeaveGuard } from '../../../lib/leave-guard.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { type DataSource, type SiteRef, useAddDataSource, useDataSources } from '../api/site-settings-api.ts';
 import type { SectionProps } from './section-props.ts';
@@ -63,6 +64,9 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
   const [items, setItems] = useState<Item[]>(() => [newItem()]);
   const [errors, setErrors] = useState<Errors>({});
   const [submitted, setSubmitted] = useState(false);
+  useLeaveGuard(
+    name !== '' || parent !== '' || rule !== '' || items.some((i) => i.Value !== '' || i.Text !== ''),
+  );
 
   const body = (n = name, p = parent, r = rule, list = items) => ({
     Name: n,

@@ -6,6 +6,7 @@ import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { useEditConflict, versionTag } from '../../../lib/edit-conflict.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { useLeaveGuard } from '../../../lib/leave-guard.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { readTeamList, useTeamRoles, useUpdateRoles } from '../api/team-api.ts';
@@ -35,6 +36,7 @@ export function ChangeRolesDialog({ target, onClose }: { target: SuperUser; onCl
   const options = assignableRoles(viewer.roles, allNames, 'update');
   const [chosen, setChosen] = useState<string[]>(() => target.Roles);
   const [step, setStep] = useState<'choose' | 'confirm'>('choose');
+  useLeaveGuard([...chosen].sort().join() !== [...target.Roles].sort().join());
   const [error, setError] = useState<string | undefined>();
   // Roles the viewer may not assign stay as they are.
   const kept = target.Roles.filter((r) => allNames.includes(r) && !options.includes(r));
