@@ -54,6 +54,7 @@ const object = (Id: string) => ({
   Schema: '{"type":"object"}',
   CreatedDate: '2025-01-02T00:00:00.000Z',
   ModifiedDate: '2025-01-03T00:00:00.000Z',
+  Version: 1,
 });
 const pending = {
   Domain: 'login.example.com',
@@ -410,6 +411,44 @@ describe('site configuration', () => {
     fireEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText('Custom object removed.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('row', { name: /b2/ })).toBeNull());
+  });
+
+  it("saves a schema from the row's Version; after a save meanwhile, shows their schema and saves over it when asked", async () => {
+    let listed = [object('a1')];
+    const calls = stubApi(admin, {
+      customObjectList: () => ({ body: { Data: listed } }),
+      customObjectSchema: ({ url: _u, body, headers }) => {
+        if (headers['If-Match'] === '"1"') {
+          listed = [{ ...object('a1'), Schema: '{"type":"array"}', Version: 2 }];
+          return {
+            status: 412,
+            body: { ErrorCode: 930, Description: 'The record was changed by someone else.' },
+          };
+        }
+        return {
+          body: {
+            Data: { ...object('a1'), Schema: (body as { Schema: string }).Schema, Version: 3 },
+            Message: 'Schema set.',
+          },
+        };
+      },
+    });
+    renderPage('custom-objects');
+    fireEvent.click(
+      within(await screen.findByRole('row', { name: /a1/ })).getByRole('button', { name: 'Edit schema' }),
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Edit schema of a1' });
+    fireEvent.change(within(dialog).getByLabelText('Schema'), { target: { value: '{"type":"string"}' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const notice = await within(dialog).findByRole('alert');
+    expect(notice.textContent).toContain('"array"');
+    expect(screen.queryByTestId('toast-error')).toBeNull();
+    fireEvent.click(within(notice).getByRole('button', { name: 'Save mine over theirs' }));
+    expect(await screen.findByText('Schema set.')).toBeTruthy();
+    expect(calls.filter((c) => c.id === 'customObjectSchema').map((c) => c.headers['If-Match'])).toEqual([
+      '"1"',
+      '"2"',
+    ]);
   });
 
   it('shows the hub domain, the DNS records of a pending domain, and verifies it', async () => {
