@@ -46,6 +46,8 @@ export async function startServer(opts: {
       HOST: '127.0.0.1',
       DATA_DIR: opts.dataDir,
       LOG_LEVEL: 'warn',
+      // the benches sign in as the demo staff, on PostgreSQL too
+      DEMO_DATA: '1',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,13 +1,14 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiSignIn } from './support/api.ts';
+import { demoSite } from './support/demo-sites.ts';
 import { signIn } from './support/sign-in.ts';
 
-// Demo data created on the first start (apps/api/src/seed/customer-seed.ts, DEMO_CUSTOMERS).
+// Demo data created on the first start (apps/api/src/seed/customer-seed.ts, DEMO_CUSTOMERS); the
+// site's API key and secret are generated there, read back from the data directory when used.
 const ADA = {
   name: 'Ada Lovelace',
   email: 'ada.lovelace@analytical.example',
-  apiKey: '11111111-2222-4333-8444-555555555555',
-  secret: 'demo-secret-analytical-engine',
+  site: () => demoSite('analytical-engine'),
 };
 
 async function searchBy(page: Page, label: string, term: string) {
@@ -24,9 +25,9 @@ test('search finds a customer by each criterion', async ({ page }) => {
   for (const [label, term] of [
     ['Customer Name', 'LOVELA'],
     ['Email Address', 'ada.love'],
-    ['API Key', ADA.apiKey],
+    ['API Key', ADA.site().apiKey],
     ['Site Name', 'analytical-eng'],
-    ['API Secret', ADA.secret],
+    ['API Secret', ADA.site().secret],
   ] as const) {
     await searchBy(page, label, term);
     await expect(results(page).getByRole('row').filter({ hasText: ADA.name })).toBeVisible();

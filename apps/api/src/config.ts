@@ -58,6 +58,11 @@ export interface Config {
    */
   approverCoolDownMs: number;
   demoPassword: string | undefined;
+  /**
+   * Whether an empty database gets the demo staff and customers: DEMO_DATA=1 yes, 0 no; unset,
+   * only the embedded database (no DATABASE_URL), so a production database never gets them.
+   */
+  demoData: boolean;
   /** Custom domains point a CNAME at <site>.<hubDomain>. */
   hubDomain: string;
   /** DNS servers (host or host:port) for custom-domain checks; the system's when empty. */
@@ -155,6 +160,13 @@ export function parseTrustProxy(v: string | undefined): boolean | string[] {
   return entries;
 }
 
+function demoDataWanted(v: string | undefined, external: boolean): boolean {
+  if (v === undefined || v === '') return !external;
+  if (['1', 'true', 'yes'].includes(v.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(v.toLowerCase())) return false;
+  throw new Error(`DEMO_DATA must be 1 or 0, got '${v}'`);
+}
+
 const positive = (name: string, v: string | undefined, fallback: number): number => {
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
@@ -207,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     approverCoolDownMs: nonNegative('APPROVER_COOL_DOWN_HOURS', env.APPROVER_COOL_DOWN_HOURS, 24) * 3_600_000,
     demoPassword: env.DEMO_PASSWORD || undefined,
+    demoData: demoDataWanted(env.DEMO_DATA, Boolean(env.DATABASE_URL)),
     fieldEncryptionKey: env.FIELD_ENCRYPTION_KEY || undefined,
     hubDomain: env.HUB_DOMAIN ?? 'hub.sac-platform.example',
     dnsServers: list(env.DNS_SERVERS),

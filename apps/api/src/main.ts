@@ -4,6 +4,7 @@ import { migrate } from './db/migrate.ts';
 import { openConfiguredDb } from './db/open.ts';
 import { describeRedis } from './lib/redis.ts';
 import { isPrivatePath, normalisedPath } from './lib/request-path.ts';
+import { countStaff } from './modules/auth/staff.service.ts';
 import { WARM_UP_MAX_QUERIES, warmUpSearch } from './modules/customers/search-warm-up.ts';
 import { startJobs } from './ops/jobs.ts';
 import { periodicJobs } from './ops/periodic.ts';
@@ -23,7 +24,12 @@ const migratedTo =
   (db.fromTemplate
     ? (await db.query<{ v: number }>('SELECT max(version) AS v FROM schema_migrations')).rows[0]?.v
     : undefined);
-const seed = () => seedDemoData(db, { dataDir: config.dataDir, demoPassword: config.demoPassword });
+// Demo data only where it was asked for (DEMO_DATA) or on the embedded database by default: a
+// production database never gets demo staff.
+const seed = async () =>
+  config.demoData
+    ? seedDemoData(db, { dataDir: config.dataDir, demoPassword: config.demoPassword })
+    : undefined;
 // Two instances starting at once on an empty PostgreSQL database both try to create the demo
 // staff; the loser's transaction fails on a unique key and it finds them there on a second look.
 // Demo data goes in once the server already serves the console (it is most of a first start):
@@ -141,8 +147,12 @@ const lines = [
   `  X-Forwarded-For trusted from: ${trust === true ? 'every peer' : trust === false ? 'no peer' : trust.join(', ')}`,
   `  Mail: ${ctx.mailer.description}`,
   demo
-    ? `  Demo sign-ins (password ${demo.password}):\n${demo.emails.map((e) => `    ${e}`).join('\n')}`
-    : '  Demo sign-ins: not created (the database already had staff).',
+    ? `  Demo sign-ins (password ${demo.password}):\n${demo.emails.map((e) => `    ${e}`).join('\n')}${demo.sites ? `\n  Demo sites' API keys and secrets: ${config.dataDir}/demo-sign-in.json` : ''}`
+    : (await countStaff(db)) === 0
+      ? `  No staff account yet${config.demoData ? '' : ' (no demo data: DEMO_DATA=1 asks for it)'}. Create the first admin:\n    npm run create-admin -- you@example.com`
+      : config.demoData
+        ? '  Demo sign-ins: not created (the database already had staff).'
+        : '  Demo data: off.',
   // performance.now() counts from the process's start, imports and all: what an operator waits.
   `  Ready in ${Math.round(performance.now())} ms${warm ? ` (${warm.queries} warm-up searches: ${Math.round(warm.ms)} ms)` : ''}`,
   '',

@@ -79,6 +79,9 @@ export async function startApi(env: Record<string, string>, opts: StartOptions =
       WEB_DIST_DIR: path.join(dataDir, 'no-console'),
       DNS_SERVERS: '127.0.0.1:9',
       LOG_LEVEL: 'warn',
+      // the process tests sign in as the demo staff, on PostgreSQL too (first-start.test.ts
+      // starts without it, as production does)
+      DEMO_DATA: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,12 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
+import { REPO_ROOT } from '../src/config.ts';
 import { apiCall, startApi } from './api-process.ts';
 import { withDatabase } from './postgres-url.ts';
 
@@ -71,6 +76,80 @@ describe(`first start on an empty ${postgres ? 'PostgreSQL database' : 'data dir
     } finally {
       expect(await api.stop()).toBe(0);
       await dropDb();
+    }
+  }, 120_000);
+});
+
+/** A new, empty database for one test: PostgreSQL (dropped after), or nothing on PGlite. */
+async function emptyDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (!postgres) return { env: {}, drop: async () => {} };
+  const name = `sac_prod_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: inject('pgUrl') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  return {
+    env: { DATABASE_URL: withDatabase(inject('pgUrl'), name) },
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+describe(`first start without demo data (${postgres ? 'DATABASE_URL, as production runs' : 'DEMO_DATA=0'})`, () => {
+  it('invents no staff, says how to create the first admin, and create-admin prints a link that works once', async () => {
+    const db = await emptyDatabase();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-first-admin-'));
+    // On PostgreSQL the default itself is under test: DATABASE_URL and no DEMO_DATA.
+    const env = { ...db.env, DATA_DIR: dataDir, DEMO_DATA: postgres ? '' : '0' };
+    let api = await startApi(env, { untilReady: true, readyTimeoutMs: 60_000 });
+    try {
+      expect(api.output()).toContain('No staff account yet');
+      expect(api.output()).toContain('npm run create-admin -- you@example.com');
+      expect(api.output()).not.toContain('Demo sign-ins');
+      const demo = await apiCall(api.url, 'POST', '/admin/login', {
+        body: { email: 'superadmin@example.com', password: 'anything-at-all' },
+      });
+      expect(demo.status).toBe(401);
+      // the embedded database is one process's at a time: the command runs while the server is stopped
+      expect(await api.stop()).toBe(0);
+
+      const run = (args: string[]) =>
+        promisify(execFile)(
+          process.execPath,
+          ['--import', 'tsx', 'apps/api/src/ops/create-admin-cli.ts', ...args],
+          {
+            cwd: REPO_ROOT,
+            env: { PATH: process.env.PATH ?? '', CONSOLE_ORIGINS: 'https://console.example.com', ...env },
+          },
+        );
+      const made = await run(['grace@example.com', 'Grace', 'Hopper']);
+      const link = new URL(/https:\/\/\S+/.exec(made.stdout)![0]);
+      expect(link.origin + link.pathname).toBe('https://console.example.com/login');
+      expect(link.searchParams.get('vtype')).toBe('invite');
+      const again = await run(['grace@example.com']).catch((e: { code: number; stderr: string }) => e);
+      expect(again).toMatchObject({ code: 1 });
+      expect((again as { stderr: string }).stderr).toContain('grace@example.com');
+
+      api = await startApi(env, { untilReady: true, readyTimeoutMs: 60_000 });
+      expect(api.output()).not.toContain('No staff account yet');
+      const set = () =>
+        apiCall(api.url, 'PUT', '/admin/resetpassword', {
+          body: { password: 'First#Admin-2026', resettoken: link.searchParams.get('vtoken') },
+        });
+      expect((await set()).status).toBe(200);
+      expect((await set()).status).not.toBe(200); // single-use
+      const login = await apiCall(api.url, 'POST', '/admin/login', {
+        body: { email: 'grace@example.com', password: 'First#Admin-2026' },
+      });
+      expect(login.status).toBe(200);
+      const session = (await login.json()) as { xtoken: string; xsign: string };
+      const me = await apiCall(api.url, 'GET', '/admin/session', { session });
+      expect(((await me.json()) as { Role: string[] }).Role).toEqual(['SuperAdmin']);
+    } finally {
+      await api.stop();
+      await db.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import timezones from 'timezones.json';
 import type { Queryable } from '../db/db.ts';
 import type { FieldCrypto } from '../lib/field-crypto.ts';
@@ -6,8 +6,8 @@ import { hashSecret } from '../lib/secrets.ts';
 
 /*
  * Demo customers, sites, shared sites, sign-ins and activity, and the word lists the scale
- * generator (seed-scale-cli.ts) shares. Everything but the secrets of demo sites and the IVs of
- * encrypted connection strings is deterministic: one seeded PRNG, times relative to the seeding time.
+ * generator (seed-scale-cli.ts) shares. Everything but the API keys and secrets of the two named
+ * demo sites, the secrets of the others and the IVs of encrypted connection strings is deterministic: one seeded PRNG, times relative to the seeding time.
  *
  * Time zones: customers.time_zone holds the FIRST `utc` identifier of a timezones.json entry
  * (e.g. 'America/Chicago' for 'Central Standard Time'); find the entry with
@@ -22,11 +22,7 @@ const DEMO_CUSTOMERS = {
     lastName: 'Lovelace',
     email: 'ada.lovelace@analytical.example',
     organization: 'Analytical Engines Ltd',
-    site: {
-      name: 'analytical-engine',
-      apiKey: '11111111-2222-4333-8444-555555555555',
-      secret: 'demo-secret-analytical-engine',
-    },
+    site: { name: 'analytical-engine' },
     sharedSite: { name: 'difference-engine', role: 'Developer' },
   },
   charles: {
@@ -35,11 +31,7 @@ const DEMO_CUSTOMERS = {
     lastName: 'Babbage',
     email: 'charles.babbage@difference.example',
     organization: 'Difference Engine Works',
-    site: {
-      name: 'difference-engine',
-      apiKey: '22222222-3333-4444-8555-666666666666',
-      secret: 'demo-secret-difference-engine',
-    },
+    site: { name: 'difference-engine' },
   },
 } as const;
 
@@ -411,7 +403,19 @@ interface DemoCustomerData {
 }
 
 /** The demo rows, deterministic for a given seeding time and catalogue. */
-function buildDemoCustomers(at: Date, catalogue: DemoCatalogue, staffEmails: string[]): DemoCustomerData {
+/** The API key and secret of one of the two named demo sites: generated per install, never fixed. */
+export interface DemoSiteCredentials {
+  name: string;
+  apiKey: string;
+  secret: string;
+}
+
+function buildDemoCustomers(
+  at: Date,
+  catalogue: DemoCatalogue,
+  staffEmails: string[],
+  credentials: readonly DemoSiteCredentials[],
+): DemoCustomerData {
   const rnd = seededRandom(0x5ac0de);
   const int = (n: number) => Math.floor(rnd() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
@@ -511,10 +515,11 @@ function buildDemoCustomers(at: Date, catalogue: DemoCatalogue, staffEmails: str
   const servers = catalogue.servers;
   const fixedSite = (c: DemoCustomer, s: typeof ada.site | typeof charles.site): DemoSite => {
     siteNames.add(s.name);
+    const own = credentials.find((k) => k.name === s.name)!;
     return {
       name: s.name,
-      apiKey: s.apiKey,
-      secret: s.secret,
+      apiKey: own.apiKey,
+      secret: own.secret,
       ownerUid: c.uid,
       plan: 'Developer Premium',
       planStatus: 'Subscribed',
@@ -678,14 +683,29 @@ export async function seedDemoCustomers(
     /** Runs before the activity rows, which name staff by email (the demo staff are inserted here). */
     beforeActivity?: () => Promise<void>;
   },
-): Promise<{ customers: number; sites: number; members: number; logins: number; activity: number }> {
-  const [sets, servers, roles] = await Promise.all([
-    tx.query<{ name: string; features: string[] }>('SELECT name, features FROM feature_sets ORDER BY name'),
-    tx.query<{ code: string; data_center: string }>(
-      'SELECT code, data_center FROM global_servers ORDER BY code',
-    ),
-    tx.query<{ name: string }>("SELECT name FROM customer_roles WHERE name <> 'Owner' ORDER BY name"),
-  ]);
+): Promise<{
+  customers: number;
+  sites: number;
+  members: number;
+  logins: number;
+  activity: number;
+  credentials: DemoSiteCredentials[];
+}> {
+  // One after another: queries on one client (a transaction) do not run side by side anyway.
+  const sets = await tx.query<{ name: string; features: string[] }>(
+    'SELECT name, features FROM feature_sets ORDER BY name',
+  );
+  const servers = await tx.query<{ code: string; data_center: string }>(
+    'SELECT code, data_center FROM global_servers ORDER BY code',
+  );
+  const roles = await tx.query<{ name: string }>(
+    "SELECT name FROM customer_roles WHERE name <> 'Owner' ORDER BY name",
+  );
+  const credentials = [DEMO_CUSTOMERS.ada.site.name, DEMO_CUSTOMERS.charles.site.name].map((name) => ({
+    name,
+    apiKey: randomUUID(),
+    secret: randomBytes(24).toString('base64url'),
+  }));
   const data = buildDemoCustomers(
     opts.at,
     {
@@ -694,6 +714,7 @@ export async function seedDemoCustomers(
       memberRoles: roles.rows.map((r) => r.name),
     },
     opts.staffEmails,
+    credentials,
   );
   const { customers: cs, sites: ss, members: ms, logins: ls, activity: as } = data;
 
@@ -803,6 +824,7 @@ export async function seedDemoCustomers(
     members: ms.length,
     logins: ls.length,
     activity: as.length,
+    credentials,
   };
 }
 

@@ -7,7 +7,7 @@ import type { Db } from '../db/db.ts';
 import { fieldCrypto, loadFieldKey } from '../lib/field-crypto.ts';
 import { hashPassword } from '../lib/password-hash.ts';
 import { insertStaff } from '../modules/auth/staff.repo.ts';
-import { seedDemoCustomers } from './customer-seed.ts';
+import { type DemoSiteCredentials, seedDemoCustomers } from './customer-seed.ts';
 
 export const DEMO_STAFF = [
   { email: 'superadmin@example.com', name: 'Sam Super', roles: [ROLE_SUPER_ADMIN] },
@@ -26,6 +26,8 @@ function demoPassword(): string {
 export interface DemoSignIn {
   emails: string[];
   password: string;
+  /** The named demo sites' API keys and secrets, generated on this install. */
+  sites?: DemoSiteCredentials[];
 }
 
 /**
@@ -54,8 +56,8 @@ export async function seedDemoData(
   const hashing = hashPassword(password);
   hashing.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const at = opts.now ?? new Date();
-  await db.transaction(async (tx) => {
-    await seedDemoCustomers(tx, {
+  const created = await db.transaction(async (tx) => {
+    const out = await seedDemoCustomers(tx, {
       at,
       crypto: fieldCrypto(loadFieldKey(process.env.FIELD_ENCRYPTION_KEY, opts.dataDir)),
       staffEmails: DEMO_STAFF.map((s) => s.email),
@@ -74,8 +76,13 @@ export async function seedDemoData(
       },
     });
     await tx.query("INSERT INTO app_meta (key, value) VALUES ('demo_seeded', $1)", [at.toISOString()]);
+    return out;
   });
-  const signIn: DemoSignIn = { emails: DEMO_STAFF.map((s) => s.email), password };
+  const signIn: DemoSignIn = {
+    emails: DEMO_STAFF.map((s) => s.email),
+    password,
+    sites: created.credentials,
+  };
   fs.mkdirSync(opts.dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(signIn, null, 2), { mode: 0o600 });
   return signIn;

@@ -35,6 +35,12 @@ const STAFF_COLUMNS = `s.uid, s.email, s.full_name, s.password_hash, s.created_a
   s.invitation_pending, s.failed_logins, s.lockouts, s.locked_until,
   COALESCE((SELECT array_agg(r.role ORDER BY r.role) FROM staff_roles r WHERE r.uid = s.uid), '{}') AS roles`;
 
+/** How many staff accounts exist (0 on a new installation). */
+export async function countStaff(db: Queryable): Promise<number> {
+  const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM staff');
+  return r.rows[0]?.n ?? 0;
+}
+
 export async function findStaffByEmail(db: Queryable, email: string): Promise<StaffRow | undefined> {
   const r = await db.query<StaffRow>(
     `SELECT ${STAFF_COLUMNS} FROM staff s WHERE lower(s.email) = lower($1)`,

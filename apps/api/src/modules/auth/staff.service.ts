@@ -5,6 +5,7 @@
 export { approverStanding, standing } from './approver-cool-down.ts';
 export { createSession, revokeUserSessions } from './sessions.repo.ts';
 export {
+  countStaff,
   deleteStaff,
   findStaffByEmail,
   findStaffByUid,

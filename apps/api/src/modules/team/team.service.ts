@@ -3,10 +3,11 @@ import { INVITE_VTYPE } from '@sac/contract/auth';
 import { ERRORS } from '@sac/contract/errors';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { canOpenProfile } from '@sac/contract/profile-access';
-import { assignableRoles, canManageStaff, INVITATION_TTL_MS } from '@sac/contract/team';
+import { assignableRoles, canManageStaff, createSuperUserBody, INVITATION_TTL_MS } from '@sac/contract/team';
 import { generatePassword } from '@sac/contract/validation';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import type { Queryable } from '../../db/db.ts';
+import type { Config } from '../../config.ts';
+import type { Db, Queryable } from '../../db/db.ts';
 import { isUniqueViolation } from '../../db/db.ts';
 import { recordVersion, recordVersions } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -153,6 +154,54 @@ export async function create(
   }
   const created = await findStaffByUid(ctx.db, uid);
   return { Data: await superUserOut(ctx, created!) };
+}
+
+/**
+ * The first real admin of an installation (`npm run create-admin -- EMAIL`): a SuperAdmin with a
+ * password nobody knows and a single-use set-password link (the invitation, 24 hours) for the
+ * operator to hand over. Recorded in the staff activity as made from the command line.
+ */
+export async function createAdminFromCommandLine(
+  db: Db,
+  config: Config,
+  input: { email: string; name?: string },
+  now: Date,
+): Promise<{ uid: string; link: string }> {
+  const body = createSuperUserBody.safeParse({ role: [ROLE_SUPER_ADMIN], ...input });
+  if (!body.success) throw new AppError('validation', body.error.issues[0]?.message);
+  const { email, name } = body.data;
+  const passwordHash = await hashPassword(generatePassword());
+  const uid = randomUUID();
+  try {
+    return await db.transaction(async (tx) => {
+      if (await findStaffByEmail(tx, email)) throw new AppError('superUserExists');
+      await insertStaff(tx, {
+        uid,
+        email,
+        fullName: name || email.split('@')[0]!,
+        passwordHash,
+        roles: [ROLE_SUPER_ADMIN],
+        at: now,
+        invitationPending: true,
+      });
+      await writeActivity(tx, {
+        at: now,
+        action: 'team.create',
+        actorEmail: 'command line (create-admin)',
+        targetType: 'staff',
+        targetId: uid,
+        details: { email, roles: [ROLE_SUPER_ADMIN] },
+      });
+      const token = await issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
+      const link = consolePageFor(config, undefined, '/login');
+      link.searchParams.set('vtype', INVITE_VTYPE);
+      link.searchParams.set('vtoken', token);
+      return { uid, link: link.toString() };
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new AppError('superUserExists');
+    throw e;
+  }
 }
 
 async function manageableTarget(
