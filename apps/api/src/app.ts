@@ -26,6 +26,7 @@ import { teamRoutes } from './modules/team/team.routes.ts';
 import { databaseLeases, redisLeases } from './ops/leases.ts';
 import { createMetrics, instrumentDb } from './ops/metrics.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { compression } from './plugins/compression.ts';
 import { consoleStatic } from './plugins/console-static.ts';
 import { cspReport } from './plugins/csp-report.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
@@ -195,6 +196,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     exposedHeaders: [HEADERS.etag],
     maxAge: 600,
   });
+  await compression(app);
   requestGuard(app);
   operations(app, ctx);
   cspReport(app, { file: path.join(opts.config.dataDir, 'csp-violations.ndjson') });

@@ -26,6 +26,8 @@ export async function consoleStatic(app: FastifyInstance, config: Config, routes
       root: config.webDistDir,
       wildcard: false,
       index: false,
+      // index.html and assets/* as built, with their .br and .gz copies (apps/web/scripts/precompress.mjs)
+      preCompressed: true,
       setHeaders: (res, file) => {
         res.header(
           'Cache-Control',
@@ -46,7 +48,7 @@ export async function consoleStatic(app: FastifyInstance, config: Config, routes
     // Dotfiles (/.git/config, /.env) are never console pages either: scanners get a plain 404.
     const isFile = isUnder(pathname, '/assets') || /\.[a-z0-9]+$/i.test(pathname) || hasDotSegment(pathname);
     if (isApi || isFile || request.method !== 'GET' || !hasConsole) throw new AppError('unknownCall');
-    reply.header('Cache-Control', 'no-cache');
-    return reply.type('text/html; charset=utf-8').send(fs.createReadStream(indexFile));
+    // The page's brotli or gzip copy when the client accepts it (setHeaders marks it no-cache).
+    return reply.sendFile('index.html');
   });
 }
