@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every test, in order: typecheck, lint, architecture rules, unit (contract, console), API on PGlite,
-// API on PostgreSQL, then the browser tests in Debian's Chromium. Prints one closing line.
+// API on PostgreSQL, then the browser tests in Debian's Chromium, these last three under Node 24
+// (testRuntime). Prints one closing line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -66,6 +67,30 @@ function summary() {
   console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 }
 
+/**
+ * The Node the API and browser tests run under: this one from Node 24 on, else a pinned Node 24
+ * taken from the npm registry (the node-<platform>-<arch> package: the official build, no install
+ * script), unpacked once into .tmp/runtime. Node 20 ended in April 2026; the server is supported
+ * on 22 and 24 and is tested on 24 whatever the machine has.
+ */
+const NODE_RUNTIME = '24.21.0';
+function testRuntime() {
+  if (Number(process.versions.node.split('.')[0]) >= 24)
+    return { bin: path.dirname(process.execPath), env: {} };
+  const pkg = `node-${process.platform}-${process.arch}`;
+  const dir = path.join(root, '.tmp', 'runtime', `${pkg}-${NODE_RUNTIME}`);
+  const bin = path.join(dir, 'bin');
+  if (!fs.existsSync(path.join(bin, 'node'))) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    run(`Node ${NODE_RUNTIME} for the API and browser tests (${pkg} from the npm registry)`, 'bash', [
+      '-c',
+      `set -e; cd "${dir}"; npm pack --silent ${pkg}@${NODE_RUNTIME} >/dev/null; tar xzf ${pkg}-${NODE_RUNTIME}.tgz --strip-components=1; rm ${pkg}-${NODE_RUNTIME}.tgz`,
+    ]);
+  }
+  return { bin, env: { PATH: `${bin}${path.delimiter}${process.env.PATH}` } };
+}
+
 function ensureChromium() {
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   if (fs.existsSync(chromium)) return chromium;
@@ -126,14 +151,23 @@ if (!(await answers(redisHost, redisPort)) && !redisUrl) {
   } else console.log('\n⚠ No Redis at 127.0.0.1:6379: the Redis tests are skipped.');
 }
 
-vitest('API on PGlite', 'apps/api', { TEST_DB: 'pglite' });
+const runtime = testRuntime();
+run('runtime of the API and browser tests', 'node', ['-p', '"Node " + process.version'], {
+  env: runtime.env,
+});
+// The fuzz sends 50,000 requests on PGlite and 20,000 on PostgreSQL (FUZZ_RUNS overrides both).
+vitest('API on PGlite', 'apps/api', {
+  ...runtime.env,
+  TEST_DB: 'pglite',
+  FUZZ_RUNS: process.env.FUZZ_RUNS ?? '50000',
+});
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 const pgHost = pgUrl ? new URL(pgUrl).hostname : '127.0.0.1';
 const pgPort = pgUrl ? Number(new URL(pgUrl).port || 5432) : 5432;
 if (await answers(pgHost, pgPort)) {
-  // The fuzz sends its full 101,000 requests in the PGlite leg; here a fifth, for time.
   vitest('API on PostgreSQL', 'apps/api', {
+    ...runtime.env,
     TEST_DB: 'postgres',
     FUZZ_RUNS: process.env.FUZZ_RUNS ?? '20000',
   });
@@ -153,7 +187,7 @@ run('build console', 'npm', ['run', '--silent', 'build', '-w', '@sac/web']);
 run('bundle budget', 'node', ['scripts/check-bundle-budget.mjs']);
 const e2eReport = path.join(reports, 'e2e.json');
 run('browser tests (Chromium)', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
-  env: { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
+  env: { ...runtime.env, CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
   count: () => {
     if (!fs.existsSync(e2eReport)) return;
     const s = JSON.parse(fs.readFileSync(e2eReport, 'utf8')).stats;
