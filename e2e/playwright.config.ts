@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import {
+  API_LOG,
   API_PORT,
   BASE_URL,
   DATA_DIR,
@@ -29,8 +30,9 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   outputDir: `${RUN_DIR}/results`,
-  // Zero CSP violations over the run: the API's reports and every page's console (support/csp.ts).
-  globalTeardown: './support/csp-teardown.ts',
+  // Zero CSP violations over the run (the API's reports and every page's console, support/csp.ts);
+  // no personal data in the API's log (support/log-teardown.ts).
+  globalTeardown: ['./support/csp-teardown.ts', './support/log-teardown.ts'],
   use: {
     baseURL: BASE_URL,
     trace: 'retain-on-failure',
@@ -66,8 +68,9 @@ export default defineConfig({
       reuseExistingServer: false,
     },
     {
-      // The real API and console on a fresh embedded database, mailing through the sink.
-      command: `node --import tsx apps/api/src/main.ts`,
+      // The real API and console on a fresh embedded database, mailing through the sink. Its log,
+      // at the default level, is kept too: the teardown checks it holds no personal data.
+      command: `node --import tsx apps/api/src/main.ts 2>&1 | tee -a ${API_LOG}`,
       cwd: ROOT,
       url: `${BASE_URL}/runtime-config.json`,
       reuseExistingServer: false,
@@ -79,7 +82,7 @@ export default defineConfig({
         DEMO_PASSWORD,
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         CONSOLE_ORIGINS: `${BASE_URL},http://localhost:${API_PORT}`,
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'info',
         DNS_SERVERS: `127.0.0.1:${DNS_PORT}`,
         HUB_DOMAIN: 'hub.e2e.test',
         // Every spec calls the public doors from 127.0.0.1; the limits have API tests of their own.

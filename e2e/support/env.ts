@@ -13,4 +13,6 @@ export const RUN_DIR = process.env.E2E_RUN_DIR
   : path.join(ROOT, '.tmp', 'e2e');
 export const MAIL_DIR = path.join(RUN_DIR, 'mail');
 export const DATA_DIR = path.join(RUN_DIR, 'data');
+/** The API server's output over the browser run (support/log-teardown.ts reads it). */
+export const API_LOG = path.join(RUN_DIR, 'api.log');
 export const DNS_ZONE_FILE = path.join(RUN_DIR, 'dns-zone.json');
