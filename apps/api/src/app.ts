@@ -118,8 +118,14 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
             },
           },
     trustProxy: opts.config.trustProxy,
+    // One line per request, written when it is answered (the onResponse hook below), instead of
+    // Fastify's two: request logging stays on by default at half its cost.
+    disableRequestLogging: true,
     genReqId: () => randomUUID(),
     ...lowLevelErrorOptions(opts.config),
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   });
   // Every route registered from here on, so the console's fallback knows the API's own prefixes.
   const routes: string[] = [];

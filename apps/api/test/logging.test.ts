@@ -147,20 +147,26 @@ describe('JSON logs', () => {
 
     await ctx.mailer.flush();
     const text = lines.join('');
-    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.length).toBeGreaterThan(8);
     for (const secret of secrets) expect(text, `a secret reached the log: ${secret}`).not.toContain(secret);
     expect(text).toContain('consent?token=[redacted]');
     expect(text).toContain('apisecret=[redacted]');
   });
 
-  it('are JSON, one object a line, and every line about a request carries its id', () => {
+  it('are JSON, one object a line, one line a request with its id, status and time', () => {
     const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const aboutRequests = parsed.filter((l) => l.req !== undefined || l.res !== undefined);
-    expect(aboutRequests.length).toBeGreaterThan(10);
+    expect(aboutRequests.length).toBeGreaterThan(8);
     for (const l of aboutRequests) expect(l.reqId).toMatch(/^[0-9a-f-]{36}$/);
-    // and the id is the one the client saw in X-Request-Id
+    // one line per request, written when it is answered (and the id is the one the client saw)
     const done = parsed.filter((l) => l.msg === 'request completed');
+    expect(done).toHaveLength(aboutRequests.length);
     expect(new Set(done.map((l) => l.reqId)).size).toBe(done.length);
+    for (const l of done) {
+      expect(l.req).toMatchObject({ method: expect.any(String), url: expect.any(String) });
+      expect(l.res).toMatchObject({ statusCode: expect.any(Number) });
+      expect(l.responseTime).toEqual(expect.any(Number));
+    }
   });
 
   it('redact secret query parameters wherever they are', () => {
