@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import cors from '@fastify/cors';
 import { HEADERS } from '@sac/contract/constants';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
@@ -120,7 +120,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     trustProxy: opts.config.trustProxy,
     // One line per request, written when it is answered (the onResponse hook below), instead of
     // Fastify's two: request logging stays on by default at half its cost.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     ...lowLevelErrorOptions(opts.config),
   });
