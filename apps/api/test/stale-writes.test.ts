@@ -107,6 +107,42 @@ const RECORDS: Versioned[] = [
       }),
   },
   {
+    name: "a site's features (wizard step 3)",
+    tag: async () => tagOf(await get('/admin/site/feature', boss, { userId: owner, appId: String(appId) })),
+    stored: async () =>
+      (await get('/admin/site/feature', boss, { userId: owner, appId: String(appId) })).json(),
+    write: (tag, v) =>
+      write(
+        'PUT',
+        '/admin/site/feature',
+        tag,
+        { FeatureSet: v === 'theirs' ? 'Developer' : 'Developer Premium' },
+        boss,
+        { userId: owner, appId: String(appId) },
+      ),
+  },
+  {
+    name: "a site's data center and database (wizard step 4)",
+    tag: async () =>
+      tagOf(await get('/admin/site/datacenter', boss, { userId: owner, appId: String(appId) })),
+    stored: async () =>
+      (await get('/admin/site/datacenter', boss, { userId: owner, appId: String(appId) })).json().Data
+        .Current,
+    write: (tag, v) =>
+      write(
+        'PUT',
+        '/admin/site/datacenter',
+        tag,
+        {
+          Source: 'global-server',
+          GlobalServer: 'euw-shared-1',
+          DbName: v === 'theirs' ? 'theirs_db' : 'mine_db',
+        },
+        boss,
+        { userId: owner, appId: String(appId) },
+      ),
+  },
+  {
     name: "a custom object's schema (its Version in the list)",
     async tag() {
       const r = await get('/admin/customobject');

@@ -304,12 +304,14 @@ const DETAILS = {
   siteDataCenter: {
     summary: "The data centers and global servers, and a site's current data center and database.",
     tag: 'Sites',
+    versioned: 'etag',
     query: siteByUserQuery,
     responses: { 200: siteDataCenterResponse, ...errors(400, 401, 403, 404) },
   },
   siteFeature: {
     summary: "A site's features.",
     tag: 'Sites',
+    versioned: 'etag',
     query: siteByUserQuery,
     responses: { 200: siteFeaturesResponse, ...errors(400, 401, 403, 404) },
   },
@@ -372,6 +374,7 @@ const DETAILS = {
     summary:
       "Wizard step 3 (Set Features): a feature set's features, or those of another site of the customer.",
     tag: 'Sites',
+    versioned: 'if-match',
     query: siteByUserQuery,
     body: siteFeaturesBody,
     responses: { 200: siteFeaturesResponse, ...errors(400, 401, 403, 404) },
@@ -380,6 +383,7 @@ const DETAILS = {
     summary:
       "Wizard step 4 (Set Data Center & DB): copy an existing site's configuration, use a global server, or a custom database (its connection string is encrypted at rest).",
     tag: 'Sites',
+    versioned: 'if-match',
     query: siteByUserQuery,
     body: siteDataCenterBody,
     responses: { 200: siteDataCenterResponse, ...errors(400, 401, 403, 404) },

@@ -14,6 +14,7 @@ import type { Queryable } from '../../db/db.ts';
 import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
+import { claimVersionOrRefuse } from '../../lib/record-version.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
 import { writeCustomerActivity } from '../activity/activity.service.ts';
 import {
@@ -175,6 +176,8 @@ export async function updateFeatures(
   uid: string,
   appId: number,
   body: z.output<typeof siteFeaturesBody>,
+  /** The features' version the step was read at (If-Match). */
+  expectedVersion?: number,
 ) {
   await customersOwnSite(ctx, uid, appId);
   let features: string[];
@@ -186,6 +189,7 @@ export async function updateFeatures(
     features = (await customersOwnSite(ctx, uid, body.FromAppId!)).features;
   }
   await ctx.db.transaction(async (tx) => {
+    await claimVersionOrRefuse(tx, read.siteFeaturesRecord(appId), expectedVersion);
     await setSiteFeatures(tx, uid, appId, features, ctx.clock.now());
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.features', {
       appId,
@@ -203,6 +207,8 @@ export async function updateDataCenter(
   uid: string,
   appId: number,
   body: z.output<typeof siteDataCenterBody>,
+  /** The data center's version the step was read at (If-Match). */
+  expectedVersion?: number,
 ) {
   await customersOwnSite(ctx, uid, appId);
   let dataCenter: string | null;
@@ -228,6 +234,7 @@ export async function updateDataCenter(
     conn = ctx.crypto.encrypt(body.ConnectionString);
   }
   await ctx.db.transaction(async (tx) => {
+    await claimVersionOrRefuse(tx, read.siteDataCenterRecord(appId), expectedVersion);
     await setSiteDataCenter(
       tx,
       uid,

@@ -24,11 +24,11 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
     customers.appInfoById(ctx, c.query.uId, c.query.appId),
   );
   registerEndpoint(app, ctx, ENDPOINTS.features, () => customers.features(ctx));
-  registerEndpoint(app, ctx, ENDPOINTS.siteDataCenter, (c) =>
-    customers.siteDataCenter(ctx, c.query.userId, c.query.appId),
+  registerEndpoint(app, ctx, ENDPOINTS.siteDataCenter, async (c) =>
+    answerVersioned(c.reply, await customers.siteDataCenter(ctx, c.query.userId, c.query.appId)),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.siteFeature, (c) =>
-    customers.siteFeatures(ctx, c.query.userId, c.query.appId),
+  registerEndpoint(app, ctx, ENDPOINTS.siteFeature, async (c) =>
+    answerVersioned(c.reply, await customers.siteFeatures(ctx, c.query.userId, c.query.appId)),
   );
   registerEndpoint(app, ctx, ENDPOINTS.siteBasicSettings, async (c) =>
     answerVersioned(c.reply, await customers.siteBasicSettings(ctx, c.query.uID, c.query.appId)),
@@ -67,11 +67,33 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
       ),
     ),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateSiteFeatures, (c) =>
-    writes.updateFeatures(ctx, c, signedIn(c), c.query.userId, c.query.appId, c.body),
+  registerEndpoint(app, ctx, ENDPOINTS.updateSiteFeatures, async (c) =>
+    answerVersioned(
+      c.reply,
+      await writes.updateFeatures(
+        ctx,
+        c,
+        signedIn(c),
+        c.query.userId,
+        c.query.appId,
+        c.body,
+        expectedVersionOf(c.request),
+      ),
+    ),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateSiteDataCenter, (c) =>
-    writes.updateDataCenter(ctx, c, signedIn(c), c.query.userId, c.query.appId, c.body),
+  registerEndpoint(app, ctx, ENDPOINTS.updateSiteDataCenter, async (c) =>
+    answerVersioned(
+      c.reply,
+      await writes.updateDataCenter(
+        ctx,
+        c,
+        signedIn(c),
+        c.query.userId,
+        c.query.appId,
+        c.body,
+        expectedVersionOf(c.request),
+      ),
+    ),
   );
   registerEndpoint(app, ctx, ENDPOINTS.setSiteStatus, (c) =>
     writes.setSiteStatus(ctx, c, signedIn(c), c.query.uId, c.query.appId, c.body.Status),

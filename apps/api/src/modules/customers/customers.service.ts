@@ -9,6 +9,7 @@ import {
 } from '@sac/contract/customers';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
+import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { maskConnectionString } from '../../lib/field-crypto.ts';
 import { isoOrNull } from '../../lib/iso.ts';
@@ -252,23 +253,37 @@ export async function features(ctx: AppContext) {
   };
 }
 
+/**
+ * The records whose versions guard a site's features and its data center (wizard steps 3 and 4),
+ * apart from the site row's version (web apps and plan), so saving one step never makes another
+ * step's form stale.
+ */
+export const siteFeaturesRecord = (appId: number) => `site:${appId}:features`;
+export const siteDataCenterRecord = (appId: number) => `site:${appId}:data-center`;
+
 export async function siteFeatures(ctx: AppContext, uid: string, appId: number) {
   const s = await siteOf(ctx, uid, appId);
-  return { Data: { appId: Number(s.app_id), Features: s.features } };
+  return {
+    body: { Data: { appId: Number(s.app_id), Features: s.features } },
+    version: await recordVersion(ctx.db, siteFeaturesRecord(appId)),
+  };
 }
 
 export async function siteDataCenter(ctx: AppContext, uid: string, appId: number) {
   const s = await siteOf(ctx, uid, appId);
   const c = await dataCenterCatalogue(ctx.db);
   return {
-    Data: {
-      DataCenters: c.centers.map((d) => ({ Code: d.code, Name: d.name, Region: d.region })),
-      GlobalServers: c.servers.map((g) => ({ Code: g.code, Name: g.name, DataCenter: g.data_center })),
-      Current: {
-        DataCenter: s.data_center,
-        GlobalServer: s.global_server,
-        DbName: s.db_name,
-        CustomDb: s.custom_db_conn !== null,
+    version: await recordVersion(ctx.db, siteDataCenterRecord(appId)),
+    body: {
+      Data: {
+        DataCenters: c.centers.map((d) => ({ Code: d.code, Name: d.name, Region: d.region })),
+        GlobalServers: c.servers.map((g) => ({ Code: g.code, Name: g.name, DataCenter: g.data_center })),
+        Current: {
+          DataCenter: s.data_center,
+          GlobalServer: s.global_server,
+          DbName: s.db_name,
+          CustomDb: s.custom_db_conn !== null,
+        },
       },
     },
   };

@@ -210,6 +210,10 @@ export const customers = {
   editProfileTitle: 'Edit Profile',
   contactEmailField: optional('Contact Email'),
   authEmailField: 'Authentication Email',
+  featuresChangedMeanwhile:
+    'Someone else saved this site’s features while you were editing. Nothing of yours is saved yet: "Now" shows their features; Next saves your choice over theirs.',
+  dataCenterChangedMeanwhile:
+    'Someone else saved this site’s data center while you were editing. Nothing of yours is saved yet; Finish saves your choice over theirs.',
   siteChangedMeanwhile:
     'Someone else saved this site while you were editing. Nothing of yours is saved yet: "Now" shows their plan; Next saves your changes over theirs.',
   authEmailHint: 'The address the customer signs in with.',

@@ -44,25 +44,46 @@ export const useSiteBasicSettings = (uid: string, appId: number | undefined) => 
   });
 };
 
-/** GET /admin/site/feature: a site's features. */
-export const useSiteFeatures = (uid: string, appId: number | undefined) =>
-  useQuery({
-    queryKey: siteFormKeys.features(uid, appId ?? 0),
-    queryFn: async ({ signal }) =>
-      (await callApi('siteFeature', { query: { userId: uid, appId: appId! }, signal })).Data,
+/** GET /admin/site/feature: a site's features (their version kept for step 3's save). */
+export const useSiteFeatures = (uid: string, appId: number | undefined) => {
+  const queryClient = useQueryClient();
+  const key = siteFormKeys.features(uid, appId ?? 0);
+  return useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => {
+      const { body, etag } = await callApiVersioned('siteFeature', {
+        query: { userId: uid, appId: appId! },
+        signal,
+      });
+      keepVersion(queryClient, key, etag);
+      return body.Data;
+    },
     enabled: appId !== undefined,
   });
+};
 
-/** GET /admin/site/datacenter: the data centers, global servers and the site's current choice. */
-export const useSiteDataCenter = (uid: string, appId: number | undefined) =>
-  useQuery({
-    queryKey: siteFormKeys.dataCenter(uid, appId ?? 0),
-    queryFn: async ({ signal }) =>
-      (await callApi('siteDataCenter', { query: { userId: uid, appId: appId! }, signal })).Data,
+/**
+ * GET /admin/site/datacenter: the data centers, global servers and the site's current choice
+ * (its version kept for step 4's save).
+ */
+export const useSiteDataCenter = (uid: string, appId: number | undefined) => {
+  const queryClient = useQueryClient();
+  const key = siteFormKeys.dataCenter(uid, appId ?? 0);
+  return useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => {
+      const { body, etag } = await callApiVersioned('siteDataCenter', {
+        query: { userId: uid, appId: appId! },
+        signal,
+      });
+      keepVersion(queryClient, key, etag);
+      return body.Data;
+    },
     enabled: appId !== undefined,
     // The step offers Retry: fail at once.
     retry: false,
   });
+};
 
 /** Every customer write is logged on the server: the customer's activity list reloads after it. */
 const refreshActivity = (queryClient: ReturnType<typeof useQueryClient>, uid: string) =>
@@ -136,32 +157,56 @@ export function useSaveBasicSettings() {
   });
 }
 
-/** PUT /admin/site/feature (step 3). */
+/** PUT /admin/site/feature (step 3), naming the features' version read (If-Match). */
 export function useSaveFeatures() {
   const queryClient = useQueryClient();
   const refresh = useRefreshSites();
   return useMutation({
     mutationKey: [...customerKeys.all, 'features'],
     meta: { errorFallback: false },
-    mutationFn: async ({ uid, appId, body }: SiteRef & { body: BodyOf<'updateSiteFeatures'> }) =>
-      (await callApi('updateSiteFeatures', { query: { userId: uid, appId }, body })).Data,
-    onSuccess: (data, { uid, appId }) => {
+    mutationFn: async ({
+      uid,
+      appId,
+      body,
+      ifMatch,
+    }: SiteRef & { body: BodyOf<'updateSiteFeatures'>; ifMatch: string | undefined }) => {
+      const answer = await callApiVersioned('updateSiteFeatures', {
+        query: { userId: uid, appId },
+        body,
+        ifMatch,
+      });
+      keepVersion(queryClient, siteFormKeys.features(uid, appId), answer.etag);
+      return { data: answer.body.Data, etag: answer.etag };
+    },
+    onSuccess: ({ data }, { uid, appId }) => {
       queryClient.setQueryData(siteFormKeys.features(uid, appId), data);
       refresh(uid, appId);
     },
   });
 }
 
-/** PUT /admin/site/datacenter (step 4). */
+/** PUT /admin/site/datacenter (step 4), naming the data center's version read (If-Match). */
 export function useSaveDataCenter() {
   const queryClient = useQueryClient();
   const refresh = useRefreshSites();
   return useMutation({
     mutationKey: [...customerKeys.all, 'data-center'],
     meta: { errorFallback: false },
-    mutationFn: async ({ uid, appId, body }: SiteRef & { body: BodyOf<'updateSiteDataCenter'> }) =>
-      (await callApi('updateSiteDataCenter', { query: { userId: uid, appId }, body })).Data,
-    onSuccess: (data, { uid, appId }) => {
+    mutationFn: async ({
+      uid,
+      appId,
+      body,
+      ifMatch,
+    }: SiteRef & { body: BodyOf<'updateSiteDataCenter'>; ifMatch: string | undefined }) => {
+      const answer = await callApiVersioned('updateSiteDataCenter', {
+        query: { userId: uid, appId },
+        body,
+        ifMatch,
+      });
+      keepVersion(queryClient, siteFormKeys.dataCenter(uid, appId), answer.etag);
+      return { data: answer.body.Data, etag: answer.etag };
+    },
+    onSuccess: ({ data }, { uid, appId }) => {
       queryClient.setQueryData(siteFormKeys.dataCenter(uid, appId), data);
       refresh(uid, appId);
     },

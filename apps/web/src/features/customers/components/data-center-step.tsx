@@ -1,15 +1,18 @@
 import { siteDataCenterBody } from '@sac/contract/customer-writes';
 import type { Site, siteDataCenterResponse } from '@sac/contract/customers';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { FormField } from '../../../components/form-field.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { isStaleWrite } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { versionOf } from '../../../lib/record-version.ts';
 import { toast } from '../../../lib/toast-store.ts';
-import { useSaveDataCenter } from '../api/customer-writes-api.ts';
+import { siteFormKeys, useSaveDataCenter } from '../api/customer-writes-api.ts';
 import { useStepFailure } from './basic-info-step.tsx';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
@@ -85,6 +88,10 @@ export function DataCenterStep({
   const t = useT('customers');
   const common = useT('common');
   const save = useSaveDataCenter();
+  const queryClient = useQueryClient();
+  const key = siteFormKeys.dataCenter(uid, appId);
+  // The data center's version the step was opened at: a save names it (930 when someone saved since).
+  const [version, setVersion] = useState(() => versionOf(queryClient, key));
   const form = useContractForm(siteDataCenterBody, {
     values,
     onChange,
@@ -107,13 +114,23 @@ export function DataCenterStep({
     }
     setFailure(undefined);
     save.mutate(
-      { uid, appId, body: data },
+      { uid, appId, body: data, ifMatch: version },
       {
-        onSuccess: () => {
+        onSuccess: ({ etag }) => {
+          setVersion(etag);
           toast.success(t('dataCenterSaved'));
           onSaved();
         },
-        onError: (error) => {
+        onError: async (error) => {
+          if (isStaleWrite(error)) {
+            // Keep the choice; the current setting shows what they saved. Finish then saves over it.
+            const text = t('dataCenterChangedMeanwhile');
+            toast.error(text);
+            setFailure(failed(title, text));
+            await queryClient.refetchQueries({ queryKey: key, exact: true });
+            setVersion(versionOf(queryClient, key));
+            return;
+          }
           const text = errorText(error);
           form.serverFailed(error);
           toast.error(text);

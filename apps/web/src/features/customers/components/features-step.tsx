@@ -1,13 +1,16 @@
 import { siteFeaturesBody } from '@sac/contract/customer-writes';
 import type { Site } from '@sac/contract/customers';
 import { setEquals } from '@sac/contract/validation';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
+import { isStaleWrite } from '../../../lib/edit-conflict.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { versionOf } from '../../../lib/record-version.ts';
 import { toast } from '../../../lib/toast-store.ts';
-import { useFeaturesCatalogue, useSaveFeatures } from '../api/customer-writes-api.ts';
+import { siteFormKeys, useFeaturesCatalogue, useSaveFeatures } from '../api/customer-writes-api.ts';
 import { useStepFailure } from './basic-info-step.tsx';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
@@ -76,6 +79,10 @@ export function FeaturesStep({
   const common = useT('common');
   const catalogue = useFeaturesCatalogue();
   const save = useSaveFeatures();
+  const queryClient = useQueryClient();
+  const key = siteFormKeys.features(uid, appId);
+  // The features' version the step was opened at: a save names it (930 when someone saved since).
+  const [version, setVersion] = useState(() => versionOf(queryClient, key));
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
   const [siteTouched, setSiteTouched] = useState(false);
@@ -87,13 +94,23 @@ export function FeaturesStep({
     if (!body) return;
     setFailure(undefined);
     save.mutate(
-      { uid, appId, body },
+      { uid, appId, body, ifMatch: version },
       {
-        onSuccess: () => {
+        onSuccess: ({ etag }) => {
+          setVersion(etag);
           toast.success(t('featuresSaved'));
           onSaved();
         },
-        onError: (error) => {
+        onError: async (error) => {
+          if (isStaleWrite(error)) {
+            // Keep the choice; 'Now' shows what they saved. Next then saves over it, knowingly.
+            const text = t('featuresChangedMeanwhile');
+            toast.error(text);
+            setFailure(failed(title, text));
+            await queryClient.refetchQueries({ queryKey: key, exact: true });
+            setVersion(versionOf(queryClient, key));
+            return;
+          }
           const text = errorText(error, t('featuresFailed'));
           toast.error(text);
           setFailure(failed(title, text));

@@ -400,6 +400,38 @@ describe('site form: edit site', () => {
     expect(callsTo('updateSiteBasicSettings').map((c) => c.headers['If-Match'])).toEqual(['"4"', '"5"']);
   });
 
+  it('saves the features from the version read; after a save meanwhile, says so and saves over it on Next', async () => {
+    let features = { body: { Data: { appId: 11, Features: ['sso', 'mfa'] } }, headers: { ETag: '"2"' } };
+    const { callsTo } = stubApi(admin, {
+      ...siteReads,
+      siteFeature: () => features,
+      updateSiteFeatures: ({ headers }) => {
+        if (headers['If-Match'] === '"2"') {
+          features = { body: { Data: { appId: 11, Features: ['audit'] } }, headers: { ETag: '"3"' } };
+          return {
+            status: 412,
+            body: { ErrorCode: 930, Description: 'The record was changed by someone else.' },
+          };
+        }
+        return { body: { Data: { appId: 11, Features: ['sso'] } }, headers: { ETag: '"4"' } };
+      },
+    });
+    renderScreen(editPath, routes);
+    await screen.findByRole('heading', { level: 2, name: 'Additional Site Information' });
+    fireEvent.click(button('Set Features'));
+    fireEvent.click(await screen.findByRole('radio', { name: 'Free' }));
+    fireEvent.click(button('Next'));
+    expect(await toastTexts('error')).toContain(
+      'Someone else saved this site’s features while you were editing. Nothing of yours is saved yet: "Now" shows their features; Next saves your choice over theirs.',
+    );
+    // the choice is kept; Next now names their version
+    expect((screen.getByRole('radio', { name: 'Free' }) as HTMLInputElement).checked).toBe(true);
+    await waitFor(() => expect(screen.getByText(/audit/)).toBeTruthy());
+    fireEvent.click(button('Next'));
+    await screen.findByRole('heading', { level: 2, name: 'Set Data Center & DB' });
+    expect(callsTo('updateSiteFeatures').map((c) => c.headers['If-Match'])).toEqual(['"2"', '"3"']);
+  });
+
   it('writes nothing when step 2 is left unchanged, and offers no trial on the Free plan', async () => {
     const { callsTo } = stubApi(admin, siteReads);
     renderScreen(editPath, routes);
