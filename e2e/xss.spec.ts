@@ -508,14 +508,21 @@ test('sign-in screens and the API reference: payloads in fields and URLs', async
   await page.goto(`/no/such/${encodeURIComponent(IMG)}`);
   await inert(page, 'unknown path holding a payload');
 
-  // the server-rendered API reference: no script at all, and nothing reflected from the URL
+  // the server-rendered API reference: only its search script, from a file, and nothing reflected
+  // from the URL; the search box shows no operation for a payload and runs none of it
   const docs = await page.request.get(`/docs?q=${encodeURIComponent(IMG)}`);
   const html = await docs.text();
-  expect(html).not.toMatch(/<script|onerror=|onload=|javascript:/i);
+  expect(html.match(/<script\b[^>]*>[\s\S]*?<\/script>/gi)).toEqual([
+    '<script src="/docs/docs.js" defer></script>',
+  ]);
+  expect(html).not.toMatch(/onerror=|onload=|javascript:/i);
   expect(html).not.toContain(IMG);
   await page.goto(`/docs?q=${encodeURIComponent(SCRIPT)}#${encodeURIComponent(IMG)}`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await inert(page, 'API reference');
+  await type(page.getByRole('searchbox', { name: 'Search operations' }), IMG, 'API reference search');
+  await expect(page.getByText('No operation matches.')).toBeVisible();
+  await inert(page, 'API reference search');
   // an unknown API path echoes nothing of the request into HTML
   const notFound = await page.request.get(`/admin/${encodeURIComponent(IMG)}`, {
     headers: { 'X-Requested-With': 'XMLHttpRequest' },

@@ -117,10 +117,28 @@ import {
 
 export type { Access, EndpointId } from './endpoint-routes.ts';
 
+/** The tags of the reference, in its order, each with what it groups. */
+export const ENDPOINT_TAGS = {
+  Authentication: 'Sign-in and sign-out of staff members, their session and their passwords.',
+  Team: 'The super users (staff members) and their roles.',
+  Customers: 'Find customers; their profiles, accounts, sign-ins and activity; create and edit them.',
+  Sites: "Customers' sites: lists and details, the catalogue, and the steps of the site wizard.",
+  Impersonation:
+    "Time-boxed access to a customer's site: requests, the owner's consent, approval, sessions and logs.",
+  'Site settings':
+    "A site's settings: custom objects, domains, web apps, security, password hashing, registration fields and integrations.",
+} as const;
+type EndpointTag = keyof typeof ENDPOINT_TAGS;
+
 /** What endpoints.ts adds to an entry of ENDPOINT_ROUTES: documentation and schemas. */
 interface EndpointDetails {
   readonly summary: string;
   readonly tag: string;
+  /**
+   * A public call that authenticates with a site's API key and secret (the headers of
+   * CUSTOMER_AUTH_HEADERS) instead of a staff session.
+   */
+  readonly siteCredentials?: true;
   readonly query?: z.ZodObject;
   /** The JSON body; DELETE calls carry theirs as data too, as spec section 7 says. */
   readonly body?: z.ZodType;
@@ -462,6 +480,7 @@ const DETAILS = {
     summary:
       "A customer asks for help: authenticated with their site's API key and secret (headers apikey and apisecret), the request carries its own consent and goes to the SuperAdmins. The SuperAdmin who approves it is the one who may use it.",
     tag: 'Impersonation',
+    siteCredentials: true,
     body: customerRequestBody,
     responses: {
       200: impersonationOneResponse.extend({ Message: z.string() }),
@@ -698,7 +717,7 @@ const DETAILS = {
     query: integrationsQuery,
     responses: { 200: integrationsResponse, ...errors(400, 401, 403, 404) },
   },
-} as const satisfies { readonly [I in EndpointId]: EndpointDetails };
+} as const satisfies { readonly [I in EndpointId]: EndpointDetails & { readonly tag: EndpointTag } };
 
 type Endpoints = { readonly [I in EndpointId]: (typeof ENDPOINT_ROUTES)[I] & (typeof DETAILS)[I] };
 

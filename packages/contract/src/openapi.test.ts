@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API_VERSION, HEADERS } from './constants.ts';
-import { ENDPOINT_LIST, type EndpointDef } from './endpoints.ts';
+import { ENDPOINT_LIST, ENDPOINT_TAGS, type EndpointDef } from './endpoints.ts';
+import { errorEnvelopeSchema } from './errors.ts';
+import { CUSTOMER_AUTH_HEADERS } from './impersonation-api.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 interface Parameter {
@@ -10,14 +12,19 @@ interface Parameter {
   required: boolean;
   schema: Record<string, unknown>;
 }
+interface MediaType {
+  schema: Record<string, unknown>;
+  example?: unknown;
+}
 interface Operation {
   operationId: string;
   summary: string;
   tags: string[];
   description: string;
+  security: Array<Record<string, string[]>>;
   parameters: Parameter[];
-  requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
-  responses: Record<string, { description: string; content: Record<string, { schema: unknown }> }>;
+  requestBody?: { required: boolean; content: Record<string, MediaType> };
+  responses: Record<string, { description: string; content: Record<string, MediaType> }>;
 }
 
 const doc = buildOpenApiDocument();
@@ -79,6 +86,53 @@ describe('buildOpenApiDocument', () => {
     }
   });
 
+  it.each(cases)('%s refers every error status to the one error envelope of the components', (_id, e) => {
+    const op = operationOf(e);
+    for (const [status, r] of Object.entries(op?.responses ?? {})) {
+      if (status === '200') continue;
+      expect(r.content['application/json']?.schema, status).toEqual({
+        $ref: '#/components/schemas/ErrorEnvelope',
+      });
+    }
+  });
+
+  it('defines the error envelope once, as the schema of errorEnvelopeSchema', () => {
+    const envelope = doc.components.schemas.ErrorEnvelope as { properties: object; required: string[] };
+    expect(Object.keys(envelope.properties).sort()).toEqual(Object.keys(errorEnvelopeSchema.shape).sort());
+    expect(envelope.required.sort()).toEqual(['Description', 'ErrorCode', 'Message', 'RequestId']);
+    expect(Object.keys(doc.components.schemas)).toEqual(['ErrorEnvelope']);
+  });
+
+  it.each(cases)(
+    '%s has an example of its body and of its 200 answer that its own schemas parse',
+    (_id, e) => {
+      const op = operationOf(e);
+      if (e.body) {
+        const example = op?.requestBody?.content['application/json']?.example;
+        expect(example).toBeDefined();
+        const parsed = e.body.safeParse(example);
+        expect(parsed.error?.issues ?? [], JSON.stringify(example)).toEqual([]);
+      }
+      const example = op?.responses['200']?.content['application/json']?.example;
+      expect(example).toBeDefined();
+      const parsed = e.responses[200]!.safeParse(example);
+      expect(parsed.error?.issues ?? [], JSON.stringify(example)).toEqual([]);
+    },
+  );
+
+  it('defines every tag the operations use, with a description, in order of first use', () => {
+    const used = [...new Set(ENDPOINT_LIST.map((e) => e.tag))];
+    expect(doc.tags.map((t) => t.name)).toEqual(used);
+    for (const t of doc.tags) expect(t.description, t.name).toBeTruthy();
+    // no description of a tag that no endpoint uses
+    expect(Object.keys(ENDPOINT_TAGS).sort()).toEqual([...used].sort());
+  });
+
+  it('names the server it is served from and a licence', () => {
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(doc.info.license.name).toBe('Proprietary');
+  });
+
   it.each(cases)('%s documents its versions: ETag on the answer, If-Match and 412 on a write', (_id, e) => {
     const op = operationOf(e);
     const ifMatch = (op?.parameters ?? []).find((p) => p.name === HEADERS.ifMatch);
@@ -92,7 +146,7 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(e.responses).includes('412')).toBe(e.versioned === 'if-match');
   });
 
-  it.each(cases)('%s requires the ajax marker header, and the session headers unless public', (_id, e) => {
+  it.each(cases)('%s requires the ajax marker header, and no credential as a parameter', (_id, e) => {
     const headers = (operationOf(e)?.parameters ?? []).filter((p) => p.in === 'header');
     expect(headers).toContainEqual({
       name: HEADERS.ajaxMarker,
@@ -101,12 +155,36 @@ describe('buildOpenApiDocument', () => {
       schema: { type: 'string', enum: [HEADERS.ajaxMarkerValue] },
     });
     const names = headers.map((h) => h.name);
-    if (e.access === 'public') {
-      expect(names).not.toContain('xtoken');
-      expect(names).not.toContain('xsign');
-    } else {
-      expect(names).toEqual(expect.arrayContaining(['xtoken', 'xsign']));
-    }
+    for (const credential of ['xtoken', 'xsign', 'apikey', 'apisecret'])
+      expect(names).not.toContain(credential);
+  });
+
+  it.each(cases)(
+    '%s requires the session pair unless public; the site key and secret where it takes them',
+    (_id, e) => {
+      const security = operationOf(e)?.security;
+      if (e.siteCredentials) expect(security).toEqual([{ SiteApiKey: [], SiteApiSecret: [] }]);
+      else if (e.access === 'public') expect(security).toEqual([]);
+      else expect(security).toEqual([{ SessionToken: [], SessionSign: [] }]);
+    },
+  );
+
+  it('defines the security schemes as the headers the server reads', () => {
+    const schemes = doc.components.securitySchemes;
+    const headerOf = (name: keyof typeof schemes) => {
+      const s = schemes[name];
+      return [s.type, s.in, s.name];
+    };
+    expect(headerOf('SessionToken')).toEqual(['apiKey', 'header', HEADERS.token]);
+    expect(headerOf('SessionSign')).toEqual(['apiKey', 'header', HEADERS.sign]);
+    expect(headerOf('SiteApiKey')).toEqual(['apiKey', 'header', CUSTOMER_AUTH_HEADERS.apiKey]);
+    expect(headerOf('SiteApiSecret')).toEqual(['apiKey', 'header', CUSTOMER_AUTH_HEADERS.apiSecret]);
+  });
+
+  it('takes the site key and secret only on public calls: the customer asking for help', () => {
+    const withSiteCredentials = ENDPOINT_LIST.filter((e) => e.siteCredentials);
+    expect(withSiteCredentials.map((e) => e.id)).toEqual(['customerRequestsCreate']);
+    for (const e of withSiteCredentials) expect(e.access).toBe('public');
   });
 
   it.each(cases)('%s states its access in the description', (_id, e) => {

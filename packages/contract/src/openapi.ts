@@ -1,8 +1,52 @@
 import { z } from 'zod';
 import { API_VERSION, HEADERS } from './constants.ts';
-import { ENDPOINT_LIST, type EndpointDef } from './endpoints.ts';
+import { ENDPOINT_LIST, ENDPOINT_TAGS, type EndpointDef } from './endpoints.ts';
+import { errorEnvelopeSchema } from './errors.ts';
+import { CUSTOMER_AUTH_HEADERS } from './impersonation-api.ts';
+import { endpointExamples } from './openapi-examples.ts';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+
+/**
+ * The credentials a call can take, as OpenAPI security schemes: the staff session pair (both
+ * headers, from POST /admin/login or an impersonation session's GET /account/switchapp), and a
+ * site's API key and secret, which the public customer-request call takes instead.
+ */
+const SECURITY_SCHEMES = {
+  SessionToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: HEADERS.token,
+    description: `The session token, answered by POST /admin/login as \`xtoken\`; sent with \`${HEADERS.sign}\`.`,
+  },
+  SessionSign: {
+    type: 'apiKey',
+    in: 'header',
+    name: HEADERS.sign,
+    description: `The session signature, answered by POST /admin/login as \`xsign\`; sent with \`${HEADERS.token}\`.`,
+  },
+  SiteApiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: CUSTOMER_AUTH_HEADERS.apiKey,
+    description: "A site's API key; sent with its secret.",
+  },
+  SiteApiSecret: {
+    type: 'apiKey',
+    in: 'header',
+    name: CUSTOMER_AUTH_HEADERS.apiSecret,
+    description: "A site's API secret; sent with its key.",
+  },
+} as const;
+
+/** One requirement naming two schemes: both headers together, as the server checks them. */
+function securityOf(e: EndpointDef) {
+  if (e.siteCredentials) return [{ SiteApiKey: [], SiteApiSecret: [] }];
+  if (e.access === 'public') return [];
+  return [{ SessionToken: [], SessionSign: [] }];
+}
+
+const ERROR_ENVELOPE_REF = { $ref: '#/components/schemas/ErrorEnvelope' };
 
 function operation(e: EndpointDef) {
   const parameters: unknown[] = [];
@@ -15,12 +59,6 @@ function operation(e: EndpointDef) {
         schema: json(schema as z.ZodType),
       });
     }
-  }
-  if (e.access !== 'public') {
-    parameters.push(
-      { name: HEADERS.token, in: 'header', required: true, schema: { type: 'string' } },
-      { name: HEADERS.sign, in: 'header', required: true, schema: { type: 'string' } },
-    );
   }
   parameters.push({
     name: HEADERS.ajaxMarker,
@@ -38,11 +76,16 @@ function operation(e: EndpointDef) {
       schema: { type: 'string' },
     });
   }
+  const bodySchema = e.body ? json(e.body) : undefined;
+  const success = e.responses[200];
+  const successSchema = success ? json(success) : undefined;
+  const examples = endpointExamples(e.id, { body: bodySchema, response: successSchema });
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(e.responses)) {
+    const isSuccess = status === '200';
     responses[status] = {
-      description: status === '200' ? 'Success' : 'Error envelope',
-      ...(status === '200' && e.versioned
+      description: isSuccess ? 'Success' : 'Error envelope',
+      ...(isSuccess && e.versioned
         ? {
             headers: {
               [HEADERS.etag]: {
@@ -52,7 +95,11 @@ function operation(e: EndpointDef) {
             },
           }
         : {}),
-      content: { 'application/json': { schema: json(schema) } },
+      content: {
+        'application/json': isSuccess
+          ? { schema: successSchema, example: examples.response }
+          : { schema: schema === errorEnvelopeSchema ? ERROR_ENVELOPE_REF : json(schema) },
+      },
     };
   }
   return {
@@ -60,12 +107,27 @@ function operation(e: EndpointDef) {
     summary: e.summary,
     tags: [e.tag],
     description: `Access: ${e.access === 'public' ? 'anyone' : e.access === 'session' ? 'any signed-in staff member' : `permission \`${e.access}\``}.`,
+    security: securityOf(e),
     parameters,
-    ...(e.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: json(e.body) } } } }
+    ...(bodySchema
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: bodySchema, example: examples.body } },
+          },
+        }
       : {}),
     responses,
   };
+}
+
+/** The document's tags: those the endpoints use, in order of first use, with their descriptions. */
+function tagsOf(endpoints: readonly EndpointDef[]) {
+  const descriptions: Readonly<Record<string, string>> = ENDPOINT_TAGS;
+  return [...new Set(endpoints.map((e) => e.tag))].map((name) => ({
+    name,
+    ...(descriptions[name] ? { description: descriptions[name] } : {}),
+  }));
 }
 
 /** The OpenAPI 3.1 document of the admin API, generated from the endpoint table. */
@@ -77,7 +139,20 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDef[] = ENDPOIN
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Super Admin Console admin API', version: API_VERSION },
+    info: {
+      title: 'Super Admin Console admin API',
+      version: API_VERSION,
+      description: `Every call sends \`${HEADERS.ajaxMarker}: ${HEADERS.ajaxMarkerValue}\`, and a body as JSON. Signed-in calls send the session pair \`${HEADERS.token}\` and \`${HEADERS.sign}\`. Every 4xx and 5xx answer carries the error envelope.`,
+      // The product is not open source: no SPDX licence applies.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    // Relative: the API answers on the origin that serves this document.
+    servers: [{ url: '/', description: 'The server this document is served from' }],
+    tags: tagsOf(endpoints),
     paths,
+    components: {
+      schemas: { ErrorEnvelope: json(errorEnvelopeSchema) },
+      securitySchemes: SECURITY_SCHEMES,
+    },
   };
 }
