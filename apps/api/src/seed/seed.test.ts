@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshDb } from '../../test/harness.ts';
 import { verifyPassword } from '../lib/password-hash.ts';
+import { hashSecret } from '../lib/secrets.ts';
 import { approverStanding } from '../modules/auth/approver-cool-down.ts';
 import { DEMO_COUNTS } from './customer-seed.ts';
 import { DEMO_STAFF, seedDemoData } from './seed.ts';
@@ -14,7 +15,18 @@ describe('demo data (first start)', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-seed-'));
     try {
       const demo = await seedDemoData(db, { dataDir, demoPassword: 'Demo#Pass1' });
-      expect(demo).toEqual({ emails: DEMO_STAFF.map((s) => s.email), password: 'Demo#Pass1' });
+      expect(demo).toMatchObject({ emails: DEMO_STAFF.map((s) => s.email), password: 'Demo#Pass1' });
+      // The named demo sites' key and secret are made on this install, and are what is stored.
+      expect(demo?.sites?.map((s) => s.name)).toEqual(['analytical-engine', 'difference-engine']);
+      for (const site of demo?.sites ?? []) {
+        expect(site.apiKey).toMatch(/^[0-9a-f-]{36}$/);
+        expect(site.secret.length).toBeGreaterThanOrEqual(32);
+        const stored = await db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM sites WHERE app_name = $1 AND api_key = $2 AND secret_hash = $3',
+          [site.name, site.apiKey, hashSecret(site.secret)],
+        );
+        expect(stored.rows[0]!.n).toBe(1);
+      }
 
       const staff = await db.query<{ email: string; password_hash: string }>(
         'SELECT email, password_hash FROM staff ORDER BY email',
