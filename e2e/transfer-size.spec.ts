@@ -71,7 +71,7 @@ test('the sign-in screen arrives compressed and within its budget', async ({ pag
 });
 
 test('the customer search, with one search, arrives compressed and within its budget', async ({ page }) => {
-  await signIn(page, 'support@example.com');
+  await signIn(page, 'superadmin@example.com');
   const wire = await recordTransfers(page);
   await page.goto('/manage-customer/search-customer');
   await page.getByLabel('Customer Name', { exact: true }).fill('a');

@@ -82,7 +82,8 @@ export function createOutboxMailer(opts: {
       const now = opts.clock.now();
       const giveUp = row.attempts >= MAIL_MAX_ATTEMPTS;
       opts.log.error(
-        { err, to: row.to_address, subject: row.subject, attempts: row.attempts, givenUp: giveUp },
+        // The outbox row names the recipient; the log does not (personal data).
+        { err, mailId: row.id, attempts: row.attempts, givenUp: giveUp },
         'mail delivery failed',
       );
       await opts.db.query(
