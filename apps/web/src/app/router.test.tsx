@@ -1,6 +1,6 @@
 import { STORAGE_KEYS } from '@sac/contract/constants';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../lib/api-base.ts';
@@ -115,6 +115,39 @@ describe('route guard', () => {
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toBe('You do not have permission to open this screen.'),
     );
+  });
+
+  it('lets Support open their own profile from the user menu, with no link to a list they may not see', async () => {
+    signIn();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) =>
+        String(input).includes('/admin/team/profile')
+          ? Response.json({
+              Data: {
+                Uid: 'u1',
+                FullName: 'Ada',
+                Email: [{ Type: 'Primary', Value: 'ada@example.com' }],
+                Roles: ['Support'],
+                CreatedDate: '2026-01-02T03:04:05.000Z',
+                LastLoginDate: null,
+                Version: 0,
+                Permissions: ['customers.read'],
+                PasswordChangedDate: null,
+                Invited: false,
+              },
+            })
+          : Response.json(session),
+      ),
+    );
+    const router = renderAt('/dashboard');
+    fireEvent.click(await screen.findByRole('button', { name: /ada@example.com/ }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Account' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'My profile' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/manage-superuser/profile/u1'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Super User Profile' })).toBeTruthy();
+    expect(screen.queryByText('You do not have permission to open this screen.')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Back to Manage Superuser' })).toBeNull();
   });
 
   it('hides sidebar tabs the user may not open', async () => {

@@ -2,12 +2,13 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Dropdown } from '../../components/dropdown-menu.tsx';
 import { useT } from '../../lib/i18n.tsx';
+import { paths } from '../../lib/paths.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 
-/** The user menu: the signed-in email, an Account sub-menu (Change password) and Logout. */
+/** The user menu: the signed-in email, an Account sub-menu (My profile, Change password) and Logout. */
 export function UserMenu() {
   const t = useT('chrome');
-  const { email, name } = useCurrentUser();
+  const { uid, email, name } = useCurrentUser();
   const [accountOpen, setAccountOpen] = useState(false);
   const accountId = useId();
   const initial = (name || email).charAt(0).toUpperCase();
@@ -43,6 +44,9 @@ export function UserMenu() {
             <span className="caret" aria-hidden="true" />
           </button>
           <div id={accountId} role="menu" aria-label={t('account')} className="submenu" hidden={!accountOpen}>
+            <Link role="menuitem" className="menu-item" to={paths.superuserProfile(uid)} onClick={close}>
+              {t('myProfile')}
+            </Link>
             <Link role="menuitem" className="menu-item" to="/account/change-password" onClick={close}>
               {t('changePassword')}
             </Link>

@@ -45,8 +45,9 @@ export const teamSection: AppSection = {
       element: <RolesPage />,
     },
     {
+      // Anyone opens their own profile; whose else, the server decides (spec section 6).
       path: 'profile/:uid',
-      access: 'team.read',
+      access: 'session',
       label: { ns: 'team', key: 'profile' },
       tab: false,
       element: <SuperuserProfilePage />,

@@ -9,6 +9,7 @@ export const chrome = {
   userMenu: 'User menu for {email}',
   account: 'Account',
   changePassword: 'Change password',
+  myProfile: 'My profile',
   logout: 'Logout',
   signedInAs: 'Signed in as',
   breadcrumb: 'Breadcrumb',

@@ -5,6 +5,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
+import { useCurrentUser } from '../../../lib/session.ts';
 import { useSuperUserProfile } from '../api/team-api.ts';
 import { primaryEmail } from './staff.ts';
 
@@ -16,6 +17,7 @@ export default function SuperuserProfilePage() {
   const t = useT('team');
   const common = useT('common');
   const { uid = '' } = useParams();
+  const { permissions } = useCurrentUser();
   const profile = useSuperUserProfile(uid);
   const p = profile.data;
 
@@ -26,7 +28,7 @@ export default function SuperuserProfilePage() {
           <h1 id="screen-title">{t('profile')}</h1>
           <p className="muted">{t('profileIntro')}</p>
         </div>
-        <Link to={paths.superusers}>{t('backToList')}</Link>
+        {permissions.has('team.read') ? <Link to={paths.superusers}>{t('backToList')}</Link> : null}
       </div>
       {profile.isPending ? (
         <p className="muted" role="status">
