@@ -405,6 +405,11 @@ const MATRIX: Record<EndpointId, Row> = {
     }),
     200,
   ),
+  // Staff only: an impersonation session never replaces the site's credentials.
+  rotateSiteSecret: customerWrite((f) => ({
+    query: { uid: f.customer.uid, appId: String(f.customer.appId) },
+    payload: { GraceMinutes: 0 },
+  })),
   setSiteStatus: customerWrite((f) => ({
     query: { uId: f.customer.uid, appId: String(f.customer.appId) },
     payload: { Status: 'active' },

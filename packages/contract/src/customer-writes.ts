@@ -183,5 +183,30 @@ export const WRITE_MESSAGES = {
   siteActivated: 'Site activated.',
   siteDeactivated: 'Site deactivated.',
   emailVerified: 'Email verified.',
+  secretRotated: 'A new API secret was issued. Copy it now: it is not shown again.',
   ...PLAN_MESSAGES,
 } as const;
+
+/** How long a site's old API secret may keep working after a rotation: none to 24 hours. */
+const SECRET_GRACE_MAX_MINUTES = 24 * 60;
+export const SECRET_GRACE_MESSAGE = 'Choose how long the old secret keeps working: from none to 24 hours.';
+
+/** POST /admin/site/secret?uid=&appId=: a new API secret; the old one works GraceMinutes longer. */
+export const rotateSecretBody = z.object({
+  GraceMinutes: z.coerce
+    .number({ error: SECRET_GRACE_MESSAGE })
+    .int(SECRET_GRACE_MESSAGE)
+    .min(0, SECRET_GRACE_MESSAGE)
+    .max(SECRET_GRACE_MAX_MINUTES, SECRET_GRACE_MESSAGE),
+});
+export const secretRotatedResponse = z.object({
+  Data: z.object({
+    AppName: z.string(),
+    ApiKey: z.string(),
+    /** The new secret: answered this once, only its hash is kept. */
+    ApiSecret: z.string(),
+    /** Until when the previous secret is still accepted (ISO, UTC); null when it stopped at once. */
+    PreviousSecretValidUntil: z.string().nullable(),
+  }),
+  Message: z.string(),
+});

@@ -151,6 +151,12 @@ export const ENDPOINT_ROUTES = {
     access: 'sites.write',
     impersonation: 'ManageSettings',
   },
+  rotateSiteSecret: {
+    id: 'rotateSiteSecret',
+    method: 'POST',
+    path: '/admin/site/secret',
+    access: 'sites.write',
+  },
   setSiteStatus: {
     id: 'setSiteStatus',
     method: 'PUT',

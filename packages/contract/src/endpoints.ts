@@ -11,6 +11,8 @@ import {
   addSiteBody,
   createCustomerBody,
   customerPasswordBody,
+  rotateSecretBody,
+  secretRotatedResponse,
   siteBasicSettingsBody,
   siteDataCenterBody,
   siteFeaturesBody,
@@ -405,6 +407,14 @@ const DETAILS = {
     query: siteByUserQuery,
     body: siteDataCenterBody,
     responses: { 200: siteDataCenterResponse, ...errors(400, 401, 403, 404) },
+  },
+  rotateSiteSecret: {
+    summary:
+      "Issue a new API secret for a site the customer owns, answered this once (only its hash is kept). The old secret keeps working for GraceMinutes (0 to 1440), then is refused. Logged in the customer's activity; the owner is mailed.",
+    tag: 'Sites',
+    query: siteQuery,
+    body: rotateSecretBody,
+    responses: { 200: secretRotatedResponse, ...errors(400, 401, 403, 404) },
   },
   setSiteStatus: {
     summary: 'Activate or deactivate a site.',

@@ -23,6 +23,7 @@ export type ActivityAction =
   | 'site.basicsettings'
   | 'site.features'
   | 'site.datacenter'
+  | 'site.secret.rotate'
   | 'site.activate'
   | 'site.deactivate'
   | 'site.customobject.create'

@@ -45,6 +45,27 @@ export async function insertSite(
   return Number(r.rows[0]!.app_id);
 }
 
+/**
+ * Replaces an owned site's API secret (by its hash). With `previousUntil` the replaced hash stays
+ * accepted until then; without it, it stops at once. False when the site is not `uid`'s.
+ */
+export async function replaceSiteSecret(
+  db: Queryable,
+  uid: string,
+  appId: number,
+  secretHash: Buffer,
+  previousUntil: Date | null,
+  at: Date,
+): Promise<boolean> {
+  const r = await db.query(
+    `UPDATE sites SET previous_secret_hash = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE secret_hash END,
+       previous_secret_until = $4, secret_hash = $3, modified_at = $5
+     WHERE app_id = $1 AND owner_uid = $2 RETURNING app_id`,
+    [appId, uid, secretHash, previousUntil, at],
+  );
+  return r.rows.length > 0;
+}
+
 /** The web apps' addresses of an owned site; false when its version is not `expectedVersion`. */
 export async function setSiteWebApps(
   db: Queryable,

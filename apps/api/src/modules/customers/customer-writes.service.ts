@@ -25,6 +25,7 @@ import {
   insertCustomer,
   insertSite,
   markEmailVerified,
+  replaceSiteSecret,
   saveSiteStatus,
   setCustomerPassword,
   setSiteBasicSettings,
@@ -34,6 +35,7 @@ import {
 } from './customer-writes.repo.ts';
 import * as read from './customers.service.ts';
 import { ownedSite } from './owned-site.ts';
+import { secretRotatedMail } from './site-secret.mails.ts';
 
 /** Inserts a site with a fresh API key and secret; the secret is returned once and kept only hashed. */
 async function newSite(tx: Queryable, ownerUid: string, name: string, at: Date) {
@@ -335,6 +337,54 @@ export async function verifyEmail(ctx: AppContext, caller: Caller, actor: StaffS
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.email.verify', {});
   });
   return { IsPosted: true, Message: WRITE_MESSAGES.emailVerified };
+}
+
+/**
+ * A new API secret for an owned site, answered once (only its hash is kept). The replaced secret
+ * stays accepted for `graceMinutes` (0: refused at once). Logged in the customer's activity, and
+ * the owner is mailed in the same transaction.
+ */
+export async function rotateSiteSecret(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  appId: number,
+  graceMinutes: number,
+) {
+  const owner = await read.customer(ctx, uid);
+  const site = await ownedSite(ctx.db, uid, appId);
+  const now = ctx.clock.now();
+  const previousUntil = graceMinutes > 0 ? new Date(now.getTime() + graceMinutes * 60_000) : null;
+  const secret = randomSecret();
+  await ctx.db.transaction(async (tx) => {
+    if (!(await replaceSiteSecret(tx, uid, appId, hashSecret(secret), previousUntil, now)))
+      throw new AppError('notFound', 'This customer has no site with this id.');
+    // the secrets themselves are never logged
+    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.secret.rotate', {
+      appId,
+      graceMinutes,
+      previousValidUntil: previousUntil?.toISOString() ?? null,
+    });
+    await ctx.mailer.send(
+      tx,
+      secretRotatedMail({
+        to: owner.email,
+        firstName: owner.first_name,
+        appName: site.app_name,
+        previousValidUntil: previousUntil?.toISOString() ?? null,
+      }),
+    );
+  });
+  return {
+    Data: {
+      AppName: site.app_name,
+      ApiKey: site.api_key,
+      ApiSecret: secret,
+      PreviousSecretValidUntil: previousUntil?.toISOString() ?? null,
+    },
+    Message: WRITE_MESSAGES.secretRotated,
+  };
 }
 
 export async function setSiteStatus(

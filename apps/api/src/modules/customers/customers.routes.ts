@@ -95,6 +95,9 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
       ),
     ),
   );
+  registerEndpoint(app, ctx, ENDPOINTS.rotateSiteSecret, (c) =>
+    writes.rotateSiteSecret(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.GraceMinutes),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.setSiteStatus, (c) =>
     writes.setSiteStatus(ctx, c, signedIn(c), c.query.uId, c.query.appId, c.body.Status),
   );

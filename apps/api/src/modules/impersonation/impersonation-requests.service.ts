@@ -224,7 +224,7 @@ export async function customerRequest(
   const now = ctx.clock.now();
   const valid = /^[0-9a-f-]{36}$/i.test(apiKey ?? '') && (apiSecret ?? '') !== '';
   const site = valid
-    ? await findRequestSiteByKey(ctx.db, apiKey!.toLowerCase(), hashSecret(apiSecret!))
+    ? await findRequestSiteByKey(ctx.db, apiKey!.toLowerCase(), hashSecret(apiSecret!), now)
     : undefined;
   if (!site) throw new AppError('customerAuthFailed');
   const assignees = await superAdminEmails(ctx.db);

@@ -300,16 +300,21 @@ export async function findRequestSite(db: Queryable, appId: number): Promise<Req
   return r.rows[0];
 }
 
-/** The site whose API key and secret (its hash) these are, and its owner. */
+/**
+ * The site whose API key and secret (its hash) these are, and its owner: the current secret, or
+ * the one a rotation replaced while its grace lasts (at `now`).
+ */
 export async function findRequestSiteByKey(
   db: Queryable,
   apiKey: string,
   secretHash: Buffer,
+  now: Date,
 ): Promise<RequestSite | undefined> {
-  const r = await db.query<RequestSite>(`${REQUEST_SITE} WHERE s.api_key = $1 AND s.secret_hash = $2`, [
-    apiKey,
-    secretHash,
-  ]);
+  const r = await db.query<RequestSite>(
+    `${REQUEST_SITE} WHERE s.api_key = $1
+       AND (s.secret_hash = $2 OR (s.previous_secret_hash = $2 AND s.previous_secret_until > $3))`,
+    [apiKey, secretHash, now],
+  );
   return r.rows[0];
 }
 

@@ -157,6 +157,18 @@ export const customers = {
   copied: 'Copied to the clipboard.',
   copyFailed: 'Could not copy. Select the text and copy it by hand.',
   apiSecretHide: 'I have copied the secret',
+  newSecret: 'New API secret',
+  rotateSecretTitle: 'New API secret for {name}',
+  rotateSecretIntro:
+    'A new secret replaces the current one of {name}. It is shown once, here. The site owner is told by mail, without the secret.',
+  rotateSecretGrace: 'The current secret',
+  'rotateSecretGrace.0': 'stops working at once',
+  'rotateSecretGrace.60': 'keeps working for 1 hour',
+  'rotateSecretGrace.240': 'keeps working for 4 hours',
+  'rotateSecretGrace.1440': 'keeps working for 24 hours',
+  rotateSecretConfirm: 'Issue a new secret',
+  previousSecretUntil: 'The previous secret keeps working until {when} UTC.',
+  previousSecretStopped: 'The previous secret no longer works.',
 
   // Step 2
   productionUrlField: optional('Production URL'),

@@ -281,3 +281,14 @@ export function useSetSiteStatus(uid: string) {
     },
   });
 }
+
+/** POST /admin/site/secret: a new API secret for an owned site (answered once); the activity reloads. */
+export function useRotateSiteSecret(uid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...customerKeys.all, 'rotate-secret', uid],
+    mutationFn: async ({ appId, GraceMinutes }: { appId: number; GraceMinutes: number }) =>
+      callApi('rotateSiteSecret', { query: { uid, appId }, body: { GraceMinutes } }),
+    onSuccess: () => refreshActivity(queryClient, uid),
+  });
+}

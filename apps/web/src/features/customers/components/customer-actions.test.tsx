@@ -296,4 +296,46 @@ describe('customer view actions', () => {
     expect(within(row).getByText('Active')).toBeTruthy();
     expect(calls.some((c) => c.url.pathname === '/admin/site/status')).toBe(false);
   });
+
+  it('issues a new API secret with the grace chosen, shows it once, and says until when the old one works', async () => {
+    const { calls } = stubCustomer(admin, {
+      rotateSiteSecret: () => ({
+        body: {
+          Data: {
+            AppName: 'shop',
+            ApiKey: 'key-11',
+            ApiSecret: 'new-secret-value-0123456789abcdef',
+            PreviousSecretValidUntil: '2026-11-26T10:00:00.000Z',
+          },
+          Message: 'A new API secret was issued. Copy it now: it is not shown again.',
+        },
+      }),
+    });
+    renderView();
+    const owned = await screen.findByRole('table', { name: 'Owned sites' });
+    const row = (await within(owned).findByText('shop')).closest('tr')!;
+    fireEvent.click(await within(row).findByRole('button', { name: 'New API secret' }));
+    const dialog = screen.getByRole('dialog', { name: 'New API secret for shop' });
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'keeps working for 4 hours' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Issue a new secret' }));
+    expect(((await within(dialog).findByLabelText('API Secret')) as HTMLInputElement).value).toBe(
+      'new-secret-value-0123456789abcdef',
+    );
+    expect(within(dialog).getByRole('status').textContent).toBe(
+      'The previous secret keeps working until 11-26-2026 10:00 UTC.',
+    );
+    const post = calls.find((c) => c.url.pathname === '/admin/site/secret')!;
+    expect([post.url.searchParams.get('uid'), post.url.searchParams.get('appId')]).toEqual([UID, '11']);
+    expect(post.body).toEqual({ GraceMinutes: 240 });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'I have copied the secret' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('offers no new secret to a viewer who cannot change sites', async () => {
+    stubCustomer(support);
+    renderView();
+    const owned = await screen.findByRole('table', { name: 'Owned sites' });
+    await within(owned).findByText('shop');
+    expect(within(owned).queryByRole('button', { name: 'New API secret' })).toBeNull();
+  });
 });

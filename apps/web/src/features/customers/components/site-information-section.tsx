@@ -8,6 +8,7 @@ import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useOwnedSites, useSharedSites } from '../api/customers-api.ts';
 import { CUSTOMER_TABLE_PAGE_SIZE } from './customer-search.ts';
+import { RotateSecretDialog } from './rotate-secret-dialog.tsx';
 import { SiteDetailsDialog } from './site-details-dialog.tsx';
 import { SiteStatusDialog } from './site-status-dialog.tsx';
 
@@ -24,6 +25,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
   const shared = useSharedSites(uid);
   const [details, setDetails] = useState<Site | undefined>();
   const [statusOf, setStatusOf] = useState<Site | undefined>();
+  const [secretOf, setSecretOf] = useState<Site | undefined>();
   const impersonate = permissions.has('impersonation.request');
   const configure = permissions.has('site-settings.read');
   const edit = permissions.has('sites.write');
@@ -73,6 +75,11 @@ export function SiteInformationSection({ uid }: { uid: string }) {
                 {s.Status === 'active' ? t('deactivate') : t('activate')}
               </button>
             ) : null}
+            {edit && !withRole ? (
+              <button type="button" className="button button-small" onClick={() => setSecretOf(s)}>
+                {t('newSecret')}
+              </button>
+            ) : null}
           </div>
         ),
       },
@@ -118,6 +125,9 @@ export function SiteInformationSection({ uid }: { uid: string }) {
       {details ? <SiteDetailsDialog uid={uid} site={details} onClose={() => setDetails(undefined)} /> : null}
       {statusOf ? (
         <SiteStatusDialog uid={uid} site={statusOf} onClose={() => setStatusOf(undefined)} />
+      ) : null}
+      {secretOf ? (
+        <RotateSecretDialog uid={uid} site={secretOf} onClose={() => setSecretOf(undefined)} />
       ) : null}
     </section>
   );
