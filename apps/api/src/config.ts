@@ -44,6 +44,8 @@ export interface Config {
   loginAddressDailyFailures: number;
   /** How often approved impersonation grants that have expired are looked for, in ms (0: never). */
   expiryNoticeMs: number;
+  /** How often replaced site secrets whose grace ended are forgotten and logged, in ms (0: never). */
+  secretRetireMs: number;
   /** GET /metrics needs `Authorization: Bearer <token>`; unset: only direct loopback peers. */
   metricsToken: string | undefined;
   /** On SIGTERM, how long /readyz answers 503 while still serving, before closing (ms). */
@@ -211,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       100,
     ),
     expiryNoticeMs: minutesOrZero('EXPIRY_NOTICE_MINUTES', env.EXPIRY_NOTICE_MINUTES, 1),
+    secretRetireMs: minutesOrZero('SECRET_RETIRE_MINUTES', env.SECRET_RETIRE_MINUTES, 1),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownDrainMs: nonNegative('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS, 0) * 1000,
     shutdownTimeoutMs: positive('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 25) * 1000,

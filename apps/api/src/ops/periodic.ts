@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context.ts';
+import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
 import { recheckPendingDomains } from '../modules/site-settings/custom-domains.service.ts';
 import { sendExpiryNotices } from './expiry-notices.ts';
 import type { PeriodicJob } from './jobs.ts';
@@ -19,6 +20,14 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
       name: 'impersonation-expiry-notices',
       everyMs: ctx.config.expiryNoticeMs,
       run: async () => ctx.metrics.expiryNotices.inc(await sendExpiryNotices(ctx)),
+    });
+  }
+  // A rotated site secret's grace ends: the old hash is forgotten and its end logged.
+  if (ctx.config.secretRetireMs > 0) {
+    jobs.push({
+      name: 'site-secret-retire',
+      everyMs: ctx.config.secretRetireMs,
+      run: async () => void (await retireLapsedSecrets(ctx)),
     });
   }
   return jobs;

@@ -24,6 +24,7 @@ export type ActivityAction =
   | 'site.features'
   | 'site.datacenter'
   | 'site.secret.rotate'
+  | 'site.secret.retire'
   | 'site.activate'
   | 'site.deactivate'
   | 'site.customobject.create'

@@ -66,6 +66,25 @@ export async function replaceSiteSecret(
   return r.rows.length > 0;
 }
 
+/**
+ * Forgets the replaced secrets whose grace ended by `now`: the sites, their owners and when each
+ * grace ended.
+ */
+export async function clearLapsedSecrets(
+  db: Queryable,
+  now: Date,
+): Promise<{ app_id: number; owner_uid: string; ended: Date }[]> {
+  const r = await db.query<{ app_id: number; owner_uid: string; ended: Date }>(
+    `UPDATE sites s SET previous_secret_hash = NULL, previous_secret_until = NULL
+     FROM (SELECT app_id, previous_secret_until AS ended FROM sites
+           WHERE previous_secret_until <= $1 FOR UPDATE SKIP LOCKED) o
+     WHERE s.app_id = o.app_id
+     RETURNING s.app_id, s.owner_uid, o.ended`,
+    [now],
+  );
+  return r.rows;
+}
+
 /** The web apps' addresses of an owned site; false when its version is not `expectedVersion`. */
 export async function setSiteWebApps(
   db: Queryable,

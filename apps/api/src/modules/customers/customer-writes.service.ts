@@ -16,8 +16,9 @@ import { AppError } from '../../lib/app-error.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 import { claimVersionOrRefuse } from '../../lib/record-version.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
-import { writeCustomerActivity } from '../activity/activity.service.ts';
+import { writeActivity, writeCustomerActivity } from '../activity/activity.service.ts';
 import {
+  clearLapsedSecrets,
   dataCenterExists,
   dataCenterOfGlobalServer,
   emailTaken,
@@ -385,6 +386,28 @@ export async function rotateSiteSecret(
     },
     Message: WRITE_MESSAGES.secretRotated,
   };
+}
+
+/**
+ * The second step of a rotation, run periodically: a replaced secret whose grace ended is
+ * forgotten, and that it stopped working is logged in the customer's activity (no actor: the
+ * clock did it). The lookup already refuses it from the end of its grace; this records when.
+ */
+export async function retireLapsedSecrets(ctx: AppContext): Promise<number> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const lapsed = await clearLapsedSecrets(tx, now);
+    for (const s of lapsed) {
+      await writeActivity(tx, {
+        at: now,
+        action: 'site.secret.retire',
+        targetType: 'customer',
+        targetId: s.owner_uid,
+        details: { appId: Number(s.app_id), graceEndedAt: new Date(s.ended).toISOString() },
+      });
+    }
+    return lapsed.length;
+  });
 }
 
 export async function setSiteStatus(

@@ -2,6 +2,7 @@ import { SECRET_GRACE_MESSAGE, WRITE_MESSAGES } from '@sac/contract/customer-wri
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { retireLapsedSecrets } from './customer-writes.service.ts';
 
 type S = { xtoken: string; xsign: string };
 let t: TestApp;
@@ -140,5 +141,36 @@ describe('POST /admin/site/secret (a new API secret)', () => {
     const other = await insertCustomer(t.db, { first: 'Other', last: 'One', email: 'other@one.example' });
     expect((await rotate(site.appId, 0, admin, other)).statusCode).toBe(404);
     expect(await authenticates(site.apiKey, site.secret)).toBe(true);
+  });
+
+  it('logs the end of the grace as the second step, once, and forgets the old hash', async () => {
+    await retireLapsedSecrets(t.ctx); // what earlier tests left lapsed
+    const site = await insertSite(t.db, { owner, name: 'token-ring' });
+    await rotate(site.appId, 30);
+    expect(await retireLapsedSecrets(t.ctx)).toBe(0);
+    t.clock.advance(30 * 60_000);
+    admin = await t.login('admin@example.com');
+    support = await t.login('support@example.com');
+    expect(await authenticates(site.apiKey, site.secret)).toBe(false);
+    expect(await retireLapsedSecrets(t.ctx)).toBe(1);
+    expect(await retireLapsedSecrets(t.ctx)).toBe(0);
+    const steps = await t.db.query<{
+      action: string;
+      actor_email: string | null;
+      details: Record<string, unknown>;
+    }>(
+      `SELECT action, actor_email, details FROM activity_log
+       WHERE target_id = $1 AND action LIKE 'site.secret.%' AND (details->>'appId')::int = $2 ORDER BY id`,
+      [owner, site.appId],
+    );
+    expect(steps.rows.map((r) => [r.action, r.actor_email])).toEqual([
+      ['site.secret.rotate', 'admin@example.com'],
+      ['site.secret.retire', null],
+    ]);
+    const kept = await t.db.query(
+      'SELECT 1 FROM sites WHERE app_id = $1 AND previous_secret_hash IS NOT NULL',
+      [site.appId],
+    );
+    expect(kept.rows).toHaveLength(0);
   });
 });
