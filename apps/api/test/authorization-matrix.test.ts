@@ -247,6 +247,42 @@ const MATRIX: Record<EndpointId, Row> = {
     request: async () => ({ payload: { oldpassword: PASSWORD, newpassword: 'Matrix#123' } }),
     expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 403 },
   },
+  mySessions: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, ...everyRole(200), Auditor: 200, Impersonating: 403 },
+  },
+  // A session id nobody has: past every check, then 404 (ending a real one would end the matrix's).
+  endMySessions: {
+    targeted: false,
+    request: async () => ({ payload: { Id: 2_000_000_000 } }),
+    expect: { ...signedOut, ...everyRole(404), Auditor: 404, Impersonating: 403 },
+  },
+  // A colleague's sessions: SuperAdmins only, and never their own account this way.
+  staffSessions: {
+    targeted: true,
+    request: async ({ target }) => ({ query: { uid: target.uid } }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
+  endStaffSessions: {
+    targeted: true,
+    request: async ({ target }) => ({ payload: { uid: target.uid, Id: 2_000_000_000 } }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 404 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
   teamList: {
     targeted: false,
     request: async () => ({}),

@@ -58,3 +58,42 @@ export const SUCCESS_MESSAGES = {
   changePassword: 'Your password has been changed.',
   logout: 'You have been signed out.',
 } as const;
+
+/** One live staff session, as its owner (or a SuperAdmin) sees it. */
+const staffSession = z.object({
+  Id: z.number().int(),
+  StartedAt: z.string(),
+  /** When it was last used (renewed at most every few minutes, so a little behind). */
+  LastUsedAt: z.string(),
+  ClientAddress: z.string().nullable(),
+  /** Browser and system, read from its User-Agent: 'Chrome 142 on Linux'. */
+  Browser: z.string(),
+  /** The session making this call. */
+  Current: z.boolean(),
+  /** An impersonation session (account/switchapp) and the site it acts on; null for a console session. */
+  ImpersonatedSite: z.string().nullable(),
+});
+export type StaffSessionInfo = z.infer<typeof staffSession>;
+export const staffSessionsResponse = z.object({ Data: z.array(staffSession) });
+
+export const SESSION_MESSAGES = {
+  chooseOne: 'Name one session (Id), or ask for all the others (AllOthers).',
+  notYours: 'There is no live session of this account with that id.',
+  ended: (n: number) => (n === 1 ? '1 session ended.' : `${n} sessions ended.`),
+} as const;
+
+/** DELETE /admin/account/sessions: end one of my sessions, or all but this one. */
+export const endMySessionsBody = z
+  .object({ Id: z.number().int().positive().optional(), AllOthers: z.literal(true).optional() })
+  .refine((b) => (b.Id === undefined) !== (b.AllOthers === undefined), {
+    message: SESSION_MESSAGES.chooseOne,
+  });
+
+/** GET /admin/team/sessions?uid=: a colleague's live sessions (SuperAdmins). */
+export const staffSessionsQuery = z.object({ uid: z.string().uuid('uid is not a valid user id.') });
+/** DELETE /admin/team/sessions: end one of a colleague's sessions (Id), or all of them. */
+export const endStaffSessionsBody = z.object({
+  uid: z.string().uuid('uid is not a valid user id.'),
+  Id: z.number().int().positive().optional(),
+});
+export const sessionsEndedResponse = z.object({ Ended: z.number().int(), Message: z.string() });

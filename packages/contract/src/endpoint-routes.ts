@@ -45,6 +45,21 @@ export const ENDPOINT_ROUTES = {
   teamDelete: { id: 'teamDelete', method: 'DELETE', path: '/admin/team', access: 'team.write' },
   teamRoles: { id: 'teamRoles', method: 'GET', path: '/admin/team/roles', access: 'session' },
   teamProfile: { id: 'teamProfile', method: 'GET', path: '/admin/team/profile', access: 'session' },
+  mySessions: { id: 'mySessions', method: 'GET', path: '/admin/account/sessions', access: 'session' },
+  endMySessions: {
+    id: 'endMySessions',
+    method: 'DELETE',
+    path: '/admin/account/sessions',
+    access: 'session',
+  },
+  // SuperAdmins only: the service checks the role (team.write alone is not enough).
+  staffSessions: { id: 'staffSessions', method: 'GET', path: '/admin/team/sessions', access: 'team.write' },
+  endStaffSessions: {
+    id: 'endStaffSessions',
+    method: 'DELETE',
+    path: '/admin/team/sessions',
+    access: 'team.write',
+  },
   searchCustomer: {
     id: 'searchCustomer',
     method: 'GET',

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import {
   changePasswordBody,
+  endMySessionsBody,
+  endStaffSessionsBody,
   forgotPasswordBody,
   loginBody,
   loginResponse,
   okResponse,
   resetPasswordBody,
+  sessionsEndedResponse,
+  staffSessionsQuery,
+  staffSessionsResponse,
 } from './auth.ts';
 import {
   addSiteBody,
@@ -211,6 +216,32 @@ const DETAILS = {
     body: changePasswordBody,
     // 429: the address's daily failures (904), or the account locked by wrong old passwords (974)
     responses: { 200: okResponse, ...errors(400, 401, 403, 429) },
+  },
+  mySessions: {
+    summary:
+      "The caller's live sessions: when each started and was last used, from which address and browser, and which is this one.",
+    tag: 'Authentication',
+    responses: { 200: staffSessionsResponse, ...errors(401, 403) },
+  },
+  endMySessions: {
+    summary:
+      'End one of my sessions (Id) or every other one (AllOthers: true); it is refused from its next call, on every instance.',
+    tag: 'Authentication',
+    body: endMySessionsBody,
+    responses: { 200: sessionsEndedResponse, ...errors(400, 401, 403, 404) },
+  },
+  staffSessions: {
+    summary: "A colleague's live sessions (SuperAdmins only).",
+    tag: 'Team',
+    query: staffSessionsQuery,
+    responses: { 200: staffSessionsResponse, ...errors(400, 401, 403, 404) },
+  },
+  endStaffSessions: {
+    summary:
+      "End one of a colleague's sessions (Id) or all of them (SuperAdmins only; not their own account). Recorded in the staff activity.",
+    tag: 'Team',
+    body: endStaffSessionsBody,
+    responses: { 200: sessionsEndedResponse, ...errors(400, 401, 403, 404) },
   },
   teamList: {
     summary: 'Every super user: FullName, Email[0].Value, Roles, CreatedDate, LastLoginDate, Uid.',

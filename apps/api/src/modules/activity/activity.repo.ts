@@ -7,6 +7,7 @@ export type ActivityAction =
   | 'login.lockout'
   | 'login.throttled'
   | 'logout'
+  | 'session.end'
   | 'password.forgot'
   | 'password.reset'
   | 'password.reset.failed'

@@ -197,3 +197,49 @@ export async function revokeUserSessions(
   authChanged(db);
   return r.rows.length;
 }
+
+export interface LiveSessionRow {
+  id: number;
+  created_at: Date;
+  last_used_at: Date;
+  client_address: string | null;
+  user_agent: string | null;
+  impersonated_site: string | null;
+}
+
+/** A staff member's live sessions (not ended, not idle too long, not past their lifetime), newest use first. */
+export async function liveSessionsOf(
+  db: Queryable,
+  uid: string,
+  now: Date,
+  policy: SessionPolicy,
+): Promise<LiveSessionRow[]> {
+  const r = await db.query<LiveSessionRow>(
+    `SELECT ss.id::int AS id, ss.created_at, ss.last_used_at, ss.client_address, ss.user_agent,
+       s.app_name AS impersonated_site
+     FROM staff_sessions ss
+     LEFT JOIN impersonation_requests r ON r.id = ss.impersonation_request_id
+     LEFT JOIN sites s ON s.app_id = r.app_id
+     WHERE ss.uid = $1 AND ss.revoked_at IS NULL AND ss.last_used_at > $2 AND ss.created_at > $3
+     ORDER BY ss.last_used_at DESC, ss.id DESC`,
+    [uid, new Date(now.getTime() - policy.idleMs), new Date(now.getTime() - policy.absoluteMs)],
+  );
+  return r.rows;
+}
+
+/** Ends one session of `uid` (none when the id is another account's or already ended): whether it did. */
+export async function revokeSessionOf(
+  db: Queryable,
+  uid: string,
+  id: number,
+  at: Date,
+  reason: string,
+): Promise<boolean> {
+  const r = await db.query(
+    `UPDATE staff_sessions SET revoked_at = $3, revoked_reason = $4
+     WHERE id = $1 AND uid = $2 AND revoked_at IS NULL RETURNING id`,
+    [id, uid, at, reason],
+  );
+  authChanged(db);
+  return r.rows.length > 0;
+}

@@ -1,0 +1,112 @@
+import { SESSION_MESSAGES } from '@sac/contract/auth';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { isoOrNull } from '../../lib/iso.ts';
+import { writeActivity } from '../activity/activity.service.ts';
+import { browserName } from './browser-name.ts';
+import { type LiveSessionRow, liveSessionsOf, revokeSessionOf, revokeUserSessions } from './sessions.repo.ts';
+import { findStaffByUid } from './staff.repo.ts';
+
+/** Staff sessions as their owner manages them, and as a SuperAdmin manages a colleague's. */
+
+const policyOf = (ctx: AppContext) => ({
+  idleMs: ctx.config.sessionIdleMs,
+  absoluteMs: ctx.config.sessionAbsoluteMs,
+});
+
+const sessionOut = (s: LiveSessionRow, currentId: number | undefined) => ({
+  Id: s.id,
+  StartedAt: isoOrNull(s.created_at)!,
+  LastUsedAt: isoOrNull(s.last_used_at)!,
+  ClientAddress: s.client_address,
+  Browser: browserName(s.user_agent),
+  Current: s.id === currentId,
+  ImpersonatedSite: s.impersonated_site,
+});
+
+export async function mySessions(ctx: AppContext, me: StaffSession) {
+  const rows = await liveSessionsOf(ctx.db, me.uid, ctx.clock.now(), policyOf(ctx));
+  return { Data: rows.map((s) => sessionOut(s, me.sessionId)) };
+}
+
+/** Ends one of my sessions, or every other one; each end is in the staff activity. */
+export async function endMySessions(
+  ctx: AppContext,
+  caller: Caller,
+  me: StaffSession,
+  which: { Id?: number | undefined; AllOthers?: true | undefined },
+) {
+  const now = ctx.clock.now();
+  const ended = await ctx.db.transaction(async (tx) => {
+    let n: number;
+    if (which.Id !== undefined) {
+      if (!(await revokeSessionOf(tx, me.uid, which.Id, now, 'ended-by-user')))
+        throw new AppError('notFound', SESSION_MESSAGES.notYours);
+      n = 1;
+    } else {
+      n = await revokeUserSessions(tx, me.uid, now, 'ended-by-user', me.sessionId);
+    }
+    await writeActivity(tx, {
+      at: now,
+      action: 'session.end',
+      actorUid: me.uid,
+      actorEmail: me.email,
+      targetType: 'staff',
+      targetId: me.uid,
+      clientAddress: caller.clientAddress,
+      details: which.Id !== undefined ? { sessionId: which.Id } : { allOthers: true, ended: n },
+    });
+    return n;
+  });
+  return { Ended: ended, Message: SESSION_MESSAGES.ended(ended) };
+}
+
+/** A colleague's sessions are a SuperAdmin's to see and end, never their own account's this way. */
+async function colleagueOf(ctx: AppContext, actor: StaffSession, uid: string) {
+  if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw new AppError('forbidden');
+  if (uid === actor.uid) throw new AppError('ownAccount', 'Your own sessions are ended under My sessions.');
+  const target = await findStaffByUid(ctx.db, uid);
+  if (!target) throw new AppError('notFound', 'There is no super user with that id.');
+  return target;
+}
+
+export async function staffSessions(ctx: AppContext, actor: StaffSession, uid: string) {
+  await colleagueOf(ctx, actor, uid);
+  const rows = await liveSessionsOf(ctx.db, uid, ctx.clock.now(), policyOf(ctx));
+  return { Data: rows.map((s) => sessionOut(s, undefined)) };
+}
+
+export async function endStaffSessions(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  id: number | undefined,
+) {
+  const target = await colleagueOf(ctx, actor, uid);
+  const now = ctx.clock.now();
+  const ended = await ctx.db.transaction(async (tx) => {
+    let n: number;
+    if (id !== undefined) {
+      if (!(await revokeSessionOf(tx, uid, id, now, 'ended-by-superadmin')))
+        throw new AppError('notFound', 'That colleague has no live session with that id.');
+      n = 1;
+    } else {
+      n = await revokeUserSessions(tx, uid, now, 'ended-by-superadmin');
+    }
+    await writeActivity(tx, {
+      at: now,
+      action: 'session.end',
+      actorUid: actor.uid,
+      actorEmail: actor.email,
+      targetType: 'staff',
+      targetId: uid,
+      clientAddress: caller.clientAddress,
+      details:
+        id !== undefined ? { sessionId: id, of: target.email } : { all: true, ended: n, of: target.email },
+    });
+    return n;
+  });
+  return { Ended: ended, Message: SESSION_MESSAGES.ended(ended) };
+}
