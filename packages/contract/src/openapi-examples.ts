@@ -161,6 +161,8 @@ const EXAMPLE_PATCHES: Readonly<Record<string, ExamplePatch>> = {
   updateSiteBasicSettings: { body: { data: { Plan: 'Developer', TrialDays: 14 } } },
   // a feature set or another site's features, not both
   updateSiteFeatures: { body: { FeatureSet: 'Developer Premium', FromAppId: undefined } },
+  // One session, or all the others: not both.
+  endMySessions: { body: { Id: 42, AllOthers: undefined } },
 };
 
 /** The example request body (when the endpoint takes one) and 200 answer of an endpoint. */

@@ -11,6 +11,7 @@ export const paths = {
   dashboard: '/dashboard',
   notifications: '/manage-notifications',
   changePassword: '/account/change-password',
+  mySessions: '/account/sessions',
   customerSearch: '/manage-customer/search-customer',
   customerView: (uid: string) => `/manage-customer/view-customer${toQueryString({ uid })}`,
   addSite: (uid: string) => `/manage-customer/add-site${toQueryString({ uid })}`,

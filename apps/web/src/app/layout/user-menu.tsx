@@ -5,7 +5,7 @@ import { useT } from '../../lib/i18n.tsx';
 import { paths } from '../../lib/paths.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 
-/** The user menu: the signed-in email, an Account sub-menu (My profile, Change password) and Logout. */
+/** The user menu: the signed-in email, an Account sub-menu (My profile, My sessions, Change password) and Logout. */
 export function UserMenu() {
   const t = useT('chrome');
   const { uid, email, name } = useCurrentUser();
@@ -46,6 +46,9 @@ export function UserMenu() {
           <div id={accountId} role="menu" aria-label={t('account')} className="submenu" hidden={!accountOpen}>
             <Link role="menuitem" className="menu-item" to={paths.superuserProfile(uid)} onClick={close}>
               {t('myProfile')}
+            </Link>
+            <Link role="menuitem" className="menu-item" to={paths.mySessions} onClick={close}>
+              {t('mySessions')}
             </Link>
             <Link role="menuitem" className="menu-item" to="/account/change-password" onClick={close}>
               {t('changePassword')}

@@ -6,6 +6,7 @@ const LogoutPage = lazy(() =>
   import('./components/logout-page.tsx').then((m) => ({ default: m.LogoutPage })),
 );
 const ChangePasswordPage = lazy(() => import('./components/change-password-page.tsx'));
+const MySessionsPage = lazy(() => import('./components/my-sessions-page.tsx'));
 
 /**
  * Top-level routes outside the signed-in shell. The sign-in screen (also forgot and reset password)
@@ -24,5 +25,11 @@ export const accountRoutes: readonly AppRoute[] = [
     access: 'session',
     label: { ns: 'auth', key: 'changePasswordHeading' },
     element: <ChangePasswordPage />,
+  },
+  {
+    path: 'account/sessions',
+    access: 'session',
+    label: { ns: 'auth', key: 'mySessionsHeading' },
+    element: <MySessionsPage />,
   },
 ];

@@ -26,6 +26,10 @@ export const auth = {
   sending: 'Sending…',
   resetting: 'Resetting…',
   changePasswordHeading: 'Change password',
+  mySessionsHeading: 'My sessions',
+  mySessionsIntro:
+    'Where your account is signed in now. End a session you do not recognise: it is refused from its next call. Sessions also end by themselves after a while unused, and at the end of their lifetime.',
+  endOtherSessions: 'End all other sessions',
   changePasswordIntro: 'Your other sessions end when the password changes.',
   oldPassword: 'Old Password',
   newPassword: 'New Password',

@@ -10,6 +10,7 @@ export const chrome = {
   account: 'Account',
   changePassword: 'Change password',
   myProfile: 'My profile',
+  mySessions: 'My sessions',
   logout: 'Logout',
   signedInAs: 'Signed in as',
   breadcrumb: 'Breadcrumb',

@@ -82,6 +82,8 @@ export const team = {
   profileNoPermissions: 'No permissions.',
   permissions: 'Permissions',
   backToList: 'Back to Manage Superuser',
+  sessionsOf: 'Sessions of {email}',
+  endAllSessions: 'End all their sessions',
   superAdminSince: 'SuperAdmin since',
   superAdminSinceUnrecorded: 'From the start',
   canApproveFrom: 'Can approve impersonation from {time} UTC',

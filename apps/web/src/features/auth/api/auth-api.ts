@@ -1,6 +1,6 @@
 import type { BodyOf } from '@sac/contract/endpoints';
 import { MESSAGES } from '@sac/contract/messages';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import type { TokenPair } from '../../../lib/impersonation-mode.ts';
 import { clearAuthStorage, saveLogin } from '../../../lib/storage.ts';
@@ -13,6 +13,7 @@ const authKeys = {
   resetPassword: () => [...authKeys.all, 'resetpassword'] as const,
   changePassword: () => [...authKeys.all, 'changepassword'] as const,
   logout: () => [...authKeys.all, 'logout'] as const,
+  mySessions: () => [...authKeys.all, 'my-sessions'] as const,
 };
 
 /**
@@ -64,4 +65,21 @@ export async function logoutOnServer(pair?: TokenPair): Promise<void> {
   } catch {
     // The session may already be gone; the console signs out locally anyway.
   }
+}
+
+/** GET /admin/account/sessions: my live sessions. */
+export const useMySessions = () =>
+  useQuery({
+    queryKey: authKeys.mySessions(),
+    queryFn: async ({ signal }) => (await callApi('mySessions', { signal })).Data,
+  });
+
+/** DELETE /admin/account/sessions: end one of my sessions, or all the others; the list reloads. */
+export function useEndMySessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...authKeys.mySessions(), 'end'],
+    mutationFn: (body: BodyOf<'endMySessions'>) => callApi('endMySessions', { body }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: authKeys.mySessions() }),
+  });
 }

@@ -10,6 +10,7 @@ const teamKeys = {
   list: () => [...teamKeys.all, 'list'] as const,
   roles: () => [...teamKeys.all, 'roles'] as const,
   profile: (uid: string) => [...teamKeys.all, 'profile', uid] as const,
+  sessions: (uid: string) => [...teamKeys.all, 'sessions', uid] as const,
 };
 
 /** GET /admin/team: the super users. */
@@ -90,5 +91,24 @@ export function useDeleteSuperUser() {
       updateList((rows) => rows.filter((r) => r.Uid !== uid));
       queryClient.removeQueries({ queryKey: teamKeys.profile(uid) });
     },
+  });
+}
+
+/** GET /admin/team/sessions?uid=: a colleague's live sessions (SuperAdmins). */
+export const useStaffSessions = (uid: string, enabled: boolean) =>
+  useQuery({
+    queryKey: teamKeys.sessions(uid),
+    queryFn: async ({ signal }) => (await callApi('staffSessions', { query: { uid }, signal })).Data,
+    enabled,
+  });
+
+/** DELETE /admin/team/sessions: end one of a colleague's sessions, or all; the list reloads. */
+export function useEndStaffSessions(uid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...teamKeys.sessions(uid), 'end'],
+    mutationFn: (Id: number | undefined) =>
+      callApi('endStaffSessions', { body: Id === undefined ? { uid } : { uid, Id } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: teamKeys.sessions(uid) }),
   });
 }

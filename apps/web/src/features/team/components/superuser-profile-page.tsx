@@ -7,6 +7,7 @@ import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useSuperUserProfile } from '../api/team-api.ts';
+import { ColleagueSessions } from './colleague-sessions.tsx';
 import { primaryEmail } from './staff.ts';
 
 const describe = (p: string): string | undefined =>
@@ -17,7 +18,7 @@ export default function SuperuserProfilePage() {
   const t = useT('team');
   const common = useT('common');
   const { uid = '' } = useParams();
-  const { permissions } = useCurrentUser();
+  const { permissions, roles, uid: me } = useCurrentUser();
   const profile = useSuperUserProfile(uid);
   const p = profile.data;
 
@@ -91,6 +92,9 @@ export default function SuperuserProfilePage() {
               ))}
             </ul>
           )}
+          {roles.includes(ROLE_SUPER_ADMIN) && p.Uid !== me ? (
+            <ColleagueSessions uid={p.Uid} email={primaryEmail(p)} />
+          ) : null}
         </>
       ) : null}
     </section>

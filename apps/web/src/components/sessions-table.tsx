@@ -1,0 +1,73 @@
+import type { StaffSessionInfo } from '@sac/contract/auth';
+import { errorText } from '../lib/api-client.ts';
+import { formatDateTimeMinutes } from '../lib/date-format.ts';
+import { useT } from '../lib/i18n.tsx';
+import { type Column, DataTable } from './data-table.tsx';
+
+/**
+ * A staff account's live sessions: started, last used, address, browser, this one; an End button
+ * on each (but the one making the call: signing out ends that).
+ */
+export function SessionsTable({
+  label,
+  rows,
+  isLoading,
+  error,
+  ending,
+  onEnd,
+}: {
+  label: string;
+  rows: readonly StaffSessionInfo[] | undefined;
+  isLoading: boolean;
+  error: unknown;
+  /** The session being ended, if any. */
+  ending: number | undefined;
+  onEnd: (session: StaffSessionInfo) => void;
+}) {
+  const t = useT('common');
+  const columns: Column<StaffSessionInfo>[] = [
+    {
+      id: 'browser',
+      header: t('sessionBrowser'),
+      cell: (s) => (
+        <>
+          {s.Browser}
+          {s.Current ? <span className="tag session-current">{t('sessionThisOne')}</span> : null}
+          {s.ImpersonatedSite ? (
+            <span className="muted"> {t('sessionImpersonating', { site: s.ImpersonatedSite })}</span>
+          ) : null}
+        </>
+      ),
+    },
+    { id: 'address', header: t('sessionAddress'), cell: (s) => s.ClientAddress ?? '' },
+    { id: 'started', header: t('sessionStarted'), cell: (s) => `${formatDateTimeMinutes(s.StartedAt)} UTC` },
+    { id: 'used', header: t('sessionLastUsed'), cell: (s) => `${formatDateTimeMinutes(s.LastUsedAt)} UTC` },
+    {
+      id: 'actions',
+      header: t('sessionActions'),
+      cell: (s) =>
+        s.Current ? null : (
+          <button
+            type="button"
+            className="button button-small button-danger"
+            disabled={ending !== undefined}
+            aria-busy={ending === s.Id}
+            onClick={() => onEnd(s)}
+          >
+            {t('sessionEnd')}
+          </button>
+        ),
+    },
+  ];
+  return (
+    <DataTable
+      label={label}
+      columns={columns}
+      rows={rows}
+      rowKey={(s) => String(s.Id)}
+      isLoading={isLoading}
+      error={error ? errorText(error, t('tableFetchError')) : undefined}
+      pageSize={20}
+    />
+  );
+}

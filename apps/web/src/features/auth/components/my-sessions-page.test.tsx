@@ -1,0 +1,56 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
+import MySessionsPage from './my-sessions-page.tsx';
+
+const PATH = '/account/sessions';
+const session = (Id: number, over: object = {}) => ({
+  Id,
+  StartedAt: '2026-11-26T08:00:00.000Z',
+  LastUsedAt: '2026-11-26T09:30:00.000Z',
+  ClientAddress: `198.51.100.${Id}`,
+  Browser: 'Chrome 142 on Linux',
+  Current: false,
+  ImpersonatedSite: null,
+  ...over,
+});
+
+describe('My sessions', () => {
+  it('lists my sessions with this one marked, ends one, then all the others', async () => {
+    let rows = [session(1, { Current: true }), session(2, { Browser: 'Firefox 133 on macOS' }), session(3)];
+    const { calls } = stubApi(viewer('Support', ['customers.read']), {
+      mySessions: () => ({ body: { Data: rows } }),
+      endMySessions: ({ body }) => {
+        const b = body as { Id?: number; AllOthers?: true };
+        const before = rows.length;
+        rows = rows.filter((r) => r.Current || (b.Id !== undefined && r.Id !== b.Id));
+        const n = before - rows.length;
+        return { body: { Ended: n, Message: n === 1 ? '1 session ended.' : `${n} sessions ended.` } };
+      },
+    });
+    renderScreen(PATH, [{ path: PATH, element: <MySessionsPage /> }]);
+    const table = await screen.findByRole('table', { name: 'My sessions' });
+    const row = (address: string) => within(table).getByText(address).closest('tr')!;
+    await within(table).findByText('198.51.100.2');
+    expect(within(row('198.51.100.1')).getByText('This session')).toBeTruthy();
+    // this session is ended by signing out, not from here
+    expect(within(row('198.51.100.1')).queryByRole('button', { name: 'End' })).toBeNull();
+    expect(within(row('198.51.100.2')).getByText(/Firefox 133 on macOS/)).toBeTruthy();
+    expect(within(row('198.51.100.2')).getByText('11-26-2026 09:30 UTC')).toBeTruthy();
+
+    fireEvent.click(within(row('198.51.100.2')).getByRole('button', { name: 'End' }));
+    expect(await screen.findByText('1 session ended.')).toBeTruthy();
+    await waitFor(() => expect(within(table).queryByText('198.51.100.2')).toBeNull());
+
+    fireEvent.click(screen.getByRole('button', { name: 'End all other sessions' }));
+    expect(await screen.findByText('1 session ended.', {}, { timeout: 3000 })).toBeTruthy();
+    await waitFor(() => expect(within(table).queryByText('198.51.100.3')).toBeNull());
+    expect(
+      (screen.getByRole('button', { name: 'End all other sessions' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    expect(calls.filter((c) => c.id === 'endMySessions').map((c) => c.body)).toEqual([
+      { Id: 2 },
+      { AllOthers: true },
+    ]);
+  });
+});

@@ -1,0 +1,65 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
+import SuperuserProfilePage from './superuser-profile-page.tsx';
+
+const PATH = '/manage-superuser/profile/:uid';
+const profile = (Uid: string, email: string, Roles: string[]) => ({
+  Uid,
+  FullName: email.split('@')[0]!,
+  Email: [{ Type: 'Primary', Value: email }],
+  Roles,
+  CreatedDate: '2026-01-02T03:04:05.000Z',
+  LastLoginDate: null,
+  Version: 1,
+  Permissions: ['customers.read'],
+  PasswordChangedDate: null,
+  Invited: false,
+});
+const superAdmin: Viewer = {
+  Uid: 'u-boss',
+  Email: 'boss@example.com',
+  Role: ['SuperAdmin'],
+  Permissions: ['team.read', 'team.write'],
+};
+const sessionRow = {
+  Id: 7,
+  StartedAt: '2026-11-26T08:00:00.000Z',
+  LastUsedAt: '2026-11-26T09:00:00.000Z',
+  ClientAddress: '198.51.100.7',
+  Browser: 'Chrome 142 on Linux',
+  Current: false,
+  ImpersonatedSite: 'shop',
+};
+
+describe('super user profile', () => {
+  it("shows a SuperAdmin a colleague's sessions and ends all of them", async () => {
+    let rows = [sessionRow];
+    const { calls } = stubApi(superAdmin, {
+      teamProfile: () => ({ body: { Data: profile('u-ada', 'ada@example.com', ['Admin']) } }),
+      staffSessions: () => ({ body: { Data: rows } }),
+      endStaffSessions: () => {
+        rows = [];
+        return { body: { Ended: 1, Message: '1 session ended.' } };
+      },
+    });
+    renderScreen('/manage-superuser/profile/u-ada', [{ path: PATH, element: <SuperuserProfilePage /> }]);
+    const table = await screen.findByRole('table', { name: 'Sessions of ada@example.com' });
+    expect(await within(table).findByText('198.51.100.7')).toBeTruthy();
+    expect(within(table).getByText('(impersonating shop)')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'End all their sessions' }));
+    expect(await screen.findByText('1 session ended.')).toBeTruthy();
+    await waitFor(() => expect(within(table).queryByText('198.51.100.7')).toBeNull());
+    expect(calls.find((c) => c.id === 'endStaffSessions')?.body).toEqual({ uid: 'u-ada' });
+  });
+
+  it('shows no sessions section on my own profile, nor to an Admin', async () => {
+    const { calls } = stubApi(superAdmin, {
+      teamProfile: () => ({ body: { Data: profile('u-boss', 'boss@example.com', ['SuperAdmin']) } }),
+    });
+    renderScreen('/manage-superuser/profile/u-boss', [{ path: PATH, element: <SuperuserProfilePage /> }]);
+    expect(await screen.findByText('boss@example.com')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: /Sessions of/ })).toBeNull();
+    expect(calls.some((c) => c.id === 'staffSessions')).toBe(false);
+  });
+});
