@@ -58,6 +58,8 @@ describe(`first start on an empty ${postgres ? 'PostgreSQL database' : 'data dir
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(api.output()).toContain('Demo sign-ins (password First#Start1)');
+      // nothing of the first start warns (before: pg's deprecation of queries queued on one client)
+      expect(api.output()).not.toMatch(/DeprecationWarning|deprecated/i);
       expect(api.output()).toMatch(/Database: .*\(migrated to \d+\)/);
       // PGlite runs searches before it listens, so the first users' searches find its code compiled
       if (postgres) expect(api.output()).not.toContain('warm-up');
