@@ -12,6 +12,9 @@ let toasts: readonly Toast[] = [];
 let nextId = 1;
 const listeners = new Set<Listener>();
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
+/** When each running toast closes (ms since the epoch), and what is left of a held one. */
+const deadlines = new Map<number, number>();
+const held = new Map<number, number>();
 
 const publish = (next: readonly Toast[]) => {
   toasts = next;
@@ -22,17 +25,44 @@ export function dismissToast(id: number): void {
   const t = timers.get(id);
   if (t) clearTimeout(t);
   timers.delete(id);
+  deadlines.delete(id);
+  held.delete(id);
   publish(toasts.filter((x) => x.id !== id));
 }
 
-/** Shows a toast that closes itself after TOAST_AUTO_CLOSE_MS (spec section 9). */
+function runFor(id: number, ms: number) {
+  deadlines.set(id, Date.now() + ms);
+  timers.set(
+    id,
+    setTimeout(() => dismissToast(id), ms),
+  );
+}
+
+/**
+ * Stops a toast's clock while the pointer is over it or focus is in it (WCAG 2.2.1: a person
+ * reading or reaching its close button keeps it); releaseToast starts what was left again.
+ */
+export function holdToast(id: number): void {
+  const t = timers.get(id);
+  if (!t) return;
+  clearTimeout(t);
+  timers.delete(id);
+  held.set(id, Math.max(0, (deadlines.get(id) ?? Date.now()) - Date.now()));
+}
+
+export function releaseToast(id: number): void {
+  const left = held.get(id);
+  if (left === undefined) return;
+  held.delete(id);
+  // at least a second more, so it does not vanish the moment the pointer leaves
+  runFor(id, Math.max(left, 1000));
+}
+
+/** Shows a toast that closes itself after TOAST_AUTO_CLOSE_MS (spec section 9), held while in use. */
 function showToast(type: ToastType, message: string): number {
   const id = nextId++;
   publish([...toasts, { id, type, message }]);
-  timers.set(
-    id,
-    setTimeout(() => dismissToast(id), TOAST_AUTO_CLOSE_MS),
-  );
+  runFor(id, TOAST_AUTO_CLOSE_MS);
   return id;
 }
 
@@ -54,5 +84,7 @@ export const getToasts = (): readonly Toast[] => toasts;
 export function clearToasts(): void {
   for (const t of timers.values()) clearTimeout(t);
   timers.clear();
+  deadlines.clear();
+  held.clear();
   publish([]);
 }
