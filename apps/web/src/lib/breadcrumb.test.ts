@@ -24,6 +24,12 @@ describe('breadcrumb', () => {
     expect(buildBreadcrumb('/dashboard/')).toEqual([{ label: 'Dashboard', to: '/dashboard' }]);
   });
 
+  it('names a section once when its default screen has its name', () => {
+    expect(buildBreadcrumb('/manage-superuser/manage-superuser')).toEqual([
+      { label: 'Manage Superuser', to: '/manage-superuser/manage-superuser' },
+    ]);
+  });
+
   it('uses known labels', () => {
     const crumbs = buildBreadcrumb('/manage-superuser/impersonation/logs', {
       '/manage-superuser/impersonation/logs': 'Impersonation Logs',

@@ -32,12 +32,16 @@ export function humanize(segment: string): string {
  */
 export function buildBreadcrumb(pathname: string, labels: Readonly<Record<string, string>> = {}): Crumb[] {
   const segments = pathname.split('/').filter(Boolean);
-  return segments
-    .map((segment, i) => {
-      const to = `/${segments.slice(0, i + 1).join('/')}`;
-      return { to, label: labels[to] ?? patternLabel(to, labels) ?? humanize(segment) };
-    })
-    .filter((crumb) => crumb.label !== '');
+  return (
+    segments
+      .map((segment, i) => {
+        const to = `/${segments.slice(0, i + 1).join('/')}`;
+        return { to, label: labels[to] ?? patternLabel(to, labels) ?? humanize(segment) };
+      })
+      .filter((crumb) => crumb.label !== '')
+      // A section whose default screen has its name ('/manage-superuser/manage-superuser') is one crumb, the screen.
+      .filter((crumb, i, all) => crumb.label !== all[i + 1]?.label)
+  );
 }
 
 /** The label of a pattern key with ':param' segments ('/manage-superuser/profile/:uid') matching `path`. */
