@@ -50,6 +50,9 @@ export const STORAGE_KEYS = {
 export const LEGACY_STORAGE_KEYS = { token: 'lr-token', sign: 'lr-sign' } as const;
 
 /** Request headers every call sends (spec section 7). */
+/** A record's version as an entity tag (the ETag of a read, the If-Match of a write): "7". */
+export const versionTag = (version: number | string): string => `"${version}"`;
+
 export const HEADERS = {
   token: 'xtoken',
   sign: 'xsign',

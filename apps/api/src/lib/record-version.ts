@@ -1,11 +1,8 @@
-import { HEADERS } from '@sac/contract/constants';
+import { HEADERS, versionTag } from '@sac/contract/constants';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/db.ts';
 import { claimVersion } from '../db/record-versions.repo.ts';
 import { AppError } from './app-error.ts';
-
-/** A record's version as an entity tag: "7" (a strong tag; the version is the whole state). */
-const versionTag = (version: number | string): string => `"${version}"`;
 
 const TAG = /^"(\d{1,18})"$/;
 

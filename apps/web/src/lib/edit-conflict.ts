@@ -12,9 +12,6 @@ export interface Stored<T> {
 export const isStaleWrite = (error: unknown): boolean =>
   error instanceof ApiError && error.code === ERRORS.conflict.code;
 
-/** A list row's Version as the If-Match of a write: "7". */
-export const versionTag = (version: number): string => `"${version}"`;
-
 /**
  * The optimistic-concurrency state of one edit form: the stored state it was filled from, whose
  * version its saves name in If-Match, and, once a save is refused because someone saved

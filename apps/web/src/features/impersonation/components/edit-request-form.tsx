@@ -1,7 +1,8 @@
+import { versionTag } from '@sac/contract/constants';
 import { editImpersonationBody, type ImpersonationRequest } from '@sac/contract/impersonation-api';
 import type { FormEvent } from 'react';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
-import { useEditConflict, versionTag } from '../../../lib/edit-conflict.ts';
+import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';

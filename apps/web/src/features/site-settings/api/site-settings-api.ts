@@ -1,3 +1,4 @@
+import { versionTag } from '@sac/contract/constants';
 import type { SettingSet } from '@sac/contract/encryption-settings';
 import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
@@ -5,7 +6,6 @@ import { APPLICATION_SECURITY_DEFAULTS, type ApplicationSecurity } from '@sac/co
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApiAuth, useApiAuth, withAuth } from '../../../lib/api-auth.tsx';
 import { ApiError, callApi, callApiVersioned } from '../../../lib/api-client.ts';
-import { versionTag } from '../../../lib/edit-conflict.ts';
 import { keepVersion, versionOf } from '../../../lib/record-version.ts';
 
 export type CustomObject = ResponseOf<'customObjectList'>['Data'][number];

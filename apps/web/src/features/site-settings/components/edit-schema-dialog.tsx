@@ -1,10 +1,11 @@
+import { versionTag } from '@sac/contract/constants';
 import { setCustomObjectSchemaBody } from '@sac/contract/site-settings';
 import type { FormEvent } from 'react';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { useApiAuth } from '../../../lib/api-auth.tsx';
-import { useEditConflict, versionTag } from '../../../lib/edit-conflict.ts';
+import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';

@@ -76,7 +76,6 @@ function WebAppsForm({
       {
         onSuccess: (answer) => {
           form.reset(form.values);
-          conflict.saved({ data: answer.Data, version: readVersion() });
           toast.success(answer.Message || SETTINGS_SAVED);
         },
         onError: async (error) => {

@@ -1,10 +1,11 @@
+import { versionTag } from '@sac/contract/constants';
 import { fieldFieldRequired } from '@sac/contract/messages';
 import { assignableRoles, rolesToUnassign, type SuperUser } from '@sac/contract/team';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
-import { useEditConflict, versionTag } from '../../../lib/edit-conflict.ts';
+import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useLeaveGuard } from '../../../lib/leave-guard.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
