@@ -14,6 +14,7 @@ import { setHashConcurrency } from './lib/password-hash.ts';
 import { openRedis } from './lib/redis.ts';
 import { createMailTransport, type MailTransport } from './mail/mailer.ts';
 import { createOutboxMailer } from './mail/outbox.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { databaseAddressStore, redisAddressStore } from './modules/auth/login-throttle.ts';
 import { useSession } from './modules/auth/sessions.repo.ts';
@@ -199,7 +200,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     origin: opts.config.consoleOrigins,
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
     allowedHeaders: [HEADERS.token, HEADERS.sign, HEADERS.ajaxMarker, HEADERS.ifMatch, 'Content-Type'],
-    exposedHeaders: [HEADERS.etag],
+    exposedHeaders: [HEADERS.etag, HEADERS.exportRows, 'Content-Disposition'],
     maxAge: 600,
   });
   await compression(app);
@@ -212,6 +213,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   customerRoutes(app, ctx);
   impersonationRoutes(app, ctx);
   siteSettingsRoutes(app, ctx);
+  auditRoutes(app, ctx);
   docsRoutes(app);
   robots(app);
   await consoleStatic(app, opts.config, routes);

@@ -13,7 +13,7 @@ import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
 
-/** Auditor is a server-side role made by this test (activity.read only), as deployments add their own. */
+/** Auditor is the built-in read-only role (audit.read and activity.read). */
 /** Impersonating: an impersonation session (account/switchapp) as Developer on the fixture site. */
 const PRINCIPALS = [
   'anonymous',
@@ -142,6 +142,21 @@ const settingsWrite = (req: Row['request']): Row => ({
   request: req,
   expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403, Impersonating: 200 },
 });
+
+/** A read of the staff audit trail: SuperAdmin and the Auditor only. */
+const auditRead = (req: Row['request']): Row => ({
+  targeted: false,
+  request: req,
+  expect: { ...signedOut, SuperAdmin: 200, Admin: 403, Support: 403, Auditor: 200, Impersonating: 403 },
+});
+
+/**
+ * Calls that change nothing though they are not GETs (they compute an answer from their body), and
+ * the GET that starts an impersonation session: the trail holds a row for every other answered write.
+ */
+const COMPUTES_ONLY = new Set<EndpointId>(['customObjectValidate', 'encryptionPreview']);
+const writes = (e: { id: string; method: string }) =>
+  (e.method !== 'GET' && !COMPUTES_ONLY.has(e.id as EndpointId)) || e.id === 'switchApp';
 
 /** A link token of the owner's site access page. */
 async function siteAccessToken(f: Fixture): Promise<string> {
@@ -646,6 +661,9 @@ const MATRIX: Record<EndpointId, Row> = {
     // only the holder of a live grant; an impersonation session asks nothing more
     expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
   },
+  auditEvents: auditRead(async () => ({ query: { action: 'login.success' } })),
+  auditExport: auditRead(async () => ({ query: { format: 'jsonl', action: 'team.create' } })),
+  auditSigningKey: auditRead(async () => ({})),
   switchApp: {
     targeted: true,
     request: async (f) => ({ query: { appid: String(await grantTo(f)) } }),
@@ -657,9 +675,6 @@ let t: TestApp;
 let customer: Fixture['customer'];
 beforeAll(async () => {
   t = await createTestApp();
-  await t.db.query(
-    "INSERT INTO roles (name, description, permissions) VALUES ('Auditor', 'Reads activity.', '{activity.read}')",
-  );
   await t.addStaff(MATRIX_APPROVER, ['SuperAdmin']);
   const uid = await insertCustomer(t.db, {
     first: 'Matrix',
@@ -745,5 +760,11 @@ describe('authorization matrix', () => {
     const want = row.expect[principal];
     const expected = typeof want === 'number' ? want : want[target];
     expect(r.statusCode, r.body).toBe(expected);
+    if (r.statusCode < 300 && writes(e)) {
+      const trail = await t.db.query('SELECT action FROM activity_log WHERE request_id = $1', [
+        r.headers['x-request-id'],
+      ]);
+      expect(trail.rows.length, `no trail row for ${e.id}`).toBeGreaterThan(0);
+    }
   });
 });

@@ -61,6 +61,8 @@ export const HEADERS = {
   /** A versioned record's read answers its version; a write names the version it was read at. */
   etag: 'ETag',
   ifMatch: 'If-Match',
+  /** How many rows a streamed export will hold, answered before its body (the console's progress). */
+  exportRows: 'x-export-rows',
 } as const;
 
 export const LANGUAGES = ['en', 'sp', 'fr', 'si', 'tr'] as const;

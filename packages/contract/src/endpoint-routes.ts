@@ -221,6 +221,14 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/impersonation/logs',
     access: 'impersonation.logs.read',
   },
+  auditEvents: { id: 'auditEvents', method: 'GET', path: '/admin/audit/events', access: 'audit.read' },
+  auditExport: { id: 'auditExport', method: 'GET', path: '/admin/audit/export', access: 'audit.read' },
+  auditSigningKey: {
+    id: 'auditSigningKey',
+    method: 'GET',
+    path: '/admin/audit/signing-key',
+    access: 'audit.read',
+  },
   customerRequestsList: {
     id: 'customerRequestsList',
     method: 'GET',

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import {
+  auditEventsQuery,
+  auditEventsResponse,
+  auditExportQuery,
+  auditExportResponse,
+  auditSigningKeyResponse,
+} from './audit.ts';
+import {
   changePasswordBody,
   endMySessionsBody,
   endStaffSessionsBody,
@@ -132,6 +139,7 @@ export const ENDPOINT_TAGS = {
   Sites: "Customers' sites: lists and details, the catalogue, and the steps of the site wizard.",
   Impersonation:
     "Time-boxed access to a customer's site: requests, the owner's consent, approval, sessions and logs.",
+  Audit: 'The staff audit trail: who did what, when and from where; its export and the key that verifies it.',
   'Site settings':
     "A site's settings: custom objects, domains, web apps, security, password hashing, registration fields and integrations.",
 } as const;
@@ -157,6 +165,8 @@ interface EndpointDetails {
    * answers 412 (930) when the record moved on, and answers the new version as an ETag.
    */
   readonly versioned?: 'etag' | 'if-match';
+  /** The media types of a 200 that is a file rather than JSON (its schema describes the text). */
+  readonly produces?: readonly string[];
 }
 
 /** One endpoint of the full table: its route (endpoint-routes.ts) and its details. */
@@ -511,6 +521,26 @@ const DETAILS = {
     tag: 'Impersonation',
     query: logStatusQuery,
     responses: { 200: impersonationLogsResponse, ...errors(400, 401, 403) },
+  },
+  auditEvents: {
+    summary:
+      'The staff audit trail: staff events and every write made through the console, newest first, 50 a page, filtered by actor, action, customer, site, time range and free text; pass NextCursor as cursor for older entries.',
+    tag: 'Audit',
+    query: auditEventsQuery,
+    responses: { 200: auditEventsResponse, ...errors(400, 401, 403) },
+  },
+  auditExport: {
+    summary:
+      'The filtered trail as a file (format csv or jsonl), oldest first, streamed; every row carries a SHA-256 hash chain and the last line the Ed25519 signature of its head. The x-export-rows header says how many rows follow. Two exports at once per instance (else 429).',
+    tag: 'Audit',
+    query: auditExportQuery,
+    responses: { 200: auditExportResponse, ...errors(400, 401, 403, 429) },
+    produces: ['text/csv', 'application/x-ndjson'],
+  },
+  auditSigningKey: {
+    summary: 'The public key (Ed25519, PEM) that verifies the signature of exported trails.',
+    tag: 'Audit',
+    responses: { 200: auditSigningKeyResponse, ...errors(401, 403) },
   },
   customerRequestsList: {
     summary: 'Requests opened on behalf of customers who asked for help, by modified date, newest first.',

@@ -123,6 +123,11 @@ export const ERRORS = {
     status: 409,
     text: 'Another customer already uses this sign-in email address (as their email or sign-in email).',
   },
+  exportBusy: {
+    code: 979,
+    status: 429,
+    text: 'Two exports of the audit trail are already running. Please try again when one has finished.',
+  },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

@@ -82,7 +82,8 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(op?.responses ?? {}).sort()).toEqual(Object.keys(e.responses).sort());
     for (const [status, r] of Object.entries(op?.responses ?? {})) {
       expect(r.description).toBe(status === '200' ? 'Success' : 'Error envelope');
-      expect(r.content['application/json']?.schema).toBeDefined();
+      const type = status === '200' && e.produces ? e.produces[0]! : 'application/json';
+      expect(r.content[type]?.schema).toBeDefined();
     }
   });
 
@@ -113,7 +114,7 @@ describe('buildOpenApiDocument', () => {
         const parsed = e.body.safeParse(example);
         expect(parsed.error?.issues ?? [], JSON.stringify(example)).toEqual([]);
       }
-      const example = op?.responses['200']?.content['application/json']?.example;
+      const example = op?.responses['200']?.content[e.produces?.[0] ?? 'application/json']?.example;
       expect(example).toBeDefined();
       const parsed = e.responses[200]!.safeParse(example);
       expect(parsed.error?.issues ?? [], JSON.stringify(example)).toEqual([]);

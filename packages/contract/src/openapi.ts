@@ -95,11 +95,16 @@ function operation(e: EndpointDef) {
             },
           }
         : {}),
-      content: {
-        'application/json': isSuccess
-          ? { schema: successSchema, example: examples.response }
-          : { schema: schema === errorEnvelopeSchema ? ERROR_ENVELOPE_REF : json(schema) },
-      },
+      content:
+        isSuccess && e.produces
+          ? Object.fromEntries(
+              e.produces.map((type) => [type, { schema: successSchema, example: examples.response }]),
+            )
+          : {
+              'application/json': isSuccess
+                ? { schema: successSchema, example: examples.response }
+                : { schema: schema === errorEnvelopeSchema ? ERROR_ENVELOPE_REF : json(schema) },
+            },
     };
   }
   return {

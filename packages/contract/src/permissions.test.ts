@@ -4,6 +4,7 @@ import {
   PERMISSIONS,
   permissionsOf,
   ROLE_ADMIN,
+  ROLE_AUDITOR,
   ROLE_SUPER_ADMIN,
   ROLE_SUPPORT,
 } from './permissions.ts';
@@ -26,11 +27,21 @@ describe('BUILT_IN_ROLES', () => {
     for (const p of PERMISSIONS) expect(held.has(p)).toBe(true);
   });
 
-  it('gives Admin every permission except impersonation.approve', () => {
+  it('gives Admin every permission except impersonation.approve and audit.read', () => {
     const held = new Set(BUILT_IN_ROLES[ROLE_ADMIN]?.permissions);
     expect(held.has('impersonation.approve')).toBe(false);
     expect(held.has('impersonation.request')).toBe(true);
-    expect([...held].sort()).toEqual(PERMISSIONS.filter((p) => p !== 'impersonation.approve').sort());
+    expect([...held].sort()).toEqual(
+      PERMISSIONS.filter((p) => p !== 'impersonation.approve' && p !== 'audit.read').sort(),
+    );
+  });
+
+  it('lets SuperAdmin and the read-only Auditor read the audit trail, and the Auditor nothing that writes', () => {
+    const readers = Object.entries(BUILT_IN_ROLES)
+      .filter(([, r]) => r.permissions.includes('audit.read'))
+      .map(([name]) => name);
+    expect(readers.sort()).toEqual([ROLE_AUDITOR, ROLE_SUPER_ADMIN].sort());
+    for (const p of BUILT_IN_ROLES[ROLE_AUDITOR]!.permissions) expect(p).toMatch(/\.read$/);
   });
 
   it('lets only SuperAdmin approve impersonation', () => {

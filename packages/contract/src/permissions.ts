@@ -15,12 +15,14 @@ export const PERMISSIONS = [
   'site-settings.read',
   'site-settings.write',
   'activity.read',
+  'audit.read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const ROLE_SUPER_ADMIN = 'SuperAdmin';
 export const ROLE_ADMIN = 'Admin';
 export const ROLE_SUPPORT = 'Support';
+export const ROLE_AUDITOR = 'Auditor';
 
 /** Built-in roles, created by the first migration; further roles live only on the server. */
 export const BUILT_IN_ROLES: Record<string, { description: string; permissions: readonly Permission[] }> = {
@@ -30,7 +32,7 @@ export const BUILT_IN_ROLES: Record<string, { description: string; permissions: 
   },
   [ROLE_ADMIN]: {
     description: 'Runs customers, sites and their settings; requests impersonation.',
-    permissions: PERMISSIONS.filter((p) => p !== 'impersonation.approve'),
+    permissions: PERMISSIONS.filter((p) => p !== 'impersonation.approve' && p !== 'audit.read'),
   },
   [ROLE_SUPPORT]: {
     description: 'Reads customers and sites, their activity, and requests impersonation.',
@@ -42,6 +44,10 @@ export const BUILT_IN_ROLES: Record<string, { description: string; permissions: 
       'impersonation.request',
       'impersonation.logs.read',
     ],
+  },
+  [ROLE_AUDITOR]: {
+    description: 'Reads the staff audit trail and exports it; changes nothing.',
+    permissions: ['audit.read', 'activity.read'],
   },
 };
 
@@ -69,4 +75,5 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'site-settings.read': 'Read site configuration: security, hashing, custom objects, domains, data sources.',
   'site-settings.write': 'Change site configuration.',
   'activity.read': 'Read activity logs.',
+  'audit.read': 'Read the staff audit trail, export it and fetch the key that verifies exports.',
 };

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../app-context.ts';
 import { AppError, type FieldError } from './app-error.ts';
+import { runInRequest } from './request-context.ts';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type Ok<E extends EndpointDef> = E['responses'] extends { 200: infer S }
@@ -84,15 +85,18 @@ export function registerEndpoint<E extends EndpointDef>(
       await ctx.callAuth.authorizeImpersonation(def, session, query, request);
       const body = (def.body ? parse(def.body, request.body) : undefined) as Out<E['body']>;
       const ua = request.headers['user-agent'];
-      return handler({
-        query,
-        body,
-        request,
-        reply,
-        session,
-        clientAddress: request.ip,
-        userAgent: typeof ua === 'string' ? ua : null,
-      });
+      const context = { requestId: request.id, impersonationRequestId: session?.impersonation?.requestId };
+      return runInRequest(context, () =>
+        handler({
+          query,
+          body,
+          request,
+          reply,
+          session,
+          clientAddress: request.ip,
+          userAgent: typeof ua === 'string' ? ua : null,
+        }),
+      );
     },
   });
 }

@@ -42,3 +42,13 @@ export function RequireAccess({
     </section>
   );
 }
+
+/** Opens the first of a section's tabs the viewer holds the access of; else says they may not. */
+export function FirstAllowedTab({ tabs }: { tabs: ReadonlyArray<{ to: string; access: Access }> }) {
+  const { permissions } = useCurrentUser();
+  const first = tabs.find(
+    (tab) => tab.access === 'session' || tab.access === 'public' || permissions.has(tab.access),
+  );
+  if (first) return <Navigate to={first.to} replace />;
+  return <RequireAccess access={tabs[0]?.access ?? 'session'}>{null}</RequireAccess>;
+}

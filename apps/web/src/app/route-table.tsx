@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { auditRoutes } from '../features/audit/routes.tsx';
 import { accountRoutes, authPublicRoutes } from '../features/auth/routes.tsx';
 import { customersSection } from '../features/customers/routes.tsx';
 import { dashboardRoutes } from '../features/dashboard/routes.tsx';
@@ -12,7 +13,7 @@ import { notificationsRoutes } from '../features/notifications/routes.tsx';
 import { impersonatedSiteRoutes, siteConfigurationRoutes } from '../features/site-settings/routes.tsx';
 import { teamSection } from '../features/team/routes.tsx';
 import type { AppRoute, AppSection, PhraseRef } from '../lib/app-route.ts';
-import { GuestOnly, RequireAccess } from './guards.tsx';
+import { FirstAllowedTab, GuestOnly, RequireAccess } from './guards.tsx';
 
 /**
  * The console's route table, composed from the features' tables. To add a screen, add a route to
@@ -25,7 +26,10 @@ export const sections: readonly AppSection[] = [
     ...customersSection,
     children: [...customersSection.children, ...impersonateSiteRoutes, ...siteConfigurationRoutes],
   },
-  { ...teamSection, children: [...teamSection.children, ...impersonationRoutes] },
+  withFirstAllowedIndex({
+    ...teamSection,
+    children: [...teamSection.children, ...impersonationRoutes, ...auditRoutes],
+  }),
 ];
 
 export const shellRoutes: readonly AppRoute[] = [
@@ -34,6 +38,20 @@ export const shellRoutes: readonly AppRoute[] = [
   ...accountRoutes,
   impersonationModeRoute(impersonatedSiteRoutes),
 ];
+
+/**
+ * A section whose own address opens the first of its tabs the viewer may open (an Auditor's
+ * Manage Superuser opens the audit trail, a SuperAdmin's the team list).
+ */
+function withFirstAllowedIndex(section: AppSection): AppSection {
+  return {
+    ...section,
+    children: [
+      { index: true, access: 'session', element: <FirstAllowedTab tabs={sectionTabs(section)} /> },
+      ...section.children.filter((r) => !r.index),
+    ],
+  };
+}
 
 /** Sidebar parents of the sections (a tab with `parent` is grouped under it). */
 export interface SectionTab {

@@ -139,17 +139,73 @@ async function send<I extends EndpointId>(
     body = undefined;
   }
   const errorCode = errorTextOf(body) !== undefined;
-  if (!res.ok || errorCode) {
-    const error = new ApiError(res.status, body);
-    if (input.auth) {
-      if (res.status === 401) {
-        endImpersonation(error.serverText ?? IMPERSONATION_SESSION_MESSAGES.ended, input.auth);
-      }
-    } else if (error.code === ERRORS.unauthenticated.code) {
-      clearAuthStorage();
-      signalSessionExpired();
-    }
-    throw error;
-  }
+  if (!res.ok || errorCode) throw failure(res.status, body, input.auth);
   return { body: body as ResponseOf<I>, etag: res.headers.get(HEADERS.etag) ?? undefined };
+}
+
+/** The ApiError of a failed answer, after ending the session (or impersonation) it says has ended. */
+function failure(status: number, body: unknown, auth: TokenPair | undefined): ApiError {
+  const error = new ApiError(status, body);
+  if (auth) {
+    if (status === 401) endImpersonation(error.serverText ?? IMPERSONATION_SESSION_MESSAGES.ended, auth);
+  } else if (error.code === ERRORS.unauthenticated.code) {
+    clearAuthStorage();
+    signalSessionExpired();
+  }
+  return error;
+}
+
+/**
+ * Downloads a file an endpoint streams (the audit export), reporting the lines received as they
+ * arrive; answers the file and the name the server gave it. Failures throw ApiError as callApi's.
+ */
+export async function downloadApi<I extends EndpointId>(
+  id: I,
+  input: { query?: QueryOf<I>; signal?: AbortSignal },
+  onProgress: (lines: number, expectedRows: number | undefined) => void,
+): Promise<{ file: Blob; filename: string }> {
+  const def = ENDPOINT_ROUTES[id];
+  const url = `${getApiBase()}${def.path}${toQueryString(input.query as Record<string, Scalar> | undefined)}`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: def.method,
+      headers: requestHeaders(),
+      signal: input.signal,
+      credentials: 'omit',
+    });
+  } catch (cause) {
+    throw new ApiError(0, undefined, cause);
+  }
+  if (!res.ok || !res.body) {
+    const text = await res.text().catch(() => '');
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    throw failure(res.status, body, undefined);
+  }
+  const rowsHeader = res.headers.get(HEADERS.exportRows);
+  const expectedRows = rowsHeader && /^\d+$/.test(rowsHeader) ? Number(rowsHeader) : undefined;
+  const parts: BlobPart[] = [];
+  let lines = 0;
+  const reader = res.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      for (const byte of value) if (byte === 10) lines++;
+      onProgress(lines, expectedRows);
+    }
+  } catch (cause) {
+    throw new ApiError(0, undefined, cause);
+  }
+  const disposition = res.headers.get('Content-Disposition') ?? '';
+  return {
+    file: new Blob(parts, { type: res.headers.get('Content-Type') ?? 'application/octet-stream' }),
+    filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'download',
+  };
 }

@@ -30,3 +30,36 @@ export function formatDateTimeMinutes(value: string | number | Date | null | und
   const d = value instanceof Date ? value : new Date(value as string | number);
   return `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 }
+
+/** The viewer's time zone as the browser names it (e.g. 'Europe/Paris'), 'UTC' when unknown. */
+export function viewerTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/**
+ * A date and time as MM-DD-YYYY HH:mm:ss in the viewer's time zone (or `timeZone`); '' when
+ * unreadable. For screens whose column header names the zone.
+ */
+export function formatLocalDateTime(
+  value: string | number | Date | null | undefined,
+  timeZone: string = viewerTimeZone(),
+): string {
+  if (value === null || value === undefined || value === '') return '';
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return '';
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(d)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${DATE_FORMAT.replace('MM', parts.month!).replace('DD', parts.day!).replace('YYYY', parts.year!)} ${parts.hour}:${parts.minute}:${parts.second}`;
+}

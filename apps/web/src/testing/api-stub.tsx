@@ -104,6 +104,10 @@ export function stubApi(who: Viewer | undefined, routes: StubRoutes) {
     if (!handler)
       return Response.json({ ErrorCode: 920, Description: 'There is no such call.' }, { status: 404 });
     const answer = handler({ body, url, headers });
+    // A file answer (an export) is sent as its text.
+    if (typeof answer.body === 'string') {
+      return new Response(answer.body, { status: answer.status ?? 200, headers: answer.headers });
+    }
     return Response.json(answer.body, { status: answer.status ?? 200, headers: answer.headers });
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -1,44 +1,8 @@
+import type { ActivityAction } from '@sac/contract/audit';
 import type { Queryable } from '../../db/db.ts';
+import { currentRequest } from '../../lib/request-context.ts';
 
-/** The actions written to the activity log by the foundation; later modules add theirs. */
-export type ActivityAction =
-  | 'login.success'
-  | 'login.failed'
-  | 'login.lockout'
-  | 'login.throttled'
-  | 'logout'
-  | 'session.end'
-  | 'password.forgot'
-  | 'password.reset'
-  | 'password.reset.failed'
-  | 'password.change'
-  | 'password.change.failed'
-  | 'team.create'
-  | 'team.roles'
-  | 'team.delete'
-  | 'customer.create'
-  | 'customer.profile.update'
-  | 'customer.password.reset'
-  | 'customer.email.verify'
-  | 'site.create'
-  | 'site.basicsettings'
-  | 'site.features'
-  | 'site.datacenter'
-  | 'site.secret.rotate'
-  | 'site.secret.retire'
-  | 'site.activate'
-  | 'site.deactivate'
-  | 'site.customobject.create'
-  | 'site.customobject.delete'
-  | 'site.customobject.schema'
-  | 'site.customdomain.create'
-  | 'site.customdomain.delete'
-  | 'site.customdomain.verify'
-  | 'site.appsettings'
-  | 'site.security'
-  | 'site.encryption'
-  | 'site.fields'
-  | 'site.datasource';
+export type { ActivityAction } from '@sac/contract/audit';
 
 export interface ActivityEntry {
   at: Date;
@@ -49,13 +13,27 @@ export interface ActivityEntry {
   targetId?: string;
   clientAddress?: string | null;
   details?: Record<string, unknown>;
+  /** The site the row is about (else details.appId, when a number). */
+  appId?: number | null;
 }
 
-/** Appends one row to the activity log (append-only: nothing here updates or deletes). */
+const CUSTOMER_UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Appends one row to the activity log, the staff audit trail (the database refuses updates and
+ * deletes). The call being served gives the row its request id and impersonation request.
+ */
 export async function writeActivity(db: Queryable, e: ActivityEntry): Promise<void> {
+  const call = currentRequest();
+  const detailsApp = e.details?.appId;
+  const appId =
+    e.appId ?? (typeof detailsApp === 'number' && Number.isSafeInteger(detailsApp) ? detailsApp : null);
+  const customerUid =
+    e.targetType === 'customer' && e.targetId && CUSTOMER_UID.test(e.targetId) ? e.targetId : null;
   await db.query(
-    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
+                               request_id, impersonation_request_id, customer_uid, app_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       e.at,
       e.actorUid ?? null,
@@ -65,6 +43,10 @@ export async function writeActivity(db: Queryable, e: ActivityEntry): Promise<vo
       e.targetId ?? null,
       e.clientAddress ?? null,
       JSON.stringify(e.details ?? {}),
+      call?.requestId ?? null,
+      call?.impersonationRequestId ?? null,
+      customerUid,
+      appId,
     ],
   );
 }

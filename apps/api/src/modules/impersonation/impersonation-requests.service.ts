@@ -1,3 +1,4 @@
+import type { ImpersonationStep } from '@sac/contract/audit';
 import {
   type ImpersonationEvent,
   type Priority,
@@ -291,6 +292,12 @@ async function checkCoolDown(ctx: AppContext, db: Queryable, actor: StaffSession
   }
 }
 
+/** The log step of each decision. */
+const STEP_OF_ACTION = { Approve: 'approve', Reject: 'reject', Revoke: 'revoke' } as const satisfies Record<
+  string,
+  ImpersonationStep
+>;
+
 /** Applies one machine event to a request under its row lock; answers the saved row. */
 async function applyEvent(
   ctx: AppContext,
@@ -299,7 +306,7 @@ async function applyEvent(
   requestId: number,
   event: ImpersonationEvent,
   opts: {
-    logEvent: string;
+    logEvent: ImpersonationStep;
     details?: Record<string, unknown>;
     reason?: string;
     action?: boolean;
@@ -489,7 +496,7 @@ export async function act(
     }
   };
   const { after } = await applyEvent(ctx, caller, actor, requestId, event, {
-    logEvent: body.Status.toLowerCase(),
+    logEvent: STEP_OF_ACTION[body.Status],
     details: { ...body, ...(body.Status === 'Revoke' ? { revokeAction: revokeAction ?? 'site' } : {}) },
     reason: body.Comments,
     action: true,

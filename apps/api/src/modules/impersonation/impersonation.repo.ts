@@ -1,5 +1,7 @@
+import type { ImpersonationStep } from '@sac/contract/audit';
 import type { Priority, RequestState, StoredStatus } from '@sac/contract/impersonation';
 import type { Queryable } from '../../db/db.ts';
+import { currentRequest } from '../../lib/request-context.ts';
 
 export interface RequestRow {
   id: number;
@@ -220,23 +222,48 @@ export async function recordHolder(
   );
 }
 
-/** Appends to the impersonation log (never updated or deleted). */
+/**
+ * Appends a step to the impersonation log and, as 'impersonation.<step>', to the staff audit trail
+ * with its site, the site's owner and the call's request id (neither table accepts changes).
+ */
 export async function logEvent(
   db: Queryable,
   e: {
     requestId: number;
     at: Date;
     actor: string | null;
-    event: string;
+    event: ImpersonationStep;
     status: string;
     clientAddress?: string | null;
     details?: Record<string, unknown>;
   },
 ): Promise<void> {
+  const details = JSON.stringify(e.details ?? {});
   await db.query(
     `INSERT INTO impersonation_log (request_id, at, actor, event, status, client_address, details)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [e.requestId, e.at, e.actor, e.event, e.status, e.clientAddress ?? null, JSON.stringify(e.details ?? {})],
+    [e.requestId, e.at, e.actor, e.event, e.status, e.clientAddress ?? null, details],
+  );
+  await db.query(
+    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
+                               request_id, impersonation_request_id, app_id, customer_uid)
+     SELECT $2::timestamptz, (SELECT uid FROM staff WHERE lower(email) = lower($3::text)), $3::text, $4::text,
+            'impersonation-request', $9::text, $5::text, $6::jsonb || jsonb_build_object('status', $7::text),
+            $8::text, q.id, r.app_id, s.owner_uid
+       FROM (SELECT $1::bigint AS id) q
+       LEFT JOIN impersonation_requests r ON r.id = q.id
+       LEFT JOIN sites s ON s.app_id = r.app_id`,
+    [
+      e.requestId,
+      e.at,
+      e.actor,
+      `impersonation.${e.event}`,
+      e.clientAddress ?? null,
+      details,
+      e.status,
+      currentRequest()?.requestId ?? null,
+      String(e.requestId),
+    ],
   );
 }
 

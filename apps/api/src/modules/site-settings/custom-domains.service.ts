@@ -94,14 +94,13 @@ export async function verifyDomain(
   await ownedSite(ctx.db, uid, appId);
   const d = await repo.findSiteDomain(ctx.db, appId, domain);
   if (!d) throw new AppError('notFound', 'This site has no such custom domain.');
-  const wasVerified = d.status === 'Verified';
   const after = await runCheck(ctx, d);
-  if (!wasVerified && after.status === 'Verified') {
-    await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customdomain.verify', {
-      appId,
-      domain,
-    });
-  }
+  // Every check is recorded, with its outcome: it stores what it found.
+  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customdomain.verify', {
+    appId,
+    domain,
+    status: after.status,
+  });
   return {
     Data: domainOut(ctx, after),
     Message: after.status === 'Verified' ? M.customDomainVerified : (after.last_check_result ?? ''),

@@ -1,5 +1,4 @@
 import { lazy } from 'react';
-import { Navigate } from 'react-router';
 import type { AppSection } from '../../lib/app-route.ts';
 
 const ManageSuperuserPage = lazy(() => import('./components/manage-superuser-page.tsx'));
@@ -10,14 +9,14 @@ const SuperuserProfilePage = lazy(() => import('./components/superuser-profile-p
 
 /**
  * /manage-superuser: list (default), create, the permission list, role details and staff
- * profiles; the app adds the impersonation tabs.
+ * profiles; the app adds the impersonation and audit tabs, and opens the first tab the viewer may
+ * open at the section's own address.
  */
 export const teamSection: AppSection = {
   path: 'manage-superuser',
   access: 'session',
   label: { ns: 'team', key: 'section' },
   children: [
-    { index: true, access: 'team.read', element: <Navigate to="manage-superuser" replace /> },
     {
       path: 'manage-superuser',
       access: 'team.read',

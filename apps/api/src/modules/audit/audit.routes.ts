@@ -1,0 +1,21 @@
+import { HEADERS } from '@sac/contract/constants';
+import { ENDPOINTS } from '@sac/contract/endpoints';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.ts';
+import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import * as audit from './audit.service.ts';
+
+export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const exports = audit.exportLimiter();
+  registerEndpoint(app, ctx, ENDPOINTS.auditEvents, (c) => audit.listTrail(ctx, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.auditSigningKey, async () => audit.signingKey(ctx));
+  registerEndpoint(app, ctx, ENDPOINTS.auditExport, async (c) => {
+    const { format, ...filters } = c.query;
+    const file = await audit.exportTrail(ctx, c, signedIn(c), filters, format, exports.take());
+    c.reply
+      .header(HEADERS.exportRows, String(file.rows))
+      .header('Content-Disposition', `attachment; filename="${file.filename}"`)
+      .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+    return file.body as never;
+  });
+}

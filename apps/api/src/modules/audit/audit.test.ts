@@ -1,0 +1,298 @@
+import { randomUUID } from 'node:crypto';
+import { AUDIT_PAGE_SIZE, type AuditEvent } from '@sac/contract/audit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { insertGrant } from '../../../test/impersonation-fixtures.ts';
+import { exportLimiter } from './audit.service.ts';
+import { CSV_SEAL_MARK, verifyExport } from './audit-file.ts';
+
+type S = { xtoken: string; xsign: string };
+let t: TestApp;
+let boss: S;
+let auditor: S;
+let bossUid: string;
+let customer: { uid: string; appId: number };
+let publicKey: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  bossUid = await t.addStaff('boss@example.com', ['SuperAdmin']);
+  await t.addStaff('ada@example.com', ['Admin']);
+  await t.addStaff('audrey@example.com', ['Auditor']);
+  boss = await t.login('boss@example.com', undefined, '203.0.113.7');
+  auditor = await t.login('audrey@example.com');
+  const uid = await insertCustomer(t.db, {
+    first: 'Trail',
+    last: 'Customer',
+    email: 'trail@customer.example',
+  });
+  customer = { uid, appId: (await insertSite(t.db, { owner: uid, name: 'trail-site' })).appId };
+  const key = await t.call({ method: 'GET', url: '/admin/audit/signing-key', session: auditor });
+  expect(key.statusCode, key.body).toBe(200);
+  publicKey = key.json().Data.PublicKey;
+});
+afterAll(() => t.close());
+
+const events = async (query: Record<string, string>, session: S = auditor) => {
+  const r = await t.call({ method: 'GET', url: '/admin/audit/events', session, query });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json() as { Data: AuditEvent[]; NextCursor: string | null };
+};
+const refused = async (query: Record<string, string>) => {
+  const r = await t.call({ method: 'GET', url: '/admin/audit/events', session: auditor, query });
+  expect(r.statusCode).toBe(400);
+  return r.json().Message as string;
+};
+async function* linesOf(text: string) {
+  for (const line of text.split('\n')) yield line;
+}
+const exportOf = async (query: Record<string, string>) => {
+  const r = await t.call({ method: 'GET', url: '/admin/audit/export', session: auditor, query });
+  expect(r.statusCode, r.body).toBe(200);
+  return r;
+};
+
+describe('the staff audit trail', () => {
+  it('holds sign-ins and failures with actor, client address and request id', async () => {
+    const failed = await t.call({
+      method: 'POST',
+      url: '/admin/login',
+      payload: { email: 'boss@example.com', password: 'Wrong#1234' },
+      remoteAddress: '198.51.100.4',
+    });
+    expect(failed.statusCode).toBe(401);
+    const page = await events({ actor: 'BOSS@example.com', action: 'login.failed' });
+    const row = page.Data.find((e) => e.RequestId === failed.headers['x-request-id']);
+    expect(row).toMatchObject({
+      ActorUid: bossUid,
+      ActorEmail: 'boss@example.com',
+      Action: 'login.failed',
+      ClientAddress: '198.51.100.4',
+      Details: { reason: 'wrong-password' },
+    });
+    const success = await events({ actor: 'boss@example.com', action: 'login.success' });
+    expect(success.Data[0]).toMatchObject({ ClientAddress: '203.0.113.7', ActorUid: bossUid });
+  });
+
+  it('holds every write with its target, and names the impersonation request a write went through', async () => {
+    const created = await t.call({
+      method: 'POST',
+      url: '/admin/team',
+      session: boss,
+      payload: { email: 'newbie@example.com', name: 'Newbie', role: ['Support'] },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const team = await events({ action: 'team.create' });
+    expect(team.Data[0]).toMatchObject({
+      ActorEmail: 'boss@example.com',
+      TargetType: 'staff',
+      RequestId: created.headers['x-request-id'],
+    });
+
+    const adaUid = (
+      await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'ada@example.com'")
+    ).rows[0]!.uid;
+    const grantId = await insertGrant(t.db, {
+      appId: customer.appId,
+      initiatorUid: adaUid,
+      initiatorEmail: 'ada@example.com',
+      roles: ['Developer'],
+      now: t.clock.now(),
+    });
+    const ada = await t.login('ada@example.com');
+    const sw = await t.call({
+      method: 'GET',
+      url: '/account/switchapp',
+      session: ada,
+      query: { appid: String(customer.appId) },
+    });
+    expect(sw.statusCode, sw.body).toBe(200);
+    const imp = sw.json() as S;
+    const saved = await t.call({
+      method: 'PUT',
+      url: '/admin/appsettings',
+      session: imp,
+      query: { uid: customer.uid, appId: String(customer.appId) },
+      payload: { data: { ProductionUrl: 'https://trail.example' } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const onSite = await events({ appId: String(customer.appId) });
+    const started = onSite.Data.find((e) => e.Action === 'impersonation.session-start');
+    expect(started).toMatchObject({
+      ActorEmail: 'ada@example.com',
+      ImpersonationRequestId: grantId,
+      CustomerUid: customer.uid,
+      RequestId: sw.headers['x-request-id'],
+    });
+    const write = onSite.Data.find(
+      (e) => e.RequestId === saved.headers['x-request-id'] && e.Action === 'site.appsettings',
+    );
+    expect(write).toMatchObject({
+      ImpersonationRequestId: grantId,
+      CustomerUid: customer.uid,
+      ActorEmail: 'ada@example.com',
+    });
+    const byCustomer = await events({ customer: customer.uid });
+    expect(byCustomer.Data.length).toBeGreaterThan(0);
+    for (const e of byCustomer.Data) expect(e.CustomerUid).toBe(customer.uid);
+  });
+
+  it('filters by time range and free text, and refuses filters it cannot run cheaply', async () => {
+    const at = t.clock.now();
+    await t.call({
+      method: 'POST',
+      url: '/admin/login',
+      payload: { email: 'zed-unknown@example.com', password: 'x' },
+    });
+    const found = await events({ q: 'zed-unk' });
+    expect(found.Data.map((e) => e.ActorEmail)).toEqual(['zed-unknown@example.com']);
+    expect((await events({ q: '%_%' })).Data).toEqual([]);
+    const inRange = await events({
+      from: new Date(at.getTime() - 1000).toISOString(),
+      to: new Date(at.getTime() + 1000).toISOString(),
+    });
+    expect(inRange.Data.length).toBeGreaterThan(0);
+    for (const e of inRange.Data) expect(Math.abs(Date.parse(e.At) - at.getTime())).toBeLessThanOrEqual(1000);
+    const before = await events({ to: new Date(at.getTime() - 86_400_000).toISOString() });
+    expect(before.Data).toEqual([]);
+
+    expect(await refused({ q: 'ze' })).toBe('Type at least 3 characters to search the trail.');
+    expect(await refused({ q: 'x'.repeat(101) })).toBe('Search for at most 100 characters.');
+    expect(await refused({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).toBe(
+      'The start of the date range must not be after its end.',
+    );
+    expect(await refused({ from: 'yesterday' })).toBe('from must be a date and time (ISO 8601).');
+    expect(await refused({ action: 'drop.table' })).toBe('action is not an action of the trail.');
+    expect(await refused({ cursor: Buffer.from('x|1').toString('base64url') })).toBe(
+      'cursor is not a cursor of this list.',
+    );
+  });
+
+  it('pages by key through rows that share a time, without gaps or repeats', async () => {
+    const at = new Date('2020-01-01T00:00:00Z');
+    await t.db.query(
+      `INSERT INTO activity_log (at, action, actor_email, details)
+       SELECT $1, 'team.roles', 'pager@example.com', jsonb_build_object('n', n) FROM generate_series(1, 130) n`,
+      [at],
+    );
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = await events({ actor: 'pager@example.com', ...(cursor ? { cursor } : {}) });
+      expect(page.Data.length).toBeLessThanOrEqual(AUDIT_PAGE_SIZE);
+      seen.push(...page.Data.map((e) => e.Details.n as number));
+      cursor = page.NextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(Array.from({ length: 130 }, (_, i) => 130 - i));
+  });
+
+  it('cannot be changed or emptied, by the application or any statement', async () => {
+    for (const sql of [
+      "UPDATE activity_log SET action = 'logout'",
+      'DELETE FROM activity_log',
+      'TRUNCATE activity_log',
+      "UPDATE impersonation_log SET event = 'x'",
+      'DELETE FROM impersonation_log',
+      'TRUNCATE impersonation_log',
+    ]) {
+      await expect(t.db.query(sql), sql).rejects.toThrow(/append-only/);
+    }
+  });
+
+  it('lets SuperAdmins and Auditors read it, and no one else', async () => {
+    expect((await events({}, boss)).Data.length).toBeGreaterThan(0);
+    const ada = await t.login('ada@example.com');
+    const r = await t.call({ method: 'GET', url: '/admin/audit/events', session: ada });
+    expect(r.statusCode).toBe(403);
+  });
+});
+
+describe('the export', () => {
+  it('streams the filtered trail as JSON lines, oldest first, that verify with the public key, and records itself', async () => {
+    const r = await exportOf({ format: 'jsonl', actor: 'pager@example.com' });
+    expect(r.headers['content-type']).toContain('application/x-ndjson');
+    expect(r.headers['content-disposition']).toMatch(/^attachment; filename="audit-trail-.+\.jsonl"$/);
+    expect(r.headers['x-export-rows']).toBe('130');
+    const lines = r.body.trimEnd().split('\n');
+    expect(lines).toHaveLength(132);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      Type: 'header',
+      Rows: 130,
+      Filters: { actor: 'pager@example.com' },
+    });
+    expect(JSON.parse(lines[1]!).Details).toEqual({ n: 1 });
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ Type: 'seal', Rows: 130, Algorithm: 'Ed25519' });
+    expect(await verifyExport('jsonl', linesOf(r.body), publicKey)).toMatchObject({ ok: true, rows: 130 });
+
+    const recorded = await events({ action: 'audit.export' });
+    expect(recorded.Data[0]).toMatchObject({
+      ActorEmail: 'audrey@example.com',
+      Details: { format: 'jsonl', rows: 130, filters: { actor: 'pager@example.com' } },
+    });
+  });
+
+  it('detects a changed, removed or reordered row, a cut file and a re-signed seal', async () => {
+    const body = (await exportOf({ format: 'jsonl', actor: 'pager@example.com' })).body;
+    const lines = body.trimEnd().split('\n');
+    const verdict = (ls: string[], key = publicKey) => verifyExport('jsonl', linesOf(ls.join('\n')), key);
+
+    const changed = [...lines];
+    changed[5] = changed[5]!.replace('"n":5', '"n":55');
+    expect(await verdict(changed)).toMatchObject({ ok: false, reason: 'row 5 does not match its chain' });
+    expect(await verdict(lines.filter((_, i) => i !== 7))).toMatchObject({ ok: false });
+    const swapped = [...lines];
+    [swapped[3], swapped[4]] = [swapped[4]!, swapped[3]!];
+    expect(await verdict(swapped)).toMatchObject({ ok: false });
+    expect(await verdict(lines.slice(0, -1))).toMatchObject({
+      ok: false,
+      reason: 'the file has no seal (it was cut short)',
+    });
+    expect(await verdict(lines.slice(0, -2).concat(lines.at(-1)!))).toMatchObject({ ok: false });
+
+    const { generateKeyPairSync } = await import('node:crypto');
+    const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    expect(await verdict(lines, other)).toMatchObject({
+      ok: false,
+      reason: 'the signature does not verify with this key',
+    });
+  });
+
+  it('writes CSV that a spreadsheet opens without running formulas, and that verifies', async () => {
+    const sneaky = `=HYPERLINK("https://evil.example","x,y")`;
+    await t.db.query(
+      `INSERT INTO activity_log (at, action, actor_email, target_id, details)
+       VALUES ($1, 'login.failed', $2, $3, '{"note":"a \\"quoted\\", line"}'), ($1, 'login.failed', $4, '', '{}')`,
+      [t.clock.now(), sneaky, "'quoted", `csv-${randomUUID()}@example.com`],
+    );
+    const r = await exportOf({ format: 'csv', action: 'login.failed' });
+    expect(r.headers['content-type']).toContain('text/csv');
+    const lines = r.body.split('\r\n');
+    expect(lines[0]).toBe(
+      'Id,At,ActorUid,ActorEmail,Action,TargetType,TargetId,CustomerUid,AppId,ClientAddress,RequestId,ImpersonationRequestId,Details,Chain',
+    );
+    expect(r.body).toContain(`"'=HYPERLINK(""https://evil.example"",""x,y"")"`);
+    expect(r.body).toContain(`,''quoted,`);
+    expect(lines.at(-2)!.startsWith(`${CSV_SEAL_MARK},sac-audit-v1,${r.headers['x-export-rows']},`)).toBe(
+      true,
+    );
+    expect(await verifyExport('csv', linesOf(r.body), publicKey)).toMatchObject({ ok: true });
+    const tampered = r.body.replace(`''quoted`, `'quoted`);
+    expect(await verifyExport('csv', linesOf(tampered), publicKey)).toMatchObject({ ok: false });
+  });
+
+  it('lets two exports run at once per instance and turns a third away until one ends', () => {
+    const limiter = exportLimiter(2);
+    const first = limiter.take();
+    limiter.take();
+    expect(() => limiter.take()).toThrow(/Two exports of the audit trail are already running/);
+    first();
+    first();
+    const third = limiter.take();
+    expect(() => limiter.take()).toThrow();
+    third();
+  });
+});

@@ -1,0 +1,308 @@
+import { AUDIT_ACTIONS } from '@sac/contract/audit';
+import { type FormEvent, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { DetailList } from '../../../components/detail-list.tsx';
+import { Dialog } from '../../../components/dialog.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { formatLocalDateTime, viewerTimeZone } from '../../../lib/date-format.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { type AuditEvent, useAuditTrail } from '../api/audit-api.ts';
+import { ExportPanel } from './export-panel.tsx';
+import {
+  type FilterErrors,
+  type FilterForm,
+  filterErrors,
+  formFromParams,
+  paramsFromForm,
+  queryFromParams,
+  RANGES,
+  type RangeId,
+} from './trail-filters.ts';
+
+/** Rows a page of the table shows; the server answers 50 at a time. */
+const ROWS_PER_PAGE = 25;
+
+const RANGE_LABELS = {
+  any: 'rangeAny',
+  '1h': 'rangeHour',
+  '24h': 'range24h',
+  '7d': 'range7d',
+  '30d': 'range30d',
+  custom: 'rangeCustom',
+} as const satisfies Record<RangeId, string>;
+
+/**
+ * /manage-superuser/audit-trail: the staff audit trail, newest first, with filters kept in the
+ * address, keyset paging, row details and the export of the filtered trail.
+ */
+export default function AuditTrailPage() {
+  const t = useT('audit');
+  const common = useT('common');
+  const zone = viewerTimeZone();
+  const [params, setParams] = useSearchParams();
+  const paramsKey = params.toString();
+  // A preset range counts back from when the filters were applied (or the page was opened).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed when the address changes
+  const query = useMemo(() => queryFromParams(params, Date.now()), [paramsKey]);
+  const trail = useAuditTrail(query);
+  const rows = useMemo(() => trail.data?.pages.flatMap((p) => p.Data), [trail.data]);
+  const [open, setOpen] = useState<AuditEvent | undefined>();
+
+  const columns = useMemo(
+    (): Column<AuditEvent>[] => [
+      {
+        id: 'time',
+        header: t('time', { zone }),
+        cell: (e) => (
+          <time dateTime={e.At} title={e.At}>
+            {formatLocalDateTime(e.At, zone)}
+          </time>
+        ),
+      },
+      { id: 'actor', header: t('actor'), cell: (e) => e.ActorEmail ?? t('systemActor') },
+      { id: 'action', header: t('action'), cell: (e) => <code>{e.Action}</code> },
+      { id: 'target', header: t('target'), cell: (e) => <TargetCell e={e} /> },
+      { id: 'address', header: t('clientAddress'), cell: (e) => e.ClientAddress ?? t('none') },
+      {
+        id: 'details',
+        header: t('details'),
+        cell: (e) => (
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={t('showDetails', { id: e.Id })}
+            onClick={() => setOpen(e)}
+          >
+            {t('details')}
+          </button>
+        ),
+      },
+    ],
+    [t, zone],
+  );
+
+  return (
+    <section className="card audit-trail" aria-labelledby="screen-title">
+      <div className="page-header">
+        <div>
+          <h1 id="screen-title">{t('auditTrail')}</h1>
+          <p className="muted">{t('intro')}</p>
+        </div>
+      </div>
+      <Filters
+        key={paramsKey}
+        initial={formFromParams(params)}
+        onApply={(f) => setParams(paramsFromForm(f))}
+      />
+      <div className="table-toolbar">
+        <button
+          type="button"
+          className="button button-small"
+          aria-busy={trail.isFetching}
+          onClick={() => void trail.refetch()}
+        >
+          {trail.isFetching && !trail.isPending ? t('refreshing') : t('refresh')}
+        </button>
+      </div>
+      <DataTable
+        key={`table-${paramsKey}`}
+        label={t('tableLabel')}
+        columns={columns}
+        rows={rows}
+        rowKey={(e) => e.Id}
+        isLoading={trail.isPending}
+        error={trail.isError && !rows ? errorText(trail.error, common('tableFetchError')) : undefined}
+        pageSize={ROWS_PER_PAGE}
+        more={
+          trail.hasNextPage
+            ? { load: () => trail.fetchNextPage(), loading: trail.isFetchingNextPage }
+            : undefined
+        }
+      />
+      {trail.isFetchNextPageError ? (
+        <p className="form-alert" role="alert">
+          {errorText(trail.error, common('tableFetchError'))}
+        </p>
+      ) : null}
+      <ExportPanel query={query} />
+      {open ? <EventDialog e={open} zone={zone} onClose={() => setOpen(undefined)} /> : null}
+    </section>
+  );
+}
+
+/** The customer and site an event touched, each a link that filters the trail to it. */
+function TargetCell({ e }: { e: AuditEvent }) {
+  const t = useT('audit');
+  const parts = [];
+  if (e.CustomerUid) {
+    parts.push(
+      <Link key="c" to={`?customer=${e.CustomerUid}`} className="audit-target">
+        {t('customerLabel', { uid: e.CustomerUid })}
+      </Link>,
+    );
+  }
+  if (e.AppId !== null) {
+    parts.push(
+      <Link key="s" to={`?appId=${e.AppId}`} className="audit-target">
+        {t('siteLabel', { appId: e.AppId })}
+      </Link>,
+    );
+  }
+  if (parts.length === 0 && e.TargetId) {
+    parts.push(
+      <span key="t" className="audit-target">
+        {e.TargetType ? `${e.TargetType} ` : ''}
+        {e.TargetId}
+      </span>,
+    );
+  }
+  return parts.length ? <span className="audit-targets">{parts}</span> : t('none');
+}
+
+function EventDialog({ e, zone, onClose }: { e: AuditEvent; zone: string; onClose: () => void }) {
+  const t = useT('audit');
+  const none = t('none');
+  return (
+    <Dialog title={t('detailsTitle', { id: e.Id })} onClose={onClose} wide>
+      <DetailList
+        layout="wide"
+        items={[
+          { label: t('time', { zone }), value: `${formatLocalDateTime(e.At, zone)} (${e.At})` },
+          { label: t('actor'), value: e.ActorEmail ?? t('systemActor') },
+          { label: t('action'), value: <code>{e.Action}</code> },
+          { label: t('target'), value: e.TargetId ? `${e.TargetType ?? ''} ${e.TargetId}`.trim() : none },
+          { label: t('customer'), value: e.CustomerUid ?? none },
+          { label: t('site'), value: e.AppId ?? none },
+          { label: t('clientAddress'), value: e.ClientAddress ?? none },
+          { label: t('requestId'), value: e.RequestId ? <code>{e.RequestId}</code> : none },
+          { label: t('impersonation'), value: e.ImpersonationRequestId ?? none },
+        ]}
+      />
+      <h3>{t('details')}</h3>
+      <pre className="audit-details">{JSON.stringify(e.Details, null, 2)}</pre>
+      <div className="form-actions">
+        <button type="button" className="button" onClick={onClose}>
+          {t('close')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The filter form; Apply puts the filters in the address, which the trail is read from. */
+function Filters({ initial, onApply }: { initial: FilterForm; onApply: (f: FilterForm) => void }) {
+  const t = useT('audit');
+  const zone = viewerTimeZone();
+  const [form, setForm] = useState(initial);
+  const [errors, setErrors] = useState<FilterErrors>({});
+  const set = (k: keyof FilterForm) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
+  const actions = useMemo(() => AUDIT_ACTIONS.map((a) => ({ value: a, label: a })), []);
+  const submit = (ev: FormEvent) => {
+    ev.preventDefault();
+    const found = filterErrors(form, { customRange: t('rangeInvalid') });
+    setErrors(found);
+    if (Object.keys(found).length === 0) onApply(form);
+  };
+  return (
+    <form className="audit-filters" aria-label={t('filters')} onSubmit={submit} noValidate>
+      <div className="form-grid">
+        <FormField
+          id="audit-actor"
+          name="actor"
+          type="email"
+          label={t('actor')}
+          value={form.actor}
+          error={errors.actor}
+          onValueChange={set('actor')}
+        />
+        <SelectField
+          id="audit-action"
+          name="action"
+          label={t('action')}
+          value={form.action}
+          placeholder={t('anyAction')}
+          options={actions}
+          error={errors.action}
+          onValueChange={set('action')}
+        />
+        <FormField
+          id="audit-customer"
+          name="customer"
+          label={t('customer')}
+          value={form.customer}
+          hint={t('customerHint')}
+          error={errors.customer}
+          spellCheck={false}
+          onValueChange={set('customer')}
+        />
+        <FormField
+          id="audit-site"
+          name="appId"
+          label={t('site')}
+          inputMode="numeric"
+          value={form.appId}
+          error={errors.appId}
+          onValueChange={set('appId')}
+        />
+        <SelectField
+          id="audit-range"
+          name="range"
+          label={t('range')}
+          value={form.range}
+          options={RANGES.map((r) => ({ value: r, label: t(RANGE_LABELS[r]) }))}
+          onValueChange={(v) => setForm((f) => ({ ...f, range: v as RangeId }))}
+        />
+        {form.range === 'custom' ? (
+          <>
+            <FormField
+              id="audit-from"
+              name="from"
+              type="datetime-local"
+              label={t('from', { zone })}
+              value={form.from}
+              error={errors.from}
+              onValueChange={set('from')}
+            />
+            <FormField
+              id="audit-to"
+              name="to"
+              type="datetime-local"
+              label={t('to', { zone })}
+              value={form.to}
+              error={errors.to}
+              onValueChange={set('to')}
+            />
+          </>
+        ) : null}
+        <FormField
+          id="audit-text"
+          name="q"
+          type="search"
+          label={t('text')}
+          hint={t('textHint')}
+          value={form.q}
+          error={errors.q}
+          onValueChange={set('q')}
+        />
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary">
+          {t('apply')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            setErrors({});
+            onApply(formFromParams(new URLSearchParams()));
+          }}
+        >
+          {t('clear')}
+        </button>
+      </div>
+    </form>
+  );
+}

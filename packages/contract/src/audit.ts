@@ -1,0 +1,185 @@
+import { z } from 'zod';
+
+/**
+ * The staff audit trail: every staff event and every write made through the console, read back
+ * with filters, keyset-paged newest first, and exported as CSV or JSON lines whose rows carry a
+ * hash chain signed by the server (docs/decisions.md).
+ */
+
+/** What the activity log records; impersonation steps are 'impersonation.<step>'. */
+const ACTIVITY_ACTIONS = [
+  'login.success',
+  'login.failed',
+  'login.lockout',
+  'login.throttled',
+  'logout',
+  'session.end',
+  'password.forgot',
+  'password.reset',
+  'password.reset.failed',
+  'password.change',
+  'password.change.failed',
+  'team.create',
+  'team.roles',
+  'team.delete',
+  'customer.create',
+  'customer.profile.update',
+  'customer.password.reset',
+  'customer.email.verify',
+  'site.create',
+  'site.basicsettings',
+  'site.features',
+  'site.datacenter',
+  'site.secret.rotate',
+  'site.secret.retire',
+  'site.activate',
+  'site.deactivate',
+  'site.customobject.create',
+  'site.customobject.delete',
+  'site.customobject.schema',
+  'site.customdomain.create',
+  'site.customdomain.delete',
+  'site.customdomain.verify',
+  'site.appsettings',
+  'site.security',
+  'site.encryption',
+  'site.fields',
+  'site.datasource',
+  'audit.export',
+] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+
+/** The steps of an impersonation request, as impersonation_log names them. */
+const IMPERSONATION_STEPS = [
+  'request',
+  'customer-request',
+  'consent-granted',
+  'consent-denied',
+  'edit',
+  'delete',
+  'approve',
+  'reject',
+  'revoke',
+  'session-start',
+  'call',
+  'call-refused',
+] as const;
+export type ImpersonationStep = (typeof IMPERSONATION_STEPS)[number];
+
+/** Every action the trail can hold, for its action filter. */
+export const AUDIT_ACTIONS = [
+  ...ACTIVITY_ACTIONS,
+  ...IMPERSONATION_STEPS.map((s) => `impersonation.${s}` as const),
+] as const;
+
+export const AUDIT_PAGE_SIZE = 50;
+/** Free text matches through trigrams: shorter terms would read the whole trail. */
+const AUDIT_TEXT_MIN = 3;
+const AUDIT_TEXT_MAX = 100;
+/** Exports one instance streams at once; more wait for one to end (429). */
+export const AUDIT_EXPORTS_AT_ONCE = 2;
+const AUDIT_EXPORT_FORMATS = ['csv', 'jsonl'] as const;
+export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];
+/** Names the export format and its chain, in the first line of JSON lines and the last of both. */
+export const AUDIT_EXPORT_VERSION = 'sac-audit-v1';
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+const instant = (label: string) =>
+  z
+    .string()
+    .max(40)
+    .refine(
+      (v) => ISO_INSTANT.test(v) && !Number.isNaN(Date.parse(v)),
+      `${label} must be a date and time (ISO 8601).`,
+    );
+
+/** The filters of the list and the export; all optional, combined with AND. */
+const filterShape = {
+  /** The actor's email, any case, exactly. */
+  actor: z.string().trim().max(254, 'actor is at most 254 characters.').optional(),
+  action: z.enum(AUDIT_ACTIONS, { error: 'action is not an action of the trail.' }).optional(),
+  customer: z.string().uuid('customer is not a valid customer id.').optional(),
+  appId: z.coerce
+    .number({ error: 'appId must be a number.' })
+    .int('appId must be a whole number.')
+    .min(1, 'appId must be a site id.')
+    .max(Number.MAX_SAFE_INTEGER, 'appId must be a site id.')
+    .optional(),
+  from: instant('from').optional(),
+  to: instant('to').optional(),
+  q: z
+    .string()
+    .trim()
+    .min(AUDIT_TEXT_MIN, `Type at least ${AUDIT_TEXT_MIN} characters to search the trail.`)
+    .max(AUDIT_TEXT_MAX, `Search for at most ${AUDIT_TEXT_MAX} characters.`)
+    .optional(),
+};
+const rangeInOrder = (f: { from?: string; to?: string }) =>
+  !f.from || !f.to || Date.parse(f.from) <= Date.parse(f.to);
+const RANGE_ORDER = { message: 'The start of the date range must not be after its end.', path: ['from'] };
+const auditFilters = z.object(filterShape).refine(rangeInOrder, RANGE_ORDER);
+export type AuditFilters = z.output<typeof auditFilters>;
+
+/** GET /admin/audit/events */
+export const auditEventsQuery = z
+  .object({
+    ...filterShape,
+    /** NextCursor of the previous page, as answered. */
+    cursor: z
+      .string()
+      .max(120, 'cursor is not a cursor of this list.')
+      .regex(/^[A-Za-z0-9_-]+$/, 'cursor is not a cursor of this list.')
+      .optional(),
+  })
+  .refine(rangeInOrder, RANGE_ORDER);
+
+const auditEvent = z.object({
+  Id: z.string(),
+  At: z.string(),
+  ActorUid: z.string().nullable(),
+  ActorEmail: z.string().nullable(),
+  Action: z.string(),
+  TargetType: z.string().nullable(),
+  TargetId: z.string().nullable(),
+  CustomerUid: z.string().nullable(),
+  AppId: z.number().int().nullable(),
+  ClientAddress: z.string().nullable(),
+  RequestId: z.string().nullable(),
+  ImpersonationRequestId: z.number().int().nullable(),
+  Details: z.record(z.string(), z.unknown()),
+});
+export type AuditEvent = z.infer<typeof auditEvent>;
+/** The fields of an event in the order the export writes and hashes them. */
+export const AUDIT_EVENT_FIELDS = [
+  'Id',
+  'At',
+  'ActorUid',
+  'ActorEmail',
+  'Action',
+  'TargetType',
+  'TargetId',
+  'CustomerUid',
+  'AppId',
+  'ClientAddress',
+  'RequestId',
+  'ImpersonationRequestId',
+  'Details',
+] as const satisfies readonly (keyof AuditEvent)[];
+
+export const auditEventsResponse = z.object({
+  Data: z.array(auditEvent),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  NextCursor: z.string().nullable(),
+});
+
+/** GET /admin/audit/export */
+export const auditExportQuery = z
+  .object({ ...filterShape, format: z.enum(AUDIT_EXPORT_FORMATS, { error: 'format must be csv or jsonl.' }) })
+  .refine(rangeInOrder, RANGE_ORDER);
+/** The export's body, described for the API document (the file itself is text, streamed). */
+export const auditExportResponse = z.string();
+
+/** GET /admin/audit/signing-key: the public key that verifies exports (Ed25519, PEM). */
+export const auditSigningKeyResponse = z.object({
+  Data: z.object({ Algorithm: z.string(), PublicKey: z.string() }),
+});
