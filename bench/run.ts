@@ -1,5 +1,6 @@
 // `npm run bench`: benchmarks that print figures. Never part of `npm test`.
 import { benchApiLoad } from './api-load.bench.ts';
+import { benchAuditTrail } from './audit-trail.bench.ts';
 import { benchAuthLatency } from './auth-latency.bench.ts';
 import { benchHostileMix } from './hostile-mix.bench.ts';
 import { benchPageLoad } from './page-load.bench.ts';
@@ -16,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   hostile: benchHostileMix,
   search: benchSearch,
   load: benchApiLoad,
+  audit: benchAuditTrail,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

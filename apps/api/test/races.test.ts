@@ -515,7 +515,7 @@ describe('role changes', () => {
   beforeAll(async () => {
     t = await createTestApp();
     await t.db.query(
-      "INSERT INTO roles (name, description, permissions, built_in) VALUES ('Auditor', 'Reads', '{customers.read}', false)",
+      "INSERT INTO roles (name, description, permissions, built_in) VALUES ('Reviewer', 'Reads', '{customers.read}', false)",
     );
     await t.addStaff('root@example.com', ['SuperAdmin']);
     await t.addStaff('deputy@example.com', ['SuperAdmin']);
@@ -548,7 +548,7 @@ describe('role changes', () => {
 
   it('two SuperAdmins setting one member’s roles at once: the roles are one requested set, never a mix', async () => {
     const a = ['Admin'];
-    const b = ['Auditor', 'Support'];
+    const b = ['Reviewer', 'Support'];
     for (let i = 0; i < ROUNDS; i++) {
       const uid = await t.addStaff(`member-${++n}@example.com`, ['Support']);
       const theirs = await t.login(`member-${n}@example.com`);
@@ -573,7 +573,7 @@ describe('role changes', () => {
       const uid = await t.addStaff(`member-${++n}@example.com`, ['Support']);
       const [up, side] = await race(
         () => setRoles(root, uid, ['Admin']),
-        () => setRoles(lead, uid, ['Auditor']),
+        () => setRoles(lead, uid, ['Reviewer']),
       );
       expect(ok(up)).toBe(true);
       if (!ok(side))

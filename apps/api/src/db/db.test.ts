@@ -19,7 +19,7 @@ describe('migrations', () => {
       const r = await db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
       expect(r.rows.map((x) => x.version)).toEqual(versions);
       const roles = await db.query<{ name: string }>('SELECT name FROM roles WHERE built_in ORDER BY name');
-      expect(roles.rows.map((x) => x.name)).toEqual(['Admin', 'SuperAdmin', 'Support']);
+      expect(roles.rows.map((x) => x.name)).toEqual(['Admin', 'Auditor', 'SuperAdmin', 'Support']);
     } finally {
       await drop();
     }

@@ -18,6 +18,9 @@ export async function compression(app: FastifyInstance): Promise<void> {
     global: true,
     threshold: COMPRESS_MIN_BYTES,
     encodings: ['br', 'gzip'],
+    // The plugin's own default, and JSON lines (the audit trail's export).
+    customTypes:
+      /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|\/x-ndjson(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)|octet-stream(?:;|$)/,
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
     zlibOptions: { level: 6 },
   });

@@ -72,6 +72,14 @@ export function checkResponse(
     const m = p.exec(res.body);
     if (m && !sent.includes(m[0])) return `stack trace text in the body: ${m[0]}`;
   }
+  // A file answer (the audit export) is of a declared type and ends with its signed seal.
+  if (status === 200 && def.produces) {
+    const type = String(res.headers['content-type']).split(';')[0]!;
+    if (!def.produces.includes(type)) return `status 200 answered ${type}, not one of ${def.produces.join(', ')}`;
+    const last = res.body.trimEnd().split('\n').at(-1) ?? '';
+    if (!last.startsWith('#seal,') && !last.startsWith('{"Type":"seal"')) return 'the file does not end with its seal';
+    return undefined;
+  }
   if (!/^application\/json/.test(String(res.headers['content-type']))) {
     return `status ${status} answered ${String(res.headers['content-type'])}, not JSON`;
   }
@@ -122,6 +130,14 @@ const REFUSAL_RECORDS: Record<string, string[]> = {
 
 export type Fingerprint = Record<string, string>;
 
+/** The staff audit trail's copies of impersonation steps, told apart from its other rows. */
+const TRAIL_IMPERSONATION_STEPS = 'activity_log (impersonation steps)';
+const stepRows = `action LIKE 'impersonation.%'`;
+const ACTIVITY_LOG_PARTS = [
+  `(SELECT count(*) || ':' || coalesce(max(id), 0) FROM activity_log WHERE NOT ${stepRows}) AS "activity_log"`,
+  `(SELECT count(*) || ':' || coalesce(max(id), 0) FROM activity_log WHERE ${stepRows}) AS "${TRAIL_IMPERSONATION_STEPS}"`,
+].join(', ');
+
 /** One query that answers a checksum of every table of the database. */
 export async function fingerprinter(db: Queryable): Promise<() => Promise<Fingerprint>> {
   const cols = await db.query<{ table_name: string; column_name: string }>(
@@ -136,6 +152,7 @@ export async function fingerprinter(db: Queryable): Promise<() => Promise<Finger
     tables.set(r.table_name, [...(tables.get(r.table_name) ?? []), r.column_name]);
   }
   const parts = [...tables].map(([table, columns]) => {
+    if (table === 'activity_log') return ACTIVITY_LOG_PARTS;
     const value = APPEND_ONLY.has(table)
       ? `count(*) || ':' || coalesce(max(id), 0)`
       : `count(*) || ':' || coalesce(sum(hashtextextended(ROW(${columns.map((c) => `"${c}"`).join(', ')})::text, 0)), 0)`;
@@ -155,7 +172,11 @@ export function changedTables(
   const allowed = new Set(REFUSAL_RECORDS[def.id] ?? []);
   // A public door counts every call from its address, refused or not (address-limits.ts).
   if (addressLimitOf(def.id)) allowed.add('address_limit_counters');
-  // Every call of an impersonation session is logged, refused or not (spec: each call is logged).
-  if (principal === 'impersonating') allowed.add('impersonation_log');
+  // Every call of an impersonation session is logged, refused or not (spec: each call is logged),
+  // in its log and in the staff audit trail.
+  if (principal === 'impersonating') {
+    allowed.add('impersonation_log');
+    allowed.add(TRAIL_IMPERSONATION_STEPS);
+  }
   return Object.keys(before).filter((t) => before[t] !== after[t] && !allowed.has(t));
 }

@@ -369,6 +369,18 @@ export function makeHints(p: Pools): Hints {
         return someOf(p.staffRoles, 1);
       case 'unAssignRoles':
         return someOf(p.staffRoles, 0);
+      case 'from':
+      case 'to':
+        // The audit trail's time range: instants around now, in either order (the wrong one is 400).
+        return fc
+          .integer({ min: -90 * 86_400, max: 86_400 })
+          .map((s) => new Date(Date.UTC(2026, 0, 15, 10) + s * 1000).toISOString());
+      case 'q':
+        return fc.oneof(pick(p.emails), fc.stringMatching(/^[a-z0-9.@%_-]{3,20}$/));
+      case 'actor':
+        return fc.oneof(fc.constant(''), email);
+      case 'cursor':
+        return fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/);
       default:
         return undefined;
     }

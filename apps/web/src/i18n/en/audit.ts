@@ -33,6 +33,7 @@ export const audit = {
   clientAddress: 'Client address',
   requestId: 'Request id',
   impersonation: 'Impersonation request',
+  viaImpersonation: 'through impersonation request {id}',
   details: 'Details',
   showDetails: 'Details of event {id}',
   detailsTitle: 'Event {id}',

@@ -43,7 +43,14 @@ afterEach(() => {
 
 describe('audit trail', () => {
   it('lists events with times in the viewer’s zone, actor, action, target and address', async () => {
-    stubApi(auditor, { auditEvents: () => page(1, 2, null) });
+    stubApi(auditor, {
+      auditEvents: () => ({
+        body: {
+          Data: [event(1), event(2, { ImpersonationRequestId: 12, ActorEmail: null })],
+          NextCursor: null,
+        },
+      }),
+    });
     render();
     const table = await screen.findByRole('table', { name: 'Audit trail events' });
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -55,6 +62,9 @@ describe('audit trail', () => {
     expect(within(first).getByRole('link', { name: `Customer ${CUSTOMER}` })).toBeTruthy();
     expect(within(first).getByRole('link', { name: 'Site 42' })).toBeTruthy();
     expect(within(first).getByText('203.0.113.9')).toBeTruthy();
+    const second = within(table).getAllByRole('row')[2]!;
+    expect(within(second).getByText('through impersonation request 12')).toBeTruthy();
+    expect(within(second).getByText('System')).toBeTruthy();
     fireEvent.click(within(first).getByRole('button', { name: 'Details of event 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Event 1' });
     expect(within(dialog).getByText('req-1')).toBeTruthy();

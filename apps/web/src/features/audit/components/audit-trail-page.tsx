@@ -63,7 +63,20 @@ export default function AuditTrailPage() {
         ),
       },
       { id: 'actor', header: t('actor'), cell: (e) => e.ActorEmail ?? t('systemActor') },
-      { id: 'action', header: t('action'), cell: (e) => <code>{e.Action}</code> },
+      {
+        id: 'action',
+        header: t('action'),
+        cell: (e) => (
+          <>
+            <code>{e.Action}</code>
+            {e.ImpersonationRequestId !== null && !e.Action.startsWith('impersonation.') ? (
+              <span className="muted audit-via">
+                {t('viaImpersonation', { id: e.ImpersonationRequestId })}
+              </span>
+            ) : null}
+          </>
+        ),
+      },
       { id: 'target', header: t('target'), cell: (e) => <TargetCell e={e} /> },
       { id: 'address', header: t('clientAddress'), cell: (e) => e.ClientAddress ?? t('none') },
       {
