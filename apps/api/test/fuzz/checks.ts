@@ -75,9 +75,11 @@ export function checkResponse(
   // A file answer (the audit export) is of a declared type and ends with its signed seal.
   if (status === 200 && def.produces) {
     const type = String(res.headers['content-type']).split(';')[0]!;
-    if (!def.produces.includes(type)) return `status 200 answered ${type}, not one of ${def.produces.join(', ')}`;
+    if (!def.produces.includes(type))
+      return `status 200 answered ${type}, not one of ${def.produces.join(', ')}`;
     const last = res.body.trimEnd().split('\n').at(-1) ?? '';
-    if (!last.startsWith('#seal,') && !last.startsWith('{"Type":"seal"')) return 'the file does not end with its seal';
+    if (!last.startsWith('#seal,') && !last.startsWith('{"Type":"seal"'))
+      return 'the file does not end with its seal';
     return undefined;
   }
   if (!/^application\/json/.test(String(res.headers['content-type']))) {
