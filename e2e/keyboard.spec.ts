@@ -85,24 +85,30 @@ test('sign in, then reach a section through the main menu and the skip link', as
   await page.keyboard.press('Enter');
   await expect(page.locator('main')).toBeFocused();
 
-  // the main menu: Enter opens, arrows move, Escape closes and returns to the button
-  const menuButton = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('button', {
-    name: 'Manage Superuser',
-  });
+  // the main navigation (disclosure navigation): Enter opens, Tab and arrows move into its links,
+  // Escape closes and returns to the button, ArrowDown opens on the first link, Tab out closes it
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  const menuButton = nav.getByRole('button', { name: 'Manage Superuser' });
   await tabTo(page, menuButton, { back: true });
   await expectFocusRing(menuButton);
   await page.keyboard.press('Enter');
   await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
-  await page.keyboard.press('ArrowDown');
-  const first = page.getByRole('menuitem').first();
+  await expect(menuButton).toBeFocused();
+  await page.keyboard.press('Tab');
+  const first = nav.getByRole('link', { name: 'Manage Superuser' });
   await expectFocusRing(first);
   await page.keyboard.press('Escape');
   await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
   await expect(menuButton).toBeFocused();
-  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowDown');
+  await expect(first).toBeFocused();
+  const links = await nav.locator('.dropdown-links:not([hidden]) a').count();
+  for (let i = 0; i < links; i++) await page.keyboard.press('Tab');
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  await menuButton.focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
-  const create = page.getByRole('menuitem', { name: 'Create Superuser' });
+  const create = nav.getByRole('link', { name: 'Create Superuser' });
   await expect(create).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/manage-superuser\/create-superuser$/);
@@ -118,9 +124,10 @@ test('search a customer and open them', async ({ page }) => {
     name: 'Manage Customer',
   });
   await tabTo(page, menuButton);
-  await page.keyboard.press('Enter');
   await page.keyboard.press('ArrowDown');
-  await expect(page.getByRole('menuitem', { name: 'Search Customer' })).toBeFocused();
+  await expect(
+    page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Search Customer' }),
+  ).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/manage-customer\/search-customer/);
 

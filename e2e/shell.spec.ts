@@ -7,7 +7,7 @@ test('the shell: navigation, dropdowns, sidebar, breadcrumb, title and footer', 
   await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Manage Notfications' })).toBeVisible();
   await nav.getByRole('button', { name: 'Manage Superuser' }).click();
-  await page.getByRole('menuitem', { name: 'Create Superuser' }).click();
+  await nav.getByRole('link', { name: 'Create Superuser' }).click();
   await expect(page).toHaveURL(/\/manage-superuser\/create-superuser$/);
   await expect(page).toHaveTitle(/Create Superuser.*Manage Superuser/);
   const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });

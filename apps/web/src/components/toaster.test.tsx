@@ -18,6 +18,17 @@ const renderToaster = () =>
   );
 
 describe('toasts', () => {
+  it('announce errors as alerts, and the others in a polite live region that was there before them', () => {
+    const { container } = renderToaster();
+    const polite = container.querySelector('[aria-live="polite"]');
+    expect(polite?.textContent).toBe('');
+    act(() => void toast.error('Could not save.'));
+    act(() => void toast.success('Saved.'));
+    expect(container.querySelector('[aria-live="polite"]')).toBe(polite);
+    expect(polite?.querySelector('[role="status"]')?.textContent).toBe('Saved.');
+    expect(screen.getByRole('alert').textContent).toBe('Could not save.');
+  });
+
   it('close by themselves after 5000 ms', () => {
     renderToaster();
     act(() => void toast.success('Saved.'));

@@ -2,45 +2,61 @@ import { useSyncExternalStore } from 'react';
 import { useT } from '../lib/i18n.tsx';
 import { dismissToast, getToasts, holdToast, releaseToast, subscribeToasts } from '../lib/toast-store.ts';
 
+type Item = ReturnType<typeof getToasts>[number];
+
 /**
- * Toasts, top-right. Errors are announced assertively (role=alert), others politely (role=status).
- * Each stays while the pointer is over it or focus is in it.
+ * Toasts, top-right. Errors and warnings are alerts (role=alert, announced when they appear);
+ * the others arrive in a polite live region that is there before any message (a region added
+ * together with its text is not announced by some screen readers). Each toast stays while the
+ * pointer is over it or focus is in it, and has a button that dismisses it.
  */
 export function Toaster() {
   const t = useT('chrome');
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
+  const urgent = (item: Item) => item.type === 'error' || item.type === 'warning';
   return (
     <section className="toaster" aria-label={t('notifications')}>
-      {toasts.map((item) => (
-        // biome-ignore lint/a11y/noStaticElementInteractions: pointer and focus only hold the toast's clock; its one control is the close button
-        <div
-          key={item.id}
-          className={`toast toast-${item.type}`}
-          data-testid={`toast-${item.type}`}
-          onMouseEnter={() => holdToast(item.id)}
-          onMouseLeave={() => releaseToast(item.id)}
-          onFocus={() => holdToast(item.id)}
-          onBlur={(e) => {
-            if (!e.currentTarget.contains(e.relatedTarget as Node | null)) releaseToast(item.id);
-          }}
-        >
-          <span className="toast-icon" aria-hidden="true" />
-          <p
-            className="toast-message"
-            role={item.type === 'error' || item.type === 'warning' ? 'alert' : 'status'}
-          >
-            {item.message}
-          </p>
-          <button
-            type="button"
-            className="toast-close"
-            aria-label={t('dismiss')}
-            onClick={() => dismissToast(item.id)}
-          >
-            <span aria-hidden="true">×</span>
-          </button>
-        </div>
-      ))}
+      <div className="toast-stack">
+        {toasts.filter(urgent).map((item) => (
+          <Toast key={item.id} item={item} role="alert" dismissLabel={t('dismiss')} />
+        ))}
+      </div>
+      <div className="toast-stack" aria-live="polite">
+        {toasts
+          .filter((item) => !urgent(item))
+          .map((item) => (
+            <Toast key={item.id} item={item} role="status" dismissLabel={t('dismiss')} />
+          ))}
+      </div>
     </section>
+  );
+}
+
+function Toast({ item, role, dismissLabel }: { item: Item; role: 'alert' | 'status'; dismissLabel: string }) {
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: pointer and focus only hold the toast's clock; its one control is the close button
+    <div
+      className={`toast toast-${item.type}`}
+      data-testid={`toast-${item.type}`}
+      onMouseEnter={() => holdToast(item.id)}
+      onMouseLeave={() => releaseToast(item.id)}
+      onFocus={() => holdToast(item.id)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) releaseToast(item.id);
+      }}
+    >
+      <span className="toast-icon" aria-hidden="true" />
+      <p className="toast-message" role={role}>
+        {item.message}
+      </p>
+      <button
+        type="button"
+        className="toast-close"
+        aria-label={dismissLabel}
+        onClick={() => dismissToast(item.id)}
+      >
+        <span aria-hidden="true">×</span>
+      </button>
+    </div>
   );
 }
