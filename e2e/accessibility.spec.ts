@@ -37,7 +37,8 @@ function record(entry: ScreenReport) {
 }
 
 /** Runs axe on the page as it is now; a serious or critical violation fails the test (softly). */
-async function audit(page: Page, screen: string): Promise<void> {
+async function audit(page: Page, name: string): Promise<void> {
+  const screen = test.info().project.name === 'dark' ? `${name} (dark)` : name;
   // Let entry transitions (toasts, dialogs) settle so colours are measured at rest.
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
   const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();

@@ -53,6 +53,16 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'light' },
+    {
+      // The dark theme (followed from the system) under axe on the screens that change nothing.
+      name: 'dark',
+      testMatch: 'accessibility.spec.ts',
+      grep: /public screens|the shell|customers: search|site configuration/,
+      use: { colorScheme: 'dark' },
+    },
+  ],
   webServer: [
     {
       command: `node --import tsx e2e/support/smtp-sink.ts`,

@@ -7,6 +7,7 @@ import { InitFailed } from './components/init-failed.tsx';
 import { loadRuntimeConfig, resolveApiBase, setApiBase } from './lib/api-base.ts';
 import { setBranding } from './lib/footer-links.ts';
 import { migrateLegacyStorage } from './lib/storage.ts';
+import { startTheme } from './lib/theme.ts';
 import './styles/app.css';
 
 /**
@@ -14,6 +15,7 @@ import './styles/app.css';
  * When the runtime config cannot be loaded, only the spec's full-page message is shown.
  */
 async function start(): Promise<void> {
+  startTheme();
   const root = createRoot(document.getElementById('root')!);
   try {
     migrateLegacyStorage();

@@ -46,6 +46,9 @@ const ACTIVITY_ACTIONS = [
   'site.fields',
   'site.datasource',
   'audit.export',
+  // Written by the platform's own services (the demo data has them), not by this console.
+  'customer.status.update',
+  'site.member.add',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

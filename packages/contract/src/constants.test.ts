@@ -109,6 +109,7 @@ describe('request headers of spec section 7', () => {
       ajaxMarkerValue: 'XMLHttpRequest',
       etag: 'ETag',
       ifMatch: 'If-Match',
+      exportRows: 'x-export-rows',
     });
   });
 });

@@ -802,8 +802,9 @@ export async function seedDemoCustomers(
 
   await opts.beforeActivity?.();
   await tx.query(
-    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details)
-     SELECT u.a::timestamptz, s.uid, u.e, u.act, 'customer', u.t, u.ip, u.d::jsonb
+    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
+                               customer_uid)
+     SELECT u.a::timestamptz, s.uid, u.e, u.act, 'customer', u.t, u.ip, u.d::jsonb, u.t::uuid
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
        WITH ORDINALITY AS u(a, e, act, t, ip, d, i)
      LEFT JOIN staff s ON lower(s.email) = lower(u.e)

@@ -4,12 +4,19 @@ import { Dropdown } from '../../components/dropdown-menu.tsx';
 import { useT } from '../../lib/i18n.tsx';
 import { paths } from '../../lib/paths.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { chooseTheme, THEMES, useThemeChoice } from '../../lib/theme.ts';
 
-/** The user menu: the signed-in email, an Account sub-menu (My profile, My sessions, Change password) and Logout. */
+const THEME_LABELS = { system: 'themeSystem', light: 'themeLight', dark: 'themeDark' } as const;
+
+/**
+ * The user menu: the signed-in email, an Account sub-menu (My profile, My sessions, Change
+ * password), the colour theme (system, light, dark) and Logout.
+ */
 export function UserMenu() {
   const t = useT('chrome');
   const { uid, email, name } = useCurrentUser();
   const [accountOpen, setAccountOpen] = useState(false);
+  const theme = useThemeChoice();
   const accountId = useId();
   const initial = (name || email).charAt(0).toUpperCase();
   return (
@@ -53,6 +60,30 @@ export function UserMenu() {
             <Link role="menuitem" className="menu-item" to="/account/change-password" onClick={close}>
               {t('changePassword')}
             </Link>
+          </div>
+          <hr className="menu-separator" />
+          <div role="group" aria-label={t('theme')}>
+            <span className="menu-group-label" aria-hidden="true">
+              {t('theme')}
+            </span>
+            {THEMES.map((choice) => (
+              <button
+                key={choice}
+                type="button"
+                role="menuitemradio"
+                aria-checked={theme === choice}
+                className="menu-item menu-radio"
+                onClick={() => {
+                  chooseTheme(choice);
+                  close();
+                }}
+              >
+                {t(THEME_LABELS[choice])}
+                <span className="menu-check" aria-hidden="true">
+                  {theme === choice ? '✓' : ''}
+                </span>
+              </button>
+            ))}
           </div>
           <hr className="menu-separator" />
           <Link role="menuitem" className="menu-item" to="/logout" onClick={close}>

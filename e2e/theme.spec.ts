@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './support/sign-in.ts';
+
+test('the theme follows the system, and the user menu chooses system, light or dark, kept across reloads', async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await signIn(page, 'superadmin@example.com');
+  const html = page.locator('html');
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(html).toHaveAttribute('data-theme', 'light');
+
+  const menu = page.getByRole('button', { name: 'superadmin@example.com' });
+  await menu.click();
+  const dark = page.getByRole('menuitemradio', { name: 'Dark' });
+  await expect(page.getByRole('menuitemradio', { name: 'As the system' })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+  await dark.click();
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await menu.click();
+  await expect(dark).toHaveAttribute('aria-checked', 'true');
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await page.goto('/manage-customer/view-customer?uid=ada00000-0000-4000-8000-000000001815');
+  await expect(page.getByRole('heading', { name: 'View Customer' })).toBeVisible();
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({
+      path: test.info().outputPath(`customer-view-dark-${width}.png`),
+      fullPage: true,
+    });
+  }
+  await page.goto('/manage-superuser/audit-trail');
+  await expect(page.getByRole('table', { name: 'Audit trail events' }).getByRole('row').nth(1)).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('audit-trail-dark-1280.png'), fullPage: true });
+
+  await menu.click();
+  await page.getByRole('menuitemradio', { name: 'Light' }).click();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  await menu.click();
+  await page.getByRole('menuitemradio', { name: 'As the system' }).click();
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+});
