@@ -468,6 +468,7 @@ const MATRIX: Record<EndpointId, Row> = {
   // Impersonation: request with impersonation.request, decide with impersonation.approve.
   impersonationCreate: impersonationRequester(async (f) => ({ payload: { data: await newRequestData(f) } })),
   impersonationList: impersonationRequester(async () => ({ query: {} })),
+  impersonationApprovers: impersonationRequester(async () => ({})),
   impersonationTakenRoles: impersonationRequester(async (f) => ({
     query: { appId: String(f.customer.appId) },
   })),

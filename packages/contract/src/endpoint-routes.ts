@@ -215,6 +215,12 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/impersonation/request/action',
     access: 'impersonation.approve',
   },
+  impersonationApprovers: {
+    id: 'impersonationApprovers',
+    method: 'GET',
+    path: '/admin/impersonation/approvers',
+    access: 'impersonation.request',
+  },
   impersonationLogs: {
     id: 'impersonationLogs',
     method: 'GET',

@@ -64,6 +64,7 @@ import {
 import { ENDPOINT_ROUTES, type EndpointId, type EndpointRoute } from './endpoint-routes.ts';
 import { errorEnvelopeSchema } from './errors.ts';
 import {
+  approversResponse,
   consentBody,
   consentDetailsResponse,
   consentQuery,
@@ -515,6 +516,12 @@ const DETAILS = {
     query: impersonationActionQuery,
     body: impersonationActionBody,
     responses: { 200: impersonationActionResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  impersonationApprovers: {
+    summary:
+      'The SuperAdmins a request can be assigned to (name and email), for anyone who may request impersonation.',
+    tag: 'Impersonation',
+    responses: { 200: approversResponse, ...errors(401, 403) },
   },
   impersonationLogs: {
     summary: 'Every step of every impersonation request, newest first; optional status filter.',

@@ -136,6 +136,11 @@ export const impersonationActionResponse = z.object({
 });
 
 /** A log entry's status after its step; 'Deleted' for the step that deleted the request. */
+/** GET /admin/impersonation/approvers: who a request can be assigned to. */
+export const approversResponse = z.object({
+  Data: z.array(z.object({ Email: z.string(), Name: z.string() })),
+});
+
 export const LOG_STATUSES = [...DISPLAY_STATUSES, 'Deleted'] as const;
 const impersonationLogEntry = z.object({
   Id: z.number().int(),

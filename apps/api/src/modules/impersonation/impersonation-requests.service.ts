@@ -46,6 +46,7 @@ import {
   saveState,
   stateOf,
   superAdminEmails,
+  superAdmins,
 } from './impersonation.repo.ts';
 import {
   actionOut,
@@ -526,4 +527,12 @@ export async function logs(ctx: AppContext, status: LogStatus | undefined) {
   let data = (await logEntries(ctx.db)).map((x) => logEntryOut(x, now));
   if (status) data = data.filter((x) => x.Status === status);
   return { Data: data };
+}
+
+/**
+ * GET /admin/impersonation/approvers: the SuperAdmins a request may be assigned to, by name and
+ * email, for anyone who may request (spec section 5: assignees are chosen among them).
+ */
+export async function approvers(ctx: AppContext) {
+  return { Data: (await superAdmins(ctx.db)).map((s) => ({ Email: s.email, Name: s.full_name })) };
 }

@@ -347,8 +347,13 @@ export async function findRequestSiteByKey(
 
 /** The emails of every staff member holding the SuperAdmin role, sorted. */
 export async function superAdminEmails(db: Queryable): Promise<string[]> {
-  const r = await db.query<{ email: string }>(
-    "SELECT s.email FROM staff s JOIN staff_roles r ON r.uid = s.uid WHERE r.role = 'SuperAdmin' ORDER BY s.email",
+  return (await superAdmins(db)).map((x) => x.email);
+}
+
+/** The staff holding SuperAdmin, by email: the possible assignees of a request. */
+export async function superAdmins(db: Queryable): Promise<Array<{ email: string; full_name: string }>> {
+  const r = await db.query<{ email: string; full_name: string }>(
+    "SELECT s.email, s.full_name FROM staff s JOIN staff_roles r ON r.uid = s.uid WHERE r.role = 'SuperAdmin' ORDER BY s.email",
   );
-  return r.rows.map((x) => x.email);
+  return r.rows;
 }

@@ -18,6 +18,7 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     imp.create(ctx, c, signedIn(c), c.body, originOf(c.request.headers)),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => imp.list(ctx, signedIn(c), c.query.status));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationApprovers, () => imp.approvers(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationTakenRoles, (c) =>
     imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
   );

@@ -878,3 +878,17 @@ describe('GET /admin/impersonation/taken-roles: what other live requests of a si
     expect(r.statusCode).toBe(400);
   });
 });
+
+describe('GET /admin/impersonation/approvers: who a request can be assigned to', () => {
+  it('lists every SuperAdmin by name and email, and nothing else, to any requester', async () => {
+    const helper = await t.login('helper@example.com');
+    const r = await t.call({ method: 'GET', url: '/admin/impersonation/approvers', session: helper });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toEqual({
+      Data: [
+        { Email: 'boss@example.com', Name: 'boss' },
+        { Email: 'chief@example.com', Name: 'chief' },
+      ],
+    });
+  });
+});

@@ -125,8 +125,8 @@ export const impersonation = {
   editTitle: 'Edit request {id}',
   roles: 'Roles',
   rolesTakenHint: 'Not offered, already requested or granted for this app by another request: {roles}.',
-  assigneeEmails: 'Assignee emails',
-  assigneeEmailsHint: 'Email addresses of SuperAdmins; separate several with commas.',
+  findAssignee: 'Find a SuperAdmin (name or email)',
+  superAdminsFailed: MESSAGES.superAdminListFailed as string,
   noSuperAdmins: 'There are no SuperAdmins to assign.',
   save: 'Save',
 

@@ -1,7 +1,6 @@
 import type { BodyOf, QueryOf, ResponseOf } from '@sac/contract/endpoints';
 import type { DISPLAY_STATUSES, ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { MESSAGES } from '@sac/contract/messages';
-import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 
@@ -78,17 +77,13 @@ export const useCustomerRoles = () =>
   });
 
 /**
- * The emails of the super users holding SuperAdmin (GET /admin/team): the possible assignees. Only
- * for viewers who may list the team; a failure toasts the spec's superadmin-list message.
+ * The SuperAdmins a request can be assigned to (GET /admin/impersonation/approvers), by name and
+ * email, for every requester; a failure toasts the spec's superadmin-list message.
  */
-export const useSuperAdminEmails = (enabled: boolean) =>
+export const useApprovers = () =>
   useQuery({
     queryKey: impersonationKeys.superAdmins(),
-    queryFn: async ({ signal }): Promise<string[]> =>
-      (await callApi('teamList', { signal })).Data.filter((u) => u.Roles.includes(ROLE_SUPER_ADMIN))
-        .map((u) => u.Email[0]?.Value ?? '')
-        .filter(Boolean),
-    enabled,
+    queryFn: async ({ signal }) => (await callApi('impersonationApprovers', { signal })).Data,
     staleTime: 60_000,
     meta: { errorToast: MESSAGES.superAdminListFailed },
   });

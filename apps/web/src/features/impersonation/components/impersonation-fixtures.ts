@@ -29,19 +29,11 @@ export const CUSTOMER_ROLES = [
   { Name: 'Support', Permissions: { EditData: true, ViewData: true } },
 ];
 
-export const TEAM = [
-  { Uid: 'u-super', roles: ['SuperAdmin'], email: 'superadmin@example.com' },
-  { Uid: 'u-super2', roles: ['SuperAdmin', 'Admin'], email: 'boss@example.com' },
-  { Uid: 'u-admin', roles: ['Admin'], email: 'admin@example.com' },
-].map((u) => ({
-  Uid: u.Uid,
-  FullName: u.email,
-  Email: [{ Type: 'Primary', Value: u.email }],
-  Roles: u.roles,
-  CreatedDate: '2024-03-07T10:00:00.000Z',
-  LastLoginDate: null,
-  Version: 1,
-}));
+/** GET /admin/impersonation/approvers: the SuperAdmins, by email, with their names. */
+export const APPROVERS = [
+  { Email: 'superadmin@example.com', Name: 'Super Admin' },
+  { Email: 'boss@example.com', Name: 'Big Boss' },
+];
 
 type Extra = {
   Id?: number;

@@ -5,9 +5,8 @@ import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { useCurrentUser } from '../../../lib/session.ts';
-import { useCustomerRoles, useSuperAdminEmails } from '../api/impersonation-api.ts';
-import { permissionNames, splitEmails } from './request-view.ts';
+import { useApprovers, useCustomerRoles } from '../api/impersonation-api.ts';
+import { permissionNames } from './request-view.ts';
 
 export interface RequestValues {
   Priority: Priority | '';
@@ -29,18 +28,19 @@ interface RequestFieldsProps {
   takenRoles: readonly string[];
 }
 
+/** With more SuperAdmins than this, a search field narrows the assignee choices. */
+const FIND_FROM = 6;
+
 /**
- * The fields a requester fills: priority, description, assignees (SuperAdmins from the team list;
- * an email input for viewers who cannot list the team), customer roles and their permissions.
+ * The fields a requester fills: priority, description, assignees (chosen among the SuperAdmins,
+ * spec section 5, with a search once they are many), customer roles and their permissions.
  */
 export function RequestFields({ idPrefix, values, set, touch, shown, takenRoles }: RequestFieldsProps) {
   const t = useT('impersonation');
   const common = useT('common');
-  const { permissions } = useCurrentUser();
-  const canListTeam = permissions.has('team.read');
-  const superAdmins = useSuperAdminEmails(canListTeam);
+  const approvers = useApprovers();
   const customerRoles = useCustomerRoles();
-  const [assigneeText, setAssigneeText] = useState(() => values.Assignees.join(', '));
+  const [find, setFind] = useState('');
 
   const roleNames = (customerRoles.data ?? []).map((r) => r.Name);
   const taken = roleNames.filter((n) => takenRoles.includes(n) && !values.ProxyRoles.includes(n));
@@ -48,9 +48,24 @@ export function RequestFields({ idPrefix, values, set, touch, shown, takenRoles 
   const permissionOptions = [
     ...new Set([...permissionNames(customerRoles.data ?? []), ...values.AdditionalPermissions]),
   ];
-  const assigneeOptions = superAdmins.data
-    ? [...new Set([...superAdmins.data, ...values.Assignees])]
+  // The SuperAdmins, and any assignee of the request who no longer is one (to be unticked).
+  const assigneeOptions: Array<{ value: string; label: string; hint?: string }> | undefined = approvers.data
+    ? [
+        ...approvers.data.map((a) => ({ value: a.Email, label: a.Email, hint: a.Name || undefined })),
+        ...values.Assignees.filter((e) => !approvers.data.some((a) => a.Email === e)).map((e) => ({
+          value: e,
+          label: e,
+        })),
+      ]
     : undefined;
+  const needle = find.trim().toLowerCase();
+  const shownAssignees = assigneeOptions?.filter(
+    (o) =>
+      !needle ||
+      values.Assignees.includes(o.value) ||
+      o.value.toLowerCase().includes(needle) ||
+      (o.hint ?? '').toLowerCase().includes(needle),
+  );
 
   return (
     <>
@@ -76,38 +91,37 @@ export function RequestFields({ idPrefix, values, set, touch, shown, takenRoles 
         onBlur={() => touch('Description')}
         required
       />
-      {assigneeOptions ? (
-        <CheckboxGroup
-          legend={t('assignees')}
-          name="Assignees"
-          options={assigneeOptions.map((e) => ({ value: e, label: e }))}
-          value={values.Assignees}
-          error={shown('Assignees') ?? (assigneeOptions.length === 0 ? t('noSuperAdmins') : undefined)}
-          onChange={(v) => set('Assignees', v)}
-          onBlur={() => touch('Assignees')}
-        />
-      ) : canListTeam && superAdmins.isPending ? (
+      {assigneeOptions && shownAssignees ? (
+        <>
+          {assigneeOptions.length > FIND_FROM ? (
+            <FormField
+              id={`${idPrefix}-find-assignee`}
+              name="findAssignee"
+              type="search"
+              autoComplete="off"
+              label={t('findAssignee')}
+              value={find}
+              onValueChange={setFind}
+            />
+          ) : null}
+          <CheckboxGroup
+            legend={t('assignees')}
+            name="Assignees"
+            options={shownAssignees}
+            value={values.Assignees}
+            error={shown('Assignees') ?? (assigneeOptions.length === 0 ? t('noSuperAdmins') : undefined)}
+            onChange={(v) => set('Assignees', v)}
+            onBlur={() => touch('Assignees')}
+          />
+        </>
+      ) : approvers.isPending ? (
         <p className="muted" role="status">
           {common('loading')}
         </p>
       ) : (
-        <FormField
-          id={`${idPrefix}-assignees`}
-          name="Assignees"
-          type="text"
-          inputMode="email"
-          autoComplete="off"
-          label={t('assigneeEmails')}
-          hint={t('assigneeEmailsHint')}
-          value={assigneeText}
-          error={shown('Assignees')}
-          onValueChange={(v) => {
-            setAssigneeText(v);
-            set('Assignees', splitEmails(v));
-          }}
-          onBlur={() => touch('Assignees')}
-          required
-        />
+        <p className="form-alert" role="alert">
+          {t('superAdminsFailed')}
+        </p>
       )}
       {customerRoles.isError ? (
         <div className="field">

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { IMPERSONATION_STORAGE_KEY } from '../../../lib/impersonation-mode.ts';
 import { paths } from '../../../lib/paths.ts';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
-import { admin, CUSTOMER_ROLES, request, support, TEAM } from './impersonation-fixtures.ts';
+import { APPROVERS, admin, CUSTOMER_ROLES, request, support } from './impersonation-fixtures.ts';
 import RequestImpersonationPage from './request-impersonation-page.tsx';
 
 const PATH = '/manage-customer/impersonate';
@@ -38,7 +38,7 @@ describe('request impersonation', () => {
       appById: () => ({ body: { Data: site } }),
       impersonationList: () => ({ body: { Data: [] } }),
       customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
-      teamList: () => ({ body: { Data: TEAM } }),
+      impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
       impersonationCreate: () => ({
         body: {
           Data: request(5),
@@ -93,16 +93,19 @@ describe('request impersonation', () => {
     });
   });
 
-  it("shows the customer roles failure, and an email input when the team can't be listed", async () => {
+  it('shows the customer roles failure, and the SuperAdmins to a Support requester', async () => {
     stubApi(support, {
       updateAccess: noGrant,
       appById: () => ({ body: { Data: site } }),
       impersonationList: () => ({ body: { Data: [] } }),
       customerRoles: () => ({ status: 400, body: {} }),
+      impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
     });
     renderPage();
     expect((await screen.findAllByText(MESSAGES.customerRolesFailed)).length).toBeGreaterThan(0);
-    expect(screen.getByRole('textbox', { name: 'Assignee emails' })).toBeTruthy();
+    const assignees = await screen.findByRole('group', { name: 'Assignees' });
+    expect(within(assignees).getByRole('checkbox', { name: 'boss@example.com' })).toBeTruthy();
+    expect(within(assignees).getByText('Big Boss')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
 
@@ -149,7 +152,7 @@ describe('request impersonation', () => {
       appById: () => ({ body: { Data: site } }),
       impersonationList: () => ({ body: { Data: [] } }),
       customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
-      teamList: () => ({ body: { Data: TEAM } }),
+      impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
     });
     renderPage();
     expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();

@@ -36,10 +36,3 @@ export function actionsFor(
 export function permissionNames(roles: readonly { Permissions: Record<string, boolean> }[]): string[] {
   return [...new Set(roles.flatMap((r) => Object.keys(r.Permissions)))];
 }
-
-/** 'a@x, b@y' -> ['a@x', 'b@y'] (the assignee input of viewers who cannot list the team). */
-export const splitEmails = (text: string): string[] =>
-  text
-    .split(/[,;\s]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);

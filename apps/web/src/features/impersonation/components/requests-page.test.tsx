@@ -2,7 +2,7 @@ import { MESSAGES } from '@sac/contract/messages';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
-import { admin, CUSTOMER_ROLES, request, superAdmin, support, TEAM } from './impersonation-fixtures.ts';
+import { APPROVERS, admin, CUSTOMER_ROLES, request, superAdmin, support } from './impersonation-fixtures.ts';
 import RequestsPage from './requests-page.tsx';
 
 const PATH = '/manage-superuser/impersonation/assigned-requests';
@@ -392,12 +392,13 @@ describe('edit and delete', () => {
     rows: ReturnType<typeof request>[],
     viewer: Viewer = admin,
     more: Parameters<typeof stubApi>[1] = {},
+    approvers: typeof APPROVERS = APPROVERS,
   ) =>
     stubApi(viewer, {
       ...more,
       ...list(rows),
       customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
-      teamList: () => ({ body: { Data: TEAM } }),
+      impersonationApprovers: () => ({ body: { Data: approvers } }),
       impersonationEdit: ({ body, url }) => ({
         body: {
           Data: {
@@ -474,7 +475,7 @@ describe('edit and delete', () => {
     const { calls } = stubApi(admin, {
       impersonationList: () => ({ body: { Data: rows } }),
       customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
-      teamList: () => ({ body: { Data: TEAM } }),
+      impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
       impersonationEdit: () => {
         rows = [request(22, { Request: { Priority: 'High', Description: 'Their reason' }, Version: 2 })];
         return {
@@ -504,8 +505,15 @@ describe('edit and delete', () => {
     ]);
   });
 
-  it('asks for a role, and takes assignee emails from a viewer who cannot list the team', async () => {
-    const { calls } = editRoutes([request(31, { Initiator: 'support@example.com' })], support);
+  it('asks for a role, and lets a Support requester choose SuperAdmins (with a search when many)', async () => {
+    const many = Array.from({ length: 8 }, (_, i) => ({
+      Email: `sa${i}@example.com`,
+      Name: `Admin Number ${i}`,
+    }));
+    const { calls } = editRoutes([request(31, { Initiator: 'support@example.com' })], support, {}, [
+      ...APPROVERS,
+      ...many,
+    ]);
     renderPage();
     fireEvent.click(within(await openRequest(31)).getByRole('button', { name: 'Edit' }));
     const form = screen.getByRole('dialog', { name: 'Edit request 31' });
@@ -513,18 +521,25 @@ describe('edit and delete', () => {
     fireEvent.click(within(roles).getByRole('checkbox', { name: 'Administrator' }));
     fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
     expect(within(form).getByText(MESSAGES.approveRolesRequired)).toBeTruthy();
-    const emails = within(form).getByRole('textbox', { name: 'Assignee emails' }) as HTMLInputElement;
-    expect(emails.value).toBe('superadmin@example.com');
-    fireEvent.change(emails, { target: { value: ' ' } });
+    const assignees = await within(form).findByRole('group', { name: 'Assignees' });
+    expect(
+      (within(assignees).getByRole('checkbox', { name: 'superadmin@example.com' }) as HTMLInputElement)
+        .checked,
+    ).toBe(true);
+    fireEvent.click(within(assignees).getByRole('checkbox', { name: 'superadmin@example.com' }));
     expect(within(form).getByText(MESSAGES.editAssigneesRequired)).toBeTruthy();
-    fireEvent.change(emails, { target: { value: 'superadmin@example.com, boss@example.com' } });
+    fireEvent.change(within(form).getByRole('searchbox', { name: 'Find a SuperAdmin (name or email)' }), {
+      target: { value: 'number 7' },
+    });
+    expect(within(assignees).getAllByRole('checkbox')).toHaveLength(1);
+    fireEvent.click(within(assignees).getByRole('checkbox', { name: 'sa7@example.com' }));
     fireEvent.click(within(roles).getByRole('checkbox', { name: 'Analyst' }));
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.some((c) => c.id === 'teamList')).toBe(false);
     expect(
       (calls.find((c) => c.id === 'impersonationEdit')!.body as { Assignees: string[] }).Assignees,
-    ).toEqual(['superadmin@example.com', 'boss@example.com']);
+    ).toEqual(['sa7@example.com']);
   });
 
   it('deletes after confirmation and removes the row without refetching', async () => {
