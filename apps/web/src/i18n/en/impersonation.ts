@@ -76,7 +76,8 @@ export const impersonation = {
   none: 'None',
   utc: '{time} UTC',
   noActions: 'There is nothing you can do with this request.',
-  expiredNote: 'This access has expired; no action applies any more.',
+  expiredNote:
+    'This access has expired, so it can no longer be used, changed or revoked. Ask again if access is still needed.',
   notGranted: MESSAGES.customerNotGrantedImpersonation as string,
   approverCoolingDown:
     'You became a SuperAdmin recently: you can approve impersonation requests from {time} UTC (a cool-down after every promotion).',
@@ -155,7 +156,9 @@ export const impersonation = {
   logActor: 'By',
   logAt: 'When',
   logDetails: 'Details of this step',
-  requestNotListed: 'The request is no longer listed (it may have been deleted).',
+  requestDeleted: 'This request was deleted.',
+  requestNotVisible:
+    'You cannot open this request: only its requester, its assignees and SuperAdmins can see it.',
   'event.request': 'Requested',
   'event.customer-request': 'Requested for the customer',
   'event.edit': 'Edited',

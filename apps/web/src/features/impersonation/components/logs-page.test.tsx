@@ -93,3 +93,31 @@ describe('impersonation logs table', () => {
     expect(calls.some((c) => c.id === 'impersonationLogs')).toBe(false);
   });
 });
+
+describe('a log entry whose request is not listed', () => {
+  it('says the request was deleted, or that the viewer may not see it', async () => {
+    stubApi(support, {
+      impersonationLogs: () => ({
+        body: {
+          Data: [
+            entry(21, 9, { Event: 'delete', Status: 'Deleted' }),
+            entry(20, 9),
+            entry(19, 8, { Actor: 'boss@example.com' }),
+          ],
+        },
+      }),
+      impersonationList: () => ({ body: { Data: [] } }),
+    });
+    renderPage();
+    await screen.findAllByText('analytical-engine');
+    fireEvent.click(screen.getByRole('button', { name: 'View log entry 20' }));
+    expect(await screen.findByText('This request was deleted.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    fireEvent.click(screen.getByRole('button', { name: 'View log entry 19' }));
+    expect(
+      await screen.findByText(
+        'You cannot open this request: only its requester, its assignees and SuperAdmins can see it.',
+      ),
+    ).toBeTruthy();
+  });
+});

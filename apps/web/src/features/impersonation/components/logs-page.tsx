@@ -88,6 +88,7 @@ export default function LogsPage() {
           log={open}
           request={requests.data?.find((r) => r.Id === open.RequestId)}
           requestLoading={requests.fetchStatus === 'fetching' && !requests.data}
+          requestDeleted={logs.data?.some((l) => l.RequestId === open.RequestId && l.Status === 'Deleted')}
           onClose={() => setOpenId(undefined)}
         />
       ) : null}

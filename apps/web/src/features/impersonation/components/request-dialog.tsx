@@ -11,7 +11,7 @@ import { EditRequestForm } from './edit-request-form.tsx';
 import { LogEntryDetails } from './log-entry-details.tsx';
 import { RejectForm } from './reject-form.tsx';
 import { RequestDetails } from './request-details.tsx';
-import { actionsFor, type RequestAction } from './request-view.ts';
+import { actionsFor, type RequestAction, statusAt, useExpiryClock } from './request-view.ts';
 import { RevokeForm } from './revoke-form.tsx';
 
 type View = 'details' | RequestAction;
@@ -31,6 +31,8 @@ interface RequestDialogProps {
   log?: LogEntry;
   /** The request is still being looked up (the logs popup). */
   requestLoading?: boolean;
+  /** The request was deleted (a step of its log says so), when it is not listed. */
+  requestDeleted?: boolean;
   onClose: () => void;
 }
 
@@ -39,7 +41,7 @@ interface RequestDialogProps {
  * viewer (approve, reject, revoke for approvers; edit, delete for the requester of a pending one;
  * none once expired). Each action opens its form in the same popup; Back returns to the details.
  */
-export function RequestDialog({ request, log, requestLoading, onClose }: RequestDialogProps) {
+export function RequestDialog({ request, log, requestLoading, requestDeleted, onClose }: RequestDialogProps) {
   const t = useT('impersonation');
   const common = useT('common');
   const viewer = useCurrentUser();
@@ -63,12 +65,9 @@ export function RequestDialog({ request, log, requestLoading, onClose }: Request
   }, [view]);
 
   const r = request;
+  const now = useExpiryClock(r ? [r] : undefined);
   const actions = r
-    ? actionsFor(
-        r,
-        { email: viewer.email, isApprover: viewer.permissions.has('impersonation.approve') },
-        Date.now(),
-      )
+    ? actionsFor(r, { email: viewer.email, isApprover: viewer.permissions.has('impersonation.approve') }, now)
     : [];
   const back = () => setView('details');
   const title =
@@ -101,9 +100,13 @@ export function RequestDialog({ request, log, requestLoading, onClose }: Request
             {common('loading')}
           </p>
         ) : (
-          <p className="muted">{t('requestNotListed')}</p>
+          <p className="muted">{t(requestDeleted ? 'requestDeleted' : 'requestNotVisible')}</p>
         )}
-        {r && r.Action.Status === 'Expired' ? <p className="muted">{t('expiredNote')}</p> : null}
+        {r && statusAt(r, now) === 'Expired' ? (
+          <p className="muted" role="status">
+            {t('expiredNote')}
+          </p>
+        ) : null}
         {r && actions.length > 0 ? (
           <div className="form-actions dialog-actions">
             {actions.includes('approve') ? (

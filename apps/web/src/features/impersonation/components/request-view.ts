@@ -1,5 +1,6 @@
 import { availableActions, type RequestState } from '@sac/contract/impersonation';
-import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
+import type { DISPLAY_STATUSES, ImpersonationRequest } from '@sac/contract/impersonation-api';
+import { useEffect, useState } from 'react';
 
 export type RequestAction = ReturnType<typeof availableActions>[number];
 
@@ -35,4 +36,33 @@ export function actionsFor(
 /** The permission names of the customer roles (their Permissions objects' keys), in first-seen order. */
 export function permissionNames(roles: readonly { Permissions: Record<string, boolean> }[]): string[] {
   return [...new Set(roles.flatMap((r) => Object.keys(r.Permissions)))];
+}
+
+/** The status to show now: an Approved grant whose time is up reads Expired without a refetch. */
+export function statusAt(r: ImpersonationRequest, now: number): (typeof DISPLAY_STATUSES)[number] {
+  const ends = r.Action.ExpiresAt ? Date.parse(r.Action.ExpiresAt) : Number.NaN;
+  return r.Action.Status === 'Approved' && ends <= now ? 'Expired' : r.Action.Status;
+}
+
+/** Longest timeout a browser keeps (about 24.8 days); a later expiry is waited for in steps. */
+const MAX_TIMEOUT = 2_147_483_647;
+
+/**
+ * The time now, renewed when the first of the listed grants expires: the list and its popup turn
+ * it Expired, and take its actions away, at that moment.
+ */
+export function useExpiryClock(requests: readonly ImpersonationRequest[] | undefined): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const next = Math.min(
+      ...(requests ?? [])
+        .filter((r) => r.Action.Status === 'Approved' && r.Action.ExpiresAt)
+        .map((r) => Date.parse(r.Action.ExpiresAt!))
+        .filter((at) => at > now),
+    );
+    if (!Number.isFinite(next)) return;
+    const id = setTimeout(() => setNow(Date.now()), Math.min(next - Date.now() + 50, MAX_TIMEOUT));
+    return () => clearTimeout(id);
+  }, [requests, now]);
+  return now;
 }

@@ -118,6 +118,37 @@ describe('request popup', () => {
     expect(within(dialog).queryByRole('button', { name: 'Revoke' })).toBeNull();
   });
 
+  it('turns a live grant Expired in place when its time is up, and takes its actions away', async () => {
+    const ends = new Date(Date.now() + 400).toISOString();
+    stubApi(
+      superAdmin,
+      list([
+        request(8, {
+          Action: {
+            Status: 'Approved',
+            ExpiresAt: ends,
+            ActionTakenBy: 'superadmin@example.com',
+            ActionTakenAt: '2025-01-02T03:34:05.000Z',
+            ApprovedProxyRoles: ['Analyst'],
+          },
+        }),
+      ]),
+    );
+    renderPage();
+    const dialog = await openRequest(8);
+    expect(within(dialog).getByRole('button', { name: 'Revoke' })).toBeTruthy();
+    expect(
+      await within(dialog).findByText(
+        'This access has expired, so it can no longer be used, changed or revoked. Ask again if access is still needed.',
+        {},
+        { timeout: 3000 },
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Revoke' })).toBeNull();
+    const table = screen.getByRole('table', { name: 'Impersonation requests' });
+    expect(within(table).getByText('Expired')).toBeTruthy();
+  });
+
   it('disables Approve with the reason while the customer has not granted permission', async () => {
     stubApi(superAdmin, list([request(6, { Impersonation: false })]));
     renderPage();
@@ -184,7 +215,7 @@ describe('request popup', () => {
             Action: { Status: 'Approved' },
             ApprovedProxyRoles: ['Analyst'],
             ApprovedAdditionalPermissions: [],
-            ExpiresAt: '2025-01-02T05:04:05.000Z',
+            ExpiresAt: '2099-01-02T05:04:05.000Z',
             Initiator: 'admin@example.com',
           },
           userStatus: 'existingUser',

@@ -8,6 +8,7 @@ import { useCurrentUser } from '../../../lib/session.ts';
 import { useRequests } from '../api/impersonation-api.ts';
 import { NoImpersonationAccess } from './no-access.tsx';
 import { RequestDialog } from './request-dialog.tsx';
+import { statusAt, useExpiryClock } from './request-view.ts';
 import { StatusBadge } from './status-badge.tsx';
 import { StatusFilter, useStatusFilter } from './status-filter.tsx';
 
@@ -23,13 +24,14 @@ export default function RequestsPage() {
   const [status, setStatus] = useStatusFilter();
   const list = useRequests(status, allowed);
   const [openId, setOpenId] = useState<number | undefined>();
+  const now = useExpiryClock(list.data);
 
   const columns = useMemo<Column<ImpersonationRequest>[]>(
     () => [
       { id: 'id', header: t('requestId'), cell: (r) => r.Id },
       { id: 'app', header: t('appName'), cell: (r) => r.AppName },
       { id: 'priority', header: t('priority'), cell: (r) => t(`priority.${r.Request.Priority}`) },
-      { id: 'status', header: t('status'), cell: (r) => <StatusBadge status={r.Action.Status} /> },
+      { id: 'status', header: t('status'), cell: (r) => <StatusBadge status={statusAt(r, now)} /> },
       {
         id: 'actions',
         header: t('actions'),
@@ -45,7 +47,7 @@ export default function RequestsPage() {
         ),
       },
     ],
-    [t],
+    [t, now],
   );
 
   if (!allowed) return <NoImpersonationAccess />;
