@@ -26,3 +26,13 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     </button>
   );
 }
+
+/** An identifier or key as code, with a Copy button named after what it copies. */
+export function CopyableCode({ text, label }: { text: string; label: string }) {
+  return (
+    <span className="copyable">
+      <code>{text}</code>
+      <CopyButton text={text} label={label} />
+    </span>
+  );
+}

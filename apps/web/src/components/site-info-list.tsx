@@ -1,6 +1,7 @@
 import { planStatusText, type SiteInfo } from '@sac/contract/customers';
 import { formatDate } from '../lib/date-format.ts';
 import { useT } from '../lib/i18n.tsx';
+import { CopyableCode } from './copy-button.tsx';
 import { DetailList } from './detail-list.tsx';
 
 /**
@@ -17,7 +18,10 @@ export function SiteInfoList({ site: s, featuresHeadingId }: { site: SiteInfo; f
         items={[
           { label: t('site.appId'), value: s.appId },
           { label: t('site.appName'), value: s.AppName },
-          { label: t('site.apiKey'), value: <code>{s.ApiKey}</code> },
+          {
+            label: t('site.apiKey'),
+            value: <CopyableCode text={s.ApiKey} label={t('copyApiKey', { site: s.AppName })} />,
+          },
           { label: t('site.owner'), value: s.OwnerEmail },
           { label: t('site.status'), value: s.Status === 'active' ? t('site.active') : t('site.inactive') },
           { label: t('site.plan'), value: s.Plan },

@@ -50,6 +50,9 @@ export const common = {
   pageSummaryMore: 'Showing {from}–{to} of more than {total}',
   close: 'Close',
   copy: 'Copy',
+  copyUid: 'Copy the UID',
+  copyApiKey: 'Copy the API key of {site}',
+  copyRequestId: 'Copy the request id',
   copied: 'Copied to the clipboard.',
   copyFailed: 'Could not copy: select the text and copy it yourself.',
   // The time picker (components/time-picker.tsx)

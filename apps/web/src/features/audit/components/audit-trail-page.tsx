@@ -1,6 +1,7 @@
 import { AUDIT_ACTIONS } from '@sac/contract/audit';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { CopyableCode } from '../../../components/copy-button.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { DetailList } from '../../../components/detail-list.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
@@ -177,6 +178,7 @@ function TargetCell({ e }: { e: AuditEvent }) {
 
 function EventDialog({ e, zone, onClose }: { e: AuditEvent; zone: string; onClose: () => void }) {
   const t = useT('audit');
+  const common = useT('common');
   const none = t('none');
   return (
     <Dialog title={t('detailsTitle', { id: e.Id })} onClose={onClose} wide>
@@ -190,7 +192,10 @@ function EventDialog({ e, zone, onClose }: { e: AuditEvent; zone: string; onClos
           { label: t('customer'), value: e.CustomerUid ?? none },
           { label: t('site'), value: e.AppId ?? none },
           { label: t('clientAddress'), value: e.ClientAddress ?? none },
-          { label: t('requestId'), value: e.RequestId ? <code>{e.RequestId}</code> : none },
+          {
+            label: t('requestId'),
+            value: e.RequestId ? <CopyableCode text={e.RequestId} label={common('copyRequestId')} /> : none,
+          },
           { label: t('impersonation'), value: e.ImpersonationRequestId ?? none },
         ]}
       />

@@ -1,3 +1,4 @@
+import { CopyableCode } from '../../../components/copy-button.tsx';
 import { DetailList } from '../../../components/detail-list.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
 import { formatDateTime } from '../../../lib/date-format.ts';
@@ -7,6 +8,7 @@ import { useUserProfile } from '../api/customers-api.ts';
 /** Account info of the customer view (userprofilebyuid); times in UTC. */
 export function AccountInfoSection({ uid }: { uid: string }) {
   const t = useT('customers');
+  const common = useT('common');
   const account = useUserProfile(uid);
   const a = account.data;
   const dash = t('notSet');
@@ -20,7 +22,7 @@ export function AccountInfoSection({ uid }: { uid: string }) {
           items={[
             {
               label: t('uid'),
-              value: <code>{a.Uid}</code>,
+              value: <CopyableCode text={a.Uid} label={common('copyUid')} />,
             },
             { label: t('authEmail'), value: a.AuthEmail || dash },
             { label: t('accountCreated'), value: formatDateTime(a.CreatedDate) || dash },

@@ -1,6 +1,7 @@
 import type { Site } from '@sac/contract/customers';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { CopyableCode } from '../../../components/copy-button.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
@@ -33,7 +34,11 @@ export function SiteInformationSection({ uid }: { uid: string }) {
   const columns = useMemo(() => {
     const base = (withRole: boolean): Column<Site>[] => [
       { id: 'name', header: t('appName'), cell: (s) => s.AppName },
-      { id: 'apiKey', header: t('apiKey'), cell: (s) => <code>{s.ApiKey}</code> },
+      {
+        id: 'apiKey',
+        header: t('apiKey'),
+        cell: (s) => <CopyableCode text={s.ApiKey} label={common('copyApiKey', { site: s.AppName })} />,
+      },
       ...(withRole ? [{ id: 'role', header: t('role'), cell: (s: Site) => s.Role }] : []),
       { id: 'plan', header: t('plan'), cell: (s) => s.Plan },
       {

@@ -107,7 +107,8 @@ describe('customer view', () => {
 
     await screen.findByText(UID);
     const acc = section('Account Info');
-    expect(detail(acc, 'UID')).toBe(UID);
+    expect(detail(acc, 'UID')).toBe(`${UID}Copy`);
+    expect(within(acc).getByRole('button', { name: 'Copy the UID' })).toBeTruthy();
     expect(detail(acc, 'Authentication Email')).toBe('ada.auth@example.com');
     expect(detail(acc, 'Account Creation Date (UTC)')).toBe('03-07-2024 10:20:30');
     expect(detail(acc, 'Time Zone')).toBe('Europe/London');
