@@ -10,7 +10,7 @@ import { requiredText } from './validation.ts';
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, a 30 s step. */
 export const TOTP = { digits: 6, stepSeconds: 30, algorithm: 'SHA1' } as const;
 export const RECOVERY_CODE_COUNT = 10;
-export const PASSKEY_NAME_MAX = 64;
+const PASSKEY_NAME_MAX = 64;
 /** How long the ticket between the password and the second step lives. */
 export const SECOND_STEP_TTL_MINUTES = 5;
 
@@ -49,13 +49,13 @@ const ticket = z
   .regex(/^[A-Za-z0-9_-]+$/, MFA_MESSAGES.ticketInvalid);
 
 /** Six digits, checked before any work. */
-export const totpCode = z
+const totpCode = z
   .string({ error: MFA_MESSAGES.codeFormat })
   .trim()
   .regex(/^\d{6}$/, MFA_MESSAGES.codeFormat);
 
 /** 12 base32 letters in groups of four, as shown (abcd-efgh-2345); case and dashes do not matter. */
-export const recoveryCode = z
+const recoveryCode = z
   .string({ error: MFA_MESSAGES.recoveryFormat })
   .trim()
   .regex(/^[A-Za-z2-7]{4}-?[A-Za-z2-7]{4}-?[A-Za-z2-7]{4}$/, MFA_MESSAGES.recoveryFormat);
@@ -117,7 +117,7 @@ export const passkeyAssertion = z.object({
 const webauthnOptions = z.object({ challenge: z.string() }).catchall(z.unknown());
 export const passkeyOptionsResponse = z.object({ Options: webauthnOptions });
 
-export const SECOND_FACTOR_METHODS = ['passkey', 'totp', 'recovery'] as const;
+const SECOND_FACTOR_METHODS = ['passkey', 'totp', 'recovery'] as const;
 export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
 
 /** The session pair and who signed in: the answer of a completed sign-in. */
@@ -189,7 +189,6 @@ export const myFactorsResponse = z.object({
   Passkeys: z.array(passkeyInfo),
   RecoveryCodesLeft: z.number().int(),
 });
-export type MyFactors = z.infer<typeof myFactorsResponse>;
 
 export const totpConfirmBody = z.object({ Code: totpCode });
 /** RecoveryCodes: present when this made the account's first factor (shown once). */

@@ -50,6 +50,9 @@ export function UserMenu() {
             <Link role="menuitem" className="menu-item" to={paths.mySessions} onClick={close}>
               {t('mySessions')}
             </Link>
+            <Link role="menuitem" className="menu-item" to={paths.security} onClick={close}>
+              {t('signInSecurity')}
+            </Link>
             <Link role="menuitem" className="menu-item" to="/account/change-password" onClick={close}>
               {t('changePassword')}
             </Link>

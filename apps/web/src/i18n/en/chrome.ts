@@ -11,6 +11,7 @@ export const chrome = {
   changePassword: 'Change password',
   myProfile: 'My profile',
   mySessions: 'My sessions',
+  signInSecurity: 'Sign-in security',
   logout: 'Logout',
   signedInAs: 'Signed in as',
   breadcrumb: 'Breadcrumb',
