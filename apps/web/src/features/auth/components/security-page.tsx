@@ -161,7 +161,7 @@ export default function SecurityPage() {
       ) : null}
       <PasswordField value={password} onChange={setPassword} />
 
-      <h2>{t('passkeysHeading')}</h2>
+      <h2 className="mfa-heading">{t('passkeysHeading')}</h2>
       {f && f.Passkeys.length > 0 ? (
         <div className="data-table table-scroll">
           <table>
@@ -184,7 +184,12 @@ export default function SecurityPage() {
       ) : (
         <p className="muted">{factors.isPending ? '…' : t('noPasskeys')}</p>
       )}
-      <form onSubmit={onAddPasskey} noValidate aria-label={ta('addPasskey')} className="inline-form">
+      <form
+        onSubmit={onAddPasskey}
+        noValidate
+        aria-label={ta('addPasskey')}
+        className="inline-form mfa-block"
+      >
         <FormField
           id="new-passkey-name"
           name="passkeyName"
@@ -200,7 +205,7 @@ export default function SecurityPage() {
         </button>
       </form>
 
-      <h2>{t('authenticatorHeading')}</h2>
+      <h2 className="mfa-heading">{t('authenticatorHeading')}</h2>
       {f?.Totp ? (
         <p>
           {t('totpOn', {
@@ -263,7 +268,7 @@ export default function SecurityPage() {
         </>
       )}
 
-      <h2>{t('recoveryCodesHeading')}</h2>
+      <h2 className="mfa-heading">{t('recoveryCodesHeading')}</h2>
       {f && (f.Totp || f.Passkeys.length > 0) ? (
         <p>
           {t('recoveryLeft', { n: f.RecoveryCodesLeft })}{' '}
