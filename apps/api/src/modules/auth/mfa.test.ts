@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { type SoftPasskey, softPasskey } from '../../../test/soft-authenticator.ts';
+import { loadConfig } from '../../config.ts';
 import { base32Decode, totpCodeAt, totpStepOf } from './totp.ts';
 
 type Pair = { xtoken: string; xsign: string };
@@ -474,5 +475,18 @@ describe('STAFF_MFA=required', () => {
     expect(done.json().xtoken).toBeDefined();
     const next = await call('/admin/login', { email: 'newpk@example.com', password: PASSWORD });
     expect(next.json().SecondStep.Methods).toEqual(['passkey', 'recovery']);
+  });
+});
+
+describe('the STAFF_MFA setting', () => {
+  it('is required by default, optional by default only with demo data, and refuses other values', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).staffMfa).toBe('required');
+    expect(loadConfig({ DEMO_DATA: '0' }).staffMfa).toBe('required');
+    expect(loadConfig({}).staffMfa).toBe('optional'); // the embedded database's demo
+    expect(loadConfig({ STAFF_MFA: 'required' }).staffMfa).toBe('required');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', STAFF_MFA: 'optional' }).staffMfa).toBe('optional');
+    expect(() => loadConfig({ STAFF_MFA: 'yes' })).toThrow(
+      "STAFF_MFA must be 'required' or 'optional', got 'yes'",
+    );
   });
 });
