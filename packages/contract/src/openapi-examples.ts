@@ -41,8 +41,9 @@ const STRING_BY_NAME: ReadonlyArray<readonly [RegExp, string]> = [
   [/^RequestId$/, 'req-7f3a'],
   [/(Address)$/, '203.0.113.7'],
   [/^SecurityReportTime$/, '08:00'],
-  // a one-time code of an authenticator app
+  // a one-time code of an authenticator app; the second step's ticket (base64url)
   [/^Code$/, '492039'],
+  [/^Ticket$/, 'c2Vjb25kLXN0ZXAtdGlja2V0LWV4YW1wbGU'],
   // custom objects: a JSON Schema and a sample object, both as JSON text
   [/^Schema$/, '{"type":"object","properties":{"sku":{"type":"string"}},"required":["sku"]}'],
   [/^Sample$/, '{"sku":"A-100"}'],
