@@ -20,6 +20,8 @@ export const MFA_MESSAGES = {
   wrongCode: 'That code is not correct, or it was already used. Wait for the next code and try again.',
   wrongRecoveryCode: 'That recovery code is not correct, or it was already used.',
   passkeyRefused: 'That passkey was not accepted for this account. Try another passkey or a code.',
+  locked:
+    'Too many failed sign-in attempts (wrong passwords or codes): this account is locked for a few minutes. Please try again later.',
   ticketInvalid:
     'This sign-in has expired or was already completed. Please sign in again with your password.',
   passkeyNameRequired: 'Passkey name is required.',

@@ -331,9 +331,9 @@ export async function checkCurrentPassword(
 }
 
 /** 974 with Retry-After: the account is locked until `until` (or was just found locked). */
-export function lockedError(until: Date | null, now: Date): AppError {
+export function lockedError(until: Date | null, now: Date, description?: string): AppError {
   const end = until ? new Date(until).getTime() : now.getTime();
-  return Object.assign(new AppError('accountLocked'), {
+  return Object.assign(new AppError('accountLocked', description), {
     retryAfterSeconds: Math.max(1, Math.ceil((end - now.getTime()) / 1000)),
   });
 }

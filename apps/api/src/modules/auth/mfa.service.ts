@@ -98,7 +98,7 @@ export async function secondStep(
       action: 'mfa.failed',
       details: { method: body.Method, reason: 'locked' },
     });
-    throw lockedError(staff.locked_until, now);
+    throw lockedError(staff.locked_until, now, MFA_MESSAGES.locked);
   }
 
   const ok =

@@ -185,7 +185,11 @@ describe('one-time codes (TOTP)', () => {
     // the fifth failure locked it: the right code is refused now, and so is the password
     const locked = await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) });
     expect(locked.statusCode).toBe(429);
-    expect(locked.json().ErrorCode).toBe(974);
+    expect(locked.json()).toMatchObject({
+      ErrorCode: 974,
+      Description:
+        'Too many failed sign-in attempts (wrong passwords or codes): this account is locked for a few minutes. Please try again later.',
+    });
     expect(locked.headers['retry-after']).toBe('60');
     expect((await passwordLogin('lock2@example.com')).statusCode).toBe(401);
     expect(await activity('mfa.failed', 'lock2@example.com')).toHaveLength(4);
