@@ -1,3 +1,5 @@
+import { base32Decode, totpCodeAt, totpStepOf } from '../apps/api/src/modules/auth/totp.ts';
+import { softPasskey } from '../apps/api/test/soft-authenticator.ts';
 import { freshDir, ms, percentile, startServer } from './support.ts';
 
 const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
@@ -19,8 +21,9 @@ export async function benchAuthLatency(): Promise<void> {
   if (process.env.BENCH_DATABASE_URL)
     legs.push(['PostgreSQL', { DATABASE_URL: process.env.BENCH_DATABASE_URL }]);
   for (const [name, env] of legs) {
+    const port = Number(process.env.BENCH_AUTH_PORT ?? 3943);
     const server = await startServer({
-      port: 3943,
+      port,
       dataDir: freshDir('latency'),
       env: { DEMO_PASSWORD: 'Bench#Pass1', ...env },
     });
@@ -42,8 +45,145 @@ export async function benchAuthLatency(): Promise<void> {
       console.log(
         `${name}: GET /admin/session p50 ${ms(percentile(calls, 50))} p95 ${ms(percentile(calls, 95))} (500 calls)`,
       );
+      await benchSecondFactors(name, server.url, `http://localhost:${port}`);
     } finally {
       await server.stop();
     }
   }
+}
+
+const PASSWORD = 'Bench#Pass1';
+const post = (url: string, body: unknown, extra: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { ...HEADERS, ...extra }, body: JSON.stringify(body) });
+const put = (url: string, body: unknown, extra: Record<string, string> = {}) =>
+  fetch(url, { method: 'PUT', headers: { ...HEADERS, ...extra }, body: JSON.stringify(body) });
+
+/** The second step's ticket after a right password (the account has a factor). */
+async function ticket(url: string, email: string): Promise<string> {
+  const r = (await (await post(`${url}/admin/login`, { email, password: PASSWORD })).json()) as {
+    SecondStep?: { Ticket: string };
+  };
+  if (!r.SecondStep) throw new Error(`${email}: no second step`);
+  return r.SecondStep.Ticket;
+}
+
+const line = (name: string, what: string, xs: number[]) =>
+  console.log(
+    `${name}: ${what} p50 ${ms(percentile(xs, 50))} p95 ${ms(percentile(xs, 95))} (${xs.length} sign-ins)`,
+  );
+
+/**
+ * Sign-in with a second factor, whole (password, then the second step) and the second step alone:
+ * password + passkey (a software P-256 authenticator, as a browser's answer) on the SuperAdmin,
+ * and password + one-time code on the three demo accounts. A code is good once per 30 s step
+ * (replays are refused), so each account signs in once per step: the TOTP leg takes a few steps.
+ */
+async function benchSecondFactors(name: string, url: string, origin: string): Promise<void> {
+  const ORIGIN = { Origin: origin };
+  const session = async (email: string) =>
+    (await (await post(`${url}/admin/login`, { email, password: PASSWORD })).json()) as Record<
+      string,
+      string
+    >;
+
+  // password + passkey
+  const key = softPasskey();
+  const admin = await session('superadmin@example.com');
+  const pair = { xtoken: admin.xtoken!, xsign: admin.xsign! };
+  const reg = (await (
+    await post(`${url}/admin/account/mfa/passkey-options`, { password: PASSWORD }, { ...pair, ...ORIGIN })
+  ).json()) as { Options: { challenge: string; rp: { id?: string } } };
+  const added = await post(
+    `${url}/admin/account/mfa/passkeys`,
+    { Name: 'Bench key', Response: key.register(reg.Options, origin) },
+    { ...pair, ...ORIGIN },
+  );
+  if (!added.ok) throw new Error(`passkey: ${added.status} ${await added.text()}`);
+  const whole: number[] = [];
+  const step: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const t0 = performance.now();
+    const Ticket = await ticket(url, 'superadmin@example.com');
+    const t1 = performance.now();
+    const o = (await (await post(`${url}/admin/login/passkey-options`, { Ticket }, ORIGIN)).json()) as {
+      Options: { challenge: string; rpId?: string };
+    };
+    const r = await post(`${url}/admin/login/second-step`, {
+      Ticket,
+      Method: 'passkey',
+      Response: key.assert(o.Options, origin),
+    });
+    if (!r.ok) throw new Error(`passkey sign-in: ${r.status} ${await r.text()}`);
+    await r.arrayBuffer();
+    const t2 = performance.now();
+    whole.push(t2 - t0);
+    step.push(t2 - t1);
+  }
+  line(
+    name,
+    'password + passkey, whole sign-in',
+    whole.sort((a, b) => a - b),
+  );
+  line(
+    name,
+    'passkey step alone (options + assertion)',
+    step.sort((a, b) => a - b),
+  );
+
+  // password + one-time code
+  const accounts = ['admin@example.com', 'support@example.com', 'superadmin@example.com'];
+  const secrets = new Map<string, Buffer>();
+  const lastStep = new Map<string, number>();
+  for (const email of accounts) {
+    // the SuperAdmin has a passkey now: its app is set up in the session it already holds
+    const s = email === 'superadmin@example.com' ? pair : await session(email);
+    const p = { xtoken: s.xtoken!, xsign: s.xsign! };
+    const { Secret } = (await (
+      await post(`${url}/admin/account/mfa/totp`, { password: PASSWORD }, p)
+    ).json()) as {
+      Secret: string;
+    };
+    const secret = base32Decode(Secret);
+    const now = totpStepOf(new Date());
+    const ok = await put(`${url}/admin/account/mfa/totp`, { Code: totpCodeAt(secret, now) }, p);
+    if (!ok.ok) throw new Error(`totp set-up: ${ok.status} ${await ok.text()}`);
+    secrets.set(email, secret);
+    lastStep.set(email, now);
+  }
+  const totpWhole: number[] = [];
+  const totpStep: number[] = [];
+  const want = 12;
+  while (totpWhole.length < want) {
+    const now = totpStepOf(new Date());
+    let used = false;
+    for (const [email, secret] of secrets) {
+      if (totpWhole.length >= want || (lastStep.get(email) ?? 0) >= now) continue;
+      const t0 = performance.now();
+      const Ticket = await ticket(url, email);
+      const t1 = performance.now();
+      const r = await post(`${url}/admin/login/second-step`, {
+        Ticket,
+        Method: 'totp',
+        Code: totpCodeAt(secret, now),
+      });
+      if (!r.ok) throw new Error(`totp sign-in: ${r.status} ${await r.text()}`);
+      await r.arrayBuffer();
+      const t2 = performance.now();
+      totpWhole.push(t2 - t0);
+      totpStep.push(t2 - t1);
+      lastStep.set(email, now);
+      used = true;
+    }
+    if (!used) await new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 20));
+  }
+  line(
+    name,
+    'password + one-time code, whole sign-in',
+    totpWhole.sort((a, b) => a - b),
+  );
+  line(
+    name,
+    'one-time code step alone',
+    totpStep.sort((a, b) => a - b),
+  );
 }

@@ -154,6 +154,10 @@ test('the shell, dashboard, account, notifications, offline overlay and an unkno
     .first()
     .click();
   await audit(page, 'change password, errors shown');
+  await page.goto('/account/security');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign-in security' })).toBeVisible();
+  await expect(page.getByText('No passkeys yet.')).toBeVisible();
+  await audit(page, 'sign-in security');
   await page.goto('/no/such/screen');
   await expect(page).toHaveURL(/\/dashboard$/);
   await audit(page, 'unknown path (404 goes to the dashboard)');

@@ -90,6 +90,8 @@ export default defineConfig({
         HOST: '127.0.0.1',
         DATA_DIR,
         DEMO_PASSWORD,
+        // The specs sign in with a password alone; staff-mfa.spec.ts sets up its own factors.
+        STAFF_MFA: 'optional',
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         CONSOLE_ORIGINS: `${BASE_URL},http://localhost:${API_PORT}`,
         LOG_LEVEL: 'info',

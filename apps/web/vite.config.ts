@@ -23,6 +23,10 @@ export default defineConfig({
           if (id.includes('node_modules/react-router')) return 'vendor-router';
           if (id.includes('node_modules/@tanstack')) return 'vendor-query';
           if (id.includes('node_modules/zod')) return 'vendor-zod';
+          // Loaded on demand only (a QR code while setting up an app, a passkey prompt): never
+          // with the sign-in screen.
+          if (id.includes('node_modules/qrcode-generator')) return 'vendor-qr';
+          if (id.includes('node_modules/@simplewebauthn')) return 'vendor-webauthn';
           return 'vendor';
         },
       },

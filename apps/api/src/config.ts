@@ -61,6 +61,11 @@ export interface Config {
   approverCoolDownMs: number;
   demoPassword: string | undefined;
   /**
+   * STAFF_MFA: 'required' (every staff member must have a passkey or an authenticator app, and
+   * sets one up at their next sign-in) or 'optional'. Default: required, optional with demo data.
+   */
+  staffMfa: 'required' | 'optional';
+  /**
    * Whether an empty database gets the demo staff and customers: DEMO_DATA=1 yes, 0 no; unset,
    * only the embedded database (no DATABASE_URL), so a production database never gets them.
    */
@@ -169,6 +174,12 @@ function demoDataWanted(v: string | undefined, external: boolean): boolean {
   throw new Error(`DEMO_DATA must be 1 or 0, got '${v}'`);
 }
 
+function staffMfaOf(v: string | undefined, demoData: boolean): 'required' | 'optional' {
+  if (v === undefined || v === '') return demoData ? 'optional' : 'required';
+  if (v === 'required' || v === 'optional') return v;
+  throw new Error(`STAFF_MFA must be 'required' or 'optional', got '${v}'`);
+}
+
 const positive = (name: string, v: string | undefined, fallback: number): number => {
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
@@ -179,6 +190,7 @@ const positive = (name: string, v: string | undefined, fallback: number): number
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = positive('PORT', env.PORT, 3001);
   const defaultOrigins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+  const demoData = demoDataWanted(env.DEMO_DATA, Boolean(env.DATABASE_URL));
   return {
     port,
     // localhost answers on both loopbacks (127.0.0.1 and ::1); HOST=0.0.0.0 opens it to the network.
@@ -222,7 +234,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     approverCoolDownMs: nonNegative('APPROVER_COOL_DOWN_HOURS', env.APPROVER_COOL_DOWN_HOURS, 24) * 3_600_000,
     demoPassword: env.DEMO_PASSWORD || undefined,
-    demoData: demoDataWanted(env.DEMO_DATA, Boolean(env.DATABASE_URL)),
+    demoData,
+    staffMfa: staffMfaOf(env.STAFF_MFA, demoData),
     fieldEncryptionKey: env.FIELD_ENCRYPTION_KEY || undefined,
     hubDomain: env.HUB_DOMAIN ?? 'hub.sac-platform.example',
     dnsServers: list(env.DNS_SERVERS),

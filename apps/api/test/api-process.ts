@@ -82,6 +82,8 @@ export async function startApi(env: Record<string, string>, opts: StartOptions =
       // the process tests sign in as the demo staff, on PostgreSQL too (first-start.test.ts
       // starts without it, as production does)
       DEMO_DATA: '1',
+      // the process tests sign in with a password alone
+      STAFF_MFA: 'optional',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

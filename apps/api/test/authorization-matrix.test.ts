@@ -12,6 +12,7 @@ import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
+import { softPasskey } from './soft-authenticator.ts';
 
 /** Auditor is the built-in read-only role (audit.read and activity.read). */
 /** Impersonating: an impersonation session (account/switchapp) as Developer on the fixture site. */
@@ -151,10 +152,17 @@ const auditRead = (req: Row['request']): Row => ({
 });
 
 /**
- * Calls that change nothing though they are not GETs (they compute an answer from their body), and
- * the GET that starts an impersonation session: the trail holds a row for every other answered write.
+ * Calls that are not GETs yet leave no trail row: two compute an answer from their body, two begin
+ * a second factor's set-up (a challenge or a pending secret; the set-up is recorded when it
+ * completes). The GET that starts an impersonation session is recorded. The trail holds a row
+ * for every other answered write.
  */
-const COMPUTES_ONLY = new Set<EndpointId>(['customObjectValidate', 'encryptionPreview']);
+const COMPUTES_ONLY = new Set<EndpointId>([
+  'customObjectValidate',
+  'encryptionPreview',
+  'passkeyOptions',
+  'totpEnrolStart',
+]);
 const writes = (e: { id: string; method: string }) =>
   (e.method !== 'GET' && !COMPUTES_ONLY.has(e.id as EndpointId)) || e.id === 'switchApp';
 
@@ -199,7 +207,67 @@ const customerRead = (req: (f: Fixture) => { query?: Record<string, string> }, i
   expect: { ...signedOut, ...everyRole(200), Auditor: 403, Impersonating: impersonating },
 });
 
+/** A public door of the second step, called with a ticket nobody holds: 401 (985) whoever calls. */
+const bogusTicket = (extra: Record<string, unknown> = {}): Row => ({
+  targeted: false,
+  request: async () => ({ payload: { Ticket: 'x'.repeat(43), ...extra } }),
+  expect: {
+    anonymous: 401,
+    expired: 401,
+    SuperAdmin: 401,
+    Admin: 401,
+    Support: 401,
+    Auditor: 401,
+    Impersonating: 401,
+  },
+});
+
+/** A call on the caller's own second factors: every staff session, never an impersonation session. */
+const ownFactors = (status: number, payload?: unknown): Row => ({
+  targeted: false,
+  request: async () => (payload === undefined ? {} : { payload }),
+  expect: { ...signedOut, ...everyRole(status), Auditor: status, Impersonating: 403 },
+});
+
 const MATRIX: Record<EndpointId, Row> = {
+  loginSecondStep: bogusTicket({ Method: 'totp', Code: '123456' }),
+  loginPasskeyOptions: bogusTicket(),
+  loginEnrolTotp: bogusTicket(),
+  loginEnrolTotpConfirm: bogusTicket({ Code: '123456' }),
+  loginEnrolPasskeyOptions: bogusTicket(),
+  loginEnrolPasskey: bogusTicket({
+    Name: 'Key',
+    Response: softPasskey().register({ challenge: 'x', rp: { id: 'console.test' } }, CONSOLE_ORIGIN),
+  }),
+  myFactors: ownFactors(200),
+  totpEnrolStart: ownFactors(200, { password: PASSWORD }),
+  // no set-up started: 400
+  totpEnrolConfirm: ownFactors(400, { Code: '123456' }),
+  // no app set up: 404
+  totpRemove: ownFactors(404, { password: PASSWORD }),
+  passkeyOptions: ownFactors(200, { password: PASSWORD }),
+  // no challenge asked for: 400
+  passkeyAdd: ownFactors(400, {
+    Name: 'Key',
+    Response: softPasskey().register({ challenge: 'x', rp: { id: 'console.test' } }, CONSOLE_ORIGIN),
+  }),
+  passkeyRename: ownFactors(404, { Id: 2_000_000_000, Name: 'Key' }),
+  passkeyRemove: ownFactors(404, { Id: 2_000_000_000, password: PASSWORD }),
+  // no factor to renew codes of: 409
+  recoveryCodesRenew: ownFactors(409, { password: PASSWORD }),
+  // A colleague's factors: SuperAdmins only, and never their own account this way.
+  staffFactorsReset: {
+    targeted: true,
+    request: async ({ target }) => ({ payload: { uid: target.uid } }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
   login: {
     targeted: false,
     request: async ({ actor }) => ({ payload: { email: actor.email, password: PASSWORD } }),

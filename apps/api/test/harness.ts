@@ -89,6 +89,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     // Tests call the public doors from one address far more often than a person would; the
     // per-address limits have tests of their own (address-limits.test.ts).
     addressLimits: { passwordReset: 100_000, customerLinks: 100_000, customerRequests: 100_000 },
+    // The suites sign in with a password alone; mfa.test.ts sets 'required' where it tests it.
+    staffMfa: 'optional',
     ...overrides,
   };
   const clock = new ManualClock();

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { MESSAGES } from './messages.ts';
+import { secondStepAnswer, signedInAnswer } from './mfa.ts';
 import { loginEmail, requiredText, strongPassword } from './validation.ts';
 
 /** POST /admin/login */
 export const loginBody = z.object({ email: loginEmail, password: requiredText('Password') });
-export const loginResponse = z.object({
-  xtoken: z.string(),
-  xsign: z.string(),
-  Email: z.string(),
-  Name: z.string(),
-  Role: z.array(z.string()),
-});
+/**
+ * The session pair; or, when the account has a second factor (or must set one up), no pair but a
+ * single-use ticket to the second step (mfa.ts).
+ */
+export const loginResponse = z.union([signedInAnswer, secondStepAnswer]);
 
 /** POST /admin/forgotpassword: `url` is the console page the reset link is built on. */
 export const forgotPasswordBody = z.object({

@@ -34,6 +34,37 @@ export interface EndpointRoute {
 /** Method, path and access of every endpoint, keyed by id. */
 export const ENDPOINT_ROUTES = {
   login: { id: 'login', method: 'POST', path: '/admin/login', access: 'public' },
+  loginSecondStep: {
+    id: 'loginSecondStep',
+    method: 'POST',
+    path: '/admin/login/second-step',
+    access: 'public',
+  },
+  loginPasskeyOptions: {
+    id: 'loginPasskeyOptions',
+    method: 'POST',
+    path: '/admin/login/passkey-options',
+    access: 'public',
+  },
+  loginEnrolTotp: { id: 'loginEnrolTotp', method: 'POST', path: '/admin/login/enrol/totp', access: 'public' },
+  loginEnrolTotpConfirm: {
+    id: 'loginEnrolTotpConfirm',
+    method: 'PUT',
+    path: '/admin/login/enrol/totp',
+    access: 'public',
+  },
+  loginEnrolPasskeyOptions: {
+    id: 'loginEnrolPasskeyOptions',
+    method: 'POST',
+    path: '/admin/login/enrol/passkey-options',
+    access: 'public',
+  },
+  loginEnrolPasskey: {
+    id: 'loginEnrolPasskey',
+    method: 'POST',
+    path: '/admin/login/enrol/passkey',
+    access: 'public',
+  },
   logout: { id: 'logout', method: 'POST', path: '/admin/logout', access: 'session' },
   session: { id: 'session', method: 'GET', path: '/admin/session', access: 'session' },
   forgotPassword: { id: 'forgotPassword', method: 'POST', path: '/admin/forgotpassword', access: 'public' },
@@ -51,6 +82,52 @@ export const ENDPOINT_ROUTES = {
     method: 'DELETE',
     path: '/admin/account/sessions',
     access: 'session',
+  },
+  myFactors: { id: 'myFactors', method: 'GET', path: '/admin/account/mfa', access: 'session' },
+  totpEnrolStart: {
+    id: 'totpEnrolStart',
+    method: 'POST',
+    path: '/admin/account/mfa/totp',
+    access: 'session',
+  },
+  totpEnrolConfirm: {
+    id: 'totpEnrolConfirm',
+    method: 'PUT',
+    path: '/admin/account/mfa/totp',
+    access: 'session',
+  },
+  totpRemove: { id: 'totpRemove', method: 'DELETE', path: '/admin/account/mfa/totp', access: 'session' },
+  passkeyOptions: {
+    id: 'passkeyOptions',
+    method: 'POST',
+    path: '/admin/account/mfa/passkey-options',
+    access: 'session',
+  },
+  passkeyAdd: { id: 'passkeyAdd', method: 'POST', path: '/admin/account/mfa/passkeys', access: 'session' },
+  passkeyRename: {
+    id: 'passkeyRename',
+    method: 'PUT',
+    path: '/admin/account/mfa/passkeys',
+    access: 'session',
+  },
+  passkeyRemove: {
+    id: 'passkeyRemove',
+    method: 'DELETE',
+    path: '/admin/account/mfa/passkeys',
+    access: 'session',
+  },
+  recoveryCodesRenew: {
+    id: 'recoveryCodesRenew',
+    method: 'POST',
+    path: '/admin/account/mfa/recovery-codes',
+    access: 'session',
+  },
+  // SuperAdmins only: the service checks the role (team.write alone is not enough).
+  staffFactorsReset: {
+    id: 'staffFactorsReset',
+    method: 'DELETE',
+    path: '/admin/team/mfa',
+    access: 'team.write',
   },
   // SuperAdmins only: the service checks the role (team.write alone is not enough).
   staffSessions: { id: 'staffSessions', method: 'GET', path: '/admin/team/sessions', access: 'team.write' },

@@ -92,6 +92,26 @@ import {
   updateAccessResponse,
 } from './impersonation-session.ts';
 import {
+  addPasskeyBody,
+  currentPasswordBody,
+  enrolledSignInAnswer,
+  enrolPasskeyAtSignInBody,
+  enrolTotpAtSignInBody,
+  factorAddedResponse,
+  messageResponse,
+  myFactorsResponse,
+  passkeyOptionsResponse,
+  recoveryCodesResponse,
+  removePasskeyBody,
+  renamePasskeyBody,
+  resetStaffFactorsBody,
+  secondStepBody,
+  signedInAnswer,
+  ticketBody,
+  totpConfirmBody,
+  totpSecretResponse,
+} from './mfa.ts';
+import {
   activeFieldsResponse,
   customFieldBody,
   dataSourceBody,
@@ -193,10 +213,51 @@ const sessionResponse = z.object({
 /** Summary, tag and schemas of every endpoint, keyed by the ids of ENDPOINT_ROUTES (all of them). */
 const DETAILS = {
   login: {
-    summary: 'Sign in with email and password; answers the session pair xtoken and xsign.',
+    summary:
+      'Sign in with email and password; answers the session pair xtoken and xsign, or, when the account has a second factor (or must set one up), a single-use ticket to the second step (SecondStep).',
     tag: 'Authentication',
     body: loginBody,
     responses: { 200: loginResponse, ...errors(400, 401, 429) },
+  },
+  loginSecondStep: {
+    summary:
+      'The second step of a sign-in: the ticket of POST /admin/login and a passkey assertion, a one-time code or a recovery code; answers the session pair. A wrong factor counts as a wrong password towards the lockout.',
+    tag: 'Authentication',
+    body: secondStepBody,
+    responses: { 200: signedInAnswer, ...errors(400, 401, 429) },
+  },
+  loginPasskeyOptions: {
+    summary: "WebAuthn request options (a fresh challenge) for the ticket's account and its passkeys.",
+    tag: 'Authentication',
+    body: ticketBody,
+    responses: { 200: passkeyOptionsResponse, ...errors(400, 401) },
+  },
+  loginEnrolTotp: {
+    summary:
+      "At a sign-in that must set up a factor first (STAFF_MFA=required): a new authenticator-app secret for the ticket's account.",
+    tag: 'Authentication',
+    body: ticketBody,
+    responses: { 200: totpSecretResponse, ...errors(400, 401) },
+  },
+  loginEnrolTotpConfirm: {
+    summary:
+      'Confirm the authenticator app set up at sign-in with its current code; answers the session pair and the ten recovery codes (shown once).',
+    tag: 'Authentication',
+    body: enrolTotpAtSignInBody,
+    responses: { 200: enrolledSignInAnswer, ...errors(400, 401, 429) },
+  },
+  loginEnrolPasskeyOptions: {
+    summary: 'At a sign-in that must set up a factor first: WebAuthn creation options for a new passkey.',
+    tag: 'Authentication',
+    body: ticketBody,
+    responses: { 200: passkeyOptionsResponse, ...errors(400, 401) },
+  },
+  loginEnrolPasskey: {
+    summary:
+      'Register the passkey made at sign-in; answers the session pair and the ten recovery codes (shown once).',
+    tag: 'Authentication',
+    body: enrolPasskeyAtSignInBody,
+    responses: { 200: enrolledSignInAnswer, ...errors(400, 401, 429) },
   },
   logout: {
     summary: 'End the calling session on the server.',
@@ -240,6 +301,70 @@ const DETAILS = {
     tag: 'Authentication',
     body: endMySessionsBody,
     responses: { 200: sessionsEndedResponse, ...errors(400, 401, 403, 404) },
+  },
+  myFactors: {
+    summary:
+      "The caller's second factors: authenticator app, passkeys, recovery codes left, and whether one is required.",
+    tag: 'Authentication',
+    responses: { 200: myFactorsResponse, ...errors(401, 403) },
+  },
+  totpEnrolStart: {
+    summary:
+      'Start setting up an authenticator app (needs the current password): a new secret, as base32 text and an otpauth:// address for a QR code.',
+    tag: 'Authentication',
+    body: currentPasswordBody,
+    responses: { 200: totpSecretResponse, ...errors(400, 401, 403, 409, 429) },
+  },
+  totpEnrolConfirm: {
+    summary:
+      'Finish setting up the authenticator app with its current code; the first factor of an account also answers its ten recovery codes (shown once).',
+    tag: 'Authentication',
+    body: totpConfirmBody,
+    responses: { 200: factorAddedResponse, ...errors(400, 401, 403, 409) },
+  },
+  totpRemove: {
+    summary: 'Remove the authenticator app (needs the current password).',
+    tag: 'Authentication',
+    body: currentPasswordBody,
+    responses: { 200: messageResponse, ...errors(400, 401, 403, 404, 409, 429) },
+  },
+  passkeyOptions: {
+    summary: 'WebAuthn creation options (a fresh challenge) for a new passkey (needs the current password).',
+    tag: 'Authentication',
+    body: currentPasswordBody,
+    responses: { 200: passkeyOptionsResponse, ...errors(400, 401, 403, 429) },
+  },
+  passkeyAdd: {
+    summary:
+      'Register the new passkey under a name; the first factor of an account also answers its ten recovery codes (shown once).',
+    tag: 'Authentication',
+    body: addPasskeyBody,
+    responses: { 200: factorAddedResponse, ...errors(400, 401, 403) },
+  },
+  passkeyRename: {
+    summary: 'Rename one of my passkeys.',
+    tag: 'Authentication',
+    body: renamePasskeyBody,
+    responses: { 200: messageResponse, ...errors(400, 401, 403, 404) },
+  },
+  passkeyRemove: {
+    summary: 'Remove one of my passkeys (needs the current password).',
+    tag: 'Authentication',
+    body: removePasskeyBody,
+    responses: { 200: messageResponse, ...errors(400, 401, 403, 404, 409, 429) },
+  },
+  recoveryCodesRenew: {
+    summary: 'Make ten new recovery codes (needs the current password); the old ones stop working.',
+    tag: 'Authentication',
+    body: currentPasswordBody,
+    responses: { 200: recoveryCodesResponse, ...errors(400, 401, 403, 409, 429) },
+  },
+  staffFactorsReset: {
+    summary:
+      "Remove a colleague's second factors and recovery codes and end their sessions (SuperAdmins only; not their own account). Recorded in the staff activity and mailed to them.",
+    tag: 'Team',
+    body: resetStaffFactorsBody,
+    responses: { 200: messageResponse, ...errors(400, 401, 403, 404) },
   },
   staffSessions: {
     summary: "A colleague's live sessions (SuperAdmins only).",

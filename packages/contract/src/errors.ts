@@ -128,6 +128,27 @@ export const ERRORS = {
     status: 429,
     text: 'Two exports of the audit trail are already running. Please try again when one has finished.',
   },
+  secondStepInvalid: {
+    code: 985,
+    status: 401,
+    text: 'This sign-in has expired or was already completed. Please sign in again with your password.',
+  },
+  wrongSecondFactor: {
+    code: 986,
+    status: 401,
+    text: 'That code is not correct, or it was already used. Wait for the next code and try again.',
+  },
+  mfaSetupInvalid: {
+    code: 987,
+    status: 400,
+    text: 'The second factor could not be set up. Please try again.',
+  },
+  mfaLastFactor: {
+    code: 988,
+    status: 409,
+    text: 'Second factors are required here: add another passkey or an authenticator app before you remove this one.',
+  },
+  mfaConflict: { code: 989, status: 409, text: 'This second factor cannot be changed this way now.' },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

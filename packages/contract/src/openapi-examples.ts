@@ -41,6 +41,9 @@ const STRING_BY_NAME: ReadonlyArray<readonly [RegExp, string]> = [
   [/^RequestId$/, 'req-7f3a'],
   [/(Address)$/, '203.0.113.7'],
   [/^SecurityReportTime$/, '08:00'],
+  // a one-time code of an authenticator app; the second step's ticket (base64url)
+  [/^Code$/, '492039'],
+  [/^Ticket$/, 'c2Vjb25kLXN0ZXAtdGlja2V0LWV4YW1wbGU'],
   // custom objects: a JSON Schema and a sample object, both as JSON text
   [/^Schema$/, '{"type":"object","properties":{"sku":{"type":"string"}},"required":["sku"]}'],
   [/^Sample$/, '{"sku":"A-100"}'],
@@ -163,6 +166,8 @@ const EXAMPLE_PATCHES: Readonly<Record<string, ExamplePatch>> = {
   updateSiteFeatures: { body: { FeatureSet: 'Developer Premium', FromAppId: undefined } },
   // One session, or all the others: not both.
   endMySessions: { body: { Id: 42, AllOthers: undefined } },
+  // the second step with a one-time code (the first of its three methods)
+  loginSecondStep: { body: { Method: 'totp', Code: '492039' } },
 };
 
 /** The example request body (when the endpoint takes one) and 200 answer of an endpoint. */

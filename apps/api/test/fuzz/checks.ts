@@ -128,6 +128,16 @@ const REFUSAL_RECORDS: Record<string, string[]> = {
   login: ['activity_log', 'login_failures_by_address', 'staff'],
   resetPassword: ['activity_log'],
   changePassword: ['activity_log', 'login_failures_by_address', 'staff'],
+  // A refused second step is a failed sign-in (counted and logged); a passkey answer spends its challenge.
+  loginSecondStep: ['activity_log', 'login_failures_by_address', 'staff', 'staff_webauthn_challenges'],
+  loginEnrolPasskey: ['staff_webauthn_challenges'],
+  passkeyAdd: ['staff_webauthn_challenges'],
+  // A wrong current password counts as a failed sign-in, as at a password change.
+  totpEnrolStart: ['activity_log', 'login_failures_by_address', 'staff'],
+  totpRemove: ['activity_log', 'login_failures_by_address', 'staff'],
+  passkeyOptions: ['activity_log', 'login_failures_by_address', 'staff'],
+  passkeyRemove: ['activity_log', 'login_failures_by_address', 'staff'],
+  recoveryCodesRenew: ['activity_log', 'login_failures_by_address', 'staff'],
 };
 
 export type Fingerprint = Record<string, string>;

@@ -42,6 +42,13 @@ const WEIGHTS: Record<string, number> = {
   customDomainVerify: 0.3,
   createCustomer: 0.6,
   addSite: 0.6,
+  // second factors: a valid call checks the current password (argon2id) or mails
+  totpEnrolStart: 0.15,
+  totpRemove: 0.15,
+  passkeyOptions: 0.15,
+  passkeyRemove: 0.15,
+  recoveryCodesRenew: 0.15,
+  staffFactorsReset: 0.25,
 };
 const weightOf = (d: EndpointDef) => WEIGHTS[d.id] ?? 1;
 const totalWeight = ENDPOINT_LIST.reduce((s, d) => s + weightOf(d), 0);

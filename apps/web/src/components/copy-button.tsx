@@ -31,7 +31,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
 export function CopyableCode({ text, label }: { text: string; label: string }) {
   return (
     <span className="copyable">
-      <code>{text}</code>
+      <code className="copyable-text">{text}</code>
       <CopyButton text={text} label={label} />
     </span>
   );

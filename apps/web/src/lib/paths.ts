@@ -12,6 +12,7 @@ export const paths = {
   notifications: '/manage-notifications',
   changePassword: '/account/change-password',
   mySessions: '/account/sessions',
+  security: '/account/security',
   customerSearch: '/manage-customer/search-customer',
   customerView: (uid: string) => `/manage-customer/view-customer${toQueryString({ uid })}`,
   addSite: (uid: string) => `/manage-customer/add-site${toQueryString({ uid })}`,

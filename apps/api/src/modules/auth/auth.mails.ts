@@ -25,3 +25,26 @@ export function resetPasswordMail(m: {
     ].join('\n'),
   };
 }
+
+/** To a staff member whose second factors a SuperAdmin removed: what happened and what comes next. */
+export function factorsResetMail(m: {
+  to: string;
+  name: string;
+  by: string;
+  required: boolean;
+}): MailMessage {
+  return {
+    to: m.to,
+    subject: 'Your Super Admin Console second factors were removed',
+    text: [
+      `Hello ${m.name || m.to},`,
+      '',
+      `${m.by} removed the passkeys, authenticator app and recovery codes of your Super Admin Console account, and ended its sessions.`,
+      m.required
+        ? 'At your next sign-in you will set up a new passkey or authenticator app.'
+        : 'You can set up a new passkey or authenticator app under your account menu, in Sign-in security.',
+      '',
+      'If you did not ask for this, tell your security team at once.',
+    ].join('\n'),
+  };
+}

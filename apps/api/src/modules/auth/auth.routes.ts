@@ -1,13 +1,62 @@
 import { ENDPOINTS } from '@sac/contract/endpoints';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
 import { approverStanding } from './approver-cool-down.ts';
 import * as auth from './auth.service.ts';
+import * as mfa from './mfa.service.ts';
 import * as sessions from './staff-sessions.service.ts';
+
+/** The console origin a browser names (Origin header), for the passkey's relying-party id. */
+const originOf = (request: FastifyRequest): string | undefined => {
+  const o = request.headers.origin;
+  return typeof o === 'string' ? o : undefined;
+};
 
 export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.login, (c) => auth.login(ctx, c, c.body.email, c.body.password));
+  registerEndpoint(app, ctx, ENDPOINTS.loginSecondStep, (c) => mfa.secondStep(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.loginPasskeyOptions, (c) =>
+    mfa.signInPasskeyOptions(ctx, c.body.Ticket, originOf(c.request)),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolTotp, (c) => mfa.signInTotpStart(ctx, c.body.Ticket));
+  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolTotpConfirm, (c) =>
+    mfa.signInTotpConfirm(ctx, c, c.body.Ticket, c.body.Code),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolPasskeyOptions, (c) =>
+    mfa.signInPasskeyRegistrationOptions(ctx, c.body.Ticket, originOf(c.request)),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolPasskey, (c) =>
+    mfa.signInPasskeyRegister(ctx, c, c.body.Ticket, c.body.Name, c.body.Response),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.myFactors, (c) => mfa.myFactors(ctx, signedIn(c)));
+  registerEndpoint(app, ctx, ENDPOINTS.totpEnrolStart, (c) =>
+    mfa.myTotpStart(ctx, c, signedIn(c), c.body.password),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.totpEnrolConfirm, (c) =>
+    mfa.myTotpConfirm(ctx, c, signedIn(c), c.body.Code),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.totpRemove, (c) =>
+    mfa.myTotpRemove(ctx, c, signedIn(c), c.body.password),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.passkeyOptions, (c) =>
+    mfa.myPasskeyOptions(ctx, c, signedIn(c), c.body.password, originOf(c.request)),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.passkeyAdd, (c) =>
+    mfa.myPasskeyAdd(ctx, c, signedIn(c), c.body.Name, c.body.Response),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.passkeyRename, (c) =>
+    mfa.myPasskeyRename(ctx, c, signedIn(c), c.body.Id, c.body.Name),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.passkeyRemove, (c) =>
+    mfa.myPasskeyRemove(ctx, c, signedIn(c), c.body.Id, c.body.password),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.recoveryCodesRenew, (c) =>
+    mfa.myRecoveryCodesRenew(ctx, c, signedIn(c), c.body.password),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.staffFactorsReset, (c) =>
+    mfa.resetStaffFactors(ctx, c, signedIn(c), c.body.uid),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.logout, (c) => auth.logout(ctx, c, signedIn(c)));
   registerEndpoint(app, ctx, ENDPOINTS.session, async (c) => {
     const session = signedIn(c);

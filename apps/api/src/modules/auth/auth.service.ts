@@ -1,16 +1,19 @@
 import { RESET_VTYPE, SUCCESS_MESSAGES } from '@sac/contract/auth';
+import { SECOND_STEP_TTL_MINUTES, type SecondFactorMethod } from '@sac/contract/mfa';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleResetPage } from '../../lib/console-url.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/password-hash.ts';
-import { writeActivity } from '../activity/activity.service.ts';
+import { type ActivityAction, writeActivity } from '../activity/activity.service.ts';
 import { resetPasswordMail } from './auth.mails.ts';
 import {
   countAccountAttempt,
   LOCKOUT_THRESHOLD,
   lockAfterFailure,
   recordAccountSuccess,
+  takeBackAttempt,
 } from './login-throttle.ts';
+import { factorsOf, issueTicket } from './mfa.repo.ts';
 import { createSignInSession, revokeSession, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByEmail, findStaffByUid, lockStaffRow, setPassword } from './staff.repo.ts';
 import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
@@ -59,6 +62,38 @@ export async function login(ctx: AppContext, caller: Caller, email: string, pass
       });
     }
     throw new AppError('invalidCredentials');
+  }
+
+  // A second factor, or the set-up of a first one (STAFF_MFA=required), stands between the
+  // password and the session: the answer is a single-use ticket to that step, not the pair.
+  const factors = await factorsOf(ctx.db, staff.uid);
+  const hasFactor = factors.totp || factors.passkeys > 0;
+  if (hasFactor || ctx.config.staffMfa === 'required') {
+    await takeBackAttempt(ctx.db, staff.uid);
+    await byAddress.forgive(caller.clientAddress, now);
+    const kind: 'verify' | 'enrol' = hasFactor ? 'verify' : 'enrol';
+    const { ticket, expiresAt } = await issueTicket(ctx.db, {
+      uid: staff.uid,
+      kind,
+      passwordHash: staff.password_hash,
+      at: now,
+      ttlMs: SECOND_STEP_TTL_MINUTES * 60_000,
+    });
+    await writeActivity(ctx.db, {
+      ...audit,
+      actorUid: staff.uid,
+      actorEmail: staff.email,
+      action: 'login.second-step',
+      details: { kind },
+    });
+    const methods: SecondFactorMethod[] = [];
+    if (factors.passkeys > 0) methods.push('passkey');
+    if (factors.totp) methods.push('totp');
+    if (factors.recoveryLeft > 0) methods.push('recovery');
+    return {
+      SecondStep: { Ticket: ticket, ExpiresAt: expiresAt.toISOString(), Kind: kind, Methods: methods },
+      Email: staff.email,
+    };
   }
 
   // Only while the password just checked is still the user's: a reset or deletion racing this
@@ -219,38 +254,66 @@ export async function changePassword(
   newpassword: string,
 ) {
   const now = ctx.clock.now();
+  if (oldpassword === newpassword) throw new AppError('samePassword');
+  await checkCurrentPassword(ctx, caller, session, oldpassword, {
+    failedAction: 'password.change.failed',
+    via: 'password-change',
+    wrong: () => new AppError('wrongOldPassword'),
+  });
+  const passwordHash = await hashPassword(newpassword);
+  await ctx.db.transaction(async (tx) => {
+    await setPassword(tx, session.uid, passwordHash, now);
+    const ended = await revokeUserSessions(tx, session.uid, now, 'password-change', session.sessionId);
+    await writeActivity(tx, {
+      at: now,
+      actorUid: session.uid,
+      actorEmail: session.email,
+      clientAddress: caller.clientAddress,
+      action: 'password.change',
+      details: { sessionsEnded: ended },
+    });
+  });
+  return { IsPosted: true, Message: SUCCESS_MESSAGES.changePassword };
+}
+
+/**
+ * Checks the signed-in user's current password before a sensitive change (a new password, a
+ * second factor added or removed). A wrong one counts as a failed sign-in of the account and of
+ * the address, counted before the check: a held session cannot guess the password faster than
+ * the sign-in screen. Throws `wrong()` on a wrong password, 974 while the account is locked.
+ */
+export async function checkCurrentPassword(
+  ctx: AppContext,
+  caller: Caller,
+  session: StaffSession,
+  password: string,
+  how: { failedAction: ActivityAction; via: string; wrong: () => AppError },
+): Promise<void> {
+  const now = ctx.clock.now();
   const audit = {
     at: now,
     actorUid: session.uid,
     actorEmail: session.email,
     clientAddress: caller.clientAddress,
   };
-  if (oldpassword === newpassword) throw new AppError('samePassword');
   if (
     (await ctx.addressFailures.recordFailure(caller.clientAddress, now)) >
     ctx.config.loginAddressDailyFailures
   ) {
-    await writeActivity(ctx.db, { ...audit, action: 'login.throttled', details: { via: 'password-change' } });
+    await writeActivity(ctx.db, { ...audit, action: 'login.throttled', details: { via: how.via } });
     throw new AppError('tooManyAttempts');
   }
   const staff = await findStaffByUid(ctx.db, session.uid);
   const attempt = staff ? await countAccountAttempt(ctx.db, staff.uid, now) : undefined;
   if (!staff || attempt === undefined || attempt > LOCKOUT_THRESHOLD) {
-    await writeActivity(ctx.db, {
-      ...audit,
-      action: 'password.change.failed',
-      details: { reason: 'locked' },
-    });
-    const until = staff?.locked_until ? new Date(staff.locked_until).getTime() : now.getTime();
-    throw Object.assign(new AppError('accountLocked'), {
-      retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)),
-    });
+    await writeActivity(ctx.db, { ...audit, action: how.failedAction, details: { reason: 'locked' } });
+    throw lockedError(staff?.locked_until ?? null, now);
   }
-  if (!(await verifyPassword(staff.password_hash, oldpassword))) {
+  if (!(await verifyPassword(staff.password_hash, password))) {
     const lockedUntil = await lockAfterFailure(ctx.db, staff.uid, attempt, now);
     await writeActivity(ctx.db, {
       ...audit,
-      action: 'password.change.failed',
+      action: how.failedAction,
       details: { reason: 'wrong-password' },
     });
     if (lockedUntil)
@@ -259,19 +322,20 @@ export async function changePassword(
         action: 'login.lockout',
         targetType: 'staff',
         targetId: staff.uid,
-        details: { lockedUntil: lockedUntil.toISOString(), via: 'password-change' },
+        details: { lockedUntil: lockedUntil.toISOString(), via: how.via },
       });
-    throw new AppError('wrongOldPassword');
+    throw how.wrong();
   }
   await recordAccountSuccess(ctx.db, staff.uid, now);
   await ctx.addressFailures.forgive(caller.clientAddress, now);
-  const passwordHash = await hashPassword(newpassword);
-  await ctx.db.transaction(async (tx) => {
-    await setPassword(tx, session.uid, passwordHash, now);
-    const ended = await revokeUserSessions(tx, session.uid, now, 'password-change', session.sessionId);
-    await writeActivity(tx, { ...audit, action: 'password.change', details: { sessionsEnded: ended } });
+}
+
+/** 974 with Retry-After: the account is locked until `until` (or was just found locked). */
+export function lockedError(until: Date | null, now: Date, description?: string): AppError {
+  const end = until ? new Date(until).getTime() : now.getTime();
+  return Object.assign(new AppError('accountLocked', description), {
+    retryAfterSeconds: Math.max(1, Math.ceil((end - now.getTime()) / 1000)),
   });
-  return { IsPosted: true, Message: SUCCESS_MESSAGES.changePassword };
 }
 
 export function sessionInfo(session: StaffSession) {

@@ -71,3 +71,11 @@ export async function clearAccountFailures(db: Queryable, uid: string, at: Date)
     [uid, at],
   );
 }
+
+/**
+ * Takes one attempt back from an account's count, never below 0: a right password that leads to a
+ * second step is no failure, but the count is not cleared until the second step succeeds.
+ */
+export async function takeBackAccountAttempt(db: Queryable, uid: string): Promise<void> {
+  await db.query('UPDATE staff SET failed_logins = GREATEST(failed_logins - 1, 0) WHERE uid = $1', [uid]);
+}

@@ -6,6 +6,7 @@ import {
   addressFailuresOn,
   clearAccountFailures,
   lockAccount,
+  takeBackAccountAttempt,
   takeBackAddressFailure,
 } from './login-throttle.repo.ts';
 
@@ -113,4 +114,13 @@ export async function recordAccountFailure(db: Queryable, uid: string, at: Date)
 
 export function recordAccountSuccess(db: Queryable, uid: string, at: Date): Promise<void> {
   return clearAccountFailures(db, uid, at);
+}
+
+/**
+ * A right password whose sign-in goes on to a second step: its attempt is taken back, and the
+ * failures before it stay counted, so wrong second steps lock the account as wrong passwords do
+ * (a right password does not buy a fresh set of guesses at the second factor).
+ */
+export function takeBackAttempt(db: Queryable, uid: string): Promise<void> {
+  return takeBackAccountAttempt(db, uid);
 }

@@ -57,11 +57,15 @@ export function UserMenu() {
             <Link role="menuitem" className="menu-item" to={paths.mySessions} onClick={close}>
               {t('mySessions')}
             </Link>
+            <Link role="menuitem" className="menu-item" to={paths.security} onClick={close}>
+              {t('signInSecurity')}
+            </Link>
             <Link role="menuitem" className="menu-item" to="/account/change-password" onClick={close}>
               {t('changePassword')}
             </Link>
           </div>
           <hr className="menu-separator" />
+          {/* biome-ignore lint/a11y/useSemanticElements: a group of menuitemradio inside a menu (WAI-ARIA menu pattern), not form controls */}
           <div role="group" aria-label={t('theme')}>
             <span className="menu-group-label" aria-hidden="true">
               {t('theme')}

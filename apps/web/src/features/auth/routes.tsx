@@ -7,6 +7,9 @@ const LogoutPage = lazy(() =>
 );
 const ChangePasswordPage = lazy(() => import('./components/change-password-page.tsx'));
 const MySessionsPage = lazy(() => import('./components/my-sessions-page.tsx'));
+const SecondStepPage = lazy(() => import('./components/second-step-page.tsx'));
+const EnrolPage = lazy(() => import('./components/enrol-page.tsx'));
+const SecurityPage = lazy(() => import('./components/security-page.tsx'));
 
 /**
  * Top-level routes outside the signed-in shell. The sign-in screen (also forgot and reset password)
@@ -15,6 +18,8 @@ const MySessionsPage = lazy(() => import('./components/my-sessions-page.tsx'));
 export const authPublicRoutes: readonly AppRoute[] = [
   { path: '/login', access: 'public', guestOnly: true, element: <LoginPage /> },
   { path: '/forgotpassword', access: 'public', guestOnly: true, element: <LoginPage /> },
+  { path: '/login/second-step', access: 'public', guestOnly: true, element: <SecondStepPage /> },
+  { path: '/login/enrol', access: 'public', guestOnly: true, element: <EnrolPage /> },
   { path: '/logout', access: 'public', element: <LogoutPage /> },
 ];
 
@@ -25,6 +30,12 @@ export const accountRoutes: readonly AppRoute[] = [
     access: 'session',
     label: { ns: 'auth', key: 'changePasswordHeading' },
     element: <ChangePasswordPage />,
+  },
+  {
+    path: 'account/security',
+    access: 'session',
+    label: { ns: 'security', key: 'securityHeading' },
+    element: <SecurityPage />,
   },
   {
     path: 'account/sessions',

@@ -15,6 +15,7 @@ export const chrome = {
   themeSystem: 'As the system',
   themeLight: 'Light',
   themeDark: 'Dark',
+  signInSecurity: 'Sign-in security',
   logout: 'Logout',
   signedInAs: 'Signed in as',
   breadcrumb: 'Breadcrumb',

@@ -1,6 +1,7 @@
 import { audit } from './audit.ts';
 import { customers } from './customers.ts';
 import { impersonation } from './impersonation.ts';
+import { security } from './security.ts';
 import { siteSettings } from './site-settings.ts';
 import { team } from './team.ts';
 
@@ -9,4 +10,4 @@ import { team } from './team.ts';
  * tables (and with them its schemas), so lib/i18n.tsx loads them on demand, with the shell and
  * the owner's public pages, not with the sign-in screen.
  */
-export const consoleNamespaces = { audit, customers, impersonation, siteSettings, team };
+export const consoleNamespaces = { audit, customers, impersonation, security, siteSettings, team };

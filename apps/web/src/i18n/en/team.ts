@@ -84,6 +84,14 @@ export const team = {
   backToList: 'Back to Manage Superuser',
   sessionsOf: 'Sessions of {email}',
   endAllSessions: 'End all their sessions',
+  factorsHeading: 'Second factors',
+  factorsIntro:
+    'If {email} lost their passkey or phone, remove their passkeys, authenticator app and recovery codes. Their sessions end, they get an email, and they set up a new factor at their next sign-in.',
+  resetFactors: 'Reset second factors',
+  resetFactorsTitle: 'Reset the second factors of {email}?',
+  resetFactorsBody:
+    'Their passkeys, authenticator app and recovery codes are removed and every session of theirs ends. This is recorded in the activity log.',
+  resetting: 'Resetting…',
   superAdminSince: 'SuperAdmin since',
   superAdminSinceUnrecorded: 'From the start',
   canApproveFrom: 'Can approve impersonation from {time} UTC',

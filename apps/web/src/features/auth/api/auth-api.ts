@@ -1,4 +1,4 @@
-import type { BodyOf } from '@sac/contract/endpoints';
+import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
 import { MESSAGES } from '@sac/contract/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
@@ -14,11 +14,18 @@ const authKeys = {
   changePassword: () => [...authKeys.all, 'changepassword'] as const,
   logout: () => [...authKeys.all, 'logout'] as const,
   mySessions: () => [...authKeys.all, 'my-sessions'] as const,
+  myFactors: () => [...authKeys.all, 'my-factors'] as const,
+};
+
+/** What POST /admin/login asks next when the account has (or must set up) a second factor. */
+export type SecondStep = Extract<ResponseOf<'login'>, { SecondStep: unknown }>['SecondStep'] & {
+  Email: string;
 };
 
 /**
  * Sign-in (spec section 4): clears the old stored sign and token, calls login, stores token, sign
- * and login state on success. Resolves true when a token was stored (login successful).
+ * and login state on success. Resolves { signedIn: true } when a token was stored (login
+ * successful), or the second step the account needs (a factor to prove, or one to set up first).
  */
 export function useLogin() {
   const queryClient = useQueryClient();
@@ -29,10 +36,117 @@ export function useLogin() {
       clearAuthStorage();
       queryClient.removeQueries();
       const answer = await callApi('login', { body });
-      return saveLogin(answer);
+      if ('SecondStep' in answer)
+        return { signedIn: false, secondStep: { ...answer.SecondStep, Email: answer.Email } as SecondStep };
+      return { signedIn: saveLogin(answer), secondStep: undefined };
     },
   });
 }
+
+/** The browser's passkey prompts, loaded only when a passkey is used (not with the sign-in screen). */
+const passkeyBrowser = () => import('@simplewebauthn/browser');
+
+type AssertionBody = Extract<BodyOf<'loginSecondStep'>, { Method: 'passkey' }>['Response'];
+type RegistrationBody = BodyOf<'passkeyAdd'>['Response'];
+
+/** The passkey's answer to a challenge (navigator.credentials.get), as the API reads it. */
+async function passkeyAssertion(options: Record<string, unknown>): Promise<AssertionBody> {
+  const { startAuthentication } = await passkeyBrowser();
+  return (await startAuthentication({ optionsJSON: options as never })) as AssertionBody;
+}
+
+/** A new passkey (navigator.credentials.create), as the API reads it. */
+async function passkeyRegistration(options: Record<string, unknown>): Promise<RegistrationBody> {
+  const { startRegistration } = await passkeyBrowser();
+  return (await startRegistration({ optionsJSON: options as never })) as RegistrationBody;
+}
+
+/**
+ * The second step with a code, a recovery code or a passkey; stores the pair on success. A
+ * failure that is not the API's (the passkey prompt closed) toasts `fallback`.
+ */
+export function useSecondStep(fallback: string) {
+  return useMutation({
+    mutationKey: [...authKeys.login(), 'second-step'],
+    meta: { errorFallback: fallback },
+    mutationFn: async (
+      step: { Ticket: string } & ({ Method: 'totp' | 'recovery'; Code: string } | { Method: 'passkey' }),
+    ) => {
+      if (step.Method !== 'passkey') return saveLogin(await callApi('loginSecondStep', { body: step }));
+      const { Options } = await callApi('loginPasskeyOptions', { body: { Ticket: step.Ticket } });
+      const Response = await passkeyAssertion(Options);
+      return saveLogin(
+        await callApi('loginSecondStep', { body: { Ticket: step.Ticket, Method: 'passkey', Response } }),
+      );
+    },
+  });
+}
+
+/** At a sign-in that must set up a factor first: a new authenticator-app secret. */
+export function useEnrolTotpAtSignIn() {
+  return useMutation({
+    mutationKey: [...authKeys.login(), 'enrol-totp'],
+    mutationFn: (Ticket: string) => callApi('loginEnrolTotp', { body: { Ticket } }),
+  });
+}
+
+/** Finishes the set-up at sign-in: the session pair and the recovery codes (not stored yet). */
+export function useFinishEnrolAtSignIn(fallback: string) {
+  return useMutation({
+    mutationKey: [...authKeys.login(), 'enrol-finish'],
+    meta: { errorFallback: fallback },
+    mutationFn: async (
+      step: { Ticket: string } & ({ Method: 'totp'; Code: string } | { Method: 'passkey'; Name: string }),
+    ) => {
+      if (step.Method === 'totp')
+        return callApi('loginEnrolTotpConfirm', { body: { Ticket: step.Ticket, Code: step.Code } });
+      const { Options } = await callApi('loginEnrolPasskeyOptions', { body: { Ticket: step.Ticket } });
+      const Response = await passkeyRegistration(Options);
+      return callApi('loginEnrolPasskey', { body: { Ticket: step.Ticket, Name: step.Name, Response } });
+    },
+  });
+}
+
+/** GET /admin/account/mfa: my second factors. */
+export const useMyFactors = () =>
+  useQuery({
+    queryKey: authKeys.myFactors(),
+    queryFn: ({ signal }) => callApi('myFactors', { signal }),
+  });
+
+/** A change to my factors; the list reloads after it. */
+function useFactorChange<V, R>(name: string, fn: (v: V) => Promise<R>, fallback?: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...authKeys.myFactors(), name],
+    ...(fallback ? { meta: { errorFallback: fallback } } : {}),
+    mutationFn: fn,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: authKeys.myFactors() }),
+  });
+}
+
+export const useStartTotp = () =>
+  useFactorChange('totp-start', (password: string) => callApi('totpEnrolStart', { body: { password } }));
+export const useConfirmTotp = () =>
+  useFactorChange('totp-confirm', (Code: string) => callApi('totpEnrolConfirm', { body: { Code } }));
+export const useRemoveTotp = () =>
+  useFactorChange('totp-remove', (password: string) => callApi('totpRemove', { body: { password } }));
+export const useAddPasskey = (fallback: string) =>
+  useFactorChange(
+    'passkey-add',
+    async (v: { password: string; Name: string }) => {
+      const { Options } = await callApi('passkeyOptions', { body: { password: v.password } });
+      const Response = await passkeyRegistration(Options);
+      return callApi('passkeyAdd', { body: { Name: v.Name, Response } });
+    },
+    fallback,
+  );
+export const useRenamePasskey = () =>
+  useFactorChange('passkey-rename', (body: BodyOf<'passkeyRename'>) => callApi('passkeyRename', { body }));
+export const useRemovePasskey = () =>
+  useFactorChange('passkey-remove', (body: BodyOf<'passkeyRemove'>) => callApi('passkeyRemove', { body }));
+export const useRenewRecoveryCodes = () =>
+  useFactorChange('recovery', (password: string) => callApi('recoveryCodesRenew', { body: { password } }));
 
 export function useForgotPassword() {
   return useMutation({

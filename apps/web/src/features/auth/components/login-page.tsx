@@ -63,8 +63,16 @@ function LoginForm() {
     const data = form.submit();
     if (!data || login.isPending) return;
     login.mutate(data, {
-      onSuccess: (ok) => {
-        if (!ok) {
+      onSuccess: (result) => {
+        if (result.secondStep) {
+          // The second step (or the set-up of a first factor) is a screen of its own; its ticket
+          // travels in memory only.
+          clearToasts();
+          const to = result.secondStep.Kind === 'enrol' ? '/login/enrol' : '/login/second-step';
+          navigate(to, { state: { secondStep: result.secondStep } });
+          return;
+        }
+        if (!result.signedIn) {
           toast.error(MESSAGES.invalidCredentials);
           return;
         }

@@ -90,7 +90,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
       },
     ];
     return { owned: base(false), shared: base(true) };
-  }, [t, impersonate, configure, edit]);
+  }, [t, common, impersonate, configure, edit]);
 
   const tableError = (q: { isError: boolean; error: unknown }) =>
     q.isError ? errorText(q.error, common('tableFetchError')) : undefined;

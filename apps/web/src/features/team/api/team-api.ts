@@ -112,3 +112,13 @@ export function useEndStaffSessions(uid: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: teamKeys.sessions(uid) }),
   });
 }
+
+/** DELETE /admin/team/mfa: remove a colleague's second factors (SuperAdmins); their sessions end. */
+export function useResetStaffFactors(uid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...teamKeys.sessions(uid), 'factors-reset'],
+    mutationFn: () => callApi('staffFactorsReset', { body: { uid } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: teamKeys.sessions(uid) }),
+  });
+}

@@ -62,4 +62,23 @@ describe('super user profile', () => {
     expect(screen.queryByRole('heading', { name: /Sessions of/ })).toBeNull();
     expect(calls.some((c) => c.id === 'staffSessions')).toBe(false);
   });
+
+  it("lets a SuperAdmin reset a colleague's second factors, after asking", async () => {
+    const { calls } = stubApi(superAdmin, {
+      teamProfile: () => ({ body: { Data: profile('u-ada', 'ada@example.com', ['Admin']) } }),
+      staffSessions: () => ({ body: { Data: [] } }),
+      staffFactorsReset: () => ({
+        body: { Message: 'The second factors of ada@example.com have been removed.' },
+      }),
+    });
+    renderScreen('/manage-superuser/profile/u-ada', [{ path: PATH, element: <SuperuserProfilePage /> }]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset second factors' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Reset the second factors of ada@example.com?',
+    });
+    expect(calls.some((c) => c.id === 'staffFactorsReset')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset second factors' }));
+    expect(await screen.findByText('The second factors of ada@example.com have been removed.')).toBeTruthy();
+    expect(calls.find((c) => c.id === 'staffFactorsReset')?.body).toEqual({ uid: 'u-ada' });
+  });
 });

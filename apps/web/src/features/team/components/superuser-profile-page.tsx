@@ -7,6 +7,7 @@ import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useSuperUserProfile } from '../api/team-api.ts';
+import { ColleagueFactors } from './colleague-factors.tsx';
 import { ColleagueSessions } from './colleague-sessions.tsx';
 import { primaryEmail } from './staff.ts';
 
@@ -93,7 +94,10 @@ export default function SuperuserProfilePage() {
             </ul>
           )}
           {roles.includes(ROLE_SUPER_ADMIN) && p.Uid !== me ? (
-            <ColleagueSessions uid={p.Uid} email={primaryEmail(p)} />
+            <>
+              <ColleagueSessions uid={p.Uid} email={primaryEmail(p)} />
+              <ColleagueFactors uid={p.Uid} email={primaryEmail(p)} />
+            </>
           ) : null}
         </>
       ) : null}

@@ -1,0 +1,649 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { MFA_MESSAGES, RECOVERY_CODE_COUNT, type SecondFactorMethod } from '@sac/contract/mfa';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { isoOrNull } from '../../lib/iso.ts';
+import { hashSecret } from '../../lib/secrets.ts';
+import { writeActivity } from '../activity/activity.service.ts';
+import { factorsResetMail } from './auth.mails.ts';
+import { checkCurrentPassword, lockedError } from './auth.service.ts';
+import {
+  countAccountAttempt,
+  LOCKOUT_THRESHOLD,
+  lockAfterFailure,
+  recordAccountSuccess,
+} from './login-throttle.ts';
+import {
+  deleteAllFactors,
+  deletePasskey,
+  deleteTotp,
+  factorsOf,
+  findTotp,
+  insertPasskey,
+  liveTicket,
+  passkeysOf,
+  putChallenge,
+  putPendingTotp,
+  renamePasskey,
+  replaceRecoveryCodes,
+  spendRecoveryCode,
+  spendTicket,
+  type TicketRow,
+  takeChallenge,
+  unusedRecoveryHashes,
+  usePasskey,
+  useTotpStep,
+} from './mfa.repo.ts';
+import { createSignInSession, revokeUserSessions } from './sessions.repo.ts';
+import { findStaffByUid, type StaffRow } from './staff.repo.ts';
+import { acceptedTotpStep, base32Encode, newTotpSecret, otpauthUrl } from './totp.ts';
+import {
+  type AssertionJson,
+  passkeyAuthenticationOptions,
+  passkeyRegistrationOptions,
+  type RegistrationJson,
+  verifyPasskeyAssertion,
+  verifyPasskeyRegistration,
+} from './webauthn.ts';
+
+/**
+ * Second factors of staff (docs/decisions.md, "Two-step sign-in"): the second step of a sign-in,
+ * the set-up a sign-in may require first (STAFF_MFA=required), a staff member's own factors under
+ * their account menu, and a SuperAdmin's reset of a colleague's.
+ */
+
+/** A pending authenticator-app set-up stays confirmable this long. */
+const TOTP_SETUP_MS = 15 * 60_000;
+const CHALLENGE_MS = 5 * 60_000;
+
+const issuerOf = (ctx: AppContext) => ctx.config.runtime.productName ?? 'Super Admin Console';
+
+// ---------------------------------------------------------------- sign-in: the second step
+
+/**
+ * The second step: a passkey assertion, a one-time code or a recovery code for the ticket of a
+ * right password. Counted before it is checked, per address and per account, exactly as a
+ * password is: a wrong factor is a failed sign-in towards the lockout. Answers the session pair;
+ * the ticket is spent only by a success.
+ */
+export async function secondStep(
+  ctx: AppContext,
+  caller: Caller,
+  body:
+    | { Ticket: string; Method: 'totp' | 'recovery'; Code: string }
+    | { Ticket: string; Method: 'passkey'; Response: AssertionJson },
+) {
+  const now = ctx.clock.now();
+  const audit = { at: now, clientAddress: caller.clientAddress };
+  if (
+    (await ctx.addressFailures.recordFailure(caller.clientAddress, now)) >
+    ctx.config.loginAddressDailyFailures
+  ) {
+    await writeActivity(ctx.db, { ...audit, action: 'login.throttled', details: { via: 'second-step' } });
+    throw new AppError('tooManyAttempts');
+  }
+  const ticket = await liveTicket(ctx.db, body.Ticket, 'verify', now);
+  const staff = ticket ? await findStaffByUid(ctx.db, ticket.uid) : undefined;
+  if (!ticket || !staff) {
+    await writeActivity(ctx.db, { ...audit, action: 'mfa.failed', details: { reason: 'ticket' } });
+    throw new AppError('secondStepInvalid');
+  }
+  const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
+  const attempt = await countAccountAttempt(ctx.db, staff.uid, now);
+  if (attempt === undefined || attempt > LOCKOUT_THRESHOLD) {
+    await writeActivity(ctx.db, {
+      ...who,
+      action: 'mfa.failed',
+      details: { method: body.Method, reason: 'locked' },
+    });
+    throw lockedError(staff.locked_until, now, MFA_MESSAGES.locked);
+  }
+
+  const ok =
+    body.Method === 'passkey'
+      ? await passkeyIsRight(ctx, staff.uid, body.Response, now)
+      : body.Method === 'totp'
+        ? await totpCodeIsRight(ctx, staff.uid, body.Code, now)
+        : await spendRecovery(ctx.db, staff.uid, body.Code, now);
+  if (!ok) {
+    const lockedUntil = await lockAfterFailure(ctx.db, staff.uid, attempt, now);
+    await writeActivity(ctx.db, {
+      ...who,
+      action: 'mfa.failed',
+      details: { method: body.Method, reason: 'wrong-factor' },
+    });
+    if (lockedUntil)
+      await writeActivity(ctx.db, {
+        ...who,
+        action: 'login.lockout',
+        targetType: 'staff',
+        targetId: staff.uid,
+        details: { lockedUntil: lockedUntil.toISOString(), via: 'second-step' },
+      });
+    throw new AppError(
+      'wrongSecondFactor',
+      body.Method === 'totp'
+        ? MFA_MESSAGES.wrongCode
+        : body.Method === 'recovery'
+          ? MFA_MESSAGES.wrongRecoveryCode
+          : MFA_MESSAGES.passkeyRefused,
+    );
+  }
+  const answer = await ctx.db.transaction(async (tx) => {
+    if (!(await spendTicket(tx, body.Ticket, 'verify', now))) return undefined;
+    return openSession(tx, caller, staff, ticket, now);
+  });
+  if (!answer) throw new AppError('secondStepInvalid');
+  await recordAccountSuccess(ctx.db, staff.uid, now);
+  await ctx.addressFailures.forgive(caller.clientAddress, now);
+  await writeActivity(ctx.db, { ...who, action: 'mfa.success', details: { method: body.Method } });
+  if (body.Method === 'recovery') {
+    const left = (await factorsOf(ctx.db, staff.uid)).recoveryLeft;
+    await writeActivity(ctx.db, { ...who, action: 'recovery.used', details: { left } });
+  }
+  await writeActivity(ctx.db, { ...who, action: 'login.success', details: { secondFactor: body.Method } });
+  return answer;
+}
+
+/** WebAuthn request options for the ticket's account: a fresh challenge, its passkeys allowed. */
+export async function signInPasskeyOptions(ctx: AppContext, ticketText: string, origin: string | undefined) {
+  const now = ctx.clock.now();
+  const ticket = await liveTicket(ctx.db, ticketText, 'verify', now);
+  if (!ticket) throw new AppError('secondStepInvalid');
+  const passkeys = await passkeysOf(ctx.db, ticket.uid);
+  if (passkeys.length === 0) throw new AppError('secondStepInvalid', MFA_MESSAGES.passkeyRefused);
+  const options = await passkeyAuthenticationOptions(ctx.config, origin, passkeys);
+  await putChallenge(
+    ctx.db,
+    ticket.uid,
+    'authenticate',
+    options.challenge,
+    new Date(now.getTime() + CHALLENGE_MS),
+  );
+  return { Options: options };
+}
+
+/** The session of a completed sign-in, while the password the ticket was issued on is still theirs. */
+async function openSession(tx: Queryable, caller: Caller, staff: StaffRow, ticket: TicketRow, now: Date) {
+  const session = await createSignInSession(
+    tx,
+    { uid: staff.uid, at: now, clientAddress: caller.clientAddress, userAgent: caller.userAgent },
+    ticket.password_hash,
+  );
+  if (!session) return undefined;
+  return {
+    xtoken: session.xtoken,
+    xsign: session.xsign,
+    Email: staff.email,
+    Name: staff.full_name,
+    Role: staff.roles,
+  };
+}
+
+async function totpCodeIsRight(ctx: AppContext, uid: string, code: string, now: Date) {
+  const row = await findTotp(ctx.db, uid);
+  if (!row?.confirmed_at) return false;
+  const step = acceptedTotpStep(openSecret(ctx, row.secret_sealed), code, now, Number(row.last_used_step));
+  return step !== undefined && (await useTotpStep(ctx.db, uid, step, now, false));
+}
+
+/** The TOTP secret at rest: sealed with the field key (AES-256-GCM), as base64 text. */
+const sealSecret = (ctx: AppContext, secret: Buffer): Buffer => ctx.crypto.encrypt(secret.toString('base64'));
+const openSecret = (ctx: AppContext, sealed: Uint8Array): Buffer =>
+  Buffer.from(ctx.crypto.decrypt(sealed), 'base64');
+
+/** Spends a recovery code: compared with each unused hash in constant time, then spent atomically. */
+async function spendRecovery(db: Queryable, uid: string, code: string, now: Date): Promise<boolean> {
+  const given = hashSecret(normalRecoveryCode(code));
+  let match: Buffer | undefined;
+  for (const h of await unusedRecoveryHashes(db, uid)) {
+    if (h.length === given.length && timingSafeEqual(h, given)) match = h;
+  }
+  return match !== undefined && (await spendRecoveryCode(db, uid, match, now));
+}
+
+async function passkeyIsRight(
+  ctx: AppContext,
+  uid: string,
+  response: AssertionJson,
+  now: Date,
+): Promise<boolean> {
+  const challenge = await takeChallenge(ctx.db, uid, 'authenticate', now);
+  if (!challenge) return false;
+  const passkey = (await passkeysOf(ctx.db, uid)).find((p) => p.credential_id === response.id);
+  if (!passkey) return false;
+  const verified = await verifyPasskeyAssertion(ctx.config, response, challenge, passkey);
+  if (verified === undefined) return false;
+  await usePasskey(ctx.db, passkey.id, verified.newCounter, now);
+  return true;
+}
+
+// ---------------------------------------------------------------- recovery codes
+
+const normalRecoveryCode = (code: string) => code.replace(/[\s-]/g, '').toLowerCase();
+
+/** Ten new codes of 60 random bits each, shown as abcd-efgh-2345; stored as SHA-256 hashes. */
+async function newRecoveryCodes(db: Queryable, uid: string, now: Date): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
+    const text = base32Encode(randomBytes(8)).slice(0, 12).toLowerCase();
+    return `${text.slice(0, 4)}-${text.slice(4, 8)}-${text.slice(8, 12)}`;
+  });
+  await replaceRecoveryCodes(
+    db,
+    uid,
+    codes.map((c) => hashSecret(normalRecoveryCode(c))),
+    now,
+  );
+  return codes;
+}
+
+// ---------------------------------------------------------------- sign-in: a first factor set up
+
+async function enrolTicket(ctx: AppContext, ticketText: string, now: Date) {
+  const ticket = await liveTicket(ctx.db, ticketText, 'enrol', now);
+  const staff = ticket ? await findStaffByUid(ctx.db, ticket.uid) : undefined;
+  if (!ticket || !staff) throw new AppError('secondStepInvalid');
+  return { ticket, staff };
+}
+
+/** A new authenticator-app secret for the account of an enrolment ticket. */
+export async function signInTotpStart(ctx: AppContext, ticketText: string) {
+  const now = ctx.clock.now();
+  const { staff } = await enrolTicket(ctx, ticketText, now);
+  return startTotp(ctx, staff, now);
+}
+
+async function startTotp(ctx: AppContext, staff: { uid: string; email: string }, now: Date) {
+  const secret = newTotpSecret();
+  if (!(await putPendingTotp(ctx.db, staff.uid, sealSecret(ctx, secret), now)))
+    throw new AppError('mfaConflict', MFA_MESSAGES.totpAlreadyOn);
+  return { Secret: base32Encode(secret), OtpauthUrl: otpauthUrl(issuerOf(ctx), staff.email, secret) };
+}
+
+/** Checks a code against the pending set-up and confirms it (in `tx`); whether it did. */
+async function confirmTotp(ctx: AppContext, tx: Queryable, uid: string, code: string, now: Date) {
+  const row = await findTotp(tx, uid);
+  if (row?.confirmed_at) throw new AppError('mfaConflict', MFA_MESSAGES.totpAlreadyOn);
+  if (!row || now.getTime() - new Date(row.created_at).getTime() > TOTP_SETUP_MS)
+    throw new AppError('mfaSetupInvalid', MFA_MESSAGES.totpNotStarted);
+  const step = acceptedTotpStep(openSecret(ctx, row.secret_sealed), code, now, Number(row.last_used_step));
+  if (step === undefined || !(await useTotpStep(tx, uid, step, now, true)))
+    throw new AppError('mfaSetupInvalid', MFA_MESSAGES.wrongCode);
+}
+
+/** Confirms the app set up at sign-in; answers the session pair and the recovery codes. */
+export async function signInTotpConfirm(ctx: AppContext, caller: Caller, ticketText: string, code: string) {
+  const now = ctx.clock.now();
+  const { ticket, staff } = await enrolTicket(ctx, ticketText, now);
+  return finishSignInEnrolment(ctx, caller, staff, ticket, ticketText, now, 'totp', (tx) =>
+    confirmTotp(ctx, tx, staff.uid, code, now),
+  );
+}
+
+/** WebAuthn creation options for the account of an enrolment ticket. */
+export async function signInPasskeyRegistrationOptions(ctx: AppContext, ticketText: string, origin?: string) {
+  const now = ctx.clock.now();
+  const { staff } = await enrolTicket(ctx, ticketText, now);
+  return registrationOptions(ctx, staff, origin, now);
+}
+
+/** Registers the passkey made at sign-in; answers the session pair and the recovery codes. */
+export async function signInPasskeyRegister(
+  ctx: AppContext,
+  caller: Caller,
+  ticketText: string,
+  name: string,
+  response: RegistrationJson,
+) {
+  const now = ctx.clock.now();
+  const { ticket, staff } = await enrolTicket(ctx, ticketText, now);
+  const verified = await checkRegistration(ctx, staff.uid, response, now);
+  return finishSignInEnrolment(ctx, caller, staff, ticket, ticketText, now, 'passkey', async (tx) => {
+    await storePasskey(tx, staff.uid, verified, name, now);
+  });
+}
+
+async function finishSignInEnrolment(
+  ctx: AppContext,
+  caller: Caller,
+  staff: StaffRow,
+  ticket: TicketRow,
+  ticketText: string,
+  now: Date,
+  method: 'totp' | 'passkey',
+  addFactor: (tx: Queryable) => Promise<void>,
+) {
+  const answer = await ctx.db.transaction(async (tx) => {
+    await addFactor(tx);
+    if (!(await spendTicket(tx, ticketText, 'enrol', now))) throw new AppError('secondStepInvalid');
+    const pair = await openSession(tx, caller, staff, ticket, now);
+    if (!pair) throw new AppError('secondStepInvalid');
+    const RecoveryCodes = await newRecoveryCodes(tx, staff.uid, now);
+    await writeActivity(tx, {
+      at: now,
+      actorUid: staff.uid,
+      actorEmail: staff.email,
+      clientAddress: caller.clientAddress,
+      action: 'mfa.enrol',
+      details: { method, atSignIn: true },
+    });
+    return { ...pair, RecoveryCodes };
+  });
+  await recordAccountSuccess(ctx.db, staff.uid, now);
+  await writeActivity(ctx.db, {
+    at: now,
+    actorUid: staff.uid,
+    actorEmail: staff.email,
+    clientAddress: caller.clientAddress,
+    action: 'login.success',
+    details: { enrolled: method },
+  });
+  return answer;
+}
+
+// ---------------------------------------------------------------- passkey ceremonies
+
+async function registrationOptions(
+  ctx: AppContext,
+  staff: { uid: string; email: string; full_name: string },
+  origin: string | undefined,
+  now: Date,
+) {
+  const existing = await passkeysOf(ctx.db, staff.uid);
+  const options = await passkeyRegistrationOptions(ctx.config, origin, staff, existing, issuerOf(ctx));
+  await putChallenge(
+    ctx.db,
+    staff.uid,
+    'register',
+    options.challenge,
+    new Date(now.getTime() + CHALLENGE_MS),
+  );
+  return { Options: options };
+}
+
+async function checkRegistration(ctx: AppContext, uid: string, response: RegistrationJson, now: Date) {
+  const challenge = await takeChallenge(ctx.db, uid, 'register', now);
+  if (!challenge) throw new AppError('mfaSetupInvalid', MFA_MESSAGES.passkeyExpired);
+  const verified = await verifyPasskeyRegistration(ctx.config, response, challenge);
+  if (!verified) throw new AppError('mfaSetupInvalid');
+  return verified;
+}
+
+async function storePasskey(
+  tx: Queryable,
+  uid: string,
+  v: NonNullable<Awaited<ReturnType<typeof verifyPasskeyRegistration>>>,
+  name: string,
+  now: Date,
+): Promise<number> {
+  const id = await insertPasskey(tx, {
+    uid,
+    credentialId: v.id,
+    publicKey: v.publicKey,
+    signCount: v.counter,
+    transports: v.transports,
+    name,
+    at: now,
+  });
+  if (id === undefined) throw new AppError('mfaConflict', 'This passkey is already registered.');
+  return id;
+}
+
+// ---------------------------------------------------------------- my factors (account menu)
+
+const needPassword = (ctx: AppContext, caller: Caller, me: StaffSession, password: string) =>
+  checkCurrentPassword(ctx, caller, me, password, {
+    failedAction: 'mfa.failed',
+    via: 'second-factor-change',
+    wrong: () => new AppError('wrongOldPassword', 'The password is not correct.'),
+  });
+
+export async function myFactors(ctx: AppContext, me: StaffSession) {
+  const totp = await findTotp(ctx.db, me.uid);
+  const passkeys = await passkeysOf(ctx.db, me.uid);
+  const { recoveryLeft } = await factorsOf(ctx.db, me.uid);
+  return {
+    Required: ctx.config.staffMfa === 'required',
+    Totp: totp?.confirmed_at
+      ? { CreatedAt: isoOrNull(totp.confirmed_at)!, LastUsedAt: isoOrNull(totp.last_used_at) }
+      : null,
+    Passkeys: passkeys.map((p) => ({
+      Id: p.id,
+      Name: p.name,
+      CreatedAt: isoOrNull(p.created_at)!,
+      LastUsedAt: isoOrNull(p.last_used_at),
+    })),
+    RecoveryCodesLeft: recoveryLeft,
+  };
+}
+
+export async function myTotpStart(ctx: AppContext, caller: Caller, me: StaffSession, password: string) {
+  const now = ctx.clock.now();
+  if ((await factorsOf(ctx.db, me.uid)).totp) throw new AppError('mfaConflict', MFA_MESSAGES.totpAlreadyOn);
+  await needPassword(ctx, caller, me, password);
+  return startTotp(ctx, me, now);
+}
+
+/** Adds a factor in one transaction; the account's first factor also gets its recovery codes. */
+async function addMyFactor(
+  ctx: AppContext,
+  caller: Caller,
+  me: StaffSession,
+  method: SecondFactorMethod,
+  details: Record<string, unknown>,
+  add: (tx: Queryable) => Promise<void>,
+  message: string,
+) {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const before = await factorsOf(tx, me.uid);
+    await add(tx);
+    const first = !before.totp && before.passkeys === 0;
+    const RecoveryCodes = first ? await newRecoveryCodes(tx, me.uid, now) : undefined;
+    await writeActivity(tx, {
+      at: now,
+      actorUid: me.uid,
+      actorEmail: me.email,
+      clientAddress: caller.clientAddress,
+      action: 'mfa.enrol',
+      details: { method, ...details },
+    });
+    return { Message: message, ...(RecoveryCodes ? { RecoveryCodes } : {}) };
+  });
+}
+
+export function myTotpConfirm(ctx: AppContext, caller: Caller, me: StaffSession, code: string) {
+  const now = ctx.clock.now();
+  return addMyFactor(
+    ctx,
+    caller,
+    me,
+    'totp',
+    {},
+    (tx) => confirmTotp(ctx, tx, me.uid, code, now),
+    MFA_MESSAGES.totpEnrolled,
+  );
+}
+
+export async function myPasskeyOptions(
+  ctx: AppContext,
+  caller: Caller,
+  me: StaffSession,
+  password: string,
+  origin: string | undefined,
+) {
+  await needPassword(ctx, caller, me, password);
+  return registrationOptions(
+    ctx,
+    { uid: me.uid, email: me.email, full_name: me.name },
+    origin,
+    ctx.clock.now(),
+  );
+}
+
+export async function myPasskeyAdd(
+  ctx: AppContext,
+  caller: Caller,
+  me: StaffSession,
+  name: string,
+  response: RegistrationJson,
+) {
+  const now = ctx.clock.now();
+  const verified = await checkRegistration(ctx, me.uid, response, now);
+  return addMyFactor(
+    ctx,
+    caller,
+    me,
+    'passkey',
+    { name },
+    async (tx) => {
+      await storePasskey(tx, me.uid, verified, name, now);
+    },
+    MFA_MESSAGES.passkeyAdded,
+  );
+}
+
+export async function myPasskeyRename(
+  ctx: AppContext,
+  caller: Caller,
+  me: StaffSession,
+  id: number,
+  name: string,
+) {
+  const now = ctx.clock.now();
+  if (!(await renamePasskey(ctx.db, me.uid, id, name)))
+    throw new AppError('notFound', MFA_MESSAGES.passkeyNotYours);
+  await writeActivity(ctx.db, {
+    at: now,
+    actorUid: me.uid,
+    actorEmail: me.email,
+    clientAddress: caller.clientAddress,
+    action: 'mfa.rename',
+    details: { passkeyId: id, name },
+  });
+  return { Message: MFA_MESSAGES.passkeyRenamed };
+}
+
+/**
+ * Removes a factor (after the password). With STAFF_MFA=required the last one stays; without
+ * factors an account's recovery codes go too (they would be a password-only second step).
+ */
+async function removeMyFactor(
+  ctx: AppContext,
+  caller: Caller,
+  me: StaffSession,
+  password: string,
+  which: 'totp' | { passkeyId: number },
+) {
+  const now = ctx.clock.now();
+  const before = await factorsOf(ctx.db, me.uid);
+  const has =
+    which === 'totp' ? before.totp : (await passkeysOf(ctx.db, me.uid)).some((p) => p.id === which.passkeyId);
+  if (!has)
+    throw new AppError(
+      'notFound',
+      which === 'totp' ? 'No authenticator app is set up for this account.' : MFA_MESSAGES.passkeyNotYours,
+    );
+  const left = (before.totp ? 1 : 0) + before.passkeys - 1;
+  if (left === 0 && ctx.config.staffMfa === 'required')
+    throw new AppError('mfaLastFactor', MFA_MESSAGES.lastFactor);
+  await needPassword(ctx, caller, me, password);
+  await ctx.db.transaction(async (tx) => {
+    const removed =
+      which === 'totp' ? await deleteTotp(tx, me.uid) : await deletePasskey(tx, me.uid, which.passkeyId);
+    if (!removed) throw new AppError('notFound', MFA_MESSAGES.passkeyNotYours);
+    const after = await factorsOf(tx, me.uid);
+    if (!after.totp && after.passkeys === 0) {
+      if (ctx.config.staffMfa === 'required') throw new AppError('mfaLastFactor', MFA_MESSAGES.lastFactor);
+      await replaceRecoveryCodes(tx, me.uid, [], now);
+    }
+    await writeActivity(tx, {
+      at: now,
+      actorUid: me.uid,
+      actorEmail: me.email,
+      clientAddress: caller.clientAddress,
+      action: 'mfa.remove',
+      details:
+        which === 'totp'
+          ? { method: 'totp' }
+          : { method: 'passkey', passkeyId: which.passkeyId, name: (removed as { name: string }).name },
+    });
+  });
+  return { Message: which === 'totp' ? MFA_MESSAGES.totpRemoved : MFA_MESSAGES.passkeyRemoved };
+}
+
+export const myTotpRemove = (ctx: AppContext, caller: Caller, me: StaffSession, password: string) =>
+  removeMyFactor(ctx, caller, me, password, 'totp');
+
+export const myPasskeyRemove = (
+  ctx: AppContext,
+  caller: Caller,
+  me: StaffSession,
+  id: number,
+  password: string,
+) => removeMyFactor(ctx, caller, me, password, { passkeyId: id });
+
+export async function myRecoveryCodesRenew(
+  ctx: AppContext,
+  caller: Caller,
+  me: StaffSession,
+  password: string,
+) {
+  const now = ctx.clock.now();
+  const f = await factorsOf(ctx.db, me.uid);
+  if (!f.totp && f.passkeys === 0) throw new AppError('mfaConflict', MFA_MESSAGES.noFactor);
+  await needPassword(ctx, caller, me, password);
+  const RecoveryCodes = await ctx.db.transaction(async (tx) => {
+    const codes = await newRecoveryCodes(tx, me.uid, now);
+    await writeActivity(tx, {
+      at: now,
+      actorUid: me.uid,
+      actorEmail: me.email,
+      clientAddress: caller.clientAddress,
+      action: 'recovery.renew',
+    });
+    return codes;
+  });
+  return { Message: MFA_MESSAGES.recoveryRenewed, RecoveryCodes };
+}
+
+// ---------------------------------------------------------------- a SuperAdmin's reset
+
+/**
+ * A SuperAdmin removes a colleague's factors and recovery codes (a lost phone, a lost key): their
+ * sessions end too, the reset is in the activity log, and the colleague gets a mail about it.
+ */
+export async function resetStaffFactors(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
+  if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw new AppError('forbidden');
+  if (uid === actor.uid)
+    throw new AppError('ownAccount', 'Your own second factors are managed under Sign-in security.');
+  const target = await findStaffByUid(ctx.db, uid);
+  if (!target) throw new AppError('notFound', 'There is no super user with that id.');
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const removed = await deleteAllFactors(tx, uid);
+    const ended = await revokeUserSessions(tx, uid, now, 'factors-reset');
+    await writeActivity(tx, {
+      at: now,
+      actorUid: actor.uid,
+      actorEmail: actor.email,
+      clientAddress: caller.clientAddress,
+      action: 'mfa.reset',
+      targetType: 'staff',
+      targetId: uid,
+      details: { of: target.email, totp: removed.totp, passkeys: removed.passkeys, sessionsEnded: ended },
+    });
+    await ctx.mailer.send(
+      tx,
+      factorsResetMail({
+        to: target.email,
+        name: target.full_name,
+        by: actor.email,
+        required: ctx.config.staffMfa === 'required',
+      }),
+    );
+  });
+  return { Message: MFA_MESSAGES.resetDone(target.email) };
+}

@@ -1,0 +1,496 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
+import { type SoftPasskey, softPasskey } from '../../../test/soft-authenticator.ts';
+import { loadConfig } from '../../config.ts';
+import { base32Decode, totpCodeAt, totpStepOf } from './totp.ts';
+
+type Pair = { xtoken: string; xsign: string };
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const post = (url: string, payload: unknown, session?: Pair, method: 'POST' | 'PUT' | 'DELETE' = 'POST') =>
+  t.call({
+    method,
+    url,
+    payload: payload as Record<string, unknown>,
+    headers: { origin: CONSOLE_ORIGIN },
+    ...(session ? { session } : {}),
+  });
+
+const passwordLogin = (email: string, password = PASSWORD) =>
+  t.call({ method: 'POST', url: '/admin/login', payload: { email, password } });
+
+/** The code an authenticator app shows `steps` steps from the test clock's now. */
+const codeAt = (secret: string, steps = 0) =>
+  totpCodeAt(base32Decode(secret), totpStepOf(t.clock.now()) + steps);
+
+async function activity(action: string, email: string) {
+  const r = await t.db.query<{ details: Record<string, unknown> }>(
+    'SELECT details FROM activity_log WHERE action = $1 AND actor_email = $2 ORDER BY id',
+    [action, email],
+  );
+  return r.rows.map((row) => row.details);
+}
+
+const failedLogins = async (email: string) =>
+  (await t.db.query<{ n: number }>('SELECT failed_logins AS n FROM staff WHERE email = $1', [email])).rows[0]!
+    .n;
+
+/** A staff member with an authenticator app set up through the account menu. */
+async function withTotp(email: string, roles = ['Support']) {
+  await t.addStaff(email, roles);
+  const session: Pair = (await passwordLogin(email)).json();
+  const start = await post('/admin/account/mfa/totp', { password: PASSWORD }, session);
+  expect(start.statusCode, start.body).toBe(200);
+  const { Secret, OtpauthUrl } = start.json();
+  expect(Secret).toMatch(/^[A-Z2-7]{32}$/);
+  expect(OtpauthUrl).toContain(`secret=${Secret}`);
+  const done = await post('/admin/account/mfa/totp', { Code: codeAt(Secret) }, session, 'PUT');
+  expect(done.statusCode, done.body).toBe(200);
+  const codes: string[] = done.json().RecoveryCodes;
+  t.clock.advance(30_000); // the set-up spent this step's code
+  return { secret: Secret as string, session, codes };
+}
+
+async function ticketOf(email: string) {
+  const r = await passwordLogin(email);
+  expect(r.statusCode, r.body).toBe(200);
+  const body = r.json();
+  expect(body.xtoken).toBeUndefined();
+  return body.SecondStep as { Ticket: string; Kind: string; Methods: string[]; ExpiresAt: string };
+}
+
+const secondStep = (payload: Record<string, unknown>) => post('/admin/login/second-step', payload);
+
+describe('without a factor (STAFF_MFA=optional)', () => {
+  it('signs in with the password alone', async () => {
+    await t.addStaff('plain@example.com', ['Support']);
+    const r = await passwordLogin('plain@example.com');
+    expect(r.json().xtoken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('one-time codes (TOTP)', () => {
+  it('needs the current password to start a set-up, counted as a sign-in failure', async () => {
+    await t.addStaff('start@example.com', ['Support']);
+    const session: Pair = (await passwordLogin('start@example.com')).json();
+    const r = await post('/admin/account/mfa/totp', { password: 'Wrong#123' }, session);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().Description).toBe('The password is not correct.');
+    expect(await failedLogins('start@example.com')).toBe(1);
+  });
+
+  it('sets up with a code, gives ten recovery codes once, then asks for a code at sign-in', async () => {
+    const { codes } = await withTotp('otp@example.com');
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const c of codes) expect(c).toMatch(/^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$/);
+    const stored = await t.db.query<{ secret_sealed: Buffer }>(
+      "SELECT secret_sealed FROM staff_totp t JOIN staff s USING (uid) WHERE s.email = 'otp@example.com'",
+    );
+    // sealed at rest: version byte 1, never the base32 text
+    expect(stored.rows[0]!.secret_sealed[0]).toBe(1);
+    const step = await ticketOf('otp@example.com');
+    expect(step).toMatchObject({ Kind: 'verify', Methods: ['totp', 'recovery'] });
+    expect(await activity('mfa.enrol', 'otp@example.com')).toEqual([{ method: 'totp' }]);
+  });
+
+  it('issues the session pair for the right code; the pair works; the ticket is single-use', async () => {
+    const { secret } = await withTotp('right@example.com');
+    const { Ticket } = await ticketOf('right@example.com');
+    const r = await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) });
+    expect(r.statusCode, r.body).toBe(200);
+    const pair = r.json();
+    expect(pair).toMatchObject({ Email: 'right@example.com', Role: ['Support'] });
+    expect((await t.call({ method: 'GET', url: '/admin/session', session: pair })).statusCode).toBe(200);
+    t.clock.advance(30_000);
+    const again = await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) });
+    expect(again.statusCode).toBe(401);
+    expect(again.json().ErrorCode).toBe(985);
+    expect(await activity('mfa.success', 'right@example.com')).toEqual([{ method: 'totp' }]);
+  });
+
+  it('refuses a code already used in its step (replay), and an earlier step after a later one', async () => {
+    const { secret } = await withTotp('replay@example.com');
+    const code = codeAt(secret);
+    expect(
+      (await secondStep({ ...(await ticketOf('replay@example.com')), Method: 'totp', Code: code }))
+        .statusCode,
+    ).toBe(200);
+    const replay = await secondStep({
+      Ticket: (await ticketOf('replay@example.com')).Ticket,
+      Method: 'totp',
+      Code: code,
+    });
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json()).toMatchObject({ ErrorCode: 986 });
+    expect(replay.json().Description).toContain('already used');
+    const earlier = await secondStep({
+      Ticket: (await ticketOf('replay@example.com')).Ticket,
+      Method: 'totp',
+      Code: codeAt(secret, -1),
+    });
+    expect(earlier.statusCode).toBe(401);
+  });
+
+  it('accepts one step of clock skew either side and refuses two', async () => {
+    const { secret } = await withTotp('skew@example.com');
+    t.clock.advance(5 * 30_000); // past the step the set-up used
+    const tryCode = async (steps: number) =>
+      (
+        await secondStep({
+          Ticket: (await ticketOf('skew@example.com')).Ticket,
+          Method: 'totp',
+          Code: codeAt(secret, steps),
+        })
+      ).statusCode;
+    expect(await tryCode(-2)).toBe(401);
+    expect(await tryCode(2)).toBe(401);
+    expect(await tryCode(-1)).toBe(200);
+    t.clock.advance(10 * 30_000);
+    expect(await tryCode(1)).toBe(200);
+  });
+
+  it('refuses a malformed code before any work: not counted towards the lockout', async () => {
+    await withTotp('format@example.com');
+    const { Ticket } = await ticketOf('format@example.com');
+    for (const Code of ['12345a', '1234567', '', ' 12 34 56', '１２３４５６']) {
+      const r = await secondStep({ Ticket, Method: 'totp', Code });
+      expect(r.statusCode, Code).toBe(400);
+      expect(r.json().FieldErrors[0].Message).toBe(
+        'Enter the 6-digit code from your authenticator app (digits only).',
+      );
+    }
+    expect(await failedLogins('format@example.com')).toBe(0);
+  });
+
+  it('locks the account after wrong second steps exactly as after wrong passwords, and logs them', async () => {
+    const { secret } = await withTotp('lock2@example.com');
+    // two wrong passwords first: they and the wrong codes share one count
+    await passwordLogin('lock2@example.com', 'Wrong#123');
+    await passwordLogin('lock2@example.com', 'Wrong#123');
+    const { Ticket } = await ticketOf('lock2@example.com');
+    const wrong = codeAt(secret) === '000000' ? '000001' : '000000';
+    for (let i = 0; i < 3; i++) {
+      const r = await secondStep({ Ticket, Method: 'totp', Code: wrong });
+      expect(r.statusCode).toBe(401);
+      expect(r.json().Description).toBe(
+        'That code is not correct, or it was already used. Wait for the next code and try again.',
+      );
+    }
+    // the fifth failure locked it: the right code is refused now, and so is the password
+    const locked = await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({
+      ErrorCode: 974,
+      Description:
+        'Too many failed sign-in attempts (wrong passwords or codes): this account is locked for a few minutes. Please try again later.',
+    });
+    expect(locked.headers['retry-after']).toBe('60');
+    expect((await passwordLogin('lock2@example.com')).statusCode).toBe(401);
+    expect(await activity('mfa.failed', 'lock2@example.com')).toHaveLength(4);
+    expect(await activity('login.lockout', 'lock2@example.com')).toEqual([
+      { lockedUntil: expect.any(String), via: 'second-step' },
+    ]);
+    t.clock.advance(61_000);
+    const after = await ticketOf('lock2@example.com');
+    expect(
+      (await secondStep({ Ticket: after.Ticket, Method: 'totp', Code: codeAt(secret) })).statusCode,
+    ).toBe(200);
+    expect(await failedLogins('lock2@example.com')).toBe(0);
+  });
+
+  it('does not let a right password clear the count of wrong second steps', async () => {
+    const { secret } = await withTotp('nofresh@example.com');
+    const wrong = codeAt(secret) === '000000' ? '000001' : '000000';
+    for (let i = 0; i < 4; i++) {
+      const { Ticket } = await ticketOf('nofresh@example.com');
+      expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
+    }
+    const { Ticket } = await ticketOf('nofresh@example.com');
+    expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
+    expect((await passwordLogin('nofresh@example.com')).statusCode).toBe(401); // locked
+  });
+
+  it('lets a ticket expire after five minutes', async () => {
+    const { secret } = await withTotp('expire@example.com');
+    const { Ticket, ExpiresAt } = await ticketOf('expire@example.com');
+    expect(new Date(ExpiresAt).getTime() - t.clock.now().getTime()).toBe(300_000);
+    t.clock.advance(300_000);
+    const r = await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) });
+    expect(r.statusCode).toBe(401);
+    expect(r.json().Description).toBe(
+      'This sign-in has expired or was already completed. Please sign in again with your password.',
+    );
+  });
+
+  it('is not a session: a ticket opens no signed-in call', async () => {
+    await withTotp('notsession@example.com');
+    const { Ticket } = await ticketOf('notsession@example.com');
+    const r = await t.call({
+      method: 'GET',
+      url: '/admin/session',
+      session: { xtoken: Ticket, xsign: Ticket },
+    });
+    expect(r.statusCode).toBe(401);
+  });
+});
+
+describe('recovery codes', () => {
+  it('each works once, in any case and without dashes', async () => {
+    const { codes } = await withTotp('recover@example.com');
+    const first = codes[0]!;
+    const r = await secondStep({
+      Ticket: (await ticketOf('recover@example.com')).Ticket,
+      Method: 'recovery',
+      Code: first.replace(/-/g, '').toUpperCase(),
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    const again = await secondStep({
+      Ticket: (await ticketOf('recover@example.com')).Ticket,
+      Method: 'recovery',
+      Code: first,
+    });
+    expect(again.statusCode).toBe(401);
+    expect(again.json().Description).toBe('That recovery code is not correct, or it was already used.');
+    expect(await activity('recovery.used', 'recover@example.com')).toEqual([{ left: 9 }]);
+    const stored = await t.db.query<{ code_hash: Buffer }>('SELECT code_hash FROM staff_recovery_codes');
+    expect(JSON.stringify(stored.rows)).not.toContain(first);
+  });
+
+  it('are renewed with the password; the old ones stop working', async () => {
+    const { codes, session } = await withTotp('renew@example.com');
+    const r = await post('/admin/account/mfa/recovery-codes', { password: PASSWORD }, session);
+    expect(r.statusCode).toBe(200);
+    expect(r.json().RecoveryCodes).toHaveLength(10);
+    const old = await secondStep({
+      Ticket: (await ticketOf('renew@example.com')).Ticket,
+      Method: 'recovery',
+      Code: codes[1],
+    });
+    expect(old.statusCode).toBe(401);
+  });
+});
+
+describe('passkeys', () => {
+  async function withPasskey(email: string, key: SoftPasskey, name = 'Laptop') {
+    await t.addStaff(email, ['Support']);
+    const session: Pair = (await passwordLogin(email)).json();
+    const options = await post('/admin/account/mfa/passkey-options', { password: PASSWORD }, session);
+    expect(options.statusCode, options.body).toBe(200);
+    const opts = options.json().Options;
+    expect(opts.rp.id).toBe('console.test');
+    const added = await post(
+      '/admin/account/mfa/passkeys',
+      { Name: name, Response: key.register(opts, CONSOLE_ORIGIN) },
+      session,
+    );
+    expect(added.statusCode, added.body).toBe(200);
+    return { session, codes: added.json().RecoveryCodes as string[] };
+  }
+
+  async function passkeySignIn(email: string, key: SoftPasskey, origin = CONSOLE_ORIGIN) {
+    const { Ticket, Methods } = await ticketOf(email);
+    expect(Methods).toContain('passkey');
+    const o = await post('/admin/login/passkey-options', { Ticket });
+    expect(o.statusCode, o.body).toBe(200);
+    const Response = key.assert(o.json().Options, origin);
+    return { r: await secondStep({ Ticket, Method: 'passkey', Response }), Ticket, Response };
+  }
+
+  it('registers a passkey and signs in with it; lists it with its name and when it was last used', async () => {
+    const key = softPasskey();
+    const { session, codes } = await withPasskey('pk@example.com', key);
+    expect(codes).toHaveLength(10);
+    const { r } = await passkeySignIn('pk@example.com', key);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().Email).toBe('pk@example.com');
+    const list = await t.call({ method: 'GET', url: '/admin/account/mfa', session });
+    expect(list.json()).toMatchObject({
+      Required: false,
+      Totp: null,
+      RecoveryCodesLeft: 10,
+      Passkeys: [{ Name: 'Laptop', CreatedAt: expect.any(String), LastUsedAt: t.clock.now().toISOString() }],
+    });
+  });
+
+  it('refuses a replayed assertion, another key, and an assertion for another origin', async () => {
+    const key = softPasskey();
+    await withPasskey('pk2@example.com', key);
+    const { Response } = await passkeySignIn('pk2@example.com', key);
+    const { Ticket } = await ticketOf('pk2@example.com');
+    await post('/admin/login/passkey-options', { Ticket });
+    expect((await secondStep({ Ticket, Method: 'passkey', Response })).statusCode).toBe(401);
+    const stranger = await passkeySignIn('pk2@example.com', softPasskey());
+    expect(stranger.r.statusCode).toBe(401);
+    expect(stranger.r.json().Description).toBe(
+      'That passkey was not accepted for this account. Try another passkey or a code.',
+    );
+    expect((await passkeySignIn('pk2@example.com', key, 'https://evil.example')).r.statusCode).toBe(401);
+  });
+
+  it('bounds what it reads: a long name and an oversized response are refused before any work', async () => {
+    const key = softPasskey();
+    const { session } = await withPasskey('pk3@example.com', key);
+    const list = await t.call({ method: 'GET', url: '/admin/account/mfa', session });
+    const id = list.json().Passkeys[0].Id;
+    const long = await post('/admin/account/mfa/passkeys', { Id: id, Name: 'x'.repeat(65) }, session, 'PUT');
+    expect(long.statusCode).toBe(400);
+    expect(long.json().FieldErrors[0].Message).toBe('A passkey name is at most 64 characters.');
+    const huge = key.register({ challenge: 'x', rp: { id: 'console.test' } }, CONSOLE_ORIGIN) as {
+      response: { attestationObject: string };
+    };
+    huge.response.attestationObject = 'A'.repeat(20_000);
+    expect(
+      (await post('/admin/account/mfa/passkeys', { Name: 'Big', Response: huge }, session)).statusCode,
+    ).toBe(400);
+  });
+
+  it('renames and removes (with the password) a passkey; the last one takes the recovery codes with it', async () => {
+    const key = softPasskey();
+    const { session } = await withPasskey('pk4@example.com', key);
+    const id = (await t.call({ method: 'GET', url: '/admin/account/mfa', session })).json().Passkeys[0].Id;
+    expect(
+      (await post('/admin/account/mfa/passkeys', { Id: id, Name: 'Office key' }, session, 'PUT')).statusCode,
+    ).toBe(200);
+    const wrong = await post(
+      '/admin/account/mfa/passkeys',
+      { Id: id, password: 'Wrong#123' },
+      session,
+      'DELETE',
+    );
+    expect(wrong.statusCode).toBe(400);
+    const removed = await post(
+      '/admin/account/mfa/passkeys',
+      { Id: id, password: PASSWORD },
+      session,
+      'DELETE',
+    );
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await t.call({ method: 'GET', url: '/admin/account/mfa', session })).json()).toMatchObject({
+      Passkeys: [],
+      RecoveryCodesLeft: 0,
+    });
+    expect((await passwordLogin('pk4@example.com')).json().xtoken).toBeDefined();
+    expect((await activity('mfa.remove', 'pk4@example.com'))[0]).toMatchObject({ name: 'Office key' });
+  });
+});
+
+describe('a SuperAdmin resets a colleague', () => {
+  it("removes the colleague's factors, ends their sessions, logs it and mails them", async () => {
+    await t.addStaff('boss@example.com', ['SuperAdmin']);
+    const boss: Pair = (await passwordLogin('boss@example.com')).json();
+    const { session } = await withTotp('lost@example.com');
+    const uid = (await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'lost@example.com'"))
+      .rows[0]!.uid;
+    const r = await post('/admin/team/mfa', { uid }, boss, 'DELETE');
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().Message).toContain('lost@example.com');
+    expect((await t.call({ method: 'GET', url: '/admin/session', session })).statusCode).toBe(401);
+    expect((await passwordLogin('lost@example.com')).json().xtoken).toBeDefined();
+    expect(await activity('mfa.reset', 'boss@example.com')).toEqual([
+      { of: 'lost@example.com', totp: true, passkeys: 0, sessionsEnded: 1 },
+    ]);
+    const mail = await t.smtp.waitFor((m) => m.to.includes('lost@example.com'));
+    expect(mail.subject).toBe('Your Super Admin Console second factors were removed');
+    expect(mail.text).toContain('boss@example.com removed the passkeys');
+  });
+
+  it('is for SuperAdmins only, and not for their own account', async () => {
+    await t.addStaff('adm@example.com', ['Admin']);
+    const adm: Pair = (await passwordLogin('adm@example.com')).json();
+    const uid = (await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'boss@example.com'"))
+      .rows[0]!.uid;
+    expect((await post('/admin/team/mfa', { uid }, adm, 'DELETE')).statusCode).toBe(403);
+    const boss: Pair = (await passwordLogin('boss@example.com')).json();
+    expect((await post('/admin/team/mfa', { uid }, boss, 'DELETE')).statusCode).toBe(403);
+  });
+});
+
+describe('STAFF_MFA=required', () => {
+  let r: TestApp;
+  beforeAll(async () => {
+    r = await createTestApp({ staffMfa: 'required' });
+  });
+  afterAll(() => r.close());
+
+  const call = (url: string, payload: unknown, method: 'POST' | 'PUT' = 'POST') =>
+    r.call({ method, url, payload: payload as Record<string, unknown>, headers: { origin: CONSOLE_ORIGIN } });
+
+  it('makes a staff member without a factor set one up before any session, then asks for it', async () => {
+    await r.addStaff('new@example.com', ['Admin']);
+    const first = await call('/admin/login', { email: 'new@example.com', password: PASSWORD });
+    expect(first.json().xtoken).toBeUndefined();
+    const { Ticket, Kind, Methods } = first.json().SecondStep;
+    expect({ Kind, Methods }).toEqual({ Kind: 'enrol', Methods: [] });
+    // the enrolment ticket is good for the set-up only: not for the second step, not as a session
+    expect(
+      (await call('/admin/login/second-step', { Ticket, Method: 'totp', Code: '123456' })).statusCode,
+    ).toBe(401);
+    expect(
+      (await r.call({ method: 'GET', url: '/admin/team', session: { xtoken: Ticket, xsign: Ticket } }))
+        .statusCode,
+    ).toBe(401);
+    const { Secret } = (await call('/admin/login/enrol/totp', { Ticket })).json();
+    const code = totpCodeAt(base32Decode(Secret), totpStepOf(r.clock.now()));
+    const wrong = await call(
+      '/admin/login/enrol/totp',
+      { Ticket, Code: code === '111111' ? '222222' : '111111' },
+      'PUT',
+    );
+    expect(wrong.statusCode).toBe(400);
+    const done = await call('/admin/login/enrol/totp', { Ticket, Code: code }, 'PUT');
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ Email: 'new@example.com', Role: ['Admin'] });
+    expect(done.json().RecoveryCodes).toHaveLength(10);
+    expect((await r.call({ method: 'GET', url: '/admin/team', session: done.json() })).statusCode).toBe(200);
+    // spent
+    expect((await call('/admin/login/enrol/totp', { Ticket, Code: code }, 'PUT')).statusCode).toBe(401);
+    const next = await call('/admin/login', { email: 'new@example.com', password: PASSWORD });
+    expect(next.json().SecondStep).toMatchObject({ Kind: 'verify', Methods: ['totp', 'recovery'] });
+    // the last factor stays while factors are required
+    const removal = await r.call({
+      method: 'DELETE',
+      url: '/admin/account/mfa/totp',
+      payload: { password: PASSWORD },
+      session: done.json(),
+    });
+    expect(removal.statusCode).toBe(409);
+    expect(removal.json().ErrorCode).toBe(988);
+  });
+
+  it('sets up a passkey at sign-in too', async () => {
+    await r.addStaff('newpk@example.com', ['Support']);
+    const key = softPasskey();
+    const { Ticket } = (await call('/admin/login', { email: 'newpk@example.com', password: PASSWORD })).json()
+      .SecondStep;
+    const o = await call('/admin/login/enrol/passkey-options', { Ticket });
+    expect(o.statusCode, o.body).toBe(200);
+    const done = await call('/admin/login/enrol/passkey', {
+      Ticket,
+      Name: 'Phone',
+      Response: key.register(o.json().Options, CONSOLE_ORIGIN),
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().xtoken).toBeDefined();
+    const next = await call('/admin/login', { email: 'newpk@example.com', password: PASSWORD });
+    expect(next.json().SecondStep.Methods).toEqual(['passkey', 'recovery']);
+  });
+});
+
+describe('the STAFF_MFA setting', () => {
+  it('is required by default, optional by default only with demo data, and refuses other values', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).staffMfa).toBe('required');
+    expect(loadConfig({ DEMO_DATA: '0' }).staffMfa).toBe('required');
+    expect(loadConfig({}).staffMfa).toBe('optional'); // the embedded database's demo
+    expect(loadConfig({ STAFF_MFA: 'required' }).staffMfa).toBe('required');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', STAFF_MFA: 'optional' }).staffMfa).toBe('optional');
+    expect(() => loadConfig({ STAFF_MFA: 'yes' })).toThrow(
+      "STAFF_MFA must be 'required' or 'optional', got 'yes'",
+    );
+  });
+});

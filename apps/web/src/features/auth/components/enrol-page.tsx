@@ -1,0 +1,130 @@
+import { passkeyName } from '@sac/contract/mfa';
+import { type FormEvent, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { FormField } from '../../../components/form-field.tsx';
+import { useT } from '../../../lib/i18n.tsx';
+import { saveLogin } from '../../../lib/storage.ts';
+import { clearToasts } from '../../../lib/toast-store.ts';
+import { useEnrolTotpAtSignIn, useFinishEnrolAtSignIn } from '../api/auth-api.ts';
+import { AuthFrame, StepGone, secondStepOf } from './second-step-page.tsx';
+import { RecoveryCodes, TotpSetup } from './totp-setup.tsx';
+
+type Pair = {
+  xtoken: string;
+  xsign: string;
+  Email: string;
+  Name: string;
+  Role: string[];
+  RecoveryCodes: string[];
+};
+
+/**
+ * /login/enrol: a right password on an account without a second factor where one is required
+ * (STAFF_MFA=required). The staff member adds a passkey or an authenticator app; the session
+ * starts only then, after the recovery codes have been shown.
+ */
+export default function EnrolPage() {
+  const t = useT('auth');
+  const navigate = useNavigate();
+  const step = secondStepOf(useLocation().state, 'enrol');
+  const totp = useEnrolTotpAtSignIn();
+  const finish = useFinishEnrolAtSignIn(t('passkeyCancelled'));
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string>();
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string>();
+  const [signedIn, setSignedIn] = useState<Pair>();
+  if (!step) return <StepGone />;
+
+  if (signedIn)
+    return (
+      <AuthFrame heading={t('enrolHeading')} intro="">
+        <RecoveryCodes
+          codes={signedIn.RecoveryCodes}
+          doneLabel={t('recoverySaved')}
+          onDone={() => {
+            saveLogin(signedIn);
+            clearToasts();
+            navigate('/dashboard', { replace: true });
+          }}
+        />
+      </AuthFrame>
+    );
+
+  const addPasskey = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = passkeyName.safeParse(name);
+    if (!parsed.success) {
+      setNameError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setNameError(undefined);
+    finish.mutate({ Ticket: step.Ticket, Method: 'passkey', Name: parsed.data }, { onSuccess: setSignedIn });
+  };
+  const confirmCode = (e: FormEvent) => {
+    e.preventDefault();
+    if (!/^\d{6}$/.test(code)) {
+      setCodeError(t('codeFormat'));
+      return;
+    }
+    setCodeError(undefined);
+    finish.mutate({ Ticket: step.Ticket, Method: 'totp', Code: code }, { onSuccess: setSignedIn });
+  };
+
+  return (
+    <AuthFrame heading={t('enrolHeading')} intro={t('enrolIntro')}>
+      <p className="muted">{step.Email}</p>
+      <form onSubmit={addPasskey} noValidate aria-labelledby="enrol-passkey">
+        <h2 id="enrol-passkey">{t('addPasskey')}</h2>
+        <FormField
+          id="enrol-passkey-name"
+          name="passkeyName"
+          label={t('passkeyName')}
+          hint={t('passkeyNameHint')}
+          value={name}
+          error={nameError}
+          maxLength={64}
+          onValueChange={setName}
+        />
+        <button type="submit" className="button button-primary button-block" aria-busy={finish.isPending}>
+          {t('addPasskey')}
+        </button>
+      </form>
+      <hr className="menu-separator" />
+      <section aria-labelledby="enrol-totp">
+        <h2 id="enrol-totp">{t('useAuthenticatorApp')}</h2>
+        {totp.data ? (
+          <form onSubmit={confirmCode} noValidate aria-labelledby="enrol-totp">
+            <TotpSetup otpauthUrl={totp.data.OtpauthUrl} secret={totp.data.Secret} />
+            <FormField
+              id="enrol-totp-code"
+              name="code"
+              label={t('confirmCode')}
+              value={code}
+              error={codeError}
+              maxLength={6}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              onValueChange={(v) => setCode(v.replace(/\D/g, ''))}
+            />
+            <button type="submit" className="button button-block" aria-busy={finish.isPending}>
+              {t('confirm')}
+            </button>
+          </form>
+        ) : (
+          <button
+            type="button"
+            className="button button-block"
+            aria-busy={totp.isPending}
+            onClick={() => totp.mutate(step.Ticket)}
+          >
+            {t('useAuthenticatorApp')}
+          </button>
+        )}
+      </section>
+      <p className="auth-switch">
+        <Link to="/login">{t('backToLogin')}</Link>
+      </p>
+    </AuthFrame>
+  );
+}

@@ -1,0 +1,151 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { FormField } from '../../../components/form-field.tsx';
+import { useProductName } from '../../../lib/footer-links.ts';
+import { HTML_LANG, useLanguage, useT } from '../../../lib/i18n.tsx';
+import { clearToasts } from '../../../lib/toast-store.ts';
+import { type SecondStep, useSecondStep } from '../api/auth-api.ts';
+
+/** The second step, as the sign-in screen hands it over (in memory only: a reload starts again). */
+export function secondStepOf(state: unknown, kind: 'verify' | 'enrol'): SecondStep | undefined {
+  const s = state as { secondStep?: SecondStep } | null;
+  const step = s?.secondStep;
+  if (!step || step.Kind !== kind || typeof step.Ticket !== 'string') return undefined;
+  return new Date(step.ExpiresAt).getTime() > Date.now() ? step : undefined;
+}
+
+/** The frame the sign-in screens share: brand, card, and the language the user chose there. */
+export function AuthFrame({
+  heading,
+  intro,
+  children,
+}: {
+  heading: string;
+  intro: string;
+  children: React.ReactNode;
+}) {
+  const product = useProductName();
+  const { language } = useLanguage();
+  useEffect(() => {
+    document.getElementById('auth-heading')?.focus({ preventScroll: true });
+  }, []);
+  return (
+    <main className="auth-page" lang={HTML_LANG[language]}>
+      <div className="auth-panel">
+        <div className="auth-brand">
+          <span className="brand-mark" aria-hidden="true" />
+          <span className="brand-name">{product}</span>
+        </div>
+        <section className="auth-card" aria-labelledby="auth-heading">
+          <h1 id="auth-heading" tabIndex={-1}>
+            {heading}
+          </h1>
+          <p className="muted">{intro}</p>
+          {children}
+        </section>
+      </div>
+    </main>
+  );
+}
+
+/** What a screen of the second step shows once its ticket is gone: say so, and link to sign-in. */
+export function StepGone() {
+  const t = useT('auth');
+  return (
+    <AuthFrame heading={t('secondStepHeading')} intro={t('secondStepGone')}>
+      <p className="auth-switch">
+        <Link to="/login">{t('backToLogin')}</Link>
+      </p>
+    </AuthFrame>
+  );
+}
+
+/**
+ * /login/second-step: after a right password, a passkey or a one-time code (or a recovery code)
+ * before the session. Wrong factors count towards the account's lockout, as wrong passwords do.
+ */
+export default function SecondStepPage() {
+  const t = useT('auth');
+  const navigate = useNavigate();
+  const step = secondStepOf(useLocation().state, 'verify');
+  const verify = useSecondStep(t('passkeyCancelled'));
+  const [recovery, setRecovery] = useState(!step?.Methods.includes('totp'));
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  if (!step) return <StepGone />;
+  const hasPasskey = step.Methods.includes('passkey');
+  const hasTotp = step.Methods.includes('totp');
+  const done = {
+    onSuccess: (ok: boolean) => {
+      if (!ok) return;
+      clearToasts();
+      navigate('/dashboard', { replace: true });
+    },
+  };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const value = code.replace(/\s/g, '');
+    const valid = recovery
+      ? /^[A-Za-z2-7]{4}-?[A-Za-z2-7]{4}-?[A-Za-z2-7]{4}$/.test(value)
+      : /^\d{6}$/.test(value);
+    if (!valid) {
+      setError(recovery ? t('recoveryFormat') : t('codeFormat'));
+      return;
+    }
+    setError(undefined);
+    if (verify.isPending) return;
+    verify.mutate({ Ticket: step.Ticket, Method: recovery ? 'recovery' : 'totp', Code: value }, done);
+  };
+  const fieldId = recovery ? 'second-step-recovery' : 'second-step-code';
+  return (
+    <AuthFrame heading={t('secondStepHeading')} intro={t('secondStepIntro')}>
+      <p className="muted">{step.Email}</p>
+      {hasPasskey ? (
+        <button
+          type="button"
+          className="button button-primary button-block"
+          aria-busy={verify.isPending}
+          onClick={() => verify.mutate({ Ticket: step.Ticket, Method: 'passkey' }, done)}
+        >
+          {t('usePasskey')}
+        </button>
+      ) : null}
+      {hasTotp || step.Methods.includes('recovery') ? (
+        <form onSubmit={onSubmit} noValidate aria-labelledby="auth-heading">
+          {hasPasskey ? <p className="auth-divider">{t('orCode')}</p> : null}
+          <FormField
+            id={fieldId}
+            name="code"
+            label={recovery ? t('recoveryCode') : t('totpCode')}
+            value={code}
+            error={error}
+            maxLength={recovery ? 14 : 6}
+            inputMode={recovery ? 'text' : 'numeric'}
+            autoComplete="one-time-code"
+            spellCheck={false}
+            onValueChange={(v) => setCode(recovery ? v : v.replace(/\D/g, ''))}
+          />
+          <button type="submit" className="button button-block" aria-busy={verify.isPending}>
+            {verify.isPending ? t('verifying') : t('verify')}
+          </button>
+        </form>
+      ) : null}
+      <p className="auth-switch">
+        {hasTotp && step.Methods.includes('recovery') ? (
+          <button
+            type="button"
+            className="button-link"
+            onClick={() => {
+              setRecovery((r) => !r);
+              setCode('');
+              setError(undefined);
+            }}
+          >
+            {recovery ? t('useTotpCode') : t('useRecoveryCode')}
+          </button>
+        ) : null}{' '}
+        <Link to="/login">{t('backToLogin')}</Link>
+      </p>
+    </AuthFrame>
+  );
+}

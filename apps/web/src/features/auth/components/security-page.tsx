@@ -1,0 +1,289 @@
+import type { PasskeyInfo } from '@sac/contract/mfa';
+import { passkeyName } from '@sac/contract/mfa';
+import { type FormEvent, useState } from 'react';
+import { FormField } from '../../../components/form-field.tsx';
+import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+import {
+  useAddPasskey,
+  useConfirmTotp,
+  useMyFactors,
+  useRemovePasskey,
+  useRemoveTotp,
+  useRenamePasskey,
+  useRenewRecoveryCodes,
+  useStartTotp,
+} from '../api/auth-api.ts';
+import { RecoveryCodes, TotpSetup } from './totp-setup.tsx';
+
+/** The current password, asked before a factor is added or removed; one field for the page. */
+function PasswordField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  const t = useT('security');
+  return (
+    <FormField
+      id="security-password"
+      name="password"
+      type="password"
+      label={t('currentPassword')}
+      autoComplete="current-password"
+      value={value}
+      onValueChange={onChange}
+    />
+  );
+}
+
+function PasskeyRow({ p, password }: { p: PasskeyInfo; password: string }) {
+  const t = useT('security');
+  const ta = useT('auth');
+  const rename = useRenamePasskey();
+  const remove = useRemovePasskey();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(p.Name);
+  const [error, setError] = useState<string>();
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = passkeyName.safeParse(name);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+    setError(undefined);
+    rename.mutate(
+      { Id: p.Id, Name: parsed.data },
+      {
+        onSuccess: (a) => {
+          toast.success(a.Message);
+          setEditing(false);
+        },
+      },
+    );
+  };
+  return (
+    <tr>
+      <td>
+        {editing ? (
+          <form onSubmit={save} noValidate className="inline-form">
+            <FormField
+              id={`passkey-name-${p.Id}`}
+              name="name"
+              label={ta('passkeyName')}
+              value={name}
+              error={error}
+              maxLength={64}
+              onValueChange={setName}
+            />
+            <button type="submit" className="button button-small" aria-busy={rename.isPending}>
+              {t('save')}
+            </button>
+            <button type="button" className="button button-small" onClick={() => setEditing(false)}>
+              {t('cancel')}
+            </button>
+          </form>
+        ) : (
+          p.Name
+        )}
+      </td>
+      <td>{formatDateTimeMinutes(p.CreatedAt)}</td>
+      <td>{p.LastUsedAt ? formatDateTimeMinutes(p.LastUsedAt) : t('never')}</td>
+      <td className="actions">
+        {editing ? null : (
+          <button type="button" className="button button-small" onClick={() => setEditing(true)}>
+            {t('rename')}
+            <span className="visually-hidden"> {p.Name}</span>
+          </button>
+        )}{' '}
+        <button
+          type="button"
+          className="button button-small button-danger"
+          aria-busy={remove.isPending}
+          onClick={() =>
+            remove.mutate({ Id: p.Id, password }, { onSuccess: (a) => toast.success(a.Message) })
+          }
+        >
+          {t('remove')}
+          <span className="visually-hidden"> {p.Name}</span>
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * /account/security: my passkeys (name, created, last used; rename, remove), my authenticator
+ * app (set up with a QR code and its secret as text, remove), and my recovery codes (renew).
+ * Adding and removing need the current password.
+ */
+export default function SecurityPage() {
+  const t = useT('security');
+  const ta = useT('auth');
+  const factors = useMyFactors();
+  const [password, setPassword] = useState('');
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string>();
+  const [code, setCode] = useState('');
+  const [codes, setCodes] = useState<string[]>();
+  const addPasskey = useAddPasskey(ta('passkeyCancelled'));
+  const startTotp = useStartTotp();
+  const confirmTotp = useConfirmTotp();
+  const removeTotp = useRemoveTotp();
+  const renew = useRenewRecoveryCodes();
+  const f = factors.data;
+  const added = (a: { Message: string; RecoveryCodes?: string[] | undefined }) => {
+    toast.success(a.Message);
+    if (a.RecoveryCodes) setCodes(a.RecoveryCodes);
+  };
+
+  const onAddPasskey = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = passkeyName.safeParse(name);
+    if (!parsed.success) return setNameError(parsed.error.issues[0]?.message);
+    setNameError(undefined);
+    addPasskey.mutate(
+      { password, Name: parsed.data },
+      {
+        onSuccess: (a) => {
+          setName('');
+          added(a);
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="card" aria-labelledby="screen-title">
+      <div className="page-header">
+        <div>
+          <h1 id="screen-title">{t('securityHeading')}</h1>
+          <p className="muted">{t('securityIntro')}</p>
+          {f?.Required ? <p className="muted">{t('securityRequired')}</p> : null}
+        </div>
+      </div>
+      {codes ? (
+        <RecoveryCodes codes={codes} doneLabel={t('done')} onDone={() => setCodes(undefined)} />
+      ) : null}
+      <PasswordField value={password} onChange={setPassword} />
+
+      <h2 className="mfa-heading">{t('passkeysHeading')}</h2>
+      {f && f.Passkeys.length > 0 ? (
+        <div className="data-table table-scroll">
+          <table>
+            <caption className="visually-hidden">{t('passkeysHeading')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('name')}</th>
+                <th scope="col">{t('created')}</th>
+                <th scope="col">{t('lastUsed')}</th>
+                <th scope="col">{t('actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {f.Passkeys.map((p) => (
+                <PasskeyRow key={p.Id} p={p} password={password} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="muted">{factors.isPending ? '…' : t('noPasskeys')}</p>
+      )}
+      <form
+        onSubmit={onAddPasskey}
+        noValidate
+        aria-label={ta('addPasskey')}
+        className="inline-form mfa-block"
+      >
+        <FormField
+          id="new-passkey-name"
+          name="passkeyName"
+          label={ta('passkeyName')}
+          hint={ta('passkeyNameHint')}
+          value={name}
+          error={nameError}
+          maxLength={64}
+          onValueChange={setName}
+        />
+        <button type="submit" className="button button-primary" aria-busy={addPasskey.isPending}>
+          {ta('addPasskey')}
+        </button>
+      </form>
+
+      <h2 className="mfa-heading">{t('authenticatorHeading')}</h2>
+      {f?.Totp ? (
+        <p>
+          {t('totpOn', {
+            date: formatDateTimeMinutes(f.Totp.CreatedAt),
+            used: f.Totp.LastUsedAt ? formatDateTimeMinutes(f.Totp.LastUsedAt) : t('never'),
+          })}{' '}
+          <button
+            type="button"
+            className="button button-small button-danger"
+            aria-busy={removeTotp.isPending}
+            onClick={() => removeTotp.mutate(password, { onSuccess: (a) => toast.success(a.Message) })}
+          >
+            {t('remove')}
+          </button>
+        </p>
+      ) : startTotp.data && !confirmTotp.isSuccess ? (
+        <form
+          noValidate
+          aria-label={ta('useAuthenticatorApp')}
+          onSubmit={(e) => {
+            e.preventDefault();
+            confirmTotp.mutate(code, {
+              onSuccess: (a) => {
+                setCode('');
+                startTotp.reset();
+                added(a);
+              },
+            });
+          }}
+        >
+          <TotpSetup otpauthUrl={startTotp.data.OtpauthUrl} secret={startTotp.data.Secret} />
+          <FormField
+            id="totp-confirm-code"
+            name="code"
+            label={ta('confirmCode')}
+            value={code}
+            maxLength={6}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            onValueChange={(v) => setCode(v.replace(/\D/g, ''))}
+          />
+          <button type="submit" className="button button-primary" aria-busy={confirmTotp.isPending}>
+            {ta('confirm')}
+          </button>
+        </form>
+      ) : (
+        <>
+          <p className="muted">{t('totpOff')}</p>
+          <button
+            type="button"
+            className="button"
+            aria-busy={startTotp.isPending}
+            onClick={() => {
+              confirmTotp.reset();
+              startTotp.mutate(password);
+            }}
+          >
+            {t('setUpApp')}
+          </button>
+        </>
+      )}
+
+      <h2 className="mfa-heading">{t('recoveryCodesHeading')}</h2>
+      {f && (f.Totp || f.Passkeys.length > 0) ? (
+        <p>
+          {t('recoveryLeft', { n: f.RecoveryCodesLeft })}{' '}
+          <button
+            type="button"
+            className="button button-small"
+            aria-busy={renew.isPending}
+            onClick={() => renew.mutate(password, { onSuccess: added })}
+          >
+            {t('renewRecovery')}
+          </button>
+        </p>
+      ) : (
+        <p className="muted">{t('recoveryNone')}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import { useEffect, useState } from 'react';
+import { useT } from '../../../lib/i18n.tsx';
+import { toast } from '../../../lib/toast-store.ts';
+
+/** The dark modules of a QR code as one SVG path, made by qrcode-generator, loaded on demand. */
+function useQrPath(text: string): { path: string; size: number } | undefined {
+  const [qr, setQr] = useState<{ path: string; size: number }>();
+  useEffect(() => {
+    let live = true;
+    void import('qrcode-generator').then(({ default: qrcode }) => {
+      const code = qrcode(0, 'M');
+      code.addData(text);
+      code.make();
+      const n = code.getModuleCount();
+      let path = '';
+      for (let r = 0; r < n; r++)
+        for (let c = 0; c < n; c++) if (code.isDark(r, c)) path += `M${c + 4} ${r + 4}h1v1h-1z`;
+      if (live) setQr({ path, size: n + 8 });
+    });
+    return () => {
+      live = false;
+    };
+  }, [text]);
+  return qr;
+}
+
+/** The QR code of an otpauth:// address (SVG, no inline styles), and its secret as text with Copy. */
+export function TotpSetup({ otpauthUrl, secret }: { otpauthUrl: string; secret: string }) {
+  const t = useT('auth');
+  const qr = useQrPath(otpauthUrl);
+  const grouped = secret.replace(/(.{4})/g, '$1 ').trim();
+  return (
+    <div className="totp-setup">
+      <p>{t('scanQr')}</p>
+      <div className="qr-box">
+        {qr ? (
+          <svg
+            role="img"
+            aria-label={t('qrLabel')}
+            viewBox={`0 0 ${qr.size} ${qr.size}`}
+            width="200"
+            height="200"
+            shapeRendering="crispEdges"
+          >
+            <rect width={qr.size} height={qr.size} fill="#fff" />
+            <path d={qr.path} fill="#000" />
+          </svg>
+        ) : (
+          <span className="muted" aria-busy="true">
+            …
+          </span>
+        )}
+      </div>
+      <p className="secret-row">
+        <span className="muted">{t('secretKey')}</span>{' '}
+        <code className="secret-text" data-testid="totp-secret" data-secret={secret}>
+          {grouped}
+        </code>{' '}
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => {
+            void navigator.clipboard?.writeText(secret).then(
+              () => toast.success(t('copied')),
+              () => undefined,
+            );
+          }}
+        >
+          {t('copy')}
+        </button>
+      </p>
+    </div>
+  );
+}
+
+/** The ten recovery codes, shown once, with what they are for. */
+export function RecoveryCodes({
+  codes,
+  onDone,
+  doneLabel,
+}: {
+  codes: string[];
+  onDone: () => void;
+  doneLabel: string;
+}) {
+  const t = useT('auth');
+  return (
+    <section aria-labelledby="recovery-heading" className="recovery-codes">
+      <h2 id="recovery-heading">{t('recoveryHeading')}</h2>
+      <p className="muted">{t('recoveryIntro')}</p>
+      <ul className="code-list">
+        {codes.map((c) => (
+          <li key={c}>
+            <code className="recovery-code">{c}</code>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="button button-primary" onClick={onDone}>
+        {doneLabel}
+      </button>
+    </section>
+  );
+}

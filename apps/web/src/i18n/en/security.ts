@@ -1,0 +1,28 @@
+/** Sign-in security under the account menu: passkeys, authenticator app, recovery codes. */
+export const security = {
+  securityHeading: 'Sign-in security',
+  securityIntro:
+    'Your second factors: a passkey (this device, a security key or your phone) or an authenticator app. Changes need your current password.',
+  securityRequired: 'Second factors are required for staff here: keep at least one.',
+  passkeysHeading: 'Passkeys',
+  noPasskeys: 'No passkeys yet.',
+  name: 'Name',
+  created: 'Created',
+  lastUsed: 'Last used',
+  never: 'Never',
+  actions: 'Actions',
+  rename: 'Rename',
+  remove: 'Remove',
+  save: 'Save',
+  cancel: 'Cancel',
+  authenticatorHeading: 'Authenticator app',
+  totpOn: 'Set up on {date}; last used {used}.',
+  totpOff: 'Not set up.',
+  setUpApp: 'Set up an authenticator app',
+  currentPassword: 'Current password',
+  recoveryCodesHeading: 'Recovery codes',
+  recoveryLeft: '{n} of 10 unused recovery codes left.',
+  renewRecovery: 'Make new recovery codes',
+  recoveryNone: 'You get recovery codes with your first second factor.',
+  done: 'Done',
+};
