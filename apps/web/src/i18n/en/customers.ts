@@ -21,6 +21,8 @@ export const customers = {
   emailAddress: 'Email Address',
   apiKey: 'API Key',
   siteName: 'Site Name',
+  shortTermHint:
+    'Fewer than {n} letters find names that start with them; {n} or more find them anywhere in the name.',
   apiSecret: 'API Secret',
   advancedOptions: 'More search options',
   oneCriterionHint: 'One criterion is used at a time: typing in a field clears the others.',

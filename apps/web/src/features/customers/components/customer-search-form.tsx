@@ -2,6 +2,7 @@ import {
   criterionOf,
   SEARCH_CRITERIA,
   type SearchCriterion,
+  SUBSTRING_MIN_LENGTH,
   searchCustomerQuery,
 } from '@sac/contract/customers';
 import { type FormEvent, useId } from 'react';
@@ -19,6 +20,9 @@ const LABELS = {
   sitename: 'siteName',
   apisecret: 'apiSecret',
 } as const satisfies Record<SearchCriterion, string>;
+
+/** Criteria whose short terms match only the start of the name (the API's prefix rule). */
+const PREFIX_BELOW_MIN = new Set<SearchCriterion>(['customerName', 'sitename']);
 
 /** The four fields of the spec; the API secret is an advanced fifth. */
 const MAIN = SEARCH_CRITERIA.filter((c) => c !== 'apisecret');
@@ -67,6 +71,7 @@ export function CustomerSearchForm({ initial, busy, onSearch, onClear }: Props) 
       label={t(LABELS[criterion])}
       value={form.values[criterion]}
       error={form.shown(criterion)}
+      hint={PREFIX_BELOW_MIN.has(criterion) ? t('shortTermHint', { n: SUBSTRING_MIN_LENGTH }) : undefined}
       onValueChange={(v) => change(criterion, v)}
       autoComplete="off"
       spellCheck={false}

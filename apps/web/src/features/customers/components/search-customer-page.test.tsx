@@ -42,6 +42,11 @@ describe('customer search form', () => {
     fireEvent.change(input('API Secret'), { target: { value: 's3cret' } });
     expect(input('Email Address').value).toBe('');
     expect(input('API Secret').value).toBe('s3cret');
+    // Name and site-name terms under three letters match name starts only: the fields say so.
+    const hint =
+      'Fewer than 3 letters find names that start with them; 3 or more find them anywhere in the name.';
+    expect(input('Customer Name').getAttribute('aria-describedby')).toBeTruthy();
+    expect(screen.getAllByText(hint)).toHaveLength(2);
   });
 
   it('asks for a criterion when every field is blank, without calling the API', async () => {
