@@ -21,6 +21,10 @@ export const customers = {
   emailAddress: 'Email Address',
   apiKey: 'API Key',
   siteName: 'Site Name',
+  noMatchName:
+    'No customer matches. Check the spelling, try fewer letters, or search by email address, API key or site name.',
+  noMatchKey:
+    'No customer matches. Check the whole value, or search by another criterion: a name, an email address or a site name.',
   shortTermHint:
     'Fewer than {n} letters find names that start with them; {n} or more find them anywhere in the name.',
   apiSecret: 'API Secret',

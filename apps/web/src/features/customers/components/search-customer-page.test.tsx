@@ -49,6 +49,17 @@ describe('customer search form', () => {
     expect(screen.getAllByText(hint)).toHaveLength(2);
   });
 
+  it('says what to try next when nothing matches', async () => {
+    stubApi(support, { searchCustomer: () => found(0) });
+    renderSearch(`${PATH}?customerName=zyx`);
+    expect(await screen.findByText(MESSAGES.tableEmpty)).toBeTruthy();
+    expect(
+      screen.getByText(
+        'No customer matches. Check the spelling, try fewer letters, or search by email address, API key or site name.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('asks for a criterion when every field is blank, without calling the API', async () => {
     const { calls } = stubApi(support, {});
     renderSearch();

@@ -115,6 +115,15 @@ export default function SearchCustomerPage() {
                   : undefined
               }
             />
+            {rows && rows.length === 0 && !result.isError ? (
+              <p className="muted" role="status">
+                {t(
+                  search.criterion === 'customerName' || search.criterion === 'sitename'
+                    ? 'noMatchName'
+                    : 'noMatchKey',
+                )}
+              </p>
+            ) : null}
             {result.isFetchNextPageError ? (
               <p className="form-alert" role="alert">
                 {searchErrorText(result.error, t('searchNotFound'))}
