@@ -424,3 +424,28 @@ test('every Tab stop of the main screens shows that it has focus', async ({ page
   for (const [name, r] of Object.entries(report)) expect(r.stops, `Tab stops of ${name}`).toBeGreaterThan(2);
   expect(Object.entries(report).filter(([, r]) => r.missing.length > 0)).toEqual([]);
 });
+
+test('the command palette: Ctrl+K, a few letters, Enter, by keyboard alone; ? lists the shortcuts', async ({
+  page,
+}) => {
+  await keyboardSignIn(page, 'superadmin@example.com');
+  await page.keyboard.press('Control+k');
+  const dialog = page.getByRole('dialog', { name: 'Go to' });
+  await expect(dialog.getByRole('combobox')).toBeFocused();
+  await page.keyboard.type('audit');
+  await expect(dialog.getByRole('option').first()).toContainText('Audit Trail');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/manage-superuser\/audit-trail$/);
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('lovelace');
+  const ada = dialog.getByRole('option', { name: /Ada Lovelace/ });
+  await expect(ada).toBeVisible();
+  while ((await ada.getAttribute('aria-selected')) !== 'true') await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'View Customer' })).toBeVisible();
+  await page.locator('main').focus();
+  await page.keyboard.press('Shift+?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeHidden();
+});

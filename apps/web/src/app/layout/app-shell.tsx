@@ -10,6 +10,7 @@ import { sessionQuery } from '../../lib/session.ts';
 import { clearAuthStorage } from '../../lib/storage.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { Breadcrumb } from './breadcrumb.tsx';
+import { CommandPalette } from './command-palette.tsx';
 import { Footer } from './footer.tsx';
 import { TopNav } from './top-nav.tsx';
 import { UserMenu } from './user-menu.tsx';
@@ -76,6 +77,7 @@ export default function AppShell() {
         </main>
       </div>
       <Footer />
+      <CommandPalette />
       <LeaveGuard />
     </div>
   );

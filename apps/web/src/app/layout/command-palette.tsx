@@ -1,0 +1,303 @@
+import type { Access } from '@sac/contract/endpoints';
+import { type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Dialog } from '../../components/dialog.tsx';
+import { callApi } from '../../lib/api-client.ts';
+import { translate, useLanguage, useT } from '../../lib/i18n.tsx';
+import { paths } from '../../lib/paths.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { sections, sectionTabs } from '../route-table.tsx';
+
+/**
+ * The command palette (Ctrl+K or ⌘K): jump to any screen the user may open, or find a customer by
+ * name, email or API key and a staff member by email, by keyboard alone; the places chosen last
+ * come first. `?` outside a field shows the shortcuts; `/` moves to the screen's search field.
+ */
+
+interface Item {
+  id: string;
+  label: string;
+  /** What kind of place: screen, recent, customer, staff. */
+  kind: 'screen' | 'recent' | 'customer' | 'staff';
+  to: string;
+}
+
+const RECENT_KEY = 'lr-admin-recent-places';
+const RECENT_MAX = 6;
+/** A term this long or longer asks the API (customers, staff); shorter ones filter screens only. */
+const LOOKUP_MIN = 3;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function readRecent(): Item[] {
+  try {
+    const v = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]') as Item[];
+    return Array.isArray(v) ? v.slice(0, RECENT_MAX) : [];
+  } catch {
+    return [];
+  }
+}
+function remember(item: Item) {
+  try {
+    const next = [{ ...item, kind: 'recent' as const }, ...readRecent().filter((r) => r.to !== item.to)];
+    localStorage.setItem(RECENT_KEY, JSON.stringify(next.slice(0, RECENT_MAX)));
+  } catch {
+    // Without storage there is no recent list.
+  }
+}
+
+/** Customers (by the criterion the term looks like) and staff (by email) matching a term. */
+async function lookUp(
+  term: string,
+  can: { customers: boolean; team: boolean },
+  signal: AbortSignal,
+): Promise<Item[]> {
+  const out: Item[] = [];
+  if (can.customers) {
+    const criterion = term.includes('@') ? 'emailid' : UUID.test(term) ? 'apikey' : 'customerName';
+    try {
+      const r = await callApi('searchCustomer', { query: { [criterion]: term }, signal });
+      for (const c of r.Data.slice(0, 8)) {
+        out.push({
+          id: `customer:${c.Uid}`,
+          kind: 'customer',
+          label: `${[c.FirstName, c.LastName].filter(Boolean).join(' ')} · ${c.Email}`,
+          to: paths.customerView(c.Uid),
+        });
+      }
+    } catch {
+      // No match answers 927; other failures leave the customers out.
+    }
+  }
+  if (can.team) {
+    try {
+      const needle = term.toLowerCase();
+      const team = await callApi('teamList', { signal });
+      for (const s of team.Data) {
+        const email = s.Email[0]?.Value ?? '';
+        if (!email.toLowerCase().includes(needle) && !s.FullName.toLowerCase().includes(needle)) continue;
+        out.push({
+          id: `staff:${s.Uid}`,
+          kind: 'staff',
+          label: `${s.FullName || email} · ${email}`,
+          to: paths.superuserProfile(s.Uid),
+        });
+        if (out.length >= 14) break;
+      }
+    } catch {
+      // Staff are left out.
+    }
+  }
+  return out;
+}
+
+export function CommandPalette() {
+  const t = useT('chrome');
+  const { language } = useLanguage();
+  const { permissions } = useCurrentUser();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [help, setHelp] = useState(false);
+  const [term, setTerm] = useState('');
+  const [found, setFound] = useState<Item[]>([]);
+  const [active, setActive] = useState(0);
+  const listId = useId();
+
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      const inField = (e.target as HTMLElement | null)?.closest(
+        'input, textarea, select, [contenteditable="true"]',
+      );
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setOpen(true);
+      } else if (!inField && !e.ctrlKey && !e.metaKey && !e.altKey && e.key === '?') {
+        e.preventDefault();
+        setHelp(true);
+      } else if (!inField && !e.ctrlKey && !e.metaKey && !e.altKey && e.key === '/') {
+        const search = document.querySelector<HTMLInputElement>(
+          'main [role="search"] input, main input[type="search"]',
+        );
+        if (search) {
+          e.preventDefault();
+          search.focus();
+        }
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  const screens = useMemo((): Item[] => {
+    const allowed = (access: Access) =>
+      access === 'public' || access === 'session' || permissions.has(access);
+    const out: Item[] = [
+      { id: 'screen:/dashboard', kind: 'screen', label: t('dashboard'), to: '/dashboard' },
+      {
+        id: 'screen:/manage-notifications',
+        kind: 'screen',
+        label: t('manageNotifications'),
+        to: '/manage-notifications',
+      },
+      { id: 'screen:/account/sessions', kind: 'screen', label: t('mySessions'), to: paths.mySessions },
+      {
+        id: 'screen:/account/change-password',
+        kind: 'screen',
+        label: t('changePassword'),
+        to: '/account/change-password',
+      },
+    ];
+    for (const s of sections) {
+      const section = translate(language, s.label.ns, s.label.key as never);
+      for (const tab of sectionTabs(s)) {
+        if (!allowed(tab.access)) continue;
+        out.push({
+          id: `screen:${tab.to}`,
+          kind: 'screen',
+          label: `${translate(language, tab.label.ns, tab.label.key as never)} — ${section}`,
+          to: tab.to,
+        });
+      }
+    }
+    return out;
+  }, [t, language, permissions]);
+
+  const needle = term.trim().toLowerCase();
+  const [recent, setRecent] = useState<Item[]>([]);
+  useEffect(() => {
+    if (open) setRecent(readRecent());
+  }, [open]);
+  const canCustomers = permissions.has('customers.read');
+  const canTeam = permissions.has('team.read');
+  useEffect(() => {
+    setActive(0);
+    if (!open || needle.length < LOOKUP_MIN) {
+      setFound((prev) => (prev.length === 0 ? prev : []));
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      void lookUp(needle, { customers: canCustomers, team: canTeam }, controller.signal).then((items) => {
+        if (!controller.signal.aborted) setFound(items);
+      });
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [open, needle, canCustomers, canTeam]);
+
+  const items = useMemo(() => {
+    const match = (i: Item) => !needle || i.label.toLowerCase().includes(needle);
+    const first = recent.filter(match);
+    const seen = new Set(first.map((r) => r.to));
+    return [
+      ...first,
+      ...screens.filter((s) => match(s) && !seen.has(s.to)),
+      ...found.filter((f) => !seen.has(f.to)),
+    ];
+  }, [needle, screens, found, recent]);
+
+  const close = () => {
+    setOpen(false);
+    setTerm('');
+  };
+  const go = (item: Item | undefined) => {
+    if (!item) return;
+    remember(item);
+    close();
+    navigate(item.to);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (items.length === 0) return;
+      setActive((a) =>
+        e.key === 'ArrowDown' ? (a + 1) % items.length : (a - 1 + items.length) % items.length,
+      );
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      go(items[active]);
+    }
+  };
+  const kindLabel = {
+    screen: t('paletteScreen'),
+    recent: t('paletteRecent'),
+    customer: t('paletteCustomer'),
+    staff: t('paletteStaff'),
+  };
+
+  return (
+    <>
+      {open ? (
+        <Dialog title={t('paletteTitle')} onClose={close}>
+          <div className="palette">
+            <input
+              className="palette-input"
+              data-autofocus
+              type="text"
+              role="combobox"
+              aria-expanded={items.length > 0}
+              aria-controls={listId}
+              aria-activedescendant={items[active] ? `${listId}-${active}` : undefined}
+              aria-autocomplete="list"
+              aria-label={t('paletteLabel')}
+              placeholder={t('palettePlaceholder')}
+              value={term}
+              onChange={(e) => setTerm(e.target.value)}
+              onKeyDown={onKeyDown}
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <div id={listId} role="listbox" aria-label={t('paletteResults')} className="palette-list">
+              {items.map((item, i) => (
+                // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox's input handles the keys (aria-activedescendant)
+                <div
+                  key={item.id}
+                  id={`${listId}-${i}`}
+                  role="option"
+                  tabIndex={-1}
+                  aria-selected={i === active}
+                  className={`palette-option${i === active ? ' is-active' : ''}`}
+                  onMouseEnter={() => setActive(i)}
+                  onClick={() => go(item)}
+                >
+                  <span>{item.label}</span>
+                  <span className="palette-kind">{kindLabel[item.kind]}</span>
+                </div>
+              ))}
+            </div>
+            {items.length === 0 ? <p className="muted">{t('paletteNothing')}</p> : null}
+            <p className="muted palette-hint">{t('paletteHint')}</p>
+          </div>
+        </Dialog>
+      ) : null}
+      {help ? (
+        <Dialog title={t('shortcutsTitle')} onClose={() => setHelp(false)}>
+          <dl className="shortcut-list">
+            <dt>
+              <kbd>Ctrl</kbd> + <kbd>K</kbd> / <kbd>⌘</kbd> + <kbd>K</kbd>
+            </dt>
+            <dd className="shortcut-what">{t('shortcutPalette')}</dd>
+            <dt>
+              <kbd>/</kbd>
+            </dt>
+            <dd className="shortcut-what">{t('shortcutSearch')}</dd>
+            <dt>
+              <kbd>?</kbd>
+            </dt>
+            <dd className="shortcut-what">{t('shortcutHelp')}</dd>
+            <dt>
+              <kbd>Esc</kbd>
+            </dt>
+            <dd className="shortcut-what">{t('shortcutClose')}</dd>
+          </dl>
+          <div className="form-actions">
+            <button type="button" className="button" onClick={() => setHelp(false)}>
+              {t('close')}
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+    </>
+  );
+}
