@@ -109,7 +109,7 @@ export const passkeyAssertion = z.object({
   response: z.object({
     clientDataJSON: b64url(4096),
     authenticatorData: b64url(8192),
-    signature: b64url(2048),
+    signature: b64url(8192),
     userHandle: b64url(1024).optional(),
   }),
 });
