@@ -6,7 +6,8 @@ import { useT } from '../../../lib/i18n.tsx';
 import { saveLogin } from '../../../lib/storage.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
 import { useEnrolTotpAtSignIn, useFinishEnrolAtSignIn } from '../api/auth-api.ts';
-import { AuthFrame, StepGone, secondStepOf } from './second-step-page.tsx';
+import { AuthFrame } from './auth-frame.tsx';
+import { StepGone, secondStepOf } from './second-step-page.tsx';
 import { RecoveryCodes, TotpSetup } from './totp-setup.tsx';
 
 type Pair = {
@@ -38,7 +39,7 @@ export default function EnrolPage() {
 
   if (signedIn)
     return (
-      <AuthFrame heading={t('enrolHeading')} intro="">
+      <AuthFrame heading={t('enrolHeading')}>
         <RecoveryCodes
           codes={signedIn.RecoveryCodes}
           doneLabel={t('recoverySaved')}

@@ -1,14 +1,14 @@
 import { forgotPasswordBody, loginBody, resetPasswordBody, resetPasswordForm } from '@sac/contract/auth';
 import { LANGUAGES, type Language } from '@sac/contract/constants';
 import { MESSAGES } from '@sac/contract/messages';
-import { type FormEvent, useEffect, useId, useMemo } from 'react';
+import { type FormEvent, useId, useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
-import { useProductName } from '../../../lib/footer-links.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { HTML_LANG, isLanguage, useLanguage, useT } from '../../../lib/i18n.tsx';
 import { clearToasts, toast } from '../../../lib/toast-store.ts';
 import { useForgotPassword, useLogin, useResetPassword } from '../api/auth-api.ts';
+import { AuthFrame } from './auth-frame.tsx';
 
 export type LoginMode = 'login' | 'forgotpassword' | 'resetpassword';
 
@@ -222,13 +222,11 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
 /** /login and /forgotpassword: the sign-in screen with its three modes. */
 export function LoginPage() {
   const t = useT('auth');
-  const product = useProductName();
   const { pathname } = useLocation();
   const [search] = useSearchParams();
   const mode = modeOf(pathname, search);
   const token = search.get('vtoken') ?? '';
   const invite = mode === 'resetpassword' && search.get('vtype') === INVITE_VTYPE;
-  const { language } = useLanguage();
 
   const heading = useMemo(
     () =>
@@ -240,36 +238,23 @@ export function LoginPage() {
     [mode, invite, t],
   );
 
-  useEffect(() => {
-    document.getElementById('auth-heading')?.focus({ preventScroll: true });
-  }, []);
-
   return (
-    <main className="auth-page" lang={HTML_LANG[language]}>
-      <div className="auth-panel">
-        <div className="auth-brand">
-          <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">{product}</span>
-        </div>
-        <section className="auth-card" aria-labelledby="auth-heading">
-          {mode === 'login' ? null : <p className="auth-kicker">{t('signInHeading')}</p>}
-          <h1 id="auth-heading" tabIndex={-1}>
-            {heading}
-          </h1>
-          {mode === 'login' ? <p className="muted">{t('signInIntro')}</p> : null}
-          {mode === 'login' ? <LoginForm /> : null}
-          {mode === 'forgotpassword' ? <ForgotForm /> : null}
-          {mode === 'resetpassword' ? <ResetForm token={token} invite={invite} /> : null}
-          <p className="auth-switch">
-            {mode === 'login' ? (
-              <Link to="/forgotpassword">{t('forgotLink')}</Link>
-            ) : (
-              <Link to="/login">{t('backToLogin')}</Link>
-            )}
-          </p>
-        </section>
-        <LanguageSwitch />
-      </div>
-    </main>
+    <AuthFrame
+      heading={heading}
+      kicker={mode === 'login' ? undefined : t('signInHeading')}
+      intro={mode === 'login' ? t('signInIntro') : undefined}
+      after={<LanguageSwitch />}
+    >
+      {mode === 'login' ? <LoginForm /> : null}
+      {mode === 'forgotpassword' ? <ForgotForm /> : null}
+      {mode === 'resetpassword' ? <ResetForm token={token} invite={invite} /> : null}
+      <p className="auth-switch">
+        {mode === 'login' ? (
+          <Link to="/forgotpassword">{t('forgotLink')}</Link>
+        ) : (
+          <Link to="/login">{t('backToLogin')}</Link>
+        )}
+      </p>
+    </AuthFrame>
   );
 }

@@ -1,10 +1,10 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
-import { useProductName } from '../../../lib/footer-links.ts';
-import { HTML_LANG, useLanguage, useT } from '../../../lib/i18n.tsx';
+import { useT } from '../../../lib/i18n.tsx';
 import { clearToasts } from '../../../lib/toast-store.ts';
 import { type SecondStep, useSecondStep } from '../api/auth-api.ts';
+import { AuthFrame } from './auth-frame.tsx';
 
 /** The second step, as the sign-in screen hands it over (in memory only: a reload starts again). */
 export function secondStepOf(state: unknown, kind: 'verify' | 'enrol'): SecondStep | undefined {
@@ -12,40 +12,6 @@ export function secondStepOf(state: unknown, kind: 'verify' | 'enrol'): SecondSt
   const step = s?.secondStep;
   if (!step || step.Kind !== kind || typeof step.Ticket !== 'string') return undefined;
   return new Date(step.ExpiresAt).getTime() > Date.now() ? step : undefined;
-}
-
-/** The frame the sign-in screens share: brand, card, and the language the user chose there. */
-export function AuthFrame({
-  heading,
-  intro,
-  children,
-}: {
-  heading: string;
-  intro: string;
-  children: React.ReactNode;
-}) {
-  const product = useProductName();
-  const { language } = useLanguage();
-  useEffect(() => {
-    document.getElementById('auth-heading')?.focus({ preventScroll: true });
-  }, []);
-  return (
-    <main className="auth-page" lang={HTML_LANG[language]}>
-      <div className="auth-panel">
-        <div className="auth-brand">
-          <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">{product}</span>
-        </div>
-        <section className="auth-card" aria-labelledby="auth-heading">
-          <h1 id="auth-heading" tabIndex={-1}>
-            {heading}
-          </h1>
-          <p className="muted">{intro}</p>
-          {children}
-        </section>
-      </div>
-    </main>
-  );
 }
 
 /** What a screen of the second step shows once its ticket is gone: say so, and link to sign-in. */
