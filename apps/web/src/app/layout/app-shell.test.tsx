@@ -87,6 +87,18 @@ describe('app shell focus', () => {
     expect(document.activeElement).toBe(placed);
   });
 
+  it('leaves focus in a dialog opened while the new screen was still loading', async () => {
+    const router = renderShell();
+    await screen.findByRole('heading', { name: 'One' });
+    // A slow screen commits after the user already opened the command palette and is typing there.
+    fireEvent.keyDown(document.body, { key: 'k', ctrlKey: true });
+    const field = await screen.findByRole('combobox');
+    expect(document.activeElement).toBe(field);
+    await router.navigate('/two');
+    await screen.findByRole('heading', { name: 'Two' });
+    expect(document.activeElement).toBe(field);
+  });
+
   it('moves nothing when only the query changes', async () => {
     const router = renderShell();
     const field = await screen.findByRole('textbox', { name: 'Stays' });

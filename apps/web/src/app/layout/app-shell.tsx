@@ -36,7 +36,8 @@ export default function AppShell() {
 
   // A new screen: when focus was lost with the old one (on the body) or is in the chrome that led
   // here (a menu item, the breadcrumb), it moves to the content, where Tab goes on and screen
-  // readers start. Focus a screen placed itself inside the content stays.
+  // readers start. Focus a screen placed itself inside the content stays, and so does focus in a
+  // dialog: a screen that loads slowly commits after the user may have opened one (the palette).
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const shownPath = useRef(pathname);
@@ -46,6 +47,7 @@ export default function AppShell() {
     const main = mainRef.current;
     const active = document.activeElement;
     if (!main || (active && active !== document.body && main.contains(active))) return;
+    if (active?.closest('[role="dialog"], [role="alertdialog"]')) return;
     main.focus({ preventScroll: true });
   }, [pathname]);
 

@@ -104,7 +104,7 @@ export function CommandPalette() {
 
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
-      const inField = (e.target as HTMLElement | null)?.closest(
+      const inField = (e.target instanceof Element ? e.target : null)?.closest(
         'input, textarea, select, [contenteditable="true"]',
       );
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
