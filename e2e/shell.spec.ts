@@ -14,7 +14,15 @@ test('the shell: navigation, dropdowns, sidebar, breadcrumb, title and footer', 
   await expect(crumbs).toContainText('Manage Superuser');
   await expect(crumbs).toContainText('Create Superuser');
   const sidebar = page.getByRole('navigation', { name: 'Manage Superuser navigation' });
-  await expect(sidebar.getByRole('link', { name: 'Impersonation Logs' })).toBeVisible();
+  // The impersonation tabs are the children of a parent: it opens its group on the first child.
+  const parent = sidebar.getByRole('button', { name: 'Impersonation' });
+  await expect(parent).toHaveAttribute('aria-expanded', 'false');
+  await expect(sidebar.getByRole('link', { name: 'Impersonation Logs' })).toBeHidden();
+  await parent.click();
+  await expect(parent).toHaveAttribute('aria-expanded', 'true');
+  await expect(page).toHaveURL(/\/manage-superuser\/impersonation\/logs$/);
+  await expect(sidebar.getByRole('link', { name: 'Impersonation Logs' })).toHaveAttribute('aria-current', 'page');
+  await expect(sidebar.getByRole('link', { name: 'Assigned Impersonation Requests' })).toBeVisible();
   await page.getByRole('button', { name: 'Collapse sidebar' }).click();
   await expect(page.getByRole('button', { name: 'Expand sidebar' })).toBeVisible();
   await page.getByRole('button', { name: 'Expand sidebar' }).click();

@@ -11,12 +11,16 @@ const ConsentPage = lazy(() => withConsoleCatalog(import('./components/consent-p
 const SiteAccessPage = lazy(() => withConsoleCatalog(import('./components/site-access-page.tsx')));
 const ImpersonatedSiteFrame = lazy(() => import('./components/impersonated-site-frame.tsx'));
 
-/** Impersonation screens, mounted by the app under /manage-superuser. */
+/**
+ * Impersonation screens, mounted by the app under /manage-superuser: in the sidebar, the children
+ * of an Impersonation parent (spec section 2: parent and child tabs).
+ */
 export const impersonationRoutes: readonly AppRoute[] = [
   {
     path: 'impersonation/logs',
     access: 'impersonation.logs.read',
     label: { ns: 'impersonation', key: 'logs' },
+    parent: { ns: 'impersonation', key: 'impersonation' },
     deniedText: MESSAGES.noImpersonationAccess,
     element: <LogsPage />,
   },
@@ -24,6 +28,7 @@ export const impersonationRoutes: readonly AppRoute[] = [
     path: 'impersonation/assigned-requests',
     access: 'impersonation.request',
     label: { ns: 'impersonation', key: 'assignedRequests' },
+    parent: { ns: 'impersonation', key: 'impersonation' },
     deniedText: MESSAGES.noImpersonationAccess,
     element: <RequestsPage />,
   },
