@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { apiSignIn, createStaff } from './support/api.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { apiSignIn, appIdOf, createStaff } from './support/api.ts';
+import { ADA } from './support/demo-sites.ts';
 import { RUN_DIR } from './support/env.ts';
 import { waitForLinks } from './support/mail.ts';
 import { signIn } from './support/sign-in.ts';
@@ -17,7 +18,6 @@ test.setTimeout(300_000);
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const REPORT = path.join(RUN_DIR, 'a11y-report.json');
-const ADA = { uid: 'ada00000-0000-4000-8000-000000001815', email: 'ada.lovelace@analytical.example' };
 
 interface ScreenReport {
   screen: string;
@@ -71,13 +71,6 @@ async function audit(page: Page, name: string): Promise<void> {
     description: `${screen}: ${serious.length} serious/critical, ${entry.moderate} moderate, ${entry.minor} minor`,
   });
   expect.soft(serious, `axe on "${screen}"`).toEqual([]);
-}
-
-async function appIdOf(request: APIRequestContext, headers: Record<string, string>, name: string) {
-  const r = await request.get(`/admin/apps?uid=${ADA.uid}`, { headers });
-  return ((await r.json()) as { Data: Array<{ appId: number; AppName: string }> }).Data.find(
-    (s) => s.AppName === name,
-  )!.appId;
 }
 
 test('the public screens: sign-in in its three modes, start-up failure, owner pages', async ({ page }) => {
@@ -530,7 +523,7 @@ test('impersonation: request form, lists, request/approve/reject/revoke dialogs,
 
 test('site configuration: every tab', async ({ page, request }) => {
   const headers = await apiSignIn(request, 'superadmin@example.com');
-  const appId = await appIdOf(request, headers, 'analytical-engine');
+  const appId = await appIdOf(request, headers, ADA.uid, 'analytical-engine');
   await signIn(page, 'superadmin@example.com');
   await page.goto(`/manage-customer/site-configuration?uid=${ADA.uid}&appId=${appId}`);
   const tabs = page.getByRole('tablist', { name: 'Configuration sections' }).getByRole('tab');

@@ -1,10 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
 import { createStaff } from './support/api.ts';
+import { ADA } from './support/demo-sites.ts';
 import { waitForLink, waitForLinks } from './support/mail.ts';
 import { signIn } from './support/sign-in.ts';
 
 // Demo data: Ada Lovelace owns analytical-engine; her consent mail goes to her address.
-const ADA = { uid: 'ada00000-0000-4000-8000-000000001815', email: 'ada.lovelace@analytical.example' };
 const APP_ID_OF = async (page: Page) => {
   const r = await page.request.get(`/admin/apps?uid=${ADA.uid}`, {
     headers: {

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { apiSignIn, createStaff } from './support/api.ts';
+import { apiSignIn, appIdOf, createStaff } from './support/api.ts';
+import { ADA } from './support/demo-sites.ts';
 import { DEMO_PASSWORD } from './support/env.ts';
 import { waitForLink } from './support/mail.ts';
 import { createSiteOwner } from './support/site-owner.ts';
@@ -9,8 +10,6 @@ import { createSiteOwner } from './support/site-owner.ts';
 // focused element must show a focus indicator (an outline or a box-shadow).
 
 test.setTimeout(180_000);
-
-const ADA = { uid: 'ada00000-0000-4000-8000-000000001815', email: 'ada.lovelace@analytical.example' };
 
 const isFocused = (target: Locator) =>
   target.evaluate((el) => el === document.activeElement, undefined, { timeout: 2_000 }).catch(() => false);
@@ -375,10 +374,7 @@ async function stopsWithoutFocusIndicator(
 
 test('every Tab stop of the main screens shows that it has focus', async ({ page, request }) => {
   const headers = await apiSignIn(request, 'superadmin@example.com');
-  const apps = await request.get(`/admin/apps?uid=${ADA.uid}`, { headers });
-  const appId = ((await apps.json()) as { Data: Array<{ appId: number; AppName: string }> }).Data.find(
-    (s) => s.AppName === 'analytical-engine',
-  )!.appId;
+  const appId = await appIdOf(request, headers, ADA.uid, 'analytical-engine');
   const report: Record<string, { stops: number; missing: string[] }> = {};
   await page.goto('/login');
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();

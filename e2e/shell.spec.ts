@@ -21,7 +21,10 @@ test('the shell: navigation, dropdowns, sidebar, breadcrumb, title and footer', 
   await parent.click();
   await expect(parent).toHaveAttribute('aria-expanded', 'true');
   await expect(page).toHaveURL(/\/manage-superuser\/impersonation\/logs$/);
-  await expect(sidebar.getByRole('link', { name: 'Impersonation Logs' })).toHaveAttribute('aria-current', 'page');
+  await expect(sidebar.getByRole('link', { name: 'Impersonation Logs' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await expect(sidebar.getByRole('link', { name: 'Assigned Impersonation Requests' })).toBeVisible();
   await page.getByRole('button', { name: 'Collapse sidebar' }).click();
   await expect(page.getByRole('button', { name: 'Expand sidebar' })).toBeVisible();

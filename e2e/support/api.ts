@@ -38,3 +38,18 @@ export async function createStaff(
   }
   return { uid, email: opts.email, password };
 }
+
+/** The appId of a demo customer's site, by its name. */
+export async function appIdOf(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  uid: string,
+  name: string,
+): Promise<number> {
+  const r = await request.get(`/admin/apps?uid=${uid}`, { headers });
+  const site = ((await r.json()) as { Data: Array<{ appId: number; AppName: string }> }).Data.find(
+    (s) => s.AppName === name,
+  );
+  if (!site) throw new Error(`no site ${name} of ${uid}`);
+  return site.appId;
+}

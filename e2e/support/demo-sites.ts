@@ -14,3 +14,6 @@ export function demoSite(name: string): { apiKey: string; secret: string } {
   if (!site) throw new Error(`no demo site ${name} in ${DATA_DIR}/demo-sign-in.json`);
   return site;
 }
+
+/** Ada Lovelace, the demo customer who owns analytical-engine (apps/api/src/seed/customer-seed.ts). */
+export const ADA = { uid: 'ada00000-0000-4000-8000-000000001815', email: 'ada.lovelace@analytical.example' };

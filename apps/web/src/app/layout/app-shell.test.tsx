@@ -107,3 +107,25 @@ describe('app shell focus', () => {
     expect(document.activeElement).toBe(field);
   });
 });
+
+describe('the Menu button (the navigation folded on a phone)', () => {
+  it('opens and closes the navigation, says so, and closes on Escape and on navigation', async () => {
+    const router = renderShell();
+    const toggle = await screen.findByRole('button', { name: 'Menu' });
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(toggle.getAttribute('aria-controls')).toBe(nav.id);
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(nav.className).toContain('is-open');
+    const dashboard = screen.getByRole('link', { name: 'Dashboard' });
+    dashboard.focus();
+    fireEvent.keyDown(dashboard, { key: 'Escape' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(toggle);
+    fireEvent.click(toggle);
+    await router.navigate('/two');
+    await screen.findByRole('heading', { name: 'Two' });
+    await waitFor(() => expect(toggle.getAttribute('aria-expanded')).toBe('false'));
+  });
+});

@@ -1,4 +1,5 @@
 import type { Access } from '@sac/contract/endpoints';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { LinkMenu } from '../../components/dropdown-menu.tsx';
 import { translate, useLanguage, useT } from '../../lib/i18n.tsx';
@@ -10,39 +11,72 @@ const SECTION_NAV_LABEL = {
   'manage-superuser': 'manageSuperuser',
 } as const;
 
-/** Dashboard, Manage Customer (menu), Manage Superuser (menu), Manage Notfications. */
+/**
+ * Dashboard, Manage Customer (menu), Manage Superuser (menu), Manage Notfications. On a phone the
+ * navigation folds behind a Menu button (a disclosure): it opens as a column under the bar and
+ * closes on navigation or Escape.
+ */
 export function TopNav() {
   const t = useT('chrome');
   const { language } = useLanguage();
   const { pathname } = useLocation();
   const { permissions } = useCurrentUser();
   const allowed = (access: Access) => access === 'public' || access === 'session' || permissions.has(access);
+  const [open, setOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const navId = useId();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closes when the screen changes
+  useEffect(() => setOpen(false), [pathname]);
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    // A dropdown inside answers Escape first (it stops the event); this closes the whole panel.
+    if (e.key !== 'Escape' || !open) return;
+    setOpen(false);
+    toggleRef.current?.focus();
+  };
   return (
-    <nav className="top-nav" aria-label={t('mainNav')}>
-      <NavLink to="/dashboard" className="nav-item">
-        {t('dashboard')}
-      </NavLink>
-      {sections.map((s) => {
-        const key = SECTION_NAV_LABEL[s.path as keyof typeof SECTION_NAV_LABEL];
-        const items = sectionTabs(s)
-          .filter((tab) => allowed(tab.access))
-          .map((tab) => ({
-            id: tab.id,
-            to: tab.to,
-            label: translate(language, tab.label.ns, tab.label.key as never),
-          }));
-        return (
-          <LinkMenu
-            key={s.path}
-            label={key ? t(key) : translate(language, s.label.ns, s.label.key as never)}
-            items={items}
-            active={pathname.startsWith(`/${s.path}`)}
-          />
-        );
-      })}
-      <NavLink to="/manage-notifications" className="nav-item">
-        {t('manageNotifications')}
-      </NavLink>
-    </nav>
+    <>
+      <button
+        ref={toggleRef}
+        type="button"
+        className="nav-toggle"
+        aria-expanded={open}
+        aria-controls={navId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <span className="nav-toggle-bars" aria-hidden="true" />
+        {t('menu')}
+      </button>
+      <nav
+        id={navId}
+        className={`top-nav${open ? ' is-open' : ''}`}
+        aria-label={t('mainNav')}
+        onKeyDown={onKeyDown}
+      >
+        <NavLink to="/dashboard" className="nav-item">
+          {t('dashboard')}
+        </NavLink>
+        {sections.map((s) => {
+          const key = SECTION_NAV_LABEL[s.path as keyof typeof SECTION_NAV_LABEL];
+          const items = sectionTabs(s)
+            .filter((tab) => allowed(tab.access))
+            .map((tab) => ({
+              id: tab.id,
+              to: tab.to,
+              label: translate(language, tab.label.ns, tab.label.key as never),
+            }));
+          return (
+            <LinkMenu
+              key={s.path}
+              label={key ? t(key) : translate(language, s.label.ns, s.label.key as never)}
+              items={items}
+              active={pathname.startsWith(`/${s.path}`)}
+            />
+          );
+        })}
+        <NavLink to="/manage-notifications" className="nav-item">
+          {t('manageNotifications')}
+        </NavLink>
+      </nav>
+    </>
   );
 }

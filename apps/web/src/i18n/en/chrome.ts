@@ -2,6 +2,7 @@
 export const chrome = {
   skipToContent: 'Skip to main content',
   mainNav: 'Main navigation',
+  menu: 'Menu',
   dashboard: 'Dashboard',
   manageCustomer: 'Manage Customer',
   manageSuperuser: 'Manage Superuser',

@@ -153,8 +153,14 @@ function TargetCell({ e }: { e: AuditEvent }) {
   const parts = [];
   if (e.CustomerUid) {
     parts.push(
-      <Link key="c" to={`?customer=${e.CustomerUid}`} className="audit-target">
-        {t('customerLabel', { uid: e.CustomerUid })}
+      <Link
+        key="c"
+        to={`?customer=${e.CustomerUid}`}
+        className="audit-target"
+        title={e.CustomerUid}
+        aria-label={t('customerLabel', { uid: e.CustomerUid })}
+      >
+        {t('customerLabel', { uid: `${e.CustomerUid.slice(0, 8)}…` })}
       </Link>,
     );
   }
