@@ -6,12 +6,14 @@ import { App } from './app/app.tsx';
 import { InitFailed } from './components/init-failed.tsx';
 import { loadRuntimeConfig, resolveApiBase, setApiBase } from './lib/api-base.ts';
 import { setBranding } from './lib/footer-links.ts';
+import { loadStoredLanguage } from './lib/i18n.tsx';
 import { migrateLegacyStorage } from './lib/storage.ts';
 import { startTheme } from './lib/theme.ts';
 import './styles/app.css';
 
 /**
- * Start-up: move legacy storage keys, load /runtime-config.json, derive the API address, render.
+ * Start-up: move legacy storage keys, load /runtime-config.json (and the chosen language's texts),
+ * derive the API address, render.
  * When the runtime config cannot be loaded, only the spec's full-page message is shown.
  */
 async function start(): Promise<void> {
@@ -22,6 +24,8 @@ async function start(): Promise<void> {
   } catch {
     // Storage can be unavailable; the console then works without a stored session.
   }
+  // The language chosen on the sign-in screen downloads while the config does.
+  const language = loadStoredLanguage();
   try {
     const config = await loadRuntimeConfig();
     setApiBase(resolveApiBase(config, window.location.hostname));
@@ -30,6 +34,7 @@ async function start(): Promise<void> {
     root.render(<InitFailed />);
     return;
   }
+  await language;
   root.render(
     <StrictMode>
       <App />

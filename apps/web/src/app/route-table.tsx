@@ -76,10 +76,7 @@ export function sectionTabs(section: AppSection): SectionTab[] {
 
 /** Path -> label of every labelled screen, for the breadcrumb and document title. */
 export function pathLabels(): Record<string, PhraseRef> {
-  const out: Record<string, PhraseRef> = {
-    '/forgotpassword': { ns: 'auth', key: 'forgotHeading' },
-    '/account': { ns: 'chrome', key: 'account' },
-  };
+  const out: Record<string, PhraseRef> = { '/account': { ns: 'chrome', key: 'account' } };
   const add = (base: string, routes: readonly AppRoute[]) => {
     for (const r of routes) {
       if (r.path && r.label) out[`${base}/${r.path}`.replace(/\/+/g, '/')] = r.label;

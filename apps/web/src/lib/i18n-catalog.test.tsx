@@ -30,3 +30,28 @@ describe('the sections’ phrases, loaded on demand', () => {
     expect(mod).toEqual({ default: 1 });
   });
 });
+
+describe('a language other than English, loaded on demand', () => {
+  it('is English until its texts arrive, then re-renders what shows them; a contract text is found by its words', async () => {
+    vi.resetModules();
+    const i18n = await import('./i18n.tsx');
+    const english = i18n.translate('en', 'auth', 'errorEmailRequired');
+    expect(english).toBe('Email is required');
+    expect(i18n.translate('tr', 'auth', 'errorEmailRequired')).toBe(english);
+
+    function Label() {
+      const t = i18n.useT('auth');
+      return <p>{t('errorEmailRequired')}</p>;
+    }
+    render(
+      <i18n.I18nProvider initial="tr">
+        <Label />
+      </i18n.I18nProvider>,
+    );
+    // The provider asks for the chosen language's chunk itself.
+    expect(await screen.findByText('E-posta zorunludur')).toBeTruthy();
+    expect(i18n.translateText('tr', 'auth', 'Email is required')).toBe('E-posta zorunludur');
+    expect(i18n.translateText('en', 'auth', 'Email is required')).toBe('Email is required');
+    expect(i18n.translateText('tr', 'auth', 'A text no phrase says.')).toBeUndefined();
+  });
+});

@@ -4,27 +4,25 @@ import {
   type ReactNode,
   useCallback,
   useContext,
+  useEffect,
   useMemo,
   useState,
   useSyncExternalStore,
 } from 'react';
-import { auth as enAuth } from '../i18n/en/auth.ts';
-import { chrome as enChrome } from '../i18n/en/chrome.ts';
+import { auth as enAuth, type SignInPhrases } from '../i18n/en/auth.ts';
+import { chrome as enChrome, type SignInChromePhrases } from '../i18n/en/chrome.ts';
 import { common as enCommon } from '../i18n/en/common.ts';
 import type { consoleNamespaces } from '../i18n/en/console.ts';
 import { dashboard as enDashboard } from '../i18n/en/dashboard.ts';
 import { notifications as enNotifications } from '../i18n/en/notifications.ts';
-import { auth as frAuth } from '../i18n/fr/auth.ts';
-import { auth as siAuth } from '../i18n/si/auth.ts';
-import { auth as spAuth } from '../i18n/sp/auth.ts';
-import { auth as trAuth } from '../i18n/tr/auth.ts';
 import { LANGUAGE_STORAGE_KEY } from './storage.ts';
 
 /**
- * English is complete; every other language is partial and falls back to English per phrase. The
- * sign-in screen's namespaces are here from the start; the sections' namespaces (i18n/en/console.ts)
- * arrive with loadConsoleCatalog(), which the router awaits before it shows the signed-in shell or
- * the owner's public pages (they import the contract's schemas, which the sign-in screen does not need).
+ * English is complete; every other language has the sign-in screens' texts only (loadLanguage) and
+ * falls back to English per phrase. English's sign-in namespaces are here from the start; the
+ * sections' namespaces (i18n/en/console.ts) arrive with loadConsoleCatalog(), which the router
+ * awaits before it shows the signed-in shell or the owner's public pages (they import the
+ * contract's schemas, which the sign-in screen does not need).
  */
 const eager = {
   auth: enAuth,
@@ -40,13 +38,16 @@ export type Namespace = keyof FullCatalog;
 let consoleCatalog: Promise<void> | undefined;
 let catalogVersion = 0;
 const catalogListeners = new Set<() => void>();
+const catalogGrew = () => {
+  catalogVersion++;
+  for (const l of catalogListeners) l();
+};
 
 /** Loads the sections' English namespaces once; resolves when translate() knows them. */
 export function loadConsoleCatalog(): Promise<void> {
   consoleCatalog ??= import('../i18n/en/console.ts').then(({ consoleNamespaces: more }) => {
     Object.assign(en, more);
-    catalogVersion++;
-    for (const l of catalogListeners) l();
+    catalogGrew();
   });
   return consoleCatalog;
 }
@@ -63,13 +64,43 @@ const subscribeCatalog = (l: () => void) => {
 const getCatalogVersion = () => catalogVersion;
 type Catalog = { [N in Namespace]?: Partial<FullCatalog[N]> };
 
-const catalogs: Record<Language, Catalog> = {
-  en,
-  sp: { auth: spAuth },
-  fr: { auth: frAuth },
-  si: { auth: siAuth },
-  tr: { auth: trAuth },
+const catalogs: Record<Language, Catalog> = { en, sp: {}, fr: {}, si: {}, tr: {} };
+
+/**
+ * The other languages' texts, each its own chunk: the sign-in screen's first view carries English
+ * only, and a visitor downloads the one language they choose.
+ */
+const TRANSLATIONS: Record<
+  Exclude<Language, 'en'>,
+  () => Promise<{ auth: SignInPhrases; chrome: SignInChromePhrases }>
+> = {
+  sp: () => import('../i18n/sp/auth.ts'),
+  fr: () => import('../i18n/fr/auth.ts'),
+  si: () => import('../i18n/si/auth.ts'),
+  tr: () => import('../i18n/tr/auth.ts'),
 };
+const languageLoads = new Map<Language, Promise<void>>();
+
+/**
+ * Loads a language's texts once; resolves when translate() knows them. A failed download (offline)
+ * is forgotten, so the next choice of that language tries again; until then its texts are English.
+ */
+export function loadLanguage(language: Language): Promise<void> {
+  if (language === 'en') return Promise.resolve();
+  let load = languageLoads.get(language);
+  if (!load) {
+    load = TRANSLATIONS[language]().then(({ auth, chrome }) => {
+      Object.assign(catalogs[language], { auth, chrome });
+      catalogGrew();
+    });
+    load.catch(() => languageLoads.delete(language));
+    languageLoads.set(language, load);
+  }
+  return load;
+}
+
+/** At start-up, before the first paint: the stored language's texts, so no English flashes first. */
+export const loadStoredLanguage = (): Promise<void> => loadLanguage(storedLanguage()).catch(() => undefined);
 
 /**
  * The BCP 47 tag of each console language, for lang attributes ('sp' is Spanish). Only the sign-in
@@ -92,6 +123,25 @@ function storedLanguage(): Language {
 function format(text: string, vars?: Record<string, string | number>): string {
   if (!vars) return text;
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+}
+
+const englishKeys = new WeakMap<object, Map<string, string>>();
+
+/**
+ * A text of the contract or the API that an English phrase of `ns` says word for word (a field
+ * error, an error answer's Description), in `language`; undefined when no phrase says it.
+ */
+export function translateText(language: Language, ns: Namespace, text: string): string | undefined {
+  const phrases = en[ns] as Record<string, string> | undefined;
+  if (!phrases) return undefined;
+  let byText = englishKeys.get(phrases);
+  if (!byText) {
+    byText = new Map();
+    for (const [key, english] of Object.entries(phrases)) if (!byText.has(english)) byText.set(english, key);
+    englishKeys.set(phrases, byText);
+  }
+  const key = byText.get(text);
+  return key === undefined ? undefined : translate(language, ns, key as never);
 }
 
 export function translate<N extends Namespace>(
@@ -123,6 +173,10 @@ export function I18nProvider({ children, initial }: { children: ReactNode; initi
       // Storage may be unavailable (private mode); the choice then lasts for this page only.
     }
   }, []);
+  useEffect(() => {
+    // A failed download leaves English in place (translate falls back per phrase).
+    loadLanguage(language).catch(() => undefined);
+  }, [language]);
   const catalog = useSyncExternalStore(subscribeCatalog, getCatalogVersion, getCatalogVersion);
   const value = useMemo(() => ({ language, setLanguage, catalog }), [language, setLanguage, catalog]);
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;

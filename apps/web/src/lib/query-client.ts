@@ -12,8 +12,11 @@ declare module '@tanstack/react-query' {
       errorToast?: string;
     };
     mutationMeta: {
-      /** Text shown when the server sends no error text; false: the mutation shows its own errors. */
-      errorFallback?: string | false;
+      /**
+       * Text shown when the server sends no error text; false: the mutation shows its own errors;
+       * a function: the whole text for the error (screens that speak the chosen language).
+       */
+      errorFallback?: string | false | ((error: unknown) => string);
     };
   }
 }
@@ -50,7 +53,11 @@ export function createQueryClient(): QueryClient {
         if (sessionEnded(error)) return;
         // A save from a stale read: the form says what changed meanwhile and offers the ways on.
         if (isStaleWrite(error)) return;
-        toast.error(errorText(error, fallback ?? MESSAGES.genericError));
+        toast.error(
+          typeof fallback === 'function'
+            ? fallback(error)
+            : errorText(error, fallback ?? MESSAGES.genericError),
+        );
       },
     }),
   });

@@ -13,13 +13,38 @@ const SecurityPage = lazy(() => import('./components/security-page.tsx'));
 
 /**
  * Top-level routes outside the signed-in shell. The sign-in screen (also forgot and reset password)
- * is the only eager screen of the console: it is the first paint. Every other route is lazy.
+ * is the only eager screen of the console: it is the first paint. Every other route is lazy. The
+ * labels name the sign-in screens in the document title, in the language chosen there.
  */
 export const authPublicRoutes: readonly AppRoute[] = [
-  { path: '/login', access: 'public', guestOnly: true, element: <LoginPage /> },
-  { path: '/forgotpassword', access: 'public', guestOnly: true, element: <LoginPage /> },
-  { path: '/login/second-step', access: 'public', guestOnly: true, element: <SecondStepPage /> },
-  { path: '/login/enrol', access: 'public', guestOnly: true, element: <EnrolPage /> },
+  {
+    path: '/login',
+    access: 'public',
+    guestOnly: true,
+    label: { ns: 'auth', key: 'loginTitle' },
+    element: <LoginPage />,
+  },
+  {
+    path: '/forgotpassword',
+    access: 'public',
+    guestOnly: true,
+    label: { ns: 'auth', key: 'forgotHeading' },
+    element: <LoginPage />,
+  },
+  {
+    path: '/login/second-step',
+    access: 'public',
+    guestOnly: true,
+    label: { ns: 'auth', key: 'secondStepTitle' },
+    element: <SecondStepPage />,
+  },
+  {
+    path: '/login/enrol',
+    access: 'public',
+    guestOnly: true,
+    label: { ns: 'auth', key: 'enrolTitle' },
+    element: <EnrolPage />,
+  },
   { path: '/logout', access: 'public', element: <LogoutPage /> },
 ];
 

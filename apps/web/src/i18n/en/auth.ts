@@ -1,7 +1,14 @@
-import { MESSAGES } from '@sac/contract/messages';
+import { SUCCESS_MESSAGES } from '@sac/contract/auth';
+import { ERRORS } from '@sac/contract/errors';
+import { fieldRequired, MESSAGES } from '@sac/contract/messages';
+import { MFA_MESSAGES } from '@sac/contract/mfa';
 
-/** Sign-in, forgot-password, reset-password, change-password and logout texts. */
-export const auth = {
+/**
+ * Texts of the sign-in screens: sign-in, forgot and reset password, the invitation (set your
+ * password), the second step and the set-up of a first factor. Every language has each of them
+ * (SignInPhrases); a test lists what one misses.
+ */
+export const signIn = {
   signInHeading: MESSAGES.signInHeading as string,
   signInIntro: 'Use your staff account to manage customers, sites and the super-user team.',
   forgotHeading: 'Forgot password',
@@ -25,17 +32,6 @@ export const auth = {
   signingIn: 'Signing in…',
   sending: 'Sending…',
   resetting: 'Resetting…',
-  changePasswordHeading: 'Change password',
-  mySessionsHeading: 'My sessions',
-  mySessionsIntro:
-    'Where your account is signed in now. End a session you do not recognise: it is refused from its next call. Sessions also end by themselves after a while unused, and at the end of their lifetime.',
-  endOtherSessions: 'End all other sessions',
-  changePasswordIntro: 'Your other sessions end when the password changes.',
-  oldPassword: 'Old Password',
-  newPassword: 'New Password',
-  changePassword: 'Change Password',
-  changing: 'Changing…',
-  loggingOut: 'Signing out…',
   // The second step of a sign-in, and the set-up of a first factor at sign-in (all five languages)
   secondStepHeading: 'Two-step sign-in',
   secondStepIntro: 'Your password is right. Now confirm it is you with your second factor.',
@@ -69,6 +65,63 @@ export const auth = {
   recoveryIntro:
     'Each code signs you in once if you lose your passkey or phone. They are shown only now: keep them somewhere safe.',
   recoverySaved: 'I have saved them, continue',
+  // What the document title names the sign-in screens by
+  loginTitle: 'Login',
+  secondStepTitle: 'Second Step',
+  enrolTitle: 'Enrol',
+  // The contract's and the API's texts these screens show, in their exact English words: field
+  // errors, then the API's answers (found by their English text, else by error code)
+  errorEmailRequired: fieldRequired('Email'),
+  errorPasswordRequired: fieldRequired('Password'),
+  errorConfirmPasswordRequired: fieldRequired('Confirm Password'),
+  errorEmailInvalid: MESSAGES.emailInvalidLogin as string,
+  errorPasswordRule: MESSAGES.passwordRule as string,
+  errorPasswordsDoNotMatch: MESSAGES.passwordsDoNotMatch as string,
+  errorResetUrl: MESSAGES.resetUrlMissingToken as string,
+  errorPasskeyNameRequired: MFA_MESSAGES.passkeyNameRequired as string,
+  errorPasskeyNameLength: MFA_MESSAGES.passkeyNameLength as string,
+  errorInvalidCredentials: MESSAGES.invalidCredentials as string,
+  errorGeneric: MESSAGES.genericError as string,
+  errorValidation: ERRORS.validation.text as string,
+  errorTooManyAttempts: ERRORS.tooManyAttempts.text as string,
+  errorAccountLocked: ERRORS.accountLocked.text as string,
+  errorLockedAtSecondStep: MFA_MESSAGES.locked as string,
+  errorInvalidResetToken: ERRORS.invalidResetToken.text as string,
+  errorForeignConsoleUrl: ERRORS.foreignConsoleUrl.text as string,
+  errorSecondStepInvalid: ERRORS.secondStepInvalid.text as string,
+  errorWrongCode: ERRORS.wrongSecondFactor.text as string,
+  errorWrongRecoveryCode: MFA_MESSAGES.wrongRecoveryCode as string,
+  errorPasskeyRefused: MFA_MESSAGES.passkeyRefused as string,
+  errorMfaSetupInvalid: ERRORS.mfaSetupInvalid.text as string,
+  errorTotpNotStarted: MFA_MESSAGES.totpNotStarted as string,
+  errorPasskeyExpired: MFA_MESSAGES.passkeyExpired as string,
+  errorMfaConflict: ERRORS.mfaConflict.text as string,
+  errorTotpAlreadyOn: MFA_MESSAGES.totpAlreadyOn as string,
+  errorTooManyRequests: ERRORS.tooManyRequests.text as string,
+  errorUnavailable: ERRORS.unavailable.text as string,
+  errorStoreUnavailable: ERRORS.storeUnavailable.text as string,
+  doneForgotPassword: SUCCESS_MESSAGES.forgotPassword as string,
+  doneResetPassword: SUCCESS_MESSAGES.resetPassword as string,
+  doneInvitationAccepted: SUCCESS_MESSAGES.invitationAccepted as string,
 };
 
-export type AuthPhrases = typeof auth;
+/** Texts of the signed-in account screens (change password, sessions) and logout: English only. */
+const account = {
+  changePasswordHeading: 'Change password',
+  mySessionsHeading: 'My sessions',
+  mySessionsIntro:
+    'Where your account is signed in now. End a session you do not recognise: it is refused from its next call. Sessions also end by themselves after a while unused, and at the end of their lifetime.',
+  endOtherSessions: 'End all other sessions',
+  changePasswordIntro: 'Your other sessions end when the password changes.',
+  oldPassword: 'Old Password',
+  newPassword: 'New Password',
+  changePassword: 'Change Password',
+  changing: 'Changing…',
+  loggingOut: 'Signing out…',
+};
+
+/** Sign-in, forgot-password, reset-password, second-step, set-up, change-password and logout texts. */
+export const auth = { ...signIn, ...account };
+
+/** A translation of the sign-in screens: every phrase, none left to English. */
+export type SignInPhrases = Record<keyof typeof signIn, string>;

@@ -1,5 +1,21 @@
+/**
+ * The chrome the sign-in screens show too (the toasts, the offline overlay): every language has
+ * these, as it has the sign-in screens' own texts.
+ */
+export const signInChrome = {
+  offlineTitle: 'No internet connection',
+  offlineBody:
+    'You are offline. Please check your internet connection; the console continues when you are back online.',
+  notifications: 'Notifications',
+  dismiss: 'Dismiss notification',
+};
+
+/** A translation of the chrome of the sign-in screens. */
+export type SignInChromePhrases = Record<keyof typeof signInChrome, string>;
+
 /** Texts of the authenticated chrome: navigation, user menu, breadcrumb, footer, overlays. */
 export const chrome = {
+  ...signInChrome,
   skipToContent: 'Skip to main content',
   mainNav: 'Main navigation',
   menu: 'Menu',
@@ -41,11 +57,6 @@ export const chrome = {
   privacy: 'Privacy',
   systemStatus: 'System Status',
   copyright: '© {year} {product}',
-  offlineTitle: 'No internet connection',
-  offlineBody:
-    'You are offline. Please check your internet connection; the console continues when you are back online.',
-  notifications: 'Notifications',
-  dismiss: 'Dismiss notification',
   sectionNav: '{section} navigation',
   collapseSidebar: 'Collapse sidebar',
   expandSidebar: 'Expand sidebar',

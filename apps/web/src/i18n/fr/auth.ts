@@ -1,7 +1,8 @@
-import type { AuthPhrases } from '../en/auth.ts';
+import type { SignInPhrases } from '../en/auth.ts';
+import type { SignInChromePhrases } from '../en/chrome.ts';
 
-/** French: sign-in texts only; everything else falls back to English. */
-export const auth: Partial<AuthPhrases> = {
+/** French: every text of the sign-in screens; the signed-in console stays English. */
+export const auth: SignInPhrases = {
   signInHeading: 'Connexion à Superadmin',
   signInIntro:
     'Utilisez votre compte du personnel pour gérer les clients, les sites et l’équipe des super-utilisateurs.',
@@ -56,4 +57,63 @@ export const auth: Partial<AuthPhrases> = {
   recoveryIntro:
     'Chaque code vous connecte une fois si vous perdez votre clé d’accès ou votre téléphone. Ils ne sont affichés que maintenant : conservez-les en lieu sûr.',
   recoverySaved: 'Je les ai enregistrés, continuer',
+  inviteHeading: 'Définissez votre mot de passe',
+  inviteIntro:
+    'Bienvenue dans la console. Choisissez un mot de passe pour votre nouveau compte ; ce lien ne fonctionne qu’une seule fois.',
+  setPassword: 'Définir le mot de passe',
+  loginTitle: 'Connexion',
+  secondStepTitle: 'Deuxième étape',
+  enrolTitle: 'Configuration du second facteur',
+  errorEmailRequired: 'L’e-mail est obligatoire',
+  errorPasswordRequired: 'Le mot de passe est obligatoire',
+  errorConfirmPasswordRequired: 'La confirmation du mot de passe est obligatoire',
+  errorEmailInvalid: 'Veuillez saisir une adresse e-mail valide.',
+  errorPasswordRule:
+    'Le mot de passe doit comporter au moins 6 caractères, dont au moins 1 lettre minuscule, au moins 1 lettre majuscule, 1 symbole et 1 chiffre.',
+  errorPasswordsDoNotMatch: 'Les mots de passe ne correspondent pas.',
+  errorResetUrl: 'Veuillez utiliser une URL de réinitialisation du mot de passe correcte',
+  errorPasskeyNameRequired: 'Le nom de la clé d’accès est obligatoire.',
+  errorPasskeyNameLength: 'Le nom d’une clé d’accès comporte 64 caractères au plus.',
+  errorInvalidCredentials: 'Veuillez utiliser des identifiants valides.',
+  errorGeneric: 'Une erreur s’est produite. Veuillez réessayer.',
+  errorValidation: 'La requête n’est pas valide.',
+  errorTooManyAttempts:
+    'Trop de tentatives de connexion échouées depuis cette adresse. Veuillez réessayer demain.',
+  errorAccountLocked:
+    'Trop de mots de passe erronés : ce compte est verrouillé pendant quelques minutes. Veuillez réessayer plus tard.',
+  errorLockedAtSecondStep:
+    'Trop de tentatives de connexion échouées (mots de passe ou codes erronés) : ce compte est verrouillé pendant quelques minutes. Veuillez réessayer plus tard.',
+  errorInvalidResetToken:
+    'Ce lien de réinitialisation du mot de passe n’est pas valide ou a expiré. Veuillez en demander un nouveau.',
+  errorForeignConsoleUrl: 'L’URL n’est pas une adresse de cette console.',
+  errorSecondStepInvalid:
+    'Cette connexion a expiré ou est déjà terminée. Veuillez vous reconnecter avec votre mot de passe.',
+  errorWrongCode: 'Ce code n’est pas correct ou a déjà été utilisé. Attendez le code suivant et réessayez.',
+  errorWrongRecoveryCode: 'Ce code de récupération n’est pas correct ou a déjà été utilisé.',
+  errorPasskeyRefused:
+    'Cette clé d’accès n’a pas été acceptée pour ce compte. Essayez une autre clé d’accès ou un code.',
+  errorMfaSetupInvalid: 'Le second facteur n’a pas pu être configuré. Veuillez réessayer.',
+  errorTotpNotStarted:
+    'Commencez d’abord la configuration d’une application d’authentification : son secret a expiré ou n’a jamais été créé.',
+  errorPasskeyExpired: 'La demande de clé d’accès a expiré. Veuillez réessayer.',
+  errorMfaConflict: 'Ce second facteur ne peut pas être modifié de cette façon pour le moment.',
+  errorTotpAlreadyOn:
+    'Une application d’authentification est déjà configurée pour ce compte. Supprimez-la d’abord pour en configurer une autre.',
+  errorTooManyRequests: 'Trop de requêtes depuis cette adresse. Veuillez réessayer plus tard.',
+  errorUnavailable: 'Le service est en cours de démarrage ou d’arrêt. Veuillez réessayer.',
+  errorStoreUnavailable:
+    'Le service ne peut pas joindre sa base de données pour le moment. Veuillez réessayer dans quelques secondes.',
+  doneForgotPassword:
+    'Si un compte existe pour cette adresse e-mail, nous avons envoyé un lien pour réinitialiser son mot de passe.',
+  doneResetPassword: 'Votre mot de passe a été réinitialisé. Veuillez vous connecter.',
+  doneInvitationAccepted: 'Votre mot de passe a été défini. Veuillez vous connecter.',
+};
+
+/** The toasts' and the offline overlay's texts, which the sign-in screens show too. */
+export const chrome: SignInChromePhrases = {
+  offlineTitle: 'Pas de connexion internet',
+  offlineBody:
+    'Vous êtes hors ligne. Vérifiez votre connexion internet ; la console reprendra dès que vous serez de nouveau en ligne.',
+  notifications: 'Notifications',
+  dismiss: 'Fermer la notification',
 };

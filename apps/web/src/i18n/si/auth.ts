@@ -1,7 +1,8 @@
-import type { AuthPhrases } from '../en/auth.ts';
+import type { SignInPhrases } from '../en/auth.ts';
+import type { SignInChromePhrases } from '../en/chrome.ts';
 
-/** Sinhala (ISO 639-1 'si'): sign-in texts only; everything else falls back to English. */
-export const auth: Partial<AuthPhrases> = {
+/** Sinhala (ISO 639-1 'si'): every text of the sign-in screens; the signed-in console stays English. */
+export const auth: SignInPhrases = {
   signInHeading: 'Superadmin වෙත පුරනය වන්න',
   signInIntro: 'පාරිභෝගිකයින්, අඩවි සහ සුපිරි පරිශීලක කණ්ඩායම කළමනාකරණය කිරීමට ඔබගේ කාර්ය මණ්ඩල ගිණුම භාවිතා කරන්න.',
   forgotHeading: 'මුරපදය අමතකද',
@@ -51,4 +52,54 @@ export const auth: Partial<AuthPhrases> = {
   recoveryIntro:
     'ඔබේ මුරයතුර හෝ දුරකථනය නැති වුවහොත් සෑම කේතයක්ම එක් වරක් පිවිසීමට ඉඩ දෙයි. ඒවා පෙන්වන්නේ දැන් පමණි: ආරක්ෂිත තැනක තබා ගන්න.',
   recoverySaved: 'මම ඒවා සුරැකුවා, ඉදිරියට',
+  passwordHint: 'අවම වශයෙන් අක්ෂර 6ක්: කුඩා අකුරක්, ලොකු අකුරක්, ඉලක්කමක් සහ !@#$%^&* වලින් එකක්.',
+  inviteHeading: 'ඔබගේ මුරපදය සකසන්න',
+  inviteIntro: 'කොන්සෝලයට සාදරයෙන් පිළිගනිමු. ඔබගේ නව ගිණුම සඳහා මුරපදයක් තෝරන්න; මෙම සබැඳිය ක්‍රියා කරන්නේ එක් වරක් පමණි.',
+  setPassword: 'මුරපදය සකසන්න',
+  loginTitle: 'පුරනය',
+  secondStepTitle: 'දෙවන පියවර',
+  enrolTitle: 'දෙවන සාධකය සැකසීම',
+  errorEmailRequired: 'ඊමේල් ලිපිනය අවශ්‍යයි',
+  errorPasswordRequired: 'මුරපදය අවශ්‍යයි',
+  errorConfirmPasswordRequired: 'මුරපදය තහවුරු කිරීම අවශ්‍යයි',
+  errorEmailInvalid: 'කරුණාකර වලංගු ඊමේල් ලිපිනයක් ඇතුළත් කරන්න.',
+  errorPasswordRule:
+    'මුරපදය අවම වශයෙන් අක්ෂර 6ක් විය යුතු අතර අවම වශයෙන් කුඩා අකුරු 1ක්, ලොකු අකුරු 1ක්, සංකේත 1ක් සහ ඉලක්කම් 1ක් අඩංගු විය යුතුය.',
+  errorPasswordsDoNotMatch: 'මුරපද නොගැළපේ.',
+  errorResetUrl: 'කරුණාකර නිවැරදි මුරපද යළි සැකසීමේ සබැඳිය භාවිත කරන්න',
+  errorPasskeyNameRequired: 'මුරයතුරේ නම අවශ්‍යයි.',
+  errorPasskeyNameLength: 'මුරයතුරක නම උපරිම අක්ෂර 64ක් විය හැක.',
+  errorInvalidCredentials: 'කරුණාකර වලංගු පිවිසුම් විස්තර භාවිත කරන්න.',
+  errorGeneric: 'දෝෂයක් සිදු විය. කරුණාකර නැවත උත්සාහ කරන්න.',
+  errorValidation: 'ඉල්ලීම වලංගු නැත.',
+  errorTooManyAttempts: 'මෙම ලිපිනයෙන් අසාර්ථක පිවිසුම් උත්සාහ ඕනෑවට වඩා සිදු විය. කරුණාකර හෙට නැවත උත්සාහ කරන්න.',
+  errorAccountLocked:
+    'වැරදි මුරපද ඕනෑවට වඩා ඇතුළත් කර ඇත: මෙම ගිණුම මිනිත්තු කිහිපයකට අගුළු දමා ඇත. කරුණාකර පසුව නැවත උත්සාහ කරන්න.',
+  errorLockedAtSecondStep:
+    'අසාර්ථක පිවිසුම් උත්සාහ ඕනෑවට වඩා (වැරදි මුරපද හෝ කේත): මෙම ගිණුම මිනිත්තු කිහිපයකට අගුළු දමා ඇත. කරුණාකර පසුව නැවත උත්සාහ කරන්න.',
+  errorInvalidResetToken: 'මෙම මුරපද යළි සැකසීමේ සබැඳිය වලංගු නැත, නැතහොත් කල් ඉකුත් වී ඇත. කරුණාකර අලුත් සබැඳියක් ඉල්ලන්න.',
+  errorForeignConsoleUrl: 'මෙම URL එක මෙම කොන්සෝලයේ ලිපිනයක් නොවේ.',
+  errorSecondStepInvalid: 'මෙම පිවිසුම කල් ඉකුත් වී හෝ දැනටමත් සම්පූර්ණ වී ඇත. කරුණාකර ඔබේ මුරපදයෙන් නැවත පිවිසෙන්න.',
+  errorWrongCode: 'එම කේතය නිවැරදි නැත, නැතහොත් දැනටමත් භාවිත කර ඇත. ඊළඟ කේතය එනතෙක් සිට නැවත උත්සාහ කරන්න.',
+  errorWrongRecoveryCode: 'එම ප්‍රතිසාධන කේතය නිවැරදි නැත, නැතහොත් දැනටමත් භාවිත කර ඇත.',
+  errorPasskeyRefused: 'එම මුරයතුර මෙම ගිණුම සඳහා පිළිගනු නොලැබීය. වෙනත් මුරයතුරක් හෝ කේතයක් උත්සාහ කරන්න.',
+  errorMfaSetupInvalid: 'දෙවන සාධකය සැකසිය නොහැකි විය. කරුණාකර නැවත උත්සාහ කරන්න.',
+  errorTotpNotStarted: 'පළමුව සත්‍යාපන යෙදුමක් සැකසීම ආරම්භ කරන්න: එහි රහස් යතුර කල් ඉකුත් වී ඇත, නැතහොත් කිසි විටෙක සාදා නැත.',
+  errorPasskeyExpired: 'මුරයතුරු ඉල්ලීම කල් ඉකුත් වී ඇත. කරුණාකර නැවත උත්සාහ කරන්න.',
+  errorMfaConflict: 'මෙම දෙවන සාධකය දැන් මේ ආකාරයෙන් වෙනස් කළ නොහැක.',
+  errorTotpAlreadyOn: 'මෙම ගිණුම සඳහා සත්‍යාපන යෙදුමක් දැනටමත් සකසා ඇත. වෙනත් එකක් සැකසීමට පළමුව එය ඉවත් කරන්න.',
+  errorTooManyRequests: 'මෙම ලිපිනයෙන් ඉල්ලීම් ඕනෑවට වඩා ලැබී ඇත. කරුණාකර පසුව නැවත උත්සාහ කරන්න.',
+  errorUnavailable: 'සේවාව ආරම්භ වෙමින් හෝ නතර වෙමින් පවතී. කරුණාකර නැවත උත්සාහ කරන්න.',
+  errorStoreUnavailable: 'සේවාවට මේ මොහොතේ එහි දත්ත සමුදායට සම්බන්ධ විය නොහැක. කරුණාකර තත්පර කිහිපයකින් නැවත උත්සාහ කරන්න.',
+  doneForgotPassword: 'එම ඊමේල් ලිපිනයට ගිණුමක් ඇත්නම්, එහි මුරපදය යළි සැකසීමට අපි සබැඳියක් එවා ඇත.',
+  doneResetPassword: 'ඔබගේ මුරපදය යළි සකසා ඇත. කරුණාකර පුරනය වන්න.',
+  doneInvitationAccepted: 'ඔබගේ මුරපදය සකසා ඇත. කරුණාකර පුරනය වන්න.',
+};
+
+/** The toasts' and the offline overlay's texts, which the sign-in screens show too. */
+export const chrome: SignInChromePhrases = {
+  offlineTitle: 'අන්තර්ජාල සම්බන්ධතාවක් නැත',
+  offlineBody: 'ඔබ නොබැඳි ලෙස සිටී. කරුණාකර ඔබේ අන්තර්ජාල සම්බන්ධතාව පරීක්ෂා කරන්න; ඔබ නැවත සබැඳි වූ විට කොන්සෝලය දිගටම ක්‍රියා කරයි.',
+  notifications: 'දැනුම්දීම්',
+  dismiss: 'දැනුම්දීම වසන්න',
 };

@@ -1,7 +1,8 @@
-import type { AuthPhrases } from '../en/auth.ts';
+import type { SignInPhrases } from '../en/auth.ts';
+import type { SignInChromePhrases } from '../en/chrome.ts';
 
-/** Spanish: sign-in texts only; everything else falls back to English. */
-export const auth: Partial<AuthPhrases> = {
+/** Spanish: every text of the sign-in screens; the signed-in console stays English. */
+export const auth: SignInPhrases = {
   signInHeading: 'Iniciar sesión en Superadmin',
   signInIntro: 'Utilice su cuenta de personal para gestionar clientes, sitios y el equipo de superusuarios.',
   forgotHeading: 'Olvidé mi contraseña',
@@ -53,4 +54,64 @@ export const auth: Partial<AuthPhrases> = {
   recoveryIntro:
     'Cada código le permite iniciar sesión una vez si pierde su llave de acceso o su teléfono. Solo se muestran ahora: guárdelos en un lugar seguro.',
   recoverySaved: 'Ya los he guardado, continuar',
+  inviteHeading: 'Establezca su contraseña',
+  inviteIntro:
+    'Le damos la bienvenida a la consola. Elija una contraseña para su nueva cuenta; este enlace solo funciona una vez.',
+  setPassword: 'Establecer contraseña',
+  loginTitle: 'Iniciar sesión',
+  secondStepTitle: 'Segundo paso',
+  enrolTitle: 'Configurar el segundo factor',
+  errorEmailRequired: 'El correo electrónico es obligatorio',
+  errorPasswordRequired: 'La contraseña es obligatoria',
+  errorConfirmPasswordRequired: 'La confirmación de la contraseña es obligatoria',
+  errorEmailInvalid: 'Introduzca un correo electrónico válido.',
+  errorPasswordRule:
+    'La contraseña debe tener como mínimo 6 caracteres, al menos 1 letra minúscula, al menos 1 letra mayúscula, 1 símbolo y 1 dígito.',
+  errorPasswordsDoNotMatch: 'Las contraseñas no coinciden.',
+  errorResetUrl: 'Utilice una URL correcta para restablecer la contraseña',
+  errorPasskeyNameRequired: 'El nombre de la llave de acceso es obligatorio.',
+  errorPasskeyNameLength: 'El nombre de una llave de acceso tiene como máximo 64 caracteres.',
+  errorInvalidCredentials: 'Utilice credenciales válidas.',
+  errorGeneric: 'Se ha producido un error. Inténtelo de nuevo.',
+  errorValidation: 'La solicitud no es válida.',
+  errorTooManyAttempts:
+    'Demasiados intentos fallidos de inicio de sesión desde esta dirección. Inténtelo de nuevo mañana.',
+  errorAccountLocked:
+    'Demasiadas contraseñas incorrectas: esta cuenta está bloqueada durante unos minutos. Inténtelo de nuevo más tarde.',
+  errorLockedAtSecondStep:
+    'Demasiados intentos fallidos de inicio de sesión (contraseñas o códigos incorrectos): esta cuenta está bloqueada durante unos minutos. Inténtelo de nuevo más tarde.',
+  errorInvalidResetToken:
+    'Este enlace para restablecer la contraseña no es válido o ha caducado. Solicite uno nuevo.',
+  errorForeignConsoleUrl: 'La URL no es una dirección de esta consola.',
+  errorSecondStepInvalid:
+    'Este inicio de sesión ha caducado o ya se completó. Vuelva a iniciar sesión con su contraseña.',
+  errorWrongCode:
+    'Ese código no es correcto o ya se ha utilizado. Espere al siguiente código e inténtelo de nuevo.',
+  errorWrongRecoveryCode: 'Ese código de recuperación no es correcto o ya se ha utilizado.',
+  errorPasskeyRefused:
+    'Esa llave de acceso no se ha aceptado para esta cuenta. Pruebe con otra llave de acceso o con un código.',
+  errorMfaSetupInvalid: 'No se ha podido configurar el segundo factor. Inténtelo de nuevo.',
+  errorTotpNotStarted:
+    'Inicie primero la configuración de una aplicación de autenticación: su secreto ha caducado o nunca se generó.',
+  errorPasskeyExpired: 'La solicitud de llave de acceso ha caducado. Inténtelo de nuevo.',
+  errorMfaConflict: 'Este segundo factor no se puede cambiar de esta forma ahora.',
+  errorTotpAlreadyOn:
+    'Esta cuenta ya tiene configurada una aplicación de autenticación. Quítela primero para configurar otra.',
+  errorTooManyRequests: 'Demasiadas solicitudes desde esta dirección. Inténtelo de nuevo más tarde.',
+  errorUnavailable: 'El servicio se está iniciando o deteniendo. Inténtelo de nuevo.',
+  errorStoreUnavailable:
+    'El servicio no puede acceder a su base de datos en este momento. Inténtelo de nuevo en unos segundos.',
+  doneForgotPassword:
+    'Si existe una cuenta con ese correo electrónico, le hemos enviado un enlace para restablecer su contraseña.',
+  doneResetPassword: 'Su contraseña se ha restablecido. Inicie sesión.',
+  doneInvitationAccepted: 'Su contraseña se ha establecido. Inicie sesión.',
+};
+
+/** The toasts' and the offline overlay's texts, which the sign-in screens show too. */
+export const chrome: SignInChromePhrases = {
+  offlineTitle: 'Sin conexión a internet',
+  offlineBody:
+    'No tiene conexión. Compruebe su conexión a internet; la consola continuará cuando vuelva a estar en línea.',
+  notifications: 'Notificaciones',
+  dismiss: 'Cerrar la notificación',
 };

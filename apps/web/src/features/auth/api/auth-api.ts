@@ -1,5 +1,4 @@
 import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
-import { MESSAGES } from '@sac/contract/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import type { TokenPair } from '../../../lib/impersonation-mode.ts';
@@ -23,15 +22,22 @@ export type SecondStep = Extract<ResponseOf<'login'>, { SecondStep: unknown }>['
 };
 
 /**
+ * The text a sign-in screen toasts for a failed call, in the language chosen there (the hooks of
+ * those screens take it; the query client raises the toast).
+ */
+type ErrorTextOf = (error: unknown) => string;
+
+/**
  * Sign-in (spec section 4): clears the old stored sign and token, calls login, stores token, sign
  * and login state on success. Resolves { signedIn: true } when a token was stored (login
  * successful), or the second step the account needs (a factor to prove, or one to set up first).
+ * `errorText` says the server's error, else the generic login error.
  */
-export function useLogin() {
+export function useLogin(errorText: ErrorTextOf) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: authKeys.login(),
-    meta: { errorFallback: MESSAGES.invalidCredentials },
+    meta: { errorFallback: errorText },
     mutationFn: async (body: BodyOf<'login'>) => {
       clearAuthStorage();
       queryClient.removeQueries();
@@ -63,12 +69,12 @@ async function passkeyRegistration(options: Record<string, unknown>): Promise<Re
 
 /**
  * The second step with a code, a recovery code or a passkey; stores the pair on success. A
- * failure that is not the API's (the passkey prompt closed) toasts `fallback`.
+ * failure that is not the API's (the passkey prompt closed) is for `errorText` to say too.
  */
-export function useSecondStep(fallback: string) {
+export function useSecondStep(errorText: ErrorTextOf) {
   return useMutation({
     mutationKey: [...authKeys.login(), 'second-step'],
-    meta: { errorFallback: fallback },
+    meta: { errorFallback: errorText },
     mutationFn: async (
       step: { Ticket: string } & ({ Method: 'totp' | 'recovery'; Code: string } | { Method: 'passkey' }),
     ) => {
@@ -83,18 +89,19 @@ export function useSecondStep(fallback: string) {
 }
 
 /** At a sign-in that must set up a factor first: a new authenticator-app secret. */
-export function useEnrolTotpAtSignIn() {
+export function useEnrolTotpAtSignIn(errorText: ErrorTextOf) {
   return useMutation({
     mutationKey: [...authKeys.login(), 'enrol-totp'],
+    meta: { errorFallback: errorText },
     mutationFn: (Ticket: string) => callApi('loginEnrolTotp', { body: { Ticket } }),
   });
 }
 
 /** Finishes the set-up at sign-in: the session pair and the recovery codes (not stored yet). */
-export function useFinishEnrolAtSignIn(fallback: string) {
+export function useFinishEnrolAtSignIn(errorText: ErrorTextOf) {
   return useMutation({
     mutationKey: [...authKeys.login(), 'enrol-finish'],
-    meta: { errorFallback: fallback },
+    meta: { errorFallback: errorText },
     mutationFn: async (
       step: { Ticket: string } & ({ Method: 'totp'; Code: string } | { Method: 'passkey'; Name: string }),
     ) => {
@@ -148,16 +155,18 @@ export const useRemovePasskey = () =>
 export const useRenewRecoveryCodes = () =>
   useFactorChange('recovery', (password: string) => callApi('recoveryCodesRenew', { body: { password } }));
 
-export function useForgotPassword() {
+export function useForgotPassword(errorText: ErrorTextOf) {
   return useMutation({
     mutationKey: authKeys.forgotPassword(),
+    meta: { errorFallback: errorText },
     mutationFn: (body: BodyOf<'forgotPassword'>) => callApi('forgotPassword', { body }),
   });
 }
 
-export function useResetPassword() {
+export function useResetPassword(errorText: ErrorTextOf) {
   return useMutation({
     mutationKey: authKeys.resetPassword(),
+    meta: { errorFallback: errorText },
     mutationFn: (body: BodyOf<'resetPassword'>) => callApi('resetPassword', { body }),
   });
 }

@@ -8,6 +8,7 @@ import { clearToasts } from '../../../lib/toast-store.ts';
 import { useEnrolTotpAtSignIn, useFinishEnrolAtSignIn } from '../api/auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
 import { StepGone, secondStepOf } from './second-step-page.tsx';
+import { useSignInMessages } from './sign-in-messages.ts';
 import { RecoveryCodes, TotpSetup } from './totp-setup.tsx';
 
 type Pair = {
@@ -28,8 +29,9 @@ export default function EnrolPage() {
   const t = useT('auth');
   const navigate = useNavigate();
   const step = secondStepOf(useLocation().state, 'enrol');
-  const totp = useEnrolTotpAtSignIn();
-  const finish = useFinishEnrolAtSignIn(t('passkeyCancelled'));
+  const say = useSignInMessages();
+  const totp = useEnrolTotpAtSignIn(say.error);
+  const finish = useFinishEnrolAtSignIn((e) => say.error(e, 'passkeyCancelled'));
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string>();
   const [code, setCode] = useState('');
@@ -56,7 +58,7 @@ export default function EnrolPage() {
     e.preventDefault();
     const parsed = passkeyName.safeParse(name);
     if (!parsed.success) {
-      setNameError(parsed.error.issues[0]?.message);
+      setNameError(say.text(parsed.error.issues[0]?.message));
       return;
     }
     setNameError(undefined);

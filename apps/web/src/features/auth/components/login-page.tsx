@@ -1,6 +1,5 @@
 import { forgotPasswordBody, loginBody, resetPasswordBody, resetPasswordForm } from '@sac/contract/auth';
 import { LANGUAGES, type Language } from '@sac/contract/constants';
-import { MESSAGES } from '@sac/contract/messages';
 import { type FormEvent, useId, useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
@@ -9,6 +8,7 @@ import { HTML_LANG, isLanguage, useLanguage, useT } from '../../../lib/i18n.tsx'
 import { clearToasts, toast } from '../../../lib/toast-store.ts';
 import { useForgotPassword, useLogin, useResetPassword } from '../api/auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
+import { useSignInMessages } from './sign-in-messages.ts';
 
 export type LoginMode = 'login' | 'forgotpassword' | 'resetpassword';
 
@@ -51,8 +51,9 @@ function LanguageSwitch() {
 
 function LoginForm() {
   const t = useT('auth');
+  const say = useSignInMessages();
   const navigate = useNavigate();
-  const login = useLogin();
+  const login = useLogin((e) => say.error(e, 'errorInvalidCredentials'));
   const form = useContractForm(loginBody, {
     initial: { email: '', password: '' },
     showErrors: 'submit',
@@ -73,7 +74,7 @@ function LoginForm() {
           return;
         }
         if (!result.signedIn) {
-          toast.error(MESSAGES.invalidCredentials);
+          toast.error(t('errorInvalidCredentials'));
           return;
         }
         clearToasts();
@@ -90,7 +91,7 @@ function LoginForm() {
         label={t('email')}
         autoComplete="username"
         value={form.values.email}
-        error={form.shown('email')}
+        error={say.text(form.shown('email'))}
         onValueChange={(v) => form.set('email', v)}
       />
       <FormField
@@ -100,7 +101,7 @@ function LoginForm() {
         label={t('password')}
         autoComplete="current-password"
         value={form.values.password}
-        error={form.shown('password')}
+        error={say.text(form.shown('password'))}
         onValueChange={(v) => form.set('password', v)}
       />
       <button type="submit" className="button button-primary button-block" aria-busy={login.isPending}>
@@ -112,8 +113,9 @@ function LoginForm() {
 
 function ForgotForm() {
   const t = useT('auth');
+  const say = useSignInMessages();
   const navigate = useNavigate();
-  const forgot = useForgotPassword();
+  const forgot = useForgotPassword(say.error);
   const form = useContractForm(forgotEmailOnly, {
     initial: { email: '' },
     showErrors: 'submit',
@@ -127,7 +129,7 @@ function ForgotForm() {
       { email: data.email, url: loginPageUrl() },
       {
         onSuccess: (answer) => {
-          if (answer.Message) toast.success(answer.Message);
+          if (answer.Message) toast.success(say.text(answer.Message));
           navigate('/login', { replace: true });
         },
       },
@@ -143,7 +145,7 @@ function ForgotForm() {
         label={t('email')}
         autoComplete="username"
         value={form.values.email}
-        error={form.shown('email')}
+        error={say.text(form.shown('email'))}
         onValueChange={(v) => form.set('email', v)}
       />
       <button type="submit" className="button button-primary button-block" aria-busy={forgot.isPending}>
@@ -158,8 +160,9 @@ const INVITE_VTYPE = 'invite';
 
 function ResetForm({ token, invite }: { token: string; invite: boolean }) {
   const t = useT('auth');
+  const say = useSignInMessages();
   const navigate = useNavigate();
-  const reset = useResetPassword();
+  const reset = useResetPassword(say.error);
   const form = useContractForm(resetPasswordForm, {
     initial: { password: '', confirmpassword: '' },
     showErrors: 'submit',
@@ -170,14 +173,14 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
     const data = form.submit();
     if (!data || reset.isPending) return;
     if (!tokenCheck.success) {
-      toast.error(MESSAGES.resetUrlMissingToken);
+      toast.error(t('errorResetUrl'));
       return;
     }
     reset.mutate(
       { password: data.password, resettoken: tokenCheck.data },
       {
         onSuccess: (answer) => {
-          if (answer.Message) toast.success(answer.Message);
+          if (answer.Message) toast.success(say.text(answer.Message));
           navigate('/login', { replace: true });
         },
       },
@@ -188,7 +191,7 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
       <p className="muted">{invite ? t('inviteIntro') : t('resetIntro')}</p>
       {tokenCheck.success ? null : (
         <p className="form-alert" role="alert">
-          {MESSAGES.resetUrlMissingToken}
+          {t('errorResetUrl')}
         </p>
       )}
       <FormField
@@ -199,7 +202,7 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
         autoComplete="new-password"
         hint={t('passwordHint')}
         value={form.values.password}
-        error={form.shown('password')}
+        error={say.text(form.shown('password'))}
         onValueChange={(v) => form.set('password', v)}
       />
       <FormField
@@ -209,7 +212,7 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
         label={t('confirmPassword')}
         autoComplete="new-password"
         value={form.values.confirmpassword}
-        error={form.shown('confirmpassword')}
+        error={say.text(form.shown('confirmpassword'))}
         onValueChange={(v) => form.set('confirmpassword', v)}
       />
       <button type="submit" className="button button-primary button-block" aria-busy={reset.isPending}>

@@ -4,7 +4,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/toaster.tsx';
-import { I18nProvider } from '../../../lib/i18n.tsx';
+import { I18nProvider, loadLanguage } from '../../../lib/i18n.tsx';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { LoginPage } from './login-page.tsx';
 import SecondStepPage from './second-step-page.tsx';
@@ -132,6 +132,7 @@ describe('the second step of a sign-in', () => {
 
   it('speaks the language chosen on the sign-in screen', async () => {
     stubApi(['totp'], () => Response.json({}));
+    await loadLanguage('fr'); // as the console's start-up does for a stored choice
     const router = renderSignIn('fr');
     await passwordStep(router, 'Mot de passe', 'E-mail');
     expect(screen.getByRole('heading', { level: 1, name: 'Connexion en deux étapes' })).toBeTruthy();

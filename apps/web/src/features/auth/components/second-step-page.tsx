@@ -5,6 +5,7 @@ import { useT } from '../../../lib/i18n.tsx';
 import { clearToasts } from '../../../lib/toast-store.ts';
 import { type SecondStep, useSecondStep } from '../api/auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
+import { useSignInMessages } from './sign-in-messages.ts';
 
 /** The second step, as the sign-in screen hands it over (in memory only: a reload starts again). */
 export function secondStepOf(state: unknown, kind: 'verify' | 'enrol'): SecondStep | undefined {
@@ -34,7 +35,8 @@ export default function SecondStepPage() {
   const t = useT('auth');
   const navigate = useNavigate();
   const step = secondStepOf(useLocation().state, 'verify');
-  const verify = useSecondStep(t('passkeyCancelled'));
+  const say = useSignInMessages();
+  const verify = useSecondStep((e) => say.error(e, 'passkeyCancelled'));
   const [recovery, setRecovery] = useState(!step?.Methods.includes('totp'));
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
