@@ -149,10 +149,11 @@ test('add and edit a site, deactivate and activate it, edit the profile, reset t
     .getByRole('row')
     .filter({ hasText: 'engine-notes' });
   await notes.getByRole('button', { name: 'Deactivate' }).click();
-  await page
-    .getByRole('dialog', { name: 'Deactivate engine-notes?' })
-    .getByRole('button', { name: 'Deactivate' })
-    .click();
+  const deactivate = page.getByRole('dialog', { name: 'Deactivate engine-notes?' });
+  // Deactivating waits for the site's name, typed.
+  await expect(deactivate.getByRole('button', { name: 'Deactivate' })).toBeDisabled();
+  await page.keyboard.type('engine-notes');
+  await page.keyboard.press('Enter');
   await expect(notes).toContainText('Inactive');
   await notes.getByRole('button', { name: 'Activate' }).click();
   await page

@@ -120,10 +120,9 @@ test('custom objects: the spec messages, a sample checked against the schema, sa
   await expect(row).toContainText('20');
 
   await row.getByRole('button', { name: 'Remove' }).click();
-  await page
-    .getByRole('dialog', { name: 'Remove custom object loyalty_card?' })
-    .getByRole('button', { name: 'Remove' })
-    .click();
+  const remove = page.getByRole('dialog', { name: 'Remove custom object loyalty_card?' });
+  await remove.getByRole('textbox', { name: 'Type loyalty_card to confirm' }).fill('loyalty_card');
+  await remove.getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Custom object removed.' })).toBeVisible();
   await expect(row).toHaveCount(0);
 });
@@ -191,10 +190,11 @@ test('custom domain: pending with the records to set, verified by a real DNS loo
     .filter({ hasText: 'login.analytical.example' })
     .getByRole('button', { name: 'Delete' })
     .click();
-  await page
-    .getByRole('dialog', { name: 'Delete custom domain login.analytical.example?' })
-    .getByRole('button', { name: 'Delete' })
-    .click();
+  const del = page.getByRole('dialog', { name: 'Delete custom domain login.analytical.example?' });
+  await del
+    .getByRole('textbox', { name: 'Type login.analytical.example to confirm' })
+    .fill('login.analytical.example');
+  await del.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Custom domain deleted.' })).toBeVisible();
 });
 

@@ -99,6 +99,7 @@ test('change roles and delete, each confirmed, update the list in place', async 
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(rowOf(page, mover.email)).toHaveCount(1);
   await rowOf(page, mover.email).getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Delete super user' }).getByRole('textbox').fill(mover.email);
   await page
     .getByRole('dialog', { name: 'Delete super user' })
     .getByRole('button', { name: 'Confirm' })

@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { useT } from '../lib/i18n.tsx';
 import { Pagination } from './pagination.tsx';
+import { TableScroll } from './table-scroll.tsx';
 
 export interface Column<T> {
   id: string;
@@ -70,7 +71,7 @@ export function DataTable<T>({
 
   return (
     <div className="data-table">
-      <div className="table-scroll">
+      <TableScroll label={label}>
         <table>
           <caption className="visually-hidden">{label}</caption>
           <thead>
@@ -98,7 +99,7 @@ export function DataTable<T>({
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {status ? null : (
         <div className="table-footer">
           <p className="muted table-summary">

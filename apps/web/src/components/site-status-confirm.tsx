@@ -41,6 +41,7 @@ export function SiteStatusConfirm({
       busy={busy}
       onConfirm={onConfirm}
       onClose={onClose}
+      {...(deactivate ? { typedName: appName } : {})}
     >
       <p>{deactivate ? t('deactivateSiteDetail') : t('activateSiteDetail')}</p>
     </ConfirmDialog>

@@ -87,6 +87,8 @@ export const common = {
   siteDeactivated: WRITE_MESSAGES.siteDeactivated as string,
   working: 'Working…',
   cancel: 'Cancel',
+  typeToConfirm: 'Type {name} to confirm',
+  typeToConfirmHint: 'This cannot be undone.',
   // One site's facts (components/site-info-list.tsx)
   'site.appId': 'App ID',
   'site.appName': 'App Name',

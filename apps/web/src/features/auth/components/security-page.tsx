@@ -2,6 +2,7 @@ import type { PasskeyInfo } from '@sac/contract/mfa';
 import { passkeyName } from '@sac/contract/mfa';
 import { type FormEvent, useState } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
+import { TableScroll } from '../../../components/table-scroll.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
@@ -163,23 +164,25 @@ export default function SecurityPage() {
 
       <h2 className="mfa-heading">{t('passkeysHeading')}</h2>
       {f && f.Passkeys.length > 0 ? (
-        <div className="data-table table-scroll">
-          <table>
-            <caption className="visually-hidden">{t('passkeysHeading')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('name')}</th>
-                <th scope="col">{t('created')}</th>
-                <th scope="col">{t('lastUsed')}</th>
-                <th scope="col">{t('actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {f.Passkeys.map((p) => (
-                <PasskeyRow key={p.Id} p={p} password={password} />
-              ))}
-            </tbody>
-          </table>
+        <div className="data-table">
+          <TableScroll label={t('passkeysHeading')}>
+            <table>
+              <caption className="visually-hidden">{t('passkeysHeading')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('name')}</th>
+                  <th scope="col">{t('created')}</th>
+                  <th scope="col">{t('lastUsed')}</th>
+                  <th scope="col">{t('actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {f.Passkeys.map((p) => (
+                  <PasskeyRow key={p.Id} p={p} password={password} />
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         </div>
       ) : (
         <p className="muted">{factors.isPending ? '…' : t('noPasskeys')}</p>

@@ -274,6 +274,9 @@ describe('customer view actions', () => {
     const row = (await within(owned).findByText('shop')).closest('tr')!;
     fireEvent.click(await within(row).findByRole('button', { name: 'Deactivate' }));
     const dialog = screen.getByRole('dialog', { name: 'Deactivate shop?' });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Type shop to confirm' }), {
+      target: { value: 'shop' },
+    });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
     expect(await toastTexts('success')).toEqual(['Site deactivated.']);
     expect(screen.queryByRole('dialog')).toBeNull();

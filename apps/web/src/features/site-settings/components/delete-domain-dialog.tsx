@@ -23,6 +23,7 @@ export function DeleteDomainDialog({
       confirmLabel={t('delete')}
       fallback={SETTINGS_MESSAGES.customDomainDeleted}
       onClose={onClose}
+      typedName={domain.Domain}
     >
       <p>{t('deleteDomainDetail')}</p>
     </RemoveRowDialog>

@@ -1,5 +1,6 @@
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { DetailList } from '../../../components/detail-list.tsx';
+import { TableScroll } from '../../../components/table-scroll.tsx';
 import { formatDateTime } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import type { CustomDomain } from '../api/site-settings-api.ts';
@@ -16,7 +17,7 @@ export function DomainRecords({ domain }: { domain: CustomDomain }) {
       </h3>
       <p className="muted">{t('dnsRecordsIntro')}</p>
       <div className="data-table">
-        <div className="table-scroll">
+        <TableScroll label={t('dnsRecordsTable', { domain: d })}>
           <table>
             <caption className="visually-hidden">{t('dnsRecordsTable', { domain: d })}</caption>
             <thead>
@@ -46,7 +47,7 @@ export function DomainRecords({ domain }: { domain: CustomDomain }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </div>
       <DetailList
         layout="wide"

@@ -23,6 +23,7 @@ export function RemoveCustomObjectDialog({
       confirmLabel={t('remove')}
       fallback={SETTINGS_MESSAGES.customObjectRemoved}
       onClose={onClose}
+      typedName={object.Id}
     >
       <p>{t('removeObjectDetail')}</p>
     </RemoveRowDialog>

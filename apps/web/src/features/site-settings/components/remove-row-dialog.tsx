@@ -21,6 +21,7 @@ export function RemoveRowDialog<K>({
   fallback,
   onClose,
   children,
+  typedName,
 }: {
   remove: Removal<K>;
   rowKey: K;
@@ -29,6 +30,8 @@ export function RemoveRowDialog<K>({
   fallback: string;
   onClose: () => void;
   children: ReactNode;
+  /** The row's name, typed to confirm (the removal cannot be undone). */
+  typedName: string;
 }) {
   const t = useT('siteSettings');
   const onConfirm = () => {
@@ -50,6 +53,7 @@ export function RemoveRowDialog<K>({
       busy={remove.isPending}
       onConfirm={onConfirm}
       onClose={onClose}
+      typedName={typedName}
     >
       {children}
     </ConfirmDialog>

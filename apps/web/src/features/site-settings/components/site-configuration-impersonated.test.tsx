@@ -163,6 +163,9 @@ describe('site configuration overview for staff', () => {
     const overview = await screen.findByRole('region', { name: 'Overview' });
     fireEvent.click(await within(overview).findByRole('button', { name: 'Deactivate site' }));
     const confirm = screen.getByRole('dialog', { name: 'Deactivate analytical-engine?' });
+    fireEvent.change(within(confirm).getByRole('textbox', { name: 'Type analytical-engine to confirm' }), {
+      target: { value: 'analytical-engine' },
+    });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Deactivate' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(callsTo('setSiteStatus')[0]?.body).toEqual({ Status: 'inactive' });

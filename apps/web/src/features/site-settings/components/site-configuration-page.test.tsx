@@ -408,6 +408,9 @@ describe('site configuration', () => {
 
     fireEvent.click(within(screen.getByRole('row', { name: /b2/ })).getByRole('button', { name: 'Remove' }));
     const confirm = screen.getByRole('dialog', { name: 'Remove custom object b2?' });
+    fireEvent.change(within(confirm).getByRole('textbox', { name: 'Type b2 to confirm' }), {
+      target: { value: 'b2' },
+    });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText('Custom object removed.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('row', { name: /b2/ })).toBeNull());
@@ -529,6 +532,9 @@ describe('site configuration', () => {
     expect(screen.getAllByText('Not checked yet').length).toBeGreaterThan(0);
     fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
     const confirm = screen.getByRole('dialog', { name: 'Delete custom domain shop.example.com?' });
+    fireEvent.change(within(confirm).getByRole('textbox', { name: 'Type shop.example.com to confirm' }), {
+      target: { value: 'shop.example.com' },
+    });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Custom domain deleted.')).toBeTruthy();
     await waitFor(() =>

@@ -31,6 +31,7 @@ export function DeleteSuperUserDialog({ target, onClose }: { target: SuperUser; 
       busy={remove.isPending}
       onConfirm={onConfirm}
       onClose={onClose}
+      typedName={primaryEmail(target)}
     >
       <p>{t('confirmDelete', { email: primaryEmail(target) })}</p>
     </ConfirmDialog>

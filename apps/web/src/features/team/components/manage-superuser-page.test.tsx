@@ -138,6 +138,13 @@ describe('super-user list', () => {
     fireEvent.click(await within(row('support@example.com')).findByRole('button', { name: 'Delete' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete super user' });
     expect(dialog.textContent).toContain('support@example.com');
+    // The confirmation waits for the email to be typed.
+    expect((within(dialog).getByRole('button', { name: 'Confirm' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Type support@example.com to confirm' }), {
+      target: { value: 'support@example.com' },
+    });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(screen.queryByText('support@example.com')).toBeNull());
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -239,6 +246,12 @@ describe('super-user list', () => {
     renderList();
     await screen.findByText('super@example.com');
     fireEvent.click(await within(row('super@example.com')).findByRole('button', { name: 'Delete' }));
+    fireEvent.change(
+      within(screen.getByRole('dialog')).getByRole('textbox', { name: 'Type super@example.com to confirm' }),
+      {
+        target: { value: 'super@example.com' },
+      },
+    );
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     const alert = await screen.findByTestId('toast-error');
     expect(alert.textContent).toContain('The last SuperAdmin cannot be demoted or deleted.');

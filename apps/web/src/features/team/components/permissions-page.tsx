@@ -1,6 +1,7 @@
 import { PERMISSION_DESCRIPTIONS, PERMISSIONS } from '@sac/contract/permissions';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { TableScroll } from '../../../components/table-scroll.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
@@ -38,7 +39,7 @@ export default function PermissionsPage() {
         <Link to={paths.roles}>{t('roleDetails')}</Link>
       </div>
       <div className="data-table">
-        <div className="table-scroll">
+        <TableScroll label={t('permissionsTableLabel')}>
           <table className="matrix-table">
             <caption className="visually-hidden">{t('permissionsTableLabel')}</caption>
             <thead>
@@ -77,7 +78,7 @@ export default function PermissionsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         {status}
       </div>
     </section>
