@@ -46,3 +46,33 @@ test('the theme follows the system, and the user menu chooses system, light or d
   await page.getByRole('menuitemradio', { name: 'As the system' }).click();
   await expect(html).toHaveAttribute('data-theme', 'dark');
 });
+
+test.describe('times', () => {
+  test.use({ timezoneId: 'Europe/Paris' });
+
+  test('times read relative, exact in my zone on focus, or in UTC when chosen in the user menu', async ({
+    page,
+  }) => {
+    await signIn(page, 'superadmin@example.com');
+    await page.goto('/account/sessions');
+    const used = page.getByRole('table').getByRole('row').nth(1).locator('time').last();
+    await expect(used).toContainText(/now|ago/);
+    await expect(used).toHaveAttribute('title', /^\d\d-\d\d-\d{4} \d\d:\d\d:\d\d \(Europe\/Paris\)$/);
+    await used.focus();
+    await page.screenshot({ path: test.info().outputPath('my-sessions-time-focused.png') });
+
+    const menu = page.getByRole('button', { name: 'superadmin@example.com' });
+    await menu.click();
+    await expect(page.getByRole('menuitemradio', { name: 'My time zone (Europe/Paris)' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
+    await page.getByRole('menuitemradio', { name: 'UTC' }).click();
+    await expect(used).toHaveAttribute('title', /\(UTC\)$/);
+    await page.reload();
+    await expect(page.getByRole('table').getByRole('row').nth(1).locator('time').last()).toHaveAttribute(
+      'title',
+      /\(UTC\)$/,
+    );
+  });
+});

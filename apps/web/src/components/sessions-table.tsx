@@ -1,8 +1,8 @@
 import type { StaffSessionInfo } from '@sac/contract/auth';
 import { errorText } from '../lib/api-client.ts';
-import { formatDateTimeMinutes } from '../lib/date-format.ts';
 import { useT } from '../lib/i18n.tsx';
 import { type Column, DataTable } from './data-table.tsx';
+import { Timestamp } from './timestamp.tsx';
 
 /**
  * A staff account's live sessions: started, last used, address, browser, this one; an End button
@@ -40,8 +40,8 @@ export function SessionsTable({
       ),
     },
     { id: 'address', header: t('sessionAddress'), cell: (s) => s.ClientAddress ?? '' },
-    { id: 'started', header: t('sessionStarted'), cell: (s) => `${formatDateTimeMinutes(s.StartedAt)} UTC` },
-    { id: 'used', header: t('sessionLastUsed'), cell: (s) => `${formatDateTimeMinutes(s.LastUsedAt)} UTC` },
+    { id: 'started', header: t('sessionStarted'), cell: (s) => <Timestamp value={s.StartedAt} /> },
+    { id: 'used', header: t('sessionLastUsed'), cell: (s) => <Timestamp value={s.LastUsedAt} /> },
     {
       id: 'actions',
       header: t('sessionActions'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDateTimeMinutes } from './date-format.ts';
+import { formatDate, formatDateTime, formatDateTimeMinutes, formatRelative } from './date-format.ts';
 
 describe('formatDate', () => {
   it('formats as MM-DD-YYYY', () => {
@@ -37,5 +37,18 @@ describe('formatDateTimeMinutes', () => {
   it('formats as MM-DD-YYYY HH:mm in UTC', () => {
     expect(formatDateTimeMinutes('2024-03-07T23:30:05-05:00')).toBe('03-08-2024 04:30');
     expect(formatDateTimeMinutes(null)).toBe('');
+  });
+});
+
+describe('formatRelative', () => {
+  const now = Date.parse('2026-11-26T12:00:00Z');
+  it('says how long ago or how soon, in the largest unit that fits', () => {
+    expect(formatRelative('2026-11-26T11:59:30Z', now)).toBe('now');
+    expect(formatRelative('2026-11-26T11:57:00Z', now)).toBe('3 minutes ago');
+    expect(formatRelative('2026-11-26T10:00:00Z', now)).toBe('2 hours ago');
+    expect(formatRelative('2026-11-25T12:00:00Z', now)).toBe('yesterday');
+    expect(formatRelative('2026-11-26T14:00:00Z', now)).toBe('in 2 hours');
+    expect(formatRelative('2024-11-26T12:00:00Z', now)).toBe('2 years ago');
+    expect(formatRelative('not a date', now)).toBe('');
   });
 });

@@ -63,3 +63,27 @@ export function formatLocalDateTime(
   );
   return `${DATE_FORMAT.replace('MM', parts.month!).replace('DD', parts.day!).replace('YYYY', parts.year!)} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
+
+const RELATIVE_STEPS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 30],
+  ['month', 12],
+  ['year', Number.POSITIVE_INFINITY],
+];
+
+/** How long ago (or how soon) a time is, in words: 'just now', '3 minutes ago', 'in 2 hours'. */
+export function formatRelative(value: string | number | Date, now: number, locale = 'en'): string {
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return '';
+  let amount = (d.getTime() - now) / 1000;
+  if (Math.abs(amount) < 45)
+    return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(0, 'second');
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, size] of RELATIVE_STEPS) {
+    if (Math.abs(amount) < size) return format.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return '';
+}

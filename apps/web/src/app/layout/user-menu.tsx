@@ -1,10 +1,12 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Dropdown } from '../../components/dropdown-menu.tsx';
+import { viewerTimeZone } from '../../lib/date-format.ts';
 import { useT } from '../../lib/i18n.tsx';
 import { paths } from '../../lib/paths.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { chooseTheme, THEMES, useThemeChoice } from '../../lib/theme.ts';
+import { chooseTimeZone, TIME_ZONE_CHOICES, useTimeZoneChoice } from '../../lib/time-zone.ts';
 
 const THEME_LABELS = { system: 'themeSystem', light: 'themeLight', dark: 'themeDark' } as const;
 
@@ -17,6 +19,7 @@ export function UserMenu() {
   const { uid, email, name } = useCurrentUser();
   const [accountOpen, setAccountOpen] = useState(false);
   const theme = useThemeChoice();
+  const timeZone = useTimeZoneChoice();
   const accountId = useId();
   const initial = (name || email).charAt(0).toUpperCase();
   return (
@@ -85,6 +88,31 @@ export function UserMenu() {
                 {t(THEME_LABELS[choice])}
                 <span className="menu-check" aria-hidden="true">
                   {theme === choice ? '✓' : ''}
+                </span>
+              </button>
+            ))}
+          </div>
+          <hr className="menu-separator" />
+          {/* biome-ignore lint/a11y/useSemanticElements: a group of menuitemradio inside a menu (WAI-ARIA menu pattern), not form controls */}
+          <div role="group" aria-label={t('times')}>
+            <span className="menu-group-label" aria-hidden="true">
+              {t('times')}
+            </span>
+            {TIME_ZONE_CHOICES.map((choice) => (
+              <button
+                key={choice}
+                type="button"
+                role="menuitemradio"
+                aria-checked={timeZone === choice}
+                className="menu-item menu-radio"
+                onClick={() => {
+                  chooseTimeZone(choice);
+                  close();
+                }}
+              >
+                {choice === 'utc' ? t('timesUtc') : t('timesLocal', { zone: viewerTimeZone() })}
+                <span className="menu-check" aria-hidden="true">
+                  {timeZone === choice ? '✓' : ''}
                 </span>
               </button>
             ))}

@@ -83,6 +83,7 @@ export const customers = {
   location: 'Location (IP)',
   locationWithIp: '{location} ({ip})',
   dateTimeUtc: 'Date and Time (UTC)',
+  activityWhen: 'When',
 
   siteInformation: 'Site Information',
   ownedSites: 'Owned Sites',

@@ -7,9 +7,11 @@ import { DetailList } from '../../../components/detail-list.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
+import { Timestamp } from '../../../components/timestamp.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatLocalDateTime, viewerTimeZone } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { useTimeZone } from '../../../lib/time-zone.ts';
 import { type AuditEvent, useAuditTrail } from '../api/audit-api.ts';
 import { ExportPanel } from './export-panel.tsx';
 import {
@@ -42,7 +44,7 @@ const RANGE_LABELS = {
 export default function AuditTrailPage() {
   const t = useT('audit');
   const common = useT('common');
-  const zone = viewerTimeZone();
+  const zone = useTimeZone();
   const [params, setParams] = useSearchParams();
   const paramsKey = params.toString();
   // A preset range counts back from when the filters were applied (or the page was opened).
@@ -57,11 +59,7 @@ export default function AuditTrailPage() {
       {
         id: 'time',
         header: t('time', { zone }),
-        cell: (e) => (
-          <time dateTime={e.At} title={e.At}>
-            {formatLocalDateTime(e.At, zone)}
-          </time>
-        ),
+        cell: (e) => <Timestamp value={e.At} />,
       },
       { id: 'actor', header: t('actor'), cell: (e) => e.ActorEmail ?? t('systemActor') },
       {

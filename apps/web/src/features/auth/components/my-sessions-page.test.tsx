@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { chooseTimeZone } from '../../../lib/time-zone.ts';
 import { renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
 import MySessionsPage from './my-sessions-page.tsx';
 
@@ -17,6 +18,7 @@ const session = (Id: number, over: object = {}) => ({
 
 describe('My sessions', () => {
   it('lists my sessions with this one marked, ends one, then all the others', async () => {
+    chooseTimeZone('utc');
     let rows = [session(1, { Current: true }), session(2, { Browser: 'Firefox 133 on macOS' }), session(3)];
     const { calls } = stubApi(viewer('Support', ['customers.read']), {
       mySessions: () => ({ body: { Data: rows } }),
@@ -36,7 +38,10 @@ describe('My sessions', () => {
     // this session is ended by signing out, not from here
     expect(within(row('198.51.100.1')).queryByRole('button', { name: 'End' })).toBeNull();
     expect(within(row('198.51.100.2')).getByText(/Firefox 133 on macOS/)).toBeTruthy();
-    expect(within(row('198.51.100.2')).getByText('11-26-2026 09:30 UTC')).toBeTruthy();
+    // A relative time, with the exact time (in the chosen zone, here UTC) as its name.
+    const used = within(row('198.51.100.2')).getByTitle('11-26-2026 09:30:00 (UTC)');
+    expect(used.tagName).toBe('TIME');
+    expect(used.textContent).toMatch(/(ago|now) \(11-26-2026 09:30:00 \(UTC\)\)$/);
 
     fireEvent.click(within(row('198.51.100.2')).getByRole('button', { name: 'End' }));
     expect(await screen.findByText('1 session ended.')).toBeTruthy();

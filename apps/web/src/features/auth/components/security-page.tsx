@@ -3,6 +3,7 @@ import { passkeyName } from '@sac/contract/mfa';
 import { type FormEvent, useState } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
+import { Timestamp } from '../../../components/timestamp.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
@@ -82,8 +83,10 @@ function PasskeyRow({ p, password }: { p: PasskeyInfo; password: string }) {
           p.Name
         )}
       </td>
-      <td>{formatDateTimeMinutes(p.CreatedAt)}</td>
-      <td>{p.LastUsedAt ? formatDateTimeMinutes(p.LastUsedAt) : t('never')}</td>
+      <td>
+        <Timestamp value={p.CreatedAt} />
+      </td>
+      <td>{p.LastUsedAt ? <Timestamp value={p.LastUsedAt} /> : t('never')}</td>
       <td className="actions">
         {editing ? null : (
           <button type="button" className="button button-small" onClick={() => setEditing(true)}>

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { Timestamp } from '../../../components/timestamp.tsx';
 import { errorText } from '../../../lib/api-client.ts';
-import { formatDateTime } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useActivityLogs } from '../api/customers-api.ts';
 
@@ -26,7 +26,7 @@ export function ActivityLogsSection({ uid }: { uid: string }) {
 
   const columns = useMemo(
     (): Column<Entry>[] => [
-      { id: 'date', header: t('dateTimeUtc'), cell: (e) => formatDateTime(e.Date) },
+      { id: 'date', header: t('activityWhen'), cell: (e) => <Timestamp value={e.Date} /> },
       { id: 'action', header: t('activityAction'), cell: (e) => e.Action },
       { id: 'actor', header: t('actor'), cell: (e) => e.ActorEmail ?? dash },
       { id: 'address', header: t('clientAddress'), cell: (e) => e.ClientAddress ?? dash },
