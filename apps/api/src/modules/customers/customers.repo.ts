@@ -53,8 +53,15 @@ export interface SearchRow {
 const SEARCH_COLUMNS = `c.uid::text AS uid, c.first_name, c.last_name, c.email, c.status, c.role,
   ${isoText('c.created_at')} AS created_at, ${isoText('c.modified_at')} AS modified_at`;
 
-/** The expression the name trigram index is built on; queries must use it verbatim to hit it. */
+/** The lowercased full name, as answers and site-name searches key rows by it. */
 const NAME_EXPR = "lower(c.first_name || ' ' || c.last_name)";
+/**
+ * The expression the name trigram index is built on (migration 0038): the name with space, '-',
+ * "'" and '.' read as '0', so a term's trigrams span them; queries use it verbatim with the term
+ * translated by joinedTrigramTerm, and a LIKE on the name itself decides.
+ */
+const NAME_TRGM_EXPR = "translate(lower(c.first_name || ' ' || c.last_name), ' -''.', '0000')";
+const joinedTrigramTerm = (pattern: string) => pattern.replace(/[ \-'.]/g, '0');
 /**
  * The same text as NAME_EXPR, as the name prefix index (migration 0024) is built on: an
  * expression of its own, so prefix searches are planned with that index's small statistics.
@@ -307,10 +314,11 @@ async function nameTier(
   // Every match of the trigram index, sorted: few when at most SEARCH_COUNT_LIMIT match.
   return pageAsJson(
     db,
-    `SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c WHERE ${NAME_EXPR} LIKE $1 AND ${K} NOT LIKE $2
-     ${after ? `AND (${K} COLLATE "C", c.uid::text COLLATE "C") > ($4::text, $5::text)` : ''}
+    `SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c
+     WHERE ${NAME_TRGM_EXPR} LIKE $4 AND ${K} LIKE $1 AND ${K} NOT LIKE $2
+     ${after ? `AND (${K} COLLATE "C", c.uid::text COLLATE "C") > ($5::text, $6::text)` : ''}
      ORDER BY ${K} COLLATE "C", c.uid::text COLLATE "C" LIMIT $3`,
-    [substring, prefix, limit, ...cursor],
+    [substring, prefix, limit, joinedTrigramTerm(substring), ...cursor],
   );
 }
 
@@ -330,10 +338,16 @@ async function countMatches(
 ): Promise<SearchCount> {
   let sql: string;
   let param: string;
+  const extra: string[] = [];
   switch (criterion) {
     case 'customerName':
-      sql = `SELECT 1 FROM customers c WHERE ${isPrefixTerm(term) ? NAME_PREFIX_EXPR : NAME_EXPR} LIKE $1`;
       param = namePattern(term);
+      if (isPrefixTerm(term)) {
+        sql = `SELECT 1 FROM customers c WHERE ${NAME_PREFIX_EXPR} LIKE $1`;
+        break;
+      }
+      sql = `SELECT 1 FROM customers c WHERE ${NAME_TRGM_EXPR} LIKE $3 AND ${NAME_PREFIX_EXPR} LIKE $1`;
+      extra.push(joinedTrigramTerm(param));
       break;
     case 'emailid':
       // in index order, so the anti join probes the few addresses of each row (a hash of every
@@ -354,6 +368,7 @@ async function countMatches(
   const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${sql} LIMIT $2) x`, [
     param,
     limit + 1,
+    ...extra,
   ]);
   const n = r.rows[0]?.n ?? 0;
   return { total: Math.min(n, limit), capped: n > limit };
