@@ -349,12 +349,18 @@ async function countMatches(
       sql = `SELECT 1 FROM customers c WHERE ${NAME_TRGM_EXPR} LIKE $3 AND ${NAME_PREFIX_EXPR} LIKE $1`;
       extra.push(joinedTrigramTerm(param));
       break;
-    case 'emailid':
-      // in index order, so the anti join probes the few addresses of each row (a hash of every
-      // matching address cost 276 ms for 'robert.' at 1M)
-      sql = `SELECT 1 FROM customer_addresses a WHERE a.address LIKE $1 AND ${FIRST_ADDRESS} ORDER BY a.address USING ~<~`;
-      param = `${escapeLike(term.toLowerCase())}%`;
-      break;
+    case 'emailid': {
+      // A customer has at most two addresses: of the first 2 (limit + 1) matching addresses, the
+      // distinct customers are the exact count, or there are more than `limit` of them. (Probing
+      // each address for a sibling, as the page does, cost 60 ms for 'mar' at 1M.)
+      const r = await db.query<{ n: number; a: number }>(
+        `SELECT count(DISTINCT x.uid)::int AS n, count(*)::int AS a FROM (SELECT a.uid FROM customer_addresses a
+         WHERE a.address LIKE $1 ORDER BY a.address USING ~<~ LIMIT $2) x`,
+        [`${escapeLike(term.toLowerCase())}%`, 2 * (limit + 1)],
+      );
+      const { n = 0, a = 0 } = r.rows[0] ?? {};
+      return { total: Math.min(n, limit), capped: n > limit || a >= 2 * (limit + 1) };
+    }
     case 'phone':
       sql = `SELECT 1 FROM customers c WHERE c.phone <> '' AND ${PHONE_KEY_EXPR} LIKE $1`;
       param = `${escapeLike(phoneSearchKey(term) ?? '')}%`;
