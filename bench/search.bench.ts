@@ -2,13 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type SearchCriterion, SUBSTRING_MIN_LENGTH } from '@sac/contract/customers';
 import { type Db, openPgliteDir, openPostgres, type Queryable } from '../apps/api/src/db/db.ts';
-import { searchCustomers } from '../apps/api/src/modules/customers/customers.repo.ts';
+import { searchCounted } from '../apps/api/src/modules/customers/customers.repo.ts';
 import { scaleSecret, seededRandom } from '../apps/api/src/seed/customer-seed.ts';
-import { ms, percentile, ROOT } from './support.ts';
+import { searchThroughHttp, signIn } from './api-load.bench.ts';
+import { freshDir, ms, percentile, ROOT, startServer } from './support.ts';
 
 /*
- * Customer search latency at a million customers, through searchCustomers (the function the API
- * calls), on PGlite (BENCH_PGLITE_DIR, default .tmp/scale-pglite/pglite) and on PostgreSQL
+ * Customer search latency at a million customers, through searchCounted (the function the API
+ * calls: the page and, on a first page, the count), then through HTTP (the real server on the same
+ * database, signed in as the demo SuperAdmin, first pages and pages 2–3 of prefixes and name
+ * substrings; BENCH_SEARCH_HTTP=0 skips it), on PGlite (BENCH_PGLITE_DIR, default .tmp/scale-pglite/pglite) and on PostgreSQL
  * (BENCH_DATABASE_URL). Fill them first with
  *   DATA_DIR=.tmp/scale-pglite npm run seed:scale -- --customers 1000000
  *   DATABASE_URL=postgres://…/sac_scale npm run seed:scale -- --customers 1000000
@@ -47,8 +50,8 @@ export async function sampleTerms(db: Queryable, customers: number, sites: numbe
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const pct = (want: number, of: number) => Math.min(100, ((want * 3) / Math.max(of, 1)) * 100).toFixed(4);
   const people = (
-    await db.query<{ first_name: string; last_name: string; email: string }>(
-      `SELECT first_name, last_name, email FROM customers TABLESAMPLE BERNOULLI (${pct(TERMS * 3, customers)})
+    await db.query<{ first_name: string; last_name: string; email: string; phone: string; uid: string }>(
+      `SELECT first_name, last_name, email, phone, uid::text AS uid FROM customers TABLESAMPLE BERNOULLI (${pct(TERMS * 3, customers)})
        REPEATABLE (7) LIMIT ${TERMS * 3}`,
     )
   ).rows;
@@ -132,6 +135,28 @@ export async function sampleTerms(db: Queryable, customers: number, sites: numbe
       target: { p95: 5 },
     },
     {
+      label: 'phone prefix',
+      criterion: 'phone',
+      terms: n(TERMS, (i) => {
+        const p = person(i).phone;
+        return p.slice(0, 3 + int(p.length - 3));
+      }),
+      target: { p95: 5 },
+    },
+    {
+      label: 'phone exact',
+      criterion: 'phone',
+      // as people type them: with separators
+      terms: n(TERMS, (i) => person(i).phone.replace(/^(\d{3})(\d{3})/, '($1) $2-')),
+      target: { p95: 5 },
+    },
+    {
+      label: 'uid exact',
+      criterion: 'uid',
+      terms: n(TERMS, (i) => person(i).uid),
+      target: { p95: 5 },
+    },
+    {
       label: 'apikey exact',
       criterion: 'apikey',
       terms: n(TERMS, (i) => app(i).api_key),
@@ -155,18 +180,19 @@ export async function sampleTerms(db: Queryable, customers: number, sites: numbe
   ];
 }
 
-/** Runs searchCustomers with EXPLAIN (ANALYZE, BUFFERS) in front of its query; returns the plan. */
+/** Runs searchCounted with EXPLAIN (ANALYZE, BUFFERS) of each statement it sends; their plans. */
 async function explain(db: Queryable, criterion: SearchCriterion, term: string): Promise<string[]> {
-  let plan: string[] = [];
+  const plan: string[] = [];
   const explaining: Queryable = {
     query: async <T>(sql: string, params?: unknown[]) => {
       const r = await db.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-      plan = r.rows.map((row) => Object.values(row)[0] ?? '');
-      return { rows: [] as T[] };
+      if (plan.length > 0) plan.push('--');
+      plan.push(...r.rows.map((row) => Object.values(row)[0] ?? ''));
+      return db.query<T>(sql, params);
     },
     exec: (sql) => db.exec(sql),
   };
-  await searchCustomers(explaining, criterion, term);
+  await searchCounted(explaining, criterion, term);
   return plan;
 }
 
@@ -206,7 +232,22 @@ function row(label: string, ts: Timed[], target?: Case['target']): string {
   ].join('');
 }
 
-async function benchLeg(name: string, db: Db): Promise<void> {
+/** The bench's sign-in password, given to the demo staff the server adds on its first start. */
+const PASSWORD = 'Bench#Pass1';
+
+/** The same cases through the real server on the same database. */
+async function httpLeg(name: string, cases: Case[], dataDir: string, env: Record<string, string>) {
+  if (process.env.BENCH_SEARCH_HTTP === '0') return;
+  const server = await startServer({ port: 3962, dataDir, env: { ...env, DEMO_PASSWORD: PASSWORD } });
+  try {
+    console.log(`\n-- ${name} through HTTP (server ready in ${ms(server.readyMs)})`);
+    await searchThroughHttp(server, await signIn(server.url, PASSWORD), cases);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function benchLeg(name: string, db: Db): Promise<Case[] | undefined> {
   const info = (
     await db.query<{ version: string; customers: number; sites: number; size: string }>(
       `SELECT version() AS version, (SELECT count(*)::int FROM customers) AS customers,
@@ -218,7 +259,7 @@ async function benchLeg(name: string, db: Db): Promise<void> {
       `${name}: skipped — ${info.customers.toLocaleString('en-US')} customers, fewer than ` +
         `${MIN_CUSTOMERS.toLocaleString('en-US')}; fill it with npm run seed:scale -- --customers 1000000`,
     );
-    return;
+    return undefined;
   }
   console.log(
     `\n-- ${name}: ${info.customers.toLocaleString('en-US')} customers, ${info.sites.toLocaleString('en-US')} sites, ` +
@@ -232,12 +273,12 @@ async function benchLeg(name: string, db: Db): Promise<void> {
   );
   const results: Array<{ c: Case; ts: Timed[] }> = [];
   for (const c of cases) {
-    for (const t of c.terms.slice(0, WARM_UP)) await searchCustomers(db, c.criterion, t.term);
+    for (const t of c.terms.slice(0, WARM_UP)) await searchCounted(db, c.criterion, t.term);
     const ts: Timed[] = [];
     for (const term of shuffle(c.terms, rnd)) {
       const started = performance.now();
-      const r = await searchCustomers(db, c.criterion, term.term);
-      ts.push({ term, ms: performance.now() - started, rows: r.rows.length, capped: r.capped });
+      const r = await searchCounted(db, c.criterion, term.term);
+      ts.push({ term, ms: performance.now() - started, rows: r.rows.length, capped: r.count.capped });
     }
     results.push({ c, ts });
     console.log(row(c.label, ts, c.target));
@@ -264,10 +305,11 @@ async function benchLeg(name: string, db: Db): Promise<void> {
       for (const line of await explain(db, c.criterion, t.term.term)) console.log(`  ${line}`);
     }
   }
+  return cases;
 }
 
 export async function benchSearch(): Promise<void> {
-  console.log(`customer search through searchCustomers, ${TERMS} terms per criterion, sequential, warm`);
+  console.log(`customer search through searchCounted (page and count), ${TERMS} terms per criterion, sequential, warm`);
   const dir = path.resolve(ROOT, process.env.BENCH_PGLITE_DIR ?? '.tmp/scale-pglite/pglite');
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
     console.log(`PGlite: skipped — no database in ${dir} (DATA_DIR=.tmp/scale-pglite npm run seed:scale)`);
@@ -278,12 +320,14 @@ export async function benchSearch(): Promise<void> {
     } catch (e) {
       console.log(`PGlite: skipped — cannot open ${dir}: ${(e as Error).message}`);
     }
+    let cases: Case[] | undefined;
     if (db)
       try {
-        await benchLeg('PGlite', db);
+        cases = await benchLeg('PGlite', db);
       } finally {
         await db.close();
       }
+    if (cases) await httpLeg('PGlite', cases, path.dirname(dir), {});
   }
   const url = process.env.BENCH_DATABASE_URL;
   if (!url) {
@@ -298,9 +342,11 @@ export async function benchSearch(): Promise<void> {
     await db.close();
     return;
   }
+  let cases: Case[] | undefined;
   try {
-    await benchLeg('PostgreSQL', db);
+    cases = await benchLeg('PostgreSQL', db);
   } finally {
     await db.close();
   }
+  if (cases) await httpLeg('PostgreSQL', cases, freshDir('search-pg'), { DATABASE_URL: url });
 }

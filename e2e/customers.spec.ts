@@ -7,6 +7,7 @@ import { signIn } from './support/sign-in.ts';
 // site's API key and secret are generated there, read back from the data directory when used.
 const ADA = {
   name: 'Ada Lovelace',
+  uid: 'ada00000-0000-4000-8000-000000001815',
   email: 'ada.lovelace@analytical.example',
   site: () => demoSite('analytical-engine'),
 };
@@ -27,6 +28,7 @@ test('search finds a customer by each criterion', async ({ page }) => {
     ['Email Address', 'ada.love'],
     ['API Key', ADA.site().apiKey],
     ['Site Name', 'analytical-eng'],
+    ['UID', ADA.uid.toUpperCase()],
     ['API Secret', ADA.site().secret],
   ] as const) {
     await searchBy(page, label, term);
@@ -97,7 +99,8 @@ test('a search with more than 50 matches fetches the next 50 when Next reaches t
   const searched = page.waitForResponse((r) => r.url().includes('/admin/searchcustomer'));
   await searchBy(page, 'Email Address', 'zpager');
   await searched;
-  await expect(page.getByText('Showing 1–10 of more than 50')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '55 results' })).toBeVisible();
+  await expect(page.getByText('Showing 1–10 of 55')).toBeVisible();
   await expect(results(page).getByRole('row').nth(1)).toContainText('Pager00 Zebra');
   await page.getByRole('button', { name: 'Page 5' }).click();
   await expect(results(page).getByRole('row').nth(10)).toContainText('Pager49 Zebra');

@@ -1,17 +1,33 @@
 import { z } from 'zod';
 
-/** The search criteria of spec section 7, in the console's field order; one is used at a time. */
-export const SEARCH_CRITERIA = ['customerName', 'emailid', 'apikey', 'sitename', 'apisecret'] as const;
+/**
+ * The search criteria of spec section 7 and ours (phone, uid), in the console's field order; one
+ * is used at a time.
+ */
+export const SEARCH_CRITERIA = [
+  'customerName',
+  'emailid',
+  'apikey',
+  'sitename',
+  'phone',
+  'uid',
+  'apisecret',
+] as const;
 export type SearchCriterion = (typeof SEARCH_CRITERIA)[number];
 
 /** Customers per search answer; NextCursor fetches the next ones. */
 export const SEARCH_PAGE_SIZE = 50;
 /**
- * A substring search (name from 3 characters, site name) lists at most this many customers, so a
- * term matching 200,000 rows stays fast; Capped says when more match. A prefix or exact search is
- * read in index order and pages on without a cap.
+ * An answer's Total is exact up to this many customers; past it the answer says "more than" it
+ * (Capped). Counting stops there, so a term matching 300,000 customers costs what one matching
+ * 1,001 does (bench/search.bench.ts).
  */
-export const SEARCH_RESULT_CAP = 200;
+export const SEARCH_COUNT_LIMIT = 1000;
+/**
+ * A site-name search still looks at no more than this many customers (the owners of the first
+ * matching sites): its Total is exact up to it and its pages end there.
+ */
+export const SITE_SEARCH_CAP = 200;
 /** Substring search starts at this many characters; shorter terms match as a prefix. */
 export const SUBSTRING_MIN_LENGTH = 3;
 /** Activity log page size (the spec leaves it open). */
@@ -21,10 +37,28 @@ export const LOGIN_SESSIONS_SHOWN = 10;
 
 export const SEARCH_MESSAGES = {
   oneCriterion: 'Please search by one criterion at a time.',
-  noCriterion: 'Please enter a customer name, email address, API key, site name or API secret to search.',
-  capped: 'More customers match than are shown. Narrow the search to see them all.',
+  noCriterion:
+    'Please enter a customer name, email address, API key, site name, phone number, UID or API secret to search.',
   badCursor: 'The cursor is not valid. Start the search again.',
+  badUid: 'A UID is 36 characters: 8-4-4-4-12 hexadecimal digits.',
+  badPhone: 'A phone number has digits, and may start with + and hold spaces, dashes, dots or brackets.',
 } as const;
+
+/**
+ * A phone number's search key: its digits, with '+' in front when it starts with '+'
+ * ("+1 (202) 555-0143" -> "+12025550143"). The API matches it against the same normal form of the
+ * stored numbers (migration 0037), exactly or as a prefix; undefined when the term is not a phone
+ * number.
+ */
+export function phoneSearchKey(term: string): string | undefined {
+  const t = term.trim();
+  if (!/^\+?[\d\s().-]+$/.test(t)) return undefined;
+  const digits = t.replace(/\D/g, '');
+  if (digits === '') return undefined;
+  return (t.startsWith('+') ? '+' : '') + digits;
+}
+
+const UID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const term = z.string().trim().max(320, 'The search term is too long.');
 
@@ -36,6 +70,10 @@ export const searchCustomerQuery = z
     apikey: term.optional(),
     sitename: term.optional(),
     apisecret: term.optional(),
+    /** Exact match of the customer's UID. */
+    uid: term.optional(),
+    /** Digits with an optional leading '+' (separators ignored): exact or prefix. */
+    phone: term.optional(),
     /** NextCursor of the previous answer; absent or '' for the first page. */
     cursor: z.string().max(2000, SEARCH_MESSAGES.badCursor).optional(),
   })
@@ -43,6 +81,10 @@ export const searchCustomerQuery = z
     const filled = SEARCH_CRITERIA.filter((c) => (q[c] ?? '') !== '');
     if (filled.length === 0) ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.noCriterion, path: [] });
     if (filled.length > 1) ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.oneCriterion, path: [] });
+    if (q.uid && !UID_TEXT.test(q.uid))
+      ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.badUid, path: ['uid'] });
+    if (q.phone && phoneSearchKey(q.phone) === undefined)
+      ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.badPhone, path: ['phone'] });
   });
 
 /** The one criterion of a valid search query, and its term. */
@@ -78,13 +120,19 @@ const customerSummary = z.object({
 export type CustomerSummary = z.infer<typeof customerSummary>;
 
 export const searchCustomerResponse = z.object({
-  /** At most SEARCH_PAGE_SIZE customers, by name (by email for an email search), then uid. */
+  /**
+   * At most SEARCH_PAGE_SIZE customers. A name search ranks the exact name first, then names that
+   * start with the term, then names that hold it elsewhere; within each, by name, then uid. Email
+   * by address, phone by number, then uid. The same query answers the same pages every time.
+   */
   Data: z.array(customerSummary),
   Criterion: z.enum(SEARCH_CRITERIA),
-  /** True when a substring search matched more customers than it lists (SEARCH_RESULT_CAP). */
+  /** True when more than Limit customers match: Total is then Limit, a floor ("more than"). */
   Capped: z.boolean(),
-  /** SEARCH_RESULT_CAP: how many customers a substring search lists at most. */
+  /** How far Total is counted exactly: SEARCH_COUNT_LIMIT (SITE_SEARCH_CAP for a site name). */
   Limit: z.number().int(),
+  /** How many customers match in all pages, exact up to Limit (counted at the first page). */
+  Total: z.number().int(),
   /** Pass as `cursor` with the same criterion for the next customers; '' when there are none. */
   NextCursor: z.string(),
 });

@@ -420,7 +420,7 @@ const DETAILS = {
   },
   searchCustomer: {
     summary:
-      'Find customers by one criterion: customerName or sitename (case-insensitive substring from 3 characters, prefix below), emailid (prefix or exact, case-insensitive), apikey or apisecret (exact). 50 customers an answer, by name (by email for emailid); pass NextCursor as cursor for the next 50. A substring search lists at most 200 customers; Capped says when more match. ErrorCode 927 when nothing matches.',
+      'Find customers by one criterion: customerName (case-insensitive; the exact name first, then names starting with the term, then names holding it, from 3 characters), sitename (substring from 3 characters, prefix below), emailid (prefix or exact, case-insensitive), phone (digits with an optional leading +, separators ignored; exact or prefix), uid, apikey or apisecret (exact). 50 customers an answer, in a stable order (name, then uid, within each rank); pass NextCursor as cursor for the next 50, through every match. Total counts the matches exactly up to Limit (1,000); Capped says more match. A site-name search looks at 200 customers at most. ErrorCode 927 when nothing matches.',
     tag: 'Customers',
     query: searchCustomerQuery,
     responses: { 200: searchCustomerResponse, ...errors(400, 401, 403, 404) },

@@ -436,6 +436,8 @@ function validQueryArbitrary(
       site.map((s) => ({ sitename: s.name.slice(0, 4) })),
       site.map((s) => ({ apikey: s.apiKey })),
       site.map((s) => ({ apisecret: s.secret })),
+      site.map((s) => ({ uid: s.owner })),
+      fc.constantFrom('0123', '+44 20', '(202) 555-0143', '5', '+', '1-').map((p) => ({ phone: p })),
       pick(pools.emails).map((e) => ({ emailid: e.slice(0, 6) })),
       fc
         .constantFrom('Ada', 'ad', 'hopper', 'Émilie', 'الخوارزمي', '%', '_')

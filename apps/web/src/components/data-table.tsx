@@ -25,6 +25,11 @@ interface DataTableProps<T> {
    * with `load`, then shows them; the summary says there are more.
    */
   more?: { load: () => Promise<unknown>; loading: boolean };
+  /**
+   * How many rows the server has in all, when it counts them (with `more`): the summary says
+   * "of {count}", or "of more than {count}" when `more` says the count stopped there.
+   */
+  total?: { count: number; more: boolean };
 }
 
 /**
@@ -40,6 +45,7 @@ export function DataTable<T>({
   error,
   pageSize,
   more,
+  total,
 }: DataTableProps<T>) {
   const t = useT('common');
   const [page, setPage] = useState(1);
@@ -103,10 +109,10 @@ export function DataTable<T>({
       {status ? null : (
         <div className="table-footer">
           <p className="muted table-summary">
-            {t(more ? 'pageSummaryMore' : 'pageSummary', {
+            {t((total ? total.more : more) ? 'pageSummaryMore' : 'pageSummary', {
               from: (current - 1) * pageSize + 1,
               to: (current - 1) * pageSize + visible.length,
-              total: all.length,
+              total: total ? total.count.toLocaleString('en-US') : all.length,
             })}
           </p>
           <Pagination

@@ -1,8 +1,10 @@
 import {
   escapeLike,
+  phoneSearchKey,
+  SEARCH_COUNT_LIMIT,
   SEARCH_PAGE_SIZE,
-  SEARCH_RESULT_CAP,
   type SearchCriterion,
+  SITE_SEARCH_CAP,
   SUBSTRING_MIN_LENGTH,
 } from '@sac/contract/customers';
 import { prepared, type Queryable } from '../../db/db.ts';
@@ -51,8 +53,15 @@ export interface SearchRow {
 const SEARCH_COLUMNS = `c.uid::text AS uid, c.first_name, c.last_name, c.email, c.status, c.role,
   ${isoText('c.created_at')} AS created_at, ${isoText('c.modified_at')} AS modified_at`;
 
-/** The expression the name trigram index is built on; queries must use it verbatim to hit it. */
+/** The lowercased full name, as answers and site-name searches key rows by it. */
 const NAME_EXPR = "lower(c.first_name || ' ' || c.last_name)";
+/**
+ * The expression the name trigram index is built on (migration 0038): the name with space, '-',
+ * "'" and '.' read as '0', so a term's trigrams span them; queries use it verbatim with the term
+ * translated by joinedTrigramTerm, and a LIKE on the name itself decides.
+ */
+const NAME_TRGM_EXPR = "translate(lower(c.first_name || ' ' || c.last_name), ' -''.', '0000')";
+const joinedTrigramTerm = (pattern: string) => pattern.replace(/[ \-'.]/g, '0');
 /**
  * The same text as NAME_EXPR, as the name prefix index (migration 0024) is built on: an
  * expression of its own, so prefix searches are planned with that index's small statistics.
@@ -61,6 +70,13 @@ const NAME_PREFIX_EXPR = "(lower(c.first_name) || ' ' || lower(c.last_name))";
 /** The expression of the site-name trigram index (migration 0022): '-' read as a letter. */
 const SITE_TRGM_EXPR = "translate(lower(s.app_name), '-', 'q')";
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The normal form of a stored phone number, as migration 0037's index is built on it: its digits,
+ * '+' in front when it starts with '+'. phoneSearchKey (contract) puts a term in the same form.
+ */
+const PHONE_KEY_EXPR =
+  "(CASE WHEN ltrim(c.phone) LIKE '+%' THEN '+' ELSE '' END || regexp_replace(c.phone, '[^0-9]', '', 'g'))";
 
 /** Name and site-name terms shorter than SUBSTRING_MIN_LENGTH match as a prefix. */
 const isPrefixTerm = (term: string) => term.length < SUBSTRING_MIN_LENGTH;
@@ -71,92 +87,325 @@ function namePattern(term: string): string {
   return isPrefixTerm(term) ? `${t}%` : `%${t}%`;
 }
 
-/** Where the previous page of a search ended: its last row's sort key and uid. */
+/**
+ * The rank tiers of a name search: the whole name is the term, the name starts with it, the name
+ * holds it elsewhere (from SUBSTRING_MIN_LENGTH characters). Other criteria have one tier.
+ */
+export const NAME_TIERS = { exact: 0, prefix: 1, substring: 2 } as const;
+
+/** Where the previous page of a search ended: its last row's tier, sort key and uid. */
 export interface SearchPosition {
+  tier: number;
   key: string;
   uid: string;
 }
 
 export interface SearchPage {
   rows: SearchRow[];
-  /** A substring search matched more customers than it lists. */
-  capped: boolean;
   /** Where the next page starts; undefined on the last page. */
   next: SearchPosition | undefined;
+  /** A site-name search counts what it looked at while finding its page. */
+  count?: SearchCount;
+}
+
+/** How many customers a search matches: exact up to the limit; `capped` when more match. */
+export interface SearchCount {
+  total: number;
+  capped: boolean;
+}
+
+export interface SearchOptions {
+  pageSize?: number;
+  /**
+   * More than SEARCH_COUNT_LIMIT customers match (the count of the first page): a name's
+   * substring tier then walks the name index in order instead of sorting every match.
+   */
+  many?: boolean;
+  /** Index entries a walk reads before it gives way to the trigram index (tests lower it). */
+  walkWindow?: number;
 }
 
 /** A row as the search queries answer it: with its sort key, and the candidate count if capped. */
-type KeyedRow = SearchRow & { k: string; matched?: number; sites?: number };
+type KeyedRow = SearchRow & {
+  k: string;
+  tier?: number;
+  matched?: number;
+  sites?: number;
+  hit?: boolean;
+  i?: number;
+};
 
 /**
- * One criterion, one index: trigram GIN for name substrings, pattern btree for prefixes, unique
- * btree for keys. Every answer is ordered by a sort key (the lowercased name, or the lowercased
- * email for an email search) in byte order, then uid, and pages by keyset from `after`.
+ * How far an ordered walk of the name index looks for substring matches before it gives way to
+ * the trigram index and a sort. A term held by many names (over SEARCH_COUNT_LIMIT) is usually
+ * spread over the alphabet, so a page is found within a few thousand entries; one held only by
+ * the first names of a few letters ('atric') would have the walk cross most of the index.
+ */
+const WALK_WINDOW = 20_000;
+
+/** The keyset condition of an ordered walk after `after` on a (key, uid) index. */
+const afterKey = (key: string, keyParam: number, uidParam: number) =>
+  `${key} ~>=~ $${keyParam} AND (${key} ~>~ $${keyParam} OR c.uid > $${uidParam}::uuid)`;
+
+/**
+ * One page of a search, in a stable order: the same query answers the same pages every time, and
+ * the pages together list every match once.
  *
- * Prefix criteria walk their text_pattern_ops index in its own order (`USING ~<~`) from `after`,
- * so a page costs the same at any depth and there is no cap. The keys are unique: one owner at
- * most. Substrings have no ordered index: they take up to cap + 1 candidates in scan order (so a
- * term matching 200,000 rows stops after 201, and `capped` says when it did), then order and page
- * those. Timings and plans: bench/search.bench.ts.
+ * - Name: the exact name, then names starting with the term, then names holding it elsewhere; in
+ *   each tier by the lowercased name in byte order, then uid. The first two tiers walk the name's
+ *   text_pattern_ops btree (key, uid) from the cursor; the third either sorts the trigram index's
+ *   matches (when at most SEARCH_COUNT_LIMIT customers match, so the sort is small) or walks the
+ *   same btree in order and tests each name (when many match, a page is near), falling back to
+ *   the sort when the walk finds too few within WALK_WINDOW entries.
+ * - Email and phone: their pattern btrees from the cursor (prefix covers exact, which sorts first).
+ * - UID, API key and secret: unique keys, one customer at most.
+ * - Site name: the owners of the first SITE_SEARCH_CAP matching sites, sorted and paged.
+ * Timings and plans: bench/search.bench.ts.
  */
 export async function searchCustomers(
   db: Queryable,
   criterion: SearchCriterion,
   term: string,
   after?: SearchPosition,
-  pageSize = SEARCH_PAGE_SIZE,
-  cap = SEARCH_RESULT_CAP,
+  opts: SearchOptions = {},
 ): Promise<SearchPage> {
+  const pageSize = opts.pageSize ?? SEARCH_PAGE_SIZE;
   let rows: KeyedRow[];
-  let capped = false;
-  if (criterion === 'emailid') {
-    // Either address (email or sign-in email), each a unique key; prefix covers exact. A customer
-    // both of whose addresses match is listed once, at the first of them in the walk's order.
-    rows = await pageAsJson(
-      db,
-      `SELECT ${SEARCH_COLUMNS}, a.address AS k FROM customer_addresses a JOIN customers c ON c.uid = a.uid
-       WHERE a.address LIKE $1 ${after ? 'AND a.address ~>~ $3' : ''}
-         AND NOT EXISTS (SELECT 1 FROM customer_addresses b
-                         WHERE b.uid = a.uid AND b.address LIKE $1 AND b.address ~<~ a.address)
-       ORDER BY a.address USING ~<~ LIMIT $2`,
-      [`${escapeLike(term.toLowerCase())}%`, pageSize + 1, ...(after ? [after.key] : [])],
-    );
-  } else if (criterion === 'customerName' && isPrefixTerm(term)) {
-    // The lower bound is an index condition; rows of the cursor's own name are then sifted by uid.
-    rows = await pageAsJson(
-      db,
-      `SELECT ${SEARCH_COLUMNS}, ${NAME_PREFIX_EXPR} AS k FROM customers c WHERE ${NAME_PREFIX_EXPR} LIKE $1
-       ${after ? `AND ${NAME_PREFIX_EXPR} ~>=~ $3 AND (${NAME_PREFIX_EXPR} ~>~ $3 OR c.uid > $4::uuid)` : ''}
-       ORDER BY ${NAME_PREFIX_EXPR} USING ~<~, c.uid LIMIT $2`,
-      [namePattern(term), pageSize + 1, ...(after ? [after.key, after.uid] : [])],
-    );
-  } else if (criterion === 'apikey' || criterion === 'apisecret') {
-    // Both keys are unique: at most one site, so one owner, and nothing to cap or sort.
-    if (criterion === 'apikey' && !UUID_PATTERN.test(term))
-      return { rows: [], capped: false, next: undefined };
-    const r = await db.query<KeyedRow>(
-      `SELECT ${SEARCH_COLUMNS}, ${NAME_EXPR} AS k FROM sites s JOIN customers c ON c.uid = s.owner_uid
-       WHERE ${criterion === 'apikey' ? 's.api_key = $1' : 's.secret_hash = $1'}
-       ${after ? `AND (${NAME_EXPR} COLLATE "C", c.uid::text COLLATE "C") > ($2::text, $3::text)` : ''}`,
-      [
-        criterion === 'apikey' ? term.toLowerCase() : hashSecret(term),
-        ...(after ? [after.key, after.uid] : []),
-      ],
-    );
-    rows = r.rows;
-  } else {
-    const found = await cappedCandidates(db, criterion, term, after, pageSize, cap);
-    rows = found.rows;
-    capped = found.capped;
+  let count: SearchCount | undefined;
+  switch (criterion) {
+    case 'customerName':
+      rows = await namePage(db, term.toLowerCase(), after, pageSize + 1, opts);
+      break;
+    case 'emailid':
+      // Either address (email or sign-in email), each a unique key; prefix covers exact. A customer
+      // both of whose addresses match is listed once, at the first of them in the walk's order.
+      rows = await pageAsJson(
+        db,
+        `SELECT ${SEARCH_COLUMNS}, a.address AS k FROM customer_addresses a JOIN customers c ON c.uid = a.uid
+         WHERE a.address LIKE $1 ${after ? 'AND a.address ~>~ $3' : ''} AND ${FIRST_ADDRESS}
+         ORDER BY a.address USING ~<~ LIMIT $2`,
+        [`${escapeLike(term.toLowerCase())}%`, pageSize + 1, ...(after ? [after.key] : [])],
+      );
+      break;
+    case 'phone': {
+      const key = phoneSearchKey(term);
+      if (key === undefined) return { rows: [], next: undefined };
+      rows = await pageAsJson(
+        db,
+        `SELECT ${SEARCH_COLUMNS}, ${PHONE_KEY_EXPR} AS k FROM customers c
+         WHERE c.phone <> '' AND ${PHONE_KEY_EXPR} LIKE $1 ${after ? `AND ${afterKey(PHONE_KEY_EXPR, 3, 4)}` : ''}
+         ORDER BY ${PHONE_KEY_EXPR} USING ~<~, c.uid LIMIT $2`,
+        [`${escapeLike(key)}%`, pageSize + 1, ...(after ? [after.key, after.uid] : [])],
+      );
+      break;
+    }
+    case 'uid':
+    case 'apikey':
+    case 'apisecret': {
+      // Unique keys: one customer at most, so a single page and nothing to sort.
+      if (after || (criterion !== 'apisecret' && !UUID_PATTERN.test(term)))
+        return { rows: [], next: undefined };
+      const where = { uid: 'c.uid = $1::uuid', apikey: 's.api_key = $1', apisecret: 's.secret_hash = $1' }[
+        criterion
+      ];
+      const from = criterion === 'uid' ? 'customers c' : 'sites s JOIN customers c ON c.uid = s.owner_uid';
+      const r = await db.query<KeyedRow>(
+        `SELECT ${SEARCH_COLUMNS}, ${NAME_EXPR} AS k FROM ${from} WHERE ${where}`,
+        [criterion === 'apisecret' ? hashSecret(term) : term.toLowerCase()],
+      );
+      rows = r.rows;
+      break;
+    }
+    case 'sitename': {
+      const found = await siteOwners(db, term, after, pageSize);
+      rows = found.rows;
+      count = found.count;
+      break;
+    }
   }
   const more = rows.length > pageSize;
   const page = more ? rows.slice(0, pageSize) : rows;
   const last = page[page.length - 1];
   return {
-    rows: page.map(({ k: _k, matched: _m, sites: _s, ...row }) => row),
-    capped,
-    next: more && last ? { key: last.k, uid: last.uid } : undefined,
+    rows: page.map(({ k: _k, tier: _t, matched: _m, sites: _s, hit: _h, i: _i, ...row }) => row),
+    next: more && last ? { tier: last.tier ?? 0, key: last.k, uid: last.uid } : undefined,
+    ...(count ? { count } : {}),
   };
+}
+
+/** The email walk lists a customer at the first of their matching addresses only. */
+const FIRST_ADDRESS = `NOT EXISTS (SELECT 1 FROM customer_addresses b
+  WHERE b.uid = a.uid AND b.address LIKE $1 AND b.address ~<~ a.address)`;
+
+/** Up to `need` rows of a name search from `after`, tier by tier. */
+async function namePage(
+  db: Queryable,
+  term: string,
+  after: SearchPosition | undefined,
+  need: number,
+  opts: SearchOptions,
+): Promise<KeyedRow[]> {
+  const tiers = isPrefixTerm(term)
+    ? [NAME_TIERS.exact, NAME_TIERS.prefix]
+    : [NAME_TIERS.exact, NAME_TIERS.prefix, NAME_TIERS.substring];
+  const out: KeyedRow[] = [];
+  for (const tier of tiers) {
+    if (after && tier < after.tier) continue;
+    const from = after && tier === after.tier ? after : undefined;
+    const rows = await nameTier(db, tier, term, from, need - out.length, opts);
+    for (const row of rows) out.push({ ...row, tier });
+    if (out.length >= need) break;
+  }
+  return out;
+}
+
+/** Up to `limit` rows of one tier of a name search (term lowercased), after `after`, in order. */
+async function nameTier(
+  db: Queryable,
+  tier: number,
+  term: string,
+  after: SearchPosition | undefined,
+  limit: number,
+  opts: SearchOptions,
+): Promise<KeyedRow[]> {
+  const K = NAME_PREFIX_EXPR;
+  const cursor = after ? [after.key, after.uid] : [];
+  if (tier === NAME_TIERS.exact) {
+    // Equality on the (name, uid) btree: the rows come in uid order.
+    return pageAsJson(
+      db,
+      `SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c WHERE ${K} = $1 ${after ? 'AND c.uid > $3::uuid' : ''}
+       ORDER BY c.uid LIMIT $2`,
+      [term, limit, ...(after ? [after.uid] : [])],
+    );
+  }
+  const prefix = `${escapeLike(term)}%`;
+  if (tier === NAME_TIERS.prefix) {
+    // Above the exact name (~>~ the term itself): the lower bound is an index condition, and rows
+    // of the cursor's own name are then sifted by uid.
+    return pageAsJson(
+      db,
+      `SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c WHERE ${K} LIKE $1 AND ${K} ~>~ $3
+       ${after ? `AND ${afterKey(K, 4, 5)}` : ''}
+       ORDER BY ${K} USING ~<~, c.uid LIMIT $2`,
+      [prefix, limit, term, ...cursor],
+    );
+  }
+  const substring = `%${escapeLike(term)}%`;
+  if (opts.many) {
+    const window = opts.walkWindow ?? WALK_WINDOW;
+    // The walk reads the covering index only (the columns raw; formatted for the page's rows),
+    // from the start of the index ('' and the nil uuid) or the cursor. Its last entry comes back
+    // too, matching or not: then the window ran out before the page filled.
+    const rows = await pageAsJson(
+      db,
+      `SELECT w.uid::text AS uid, w.first_name, w.last_name, w.email, w.status, w.role,
+         ${isoText('w.created_at')} AS created_at, ${isoText('w.modified_at')} AS modified_at, w.k,
+         w.k LIKE $1 AND w.k NOT LIKE $2 AS hit, w.i
+       FROM (SELECT v.*, row_number() OVER () AS i FROM (
+         SELECT ${K} AS k, c.uid, c.first_name, c.last_name, c.email, c.status, c.role, c.created_at, c.modified_at
+         FROM customers c WHERE ${afterKey(K, 4, 5)} ORDER BY ${K} USING ~<~, c.uid LIMIT $6) v) w
+       WHERE (w.k LIKE $1 AND w.k NOT LIKE $2) OR w.i = $6 LIMIT $3`,
+      [substring, prefix, limit, after?.key ?? '', after?.uid ?? NIL_UUID, window],
+    );
+    const hits = rows.filter((r) => r.hit);
+    if (hits.length >= limit || !rows.some((r) => Number(r.i) === window)) return hits;
+  }
+  // Every match of the trigram index, sorted: few when at most SEARCH_COUNT_LIMIT match.
+  return pageAsJson(
+    db,
+    `SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c
+     WHERE ${NAME_TRGM_EXPR} LIKE $4 AND ${K} LIKE $1 AND ${K} NOT LIKE $2
+     ${after ? `AND (${K} COLLATE "C", c.uid::text COLLATE "C") > ($5::text, $6::text)` : ''}
+     ORDER BY ${K} COLLATE "C", c.uid::text COLLATE "C" LIMIT $3`,
+    [substring, prefix, limit, joinedTrigramTerm(substring), ...cursor],
+  );
+}
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * How many customers a search matches, counted up to `limit` (then `capped`): a LIMIT limit + 1
+ * count over the criterion's index, so a term matching 300,000 customers stops at limit + 1.
+ * Name: the trigram index from SUBSTRING_MIN_LENGTH characters (every tier holds the term), the
+ * prefix btree below. Site names count as they search (searchCustomers answers `count`).
+ */
+async function countMatches(
+  db: Queryable,
+  criterion: Exclude<SearchCriterion, 'sitename'>,
+  term: string,
+  limit: number,
+): Promise<SearchCount> {
+  let sql: string;
+  let param: string;
+  const extra: string[] = [];
+  switch (criterion) {
+    case 'customerName':
+      param = namePattern(term);
+      if (isPrefixTerm(term)) {
+        sql = `SELECT 1 FROM customers c WHERE ${NAME_PREFIX_EXPR} LIKE $1`;
+        break;
+      }
+      sql = `SELECT 1 FROM customers c WHERE ${NAME_TRGM_EXPR} LIKE $3 AND ${NAME_PREFIX_EXPR} LIKE $1`;
+      extra.push(joinedTrigramTerm(param));
+      break;
+    case 'emailid': {
+      // A customer has at most two addresses: of the first 2 (limit + 1) matching addresses, the
+      // distinct customers are the exact count, or there are more than `limit` of them. (Probing
+      // each address for a sibling, as the page does, cost 60 ms for 'mar' at 1M.)
+      const r = await db.query<{ n: number; a: number }>(
+        `SELECT count(DISTINCT x.uid)::int AS n, count(*)::int AS a FROM (SELECT a.uid FROM customer_addresses a
+         WHERE a.address LIKE $1 ORDER BY a.address USING ~<~ LIMIT $2) x`,
+        [`${escapeLike(term.toLowerCase())}%`, 2 * (limit + 1)],
+      );
+      const { n = 0, a = 0 } = r.rows[0] ?? {};
+      return { total: Math.min(n, limit), capped: n > limit || a >= 2 * (limit + 1) };
+    }
+    case 'phone':
+      sql = `SELECT 1 FROM customers c WHERE c.phone <> '' AND ${PHONE_KEY_EXPR} LIKE $1`;
+      param = `${escapeLike(phoneSearchKey(term) ?? '')}%`;
+      break;
+    default: {
+      // unique keys: the page itself is the count
+      const page = await searchCustomers(db, criterion, term);
+      return { total: page.rows.length, capped: false };
+    }
+  }
+  const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${sql} LIMIT $2) x`, [
+    param,
+    limit + 1,
+    ...extra,
+  ]);
+  const n = r.rows[0]?.n ?? 0;
+  return { total: Math.min(n, limit), capped: n > limit };
+}
+
+/**
+ * A page with the count of all matches, as the API answers it. The first page counts up to
+ * `limit`: before the page for a name (the substring tier's plan depends on it), after it for the
+ * others and only when the page is full (else the page is the count). Later pages carry the first
+ * page's count in their cursor (`from.count`), so every page answers the same Total.
+ */
+export async function searchCounted(
+  db: Queryable,
+  criterion: SearchCriterion,
+  term: string,
+  from?: { at: SearchPosition; count: SearchCount },
+  limit = SEARCH_COUNT_LIMIT,
+): Promise<SearchPage & { count: SearchCount }> {
+  let count = from?.count;
+  if (!count && criterion === 'customerName') {
+    count = await countMatches(db, criterion, term, limit);
+    if (count.total === 0) return { rows: [], next: undefined, count };
+  }
+  const page = await searchCustomers(db, criterion, term, from?.at, { many: count?.capped ?? false });
+  count ??= page.count;
+  if (!count)
+    count =
+      page.next && criterion !== 'sitename'
+        ? await countMatches(db, criterion, term, limit)
+        : { total: page.rows.length, capped: false };
+  return { ...page, count };
 }
 
 /**
@@ -174,63 +423,52 @@ async function pageAsJson(db: Queryable, sql: string, params: unknown[]): Promis
 }
 
 /**
- * Up to cap customers matching a substring (a name or a site name), the page of them after
- * `after` in (name, uid) order, and whether more than cap matched. The counts ride on a row that
- * is there even when the page is empty.
+ * The owners of up to SITE_SEARCH_CAP sites matching a site-name term, the page of them after
+ * `after` in (name, uid) order, and how many there were (the counts ride on a row that is there
+ * even when the page is empty).
  */
-async function cappedCandidates(
+async function siteOwners(
   db: Queryable,
-  criterion: 'customerName' | 'sitename',
   term: string,
   after: SearchPosition | undefined,
   pageSize: number,
-  cap: number,
-): Promise<{ rows: KeyedRow[]; capped: boolean }> {
-  const key = `${NAME_EXPR} AS k`;
-  let siteTrgmPattern: string | undefined;
-  let candidates: string;
-  let params: unknown[];
-  switch (criterion) {
-    case 'customerName':
-      candidates = `m AS (SELECT ${SEARCH_COLUMNS}, ${key} FROM customers c WHERE ${NAME_EXPR} LIKE $1 LIMIT $2)`;
-      params = [namePattern(term), cap + 1];
-      break;
-    case 'sitename':
-      // Owners of the first matching sites. A few sites share an owner, so look at twice as many
-      // sites as answers, and call the answer capped when that many sites matched.
-      // A substring goes through the trigram index on the name with '-' read as 'q' (migration
-      // 0022), so its trigrams span dashes; the LIKE on the name itself decides.
-      candidates = `s AS (SELECT s.owner_uid FROM sites s WHERE lower(s.app_name) LIKE $1
-                      ${isPrefixTerm(term) ? 'ORDER BY lower(s.app_name) USING ~<~' : `AND ${SITE_TRGM_EXPR} LIKE $7`}
-                      LIMIT $2 * 2),
-                    m AS (SELECT ${SEARCH_COLUMNS}, ${key} FROM customers c
-                      WHERE c.uid IN (SELECT owner_uid FROM s) LIMIT $2)`;
-      params = [namePattern(term), cap + 1];
-      if (!isPrefixTerm(term)) siteTrgmPattern = namePattern(term).replaceAll('-', 'q');
-      break;
-  }
-  const sites = criterion === 'sitename' ? '(SELECT count(*) FROM s)::int' : '0';
+): Promise<{ rows: KeyedRow[]; count: SearchCount }> {
+  const cap = SITE_SEARCH_CAP;
+  // Owners of the first matching sites. A few sites share an owner, so look at twice as many
+  // sites as answers, and call the answer capped when that many sites matched.
+  // A substring goes through the trigram index on the name with '-' read as 'q' (migration
+  // 0022), so its trigrams span dashes; the LIKE on the name itself decides.
+  const candidates = `s AS (SELECT s.owner_uid FROM sites s WHERE lower(s.app_name) LIKE $1
+      ${isPrefixTerm(term) ? 'ORDER BY lower(s.app_name) USING ~<~' : `AND ${SITE_TRGM_EXPR} LIKE $7`}
+      LIMIT $2 * 2),
+    m AS (SELECT ${SEARCH_COLUMNS}, ${NAME_EXPR} AS k FROM customers c
+      WHERE c.uid IN (SELECT owner_uid FROM s) LIMIT $2)`;
   const r = await db.query<KeyedRow>(
     `WITH ${candidates}
      SELECT p.*, n.matched, n.sites
-     FROM (SELECT (SELECT count(*) FROM m)::int AS matched, ${sites} AS sites) n
+     FROM (SELECT (SELECT count(*) FROM m)::int AS matched, (SELECT count(*) FROM s)::int AS sites) n
      LEFT JOIN LATERAL (
        SELECT * FROM (SELECT * FROM m LIMIT $3) x
        WHERE $5::text IS NULL OR (x.k COLLATE "C", x.uid COLLATE "C") > ($5::text, $6::text)
        ORDER BY x.k COLLATE "C", x.uid COLLATE "C" LIMIT $4
      ) p ON true`,
     [
-      ...params,
+      namePattern(term),
+      cap + 1,
       cap,
       pageSize + 1,
       after?.key ?? null,
       after?.uid ?? null,
-      ...(siteTrgmPattern ? [siteTrgmPattern] : []),
+      ...(isPrefixTerm(term) ? [] : [namePattern(term).replaceAll('-', 'q')]),
     ],
   );
   const first = r.rows[0];
-  const capped = (first?.matched ?? 0) > cap || (first?.sites ?? 0) >= (cap + 1) * 2;
-  return { rows: r.rows.filter((row) => row.uid !== null), capped };
+  const matched = first?.matched ?? 0;
+  const capped = matched > cap || (first?.sites ?? 0) >= (cap + 1) * 2;
+  return {
+    rows: r.rows.filter((row) => row.uid !== null),
+    count: { total: Math.min(matched, cap), capped },
+  };
 }
 
 const FIND_CUSTOMER = prepared(`SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.uid = $1`);

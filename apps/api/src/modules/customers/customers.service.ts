@@ -2,9 +2,10 @@ import {
   ACTIVITY_PAGE_SIZE,
   criterionOf,
   LOGIN_SESSIONS_SHOWN,
+  SEARCH_COUNT_LIMIT,
   SEARCH_MESSAGES,
-  SEARCH_RESULT_CAP,
   type SearchCriterion,
+  SITE_SEARCH_CAP,
   type searchCustomerQuery,
 } from '@sac/contract/customers';
 import type { z } from 'zod';
@@ -20,12 +21,14 @@ import {
   dataCenterCatalogue,
   featureCatalogue,
   findCustomer,
+  NAME_TIERS,
   ownedSites,
   recentLogins,
+  type SearchCount,
   type SearchPosition,
   type SearchRow,
   type SiteRow,
-  searchCustomers,
+  searchCounted,
   sharedSites,
   siteCounts,
   siteOfCustomer,
@@ -50,14 +53,30 @@ function summary(c: SearchRow) {
 }
 
 /**
- * A search cursor: base64url of [criterion, sort key, uid]. It is opaque to clients; the criterion
- * in it keeps a cursor from one kind of search from being read as a position in another.
+ * A search cursor: base64url of [criterion, tier, sort key, uid, total, capped]. It is opaque to
+ * clients; the criterion in it keeps a cursor from one kind of search from being read as a
+ * position in another, and the first page's count rides along, so later pages answer the same
+ * Total without counting again (and a name search keeps the plan the count chose).
  */
-function encodeCursor(criterion: SearchCriterion, at: SearchPosition | undefined): string {
-  return at ? Buffer.from(JSON.stringify([criterion, at.key, at.uid])).toString('base64url') : '';
+function encodeCursor(
+  criterion: SearchCriterion,
+  at: SearchPosition | undefined,
+  count: SearchCount,
+): string {
+  return at
+    ? Buffer.from(JSON.stringify([criterion, at.tier, at.key, at.uid, count.total, count.capped])).toString(
+        'base64url',
+      )
+    : '';
 }
 
-function decodeCursor(criterion: SearchCriterion, cursor: string | undefined): SearchPosition | undefined {
+const isCount = (n: unknown): n is number =>
+  Number.isInteger(n) && (n as number) >= 0 && (n as number) <= SEARCH_COUNT_LIMIT;
+
+function decodeCursor(
+  criterion: SearchCriterion,
+  cursor: string | undefined,
+): { at: SearchPosition; count: SearchCount } | undefined {
   if (!cursor) return undefined;
   let v: unknown;
   try {
@@ -67,31 +86,35 @@ function decodeCursor(criterion: SearchCriterion, cursor: string | undefined): S
   }
   if (
     !Array.isArray(v) ||
-    v.length !== 3 ||
+    v.length !== 6 ||
     v[0] !== criterion ||
-    typeof v[1] !== 'string' ||
+    !Object.values(NAME_TIERS).includes(v[1]) ||
     typeof v[2] !== 'string' ||
-    !UUID_PATTERN.test(v[2])
+    typeof v[3] !== 'string' ||
+    !UUID_PATTERN.test(v[3]) ||
+    !isCount(v[4]) ||
+    typeof v[5] !== 'boolean'
   ) {
     throw new AppError('validation', SEARCH_MESSAGES.badCursor, [
       { Field: 'cursor', Message: SEARCH_MESSAGES.badCursor },
     ]);
   }
-  return { key: v[1], uid: v[2].toLowerCase() };
+  return { at: { tier: v[1], key: v[2], uid: v[3].toLowerCase() }, count: { total: v[4], capped: v[5] } };
 }
 
 /** One page of a search; 927 when nothing matches at all (a later page may be empty: 200). */
 export async function search(ctx: AppContext, q: z.output<typeof searchCustomerQuery>) {
   const { criterion, term } = criterionOf(q);
-  const after = decodeCursor(criterion, q.cursor);
-  const { rows, capped, next } = await searchCustomers(ctx.db, criterion, term, after);
-  if (rows.length === 0 && !after) throw new AppError('notFound');
+  const from = decodeCursor(criterion, q.cursor);
+  const page = await searchCounted(ctx.db, criterion, term, from);
+  if (page.rows.length === 0 && !from) throw new AppError('notFound');
   return {
-    Data: rows.map(summary),
+    Data: page.rows.map(summary),
     Criterion: criterion,
-    Capped: capped,
-    Limit: SEARCH_RESULT_CAP,
-    NextCursor: encodeCursor(criterion, next),
+    Capped: page.count.capped,
+    Limit: criterion === 'sitename' ? SITE_SEARCH_CAP : SEARCH_COUNT_LIMIT,
+    Total: page.count.total,
+    NextCursor: encodeCursor(criterion, page.next, page.count),
   };
 }
 

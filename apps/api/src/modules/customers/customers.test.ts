@@ -1,10 +1,13 @@
-import { SEARCH_MESSAGES, SEARCH_RESULT_CAP } from '@sac/contract/customers';
+import { SEARCH_COUNT_LIMIT, SEARCH_MESSAGES, SITE_SEARCH_CAP } from '@sac/contract/customers';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { writeActivity } from '../activity/activity.repo.ts';
+import { searchCustomers } from './customers.repo.ts';
 
+/** Customers named Many<i> Smithson: more than the 200 the search used to stop at. */
+const MANY = 205;
 let t: TestApp;
 let s: { xtoken: string; xsign: string };
 let ada: string;
@@ -25,7 +28,7 @@ beforeAll(async () => {
   });
   grace = await insertCustomer(t.db, { first: 'Grace', last: 'Hopper', email: 'grace@navy.example' });
   await insertCustomer(t.db, { first: 'Per_cent', last: '100%', email: 'odd_name@example.com' });
-  for (let i = 0; i < SEARCH_RESULT_CAP + 5; i++) {
+  for (let i = 0; i < MANY; i++) {
     await insertCustomer(t.db, { first: `Many${i}`, last: 'Smithson', email: `many${i}@bulk.example` });
   }
   const conn = t.ctx.crypto.encrypt(
@@ -43,6 +46,7 @@ interface SearchAnswer {
   Data: Array<{ Uid: string; FullName: string; Email: string }>;
   Capped: boolean;
   Limit: number;
+  Total: number;
   NextCursor: string;
 }
 /** Every page of a search, following NextCursor until it is ''. */
@@ -54,9 +58,11 @@ async function allPages(query: Record<string, string>): Promise<SearchAnswer[]> 
     expect(r.statusCode).toBe(200);
     pages.push(r.json() as SearchAnswer);
     cursor = pages.at(-1)!.NextCursor;
-  } while (cursor && pages.length < 20);
+  } while (cursor && pages.length < 40);
   return pages;
 }
+/** A cursor as the API makes them: [criterion, tier, key, uid, total, capped], base64url. */
+const cursorOf = (v: unknown[]) => Buffer.from(JSON.stringify(v)).toString('base64url');
 /** [key, uid] pairs in ascending order (code-unit order, as the database's byte order for ASCII). */
 function expectOrdered(pairs: Array<[string, string]>) {
   const sorted = [...pairs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1));
@@ -131,28 +137,149 @@ describe('GET /admin/searchcustomer', () => {
     expect(r.json().Data[0].Email).toBe('plus+tag@example.com');
   });
 
-  it('caps a substring search at 200 customers, pages them 50 at a time and says so on each page', async () => {
-    const pages = await allPages({ customerName: 'smithson' });
-    expect(pages.map((p) => p.Data.length)).toEqual([50, 50, 50, 50]);
-    expect(pages.every((p) => p.Capped && p.Limit === SEARCH_RESULT_CAP)).toBe(true);
-    const uids = pages.flatMap((p) => p.Data.map((c) => c.Uid));
-    expect(new Set(uids).size).toBe(SEARCH_RESULT_CAP);
-    expectOrdered(pages.flatMap((p) => p.Data).map((c) => [c.FullName.toLowerCase(), c.Uid]));
+  it('ranks the exact name first, then names starting with the term, then names holding it', async () => {
+    const made = async (first: string, last: string) =>
+      insertCustomer(t.db, { first, last, email: `${first}.${last}.${Math.random()}@rank.example` });
+    const exact = [await made('Johan', 'Rankle'), await made('JOHAN', 'rankle')].sort();
+    const prefix = [await made('Johan', 'Ranklee'), await made('Johan', 'Rankleaf')];
+    const inside = [
+      await made('Bjohan', 'Rankle'),
+      await made('Ajohan', 'Rankle'),
+      await made('X', 'Johan Rankle'),
+    ];
+    const r = (await search({ customerName: 'johan rankle' })).json() as SearchAnswer;
+    expect(r.Data.map((c) => c.Uid)).toEqual([
+      ...exact,
+      prefix[1],
+      prefix[0],
+      inside[1],
+      inside[0],
+      inside[2],
+    ]);
+    expect(r).toMatchObject({ Total: 7, Capped: false, Limit: SEARCH_COUNT_LIMIT, NextCursor: '' });
+    // below 3 characters: exact, then prefix
+    await made('Jo', '');
+    const short = (await search({ customerName: 'jo ' })).json() as SearchAnswer;
+    expect(short.Data[0]!.FullName).toBe('Jo');
+  });
+
+  it('answers the same pages every time', async () => {
+    const once = await allPages({ customerName: 'mithso' });
+    const again = await allPages({ customerName: 'mithso' });
+    expect(again).toEqual(once);
+    expect(once.length).toBeGreaterThan(1);
+  });
+
+  it('pages a substring search through every match past 200, each once, in rank order, with its Total', async () => {
+    const pages = await allPages({ customerName: 'mithso' });
+    expect(pages.map((p) => p.Data.length)).toEqual([50, 50, 50, 50, MANY - 200]);
+    expect(pages.every((p) => p.Total === MANY && !p.Capped && p.Limit === SEARCH_COUNT_LIMIT)).toBe(true);
+    const rows = pages.flatMap((p) => p.Data);
+    expect(new Set(rows.map((c) => c.Uid)).size).toBe(MANY);
+    expectOrdered(rows.map((c) => [c.FullName.toLowerCase(), c.Uid]));
+  });
+
+  it('past the count limit says "more than", walks the name index in order, and still lists every match', async () => {
+    const n = SEARCH_COUNT_LIMIT + 40;
+    await t.db.query(
+      `INSERT INTO customers (uid, first_name, last_name, email, created_at, modified_at)
+       SELECT gen_random_uuid(), 'Walk' || n, 'Bulkwalker', 'walk' || n || '@walk.example', now(), now()
+       FROM generate_series(1, $1::int) n`,
+      [n],
+    );
+    const lead = await insertCustomer(t.db, { first: 'Ulkwalker', last: 'Lead', email: 'lead@walk.example' });
+    const pages = await allPages({ customerName: 'ulkwalk' });
+    expect(pages.every((p) => p.Total === SEARCH_COUNT_LIMIT && p.Capped)).toBe(true);
+    const rows = pages.flatMap((p) => p.Data);
+    expect(rows[0]!.Uid).toBe(lead); // the one name starting with the term
+    expect(rows).toHaveLength(n + 1);
+    expect(new Set(rows.map((c) => c.Uid)).size).toBe(n + 1);
+    expectOrdered(rows.slice(1).map((c) => [c.FullName.toLowerCase(), c.Uid]));
+    // The walk, its fallback to the trigram index and the sort answer the same pages.
+    const page = (opts: { many: boolean; walkWindow?: number }) =>
+      searchCustomers(t.db, 'customerName', 'ulkwalk', undefined, opts);
+    const sorted = await page({ many: false });
+    expect(await page({ many: true })).toEqual(sorted);
+    expect(await page({ many: true, walkWindow: 5 })).toEqual(sorted);
+    const second = sorted.next!;
+    const rest = await searchCustomers(t.db, 'customerName', 'ulkwalk', second, { many: false });
+    expect(
+      await searchCustomers(t.db, 'customerName', 'ulkwalk', second, { many: true, walkWindow: 3 }),
+    ).toEqual(rest);
   });
 
   it('pages a name prefix through every match, by name then uid, with no cap', async () => {
     const pages = await allPages({ customerName: 'Ma' });
-    expect(pages.map((p) => p.Data.length)).toEqual([50, 50, 50, 50, SEARCH_RESULT_CAP + 5 - 200]);
-    expect(pages.some((p) => p.Capped)).toBe(false);
+    expect(pages.map((p) => p.Data.length)).toEqual([50, 50, 50, 50, MANY - 200]);
+    expect(pages.every((p) => !p.Capped && p.Total === MANY)).toBe(true);
     const rows = pages.flatMap((p) => p.Data);
-    expect(new Set(rows.map((c) => c.Uid)).size).toBe(SEARCH_RESULT_CAP + 5);
+    expect(new Set(rows.map((c) => c.Uid)).size).toBe(MANY);
     expectOrdered(rows.map((c) => [c.FullName.toLowerCase(), c.Uid]));
+  });
+
+  it('finds by exact UID, any case, and refuses what is not a UID', async () => {
+    expect((await search({ uid: ada })).json()).toMatchObject({
+      Data: [{ Uid: ada }],
+      Total: 1,
+      NextCursor: '',
+    });
+    expect((await search({ uid: ada.toUpperCase() })).json().Data[0].Uid).toBe(ada);
+    expect((await search({ uid: '00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
+    const bad = await search({ uid: ada.slice(0, 8) });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({
+      ErrorCode: 900,
+      FieldErrors: [{ Field: 'uid', Message: SEARCH_MESSAGES.badUid }],
+    });
+  });
+
+  it('finds by phone number, exact or prefix, whatever separators either side was written with', async () => {
+    const intl = await insertCustomer(t.db, {
+      first: 'Phone',
+      last: 'Abroad',
+      email: 'abroad@phone.example',
+      phone: '+44 (20) 7946-0958',
+    });
+    const uids = async (phone: string) =>
+      ((await search({ phone })).json().Data ?? []).map((c: { Uid: string }) => c.Uid);
+    expect(await uids('0123456789')).toEqual([ada]);
+    expect(await uids('012-345')).toEqual([ada]);
+    expect(await uids(' (012) 345 6789 ')).toEqual([ada]);
+    expect(await uids('+442079460958')).toEqual([intl]);
+    expect(await uids('+44 20')).toEqual([intl]);
+    expect(await uids('4420')).toEqual([]); // without its '+', another number
+    expect(await uids('01234567890')).toEqual([]);
+    const bad = await search({ phone: 'call me' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().FieldErrors).toEqual([{ Field: 'phone', Message: SEARCH_MESSAGES.badPhone }]);
+  });
+
+  it('pages phone numbers by number, then uid', async () => {
+    for (let i = 0; i < 55; i++)
+      await insertCustomer(t.db, {
+        first: 'Dial',
+        last: `${i}`,
+        email: `dial${i}@phone.example`,
+        phone: `55501${String(i % 60).padStart(5, '0')}`,
+      });
+    const pages = await allPages({ phone: '55501' });
+    const rows = pages.flatMap((p) => p.Data);
+    expect(pages[0]!.Total).toBe(55);
+    expect(new Set(rows.map((c) => c.Uid)).size).toBe(55);
+    expect(rows.map((c) => c.FullName)).toEqual(Array.from({ length: 55 }, (_, i) => `Dial ${i}`));
+  });
+
+  it('refuses a term that is too long', async () => {
+    const r = await search({ customerName: 'a'.repeat(321) });
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toMatchObject({ ErrorCode: 900, Description: 'The search term is too long.' });
   });
 
   it('pages an email prefix by email', async () => {
     const pages = await allPages({ emailid: 'MANY' });
+    expect(pages[0]).toMatchObject({ Total: MANY, Capped: false });
     const emails = pages.flatMap((p) => p.Data.map((c) => c.Email.toLowerCase()));
-    expect(emails).toHaveLength(SEARCH_RESULT_CAP + 5);
+    expect(emails).toHaveLength(MANY);
     expect(emails).toEqual([...emails].sort());
     expect(new Set(emails).size).toBe(emails.length);
   });
@@ -168,22 +295,25 @@ describe('GET /admin/searchcustomer', () => {
   });
 
   it('answers a page past the last match with no customers rather than 927', async () => {
-    const past = Buffer.from(JSON.stringify(['customerName', 'zzzz', ada])).toString('base64url');
+    const past = cursorOf(['customerName', 2, 'zzzz', ada, 10, false]);
     const r = await search({ customerName: 'ma', cursor: past });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ Data: [], NextCursor: '' });
     const byKey = await search({ apikey: site.apiKey });
     expect(byKey.json()).toMatchObject({ Data: [expect.objectContaining({ Uid: ada })], NextCursor: '' });
-    const afterAda = Buffer.from(JSON.stringify(['apikey', 'ada lovelace', ada])).toString('base64url');
+    const afterAda = cursorOf(['apikey', 0, 'ada lovelace', ada, 1, false]);
     expect((await search({ apikey: site.apiKey, cursor: afterAda })).json()).toMatchObject({ Data: [] });
-    const beforeAda = Buffer.from(JSON.stringify(['apikey', 'a', ada])).toString('base64url');
-    expect((await search({ apikey: site.apiKey, cursor: beforeAda })).json().Data).toHaveLength(1);
   });
 
   it('refuses a cursor that is not one, or is from another kind of search', async () => {
     const fromEmail = (await search({ emailid: 'many' })).json().NextCursor as string;
-    const forged = Buffer.from(JSON.stringify(['customerName', 'x', 'not-a-uid'])).toString('base64url');
-    for (const cursor of ['garbage', fromEmail, forged, 'x'.repeat(2001)]) {
+    const forged = [
+      cursorOf(['customerName', 1, 'x', 'not-a-uid', 5, false]),
+      cursorOf(['customerName', 3, 'x', ada, 5, false]), // no such tier
+      cursorOf(['customerName', 1, 'x', ada, SEARCH_COUNT_LIMIT + 1, false]),
+      cursorOf(['customerName', 'x', ada]), // the old shape
+    ];
+    for (const cursor of ['garbage', fromEmail, ...forged, 'x'.repeat(2001)]) {
       const r = await search({ customerName: 'ma', cursor });
       expect(r.statusCode).toBe(400);
       expect(r.json()).toMatchObject({ ErrorCode: 900, Description: SEARCH_MESSAGES.badCursor });
@@ -201,12 +331,12 @@ describe('GET /admin/searchcustomer', () => {
           email: `owner${i}@bulk-sites.example`,
         }),
       );
-    for (let i = 0; i < 2 * (SEARCH_RESULT_CAP + 1); i++) {
+    for (let i = 0; i < 2 * (SITE_SEARCH_CAP + 1); i++) {
       await insertSite(t.db, { owner: owners[i % 3]!, name: `bulkshop-${i}` });
     }
     const r = await search({ sitename: 'bulkshop' });
     expect(r.json().Data).toHaveLength(3);
-    expect(r.json().Capped).toBe(true);
+    expect(r.json()).toMatchObject({ Capped: true, Limit: SITE_SEARCH_CAP });
     const few = await search({ sitename: 'bulkshop-40' }); // bulkshop-40, -400 .. -401
     expect(few.json().Capped).toBe(false);
   });

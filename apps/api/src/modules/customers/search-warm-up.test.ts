@@ -36,8 +36,10 @@ describe('search warm-up', () => {
   it('runs searches of every criterion, first pages and the pages after them, up to maxQueries', async () => {
     const r = recording();
     const done = await warmUpSearch(r.db, { budgetMs: 60_000, maxQueries: 40, stopped: () => false });
-    expect(done.queries).toBe(40);
-    expect(r.sent).toHaveLength(40);
+    // it stops between searches, and a search sends up to four statements
+    expect(done.queries).toBeGreaterThanOrEqual(40);
+    expect(done.queries).toBeLessThan(44);
+    expect(r.sent).toHaveLength(done.queries);
     const some = (re: RegExp) => r.sent.some((sql) => re.test(sql));
     expect(
       some(
@@ -45,9 +47,10 @@ describe('search warm-up', () => {
       ),
     ).toBe(true); // email, first page
     expect(some(/a\.address ~>~ \$3/)).toBe(true); // email, a next page
-    expect(some(/LIKE \$1\s+ORDER BY \(lower\(c\.first_name\)/)).toBe(true); // name prefix, first page
-    expect(some(/~>=~ \$3/)).toBe(true); // name prefix, a next page
-    expect(some(/FROM customers c WHERE lower\(c\.first_name \|\| ' ' \|\| c\.last_name\) LIKE/)).toBe(true); // substring
+    expect(some(/lower\(c\.last_name\)\) = \$1/)).toBe(true); // name, exact tier
+    expect(some(/lower\(c\.last_name\)\) ~>~ \$3\s+ORDER BY/)).toBe(true); // name prefix, first page
+    expect(some(/~>=~ \$4/)).toBe(true); // name prefix, a next page
+    expect(some(/FROM customers c WHERE translate\(lower\(c\.first_name/)).toBe(true); // substring count
     expect(some(/FROM sites s WHERE lower\(s\.app_name\) LIKE/)).toBe(true); // site name
   });
 
@@ -59,7 +62,7 @@ describe('search warm-up', () => {
       maxQueries: 100,
       stopped: () => ++calls > 10,
     });
-    expect(stopped.queries).toBeLessThan(10);
+    expect(stopped.queries).toBeLessThan(40); // under ten searches of up to four statements; 100 without the stop
     expect(r.sent).toHaveLength(stopped.queries);
 
     const none = recording();

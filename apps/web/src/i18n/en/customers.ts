@@ -21,8 +21,12 @@ export const customers = {
   emailAddress: 'Email Address',
   apiKey: 'API Key',
   siteName: 'Site Name',
+  phoneSearch: 'Phone Number',
+  uidSearch: 'UID',
+  phoneHint:
+    'Digits, with + first for an international number; the first digits find every number starting with them.',
   noMatchName:
-    'No customer matches. Check the spelling, try fewer letters, or search by email address, API key or site name.',
+    'No customer matches. Check the spelling, try fewer letters, or search by email address, phone number, API key or site name.',
   noMatchKey:
     'No customer matches. Check the whole value, or search by another criterion: a name, an email address or a site name.',
   shortTermHint:
@@ -33,9 +37,12 @@ export const customers = {
   search: 'Search',
   clear: 'Clear',
   noCriterion: SEARCH_MESSAGES.noCriterion as string,
-  capped: SEARCH_MESSAGES.capped as string,
+  resultCount: '{n} results',
+  resultCountOne: '1 result',
+  resultCountMore: 'More than {n} results',
   searchNotFound: MESSAGES.searchNotFound as string,
-  searchPrompt: 'Enter a customer name, email address, API key or site name, then press Search.',
+  searchPrompt:
+    'Enter a customer name, email address, API key, site name, phone number or UID, then press Search.',
 
   // Results
   resultsLabel: 'Customers found',

@@ -18,13 +18,15 @@ const LABELS = {
   emailid: 'emailAddress',
   apikey: 'apiKey',
   sitename: 'siteName',
+  phone: 'phoneSearch',
+  uid: 'uidSearch',
   apisecret: 'apiSecret',
 } as const satisfies Record<SearchCriterion, string>;
 
 /** Criteria whose short terms match only the start of the name (the API's prefix rule). */
 const PREFIX_BELOW_MIN = new Set<SearchCriterion>(['customerName', 'sitename']);
 
-/** The four fields of the spec; the API secret is an advanced fifth. */
+/** The four fields of the spec, then phone and UID; the API secret is an advanced option. */
 const MAIN = SEARCH_CRITERIA.filter((c) => c !== 'apisecret');
 
 interface Props {
@@ -63,6 +65,11 @@ export function CustomerSearchForm({ initial, busy, onSearch, onClear }: Props) 
     onClear();
   };
 
+  const hintOf = (criterion: SearchCriterion) => {
+    if (PREFIX_BELOW_MIN.has(criterion)) return t('shortTermHint', { n: SUBSTRING_MIN_LENGTH });
+    return criterion === 'phone' ? t('phoneHint') : undefined;
+  };
+
   const field = (criterion: SearchCriterion) => (
     <FormField
       key={criterion}
@@ -71,10 +78,11 @@ export function CustomerSearchForm({ initial, busy, onSearch, onClear }: Props) 
       label={t(LABELS[criterion])}
       value={form.values[criterion]}
       error={form.shown(criterion)}
-      hint={PREFIX_BELOW_MIN.has(criterion) ? t('shortTermHint', { n: SUBSTRING_MIN_LENGTH }) : undefined}
+      hint={hintOf(criterion)}
       onValueChange={(v) => change(criterion, v)}
       autoComplete="off"
       spellCheck={false}
+      inputMode={criterion === 'phone' ? 'tel' : undefined}
     />
   );
 

@@ -13,12 +13,13 @@ const renderSearch = (path = PATH) =>
     { path: '/manage-customer/view-customer', element: <p>customer view</p> },
   ]);
 
-const found = (n: number, capped = false, from = 0, next = '') => ({
+const found = (n: number, capped = false, from = 0, next = '', total = n) => ({
   body: {
     Data: Array.from({ length: n }, (_, i) => customer(from + i)),
     Criterion: 'customerName' as const,
     Capped: capped,
-    Limit: 200,
+    Limit: 1000,
+    Total: capped ? 1000 : total,
     NextCursor: next,
   },
 });
@@ -27,12 +28,20 @@ const searches = (calls: readonly StubCall[]) =>
 const input = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
 
 describe('customer search form', () => {
-  it('has the four labelled fields, an advanced API secret, and uses one criterion at a time', async () => {
+  it('has the four labelled fields, phone and UID, an advanced API secret, and uses one criterion at a time', async () => {
     stubApi(support, {});
     renderSearch();
     await screen.findByRole('heading', { level: 1, name: 'Search Customer' });
     expect(screen.getByRole('search', { name: 'Search customers' })).toBeTruthy();
-    for (const name of ['Customer Name', 'Email Address', 'API Key', 'Site Name', 'API Secret']) {
+    for (const name of [
+      'Customer Name',
+      'Email Address',
+      'API Key',
+      'Site Name',
+      'Phone Number',
+      'UID',
+      'API Secret',
+    ]) {
       expect(input(name)).toBeTruthy();
     }
     fireEvent.change(input('Customer Name'), { target: { value: 'Ada' } });
@@ -55,7 +64,7 @@ describe('customer search form', () => {
     expect(await screen.findByText(MESSAGES.tableEmpty)).toBeTruthy();
     expect(
       screen.getByText(
-        'No customer matches. Check the spelling, try fewer letters, or search by email address, API key or site name.',
+        'No customer matches. Check the spelling, try fewer letters, or search by email address, phone number, API key or site name.',
       ),
     ).toBeTruthy();
   });
@@ -126,11 +135,12 @@ describe('customer search results', () => {
     expect(router.state.location.state).toEqual({ fromSearch: '?customerName=cust' });
   });
 
-  it('shows 10 rows a page and the capped notice', async () => {
-    stubApi(support, { searchCustomer: () => found(23, true) });
+  it('shows 10 rows a page and "More than 1,000 results" past the count limit', async () => {
+    stubApi(support, { searchCustomer: () => found(23, true, 0, 'c2') });
     renderSearch(`${PATH}?customerName=cust`);
     await screen.findByText('Customer 0');
-    expect((await screen.findByRole('status')).textContent).toBe(SEARCH_MESSAGES.capped);
+    expect((await screen.findByRole('status')).textContent).toBe('More than 1,000 results');
+    expect(screen.getByText('Showing 1–10 of more than 1,000')).toBeTruthy();
     const table = screen.getByRole('table', { name: 'Customers found' });
     expect(within(table).getAllByRole('row')).toHaveLength(11);
     fireEvent.click(screen.getByRole('button', { name: 'Page 3' }));
@@ -141,12 +151,12 @@ describe('customer search results', () => {
   it('asks for the next 50 with the cursor when Next is pressed on the last loaded page', async () => {
     const { calls } = stubApi(support, {
       searchCustomer: ({ url }) =>
-        url.searchParams.get('cursor') === 'c2' ? found(5, false, 50) : found(50, false, 0, 'c2'),
+        url.searchParams.get('cursor') === 'c2' ? found(5, false, 50, '', 55) : found(50, false, 0, 'c2', 55),
     });
     renderSearch(`${PATH}?customerName=cu`);
     await screen.findByText('Customer 0');
     const table = screen.getByRole('table', { name: 'Customers found' });
-    expect(screen.getByText('Showing 1–10 of more than 50')).toBeTruthy();
+    expect(screen.getByText('Showing 1–10 of 55')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Page 5' }));
     expect(searches(calls)).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
@@ -172,11 +182,52 @@ describe('customer search results', () => {
     expect(screen.getByText('Customer 9')).toBeTruthy();
   });
 
-  it('shows no capped notice when every match is listed', async () => {
+  it('says the exact count up to the limit', async () => {
     stubApi(support, { searchCustomer: () => found(3) });
     renderSearch(`${PATH}?customerName=cust`);
     await screen.findByText('Customer 2');
-    expect(screen.queryByText(SEARCH_MESSAGES.capped)).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('3 results');
+    expect(screen.getByText('Showing 1–3 of 3')).toBeTruthy();
+  });
+
+  it("searches by phone number and by UID, and shows the API's refusal of a term that is neither", async () => {
+    const { calls } = stubApi(support, {
+      searchCustomer: ({ url }) =>
+        url.searchParams.get('uid') === 'nope'
+          ? {
+              status: 400,
+              body: {
+                ErrorCode: 900,
+                Description: 'Validation failed.',
+                FieldErrors: [{ Field: 'uid', Message: SEARCH_MESSAGES.badUid }],
+              },
+            }
+          : found(1),
+    });
+    renderSearch();
+    fireEvent.change(await screen.findByLabelText('Phone Number'), { target: { value: '+44 20 7946' } });
+    expect(input('Phone Number').getAttribute('inputmode')).toBe('tel');
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('Customer 0');
+    expect(screen.getByRole('status').textContent).toBe('1 result');
+    expect(searches(calls)[0]!.searchParams.get('phone')).toBe('+44 20 7946');
+    fireEvent.change(input('UID'), { target: { value: '00000000-0000-4000-8000-000000000000' } });
+    expect(input('Phone Number').value).toBe('');
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(searches(calls)).toHaveLength(2));
+    expect(searches(calls)[1]!.searchParams.get('uid')).toBe('00000000-0000-4000-8000-000000000000');
+  });
+
+  it('checks a UID and a phone number before calling the API', async () => {
+    const { calls } = stubApi(support, {});
+    renderSearch();
+    fireEvent.change(await screen.findByLabelText('UID'), { target: { value: '1234' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText(SEARCH_MESSAGES.badUid)).toBeTruthy();
+    fireEvent.change(input('Phone Number'), { target: { value: 'call me' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText(SEARCH_MESSAGES.badPhone)).toBeTruthy();
+    expect(searches(calls)).toHaveLength(0);
   });
 
   it("shows 'Not Found, Please try again with some other information!' for 927", async () => {

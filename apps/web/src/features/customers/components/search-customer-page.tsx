@@ -25,6 +25,12 @@ function searchErrorText(error: unknown, notFound: string): string {
   return errorText(error, MESSAGES.tableFetchError);
 }
 
+/** "205 results"; past the count's limit "More than 1,000 results". */
+function resultCount(t: ReturnType<typeof useT<'customers'>>, total: number, more: boolean): string {
+  if (more) return t('resultCountMore', { n: total.toLocaleString('en-US') });
+  return total === 1 ? t('resultCountOne') : t('resultCount', { n: total.toLocaleString('en-US') });
+}
+
 /**
  * /manage-customer/search-customer: search by one criterion, results 10 a page, fetched 50 at a
  * time (Next on the last loaded page fetches the next 50). The search lives
@@ -39,7 +45,7 @@ export default function SearchCustomerPage() {
   const result = useCustomerSearch(search);
   const searchKey = search ? `${search.criterion}:${search.term}` : '';
   const rows = useMemo(() => result.data?.pages.flatMap((p) => p.Data), [result.data]);
-  const capped = result.data?.pages[0]?.Capped ?? false;
+  const first = result.data?.pages[0];
   const loadingFirst = result.isFetching && !result.isFetchingNextPage;
 
   const onSearch = (next: CustomerSearch) => {
@@ -91,9 +97,9 @@ export default function SearchCustomerPage() {
       <div className="search-results">
         {search ? (
           <>
-            {capped ? (
-              <p className="notice notice-info" role="status">
-                {t('capped')}
+            {first && first.Data.length > 0 ? (
+              <p className="muted" role="status">
+                {resultCount(t, first.Total, first.Capped)}
               </p>
             ) : null}
             <DataTable
@@ -109,6 +115,7 @@ export default function SearchCustomerPage() {
                   : undefined
               }
               pageSize={CUSTOMER_TABLE_PAGE_SIZE}
+              total={first ? { count: first.Total, more: first.Capped } : undefined}
               more={
                 result.hasNextPage
                   ? { load: () => result.fetchNextPage(), loading: result.isFetchingNextPage }
