@@ -243,6 +243,22 @@ describe('GET /admin/impersonation/requests, paged in SQL', () => {
       expect(e.Description).toBe('cursor is not a cursor of this list.');
       expect(e.FieldErrors?.[0]?.Field).toBe('cursor');
     }
+    // parts that look right but are no instant or no bigint
+    const key = (at: string, id: string) =>
+      Buffer.from(`r1|${NOW.getTime()}|D|${at}|${id}`).toString('base64url');
+    for (const cursor of [
+      key('2026-13-45 99:00:00+00', '5'),
+      key('2026-02-30 10:00:00+00', '5'),
+      key('2026-01-15 10:00:00+00', '99999999999999999999'),
+    ])
+      expect((await refused({ cursor })).Description).toBe('cursor is not a cursor of this list.');
+    expect(
+      (
+        await get<Wire>(boss, '/admin/impersonation/requests', {
+          cursor: key('2026-01-15 10:00:00.5+00', '9'),
+        })
+      ).Data.length,
+    ).toBeGreaterThan(0);
     // a log cursor is not a request cursor
     const logPage = await get<LogWire>(boss, '/admin/impersonation/logs', { limit: '1' });
     expect((await refused({ cursor: logPage.NextCursor! })).Description).toBe(

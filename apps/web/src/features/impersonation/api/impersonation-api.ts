@@ -9,6 +9,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { callApi } from '../../../lib/api-client.ts';
 
 export type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
@@ -50,7 +51,8 @@ export const readRequest = async (
 
 /**
  * GET /admin/impersonation/requests?status=: in the server's order (pending and active first),
- * a page at a time; `rows` are the pages read so far, `more` reads the next (the table's Next).
+ * a page at a time; `rows` are the pages read so far, `list.fetchNextPage` reads the next (the
+ * table's Next).
  */
 export function useRequests(status: DisplayStatus | undefined, enabled = true) {
   const list = useInfiniteQuery({
@@ -60,7 +62,8 @@ export function useRequests(status: DisplayStatus | undefined, enabled = true) {
     getNextPageParam: (last: RequestPage) => last.NextCursor ?? undefined,
     enabled,
   });
-  return { list, rows: list.data?.pages.flatMap((p) => p.Data) };
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.Data), [list.data]);
+  return { list, rows };
 }
 
 /** One request, for a log entry's popup: asked for by Id, not looked for in the list. */
@@ -108,7 +111,8 @@ export function useLogs(status: DisplayStatus | undefined, enabled = true) {
     getNextPageParam: (last: LogPage) => last.NextCursor ?? undefined,
     enabled,
   });
-  return { list, rows: list.data?.pages.flatMap((p): LogEntry[] => p.Data) };
+  const rows = useMemo(() => list.data?.pages.flatMap((p): LogEntry[] => p.Data), [list.data]);
+  return { list, rows };
 }
 
 /** GET /admin/customer/roles; a failure toasts 'Unable to fetch customer roles. Please try again.'. */
