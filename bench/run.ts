@@ -3,6 +3,7 @@ import { benchApiLoad } from './api-load.bench.ts';
 import { benchAuditTrail } from './audit-trail.bench.ts';
 import { benchAuthLatency } from './auth-latency.bench.ts';
 import { benchHostileMix } from './hostile-mix.bench.ts';
+import { benchImpersonationLists } from './impersonation-lists.bench.ts';
 import { benchPageLoad } from './page-load.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchSignInBundle } from './sign-in-bundle.bench.ts';
@@ -18,6 +19,7 @@ const benches: Record<string, () => Promise<void>> = {
   search: benchSearch,
   load: benchApiLoad,
   audit: benchAuditTrail,
+  impersonation: benchImpersonationLists,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -97,19 +97,35 @@ describe('impersonation decisions', () => {
 
   /** The request as the console lists it to a SuperAdmin; undefined once deleted. */
   async function shown(id: number) {
-    const r = await t.call({ method: 'GET', url: '/admin/impersonation/requests', session: boss });
+    const r = await t.call({
+      method: 'GET',
+      url: '/admin/impersonation/requests',
+      session: boss,
+      query: { requestId: String(id) },
+    });
     expect(r.statusCode).toBe(200);
     return r.json().Data.find((x: { Id: number }) => x.Id === id);
   }
-  /** The request's events in the impersonation log, oldest first, as the Logs screen reads them. */
+  /** The request's events in the impersonation log, oldest first, as the Logs screen pages through them. */
   async function events(id: number): Promise<string[]> {
-    const r = await t.call({ method: 'GET', url: '/admin/impersonation/logs', session: boss });
-    expect(r.statusCode).toBe(200);
-    return r
-      .json()
-      .Data.filter((x: { RequestId: number }) => x.RequestId === id)
+    const all: Array<{ RequestId: number; Event: string; Actor: string | null }> = [];
+    let cursor: string | null = null;
+    do {
+      const r = await t.call({
+        method: 'GET',
+        url: '/admin/impersonation/logs',
+        session: boss,
+        query: { limit: '200', ...(cursor ? { cursor } : {}) },
+      });
+      expect(r.statusCode).toBe(200);
+      all.push(...r.json().Data);
+      cursor = r.json().NextCursor;
+      // older pages hold only older requests' steps once this request's first step is read
+    } while (cursor && !all.some((x) => x.RequestId === id && x.Event === 'request'));
+    return all
+      .filter((x) => x.RequestId === id)
       .reverse()
-      .map((x: { Event: string; Actor: string | null }) => `${x.Event} ${x.Actor}`);
+      .map((x) => `${x.Event} ${x.Actor}`);
   }
   const minutesGranted = (row: { Action: { ExpiresAt: string; ActionTakenAt: string } }) =>
     (Date.parse(row.Action.ExpiresAt) - Date.parse(row.Action.ActionTakenAt)) / 60_000;

@@ -70,6 +70,7 @@ import {
   consentQuery,
   createImpersonationBody,
   customerRequestBody,
+  customerRequestsQuery,
   editImpersonationBody,
   impersonationActionBody,
   impersonationActionQuery,
@@ -602,7 +603,7 @@ const DETAILS = {
   },
   impersonationList: {
     summary:
-      'Requests the caller made or is assigned (SuperAdmins: all), pending and unexpired approved first; optional status filter (Expired is derived).',
+      'Requests the caller made or is assigned (SuperAdmins: all), pending and unexpired approved first, then by the newest action or change; optional status filter (Expired is derived), site (appId) or request (requestId). 50 a page (limit: 1 to 200); pass NextCursor as cursor for the next page, read as of the first.',
     tag: 'Impersonation',
     query: statusQuery,
     responses: { 200: impersonationListResponse, ...errors(400, 401, 403) },
@@ -649,7 +650,8 @@ const DETAILS = {
     responses: { 200: approversResponse, ...errors(401, 403) },
   },
   impersonationLogs: {
-    summary: 'Every step of every impersonation request, newest first; optional status filter.',
+    summary:
+      'Every step of every impersonation request, newest first; optional status filter. 50 a page (limit: 1 to 200); pass NextCursor as cursor for older entries.',
     tag: 'Impersonation',
     query: logStatusQuery,
     responses: { 200: impersonationLogsResponse, ...errors(400, 401, 403) },
@@ -675,9 +677,11 @@ const DETAILS = {
     responses: { 200: auditSigningKeyResponse, ...errors(401, 403) },
   },
   customerRequestsList: {
-    summary: 'Requests opened on behalf of customers who asked for help, by modified date, newest first.',
+    summary:
+      'Requests opened on behalf of customers who asked for help, by modified date, newest first. 50 a page (limit: 1 to 200); pass NextCursor as cursor for the next page.',
     tag: 'Impersonation',
-    responses: { 200: impersonationListResponse, ...errors(401, 403) },
+    query: customerRequestsQuery,
+    responses: { 200: impersonationListResponse, ...errors(400, 401, 403) },
   },
   customerRequestsCreate: {
     summary:

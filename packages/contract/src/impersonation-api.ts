@@ -82,7 +82,43 @@ export const takenRolesResponse = z.object({
   Data: z.object({ AppId: z.number().int(), Roles: z.array(z.string()) }),
 });
 
-export const statusQuery = z.object({ status: z.enum(DISPLAY_STATUSES).optional() });
+/** Rows a list page holds unless `limit` says otherwise, and the most it may say. */
+export const IMPERSONATION_LIST_PAGE_SIZE = 50;
+const IMPERSONATION_LIST_PAGE_MAX = 200;
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${IMPERSONATION_LIST_PAGE_MAX}.`;
+const CURSOR_MESSAGE = 'cursor is not a cursor of this list.';
+/** Keyset paging of the impersonation lists, as GET /admin/audit/events pages. */
+const pageShape = {
+  /** NextCursor of the previous page, as answered. */
+  cursor: z
+    .string()
+    .max(200, CURSOR_MESSAGE)
+    .regex(/^[A-Za-z0-9_-]+$/, CURSOR_MESSAGE)
+    .optional(),
+  limit: z.coerce
+    .number({ error: LIMIT_MESSAGE })
+    .int(LIMIT_MESSAGE)
+    .min(1, LIMIT_MESSAGE)
+    .max(IMPERSONATION_LIST_PAGE_MAX, LIMIT_MESSAGE)
+    .optional(),
+};
+const idFilter = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a positive number.` })
+    .int(`${name} must be a positive number.`)
+    .positive(`${name} must be a positive number.`)
+    .max(Number.MAX_SAFE_INTEGER, `${name} must be a positive number.`)
+    .optional();
+
+/** GET /admin/impersonation/requests: the spec's status filter, a page, and one site or request. */
+export const statusQuery = z.object({
+  status: z.enum(DISPLAY_STATUSES).optional(),
+  ...pageShape,
+  appId: idFilter('appId'),
+  requestId: idFilter('requestId'),
+});
+/** GET /admin/impersonation/customer/requests: a page. */
+export const customerRequestsQuery = z.object(pageShape);
 
 /** PUT /admin/impersonation/request?requestId=: the requester edits a pending request. */
 export const editImpersonationBody = z.object({
@@ -115,7 +151,12 @@ export const impersonationActionBody = z.discriminatedUnion('Status', [
   }),
 ]);
 
-export const impersonationListResponse = z.object({ Data: z.array(impersonationRequest) });
+/** Pass as `cursor` for the next page; null on the last page. */
+const nextCursor = z.string().nullable();
+export const impersonationListResponse = z.object({
+  Data: z.array(impersonationRequest),
+  NextCursor: nextCursor,
+});
 export const impersonationOneResponse = z.object({ Data: impersonationRequest });
 /** The update response of spec section 7. */
 export const impersonationActionResponse = z.object({
@@ -152,8 +193,11 @@ const impersonationLogEntry = z.object({
   LastModified: isoDate,
   Details: z.record(z.string(), z.unknown()),
 });
-export const impersonationLogsResponse = z.object({ Data: z.array(impersonationLogEntry) });
-export const logStatusQuery = z.object({ status: z.enum(LOG_STATUSES).optional() });
+export const impersonationLogsResponse = z.object({
+  Data: z.array(impersonationLogEntry),
+  NextCursor: nextCursor,
+});
+export const logStatusQuery = z.object({ status: z.enum(LOG_STATUSES).optional(), ...pageShape });
 
 /**
  * POST /admin/impersonation/customer/requests: a customer asks for help themselves, authenticated

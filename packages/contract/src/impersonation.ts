@@ -93,10 +93,13 @@ const isDurationValid = (minutes: number): boolean =>
   minutes >= IMPERSONATION_DURATION_MIN_MINUTES &&
   minutes <= IMPERSONATION_DURATION_MAX_MINUTES;
 
-const isExpired = (s: RequestState, now: number): boolean =>
+/** What the display status depends on: the stored status and the expiry. */
+type Expiring = Pick<RequestState, 'status' | 'expiresAt'>;
+
+const isExpired = (s: Expiring, now: number): boolean =>
   s.status === 'Approved' && s.expiresAt !== null && now >= s.expiresAt;
 
-export function displayStatus(s: RequestState, now: number): DisplayStatus {
+export function displayStatus(s: Expiring, now: number): DisplayStatus {
   return isExpired(s, now) ? 'Expired' : s.status;
 }
 

@@ -7,6 +7,7 @@ import {
 } from '@sac/contract/audit';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { countTrail, lastTrailId, readTrail, type TrailKey } from './audit.repo.ts';
 import { exportSigningKey, GENESIS, signSeal } from './audit-chain.ts';
@@ -15,27 +16,22 @@ import { fileHeader, fileRow, fileSeal } from './audit-file.ts';
 /** Rows an export reads per query: large enough to stream fast, small enough to interleave. */
 const EXPORT_BATCH = 2000;
 
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
-const encodeCursor = (k: TrailKey): string => Buffer.from(`${k.at}|${k.id}`, 'utf8').toString('base64url');
-function decodeCursor(cursor: string): TrailKey {
-  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !at || !id || !PG_TIMESTAMP.test(at) || !/^\d{1,19}$/.test(id)) {
-    const message = 'cursor is not a cursor of this list.';
-    throw new AppError('validation', message, [{ Field: 'cursor', Message: message }]);
-  }
-  return { at, id };
+const cursorOf = (k: TrailKey): string => encodeCursor([k.at, k.id]);
+function keyOf(cursor: string): TrailKey {
+  const [at, id] = decodeCursor(cursor, [PG_TIMESTAMP, DIGITS]);
+  return { at: at!, id: id! };
 }
 
 /** One page of the trail, newest first. */
 export async function listTrail(ctx: AppContext, f: AuditFilters & { cursor?: string }) {
   const { cursor, ...filters } = f;
-  const after = cursor ? decodeCursor(cursor) : undefined;
+  const after = cursor ? keyOf(cursor) : undefined;
   const page = await readTrail(ctx.db, filters, { after, limit: AUDIT_PAGE_SIZE + 1, order: 'newest' });
   // One row more than a page tells whether an older page exists.
   const more = page.events.length > AUDIT_PAGE_SIZE;
   return {
     Data: page.events.slice(0, AUDIT_PAGE_SIZE),
-    NextCursor: more ? encodeCursor(page.keys[AUDIT_PAGE_SIZE - 1]!) : null,
+    NextCursor: more ? cursorOf(page.keys[AUDIT_PAGE_SIZE - 1]!) : null,
   };
 }
 

@@ -10,6 +10,7 @@ import {
   type customerRequestBody,
   type editImpersonationBody,
   formatExpiry,
+  IMPERSONATION_LIST_PAGE_SIZE,
   type impersonationActionBody,
   IMPERSONATION_MESSAGES as M,
 } from '@sac/contract/impersonation-api';
@@ -19,6 +20,7 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
+import { badCursor, DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { approverStanding, findStaffByEmail } from '../auth/staff.service.ts';
@@ -36,9 +38,10 @@ import {
   findRequestSite,
   findRequestSiteByKey,
   insertRequest,
-  listRequests,
+  type ListedRequestRow,
   logEntries,
   logEvent,
+  pageRequests,
   type RequestRow,
   type RequestSite,
   recordHolder,
@@ -48,14 +51,7 @@ import {
   superAdminEmails,
   superAdmins,
 } from './impersonation.repo.ts';
-import {
-  actionOut,
-  type DisplayStatus,
-  type LogStatus,
-  logEntryOut,
-  orderForList,
-  toWire,
-} from './impersonation.wire.ts';
+import { actionOut, type DisplayStatus, type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
 import { issueConsentLink } from './impersonation-consent.service.ts';
 import { issueSiteAccessLink } from './site-access.service.ts';
 import { refuse } from './transition-refusal.ts';
@@ -263,20 +259,72 @@ export async function customerRequest(
   return { Data: toWire(row!, now), Message: M.customerRequested(id, site.app_name) };
 }
 
+/** The groups of the request list in spec section 4's order: live first, then the rest. */
+const LIST_GROUPS = [
+  { tag: 'L', statuses: ['Pending', 'Approved'] },
+  { tag: 'D', statuses: ['Rejected', 'Revoked', 'Expired'] },
+] as const satisfies ReadonlyArray<{ tag: string; statuses: readonly DisplayStatus[] }>;
+/** A customers' list is one group by modified date. */
+const CUSTOMER_GROUP = { tag: 'C', statuses: [] } as const;
+
+/**
+ * A list cursor: kind, the instant the list is read at (its first page's: a grant expiring while
+ * one pages neither repeats nor goes missing), the group, the last row's key and Id.
+ */
+function requestCursorOf(cursor: string, now: Date, customerOnly: boolean) {
+  const [, asOf, group, key, id] = decodeCursor(cursor, [
+    /^r1$/,
+    /^\d{1,15}$/,
+    customerOnly ? /^C$/ : /^[LD]$/,
+    PG_TIMESTAMP,
+    DIGITS,
+  ]);
+  if (Number(asOf) > now.getTime()) badCursor();
+  return { asOf: new Date(Number(asOf)), group: group!, after: { key: key!, id: id! } };
+}
+
+/**
+ * GET /admin/impersonation/requests (and the customers' list): one page in spec section 4's order,
+ * filtered and ordered in SQL, with the cursor of the next. Visibility: approvers see every
+ * request; anyone else those they made or are assigned.
+ */
 export async function list(
   ctx: AppContext,
   viewer: StaffSession,
-  status: DisplayStatus | undefined,
+  q: { status?: DisplayStatus; cursor?: string; limit?: number; appId?: number; requestId?: number },
   customerOnly = false,
 ) {
   const now = ctx.clock.now();
-  const rows = await listRequests(ctx.db, {
-    visibleTo: viewer.permissions.has('impersonation.approve') ? undefined : viewer.email,
-    customerOnly,
-  });
-  let data = rows.map((r) => toWire(r, now));
-  if (status) data = data.filter((x) => x.Action.Status === status);
-  return { Data: customerOnly ? data : orderForList(data) };
+  const limit = q.limit ?? IMPERSONATION_LIST_PAGE_SIZE;
+  const from = q.cursor ? requestCursorOf(q.cursor, now, customerOnly) : undefined;
+  const asOf = from?.asOf ?? now;
+  const groups = customerOnly ? [CUSTOMER_GROUP] : LIST_GROUPS;
+  const start = from ? groups.findIndex((g) => g.tag === from.group) : 0;
+  const rows: Array<{ row: ListedRequestRow; group: string }> = [];
+  // One row more than a page tells whether a next page exists; a group continues into the next.
+  for (const g of groups.slice(start)) {
+    if (rows.length > limit) break;
+    const statuses = g.statuses.filter((s) => !q.status || s === q.status);
+    if (!customerOnly && statuses.length === 0) continue;
+    const got = await pageRequests(ctx.db, {
+      now: asOf,
+      statuses,
+      visibleTo: viewer.permissions.has('impersonation.approve') ? undefined : viewer.email,
+      customerOnly,
+      appId: q.appId,
+      requestId: q.requestId,
+      after: from && g.tag === from.group ? from.after : undefined,
+      limit: limit + 1 - rows.length,
+    });
+    rows.push(...got.map((row) => ({ row, group: g.tag })));
+  }
+  const last = rows.length > limit ? rows[limit - 1]! : undefined;
+  return {
+    Data: rows.slice(0, limit).map((r) => toWire(r.row, asOf)),
+    NextCursor: last
+      ? encodeCursor(['r1', String(asOf.getTime()), last.group, last.row.list_key, String(last.row.id)])
+      : null,
+  };
 }
 
 /** Separation of duties: a new SuperAdmin approves only once the cool-down since the promotion has passed. */
@@ -512,7 +560,6 @@ export async function act(
   };
 }
 
-/** The impersonation log, newest first; an approved request past its expiry reads Expired. */
 /**
  * The roles other live requests of a site hold, for the request and edit forms of anyone who may
  * request impersonation: the same rule the create and edit calls enforce (945), told up front.
@@ -522,11 +569,24 @@ export async function takenRoles(ctx: AppContext, appId: number, exceptId: numbe
   return { Data: { AppId: appId, Roles: roles.sort() } };
 }
 
-export async function logs(ctx: AppContext, status: LogStatus | undefined) {
+/** GET /admin/impersonation/logs: a page of the log, newest first, filtered in SQL, read as of the first page. */
+export async function logs(ctx: AppContext, q: { status?: LogStatus; cursor?: string; limit?: number }) {
   const now = ctx.clock.now();
-  let data = (await logEntries(ctx.db)).map((x) => logEntryOut(x, now));
-  if (status) data = data.filter((x) => x.Status === status);
-  return { Data: data };
+  const limit = q.limit ?? IMPERSONATION_LIST_PAGE_SIZE;
+  let asOf = now;
+  let before: string | undefined;
+  if (q.cursor) {
+    const [, at, id] = decodeCursor(q.cursor, [/^l1$/, /^\d{1,15}$/, DIGITS]);
+    if (Number(at) > now.getTime()) badCursor();
+    asOf = new Date(Number(at));
+    before = id;
+  }
+  const rows = await logEntries(ctx.db, { now: asOf, status: q.status, before, limit: limit + 1 });
+  const last = rows.length > limit ? rows[limit - 1]! : undefined;
+  return {
+    Data: rows.slice(0, limit).map((x) => logEntryOut(x, asOf)),
+    NextCursor: last ? encodeCursor(['l1', String(asOf.getTime()), String(last.id)]) : null,
+  };
 }
 
 /**

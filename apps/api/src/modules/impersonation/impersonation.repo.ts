@@ -1,7 +1,10 @@
 import type { ImpersonationStep } from '@sac/contract/audit';
-import type { Priority, RequestState, StoredStatus } from '@sac/contract/impersonation';
+import type { DisplayStatus, Priority, RequestState, StoredStatus } from '@sac/contract/impersonation';
+import type { LOG_STATUSES } from '@sac/contract/impersonation-api';
 import type { Queryable } from '../../db/db.ts';
 import { currentRequest } from '../../lib/request-context.ts';
+
+type LogStatus = (typeof LOG_STATUSES)[number];
 
 export interface RequestRow {
   id: number;
@@ -61,21 +64,93 @@ export async function requestsOfSite(db: Queryable, appId: number): Promise<Requ
   return r.rows;
 }
 
-export async function listRequests(
-  db: Queryable,
-  filter: { visibleTo?: string; customerOnly?: boolean },
-): Promise<RequestRow[]> {
-  const where = ['r.deleted_at IS NULL'];
-  const params: unknown[] = [];
-  if (filter.visibleTo) {
-    params.push(filter.visibleTo);
-    where.push(
-      `(lower(r.initiator_email) = lower($${params.length}) OR $${params.length} = ANY(r.assignees))`,
-    );
+/**
+ * Whether request row `r` shows display status `status` at the instant `now` (SQL text of both):
+ * spec section 4's rule, Expired once an approval's ExpiresAt has passed, as the contract's
+ * `displayStatus` states it for toWire (impersonation-lists.test.ts holds the two equal). Written
+ * as plain conditions on the stored status and the expiry, which the planner can estimate and
+ * the list's indexes answer; a filter uses it, so a row is filtered by the status it shows.
+ * `now` gives the instant's SQL when the status depends on it (a parameter is bound only if used).
+ */
+export function displayStatusIs(r: string, now: () => string, status: DisplayStatus): string {
+  switch (status) {
+    // An approval always has its expiry (a CHECK since migration 0037), so no `IS NULL` branch:
+    // with one, the planner counted every unapproved row's null and walked all approvals.
+    case 'Expired':
+      return `(${r}.status = 'Approved' AND ${r}.expires_at <= ${now()})`;
+    case 'Approved':
+      return `(${r}.status = 'Approved' AND ${r}.expires_at > ${now()})`;
+    default:
+      return `${r}.status = '${status satisfies StoredStatus}'`;
   }
-  if (filter.customerOnly) where.push('r.is_customer_request');
-  const r = await db.query<RequestRow>(
-    `SELECT ${COLUMNS} ${FROM} WHERE ${where.join(' AND ')} ORDER BY r.modified_at DESC, r.id DESC LIMIT 2000`,
+}
+
+/** The list's key after the stored status: the newest action or change (impersonation_requests_list_idx). */
+const LAST_CHANGE = 'COALESCE(r.action_taken_at, r.modified_at)';
+
+export interface ListedRequestRow extends RequestRow {
+  /** The row's order key as PostgreSQL writes it, microseconds kept (a cursor carries it). */
+  list_key: string;
+}
+
+/**
+ * One slice of the request list, in its order, after the key `after`: the requests (not deleted)
+ * showing one of `statuses` at `now`, each status read off the list index through its stored
+ * status, merged newest first by the last action or change, then Id (customers' own requests:
+ * by modified date). Visibility is the caller's: requests they made or are assigned.
+ */
+export async function pageRequests(
+  db: Queryable,
+  q: {
+    now: Date;
+    statuses: readonly DisplayStatus[];
+    visibleTo?: string;
+    customerOnly?: boolean;
+    appId?: number;
+    requestId?: number;
+    after?: { key: string; id: string };
+    limit: number;
+  },
+): Promise<ListedRequestRow[]> {
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  let nowSql: string | undefined;
+  const now = () => (nowSql ??= `${p(q.now)}::timestamptz`);
+  const where = ['r.deleted_at IS NULL'];
+  // What the viewer may see: what they asked for, or (the rest) what they are assigned. Two
+  // disjoint walks, each on its own index, rather than one filter over every request. `@>` is
+  // `= ANY` for arrays without nulls, and the form the GIN index answers.
+  let visible = [''];
+  if (q.visibleTo) {
+    const v = p(q.visibleTo);
+    const asked = `lower(r.initiator_email) = lower(${v})`;
+    visible = [` AND ${asked}`, ` AND r.assignees @> ARRAY[${v}::text] AND NOT ${asked}`];
+  }
+  if (q.customerOnly) where.push('r.is_customer_request');
+  if (q.appId !== undefined) where.push(`r.app_id = ${p(q.appId)}`);
+  if (q.requestId !== undefined) where.push(`r.id = ${p(q.requestId)}`);
+  const key = q.customerOnly ? 'r.modified_at' : LAST_CHANGE;
+  if (q.after) where.push(`(${key}, r.id) < (${p(q.after.key)}::timestamptz, ${p(q.after.id)}::bigint)`);
+  const limit = p(q.limit);
+  const keys = `SELECT r.id, ${key} AS list_at FROM impersonation_requests r`;
+  const order = `ORDER BY ${key} DESC, r.id DESC LIMIT ${limit}`;
+  // One branch per status (and visibility), each walking the index of its stored status in order;
+  // a customer's list is one walk by modified date. Merged and cut to the page before the page's rows are
+  // joined to their sites: joined first, the planner would join every candidate.
+  const shown = q.customerOnly ? [''] : q.statuses.map((s) => ` AND ${displayStatusIs('r', now, s)}`);
+  const branches = shown.flatMap((status) =>
+    visible.map((v) => `(${keys} WHERE ${where.join(' AND ')}${status}${v} ${order})`),
+  );
+  if (branches.length === 0) return [];
+  const r = await db.query<ListedRequestRow>(
+    `SELECT ${COLUMNS}, page.list_at::text AS list_key
+     FROM (SELECT * FROM (${branches.join(' UNION ALL ')}) x ORDER BY list_at DESC, id DESC LIMIT ${limit}) page
+     JOIN impersonation_requests r ON r.id = page.id JOIN sites s ON s.app_id = r.app_id
+     JOIN customers o ON o.uid = s.owner_uid
+     ORDER BY page.list_at DESC, page.id DESC`,
     params,
   );
   return r.rows;
@@ -277,18 +352,54 @@ export interface LogEntryRow {
   at: Date;
   details: Record<string, unknown>;
   expires_at: Date | null;
-  current_status: string;
+  current_status: StoredStatus;
   /** Whether this is the request's newest entry. */
   latest: boolean;
 }
 
-/** The newest 1,000 entries of the impersonation log, with their requests' current state. */
-export async function logEntries(db: Queryable): Promise<LogEntryRow[]> {
+/** The newest step of an expired grant, which reads Expired whatever the step's own status. */
+const expiredStep = (now: string) =>
+  `(l.id = r.last_log_id AND ${displayStatusIs('r', () => now, 'Expired')})`;
+
+/**
+ * A page of the impersonation log, newest first, before entry `before`, showing `status` at `now`
+ * if given. Each filter walks an index in order: the log's by status, or for Expired the approved
+ * requests' newest entries (last_log_id, kept by a trigger).
+ */
+export async function logEntries(
+  db: Queryable,
+  q: { now: Date; status?: LogStatus; before?: string; limit: number },
+): Promise<LogEntryRow[]> {
+  const params: unknown[] = [q.limit];
+  const where: string[] = [];
+  const expired = q.status === 'Expired';
+  // Expired entries are the approved requests' newest ones, found and ordered through the request.
+  const id = expired ? 'r.last_log_id' : 'l.id';
+  if (q.status) {
+    params.push(q.now);
+    if (!expired) params.push(q.status);
+    where.push(
+      expired ? expiredStep('$2::timestamptz') : `l.status = $3 AND NOT ${expiredStep('$2::timestamptz')}`,
+    );
+  }
+  if (q.before) {
+    params.push(q.before);
+    // on both sides of l.id = r.last_log_id: the planner does not carry a range across it
+    where.push(`${id} < $${params.length}::bigint`);
+    if (expired) where.push(`l.id < $${params.length}::bigint`);
+  }
+  // The page is cut from the log (and its requests, for the status) before it is joined to sites.
   const r = await db.query<LogEntryRow>(
-    `SELECT l.id, l.request_id, s.app_name, l.status, l.event, l.actor, l.at, l.details, r.expires_at, r.status AS current_status,
-       l.id = max(l.id) OVER (PARTITION BY l.request_id) AS latest
-     FROM impersonation_log l JOIN impersonation_requests r ON r.id = l.request_id JOIN sites s ON s.app_id = r.app_id
-     ORDER BY l.id DESC LIMIT 1000`,
+    `SELECT l.id, l.request_id, s.app_name, l.status, l.event, l.actor, l.at, l.details, r.expires_at,
+       r.status AS current_status, l.id = r.last_log_id AS latest
+     FROM (SELECT ${id} AS id
+           FROM ${expired ? 'impersonation_requests r JOIN impersonation_log l ON l.id = r.last_log_id' : 'impersonation_log l JOIN impersonation_requests r ON r.id = l.request_id'}
+           ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+           ORDER BY ${id} DESC LIMIT $1) page
+     JOIN impersonation_log l ON l.id = page.id JOIN impersonation_requests r ON r.id = l.request_id
+     JOIN sites s ON s.app_id = r.app_id
+     ORDER BY l.id DESC`,
+    params,
   );
   return r.rows;
 }

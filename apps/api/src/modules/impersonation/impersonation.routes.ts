@@ -17,7 +17,7 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   registerEndpoint(app, ctx, ENDPOINTS.impersonationCreate, (c) =>
     imp.create(ctx, c, signedIn(c), c.body, originOf(c.request.headers)),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => imp.list(ctx, signedIn(c), c.query.status));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => imp.list(ctx, signedIn(c), c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationApprovers, () => imp.approvers(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationTakenRoles, (c) =>
     imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
@@ -31,9 +31,9 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   registerEndpoint(app, ctx, ENDPOINTS.impersonationAction, (c) =>
     imp.act(ctx, c, signedIn(c), c.query.requestId, c.query.revokeAction, c.body),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => imp.logs(ctx, c.query.status));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => imp.logs(ctx, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.customerRequestsList, (c) =>
-    imp.list(ctx, signedIn(c), undefined, true),
+    imp.list(ctx, signedIn(c), c.query, true),
   );
   registerEndpoint(app, ctx, ENDPOINTS.customerRequestsCreate, (c) =>
     imp.customerRequest(

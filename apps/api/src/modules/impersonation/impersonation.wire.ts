@@ -42,15 +42,6 @@ export function toWire(r: RequestRow, now: Date) {
 
 export type WireRequest = ReturnType<typeof toWire>;
 
-/** Spec section 4: pending and unexpired approved first, then by the newest action or change. */
-export function orderForList(rows: WireRequest[]) {
-  const live = (x: WireRequest) => x.Action.Status === 'Pending' || x.Action.Status === 'Approved';
-  const last = (x: WireRequest) => x.Action.ActionTakenAt ?? x.Request.RequestModifiedDate;
-  return [...rows].sort(
-    (a, b) => Number(live(b)) - Number(live(a)) || last(b).localeCompare(last(a)) || b.Id - a.Id,
-  );
-}
-
 /** The answer's Data of an approval, rejection or revocation. */
 export function actionOut(w: WireRequest) {
   return {
@@ -64,10 +55,11 @@ export function actionOut(w: WireRequest) {
   };
 }
 
-/** A log entry; the newest entry of an approved request past its expiry reads Expired. */
+/** A log entry; the newest entry of an approved request past its expiry reads Expired (as the log's filter says: expiredStep). */
 export function logEntryOut(x: LogEntryRow, now: Date) {
+  const expiresAt = x.expires_at === null ? null : new Date(x.expires_at).getTime();
   const expired =
-    x.latest && x.current_status === 'Approved' && x.expires_at !== null && new Date(x.expires_at) <= now;
+    x.latest && displayStatus({ status: x.current_status, expiresAt }, now.getTime()) === 'Expired';
   return {
     Id: Number(x.id),
     RequestId: Number(x.request_id),

@@ -1,7 +1,15 @@
 import type { BodyOf, QueryOf, ResponseOf } from '@sac/contract/endpoints';
 import type { DISPLAY_STATUSES, ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { MESSAGES } from '@sac/contract/messages';
-import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type InfiniteData,
+  type QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { callApi } from '../../../lib/api-client.ts';
 
 export type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
@@ -26,21 +34,53 @@ export const impersonationKeys = {
     [...impersonationKeys.all, 'taken-roles', appId, exceptId ?? 'none'] as const,
 };
 
-/** GET /admin/impersonation/requests?status=: in the server's order (pending and active first). */
-export const readRequests = async (
-  status: DisplayStatus | undefined,
-  signal?: AbortSignal,
-): Promise<ImpersonationRequest[]> =>
-  (await callApi('impersonationList', { query: status ? { status } : {}, signal })).Data;
+type RequestPage = ResponseOf<'impersonationList'>;
+type LogPage = ResponseOf<'impersonationLogs'>;
+type RequestFilter = Omit<QueryOf<'impersonationList'>, 'cursor' | 'limit'>;
 
-const requestsQuery = (status: DisplayStatus | undefined) =>
-  queryOptions({
+/** GET /admin/impersonation/requests?...: one page (the first, or after `cursor`). */
+const readRequestPage = (query: RequestFilter, cursor: string | undefined, signal?: AbortSignal) =>
+  callApi('impersonationList', { query: { ...query, ...(cursor ? { cursor } : {}) }, signal });
+
+/** One request by Id, as the viewer may see it (undefined when they may not, or it is gone). */
+export const readRequest = async (
+  id: number,
+  signal?: AbortSignal,
+): Promise<ImpersonationRequest | undefined> =>
+  (await readRequestPage({ requestId: id }, undefined, signal)).Data[0];
+
+/**
+ * GET /admin/impersonation/requests?status=: in the server's order (pending and active first),
+ * a page at a time; `rows` are the pages read so far, `list.fetchNextPage` reads the next (the
+ * table's Next).
+ */
+export function useRequests(status: DisplayStatus | undefined, enabled = true) {
+  const list = useInfiniteQuery({
     queryKey: impersonationKeys.requests(status),
-    queryFn: ({ signal }) => readRequests(status, signal),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) => readRequestPage(status ? { status } : {}, pageParam, signal),
+    getNextPageParam: (last: RequestPage) => last.NextCursor ?? undefined,
+    enabled,
+  });
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.Data), [list.data]);
+  return { list, rows };
+}
+
+/** One request, for a log entry's popup: asked for by Id, not looked for in the list. */
+export const useRequest = (id: number | undefined, enabled: boolean) =>
+  useQuery({
+    queryKey: [...impersonationKeys.requestLists(), 'one', id ?? 0] as const,
+    queryFn: ({ signal }) => readRequest(id!, signal).then((r) => r ?? null),
+    enabled: enabled && id !== undefined,
   });
 
-export const useRequests = (status: DisplayStatus | undefined, enabled = true) =>
-  useQuery({ ...requestsQuery(status), enabled });
+/** The viewer's pending requests on one site (a role is in one live request a site, so one page holds them). */
+export const usePendingOnSite = (appId: number) =>
+  useQuery({
+    queryKey: [...impersonationKeys.requestLists(), 'site-pending', appId] as const,
+    queryFn: async ({ signal }) =>
+      (await readRequestPage({ status: 'Pending', appId }, undefined, signal)).Data,
+  });
 
 /**
  * GET /admin/impersonation/taken-roles: the roles other live requests of the site hold (the server
@@ -58,14 +98,22 @@ export const useTakenRoles = (appId: number, exceptId?: number) =>
       ).Data.Roles,
   });
 
-/** GET /admin/impersonation/logs?status=: every step, newest first. */
-export const useLogs = (status: DisplayStatus | undefined, enabled = true) =>
-  useQuery({
+/** GET /admin/impersonation/logs?status=: every step, newest first, a page at a time (as useRequests). */
+export function useLogs(status: DisplayStatus | undefined, enabled = true) {
+  const list = useInfiniteQuery({
     queryKey: impersonationKeys.logs(status),
-    queryFn: async ({ signal }): Promise<LogEntry[]> =>
-      (await callApi('impersonationLogs', { query: status ? { status } : {}, signal })).Data,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      callApi('impersonationLogs', {
+        query: { ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+        signal,
+      }),
+    getNextPageParam: (last: LogPage) => last.NextCursor ?? undefined,
     enabled,
   });
+  const rows = useMemo(() => list.data?.pages.flatMap((p): LogEntry[] => p.Data), [list.data]);
+  return { list, rows };
+}
 
 /** GET /admin/customer/roles; a failure toasts 'Unable to fetch customer roles. Please try again.'. */
 export const useCustomerRoles = () =>
@@ -122,14 +170,26 @@ export const useSiteAccess = (token: string, enabled: boolean) =>
 
 type ListUpdate = (rows: ImpersonationRequest[], status: DisplayStatus | undefined) => ImpersonationRequest[];
 
-/** Updates every cached request list in place (each knows its status filter); no refetch. */
+/**
+ * Updates every cached request list in place, page by page (each list knows its status filter),
+ * and the requests read one by one; no refetch.
+ */
 function updateLists(queryClient: QueryClient, update: ListUpdate) {
-  for (const [key, rows] of queryClient.getQueriesData<ImpersonationRequest[]>({
-    queryKey: impersonationKeys.requestLists(),
-  })) {
-    if (!rows) continue;
-    const filter = key[2] === 'all' ? undefined : (key[2] as DisplayStatus);
-    queryClient.setQueryData(key, update(rows, filter));
+  for (const [key, data] of queryClient.getQueriesData<
+    InfiniteData<RequestPage> | ImpersonationRequest[] | ImpersonationRequest | null
+  >({ queryKey: impersonationKeys.requestLists() })) {
+    if (!data) continue;
+    if (Array.isArray(data)) {
+      queryClient.setQueryData(key, update(data, key[2] === 'site-pending' ? 'Pending' : undefined));
+    } else if ('pages' in data) {
+      const filter = key[2] === 'all' ? undefined : (key[2] as DisplayStatus);
+      queryClient.setQueryData<InfiniteData<RequestPage>>(key, {
+        ...data,
+        pages: data.pages.map((p) => ({ ...p, Data: update(p.Data, filter) })),
+      });
+    } else {
+      queryClient.setQueryData(key, update([data], undefined)[0] ?? null);
+    }
   }
 }
 

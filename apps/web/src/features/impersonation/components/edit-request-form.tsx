@@ -6,7 +6,7 @@ import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
-import { readRequests, useEditRequest, useTakenRoles } from '../api/impersonation-api.ts';
+import { readRequest, useEditRequest, useTakenRoles } from '../api/impersonation-api.ts';
 import { RequestFields, type RequestValues } from './request-fields.tsx';
 
 const valuesOf = (r: ImpersonationRequest): RequestValues => ({
@@ -37,7 +37,7 @@ export function EditRequestForm({
   const conflict = useEditConflict<ImpersonationRequest>(
     { data: r, version: versionTag(r.Version) },
     async () => {
-      const now = (await readRequests(undefined)).find((x) => x.Id === r.Id) ?? r;
+      const now = (await readRequest(r.Id)) ?? r;
       return { data: now, version: versionTag(now.Version) };
     },
   );

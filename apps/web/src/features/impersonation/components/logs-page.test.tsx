@@ -50,6 +50,32 @@ describe('impersonation logs table', () => {
     expect(within(dialog).getByRole('button', { name: 'Approve' })).toBeTruthy();
   });
 
+  it('pages through the server and reads the request of an entry by its Id', async () => {
+    const { calls } = stubApi(superAdmin, {
+      impersonationLogs: ({ url }) =>
+        url.searchParams.get('cursor') === 'l1'
+          ? { body: { Data: [entry(1, 7)], NextCursor: null } }
+          : { body: { Data: Array.from({ length: 5 }, (_, i) => entry(50 - i, 8)), NextCursor: 'l1' } },
+      impersonationList: ({ url }) => ({
+        body: { Data: url.searchParams.get('requestId') === '7' ? [request(7)] : [], NextCursor: null },
+      }),
+    });
+    renderPage();
+    expect(await screen.findByText('Showing 1–5 of more than 5')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /next/i }));
+    expect(await screen.findByText('Showing 6–6 of 6')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'View log entry 1' }));
+    const dialog = screen.getByRole('dialog', { name: 'Log entry 1' });
+    expect(await within(dialog).findByText('Customer cannot save settings.')).toBeTruthy();
+    expect(calls.filter((c) => c.id === 'impersonationLogs').map((c) => c.url.search)).toEqual([
+      '',
+      '?cursor=l1',
+    ]);
+    expect(calls.filter((c) => c.id === 'impersonationList').map((c) => c.url.search)).toEqual([
+      '?requestId=7',
+    ]);
+  });
+
   it('filters by status through the server', async () => {
     const { calls } = stubApi(support, {
       impersonationLogs: () => ({ body: { Data: [] } }),

@@ -4,7 +4,7 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
-import { type LogEntry, useLogs, useRequests } from '../api/impersonation-api.ts';
+import { type LogEntry, useLogs, useRequest } from '../api/impersonation-api.ts';
 import { NoImpersonationAccess } from './no-access.tsx';
 import { useUtcTime } from './request-details.tsx';
 import { RequestDialog } from './request-dialog.tsx';
@@ -13,7 +13,7 @@ import { StatusFilter, useStatusFilter } from './status-filter.tsx';
 
 /**
  * /manage-superuser/impersonation/logs: every step of every request, 5 a page, newest first, with a
- * status filter. A row's popup shows the step and, when the viewer can see it, the request with
+ * status filter, read from the server 50 at a time. A row's popup shows the step and, when the viewer can see it, the request with
  * the actions they may take.
  */
 export default function LogsPage() {
@@ -23,10 +23,10 @@ export default function LogsPage() {
   const { permissions } = useCurrentUser();
   const allowed = permissions.has('impersonation.logs.read');
   const [status, setStatus] = useStatusFilter();
-  const logs = useLogs(status, allowed);
+  const { list: logs, rows } = useLogs(status, allowed);
   const [openId, setOpenId] = useState<number | undefined>();
-  const open = logs.data?.find((l) => l.Id === openId);
-  const requests = useRequests(undefined, permissions.has('impersonation.request') && open !== undefined);
+  const open = rows?.find((l) => l.Id === openId);
+  const request = useRequest(open?.RequestId, permissions.has('impersonation.request'));
 
   const columns = useMemo<Column<LogEntry>[]>(
     () => [
@@ -77,18 +77,28 @@ export default function LogsPage() {
         key={status ?? 'all'}
         label={t('logsTableLabel')}
         columns={columns}
-        rows={logs.data}
+        rows={rows}
         rowKey={(l) => String(l.Id)}
         isLoading={logs.isPending}
-        error={logs.isError ? errorText(logs.error, common('tableFetchError')) : undefined}
+        error={logs.isError && !rows ? errorText(logs.error, common('tableFetchError')) : undefined}
         pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
+        more={
+          logs.hasNextPage
+            ? { load: () => logs.fetchNextPage(), loading: logs.isFetchingNextPage }
+            : undefined
+        }
       />
+      {logs.isFetchNextPageError ? (
+        <p className="form-alert" role="alert">
+          {errorText(logs.error, common('tableFetchError'))}
+        </p>
+      ) : null}
       {open ? (
         <RequestDialog
           log={open}
-          request={requests.data?.find((r) => r.Id === open.RequestId)}
-          requestLoading={requests.fetchStatus === 'fetching' && !requests.data}
-          requestDeleted={logs.data?.some((l) => l.RequestId === open.RequestId && l.Status === 'Deleted')}
+          request={request.data ?? undefined}
+          requestLoading={request.fetchStatus === 'fetching' && request.data === undefined}
+          requestDeleted={rows?.some((l) => l.RequestId === open.RequestId && l.Status === 'Deleted')}
           onClose={() => setOpenId(undefined)}
         />
       ) : null}

@@ -12,7 +12,7 @@ import { toast } from '../../../lib/toast-store.ts';
 import {
   useCreateRequest,
   useLiveGrant,
-  useRequests,
+  usePendingOnSite,
   useSite,
   useTakenRoles,
 } from '../api/impersonation-api.ts';
@@ -76,7 +76,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
   const navigate = useNavigate();
   const viewer = useCurrentUser();
   const site = useSite(uid, appId, viewer.permissions.has('sites.read'));
-  const requests = useRequests(undefined);
+  const pendingOnSite = usePendingOnSite(appId);
   const create = useCreateRequest();
   const takenRoles = useTakenRoles(appId);
   const initial: Values = {
@@ -93,8 +93,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
   const set = form.set;
   const setRequestField = <F extends RequestField>(f: F, v: RequestValues[F]) => set(f, v as Values[F]);
   const appName = site.data?.AppName ?? t('thisSite', { appId });
-  const mine = (requests.data ?? []).filter((r) => r.AppId === appId && r.Initiator === viewer.email);
-  const pending = mine.find((r) => r.Action.Status === 'Pending');
+  const pending = (pendingOnSite.data ?? []).find((r) => r.Initiator === viewer.email);
   const backTo = paths.customerView(uid);
 
   const onSubmit = (e: FormEvent) => {

@@ -40,6 +40,53 @@ describe('impersonation requests table', () => {
     expect(screen.getByText('app-6')).toBeTruthy();
   });
 
+  it('pages through the server: Next on the last page read asks for the next page with its cursor', async () => {
+    const { calls } = stubApi(superAdmin, {
+      impersonationList: ({ url }) =>
+        url.searchParams.get('cursor') === 'c1'
+          ? { body: { Data: [request(9_001), request(9_002)], NextCursor: null } }
+          : { body: { Data: Array.from({ length: 50 }, (_, i) => request(100 + i)), NextCursor: 'c1' } },
+    });
+    renderPage(`${PATH}?status=Pending`);
+    expect(await screen.findByText('Showing 1–5 of more than 50')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Page 10' }));
+    expect(screen.getByText('Showing 46–50 of more than 50')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /next/i }));
+    expect(await screen.findByText('Showing 51–52 of 52')).toBeTruthy();
+    expect(screen.getByRole('cell', { name: '9001' })).toBeTruthy();
+    const asked = calls.filter((c) => c.id === 'impersonationList').map((c) => c.url.search);
+    expect(asked).toEqual(['?status=Pending', '?status=Pending&cursor=c1']);
+  });
+
+  it('updates a row read on a later page in place, without reading the list again', async () => {
+    const { calls } = stubApi(admin, {
+      impersonationList: ({ url }) =>
+        url.searchParams.get('cursor') === 'c1'
+          ? { body: { Data: [request(61), request(62)], NextCursor: null } }
+          : { body: { Data: Array.from({ length: 5 }, (_, i) => request(10 + i)), NextCursor: 'c1' } },
+      impersonationDelete: ({ url }) => ({
+        body: {
+          IsDeleted: true,
+          Id: Number(url.searchParams.get('requestId')),
+          Message: `Request ${url.searchParams.get('requestId')} for analytical-engine has been deleted.`,
+        },
+      }),
+    });
+    renderPage();
+    await screen.findByText('Showing 1–5 of more than 5');
+    fireEvent.click(screen.getByRole('button', { name: /next/i }));
+    await screen.findByText('Showing 6–7 of 7');
+    fireEvent.click(within(await openRequest(61)).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Delete request 61' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    await waitFor(() => expect(screen.queryByRole('cell', { name: '61' })).toBeNull());
+    expect(screen.getByText('Showing 6–6 of 6')).toBeTruthy();
+    expect(calls.filter((c) => c.id === 'impersonationList')).toHaveLength(2);
+  });
+
   it('filters by status through the server', async () => {
     const { calls } = stubApi(superAdmin, {
       impersonationList: ({ body: _b, url }) => ({

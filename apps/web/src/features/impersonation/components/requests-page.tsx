@@ -14,7 +14,8 @@ import { StatusFilter, useStatusFilter } from './status-filter.tsx';
 
 /**
  * /manage-superuser/impersonation/assigned-requests: the requests the viewer made or is assigned
- * (approvers: all), 5 a page in the server's order, with a status filter and a popup per row.
+ * (approvers: all), 5 a page in the server's order, with a status filter and a popup per row. The
+ * server sends 50 at a time: Next on the last page read asks for the next 50.
  */
 export default function RequestsPage() {
   const t = useT('impersonation');
@@ -22,9 +23,9 @@ export default function RequestsPage() {
   const { permissions } = useCurrentUser();
   const allowed = permissions.has('impersonation.request');
   const [status, setStatus] = useStatusFilter();
-  const list = useRequests(status, allowed);
+  const { list, rows } = useRequests(status, allowed);
   const [openId, setOpenId] = useState<number | undefined>();
-  const now = useExpiryClock(list.data);
+  const now = useExpiryClock(rows);
 
   const columns = useMemo<Column<ImpersonationRequest>[]>(
     () => [
@@ -51,7 +52,7 @@ export default function RequestsPage() {
   );
 
   if (!allowed) return <NoImpersonationAccess />;
-  const open = list.data?.find((r) => r.Id === openId);
+  const open = rows?.find((r) => r.Id === openId);
 
   return (
     <section className="card" aria-labelledby="screen-title">
@@ -76,12 +77,22 @@ export default function RequestsPage() {
         key={status ?? 'all'}
         label={t('requestsTableLabel')}
         columns={columns}
-        rows={list.data}
+        rows={rows}
         rowKey={(r) => String(r.Id)}
         isLoading={list.isPending}
-        error={list.isError ? errorText(list.error, common('tableFetchError')) : undefined}
+        error={list.isError && !rows ? errorText(list.error, common('tableFetchError')) : undefined}
         pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
+        more={
+          list.hasNextPage
+            ? { load: () => list.fetchNextPage(), loading: list.isFetchingNextPage }
+            : undefined
+        }
       />
+      {list.isFetchNextPageError ? (
+        <p className="form-alert" role="alert">
+          {errorText(list.error, common('tableFetchError'))}
+        </p>
+      ) : null}
       {open ? <RequestDialog request={open} onClose={() => setOpenId(undefined)} /> : null}
     </section>
   );
