@@ -74,7 +74,7 @@ export async function requestsOfSite(db: Queryable, appId: number): Promise<Requ
  */
 export function displayStatusIs(r: string, now: () => string, status: DisplayStatus): string {
   switch (status) {
-    // An approval always has its expiry (a CHECK since migration 0037), so no `IS NULL` branch:
+    // An approval always has its expiry (a CHECK since migration 0039), so no `IS NULL` branch:
     // with one, the planner counted every unapproved row's null and walked all approvals.
     case 'Expired':
       return `(${r}.status = 'Approved' AND ${r}.expires_at <= ${now()})`;
