@@ -309,7 +309,9 @@ async function benchLeg(name: string, db: Db): Promise<Case[] | undefined> {
 }
 
 export async function benchSearch(): Promise<void> {
-  console.log(`customer search through searchCounted (page and count), ${TERMS} terms per criterion, sequential, warm`);
+  console.log(
+    `customer search through searchCounted (page and count), ${TERMS} terms per criterion, sequential, warm`,
+  );
   const dir = path.resolve(ROOT, process.env.BENCH_PGLITE_DIR ?? '.tmp/scale-pglite/pglite');
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
     console.log(`PGlite: skipped — no database in ${dir} (DATA_DIR=.tmp/scale-pglite npm run seed:scale)`);
