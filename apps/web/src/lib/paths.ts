@@ -23,6 +23,9 @@ export const paths = {
   /** The site seen through the tab's impersonation session. */
   impersonatedSite: (uid: string, appId: number) => `/impersonation/site${toQueryString({ uid, appId })}`,
   impersonationRequests: '/manage-superuser/impersonation/assigned-requests',
+  /** The requests screen with one request's popup open. */
+  impersonationRequest: (id: number) =>
+    `/manage-superuser/impersonation/assigned-requests${toQueryString({ request: id })}`,
   superusers: '/manage-superuser/manage-superuser',
   createSuperuser: '/manage-superuser/create-superuser',
   superuserProfile: (uid: string) => `/manage-superuser/profile/${encodeURIComponent(uid)}`,

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { request } from '../../features/impersonation/components/impersonation-fixtures.ts';
 import { renderScreen, stubApi, type Viewer } from '../../testing/api-stub.tsx';
 import { CommandPalette } from './command-palette.tsx';
 
@@ -31,7 +32,7 @@ describe('command palette', () => {
     stubApi(admin, {});
     const router = render();
     const dialog = await open();
-    const box = within(dialog).getByRole('combobox', { name: 'Screen, customer or staff member' });
+    const box = within(dialog).getByRole('combobox', { name: 'Screen, customer, staff member or request' });
     expect(document.activeElement).toBe(box);
     fireEvent.change(box, { target: { value: 'superuser' } });
     const options = within(dialog).getAllByRole('option');
@@ -94,6 +95,29 @@ describe('command palette', () => {
     await waitFor(() =>
       expect(router.state.location.search).toBe('?uid=00000000-0000-4000-8000-000000000042'),
     );
+  });
+
+  it('finds an impersonation request by its Id, and Enter opens it on the requests screen', async () => {
+    const { callsTo } = stubApi(admin, {
+      impersonationList: ({ url }) => ({
+        body: { Data: url.searchParams.get('requestId') === '42' ? [request(42)] : [], NextCursor: null },
+      }),
+      searchCustomer: () => ({ status: 400, body: { ErrorCode: 927, Message: 'No match', Description: '' } }),
+      teamList: () => ({ body: { Data: [] } }),
+    });
+    const router = renderScreen('/dashboard', [
+      { path: '/dashboard', element: <CommandPalette /> },
+      { path: '/manage-superuser/impersonation/assigned-requests', element: <p>requests</p> },
+    ]);
+    const dialog = await open();
+    const box = within(dialog).getByRole('combobox');
+    fireEvent.change(box, { target: { value: '#42' } });
+    const option = await within(dialog).findByRole('option', { name: /^#42 · .*Request$/ });
+    expect(option.getAttribute('aria-selected')).toBe('true');
+    // '#42' is a request Id only: no customer is looked up for it.
+    expect(callsTo('searchCustomer')).toHaveLength(0);
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(router.state.location.search).toBe('?request=42'));
   });
 
   it('shows the shortcuts with ?', async () => {

@@ -10,15 +10,16 @@ import { sections, sectionTabs } from '../route-table.tsx';
 
 /**
  * The command palette (Ctrl+K or ⌘K): jump to any screen the user may open, or find a customer by
- * name, email or API key and a staff member by email, by keyboard alone; the places chosen last
+ * name, email, UID or API key, a staff member by email and an impersonation request by its Id
+ * (digits, or #digits), by keyboard alone; the places chosen last
  * come first. `?` outside a field shows the shortcuts; `/` moves to the screen's search field.
  */
 
 interface Item {
   id: string;
   label: string;
-  /** What kind of place: screen, recent, customer, staff. */
-  kind: 'screen' | 'recent' | 'customer' | 'staff';
+  /** What kind of place: screen, recent, customer, staff, request. */
+  kind: 'screen' | 'recent' | 'customer' | 'staff' | 'request';
   to: string;
 }
 
@@ -27,6 +28,8 @@ const RECENT_MAX = 6;
 /** A term this long or longer asks the API (customers, staff); shorter ones filter screens only. */
 const LOOKUP_MIN = 3;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An impersonation request's Id: looked up from one digit. */
+const REQUEST_ID = /^#?([1-9]\d{0,8})$/;
 
 function readRecent(): Item[] {
   try {
@@ -45,27 +48,59 @@ function remember(item: Item) {
   }
 }
 
-/** Customers (by the criterion the term looks like) and staff (by email) matching a term. */
+/** The impersonation request of that Id, when the viewer may see it. */
+async function lookUpRequest(id: number, signal: AbortSignal): Promise<Item[]> {
+  try {
+    const r = await callApi('impersonationList', { query: { requestId: id }, signal });
+    return r.Data.map((q) => ({
+      id: `request:${q.Id}`,
+      kind: 'request' as const,
+      label: `#${q.Id} · ${q.AppName} · ${q.Action.Status}`,
+      to: paths.impersonationRequest(q.Id),
+    }));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Customers (by the criteria the term looks like: a UUID is a UID or an API key), staff (by email)
+ * and impersonation requests (by Id) matching a term.
+ */
 async function lookUp(
   term: string,
-  can: { customers: boolean; team: boolean },
+  can: { customers: boolean; team: boolean; requests: boolean },
   signal: AbortSignal,
 ): Promise<Item[]> {
   const out: Item[] = [];
+  const requestId = REQUEST_ID.exec(term)?.[1];
+  if (requestId !== undefined) {
+    if (can.requests) out.push(...(await lookUpRequest(Number(requestId), signal)));
+    if (term.length < LOOKUP_MIN || term.startsWith('#')) return out;
+  }
   if (can.customers) {
-    const criterion = term.includes('@') ? 'emailid' : UUID.test(term) ? 'apikey' : 'customerName';
-    try {
-      const r = await callApi('searchCustomer', { query: { [criterion]: term }, signal });
-      for (const c of r.Data.slice(0, 8)) {
-        out.push({
-          id: `customer:${c.Uid}`,
-          kind: 'customer',
-          label: `${[c.FirstName, c.LastName].filter(Boolean).join(' ')} · ${c.Email}`,
-          to: paths.customerView(c.Uid),
-        });
+    const criteria = term.includes('@')
+      ? ['emailid']
+      : UUID.test(term)
+        ? ['uid', 'apikey']
+        : ['customerName'];
+    const seen = new Set<string>();
+    for (const criterion of criteria) {
+      try {
+        const r = await callApi('searchCustomer', { query: { [criterion]: term }, signal });
+        for (const c of r.Data.slice(0, 8)) {
+          if (seen.has(c.Uid)) continue;
+          seen.add(c.Uid);
+          out.push({
+            id: `customer:${c.Uid}`,
+            kind: 'customer',
+            label: `${[c.FirstName, c.LastName].filter(Boolean).join(' ')} · ${c.Email}`,
+            to: paths.customerView(c.Uid),
+          });
+        }
+      } catch {
+        // No match answers 927; other failures leave the customers out.
       }
-    } catch {
-      // No match answers 927; other failures leave the customers out.
     }
   }
   if (can.team) {
@@ -168,15 +203,20 @@ export function CommandPalette() {
   }, [open]);
   const canCustomers = permissions.has('customers.read');
   const canTeam = permissions.has('team.read');
+  const canRequests = permissions.has('impersonation.request');
   useEffect(() => {
     setActive(0);
-    if (!open || needle.length < LOOKUP_MIN) {
+    if (!open || (needle.length < LOOKUP_MIN && !REQUEST_ID.test(needle))) {
       setFound((prev) => (prev.length === 0 ? prev : []));
       return;
     }
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      void lookUp(needle, { customers: canCustomers, team: canTeam }, controller.signal).then((items) => {
+      void lookUp(
+        needle,
+        { customers: canCustomers, team: canTeam, requests: canRequests },
+        controller.signal,
+      ).then((items) => {
         if (!controller.signal.aborted) setFound(items);
       });
     }, 250);
@@ -184,7 +224,7 @@ export function CommandPalette() {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [open, needle, canCustomers, canTeam]);
+  }, [open, needle, canCustomers, canTeam, canRequests]);
 
   const items = useMemo(() => {
     const match = (i: Item) => !needle || i.label.toLowerCase().includes(needle);
@@ -224,6 +264,7 @@ export function CommandPalette() {
     recent: t('paletteRecent'),
     customer: t('paletteCustomer'),
     staff: t('paletteStaff'),
+    request: t('paletteRequest'),
   };
 
   return (

@@ -10,6 +10,7 @@ export const impersonation = {
   impersonation: 'Impersonation',
   logs: 'Impersonation Logs',
   assignedRequests: 'Assigned Impersonation Requests',
+  linkedRequestMissing: 'Request {id} is not one you can see, or it has been deleted.',
   impersonateSite: 'Impersonate Site',
   consentTitle: 'Access request',
   siteAccessTitle: 'Site access',

@@ -142,6 +142,35 @@ describe('impersonation requests table', () => {
 });
 
 describe('request popup', () => {
+  it('opens the request a link names (?request=), asking for it by Id when no page read holds it', async () => {
+    const { callsTo } = stubApi(superAdmin, {
+      impersonationList: ({ url }) => ({
+        body: {
+          Data: url.searchParams.get('requestId') === '77' ? [request(77)] : [request(1)],
+          NextCursor: null,
+        },
+      }),
+    });
+    const router = renderPage(`${PATH}?request=77`);
+    const dialog = await screen.findByRole('dialog', { name: 'Impersonation request 77' });
+    expect(callsTo('impersonationList').some((c) => c.url.searchParams.get('requestId') === '77')).toBe(true);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('says so when the linked request is not one the viewer can see', async () => {
+    stubApi(superAdmin, {
+      impersonationList: ({ url }) => ({
+        body: { Data: url.searchParams.has('requestId') ? [] : [request(1)], NextCursor: null },
+      }),
+    });
+    renderPage(`${PATH}?request=404`);
+    expect(
+      await screen.findByText('Request 404 is not one you can see, or it has been deleted.'),
+    ).toBeTruthy();
+  });
+
   it('shows the details and no action once expired', async () => {
     stubApi(
       superAdmin,

@@ -1,11 +1,12 @@
 import { IMPERSONATION_TABLE_PAGE_SIZE } from '@sac/contract/constants';
 import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
-import { useRequests } from '../api/impersonation-api.ts';
+import { useRequest, useRequests } from '../api/impersonation-api.ts';
 import { NoImpersonationAccess } from './no-access.tsx';
 import { RequestDialog } from './request-dialog.tsx';
 import { statusAt, useExpiryClock } from './request-view.ts';
@@ -24,7 +25,28 @@ export default function RequestsPage() {
   const allowed = permissions.has('impersonation.request');
   const [status, setStatus] = useStatusFilter();
   const { list, rows } = useRequests(status, allowed);
-  const [openId, setOpenId] = useState<number | undefined>();
+  // ?request=<Id> (the command palette, a shared link) opens that request's popup, found in the
+  // list or asked for by Id when it is on a page not read yet.
+  const [params, setParams] = useSearchParams();
+  const linked = Number(params.get('request')) || undefined;
+  const [openId, setOpenId] = useState<number | undefined>(linked);
+  useEffect(() => setOpenId(linked), [linked]);
+  const linkedOne = useRequest(
+    linked,
+    allowed && linked !== undefined && !rows?.some((r) => r.Id === linked),
+  );
+  const close = () => {
+    setOpenId(undefined);
+    if (linked !== undefined) {
+      setParams(
+        (p) => {
+          p.delete('request');
+          return p;
+        },
+        { replace: true },
+      );
+    }
+  };
   const now = useExpiryClock(rows);
 
   const columns = useMemo<Column<ImpersonationRequest>[]>(
@@ -52,7 +74,8 @@ export default function RequestsPage() {
   );
 
   if (!allowed) return <NoImpersonationAccess />;
-  const open = rows?.find((r) => r.Id === openId);
+  const linkedRow = linkedOne.data?.Id === linked ? linkedOne.data : undefined;
+  const open = rows?.find((r) => r.Id === openId) ?? (openId === linked ? linkedRow : undefined);
 
   return (
     <section className="card" aria-labelledby="screen-title">
@@ -93,7 +116,12 @@ export default function RequestsPage() {
           {errorText(list.error, common('tableFetchError'))}
         </p>
       ) : null}
-      {open ? <RequestDialog request={open} onClose={() => setOpenId(undefined)} /> : null}
+      {linked !== undefined && linkedOne.isSuccess && !linkedRow ? (
+        <p className="form-alert" role="alert">
+          {t('linkedRequestMissing', { id: linked })}
+        </p>
+      ) : null}
+      {open ? <RequestDialog request={open} onClose={close} /> : null}
     </section>
   );
 }
