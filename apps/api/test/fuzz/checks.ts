@@ -113,8 +113,14 @@ export function checkResponse(
 // ---------------------------------------------------------------------------------------------
 // Stored state
 
-/** Columns that change on any authenticated call, refused or not: a session's last use. */
-const VOLATILE_COLUMNS: Record<string, string[]> = { staff_sessions: ['last_used_at'] };
+/**
+ * Columns that change on any authenticated call, refused or not: a session's last use; and a
+ * request's newest log entry, which a trigger keeps from impersonation_log (checked itself).
+ */
+const VOLATILE_COLUMNS: Record<string, string[]> = {
+  staff_sessions: ['last_used_at'],
+  impersonation_requests: ['last_log_id'],
+};
 /** Append-only tables: their row count and last id tell whether anything was added. */
 const APPEND_ONLY = new Set(['activity_log', 'impersonation_log']);
 
