@@ -35,7 +35,7 @@ test('an auditor filters the trail to one customer and exports it; the file veri
   await expect(table.getByRole('row').nth(1)).toContainText(auditor.email);
 
   await page.getByLabel('Customer id').fill(uid);
-  await page.getByLabel('Time').selectOption('24h');
+  await page.getByLabel('Time', { exact: true }).selectOption('24h');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(page).toHaveURL(new RegExp(`customer=${uid}&range=24h`));
   await expect(table.getByRole('row')).toHaveCount(2); // the header and the customer's creation
