@@ -1,40 +1,18 @@
 import { useSyncExternalStore } from 'react';
 import { viewerTimeZone } from './date-format.ts';
+import { storedChoice } from './stored-choice.ts';
 
 /**
  * Where times are shown: the viewer's own time zone (default) or UTC, chosen in the user menu and
  * kept in this browser. The spec's MM-DD-YYYY dates are days in UTC and do not follow it.
  */
 export const TIME_ZONE_CHOICES = ['local', 'utc'] as const;
-export type TimeZoneChoice = (typeof TIME_ZONE_CHOICES)[number];
+type TimeZoneChoice = (typeof TIME_ZONE_CHOICES)[number];
 
-const TIME_ZONE_STORAGE_KEY = 'lr-admin-time-zone';
-const listeners = new Set<() => void>();
+const timeZone = storedChoice<TimeZoneChoice>('lr-admin-time-zone', TIME_ZONE_CHOICES, 'local');
 
-function stored(): TimeZoneChoice {
-  try {
-    return localStorage.getItem(TIME_ZONE_STORAGE_KEY) === 'utc' ? 'utc' : 'local';
-  } catch {
-    return 'local';
-  }
-}
-
-export function chooseTimeZone(choice: TimeZoneChoice): void {
-  try {
-    if (choice === 'local') localStorage.removeItem(TIME_ZONE_STORAGE_KEY);
-    else localStorage.setItem(TIME_ZONE_STORAGE_KEY, choice);
-  } catch {
-    // Without storage the choice holds until the page is left.
-  }
-  for (const l of listeners) l();
-}
-
-const subscribe = (l: () => void) => {
-  listeners.add(l);
-  return () => listeners.delete(l);
-};
-
-export const useTimeZoneChoice = (): TimeZoneChoice => useSyncExternalStore(subscribe, stored, stored);
+export const chooseTimeZone = timeZone.write;
+export const useTimeZoneChoice = timeZone.useChoice;
 
 /** The zone times are shown in: the viewer's (e.g. 'Europe/Paris') or 'UTC'. */
 export function useTimeZone(): string {

@@ -12,7 +12,8 @@ const THEME_LABELS = { system: 'themeSystem', light: 'themeLight', dark: 'themeD
 
 /**
  * The user menu: the signed-in email, an Account sub-menu (My profile, My sessions, Change
- * password), the colour theme (system, light, dark) and Logout.
+ * password), the colour theme (system, light, dark), where times are shown (my zone or UTC)
+ * and Logout.
  */
 export function UserMenu() {
   const t = useT('chrome');
@@ -68,55 +69,27 @@ export function UserMenu() {
             </Link>
           </div>
           <hr className="menu-separator" />
-          {/* biome-ignore lint/a11y/useSemanticElements: a group of menuitemradio inside a menu (WAI-ARIA menu pattern), not form controls */}
-          <div role="group" aria-label={t('theme')}>
-            <span className="menu-group-label" aria-hidden="true">
-              {t('theme')}
-            </span>
-            {THEMES.map((choice) => (
-              <button
-                key={choice}
-                type="button"
-                role="menuitemradio"
-                aria-checked={theme === choice}
-                className="menu-item menu-radio"
-                onClick={() => {
-                  chooseTheme(choice);
-                  close();
-                }}
-              >
-                {t(THEME_LABELS[choice])}
-                <span className="menu-check" aria-hidden="true">
-                  {theme === choice ? '✓' : ''}
-                </span>
-              </button>
-            ))}
-          </div>
+          <MenuRadioGroup
+            label={t('theme')}
+            choices={THEMES}
+            checked={theme}
+            labelOf={(c) => t(THEME_LABELS[c])}
+            onChoose={(c) => {
+              chooseTheme(c);
+              close();
+            }}
+          />
           <hr className="menu-separator" />
-          {/* biome-ignore lint/a11y/useSemanticElements: a group of menuitemradio inside a menu (WAI-ARIA menu pattern), not form controls */}
-          <div role="group" aria-label={t('times')}>
-            <span className="menu-group-label" aria-hidden="true">
-              {t('times')}
-            </span>
-            {TIME_ZONE_CHOICES.map((choice) => (
-              <button
-                key={choice}
-                type="button"
-                role="menuitemradio"
-                aria-checked={timeZone === choice}
-                className="menu-item menu-radio"
-                onClick={() => {
-                  chooseTimeZone(choice);
-                  close();
-                }}
-              >
-                {choice === 'utc' ? t('timesUtc') : t('timesLocal', { zone: viewerTimeZone() })}
-                <span className="menu-check" aria-hidden="true">
-                  {timeZone === choice ? '✓' : ''}
-                </span>
-              </button>
-            ))}
-          </div>
+          <MenuRadioGroup
+            label={t('times')}
+            choices={TIME_ZONE_CHOICES}
+            checked={timeZone}
+            labelOf={(c) => (c === 'utc' ? t('timesUtc') : t('timesLocal', { zone: viewerTimeZone() }))}
+            onChoose={(c) => {
+              chooseTimeZone(c);
+              close();
+            }}
+          />
           <hr className="menu-separator" />
           <Link role="menuitem" className="menu-item" to="/logout" onClick={close}>
             {t('logout')}
@@ -124,5 +97,44 @@ export function UserMenu() {
         </>
       )}
     </Dropdown>
+  );
+}
+
+/** A labelled group of menuitemradio choices, the checked one marked (WAI-ARIA menu pattern). */
+function MenuRadioGroup<C extends string>({
+  label,
+  choices,
+  checked,
+  labelOf,
+  onChoose,
+}: {
+  label: string;
+  choices: readonly C[];
+  checked: C;
+  labelOf: (choice: C) => string;
+  onChoose: (choice: C) => void;
+}) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of menuitemradio inside a menu, not form controls
+    <div role="group" aria-label={label}>
+      <span className="menu-group-label" aria-hidden="true">
+        {label}
+      </span>
+      {choices.map((choice) => (
+        <button
+          key={choice}
+          type="button"
+          role="menuitemradio"
+          aria-checked={checked === choice}
+          className="menu-item menu-radio"
+          onClick={() => onChoose(choice)}
+        >
+          {labelOf(choice)}
+          <span className="menu-check" aria-hidden="true">
+            {checked === choice ? '✓' : ''}
+          </span>
+        </button>
+      ))}
+    </div>
   );
 }
