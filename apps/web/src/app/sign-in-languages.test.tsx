@@ -3,20 +3,17 @@ import { DASHBOARD_TITLE, type Language } from '@sac/contract/constants';
 import { ERRORS } from '@sac/contract/errors';
 import { MESSAGES } from '@sac/contract/messages';
 import { MFA_MESSAGES } from '@sac/contract/mfa';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Toaster } from '../components/toaster.tsx';
 import { auth as en } from '../i18n/en/auth.ts';
 import { chrome as enChrome } from '../i18n/en/chrome.ts';
 import * as fr from '../i18n/fr/auth.ts';
 import * as si from '../i18n/si/auth.ts';
 import * as sp from '../i18n/sp/auth.ts';
 import * as tr from '../i18n/tr/auth.ts';
-import { I18nProvider, loadLanguage } from '../lib/i18n.tsx';
-import { createQueryClient } from '../lib/query-client.ts';
-import { errorAnswer, stubApi } from '../testing/api-stub.tsx';
+import { loadLanguage } from '../lib/i18n.tsx';
+import { errorAnswer, renderRouter, stubApi } from '../testing/api-stub.tsx';
 import { buildRoutes } from './router.tsx';
 
 /*
@@ -48,15 +45,7 @@ function renderAt(language: Language, path: string, state?: unknown) {
   const router = createMemoryRouter(buildRoutes(), {
     initialEntries: [{ pathname, search: query ? `?${query}` : '', state }],
   });
-  render(
-    <I18nProvider initial={language}>
-      <QueryClientProvider client={createQueryClient()}>
-        <RouterProvider router={router} />
-        <Toaster />
-      </QueryClientProvider>
-    </I18nProvider>,
-  );
-  return router;
+  return renderRouter(router, language);
 }
 
 const type = (label: string, value: string) =>

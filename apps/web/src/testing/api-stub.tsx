@@ -1,4 +1,4 @@
-import { STORAGE_KEYS } from '@sac/contract/constants';
+import { type Language, STORAGE_KEYS } from '@sac/contract/constants';
 import { ENDPOINT_ROUTES, type EndpointId } from '@sac/contract/endpoint-routes';
 import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
 import type { Permission } from '@sac/contract/permissions';
@@ -127,8 +127,16 @@ export function renderScreen(path: string, routes: RouteObject[]) {
     [{ element: shell, children: [...routes, { path: '*', element: <p>elsewhere</p> }] }],
     { initialEntries: [path] },
   );
+  return renderRouter(router);
+}
+
+/** Renders a router with the console's providers (language, queries, toasts). */
+export function renderRouter<R extends Parameters<typeof RouterProvider>[0]['router']>(
+  router: R,
+  language: Language = 'en',
+): R {
   render(
-    <I18nProvider initial="en">
+    <I18nProvider initial={language}>
       <QueryClientProvider client={createQueryClient()}>
         <RouterProvider router={router} />
         <Toaster />
