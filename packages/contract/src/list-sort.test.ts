@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REQUEST_SORT_KEYS, parseSort, sortParam, sortQueryField } from './list-sort.ts';
+import { parseSort, REQUEST_SORT_KEYS, sortParam, sortQueryField } from './list-sort.ts';
 
 describe('list sort', () => {
   const field = sortQueryField(REQUEST_SORT_KEYS);
