@@ -4,6 +4,7 @@ import {
   type AuditEvent,
   type AuditExportFormat,
 } from '@sac/contract/audit';
+import { csvLine } from '../../lib/csv.ts';
 import { canonicalEvent, type ExportSeal, GENESIS, nextChain, sealIsSigned } from './audit-chain.ts';
 
 /**
@@ -12,23 +13,11 @@ import { canonicalEvent, type ExportSeal, GENESIS, nextChain, sealIsSigned } fro
  * JSON lines: a header line ({"Type":"header",...}), one line per row (the row's fields in the
  * canonical order, then "Chain"), and a seal line ({"Type":"seal",...,"Signature"}).
  * CSV (RFC 4180): a header row, one row per event (Details as JSON, then Chain), and a last row
- * whose first field is #seal. A null field is empty, an empty text is "". A text that a
- * spreadsheet would run as a formula (= + - @ tab CR) or that starts with ' gets a leading '.
+ * whose first field is #seal. Fields are written by lib/csv.ts.
  */
 
 const CSV_COLUMNS = [...AUDIT_EVENT_FIELDS, 'Chain'] as const;
 export const CSV_SEAL_MARK = '#seal';
-
-const FORMULA_START = /^[=+\-@\t\r']/;
-function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text =
-    typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
-  if (text === '' || /[",\r\n]/.test(text)) return `"${text.replaceAll('"', '""')}"`;
-  return text;
-}
-const csvLine = (fields: unknown[]): string => `${fields.map(csvField).join(',')}\r\n`;
 
 export function fileHeader(format: AuditExportFormat, seal: Omit<ExportSeal, 'head'>): string {
   return format === 'csv'

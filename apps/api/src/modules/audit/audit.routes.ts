@@ -1,12 +1,14 @@
+import { AUDIT_EXPORTS_AT_ONCE } from '@sac/contract/audit';
 import { HEADERS } from '@sac/contract/constants';
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { exportLimiter } from '../../lib/export-limiter.ts';
 import * as audit from './audit.service.ts';
 
 export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const exports = audit.exportLimiter();
+  const exports = exportLimiter(AUDIT_EXPORTS_AT_ONCE);
   registerEndpoint(app, ctx, ENDPOINTS.auditEvents, (c) => audit.listTrail(ctx, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.auditSigningKey, async () => audit.signingKey(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.auditExport, async (c) => {

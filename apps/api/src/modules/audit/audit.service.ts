@@ -1,12 +1,6 @@
 import { Readable } from 'node:stream';
-import {
-  AUDIT_EXPORTS_AT_ONCE,
-  AUDIT_PAGE_SIZE,
-  type AuditExportFormat,
-  type AuditFilters,
-} from '@sac/contract/audit';
+import { AUDIT_PAGE_SIZE, type AuditExportFormat, type AuditFilters } from '@sac/contract/audit';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import { AppError } from '../../lib/app-error.ts';
 import { DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { countTrail, lastTrailId, readTrail, type TrailKey } from './audit.repo.ts';
@@ -38,31 +32,6 @@ export async function listTrail(ctx: AppContext, f: AuditFilters & { cursor?: st
 /** The export's filters as recorded in its seal and in the trail: only those given. */
 const givenFilters = (f: AuditFilters): Record<string, unknown> =>
   Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
-
-/**
- * Exports at once on this instance. Counted synchronously before any await, so concurrent calls
- * cannot pass the limit together.
- */
-export function exportLimiter(limit = AUDIT_EXPORTS_AT_ONCE) {
-  let running = 0;
-  return {
-    take(): () => void {
-      if (running >= limit) {
-        const e = new AppError('exportBusy');
-        e.retryAfterSeconds = 30;
-        throw e;
-      }
-      running++;
-      let released = false;
-      return () => {
-        if (!released) {
-          released = true;
-          running--;
-        }
-      };
-    },
-  };
-}
 
 /**
  * The filtered trail as a file, oldest first, up to the last row when the export began: its

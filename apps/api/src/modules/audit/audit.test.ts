@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { insertGrant } from '../../../test/impersonation-fixtures.ts';
-import { exportLimiter } from './audit.service.ts';
+import { exportLimiter } from '../../lib/export-limiter.ts';
 import { CSV_SEAL_MARK, verifyExport } from './audit-file.ts';
 
 type S = { xtoken: string; xsign: string };

@@ -1,0 +1,26 @@
+import { AppError } from './app-error.ts';
+
+/**
+ * Exports at once on this instance. Counted synchronously before any await, so concurrent calls
+ * cannot pass the limit together.
+ */
+export function exportLimiter(limit: number) {
+  let running = 0;
+  return {
+    take(): () => void {
+      if (running >= limit) {
+        const e = new AppError('exportBusy');
+        e.retryAfterSeconds = 30;
+        throw e;
+      }
+      running++;
+      let released = false;
+      return () => {
+        if (!released) {
+          released = true;
+          running--;
+        }
+      };
+    },
+  };
+}
