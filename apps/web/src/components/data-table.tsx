@@ -1,12 +1,64 @@
-import { type ReactNode, useState } from 'react';
+import { csvLine } from '@sac/contract/csv';
+import type { ListSort } from '@sac/contract/list-sort';
+import { type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { useT } from '../lib/i18n.tsx';
+import { type ListView, useListView } from '../lib/list-view.ts';
+import { CsvExport, type Download } from './file-export.tsx';
 import { Pagination } from './pagination.tsx';
 import { TableScroll } from './table-scroll.tsx';
+
+type Plain = string | number | null | undefined;
 
 export interface Column<T> {
   id: string;
   header: string;
   cell: (row: T) => ReactNode;
+  /**
+   * The column sorts by this value, on a list the table holds whole (texts by the reader's
+   * collation, numbers and ISO dates in order, empty last). On a list the server orders (`view`
+   * given), the columns whose ids are the view's keys sort, by the server.
+   */
+  sortValue?: (row: T) => Plain;
+  /** The column's value in a CSV export (default: sortValue); a column with neither is not exported. */
+  csv?: (row: T) => Plain;
+}
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+function compare(a: Plain, b: Plain): number {
+  const emptyA = a === null || a === undefined || a === '';
+  const emptyB = b === null || b === undefined || b === '';
+  if (emptyA || emptyB) return emptyA === emptyB ? 0 : emptyA ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return collator.compare(String(a), String(b));
+}
+
+/** The rows in the order of `sort` (stable: equal values keep the list's order). */
+function sortRows<T>(rows: readonly T[], columns: readonly Column<T>[], sort: ListSort | undefined) {
+  const by = sort && columns.find((c) => c.id === sort.key)?.sortValue;
+  if (!sort || !by) return rows;
+  const sign = sort.descending ? -1 : 1;
+  return rows
+    .map((row, i) => ({ row, i, v: by(row) }))
+    .sort((x, y) => {
+      const c = compare(x.v, y.v);
+      // Empty values stay last in both directions.
+      const empty =
+        x.v === null || x.v === undefined || x.v === '' || y.v === null || y.v === undefined || y.v === '';
+      return (empty ? c : sign * c) || x.i - y.i;
+    })
+    .map((x) => x.row);
+}
+
+/** The CSV of the rows as shown: a header of the exported columns' names, then a line per row. */
+export function rowsCsv<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
+  const exported = columns.flatMap((c) => {
+    const value = c.csv ?? c.sortValue;
+    return value ? [{ header: c.header, value }] : [];
+  });
+  return (
+    csvLine(exported.map((c) => c.header)) +
+    rows.map((row) => csvLine(exported.map((c) => c.value(row)))).join('')
+  );
 }
 
 interface DataTableProps<T> {
@@ -30,6 +82,31 @@ interface DataTableProps<T> {
    * "of {count}", or "of more than {count}" when `more` says the count stopped there.
    */
   total?: { count: number; more: boolean };
+  /**
+   * The list's page and order, from useListView: given by a screen whose server orders the list
+   * (the screen sends view.sort); else the table keeps its own, in the address when `inAddress`.
+   */
+  view?: ListView;
+  /** The page and order live in the address (?page=&sort=): one table per screen may. */
+  inAddress?: boolean;
+  /**
+   * "Export CSV" under the table: the rows as sorted, written here (`name`: the file is
+   * <name>-<date>.csv; a list the table holds whole), or a file the server streams (`download`,
+   * a list it pages).
+   */
+  csvExport?: { name: string } | { download: Download };
+}
+
+const SKELETON_ROWS = 5;
+
+/** Up and down arrows, the one of the column's order drawn solid (a drawing: no text to read). */
+function SortMark({ order }: { order: 'ascending' | 'descending' | undefined }) {
+  return (
+    <svg className="sort-mark" width="8" height="12" viewBox="0 0 8 12" aria-hidden="true" focusable="false">
+      <path d="M4 0 8 5H0z" opacity={order === 'ascending' ? 1 : order ? 0.25 : 0.5} />
+      <path d="M4 12 0 7h8z" opacity={order === 'descending' ? 1 : order ? 0.25 : 0.5} />
+    </svg>
+  );
 }
 
 /**
@@ -46,24 +123,49 @@ export function DataTable<T>({
   pageSize,
   more,
   total,
+  view: given,
+  inAddress = false,
+  csvExport,
 }: DataTableProps<T>) {
   const t = useT('common');
-  const [page, setPage] = useState(1);
-  const all = rows ?? [];
+  const own = useListView(inAddress && !given);
+  const view = given ?? own;
+  const serverSorted = given !== undefined;
+  const all = useMemo(
+    () => (serverSorted ? (rows ?? []) : sortRows(rows ?? [], columns, view.sort)),
+    [rows, columns, view.sort, serverSorted],
+  );
   const totalPages = Math.max(1, Math.ceil(all.length / pageSize));
-  const current = Math.min(page, totalPages);
+  const current = Math.min(view.page, totalPages);
   const visible = all.slice((current - 1) * pageSize, current * pageSize);
   const goTo = async (next: number) => {
     if (next > totalPages && more) await more.load();
-    setPage(next);
+    view.setPage(next);
+  };
+  // A page asked for by the address (reload, a shared link) past the rows read so far: read on
+  // until it is there or the list ends; a read that brings nothing stops it.
+  const readFor = useRef(-1);
+  useEffect(() => {
+    if (view.page <= totalPages || !more || more.loading || readFor.current === all.length) return;
+    readFor.current = all.length;
+    void more.load();
+  }, [view.page, totalPages, more, all.length]);
+
+  const sortable = (c: Column<T>) => (serverSorted ? view.keys?.includes(c.id) : c.sortValue !== undefined);
+  const onSort = (c: Column<T>) => {
+    const s = view.sort?.key === c.id ? view.sort : undefined;
+    // Ascending, descending, then the list's own order again.
+    view.setSort(
+      !s ? { key: c.id, descending: false } : !s.descending ? { key: c.id, descending: true } : undefined,
+    );
   };
 
   let status: ReactNode = null;
   if (isLoading && !rows) {
     status = (
-      <p className="table-status" role="status">
+      <span className="visually-hidden" role="status">
         {t('loading')}
-      </p>
+      </span>
     );
   } else if (error) {
     status = (
@@ -82,15 +184,48 @@ export function DataTable<T>({
           <caption className="visually-hidden">{label}</caption>
           <thead>
             <tr>
-              {columns.map((c) => (
-                <th key={c.id} scope="col">
-                  {c.header}
-                </th>
-              ))}
+              {columns.map((c) => {
+                const sorted = view.sort?.key === c.id ? view.sort : undefined;
+                return (
+                  <th
+                    key={c.id}
+                    scope="col"
+                    aria-sort={sorted ? (sorted.descending ? 'descending' : 'ascending') : undefined}
+                  >
+                    {sortable(c) ? (
+                      <button
+                        type="button"
+                        className="sort-button"
+                        title={t('sortBy', { column: c.header })}
+                        onClick={() => onSort(c)}
+                      >
+                        {c.header}
+                        <SortMark
+                          order={sorted ? (sorted.descending ? 'descending' : 'ascending') : undefined}
+                        />
+                      </button>
+                    ) : (
+                      c.header
+                    )}
+                  </th>
+                );
+              })}
             </tr>
           </thead>
-          <tbody>
-            {status ? (
+          <tbody aria-busy={isLoading && !rows ? true : undefined}>
+            {isLoading && !rows ? (
+              Array.from({ length: Math.min(pageSize, SKELETON_ROWS) }, (_, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
+                <tr key={i} className="skeleton-row">
+                  {columns.map((c, j) => (
+                    <td key={c.id}>
+                      {i === 0 && j === 0 ? status : null}
+                      <span className="skeleton" />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            ) : status ? (
               <tr>
                 <td colSpan={columns.length}>{status}</td>
               </tr>
@@ -123,6 +258,23 @@ export function DataTable<T>({
             hasMore={more !== undefined}
             busy={more?.loading}
           />
+          {csvExport ? (
+            <CsvExport
+              list={label}
+              download={
+                'download' in csvExport
+                  ? csvExport.download
+                  : async (onProgress) => {
+                      onProgress(all.length, all.length);
+                      const file = new Blob([rowsCsv(all, columns)], { type: 'text/csv;charset=utf-8' });
+                      return {
+                        file,
+                        filename: `${csvExport.name}-${new Date().toISOString().slice(0, 10)}.csv`,
+                      };
+                    }
+              }
+            />
+          ) : null}
         </div>
       )}
     </div>

@@ -29,6 +29,7 @@ export function SessionsTable({
     {
       id: 'browser',
       header: t('sessionBrowser'),
+      sortValue: (s) => s.Browser,
       cell: (s) => (
         <>
           {s.Browser}
@@ -39,9 +40,24 @@ export function SessionsTable({
         </>
       ),
     },
-    { id: 'address', header: t('sessionAddress'), cell: (s) => s.ClientAddress ?? '' },
-    { id: 'started', header: t('sessionStarted'), cell: (s) => <Timestamp value={s.StartedAt} /> },
-    { id: 'used', header: t('sessionLastUsed'), cell: (s) => <Timestamp value={s.LastUsedAt} /> },
+    {
+      id: 'address',
+      header: t('sessionAddress'),
+      sortValue: (s) => s.ClientAddress,
+      cell: (s) => s.ClientAddress ?? '',
+    },
+    {
+      id: 'started',
+      header: t('sessionStarted'),
+      sortValue: (s) => s.StartedAt,
+      cell: (s) => <Timestamp value={s.StartedAt} />,
+    },
+    {
+      id: 'used',
+      header: t('sessionLastUsed'),
+      sortValue: (s) => s.LastUsedAt,
+      cell: (s) => <Timestamp value={s.LastUsedAt} />,
+    },
     {
       id: 'actions',
       header: t('sessionActions'),

@@ -128,6 +128,7 @@ export default function AuditTrailPage() {
         isLoading={trail.isPending}
         error={trail.isError && !rows ? errorText(trail.error, common('tableFetchError')) : undefined}
         pageSize={ROWS_PER_PAGE}
+        inAddress
         more={
           trail.hasNextPage
             ? { load: () => trail.fetchNextPage(), loading: trail.isFetchingNextPage }

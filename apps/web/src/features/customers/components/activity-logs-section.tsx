@@ -26,13 +26,24 @@ export function ActivityLogsSection({ uid }: { uid: string }) {
 
   const columns = useMemo(
     (): Column<Entry>[] => [
-      { id: 'date', header: t('activityWhen'), cell: (e) => <Timestamp value={e.Date} /> },
-      { id: 'action', header: t('activityAction'), cell: (e) => e.Action },
-      { id: 'actor', header: t('actor'), cell: (e) => e.ActorEmail ?? dash },
-      { id: 'address', header: t('clientAddress'), cell: (e) => e.ClientAddress ?? dash },
+      {
+        id: 'date',
+        header: t('activityWhen'),
+        sortValue: (e) => e.Date,
+        cell: (e) => <Timestamp value={e.Date} />,
+      },
+      { id: 'action', header: t('activityAction'), sortValue: (e) => e.Action, cell: (e) => e.Action },
+      { id: 'actor', header: t('actor'), sortValue: (e) => e.ActorEmail, cell: (e) => e.ActorEmail ?? dash },
+      {
+        id: 'address',
+        header: t('clientAddress'),
+        sortValue: (e) => e.ClientAddress,
+        cell: (e) => e.ClientAddress ?? dash,
+      },
       {
         id: 'details',
         header: t('activityDetails'),
+        csv: (e) => detailText(e.Details),
         cell: (e) => <span className="activity-details">{detailText(e.Details)}</span>,
       },
     ],
@@ -50,6 +61,7 @@ export function ActivityLogsSection({ uid }: { uid: string }) {
         isLoading={logs.isPending}
         error={logs.isError && !rows ? errorText(logs.error, common('tableFetchError')) : undefined}
         pageSize={Math.max(rows?.length ?? 0, 1)}
+        csvExport={{ name: 'customer-activity' }}
       />
       {logs.isFetchNextPageError ? (
         <p className="form-alert" role="alert">

@@ -15,15 +15,20 @@ export function LastLoginSection({ uid }: { uid: string }) {
   const logins = useLoginSessions(uid);
   const columns = useMemo(
     (): Column<Login>[] => [
-      { id: 'access', header: t('accessType'), cell: (r) => r.AccessType },
-      { id: 'browser', header: t('browser'), cell: (r) => r.Browser },
+      { id: 'access', header: t('accessType'), sortValue: (r) => r.AccessType, cell: (r) => r.AccessType },
+      { id: 'browser', header: t('browser'), sortValue: (r) => r.Browser, cell: (r) => r.Browser },
       {
         id: 'location',
         header: t('location'),
         cell: (r) =>
           r.Location ? t('locationWithIp', { location: r.Location, ip: r.ClientAddress }) : r.ClientAddress,
       },
-      { id: 'date', header: t('dateTimeUtc'), cell: (r) => formatDateTime(r.LoginDate) },
+      {
+        id: 'date',
+        header: t('dateTimeUtc'),
+        sortValue: (r) => r.LoginDate,
+        cell: (r) => formatDateTime(r.LoginDate),
+      },
     ],
     [t],
   );
@@ -38,6 +43,7 @@ export function LastLoginSection({ uid }: { uid: string }) {
         isLoading={logins.isPending}
         error={logins.isError ? errorText(logins.error, common('tableFetchError')) : undefined}
         pageSize={CUSTOMER_TABLE_PAGE_SIZE}
+        csvExport={{ name: 'last-logins' }}
       />
     </section>
   );

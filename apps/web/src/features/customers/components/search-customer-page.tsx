@@ -115,6 +115,7 @@ export default function SearchCustomerPage() {
                   : undefined
               }
               pageSize={CUSTOMER_TABLE_PAGE_SIZE}
+              inAddress
               total={first ? { count: first.Total, more: first.Capped } : undefined}
               more={
                 result.hasNextPage

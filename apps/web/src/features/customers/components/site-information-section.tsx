@@ -33,17 +33,21 @@ export function SiteInformationSection({ uid }: { uid: string }) {
 
   const columns = useMemo(() => {
     const base = (withRole: boolean): Column<Site>[] => [
-      { id: 'name', header: t('appName'), cell: (s) => s.AppName },
+      { id: 'name', header: t('appName'), sortValue: (s) => s.AppName, cell: (s) => s.AppName },
       {
         id: 'apiKey',
         header: t('apiKey'),
+        sortValue: (s) => s.ApiKey,
         cell: (s) => <CopyableCode text={s.ApiKey} label={common('copyApiKey', { site: s.AppName })} />,
       },
-      ...(withRole ? [{ id: 'role', header: t('role'), cell: (s: Site) => s.Role }] : []),
-      { id: 'plan', header: t('plan'), cell: (s) => s.Plan },
+      ...(withRole
+        ? [{ id: 'role', header: t('role'), sortValue: (s: Site) => s.Role, cell: (s: Site) => s.Role }]
+        : []),
+      { id: 'plan', header: t('plan'), sortValue: (s) => s.Plan, cell: (s) => s.Plan },
       {
         id: 'status',
         header: t('status'),
+        sortValue: (s) => (s.Status === 'active' ? t('siteActive') : t('siteInactive')),
         cell: (s) => (s.Status === 'active' ? t('siteActive') : t('siteInactive')),
       },
       {
@@ -114,6 +118,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
         isLoading={owned.isPending}
         error={tableError(owned)}
         pageSize={CUSTOMER_TABLE_PAGE_SIZE}
+        csvExport={{ name: 'owned-sites' }}
       />
       <h3 id="shared-sites" className="subsection-heading">
         {t('sharedSites')}
@@ -126,6 +131,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
         isLoading={shared.isPending}
         error={tableError(shared)}
         pageSize={CUSTOMER_TABLE_PAGE_SIZE}
+        csvExport={{ name: 'shared-sites' }}
       />
       {details ? <SiteDetailsDialog uid={uid} site={details} onClose={() => setDetails(undefined)} /> : null}
       {statusOf ? (

@@ -82,6 +82,7 @@ export default function LogsPage() {
         isLoading={logs.isPending}
         error={logs.isError && !rows ? errorText(logs.error, common('tableFetchError')) : undefined}
         pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
+        inAddress
         more={
           logs.hasNextPage
             ? { load: () => logs.fetchNextPage(), loading: logs.isFetchingNextPage }

@@ -105,6 +105,7 @@ export default function RequestsPage() {
         isLoading={list.isPending}
         error={list.isError && !rows ? errorText(list.error, common('tableFetchError')) : undefined}
         pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
+        inAddress
         more={
           list.hasNextPage
             ? { load: () => list.fetchNextPage(), loading: list.isFetchingNextPage }

@@ -38,7 +38,7 @@ function useRequestColumns(): Column<ImpersonationRequest>[] {
   const t = useT('impersonation');
   const utc = useUtcTime();
   return [
-    { id: 'request', header: t('siteAccessRequest'), cell: (r) => r.Id },
+    { id: 'request', header: t('siteAccessRequest'), sortValue: (r) => r.Id, cell: (r) => r.Id },
     {
       id: 'requestedBy',
       header: t('siteAccessRequestedBy'),
@@ -77,7 +77,12 @@ function useRequestColumns(): Column<ImpersonationRequest>[] {
         );
       },
     },
-    { id: 'status', header: t('siteAccessStatus'), cell: (r) => <StatusBadge status={r.Action.Status} /> },
+    {
+      id: 'status',
+      header: t('siteAccessStatus'),
+      sortValue: (r) => r.Action.Status,
+      cell: (r) => <StatusBadge status={r.Action.Status} />,
+    },
     {
       id: 'approvedUntil',
       header: t('siteAccessApprovedUntil'),
@@ -90,8 +95,18 @@ function useRequestColumns(): Column<ImpersonationRequest>[] {
 function useStepColumns(): Column<SiteAccessStep>[] {
   const t = useT('impersonation');
   return [
-    { id: 'date', header: t('siteAccessDate'), cell: (s) => formatDateTimeMinutes(s.Date) },
-    { id: 'request', header: t('siteAccessRequest'), cell: (s) => s.RequestId },
+    {
+      id: 'date',
+      header: t('siteAccessDate'),
+      sortValue: (s) => s.Date,
+      cell: (s) => formatDateTimeMinutes(s.Date),
+    },
+    {
+      id: 'request',
+      header: t('siteAccessRequest'),
+      sortValue: (s) => s.RequestId,
+      cell: (s) => s.RequestId,
+    },
     {
       id: 'step',
       header: t('siteAccessStep'),

@@ -6,7 +6,7 @@ import type { DisplayStatus } from '../api/impersonation-api.ts';
 
 const isStatus = (v: string | null): v is DisplayStatus => DISPLAY_STATUSES.includes(v as DisplayStatus);
 
-/** The table's status filter, kept in the address (?status=); undefined: All. */
+/** The table's status filter, kept in the address (?status=) with the page and order; undefined: All. */
 export function useStatusFilter(): [DisplayStatus | undefined, (s: DisplayStatus | undefined) => void] {
   const [search, setSearch] = useSearchParams();
   const raw = search.get('status');
@@ -17,6 +17,8 @@ export function useStatusFilter(): [DisplayStatus | undefined, (s: DisplayStatus
         const next = new URLSearchParams(prev);
         if (s) next.set('status', s);
         else next.delete('status');
+        // Another filter starts at the first page.
+        next.delete('page');
         return next;
       },
       { replace: true },

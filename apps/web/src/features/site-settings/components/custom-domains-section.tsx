@@ -30,8 +30,13 @@ export function CustomDomainsSection({ site, canWrite, headingId }: SectionProps
   const [deleting, setDeleting] = useState<CustomDomain | undefined>();
 
   const columns: Column<CustomDomain>[] = [
-    { id: 'domain', header: t('colDomain'), cell: (d) => d.Domain },
-    { id: 'status', header: t('colStatus'), cell: (d) => <DomainStatusBadge status={d.Status} /> },
+    { id: 'domain', header: t('colDomain'), sortValue: (d) => d.Domain, cell: (d) => d.Domain },
+    {
+      id: 'status',
+      header: t('colStatus'),
+      sortValue: (d) => d.Status,
+      cell: (d) => <DomainStatusBadge status={d.Status} />,
+    },
   ];
   if (canWrite) {
     columns.push({

@@ -23,10 +23,15 @@ export function CustomObjectsSection({ site, canWrite, headingId }: SectionProps
   const [removing, setRemoving] = useState<CustomObject | undefined>();
 
   const columns: Column<CustomObject>[] = [
-    { id: 'id', header: t('colId'), cell: (o) => <code>{o.Id}</code> },
-    { id: 'name', header: t('colName'), cell: (o) => o.Name },
-    { id: 'size', header: t('colSize'), cell: (o) => o.SizeMB },
-    { id: 'modified', header: t('colModified'), cell: (o) => formatDate(o.ModifiedDate) },
+    { id: 'id', header: t('colId'), sortValue: (o) => o.Id, cell: (o) => <code>{o.Id}</code> },
+    { id: 'name', header: t('colName'), sortValue: (o) => o.Name, cell: (o) => o.Name },
+    { id: 'size', header: t('colSize'), sortValue: (o) => o.SizeMB, cell: (o) => o.SizeMB },
+    {
+      id: 'modified',
+      header: t('colModified'),
+      sortValue: (o) => o.ModifiedDate,
+      cell: (o) => formatDate(o.ModifiedDate),
+    },
   ];
   if (canWrite) {
     columns.push({

@@ -18,10 +18,20 @@ export function DataSourcesSection({ site, canWrite, headingId }: SectionProps) 
   const common = useT('common');
   const sources = useDataSources(site);
   const columns: Column<DataSource>[] = [
-    { id: 'name', header: t('colName'), cell: (d) => <code>{d.Name}</code> },
-    { id: 'parent', header: t('colParent'), cell: (d) => d.ParentName || t('notSet') },
-    { id: 'rule', header: t('colRule'), cell: (d) => (d.Rules ? <code>{d.Rules}</code> : t('notSet')) },
-    { id: 'items', header: t('colItems'), cell: (d) => d.Items.length },
+    { id: 'name', header: t('colName'), sortValue: (d) => d.Name, cell: (d) => <code>{d.Name}</code> },
+    {
+      id: 'parent',
+      header: t('colParent'),
+      sortValue: (d) => d.ParentName,
+      cell: (d) => d.ParentName || t('notSet'),
+    },
+    {
+      id: 'rule',
+      header: t('colRule'),
+      sortValue: (d) => d.Rules,
+      cell: (d) => (d.Rules ? <code>{d.Rules}</code> : t('notSet')),
+    },
+    { id: 'items', header: t('colItems'), sortValue: (d) => d.Items.length, cell: (d) => d.Items.length },
   ];
   return (
     <section aria-labelledby={headingId}>

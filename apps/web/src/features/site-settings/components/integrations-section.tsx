@@ -12,10 +12,16 @@ export function IntegrationsSection({ site, headingId }: SectionProps) {
   const common = useT('common');
   const integrations = useIntegrations(site);
   const columns: Column<Integration>[] = [
-    { id: 'name', header: t('colName'), cell: (i) => i.Name },
-    { id: 'category', header: t('colCategory'), cell: (i) => i.Category },
-    { id: 'state', header: t('colState'), cell: (i) => i.State },
-    { id: 'enabled', header: t('colEnabled'), cell: (i) => <EnabledBadge enabled={i.Enabled} /> },
+    { id: 'name', header: t('colName'), sortValue: (i) => i.Name, cell: (i) => i.Name },
+    { id: 'category', header: t('colCategory'), sortValue: (i) => i.Category, cell: (i) => i.Category },
+    { id: 'state', header: t('colState'), sortValue: (i) => i.State, cell: (i) => i.State },
+    {
+      id: 'enabled',
+      header: t('colEnabled'),
+      sortValue: (i) => (i.Enabled ? 0 : 1),
+      csv: (i) => (i.Enabled ? 'Enabled' : 'Disabled'),
+      cell: (i) => <EnabledBadge enabled={i.Enabled} />,
+    },
   ];
   return (
     <section aria-labelledby={headingId}>

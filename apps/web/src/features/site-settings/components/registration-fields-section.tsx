@@ -125,9 +125,9 @@ function FieldsTable({
   };
 
   const columns: Column<RegistrationField>[] = [
-    { id: 'name', header: t('colName'), cell: (r) => <code>{r.Name}</code> },
-    { id: 'display', header: t('colDisplay'), cell: (r) => r.Display },
-    { id: 'type', header: t('colType'), cell: (r) => r.Type },
+    { id: 'name', header: t('colName'), sortValue: (r) => r.Name, cell: (r) => <code>{r.Name}</code> },
+    { id: 'display', header: t('colDisplay'), sortValue: (r) => r.Display, cell: (r) => r.Display },
+    { id: 'type', header: t('colType'), sortValue: (r) => r.Type, cell: (r) => r.Type },
     {
       id: 'rules',
       header: t('colRules'),
@@ -159,7 +159,12 @@ function FieldsTable({
         return r.Rules ? <code>{r.Rules}</code> : t('notSet');
       },
     },
-    { id: 'kind', header: t('colKind'), cell: (r) => (r.Custom ? t('kindCustom') : t('kindDefault')) },
+    {
+      id: 'kind',
+      header: t('colKind'),
+      sortValue: (r) => (r.Custom ? t('kindCustom') : t('kindDefault')),
+      cell: (r) => (r.Custom ? t('kindCustom') : t('kindDefault')),
+    },
     {
       id: 'enabled',
       header: t('colEnabled'),

@@ -34,6 +34,7 @@ export default function ManageSuperuserPage() {
       {
         id: 'email',
         header: t('emailAddress'),
+        sortValue: primaryEmail,
         cell: (row) =>
           canOpenProfile(viewerIdentity, staffIdentity(row)) ? (
             <Link to={paths.superuserProfile(row.Uid)}>{primaryEmail(row)}</Link>
@@ -41,10 +42,11 @@ export default function ManageSuperuserPage() {
             primaryEmail(row)
           ),
       },
-      { id: 'name', header: t('name'), cell: (row) => row.FullName },
+      { id: 'name', header: t('name'), sortValue: (row) => row.FullName, cell: (row) => row.FullName },
       {
         id: 'role',
         header: t('role'),
+        sortValue: (row) => row.Roles.join(', '),
         cell: (row) => (
           <>
             {row.Roles.join(', ')}
@@ -56,10 +58,16 @@ export default function ManageSuperuserPage() {
           </>
         ),
       },
-      { id: 'created', header: t('createdDate'), cell: (row) => formatDate(row.CreatedDate) },
+      {
+        id: 'created',
+        header: t('createdDate'),
+        sortValue: (row) => row.CreatedDate,
+        cell: (row) => formatDate(row.CreatedDate),
+      },
       {
         id: 'lastLogin',
         header: t('lastLoginDate'),
+        sortValue: (row) => row.LastLoginDate,
         cell: (row) => formatDate(row.LastLoginDate) || <span className="muted">{t('never')}</span>,
       },
     ];
@@ -112,6 +120,8 @@ export default function ManageSuperuserPage() {
         isLoading={list.isPending}
         error={list.isError ? errorText(list.error, MESSAGES.tableFetchError) : undefined}
         pageSize={SUPERUSER_TABLE_PAGE_SIZE}
+        inAddress
+        csvExport={{ name: 'superusers' }}
       />
       {action?.kind === 'roles' ? (
         <ChangeRolesDialog target={action.row} onClose={() => setAction(undefined)} />
