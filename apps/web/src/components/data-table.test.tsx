@@ -128,7 +128,10 @@ describe('DataTable sorting, address and export', () => {
     const saved: Blob[] = [];
     vi.stubGlobal('URL', {
       ...URL,
-      createObjectURL: (b: Blob) => (saved.push(b), 'blob:x'),
+      createObjectURL: (b: Blob) => {
+        saved.push(b);
+        return 'blob:x';
+      },
       revokeObjectURL: () => {},
     });
     renderAt(

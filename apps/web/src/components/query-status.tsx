@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { errorText } from '../lib/api-client.ts';
 import { useT } from '../lib/i18n.tsx';
+import { Skeleton } from './skeleton.tsx';
 
 interface QueryLike {
   isPending: boolean;
@@ -31,11 +32,7 @@ export function QueryStatus({
     );
   }
   if (query.isPending) {
-    return (
-      <p className="muted" role="status">
-        {common('loading')}
-      </p>
-    );
+    return <Skeleton />;
   }
   if (empty) return <p className="muted">{emptyText ?? common('tableEmpty')}</p>;
   return null;

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LeaveGuard } from '../../components/leave-guard.tsx';
+import { Skeleton } from '../../components/skeleton.tsx';
 import { onSessionEnded } from '../../lib/auth-events.ts';
 import { useProductName } from '../../lib/footer-links.ts';
 import { useT } from '../../lib/i18n.tsx';
@@ -18,7 +19,6 @@ import { UserMenu } from './user-menu.tsx';
 /** The signed-in chrome: top bar with navigation and user menu, breadcrumb, content, footer. */
 export default function AppShell() {
   const t = useT('chrome');
-  const common = useT('common');
   const productName = useProductName();
   const navigate = useNavigate();
   // Loads the session (roles, permissions); a 901 answer ends the session through the client.
@@ -67,13 +67,7 @@ export default function AppShell() {
       <div className="shell-body">
         <Breadcrumb />
         <main id="main-content" tabIndex={-1} ref={mainRef}>
-          <Suspense
-            fallback={
-              <p className="muted" role="status">
-                {common('loading')}
-              </p>
-            }
-          >
+          <Suspense fallback={<Skeleton screen />}>
             <Outlet />
           </Suspense>
         </main>

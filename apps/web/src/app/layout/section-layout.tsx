@@ -1,6 +1,7 @@
 import { Suspense, useMemo } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Sidebar, type SidebarItem } from '../../components/sidebar.tsx';
+import { Skeleton } from '../../components/skeleton.tsx';
 import type { AppSection } from '../../lib/app-route.ts';
 import { translate, useLanguage, useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -10,7 +11,6 @@ import { sectionTabs } from '../route-table.tsx';
 export default function SectionLayout({ section }: { section: AppSection }) {
   const { language } = useLanguage();
   const t = useT('chrome');
-  const loading = useT('common')('loading');
   const { permissions } = useCurrentUser();
   const { pathname } = useLocation();
 
@@ -57,13 +57,7 @@ export default function SectionLayout({ section }: { section: AppSection }) {
         defaultCollapsed={collapsed}
       />
       <div className="section-content">
-        <Suspense
-          fallback={
-            <p className="muted" role="status">
-              {loading}
-            </p>
-          }
-        >
+        <Suspense fallback={<Skeleton screen />}>
           <Outlet />
         </Suspense>
       </div>

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { FormField } from '../../../components/form-field.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
+import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { isStaleWrite } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
@@ -168,11 +169,7 @@ export function DataCenterStep({
           </div>
         </div>
       ) : null}
-      {info.isPending ? (
-        <p className="muted" role="status">
-          {common('loading')}
-        </p>
-      ) : null}
+      {info.isPending ? <Skeleton lines={3} /> : null}
       {lists?.Current.CustomDb && values.Source === 'custom-database' && !values.ConnectionString ? (
         <p className="notice notice-info">{t('connectionStringKept')}</p>
       ) : null}

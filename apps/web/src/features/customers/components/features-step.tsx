@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
+import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { isStaleWrite } from '../../../lib/edit-conflict.ts';
 import { useT } from '../../../lib/i18n.tsx';
@@ -173,11 +174,7 @@ export function FeaturesStep({
           </div>
         </div>
       ) : null}
-      {catalogue.isPending ? (
-        <p className="muted" role="status">
-          {common('loading')}
-        </p>
-      ) : null}
+      {catalogue.isPending ? <Skeleton lines={4} /> : null}
       <RadioGroup
         legend={t('featureSource')}
         name="feature-source"

@@ -1,5 +1,6 @@
 import { consentQuery } from '@sac/contract/impersonation-api';
 import { useSearchParams } from 'react-router';
+import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useAnswerConsent, useConsentDetails } from '../api/impersonation-api.ts';
@@ -51,11 +52,7 @@ export default function ConsentPage() {
     );
   } else if (!d) {
     heading = t('consentKicker');
-    content = (
-      <p className="muted" role="status">
-        {t('consentLoading')}
-      </p>
-    );
+    content = <Skeleton label={t('consentLoading')} />;
   } else {
     heading = t('consentHeading', { app: d.AppName });
     const answered = d.Consent !== 'pending';

@@ -1,6 +1,7 @@
 import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
+import { Skeleton } from '../../../components/skeleton.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
@@ -43,7 +44,6 @@ interface RequestDialogProps {
  */
 export function RequestDialog({ request, log, requestLoading, requestDeleted, onClose }: RequestDialogProps) {
   const t = useT('impersonation');
-  const common = useT('common');
   const viewer = useCurrentUser();
   const [view, setView] = useState<View>('details');
   const bodyRef = useRef<HTMLDivElement>(null);
@@ -96,9 +96,7 @@ export function RequestDialog({ request, log, requestLoading, requestDeleted, on
         {r ? (
           <RequestDetails request={r} />
         ) : requestLoading ? (
-          <p className="muted" role="status">
-            {common('loading')}
-          </p>
+          <Skeleton lines={4} />
         ) : (
           <p className="muted">{t(requestDeleted ? 'requestDeleted' : 'requestNotVisible')}</p>
         )}

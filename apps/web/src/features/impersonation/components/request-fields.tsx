@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
+import { Skeleton } from '../../../components/skeleton.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { useApprovers, useCustomerRoles } from '../api/impersonation-api.ts';
@@ -37,7 +38,6 @@ const FIND_FROM = 6;
  */
 export function RequestFields({ idPrefix, values, set, touch, shown, takenRoles }: RequestFieldsProps) {
   const t = useT('impersonation');
-  const common = useT('common');
   const approvers = useApprovers();
   const customerRoles = useCustomerRoles();
   const [find, setFind] = useState('');
@@ -115,9 +115,7 @@ export function RequestFields({ idPrefix, values, set, touch, shown, takenRoles 
           />
         </>
       ) : approvers.isPending ? (
-        <p className="muted" role="status">
-          {common('loading')}
-        </p>
+        <Skeleton lines={1} />
       ) : (
         <p className="form-alert" role="alert">
           {t('superAdminsFailed')}
@@ -139,9 +137,7 @@ export function RequestFields({ idPrefix, values, set, touch, shown, takenRoles 
           </div>
         </div>
       ) : customerRoles.isPending ? (
-        <p className="muted" role="status">
-          {common('loading')}
-        </p>
+        <Skeleton lines={1} />
       ) : (
         <>
           <CheckboxGroup

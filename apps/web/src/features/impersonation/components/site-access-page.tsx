@@ -2,6 +2,7 @@ import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { siteAccessQuery } from '@sac/contract/impersonation-api';
 import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
@@ -159,11 +160,7 @@ export default function SiteAccessPage() {
     );
   } else if (!d) {
     heading = t('siteAccessLoadingHeading');
-    content = (
-      <p className="muted" role="status">
-        {t('siteAccessLoading')}
-      </p>
-    );
+    content = <Skeleton label={t('siteAccessLoading')} />;
   } else {
     heading = t('siteAccessHeading', { app: d.AppName });
     const keys = stepKeys(d.Log);

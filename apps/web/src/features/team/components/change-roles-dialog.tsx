@@ -5,6 +5,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
+import { Skeleton } from '../../../components/skeleton.tsx';
 import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useLeaveGuard } from '../../../lib/leave-guard.ts';
@@ -78,11 +79,7 @@ export function ChangeRolesDialog({ target, onClose }: { target: SuperUser; onCl
 
   let body: ReactNode;
   if (roles.isPending) {
-    body = (
-      <p className="muted" role="status">
-        {common('loading')}
-      </p>
-    );
+    body = <Skeleton lines={2} />;
   } else if (roles.isError) {
     body = (
       <>

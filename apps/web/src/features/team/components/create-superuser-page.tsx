@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useMemo } from 'react';
 import { Link } from 'react-router';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { FormField } from '../../../components/form-field.tsx';
+import { Skeleton } from '../../../components/skeleton.tsx';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
@@ -73,11 +74,7 @@ export default function CreateSuperuserPage() {
 
   let rolesField: ReactNode;
   if (roles.isPending) {
-    rolesField = (
-      <p className="muted" role="status">
-        {common('loading')}
-      </p>
-    );
+    rolesField = <Skeleton lines={1} />;
   } else if (roles.isError) {
     rolesField = (
       <div className="field">

@@ -1,5 +1,6 @@
 import { PERMISSION_DESCRIPTIONS, type Permission } from '@sac/contract/permissions';
 import { Link } from 'react-router';
+import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
@@ -23,11 +24,7 @@ export default function RolesPage() {
         </div>
         <Link to={paths.permissions}>{t('permissionList')}</Link>
       </div>
-      {roles.isPending ? (
-        <p className="muted" role="status">
-          {common('loading')}
-        </p>
-      ) : null}
+      {roles.isPending ? <Skeleton lines={4} /> : null}
       {roles.isError ? (
         <p className="form-alert" role="alert">
           {errorText(roles.error, common('tableFetchError'))}

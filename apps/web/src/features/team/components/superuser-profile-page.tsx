@@ -1,6 +1,7 @@
 import { PERMISSION_DESCRIPTIONS, type Permission, ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { Link, useParams } from 'react-router';
 import { DetailList } from '../../../components/detail-list.tsx';
+import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
@@ -17,7 +18,6 @@ const describe = (p: string): string | undefined =>
 /** /manage-superuser/profile/:uid: one staff account; the server decides who may open it. */
 export default function SuperuserProfilePage() {
   const t = useT('team');
-  const common = useT('common');
   const { uid = '' } = useParams();
   const { permissions, roles, uid: me } = useCurrentUser();
   const profile = useSuperUserProfile(uid);
@@ -32,11 +32,7 @@ export default function SuperuserProfilePage() {
         </div>
         {permissions.has('team.read') ? <Link to={paths.superusers}>{t('backToList')}</Link> : null}
       </div>
-      {profile.isPending ? (
-        <p className="muted" role="status">
-          {common('loading')}
-        </p>
-      ) : null}
+      {profile.isPending ? <Skeleton lines={4} /> : null}
       {profile.isError ? (
         <p className="form-alert" role="alert">
           {errorText(profile.error)}
