@@ -7,9 +7,11 @@ import { signIn } from './support/sign-in.ts';
  * Every screen at phone, tablet, laptop (a 1280 px screen at 125 % zoom is 1024 px), desktop and
  * wide widths: nothing scrolls sideways, and the user menu (Logout) stays in view. Each screen is
  * opened once and the window resized through the widths; a screenshot per screen and width is kept
- * with the results (`<screen>-<width>.png`).
+ * with the results (of the whole page at 360, 1024 and 1920 px) (`<screen>-<width>.png`).
  */
 const WIDTHS = [360, 768, 1024, 1280, 1920, 2560];
+/** The widths whose screenshot holds the whole page; at the others, what the window shows. */
+const WHOLE_PAGE = new Set([360, 1024, 1920]);
 
 type Screen = { name: string; path: string; ready: (page: Page) => Locator; alert?: true };
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).first();
@@ -43,7 +45,7 @@ async function sweep(page: Page, info: TestInfo, screens: readonly Screen[], sig
       });
       await page.screenshot({
         path: info.outputPath(`${name.replace(/[^a-z0-9]+/gi, '-')}-${width}.png`),
-        fullPage: true,
+        fullPage: WHOLE_PAGE.has(width),
       });
       expect
         .soft(scroll, `${name} at ${width} px is ${scroll} px wide: ${widest}`)

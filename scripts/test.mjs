@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every test, in order: typecheck, lint, architecture rules, unit (contract, console), API on PGlite,
-// API on PostgreSQL, then the browser tests in Debian's Chromium, these last three under Node 24
-// (testRuntime). Prints one closing line.
-import { spawnSync } from 'node:child_process';
+// then the browser tests in Debian's Chromium with the API on PostgreSQL beside them, these last
+// three under Node 24 (testRuntime). Prints one closing line.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -15,6 +15,9 @@ const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const timings = [];
 
+/** A suite running beside the others: its output goes to a file, printed when it is awaited. */
+let beside;
+
 function run(name, cmd, args, opts = {}) {
   console.log(`\n━━ ${name} ━━`);
   const started = Date.now();
@@ -23,6 +26,7 @@ function run(name, cmd, args, opts = {}) {
   opts.count?.();
   if (r.status !== 0) {
     console.error(`\n✗ ${name} failed (exit ${r.status ?? r.signal}).`);
+    beside?.kill();
     summary();
     process.exit(1);
   }
@@ -47,6 +51,50 @@ function vitest(name, dir, env = {}) {
     },
   );
   countVitest(out);
+}
+
+/** Starts a vitest suite in the background; the promise settles with it, once its output is printed. */
+function vitestBeside(name, dir, env = {}) {
+  const out = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
+  const log = path.join(reports, `${name.replace(/\W+/g, '-')}.log`);
+  console.log(`\n━━ ${name}: started beside the next steps; its output follows them ━━`);
+  const started = Date.now();
+  const fd = fs.openSync(log, 'w');
+  const child = spawn(
+    'npx',
+    ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+    { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env }, detached: true },
+  );
+  // Its own process group, so that stopping it stops vitest's workers too.
+  beside = {
+    kill: () => {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {}
+    },
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      beside?.kill();
+      process.exit(1);
+    });
+  const done = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  return {
+    async settle() {
+      const code = await done;
+      fs.closeSync(fd);
+      beside = undefined;
+      console.log(`\n━━ ${name} ━━`);
+      process.stdout.write(fs.readFileSync(log, 'utf8'));
+      timings.push(`${name} (beside): ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (fs.existsSync(out)) countVitest(out);
+      if (code !== 0) {
+        console.error(`\n✗ ${name} failed (exit ${code}).`);
+        summary();
+        process.exit(1);
+      }
+    },
+  };
 }
 
 function answers(host, port) {
@@ -165,12 +213,13 @@ vitest('API on PGlite', 'apps/api', {
 const pgUrl = process.env.TEST_DATABASE_URL;
 const pgHost = pgUrl ? new URL(pgUrl).hostname : '127.0.0.1';
 const pgPort = pgUrl ? Number(new URL(pgUrl).port || 5432) : 5432;
+// The API on PostgreSQL runs beside the browser tests: those drive one browser at a time and
+// leave a core idle, which the PostgreSQL suite takes (TEST_SERIAL=1 runs them one after the other).
+let pgSuite;
 if (await answers(pgHost, pgPort)) {
-  vitest('API on PostgreSQL', 'apps/api', {
-    ...runtime.env,
-    TEST_DB: 'postgres',
-    FUZZ_RUNS: process.env.FUZZ_RUNS ?? '20000',
-  });
+  const env = { ...runtime.env, TEST_DB: 'postgres', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '20000' };
+  if (process.env.TEST_SERIAL === '1') vitest('API on PostgreSQL', 'apps/api', env);
+  else pgSuite = vitestBeside('API on PostgreSQL', 'apps/api', env);
 } else if (ci) {
   console.error(
     `\n✗ CI must run the API tests on PostgreSQL, but nothing answers at ${pgHost}:${pgPort}. Set TEST_DATABASE_URL.`,
@@ -196,4 +245,5 @@ run('browser tests (Chromium)', 'npx', ['playwright', 'test', '--config', 'e2e/p
     totals.skipped += s.skipped;
   },
 });
+await pgSuite?.settle();
 summary();
