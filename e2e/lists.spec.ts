@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { apiSignIn } from './support/api.ts';
+import { signIn } from './support/sign-in.ts';
+
+/**
+ * The lists by a person's hands: a column header sorts (aria-sort says how), the page and the
+ * order live in the address so Back, reload and a shared link give the same view, and Export CSV
+ * hands over what the list holds, in the order shown.
+ */
+
+const emailsShown = async (page: Page) =>
+  page.getByRole('table', { name: 'Super users' }).locator('tbody tr td:first-child').allTextContents();
+
+test('the team list: sort by a column, page, Back and reload keep the view; the export is the list', async ({
+  page,
+  request,
+}) => {
+  const headers = await apiSignIn(request, 'superadmin@example.com');
+  const stamp = Date.now();
+  // Enough staff for a second page, with names out of order.
+  for (const n of [7, 3, 11, 1, 9, 5, 12, 2, 10, 4, 8, 6]) {
+    const r = await request.post('/admin/team', {
+      headers,
+      data: {
+        email: `lister-${String(n).padStart(2, '0')}-${stamp}@example.com`,
+        role: ['Support'],
+        name: '',
+      },
+    });
+    expect(r.ok(), await r.text()).toBe(true);
+  }
+
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/manage-superuser/manage-superuser');
+  const table = page.getByRole('table', { name: 'Super users' });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  const emailHeader = table.getByRole('columnheader', { name: 'Email Address' });
+  await expect(emailHeader).not.toHaveAttribute('aria-sort');
+
+  // By keyboard: the header is a button.
+  await emailHeader.getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  await expect(emailHeader).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page).toHaveURL(/\?sort=email$/);
+  const firstPage = await emailsShown(page);
+  expect(firstPage).toEqual(
+    [...firstPage].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' })),
+  );
+
+  await emailHeader.getByRole('button').click();
+  await expect(emailHeader).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(/\?sort=-email$/);
+  const descending = await emailsShown(page);
+  expect(descending).toEqual(
+    [...descending].sort((a, b) => b.localeCompare(a, undefined, { sensitivity: 'base' })),
+  );
+
+  // Page 2, then a profile, then Back: the same page in the same order.
+  await page
+    .getByRole('navigation', { name: 'Pagination: Super users' })
+    .getByRole('button', { name: 'Page 2' })
+    .click();
+  await expect(page).toHaveURL(/\?sort=-email&page=2$/);
+  const secondPage = await emailsShown(page);
+  expect(secondPage).not.toEqual(descending);
+  await table.getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/manage-superuser\/profile\//);
+  await page.goBack();
+  await expect(page).toHaveURL(/\?sort=-email&page=2$/);
+  await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  expect(await emailsShown(page)).toEqual(secondPage);
+  await expect(emailHeader).toHaveAttribute('aria-sort', 'descending');
+
+  // A reload (or the link shared) opens the same view.
+  await page.reload();
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  expect(await emailsShown(page)).toEqual(secondPage);
+
+  // The export: every row of the list, in the order shown.
+  const summary = (await page.locator('.table-summary').textContent()) ?? '';
+  const total = Number(/of (\d+)/.exec(summary)?.[1]);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export Super users as CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^superusers-\d{4}-\d\d-\d\d\.csv$/);
+  await expect(page.getByText(`Exported ${total} rows to ${file.suggestedFilename()}.`)).toBeVisible();
+  const lines = fs
+    .readFileSync((await file.path())!, 'utf8')
+    .trimEnd()
+    .split('\r\n');
+  expect(lines[0]).toBe('Email Address,Name,Role,Created Date,Last Login Date');
+  expect(lines).toHaveLength(total + 1);
+  const exported = lines.slice(1).map((l) => l.split(',')[0] ?? '');
+  expect(exported.slice(10, 10 + secondPage.length)).toEqual(secondPage);
+  expect(exported.filter((e) => e.startsWith('lister-') && e.endsWith(`-${stamp}@example.com`))).toHaveLength(
+    12,
+  );
+
+  // Back from the sorted view to the list's own order.
+  await emailHeader.getByRole('button').click();
+  await expect(emailHeader).not.toHaveAttribute('aria-sort');
+  await expect(page).toHaveURL(/manage-superuser\/manage-superuser$/);
+});
