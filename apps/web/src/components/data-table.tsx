@@ -97,7 +97,7 @@ interface DataTableProps<T> {
   csvExport?: { name: string } | { download: Download };
 }
 
-const SKELETON_ROWS = 5;
+const SKELETON_ROWS = 10;
 
 /** Up and down arrows, the one of the column's order drawn solid (a drawing: no text to read). */
 function SortMark({ order }: { order: 'ascending' | 'descending' | undefined }) {

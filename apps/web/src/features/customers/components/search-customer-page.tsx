@@ -101,6 +101,11 @@ export default function SearchCustomerPage() {
               <p className="muted" role="status">
                 {resultCount(t, first.Total, first.Capped)}
               </p>
+            ) : loadingFirst ? (
+              // The count's line is kept while the results load, so they do not push the page.
+              <p className="muted" aria-hidden="true">
+                {'\u00a0'}
+              </p>
             ) : null}
             <DataTable
               key={searchKey}

@@ -1,7 +1,7 @@
 import { DetailList } from '../../../components/detail-list.tsx';
+import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import type { LogEntry } from '../api/impersonation-api.ts';
-import { useUtcTime } from './request-details.tsx';
 import { StatusBadge } from './status-badge.tsx';
 
 const EVENTS = [
@@ -46,7 +46,6 @@ function valueText(v: unknown): string {
 /** One step of the impersonation log: what happened, who did it, when, and its recorded details. */
 export function LogEntryDetails({ entry }: { entry: LogEntry }) {
   const t = useT('impersonation');
-  const utc = useUtcTime();
   const details = Object.entries(entry.Details);
   return (
     <>
@@ -58,7 +57,7 @@ export function LogEntryDetails({ entry }: { entry: LogEntry }) {
           },
           { label: t('status'), value: <StatusBadge status={entry.Status} /> },
           { label: t('logActor'), value: entry.Actor ?? '' },
-          { label: t('logAt'), value: utc(entry.LastModified) },
+          { label: t('logAt'), value: <Timestamp value={entry.LastModified} /> },
         ]}
       />
       {details.length > 0 ? (

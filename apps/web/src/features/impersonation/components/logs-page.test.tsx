@@ -41,7 +41,13 @@ describe('impersonation logs table', () => {
       within(screen.getAllByRole('row')[1]!)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['7', 'analytical-engine', 'Approved', '01-02-2025 03:04 UTC', 'View']);
+    ).toEqual([
+      '7',
+      'analytical-engine',
+      'Approved',
+      expect.stringContaining('(01-02-2025 03:04:05 (UTC))'),
+      'View',
+    ]);
     expect(screen.getAllByRole('row')).toHaveLength(6);
     fireEvent.click(screen.getByRole('button', { name: 'View log entry 100' }));
     const dialog = screen.getByRole('dialog', { name: 'Log entry 100' });

@@ -1,12 +1,12 @@
 import { IMPERSONATION_TABLE_PAGE_SIZE } from '@sac/contract/constants';
 import { useMemo, useState } from 'react';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { Timestamp } from '../../../components/timestamp.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { type LogEntry, useLogs, useRequest } from '../api/impersonation-api.ts';
 import { NoImpersonationAccess } from './no-access.tsx';
-import { useUtcTime } from './request-details.tsx';
 import { RequestDialog } from './request-dialog.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { StatusFilter, useStatusFilter } from './status-filter.tsx';
@@ -19,7 +19,6 @@ import { StatusFilter, useStatusFilter } from './status-filter.tsx';
 export default function LogsPage() {
   const t = useT('impersonation');
   const common = useT('common');
-  const utc = useUtcTime();
   const { permissions } = useCurrentUser();
   const allowed = permissions.has('impersonation.logs.read');
   const [status, setStatus] = useStatusFilter();
@@ -33,7 +32,11 @@ export default function LogsPage() {
       { id: 'id', header: t('requestId'), cell: (l) => l.RequestId },
       { id: 'app', header: t('appName'), cell: (l) => l.AppName },
       { id: 'status', header: t('status'), cell: (l) => <StatusBadge status={l.Status} /> },
-      { id: 'modified', header: t('lastModified'), cell: (l) => utc(l.LastModified) },
+      {
+        id: 'modified',
+        header: t('lastModified'),
+        cell: (l) => <Timestamp value={l.LastModified} />,
+      },
       {
         id: 'actions',
         header: t('actions'),
@@ -49,7 +52,7 @@ export default function LogsPage() {
         ),
       },
     ],
-    [t, utc],
+    [t],
   );
 
   if (!allowed) return <NoImpersonationAccess />;

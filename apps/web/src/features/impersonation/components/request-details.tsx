@@ -1,5 +1,6 @@
 import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { DetailList } from '../../../components/detail-list.tsx';
+import { Timestamp } from '../../../components/timestamp.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { StatusBadge } from './status-badge.tsx';
@@ -22,7 +23,6 @@ export function useMinutes() {
 /** Everything of one request: what was asked, the customer's consent, and the decision taken. */
 export function RequestDetails({ request: r }: { request: ImpersonationRequest }) {
   const t = useT('impersonation');
-  const utc = useUtcTime();
   const minutes = useMinutes();
   const decided = r.Action.Status !== 'Pending';
   const none = <span className="muted">{t('none')}</span>;
@@ -39,8 +39,8 @@ export function RequestDetails({ request: r }: { request: ImpersonationRequest }
           { label: t('customerRequest'), value: r.IsCustomerRequest ? t('yes') : t('no') },
           { label: t('consent'), value: t(`consent.${r.Consent}`) },
           { label: t('duration'), value: minutes(r.Request.Duration) },
-          { label: t('created'), value: utc(r.Request.RequestCreatedDate) },
-          { label: t('modified'), value: utc(r.Request.RequestModifiedDate) },
+          { label: t('created'), value: <Timestamp value={r.Request.RequestCreatedDate} /> },
+          { label: t('modified'), value: <Timestamp value={r.Request.RequestModifiedDate} /> },
         ]}
       />
       <DetailList
@@ -61,8 +61,11 @@ export function RequestDetails({ request: r }: { request: ImpersonationRequest }
           <DetailList
             items={[
               { label: t('actionTakenBy'), value: r.Action.ActionTakenBy ?? '' },
-              { label: t('actionTakenAt'), value: utc(r.Action.ActionTakenAt) },
-              !!r.Action.ExpiresAt && { label: t('expiresAt'), value: utc(r.Action.ExpiresAt) },
+              { label: t('actionTakenAt'), value: <Timestamp value={r.Action.ActionTakenAt} /> },
+              !!r.Action.ExpiresAt && {
+                label: t('expiresAt'),
+                value: <Timestamp value={r.Action.ExpiresAt} />,
+              },
             ]}
           />
           <DetailList
