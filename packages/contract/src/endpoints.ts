@@ -41,6 +41,8 @@ import {
   customerRolesResponse,
   featuresResponse,
   loginSessionsResponse,
+  searchCustomerExportQuery,
+  searchCustomerExportResponse,
   searchCustomerQuery,
   searchCustomerResponse,
   siteBasicSettingsQuery,
@@ -425,6 +427,14 @@ const DETAILS = {
     tag: 'Customers',
     query: searchCustomerQuery,
     responses: { 200: searchCustomerResponse, ...errors(400, 401, 403, 404) },
+  },
+  searchCustomerExport: {
+    summary:
+      "Every customer a search matches as CSV (same criterion fields and sort as the search, no cursor), in the list's order, streamed: columns Uid, Customer Name, Email, Status, Role, Created Date, Modified Date. The x-export-rows header says how many rows follow the header line. At most 50,000 customers (else 400: narrow the search); two exports at once per instance (else 429). Recorded in the audit trail (customers.export) with the criterion, sort and row count, not the term.",
+    tag: 'Customers',
+    query: searchCustomerExportQuery,
+    responses: { 200: searchCustomerExportResponse, ...errors(400, 401, 403, 429) },
+    produces: ['text/csv'],
   },
   customerProfile: {
     summary: "A customer's profile: names, emails, organization, phone, time zone, status and dates (UTC).",
