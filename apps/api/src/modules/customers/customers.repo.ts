@@ -429,24 +429,23 @@ async function sortedPage(
     );
   }
   if (opts.many) {
-    const window = opts.walkWindow ?? WALK_WINDOW;
+    // The walk reads the sort key's covering index only, from the cursor, and tests each entry.
+    // A page it does not fill within the window (or at the end of the table) is sorted instead:
+    // no row count over the window (a window function cost a fifth of the walk).
     const from = cursorAt('c');
-    const w = param(window);
+    const w = param(opts.walkWindow ?? WALK_WINDOW);
     const rows = await pageAsJson(
       db,
       `SELECT w.uid::text AS uid, w.first_name, w.last_name, w.email, w.status, w.role,
-         ${isoText('w.created_at')} AS created_at, ${isoText('w.modified_at')} AS modified_at, w.k,
-         ${matchSql(criterion, 'w')} AS hit, w.i
-       FROM (SELECT v.*, row_number() OVER () AS i FROM (
-         SELECT ${o.key} AS k, c.uid, c.first_name, c.last_name, c.email, c.status, c.role, c.created_at,
+         ${isoText('w.created_at')} AS created_at, ${isoText('w.modified_at')} AS modified_at, w.k
+       FROM (SELECT ${o.key} AS k, c.uid, c.first_name, c.last_name, c.email, c.status, c.role, c.created_at,
            c.modified_at${criterion === 'phone' ? ', c.phone' : ''}
-         FROM customers c WHERE true ${from} ORDER BY ${o.order} LIMIT ${w}) v) w
-       WHERE (${matchSql(criterion, 'w')}) OR w.i = ${w} LIMIT $2`,
+         FROM customers c WHERE true ${from} ORDER BY ${o.order} LIMIT ${w}) w
+       WHERE ${matchSql(criterion, 'w')} LIMIT $2`,
       params,
       sort.descending,
     );
-    const hits = rows.filter((r) => r.hit);
-    if (hits.length >= limit || !rows.some((r) => Number(r.i) === window)) return hits;
+    if (rows.length >= limit) return rows;
     params.length = 2;
   }
   const trigram =
