@@ -164,7 +164,8 @@ export const searchCustomerResponse = z.object({
   /**
    * At most SEARCH_PAGE_SIZE customers. A name search ranks the exact name first, then names that
    * start with the term, then names that hold it elsewhere; within each, by name, then uid. Email
-   * by address, phone by number, then uid. The same query answers the same pages every time.
+   * by address, phone by number, then uid. Under `sort`, every match by that key, then uid. The
+   * same query answers the same pages every time.
    */
   Data: z.array(customerSummary),
   Criterion: z.enum(SEARCH_CRITERIA),
