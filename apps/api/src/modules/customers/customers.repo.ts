@@ -431,7 +431,9 @@ async function sortedPage(
   if (opts.many) {
     // The walk reads the sort key's covering index only, from the cursor, and tests each entry.
     // A page it does not fill within the window (or at the end of the table) is sorted instead:
-    // no row count over the window (a window function cost a fifth of the walk).
+    // no row count over the window (a window function cost a fifth of the walk). An email's test
+    // is kept from becoming a semi-join (IS TRUE), so the planner hashes the matching addresses
+    // once instead of probing the address table for each of 20,000 entries (200 ms at 1M).
     const from = cursorAt('c');
     const w = param(opts.walkWindow ?? WALK_WINDOW);
     const rows = await pageAsJson(
@@ -441,7 +443,7 @@ async function sortedPage(
        FROM (SELECT ${o.key} AS k, c.uid, c.first_name, c.last_name, c.email, c.status, c.role, c.created_at,
            c.modified_at${criterion === 'phone' ? ', c.phone' : ''}
          FROM customers c WHERE true ${from} ORDER BY ${o.order} LIMIT ${w}) w
-       WHERE ${matchSql(criterion, 'w')} LIMIT $2`,
+       WHERE ${criterion === 'emailid' ? `(${matchSql(criterion, 'w')}) IS TRUE` : matchSql(criterion, 'w')} LIMIT $2`,
       params,
       sort.descending,
     );
