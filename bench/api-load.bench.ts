@@ -214,7 +214,9 @@ async function signInBurstWithSearch(server: Server, headers: Record<string, str
 export async function searchThroughHttp(server: Server, headers: Record<string, string>, cases: Case[]) {
   console.log('customer search through HTTP, sequential, warm:');
   for (const c of cases) {
-    const terms = c.terms.map((t) => `${c.criterion}=${encodeURIComponent(t.term)}`);
+    const terms = c.terms.map(
+      (t) => `${c.criterion}=${encodeURIComponent(t.term)}${c.sort ? `&sort=${c.sort}` : ''}`,
+    );
     for (const q of terms.slice(0, 20))
       await (await fetch(`${server.url}/admin/searchcustomer?${q}`, { headers })).arrayBuffer();
     const ts: number[] = [];

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type SearchCriterion, SUBSTRING_MIN_LENGTH } from '@sac/contract/customers';
+import { SEARCH_COUNT_LIMIT, type SearchCriterion, SUBSTRING_MIN_LENGTH } from '@sac/contract/customers';
+import { CUSTOMER_SORT_KEYS, parseSort } from '@sac/contract/list-sort';
 import { type Db, openPgliteDir, openPostgres, type Queryable } from '../apps/api/src/db/db.ts';
 import { searchCounted } from '../apps/api/src/modules/customers/customers.repo.ts';
 import { scaleSecret, seededRandom } from '../apps/api/src/seed/customer-seed.ts';
@@ -33,6 +34,8 @@ export interface Case {
   criterion: SearchCriterion;
   terms: Term[];
   target: { p95: number; p99?: number };
+  /** A list order (`sort` as sent: name, -created, ...); absent, the criterion's own. */
+  sort?: string;
 }
 interface Timed {
   term: Term;
@@ -105,7 +108,7 @@ export async function sampleTerms(db: Queryable, customers: number, sites: numbe
   const person = (i: number) => people[i % people.length]!;
   const app = (i: number) => apps[i % apps.length]!;
 
-  return [
+  const cases: Case[] = [
     {
       label: 'customerName substring',
       criterion: 'customerName',
@@ -178,10 +181,27 @@ export async function sampleTerms(db: Queryable, customers: number, sites: numbe
       target: { p95: 50, p99: 150 },
     },
   ];
+  // Issue 17: the same terms in a list order (sort=...), as the console's sortable columns ask.
+  const sorted = (label: string, sort: string) => {
+    const c = cases.find((x) => x.label === label)!;
+    return { ...c, label: `${label}, sort=${sort}`, sort };
+  };
+  cases.push(
+    sorted('customerName substring', '-created'),
+    sorted('customerName substring', 'name'),
+    sorted(`customerName prefix <${SUBSTRING_MIN_LENGTH}`, '-modified'),
+    sorted(`customerName prefix <${SUBSTRING_MIN_LENGTH}`, '-name'),
+    sorted('emailid prefix', 'created'),
+    sorted('sitename substring', '-created'),
+  );
+  return cases;
 }
 
+/** A case's sort, as searchCounted takes it. */
+const sortOf = (c: Case) => ({ sort: parseSort(CUSTOMER_SORT_KEYS, c.sort) });
+
 /** Runs searchCounted with EXPLAIN (ANALYZE, BUFFERS) of each statement it sends; their plans. */
-async function explain(db: Queryable, criterion: SearchCriterion, term: string): Promise<string[]> {
+async function explain(db: Queryable, c: Case, term: string): Promise<string[]> {
   const plan: string[] = [];
   const explaining: Queryable = {
     query: async <T>(sql: string, params?: unknown[]) => {
@@ -192,7 +212,7 @@ async function explain(db: Queryable, criterion: SearchCriterion, term: string):
     },
     exec: (sql) => db.exec(sql),
   };
-  await searchCounted(explaining, criterion, term);
+  await searchCounted(explaining, c.criterion, term, undefined, SEARCH_COUNT_LIMIT, sortOf(c));
   return plan;
 }
 
@@ -273,11 +293,12 @@ async function benchLeg(name: string, db: Db): Promise<Case[] | undefined> {
   );
   const results: Array<{ c: Case; ts: Timed[] }> = [];
   for (const c of cases) {
-    for (const t of c.terms.slice(0, WARM_UP)) await searchCounted(db, c.criterion, t.term);
+    for (const t of c.terms.slice(0, WARM_UP))
+      await searchCounted(db, c.criterion, t.term, undefined, SEARCH_COUNT_LIMIT, sortOf(c));
     const ts: Timed[] = [];
     for (const term of shuffle(c.terms, rnd)) {
       const started = performance.now();
-      const r = await searchCounted(db, c.criterion, term.term);
+      const r = await searchCounted(db, c.criterion, term.term, undefined, SEARCH_COUNT_LIMIT, sortOf(c));
       ts.push({ term, ms: performance.now() - started, rows: r.rows.length, capped: r.count.capped });
     }
     results.push({ c, ts });
@@ -302,7 +323,7 @@ async function benchLeg(name: string, db: Db): Promise<Case[] | undefined> {
       console.log(
         `\n${name} plan, ${c.label}, ${which} term '${t.term.term}' (${t.term.kind}, ${ms(t.ms)}, ${t.rows} rows):`,
       );
-      for (const line of await explain(db, c.criterion, t.term.term)) console.log(`  ${line}`);
+      for (const line of await explain(db, c, t.term.term)) console.log(`  ${line}`);
     }
   }
   return cases;

@@ -425,6 +425,7 @@ const MATRIX: Record<EndpointId, Row> = {
   },
   // Customers and sites: reads need customers.read, sites.read or activity.read.
   searchCustomer: customerRead(() => ({ query: { customerName: 'matrix' } })),
+  searchCustomerExport: customerRead(() => ({ query: { customerName: 'matrix', sort: '-created' } })),
   customerProfile: customerRead((f) => ({ query: { uid: f.customer.uid } })),
   userProfile: customerRead((f) => ({ query: { uid: f.customer.uid } })),
   loginSessions: customerRead((f) => ({ query: { uid: f.customer.uid } })),

@@ -55,6 +55,7 @@ const ACTIVITY_ACTIONS = [
   'site.fields',
   'site.datasource',
   'audit.export',
+  'customers.export',
   // Written by the platform's own services (the demo data has them), not by this console.
   'customer.status.update',
   'site.member.add',

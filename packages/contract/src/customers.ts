@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CUSTOMER_SORT_KEYS, sortQueryField } from './list-sort.ts';
 
 /**
  * The search criteria of spec section 7 and ours (phone, uid), in the console's field order; one
@@ -28,6 +29,14 @@ export const SEARCH_COUNT_LIMIT = 1000;
  * matching sites): its Total is exact up to it and its pages end there.
  */
 export const SITE_SEARCH_CAP = 200;
+/** Customer exports one instance streams at once; more are refused (429) until one ends. */
+export const CUSTOMER_EXPORTS_AT_ONCE = 2;
+/**
+ * The most customers one export writes; a search matching more is refused (400): narrow it. The
+ * file streams in bounded memory at any size, but a one-click copy of a million customers'
+ * addresses is a leak waiting to happen, and the exact x-export-rows counts up to this bound.
+ */
+export const CUSTOMER_EXPORT_ROW_LIMIT = 50_000;
 /** Substring search starts at this many characters; shorter terms match as a prefix. */
 export const SUBSTRING_MIN_LENGTH = 3;
 /** Activity log page size (the spec leaves it open). */
@@ -42,6 +51,8 @@ export const SEARCH_MESSAGES = {
   badCursor: 'The cursor is not valid. Start the search again.',
   badUid: 'A UID is 36 characters: 8-4-4-4-12 hexadecimal digits.',
   badPhone: 'A phone number has digits, and may start with + and hold spaces, dashes, dots or brackets.',
+  exportTooMany: `This search matches more than ${CUSTOMER_EXPORT_ROW_LIMIT.toLocaleString('en-US')} customers. Narrow it down to export it.`,
+  exportBusy: 'Two customer exports are already running. Please try again when one has finished.',
 } as const;
 
 /**
@@ -62,33 +73,63 @@ const UID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
 
 const term = z.string().trim().max(320, 'The search term is too long.');
 
+/** The criterion fields of a search and of its export, and the list order (`sort`). */
+const searchShape = {
+  customerName: term.optional(),
+  emailid: term.optional(),
+  apikey: term.optional(),
+  sitename: term.optional(),
+  apisecret: term.optional(),
+  /** Exact match of the customer's UID. */
+  uid: term.optional(),
+  /** Digits with an optional leading '+' (separators ignored): exact or prefix. */
+  phone: term.optional(),
+  /**
+   * name, created or modified (Customer Name, Created Date, Modified Date), '-' first for
+   * descending; ties by uid. Absent: the criterion's own order (a name search's rank).
+   */
+  sort: sortQueryField(CUSTOMER_SORT_KEYS),
+};
+
+function oneCriterion(q: { [K in SearchCriterion]?: string | undefined }, ctx: z.RefinementCtx) {
+  const filled = SEARCH_CRITERIA.filter((c) => (q[c] ?? '') !== '');
+  if (filled.length === 0) ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.noCriterion, path: [] });
+  if (filled.length > 1) ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.oneCriterion, path: [] });
+  if (q.uid && !UID_TEXT.test(q.uid))
+    ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.badUid, path: ['uid'] });
+  if (q.phone && phoneSearchKey(q.phone) === undefined)
+    ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.badPhone, path: ['phone'] });
+}
+
 /** GET /admin/searchcustomer: exactly one criterion filled. */
 export const searchCustomerQuery = z
   .object({
-    customerName: term.optional(),
-    emailid: term.optional(),
-    apikey: term.optional(),
-    sitename: term.optional(),
-    apisecret: term.optional(),
-    /** Exact match of the customer's UID. */
-    uid: term.optional(),
-    /** Digits with an optional leading '+' (separators ignored): exact or prefix. */
-    phone: term.optional(),
-    /** NextCursor of the previous answer; absent or '' for the first page. */
+    ...searchShape,
+    /** NextCursor of the previous answer (same criterion and sort); absent or '' for the first page. */
     cursor: z.string().max(2000, SEARCH_MESSAGES.badCursor).optional(),
   })
-  .superRefine((q, ctx) => {
-    const filled = SEARCH_CRITERIA.filter((c) => (q[c] ?? '') !== '');
-    if (filled.length === 0) ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.noCriterion, path: [] });
-    if (filled.length > 1) ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.oneCriterion, path: [] });
-    if (q.uid && !UID_TEXT.test(q.uid))
-      ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.badUid, path: ['uid'] });
-    if (q.phone && phoneSearchKey(q.phone) === undefined)
-      ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.badPhone, path: ['phone'] });
-  });
+  .superRefine(oneCriterion);
+
+/**
+ * GET /admin/searchcustomer/export: the same criterion and sort as the search, every match as CSV
+ * in the order the list shows them (no cursor).
+ */
+export const searchCustomerExportQuery = z.object(searchShape).superRefine(oneCriterion);
+/** The export's body, described for the API document (the file itself is text, streamed). */
+export const searchCustomerExportResponse = z.string();
+/** The export's columns, in order: the list's, with the UID and email. */
+export const CUSTOMER_EXPORT_COLUMNS = [
+  'Uid',
+  'Customer Name',
+  'Email',
+  'Status',
+  'Role',
+  'Created Date',
+  'Modified Date',
+] as const;
 
 /** The one criterion of a valid search query, and its term. */
-export function criterionOf(q: z.output<typeof searchCustomerQuery>): {
+export function criterionOf(q: { [K in SearchCriterion]?: string | undefined }): {
   criterion: SearchCriterion;
   term: string;
 } {
@@ -123,7 +164,8 @@ export const searchCustomerResponse = z.object({
   /**
    * At most SEARCH_PAGE_SIZE customers. A name search ranks the exact name first, then names that
    * start with the term, then names that hold it elsewhere; within each, by name, then uid. Email
-   * by address, phone by number, then uid. The same query answers the same pages every time.
+   * by address, phone by number, then uid. Under `sort`, every match by that key, then uid. The
+   * same query answers the same pages every time.
    */
   Data: z.array(customerSummary),
   Criterion: z.enum(SEARCH_CRITERIA),

@@ -143,6 +143,12 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/searchcustomer',
     access: 'customers.read',
   },
+  searchCustomerExport: {
+    id: 'searchCustomerExport',
+    method: 'GET',
+    path: '/admin/searchcustomer/export',
+    access: 'customers.read',
+  },
   customerProfile: {
     id: 'customerProfile',
     method: 'GET',

@@ -41,6 +41,8 @@ import {
   customerRolesResponse,
   featuresResponse,
   loginSessionsResponse,
+  searchCustomerExportQuery,
+  searchCustomerExportResponse,
   searchCustomerQuery,
   searchCustomerResponse,
   siteBasicSettingsQuery,
@@ -421,10 +423,18 @@ const DETAILS = {
   },
   searchCustomer: {
     summary:
-      'Find customers by one criterion: customerName (case-insensitive; the exact name first, then names starting with the term, then names holding it, from 3 characters), sitename (substring from 3 characters, prefix below), emailid (prefix or exact, case-insensitive), phone (digits with an optional leading +, separators ignored; exact or prefix), uid, apikey or apisecret (exact). 50 customers an answer, in a stable order (name, then uid, within each rank); pass NextCursor as cursor for the next 50, through every match. Total counts the matches exactly up to Limit (1,000); Capped says more match. A site-name search looks at 200 customers at most. ErrorCode 927 when nothing matches.',
+      'Find customers by one criterion: customerName (case-insensitive; the exact name first, then names starting with the term, then names holding it, from 3 characters), sitename (substring from 3 characters, prefix below), emailid (prefix or exact, case-insensitive), phone (digits with an optional leading +, separators ignored; exact or prefix), uid, apikey or apisecret (exact). 50 customers an answer, in a stable order (name, then uid, within each rank); sort=name, created or modified (- first for descending: -created) orders every match by the customer name, CreatedDate or ModifiedDate instead, ties by uid. Pass NextCursor as cursor, with the same criterion and sort, for the next 50, through every match (a cursor of another sort or criterion is 400). Total counts the matches exactly up to Limit (1,000); Capped says more match. A site-name search looks at 200 customers at most. ErrorCode 927 when nothing matches.',
     tag: 'Customers',
     query: searchCustomerQuery,
     responses: { 200: searchCustomerResponse, ...errors(400, 401, 403, 404) },
+  },
+  searchCustomerExport: {
+    summary:
+      "Every customer a search matches as CSV (same criterion fields and sort as the search, no cursor), in the list's order, streamed: columns Uid, Customer Name, Email, Status, Role, Created Date, Modified Date. The x-export-rows header says how many rows follow the header line. At most 50,000 customers (else 400: narrow the search); two exports at once per instance (else 429). Recorded in the audit trail (customers.export) with the criterion, sort and row count, not the term.",
+    tag: 'Customers',
+    query: searchCustomerExportQuery,
+    responses: { 200: searchCustomerExportResponse, ...errors(400, 401, 403, 429) },
+    produces: ['text/csv'],
   },
   customerProfile: {
     summary: "A customer's profile: names, emails, organization, phone, time zone, status and dates (UTC).",

@@ -4,6 +4,8 @@
  * trace, the security headers; and, for a refused write, no change to the stored data.
  */
 import { addressLimitOf } from '@sac/contract/address-limits';
+import { HEADERS } from '@sac/contract/constants';
+import { CUSTOMER_EXPORT_COLUMNS } from '@sac/contract/customers';
 import type { EndpointDef } from '@sac/contract/endpoints';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../../src/db/db.ts';
@@ -72,11 +74,19 @@ export function checkResponse(
     const m = p.exec(res.body);
     if (m && !sent.includes(m[0])) return `stack trace text in the body: ${m[0]}`;
   }
-  // A file answer (the audit export) is of a declared type and ends with its signed seal.
+  // A file answer is of a declared type; the audit export ends with its signed seal, the
+  // customer export has its header line and as many rows as x-export-rows says.
   if (status === 200 && def.produces) {
     const type = String(res.headers['content-type']).split(';')[0]!;
     if (!def.produces.includes(type))
       return `status 200 answered ${type}, not one of ${def.produces.join(', ')}`;
+    if (def.id === 'searchCustomerExport') {
+      const lines = res.body.split('\r\n');
+      if (lines[0] !== CUSTOMER_EXPORT_COLUMNS.join(',')) return `the export's header is ${lines[0]}`;
+      if (lines.length !== Number(res.headers[HEADERS.exportRows]) + 2 || lines.at(-1) !== '')
+        return `the export has ${lines.length - 2} rows, x-export-rows says ${res.headers[HEADERS.exportRows]}`;
+      return undefined;
+    }
     const last = res.body.trimEnd().split('\n').at(-1) ?? '';
     if (!last.startsWith('#seal,') && !last.startsWith('{"Type":"seal"'))
       return 'the file does not end with its seal';

@@ -8,6 +8,7 @@
  */
 import { HEADERS } from '@sac/contract/constants';
 import type { EndpointDef } from '@sac/contract/endpoints';
+import { CUSTOMER_SORT_KEYS } from '@sac/contract/list-sort';
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { PASSWORD } from '../harness.ts';
@@ -430,20 +431,26 @@ function validQueryArbitrary(
   hints: Hints,
   pools: Pools,
 ): fc.Arbitrary<Record<string, unknown>> {
-  if (def.id === 'searchCustomer') {
+  if (def.id === 'searchCustomer' || def.id === 'searchCustomerExport') {
     const site = pick(pools.sites);
-    return fc.oneof(
-      site.map((s) => ({ sitename: s.name.slice(0, 4) })),
-      site.map((s) => ({ apikey: s.apiKey })),
-      site.map((s) => ({ apisecret: s.secret })),
-      site.map((s) => ({ uid: s.owner })),
-      fc.constantFrom('0123', '+44 20', '(202) 555-0143', '5', '+', '1-').map((p) => ({ phone: p })),
-      pick(pools.emails).map((e) => ({ emailid: e.slice(0, 6) })),
+    const sorted = (q: Record<string, unknown>) =>
       fc
-        .constantFrom('Ada', 'ad', 'hopper', 'Émilie', 'الخوارزمي', '%', '_')
-        .map((n) => ({ customerName: n })),
-      validArbitrary(def.query!, hints) as fc.Arbitrary<Record<string, unknown>>,
-    );
+        .option(fc.constantFrom(...CUSTOMER_SORT_KEYS.flatMap((k) => [k, `-${k}`])), { nil: undefined })
+        .map((sort) => (sort === undefined ? q : { ...q, sort }));
+    return fc
+      .oneof(
+        site.map((s) => ({ sitename: s.name.slice(0, 4) })),
+        site.map((s) => ({ apikey: s.apiKey })),
+        site.map((s) => ({ apisecret: s.secret })),
+        site.map((s) => ({ uid: s.owner })),
+        fc.constantFrom('0123', '+44 20', '(202) 555-0143', '5', '+', '1-').map((p) => ({ phone: p })),
+        pick(pools.emails).map((e) => ({ emailid: e.slice(0, 6) })),
+        fc
+          .constantFrom('Ada', 'ad', 'hopper', 'Émilie', 'الخوارزمي', '%', '_')
+          .map((n) => ({ customerName: n })),
+        validArbitrary(def.query!, hints) as fc.Arbitrary<Record<string, unknown>>,
+      )
+      .chain(sorted);
   }
   const base = validArbitrary(def.query!, hints) as fc.Arbitrary<Record<string, unknown>>;
   const keys = Object.keys(def.query!.shape);

@@ -1,13 +1,25 @@
+import { HEADERS } from '@sac/contract/constants';
+import { CUSTOMER_EXPORTS_AT_ONCE, SEARCH_MESSAGES } from '@sac/contract/customers';
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { exportLimiter } from '../../lib/export-limiter.ts';
 import { answerVersioned, expectedVersionOf } from '../../lib/record-version.ts';
 import * as writes from './customer-writes.service.ts';
 import * as customers from './customers.service.ts';
 
 export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.searchCustomer, (c) => customers.search(ctx, c.query));
+  const exports = exportLimiter(CUSTOMER_EXPORTS_AT_ONCE, SEARCH_MESSAGES.exportBusy);
+  registerEndpoint(app, ctx, ENDPOINTS.searchCustomerExport, async (c) => {
+    const file = await customers.exportSearch(ctx, c, signedIn(c), c.query, exports.take());
+    c.reply
+      .header(HEADERS.exportRows, String(file.rows))
+      .header('Content-Disposition', `attachment; filename="${file.filename}"`)
+      .type('text/csv; charset=utf-8');
+    return file.body as never;
+  });
   registerEndpoint(app, ctx, ENDPOINTS.customerProfile, async (c) =>
     answerVersioned(c.reply, await customers.versionedProfile(ctx, c.query.uid)),
   );

@@ -1,21 +1,30 @@
+import { Readable } from 'node:stream';
 import {
   ACTIVITY_PAGE_SIZE,
+  CUSTOMER_EXPORT_COLUMNS,
+  CUSTOMER_EXPORT_ROW_LIMIT,
   criterionOf,
   LOGIN_SESSIONS_SHOWN,
   SEARCH_COUNT_LIMIT,
   SEARCH_MESSAGES,
   type SearchCriterion,
   SITE_SEARCH_CAP,
+  type searchCustomerExportQuery,
   type searchCustomerQuery,
 } from '@sac/contract/customers';
+import { sortParam } from '@sac/contract/list-sort';
 import type { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { csvLine } from '../../lib/csv.ts';
 import { maskConnectionString } from '../../lib/field-crypto.ts';
 import { isoOrNull } from '../../lib/iso.ts';
+import { writeActivity } from '../activity/activity.service.ts';
 import {
   type CustomerRow,
+  type CustomerSort,
+  countMatches,
   customerActivity,
   customerRoleCatalogue,
   dataCenterCatalogue,
@@ -28,7 +37,9 @@ import {
   type SearchPosition,
   type SearchRow,
   type SiteRow,
+  SORT_TIME_TEXT,
   searchCounted,
+  searchCustomers,
   sharedSites,
   siteCounts,
   siteOfCustomer,
@@ -53,28 +64,40 @@ function summary(c: SearchRow) {
 }
 
 /**
- * A search cursor: base64url of [criterion, tier, sort key, uid, total, capped]. It is opaque to
- * clients; the criterion in it keeps a cursor from one kind of search from being read as a
- * position in another, and the first page's count rides along, so later pages answer the same
- * Total without counting again (and a name search keeps the plan the count chose).
+ * A search cursor: base64url of [criterion, tier, sort key, uid, total, capped], and the sort
+ * (`sort` as sent) when the list is sorted. It is opaque to clients; the criterion and the sort in
+ * it keep a cursor of one search or order from being read as a position in another, and the first
+ * page's count rides along, so later pages answer the same Total without counting again (and a
+ * name search keeps the plan the count chose).
  */
 function encodeCursor(
   criterion: SearchCriterion,
+  sort: CustomerSort | undefined,
   at: SearchPosition | undefined,
   count: SearchCount,
 ): string {
-  return at
-    ? Buffer.from(JSON.stringify([criterion, at.tier, at.key, at.uid, count.total, count.capped])).toString(
-        'base64url',
-      )
-    : '';
+  if (!at) return '';
+  const v = [
+    criterion,
+    at.tier,
+    at.key,
+    at.uid,
+    count.total,
+    count.capped,
+    ...(sort ? [sortParam(sort)] : []),
+  ];
+  return Buffer.from(JSON.stringify(v)).toString('base64url');
 }
 
 const isCount = (n: unknown): n is number =>
   Number.isInteger(n) && (n as number) >= 0 && (n as number) <= SEARCH_COUNT_LIMIT;
 
+/** A time sort's key is a UTC instant with microseconds, as the database wrote it. */
+const isTimeKey = (k: string) => SORT_TIME_TEXT.test(k) && !Number.isNaN(Date.parse(k.slice(0, 23)));
+
 function decodeCursor(
   criterion: SearchCriterion,
+  sort: CustomerSort | undefined,
   cursor: string | undefined,
 ): { at: SearchPosition; count: SearchCount } | undefined {
   if (!cursor) return undefined;
@@ -86,10 +109,11 @@ function decodeCursor(
   }
   if (
     !Array.isArray(v) ||
-    v.length !== 6 ||
+    v.length !== (sort ? 7 : 6) ||
     v[0] !== criterion ||
-    !Object.values(NAME_TIERS).includes(v[1]) ||
+    (sort ? v[6] !== sortParam(sort) || v[1] !== 0 : !Object.values(NAME_TIERS).includes(v[1])) ||
     typeof v[2] !== 'string' ||
+    (sort && sort.key !== 'name' && !isTimeKey(v[2])) ||
     typeof v[3] !== 'string' ||
     !UUID_PATTERN.test(v[3]) ||
     !isCount(v[4]) ||
@@ -105,8 +129,8 @@ function decodeCursor(
 /** One page of a search; 927 when nothing matches at all (a later page may be empty: 200). */
 export async function search(ctx: AppContext, q: z.output<typeof searchCustomerQuery>) {
   const { criterion, term } = criterionOf(q);
-  const from = decodeCursor(criterion, q.cursor);
-  const page = await searchCounted(ctx.db, criterion, term, from);
+  const from = decodeCursor(criterion, q.sort, q.cursor);
+  const page = await searchCounted(ctx.db, criterion, term, from, SEARCH_COUNT_LIMIT, { sort: q.sort });
   if (page.rows.length === 0 && !from) throw new AppError('notFound');
   return {
     Data: page.rows.map(summary),
@@ -114,8 +138,78 @@ export async function search(ctx: AppContext, q: z.output<typeof searchCustomerQ
     Capped: page.count.capped,
     Limit: criterion === 'sitename' ? SITE_SEARCH_CAP : SEARCH_COUNT_LIMIT,
     Total: page.count.total,
-    NextCursor: encodeCursor(criterion, page.next, page.count),
+    NextCursor: encodeCursor(criterion, q.sort, page.next, page.count),
   };
+}
+
+/** Rows an export reads per query: large enough to stream fast, small enough to interleave. */
+const EXPORT_BATCH = 2000;
+
+/**
+ * Every customer a search matches, as CSV in the order its list shows them (under `sort`), read in
+ * keyset batches and streamed: its header names the columns, and x-export-rows how many rows
+ * follow. Refused past CUSTOMER_EXPORT_ROW_LIMIT matches. The export is recorded in the trail with
+ * its criterion, sort and row count, not its term (a name, an address or a phone number: personal
+ * data the trail would keep for ever, append-only).
+ */
+export async function exportSearch(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  q: z.output<typeof searchCustomerExportQuery>,
+  release: () => void,
+): Promise<{ rows: number; body: Readable; filename: string }> {
+  try {
+    const { criterion, term } = criterionOf(q);
+    const sort = q.sort;
+    let rows: number;
+    let many = false;
+    if (criterion === 'sitename') {
+      rows = (await searchCounted(ctx.db, criterion, term)).count.total;
+    } else {
+      const count = await countMatches(ctx.db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT);
+      if (count.capped) throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
+      rows = count.total;
+      // The list's plan for this term (its count stops at SEARCH_COUNT_LIMIT).
+      many = rows > SEARCH_COUNT_LIMIT;
+    }
+    const exportedAt = ctx.clock.now().toISOString();
+    await writeActivity(ctx.db, {
+      at: new Date(exportedAt),
+      action: 'customers.export',
+      actorUid: actor.uid,
+      actorEmail: actor.email,
+      clientAddress: caller.clientAddress,
+      details: { criterion, sort: sort ? sortParam(sort) : null, rows },
+    });
+    const db = ctx.db;
+    async function* file(): AsyncGenerator<string> {
+      yield csvLine(CUSTOMER_EXPORT_COLUMNS);
+      let after: SearchPosition | undefined;
+      for (;;) {
+        const page = await searchCustomers(db, criterion, term, after, {
+          sort,
+          many,
+          pageSize: EXPORT_BATCH,
+        });
+        let out = '';
+        for (const r of page.rows) {
+          const c = summary(r);
+          out += csvLine([c.Uid, c.FullName, c.Email, c.Status, c.Role, c.CreatedDate, c.ModifiedDate]);
+        }
+        if (out) yield out;
+        if (!page.next) break;
+        after = page.next;
+      }
+    }
+    const body = Readable.from(file(), { objectMode: false });
+    body.once('close', release);
+    const stamp = exportedAt.replace(/[:.]/g, '-');
+    return { rows, body, filename: `customers-${criterion}-${stamp}.csv` };
+  } catch (e) {
+    release();
+    throw e;
+  }
 }
 
 /** The customer with this uid; 404 when there is none. */

@@ -368,6 +368,237 @@ describe('GET /admin/searchcustomer', () => {
   });
 });
 
+const SORTS = ['name', '-name', 'created', '-created', 'modified', '-modified'] as const;
+const SORT_MESSAGE = 'sort must be one of name, -name, created, -created, modified, -modified.';
+interface Keys {
+  uid: string;
+  name: string;
+  created: string;
+  modified: string;
+}
+/** The sort keys of these customers, as the database holds them (microseconds kept). */
+async function keysOf(uids: string[]): Promise<Map<string, Keys>> {
+  const micro = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`;
+  const r = await t.db.query<Keys>(
+    `SELECT uid::text AS uid, lower(first_name) || ' ' || lower(last_name) AS name,
+       ${micro('created_at')} AS created, ${micro('modified_at')} AS modified
+     FROM customers WHERE uid = ANY($1::uuid[])`,
+    [uids],
+  );
+  return new Map(r.rows.map((k) => [k.uid, k]));
+}
+/** The uids in the order of `sort`: its key in byte order (ASCII here), then uid; reversed for '-'. */
+function inOrder(keys: Map<string, Keys>, sort: (typeof SORTS)[number]): string[] {
+  const key = sort.replace('-', '') as 'name' | 'created' | 'modified';
+  const cmp = (a: Keys, b: Keys) =>
+    a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0;
+  const out = [...keys.values()].sort(cmp).map((k) => k.uid);
+  return sort.startsWith('-') ? out.reverse() : out;
+}
+const exportOf = (query: Record<string, string>, session = s) =>
+  t.call({ method: 'GET', url: '/admin/searchcustomer/export', session, query });
+const EXPORT_HEADER = 'Uid,Customer Name,Email,Status,Role,Created Date,Modified Date';
+
+describe('GET /admin/searchcustomer: sort', () => {
+  // Many: sorted matches; Ma: a name prefix (the name btree's range by name); ulkwalk and the
+  // walk@ addresses: more than SEARCH_COUNT_LIMIT, so pages walk the sort key's index.
+  const queries: Array<Record<string, string>> = [
+    { customerName: 'mithso' },
+    { customerName: 'Ma' },
+    { customerName: 'ulkwalk' },
+    { emailid: 'many' },
+    { emailid: 'walk' },
+    { phone: '55501' },
+    { sitename: 'bulkshop' },
+  ];
+  beforeAll(async () => {
+    // Created and modified dates with ties (then uid decides) and microseconds apart.
+    await t.db.query(
+      `UPDATE customers SET
+         created_at = timestamptz '2026-01-01T00:00:00Z' + (abs(hashtext(uid::text)) % 17) * interval '1 hour'
+           + (abs(hashtext(email)) % 3) * interval '1 microsecond',
+         modified_at = timestamptz '2026-03-01T00:00:00Z' - (abs(hashtext(email)) % 13) * interval '1 minute'
+       WHERE uid <> $1`,
+      [ada],
+    );
+  });
+
+  it('orders every criterion by name, created and modified, both ways, through every page once', async () => {
+    for (const q of queries) {
+      const plain = await allPages(q);
+      const uids = plain.flatMap((p) => p.Data.map((c) => c.Uid));
+      expect(uids.length, JSON.stringify(q)).toBeGreaterThan(2);
+      const keys = await keysOf(uids);
+      for (const sort of SORTS) {
+        const pages = await allPages({ ...q, sort });
+        const got = pages.flatMap((p) => p.Data.map((c) => c.Uid));
+        expect(got, `${JSON.stringify(q)} ${sort}`).toEqual(inOrder(keys, sort));
+        // the count is the search's, on every page
+        for (const p of pages)
+          expect([p.Total, p.Capped, p.Limit]).toEqual([plain[0]!.Total, plain[0]!.Capped, plain[0]!.Limit]);
+      }
+    }
+  });
+
+  it('without sort keeps the rank order; the walk, its fallback and the sort answer the same pages', async () => {
+    expect((await search({ customerName: 'johan rankle', sort: '' })).json().Data).toEqual(
+      (await search({ customerName: 'johan rankle' })).json().Data,
+    );
+    for (const sort of SORTS) {
+      const o = { sort: { key: sort.replace('-', '') as 'name', descending: sort.startsWith('-') } };
+      for (const [criterion, term] of [
+        ['customerName', 'ulkwalk'],
+        ['emailid', 'walk'],
+      ] as const) {
+        const sorted = await searchCustomers(t.db, criterion, term, undefined, { ...o, many: false });
+        expect(await searchCustomers(t.db, criterion, term, undefined, { ...o, many: true })).toEqual(sorted);
+        expect(
+          await searchCustomers(t.db, criterion, term, undefined, { ...o, many: true, walkWindow: 5 }),
+        ).toEqual(sorted);
+        const rest = await searchCustomers(t.db, criterion, term, sorted.next, { ...o, many: false });
+        expect(
+          await searchCustomers(t.db, criterion, term, sorted.next, { ...o, many: true, walkWindow: 3 }),
+        ).toEqual(rest);
+        expect(rest.rows[0]!.uid).not.toBe(sorted.rows.at(-1)!.uid);
+      }
+    }
+  });
+
+  it('refuses a cursor of another sort or criterion, and a forged sort key', async () => {
+    const created = (await search({ customerName: 'mithso', sort: 'created' })).json().NextCursor as string;
+    const plain = (await search({ customerName: 'mithso' })).json().NextCursor as string;
+    expect(created).not.toBe('');
+    const wrong: Array<Record<string, string>> = [
+      { customerName: 'mithso', sort: '-created', cursor: created },
+      { customerName: 'mithso', sort: 'name', cursor: created },
+      { customerName: 'mithso', cursor: created },
+      { emailid: 'mithso', sort: 'created', cursor: created },
+      { customerName: 'mithso', sort: 'created', cursor: plain },
+      {
+        customerName: 'mithso',
+        sort: 'created',
+        cursor: cursorOf(['customerName', 0, '2026-13-01 nonsense', ada, 10, false, 'created']),
+      },
+      {
+        customerName: 'mithso',
+        sort: 'name',
+        cursor: cursorOf(['customerName', 2, 'many1 smithson', ada, 10, false, 'name']), // a tier under a sort
+      },
+    ];
+    for (const q of wrong) {
+      const r = await search(q);
+      expect(r.statusCode, JSON.stringify(q)).toBe(400);
+      expect(r.json()).toMatchObject({ ErrorCode: 900, Description: SEARCH_MESSAGES.badCursor });
+    }
+    expect((await search({ customerName: 'mithso', sort: 'created', cursor: created })).statusCode).toBe(200);
+  });
+
+  it('refuses a sort the list does not have, with the contract message', async () => {
+    for (const sort of ['email', '--name', 'Name', 'name ', 'x'.repeat(41)]) {
+      for (const call of [search, exportOf]) {
+        const r = await call({ customerName: 'mithso', sort });
+        expect(r.statusCode, sort).toBe(400);
+        expect(r.json().FieldErrors).toEqual([{ Field: 'sort', Message: SORT_MESSAGE }]);
+      }
+    }
+  });
+});
+
+describe('GET /admin/searchcustomer/export', () => {
+  const linesOf = (body: string) => body.split('\r\n').slice(0, -1);
+
+  it('answers the concatenated pages of the same query and sort as CSV, with x-export-rows', async () => {
+    const cases: Array<Record<string, string>> = [
+      { customerName: 'ulkwalk', sort: '-created' },
+      { customerName: 'mithso' },
+      { customerName: 'johan rankle' },
+      { emailid: 'walk', sort: 'name' },
+      { sitename: 'bulkshop', sort: '-modified' },
+      { uid: ada },
+    ];
+    for (const q of cases) {
+      const pages = await allPages(q);
+      const rows = pages.flatMap((p) => p.Data) as unknown as Array<Record<string, string>>;
+      const r = await exportOf(q);
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
+      const criterion = Object.keys(q).find((k) => k !== 'sort')!;
+      expect(r.headers['content-disposition']).toMatch(
+        new RegExp(`^attachment; filename="customers-${criterion}-\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z\\.csv"$`),
+      );
+      expect(r.headers['x-export-rows']).toBe(String(rows.length));
+      const lines = linesOf(r.body);
+      expect(lines[0]).toBe(EXPORT_HEADER);
+      expect(lines.slice(1), JSON.stringify(q)).toEqual(
+        rows.map((c) =>
+          [c.Uid, c.FullName, c.Email, c.Status, c.Role, c.CreatedDate, c.ModifiedDate].join(','),
+        ),
+      );
+    }
+  });
+
+  it('escapes names a spreadsheet would run as formulas, and records the export without its term', async () => {
+    const made = [
+      await insertCustomer(t.db, {
+        first: '=HYPERLINK("https://evil.example")',
+        last: 'Formulaic',
+        email: 'f1@formula.example',
+      }),
+      await insertCustomer(t.db, { first: '@SUM(A1)', last: 'Formulaic', email: 'f2@formula.example' }),
+      await insertCustomer(t.db, { first: '-2+3', last: 'Formulaic, Jr', email: 'f3@formula.example' }),
+    ];
+    const r = await exportOf({ customerName: 'formulaic', sort: 'name' });
+    expect(r.headers['x-export-rows']).toBe('3');
+    const lines = linesOf(r.body);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toBe(
+      `${made[2]},"'-2+3 Formulaic, Jr",f3@formula.example,Active,Owner,2026-01-10T09:00:00.000Z,2026-01-10T09:00:00.000Z`,
+    );
+    expect(lines[2]).toContain(`,"'=HYPERLINK(""https://evil.example"") Formulaic",`);
+    expect(lines[3]).toContain(`,'@SUM(A1) Formulaic,`);
+    const trail = await t.db.query<{ details: Record<string, unknown>; actor_email: string }>(
+      `SELECT details, actor_email FROM activity_log WHERE action = 'customers.export' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(trail.rows[0]).toEqual({
+      details: { criterion: 'customerName', sort: 'name', rows: 3 },
+      actor_email: 'support@example.com',
+    });
+    expect(JSON.stringify(trail.rows[0])).not.toContain('formulaic');
+  });
+
+  it('refuses a caller without search access, and a search with no criterion', async () => {
+    await t.addStaff('auditor@example.com', ['Auditor']);
+    const auditor = await t.login('auditor@example.com');
+    expect((await exportOf({ customerName: 'mithso' }, auditor)).statusCode).toBe(403);
+    expect((await exportOf({})).json().Description).toBe(SEARCH_MESSAGES.noCriterion);
+  });
+
+  it('runs two exports at once and turns a third away until one ends', async () => {
+    const open = (q: Record<string, string>) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/admin/searchcustomer/export',
+        query: q,
+        headers: { 'x-requested-with': 'XMLHttpRequest', xtoken: s.xtoken, xsign: s.xsign },
+        payloadAsStream: true,
+      });
+    const first = await open({ customerName: 'ulkwalk', sort: 'created' });
+    const second = await open({ emailid: 'walk' });
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    const third = await exportOf({ customerName: 'mithso' });
+    expect(third.statusCode).toBe(429);
+    expect(third.json()).toMatchObject({ ErrorCode: 979, Description: SEARCH_MESSAGES.exportBusy });
+    // reading one to its end frees its place
+    const chunks: Buffer[] = [];
+    for await (const chunk of first.stream()) chunks.push(Buffer.from(chunk));
+    expect(Buffer.concat(chunks).toString('utf8').split('\r\n').length).toBe(
+      Number(first.headers['x-export-rows']) + 2,
+    );
+    expect((await exportOf({ customerName: 'mithso' })).statusCode).toBe(200);
+    second.stream().destroy();
+  });
+});
+
 describe('customer reads', () => {
   it('customerprofilebyuid answers the profile fields of spec section 3', async () => {
     const r = await get('/admin/customerprofilebyuid', { uid: ada });
