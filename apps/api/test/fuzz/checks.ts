@@ -4,6 +4,7 @@
  * trace, the security headers; and, for a refused write, no change to the stored data.
  */
 import { addressLimitOf } from '@sac/contract/address-limits';
+import { HEADERS } from '@sac/contract/constants';
 import type { EndpointDef } from '@sac/contract/endpoints';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../../src/db/db.ts';
@@ -72,14 +73,24 @@ export function checkResponse(
     const m = p.exec(res.body);
     if (m && !sent.includes(m[0])) return `stack trace text in the body: ${m[0]}`;
   }
-  // A file answer (the audit export) is of a declared type and ends with its signed seal.
+  // A file answer is of a declared type; the audit export ends with its signed seal, a list's CSV
+  // export holds the header line and as many rows as x-export-rows announced.
   if (status === 200 && def.produces) {
     const type = String(res.headers['content-type']).split(';')[0]!;
     if (!def.produces.includes(type))
       return `status 200 answered ${type}, not one of ${def.produces.join(', ')}`;
-    const last = res.body.trimEnd().split('\n').at(-1) ?? '';
-    if (!last.startsWith('#seal,') && !last.startsWith('{"Type":"seal"'))
-      return 'the file does not end with its seal';
+    if (def.id === 'auditExport') {
+      const last = res.body.trimEnd().split('\n').at(-1) ?? '';
+      if (!last.startsWith('#seal,') && !last.startsWith('{"Type":"seal"'))
+        return 'the file does not end with its seal';
+      return undefined;
+    }
+    const announced = Number(res.headers[HEADERS.exportRows]);
+    // records end with CRLF; a quoted field may hold a line break, so count records, not lines
+    const records =
+      res.body.match(/(?:"(?:[^"]|"")*"|[^",\r\n]*)(?:,(?:"(?:[^"]|"")*"|[^",\r\n]*))*\r\n/g) ?? [];
+    if (!Number.isInteger(announced) || records.length !== announced + 1)
+      return `x-export-rows said ${String(res.headers[HEADERS.exportRows])}, the file holds ${records.length - 1} rows`;
     return undefined;
   }
   if (!/^application\/json/.test(String(res.headers['content-type']))) {
