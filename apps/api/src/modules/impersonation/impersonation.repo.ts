@@ -529,6 +529,15 @@ function logStatusIs(status: LogStatus, now: string): string {
 }
 
 /**
+ * Expired for a walk of the log in another order than by Id: whether entry l is the newest of an
+ * expired grant, asked of its request per entry as the walk goes. Written as a scalar subquery,
+ * which the planner keeps per row: as a join it hashed every expired grant's newest entry and
+ * sorted them (0.7 s at 1,000,000 entries) instead of walking the order's index.
+ */
+const expiredEntry = (now: string) =>
+  `(SELECT true FROM impersonation_requests r WHERE r.id = l.request_id AND ${expiredStep(now)}) IS NOT NULL`;
+
+/**
  * A page of the impersonation log in its order (by default newest first), after the entry `after`,
  * showing `status` at `now` if given. Each filter walks an index in order: by Id, the log's by
  * status, or for Expired the approved requests' newest entries (last_log_id, kept by a trigger);
@@ -567,12 +576,16 @@ export async function logEntries(
     return (await db.query<LogEntryRow>(joinLogPage(page, dir), params)).rows;
   }
   const key = LOG_KEYS[order.key];
-  if (q.status) where.push(logStatusIs(q.status, `${p(q.now)}::timestamptz`));
+  const expired = q.status === 'Expired';
+  if (q.status) {
+    const now = `${p(q.now)}::timestamptz`;
+    where.push(expired ? expiredEntry(now) : logStatusIs(q.status, now));
+  }
   if (q.after)
     where.push(`(${key.sql}, l.id) ${cmp} (${p(q.after.key)}::${key.type}, ${p(q.after.id)}::bigint)`);
   if (q.upTo !== undefined) where.push(`l.id <= ${p(q.upTo)}::bigint`);
   const page = `SELECT l.id, ${key.sql} AS ord, ${key.sql} AS list_at
-         FROM impersonation_log l JOIN impersonation_requests r ON r.id = l.request_id
+         FROM impersonation_log l${expired ? '' : ' JOIN impersonation_requests r ON r.id = l.request_id'}
          ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY ${key.sql} ${dir}, l.id ${dir} LIMIT ${p(q.limit)}`;
   return (await db.query<LogEntryRow>(joinLogPage(page, dir), params)).rows;
@@ -591,9 +604,13 @@ async function logEntriesByApp(
   const dir = q.descending ? 'DESC' : 'ASC';
   const cmp = q.descending ? '<' : '>';
   const where: string[] = [];
-  if (q.status) where.push(logStatusIs(q.status, `${p(q.now)}::timestamptz`));
+  const expired = q.status === 'Expired';
+  if (q.status) {
+    const now = `${p(q.now)}::timestamptz`;
+    where.push(expired ? expiredEntry(now) : logStatusIs(q.status, now));
+  }
   if (q.upTo !== undefined) where.push(`l.id <= ${p(q.upTo)}::bigint`);
-  const from = `impersonation_log l ${q.status ? 'JOIN impersonation_requests r ON r.id = l.request_id' : ''}`;
+  const from = `impersonation_log l ${q.status && !expired ? 'JOIN impersonation_requests r ON r.id = l.request_id' : ''}`;
   const and = where.map((w) => ` AND ${w}`).join('');
   const limit = p(q.limit);
   const afterApp = q.after ? p(q.after.key) : undefined;
