@@ -16,7 +16,7 @@ describe('migration 0041 (list sorting) backfills the site of every log entry', 
         DROP INDEX impersonation_log_app_idx, impersonation_log_time_idx, impersonation_log_status_request_idx,
           impersonation_log_status_time_idx, impersonation_requests_status_id_idx,
           impersonation_requests_status_modified_idx, impersonation_requests_status_priority_idx,
-          impersonation_requests_app_id_idx;
+          impersonation_requests_app_id_idx, impersonation_requests_app_status_idx;
         CREATE INDEX impersonation_requests_app_idx ON impersonation_requests (app_id) WHERE deleted_at IS NULL;
         ALTER TABLE impersonation_log DROP COLUMN app_id;
         DELETE FROM schema_migrations WHERE version = 41;`);

@@ -11,8 +11,11 @@ CREATE INDEX impersonation_requests_status_modified_idx ON impersonation_request
 CREATE INDEX impersonation_requests_status_priority_idx ON impersonation_requests
   (status, (CASE priority WHEN 'Low' THEN 1 WHEN 'Moderate' THEN 2 WHEN 'High' THEN 3 ELSE 4 END), id)
   WHERE deleted_at IS NULL;
--- By site name: the sites in name order, each site's requests by Id.
+-- By site name: the sites in name order, each site's requests by Id, and within a stored status
+-- for a status filter.
 CREATE INDEX impersonation_requests_app_id_idx ON impersonation_requests (app_id, id) WHERE deleted_at IS NULL;
+CREATE INDEX impersonation_requests_app_status_idx ON impersonation_requests (app_id, status, id)
+  WHERE deleted_at IS NULL;
 DROP INDEX impersonation_requests_app_idx;
 
 -- The log by site name needs each site's entries by Id: the entry carries its request's site,
