@@ -1,7 +1,11 @@
 import { loadConfig } from '../apps/api/src/config.ts';
 import type { Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
-import { logEntries, pageRequests } from '../apps/api/src/modules/impersonation/impersonation.repo.ts';
+import {
+  logEntries,
+  pageRequests,
+  pageRequestsByApp,
+} from '../apps/api/src/modules/impersonation/impersonation.repo.ts';
 import { freshDir, ms, percentile, type Server, startServer } from './support.ts';
 
 /**
@@ -158,7 +162,43 @@ async function measure(name: string, server: Server): Promise<void> {
     p95s.push(await time(boss, `${L}?status=${s}`));
   p95s.push(await time(boss, await deep(boss, L, 200))); // 10,000 entries deep
   p95s.push(await time(boss, await deep(boss, `${L}?status=Expired`, 200)));
+  // Issue 17's sorts: each key both ways, a page deep, within a filter, and a requester's.
+  for (const sort of [
+    'id',
+    '-id',
+    'app',
+    '-app',
+    'priority',
+    '-priority',
+    'status',
+    '-status',
+    'modified',
+    '-modified',
+  ])
+    p95s.push(await time(boss, `${R}?sort=${sort}`));
+  p95s.push(await time(boss, await deep(boss, `${R}?sort=app`, 40)));
+  p95s.push(await time(boss, await deep(boss, `${R}?sort=-priority`, 40)));
+  p95s.push(await time(boss, `${R}?status=Pending&sort=app`));
+  p95s.push(await time(boss, `${R}?status=Expired&sort=-modified`));
+  p95s.push(await time(requester, `${R}?sort=app`));
+  for (const sort of ['request', '-request', 'app', '-app', 'status', '-status', 'modified', '-modified'])
+    p95s.push(await time(boss, `${L}?sort=${sort}`));
+  p95s.push(await time(boss, await deep(boss, `${L}?sort=app`, 200)));
+  p95s.push(await time(boss, await deep(boss, `${L}?sort=-modified`, 200)));
+  p95s.push(await time(boss, `${L}?status=Deleted&sort=modified`));
+  p95s.push(await time(boss, `${L}?status=Expired&sort=-modified`));
+  p95s.push(await time(boss, `${L}?status=Pending&sort=app`));
   console.log(`${name}: worst p95 ${ms(Math.max(...p95s))} (target ≤ 20 ms)`);
+  // An export reads everything: its whole time, once each.
+  for (const path of [`${R}/export?sort=app`, `${L}/export?sort=-modified`]) {
+    const t = performance.now();
+    const r = await fetch(`${server.url}${path}`, { headers: boss });
+    const body = await r.arrayBuffer();
+    console.log(
+      `${name}: ${path.padEnd(60)} ${r.status} ${r.headers.get('x-export-rows')} rows, ` +
+        `${(body.byteLength / 1e6).toFixed(1)} MB in ${ms(performance.now() - t)}`,
+    );
+  }
 }
 
 /**
@@ -186,7 +226,51 @@ async function sqlFigures(name: string, db: Queryable): Promise<void> {
           limit: 51,
         }),
     ],
+    ...(['id', 'modified', 'priority'] as const).flatMap(
+      (key) =>
+        [false, true].map((descending) => [
+          `requests sort=${descending ? '-' : ''}${key}`,
+          (q: Queryable) =>
+            pageRequests(q, {
+              now,
+              statuses: ['Pending', 'Approved', 'Rejected', 'Revoked', 'Expired'],
+              order: { key, descending },
+              limit: 51,
+            }),
+        ]) as Array<[string, (q: Queryable) => Promise<unknown>]>,
+    ),
+    [
+      'requests sort=app',
+      (q) =>
+        pageRequestsByApp(q, {
+          now,
+          statuses: ['Pending', 'Approved', 'Rejected', 'Revoked', 'Expired'],
+          descending: false,
+          limit: 51,
+        }),
+    ],
+    [
+      'requests ?status=Pending sort=app',
+      (q) => pageRequestsByApp(q, { now, statuses: ['Pending'], descending: true, limit: 51 }),
+    ],
     ['log', (q) => logEntries(q, { now, limit: 51 })],
+    ...(['request', 'modified', 'app'] as const).flatMap(
+      (key) =>
+        [false, true].map((descending) => [
+          `log sort=${descending ? '-' : ''}${key}`,
+          (q: Queryable) => logEntries(q, { now, order: { key, descending }, limit: 51 }),
+        ]) as Array<[string, (q: Queryable) => Promise<unknown>]>,
+    ),
+    [
+      'log ?status=Deleted sort=modified',
+      (q) =>
+        logEntries(q, { now, status: 'Deleted', order: { key: 'modified', descending: false }, limit: 51 }),
+    ],
+    [
+      'log ?status=Expired sort=-modified',
+      (q) =>
+        logEntries(q, { now, status: 'Expired', order: { key: 'modified', descending: true }, limit: 51 }),
+    ],
     ['log ?status=Approved', (q) => logEntries(q, { now, status: 'Approved', limit: 51 })],
     ['log ?status=Expired', (q) => logEntries(q, { now, status: 'Expired', limit: 51 })],
     ['log ?status=Deleted', (q) => logEntries(q, { now, status: 'Deleted', limit: 51 })],

@@ -537,6 +537,7 @@ const MATRIX: Record<EndpointId, Row> = {
   // Impersonation: request with impersonation.request, decide with impersonation.approve.
   impersonationCreate: impersonationRequester(async (f) => ({ payload: { data: await newRequestData(f) } })),
   impersonationList: impersonationRequester(async () => ({ query: {} })),
+  impersonationRequestsExport: impersonationRequester(async () => ({ query: { sort: '-priority' } })),
   impersonationApprovers: impersonationRequester(async () => ({})),
   impersonationTakenRoles: impersonationRequester(async (f) => ({
     query: { appId: String(f.customer.appId) },
@@ -578,6 +579,7 @@ const MATRIX: Record<EndpointId, Row> = {
     },
   },
   impersonationLogs: impersonationRequester(async () => ({ query: {} })),
+  impersonationLogsExport: impersonationRequester(async () => ({ query: { sort: 'app' } })),
   customerRequestsList: impersonationRequester(async () => ({})),
   customerRequestsCreate: {
     targeted: false,

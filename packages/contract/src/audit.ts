@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUDIT_SORT_KEYS, sortQueryField } from './list-sort.ts';
 
 /**
  * The staff audit trail: every staff event and every write made through the console, read back
@@ -56,6 +57,8 @@ const ACTIVITY_ACTIONS = [
   'site.datasource',
   'audit.export',
   'customers.export',
+  'impersonation-requests.export',
+  'impersonation-logs.export',
   // Written by the platform's own services (the demo data has them), not by this console.
   'customer.status.update',
   'site.member.add',
@@ -143,6 +146,8 @@ export const auditEventsQuery = z
       .max(120, 'cursor is not a cursor of this list.')
       .regex(/^[A-Za-z0-9_-]+$/, 'cursor is not a cursor of this list.')
       .optional(),
+    /** `-time` newest first (the default), `time` oldest first; ties by Id. */
+    sort: sortQueryField(AUDIT_SORT_KEYS),
   })
   .refine(rangeInOrder, RANGE_ORDER);
 
@@ -187,7 +192,12 @@ export const auditEventsResponse = z.object({
 
 /** GET /admin/audit/export */
 export const auditExportQuery = z
-  .object({ ...filterShape, format: z.enum(AUDIT_EXPORT_FORMATS, { error: 'format must be csv or jsonl.' }) })
+  .object({
+    ...filterShape,
+    format: z.enum(AUDIT_EXPORT_FORMATS, { error: 'format must be csv or jsonl.' }),
+    /** `time` oldest first (the export's default), `-time` newest first; the chain runs in file order. */
+    sort: sortQueryField(AUDIT_SORT_KEYS),
+  })
   .refine(rangeInOrder, RANGE_ORDER);
 /** The export's body, described for the API document (the file itself is text, streamed). */
 export const auditExportResponse = z.string();

@@ -274,6 +274,12 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/impersonation/requests',
     access: 'impersonation.request',
   },
+  impersonationRequestsExport: {
+    id: 'impersonationRequestsExport',
+    method: 'GET',
+    path: '/admin/impersonation/requests/export',
+    access: 'impersonation.request',
+  },
   impersonationTakenRoles: {
     id: 'impersonationTakenRoles',
     method: 'GET',
@@ -308,6 +314,12 @@ export const ENDPOINT_ROUTES = {
     id: 'impersonationLogs',
     method: 'GET',
     path: '/admin/impersonation/logs',
+    access: 'impersonation.logs.read',
+  },
+  impersonationLogsExport: {
+    id: 'impersonationLogsExport',
+    method: 'GET',
+    path: '/admin/impersonation/logs/export',
     access: 'impersonation.logs.read',
   },
   auditEvents: { id: 'auditEvents', method: 'GET', path: '/admin/audit/events', access: 'audit.read' },

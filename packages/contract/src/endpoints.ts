@@ -80,8 +80,11 @@ import {
   impersonationListResponse,
   impersonationLogsResponse,
   impersonationOneResponse,
+  listExportResponse,
   logStatusQuery,
+  logsExportQuery,
   requestIdQuery,
+  requestsExportQuery,
   siteAccessQuery,
   siteAccessResponse,
   statusQuery,
@@ -613,10 +616,18 @@ const DETAILS = {
   },
   impersonationList: {
     summary:
-      'Requests the caller made or is assigned (SuperAdmins: all), pending and unexpired approved first, then by the newest action or change; optional status filter (Expired is derived), site (appId) or request (requestId). 50 a page (limit: 1 to 200); pass NextCursor as cursor for the next page, read as of the first.',
+      'Requests the caller made or is assigned (SuperAdmins: all), pending and unexpired approved first, then by the newest action or change; optional status filter (Expired is derived), site (appId) or request (requestId); sort by id, app, priority (by severity), status or modified (-key descending, ties by Id). 50 a page (limit: 1 to 200); pass NextCursor as cursor for the next page under the same sort, read as of the first.',
     tag: 'Impersonation',
     query: statusQuery,
     responses: { 200: impersonationListResponse, ...errors(400, 401, 403) },
+  },
+  impersonationRequestsExport: {
+    summary:
+      'The request list as CSV (Request Id, App Name, Priority, Status, Initiator, Assignees, Created, Modified, Expires At): the same filters, order (sort) and visibility as GET /admin/impersonation/requests, every row, streamed. The x-export-rows header says how many rows follow the header line. Two exports at once per instance (else 429).',
+    tag: 'Impersonation',
+    query: requestsExportQuery,
+    responses: { 200: listExportResponse, ...errors(400, 401, 403, 429) },
+    produces: ['text/csv'],
   },
   impersonationTakenRoles: {
     summary:
@@ -661,21 +672,29 @@ const DETAILS = {
   },
   impersonationLogs: {
     summary:
-      'Every step of every impersonation request, newest first; optional status filter. 50 a page (limit: 1 to 200); pass NextCursor as cursor for older entries.',
+      'Every step of every impersonation request, newest first; optional status filter; sort by request, app, status or modified (-key descending, ties by Id). 50 a page (limit: 1 to 200); pass NextCursor as cursor for the next page under the same sort.',
     tag: 'Impersonation',
     query: logStatusQuery,
     responses: { 200: impersonationLogsResponse, ...errors(400, 401, 403) },
   },
+  impersonationLogsExport: {
+    summary:
+      'The impersonation log as CSV (Log Id, Request Id, App Name, Status, Event, Actor, Last Modified): the same filter and order (sort) as GET /admin/impersonation/logs, every entry, streamed. The x-export-rows header says how many rows follow the header line. Two exports at once per instance (else 429).',
+    tag: 'Impersonation',
+    query: logsExportQuery,
+    responses: { 200: listExportResponse, ...errors(400, 401, 403, 429) },
+    produces: ['text/csv'],
+  },
   auditEvents: {
     summary:
-      'The staff audit trail: staff events and every write made through the console, newest first, 50 a page, filtered by actor, action, customer, site, time range and free text; pass NextCursor as cursor for older entries.',
+      'The staff audit trail: staff events and every write made through the console, newest first (sort=time: oldest first), 50 a page, filtered by actor, action, customer, site, time range and free text; pass NextCursor as cursor for the next page under the same sort.',
     tag: 'Audit',
     query: auditEventsQuery,
     responses: { 200: auditEventsResponse, ...errors(400, 401, 403) },
   },
   auditExport: {
     summary:
-      'The filtered trail as a file (format csv or jsonl), oldest first, streamed; every row carries a SHA-256 hash chain and the last line the Ed25519 signature of its head. The x-export-rows header says how many rows follow. Two exports at once per instance (else 429).',
+      'The filtered trail as a file (format csv or jsonl), oldest first (sort=-time: newest first), streamed; every row carries a SHA-256 hash chain and the last line the Ed25519 signature of its head. The x-export-rows header says how many rows follow. Two exports at once per instance (else 429).',
     tag: 'Audit',
     query: auditExportQuery,
     responses: { 200: auditExportResponse, ...errors(400, 401, 403, 429) },

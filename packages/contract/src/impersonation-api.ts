@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IMPERSONATION_DURATION_MAX_MINUTES, IMPERSONATION_DURATION_MIN_MINUTES } from './constants.ts';
 import { ERRORS } from './errors.ts';
 import { PRIORITIES, REVOKE_ACTIONS, STORED_STATUSES } from './impersonation.ts';
+import { LOG_SORT_KEYS, REQUEST_SORT_KEYS, sortQueryField } from './list-sort.ts';
 import { MESSAGES } from './messages.ts';
 
 /** Wire shapes of the impersonation calls (spec sections 3 and 7). */
@@ -110,13 +111,22 @@ const idFilter = (name: string) =>
     .max(Number.MAX_SAFE_INTEGER, `${name} must be a positive number.`)
     .optional();
 
-/** GET /admin/impersonation/requests: the spec's status filter, a page, and one site or request. */
-export const statusQuery = z.object({
+/** The request list's filters and order, as the list and its export take them. */
+const requestFilterShape = {
   status: z.enum(DISPLAY_STATUSES).optional(),
-  ...pageShape,
   appId: idFilter('appId'),
   requestId: idFilter('requestId'),
-});
+  /**
+   * id, app (AppName), priority (by severity: Low, Moderate, High, Critical), status (the display
+   * status, alphabetically: Approved, Expired, Pending, Rejected, Revoked) or modified
+   * (RequestModifiedDate), `-` first for descending; ties by Id. Absent: spec section 4's order.
+   */
+  sort: sortQueryField(REQUEST_SORT_KEYS),
+};
+/** GET /admin/impersonation/requests: the spec's status filter, a page, one site or request, an order. */
+export const statusQuery = z.object({ ...requestFilterShape, ...pageShape });
+/** GET /admin/impersonation/requests/export: the list's filters and order, every row (CSV). */
+export const requestsExportQuery = z.object(requestFilterShape);
 /** GET /admin/impersonation/customer/requests: a page. */
 export const customerRequestsQuery = z.object(pageShape);
 
@@ -197,7 +207,43 @@ export const impersonationLogsResponse = z.object({
   Data: z.array(impersonationLogEntry),
   NextCursor: nextCursor,
 });
-export const logStatusQuery = z.object({ status: z.enum(LOG_STATUSES).optional(), ...pageShape });
+const logFilterShape = {
+  status: z.enum(LOG_STATUSES).optional(),
+  /**
+   * request (RequestId), app (AppName), status (as shown, alphabetically) or modified
+   * (LastModified), `-` first for descending; ties by Id. Absent: newest first.
+   */
+  sort: sortQueryField(LOG_SORT_KEYS),
+};
+export const logStatusQuery = z.object({ ...logFilterShape, ...pageShape });
+/** GET /admin/impersonation/logs/export: the log's filter and order, every entry (CSV). */
+export const logsExportQuery = z.object(logFilterShape);
+
+/** The CSV columns of the two exports, in order. */
+export const REQUESTS_EXPORT_COLUMNS = [
+  'Request Id',
+  'App Name',
+  'Priority',
+  'Status',
+  'Initiator',
+  'Assignees',
+  'Created',
+  'Modified',
+  'Expires At',
+] as const;
+export const LOGS_EXPORT_COLUMNS = [
+  'Log Id',
+  'Request Id',
+  'App Name',
+  'Status',
+  'Event',
+  'Actor',
+  'Last Modified',
+] as const;
+/** Exports of the impersonation lists one instance streams at once; more are refused (429, 979). */
+export const IMPERSONATION_EXPORTS_AT_ONCE = 2;
+/** An export's body, described for the API document (the file itself is CSV text, streamed). */
+export const listExportResponse = z.string();
 
 /**
  * POST /admin/impersonation/customer/requests: a customer asks for help themselves, authenticated
@@ -280,6 +326,8 @@ export const IMPERSONATION_MESSAGES = {
   /** Error 976. */
   siteAccessLinkInvalid: ERRORS.siteAccessLinkInvalid.text,
   notApproverAssignee: 'Assignees must be super users holding the SuperAdmin role.',
+  /** Error 979 of the two lists' exports. */
+  exportBusy: `${IMPERSONATION_EXPORTS_AT_ONCE} exports of the impersonation lists are already running. Please try again when one has finished.`,
 } as const;
 
 /** How long a consent link works. */

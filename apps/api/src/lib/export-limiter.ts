@@ -2,7 +2,7 @@ import { AppError } from './app-error.ts';
 
 /**
  * Exports at once on this instance. Counted synchronously before any await, so concurrent calls
- * cannot pass the limit together. `busy` is the refusal's text (ERRORS.exportBusy's by default).
+ * cannot pass the limit together. Past it: 429 (979) with `busy` as its text, else the error's.
  */
 export function exportLimiter(limit: number, busy?: string) {
   let running = 0;

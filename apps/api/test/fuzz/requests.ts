@@ -8,7 +8,12 @@
  */
 import { HEADERS } from '@sac/contract/constants';
 import type { EndpointDef } from '@sac/contract/endpoints';
-import { CUSTOMER_SORT_KEYS } from '@sac/contract/list-sort';
+import {
+  AUDIT_SORT_KEYS,
+  CUSTOMER_SORT_KEYS,
+  LOG_SORT_KEYS,
+  REQUEST_SORT_KEYS,
+} from '@sac/contract/list-sort';
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { PASSWORD } from '../harness.ts';
@@ -382,11 +387,17 @@ export function makeHints(p: Pools): Hints {
         return fc.oneof(fc.constant(''), email);
       case 'cursor':
         return fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/);
+      case 'sort':
+        // the lists' sort keys, either way, and names no list sorts by
+        return fc.oneof(fc.constantFrom(...SORT_VALUES), fc.stringMatching(/^-?[a-z]{1,12}$/));
       default:
         return undefined;
     }
   };
 }
+
+/** Every sort value the lists take, ascending and descending. */
+const SORT_VALUES = [...REQUEST_SORT_KEYS, ...LOG_SORT_KEYS, ...AUDIT_SORT_KEYS].flatMap((k) => [k, `-${k}`]);
 
 // ---------------------------------------------------------------------------------------------
 // Query strings

@@ -12,8 +12,8 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.auditEvents, (c) => audit.listTrail(ctx, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.auditSigningKey, async () => audit.signingKey(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.auditExport, async (c) => {
-    const { format, ...filters } = c.query;
-    const file = await audit.exportTrail(ctx, c, signedIn(c), filters, format, exports.take());
+    const { format, sort, ...filters } = c.query;
+    const file = await audit.exportTrail(ctx, c, signedIn(c), filters, format, exports.take(), sort);
     c.reply
       .header(HEADERS.exportRows, String(file.rows))
       .header('Content-Disposition', `attachment; filename="${file.filename}"`)

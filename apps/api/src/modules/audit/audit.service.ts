@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { AUDIT_PAGE_SIZE, type AuditExportFormat, type AuditFilters } from '@sac/contract/audit';
+import { type AUDIT_SORT_KEYS, type ListSort, sortParam } from '@sac/contract/list-sort';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import { writeActivity } from '../activity/activity.service.ts';
@@ -10,22 +11,33 @@ import { fileHeader, fileRow, fileSeal } from './audit-file.ts';
 /** Rows an export reads per query: large enough to stream fast, small enough to interleave. */
 const EXPORT_BATCH = 2000;
 
-const cursorOf = (k: TrailKey): string => encodeCursor([k.at, k.id]);
-function keyOf(cursor: string): TrailKey {
-  const [at, id] = decodeCursor(cursor, [PG_TIMESTAMP, DIGITS]);
+type AuditSort = ListSort<(typeof AUDIT_SORT_KEYS)[number]>;
+
+/**
+ * A cursor of the trail: the last row's (at, id); oldest first (sort=time) marked 'a' before them,
+ * so a cursor of one order is refused under the other. Newest first keeps its cursors as they were.
+ */
+const cursorOf = (k: TrailKey, oldest: boolean): string =>
+  encodeCursor(oldest ? ['a', k.at, k.id] : [k.at, k.id]);
+function keyOf(cursor: string, oldest: boolean): TrailKey {
+  const [at, id] = oldest
+    ? decodeCursor(cursor, [/^a$/, PG_TIMESTAMP, DIGITS]).slice(1)
+    : decodeCursor(cursor, [PG_TIMESTAMP, DIGITS]);
   return { at: at!, id: id! };
 }
 
-/** One page of the trail, newest first. */
-export async function listTrail(ctx: AppContext, f: AuditFilters & { cursor?: string }) {
-  const { cursor, ...filters } = f;
-  const after = cursor ? keyOf(cursor) : undefined;
-  const page = await readTrail(ctx.db, filters, { after, limit: AUDIT_PAGE_SIZE + 1, order: 'newest' });
-  // One row more than a page tells whether an older page exists.
+/** One page of the trail, newest first (sort=time: oldest first). */
+export async function listTrail(ctx: AppContext, f: AuditFilters & { cursor?: string; sort?: AuditSort }) {
+  const { cursor, sort, ...filters } = f;
+  const oldest = sort?.descending === false;
+  const after = cursor ? keyOf(cursor, oldest) : undefined;
+  const order = oldest ? 'oldest' : 'newest';
+  const page = await readTrail(ctx.db, filters, { after, limit: AUDIT_PAGE_SIZE + 1, order });
+  // One row more than a page tells whether a next page exists.
   const more = page.events.length > AUDIT_PAGE_SIZE;
   return {
     Data: page.events.slice(0, AUDIT_PAGE_SIZE),
-    NextCursor: more ? cursorOf(page.keys[AUDIT_PAGE_SIZE - 1]!) : null,
+    NextCursor: more ? cursorOf(page.keys[AUDIT_PAGE_SIZE - 1]!, oldest) : null,
   };
 }
 
@@ -34,9 +46,10 @@ const givenFilters = (f: AuditFilters): Record<string, unknown> =>
   Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
 
 /**
- * The filtered trail as a file, oldest first, up to the last row when the export began: its
- * header names how many rows follow (the console's progress), its rows carry the hash chain and
- * its last line the signed seal. The export itself is recorded in the trail.
+ * The filtered trail as a file, oldest first (sort=-time: newest first), up to the last row when
+ * the export began: its header names how many rows follow (the console's progress), its rows
+ * carry the hash chain in file order and its last line the signed seal, whose filters name a
+ * newest-first order (`sort: '-time'`). The export itself is recorded in the trail.
  */
 export async function exportTrail(
   ctx: AppContext,
@@ -45,9 +58,11 @@ export async function exportTrail(
   f: AuditFilters,
   format: AuditExportFormat,
   release: () => void,
+  sort?: AuditSort,
 ): Promise<{ rows: number; body: Readable; filename: string }> {
   try {
-    const filters = givenFilters(f);
+    const newest = sort?.descending === true;
+    const filters = { ...givenFilters(f), ...(newest ? { sort: sortParam(sort) } : {}) };
     const upTo = await lastTrailId(ctx.db);
     const rows = await countTrail(ctx.db, f, upTo);
     const exportedAt = ctx.clock.now().toISOString();
@@ -67,7 +82,12 @@ export async function exportTrail(
       let after: TrailKey | undefined;
       let written = 0;
       for (;;) {
-        const batch = await readTrail(db, f, { after, limit: EXPORT_BATCH, order: 'oldest', upTo });
+        const batch = await readTrail(db, f, {
+          after,
+          limit: EXPORT_BATCH,
+          order: newest ? 'newest' : 'oldest',
+          upTo,
+        });
         let out = '';
         for (const e of batch.events) {
           const r = fileRow(format, e, chain);

@@ -212,6 +212,51 @@ describe('the staff audit trail', () => {
 });
 
 describe('the export', () => {
+  it('pages oldest first under sort=time, newest first under -time, and refuses a cursor of the other order', async () => {
+    const walk = async (sort: string) => {
+      const seen: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await events({ actor: 'pager@example.com', sort, ...(cursor ? { cursor } : {}) });
+        seen.push(...page.Data.map((e) => e.Details.n as number));
+        cursor = page.NextCursor;
+      } while (cursor);
+      return seen;
+    };
+    const oldest = Array.from({ length: 130 }, (_, i) => i + 1);
+    expect(await walk('time')).toEqual(oldest);
+    expect(await walk('-time')).toEqual([...oldest].reverse());
+    const newestCursor = (await events({ actor: 'pager@example.com' })).NextCursor!;
+    const oldestCursor = (await events({ actor: 'pager@example.com', sort: 'time' })).NextCursor!;
+    expect(await refused({ cursor: newestCursor, sort: 'time' })).toBe(
+      'cursor is not a cursor of this list.',
+    );
+    expect(await refused({ cursor: oldestCursor })).toBe('cursor is not a cursor of this list.');
+    expect(await refused({ cursor: oldestCursor, sort: '-time' })).toBe(
+      'cursor is not a cursor of this list.',
+    );
+    expect(await refused({ sort: 'actor' })).toBe('sort must be one of time, -time.');
+  });
+
+  it('exports newest first under sort=-time, chained in file order, naming the order in its signed seal', async () => {
+    const r = await exportOf({ format: 'jsonl', actor: 'pager@example.com', sort: '-time' });
+    expect(r.headers['x-export-rows']).toBe('130');
+    const lines = r.body.trimEnd().split('\n');
+    expect(lines.slice(1, -1).map((l) => JSON.parse(l).Details.n)).toEqual(
+      Array.from({ length: 130 }, (_, i) => 130 - i),
+    );
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({
+      Type: 'seal',
+      Filters: { actor: 'pager@example.com', sort: '-time' },
+    });
+    expect(await verifyExport('jsonl', linesOf(r.body), publicKey)).toMatchObject({ ok: true, rows: 130 });
+    // swapping two rows breaks the chain as in the default order
+    const swapped = [lines[0], lines[2], lines[1], ...lines.slice(3)].join('\n');
+    expect(await verifyExport('jsonl', linesOf(swapped), publicKey)).toMatchObject({ ok: false });
+    const csv = await exportOf({ format: 'csv', actor: 'pager@example.com', sort: 'time' });
+    expect(await verifyExport('csv', linesOf(csv.body), publicKey)).toMatchObject({ ok: true, rows: 130 });
+  });
+
   it('streams the filtered trail as JSON lines, oldest first, that verify with the public key, and records itself', async () => {
     const r = await exportOf({ format: 'jsonl', actor: 'pager@example.com' });
     expect(r.headers['content-type']).toContain('application/x-ndjson');

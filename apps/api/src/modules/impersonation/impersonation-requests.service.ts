@@ -8,12 +8,20 @@ import {
 import {
   type createImpersonationBody,
   type customerRequestBody,
+  DISPLAY_STATUSES,
   type editImpersonationBody,
   formatExpiry,
   IMPERSONATION_LIST_PAGE_SIZE,
   type impersonationActionBody,
+  LOG_STATUSES,
   IMPERSONATION_MESSAGES as M,
 } from '@sac/contract/impersonation-api';
+import {
+  type ListSort,
+  type LOG_SORT_KEYS,
+  type REQUEST_SORT_KEYS,
+  sortParam,
+} from '@sac/contract/list-sort';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
@@ -39,9 +47,13 @@ import {
   findRequestSiteByKey,
   insertRequest,
   type ListedRequestRow,
+  type LogEntryRow,
+  type LogOrder,
   logEntries,
   logEvent,
   pageRequests,
+  pageRequestsByApp,
+  type RequestOrder,
   type RequestRow,
   type RequestSite,
   recordHolder,
@@ -259,72 +271,162 @@ export async function customerRequest(
   return { Data: toWire(row!, now), Message: M.customerRequested(id, site.app_name) };
 }
 
+/** A group of the request list: the display statuses it lists, walked in the group's order. */
+interface ListGroup {
+  tag: string;
+  statuses: readonly DisplayStatus[];
+}
 /** The groups of the request list in spec section 4's order: live first, then the rest. */
 const LIST_GROUPS = [
   { tag: 'L', statuses: ['Pending', 'Approved'] },
   { tag: 'D', statuses: ['Rejected', 'Revoked', 'Expired'] },
-] as const satisfies ReadonlyArray<{ tag: string; statuses: readonly DisplayStatus[] }>;
+] as const satisfies readonly ListGroup[];
 /** A customers' list is one group by modified date. */
 const CUSTOMER_GROUP = { tag: 'C', statuses: [] } as const;
+/** The display statuses by name, the groups of sort=status (each by Id). */
+const STATUSES_BY_NAME = [...DISPLAY_STATUSES].sort();
 
-/**
- * A list cursor: kind, the instant the list is read at (its first page's: a grant expiring while
- * one pages neither repeats nor goes missing), the group, the last row's key and Id.
- */
-function requestCursorOf(cursor: string, now: Date, customerOnly: boolean) {
-  const [, asOf, group, key, id] = decodeCursor(cursor, [
-    /^r1$/,
-    /^\d{1,15}$/,
-    customerOnly ? /^C$/ : /^[LD]$/,
-    PG_TIMESTAMP,
-    DIGITS,
-  ]);
-  if (Number(asOf) > now.getTime()) badCursor();
-  return { asOf: new Date(Number(asOf)), group: group!, after: { key: key!, id: id! } };
+/** How a list is read: its groups in order, and the order within each. */
+interface ListPlan {
+  groups: readonly ListGroup[];
+  /** Absent: the list's own order. */
+  order?: RequestOrder;
+  /** sort=app: by site name, then Id. */
+  byApp?: boolean;
+  /** What a cursor's key part must be. */
+  key: { test(part: string): boolean };
+}
+
+function listPlan(sort: RequestSort | undefined, customerOnly: boolean): ListPlan {
+  if (customerOnly) return { groups: [CUSTOMER_GROUP], key: PG_TIMESTAMP };
+  if (!sort) return { groups: LIST_GROUPS, key: PG_TIMESTAMP };
+  const descending = sort.descending;
+  const all = [{ tag: 'A', statuses: DISPLAY_STATUSES }];
+  switch (sort.key) {
+    case 'status': {
+      const names = descending ? [...STATUSES_BY_NAME].reverse() : STATUSES_BY_NAME;
+      return {
+        groups: names.map((s) => ({ tag: s, statuses: [s] })),
+        order: { key: 'id', descending },
+        key: DIGITS,
+      };
+    }
+    case 'app':
+      return { groups: all, byApp: true, order: { key: 'id', descending }, key: DIGITS };
+    case 'priority':
+      return { groups: all, order: { key: 'priority', descending }, key: /^[1-4]$/ };
+    case 'modified':
+      return { groups: all, order: { key: 'modified', descending }, key: PG_TIMESTAMP };
+    case 'id':
+      return { groups: all, order: { key: 'id', descending }, key: DIGITS };
+  }
 }
 
 /**
- * GET /admin/impersonation/requests (and the customers' list): one page in spec section 4's order,
- * filtered and ordered in SQL, with the cursor of the next. Visibility: approvers see every
- * request; anyone else those they made or are assigned.
+ * A list cursor: kind, the instant the list is read at (its first page's: a grant expiring while
+ * one pages neither repeats nor goes missing), under a sort its `sort` value, the group, the last
+ * row's key and Id. The list's own order keeps the cursors it gave before sorting existed ('r1').
  */
-export async function list(
+function requestCursorOf(cursor: string, now: Date, plan: ListPlan, sort: RequestSort | undefined) {
+  const group = { test: (x: string) => plan.groups.some((g) => g.tag === x) };
+  const parts = sort
+    ? decodeCursor(cursor, [
+        /^r2$/,
+        /^\d{1,15}$/,
+        { test: (x: string) => x === sortParam(sort) },
+        group,
+        plan.key,
+        DIGITS,
+      ])
+    : decodeCursor(cursor, [/^r1$/, /^\d{1,15}$/, group, plan.key, DIGITS]);
+  // under a sort, the sort's value comes after the instant
+  const [asOf, tag, key, id] = sort ? [parts[1], parts[3], parts[4], parts[5]] : parts.slice(1);
+  if (Number(asOf) > now.getTime()) badCursor();
+  return { asOf: new Date(Number(asOf)), group: tag!, after: { key: key!, id: id! } };
+}
+
+const cursorOfRow = (
+  sort: RequestSort | undefined,
+  asOf: Date,
+  group: string,
+  key: string,
+  id: number | string,
+): string =>
+  encodeCursor(
+    sort
+      ? ['r2', String(asOf.getTime()), sortParam(sort), group, key, String(id)]
+      : ['r1', String(asOf.getTime()), group, key, String(id)],
+  );
+
+type RequestSort = ListSort<(typeof REQUEST_SORT_KEYS)[number]>;
+type LogSort = ListSort<(typeof LOG_SORT_KEYS)[number]>;
+export interface RequestListQuery {
+  status?: DisplayStatus;
+  appId?: number;
+  requestId?: number;
+  sort?: RequestSort;
+}
+
+/**
+ * Rows of the request list from a position on (the start, or a cursor's), up to `limit` and one
+ * more when there are more, each with its group: the pages and the export read through it.
+ */
+export async function readRequestList(
   ctx: AppContext,
   viewer: StaffSession,
-  q: { status?: DisplayStatus; cursor?: string; limit?: number; appId?: number; requestId?: number },
+  q: RequestListQuery & { cursor?: string; upTo?: number },
+  limit: number,
   customerOnly = false,
+  asOfNow?: Date,
 ) {
-  const now = ctx.clock.now();
-  const limit = q.limit ?? IMPERSONATION_LIST_PAGE_SIZE;
-  const from = q.cursor ? requestCursorOf(q.cursor, now, customerOnly) : undefined;
+  const now = asOfNow ?? ctx.clock.now();
+  const plan = listPlan(q.sort, customerOnly);
+  const from = q.cursor ? requestCursorOf(q.cursor, now, plan, q.sort) : undefined;
   const asOf = from?.asOf ?? now;
-  const groups = customerOnly ? [CUSTOMER_GROUP] : LIST_GROUPS;
-  const start = from ? groups.findIndex((g) => g.tag === from.group) : 0;
+  const start = from ? plan.groups.findIndex((g) => g.tag === from.group) : 0;
   const rows: Array<{ row: ListedRequestRow; group: string }> = [];
   // One row more than a page tells whether a next page exists; a group continues into the next.
-  for (const g of groups.slice(start)) {
+  for (const g of plan.groups.slice(start)) {
     if (rows.length > limit) break;
     const statuses = g.statuses.filter((s) => !q.status || s === q.status);
     if (!customerOnly && statuses.length === 0) continue;
-    const got = await pageRequests(ctx.db, {
+    const slice = {
       now: asOf,
       statuses,
       visibleTo: viewer.permissions.has('impersonation.approve') ? undefined : viewer.email,
       customerOnly,
       appId: q.appId,
       requestId: q.requestId,
+      upTo: q.upTo,
       after: from && g.tag === from.group ? from.after : undefined,
       limit: limit + 1 - rows.length,
-    });
+    };
+    const got = plan.byApp
+      ? await pageRequestsByApp(ctx.db, { ...slice, descending: q.sort!.descending })
+      : await pageRequests(ctx.db, { ...slice, order: plan.order });
     rows.push(...got.map((row) => ({ row, group: g.tag })));
   }
   const last = rows.length > limit ? rows[limit - 1]! : undefined;
   return {
-    Data: rows.slice(0, limit).map((r) => toWire(r.row, asOf)),
-    NextCursor: last
-      ? encodeCursor(['r1', String(asOf.getTime()), last.group, last.row.list_key, String(last.row.id)])
-      : null,
+    asOf,
+    rows: rows.slice(0, limit).map((r) => r.row),
+    next: last ? cursorOfRow(q.sort, asOf, last.group, last.row.list_key, last.row.id) : null,
   };
+}
+
+/**
+ * GET /admin/impersonation/requests (and the customers' list): one page in spec section 4's order
+ * or the asked sort, filtered and ordered in SQL, with the cursor of the next. Visibility:
+ * approvers see every request; anyone else those they made or are assigned.
+ */
+export async function list(
+  ctx: AppContext,
+  viewer: StaffSession,
+  q: RequestListQuery & { cursor?: string; limit?: number },
+  customerOnly = false,
+) {
+  const page = await readRequestList(ctx, viewer, q, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE, customerOnly);
+  return { Data: page.rows.map((r) => toWire(r, page.asOf)), NextCursor: page.next };
 }
 
 /** Separation of duties: a new SuperAdmin approves only once the cool-down since the promotion has passed. */
@@ -570,23 +672,89 @@ export async function takenRoles(ctx: AppContext, appId: number, exceptId: numbe
 }
 
 /** GET /admin/impersonation/logs: a page of the log, newest first, filtered in SQL, read as of the first page. */
-export async function logs(ctx: AppContext, q: { status?: LogStatus; cursor?: string; limit?: number }) {
-  const now = ctx.clock.now();
-  const limit = q.limit ?? IMPERSONATION_LIST_PAGE_SIZE;
+/** The log's groups under sort=status: each status shown, by name, walked by Id. */
+const LOG_STATUSES_BY_NAME = [...LOG_STATUSES].sort();
+
+/**
+ * Entries of the log from a position on (the start, or a cursor's), up to `limit` and one more
+ * when there are more: the pages and the export read through it. A cursor: kind, the instant the
+ * log is read at, under a sort its `sort` value and group, the last entry's key and Id. The log's
+ * own order keeps the cursors it gave before sorting existed ('l1').
+ */
+export async function readLog(
+  ctx: AppContext,
+  q: { status?: LogStatus; sort?: LogSort; cursor?: string; upTo?: string },
+  limit: number,
+  asOfNow?: Date,
+) {
+  const now = asOfNow ?? ctx.clock.now();
+  const sort = q.sort;
+  const groups: readonly string[] =
+    sort?.key === 'status'
+      ? sort.descending
+        ? [...LOG_STATUSES_BY_NAME].reverse()
+        : LOG_STATUSES_BY_NAME
+      : ['A'];
+  const order: LogOrder = !sort
+    ? { key: 'id', descending: true }
+    : { key: sort.key === 'status' ? 'id' : sort.key, descending: sort.descending };
+  const keyRule = order.key === 'modified' ? PG_TIMESTAMP : DIGITS;
   let asOf = now;
-  let before: string | undefined;
+  let from: { group: string; after: { key: string; id: string } } | undefined;
   if (q.cursor) {
-    const [, at, id] = decodeCursor(q.cursor, [/^l1$/, /^\d{1,15}$/, DIGITS]);
-    if (Number(at) > now.getTime()) badCursor();
-    asOf = new Date(Number(at));
-    before = id;
+    if (sort) {
+      const [, at, , group, key, id] = decodeCursor(q.cursor, [
+        /^l2$/,
+        /^\d{1,15}$/,
+        { test: (x: string) => x === sortParam(sort) },
+        { test: (x: string) => groups.includes(x) },
+        keyRule,
+        DIGITS,
+      ]);
+      asOf = new Date(Number(at));
+      from = { group: group!, after: { key: key!, id: id! } };
+    } else {
+      const [, at, id] = decodeCursor(q.cursor, [/^l1$/, /^\d{1,15}$/, DIGITS]);
+      asOf = new Date(Number(at));
+      from = { group: 'A', after: { key: id!, id: id! } };
+    }
+    if (asOf.getTime() > now.getTime()) badCursor();
   }
-  const rows = await logEntries(ctx.db, { now: asOf, status: q.status, before, limit: limit + 1 });
+  const rows: Array<{ row: LogEntryRow; group: string }> = [];
+  for (const g of groups.slice(from ? groups.indexOf(from.group) : 0)) {
+    if (rows.length > limit) break;
+    const status = sort?.key === 'status' ? (g as LogStatus) : q.status;
+    if (q.status && status !== q.status) continue;
+    const got = await logEntries(ctx.db, {
+      now: asOf,
+      status,
+      order,
+      upTo: q.upTo,
+      after: from && g === from.group ? from.after : undefined,
+      limit: limit + 1 - rows.length,
+    });
+    rows.push(...got.map((row) => ({ row, group: g })));
+  }
   const last = rows.length > limit ? rows[limit - 1]! : undefined;
+  const at = String(asOf.getTime());
   return {
-    Data: rows.slice(0, limit).map((x) => logEntryOut(x, asOf)),
-    NextCursor: last ? encodeCursor(['l1', String(asOf.getTime()), String(last.id)]) : null,
+    asOf,
+    rows: rows.slice(0, limit).map((r) => r.row),
+    next: !last
+      ? null
+      : sort
+        ? encodeCursor(['l2', at, sortParam(sort), last.group, last.row.list_key, String(last.row.id)])
+        : encodeCursor(['l1', at, String(last.row.id)]),
   };
+}
+
+/** GET /admin/impersonation/logs: one page, newest first or in the asked sort, with the cursor of the next. */
+export async function logs(
+  ctx: AppContext,
+  q: { status?: LogStatus; sort?: LogSort; cursor?: string; limit?: number },
+) {
+  const page = await readLog(ctx, q, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE);
+  return { Data: page.rows.map((x) => logEntryOut(x, page.asOf)), NextCursor: page.next };
 }
 
 /**

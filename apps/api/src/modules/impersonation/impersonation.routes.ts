@@ -1,10 +1,17 @@
+import { HEADERS } from '@sac/contract/constants';
 import { ENDPOINTS } from '@sac/contract/endpoints';
-import { CUSTOMER_AUTH_HEADERS } from '@sac/contract/impersonation-api';
-import type { FastifyInstance } from 'fastify';
+import {
+  CUSTOMER_AUTH_HEADERS,
+  IMPERSONATION_EXPORTS_AT_ONCE,
+  IMPERSONATION_MESSAGES,
+} from '@sac/contract/impersonation-api';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { exportLimiter } from '../../lib/export-limiter.ts';
 import { expectedVersionOf } from '../../lib/record-version.ts';
 import * as consent from './impersonation-consent.service.ts';
+import * as exports from './impersonation-exports.service.ts';
 import * as imp from './impersonation-requests.service.ts';
 import * as sessions from './impersonation-sessions.ts';
 import * as siteAccess from './site-access.service.ts';
@@ -13,7 +20,18 @@ const headerOf = (headers: Record<string, unknown>, name: string) =>
   typeof headers[name] === 'string' ? (headers[name] as string) : undefined;
 const originOf = (headers: Record<string, unknown>) => headerOf(headers, 'origin');
 
+/** Sends an export: its row count ahead (x-export-rows), as an attachment, CSV. */
+function sendFile(reply: FastifyReply, file: exports.ExportFile) {
+  reply
+    .header(HEADERS.exportRows, String(file.rows))
+    .header('Content-Disposition', `attachment; filename="${file.filename}"`)
+    .type('text/csv; charset=utf-8');
+  return file.body as never;
+}
+
 export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // The two lists' exports share one limit (the audit trail's exports have their own).
+  const exportsAtOnce = exportLimiter(IMPERSONATION_EXPORTS_AT_ONCE, IMPERSONATION_MESSAGES.exportBusy);
   registerEndpoint(app, ctx, ENDPOINTS.impersonationCreate, (c) =>
     imp.create(ctx, c, signedIn(c), c.body, originOf(c.request.headers)),
   );
@@ -32,6 +50,12 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     imp.act(ctx, c, signedIn(c), c.query.requestId, c.query.revokeAction, c.body),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => imp.logs(ctx, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationRequestsExport, async (c) =>
+    sendFile(c.reply, await exports.exportRequests(ctx, c, signedIn(c), c.query, exportsAtOnce.take())),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationLogsExport, async (c) =>
+    sendFile(c.reply, await exports.exportLogs(ctx, c, signedIn(c), c.query, exportsAtOnce.take())),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.customerRequestsList, (c) =>
     imp.list(ctx, signedIn(c), c.query, true),
   );

@@ -1,0 +1,157 @@
+import { Readable } from 'node:stream';
+import { LOGS_EXPORT_COLUMNS, REQUESTS_EXPORT_COLUMNS } from '@sac/contract/impersonation-api';
+import { sortParam } from '@sac/contract/list-sort';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { csvLine } from '../../lib/csv.ts';
+import { writeActivity } from '../activity/activity.service.ts';
+import { countLogEntries, countRequests, lastLogId, lastRequestId } from './impersonation.repo.ts';
+import { type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
+import { type RequestListQuery, readLog, readRequestList } from './impersonation-requests.service.ts';
+
+/**
+ * CSV exports of the request list and the impersonation log: the list's own filters, order and
+ * visibility, read through the same pages the list answers (so the file is the pages, joined),
+ * up to the last row when the export began and as of that instant, in batches with back-pressure.
+ */
+
+/** Rows an export reads per query: large enough to stream fast, small enough to interleave. */
+const EXPORT_BATCH = 2000;
+
+export interface ExportFile {
+  rows: number;
+  body: Readable;
+  filename: string;
+}
+
+/** The filters and order an export was asked for, as recorded in the trail: only those given. */
+const given = (q: object) =>
+  Object.fromEntries(
+    Object.entries(q)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, k === 'sort' ? sortParam(v as never) : v]),
+  );
+
+/**
+ * The lines of a file: the header, then every row the pages read, cut at `rows` (the count sent
+ * ahead in x-export-rows, which a row listed twice by a change while the export runs may pass).
+ */
+function fileOf<T>(
+  header: readonly string[],
+  rows: number,
+  page: (cursor: string | undefined) => Promise<{ rows: T[]; next: string | null }>,
+  line: (row: T) => readonly unknown[],
+  release: () => void,
+): Readable {
+  async function* lines(): AsyncGenerator<string> {
+    yield csvLine(header);
+    let written = 0;
+    let cursor: string | undefined;
+    do {
+      const p = await page(cursor);
+      let out = '';
+      for (const row of p.rows) {
+        if (written === rows) break;
+        out += csvLine(line(row));
+        written++;
+      }
+      if (out) yield out;
+      cursor = p.next ?? undefined;
+    } while (cursor && written < rows);
+  }
+  const body = Readable.from(lines(), { objectMode: false });
+  body.once('close', release);
+  return body;
+}
+
+const stampOf = (at: Date) => at.toISOString().replace(/[:.]/g, '-');
+
+/** GET /admin/impersonation/requests/export: the request list as CSV. */
+export async function exportRequests(
+  ctx: AppContext,
+  caller: Caller,
+  viewer: StaffSession,
+  q: RequestListQuery,
+  release: () => void,
+): Promise<ExportFile> {
+  try {
+    const at = ctx.clock.now();
+    const upTo = await lastRequestId(ctx.db);
+    const rows = await countRequests(ctx.db, {
+      now: at,
+      statuses: q.status ? [q.status] : ['Pending', 'Approved', 'Rejected', 'Revoked', 'Expired'],
+      visibleTo: viewer.permissions.has('impersonation.approve') ? undefined : viewer.email,
+      appId: q.appId,
+      requestId: q.requestId,
+      upTo,
+    });
+    await writeActivity(ctx.db, {
+      at,
+      action: 'impersonation-requests.export',
+      actorUid: viewer.uid,
+      actorEmail: viewer.email,
+      clientAddress: caller.clientAddress,
+      details: { filters: given(q), rows },
+    });
+    const body = fileOf(
+      REQUESTS_EXPORT_COLUMNS,
+      rows,
+      (cursor) => readRequestList(ctx, viewer, { ...q, cursor, upTo }, EXPORT_BATCH, false, at),
+      (r) => {
+        const w = toWire(r, at);
+        return [
+          w.Id,
+          w.AppName,
+          w.Request.Priority,
+          w.Action.Status,
+          w.Initiator,
+          w.Request.Assignees.join('; '),
+          w.Request.RequestCreatedDate,
+          w.Request.RequestModifiedDate,
+          w.Action.ExpiresAt,
+        ];
+      },
+      release,
+    );
+    return { rows, body, filename: `impersonation-requests-${stampOf(at)}.csv` };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+/** GET /admin/impersonation/logs/export: the impersonation log as CSV. */
+export async function exportLogs(
+  ctx: AppContext,
+  caller: Caller,
+  viewer: StaffSession,
+  q: { status?: LogStatus; sort?: Parameters<typeof readLog>[1]['sort'] },
+  release: () => void,
+): Promise<ExportFile> {
+  try {
+    const at = ctx.clock.now();
+    const upTo = await lastLogId(ctx.db);
+    const rows = await countLogEntries(ctx.db, { now: at, status: q.status, upTo });
+    await writeActivity(ctx.db, {
+      at,
+      action: 'impersonation-logs.export',
+      actorUid: viewer.uid,
+      actorEmail: viewer.email,
+      clientAddress: caller.clientAddress,
+      details: { filters: given(q), rows },
+    });
+    const body = fileOf(
+      LOGS_EXPORT_COLUMNS,
+      rows,
+      (cursor) => readLog(ctx, { ...q, cursor, upTo }, EXPORT_BATCH, at),
+      (x) => {
+        const e = logEntryOut(x, at);
+        return [e.Id, e.RequestId, e.AppName, e.Status, e.Event, e.Actor, e.LastModified];
+      },
+      release,
+    );
+    return { rows, body, filename: `impersonation-logs-${stampOf(at)}.csv` };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
