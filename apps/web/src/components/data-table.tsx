@@ -1,9 +1,10 @@
 import { csvLine } from '@sac/contract/csv';
 import type { ListSort } from '@sac/contract/list-sort';
 import { type ReactNode, useEffect, useMemo, useRef } from 'react';
+import type { Download } from '../lib/api-client.ts';
 import { useT } from '../lib/i18n.tsx';
 import { type ListView, useListView } from '../lib/list-view.ts';
-import { CsvExport, type Download } from './file-export.tsx';
+import { CsvExport } from './file-export.tsx';
 import { Pagination } from './pagination.tsx';
 import { TableScroll } from './table-scroll.tsx';
 
@@ -89,6 +90,8 @@ interface DataTableProps<T> {
   view?: ListView;
   /** The page and order live in the address (?page=&sort=): one table per screen may. */
   inAddress?: boolean;
+  /** The list's own order, when it is one of its columns' (the audit trail: newest first). */
+  ownOrder?: ListSort;
   /**
    * "Export CSV" under the table: the rows as sorted, written here (`name`: the file is
    * <name>-<date>.csv; a list the table holds whole), or a file the server streams (`download`,
@@ -125,6 +128,7 @@ export function DataTable<T>({
   total,
   view: given,
   inAddress = false,
+  ownOrder,
   csvExport,
 }: DataTableProps<T>) {
   const t = useT('common');
@@ -152,12 +156,17 @@ export function DataTable<T>({
   }, [view.page, totalPages, more, all.length]);
 
   const sortable = (c: Column<T>) => (serverSorted ? view.keys?.includes(c.id) : c.sortValue !== undefined);
+  const shown = view.sort ?? ownOrder;
   const onSort = (c: Column<T>) => {
-    const s = view.sort?.key === c.id ? view.sort : undefined;
-    // Ascending, descending, then the list's own order again.
-    view.setSort(
-      !s ? { key: c.id, descending: false } : !s.descending ? { key: c.id, descending: true } : undefined,
-    );
+    const s = shown?.key === c.id ? shown : undefined;
+    // Ascending, descending, then the list's own order again; the own order's column turns round.
+    let next: ListSort | undefined;
+    if (!s) next = { key: c.id, descending: false };
+    else if (!view.sort) next = { key: c.id, descending: !s.descending };
+    else if (!s.descending) next = { key: c.id, descending: true };
+    if (next && ownOrder && next.key === ownOrder.key && next.descending === ownOrder.descending)
+      next = undefined;
+    view.setSort(next);
   };
 
   let status: ReactNode = null;
@@ -185,7 +194,7 @@ export function DataTable<T>({
           <thead>
             <tr>
               {columns.map((c) => {
-                const sorted = view.sort?.key === c.id ? view.sort : undefined;
+                const sorted = shown?.key === c.id ? shown : undefined;
                 return (
                   <th
                     key={c.id}

@@ -1,13 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, errorText } from '../lib/api-client.ts';
+import { ApiError, type Download, errorText } from '../lib/api-client.ts';
 import { useT } from '../lib/i18n.tsx';
 import { toast } from '../lib/toast-store.ts';
-
-/** A file made or streamed for the viewer: reports rows received of those announced. */
-export type Download = (
-  onProgress: (rows: number, total: number | undefined) => void,
-  signal: AbortSignal,
-) => Promise<{ file: Blob; filename: string }>;
 
 interface Progress {
   /** Which of a screen's exports runs (e.g. its format). */

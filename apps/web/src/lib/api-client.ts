@@ -209,3 +209,20 @@ export async function downloadApi<I extends EndpointId>(
     filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'download',
   };
 }
+
+/** A file made or streamed for the viewer: reports rows received of those announced. */
+export type Download = (
+  onProgress: (rows: number, total: number | undefined) => void,
+  signal: AbortSignal,
+) => Promise<{ file: Blob; filename: string }>;
+
+/**
+ * A file the server streams: a header line, then rows, as many as its x-export-rows header
+ * announced. The rows received so far are the lines after the first.
+ */
+export const streamedFile =
+  <I extends EndpointId>(id: I, query: QueryOf<I>): Download =>
+  (onProgress, signal) =>
+    downloadApi(id, { query, signal }, (lines, total) =>
+      onProgress(Math.max(0, Math.min(lines - 1, total ?? Number.POSITIVE_INFINITY)), total),
+    );

@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditExportFormat } from '@sac/contract/audit';
 import type { QueryOf } from '@sac/contract/endpoints';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { callApi, downloadApi } from '../../../lib/api-client.ts';
+import { callApi, type Download, streamedFile } from '../../../lib/api-client.ts';
 
 /** The filters the trail and its export are read with (the list's query without its cursor). */
 export type TrailQuery = Omit<QueryOf<'auditEvents'>, 'cursor'>;
@@ -35,15 +35,7 @@ export const useSigningKey = (enabled: boolean) =>
  * GET /admin/audit/export, streamed: reports the rows received of those announced, and answers
  * the file and its name. A file's first line is a header (both formats); its last is the seal.
  */
-export async function exportTrail(
-  q: TrailQuery,
-  format: AuditExportFormat,
-  onProgress: (rows: number, total: number | undefined) => void,
-  signal: AbortSignal,
-): Promise<{ file: Blob; filename: string }> {
-  return downloadApi('auditExport', { query: { ...q, format }, signal }, (lines, total) =>
-    onProgress(Math.max(0, Math.min(lines - 1, total ?? Number.POSITIVE_INFINITY)), total),
-  );
-}
+export const exportTrail = (q: TrailQuery, format: AuditExportFormat): Download =>
+  streamedFile('auditExport', { ...q, format });
 
 export type { AuditEvent };

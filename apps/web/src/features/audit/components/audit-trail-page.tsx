@@ -1,4 +1,5 @@
 import { AUDIT_ACTIONS } from '@sac/contract/audit';
+import { AUDIT_SORT_KEYS, sortParam } from '@sac/contract/list-sort';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CopyableCode } from '../../../components/copy-button.tsx';
@@ -11,6 +12,7 @@ import { Timestamp } from '../../../components/timestamp.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatLocalDateTime, viewerTimeZone } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { useListView } from '../../../lib/list-view.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { type AuditEvent, useAuditTrail } from '../api/audit-api.ts';
 import { ExportPanel } from './export-panel.tsx';
@@ -24,6 +26,9 @@ import {
   RANGES,
   type RangeId,
 } from './trail-filters.ts';
+
+/** The trail's own order: its Time column, descending. */
+const NEWEST_FIRST = { key: 'time', descending: true } as const;
 
 /** Rows a page of the table shows; the server answers 50 at a time. */
 const ROWS_PER_PAGE = 25;
@@ -46,10 +51,18 @@ export default function AuditTrailPage() {
   const common = useT('common');
   const zone = useTimeZone();
   const [params, setParams] = useSearchParams();
-  const paramsKey = params.toString();
+  const view = useListView(true, AUDIT_SORT_KEYS);
+  // The filters alone: the page and the order live beside them in the address.
+  const filters = new URLSearchParams(params);
+  filters.delete('page');
+  filters.delete('sort');
+  const paramsKey = filters.toString();
+  const sort = view.sort ? sortParam(view.sort) : undefined;
   // A preset range counts back from when the filters were applied (or the page was opened).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed when the address changes
-  const query = useMemo(() => queryFromParams(params, Date.now()), [paramsKey]);
+  const query = useMemo(
+    () => ({ ...queryFromParams(new URLSearchParams(paramsKey), Date.now()), ...(sort ? { sort } : {}) }),
+    [paramsKey, sort],
+  );
   const trail = useAuditTrail(query);
   const rows = useMemo(() => trail.data?.pages.flatMap((p) => p.Data), [trail.data]);
   const [open, setOpen] = useState<AuditEvent | undefined>();
@@ -107,7 +120,12 @@ export default function AuditTrailPage() {
       <Filters
         key={paramsKey}
         initial={formFromParams(params)}
-        onApply={(f) => setParams(paramsFromForm(f))}
+        onApply={(f) => {
+          // New filters start at the first page, in the order chosen.
+          const next = paramsFromForm(f);
+          if (sort) next.set('sort', sort);
+          setParams(next);
+        }}
       />
       <div className="table-toolbar">
         <button
@@ -120,7 +138,7 @@ export default function AuditTrailPage() {
         </button>
       </div>
       <DataTable
-        key={`table-${paramsKey}`}
+        key={`table-${paramsKey}:${sort ?? ''}`}
         label={t('tableLabel')}
         columns={columns}
         rows={rows}
@@ -128,7 +146,8 @@ export default function AuditTrailPage() {
         isLoading={trail.isPending}
         error={trail.isError && !rows ? errorText(trail.error, common('tableFetchError')) : undefined}
         pageSize={ROWS_PER_PAGE}
-        inAddress
+        view={view}
+        ownOrder={NEWEST_FIRST}
         more={
           trail.hasNextPage
             ? { load: () => trail.fetchNextPage(), loading: trail.isFetchingNextPage }

@@ -15,8 +15,7 @@ export function ExportPanel({ query }: { query: TrailQuery }) {
   const run = useFileExport();
   const [keyOpen, setKeyOpen] = useState(false);
   const key = useSigningKey(keyOpen);
-  const start = (format: AuditExportFormat) =>
-    run.start(format, (onProgress, signal) => exportTrail(query, format, onProgress, signal));
+  const start = (format: AuditExportFormat) => run.start(format, exportTrail(query, format));
 
   return (
     <section className="audit-export" aria-labelledby="audit-export-title">

@@ -1,4 +1,5 @@
 import type { SearchCriterion } from '@sac/contract/customers';
+import { type ListSort, sortParam } from '@sac/contract/list-sort';
 import { infiniteQueryOptions, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi, callApiVersioned } from '../../../lib/api-client.ts';
 
@@ -8,10 +9,17 @@ export interface CustomerSearch {
   term: string;
 }
 
+/** The search's query: its criterion, and the order when one is chosen (else the rank). */
+export const searchQuery = (s: CustomerSearch, sort: ListSort | undefined) => ({
+  [s.criterion]: s.term,
+  ...(sort ? { sort: sortParam(sort) } : {}),
+});
+
 /** Query keys of the customers feature. */
 export const customerKeys = {
   all: ['customers'] as const,
-  search: (s: CustomerSearch) => [...customerKeys.all, 'search', s.criterion, s.term] as const,
+  search: (s: CustomerSearch, sort: ListSort | undefined) =>
+    [...customerKeys.all, 'search', s.criterion, s.term, sort ? sortParam(sort) : 'rank'] as const,
   customer: (uid: string) => [...customerKeys.all, 'customer', uid] as const,
   profile: (uid: string) => [...customerKeys.customer(uid), 'profile'] as const,
   /** The ETag the cached profile was read at (set by the profile's read and write, never fetched). */
@@ -28,21 +36,21 @@ export const customerKeys = {
  * GET /admin/searchcustomer with the one criterion; 404 with ErrorCode 927 when nothing matches.
  * Pages of 50 customers: the next page is asked for with the answer's NextCursor ('' when done).
  */
-const customerSearchQuery = (s: CustomerSearch) =>
+const customerSearchQuery = (s: CustomerSearch, sort: ListSort | undefined) =>
   infiniteQueryOptions({
-    queryKey: customerKeys.search(s),
+    queryKey: customerKeys.search(s, sort),
     queryFn: ({ signal, pageParam }) =>
       callApi('searchCustomer', {
-        query: { [s.criterion]: s.term, ...(pageParam ? { cursor: pageParam } : {}) },
+        query: { ...searchQuery(s, sort), ...(pageParam ? { cursor: pageParam } : {}) },
         signal,
       }),
     initialPageParam: '',
     getNextPageParam: (last) => last.NextCursor || undefined,
   });
 
-export const useCustomerSearch = (s: CustomerSearch | undefined) =>
+export const useCustomerSearch = (s: CustomerSearch | undefined, sort: ListSort | undefined) =>
   useInfiniteQuery({
-    ...customerSearchQuery(s ?? { criterion: 'customerName', term: '' }),
+    ...customerSearchQuery(s ?? { criterion: 'customerName', term: '' }, sort),
     enabled: s !== undefined,
   });
 

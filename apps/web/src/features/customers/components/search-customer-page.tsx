@@ -1,14 +1,16 @@
 import type { CustomerSummary } from '@sac/contract/customers';
 import { ERRORS } from '@sac/contract/errors';
+import { CUSTOMER_SORT_KEYS, sortParam } from '@sac/contract/list-sort';
 import { MESSAGES } from '@sac/contract/messages';
 import { useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
-import { ApiError, errorText } from '../../../lib/api-client.ts';
+import { ApiError, errorText, streamedFile } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { useListView } from '../../../lib/list-view.ts';
 import { paths } from '../../../lib/paths.ts';
-import { type CustomerSearch, useCustomerSearch } from '../api/customers-api.ts';
+import { type CustomerSearch, searchQuery, useCustomerSearch } from '../api/customers-api.ts';
 import {
   CUSTOMER_TABLE_PAGE_SIZE,
   type SearchLocationState,
@@ -42,8 +44,11 @@ export default function SearchCustomerPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const search = searchFromLocation(params, location.state);
-  const result = useCustomerSearch(search);
-  const searchKey = search ? `${search.criterion}:${search.term}` : '';
+  const view = useListView(true, CUSTOMER_SORT_KEYS);
+  const result = useCustomerSearch(search, view.sort);
+  const searchKey = search
+    ? `${search.criterion}:${search.term}:${view.sort ? sortParam(view.sort) : ''}`
+    : '';
   const rows = useMemo(() => result.data?.pages.flatMap((p) => p.Data), [result.data]);
   const first = result.data?.pages[0];
   const loadingFirst = result.isFetching && !result.isFetchingNextPage;
@@ -120,7 +125,8 @@ export default function SearchCustomerPage() {
                   : undefined
               }
               pageSize={CUSTOMER_TABLE_PAGE_SIZE}
-              inAddress
+              view={view}
+              csvExport={{ download: streamedFile('searchCustomerExport', searchQuery(search, view.sort)) }}
               total={first ? { count: first.Total, more: first.Capped } : undefined}
               more={
                 result.hasNextPage

@@ -1,5 +1,6 @@
 import type { BodyOf, QueryOf, ResponseOf } from '@sac/contract/endpoints';
 import type { DISPLAY_STATUSES, ImpersonationRequest } from '@sac/contract/impersonation-api';
+import { type ListSort, sortParam } from '@sac/contract/list-sort';
 import { MESSAGES } from '@sac/contract/messages';
 import {
   type InfiniteData,
@@ -20,10 +21,11 @@ type ActionAnswer = ResponseOf<'impersonationAction'>;
 export const impersonationKeys = {
   all: ['impersonation'] as const,
   requestLists: () => [...impersonationKeys.all, 'requests'] as const,
-  requests: (status: DisplayStatus | undefined) =>
-    [...impersonationKeys.requestLists(), status ?? 'all'] as const,
+  requests: (status: DisplayStatus | undefined, sort: ListSort | undefined) =>
+    [...impersonationKeys.requestLists(), status ?? 'all', sort ? sortParam(sort) : 'own'] as const,
   logLists: () => [...impersonationKeys.all, 'logs'] as const,
-  logs: (status: DisplayStatus | undefined) => [...impersonationKeys.logLists(), status ?? 'all'] as const,
+  logs: (status: DisplayStatus | undefined, sort: ListSort | undefined) =>
+    [...impersonationKeys.logLists(), status ?? 'all', sort ? sortParam(sort) : 'own'] as const,
   customerRoles: () => [...impersonationKeys.all, 'customer-roles'] as const,
   superAdmins: () => [...impersonationKeys.all, 'superadmins'] as const,
   site: (uid: string, appId: number) => [...impersonationKeys.all, 'site', uid, appId] as const,
@@ -37,6 +39,12 @@ export const impersonationKeys = {
 type RequestPage = ResponseOf<'impersonationList'>;
 type LogPage = ResponseOf<'impersonationLogs'>;
 type RequestFilter = Omit<QueryOf<'impersonationList'>, 'cursor' | 'limit'>;
+
+/** A list's filter and order as its query (and its export's). */
+export const listQuery = (status: DisplayStatus | undefined, sort: ListSort | undefined) => ({
+  ...(status ? { status } : {}),
+  ...(sort ? { sort: sortParam(sort) } : {}),
+});
 
 /** GET /admin/impersonation/requests?...: one page (the first, or after `cursor`). */
 const readRequestPage = (query: RequestFilter, cursor: string | undefined, signal?: AbortSignal) =>
@@ -54,11 +62,11 @@ export const readRequest = async (
  * a page at a time; `rows` are the pages read so far, `list.fetchNextPage` reads the next (the
  * table's Next).
  */
-export function useRequests(status: DisplayStatus | undefined, enabled = true) {
+export function useRequests(status: DisplayStatus | undefined, sort: ListSort | undefined, enabled = true) {
   const list = useInfiniteQuery({
-    queryKey: impersonationKeys.requests(status),
+    queryKey: impersonationKeys.requests(status, sort),
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) => readRequestPage(status ? { status } : {}, pageParam, signal),
+    queryFn: ({ pageParam, signal }) => readRequestPage(listQuery(status, sort), pageParam, signal),
     getNextPageParam: (last: RequestPage) => last.NextCursor ?? undefined,
     enabled,
   });
@@ -98,14 +106,17 @@ export const useTakenRoles = (appId: number, exceptId?: number) =>
       ).Data.Roles,
   });
 
-/** GET /admin/impersonation/logs?status=: every step, newest first, a page at a time (as useRequests). */
-export function useLogs(status: DisplayStatus | undefined, enabled = true) {
+/**
+ * GET /admin/impersonation/logs?status=&sort=: every step, newest first unless sorted, a page at a
+ * time (as useRequests).
+ */
+export function useLogs(status: DisplayStatus | undefined, sort: ListSort | undefined, enabled = true) {
   const list = useInfiniteQuery({
-    queryKey: impersonationKeys.logs(status),
+    queryKey: impersonationKeys.logs(status, sort),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) =>
       callApi('impersonationLogs', {
-        query: { ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+        query: { ...listQuery(status, sort), ...(pageParam ? { cursor: pageParam } : {}) },
         signal,
       }),
     getNextPageParam: (last: LogPage) => last.NextCursor ?? undefined,

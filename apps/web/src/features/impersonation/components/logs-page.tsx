@@ -1,11 +1,13 @@
 import { IMPERSONATION_TABLE_PAGE_SIZE } from '@sac/contract/constants';
+import { LOG_SORT_KEYS, sortParam } from '@sac/contract/list-sort';
 import { useMemo, useState } from 'react';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { errorText, streamedFile } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { useListView } from '../../../lib/list-view.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
-import { type LogEntry, useLogs, useRequest } from '../api/impersonation-api.ts';
+import { type LogEntry, listQuery, useLogs, useRequest } from '../api/impersonation-api.ts';
 import { NoImpersonationAccess } from './no-access.tsx';
 import { RequestDialog } from './request-dialog.tsx';
 import { StatusBadge } from './status-badge.tsx';
@@ -22,14 +24,15 @@ export default function LogsPage() {
   const { permissions } = useCurrentUser();
   const allowed = permissions.has('impersonation.logs.read');
   const [status, setStatus] = useStatusFilter();
-  const { list: logs, rows } = useLogs(status, allowed);
+  const view = useListView(true, LOG_SORT_KEYS);
+  const { list: logs, rows } = useLogs(status, view.sort, allowed);
   const [openId, setOpenId] = useState<number | undefined>();
   const open = rows?.find((l) => l.Id === openId);
   const request = useRequest(open?.RequestId, permissions.has('impersonation.request'));
 
   const columns = useMemo<Column<LogEntry>[]>(
     () => [
-      { id: 'id', header: t('requestId'), cell: (l) => l.RequestId },
+      { id: 'request', header: t('requestId'), cell: (l) => l.RequestId },
       { id: 'app', header: t('appName'), cell: (l) => l.AppName },
       { id: 'status', header: t('status'), cell: (l) => <StatusBadge status={l.Status} /> },
       {
@@ -77,7 +80,7 @@ export default function LogsPage() {
         </button>
       </div>
       <DataTable
-        key={status ?? 'all'}
+        key={`${status ?? 'all'}:${view.sort ? sortParam(view.sort) : ''}`}
         label={t('logsTableLabel')}
         columns={columns}
         rows={rows}
@@ -85,7 +88,8 @@ export default function LogsPage() {
         isLoading={logs.isPending}
         error={logs.isError && !rows ? errorText(logs.error, common('tableFetchError')) : undefined}
         pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
-        inAddress
+        view={view}
+        csvExport={{ download: streamedFile('impersonationLogsExport', listQuery(status, view.sort)) }}
         more={
           logs.hasNextPage
             ? { load: () => logs.fetchNextPage(), loading: logs.isFetchingNextPage }

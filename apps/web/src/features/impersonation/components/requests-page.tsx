@@ -1,12 +1,14 @@
 import { IMPERSONATION_TABLE_PAGE_SIZE } from '@sac/contract/constants';
 import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
+import { REQUEST_SORT_KEYS, sortParam } from '@sac/contract/list-sort';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { errorText, streamedFile } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { useListView } from '../../../lib/list-view.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
-import { useRequest, useRequests } from '../api/impersonation-api.ts';
+import { listQuery, useRequest, useRequests } from '../api/impersonation-api.ts';
 import { NoImpersonationAccess } from './no-access.tsx';
 import { RequestDialog } from './request-dialog.tsx';
 import { statusAt, useExpiryClock } from './request-view.ts';
@@ -24,7 +26,8 @@ export default function RequestsPage() {
   const { permissions } = useCurrentUser();
   const allowed = permissions.has('impersonation.request');
   const [status, setStatus] = useStatusFilter();
-  const { list, rows } = useRequests(status, allowed);
+  const view = useListView(true, REQUEST_SORT_KEYS);
+  const { list, rows } = useRequests(status, view.sort, allowed);
   // ?request=<Id> (the command palette, a shared link) opens that request's popup, found in the
   // list or asked for by Id when it is on a page not read yet.
   const [params, setParams] = useSearchParams();
@@ -97,7 +100,7 @@ export default function RequestsPage() {
         </button>
       </div>
       <DataTable
-        key={status ?? 'all'}
+        key={`${status ?? 'all'}:${view.sort ? sortParam(view.sort) : ''}`}
         label={t('requestsTableLabel')}
         columns={columns}
         rows={rows}
@@ -105,7 +108,8 @@ export default function RequestsPage() {
         isLoading={list.isPending}
         error={list.isError && !rows ? errorText(list.error, common('tableFetchError')) : undefined}
         pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
-        inAddress
+        view={view}
+        csvExport={{ download: streamedFile('impersonationRequestsExport', listQuery(status, view.sort)) }}
         more={
           list.hasNextPage
             ? { load: () => list.fetchNextPage(), loading: list.isFetchingNextPage }
