@@ -312,7 +312,8 @@ function listPlan(sort: RequestSort | undefined, customerOnly: boolean): ListPla
       };
     }
     case 'app':
-      return { groups: all, byApp: true, order: { key: 'id', descending }, key: DIGITS };
+      // the cursor's key is the last row's site (app_id), whose name is read back
+      return { groups: all, byApp: true, key: DIGITS };
     case 'priority':
       return { groups: all, order: { key: 'priority', descending }, key: /^[1-4]$/ };
     case 'modified':
