@@ -102,3 +102,74 @@ test('the team list: sort by a column, page, Back and reload keep the view; the 
   await expect(emailHeader).not.toHaveAttribute('aria-sort');
   await expect(page).toHaveURL(/manage-superuser\/manage-superuser$/);
 });
+
+const namesShown = async (page: Page) =>
+  page.getByRole('table', { name: 'Customers found' }).locator('tbody tr td:first-child').allTextContents();
+
+test('the customer search: the server orders by a column, Back from a customer returns to the same page and order, the export is the list', async ({
+  page,
+  request,
+}) => {
+  const headers = await apiSignIn(request, 'superadmin@example.com');
+  const stamp = Date.now();
+  for (const n of [4, 11, 1, 8, 12, 3, 6, 10, 2, 9, 5, 7]) {
+    const r = await request.post('/admin/customer', {
+      headers,
+      data: {
+        firstname: `Sorter${String(n).padStart(2, '0')}`,
+        lastname: 'Quill',
+        email: `sorter${stamp}-${n}@lists.example`,
+        appname: `sorter-${stamp}-${n}`,
+      },
+    });
+    expect(r.ok(), await r.text()).toBe(true);
+  }
+  await signIn(page, 'superadmin@example.com');
+  await page.goto(`/manage-customer/search-customer?emailid=sorter${stamp}`);
+  const table = page.getByRole('table', { name: 'Customers found' });
+  await expect(page.getByText('Showing 1–10 of 12')).toBeVisible();
+
+  const nameHeader = table.getByRole('columnheader', { name: 'Customer Name' });
+  const sorted = page.waitForRequest(
+    (r) => r.url().includes('/admin/searchcustomer?') && r.url().includes('sort=name'),
+  );
+  await nameHeader.getByRole('button').click();
+  await sorted;
+  await expect(table.getByRole('columnheader', { name: 'Customer Name' })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  await table.getByRole('columnheader', { name: 'Customer Name' }).getByRole('button').click();
+  await expect(table.getByRole('columnheader', { name: 'Customer Name' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  await expect(page).toHaveURL(new RegExp(`emailid=sorter${stamp}&sort=-name$`));
+  const expected = Array.from({ length: 12 }, (_, i) => `Sorter${String(12 - i).padStart(2, '0')} Quill`);
+  await expect.poll(() => namesShown(page)).toEqual(expected.slice(0, 10));
+
+  await page
+    .getByRole('navigation', { name: 'Pagination: Customers found' })
+    .getByRole('button', { name: 'Page 2' })
+    .click();
+  await expect(page).toHaveURL(/sort=-name&page=2$/);
+  await expect.poll(() => namesShown(page)).toEqual(expected.slice(10));
+  await table.getByRole('link', { name: 'View' }).first().click();
+  await expect(page).toHaveURL(/\/manage-customer\/view-customer\?uid=/);
+  await page.goBack();
+  await expect(page).toHaveURL(/sort=-name&page=2$/);
+  await expect.poll(() => namesShown(page)).toEqual(expected.slice(10));
+  await page.reload();
+  await expect.poll(() => namesShown(page)).toEqual(expected.slice(10));
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export Customers found as CSV' }).click();
+  const file = await download;
+  await expect(page.getByText(`Exported 12 rows to ${file.suggestedFilename()}.`)).toBeVisible();
+  const lines = fs
+    .readFileSync((await file.path())!, 'utf8')
+    .trimEnd()
+    .split('\r\n');
+  expect(lines[0]).toBe('Uid,Customer Name,Email,Status,Role,Created Date,Modified Date');
+  expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(expected);
+});

@@ -1,6 +1,6 @@
 import { MESSAGES } from '@sac/contract/messages';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
 import { APPROVERS, admin, CUSTOMER_ROLES, request, superAdmin, support } from './impersonation-fixtures.ts';
 import RequestsPage from './requests-page.tsx';
@@ -56,6 +56,53 @@ describe('impersonation requests table', () => {
     expect(screen.getByRole('cell', { name: '9001' })).toBeTruthy();
     const asked = calls.filter((c) => c.id === 'impersonationList').map((c) => c.url.search);
     expect(asked).toEqual(['?status=Pending', '?status=Pending&cursor=c1']);
+  });
+
+  it('asks the server for the order of a column header, keeps it in the address, and exports that list', async () => {
+    const { calls } = stubApi(superAdmin, {
+      impersonationList: ({ url }) => ({
+        body: {
+          Data:
+            url.searchParams.get('sort') === '-priority'
+              ? [request(2), request(1)]
+              : [request(1), request(2)],
+          NextCursor: null,
+        },
+      }),
+      impersonationRequestsExport: ({ url }) => ({
+        body: `Request Id,App Name\r\n2,${url.searchParams.get('sort')}\r\n1,x\r\n`,
+        headers: {
+          'x-export-rows': '2',
+          'Content-Disposition': 'attachment; filename="impersonation-requests-x.csv"',
+        },
+      }),
+    });
+    const router = renderPage(`${PATH}?status=Pending`);
+    const table = await screen.findByRole('table', { name: 'Impersonation requests' });
+    await screen.findByRole('cell', { name: '1' });
+    // The table is drawn again for each order: find the header each time.
+    const priority = () =>
+      within(screen.getByRole('table', { name: 'Impersonation requests' })).getByRole('columnheader', {
+        name: 'Priority',
+      });
+    expect(
+      within(within(table).getByRole('columnheader', { name: 'Actions' })).queryByRole('button'),
+    ).toBeNull();
+    fireEvent.click(within(priority()).getByRole('button'));
+    await waitFor(() => expect(priority().getAttribute('aria-sort')).toBe('ascending'));
+    fireEvent.click(within(priority()).getByRole('button'));
+    await waitFor(() => expect(priority().getAttribute('aria-sort')).toBe('descending'));
+    expect(router.state.location.search).toBe('?status=Pending&sort=-priority');
+    await waitFor(() => expect(row(2).rowIndex).toBe(1));
+    const asked = calls.filter((c) => c.id === 'impersonationList').map((c) => c.url.search);
+    expect(asked).toContain('?status=Pending&sort=-priority');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    fireEvent.click(screen.getByRole('button', { name: 'Export Impersonation requests as CSV' }));
+    await screen.findByText('Exported 2 rows to impersonation-requests-x.csv.');
+    expect(calls.filter((c) => c.id === 'impersonationRequestsExport').map((c) => c.url.search)).toEqual([
+      '?status=Pending&sort=-priority',
+    ]);
   });
 
   it('updates a row read on a later page in place, without reading the list again', async () => {
