@@ -159,7 +159,7 @@ function failure(status: number, body: unknown, auth: TokenPair | undefined): Ap
  * Downloads a file an endpoint streams (the audit export), reporting the lines received as they
  * arrive; answers the file and the name the server gave it. Failures throw ApiError as callApi's.
  */
-export async function downloadApi<I extends EndpointId>(
+async function downloadApi<I extends EndpointId>(
   id: I,
   input: { query?: QueryOf<I>; signal?: AbortSignal },
   onProgress: (lines: number, expectedRows: number | undefined) => void,
