@@ -37,14 +37,19 @@ export async function awaitingDecision(
       uid,
       email,
     ]),
+    // The page is cut first and only then joined to its sites: a join first hashed every site.
     db.query<PendingRow>(
-      `SELECT r.id, s.app_name, r.priority, r.initiator_email, r.created_at,
-              (r.consent = 'granted' OR r.is_customer_request) AS consent,
-              r.assignees @> ARRAY[lower($2)] OR r.assignees @> ARRAY[$2::text] AS assigned
-         FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id
-        WHERE ${where}
-        ORDER BY assigned DESC, ${PRIORITY_RANK} DESC, r.created_at, r.id
-        LIMIT ${DASHBOARD_ITEMS}`,
+      `SELECT p.id, s.app_name, p.priority, p.initiator_email, p.created_at, p.consent, p.assigned
+         FROM (SELECT r.id, r.app_id, r.priority, r.initiator_email, r.created_at,
+                      (r.consent = 'granted' OR r.is_customer_request) AS consent,
+                      r.assignees @> ARRAY[lower($2)] OR r.assignees @> ARRAY[$2::text] AS assigned,
+                      ${PRIORITY_RANK} AS rank
+                 FROM impersonation_requests r
+                WHERE ${where}
+                ORDER BY assigned DESC, rank DESC, r.created_at, r.id
+                LIMIT ${DASHBOARD_ITEMS}) p
+         JOIN sites s ON s.app_id = p.app_id
+        ORDER BY p.assigned DESC, p.rank DESC, p.created_at, p.id`,
       [uid, email],
     ),
   ]);
@@ -87,12 +92,15 @@ export async function liveGrants(
       [now, holderUid],
     ),
     db.query<GrantRow>(
-      `SELECT r.id, s.app_name, r.holder_email, r.approved_roles, r.approved_permissions, r.expires_at,
-              NOT (${NOT_MINE}) AS mine
-         FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id
-        WHERE ${live('$3', '$4')}
-        ORDER BY r.expires_at, r.id
-        LIMIT ${DASHBOARD_GRANTS}`,
+      `SELECT g.id, s.app_name, g.holder_email, g.approved_roles, g.approved_permissions, g.expires_at, g.mine
+         FROM (SELECT r.id, r.app_id, r.holder_email, r.approved_roles, r.approved_permissions, r.expires_at,
+                      NOT (${NOT_MINE}) AS mine
+                 FROM impersonation_requests r
+                WHERE ${live('$3', '$4')}
+                ORDER BY r.expires_at, r.id
+                LIMIT ${DASHBOARD_GRANTS}) g
+         JOIN sites s ON s.app_id = g.app_id
+        ORDER BY g.expires_at, g.id`,
       [viewer.uid, viewer.email, now, holderUid],
     ),
   ]);
