@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadConfig } from '../apps/api/src/config.ts';
 import type { Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
+import * as repo from '../apps/api/src/modules/dashboard/dashboard.repo.ts';
 import { freshDir, ms, percentile, ROOT, startServer } from './support.ts';
 
 /**
@@ -18,6 +19,9 @@ const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'applica
 const PASSWORD = 'Bench#Pass1';
 const PORT = 3946;
 const CALLS = 200;
+/** BENCH_DASHBOARD_REUSE=1: measure the databases an earlier run filled (no fill, no drop). */
+const REUSE = process.env.BENCH_DASHBOARD_REUSE === '1';
+const benchDir = (name: string) => (REUSE ? path.join(ROOT, '.tmp', 'bench', name) : freshDir(name));
 
 function seedScale(env: Record<string, string>, dataDir: string): void {
   const r = spawnSync(
@@ -73,6 +77,39 @@ async function fillRest(db: Queryable): Promise<void> {
     await db.query(`ANALYZE ${t}`);
 }
 
+/** Each of the call's queries alone, in this process (no HTTP, no JSON): p50 / p95 of 40 after 5. */
+async function sqlFigures(name: string, db: Queryable): Promise<void> {
+  const email = 'superadmin@example.com';
+  const uid = (await db.query<{ uid: string }>('SELECT uid FROM staff WHERE email = $1', [email])).rows[0]!
+    .uid;
+  const now = new Date();
+  const from = new Date(now.getTime() - 29 * 86_400_000).toISOString().slice(0, 10);
+  const cases: Array<[string, () => Promise<unknown>]> = [
+    ['awaiting my decision', () => repo.awaitingDecision(db, uid, email)],
+    ['my pending requests', () => repo.minePending(db, email)],
+    ['live grants', () => repo.liveGrants(db, now, { uid, email }, null)],
+    ['totals and 30 days', () => repo.creationDays(db, from)],
+    ['by plan and data center', () => repo.siteCounts(db)],
+    ['trials ending in 7 days', () => repo.trialsEnding(db, now, new Date(now.getTime() + 7 * 86_400_000))],
+    ['domains pending', () => repo.pendingDomains(db)],
+    ['sign-in failures, lockouts', () => repo.signInTrouble(db, new Date(now.getTime() - 86_400_000))],
+    ['staff without a factor', () => repo.staffWithoutFactor(db)],
+    ['recently viewed', () => repo.recentCustomers(db, uid)],
+  ];
+  for (const [what, run] of cases) {
+    const out: number[] = [];
+    for (let i = 0; i < 45; i++) {
+      const t = performance.now();
+      await run();
+      if (i >= 5) out.push(performance.now() - t);
+    }
+    out.sort((a, b) => a - b);
+    console.log(
+      `${name}: SQL ${what.padEnd(28)} p50 ${ms(percentile(out, 50))} p95 ${ms(percentile(out, 95))}`,
+    );
+  }
+}
+
 async function signIn(url: string, email: string): Promise<Record<string, string>> {
   const r = await fetch(`${url}/admin/login`, {
     method: 'POST',
@@ -88,21 +125,27 @@ async function run(name: string, env: Record<string, string>, dataDir: string): 
     DATA_DIR: dataDir,
     ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),
   });
-  // The first start migrates and seeds the demo; the rows go in while the server is down (PGlite has one owner).
-  await (await startServer({ port: PORT, dataDir, env })).stop();
-  const t = performance.now();
-  seedScale(env, dataDir);
-  const db = await openConfiguredDb(config);
-  await fillRest(db);
+  const db = await (async () => {
+    if (REUSE) return openConfiguredDb(config);
+    // The first start migrates and seeds the demo; the rows go in while the server is down (PGlite has one owner).
+    await (await startServer({ port: PORT, dataDir, env })).stop();
+    const t = performance.now();
+    seedScale(env, dataDir);
+    const filled = await openConfiguredDb(config);
+    await fillRest(filled);
+    console.log(`${name}: filled in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+    return filled;
+  })();
   const c = (
     await db.query<{ customers: string; sites: string }>(
       'SELECT (SELECT count(*) FROM customers)::text AS customers, (SELECT count(*) FROM sites)::text AS sites',
     )
   ).rows[0]!;
-  await db.close();
   console.log(
-    `${name}: filled in ${((performance.now() - t) / 1000).toFixed(0)} s: ${Number(c.customers).toLocaleString('en-US')} customers, ${Number(c.sites).toLocaleString('en-US')} sites`,
+    `${name}: ${Number(c.customers).toLocaleString('en-US')} customers, ${Number(c.sites).toLocaleString('en-US')} sites`,
   );
+  await sqlFigures(name, db);
+  await db.close();
   const server = await startServer({ port: PORT, dataDir, env });
   try {
     for (const email of ['superadmin@example.com', 'support@example.com']) {
@@ -130,15 +173,18 @@ async function run(name: string, env: Record<string, string>, dataDir: string): 
 export async function benchDashboard(): Promise<void> {
   const env = { DEMO_PASSWORD: PASSWORD };
   if (process.env.BENCH_DASHBOARD_ENGINES !== 'postgres')
-    await run('PGlite', env, freshDir('dashboard-pglite'));
+    await run('PGlite', env, benchDir('dashboard-pglite'));
   if (process.env.BENCH_DASHBOARD_ENGINES === 'pglite') return;
   const base = process.env.BENCH_DASHBOARD_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = await openConfiguredDb(
     loadConfig({ DATABASE_URL: base, DATA_DIR: freshDir('dashboard-admin') }),
   );
   try {
-    await admin.query('DROP DATABASE IF EXISTS sac_bench_dashboard');
-    await admin.query('CREATE DATABASE sac_bench_dashboard');
+    if (REUSE) await admin.query("SELECT 1 FROM pg_database WHERE datname = 'sac_bench_dashboard'");
+    else {
+      await admin.query('DROP DATABASE IF EXISTS sac_bench_dashboard');
+      await admin.query('CREATE DATABASE sac_bench_dashboard');
+    }
   } catch (e) {
     console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
     return;
@@ -147,5 +193,5 @@ export async function benchDashboard(): Promise<void> {
   }
   const url = new URL(base);
   url.pathname = '/sac_bench_dashboard';
-  await run('PostgreSQL', { ...env, DATABASE_URL: url.toString() }, freshDir('dashboard-postgres'));
+  await run('PostgreSQL', { ...env, DATABASE_URL: url.toString() }, benchDir('dashboard-postgres'));
 }

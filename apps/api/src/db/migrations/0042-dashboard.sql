@@ -86,6 +86,11 @@ CREATE TRIGGER sites_dashboard_delete AFTER DELETE ON sites
 -- Trials ending soon, by their end.
 CREATE INDEX sites_trial_ends_idx ON sites (trial_ends_at, app_id) WHERE plan_status = 'Trial';
 
+-- Pending requests awaiting a decision, most urgent and oldest first: the first five without a sort.
+CREATE INDEX impersonation_requests_pending_priority_idx ON impersonation_requests
+  ((CASE priority WHEN 'Critical' THEN 4 WHEN 'High' THEN 3 WHEN 'Moderate' THEN 2 ELSE 1 END) DESC, created_at, id)
+  WHERE status = 'Pending' AND deleted_at IS NULL;
+
 -- Sign-in failures and lockouts of the last day walk activity_log_action_idx (action, at).
 
 -- The customers each staff member opened last (ten are kept per staff member).

@@ -11,7 +11,8 @@ import type { Queryable } from '../../db/db.ts';
  * table of customers or sites: the call answers in milliseconds at a million customers.
  */
 
-const PRIORITY_RANK = `CASE r.priority WHEN 'Critical' THEN 4 WHEN 'High' THEN 3 WHEN 'Moderate' THEN 2 ELSE 1 END`;
+/** The expression of impersonation_requests_pending_priority_idx (migration 0042), word for word. */
+const PRIORITY_RANK = `CASE priority WHEN 'Critical' THEN 4 WHEN 'High' THEN 3 WHEN 'Moderate' THEN 2 ELSE 1 END`;
 /** Not the viewer's own request ($1 uid, $2 email): nobody decides their own. */
 const NOT_MINE = `r.initiator_uid IS DISTINCT FROM $1 AND lower(r.initiator_email) <> lower($2)`;
 
@@ -25,7 +26,10 @@ export interface PendingRow {
   assigned: boolean;
 }
 
-/** Pending requests an approver may decide: theirs to decide first, then by priority, oldest first. */
+/**
+ * Pending requests an approver may decide, most urgent first, then oldest: a walk of the pending
+ * requests' priority index, cut at five (a sort of the whole pile took 15 ms at 2,000 on PGlite).
+ */
 export async function awaitingDecision(
   db: Queryable,
   uid: string,
@@ -46,10 +50,10 @@ export async function awaitingDecision(
                       ${PRIORITY_RANK} AS rank
                  FROM impersonation_requests r
                 WHERE ${where}
-                ORDER BY assigned DESC, rank DESC, r.created_at, r.id
+                ORDER BY ${PRIORITY_RANK} DESC, r.created_at, r.id
                 LIMIT ${DASHBOARD_ITEMS}) p
          JOIN sites s ON s.app_id = p.app_id
-        ORDER BY p.assigned DESC, p.rank DESC, p.created_at, p.id`,
+        ORDER BY p.rank DESC, p.created_at, p.id`,
       [uid, email],
     ),
   ]);
