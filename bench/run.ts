@@ -2,6 +2,7 @@
 import { benchApiLoad } from './api-load.bench.ts';
 import { benchAuditTrail } from './audit-trail.bench.ts';
 import { benchAuthLatency } from './auth-latency.bench.ts';
+import { benchDashboard } from './dashboard.bench.ts';
 import { benchHostileMix } from './hostile-mix.bench.ts';
 import { benchImpersonationLists } from './impersonation-lists.bench.ts';
 import { benchPageLoad } from './page-load.bench.ts';
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<void>> = {
   load: benchApiLoad,
   audit: benchAuditTrail,
   impersonation: benchImpersonationLists,
+  dashboard: benchDashboard,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -381,7 +381,7 @@ test('every Tab stop of the main screens shows that it has focus', async ({ page
   report.login = await stopsWithoutFocusIndicator(page);
   await keyboardSignIn(page, 'superadmin@example.com');
   const screens: Array<[string, string, Locator]> = [
-    ['dashboard', '/dashboard', page.getByText('Super admin main page')],
+    ['dashboard', '/dashboard', page.getByRole('heading', { name: 'Recently viewed customers' })],
     [
       'customer search, with results',
       '/manage-customer/search-customer?customerName=lovelace',

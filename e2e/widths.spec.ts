@@ -83,7 +83,11 @@ test('every signed-in screen fits every width from 360 to 2560 px', async ({ pag
   const site = (section: string) =>
     `/manage-customer/site-configuration?uid=${ADA.uid}&appId=${appId}&section=${section}`;
   const screens: Screen[] = [
-    { name: 'dashboard', path: '/dashboard', ready: (p) => p.getByText('Super admin main page') },
+    {
+      name: 'dashboard',
+      path: '/dashboard',
+      ready: (p) => p.getByRole('heading', { name: 'Recently viewed customers' }),
+    },
     { name: 'notifications', path: '/manage-notifications', ready: heading },
     { name: 'customer search', path: '/manage-customer/search-customer', ready: heading },
     {

@@ -19,6 +19,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { databaseAddressStore, redisAddressStore } from './modules/auth/login-throttle.ts';
 import { useSession } from './modules/auth/sessions.repo.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { impersonationRoutes } from './modules/impersonation/impersonation.routes.ts';
 import { impersonationScope, logImpersonatedCall } from './modules/impersonation/impersonation-sessions.ts';
@@ -214,6 +215,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   impersonationRoutes(app, ctx);
   siteSettingsRoutes(app, ctx);
   auditRoutes(app, ctx);
+  dashboardRoutes(app, ctx);
   docsRoutes(app);
   robots(app);
   await consoleStatic(app, opts.config, routes);

@@ -733,6 +733,11 @@ const MATRIX: Record<EndpointId, Row> = {
     // only the holder of a live grant; an impersonation session asks nothing more
     expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
   },
+  dashboard: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 403 },
+  },
   auditEvents: auditRead(async () => ({ query: { action: 'login.success' } })),
   auditExport: auditRead(async () => ({ query: { format: 'jsonl', action: 'team.create' } })),
   auditSigningKey: auditRead(async () => ({})),

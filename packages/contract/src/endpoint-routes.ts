@@ -322,6 +322,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/impersonation/logs/export',
     access: 'impersonation.logs.read',
   },
+  dashboard: { id: 'dashboard', method: 'GET', path: '/admin/dashboard', access: 'session' },
   auditEvents: { id: 'auditEvents', method: 'GET', path: '/admin/audit/events', access: 'audit.read' },
   auditExport: { id: 'auditExport', method: 'GET', path: '/admin/audit/export', access: 'audit.read' },
   auditSigningKey: {

@@ -57,6 +57,7 @@ import {
   uidQuery,
   userProfileResponse,
 } from './customers.ts';
+import { dashboardResponse } from './dashboard.ts';
 import {
   encryptionSettingsResponse,
   previewBody,
@@ -166,6 +167,7 @@ export const ENDPOINT_TAGS = {
   Sites: "Customers' sites: lists and details, the catalogue, and the steps of the site wizard.",
   Impersonation:
     "Time-boxed access to a customer's site: requests, the owner's consent, approval, sessions and logs.",
+  Dashboard: 'What awaits the signed-in staff member and how the platform stands, in one call.',
   Audit: 'The staff audit trail: who did what, when and from where; its export and the key that verifies it.',
   'Site settings':
     "A site's settings: custom objects, domains, web apps, security, password hashing, registration fields and integrations.",
@@ -684,6 +686,12 @@ const DETAILS = {
     query: logsExportQuery,
     responses: { 200: listExportResponse, ...errors(400, 401, 403, 429) },
     produces: ['text/csv'],
+  },
+  dashboard: {
+    summary:
+      "The signed-in staff member's dashboard: impersonation requests awaiting them and live grants, customer and site figures, staff sign-in failures, recently viewed customers. Each part is present only with the permission of the list behind it.",
+    tag: 'Dashboard',
+    responses: { 200: dashboardResponse, ...errors(401, 403) },
   },
   auditEvents: {
     summary:

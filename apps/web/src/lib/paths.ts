@@ -14,6 +14,7 @@ export const paths = {
   mySessions: '/account/sessions',
   security: '/account/security',
   customerSearch: '/manage-customer/search-customer',
+  createCustomer: '/manage-customer/create-customer',
   customerView: (uid: string) => `/manage-customer/view-customer${toQueryString({ uid })}`,
   addSite: (uid: string) => `/manage-customer/add-site${toQueryString({ uid })}`,
   editSite: (uid: string, appId: number) => `/manage-customer/edit-site${toQueryString({ uid, appId })}`,
@@ -23,6 +24,9 @@ export const paths = {
   /** The site seen through the tab's impersonation session. */
   impersonatedSite: (uid: string, appId: number) => `/impersonation/site${toQueryString({ uid, appId })}`,
   impersonationRequests: '/manage-superuser/impersonation/assigned-requests',
+  /** The requests screen filtered by a display status (Pending, Approved, …). */
+  impersonationRequestsWith: (status: string) =>
+    `/manage-superuser/impersonation/assigned-requests${toQueryString({ status })}`,
   /** The requests screen with one request's popup open. */
   impersonationRequest: (id: number) =>
     `/manage-superuser/impersonation/assigned-requests${toQueryString({ request: id })}`,
@@ -30,5 +34,8 @@ export const paths = {
   createSuperuser: '/manage-superuser/create-superuser',
   superuserProfile: (uid: string) => `/manage-superuser/profile/${encodeURIComponent(uid)}`,
   permissions: '/manage-superuser/permissions',
+  /** The staff audit trail filtered by action over a preset range (24h, 7d, …). */
+  auditTrail: (filters: { action?: string; range?: string }) =>
+    `/manage-superuser/audit-trail${toQueryString(filters)}`,
   roles: '/manage-superuser/roles',
 } as const;

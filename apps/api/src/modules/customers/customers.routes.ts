@@ -6,6 +6,7 @@ import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
 import { exportLimiter } from '../../lib/export-limiter.ts';
 import { answerVersioned, expectedVersionOf } from '../../lib/record-version.ts';
+import * as dashboard from '../dashboard/dashboard.service.ts';
 import * as writes from './customer-writes.service.ts';
 import * as customers from './customers.service.ts';
 
@@ -20,9 +21,12 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
       .type('text/csv; charset=utf-8');
     return file.body as never;
   });
-  registerEndpoint(app, ctx, ENDPOINTS.customerProfile, async (c) =>
-    answerVersioned(c.reply, await customers.versionedProfile(ctx, c.query.uid)),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.customerProfile, async (c) => {
+    const profile = await customers.versionedProfile(ctx, c.query.uid);
+    // The dashboard's "recently viewed customers": the customer view opens with this call.
+    await dashboard.recordCustomerView(ctx, c.session, c.query.uid);
+    return answerVersioned(c.reply, profile);
+  });
   registerEndpoint(app, ctx, ENDPOINTS.userProfile, (c) => customers.account(ctx, c.query.uid));
   registerEndpoint(app, ctx, ENDPOINTS.loginSessions, (c) => customers.loginSessions(ctx, c.query.uid));
   registerEndpoint(app, ctx, ENDPOINTS.activityLogs, (c) =>

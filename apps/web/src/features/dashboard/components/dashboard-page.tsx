@@ -1,17 +1,76 @@
+import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
+import { type Dashboard, useDashboard } from '../api/dashboard-api.ts';
+import { AwaitingCard, GrantsCard, MineCard } from './impersonation-cards.tsx';
+import { RecentCustomersCard, StaffCard } from './people-cards.tsx';
+import { CustomersCard, SitesCard } from './platform-cards.tsx';
 
-/** /dashboard: the spec's placeholder. */
+/**
+ * /dashboard: the spec's 'Super admin main page', filled with what awaits the viewer and how the
+ * platform stands. One call; the server sends only the parts the viewer may read, and a card is
+ * shown per part, in order of what most needs attention.
+ */
 export default function DashboardPage() {
   const t = useT('dashboard');
+  const common = useT('common');
   const user = useCurrentUser();
+  const q = useDashboard();
   return (
-    <section className="card" aria-labelledby="screen-title">
-      <h1 id="screen-title">{t('heading')}</h1>
-      <p className="lead">{t('placeholder')}</p>
-      {user.name || user.email ? (
-        <p className="muted">{t('welcome', { name: user.name || user.email })}</p>
+    <div className="page-stack">
+      <section className="card" aria-labelledby="screen-title">
+        <h1 id="screen-title">{t('placeholder')}</h1>
+        {user.name || user.email ? (
+          <p className="muted">{t('welcome', { name: user.name || user.email })}</p>
+        ) : null}
+      </section>
+      {q.isError ? (
+        <p className="form-alert" role="alert">
+          {errorText(q.error, common('tableFetchError'))}
+        </p>
+      ) : q.data ? (
+        <Cards data={q.data} />
+      ) : (
+        <CardSkeletons label={t('loading')} />
+      )}
+    </div>
+  );
+}
+
+function Cards({ data }: { data: Dashboard }) {
+  const imp = data.Impersonation;
+  return (
+    <div className="card-grid dashboard-grid">
+      {imp?.AwaitingMyDecision ? <AwaitingCard awaiting={imp.AwaitingMyDecision} /> : null}
+      {imp ? <GrantsCard grants={imp.LiveGrants} /> : null}
+      {imp ? <MineCard count={imp.MineAwaitingOthers.Count} /> : null}
+      {data.Customers ? <CustomersCard customers={data.Customers} /> : null}
+      {data.Sites ? <SitesCard sites={data.Sites} domains={data.CustomDomains} /> : null}
+      {data.StaffSignIns || data.StaffWithoutSecondFactor ? (
+        <StaffCard signIns={data.StaffSignIns} withoutFactor={data.StaffWithoutSecondFactor} />
       ) : null}
-    </section>
+      {data.RecentCustomers ? <RecentCustomersCard recent={data.RecentCustomers} /> : null}
+    </div>
+  );
+}
+
+/** Card-shaped placeholders while the call is on its way; screen readers hear the label once. */
+function CardSkeletons({ label }: { label: string }) {
+  return (
+    <>
+      <p className="visually-hidden" role="status">
+        {label}
+      </p>
+      <div className="card-grid dashboard-grid" aria-hidden="true">
+        {['a', 'b', 'c', 'd'].map((k) => (
+          <div key={k} className="card dashboard-card skeleton-block">
+            <span className="skeleton skeleton-title" />
+            <span className="skeleton" />
+            <span className="skeleton" />
+            <span className="skeleton" />
+          </div>
+        ))}
+      </div>
+    </>
   );
 }

@@ -1,0 +1,335 @@
+import { randomUUID } from 'node:crypto';
+import type { Dashboard } from '@sac/contract/dashboard';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { insertGrant, insertRequest } from '../../../test/impersonation-fixtures.ts';
+import { LOCKOUT_THRESHOLD } from '../auth/login-throttle.ts';
+
+type S = { xtoken: string; xsign: string };
+let t: TestApp;
+let boss: S;
+let ada: S;
+let sam: S;
+let audrey: S;
+let samUid: string;
+let owner: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.addStaff('boss@example.com', ['SuperAdmin']);
+  await t.addStaff('ada@example.com', ['Admin']);
+  samUid = await t.addStaff('sam@example.com', ['Support']);
+  await t.addStaff('audrey@example.com', ['Auditor']);
+  await t.addStaff('victim@example.com', ['Support']);
+  await signIn();
+  owner = await insertCustomer(t.db, { first: 'Grace', last: 'Hopper', email: 'grace@customer.example' });
+});
+afterAll(() => t.close());
+
+/** Signs everyone in again (after the clock moved past the sessions' idle expiry). */
+async function signIn() {
+  boss = await t.login('boss@example.com');
+  ada = await t.login('ada@example.com');
+  sam = await t.login('sam@example.com');
+  audrey = await t.login('audrey@example.com');
+}
+
+async function dashboardOf(session: S): Promise<Dashboard> {
+  const r = await t.call({ method: 'GET', url: '/admin/dashboard', session });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json();
+}
+const count = async (sql: string) => Number((await t.db.query<{ n: number }>(sql)).rows[0]!.n);
+const newCustomer = (session: S, n: string) =>
+  t.call({
+    method: 'POST',
+    url: '/admin/customer',
+    session,
+    payload: {
+      firstname: 'New',
+      lastname: `Customer ${n}`,
+      email: `new-${n}@customer.example`,
+      organization: '',
+      phone: '5551234567',
+      timezone: 'America/New_York',
+      appname: `new-site-${n}`,
+    },
+  });
+
+describe('GET /admin/dashboard', () => {
+  it('answers only the parts whose lists the viewer may read', async () => {
+    const b = await dashboardOf(boss);
+    expect(Object.keys(b).sort()).toEqual(
+      [
+        'CustomDomains',
+        'Customers',
+        'GeneratedAt',
+        'Impersonation',
+        'RecentCustomers',
+        'Sites',
+        'StaffSignIns',
+        'StaffWithoutSecondFactor',
+      ].sort(),
+    );
+    expect(b.Impersonation?.AwaitingMyDecision).toBeDefined();
+    const a = await dashboardOf(ada);
+    expect(a.StaffSignIns).toBeUndefined();
+    expect(a.StaffWithoutSecondFactor).toBeUndefined();
+    expect(a.Impersonation?.AwaitingMyDecision).toBeUndefined();
+    expect(a.Customers && a.Sites && a.CustomDomains && a.RecentCustomers).toBeTruthy();
+    const s = await dashboardOf(sam);
+    expect(Object.keys(s).sort()).toEqual(
+      ['CustomDomains', 'Customers', 'GeneratedAt', 'Impersonation', 'RecentCustomers', 'Sites'].sort(),
+    );
+    expect(s.Impersonation?.AwaitingMyDecision).toBeUndefined();
+    const au = await dashboardOf(audrey);
+    expect(Object.keys(au).sort()).toEqual(['GeneratedAt', 'StaffSignIns']);
+  });
+
+  it('counts customers and sites per day, by plan and by data center, right after writes', async () => {
+    const before = await dashboardOf(ada);
+    const r = await newCustomer(ada, 'one');
+    expect(r.statusCode, r.body).toBe(200);
+    const { Customer, Site } = r.json().Data;
+    const after = await dashboardOf(ada);
+    expect(after.Customers!.Total).toBe(before.Customers!.Total + 1);
+    expect(after.Sites!.Total).toBe(before.Sites!.Total + 1);
+    expect(after.Customers!.NewByDay).toHaveLength(30);
+    expect(after.Customers!.NewByDay.at(-1)).toEqual({
+      Day: '2026-01-15',
+      Count: before.Customers!.NewByDay.at(-1)!.Count + 1,
+    });
+    expect(after.Sites!.NewByDay.at(-1)!.Count).toBe(before.Sites!.NewByDay.at(-1)!.Count + 1);
+    const plan = (d: Dashboard, p: string) => d.Sites!.ByPlan.find((x) => x.Plan === p)?.Count ?? 0;
+    const dc = (d: Dashboard, c: string) => d.Sites!.ByDataCenter.find((x) => x.Code === c)?.Count ?? 0;
+    const newPlan = (
+      await t.db.query<{ plan: string }>('SELECT plan FROM sites WHERE app_id = $1', [Site.appId])
+    ).rows[0]!.plan;
+    expect(plan(after, newPlan)).toBe(plan(before, newPlan) + 1);
+    expect(after.Sites!.ByPlan.map((p) => p.Plan)).toEqual(['Free', 'Developer', 'Developer Premium']);
+
+    // The data-center step moves it between data centers.
+    const set = await t.call({
+      method: 'PUT',
+      url: '/admin/site/datacenter',
+      session: ada,
+      query: { userId: Customer.Uid, appId: String(Site.appId) },
+      payload: { Source: 'global-server', GlobalServer: 'usw-shared-1', DbName: 'one_db' },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const moved = await dashboardOf(ada);
+    expect(dc(moved, 'us-west')).toBe(dc(after, 'us-west') + 1);
+    expect(moved.Sites!.ByDataCenter.find((x) => x.Code === 'us-west')?.Name).toBe('US West (Oregon)');
+    // A change of plan moves it between plans; totals stay.
+    await t.db.query(`UPDATE sites SET plan = 'Developer Premium' WHERE app_id = $1`, [Site.appId]);
+    const upgraded = await dashboardOf(ada);
+    expect(plan(upgraded, 'Developer Premium')).toBe(
+      plan(after, 'Developer Premium') + (newPlan === 'Developer Premium' ? 0 : 1),
+    );
+    expect(upgraded.Sites!.Total).toBe(after.Sites!.Total);
+    // Every counter agrees with a count of the tables.
+    expect(upgraded.Customers!.Total).toBe(await count('SELECT count(*) AS n FROM customers'));
+    expect(upgraded.Sites!.Total).toBe(await count('SELECT count(*) AS n FROM sites'));
+    for (const p of upgraded.Sites!.ByPlan) {
+      expect(p.Count).toBe(await count(`SELECT count(*) AS n FROM sites WHERE plan = '${p.Plan}'`));
+    }
+  });
+
+  it('keeps the counters exact under concurrent creates', async () => {
+    const before = await dashboardOf(ada);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => newCustomer(ada, `burst-${i}-${randomUUID().slice(0, 6)}`)),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(12).fill(200));
+    const after = await dashboardOf(ada);
+    expect(after.Customers!.Total).toBe(before.Customers!.Total + 12);
+    expect(after.Sites!.Total).toBe(before.Sites!.Total + 12);
+    expect(after.Customers!.Total).toBe(await count('SELECT count(*) AS n FROM customers'));
+    expect(after.Sites!.Total).toBe(await count('SELECT count(*) AS n FROM sites'));
+    const perDc = after.Sites!.ByDataCenter.reduce((n, d) => n + d.Count, 0);
+    expect(perDc).toBe(after.Sites!.Total);
+  });
+
+  it('lists trials ending within 7 days and counts custom domains pending verification', async () => {
+    const before = await dashboardOf(sam);
+    const soon = await insertSite(t.db, { owner, name: 'trial-soon' });
+    const later = await insertSite(t.db, { owner, name: 'trial-later' });
+    const ended = await insertSite(t.db, { owner, name: 'trial-ended' });
+    const at = (d: number) => new Date(t.clock.now().getTime() + d * 86_400_000);
+    await t.db.query('UPDATE sites SET trial_ends_at = $2 WHERE app_id = $1', [soon.appId, at(3)]);
+    await t.db.query('UPDATE sites SET trial_ends_at = $2 WHERE app_id = $1', [later.appId, at(8)]);
+    await t.db.query('UPDATE sites SET trial_ends_at = $2 WHERE app_id = $1', [ended.appId, at(-1)]);
+    await t.db.query(
+      `INSERT INTO custom_domains (domain, app_id, token, created_at) VALUES ('login.trial-soon.example', $1, 'x', now())`,
+      [soon.appId],
+    );
+    const after = await dashboardOf(sam);
+    expect(after.Sites!.TrialsEndingSoon.Count).toBe(before.Sites!.TrialsEndingSoon.Count + 1);
+    expect(after.Sites!.TrialsEndingSoon.Items).toContainEqual({
+      AppId: soon.appId,
+      AppName: 'trial-soon',
+      OwnerUid: owner,
+      TrialEndsAt: at(3).toISOString(),
+    });
+    expect(after.Sites!.TrialsEndingSoon.Items.map((i) => i.AppName)).not.toContain('trial-later');
+    expect(after.CustomDomains!.PendingVerification).toBe(before.CustomDomains!.PendingVerification + 1);
+  });
+
+  it('shows approvers what awaits their decision, requesters their own, and live grants with revoke for approvers', async () => {
+    const site = await insertSite(t.db, { owner, name: 'imp-site' });
+    const site2 = await insertSite(t.db, { owner, name: 'imp-site-2' });
+    const theirs = await insertRequest(t.db, {
+      appId: site.appId,
+      initiator: 'sam@example.com',
+      assignees: ['boss@example.com'],
+      consent: 'granted',
+    });
+    // The boss's own request is not theirs to decide.
+    await insertRequest(t.db, {
+      appId: site2.appId,
+      initiator: 'boss@example.com',
+      assignees: ['other@example.com'],
+    });
+    const b = await dashboardOf(boss);
+    expect(b.Impersonation!.AwaitingMyDecision!.Count).toBe(1);
+    expect(b.Impersonation!.AwaitingMyDecision!.Items).toEqual([
+      {
+        Id: theirs.id,
+        AppName: 'imp-site',
+        Priority: 'High',
+        Initiator: 'sam@example.com',
+        RequestCreatedDate: '2026-01-15T10:00:00.000Z',
+        Consent: true,
+        AssignedToMe: true,
+      },
+    ]);
+    expect(b.Impersonation!.MineAwaitingOthers.Count).toBe(1);
+    const s = await dashboardOf(sam);
+    expect(s.Impersonation!.MineAwaitingOthers.Count).toBe(1);
+    expect(s.Impersonation!.AwaitingMyDecision).toBeUndefined();
+
+    const grantSite = await insertSite(t.db, { owner, name: 'grant-site' });
+    const grant = await insertGrant(t.db, {
+      appId: grantSite.appId,
+      initiatorUid: samUid,
+      initiatorEmail: 'sam@example.com',
+      roles: ['Developer'],
+      now: t.clock.now(),
+      minutes: 30,
+    });
+    const expiresAt = new Date(t.clock.now().getTime() + 30 * 60_000).toISOString();
+    const withGrant = await dashboardOf(boss);
+    expect(withGrant.Impersonation!.LiveGrants).toEqual({
+      Count: 1,
+      Items: [
+        {
+          Id: grant,
+          AppName: 'grant-site',
+          Holder: 'sam@example.com',
+          Roles: ['Developer'],
+          AdditionalPermissions: [],
+          ExpiresAt: expiresAt,
+          CanRevoke: true,
+        },
+      ],
+    });
+    expect((await dashboardOf(sam)).Impersonation!.LiveGrants.Items[0]).toMatchObject({
+      Id: grant,
+      CanRevoke: false,
+    });
+    expect((await dashboardOf(ada)).Impersonation!.LiveGrants.Count).toBe(0);
+    t.clock.advance(31 * 60_000);
+    await signIn();
+    expect((await dashboardOf(boss)).Impersonation!.LiveGrants.Count).toBe(0);
+  });
+
+  it('counts staff sign-in failures and lockouts of the last 24 hours, and staff without a second factor', async () => {
+    const before = await dashboardOf(boss);
+    for (let i = 0; i < LOCKOUT_THRESHOLD; i++) {
+      const r = await t.call({
+        method: 'POST',
+        url: '/admin/login',
+        payload: { email: 'victim@example.com', password: 'Wrong#1234' },
+      });
+      expect(r.statusCode).toBe(401);
+    }
+    const after = await dashboardOf(boss);
+    expect(after.StaffSignIns).toEqual({
+      Failures: before.StaffSignIns!.Failures + LOCKOUT_THRESHOLD,
+      Lockouts: before.StaffSignIns!.Lockouts + 1,
+    });
+    expect((await dashboardOf(audrey)).StaffSignIns).toEqual(after.StaffSignIns);
+    t.clock.advance(24 * 3_600_000 + 1000);
+    await signIn();
+    expect((await dashboardOf(boss)).StaffSignIns).toEqual({ Failures: 0, Lockouts: 0 });
+    expect(after.StaffWithoutSecondFactor!.Count).toBe(await count('SELECT count(*) AS n FROM staff'));
+    const [victim] = (
+      await t.db.query<{ uid: string }>(`SELECT uid FROM staff WHERE email = 'victim@example.com'`)
+    ).rows;
+    await t.db.query(
+      `INSERT INTO staff_totp (uid, secret_sealed, created_at, confirmed_at) VALUES ($1, '\\x00', now(), now())`,
+      [victim!.uid],
+    );
+    expect((await dashboardOf(boss)).StaffWithoutSecondFactor!.Count).toBe(
+      after.StaffWithoutSecondFactor!.Count - 1,
+    );
+  });
+
+  it("keeps each staff member's ten most recently viewed customers", async () => {
+    const uids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      uids.push(
+        await insertCustomer(t.db, {
+          first: 'Viewed',
+          last: `No ${i}`,
+          email: `viewed-${i}@customer.example`,
+        }),
+      );
+    }
+    for (const uid of uids) {
+      t.clock.advance(1000);
+      const r = await t.call({
+        method: 'GET',
+        url: '/admin/customerprofilebyuid',
+        session: sam,
+        query: { uid },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+    t.clock.advance(1000);
+    await t.call({
+      method: 'GET',
+      url: '/admin/customerprofilebyuid',
+      session: sam,
+      query: { uid: uids[5]! },
+    });
+    const recent = (await dashboardOf(sam)).RecentCustomers!;
+    expect(recent.map((c) => c.Uid)).toEqual([
+      uids[5],
+      ...uids
+        .slice(2)
+        .reverse()
+        .filter((u) => u !== uids[5]),
+    ]);
+    expect(recent[0]).toEqual({
+      Uid: uids[5],
+      Name: 'Viewed No 5',
+      Email: 'viewed-5@customer.example',
+      ViewedAt: t.clock.now().toISOString(),
+    });
+    expect(
+      await count(`SELECT count(*) AS n FROM staff_recent_customers WHERE staff_uid = '${samUid}'`),
+    ).toBe(10);
+    // Someone else's views are not mine; an unknown customer is not recorded.
+    expect((await dashboardOf(ada)).RecentCustomers).toEqual([]);
+    const missing = await t.call({
+      method: 'GET',
+      url: '/admin/customerprofilebyuid',
+      session: ada,
+      query: { uid: randomUUID() },
+    });
+    expect(missing.statusCode).toBe(404);
+    expect((await dashboardOf(ada)).RecentCustomers).toEqual([]);
+  });
+});

@@ -1,0 +1,224 @@
+import type { Dashboard } from '@sac/contract/dashboard';
+import { MESSAGES } from '@sac/contract/messages';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { errorAnswer, renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
+import DashboardPage from './dashboard-page.tsx';
+
+const renderPage = () => renderScreen('/dashboard', [{ path: '/dashboard', element: <DashboardPage /> }]);
+
+const superAdmin = viewer('SuperAdmin', [
+  'customers.read',
+  'sites.read',
+  'site-settings.read',
+  'team.read',
+  'impersonation.request',
+  'impersonation.approve',
+  'audit.read',
+]);
+const admin = viewer('Admin', [
+  'customers.read',
+  'sites.read',
+  'site-settings.read',
+  'impersonation.request',
+]);
+const support = viewer('Support', ['customers.read', 'sites.read', 'impersonation.request']);
+
+const days = (last: number[]) =>
+  Array.from({ length: 30 }, (_, i) => ({
+    Day: `2026-01-${String(i + 1).padStart(2, '0')}`,
+    Count: last[i - (30 - last.length)] ?? 0,
+  }));
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+const platform = {
+  Customers: { Total: 1_000_000, NewByDay: days([3, 0, 5]) },
+  Sites: {
+    Total: 1_200_000,
+    NewByDay: days([4, 1, 6]),
+    ByPlan: [
+      { Plan: 'Free', Count: 700_000 },
+      { Plan: 'Developer', Count: 400_000 },
+      { Plan: 'Developer Premium', Count: 100_000 },
+    ],
+    ByDataCenter: [
+      { Code: 'us-east', Name: 'US East (Virginia)', Count: 900_000 },
+      { Code: '', Name: '', Count: 300_000 },
+    ],
+    TrialsEndingSoon: {
+      Count: 12,
+      Items: [{ AppId: 42, AppName: 'acme-shop', OwnerUid: 'c-1', TrialEndsAt: inAnHour() }],
+    },
+  },
+  CustomDomains: { PendingVerification: 3 },
+  RecentCustomers: [
+    { Uid: 'c-9', Name: 'Grace Hopper', Email: 'grace@customer.example', ViewedAt: new Date().toISOString() },
+  ],
+} satisfies Partial<Dashboard>;
+
+const grant = (over: Partial<NonNullable<Dashboard['Impersonation']>['LiveGrants']['Items'][number]>) => ({
+  Id: 9,
+  AppName: 'acme-shop',
+  Holder: 'support@example.com',
+  Roles: ['Developer'],
+  AdditionalPermissions: ['ViewData'],
+  ExpiresAt: inAnHour(),
+  CanRevoke: true,
+  ...over,
+});
+
+const superAdminAnswer: Dashboard = {
+  GeneratedAt: new Date().toISOString(),
+  Impersonation: {
+    AwaitingMyDecision: {
+      Count: 6,
+      Items: [
+        {
+          Id: 7,
+          AppName: 'beta-site',
+          Priority: 'Critical',
+          Initiator: 'support@example.com',
+          RequestCreatedDate: new Date().toISOString(),
+          Consent: false,
+          AssignedToMe: true,
+        },
+      ],
+    },
+    MineAwaitingOthers: { Count: 0 },
+    LiveGrants: { Count: 1, Items: [grant({})] },
+  },
+  ...platform,
+  StaffSignIns: { Failures: 4, Lockouts: 1 },
+  StaffWithoutSecondFactor: { Count: 2 },
+};
+
+const href = (name: string | RegExp) => screen.getByRole('link', { name }).getAttribute('href');
+const card = (name: string) => screen.getByRole('region', { name });
+
+describe('the dashboard', () => {
+  it("keeps the spec's heading and shows a SuperAdmin every card, each linking to its list", async () => {
+    stubApi(superAdmin, { dashboard: () => ({ body: superAdminAnswer }) });
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: MESSAGES.dashboardPlaceholder })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Awaiting my decision' });
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Awaiting my decision',
+      'Live access',
+      'My requests',
+      'Customers',
+      'Sites',
+      'Staff sign-ins, last 24 hours',
+      'Recently viewed customers',
+    ]);
+    const awaiting = card('Awaiting my decision');
+    expect(within(awaiting).getByText('6')).toBeTruthy();
+    expect(within(awaiting).getByText(/assigned to you/).textContent).toContain('awaiting consent');
+    expect(within(awaiting).getByText('Critical')).toBeTruthy();
+    expect(href('Request 7, beta-site')).toBe('/manage-superuser/impersonation/assigned-requests?request=7');
+    expect(href('All pending requests')).toBe(
+      '/manage-superuser/impersonation/assigned-requests?status=Pending',
+    );
+
+    const live = card('Live access');
+    expect(within(live).getByText(/support@example.com in acme-shop/)).toBeTruthy();
+    expect(within(live).getByText(/Developer, ViewData/)).toBeTruthy();
+    expect(within(live).getByText(/ends in (0:59:\d\d|1:00:00)/)).toBeTruthy();
+    expect(href('Revoke request 9 (support@example.com in acme-shop)')).toBe(
+      '/manage-superuser/impersonation/assigned-requests?request=9',
+    );
+    expect(href('All approved requests')).toBe(
+      '/manage-superuser/impersonation/assigned-requests?status=Approved',
+    );
+
+    expect(href('Show failed sign-ins: 4')).toBe(
+      '/manage-superuser/audit-trail?action=login.failed&range=24h',
+    );
+    expect(href('Show lockouts: 1')).toBe('/manage-superuser/audit-trail?action=login.lockout&range=24h');
+    expect(
+      within(card('Staff sign-ins, last 24 hours')).getByText('Staff without a second factor'),
+    ).toBeTruthy();
+    expect(href('Open the team')).toBe('/manage-superuser/manage-superuser');
+
+    const customers = card('Customers');
+    expect(within(customers).getByText('1,000,000')).toBeTruthy();
+    expect(within(customers).getByText('8')).toBeTruthy();
+    expect(
+      within(customers).getByRole('img', {
+        name: 'New customers per day over the last 30 days: 8 in all, most on one day 5.',
+      }),
+    ).toBeTruthy();
+    const sites = card('Sites');
+    expect(within(sites).getByText('700,000')).toBeTruthy();
+    expect(within(sites).getByText('US East (Virginia)')).toBeTruthy();
+    expect(within(sites).getByText('Not set yet')).toBeTruthy();
+    expect(within(sites).getByText('12')).toBeTruthy();
+    expect(within(sites).getByText('3')).toBeTruthy();
+    expect(href('acme-shop')).toBe('/manage-customer/site-configuration?uid=c-1&appId=42');
+    expect(href('Grace Hopper')).toBe('/manage-customer/view-customer?uid=c-9');
+    expect(screen.getAllByRole('link', { name: 'Search customers' })[0]!.getAttribute('href')).toBe(
+      '/manage-customer/search-customer',
+    );
+  });
+
+  it('shows an Admin no decisions and no staff card, and no Revoke on grants they may not revoke', async () => {
+    stubApi(admin, {
+      dashboard: () => ({
+        body: {
+          GeneratedAt: new Date().toISOString(),
+          Impersonation: {
+            MineAwaitingOthers: { Count: 2 },
+            LiveGrants: { Count: 1, Items: [grant({ Holder: 'admin@example.com', CanRevoke: false })] },
+          },
+          ...platform,
+        },
+      }),
+    });
+    renderPage();
+    await screen.findByRole('heading', { name: 'My requests' });
+    expect(screen.queryByRole('heading', { name: 'Awaiting my decision' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Staff sign-ins, last 24 hours' })).toBeNull();
+    expect(screen.queryByRole('link', { name: /Revoke/ })).toBeNull();
+    expect(within(card('My requests')).getByText('2 of my requests await others.')).toBeTruthy();
+    expect(href('Open my pending requests')).toBe(
+      '/manage-superuser/impersonation/assigned-requests?status=Pending',
+    );
+  });
+
+  it('shows Support their cards with empty states that say what to do next', async () => {
+    stubApi(support, {
+      dashboard: () => ({
+        body: {
+          GeneratedAt: new Date().toISOString(),
+          Impersonation: { MineAwaitingOthers: { Count: 0 }, LiveGrants: { Count: 0, Items: [] } },
+          Customers: { Total: 0, NewByDay: days([]) },
+          Sites: { ...platform.Sites, TrialsEndingSoon: { Count: 0, Items: [] } },
+          RecentCustomers: [],
+        },
+      }),
+    });
+    renderPage();
+    await screen.findByRole('heading', { name: 'Live access' });
+    expect(screen.getByText('No one is inside a customer’s site right now.')).toBeTruthy();
+    expect(screen.getByText(/You have no pending requests/)).toBeTruthy();
+    expect(screen.getByText(/No customers yet/)).toBeTruthy();
+    // Support may not create customers: no such link.
+    expect(screen.queryByRole('link', { name: 'Create customer' })).toBeNull();
+    expect(screen.getByText('No trial ends in the next 7 days.')).toBeTruthy();
+    expect(
+      within(card('Recently viewed customers')).getByText(/Customers you open appear here/),
+    ).toBeTruthy();
+    expect(screen.queryByText('Custom domains pending verification')).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Staff sign-ins, last 24 hours' })).toBeNull();
+  });
+
+  it('shows placeholders while loading and the error when the call fails', async () => {
+    stubApi(support, {
+      dashboard: () => errorAnswer(403, 947, 'You do not have the permission for this call.'),
+    });
+    renderPage();
+    expect(screen.getByRole('status').textContent).toBe('Loading the dashboard…');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'You do not have the permission for this call.',
+    );
+  });
+});

@@ -1,0 +1,134 @@
+import type { Dashboard } from '@sac/contract/dashboard';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { Timestamp } from '../../../components/timestamp.tsx';
+import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
+
+type Impersonation = NonNullable<Dashboard['Impersonation']>;
+
+/** 'mm:ss' under an hour, 'h:mm:ss' from an hour on. */
+function countdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
+}
+
+function useSecondClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/** Pending requests an approver may decide: the count, the first five, a link to all of them. */
+export function AwaitingCard({ awaiting }: { awaiting: NonNullable<Impersonation['AwaitingMyDecision']> }) {
+  const t = useT('dashboard');
+  const imp = useT('impersonation');
+  return (
+    <section className="card dashboard-card" aria-labelledby="dash-awaiting">
+      <header className="dashboard-card-header">
+        <h2 id="dash-awaiting">{t('awaitingTitle')}</h2>
+        <span className="dashboard-figure">{awaiting.Count}</span>
+      </header>
+      {awaiting.Items.length === 0 ? (
+        <p className="muted">{t('awaitingEmpty')}</p>
+      ) : (
+        <ul className="dashboard-list">
+          {awaiting.Items.map((r) => (
+            <li key={r.Id}>
+              <Link
+                to={paths.impersonationRequest(r.Id)}
+                aria-label={t('requestLabel', { id: r.Id, app: r.AppName })}
+              >
+                #{r.Id} {r.AppName}
+              </Link>
+              <span className={`priority priority-${r.Priority.toLowerCase()}`}>
+                {imp(`priority.${r.Priority}` as never)}
+              </span>
+              <span className="muted dashboard-meta">
+                {t('requestedAgo')} <Timestamp value={r.RequestCreatedDate} />
+                {r.AssignedToMe ? ` · ${t('assignedToMe')}` : ''}
+                {r.Consent ? '' : ` · ${t('noConsent')}`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Link className="dashboard-more" to={paths.impersonationRequestsWith('Pending')}>
+        {t('awaitingAll')}
+      </Link>
+    </section>
+  );
+}
+
+/** The viewer's own pending requests. */
+export function MineCard({ count }: { count: number }) {
+  const t = useT('dashboard');
+  return (
+    <section className="card dashboard-card" aria-labelledby="dash-mine">
+      <header className="dashboard-card-header">
+        <h2 id="dash-mine">{t('mineTitle')}</h2>
+        <span className="dashboard-figure">{count}</span>
+      </header>
+      <p className="muted">{count === 0 ? t('mineEmpty') : t('mineCount', { count })}</p>
+      <Link className="dashboard-more" to={paths.impersonationRequestsWith('Pending')}>
+        {t('mineLink')}
+      </Link>
+    </section>
+  );
+}
+
+/** Who is inside which customer's site, with roles and a countdown; approvers get Revoke. */
+export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) {
+  const t = useT('dashboard');
+  const now = useSecondClock();
+  const live = grants.Items.filter((g) => new Date(g.ExpiresAt).getTime() > now);
+  const more = grants.Count - grants.Items.length;
+  return (
+    <section className="card dashboard-card" aria-labelledby="dash-grants">
+      <header className="dashboard-card-header">
+        <h2 id="dash-grants">{t('grantsTitle')}</h2>
+        <span className="dashboard-figure">{grants.Count}</span>
+      </header>
+      {live.length === 0 ? (
+        <p className="muted">{t('grantsEmpty')}</p>
+      ) : (
+        <ul className="dashboard-list">
+          {live.map((g) => (
+            <li key={g.Id}>
+              <span>
+                <Link to={paths.impersonationRequest(g.Id)}>#{g.Id}</Link>{' '}
+                {t('grantHolder', { holder: g.Holder, app: g.AppName })}
+              </span>
+              <span className="muted dashboard-meta">
+                {[...g.Roles, ...g.AdditionalPermissions].join(', ')} ·{' '}
+                <time dateTime={g.ExpiresAt} className="countdown">
+                  {t('grantEnds', { time: countdown(new Date(g.ExpiresAt).getTime() - now) })}
+                </time>
+              </span>
+              {g.CanRevoke ? (
+                <Link
+                  className="button button-small button-danger"
+                  to={paths.impersonationRequest(g.Id)}
+                  aria-label={t('revokeLabel', { id: g.Id, holder: g.Holder, app: g.AppName })}
+                >
+                  {t('revoke')}
+                </Link>
+              ) : null}
+            </li>
+          ))}
+          {more > 0 ? <li className="muted">{t('grantsMore', { count: more })}</li> : null}
+        </ul>
+      )}
+      <Link className="dashboard-more" to={paths.impersonationRequestsWith('Approved')}>
+        {t('grantsAll')}
+      </Link>
+    </section>
+  );
+}

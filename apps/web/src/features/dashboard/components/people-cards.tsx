@@ -1,0 +1,90 @@
+import type { Dashboard } from '@sac/contract/dashboard';
+import { Link } from 'react-router';
+import { Timestamp } from '../../../components/timestamp.tsx';
+import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
+
+/** Staff sign-in failures and lockouts of the last day; staff without a second factor. */
+export function StaffCard({
+  signIns,
+  withoutFactor,
+}: {
+  signIns: Dashboard['StaffSignIns'];
+  withoutFactor: Dashboard['StaffWithoutSecondFactor'];
+}) {
+  const t = useT('dashboard');
+  return (
+    <section className="card dashboard-card" aria-labelledby="dash-staff">
+      <header className="dashboard-card-header">
+        <h2 id="dash-staff">{t('staffTitle')}</h2>
+      </header>
+      {signIns ? (
+        <dl className="dashboard-figures">
+          <div>
+            <dt>{t('signInFailures')}</dt>
+            <dd>
+              <Link
+                to={paths.auditTrail({ action: 'login.failed', range: '24h' })}
+                aria-label={`${t('showFailures')}: ${signIns.Failures}`}
+              >
+                {signIns.Failures}
+              </Link>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('lockouts')}</dt>
+            <dd>
+              <Link
+                to={paths.auditTrail({ action: 'login.lockout', range: '24h' })}
+                aria-label={`${t('showLockouts')}: ${signIns.Lockouts}`}
+              >
+                {signIns.Lockouts}
+              </Link>
+            </dd>
+          </div>
+        </dl>
+      ) : null}
+      {withoutFactor ? (
+        <>
+          <h3>
+            {t('withoutFactor')} <span className="dashboard-figure-small">{withoutFactor.Count}</span>
+          </h3>
+          <p className="muted">
+            {withoutFactor.Count === 0 ? t('withoutFactorNone') : t('withoutFactorHint')}
+          </p>
+          <Link className="dashboard-more" to={paths.superusers}>
+            {t('team')}
+          </Link>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** The customers the viewer opened last. */
+export function RecentCustomersCard({ recent }: { recent: NonNullable<Dashboard['RecentCustomers']> }) {
+  const t = useT('dashboard');
+  return (
+    <section className="card dashboard-card" aria-labelledby="dash-recent">
+      <header className="dashboard-card-header">
+        <h2 id="dash-recent">{t('recentTitle')}</h2>
+      </header>
+      {recent.length === 0 ? (
+        <p className="muted">
+          {t('recentEmpty')} <Link to={paths.customerSearch}>{t('searchCustomers')}</Link>
+        </p>
+      ) : (
+        <ul className="dashboard-list">
+          {recent.map((c) => (
+            <li key={c.Uid}>
+              <Link to={paths.customerView(c.Uid)}>{c.Name || c.Email}</Link>
+              <span className="muted dashboard-meta">
+                {c.Email} · {t('viewed')} <Timestamp value={c.ViewedAt} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+import type { Dashboard } from '@sac/contract/dashboard';
+import { Link } from 'react-router';
+import { Timestamp } from '../../../components/timestamp.tsx';
+import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
+import { useCurrentUser } from '../../../lib/session.ts';
+import { BarList, DayChart } from './day-chart.tsx';
+
+const sum = (days: ReadonlyArray<{ Count: number }>) => days.reduce((n, d) => n + d.Count, 0);
+const most = (days: ReadonlyArray<{ Count: number }>) => Math.max(0, ...days.map((d) => d.Count));
+const figure = (n: number) => n.toLocaleString('en');
+
+/** Customers: the total, new in the last 30 days as a chart. */
+export function CustomersCard({ customers }: { customers: NonNullable<Dashboard['Customers']> }) {
+  const t = useT('dashboard');
+  const { permissions } = useCurrentUser();
+  const fresh = sum(customers.NewByDay);
+  return (
+    <section className="card dashboard-card" aria-labelledby="dash-customers">
+      <header className="dashboard-card-header">
+        <h2 id="dash-customers">{t('customersTitle')}</h2>
+      </header>
+      <dl className="dashboard-figures">
+        <div>
+          <dt>{t('customersTotal')}</dt>
+          <dd>{figure(customers.Total)}</dd>
+        </div>
+        <div>
+          <dt>{t('customersNew')}</dt>
+          <dd>{figure(fresh)}</dd>
+        </div>
+      </dl>
+      {customers.Total === 0 ? (
+        <p className="muted">
+          {t('customersEmpty')}{' '}
+          {permissions.has('customers.write') ? (
+            <Link to={paths.createCustomer}>{t('createCustomer')}</Link>
+          ) : null}
+        </p>
+      ) : (
+        <DayChart
+          days={customers.NewByDay}
+          label={t('customersChart', { count: fresh, max: most(customers.NewByDay) })}
+        />
+      )}
+      <Link className="dashboard-more" to={paths.customerSearch}>
+        {t('searchCustomers')}
+      </Link>
+    </section>
+  );
+}
+
+/** Sites: totals, new per day, by plan and data center, trials ending soon, pending domains. */
+export function SitesCard({
+  sites,
+  domains,
+}: {
+  sites: NonNullable<Dashboard['Sites']>;
+  domains: Dashboard['CustomDomains'];
+}) {
+  const t = useT('dashboard');
+  const fresh = sum(sites.NewByDay);
+  const trials = sites.TrialsEndingSoon;
+  return (
+    <section className="card dashboard-card dashboard-card-wide" aria-labelledby="dash-sites">
+      <header className="dashboard-card-header">
+        <h2 id="dash-sites">{t('sitesTitle')}</h2>
+      </header>
+      <dl className="dashboard-figures">
+        <div>
+          <dt>{t('sitesTotal')}</dt>
+          <dd>{figure(sites.Total)}</dd>
+        </div>
+        <div>
+          <dt>{t('sitesNew')}</dt>
+          <dd>{figure(fresh)}</dd>
+        </div>
+        {domains ? (
+          <div>
+            <dt>{t('domainsPending')}</dt>
+            <dd>{figure(domains.PendingVerification)}</dd>
+          </div>
+        ) : null}
+      </dl>
+      <DayChart days={sites.NewByDay} label={t('sitesChart', { count: fresh, max: most(sites.NewByDay) })} />
+      <div className="dashboard-columns">
+        <div>
+          <h3>{t('byPlan')}</h3>
+          <BarList rows={sites.ByPlan.map((p) => ({ key: p.Plan, label: p.Plan, count: p.Count }))} />
+        </div>
+        <div>
+          <h3>{t('byDataCenter')}</h3>
+          <BarList
+            rows={sites.ByDataCenter.map((d) => ({
+              key: d.Code || '-',
+              label: d.Code ? d.Name || d.Code : t('noDataCenter'),
+              count: d.Count,
+            }))}
+          />
+        </div>
+        <div>
+          <h3>
+            {t('trialsTitle')} <span className="dashboard-figure-small">{trials.Count}</span>
+          </h3>
+          {trials.Items.length === 0 ? (
+            <p className="muted">{t('trialsEmpty')}</p>
+          ) : (
+            <ul className="dashboard-list">
+              {trials.Items.map((s) => (
+                <li key={s.AppId}>
+                  <Link to={paths.siteConfiguration(s.OwnerUid, s.AppId)}>{s.AppName}</Link>
+                  <span className="muted dashboard-meta">
+                    {t('trialEnds')} <Timestamp value={s.TrialEndsAt} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,197 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { loadConfig } from '../apps/api/src/config.ts';
+import type { Queryable } from '../apps/api/src/db/db.ts';
+import { openConfiguredDb } from '../apps/api/src/db/open.ts';
+import * as repo from '../apps/api/src/modules/dashboard/dashboard.repo.ts';
+import { freshDir, ms, percentile, ROOT, startServer } from './support.ts';
+
+/**
+ * Issue 18: GET /admin/dashboard at BENCH_DASHBOARD_CUSTOMERS customers (default 1,000,000, with
+ * about 1.1 sites each, from `npm run seed:scale`), on PGlite and on PostgreSQL (a fresh database
+ * on BENCH_DASHBOARD_DATABASE_URL's server, default the local one), through the real server, as
+ * the demo SuperAdmin (every card) and the demo Support. Beside them: 2,000 pending impersonation
+ * requests, 300 live grants, 5,000 failed staff sign-ins and 100 lockouts in the last day, 1,000
+ * custom domains pending verification. Target p95 ≤ 50 ms.
+ */
+const CUSTOMERS = Number(process.env.BENCH_DASHBOARD_CUSTOMERS ?? 1_000_000);
+const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
+const PASSWORD = 'Bench#Pass1';
+const PORT = 3946;
+const CALLS = 200;
+/** BENCH_DASHBOARD_REUSE=1: measure the databases an earlier run filled (no fill, no drop). */
+const REUSE = process.env.BENCH_DASHBOARD_REUSE === '1';
+const benchDir = (name: string) => (REUSE ? path.join(ROOT, '.tmp', 'bench', name) : freshDir(name));
+
+function seedScale(env: Record<string, string>, dataDir: string): void {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'apps/api/src/seed/seed-scale-cli.ts'),
+      '--customers',
+      String(CUSTOMERS),
+    ],
+    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'inherit', 'ignore'] },
+  );
+  if (r.status !== 0) throw new Error('seed:scale failed');
+}
+
+/** What awaits the staff besides customers and sites. */
+async function fillRest(db: Queryable): Promise<void> {
+  const sites = (
+    await db.query<{ app_id: string }>('SELECT app_id::text FROM sites ORDER BY app_id LIMIT 5000')
+  ).rows.map((r) => r.app_id);
+  await db.query(
+    `INSERT INTO impersonation_requests (app_id, initiator_email, consent, priority, description, assignees, proxy_roles,
+       duration_minutes, created_at, modified_at, status, action_taken_by, action_taken_at, expires_at, approved_roles,
+       holder_email)
+     SELECT ($1::bigint[])[1 + n % array_length($1::bigint[], 1)], 'staff' || (n % 40) || '@example.com',
+            CASE WHEN n % 3 = 0 THEN 'pending' ELSE 'granted' END,
+            (ARRAY['Low','Moderate','High','Critical'])[1 + n % 4], 'bench request ' || n,
+            ARRAY['superadmin@example.com'], ARRAY['Developer'], 60, now() - n * interval '1 minute',
+            now() - n * interval '1 minute',
+            CASE WHEN n <= 300 THEN 'Approved' ELSE 'Pending' END,
+            CASE WHEN n <= 300 THEN 'superadmin@example.com' END,
+            CASE WHEN n <= 300 THEN now() END,
+            CASE WHEN n <= 300 THEN now() + (n % 120 + 1) * interval '1 minute' END,
+            CASE WHEN n <= 300 THEN ARRAY['Developer'] ELSE '{}' END,
+            CASE WHEN n <= 300 THEN 'staff' || (n % 40) || '@example.com' END
+       FROM generate_series(1, 2300) n`,
+    [sites],
+  );
+  await db.query(
+    `INSERT INTO activity_log (at, actor_email, action, client_address, details)
+     SELECT now() - (n % 1400) * interval '1 minute', 'staff' || (n % 40) || '@example.com',
+            CASE WHEN n % 50 = 0 THEN 'login.lockout' ELSE 'login.failed' END, '10.0.0.' || (n % 250), '{}'
+       FROM generate_series(1, 5100) n`,
+  );
+  await db.query(
+    `INSERT INTO custom_domains (domain, app_id, token, created_at)
+     SELECT 'login' || n || '.bench.example', ($1::bigint[])[1 + n % array_length($1::bigint[], 1)], 't', now()
+       FROM generate_series(1, 1000) n`,
+    [sites],
+  );
+  for (const t of ['impersonation_requests', 'activity_log', 'custom_domains'])
+    await db.query(`ANALYZE ${t}`);
+}
+
+/** Each of the call's queries alone, in this process (no HTTP, no JSON): p50 / p95 of 40 after 5. */
+async function sqlFigures(name: string, db: Queryable): Promise<void> {
+  const email = 'superadmin@example.com';
+  const uid = (await db.query<{ uid: string }>('SELECT uid FROM staff WHERE email = $1', [email])).rows[0]!
+    .uid;
+  const now = new Date();
+  const from = new Date(now.getTime() - 29 * 86_400_000).toISOString().slice(0, 10);
+  const cases: Array<[string, () => Promise<unknown>]> = [
+    ['awaiting my decision', () => repo.awaitingDecision(db, uid, email)],
+    ['my pending requests', () => repo.minePending(db, email)],
+    ['live grants', () => repo.liveGrants(db, now, { uid, email }, null)],
+    ['totals and 30 days', () => repo.creationDays(db, from)],
+    ['by plan and data center', () => repo.siteCounts(db)],
+    ['trials ending in 7 days', () => repo.trialsEnding(db, now, new Date(now.getTime() + 7 * 86_400_000))],
+    ['domains pending', () => repo.pendingDomains(db)],
+    ['sign-in failures, lockouts', () => repo.signInTrouble(db, new Date(now.getTime() - 86_400_000))],
+    ['staff without a factor', () => repo.staffWithoutFactor(db)],
+    ['recently viewed', () => repo.recentCustomers(db, uid)],
+  ];
+  for (const [what, run] of cases) {
+    const out: number[] = [];
+    for (let i = 0; i < 45; i++) {
+      const t = performance.now();
+      await run();
+      if (i >= 5) out.push(performance.now() - t);
+    }
+    out.sort((a, b) => a - b);
+    console.log(
+      `${name}: SQL ${what.padEnd(28)} p50 ${ms(percentile(out, 50))} p95 ${ms(percentile(out, 95))}`,
+    );
+  }
+}
+
+async function signIn(url: string, email: string): Promise<Record<string, string>> {
+  const r = await fetch(`${url}/admin/login`, {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
+  return { ...HEADERS, xtoken, xsign };
+}
+
+async function run(name: string, env: Record<string, string>, dataDir: string): Promise<void> {
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),
+  });
+  const db = await (async () => {
+    if (REUSE) return openConfiguredDb(config);
+    // The first start migrates and seeds the demo; the rows go in while the server is down (PGlite has one owner).
+    await (await startServer({ port: PORT, dataDir, env })).stop();
+    const t = performance.now();
+    seedScale(env, dataDir);
+    const filled = await openConfiguredDb(config);
+    await fillRest(filled);
+    console.log(`${name}: filled in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+    return filled;
+  })();
+  const c = (
+    await db.query<{ customers: string; sites: string }>(
+      'SELECT (SELECT count(*) FROM customers)::text AS customers, (SELECT count(*) FROM sites)::text AS sites',
+    )
+  ).rows[0]!;
+  console.log(
+    `${name}: ${Number(c.customers).toLocaleString('en-US')} customers, ${Number(c.sites).toLocaleString('en-US')} sites`,
+  );
+  await sqlFigures(name, db);
+  await db.close();
+  const server = await startServer({ port: PORT, dataDir, env });
+  try {
+    for (const email of ['superadmin@example.com', 'support@example.com']) {
+      const auth = await signIn(server.url, email);
+      const out: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < CALLS + 10; i++) {
+        const started = performance.now();
+        const r = await fetch(`${server.url}/admin/dashboard`, { headers: auth });
+        if (!r.ok) throw new Error(`dashboard: ${r.status} ${await r.text()}`);
+        bytes = (await r.arrayBuffer()).byteLength;
+        if (i >= 10) out.push(performance.now() - started);
+      }
+      out.sort((a, b) => a - b);
+      console.log(
+        `${name}: GET /admin/dashboard as ${email.padEnd(24)} p50 ${ms(percentile(out, 50))} p95 ${ms(percentile(out, 95))} ` +
+          `max ${ms(out.at(-1)!)} (${(bytes / 1024).toFixed(1)} KB, ${out.length} calls; target p95 ≤ 50 ms)`,
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function benchDashboard(): Promise<void> {
+  const env = { DEMO_PASSWORD: PASSWORD };
+  if (process.env.BENCH_DASHBOARD_ENGINES !== 'postgres')
+    await run('PGlite', env, benchDir('dashboard-pglite'));
+  if (process.env.BENCH_DASHBOARD_ENGINES === 'pglite') return;
+  const base = process.env.BENCH_DASHBOARD_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = await openConfiguredDb(
+    loadConfig({ DATABASE_URL: base, DATA_DIR: freshDir('dashboard-admin') }),
+  );
+  try {
+    if (REUSE) await admin.query("SELECT 1 FROM pg_database WHERE datname = 'sac_bench_dashboard'");
+    else {
+      await admin.query('DROP DATABASE IF EXISTS sac_bench_dashboard');
+      await admin.query('CREATE DATABASE sac_bench_dashboard');
+    }
+  } catch (e) {
+    console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
+    return;
+  } finally {
+    await admin.close();
+  }
+  const url = new URL(base);
+  url.pathname = '/sac_bench_dashboard';
+  await run('PostgreSQL', { ...env, DATABASE_URL: url.toString() }, benchDir('dashboard-postgres'));
+}

@@ -1,0 +1,74 @@
+import { expect, type Page, test } from '@playwright/test';
+import { ADA } from './support/demo-sites.ts';
+import { signIn } from './support/sign-in.ts';
+
+/** Issue 18: the dashboard's cards per role, each linking to the filtered list behind it. */
+
+const EVERY_CARD = [
+  'Awaiting my decision',
+  'Live access',
+  'My requests',
+  'Customers',
+  'Sites',
+  'Staff sign-ins, last 24 hours',
+  'Recently viewed customers',
+];
+const cards = (page: Page) => page.getByRole('main').getByRole('heading', { level: 2 });
+
+async function openAda(page: Page) {
+  await page.goto(`/manage-customer/view-customer?uid=${ADA.uid}`);
+  await expect(page.getByRole('heading', { name: 'View Customer' })).toBeVisible();
+}
+
+test('a SuperAdmin sees every card, and the cards link to their filtered lists', async ({ page }) => {
+  await signIn(page, 'superadmin@example.com');
+  await expect(page.getByRole('heading', { level: 1, name: 'Super admin main page' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Recently viewed customers' })).toBeVisible();
+  await expect(cards(page)).toHaveText(EVERY_CARD);
+  await expect(page.getByRole('img', { name: /New customers per day over the last 30 days/ })).toBeVisible();
+
+  await page.getByRole('link', { name: 'All pending requests' }).click();
+  await expect(page).toHaveURL(/\/manage-superuser\/impersonation\/assigned-requests\?status=Pending$/);
+  await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('Pending');
+  await page.goBack();
+  await page.getByRole('link', { name: /^Show failed sign-ins: \d+$/ }).click();
+  await expect(page).toHaveURL(/\/manage-superuser\/audit-trail\?action=login.failed&range=24h$/);
+
+  // A customer opened shows among the recently viewed, and links back to the view.
+  await openAda(page);
+  await page.goto('/dashboard');
+  const recent = page.getByRole('region', { name: 'Recently viewed customers' });
+  await recent.getByRole('link', { name: 'Ada Lovelace' }).click();
+  await expect(page).toHaveURL(new RegExp(`/manage-customer/view-customer\\?uid=${ADA.uid}$`));
+});
+
+test('an Admin sees no decisions and no staff card', async ({ page }) => {
+  await signIn(page, 'admin@example.com');
+  await expect(page.getByRole('heading', { name: 'Recently viewed customers' })).toBeVisible();
+  await expect(cards(page)).toHaveText([
+    'Live access',
+    'My requests',
+    'Customers',
+    'Sites',
+    'Recently viewed customers',
+  ]);
+  await expect(page.getByRole('link', { name: /Revoke/ })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Open my pending requests' }).click();
+  await expect(page).toHaveURL(/\/manage-superuser\/impersonation\/assigned-requests\?status=Pending$/);
+});
+
+test('Support sees their impersonation, customer and site cards only', async ({ page }) => {
+  await signIn(page, 'support@example.com');
+  await expect(page.getByRole('heading', { name: 'Recently viewed customers' })).toBeVisible();
+  await expect(cards(page)).toHaveText([
+    'Live access',
+    'My requests',
+    'Customers',
+    'Sites',
+    'Recently viewed customers',
+  ]);
+  await expect(page.getByRole('heading', { name: 'Awaiting my decision' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Staff sign-ins, last 24 hours' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Search customers' }).first().click();
+  await expect(page).toHaveURL(/\/manage-customer\/search-customer$/);
+});
