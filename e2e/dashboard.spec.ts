@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { createStaff } from './support/api.ts';
 import { ADA } from './support/demo-sites.ts';
 import { signIn } from './support/sign-in.ts';
 
@@ -42,8 +43,13 @@ test('a SuperAdmin sees every card, and the cards link to their filtered lists',
   await expect(page).toHaveURL(new RegExp(`/manage-customer/view-customer\\?uid=${ADA.uid}$`));
 });
 
-test('an Admin sees no decisions and no staff card', async ({ page }) => {
-  await signIn(page, 'admin@example.com');
+// The demo Admin's and Support's passwords are changed by auth.spec.ts: each test has its own.
+test('an Admin sees no decisions and no staff card', async ({ page, request }) => {
+  const admin = await createStaff(request, {
+    email: `dash-admin-${Date.now()}@example.com`,
+    roles: ['Admin'],
+  });
+  await signIn(page, admin.email, admin.password);
   await expect(page.getByRole('heading', { name: 'Recently viewed customers' })).toBeVisible();
   await expect(cards(page)).toHaveText([
     'Live access',
@@ -57,8 +63,12 @@ test('an Admin sees no decisions and no staff card', async ({ page }) => {
   await expect(page).toHaveURL(/\/manage-superuser\/impersonation\/assigned-requests\?status=Pending$/);
 });
 
-test('Support sees their impersonation, customer and site cards only', async ({ page }) => {
-  await signIn(page, 'support@example.com');
+test('Support sees their impersonation, customer and site cards only', async ({ page, request }) => {
+  const support = await createStaff(request, {
+    email: `dash-support-${Date.now()}@example.com`,
+    roles: ['Support'],
+  });
+  await signIn(page, support.email, support.password);
   await expect(page.getByRole('heading', { name: 'Recently viewed customers' })).toBeVisible();
   await expect(cards(page)).toHaveText([
     'Live access',
