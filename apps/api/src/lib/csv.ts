@@ -1,2 +1,43 @@
+import { Readable } from 'node:stream';
+import { csvLine } from '@sac/contract/csv';
+
 /** The exports' CSV fields, written as the console writes the CSV of a list it holds whole. */
-export { csvLine } from '@sac/contract/csv';
+export { csvLine };
+
+/**
+ * A list's CSV file, streamed with back-pressure: the header, then every row the list's pages
+ * read (each page asked for with the previous one's cursor), cut at `limit` rows when given (the
+ * count sent ahead in x-export-rows, which a row listed twice by a change meanwhile may pass).
+ * `release` runs once the stream closes, read to its end or not.
+ */
+export function csvFile<T, C>(opts: {
+  header: readonly string[];
+  page: (cursor: C | undefined) => Promise<{ rows: readonly T[]; next: C | null | undefined }>;
+  line: (row: T) => readonly unknown[];
+  limit?: number;
+  release: () => void;
+}): Readable {
+  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+  async function* lines(): AsyncGenerator<string> {
+    yield csvLine(opts.header);
+    let written = 0;
+    let cursor: C | undefined;
+    do {
+      const p = await opts.page(cursor);
+      let out = '';
+      for (const row of p.rows) {
+        if (written === limit) break;
+        out += csvLine(opts.line(row));
+        written++;
+      }
+      if (out) yield out;
+      cursor = p.next ?? undefined;
+    } while (cursor !== undefined && written < limit);
+  }
+  const body = Readable.from(lines(), { objectMode: false });
+  body.once('close', opts.release);
+  return body;
+}
+
+/** An instant as it reads in a file name (no ':' or '.'). */
+export const fileStamp = (at: Date): string => at.toISOString().replace(/[:.]/g, '-');

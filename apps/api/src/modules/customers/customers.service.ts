@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   ACTIVITY_PAGE_SIZE,
   CUSTOMER_EXPORT_COLUMNS,
@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { csvLine } from '../../lib/csv.ts';
+import { csvFile, fileStamp } from '../../lib/csv.ts';
 import { maskConnectionString } from '../../lib/field-crypto.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeActivity } from '../activity/activity.service.ts';
@@ -182,29 +182,17 @@ export async function exportSearch(
       clientAddress: caller.clientAddress,
       details: { criterion, sort: sort ? sortParam(sort) : null, rows },
     });
-    const db = ctx.db;
-    async function* file(): AsyncGenerator<string> {
-      yield csvLine(CUSTOMER_EXPORT_COLUMNS);
-      let after: SearchPosition | undefined;
-      for (;;) {
-        const page = await searchCustomers(db, criterion, term, after, {
-          sort,
-          many,
-          pageSize: EXPORT_BATCH,
-        });
-        let out = '';
-        for (const r of page.rows) {
-          const c = summary(r);
-          out += csvLine([c.Uid, c.FullName, c.Email, c.Status, c.Role, c.CreatedDate, c.ModifiedDate]);
-        }
-        if (out) yield out;
-        if (!page.next) break;
-        after = page.next;
-      }
-    }
-    const body = Readable.from(file(), { objectMode: false });
-    body.once('close', release);
-    const stamp = exportedAt.replace(/[:.]/g, '-');
+    const body = csvFile({
+      header: CUSTOMER_EXPORT_COLUMNS,
+      page: (after: SearchPosition | undefined) =>
+        searchCustomers(ctx.db, criterion, term, after, { sort, many, pageSize: EXPORT_BATCH }),
+      line: (r) => {
+        const c = summary(r);
+        return [c.Uid, c.FullName, c.Email, c.Status, c.Role, c.CreatedDate, c.ModifiedDate];
+      },
+      release,
+    });
+    const stamp = fileStamp(new Date(exportedAt));
     return { rows, body, filename: `customers-${criterion}-${stamp}.csv` };
   } catch (e) {
     release();

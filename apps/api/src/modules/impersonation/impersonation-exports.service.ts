@@ -1,8 +1,8 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { LOGS_EXPORT_COLUMNS, REQUESTS_EXPORT_COLUMNS } from '@sac/contract/impersonation-api';
 import { sortParam } from '@sac/contract/list-sort';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import { csvLine } from '../../lib/csv.ts';
+import { csvFile, fileStamp } from '../../lib/csv.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { countLogEntries, countRequests, lastLogId, lastRequestId } from './impersonation.repo.ts';
 import { type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
@@ -31,40 +31,6 @@ const given = (q: object) =>
       .map(([k, v]) => [k, k === 'sort' ? sortParam(v as never) : v]),
   );
 
-/**
- * The lines of a file: the header, then every row the pages read, cut at `rows` (the count sent
- * ahead in x-export-rows, which a row listed twice by a change while the export runs may pass).
- */
-function fileOf<T>(
-  header: readonly string[],
-  rows: number,
-  page: (cursor: string | undefined) => Promise<{ rows: T[]; next: string | null }>,
-  line: (row: T) => readonly unknown[],
-  release: () => void,
-): Readable {
-  async function* lines(): AsyncGenerator<string> {
-    yield csvLine(header);
-    let written = 0;
-    let cursor: string | undefined;
-    do {
-      const p = await page(cursor);
-      let out = '';
-      for (const row of p.rows) {
-        if (written === rows) break;
-        out += csvLine(line(row));
-        written++;
-      }
-      if (out) yield out;
-      cursor = p.next ?? undefined;
-    } while (cursor && written < rows);
-  }
-  const body = Readable.from(lines(), { objectMode: false });
-  body.once('close', release);
-  return body;
-}
-
-const stampOf = (at: Date) => at.toISOString().replace(/[:.]/g, '-');
-
 /** GET /admin/impersonation/requests/export: the request list as CSV. */
 export async function exportRequests(
   ctx: AppContext,
@@ -92,11 +58,12 @@ export async function exportRequests(
       clientAddress: caller.clientAddress,
       details: { filters: given(q), rows },
     });
-    const body = fileOf(
-      REQUESTS_EXPORT_COLUMNS,
-      rows,
-      (cursor) => readRequestList(ctx, viewer, { ...q, cursor, upTo }, EXPORT_BATCH, false, at),
-      (r) => {
+    const body = csvFile({
+      header: REQUESTS_EXPORT_COLUMNS,
+      limit: rows,
+      page: (cursor: string | undefined) =>
+        readRequestList(ctx, viewer, { ...q, cursor, upTo }, EXPORT_BATCH, false, at),
+      line: (r) => {
         const w = toWire(r, at);
         return [
           w.Id,
@@ -111,8 +78,8 @@ export async function exportRequests(
         ];
       },
       release,
-    );
-    return { rows, body, filename: `impersonation-requests-${stampOf(at)}.csv` };
+    });
+    return { rows, body, filename: `impersonation-requests-${fileStamp(at)}.csv` };
   } catch (e) {
     release();
     throw e;
@@ -139,17 +106,17 @@ export async function exportLogs(
       clientAddress: caller.clientAddress,
       details: { filters: given(q), rows },
     });
-    const body = fileOf(
-      LOGS_EXPORT_COLUMNS,
-      rows,
-      (cursor) => readLog(ctx, { ...q, cursor, upTo }, EXPORT_BATCH, at),
-      (x) => {
+    const body = csvFile({
+      header: LOGS_EXPORT_COLUMNS,
+      limit: rows,
+      page: (cursor: string | undefined) => readLog(ctx, { ...q, cursor, upTo }, EXPORT_BATCH, at),
+      line: (x) => {
         const e = logEntryOut(x, at);
         return [e.Id, e.RequestId, e.AppName, e.Status, e.Event, e.Actor, e.LastModified];
       },
       release,
-    );
-    return { rows, body, filename: `impersonation-logs-${stampOf(at)}.csv` };
+    });
+    return { rows, body, filename: `impersonation-logs-${fileStamp(at)}.csv` };
   } catch (e) {
     release();
     throw e;
