@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { createStaff } from './support/api.ts';
 import { ADA } from './support/demo-sites.ts';
 import { signIn } from './support/sign-in.ts';
@@ -43,40 +43,28 @@ test('a SuperAdmin sees every card, and the cards link to their filtered lists',
   await expect(page).toHaveURL(new RegExp(`/manage-customer/view-customer\\?uid=${ADA.uid}$`));
 });
 
+/** The cards of staff who neither approve nor read the trail. */
+const REQUESTER_CARDS = ['Live access', 'My requests', 'Customers', 'Sites', 'Recently viewed customers'];
+
 // The demo Admin's and Support's passwords are changed by auth.spec.ts: each test has its own.
-test('an Admin sees no decisions and no staff card', async ({ page, request }) => {
-  const admin = await createStaff(request, {
-    email: `dash-admin-${Date.now()}@example.com`,
-    roles: ['Admin'],
-  });
-  await signIn(page, admin.email, admin.password);
+async function signInNew(page: Page, request: APIRequestContext, role: 'Admin' | 'Support') {
+  const email = `dash-${role.toLowerCase()}-${Date.now()}@example.com`;
+  const staff = await createStaff(request, { email, roles: [role] });
+  await signIn(page, staff.email, staff.password);
   await expect(page.getByRole('heading', { name: 'Recently viewed customers' })).toBeVisible();
-  await expect(cards(page)).toHaveText([
-    'Live access',
-    'My requests',
-    'Customers',
-    'Sites',
-    'Recently viewed customers',
-  ]);
+}
+
+test('an Admin sees no decisions and no staff card', async ({ page, request }) => {
+  await signInNew(page, request, 'Admin');
+  await expect(cards(page)).toHaveText(REQUESTER_CARDS);
   await expect(page.getByRole('link', { name: /Revoke/ })).toHaveCount(0);
   await page.getByRole('link', { name: 'Open my pending requests' }).click();
   await expect(page).toHaveURL(/\/manage-superuser\/impersonation\/assigned-requests\?status=Pending$/);
 });
 
 test('Support sees their impersonation, customer and site cards only', async ({ page, request }) => {
-  const support = await createStaff(request, {
-    email: `dash-support-${Date.now()}@example.com`,
-    roles: ['Support'],
-  });
-  await signIn(page, support.email, support.password);
-  await expect(page.getByRole('heading', { name: 'Recently viewed customers' })).toBeVisible();
-  await expect(cards(page)).toHaveText([
-    'Live access',
-    'My requests',
-    'Customers',
-    'Sites',
-    'Recently viewed customers',
-  ]);
+  await signInNew(page, request, 'Support');
+  await expect(cards(page)).toHaveText(REQUESTER_CARDS);
   await expect(page.getByRole('heading', { name: 'Awaiting my decision' })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Staff sign-ins, last 24 hours' })).toHaveCount(0);
   await page.getByRole('link', { name: 'Search customers' }).first().click();
