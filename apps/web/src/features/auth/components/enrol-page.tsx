@@ -9,7 +9,7 @@ import { useEnrolTotpAtSignIn, useFinishEnrolAtSignIn } from '../api/auth-api.ts
 import { AuthFrame } from './auth-frame.tsx';
 import { StepGone, secondStepOf } from './second-step-page.tsx';
 import { useSignInMessages } from './sign-in-messages.ts';
-import { RecoveryCodes, TotpSetup } from './totp-setup.tsx';
+import { OneTimeCodeField, RecoveryCodes, TotpSetup } from './totp-setup.tsx';
 
 type Pair = {
   xtoken: string;
@@ -99,16 +99,12 @@ export default function EnrolPage() {
         {totp.data ? (
           <form onSubmit={confirmCode} noValidate aria-labelledby="enrol-totp">
             <TotpSetup otpauthUrl={totp.data.OtpauthUrl} secret={totp.data.Secret} />
-            <FormField
+            <OneTimeCodeField
               id="enrol-totp-code"
-              name="code"
               label={t('confirmCode')}
               value={code}
               error={codeError}
-              maxLength={6}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              onValueChange={(v) => setCode(v.replace(/\D/g, ''))}
+              onChange={setCode}
             />
             <button type="submit" className="button button-block" aria-busy={finish.isPending}>
               {t('confirm')}

@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { FormField } from '../../../components/form-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { clearToasts } from '../../../lib/toast-store.ts';
 import { type SecondStep, useSecondStep } from '../api/auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
 import { useSignInMessages } from './sign-in-messages.ts';
+import { OneTimeCodeField } from './totp-setup.tsx';
 
 /** The second step, as the sign-in screen hands it over (in memory only: a reload starts again). */
 export function secondStepOf(state: unknown, kind: 'verify' | 'enrol'): SecondStep | undefined {
@@ -81,17 +81,13 @@ export default function SecondStepPage() {
       {hasTotp || step.Methods.includes('recovery') ? (
         <form onSubmit={onSubmit} noValidate aria-labelledby="auth-heading">
           {hasPasskey ? <p className="auth-divider">{t('orCode')}</p> : null}
-          <FormField
+          <OneTimeCodeField
             id={fieldId}
-            name="code"
             label={recovery ? t('recoveryCode') : t('totpCode')}
             value={code}
             error={error}
-            maxLength={recovery ? 14 : 6}
-            inputMode={recovery ? 'text' : 'numeric'}
-            autoComplete="one-time-code"
-            spellCheck={false}
-            onValueChange={(v) => setCode(recovery ? v : v.replace(/\D/g, ''))}
+            recovery={recovery}
+            onChange={setCode}
           />
           <button type="submit" className="button button-block" aria-busy={verify.isPending}>
             {verify.isPending ? t('verifying') : t('verify')}

@@ -17,7 +17,7 @@ import {
   useRenewRecoveryCodes,
   useStartTotp,
 } from '../api/auth-api.ts';
-import { RecoveryCodes, TotpSetup } from './totp-setup.tsx';
+import { OneTimeCodeField, RecoveryCodes, TotpSetup } from './totp-setup.tsx';
 
 /** The current password, asked before a factor is added or removed; one field for the page. */
 function PasswordField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
@@ -243,15 +243,11 @@ export default function SecurityPage() {
           }}
         >
           <TotpSetup otpauthUrl={startTotp.data.OtpauthUrl} secret={startTotp.data.Secret} />
-          <FormField
+          <OneTimeCodeField
             id="totp-confirm-code"
-            name="code"
             label={ta('confirmCode')}
             value={code}
-            maxLength={6}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            onValueChange={(v) => setCode(v.replace(/\D/g, ''))}
+            onChange={setCode}
           />
           <button type="submit" className="button button-primary" aria-busy={confirmTotp.isPending}>
             {ta('confirm')}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FormField } from '../../../components/form-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 
@@ -99,5 +100,40 @@ export function RecoveryCodes({
         {doneLabel}
       </button>
     </section>
+  );
+}
+
+/**
+ * The field for an authenticator app's six digits (anything else typed is dropped), or with
+ * `recovery` for a recovery code as written.
+ */
+export function OneTimeCodeField({
+  id,
+  label,
+  value,
+  error,
+  recovery = false,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  error?: string;
+  recovery?: boolean;
+  onChange: (code: string) => void;
+}) {
+  return (
+    <FormField
+      id={id}
+      name="code"
+      label={label}
+      value={value}
+      error={error}
+      maxLength={recovery ? 14 : 6}
+      inputMode={recovery ? 'text' : 'numeric'}
+      autoComplete="one-time-code"
+      spellCheck={false}
+      onValueChange={(v) => onChange(recovery ? v : v.replace(/\D/g, ''))}
+    />
   );
 }
