@@ -47,6 +47,21 @@ test('the theme follows the system, and the user menu chooses system, light or d
   await expect(html).toHaveAttribute('data-theme', 'dark');
 });
 
+test("before any script runs, the page is painted in the system's scheme", async ({ page }) => {
+  // The console's scripts never arrive: what shows is the stylesheet's own choice.
+  await page.route('**/*.js', (route) => route.abort());
+  const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  for (const [scheme, colour] of [
+    ['dark', 'rgb(14, 19, 30)'],
+    ['light', 'rgb(244, 246, 250)'],
+  ] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto('/login');
+    await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
+    expect(await background()).toBe(colour);
+  }
+});
+
 test.describe('times', () => {
   test.use({ timezoneId: 'Europe/Paris' });
 
