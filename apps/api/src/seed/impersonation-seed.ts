@@ -315,13 +315,31 @@ const REQUESTS: DemoRequest[] = [
   },
 ];
 
-/** Custom domains: verified, pending and never checked, pending with a failed check. */
-const DOMAINS: Array<{ site: number; host: string; ago: number; check?: { ago: number; ok: boolean } }> = [
-  { site: 5, host: 'login', ago: 40 * DAY, check: { ago: 40 * DAY - HOUR, ok: true } },
-  { site: 6, host: 'id', ago: 12 * DAY, check: { ago: 12 * DAY - 2 * HOUR, ok: true } },
-  { site: 7, host: 'accounts', ago: 3 * HOUR },
-  { site: 8, host: 'auth', ago: 2 * DAY, check: { ago: 20 * MINUTE, ok: false } },
-  { site: 9, host: 'sso', ago: 5 * DAY, check: { ago: 2 * HOUR, ok: false } },
+/**
+ * Custom domains: verified, pending and never checked, pending with a failed check, and verified
+ * but failing its daily re-check since this morning (the records were changed).
+ */
+const DOMAINS: Array<{
+  site: number;
+  host: string;
+  ago: number;
+  checks: Array<{ ago: number; ok: boolean }>;
+}> = [
+  { site: 5, host: 'login', ago: 40 * DAY, checks: [{ ago: 40 * DAY - HOUR, ok: true }] },
+  { site: 6, host: 'id', ago: 12 * DAY, checks: [{ ago: 12 * DAY - 2 * HOUR, ok: true }] },
+  { site: 7, host: 'accounts', ago: 3 * HOUR, checks: [] },
+  { site: 8, host: 'auth', ago: 2 * DAY, checks: [{ ago: 20 * MINUTE, ok: false }] },
+  { site: 9, host: 'sso', ago: 5 * DAY, checks: [{ ago: 2 * HOUR, ok: false }] },
+  {
+    site: 10,
+    host: 'www',
+    ago: 90 * DAY,
+    checks: [
+      { ago: 90 * DAY - HOUR, ok: true },
+      { ago: 26 * HOUR, ok: true },
+      { ago: 3 * HOUR, ok: false },
+    ],
+  },
 ];
 
 /** What each demo staff member opened last, newest first. */
@@ -512,13 +530,13 @@ export async function seedDemoImpersonation(
     const domain = `${d.host}.${site.app_name.replace(/-/g, '')}.example`;
     clock.set(new Date(opts.at.getTime() - d.ago));
     await createDomain(ctx, caller(AD), staff.get(AD)!, site.owner_uid, Number(site.app_id), domain);
-    if (d.check) {
-      clock.set(new Date(opts.at.getTime() - d.check.ago));
+    for (const check of d.checks) {
+      clock.set(new Date(opts.at.getTime() - check.ago));
       // What the periodic check found (a first start looks nothing up: these names do not resolve).
       await recordCheck(
         tx,
         domain,
-        d.check.ok
+        check.ok
           ? { ok: true, result: 'The CNAME and the TXT verification token are in place.' }
           : {
               ok: false,

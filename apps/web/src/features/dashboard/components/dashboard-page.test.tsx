@@ -50,7 +50,7 @@ const platform = {
       Items: [{ AppId: 42, AppName: 'acme-shop', OwnerUid: 'c-1', TrialEndsAt: inAnHour() }],
     },
   },
-  CustomDomains: { PendingVerification: 3 },
+  CustomDomains: { PendingVerification: 3, FailingRechecks: 1 },
   RecentCustomers: [
     { Uid: 'c-9', Name: 'Grace Hopper', Email: 'grace@customer.example', ViewedAt: new Date().toISOString() },
   ],
