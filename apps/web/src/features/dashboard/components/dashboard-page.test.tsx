@@ -153,6 +153,12 @@ describe('the dashboard', () => {
     expect(within(sites).getByText('Not set yet')).toBeTruthy();
     expect(within(sites).getByText('12')).toBeTruthy();
     expect(within(sites).getByText('3')).toBeTruthy();
+    expect(href('Show custom domains pending verification: 3')).toBe(
+      '/manage-customer/custom-domains?status=pending',
+    );
+    expect(href('Show custom domains failing re-checks: 1')).toBe(
+      '/manage-customer/custom-domains?status=failing',
+    );
     expect(href('acme-shop')).toBe('/manage-customer/site-configuration?uid=c-1&appId=42');
     expect(href('Grace Hopper')).toBe('/manage-customer/view-customer?uid=c-9');
     expect(screen.getAllByRole('link', { name: 'Search customers' })[0]!.getAttribute('href')).toBe(
