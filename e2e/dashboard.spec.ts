@@ -40,7 +40,7 @@ test('a SuperAdmin sees every card, and the cards link to their filtered lists',
   await expect(page).toHaveURL(/\/manage-customer\/custom-domains\?status=failing$/);
   await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('failing');
   const failing = page.getByRole('table', { name: 'Custom domains of every site' });
-  await expect(failing.getByText(/^Failing since/).first()).toBeVisible();
+  await expect(failing.getByText('Failing re-check').first()).toBeVisible();
   await page.goBack();
 
   // A customer opened shows among the recently viewed, and links back to the view.

@@ -48,7 +48,7 @@ describe("every site's custom domains", () => {
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
     ).toEqual(['Domain', 'Site', 'Status', 'Last check']);
-    expect(within(table).getByText(/Failing since/)).toBeTruthy();
+    expect(within(table).getByText('Failing re-check')).toBeTruthy();
     expect(within(table).getByText(/No CNAME record/)).toBeTruthy();
     expect(
       screen

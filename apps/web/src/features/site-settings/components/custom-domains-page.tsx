@@ -64,9 +64,12 @@ export default function CustomDomainsPage() {
         header: t('colStatus'),
         cell: (d) =>
           d.FailingSince ? (
-            <span className="status-badge status-rejected">
-              {t('domainFailing')} <Timestamp value={d.FailingSince} />
-            </span>
+            <>
+              <span className="status-badge status-rejected">{t('domainFailing')}</span>
+              <span className="muted domain-check">
+                {t('failingSince')} <Timestamp value={d.FailingSince} />
+              </span>
+            </>
           ) : (
             <span
               className={`status-badge ${d.Status === 'Verified' ? 'status-approved' : 'status-pending'}`}
@@ -80,12 +83,12 @@ export default function CustomDomainsPage() {
         header: t('colLastCheck'),
         cell: (d) =>
           d.LastCheckedAt ? (
-            <span>
+            <>
               <Timestamp value={d.LastCheckedAt} />
               {d.LastCheckResult && (d.FailingSince || d.Status !== 'Verified') ? (
-                <span className="muted dashboard-meta"> {d.LastCheckResult}</span>
+                <span className="muted domain-check">{d.LastCheckResult}</span>
               ) : null}
-            </span>
+            </>
           ) : (
             <span className="muted">{t('neverChecked')}</span>
           ),
