@@ -27,6 +27,11 @@ test('a SuperAdmin sees every card, and the cards link to their filtered lists',
   await expect(page.getByRole('heading', { name: 'Recently viewed customers' })).toBeVisible();
   await expect(cards(page)).toHaveText(EVERY_CARD);
   await expect(page.getByRole('img', { name: /New customers per day over the last 30 days/ })).toBeVisible();
+  // The demo data fills the cards whatever earlier specs added: requests awaiting a decision, and
+  // live grants to revoke (the seed test checks which ones).
+  const awaiting = page.getByRole('region', { name: 'Awaiting my decision' });
+  await expect(awaiting.getByRole('link', { name: /^Request \d+, / }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Revoke request \d+/ }).first()).toBeVisible();
 
   await page.getByRole('link', { name: 'All pending requests' }).click();
   await expect(page).toHaveURL(/\/manage-superuser\/impersonation\/assigned-requests\?status=Pending$/);
