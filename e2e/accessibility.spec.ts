@@ -122,6 +122,14 @@ test('the shell, dashboard, account, notifications, offline overlay and an unkno
 }) => {
   await signIn(page, 'superadmin@example.com');
   await audit(page, 'dashboard');
+  // Every site's custom domains (the dashboard's domains figures link here), with the demo data's failing one.
+  await page.goto('/manage-customer/custom-domains?status=failing');
+  await expect(
+    page.getByRole('table', { name: 'Custom domains of every site' }).getByRole('row'),
+  ).not.toHaveCount(1);
+  await audit(page, 'custom domains of every site, failing');
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Super admin main page' })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
   await nav.getByRole('button', { name: 'Manage Superuser' }).click();
   await expect(nav.getByRole('link', { name: 'Create Superuser' })).toBeVisible();

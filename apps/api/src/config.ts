@@ -76,6 +76,8 @@ export interface Config {
   dnsServers: string[];
   /** How often pending custom domains are checked again, in ms (0: never). */
   domainRecheckMs: number;
+  /** How long a verified custom domain goes before the re-check looks it up again, in ms (0: never). */
+  domainVerifiedRecheckMs: number;
   /** Base64 of 32 bytes; generated into dataDir when unset. */
   fieldEncryptionKey: string | undefined;
   logLevel: string;
@@ -240,6 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hubDomain: env.HUB_DOMAIN ?? 'hub.sac-platform.example',
     dnsServers: list(env.DNS_SERVERS),
     domainRecheckMs: minutesOrZero('DOMAIN_RECHECK_MINUTES', env.DOMAIN_RECHECK_MINUTES, 10),
+    domainVerifiedRecheckMs:
+      minutesOrZero('DOMAIN_VERIFIED_RECHECK_HOURS', env.DOMAIN_VERIFIED_RECHECK_HOURS, 24) * 60,
     logLevel: env.LOG_LEVEL ?? 'info',
     searchWarmUpMs: nonNegative('SEARCH_WARM_UP_MS', env.SEARCH_WARM_UP_MS, 400),
     helperThreadNice: niceValue(env.HELPER_THREAD_NICE),

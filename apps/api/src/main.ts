@@ -28,7 +28,7 @@ const migratedTo =
 // production database never gets demo staff.
 const seed = async () =>
   config.demoData
-    ? seedDemoData(db, { dataDir: config.dataDir, demoPassword: config.demoPassword })
+    ? seedDemoData(db, { dataDir: config.dataDir, demoPassword: config.demoPassword, config })
     : undefined;
 // Two instances starting at once on an empty PostgreSQL database both try to create the demo
 // staff; the loser's transaction fails on a unique key and it finds them there on a second look.

@@ -653,6 +653,8 @@ const MATRIX: Record<EndpointId, Row> = {
   ),
   hubDomain: settingsRead(async () => ({}), 403),
   customDomainList: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  // Every site's domains: not a site's, so no impersonation session reads it.
+  customDomainsAll: settingsRead(async () => ({ query: { status: 'pending' } }), 403),
   customDomainCreate: settingsWrite(async (f) => ({
     query: siteOf(f),
     payload: { domain: `d${randomUUID().slice(0, 8)}.matrix.example` },

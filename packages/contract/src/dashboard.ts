@@ -86,8 +86,13 @@ export const dashboardResponse = z.object({
       }),
     })
     .optional(),
-  /** site-settings.read. */
-  CustomDomains: z.object({ PendingVerification: z.number().int() }).optional(),
+  /**
+   * site-settings.read: domains awaiting verification, and verified ones whose latest periodic
+   * re-check failed (the DNS records no longer point here).
+   */
+  CustomDomains: z
+    .object({ PendingVerification: z.number().int(), FailingRechecks: z.number().int() })
+    .optional(),
   /** audit.read: the activity log's login.failed and login.lockout of the last 24 hours. */
   StaffSignIns: z.object({ Failures: z.number().int(), Lockouts: z.number().int() }).optional(),
   /** SuperAdmins (who may reset factors): staff members with no confirmed authenticator app or passkey. */

@@ -406,6 +406,12 @@ export const ENDPOINT_ROUTES = {
     access: 'site-settings.read',
     impersonation: 'ViewData',
   },
+  customDomainsAll: {
+    id: 'customDomainsAll',
+    method: 'GET',
+    path: '/admin/customdomains',
+    access: 'site-settings.read',
+  },
   customDomainCreate: {
     id: 'customDomainCreate',
     method: 'POST',

@@ -134,6 +134,8 @@ import {
   appSettingsResponse,
   createCustomObjectBody,
   customDomainResponse,
+  customDomainsAllQuery,
+  customDomainsAllResponse,
   customDomainsResponse,
   customObjectResponse,
   customObjectsResponse,
@@ -811,6 +813,13 @@ const DETAILS = {
     tag: 'Site settings',
     query: siteQuery,
     responses: { 200: customDomainsResponse, ...errors(400, 401, 403, 404) },
+  },
+  customDomainsAll: {
+    summary:
+      'Custom domains of every site by name, 50 a page (limit up to 200), filtered by status: pending (awaiting verification), failing (verified, but the latest periodic re-check failed) or verified (and passing); pass NextCursor as cursor for the next page.',
+    tag: 'Site settings',
+    query: customDomainsAllQuery,
+    responses: { 200: customDomainsAllResponse, ...errors(400, 401, 403) },
   },
   customDomainCreate: {
     summary:

@@ -133,6 +133,50 @@ export const customDomainsResponse = z.object({ Data: z.array(customDomain) });
 export const customDomainResponse = z.object({ Data: customDomain, Message: z.string() });
 export const hubDomainResponse = z.object({ Data: z.object({ HubDomain: z.string() }) });
 
+/** The cross-site list of custom domains (GET /admin/customdomains): what it may be filtered to. */
+export const DOMAIN_LIST_FILTERS = ['pending', 'failing', 'verified'] as const;
+export type DomainListFilter = (typeof DOMAIN_LIST_FILTERS)[number];
+export const DOMAIN_LIST_PAGE_SIZE = 50;
+const DOMAIN_LIST_PAGE_MAX = 200;
+const DOMAIN_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${DOMAIN_LIST_PAGE_MAX}.`;
+const DOMAIN_CURSOR_MESSAGE = 'cursor is not a cursor of this list.';
+export const customDomainsAllQuery = z.object({
+  /** pending: awaiting verification; failing: verified, but the latest re-check failed; verified: and passing. */
+  status: z.enum(DOMAIN_LIST_FILTERS, { error: 'status must be pending, failing or verified.' }).optional(),
+  /** NextCursor of the previous page, as answered. */
+  cursor: z
+    .string()
+    .max(400, DOMAIN_CURSOR_MESSAGE)
+    .regex(/^[A-Za-z0-9_-]+$/, DOMAIN_CURSOR_MESSAGE)
+    .optional(),
+  limit: z.coerce
+    .number({ error: DOMAIN_LIMIT_MESSAGE })
+    .int(DOMAIN_LIMIT_MESSAGE)
+    .min(1, DOMAIN_LIMIT_MESSAGE)
+    .max(DOMAIN_LIST_PAGE_MAX, DOMAIN_LIMIT_MESSAGE)
+    .optional(),
+});
+export const customDomainsAllResponse = z.object({
+  Data: z.array(
+    z.object({
+      Domain: z.string(),
+      AppId: z.number().int(),
+      AppName: z.string(),
+      /** The site owner's uid: the site's configuration is reached through it. */
+      OwnerUid: z.string(),
+      Status: z.enum(DOMAIN_STATUSES),
+      CreatedAt: z.string(),
+      LastCheckedAt: z.string().nullable(),
+      LastCheckResult: z.string().nullable(),
+      VerifiedAt: z.string().nullable(),
+      /** A verified domain whose latest re-check failed: since when; null otherwise. */
+      FailingSince: z.string().nullable(),
+    }),
+  ),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  NextCursor: z.string().nullable(),
+});
+
 /** The TXT record's name for a domain: a label under the domain the customer controls. */
 export const verificationRecordName = (domain: string): string => `_sac-verification.${domain}`;
 

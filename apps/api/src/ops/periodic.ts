@@ -1,18 +1,19 @@
 import type { AppContext } from '../app-context.ts';
 import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
-import { recheckPendingDomains } from '../modules/site-settings/custom-domains.service.ts';
+import { recheckDomains } from '../modules/site-settings/custom-domains.service.ts';
 import { sendExpiryNotices } from './expiry-notices.ts';
 import type { PeriodicJob } from './jobs.ts';
 
 /** The API's periodic work, each at its configured interval (0 leaves it out). */
 export function periodicJobs(ctx: AppContext): PeriodicJob[] {
   const jobs: PeriodicJob[] = [];
-  // Pending custom domains are looked up again now and then, so a customer's DNS change shows.
+  // Custom domains are looked up again now and then: a customer's DNS change shows, and so do
+  // verified domains whose records broke later (DOMAIN_VERIFIED_RECHECK_HOURS).
   if (ctx.config.domainRecheckMs > 0) {
     jobs.push({
       name: 'domain-recheck',
       everyMs: ctx.config.domainRecheckMs,
-      run: () => recheckPendingDomains(ctx),
+      run: () => recheckDomains(ctx),
     });
   }
   if (ctx.config.expiryNoticeMs > 0) {

@@ -593,6 +593,14 @@ function buildDemoCustomers(
     }
   }
 
+  // Trials ending within the week whatever the draw: the dashboard's card always has some (set
+  // after the draw, so every other value stays as it was).
+  const running = sites.filter((s) => s.planStatus === 'Trial' && s.trialEndsAt && s.trialEndsAt > at);
+  for (const [k, days] of [1.5, 4].entries()) {
+    const s = running[k];
+    if (s) s.trialEndsAt = new Date(at.getTime() + Math.floor(days * DAY));
+  }
+
   // Shared sites: customers holding a customer role on someone else's site.
   const members: DemoMember[] = [
     {

@@ -7,7 +7,7 @@ const config = loadConfig();
 const db = await openConfiguredDb(config);
 try {
   await migrate(db);
-  const demo = await seedDemoData(db, { dataDir: config.dataDir, demoPassword: config.demoPassword });
+  const demo = await seedDemoData(db, { dataDir: config.dataDir, demoPassword: config.demoPassword, config });
   console.log(demo ? `Demo sign-ins: ${demo.emails.join(', ')} / ${demo.password}` : 'Nothing seeded.');
 } finally {
   await db.close();

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freshDb } from '../../test/harness.ts';
+import { createTestApp, freshDb } from '../../test/harness.ts';
 import { verifyPassword } from '../lib/password-hash.ts';
 import { hashSecret } from '../lib/secrets.ts';
 import { approverStanding } from '../modules/auth/approver-cool-down.ts';
+import { recheckDomains } from '../modules/site-settings/custom-domains.service.ts';
 import { DEMO_COUNTS } from './customer-seed.ts';
 import { DEMO_STAFF, seedDemoData } from './seed.ts';
 
@@ -64,6 +65,137 @@ describe('demo data (first start)', () => {
     } finally {
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('fills every list: requests in every state with their logs, for each demo staff member, domains, trials, recent customers', async () => {
+    const t = await createTestApp();
+    try {
+      const seededAt = t.clock.now();
+      await seedDemoData(t.db, {
+        dataDir: t.config.dataDir,
+        demoPassword: 'Demo#Pass1',
+        now: seededAt,
+        config: t.config,
+      });
+      // The made-up past sends no mail: no customer is told of a history that did not happen.
+      const outbox = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM mail_outbox');
+      expect(outbox.rows[0]!.n).toBe(0);
+
+      // An hour after the first start, as a newcomer signs in.
+      t.clock.advance(3_600_000);
+      const as = async (email: string) => {
+        const session = await t.login(email, 'Demo#Pass1');
+        const get = async <T>(url: string): Promise<T> => {
+          const r = await t.call({ method: 'GET', url, session });
+          expect(r.statusCode, url).toBe(200);
+          return r.json() as T;
+        };
+        return get;
+      };
+      interface Wire {
+        Id: number;
+        Initiator: string;
+        Consent: string;
+        IsCustomerRequest: boolean;
+        Version: number;
+        Action: { Status: string; ExpiresAt: string | null };
+      }
+      interface Dash {
+        Impersonation: {
+          AwaitingMyDecision?: { Count: number; Items: Array<{ Consent: boolean; AssignedToMe: boolean }> };
+          MineAwaitingOthers: { Count: number };
+          LiveGrants: {
+            Count: number;
+            Items: Array<{ Holder: string; CanRevoke: boolean; ExpiresAt: string }>;
+          };
+        };
+        Sites?: { TrialsEndingSoon: { Count: number } };
+        CustomDomains?: { PendingVerification: number; FailingRechecks: number };
+        RecentCustomers?: unknown[];
+      }
+
+      const sa = await as('superadmin@example.com');
+      const all = (await sa<{ Data: Wire[] }>('/admin/impersonation/requests?limit=200')).Data;
+      const statusOf = (w: Wire) =>
+        w.Action.Status === 'Pending' ? `Pending/${w.Consent}` : w.Action.Status;
+      expect(new Set(all.map(statusOf))).toEqual(
+        new Set(['Pending/pending', 'Pending/granted', 'Approved', 'Expired', 'Rejected', 'Revoked']),
+      );
+      expect(all.filter((w) => w.IsCustomerRequest)).toHaveLength(1);
+      // Every demo staff member asked for some; each change raised the version.
+      expect(new Set(all.map((w) => w.Initiator))).toEqual(
+        new Set([...DEMO_STAFF.map((s) => s.email), 'charles.babbage@difference.example']),
+      );
+      for (const w of all)
+        if (w.Action.Status !== 'Pending' || (w.Consent === 'granted' && !w.IsCustomerRequest))
+          expect(w.Version, `version of ${w.Id}`).toBeGreaterThan(1);
+      // A live grant outlives the first hour.
+      const live = all.filter((w) => w.Action.Status === 'Approved');
+      expect(live.length).toBeGreaterThanOrEqual(2);
+      for (const w of live) expect(Date.parse(w.Action.ExpiresAt!)).toBeGreaterThan(t.clock.now().getTime());
+
+      // Each request has its steps in the log, and a deleted request's deletion is there too.
+      const log = (
+        await sa<{ Data: Array<{ RequestId: number; Event: string; Status: string }> }>(
+          '/admin/impersonation/logs?limit=200',
+        )
+      ).Data;
+      for (const w of all)
+        expect(
+          log.some((e) => e.RequestId === w.Id),
+          `log of ${w.Id}`,
+        ).toBe(true);
+      expect(new Set(log.map((e) => e.Event))).toEqual(
+        new Set([
+          'request',
+          'customer-request',
+          'edit',
+          'consent-granted',
+          'consent-denied',
+          'approve',
+          'reject',
+          'revoke',
+          'delete',
+        ]),
+      );
+      const deleted = log.find((e) => e.Event === 'delete')!;
+      expect(all.some((w) => w.Id === deleted.RequestId)).toBe(false);
+
+      // The dashboard of each: the SuperAdmin has requests awaiting them, with and without consent.
+      const saDash = await sa<Dash>('/admin/dashboard');
+      const awaiting = saDash.Impersonation.AwaitingMyDecision!;
+      expect(awaiting.Count).toBeGreaterThanOrEqual(4);
+      expect(new Set(awaiting.Items.map((i) => i.Consent))).toEqual(new Set([true, false]));
+      expect(awaiting.Items.every((i) => i.AssignedToMe)).toBe(true);
+      expect(saDash.Impersonation.MineAwaitingOthers.Count).toBeGreaterThanOrEqual(1);
+      expect(saDash.Impersonation.LiveGrants.Items.some((g) => g.CanRevoke)).toBe(true);
+      expect(saDash.Sites!.TrialsEndingSoon.Count).toBeGreaterThanOrEqual(1);
+      expect(saDash.CustomDomains!.PendingVerification).toBeGreaterThanOrEqual(1);
+      for (const email of ['admin@example.com', 'support@example.com']) {
+        const d = await (await as(email))<Dash>('/admin/dashboard');
+        expect(d.Impersonation.MineAwaitingOthers.Count, email).toBeGreaterThanOrEqual(1);
+        expect(d.Impersonation.LiveGrants.Count, email).toBeGreaterThanOrEqual(1);
+        expect(d.Impersonation.LiveGrants.Items.every((g) => g.Holder === email)).toBe(true);
+        expect(d.RecentCustomers!.length, email).toBeGreaterThan(0);
+      }
+      expect(saDash.RecentCustomers!.length).toBeGreaterThan(0);
+
+      // Domains in every state the cross-site list filters by, and the dashboard counts the troubled
+      // ones; the first start's re-check (these names do not resolve) leaves the verified ones alone.
+      await recheckDomains(t.ctx);
+      for (const status of ['pending', 'failing', 'verified'])
+        expect(
+          (await sa<{ Data: unknown[] }>(`/admin/customdomains?status=${status}`)).Data.length,
+          status,
+        ).toBeGreaterThan(0);
+      expect(saDash.CustomDomains!.FailingRechecks).toBeGreaterThanOrEqual(1);
+      const checked = await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM custom_domains WHERE status = 'Pending Verification' AND last_check_result IS NOT NULL`,
+      );
+      expect(checked.rows[0]!.n).toBeGreaterThan(0);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROLE_ADMIN, ROLE_SUPER_ADMIN, ROLE_SUPPORT } from '@sac/contract/permissions';
 import { generatePassword, isStrongPassword } from '@sac/contract/validation';
+import { type Config, loadConfig } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { fieldCrypto, loadFieldKey } from '../lib/field-crypto.ts';
 import { hashPassword } from '../lib/password-hash.ts';
 import { insertStaff } from '../modules/auth/staff.repo.ts';
 import { type DemoSiteCredentials, seedDemoCustomers } from './customer-seed.ts';
+import { seedDemoImpersonation } from './impersonation-seed.ts';
 
 export const DEMO_STAFF = [
   { email: 'superadmin@example.com', name: 'Sam Super', roles: [ROLE_SUPER_ADMIN] },
@@ -31,13 +33,15 @@ export interface DemoSignIn {
 }
 
 /**
- * Creates the demo staff on the first start of an empty database. Their password is
+ * Creates the demo staff, customers, sites, impersonation requests and custom domains on the first
+ * start of an empty database. Their password is
  * DEMO_PASSWORD, else generated; it is kept (readable only by this user) in the data directory
  * so later starts can print it again. Returns the sign-ins, or undefined if they are unknown.
  */
 export async function seedDemoData(
   db: Db,
-  opts: { dataDir: string; demoPassword?: string; now?: Date },
+  /** `config`: the settings the API's services read (console links, cool-down); the environment's by default. */
+  opts: { dataDir: string; demoPassword?: string; now?: Date; config?: Config },
 ): Promise<DemoSignIn | undefined> {
   const file = path.join(opts.dataDir, 'demo-sign-in.json');
   const seeded = await db.query("SELECT value FROM app_meta WHERE key = 'demo_seeded'");
@@ -74,6 +78,13 @@ export async function seedDemoData(
           });
         }
       },
+    });
+    // Requests in every state, custom domains and recently viewed customers, through the API's services.
+    await seedDemoImpersonation(tx, {
+      at,
+      config: opts.config ?? loadConfig(),
+      kind: db.kind,
+      credentials: out.credentials,
     });
     await tx.query("INSERT INTO app_meta (key, value) VALUES ('demo_seeded', $1)", [at.toISOString()]);
     return out;

@@ -20,6 +20,11 @@ export const paths = {
   editSite: (uid: string, appId: number) => `/manage-customer/edit-site${toQueryString({ uid, appId })}`,
   siteConfiguration: (uid: string, appId: number) =>
     `/manage-customer/site-configuration${toQueryString({ uid, appId })}`,
+  /** Every site's custom domains, filtered by status (pending, failing, verified) or all. */
+  customDomains: (status?: string) => `/manage-customer/custom-domains${toQueryString({ status })}`,
+  /** A site's configuration opened at one section (custom-domains, …). */
+  siteConfigurationSection: (uid: string, appId: number, section: string) =>
+    `/manage-customer/site-configuration${toQueryString({ uid, appId, section })}`,
   impersonate: (uid: string, appId: number) => `/manage-customer/impersonate${toQueryString({ uid, appId })}`,
   /** The site seen through the tab's impersonation session. */
   impersonatedSite: (uid: string, appId: number) => `/impersonation/site${toQueryString({ uid, appId })}`,

@@ -175,11 +175,13 @@ export async function trialsEnding(
   return { count: count.rows[0]?.n ?? 0, items: items.rows.map((t) => ({ ...t, app_id: Number(t.app_id) })) };
 }
 
-export async function pendingDomains(db: Queryable): Promise<number> {
-  const r = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM custom_domains WHERE status = 'Pending Verification'`,
+/** Pending and failing custom domains: each count walks its partial index (0008, 0045). */
+export async function domainTrouble(db: Queryable): Promise<{ pending: number; failing: number }> {
+  const r = await db.query<{ pending: number; failing: number }>(
+    `SELECT (SELECT count(*) FROM custom_domains WHERE status = 'Pending Verification')::int AS pending,
+            (SELECT count(*) FROM custom_domains WHERE failing_since IS NOT NULL)::int AS failing`,
   );
-  return r.rows[0]?.n ?? 0;
+  return { pending: r.rows[0]?.pending ?? 0, failing: r.rows[0]?.failing ?? 0 };
 }
 
 /** login.failed and login.lockout since `since` (the activity log's action index). */

@@ -104,7 +104,10 @@ export async function dashboard(ctx: AppContext, viewer: StaffSession): Promise<
     }
   }
 
-  if (can('site-settings.read')) out.CustomDomains = { PendingVerification: await repo.pendingDomains(db) };
+  if (can('site-settings.read')) {
+    const d = await repo.domainTrouble(db);
+    out.CustomDomains = { PendingVerification: d.pending, FailingRechecks: d.failing };
+  }
   if (can('audit.read')) {
     const t = await repo.signInTrouble(db, new Date(now.getTime() - DAY_MS));
     out.StaffSignIns = { Failures: t.failures, Lockouts: t.lockouts };

@@ -1,13 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { SETTINGS_MESSAGES as M, verificationRecordName } from '@sac/contract/site-settings';
+import {
+  DOMAIN_LIST_PAGE_SIZE,
+  DOMAIN_PATTERN,
+  type DomainListFilter,
+  SETTINGS_MESSAGES as M,
+  verificationRecordName,
+} from '@sac/contract/site-settings';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
+import { decodeCursor, encodeCursor } from '../../lib/keyset-cursor.ts';
 import { writeCustomerActivity } from '../activity/activity.service.ts';
 import { ownedSite } from '../customers/sites.service.ts';
 import * as repo from './custom-domains.repo.ts';
 import { checkDomain } from './domain-check.ts';
+
+/** A cursor of the cross-site list: a domain as stored (the pattern domains are saved by). */
+const DOMAIN_KEY = { test: (part: string) => DOMAIN_PATTERN.test(part) };
 
 const cnameTarget = (ctx: AppContext, appName: string) => `${appName}.${ctx.config.hubDomain}`;
 
@@ -107,9 +117,47 @@ export async function verifyDomain(
   };
 }
 
-/** The periodic re-check of pending domains (oldest check first, a bounded batch). */
-export async function recheckPendingDomains(ctx: AppContext, batch = 50): Promise<number> {
+/**
+ * The periodic re-check (oldest check first, a bounded batch of each): pending domains every run,
+ * so a customer's DNS change shows; verified ones once `domainVerifiedRecheckMs` has passed since
+ * their last check, so records that broke later show as failing (the domain stays verified).
+ */
+export async function recheckDomains(ctx: AppContext, batch = 50): Promise<number> {
   const pending = await repo.pendingDomains(ctx.db, batch);
-  for (const d of pending) await runCheck(ctx, d);
-  return pending.length;
+  const verifiedEvery = ctx.config.domainVerifiedRecheckMs;
+  const verified =
+    verifiedEvery > 0
+      ? await repo.verifiedDomainsDue(ctx.db, new Date(ctx.clock.now().getTime() - verifiedEvery), batch)
+      : [];
+  for (const d of [...pending, ...verified]) await runCheck(ctx, d);
+  return pending.length + verified.length;
+}
+
+/**
+ * GET /admin/customdomains: custom domains of every site by name, filtered by status, keyset-paged
+ * on the domain (the cursor is the last domain of the page).
+ */
+export async function listAllDomains(
+  ctx: AppContext,
+  q: { status?: DomainListFilter | undefined; cursor?: string | undefined; limit?: number | undefined },
+) {
+  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor, [DOMAIN_KEY])[0];
+  const limit = q.limit ?? DOMAIN_LIST_PAGE_SIZE;
+  const rows = await repo.listDomains(ctx.db, { filter: q.status, after, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  return {
+    Data: page.map((d) => ({
+      Domain: d.domain,
+      AppId: Number(d.app_id),
+      AppName: d.app_name,
+      OwnerUid: d.owner_uid,
+      Status: d.status,
+      CreatedAt: d.created_at.toISOString(),
+      LastCheckedAt: isoOrNull(d.last_checked_at),
+      LastCheckResult: d.last_check_result,
+      VerifiedAt: isoOrNull(d.verified_at),
+      FailingSince: isoOrNull(d.failing_since),
+    })),
+    NextCursor: rows.length > limit ? encodeCursor([page.at(-1)!.domain]) : null,
+  };
 }

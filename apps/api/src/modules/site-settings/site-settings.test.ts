@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { startDnsServer } from '../../../test/dns-server.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { recheckPendingDomains } from './custom-domains.service.ts';
+import { recheckDomains } from './custom-domains.service.ts';
 
 type S = { xtoken: string; xsign: string };
 let t: TestApp;
@@ -161,7 +161,7 @@ describe('custom domains, verified against a real DNS server on loopback', () =>
     // the right records: the periodic re-check verifies it
     dns.zone.set('login.dee.example', [{ type: 'CNAME', value: 'dee-site.hub.platform.test' }]);
     dns.zone.set('_sac-verification.login.dee.example', [{ type: 'TXT', value: txt.Value }]);
-    expect(await recheckPendingDomains(t.ctx)).toBe(1);
+    expect(await recheckDomains(t.ctx)).toBe(1);
     const list = await call('GET', '/admin/customdomain/bindingrequest');
     expect(list.json().Data[0]).toMatchObject({
       Status: 'Verified',
@@ -181,6 +181,91 @@ describe('custom domains, verified against a real DNS server on loopback', () =>
     const r = await call('POST', '/admin/customdomain/verify', { domain: 'absent.dee.example' });
     expect(r.json().Data.Status).toBe('Pending Verification');
     expect(r.json().Data.LastCheckResult).toContain('No CNAME record');
+  });
+});
+
+describe('custom domains of every site: re-checks of verified ones, failing, the cross-site list', () => {
+  it('marks a verified domain whose records broke as failing (still verified), lists it by status, pages, and clears it when the records are back', async () => {
+    const domain = 'id.dee.example';
+    const created = (await call('POST', '/admin/customdomain/bindingrequest', { domain })).json().Data;
+    dns.zone.set(domain, [{ type: 'CNAME', value: 'dee-site.hub.platform.test' }]);
+    dns.zone.set(`_sac-verification.${domain}`, [{ type: 'TXT', value: created.Records[1].Value }]);
+    expect((await call('POST', '/admin/customdomain/verify', { domain })).json().Data.Status).toBe(
+      'Verified',
+    );
+    await call('POST', '/admin/customdomain/bindingrequest', { domain: 'waiting.dee.example' });
+
+    const all = async (query: Record<string, string>) => {
+      const r = await t.call({ method: 'GET', url: '/admin/customdomains', session: s, query });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json() as {
+        Data: Array<{
+          Domain: string;
+          AppName: string;
+          OwnerUid: string;
+          Status: string;
+          FailingSince: string | null;
+        }>;
+        NextCursor: string | null;
+      };
+    };
+    const names = async (status: string) => (await all({ status })).Data.map((d) => d.Domain);
+    const dashboard = async () =>
+      (await t.call({ method: 'GET', url: '/admin/dashboard', session: s })).json().CustomDomains;
+    expect(await names('verified')).toContain(domain);
+    expect(await names('failing')).toEqual([]);
+
+    // The records break; within a day nothing looks, after a day the re-check does.
+    dns.zone.delete(domain);
+    await recheckDomains(t.ctx);
+    expect(await names('failing')).toEqual([]);
+    t.clock.advance(25 * 3_600_000);
+    s = await t.login('admin@example.com'); // a day on: the session has lapsed
+    await recheckDomains(t.ctx);
+    const failing = (await all({ status: 'failing' })).Data;
+    expect(failing).toEqual([
+      expect.objectContaining({ Domain: domain, AppName: 'dee-site', OwnerUid: uid, Status: 'Verified' }),
+    ]);
+    expect(failing[0]!.FailingSince).toBe(t.clock.now().toISOString());
+    expect(await names('verified')).not.toContain(domain);
+    expect(await names('pending')).toContain('waiting.dee.example');
+    expect(await dashboard()).toMatchObject({ FailingRechecks: 1 });
+    // A later failing check keeps the first failure's time.
+    t.clock.advance(25 * 3_600_000);
+    s = await t.login('admin@example.com'); // a day on: the session has lapsed
+    await recheckDomains(t.ctx);
+    expect((await all({ status: 'failing' })).Data[0]!.FailingSince).toBe(failing[0]!.FailingSince);
+
+    // Paging by name, one a page, every domain once; a made-up cursor is refused.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await all({ limit: '1', ...(cursor ? { cursor } : {}) });
+      seen.push(...page.Data.map((d) => d.Domain));
+      cursor = page.NextCursor;
+    } while (cursor);
+    expect(seen).toEqual([...seen].sort());
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(expect.arrayContaining([domain, 'waiting.dee.example', 'absent.dee.example']));
+    const bad = await t.call({
+      method: 'GET',
+      url: '/admin/customdomains',
+      session: s,
+      query: { cursor: Buffer.from('not a domain').toString('base64url') },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(
+      (await t.call({ method: 'GET', url: '/admin/customdomains', session: s, query: { status: 'x' } }))
+        .statusCode,
+    ).toBe(400);
+
+    // The records are back: the next re-check clears it.
+    dns.zone.set(domain, [{ type: 'CNAME', value: 'dee-site.hub.platform.test' }]);
+    t.clock.advance(25 * 3_600_000);
+    s = await t.login('admin@example.com'); // a day on: the session has lapsed
+    await recheckDomains(t.ctx);
+    expect(await names('failing')).toEqual([]);
+    expect(await dashboard()).toMatchObject({ FailingRechecks: 0 });
   });
 });
 

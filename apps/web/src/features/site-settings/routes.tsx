@@ -2,10 +2,12 @@ import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
 
 const SiteConfigurationPage = lazy(() => import('./components/site-configuration-page.tsx'));
+const CustomDomainsPage = lazy(() => import('./components/custom-domains-page.tsx'));
 
 /**
  * The customer view's Configuration action, mounted by the app under /manage-customer:
- * site-configuration?uid=&appId=[&section=] (site-settings.read; changes need site-settings.write).
+ * site-configuration?uid=&appId=[&section=] (site-settings.read; changes need site-settings.write),
+ * and custom-domains?status= (every site's custom domains, a sidebar tab).
  */
 export const siteConfigurationRoutes: readonly AppRoute[] = [
   {
@@ -14,6 +16,13 @@ export const siteConfigurationRoutes: readonly AppRoute[] = [
     label: { ns: 'siteSettings', key: 'siteConfiguration' },
     tab: false,
     element: <SiteConfigurationPage />,
+  },
+  {
+    // Every site's custom domains by status: the list behind the dashboard's domains figures.
+    path: 'custom-domains',
+    access: 'site-settings.read',
+    label: { ns: 'siteSettings', key: 'everySiteDomains' },
+    element: <CustomDomainsPage />,
   },
 ];
 

@@ -47,7 +47,9 @@ export const dashboard = {
   trialsEmpty: 'No trial ends in the next 7 days.',
   trialEnds: 'ends',
   domainsPending: 'Custom domains pending verification',
-  domainsPendingNone: 'No custom domain awaits verification.',
+  showDomainsPending: 'Show custom domains pending verification',
+  domainsFailing: 'Custom domains failing re-checks',
+  showDomainsFailing: 'Show custom domains failing re-checks',
   // staff
   staffTitle: 'Staff sign-ins, last 24 hours',
   signInFailures: 'Failed sign-ins',

@@ -50,7 +50,7 @@ const platform = {
       Items: [{ AppId: 42, AppName: 'acme-shop', OwnerUid: 'c-1', TrialEndsAt: inAnHour() }],
     },
   },
-  CustomDomains: { PendingVerification: 3 },
+  CustomDomains: { PendingVerification: 3, FailingRechecks: 1 },
   RecentCustomers: [
     { Uid: 'c-9', Name: 'Grace Hopper', Email: 'grace@customer.example', ViewedAt: new Date().toISOString() },
   ],
@@ -153,6 +153,12 @@ describe('the dashboard', () => {
     expect(within(sites).getByText('Not set yet')).toBeTruthy();
     expect(within(sites).getByText('12')).toBeTruthy();
     expect(within(sites).getByText('3')).toBeTruthy();
+    expect(href('Show custom domains pending verification: 3')).toBe(
+      '/manage-customer/custom-domains?status=pending',
+    );
+    expect(href('Show custom domains failing re-checks: 1')).toBe(
+      '/manage-customer/custom-domains?status=failing',
+    );
     expect(href('acme-shop')).toBe('/manage-customer/site-configuration?uid=c-1&appId=42');
     expect(href('Grace Hopper')).toBe('/manage-customer/view-customer?uid=c-9');
     expect(screen.getAllByRole('link', { name: 'Search customers' })[0]!.getAttribute('href')).toBe(

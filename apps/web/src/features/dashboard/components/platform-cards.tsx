@@ -50,7 +50,7 @@ export function CustomersCard({ customers }: { customers: NonNullable<Dashboard[
   );
 }
 
-/** Sites: totals, new per day, by plan and data center, trials ending soon, pending domains. */
+/** Sites: totals, new per day, by plan and data center, trials ending soon, pending and failing domains. */
 export function SitesCard({
   sites,
   domains,
@@ -76,10 +76,30 @@ export function SitesCard({
           <dd>{figure(fresh)}</dd>
         </div>
         {domains ? (
-          <div>
-            <dt>{t('domainsPending')}</dt>
-            <dd>{figure(domains.PendingVerification)}</dd>
-          </div>
+          <>
+            <div>
+              <dt>{t('domainsPending')}</dt>
+              <dd>
+                <Link
+                  to={paths.customDomains('pending')}
+                  aria-label={`${t('showDomainsPending')}: ${domains.PendingVerification}`}
+                >
+                  {figure(domains.PendingVerification)}
+                </Link>
+              </dd>
+            </div>
+            <div>
+              <dt>{t('domainsFailing')}</dt>
+              <dd>
+                <Link
+                  to={paths.customDomains('failing')}
+                  aria-label={`${t('showDomainsFailing')}: ${domains.FailingRechecks}`}
+                >
+                  {figure(domains.FailingRechecks)}
+                </Link>
+              </dd>
+            </div>
+          </>
         ) : null}
       </dl>
       <DayChart days={sites.NewByDay} label={t('sitesChart', { count: fresh, max: most(sites.NewByDay) })} />

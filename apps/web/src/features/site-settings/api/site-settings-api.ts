@@ -2,8 +2,13 @@ import { versionTag } from '@sac/contract/constants';
 import type { SettingSet } from '@sac/contract/encryption-settings';
 import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
-import { APPLICATION_SECURITY_DEFAULTS, type ApplicationSecurity } from '@sac/contract/site-settings';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  APPLICATION_SECURITY_DEFAULTS,
+  type ApplicationSecurity,
+  type DomainListFilter,
+} from '@sac/contract/site-settings';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { type ApiAuth, useApiAuth, withAuth } from '../../../lib/api-auth.tsx';
 import { ApiError, callApi, callApiVersioned } from '../../../lib/api-client.ts';
 import { keepVersion, versionOf } from '../../../lib/record-version.ts';
@@ -38,6 +43,8 @@ const siteSettingsKeys = {
   dataSources: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.site(a, s), 'data-sources'] as const,
   integrations: (a: ApiAuth, s: SiteRef) => [...siteSettingsKeys.site(a, s), 'integrations'] as const,
   hubDomain: () => [...siteSettingsKeys.all, 'hub-domain'] as const,
+  everySiteDomains: (status: DomainListFilter | undefined) =>
+    [...siteSettingsKeys.all, 'every-site-domains', status ?? 'all'] as const,
 };
 
 const call = (a: ApiAuth, s: SiteRef, signal?: AbortSignal) => ({
@@ -299,6 +306,24 @@ export function useCustomDomains(s: SiteRef) {
     queryFn: async ({ signal }) => (await callApi('customDomainList', call(a, s, signal))).Data,
     ...retryOf(a),
   });
+}
+
+export type ListedDomain = ResponseOf<'customDomainsAll'>['Data'][number];
+
+/** GET /admin/customdomains?status=: every site's custom domains by name, a page of 50 at a time. */
+export function useEverySiteDomains(status: DomainListFilter | undefined) {
+  const list = useInfiniteQuery({
+    queryKey: siteSettingsKeys.everySiteDomains(status),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      callApi('customDomainsAll', {
+        query: { ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+        signal,
+      }),
+    getNextPageParam: (last) => last.NextCursor ?? undefined,
+  });
+  const rows = useMemo(() => list.data?.pages.flatMap((p): ListedDomain[] => p.Data), [list.data]);
+  return { list, rows };
 }
 
 function useDomainsCache(s: SiteRef) {

@@ -1,0 +1,89 @@
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
+import type { ListedDomain } from '../api/site-settings-api.ts';
+import CustomDomainsPage from './custom-domains-page.tsx';
+
+const PATH = '/manage-customer/custom-domains';
+const renderPage = (search = '') =>
+  renderScreen(`${PATH}${search}`, [{ path: PATH, element: <CustomDomainsPage /> }]);
+const support = viewer('Support', ['customers.read', 'site-settings.read']);
+
+const domain = (name: string, extra: Partial<ListedDomain> = {}): ListedDomain => ({
+  Domain: name,
+  AppId: 42,
+  AppName: 'acme-shop',
+  OwnerUid: 'c-1',
+  Status: 'Verified',
+  CreatedAt: '2026-01-02T03:04:05.000Z',
+  LastCheckedAt: '2026-01-03T03:04:05.000Z',
+  LastCheckResult: 'The CNAME and the TXT verification token are in place.',
+  VerifiedAt: '2026-01-02T04:04:05.000Z',
+  FailingSince: null,
+  ...extra,
+});
+
+afterEach(cleanup);
+
+describe("every site's custom domains", () => {
+  it('asks the server for the status in the address, shows failing ones with why, and links each to its site', async () => {
+    const { calls } = stubApi(support, {
+      customDomainsAll: () => ({
+        body: {
+          Data: [
+            domain('id.acme.example', {
+              FailingSince: '2026-01-05T00:00:00.000Z',
+              LastCheckResult: 'No CNAME record for id.acme.example was found (ENOTFOUND).',
+            }),
+          ],
+          NextCursor: null,
+        },
+      }),
+    });
+    renderPage('?status=failing');
+    const table = await screen.findByRole('table', { name: 'Custom domains of every site' });
+    await within(table).findByText('id.acme.example');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Domain', 'Site', 'Status', 'Last check']);
+    expect(within(table).getByText('Failing re-check')).toBeTruthy();
+    expect(within(table).getByText(/No CNAME record/)).toBeTruthy();
+    expect(
+      screen
+        .getByRole('link', { name: 'Custom domains of acme-shop (id.acme.example)' })
+        .getAttribute('href'),
+    ).toBe('/manage-customer/site-configuration?uid=c-1&appId=42&section=custom-domains');
+    expect(screen.getByRole('combobox', { name: 'Status' })).toHaveProperty('value', 'failing');
+    expect(calls.filter((c) => c.id === 'customDomainsAll').map((c) => c.url.search)).toEqual([
+      '?status=failing',
+    ]);
+  });
+
+  it('changes the filter through the server, and reads the next page on Next', async () => {
+    const { calls } = stubApi(support, {
+      customDomainsAll: ({ url }) =>
+        url.searchParams.get('cursor') === 'd1'
+          ? { body: { Data: [domain('z.acme.example')], NextCursor: null } }
+          : {
+              body: {
+                Data: Array.from({ length: 10 }, (_, i) => domain(`d${i}.acme.example`)),
+                NextCursor: 'd1',
+              },
+            },
+    });
+    renderPage();
+    expect(await screen.findByText('Showing 1–10 of more than 10')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /next/i }));
+    expect(await screen.findByText('z.acme.example')).toBeTruthy();
+    fireEvent.change(screen.getByRole('combobox', { name: 'Status' }), { target: { value: 'pending' } });
+    await vi.waitFor(() => expect(calls.some((c) => c.url.search === '?status=pending')).toBe(true));
+    expect(
+      calls
+        .filter((c) => c.id === 'customDomainsAll')
+        .map((c) => c.url.search)
+        .slice(0, 2),
+    ).toEqual(['', '?cursor=d1']);
+  });
+});

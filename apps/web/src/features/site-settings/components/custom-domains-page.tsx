@@ -1,0 +1,142 @@
+import { DOMAIN_LIST_FILTERS, type DomainListFilter } from '@sac/contract/site-settings';
+import { useMemo } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { Timestamp } from '../../../components/timestamp.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { useListView } from '../../../lib/list-view.ts';
+import { paths } from '../../../lib/paths.ts';
+import { type ListedDomain, useEverySiteDomains } from '../api/site-settings-api.ts';
+
+const PAGE_SIZE = 10;
+const isFilter = (v: string | null): v is DomainListFilter =>
+  DOMAIN_LIST_FILTERS.includes(v as DomainListFilter);
+
+/** The status filter, kept in the address (?status=): the dashboard's card links here with it. */
+function useDomainFilter(): [DomainListFilter | undefined, (f: DomainListFilter | undefined) => void] {
+  const [search, setSearch] = useSearchParams();
+  const raw = search.get('status');
+  const set = (f: DomainListFilter | undefined) =>
+    setSearch(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (f) next.set('status', f);
+        else next.delete('status');
+        next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  return [isFilter(raw) ? raw : undefined, set];
+}
+
+/**
+ * /manage-customer/custom-domains: every site's custom domains by name, filtered by status
+ * (pending verification, failing re-checks, verified), 10 a page, read 50 at a time. Each links
+ * to its site's custom-domain settings, where it is verified or removed.
+ */
+export default function CustomDomainsPage() {
+  const t = useT('siteSettings');
+  const common = useT('common');
+  const [status, setStatus] = useDomainFilter();
+  const view = useListView(true);
+  const { list, rows } = useEverySiteDomains(status);
+
+  const columns = useMemo<Column<ListedDomain>[]>(
+    () => [
+      { id: 'domain', header: t('colDomain'), cell: (d) => d.Domain },
+      {
+        id: 'site',
+        header: t('colSite'),
+        cell: (d) => (
+          <Link
+            to={paths.siteConfigurationSection(d.OwnerUid, d.AppId, 'custom-domains')}
+            aria-label={t('openSiteDomains', { app: d.AppName, domain: d.Domain })}
+          >
+            {d.AppName}
+          </Link>
+        ),
+      },
+      {
+        id: 'status',
+        header: t('colStatus'),
+        cell: (d) =>
+          d.FailingSince ? (
+            <>
+              <span className="status-badge status-rejected">{t('domainFailing')}</span>
+              <span className="muted domain-check">
+                {t('failingSince')} <Timestamp value={d.FailingSince} />
+              </span>
+            </>
+          ) : (
+            <span
+              className={`status-badge ${d.Status === 'Verified' ? 'status-approved' : 'status-pending'}`}
+            >
+              {t(`domainStatus.${d.Status}`)}
+            </span>
+          ),
+      },
+      {
+        id: 'checked',
+        header: t('colLastCheck'),
+        cell: (d) =>
+          d.LastCheckedAt ? (
+            <>
+              <Timestamp value={d.LastCheckedAt} />
+              {d.LastCheckResult && (d.FailingSince || d.Status !== 'Verified') ? (
+                <span className="muted domain-check">{d.LastCheckResult}</span>
+              ) : null}
+            </>
+          ) : (
+            <span className="muted">{t('neverChecked')}</span>
+          ),
+      },
+    ],
+    [t],
+  );
+
+  return (
+    <section className="card" aria-labelledby="screen-title">
+      <div className="page-header">
+        <div>
+          <h1 id="screen-title">{t('everySiteDomains')}</h1>
+          <p className="muted">{t('everySiteDomainsIntro')}</p>
+        </div>
+      </div>
+      <div className="table-toolbar">
+        <SelectField
+          id="domains-status"
+          name="status"
+          label={t('domainFilter')}
+          placeholder={t('domainFilterAll')}
+          options={DOMAIN_LIST_FILTERS.map((f) => ({ value: f, label: t(`domainFilter.${f}`) }))}
+          value={status ?? ''}
+          onValueChange={(v) => setStatus(isFilter(v) ? v : undefined)}
+        />
+      </div>
+      <DataTable
+        key={status ?? 'all'}
+        label={t('everySiteDomainsTable')}
+        columns={columns}
+        rows={rows}
+        rowKey={(d) => d.Domain}
+        isLoading={list.isPending}
+        error={list.isError && !rows ? errorText(list.error, common('tableFetchError')) : undefined}
+        pageSize={PAGE_SIZE}
+        view={view}
+        more={
+          list.hasNextPage
+            ? { load: () => list.fetchNextPage(), loading: list.isFetchingNextPage }
+            : undefined
+        }
+      />
+      {list.isFetchNextPageError ? (
+        <p className="form-alert" role="alert">
+          {errorText(list.error, common('tableFetchError'))}
+        </p>
+      ) : null}
+    </section>
+  );
+}
