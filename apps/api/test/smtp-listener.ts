@@ -26,8 +26,13 @@ function textOf(raw: string): string {
   return body;
 }
 
-/** A real SMTP server on loopback that keeps what it receives, for tests. */
-export async function startSmtpListener(): Promise<{
+/**
+ * A real SMTP server on loopback that keeps what it receives, for tests. `refuse` may answer a
+ * recipient with an SMTP error text (a 4xx or 5xx reply), as a mail server refusing it would.
+ */
+export async function startSmtpListener(
+  opts: { refuse?(address: string): string | undefined } = {},
+): Promise<{
   url: string;
   messages: ReceivedMail[];
   waitFor(predicate: (m: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
@@ -39,6 +44,11 @@ export async function startSmtpListener(): Promise<{
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = opts.refuse?.(address.address);
+      if (!refusal) return callback();
+      return callback(Object.assign(new Error(refusal), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
