@@ -2,6 +2,7 @@ import { ENDPOINTS } from '@sac/contract/endpoints';
 import { unsubscribeQuery } from '@sac/contract/notices';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
+import { consolePageFor } from '../../lib/console-url.ts';
 import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
 import * as notices from './notices.service.ts';
 
@@ -38,6 +39,13 @@ export function noticesRoutes(app: FastifyInstance, ctx: AppContext): void {
       { parseAs: 'string', bodyLimit: 1024 },
       (_req, body, done) => done(null, String(body)),
     );
+    // A client that opens the List-Unsubscribe address instead is shown the console's page.
+    scope.get(notices.ONE_CLICK_PATH, async (request, reply) => {
+      const q = unsubscribeQuery.safeParse(request.query);
+      const page = consolePageFor(ctx.config, undefined, notices.UNSUBSCRIBE_PAGE);
+      if (q.success) page.searchParams.set('token', q.data.token);
+      return reply.redirect(page.toString(), 303);
+    });
     scope.post(notices.ONE_CLICK_PATH, { bodyLimit: 1024 }, async (request, reply) => {
       await ctx.addressLimits.take('noticeUnsubscribe', request.ip, ctx.clock.now());
       const q = unsubscribeQuery.safeParse(request.query);

@@ -22,7 +22,7 @@ const PAST_GRACE_MS = 5 * 60_000;
 /** One sending run stops queuing after this long; the next tick goes on (the lease outlives it). */
 const RUN_BUDGET_MS = 20_000;
 /** The console's page that confirms an unsubscription, and the one-click door of RFC 8058. */
-const UNSUBSCRIBE_PAGE = '/unsubscribe';
+export const UNSUBSCRIBE_PAGE = '/unsubscribe';
 export const ONE_CLICK_PATH = '/mail/unsubscribe';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

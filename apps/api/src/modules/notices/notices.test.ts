@@ -354,6 +354,10 @@ describe('unsubscribe', () => {
       payload: 'List-Unsubscribe=One-Click',
     });
     expect(forged.statusCode).toBe(400);
+    // Opened rather than posted: the console's page for the same token.
+    const opened = await t.app.inject({ method: 'GET', url: `/mail/unsubscribe?token=${token}` });
+    expect(opened.statusCode).toBe(303);
+    expect(opened.headers.location).toBe(`http://console.test:3001/unsubscribe?token=${token}`);
   });
 });
 

@@ -158,8 +158,11 @@ export default function ComposeNoticePage() {
   const form = useContractForm(schema, { initial: EMPTY, idPrefix: 'notice' });
   const v = form.values;
   const audienceErrors = ['Plans', 'DataCenters', 'AppIds'].some((f) => form.errors[f as keyof Values]);
-  const audience = useSettled(audienceErrors ? undefined : audienceOf(v));
+  const wanted = audienceErrors ? undefined : audienceOf(v);
+  const audience = useSettled(wanted);
   const count = useRecipientCount(audience);
+  // Until the count answers for the audience as it now reads, the figure shown is not its own.
+  const counting = JSON.stringify(wanted) !== JSON.stringify(audience) || count.isPlaceholderData;
 
   const send = (data: z.output<typeof schema>) =>
     create.mutate(data, {
@@ -230,13 +233,13 @@ export default function ComposeNoticePage() {
   let countText: React.ReactNode;
   if (!audience) countText = null;
   else if (count.isError) countText = <span className="form-alert">{errorText(count.error)}</span>;
-  else if (!count.data) countText = <span className="muted">{t('recipientsCounting')}</span>;
+  else if (!count.data || counting) countText = <span className="muted">{t('recipientsCounting')}</span>;
   else if (count.data.OverLimit)
     countText = <span className="form-alert">{t('recipientsOver', { limit: count.data.Limit })}</span>;
   else if (count.data.Count === 0) countText = <span className="form-alert">{t('recipientsNone')}</span>;
   else
     countText = <strong>{t('recipientsCount', { count: count.data.Count.toLocaleString('en-US') })}</strong>;
-  const reachable = count.data !== undefined && !count.data.OverLimit && count.data.Count > 0;
+  const reachable = !counting && count.data !== undefined && !count.data.OverLimit && count.data.Count > 0;
 
   return (
     <section className="card form-card" aria-labelledby="screen-title">
