@@ -31,7 +31,11 @@ function textOf(raw: string): string {
  * recipient with an SMTP error text (a 4xx or 5xx reply), as a mail server refusing it would.
  */
 export async function startSmtpListener(
-  opts: { refuse?(address: string): string | undefined } = {},
+  opts: {
+    refuse?(address: string): string | undefined;
+    /** Skip smtp-server's reverse DNS look-up of each client (a benchmark measures the sender). */
+    noReverseLookup?: boolean;
+  } = {},
 ): Promise<{
   url: string;
   messages: ReceivedMail[];
@@ -44,6 +48,7 @@ export async function startSmtpListener(
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    disableReverseLookup: opts.noReverseLookup ?? false,
     onRcptTo(address, _session, callback) {
       const refusal = opts.refuse?.(address.address);
       if (!refusal) return callback();
