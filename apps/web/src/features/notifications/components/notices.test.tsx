@@ -46,9 +46,7 @@ describe('customer notices', () => {
     const table = await screen.findByRole('table', { name: 'Customer notices' });
     const link = await within(table).findByRole('link', { name: 'Database upgrade' });
     const row = link.closest('tr')!;
-    expect(link.getAttribute('href')).toBe(
-      '/manage-notifications/notice?id=7',
-    );
+    expect(link.getAttribute('href')).toBe('/manage-notifications/notice?id=7');
     expect(within(row).getByText('Sending')).toBeTruthy();
     expect(within(row).getByText('Plans: Developer')).toBeTruthy();
     const bar = within(row).getByRole('progressbar', { name: 'Delivery progress of Database upgrade' });
