@@ -102,7 +102,9 @@ async function run(name: string, databaseUrl: string | undefined, pooled: boolea
 }
 
 export async function benchNotices(): Promise<void> {
+  const smtp = process.env.BENCH_NOTICES_SMTP; // 'pooled' or 'per-mail' for one
   for (const pooled of [false, true]) {
+    if (smtp && smtp !== (pooled ? 'pooled' : 'per-mail')) continue;
     if (process.env.BENCH_NOTICES_ENGINES !== 'postgres') await run('PGlite', undefined, pooled);
     if (process.env.BENCH_NOTICES_ENGINES === 'pglite') continue;
     const base = process.env.BENCH_NOTICES_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -77,16 +77,18 @@ export function createOutboxMailer(opts: {
   let poller: ReturnType<typeof setInterval> | undefined;
   const deferred = new Set<Promise<void>>();
 
-  async function sendRow(row: Row): Promise<void> {
+  /**
+   * Delivers one row; answers the write of its outcome, which the caller awaits with the batch's
+   * others: the next delivery need not wait for this commit (on PostgreSQL a commit is a WAL
+   * flush, as long as a delivery over a pooled connection), and an outcome not yet written is, on
+   * a crash, the same as a delivery not yet recorded.
+   */
+  async function sendRow(row: Row): Promise<{ written: Promise<unknown> }> {
     const message: MailMessage = { to: row.to_address, subject: row.subject, text: row.body_text };
     if (row.body_html !== null) message.html = row.body_html;
     if (row.headers !== null) message.headers = row.headers;
     try {
       await opts.transport.deliver(message);
-      await opts.db.query('UPDATE mail_outbox SET sent_at = $2, claimed_until = NULL WHERE id = $1', [
-        row.id,
-        opts.clock.now(),
-      ]);
     } catch (err) {
       const now = opts.clock.now();
       const giveUp = row.attempts >= MAIL_MAX_ATTEMPTS;
@@ -95,7 +97,7 @@ export function createOutboxMailer(opts: {
         { err, mailId: row.id, attempts: row.attempts, givenUp: giveUp },
         'mail delivery failed',
       );
-      await opts.db.query(
+      const written = opts.db.query(
         `UPDATE mail_outbox SET claimed_until = NULL, last_error = $2, next_attempt_at = $3, failed_at = $4 WHERE id = $1`,
         [
           row.id,
@@ -104,7 +106,13 @@ export function createOutboxMailer(opts: {
           giveUp ? now : null,
         ],
       );
+      return { written };
     }
+    const written = opts.db.query('UPDATE mail_outbox SET sent_at = $2, claimed_until = NULL WHERE id = $1', [
+      row.id,
+      opts.clock.now(),
+    ]);
+    return { written };
   }
 
   /** Claims a batch of due rows (rows claimed elsewhere are skipped) and sends them; answers how many. */
@@ -120,7 +128,18 @@ export function createOutboxMailer(opts: {
         RETURNING id, to_address, subject, body_text, body_html, headers, attempts`,
       [now, new Date(now.getTime() + claimMs), BATCH],
     );
-    for (const row of r.rows) await sendRow(row);
+    const outcomes: Promise<unknown>[] = [];
+    try {
+      for (const row of r.rows) {
+        const { written } = await sendRow(row);
+        // Kept from rejecting unobserved while later rows are delivered; awaited below.
+        written.catch(() => {});
+        outcomes.push(written);
+      }
+    } finally {
+      await Promise.allSettled(outcomes);
+    }
+    await Promise.all(outcomes);
     return r.rows.length;
   }
 
