@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { MAIL_MAX_ATTEMPTS } from '../../mail/outbox.ts';
+import { startJobs } from '../../ops/jobs.ts';
+import { databaseLeases } from '../../ops/leases.ts';
+import { periodicJobs } from '../../ops/periodic.ts';
 import { sendDueNotices } from './notices.service.ts';
 import { unsubscribeToken } from './unsubscribe-token.ts';
 
@@ -206,6 +209,29 @@ describe('sending', () => {
     expect(queued.rows[0]!.n).toBe(4);
     expect(mailsTo('Twice at once')).toEqual([
       'ann@owners.example',
+      'bob@owners.example',
+      'cat@owners.example',
+      'dan@owners.example',
+    ]);
+    expect((await one(id)).Status).toBe('sent');
+  });
+
+  it('is sent by the periodic job of the one instance holding its lease', async () => {
+    const at = new Date(t.clock.now().getTime() + 60_000).toISOString();
+    const id = (await create(boss, notice({ Subject: 'Under the lease', SendAt: at }))).json().Data.Id;
+    await advance(61_000);
+    const quiet = { warn() {} };
+    const leases = databaseLeases(t.db, t.clock);
+    const jobs = periodicJobs(t.ctx).filter((j) => j.name === 'customer-notices');
+    expect(jobs).toHaveLength(1);
+    const a = startJobs({ jobs, leases, holder: 'instance-a', log: quiet, timers: false });
+    const b = startJobs({ jobs, leases, holder: 'instance-b', log: quiet, timers: false });
+    const outcomes = await Promise.all([a.tick('customer-notices'), b.tick('customer-notices')]);
+    expect(outcomes.sort()).toEqual(['ran', 'skipped']);
+    await a.stop();
+    await b.stop();
+    await runJob();
+    expect(mailsTo('Under the lease')).toEqual([
       'bob@owners.example',
       'cat@owners.example',
       'dan@owners.example',
