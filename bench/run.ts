@@ -5,6 +5,7 @@ import { benchAuthLatency } from './auth-latency.bench.ts';
 import { benchDashboard } from './dashboard.bench.ts';
 import { benchHostileMix } from './hostile-mix.bench.ts';
 import { benchImpersonationLists } from './impersonation-lists.bench.ts';
+import { benchNotices } from './notices.bench.ts';
 import { benchPageLoad } from './page-load.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchSignInBundle } from './sign-in-bundle.bench.ts';
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<void>> = {
   audit: benchAuditTrail,
   impersonation: benchImpersonationLists,
   dashboard: benchDashboard,
+  notices: benchNotices,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

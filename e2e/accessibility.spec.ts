@@ -109,6 +109,9 @@ test('the public screens: sign-in in its three modes, start-up failure, owner pa
   await page.goto('/impersonation/site-access?token=not-a-token');
   await expect(page.getByRole('heading').first()).toBeVisible();
   await audit(page, 'site-access page, bad link');
+  await page.goto('/unsubscribe?token=bm90.YS10b2tlbg');
+  await expect(page.getByRole('heading', { name: 'Link not valid' })).toBeVisible();
+  await audit(page, 'unsubscribe page, forged link');
 
   await page.route('**/runtime-config.json', (route) => route.abort('internetdisconnected'));
   await page.goto('/login');
@@ -147,6 +150,13 @@ test('the shell, dashboard, account, notifications, offline overlay and an unkno
   await page.goto('/manage-notifications');
   await expect(page.locator('main')).toBeVisible();
   await audit(page, 'notifications');
+  await page.goto('/manage-notifications/compose');
+  await page.getByRole('radio', { name: 'By plan' }).check();
+  await page.getByRole('radio', { name: 'At a time' }).check();
+  await page.getByLabel('Subject').fill('x'.repeat(151));
+  await page.getByLabel('Subject').blur();
+  await expect(page.getByText('The subject has at most 150 characters.')).toBeVisible();
+  await audit(page, 'notice compose, errors shown');
   await page.goto('/account/change-password');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await audit(page, 'change password');

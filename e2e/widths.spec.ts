@@ -89,6 +89,7 @@ test('every signed-in screen fits every width from 360 to 2560 px', async ({ pag
       ready: (p) => p.getByRole('heading', { name: 'Recently viewed customers' }),
     },
     { name: 'notifications', path: '/manage-notifications', ready: heading },
+    { name: 'notice compose', path: '/manage-notifications/compose', ready: heading },
     { name: 'customer search', path: '/manage-customer/search-customer', ready: heading },
     {
       name: 'customer search results',
@@ -181,6 +182,7 @@ test('the public screens fit every width from 360 to 2560 px', async ({ page }, 
       { name: 'reset password', path: '/login?vtype=reset&vtoken=x', ready: heading },
       // Without the link from the mail the page says so.
       { name: 'site access without link', path: '/impersonation/site-access', ready: heading, alert: true },
+      { name: 'unsubscribe without link', path: '/unsubscribe', ready: heading, alert: true },
     ],
     false,
   );

@@ -23,6 +23,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { impersonationRoutes } from './modules/impersonation/impersonation.routes.ts';
 import { impersonationScope, logImpersonatedCall } from './modules/impersonation/impersonation-sessions.ts';
+import { noticesRoutes } from './modules/notices/notices.routes.ts';
 import { siteSettingsRoutes } from './modules/site-settings/site-settings.routes.ts';
 import { teamRoutes } from './modules/team/team.routes.ts';
 import { databaseLeases, redisLeases } from './ops/leases.ts';
@@ -216,6 +217,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   siteSettingsRoutes(app, ctx);
   auditRoutes(app, ctx);
   dashboardRoutes(app, ctx);
+  noticesRoutes(app, ctx);
   docsRoutes(app);
   robots(app);
   await consoleStatic(app, opts.config, routes);

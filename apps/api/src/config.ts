@@ -46,6 +46,12 @@ export interface Config {
   expiryNoticeMs: number;
   /** How often replaced site secrets whose grace ended are forgotten and logged, in ms (0: never). */
   secretRetireMs: number;
+  /** How often due customer notices are looked for and sent, in ms (0: never). */
+  noticeSendMs: number;
+  /** Recipients of a notice queued into the mail outbox per transaction. */
+  noticeBatchSize: number;
+  /** The most recipients a notice's audience may reach. */
+  noticeMaxRecipients: number;
   /** GET /metrics needs `Authorization: Bearer <token>`; unset: only direct loopback peers. */
   metricsToken: string | undefined;
   /** On SIGTERM, how long /readyz answers 503 while still serving, before closing (ms). */
@@ -227,6 +233,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       100,
     ),
     expiryNoticeMs: minutesOrZero('EXPIRY_NOTICE_MINUTES', env.EXPIRY_NOTICE_MINUTES, 1),
+    noticeSendMs:
+      env.NOTICE_SEND_SECONDS === '0'
+        ? 0
+        : positive('NOTICE_SEND_SECONDS', env.NOTICE_SEND_SECONDS, 10) * 1000,
+    noticeBatchSize: Math.floor(positive('NOTICE_BATCH_SIZE', env.NOTICE_BATCH_SIZE, 200)),
+    noticeMaxRecipients: Math.floor(positive('NOTICE_MAX_RECIPIENTS', env.NOTICE_MAX_RECIPIENTS, 100_000)),
     secretRetireMs: minutesOrZero('SECRET_RETIRE_MINUTES', env.SECRET_RETIRE_MINUTES, 1),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownDrainMs: nonNegative('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS, 0) * 1000,

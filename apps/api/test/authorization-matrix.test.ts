@@ -9,6 +9,7 @@ import { ENDPOINT_LIST, type EndpointId } from '@sac/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../src/lib/secrets.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
+import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
@@ -145,6 +146,25 @@ const settingsWrite = (req: Row['request']): Row => ({
 });
 
 /** A read of the staff audit trail: SuperAdmin and the Auditor only. */
+/** Customer notices: SuperAdmin and Admin (notices.send), nobody else. */
+const noticesSend = (req: Row['request']): Row => ({
+  targeted: false,
+  request: req,
+  expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403, Impersonating: 403 },
+});
+/** A notice scheduled for tomorrow, written straight into the table. */
+async function scheduledNotice(f: Fixture): Promise<number> {
+  const r = await f.t.db.query<{ id: number }>(
+    `INSERT INTO customer_notices (kind, subject, body_text, audience, send_at, created_at, created_by_email)
+     VALUES ('maintenance', 'Matrix', 'Text', '{"Type":"all"}', $1, $2, 'matrix@example.com') RETURNING id`,
+    [new Date(f.t.clock.now().getTime() + 86_400_000), f.t.clock.now()],
+  );
+  return Number(r.rows[0]!.id);
+}
+/** An unsubscribe token of a fresh address. */
+const unsubscribeTokenOf = (f: Fixture) =>
+  unsubscribeToken(f.t.ctx.crypto, `owner-${randomUUID().slice(0, 8)}@matrix.example`);
+
 const auditRead = (req: Row['request']): Row => ({
   targeted: false,
   request: req,
@@ -160,6 +180,7 @@ const auditRead = (req: Row['request']): Row => ({
 const COMPUTES_ONLY = new Set<EndpointId>([
   'customObjectValidate',
   'encryptionPreview',
+  'noticeRecipients',
   'passkeyOptions',
   'totpEnrolStart',
 ]);
@@ -739,6 +760,31 @@ const MATRIX: Record<EndpointId, Row> = {
     targeted: false,
     request: async () => ({}),
     expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 403 },
+  },
+  noticeList: noticesSend(async () => ({})),
+  noticeCreate: noticesSend(async (f) => ({
+    payload: {
+      Kind: 'maintenance',
+      Subject: 'Matrix',
+      Text: 'Planned work.',
+      Audience: { Type: 'plan', Plans: ['Developer'] },
+      SendAt: new Date(f.t.clock.now().getTime() + 86_400_000).toISOString(),
+    },
+  })),
+  noticeRecipients: noticesSend(async () => ({ payload: { Audience: { Type: 'all' } } })),
+  noticeAudienceOptions: noticesSend(async () => ({})),
+  noticeOne: noticesSend(async (f) => ({ query: { id: String(await scheduledNotice(f)) } })),
+  noticeDeliveries: noticesSend(async (f) => ({ query: { id: String(await scheduledNotice(f)) } })),
+  noticeCancel: noticesSend(async (f) => ({ payload: { Id: await scheduledNotice(f) } })),
+  noticeUnsubscribeDetails: {
+    targeted: false,
+    request: async (f) => ({ query: { token: unsubscribeTokenOf(f) } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  noticeUnsubscribe: {
+    targeted: false,
+    request: async (f) => ({ query: { token: unsubscribeTokenOf(f) } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
   },
   auditEvents: auditRead(async () => ({ query: { action: 'login.success' } })),
   auditExport: auditRead(async () => ({ query: { format: 'jsonl', action: 'team.create' } })),

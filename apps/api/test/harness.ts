@@ -72,9 +72,12 @@ export interface TestApp {
 }
 
 /** The app on a fresh database, a manual clock and a real SMTP listener on loopback. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  smtpOptions: Parameters<typeof startSmtpListener>[0] = {},
+): Promise<TestApp> {
   const { db, drop } = await freshDb();
-  const smtp = await startSmtpListener();
+  const smtp = await startSmtpListener(smtpOptions);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-api-test-'));
   const config: Config = {
     ...loadConfig({}),

@@ -26,8 +26,17 @@ function textOf(raw: string): string {
   return body;
 }
 
-/** A real SMTP server on loopback that keeps what it receives, for tests. */
-export async function startSmtpListener(): Promise<{
+/**
+ * A real SMTP server on loopback that keeps what it receives, for tests. `refuse` may answer a
+ * recipient with an SMTP error text (a 4xx or 5xx reply), as a mail server refusing it would.
+ */
+export async function startSmtpListener(
+  opts: {
+    refuse?(address: string): string | undefined;
+    /** Skip smtp-server's reverse DNS look-up of each client (a benchmark measures the sender). */
+    noReverseLookup?: boolean;
+  } = {},
+): Promise<{
   url: string;
   messages: ReceivedMail[];
   waitFor(predicate: (m: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
@@ -39,6 +48,12 @@ export async function startSmtpListener(): Promise<{
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    disableReverseLookup: opts.noReverseLookup ?? false,
+    onRcptTo(address, _session, callback) {
+      const refusal = opts.refuse?.(address.address);
+      if (!refusal) return callback();
+      return callback(Object.assign(new Error(refusal), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

@@ -5,9 +5,15 @@
 export const ADDRESS_LIMITS = {
   /** Forgot and reset password: anonymous, and each may mail or hash. */
   passwordReset: { endpoints: ['forgotPassword', 'resetPassword'], calls: 30, windowMs: 3_600_000 },
-  /** The site owner's consent and site-access links, opened from their mail. */
+  /** The site owner's consent, site-access and unsubscribe links, opened from their mail. */
   customerLinks: {
-    endpoints: ['consentDetails', 'consentAnswer', 'siteAccess'],
+    endpoints: [
+      'consentDetails',
+      'consentAnswer',
+      'siteAccess',
+      'noticeUnsubscribeDetails',
+      'noticeUnsubscribe',
+    ],
     calls: 60,
     windowMs: 60_000,
   },

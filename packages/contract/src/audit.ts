@@ -59,6 +59,13 @@ const ACTIVITY_ACTIONS = [
   'customers.export',
   'impersonation-requests.export',
   'impersonation-logs.export',
+  'notice.create',
+  'notice.schedule',
+  'notice.cancel',
+  // Written by the sending job when a notice starts (its actor is the staff member who wrote it).
+  'notice.send',
+  // An owner's unsubscribe link (no staff actor): the address stops getting announcements.
+  'notice.unsubscribe',
   // Written by the platform's own services (the demo data has them), not by this console.
   'customer.status.update',
   'site.member.add',

@@ -119,6 +119,21 @@ import {
   totpSecretResponse,
 } from './mfa.ts';
 import {
+  createNoticeBody,
+  noticeAudienceOptionsResponse,
+  noticeCancelBody,
+  noticeDeliveriesQuery,
+  noticeDeliveriesResponse,
+  noticeListQuery,
+  noticeListResponse,
+  noticeQuery,
+  noticeRecipientsBody,
+  noticeRecipientsResponse,
+  noticeResponse,
+  unsubscribeQuery,
+  unsubscribeResponse,
+} from './notices.ts';
+import {
   activeFieldsResponse,
   customFieldBody,
   dataSourceBody,
@@ -170,6 +185,8 @@ export const ENDPOINT_TAGS = {
   Impersonation:
     "Time-boxed access to a customer's site: requests, the owner's consent, approval, sessions and logs.",
   Dashboard: 'What awaits the signed-in staff member and how the platform stands, in one call.',
+  Notices:
+    "Notices to site owners (maintenance, incident, announcement): their audience, schedule, sending and delivery log; the owners' unsubscribe links.",
   Audit: 'The staff audit trail: who did what, when and from where; its export and the key that verifies it.',
   'Site settings':
     "A site's settings: custom objects, domains, web apps, security, password hashing, registration fields and integrations.",
@@ -694,6 +711,66 @@ const DETAILS = {
       "The signed-in staff member's dashboard: impersonation requests awaiting them and live grants, customer and site figures, staff sign-in failures, recently viewed customers. Each part is present only with the permission of the list behind it.",
     tag: 'Dashboard',
     responses: { 200: dashboardResponse, ...errors(401, 403) },
+  },
+  noticeList: {
+    summary:
+      'Customer notices, newest first, 50 a page, each with its status and delivery progress; pass NextCursor as cursor for the next page.',
+    tag: 'Notices',
+    query: noticeListQuery,
+    responses: { 200: noticeListResponse, ...errors(400, 401, 403) },
+  },
+  noticeCreate: {
+    summary:
+      "A notice to the owners of the audience's sites, sent now (SendAt null) or at SendAt (at most 90 days ahead). Recipients are resolved when sending starts; ErrorCode 991 when the audience is over the limit, 992 when it reaches nobody.",
+    tag: 'Notices',
+    body: createNoticeBody,
+    responses: { 200: noticeResponse, ...errors(400, 401, 403) },
+  },
+  noticeRecipients: {
+    summary:
+      'How many distinct owner addresses an audience reaches now (the count shown before sending), and whether it is over the limit.',
+    tag: 'Notices',
+    body: noticeRecipientsBody,
+    responses: { 200: noticeRecipientsResponse, ...errors(400, 401, 403) },
+  },
+  noticeAudienceOptions: {
+    summary: 'What an audience may name: the plans and the data centers.',
+    tag: 'Notices',
+    responses: { 200: noticeAudienceOptionsResponse, ...errors(401, 403) },
+  },
+  noticeOne: {
+    summary: 'One notice with its text, status and delivery progress.',
+    tag: 'Notices',
+    query: noticeQuery,
+    responses: { 200: noticeResponse, ...errors(400, 401, 403, 404) },
+  },
+  noticeDeliveries: {
+    summary:
+      "A notice's delivery log, one row per recipient (pending, queued, retrying, sent, failed with the reason, skipped), 50 a page, filtered by status.",
+    tag: 'Notices',
+    query: noticeDeliveriesQuery,
+    responses: { 200: noticeDeliveriesResponse, ...errors(400, 401, 403, 404) },
+  },
+  noticeCancel: {
+    summary:
+      'Cancel a scheduled notice. ErrorCode 990 once it has started sending (mails already queued are delivered), was sent or was cancelled.',
+    tag: 'Notices',
+    body: noticeCancelBody,
+    responses: { 200: noticeResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  noticeUnsubscribeDetails: {
+    summary:
+      'What an unsubscribe link (from an announcement mail) is for: the address, masked, and whether it is already unsubscribed. ErrorCode 994 when the link is forged or altered.',
+    tag: 'Notices',
+    query: unsubscribeQuery,
+    responses: { 200: unsubscribeResponse, ...errors(400, 429) },
+  },
+  noticeUnsubscribe: {
+    summary:
+      "Unsubscribe the link's address from announcements (incident and maintenance notices still arrive). Mail clients' one-click unsubscribe (RFC 8058) posts to POST /mail/unsubscribe instead.",
+    tag: 'Notices',
+    query: unsubscribeQuery,
+    responses: { 200: unsubscribeResponse, ...errors(400, 429) },
   },
   auditEvents: {
     summary:

@@ -44,6 +44,13 @@ describe('BUILT_IN_ROLES', () => {
     for (const p of BUILT_IN_ROLES[ROLE_AUDITOR]!.permissions) expect(p).toMatch(/\.read$/);
   });
 
+  it('lets SuperAdmin and Admin send customer notices, not Support or the Auditor', () => {
+    const senders = Object.entries(BUILT_IN_ROLES)
+      .filter(([, r]) => r.permissions.includes('notices.send'))
+      .map(([name]) => name);
+    expect(senders.sort()).toEqual([ROLE_ADMIN, ROLE_SUPER_ADMIN].sort());
+  });
+
   it('lets only SuperAdmin approve impersonation', () => {
     const approvers = Object.entries(BUILT_IN_ROLES)
       .filter(([, r]) => r.permissions.includes('impersonation.approve'))

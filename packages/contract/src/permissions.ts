@@ -16,6 +16,7 @@ export const PERMISSIONS = [
   'site-settings.write',
   'activity.read',
   'audit.read',
+  'notices.send',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -76,4 +77,6 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'site-settings.write': 'Change site configuration.',
   'activity.read': 'Read activity logs.',
   'audit.read': 'Read the staff audit trail, export it and fetch the key that verifies exports.',
+  'notices.send':
+    'Write notices to site owners (maintenance, incident, announcement), send or schedule them, cancel scheduled ones and read their delivery logs.',
 };

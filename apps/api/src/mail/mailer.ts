@@ -7,6 +7,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers (List-Unsubscribe of a customer notice); names and values are ours, never a user's. */
+  headers?: Record<string, string>;
 }
 
 /** How a message leaves: SMTP, or a file in the outbox directory. Throws when it could not. */
@@ -45,7 +47,14 @@ export function createMailTransport(opts: {
     return transport;
   };
   async function deliver(m: MailMessage): Promise<void> {
-    const mail = { from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html };
+    const mail = {
+      from: opts.from,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+      headers: m.headers,
+    };
     const t = await transporter();
     if (opts.smtpUrl) {
       const sent = await t.sendMail(mail);

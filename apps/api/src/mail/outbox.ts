@@ -19,6 +19,7 @@ interface Row {
   subject: string;
   body_text: string;
   body_html: string | null;
+  headers: Record<string, string> | null;
   attempts: number;
 }
 
@@ -34,12 +35,19 @@ export interface Mailer {
    */
   send(q: Queryable, message: MailMessage): Promise<void>;
   /**
+   * Writes many messages in one statement through `q`, as send() does one; answers their outbox
+   * ids in the order given (a customer notice's batch keeps each recipient's id).
+   */
+  sendAll(q: Queryable, messages: readonly MailMessage[]): Promise<number[]>;
+  /**
    * Runs `work` (which queues mail) just after the current request has been answered, so that the
    * answer's timing cannot tell whether there was mail to write. flush() waits for it.
    */
   afterAnswer(work: () => Promise<void>): void;
   /** Sends every message queued so far that is due, and waits for sends under way. */
   flush(): Promise<void>;
+  /** As flush(), without waiting for work after answers (for that work itself: a notice sending run). */
+  sendDue(): Promise<void>;
   /**
    * Looks through the outbox every `everyMs` on this instance and sends what is due (retries, and
    * messages left by a stopped or killed instance). Every instance polls: claims keep each message
@@ -69,15 +77,18 @@ export function createOutboxMailer(opts: {
   let poller: ReturnType<typeof setInterval> | undefined;
   const deferred = new Set<Promise<void>>();
 
-  async function sendRow(row: Row): Promise<void> {
+  /**
+   * Delivers one row; answers the write of its outcome, which the caller awaits with the batch's
+   * others: the next delivery need not wait for this commit (on PostgreSQL a commit is a WAL
+   * flush, as long as a delivery over a pooled connection), and an outcome not yet written is, on
+   * a crash, the same as a delivery not yet recorded.
+   */
+  async function sendRow(row: Row): Promise<{ written: Promise<unknown> }> {
     const message: MailMessage = { to: row.to_address, subject: row.subject, text: row.body_text };
     if (row.body_html !== null) message.html = row.body_html;
+    if (row.headers !== null) message.headers = row.headers;
     try {
       await opts.transport.deliver(message);
-      await opts.db.query('UPDATE mail_outbox SET sent_at = $2, claimed_until = NULL WHERE id = $1', [
-        row.id,
-        opts.clock.now(),
-      ]);
     } catch (err) {
       const now = opts.clock.now();
       const giveUp = row.attempts >= MAIL_MAX_ATTEMPTS;
@@ -86,7 +97,7 @@ export function createOutboxMailer(opts: {
         { err, mailId: row.id, attempts: row.attempts, givenUp: giveUp },
         'mail delivery failed',
       );
-      await opts.db.query(
+      const written = opts.db.query(
         `UPDATE mail_outbox SET claimed_until = NULL, last_error = $2, next_attempt_at = $3, failed_at = $4 WHERE id = $1`,
         [
           row.id,
@@ -95,7 +106,13 @@ export function createOutboxMailer(opts: {
           giveUp ? now : null,
         ],
       );
+      return { written };
     }
+    const written = opts.db.query('UPDATE mail_outbox SET sent_at = $2, claimed_until = NULL WHERE id = $1', [
+      row.id,
+      opts.clock.now(),
+    ]);
+    return { written };
   }
 
   /** Claims a batch of due rows (rows claimed elsewhere are skipped) and sends them; answers how many. */
@@ -108,10 +125,21 @@ export function createOutboxMailer(opts: {
            WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
              AND (claimed_until IS NULL OR claimed_until <= $1)
            ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, subject, body_text, body_html, attempts`,
+        RETURNING id, to_address, subject, body_text, body_html, headers, attempts`,
       [now, new Date(now.getTime() + claimMs), BATCH],
     );
-    for (const row of r.rows) await sendRow(row);
+    const outcomes: Promise<unknown>[] = [];
+    try {
+      for (const row of r.rows) {
+        const { written } = await sendRow(row);
+        // Kept from rejecting unobserved while later rows are delivered; awaited below.
+        written.catch(() => {});
+        outcomes.push(written);
+      }
+    } finally {
+      await Promise.allSettled(outcomes);
+    }
+    await Promise.all(outcomes);
     return r.rows.length;
   }
 
@@ -151,14 +179,47 @@ export function createOutboxMailer(opts: {
     description: opts.transport.description,
     async send(q, m) {
       await q.query(
-        `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5, $1)`,
-        [opts.clock.now(), m.to, m.subject, m.text, m.html ?? null],
+        `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, headers, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $1)`,
+        [
+          opts.clock.now(),
+          m.to,
+          m.subject,
+          m.text,
+          m.html ?? null,
+          m.headers ? JSON.stringify(m.headers) : null,
+        ],
       );
       watchUntil = Date.now() + WATCH_MS;
       if (watcher) clearTimeout(watcher);
       watcher = undefined;
       watch(0);
+    },
+    async sendAll(q, ms) {
+      if (ms.length === 0) return [];
+      const r = await q.query<{ id: number; n: number }>(
+        `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, headers, next_attempt_at)
+         SELECT $1, m.to_address, m.subject, m.body_text, m.body_html, m.headers, $1
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY
+                AS m (to_address, subject, body_text, body_html, headers, n)
+          ORDER BY m.n
+         RETURNING id`,
+        [
+          opts.clock.now(),
+          ms.map((m) => m.to),
+          ms.map((m) => m.subject),
+          ms.map((m) => m.text),
+          ms.map((m) => m.html ?? null),
+          ms.map((m) => (m.headers ? JSON.stringify(m.headers) : null)),
+        ],
+      );
+      // Identity values are drawn in the order of the rows inserted, which is m.n's.
+      const ids = r.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+      watchUntil = Date.now() + WATCH_MS;
+      if (watcher) clearTimeout(watcher);
+      watcher = undefined;
+      watch(0);
+      return ids;
     },
     afterAnswer(work) {
       const p = new Promise<void>((resolve) => setImmediate(resolve))
@@ -169,6 +230,9 @@ export function createOutboxMailer(opts: {
     },
     async flush() {
       while (deferred.size > 0) await Promise.all([...deferred]);
+      await sendDue();
+    },
+    async sendDue() {
       await sendDue();
     },
     poll(everyMs) {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../app-context.ts';
 import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
+import { sendDueNotices } from '../modules/notices/notices.service.ts';
 import { recheckDomains } from '../modules/site-settings/custom-domains.service.ts';
 import { sendExpiryNotices } from './expiry-notices.ts';
 import type { PeriodicJob } from './jobs.ts';
@@ -29,6 +30,14 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
       name: 'site-secret-retire',
       everyMs: ctx.config.secretRetireMs,
       run: async () => void (await retireLapsedSecrets(ctx)),
+    });
+  }
+  // Due customer notices are started and queued a batch at a time; the outbox sends them.
+  if (ctx.config.noticeSendMs > 0) {
+    jobs.push({
+      name: 'customer-notices',
+      everyMs: ctx.config.noticeSendMs,
+      run: async () => void (await sendDueNotices(ctx)),
     });
   }
   return jobs;

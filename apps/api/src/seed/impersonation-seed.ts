@@ -56,8 +56,10 @@ function asDb(tx: Queryable, kind: Db['kind']): Db {
 function keepingMailer(kept: MailMessage[]): Mailer {
   return {
     send: async (_q, m) => void kept.push(m),
+    sendAll: async (_q, ms) => ms.map((m) => kept.push(m)),
     afterAnswer: (work) => void work(),
     flush: async () => {},
+    sendDue: async () => {},
     poll: () => {},
     close: () => {},
     description: 'demo seed (not sent)',

@@ -11,6 +11,7 @@ import { hashPassword } from '../../src/lib/password-hash.ts';
 import { hashSecret } from '../../src/lib/secrets.ts';
 import { createSession } from '../../src/modules/auth/sessions.repo.ts';
 import { insertStaff } from '../../src/modules/auth/staff.repo.ts';
+import { unsubscribeToken } from '../../src/modules/notices/unsubscribe-token.ts';
 import { shareSite } from '../customer-fixtures.ts';
 import { CONSOLE_ORIGIN, PASSWORD, type TestApp } from '../harness.ts';
 
@@ -60,6 +61,8 @@ export interface Pools {
   requestIds: number[];
   consentTokens: string[];
   siteAccessTokens: string[];
+  /** Signed unsubscribe tokens of customers' addresses (customer notices). */
+  unsubscribeTokens: string[];
   emails: string[];
   superAdminEmails: string[];
   staffRoles: string[];
@@ -149,6 +152,7 @@ export async function createFixtures(t: TestApp): Promise<Fixtures> {
     requestIds: [],
     consentTokens: [],
     siteAccessTokens: [],
+    unsubscribeTokens: [],
     emails: [...CUSTOMERS.map((c) => c.email), ...Object.values(STAFF).map((s) => s.email)],
     superAdminEmails: [STAFF.superadmin.email, STAFF.approver.email],
     staffRoles: await catalogue('SELECT name AS v FROM roles ORDER BY 1'),
@@ -202,6 +206,8 @@ export async function createFixtures(t: TestApp): Promise<Fixtures> {
     pools.consentTokens.push(consentToken);
     pools.siteAccessTokens.push(accessToken);
   }
+  for (const address of pools.emails.slice(0, 5))
+    pools.unsubscribeTokens.push(unsubscribeToken(t.ctx.crypto, address));
 
   const sessions = new Map<PrincipalName, { xtoken: string; xsign: string }>();
   const grantId = pools.requestIds[GRANT_INDEX]!;

@@ -49,6 +49,8 @@ const WEIGHTS: Record<string, number> = {
   passkeyRemove: 0.15,
   recoveryCodesRenew: 0.15,
   staffFactorsReset: 0.25,
+  // a valid notice for now starts sending mail to the fixtures' owners
+  noticeCreate: 0.3,
 };
 const weightOf = (d: EndpointDef) => WEIGHTS[d.id] ?? 1;
 const totalWeight = ENDPOINT_LIST.reduce((s, d) => s + weightOf(d), 0);

@@ -345,7 +345,7 @@ export function makeHints(p: Pools): Hints {
         return names(p.objIds);
       case 'token':
         return fc.oneof(
-          { weight: 2, arbitrary: pick([...p.consentTokens, ...p.siteAccessTokens]) },
+          { weight: 2, arbitrary: pick([...p.consentTokens, ...p.siteAccessTokens, ...p.unsubscribeTokens]) },
           { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{8,43}$/) },
         );
       case 'requestId':
@@ -381,6 +381,14 @@ export function makeHints(p: Pools): Hints {
         return fc
           .integer({ min: -90 * 86_400, max: 86_400 })
           .map((s) => new Date(Date.UTC(2026, 0, 15, 10) + s * 1000).toISOString());
+      case 'SendAt':
+        // A customer notice: now (null), or a time from an hour to 100 days after the fixtures' clock (past 90: 400).
+        return fc.oneof(
+          fc.constant(null),
+          fc
+            .integer({ min: 3_600, max: 100 * 86_400 })
+            .map((s) => new Date(Date.UTC(2026, 0, 15, 10) + s * 1000).toISOString()),
+        );
       case 'q':
         return fc.oneof(pick(p.emails), fc.stringMatching(/^[a-z0-9.@%_-]{3,20}$/));
       case 'actor':

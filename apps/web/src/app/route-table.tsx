@@ -9,7 +9,7 @@ import {
   impersonationPublicRoutes,
   impersonationRoutes,
 } from '../features/impersonation/routes.tsx';
-import { notificationsRoutes } from '../features/notifications/routes.tsx';
+import { notificationsPublicRoutes, notificationsRoutes } from '../features/notifications/routes.tsx';
 import { impersonatedSiteRoutes, siteConfigurationRoutes } from '../features/site-settings/routes.tsx';
 import { teamSection } from '../features/team/routes.tsx';
 import type { AppRoute, AppSection, PhraseRef } from '../lib/app-route.ts';
@@ -19,7 +19,11 @@ import { FirstAllowedTab, GuestOnly, RequireAccess } from './guards.tsx';
  * The console's route table, composed from the features' tables. To add a screen, add a route to
  * its feature's routes.tsx (with the access it needs); sections get their sidebar tabs from it.
  */
-export const publicRoutes: readonly AppRoute[] = [...authPublicRoutes, ...impersonationPublicRoutes];
+export const publicRoutes: readonly AppRoute[] = [
+  ...authPublicRoutes,
+  ...impersonationPublicRoutes,
+  ...notificationsPublicRoutes,
+];
 
 export const sections: readonly AppSection[] = [
   {

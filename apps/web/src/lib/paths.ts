@@ -10,6 +10,8 @@ export const paths = {
   logout: '/logout',
   dashboard: '/dashboard',
   notifications: '/manage-notifications',
+  composeNotice: '/manage-notifications/compose',
+  notice: (id: number) => `/manage-notifications/notice${toQueryString({ id })}`,
   changePassword: '/account/change-password',
   mySessions: '/account/sessions',
   security: '/account/security',

@@ -1,8 +1,41 @@
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
+import { withConsoleCatalog } from '../../lib/i18n.tsx';
 
 const NotificationsPage = lazy(() => import('./components/notifications-page.tsx'));
+const ComposeNoticePage = lazy(() => import('./components/compose-notice-page.tsx'));
+const NoticeDetailsPage = lazy(() => import('./components/notice-details-page.tsx'));
+// A public page outside the shell: it loads the console's phrases itself.
+const UnsubscribePage = lazy(() => withConsoleCatalog(import('./components/unsubscribe-page.tsx')));
 
+/** Manage Notfications (spec section 2): customer notices, for holders of notices.send. */
 export const notificationsRoutes: readonly AppRoute[] = [
-  { path: 'manage-notifications', access: 'session', element: <NotificationsPage /> },
+  {
+    path: 'manage-notifications',
+    access: 'notices.send',
+    label: { ns: 'notifications', key: 'heading' },
+    element: <NotificationsPage />,
+  },
+  {
+    path: 'manage-notifications/compose',
+    access: 'notices.send',
+    label: { ns: 'notifications', key: 'composeHeading' },
+    element: <ComposeNoticePage />,
+  },
+  {
+    path: 'manage-notifications/notice',
+    access: 'notices.send',
+    label: { ns: 'notifications', key: 'detailsHeading' },
+    element: <NoticeDetailsPage />,
+  },
+];
+
+/** The owner's unsubscribe page, public (the link comes in announcement mails). */
+export const notificationsPublicRoutes: readonly AppRoute[] = [
+  {
+    path: '/unsubscribe',
+    access: 'public',
+    label: { ns: 'notifications', key: 'unsubscribeHeading' },
+    element: <UnsubscribePage />,
+  },
 ];

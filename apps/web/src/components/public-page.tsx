@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { useProductName } from '../../../lib/footer-links.ts';
-import { useFocusedHeading } from './use-focused-heading.ts';
+import { useProductName } from '../lib/footer-links.ts';
+import { useFocusedHeading } from '../lib/use-focused-heading.ts';
 
 /**
- * The frame of the pages a site owner opens from an email (consent, site access): the sign-in
+ * The frame of the pages a site owner opens from an email (consent, site access, unsubscribe): the sign-in
  * card's look, no console chrome, focus on the heading whenever it changes.
  */
 export function PublicPage({

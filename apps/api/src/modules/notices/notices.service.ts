@@ -1,0 +1,344 @@
+import { PLANS } from '@sac/contract/customers';
+import {
+  type createNoticeBody,
+  NOTICE_PAGE_SIZE,
+  NOTICE_SCHEDULE_MAX_DAYS,
+  type Notice,
+  type NoticeAudience,
+  type noticeDeliveriesQuery,
+  UNSUBSCRIBABLE_KIND,
+} from '@sac/contract/notices';
+import type { z } from 'zod';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { consolePageFor } from '../../lib/console-url.ts';
+import { writeActivity } from '../activity/activity.service.ts';
+import { noticeMail } from './notices.mails.ts';
+import * as repo from './notices.repo.ts';
+import { maskedAddress, unsubscribeToken, verifyUnsubscribeToken } from './unsubscribe-token.ts';
+
+/** A "send now" notice may say a time this far in the past (the viewer's clock runs behind). */
+const PAST_GRACE_MS = 5 * 60_000;
+/** One sending run stops queuing after this long; the next tick goes on (the lease outlives it). */
+const RUN_BUDGET_MS = 20_000;
+/** The console's page that confirms an unsubscription, and the one-click door of RFC 8058. */
+export const UNSUBSCRIBE_PAGE = '/unsubscribe';
+export const ONE_CLICK_PATH = '/mail/unsubscribe';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function wire(row: repo.NoticeRow, p: repo.Progress | undefined): Notice {
+  const total = row.status === 'scheduled' || row.status === 'cancelled' ? 0 : (p?.total ?? row.total);
+  const sent = p?.sent ?? 0;
+  const failed = p?.failed ?? 0;
+  const skipped = p?.skipped ?? 0;
+  const a = row.audience;
+  return {
+    Id: Number(row.id),
+    Kind: row.kind,
+    Subject: row.subject,
+    Audience: {
+      Type: a.Type,
+      ...(a.Plans ? { Plans: a.Plans } : {}),
+      ...(a.DataCenters ? { DataCenters: a.DataCenters } : {}),
+      ...(a.AppIds ? { AppIds: a.AppIds } : {}),
+    },
+    Status: row.status,
+    SendAt: row.send_at.toISOString(),
+    CreatedAt: row.created_at.toISOString(),
+    CreatedBy: row.created_by_email,
+    StartedAt: iso(row.started_at),
+    FinishedAt: iso(row.finished_at),
+    CancelledBy: row.cancelled_by_email,
+    FailureReason: row.failure_reason,
+    Progress: {
+      Total: total,
+      Sent: sent,
+      Failed: failed,
+      Skipped: skipped,
+      Pending: total - sent - failed - skipped,
+    },
+  };
+}
+
+async function wireOne(ctx: AppContext, row: repo.NoticeRow) {
+  const p = await repo.progressOf(ctx.db, [Number(row.id)]);
+  return { Data: { ...wire(row, p.get(Number(row.id))), Text: row.body_text } };
+}
+
+/** Distinct owner addresses of an audience, checked against the limit. */
+export async function countRecipients(ctx: AppContext, audience: NoticeAudience) {
+  const limit = ctx.config.noticeMaxRecipients;
+  const count = await repo.countAudience(ctx.db, audience, limit);
+  return { Count: Math.min(count, limit + 1), OverLimit: count > limit, Limit: limit };
+}
+
+/** POST /admin/notices: writes the notice (scheduled); a notice for now starts after the answer. */
+export async function createNotice(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  body: z.output<typeof createNoticeBody>,
+) {
+  const now = ctx.clock.now();
+  let sendAt = now;
+  if (body.SendAt !== null) {
+    const at = new Date(body.SendAt);
+    if (at.getTime() < now.getTime() - PAST_GRACE_MS)
+      throw new AppError('validation', 'SendAt is in the past.', [
+        { Field: 'SendAt', Message: 'SendAt is in the past.' },
+      ]);
+    if (at.getTime() > now.getTime() + NOTICE_SCHEDULE_MAX_DAYS * 86_400_000)
+      throw new AppError('validation', `SendAt is more than ${NOTICE_SCHEDULE_MAX_DAYS} days ahead.`, [
+        { Field: 'SendAt', Message: `SendAt is more than ${NOTICE_SCHEDULE_MAX_DAYS} days ahead.` },
+      ]);
+    if (at > now) sendAt = at;
+  }
+  const reach = await countRecipients(ctx, body.Audience);
+  if (reach.OverLimit) throw new AppError('noticeAudienceTooLarge');
+  if (reach.Count === 0) throw new AppError('noticeAudienceEmpty');
+  const row = await ctx.db.transaction(async (tx) => {
+    const n = await repo.insertNotice(tx, {
+      kind: body.Kind,
+      subject: body.Subject,
+      text: body.Text,
+      audience: body.Audience,
+      sendAt,
+      now,
+      byUid: actor.uid,
+      byEmail: actor.email,
+    });
+    await writeActivity(tx, {
+      at: now,
+      action: sendAt > now ? 'notice.schedule' : 'notice.create',
+      actorUid: actor.uid,
+      actorEmail: actor.email,
+      targetType: 'notice',
+      targetId: String(n.id),
+      clientAddress: caller.clientAddress,
+      details: {
+        kind: body.Kind,
+        subject: body.Subject,
+        audience: body.Audience,
+        sendAt: sendAt.toISOString(),
+        recipients: reach.Count,
+      },
+    });
+    return n;
+  });
+  // Now means now: this instance starts at once (the claims keep the job's runs from sending it twice).
+  if (sendAt <= now) ctx.mailer.afterAnswer(async () => void (await sendDueNotices(ctx)));
+  return wireOne(ctx, row);
+}
+
+export async function audienceOptions(ctx: AppContext) {
+  const centers = await repo.dataCenters(ctx.db);
+  return { Plans: [...PLANS], DataCenters: centers.map((c) => ({ Code: c.code, Name: c.name })) };
+}
+
+export async function listNotices(ctx: AppContext, cursor: string | undefined) {
+  const rows = await repo.listNotices(ctx.db, cursor ? Number(cursor) : undefined, NOTICE_PAGE_SIZE + 1);
+  const page = rows.slice(0, NOTICE_PAGE_SIZE);
+  const progress = await repo.progressOf(
+    ctx.db,
+    page.filter((r) => r.status === 'sending' || r.status === 'sent').map((r) => Number(r.id)),
+  );
+  return {
+    Data: page.map((r) => wire(r, progress.get(Number(r.id)))),
+    NextCursor: rows.length > NOTICE_PAGE_SIZE ? String(page.at(-1)!.id) : null,
+  };
+}
+
+export async function oneNotice(ctx: AppContext, id: number) {
+  const row = await repo.findNotice(ctx.db, id);
+  if (!row) throw new AppError('noticeNotFound');
+  return wireOne(ctx, row);
+}
+
+export async function noticeDeliveries(ctx: AppContext, q: z.output<typeof noticeDeliveriesQuery>) {
+  if (!(await repo.findNotice(ctx.db, q.id))) throw new AppError('noticeNotFound');
+  const rows = await repo.deliveries(
+    ctx.db,
+    q.id,
+    q.status,
+    q.cursor ? Number(q.cursor) : undefined,
+    NOTICE_PAGE_SIZE + 1,
+  );
+  const page = rows.slice(0, NOTICE_PAGE_SIZE);
+  return {
+    Data: page.map((r) => ({
+      Id: Number(r.id),
+      Email: r.email,
+      Status: r.status as never,
+      Attempts: r.attempts ?? 0,
+      Reason: r.skipped_reason ?? r.last_error,
+      SentAt: iso(r.sent_at),
+      NextAttemptAt: r.sent_at || r.failed_at || !r.queued_at ? null : iso(r.next_attempt_at),
+    })),
+    NextCursor: rows.length > NOTICE_PAGE_SIZE ? String(page.at(-1)!.id) : null,
+  };
+}
+
+/**
+ * Cancels a scheduled notice. Once the job has started it (status sending) it is no longer
+ * cancellable: its mails are queued batch by batch and the outbox delivers what is queued (990).
+ */
+export async function cancelNotice(ctx: AppContext, caller: Caller, actor: StaffSession, id: number) {
+  const now = ctx.clock.now();
+  const row = await ctx.db.transaction(async (tx) => {
+    const n = await repo.cancelScheduled(tx, id, now, actor.email);
+    if (!n) {
+      if (!(await repo.findNotice(tx, id))) throw new AppError('noticeNotFound');
+      throw new AppError('noticeNotCancellable');
+    }
+    await writeActivity(tx, {
+      at: now,
+      action: 'notice.cancel',
+      actorUid: actor.uid,
+      actorEmail: actor.email,
+      targetType: 'notice',
+      targetId: String(id),
+      clientAddress: caller.clientAddress,
+      details: { subject: n.subject, sendAt: n.send_at.toISOString() },
+    });
+    return n;
+  });
+  return wireOne(ctx, row);
+}
+
+function addressOf(ctx: AppContext, token: string): string {
+  const email = verifyUnsubscribeToken(ctx.crypto, token);
+  if (!email) throw new AppError('unsubscribeLinkInvalid');
+  return email;
+}
+
+export async function unsubscribeDetails(ctx: AppContext, token: string) {
+  const email = addressOf(ctx, token);
+  return { Email: maskedAddress(email), Unsubscribed: await repo.unsubscribed(ctx.db, email) };
+}
+
+/** The link's address gets no more announcements (idempotent). */
+export async function unsubscribe(ctx: AppContext, token: string, clientAddress: string) {
+  const email = addressOf(ctx, token);
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    if (!(await repo.unsubscribe(tx, email, now))) return;
+    await writeActivity(tx, {
+      at: now,
+      action: 'notice.unsubscribe',
+      targetType: 'email',
+      targetId: email,
+      clientAddress,
+      details: { kind: UNSUBSCRIBABLE_KIND },
+    });
+  });
+  return { Email: maskedAddress(email), Unsubscribed: true };
+}
+
+/** Starts the due notices: resolves each audience into recipients, or fails it when over the limit. */
+async function startDue(ctx: AppContext): Promise<void> {
+  for (;;) {
+    const started = await ctx.db
+      .transaction(async (tx) => {
+        const now = ctx.clock.now();
+        const [n] = await repo.claimDue(tx, now, 1);
+        if (!n) return false;
+        const total = await repo.resolveRecipients(tx, Number(n.id), n.audience);
+        if (total > ctx.config.noticeMaxRecipients) {
+          // Rolled back with the rows: the audience grew past the limit after the notice was written.
+          throw Object.assign(new Error('over'), { noticeId: Number(n.id) });
+        }
+        await repo.markStarted(tx, Number(n.id), now, total);
+        await writeActivity(tx, {
+          at: now,
+          action: 'notice.send',
+          actorUid: n.created_by_uid,
+          actorEmail: n.created_by_email,
+          targetType: 'notice',
+          targetId: String(n.id),
+          details: { kind: n.kind, subject: n.subject, recipients: total },
+        });
+        return true;
+      })
+      .catch(async (err: unknown) => {
+        const id = (err as { noticeId?: number }).noticeId;
+        if (id === undefined) throw err;
+        await repo.markFailed(
+          ctx.db,
+          id,
+          ctx.clock.now(),
+          `The audience reached more than ${ctx.config.noticeMaxRecipients} recipients.`,
+        );
+        return true;
+      });
+    if (!started) return;
+  }
+}
+
+/** Queues one batch of a notice's recipients into the mail outbox; answers how many were taken. */
+async function queueBatch(ctx: AppContext, n: repo.NoticeRow): Promise<number> {
+  const origin = consolePageFor(ctx.config, undefined, '/').origin;
+  return ctx.db.transaction(async (tx) => {
+    const now = ctx.clock.now();
+    const batch = await repo.claimBatch(tx, Number(n.id), ctx.config.noticeBatchSize);
+    const announcement = n.kind === UNSUBSCRIBABLE_KIND;
+    const skipped = batch.filter((r) => announcement && r.unsubscribed);
+    const sending = batch.filter((r) => !(announcement && r.unsubscribed));
+    await repo.markSkipped(
+      tx,
+      skipped.map((r) => Number(r.id)),
+      'Unsubscribed from announcements.',
+    );
+    const ids = await ctx.mailer.sendAll(
+      tx,
+      sending.map((r) => {
+        const token = announcement ? unsubscribeToken(ctx.crypto, r.email) : '';
+        return noticeMail({
+          to: r.email,
+          firstName: r.first_name,
+          kind: n.kind,
+          subject: n.subject,
+          text: n.body_text,
+          ...(announcement
+            ? {
+                unsubscribePage: `${origin}${UNSUBSCRIBE_PAGE}?token=${token}`,
+                oneClickUrl: `${origin}${ONE_CLICK_PATH}?token=${token}`,
+              }
+            : {}),
+        });
+      }),
+    );
+    await repo.markQueued(
+      tx,
+      now,
+      sending.map((r) => Number(r.id)),
+      ids,
+    );
+    if (batch.length < ctx.config.noticeBatchSize) await repo.markAllQueued(tx, Number(n.id), now);
+    return batch.length;
+  });
+}
+
+/**
+ * The periodic job (and a "send now" right after its answer): starts due notices, queues their
+ * recipients a batch per transaction and lets the outbox send each batch before the next, so the
+ * outbox holds one batch of a notice at a time; marks notices whose mails all ended as sent.
+ * Every step claims its rows in SQL, so two runs at once (two instances, or the job and a send
+ * now) never queue one recipient twice. Answers how many recipients it queued or skipped.
+ */
+export async function sendDueNotices(ctx: AppContext): Promise<number> {
+  const until = Date.now() + RUN_BUDGET_MS;
+  let taken = 0;
+  await startDue(ctx);
+  for (const n of await repo.sendingWithWork(ctx.db)) {
+    for (;;) {
+      const k = await queueBatch(ctx, n);
+      taken += k;
+      if (k > 0) await ctx.mailer.sendDue();
+      if (k < ctx.config.noticeBatchSize || Date.now() > until) break;
+    }
+    if (Date.now() > until) break;
+  }
+  await repo.finishDelivered(ctx.db, ctx.clock.now());
+  return taken;
+}

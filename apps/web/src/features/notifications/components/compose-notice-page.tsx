@@ -1,0 +1,334 @@
+import {
+  createNoticeBody,
+  NOTICE_AUDIENCES,
+  NOTICE_KINDS,
+  NOTICE_SITES_MAX,
+  NOTICE_TEXT_MAX,
+  type NoticeAudience,
+  noticeAudience,
+} from '@sac/contract/notices';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { RadioGroup } from '../../../components/radio-group.tsx';
+import { Skeleton } from '../../../components/skeleton.tsx';
+import { TextAreaField } from '../../../components/textarea-field.tsx';
+import { errorText } from '../../../lib/api-client.ts';
+import { useContractForm } from '../../../lib/form.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
+import { useTimeZone } from '../../../lib/time-zone.ts';
+import { toast } from '../../../lib/toast-store.ts';
+import { useAudienceOptions, useCreateNotice, useRecipientCount } from '../api/notices-api.ts';
+
+interface Values {
+  Kind: string;
+  Subject: string;
+  Text: string;
+  AudienceType: string;
+  Plans: string[];
+  DataCenters: string[];
+  AppIds: string;
+  When: string;
+  /** A datetime-local value, in the zone the viewer reads times in. */
+  SendAt: string;
+}
+const EMPTY: Values = {
+  Kind: 'maintenance',
+  Subject: '',
+  Text: '',
+  AudienceType: 'all',
+  Plans: [],
+  DataCenters: [],
+  AppIds: '',
+  When: 'now',
+  SendAt: '',
+};
+
+const APP_IDS = /^[0-9]{1,15}$/;
+
+/** The audience the values name, as the contract takes it. */
+function audienceOf(v: Values): NoticeAudience {
+  switch (v.AudienceType) {
+    case 'plan':
+      return { Type: 'plan', Plans: v.Plans as NoticeAudience['Plans'] };
+    case 'data-center':
+      return { Type: 'data-center', DataCenters: v.DataCenters };
+    case 'sites':
+      return {
+        Type: 'sites',
+        AppIds: v.AppIds.split(/[\s,]+/)
+          .filter(Boolean)
+          .map(Number),
+      };
+    default:
+      return { Type: 'all' };
+  }
+}
+
+/** A datetime-local value read in `zone` ('UTC' or the browser's own), as an instant. */
+function instantOf(local: string, zone: string): Date | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(local)) return undefined;
+  const d = new Date(zone === 'UTC' ? `${local}:00Z` : local);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
+
+function composeSchema(
+  zone: string,
+  phrases: { appIdsInvalid: string; sendAtRequired: string; sendAtPast: string },
+) {
+  const body = createNoticeBody.shape;
+  return z
+    .object({
+      Kind: z.enum(NOTICE_KINDS),
+      Subject: body.Subject,
+      Text: body.Text,
+      AudienceType: z.enum(NOTICE_AUDIENCES),
+      Plans: z.array(z.string()),
+      DataCenters: z.array(z.string()),
+      AppIds: z.string(),
+      When: z.enum(['now', 'later']),
+      SendAt: z.string(),
+    })
+    .superRefine((v, ctx) => {
+      if (v.AudienceType === 'sites' && v.AppIds.split(/[\s,]+/).some((s) => s !== '' && !APP_IDS.test(s)))
+        ctx.addIssue({ code: 'custom', path: ['AppIds'], message: phrases.appIdsInvalid });
+      else {
+        const a = noticeAudience.safeParse(audienceOf(v as Values));
+        if (!a.success)
+          for (const issue of a.error.issues) {
+            const field = String(issue.path[0] ?? 'AudienceType');
+            ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
+          }
+      }
+      if (v.When === 'later') {
+        const at = instantOf(v.SendAt, zone);
+        if (!at) ctx.addIssue({ code: 'custom', path: ['SendAt'], message: phrases.sendAtRequired });
+        else if (at.getTime() <= Date.now())
+          ctx.addIssue({ code: 'custom', path: ['SendAt'], message: phrases.sendAtPast });
+      }
+    })
+    .transform((v) => ({
+      Kind: v.Kind,
+      Subject: v.Subject,
+      Text: v.Text,
+      Audience: audienceOf(v as Values),
+      SendAt: v.When === 'later' ? instantOf(v.SendAt, zone)!.toISOString() : null,
+    }));
+}
+
+/** The value changes settle for this long before the recipients are counted again. */
+const COUNT_DELAY_MS = 300;
+function useSettled<T>(value: T): T {
+  const [settled, setSettled] = useState(value);
+  const key = JSON.stringify(value);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the value
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), COUNT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [key]);
+  return settled;
+}
+
+/**
+ * /manage-notifications/compose: kind, subject, text, audience (all customers, plans, data centers
+ * or chosen sites) with the live count of recipients, and when (now, after a confirmation naming
+ * the count, or at a time in the viewer's time zone).
+ */
+export default function ComposeNoticePage() {
+  const t = useT('notifications');
+  const common = useT('common');
+  const zone = useTimeZone();
+  const navigate = useNavigate();
+  const options = useAudienceOptions();
+  const create = useCreateNotice();
+  const [confirming, setConfirming] = useState(false);
+  const schema = useMemo(
+    () =>
+      composeSchema(zone, {
+        appIdsInvalid: t('appIdsInvalid'),
+        sendAtRequired: t('sendAtRequired'),
+        sendAtPast: t('sendAtPast'),
+      }),
+    [zone, t],
+  );
+  const form = useContractForm(schema, { initial: EMPTY, idPrefix: 'notice' });
+  const v = form.values;
+  const audienceErrors = ['Plans', 'DataCenters', 'AppIds'].some((f) => form.errors[f as keyof Values]);
+  const wanted = audienceErrors ? undefined : audienceOf(v);
+  const audience = useSettled(wanted);
+  const count = useRecipientCount(audience);
+  // Until the count answers for the audience as it now reads, the figure shown is not its own.
+  const counting = JSON.stringify(wanted) !== JSON.stringify(audience) || count.isPlaceholderData;
+
+  const send = (data: z.output<typeof schema>) =>
+    create.mutate(data, {
+      onSuccess: (n) => {
+        setConfirming(false);
+        toast.success(data.SendAt ? t('scheduled') : t('sent'));
+        form.leave(() => navigate(paths.notice(n.Id)));
+      },
+      onError: (e) => {
+        setConfirming(false);
+        form.serverFailed(e);
+      },
+    });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const data = form.submit();
+    if (!data || create.isPending) return;
+    if (data.SendAt === null) setConfirming(true);
+    else send(data);
+  };
+
+  let audienceFields: React.ReactNode = null;
+  if (v.AudienceType === 'plan' || v.AudienceType === 'data-center') {
+    if (options.isPending) audienceFields = <Skeleton lines={2} />;
+    else if (options.isError)
+      audienceFields = (
+        <p className="form-alert" role="alert">
+          {errorText(options.error, t('optionsFailed'))}
+        </p>
+      );
+    else if (v.AudienceType === 'plan')
+      audienceFields = (
+        <CheckboxGroup
+          legend={t('plans')}
+          name="Plans"
+          options={options.data.Plans.map((p) => ({ value: p, label: p }))}
+          value={v.Plans}
+          error={form.shown('Plans')}
+          onChange={(next) => form.set('Plans', next)}
+          onBlur={() => form.touch('Plans')}
+        />
+      );
+    else
+      audienceFields = (
+        <CheckboxGroup
+          legend={t('dataCenters')}
+          name="DataCenters"
+          options={options.data.DataCenters.map((d) => ({ value: d.Code, label: `${d.Name} (${d.Code})` }))}
+          value={v.DataCenters}
+          error={form.shown('DataCenters')}
+          onChange={(next) => form.set('DataCenters', next)}
+          onBlur={() => form.touch('DataCenters')}
+        />
+      );
+  } else if (v.AudienceType === 'sites') {
+    audienceFields = (
+      <FormField
+        {...form.field('AppIds')}
+        label={t('appIds')}
+        hint={t('appIdsHint', { max: NOTICE_SITES_MAX })}
+        inputMode="numeric"
+        autoComplete="off"
+      />
+    );
+  }
+
+  let countText: React.ReactNode;
+  if (!audience) countText = null;
+  else if (count.isError) countText = <span className="form-alert">{errorText(count.error)}</span>;
+  else if (!count.data || counting) countText = <span className="muted">{t('recipientsCounting')}</span>;
+  else if (count.data.OverLimit)
+    countText = <span className="form-alert">{t('recipientsOver', { limit: count.data.Limit })}</span>;
+  else if (count.data.Count === 0) countText = <span className="form-alert">{t('recipientsNone')}</span>;
+  else
+    countText = <strong>{t('recipientsCount', { count: count.data.Count.toLocaleString('en-US') })}</strong>;
+  const reachable = !counting && count.data !== undefined && !count.data.OverLimit && count.data.Count > 0;
+
+  return (
+    <section className="card form-card" aria-labelledby="screen-title">
+      <h1 id="screen-title">{t('composeHeading')}</h1>
+      <p className="muted">{t('composeIntro')}</p>
+      <form onSubmit={onSubmit} noValidate>
+        <RadioGroup
+          legend={t('kind')}
+          name="Kind"
+          options={NOTICE_KINDS.map((k) => ({ value: k, label: t(`kind_${k}`), hint: t(`kindHint_${k}`) }))}
+          value={v.Kind}
+          onChange={(k) => form.set('Kind', k)}
+        />
+        <FormField {...form.field('Subject')} label={t('subject')} autoComplete="off" required />
+        <TextAreaField
+          {...form.field('Text')}
+          label={t('text')}
+          hint={t('textHint', { max: NOTICE_TEXT_MAX.toLocaleString('en-US') })}
+          rows={8}
+          required
+        />
+        <RadioGroup
+          legend={t('audience')}
+          name="AudienceType"
+          options={[
+            { value: 'all', label: t('audience_all') },
+            { value: 'plan', label: t('audience_plan') },
+            { value: 'data-center', label: t('audience_dataCenter') },
+            { value: 'sites', label: t('audience_sites') },
+          ]}
+          value={v.AudienceType}
+          onChange={(a) => form.set('AudienceType', a)}
+          renderChosen={() => audienceFields}
+        />
+        <p className="notice-recipients" aria-live="polite">
+          {countText}
+        </p>
+        <RadioGroup
+          legend={t('schedule')}
+          name="When"
+          options={[
+            { value: 'now', label: t('sendNow') },
+            { value: 'later', label: t('sendLater') },
+          ]}
+          value={v.When}
+          onChange={(w) => form.set('When', w)}
+          renderChosen={(w) =>
+            w === 'later' ? (
+              <FormField
+                {...form.field('SendAt')}
+                type="datetime-local"
+                label={t('sendAt', { zone })}
+                required
+              />
+            ) : null
+          }
+        />
+        {form.formError ? (
+          <p className="form-alert" role="alert">
+            {form.formError}
+          </p>
+        ) : null}
+        <div className="form-actions">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={!form.valid || !reachable || create.isPending}
+            aria-busy={create.isPending}
+          >
+            {create.isPending ? t('submitting') : v.When === 'later' ? t('submitLater') : t('submitNow')}
+          </button>
+          <Link to={paths.notifications} className="button">
+            {t('cancelCompose')}
+          </Link>
+        </div>
+      </form>
+      {confirming && form.data ? (
+        <ConfirmDialog
+          title={t('confirmSendTitle')}
+          confirmLabel={t('confirmSend')}
+          busyLabel={t('submitting')}
+          cancelLabel={common('cancel')}
+          busy={create.isPending}
+          onConfirm={() => form.data && send(form.data)}
+          onClose={() => setConfirming(false)}
+        >
+          <p>{t('confirmSendBody', { count: (count.data?.Count ?? 0).toLocaleString('en-US') })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}
