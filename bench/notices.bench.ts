@@ -9,7 +9,7 @@ import { freshDir, startServer } from './support.ts';
  * a SuperAdmin sends a notice to the Free plan now, through the real server and its sending job
  * (NOTICE_BATCH_SIZE rows per transaction, the mail outbox, nodemailer); the figure is the mails
  * the listener received per second, from the POST to the last mail. Once with a connection per
- * mail (SMTP_URL as given) and once with nodemailer's pooled connections (`?pool=true`), on
+ * mail (`?pool=false`) and once with the default pooled connections (SMTP_URL as given), on
  * PGlite and on PostgreSQL (a fresh database on BENCH_NOTICES_DATABASE_URL's server).
  */
 const OWNERS = Number(process.env.BENCH_NOTICES_OWNERS ?? 1_000);
@@ -43,11 +43,11 @@ async function addOwners(dataDir: string, databaseUrl: string | undefined): Prom
 }
 
 async function run(name: string, databaseUrl: string | undefined, pooled: boolean): Promise<void> {
-  const smtp = await startSmtpListener({ noReverseLookup: true });
+  const smtp = await startSmtpListener();
   const dataDir = freshDir(`notices-${name.toLowerCase()}`);
   const env: Record<string, string> = {
     DEMO_PASSWORD: PASSWORD,
-    SMTP_URL: pooled ? `${smtp.url}/?pool=true` : smtp.url,
+    SMTP_URL: pooled ? smtp.url : `${smtp.url}/?pool=false`,
     LOG_LEVEL: 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };

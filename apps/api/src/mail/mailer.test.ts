@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSmtpListener } from '../../test/smtp-listener.ts';
-import { createMailTransport } from './mailer.ts';
+import { createMailTransport, pooledSmtpUrl } from './mailer.ts';
 
 const link = 'http://localhost:3001/login?vtype=reset&vtoken=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH';
 
@@ -39,7 +39,33 @@ describe('mailer', () => {
     const m = await smtp.waitFor((x) => x.to.includes('b@example.com'));
     expect(m.subject).toBe('Reset');
     expect(m.text).toContain(link);
+    mailer.close?.();
     await smtp.close();
+  });
+
+  it('keeps its SMTP connections open for the next mails, unless SMTP_URL says pool=false', async () => {
+    const smtp = await startSmtpListener();
+    const send = async (smtpUrl: string) => {
+      const mailer = createMailTransport({
+        smtpUrl,
+        outboxDir: '/nonexistent',
+        from: 'c@example.com',
+        log: { info() {} },
+      });
+      for (let i = 0; i < 6; i++)
+        await mailer.deliver({ to: `p${i}@example.com`, subject: 'Notice', text: 'x' });
+      mailer.close?.();
+    };
+    await send(smtp.url);
+    expect(smtp.connections()).toBe(1);
+    await send(`${smtp.url}/?pool=false`);
+    expect(smtp.connections()).toBe(7);
+    expect(smtp.messages).toHaveLength(12);
+    await smtp.close();
+    expect(pooledSmtpUrl('smtp://user:p%40ss@mail.example:587')).toBe(
+      'smtp://user:p%40ss@mail.example:587?pool=true',
+    );
+    expect(pooledSmtpUrl('smtps://mail.example/?pool=false')).toBe('smtps://mail.example/?pool=false');
   });
 
   it('throws when the SMTP server cannot be reached, for the outbox to retry', async () => {

@@ -16,6 +16,20 @@ export interface MailTransport {
   deliver(message: MailMessage): Promise<void>;
   /** Where messages go, for the start-up banner. */
   readonly description: string;
+  /** Closes the connections it keeps open. */
+  close?(): void;
+}
+
+/**
+ * The SMTP address with nodemailer's connection pool on unless it says `pool=false`: a new
+ * connection per mail costs its TCP, greeting and EHLO round trips every time (a customer notice to
+ * thousands went at a few mails a second), while a pool keeps up to 5 open, 100 mails each.
+ */
+export function pooledSmtpUrl(smtpUrl: string): string {
+  const u = new URL(smtpUrl);
+  if (u.searchParams.has('pool')) return smtpUrl;
+  u.searchParams.set('pool', 'true');
+  return u.toString();
 }
 
 /** The part of an address after its last '@' (what a log may say of a recipient). */
@@ -41,7 +55,7 @@ export function createMailTransport(opts: {
   const transporter = () => {
     transport ??= import('nodemailer').then(({ default: nodemailer }) =>
       opts.smtpUrl
-        ? nodemailer.createTransport(opts.smtpUrl)
+        ? nodemailer.createTransport(pooledSmtpUrl(opts.smtpUrl))
         : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
     );
     return transport;
@@ -76,5 +90,11 @@ export function createMailTransport(opts: {
     opts.log.info({ toDomain: domainOf(m.to), file, links }, 'mail written to outbox');
   }
 
-  return { description: opts.smtpUrl ? 'SMTP' : `files in ${opts.outboxDir}`, deliver };
+  return {
+    description: opts.smtpUrl ? 'SMTP' : `files in ${opts.outboxDir}`,
+    deliver,
+    close() {
+      void transport?.then((t) => t.close());
+    },
+  };
 }

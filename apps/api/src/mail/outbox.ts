@@ -54,7 +54,7 @@ export interface Mailer {
    * to one sender, and no job lease makes mail wait for a dead holder's lease to lapse.
    */
   poll(everyMs: number): void;
-  /** Stops looking for new messages (sends under way finish). */
+  /** Stops looking for new messages; sends under way finish, then the transport's connections close. */
   close(): void;
   /** Where messages go, for the start-up banner. */
   readonly description: string;
@@ -247,6 +247,7 @@ export function createOutboxMailer(opts: {
       if (poller) clearInterval(poller);
       if (watcher) clearTimeout(watcher);
       watcher = undefined;
+      void (sending ?? Promise.resolve()).catch(() => 0).finally(() => opts.transport.close?.());
     },
   };
 }
