@@ -59,6 +59,7 @@ const ACTIVITY_ACTIONS = [
   'customers.export',
   'impersonation-requests.export',
   'impersonation-logs.export',
+  'notifications.preferences',
   // Written by the platform's own services (the demo data has them), not by this console.
   'customer.status.update',
   'site.member.add',
