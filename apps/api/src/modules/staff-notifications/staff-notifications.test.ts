@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
 import { insertGrant } from '../../../test/impersonation-fixtures.ts';
+import { openSse } from '../../../test/sse-client.ts';
 import { notifyExpiringGrants } from './staff-notifications.service.ts';
 
 type S = { xtoken: string; xsign: string };
@@ -85,60 +86,7 @@ async function inbox(session: S, query: Record<string, string> = {}) {
 const about = async (session: S, id: number) =>
   (await inbox(session, { limit: '50' })).Data.filter((n) => n.RequestId === id);
 
-/** An SSE stream read through fetch with the session headers, as the console reads it. */
-function openStream(session: S, lastEventId?: string) {
-  const controller = new AbortController();
-  const events: Array<{ id: string; data: { Notification: StaffNotification; UnreadCount: number } }> = [];
-  let text = '';
-  let ended = false;
-  const response = fetch(`${base}/admin/notifications/stream`, {
-    signal: controller.signal,
-    headers: {
-      [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
-      [HEADERS.token]: session.xtoken,
-      [HEADERS.sign]: session.xsign,
-      'accept-encoding': 'gzip, br',
-      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-    },
-  });
-  const done = response.then(async (r) => {
-    if (r.status !== 200) return r;
-    const reader = r.body!.getReader();
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        const { value, done: over } = await reader.read();
-        if (over) break;
-        text += decoder.decode(value, { stream: true });
-        let cut = text.indexOf('\n\n');
-        while (cut >= 0) {
-          const block = text.slice(0, cut);
-          text = text.slice(cut + 2);
-          const id = /^id: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (id && data) events.push({ id, data: JSON.parse(data) });
-          cut = text.indexOf('\n\n');
-        }
-      }
-    } catch {
-      // aborted
-    }
-    ended = true;
-    return r;
-  });
-  return {
-    response,
-    events,
-    done,
-    ended: () => ended,
-    close: () => controller.abort(),
-    async waitFor(n: number, ms = 3000) {
-      const until = Date.now() + ms;
-      while (events.length < n && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      return events;
-    },
-  };
-}
+const openStream = (session: S, lastEventId?: string) => openSse(base, session, lastEventId);
 
 describe('who is told what', () => {
   it('tells the assignees of a new request, not the one who asks', async () => {
