@@ -179,7 +179,11 @@ export function streamHub(
       }
       set.add(s);
       total++;
-      reply.raw.on('close', () => end(s));
+      // The browser went away: its socket goes too (a half-closed one would hold a shutdown).
+      reply.raw.on('close', () => {
+        end(s);
+        reply.raw.socket?.destroy();
+      });
       out.on('error', () => end(s));
       // Sent through Fastify, so the security headers come with it; the compression plugin
       // leaves text/event-stream alone (a compressor would hold the events back).
