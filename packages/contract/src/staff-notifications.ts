@@ -33,7 +33,7 @@ export const STAFF_NOTIFICATION_EMAIL_DEFAULT: Record<StaffNotificationKind, boo
 /** "Grant expiring": told this long before a grant ends. */
 export const GRANT_EXPIRING_NOTICE_MS = 15 * 60_000;
 /** Notifications a page at most (the bell's panel shows the first). */
-export const STAFF_NOTIFICATIONS_PAGE_MAX = 50;
+const STAFF_NOTIFICATIONS_PAGE_MAX = 50;
 export const STAFF_NOTIFICATIONS_PAGE_DEFAULT = 20;
 /** Ids one mark-read call names at most. */
 export const MARK_READ_MAX_IDS = 100;
@@ -42,7 +42,7 @@ export const STAFF_NOTIFICATION_EVENT = 'notification';
 
 const kind = z.enum(STAFF_NOTIFICATION_KINDS);
 
-export const staffNotification = z.object({
+const staffNotification = z.object({
   Id: z.number().int(),
   Kind: kind,
   /** The impersonation request it is about (the console links to it); null for sessions ended. */
@@ -94,7 +94,6 @@ export const markNotificationsReadResponse = z.object({
 });
 
 const delivery = z.enum(['in-app', 'email']);
-export type StaffNotificationDelivery = z.infer<typeof delivery>;
 
 /** GET and PUT /admin/notifications/preferences: every kind, in-app only or also email. */
 export const notificationPreferencesResponse = z.object({
