@@ -772,7 +772,8 @@ beforeAll(async () => {
   });
   customer = { uid, appId: (await insertSite(t.db, { owner: uid, name: 'matrix-site' })).appId };
 });
-afterAll(() => t.close());
+// Closing flushes the outbox: hundreds of customer-request mails to the many SuperAdmins made here.
+afterAll(() => t.close(), 180_000);
 
 /** An impersonation session of `actor` as Developer on the fixture site. */
 async function impersonate(actor: Actor, own: { xtoken: string; xsign: string }) {
