@@ -6,6 +6,7 @@ import type { Db } from './db/db.ts';
 import type { AddressLimits } from './lib/address-limits.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FieldCrypto } from './lib/field-crypto.ts';
+import type { StaffEventBus } from './lib/staff-event-bus.ts';
 import type { Mailer } from './mail/outbox.ts';
 import type { LeaseStore } from './ops/leases.ts';
 import type { AppMetrics } from './ops/metrics.ts';
@@ -28,6 +29,8 @@ export interface AppContext {
   /** Which instance runs each periodic job: Redis when configured, else the database. */
   leases: LeaseStore;
   metrics: AppMetrics;
+  /** "Staff member X has new notifications", across instances (lib/staff-event-bus.ts). */
+  staffEvents: StaffEventBus;
   /** Who makes each endpoint call and whether they may (plugins/auth.ts). */
   callAuth: CallAuth;
   /** Where users' schemas and patterns run: off the event loop, one at a time, with a time budget. */

@@ -12,6 +12,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { fieldCrypto, loadFieldKey } from './lib/field-crypto.ts';
 import { setHashConcurrency } from './lib/password-hash.ts';
 import { openRedis } from './lib/redis.ts';
+import { inProcessBus, postgresBus, redisBus } from './lib/staff-event-bus.ts';
 import { createMailTransport, type MailTransport } from './mail/mailer.ts';
 import { createOutboxMailer } from './mail/outbox.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
@@ -25,6 +26,7 @@ import { impersonationRoutes } from './modules/impersonation/impersonation.route
 import { impersonationScope, logImpersonatedCall } from './modules/impersonation/impersonation-sessions.ts';
 import { noticesRoutes } from './modules/notices/notices.routes.ts';
 import { siteSettingsRoutes } from './modules/site-settings/site-settings.routes.ts';
+import { staffNotificationRoutes } from './modules/staff-notifications/staff-notifications.routes.ts';
 import { teamRoutes } from './modules/team/team.routes.ts';
 import { databaseLeases, redisLeases } from './ops/leases.ts';
 import { createMetrics, instrumentDb } from './ops/metrics.ts';
@@ -141,6 +143,20 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   // A client opened here is closed with the app; one handed in belongs to the caller.
   if (redis && !opts.redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
   const prefix = opts.config.redisKeyPrefix;
+  const instanceId = randomUUID();
+  // Staff notifications reach the instance their staff member is connected to: Redis pub/sub when
+  // configured, else PostgreSQL's LISTEN/NOTIFY, else (the embedded database) this process alone.
+  const staffEvents = redis
+    ? redisBus({ redis, prefix, instance: instanceId, log: app.log })
+    : db.kind === 'postgres' && db.connectionString
+      ? postgresBus({
+          connectionString: db.connectionString,
+          instance: instanceId,
+          notify: async (payload) =>
+            void (await db.query("SELECT pg_notify('sac_staff_notifications', $1)", [payload])),
+          log: app.log,
+        })
+      : inProcessBus();
   const ctx: AppContext = {
     config: opts.config,
     db,
@@ -168,6 +184,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     ),
     leases: redis ? redisLeases(redis, prefix) : databaseLeases(db, clock),
     metrics,
+    staffEvents,
     callAuth: authPlugin({
       findSession: (xtoken, xsign) =>
         useSession(db, xtoken, xsign, clock.now(), {
@@ -188,12 +205,13 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
       nice: 19,
       errors: { overBudget: 'previewBusy', busy: 'previewBusy' },
     }),
-    ops: { instanceId: randomUUID(), starting: false, draining: false },
+    ops: { instanceId, starting: false, draining: false },
   };
   app.addHook('onClose', async () => {
     ctx.mailer.close();
     await ctx.sandbox.close();
     await ctx.previewSandbox.close();
+    await staffEvents.close();
   });
 
   errorEnvelope(app);
@@ -218,6 +236,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   auditRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   noticesRoutes(app, ctx);
+  staffNotificationRoutes(app, ctx);
   docsRoutes(app);
   robots(app);
   await consoleStatic(app, opts.config, routes);

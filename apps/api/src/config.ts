@@ -44,6 +44,12 @@ export interface Config {
   loginAddressDailyFailures: number;
   /** How often approved impersonation grants that have expired are looked for, in ms (0: never). */
   expiryNoticeMs: number;
+  /** Live notification streams (GET /admin/notifications/stream) one staff member may hold open. */
+  staffStreamsPerUser: number;
+  /** Live notification streams this instance holds open at most. */
+  staffStreamsMax: number;
+  /** How often an open notification stream gets a heartbeat comment, in ms. */
+  streamHeartbeatMs: number;
   /** How often replaced site secrets whose grace ended are forgotten and logged, in ms (0: never). */
   secretRetireMs: number;
   /** How often due customer notices are looked for and sent, in ms (0: never). */
@@ -239,6 +245,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : positive('NOTICE_SEND_SECONDS', env.NOTICE_SEND_SECONDS, 10) * 1000,
     noticeBatchSize: Math.floor(positive('NOTICE_BATCH_SIZE', env.NOTICE_BATCH_SIZE, 200)),
     noticeMaxRecipients: Math.floor(positive('NOTICE_MAX_RECIPIENTS', env.NOTICE_MAX_RECIPIENTS, 100_000)),
+    staffStreamsPerUser: Math.floor(positive('STAFF_STREAMS_PER_USER', env.STAFF_STREAMS_PER_USER, 5)),
+    staffStreamsMax: Math.floor(positive('STAFF_STREAMS_MAX', env.STAFF_STREAMS_MAX, 1000)),
+    streamHeartbeatMs: positive('STREAM_HEARTBEAT_SECONDS', env.STREAM_HEARTBEAT_SECONDS, 15) * 1000,
     secretRetireMs: minutesOrZero('SECRET_RETIRE_MINUTES', env.SECRET_RETIRE_MINUTES, 1),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownDrainMs: nonNegative('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS, 0) * 1000,

@@ -49,9 +49,12 @@ interface Row {
   ): Promise<{ query?: Record<string, string>; payload?: unknown; headers?: Record<string, string> }>;
   /** The expected HTTP status per principal; { own, other } when the target matters. */
   expect: Record<Principal, number | { own: number; other: number }>;
+  /** A stream that stays open: the cell signs out once it answers, which ends it. */
+  stream?: true;
 }
 
 const signedOut = { anonymous: 401, expired: 401 } as const;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const everyRole = (status: number | { own: number; other: number }) => ({
   SuperAdmin: status,
   Admin: status,
@@ -174,7 +177,7 @@ const auditRead = (req: Row['request']): Row => ({
 /**
  * Calls that are not GETs yet leave no trail row: two compute an answer from their body, two begin
  * a second factor's set-up (a challenge or a pending secret; the set-up is recorded when it
- * completes). The GET that starts an impersonation session is recorded. The trail holds a row
+ * completes), and marking one's own notifications read changes only one's own read state. The GET that starts an impersonation session is recorded. The trail holds a row
  * for every other answered write.
  */
 const COMPUTES_ONLY = new Set<EndpointId>([
@@ -182,6 +185,7 @@ const COMPUTES_ONLY = new Set<EndpointId>([
   'encryptionPreview',
   'noticeRecipients',
   'passkeyOptions',
+  'staffNotificationsRead',
   'totpEnrolStart',
 ]);
 const writes = (e: { id: string; method: string }) =>
@@ -786,6 +790,14 @@ const MATRIX: Record<EndpointId, Row> = {
     request: async (f) => ({ query: { token: unsubscribeTokenOf(f) } }),
     expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
   },
+  // One's own notifications: every staff session, never an impersonation session.
+  staffNotifications: ownFactors(200),
+  staffNotificationsRead: ownFactors(200, { All: true }),
+  staffNotificationPreferences: ownFactors(200),
+  staffNotificationPreferencesSave: ownFactors(200, {
+    Preferences: [{ Kind: 'consent', Delivery: 'email' }],
+  }),
+  staffNotificationStream: { ...ownFactors(200), stream: true },
   auditEvents: auditRead(async () => ({ query: { action: 'login.success' } })),
   auditExport: auditRead(async () => ({ query: { format: 'jsonl', action: 'team.create' } })),
   auditSigningKey: auditRead(async () => ({})),
@@ -808,7 +820,8 @@ beforeAll(async () => {
   });
   customer = { uid, appId: (await insertSite(t.db, { owner: uid, name: 'matrix-site' })).appId };
 });
-afterAll(() => t.close());
+// Closing flushes the outbox: hundreds of customer-request mails to the many SuperAdmins made here.
+afterAll(() => t.close(), 180_000);
 
 /** An impersonation session of `actor` as Developer on the fixture site. */
 async function impersonate(actor: Actor, own: { xtoken: string; xsign: string }) {
@@ -874,7 +887,7 @@ describe('authorization matrix', () => {
       actor,
       target: target === 'own' ? actor : other,
     });
-    const r = await t.call({
+    const answer = t.call({
       method: e.method,
       url: e.path,
       session,
@@ -882,6 +895,12 @@ describe('authorization matrix', () => {
       ...(query ? { query } : {}),
       ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
     });
+    if (row.stream && session) {
+      // An open stream answers when its session ends: sign out once it has had time to open.
+      const settled = await Promise.race([answer.then(() => true), sleep(300).then(() => false)]);
+      if (!settled) await t.call({ method: 'POST', url: '/admin/logout', session });
+    }
+    const r = await answer;
     const want = row.expect[principal];
     const expected = typeof want === 'number' ? want : want[target];
     expect(r.statusCode, r.body).toBe(expected);

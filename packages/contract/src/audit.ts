@@ -66,6 +66,7 @@ const ACTIVITY_ACTIONS = [
   'notice.send',
   // An owner's unsubscribe link (no staff actor): the address stops getting announcements.
   'notice.unsubscribe',
+  'notifications.preferences',
   // Written by the platform's own services (the demo data has them), not by this console.
   'customer.status.update',
   'site.member.add',

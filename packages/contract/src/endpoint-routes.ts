@@ -357,6 +357,36 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/notices/unsubscribe',
     access: 'public',
   },
+  staffNotifications: {
+    id: 'staffNotifications',
+    method: 'GET',
+    path: '/admin/notifications',
+    access: 'session',
+  },
+  staffNotificationsRead: {
+    id: 'staffNotificationsRead',
+    method: 'POST',
+    path: '/admin/notifications/read',
+    access: 'session',
+  },
+  staffNotificationPreferences: {
+    id: 'staffNotificationPreferences',
+    method: 'GET',
+    path: '/admin/notifications/preferences',
+    access: 'session',
+  },
+  staffNotificationPreferencesSave: {
+    id: 'staffNotificationPreferencesSave',
+    method: 'PUT',
+    path: '/admin/notifications/preferences',
+    access: 'session',
+  },
+  staffNotificationStream: {
+    id: 'staffNotificationStream',
+    method: 'GET',
+    path: '/admin/notifications/stream',
+    access: 'session',
+  },
   auditEvents: { id: 'auditEvents', method: 'GET', path: '/admin/audit/events', access: 'audit.read' },
   auditExport: { id: 'auditExport', method: 'GET', path: '/admin/audit/export', access: 'audit.read' },
   auditSigningKey: {

@@ -163,6 +163,15 @@ import {
   validateCustomObjectBody,
 } from './site-settings.ts';
 import {
+  markNotificationsReadBody,
+  markNotificationsReadResponse,
+  notificationPreferencesBody,
+  notificationPreferencesResponse,
+  notificationStreamResponse,
+  staffNotificationsQuery,
+  staffNotificationsResponse,
+} from './staff-notifications.ts';
+import {
   createSuperUserBody,
   deleteSuperUserBody,
   deleteSuperUserResponse,
@@ -187,6 +196,8 @@ export const ENDPOINT_TAGS = {
   Dashboard: 'What awaits the signed-in staff member and how the platform stands, in one call.',
   Notices:
     "Notices to site owners (maintenance, incident, announcement): their audience, schedule, sending and delivery log; the owners' unsubscribe links.",
+  Notifications:
+    "The signed-in staff member's notifications: the list with its read state, marking read, the live stream and the mail preferences per kind.",
   Audit: 'The staff audit trail: who did what, when and from where; its export and the key that verifies it.',
   'Site settings':
     "A site's settings: custom objects, domains, web apps, security, password hashing, registration fields and integrations.",
@@ -771,6 +782,39 @@ const DETAILS = {
     tag: 'Notices',
     query: unsubscribeQuery,
     responses: { 200: unsubscribeResponse, ...errors(400, 429) },
+  },
+  staffNotifications: {
+    summary:
+      "The caller's notifications, newest first (20 a page, limit 1 to 50; pass NextCursor as cursor for the next), with how many are unread in all.",
+    tag: 'Notifications',
+    query: staffNotificationsQuery,
+    responses: { 200: staffNotificationsResponse, ...errors(400, 401, 403) },
+  },
+  staffNotificationsRead: {
+    summary:
+      "Marks some of the caller's notifications (Ids, up to 100) or all of them (All: true) read; others' ids are left alone. Answers how many changed and the unread count.",
+    tag: 'Notifications',
+    body: markNotificationsReadBody,
+    responses: { 200: markNotificationsReadResponse, ...errors(400, 401, 403) },
+  },
+  staffNotificationPreferences: {
+    summary: 'How the caller is told of each kind of notification: in-app only, or also by email.',
+    tag: 'Notifications',
+    responses: { 200: notificationPreferencesResponse, ...errors(401, 403) },
+  },
+  staffNotificationPreferencesSave: {
+    summary:
+      'Sets, per kind named, in-app only or also email (the kinds not named keep theirs); answers every kind.',
+    tag: 'Notifications',
+    body: notificationPreferencesBody,
+    responses: { 200: notificationPreferencesResponse, ...errors(400, 401, 403) },
+  },
+  staffNotificationStream: {
+    summary:
+      "The caller's new notifications as Server-Sent Events (event: notification, id: the notification's Id, data: {Notification, UnreadCount}), live from any instance; a comment line every 15 seconds keeps it open. Send Last-Event-ID to be sent what came after that id first. Authenticated like every call (the session headers: read it with fetch, not EventSource); it ends when the session ends or the server shuts down. 429 past 5 streams per staff member or the instance's cap.",
+    tag: 'Notifications',
+    responses: { 200: notificationStreamResponse, ...errors(401, 403, 429) },
+    produces: ['text/event-stream'],
   },
   auditEvents: {
     summary:

@@ -166,6 +166,8 @@ const EXAMPLE_PATCHES: Readonly<Record<string, ExamplePatch>> = {
   updateSiteFeatures: { body: { FeatureSet: 'Developer Premium', FromAppId: undefined } },
   // One session, or all the others: not both.
   endMySessions: { body: { Id: 42, AllOthers: undefined } },
+  // some notifications, or all: not both
+  staffNotificationsRead: { body: { Ids: [42], All: undefined } },
   // the second step with a one-time code (the first of its three methods)
   loginSecondStep: { body: { Method: 'totp', Code: '492039' } },
 };

@@ -14,6 +14,8 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
   /** See authChanged(): the last statement changed what a kept session holds. */
   authChanged?(): void;
+  /** See afterCommit(). */
+  afterCommit?(fn: () => void): void;
 }
 
 /** One SQL dialect over two engines: PGlite in a directory (or memory), or a PostgreSQL server. */
@@ -34,6 +36,8 @@ export interface Db extends Queryable {
    * then nothing may be kept.
    */
   authGeneration?(): number | undefined;
+  /** PostgreSQL only: where it is, for a connection of one's own (LISTEN). */
+  readonly connectionString?: string;
   /** PostgreSQL only: the connection pool's connections (for /metrics). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
@@ -68,10 +72,28 @@ export function authChanged(q: Queryable): void {
   q.authChanged?.();
 }
 
+/**
+ * Runs `fn` once what was just written is committed: at once outside a transaction, after the
+ * commit inside one (never when it rolls back). For telling others of a write (the staff
+ * notifications' bus): they must not look before the write is there to see.
+ */
+export function afterCommit(q: Queryable, fn: () => void): void {
+  if (q.afterCommit) q.afterCommit(fn);
+  else fn();
+}
+
 /** `q` with authChanged() counting through `bump`; `touched` tells a transaction to count again at commit. */
-function countingAuthChanges(q: Queryable, bump: () => void): Queryable & { readonly touched: boolean } {
+function countingAuthChanges(
+  q: Queryable,
+  bump: () => void,
+  committed?: Array<() => void>,
+): Queryable & { readonly touched: boolean } {
   let touched = false;
   return {
+    afterCommit: (fn) => {
+      if (committed) committed.push(fn);
+      else fn();
+    },
     get touched() {
       return touched;
     },
@@ -99,14 +121,19 @@ async function countedTransaction<T>(
   bump: () => void,
 ): Promise<T> {
   let counted: ReturnType<typeof countingAuthChanges> | undefined;
+  const committed: Array<() => void> = [];
+  let out: T;
   try {
-    return await begin((tx) => {
-      counted = countingAuthChanges(tx, bump);
+    out = await begin((tx) => {
+      committed.length = 0; // a retried body starts again
+      counted = countingAuthChanges(tx, bump, committed);
       return fn(counted);
     });
   } finally {
     if (counted?.touched) bump();
   }
+  for (const f of committed) f();
+  return out;
 }
 
 /** PGlite or one of its transactions as a Queryable. */
@@ -259,6 +286,7 @@ export function openPostgres(connectionString: string, max = 10, poolWaitMs = PO
   });
   return {
     kind: 'postgres',
+    connectionString,
     authGeneration: auth.generation,
     query: counted.query,
     exec: counted.exec,

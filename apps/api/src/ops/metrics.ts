@@ -106,6 +106,7 @@ export function instrumentDb(db: Db, m: AppMetrics): Db {
     query: timed(q.query.bind(q)) as Queryable['query'],
     exec: timed(q.exec.bind(q)),
     authChanged: () => q.authChanged?.(),
+    afterCommit: (fn) => (q.afterCommit ? q.afterCommit(fn) : fn()),
   });
   return {
     ...db,

@@ -1,7 +1,9 @@
+import { GRANT_EXPIRING_NOTICE_MS } from '@sac/contract/staff-notifications';
 import type { AppContext } from '../app-context.ts';
 import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
 import { sendDueNotices } from '../modules/notices/notices.service.ts';
 import { recheckDomains } from '../modules/site-settings/custom-domains.service.ts';
+import { notifyExpiringGrants } from '../modules/staff-notifications/staff-notifications.service.ts';
 import { sendExpiryNotices } from './expiry-notices.ts';
 import type { PeriodicJob } from './jobs.ts';
 
@@ -22,6 +24,14 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
       name: 'impersonation-expiry-notices',
       everyMs: ctx.config.expiryNoticeMs,
       run: async () => ctx.metrics.expiryNotices.inc(await sendExpiryNotices(ctx)),
+    });
+  }
+  // "Grant expiring in 15 minutes", to its holder, at the expiry notices' pace.
+  if (ctx.config.expiryNoticeMs > 0) {
+    jobs.push({
+      name: 'grant-expiring-notifications',
+      everyMs: ctx.config.expiryNoticeMs,
+      run: () => notifyExpiringGrants(ctx, GRANT_EXPIRING_NOTICE_MS),
     });
   }
   // A rotated site secret's grace ends: the old hash is forgotten and its end logged.

@@ -11,6 +11,7 @@ import {
 } from '../features/impersonation/routes.tsx';
 import { notificationsPublicRoutes, notificationsRoutes } from '../features/notifications/routes.tsx';
 import { impersonatedSiteRoutes, siteConfigurationRoutes } from '../features/site-settings/routes.tsx';
+import { staffNotificationRoutes } from '../features/staff-notifications/routes.tsx';
 import { teamSection } from '../features/team/routes.tsx';
 import type { AppRoute, AppSection, PhraseRef } from '../lib/app-route.ts';
 import { FirstAllowedTab, GuestOnly, RequireAccess } from './guards.tsx';
@@ -40,6 +41,7 @@ export const shellRoutes: readonly AppRoute[] = [
   ...dashboardRoutes,
   ...notificationsRoutes,
   ...accountRoutes,
+  ...staffNotificationRoutes,
   impersonationModeRoute(impersonatedSiteRoutes),
 ];
 

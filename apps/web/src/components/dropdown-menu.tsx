@@ -192,3 +192,58 @@ export function LinkMenu({
     </div>
   );
 }
+
+/**
+ * A button that shows and hides a panel of links and buttons (the WAI-ARIA disclosure pattern,
+ * as LinkMenu, with any content: the notifications' bell). Escape closes it and gives focus back
+ * to the button; focus leaving it, a click outside or navigation closes it; ArrowDown opens it on
+ * its first control and the arrows move between its controls.
+ */
+export function DisclosurePanel({
+  label,
+  ariaLabel,
+  className,
+  panelLabel,
+  children,
+}: {
+  label: ReactNode;
+  ariaLabel: string;
+  className?: string;
+  /** The accessible name of the panel (a region). */
+  panelLabel: string;
+  children: (close: () => void) => ReactNode;
+}) {
+  const { open, setOpen, rootRef, buttonRef, onKeyDown, onBlur } = usePopup(
+    '.disclosure-panel a, .disclosure-panel button',
+  );
+  const panelId = useId();
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: keyboard handling for the panel it wraps
+    <div
+      ref={rootRef}
+      className={`dropdown${className ? ` ${className}` : ''}`}
+      onKeyDown={onKeyDown}
+      onBlur={onBlur}
+    >
+      <button
+        ref={buttonRef}
+        type="button"
+        className="nav-item dropdown-trigger"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label={ariaLabel}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {label}
+      </button>
+      <section
+        id={panelId}
+        aria-label={panelLabel}
+        className="dropdown-menu disclosure-panel align-end"
+        hidden={!open}
+      >
+        {open ? children(() => setOpen(false)) : null}
+      </section>
+    </div>
+  );
+}

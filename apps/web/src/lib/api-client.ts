@@ -226,3 +226,82 @@ export const streamedFile =
     downloadApi(id, { query, signal }, (lines, total) =>
       onProgress(Math.max(0, Math.min(lines - 1, total ?? Number.POSITIVE_INFINITY)), total),
     );
+
+/** One Server-Sent Event as the stream sent it. */
+export interface StreamEvent {
+  id: string | undefined;
+  event: string;
+  data: string;
+}
+
+/**
+ * Reads an endpoint that answers text/event-stream (the staff notifications' stream) with the
+ * staff member's session headers, which EventSource cannot send: fetch and a reader, parsed as
+ * the SSE format says. Resolves when the server ends the stream; throws ApiError when it answers
+ * an error (901 ends the local session as every call does) or the connection fails.
+ */
+export async function readEventStream(
+  id: EndpointId,
+  opts: { lastEventId?: string; signal: AbortSignal; onOpen?: () => void; onEvent: (e: StreamEvent) => void },
+): Promise<void> {
+  const def = ENDPOINT_ROUTES[id];
+  let res: Response;
+  try {
+    res = await fetch(`${getApiBase()}${def.path}`, {
+      method: 'GET',
+      headers: {
+        ...requestHeaders(),
+        Accept: 'text/event-stream',
+        ...(opts.lastEventId ? { 'Last-Event-ID': opts.lastEventId } : {}),
+      },
+      signal: opts.signal,
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  } catch (cause) {
+    throw new ApiError(0, undefined, cause);
+  }
+  if (!res.ok || !res.body) {
+    const text = await res.text().catch(() => '');
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    throw failure(res.status, body, undefined);
+  }
+  opts.onOpen?.();
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+      let cut = buffer.indexOf('\n\n');
+      while (cut >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        let eventId: string | undefined;
+        let event = 'message';
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) continue;
+          const colon = line.indexOf(':');
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const v = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+          if (field === 'id') eventId = v;
+          else if (field === 'event') event = v;
+          else if (field === 'data') data.push(v);
+        }
+        if (data.length) opts.onEvent({ id: eventId, event, data: data.join('\n') });
+        cut = buffer.indexOf('\n\n');
+      }
+    }
+  } catch (cause) {
+    if (opts.signal.aborted) return;
+    throw new ApiError(0, undefined, cause);
+  }
+}

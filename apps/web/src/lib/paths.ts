@@ -15,6 +15,7 @@ export const paths = {
   changePassword: '/account/change-password',
   mySessions: '/account/sessions',
   security: '/account/security',
+  notificationSettings: '/account/notifications',
   customerSearch: '/manage-customer/search-customer',
   createCustomer: '/manage-customer/create-customer',
   customerView: (uid: string) => `/manage-customer/view-customer${toQueryString({ uid })}`,

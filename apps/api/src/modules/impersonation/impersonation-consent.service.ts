@@ -5,6 +5,7 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
+import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
 import { findRequest, logEvent, recordConsent, saveState, stateOf } from './impersonation.repo.ts';
 import { consentDetailsOut } from './impersonation.wire.ts';
 import { findConsentToken, insertConsentToken, markConsentTokenUsed } from './impersonation-links.repo.ts';
@@ -65,6 +66,24 @@ export async function answerConsent(ctx: AppContext, caller: Caller, token: stri
       event: granted ? 'consent-granted' : 'consent-denied',
       status: r.state.status,
       clientAddress: caller.clientAddress,
+    });
+    // "Consent received on my request", to the staff member who asked.
+    const status = granted ? 'Granted' : 'Denied';
+    await notifyStaff(tx, ctx, {
+      kind: 'consent',
+      to: [{ uid: row.initiator_uid }],
+      actorEmail: null,
+      shownActor: row.owner_email,
+      requestId: Number(row.id),
+      appName: row.app_name,
+      details: { status },
+      mail: {
+        subject: `The owner of ${row.app_name} ${granted ? 'allowed' : 'denied'} request ${row.id}`,
+        lines: [
+          `The owner of ${row.app_name} (${row.owner_email}) ${granted ? 'allowed' : 'denied'} your impersonation request ${row.id}.`,
+        ],
+        path: `/manage-superuser/impersonation/assigned-requests?request=${row.id}`,
+      },
     });
   });
   return { IsPosted: true, Message: granted ? M.consentGranted : M.consentDenied };

@@ -33,6 +33,7 @@ import { hashSecret } from '../../lib/secrets.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { approverStanding, findStaffByEmail } from '../auth/staff.service.ts';
 import { customerRoleCatalogue } from '../customers/sites.service.ts';
+import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
 import {
   assignedRequestMail,
   consentRequestMail,
@@ -121,7 +122,11 @@ async function openRequest(
     data: RequestContents;
     origin: string | undefined;
     now: Date;
-    mails: (id: number, links: { consent: string | null; siteAccess: string }) => MailMessage[];
+    /** The owner's mail, and the assignees' (left out for those who chose in-app only). */
+    mails: (
+      id: number,
+      links: { consent: string | null; siteAccess: string },
+    ) => { owner: MailMessage; assignees: MailMessage[] };
   },
 ): Promise<number> {
   const now = o.now;
@@ -159,7 +164,19 @@ async function openRequest(
       },
     });
     const siteAccess = await issueSiteAccessLink(tx, ctx, appId, o.origin, now);
-    for (const mail of o.mails(id, { consent, siteAccess })) await ctx.mailer.send(tx, mail);
+    // "Assigned to me", in the bell of each assignee but the one who asks.
+    const inAppOnly = await notifyStaff(tx, ctx, {
+      kind: 'assigned',
+      to: d.Assignees.map((email) => ({ email })),
+      actorEmail: o.fromCustomer ? null : o.initiator.email,
+      shownActor: o.initiator.email,
+      requestId: id,
+      appName: o.site.app_name,
+    });
+    const mails = o.mails(id, { consent, siteAccess });
+    await ctx.mailer.send(tx, mails.owner);
+    for (const mail of mails.assignees)
+      if (!inAppOnly.has(mail.to.toLowerCase())) await ctx.mailer.send(tx, mail);
     return id;
   });
 }
@@ -191,8 +208,8 @@ export async function create(
     data: d,
     origin,
     now,
-    mails: (requestId, links) => [
-      consentRequestMail({
+    mails: (requestId, links) => ({
+      owner: consentRequestMail({
         to: site.owner_email,
         firstName: site.first_name,
         requestId,
@@ -200,7 +217,7 @@ export async function create(
         consentUrl: links.consent!,
         siteAccessUrl: links.siteAccess,
       }),
-      ...d.Assignees.map((to) =>
+      assignees: d.Assignees.map((to) =>
         assignedRequestMail({
           to,
           requestId,
@@ -212,7 +229,7 @@ export async function create(
           ).toString(),
         }),
       ),
-    ],
+    }),
   });
   const row = await findRequest(ctx.db, id);
   return { Data: toWire(row!, now), Message: M.created(id, site.app_name) };
@@ -245,8 +262,8 @@ export async function customerRequest(
     data: { ...d, Assignees: assignees },
     origin,
     now,
-    mails: (requestId, links) => [
-      customerRequestReceivedMail({
+    mails: (requestId, links) => ({
+      owner: customerRequestReceivedMail({
         to: site.owner_email,
         firstName: site.first_name,
         requestId,
@@ -254,7 +271,7 @@ export async function customerRequest(
         durationMinutes: d.Duration,
         siteAccessUrl: links.siteAccess,
       }),
-      ...assignees.map((to) =>
+      assignees: assignees.map((to) =>
         customerRequestAssignedMail({
           to,
           requestId,
@@ -265,7 +282,7 @@ export async function customerRequest(
           durationMinutes: d.Duration,
         }),
       ),
-    ],
+    }),
   });
   const row = await findRequest(ctx.db, id);
   return { Data: toWire(row!, now), Message: M.customerRequested(id, site.app_name) };
@@ -466,7 +483,7 @@ async function applyEvent(
     /** The request's Version the form was read at (If-Match); a newer one refuses the event (930). */
     expectedVersion?: number;
     /** Work of the same transaction once the new state is saved (the mails it causes). */
-    alsoInTransaction?: (tx: Queryable, after: RequestRow) => Promise<void>;
+    alsoInTransaction?: (tx: Queryable, after: RequestRow, before: RequestRow) => Promise<void>;
   },
 ) {
   const now = ctx.clock.now();
@@ -518,7 +535,7 @@ async function applyEvent(
       details: opts.details ?? {},
     });
     const after = (await findRequest(tx, requestId)) ?? { ...row, deleted_at: now };
-    await opts.alsoInTransaction?.(tx, after as RequestRow);
+    await opts.alsoInTransaction?.(tx, after as RequestRow, row);
     return { before: row, after };
   });
 }
@@ -551,6 +568,23 @@ export async function edit(
       details: { roles: body.ProxyRoles, permissions: body.AdditionalPermissions, assignees: body.Assignees },
       checkRoles: body.ProxyRoles,
       expectedVersion,
+      // "Assigned to me" for those the edit adds.
+      alsoInTransaction: async (tx, after, before) => {
+        const had = new Set(before.assignees.map((a) => a.toLowerCase()));
+        const added = after.assignees.filter((a) => !had.has(a.toLowerCase()));
+        await notifyStaff(tx, ctx, {
+          kind: 'assigned',
+          to: added.map((email) => ({ email })),
+          actorEmail: actor.email,
+          requestId,
+          appName: after.app_name,
+          mail: {
+            subject: `Impersonation request ${requestId} on ${after.app_name} is assigned to you`,
+            lines: [`${actor.email} assigned you impersonation request ${requestId} on ${after.app_name}.`],
+            path: `/manage-superuser/impersonation/assigned-requests?request=${requestId}`,
+          },
+        });
+      },
     },
   );
   return {
@@ -631,7 +665,29 @@ export async function act(
     // approving SuperAdmin, who needs no mail of their own approval), else the requester.
     const staffTo =
       body.Status === 'Reject' ? after.initiator_email : (after.holder_email ?? after.initiator_email);
-    if (!(body.Status === 'Approve' && staffTo.toLowerCase() === actor.email.toLowerCase())) {
+    // In their bell too (never the actor's own): approved or rejected, or revoked.
+    const inAppOnly = await notifyStaff(tx, ctx, {
+      kind: body.Status === 'Revoke' ? 'revoked' : 'decided',
+      to: [{ email: staffTo }],
+      actorEmail: actor.email,
+      requestId,
+      appName: after.app_name,
+      details: {
+        status:
+          body.Status === 'Revoke'
+            ? after.status === 'Revoked'
+              ? 'Revoked'
+              : 'PartlyRevoked'
+            : body.Status === 'Approve'
+              ? 'Approved'
+              : 'Rejected',
+        ...(body.Status === 'Approve' && wire.Action.ExpiresAt ? { expiresAt: wire.Action.ExpiresAt } : {}),
+      },
+    });
+    if (
+      !(body.Status === 'Approve' && staffTo.toLowerCase() === actor.email.toLowerCase()) &&
+      !inAppOnly.has(staffTo.toLowerCase())
+    ) {
       await ctx.mailer.send(
         tx,
         decisionMail({ to: staffTo, requestId, status: wire.Action.Status, message }),

@@ -4,6 +4,7 @@ import { Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LeaveGuard } from '../../components/leave-guard.tsx';
 import { Skeleton } from '../../components/skeleton.tsx';
+import { NotificationBell } from '../../features/staff-notifications/components/notification-bell.tsx';
 import { onSessionEnded } from '../../lib/auth-events.ts';
 import { useProductName } from '../../lib/footer-links.ts';
 import { useT } from '../../lib/i18n.tsx';
@@ -62,6 +63,7 @@ export default function AppShell() {
           <span className="brand-name">{productName}</span>
         </Link>
         <TopNav />
+        <NotificationBell />
         <UserMenu />
       </header>
       <div className="shell-body">

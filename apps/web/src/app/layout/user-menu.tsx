@@ -61,6 +61,9 @@ export function UserMenu() {
             <Link role="menuitem" className="menu-item" to={paths.mySessions} onClick={close}>
               {t('mySessions')}
             </Link>
+            <Link role="menuitem" className="menu-item" to={paths.notificationSettings} onClick={close}>
+              {t('notificationSettings')}
+            </Link>
             <Link role="menuitem" className="menu-item" to={paths.security} onClick={close}>
               {t('signInSecurity')}
             </Link>

@@ -3,6 +3,7 @@ import { customers } from './customers.ts';
 import { impersonation } from './impersonation.ts';
 import { security } from './security.ts';
 import { siteSettings } from './site-settings.ts';
+import { staffNotifications } from './staff-notifications.ts';
 import { team } from './team.ts';
 
 /**
@@ -10,4 +11,12 @@ import { team } from './team.ts';
  * tables (and with them its schemas), so lib/i18n.tsx loads them on demand, with the shell and
  * the owner's public pages, not with the sign-in screen.
  */
-export const consoleNamespaces = { audit, customers, impersonation, security, siteSettings, team };
+export const consoleNamespaces = {
+  audit,
+  customers,
+  impersonation,
+  security,
+  siteSettings,
+  staffNotifications,
+  team,
+};

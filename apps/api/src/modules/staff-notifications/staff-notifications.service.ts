@@ -1,0 +1,187 @@
+import {
+  MARK_READ_MAX_IDS,
+  STAFF_NOTIFICATION_EMAIL_DEFAULT,
+  STAFF_NOTIFICATION_KINDS,
+  STAFF_NOTIFICATIONS_PAGE_DEFAULT,
+  type StaffNotification,
+  type StaffNotificationKind,
+} from '@sac/contract/staff-notifications';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { afterCommit, type Queryable } from '../../db/db.ts';
+import { consolePageFor } from '../../lib/console-url.ts';
+import { writeActivity } from '../activity/activity.service.ts';
+import { staffNotificationMail } from './staff-notifications.mails.ts';
+import * as repo from './staff-notifications.repo.ts';
+
+/**
+ * Staff notifications: written by the module whose change causes them, in that change's
+ * transaction (notifyStaff), announced on the bus once it commits, read and marked by their
+ * recipient. What other modules may use of this module is notifyStaff and the kinds' mail rule.
+ */
+
+export const notificationOut = (r: repo.NotificationRow): StaffNotification => ({
+  Id: Number(r.id),
+  Kind: r.kind,
+  RequestId: r.request_id === null ? null : Number(r.request_id),
+  AppName: r.app_name,
+  Actor: r.actor_email,
+  Status: r.details.status ?? null,
+  ExpiresAt: r.details.expiresAt ?? null,
+  Count: r.details.count ?? null,
+  CreatedAt: new Date(r.created_at).toISOString(),
+  ReadAt: r.read_at ? new Date(r.read_at).toISOString() : null,
+});
+
+export interface StaffNotice {
+  kind: StaffNotificationKind;
+  /** Recipients by uid or email; unknown ones and the actor are left out. */
+  to: Array<{ uid?: string | null; email?: string | null }>;
+  /** Who did it: never told of their own action. Null: the customer or the platform. */
+  actorEmail: string | null;
+  /** Shown as the actor when no staff member acted (the owner who consented). */
+  shownActor?: string;
+  requestId?: number;
+  appName?: string;
+  details?: { status?: string; expiresAt?: string; count?: number };
+  /**
+   * The kinds mailed before notifications (assignment, decision, revocation) keep their own mails:
+   * notifyStaff then mails nothing and answers who chose in-app only, for the caller to leave out.
+   * Otherwise it mails `mail` to those who chose email.
+   */
+  mail?: { subject: string; lines: string[]; path: string };
+}
+
+/**
+ * Tells staff members of a change, in the change's transaction `tx`: one row each, announced on
+ * the bus after the commit (nothing when it rolls back). Answers the lower-cased emails of the
+ * recipients who chose in-app only for this kind.
+ */
+export async function notifyStaff(tx: Queryable, ctx: AppContext, n: StaffNotice): Promise<Set<string>> {
+  const uids = n.to.flatMap((t) => (t.uid ? [t.uid] : []));
+  const emails = n.to.flatMap((t) => (t.email ? [t.email] : []));
+  const inAppOnly = new Set<string>();
+  if (uids.length === 0 && emails.length === 0) return inAppOnly;
+  const actor = n.actorEmail?.toLowerCase();
+  const staff = (await repo.findRecipients(tx, uids, emails)).filter((s) => s.email.toLowerCase() !== actor);
+  if (staff.length === 0) return inAppOnly;
+  const rows = await repo.insertNotifications(tx, {
+    recipients: staff.map((s) => s.uid),
+    kind: n.kind,
+    requestId: n.requestId ?? null,
+    appName: n.appName ?? null,
+    actorEmail: n.actorEmail ?? n.shownActor ?? null,
+    details: n.details ?? {},
+    at: ctx.clock.now(),
+  });
+  const chosen = new Map(
+    (
+      await repo.preferencesOf(
+        tx,
+        staff.map((s) => s.uid),
+        n.kind,
+      )
+    ).map((p) => [p.uid, p.email]),
+  );
+  for (const s of staff) {
+    const email = chosen.get(s.uid) ?? STAFF_NOTIFICATION_EMAIL_DEFAULT[n.kind];
+    if (!email) inAppOnly.add(s.email.toLowerCase());
+    else if (n.mail) {
+      const url = consolePageFor(ctx.config, undefined, n.mail.path).toString();
+      await ctx.mailer.send(
+        tx,
+        staffNotificationMail({ to: s.email, subject: n.mail.subject, lines: n.mail.lines, url }),
+      );
+    }
+  }
+  const told = [...new Set(rows.map((r) => r.recipient_uid))];
+  afterCommit(tx, () => {
+    for (const uid of told) ctx.staffEvents.publish(uid);
+  });
+  return inAppOnly;
+}
+
+/** GET /admin/notifications: a page, newest first, and the unread count. */
+export async function list(ctx: AppContext, me: StaffSession, q: { cursor?: string; limit?: number }) {
+  const limit = q.limit ?? STAFF_NOTIFICATIONS_PAGE_DEFAULT;
+  const [rows, unread] = await Promise.all([
+    repo.pageNotifications(ctx.db, me.uid, q.cursor ? Number(q.cursor) : null, limit + 1),
+    repo.unreadCount(ctx.db, me.uid),
+  ]);
+  const page = rows.slice(0, limit);
+  return {
+    Data: page.map(notificationOut),
+    NextCursor: rows.length > limit ? String(page.at(-1)!.id) : null,
+    UnreadCount: unread,
+  };
+}
+
+/** POST /admin/notifications/read: only the caller's own, only unread ones change. */
+export async function markRead(ctx: AppContext, me: StaffSession, body: { Ids?: number[]; All?: true }) {
+  const ids = body.All ? 'all' : [...new Set(body.Ids ?? [])].slice(0, MARK_READ_MAX_IDS);
+  const marked = await repo.markRead(ctx.db, me.uid, ids, ctx.clock.now());
+  return { Marked: marked, UnreadCount: await repo.unreadCount(ctx.db, me.uid) };
+}
+
+async function preferencesAnswer(db: Queryable, uid: string) {
+  const chosen = new Map((await repo.preferencesOf(db, [uid])).map((p) => [p.kind, p.email]));
+  return {
+    Data: STAFF_NOTIFICATION_KINDS.map((k) => ({
+      Kind: k,
+      Delivery:
+        (chosen.get(k) ?? STAFF_NOTIFICATION_EMAIL_DEFAULT[k]) ? ('email' as const) : ('in-app' as const),
+    })),
+  };
+}
+
+export const preferences = (ctx: AppContext, me: StaffSession) => preferencesAnswer(ctx.db, me.uid);
+
+/** PUT /admin/notifications/preferences: the kinds named change, in the staff audit trail. */
+export async function savePreferences(
+  ctx: AppContext,
+  caller: Caller,
+  me: StaffSession,
+  body: { Preferences: Array<{ Kind: StaffNotificationKind; Delivery: 'in-app' | 'email' }> },
+) {
+  return ctx.db.transaction(async (tx) => {
+    await repo.savePreferences(
+      tx,
+      me.uid,
+      body.Preferences.map((p) => ({ kind: p.Kind, email: p.Delivery === 'email' })),
+    );
+    await writeActivity(tx, {
+      at: ctx.clock.now(),
+      action: 'notifications.preferences',
+      actorUid: me.uid,
+      actorEmail: me.email,
+      targetType: 'staff',
+      targetId: me.uid,
+      clientAddress: caller.clientAddress,
+      details: Object.fromEntries(body.Preferences.map((p) => [p.Kind, p.Delivery])),
+    });
+    return preferencesAnswer(tx, me.uid);
+  });
+}
+
+/** The periodic job: "grant expiring in 15 minutes", once per grant, to its holder. */
+export async function notifyExpiringGrants(ctx: AppContext, withinMs: number, batch = 100): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
+    const grants = await repo.claimExpiringGrants(tx, ctx.clock.now(), withinMs, batch);
+    for (const g of grants) {
+      const expiresAt = new Date(g.expires_at).toISOString();
+      await notifyStaff(tx, ctx, {
+        kind: 'expiring',
+        to: [{ uid: g.holder_uid }],
+        actorEmail: null,
+        requestId: Number(g.id),
+        appName: g.app_name,
+        details: { expiresAt },
+        mail: {
+          subject: `Your access to ${g.app_name} ends soon (request ${g.id})`,
+          lines: [`Your impersonation grant on ${g.app_name} (request ${g.id}) ends at ${expiresAt}.`],
+          path: `/manage-superuser/impersonation/assigned-requests?request=${g.id}`,
+        },
+      });
+    }
+    return grants.length;
+  });
+}

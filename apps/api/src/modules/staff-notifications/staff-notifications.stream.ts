@@ -1,0 +1,207 @@
+import { PassThrough } from 'node:stream';
+import { STAFF_NOTIFICATION_EVENT, type StaffNotificationEventData } from '@sac/contract/staff-notifications';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext, StaffSession } from '../../app-context.ts';
+import { AppError } from '../../lib/app-error.ts';
+import * as repo from './staff-notifications.repo.ts';
+import { notificationOut } from './staff-notifications.service.ts';
+
+/** How often the hub looks at sessions, draining and heartbeats. */
+const TICK_MS = 1_000;
+/** Every session is looked at this often even when no auth change was heard (idle and lifetime ends). */
+const FULL_CHECK_MS = 15_000;
+/** Rows a stream sends per read (a replay after a long absence comes in several reads). */
+const READ_BATCH = 50;
+/** What the browser waits before it reconnects after the stream drops (the SSE retry field). */
+const RETRY_MS = 3_000;
+
+interface Stream {
+  uid: string;
+  sessionId: number;
+  out: PassThrough;
+  lastId: number;
+  /** A read is under way; `again` asks for one more after it. */
+  reading: boolean;
+  again: boolean;
+  ended: boolean;
+}
+
+export interface StreamHub {
+  /** GET /admin/notifications/stream for a signed-in caller: answers the reply with the stream. */
+  open(request: FastifyRequest, reply: FastifyReply, session: StaffSession): Promise<void>;
+  /** Streams open on this instance. */
+  count(): number;
+  /** Ends every stream (shutdown): the browsers reconnect, to another instance. */
+  endAll(): void;
+  close(): void;
+}
+
+/**
+ * The live streams of this instance, by staff member. A bus message about a member makes each of
+ * their streams read the rows after the last id it sent (the table is the truth, so a replay by
+ * Last-Event-ID and a live event are the same read). Once a second the hub ends the streams whose
+ * session ended (checked again only when an auth change was heard, and every 15 s for idle and
+ * lifetime ends), ends them all while the instance drains, and writes the heartbeat comments.
+ */
+export function streamHub(
+  ctx: AppContext,
+  opts: { perUser: number; max: number; heartbeatMs: number },
+): StreamHub {
+  const byUser = new Map<string, Set<Stream>>();
+  let total = 0;
+  let lastGeneration: number | undefined;
+  let lastFullCheck = 0;
+  let lastHeartbeat = Date.now();
+  let checking = false;
+
+  const write = (s: Stream, text: string) => {
+    if (!s.ended) s.out.write(text);
+  };
+
+  function end(s: Stream) {
+    if (s.ended) return;
+    s.ended = true;
+    const set = byUser.get(s.uid);
+    if (set?.delete(s)) {
+      total--;
+      if (set.size === 0) byUser.delete(s.uid);
+    }
+    s.out.end();
+  }
+
+  async function read(s: Stream): Promise<void> {
+    if (s.reading) {
+      s.again = true;
+      return;
+    }
+    s.reading = true;
+    try {
+      do {
+        s.again = false;
+        const rows = await repo.notificationsAfter(ctx.db, s.uid, s.lastId, READ_BATCH);
+        if (rows.length === 0) break;
+        const unread = await repo.unreadCount(ctx.db, s.uid);
+        for (const r of rows) {
+          const data: StaffNotificationEventData = { Notification: notificationOut(r), UnreadCount: unread };
+          write(s, `id: ${r.id}\nevent: ${STAFF_NOTIFICATION_EVENT}\ndata: ${JSON.stringify(data)}\n\n`);
+          s.lastId = Number(r.id);
+        }
+        if (rows.length === READ_BATCH) s.again = true;
+      } while (s.again && !s.ended);
+    } catch {
+      // the database away for a moment: the next message or the browser's reconnect catches up
+    } finally {
+      s.reading = false;
+    }
+  }
+
+  const unsubscribe = ctx.staffEvents.subscribe((uid) => {
+    for (const s of byUser.get(uid) ?? []) void read(s);
+  });
+
+  async function checkSessions(now: number) {
+    const generation = ctx.db.authGeneration?.();
+    const heard = generation === undefined || generation !== lastGeneration;
+    if (!heard && now - lastFullCheck < FULL_CHECK_MS) return;
+    lastGeneration = generation;
+    lastFullCheck = now;
+    const streams = [...byUser.values()].flatMap((set) => [...set]);
+    if (streams.length === 0) return;
+    const live = await repo.liveSessionIds(
+      ctx.db,
+      [...new Set(streams.map((s) => s.sessionId))],
+      ctx.clock.now(),
+      {
+        idleMs: ctx.config.sessionIdleMs,
+        absoluteMs: ctx.config.sessionAbsoluteMs,
+      },
+    );
+    for (const s of streams) if (!live.has(s.sessionId)) end(s);
+  }
+
+  const timer = setInterval(() => {
+    if (total === 0) return;
+    const now = Date.now();
+    if (ctx.ops.draining) {
+      endAll();
+      return;
+    }
+    if (now - lastHeartbeat >= opts.heartbeatMs) {
+      lastHeartbeat = now;
+      for (const set of byUser.values()) for (const s of set) write(s, ': heartbeat\n\n');
+    }
+    if (checking) return;
+    checking = true;
+    checkSessions(now)
+      .catch(() => {})
+      .finally(() => {
+        checking = false;
+      });
+  }, TICK_MS);
+  timer.unref();
+
+  function endAll() {
+    for (const set of [...byUser.values()]) for (const s of [...set]) end(s);
+  }
+
+  return {
+    async open(request, reply, session) {
+      if (ctx.ops.draining) throw new AppError('unavailable');
+      const mine = byUser.get(session.uid)?.size ?? 0;
+      if (mine >= opts.perUser)
+        throw new AppError(
+          'tooManyRequests',
+          `You have ${opts.perUser} notification streams open already (one a tab): close a tab of the console.`,
+        );
+      if (total >= opts.max)
+        throw new AppError(
+          'tooManyRequests',
+          'This server has as many notification streams as it takes. Please try again later.',
+        );
+      const header = request.headers['last-event-id'];
+      const lastEventId =
+        typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
+      const lastId = lastEventId ?? (await repo.lastNotificationId(ctx.db, session.uid));
+      const out = new PassThrough();
+      const s: Stream = {
+        uid: session.uid,
+        sessionId: session.sessionId,
+        out,
+        lastId,
+        reading: false,
+        again: false,
+        ended: false,
+      };
+      let set = byUser.get(s.uid);
+      if (!set) {
+        set = new Set();
+        byUser.set(s.uid, set);
+      }
+      set.add(s);
+      total++;
+      // The browser went away: its socket goes too (a half-closed one would hold a shutdown).
+      reply.raw.on('close', () => {
+        end(s);
+        reply.raw.socket?.destroy();
+      });
+      out.on('error', () => end(s));
+      // Sent through Fastify, so the security headers come with it; the compression plugin
+      // leaves text/event-stream alone (a compressor would hold the events back).
+      void reply
+        .header('content-type', 'text/event-stream; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-accel-buffering', 'no')
+        .send(out);
+      write(s, `retry: ${RETRY_MS}\n: connected\n\n`);
+      // a replay, and what was committed between reading lastId and joining the hub
+      await read(s);
+    },
+    count: () => total,
+    endAll,
+    close() {
+      clearInterval(timer);
+      unsubscribe();
+      endAll();
+    },
+  };
+}

@@ -1,0 +1,376 @@
+import type { AddressInfo } from 'node:net';
+import { HEADERS } from '@sac/contract/constants';
+import type { StaffNotification } from '@sac/contract/staff-notifications';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
+import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
+import { insertGrant } from '../../../test/impersonation-fixtures.ts';
+import { openSse } from '../../../test/sse-client.ts';
+import { notifyExpiringGrants } from './staff-notifications.service.ts';
+
+type S = { xtoken: string; xsign: string };
+let t: TestApp;
+let boss: S; // SuperAdmin: assignee and approver
+let chief: S; // another SuperAdmin
+let agent: S; // Admin who asks
+let agentUid: string;
+let owner: string;
+let base: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ staffStreamsPerUser: 2 });
+  await t.addStaff('boss@example.com', ['SuperAdmin']);
+  await t.addStaff('chief@example.com', ['SuperAdmin']);
+  agentUid = await t.addStaff('agent@example.com', ['Admin']);
+  boss = await t.login('boss@example.com');
+  chief = await t.login('chief@example.com');
+  agent = await t.login('agent@example.com');
+  owner = await insertCustomer(t.db, { first: 'Olive', last: 'Owner', email: 'olive@notify.example' });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => t.close());
+
+const newSite = async () =>
+  (await insertSite(t.db, { owner, name: `n-${Math.random().toString(36).slice(2, 8)}` })).appId;
+
+async function ask(session: S, data: Record<string, unknown> = {}): Promise<number> {
+  const r = await t.call({
+    method: 'POST',
+    url: '/admin/impersonation/requests',
+    session,
+    headers: { origin: CONSOLE_ORIGIN },
+    payload: {
+      data: {
+        AppId: await newSite(),
+        Priority: 'High',
+        Description: 'Checkout fails',
+        Assignees: ['boss@example.com'],
+        ProxyRoles: ['Developer'],
+        AdditionalPermissions: [],
+        Duration: 60,
+        ...data,
+      },
+    },
+  });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json().Data.Id;
+}
+const act = (session: S, id: number, payload: Record<string, unknown>) =>
+  t.call({
+    method: 'POST',
+    url: '/admin/impersonation/request/action',
+    session,
+    query: { requestId: String(id) },
+    payload,
+  });
+async function consent(id: number, granted = true) {
+  const mail = await t.smtp.waitFor(
+    (m) => m.to.includes('olive@notify.example') && m.subject.endsWith(`(request ${id})`),
+  );
+  const token = new URL(/https?:\/\/\S+\/impersonation\/consent\S*/.exec(mail.text)![0]).searchParams.get(
+    'token',
+  )!;
+  const r = await t.call({
+    method: 'POST',
+    url: '/admin/impersonation/consent',
+    payload: { token, granted },
+  });
+  expect(r.statusCode, r.body).toBe(200);
+}
+async function inbox(session: S, query: Record<string, string> = {}) {
+  const r = await t.call({ method: 'GET', url: '/admin/notifications', session, query });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json() as { Data: StaffNotification[]; NextCursor: string | null; UnreadCount: number };
+}
+const about = async (session: S, id: number) =>
+  (await inbox(session, { limit: '50' })).Data.filter((n) => n.RequestId === id);
+
+const openStream = (session: S, lastEventId?: string) => openSse(base, session, lastEventId);
+
+describe('who is told what', () => {
+  it('tells the assignees of a new request, not the one who asks', async () => {
+    const id = await ask(agent, { Assignees: ['boss@example.com', 'chief@example.com'] });
+    for (const s of [boss, chief]) {
+      const [n] = await about(s, id);
+      expect(n).toMatchObject({ Kind: 'assigned', Actor: 'agent@example.com', ReadAt: null });
+      expect(n!.AppName).toMatch(/^n-/);
+    }
+    expect(await about(agent, id)).toEqual([]);
+    // a SuperAdmin who assigns themselves is not told of their own request
+    const own = await ask(boss, { Assignees: ['boss@example.com', 'chief@example.com'] });
+    expect(await about(boss, own)).toEqual([]);
+    expect((await about(chief, own)).map((n) => n.Kind)).toEqual(['assigned']);
+  });
+
+  it('tells the asker of the consent, the decision and the revocation; never the actor', async () => {
+    const id = await ask(agent);
+    await consent(id);
+    expect((await about(agent, id)).map((n) => [n.Kind, n.Status, n.Actor])).toEqual([
+      ['consent', 'Granted', 'olive@notify.example'],
+    ]);
+    expect(
+      (
+        await act(boss, id, {
+          Status: 'Approve',
+          ProxyRoles: ['Developer'],
+          AdditionalPermissions: [],
+          Duration: 30,
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await act(chief, id, { Status: 'Revoke', ProxyRoles: ['Developer'], AdditionalPermissions: [] }))
+        .statusCode,
+    ).toBe(200);
+    const told = await about(agent, id);
+    expect(told.map((n) => [n.Kind, n.Status, n.Actor])).toEqual([
+      ['revoked', 'Revoked', 'chief@example.com'],
+      ['decided', 'Approved', 'boss@example.com'],
+      ['consent', 'Granted', 'olive@notify.example'],
+    ]);
+    expect(told[1]!.ExpiresAt).not.toBeNull();
+    // the approver and the revoker hold only the assignment
+    expect((await about(boss, id)).map((n) => n.Kind)).toEqual(['assigned']);
+    expect(await about(chief, id)).toEqual([]);
+
+    const rejected = await ask(agent);
+    expect((await act(boss, rejected, { Status: 'Reject', Comments: 'no' })).statusCode).toBe(200);
+    expect((await about(agent, rejected)).map((n) => [n.Kind, n.Status])).toEqual([['decided', 'Rejected']]);
+  });
+
+  it('tells the newly added assignees of an edit', async () => {
+    const id = await ask(agent);
+    const r = await t.call({
+      method: 'PUT',
+      url: '/admin/impersonation/request',
+      session: agent,
+      query: { requestId: String(id) },
+      payload: {
+        Priority: 'High',
+        Description: 'Checkout fails',
+        Assignees: ['boss@example.com', 'chief@example.com'],
+        ProxyRoles: ['Developer'],
+        AdditionalPermissions: [],
+      },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    expect((await about(chief, id)).map((n) => n.Kind)).toEqual(['assigned']);
+    expect((await about(boss, id)).map((n) => n.Kind)).toEqual(['assigned']); // once, at creation
+  });
+
+  it('tells a grant holder once, 15 minutes before the end, whatever runs at once', async () => {
+    const appId = await newSite();
+    const now = t.clock.now();
+    const id = await insertGrant(t.db, {
+      appId,
+      initiatorUid: agentUid,
+      initiatorEmail: 'agent@example.com',
+      roles: ['Developer'],
+      now,
+      minutes: 10,
+    });
+    const later = await insertGrant(t.db, {
+      appId: await newSite(),
+      initiatorUid: agentUid,
+      initiatorEmail: 'agent@example.com',
+      roles: ['Developer'],
+      now,
+      minutes: 60,
+    });
+    const runs = await Promise.all([
+      notifyExpiringGrants(t.ctx, 15 * 60_000),
+      notifyExpiringGrants(t.ctx, 15 * 60_000),
+    ]);
+    expect(runs[0]! + runs[1]!).toBe(1);
+    expect(await notifyExpiringGrants(t.ctx, 15 * 60_000)).toBe(0);
+    const [n] = await about(agent, id);
+    expect(n).toMatchObject({ Kind: 'expiring', Actor: null });
+    expect(await about(agent, later)).toEqual([]);
+  });
+
+  it('tells a staff member whose sessions a SuperAdmin ended', async () => {
+    const victim = await t.login('agent@example.com');
+    const r = await t.call({
+      method: 'DELETE',
+      url: '/admin/team/sessions',
+      session: boss,
+      payload: { uid: agentUid },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    agent = await t.login('agent@example.com');
+    const [n] = (await inbox(agent)).Data;
+    expect(n).toMatchObject({ Kind: 'sessions-ended', Actor: 'boss@example.com', RequestId: null });
+    expect(n!.Count).toBeGreaterThanOrEqual(2);
+    expect((await t.call({ method: 'GET', url: '/admin/session', session: victim })).statusCode).toBe(401);
+  });
+});
+
+describe('read state, pages and preferences', () => {
+  it('pages newest first and keeps read state per staff member', async () => {
+    const id = await ask(agent, { Assignees: ['boss@example.com', 'chief@example.com'] });
+    const first = await inbox(boss, { limit: '1' });
+    expect(first.Data).toHaveLength(1);
+    expect(first.NextCursor).not.toBeNull();
+    const second = await inbox(boss, { limit: '1', cursor: first.NextCursor! });
+    expect(second.Data[0]!.Id).toBeLessThan(first.Data[0]!.Id);
+    const mine = (await about(boss, id))[0]!;
+    const theirs = (await about(chief, id))[0]!;
+    const before = (await inbox(boss)).UnreadCount;
+    // someone else's id changes nothing
+    const other = await t.call({
+      method: 'POST',
+      url: '/admin/notifications/read',
+      session: boss,
+      payload: { Ids: [theirs.Id] },
+    });
+    expect(other.json()).toEqual({ Marked: 0, UnreadCount: before });
+    const r = await t.call({
+      method: 'POST',
+      url: '/admin/notifications/read',
+      session: boss,
+      payload: { Ids: [mine.Id, mine.Id] },
+    });
+    expect(r.json()).toEqual({ Marked: 1, UnreadCount: before - 1 });
+    expect((await about(boss, id))[0]!.ReadAt).not.toBeNull();
+    expect((await about(chief, id))[0]!.ReadAt).toBeNull();
+    const all = await t.call({
+      method: 'POST',
+      url: '/admin/notifications/read',
+      session: chief,
+      payload: { All: true },
+    });
+    expect(all.json().UnreadCount).toBe(0);
+    expect((await inbox(boss)).UnreadCount).toBe(before - 1);
+  });
+
+  it('refuses hostile input', async () => {
+    const bad = [
+      { Ids: [], All: true },
+      { Ids: Array.from({ length: 101 }, (_, i) => i + 1) },
+      {},
+      { All: false },
+      { Ids: [1], Extra: 1 },
+    ];
+    for (const payload of bad) {
+      const r = await t.call({ method: 'POST', url: '/admin/notifications/read', session: boss, payload });
+      expect(r.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    expect(
+      (await t.call({ method: 'GET', url: '/admin/notifications', session: boss, query: { cursor: 'x' } }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await t.call({ method: 'GET', url: '/admin/notifications', session: boss, query: { limit: '51' } }))
+        .statusCode,
+    ).toBe(400);
+    const dup = await t.call({
+      method: 'PUT',
+      url: '/admin/notifications/preferences',
+      session: boss,
+      payload: {
+        Preferences: [
+          { Kind: 'consent', Delivery: 'email' },
+          { Kind: 'consent', Delivery: 'in-app' },
+        ],
+      },
+    });
+    expect(dup.statusCode).toBe(400);
+  });
+
+  it('mails per kind as each chooses: in-app only leaves the mail out, email adds one', async () => {
+    const prefs = await t.call({ method: 'GET', url: '/admin/notifications/preferences', session: chief });
+    expect(prefs.json().Data).toContainEqual({ Kind: 'assigned', Delivery: 'email' });
+    expect(prefs.json().Data).toContainEqual({ Kind: 'consent', Delivery: 'in-app' });
+    const save = await t.call({
+      method: 'PUT',
+      url: '/admin/notifications/preferences',
+      session: chief,
+      payload: { Preferences: [{ Kind: 'assigned', Delivery: 'in-app' }] },
+    });
+    expect(save.statusCode, save.body).toBe(200);
+    expect(save.json().Data).toContainEqual({ Kind: 'assigned', Delivery: 'in-app' });
+    const trail = await t.db.query(
+      "SELECT actor_email FROM activity_log WHERE action = 'notifications.preferences'",
+    );
+    expect(trail.rows).toContainEqual({ actor_email: 'chief@example.com' });
+    const id = await ask(agent, { Assignees: ['boss@example.com', 'chief@example.com'] });
+    await t.smtp.waitFor((m) => m.to.includes('boss@example.com') && m.text.includes(`${id}`));
+    await t.ctx.mailer.flush();
+    expect(
+      t.smtp.messages.filter((m) => m.to.includes('chief@example.com') && m.text.includes(`request ${id}`)),
+    ).toEqual([]);
+    expect((await about(chief, id)).map((n) => n.Kind)).toEqual(['assigned']);
+    // consent is in-app by default; the asker chooses email
+    await t.call({
+      method: 'PUT',
+      url: '/admin/notifications/preferences',
+      session: agent,
+      payload: { Preferences: [{ Kind: 'consent', Delivery: 'email' }] },
+    });
+    await consent(id, false);
+    const mail = await t.smtp.waitFor(
+      (m) => m.to.includes('agent@example.com') && m.subject.includes(`denied request ${id}`),
+    );
+    expect(mail.text).toContain('/manage-superuser/impersonation/assigned-requests?request=');
+  });
+});
+
+describe('GET /admin/notifications/stream', () => {
+  it('delivers a new notification live, with its id, uncompressed, and replays after Last-Event-ID', async () => {
+    const s = openStream(boss);
+    const r = await s.response;
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(r.headers['x-accel-buffering']).toBe('no');
+    expect(r.headers['content-encoding']).toBeUndefined();
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(r.headers['cache-control']).toBe('no-store');
+    await new Promise((res) => setTimeout(res, 50));
+    const started = Date.now();
+    const id = await ask(agent);
+    const [e] = await s.waitFor(1);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(e!.data.Notification).toMatchObject({ Kind: 'assigned', RequestId: id });
+    expect(e!.data.UnreadCount).toBe((await inbox(boss)).UnreadCount);
+    expect(e!.id).toBe(String(e!.data.Notification.Id));
+    s.close();
+    // two more while away; a reconnect with Last-Event-ID gets both, oldest first
+    const a = await ask(agent);
+    const b = await ask(agent);
+    const again = openStream(boss, e!.id);
+    const replayed = await again.waitFor(2);
+    expect(replayed.map((x) => x.data.Notification.RequestId)).toEqual([a, b]);
+    again.close();
+  });
+
+  it('caps the streams per staff member', async () => {
+    const one = openStream(chief);
+    const two = openStream(chief);
+    expect((await one.response).status).toBe(200);
+    expect((await two.response).status).toBe(200);
+    const three = openStream(chief);
+    const refused = await three.response;
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(await refused.text()).ErrorCode).toBe(953);
+    one.close();
+    await new Promise((res) => setTimeout(res, 100));
+    const four = openStream(chief);
+    expect((await four.response).status).toBe(200);
+    two.close();
+    four.close();
+  });
+
+  it('refuses without a session and ends when the session ends', async () => {
+    const anon = await fetch(`${base}/admin/notifications/stream`, {
+      headers: { [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue },
+    });
+    expect(anon.status).toBe(401);
+    const session = await t.login('chief@example.com');
+    const s = openStream(session);
+    expect((await s.response).status).toBe(200);
+    expect((await t.call({ method: 'POST', url: '/admin/logout', session })).statusCode).toBe(200);
+    await Promise.race([s.done, new Promise((res) => setTimeout(res, 3000))]);
+    expect(s.ended()).toBe(true);
+  });
+});

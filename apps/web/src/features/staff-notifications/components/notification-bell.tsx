@@ -1,0 +1,142 @@
+import type { StaffNotification } from '@sac/contract/staff-notifications';
+import { Link } from 'react-router';
+import { DisclosurePanel } from '../../../components/dropdown-menu.tsx';
+import { Timestamp } from '../../../components/timestamp.tsx';
+import { useT } from '../../../lib/i18n.tsx';
+import { paths } from '../../../lib/paths.ts';
+import { useMarkRead, useNotificationStream, useStaffNotifications } from '../api/staff-notifications-api.ts';
+
+type T = ReturnType<typeof useT<'staffNotifications'>>;
+
+/** The line of one notification, in the words of its kind. */
+function notificationText(t: T, n: StaffNotification): string {
+  const vars = { actor: n.Actor ?? '', id: n.RequestId ?? '', app: n.AppName ?? '', count: n.Count ?? 0 };
+  switch (n.Kind) {
+    case 'assigned':
+      return n.Actor ? t('assigned', vars) : t('assignedByCustomer', vars);
+    case 'consent':
+      return n.Status === 'Denied' ? t('consentDenied', vars) : t('consentGranted', vars);
+    case 'decided':
+      return n.Status === 'Rejected' ? t('rejected', vars) : t('approved', vars);
+    case 'revoked':
+      return n.Status === 'PartlyRevoked' ? t('partlyRevoked', vars) : t('revoked', vars);
+    case 'expiring':
+      return t('expiring', vars);
+    case 'sessions-ended':
+      return t('sessionsEnded', vars);
+  }
+}
+
+const linkOf = (n: StaffNotification) =>
+  n.RequestId !== null ? paths.impersonationRequest(n.RequestId) : paths.mySessions;
+
+function BellIcon() {
+  return (
+    <svg
+      className="bell-icon"
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path
+        fill="currentColor"
+        d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z"
+      />
+    </svg>
+  );
+}
+
+/**
+ * The bell in the top bar: the unread count on it and in its name ("Notifications, 3 unread"), and
+ * a panel (a disclosure) of the newest notifications, each linking to its request, marked read
+ * one by one or all at once. Live over the notifications' stream; without it, read each minute.
+ */
+export function NotificationBell() {
+  const t = useT('staffNotifications');
+  const live = useNotificationStream(true);
+  const list = useStaffNotifications(live);
+  const markRead = useMarkRead();
+  const unread = list.data?.UnreadCount ?? 0;
+  const shown = unread > 99 ? '99+' : String(unread);
+  return (
+    <DisclosurePanel
+      className="notification-bell"
+      ariaLabel={unread > 0 ? t('bellUnread', { count: unread }) : t('bell')}
+      panelLabel={t('panel')}
+      label={
+        <>
+          <BellIcon />
+          {unread > 0 ? (
+            <span className="bell-count" aria-hidden="true">
+              {shown}
+            </span>
+          ) : null}
+        </>
+      }
+    >
+      {(close) => (
+        <>
+          <div className="notification-panel-head">
+            <h2 className="notification-panel-title">{t('panel')}</h2>
+            {unread > 0 ? (
+              <button
+                type="button"
+                className="button button-link"
+                disabled={markRead.isPending}
+                onClick={() => markRead.mutate({ All: true })}
+              >
+                {t('markAllRead')}
+              </button>
+            ) : null}
+          </div>
+          {list.isError ? <p className="notification-empty">{t('loadFailed')}</p> : null}
+          {list.data && list.data.Data.length === 0 ? (
+            <p className="notification-empty">{t('empty')}</p>
+          ) : null}
+          <ul className="notification-list">
+            {list.data?.Data.map((n) => {
+              const text = notificationText(t, n);
+              const isUnread = n.ReadAt === null;
+              return (
+                <li key={n.Id} className={`notification-item${isUnread ? ' is-unread' : ''}`}>
+                  <Link
+                    to={linkOf(n)}
+                    className="notification-link"
+                    onClick={() => {
+                      if (isUnread) markRead.mutate({ Ids: [n.Id] });
+                      close();
+                    }}
+                  >
+                    {isUnread ? <span className="visually-hidden">{t('unread')}: </span> : null}
+                    {text}
+                  </Link>
+                  <div className="notification-meta">
+                    <Timestamp value={n.CreatedAt} />
+                    {isUnread ? (
+                      <button
+                        type="button"
+                        className="button button-link"
+                        aria-label={t('markReadLabel', { text })}
+                        onClick={() => markRead.mutate({ Ids: [n.Id] })}
+                      >
+                        {t('markRead')}
+                      </button>
+                    ) : null}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+          <div className="notification-panel-foot">
+            {live ? null : <span className="muted">{t('offline')}</span>}
+            <Link to={paths.notificationSettings} onClick={close}>
+              {t('settings')}
+            </Link>
+          </div>
+        </>
+      )}
+    </DisclosurePanel>
+  );
+}
