@@ -86,7 +86,7 @@ export async function startSmtpListener(
     url: `smtp://127.0.0.1:${port}`,
     messages,
     connections: () => connections,
-    async waitFor(predicate, timeoutMs = 5000) {
+    async waitFor(predicate, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = messages.find(predicate);

@@ -4,6 +4,7 @@ import type { AppContext, Caller, StaffSession } from '../app-context.ts';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { ManualClock } from '../lib/clock.ts';
+import { inProcessBus } from '../lib/staff-event-bus.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import type { Mailer } from '../mail/outbox.ts';
 import { findStaffByEmail, permissionsOfRoles } from '../modules/auth/staff.service.ts';
@@ -372,12 +373,14 @@ export async function seedDemoImpersonation(
   const clock = new ManualClock(opts.at);
   const mails: MailMessage[] = [];
   // Only what these services read of the context: the database, the clock, the mailer, the
-  // settings (a service reaching for more fails the seed test at once).
+  // staff notifications' bus, the settings (a service reaching for more fails the seed test at once).
   const ctx = {
     config: opts.config,
     db: asDb(tx, opts.kind),
     clock,
     mailer: keepingMailer(mails),
+    // The notifications these steps make are kept; no console is listening yet.
+    staffEvents: inProcessBus(),
   } as Partial<AppContext> as AppContext;
   const at = (minutesAgo: number) => clock.set(new Date(opts.at.getTime() - minutesAgo * MINUTE));
 

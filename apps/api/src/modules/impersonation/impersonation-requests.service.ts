@@ -169,7 +169,6 @@ async function openRequest(
       kind: 'assigned',
       to: d.Assignees.map((email) => ({ email })),
       actorEmail: o.fromCustomer ? null : o.initiator.email,
-      shownActor: o.initiator.email,
       requestId: id,
       appName: o.site.app_name,
     });

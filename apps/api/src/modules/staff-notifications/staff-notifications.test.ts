@@ -103,6 +103,32 @@ describe('who is told what', () => {
     expect((await about(chief, own)).map((n) => n.Kind)).toEqual(['assigned']);
   });
 
+  it("tells every SuperAdmin of a customer's own request, with no staff member as its actor", async () => {
+    const site = await insertSite(t.db, { owner, name: `own-${Math.random().toString(36).slice(2, 8)}` });
+    const r = await t.call({
+      method: 'POST',
+      url: '/admin/impersonation/customer/requests',
+      headers: { apikey: site.apiKey, apisecret: site.secret },
+      payload: {
+        data: {
+          Priority: 'High',
+          Description: 'Please look at our sign-in page',
+          ProxyRoles: ['Developer'],
+          AdditionalPermissions: [],
+          Duration: 20,
+        },
+      },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    const id = r.json().Data.Id as number;
+    for (const s of [boss, chief]) {
+      const [n] = await about(s, id);
+      // The console reads a null Actor as "The owner of <site> asked for help".
+      expect(n).toMatchObject({ Kind: 'assigned', Actor: null, ReadAt: null });
+    }
+    expect(await about(agent, id)).toEqual([]);
+  });
+
   it('tells the asker of the consent, the decision and the revocation; never the actor', async () => {
     const id = await ask(agent);
     await consent(id);
@@ -295,10 +321,13 @@ describe('read state, pages and preferences', () => {
     );
     expect(trail.rows).toContainEqual({ actor_email: 'chief@example.com' });
     const id = await ask(agent, { Assignees: ['boss@example.com', 'chief@example.com'] });
-    await t.smtp.waitFor((m) => m.to.includes('boss@example.com') && m.text.includes(`${id}`));
+    // The subject names the request (the text does not).
+    await t.smtp.waitFor((m) => m.to.includes('boss@example.com') && m.subject.includes(`request ${id} for`));
     await t.ctx.mailer.flush();
     expect(
-      t.smtp.messages.filter((m) => m.to.includes('chief@example.com') && m.text.includes(`request ${id}`)),
+      t.smtp.messages.filter(
+        (m) => m.to.includes('chief@example.com') && m.subject.includes(`request ${id} `),
+      ),
     ).toEqual([]);
     expect((await about(chief, id)).map((n) => n.Kind)).toEqual(['assigned']);
     // consent is in-app by default; the asker chooses email
@@ -327,10 +356,8 @@ describe('GET /admin/notifications/stream', () => {
     expect(r.headers['x-content-type-options']).toBe('nosniff');
     expect(r.headers['cache-control']).toBe('no-store');
     await new Promise((res) => setTimeout(res, 50));
-    const started = Date.now();
     const id = await ask(agent);
     const [e] = await s.waitFor(1);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(e!.data.Notification).toMatchObject({ Kind: 'assigned', RequestId: id });
     expect(e!.data.UnreadCount).toBe((await inbox(boss)).UnreadCount);
     expect(e!.id).toBe(String(e!.data.Notification.Id));
