@@ -15,6 +15,7 @@ import { recordCheck } from '../modules/site-settings/custom-domains.repo.ts';
 import { createDomain } from '../modules/site-settings/custom-domains.service.ts';
 import { sendExpiryNotices } from '../ops/expiry-notices.ts';
 import type { DemoSiteCredentials } from './customer-seed.ts';
+import { seedDemoNotices } from './notices-seed.ts';
 
 /*
  * Demo impersonation requests, custom domains and recently viewed customers, made through the
@@ -53,11 +54,33 @@ function asDb(tx: Queryable, kind: Db['kind']): Db {
   };
 }
 
-/** Keeps the mails of the made-up past (the consent links are read from them) and sends none. */
-function keepingMailer(kept: MailMessage[]): Mailer {
+/**
+ * Keeps the mails of the made-up past (the consent links are read from them) and sends none; a
+ * notice's batch goes into the outbox as delivered at the clock's time, for its delivery log.
+ */
+function keepingMailer(kept: MailMessage[], tx: Queryable, clock: ManualClock): Mailer {
   return {
     send: async (_q, m) => void kept.push(m),
-    sendAll: async (_q, ms) => ms.map((m) => kept.push(m)),
+    sendAll: async (_q, ms) => {
+      const ids: number[] = [];
+      for (const m of ms) {
+        const r = await tx.query<{ id: number }>(
+          `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, headers,
+             next_attempt_at, attempts, sent_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $1, 1, $1) RETURNING id`,
+          [
+            clock.now(),
+            m.to,
+            m.subject,
+            m.text,
+            m.html ?? null,
+            m.headers ? JSON.stringify(m.headers) : null,
+          ],
+        );
+        ids.push(Number(r.rows[0]!.id));
+      }
+      return ids;
+    },
     afterAnswer: (work) => void work(),
     flush: async () => {},
     sendDue: async () => {},
@@ -368,8 +391,14 @@ const VIEWED: Record<string, number[]> = { [SA]: [0, 2, 5, 6], [AD]: [6, 0, 3, 8
 
 export async function seedDemoImpersonation(
   tx: Queryable,
-  opts: { at: Date; config: Config; kind: Db['kind']; credentials: DemoSiteCredentials[] },
-): Promise<{ requests: number; domains: number }> {
+  opts: {
+    at: Date;
+    config: Config;
+    kind: Db['kind'];
+    credentials: DemoSiteCredentials[];
+    crypto: AppContext['crypto'];
+  },
+): Promise<{ requests: number; domains: number; notices: number }> {
   const clock = new ManualClock(opts.at);
   const mails: MailMessage[] = [];
   // Only what these services read of the context: the database, the clock, the mailer, the
@@ -378,7 +407,8 @@ export async function seedDemoImpersonation(
     config: opts.config,
     db: asDb(tx, opts.kind),
     clock,
-    mailer: keepingMailer(mails),
+    mailer: keepingMailer(mails, tx, clock),
+    crypto: opts.crypto,
     // The notifications these steps make are kept; no console is listening yet.
     staffEvents: inProcessBus(),
   } as Partial<AppContext> as AppContext;
@@ -576,6 +606,12 @@ export async function seedDemoImpersonation(
       await recordCustomerView(ctx, staff.get(email), sites[n]!.owner_uid);
     }
   }
+  const notices = await seedDemoNotices(tx, ctx, clock, {
+    at: opts.at,
+    staff,
+    caller,
+    by: { sa: SA, ad: AD },
+  });
   clock.set(opts.at);
-  return { requests: REQUESTS.length, domains: DOMAINS.length };
+  return { requests: REQUESTS.length, domains: DOMAINS.length, notices };
 }

@@ -78,8 +78,11 @@ describe('demo data (first start)', () => {
         now: seededAt,
         config: t.config,
       });
-      // The made-up past sends no mail: no customer is told of a history that did not happen.
-      const outbox = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM mail_outbox');
+      // The made-up past sends no mail: no customer is told of a history that did not happen. (The
+      // notices' mails are in the outbox as delivered or refused then, for their delivery logs.)
+      const outbox = await t.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL',
+      );
       expect(outbox.rows[0]!.n).toBe(0);
 
       // An hour after the first start, as a newcomer signs in.
@@ -194,6 +197,39 @@ describe('demo data (first start)', () => {
         `SELECT count(*)::int AS n FROM custom_domains WHERE status = 'Pending Verification' AND last_check_result IS NOT NULL`,
       );
       expect(checked.rows[0]!.n).toBeGreaterThan(0);
+
+      // Notices: two sent (one mail refused, in its delivery log) and one scheduled.
+      interface NoticeWire {
+        Id: number;
+        Kind: string;
+        Status: string;
+        Progress: { Total: number; Sent: number; Failed: number; Pending: number };
+      }
+      const notices = (await sa<{ Data: NoticeWire[] }>('/admin/notices')).Data;
+      expect(notices.map((n) => [n.Kind, n.Status])).toEqual([
+        ['announcement', 'scheduled'],
+        ['incident', 'sent'],
+        ['maintenance', 'sent'],
+      ]);
+      const maintenance = notices.find((n) => n.Kind === 'maintenance')!;
+      expect(maintenance.Progress.Failed).toBe(1);
+      expect(maintenance.Progress.Sent).toBe(maintenance.Progress.Total - 1);
+      expect(maintenance.Progress.Pending).toBe(0);
+      const refused = await sa<{ Data: Array<{ Status: string; Reason: string | null }> }>(
+        `/admin/notices/deliveries?id=${maintenance.Id}&status=failed`,
+      );
+      expect(refused.Data).toEqual([
+        expect.objectContaining({ Status: 'failed', Reason: expect.stringContaining('550') }),
+      ]);
+
+      // Each demo staff member's bell holds what the history told them.
+      for (const email of ['superadmin@example.com', 'admin@example.com', 'support@example.com']) {
+        const inbox = await (await as(email))<{ Data: unknown[]; UnreadCount: number }>(
+          '/admin/notifications',
+        );
+        expect(inbox.Data.length, email).toBeGreaterThan(0);
+        expect(inbox.UnreadCount, email).toBeGreaterThan(0);
+      }
     } finally {
       await t.close();
     }

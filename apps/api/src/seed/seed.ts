@@ -60,10 +60,11 @@ export async function seedDemoData(
   const hashing = hashPassword(password);
   hashing.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const at = opts.now ?? new Date();
+  const crypto = fieldCrypto(loadFieldKey(process.env.FIELD_ENCRYPTION_KEY, opts.dataDir));
   const created = await db.transaction(async (tx) => {
     const out = await seedDemoCustomers(tx, {
       at,
-      crypto: fieldCrypto(loadFieldKey(process.env.FIELD_ENCRYPTION_KEY, opts.dataDir)),
+      crypto,
       staffEmails: DEMO_STAFF.map((s) => s.email),
       beforeActivity: async () => {
         const passwordHash = await hashing;
@@ -79,12 +80,14 @@ export async function seedDemoData(
         }
       },
     });
-    // Requests in every state, custom domains and recently viewed customers, through the API's services.
+    // Requests in every state, custom domains, recently viewed customers and customer notices,
+    // through the API's services.
     await seedDemoImpersonation(tx, {
       at,
       config: opts.config ?? loadConfig(),
       kind: db.kind,
       credentials: out.credentials,
+      crypto,
     });
     await tx.query("INSERT INTO app_meta (key, value) VALUES ('demo_seeded', $1)", [at.toISOString()]);
     return out;

@@ -1,0 +1,97 @@
+import type { NoticeAudience, NoticeKind } from '@sac/contract/notices';
+import type { AppContext, Caller, StaffSession } from '../app-context.ts';
+import type { Queryable } from '../db/db.ts';
+import type { ManualClock } from '../lib/clock.ts';
+import { createNotice, sendDueNotices } from '../modules/notices/notices.service.ts';
+
+const HOUR = 3_600_000;
+
+interface DemoNotice {
+  by: string;
+  kind: NoticeKind;
+  subject: string;
+  text: string;
+  audience: NoticeAudience;
+  /** Written this long before the first start; sent `sendAfter` later (in the past: sent, else scheduled). */
+  ago: number;
+  sendAfter: number;
+  /** This many of its mails were refused by the recipient's server. */
+  refused?: number;
+}
+
+const NOTICES = (by: { sa: string; ad: string }): DemoNotice[] => [
+  {
+    by: by.sa,
+    kind: 'maintenance',
+    subject: 'Planned maintenance of the EU data centre on Saturday 02:00–03:00 UTC',
+    text: 'Hello,\n\nWe will upgrade the database servers of the eu-central data centre on Saturday between 02:00 and 03:00 UTC. Sign-ins may pause for up to a minute during that hour.\n\nNo action is needed on your side.',
+    audience: { Type: 'data-center', DataCenters: ['eu-central'] },
+    ago: 74 * HOUR,
+    sendAfter: 2 * HOUR,
+    refused: 1,
+  },
+  {
+    by: by.ad,
+    kind: 'incident',
+    subject: 'Resolved: slow sign-ins for Developer Premium sites',
+    text: 'Hello,\n\nBetween 09:12 and 09:41 UTC some sign-ins on Developer Premium sites took several seconds. The cause, an overloaded cache node, has been replaced and sign-ins are back to normal.\n\nWe are sorry for the trouble.',
+    audience: { Type: 'plan', Plans: ['Developer Premium'] },
+    ago: 27 * HOUR,
+    sendAfter: 60_000,
+  },
+  {
+    by: by.ad,
+    kind: 'announcement',
+    subject: 'New: passkeys for your customers',
+    text: 'Hello,\n\nYour sites can now let their users sign in with passkeys. Turn them on under Application Level Security.',
+    audience: { Type: 'all' },
+    ago: 5 * HOUR,
+    sendAfter: 53 * HOUR,
+  },
+];
+
+/**
+ * Customer notices of the made-up past through the notices service: two sent (one with a mail a
+ * server refused) and one scheduled. Their mails go into the outbox as delivered then (the seed's
+ * mailer), so the delivery log reads them and nothing is sent at the first start.
+ */
+export async function seedDemoNotices(
+  tx: Queryable,
+  ctx: AppContext,
+  clock: ManualClock,
+  opts: {
+    at: Date;
+    staff: Map<string, StaffSession>;
+    caller(email: string): Caller;
+    by: { sa: string; ad: string };
+  },
+): Promise<number> {
+  const list = NOTICES(opts.by);
+  for (const n of list) {
+    clock.set(new Date(opts.at.getTime() - n.ago));
+    const sendAt = new Date(opts.at.getTime() - n.ago + n.sendAfter);
+    const made = await createNotice(ctx, opts.caller(n.by), opts.staff.get(n.by)!, {
+      Kind: n.kind,
+      Subject: n.subject,
+      Text: n.text,
+      Audience: n.audience,
+      // Always a time: "now" would start a run after the answer, beside this transaction's work.
+      SendAt: sendAt.toISOString(),
+    });
+    if (sendAt > opts.at) continue;
+    clock.set(sendAt);
+    await sendDueNotices(ctx);
+    if (n.refused) {
+      await tx.query(
+        `UPDATE mail_outbox o SET sent_at = NULL, failed_at = $3, attempts = 1,
+            last_error = '550 5.1.1 Recipient address rejected: mailbox unavailable'
+           FROM (SELECT r.outbox_id FROM customer_notice_recipients r WHERE r.notice_id = $1
+                  ORDER BY r.id LIMIT $2) f
+          WHERE o.id = f.outbox_id`,
+        [made.Data.Id, n.refused, sendAt],
+      );
+    }
+  }
+  clock.set(opts.at);
+  return list.length;
+}
