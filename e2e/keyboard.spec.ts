@@ -15,7 +15,8 @@ const isFocused = (target: Locator) =>
   target.evaluate((el) => el === document.activeElement, undefined, { timeout: 2_000 }).catch(() => false);
 
 /** Presses Tab (or Shift+Tab) until `target` has focus; fails after `max` presses. */
-async function tabTo(page: Page, target: Locator, { back = false, max = 60 } = {}): Promise<void> {
+// The dashboard's cards hold the demo data's links: from its content back to the skip link is a long way.
+async function tabTo(page: Page, target: Locator, { back = false, max = 150 } = {}): Promise<void> {
   await expect(target).toBeVisible();
   for (let i = 0; i <= max; i++) {
     if (await isFocused(target)) return;
