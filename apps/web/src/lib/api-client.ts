@@ -156,24 +156,16 @@ function failure(status: number, body: unknown, auth: TokenPair | undefined): Ap
 }
 
 /**
- * Downloads a file an endpoint streams (the audit export), reporting the lines received as they
- * arrive; answers the file and the name the server gave it. Failures throw ApiError as callApi's.
+ * Opens an answer that is read as it arrives (a streamed file, an event stream); answers it once
+ * its status is good. A connection failure or an error answer throws ApiError as callApi's does.
  */
-async function downloadApi<I extends EndpointId>(
-  id: I,
-  input: { query?: QueryOf<I>; signal?: AbortSignal },
-  onProgress: (lines: number, expectedRows: number | undefined) => void,
-): Promise<{ file: Blob; filename: string }> {
-  const def = ENDPOINT_ROUTES[id];
-  const url = `${getApiBase()}${def.path}${toQueryString(input.query as Record<string, Scalar> | undefined)}`;
+async function openStreamed(
+  url: string,
+  init: RequestInit,
+): Promise<Response & { body: ReadableStream<Uint8Array> }> {
   let res: Response;
   try {
-    res = await fetch(url, {
-      method: def.method,
-      headers: requestHeaders(),
-      signal: input.signal,
-      credentials: 'omit',
-    });
+    res = await fetch(url, { ...init, credentials: 'omit' });
   } catch (cause) {
     throw new ApiError(0, undefined, cause);
   }
@@ -187,6 +179,25 @@ async function downloadApi<I extends EndpointId>(
     }
     throw failure(res.status, body, undefined);
   }
+  return res as Response & { body: ReadableStream<Uint8Array> };
+}
+
+/**
+ * Downloads a file an endpoint streams (the audit export), reporting the lines received as they
+ * arrive; answers the file and the name the server gave it. Failures throw ApiError as callApi's.
+ */
+async function downloadApi<I extends EndpointId>(
+  id: I,
+  input: { query?: QueryOf<I>; signal?: AbortSignal },
+  onProgress: (lines: number, expectedRows: number | undefined) => void,
+): Promise<{ file: Blob; filename: string }> {
+  const def = ENDPOINT_ROUTES[id];
+  const url = `${getApiBase()}${def.path}${toQueryString(input.query as Record<string, Scalar> | undefined)}`;
+  const res = await openStreamed(url, {
+    method: def.method,
+    headers: requestHeaders(),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
   const rowsHeader = res.headers.get(HEADERS.exportRows);
   const expectedRows = rowsHeader && /^\d+$/.test(rowsHeader) ? Number(rowsHeader) : undefined;
   const parts: BlobPart[] = [];
@@ -245,32 +256,16 @@ export async function readEventStream(
   opts: { lastEventId?: string; signal: AbortSignal; onOpen?: () => void; onEvent: (e: StreamEvent) => void },
 ): Promise<void> {
   const def = ENDPOINT_ROUTES[id];
-  let res: Response;
-  try {
-    res = await fetch(`${getApiBase()}${def.path}`, {
-      method: 'GET',
-      headers: {
-        ...requestHeaders(),
-        Accept: 'text/event-stream',
-        ...(opts.lastEventId ? { 'Last-Event-ID': opts.lastEventId } : {}),
-      },
-      signal: opts.signal,
-      credentials: 'omit',
-      cache: 'no-store',
-    });
-  } catch (cause) {
-    throw new ApiError(0, undefined, cause);
-  }
-  if (!res.ok || !res.body) {
-    const text = await res.text().catch(() => '');
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    throw failure(res.status, body, undefined);
-  }
+  const res = await openStreamed(`${getApiBase()}${def.path}`, {
+    method: 'GET',
+    headers: {
+      ...requestHeaders(),
+      Accept: 'text/event-stream',
+      ...(opts.lastEventId ? { 'Last-Event-ID': opts.lastEventId } : {}),
+    },
+    signal: opts.signal,
+    cache: 'no-store',
+  });
   opts.onOpen?.();
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
