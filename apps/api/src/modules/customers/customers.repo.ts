@@ -126,6 +126,8 @@ export interface SearchOptions {
   walkWindow?: number;
   /** A list order instead of the criterion's own (relevance for a name). */
   sort?: CustomerSort;
+  /** A name's exact and prefix tiers of the first page, already read (with the count). */
+  start?: KeyedRow[];
 }
 
 /** A row as the search queries answer it: with its sort key, and the candidate count if capped. */
@@ -259,24 +261,34 @@ async function namePage(
   need: number,
   opts: SearchOptions,
 ): Promise<KeyedRow[]> {
-  const tiers = isPrefixTerm(term)
-    ? [NAME_TIERS.exact, NAME_TIERS.prefix]
-    : [NAME_TIERS.exact, NAME_TIERS.prefix, NAME_TIERS.substring];
   const out: KeyedRow[] = [];
-  for (const tier of tiers) {
-    if (after && tier < after.tier) continue;
-    const from = after && tier === after.tier ? after : undefined;
-    const rows = await nameTier(db, tier, term, from, need - out.length, opts);
-    for (const row of rows) out.push({ ...row, tier });
-    if (out.length >= need) break;
-  }
+  if (!after || after.tier < NAME_TIERS.substring)
+    out.push(...(opts.start ?? (await pageAsJson(db, ...startWalk(term, after, need)))));
+  if (out.length >= need || isPrefixTerm(term)) return out;
+  const from = after?.tier === NAME_TIERS.substring ? after : undefined;
+  for (const row of await substringTier(db, term, from, need - out.length, opts))
+    out.push({ ...row, tier: NAME_TIERS.substring });
   return out;
 }
 
-/** Up to `limit` rows of one tier of a name search (term lowercased), after `after`, in order. */
-async function nameTier(
+/**
+ * The exact and prefix tiers of a name search as one walk of the name's text_pattern_ops btree
+ * (key, uid) from the cursor: the exact name sorts first among the names it starts (byte order),
+ * its rows by uid, which is the order of both tiers. Parameters $1 to $5 (with the cursor).
+ */
+function startWalk(term: string, after: SearchPosition | undefined, limit: number): [string, unknown[]] {
+  const K = NAME_PREFIX_EXPR;
+  return [
+    `SELECT ${SEARCH_COLUMNS}, ${K} AS k, CASE WHEN ${K} = $3 THEN ${NAME_TIERS.exact} ELSE ${NAME_TIERS.prefix} END AS tier
+     FROM customers c WHERE ${K} LIKE $1 ${after ? `AND ${afterKey(K, 4, 5)}` : ''}
+     ORDER BY ${K} USING ~<~, c.uid LIMIT $2`,
+    [`${escapeLike(term)}%`, limit, term, ...(after ? [after.key, after.uid] : [])],
+  ];
+}
+
+/** Up to `limit` names holding the term (lowercased) past their start, after `after`, in order. */
+async function substringTier(
   db: Queryable,
-  tier: number,
   term: string,
   after: SearchPosition | undefined,
   limit: number,
@@ -284,27 +296,7 @@ async function nameTier(
 ): Promise<KeyedRow[]> {
   const K = NAME_PREFIX_EXPR;
   const cursor = after ? [after.key, after.uid] : [];
-  if (tier === NAME_TIERS.exact) {
-    // Equality on the (name, uid) btree: the rows come in uid order.
-    return pageAsJson(
-      db,
-      `SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c WHERE ${K} = $1 ${after ? 'AND c.uid > $3::uuid' : ''}
-       ORDER BY c.uid LIMIT $2`,
-      [term, limit, ...(after ? [after.uid] : [])],
-    );
-  }
   const prefix = `${escapeLike(term)}%`;
-  if (tier === NAME_TIERS.prefix) {
-    // Above the exact name (~>~ the term itself): the lower bound is an index condition, and rows
-    // of the cursor's own name are then sifted by uid.
-    return pageAsJson(
-      db,
-      `SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c WHERE ${K} LIKE $1 AND ${K} ~>~ $3
-       ${after ? `AND ${afterKey(K, 4, 5)}` : ''}
-       ORDER BY ${K} USING ~<~, c.uid LIMIT $2`,
-      [prefix, limit, term, ...cursor],
-    );
-  }
   const substring = `%${escapeLike(term)}%`;
   if (opts.many) {
     const window = opts.walkWindow ?? WALK_WINDOW;
@@ -538,6 +530,18 @@ export async function searchCounted(
   opts: Pick<SearchOptions, 'sort' | 'pageSize'> = {},
 ): Promise<SearchPage & { count: SearchCount }> {
   let count = from?.count;
+  if (!count && criterion === 'customerName' && !opts.sort) {
+    // A first page of a name: the count and the walk of the first two tiers in one statement.
+    const pageSize = opts.pageSize ?? SEARCH_PAGE_SIZE;
+    const first = await nameStartCounted(db, term.toLowerCase(), pageSize + 1, limit);
+    if (first.count.total === 0) return { rows: [], next: undefined, count: first.count };
+    const page = await searchCustomers(db, criterion, term, undefined, {
+      ...opts,
+      many: first.count.capped,
+      start: first.rows,
+    });
+    return { ...page, count: first.count };
+  }
   if (!count && (criterion === 'customerName' || (opts.sort && criterion !== 'sitename'))) {
     // A sorted page's plan depends on the count as a name's substring tier does.
     count = await countMatches(db, criterion, term, limit);
@@ -557,6 +561,40 @@ export async function searchCounted(
 }
 
 /**
+ * The count of a name search (as countMatches) and the walk of its exact and prefix tiers, as one
+ * statement: a first page of a short name term is then one round trip, not three.
+ */
+async function nameStartCounted(
+  db: Queryable,
+  term: string,
+  need: number,
+  limit: number,
+): Promise<{ rows: KeyedRow[]; count: SearchCount }> {
+  const [walk, params] = startWalk(term, undefined, need);
+  const counted = isPrefixTerm(term)
+    ? `${NAME_PREFIX_EXPR} LIKE $1`
+    : `${NAME_TRGM_EXPR} LIKE $5 AND ${NAME_PREFIX_EXPR} LIKE $6`;
+  const pattern = namePattern(term);
+  const r = await db.query<{ n: number; page: string | null }>(
+    `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM customers c WHERE ${counted} LIMIT $4) x) AS n,
+       (${pageJsonSql(walk)}) AS page`,
+    [...params, limit + 1, ...(isPrefixTerm(term) ? [] : [joinedTrigramTerm(pattern), pattern])],
+  );
+  const n = r.rows[0]?.n ?? 0;
+  const page = r.rows[0]?.page;
+  return {
+    rows: page ? (JSON.parse(page) as KeyedRow[]) : [],
+    count: { total: Math.min(n, limit), capped: n > limit },
+  };
+}
+
+/** A query's rows as one JSON text in the page's order (the sort key, then uid, in byte order). */
+const pageJsonSql = (sql: string, descending = false) => {
+  const d = descending ? ' DESC' : '';
+  return `SELECT json_agg(x ORDER BY x.k COLLATE "C"${d}, x.uid COLLATE "C"${d})::text AS page FROM (${sql}) x`;
+};
+
+/**
  * The rows of an ordered page query, answered as one JSON text. On PGlite, parsing nine fields a
  * row in JavaScript cost more than the index walk itself (a 51-row page: p50 0.9 -> 0.7 ms, p95
  * 2.7 -> 1.2 ms); the aggregate keeps the page's order (the sort key, then uid, in byte order).
@@ -567,11 +605,7 @@ async function pageAsJson(
   params: unknown[],
   descending = false,
 ): Promise<KeyedRow[]> {
-  const d = descending ? ' DESC' : '';
-  const r = await db.query<{ page: string | null }>(
-    `SELECT json_agg(x ORDER BY x.k COLLATE "C"${d}, x.uid COLLATE "C"${d})::text AS page FROM (${sql}) x`,
-    params,
-  );
+  const r = await db.query<{ page: string | null }>(pageJsonSql(sql, descending), params);
   const page = r.rows[0]?.page;
   return page ? (JSON.parse(page) as KeyedRow[]) : [];
 }
