@@ -9,10 +9,17 @@ const rowOf = (page: Page, email: string) =>
 /** Pages forward through the list until the row of `email` shows. */
 async function showRow(page: Page, email: string) {
   const table = page.getByRole('table', { name: 'Super users' });
-  await expect(table.getByRole('row').nth(1)).toBeVisible();
-  for (let i = 0; i < 20; i++) {
+  const pager = page.getByRole('navigation', { name: 'Pagination' });
+  for (let n = 1; n <= 20; n++) {
+    // Page n is shown once it is the current page and its rows are in (not the skeleton's).
+    await expect(pager.getByRole('button', { name: `Page ${n}`, exact: true })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(table.locator('tbody[aria-busy="true"]')).toHaveCount(0);
+    await expect(table.getByRole('row').nth(1)).toBeVisible();
     if ((await rowOf(page, email).count()) > 0) return rowOf(page, email);
-    await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Next' }).click();
+    await pager.getByRole('button', { name: 'Next' }).click();
   }
   throw new Error(`no row for ${email}`);
 }
