@@ -611,6 +611,7 @@ export async function seedDemoImpersonation(
     staff,
     caller,
     by: { sa: SA, ad: AD },
+    sites: sites.map((s) => s.app_id),
   });
   clock.set(opts.at);
   return { requests: REQUESTS.length, domains: DOMAINS.length, notices };

@@ -2,9 +2,17 @@ import type { NoticeAudience, NoticeKind } from '@sac/contract/notices';
 import type { AppContext, Caller, StaffSession } from '../app-context.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ManualClock } from '../lib/clock.ts';
+import { countAudience } from '../modules/notices/notices.repo.ts';
 import { createNotice, sendDueNotices } from '../modules/notices/notices.service.ts';
 
 const HOUR = 3_600_000;
+
+/**
+ * The most owners a demo notice reaches. Demo data may go on top of a large database (the scale
+ * generator's million customers, for benchmarks): there a notice to all would pass the notices'
+ * own limit or fill the outbox, so it goes to the demo's chosen sites instead.
+ */
+export const DEMO_NOTICE_MAX_RECIPIENTS = 500;
 
 interface DemoNotice {
   by: string;
@@ -64,17 +72,21 @@ export async function seedDemoNotices(
     staff: Map<string, StaffSession>;
     caller(email: string): Caller;
     by: { sa: string; ad: string };
+    /** The sites a notice goes to when its audience reaches none or too many owners. */
+    sites: number[];
   },
 ): Promise<number> {
   const list = NOTICES(opts.by);
   for (const n of list) {
     clock.set(new Date(opts.at.getTime() - n.ago));
     const sendAt = new Date(opts.at.getTime() - n.ago + n.sendAfter);
+    const reach = await countAudience(tx, n.audience, DEMO_NOTICE_MAX_RECIPIENTS);
+    const fits = reach > 0 && reach <= DEMO_NOTICE_MAX_RECIPIENTS;
     const made = await createNotice(ctx, opts.caller(n.by), opts.staff.get(n.by)!, {
       Kind: n.kind,
       Subject: n.subject,
       Text: n.text,
-      Audience: n.audience,
+      Audience: fits ? n.audience : { Type: 'sites', AppIds: opts.sites },
       // Always a time: "now" would start a run after the answer, beside this transaction's work.
       SendAt: sendAt.toISOString(),
     });

@@ -8,6 +8,7 @@ import { hashSecret } from '../lib/secrets.ts';
 import { approverStanding } from '../modules/auth/approver-cool-down.ts';
 import { recheckDomains } from '../modules/site-settings/custom-domains.service.ts';
 import { DEMO_COUNTS } from './customer-seed.ts';
+import { DEMO_NOTICE_MAX_RECIPIENTS } from './notices-seed.ts';
 import { DEMO_STAFF, seedDemoData } from './seed.ts';
 
 describe('demo data (first start)', () => {
@@ -230,6 +231,41 @@ describe('demo data (first start)', () => {
         expect(inbox.Data.length, email).toBeGreaterThan(0);
         expect(inbox.UnreadCount, email).toBeGreaterThan(0);
       }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('on top of a large database (the scale generator, a benchmark), sends its notices to its chosen sites only', async () => {
+    const t = await createTestApp();
+    try {
+      // More site owners in eu-central than a demo notice may reach; no staff yet, so the demo seeds.
+      await t.db.query(
+        `WITH c AS (
+           INSERT INTO customers (uid, first_name, last_name, email, created_at, modified_at)
+           SELECT gen_random_uuid(), 'Scale', 'Owner' || n, 'owner' || n || '@scale.example', now(), now()
+             FROM generate_series(1, $1::int) n RETURNING uid, email)
+         INSERT INTO sites (app_name, api_key, secret_hash, owner_uid, plan, plan_status, data_center,
+             global_server, db_name, features, production_url, staging_url, created_at, modified_at)
+         SELECT 'scale-' || c.email, gen_random_uuid(), sha256(convert_to(c.email, 'UTF8')), c.uid,
+             'Developer Premium', 'Subscribed', 'eu-central', 'euc-shared-1', 'scale-db', '{}',
+             'https://scale.example.com', 'https://staging.scale.example.com', now(), now()
+           FROM c`,
+        [DEMO_NOTICE_MAX_RECIPIENTS + 1],
+      );
+      await seedDemoData(t.db, { dataDir: t.config.dataDir, demoPassword: 'Demo#Pass1', config: t.config });
+      const notices = await t.db.query<{ audience: { Type: string; AppIds?: number[] }; recipients: number }>(
+        `SELECT n.audience, (SELECT count(*)::int FROM customer_notice_recipients r WHERE r.notice_id = n.id) AS recipients
+           FROM customer_notices n ORDER BY n.id`,
+      );
+      expect(notices.rows).toHaveLength(3);
+      for (const n of notices.rows) {
+        expect(n.audience.Type).toBe('sites');
+        expect(n.audience.AppIds!.length).toBeGreaterThan(0);
+        expect(n.recipients).toBeLessThanOrEqual(n.audience.AppIds!.length);
+      }
+      const mails = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM mail_outbox');
+      expect(mails.rows[0]!.n).toBeLessThan(50);
     } finally {
       await t.close();
     }
