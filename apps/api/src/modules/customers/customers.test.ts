@@ -275,6 +275,35 @@ describe('GET /admin/searchcustomer', () => {
     expect(r.json()).toMatchObject({ ErrorCode: 900, Description: 'The search term is too long.' });
   });
 
+  it('finds a customer by either address and lists them once, at the first address that matches', async () => {
+    const dual = await insertCustomer(t.db, {
+      first: 'Dual',
+      last: 'Address',
+      email: 'dualaddr.b@example.com',
+    });
+    const other = await insertCustomer(t.db, {
+      first: 'Dual',
+      last: 'Other',
+      email: 'dualaddr.ab@example.com',
+    });
+    await t.db.query("UPDATE customers SET auth_email = 'DualAddr.A@example.com' WHERE uid = $1", [dual]);
+    const uids = async (term: string) =>
+      ((await search({ emailid: term })).json() as SearchAnswer).Data.map((c) => c.Uid);
+    expect(await uids('dualaddr.a@')).toEqual([dual]); // the sign-in email
+    expect(await uids('dualaddr.b')).toEqual([dual]); // the email
+    // 'dualaddr.a@' < 'dualaddr.ab@' < 'dualaddr.b@': listed at its first address, once
+    expect(await uids('dualaddr')).toEqual([dual, other]);
+    // a page that ends between the customer's two addresses does not list them again
+    const pages: string[] = [];
+    let after: Awaited<ReturnType<typeof searchCustomers>>['next'];
+    do {
+      const page = await searchCustomers(t.db, 'emailid', 'dualaddr', after, { pageSize: 1 });
+      pages.push(...page.rows.map((r) => r.uid));
+      after = page.next;
+    } while (after);
+    expect(pages).toEqual([dual, other]);
+  });
+
   it('pages an email prefix by email', async () => {
     const pages = await allPages({ emailid: 'MANY' });
     expect(pages[0]).toMatchObject({ Total: MANY, Capped: false });
