@@ -54,6 +54,8 @@ export interface Config {
   secretRetireMs: number;
   /** How often due customer notices are looked for and sent, in ms (0: never). */
   noticeSendMs: number;
+  /** Staff notifications older than this are deleted, read or not, in ms (0: kept for ever). */
+  staffNotificationRetentionMs: number;
   /** Recipients of a notice queued into the mail outbox per transaction. */
   noticeBatchSize: number;
   /** The most recipients a notice's audience may reach. */
@@ -244,6 +246,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? 0
         : positive('NOTICE_SEND_SECONDS', env.NOTICE_SEND_SECONDS, 10) * 1000,
     noticeBatchSize: Math.floor(positive('NOTICE_BATCH_SIZE', env.NOTICE_BATCH_SIZE, 200)),
+    staffNotificationRetentionMs:
+      nonNegative('STAFF_NOTIFICATION_RETENTION_DAYS', env.STAFF_NOTIFICATION_RETENTION_DAYS, 90) *
+      86_400_000,
     noticeMaxRecipients: Math.floor(positive('NOTICE_MAX_RECIPIENTS', env.NOTICE_MAX_RECIPIENTS, 100_000)),
     staffStreamsPerUser: Math.floor(positive('STAFF_STREAMS_PER_USER', env.STAFF_STREAMS_PER_USER, 5)),
     staffStreamsMax: Math.floor(positive('STAFF_STREAMS_MAX', env.STAFF_STREAMS_MAX, 1000)),

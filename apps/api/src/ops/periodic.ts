@@ -3,7 +3,10 @@ import type { AppContext } from '../app-context.ts';
 import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
 import { sendDueNotices } from '../modules/notices/notices.service.ts';
 import { recheckDomains } from '../modules/site-settings/custom-domains.service.ts';
-import { notifyExpiringGrants } from '../modules/staff-notifications/staff-notifications.service.ts';
+import {
+  notifyExpiringGrants,
+  pruneNotifications,
+} from '../modules/staff-notifications/staff-notifications.service.ts';
 import { sendExpiryNotices } from './expiry-notices.ts';
 import type { PeriodicJob } from './jobs.ts';
 
@@ -50,5 +53,15 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
       run: async () => void (await sendDueNotices(ctx)),
     });
   }
+  // Staff notifications are kept STAFF_NOTIFICATION_RETENTION_DAYS; older ones go once an hour.
+  if (ctx.config.staffNotificationRetentionMs > 0) {
+    jobs.push({
+      name: 'staff-notification-retention',
+      everyMs: NOTIFICATION_PRUNE_EVERY_MS,
+      run: async () => void (await pruneNotifications(ctx)),
+    });
+  }
   return jobs;
 }
+
+const NOTIFICATION_PRUNE_EVERY_MS = 3_600_000;

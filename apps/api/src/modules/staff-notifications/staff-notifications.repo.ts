@@ -181,3 +181,14 @@ export async function claimExpiringGrants(
   );
   return r.rows;
 }
+
+/** Deletes up to `limit` notifications written before `before`, oldest first; answers how many. */
+export async function deleteOlderThan(db: Queryable, before: Date, limit: number): Promise<number> {
+  const r = await db.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM staff_notifications WHERE id IN (
+       SELECT id FROM staff_notifications WHERE created_at < $1 ORDER BY created_at LIMIT $2) RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return r.rows[0]?.n ?? 0;
+}

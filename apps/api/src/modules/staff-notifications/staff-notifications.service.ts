@@ -185,3 +185,22 @@ export async function notifyExpiringGrants(ctx: AppContext, withinMs: number, ba
     return grants.length;
   });
 }
+
+/** Rows the retention job deletes per statement: each delete is a short transaction of its own. */
+const PRUNE_BATCH = 5_000;
+
+/**
+ * The periodic job: deletes staff notifications older than STAFF_NOTIFICATION_RETENTION_DAYS,
+ * read or not, a batch at a time until none is left; answers how many.
+ */
+export async function pruneNotifications(ctx: AppContext, batch = PRUNE_BATCH): Promise<number> {
+  const keepMs = ctx.config.staffNotificationRetentionMs;
+  if (keepMs <= 0) return 0;
+  const before = new Date(ctx.clock.now().getTime() - keepMs);
+  let total = 0;
+  for (;;) {
+    const n = await repo.deleteOlderThan(ctx.db, before, batch);
+    total += n;
+    if (n < batch) return total;
+  }
+}

@@ -6,7 +6,8 @@ import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
 import { insertGrant } from '../../../test/impersonation-fixtures.ts';
 import { openSse } from '../../../test/sse-client.ts';
-import { notifyExpiringGrants } from './staff-notifications.service.ts';
+import { periodicJobs } from '../../ops/periodic.ts';
+import { notifyExpiringGrants, pruneNotifications } from './staff-notifications.service.ts';
 
 type S = { xtoken: string; xsign: string };
 let t: TestApp;
@@ -342,6 +343,46 @@ describe('read state, pages and preferences', () => {
       (m) => m.to.includes('agent@example.com') && m.subject.includes(`denied request ${id}`),
     );
     expect(mail.text).toContain('/manage-superuser/impersonation/assigned-requests?request=');
+  });
+});
+
+describe('retention', () => {
+  it('deletes notifications older than STAFF_NOTIFICATION_RETENTION_DAYS, read or not, hourly, and keeps the rest', async () => {
+    const ids = [await ask(agent), await ask(agent), await ask(agent)];
+    const mine = async () =>
+      (await about(boss, ids[0]!)).concat(await about(boss, ids[1]!), await about(boss, ids[2]!));
+    const [old, oldRead, kept] = await mine();
+    expect([old, oldRead, kept].every(Boolean)).toBe(true);
+    await t.call({
+      method: 'POST',
+      url: '/admin/notifications/read',
+      session: boss,
+      payload: { Ids: [oldRead!.Id] },
+    });
+    const days = t.ctx.config.staffNotificationRetentionMs / 86_400_000;
+    expect(days).toBe(90);
+    const ago = (d: number) => new Date(t.ctx.clock.now().getTime() - d * 86_400_000);
+    await t.db.query('UPDATE staff_notifications SET created_at = $2 WHERE id = ANY($1::bigint[])', [
+      [old!.Id, oldRead!.Id],
+      ago(days + 1),
+    ]);
+    await t.db.query('UPDATE staff_notifications SET created_at = $2 WHERE id = $1', [
+      kept!.Id,
+      ago(days - 1),
+    ]);
+    const unreadBefore = (await inbox(boss)).UnreadCount;
+
+    // batches of one: the job goes on until nothing older is left
+    expect(await pruneNotifications(t.ctx, 1)).toBeGreaterThanOrEqual(2);
+    expect((await mine()).map((n) => n.Id)).toEqual([kept!.Id]);
+    expect((await inbox(boss)).UnreadCount).toBe(unreadBefore - 1);
+    expect(await pruneNotifications(t.ctx)).toBe(0);
+
+    const job = periodicJobs(t.ctx).find((j) => j.name === 'staff-notification-retention');
+    expect(job?.everyMs).toBe(3_600_000);
+    const keepAll = { ...t.ctx, config: { ...t.ctx.config, staffNotificationRetentionMs: 0 } };
+    expect(periodicJobs(keepAll).some((j) => j.name === 'staff-notification-retention')).toBe(false);
+    expect(await pruneNotifications(keepAll)).toBe(0);
   });
 });
 
