@@ -147,6 +147,8 @@ type KeyedRow = SearchRow & {
  * the first names of a few letters ('atric') would have the walk cross most of the index.
  */
 const WALK_WINDOW = 20_000;
+/** The most index entries a walk reads, in windows: this many first windows' worth. */
+const WALK_MAX_WINDOWS = 3;
 
 /** The keyset condition of an ordered walk after `after` on a (key, uid) index. */
 const afterKey = (key: string, keyParam: number, uidParam: number) =>
@@ -160,8 +162,9 @@ const afterKey = (key: string, keyParam: number, uidParam: number) =>
  *   each tier by the lowercased name in byte order, then uid. The first two tiers walk the name's
  *   text_pattern_ops btree (key, uid) from the cursor; the third either sorts the trigram index's
  *   matches (when at most SEARCH_COUNT_LIMIT customers match, so the sort is small) or walks the
- *   same btree in order and tests each name (when many match, a page is near), falling back to
- *   the sort when the walk finds too few within WALK_WINDOW entries.
+ *   same btree in order and tests each name (when many match, a page is near). A window of
+ *   WALK_WINDOW entries that falls short walks on when the matches it found say the rest is
+ *   near (up to WALK_MAX_WINDOWS windows' worth), else the matches after it are sorted.
  * - Email and phone: their pattern btrees from the cursor (prefix covers exact, which sorts first).
  * - UID, API key and secret: unique keys, one customer at most.
  * - Site name: the owners of the first SITE_SEARCH_CAP matching sites, sorted and paged.
@@ -300,36 +303,54 @@ async function substringTier(
   opts: SearchOptions,
 ): Promise<KeyedRow[]> {
   const K = NAME_PREFIX_EXPR;
-  const cursor = after ? [after.key, after.uid] : [];
   const prefix = `${escapeLike(term)}%`;
   const substring = `%${escapeLike(term)}%`;
+  let from = after;
+  const found: KeyedRow[] = [];
   if (opts.many) {
-    const window = opts.walkWindow ?? WALK_WINDOW;
-    // The walk reads the covering index only (the columns raw; formatted for the page's rows),
-    // from the start of the index ('' and the nil uuid) or the cursor. Its last entry comes back
-    // too, matching or not: then the window ran out before the page filled.
-    const rows = await pageAsJson(
-      db,
-      `SELECT w.uid::text AS uid, w.first_name, w.last_name, w.email, w.status, w.role,
-         ${isoText('w.created_at')} AS created_at, ${isoText('w.modified_at')} AS modified_at, w.k,
-         w.k LIKE $1 AND w.k NOT LIKE $2 AS hit, w.i
-       FROM (SELECT v.*, row_number() OVER () AS i FROM (
-         SELECT ${K} AS k, c.uid, c.first_name, c.last_name, c.email, c.status, c.role, c.created_at, c.modified_at
-         FROM customers c WHERE ${afterKey(K, 4, 5)} ORDER BY ${K} USING ~<~, c.uid LIMIT $6) v) w
-       WHERE (w.k LIKE $1 AND w.k NOT LIKE $2) OR w.i = $6 LIMIT $3`,
-      [substring, prefix, limit, after?.key ?? '', after?.uid ?? NIL_UUID, window],
-    );
-    const hits = rows.filter((r) => r.hit);
-    if (hits.length >= limit || !rows.some((r) => Number(r.i) === window)) return hits;
+    const first = opts.walkWindow ?? WALK_WINDOW;
+    let window = first;
+    let walked = 0;
+    for (;;) {
+      // The walk reads the covering index only (the columns raw; formatted for the page's rows),
+      // from the start of the index ('' and the nil uuid) or the cursor. Its last entry comes
+      // back too, matching or not: then the window ran out before the page filled.
+      const rows = await pageAsJson(
+        db,
+        `SELECT w.uid::text AS uid, w.first_name, w.last_name, w.email, w.status, w.role,
+           ${isoText('w.created_at')} AS created_at, ${isoText('w.modified_at')} AS modified_at, w.k,
+           w.k LIKE $1 AND w.k NOT LIKE $2 AS hit, w.i
+         FROM (SELECT v.*, row_number() OVER () AS i FROM (
+           SELECT ${K} AS k, c.uid, c.first_name, c.last_name, c.email, c.status, c.role, c.created_at, c.modified_at
+           FROM customers c WHERE ${afterKey(K, 4, 5)} ORDER BY ${K} USING ~<~, c.uid LIMIT $6) v) w
+         WHERE (w.k LIKE $1 AND w.k NOT LIKE $2) OR w.i = $6 LIMIT $3`,
+        [substring, prefix, limit - found.length, from?.key ?? '', from?.uid ?? NIL_UUID, window],
+      );
+      found.push(...rows.filter((r) => r.hit));
+      const end = rows.find((r) => Number(r.i) === window);
+      if (found.length >= limit || !end) return found;
+      // Every match up to the window's last entry is found. Walk on from there when the matches
+      // seen so far say the page is near ('ame': 40 of 51 in the first 20,000 names, the rest in
+      // the next 5,000); else sort the matches after it ('ria', 12: Maria is far down the index).
+      walked += window;
+      from = { tier: NAME_TIERS.substring, key: end.k, uid: end.uid };
+      const more =
+        found.length > 0 ? Math.ceil((1.5 * (limit - found.length) * walked) / found.length) : Infinity;
+      if (walked + more > WALK_MAX_WINDOWS * first) break;
+      window = more;
+    }
   }
   // Every match of the trigram index, sorted: few when at most SEARCH_COUNT_LIMIT match.
-  return pageAsJson(
-    db,
-    `SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c
-     WHERE ${NAME_TRGM_EXPR} LIKE $4 AND ${K} LIKE $1 AND ${K} NOT LIKE $2
-     ${after ? `AND (${K} COLLATE "C", c.uid::text COLLATE "C") > ($5::text, $6::text)` : ''}
-     ORDER BY ${K} COLLATE "C", c.uid::text COLLATE "C" LIMIT $3`,
-    [substring, prefix, limit, joinedTrigramTerm(substring), ...cursor],
+  const cursor = from ? [from.key, from.uid] : [];
+  return found.concat(
+    await pageAsJson(
+      db,
+      `SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c
+       WHERE ${NAME_TRGM_EXPR} LIKE $4 AND ${K} LIKE $1 AND ${K} NOT LIKE $2
+       ${from ? `AND (${K} COLLATE "C", c.uid::text COLLATE "C") > ($5::text, $6::text)` : ''}
+       ORDER BY ${K} COLLATE "C", c.uid::text COLLATE "C" LIMIT $3`,
+      [substring, prefix, limit - found.length, joinedTrigramTerm(substring), ...cursor],
+    ),
   );
 }
 

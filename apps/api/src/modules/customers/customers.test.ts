@@ -206,6 +206,20 @@ describe('GET /admin/searchcustomer', () => {
     expect(
       await searchCustomers(t.db, 'customerName', 'ulkwalk', second, { many: true, walkWindow: 3 }),
     ).toEqual(rest);
+    // A window that finds 40 of the page's 51 walks on from its last entry, not to the sort.
+    const sent: string[] = [];
+    const recording = {
+      query: ((sql: string, params?: unknown[]) => {
+        sent.push(sql);
+        return t.db.query(sql, params);
+      }) as typeof t.db.query,
+      exec: (sql: string) => t.db.exec(sql),
+    };
+    expect(
+      await searchCustomers(recording, 'customerName', 'ulkwalk', second, { many: true, walkWindow: 40 }),
+    ).toEqual(rest);
+    expect(sent.filter((sql) => sql.includes('row_number() OVER ()'))).toHaveLength(2);
+    expect(sent.some((sql) => sql.includes('translate('))).toBe(false);
   });
 
   it('pages a name prefix through every match, by name then uid, with no cap', async () => {
