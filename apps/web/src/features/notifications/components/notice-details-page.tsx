@@ -1,5 +1,5 @@
 import { DELIVERY_STATUSES } from '@sac/contract/notices';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
@@ -151,6 +151,17 @@ function DeliveryLog({ notice }: { notice: NoticeWithText }) {
   const [status, setStatus] = useState<DeliveryFilter>(undefined);
   const live = notice.Status === 'sending';
   const log = useDeliveries(notice.Id, status, live);
+  // The log is read again whenever the notice's progress moves, so the rows say what the bar says
+  // (also its last move, when the notice turns Sent and the log stops reading on its own).
+  const p = notice.Progress;
+  const progress = `${notice.Status}:${p.Sent}:${p.Failed}:${p.Skipped}:${p.Pending}`;
+  const seen = useRef(progress);
+  const { refetch } = log;
+  useEffect(() => {
+    if (seen.current === progress) return;
+    seen.current = progress;
+    void refetch();
+  }, [progress, refetch]);
   const rows = useMemo(() => log.data?.pages.flatMap((p) => p.Data), [log.data]);
   if (notice.Status === 'scheduled' || notice.Status === 'cancelled') return null;
   const columns: Column<Delivery>[] = [
