@@ -7,6 +7,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 import { writeActivity } from '../activity/activity.service.ts';
+import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
 import { factorsResetMail } from './auth.mails.ts';
 import { checkCurrentPassword, lockedError } from './auth.service.ts';
 import {
@@ -634,6 +635,14 @@ export async function resetStaffFactors(ctx: AppContext, caller: Caller, actor: 
       targetType: 'staff',
       targetId: uid,
       details: { of: target.email, totp: removed.totp, passkeys: removed.passkeys, sessionsEnded: ended },
+    });
+    // The reset has its own mail (below): the notification is in-app only.
+    await notifySessionsEnded(tx, ctx, {
+      uid,
+      actorEmail: actor.email,
+      count: ended,
+      because: 'reset your second factors',
+      mailed: true,
     });
     await ctx.mailer.send(
       tx,

@@ -4,7 +4,7 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeActivity } from '../activity/activity.service.ts';
-import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
+import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
 import { browserName } from './browser-name.ts';
 import { type LiveSessionRow, liveSessionsOf, revokeSessionOf, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByUid } from './staff.repo.ts';
@@ -108,21 +108,7 @@ export async function endStaffSessions(
         id !== undefined ? { sessionId: id, of: target.email } : { all: true, ended: n, of: target.email },
     });
     // "My sessions ended by someone else": read at their next sign-in (or in another live tab).
-    if (n > 0) {
-      await notifyStaff(tx, ctx, {
-        kind: 'sessions-ended',
-        to: [{ uid }],
-        actorEmail: actor.email,
-        details: { count: n },
-        mail: {
-          subject: n === 1 ? 'One of your sessions was ended' : `${n} of your sessions were ended`,
-          lines: [
-            `${actor.email} ended ${n === 1 ? 'one of your sessions' : `${n} of your sessions`} of the Super Admin Console.`,
-          ],
-          path: '/profile',
-        },
-      });
-    }
+    await notifySessionsEnded(tx, ctx, { uid, actorEmail: actor.email, count: n });
     return n;
   });
   return { Ended: ended, Message: SESSION_MESSAGES.ended(ended) };

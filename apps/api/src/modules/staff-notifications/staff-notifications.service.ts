@@ -100,6 +100,40 @@ export async function notifyStaff(tx: Queryable, ctx: AppContext, n: StaffNotice
   return inAppOnly;
 }
 
+/**
+ * "My sessions ended by someone else": a SuperAdmin ended them, changed the member's roles or
+ * reset their second factors. `because` says which change ended them (absent: ended as such);
+ * `mailed`: the change sends its own mail, so this one is in-app only.
+ */
+export async function notifySessionsEnded(
+  tx: Queryable,
+  ctx: AppContext,
+  e: { uid: string; actorEmail: string; count: number; because?: string; mailed?: boolean },
+): Promise<void> {
+  if (e.count <= 0) return;
+  const what = e.count === 1 ? 'one of your sessions' : `${e.count} of your sessions`;
+  await notifyStaff(tx, ctx, {
+    kind: 'sessions-ended',
+    to: [{ uid: e.uid }],
+    actorEmail: e.actorEmail,
+    details: { count: e.count },
+    ...(e.mailed
+      ? {}
+      : {
+          mail: {
+            subject:
+              e.count === 1 ? 'One of your sessions was ended' : `${e.count} of your sessions were ended`,
+            lines: [
+              e.because
+                ? `${e.actorEmail} ${e.because}, which ended ${what} of the Super Admin Console.`
+                : `${e.actorEmail} ended ${what} of the Super Admin Console.`,
+            ],
+            path: '/profile',
+          },
+        }),
+  });
+}
+
 /** GET /admin/notifications: a page, newest first, and the unread count. */
 export async function list(ctx: AppContext, me: StaffSession, q: { cursor?: string; limit?: number }) {
   const limit = q.limit ?? STAFF_NOTIFICATIONS_PAGE_DEFAULT;

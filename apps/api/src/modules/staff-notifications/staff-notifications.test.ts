@@ -231,6 +231,32 @@ describe('who is told what', () => {
     expect(n!.Count).toBeGreaterThanOrEqual(2);
     expect((await t.call({ method: 'GET', url: '/admin/session', session: victim })).statusCode).toBe(401);
   });
+
+  it("tells a staff member whose sessions ended because a SuperAdmin changed their roles or reset their factors", async () => {
+    const uid = await t.addStaff('moved@example.com', ['Support']);
+    await t.login('moved@example.com');
+    const roles = await t.call({
+      method: 'PUT',
+      url: '/admin/team/roles',
+      session: boss,
+      payload: { role: ['Admin'], uid, unAssignRoles: [] },
+    });
+    expect(roles.statusCode, roles.body).toBe(200);
+    const mailedBefore = t.smtp.messages.filter((m) => m.to.includes('moved@example.com')).length;
+    await t.login('moved@example.com');
+    const reset = await t.call({ method: 'DELETE', url: '/admin/team/mfa', session: chief, payload: { uid } });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const moved = await t.login('moved@example.com');
+    const ended = (await inbox(moved)).Data.filter((n) => n.Kind === 'sessions-ended');
+    expect(ended.map((n) => [n.Actor, n.Count])).toEqual([
+      ['chief@example.com', 1],
+      ['boss@example.com', 1],
+    ]);
+    // the reset's own mail, and no second one for the notification (in-app only)
+    await t.smtp.waitFor((m) => m.to.includes('moved@example.com') && /second factor/i.test(m.subject));
+    const mails = t.smtp.messages.filter((m) => m.to.includes('moved@example.com')).slice(mailedBefore);
+    expect(mails.filter((m) => /sessions? (was|were) ended/.test(m.subject))).toHaveLength(0);
+  });
 });
 
 describe('read state, pages and preferences', () => {

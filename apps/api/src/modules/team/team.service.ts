@@ -31,6 +31,7 @@ import {
   setStaffRoles,
   standing,
 } from '../auth/staff.service.ts';
+import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
 import { invitationMail } from './team.mails.ts';
 
 /**
@@ -278,6 +279,12 @@ export async function updateRoles(
       targetId: target.uid,
       clientAddress: caller.clientAddress,
       details: { from: target.roles, to: wanted, sessionsEnded: ended },
+    });
+    await notifySessionsEnded(tx, ctx, {
+      uid: target.uid,
+      actorEmail: actor.email,
+      count: ended,
+      because: `changed your roles to ${wanted.join(', ')}`,
     });
   });
   const updated = await findStaffByUid(ctx.db, seen.uid);
