@@ -232,7 +232,7 @@ describe('who is told what', () => {
     expect((await t.call({ method: 'GET', url: '/admin/session', session: victim })).statusCode).toBe(401);
   });
 
-  it("tells a staff member whose sessions ended because a SuperAdmin changed their roles or reset their factors", async () => {
+  it('tells a staff member whose sessions ended because a SuperAdmin changed their roles or reset their factors', async () => {
     const uid = await t.addStaff('moved@example.com', ['Support']);
     await t.login('moved@example.com');
     const roles = await t.call({
@@ -244,7 +244,12 @@ describe('who is told what', () => {
     expect(roles.statusCode, roles.body).toBe(200);
     const mailedBefore = t.smtp.messages.filter((m) => m.to.includes('moved@example.com')).length;
     await t.login('moved@example.com');
-    const reset = await t.call({ method: 'DELETE', url: '/admin/team/mfa', session: chief, payload: { uid } });
+    const reset = await t.call({
+      method: 'DELETE',
+      url: '/admin/team/mfa',
+      session: chief,
+      payload: { uid },
+    });
     expect(reset.statusCode, reset.body).toBe(200);
     const moved = await t.login('moved@example.com');
     const ended = (await inbox(moved)).Data.filter((n) => n.Kind === 'sessions-ended');
