@@ -501,15 +501,13 @@ export async function countMatches(
   let param: string;
   const extra: string[] = [];
   switch (criterion) {
-    case 'customerName':
-      param = namePattern(term);
-      if (isPrefixTerm(term)) {
-        sql = `SELECT 1 FROM customers c WHERE ${NAME_PREFIX_EXPR} LIKE $1`;
-        break;
-      }
-      sql = `SELECT 1 FROM customers c WHERE ${NAME_TRGM_EXPR} LIKE $3 AND ${NAME_PREFIX_EXPR} LIKE $1`;
-      extra.push(joinedTrigramTerm(param));
+    case 'customerName': {
+      const m = nameMatch(term, 1, 3);
+      sql = `SELECT 1 FROM customers c WHERE ${m.where}`;
+      param = m.pattern;
+      if (m.trigram) extra.push(m.trigram);
       break;
+    }
     case 'emailid': {
       // A customer has at most two addresses: of any 2 (limit + 1) matching addresses, the
       // distinct customers are the exact count, or there are more than `limit` of them (no order
@@ -538,8 +536,29 @@ export async function countMatches(
     limit + 1,
     ...extra,
   ]);
-  const n = r.rows[0]?.n ?? 0;
-  return { total: Math.min(n, limit), capped: n > limit };
+  return capped(r.rows[0]?.n ?? 0, limit);
+}
+
+/** A count read up to limit + 1: exact up to `limit`, else capped. */
+const capped = (n: number, limit: number): SearchCount => ({ total: Math.min(n, limit), capped: n > limit });
+
+/**
+ * What a name search matches, every tier holding the term: a prefix below SUBSTRING_MIN_LENGTH
+ * characters (the prefix btree), else a substring (the trigram index, then the name itself
+ * decides). The condition, with the LIKE pattern at $patternAt and the trigram term at $trigramAt.
+ */
+function nameMatch(
+  term: string,
+  patternAt: number,
+  trigramAt: number,
+): { where: string; pattern: string; trigram?: string } {
+  const pattern = namePattern(term);
+  if (isPrefixTerm(term)) return { where: `${NAME_PREFIX_EXPR} LIKE $${patternAt}`, pattern };
+  return {
+    where: `${NAME_TRGM_EXPR} LIKE $${trigramAt} AND ${NAME_PREFIX_EXPR} LIKE $${patternAt}`,
+    pattern,
+    trigram: joinedTrigramTerm(pattern),
+  };
 }
 
 /**
@@ -569,8 +588,8 @@ export async function searchCounted(
     });
     return { ...page, count: first.count };
   }
-  if (!count && (criterion === 'customerName' || (opts.sort && criterion !== 'sitename'))) {
-    // A sorted page's plan depends on the count as a name's substring tier does.
+  if (!count && opts.sort && criterion !== 'sitename') {
+    // A sorted page's plan depends on the count, as a name's substring tier does.
     count = await countMatches(db, criterion, term, limit);
     if (count.total === 0) return { rows: [], next: undefined, count };
   }
@@ -597,23 +616,20 @@ async function nameStartCounted(
   need: number,
   limit: number,
 ): Promise<{ rows: KeyedRow[]; count: SearchCount }> {
+  // The walk's parameters are $1 to $3, the count's limit $4, the name condition's $5 and $6.
   const [walk, params] = startWalk(term, undefined, need);
-  const counted = isPrefixTerm(term)
-    ? `${NAME_PREFIX_EXPR} LIKE $1`
-    : `${NAME_TRGM_EXPR} LIKE $5 AND ${NAME_PREFIX_EXPR} LIKE $6`;
-  const pattern = namePattern(term);
+  const m = nameMatch(term, 5, 6);
   const r = await db.query<{ n: number; page: string | null }>(
-    `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM customers c WHERE ${counted} LIMIT $4) x) AS n,
+    `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM customers c WHERE ${m.where} LIMIT $4) x) AS n,
        (${pageJsonSql(walk)}) AS page`,
-    [...params, limit + 1, ...(isPrefixTerm(term) ? [] : [joinedTrigramTerm(pattern), pattern])],
+    [...params, limit + 1, m.pattern, ...(m.trigram ? [m.trigram] : [])],
   );
-  const n = r.rows[0]?.n ?? 0;
-  const page = r.rows[0]?.page;
-  return {
-    rows: page ? (JSON.parse(page) as KeyedRow[]) : [],
-    count: { total: Math.min(n, limit), capped: n > limit },
-  };
+  return { rows: parsePage(r.rows[0]?.page), count: capped(r.rows[0]?.n ?? 0, limit) };
 }
+
+/** The page of pageJsonSql, parsed (none: no rows). */
+const parsePage = (page: string | null | undefined): KeyedRow[] =>
+  page ? (JSON.parse(page) as KeyedRow[]) : [];
 
 /** A query's rows as one JSON text in the page's order (the sort key, then uid, in byte order). */
 const pageJsonSql = (sql: string, descending = false) => {
@@ -633,8 +649,7 @@ async function pageAsJson(
   descending = false,
 ): Promise<KeyedRow[]> {
   const r = await db.query<{ page: string | null }>(pageJsonSql(sql, descending), params);
-  const page = r.rows[0]?.page;
-  return page ? (JSON.parse(page) as KeyedRow[]) : [];
+  return parsePage(r.rows[0]?.page);
 }
 
 /**
