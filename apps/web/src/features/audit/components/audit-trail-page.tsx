@@ -7,9 +7,9 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { DetailList } from '../../../components/detail-list.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormField } from '../../../components/form-field.tsx';
+import { NextPageError, pagedTableProps } from '../../../components/paged-table.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
-import { errorText } from '../../../lib/api-client.ts';
 import { formatLocalDateTime, viewerTimeZone } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
@@ -143,22 +143,12 @@ export default function AuditTrailPage() {
         columns={columns}
         rows={rows}
         rowKey={(e) => e.Id}
-        isLoading={trail.isPending}
-        error={trail.isError && !rows ? errorText(trail.error, common('tableFetchError')) : undefined}
+        {...pagedTableProps(trail, rows !== undefined, common('tableFetchError'))}
         pageSize={ROWS_PER_PAGE}
         view={view}
         ownOrder={NEWEST_FIRST}
-        more={
-          trail.hasNextPage
-            ? { load: () => trail.fetchNextPage(), loading: trail.isFetchingNextPage }
-            : undefined
-        }
       />
-      {trail.isFetchNextPageError ? (
-        <p className="form-alert" role="alert">
-          {errorText(trail.error, common('tableFetchError'))}
-        </p>
-      ) : null}
+      <NextPageError list={trail} fetchError={common('tableFetchError')} />
       <ExportPanel query={query} />
       {open ? <EventDialog e={open} zone={zone} onClose={() => setOpen(undefined)} /> : null}
     </section>

@@ -2,8 +2,9 @@ import { IMPERSONATION_TABLE_PAGE_SIZE } from '@sac/contract/constants';
 import { LOG_SORT_KEYS, sortParam } from '@sac/contract/list-sort';
 import { useMemo, useState } from 'react';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { NextPageError, pagedTableProps } from '../../../components/paged-table.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
-import { errorText, streamedFile } from '../../../lib/api-client.ts';
+import { streamedFile } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
@@ -85,22 +86,12 @@ export default function LogsPage() {
         columns={columns}
         rows={rows}
         rowKey={(l) => String(l.Id)}
-        isLoading={logs.isPending}
-        error={logs.isError && !rows ? errorText(logs.error, common('tableFetchError')) : undefined}
+        {...pagedTableProps(logs, rows !== undefined, common('tableFetchError'))}
         pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
         view={view}
         csvExport={{ download: streamedFile('impersonationLogsExport', listQuery(status, view.sort)) }}
-        more={
-          logs.hasNextPage
-            ? { load: () => logs.fetchNextPage(), loading: logs.isFetchingNextPage }
-            : undefined
-        }
       />
-      {logs.isFetchNextPageError ? (
-        <p className="form-alert" role="alert">
-          {errorText(logs.error, common('tableFetchError'))}
-        </p>
-      ) : null}
+      <NextPageError list={logs} fetchError={common('tableFetchError')} />
       {open ? (
         <RequestDialog
           log={open}

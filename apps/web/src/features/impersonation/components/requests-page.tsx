@@ -4,7 +4,8 @@ import { REQUEST_SORT_KEYS, sortParam } from '@sac/contract/list-sort';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
-import { errorText, streamedFile } from '../../../lib/api-client.ts';
+import { NextPageError, pagedTableProps } from '../../../components/paged-table.tsx';
+import { streamedFile } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
@@ -105,22 +106,12 @@ export default function RequestsPage() {
         columns={columns}
         rows={rows}
         rowKey={(r) => String(r.Id)}
-        isLoading={list.isPending}
-        error={list.isError && !rows ? errorText(list.error, common('tableFetchError')) : undefined}
+        {...pagedTableProps(list, rows !== undefined, common('tableFetchError'))}
         pageSize={IMPERSONATION_TABLE_PAGE_SIZE}
         view={view}
         csvExport={{ download: streamedFile('impersonationRequestsExport', listQuery(status, view.sort)) }}
-        more={
-          list.hasNextPage
-            ? { load: () => list.fetchNextPage(), loading: list.isFetchingNextPage }
-            : undefined
-        }
       />
-      {list.isFetchNextPageError ? (
-        <p className="form-alert" role="alert">
-          {errorText(list.error, common('tableFetchError'))}
-        </p>
-      ) : null}
+      <NextPageError list={list} fetchError={common('tableFetchError')} />
       {linked !== undefined && linkedOne.isSuccess && !linkedRow ? (
         <p className="form-alert" role="alert">
           {t('linkedRequestMissing', { id: linked })}

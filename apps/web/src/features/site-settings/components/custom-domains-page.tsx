@@ -2,9 +2,9 @@ import { DOMAIN_LIST_FILTERS, type DomainListFilter } from '@sac/contract/site-s
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { NextPageError, pagedTableProps } from '../../../components/paged-table.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
-import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -122,21 +122,11 @@ export default function CustomDomainsPage() {
         columns={columns}
         rows={rows}
         rowKey={(d) => d.Domain}
-        isLoading={list.isPending}
-        error={list.isError && !rows ? errorText(list.error, common('tableFetchError')) : undefined}
+        {...pagedTableProps(list, rows !== undefined, common('tableFetchError'))}
         pageSize={PAGE_SIZE}
         view={view}
-        more={
-          list.hasNextPage
-            ? { load: () => list.fetchNextPage(), loading: list.isFetchingNextPage }
-            : undefined
-        }
       />
-      {list.isFetchNextPageError ? (
-        <p className="form-alert" role="alert">
-          {errorText(list.error, common('tableFetchError'))}
-        </p>
-      ) : null}
+      <NextPageError list={list} fetchError={common('tableFetchError')} />
     </section>
   );
 }

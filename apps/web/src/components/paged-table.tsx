@@ -1,0 +1,35 @@
+import { errorText } from '../lib/api-client.ts';
+
+/** The parts of a list read a page at a time (useInfiniteQuery) that its table shows. */
+export interface PagedList {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  isFetchNextPageError: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}
+
+/**
+ * DataTable's props for a paged list: loading until the first page, the first read's error (a
+ * later page's error keeps the rows, see NextPageError), and Load more while pages remain.
+ */
+export function pagedTableProps(list: PagedList, hasRows: boolean, fetchError: string) {
+  return {
+    isLoading: list.isPending,
+    error: list.isError && !hasRows ? errorText(list.error, fetchError) : undefined,
+    more: list.hasNextPage
+      ? { load: () => list.fetchNextPage(), loading: list.isFetchingNextPage }
+      : undefined,
+  };
+}
+
+/** A further page that could not be read, said under the table it belongs to. */
+export function NextPageError({ list, fetchError }: { list: PagedList; fetchError: string }) {
+  return list.isFetchNextPageError ? (
+    <p className="form-alert" role="alert">
+      {errorText(list.error, fetchError)}
+    </p>
+  ) : null;
+}
