@@ -300,6 +300,7 @@ async function seedScale(db: Db, opts: { customers: number; chunk: number }): Pr
   const t = performance.now();
   await db.exec('VACUUM (ANALYZE) customers');
   await db.exec('VACUUM (ANALYZE) customer_addresses');
+  await db.exec('VACUUM (ANALYZE) customer_name_keys');
   await db.exec('VACUUM (ANALYZE) sites');
   const vacuumS = (performance.now() - t) / 1000;
   const after = await counts(db);

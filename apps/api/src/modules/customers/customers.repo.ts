@@ -57,11 +57,13 @@ const SEARCH_COLUMNS = `c.uid::text AS uid, c.first_name, c.last_name, c.email, 
 /** The lowercased full name, as answers and site-name searches key rows by it. */
 const NAME_EXPR = "lower(c.first_name || ' ' || c.last_name)";
 /**
- * The expression the name trigram index is built on (migration 0038): the name with space, '-',
- * "'" and '.' read as '0', so a term's trigrams span them; queries use it verbatim with the term
- * translated by joinedTrigramTerm, and a LIKE on the name itself decides.
+ * The expression the name trigram index is built on (customer_name_keys n, migration 0048): the
+ * lowercased name with space, '-', "'" and '.' read as '0', so a term's trigrams span them; queries
+ * use it verbatim with the term translated by joinedTrigramTerm, and a LIKE on the name decides.
+ * The table holds each customer's name key (NAME_PREFIX_EXPR) and list times, narrow, so the
+ * matches of a frequent term are tested and sorted without reading their customers rows.
  */
-const NAME_TRGM_EXPR = "translate(lower(c.first_name || ' ' || c.last_name), ' -''.', '0000')";
+const NAME_KEYS_TRGM_EXPR = "translate(n.k, ' -''.', '0000')";
 const joinedTrigramTerm = (pattern: string) => pattern.replace(/[ \-'.]/g, '0');
 /**
  * The same text as NAME_EXPR, as the name prefix index (migration 0024) is built on: an
@@ -340,15 +342,18 @@ async function substringTier(
       window = more;
     }
   }
-  // Every match of the trigram index, sorted: few when at most SEARCH_COUNT_LIMIT match.
+  // Every match of the trigram index, sorted: few when at most SEARCH_COUNT_LIMIT match. The
+  // matches' name keys are sorted in the narrow name-key table; the page's customers rows are
+  // read and formatted for its rows alone (formatting every match was 40 % of 'ria''s sort).
   const cursor = from ? [from.key, from.uid] : [];
   return found.concat(
     await pageAsJson(
       db,
-      `SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c
-       WHERE ${NAME_TRGM_EXPR} LIKE $4 AND ${K} LIKE $1 AND ${K} NOT LIKE $2
-       ${from ? `AND (${K} COLLATE "C", c.uid::text COLLATE "C") > ($5::text, $6::text)` : ''}
-       ORDER BY ${K} COLLATE "C", c.uid::text COLLATE "C" LIMIT $3`,
+      `SELECT ${SEARCH_COLUMNS}, m.k FROM (SELECT n.k, n.uid FROM customer_name_keys n
+         WHERE ${NAME_KEYS_TRGM_EXPR} LIKE $4 AND n.k LIKE $1 AND n.k NOT LIKE $2
+         ${from ? `AND (n.k COLLATE "C" > $5 OR (n.k = $5 AND n.uid > $6::uuid))` : ''}
+         ORDER BY n.k COLLATE "C", n.uid LIMIT $3) m
+       JOIN customers c ON c.uid = m.uid`,
       [substring, prefix, limit - found.length, joinedTrigramTerm(substring), ...cursor],
     ),
   );
@@ -367,11 +372,14 @@ export const SORT_TIME_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 /** The column of a time sort; the name sort keys on NAME_PREFIX_EXPR (its btree, byte order). */
 const TIME_COLUMN = { created: 'created_at', modified: 'modified_at' } as const;
 
-/** The sort key of a row (as text, k), its ORDER BY and the keyset condition after (key, uid). */
-function sortSql(sort: CustomerSort, alias = 'c') {
+/**
+ * The sort key of a row (as text, k), its ORDER BY and the keyset condition after (key, uid); the
+ * name key is NAME_PREFIX_EXPR on the row `alias`, or the column `nameKey` that holds it.
+ */
+function sortSql(sort: CustomerSort, alias = 'c', nameKey?: string) {
   const d = sort.descending;
   if (sort.key === 'name') {
-    const K = NAME_PREFIX_EXPR.replaceAll('c.', `${alias}.`);
+    const K = nameKey ?? NAME_PREFIX_EXPR.replaceAll('c.', `${alias}.`);
     return {
       key: K,
       order: `${K} USING ${d ? '~>~' : '~<~'}, ${alias}.uid${d ? ' DESC' : ''}`,
@@ -392,7 +400,7 @@ function sortSql(sort: CustomerSort, alias = 'c') {
 
 /**
  * Whether a customer matches a name, email or phone term, on the customer's row `alias` ($1 the
- * LIKE pattern). The name's trigram condition ($2) is added where an index should find the set.
+ * LIKE pattern). A name substring's matches are found in the name-key table instead (sortedPage).
  */
 function matchSql(criterion: 'customerName' | 'emailid' | 'phone', alias: string): string {
   switch (criterion) {
@@ -412,8 +420,9 @@ function matchSql(criterion: 'customerName' | 'emailid' | 'phone', alias: string
  * - A name prefix (under SUBSTRING_MIN_LENGTH characters) sorted by name is a range of the name
  *   btree, read in order (backwards when descending).
  * - At most SEARCH_COUNT_LIMIT matches (`many` false): the criterion's index finds them all
- *   (trigram, name or address btree; a materialized set, so the planner cannot trade it for a walk
- *   of the sort index that a rare term would take through the whole table) and they are sorted.
+ *   (the name keys' trigram index, name or address btree; a materialized set, so the planner
+ *   cannot trade it for a walk of the sort index that a rare term would take through the whole
+ *   table) and they are sorted.
  * - More: walk the sort key's covering btree in order from the cursor (the name btree, or
  *   migration 0040's (created_at, uid) and (modified_at, uid)) and test each entry, up to
  *   `walkWindow` entries; when the page is not full by then, sort the matches after all.
@@ -434,8 +443,8 @@ async function sortedPage(
   // $1 the pattern, $2 the limit, then the cursor's key and uid when there is one.
   const params: unknown[] = [pattern, limit];
   const param = (v: unknown) => `$${params.push(v)}`;
-  const cursorAt = (alias: string) =>
-    after ? `AND ${sortSql(sort, alias).after(param(after.key), param(after.uid))}` : '';
+  const cursorAt = (alias: string, nameKey?: string) =>
+    after ? `AND ${sortSql(sort, alias, nameKey).after(param(after.key), param(after.uid))}` : '';
   const o = sortSql(sort);
   if (criterion === 'customerName' && isPrefixTerm(term) && sort.key === 'name') {
     return pageAsJson(
@@ -468,18 +477,20 @@ async function sortedPage(
     if (rows.length >= limit) return rows;
     params.length = 2;
   }
-  const trigram =
+  // The matches' uids and sort keys (a name substring's from the narrow name-key table), sorted;
+  // the page's customers rows are read and formatted after the sort, for them alone.
+  const matches =
     criterion === 'customerName' && !isPrefixTerm(term)
-      ? `AND ${NAME_TRGM_EXPR} LIKE ${param(joinedTrigramTerm(pattern))}`
-      : '';
-  const m = sortSql(sort, 'm');
+      ? `SELECT n.uid, n.k, n.created_at, n.modified_at FROM customer_name_keys n
+         WHERE ${NAME_KEYS_TRGM_EXPR} LIKE ${param(joinedTrigramTerm(pattern))} AND n.k LIKE $1`
+      : `SELECT c.uid, ${NAME_PREFIX_EXPR} AS k, c.created_at, c.modified_at FROM customers c
+         WHERE ${matchSql(criterion, 'c')}`;
   return pageAsJson(
     db,
-    `WITH m AS MATERIALIZED (SELECT c.uid, c.first_name, c.last_name, c.email, c.status, c.role, c.created_at,
-         c.modified_at FROM customers c WHERE ${matchSql(criterion, 'c')} ${trigram})
-     SELECT m.uid::text AS uid, m.first_name, m.last_name, m.email, m.status, m.role,
-       ${isoText('m.created_at')} AS created_at, ${isoText('m.modified_at')} AS modified_at, ${m.key} AS k
-     FROM m WHERE true ${cursorAt('m')} ORDER BY ${m.order} LIMIT $2`,
+    `WITH m AS MATERIALIZED (${matches})
+     SELECT ${SEARCH_COLUMNS}, ${o.key} AS k FROM (
+       SELECT m.uid FROM m WHERE true ${cursorAt('m', 'm.k')} ORDER BY ${sortSql(sort, 'm', 'm.k').order} LIMIT $2) p
+     JOIN customers c ON c.uid = p.uid`,
     params,
     sort.descending,
   );
@@ -503,7 +514,7 @@ export async function countMatches(
   switch (criterion) {
     case 'customerName': {
       const m = nameMatch(term, 1, 3);
-      sql = `SELECT 1 FROM customers c WHERE ${m.where}`;
+      sql = m.rows;
       param = m.pattern;
       if (m.trigram) extra.push(m.trigram);
       break;
@@ -544,18 +555,20 @@ const capped = (n: number, limit: number): SearchCount => ({ total: Math.min(n, 
 
 /**
  * What a name search matches, every tier holding the term: a prefix below SUBSTRING_MIN_LENGTH
- * characters (the prefix btree), else a substring (the trigram index, then the name itself
- * decides). The condition, with the LIKE pattern at $patternAt and the trigram term at $trigramAt.
+ * characters (the prefix btree of customers), else a substring (the name-key table's trigram
+ * index, then the name key itself decides). A query of a row per match, with the LIKE pattern at
+ * $patternAt and the trigram term at $trigramAt.
  */
 function nameMatch(
   term: string,
   patternAt: number,
   trigramAt: number,
-): { where: string; pattern: string; trigram?: string } {
+): { rows: string; pattern: string; trigram?: string } {
   const pattern = namePattern(term);
-  if (isPrefixTerm(term)) return { where: `${NAME_PREFIX_EXPR} LIKE $${patternAt}`, pattern };
+  if (isPrefixTerm(term))
+    return { rows: `SELECT 1 FROM customers c WHERE ${NAME_PREFIX_EXPR} LIKE $${patternAt}`, pattern };
   return {
-    where: `${NAME_TRGM_EXPR} LIKE $${trigramAt} AND ${NAME_PREFIX_EXPR} LIKE $${patternAt}`,
+    rows: `SELECT 1 FROM customer_name_keys n WHERE ${NAME_KEYS_TRGM_EXPR} LIKE $${trigramAt} AND n.k LIKE $${patternAt}`,
     pattern,
     trigram: joinedTrigramTerm(pattern),
   };
@@ -620,7 +633,7 @@ async function nameStartCounted(
   const [walk, params] = startWalk(term, undefined, need);
   const m = nameMatch(term, 5, 6);
   const r = await db.query<{ n: number; page: string | null }>(
-    `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM customers c WHERE ${m.where} LIMIT $4) x) AS n,
+    `SELECT (SELECT count(*)::int FROM (${m.rows} LIMIT $4) x) AS n,
        (${pageJsonSql(walk)}) AS page`,
     [...params, limit + 1, m.pattern, ...(m.trigram ? [m.trigram] : [])],
   );

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { freshDb } from '../../test/harness.ts';
+import { searchCounted } from '../modules/customers/customers.repo.ts';
+import { migrate } from './migrate.ts';
+
+/**
+ * Migration 0048: the name-key table a name substring search finds and sorts its matches in holds
+ * every customer's name key and list times, from the migration on and after every write.
+ */
+describe('migration 0048 (customer name keys)', () => {
+  it('fills the table from existing customers and keeps it with every insert, rename, touch and delete', async () => {
+    const { db, drop } = await freshDb();
+    try {
+      await db.exec(`DROP TRIGGER customers_name_keys ON customers;
+        DROP FUNCTION sac_customer_name_keys();
+        DROP TABLE customer_name_keys;
+        CREATE INDEX customers_name_trgm ON customers
+          USING gin ((translate(lower(first_name || ' ' || last_name), ' -''.', '0000')) gin_trgm_ops);
+        DELETE FROM schema_migrations WHERE version = 48;`);
+      const at = new Date('2026-01-10T09:00:00Z');
+      const add = async (first: string, last: string) => {
+        const uid = randomUUID();
+        await db.query(
+          `INSERT INTO customers (uid, first_name, last_name, email, auth_email, created_at, modified_at)
+           VALUES ($1, $2, $3, $4, $4, $5, $5)`,
+          [uid, first, last, `${uid}@x.example`, at],
+        );
+        return uid;
+      };
+      const before = await add('Gloria', "O'Neil-Smith");
+
+      await migrate(db);
+
+      const keys = async () =>
+        Object.fromEntries(
+          (
+            await db.query<{ uid: string; k: string; created_at: Date; modified_at: Date }>(
+              'SELECT uid::text AS uid, k, created_at, modified_at FROM customer_name_keys',
+            )
+          ).rows.map((r) => [r.uid, r]),
+        );
+      expect((await keys())[before]).toMatchObject({
+        k: "gloria o'neil-smith",
+        created_at: at,
+        modified_at: at,
+      });
+
+      const after = await add('Adriana', 'Ruiz');
+      expect((await keys())[after]?.k).toBe('adriana ruiz');
+      const later = new Date('2026-02-01T10:00:00Z');
+      await db.query('UPDATE customers SET last_name = $2, modified_at = $3 WHERE uid = $1', [
+        after,
+        'Vega',
+        later,
+      ]);
+      expect((await keys())[after]).toMatchObject({ k: 'adriana vega', modified_at: later, created_at: at });
+      await db.query('UPDATE customers SET modified_at = $2 WHERE uid = $1', [before, later]);
+      expect((await keys())[before]?.modified_at).toEqual(later);
+      await db.query('DELETE FROM customers WHERE uid = $1', [before]);
+      expect((await keys())[before]).toBeUndefined();
+
+      // a name substring search reads the keys: the new name is found, the old one is not
+      const uids = async (term: string) =>
+        (await searchCounted(db, 'customerName', term)).rows.map((r) => r.uid);
+      expect(await uids('drian')).toEqual([after]);
+      expect(await uids('vega')).toEqual([after]);
+      expect(await uids('ruiz')).toEqual([]);
+      expect(await uids('loria')).toEqual([]);
+    } finally {
+      await drop();
+    }
+  });
+});
