@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { freshDb } from '../../test/harness.ts';
-import { searchCounted } from '../modules/customers/customers.repo.ts';
-import { migrate } from './migrate.ts';
+import { freshDb } from '../../../test/harness.ts';
+import { migrate } from '../../db/migrate.ts';
+import { searchCounted } from './customers.repo.ts';
 
 /**
  * Migration 0048: the name-key table a name substring search finds and sorts its matches in holds
