@@ -489,6 +489,22 @@ describe('GET /admin/searchcustomer: sort', () => {
     expect((await search({ customerName: 'johan rankle', sort: '' })).json().Data).toEqual(
       (await search({ customerName: 'johan rankle' })).json().Data,
     );
+    // found by their sign-in email alone, first by created and by -modified: a walk must test it
+    const bySignIn = await insertCustomer(t.db, {
+      first: 'Signin',
+      last: 'Only',
+      email: 'other@signin.example',
+      at: new Date('2001-01-01T00:00:00Z'),
+    });
+    await t.db.query(
+      "UPDATE customers SET auth_email = 'WalkBy@signin.example', modified_at = '2099-01-01Z' WHERE uid = $1",
+      [bySignIn],
+    );
+    for (const sort of ['created', '-modified']) {
+      const o = { sort: { key: sort.replace('-', '') as 'created', descending: sort.startsWith('-') } };
+      const walked = await searchCustomers(t.db, 'emailid', 'walk', undefined, { ...o, many: true });
+      expect(walked.rows[0]!.uid, sort).toBe(bySignIn);
+    }
     for (const sort of SORTS) {
       const o = { sort: { key: sort.replace('-', '') as 'name', descending: sort.startsWith('-') } };
       for (const [criterion, term] of [
