@@ -173,4 +173,18 @@ describe('POST /admin/site/secret (a new API secret)', () => {
     );
     expect(kept.rows).toHaveLength(0);
   });
+
+  it('finds lapsed secrets through an index of the sites in a grace, not a scan of every site', async () => {
+    // The job runs once a minute; at 1.1M sites a scan took 440-830 ms on PGlite (migration 0050).
+    const plan = await t.db.transaction(async (tx) => {
+      await tx.exec('SET LOCAL enable_seqscan = off');
+      const r = await tx.query<Record<string, string>>(
+        'EXPLAIN SELECT app_id FROM sites WHERE previous_secret_until <= $1 FOR UPDATE SKIP LOCKED',
+        [new Date()],
+      );
+      return r.rows.map((row) => Object.values(row)[0]).join('\n');
+    });
+    expect(plan).toContain('sites_previous_secret_until');
+    expect(plan).not.toContain('Seq Scan');
+  });
 });
