@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { writeActivity } from '../activity/activity.repo.ts';
-import { searchCustomers } from './customers.repo.ts';
+import { countMatches, prefixEnd, searchCounted, searchCustomers } from './customers.repo.ts';
 
 /** Customers named Many<i> Smithson: more than the 200 the search used to stop at. */
 const MANY = 205;
@@ -318,6 +318,25 @@ describe('GET /admin/searchcustomer', () => {
       after = page.next;
     } while (after);
     expect(pages).toEqual([dual, other]);
+  });
+
+  it('counts an email prefix over its byte range, past ASCII and to the top code point', async () => {
+    expect(prefixEnd('zuza')).toBe('zuzb');
+    expect(prefixEnd('a\u{10ffff}')).toBe('b');
+    expect(prefixEnd('x\ud7ff')).toBe('x\ue000'); // over the surrogates
+    expect(prefixEnd('\u{10ffff}')).toBeUndefined();
+    const made = [
+      'zoë.a@umlaut.example',
+      'zoë.b@umlaut.example',
+      'zoëy@umlaut.example',
+      'zoe@umlaut.example',
+    ];
+    for (const email of made) await insertCustomer(t.db, { first: 'Umlaut', last: 'Zoe', email });
+    // a full page (2 here) asks for the count: exactly the three that start with 'zoë'
+    const page = await searchCounted(t.db, 'emailid', 'ZOË', undefined, SEARCH_COUNT_LIMIT, { pageSize: 2 });
+    expect(page.count).toEqual({ total: 3, capped: false });
+    expect(await countMatches(t.db, 'emailid', 'zoë.', 10)).toEqual({ total: 2, capped: false });
+    expect(await countMatches(t.db, 'emailid', 'zoë', 2)).toEqual({ total: 2, capped: true });
   });
 
   it('pages an email prefix by email', async () => {
