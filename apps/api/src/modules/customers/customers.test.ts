@@ -519,9 +519,30 @@ describe('GET /admin/searchcustomer: sort', () => {
       "UPDATE customers SET auth_email = 'WalkBy@signin.example', modified_at = '2099-01-01Z' WHERE uid = $1",
       [bySignIn],
     );
+    // A few thousand matches (here 1,042) are sorted without a walk: a window in time order
+    // would not fill a page at 1M. With the bound at 0 the walk runs.
+    const sent: string[] = [];
+    const recording = {
+      query: ((sql: string, params?: unknown[]) => {
+        sent.push(sql);
+        return t.db.query(sql, params);
+      }) as typeof t.db.query,
+      exec: (sql: string) => t.db.exec(sql),
+    };
+    const created = { sort: { key: 'created' as const, descending: false } };
+    const walks = () => sent.filter((sql) => /LIMIT \$\d+\) w\s/.test(sql)).length;
+    await searchCustomers(recording, 'emailid', 'walk', undefined, { ...created, many: true });
+    expect(walks()).toBe(0);
+    expect(sent.some((sql) => sql.includes('WITH m AS MATERIALIZED'))).toBe(true);
+    await searchCustomers(recording, 'emailid', 'walk', undefined, { ...created, many: true, walkMin: 0 });
+    expect(walks()).toBe(1);
     for (const sort of ['created', '-modified']) {
       const o = { sort: { key: sort.replace('-', '') as 'created', descending: sort.startsWith('-') } };
-      const walked = await searchCustomers(t.db, 'emailid', 'walk', undefined, { ...o, many: true });
+      const walked = await searchCustomers(t.db, 'emailid', 'walk', undefined, {
+        ...o,
+        many: true,
+        walkMin: 0,
+      });
       expect(walked.rows[0]!.uid, sort).toBe(bySignIn);
     }
     for (const sort of SORTS) {
@@ -531,13 +552,25 @@ describe('GET /admin/searchcustomer: sort', () => {
         ['emailid', 'walk'],
       ] as const) {
         const sorted = await searchCustomers(t.db, criterion, term, undefined, { ...o, many: false });
-        expect(await searchCustomers(t.db, criterion, term, undefined, { ...o, many: true })).toEqual(sorted);
         expect(
-          await searchCustomers(t.db, criterion, term, undefined, { ...o, many: true, walkWindow: 5 }),
+          await searchCustomers(t.db, criterion, term, undefined, { ...o, many: true, walkMin: 0 }),
+        ).toEqual(sorted);
+        expect(
+          await searchCustomers(t.db, criterion, term, undefined, {
+            ...o,
+            many: true,
+            walkMin: 0,
+            walkWindow: 5,
+          }),
         ).toEqual(sorted);
         const rest = await searchCustomers(t.db, criterion, term, sorted.next, { ...o, many: false });
         expect(
-          await searchCustomers(t.db, criterion, term, sorted.next, { ...o, many: true, walkWindow: 3 }),
+          await searchCustomers(t.db, criterion, term, sorted.next, {
+            ...o,
+            many: true,
+            walkMin: 0,
+            walkWindow: 3,
+          }),
         ).toEqual(rest);
         expect(rest.rows[0]!.uid).not.toBe(sorted.rows.at(-1)!.uid);
       }
