@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { AppContext } from '../src/app-context.ts';
 import { type Config, loadConfig } from '../src/config.ts';
-import { type Db, openPgliteMemory, openPostgres } from '../src/db/db.ts';
+import { type Db, openPgliteMemory, openPostgres, type Queryable } from '../src/db/db.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
@@ -155,6 +155,21 @@ export async function createTestApp(
       await smtp.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `db` as a caller sees it, keeping the text of every query sent through it (plans under test). */
+export function recordingQueries(db: Queryable): { db: Queryable; sent: string[] } {
+  const sent: string[] = [];
+  return {
+    sent,
+    db: {
+      query: ((sql: string, params?: unknown[]) => {
+        sent.push(sql);
+        return db.query(sql, params);
+      }) as Queryable['query'],
+      exec: (sql: string) => db.exec(sql),
     },
   };
 }

@@ -516,24 +516,8 @@ async function sortedPage(
     params.length = 2;
   }
   // The matches' uids and sort keys, sorted; the page's customers rows are read and formatted
-  // after the sort, for them alone. A name substring's come from the narrow name-key table's
-  // trigram index, a name prefix's from the covering name btree. An email's or a phone's uids
-  // come from their own index, and their keys from the name-key table one uid at a time (OFFSET 0
-  // keeps the lookup a nested loop: as a join, PostgreSQL hashed 'elijah''s 2,223 addresses and
-  // scanned every customer against them, 180 ms).
-  const uids =
-    criterion === 'emailid'
-      ? 'SELECT DISTINCT a.uid FROM customer_addresses a WHERE a.address LIKE $1'
-      : `SELECT c.uid FROM customers c WHERE ${matchSql('phone', 'c')}`;
-  const matches =
-    criterion === 'customerName'
-      ? isPrefixTerm(term)
-        ? `SELECT c.uid, ${NAME_PREFIX_EXPR} AS k, c.created_at, c.modified_at FROM customers c
-           WHERE ${matchSql(criterion, 'c')}`
-        : `SELECT n.uid, n.k, n.created_at, n.modified_at FROM customer_name_keys n
-           WHERE ${NAME_KEYS_TRGM_EXPR} LIKE ${param(joinedTrigramTerm(pattern))} AND n.k LIKE $1`
-      : `SELECT n.uid, n.k, n.created_at, n.modified_at FROM (${uids}) u
-         CROSS JOIN LATERAL (SELECT n.* FROM customer_name_keys n WHERE n.uid = u.uid OFFSET 0) n`;
+  // after the sort, for them alone.
+  const matches = sortKeysOfMatches(criterion, term, () => param(joinedTrigramTerm(pattern)));
   return pageAsJson(
     db,
     `WITH m AS MATERIALIZED (${matches})
@@ -543,6 +527,33 @@ async function sortedPage(
     params,
     sort.descending,
   );
+}
+
+/**
+ * Every match of a sorted list's term with its sort keys (uid, k, created_at, modified_at; $1 the
+ * LIKE pattern). A name substring's come from the narrow name-key table's trigram index (its term
+ * at the parameter `trigramParam` adds), a name prefix's from the covering name btree. An email's
+ * or a phone's uids come from their own index, and their keys from the name-key table one uid at a
+ * time (OFFSET 0 keeps the lookup a nested loop: as a join, PostgreSQL hashed 'elijah''s 2,223
+ * addresses and scanned every customer against them, 180 ms).
+ */
+function sortKeysOfMatches(
+  criterion: 'customerName' | 'emailid' | 'phone',
+  term: string,
+  trigramParam: () => string,
+): string {
+  if (criterion === 'customerName' && isPrefixTerm(term))
+    return `SELECT c.uid, ${NAME_PREFIX_EXPR} AS k, c.created_at, c.modified_at FROM customers c
+      WHERE ${matchSql(criterion, 'c')}`;
+  if (criterion === 'customerName')
+    return `SELECT n.uid, n.k, n.created_at, n.modified_at FROM customer_name_keys n
+      WHERE ${NAME_KEYS_TRGM_EXPR} LIKE ${trigramParam()} AND n.k LIKE $1`;
+  const uids =
+    criterion === 'emailid'
+      ? 'SELECT DISTINCT a.uid FROM customer_addresses a WHERE a.address LIKE $1'
+      : `SELECT c.uid FROM customers c WHERE ${matchSql(criterion, 'c')}`;
+  return `SELECT n.uid, n.k, n.created_at, n.modified_at FROM (${uids}) u
+    CROSS JOIN LATERAL (SELECT n.* FROM customer_name_keys n WHERE n.uid = u.uid OFFSET 0) n`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { SEARCH_COUNT_LIMIT, SEARCH_MESSAGES, SITE_SEARCH_CAP } from '@sac/contr
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { createTestApp, recordingQueries, type TestApp } from '../../../test/harness.ts';
 import { writeActivity } from '../activity/activity.repo.ts';
 import { countMatches, prefixEnd, searchCounted, searchCustomers } from './customers.repo.ts';
 
@@ -207,14 +207,7 @@ describe('GET /admin/searchcustomer', () => {
       await searchCustomers(t.db, 'customerName', 'ulkwalk', second, { many: true, walkWindow: 3 }),
     ).toEqual(rest);
     // A window that finds 40 of the page's 51 walks on from its last entry, not to the sort.
-    const sent: string[] = [];
-    const recording = {
-      query: ((sql: string, params?: unknown[]) => {
-        sent.push(sql);
-        return t.db.query(sql, params);
-      }) as typeof t.db.query,
-      exec: (sql: string) => t.db.exec(sql),
-    };
+    const { db: recording, sent } = recordingQueries(t.db);
     expect(
       await searchCustomers(recording, 'customerName', 'ulkwalk', second, { many: true, walkWindow: 40 }),
     ).toEqual(rest);
@@ -521,14 +514,7 @@ describe('GET /admin/searchcustomer: sort', () => {
     );
     // A few thousand matches (here 1,042) are sorted without a walk: a window in time order
     // would not fill a page at 1M. With the bound at 0 the walk runs.
-    const sent: string[] = [];
-    const recording = {
-      query: ((sql: string, params?: unknown[]) => {
-        sent.push(sql);
-        return t.db.query(sql, params);
-      }) as typeof t.db.query,
-      exec: (sql: string) => t.db.exec(sql),
-    };
+    const { db: recording, sent } = recordingQueries(t.db);
     const created = { sort: { key: 'created' as const, descending: false } };
     const walks = () => sent.filter((sql) => /LIMIT \$\d+\) w\s/.test(sql)).length;
     await searchCustomers(recording, 'emailid', 'walk', undefined, { ...created, many: true });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
-import { freshDb } from '../../../test/harness.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+import { freshDb, recordingQueries } from '../../../test/harness.ts';
+import type { Db } from '../../db/db.ts';
 import { warmUpSearch } from './search-warm-up.ts';
 
 let db: Db;
@@ -17,24 +17,9 @@ beforeAll(async () => {
 });
 afterAll(() => drop());
 
-/** The database as the warm-up sees it, keeping the text of every query it sends. */
-function recording(): { db: Queryable; sent: string[] } {
-  const sent: string[] = [];
-  return {
-    sent,
-    db: {
-      query: ((sql: string, params?: unknown[]) => {
-        sent.push(sql);
-        return db.query(sql, params);
-      }) as Queryable['query'],
-      exec: (sql: string) => db.exec(sql),
-    },
-  };
-}
-
 describe('search warm-up', () => {
   it('runs searches of every criterion, first pages and the pages after them, up to maxQueries', async () => {
-    const r = recording();
+    const r = recordingQueries(db);
     const done = await warmUpSearch(r.db, { budgetMs: 60_000, maxQueries: 40, stopped: () => false });
     // it stops between searches, and a search sends up to four statements
     expect(done.queries).toBeGreaterThanOrEqual(40);
@@ -59,7 +44,7 @@ describe('search warm-up', () => {
 
   it('stops when told to, and runs nothing with no time budget', async () => {
     let calls = 0;
-    const r = recording();
+    const r = recordingQueries(db);
     const stopped = await warmUpSearch(r.db, {
       budgetMs: 60_000,
       maxQueries: 100,
@@ -68,7 +53,7 @@ describe('search warm-up', () => {
     expect(stopped.queries).toBeLessThan(40); // under ten searches of up to four statements; 100 without the stop
     expect(r.sent).toHaveLength(stopped.queries);
 
-    const none = recording();
+    const none = recordingQueries(db);
     expect(
       (await warmUpSearch(none.db, { budgetMs: 0, maxQueries: 100, stopped: () => false })).queries,
     ).toBe(0);
