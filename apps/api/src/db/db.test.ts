@@ -99,3 +99,24 @@ describe.skipIf(inject('testDb') === 'postgres')('the embedded database director
     }
   }, 60_000);
 });
+
+describe('connections', () => {
+  it('scans a large table from its start on every connection, so an unordered LIMIT answers the same rows', async () => {
+    const { db, drop } = await freshDb();
+    try {
+      // four at once: on PostgreSQL each holds a pooled connection of its own
+      const settings = await Promise.all(
+        [0, 1, 2, 3].map(() =>
+          db.transaction(async (tx) => {
+            await tx.query('SELECT pg_sleep(0.05)');
+            return (await tx.query<{ s: string }>("SELECT current_setting('synchronize_seqscans') AS s"))
+              .rows[0]!.s;
+          }),
+        ),
+      );
+      expect(settings).toEqual(['off', 'off', 'off', 'off']);
+    } finally {
+      await drop();
+    }
+  });
+});

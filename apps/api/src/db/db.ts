@@ -166,6 +166,13 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
   };
 }
 
+/**
+ * Settings of every connection. A scan of a large table starts where the last one of it stopped
+ * (synchronized scans, on by default): a query that stops early without an order (LIMIT) then
+ * answers other rows each time it runs, as a site-name search listed other owners at 1M sites.
+ */
+const SESSION_SETTINGS = 'SET synchronize_seqscans = off';
+
 /** PGlite in `dir`, guarded by a lock so two processes never open one directory. */
 export async function openPgliteDir(
   dir: string,
@@ -189,6 +196,7 @@ export async function openPgliteDir(
       }
     }
     const pglite = await PGlite.create({ dataDir: dir, extensions: PGLITE_EXTENSIONS });
+    await pglite.exec(SESSION_SETTINGS);
     return { ...wrapPglite(pglite, release), fromTemplate };
   } catch (e) {
     release();
@@ -202,6 +210,7 @@ export async function openPgliteMemory(loadDataDir?: Blob): Promise<Db> {
     extensions: PGLITE_EXTENSIONS,
     ...(loadDataDir ? { loadDataDir } : {}),
   });
+  await pglite.exec(SESSION_SETTINGS);
   return wrapPglite(pglite);
 }
 
@@ -284,6 +293,8 @@ export function openPostgres(connectionString: string, max = 10, poolWaitMs = PO
     if ((err as { code?: string }).code !== '57P01')
       console.warn(`PostgreSQL connection lost: ${err.message}`);
   });
+  // Queued before the connection's first statement (SESSION_SETTINGS).
+  pool.on('connect', (client) => void client.query(SESSION_SETTINGS).catch(() => {}));
   return {
     kind: 'postgres',
     connectionString,

@@ -781,15 +781,16 @@ async function siteOwners(
   // In the name's order by default; under a sort by its key (a text in byte order either way).
   const key = sort && sort.key !== 'name' ? microText(`c.${TIME_COLUMN[sort.key]}`) : NAME_EXPR;
   const d = sort?.descending ? ' DESC' : '';
-  // Owners of the first matching sites. A few sites share an owner, so look at twice as many
-  // sites as answers, and call the answer capped when that many sites matched.
+  // Owners of the first matching sites, each at their first one (by app_id, so the same owners
+  // every time). A few sites share an owner, so look at twice as many sites as answers, and call
+  // the answer capped when that many sites matched.
   // A substring goes through the trigram index on the name with '-' read as 'q' (migration
   // 0022), so its trigrams span dashes; the LIKE on the name itself decides.
-  const candidates = `s AS (SELECT s.owner_uid FROM sites s WHERE lower(s.app_name) LIKE $1
+  const candidates = `s AS (SELECT s.owner_uid, s.app_id FROM sites s WHERE lower(s.app_name) LIKE $1
       ${isPrefixTerm(term) ? 'ORDER BY lower(s.app_name) USING ~<~' : `AND ${SITE_TRGM_EXPR} LIKE $7`}
       LIMIT $2 * 2),
-    m AS (SELECT ${SEARCH_COLUMNS}, ${key} AS k FROM customers c
-      WHERE c.uid IN (SELECT owner_uid FROM s) LIMIT $2)`;
+    o AS (SELECT s.owner_uid FROM s GROUP BY s.owner_uid ORDER BY min(s.app_id) LIMIT $2),
+    m AS (SELECT ${SEARCH_COLUMNS}, ${key} AS k FROM o JOIN customers c ON c.uid = o.owner_uid)`;
   const r = await db.query<KeyedRow>(
     `WITH ${candidates}
      SELECT p.*, n.matched, n.sites
