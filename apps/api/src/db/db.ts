@@ -266,8 +266,8 @@ function authChanges(connectionString: string) {
   };
 }
 
-/** A pg pool or client as a Queryable; statements marked prepared() run named. */
-const pgRunner = (q: pg.Pool | pg.PoolClient): Queryable => ({
+/** A pg client as a Queryable; statements marked prepared() run named. */
+const pgRunner = (q: pg.PoolClient): Queryable => ({
   query: async <T>(sql: string, params?: unknown[]) => ({
     rows: (await q.query(pgQuery(sql, params))).rows as T[],
   }),
@@ -286,15 +286,45 @@ export const POOL_WAIT_MS = 10_000;
 export function openPostgres(connectionString: string, max = 10, poolWaitMs = POOL_WAIT_MS): Db {
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: poolWaitMs });
   const auth = authChanges(connectionString);
-  const counted = countingAuthChanges(pgRunner(pool), auth.bump);
+  // A pooled connection, SESSION_SETTINGS sent on its first use: in the pool's 'connect' event
+  // they would race the first statement on the same client (pg warns of that, and pg 9 refuses).
+  const configured = new WeakSet<pg.PoolClient>();
+  const checkout = async () => {
+    const client = await pool.connect();
+    if (!configured.has(client)) {
+      try {
+        await client.query(SESSION_SETTINGS);
+      } catch (e) {
+        client.release(e as Error);
+        throw e;
+      }
+      configured.add(client);
+    }
+    return client;
+  };
+  // As pool.query does: the client back after the statement, dropped when the statement failed.
+  const once = async <T>(use: (q: Queryable) => Promise<T>): Promise<T> => {
+    const client = await checkout();
+    try {
+      const out = await use(pgRunner(client));
+      client.release();
+      return out;
+    } catch (e) {
+      client.release(e as Error);
+      throw e;
+    }
+  };
+  const pooled: Queryable = {
+    query: (sql, params) => once((q) => q.query(sql, params)),
+    exec: (sql) => once((q) => q.exec(sql)),
+  };
+  const counted = countingAuthChanges(pooled, auth.bump);
   // An idle connection the server ends (restart, failover, DROP DATABASE … FORCE) is dropped from
   // the pool and the next query opens another; without a listener the error would crash the process.
   pool.on('error', (err) => {
     if ((err as { code?: string }).code !== '57P01')
       console.warn(`PostgreSQL connection lost: ${err.message}`);
   });
-  // Queued before the connection's first statement (SESSION_SETTINGS).
-  pool.on('connect', (client) => void client.query(SESSION_SETTINGS).catch(() => {}));
   return {
     kind: 'postgres',
     connectionString,
@@ -305,7 +335,7 @@ export function openPostgres(connectionString: string, max = 10, poolWaitMs = PO
     transaction: (fn) =>
       countedTransaction(
         async (run) => {
-          const client = await pool.connect();
+          const client = await checkout();
           try {
             await client.query('BEGIN');
             const out = await run(pgRunner(client));
