@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: every test, in order: typecheck, lint, architecture rules, unit (contract, console), API on PGlite,
-// then the browser tests in Debian's Chromium with the API on PostgreSQL beside them, these last
-// three under Node 24 (testRuntime). Prints one closing line.
+// `npm test`: every test, in order: typecheck, lint, architecture rules, unit (contract, console),
+// then the browser tests in Debian's Chromium with the API suites (PGlite, then PostgreSQL) beside
+// them, these last under Node 24 (testRuntime). Prints one closing line.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -64,23 +64,20 @@ function vitest(name, dir, env = {}) {
   countVitest(out);
 }
 
-/** Starts a vitest suite in the background; the promise settles with it, once its output is printed. */
-function vitestBeside(name, dir, env = {}) {
-  const out = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
-  const log = path.join(reports, `${name.replace(/\W+/g, '-')}.log`);
-  console.log(`\n━━ ${name}: started beside the next steps; its output follows them ━━`);
+/**
+ * Starts vitest suites in the background, one after another; the promise settles with the last,
+ * once their output is printed. The browser tests drive one browser at a time and leave a core
+ * idle, which these take.
+ */
+function vitestBeside(suites) {
   const started = Date.now();
-  const fd = fs.openSync(log, 'w');
-  const child = spawn(
-    'npx',
-    ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile=${out}`],
-    { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env }, detached: true },
-  );
-  // Its own process group, so that stopping it stops vitest's workers too.
+  const ran = [];
+  let child;
+  // Each suite in its own process group, so that stopping it stops vitest's workers too.
   beside = {
     kill: () => {
       try {
-        process.kill(-child.pid, 'SIGTERM');
+        if (child) process.kill(-child.pid, 'SIGTERM');
       } catch {}
     },
   };
@@ -89,18 +86,40 @@ function vitestBeside(name, dir, env = {}) {
       beside?.kill();
       process.exit(1);
     });
-  const done = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const done = (async () => {
+    for (const { name, dir, env } of suites) {
+      console.log(`\n━━ ${name}: started beside the next steps; its output follows them ━━`);
+      const slug = name.replace(/\W+/g, '-');
+      const out = path.join(reports, `${slug}.json`);
+      const log = path.join(reports, `${slug}.log`);
+      const at = Date.now();
+      const fd = fs.openSync(log, 'w');
+      child = spawn(
+        'npx',
+        ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+        { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env }, detached: true },
+      );
+      const code = await new Promise((resolve) => child.once('exit', (c, signal) => resolve(c ?? signal)));
+      fs.closeSync(fd);
+      ran.push({ name, out, log, code, seconds: (Date.now() - at) / 1000 });
+    }
+  })();
   return {
     async settle() {
-      const code = await done;
-      fs.closeSync(fd);
+      await done;
       beside = undefined;
-      console.log(`\n━━ ${name} ━━`);
-      process.stdout.write(fs.readFileSync(log, 'utf8'));
-      timings.push(`${name} (beside): ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      if (fs.existsSync(out)) countVitest(out);
-      if (code !== 0) {
-        console.error(`\n✗ ${name} failed (exit ${code}).`);
+      for (const r of ran) {
+        console.log(`\n━━ ${r.name} ━━`);
+        process.stdout.write(fs.readFileSync(r.log, 'utf8'));
+        timings.push(`${r.name} (beside): ${r.seconds.toFixed(1)} s`);
+        if (fs.existsSync(r.out)) countVitest(r.out);
+      }
+      timings.push(
+        `the suites beside, from the first start: ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+      const failed = ran.filter((r) => r.code !== 0);
+      if (failed.length > 0) {
+        for (const r of failed) console.error(`\n✗ ${r.name} failed (exit ${r.code}).`);
         summary();
         process.exit(1);
       }
@@ -215,22 +234,22 @@ run('runtime of the API and browser tests', 'node', ['-p', '"Node " + process.ve
   env: runtime.env,
 });
 // The fuzz sends 50,000 requests on PGlite and 20,000 on PostgreSQL (FUZZ_RUNS overrides both).
-vitest('API on PGlite', 'apps/api', {
-  ...runtime.env,
-  TEST_DB: 'pglite',
-  FUZZ_RUNS: process.env.FUZZ_RUNS ?? '50000',
-});
-
+const apiSuites = [
+  {
+    name: 'API on PGlite',
+    dir: 'apps/api',
+    env: { ...runtime.env, TEST_DB: 'pglite', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '50000' },
+  },
+];
 const pgUrl = process.env.TEST_DATABASE_URL;
 const pgHost = pgUrl ? new URL(pgUrl).hostname : '127.0.0.1';
 const pgPort = pgUrl ? Number(new URL(pgUrl).port || 5432) : 5432;
-// The API on PostgreSQL runs beside the browser tests: those drive one browser at a time and
-// leave a core idle, which the PostgreSQL suite takes (TEST_SERIAL=1 runs them one after the other).
-let pgSuite;
 if (await answers(pgHost, pgPort)) {
-  const env = { ...runtime.env, TEST_DB: 'postgres', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '20000' };
-  if (process.env.TEST_SERIAL === '1') vitest('API on PostgreSQL', 'apps/api', env);
-  else pgSuite = vitestBeside('API on PostgreSQL', 'apps/api', env);
+  apiSuites.push({
+    name: 'API on PostgreSQL',
+    dir: 'apps/api',
+    env: { ...runtime.env, TEST_DB: 'postgres', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '20000' },
+  });
 } else if (ci) {
   console.error(
     `\n✗ CI must run the API tests on PostgreSQL, but nothing answers at ${pgHost}:${pgPort}. Set TEST_DATABASE_URL.`,
@@ -241,6 +260,11 @@ if (await answers(pgHost, pgPort)) {
     `\n⚠ Skipping the API tests on PostgreSQL: nothing answers at ${pgHost}:${pgPort} (set TEST_DATABASE_URL).`,
   );
 }
+// The API suites run beside the browser tests (TEST_SERIAL=1: before them, one after the other,
+// each on every core).
+let apiBeside;
+if (process.env.TEST_SERIAL === '1') for (const a of apiSuites) vitest(a.name, a.dir, a.env);
+else apiBeside = vitestBeside(apiSuites);
 
 const chromium = ensureChromium();
 run('build console', 'npm', ['run', '--silent', 'build', '-w', '@sac/web']);
@@ -256,5 +280,5 @@ run('browser tests (Chromium)', 'npx', ['playwright', 'test', '--config', 'e2e/p
     totals.skipped += s.skipped;
   },
 });
-await pgSuite?.settle();
+await apiBeside?.settle();
 summary();
