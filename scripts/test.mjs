@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every test, in order: typecheck, lint, architecture rules, unit (contract, console),
-// then the browser tests in Debian's Chromium with the API suites (PGlite, then PostgreSQL) beside
-// them, these last under Node 24 (testRuntime). Prints one closing line.
+// API on PGlite, then the browser tests in Debian's Chromium with the API on PostgreSQL and the
+// fuzz on PGlite beside them, these last under Node 24 (testRuntime). Prints one closing line.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -44,7 +44,7 @@ function countVitest(file) {
  * A vitest suite with nothing beside it, on every core: vitest's own default leaves one idle
  * (on 2 cores, the API suite ran in one worker).
  */
-function vitest(name, dir, env = {}) {
+function vitest(name, dir, env = {}, args = []) {
   const out = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
   run(
     name,
@@ -55,6 +55,7 @@ function vitest(name, dir, env = {}) {
       '--root',
       dir,
       `--maxWorkers=${os.availableParallelism()}`,
+      ...args,
       '--reporter=default',
       '--reporter=json',
       `--outputFile=${out}`,
@@ -87,7 +88,7 @@ function vitestBeside(suites) {
       process.exit(1);
     });
   const done = (async () => {
-    for (const { name, dir, env } of suites) {
+    for (const { name, dir, env, args = [] } of suites) {
       console.log(`\n━━ ${name}: started beside the next steps; its output follows them ━━`);
       const slug = name.replace(/\W+/g, '-');
       const out = path.join(reports, `${slug}.json`);
@@ -96,7 +97,16 @@ function vitestBeside(suites) {
       const fd = fs.openSync(log, 'w');
       child = spawn(
         'npx',
-        ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+        [
+          'vitest',
+          'run',
+          '--root',
+          dir,
+          ...args,
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile=${out}`,
+        ],
         { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env }, detached: true },
       );
       const code = await new Promise((resolve) => child.once('exit', (c, signal) => resolve(c ?? signal)));
@@ -234,18 +244,20 @@ run('runtime of the API and browser tests', 'node', ['-p', '"Node " + process.ve
   env: runtime.env,
 });
 // The fuzz sends 50,000 requests on PGlite and 20,000 on PostgreSQL (FUZZ_RUNS overrides both).
-const apiSuites = [
-  {
-    name: 'API on PGlite',
-    dir: 'apps/api',
-    env: { ...runtime.env, TEST_DB: 'pglite', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '50000' },
-  },
-];
+const pgliteEnv = { ...runtime.env, TEST_DB: 'pglite', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '50000' };
+const FUZZ = 'test/fuzz/fuzz.test.ts';
+const serial = process.env.TEST_SERIAL === '1';
+// The API on PGlite on every core, but its fuzz (one file, a third of the suite's time): that
+// goes beside the browser tests, after the API on PostgreSQL. The browser tests drive one browser
+// at a time and leave a core idle; the whole PGlite suite beside them slowed them by a sixth and
+// ended after them. TEST_SERIAL=1 runs every suite before the browser tests, one after the other.
+vitest('API on PGlite', 'apps/api', pgliteEnv, serial ? [] : ['--exclude', FUZZ]);
+const besideSuites = [];
 const pgUrl = process.env.TEST_DATABASE_URL;
 const pgHost = pgUrl ? new URL(pgUrl).hostname : '127.0.0.1';
 const pgPort = pgUrl ? Number(new URL(pgUrl).port || 5432) : 5432;
 if (await answers(pgHost, pgPort)) {
-  apiSuites.push({
+  besideSuites.push({
     name: 'API on PostgreSQL',
     dir: 'apps/api',
     env: { ...runtime.env, TEST_DB: 'postgres', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '20000' },
@@ -260,11 +272,11 @@ if (await answers(pgHost, pgPort)) {
     `\n⚠ Skipping the API tests on PostgreSQL: nothing answers at ${pgHost}:${pgPort} (set TEST_DATABASE_URL).`,
   );
 }
-// The API suites run beside the browser tests (TEST_SERIAL=1: before them, one after the other,
-// each on every core).
+if (!serial)
+  besideSuites.push({ name: 'API on PGlite: fuzz', dir: 'apps/api', env: pgliteEnv, args: [FUZZ] });
 let apiBeside;
-if (process.env.TEST_SERIAL === '1') for (const a of apiSuites) vitest(a.name, a.dir, a.env);
-else apiBeside = vitestBeside(apiSuites);
+if (serial) for (const a of besideSuites) vitest(a.name, a.dir, a.env);
+else apiBeside = vitestBeside(besideSuites);
 
 const chromium = ensureChromium();
 run('build console', 'npm', ['run', '--silent', 'build', '-w', '@sac/web']);
