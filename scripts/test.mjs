@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: every test, in order: typecheck, lint, architecture rules, unit (contract, console),
-// API on PGlite, then the browser tests in Debian's Chromium with the API on PostgreSQL and the
-// fuzz on PGlite beside them, these last under Node 24 (testRuntime). Prints one closing line.
+// `npm test`: every test, in order: typecheck, lint, architecture rules, unit (contract, console), API on PGlite,
+// then the browser tests in Debian's Chromium with the API on PostgreSQL beside them, these last
+// three under Node 24 (testRuntime). Prints one closing line.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -44,7 +44,7 @@ function countVitest(file) {
  * A vitest suite with nothing beside it, on every core: vitest's own default leaves one idle
  * (on 2 cores, the API suite ran in one worker).
  */
-function vitest(name, dir, env = {}, args = []) {
+function vitest(name, dir, env = {}) {
   const out = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
   run(
     name,
@@ -55,7 +55,6 @@ function vitest(name, dir, env = {}, args = []) {
       '--root',
       dir,
       `--maxWorkers=${os.availableParallelism()}`,
-      ...args,
       '--reporter=default',
       '--reporter=json',
       `--outputFile=${out}`,
@@ -65,20 +64,23 @@ function vitest(name, dir, env = {}, args = []) {
   countVitest(out);
 }
 
-/**
- * Starts vitest suites in the background, one after another; the promise settles with the last,
- * once their output is printed. The browser tests drive one browser at a time and leave a core
- * idle, which these take.
- */
-function vitestBeside(suites) {
+/** Starts a vitest suite in the background; the promise settles with it, once its output is printed. */
+function vitestBeside(name, dir, env = {}) {
+  const out = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
+  const log = path.join(reports, `${name.replace(/\W+/g, '-')}.log`);
+  console.log(`\n━━ ${name}: started beside the next steps; its output follows them ━━`);
   const started = Date.now();
-  const ran = [];
-  let child;
-  // Each suite in its own process group, so that stopping it stops vitest's workers too.
+  const fd = fs.openSync(log, 'w');
+  const child = spawn(
+    'npx',
+    ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+    { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env }, detached: true },
+  );
+  // Its own process group, so that stopping it stops vitest's workers too.
   beside = {
     kill: () => {
       try {
-        if (child) process.kill(-child.pid, 'SIGTERM');
+        process.kill(-child.pid, 'SIGTERM');
       } catch {}
     },
   };
@@ -87,49 +89,18 @@ function vitestBeside(suites) {
       beside?.kill();
       process.exit(1);
     });
-  const done = (async () => {
-    for (const { name, dir, env, args = [] } of suites) {
-      console.log(`\n━━ ${name}: started beside the next steps; its output follows them ━━`);
-      const slug = name.replace(/\W+/g, '-');
-      const out = path.join(reports, `${slug}.json`);
-      const log = path.join(reports, `${slug}.log`);
-      const at = Date.now();
-      const fd = fs.openSync(log, 'w');
-      child = spawn(
-        'npx',
-        [
-          'vitest',
-          'run',
-          '--root',
-          dir,
-          ...args,
-          '--reporter=default',
-          '--reporter=json',
-          `--outputFile=${out}`,
-        ],
-        { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env }, detached: true },
-      );
-      const code = await new Promise((resolve) => child.once('exit', (c, signal) => resolve(c ?? signal)));
-      fs.closeSync(fd);
-      ran.push({ name, out, log, code, seconds: (Date.now() - at) / 1000 });
-    }
-  })();
+  const done = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   return {
     async settle() {
-      await done;
+      const code = await done;
+      fs.closeSync(fd);
       beside = undefined;
-      for (const r of ran) {
-        console.log(`\n━━ ${r.name} ━━`);
-        process.stdout.write(fs.readFileSync(r.log, 'utf8'));
-        timings.push(`${r.name} (beside): ${r.seconds.toFixed(1)} s`);
-        if (fs.existsSync(r.out)) countVitest(r.out);
-      }
-      timings.push(
-        `the suites beside, from the first start: ${((Date.now() - started) / 1000).toFixed(1)} s`,
-      );
-      const failed = ran.filter((r) => r.code !== 0);
-      if (failed.length > 0) {
-        for (const r of failed) console.error(`\n✗ ${r.name} failed (exit ${r.code}).`);
+      console.log(`\n━━ ${name} ━━`);
+      process.stdout.write(fs.readFileSync(log, 'utf8'));
+      timings.push(`${name} (beside): ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (fs.existsSync(out)) countVitest(out);
+      if (code !== 0) {
+        console.error(`\n✗ ${name} failed (exit ${code}).`);
         summary();
         process.exit(1);
       }
@@ -244,24 +215,22 @@ run('runtime of the API and browser tests', 'node', ['-p', '"Node " + process.ve
   env: runtime.env,
 });
 // The fuzz sends 50,000 requests on PGlite and 20,000 on PostgreSQL (FUZZ_RUNS overrides both).
-const pgliteEnv = { ...runtime.env, TEST_DB: 'pglite', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '50000' };
-const FUZZ = 'test/fuzz/fuzz.test.ts';
-const serial = process.env.TEST_SERIAL === '1';
-// The API on PGlite on every core, but its fuzz (one file, a third of the suite's time): that
-// goes beside the browser tests, after the API on PostgreSQL. The browser tests drive one browser
-// at a time and leave a core idle; the whole PGlite suite beside them slowed them by a sixth and
-// ended after them. TEST_SERIAL=1 runs every suite before the browser tests, one after the other.
-vitest('API on PGlite', 'apps/api', pgliteEnv, serial ? [] : ['--exclude', FUZZ]);
-const besideSuites = [];
+vitest('API on PGlite', 'apps/api', {
+  ...runtime.env,
+  TEST_DB: 'pglite',
+  FUZZ_RUNS: process.env.FUZZ_RUNS ?? '50000',
+});
+
 const pgUrl = process.env.TEST_DATABASE_URL;
 const pgHost = pgUrl ? new URL(pgUrl).hostname : '127.0.0.1';
 const pgPort = pgUrl ? Number(new URL(pgUrl).port || 5432) : 5432;
+// The API on PostgreSQL runs beside the browser tests: those drive one browser at a time and
+// leave a core idle, which the PostgreSQL suite takes (TEST_SERIAL=1 runs them one after the other).
+let pgSuite;
 if (await answers(pgHost, pgPort)) {
-  besideSuites.push({
-    name: 'API on PostgreSQL',
-    dir: 'apps/api',
-    env: { ...runtime.env, TEST_DB: 'postgres', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '20000' },
-  });
+  const env = { ...runtime.env, TEST_DB: 'postgres', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '20000' };
+  if (process.env.TEST_SERIAL === '1') vitest('API on PostgreSQL', 'apps/api', env);
+  else pgSuite = vitestBeside('API on PostgreSQL', 'apps/api', env);
 } else if (ci) {
   console.error(
     `\n✗ CI must run the API tests on PostgreSQL, but nothing answers at ${pgHost}:${pgPort}. Set TEST_DATABASE_URL.`,
@@ -272,11 +241,6 @@ if (await answers(pgHost, pgPort)) {
     `\n⚠ Skipping the API tests on PostgreSQL: nothing answers at ${pgHost}:${pgPort} (set TEST_DATABASE_URL).`,
   );
 }
-if (!serial)
-  besideSuites.push({ name: 'API on PGlite: fuzz', dir: 'apps/api', env: pgliteEnv, args: [FUZZ] });
-let apiBeside;
-if (serial) for (const a of besideSuites) vitest(a.name, a.dir, a.env);
-else apiBeside = vitestBeside(besideSuites);
 
 const chromium = ensureChromium();
 run('build console', 'npm', ['run', '--silent', 'build', '-w', '@sac/web']);
@@ -292,5 +256,5 @@ run('browser tests (Chromium)', 'npx', ['playwright', 'test', '--config', 'e2e/p
     totals.skipped += s.skipped;
   },
 });
-await apiBeside?.settle();
+await pgSuite?.settle();
 summary();
