@@ -221,10 +221,7 @@ export async function searchThroughHttp(server: Server, headers: Record<string, 
     await (await fetch(`${server.url}/livez`)).arrayBuffer();
     if (i >= 50) floor.push(performance.now() - t);
   }
-  floor.sort((a, b) => a - b);
-  console.log(
-    `  ${'floor: GET /livez'.padEnd(28)} p50 ${ms(percentile(floor, 50)).padStart(9)}  p95 ${ms(percentile(floor, 95)).padStart(9)}  p99 ${ms(percentile(floor, 99)).padStart(9)}`,
-  );
+  printLatencies('floor: GET /livez', floor);
   for (const c of cases) {
     const terms = c.terms.map(
       (t) => `${c.criterion}=${encodeURIComponent(t.term)}${c.sort ? `&sort=${c.sort}` : ''}`,
@@ -265,15 +262,17 @@ async function nextPages(server: Server, headers: Record<string, string>, c: Cas
   if (ts.length > 0) printLatencies(`${c.label}, pages 2–3`, ts, { p95: c.target.p95 });
 }
 
-/** One row: p50/p95/p99 of `ts` (sorted here) and whether they meet `target`. */
-function printLatencies(label: string, ts: number[], target: Case['target']) {
+/** One row: p50/p95/p99 of `ts` (sorted here) and whether they meet `target`, when there is one. */
+function printLatencies(label: string, ts: number[], target?: Case['target']) {
   ts.sort((a, b) => a - b);
   const p95 = percentile(ts, 95);
   const p99 = percentile(ts, 99);
-  const ok = p95 <= target.p95 && (target.p99 === undefined || p99 <= target.p99);
+  const ok = target && p95 <= target.p95 && (target.p99 === undefined || p99 <= target.p99);
   console.log(
-    `  ${label.padEnd(28)} p50 ${ms(percentile(ts, 50)).padStart(9)}  p95 ${ms(p95).padStart(9)}  p99 ${ms(p99).padStart(9)}  ` +
-      verdict(ok, `p95 ≤ ${target.p95}${target.p99 ? `, p99 ≤ ${target.p99}` : ''} ms`),
+    `  ${label.padEnd(28)} p50 ${ms(percentile(ts, 50)).padStart(9)}  p95 ${ms(p95).padStart(9)}  p99 ${ms(p99).padStart(9)}` +
+      (target
+        ? `  ${verdict(!!ok, `p95 ≤ ${target.p95}${target.p99 ? `, p99 ≤ ${target.p99}` : ''} ms`)}`
+        : ''),
   );
 }
 
