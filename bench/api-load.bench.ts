@@ -237,12 +237,16 @@ export async function searchThroughHttp(server: Server, headers: Record<string, 
       ts.push(performance.now() - t);
     }
     printLatencies(c.label, ts, c.target);
-    if (c.label.includes('prefix') || c.label === 'customerName substring')
+    if (
+      c.label.includes('prefix') ||
+      c.label === 'customerName substring' ||
+      c.label === 'sitename substring'
+    )
       await nextPages(server, headers, c, terms);
   }
 }
 
-/** A prefix or name search's later pages (NextCursor) have its first page's target. */
+/** A prefix, name or site-name search's later pages (NextCursor) have its first page's target. */
 async function nextPages(server: Server, headers: Record<string, string>, c: Case, terms: string[]) {
   const ts: number[] = [];
   for (const q of terms) {

@@ -21,6 +21,8 @@ import { freshDir, ms, percentile, ROOT, startServer } from './support.ts';
  */
 
 const TERMS = Number(process.env.BENCH_SEARCH_TERMS ?? 200);
+/** Any search in a list order (sort=...): the substring target. */
+const SORTED_TARGET = { p95: 50, p99: 150 };
 const MIN_CUSTOMERS = Number(process.env.BENCH_MIN_CUSTOMERS ?? 1_000_000);
 const WARM_UP = 20;
 
@@ -182,9 +184,12 @@ export async function sampleTerms(db: Queryable, customers: number, sites: numbe
     },
   ];
   // Issue 17: the same terms in a list order (sort=...), as the console's sortable columns ask.
+  // A list order is held to the substring target whatever the criterion: a prefix's matches in
+  // time order are not a range of any index (docs/decisions.md, "Sorted search"), and the 5 ms
+  // targets are the type-ahead lookups' of the default order.
   const sorted = (label: string, sort: string) => {
     const c = cases.find((x) => x.label === label)!;
-    return { ...c, label: `${label}, sort=${sort}`, sort };
+    return { ...c, label: `${label}, sort=${sort}`, sort, target: SORTED_TARGET };
   };
   cases.push(
     sorted('customerName substring', '-created'),

@@ -44,6 +44,12 @@ const PLAN_MESSAGES = {
 
 /** Site (app) names: what the platform accepts in a hostname label. */
 const APP_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+/**
+ * Whether a (lowercased) text could be part of a site name: no character APP_NAME_PATTERN refuses,
+ * and not longer than a name. Every site name is written through it, so a site-name search term
+ * that does not fit matches no site.
+ */
+export const fitsSiteName = (text: string): boolean => text.length <= 63 && /^[a-z0-9-]*$/.test(text);
 export const APP_NAME_MESSAGE =
   'Site name must be 3 to 63 lower-case letters, digits or dashes, starting and ending with a letter or digit.';
 const appName = z

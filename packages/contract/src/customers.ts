@@ -24,11 +24,6 @@ export const SEARCH_PAGE_SIZE = 50;
  * 1,001 does (bench/search.bench.ts).
  */
 export const SEARCH_COUNT_LIMIT = 1000;
-/**
- * A site-name search still looks at no more than this many customers (the owners of the first
- * matching sites): its Total is exact up to it and its pages end there.
- */
-export const SITE_SEARCH_CAP = 200;
 /** Customer exports one instance streams at once; more are refused (429) until one ends. */
 export const CUSTOMER_EXPORTS_AT_ONCE = 2;
 /**
@@ -171,7 +166,7 @@ export const searchCustomerResponse = z.object({
   Criterion: z.enum(SEARCH_CRITERIA),
   /** True when more than Limit customers match: Total is then Limit, a floor ("more than"). */
   Capped: z.boolean(),
-  /** How far Total is counted exactly: SEARCH_COUNT_LIMIT (SITE_SEARCH_CAP for a site name). */
+  /** How far Total is counted exactly: SEARCH_COUNT_LIMIT. */
   Limit: z.number().int(),
   /** How many customers match in all pages, exact up to Limit (counted at the first page). */
   Total: z.number().int(),

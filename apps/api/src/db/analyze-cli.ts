@@ -8,7 +8,14 @@ import { openConfiguredDb } from './open.ts';
 const db = await openConfiguredDb(loadConfig());
 try {
   await migrate(db);
-  for (const table of ['customers', 'customer_addresses', 'customer_name_keys', 'sites', 'site_members'])
+  for (const table of [
+    'customers',
+    'customer_addresses',
+    'customer_name_keys',
+    'sites',
+    'site_owner_keys',
+    'site_members',
+  ])
     await db.exec(`VACUUM (ANALYZE) ${table}`);
   console.log('Statistics refreshed.');
 } finally {

@@ -302,6 +302,7 @@ async function seedScale(db: Db, opts: { customers: number; chunk: number }): Pr
   await db.exec('VACUUM (ANALYZE) customer_addresses');
   await db.exec('VACUUM (ANALYZE) customer_name_keys');
   await db.exec('VACUUM (ANALYZE) sites');
+  await db.exec('VACUUM (ANALYZE) site_owner_keys');
   const vacuumS = (performance.now() - t) / 1000;
   const after = await counts(db);
   console.log(

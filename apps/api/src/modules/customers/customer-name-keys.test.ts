@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { insertSite } from '../../../test/customer-fixtures.ts';
 import { freshDb } from '../../../test/harness.ts';
 import { migrate } from '../../db/migrate.ts';
 import { searchCounted } from './customers.repo.ts';
@@ -67,6 +68,47 @@ describe('migration 0048 (customer name keys)', () => {
       expect(await uids('vega')).toEqual([after]);
       expect(await uids('ruiz')).toEqual([]);
       expect(await uids('loria')).toEqual([]);
+    } finally {
+      await drop();
+    }
+  });
+});
+
+/**
+ * Migration 0051: the table a site-name search finds and orders its owners in holds every site's
+ * name beside its owner's keys, from the migration on.
+ */
+describe('migration 0051 (site owner keys)', () => {
+  it('fills the table from the existing sites and their owners', async () => {
+    const { db, drop } = await freshDb();
+    try {
+      await db.exec(`DROP TRIGGER sites_owner_keys ON sites;
+        DROP TRIGGER customers_site_owner_keys ON customers;
+        DROP FUNCTION sac_site_owner_keys();
+        DROP FUNCTION sac_site_owner_keys_of_owner();
+        DROP TABLE site_owner_keys;
+        CREATE INDEX sites_name_trgm ON sites USING gin ((translate(lower(app_name), '-', 'q')) gin_trgm_ops);
+        DELETE FROM schema_migrations WHERE version = 51;`);
+      const created = new Date('2026-01-10T09:00:00Z');
+      const modified = new Date('2026-03-02T10:00:00Z');
+      const owner = randomUUID();
+      await db.query(
+        `INSERT INTO customers (uid, first_name, last_name, email, auth_email, created_at, modified_at)
+         VALUES ($1, 'Gloria', 'Vega-Ruiz', 'g@x.example', 'g@x.example', $2, $3)`,
+        [owner, created, modified],
+      );
+      const site = await insertSite(db, { owner, name: 'Vega-Shop' });
+
+      await migrate(db);
+
+      const r = await db.query<{ n: string; uid: string; k: string; created_at: Date; modified_at: Date }>(
+        'SELECT n, uid::text AS uid, k, created_at, modified_at FROM site_owner_keys WHERE app_id = $1',
+        [site.appId],
+      );
+      expect(r.rows).toEqual([
+        { n: 'vega-shop', uid: owner, k: 'gloria vega-ruiz', created_at: created, modified_at: modified },
+      ]);
+      expect((await searchCounted(db, 'sitename', 'a-sh')).rows.map((c) => c.uid)).toEqual([owner]);
     } finally {
       await drop();
     }

@@ -1,10 +1,10 @@
+import { fitsSiteName } from '@sac/contract/customer-writes';
 import {
   escapeLike,
   phoneSearchKey,
   SEARCH_COUNT_LIMIT,
   SEARCH_PAGE_SIZE,
   type SearchCriterion,
-  SITE_SEARCH_CAP,
   SUBSTRING_MIN_LENGTH,
 } from '@sac/contract/customers';
 import type { CUSTOMER_SORT_KEYS, ListSort } from '@sac/contract/list-sort';
@@ -70,8 +70,13 @@ const joinedTrigramTerm = (pattern: string) => pattern.replace(/[ \-'.]/g, '0');
  * expression of its own, so prefix searches are planned with that index's small statistics.
  */
 const NAME_PREFIX_EXPR = "(lower(c.first_name) || ' ' || lower(c.last_name))";
-/** The expression of the site-name trigram index (migration 0022): '-' read as a letter. */
-const SITE_TRGM_EXPR = "translate(lower(s.app_name), '-', 'q')";
+/**
+ * The expression of the site-name trigram index (site_owner_keys t, migration 0051): the
+ * lowercased site name with '-' read as a letter, so a term's trigrams span dashes; queries use it
+ * verbatim with the term translated by siteTrigramTerm, and a LIKE on the name decides.
+ */
+const SITE_TRGM_EXPR = "translate(t.n, '-', 'q')";
+const siteTrigramTerm = (pattern: string) => pattern.replaceAll('-', 'q');
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -107,8 +112,6 @@ export interface SearchPage {
   rows: SearchRow[];
   /** Where the next page starts; undefined on the last page. */
   next: SearchPosition | undefined;
-  /** A site-name search counts what it looked at while finding its page. */
-  count?: SearchCount;
 }
 
 /** How many customers a search matches: exact up to the limit; `capped` when more match. */
@@ -141,8 +144,6 @@ export interface SearchOptions {
 type KeyedRow = SearchRow & {
   k: string;
   tier?: number;
-  matched?: number;
-  sites?: number;
 };
 
 /**
@@ -172,7 +173,7 @@ const afterKey = (key: string, keyParam: number, uidParam: number) =>
  *   near (up to WALK_MAX_WINDOWS windows' worth), else the matches after it are sorted.
  * - Email and phone: their pattern btrees from the cursor (prefix covers exact, which sorts first).
  * - UID, API key and secret: unique keys, one customer at most.
- * - Site name: the owners of the first SITE_SEARCH_CAP matching sites, sorted and paged.
+ * - Site name: the owners of the matching sites, by name then uid (siteOwners).
  * Timings and plans: bench/search.bench.ts.
  */
 export async function searchCustomers(
@@ -184,7 +185,6 @@ export async function searchCustomers(
 ): Promise<SearchPage> {
   const pageSize = opts.pageSize ?? SEARCH_PAGE_SIZE;
   let rows: KeyedRow[];
-  let count: SearchCount | undefined;
   const sort = opts.sort;
   switch (criterion) {
     case 'customerName':
@@ -240,20 +240,16 @@ export async function searchCustomers(
       rows = r.rows;
       break;
     }
-    case 'sitename': {
-      const found = await siteOwners(db, term, after, pageSize, sort);
-      rows = found.rows;
-      count = found.count;
+    case 'sitename':
+      rows = await siteOwners(db, term, sort ?? BY_NAME, after, pageSize + 1, opts);
       break;
-    }
   }
   const more = rows.length > pageSize;
   const page = more ? rows.slice(0, pageSize) : rows;
   const last = page[page.length - 1];
   return {
-    rows: page.map(({ k: _k, tier: _t, matched: _m, sites: _s, ...row }) => row),
+    rows: page.map(({ k: _k, tier: _t, ...row }) => row),
     next: more && last ? { tier: last.tier ?? 0, key: last.k, uid: last.uid } : undefined,
-    ...(count ? { count } : {}),
   };
 }
 
@@ -399,6 +395,8 @@ export const SORT_TIME_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** The column of a time sort; the name sort keys on NAME_PREFIX_EXPR (its btree, byte order). */
 const TIME_COLUMN = { created: 'created_at', modified: 'modified_at' } as const;
+/** A site-name search's own order: its owners by name, then uid. */
+const BY_NAME: CustomerSort = { key: 'name', descending: false };
 
 /**
  * The sort key of a row (as text, k), its ORDER BY and the keyset condition after (key, uid); the
@@ -579,11 +577,11 @@ async function walkPays(
  * How many customers a search matches, counted up to `limit` (then `capped`): a LIMIT limit + 1
  * count over the criterion's index, so a term matching 300,000 customers stops at limit + 1.
  * Name: the trigram index from SUBSTRING_MIN_LENGTH characters (every tier holds the term), the
- * prefix btree below. Site names count as they search (searchCustomers answers `count`).
+ * prefix btree below. A site name counts the owners of its matching sites (countSiteOwners).
  */
 export async function countMatches(
   db: Queryable,
-  criterion: Exclude<SearchCriterion, 'sitename'>,
+  criterion: SearchCriterion,
   term: string,
   limit: number,
 ): Promise<SearchCount> {
@@ -616,6 +614,8 @@ export async function countMatches(
       const { n = 0, a = 0 } = r.rows[0] ?? {};
       return { total: Math.min(n, limit), capped: n > limit || a >= 2 * (limit + 1) };
     }
+    case 'sitename':
+      return countSiteOwners(db, term, limit);
     case 'phone':
       sql = `SELECT 1 FROM customers c WHERE c.phone <> '' AND ${PHONE_KEY_EXPR} LIKE $1`;
       param = `${escapeLike(phoneSearchKey(term) ?? '')}%`;
@@ -701,8 +701,9 @@ export async function searchCounted(
     });
     return { ...page, count: first.count };
   }
-  if (!count && opts.sort && criterion !== 'sitename') {
-    // A sorted page's plan depends on the count, as a name's substring tier does.
+  if (!count && (opts.sort || criterion === 'sitename')) {
+    // A sorted page's plan depends on the count, as a name's substring tier does; a site name's
+    // too (its pages are sorted by the owners' name by default).
     count = await countMatches(db, criterion, term, limit);
     if (count.total === 0) return { rows: [], next: undefined, count };
   }
@@ -710,12 +711,10 @@ export async function searchCounted(
     ...opts,
     many: count?.capped ?? false,
   });
-  count ??= page.count;
   if (!count)
-    count =
-      page.next && criterion !== 'sitename'
-        ? await countMatches(db, criterion, term, limit)
-        : { total: page.rows.length, capped: false };
+    count = page.next
+      ? await countMatches(db, criterion, term, limit)
+      : { total: page.rows.length, capped: false };
   return { ...page, count };
 }
 
@@ -766,57 +765,99 @@ async function pageAsJson(
 }
 
 /**
- * The owners of up to SITE_SEARCH_CAP sites matching a site-name term, the page of them after
- * `after` in (name, uid) order, and how many there were (the counts ride on a row that is there
- * even when the page is empty).
+ * One page of the owners of the sites whose name matches a site-name term, in the owners' list
+ * order (`sort`; by name by default), every owner once over the pages however many of their sites
+ * match. Read in site_owner_keys (migration 0051), which holds each site's name beside its
+ * owner's sort keys:
+ * - many owners (`many`: the count was capped): walk the sort key's btree from the cursor and test
+ *   each entry's site name, up to `walkWindow` entries, as a name substring walks the name btree;
+ * - else, or when the window falls short: every matching site from the trigram index (a set of
+ *   its own, so the planner cannot trade it for a walk that a rare term would take through the
+ *   whole table), its owners sorted.
  */
 async function siteOwners(
   db: Queryable,
   term: string,
+  sort: CustomerSort,
   after: SearchPosition | undefined,
-  pageSize: number,
-  sort?: CustomerSort,
-): Promise<{ rows: KeyedRow[]; count: SearchCount }> {
-  const cap = SITE_SEARCH_CAP;
-  // In the name's order by default; under a sort by its key (a text in byte order either way).
-  const key = sort && sort.key !== 'name' ? microText(`c.${TIME_COLUMN[sort.key]}`) : NAME_EXPR;
-  const d = sort?.descending ? ' DESC' : '';
-  // Owners of the first matching sites, each at their first one (by app_id, so the same owners
-  // every time). A few sites share an owner, so look at twice as many sites as answers, and call
-  // the answer capped when that many sites matched.
-  // A substring goes through the trigram index on the name with '-' read as 'q' (migration
-  // 0022), so its trigrams span dashes; the LIKE on the name itself decides.
-  const candidates = `s AS (SELECT s.owner_uid, s.app_id FROM sites s WHERE lower(s.app_name) LIKE $1
-      ${isPrefixTerm(term) ? 'ORDER BY lower(s.app_name) USING ~<~' : `AND ${SITE_TRGM_EXPR} LIKE $7`}
-      LIMIT $2 * 2),
-    o AS (SELECT s.owner_uid FROM s GROUP BY s.owner_uid ORDER BY min(s.app_id) LIMIT $2),
-    m AS (SELECT ${SEARCH_COLUMNS}, ${key} AS k FROM o JOIN customers c ON c.uid = o.owner_uid)`;
-  const r = await db.query<KeyedRow>(
-    `WITH ${candidates}
-     SELECT p.*, n.matched, n.sites
-     FROM (SELECT (SELECT count(*) FROM m)::int AS matched, (SELECT count(*) FROM s)::int AS sites) n
-     LEFT JOIN LATERAL (
-       SELECT * FROM (SELECT * FROM m LIMIT $3) x
-       WHERE $5::text IS NULL OR (x.k COLLATE "C", x.uid COLLATE "C") ${d ? '<' : '>'} ($5::text, $6::text)
-       ORDER BY x.k COLLATE "C"${d}, x.uid COLLATE "C"${d} LIMIT $4
-     ) p ON true`,
-    [
-      namePattern(term),
-      cap + 1,
-      cap,
-      pageSize + 1,
-      after?.key ?? null,
-      after?.uid ?? null,
-      ...(isPrefixTerm(term) ? [] : [namePattern(term).replaceAll('-', 'q')]),
-    ],
+  limit: number,
+  opts: SearchOptions,
+): Promise<KeyedRow[]> {
+  if (!fitsSiteName(term.toLowerCase())) return [];
+  // $1 the LIKE pattern, $2 the limit, then the cursor's key and uid when there is one.
+  const params: unknown[] = [namePattern(term), limit];
+  const param = (v: unknown) => `$${params.push(v)}`;
+  const cursorAt = (alias: string) =>
+    after ? sortSql(sort, alias, `${alias}.k`).after(param(after.key), param(after.uid)) : 'true';
+  // The owners' sort key as site_owner_keys holds it (the same on each of an owner's sites).
+  const col = sort.key === 'name' ? 'k' : TIME_COLUMN[sort.key];
+  // Each owner once, in the list's order, and the page's customers rows read for them alone.
+  const page = (alias: string, from: string) =>
+    `SELECT ${SEARCH_COLUMNS}, ${sortSql(sort).key} AS k FROM (
+       SELECT ${alias}.uid ${from} GROUP BY ${alias}.uid, ${alias}.${col}
+       ORDER BY ${sortSql(sort, alias, `${alias}.k`).order} LIMIT $2) p
+     JOIN customers c ON c.uid = p.uid`;
+  if (opts.many) {
+    const from = cursorAt('t');
+    const w = param(opts.walkWindow ?? WALK_WINDOW);
+    const rows = await pageAsJson(
+      db,
+      page(
+        'w',
+        `FROM (SELECT t.uid, t.n, t.${col} FROM site_owner_keys t WHERE ${from}
+           ORDER BY ${sortSql(sort, 't', 't.k').order} LIMIT ${w}) w
+         WHERE w.n LIKE $1`,
+      ),
+      params,
+      sort.descending,
+    );
+    if (rows.length >= limit) return rows;
+    params.length = 2;
+  }
+  const trigram = param(siteTrigramTerm(namePattern(term)));
+  return pageAsJson(
+    db,
+    `WITH m AS MATERIALIZED (SELECT t.uid, t.${col} FROM site_owner_keys t
+       WHERE ${SITE_TRGM_EXPR} LIKE ${trigram} AND t.n LIKE $1)
+     ${page('m', `FROM m WHERE ${cursorAt('m')}`)}`,
+    params,
+    sort.descending,
   );
-  const first = r.rows[0];
-  const matched = first?.matched ?? 0;
-  const capped = matched > cap || (first?.sites ?? 0) >= (cap + 1) * 2;
-  return {
-    rows: r.rows.filter((row) => row.uid !== null),
-    count: { total: Math.min(matched, cap), capped },
-  };
+}
+
+/**
+ * Matching sites a site-name count reads: most owners hold a site or two, so this many per owner
+ * counted finds limit + 1 owners when that many match.
+ */
+const SITES_READ_PER_OWNER = 4;
+
+/**
+ * How many customers own a site matching the term, exact up to `limit`: the owners of the first
+ * SITES_READ_PER_OWNER × (limit + 1) matching sites, or of every matching site when those were
+ * that many and their owners fewer than limit + 1 (a few owners of many such sites).
+ *
+ * A term that no site name can hold (fitsSiteName) is answered without a query: one without a
+ * letter or digit ('...') gives the trigram index nothing to go on, and the index read every
+ * entry (138 ms on PGlite at 1.1M sites).
+ */
+async function countSiteOwners(db: Queryable, term: string, limit: number): Promise<SearchCount> {
+  if (!fitsSiteName(term.toLowerCase())) return { total: 0, capped: false };
+  const pattern = namePattern(term);
+  const match = `FROM site_owner_keys t WHERE ${SITE_TRGM_EXPR} LIKE $2 AND t.n LIKE $1`;
+  const read = SITES_READ_PER_OWNER * (limit + 1);
+  const r = await db.query<{ n: number; a: number }>(
+    `SELECT count(DISTINCT x.uid)::int AS n, count(*)::int AS a FROM (SELECT t.uid ${match} LIMIT $3) x`,
+    [pattern, siteTrigramTerm(pattern), read],
+  );
+  let { n = 0, a = 0 } = r.rows[0] ?? {};
+  if (a >= read && n <= limit) {
+    const all = await db.query<{ n: number }>(`SELECT count(DISTINCT t.uid)::int AS n ${match}`, [
+      pattern,
+      siteTrigramTerm(pattern),
+    ]);
+    n = all.rows[0]?.n ?? 0;
+  }
+  return capped(n, limit);
 }
 
 const FIND_CUSTOMER = prepared(`SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.uid = $1`);

@@ -8,7 +8,6 @@ import {
   SEARCH_COUNT_LIMIT,
   SEARCH_MESSAGES,
   type SearchCriterion,
-  SITE_SEARCH_CAP,
   type searchCustomerExportQuery,
   type searchCustomerQuery,
 } from '@sac/contract/customers';
@@ -136,7 +135,7 @@ export async function search(ctx: AppContext, q: z.output<typeof searchCustomerQ
     Data: page.rows.map(summary),
     Criterion: criterion,
     Capped: page.count.capped,
-    Limit: criterion === 'sitename' ? SITE_SEARCH_CAP : SEARCH_COUNT_LIMIT,
+    Limit: SEARCH_COUNT_LIMIT,
     Total: page.count.total,
     NextCursor: encodeCursor(criterion, q.sort, page.next, page.count),
   };
@@ -162,17 +161,11 @@ export async function exportSearch(
   try {
     const { criterion, term } = criterionOf(q);
     const sort = q.sort;
-    let rows: number;
-    let many = false;
-    if (criterion === 'sitename') {
-      rows = (await searchCounted(ctx.db, criterion, term)).count.total;
-    } else {
-      const count = await countMatches(ctx.db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT);
-      if (count.capped) throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
-      rows = count.total;
-      // The list's plan for this term (its count stops at SEARCH_COUNT_LIMIT).
-      many = rows > SEARCH_COUNT_LIMIT;
-    }
+    const count = await countMatches(ctx.db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT);
+    if (count.capped) throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
+    const rows = count.total;
+    // The list's plan for this term (its count stops at SEARCH_COUNT_LIMIT).
+    const many = rows > SEARCH_COUNT_LIMIT;
     const exportedAt = ctx.clock.now().toISOString();
     await writeActivity(ctx.db, {
       at: new Date(exportedAt),

@@ -1,10 +1,16 @@
-import { SEARCH_COUNT_LIMIT, SEARCH_MESSAGES, SITE_SEARCH_CAP } from '@sac/contract/customers';
+import { SEARCH_COUNT_LIMIT, SEARCH_MESSAGES, SEARCH_PAGE_SIZE } from '@sac/contract/customers';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, recordingQueries, type TestApp } from '../../../test/harness.ts';
 import { writeActivity } from '../activity/activity.repo.ts';
-import { countMatches, prefixEnd, searchCounted, searchCustomers } from './customers.repo.ts';
+import {
+  countMatches,
+  prefixEnd,
+  type SearchPosition,
+  searchCounted,
+  searchCustomers,
+} from './customers.repo.ts';
 
 /** Customers named Many<i> Smithson: more than the 200 the search used to stop at. */
 const MANY = 205;
@@ -378,24 +384,88 @@ describe('GET /admin/searchcustomer', () => {
     expect((await search({ emailid: 'many', cursor: fromEmail })).statusCode).toBe(200);
   });
 
-  it('says a site-name answer is capped when more sites match than it looked at', async () => {
-    const owners = [];
+  it('pages through every owner of the matching sites once, however many of their sites match', async () => {
+    // 3 owners of 402 matching sites each a third, and 230 owners of one to three 'fleetsite-'
+    // sites each (and a site that does not match): more owners than a site-name search once
+    // looked at (the owners of its first 200 sites).
+    const bulk = [];
     for (let i = 0; i < 3; i++)
-      owners.push(
+      bulk.push(
         await insertCustomer(t.db, {
           first: `Owner${i}`,
           last: 'Bulk',
           email: `owner${i}@bulk-sites.example`,
         }),
       );
-    for (let i = 0; i < 2 * (SITE_SEARCH_CAP + 1); i++) {
-      await insertSite(t.db, { owner: owners[i % 3]!, name: `bulkshop-${i}` });
+    for (let i = 0; i < 402; i++) await insertSite(t.db, { owner: bulk[i % 3]!, name: `bulkshop-${i}` });
+    const fleet: string[] = [];
+    for (let i = 0; i < 230; i++) {
+      const owner = await insertCustomer(t.db, {
+        first: `Fleet${String(i % 7)}`,
+        last: `Owner${String(i).padStart(3, '0')}`,
+        email: `fleet${i}@fleet-sites.example`,
+      });
+      fleet.push(owner);
+      for (let j = 0; j <= i % 3; j++) await insertSite(t.db, { owner, name: `fleetsite-${i}-${j}` });
     }
-    const r = await search({ sitename: 'bulkshop' });
-    expect(r.json().Data).toHaveLength(3);
-    expect(r.json()).toMatchObject({ Capped: true, Limit: SITE_SEARCH_CAP });
-    const few = await search({ sitename: 'bulkshop-40' }); // bulkshop-40, -400 .. -401
-    expect(few.json().Capped).toBe(false);
+    await insertSite(t.db, { owner: fleet[0]!, name: 'fleet-other' });
+
+    const pages = await allPages({ sitename: 'fleetsite' });
+    const got = pages.flatMap((p) => p.Data.map((c) => c.Uid));
+    const keys = await keysOf(fleet);
+    expect(got).toEqual(inOrder(keys, 'name'));
+    for (const p of pages) expect([p.Total, p.Capped, p.Limit]).toEqual([230, false, SEARCH_COUNT_LIMIT]);
+    const bulkPage = (await search({ sitename: 'bulkshop' })).json();
+    expect(bulkPage.Data.map((c: { Uid: string }) => c.Uid).sort()).toEqual([...bulk].sort());
+    expect(bulkPage).toMatchObject({ Total: 3, Capped: false, NextCursor: '' });
+
+    // Counted exactly up to the limit, then capped; three owners of 402 sites are three, past
+    // the sites a count reads first.
+    expect(await countMatches(t.db, 'sitename', 'fleetsite', 229)).toEqual({ total: 229, capped: true });
+    expect(await countMatches(t.db, 'sitename', 'fleetsite', 230)).toEqual({ total: 230, capped: false });
+    expect(await countMatches(t.db, 'sitename', 'bulkshop', 20)).toEqual({ total: 3, capped: false });
+    // bulkshop-40, -400 and -401: two owners
+    expect((await search({ sitename: 'bulkshop-40' })).json()).toMatchObject({ Total: 2, Capped: false });
+
+    // The walk of the owners' name btree (as when more than the limit match), with windows too
+    // small to fill a page (the sort takes over), answers the same pages.
+    const name = { key: 'name' as const, descending: false };
+    for (const walkWindow of [undefined, 7, 1]) {
+      let after: SearchPosition | undefined;
+      const walked: string[] = [];
+      do {
+        const page = await searchCustomers(t.db, 'sitename', 'fleetsite', after, { many: true, walkWindow });
+        walked.push(...page.rows.map((r) => r.uid));
+        after = page.next;
+      } while (after);
+      expect(walked, String(walkWindow)).toEqual(got);
+    }
+    const sorted = await searchCustomers(t.db, 'sitename', 'fleetsite', undefined, { sort: name });
+    expect(sorted.rows.map((r) => r.uid)).toEqual(got.slice(0, SEARCH_PAGE_SIZE));
+  });
+
+  it('keeps a site-name search in step with renamed sites, renamed owners and moved sites', async () => {
+    const a = await insertCustomer(t.db, { first: 'Zed', last: 'Keeper', email: 'zed@keeper.example' });
+    const b = await insertCustomer(t.db, { first: 'Amy', last: 'Keeper', email: 'amy@keeper.example' });
+    const { appId } = await insertSite(t.db, { owner: a, name: 'keeperhub-1' });
+    await insertSite(t.db, { owner: b, name: 'keeperhub-2' });
+    const uids = async (term: string, sort?: string) =>
+      ((await search({ sitename: term, ...(sort ? { sort } : {}) })).json().Data ?? []).map(
+        (c: { Uid: string }) => c.Uid,
+      );
+    expect(await uids('keeperhub')).toEqual([b, a]);
+    // the owner renamed: the order follows
+    await t.db.query("UPDATE customers SET first_name = 'Abe', modified_at = now() WHERE uid = $1", [a]);
+    expect(await uids('keeperhub')).toEqual([a, b]);
+    expect(await uids('keeperhub', '-modified')).toEqual([a, b]);
+    // the site renamed, then moved to the other owner
+    await t.db.query("UPDATE sites SET app_name = 'renamedhub-1' WHERE app_id = $1", [appId]);
+    expect(await uids('keeperhub')).toEqual([b]);
+    expect(await uids('renamedhub')).toEqual([a]);
+    await t.db.query('UPDATE sites SET owner_uid = $2 WHERE app_id = $1', [appId, b]);
+    expect(await uids('renamedhub')).toEqual([b]);
+    await t.db.query('DELETE FROM sites WHERE app_id = $1', [appId]);
+    expect((await search({ sitename: 'renamedhub' })).statusCode).toBe(404);
   });
 
   it('matches site-name substrings across dashes exactly', async () => {
@@ -408,6 +478,18 @@ describe('GET /admin/searchcustomer', () => {
     expect(await uids('k-clo')).toEqual([dash]);
     expect(await uids('kqclo')).toEqual([q]);
     expect(await uids('BLOCK-CLOUD-7')).toEqual([dash]);
+    // No site name holds a dot or a space, or is 64 characters long: no match, and no query (a
+    // term without a letter or digit would read every entry of the trigram index).
+    const { db: recording, sent } = recordingQueries(t.db);
+    for (const term of ['...', 'block cloud', 'k.c', 'b'.repeat(64)]) {
+      expect((await search({ sitename: term })).statusCode, term).toBe(404);
+      expect(await searchCounted(recording, 'sitename', term), term).toEqual({
+        rows: [],
+        next: undefined,
+        count: { total: 0, capped: false },
+      });
+    }
+    expect(sent).toEqual([]);
   });
 
   it('answers 927 with the spec message when nothing matches', async () => {
@@ -467,6 +549,7 @@ describe('GET /admin/searchcustomer: sort', () => {
     { emailid: 'walk' },
     { phone: '55501' },
     { sitename: 'bulkshop' },
+    { sitename: 'fleetsite' },
   ];
   beforeAll(async () => {
     // Created and modified dates with ties (then uid decides) and microseconds apart.
@@ -536,6 +619,7 @@ describe('GET /admin/searchcustomer: sort', () => {
       for (const [criterion, term] of [
         ['customerName', 'ulkwalk'],
         ['emailid', 'walk'],
+        ['sitename', 'fleetsite'],
       ] as const) {
         const sorted = await searchCustomers(t.db, criterion, term, undefined, { ...o, many: false });
         expect(
