@@ -32,12 +32,18 @@ CREATE INDEX site_owner_keys_modified ON site_owner_keys (modified_at, uid) INCL
 CREATE INDEX site_owner_keys_owner ON site_owner_keys (uid);
 DROP INDEX sites_name_trgm;
 
+-- The owner's row is read FOR SHARE: a rename or touch of the owner that is under way (its row
+-- locked, its sites' keys being rewritten) is waited for and its outcome copied. Without the lock
+-- a site added or moved meanwhile copied the old keys, which the rename's rewrite, not seeing the
+-- new row, never corrected.
 CREATE FUNCTION sac_site_owner_keys() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  o record;
 BEGIN
+  SELECT c.uid, lower(c.first_name) || ' ' || lower(c.last_name) AS k, c.created_at, c.modified_at INTO o
+    FROM customers c WHERE c.uid = NEW.owner_uid FOR SHARE;
   INSERT INTO site_owner_keys (app_id, n, uid, k, created_at, modified_at)
-    SELECT NEW.app_id, lower(NEW.app_name), c.uid, lower(c.first_name) || ' ' || lower(c.last_name),
-      c.created_at, c.modified_at
-    FROM customers c WHERE c.uid = NEW.owner_uid
+    VALUES (NEW.app_id, lower(NEW.app_name), o.uid, o.k, o.created_at, o.modified_at)
     ON CONFLICT (app_id) DO UPDATE SET n = EXCLUDED.n, uid = EXCLUDED.uid, k = EXCLUDED.k,
       created_at = EXCLUDED.created_at, modified_at = EXCLUDED.modified_at;
   RETURN NEW;

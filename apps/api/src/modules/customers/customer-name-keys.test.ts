@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { insertSite } from '../../../test/customer-fixtures.ts';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { freshDb } from '../../../test/harness.ts';
+import type { Queryable } from '../../db/db.ts';
 import { migrate } from '../../db/migrate.ts';
 import { searchCounted } from './customers.repo.ts';
 
@@ -113,4 +115,74 @@ describe('migration 0051 (site owner keys)', () => {
       await drop();
     }
   });
+
+  // Two connections: PostgreSQL only (PGlite has one).
+  const queryable = (c: pg.Client): Queryable => ({
+    query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await c.query(sql, params)).rows as T[] }),
+    exec: async (sql: string) => {
+      await c.query(sql);
+    },
+  });
+  it.skipIf(inject('testDb') !== 'postgres')(
+    'copies the keys an owner is being renamed to onto a site added or moved meanwhile',
+    async () => {
+      const { db, url, drop } = await freshDb();
+      const renamer = new pg.Client({ connectionString: url });
+      const writer = new pg.Client({ connectionString: url });
+      await renamer.connect();
+      await writer.connect();
+      try {
+        const owner = await insertCustomer(db, { first: 'Old', last: 'Name', email: 'old@race.example' });
+        const other = await insertCustomer(db, {
+          first: 'Other',
+          last: 'Owner',
+          email: 'other@race.example',
+        });
+        await insertSite(db, { owner, name: 'race-first' });
+        const moved = await insertSite(db, { owner: other, name: 'race-moved' });
+        const keys = async () =>
+          (await db.query<{ n: string; k: string }>('SELECT n, k FROM site_owner_keys ORDER BY n')).rows;
+        const rename = (first: string) =>
+          renamer.query('UPDATE customers SET first_name = $2, modified_at = now() WHERE uid = $1', [
+            owner,
+            first,
+          ]);
+
+        // The rename first, open while a site is added and another moved to the owner.
+        await renamer.query('BEGIN');
+        await rename('New');
+        const added = insertSite(queryable(writer), { owner, name: 'race-added' });
+        await new Promise((r) => setTimeout(r, 200));
+        await renamer.query('COMMIT');
+        await added;
+        await renamer.query('BEGIN');
+        await rename('Newer');
+        const moving = writer.query('UPDATE sites SET owner_uid = $2 WHERE app_id = $1', [
+          moved.appId,
+          owner,
+        ]);
+        await new Promise((r) => setTimeout(r, 200));
+        await renamer.query('COMMIT');
+        await moving;
+        expect(await keys()).toEqual([
+          { n: 'race-added', k: 'newer name' },
+          { n: 'race-first', k: 'newer name' },
+          { n: 'race-moved', k: 'newer name' },
+        ]);
+
+        // The site's write first, open while the owner is renamed.
+        await writer.query('BEGIN');
+        await insertSite(queryable(writer), { owner, name: 'race-last' });
+        const renaming = rename('Last');
+        await new Promise((r) => setTimeout(r, 200));
+        await writer.query('COMMIT');
+        await renaming;
+        expect(new Set((await keys()).map((r) => r.k))).toEqual(new Set(['last name']));
+      } finally {
+        await renamer.end();
+        await writer.end();
+        await drop();
+      }
+    },
+  );
 });

@@ -789,14 +789,20 @@ async function siteOwners(
   const param = (v: unknown) => `$${params.push(v)}`;
   const cursorAt = (alias: string) =>
     after ? sortSql(sort, alias, `${alias}.k`).after(param(after.key), param(after.uid)) : 'true';
-  // The owners' sort key as site_owner_keys holds it (the same on each of an owner's sites).
+  // The owners' sort key as site_owner_keys holds it, the same on each of an owner's sites.
   const col = sort.key === 'name' ? 'k' : TIME_COLUMN[sort.key];
-  // Each owner once, in the list's order, and the page's customers rows read for them alone.
-  const page = (alias: string, from: string) =>
-    `SELECT ${SEARCH_COLUMNS}, ${sortSql(sort).key} AS k FROM (
-       SELECT ${alias}.uid ${from} GROUP BY ${alias}.uid, ${alias}.${col}
+  // Each owner once, in the list's order, and the page's customers rows read for them alone. The
+  // rows are keyed as the table holds them, the key the next page's cursor is compared with: were
+  // an owner's sites ever to hold different keys, the owner would be listed twice, but the pages
+  // would still move on. (Grouped by uid and key, the walk's groups come in its index order and
+  // the LIMIT stops it early; grouped by uid alone, the whole window was sorted first.)
+  const page = (alias: string, from: string) => {
+    const key = sort.key === 'name' ? `${alias}.k` : microText(`${alias}.${col}`);
+    return `SELECT ${SEARCH_COLUMNS}, p.k FROM (
+       SELECT ${alias}.uid, ${key} AS k ${from} GROUP BY ${alias}.uid, ${alias}.${col}
        ORDER BY ${sortSql(sort, alias, `${alias}.k`).order} LIMIT $2) p
      JOIN customers c ON c.uid = p.uid`;
+  };
   if (opts.many) {
     const from = cursorAt('t');
     const w = param(opts.walkWindow ?? WALK_WINDOW);

@@ -466,6 +466,29 @@ describe('GET /admin/searchcustomer', () => {
     expect(await uids('renamedhub')).toEqual([b]);
     await t.db.query('DELETE FROM sites WHERE app_id = $1', [appId]);
     expect((await search({ sitename: 'renamedhub' })).statusCode).toBe(404);
+
+    // Were an owner's sites ever to carry different keys (here b's second site, as if b were still
+    // named 'zzz' and created in 2001), with another owner between them, the pages would still
+    // move on.
+    const c = await insertCustomer(t.db, { first: 'Carl', last: 'Keeper', email: 'carl@keeper.example' });
+    await insertSite(t.db, { owner: c, name: 'keeperhub-4' });
+    const { appId: second } = await insertSite(t.db, { owner: b, name: 'keeperhub-3' });
+    await t.db.query("UPDATE site_owner_keys SET k = 'zzz', created_at = '2001-01-01Z' WHERE app_id = $1", [
+      second,
+    ]);
+    for (const sort of [undefined, ...SORTS]) {
+      const o = sort ? { key: sort.replace('-', '') as 'name', descending: sort.startsWith('-') } : undefined;
+      const seen: string[] = [];
+      let after: SearchPosition | undefined;
+      for (let i = 0; i < 5; i++) {
+        const page = await searchCustomers(t.db, 'sitename', 'keeperhub', after, { pageSize: 1, sort: o });
+        seen.push(...page.rows.map((r) => r.uid));
+        after = page.next;
+        if (!after) break;
+      }
+      expect(after, String(sort)).toBeUndefined();
+      expect(new Set(seen), String(sort)).toEqual(new Set([b, c]));
+    }
   });
 
   it('matches site-name substrings across dashes exactly', async () => {
