@@ -247,7 +247,7 @@ describe('demo data (first start)', () => {
              FROM generate_series(1, $1::int) n RETURNING uid, email)
          INSERT INTO sites (app_name, api_key, secret_hash, owner_uid, plan, plan_status, data_center,
              global_server, db_name, features, production_url, staging_url, created_at, modified_at)
-         SELECT 'scale-' || c.email, gen_random_uuid(), sha256(convert_to(c.email, 'UTF8')), c.uid,
+         SELECT 'scale-' || split_part(c.email, '@', 1), gen_random_uuid(), sha256(convert_to(c.email, 'UTF8')), c.uid,
              'Developer Premium', 'Subscribed', 'eu-central', 'euc-shared-1', 'scale-db', '{}',
              'https://scale.example.com', 'https://staging.scale.example.com', now(), now()
            FROM c`,
