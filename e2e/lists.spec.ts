@@ -83,7 +83,7 @@ test('the team list: sort by a column, page, Back and reload keep the view; the 
   const summary = (await page.locator('.table-summary').textContent()) ?? '';
   const total = Number(/of (\d+)/.exec(summary)?.[1]);
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export Super users as CSV' }).click();
+  await page.getByRole('button', { name: 'Export CSV of Super users' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^superusers-\d{4}-\d\d-\d\d\.csv$/);
   await expect(page.getByText(`Exported ${total} rows to ${file.suggestedFilename()}.`)).toBeVisible();
@@ -165,7 +165,7 @@ test('the customer search: the server orders by a column, Back from a customer r
   await expect.poll(() => namesShown(page)).toEqual(expected.slice(10));
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export Customers found as CSV' }).click();
+  await page.getByRole('button', { name: 'Export CSV of Customers found' }).click();
   const file = await download;
   await expect(page.getByText(`Exported 12 rows to ${file.suggestedFilename()}.`)).toBeVisible();
   const lines = fs

@@ -138,7 +138,7 @@ describe('DataTable sorting, address and export', () => {
       '/list?sort=name',
       <Table rows={[...ROWS.slice(0, 2), { id: 'x', name: '=HYPERLINK("x")', joined: null }]} />,
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Export People as CSV' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV of People' }));
     await screen.findByText(/Exported 3 rows to people-\d{4}-\d\d-\d\d\.csv\./);
     expect(await saved[0]!.text()).toBe(
       'Name,Joined\r\n"\'=HYPERLINK(""x"")",\r\nName K,2026-02-01T00:00:00Z\r\nName L,\r\n',

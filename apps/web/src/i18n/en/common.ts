@@ -51,7 +51,7 @@ export const common = {
   sortBy: 'Sort by {column}',
   // Exporting a list (components/file-export.tsx)
   exportCsv: 'Export CSV',
-  exportCsvOf: 'Export {list} as CSV',
+  exportCsvOf: 'Export CSV of {list}',
   exporting: 'Exporting {done} of {total} rows…',
   exportingUnknown: 'Exporting… {done} rows',
   exportCancel: 'Cancel export',

@@ -98,7 +98,7 @@ describe('impersonation requests table', () => {
     expect(asked).toContain('?status=Pending&sort=-priority');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: vi.fn() }));
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    fireEvent.click(screen.getByRole('button', { name: 'Export Impersonation requests as CSV' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV of Impersonation requests' }));
     await screen.findByText('Exported 2 rows to impersonation-requests-x.csv.');
     expect(calls.filter((c) => c.id === 'impersonationRequestsExport').map((c) => c.url.search)).toEqual([
       '?status=Pending&sort=-priority',
