@@ -96,6 +96,21 @@ describe('customer search form', () => {
     expect(await screen.findByText('Customer 1')).toBeTruthy();
     expect(input('Site Name').value).toBe('shop one');
     expect(searches(calls)[0]!.searchParams.get('sitename')).toBe('shop one');
+    // Site owners come by name: the column says so, and turns the list round from there.
+    const header = screen.getByRole('columnheader', { name: /Customer Name/ });
+    expect(header.getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(within(header).getByRole('button'));
+    await waitFor(() => expect(searches(calls).at(-1)!.searchParams.get('sort')).toBe('-name'));
+    expect(screen.getByRole('columnheader', { name: /Customer Name/ }).getAttribute('aria-sort')).toBe(
+      'descending',
+    );
+  });
+
+  it('marks no column sorted for a name search, whose own order is the rank', async () => {
+    stubApi(support, { searchCustomer: () => found(2) });
+    renderSearch(`${PATH}?customerName=cust`);
+    await screen.findByText('Customer 1');
+    expect(screen.getByRole('columnheader', { name: /Customer Name/ }).getAttribute('aria-sort')).toBeNull();
   });
 
   it('keeps an API secret out of the address', async () => {

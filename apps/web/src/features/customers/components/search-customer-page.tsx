@@ -1,6 +1,6 @@
 import type { CustomerSummary } from '@sac/contract/customers';
 import { ERRORS } from '@sac/contract/errors';
-import { CUSTOMER_SORT_KEYS, sortParam } from '@sac/contract/list-sort';
+import { CUSTOMER_SORT_KEYS, type ListSort, sortParam } from '@sac/contract/list-sort';
 import { MESSAGES } from '@sac/contract/messages';
 import { useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -20,6 +20,8 @@ import {
 import { CustomerSearchForm } from './customer-search-form.tsx';
 
 const fullName = (c: CustomerSummary) => c.FullName || `${c.FirstName} ${c.LastName}`.trim();
+/** A site-name search lists its owners by name unless asked otherwise: the Customer Name column's order. */
+const SITE_OWNERS_ORDER: ListSort = { key: 'name', descending: false };
 
 /** The text of a failed search: 927 is the spec's not-found text; others the server's text. */
 function searchErrorText(error: unknown, notFound: string): string {
@@ -126,6 +128,7 @@ export default function SearchCustomerPage() {
               }
               pageSize={CUSTOMER_TABLE_PAGE_SIZE}
               view={view}
+              ownOrder={search.criterion === 'sitename' ? SITE_OWNERS_ORDER : undefined}
               csvExport={{ download: streamedFile('searchCustomerExport', searchQuery(search, view.sort)) }}
               total={first ? { count: first.Total, more: first.Capped } : undefined}
               more={
