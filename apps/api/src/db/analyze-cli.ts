@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { migrate } from './migrate.ts';
 import { openConfiguredDb } from './open.ts';
+import { SEARCHED_TABLES } from './searched-tables.ts';
 
 // Migrates, then refreshes the planner statistics and the visibility map of the searched tables
 // (after a bulk load, a statistics-target change or a new index): the search counts are
@@ -8,15 +9,7 @@ import { openConfiguredDb } from './open.ts';
 const db = await openConfiguredDb(loadConfig());
 try {
   await migrate(db);
-  for (const table of [
-    'customers',
-    'customer_addresses',
-    'customer_name_keys',
-    'sites',
-    'site_owner_keys',
-    'site_members',
-  ])
-    await db.exec(`VACUUM (ANALYZE) ${table}`);
+  for (const table of [...SEARCHED_TABLES, 'site_members']) await db.exec(`VACUUM (ANALYZE) ${table}`);
   console.log('Statistics refreshed.');
 } finally {
   await db.close();

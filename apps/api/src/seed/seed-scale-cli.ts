@@ -21,6 +21,7 @@ import { loadConfig } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { openConfiguredDb } from '../db/open.ts';
+import { SEARCHED_TABLES } from '../db/searched-tables.ts';
 import {
   FIRST_NAMES,
   LAST_NAMES,
@@ -298,11 +299,7 @@ async function seedScale(db: Db, opts: { customers: number; chunk: number }): Pr
   // counts are index-only scans); ANALYZE the statistics the planner needs to choose between the
   // trigram index and a scan.
   const t = performance.now();
-  await db.exec('VACUUM (ANALYZE) customers');
-  await db.exec('VACUUM (ANALYZE) customer_addresses');
-  await db.exec('VACUUM (ANALYZE) customer_name_keys');
-  await db.exec('VACUUM (ANALYZE) sites');
-  await db.exec('VACUUM (ANALYZE) site_owner_keys');
+  for (const table of SEARCHED_TABLES) await db.exec(`VACUUM (ANALYZE) ${table}`);
   const vacuumS = (performance.now() - t) / 1000;
   const after = await counts(db);
   console.log(

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { freshDb } from '../../../test/harness.ts';
-import type { Queryable } from '../../db/db.ts';
+import { type Db, openPostgres, type Queryable } from '../../db/db.ts';
 import { migrate } from '../../db/migrate.ts';
 import { searchCounted } from './customers.repo.ts';
 
@@ -121,20 +120,12 @@ describe('migration 0051 (site owner keys)', () => {
   });
 
   // Two connections: PostgreSQL only (PGlite has one).
-  const queryable = (c: pg.Client): Queryable => ({
-    query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await c.query(sql, params)).rows as T[] }),
-    exec: async (sql: string) => {
-      await c.query(sql);
-    },
-  });
   it.skipIf(inject('testDb') !== 'postgres')(
     'copies the keys an owner is being renamed to onto a site added or moved meanwhile',
     async () => {
       const { db, url, drop } = await freshDb();
-      const renamer = new pg.Client({ connectionString: url });
-      const writer = new pg.Client({ connectionString: url });
-      await renamer.connect();
-      await writer.connect();
+      const renamer = openPostgres(url!, 1);
+      const writer = openPostgres(url!, 1);
       try {
         const owner = await insertCustomer(db, { first: 'Old', last: 'Name', email: 'old@race.example' });
         const other = await insertCustomer(db, {
@@ -146,27 +137,23 @@ describe('migration 0051 (site owner keys)', () => {
         const moved = await insertSite(db, { owner: other, name: 'race-moved' });
         const keys = async () =>
           (await db.query<{ n: string; k: string }>('SELECT n, k FROM site_owner_keys ORDER BY n')).rows;
-        const rename = (first: string) =>
-          renamer.query('UPDATE customers SET first_name = $2, modified_at = now() WHERE uid = $1', [
-            owner,
-            first,
-          ]);
+        const rename = (q: Queryable, first: string) =>
+          q.query('UPDATE customers SET first_name = $2, modified_at = now() WHERE uid = $1', [owner, first]);
+        const meanwhile = () => new Promise((r) => setTimeout(r, 200));
 
         // The rename first, open while a site is added and another moved to the owner.
-        await renamer.query('BEGIN');
-        await rename('New');
-        const added = insertSite(queryable(writer), { owner, name: 'race-added' });
-        await new Promise((r) => setTimeout(r, 200));
-        await renamer.query('COMMIT');
+        let open = await heldOpen(renamer, (tx) => rename(tx, 'New'));
+        const added = insertSite(writer, { owner, name: 'race-added' });
+        await meanwhile();
+        await open.commit();
         await added;
-        await renamer.query('BEGIN');
-        await rename('Newer');
+        open = await heldOpen(renamer, (tx) => rename(tx, 'Newer'));
         const moving = writer.query('UPDATE sites SET owner_uid = $2 WHERE app_id = $1', [
           moved.appId,
           owner,
         ]);
-        await new Promise((r) => setTimeout(r, 200));
-        await renamer.query('COMMIT');
+        await meanwhile();
+        await open.commit();
         await moving;
         expect(await keys()).toEqual([
           { n: 'race-added', k: 'newer name' },
@@ -175,18 +162,44 @@ describe('migration 0051 (site owner keys)', () => {
         ]);
 
         // The site's write first, open while the owner is renamed.
-        await writer.query('BEGIN');
-        await insertSite(queryable(writer), { owner, name: 'race-last' });
-        const renaming = rename('Last');
-        await new Promise((r) => setTimeout(r, 200));
-        await writer.query('COMMIT');
+        open = await heldOpen(writer, (tx) => insertSite(tx, { owner, name: 'race-last' }));
+        const renaming = rename(renamer, 'Last');
+        await meanwhile();
+        await open.commit();
         await renaming;
         expect(new Set((await keys()).map((r) => r.k))).toEqual(new Set(['last name']));
       } finally {
-        await renamer.end();
-        await writer.end();
+        await renamer.close();
+        await writer.close();
         await drop();
       }
     },
   );
 });
+
+/** A transaction on a connection of its own that runs `work`, then stays open until commit(). */
+async function heldOpen(
+  db: Db,
+  work: (tx: Queryable) => Promise<unknown>,
+): Promise<{ commit(): Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  let worked!: () => void;
+  const ready = new Promise<void>((r) => {
+    worked = r;
+  });
+  const done = db.transaction(async (tx) => {
+    await work(tx);
+    worked();
+    await released;
+  });
+  await Promise.race([ready, done]);
+  return {
+    commit: async () => {
+      release();
+      await done;
+    },
+  };
+}

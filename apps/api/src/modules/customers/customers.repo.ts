@@ -77,6 +77,8 @@ const NAME_PREFIX_EXPR = "(lower(c.first_name) || ' ' || lower(c.last_name))";
  */
 const SITE_TRGM_EXPR = "translate(t.n, '-', 'q')";
 const siteTrigramTerm = (pattern: string) => pattern.replaceAll('-', 'q');
+/** The sites of site_owner_keys t whose name matches: the LIKE pattern at $1, its trigram term at `trigram`. */
+const siteMatch = (trigram: string) => `${SITE_TRGM_EXPR} LIKE ${trigram} AND t.n LIKE $1`;
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -823,8 +825,7 @@ async function siteOwners(
   const trigram = param(siteTrigramTerm(namePattern(term)));
   return pageAsJson(
     db,
-    `WITH m AS MATERIALIZED (SELECT t.uid, t.${col} FROM site_owner_keys t
-       WHERE ${SITE_TRGM_EXPR} LIKE ${trigram} AND t.n LIKE $1)
+    `WITH m AS MATERIALIZED (SELECT t.uid, t.${col} FROM site_owner_keys t WHERE ${siteMatch(trigram)})
      ${page('m', `FROM m WHERE ${cursorAt('m')}`)}`,
     params,
     sort.descending,
@@ -849,18 +850,16 @@ const SITES_READ_PER_OWNER = 4;
 async function countSiteOwners(db: Queryable, term: string, limit: number): Promise<SearchCount> {
   if (!fitsSiteName(term.toLowerCase())) return { total: 0, capped: false };
   const pattern = namePattern(term);
-  const match = `FROM site_owner_keys t WHERE ${SITE_TRGM_EXPR} LIKE $2 AND t.n LIKE $1`;
+  const matches = [pattern, siteTrigramTerm(pattern)];
+  const match = `FROM site_owner_keys t WHERE ${siteMatch('$2')}`;
   const read = SITES_READ_PER_OWNER * (limit + 1);
   const r = await db.query<{ n: number; a: number }>(
     `SELECT count(DISTINCT x.uid)::int AS n, count(*)::int AS a FROM (SELECT t.uid ${match} LIMIT $3) x`,
-    [pattern, siteTrigramTerm(pattern), read],
+    [...matches, read],
   );
   let { n = 0, a = 0 } = r.rows[0] ?? {};
   if (a >= read && n <= limit) {
-    const all = await db.query<{ n: number }>(`SELECT count(DISTINCT t.uid)::int AS n ${match}`, [
-      pattern,
-      siteTrigramTerm(pattern),
-    ]);
+    const all = await db.query<{ n: number }>(`SELECT count(DISTINCT t.uid)::int AS n ${match}`, matches);
     n = all.rows[0]?.n ?? 0;
   }
   return capped(n, limit);
