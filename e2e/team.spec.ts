@@ -1,28 +1,8 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createStaff } from './support/api.ts';
 import { waitForLink } from './support/mail.ts';
 import { signIn } from './support/sign-in.ts';
-
-const rowOf = (page: Page, email: string) =>
-  page.getByRole('table', { name: 'Super users' }).getByRole('row').filter({ hasText: email });
-
-/** Pages forward through the list until the row of `email` shows. */
-async function showRow(page: Page, email: string) {
-  const table = page.getByRole('table', { name: 'Super users' });
-  const pager = page.getByRole('navigation', { name: 'Pagination' });
-  for (let n = 1; n <= 20; n++) {
-    // Page n is shown once it is the current page and its rows are in (not the skeleton's).
-    await expect(pager.getByRole('button', { name: `Page ${n}`, exact: true })).toHaveAttribute(
-      'aria-current',
-      'page',
-    );
-    await expect(table.locator('tbody[aria-busy="true"]')).toHaveCount(0);
-    await expect(table.getByRole('row').nth(1)).toBeVisible();
-    if ((await rowOf(page, email).count()) > 0) return rowOf(page, email);
-    await pager.getByRole('button', { name: 'Next' }).click();
-  }
-  throw new Error(`no row for ${email}`);
-}
+import { rowOf, showRow } from './support/team-list.ts';
 
 test('create a super user: messages, duplicate, invitation, set password, sign in', async ({ page }) => {
   await signIn(page, 'superadmin@example.com');

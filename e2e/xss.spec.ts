@@ -4,6 +4,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { BASE_URL, MAIL_DIR } from './support/env.ts';
 import { waitForLink, waitForLinks } from './support/mail.ts';
 import { signIn } from './support/sign-in.ts';
+import { showRow } from './support/team-list.ts';
 
 /**
  * Script payloads typed into every field the console shows back. Where the value is stored, each
@@ -214,13 +215,7 @@ test('team: a super user named with a payload, the list, its dialogs, the invita
   await inert(page, 'create super user: toast');
 
   await page.goto('/manage-superuser');
-  const table = page.getByRole('table', { name: 'Super users' });
-  await expect(table.getByRole('row').nth(1)).toBeVisible();
-  let row = table.getByRole('row').filter({ hasText: STAFF_EMAIL });
-  for (let i = 0; i < 20 && (await row.count()) === 0; i++) {
-    await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Next' }).click();
-    row = table.getByRole('row').filter({ hasText: STAFF_EMAIL });
-  }
+  const row = await showRow(page, STAFF_EMAIL);
   await shows(row, STAFF_NAME);
   await inert(page, 'super users list');
   await row.getByRole('button', { name: 'Change Roles' }).click();
