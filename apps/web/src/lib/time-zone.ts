@@ -19,16 +19,17 @@ export function useTimeZone(): string {
   return useTimeZoneChoice() === 'utc' ? 'UTC' : viewerTimeZone();
 }
 
-// One clock for every relative time on the page, ticking while something shows one.
+// One clock for every relative time on the page: the time in 30-second steps, read afresh (a time
+// first shown after an hour with none on screen must not read from an hour-old now), and a tick
+// every 30 seconds while something shows one, so '3 minutes ago' stays true.
+const CLOCK_STEP_MS = 30_000;
 const clockListeners = new Set<() => void>();
-let now = Date.now();
 let timer: ReturnType<typeof setInterval> | undefined;
 const subscribeClock = (l: () => void) => {
   clockListeners.add(l);
   timer ??= setInterval(() => {
-    now = Date.now();
     for (const c of clockListeners) c();
-  }, 30_000);
+  }, CLOCK_STEP_MS);
   return () => {
     clockListeners.delete(l);
     if (clockListeners.size === 0 && timer !== undefined) {
@@ -37,7 +38,8 @@ const subscribeClock = (l: () => void) => {
     }
   };
 };
-const readClock = () => now;
+// Stepped, so that reads in one render agree (useSyncExternalStore asks for a stable snapshot).
+const readClock = () => Math.floor(Date.now() / CLOCK_STEP_MS) * CLOCK_STEP_MS;
 
-/** The time, moved on every 30 seconds: enough for '3 minutes ago' to stay true. */
+/** The time, in 30-second steps, for relative times ('3 minutes ago'); re-renders as it moves on. */
 export const useRelativeClock = (): number => useSyncExternalStore(subscribeClock, readClock, readClock);
