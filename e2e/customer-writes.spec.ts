@@ -97,6 +97,9 @@ test('the create-customer wizard: four steps, the secret once, then the customer
     await page.getByLabel('Staging URL (Optional)').fill(staging);
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Site settings saved.' }).first()).toBeVisible();
+    // The first pass's toast may still show: step 3 says this save is done (leaving while it
+    // saves asks first).
+    await expect(page.getByRole('heading', { name: 'Set Features', level: 2 })).toBeVisible();
     await page.getByRole('link', { name: 'Back to customer' }).click();
   }
   await owned.getByRole('button', { name: 'Details' }).click();
@@ -141,6 +144,8 @@ test('add and edit a site, deactivate and activate it, edit the profile, reset t
   await expect(page.getByText('Now: Free, Subscribed.')).toBeVisible();
   await page.getByLabel('Staging URL (Optional)').fill('staging.notes.example.com');
   await page.getByRole('button', { name: 'Next' }).click();
+  // saved once on to step 3 (leaving while it saves asks first)
+  await expect(page.getByRole('heading', { name: 'Set Features', level: 2 })).toBeVisible();
   await page.getByRole('link', { name: 'Back to customer' }).click();
 
   // Deactivate and activate, each confirmed

@@ -19,6 +19,9 @@ const cards = (page: Page) => page.getByRole('main').getByRole('heading', { leve
 async function openAda(page: Page) {
   await page.goto(`/manage-customer/view-customer?uid=${ADA.uid}`);
   await expect(page.getByRole('heading', { name: 'View Customer' })).toBeVisible();
+  // The heading shows at once; the profile's call records the view, and her name shows once it
+  // has answered. Leaving before, the dashboard may not list her.
+  await expect(page.getByText(`Ada Lovelace · ${ADA.email}`).first()).toBeVisible();
 }
 
 test('a SuperAdmin sees every card, and the cards link to their filtered lists', async ({ page }) => {

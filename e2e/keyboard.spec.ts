@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { apiSignIn, appIdOf, createStaff } from './support/api.ts';
 import { ADA } from './support/demo-sites.ts';
 import { DEMO_PASSWORD } from './support/env.ts';
+import { loaded } from './support/loading.ts';
 import { waitForLink } from './support/mail.ts';
 import { createSiteOwner } from './support/site-owner.ts';
 
@@ -415,6 +416,8 @@ test('every Tab stop of the main screens shows that it has focus', async ({ page
   for (const [name, url, ready] of screens) {
     await page.goto(url);
     await expect(ready).toBeVisible();
+    // A table shows while its rows load: tabbing then would miss the stops its rows bring.
+    await loaded(page, `${name} has loaded`);
     report[name] = await stopsWithoutFocusIndicator(page);
   }
   test.info().annotations.push({ type: 'focus', description: JSON.stringify(report) });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { apiSignIn } from './support/api.ts';
+import { rowsIn } from './support/loading.ts';
 import { signIn } from './support/sign-in.ts';
 
 /**
@@ -11,8 +12,7 @@ import { signIn } from './support/sign-in.ts';
 
 /** The emails of the rows shown, once the page's rows are in (not the skeleton's). */
 const emailsShown = async (page: Page) => {
-  const table = page.getByRole('table', { name: 'Super users' });
-  await expect(table.locator('tbody[aria-busy="true"]')).toHaveCount(0);
+  const table = await rowsIn(page.getByRole('table', { name: 'Super users' }));
   return table.locator('tbody tr td:first-child').allTextContents();
 };
 const ascending = (xs: string[]) =>

@@ -53,7 +53,14 @@ test('plan info, web apps and application level security with the time picker', 
     }),
   ).toBeVisible();
   await page.getByLabel('Lockout minutes').fill('20');
+  // The web apps' 'Settings saved.' may still show, so the toast does not say this save is done;
+  // its answer resets the form and would undo a time picked before it.
+  const saved = page.waitForResponse(
+    (r) => r.url().includes('/admin/applicationlevelsecurity') && r.request().method() === 'PUT',
+  );
   await page.getByRole('button', { name: 'Save' }).click();
+  expect((await saved).ok()).toBe(true);
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' }).last()).toBeVisible();
 
   // the time picker, by keyboard: open, move along the hour dial, Enter, then the minutes, Enter, Done

@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { apiSignIn, appIdOf, createStaff } from './support/api.ts';
 import { ADA } from './support/demo-sites.ts';
+import { loaded } from './support/loading.ts';
 import { signIn } from './support/sign-in.ts';
 
 /**
@@ -23,9 +24,7 @@ async function sweep(page: Page, info: TestInfo, screens: readonly Screen[], sig
     await expect(ready(page), `${name} is shown`).toBeVisible();
     if (!alert) await expect(page.getByRole('alert'), `${name} shows no error`).toHaveCount(0);
     // Content that is still loading has no final width yet.
-    await expect(
-      page.locator('[aria-busy="true"], .skeleton, main [role="status"]:text("Loading")'),
-    ).toHaveCount(0);
+    await loaded(page, `${name} has loaded`);
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 });
       const { scroll, inner, widest } = await page.evaluate(() => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { BASE_URL, MAIL_DIR } from './support/env.ts';
+import { rowsIn } from './support/loading.ts';
 import { waitForLink, waitForLinks } from './support/mail.ts';
 import { signIn } from './support/sign-in.ts';
 import { showRow } from './support/team-list.ts';
@@ -159,7 +160,8 @@ test('customer fields: the wizard, its refusals, the view, search and Edit Profi
     await page.goto('/manage-customer/search-customer');
     await type(page.getByLabel(label, { exact: true }), term, name);
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect(page.locator('main')).toBeVisible();
+    // the search's answer (rows, none, or Not Found), not the screen before it
+    await rowsIn(page.getByRole('table', { name: 'Customers found' }));
     await inert(page, `search results: ${name}`);
   }
   await page.goto('/manage-customer/search-customer');
@@ -170,7 +172,7 @@ test('customer fields: the wizard, its refusals, the view, search and Edit Profi
   await inert(page, 'search results table');
   // a payload in the URL of the search screen
   await page.goto(`/manage-customer/search-customer?customerName=${encodeURIComponent(IMG)}`);
-  await expect(page.locator('main')).toBeVisible();
+  await rowsIn(page.getByRole('table', { name: 'Customers found' }));
   await inert(page, 'search with a payload in the URL');
 
   // Edit Profile: every text field, then the toast and the view
@@ -263,6 +265,9 @@ test('impersonation: description, requester name, consent page, dialogs, comment
   )!.appId;
 
   await page.goto(`/manage-customer/impersonate?uid=${customerUid}&appId=${appId}`);
+  // the form, once the site it names has loaded
+  await expect(page.getByRole('heading', { level: 1, name: 'Request impersonation' })).toBeVisible();
+  await expect(page.getByText(/xss-site/).first()).toBeVisible();
   await inert(page, 'request impersonation page (customer name shown)');
   await page.getByLabel('Priority').selectOption('High');
   await type(page.getByLabel('Description'), DESCRIPTION, 'impersonation description');
@@ -299,8 +304,9 @@ test('impersonation: description, requester name, consent page, dialogs, comment
   await inert(owner, 'consent page with a payload token');
   await owner.close();
 
-  // the requester's list and dialog
-  await page.goto('/manage-superuser/impersonation/requests');
+  // the requester's list (the requests they made or are assigned), once the request is in it
+  await page.goto('/manage-superuser/impersonation/assigned-requests');
+  await expect(page.getByRole('button', { name: `View request ${requestId}` })).toBeVisible();
   await inert(page, 'my requests list');
 
   // the assignee: the list, the request dialog, reject with a payload comment
@@ -342,7 +348,7 @@ test('impersonation: description, requester name, consent page, dialogs, comment
   await inert(page, 'log entry dialog');
   await page.keyboard.press('Escape');
   await page.goto('/manage-notifications');
-  await expect(page.locator('main')).toBeVisible();
+  await rowsIn(page.getByRole('table', { name: 'Customer notices' }));
   await inert(page, 'notifications');
 });
 
@@ -437,8 +443,10 @@ test('site configuration: custom objects, schema texts, registration fields, dat
   await type(page.getByLabel('Data source name'), 'xss_source', 'data source name, valid');
   await page.getByRole('button', { name: 'Add data source' }).click();
   await inert(page, 'data source: second submit');
+  // the table once it holds the new source, not as it was before the save
+  await expect(page.getByRole('status').filter({ hasText: 'Data source added.' })).toBeVisible();
   const sources = page.getByRole('table', { name: 'Data sources' });
-  await expect(sources).toBeVisible();
+  await expect(sources).toContainText('xss_source');
   await inert(page, 'data sources table');
 
   await tab('Registration Fields');
@@ -494,13 +502,16 @@ test('sign-in screens and the API reference: payloads in fields and URLs', async
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page.getByRole('alert').first()).toBeVisible();
   await inert(page, 'sign-in: wrong password message');
+  // each screen once the console has drawn it (the body shows before it does)
   await page.goto(`/login?vtype=reset&vtoken=${encodeURIComponent(SVG)}`);
-  await expect(page.locator('body')).toBeVisible();
+  await expect(page.getByLabel('Confirm Password')).toBeVisible();
   await inert(page, 'reset screen with a payload token');
   await page.goto(`/forgotpassword#${encodeURIComponent(IMG)}`);
-  await expect(page.locator('body')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Submit' })).toBeVisible();
   await inert(page, 'forgot password with a payload fragment');
   await page.goto(`/no/such/${encodeURIComponent(IMG)}`);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
   await inert(page, 'unknown path holding a payload');
 
   // the server-rendered API reference: only its search script, from a file, and nothing reflected

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { rowsIn } from './loading.ts';
 
 /** The row of `email` in the Super users table, on the page shown. */
 export const rowOf = (page: Page, email: string): Locator =>
@@ -17,7 +18,7 @@ export async function showRow(page: Page, email: string): Promise<Locator> {
       'aria-current',
       'page',
     );
-    await expect(table.locator('tbody[aria-busy="true"]')).toHaveCount(0);
+    await rowsIn(table);
     await expect(table.getByRole('row').nth(1)).toBeVisible();
     if ((await rowOf(page, email).count()) > 0) return rowOf(page, email);
     await pager.getByRole('button', { name: 'Next' }).click();
