@@ -36,11 +36,40 @@ export interface Db extends Queryable {
    * then nothing may be kept.
    */
   authGeneration?(): number | undefined;
+  /**
+   * PostgreSQL only: a connection of its own in a REPEATABLE READ READ ONLY transaction, held until
+   * `end`, so that every statement through it reads the database as of its first one.
+   */
+  readSnapshot?(): Promise<Snapshot>;
   /** PostgreSQL only: where it is, for a connection of one's own (LISTEN). */
   readonly connectionString?: string;
   /** PostgreSQL only: the connection pool's connections (for /metrics). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
+
+/** Statements that read one state of the database; `end` (idempotent) gives the connection back. */
+export interface Snapshot {
+  q: Queryable;
+  end(): void;
+}
+
+/**
+ * A reader for a read spread over many statements (an export in batches) that must not list a row
+ * twice or miss one when rows change between its statements: a snapshot on PostgreSQL. PGlite has
+ * one connection, which every request shares: a transaction held open on it would stop them all
+ * while a client reads slowly, so there the statements read the database as it is at each one.
+ */
+export async function consistentReader(db: Db): Promise<Snapshot> {
+  if (db.readSnapshot) return db.readSnapshot();
+  return { q: db, end: () => {} };
+}
+
+/**
+ * How long a snapshot may wait between two statements (for a client reading its export slowly)
+ * before PostgreSQL ends it: a stalled download does not hold a connection, and the old row
+ * versions it sees, for ever.
+ */
+export const SNAPSHOT_IDLE_LIMIT = '5min';
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
@@ -351,6 +380,30 @@ export function openPostgres(connectionString: string, max = 10, poolWaitMs = PO
         fn,
         auth.bump,
       ),
+    async readSnapshot() {
+      const client = await checkout();
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        await client.query(`SET LOCAL idle_in_transaction_session_timeout = '${SNAPSHOT_IDLE_LIMIT}'`);
+      } catch (e) {
+        client.release(e as Error);
+        throw e;
+      }
+      let ended = false;
+      return {
+        q: pgRunner(client),
+        end() {
+          if (ended) return;
+          ended = true;
+          // Nothing was written: COMMIT only ends the transaction. A connection that fails it
+          // (ended by the idle limit) is dropped from the pool, not reused.
+          client.query('COMMIT').then(
+            () => client.release(),
+            (e: Error) => client.release(e),
+          );
+        },
+      };
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     close: async () => {
       await auth.close();

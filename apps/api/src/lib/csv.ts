@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { csvLine } from '@sac/contract/csv';
+import type { Snapshot } from '../db/db.ts';
 
 /** The exports' CSV fields, written as the console writes the CSV of a list it holds whole. */
 export { csvLine };
@@ -41,3 +42,9 @@ export function csvFile<T, C>(opts: {
 
 /** An instant as it reads in a file name (no ':' or '.'). */
 export const fileStamp = (at: Date): string => at.toISOString().replace(/[:.]/g, '-');
+
+/** An export's end: its snapshot's connection given back, then its place among the exports at once. */
+export const exportEnd = (reader: Snapshot | undefined, release: () => void) => (): void => {
+  reader?.end();
+  release();
+};

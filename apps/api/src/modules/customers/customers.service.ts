@@ -14,9 +14,10 @@ import {
 import { sortParam } from '@sac/contract/list-sort';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { consistentReader, type Snapshot } from '../../db/db.ts';
 import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { csvFile, fileStamp } from '../../lib/csv.ts';
+import { csvFile, exportEnd, fileStamp } from '../../lib/csv.ts';
 import { maskConnectionString } from '../../lib/field-crypto.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeActivity } from '../activity/activity.service.ts';
@@ -147,9 +148,11 @@ const EXPORT_BATCH = 2000;
 /**
  * Every customer a search matches, as CSV in the order its list shows them (under `sort`), read in
  * keyset batches and streamed: its header names the columns, and x-export-rows how many rows
- * follow. Refused past CUSTOMER_EXPORT_ROW_LIMIT matches. The export is recorded in the trail with
- * its criterion, sort and row count, not its term (a name, an address or a phone number: personal
- * data the trail would keep for ever, append-only).
+ * follow. On PostgreSQL the count and every batch read one snapshot, so a customer renamed or
+ * added while the file streams is neither listed twice nor missed (consistentReader). Refused past
+ * CUSTOMER_EXPORT_ROW_LIMIT matches. The export is recorded in the trail with its criterion, sort
+ * and row count, not its term (a name, an address or a phone number: personal data the trail
+ * would keep for ever, append-only).
  */
 export async function exportSearch(
   ctx: AppContext,
@@ -158,10 +161,13 @@ export async function exportSearch(
   q: z.output<typeof searchCustomerExportQuery>,
   release: () => void,
 ): Promise<{ rows: number; body: Readable; filename: string }> {
+  let reader: Snapshot | undefined;
   try {
     const { criterion, term } = criterionOf(q);
     const sort = q.sort;
-    const count = await countMatches(ctx.db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT);
+    reader = await consistentReader(ctx.db);
+    const db = reader.q;
+    const count = await countMatches(db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT);
     if (count.capped) throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
     const rows = count.total;
     // The list's plan for this term (its count stops at SEARCH_COUNT_LIMIT).
@@ -178,17 +184,17 @@ export async function exportSearch(
     const body = csvFile({
       header: CUSTOMER_EXPORT_COLUMNS,
       page: (after: SearchPosition | undefined) =>
-        searchCustomers(ctx.db, criterion, term, after, { sort, many, pageSize: EXPORT_BATCH }),
+        searchCustomers(db, criterion, term, after, { sort, many, pageSize: EXPORT_BATCH }),
       line: (r) => {
         const c = summary(r);
         return [c.Uid, c.FullName, c.Email, c.Status, c.Role, c.CreatedDate, c.ModifiedDate];
       },
-      release,
+      release: exportEnd(reader, release),
     });
     const stamp = fileStamp(new Date(exportedAt));
     return { rows, body, filename: `customers-${criterion}-${stamp}.csv` };
   } catch (e) {
-    release();
+    exportEnd(reader, release)();
     throw e;
   }
 }

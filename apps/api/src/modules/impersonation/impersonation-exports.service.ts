@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import { LOGS_EXPORT_COLUMNS, REQUESTS_EXPORT_COLUMNS } from '@sac/contract/impersonation-api';
 import { sortParam } from '@sac/contract/list-sort';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import { csvFile, fileStamp } from '../../lib/csv.ts';
+import { consistentReader, type Snapshot } from '../../db/db.ts';
+import { csvFile, exportEnd, fileStamp } from '../../lib/csv.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { countLogEntries, countRequests, lastLogId, lastRequestId } from './impersonation.repo.ts';
 import { type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
@@ -12,6 +13,8 @@ import { type RequestListQuery, readLog, readRequestList } from './impersonation
  * CSV exports of the request list and the impersonation log: the list's own filters, order and
  * visibility, read through the same pages the list answers (so the file is the pages, joined),
  * up to the last row when the export began and as of that instant, in batches with back-pressure.
+ * On PostgreSQL the count and the batches read one snapshot (consistentReader): a request that
+ * changes state while the file streams moves in the list's order, and is still listed once.
  */
 
 /** Rows an export reads per query: large enough to stream fast, small enough to interleave. */
@@ -39,10 +42,13 @@ export async function exportRequests(
   q: RequestListQuery,
   release: () => void,
 ): Promise<ExportFile> {
+  let reader: Snapshot | undefined;
   try {
     const at = ctx.clock.now();
-    const upTo = await lastRequestId(ctx.db);
-    const rows = await countRequests(ctx.db, {
+    reader = await consistentReader(ctx.db);
+    const db = reader.q;
+    const upTo = await lastRequestId(db);
+    const rows = await countRequests(db, {
       now: at,
       statuses: q.status ? [q.status] : ['Pending', 'Approved', 'Rejected', 'Revoked', 'Expired'],
       visibleTo: viewer.permissions.has('impersonation.approve') ? undefined : viewer.email,
@@ -62,7 +68,7 @@ export async function exportRequests(
       header: REQUESTS_EXPORT_COLUMNS,
       limit: rows,
       page: (cursor: string | undefined) =>
-        readRequestList(ctx, viewer, { ...q, cursor, upTo }, EXPORT_BATCH, false, at),
+        readRequestList(ctx, viewer, { ...q, cursor, upTo }, EXPORT_BATCH, { asOf: at, db }),
       line: (r) => {
         const w = toWire(r, at);
         return [
@@ -77,11 +83,11 @@ export async function exportRequests(
           w.Action.ExpiresAt,
         ];
       },
-      release,
+      release: exportEnd(reader, release),
     });
     return { rows, body, filename: `impersonation-requests-${fileStamp(at)}.csv` };
   } catch (e) {
-    release();
+    exportEnd(reader, release)();
     throw e;
   }
 }
@@ -94,10 +100,13 @@ export async function exportLogs(
   q: { status?: LogStatus; sort?: Parameters<typeof readLog>[1]['sort'] },
   release: () => void,
 ): Promise<ExportFile> {
+  let reader: Snapshot | undefined;
   try {
     const at = ctx.clock.now();
-    const upTo = await lastLogId(ctx.db);
-    const rows = await countLogEntries(ctx.db, { now: at, status: q.status, upTo });
+    reader = await consistentReader(ctx.db);
+    const db = reader.q;
+    const upTo = await lastLogId(db);
+    const rows = await countLogEntries(db, { now: at, status: q.status, upTo });
     await writeActivity(ctx.db, {
       at,
       action: 'impersonation-logs.export',
@@ -109,16 +118,17 @@ export async function exportLogs(
     const body = csvFile({
       header: LOGS_EXPORT_COLUMNS,
       limit: rows,
-      page: (cursor: string | undefined) => readLog(ctx, { ...q, cursor, upTo }, EXPORT_BATCH, at),
+      page: (cursor: string | undefined) =>
+        readLog(ctx, { ...q, cursor, upTo }, EXPORT_BATCH, { asOf: at, db }),
       line: (x) => {
         const e = logEntryOut(x, at);
         return [e.Id, e.RequestId, e.AppName, e.Status, e.Event, e.Actor, e.LastModified];
       },
-      release,
+      release: exportEnd(reader, release),
     });
     return { rows, body, filename: `impersonation-logs-${fileStamp(at)}.csv` };
   } catch (e) {
-    release();
+    exportEnd(reader, release)();
     throw e;
   }
 }

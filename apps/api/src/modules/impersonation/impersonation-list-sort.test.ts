@@ -506,18 +506,23 @@ describe('CSV exports of the impersonation lists', () => {
         payloadAsStream: true,
       });
       expect(r.statusCode).toBe(200);
-      return r.stream();
+      return r;
     };
     const first = await open(`${L}/export`);
     const second = await open(`${L}/export?sort=-modified`);
     const busy = await t.call({ method: 'GET', url: `${L}/export`, session: boss });
     expect(busy.statusCode).toBe(429);
     expect(busy.json()).toMatchObject({ ErrorCode: 979, Description: IMPERSONATION_MESSAGES.exportBusy });
-    for await (const _ of first) {
+    for await (const _ of first.stream()) {
       // read to its end, which frees its place
     }
     await new Promise((r) => setImmediate(r));
     expect((await t.call({ method: 'GET', url: `${R}/export`, session: boss })).statusCode).toBe(200);
-    second.destroy();
+    // The client goes away mid-file: its body is destroyed, which gives back its place and its
+    // snapshot's connection.
+    second.raw.res.destroy();
+    await new Promise((r) => setImmediate(r));
+    const again = await Promise.all([1, 2].map(() => open(`${L}/export`)));
+    for (const r of again) r.raw.res.destroy();
   });
 });

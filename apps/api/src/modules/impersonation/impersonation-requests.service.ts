@@ -384,6 +384,12 @@ export interface RequestListQuery {
   sort?: RequestSort;
 }
 
+/** What a list read may be told: the instant its statuses are read at, and the statements' reader (an export's snapshot). */
+interface ReadOptions {
+  asOf?: Date;
+  db?: Queryable;
+}
+
 /**
  * Rows of the request list from a position on (the start, or a cursor's), up to `limit` and one
  * more when there are more, each with its group: the pages and the export read through it.
@@ -393,10 +399,11 @@ export async function readRequestList(
   viewer: StaffSession,
   q: RequestListQuery & { cursor?: string; upTo?: number },
   limit: number,
-  customerOnly = false,
-  asOfNow?: Date,
+  opts: ReadOptions & { customerOnly?: boolean } = {},
 ) {
-  const now = asOfNow ?? ctx.clock.now();
+  const customerOnly = opts.customerOnly ?? false;
+  const db = opts.db ?? ctx.db;
+  const now = opts.asOf ?? ctx.clock.now();
   const plan = listPlan(q.sort, customerOnly);
   const from = q.cursor ? requestCursorOf(q.cursor, now, plan, q.sort) : undefined;
   const asOf = from?.asOf ?? now;
@@ -419,8 +426,8 @@ export async function readRequestList(
       limit: limit + 1 - rows.length,
     };
     const got = plan.byApp
-      ? await pageRequestsByApp(ctx.db, { ...slice, descending: q.sort!.descending })
-      : await pageRequests(ctx.db, { ...slice, order: plan.order });
+      ? await pageRequestsByApp(db, { ...slice, descending: q.sort!.descending })
+      : await pageRequests(db, { ...slice, order: plan.order });
     rows.push(...got.map((row) => ({ row, group: g.tag })));
   }
   const last = rows.length > limit ? rows[limit - 1]! : undefined;
@@ -442,7 +449,9 @@ export async function list(
   q: RequestListQuery & { cursor?: string; limit?: number },
   customerOnly = false,
 ) {
-  const page = await readRequestList(ctx, viewer, q, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE, customerOnly);
+  const page = await readRequestList(ctx, viewer, q, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE, {
+    customerOnly,
+  });
   return { Data: page.rows.map((r) => toWire(r, page.asOf)), NextCursor: page.next };
 }
 
@@ -741,9 +750,9 @@ export async function readLog(
   ctx: AppContext,
   q: { status?: LogStatus; sort?: LogSort; cursor?: string; upTo?: string },
   limit: number,
-  asOfNow?: Date,
+  opts: ReadOptions = {},
 ) {
-  const now = asOfNow ?? ctx.clock.now();
+  const now = opts.asOf ?? ctx.clock.now();
   const sort = q.sort;
   const groups: readonly string[] =
     sort?.key === 'status'
@@ -781,7 +790,7 @@ export async function readLog(
     if (rows.length > limit) break;
     const status = sort?.key === 'status' ? (g as LogStatus) : q.status;
     if (q.status && status !== q.status) continue;
-    const got = await logEntries(ctx.db, {
+    const got = await logEntries(opts.db ?? ctx.db, {
       now: asOf,
       status,
       order,
