@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { csvLine } from '@sac/contract/csv';
-import type { Snapshot } from '../db/db.ts';
+import { consistentReader, type Db, type Queryable, type Snapshot } from '../db/db.ts';
 
 /** The exports' CSV fields, written as the console writes the CSV of a list it holds whole. */
 export { csvLine };
@@ -43,8 +43,27 @@ export function csvFile<T, C>(opts: {
 /** An instant as it reads in a file name (no ':' or '.'). */
 export const fileStamp = (at: Date): string => at.toISOString().replace(/[:.]/g, '-');
 
-/** An export's end: its snapshot's connection given back, then its place among the exports at once. */
-export const exportEnd = (reader: Snapshot | undefined, release: () => void) => (): void => {
-  reader?.end();
-  release();
-};
+/**
+ * Builds an export on its own reader (consistentReader: one snapshot on PostgreSQL). `build` gets
+ * the reader's statements and the export's end, for csvFile's `release`: the snapshot's connection
+ * given back, then the export's place among those at once (`release`). A failure before the file
+ * is made ends both at once.
+ */
+export async function exportReading<T>(
+  db: Db,
+  release: () => void,
+  build: (q: Queryable, end: () => void) => Promise<T>,
+): Promise<T> {
+  let reader: Snapshot | undefined;
+  const end = () => {
+    reader?.end();
+    release();
+  };
+  try {
+    reader = await consistentReader(db);
+    return await build(reader.q, end);
+  } catch (e) {
+    end();
+    throw e;
+  }
+}

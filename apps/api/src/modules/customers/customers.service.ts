@@ -14,10 +14,9 @@ import {
 import { sortParam } from '@sac/contract/list-sort';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import { consistentReader, type Snapshot } from '../../db/db.ts';
 import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { csvFile, exportEnd, fileStamp } from '../../lib/csv.ts';
+import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
 import { maskConnectionString } from '../../lib/field-crypto.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeActivity } from '../activity/activity.service.ts';
@@ -161,12 +160,9 @@ export async function exportSearch(
   q: z.output<typeof searchCustomerExportQuery>,
   release: () => void,
 ): Promise<{ rows: number; body: Readable; filename: string }> {
-  let reader: Snapshot | undefined;
-  try {
-    const { criterion, term } = criterionOf(q);
-    const sort = q.sort;
-    reader = await consistentReader(ctx.db);
-    const db = reader.q;
+  const { criterion, term } = criterionOf(q);
+  const sort = q.sort;
+  return exportReading(ctx.db, release, async (db, end) => {
     const count = await countMatches(db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT);
     if (count.capped) throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
     const rows = count.total;
@@ -189,14 +185,11 @@ export async function exportSearch(
         const c = summary(r);
         return [c.Uid, c.FullName, c.Email, c.Status, c.Role, c.CreatedDate, c.ModifiedDate];
       },
-      release: exportEnd(reader, release),
+      release: end,
     });
     const stamp = fileStamp(new Date(exportedAt));
     return { rows, body, filename: `customers-${criterion}-${stamp}.csv` };
-  } catch (e) {
-    exportEnd(reader, release)();
-    throw e;
-  }
+  });
 }
 
 /** The customer with this uid; 404 when there is none. */

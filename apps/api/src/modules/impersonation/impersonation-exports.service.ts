@@ -2,8 +2,7 @@ import type { Readable } from 'node:stream';
 import { LOGS_EXPORT_COLUMNS, REQUESTS_EXPORT_COLUMNS } from '@sac/contract/impersonation-api';
 import { sortParam } from '@sac/contract/list-sort';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import { consistentReader, type Snapshot } from '../../db/db.ts';
-import { csvFile, exportEnd, fileStamp } from '../../lib/csv.ts';
+import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { countLogEntries, countRequests, lastLogId, lastRequestId } from './impersonation.repo.ts';
 import { type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
@@ -42,11 +41,8 @@ export async function exportRequests(
   q: RequestListQuery,
   release: () => void,
 ): Promise<ExportFile> {
-  let reader: Snapshot | undefined;
-  try {
+  return exportReading(ctx.db, release, async (db, end) => {
     const at = ctx.clock.now();
-    reader = await consistentReader(ctx.db);
-    const db = reader.q;
     const upTo = await lastRequestId(db);
     const rows = await countRequests(db, {
       now: at,
@@ -83,13 +79,10 @@ export async function exportRequests(
           w.Action.ExpiresAt,
         ];
       },
-      release: exportEnd(reader, release),
+      release: end,
     });
     return { rows, body, filename: `impersonation-requests-${fileStamp(at)}.csv` };
-  } catch (e) {
-    exportEnd(reader, release)();
-    throw e;
-  }
+  });
 }
 
 /** GET /admin/impersonation/logs/export: the impersonation log as CSV. */
@@ -100,11 +93,8 @@ export async function exportLogs(
   q: { status?: LogStatus; sort?: Parameters<typeof readLog>[1]['sort'] },
   release: () => void,
 ): Promise<ExportFile> {
-  let reader: Snapshot | undefined;
-  try {
+  return exportReading(ctx.db, release, async (db, end) => {
     const at = ctx.clock.now();
-    reader = await consistentReader(ctx.db);
-    const db = reader.q;
     const upTo = await lastLogId(db);
     const rows = await countLogEntries(db, { now: at, status: q.status, upTo });
     await writeActivity(ctx.db, {
@@ -124,11 +114,8 @@ export async function exportLogs(
         const e = logEntryOut(x, at);
         return [e.Id, e.RequestId, e.AppName, e.Status, e.Event, e.Actor, e.LastModified];
       },
-      release: exportEnd(reader, release),
+      release: end,
     });
     return { rows, body, filename: `impersonation-logs-${fileStamp(at)}.csv` };
-  } catch (e) {
-    exportEnd(reader, release)();
-    throw e;
-  }
+  });
 }
