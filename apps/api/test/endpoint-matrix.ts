@@ -1,0 +1,808 @@
+/**
+ * Every endpoint of the contract's table as a valid call (MATRIX: the request, and the status
+ * each principal gets). The authorization matrix runs every cell; the table-driven tests of the
+ * write path and of statement budgets take the calls from here, so an endpoint added to the
+ * contract is covered by all of them once it has its row.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EndpointId } from '@sac/contract/endpoints';
+import { hashSecret } from '../src/lib/secrets.ts';
+import { issueToken } from '../src/modules/auth/tokens.repo.ts';
+import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
+import { insertSite } from './customer-fixtures.ts';
+import { CONSOLE_ORIGIN, PASSWORD, type TestApp } from './harness.ts';
+import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
+import { softPasskey } from './soft-authenticator.ts';
+
+/** Auditor is the built-in read-only role (audit.read and activity.read). */
+/** Impersonating: an impersonation session (account/switchapp) as Developer on the fixture site. */
+export const PRINCIPALS = [
+  'anonymous',
+  'expired',
+  'SuperAdmin',
+  'Admin',
+  'Support',
+  'Auditor',
+  'Impersonating',
+] as const;
+export type Principal = (typeof PRINCIPALS)[number];
+export type Target = 'own' | 'other';
+
+export interface Actor {
+  uid: string;
+  email: string;
+}
+export interface Fixture {
+  t: TestApp;
+  /** A customer with one site, for the customer and site calls. */
+  customer: { uid: string; appId: number };
+  actor: Actor;
+  /** The object the call is about: the actor's own account, or another staff member's (a Support user). */
+  target: Actor;
+}
+export interface Row {
+  /** Whether the call is about a staff object (then it runs on 'own' and on 'other'). */
+  targeted: boolean;
+  request(
+    f: Fixture,
+  ): Promise<{ query?: Record<string, string>; payload?: unknown; headers?: Record<string, string> }>;
+  /** The expected HTTP status per principal; { own, other } when the target matters. */
+  expect: Record<Principal, number | { own: number; other: number }>;
+  /** A stream that stays open: the cell signs out once it answers, which ends it. */
+  stream?: true;
+}
+
+const signedOut = { anonymous: 401, expired: 401 } as const;
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const everyRole = (status: number | { own: number; other: number }) => ({
+  SuperAdmin: status,
+  Admin: status,
+  Support: status,
+});
+
+/** A SuperAdmin made in beforeAll, the assignee of every impersonation request here. */
+export const MATRIX_APPROVER = 'matrix-approver@example.com';
+
+/** A fresh site per call, so requests never compete for the same roles. */
+async function freshSite(f: Fixture): Promise<number> {
+  return (await insertSite(f.t.db, { owner: f.customer.uid, name: `imp-${randomUUID().slice(0, 8)}` })).appId;
+}
+async function newRequestData(f: Fixture) {
+  return {
+    AppId: await freshSite(f),
+    Priority: 'High',
+    Description: 'matrix',
+    Assignees: [MATRIX_APPROVER],
+    ProxyRoles: ['Developer'],
+    AdditionalPermissions: [],
+    Duration: 60,
+  };
+}
+async function requestBy(f: Fixture, initiator: string, consent: 'pending' | 'granted' = 'pending') {
+  return insertRequest(f.t.db, {
+    appId: await freshSite(f),
+    initiator,
+    assignees: [MATRIX_APPROVER],
+    consent,
+  });
+}
+
+/** A live grant on a fresh site to the target (the actor on 'own'); answers the site's appId. */
+async function grantTo(f: Fixture): Promise<number> {
+  const appId = await freshSite(f);
+  await insertGrant(f.t.db, {
+    appId,
+    initiatorUid: f.target.uid,
+    initiatorEmail: f.target.email,
+    roles: ['Developer'],
+    now: f.t.clock.now(),
+  });
+  return appId;
+}
+
+const siteOf = (f: Fixture) => ({ uid: f.customer.uid, appId: String(f.customer.appId) });
+async function insertObject(f: Fixture): Promise<string> {
+  const id = `obj-${randomUUID().slice(0, 8)}`;
+  await f.t.db.query(
+    `INSERT INTO custom_objects (app_id, id, name, size_mb, schema, created_at, modified_at)
+     VALUES ($1, $2, 'Matrix', 5, '{"type":"object"}', now(), now())`,
+    [f.customer.appId, id],
+  );
+  return id;
+}
+async function insertDomain(f: Fixture): Promise<string> {
+  const domain = `d${randomUUID().slice(0, 8)}.matrix.example`;
+  await f.t.db.query(
+    "INSERT INTO custom_domains (domain, app_id, token, created_at) VALUES ($1, $2, 'tok', now())",
+    [domain, f.customer.appId],
+  );
+  return domain;
+}
+const HASHING = {
+  EncryptionType: 'SHA-256',
+  HashEncoding: 'hex',
+  SaltEncoding: 'utf8',
+  Salt: 's',
+  PerPasswordSalt: false,
+  Iterations: 1,
+  SaltAttach: 'Append',
+};
+async function insertEncryption(f: Fixture, set: string): Promise<void> {
+  await f.t.db.query(
+    `INSERT INTO encryption_settings (app_id, set_name, settings, modified_at) VALUES ($1, $2, $3, now())
+     ON CONFLICT DO NOTHING`,
+    [f.customer.appId, set, JSON.stringify(HASHING)],
+  );
+}
+/** A read of site settings: every built-in role; not the Auditor. */
+const settingsRead = (req: Row['request'], impersonating: number): Row => ({
+  targeted: false,
+  request: req,
+  expect: { ...signedOut, ...everyRole(200), Auditor: 403, Impersonating: impersonating },
+});
+/** A change of site settings: SuperAdmin and Admin, and an impersonation session with ManageSettings. */
+const settingsWrite = (req: Row['request']): Row => ({
+  targeted: false,
+  request: req,
+  expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403, Impersonating: 200 },
+});
+
+/** A read of the staff audit trail: SuperAdmin and the Auditor only. */
+/** Customer notices: SuperAdmin and Admin (notices.send), nobody else. */
+const noticesSend = (req: Row['request']): Row => ({
+  targeted: false,
+  request: req,
+  expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403, Impersonating: 403 },
+});
+/** A notice scheduled for tomorrow, written straight into the table. */
+async function scheduledNotice(f: Fixture): Promise<number> {
+  const r = await f.t.db.query<{ id: number }>(
+    `INSERT INTO customer_notices (kind, subject, body_text, audience, send_at, created_at, created_by_email)
+     VALUES ('maintenance', 'Matrix', 'Text', '{"Type":"all"}', $1, $2, 'matrix@example.com') RETURNING id`,
+    [new Date(f.t.clock.now().getTime() + 86_400_000), f.t.clock.now()],
+  );
+  return Number(r.rows[0]!.id);
+}
+/** An unsubscribe token of a fresh address. */
+const unsubscribeTokenOf = (f: Fixture) =>
+  unsubscribeToken(f.t.ctx.crypto, `owner-${randomUUID().slice(0, 8)}@matrix.example`);
+
+const auditRead = (req: Row['request']): Row => ({
+  targeted: false,
+  request: req,
+  expect: { ...signedOut, SuperAdmin: 200, Admin: 403, Support: 403, Auditor: 200, Impersonating: 403 },
+});
+
+/**
+ * Calls that are not GETs yet leave no trail row: two compute an answer from their body, two begin
+ * a second factor's set-up (a challenge or a pending secret; the set-up is recorded when it
+ * completes), and marking one's own notifications read changes only one's own read state. The GET that starts an impersonation session is recorded. The trail holds a row
+ * for every other answered write.
+ */
+const COMPUTES_ONLY = new Set<EndpointId>([
+  'customObjectValidate',
+  'encryptionPreview',
+  'noticeRecipients',
+  'passkeyOptions',
+  'staffNotificationsRead',
+  'totpEnrolStart',
+]);
+export const writes = (e: { id: string; method: string }) =>
+  (e.method !== 'GET' && !COMPUTES_ONLY.has(e.id as EndpointId)) || e.id === 'switchApp';
+
+/** A link token of the owner's site access page. */
+async function siteAccessToken(f: Fixture): Promise<string> {
+  const token = randomUUID();
+  await f.t.db.query(
+    'INSERT INTO site_access_tokens (token_hash, app_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
+    [hashSecret(token), f.customer.appId, f.t.clock.now(), new Date(f.t.clock.now().getTime() + 86_400_000)],
+  );
+  return token;
+}
+
+/** A call open to whoever may request impersonation: every built-in role, not the Auditor. */
+const impersonationRequester = (req: Row['request']): Row => ({
+  targeted: false,
+  request: req,
+  expect: { ...signedOut, ...everyRole(200), Auditor: 403, Impersonating: 403 },
+});
+
+/** A write to a customer or site: SuperAdmin and Admin only. */
+const customerWrite = (
+  req: (f: Fixture) => { query?: Record<string, string>; payload?: unknown },
+  impersonating = 403,
+): Row => ({
+  targeted: false,
+  request: async (f) => req(f),
+  expect: {
+    ...signedOut,
+    SuperAdmin: 200,
+    Admin: 200,
+    Support: 403,
+    Auditor: 403,
+    Impersonating: impersonating,
+  },
+});
+
+/** A read of a customer or site: every built-in role reads them; the Auditor does not. */
+const customerRead = (req: (f: Fixture) => { query?: Record<string, string> }, impersonating = 403): Row => ({
+  targeted: false,
+  request: async (f) => req(f),
+  expect: { ...signedOut, ...everyRole(200), Auditor: 403, Impersonating: impersonating },
+});
+
+/** A public door of the second step, called with a ticket nobody holds: 401 (985) whoever calls. */
+const bogusTicket = (extra: Record<string, unknown> = {}): Row => ({
+  targeted: false,
+  request: async () => ({ payload: { Ticket: 'x'.repeat(43), ...extra } }),
+  expect: {
+    anonymous: 401,
+    expired: 401,
+    SuperAdmin: 401,
+    Admin: 401,
+    Support: 401,
+    Auditor: 401,
+    Impersonating: 401,
+  },
+});
+
+/** A call on the caller's own second factors: every staff session, never an impersonation session. */
+const ownFactors = (status: number, payload?: unknown): Row => ({
+  targeted: false,
+  request: async () => (payload === undefined ? {} : { payload }),
+  expect: { ...signedOut, ...everyRole(status), Auditor: status, Impersonating: 403 },
+});
+
+export const MATRIX: Record<EndpointId, Row> = {
+  loginSecondStep: bogusTicket({ Method: 'totp', Code: '123456' }),
+  loginPasskeyOptions: bogusTicket(),
+  loginEnrolTotp: bogusTicket(),
+  loginEnrolTotpConfirm: bogusTicket({ Code: '123456' }),
+  loginEnrolPasskeyOptions: bogusTicket(),
+  loginEnrolPasskey: bogusTicket({
+    Name: 'Key',
+    Response: softPasskey().register({ challenge: 'x', rp: { id: 'console.test' } }, CONSOLE_ORIGIN),
+  }),
+  myFactors: ownFactors(200),
+  totpEnrolStart: ownFactors(200, { password: PASSWORD }),
+  // no set-up started: 400
+  totpEnrolConfirm: ownFactors(400, { Code: '123456' }),
+  // no app set up: 404
+  totpRemove: ownFactors(404, { password: PASSWORD }),
+  passkeyOptions: ownFactors(200, { password: PASSWORD }),
+  // no challenge asked for: 400
+  passkeyAdd: ownFactors(400, {
+    Name: 'Key',
+    Response: softPasskey().register({ challenge: 'x', rp: { id: 'console.test' } }, CONSOLE_ORIGIN),
+  }),
+  passkeyRename: ownFactors(404, { Id: 2_000_000_000, Name: 'Key' }),
+  passkeyRemove: ownFactors(404, { Id: 2_000_000_000, password: PASSWORD }),
+  // no factor to renew codes of: 409
+  recoveryCodesRenew: ownFactors(409, { password: PASSWORD }),
+  // A colleague's factors: SuperAdmins only, and never their own account this way.
+  staffFactorsReset: {
+    targeted: true,
+    request: async ({ target }) => ({ payload: { uid: target.uid } }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
+  login: {
+    targeted: false,
+    request: async ({ actor }) => ({ payload: { email: actor.email, password: PASSWORD } }),
+    expect: {
+      anonymous: 200,
+      expired: 200,
+      SuperAdmin: 200,
+      Admin: 200,
+      Support: 200,
+      Auditor: 200,
+      Impersonating: 200,
+    },
+  },
+  logout: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 200 },
+  },
+  session: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 200 },
+  },
+  forgotPassword: {
+    targeted: true,
+    request: async ({ target }) => ({ payload: { email: target.email, url: `${CONSOLE_ORIGIN}/login` } }),
+    expect: {
+      anonymous: 200,
+      expired: 200,
+      SuperAdmin: 200,
+      Admin: 200,
+      Support: 200,
+      Auditor: 200,
+      Impersonating: 200,
+    },
+  },
+  resetPassword: {
+    targeted: true,
+    request: async ({ t, target }) => {
+      const token = await issueToken(t.db, {
+        uid: target.uid,
+        purpose: 'reset',
+        at: t.clock.now(),
+        ttlMs: 60_000,
+      });
+      return { payload: { password: 'Matrix#123', resettoken: token } };
+    },
+    expect: {
+      anonymous: 200,
+      expired: 200,
+      SuperAdmin: 200,
+      Admin: 200,
+      Support: 200,
+      Auditor: 200,
+      Impersonating: 200,
+    },
+  },
+  changePassword: {
+    targeted: false,
+    request: async () => ({ payload: { oldpassword: PASSWORD, newpassword: 'Matrix#123' } }),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 403 },
+  },
+  mySessions: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, ...everyRole(200), Auditor: 200, Impersonating: 403 },
+  },
+  // A session id nobody has: past every check, then 404 (ending a real one would end the matrix's).
+  endMySessions: {
+    targeted: false,
+    request: async () => ({ payload: { Id: 2_000_000_000 } }),
+    expect: { ...signedOut, ...everyRole(404), Auditor: 404, Impersonating: 403 },
+  },
+  // A colleague's sessions: SuperAdmins only, and never their own account this way.
+  staffSessions: {
+    targeted: true,
+    request: async ({ target }) => ({ query: { uid: target.uid } }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
+  endStaffSessions: {
+    targeted: true,
+    request: async ({ target }) => ({ payload: { uid: target.uid, Id: 2_000_000_000 } }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 404 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
+  teamList: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403, Impersonating: 403 },
+  },
+  teamRoles: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 403 },
+  },
+  teamCreate: {
+    targeted: false,
+    request: async () => ({
+      payload: { role: ['Support'], email: `new-${randomUUID()}@example.com`, name: 'New' },
+    }),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403, Impersonating: 403 },
+  },
+  teamUpdateRoles: {
+    targeted: true,
+    request: async ({ target }) => ({
+      payload: { role: ['Support'], uid: target.uid, unAssignRoles: ['Admin'] },
+    }),
+    // Nobody changes their own roles; Support lacks team.write.
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: { own: 403, other: 200 },
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
+  teamDelete: {
+    targeted: true,
+    request: async ({ target }) => ({ payload: { role: [], uid: target.uid } }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: { own: 403, other: 200 },
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
+  teamProfile: {
+    targeted: true,
+    request: async ({ target }) => ({ query: { uid: target.uid } }),
+    // Anyone opens their own; a Support user opens nobody else's (spec section 6).
+    expect: {
+      ...signedOut,
+      SuperAdmin: 200,
+      Admin: 200,
+      Support: { own: 200, other: 403 },
+      Auditor: { own: 200, other: 403 },
+      Impersonating: 403,
+    },
+  },
+  // Customers and sites: reads need customers.read, sites.read or activity.read.
+  searchCustomer: customerRead(() => ({ query: { customerName: 'matrix' } })),
+  searchCustomerExport: customerRead(() => ({ query: { customerName: 'matrix', sort: '-created' } })),
+  customerProfile: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  userProfile: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  loginSessions: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  activityLogs: {
+    targeted: false,
+    request: async (f) => ({ query: { uid: f.customer.uid } }),
+    expect: { ...signedOut, ...everyRole(200), Auditor: 200, Impersonating: 403 },
+  },
+  customerApps: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  customerAllApps: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  sharedApps: customerRead((f) => ({ query: { uid: f.customer.uid } })),
+  appById: customerRead((f) => ({ query: { uId: f.customer.uid, appId: String(f.customer.appId) } }), 200),
+  appInfoById: customerRead(
+    (f) => ({ query: { uId: f.customer.uid, appId: String(f.customer.appId) } }),
+    200,
+  ),
+  features: customerRead(() => ({})),
+  siteDataCenter: customerRead(
+    (f) => ({
+      query: { userId: f.customer.uid, appId: String(f.customer.appId) },
+    }),
+    200,
+  ),
+  siteFeature: customerRead(
+    (f) => ({ query: { userId: f.customer.uid, appId: String(f.customer.appId) } }),
+    200,
+  ),
+  siteBasicSettings: customerRead(
+    (f) => ({
+      query: { uID: f.customer.uid, appId: String(f.customer.appId) },
+    }),
+    200,
+  ),
+  customerRoles: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, ...everyRole(200), Auditor: 200, Impersonating: 403 },
+  },
+  // Customer and site writes: customers.write and sites.write, which Support and Auditor lack.
+  createCustomer: customerWrite(() => ({
+    payload: {
+      firstname: 'New',
+      lastname: 'Customer',
+      email: `c-${randomUUID()}@customer.example`,
+      appname: `site-${randomUUID().slice(0, 8)}`,
+    },
+  })),
+  updateCustomerProfile: customerWrite((f) => ({
+    query: { uid: f.customer.uid },
+    payload: {
+      data: {
+        FirstName: 'Matrix',
+        LastName: 'Customer',
+        Email: 'matrix@customer.example',
+        PhoneNumber: '0123456789',
+        TimeZone: 'Europe/Paris',
+      },
+    },
+  })),
+  setCustomerPassword: customerWrite((f) => ({
+    query: { uid: f.customer.uid },
+    payload: { password: 'Cust#1234' },
+  })),
+  verifyEmail: customerWrite((f) => ({ payload: { uid: f.customer.uid } })),
+  addSite: customerWrite((f) => ({
+    query: { uid: f.customer.uid },
+    payload: { appname: `site-${randomUUID().slice(0, 8)}` },
+  })),
+  // Staff with sites.write change plan and trial; an impersonation session only with ManageBilling,
+  // which the Developer grant lacks. Every call here changes the plan (to the one the site does not
+  // have), so the session is refused. The same call with plan and trial unchanged is open to
+  // ManageSettings (tested in impersonation.test.ts).
+  updateSiteBasicSettings: {
+    ...customerWrite(() => ({}), 403),
+    request: async (f) => {
+      const now = await f.t.db.query<{ plan: string }>('SELECT plan FROM sites WHERE app_id = $1', [
+        f.customer.appId,
+      ]);
+      const plan = now.rows[0]!.plan === 'Developer' ? 'Developer Premium' : 'Developer';
+      return {
+        query: { uID: f.customer.uid, appId: String(f.customer.appId) },
+        payload: { data: { ProductionUrl: 'https://matrix.example.com', Plan: plan, TrialDays: 14 } },
+      };
+    },
+  },
+  updateSiteFeatures: customerWrite(
+    (f) => ({
+      query: { userId: f.customer.uid, appId: String(f.customer.appId) },
+      payload: { FeatureSet: 'Free' },
+    }),
+    200,
+  ),
+  updateSiteDataCenter: customerWrite(
+    (f) => ({
+      query: { userId: f.customer.uid, appId: String(f.customer.appId) },
+      payload: { Source: 'global-server', GlobalServer: 'use-shared-1', DbName: 'matrix_db' },
+    }),
+    200,
+  ),
+  // Staff only: an impersonation session never replaces the site's credentials.
+  rotateSiteSecret: customerWrite((f) => ({
+    query: { uid: f.customer.uid, appId: String(f.customer.appId) },
+    payload: { GraceMinutes: 0 },
+  })),
+  setSiteStatus: customerWrite((f) => ({
+    query: { uId: f.customer.uid, appId: String(f.customer.appId) },
+    payload: { Status: 'active' },
+  })),
+  // Impersonation: request with impersonation.request, decide with impersonation.approve.
+  impersonationCreate: impersonationRequester(async (f) => ({ payload: { data: await newRequestData(f) } })),
+  impersonationList: impersonationRequester(async () => ({ query: {} })),
+  impersonationRequestsExport: impersonationRequester(async () => ({ query: { sort: '-priority' } })),
+  impersonationApprovers: impersonationRequester(async () => ({})),
+  impersonationTakenRoles: impersonationRequester(async (f) => ({
+    query: { appId: String(f.customer.appId) },
+  })),
+  impersonationEdit: {
+    targeted: true,
+    request: async (f) => ({
+      query: { requestId: String((await requestBy(f, f.target.email)).id) },
+      payload: {
+        AdditionalPermissions: [],
+        Assignees: [MATRIX_APPROVER],
+        Description: 'edit',
+        Priority: 'Low',
+        ProxyRoles: ['Analyst'],
+      },
+    }),
+    // only the requester edits
+    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
+  },
+  impersonationDelete: {
+    targeted: true,
+    request: async (f) => ({ query: { requestId: String((await requestBy(f, f.target.email)).id) } }),
+    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
+  },
+  impersonationAction: {
+    targeted: true,
+    request: async (f) => ({
+      query: { requestId: String((await requestBy(f, f.target.email, 'granted')).id) },
+      payload: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
+    }),
+    // only SuperAdmins decide, and never on their own request
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
+  impersonationLogs: impersonationRequester(async () => ({ query: {} })),
+  impersonationLogsExport: impersonationRequester(async () => ({ query: { sort: 'app' } })),
+  customerRequestsList: impersonationRequester(async () => ({})),
+  customerRequestsCreate: {
+    targeted: false,
+    // the customer's own call: their site's API key and secret, no staff session needed
+    request: async (f) => {
+      const site = await insertSite(f.t.db, {
+        owner: f.customer.uid,
+        name: `cust-${randomUUID().slice(0, 8)}`,
+      });
+      return {
+        headers: { apikey: site.apiKey, apisecret: site.secret },
+        payload: {
+          data: {
+            Priority: 'High',
+            Description: 'help',
+            ProxyRoles: ['Developer'],
+            AdditionalPermissions: [],
+            Duration: 30,
+          },
+        },
+      };
+    },
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  siteAccess: {
+    targeted: false,
+    request: async (f) => ({ query: { token: await siteAccessToken(f) } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  consentDetails: {
+    targeted: false,
+    request: async (f) => ({ query: { token: (await requestBy(f, MATRIX_APPROVER)).consentToken } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  consentAnswer: {
+    targeted: false,
+    request: async (f) => ({
+      payload: { token: (await requestBy(f, MATRIX_APPROVER)).consentToken, granted: true },
+    }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  // Site settings: read with site-settings.read, change with site-settings.write; an
+  // impersonation session as Developer reads (ViewData) and changes (ManageSettings) its site.
+  customObjectList: settingsRead(async (f) => {
+    await insertObject(f);
+    return { query: siteOf(f) };
+  }, 200),
+  customObjectCreate: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: {
+      Id: `obj-${randomUUID().slice(0, 8)}`,
+      Name: 'Matrix',
+      SizeMB: 5,
+      Schema: '{"type":"object"}',
+    },
+  })),
+  customObjectDelete: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { objId: await insertObject(f) },
+  })),
+  customObjectSchema: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { objId: await insertObject(f), Schema: '{"type":"object"}' },
+  })),
+  customObjectValidate: settingsRead(
+    async (f) => ({
+      query: siteOf(f),
+      payload: { Schema: '{"type":"object"}', Sample: '{}' },
+    }),
+    200,
+  ),
+  hubDomain: settingsRead(async () => ({}), 403),
+  customDomainList: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  // Every site's domains: not a site's, so no impersonation session reads it.
+  customDomainsAll: settingsRead(async () => ({ query: { status: 'pending' } }), 403),
+  customDomainCreate: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { domain: `d${randomUUID().slice(0, 8)}.matrix.example` },
+  })),
+  customDomainDelete: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { domain: await insertDomain(f) },
+  })),
+  customDomainVerify: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { domain: await insertDomain(f) },
+  })),
+  appSettings: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  updateAppSettings: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { data: { ProductionUrl: 'https://matrix.example.com' } },
+  })),
+  applicationSecurity: settingsRead(async (f) => {
+    await f.t.db.query(
+      `INSERT INTO application_security (app_id, settings, modified_at) VALUES ($1, '{}', now())
+       ON CONFLICT (app_id) DO NOTHING`,
+      [f.customer.appId],
+    );
+    return { query: siteOf(f) };
+  }, 200),
+  updateApplicationSecurity: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: {
+      data: {
+        SignInMode: 'Optional',
+        MfaMode: 'Off',
+        PasswordMinLength: 8,
+        MaxFailedLogins: 0,
+        LockoutMinutes: 0,
+        SessionTimeoutMinutes: 60,
+        SecurityReportTime: '',
+      },
+    },
+  })),
+  passwordSettings: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  previousPasswordSettings: settingsRead(async (f) => {
+    await insertEncryption(f, 'previous-password');
+    return { query: siteOf(f) };
+  }, 200),
+  securityQuestionSettings: settingsRead(async (f) => {
+    await insertEncryption(f, 'security-answer');
+    return { query: siteOf(f) };
+  }, 200),
+  saveEncryptionSettings: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { Set: 'password', data: HASHING },
+  })),
+  encryptionPreview: settingsRead(
+    async (f) => ({ query: siteOf(f), payload: { data: HASHING, Sample: 'Secret#1' } }),
+    200,
+  ),
+  activeCustomFields: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  customRegistrationDataList: settingsRead(async (f) => ({ query: siteOf(f) }), 200),
+  addDataSource: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { Name: `ds_${randomUUID().slice(0, 8)}`, Items: [{ Value: 'a', Text: 'A' }] },
+  })),
+  addCustomField: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { Name: `f_${randomUUID().slice(0, 8)}`, Display: 'F', Type: 'string', Rules: 'required' },
+  })),
+  saveDefaultFields: settingsWrite(async (f) => ({
+    query: siteOf(f),
+    payload: { Fields: [{ Name: 'FirstName', Enabled: true, Rules: '' }] },
+  })),
+  integrations: settingsRead(
+    async (f) => ({ query: { uId: f.customer.uid, appId: String(f.customer.appId) } }),
+    200,
+  ),
+  updateAccess: {
+    targeted: true,
+    request: async (f) => ({ query: { appId: String(await grantTo(f)), userId: f.customer.uid } }),
+    // only the holder of a live grant; an impersonation session asks nothing more
+    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
+  },
+  dashboard: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 403 },
+  },
+  noticeList: noticesSend(async () => ({})),
+  noticeCreate: noticesSend(async (f) => ({
+    payload: {
+      Kind: 'maintenance',
+      Subject: 'Matrix',
+      Text: 'Planned work.',
+      Audience: { Type: 'plan', Plans: ['Developer'] },
+      SendAt: new Date(f.t.clock.now().getTime() + 86_400_000).toISOString(),
+    },
+  })),
+  noticeRecipients: noticesSend(async () => ({ payload: { Audience: { Type: 'all' } } })),
+  noticeAudienceOptions: noticesSend(async () => ({})),
+  noticeOne: noticesSend(async (f) => ({ query: { id: String(await scheduledNotice(f)) } })),
+  noticeDeliveries: noticesSend(async (f) => ({ query: { id: String(await scheduledNotice(f)) } })),
+  noticeCancel: noticesSend(async (f) => ({ payload: { Id: await scheduledNotice(f) } })),
+  noticeUnsubscribeDetails: {
+    targeted: false,
+    request: async (f) => ({ query: { token: unsubscribeTokenOf(f) } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  noticeUnsubscribe: {
+    targeted: false,
+    request: async (f) => ({ query: { token: unsubscribeTokenOf(f) } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  // One's own notifications: every staff session, never an impersonation session.
+  staffNotifications: ownFactors(200),
+  staffNotificationsRead: ownFactors(200, { All: true }),
+  staffNotificationPreferences: ownFactors(200),
+  staffNotificationPreferencesSave: ownFactors(200, {
+    Preferences: [{ Kind: 'consent', Delivery: 'email' }],
+  }),
+  staffNotificationStream: { ...ownFactors(200), stream: true },
+  auditEvents: auditRead(async () => ({ query: { action: 'login.success' } })),
+  auditExport: auditRead(async () => ({ query: { format: 'jsonl', action: 'team.create' } })),
+  auditSigningKey: auditRead(async () => ({})),
+  switchApp: {
+    targeted: true,
+    request: async (f) => ({ query: { appid: String(await grantTo(f)) } }),
+    expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
+  },
+};
