@@ -100,4 +100,15 @@ export interface CallAuth {
     query: unknown,
     request: FastifyRequest,
   ): Promise<void>;
+  /**
+   * Records a refused staff call in the trail (folded per actor, endpoint and what was missing);
+   * never rejects: a failure to record is logged, and the refusal answered as it was.
+   */
+  recordRefusal(
+    actor: { uid: string; email: string },
+    def: EndpointRoute,
+    missing: string,
+    refusal: { status: number; code: number },
+    clientAddress: string,
+  ): Promise<void>;
 }

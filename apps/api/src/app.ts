@@ -15,6 +15,7 @@ import { openRedis } from './lib/redis.ts';
 import { inProcessBus, postgresBus, redisBus } from './lib/staff-event-bus.ts';
 import { createMailTransport, type MailTransport } from './mail/mailer.ts';
 import { createOutboxMailer } from './mail/outbox.ts';
+import { recordRefusal } from './modules/activity/activity.service.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { databaseAddressStore, redisAddressStore } from './modules/auth/login-throttle.ts';
@@ -193,6 +194,8 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
         }),
       impersonationScope: (requestId, staff) => impersonationScope(ctx, requestId, staff),
       logImpersonatedCall: (session, call) => logImpersonatedCall(ctx, session, call),
+      recordRefusal: (refusal) => recordRefusal(db, clock.now(), refusal),
+      log: app.log,
     }),
     sandbox: new UserInputSandbox({
       budgetMs: opts.config.userInputBudgetMs,

@@ -70,6 +70,9 @@ const ACTIVITY_ACTIONS = [
   // Written by the platform's own services (the demo data has them), not by this console.
   'customer.status.update',
   'site.member.add',
+  // A refused staff call (403, or 401 on a session that ended): the first of a window, or the
+  // repeats after it folded into one row with their count (details.count).
+  'access.refused',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

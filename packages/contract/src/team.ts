@@ -111,6 +111,12 @@ export const TEAM_MESSAGES = {
   invitationSubject: 'You are invited to the Super Admin Console',
   roleUpdated: 'Roles updated.',
   deleted: 'Super user deleted.',
+  /**
+   * Error 948 on an act upon another SuperAdmin's account or on the SuperAdmin role within the
+   * approver cool-down: `since` and `from` as MM-DD-YYYY HH:mm UTC (formatExpiry).
+   */
+  superAdminCoolingDown: (since: string, from: string) =>
+    `You became a SuperAdmin on ${since}. A new SuperAdmin may act on another SuperAdmin's account or give or take the SuperAdmin role only after a cool-down: you can from ${from}.`,
 } as const;
 
 /** How long an invitation link works. */

@@ -30,6 +30,18 @@ export interface AuthDeps {
     session: StaffSession,
     call: { method: string; path: string; allowed: boolean; clientAddress: string },
   ): Promise<void>;
+  /** Writes a refused staff call to the staff trail (folded); may throw. */
+  recordRefusal(refusal: {
+    actorUid: string;
+    actorEmail: string;
+    endpoint: string;
+    missing: string;
+    status: number;
+    errorCode: number;
+    clientAddress: string;
+  }): Promise<void>;
+  /** Where a refusal that could not be recorded is logged. */
+  log: { error(obj: unknown, msg: string): void };
 }
 
 /** Calls an impersonation session may always make: who am I, and ending the session. */
@@ -66,7 +78,32 @@ export function authPlugin(deps: AuthDeps): CallAuth {
     };
   }
 
+  async function recordRefusal(
+    actor: { uid: string; email: string },
+    def: EndpointRoute,
+    missing: string,
+    refusal: { status: number; code: number },
+    clientAddress: string,
+  ): Promise<void> {
+    try {
+      await deps.recordRefusal({
+        actorUid: actor.uid,
+        actorEmail: actor.email,
+        endpoint: `${def.method} ${def.path}`,
+        missing,
+        status: refusal.status,
+        errorCode: refusal.code,
+        clientAddress,
+      });
+    } catch (err) {
+      // The caller still gets the refusal it earned, not a 500.
+      deps.log.error({ err }, 'a refused staff call could not be written to the trail');
+    }
+  }
+
   return {
+    recordRefusal,
+
     async authenticate(def: EndpointRoute, request: FastifyRequest) {
       if (def.access === 'public') return undefined;
       const session = await sessionOf(request);

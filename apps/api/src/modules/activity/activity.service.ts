@@ -1,6 +1,9 @@
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import type { Queryable } from '../../db/db.ts';
+import type { Db, Queryable } from '../../db/db.ts';
 import { type ActivityAction, writeActivity } from './activity.repo.ts';
+import { countRefusal, type Refusal, takeClosedRepeats } from './refusals.repo.ts';
+
+export type { Refusal } from './refusals.repo.ts';
 
 /**
  * Logs a staff write about a customer (the customer's activity list reads these rows); a write
@@ -32,3 +35,57 @@ export function writeCustomerActivity(
 
 /** Logs a staff event (sign-ins, team changes): the activity module's write for other modules. */
 export { type ActivityAction, writeActivity } from './activity.repo.ts';
+
+/**
+ * Refused staff calls fold per actor, endpoint and missing permission over this window: the first
+ * is a trail row at once, the repeats one row with their count when the window has closed.
+ */
+export const REFUSAL_FOLD_MS = 10 * 60_000;
+
+/** The summary rows one flush writes at most (the periodic job comes again for the rest). */
+const FLUSH_BATCH = 500;
+
+const refusalRow = (r: Refusal, at: Date, details: Record<string, unknown>) => ({
+  at,
+  action: 'access.refused' as const,
+  actorUid: r.actorUid,
+  actorEmail: r.actorEmail,
+  targetType: 'endpoint',
+  targetId: r.endpoint,
+  clientAddress: r.clientAddress,
+  details: { missing: r.missing, status: r.status, errorCode: r.errorCode, ...details },
+});
+
+/**
+ * Records a refused staff call in the trail, folded: one statement while its window is open, the
+ * first row (count 1) when it opens one, and the repeats of the window it closed as one row.
+ */
+export async function recordRefusal(db: Db, at: Date, r: Refusal): Promise<void> {
+  await db.transaction(async (tx) => {
+    const fold = await countRefusal(tx, r, at, REFUSAL_FOLD_MS);
+    if (!fold.opened) return;
+    if (fold.closed_repeats > 0)
+      await writeActivity(
+        tx,
+        refusalRow(r, at, {
+          count: fold.closed_repeats,
+          repeatsFrom: fold.closed_start,
+          repeatsTo: fold.closed_last,
+        }),
+      );
+    await writeActivity(tx, refusalRow(r, at, { count: 1 }));
+  });
+}
+
+/** Writes the repeats of the refusal windows closed by `at` as one row each; answers how many rows. */
+export async function flushRefusals(db: Db, at: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const due = await takeClosedRepeats(tx, at, REFUSAL_FOLD_MS, FLUSH_BATCH);
+    for (const d of due)
+      await writeActivity(
+        tx,
+        refusalRow(d, at, { count: d.repeats, repeatsFrom: d.windowStart, repeatsTo: d.lastAt }),
+      );
+    return due.length;
+  });
+}

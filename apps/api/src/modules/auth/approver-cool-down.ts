@@ -1,4 +1,10 @@
+import type { EndpointRoute } from '@sac/contract/endpoint-routes';
+import { formatExpiry } from '@sac/contract/impersonation-api';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import { TEAM_MESSAGES } from '@sac/contract/team';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { approverSince } from './staff.repo.ts';
 
 /**
@@ -27,4 +33,48 @@ export async function approverStanding(
   coolDownMs: number,
 ): Promise<ApproverStanding> {
   return standing(await approverSince(db, uid), now, coolDownMs);
+}
+
+/** What a refusal by the cool-down names as missing in the trail. */
+const COOL_DOWN = 'SuperAdmin cool-down';
+
+/**
+ * The same cool-down holds for acts on another SuperAdmin's account (their factors, sessions,
+ * roles, the account itself) and on the SuperAdmin role (giving or taking it): otherwise a
+ * SuperAdmin made minutes ago could lock the others out before any of them looked. Throws 948.
+ */
+export async function checkSettledSuperAdmin(ctx: AppContext, db: Queryable, actorUid: string, now: Date) {
+  const s = await approverStanding(db, actorUid, now, ctx.config.approverCoolDownMs);
+  if (s.since && s.canApproveFrom)
+    throw new AppError(
+      'approverCoolingDown',
+      TEAM_MESSAGES.superAdminCoolingDown(
+        formatExpiry(s.since.toISOString()),
+        formatExpiry(s.canApproveFrom.toISOString()),
+      ),
+    );
+}
+
+/** Whether an act on a staff member with `roles` (and, for a role change, to `wanted`) needs the cool-down passed. */
+export const touchesSuperAdmin = (roles: readonly string[], wanted: readonly string[] = []): boolean =>
+  roles.includes(ROLE_SUPER_ADMIN) || wanted.includes(ROLE_SUPER_ADMIN);
+
+/**
+ * Runs `work` and, when the cool-down refused it (948), records the refusal in the trail before it
+ * is answered: after `work`'s transaction rolled back, so the record stays.
+ */
+export async function coolDownRefusalsRecorded<T>(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  def: EndpointRoute,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof AppError && e.errorName === 'approverCoolingDown')
+      await ctx.callAuth.recordRefusal(actor, def, COOL_DOWN, e, caller.clientAddress);
+    throw e;
+  }
 }

@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { ENDPOINT_ROUTES } from '@sac/contract/endpoint-routes';
 import { MFA_MESSAGES, RECOVERY_CODE_COUNT, type SecondFactorMethod } from '@sac/contract/mfa';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
@@ -8,6 +9,7 @@ import { isoOrNull } from '../../lib/iso.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
+import { checkSettledSuperAdmin, coolDownRefusalsRecorded, touchesSuperAdmin } from './approver-cool-down.ts';
 import { factorsResetMail } from './auth.mails.ts';
 import { checkCurrentPassword, lockedError } from './auth.service.ts';
 import {
@@ -616,13 +618,21 @@ export async function myRecoveryCodesRenew(
  * A SuperAdmin removes a colleague's factors and recovery codes (a lost phone, a lost key): their
  * sessions end too, the reset is in the activity log, and the colleague gets a mail about it.
  */
-export async function resetStaffFactors(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
+export function resetStaffFactors(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
+  return coolDownRefusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.staffFactorsReset, () =>
+    resetFactorsOf(ctx, caller, actor, uid),
+  );
+}
+
+async function resetFactorsOf(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
   if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw new AppError('forbidden');
   if (uid === actor.uid)
     throw new AppError('ownAccount', 'Your own second factors are managed under Sign-in security.');
   const target = await findStaffByUid(ctx.db, uid);
   if (!target) throw new AppError('notFound', 'There is no super user with that id.');
   const now = ctx.clock.now();
+  // Separation of duties: another SuperAdmin's factors wait for the actor's cool-down (948).
+  if (touchesSuperAdmin(target.roles)) await checkSettledSuperAdmin(ctx, ctx.db, actor.uid, now);
   await ctx.db.transaction(async (tx) => {
     const removed = await deleteAllFactors(tx, uid);
     const ended = await revokeUserSessions(tx, uid, now, 'factors-reset');

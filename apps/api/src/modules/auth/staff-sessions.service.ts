@@ -1,10 +1,12 @@
 import { SESSION_MESSAGES } from '@sac/contract/auth';
+import { ENDPOINT_ROUTES } from '@sac/contract/endpoint-routes';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
+import { checkSettledSuperAdmin, coolDownRefusalsRecorded, touchesSuperAdmin } from './approver-cool-down.ts';
 import { browserName } from './browser-name.ts';
 import { type LiveSessionRow, liveSessionsOf, revokeSessionOf, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByUid } from './staff.repo.ts';
@@ -78,7 +80,19 @@ export async function staffSessions(ctx: AppContext, actor: StaffSession, uid: s
   return { Data: rows.map((s) => sessionOut(s, undefined)) };
 }
 
-export async function endStaffSessions(
+export function endStaffSessions(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  uid: string,
+  id: number | undefined,
+) {
+  return coolDownRefusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.endStaffSessions, () =>
+    endSessionsOf(ctx, caller, actor, uid, id),
+  );
+}
+
+async function endSessionsOf(
   ctx: AppContext,
   caller: Caller,
   actor: StaffSession,
@@ -87,6 +101,8 @@ export async function endStaffSessions(
 ) {
   const target = await colleagueOf(ctx, actor, uid);
   const now = ctx.clock.now();
+  // Separation of duties: another SuperAdmin's sessions wait for the actor's cool-down (948).
+  if (touchesSuperAdmin(target.roles)) await checkSettledSuperAdmin(ctx, ctx.db, actor.uid, now);
   const ended = await ctx.db.transaction(async (tx) => {
     let n: number;
     if (id !== undefined) {

@@ -2,7 +2,13 @@
  * What other modules may use of staff accounts, sessions and tokens: the team module manages the
  * accounts, impersonation opens sessions and reads approvers. Everything else of auth stays inside.
  */
-export { approverStanding, standing } from './approver-cool-down.ts';
+export {
+  approverStanding,
+  checkSettledSuperAdmin,
+  coolDownRefusalsRecorded,
+  standing,
+  touchesSuperAdmin,
+} from './approver-cool-down.ts';
 export { createSession, revokeUserSessions } from './sessions.repo.ts';
 export {
   countStaff,

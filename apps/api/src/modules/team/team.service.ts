@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { INVITE_VTYPE } from '@sac/contract/auth';
+import { ENDPOINT_ROUTES } from '@sac/contract/endpoint-routes';
 import { ERRORS } from '@sac/contract/errors';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { canOpenProfile } from '@sac/contract/profile-access';
@@ -17,6 +18,8 @@ import { hashPassword } from '../../lib/password-hash.ts';
 import { claimVersionOrRefuse } from '../../lib/record-version.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import {
+  checkSettledSuperAdmin,
+  coolDownRefusalsRecorded,
   deleteStaff,
   findStaffByEmail,
   findStaffByUid,
@@ -30,6 +33,7 @@ import {
   type StaffRowWithApprover,
   setStaffRoles,
   standing,
+  touchesSuperAdmin,
 } from '../auth/staff.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
 import { invitationMail } from './team.mails.ts';
@@ -248,13 +252,25 @@ function refusedChanges(actorRoles: string[], all: string[], from: string[], wan
     throw new AppError('roleNotAssignable', `${ERRORS.roleNotAssignable.text} (${refused.join(', ')})`);
 }
 
-export async function updateRoles(
+export function updateRoles(
   ctx: AppContext,
   caller: Caller,
   actor: StaffSession,
   body: { role: string[]; uid: string; unAssignRoles: string[] },
   /** The Version of the roles the form was read at (If-Match). */
   expectedVersion?: number,
+) {
+  return coolDownRefusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.teamUpdateRoles, () =>
+    changeRoles(ctx, caller, actor, body, expectedVersion),
+  );
+}
+
+async function changeRoles(
+  ctx: AppContext,
+  caller: Caller,
+  actor: StaffSession,
+  body: { role: string[]; uid: string; unAssignRoles: string[] },
+  expectedVersion: number | undefined,
 ) {
   const seen = await manageableTarget(ctx.db, identity(actor), body.uid, 'ownRoles');
   const wanted = [...new Set(body.role)];
@@ -266,6 +282,9 @@ export async function updateRoles(
     const { superAdmins, actorRoles, target } = await lockedParties(tx, actor, body.uid, 'ownRoles');
     await claimVersionOrRefuse(tx, rolesRecord(target.uid), expectedVersion);
     refusedChanges(actorRoles, all, target.roles, wanted);
+    // Separation of duties: another SuperAdmin's roles, and the SuperAdmin role, wait for the
+    // actor's cool-down (948); checked under the lock, on the roles as they are now.
+    if (touchesSuperAdmin(target.roles, wanted)) await checkSettledSuperAdmin(ctx, tx, actor.uid, now);
     const demotes = superAdmins.includes(target.uid) && !wanted.includes(ROLE_SUPER_ADMIN);
     if (demotes && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
     await setStaffRoles(tx, target.uid, wanted, now);
@@ -291,11 +310,19 @@ export async function updateRoles(
   return { Data: await superUserOut(ctx, updated!) };
 }
 
-export async function remove(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
+export function remove(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
+  return coolDownRefusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.teamDelete, () =>
+    removeStaff(ctx, caller, actor, uid),
+  );
+}
+
+async function removeStaff(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
   await manageableTarget(ctx.db, identity(actor), uid, 'ownAccount');
   const now = ctx.clock.now();
   const target = await ctx.db.transaction(async (tx) => {
     const { superAdmins, target } = await lockedParties(tx, actor, uid, 'ownAccount');
+    // Separation of duties: deleting another SuperAdmin waits for the actor's cool-down (948).
+    if (touchesSuperAdmin(target.roles)) await checkSettledSuperAdmin(ctx, tx, actor.uid, now);
     if (superAdmins.includes(target.uid) && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
     // Sessions and tokens go with the row (ON DELETE CASCADE): the user is out at once.
     await deleteStaff(tx, target.uid);

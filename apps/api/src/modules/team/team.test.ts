@@ -303,7 +303,10 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
       .json()
       .Data.find((u: { Uid: string }) => u.Uid === uid);
   beforeAll(async () => {
-    sa = await t.login('sa@example.com');
+    // sa@example.com was made a SuperAdmin again above, so is in its own cool-down, in which the
+    // SuperAdmin role is not theirs to give (separation-of-duties.test.ts): a SuperAdmin from the start promotes.
+    await t.addStaff('settled@example.com', ['SuperAdmin']);
+    sa = await t.login('settled@example.com');
     uid = await t.addStaff('rising@example.com', ['Admin']);
     const owner = await insertCustomer(t.db, { first: 'Cool', last: 'Down', email: 'cool@down.example' });
     appId = (await insertSite(t.db, { owner, name: 'cool-down' })).appId;
@@ -355,7 +358,7 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
     const now = await t.login('rising@example.com');
     expect((await me(now)).json().CanApproveImpersonationFrom).toBeNull();
     expect((await approve(now, id)).statusCode).toBe(200);
-    sa = await t.login('sa@example.com');
+    sa = await t.login('settled@example.com');
     expect(await row(sa)).toMatchObject({
       ApproverSince: promotedAt.toISOString(),
       CanApproveImpersonationFrom: null,
