@@ -18,6 +18,7 @@ import { createOutboxMailer } from './mail/outbox.ts';
 import { recordRefusal } from './modules/activity/activity.service.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { endedSessionOwner } from './modules/auth/ended-sessions.repo.ts';
 import { databaseAddressStore, redisAddressStore } from './modules/auth/login-throttle.ts';
 import { useSession } from './modules/auth/sessions.repo.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
@@ -194,6 +195,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
         }),
       impersonationScope: (requestId, staff) => impersonationScope(ctx, requestId, staff),
       logImpersonatedCall: (session, call) => logImpersonatedCall(ctx, session, call),
+      endedSessionOwner: (xtoken, xsign) => endedSessionOwner(db, xtoken, xsign),
       recordRefusal: (refusal) => recordRefusal(db, clock.now(), refusal),
       log: app.log,
     }),

@@ -1,5 +1,6 @@
 import { GRANT_EXPIRING_NOTICE_MS } from '@sac/contract/staff-notifications';
 import type { AppContext } from '../app-context.ts';
+import { flushRefusals, REFUSAL_FOLD_MS } from '../modules/activity/activity.service.ts';
 import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
 import { sendDueNotices } from '../modules/notices/notices.service.ts';
 import { recheckDomains } from '../modules/site-settings/custom-domains.service.ts';
@@ -61,6 +62,12 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
       run: async () => void (await pruneNotifications(ctx)),
     });
   }
+  // Folded repeats of refused staff calls are written to the trail once their window has closed.
+  jobs.push({
+    name: 'refusal-fold',
+    everyMs: REFUSAL_FOLD_MS,
+    run: async () => void (await flushRefusals(ctx.db, ctx.clock.now())),
+  });
   return jobs;
 }
 

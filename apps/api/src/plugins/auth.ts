@@ -30,6 +30,8 @@ export interface AuthDeps {
     session: StaffSession,
     call: { method: string; path: string; allowed: boolean; clientAddress: string },
   ): Promise<void>;
+  /** The staff member a pair names when its session is no longer live; undefined for any other pair. */
+  endedSessionOwner(xtoken: string, xsign: string): Promise<{ uid: string; email: string } | undefined>;
   /** Writes a refused staff call to the staff trail (folded); may throw. */
   recordRefusal(refusal: {
     actorUid: string;
@@ -101,16 +103,38 @@ export function authPlugin(deps: AuthDeps): CallAuth {
     }
   }
 
+  /**
+   * A 401 on a pair that names a real session that ended is its owner's refusal; a call without
+   * a pair, or with one nobody was given, names nobody and is not recorded.
+   */
+  async function recordEndedSession(def: EndpointRoute, request: FastifyRequest, refusal: AppError) {
+    const xtoken = header(request, HEADERS.token);
+    const xsign = header(request, HEADERS.sign);
+    if (!xtoken || !xsign) return;
+    try {
+      const owner = await deps.endedSessionOwner(xtoken, xsign);
+      if (owner) await recordRefusal(owner, def, 'a live session', refusal, request.ip);
+    } catch (err) {
+      deps.log.error({ err }, 'a refused staff call could not be written to the trail');
+    }
+  }
+
   return {
     recordRefusal,
 
     async authenticate(def: EndpointRoute, request: FastifyRequest) {
       if (def.access === 'public') return undefined;
       const session = await sessionOf(request);
-      if (!session) throw new AppError('unauthenticated');
+      if (!session) {
+        const refusal = new AppError('unauthenticated');
+        await recordEndedSession(def, request, refusal);
+        throw refusal;
+      }
       // An impersonation session acts as the approved customer roles on one site, nothing else.
       if (!session.impersonation && def.access !== 'session' && !session.permissions.has(def.access)) {
-        throw new AppError('forbidden');
+        const refusal = new AppError('forbidden');
+        await recordRefusal(session, def, def.access, refusal, request.ip);
+        throw refusal;
       }
       return session;
     },

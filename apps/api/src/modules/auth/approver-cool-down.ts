@@ -59,11 +59,15 @@ export async function checkSettledSuperAdmin(ctx: AppContext, db: Queryable, act
 export const touchesSuperAdmin = (roles: readonly string[], wanted: readonly string[] = []): boolean =>
   roles.includes(ROLE_SUPER_ADMIN) || wanted.includes(ROLE_SUPER_ADMIN);
 
+/** What the services refuse beyond the endpoint's permission, as the trail names it. */
+const MISSING_OF = { approverCoolingDown: COOL_DOWN, forbidden: ROLE_SUPER_ADMIN } as const;
+
 /**
- * Runs `work` and, when the cool-down refused it (948), records the refusal in the trail before it
- * is answered: after `work`'s transaction rolled back, so the record stays.
+ * Runs `work` and, when the cool-down refused it (948) or it needed the SuperAdmin role the actor
+ * lacks (902), records the refusal in the trail before it is answered: after `work`'s transaction
+ * rolled back, so the record stays.
  */
-export async function coolDownRefusalsRecorded<T>(
+export async function refusalsRecorded<T>(
   ctx: AppContext,
   caller: Caller,
   actor: StaffSession,
@@ -73,8 +77,8 @@ export async function coolDownRefusalsRecorded<T>(
   try {
     return await work();
   } catch (e) {
-    if (e instanceof AppError && e.errorName === 'approverCoolingDown')
-      await ctx.callAuth.recordRefusal(actor, def, COOL_DOWN, e, caller.clientAddress);
+    if (e instanceof AppError && (e.errorName === 'approverCoolingDown' || e.errorName === 'forbidden'))
+      await ctx.callAuth.recordRefusal(actor, def, MISSING_OF[e.errorName], e, caller.clientAddress);
     throw e;
   }
 }

@@ -9,7 +9,7 @@ import { isoOrNull } from '../../lib/iso.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
-import { checkSettledSuperAdmin, coolDownRefusalsRecorded, touchesSuperAdmin } from './approver-cool-down.ts';
+import { checkSettledSuperAdmin, refusalsRecorded, touchesSuperAdmin } from './approver-cool-down.ts';
 import { factorsResetMail } from './auth.mails.ts';
 import { checkCurrentPassword, lockedError } from './auth.service.ts';
 import {
@@ -619,7 +619,7 @@ export async function myRecoveryCodesRenew(
  * sessions end too, the reset is in the activity log, and the colleague gets a mail about it.
  */
 export function resetStaffFactors(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
-  return coolDownRefusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.staffFactorsReset, () =>
+  return refusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.staffFactorsReset, () =>
     resetFactorsOf(ctx, caller, actor, uid),
   );
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
-import { checkSettledSuperAdmin, coolDownRefusalsRecorded, touchesSuperAdmin } from './approver-cool-down.ts';
+import { checkSettledSuperAdmin, refusalsRecorded, touchesSuperAdmin } from './approver-cool-down.ts';
 import { browserName } from './browser-name.ts';
 import { type LiveSessionRow, liveSessionsOf, revokeSessionOf, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByUid } from './staff.repo.ts';
@@ -87,7 +87,7 @@ export function endStaffSessions(
   uid: string,
   id: number | undefined,
 ) {
-  return coolDownRefusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.endStaffSessions, () =>
+  return refusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.endStaffSessions, () =>
     endSessionsOf(ctx, caller, actor, uid, id),
   );
 }

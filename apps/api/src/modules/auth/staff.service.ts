@@ -5,7 +5,7 @@
 export {
   approverStanding,
   checkSettledSuperAdmin,
-  coolDownRefusalsRecorded,
+  refusalsRecorded,
   standing,
   touchesSuperAdmin,
 } from './approver-cool-down.ts';

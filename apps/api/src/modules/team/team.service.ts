@@ -19,7 +19,6 @@ import { claimVersionOrRefuse } from '../../lib/record-version.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import {
   checkSettledSuperAdmin,
-  coolDownRefusalsRecorded,
   deleteStaff,
   findStaffByEmail,
   findStaffByUid,
@@ -29,6 +28,7 @@ import {
   listStaff,
   lockSuperAdmins,
   permissionsOfRoles,
+  refusalsRecorded,
   revokeUserSessions,
   type StaffRowWithApprover,
   setStaffRoles,
@@ -260,7 +260,7 @@ export function updateRoles(
   /** The Version of the roles the form was read at (If-Match). */
   expectedVersion?: number,
 ) {
-  return coolDownRefusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.teamUpdateRoles, () =>
+  return refusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.teamUpdateRoles, () =>
     changeRoles(ctx, caller, actor, body, expectedVersion),
   );
 }
@@ -311,7 +311,7 @@ async function changeRoles(
 }
 
 export function remove(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
-  return coolDownRefusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.teamDelete, () =>
+  return refusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.teamDelete, () =>
     removeStaff(ctx, caller, actor, uid),
   );
 }
