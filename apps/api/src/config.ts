@@ -12,6 +12,11 @@ export interface Config {
   host: string;
   /** postgres://… selects a PostgreSQL server; otherwise PGlite under dataDir. */
   databaseUrl: string | undefined;
+  /**
+   * PostgreSQL: the tables' owner, that migrations run as (DATABASE_OWNER_URL); DATABASE_URL is
+   * then the application's role, given only what it needs. Unset: one role does both.
+   */
+  databaseOwnerUrl: string | undefined;
   dataDir: string;
   /** Console origins allowed for CORS and for the reset links built on a client's `url`. */
   consoleOrigins: string[];
@@ -203,6 +208,15 @@ const positive = (name: string, v: string | undefined, fallback: number): number
   return n;
 };
 
+function ownerUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const url = env.DATABASE_OWNER_URL || undefined;
+  if (url && !env.DATABASE_URL)
+    throw new Error(
+      'DATABASE_OWNER_URL is the owner of the PostgreSQL database DATABASE_URL names: set both',
+    );
+  return url;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = positive('PORT', env.PORT, 3001);
   const defaultOrigins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
@@ -212,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // localhost answers on both loopbacks (127.0.0.1 and ::1); HOST=0.0.0.0 opens it to the network.
     host: env.HOST ?? 'localhost',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseOwnerUrl: ownerUrl(env),
     dataDir: path.resolve(REPO_ROOT, env.DATA_DIR ?? 'data'),
     consoleOrigins: env.CONSOLE_ORIGINS ? list(env.CONSOLE_ORIGINS) : defaultOrigins,
     sessionIdleMs: positive('SESSION_IDLE_MINUTES', env.SESSION_IDLE_MINUTES, 15) * 60_000,

@@ -1,7 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { migrate } from './db/migrate.ts';
-import { openConfiguredDb } from './db/open.ts';
+import { migrateConfigured, openConfiguredDb } from './db/open.ts';
 import { describeRedis } from './lib/redis.ts';
 import { isPrivatePath, normalisedPath } from './lib/request-path.ts';
 import { countStaff } from './modules/auth/staff.service.ts';
@@ -17,7 +16,7 @@ import { seedDemoData } from './seed/seed.ts';
 privateUmask();
 const config = loadConfig();
 const db = await openConfiguredDb(config);
-const applied = await migrate(db);
+const { applied, warning: trailOwner } = await migrateConfigured(config, db);
 // A new PGlite directory copied from the migrated template (scripts/start.mjs) was migrated by the copy.
 const migratedTo =
   applied.at(-1) ??
@@ -46,6 +45,7 @@ const seeding = new Promise<void>((resolve) => {
 seeding.catch(() => {}); // awaited after listen; this only keeps an early failure from going unhandled
 let seeded = false;
 const { app, ctx } = await buildApp({ config, db });
+if (trailOwner) app.log.warn(trailOwner);
 ctx.ops.starting = true; // until the demo data is in: /readyz says 'starting'
 app.addHook('onRequest', async (req) => {
   if (!seeded && isPrivatePath(normalisedPath(req.url))) await seeding;

@@ -1,10 +1,11 @@
 import { loadConfig } from '../config.ts';
-import { migrate } from './migrate.ts';
-import { openConfiguredDb } from './open.ts';
+import { migrateConfigured, openConfiguredDb } from './open.ts';
 
-const db = await openConfiguredDb(loadConfig());
+const config = loadConfig();
+const db = await openConfiguredDb(config);
 try {
-  const applied = await migrate(db);
+  const { applied, warning } = await migrateConfigured(config, db);
+  if (warning) console.warn(warning);
   console.log(applied.length ? `Applied migrations ${applied.join(', ')}` : 'The database is up to date.');
 } finally {
   await db.close();

@@ -32,11 +32,15 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
 export async function migrate(db: Db, migrations = loadMigrations()): Promise<number[]> {
   // Under the same lock: two instances starting together on an empty database would otherwise
   // both create the table, and one fails (CREATE TABLE IF NOT EXISTS is not safe concurrently).
-  await db.transaction(async (tx) => {
-    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727001)');
-    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+  // Not even tried once it is there: an application role that may not create tables (the
+  // migrations run as DATABASE_OWNER_URL's) would be refused the CREATE ... IF NOT EXISTS.
+  const exists = await db.query<{ t: string | null }>(`SELECT to_regclass('schema_migrations')::text AS t`);
+  if (!exists.rows[0]?.t)
+    await db.transaction(async (tx) => {
+      if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727001)');
+      await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-  });
+    });
   // One read to skip what is applied (every start but the first after an upgrade); each missing
   // one is still checked again under the lock.
   const seenBefore = new Set(
@@ -87,4 +91,41 @@ async function syncBuiltInRoles(db: Db): Promise<void> {
     );
     authChanged(db);
   }
+}
+
+/** The append-only trails: the application role may add rows and read them, nothing more. */
+const TRAIL_TABLES = ['activity_log', 'impersonation_log'];
+
+const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Gives the application role what it needs and no more, as the owner of the tables, after each
+ * migration run (so tables of later migrations get theirs): reads and writes on every table and
+ * sequence, but on the trails only SELECT and INSERT, and on schema_migrations only SELECT. Not
+ * being their owner, it cannot disable the trails' triggers, alter or drop them either.
+ */
+export async function grantApplicationRole(owner: Db, role: string): Promise<void> {
+  const r = ident(role);
+  await owner.transaction(async (tx) => {
+    await tx.exec(`GRANT USAGE ON SCHEMA public TO ${r};
+      GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${r};
+      GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ${r};
+      REVOKE UPDATE, DELETE, TRUNCATE, TRIGGER, REFERENCES ON ${TRAIL_TABLES.join(', ')} FROM ${r};
+      REVOKE INSERT, UPDATE, DELETE, TRUNCATE, TRIGGER, REFERENCES ON schema_migrations FROM ${r};`);
+  });
+}
+
+/**
+ * The sentence to log at start when the application's own role owns the staff trail on
+ * PostgreSQL (one DATABASE_URL for migrations and the application): it could disable the trail's
+ * append-only triggers. Undefined when it does not, and on PGlite.
+ */
+export async function trailOwnerWarning(db: Db): Promise<string | undefined> {
+  if (db.kind !== 'postgres') return undefined;
+  const r = await db.query<{ owns: boolean }>(
+    `SELECT pg_has_role(current_user, c.relowner, 'USAGE') OR (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS owns
+       FROM pg_class c WHERE c.oid = to_regclass('activity_log')`,
+  );
+  if (!r.rows[0]?.owns) return undefined;
+  return 'The application connects as a role that owns the staff trail (activity_log) and could disable its append-only triggers: set DATABASE_OWNER_URL to the owner and DATABASE_URL to a role that does not own it (docs/operations.md).';
 }

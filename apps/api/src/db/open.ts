@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { privateUmask, restrictDataDir } from '../ops/private-data-dir.ts';
 import { type Db, openPgliteDir, openPostgres } from './db.ts';
+import { grantApplicationRole, migrate, trailOwnerWarning } from './migrate.ts';
 import { existingPgliteTemplate } from './pglite-template.ts';
 
 /**
@@ -17,4 +18,28 @@ export async function openConfiguredDb(config: Config): Promise<Db> {
     : await openPgliteDir(path.join(config.dataDir, 'pglite'), { template: () => existingPgliteTemplate() });
   restrictDataDir(config.dataDir);
   return db;
+}
+
+/**
+ * Migrates the configured database. With DATABASE_OWNER_URL (PostgreSQL), the migrations run as
+ * that role, which then grants the application's role (DATABASE_URL's) what it needs; without it
+ * they run on `db`, and a warning comes back when that role owns the staff trail.
+ */
+export async function migrateConfigured(
+  config: Config,
+  db: Db,
+): Promise<{ applied: number[]; warning: string | undefined }> {
+  if (!config.databaseOwnerUrl || db.kind !== 'postgres') {
+    const applied = await migrate(db);
+    return { applied, warning: await trailOwnerWarning(db) };
+  }
+  const appRole = (await db.query<{ r: string }>('SELECT current_user::text AS r')).rows[0]!.r;
+  const owner = openPostgres(config.databaseOwnerUrl, 1);
+  try {
+    const applied = await migrate(owner);
+    await grantApplicationRole(owner, appRole);
+    return { applied, warning: await trailOwnerWarning(db) };
+  } finally {
+    await owner.close();
+  }
 }
