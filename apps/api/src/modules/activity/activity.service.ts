@@ -1,7 +1,8 @@
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Db, Queryable } from '../../db/db.ts';
+import { currentRequest } from '../../lib/request-context.ts';
 import { type ActivityAction, writeActivity } from './activity.repo.ts';
-import { countRefusal, type Refusal, takeClosedRepeats } from './refusals.repo.ts';
+import { foldRefusal, type Refusal, takeClosedRepeats } from './refusals.repo.ts';
 
 export type { Refusal } from './refusals.repo.ts';
 
@@ -57,24 +58,12 @@ const refusalRow = (r: Refusal, at: Date, details: Record<string, unknown>) => (
 });
 
 /**
- * Records a refused staff call in the trail, folded: one statement while its window is open, the
- * first row (count 1) when it opens one, and the repeats of the window it closed as one row.
+ * Records a refused staff call in the trail, folded (refusals.repo.ts): one statement, which
+ * writes the first row (count 1) when it opens a window and the repeats of the window it closed
+ * as one row.
  */
-export async function recordRefusal(db: Db, at: Date, r: Refusal): Promise<void> {
-  await db.transaction(async (tx) => {
-    const fold = await countRefusal(tx, r, at, REFUSAL_FOLD_MS);
-    if (!fold.opened) return;
-    if (fold.closed_repeats > 0)
-      await writeActivity(
-        tx,
-        refusalRow(r, at, {
-          count: fold.closed_repeats,
-          repeatsFrom: fold.closed_start,
-          repeatsTo: fold.closed_last,
-        }),
-      );
-    await writeActivity(tx, refusalRow(r, at, { count: 1 }));
-  });
+export async function recordRefusal(db: Queryable, at: Date, r: Refusal): Promise<void> {
+  await foldRefusal(db, r, at, REFUSAL_FOLD_MS, currentRequest()?.requestId ?? null);
 }
 
 /** Writes the repeats of the refusal windows closed by `at` as one row each; answers how many rows. */

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/db.ts';
+import { prepared, type Queryable } from '../../db/db.ts';
 
 /** One refused staff call: who, which endpoint ('METHOD /path'), and what they lacked. */
 export interface Refusal {
@@ -12,37 +12,70 @@ export interface Refusal {
   clientAddress: string | null;
 }
 
-/** What counting one refusal found: whether it opened a window, and the window it closed. */
-interface Fold {
-  opened: boolean;
-  closed_repeats: number;
-  closed_start: Date | null;
-  closed_last: Date | null;
-}
-
 const WITHIN = `r.window_start > $8::timestamptz - $9::double precision * interval '1 millisecond'`;
 
+/** The details of a refusal row; `count` and the rest are added by each kind of row. */
+const DETAILS = `jsonb_build_object('missing', $3::text, 'status', $6::int, 'errorCode', $7::int)`;
+
+const REPEAT = prepared(
+  `UPDATE staff_refusals SET repeats = repeats + 1, last_at = $4
+    WHERE actor_uid = $1 AND endpoint = $2 AND missing = $3 AND window_start > $5
+    RETURNING 1`,
+);
+
 /**
- * Counts a refusal in its (actor, endpoint, missing) row, in one statement under the row's lock:
- * within the open window it adds a repeat; otherwise it opens a new window and hands back the
- * repeats of the one it closed (the SET expressions read the row as it was).
+ * Counts a refusal in its (actor, endpoint, missing) row and, when that opens a window, writes the
+ * trail rows, in one statement (atomic without a transaction, and as cheap as an insert while a
+ * flood repeats). Within the open window it only adds a repeat; otherwise it opens a new window
+ * (the SET expressions read the row as it was) and appends the closed window's unwritten repeats
+ * as one row with their count, then the new window's first refusal (count 1).
  */
-export async function countRefusal(db: Queryable, r: Refusal, at: Date, windowMs: number): Promise<Fold> {
-  const q = await db.query<Fold>(
-    `INSERT INTO staff_refusals AS r (actor_uid, endpoint, missing, actor_email, client_address, status, error_code,
-                                      window_start, last_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
-     ON CONFLICT (actor_uid, endpoint, missing) DO UPDATE SET
-       closed_repeats = CASE WHEN ${WITHIN} THEN 0 ELSE r.repeats END,
-       closed_start = CASE WHEN ${WITHIN} THEN NULL ELSE r.window_start END,
-       closed_last = CASE WHEN ${WITHIN} THEN NULL ELSE r.last_at END,
-       repeats = CASE WHEN ${WITHIN} THEN r.repeats + 1 ELSE 0 END,
-       window_start = CASE WHEN ${WITHIN} THEN r.window_start ELSE $8 END,
-       last_at = $8, actor_email = $4, client_address = $5, status = $6, error_code = $7
-     RETURNING repeats = 0 AS opened, closed_repeats, closed_start, closed_last`,
-    [r.actorUid, r.endpoint, r.missing, r.actorEmail, r.clientAddress, r.status, r.errorCode, at, windowMs],
+export async function foldRefusal(
+  db: Queryable,
+  r: Refusal,
+  at: Date,
+  windowMs: number,
+  requestId: string | null,
+): Promise<void> {
+  // A repeat within the open window, the whole of a flood: one small prepared update.
+  const opensAfter = new Date(at.getTime() - windowMs);
+  const repeat = await db.query(REPEAT, [r.actorUid, r.endpoint, r.missing, at, opensAfter]);
+  if (repeat.rows.length > 0) return;
+  await db.query(
+    `WITH fold AS (
+       INSERT INTO staff_refusals AS r (actor_uid, endpoint, missing, actor_email, client_address, status, error_code,
+                                        window_start, last_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+       ON CONFLICT (actor_uid, endpoint, missing) DO UPDATE SET
+         closed_repeats = CASE WHEN ${WITHIN} THEN 0 ELSE r.repeats END,
+         closed_start = CASE WHEN ${WITHIN} THEN NULL ELSE r.window_start END,
+         closed_last = CASE WHEN ${WITHIN} THEN NULL ELSE r.last_at END,
+         repeats = CASE WHEN ${WITHIN} THEN r.repeats + 1 ELSE 0 END,
+         window_start = CASE WHEN ${WITHIN} THEN r.window_start ELSE $8 END,
+         last_at = $8, actor_email = $4, client_address = $5, status = $6, error_code = $7
+       RETURNING repeats = 0 AS opened, closed_repeats, closed_start, closed_last)
+     INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
+                               request_id)
+     SELECT $8, $1, $4, 'access.refused', 'endpoint', $2, $5, row.details, $10
+       FROM fold CROSS JOIN LATERAL (VALUES
+         (1, CASE WHEN fold.closed_repeats > 0 THEN ${DETAILS} || jsonb_build_object(
+               'count', fold.closed_repeats, 'repeatsFrom', fold.closed_start, 'repeatsTo', fold.closed_last) END),
+         (2, ${DETAILS} || jsonb_build_object('count', 1))) AS row(ord, details)
+      WHERE fold.opened AND row.details IS NOT NULL
+      ORDER BY row.ord`,
+    [
+      r.actorUid,
+      r.endpoint,
+      r.missing,
+      r.actorEmail,
+      r.clientAddress,
+      r.status,
+      r.errorCode,
+      at,
+      windowMs,
+      requestId,
+    ],
   );
-  return q.rows[0]!;
 }
 
 /** A window whose repeats are due to be written. */
