@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type Db, openPostgres } from '../src/db/db.ts';
-import { migrate, trailOwnerWarning } from '../src/db/migrate.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { migrateConfigured } from '../src/db/open.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
@@ -69,8 +69,12 @@ describe.skipIf(!onPostgres)(
       expect(await migrateConfigured(config, asApp)).toEqual({ applied: [], warning: undefined });
       // a tool that migrates on DATABASE_URL alone (seed, create-admin) finds it up to date as the role
       expect(await migrate(asApp)).toEqual([]);
-      // the owner itself (one URL for both) is warned about at start
-      expect(await trailOwnerWarning(fresh.db)).toMatch(/owns the staff trail/);
+      // one URL for both: the owner migrates, and is warned at start that it owns the trail
+      const single = { ...config, databaseUrl: ownerUrl, databaseOwnerUrl: undefined };
+      expect(await migrateConfigured(single, fresh.db)).toEqual({
+        applied: [],
+        warning: expect.stringMatching(/owns the staff trail/),
+      });
 
       const silent = { info() {}, error() {} };
       const mailTransport = createMailTransport({
