@@ -3,6 +3,7 @@ import net from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { AppError } from '../lib/app-error.ts';
+import { redisCircuit } from '../lib/redis.ts';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -66,7 +67,8 @@ export function operations(app: FastifyInstance, ctx: AppContext): void {
   });
 
   // Whether this instance should be sent traffic: the database answers, Redis too when
-  // configured, the first start's demo data is in, and the instance is not shutting down.
+  // configured, the first start's demo data is in, and the instance is not shutting down. The
+  // stores' circuits are reported too: open while a store is unreachable (calls answer 503).
   app.get('/readyz', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const checks: Record<string, 'ok' | 'failed'> = {};
@@ -83,10 +85,18 @@ export function operations(app: FastifyInstance, ctx: AppContext): void {
       ...(ctx.redis ? [run('redis', () => ctx.redis!.ping())] : []),
     ]);
     const { draining, starting } = ctx.ops;
-    const ready = !draining && !starting && Object.values(checks).every((c) => c === 'ok');
+    const circuits: Record<string, 'open' | 'closed'> = {};
+    if (ctx.db.circuit) circuits.database = ctx.db.circuit.state;
+    const redis = ctx.redis && redisCircuit(ctx.redis);
+    if (redis) circuits.redis = redis.state;
+    const ready =
+      !draining &&
+      !starting &&
+      Object.values(checks).every((c) => c === 'ok') &&
+      Object.values(circuits).every((c) => c === 'closed');
     reply.status(ready ? 200 : 503);
     const status = draining ? 'draining' : starting ? 'starting' : ready ? 'ready' : 'not ready';
-    return { status, checks };
+    return { status, checks, circuits };
   });
 
   app.get('/metrics', async (request, reply) => {
