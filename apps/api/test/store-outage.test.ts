@@ -9,7 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openPostgres } from '../src/db/db.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
-import { isStoreUnavailable } from '../src/lib/store-circuit.ts';
+import { isStoreUnavailable, StoreCircuit } from '../src/lib/store-circuit.ts';
 import { insertStaff } from '../src/modules/auth/staff.repo.ts';
 import { errorEnvelope } from '../src/plugins/error-envelope.ts';
 import { type FaultMode, startFaultProxy } from './fault-proxy.ts';
@@ -95,6 +95,43 @@ describe('which errors mean the store is unreachable', () => {
     expect(bug.json().ErrorCode).toBe(950);
     expect(bug.headers['retry-after']).toBeUndefined();
     await app.close();
+  });
+});
+
+describe('a store circuit', () => {
+  it('opens after failures in a row that mean the store is unreachable, fails at once while open, and closes when a probe succeeds', async () => {
+    const refused = () =>
+      Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', syscall: 'connect' });
+    let probes = 0;
+    const circuit = new StoreCircuit('redis', { failuresToOpen: 3, probeEveryMs: 1 }, async () => {
+      probes++;
+      if (probes < 3) throw refused();
+    });
+    // A call's own errors do not count; a success starts the count again.
+    for (let i = 0; i < 5; i++) circuit.failed(new Error('duplicate key'));
+    circuit.failed(refused());
+    circuit.failed(refused());
+    circuit.succeeded();
+    circuit.failed(refused());
+    circuit.failed(refused());
+    expect(circuit.state).toBe('closed');
+    expect(() => circuit.check()).not.toThrow();
+    const closed = new Promise<void>((resolve) => circuit.on('close', resolve));
+    circuit.failed(refused());
+    expect(circuit.state).toBe('open');
+    let thrown: unknown;
+    try {
+      circuit.check();
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isStoreUnavailable(thrown)).toBe(true);
+    // Probed until one succeeds (the third), then closed.
+    await closed;
+    expect(probes).toBe(3);
+    expect(circuit.state).toBe('closed');
+    expect(() => circuit.check()).not.toThrow();
+    circuit.stop();
   });
 });
 
