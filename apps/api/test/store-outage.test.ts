@@ -272,9 +272,13 @@ async function until<T>(call: () => Promise<T>, done: (x: T) => boolean, tries =
 /** The defaults, or the STORE_* settings this run was given (to measure tighter ones). */
 const storeTimeouts = loadConfig(process.env).storeTimeouts;
 
-/** The outage spreads over this many rounds of calls, a pause between them (not a wait on anything). */
-const ROUNDS = 6;
+/**
+ * The outage spreads over this many rounds of calls, a pause between them (not a wait on
+ * anything): about 2.4 s, or OUTAGE_ROUNDS of them to measure a longer outage.
+ */
+const ROUNDS = Number(process.env.OUTAGE_ROUNDS) || 6;
 const ROUND_PAUSE_MS = 400;
+const OUTAGE_TEST_MS = 30_000 + ROUNDS * ROUND_PAUSE_MS;
 
 /**
  * A store cut off behind a fault proxy for a few seconds, refused or black-holed, under a running
@@ -366,105 +370,113 @@ async function outage(opts: {
 
 describe.skipIf(!withRedis)('Redis cut off under a running app', () => {
   for (const mode of ['refuse', 'black-hole'] as const) {
-    it(`${mode}: answers 503 with Retry-After at once while the circuit is open, and recovers`, async () => {
-      const proxy = await startFaultProxy({ host: '127.0.0.1', port: 6379 });
-      const prefix = `sac-test:${randomUUID()}:`;
-      const t = await createTestApp({
-        redisUrl: `redis://127.0.0.1:${proxy.port}`,
-        redisKeyPrefix: prefix,
-        storeTimeouts,
-      });
-      try {
-        await t.addStaff('ops@example.com', ['SuperAdmin']);
-        const session = await t.login('ops@example.com');
-        await outage({
-          store: 'redis',
-          mode,
-          proxy,
-          session,
-          call: ({ session: s, ...o }) =>
-            t.call({
-              ...(o as Parameters<TestApp['call']>[0]),
-              session: s as { xtoken: string; xsign: string },
-            }),
-          // The per-address key of a sign-in (the manual clock gives its day).
-          trace: (address) => `${prefix}login-fail:${t.clock.now().toISOString().slice(0, 10)}:${address}`,
+    it(
+      `${mode}: answers 503 with Retry-After at once while the circuit is open, and recovers`,
+      async () => {
+        const proxy = await startFaultProxy({ host: '127.0.0.1', port: 6379 });
+        const prefix = `sac-test:${randomUUID()}:`;
+        const t = await createTestApp({
+          redisUrl: `redis://127.0.0.1:${proxy.port}`,
+          redisKeyPrefix: prefix,
+          storeTimeouts,
         });
-      } finally {
-        await t.close();
-        await proxy.close();
-      }
-    });
+        try {
+          await t.addStaff('ops@example.com', ['SuperAdmin']);
+          const session = await t.login('ops@example.com');
+          await outage({
+            store: 'redis',
+            mode,
+            proxy,
+            session,
+            call: ({ session: s, ...o }) =>
+              t.call({
+                ...(o as Parameters<TestApp['call']>[0]),
+                session: s as { xtoken: string; xsign: string },
+              }),
+            // The per-address key of a sign-in (the manual clock gives its day).
+            trace: (address) => `${prefix}login-fail:${t.clock.now().toISOString().slice(0, 10)}:${address}`,
+          });
+        } finally {
+          await t.close();
+          await proxy.close();
+        }
+      },
+      OUTAGE_TEST_MS,
+    );
   }
 });
 
 describe.skipIf(inject('testDb') !== 'postgres')('PostgreSQL cut off under a running app', () => {
   for (const mode of ['refuse', 'black-hole'] as const) {
-    it(`${mode}: answers 503 with Retry-After at once while the circuit is open, and recovers`, async () => {
-      const fresh = await freshDb();
-      const name = new URL(fresh.url!).pathname.slice(1);
-      const proxy = await startFaultProxy({ host: '127.0.0.1', port: 5432 });
-      const through = new URL(withDatabase(inject('pgUrl'), name));
-      through.host = `127.0.0.1:${proxy.port}`;
-      const db = openPostgres(through.toString(), 4, undefined, storeTimeouts);
-      const config = {
-        ...loadConfig({}),
-        dataDir: path.join(os.tmpdir(), `sac-outage-${process.pid}`),
-        webDistDir: path.join(os.tmpdir(), 'sac-no-console'),
-        consoleOrigins: ['http://console.test:3001'],
-        storeTimeouts,
-        staffMfa: 'optional' as const,
-      };
-      const { app } = await buildApp({ config, db, logger: false });
-      try {
-        await insertStaff(fresh.db, {
-          uid: randomUUID(),
-          email: 'ops@example.com',
-          fullName: 'ops',
-          passwordHash: await hashPassword(PASSWORD),
-          roles: ['SuperAdmin'],
-          at: new Date(),
-        });
-        const call = ({
-          session,
-          ...o
-        }: {
-          method: string;
-          url: string;
-          payload?: unknown;
-          session?: unknown;
-          remoteAddress?: string;
-        }) => {
-          const s = session as { xtoken: string; xsign: string } | undefined;
-          return app.inject({
-            ...(o as InjectOptions),
-            headers: {
-              ...marker,
-              ...(s ? { [HEADERS.token]: s.xtoken, [HEADERS.sign]: s.xsign } : {}),
-            },
-          });
+    it(
+      `${mode}: answers 503 with Retry-After at once while the circuit is open, and recovers`,
+      async () => {
+        const fresh = await freshDb();
+        const name = new URL(fresh.url!).pathname.slice(1);
+        const proxy = await startFaultProxy({ host: '127.0.0.1', port: 5432 });
+        const through = new URL(withDatabase(inject('pgUrl'), name));
+        through.host = `127.0.0.1:${proxy.port}`;
+        const db = openPostgres(through.toString(), 4, undefined, storeTimeouts);
+        const config = {
+          ...loadConfig({}),
+          dataDir: path.join(os.tmpdir(), `sac-outage-${process.pid}`),
+          webDistDir: path.join(os.tmpdir(), 'sac-no-console'),
+          consoleOrigins: ['http://console.test:3001'],
+          storeTimeouts,
+          staffMfa: 'optional' as const,
         };
-        const signedIn = await call({
-          method: 'POST',
-          url: '/admin/login',
-          payload: { email: 'ops@example.com', password: PASSWORD },
-        });
-        expect(signedIn.statusCode).toBe(200);
-        await outage({
-          store: 'database',
-          mode,
-          proxy,
-          session: signedIn.json(),
-          call,
-          // A sign-in's first statement has the address as a parameter.
-          trace: (address) => address,
-        });
-      } finally {
-        await app.close();
-        await db.close();
-        await proxy.close();
-        await fresh.drop();
-      }
-    });
+        const { app } = await buildApp({ config, db, logger: false });
+        try {
+          await insertStaff(fresh.db, {
+            uid: randomUUID(),
+            email: 'ops@example.com',
+            fullName: 'ops',
+            passwordHash: await hashPassword(PASSWORD),
+            roles: ['SuperAdmin'],
+            at: new Date(),
+          });
+          const call = ({
+            session,
+            ...o
+          }: {
+            method: string;
+            url: string;
+            payload?: unknown;
+            session?: unknown;
+            remoteAddress?: string;
+          }) => {
+            const s = session as { xtoken: string; xsign: string } | undefined;
+            return app.inject({
+              ...(o as InjectOptions),
+              headers: {
+                ...marker,
+                ...(s ? { [HEADERS.token]: s.xtoken, [HEADERS.sign]: s.xsign } : {}),
+              },
+            });
+          };
+          const signedIn = await call({
+            method: 'POST',
+            url: '/admin/login',
+            payload: { email: 'ops@example.com', password: PASSWORD },
+          });
+          expect(signedIn.statusCode).toBe(200);
+          await outage({
+            store: 'database',
+            mode,
+            proxy,
+            session: signedIn.json(),
+            call,
+            // A sign-in's first statement has the address as a parameter.
+            trace: (address) => address,
+          });
+        } finally {
+          await app.close();
+          await db.close();
+          await proxy.close();
+          await fresh.drop();
+        }
+      },
+      OUTAGE_TEST_MS,
+    );
   }
 });
