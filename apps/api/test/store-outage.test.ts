@@ -242,6 +242,19 @@ describe('Redis on a closed port', () => {
   it('answers a sign-in 503 with Retry-After (it fails closed: no unthrottled sign-in)', async () => {
     expectUnavailable(await t.call({ method: 'POST', url: '/admin/login', payload: login }));
   });
+
+  it('ends its Redis client when the app closes, rather than reconnect for ever', async () => {
+    const other = await createTestApp({ redisUrl: 'redis://127.0.0.1:9', redisKeyPrefix: 'unused:' });
+    const redis = other.ctx.redis!;
+    let reconnects = 0;
+    redis.on('reconnecting', () => reconnects++);
+    await other.close();
+    // Without it, the client tries again every STORE_PROBE_MS (500 ms): three of those pass
+    // without one. (A machine too busy to run a timer in 1.5 s can only let this pass wrongly,
+    // never fail it.)
+    await new Promise((resolve) => setTimeout(resolve, 3 * storeTimeouts.probeEveryMs));
+    expect(reconnects).toBe(0);
+  });
 });
 
 const withRedis = await redisTestsRun();

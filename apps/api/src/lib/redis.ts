@@ -61,7 +61,9 @@ export async function openRedis(
   // Every command but a pipeline's (a MULTI: it fails as a whole without a connection) and the
   // client's own handshake on a new connection.
   const own = (command: RedisCommand) =>
-    probing || (redis.status === 'connect' && Command.checkFlag('HANDSHAKE_COMMANDS', command.name));
+    probing ||
+    command.name === 'quit' ||
+    (redis.status === 'connect' && Command.checkFlag('HANDSHAKE_COMMANDS', command.name));
   redis.sendCommand = ((command: RedisCommand, stream?: unknown) => {
     if (!stream && circuit.state === 'open' && !own(command)) {
       command.reject(new CircuitOpenError('redis'));
@@ -74,6 +76,15 @@ export async function openRedis(
     );
     return out;
   }) as typeof redis.sendCommand;
+
+  // Without an offline queue, ioredis refuses a QUIT while there is no connection, and would go
+  // on reconnecting for ever after the app closed: end it at once then.
+  const quit = redis.quit.bind(redis);
+  redis.quit = (() => {
+    if (redis.status === 'ready') return quit();
+    redis.disconnect();
+    return Promise.resolve('OK');
+  }) as typeof redis.quit;
 
   let healthy = true;
   redis.on('error', (err: Error) => {
