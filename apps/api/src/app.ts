@@ -141,7 +141,10 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   const db = instrumentDb(opts.db, metrics);
   const clock = opts.clock ?? systemClock;
   const redis =
-    opts.redis ?? (opts.config.redisUrl ? await openRedis(opts.config.redisUrl, app.log) : undefined);
+    opts.redis ??
+    (opts.config.redisUrl
+      ? await openRedis(opts.config.redisUrl, app.log, opts.config.storeTimeouts)
+      : undefined);
   // A client opened here is closed with the app; one handed in belongs to the caller.
   if (redis && !opts.redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
   const prefix = opts.config.redisKeyPrefix;

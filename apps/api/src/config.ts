@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADDRESS_LIMITS } from '@sac/contract/address-limits';
+import { STORE_TIMEOUTS, type StoreTimeouts } from './lib/store-circuit.ts';
 
 /** The repository root: ./data and the built console are found from it, whatever the cwd. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -45,6 +46,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of every Redis key this API writes, so several deployments can share one Redis. */
   redisKeyPrefix: string;
+  /** How long a call waits for PostgreSQL or Redis, and their circuits (STORE_* settings). */
+  storeTimeouts: StoreTimeouts;
   /** Failed sign-ins one client address may make per UTC day before it gets HTTP 429. */
   loginAddressDailyFailures: number;
   /** How often approved impersonation grants that have expired are looked for, in ms (0: never). */
@@ -250,6 +253,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'sac:',
+    storeTimeouts: {
+      connectMs: positive('STORE_CONNECT_TIMEOUT_MS', env.STORE_CONNECT_TIMEOUT_MS, STORE_TIMEOUTS.connectMs),
+      commandMs: positive('REDIS_COMMAND_TIMEOUT_MS', env.REDIS_COMMAND_TIMEOUT_MS, STORE_TIMEOUTS.commandMs),
+      statementCheckMs: positive(
+        'DB_STATEMENT_CHECK_MS',
+        env.DB_STATEMENT_CHECK_MS,
+        STORE_TIMEOUTS.statementCheckMs,
+      ),
+      failuresToOpen: Math.floor(
+        positive('STORE_CIRCUIT_FAILURES', env.STORE_CIRCUIT_FAILURES, STORE_TIMEOUTS.failuresToOpen),
+      ),
+      probeEveryMs: positive('STORE_PROBE_MS', env.STORE_PROBE_MS, STORE_TIMEOUTS.probeEveryMs),
+    },
     loginAddressDailyFailures: positive(
       'LOGIN_ADDRESS_DAILY_FAILURES',
       env.LOGIN_ADDRESS_DAILY_FAILURES,

@@ -1,14 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { HEADERS } from '@sac/contract/constants';
-import Fastify from 'fastify';
+import Fastify, { type InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openPostgres } from '../src/db/db.ts';
-import { errorEnvelope, isStoreUnavailable } from '../src/plugins/error-envelope.ts';
-import { createTestApp, freshDb, type TestApp } from './harness.ts';
+import { hashPassword } from '../src/lib/password-hash.ts';
+import { isStoreUnavailable, StoreCircuit } from '../src/lib/store-circuit.ts';
+import { insertStaff } from '../src/modules/auth/staff.repo.ts';
+import { errorEnvelope } from '../src/plugins/error-envelope.ts';
+import { type FaultMode, startFaultProxy } from './fault-proxy.ts';
+import { createTestApp, freshDb, PASSWORD, type TestApp } from './harness.ts';
+import { withDatabase } from './postgres-url.ts';
+import { redisTestsRun } from './redis-helper.ts';
 
 /**
  * When the database or Redis cannot be reached, calls answer 503 with Retry-After and
@@ -47,6 +54,10 @@ describe('which errors mean the store is unreachable', () => {
         name: 'MaxRetriesPerRequestError',
       }),
       new Error('Connection is closed.'),
+      new Error('Command timed out'),
+      new Error("Socket timeout. Expecting data, but didn't receive any in 200ms."),
+      new Error('timeout expired'),
+      new Error('Connection terminated due to connection timeout'),
       new Error('wrapped', { cause: errno('ECONNREFUSED') }),
       new AggregateError([errno('ECONNREFUSED'), errno('ECONNREFUSED')], 'x'),
     ]) {
@@ -84,6 +95,43 @@ describe('which errors mean the store is unreachable', () => {
     expect(bug.json().ErrorCode).toBe(950);
     expect(bug.headers['retry-after']).toBeUndefined();
     await app.close();
+  });
+});
+
+describe('a store circuit', () => {
+  it('opens after failures in a row that mean the store is unreachable, fails at once while open, and closes when a probe succeeds', async () => {
+    const refused = () =>
+      Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', syscall: 'connect' });
+    let probes = 0;
+    const circuit = new StoreCircuit('redis', { failuresToOpen: 3, probeEveryMs: 1 }, async () => {
+      probes++;
+      if (probes < 3) throw refused();
+    });
+    // A call's own errors do not count; a success starts the count again.
+    for (let i = 0; i < 5; i++) circuit.failed(new Error('duplicate key'));
+    circuit.failed(refused());
+    circuit.failed(refused());
+    circuit.succeeded();
+    circuit.failed(refused());
+    circuit.failed(refused());
+    expect(circuit.state).toBe('closed');
+    expect(() => circuit.check()).not.toThrow();
+    const closed = new Promise<void>((resolve) => circuit.on('close', resolve));
+    circuit.failed(refused());
+    expect(circuit.state).toBe('open');
+    let thrown: unknown;
+    try {
+      circuit.check();
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isStoreUnavailable(thrown)).toBe(true);
+    // Probed until one succeeds (the third), then closed.
+    await closed;
+    expect(probes).toBe(3);
+    expect(circuit.state).toBe('closed');
+    expect(() => circuit.check()).not.toThrow();
+    circuit.stop();
   });
 });
 
@@ -194,4 +242,254 @@ describe('Redis on a closed port', () => {
   it('answers a sign-in 503 with Retry-After (it fails closed: no unthrottled sign-in)', async () => {
     expectUnavailable(await t.call({ method: 'POST', url: '/admin/login', payload: login }));
   });
+
+  it('ends its Redis client when the app closes, rather than reconnect for ever', async () => {
+    const other = await createTestApp({ redisUrl: 'redis://127.0.0.1:9', redisKeyPrefix: 'unused:' });
+    const redis = other.ctx.redis!;
+    let reconnects = 0;
+    redis.on('reconnecting', () => reconnects++);
+    await other.close();
+    // Without it, the client tries again every STORE_PROBE_MS (500 ms): three of those pass
+    // without one. (A machine too busy to run a timer in 1.5 s can only let this pass wrongly,
+    // never fail it.)
+    await new Promise((resolve) => setTimeout(resolve, 3 * storeTimeouts.probeEveryMs));
+    expect(reconnects).toBe(0);
+  });
+});
+
+const withRedis = await redisTestsRun();
+
+/** Milliseconds of each answer, for the output (the machine is shared: never asserted). */
+function summary(label: string, ms: number[]): string {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!.toFixed(1);
+  return `${label}: ${s.length} answers, min ${at(0)} ms, median ${at(0.5)} ms, max ${at(1)} ms`;
+}
+
+async function timed<T>(ms: number[], call: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  const out = await call();
+  ms.push(performance.now() - start);
+  return out;
+}
+
+/** Calls `call` until `done` says so, at most `tries` times, 20 ms apart. */
+async function until<T>(call: () => Promise<T>, done: (x: T) => boolean, tries = 500): Promise<T> {
+  for (let i = 0; ; i++) {
+    const x = await call();
+    if (done(x) || i >= tries) return x;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The defaults, or the STORE_* settings this run was given (to measure tighter ones). */
+const storeTimeouts = loadConfig(process.env).storeTimeouts;
+
+/**
+ * The outage spreads over this many rounds of calls, a pause between them (not a wait on
+ * anything): about 2.4 s, or OUTAGE_ROUNDS of them to measure a longer outage.
+ */
+const ROUNDS = Number(process.env.OUTAGE_ROUNDS) || 6;
+const ROUND_PAUSE_MS = 400;
+const OUTAGE_TEST_MS = 30_000 + ROUNDS * ROUND_PAUSE_MS;
+
+/**
+ * A store cut off behind a fault proxy for a few seconds, refused or black-holed, under a running
+ * app: every call that needs it answers 503 with Retry-After; calls that do not need it answer as
+ * usual; /readyz reports the open circuit; once the circuit is open, calls no longer reach the
+ * store (what the proxy held holds none of them: the configured timeouts bounded only the calls
+ * before it opened); and once the store is back, calls succeed again.
+ */
+async function outage(opts: {
+  store: 'redis' | 'database';
+  mode: FaultMode;
+  proxy: Awaited<ReturnType<typeof startFaultProxy>>;
+  call: (o: {
+    method: string;
+    url: string;
+    payload?: unknown;
+    session?: unknown;
+    remoteAddress?: string;
+  }) => Promise<{
+    statusCode: number;
+    headers: Record<string, unknown>;
+    json(): { circuits?: Record<string, string> };
+  }>;
+  session: unknown;
+  /** What a sign-in from `remoteAddress` sends the store, which the proxy must never see once the circuit is open. */
+  trace: (remoteAddress: string) => string;
+}) {
+  const { store, mode, proxy, call, session } = opts;
+  const signIn = (remoteAddress = '127.0.0.1') =>
+    call({
+      method: 'POST',
+      url: '/admin/login',
+      payload: { email: 'nobody@example.com', password: 'Wrong#123' },
+      remoteAddress,
+    });
+  const forgot = () =>
+    call({
+      method: 'POST',
+      url: '/admin/forgotpassword',
+      payload: { email: 'nobody@example.com', url: 'http://console.test:3001/login' },
+    });
+  const mine = () => call({ method: 'GET', url: '/admin/session', session });
+  expect((await signIn()).statusCode).toBe(401);
+
+  await proxy.setMode(mode);
+  const times: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    expectUnavailable(await timed(times, () => signIn()));
+    expectUnavailable(await timed(times, forgot));
+    if (store === 'database') expectUnavailable(await timed(times, mine));
+    else expect((await mine()).statusCode).toBe(200);
+    expect((await call({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
+    const ready = await call({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    // Open from the first round's end at the latest: its calls failed on the store.
+    expect(ready.json().circuits?.[store]).toBe('open');
+    if (round === ROUNDS - 1) {
+      const heldBefore = proxy.held().length;
+      for (let i = 1; i <= 3; i++) expectUnavailable(await timed(times, () => signIn(`10.0.0.${i}`)));
+      for (let i = 1; i <= 3; i++)
+        expect(proxy.held().slice(heldBefore)).not.toContain(opts.trace(`10.0.0.${i}`));
+      // …while the first sign-in of a black hole did reach it (what it holds is what was sent).
+      if (mode === 'black-hole') expect(proxy.held()).toContain(opts.trace('127.0.0.1'));
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, ROUND_PAUSE_MS));
+    }
+  }
+  console.log(summary(`${store} ${mode}, 503 answers during the outage`, times));
+
+  const restored = performance.now();
+  await proxy.setMode('pass');
+  const back = await until(
+    () => signIn(),
+    (r) => r.statusCode === 401,
+  );
+  expect(back.statusCode).toBe(401);
+  console.log(
+    `${store} ${mode}: first good answer ${(performance.now() - restored).toFixed(0)} ms after the store came back`,
+  );
+  const ready = await until(
+    () => call({ method: 'GET', url: '/readyz' }),
+    (r) => r.statusCode === 200,
+  );
+  expect(ready.statusCode).toBe(200);
+  expect(ready.json().circuits).toBeUndefined();
+  expect((await forgot()).statusCode).toBe(200);
+  expect((await mine()).statusCode).toBe(200);
+}
+
+describe.skipIf(!withRedis)('Redis cut off under a running app', () => {
+  for (const mode of ['refuse', 'black-hole'] as const) {
+    it(
+      `${mode}: answers 503 with Retry-After at once while the circuit is open, and recovers`,
+      async () => {
+        const proxy = await startFaultProxy({ host: '127.0.0.1', port: 6379 });
+        const prefix = `sac-test:${randomUUID()}:`;
+        const t = await createTestApp({
+          redisUrl: `redis://127.0.0.1:${proxy.port}`,
+          redisKeyPrefix: prefix,
+          storeTimeouts,
+        });
+        try {
+          await t.addStaff('ops@example.com', ['SuperAdmin']);
+          const session = await t.login('ops@example.com');
+          await outage({
+            store: 'redis',
+            mode,
+            proxy,
+            session,
+            call: ({ session: s, ...o }) =>
+              t.call({
+                ...(o as Parameters<TestApp['call']>[0]),
+                session: s as { xtoken: string; xsign: string },
+              }),
+            // The per-address key of a sign-in (the manual clock gives its day).
+            trace: (address) => `${prefix}login-fail:${t.clock.now().toISOString().slice(0, 10)}:${address}`,
+          });
+        } finally {
+          await t.close();
+          await proxy.close();
+        }
+      },
+      OUTAGE_TEST_MS,
+    );
+  }
+});
+
+describe.skipIf(inject('testDb') !== 'postgres')('PostgreSQL cut off under a running app', () => {
+  for (const mode of ['refuse', 'black-hole'] as const) {
+    it(
+      `${mode}: answers 503 with Retry-After at once while the circuit is open, and recovers`,
+      async () => {
+        const fresh = await freshDb();
+        const name = new URL(fresh.url!).pathname.slice(1);
+        const proxy = await startFaultProxy({ host: '127.0.0.1', port: 5432 });
+        const through = new URL(withDatabase(inject('pgUrl'), name));
+        through.host = `127.0.0.1:${proxy.port}`;
+        const db = openPostgres(through.toString(), 4, undefined, storeTimeouts);
+        const config = {
+          ...loadConfig({}),
+          dataDir: path.join(os.tmpdir(), `sac-outage-${process.pid}`),
+          webDistDir: path.join(os.tmpdir(), 'sac-no-console'),
+          consoleOrigins: ['http://console.test:3001'],
+          storeTimeouts,
+          staffMfa: 'optional' as const,
+        };
+        const { app } = await buildApp({ config, db, logger: false });
+        try {
+          await insertStaff(fresh.db, {
+            uid: randomUUID(),
+            email: 'ops@example.com',
+            fullName: 'ops',
+            passwordHash: await hashPassword(PASSWORD),
+            roles: ['SuperAdmin'],
+            at: new Date(),
+          });
+          const call = ({
+            session,
+            ...o
+          }: {
+            method: string;
+            url: string;
+            payload?: unknown;
+            session?: unknown;
+            remoteAddress?: string;
+          }) => {
+            const s = session as { xtoken: string; xsign: string } | undefined;
+            return app.inject({
+              ...(o as InjectOptions),
+              headers: {
+                ...marker,
+                ...(s ? { [HEADERS.token]: s.xtoken, [HEADERS.sign]: s.xsign } : {}),
+              },
+            });
+          };
+          const signedIn = await call({
+            method: 'POST',
+            url: '/admin/login',
+            payload: { email: 'ops@example.com', password: PASSWORD },
+          });
+          expect(signedIn.statusCode).toBe(200);
+          await outage({
+            store: 'database',
+            mode,
+            proxy,
+            session: signedIn.json(),
+            call,
+            // A sign-in's first statement has the address as a parameter.
+            trace: (address) => address,
+          });
+        } finally {
+          await app.close();
+          await db.close();
+          await proxy.close();
+          await fresh.drop();
+        }
+      },
+      OUTAGE_TEST_MS,
+    );
+  }
 });

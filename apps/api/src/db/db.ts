@@ -3,6 +3,13 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import {
+  CircuitOpenError,
+  STORE_TIMEOUTS,
+  StoreCircuit,
+  type StoreTimeouts,
+  within,
+} from '../lib/store-circuit.ts';
 import { acquireDirLock } from './dir-lock.ts';
 
 // int8 and numeric as JS numbers where they fit is what every caller here wants.
@@ -45,6 +52,8 @@ export interface Db extends Queryable {
   readonly connectionString?: string;
   /** PostgreSQL only: the connection pool's connections (for /metrics). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
+  /** PostgreSQL only: open while the server is unreachable (/readyz reports it). */
+  readonly circuit?: StoreCircuit;
 }
 
 /** Statements that read one state of the database; `end` (idempotent) gives the connection back. */
@@ -247,14 +256,14 @@ export async function openPgliteMemory(loadDataDir?: Blob): Promise<Db> {
  * The auth-change channel of a PostgreSQL database: one connection LISTENing to the notifications
  * of migration 0020, reconnecting when it drops. While it is down there is no generation.
  */
-function authChanges(connectionString: string) {
+function authChanges(connectionString: string, connectMs: number) {
   let generation = 0;
   let listening = false;
   let closed = false;
   let client: pg.Client | undefined;
   const connect = async () => {
     if (closed) return;
-    const c = new pg.Client({ connectionString });
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: connectMs });
     client = c;
     const lost = () => {
       if (client !== c) return;
@@ -306,21 +315,116 @@ const pgRunner = (q: pg.PoolClient): Queryable => ({
 });
 
 /**
- * How long a statement may wait for a pooled connection, or for a new one to be made, before it
- * fails ('timeout exceeded when trying to connect'; the API answers 503 with Retry-After) rather
- * than hang while the server is unreachable or every connection is taken.
+ * How long a statement may wait for a pooled connection while every one is taken before it fails
+ * ('timeout exceeded when trying to connect'; the API answers 503 with Retry-After). Making a new
+ * connection has a bound of its own, `connectMs` (STORE_CONNECT_TIMEOUT_MS).
  */
 export const POOL_WAIT_MS = 10_000;
 
-export function openPostgres(connectionString: string, max = 10, poolWaitMs = POOL_WAIT_MS): Db {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: poolWaitMs });
-  const auth = authChanges(connectionString);
+/** node-postgres' connection, to end one at once (its socket) when the server stopped answering. */
+const destroyConnection = (client: pg.ClientBase) =>
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+
+export function openPostgres(
+  connectionString: string,
+  max = 10,
+  poolWaitMs = POOL_WAIT_MS,
+  timeouts: StoreTimeouts = STORE_TIMEOUTS,
+): Db {
+  // A new connection (TCP, start-up, sign-in) fails after connectMs: a server that drops packets
+  // would otherwise hold it until the pool's wait ends.
+  class Client extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: timeouts.connectMs });
+    }
+  }
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: poolWaitMs, Client });
+  const auth = authChanges(connectionString, timeouts.connectMs);
+  // Whether the server answers, on a connection of its own: what an open circuit probes, and what a
+  // statement left unanswered for statementCheckMs calls for (a slow statement, or a dead server).
+  const serverAnswers = async () => {
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: timeouts.connectMs });
+    c.on('error', () => {});
+    try {
+      await within(
+        c.connect().then(() => c.query('SELECT 1')),
+        timeouts.connectMs,
+        'PostgreSQL check',
+      );
+    } finally {
+      c.end().catch(() => {});
+      destroyConnection(c);
+    }
+  };
+  const circuit = new StoreCircuit('database', timeouts, serverAnswers);
+  // Every connection of the pool, to end them all when the circuit opens: the statements waiting
+  // on them fail at once (503), and none that went silent is used again.
+  const clients = new Set<pg.PoolClient>();
+  pool.on('connect', (c) => {
+    clients.add(c);
+    // A connection lost while checked out (the pool listens only to idle ones) fails its next
+    // statement; its 'error' must not end the process.
+    c.on('error', (e) => circuit.failed(e));
+  });
+  pool.on('remove', (c) => void clients.delete(c));
+  circuit.on('open', () => {
+    for (const c of clients) destroyConnection(c);
+  });
+  let checking = false;
+  const checkServer = () => {
+    if (checking) return;
+    checking = true;
+    serverAnswers()
+      .catch(() => circuit.trip())
+      .finally(() => {
+        checking = false;
+      });
+  };
+  // A statement unanswered after statementCheckMs has the server checked (one check at a time).
+  const watched = (client: pg.PoolClient) => {
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...a: unknown[]) => {
+      const out = query(...a);
+      if (out instanceof Promise) {
+        const timer = setTimeout(checkServer, timeouts.statementCheckMs);
+        const done = () => clearTimeout(timer);
+        out.then(done, done);
+      }
+      return out;
+    };
+  };
+  // A connection from the pool, or a 503 at once: while the circuit is open, or when it opens
+  // during the wait for one.
+  const connect = async (): Promise<pg.PoolClient> => {
+    circuit.check();
+    let off = () => {};
+    const opened = new Promise<never>((_, reject) => {
+      off = circuit.on('open', () => reject(new CircuitOpenError('database')));
+    });
+    opened.catch(() => {});
+    const pending = pool.connect();
+    try {
+      const client = await Promise.race([pending, opened]);
+      circuit.succeeded();
+      return client;
+    } catch (e) {
+      pending.then(
+        (c) => c.release(),
+        () => {},
+      );
+      circuit.failed(e);
+      throw e;
+    } finally {
+      off();
+    }
+  };
   // A pooled connection, SESSION_SETTINGS sent on its first use: in the pool's 'connect' event
   // they would race the first statement on the same client (pg warns of that, and pg 9 refuses).
   const configured = new WeakSet<pg.PoolClient>();
   const checkout = async () => {
-    const client = await pool.connect();
+    const client = await connect();
     if (!configured.has(client)) {
+      watched(client);
       try {
         await client.query(SESSION_SETTINGS);
       } catch (e) {
@@ -351,12 +455,14 @@ export function openPostgres(connectionString: string, max = 10, poolWaitMs = PO
   // An idle connection the server ends (restart, failover, DROP DATABASE … FORCE) is dropped from
   // the pool and the next query opens another; without a listener the error would crash the process.
   pool.on('error', (err) => {
+    circuit.failed(err);
     if ((err as { code?: string }).code !== '57P01')
       console.warn(`PostgreSQL connection lost: ${err.message}`);
   });
   return {
     kind: 'postgres',
     connectionString,
+    circuit,
     authGeneration: auth.generation,
     query: counted.query,
     exec: counted.exec,
@@ -406,6 +512,7 @@ export function openPostgres(connectionString: string, max = 10, poolWaitMs = PO
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     close: async () => {
+      circuit.stop();
       await auth.close();
       await pool.end();
     },

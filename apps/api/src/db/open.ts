@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { privateUmask, restrictDataDir } from '../ops/private-data-dir.ts';
-import { type Db, openPgliteDir, openPostgres } from './db.ts';
+import { type Db, openPgliteDir, openPostgres, POOL_WAIT_MS } from './db.ts';
 import { grantApplicationRole, migrate, trailOwnerWarning } from './migrate.ts';
 import { existingPgliteTemplate } from './pglite-template.ts';
 
@@ -14,7 +14,7 @@ import { existingPgliteTemplate } from './pglite-template.ts';
 export async function openConfiguredDb(config: Config): Promise<Db> {
   privateUmask();
   const db = config.databaseUrl
-    ? openPostgres(config.databaseUrl)
+    ? openPostgres(config.databaseUrl, undefined, POOL_WAIT_MS, config.storeTimeouts)
     : await openPgliteDir(path.join(config.dataDir, 'pglite'), { template: () => existingPgliteTemplate() });
   restrictDataDir(config.dataDir);
   return db;

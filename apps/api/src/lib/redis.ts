@@ -1,19 +1,91 @@
-import type { Redis } from 'ioredis';
+import type { Redis, Command as RedisCommand } from 'ioredis';
+import {
+  CircuitOpenError,
+  STORE_TIMEOUTS,
+  StoreCircuit,
+  type StoreTimeouts,
+  within,
+} from './store-circuit.ts';
 
 interface Logger {
   warn(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
 }
 
+const circuits = new WeakMap<Redis, StoreCircuit>();
+
+/** The circuit of a client openRedis made (/readyz reports it); undefined for any other client. */
+export function redisCircuit(redis: Redis): StoreCircuit | undefined {
+  return circuits.get(redis);
+}
+
 /**
- * A Redis client for REDIS_URL. Commands fail after two reconnect attempts rather than wait for
- * ever (a sign-in while Redis is away answers 950, and /readyz answers 503); the client keeps
- * reconnecting in the background. The first error after each good spell is logged, not every retry.
+ * A Redis client for REDIS_URL that fails fast while Redis is unreachable, so a sign-in answers
+ * 503 at once rather than after seconds of retries:
+ * - a connection is made within connectMs, and a command answered within commandMs, or the
+ *   connection is dropped (socketTimeout) and made again every probeEveryMs in the background;
+ * - no offline queue: a command while there is no connection fails at once (and is never sent
+ *   later, after its caller was told it failed);
+ * - a circuit (StoreCircuit) opens when the connection is lost or failuresToOpen commands in a
+ *   row fail on it; while open, commands fail before reaching the client, and a PING every
+ *   probeEveryMs (or the connection coming back) closes it.
+ * The first error after each good spell is logged, not every retry. Waits for the first
+ * connection (or its failure) before it returns, so the first calls do not fail for want of it.
  */
-export async function openRedis(url: string, log?: Logger): Promise<Redis> {
+export async function openRedis(
+  url: string,
+  log?: Logger,
+  timeouts: StoreTimeouts = STORE_TIMEOUTS,
+): Promise<Redis> {
   // Loaded only when REDIS_URL is set: ~60 ms of every start otherwise.
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
+  const { Redis, Command } = await import('ioredis');
+  const redis = new Redis(url, {
+    connectTimeout: timeouts.connectMs,
+    commandTimeout: timeouts.commandMs,
+    socketTimeout: timeouts.commandMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => timeouts.probeEveryMs,
+  });
+  let probing = false;
+  const circuit = new StoreCircuit('redis', timeouts, () => {
+    probing = true;
+    try {
+      return within(redis.ping(), timeouts.commandMs, 'Redis check');
+    } finally {
+      probing = false;
+    }
+  });
+  circuits.set(redis, circuit);
+  const send = redis.sendCommand.bind(redis);
+  // Every command but a pipeline's (a MULTI: it fails as a whole without a connection) and the
+  // client's own handshake on a new connection.
+  const own = (command: RedisCommand) =>
+    probing ||
+    command.name === 'quit' ||
+    (redis.status === 'connect' && Command.checkFlag('HANDSHAKE_COMMANDS', command.name));
+  redis.sendCommand = ((command: RedisCommand, stream?: unknown) => {
+    if (!stream && circuit.state === 'open' && !own(command)) {
+      command.reject(new CircuitOpenError('redis'));
+      return command.promise;
+    }
+    const out = send(command, stream as never) as Promise<unknown>;
+    out.then(
+      () => circuit.succeeded(),
+      (e: unknown) => circuit.failed(e),
+    );
+    return out;
+  }) as typeof redis.sendCommand;
+
+  // Without an offline queue, ioredis refuses a QUIT while there is no connection, and would go
+  // on reconnecting for ever after the app closed: end it at once then.
+  const quit = redis.quit.bind(redis);
+  redis.quit = (() => {
+    if (redis.status === 'ready') return quit();
+    redis.disconnect();
+    return Promise.resolve('OK');
+  }) as typeof redis.quit;
+
   let healthy = true;
   redis.on('error', (err: Error) => {
     if (!healthy) return;
@@ -23,6 +95,16 @@ export async function openRedis(url: string, log?: Logger): Promise<Redis> {
   redis.on('ready', () => {
     if (!healthy) log?.info({}, 'Redis available again');
     healthy = true;
+    circuit.reset();
+  });
+  redis.on('close', () => circuit.trip());
+  redis.on('end', () => circuit.stop());
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      for (const e of ['ready', 'close', 'end'] as const) redis.off(e, done);
+      resolve();
+    };
+    for (const e of ['ready', 'close', 'end'] as const) redis.once(e, done);
   });
   return redis;
 }

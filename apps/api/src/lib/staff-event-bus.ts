@@ -127,7 +127,8 @@ export function redisBus(opts: {
   const local = localFanOut();
   const receive = receiver(opts.instance, local.emit);
   const channel = `${opts.prefix}${CHANNEL}`;
-  const sub = opts.redis.duplicate();
+  // Its SUBSCRIBE waits for the connection (the shared client keeps no offline queue).
+  const sub = opts.redis.duplicate({ enableOfflineQueue: true });
   sub.on('error', () => {}); // the shared client logs Redis's absence
   sub.on('message', (ch: string, payload: string) => {
     if (ch === channel) receive(payload);

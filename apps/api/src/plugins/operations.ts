@@ -3,6 +3,7 @@ import net from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { AppError } from '../lib/app-error.ts';
+import { redisCircuit } from '../lib/redis.ts';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -66,7 +67,8 @@ export function operations(app: FastifyInstance, ctx: AppContext): void {
   });
 
   // Whether this instance should be sent traffic: the database answers, Redis too when
-  // configured, the first start's demo data is in, and the instance is not shutting down.
+  // configured, the first start's demo data is in, and the instance is not shutting down. A
+  // store's open circuit is reported too (`circuits`).
   app.get('/readyz', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const checks: Record<string, 'ok' | 'failed'> = {};
@@ -83,10 +85,15 @@ export function operations(app: FastifyInstance, ctx: AppContext): void {
       ...(ctx.redis ? [run('redis', () => ctx.redis!.ping())] : []),
     ]);
     const { draining, starting } = ctx.ops;
-    const ready = !draining && !starting && Object.values(checks).every((c) => c === 'ok');
+    // Open circuits only (a store unreachable: its calls answer 503 at once), so the usual body stays.
+    const circuits: Record<string, 'open'> = {};
+    if (ctx.db.circuit?.state === 'open') circuits.database = 'open';
+    if (ctx.redis && redisCircuit(ctx.redis)?.state === 'open') circuits.redis = 'open';
+    const open = Object.keys(circuits).length > 0;
+    const ready = !draining && !starting && !open && Object.values(checks).every((c) => c === 'ok');
     reply.status(ready ? 200 : 503);
     const status = draining ? 'draining' : starting ? 'starting' : ready ? 'ready' : 'not ready';
-    return { status, checks };
+    return { status, checks, ...(open ? { circuits } : {}) };
   });
 
   app.get('/metrics', async (request, reply) => {
