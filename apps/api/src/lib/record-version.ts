@@ -28,6 +28,8 @@ export const expectedVersionOf = (request: FastifyRequest): number | undefined =
  * version a later write names in If-Match).
  */
 export class Versioned<B> {
+  /** A plain { body, version } object lacks it, so it is not taken for one and sent as is. */
+  readonly kind = 'versioned';
   constructor(
     readonly body: B,
     readonly version: number,

@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { exportLimiter } from '../../lib/export-limiter.ts';
-import { expectedVersionOf } from '../../lib/record-version.ts';
 import * as consent from './impersonation-consent.service.ts';
 import * as exports from './impersonation-exports.service.ts';
 import * as imp from './impersonation-requests.service.ts';
@@ -41,7 +40,7 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationEdit, (c) =>
-    imp.edit(ctx, c, c.session, c.query.requestId, c.body, expectedVersionOf(c.request)),
+    imp.edit(ctx, c, c.session, c.query.requestId, c.body, c.expectedVersion),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationDelete, (c) =>
     imp.remove(ctx, c, c.session, c.query.requestId),

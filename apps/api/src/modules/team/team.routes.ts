@@ -2,7 +2,6 @@ import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
-import { expectedVersionOf } from '../../lib/record-version.ts';
 import * as team from './team.service.ts';
 
 export function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -18,7 +17,7 @@ export function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
     ),
   );
   registerEndpoint(app, ctx, ENDPOINTS.teamUpdateRoles, (c) =>
-    team.updateRoles(ctx, c, c.session, c.body, expectedVersionOf(c.request)),
+    team.updateRoles(ctx, c, c.session, c.body, c.expectedVersion),
   );
   registerEndpoint(app, ctx, ENDPOINTS.teamDelete, (c) => team.remove(ctx, c, c.session, c.body.uid));
   registerEndpoint(app, ctx, ENDPOINTS.teamProfile, (c) => team.profile(ctx, c.session, c.query.uid));
