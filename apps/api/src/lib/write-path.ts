@@ -11,8 +11,9 @@ export interface Write<Locked, Done> {
    * Locks the named record for the transaction and answers it, refusing (throws) a record that
    * is not there or not the caller's: the checks that decide whether the write may run are made
    * here, under the lock, so no other write can change their answer before this one commits.
+   * Left out when the change is one statement on its one record, which holds that row itself.
    */
-  lock(tx: Queryable): Promise<Locked>;
+  lock?(tx: Queryable): Promise<Locked>;
   /** The record whose version guards the write (record_versions), and the version the caller read. */
   version?: { record: string; expected: number | undefined };
   /** The change; `version` is the record's new version when the write is versioned. */
@@ -27,7 +28,7 @@ export interface Write<Locked, Done> {
  */
 export function runWrite<Locked, Done>(db: Db, w: Write<Locked, Done>): Promise<Done> {
   return db.transaction(async (tx) => {
-    const locked = await w.lock(tx);
+    const locked = (await w.lock?.(tx)) as Locked;
     const version = w.version
       ? await claimVersionOrRefuse(tx, w.version.record, w.version.expected)
       : undefined;
