@@ -20,8 +20,9 @@ const BOOKKEEPING: Record<string, string[]> = {
 };
 /**
  * Tables left out whole, because their change is not the request's:
- * - address_limit_counters: a public door counts the caller's address before it does anything else (the
- *   budget must count refused and failed calls too, or a failure would be free to repeat).
+ * - address_limit_counters: a public door counts the caller's address before it does anything
+ *   else (the budget must count refused and failed calls too, or a failure would be free to
+ *   repeat).
  * - login_failures_by_address: a refused sign-in step counts against its address for the same
  *   reason, whether or not its trail row could be written.
  */
@@ -29,7 +30,9 @@ const NOT_THE_REQUESTS = new Set(['address_limit_counters', 'login_failures_by_a
 
 /**
  * Writes that answer without a trail row by design, so the failing insert does not stop them.
- * None: every write of the table (writes() in endpoint-matrix.ts) records itself.
+ * None here: the calls that are not GETs yet write no trail (they compute an answer, begin a
+ * factor's set-up, or mark one's own notifications read) are left out by writes() itself, each
+ * named with its reason in COMPUTES_ONLY (endpoint-matrix.ts).
  */
 const ANSWERS_WITHOUT_TRAIL = new Set<EndpointId>([]);
 /**
