@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../app-context.ts';
 import { AppError, type FieldError } from './app-error.ts';
+import { answerVersioned, expectedVersionOf, Versioned } from './record-version.ts';
 import { runInRequest } from './request-context.ts';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -12,18 +13,31 @@ type Ok<E extends EndpointDef> = E['responses'] extends { 200: infer S }
     : never
   : never;
 
+/** Signed in on every endpoint but the public doors (authenticate answers 401 before the handler). */
+type SessionOf<E extends EndpointDef> = E['access'] extends 'public'
+  ? StaffSession | undefined
+  : StaffSession;
+
+/**
+ * What a service needs of a staff member's call: who (the session), from where, and the version
+ * of the record the caller's form was read at (If-Match; undefined: any). A Call of any
+ * endpoint that is not public is one, and the seed makes its own.
+ */
+export interface StaffCall extends Caller {
+  session: StaffSession;
+  expectedVersion?: number | undefined;
+}
+
+/** The call registerEndpoint hands a handler: the caller, the parsed query and body, the If-Match. */
 export interface Call<E extends EndpointDef> extends Caller {
+  session: SessionOf<E>;
   query: Out<E['query']>;
   body: Out<E['body']>;
+  /** The version an If-Match header names (expectedVersionOf); undefined without one or with '*'. */
+  expectedVersion: number | undefined;
   request: FastifyRequest;
   reply: FastifyReply;
 }
-
-/** The caller of a session-only or permission endpoint is always signed in. */
-export const signedIn = (c: Caller): StaffSession => {
-  if (!c.session) throw new AppError('unauthenticated');
-  return c.session;
-};
 
 function fieldErrorsOf(error: z.ZodError): FieldError[] {
   return error.issues.map((i) => ({ Field: i.path.join('.') || '(body)', Message: i.message }));
@@ -64,15 +78,29 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
 }
 
 /**
+ * The appId of the query as its schema reads it, alone, for the scope check of an impersonation
+ * session before the whole query is validated: a call out of the session's scope is refused
+ * (403) whatever else its query or body holds. An appId the schema does not accept reads as none.
+ */
+function appIdOf(def: EndpointDef, raw: unknown): { appId?: unknown } {
+  const shape =
+    def.query && 'shape' in def.query ? (def.query.shape as Record<string, z.ZodType>) : undefined;
+  const parsed = shape?.appId?.safeParse((raw as Record<string, unknown> | undefined)?.appId);
+  return parsed?.success ? { appId: parsed.data } : {};
+}
+
+/**
  * Registers the route of one endpoint of the contract's table: the per-address budget of a public
- * door, authentication and authorization (ctx.callAuth, plugins/auth.ts), and query and body
- * validation with the contract's schemas.
+ * door, authentication and authorization (ctx.callAuth, plugins/auth.ts; an impersonation
+ * session's scope before any validation), query and body validation with the contract's schemas
+ * and the If-Match version. A handler that answers a Versioned body has its version sent as the
+ * ETag.
  */
 export function registerEndpoint<E extends EndpointDef>(
   app: FastifyInstance,
   ctx: AppContext,
   def: E,
-  handler: (call: Call<E>) => Promise<Ok<E>>,
+  handler: (call: Call<E>) => Promise<Ok<E> | Versioned<Ok<E>>>,
 ): void {
   app.route({
     method: def.method,
@@ -81,22 +109,26 @@ export function registerEndpoint<E extends EndpointDef>(
       // Public doors are counted per address before anything else is done for the call.
       await ctx.addressLimits.take(def.id, request.ip, ctx.clock.now());
       const session = await ctx.callAuth.authenticate(def, request);
+      if (def.access !== 'public' && !session) throw new AppError('unauthenticated');
+      await ctx.callAuth.authorizeImpersonation(def, session, appIdOf(def, request.query), request);
       const query = (def.query ? parse(def.query, request.query) : undefined) as Out<E['query']>;
-      await ctx.callAuth.authorizeImpersonation(def, session, query, request);
       const body = (def.body ? parse(def.body, request.body) : undefined) as Out<E['body']>;
+      const expectedVersion = expectedVersionOf(request);
       const ua = request.headers['user-agent'];
       const context = { requestId: request.id, impersonationRequestId: session?.impersonation?.requestId };
-      return runInRequest(context, () =>
+      const answer = await runInRequest(context, () =>
         handler({
           query,
           body,
+          expectedVersion,
           request,
           reply,
-          session,
+          session: session as SessionOf<E>,
           clientAddress: request.ip,
           userAgent: typeof ua === 'string' ? ua : null,
         }),
       );
+      return answer instanceof Versioned ? answerVersioned(reply, answer) : answer;
     },
   });
 }

@@ -23,8 +23,21 @@ function ifMatchVersion(header: string | string[] | undefined): number | undefin
 export const expectedVersionOf = (request: FastifyRequest): number | undefined =>
   ifMatchVersion(request.headers[HEADERS.ifMatch.toLowerCase()]);
 
+/**
+ * A versioned record's answer: its body and the version registerEndpoint sends as the ETag (the
+ * version a later write names in If-Match).
+ */
+export class Versioned<B> {
+  /** A plain { body, version } object lacks it, so it is not taken for one and sent as is. */
+  readonly kind = 'versioned';
+  constructor(
+    readonly body: B,
+    readonly version: number,
+  ) {}
+}
+
 /** Answers a versioned record's body with its version as the ETag. */
-export function answerVersioned<B>(reply: FastifyReply, r: { body: B; version: number }): B {
+export function answerVersioned<B>(reply: FastifyReply, r: Versioned<B>): B {
   reply.header(HEADERS.etag, versionTag(r.version));
   return r.body;
 }

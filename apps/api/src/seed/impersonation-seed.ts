@@ -582,7 +582,11 @@ export async function seedDemoImpersonation(
     const site = sites[d.site]!;
     const domain = `${d.host}.${site.app_name.replace(/-/g, '')}.example`;
     clock.set(new Date(opts.at.getTime() - d.ago));
-    await createDomain(ctx, caller(AD), staff.get(AD)!, site.owner_uid, Number(site.app_id), domain);
+    await createDomain(
+      ctx,
+      { ...caller(AD), session: staff.get(AD)! },
+      { uid: site.owner_uid, appId: Number(site.app_id), domain },
+    );
     for (const check of d.checks) {
       clock.set(new Date(opts.at.getTime() - check.ago));
       // What the periodic check found (a first start looks nothing up: these names do not resolve).

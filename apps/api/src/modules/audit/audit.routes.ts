@@ -3,7 +3,7 @@ import { HEADERS } from '@sac/contract/constants';
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { exportLimiter } from '../../lib/export-limiter.ts';
 import * as audit from './audit.service.ts';
 
@@ -13,7 +13,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.auditSigningKey, async () => audit.signingKey(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.auditExport, async (c) => {
     const { format, sort, ...filters } = c.query;
-    const file = await audit.exportTrail(ctx, c, signedIn(c), filters, format, exports.take(), sort);
+    const file = await audit.exportTrail(ctx, c, c.session, filters, format, exports.take(), sort);
     c.reply
       .header(HEADERS.exportRows, String(file.rows))
       .header('Content-Disposition', `attachment; filename="${file.filename}"`)

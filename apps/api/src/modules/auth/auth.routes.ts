@@ -1,7 +1,7 @@
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { approverStanding } from './approver-cool-down.ts';
 import * as auth from './auth.service.ts';
 import * as mfa from './mfa.service.ts';
@@ -29,37 +29,37 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.loginEnrolPasskey, (c) =>
     mfa.signInPasskeyRegister(ctx, c, c.body.Ticket, c.body.Name, c.body.Response),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.myFactors, (c) => mfa.myFactors(ctx, signedIn(c)));
+  registerEndpoint(app, ctx, ENDPOINTS.myFactors, (c) => mfa.myFactors(ctx, c.session));
   registerEndpoint(app, ctx, ENDPOINTS.totpEnrolStart, (c) =>
-    mfa.myTotpStart(ctx, c, signedIn(c), c.body.password),
+    mfa.myTotpStart(ctx, c, c.session, c.body.password),
   );
   registerEndpoint(app, ctx, ENDPOINTS.totpEnrolConfirm, (c) =>
-    mfa.myTotpConfirm(ctx, c, signedIn(c), c.body.Code),
+    mfa.myTotpConfirm(ctx, c, c.session, c.body.Code),
   );
   registerEndpoint(app, ctx, ENDPOINTS.totpRemove, (c) =>
-    mfa.myTotpRemove(ctx, c, signedIn(c), c.body.password),
+    mfa.myTotpRemove(ctx, c, c.session, c.body.password),
   );
   registerEndpoint(app, ctx, ENDPOINTS.passkeyOptions, (c) =>
-    mfa.myPasskeyOptions(ctx, c, signedIn(c), c.body.password, originOf(c.request)),
+    mfa.myPasskeyOptions(ctx, c, c.session, c.body.password, originOf(c.request)),
   );
   registerEndpoint(app, ctx, ENDPOINTS.passkeyAdd, (c) =>
-    mfa.myPasskeyAdd(ctx, c, signedIn(c), c.body.Name, c.body.Response),
+    mfa.myPasskeyAdd(ctx, c, c.session, c.body.Name, c.body.Response),
   );
   registerEndpoint(app, ctx, ENDPOINTS.passkeyRename, (c) =>
-    mfa.myPasskeyRename(ctx, c, signedIn(c), c.body.Id, c.body.Name),
+    mfa.myPasskeyRename(ctx, c, c.session, c.body.Id, c.body.Name),
   );
   registerEndpoint(app, ctx, ENDPOINTS.passkeyRemove, (c) =>
-    mfa.myPasskeyRemove(ctx, c, signedIn(c), c.body.Id, c.body.password),
+    mfa.myPasskeyRemove(ctx, c, c.session, c.body.Id, c.body.password),
   );
   registerEndpoint(app, ctx, ENDPOINTS.recoveryCodesRenew, (c) =>
-    mfa.myRecoveryCodesRenew(ctx, c, signedIn(c), c.body.password),
+    mfa.myRecoveryCodesRenew(ctx, c, c.session, c.body.password),
   );
   registerEndpoint(app, ctx, ENDPOINTS.staffFactorsReset, (c) =>
-    mfa.resetStaffFactors(ctx, c, signedIn(c), c.body.uid),
+    mfa.resetStaffFactors(ctx, c, c.session, c.body.uid),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.logout, (c) => auth.logout(ctx, c, signedIn(c)));
+  registerEndpoint(app, ctx, ENDPOINTS.logout, (c) => auth.logout(ctx, c, c.session));
   registerEndpoint(app, ctx, ENDPOINTS.session, async (c) => {
-    const session = signedIn(c);
+    const session = c.session;
     // Whether the approval cool-down of a new SuperAdmin still holds them back, for the console to say so.
     const approver = session.permissions.has('impersonation.approve')
       ? await approverStanding(ctx.db, session.uid, ctx.clock.now(), ctx.config.approverCoolDownMs)
@@ -75,17 +75,17 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.resetPassword, (c) =>
     auth.resetPassword(ctx, c, c.body.password, c.body.resettoken),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.mySessions, (c) => sessions.mySessions(ctx, signedIn(c)));
+  registerEndpoint(app, ctx, ENDPOINTS.mySessions, (c) => sessions.mySessions(ctx, c.session));
   registerEndpoint(app, ctx, ENDPOINTS.endMySessions, (c) =>
-    sessions.endMySessions(ctx, c, signedIn(c), c.body),
+    sessions.endMySessions(ctx, c, c.session, c.body),
   );
   registerEndpoint(app, ctx, ENDPOINTS.staffSessions, (c) =>
-    sessions.staffSessions(ctx, signedIn(c), c.query.uid),
+    sessions.staffSessions(ctx, c.session, c.query.uid),
   );
   registerEndpoint(app, ctx, ENDPOINTS.endStaffSessions, (c) =>
-    sessions.endStaffSessions(ctx, c, signedIn(c), c.body.uid, c.body.Id),
+    sessions.endStaffSessions(ctx, c, c.session, c.body.uid, c.body.Id),
   );
   registerEndpoint(app, ctx, ENDPOINTS.changePassword, (c) =>
-    auth.changePassword(ctx, c, signedIn(c), c.body.oldpassword, c.body.newpassword),
+    auth.changePassword(ctx, c, c.session, c.body.oldpassword, c.body.newpassword),
   );
 }

@@ -7,6 +7,7 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { hashSecret } from '../../lib/secrets.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
 import { checkSettledSuperAdmin, refusalsRecorded, touchesSuperAdmin } from './approver-cool-down.ts';
@@ -516,15 +517,20 @@ export async function myPasskeyRename(
   name: string,
 ) {
   const now = ctx.clock.now();
-  if (!(await renamePasskey(ctx.db, me.uid, id, name)))
-    throw new AppError('notFound', MFA_MESSAGES.passkeyNotYours);
-  await writeActivity(ctx.db, {
-    at: now,
-    actorUid: me.uid,
-    actorEmail: me.email,
-    clientAddress: caller.clientAddress,
-    action: 'mfa.rename',
-    details: { passkeyId: id, name },
+  await runWrite(ctx.db, {
+    change: async (tx) => {
+      if (!(await renamePasskey(tx, me.uid, id, name)))
+        throw new AppError('notFound', MFA_MESSAGES.passkeyNotYours);
+    },
+    trail: (tx) =>
+      writeActivity(tx, {
+        at: now,
+        actorUid: me.uid,
+        actorEmail: me.email,
+        clientAddress: caller.clientAddress,
+        action: 'mfa.rename',
+        details: { passkeyId: id, name },
+      }),
   });
   return { Message: MFA_MESSAGES.passkeyRenamed };
 }

@@ -3,9 +3,8 @@ import { CUSTOMER_EXPORTS_AT_ONCE, SEARCH_MESSAGES } from '@sac/contract/custome
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { exportLimiter } from '../../lib/export-limiter.ts';
-import { answerVersioned, expectedVersionOf } from '../../lib/record-version.ts';
 import * as dashboard from '../dashboard/dashboard.service.ts';
 import * as writes from './customer-writes.service.ts';
 import * as customers from './customers.service.ts';
@@ -14,7 +13,7 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.searchCustomer, (c) => customers.search(ctx, c.query));
   const exports = exportLimiter(CUSTOMER_EXPORTS_AT_ONCE, SEARCH_MESSAGES.exportBusy);
   registerEndpoint(app, ctx, ENDPOINTS.searchCustomerExport, async (c) => {
-    const file = await customers.exportSearch(ctx, c, signedIn(c), c.query, exports.take());
+    const file = await customers.exportSearch(ctx, c, c.session, c.query, exports.take());
     c.reply
       .header(HEADERS.exportRows, String(file.rows))
       .header('Content-Disposition', `attachment; filename="${file.filename}"`)
@@ -25,7 +24,7 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
     const profile = await customers.versionedProfile(ctx, c.query.uid);
     // The dashboard's "recently viewed customers": the customer view opens with this call.
     await dashboard.recordCustomerView(ctx, c.session, c.query.uid);
-    return answerVersioned(c.reply, profile);
+    return profile;
   });
   registerEndpoint(app, ctx, ENDPOINTS.userProfile, (c) => customers.account(ctx, c.query.uid));
   registerEndpoint(app, ctx, ENDPOINTS.loginSessions, (c) => customers.loginSessions(ctx, c.query.uid));
@@ -40,81 +39,43 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
     customers.appInfoById(ctx, c.query.uId, c.query.appId),
   );
   registerEndpoint(app, ctx, ENDPOINTS.features, () => customers.features(ctx));
-  registerEndpoint(app, ctx, ENDPOINTS.siteDataCenter, async (c) =>
-    answerVersioned(c.reply, await customers.siteDataCenter(ctx, c.query.userId, c.query.appId)),
+  registerEndpoint(app, ctx, ENDPOINTS.siteDataCenter, (c) =>
+    customers.siteDataCenter(ctx, c.query.userId, c.query.appId),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.siteFeature, async (c) =>
-    answerVersioned(c.reply, await customers.siteFeatures(ctx, c.query.userId, c.query.appId)),
+  registerEndpoint(app, ctx, ENDPOINTS.siteFeature, (c) =>
+    customers.siteFeatures(ctx, c.query.userId, c.query.appId),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.siteBasicSettings, async (c) =>
-    answerVersioned(c.reply, await customers.siteBasicSettings(ctx, c.query.uID, c.query.appId)),
+  registerEndpoint(app, ctx, ENDPOINTS.siteBasicSettings, (c) =>
+    customers.siteBasicSettings(ctx, c.query.uID, c.query.appId),
   );
   registerEndpoint(app, ctx, ENDPOINTS.customerRoles, () => customers.customerRoles(ctx));
 
   registerEndpoint(app, ctx, ENDPOINTS.createCustomer, (c) =>
-    writes.createCustomer(ctx, c, signedIn(c), c.body),
+    writes.createCustomer(ctx, c, c.session, c.body),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateCustomerProfile, async (c) =>
-    answerVersioned(
-      c.reply,
-      await writes.updateProfile(ctx, c, signedIn(c), c.query.uid, c.body, expectedVersionOf(c.request)),
-    ),
+  registerEndpoint(app, ctx, ENDPOINTS.updateCustomerProfile, (c) =>
+    writes.updateProfile(ctx, c, c.session, c.query.uid, c.body, c.expectedVersion),
   );
   registerEndpoint(app, ctx, ENDPOINTS.setCustomerPassword, (c) =>
-    writes.setPassword(ctx, c, signedIn(c), c.query.uid, c.body.password),
+    writes.setPassword(ctx, c, c.session, c.query.uid, c.body.password),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.verifyEmail, (c) =>
-    writes.verifyEmail(ctx, c, signedIn(c), c.body.uid),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.verifyEmail, (c) => writes.verifyEmail(ctx, c, c.session, c.body.uid));
   registerEndpoint(app, ctx, ENDPOINTS.addSite, (c) =>
-    writes.addSite(ctx, c, signedIn(c), c.query.uid, c.body.appname),
+    writes.addSite(ctx, c, c.session, c.query.uid, c.body.appname),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateSiteBasicSettings, async (c) =>
-    answerVersioned(
-      c.reply,
-      await writes.updateBasicSettings(
-        ctx,
-        c,
-        signedIn(c),
-        c.query.uID,
-        c.query.appId,
-        c.body,
-        expectedVersionOf(c.request),
-      ),
-    ),
+  registerEndpoint(app, ctx, ENDPOINTS.updateSiteBasicSettings, (c) =>
+    writes.updateBasicSettings(ctx, c, c.session, c.query.uID, c.query.appId, c.body, c.expectedVersion),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateSiteFeatures, async (c) =>
-    answerVersioned(
-      c.reply,
-      await writes.updateFeatures(
-        ctx,
-        c,
-        signedIn(c),
-        c.query.userId,
-        c.query.appId,
-        c.body,
-        expectedVersionOf(c.request),
-      ),
-    ),
+  registerEndpoint(app, ctx, ENDPOINTS.updateSiteFeatures, (c) =>
+    writes.updateFeatures(ctx, c, c.session, c.query.userId, c.query.appId, c.body, c.expectedVersion),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.updateSiteDataCenter, async (c) =>
-    answerVersioned(
-      c.reply,
-      await writes.updateDataCenter(
-        ctx,
-        c,
-        signedIn(c),
-        c.query.userId,
-        c.query.appId,
-        c.body,
-        expectedVersionOf(c.request),
-      ),
-    ),
+  registerEndpoint(app, ctx, ENDPOINTS.updateSiteDataCenter, (c) =>
+    writes.updateDataCenter(ctx, c, c.session, c.query.userId, c.query.appId, c.body, c.expectedVersion),
   );
   registerEndpoint(app, ctx, ENDPOINTS.rotateSiteSecret, (c) =>
-    writes.rotateSiteSecret(ctx, c, signedIn(c), c.query.uid, c.query.appId, c.body.GraceMinutes),
+    writes.rotateSiteSecret(ctx, c, c.session, c.query.uid, c.query.appId, c.body.GraceMinutes),
   );
   registerEndpoint(app, ctx, ENDPOINTS.setSiteStatus, (c) =>
-    writes.setSiteStatus(ctx, c, signedIn(c), c.query.uId, c.query.appId, c.body.Status),
+    writes.setSiteStatus(ctx, c, c.session, c.query.uId, c.query.appId, c.body.Status),
   );
 }

@@ -19,6 +19,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
 import { maskConnectionString } from '../../lib/field-crypto.ts';
 import { isoOrNull } from '../../lib/iso.ts';
+import { Versioned } from '../../lib/record-version.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import {
   type CustomerRow,
@@ -206,7 +207,7 @@ export async function profile(ctx: AppContext, uid: string) {
 /** The profile with the version it was read at (answered as the ETag). */
 export async function versionedProfile(ctx: AppContext, uid: string) {
   const c = await customer(ctx, uid);
-  return { body: profileOf(c), version: c.version };
+  return new Versioned(profileOf(c), c.version);
 }
 
 function profileOf(c: CustomerRow) {
@@ -360,18 +361,17 @@ export const siteDataCenterRecord = (appId: number) => `site:${appId}:data-cente
 
 export async function siteFeatures(ctx: AppContext, uid: string, appId: number) {
   const s = await siteOf(ctx, uid, appId);
-  return {
-    body: { Data: { appId: Number(s.app_id), Features: s.features } },
-    version: await recordVersion(ctx.db, siteFeaturesRecord(appId)),
-  };
+  return new Versioned(
+    { Data: { appId: Number(s.app_id), Features: s.features } },
+    await recordVersion(ctx.db, siteFeaturesRecord(appId)),
+  );
 }
 
 export async function siteDataCenter(ctx: AppContext, uid: string, appId: number) {
   const s = await siteOf(ctx, uid, appId);
   const c = await dataCenterCatalogue(ctx.db);
-  return {
-    version: await recordVersion(ctx.db, siteDataCenterRecord(appId)),
-    body: {
+  return new Versioned(
+    {
       Data: {
         DataCenters: c.centers.map((d) => ({ Code: d.code, Name: d.name, Region: d.region })),
         GlobalServers: c.servers.map((g) => ({ Code: g.code, Name: g.name, DataCenter: g.data_center })),
@@ -383,12 +383,13 @@ export async function siteDataCenter(ctx: AppContext, uid: string, appId: number
         },
       },
     },
-  };
+    await recordVersion(ctx.db, siteDataCenterRecord(appId)),
+  );
 }
 
 export async function siteBasicSettings(ctx: AppContext, uid: string, appId: number) {
   const s = await siteOf(ctx, uid, appId);
-  return { body: basicSettingsOf(s), version: s.version };
+  return new Versioned(basicSettingsOf(s), s.version);
 }
 
 function basicSettingsOf(s: SiteRow) {

@@ -1,9 +1,9 @@
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import * as dashboard from './dashboard.service.ts';
 
 export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerEndpoint(app, ctx, ENDPOINTS.dashboard, (c) => dashboard.dashboard(ctx, signedIn(c)));
+  registerEndpoint(app, ctx, ENDPOINTS.dashboard, (c) => dashboard.dashboard(ctx, c.session));
 }

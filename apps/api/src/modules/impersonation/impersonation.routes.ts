@@ -7,9 +7,8 @@ import {
 } from '@sac/contract/impersonation-api';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { exportLimiter } from '../../lib/export-limiter.ts';
-import { expectedVersionOf } from '../../lib/record-version.ts';
 import * as consent from './impersonation-consent.service.ts';
 import * as exports from './impersonation-exports.service.ts';
 import * as imp from './impersonation-requests.service.ts';
@@ -33,32 +32,30 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   // The two lists' exports share one limit (the audit trail's exports have their own).
   const exportsAtOnce = exportLimiter(IMPERSONATION_EXPORTS_AT_ONCE, IMPERSONATION_MESSAGES.exportBusy);
   registerEndpoint(app, ctx, ENDPOINTS.impersonationCreate, (c) =>
-    imp.create(ctx, c, signedIn(c), c.body, originOf(c.request.headers)),
+    imp.create(ctx, c, c.session, c.body, originOf(c.request.headers)),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => imp.list(ctx, signedIn(c), c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => imp.list(ctx, c.session, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationApprovers, () => imp.approvers(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationTakenRoles, (c) =>
     imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationEdit, (c) =>
-    imp.edit(ctx, c, signedIn(c), c.query.requestId, c.body, expectedVersionOf(c.request)),
+    imp.edit(ctx, c, c.session, c.query.requestId, c.body, c.expectedVersion),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationDelete, (c) =>
-    imp.remove(ctx, c, signedIn(c), c.query.requestId),
+    imp.remove(ctx, c, c.session, c.query.requestId),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationAction, (c) =>
-    imp.act(ctx, c, signedIn(c), c.query.requestId, c.query.revokeAction, c.body),
+    imp.act(ctx, c, c.session, c.query.requestId, c.query.revokeAction, c.body),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => imp.logs(ctx, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationRequestsExport, async (c) =>
-    sendFile(c.reply, await exports.exportRequests(ctx, c, signedIn(c), c.query, exportsAtOnce.take())),
+    sendFile(c.reply, await exports.exportRequests(ctx, c, c.session, c.query, exportsAtOnce.take())),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationLogsExport, async (c) =>
-    sendFile(c.reply, await exports.exportLogs(ctx, c, signedIn(c), c.query, exportsAtOnce.take())),
+    sendFile(c.reply, await exports.exportLogs(ctx, c, c.session, c.query, exportsAtOnce.take())),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.customerRequestsList, (c) =>
-    imp.list(ctx, signedIn(c), c.query, true),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.customerRequestsList, (c) => imp.list(ctx, c.session, c.query, true));
   registerEndpoint(app, ctx, ENDPOINTS.customerRequestsCreate, (c) =>
     imp.customerRequest(
       ctx,
@@ -75,9 +72,9 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     consent.answerConsent(ctx, c, c.body.token, c.body.granted),
   );
   registerEndpoint(app, ctx, ENDPOINTS.updateAccess, (c) =>
-    sessions.updateAccess(ctx, signedIn(c), c.query.appId, c.query.userId),
+    sessions.updateAccess(ctx, c.session, c.query.appId, c.query.userId),
   );
   registerEndpoint(app, ctx, ENDPOINTS.switchApp, (c) =>
-    sessions.switchApp(ctx, c, signedIn(c), c.query.appid),
+    sessions.switchApp(ctx, c, c.session, c.query.appid),
   );
 }

@@ -3,14 +3,12 @@ import { unsubscribeQuery } from '@sac/contract/notices';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
-import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import * as notices from './notices.service.ts';
 
 export function noticesRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.noticeList, (c) => notices.listNotices(ctx, c.query.cursor));
-  registerEndpoint(app, ctx, ENDPOINTS.noticeCreate, (c) =>
-    notices.createNotice(ctx, c, signedIn(c), c.body),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.noticeCreate, (c) => notices.createNotice(ctx, c, c.session, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.noticeRecipients, (c) =>
     notices.countRecipients(ctx, c.body.Audience),
   );
@@ -18,7 +16,7 @@ export function noticesRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.noticeOne, (c) => notices.oneNotice(ctx, c.query.id));
   registerEndpoint(app, ctx, ENDPOINTS.noticeDeliveries, (c) => notices.noticeDeliveries(ctx, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.noticeCancel, (c) =>
-    notices.cancelNotice(ctx, c, signedIn(c), c.body.Id),
+    notices.cancelNotice(ctx, c, c.session, c.body.Id),
   );
   registerEndpoint(app, ctx, ENDPOINTS.noticeUnsubscribeDetails, (c) =>
     notices.unsubscribeDetails(ctx, c.query.token),

@@ -1,10 +1,12 @@
 import { SETTINGS_SAVED } from '@sac/contract/site-settings';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
-import { writeCustomerActivity } from '../activity/activity.service.ts';
+import { Versioned } from '../../lib/record-version.ts';
 import type { SiteRow } from '../customers/sites.service.ts';
 import { ownedSite, setSiteWebApps } from '../customers/sites.service.ts';
+import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** App settings: the site's plan information and its web apps. */
 
@@ -20,30 +22,26 @@ const appSettingsOut = (r: SiteRow) => ({
 
 export async function getAppSettings(ctx: AppContext, uid: string, appId: number) {
   const site = await ownedSite(ctx.db, uid, appId);
-  return { body: { Data: appSettingsOut(site) }, version: site.version };
+  return new Versioned({ Data: appSettingsOut(site) }, site.version);
 }
 
+/** The web apps; the site row carries its own version (If-Match of the form). */
 export async function updateAppSettings(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  data: { ProductionUrl: string; StagingUrl: string },
-  /** The site version the form was read at (If-Match); a newer stored one refuses the write (930). */
-  expectedVersion?: number,
+  call: StaffCall,
+  input: SiteInput & { data: { ProductionUrl: string; StagingUrl: string } },
 ) {
-  await ownedSite(ctx.db, uid, appId);
-  const written = await setSiteWebApps(
-    ctx.db,
-    uid,
-    appId,
-    { productionUrl: data.ProductionUrl, stagingUrl: data.StagingUrl },
-    ctx.clock.now(),
-    expectedVersion,
-  );
-  if (!written) throw new AppError('conflict');
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.appsettings', { appId });
-  const site = await ownedSite(ctx.db, uid, appId);
-  return { body: { Data: appSettingsOut(site), Message: SETTINGS_SAVED }, version: site.version };
+  const site = await siteWrite(ctx, call, input, {
+    action: 'site.appsettings',
+    change: async (tx) => {
+      const { ProductionUrl, StagingUrl } = input.data;
+      const at = ctx.clock.now();
+      const web = { productionUrl: ProductionUrl, stagingUrl: StagingUrl };
+      if (!(await setSiteWebApps(tx, input.uid, input.appId, web, at, call.expectedVersion)))
+        throw new AppError('conflict');
+      return ownedSite(tx, input.uid, input.appId);
+    },
+    details: () => ({}),
+  });
+  return new Versioned({ Data: appSettingsOut(site), Message: SETTINGS_SAVED }, site.version);
 }

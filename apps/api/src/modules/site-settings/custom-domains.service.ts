@@ -6,15 +6,16 @@ import {
   SETTINGS_MESSAGES as M,
   verificationRecordName,
 } from '@sac/contract/site-settings';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { decodeCursor, encodeCursor } from '../../lib/keyset-cursor.ts';
-import { writeCustomerActivity } from '../activity/activity.service.ts';
 import { ownedSite } from '../customers/sites.service.ts';
 import * as repo from './custom-domains.repo.ts';
 import { checkDomain } from './domain-check.ts';
+import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** A cursor of the cross-site list: a domain as stored (the pattern domains are saved by). */
 const DOMAIN_KEY = { test: (part: string) => DOMAIN_PATTERN.test(part) };
@@ -44,72 +45,76 @@ export async function listDomains(ctx: AppContext, uid: string, appId: number) {
   return { Data: (await repo.domainsOfSite(ctx.db, appId)).map((d) => domainOut(ctx, d)) };
 }
 
-export async function createDomain(
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  domain: string,
-) {
-  await ownedSite(ctx.db, uid, appId);
+export async function createDomain(ctx: AppContext, call: StaffCall, input: SiteInput & { domain: string }) {
+  const { domain } = input;
   const token = `sac-verify-${randomBytes(16).toString('hex')}`;
   try {
-    await repo.insertDomain(ctx.db, appId, domain, token, ctx.clock.now());
+    const d = await siteWrite(ctx, call, input, {
+      action: 'site.customdomain.create',
+      change: async (tx) => {
+        await repo.insertDomain(tx, input.appId, domain, token, ctx.clock.now());
+        return (await repo.findDomain(tx, domain))!;
+      },
+      details: () => ({ domain }),
+    });
+    return { Data: domainOut(ctx, d), Message: M.customDomainSaved };
   } catch (e) {
     if (isUniqueViolation(e)) throw new AppError('customDomainExists');
     throw e;
   }
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customdomain.create', { appId, domain });
-  const d = await repo.findDomain(ctx.db, domain);
-  return { Data: domainOut(ctx, d!), Message: M.customDomainSaved };
 }
 
-export async function deleteDomain(
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  domain: string,
-) {
-  await ownedSite(ctx.db, uid, appId);
-  if (!(await repo.deleteDomain(ctx.db, appId, domain)))
-    throw new AppError('notFound', 'This site has no such custom domain.');
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customdomain.delete', { appId, domain });
+const noSuchDomain = () => new AppError('notFound', 'This site has no such custom domain.');
+
+export async function deleteDomain(ctx: AppContext, call: StaffCall, input: SiteInput & { domain: string }) {
+  const { domain } = input;
+  await siteWrite(ctx, call, input, {
+    action: 'site.customdomain.delete',
+    change: async (tx) => {
+      if (!(await repo.deleteDomain(tx, input.appId, domain))) throw noSuchDomain();
+    },
+    details: () => ({ domain }),
+  });
   return { IsPosted: true, Message: M.customDomainDeleted };
 }
 
-/** Checks one domain's records and stores the outcome; Verified stays verified. */
-async function runCheck(ctx: AppContext, d: repo.DomainRow): Promise<repo.DomainRow> {
-  const check = await checkDomain({
+/** Looks up one domain's records (DNS); stores nothing. */
+function lookUp(ctx: AppContext, d: repo.DomainRow) {
+  return checkDomain({
     domain: d.domain,
     target: cnameTarget(ctx, d.app_name),
     txtName: verificationRecordName(d.domain),
     token: d.token,
     servers: ctx.config.dnsServers,
   });
-  await repo.recordCheck(ctx.db, d.domain, check, ctx.clock.now());
-  return (await repo.findDomain(ctx.db, d.domain))!;
 }
 
-export async function verifyDomain(
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  domain: string,
-) {
-  await ownedSite(ctx.db, uid, appId);
-  const d = await repo.findSiteDomain(ctx.db, appId, domain);
-  if (!d) throw new AppError('notFound', 'This site has no such custom domain.');
-  const after = await runCheck(ctx, d);
-  // Every check is recorded, with its outcome: it stores what it found.
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customdomain.verify', {
-    appId,
-    domain,
-    status: after.status,
+/** Checks one domain's records and stores the outcome (the periodic re-check); Verified stays verified. */
+async function runCheck(ctx: AppContext, d: repo.DomainRow): Promise<void> {
+  await repo.recordCheck(ctx.db, d.domain, await lookUp(ctx, d), ctx.clock.now());
+}
+
+/**
+ * Checks a domain's records now and stores the outcome with its trail row. The DNS lookup runs
+ * before the write (no lock is held across the network); the write then finds the domain again
+ * under the site's lock, so a domain removed meanwhile is a 404 and nothing is stored.
+ */
+export async function verifyDomain(ctx: AppContext, call: StaffCall, input: SiteInput & { domain: string }) {
+  const { domain } = input;
+  // Refused before the lookup when the site is not the customer's; decided again under the lock.
+  await ownedSite(ctx.db, input.uid, input.appId);
+  const d = await repo.findSiteDomain(ctx.db, input.appId, domain);
+  if (!d) throw noSuchDomain();
+  const check = await lookUp(ctx, d);
+  const after = await siteWrite(ctx, call, input, {
+    action: 'site.customdomain.verify',
+    change: async (tx) => {
+      if (!(await repo.findSiteDomain(tx, input.appId, domain))) throw noSuchDomain();
+      await repo.recordCheck(tx, domain, check, ctx.clock.now());
+      return (await repo.findDomain(tx, domain))!;
+    },
+    // Every check is recorded, with its outcome: it stores what it found.
+    details: (a) => ({ domain, status: a.status }),
   });
   return {
     Data: domainOut(ctx, after),

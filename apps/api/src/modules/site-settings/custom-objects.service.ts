@@ -1,13 +1,13 @@
 import { SETTINGS_MESSAGES as M } from '@sac/contract/site-settings';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { isUniqueViolation } from '../../db/db.ts';
 import { recordVersion, recordVersions } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
-import { claimVersionOrRefuse } from '../../lib/record-version.ts';
-import { writeCustomerActivity } from '../activity/activity.service.ts';
 import { ownedSite } from '../customers/sites.service.ts';
 import * as repo from './custom-objects.repo.ts';
+import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** Compiles a user's schema in the sandbox; a schema that does not compile is a 400 saying why. */
 async function assertSchema(ctx: AppContext, text: string) {
@@ -42,72 +42,62 @@ export async function listObjects(ctx: AppContext, uid: string, appId: number) {
   return { Data: rows.map((o) => objectOut(o, versions.get(schemaRecord(appId, o.id)) ?? 0)) };
 }
 
+const noSuchObject = () => new AppError('notFound', 'This site has no custom object with that Id.');
+
 export async function createObject(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  body: { Id: string; Name: string; SizeMB: number; Schema: string },
+  call: StaffCall,
+  input: SiteInput & { Id: string; Name: string; SizeMB: number; Schema: string },
 ) {
-  await ownedSite(ctx.db, uid, appId);
-  await assertSchema(ctx, body.Schema);
+  await assertSchema(ctx, input.Schema);
   try {
-    await repo.insertObject(
-      ctx.db,
-      appId,
-      { id: body.Id, name: body.Name, sizeMb: body.SizeMB, schema: body.Schema },
-      ctx.clock.now(),
-    );
+    const out = await siteWrite(ctx, call, input, {
+      action: 'site.customobject.create',
+      change: async (tx) => {
+        const fields = { id: input.Id, name: input.Name, sizeMb: input.SizeMB, schema: input.Schema };
+        await repo.insertObject(tx, input.appId, fields, ctx.clock.now());
+        const o = (await repo.findObject(tx, input.appId, input.Id))!;
+        return objectOut(o, await recordVersion(tx, schemaRecord(input.appId, input.Id)));
+      },
+      details: () => ({ objId: input.Id }),
+    });
+    return { Data: out, Message: M.customObjectSaved };
   } catch (e) {
     if (isUniqueViolation(e)) throw new AppError('customObjectExists');
     throw e;
   }
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customobject.create', {
-    appId,
-    objId: body.Id,
-  });
-  const o = await repo.findObject(ctx.db, appId, body.Id);
-  const version = await recordVersion(ctx.db, schemaRecord(appId, body.Id));
-  return { Data: objectOut(o!, version), Message: M.customObjectSaved };
 }
 
-export async function deleteObject(
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  objId: string,
-) {
-  await ownedSite(ctx.db, uid, appId);
-  if (!(await repo.deleteObject(ctx.db, appId, objId)))
-    throw new AppError('notFound', 'This site has no custom object with that Id.');
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.customobject.delete', { appId, objId });
+export async function deleteObject(ctx: AppContext, call: StaffCall, input: SiteInput & { objId: string }) {
+  await siteWrite(ctx, call, input, {
+    action: 'site.customobject.delete',
+    change: async (tx) => {
+      if (!(await repo.deleteObject(tx, input.appId, input.objId))) throw noSuchObject();
+    },
+    details: () => ({ objId: input.objId }),
+  });
   return { IsPosted: true, Message: M.customObjectRemoved };
 }
 
+/** A custom object's schema, guarded by the object's Version (If-Match). */
 export async function setSchema(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  objId: string,
-  schema: string,
-  /** The object's Version the form was read at (If-Match). */
-  expectedVersion?: number,
+  call: StaffCall,
+  input: SiteInput & { objId: string; Schema: string },
 ) {
-  await ownedSite(ctx.db, uid, appId);
-  await assertSchema(ctx, schema);
-  const out = await ctx.db.transaction(async (tx) => {
-    const o = await repo.findObject(tx, appId, objId);
-    if (!o) throw new AppError('notFound', 'This site has no custom object with that Id.');
-    const version = await claimVersionOrRefuse(tx, schemaRecord(appId, objId), expectedVersion);
-    const written = await repo.setObjectSchema(tx, appId, objId, schema, ctx.clock.now());
-    if (!written) throw new AppError('notFound', 'This site has no custom object with that Id.');
-    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.customobject.schema', { appId, objId });
-    return objectOut(written, version);
+  await assertSchema(ctx, input.Schema);
+  const out = await siteWrite(ctx, call, input, {
+    action: 'site.customobject.schema',
+    record: schemaRecord(input.appId, input.objId),
+    check: async (tx) => {
+      if (!(await repo.findObject(tx, input.appId, input.objId))) throw noSuchObject();
+    },
+    change: async (tx, _site, version) => {
+      const written = await repo.setObjectSchema(tx, input.appId, input.objId, input.Schema, ctx.clock.now());
+      if (!written) throw noSuchObject();
+      return objectOut(written, version!);
+    },
+    details: () => ({ objId: input.objId }),
   });
   return { Data: out, Message: M.schemaSet };
 }

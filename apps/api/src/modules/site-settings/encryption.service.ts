@@ -4,17 +4,18 @@ import {
   usesKey,
   WEAK_ALGORITHMS,
 } from '@sac/contract/encryption-settings';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { inHashingQueue } from '../../lib/password-hash.ts';
-import { claimVersionOrRefuse } from '../../lib/record-version.ts';
+import { Versioned } from '../../lib/record-version.ts';
 import { Semaphore } from '../../lib/semaphore.ts';
-import { writeCustomerActivity } from '../activity/activity.service.ts';
 import { ownedSite } from '../customers/sites.service.ts';
 import * as repo from './encryption.repo.ts';
 import { type HashSettings, hashWithSettings, type Pbkdf2 } from './password-hashing.ts';
+import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** Encryption and hashing settings of a site's passwords, previous passwords and security answers. */
 
@@ -47,39 +48,32 @@ export async function getEncryptionSettings(ctx: AppContext, uid: string, appId:
         ModifiedDate: isoOrNull(row.modified_at)!,
       }
     : { ...DEFAULT_HASHING, HasEncryptionKey: false, ModifiedDate: new Date(0).toISOString() };
-  return { body: { Data }, version: await recordVersion(ctx.db, encryptionRecord(appId, set)) };
+  return new Versioned({ Data }, await recordVersion(ctx.db, encryptionRecord(appId, set)));
 }
 
+/** The version the form was read at is 0 when it showed the defaults of a set never saved. */
 export async function saveEncryptionSettings(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  set: SettingSet,
-  data: HashSettings & { EncryptionKey?: string },
-  /** The version the form was read at (If-Match; 0 when it showed the defaults of a set never saved). */
-  expectedVersion?: number,
+  call: StaffCall,
+  input: SiteInput & { Set: SettingSet; data: HashSettings & { EncryptionKey?: string } },
 ) {
-  await ownedSite(ctx.db, uid, appId);
-  const { EncryptionKey, ...settings } = data;
-  await ctx.db.transaction(async (tx) => {
-    await claimVersionOrRefuse(tx, encryptionRecord(appId, set), expectedVersion);
-    // The stored key is read after the claim, so a key kept is the one of the version written over.
-    const existing = await repo.findSealedKey(tx, appId, set);
-    const sealed = EncryptionKey ? ctx.crypto.encrypt(EncryptionKey) : (existing ?? null);
-    if (usesKey(settings.EncryptionType) && !sealed) throw new AppError('encryptionKeyNeeded');
-    await repo.saveEncryptionSettings(tx, appId, set, settings, sealed, ctx.clock.now());
+  const { Set: set } = input;
+  const { EncryptionKey, ...settings } = input.data;
+  await siteWrite(ctx, call, input, {
+    action: 'site.encryption',
+    record: encryptionRecord(input.appId, set),
+    change: async (tx) => {
+      // The stored key is read after the claim, so a key kept is the one of the version written over.
+      const existing = await repo.findSealedKey(tx, input.appId, set);
+      const sealed = EncryptionKey ? ctx.crypto.encrypt(EncryptionKey) : (existing ?? null);
+      if (usesKey(settings.EncryptionType) && !sealed) throw new AppError('encryptionKeyNeeded');
+      await repo.saveEncryptionSettings(tx, input.appId, set, settings, sealed, ctx.clock.now());
+    },
     // the key itself is never logged
-    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.encryption', {
-      appId,
-      set,
-      type: settings.EncryptionType,
-      keyChanged: Boolean(EncryptionKey),
-    });
+    details: () => ({ set, type: settings.EncryptionType, keyChanged: Boolean(EncryptionKey) }),
   });
-  const read = await getEncryptionSettings(ctx, uid, appId, set);
-  return { body: { ...read.body, Message: ENCRYPTION_MESSAGES.saved }, version: read.version };
+  const read = await getEncryptionSettings(ctx, input.uid, input.appId, set);
+  return new Versioned({ ...read.body, Message: ENCRYPTION_MESSAGES.saved }, read.version);
 }
 
 const previews = new Semaphore(1);

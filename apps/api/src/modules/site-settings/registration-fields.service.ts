@@ -1,13 +1,14 @@
 import { DEFAULT_FIELD_NAMES, FIELD_MESSAGES, parseFieldRules } from '@sac/contract/registration-fields';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { isUniqueViolation } from '../../db/db.ts';
 import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { claimVersionOrRefuse } from '../../lib/record-version.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { Versioned } from '../../lib/record-version.ts';
 import { unsafePatternReason } from '../../user-input/safe-pattern.mjs';
-import { writeCustomerActivity } from '../activity/activity.service.ts';
 import { ownedSite } from '../customers/sites.service.ts';
 import * as repo from './registration-fields.repo.ts';
+import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** The default fields before a site configures them: email and password on, the rest off. */
 const DEFAULTS: Record<
@@ -57,10 +58,10 @@ export async function activeFields(ctx: AppContext, uid: string, appId: number) 
       Custom: true,
       Enabled: f.enabled,
     }));
-  return {
-    body: { Data: [...defaults, ...custom] },
-    version: await recordVersion(ctx.db, defaultFieldsRecord(appId)),
-  };
+  return new Versioned(
+    { Data: [...defaults, ...custom] },
+    await recordVersion(ctx.db, defaultFieldsRecord(appId)),
+  );
 }
 
 /**
@@ -77,78 +78,79 @@ function assertSafeRules(rules: string, field: string) {
   }
 }
 
+const noDataSource = (field: string, name: string) =>
+  new AppError('validation', `There is no data source ${name}.`, [
+    { Field: field, Message: `There is no data source ${name}.` },
+  ]);
+
 export async function addCustomField(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  f: { Name: string; Display: string; Type: string; Rules: string; DataSource: string },
+  call: StaffCall,
+  input: SiteInput & { Name: string; Display: string; Type: string; Rules: string; DataSource: string },
 ) {
-  assertSafeRules(f.Rules, 'Rules');
-  await ownedSite(ctx.db, uid, appId);
-  if ((DEFAULT_FIELD_NAMES as readonly string[]).includes(f.Name))
+  assertSafeRules(input.Rules, 'Rules');
+  if ((DEFAULT_FIELD_NAMES as readonly string[]).includes(input.Name))
     throw new AppError('fieldExists', FIELD_MESSAGES.fieldExists);
-  if (f.DataSource && !(await repo.dataSourceExists(ctx.db, appId, f.DataSource))) {
-    throw new AppError('validation', `There is no data source ${f.DataSource}.`, [
-      { Field: 'DataSource', Message: `There is no data source ${f.DataSource}.` },
-    ]);
-  }
   try {
-    await repo.insertCustomField(
-      ctx.db,
-      appId,
-      { name: f.Name, display: f.Display, type: f.Type, rules: f.Rules, dataSource: f.DataSource },
-      ctx.clock.now(),
-    );
+    await siteWrite(ctx, call, input, {
+      action: 'site.fields',
+      change: async (tx) => {
+        if (input.DataSource && !(await repo.dataSourceExists(tx, input.appId, input.DataSource)))
+          throw noDataSource('DataSource', input.DataSource);
+        const { Name: name, Display: display, Type: type, Rules: rules, DataSource: dataSource } = input;
+        await repo.insertCustomField(
+          tx,
+          input.appId,
+          { name, display, type, rules, dataSource },
+          ctx.clock.now(),
+        );
+      },
+      details: () => ({ added: input.Name }),
+    });
   } catch (e) {
     if (isUniqueViolation(e)) throw new AppError('fieldExists', FIELD_MESSAGES.fieldExists);
     throw e;
   }
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.fields', { appId, added: f.Name });
-  const read = await activeFields(ctx, uid, appId);
-  return { body: { ...read.body, Message: FIELD_MESSAGES.customFieldSaved }, version: read.version };
+  const read = await activeFields(ctx, input.uid, input.appId);
+  return new Versioned({ ...read.body, Message: FIELD_MESSAGES.customFieldSaved }, read.version);
 }
 
 export async function saveDefaultFields(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  fields: Array<{ Name: (typeof DEFAULT_FIELD_NAMES)[number]; Enabled: boolean; Rules: string }>,
-  /** The version the form was read at (If-Match). */
-  expectedVersion?: number,
+  call: StaffCall,
+  input: SiteInput & {
+    Fields: Array<{ Name: (typeof DEFAULT_FIELD_NAMES)[number]; Enabled: boolean; Rules: string }>;
+  },
 ) {
+  const fields = input.Fields;
   for (const f of fields) assertSafeRules(f.Rules, `${f.Name}.Rules`);
-  await ownedSite(ctx.db, uid, appId);
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    await claimVersionOrRefuse(tx, defaultFieldsRecord(appId), expectedVersion);
-    for (const f of fields) {
-      const d = DEFAULTS[f.Name];
-      await repo.saveDefaultField(
-        tx,
-        appId,
-        { name: f.Name, display: d.display, type: d.type, rules: f.Rules, enabled: f.Enabled },
-        now,
-      );
-    }
-    // What the site has after this save (stored or default) must still let customers sign in.
-    const stored = new Map((await repo.fieldsOfSite(tx, appId)).map((f) => [f.name, f.enabled]));
-    const enabled = (name: 'EmailId' | 'PhoneId') => stored.get(name) ?? DEFAULTS[name].enabled;
-    if (!enabled('EmailId') && !enabled('PhoneId')) {
-      throw new AppError('validation', FIELD_MESSAGES.identifierNeeded, [
-        { Field: 'Fields', Message: FIELD_MESSAGES.identifierNeeded },
-      ]);
-    }
+  await siteWrite(ctx, call, input, {
+    action: 'site.fields',
+    record: defaultFieldsRecord(input.appId),
+    change: async (tx) => {
+      for (const f of fields) {
+        const d = DEFAULTS[f.Name];
+        await repo.saveDefaultField(
+          tx,
+          input.appId,
+          { name: f.Name, display: d.display, type: d.type, rules: f.Rules, enabled: f.Enabled },
+          now,
+        );
+      }
+      // What the site has after this save (stored or default) must still let customers sign in.
+      const stored = new Map((await repo.fieldsOfSite(tx, input.appId)).map((f) => [f.name, f.enabled]));
+      const enabled = (name: 'EmailId' | 'PhoneId') => stored.get(name) ?? DEFAULTS[name].enabled;
+      if (!enabled('EmailId') && !enabled('PhoneId')) {
+        throw new AppError('validation', FIELD_MESSAGES.identifierNeeded, [
+          { Field: 'Fields', Message: FIELD_MESSAGES.identifierNeeded },
+        ]);
+      }
+    },
+    details: () => ({ defaults: fields.map((f) => `${f.Name}:${f.Enabled ? 'on' : 'off'}`) }),
   });
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.fields', {
-    appId,
-    defaults: fields.map((f) => `${f.Name}:${f.Enabled ? 'on' : 'off'}`),
-  });
-  const read = await activeFields(ctx, uid, appId);
-  return { body: { ...read.body, Message: FIELD_MESSAGES.defaultFieldsSaved }, version: read.version };
+  const read = await activeFields(ctx, input.uid, input.appId);
+  return new Versioned({ ...read.body, Message: FIELD_MESSAGES.defaultFieldsSaved }, read.version);
 }
 
 export async function dataSources(ctx: AppContext, uid: string, appId: number) {
@@ -161,23 +163,15 @@ export async function dataSources(ctx: AppContext, uid: string, appId: number) {
 
 export async function addDataSource(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  d: {
+  call: StaffCall,
+  input: SiteInput & {
     Name: string;
     ParentName: string;
     Rules: string;
     Items: Array<{ Value: string; Text: string; Parent?: string | undefined }>;
   },
 ) {
-  await ownedSite(ctx.db, uid, appId);
-  if (d.ParentName && !(await repo.dataSourceExists(ctx.db, appId, d.ParentName))) {
-    throw new AppError('validation', `There is no data source ${d.ParentName}.`, [
-      { Field: 'ParentName', Message: `There is no data source ${d.ParentName}.` },
-    ]);
-  }
+  const d = input;
   // A child's items each name a value of the parent data source; a source without a parent, none.
   const parents = d.Items.map((i) => i.Parent?.trim() ?? '').filter((p) => p !== '');
   if (!d.ParentName && parents.length) {
@@ -185,14 +179,7 @@ export async function addDataSource(
       { Field: 'Items', Message: FIELD_MESSAGES.parentWithoutSource },
     ]);
   }
-  if (d.ParentName) {
-    const values = new Set(await repo.dataSourceValues(ctx.db, appId, d.ParentName));
-    const missing = [...new Set(parents.filter((p) => !values.has(p)))];
-    if (missing.length) {
-      const message = `${FIELD_MESSAGES.parentValueMissing}: ${missing.slice(0, 20).join(', ')}.`;
-      throw new AppError('validation', message, [{ Field: 'Items', Message: message }]);
-    }
-  }
+  // The rule is matched in the sandbox before the write, which holds no lock while it runs.
   if (d.Rules) {
     const r = await ctx.sandbox.run('match', { pattern: d.Rules, values: d.Items.map((i) => i.Value) });
     if ('error' in r) throw new AppError('validation', r.error, [{ Field: 'Rules', Message: r.error }]);
@@ -203,22 +190,29 @@ export async function addDataSource(
     }
   }
   try {
-    await repo.insertDataSource(
-      ctx.db,
-      appId,
-      { name: d.Name, parentName: d.ParentName, rules: d.Rules, items: d.Items },
-      ctx.clock.now(),
-    );
+    await siteWrite(ctx, call, input, {
+      action: 'site.datasource',
+      change: async (tx) => {
+        if (d.ParentName) {
+          if (!(await repo.dataSourceExists(tx, d.appId, d.ParentName)))
+            throw noDataSource('ParentName', d.ParentName);
+          const values = new Set(await repo.dataSourceValues(tx, d.appId, d.ParentName));
+          const missing = [...new Set(parents.filter((p) => !values.has(p)))];
+          if (missing.length) {
+            const message = `${FIELD_MESSAGES.parentValueMissing}: ${missing.slice(0, 20).join(', ')}.`;
+            throw new AppError('validation', message, [{ Field: 'Items', Message: message }]);
+          }
+        }
+        const row = { name: d.Name, parentName: d.ParentName, rules: d.Rules, items: d.Items };
+        await repo.insertDataSource(tx, d.appId, row, ctx.clock.now());
+      },
+      details: () => ({ added: d.Name, items: d.Items.length }),
+    });
   } catch (e) {
     if (isUniqueViolation(e)) throw new AppError('fieldExists', FIELD_MESSAGES.dataSourceExists);
     throw e;
   }
-  await writeCustomerActivity(ctx.db, ctx, caller, actor, uid, 'site.datasource', {
-    appId,
-    added: d.Name,
-    items: d.Items.length,
-  });
-  return { ...(await dataSources(ctx, uid, appId)), Message: FIELD_MESSAGES.dataSourceAdded };
+  return { ...(await dataSources(ctx, d.uid, d.appId)), Message: FIELD_MESSAGES.dataSourceAdded };
 }
 
 /**

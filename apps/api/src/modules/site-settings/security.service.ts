@@ -4,14 +4,15 @@ import {
   SECURITY_981_TEXT,
   SETTINGS_SAVED,
 } from '@sac/contract/site-settings';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
-import { claimVersionOrRefuse } from '../../lib/record-version.ts';
-import { writeCustomerActivity } from '../activity/activity.service.ts';
+import { Versioned } from '../../lib/record-version.ts';
 import { ownedSite } from '../customers/sites.service.ts';
 import { findSecurity, saveSecurity } from './security.repo.ts';
+import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** Application level security: lockout and the other sign-in rules of a site. */
 
@@ -23,34 +24,33 @@ export async function getSecurity(ctx: AppContext, uid: string, appId: number) {
   const row = await findSecurity(ctx.db, appId);
   // Never saved: 927, and the console shows the defaults as version 0.
   if (!row) throw new AppError('notFound', 'This site has no application level security settings yet.');
-  return {
-    body: {
+  return new Versioned(
+    {
       Data: { ...APPLICATION_SECURITY_DEFAULTS, ...row.settings },
       ModifiedDate: isoOrNull(row.modified_at)!,
     },
-    version: await recordVersion(ctx.db, securityRecord(appId)),
-  };
+    await recordVersion(ctx.db, securityRecord(appId)),
+  );
 }
 
+/** The version the form was read at is 0 when it showed the defaults of a site never saved. */
 export async function updateSecurity(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  data: ApplicationSecurity,
-  /** The version the form was read at (If-Match; 0 when it showed the defaults of a site never saved). */
-  expectedVersion?: number,
+  call: StaffCall,
+  input: SiteInput & { data: ApplicationSecurity },
 ) {
-  await ownedSite(ctx.db, uid, appId);
+  const { data } = input;
   if (data.MaxFailedLogins > 0 && data.LockoutMinutes === 0)
     throw new AppError('securityConflict', SECURITY_981_TEXT);
   const now = ctx.clock.now();
-  const version = await ctx.db.transaction(async (tx) => {
-    const v = await claimVersionOrRefuse(tx, securityRecord(appId), expectedVersion);
-    await saveSecurity(tx, appId, data, now);
-    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.security', { appId, settings: data });
-    return v;
+  const version = await siteWrite(ctx, call, input, {
+    action: 'site.security',
+    record: securityRecord(input.appId),
+    change: async (tx, _site, v) => {
+      await saveSecurity(tx, input.appId, data, now);
+      return v!;
+    },
+    details: () => ({ settings: data }),
   });
-  return { body: { Data: data, ModifiedDate: now.toISOString(), Message: SETTINGS_SAVED }, version };
+  return new Versioned({ Data: data, ModifiedDate: now.toISOString(), Message: SETTINGS_SAVED }, version);
 }

@@ -1,7 +1,7 @@
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import * as notifications from './staff-notifications.service.ts';
 import { streamHub } from './staff-notifications.stream.ts';
 
@@ -15,19 +15,19 @@ export function staffNotificationRoutes(app: FastifyInstance, ctx: AppContext): 
   app.addHook('preClose', async () => hub.endAll());
   app.addHook('onClose', async () => hub.close());
   registerEndpoint(app, ctx, ENDPOINTS.staffNotifications, (c) =>
-    notifications.list(ctx, signedIn(c), c.query),
+    notifications.list(ctx, c.session, c.query),
   );
   registerEndpoint(app, ctx, ENDPOINTS.staffNotificationsRead, (c) =>
-    notifications.markRead(ctx, signedIn(c), c.body),
+    notifications.markRead(ctx, c.session, c.body),
   );
   registerEndpoint(app, ctx, ENDPOINTS.staffNotificationPreferences, (c) =>
-    notifications.preferences(ctx, signedIn(c)),
+    notifications.preferences(ctx, c.session),
   );
   registerEndpoint(app, ctx, ENDPOINTS.staffNotificationPreferencesSave, (c) =>
-    notifications.savePreferences(ctx, c, signedIn(c), c.body),
+    notifications.savePreferences(ctx, c, c.session, c.body),
   );
   registerEndpoint(app, ctx, ENDPOINTS.staffNotificationStream, async (c) => {
-    await hub.open(c.request, c.reply, signedIn(c));
+    await hub.open(c.request, c.reply, c.session);
     return c.reply as never;
   });
 }

@@ -1,8 +1,7 @@
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { registerEndpoint, signedIn } from '../../lib/endpoint-route.ts';
-import { expectedVersionOf } from '../../lib/record-version.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import * as team from './team.service.ts';
 
 export function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -12,14 +11,14 @@ export function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
     team.create(
       ctx,
       c,
-      signedIn(c),
+      c.session,
       c.body,
       typeof c.request.headers.origin === 'string' ? c.request.headers.origin : undefined,
     ),
   );
   registerEndpoint(app, ctx, ENDPOINTS.teamUpdateRoles, (c) =>
-    team.updateRoles(ctx, c, signedIn(c), c.body, expectedVersionOf(c.request)),
+    team.updateRoles(ctx, c, c.session, c.body, c.expectedVersion),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.teamDelete, (c) => team.remove(ctx, c, signedIn(c), c.body.uid));
-  registerEndpoint(app, ctx, ENDPOINTS.teamProfile, (c) => team.profile(ctx, signedIn(c), c.query.uid));
+  registerEndpoint(app, ctx, ENDPOINTS.teamDelete, (c) => team.remove(ctx, c, c.session, c.body.uid));
+  registerEndpoint(app, ctx, ENDPOINTS.teamProfile, (c) => team.profile(ctx, c.session, c.query.uid));
 }
