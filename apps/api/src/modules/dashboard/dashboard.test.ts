@@ -342,3 +342,33 @@ describe('GET /admin/dashboard', () => {
     expect((await dashboardOf(ada)).RecentCustomers).toEqual([]);
   });
 });
+
+describe('recently viewed customers, written behind the read', () => {
+  it('are written when the app closes', async () => {
+    const other = await createTestApp();
+    try {
+      const uid = await insertCustomer(other.db, {
+        first: 'Closing',
+        last: 'Time',
+        email: 'closing@customer.example',
+      });
+      const staffUid = await other.addStaff('closer@example.com', ['Support']);
+      const session = await other.login('closer@example.com');
+      const r = await other.call({
+        method: 'GET',
+        url: '/admin/customerprofilebyuid',
+        session,
+        query: { uid },
+      });
+      expect(r.statusCode).toBe(200);
+      await other.app.close();
+      const rows = await other.db.query<{ customer_uid: string }>(
+        'SELECT customer_uid FROM staff_recent_customers WHERE staff_uid = $1',
+        [staffUid],
+      );
+      expect(rows.rows.map((x) => x.customer_uid)).toEqual([uid]);
+    } finally {
+      await other.close();
+    }
+  });
+});

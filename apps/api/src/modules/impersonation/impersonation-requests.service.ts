@@ -173,11 +173,9 @@ async function openRequest(
       appName: o.site.app_name,
     });
     const mails = o.mails(id, { consent, siteAccess });
-    // One statement for every mail, however many assignees (statement budgets).
-    await ctx.mailer.sendAll(tx, [
-      mails.owner,
-      ...mails.assignees.filter((mail) => !inAppOnly.has(mail.to.toLowerCase())),
-    ]);
+    await ctx.mailer.send(tx, mails.owner);
+    for (const mail of mails.assignees)
+      if (!inAppOnly.has(mail.to.toLowerCase())) await ctx.mailer.send(tx, mail);
     return id;
   });
 }

@@ -9,7 +9,6 @@ import {
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { afterCommit, type Queryable } from '../../db/db.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
-import type { MailMessage } from '../../mail/mailer.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { staffNotificationMail } from './staff-notifications.mails.ts';
 import * as repo from './staff-notifications.repo.ts';
@@ -83,17 +82,17 @@ export async function notifyStaff(tx: Queryable, ctx: AppContext, n: StaffNotice
       )
     ).map((p) => [p.uid, p.email]),
   );
-  const mails: MailMessage[] = [];
   for (const s of staff) {
     const email = chosen.get(s.uid) ?? STAFF_NOTIFICATION_EMAIL_DEFAULT[n.kind];
     if (!email) inAppOnly.add(s.email.toLowerCase());
     else if (n.mail) {
       const url = consolePageFor(ctx.config, undefined, n.mail.path).toString();
-      mails.push(staffNotificationMail({ to: s.email, subject: n.mail.subject, lines: n.mail.lines, url }));
+      await ctx.mailer.send(
+        tx,
+        staffNotificationMail({ to: s.email, subject: n.mail.subject, lines: n.mail.lines, url }),
+      );
     }
   }
-  // One statement for every mail, however many recipients (statement budgets).
-  await ctx.mailer.sendAll(tx, mails);
   const told = [...new Set(rows.map((r) => r.recipient_uid))];
   afterCommit(tx, () => {
     for (const uid of told) ctx.staffEvents.publish(uid);
