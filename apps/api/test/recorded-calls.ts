@@ -30,7 +30,7 @@ const ORDER: Principal[] = ['SuperAdmin', 'Admin', 'Support', 'Auditor', 'Impers
  * the few calls MATRIX has no valid one of, the first it does not refuse (401, 403), and for a
  * second factor's step (a bogus ticket, 401 to all) the anonymous call; with the answer MATRIX expects.
  */
-export function grantedPrincipal(id: EndpointId): { principal: Principal; target: Target; status: number } {
+function grantedPrincipal(id: EndpointId): { principal: Principal; target: Target; status: number } {
   const row = MATRIX[id];
   const cells = ORDER.flatMap((principal) =>
     (['own', 'other'] as const).map((target) => {

@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 
 /** What a statement does to the database: reads it, writes it, or neither (SET, LISTEN…). */
-export type StatementKind = 'read' | 'write' | 'other';
+type StatementKind = 'read' | 'write' | 'other';
 
 /** One transaction as the sink follows it: whether a statement in it wrote. */
 export interface TxMark {

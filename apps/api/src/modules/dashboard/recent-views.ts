@@ -13,7 +13,7 @@ import { type PendingView, recordCustomerViews } from './dashboard.repo.ts';
  * lost only if the process dies within FLUSH_MS of it (kill -9): a recently-viewed list, not a
  * record.
  */
-export const FLUSH_MS = 1000;
+const FLUSH_MS = 1000;
 
 /** Each staff member's pending views, customer → when; only their newest RECENT_CUSTOMERS_KEPT matter. */
 type Pending = Map<string, Map<string, Date>>;
