@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,13 @@ import { freshDir, ms, percentile, ROOT, type Server, startServer } from './supp
  *     while customer searches run, against the same searches without the burst;
  *   - customer search through HTTP: the customers issue's targets, per criterion.
  * Databases: BENCH_PGLITE_DATA_DIR (default .tmp/scale-pglite) and BENCH_DATABASE_URL, both filled
- * by `npm run seed:scale -- --customers 1000000` (docs/benchmarks.md).
+ * by `npm run seed:scale -- --customers 1000000` (docs/benchmarks.md). BENCH_LOAD_SMALL=1 runs on
+ * the demo data instead (PGlite in a fresh directory; BENCH_DATABASE_URL an empty database), for
+ * what does not depend on the size (the GET one object beside its floor).
+ *
+ * The GET of one object is measured beside its floor in the same run: a bare Fastify in a process
+ * of its own answering the same path with the API's body and response headers, to the same client
+ * with the same request headers. The machine may be busy: the ratio is the figure.
  */
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -26,6 +33,9 @@ const CORES = os.availableParallelism();
 /** BENCH_LOAD_PARTS=get,signin,search runs only those parts (restart and memory always). */
 const PARTS = (process.env.BENCH_LOAD_PARTS ?? 'get,signin,search').split(',');
 const part = (name: string) => PARTS.includes(name);
+const SMALL = process.env.BENCH_LOAD_SMALL === '1';
+/** The API's port; the floor's is the next (BENCH_LOAD_PORT, for two benches on one machine). */
+const PORT = Number(process.env.BENCH_LOAD_PORT ?? 3961);
 
 interface Leg {
   name: string;
@@ -37,8 +47,10 @@ interface Leg {
 
 function legs(): Leg[] {
   const out: Leg[] = [];
-  const pgliteData = path.resolve(ROOT, process.env.BENCH_PGLITE_DATA_DIR ?? '.tmp/scale-pglite');
-  if (fs.existsSync(path.join(pgliteData, 'pglite', 'PG_VERSION')))
+  const pgliteData = SMALL
+    ? freshDir('api-load-small')
+    : path.resolve(ROOT, process.env.BENCH_PGLITE_DATA_DIR ?? '.tmp/scale-pglite');
+  if (SMALL || fs.existsSync(path.join(pgliteData, 'pglite', 'PG_VERSION')))
     out.push({
       name: 'PGlite',
       env: {},
@@ -89,24 +101,72 @@ async function sample(leg: Leg): Promise<{ uids: string[]; cases: Case[] }> {
         `SELECT (SELECT count(*)::int FROM customers) AS customers, (SELECT count(*)::int FROM sites) AS sites`,
       )
     ).rows[0]!;
-    if (counts.customers < 1_000_000)
+    if (counts.customers < 1_000_000 && !SMALL)
       throw new Error(`${leg.name} has ${counts.customers} customers, not 1M`);
     const uids = (
       await db.query<{ uid: string }>(
-        'SELECT uid::text AS uid FROM customers TABLESAMPLE SYSTEM (0.5) REPEATABLE (3) LIMIT 2000',
+        SMALL
+          ? 'SELECT uid::text AS uid FROM customers ORDER BY uid LIMIT 2000'
+          : 'SELECT uid::text AS uid FROM customers TABLESAMPLE SYSTEM (0.5) REPEATABLE (3) LIMIT 2000',
       )
     ).rows.map((r) => r.uid);
-    return { uids, cases: await sampleTerms(db, counts.customers, counts.sites) };
+    const searches = part('signin') || part('search');
+    return { uids, cases: searches ? await sampleTerms(db, counts.customers, counts.sites) : [] };
   } finally {
     await db.close();
   }
 }
 
+/**
+ * The floor of a GET: a bare Fastify (no database, no hooks, no logging) in a process of its own,
+ * answering every GET with `body` and the response headers the API sent with it.
+ */
+async function startFloor(
+  port: number,
+  sent: Response,
+  body: string,
+): Promise<{ url: string; stop(): void }> {
+  const skip = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+  const headers = Object.fromEntries([...sent.headers].filter(([k]) => !skip.has(k)));
+  const script = `
+    const app = require('fastify')();
+    const headers = JSON.parse(process.env.FLOOR_HEADERS);
+    const body = process.env.FLOOR_BODY;
+    app.get('/*', (req, reply) => { reply.headers(headers).send(body); });
+    app.listen({ port: ${port}, host: '127.0.0.1' }).then(() => console.log('ready'));`;
+  const proc = spawn(process.execPath, ['-e', script], {
+    cwd: ROOT,
+    env: { ...process.env, FLOOR_HEADERS: JSON.stringify(headers), FLOOR_BODY: body },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+    proc.once('exit', (code) => reject(new Error(`the floor exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => proc.kill('SIGTERM') };
+}
+
 async function getOneObject(server: Server, headers: Record<string, string>, uids: string[], leg: Leg) {
+  const first = await fetch(`${server.url}/admin/customerprofilebyuid?uid=${uids[0]}`, { headers });
+  const floor = await startFloor(PORT + 1, first, await first.text());
+  try {
+    const api = await getOneObjectFrom(server.url, headers, uids, leg);
+    const bare = await getOneObjectFrom(floor.url, headers, uids);
+    console.log(
+      `GET one object: ${Math.round(api)} req/s, bare Fastify with the same headers ${Math.round(bare)} req/s ` +
+        `(API ÷${(bare / api).toFixed(1)} of its floor, ${((api / bare) * 100).toFixed(0)}%)`,
+    );
+  } finally {
+    floor.stop();
+  }
+}
+
+/** Answers per second of GET one object at `url` (the target's verdict when a leg is given). */
+async function getOneObjectFrom(url: string, headers: Record<string, string>, uids: string[], leg?: Leg) {
   let i = 0;
   const run = (duration: number) =>
     autocannon({
-      url: server.url,
+      url,
       connections: 50,
       duration,
       headers,
@@ -122,12 +182,13 @@ async function getOneObject(server: Server, headers: Record<string, string>, uid
     });
   await run(2); // warm-up
   const r = await run(DURATION_S);
-  const ok = r.requests.average >= leg.targets.rps && r.latency.p99 <= leg.targets.p99;
+  const ok = leg && r.requests.average >= leg.targets.rps && r.latency.p99 <= leg.targets.p99;
   console.log(
-    `GET one object, 50 connections, ${DURATION_S} s: ${Math.round(r.requests.average)} req/s, ` +
-      `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${r.non2xx} non-2xx, ${r.errors} errors  ` +
-      verdict(ok, `≥ ${leg.targets.rps} req/s, p99 ≤ ${leg.targets.p99} ms`),
+    `${leg ? 'GET one object' : 'floor: bare Fastify'}, 50 connections, ${DURATION_S} s: ${Math.round(r.requests.average)} req/s, ` +
+      `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${r.non2xx} non-2xx, ${r.errors} errors` +
+      (leg ? `  ${verdict(!!ok, `≥ ${leg.targets.rps} req/s, p99 ≤ ${leg.targets.p99} ms`)}` : ''),
   );
+  return r.requests.average;
 }
 
 async function maxSignIns(server: Server) {
@@ -282,21 +343,22 @@ function printLatencies(label: string, ts: number[], target?: Case['target']) {
 
 export async function benchApiLoad(): Promise<void> {
   for (const leg of legs()) {
-    console.log(`\n-- ${leg.name}`);
-    const { uids, cases } = await sample(leg);
-    // The first start may add the demo staff to a database filled only by seed:scale; time the second.
+    console.log(`\n-- ${leg.name}${SMALL ? ' (demo data)' : ''}`);
+    // The first start may add the demo staff to a database filled only by seed:scale (or make the
+    // demo data of BENCH_LOAD_SMALL); time the second.
     const first = await startServer({
-      port: 3961,
+      port: PORT,
       dataDir: leg.dataDir,
       env: { ...leg.env, DEMO_PASSWORD: PASSWORD },
       bundled: true,
     });
     await first.stop();
-    const server = await startServer({ port: 3961, dataDir: leg.dataDir, env: leg.env, bundled: true });
+    const { uids, cases } = await sample(leg);
+    const server = await startServer({ port: PORT, dataDir: leg.dataDir, env: leg.env, bundled: true });
     try {
       const pid = server.proc.pid!;
       console.log(
-        `restart on 1M customers: ${ms(server.readyMs)} to the first answer, ${memoryMb(pid).rss.toFixed(0)} MB resident  ` +
+        `restart on ${SMALL ? 'the demo data' : '1M customers'}: ${ms(server.readyMs)} to the first answer, ${memoryMb(pid).rss.toFixed(0)} MB resident  ` +
           verdict(server.readyMs <= 1500, '≤ 1.5 s'),
       );
       const headers = await signIn(server.url);

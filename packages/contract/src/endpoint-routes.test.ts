@@ -8,12 +8,14 @@ describe('ENDPOINT_ROUTES and ENDPOINTS', () => {
     expect(Object.keys(ENDPOINTS)).toEqual(Object.keys(ENDPOINT_ROUTES));
   });
 
-  it('agree on id, method, path, access and impersonation permission of every endpoint (the routes table is the source)', () => {
+  it('agree on id, method, path, access, impersonation permission and statement budget of every endpoint (the routes table is the source)', () => {
     for (const [id, route] of Object.entries(ENDPOINT_ROUTES)) {
       const full = ENDPOINTS[id as keyof typeof ENDPOINTS] as EndpointRoute;
       expect(route.id).toBe(id);
-      const { id: i, method, path, access, impersonation } = full;
-      expect({ id: i, method, path, access, ...(impersonation ? { impersonation } : {}) }).toEqual(route);
+      const { id: i, method, path, access, impersonation, budget } = full;
+      expect({ id: i, method, path, access, ...(impersonation ? { impersonation } : {}), budget }).toEqual(
+        route,
+      );
     }
   });
 

@@ -11,6 +11,7 @@ import {
   within,
 } from '../lib/store-circuit.ts';
 import { acquireDirLock } from './dir-lock.ts';
+import { statementHook, type TxMark } from './statement-log.ts';
 
 // int8 and numeric as JS numbers where they fit is what every caller here wants.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -154,19 +155,26 @@ function countingAuthChanges(
 
 /** A transaction whose auth changes are counted when made and again after the commit. */
 async function countedTransaction<T>(
-  begin: (run: (tx: Queryable) => Promise<T>) => Promise<T>,
+  begin: (run: (tx: Queryable) => Promise<T>, mark: TxMark | undefined) => Promise<T>,
   fn: (tx: Queryable) => Promise<T>,
   bump: () => void,
 ): Promise<T> {
   let counted: ReturnType<typeof countingAuthChanges> | undefined;
   const committed: Array<() => void> = [];
   let out: T;
+  // Statement recording (statement-log.ts): unset in production.
+  const sink = statementHook.sink;
+  const mark = sink?.begin();
   try {
     out = await begin((tx) => {
       committed.length = 0; // a retried body starts again
       counted = countingAuthChanges(tx, bump, committed);
       return fn(counted);
-    });
+    }, mark);
+    if (mark) sink?.end(mark, true);
+  } catch (e) {
+    if (mark) sink?.end(mark, false);
+    throw e;
   } finally {
     if (counted?.touched) bump();
   }
@@ -174,10 +182,14 @@ async function countedTransaction<T>(
   return out;
 }
 
-/** PGlite or one of its transactions as a Queryable. */
-const pgliteRunner = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
-  query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await q.query<T>(sql, params)).rows }),
+/** PGlite or one of its transactions (`tx`, for statement recording) as a Queryable. */
+const pgliteRunner = (q: Pick<PGlite, 'query' | 'exec'>, tx?: TxMark): Queryable => ({
+  query: async <T>(sql: string, params?: unknown[]) => {
+    statementHook.sink?.statement(sql, tx);
+    return { rows: (await q.query<T>(sql, params)).rows };
+  },
   exec: async (sql) => {
+    statementHook.sink?.statement(sql, tx);
     await q.exec(sql);
   },
 });
@@ -195,7 +207,7 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
     exec: counted.exec,
     authChanged: counted.authChanged,
     transaction: (fn) =>
-      countedTransaction((run) => pglite.transaction((tx) => run(pgliteRunner(tx))), fn, bump),
+      countedTransaction((run, mark) => pglite.transaction((tx) => run(pgliteRunner(tx, mark))), fn, bump),
     dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
       await pglite.close();
@@ -304,12 +316,14 @@ function authChanges(connectionString: string, connectMs: number) {
   };
 }
 
-/** A pg client as a Queryable; statements marked prepared() run named. */
-const pgRunner = (q: pg.PoolClient): Queryable => ({
-  query: async <T>(sql: string, params?: unknown[]) => ({
-    rows: (await q.query(pgQuery(sql, params))).rows as T[],
-  }),
+/** A pg client (in the transaction `tx`, for statement recording) as a Queryable; statements marked prepared() run named. */
+const pgRunner = (q: pg.PoolClient, tx?: TxMark): Queryable => ({
+  query: async <T>(sql: string, params?: unknown[]) => {
+    statementHook.sink?.statement(sql, tx);
+    return { rows: (await q.query(pgQuery(sql, params))).rows as T[] };
+  },
   exec: async (sql) => {
+    statementHook.sink?.statement(sql, tx);
     await q.query(sql);
   },
 });
@@ -469,11 +483,11 @@ export function openPostgres(
     authChanged: counted.authChanged,
     transaction: (fn) =>
       countedTransaction(
-        async (run) => {
+        async (run, mark) => {
           const client = await checkout();
           try {
             await client.query('BEGIN');
-            const out = await run(pgRunner(client));
+            const out = await run(pgRunner(client, mark));
             await client.query('COMMIT');
             return out;
           } catch (e) {
@@ -496,11 +510,14 @@ export function openPostgres(
         throw e;
       }
       let ended = false;
+      const sink = statementHook.sink;
+      const mark = sink?.begin();
       return {
-        q: pgRunner(client),
+        q: pgRunner(client, mark),
         end() {
           if (ended) return;
           ended = true;
+          if (mark) sink?.end(mark, true);
           // Nothing was written: COMMIT only ends the transaction. A connection that fails it
           // (ended by the idle limit) is dropped from the pool, not reused.
           client.query('COMMIT').then(

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.ts';
+import { outsideCalls } from '../db/statement-log.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { MailMessage, MailTransport } from './mailer.ts';
 
@@ -164,14 +165,17 @@ export function createOutboxMailer(opts: {
   /** Looks for newly queued messages every so often until the watch window passes. */
   function watch(delayMs: number): void {
     if (closed || watcher) return;
-    watcher = setTimeout(async () => {
-      watcher = undefined;
-      const sent = await sendDue().catch((err: unknown) => {
-        opts.log.error({ err }, 'mail outbox pass failed');
-        return 0;
-      });
-      if (Date.now() < watchUntil) watch(sent > 0 ? 0 : Math.min(delayMs * 2 || 10, 500));
-    }, delayMs);
+    // Sending is no call's work: its statements are not counted as the queuing call's.
+    watcher = outsideCalls(() =>
+      setTimeout(async () => {
+        watcher = undefined;
+        const sent = await sendDue().catch((err: unknown) => {
+          opts.log.error({ err }, 'mail outbox pass failed');
+          return 0;
+        });
+        if (Date.now() < watchUntil) watch(sent > 0 ? 0 : Math.min(delayMs * 2 || 10, 500));
+      }, delayMs),
+    );
     watcher.unref();
   }
 
@@ -222,10 +226,13 @@ export function createOutboxMailer(opts: {
       return ids;
     },
     afterAnswer(work) {
-      const p = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(work)
-        .catch((err: unknown) => opts.log.error({ err }, 'mail work after the answer failed'))
-        .finally(() => deferred.delete(p));
+      // After the answer, so not counted as the call's statements either.
+      const p: Promise<void> = outsideCalls(() =>
+        new Promise<void>((resolve) => setImmediate(resolve))
+          .then(work)
+          .catch((err: unknown) => opts.log.error({ err }, 'mail work after the answer failed'))
+          .finally(() => deferred.delete(p)),
+      );
       deferred.add(p);
     },
     async flush() {

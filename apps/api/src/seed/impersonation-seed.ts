@@ -8,7 +8,7 @@ import { inProcessBus } from '../lib/staff-event-bus.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import type { Mailer } from '../mail/outbox.ts';
 import { findStaffByEmail, permissionsOfRoles } from '../modules/auth/staff.service.ts';
-import { recordCustomerView } from '../modules/dashboard/dashboard.service.ts';
+import { flushCustomerViews, recordCustomerView } from '../modules/dashboard/dashboard.service.ts';
 import { answerConsent } from '../modules/impersonation/impersonation-consent.service.ts';
 import * as impersonation from '../modules/impersonation/impersonation-requests.service.ts';
 import { recordCheck } from '../modules/site-settings/custom-domains.repo.ts';
@@ -607,9 +607,10 @@ export async function seedDemoImpersonation(
   for (const [email, picks] of Object.entries(VIEWED)) {
     for (const [k, n] of [...picks].reverse().entries()) {
       at((picks.length - k) * 47);
-      await recordCustomerView(ctx, staff.get(email), sites[n]!.owner_uid);
+      recordCustomerView(ctx, staff.get(email), sites[n]!.owner_uid);
     }
   }
+  await flushCustomerViews(ctx);
   const notices = await seedDemoNotices(tx, ctx, clock, {
     at: opts.at,
     staff,

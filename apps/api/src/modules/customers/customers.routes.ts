@@ -22,8 +22,9 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
   registerEndpoint(app, ctx, ENDPOINTS.customerProfile, async (c) => {
     const profile = await customers.versionedProfile(ctx, c.query.uid);
-    // The dashboard's "recently viewed customers": the customer view opens with this call.
-    await dashboard.recordCustomerView(ctx, c.session, c.query.uid);
+    // The dashboard's "recently viewed customers": the customer view opens with this call. Kept
+    // in memory and written behind in batches, so this read commits nothing.
+    dashboard.recordCustomerView(ctx, c.session, c.query.uid);
     return profile;
   });
   registerEndpoint(app, ctx, ENDPOINTS.userProfile, (c) => customers.account(ctx, c.query.uid));

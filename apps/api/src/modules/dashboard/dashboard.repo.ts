@@ -215,35 +215,74 @@ export interface RecentRow {
   viewed_at: Date;
 }
 
-export async function recentCustomers(db: Queryable, staffUid: string): Promise<RecentRow[]> {
+/** A view of a customer by a staff member not yet written (recent-views.ts). */
+export interface PendingView {
+  staffUid: string;
+  customerUid: string;
+  at: Date;
+}
+
+/** A staff member's newest RECENT_CUSTOMERS_KEPT views: the table's, and `pending` ones of this instance. */
+export async function recentCustomers(
+  db: Queryable,
+  staffUid: string,
+  pending: PendingView[] = [],
+): Promise<RecentRow[]> {
+  if (pending.length === 0) {
+    const r = await db.query<RecentRow>(
+      `SELECT c.uid, c.first_name, c.last_name, c.email, v.viewed_at
+         FROM staff_recent_customers v JOIN customers c ON c.uid = v.customer_uid
+        WHERE v.staff_uid = $1 ORDER BY v.viewed_at DESC, c.uid LIMIT ${RECENT_CUSTOMERS_KEPT}`,
+      [staffUid],
+    );
+    return r.rows;
+  }
   const r = await db.query<RecentRow>(
     `SELECT c.uid, c.first_name, c.last_name, c.email, v.viewed_at
-       FROM staff_recent_customers v JOIN customers c ON c.uid = v.customer_uid
-      WHERE v.staff_uid = $1 ORDER BY v.viewed_at DESC, c.uid LIMIT ${RECENT_CUSTOMERS_KEPT}`,
-    [staffUid],
+       FROM (SELECT customer_uid, max(viewed_at) AS viewed_at
+               FROM (SELECT customer_uid, viewed_at FROM staff_recent_customers WHERE staff_uid = $1
+                     UNION ALL
+                     SELECT * FROM unnest($2::uuid[], $3::timestamptz[]) AS p (customer_uid, viewed_at)) a
+              GROUP BY customer_uid) v
+       JOIN customers c ON c.uid = v.customer_uid
+      ORDER BY v.viewed_at DESC, c.uid LIMIT ${RECENT_CUSTOMERS_KEPT}`,
+    [staffUid, pending.map((p) => p.customerUid), pending.map((p) => p.at)],
   );
   return r.rows;
 }
 
-/** Records that a staff member opened a customer, keeping their newest RECENT_CUSTOMERS_KEPT. */
-export async function recordCustomerView(
-  db: Queryable,
-  staffUid: string,
-  customerUid: string,
-  at: Date,
-): Promise<void> {
+/**
+ * Writes a batch of views (one per staff member and customer) in one statement: each staff
+ * member's list becomes the newest RECENT_CUSTOMERS_KEPT of what it held and what the batch adds.
+ * Views of a customer or staff member since deleted are left out. Two instances writing one
+ * member's views at once may leave a few more rows until the next batch; the read takes the newest.
+ */
+export async function recordCustomerViews(db: Queryable, views: PendingView[]): Promise<void> {
   await db.query(
-    `WITH up AS (
+    `WITH batch AS (
+       SELECT b.staff_uid, b.customer_uid, b.viewed_at
+         FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS b (staff_uid, customer_uid, viewed_at)
+        WHERE EXISTS (SELECT 1 FROM staff s WHERE s.uid = b.staff_uid)
+          AND EXISTS (SELECT 1 FROM customers c WHERE c.uid = b.customer_uid)
+     ), ranked AS (
+       SELECT staff_uid, customer_uid,
+              row_number() OVER (PARTITION BY staff_uid ORDER BY max(viewed_at) DESC, customer_uid) AS n
+         FROM (SELECT staff_uid, customer_uid, viewed_at FROM staff_recent_customers
+                WHERE staff_uid IN (SELECT staff_uid FROM batch)
+               UNION ALL
+               SELECT staff_uid, customer_uid, viewed_at FROM batch) a
+        GROUP BY staff_uid, customer_uid
+     ), kept AS (
        INSERT INTO staff_recent_customers (staff_uid, customer_uid, viewed_at)
-       SELECT $1, uid, $3 FROM customers WHERE uid = $2
-       ON CONFLICT (staff_uid, customer_uid) DO UPDATE SET viewed_at = GREATEST(staff_recent_customers.viewed_at, EXCLUDED.viewed_at)
-       RETURNING customer_uid
+       SELECT b.staff_uid, b.customer_uid, b.viewed_at
+         FROM batch b JOIN ranked r ON r.staff_uid = b.staff_uid AND r.customer_uid = b.customer_uid
+        WHERE r.n <= ${RECENT_CUSTOMERS_KEPT}
+       ON CONFLICT (staff_uid, customer_uid)
+       DO UPDATE SET viewed_at = GREATEST(staff_recent_customers.viewed_at, EXCLUDED.viewed_at)
+       RETURNING 1
      )
-     DELETE FROM staff_recent_customers o
-      WHERE o.staff_uid = $1 AND o.customer_uid <> $2
-        AND o.customer_uid NOT IN (
-          SELECT customer_uid FROM staff_recent_customers WHERE staff_uid = $1 AND customer_uid <> $2
-           ORDER BY viewed_at DESC, customer_uid LIMIT ${RECENT_CUSTOMERS_KEPT - 1})`,
-    [staffUid, customerUid, at],
+     DELETE FROM staff_recent_customers o USING ranked r
+      WHERE o.staff_uid = r.staff_uid AND o.customer_uid = r.customer_uid AND r.n > ${RECENT_CUSTOMERS_KEPT}`,
+    [views.map((v) => v.staffUid), views.map((v) => v.customerUid), views.map((v) => v.at)],
   );
 }

@@ -3,6 +3,7 @@ import { DASHBOARD_DAYS, type Dashboard, TRIAL_ENDING_DAYS } from '@sac/contract
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import * as repo from './dashboard.repo.ts';
+import { recentViews } from './recent-views.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -117,7 +118,8 @@ export async function dashboard(ctx: AppContext, viewer: StaffSession): Promise<
     out.StaffWithoutSecondFactor = { Count: await repo.staffWithoutFactor(db) };
   }
   if (customers) {
-    out.RecentCustomers = (await repo.recentCustomers(db, viewer.uid)).map((c) => ({
+    const pending = recentViews(ctx).of(viewer.uid);
+    out.RecentCustomers = (await repo.recentCustomers(db, viewer.uid, pending)).map((c) => ({
       Uid: c.uid,
       Name: `${c.first_name} ${c.last_name}`.trim(),
       Email: c.email,
@@ -127,12 +129,18 @@ export async function dashboard(ctx: AppContext, viewer: StaffSession): Promise<
   return out;
 }
 
-/** A staff member (not an impersonation session) opened a customer's profile. */
-export async function recordCustomerView(
+/**
+ * A staff member (not an impersonation session) opened a customer's profile: kept for their
+ * recently-viewed list and written behind the read (recent-views.ts), so the read commits nothing.
+ */
+export function recordCustomerView(
   ctx: AppContext,
   viewer: StaffSession | undefined,
   customerUid: string,
-): Promise<void> {
+): void {
   if (!viewer || viewer.impersonation) return;
-  await repo.recordCustomerView(ctx.db, viewer.uid, customerUid, ctx.clock.now());
+  recentViews(ctx).add(viewer.uid, customerUid, ctx.clock.now());
 }
+
+/** Writes the recently viewed customers not yet written: when the app closes, after the demo data, in tests. */
+export const flushCustomerViews = (ctx: AppContext): Promise<void> => recentViews(ctx).flush();
