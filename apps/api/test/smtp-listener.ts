@@ -5,6 +5,8 @@ export interface ReceivedMail {
   to: string[];
   raw: string;
   subject: string;
+  /** The Message-ID header as sent, with its angle brackets. */
+  messageId: string;
   /** The decoded text body. */
   text: string;
 }
@@ -29,9 +31,10 @@ function textOf(raw: string): string {
 /**
  * A real SMTP server on loopback that keeps what it receives, for tests. `refuse` may answer a
  * recipient with an SMTP error text (a 4xx or 5xx reply), as a mail server refusing it would.
+ * `hold` keeps each message and never answers its end of data: the sender cannot tell it arrived.
  */
 export async function startSmtpListener(
-  opts: { refuse?(address: string): string | undefined } = {},
+  opts: { refuse?(address: string): string | undefined; hold?: boolean } = {},
 ): Promise<{
   url: string;
   messages: ReceivedMail[];
@@ -72,10 +75,11 @@ export async function startSmtpListener(
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
           subject,
+          messageId: /^message-id:\s*(.*)$/im.exec(raw)?.[1]?.trim() ?? '',
           text: textOf(raw),
         });
         for (const w of waiters.splice(0)) w();
-        callback();
+        if (!opts.hold) callback();
       });
     },
   });

@@ -9,6 +9,11 @@ export interface MailMessage {
   html?: string;
   /** Extra headers (List-Unsubscribe of a customer notice); names and values are ours, never a user's. */
   headers?: Record<string, string>;
+  /**
+   * What names this message for good (the outbox row's `outbox-<id>.<key>`): the Message-ID is
+   * `<messageKey@sender's domain>`, so every delivery of the row is the same message.
+   */
+  messageKey?: string;
 }
 
 /** How a message leaves: SMTP, or a file in the outbox directory. Throws when it could not. */
@@ -35,6 +40,13 @@ export function pooledSmtpUrl(smtpUrl: string): string {
 /** The part of an address after its last '@' (what a log may say of a recipient). */
 const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1);
 
+/** The domain of a From such as `Console <no-reply@example.com>`, for the Message-IDs it sends. */
+function senderDomain(from: string): string {
+  const address = /<([^>]*)>\s*$/.exec(from)?.[1] ?? from;
+  const domain = address.includes('@') ? domainOf(address).trim() : '';
+  return /^[A-Za-z0-9.-]+$/.test(domain) ? domain : 'localhost';
+}
+
 interface Logger {
   info(obj: object, msg: string): void;
 }
@@ -60,8 +72,11 @@ export function createMailTransport(opts: {
     );
     return transport;
   };
+  const domain = senderDomain(opts.from);
   async function deliver(m: MailMessage): Promise<void> {
     const mail = {
+      // Without a key (a message not from the outbox) nodemailer makes up a random one.
+      ...(m.messageKey ? { messageId: `<${m.messageKey}@${domain}>` } : {}),
       from: opts.from,
       to: m.to,
       subject: m.subject,
