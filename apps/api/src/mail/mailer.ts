@@ -40,6 +40,30 @@ export function pooledSmtpUrl(smtpUrl: string): string {
 /** The part of an address after its last '@' (what a log may say of a recipient). */
 const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1);
 
+/**
+ * The subject as a header value that every client shows as the text given. nodemailer passes ASCII
+ * through as it is, so a typed encoded-word (`=?utf-8?Q?Hi=0D=0ABcc:…?=`) reached clients, which
+ * decoded it into a line break and a fake header. A subject holding `=?` is therefore encoded here
+ * whole, as base64 encoded-words of at most 30 bytes each (whole characters; 52 characters a word,
+ * nodemailer's own size, so its folding never cuts one), which decode to exactly the typed text.
+ * Line breaks become spaces first, as nodemailer does for any header.
+ */
+function subjectHeader(subject: string): string {
+  const text = subject.replace(/\r\n|\r|\n/g, ' ');
+  if (!text.includes('=?')) return text;
+  const words: string[] = [];
+  let chunk = '';
+  for (const ch of text) {
+    if (Buffer.byteLength(chunk + ch) > 30) {
+      words.push(chunk);
+      chunk = '';
+    }
+    chunk += ch;
+  }
+  words.push(chunk);
+  return words.map((w) => `=?UTF-8?B?${Buffer.from(w).toString('base64')}?=`).join(' ');
+}
+
 /** The domain of a From such as `Console <no-reply@example.com>`, for the Message-IDs it sends. */
 function senderDomain(from: string): string {
   const address = /<([^>]*)>\s*$/.exec(from)?.[1] ?? from;
@@ -79,7 +103,8 @@ export function createMailTransport(opts: {
       ...(m.messageKey ? { messageId: `<${m.messageKey}@${domain}>` } : {}),
       from: opts.from,
       to: m.to,
-      subject: m.subject,
+      // Subjects are encoded here only: the mail bodies (modules/*/*.mails.ts) give plain text.
+      subject: subjectHeader(m.subject),
       text: m.text,
       html: m.html,
       headers: m.headers,
