@@ -84,6 +84,31 @@ describe('unknown API paths and dotfiles answer 404, console routes the page', (
     }
   });
 
+  it('answers the envelope for API-looking paths that are no route: /api, /graphql, /v1, any /admin…', async () => {
+    for (const url of [
+      '/api',
+      '/api/users',
+      '/API/users?limit=1',
+      '/graphql',
+      '/graphql/console',
+      '/v1/customers',
+      '/V2',
+      '/v10/x',
+      '/admin-x',
+      '/administrator',
+      '/adminer.php',
+      '/%61dmin-x/y',
+      '/admin_panel/users',
+    ]) {
+      for (const headers of [marker, {}]) {
+        const r = await t.app.inject({ method: 'GET', url, headers });
+        expect(r.statusCode, url).toBe(404);
+        expect(r.headers['content-type'], url).toContain('application/json');
+        expect(r.json(), url).toMatchObject({ ErrorCode: 920, RequestId: r.headers['x-request-id'] });
+      }
+    }
+  });
+
   it('answers 404 for dotfile paths', async () => {
     for (const url of [
       '/.git/config',
@@ -109,6 +134,13 @@ describe('unknown API paths and dotfiles answer 404, console routes the page', (
       '/manage-customer/view-customer?uid=1',
       '/account/change-password',
       '/no/such/page',
+      '/dashboard',
+      '/manage-superuser/roles',
+      '/impersonation/requests',
+      '/unsubscribe?token=x',
+      '/vip/customers',
+      '/apis-page',
+      '/graphqlish',
       '/no/such/%3Cimg%20src%3Dx%20onerror%3Dwindow.__xss%3D1%3E',
     ]) {
       const r = await t.app.inject({ method: 'GET', url });
