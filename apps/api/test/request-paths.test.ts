@@ -179,7 +179,9 @@ describe('integers are decimal digits only', () => {
       method: 'POST',
       url: '/admin/impersonation/requests',
       session,
-      payload: { data: { AppId: `0x${appId.toString(16)}`, Priority: 'Low', Description: 'x', Assignees: ['a'] } },
+      payload: {
+        data: { AppId: `0x${appId.toString(16)}`, Priority: 'Low', Description: 'x', Assignees: ['a'] },
+      },
     });
     expect(body.statusCode).toBe(400);
     expect(body.json().FieldErrors).toContainEqual(expect.objectContaining({ Field: 'data.AppId' }));
