@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { restrictDataDir } from '../src/ops/private-data-dir.ts';
-import { startApi } from './api-process.ts';
+import { runApiToExit, startApi } from './api-process.ts';
 
 /**
  * The embedded database, the outbox and the other files in DATA_DIR belong to the
@@ -110,6 +110,25 @@ describe.skipIf(inject('testDb') !== 'pglite')('a real start of the server', () 
       expect(loose(dataDir)).toEqual([]);
     } finally {
       await api.stop();
+    }
+  }, 120_000);
+
+  it('a second server on a data directory in use says so in one line and exits non-zero', async () => {
+    const dataDir = tmp();
+    const first = await startApi({ DATA_DIR: dataDir, SEARCH_WARM_UP_MS: '0' }, { readyTimeoutMs: 90_000 });
+    try {
+      const second = await runApiToExit({ DATA_DIR: dataDir, SEARCH_WARM_UP_MS: '0' });
+      expect(second.code).not.toBe(0);
+      expect(second.code).not.toBeNull();
+      const lines = second.output.split('\n').filter((l) => l.trim() !== '');
+      expect(lines).toEqual([
+        `The embedded database is in use by another process (pid ${first.child.pid}); lock file ${path.join(dataDir, 'pglite.lock')}. Stop that process, or set DATA_DIR or DATABASE_URL.`,
+      ]);
+      // the first one serves on, its lock kept
+      expect((await fetch(`${first.url}/livez`)).status).toBe(200);
+      expect(fs.readFileSync(path.join(dataDir, 'pglite.lock'), 'utf8')).toBe(String(first.child.pid));
+    } finally {
+      await first.stop();
     }
   }, 120_000);
 });
