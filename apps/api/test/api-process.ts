@@ -47,6 +47,29 @@ export async function freePort(base = 4200, handedOut = new Set<number>()): Prom
   throw new Error(`no free port in ${base}–${base + 99}`);
 }
 
+/**
+ * How long a test waits on a process's own sign (a line, an answer, an exit) before it calls the
+ * process hung: far beyond a start on a machine whose cores are all busy, which is a few seconds
+ * idle and about 30 s loaded. A healthy process never costs this; it is only a bound.
+ */
+export const PROCESS_WAIT_MS = 120_000;
+/** The timeout of a test that starts a process and waits on it, twice over. */
+export const PROCESS_TEST_MS = 2 * PROCESS_WAIT_MS;
+
+/** Resolves once `done()` holds, looking every `everyMs`; throws naming `what` after `timeoutMs`. */
+export async function until(
+  done: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = PROCESS_WAIT_MS,
+  everyMs = 50,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
 export interface StartOptions {
   readyTimeoutMs?: number;
   /** Wait for the 'Ready in' line (demo data in) instead of the first /livez answer. */
@@ -105,7 +128,7 @@ export async function runApiToExit(
 }
 
 export async function startApi(env: Record<string, string>, opts: StartOptions = {}): Promise<ApiProcess> {
-  const { readyTimeoutMs = 30_000, untilReady = false } = opts;
+  const { readyTimeoutMs = PROCESS_WAIT_MS, untilReady = false } = opts;
   const port = await freePort(opts.portBase, opts.handedOut);
   const ownDir =
     env.DATA_DIR === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'sac-api-process-')) : undefined;

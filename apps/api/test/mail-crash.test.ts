@@ -7,6 +7,7 @@ import path from 'node:path';
 import { HEADERS } from '@sac/contract/constants';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openPgliteDir, openPostgres } from '../src/db/db.ts';
 import { startApi } from './api-process.ts';
 import { answers, testDatabaseUrl, withDatabase } from './postgres-url.ts';
 import { startSmtpListener } from './smtp-listener.ts';
@@ -85,9 +86,23 @@ async function crashWithMailWaiting(engineEnv: Record<string, string>, mode: 'un
       { untilReady: true, readyTimeoutMs: 120_000, portBase: 4300, handedOut },
     );
     children.add(second.child);
-    for (const email of emails) await smtp.waitFor((m) => m.to.includes(email), 20_000);
-    // one more poll and claim time: nothing is sent twice
-    await new Promise((r) => setTimeout(r, 2_500));
+    for (const email of emails) await smtp.waitFor((m) => m.to.includes(email), 60_000);
+    // Not a pause for duplicates to turn up: a stop that finishes the sends under way (exit 0),
+    // then every invitation's row marked sent, so none can go out again.
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    const db = engineEnv.DATABASE_URL
+      ? openPostgres(engineEnv.DATABASE_URL, 1)
+      : await openPgliteDir(path.join(dataDir, 'pglite'));
+    try {
+      // the invitations (the demo data holds a notice to an address the demo refuses)
+      const unsent = await db.query<{ to_address: string }>(
+        `SELECT to_address FROM mail_outbox WHERE sent_at IS NULL AND to_address LIKE '%@mail-crash.example'`,
+      );
+      expect(unsent.rows).toEqual([]);
+    } finally {
+      await db.close();
+    }
     const counts = emails.map((e) => smtp.messages.filter((m) => m.to.includes(e)).length);
     expect(counts).toEqual(emails.map(() => 1));
     const ids = smtp.messages.map((m) => m.messageId);
@@ -97,8 +112,6 @@ async function crashWithMailWaiting(engineEnv: Record<string, string>, mode: 'un
       const again = smtp.messages.find((m) => m.to.join() === taken.to.join());
       expect(again?.messageId).toBe(taken.messageId);
     }
-    second.child.kill('SIGTERM');
-    await second.exited;
   } finally {
     mute.close();
     await holding.close();

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.ts';
-import { freePort } from './api-process.ts';
+import { freePort, until } from './api-process.ts';
 
 /**
  * What a container runtime does: `npm start` as the started process, then SIGTERM to exactly that
@@ -119,8 +119,7 @@ describe.skipIf(postgresLeg || os.platform() !== 'linux')('npm start and signals
       // the server drained and said so, and nothing it started lives on (a moment for the kernel
       // to reap what ended with it)
       expect(out).toMatch(/shut down/);
-      for (let i = 0; i < 30 && below.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(below.filter(alive)).toEqual([]);
+      await until(() => !below.some(alive), `the processes npm start started (${below.join(', ')}) ended`);
       expect(await portAnswers(port)).toBe(false);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
