@@ -47,6 +47,29 @@ export async function freePort(base = 4200, handedOut = new Set<number>()): Prom
   throw new Error(`no free port in ${base}–${base + 99}`);
 }
 
+/**
+ * How long a test waits on a process's own sign (a line, an answer, an exit) before it calls the
+ * process hung: far beyond a start on a machine whose cores are all busy, which is a few seconds
+ * idle and about 30 s loaded. A healthy process never costs this; it is only a bound.
+ */
+export const PROCESS_WAIT_MS = 120_000;
+/** The timeout of a test that starts a process and waits on it, twice over. */
+export const PROCESS_TEST_MS = 2 * PROCESS_WAIT_MS;
+
+/** Resolves once `done()` holds, looking every `everyMs`; throws naming `what` after `timeoutMs`. */
+export async function until(
+  done: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = PROCESS_WAIT_MS,
+  everyMs = 50,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
 export interface StartOptions {
   readyTimeoutMs?: number;
   /** Wait for the 'Ready in' line (demo data in) instead of the first /livez answer. */
@@ -61,13 +84,8 @@ export interface StartOptions {
  * `untilReady`, once it printed that it is ready). Without DATA_DIR in `env` it gets a data
  * directory of its own, which stop() removes; a DATA_DIR given is the caller's and stays.
  */
-export async function startApi(env: Record<string, string>, opts: StartOptions = {}): Promise<ApiProcess> {
-  const { readyTimeoutMs = 30_000, untilReady = false } = opts;
-  const port = await freePort(opts.portBase, opts.handedOut);
-  const ownDir =
-    env.DATA_DIR === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'sac-api-process-')) : undefined;
-  const dataDir = env.DATA_DIR ?? ownDir!;
-  const started = Date.now();
+/** Spawns `node --import tsx apps/api/src/main.ts` on `port` with the tests' environment and `env`. */
+function spawnApi(env: Record<string, string>, port: number, dataDir: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: REPO_ROOT,
     env: {
@@ -96,13 +114,34 @@ export async function startApi(env: Record<string, string>, opts: StartOptions =
     out += c.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+/** Runs the API with `env` (DATA_DIR included) until it exits by itself: its exit code and output. */
+export async function runApiToExit(
+  env: Record<string, string> & { DATA_DIR: string },
+  opts: { portBase?: number; handedOut?: Set<number> } = {},
+): Promise<{ code: number | null; output: string }> {
+  const { output, exited } = spawnApi(env, await freePort(opts.portBase, opts.handedOut), env.DATA_DIR);
+  const code = await exited;
+  return { code, output: output() };
+}
+
+export async function startApi(env: Record<string, string>, opts: StartOptions = {}): Promise<ApiProcess> {
+  const { readyTimeoutMs = PROCESS_WAIT_MS, untilReady = false } = opts;
+  const port = await freePort(opts.portBase, opts.handedOut);
+  const ownDir =
+    env.DATA_DIR === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'sac-api-process-')) : undefined;
+  const dataDir = env.DATA_DIR ?? ownDir!;
+  const started = Date.now();
+  const { child, output, exited } = spawnApi(env, port, dataDir);
   const url = `http://127.0.0.1:${port}`;
   let gone = false;
   void exited.then(() => {
     gone = true;
   });
   const answers = async () => {
-    if (untilReady) return /Ready in \d+ ms/.test(out);
+    if (untilReady) return /Ready in \d+ ms/.test(output());
     try {
       return (await fetch(`${url}/livez`)).ok;
     } catch {
@@ -110,10 +149,10 @@ export async function startApi(env: Record<string, string>, opts: StartOptions =
     }
   };
   while (!(await answers())) {
-    if (gone) throw new Error(`the API process exited while starting:\n${out}`);
+    if (gone) throw new Error(`the API process exited while starting:\n${output()}`);
     if (Date.now() - started > readyTimeoutMs) {
       child.kill('SIGKILL');
-      throw new Error(`the API process did not answer within ${readyTimeoutMs} ms:\n${out}`);
+      throw new Error(`the API process did not answer within ${readyTimeoutMs} ms:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, untilReady ? 25 : 100));
   }
@@ -122,7 +161,7 @@ export async function startApi(env: Record<string, string>, opts: StartOptions =
     port,
     child,
     readyMs: Date.now() - started,
-    output: () => out,
+    output,
     exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { restrictDataDir } from '../src/ops/private-data-dir.ts';
-import { startApi } from './api-process.ts';
+import { PROCESS_TEST_MS, PROCESS_WAIT_MS, runApiToExit, startApi, until } from './api-process.ts';
 
 /**
  * The embedded database, the outbox and the other files in DATA_DIR belong to the
@@ -68,48 +68,79 @@ describe('restrictDataDir', () => {
 
 // A real start on the embedded database; the PostgreSQL leg has no DATA_DIR database to look at.
 describe.skipIf(inject('testDb') !== 'pglite')('a real start of the server', () => {
-  it('leaves DATA_DIR, its database, outbox and records readable by the server user only', async () => {
-    const dataDir = tmp();
-    // what an older version left: an outbox message and the directory open to everyone
-    fs.mkdirSync(path.join(dataDir, 'outbox'));
-    fs.writeFileSync(path.join(dataDir, 'outbox', 'old.eml'), 'x');
-    fs.chmodSync(path.join(dataDir, 'outbox', 'old.eml'), 0o666);
-    fs.chmodSync(path.join(dataDir, 'outbox'), 0o777);
-    fs.chmodSync(dataDir, 0o777);
-    // started with a umask that would make new files 0666
-    const umask = process.umask(0);
-    let api: Awaited<ReturnType<typeof startApi>>;
-    try {
-      api = await startApi(
-        { DATA_DIR: dataDir, SEARCH_WARM_UP_MS: '0' },
-        { untilReady: true, readyTimeoutMs: 90_000 },
-      );
-    } finally {
-      process.umask(umask);
-    }
-    try {
-      const r = await fetch(`${api.url}/csp-report`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/csp-report' },
-        body: JSON.stringify({ 'csp-report': { 'effective-directive': 'img-src', 'blocked-uri': 'data' } }),
-      });
-      expect(r.status).toBe(204);
-      const forgot = await fetch(`${api.url}/admin/forgotpassword`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-        body: JSON.stringify({ email: 'admin@example.com', url: `${api.url}/login` }),
-      });
-      expect(forgot.status).toBe(200);
-      const outbox = path.join(dataDir, 'outbox');
-      for (let i = 0; i < 100 && fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')).length < 2; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+  it(
+    'leaves DATA_DIR, its database, outbox and records readable by the server user only',
+    async () => {
+      const dataDir = tmp();
+      // what an older version left: an outbox message and the directory open to everyone
+      fs.mkdirSync(path.join(dataDir, 'outbox'));
+      fs.writeFileSync(path.join(dataDir, 'outbox', 'old.eml'), 'x');
+      fs.chmodSync(path.join(dataDir, 'outbox', 'old.eml'), 0o666);
+      fs.chmodSync(path.join(dataDir, 'outbox'), 0o777);
+      fs.chmodSync(dataDir, 0o777);
+      // started with a umask that would make new files 0666
+      const umask = process.umask(0);
+      let api: Awaited<ReturnType<typeof startApi>>;
+      try {
+        api = await startApi(
+          { DATA_DIR: dataDir, SEARCH_WARM_UP_MS: '0' },
+          { untilReady: true, readyTimeoutMs: PROCESS_WAIT_MS },
+        );
+      } finally {
+        process.umask(umask);
       }
-      expect(fs.existsSync(path.join(dataDir, 'csp-violations.ndjson'))).toBe(true);
-      expect(fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
-      expect(fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')).length).toBeGreaterThanOrEqual(2);
-      expect(loose(dataDir)).toEqual([]);
-    } finally {
-      await api.stop();
-    }
-  }, 120_000);
+      try {
+        const r = await fetch(`${api.url}/csp-report`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/csp-report' },
+          body: JSON.stringify({ 'csp-report': { 'effective-directive': 'img-src', 'blocked-uri': 'data' } }),
+        });
+        expect(r.status).toBe(204);
+        const forgot = await fetch(`${api.url}/admin/forgotpassword`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+          body: JSON.stringify({ email: 'admin@example.com', url: `${api.url}/login` }),
+        });
+        expect(forgot.status).toBe(200);
+        const outbox = path.join(dataDir, 'outbox');
+        await until(
+          () => fs.existsSync(outbox) && fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')).length >= 2,
+          'the reset mail in the outbox',
+        );
+        expect(fs.existsSync(path.join(dataDir, 'csp-violations.ndjson'))).toBe(true);
+        expect(fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
+        expect(fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')).length).toBeGreaterThanOrEqual(2);
+        expect(loose(dataDir)).toEqual([]);
+      } finally {
+        await api.stop();
+      }
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
+    'a second server on a data directory in use says so in one line and exits non-zero',
+    async () => {
+      const dataDir = tmp();
+      const first = await startApi(
+        { DATA_DIR: dataDir, SEARCH_WARM_UP_MS: '0' },
+        { readyTimeoutMs: PROCESS_WAIT_MS },
+      );
+      try {
+        const second = await runApiToExit({ DATA_DIR: dataDir, SEARCH_WARM_UP_MS: '0' });
+        expect(second.code).not.toBe(0);
+        expect(second.code).not.toBeNull();
+        const lines = second.output.split('\n').filter((l) => l.trim() !== '');
+        expect(lines).toEqual([
+          `The embedded database is in use by another process (pid ${first.child.pid}); lock file ${path.join(dataDir, 'pglite.lock')}. Stop that process, or set DATA_DIR or DATABASE_URL.`,
+        ]);
+        // the first one serves on, its lock kept
+        expect((await fetch(`${first.url}/livez`)).status).toBe(200);
+        expect(fs.readFileSync(path.join(dataDir, 'pglite.lock'), 'utf8')).toBe(String(first.child.pid));
+      } finally {
+        await first.stop();
+      }
+    },
+    PROCESS_TEST_MS,
+  );
 });

@@ -5,12 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.ts';
-import { freePort } from './api-process.ts';
+import { freePort, until } from './api-process.ts';
 
 /**
  * What a container runtime does: `npm start` as the started process, then SIGTERM to exactly that
  * process. Every process it started must drain and exit (the server logs 'shut down'), npm with
- * 0, and the port must be free. Process-level, so it runs once, in the PGlite leg.
+ * 0, and the port must be free. A second `npm start` on the same data directory meanwhile says
+ * so in one line and exits 1. Process-level, so it runs once, in the PGlite leg.
  */
 const postgresLeg = process.env.TEST_DB === 'postgres';
 let npm: ChildProcess | undefined;
@@ -88,6 +89,28 @@ describe.skipIf(postgresLeg || os.platform() !== 'linux')('npm start and signals
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(await portAnswers(port)).toBe(true);
+
+      // A second `npm start` on the same data directory: the one line, and a non-zero exit.
+      const second = spawn('npm', ['start'], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, PORT: String(await freePort(4400)), HOST: '127.0.0.1', DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let secondOut = '';
+      second.stdout!.on('data', (d) => {
+        secondOut += d;
+      });
+      second.stderr!.on('data', (d) => {
+        secondOut += d;
+      });
+      const secondCode = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+      expect(secondCode, secondOut).toBe(1);
+      // npm's own banner (`> @sac/… start`, `> exec node scripts/start.mjs`) aside
+      const said = secondOut.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('> '));
+      expect(said).toEqual([
+        expect.stringMatching(/^The embedded database is in use by another process \(pid \d+\)/),
+      ]);
+
       const below = descendants(npm.pid!);
       expect(below.length).toBeGreaterThan(0);
       const exited = new Promise<number | null>((resolve) => npm!.once('exit', (code) => resolve(code)));
@@ -96,8 +119,7 @@ describe.skipIf(postgresLeg || os.platform() !== 'linux')('npm start and signals
       // the server drained and said so, and nothing it started lives on (a moment for the kernel
       // to reap what ended with it)
       expect(out).toMatch(/shut down/);
-      for (let i = 0; i < 30 && below.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(below.filter(alive)).toEqual([]);
+      await until(() => !below.some(alive), `the processes npm start started (${below.join(', ')}) ended`);
       expect(await portAnswers(port)).toBe(false);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { HEADERS } from '@sac/contract/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefixes, normalisedPath } from '../src/lib/request-path.ts';
+import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { createTestApp, fakeConsoleBuild, type TestApp } from './harness.ts';
 
 /**
@@ -84,6 +85,31 @@ describe('unknown API paths and dotfiles answer 404, console routes the page', (
     }
   });
 
+  it('answers the envelope for API-looking paths that are no route: /api, /graphql, /v1, any /admin…', async () => {
+    for (const url of [
+      '/api',
+      '/api/users',
+      '/API/users?limit=1',
+      '/graphql',
+      '/graphql/console',
+      '/v1/customers',
+      '/V2',
+      '/v10/x',
+      '/admin-x',
+      '/administrator',
+      '/adminer.php',
+      '/%61dmin-x/y',
+      '/admin_panel/users',
+    ]) {
+      for (const headers of [marker, {}]) {
+        const r = await t.app.inject({ method: 'GET', url, headers });
+        expect(r.statusCode, url).toBe(404);
+        expect(r.headers['content-type'], url).toContain('application/json');
+        expect(r.json(), url).toMatchObject({ ErrorCode: 920, RequestId: r.headers['x-request-id'] });
+      }
+    }
+  });
+
   it('answers 404 for dotfile paths', async () => {
     for (const url of [
       '/.git/config',
@@ -109,12 +135,56 @@ describe('unknown API paths and dotfiles answer 404, console routes the page', (
       '/manage-customer/view-customer?uid=1',
       '/account/change-password',
       '/no/such/page',
+      '/dashboard',
+      '/manage-superuser/roles',
+      '/impersonation/requests',
+      '/unsubscribe?token=x',
+      '/vip/customers',
+      '/apis-page',
+      '/graphqlish',
       '/no/such/%3Cimg%20src%3Dx%20onerror%3Dwindow.__xss%3D1%3E',
     ]) {
       const r = await t.app.inject({ method: 'GET', url });
       expect(r.statusCode, url).toBe(200);
       expect(r.body, url).toContain('<title>console</title>');
     }
+  });
+});
+
+describe('integers are decimal digits only', () => {
+  it('answers 400 with a field error for appId=0x1aa and every other spelling, and reads 426 as 426', async () => {
+    await t.addStaff('support@paths.example', ['Support']);
+    const session = await t.login('support@paths.example');
+    const uId = await insertCustomer(t.db, { first: 'Ida', last: 'Int', email: 'ida@paths.example' });
+    const { appId } = await insertSite(t.db, { owner: uId, name: 'ida-site' });
+    const get = (spelled: string) =>
+      t.call({ method: 'GET', url: '/admin/appbyid', session, query: { uId, appId: spelled } });
+    const decimal = await get(String(appId));
+    expect(decimal.statusCode, decimal.body).toBe(200);
+    for (const spelled of [
+      `0x${appId.toString(16)}`,
+      `0b${appId.toString(2)}`,
+      `0o${appId.toString(8)}`,
+      `${appId}e0`,
+      ` ${appId}`,
+      `${appId}.0`,
+      `+${appId}`,
+      '',
+    ]) {
+      const r = await get(spelled);
+      expect(r.statusCode, spelled).toBe(400);
+      expect(r.json(), spelled).toMatchObject({ ErrorCode: 900, FieldErrors: [{ Field: 'appId' }] });
+    }
+    const body = await t.call({
+      method: 'POST',
+      url: '/admin/impersonation/requests',
+      session,
+      payload: {
+        data: { AppId: `0x${appId.toString(16)}`, Priority: 'Low', Description: 'x', Assignees: ['a'] },
+      },
+    });
+    expect(body.statusCode).toBe(400);
+    expect(body.json().FieldErrors).toContainEqual(expect.objectContaining({ Field: 'data.AppId' }));
   });
 });
 

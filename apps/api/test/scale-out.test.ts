@@ -2,7 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Db, openPostgres } from '../src/db/db.ts';
-import { type ApiProcess, apiCall, metricValue, startApi } from './api-process.ts';
+import {
+  type ApiProcess,
+  apiCall,
+  metricValue,
+  PROCESS_TEST_MS,
+  PROCESS_WAIT_MS,
+  startApi,
+} from './api-process.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { insertGrant } from './impersonation-fixtures.ts';
 import { withDatabase } from './postgres-url.ts';
@@ -49,11 +56,11 @@ describe.runIf(run)('two API instances behind a load balancer', () => {
     // Both start at once on an empty database: one migrates and seeds, the other waits and
     // finds the work done.
     [a, b] = await Promise.all([
-      startApi(env, { readyTimeoutMs: 60_000 }),
-      startApi(env, { readyTimeoutMs: 60_000 }),
+      startApi(env, { readyTimeoutMs: PROCESS_WAIT_MS }),
+      startApi(env, { readyTimeoutMs: PROCESS_WAIT_MS }),
     ]);
     db = openPostgres(url, 2);
-  }, 90_000);
+  }, PROCESS_TEST_MS);
 
   afterAll(async () => {
     let codes: Array<number | null | undefined> = [];
@@ -68,7 +75,7 @@ describe.runIf(run)('two API instances behind a load balancer', () => {
     }
     // both stopped cleanly on SIGTERM
     if (a && b) expect(codes).toEqual([0, 0]);
-  }, 30_000);
+  }, PROCESS_WAIT_MS);
 
   it('share sessions: signed in on one, the session works on the other and ends on both', async () => {
     const login = await apiCall(a.url, 'POST', '/admin/login', {

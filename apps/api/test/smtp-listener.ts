@@ -4,7 +4,12 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   raw: string;
+  /** The names of the header fields, in order, as a client parses them (folded lines unfolded). */
+  headerNames: string[];
+  /** The Subject as a mail client shows it: unfolded, its encoded-words (RFC 2047) decoded. */
   subject: string;
+  /** The Message-ID header as sent, with its angle brackets. */
+  messageId: string;
   /** The decoded text body. */
   text: string;
 }
@@ -15,6 +20,33 @@ function decodeQuotedPrintable(s: string): string {
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+/** The header block's fields, each folded line joined to its field. */
+function headerFields(raw: string): Array<{ name: string; value: string }> {
+  const head = raw.split(/\r?\n\r?\n/)[0] ?? '';
+  const fields: Array<{ name: string; value: string }> = [];
+  for (const line of head.split(/\r?\n/)) {
+    const last = fields.at(-1);
+    if (/^[ \t]/.test(line) && last) last.value += line;
+    else {
+      const colon = line.indexOf(':');
+      fields.push({ name: line.slice(0, colon), value: line.slice(colon + 1).trim() });
+    }
+  }
+  return fields;
+}
+
+/** Decodes the encoded-words of a header value, as a mail client does (space between two dropped). */
+function decodeWords(value: string): string {
+  const word = /=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g;
+  return value
+    .replace(/(=\?[^?]+\?[BbQq]\?[^?]*\?=)\s+(?==\?)/g, '$1')
+    .replace(word, (_m, _charset, enc: string, text: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+    );
 }
 
 function textOf(raw: string): string {
@@ -29,9 +61,10 @@ function textOf(raw: string): string {
 /**
  * A real SMTP server on loopback that keeps what it receives, for tests. `refuse` may answer a
  * recipient with an SMTP error text (a 4xx or 5xx reply), as a mail server refusing it would.
+ * `hold` keeps each message and never answers its end of data: the sender cannot tell it arrived.
  */
 export async function startSmtpListener(
-  opts: { refuse?(address: string): string | undefined } = {},
+  opts: { refuse?(address: string): string | undefined; hold?: boolean } = {},
 ): Promise<{
   url: string;
   messages: ReceivedMail[];
@@ -66,16 +99,19 @@ export async function startSmtpListener(
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        const subject = /^subject:\s*(.*)$/im.exec(raw)?.[1]?.trim() ?? '';
+        const fields = headerFields(raw);
+        const subject = decodeWords(fields.find((f) => f.name.toLowerCase() === 'subject')?.value ?? '');
         messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
+          headerNames: fields.map((f) => f.name),
           subject,
+          messageId: /^message-id:\s*(.*)$/im.exec(raw)?.[1]?.trim() ?? '',
           text: textOf(raw),
         });
         for (const w of waiters.splice(0)) w();
-        callback();
+        if (!opts.hold) callback();
       });
     },
   });

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Db, openPostgres } from '../src/db/db.ts';
-import { type ApiProcess, apiCall, startApi } from './api-process.ts';
+import { type ApiProcess, apiCall, PROCESS_TEST_MS, PROCESS_WAIT_MS, startApi } from './api-process.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { withDatabase } from './postgres-url.ts';
 import { redisScope, redisTestsRun, TEST_REDIS_URL } from './redis-helper.ts';
@@ -40,10 +40,10 @@ describe.each([
       DEMO_PASSWORD,
       SMTP_URL: 'smtp://127.0.0.1:9',
     };
-    a = await startApi(env, { readyTimeoutMs: 60_000, untilReady: true });
-    b = await startApi(env, { readyTimeoutMs: 60_000 });
+    a = await startApi(env, { readyTimeoutMs: PROCESS_WAIT_MS, untilReady: true });
+    b = await startApi(env, { readyTimeoutMs: PROCESS_WAIT_MS });
     db = openPostgres(url, 2);
-  }, 90_000);
+  }, PROCESS_TEST_MS);
 
   afterAll(async () => {
     if (!run) return;
@@ -52,7 +52,7 @@ describe.each([
     await scope?.cleanup();
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
-  }, 30_000);
+  }, PROCESS_WAIT_MS);
 
   const signIn = async (api: ApiProcess, email: string) => {
     const r = await apiCall(api.url, 'POST', '/admin/login', { body: { email, password: DEMO_PASSWORD } });

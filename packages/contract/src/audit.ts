@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_SORT_KEYS, sortQueryField } from './list-sort.ts';
+import { decimalInteger } from './validation.ts';
 
 /**
  * The staff audit trail: every staff event and every write made through the console, read back
@@ -126,12 +127,13 @@ const filterShape = {
   actor: z.string().trim().max(254, 'actor is at most 254 characters.').optional(),
   action: z.enum(AUDIT_ACTIONS, { error: 'action is not an action of the trail.' }).optional(),
   customer: z.string().uuid('customer is not a valid customer id.').optional(),
-  appId: z.coerce
-    .number({ error: 'appId must be a number.' })
-    .int('appId must be a whole number.')
-    .min(1, 'appId must be a site id.')
-    .max(Number.MAX_SAFE_INTEGER, 'appId must be a site id.')
-    .optional(),
+  appId: decimalInteger(
+    z
+      .number({ error: 'appId must be a number.' })
+      .int('appId must be a whole number.')
+      .min(1, 'appId must be a site id.')
+      .max(Number.MAX_SAFE_INTEGER, 'appId must be a site id.'),
+  ).optional(),
   from: instant('from').optional(),
   to: instant('to').optional(),
   q: z

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PLANS } from './customers.ts';
 import { MESSAGES } from './messages.ts';
 import { DEFAULT_TIME_ZONE, isTimeZoneId, TIME_ZONE_MESSAGE } from './time-zones.ts';
-import { email, isUrlLike, phoneError, strongPassword } from './validation.ts';
+import { decimalInteger, email, isUrlLike, phoneError, strongPassword } from './validation.ts';
 
 /**
  * The write calls of the customer screens. The spec names none of them; they follow section 7's
@@ -93,12 +93,13 @@ export const siteBasicSettingsBody = z.object({
       ProductionUrl: webUrl.optional(),
       StagingUrl: webUrl.optional(),
       Plan: z.enum(PLANS, { error: 'Please choose a plan.' }).optional(),
-      TrialDays: z.coerce
-        .number({ error: TRIAL_DAYS_MESSAGE })
-        .int(TRIAL_DAYS_MESSAGE)
-        .min(0, TRIAL_DAYS_MESSAGE)
-        .max(365, TRIAL_DAYS_MESSAGE)
-        .optional(),
+      TrialDays: decimalInteger(
+        z
+          .number({ error: TRIAL_DAYS_MESSAGE })
+          .int(TRIAL_DAYS_MESSAGE)
+          .min(0, TRIAL_DAYS_MESSAGE)
+          .max(365, TRIAL_DAYS_MESSAGE),
+      ).optional(),
     })
     .refine((d) => d.TrialDays === undefined || d.Plan !== undefined, {
       path: ['Plan'],
@@ -117,7 +118,7 @@ export const siteBasicSettingsBody = z.object({
 export const siteFeaturesBody = z
   .object({
     FeatureSet: z.string().trim().optional(),
-    FromAppId: z.coerce.number().int().positive().optional(),
+    FromAppId: decimalInteger(z.number().int().positive()).optional(),
   })
   .refine((v) => (v.FeatureSet ? 1 : 0) + (v.FromAppId ? 1 : 0) === 1, {
     message: 'Choose a feature set or an existing site.',
@@ -135,7 +136,7 @@ const dbName = z
 
 /** Wizard step 4 (Set Data Center & DB): an existing site's configuration, a global server, or a custom database. */
 export const siteDataCenterBody = z.discriminatedUnion('Source', [
-  z.object({ Source: z.literal('existing-site'), FromAppId: z.coerce.number().int().positive() }),
+  z.object({ Source: z.literal('existing-site'), FromAppId: decimalInteger(z.number().int().positive()) }),
   z.object({
     Source: z.literal('global-server'),
     GlobalServer: z.string().trim().min(1, 'Please choose a global server.'),
@@ -199,11 +200,13 @@ export const SECRET_GRACE_MESSAGE = 'Choose how long the old secret keeps workin
 
 /** POST /admin/site/secret?uid=&appId=: a new API secret; the old one works GraceMinutes longer. */
 export const rotateSecretBody = z.object({
-  GraceMinutes: z.coerce
-    .number({ error: SECRET_GRACE_MESSAGE })
-    .int(SECRET_GRACE_MESSAGE)
-    .min(0, SECRET_GRACE_MESSAGE)
-    .max(SECRET_GRACE_MAX_MINUTES, SECRET_GRACE_MESSAGE),
+  GraceMinutes: decimalInteger(
+    z
+      .number({ error: SECRET_GRACE_MESSAGE })
+      .int(SECRET_GRACE_MESSAGE)
+      .min(0, SECRET_GRACE_MESSAGE)
+      .max(SECRET_GRACE_MAX_MINUTES, SECRET_GRACE_MESSAGE),
+  ),
 });
 export const secretRotatedResponse = z.object({
   Data: z.object({

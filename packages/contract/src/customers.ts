@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CUSTOMER_SORT_KEYS, sortQueryField } from './list-sort.ts';
+import { decimalInteger } from './validation.ts';
 
 /**
  * The search criteria of spec section 7 and ours (phone, uid), in the console's field order; one
@@ -137,10 +138,12 @@ export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\
 
 const isoDate = z.string();
 const uid = z.string().uuid('uid is not a valid customer id.');
-const appId = z.coerce
-  .number({ error: 'appId must be a number.' })
-  .int('appId must be a number.')
-  .positive('appId must be a number.');
+const appId = decimalInteger(
+  z
+    .number({ error: 'appId must be a number.' })
+    .int('appId must be a number.')
+    .positive('appId must be a number.'),
+);
 
 const customerSummary = z.object({
   Uid: z.string(),
@@ -177,7 +180,7 @@ export const searchCustomerResponse = z.object({
 export const uidQuery = z.object({ uid });
 export const activityLogsQuery = z.object({
   uid,
-  cursor: z.coerce.number({ error: 'cursor must be a number.' }).int().min(0).default(0),
+  cursor: decimalInteger(z.number({ error: 'cursor must be a number.' }).int().min(0)).default(0),
 });
 /** GET /admin/appbyid and /admin/appinfobyid: the spec's {uId, appId}. */
 export const appByIdQuery = z.object({ uId: uid, appId });

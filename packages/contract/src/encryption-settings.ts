@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalInteger } from './validation.ts';
 
 /**
  * Password, previous-password and security-answer hashing settings (spec section 3): the
@@ -47,12 +48,9 @@ const settingsShape = {
   /** Whether every password gets its own random salt (stored beside the hash). */
   PerPasswordSalt: z.boolean().default(true),
   /** PBKDF2 only. */
-  Iterations: z.coerce
-    .number()
-    .int()
-    .min(1, 'At least 1.')
-    .max(10_000_000, 'At most 10,000,000.')
-    .default(600_000),
+  Iterations: decimalInteger(
+    z.number().int().min(1, 'At least 1.').max(10_000_000, 'At most 10,000,000.'),
+  ).default(600_000),
   SaltAttach: z.enum(SALT_ATTACH).default('None'),
 };
 

@@ -4,6 +4,7 @@ import { ERRORS } from './errors.ts';
 import { PRIORITIES, REVOKE_ACTIONS, STORED_STATUSES } from './impersonation.ts';
 import { LOG_SORT_KEYS, REQUEST_SORT_KEYS, sortQueryField } from './list-sort.ts';
 import { MESSAGES } from './messages.ts';
+import { decimalInteger } from './validation.ts';
 
 /** Wire shapes of the impersonation calls (spec sections 3 and 7). */
 
@@ -45,11 +46,13 @@ const impersonationRequest = z.object({
 });
 export type ImpersonationRequest = z.infer<typeof impersonationRequest>;
 
-const duration = z.coerce
-  .number({ error: MESSAGES.approveDurationRange })
-  .int(MESSAGES.approveDurationRange)
-  .min(IMPERSONATION_DURATION_MIN_MINUTES, MESSAGES.approveDurationRange)
-  .max(IMPERSONATION_DURATION_MAX_MINUTES, MESSAGES.approveDurationRange);
+const duration = decimalInteger(
+  z
+    .number({ error: MESSAGES.approveDurationRange })
+    .int(MESSAGES.approveDurationRange)
+    .min(IMPERSONATION_DURATION_MIN_MINUTES, MESSAGES.approveDurationRange)
+    .max(IMPERSONATION_DURATION_MAX_MINUTES, MESSAGES.approveDurationRange),
+);
 const roles = z.array(z.string().trim().min(1)).min(1, MESSAGES.approveRolesRequired);
 const assignees = z.array(z.string().trim().min(1)).min(1, MESSAGES.editAssigneesRequired);
 const permissions = z.array(z.string().trim().min(1)).default([]);
@@ -57,7 +60,7 @@ const permissions = z.array(z.string().trim().min(1)).default([]);
 /** POST /admin/impersonation/requests {data}: ask for access to a customer's site. */
 export const createImpersonationBody = z.object({
   data: z.object({
-    AppId: z.coerce.number().int().positive('AppId must be a number.'),
+    AppId: decimalInteger(z.number().int().positive('AppId must be a number.')),
     Priority: z.enum(PRIORITIES, { error: 'Please choose a priority.' }),
     Description: z.string().trim().min(1, 'Please describe why you need access.').max(2000),
     Assignees: assignees,
@@ -68,7 +71,7 @@ export const createImpersonationBody = z.object({
 });
 
 export const requestIdQuery = z.object({
-  requestId: z.coerce.number().int().positive('requestId must be a number.'),
+  requestId: decimalInteger(z.number().int().positive('requestId must be a number.')),
 });
 /**
  * GET /admin/impersonation/taken-roles?appId=&exceptId=: the roles other live requests of one site
@@ -76,8 +79,8 @@ export const requestIdQuery = z.object({
  * not ask for; exceptId leaves out the request being edited.
  */
 export const takenRolesQuery = z.object({
-  appId: z.coerce.number().int().positive('appId must be a positive number.'),
-  exceptId: z.coerce.number().int().positive('exceptId must be a positive number.').optional(),
+  appId: decimalInteger(z.number().int().positive('appId must be a positive number.')),
+  exceptId: decimalInteger(z.number().int().positive('exceptId must be a positive number.')).optional(),
 });
 export const takenRolesResponse = z.object({
   Data: z.object({ AppId: z.number().int(), Roles: z.array(z.string()) }),
@@ -96,20 +99,22 @@ const pageShape = {
     .max(200, CURSOR_MESSAGE)
     .regex(/^[A-Za-z0-9_-]+$/, CURSOR_MESSAGE)
     .optional(),
-  limit: z.coerce
-    .number({ error: LIMIT_MESSAGE })
-    .int(LIMIT_MESSAGE)
-    .min(1, LIMIT_MESSAGE)
-    .max(IMPERSONATION_LIST_PAGE_MAX, LIMIT_MESSAGE)
-    .optional(),
+  limit: decimalInteger(
+    z
+      .number({ error: LIMIT_MESSAGE })
+      .int(LIMIT_MESSAGE)
+      .min(1, LIMIT_MESSAGE)
+      .max(IMPERSONATION_LIST_PAGE_MAX, LIMIT_MESSAGE),
+  ).optional(),
 };
 const idFilter = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a positive number.` })
-    .int(`${name} must be a positive number.`)
-    .positive(`${name} must be a positive number.`)
-    .max(Number.MAX_SAFE_INTEGER, `${name} must be a positive number.`)
-    .optional();
+  decimalInteger(
+    z
+      .number({ error: `${name} must be a positive number.` })
+      .int(`${name} must be a positive number.`)
+      .positive(`${name} must be a positive number.`)
+      .max(Number.MAX_SAFE_INTEGER, `${name} must be a positive number.`),
+  ).optional();
 
 /** The request list's filters and order, as the list and its export take them. */
 const requestFilterShape = {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { decimalInteger } from './validation.ts';
 
 /** GET /admin/updateaccess?appId=&userId= (userId: the customer who owns or shares the site). */
 export const updateAccessQuery = z.object({
-  appId: z.coerce.number().int().positive('appId must be a number.'),
+  appId: decimalInteger(z.number().int().positive('appId must be a number.')),
   userId: z.string().uuid('userId is not a valid customer id.'),
 });
 
@@ -19,7 +20,7 @@ export const updateAccessResponse = z.object({ Data: grant });
 
 /** GET /account/switchapp?appid= */
 export const switchAppQuery = z.object({
-  appid: z.coerce.number().int().positive('appid must be a number.'),
+  appid: decimalInteger(z.number().int().positive('appid must be a number.')),
 });
 export const switchAppResponse = z.object({ xtoken: z.string(), xsign: z.string(), Data: grant });
 

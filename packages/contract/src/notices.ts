@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLANS } from './customers.ts';
+import { decimalInteger } from './validation.ts';
 
 /**
  * Customer notices (Manage Notfications): staff holding notices.send write to the owners of the
@@ -29,11 +30,13 @@ export const NOTICE_SCHEDULE_MAX_DAYS = 90;
 export const NOTICE_PAGE_SIZE = 50;
 
 const ID_MESSAGE = 'id must be a positive number.';
-const noticeId = z.coerce
-  .number({ error: ID_MESSAGE })
-  .int(ID_MESSAGE)
-  .positive(ID_MESSAGE)
-  .max(Number.MAX_SAFE_INTEGER, ID_MESSAGE);
+const noticeId = decimalInteger(
+  z
+    .number({ error: ID_MESSAGE })
+    .int(ID_MESSAGE)
+    .positive(ID_MESSAGE)
+    .max(Number.MAX_SAFE_INTEGER, ID_MESSAGE),
+);
 const CURSOR_MESSAGE = 'cursor is not a cursor of this list.';
 const cursor = z
   .string()

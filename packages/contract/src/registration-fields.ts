@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JSON_LIMIT_MESSAGES, PATTERN_MAX_CHARS } from './json-limits.ts';
+import { decimalInteger } from './validation.ts';
 
 /**
  * Registration field rules in the pipe form identity platforms use:
@@ -220,7 +221,7 @@ export const integrationsResponse = z.object({ Data: z.array(integration) });
 /** GET /admin/integrations: the spec's {uId, appId}. */
 export const integrationsQuery = z.object({
   uId: z.string().uuid('uId is not a valid customer id.'),
-  appId: z.coerce.number().int().positive('appId must be a number.'),
+  appId: decimalInteger(z.number().int().positive('appId must be a number.')),
 });
 
 export const FIELD_MESSAGES = {

@@ -9,11 +9,12 @@ import {
   SCHEMA_MAX_DEPTH,
 } from './json-limits.ts';
 import { MESSAGES } from './messages.ts';
+import { decimalInteger } from './validation.ts';
 
 /** The site's query of the configuration calls (spec section 7: uid, appId). */
 export const siteQuery = z.object({
   uid: z.string().uuid('uid is not a valid customer id.'),
-  appId: z.coerce.number().int().positive('appId must be a number.'),
+  appId: decimalInteger(z.number().int().positive('appId must be a number.')),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -149,12 +150,13 @@ export const customDomainsAllQuery = z.object({
     .max(400, DOMAIN_CURSOR_MESSAGE)
     .regex(/^[A-Za-z0-9_-]+$/, DOMAIN_CURSOR_MESSAGE)
     .optional(),
-  limit: z.coerce
-    .number({ error: DOMAIN_LIMIT_MESSAGE })
-    .int(DOMAIN_LIMIT_MESSAGE)
-    .min(1, DOMAIN_LIMIT_MESSAGE)
-    .max(DOMAIN_LIST_PAGE_MAX, DOMAIN_LIMIT_MESSAGE)
-    .optional(),
+  limit: decimalInteger(
+    z
+      .number({ error: DOMAIN_LIMIT_MESSAGE })
+      .int(DOMAIN_LIMIT_MESSAGE)
+      .min(1, DOMAIN_LIMIT_MESSAGE)
+      .max(DOMAIN_LIST_PAGE_MAX, DOMAIN_LIMIT_MESSAGE),
+  ).optional(),
 });
 export const customDomainsAllResponse = z.object({
   Data: z.array(
@@ -232,19 +234,15 @@ export const applicationSecurity = z.object({
   /** Required (strict): users must verify their email before signing in; Optional (preferred): they may sign in first. */
   SignInMode: z.enum(SIGN_IN_MODES),
   MfaMode: z.enum(MFA_MODES),
-  PasswordMinLength: z.coerce
-    .number()
-    .int()
-    .min(6, 'At least 6 characters.')
-    .max(64, 'At most 64 characters.'),
+  PasswordMinLength: decimalInteger(
+    z.number().int().min(6, 'At least 6 characters.').max(64, 'At most 64 characters.'),
+  ),
   /** Failed sign-ins before a lockout; 0 turns lockout off. */
-  MaxFailedLogins: z.coerce.number().int().min(0).max(50, 'At most 50.'),
-  LockoutMinutes: z.coerce.number().int().min(0).max(1440, 'At most 1,440 minutes (a day).'),
-  SessionTimeoutMinutes: z.coerce
-    .number()
-    .int()
-    .min(5, 'At least 5 minutes.')
-    .max(43_200, 'At most 43,200 minutes.'),
+  MaxFailedLogins: decimalInteger(z.number().int().min(0).max(50, 'At most 50.')),
+  LockoutMinutes: decimalInteger(z.number().int().min(0).max(1440, 'At most 1,440 minutes (a day).')),
+  SessionTimeoutMinutes: decimalInteger(
+    z.number().int().min(5, 'At least 5 minutes.').max(43_200, 'At most 43,200 minutes.'),
+  ),
   /** Time of day (UTC, HH:mm) the daily security report is sent; '' for none. */
   SecurityReportTime: z
     .string()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalInteger } from './validation.ts';
 
 /**
  * Staff notifications (issue 18 item 2): what happened to a staff member's requests, grants and
@@ -67,7 +68,7 @@ export const staffNotificationsQuery = z.object({
     .string()
     .regex(/^\d{1,15}$/, 'cursor is not a cursor of this list.')
     .optional(),
-  limit: z.coerce.number().int().min(1).max(STAFF_NOTIFICATIONS_PAGE_MAX).optional(),
+  limit: decimalInteger(z.number().int().min(1).max(STAFF_NOTIFICATIONS_PAGE_MAX)).optional(),
 });
 
 export const staffNotificationsResponse = z.object({

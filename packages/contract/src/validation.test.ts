@@ -1,7 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { rotateSecretBody } from './customer-writes.ts';
 import { MESSAGES } from './messages.ts';
+import { siteQuery } from './site-settings.ts';
 import {
+  decimalInteger,
   EMAIL_PATTERN,
   email,
   GENERATED_PASSWORD_PATTERN,
@@ -428,5 +434,55 @@ describe('generatePassword', () => {
     // 0 -> A, 61 -> 9, 62 -> A, 123 -> 9, 124 -> A, 247 -> 9, 26 -> a, 52 -> 0; the 248+ bytes are skipped.
     expect(generatePassword()).toBe('A9A9A9a01@');
     expect(call).toBe(2);
+  });
+});
+
+describe('decimal integers', () => {
+  const appId = siteQuery.shape.appId;
+  const grace = rotateSecretBody.shape.GraceMinutes;
+
+  it('reads decimal digits, as text (a query) or a number (a body)', () => {
+    expect(appId.parse('426')).toBe(426);
+    expect(appId.parse(426)).toBe(426);
+    expect(appId.parse('007')).toBe(7);
+    expect(grace.parse('0')).toBe(0);
+  });
+
+  it('refuses every other spelling of a number: hex, binary, octal, exponent, spaces, fraction, empty', () => {
+    for (const v of [
+      '0x1aa',
+      '0X1AA',
+      '0b1',
+      '0o7',
+      '1e3',
+      ' 12',
+      '12 ',
+      '12.0',
+      '+12',
+      '',
+      'Infinity',
+      '1_000',
+      true,
+    ])
+      expect(appId.safeParse(v).success, String(v)).toBe(false);
+  });
+
+  it('keeps the schema rules and messages: a minus only where negatives are allowed', () => {
+    expect(messagesOf(appId, '-5')).toEqual(['appId must be a number.']);
+    expect(messagesOf(grace, '0x10')).toEqual([messagesOf(grace, 'x')[0]]);
+    expect(decimalInteger(z.number().int()).parse('-12')).toBe(-12);
+    expect(decimalInteger(z.number().int()).safeParse('--12').success).toBe(false);
+  });
+
+  it('is how the contract reads every integer (no z.coerce.number, which reads 0x1aa as 426)', () => {
+    const dir = path.dirname(fileURLToPath(import.meta.url));
+    const coercing = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .filter((f) => {
+        const code = fs.readFileSync(path.join(dir, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+        return /z\s*\.coerce\s*\.number/.test(code);
+      });
+    expect(coercing).toEqual([]);
   });
 });

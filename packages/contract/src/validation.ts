@@ -85,6 +85,18 @@ export function generatePassword(): string {
 }
 export const GENERATED_PASSWORD_PATTERN = /^[A-Za-z0-9]{8}1@$/;
 
+/** Decimal digits, with a minus that the schema refuses where negatives are not allowed. */
+const DECIMAL_DIGITS = /^-?[0-9]+$/;
+
+/**
+ * An integer of a query or a body, checked by `schema`: a JSON number, or text of decimal digits
+ * (a query's values are text). Every integer of the contract goes through here: z.coerce.number()
+ * read '0x1aa' as 426 and ' 12', '1e3', '12.0', '0b1', '' and true as numbers too. Any other text
+ * reaches `schema` as text and fails with its own type message.
+ */
+export const decimalInteger = <T extends z.ZodNumber>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && DECIMAL_DIGITS.test(v) ? Number(v) : v), schema);
+
 /**
  * A required text field, trimmed, with the sign-in forms' '{field} is required' message. An empty
  * value stops there (abort), so later checks such as the email or password rule add no second message.

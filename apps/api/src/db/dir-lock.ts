@@ -10,6 +10,12 @@ function alive(pid: number): boolean {
 }
 
 /**
+ * The data directory's lock is held by a live process: its message is the one line an operator
+ * needs (which process, which file, what to do), so a start prints it alone, without a stack.
+ */
+export class DataDirInUse extends Error {}
+
+/**
  * Takes the lock file at `lockPath` for this process, or throws when a live process holds it.
  * A lock left by a dead process is taken over. Returns the function that releases it.
  */
@@ -33,7 +39,7 @@ export function acquireDirLock(lockPath: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const holder = Number(fs.readFileSync(lockPath, 'utf8'));
       if (holder && alive(holder)) {
-        throw new Error(
+        throw new DataDirInUse(
           `The embedded database is in use by another process (pid ${holder}); lock file ${lockPath}. Stop that process, or set DATA_DIR or DATABASE_URL.`,
         );
       }

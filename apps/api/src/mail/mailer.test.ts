@@ -77,4 +77,30 @@ describe('mailer', () => {
     });
     await expect(mailer.deliver({ to: 'b@example.com', subject: 'x', text: 'y' })).rejects.toThrow();
   });
+
+  it('sends a subject as the text typed: an encoded-word in it stays literal, and adds no header', async () => {
+    const smtp = await startSmtpListener();
+    const mailer = createMailTransport({
+      smtpUrl: smtp.url,
+      outboxDir: '/nonexistent',
+      from: 'c@example.com',
+      log: { info() {} },
+    });
+    const subjects = [
+      '=?utf-8?Q?Hi=0D=0ABcc:_x@evil.example?=',
+      'Plan =?UTF-8?B?SGkNCkJjYzogeEBldmlsLmV4YW1wbGU=?= change',
+      `Ünïcödé ${'=?utf-8?q?a?= '.repeat(12)}end`,
+      'Plain subject, 50% off = good?',
+    ];
+    for (const [i, subject] of subjects.entries())
+      await mailer.deliver({ to: `s${i}@example.com`, subject, text: 'x' });
+    for (const [i, subject] of subjects.entries()) {
+      const m = await smtp.waitFor((x) => x.to.includes(`s${i}@example.com`));
+      expect(m.subject).toBe(subject);
+      expect(m.headerNames.map((n) => n.toLowerCase())).not.toContain('bcc');
+      expect(m.headerNames.filter((n) => n.toLowerCase() === 'subject')).toHaveLength(1);
+    }
+    mailer.close?.();
+    await smtp.close();
+  });
 });

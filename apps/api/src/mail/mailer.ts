@@ -9,6 +9,11 @@ export interface MailMessage {
   html?: string;
   /** Extra headers (List-Unsubscribe of a customer notice); names and values are ours, never a user's. */
   headers?: Record<string, string>;
+  /**
+   * What names this message for good (the outbox row's `outbox-<id>.<key>`): the Message-ID is
+   * `<messageKey@sender's domain>`, so every delivery of the row is the same message.
+   */
+  messageKey?: string;
 }
 
 /** How a message leaves: SMTP, or a file in the outbox directory. Throws when it could not. */
@@ -35,6 +40,37 @@ export function pooledSmtpUrl(smtpUrl: string): string {
 /** The part of an address after its last '@' (what a log may say of a recipient). */
 const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1);
 
+/**
+ * The subject as a header value that every client shows as the text given. nodemailer passes ASCII
+ * through as it is, so a typed encoded-word (`=?utf-8?Q?Hi=0D=0ABcc:…?=`) reached clients, which
+ * decoded it into a line break and a fake header. A subject holding `=?` is therefore encoded here
+ * whole, as base64 encoded-words of at most 30 bytes each (whole characters; 52 characters a word,
+ * nodemailer's own size, so its folding never cuts one), which decode to exactly the typed text.
+ * Line breaks become spaces first, as nodemailer does for any header.
+ */
+function subjectHeader(subject: string): string {
+  const text = subject.replace(/\r\n|\r|\n/g, ' ');
+  if (!text.includes('=?')) return text;
+  const words: string[] = [];
+  let chunk = '';
+  for (const ch of text) {
+    if (Buffer.byteLength(chunk + ch) > 30) {
+      words.push(chunk);
+      chunk = '';
+    }
+    chunk += ch;
+  }
+  words.push(chunk);
+  return words.map((w) => `=?UTF-8?B?${Buffer.from(w).toString('base64')}?=`).join(' ');
+}
+
+/** The domain of a From such as `Console <no-reply@example.com>`, for the Message-IDs it sends. */
+function senderDomain(from: string): string {
+  const address = /<([^>]*)>\s*$/.exec(from)?.[1] ?? from;
+  const domain = address.includes('@') ? domainOf(address).trim() : '';
+  return /^[A-Za-z0-9.-]+$/.test(domain) ? domain : 'localhost';
+}
+
 interface Logger {
   info(obj: object, msg: string): void;
 }
@@ -60,11 +96,15 @@ export function createMailTransport(opts: {
     );
     return transport;
   };
+  const domain = senderDomain(opts.from);
   async function deliver(m: MailMessage): Promise<void> {
     const mail = {
+      // Without a key (a message not from the outbox) nodemailer makes up a random one.
+      ...(m.messageKey ? { messageId: `<${m.messageKey}@${domain}>` } : {}),
       from: opts.from,
       to: m.to,
-      subject: m.subject,
+      // Subjects are encoded here only: the mail bodies (modules/*/*.mails.ts) give plain text.
+      subject: subjectHeader(m.subject),
       text: m.text,
       html: m.html,
       headers: m.headers,

@@ -111,4 +111,27 @@ describe('mail outbox', () => {
     expect(received('left@example.com')).toBe(1);
     next.close();
   });
+
+  it('a message delivered but not marked sent (a crash between the two) is sent again as the same message', async () => {
+    const clock = new ManualClock();
+    const first = createOutboxMailer({ db, clock, transport: smtpTransport(), log });
+    first.close();
+    await first.send(db, mail('twice@example.com'));
+    await first.flush();
+    // As if the instance died after the server took the mail and before its sent_at was written.
+    await db.query(
+      `UPDATE mail_outbox SET sent_at = NULL, claimed_until = NULL WHERE to_address = 'twice@example.com'`,
+    );
+    const next = createOutboxMailer({ db, clock, transport: smtpTransport(), log });
+    next.close();
+    await next.flush();
+    const copies = smtp.messages.filter((m) => m.to.includes('twice@example.com'));
+    expect(copies).toHaveLength(2);
+    const id = (
+      await db.query<{ id: string }>(`SELECT id FROM mail_outbox WHERE to_address = 'twice@example.com'`)
+    ).rows[0]!.id;
+    // One Message-ID, named after the outbox row, at the sender's domain: a receiver drops the copy.
+    expect(copies[0]!.messageId).toMatch(new RegExp(`^<outbox-${id}\\.[0-9a-f]{32}@example\\.com>$`));
+    expect(copies[1]!.messageId).toBe(copies[0]!.messageId);
+  });
 });

@@ -21,6 +21,7 @@ interface Row {
   body_text: string;
   body_html: string | null;
   headers: Record<string, string> | null;
+  message_key: string;
   attempts: number;
 }
 
@@ -85,7 +86,14 @@ export function createOutboxMailer(opts: {
    * a crash, the same as a delivery not yet recorded.
    */
   async function sendRow(row: Row): Promise<{ written: Promise<unknown> }> {
-    const message: MailMessage = { to: row.to_address, subject: row.subject, text: row.body_text };
+    // Delivery is at least once (a crash after the server took the mail and before sent_at is
+    // written sends it again); the row's own Message-ID makes a second copy the same message.
+    const message: MailMessage = {
+      to: row.to_address,
+      subject: row.subject,
+      text: row.body_text,
+      messageKey: `outbox-${row.id}.${row.message_key}`,
+    };
     if (row.body_html !== null) message.html = row.body_html;
     if (row.headers !== null) message.headers = row.headers;
     try {
@@ -126,7 +134,7 @@ export function createOutboxMailer(opts: {
            WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
              AND (claimed_until IS NULL OR claimed_until <= $1)
            ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, subject, body_text, body_html, headers, attempts`,
+        RETURNING id, to_address, subject, body_text, body_html, headers, message_key, attempts`,
       [now, new Date(now.getTime() + claimMs), BATCH],
     );
     const outcomes: Promise<unknown>[] = [];

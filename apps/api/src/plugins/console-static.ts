@@ -7,8 +7,17 @@ import { AppError } from '../lib/app-error.ts';
 import { apiPrefixes, hasDotSegment, isUnder, normalisedPath } from '../lib/request-path.ts';
 
 /**
+ * Paths that clients and scanners take for an API, which are never the console's pages: /api,
+ * /graphql and /v1 (any version) with what lies under them, and any path starting /admin (/admin-x,
+ * /administrator). One that is no route answers the envelope's 404: a 200 with the console's page
+ * tells a client that such an API exists and hands it HTML where it expects JSON.
+ */
+const API_LOOKING = /^\/(?:api|graphql|v\d+)(?:\/|$)|^\/admin/;
+
+/**
  * Serves the built console with an SPA fallback: any GET that is not under one of the API's
- * prefixes, not a dotfile and not a file answers index.html, so client routes survive a reload.
+ * prefixes or API-looking (above), not a dotfile and not a file answers index.html, so client
+ * routes survive a reload.
  * The rest answer the envelope's 404. `routes` are the paths registered on the app so far (and
  * by this plugin): the API's prefixes are derived from them, so a module added later reserves
  * its prefix without a list to keep up to date here.
@@ -42,7 +51,7 @@ export async function consoleStatic(app: FastifyInstance, config: Config, routes
     // On the decoded, normalised path, so no spelling (/ADMIN/x, /%41dmin/x, //admin/x) gets the page.
     const pathname = normalisedPath(request.url);
     prefixes ??= apiPrefixes(routes);
-    const isApi = prefixes.some((p) => isUnder(pathname, p));
+    const isApi = prefixes.some((p) => isUnder(pathname, p)) || API_LOOKING.test(pathname);
     // A missing file (an asset of an older build, a typo) is a 404, not the console's page: a
     // script tag that gets HTML back fails obscurely, and caches would keep the wrong answer.
     // Dotfiles (/.git/config, /.env) are never console pages either: scanners get a plain 404.

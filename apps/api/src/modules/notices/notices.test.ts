@@ -155,6 +155,20 @@ describe('audience', () => {
 });
 
 describe('sending', () => {
+  it('sends a subject typed as an encoded-word as that text: no decoded line break, no added header', async () => {
+    const typed = '=?utf-8?Q?Hi=0D=0ABcc:_x@evil.example?=';
+    const r = await create(ada, notice({ Kind: 'announcement', Subject: typed }));
+    expect(r.statusCode, r.body).toBe(200);
+    await runJob();
+    const mails = t.smtp.messages.filter((m) => m.subject === typed);
+    expect(mails.flatMap((m) => m.to).sort()).toEqual([
+      'bob@owners.example',
+      'cat@owners.example',
+      'dan@owners.example',
+    ]);
+    for (const m of mails) expect(m.headerNames.map((n) => n.toLowerCase())).not.toContain('bcc');
+  });
+
   it("sends a notice for now to exactly the plan's owners, once each, in batches, and logs every delivery", async () => {
     const r = await create(ada, notice({ Subject: 'Plan maintenance' }));
     expect(r.statusCode, r.body).toBe(200);
