@@ -188,6 +188,22 @@ describe.each([
     expect(outcome(await signIn(email, PASSWORD))).toBe(200);
   });
 
+  it('attempts of a process that died stop counting a minute after the latest', async () => {
+    const email = 'crashed@example.com';
+    await a.addStaff(email, ['Support']);
+    // five attempts admitted and never answered, as a process killed while checking leaves them
+    await a.db.query('UPDATE staff SET sign_ins_in_flight = 5, in_flight_since = $2 WHERE email = $1', [
+      email,
+      a.clock.now(),
+    ]);
+    const busy = await signIn(email, PASSWORD);
+    expect(outcome(busy)).toBe(BUSY);
+    a.clock.advance(59_000);
+    expect(outcome(await signIn(email, PASSWORD))).toBe(BUSY);
+    a.clock.advance(1_000);
+    expect(outcome(await signIn(email, PASSWORD))).toBe(200);
+  });
+
   it('a right password clears the count of wrong ones before it', async () => {
     const email = 'clears@example.com';
     await a.addStaff(email, ['Support']);
