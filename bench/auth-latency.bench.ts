@@ -1,3 +1,6 @@
+import os from 'node:os';
+import autocannon from 'autocannon';
+import { hashPassword, verifyPassword } from '../apps/api/src/lib/password-hash.ts';
 import { base32Decode, totpCodeAt, totpStepOf } from '../apps/api/src/modules/auth/totp.ts';
 import { softPasskey } from '../apps/api/test/soft-authenticator.ts';
 import { freshDir, ms, percentile, startServer } from './support.ts';
@@ -13,6 +16,54 @@ async function timed(n: number, fn: () => Promise<Response>): Promise<number[]> 
     out.push(performance.now() - t);
   }
   return out.sort((a, b) => a - b);
+}
+
+const CORES = os.availableParallelism();
+const THROUGHPUT_S = Number(process.env.BENCH_DURATION ?? 10);
+
+/**
+ * The floor of a sign-in: argon2id verifications of a right password with the API's own library,
+ * parameters and hashing slots (lib/password-hash.ts), one per core at a time, no HTTP and no
+ * database, in this process for `seconds`. Per second per core.
+ */
+async function bareVerifiesPerCore(seconds: number): Promise<number> {
+  const stored = await hashPassword(PASSWORD);
+  const until = performance.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CORES }, async () => {
+      while (performance.now() < until) {
+        if (!(await verifyPassword(stored, PASSWORD))) throw new Error('the bare verify failed');
+        done++;
+      }
+    }),
+  );
+  return done / seconds / CORES;
+}
+
+/**
+ * Right-password sign-ins of one account in a closed loop (two connections per core, as the load
+ * bench), per second per core, beside the bare verify measured just before and just after in the
+ * same run: the busy machine moves both, their ratio is what a sign-in adds to its hash.
+ */
+async function signInThroughput(name: string, url: string): Promise<void> {
+  const before = await bareVerifiesPerCore(THROUGHPUT_S);
+  const r = await autocannon({
+    url: `${url}/admin/login`,
+    connections: CORES * 2,
+    duration: THROUGHPUT_S,
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify({ email: 'superadmin@example.com', password: PASSWORD }),
+  });
+  const after = await bareVerifiesPerCore(THROUGHPUT_S);
+  const perCore = r.requests.average / CORES;
+  const floor = (before + after) / 2;
+  console.log(
+    `${name}: sign-ins, closed loop, ${CORES * 2} connections, ${THROUGHPUT_S} s: ${perCore.toFixed(1)}/s per core ` +
+      `(${r.non2xx} non-2xx); bare argon2id verify ${before.toFixed(1)} before, ${after.toFixed(1)} after /s per core; ` +
+      `ratio ${(perCore / floor).toFixed(2)}`,
+  );
 }
 
 /** Sign-in (argon2id) and authenticated-call latency, sequential, on PGlite and on PostgreSQL if set. */
@@ -45,7 +96,11 @@ export async function benchAuthLatency(): Promise<void> {
       console.log(
         `${name}: GET /admin/session p50 ${ms(percentile(calls, 50))} p95 ${ms(percentile(calls, 95))} (500 calls)`,
       );
-      await benchSecondFactors(name, server.url, `http://localhost:${port}`);
+      // before the second factors: afterwards a right password answers a ticket, not a session
+      await signInThroughput(name, server.url);
+      // BENCH_AUTH_PARTS=throughput leaves out the second factors (they wait for TOTP steps)
+      if (process.env.BENCH_AUTH_PARTS !== 'throughput')
+        await benchSecondFactors(name, server.url, `http://localhost:${port}`);
     } finally {
       await server.stop();
     }

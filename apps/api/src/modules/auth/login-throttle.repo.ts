@@ -38,7 +38,7 @@ const IN_FLIGHT = `(CASE WHEN in_flight_since > $2::timestamptz - make_interval(
  * Admits one attempt at an account (a password or a second step) before it is checked, in one
  * statement: while the account is unlocked and the larger of its two failure counts plus the
  * attempts in flight stays under `threshold`, one more is in flight. Answers whether it was
- * admitted and the lock's end as it stood (undefined when the account is gone).
+ * admitted and, when not, the lock's end as it stands; undefined when the account is gone.
  */
 export async function admitAccountAttempt(
   db: Queryable,
@@ -47,17 +47,21 @@ export async function admitAccountAttempt(
   threshold: number,
   staleMs: number,
 ): Promise<{ admitted: boolean; lockedUntil: Date | null } | undefined> {
-  const r = await db.query<{ admitted: boolean; locked_until: Date | null }>(
-    `WITH admitted AS (
-       UPDATE staff SET sign_ins_in_flight = ${IN_FLIGHT} + 1, in_flight_since = $2
-        WHERE uid = $1 AND (locked_until IS NULL OR locked_until <= $2)
-          AND GREATEST(failed_logins, factor_failures) + ${IN_FLIGHT} < $3
-        RETURNING uid)
-     SELECT EXISTS (SELECT 1 FROM admitted) AS admitted, locked_until FROM staff WHERE uid = $1`,
+  const r = await db.query(
+    `UPDATE staff SET sign_ins_in_flight = ${IN_FLIGHT} + 1, in_flight_since = $2
+      WHERE uid = $1 AND (locked_until IS NULL OR locked_until <= $2)
+        AND GREATEST(failed_logins, factor_failures) + ${IN_FLIGHT} < $3
+      RETURNING uid`,
     [uid, at, threshold, staleMs],
   );
-  const row = r.rows[0];
-  return row && { admitted: row.admitted, lockedUntil: row.locked_until && new Date(row.locked_until) };
+  if (r.rows.length > 0) return { admitted: true, lockedUntil: null };
+  // A statement of its own: it sees what refused the attempt (a lock, others in flight, or the
+  // account deleted meanwhile), which the snapshot of the one above may not.
+  const now = await db.query<{ locked_until: Date | null }>('SELECT locked_until FROM staff WHERE uid = $1', [
+    uid,
+  ]);
+  const row = now.rows[0];
+  return row && { admitted: false, lockedUntil: row.locked_until && new Date(row.locked_until) };
 }
 
 /**
