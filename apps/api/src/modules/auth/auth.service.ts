@@ -312,7 +312,8 @@ export async function changePassword(
  * Checks the signed-in user's current password before a sensitive change (a new password, a
  * second factor added or removed). A wrong one counts as a failed sign-in of the account and of
  * the address, counted before the check: a held session cannot guess the password faster than
- * the sign-in screen. Throws `wrong()` on a wrong password, 974 while the account is locked.
+ * the sign-in screen (admitted as a sign-in's attempt is). Throws `wrong()` on a wrong password,
+ * 974 while the account is locked, 984 while its budget is taken by attempts being checked.
  */
 export async function checkCurrentPassword(
   ctx: AppContext,

@@ -237,6 +237,26 @@ describe('one-time codes (TOTP)', () => {
     expect(await fiveWrongCodes()).toBe(60);
   });
 
+  it('a new password forgets the wrong codes, as it lifts a lock', async () => {
+    const { secret, session } = await withTotp('newpass@example.com');
+    const wrong = codeAt(secret) === '000000' ? '000001' : '000000';
+    const { Ticket } = await ticketOf('newpass@example.com');
+    for (let i = 0; i < 4; i++)
+      expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
+    const changed = await t.call({
+      method: 'PUT',
+      url: '/admin/changepassword',
+      session,
+      payload: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const again = await passwordLogin('newpass@example.com', 'Fresh#456');
+    const next = again.json().SecondStep.Ticket;
+    // four more wrong codes are not the fifth to lock: the count started again
+    for (let i = 0; i < 4; i++)
+      expect((await secondStep({ Ticket: next, Method: 'totp', Code: wrong })).statusCode).toBe(401);
+  });
+
   it('10 right passwords at once: each gets a ticket or is told to try again, and the account signs in after', async () => {
     const { secret } = await withTotp('burst@example.com');
     const all = await Promise.all(Array.from({ length: 10 }, () => passwordLogin('burst@example.com')));
