@@ -183,10 +183,13 @@ function recordUnits(db: Db): { units: Unit[]; stop(): void } {
   };
 }
 
-describe('the statements of one sign-in', () => {
+describe.each([
+  ['the session', 'optional'],
+  ['the ticket to a second step (STAFF_MFA=required)', 'required'],
+] as const)('the statements of one sign-in, answering %s', (_, staffMfa) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ staffMfa });
     await t.addStaff('counted@example.com', ['Support']);
   });
   afterAll(() => t.close());
@@ -215,7 +218,7 @@ describe('the statements of one sign-in', () => {
     ['a wrong password', 'Wrong#123', 401],
   ])(
     '%s: the attempt counts before the hash, then one write transaction at most',
-    async (_, password, status) => {
+    async (_what, password, status) => {
       const { status: got, units } = await signIn(password);
       expect(got).toBe(status);
       expect(summary(units).writeCommits).toBe(3);
