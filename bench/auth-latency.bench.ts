@@ -1,6 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import autocannon from 'autocannon';
+import { openPostgres } from '../apps/api/src/db/db.ts';
+import { hashPassword, verifyPassword } from '../apps/api/src/lib/password-hash.ts';
 import { base32Decode, totpCodeAt, totpStepOf } from '../apps/api/src/modules/auth/totp.ts';
 import { softPasskey } from '../apps/api/test/soft-authenticator.ts';
-import { freshDir, ms, percentile, startServer } from './support.ts';
+import { freshDir, ms, percentile, type Server, startServer } from './support.ts';
 
 const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 
@@ -13,6 +18,95 @@ async function timed(n: number, fn: () => Promise<Response>): Promise<number[]> 
     out.push(performance.now() - t);
   }
   return out.sort((a, b) => a - b);
+}
+
+const CORES = os.availableParallelism();
+const THROUGHPUT_S = Number(process.env.BENCH_DURATION ?? 10);
+
+/** CPU milliseconds a process has used (user + system, from /proc; 0 when it is gone). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL server processes serving the bench's database (the API's pooled connections). */
+async function backendsOf(databaseUrl: string | undefined): Promise<number[]> {
+  if (!databaseUrl) return [];
+  const db = openPostgres(databaseUrl, 1);
+  try {
+    const r = await db.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    return r.rows.map((x) => x.pid);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * The floor of a sign-in: argon2id verifications of a right password with the API's own library,
+ * parameters and hashing slots (lib/password-hash.ts), one per core at a time, no HTTP and no
+ * database, in this process for `seconds`. Per second per core of wall time, and per core-second
+ * of CPU (this process's CPU over the loop: the hashes run on its thread pool).
+ */
+async function bareVerifies(seconds: number): Promise<{ wall: number; cpu: number }> {
+  const stored = await hashPassword(PASSWORD);
+  const cpu0 = process.cpuUsage();
+  const until = performance.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CORES }, async () => {
+      while (performance.now() < until) {
+        if (!(await verifyPassword(stored, PASSWORD))) throw new Error('the bare verify failed');
+        done++;
+      }
+    }),
+  );
+  const used = process.cpuUsage(cpu0);
+  return { wall: done / seconds / CORES, cpu: done / ((used.user + used.system) / 1e6) };
+}
+
+/**
+ * Right-password sign-ins of one account in a closed loop (two connections per core, as the load
+ * bench), beside the bare verify measured just before and just after in the same run. Two
+ * figures each: per second per core of wall time (moved by whatever else runs on the machine),
+ * and per core-second of CPU: the API process's, plus on PostgreSQL its connections' server
+ * processes, over the loop. The CPU ratio is what a sign-in costs beside its hash, whatever the
+ * machine's load.
+ */
+async function signInThroughput(
+  name: string,
+  server: Server,
+  databaseUrl: string | undefined,
+): Promise<void> {
+  const before = await bareVerifies(THROUGHPUT_S);
+  const pids = [server.proc.pid!, ...(await backendsOf(databaseUrl))];
+  const cpu0 = pids.map(cpuMsOf);
+  const r = await autocannon({
+    url: `${server.url}/admin/login`,
+    connections: CORES * 2,
+    duration: THROUGHPUT_S,
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify({ email: 'superadmin@example.com', password: PASSWORD }),
+  });
+  const cpuMs = pids.map(cpuMsOf).reduce((sum, ms, i) => sum + Math.max(0, ms - cpu0[i]!), 0);
+  const after = await bareVerifies(THROUGHPUT_S);
+  const perCore = r.requests.average / CORES;
+  const perCpuSecond = r.requests.total / (cpuMs / 1000);
+  const floor = { wall: (before.wall + after.wall) / 2, cpu: (before.cpu + after.cpu) / 2 };
+  console.log(
+    `${name}: sign-ins, closed loop, ${CORES * 2} connections, ${THROUGHPUT_S} s, ${r.non2xx} non-2xx: ` +
+      `${perCore.toFixed(1)}/s per core (bare argon2id verify ${before.wall.toFixed(1)} before, ${after.wall.toFixed(1)} after; ` +
+      `ratio ${(perCore / floor.wall).toFixed(2)}); ${perCpuSecond.toFixed(1)} per core-second of CPU ` +
+      `(${(cpuMs / r.requests.total).toFixed(1)} ms each; bare verify ${before.cpu.toFixed(1)} before, ${after.cpu.toFixed(1)} after; ` +
+      `ratio ${(perCpuSecond / floor.cpu).toFixed(2)})`,
+  );
 }
 
 /** Sign-in (argon2id) and authenticated-call latency, sequential, on PGlite and on PostgreSQL if set. */
@@ -45,7 +139,11 @@ export async function benchAuthLatency(): Promise<void> {
       console.log(
         `${name}: GET /admin/session p50 ${ms(percentile(calls, 50))} p95 ${ms(percentile(calls, 95))} (500 calls)`,
       );
-      await benchSecondFactors(name, server.url, `http://localhost:${port}`);
+      // before the second factors: afterwards a right password answers a ticket, not a session
+      await signInThroughput(name, server, env.DATABASE_URL);
+      // BENCH_AUTH_PARTS=throughput leaves out the second factors (they wait for TOTP steps)
+      if (process.env.BENCH_AUTH_PARTS !== 'throughput')
+        await benchSecondFactors(name, server.url, `http://localhost:${port}`);
     } finally {
       await server.stop();
     }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressFailureStore } from '../src/app-context.ts';
+import type { Db, Queryable } from '../src/db/db.ts';
 import { databaseAddressStore, redisAddressStore } from '../src/modules/auth/login-throttle.ts';
-import { createTestApp, freshDb, type TestApp } from './harness.ts';
+import { createTestApp, freshDb, PASSWORD, type TestApp } from './harness.ts';
 import { redisScope, redisTestsRun, TEST_REDIS_URL } from './redis-helper.ts';
 
 const withRedis = await redisTestsRun();
@@ -134,4 +135,99 @@ describe.runIf(withRedis)('with Redis', () => {
       expect(login.headers['retry-after']).toBe('5');
     });
   });
+});
+
+/**
+ * What one call sends to the database, in order: each statement outside a transaction is a unit
+ * of its own (its own commit), each transaction one unit with its statements. A unit writes when
+ * one of its statements inserts, updates or deletes.
+ */
+interface Unit {
+  transaction: boolean;
+  statements: string[];
+  writes: boolean;
+}
+const writes = (sql: string) => /\b(INSERT|UPDATE|DELETE)\b/i.test(sql);
+
+function recordUnits(db: Db): { units: Unit[]; stop(): void } {
+  const units: Unit[] = [];
+  const { query, transaction } = db;
+  db.query = ((sql: string, params?: unknown[]) => {
+    units.push({ transaction: false, statements: [sql], writes: writes(sql) });
+    return query.call(db, sql, params);
+  }) as Db['query'];
+  db.transaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
+    const unit: Unit = { transaction: true, statements: [], writes: false };
+    units.push(unit);
+    return transaction.call(db, (tx: Queryable) =>
+      fn(
+        new Proxy(tx, {
+          get(target, key, receiver) {
+            if (key !== 'query') return Reflect.get(target, key, receiver);
+            return ((sql: string, params?: unknown[]) => {
+              unit.statements.push(sql);
+              unit.writes ||= writes(sql);
+              return target.query(sql, params);
+            }) as Queryable['query'];
+          },
+        }),
+      ),
+    ) as Promise<T>;
+  };
+  return {
+    units,
+    stop() {
+      db.query = query;
+      db.transaction = transaction;
+    },
+  };
+}
+
+describe.each([
+  ['the session', 'optional'],
+  ['the ticket to a second step (STAFF_MFA=required)', 'required'],
+] as const)('the statements of one sign-in, answering %s', (_, staffMfa) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ staffMfa });
+    await t.addStaff('counted@example.com', ['Support']);
+  });
+  afterAll(() => t.close());
+
+  const signIn = async (password: string) => {
+    const rec = recordUnits(t.ctx.db);
+    try {
+      const r = await t.call({
+        method: 'POST',
+        url: '/admin/login',
+        payload: { email: 'counted@example.com', password },
+        remoteAddress: '192.0.2.77',
+      });
+      return { status: r.statusCode, units: rec.units };
+    } finally {
+      rec.stop();
+    }
+  };
+  const summary = (units: Unit[]) => ({
+    statements: units.reduce((n, u) => n + u.statements.length, 0),
+    writeCommits: units.filter((u) => u.writes).length,
+  });
+
+  it.each([
+    ['a right password', PASSWORD, 200],
+    ['a wrong password', 'Wrong#123', 401],
+  ])(
+    '%s: the attempt counts before the hash, then one write transaction at most',
+    async (_what, password, status) => {
+      const { status: got, units } = await signIn(password);
+      expect(got).toBe(status);
+      expect(summary(units).writeCommits).toBe(3);
+      const written = units.filter((u) => u.writes);
+      // before the hash: the address's count and the account's attempt, each its own statement
+      expect(written.slice(0, 2).map((u) => u.transaction)).toEqual([false, false]);
+      // after it: everything else in one transaction
+      expect(written.slice(2)).toHaveLength(1);
+      expect(written[2]!.transaction).toBe(true);
+    },
+  );
 });

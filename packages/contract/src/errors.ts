@@ -174,6 +174,11 @@ export const ERRORS = {
     status: 429,
     text: 'Too many requests from this address. Please try again later.',
   },
+  signInBusy: {
+    code: 984,
+    status: 429,
+    text: 'This account is busy with other sign-ins right now. Please try again in a moment.',
+  },
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -107,6 +107,16 @@ describe.each(['sp', 'fr', 'si', 'tr'] as const)('the sign-in screens in %s', (l
     await toastSays(p, p.errorInvalidCredentials);
   });
 
+  it('sign-in: an account busy with other sign-ins (429, 984) is told so in the chosen language', async () => {
+    stubApi(undefined, { login: () => errorAnswer(429, ERRORS.signInBusy.code, ERRORS.signInBusy.text) });
+    renderAt(language, '/login');
+    type(p.email, 'ada@example.com');
+    type(p.password, 'Secret#123');
+    fireEvent.click(screen.getByRole('button', { name: p.login }));
+    await toastSays(p, p.errorSignInBusy);
+    expect(p.errorSignInBusy).not.toBe(PHRASES.en.errorSignInBusy);
+  });
+
   it('forgot password: a field error, an error toast found by its code, the success toast and the title', async () => {
     let answers = 0;
     stubApi(undefined, {

@@ -7,52 +7,83 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/pass
 import { type ActivityAction, writeActivity } from '../activity/activity.service.ts';
 import { resetPasswordMail } from './auth.mails.ts';
 import {
-  countAccountAttempt,
-  LOCKOUT_THRESHOLD,
-  lockAfterFailure,
-  recordAccountSuccess,
-  takeBackAttempt,
+  admitAttempt,
+  attemptFailed,
+  busyError,
+  forgiveAddress,
+  passwordRight,
+  releaseAttempt,
+  signedIn,
 } from './login-throttle.ts';
 import { factorsOf, issueTicket } from './mfa.repo.ts';
 import { createSignInSession, revokeSession, revokeUserSessions } from './sessions.repo.ts';
-import { findStaffByEmail, findStaffByUid, lockStaffRow, setPassword } from './staff.repo.ts';
+import { findStaffByEmail, findStaffByUid, lockStaffRow, type StaffRow, setPassword } from './staff.repo.ts';
 import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
 
 /**
  * Sign-in. Unknown email, wrong password and locked account all answer 'Please use valid
- * credentials.' (no account enumeration); an address over its daily failure budget gets 429.
+ * credentials.' (no account enumeration); an address over its daily failure budget gets 429
+ * (904), and an attempt at an account whose budget is taken by attempts still being checked gets
+ * 429 (984, try again in a moment): it is not known to be wrong.
  *
  * Every attempt is counted, per address and per account, before its password is checked, and
- * only attempts within both budgets are checked: attempts sent together lock exactly as the same
- * attempts sent one after another. A right password takes its address count back.
+ * only attempts within both budgets are checked (admitAttempt): attempts sent together lock
+ * exactly as the same attempts sent one after another. After the hash, everything the sign-in
+ * writes (the account's count, the ticket or the session, the address's count taken back, the
+ * trail) is one transaction.
  */
 export async function login(ctx: AppContext, caller: Caller, email: string, password: string) {
   const now = ctx.clock.now();
   const audit = { at: now, actorEmail: email, clientAddress: caller.clientAddress };
-  const byAddress = ctx.addressFailures;
-  if ((await byAddress.recordFailure(caller.clientAddress, now)) > ctx.config.loginAddressDailyFailures) {
+  if (
+    (await ctx.addressFailures.recordFailure(caller.clientAddress, now)) >
+    ctx.config.loginAddressDailyFailures
+  ) {
     await writeActivity(ctx.db, { ...audit, action: 'login.throttled' });
     throw new AppError('tooManyAttempts');
   }
   const staff = await findStaffByEmail(ctx.db, email);
-  const attempt = staff ? await countAccountAttempt(ctx.db, staff.uid, now) : undefined;
-  const locked = staff !== undefined && (attempt === undefined || attempt > LOCKOUT_THRESHOLD);
-  const ok =
-    staff && !locked
-      ? await verifyPassword(staff.password_hash, password)
-      : await verifyAgainstDummy(password);
+  const admission = staff ? await admitAttempt(ctx.db, staff.uid, now) : undefined;
+  if (admission?.kind === 'busy') throw busyError();
+  if (!staff || admission?.kind !== 'admitted') {
+    await verifyAgainstDummy(password);
+    await refuseSignIn(ctx, audit, staff, staff ? 'locked' : 'unknown-email');
+    throw new AppError('invalidCredentials');
+  }
+  // An admitted attempt ends with its verdict's transaction; one that never commits (an error,
+  // a password changed under it) is released, so it does not hold the account's budget.
+  let settled = false;
+  try {
+    if (!(await verifyPassword(staff.password_hash, password))) {
+      await refuseSignIn(ctx, audit, staff, 'wrong-password');
+      settled = true;
+      throw new AppError('invalidCredentials');
+    }
+    const answer = await acceptPassword(ctx, caller, staff, audit);
+    settled = true;
+    return answer;
+  } finally {
+    if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
+  }
+}
 
-  if (!staff || locked || !ok) {
+type SignInAudit = { at: Date; actorEmail: string; clientAddress: string };
+
+/** A refused sign-in's one transaction: a wrong password counted (and the lock it sets), the trail. */
+async function refuseSignIn(
+  ctx: AppContext,
+  audit: SignInAudit,
+  staff: StaffRow | undefined,
+  reason: 'unknown-email' | 'locked' | 'wrong-password',
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
     const lockedUntil =
-      staff && !locked ? await lockAfterFailure(ctx.db, staff.uid, attempt!, now) : undefined;
-    await writeActivity(ctx.db, {
-      ...audit,
-      actorUid: staff?.uid,
-      action: 'login.failed',
-      details: { reason: !staff ? 'unknown-email' : locked ? 'locked' : 'wrong-password' },
-    });
-    if (lockedUntil) {
-      await writeActivity(ctx.db, {
+      staff && reason === 'wrong-password'
+        ? await attemptFailed(tx, staff.uid, 'password', audit.at)
+        : undefined;
+    await writeActivity(tx, { ...audit, actorUid: staff?.uid, action: 'login.failed', details: { reason } });
+    if (lockedUntil)
+      await writeActivity(tx, {
         ...audit,
         actorUid: staff?.uid,
         action: 'login.lockout',
@@ -60,31 +91,33 @@ export async function login(ctx: AppContext, caller: Caller, email: string, pass
         targetId: staff?.uid,
         details: { lockedUntil: lockedUntil.toISOString() },
       });
-    }
-    throw new AppError('invalidCredentials');
-  }
+  });
+}
 
-  // A second factor, or the set-up of a first one (STAFF_MFA=required), stands between the
-  // password and the session: the answer is a single-use ticket to that step, not the pair.
+/**
+ * A right password's one transaction: the ticket to the second step, or the session. A second
+ * factor, or the set-up of a first one (STAFF_MFA=required), stands between the password and the
+ * session: the answer is then a single-use ticket to that step, not the pair.
+ */
+async function acceptPassword(ctx: AppContext, caller: Caller, staff: StaffRow, audit: SignInAudit) {
+  const now = audit.at;
+  const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
   const factors = await factorsOf(ctx.db, staff.uid);
   const hasFactor = factors.totp || factors.passkeys > 0;
   if (hasFactor || ctx.config.staffMfa === 'required') {
-    await takeBackAttempt(ctx.db, staff.uid);
-    await byAddress.forgive(caller.clientAddress, now);
     const kind: 'verify' | 'enrol' = hasFactor ? 'verify' : 'enrol';
-    const { ticket, expiresAt } = await issueTicket(ctx.db, {
-      uid: staff.uid,
-      kind,
-      passwordHash: staff.password_hash,
-      at: now,
-      ttlMs: SECOND_STEP_TTL_MINUTES * 60_000,
-    });
-    await writeActivity(ctx.db, {
-      ...audit,
-      actorUid: staff.uid,
-      actorEmail: staff.email,
-      action: 'login.second-step',
-      details: { kind },
+    const { ticket, expiresAt } = await ctx.db.transaction(async (tx) => {
+      await passwordRight(tx, staff.uid);
+      await forgiveAddress(ctx.addressFailures, tx, caller.clientAddress, now);
+      const issued = await issueTicket(tx, {
+        uid: staff.uid,
+        kind,
+        passwordHash: staff.password_hash,
+        at: now,
+        ttlMs: SECOND_STEP_TTL_MINUTES * 60_000,
+      });
+      await writeActivity(tx, { ...who, action: 'login.second-step', details: { kind } });
+      return issued;
     });
     const methods: SecondFactorMethod[] = [];
     if (factors.passkeys > 0) methods.push('passkey');
@@ -95,22 +128,21 @@ export async function login(ctx: AppContext, caller: Caller, email: string, pass
       Email: staff.email,
     };
   }
-
-  // Only while the password just checked is still the user's: a reset or deletion racing this
-  // sign-in wins, and the caller hears what a wrong password would tell them.
-  const session = await createSignInSession(
-    ctx.db,
-    { uid: staff.uid, at: now, clientAddress: caller.clientAddress, userAgent: caller.userAgent },
-    staff.password_hash,
-  );
-  if (!session) throw new AppError('invalidCredentials');
-  await recordAccountSuccess(ctx.db, staff.uid, now);
-  await byAddress.forgive(caller.clientAddress, now);
-  await writeActivity(ctx.db, {
-    ...audit,
-    actorUid: staff.uid,
-    actorEmail: staff.email,
-    action: 'login.success',
+  const session = await ctx.db.transaction(async (tx) => {
+    // The account's row first (its write lock), then the session, which takes a share lock on
+    // it: two sign-ins of one account never each hold a share lock while waiting to write.
+    await signedIn(tx, staff.uid, now, true);
+    // Only while the password just checked is still the user's: a reset or deletion racing this
+    // sign-in wins (rolled back), and the caller hears what a wrong password would tell them.
+    const made = await createSignInSession(
+      tx,
+      { uid: staff.uid, at: now, clientAddress: caller.clientAddress, userAgent: caller.userAgent },
+      staff.password_hash,
+    );
+    if (!made) throw new AppError('invalidCredentials');
+    await forgiveAddress(ctx.addressFailures, tx, caller.clientAddress, now);
+    await writeActivity(tx, { ...who, action: 'login.success' });
+    return made;
   });
   return {
     xtoken: session.xtoken,
@@ -280,7 +312,8 @@ export async function changePassword(
  * Checks the signed-in user's current password before a sensitive change (a new password, a
  * second factor added or removed). A wrong one counts as a failed sign-in of the account and of
  * the address, counted before the check: a held session cannot guess the password faster than
- * the sign-in screen. Throws `wrong()` on a wrong password, 974 while the account is locked.
+ * the sign-in screen (admitted as a sign-in's attempt is). Throws `wrong()` on a wrong password,
+ * 974 while the account is locked, 984 while its budget is taken by attempts being checked.
  */
 export async function checkCurrentPassword(
   ctx: AppContext,
@@ -304,30 +337,43 @@ export async function checkCurrentPassword(
     throw new AppError('tooManyAttempts');
   }
   const staff = await findStaffByUid(ctx.db, session.uid);
-  const attempt = staff ? await countAccountAttempt(ctx.db, staff.uid, now) : undefined;
-  if (!staff || attempt === undefined || attempt > LOCKOUT_THRESHOLD) {
+  const admission = staff ? await admitAttempt(ctx.db, staff.uid, now) : undefined;
+  if (admission?.kind === 'busy') throw busyError();
+  if (!staff || admission?.kind !== 'admitted') {
     await writeActivity(ctx.db, { ...audit, action: how.failedAction, details: { reason: 'locked' } });
-    throw lockedError(staff?.locked_until ?? null, now);
+    throw lockedError(admission?.kind === 'locked' ? admission.until : null, now);
   }
-  if (!(await verifyPassword(staff.password_hash, password))) {
-    const lockedUntil = await lockAfterFailure(ctx.db, staff.uid, attempt, now);
-    await writeActivity(ctx.db, {
-      ...audit,
-      action: how.failedAction,
-      details: { reason: 'wrong-password' },
-    });
-    if (lockedUntil)
-      await writeActivity(ctx.db, {
-        ...audit,
-        action: 'login.lockout',
-        targetType: 'staff',
-        targetId: staff.uid,
-        details: { lockedUntil: lockedUntil.toISOString(), via: how.via },
+  let settled = false;
+  try {
+    if (!(await verifyPassword(staff.password_hash, password))) {
+      await ctx.db.transaction(async (tx) => {
+        const lockedUntil = await attemptFailed(tx, staff.uid, 'password', now);
+        await writeActivity(tx, {
+          ...audit,
+          action: how.failedAction,
+          details: { reason: 'wrong-password' },
+        });
+        if (lockedUntil)
+          await writeActivity(tx, {
+            ...audit,
+            action: 'login.lockout',
+            targetType: 'staff',
+            targetId: staff.uid,
+            details: { lockedUntil: lockedUntil.toISOString(), via: how.via },
+          });
       });
-    throw how.wrong();
+      settled = true;
+      throw how.wrong();
+    }
+    // As at a sign-in with a second factor: the wrong passwords are forgotten, the rest stays.
+    await ctx.db.transaction(async (tx) => {
+      await passwordRight(tx, staff.uid);
+      await forgiveAddress(ctx.addressFailures, tx, caller.clientAddress, now);
+    });
+    settled = true;
+  } finally {
+    if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
   }
-  await recordAccountSuccess(ctx.db, staff.uid, now);
-  await ctx.addressFailures.forgive(caller.clientAddress, now);
 }
 
 /** 974 with Retry-After: the account is locked until `until` (or was just found locked). */

@@ -1,12 +1,14 @@
 import type { AddressFailureStore } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../lib/app-error.ts';
 import {
-  addAccountAttempt,
+  addAccountFailure,
   addAddressFailure,
   addressFailuresOn,
+  admitAccountAttempt,
   clearAccountFailures,
-  lockAccount,
-  takeBackAccountAttempt,
+  clearPasswordFailures,
+  releaseAccountAttempt,
   takeBackAddressFailure,
 } from './login-throttle.repo.ts';
 
@@ -14,6 +16,13 @@ import {
 export const LOCKOUT_THRESHOLD = 5;
 export const LOCKOUT_BASE_MS = 60_000;
 const LOCKOUT_MAX_MS = 15 * 60_000;
+/**
+ * An attempt admitted this long ago and never answered (its process died) no longer counts as
+ * in flight: a check takes milliseconds, so only a dead one is this old.
+ */
+const IN_FLIGHT_STALE_MS = 60_000;
+/** What a sign-in told to wait for the attempts in flight waits (Retry-After). */
+const BUSY_RETRY_SECONDS = 1;
 /** Failed sign-ins one client address may make per UTC day before it gets HTTP 429 (the default of LOGIN_ADDRESS_DAILY_FAILURES). */
 export const ADDRESS_DAILY_FAILURES = 100;
 
@@ -79,48 +88,93 @@ export function redisAddressStore(redis: RedisCounter, prefix: string): AddressF
 }
 
 /**
- * Counts one attempt at an account's password before the password is checked, atomically, so
- * that attempts arriving together are numbered one by one as if they came in turn. Answers the
- * attempt's number since the last success or lockout, or undefined while the account is locked.
- * Only attempts numbered up to LOCKOUT_THRESHOLD may have their password checked.
+ * Takes back the address's count of an attempt that turned out right: in `tx`, the sign-in's one
+ * transaction after its check, when the count is kept in the database.
  */
-export function countAccountAttempt(db: Queryable, uid: string, at: Date): Promise<number | undefined> {
-  return addAccountAttempt(db, uid, at);
+export async function forgiveAddress(
+  store: AddressFailureStore,
+  tx: Queryable,
+  address: string,
+  at: Date,
+): Promise<void> {
+  if (store.kind === 'database') await takeBackAddressFailure(tx, address, utcDay(at));
+  else await store.forgive(address, at);
+}
+
+export type Admission =
+  | { kind: 'admitted' }
+  | { kind: 'locked'; until: Date | null }
+  /** Too many attempts of this account in flight: try again in a moment (signInBusy). */
+  | { kind: 'busy' };
+
+/**
+ * Admits one attempt at an account (a password or a second step) before it is checked,
+ * atomically. The attempts in flight count against the lockout as if each were wrong: only while
+ * the failures so far plus those in flight stay under LOCKOUT_THRESHOLD is one more checked, so
+ * attempts sent together never check more guesses than the same attempts sent one by one, and
+ * the failure that reaches the threshold (with none in flight) locks. An admitted attempt ends
+ * with exactly one of attemptFailed, passwordRight, signedIn or releaseAttempt.
+ */
+export async function admitAttempt(db: Queryable, uid: string, at: Date): Promise<Admission> {
+  const r = await admitAccountAttempt(db, uid, at, LOCKOUT_THRESHOLD, IN_FLIGHT_STALE_MS);
+  if (r?.admitted) return { kind: 'admitted' };
+  if (!r || (r.lockedUntil && r.lockedUntil > at)) return { kind: 'locked', until: r?.lockedUntil ?? null };
+  return { kind: 'busy' };
+}
+
+/** 429 (signInBusy) with Retry-After: other attempts of this account are being checked. */
+export function busyError(): AppError {
+  return Object.assign(new AppError('signInBusy'), { retryAfterSeconds: BUSY_RETRY_SECONDS });
 }
 
 /**
- * After a wrong password: the attempt numbered LOCKOUT_THRESHOLD locks the account (once, however
- * many attempts end together). Returns the lock's end when this failure locked the account.
+ * An admitted attempt was wrong: a wrong password, or a wrong second step. Counted apart (a right
+ * password clears only the wrong passwords); either count reaching LOCKOUT_THRESHOLD locks the
+ * account (lockoutDurationMs). Returns the lock's end when this failure locked it.
  */
-export async function lockAfterFailure(
+export function attemptFailed(
   db: Queryable,
   uid: string,
-  attempt: number,
+  what: 'password' | 'second-step',
   at: Date,
 ): Promise<Date | undefined> {
-  if (attempt !== LOCKOUT_THRESHOLD) return undefined;
-  return lockAccount(db, uid, at, LOCKOUT_BASE_MS, LOCKOUT_MAX_MS);
+  return addAccountFailure(db, uid, what === 'password' ? 'failed_logins' : 'factor_failures', {
+    at,
+    threshold: LOCKOUT_THRESHOLD,
+    baseMs: LOCKOUT_BASE_MS,
+    maxMs: LOCKOUT_MAX_MS,
+  });
 }
 
 /**
- * Counts one failed password for an account, atomically; locks it when the count reaches the
- * threshold. Returns the new lock's end when this failure locked the account. (For callers that
- * count after the check; sign-in and password change count before it with countAccountAttempt.)
+ * An admitted password was right and a second step follows: the wrong passwords are cleared, but
+ * not the wrong second steps, the lockouts in a row or a lock, so a right password buys no fresh
+ * guesses at the second factor (docs/decisions.md, "Lockouts that always end").
+ */
+export function passwordRight(db: Queryable, uid: string): Promise<void> {
+  return clearPasswordFailures(db, uid);
+}
+
+/** A completed sign-in: every count and the lock cleared; `admitted` when its last step was an admitted attempt. */
+export function signedIn(db: Queryable, uid: string, at: Date, admitted: boolean): Promise<void> {
+  return clearAccountFailures(db, uid, at, admitted);
+}
+
+/** An admitted attempt that ended without a verdict on the account (an error, a password changed under it). */
+export function releaseAttempt(db: Queryable, uid: string): Promise<void> {
+  return releaseAccountAttempt(db, uid);
+}
+
+/**
+ * Counts one failed password for an account as an attempt admitted and found wrong; answers the
+ * new lock's end when it locked the account (for callers that count after the check).
  */
 export async function recordAccountFailure(db: Queryable, uid: string, at: Date): Promise<Date | undefined> {
-  const attempt = await countAccountAttempt(db, uid, at);
-  return attempt === undefined ? undefined : lockAfterFailure(db, uid, attempt, at);
+  const admission = await admitAttempt(db, uid, at);
+  return admission.kind === 'admitted' ? attemptFailed(db, uid, 'password', at) : undefined;
 }
 
+/** A completed sign-in that was not an admitted attempt (a factor set up at sign-in). */
 export function recordAccountSuccess(db: Queryable, uid: string, at: Date): Promise<void> {
-  return clearAccountFailures(db, uid, at);
-}
-
-/**
- * A right password whose sign-in goes on to a second step: its attempt is taken back, and the
- * failures before it stay counted, so wrong second steps lock the account as wrong passwords do
- * (a right password does not buy a fresh set of guesses at the second factor).
- */
-export function takeBackAttempt(db: Queryable, uid: string): Promise<void> {
-  return takeBackAccountAttempt(db, uid);
+  return signedIn(db, uid, at, false);
 }

@@ -1,7 +1,8 @@
+import { ERRORS } from '@sac/contract/errors';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
-import { ADDRESS_DAILY_FAILURES, lockoutDurationMs } from './login-throttle.ts';
+import { ADDRESS_DAILY_FAILURES, LOCKOUT_THRESHOLD, lockoutDurationMs } from './login-throttle.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -119,4 +120,98 @@ describe('per-address limit', () => {
     t.clock.advance(24 * 3_600_000);
     expect((await login('ada@example.com', PASSWORD, ip)).statusCode).toBe(200);
   }, 120_000);
+});
+
+/** What a client sees of a sign-in: its status and error code (0 for a 200). */
+const outcome = (r: { statusCode: number; json(): { ErrorCode?: number } }) =>
+  r.statusCode === 200 ? 200 : `${r.statusCode}/${r.json().ErrorCode}`;
+const BUSY = `429/${ERRORS.signInBusy.code}`;
+
+async function lockOf(app: TestApp, email: string) {
+  const r = await app.db.query<{ failed_logins: number; locked_until: Date | null }>(
+    'SELECT failed_logins, locked_until FROM staff WHERE email = $1',
+    [email],
+  );
+  return r.rows[0]!;
+}
+
+describe.each([
+  ['without a second factor', 'optional'],
+  ['with a second factor to set up (STAFF_MFA=required)', 'required'],
+] as const)('right passwords at once, %s', (_, staffMfa) => {
+  let a: TestApp;
+  beforeAll(async () => {
+    a = await createTestApp({ staffMfa });
+  });
+  afterAll(() => a.close());
+  const signIn = (email: string, password: string, remoteAddress = '203.0.113.50') =>
+    a.call({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
+
+  it.each([6, 10, 12])(
+    '%i at once: each is let in or told to try again (429, Retry-After), none called wrong',
+    async (n) => {
+      const email = `burst${n}@example.com`;
+      await a.addStaff(email, ['Support']);
+      const answers = await Promise.all(Array.from({ length: n }, () => signIn(email, PASSWORD)));
+      const seen = answers.map(outcome);
+      expect(seen.filter((o) => o !== 200 && o !== BUSY)).toEqual([]);
+      expect(seen.filter((o) => o === 200).length).toBeGreaterThanOrEqual(1);
+      for (const r of answers.filter((x) => x.statusCode === 429)) {
+        expect(r.json().Description).toBe(ERRORS.signInBusy.text);
+        expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      }
+      // and the account is not left behind: the right password still works, one at a time
+      for (let i = 0; i < 3; i++) expect(outcome(await signIn(email, PASSWORD))).toBe(200);
+      expect((await lockOf(a, email)).failed_logins).toBe(0);
+    },
+  );
+
+  it('a stranger interleaving wrong passwords with the owner never locks the owner out for good', async () => {
+    const email = 'owner@example.com';
+    await a.addStaff(email, ['Support']);
+    for (let i = 0; i < LOCKOUT_THRESHOLD - 1; i++)
+      expect(outcome(await signIn(email, 'Wrong#123', '198.51.100.66'))).toBe('401/903');
+    const [owner, ...stranger] = await Promise.all([
+      signIn(email, PASSWORD),
+      ...Array.from({ length: 3 }, () => signIn(email, 'Wrong#123', '198.51.100.66')),
+    ]);
+    expect([200, BUSY]).toContain(outcome(owner));
+    for (const r of stranger) expect(['401/903', BUSY]).toContain(outcome(r));
+    // Whatever the order, the account is either open to the owner or locked by a lock that ends.
+    const { locked_until } = await lockOf(a, email);
+    if (locked_until) {
+      expect(new Date(locked_until).getTime() - a.clock.now().getTime()).toBeLessThanOrEqual(15 * 60_000);
+      a.clock.advance(new Date(locked_until).getTime() - a.clock.now().getTime());
+    }
+    expect(outcome(await signIn(email, PASSWORD))).toBe(200);
+    a.clock.advance(5 * 60_000);
+    expect(outcome(await signIn(email, PASSWORD))).toBe(200);
+  });
+
+  it('attempts of a process that died stop counting a minute after the latest', async () => {
+    const email = 'crashed@example.com';
+    await a.addStaff(email, ['Support']);
+    // five attempts admitted and never answered, as a process killed while checking leaves them
+    await a.db.query('UPDATE staff SET sign_ins_in_flight = 5, in_flight_since = $2 WHERE email = $1', [
+      email,
+      a.clock.now(),
+    ]);
+    const busy = await signIn(email, PASSWORD);
+    expect(outcome(busy)).toBe(BUSY);
+    a.clock.advance(59_000);
+    expect(outcome(await signIn(email, PASSWORD))).toBe(BUSY);
+    a.clock.advance(1_000);
+    expect(outcome(await signIn(email, PASSWORD))).toBe(200);
+  });
+
+  it('a right password clears the count of wrong ones before it', async () => {
+    const email = 'clears@example.com';
+    await a.addStaff(email, ['Support']);
+    for (let i = 0; i < LOCKOUT_THRESHOLD - 1; i++) await signIn(email, 'Wrong#123');
+    expect(outcome(await signIn(email, PASSWORD))).toBe(200);
+    expect((await lockOf(a, email)).failed_logins).toBe(0);
+    // four more wrong passwords do not lock: the count started again
+    for (let i = 0; i < LOCKOUT_THRESHOLD - 1; i++) await signIn(email, 'Wrong#123');
+    expect(outcome(await signIn(email, PASSWORD))).toBe(200);
+  });
 });

@@ -14,10 +14,13 @@ import { checkSettledSuperAdmin, refusalsRecorded, touchesSuperAdmin } from './a
 import { factorsResetMail } from './auth.mails.ts';
 import { checkCurrentPassword, lockedError } from './auth.service.ts';
 import {
-  countAccountAttempt,
-  LOCKOUT_THRESHOLD,
-  lockAfterFailure,
+  admitAttempt,
+  attemptFailed,
+  busyError,
+  forgiveAddress,
   recordAccountSuccess,
+  releaseAttempt,
+  signedIn,
 } from './login-throttle.ts';
 import {
   deleteAllFactors,
@@ -95,60 +98,72 @@ export async function secondStep(
     throw new AppError('secondStepInvalid');
   }
   const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
-  const attempt = await countAccountAttempt(ctx.db, staff.uid, now);
-  if (attempt === undefined || attempt > LOCKOUT_THRESHOLD) {
+  const admission = await admitAttempt(ctx.db, staff.uid, now);
+  if (admission.kind === 'busy') throw busyError();
+  if (admission.kind === 'locked') {
     await writeActivity(ctx.db, {
       ...who,
       action: 'mfa.failed',
       details: { method: body.Method, reason: 'locked' },
     });
-    throw lockedError(staff.locked_until, now, MFA_MESSAGES.locked);
+    throw lockedError(admission.until, now, MFA_MESSAGES.locked);
   }
-
-  const ok =
-    body.Method === 'passkey'
-      ? await passkeyIsRight(ctx, staff.uid, body.Response, now)
-      : body.Method === 'totp'
-        ? await totpCodeIsRight(ctx, staff.uid, body.Code, now)
-        : await spendRecovery(ctx.db, staff.uid, body.Code, now);
-  if (!ok) {
-    const lockedUntil = await lockAfterFailure(ctx.db, staff.uid, attempt, now);
-    await writeActivity(ctx.db, {
-      ...who,
-      action: 'mfa.failed',
-      details: { method: body.Method, reason: 'wrong-factor' },
-    });
-    if (lockedUntil)
-      await writeActivity(ctx.db, {
-        ...who,
-        action: 'login.lockout',
-        targetType: 'staff',
-        targetId: staff.uid,
-        details: { lockedUntil: lockedUntil.toISOString(), via: 'second-step' },
+  // Ends with its verdict's transaction, or is released (as a password's attempt, auth.service.ts).
+  let settled = false;
+  try {
+    const ok =
+      body.Method === 'passkey'
+        ? await passkeyIsRight(ctx, staff.uid, body.Response, now)
+        : body.Method === 'totp'
+          ? await totpCodeIsRight(ctx, staff.uid, body.Code, now)
+          : await spendRecovery(ctx.db, staff.uid, body.Code, now);
+    if (!ok) {
+      await ctx.db.transaction(async (tx) => {
+        const lockedUntil = await attemptFailed(tx, staff.uid, 'second-step', now);
+        await writeActivity(tx, {
+          ...who,
+          action: 'mfa.failed',
+          details: { method: body.Method, reason: 'wrong-factor' },
+        });
+        if (lockedUntil)
+          await writeActivity(tx, {
+            ...who,
+            action: 'login.lockout',
+            targetType: 'staff',
+            targetId: staff.uid,
+            details: { lockedUntil: lockedUntil.toISOString(), via: 'second-step' },
+          });
       });
-    throw new AppError(
-      'wrongSecondFactor',
-      body.Method === 'totp'
-        ? MFA_MESSAGES.wrongCode
-        : body.Method === 'recovery'
-          ? MFA_MESSAGES.wrongRecoveryCode
-          : MFA_MESSAGES.passkeyRefused,
-    );
+      settled = true;
+      throw new AppError(
+        'wrongSecondFactor',
+        body.Method === 'totp'
+          ? MFA_MESSAGES.wrongCode
+          : body.Method === 'recovery'
+            ? MFA_MESSAGES.wrongRecoveryCode
+            : MFA_MESSAGES.passkeyRefused,
+      );
+    }
+    // One transaction: the account's row first (see login), the ticket, the session, the trail.
+    const answer = await ctx.db.transaction(async (tx) => {
+      await signedIn(tx, staff.uid, now, true);
+      if (!(await spendTicket(tx, body.Ticket, 'verify', now))) throw new AppError('secondStepInvalid');
+      const pair = await openSession(tx, caller, staff, ticket, now);
+      if (!pair) throw new AppError('secondStepInvalid');
+      await forgiveAddress(ctx.addressFailures, tx, caller.clientAddress, now);
+      await writeActivity(tx, { ...who, action: 'mfa.success', details: { method: body.Method } });
+      if (body.Method === 'recovery') {
+        const left = (await factorsOf(tx, staff.uid)).recoveryLeft;
+        await writeActivity(tx, { ...who, action: 'recovery.used', details: { left } });
+      }
+      await writeActivity(tx, { ...who, action: 'login.success', details: { secondFactor: body.Method } });
+      return pair;
+    });
+    settled = true;
+    return answer;
+  } finally {
+    if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
   }
-  const answer = await ctx.db.transaction(async (tx) => {
-    if (!(await spendTicket(tx, body.Ticket, 'verify', now))) return undefined;
-    return openSession(tx, caller, staff, ticket, now);
-  });
-  if (!answer) throw new AppError('secondStepInvalid');
-  await recordAccountSuccess(ctx.db, staff.uid, now);
-  await ctx.addressFailures.forgive(caller.clientAddress, now);
-  await writeActivity(ctx.db, { ...who, action: 'mfa.success', details: { method: body.Method } });
-  if (body.Method === 'recovery') {
-    const left = (await factorsOf(ctx.db, staff.uid)).recoveryLeft;
-    await writeActivity(ctx.db, { ...who, action: 'recovery.used', details: { left } });
-  }
-  await writeActivity(ctx.db, { ...who, action: 'login.success', details: { secondFactor: body.Method } });
-  return answer;
 }
 
 /** WebAuthn request options for the ticket's account: a fresh challenge, its passkeys allowed. */
@@ -319,32 +334,24 @@ async function finishSignInEnrolment(
   method: 'totp' | 'passkey',
   addFactor: (tx: Queryable) => Promise<void>,
 ) {
-  const answer = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
+    // The account's row first (see login in auth.service.ts), then the share lock of the session.
+    await recordAccountSuccess(tx, staff.uid, now);
     await addFactor(tx);
     if (!(await spendTicket(tx, ticketText, 'enrol', now))) throw new AppError('secondStepInvalid');
     const pair = await openSession(tx, caller, staff, ticket, now);
     if (!pair) throw new AppError('secondStepInvalid');
     const RecoveryCodes = await newRecoveryCodes(tx, staff.uid, now);
-    await writeActivity(tx, {
+    const who = {
       at: now,
       actorUid: staff.uid,
       actorEmail: staff.email,
       clientAddress: caller.clientAddress,
-      action: 'mfa.enrol',
-      details: { method, atSignIn: true },
-    });
+    };
+    await writeActivity(tx, { ...who, action: 'mfa.enrol', details: { method, atSignIn: true } });
+    await writeActivity(tx, { ...who, action: 'login.success', details: { enrolled: method } });
     return { ...pair, RecoveryCodes };
   });
-  await recordAccountSuccess(ctx.db, staff.uid, now);
-  await writeActivity(ctx.db, {
-    at: now,
-    actorUid: staff.uid,
-    actorEmail: staff.email,
-    clientAddress: caller.clientAddress,
-    action: 'login.success',
-    details: { enrolled: method },
-  });
-  return answer;
 }
 
 // ---------------------------------------------------------------- passkey ceremonies

@@ -168,14 +168,15 @@ describe('one-time codes (TOTP)', () => {
     expect(await failedLogins('format@example.com')).toBe(0);
   });
 
-  it('locks the account after wrong second steps exactly as after wrong passwords, and logs them', async () => {
+  it('locks the account after five wrong second steps, as after five wrong passwords, and logs them', async () => {
     const { secret } = await withTotp('lock2@example.com');
-    // two wrong passwords first: they and the wrong codes share one count
+    // two wrong passwords first: the right one clears them (not the wrong codes, see below)
     await passwordLogin('lock2@example.com', 'Wrong#123');
     await passwordLogin('lock2@example.com', 'Wrong#123');
     const { Ticket } = await ticketOf('lock2@example.com');
+    expect(await failedLogins('lock2@example.com')).toBe(0);
     const wrong = codeAt(secret) === '000000' ? '000001' : '000000';
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const r = await secondStep({ Ticket, Method: 'totp', Code: wrong });
       expect(r.statusCode).toBe(401);
       expect(r.json().Description).toBe(
@@ -192,7 +193,7 @@ describe('one-time codes (TOTP)', () => {
     });
     expect(locked.headers['retry-after']).toBe('60');
     expect((await passwordLogin('lock2@example.com')).statusCode).toBe(401);
-    expect(await activity('mfa.failed', 'lock2@example.com')).toHaveLength(4);
+    expect(await activity('mfa.failed', 'lock2@example.com')).toHaveLength(6);
     expect(await activity('login.lockout', 'lock2@example.com')).toEqual([
       { lockedUntil: expect.any(String), via: 'second-step' },
     ]);
@@ -214,6 +215,58 @@ describe('one-time codes (TOTP)', () => {
     const { Ticket } = await ticketOf('nofresh@example.com');
     expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
     expect((await passwordLogin('nofresh@example.com')).statusCode).toBe(401); // locked
+  });
+
+  it('keeps doubling the locks of wrong codes across right passwords, until a sign-in completes', async () => {
+    const { secret } = await withTotp('doubling@example.com');
+    const wrong = codeAt(secret) === '000000' ? '000001' : '000000';
+    const fiveWrongCodes = async () => {
+      const { Ticket } = await ticketOf('doubling@example.com');
+      for (let i = 0; i < 5; i++)
+        expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
+      const locked = await secondStep({ Ticket, Method: 'totp', Code: wrong });
+      return Number(locked.headers['retry-after']);
+    };
+    expect(await fiveWrongCodes()).toBe(60);
+    t.clock.advance(60_000);
+    expect(await fiveWrongCodes()).toBe(120);
+    t.clock.advance(120_000);
+    const { Ticket } = await ticketOf('doubling@example.com');
+    expect((await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) })).statusCode).toBe(200);
+    t.clock.advance(30_000);
+    expect(await fiveWrongCodes()).toBe(60);
+  });
+
+  it('a new password forgets the wrong codes, as it lifts a lock', async () => {
+    const { secret, session } = await withTotp('newpass@example.com');
+    const wrong = codeAt(secret) === '000000' ? '000001' : '000000';
+    const { Ticket } = await ticketOf('newpass@example.com');
+    for (let i = 0; i < 4; i++)
+      expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
+    const changed = await t.call({
+      method: 'PUT',
+      url: '/admin/changepassword',
+      session,
+      payload: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const again = await passwordLogin('newpass@example.com', 'Fresh#456');
+    const next = again.json().SecondStep.Ticket;
+    // four more wrong codes are not the fifth to lock: the count started again
+    for (let i = 0; i < 4; i++)
+      expect((await secondStep({ Ticket: next, Method: 'totp', Code: wrong })).statusCode).toBe(401);
+  });
+
+  it('10 right passwords at once: each gets a ticket or is told to try again, and the account signs in after', async () => {
+    const { secret } = await withTotp('burst@example.com');
+    const all = await Promise.all(Array.from({ length: 10 }, () => passwordLogin('burst@example.com')));
+    for (const r of all) {
+      if (r.statusCode === 200) expect(r.json().SecondStep.Kind).toBe('verify');
+      else expect(r.json()).toMatchObject({ ErrorCode: 984 });
+    }
+    const { Ticket } = await ticketOf('burst@example.com');
+    expect((await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) })).statusCode).toBe(200);
+    expect(await failedLogins('burst@example.com')).toBe(0);
   });
 
   it('lets a ticket expire after five minutes', async () => {

@@ -1,3 +1,4 @@
+import { ERRORS } from '@sac/contract/errors';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
@@ -179,5 +180,36 @@ describe('PUT /admin/changepassword', () => {
       "SELECT action FROM activity_log WHERE action LIKE 'password.change%' ORDER BY id",
     );
     expect(audit.rows.map((r) => r.action)).toEqual(['password.change.failed', 'password.change']);
+  });
+
+  it('8 right old passwords at once: each is changed or told to try again, none refused as wrong or locked', async () => {
+    const email = 'many@example.com';
+    await t.addStaff(email, ['Admin']);
+    const mine = await t.login(email);
+    const all = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.call({
+          method: 'PUT',
+          url: '/admin/changepassword',
+          session: mine,
+          payload: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
+        }),
+      ),
+    );
+    for (const r of all) {
+      if (r.statusCode === 200) continue;
+      expect(r.json()).toMatchObject({
+        ErrorCode: ERRORS.signInBusy.code,
+        Description: ERRORS.signInBusy.text,
+      });
+      expect(r.headers['retry-after']).toBe('1');
+    }
+    expect(all.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
+    const row = await t.db.query<{ failed_logins: number; locked_until: Date | null }>(
+      'SELECT failed_logins, locked_until FROM staff WHERE email = $1',
+      [email],
+    );
+    expect(row.rows[0]).toEqual({ failed_logins: 0, locked_until: null });
+    await t.login(email, 'Fresh#456');
   });
 });

@@ -119,7 +119,7 @@ export async function setPassword(db: Queryable, uid: string, passwordHash: stri
   // A new password also lifts a lockout: the user proved control of the account another way.
   await db.query(
     `UPDATE staff SET password_hash = $2, password_changed_at = $3, invitation_pending = false,
-       failed_logins = 0, lockouts = 0, locked_until = NULL
+       failed_logins = 0, factor_failures = 0, lockouts = 0, locked_until = NULL
      WHERE uid = $1`,
     [uid, passwordHash, at],
   );

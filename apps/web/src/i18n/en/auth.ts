@@ -98,6 +98,7 @@ export const signIn = {
   errorMfaConflict: ERRORS.mfaConflict.text as string,
   errorTotpAlreadyOn: MFA_MESSAGES.totpAlreadyOn as string,
   errorTooManyRequests: ERRORS.tooManyRequests.text as string,
+  errorSignInBusy: ERRORS.signInBusy.text as string,
   errorUnavailable: ERRORS.unavailable.text as string,
   errorStoreUnavailable: ERRORS.storeUnavailable.text as string,
   doneForgotPassword: SUCCESS_MESSAGES.forgotPassword as string,

@@ -100,6 +100,8 @@ export const auth: SignInPhrases = {
   errorTotpAlreadyOn:
     'Une application d’authentification est déjà configurée pour ce compte. Supprimez-la d’abord pour en configurer une autre.',
   errorTooManyRequests: 'Trop de requêtes depuis cette adresse. Veuillez réessayer plus tard.',
+  errorSignInBusy:
+    'Ce compte est occupé par d’autres connexions en ce moment. Veuillez réessayer dans un instant.',
   errorUnavailable: 'Le service est en cours de démarrage ou d’arrêt. Veuillez réessayer.',
   errorStoreUnavailable:
     'Le service ne peut pas joindre sa base de données pour le moment. Veuillez réessayer dans quelques secondes.',

@@ -98,6 +98,8 @@ export const auth: SignInPhrases = {
   errorTotpAlreadyOn:
     'Esta cuenta ya tiene configurada una aplicación de autenticación. Quítela primero para configurar otra.',
   errorTooManyRequests: 'Demasiadas solicitudes desde esta dirección. Inténtelo de nuevo más tarde.',
+  errorSignInBusy:
+    'Esta cuenta está ocupada con otros inicios de sesión en este momento. Inténtelo de nuevo en un momento.',
   errorUnavailable: 'El servicio se está iniciando o deteniendo. Inténtelo de nuevo.',
   errorStoreUnavailable:
     'El servicio no puede acceder a su base de datos en este momento. Inténtelo de nuevo en unos segundos.',

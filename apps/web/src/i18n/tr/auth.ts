@@ -98,6 +98,7 @@ export const auth: SignInPhrases = {
   errorTotpAlreadyOn:
     'Bu hesap için zaten bir kimlik doğrulama uygulaması kurulu. Başka birini kurmak için önce onu kaldırın.',
   errorTooManyRequests: 'Bu adresten çok fazla istek geldi. Lütfen daha sonra yeniden deneyin.',
+  errorSignInBusy: 'Bu hesapta şu anda başka oturum açma işlemleri sürüyor. Lütfen birazdan yeniden deneyin.',
   errorUnavailable: 'Hizmet başlatılıyor ya da durduruluyor. Lütfen yeniden deneyin.',
   errorStoreUnavailable:
     'Hizmet şu anda veritabanına ulaşamıyor. Lütfen birkaç saniye sonra yeniden deneyin.',

@@ -25,6 +25,7 @@ const BY_CODE: Partial<Record<number, SignInKey>> = {
   [ERRORS.unavailable.code]: 'errorUnavailable',
   [ERRORS.storeUnavailable.code]: 'errorStoreUnavailable',
   [ERRORS.tooManyRequests.code]: 'errorTooManyRequests',
+  [ERRORS.signInBusy.code]: 'errorSignInBusy',
 };
 
 /**
