@@ -35,12 +35,6 @@ const NOT_THE_REQUESTS = new Set(['address_limit_counters', 'login_failures_by_a
  * named with its reason in COMPUTES_ONLY (endpoint-matrix.ts).
  */
 const ANSWERS_WITHOUT_TRAIL = new Set<EndpointId>([]);
-/**
- * Still keeping their change when the trail fails: sign-in (the session) and sign-out (the
- * revocation) commit before their trail row in auth.service.ts, which the sign-in rework of this
- * issue (one write transaction after the hash) owns. Expected to fail until it lands; then remove.
- */
-const KEEPS_CHANGE_WITHOUT_TRAIL = new Set<EndpointId>(['login', 'logout']);
 
 type Arranged = Awaited<ReturnType<(typeof MATRIX)[EndpointId]['request']>>;
 /** A passkey of `uid`, written straight into the table; its id. */
@@ -168,8 +162,5 @@ describe('the trail insert fails: the write answers 5xx and changes nothing', ()
     else expect(r.statusCode, r.body).toBe(expected);
     expect(changed(before, after), `tables changed by ${id} (${r.statusCode})`).toEqual([]);
   };
-  const now = cells.filter(([, id]) => !KEEPS_CHANGE_WITHOUT_TRAIL.has(id));
-  const pending = cells.filter(([, id]) => KEEPS_CHANGE_WITHOUT_TRAIL.has(id));
-  it.each(now)('%s (%s)', (_name, id) => cell(id));
-  it.fails.each(pending)('%s (%s): still keeps its change', (_name, id) => cell(id));
+  it.each(cells)('%s (%s)', (_name, id) => cell(id));
 });

@@ -50,7 +50,7 @@ export const ENDPOINT_ROUTES = {
     method: 'POST',
     path: '/admin/login',
     access: 'public',
-    budget: { statements: 8, commits: 6 },
+    budget: { statements: 8, commits: 3 },
   },
   loginSecondStep: {
     id: 'loginSecondStep',
@@ -99,7 +99,7 @@ export const ENDPOINT_ROUTES = {
     method: 'POST',
     path: '/admin/logout',
     access: 'session',
-    budget: { statements: 3, commits: 2 },
+    budget: { statements: 3, commits: 1 },
   },
   session: {
     id: 'session',
@@ -127,7 +127,7 @@ export const ENDPOINT_ROUTES = {
     method: 'PUT',
     path: '/admin/changepassword',
     access: 'session',
-    budget: { statements: 9, commits: 5 },
+    budget: { statements: 9, commits: 4 },
   },
   teamList: {
     id: 'teamList',
@@ -197,7 +197,7 @@ export const ENDPOINT_ROUTES = {
     method: 'POST',
     path: '/admin/account/mfa/totp',
     access: 'session',
-    budget: { statements: 8, commits: 5 },
+    budget: { statements: 8, commits: 4 },
   },
   totpEnrolConfirm: {
     id: 'totpEnrolConfirm',
@@ -218,7 +218,7 @@ export const ENDPOINT_ROUTES = {
     method: 'POST',
     path: '/admin/account/mfa/passkey-options',
     access: 'session',
-    budget: { statements: 8, commits: 5 },
+    budget: { statements: 8, commits: 4 },
   },
   passkeyAdd: {
     id: 'passkeyAdd',
@@ -232,7 +232,7 @@ export const ENDPOINT_ROUTES = {
     method: 'PUT',
     path: '/admin/account/mfa/passkeys',
     access: 'session',
-    budget: { statements: 2, commits: 1 },
+    budget: { statements: 2, commits: 0 },
   },
   passkeyRemove: {
     id: 'passkeyRemove',
@@ -721,7 +721,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/customobject',
     access: 'site-settings.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 6, commits: 2 },
+    budget: { statements: 6, commits: 1 },
   },
   customObjectDelete: {
     id: 'customObjectDelete',
@@ -729,7 +729,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/customobject',
     access: 'site-settings.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 4, commits: 2 },
+    budget: { statements: 4, commits: 1 },
   },
   customObjectSchema: {
     id: 'customObjectSchema',
@@ -775,7 +775,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/customdomain/bindingrequest',
     access: 'site-settings.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 5, commits: 2 },
+    budget: { statements: 5, commits: 1 },
   },
   customDomainDelete: {
     id: 'customDomainDelete',
@@ -783,7 +783,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/customdomain/bindingrequest',
     access: 'site-settings.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 4, commits: 2 },
+    budget: { statements: 4, commits: 1 },
   },
   customDomainVerify: {
     id: 'customDomainVerify',
@@ -791,7 +791,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/customdomain/verify',
     access: 'site-settings.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 6, commits: 2 },
+    budget: { statements: 8, commits: 1 },
   },
   appSettings: {
     id: 'appSettings',
@@ -807,7 +807,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/appsettings',
     access: 'site-settings.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 5, commits: 2 },
+    budget: { statements: 5, commits: 1 },
   },
   applicationSecurity: {
     id: 'applicationSecurity',
@@ -887,7 +887,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/custom-registration-data',
     access: 'site-settings.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 6, commits: 2 },
+    budget: { statements: 6, commits: 1 },
   },
   addCustomField: {
     id: 'addCustomField',
@@ -895,7 +895,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/custom-field',
     access: 'site-settings.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 7, commits: 2 },
+    budget: { statements: 7, commits: 1 },
   },
   saveDefaultFields: {
     id: 'saveDefaultFields',
@@ -903,7 +903,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/default-fields',
     access: 'site-settings.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 9, commits: 2 },
+    budget: { statements: 9, commits: 1 },
   },
   integrations: {
     id: 'integrations',

@@ -4,6 +4,7 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleResetPage } from '../../lib/console-url.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/password-hash.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import { type ActivityAction, writeActivity } from '../activity/activity.service.ts';
 import { resetPasswordMail } from './auth.mails.ts';
 import {
@@ -155,13 +156,16 @@ async function acceptPassword(ctx: AppContext, caller: Caller, staff: StaffRow, 
 
 export async function logout(ctx: AppContext, caller: Caller, session: StaffSession) {
   const now = ctx.clock.now();
-  await revokeSession(ctx.db, session.sessionId, now, 'logout');
-  await writeActivity(ctx.db, {
-    at: now,
-    actorUid: session.uid,
-    actorEmail: session.email,
-    action: 'logout',
-    clientAddress: caller.clientAddress,
+  await runWrite(ctx.db, {
+    change: (tx) => revokeSession(tx, session.sessionId, now, 'logout'),
+    trail: (tx) =>
+      writeActivity(tx, {
+        at: now,
+        actorUid: session.uid,
+        actorEmail: session.email,
+        action: 'logout',
+        clientAddress: caller.clientAddress,
+      }),
   });
   return { IsPosted: true, Message: SUCCESS_MESSAGES.logout };
 }
