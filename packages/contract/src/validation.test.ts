@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { rotateSecretBody } from './customer-writes.ts';
 import { MESSAGES } from './messages.ts';
-import { siteQuery } from './site-settings.ts';
+import { applicationSecurity, siteQuery } from './site-settings.ts';
 import {
   decimalInteger,
   EMAIL_PATTERN,
@@ -22,6 +22,7 @@ import {
   setEquals,
   strongPassword,
   urlLike,
+  WHOLE_NUMBER_MESSAGE,
 } from './validation.ts';
 
 /** Spec section 5, copied verbatim (note the double space after the comma). */
@@ -472,6 +473,14 @@ describe('decimal integers', () => {
     expect(messagesOf(grace, '0x10')).toEqual([messagesOf(grace, 'x')[0]]);
     expect(decimalInteger(z.number().int()).parse('-12')).toBe(-12);
     expect(decimalInteger(z.number().int()).safeParse('--12').success).toBe(false);
+  });
+
+  it('says what a cleared or misspelt field needs, unless the schema has its own type message', () => {
+    const minLength = applicationSecurity.shape.PasswordMinLength;
+    for (const v of ['', 'abc', '0x10', true, null])
+      expect(messagesOf(minLength, v)).toEqual([WHOLE_NUMBER_MESSAGE]);
+    expect(messagesOf(minLength, '3')).toEqual(['At least 6 characters.']);
+    expect(messagesOf(decimalInteger(z.number({ error: 'own' }).int()), '')).toEqual(['own']);
   });
 
   it('is how the contract reads every integer (no z.coerce.number, which reads 0x1aa as 426)', () => {

@@ -88,14 +88,25 @@ export const GENERATED_PASSWORD_PATTERN = /^[A-Za-z0-9]{8}1@$/;
 /** Decimal digits, with a minus that the schema refuses where negatives are not allowed. */
 const DECIMAL_DIGITS = /^-?[0-9]+$/;
 
+/** What a form shows for an integer field left empty or holding anything but digits. */
+export const WHOLE_NUMBER_MESSAGE = 'Please enter a whole number.';
+
 /**
  * An integer of a query or a body, checked by `schema`: a JSON number, or text of decimal digits
  * (a query's values are text). Every integer of the contract goes through here: z.coerce.number()
- * read '0x1aa' as 426 and ' 12', '1e3', '12.0', '0b1', '' and true as numbers too. Any other text
- * reaches `schema` as text and fails with its own type message.
+ * read '0x1aa' as 426 and ' 12', '1e3', '12.0', '0b1', '' and true as numbers too. Anything else
+ * fails with the schema's own type message when it has one, else WHOLE_NUMBER_MESSAGE (not zod's
+ * 'expected number, received string', which is all a cleared form field would otherwise say).
  */
-export const decimalInteger = <T extends z.ZodNumber>(schema: T) =>
-  z.preprocess((v) => (typeof v === 'string' && DECIMAL_DIGITS.test(v) ? Number(v) : v), schema);
+export const decimalInteger = <T extends z.ZodNumber>(schema: T) => {
+  const ownTypeMessage = schema._zod.def.error !== undefined;
+  return z.preprocess((v, ctx) => {
+    if (typeof v === 'string' && DECIMAL_DIGITS.test(v)) return Number(v);
+    if (typeof v === 'number' || ownTypeMessage) return v;
+    ctx.addIssue({ code: 'custom', message: WHOLE_NUMBER_MESSAGE, input: v });
+    return z.NEVER;
+  }, schema);
+};
 
 /**
  * A required text field, trimmed, with the sign-in forms' '{field} is required' message. An empty
