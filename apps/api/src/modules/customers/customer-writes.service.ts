@@ -192,6 +192,8 @@ export async function updateFeatures(
     features = (await customersOwnSite(ctx, uid, body.FromAppId!)).features;
   }
   await ctx.db.transaction(async (tx) => {
+    // Checked again under the site's lock: the owner read above may have changed since.
+    await ownedSite(tx, uid, appId, true);
     await claimVersionOrRefuse(tx, read.siteFeaturesRecord(appId), expectedVersion);
     await setSiteFeatures(tx, uid, appId, features, ctx.clock.now());
     await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.features', {
@@ -237,6 +239,7 @@ export async function updateDataCenter(
     conn = ctx.crypto.encrypt(body.ConnectionString);
   }
   await ctx.db.transaction(async (tx) => {
+    await ownedSite(tx, uid, appId, true);
     await claimVersionOrRefuse(tx, read.siteDataCenterRecord(appId), expectedVersion);
     await setSiteDataCenter(
       tx,
@@ -420,6 +423,7 @@ export async function setSiteStatus(
 ) {
   await customersOwnSite(ctx, uid, appId);
   await ctx.db.transaction(async (tx) => {
+    await ownedSite(tx, uid, appId, true);
     await saveSiteStatus(tx, uid, appId, status, ctx.clock.now());
     await writeCustomerActivity(
       tx,
