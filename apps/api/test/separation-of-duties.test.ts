@@ -1,7 +1,9 @@
 import { formatExpiry } from '@sac/contract/impersonation-api';
 import { TEAM_MESSAGES } from '@sac/contract/team';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { createTestApp, type TestApp } from './harness.ts';
+import { insertRequest } from './impersonation-fixtures.ts';
 
 /**
  * Separation of duties: a SuperAdmin promoted within the cool-down (APPROVER_COOL_DOWN_HOURS) may
@@ -113,6 +115,40 @@ describe('a SuperAdmin within the cool-down', () => {
         TargetType: 'endpoint',
         TargetId: endpoint,
         Details: expect.objectContaining({ missing: 'SuperAdmin cool-down', errorCode: 948, count: 1 }),
+      }),
+    );
+  });
+
+  it('may not approve an impersonation (948), and that refusal is in the trail too', async () => {
+    const owner = await insertCustomer(t.db, { first: 'Ada', last: 'Owner', email: 'ada@customer.example' });
+    const { appId } = await insertSite(t.db, { owner, name: 'duties-site' });
+    const { id } = await insertRequest(t.db, {
+      appId,
+      initiator: 'plain-admin@example.com',
+      assignees: ['rising@example.com'],
+      consent: 'granted',
+    });
+    const rising = await t.login('rising@example.com');
+    const r = await t.call({
+      method: 'POST',
+      url: '/admin/impersonation/request/action',
+      session: rising,
+      query: { requestId: String(id) },
+      payload: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
+    });
+    expect(r.statusCode, r.body).toBe(403);
+    expect(r.json().ErrorCode).toBe(948);
+    const trail = await t.call({
+      method: 'GET',
+      url: '/admin/audit/events',
+      session: founder,
+      query: { action: 'access.refused', actor: 'rising@example.com' },
+    });
+    expect(trail.json().Data).toContainEqual(
+      expect.objectContaining({
+        Action: 'access.refused',
+        TargetId: 'POST /admin/impersonation/request/action',
+        Details: expect.objectContaining({ missing: 'SuperAdmin cool-down', errorCode: 948 }),
       }),
     );
   });

@@ -11,6 +11,8 @@ export class AppError extends Error {
   readonly status: number;
   /** Sent as Retry-After (seconds) with a 429 or 503: when the client may try again. */
   retryAfterSeconds?: number;
+  /** For a 403: what the caller lacked, as the staff trail names it (else the error's text). */
+  missing?: string;
   constructor(
     readonly errorName: ErrorName,
     readonly description: string = ERRORS[errorName].text,

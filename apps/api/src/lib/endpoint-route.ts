@@ -116,18 +116,29 @@ export function registerEndpoint<E extends EndpointDef>(
       const expectedVersion = expectedVersionOf(request);
       const ua = request.headers['user-agent'];
       const context = { requestId: request.id, impersonationRequestId: session?.impersonation?.requestId };
-      const answer = await runInRequest(context, () =>
-        handler({
-          query,
-          body,
-          expectedVersion,
-          request,
-          reply,
-          session: session as SessionOf<E>,
-          clientAddress: request.ip,
-          userAgent: typeof ua === 'string' ? ua : null,
-        }),
-      );
+      let answer: Ok<E> | Versioned<Ok<E>>;
+      try {
+        answer = await runInRequest(context, () =>
+          handler({
+            query,
+            body,
+            expectedVersion,
+            request,
+            reply,
+            session: session as SessionOf<E>,
+            clientAddress: request.ip,
+            userAgent: typeof ua === 'string' ? ua : null,
+          }),
+        );
+      } catch (e) {
+        // A service's refusal of a staff member (a SuperAdmin-only act, the cool-down, another's
+        // object) is a trail row like the endpoint permission's, recorded here once for every
+        // service and after its transaction rolled back. An impersonation session's refusals go
+        // to the impersonation log instead.
+        if (e instanceof AppError && e.status === 403 && session && !session.impersonation)
+          await ctx.callAuth.recordRefusal(session, def, e.missing ?? e.description, e, request.ip);
+        throw e;
+      }
       return answer instanceof Versioned ? answerVersioned(reply, answer) : answer;
     },
   });

@@ -1,8 +1,7 @@
-import type { EndpointRoute } from '@sac/contract/endpoint-routes';
 import { formatExpiry } from '@sac/contract/impersonation-api';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { TEAM_MESSAGES } from '@sac/contract/team';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { approverSince } from './staff.repo.ts';
@@ -36,7 +35,11 @@ export async function approverStanding(
 }
 
 /** What a refusal by the cool-down names as missing in the trail. */
-const COOL_DOWN = 'SuperAdmin cool-down';
+export const COOL_DOWN = 'SuperAdmin cool-down';
+
+/** 902 for an act only a SuperAdmin may take, naming the role as missing in the trail. */
+export const superAdminOnly = (): AppError =>
+  Object.assign(new AppError('forbidden'), { missing: ROLE_SUPER_ADMIN });
 
 /**
  * The same cool-down holds for acts on another SuperAdmin's account (their factors, sessions,
@@ -46,39 +49,18 @@ const COOL_DOWN = 'SuperAdmin cool-down';
 export async function checkSettledSuperAdmin(ctx: AppContext, db: Queryable, actorUid: string, now: Date) {
   const s = await approverStanding(db, actorUid, now, ctx.config.approverCoolDownMs);
   if (s.since && s.canApproveFrom)
-    throw new AppError(
-      'approverCoolingDown',
-      TEAM_MESSAGES.superAdminCoolingDown(
-        formatExpiry(s.since.toISOString()),
-        formatExpiry(s.canApproveFrom.toISOString()),
+    throw Object.assign(
+      new AppError(
+        'approverCoolingDown',
+        TEAM_MESSAGES.superAdminCoolingDown(
+          formatExpiry(s.since.toISOString()),
+          formatExpiry(s.canApproveFrom.toISOString()),
+        ),
       ),
+      { missing: COOL_DOWN },
     );
 }
 
 /** Whether an act on a staff member with `roles` (and, for a role change, to `wanted`) needs the cool-down passed. */
 export const touchesSuperAdmin = (roles: readonly string[], wanted: readonly string[] = []): boolean =>
   roles.includes(ROLE_SUPER_ADMIN) || wanted.includes(ROLE_SUPER_ADMIN);
-
-/** What the services refuse beyond the endpoint's permission, as the trail names it. */
-const MISSING_OF = { approverCoolingDown: COOL_DOWN, forbidden: ROLE_SUPER_ADMIN } as const;
-
-/**
- * Runs `work` and, when the cool-down refused it (948) or it needed the SuperAdmin role the actor
- * lacks (902), records the refusal in the trail before it is answered: after `work`'s transaction
- * rolled back, so the record stays.
- */
-export async function refusalsRecorded<T>(
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  def: EndpointRoute,
-  work: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await work();
-  } catch (e) {
-    if (e instanceof AppError && (e.errorName === 'approverCoolingDown' || e.errorName === 'forbidden'))
-      await ctx.callAuth.recordRefusal(actor, def, MISSING_OF[e.errorName], e, caller.clientAddress);
-    throw e;
-  }
-}

@@ -1,5 +1,4 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { ENDPOINT_ROUTES } from '@sac/contract/endpoint-routes';
 import { MFA_MESSAGES, RECOVERY_CODE_COUNT, type SecondFactorMethod } from '@sac/contract/mfa';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
@@ -10,7 +9,7 @@ import { hashSecret } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
-import { checkSettledSuperAdmin, refusalsRecorded, touchesSuperAdmin } from './approver-cool-down.ts';
+import { checkSettledSuperAdmin, superAdminOnly, touchesSuperAdmin } from './approver-cool-down.ts';
 import { factorsResetMail } from './auth.mails.ts';
 import { checkCurrentPassword, lockedError } from './auth.service.ts';
 import {
@@ -632,13 +631,11 @@ export async function myRecoveryCodesRenew(
  * sessions end too, the reset is in the activity log, and the colleague gets a mail about it.
  */
 export function resetStaffFactors(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
-  return refusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.staffFactorsReset, () =>
-    resetFactorsOf(ctx, caller, actor, uid),
-  );
+  return resetFactorsOf(ctx, caller, actor, uid);
 }
 
 async function resetFactorsOf(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
-  if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw new AppError('forbidden');
+  if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw superAdminOnly();
   if (uid === actor.uid)
     throw new AppError('ownAccount', 'Your own second factors are managed under Sign-in security.');
   const target = await findStaffByUid(ctx.db, uid);

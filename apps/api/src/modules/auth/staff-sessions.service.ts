@@ -1,12 +1,11 @@
 import { SESSION_MESSAGES } from '@sac/contract/auth';
-import { ENDPOINT_ROUTES } from '@sac/contract/endpoint-routes';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
-import { checkSettledSuperAdmin, refusalsRecorded, touchesSuperAdmin } from './approver-cool-down.ts';
+import { checkSettledSuperAdmin, superAdminOnly, touchesSuperAdmin } from './approver-cool-down.ts';
 import { browserName } from './browser-name.ts';
 import { type LiveSessionRow, liveSessionsOf, revokeSessionOf, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByUid } from './staff.repo.ts';
@@ -67,7 +66,7 @@ export async function endMySessions(
 
 /** A colleague's sessions are a SuperAdmin's to see and end, never their own account's this way. */
 async function colleagueOf(ctx: AppContext, actor: StaffSession, uid: string) {
-  if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw new AppError('forbidden');
+  if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw superAdminOnly();
   if (uid === actor.uid) throw new AppError('ownAccount', 'Your own sessions are ended under My sessions.');
   const target = await findStaffByUid(ctx.db, uid);
   if (!target) throw new AppError('notFound', 'There is no super user with that id.');
@@ -87,9 +86,7 @@ export function endStaffSessions(
   uid: string,
   id: number | undefined,
 ) {
-  return refusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.endStaffSessions, () =>
-    endSessionsOf(ctx, caller, actor, uid, id),
-  );
+  return endSessionsOf(ctx, caller, actor, uid, id);
 }
 
 async function endSessionsOf(

@@ -4,8 +4,8 @@
  */
 export {
   approverStanding,
+  COOL_DOWN,
   checkSettledSuperAdmin,
-  refusalsRecorded,
   standing,
   touchesSuperAdmin,
 } from './approver-cool-down.ts';

@@ -31,7 +31,7 @@ import { consolePageFor } from '../../lib/console-url.ts';
 import { badCursor, DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-import { approverStanding, findStaffByEmail } from '../auth/staff.service.ts';
+import { approverStanding, COOL_DOWN, findStaffByEmail } from '../auth/staff.service.ts';
 import { customerRoleCatalogue } from '../customers/sites.service.ts';
 import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
 import {
@@ -459,12 +459,15 @@ export async function list(
 async function checkCoolDown(ctx: AppContext, db: Queryable, actor: StaffSession, now: Date) {
   const s = await approverStanding(db, actor.uid, now, ctx.config.approverCoolDownMs);
   if (s.since && s.canApproveFrom) {
-    throw new AppError(
-      'approverCoolingDown',
-      M.approverCoolingDown(
-        formatExpiry(s.since.toISOString()),
-        formatExpiry(s.canApproveFrom.toISOString()),
+    throw Object.assign(
+      new AppError(
+        'approverCoolingDown',
+        M.approverCoolingDown(
+          formatExpiry(s.since.toISOString()),
+          formatExpiry(s.canApproveFrom.toISOString()),
+        ),
       ),
+      { missing: COOL_DOWN },
     );
   }
 }

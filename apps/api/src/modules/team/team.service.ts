@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { INVITE_VTYPE } from '@sac/contract/auth';
-import { ENDPOINT_ROUTES } from '@sac/contract/endpoint-routes';
 import { ERRORS } from '@sac/contract/errors';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { canOpenProfile } from '@sac/contract/profile-access';
@@ -28,7 +27,6 @@ import {
   listStaff,
   lockSuperAdmins,
   permissionsOfRoles,
-  refusalsRecorded,
   revokeUserSessions,
   type StaffRowWithApprover,
   setStaffRoles,
@@ -260,9 +258,7 @@ export function updateRoles(
   /** The Version of the roles the form was read at (If-Match). */
   expectedVersion?: number,
 ) {
-  return refusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.teamUpdateRoles, () =>
-    changeRoles(ctx, caller, actor, body, expectedVersion),
-  );
+  return changeRoles(ctx, caller, actor, body, expectedVersion);
 }
 
 async function changeRoles(
@@ -311,9 +307,7 @@ async function changeRoles(
 }
 
 export function remove(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
-  return refusalsRecorded(ctx, caller, actor, ENDPOINT_ROUTES.teamDelete, () =>
-    removeStaff(ctx, caller, actor, uid),
-  );
+  return removeStaff(ctx, caller, actor, uid);
 }
 
 async function removeStaff(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
