@@ -164,9 +164,13 @@ export type Fingerprint = Record<string, string>;
 /** The staff audit trail's copies of impersonation steps, told apart from its other rows. */
 const TRAIL_IMPERSONATION_STEPS = 'activity_log (impersonation steps)';
 const stepRows = `action LIKE 'impersonation.%'`;
+/** The trail's rows of refused staff calls (access.refused), which every refusal may add. */
+const TRAIL_REFUSALS = 'activity_log (refused calls)';
+const refusalRows = `action = 'access.refused'`;
 const ACTIVITY_LOG_PARTS = [
-  `(SELECT count(*) || ':' || coalesce(max(id), 0) FROM activity_log WHERE NOT ${stepRows}) AS "activity_log"`,
+  `(SELECT count(*) || ':' || coalesce(max(id), 0) FROM activity_log WHERE NOT ${stepRows} AND NOT ${refusalRows}) AS "activity_log"`,
   `(SELECT count(*) || ':' || coalesce(max(id), 0) FROM activity_log WHERE ${stepRows}) AS "${TRAIL_IMPERSONATION_STEPS}"`,
+  `(SELECT count(*) || ':' || coalesce(max(id), 0) FROM activity_log WHERE ${refusalRows}) AS "${TRAIL_REFUSALS}"`,
 ].join(', ');
 
 /** One query that answers a checksum of every table of the database. */
@@ -197,10 +201,17 @@ export async function fingerprinter(db: Queryable): Promise<() => Promise<Finger
 export function changedTables(
   def: EndpointDef,
   principal: PrincipalName,
+  status: number,
   before: Fingerprint,
   after: Fingerprint,
 ): string[] {
   const allowed = new Set(REFUSAL_RECORDS[def.id] ?? []);
+  // A staff call refused for what its caller lacks (403), or on a session that ended (401), is a
+  // trail row, its repeats counted in staff_refusals (plugins/auth.ts, registerEndpoint).
+  if (status === 401 || status === 403) {
+    allowed.add(TRAIL_REFUSALS);
+    allowed.add('staff_refusals');
+  }
   // A public door counts every call from its address, refused or not (address-limits.ts).
   if (addressLimitOf(def.id)) allowed.add('address_limit_counters');
   // Every call of an impersonation session is logged, refused or not (spec: each call is logged),

@@ -161,7 +161,7 @@ describe('fuzz: every endpoint of the contract', () => {
     if (!NOT_REACHED.has(code ?? 0)) st.reached++;
     if (!failure && before && res.statusCode >= 400) {
       st.snapshots++;
-      const changed = changedTables(def, req.principal, before, await fingerprint());
+      const changed = changedTables(def, req.principal, res.statusCode, before, await fingerprint());
       if (changed.length > 0) failure = `refused with ${res.statusCode} but changed ${changed.join(', ')}`;
     }
     const ownSession = req.principal !== 'anonymous' && !('xtoken' in req.headers);

@@ -72,6 +72,9 @@ export function validArbitrary(
       return fc.oneof(...(d.options as z.ZodType[]).map((o) => validArbitrary(o, hints, path)));
     case 'pipe': {
       const inner = d.in as z.ZodType;
+      // A preprocess (a transform into a schema, as decimalInteger) takes what its schema takes.
+      if ((inner as unknown as { def: { type: string } }).def.type === 'transform')
+        return validArbitrary(d.out as z.ZodType, hints, path);
       // A transform's output side says nothing about its input: derive from the input side.
       return validArbitrary(inner, hints, path);
     }
