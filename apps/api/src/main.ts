@@ -1,7 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { DataDirInUse } from './db/dir-lock.ts';
-import { migrateConfigured, openConfiguredDb } from './db/open.ts';
+import { migrateConfigured, openConfiguredDbOrExit } from './db/open.ts';
 import { describeRedis } from './lib/redis.ts';
 import { isPrivatePath, normalisedPath } from './lib/request-path.ts';
 import { countStaff } from './modules/auth/staff.service.ts';
@@ -16,12 +15,7 @@ import { seedDemoData } from './seed/seed.ts';
 // (openConfiguredDb also makes what is already there 0700/0600).
 privateUmask();
 const config = loadConfig();
-const db = await openConfiguredDb(config).catch((e: unknown) => {
-  // Another server (or a backup) holds the embedded database: one line an operator can act on.
-  if (!(e instanceof DataDirInUse)) throw e;
-  console.error(e.message);
-  process.exit(1);
-});
+const db = await openConfiguredDbOrExit(config);
 const { applied, warning: trailOwner } = await migrateConfigured(config, db);
 // A new PGlite directory copied from the migrated template (scripts/start.mjs) was migrated by the copy.
 const migratedTo =

@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { REPO_ROOT } from '../src/config.ts';
 import { restrictDataDir } from '../src/ops/private-data-dir.ts';
 import { PROCESS_TEST_MS, PROCESS_WAIT_MS, runApiToExit, startApi, until } from './api-process.ts';
 
@@ -134,6 +136,15 @@ describe.skipIf(inject('testDb') !== 'pglite')('a real start of the server', () 
         expect(lines).toEqual([
           `The embedded database is in use by another process (pid ${first.child.pid}); lock file ${path.join(dataDir, 'pglite.lock')}. Stop that process, or set DATA_DIR or DATABASE_URL.`,
         ]);
+        // the commands that open the database (npm run migrate, seed, create-admin) say the same
+        for (const cli of ['db/migrate-cli.ts', 'seed/seed-cli.ts', 'ops/create-admin-cli.ts']) {
+          const run = await runToExit(cli, dataDir);
+          expect(run.code, cli).toBe(1);
+          expect(
+            run.output.split('\n').filter((l) => l.trim() !== ''),
+            cli,
+          ).toEqual(lines);
+        }
         // the first one serves on, its lock kept
         expect((await fetch(`${first.url}/livez`)).status).toBe(200);
         expect(fs.readFileSync(path.join(dataDir, 'pglite.lock'), 'utf8')).toBe(String(first.child.pid));
@@ -144,3 +155,20 @@ describe.skipIf(inject('testDb') !== 'pglite')('a real start of the server', () 
     PROCESS_TEST_MS,
   );
 });
+
+/** Runs one of the API's commands (apps/api/src/<cli>) on `dataDir` to its end: its exit code and output. */
+function runToExit(cli: string, dataDir: string): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `apps/api/src/${cli}`, 'cli@example.com'], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, output })));
+}

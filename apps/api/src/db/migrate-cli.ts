@@ -1,8 +1,8 @@
 import { loadConfig } from '../config.ts';
-import { migrateConfigured, openConfiguredDb } from './open.ts';
+import { migrateConfigured, openConfiguredDbOrExit } from './open.ts';
 
 const config = loadConfig();
-const db = await openConfiguredDb(config);
+const db = await openConfiguredDbOrExit(config);
 try {
   const { applied, warning } = await migrateConfigured(config, db);
   if (warning) console.warn(warning);

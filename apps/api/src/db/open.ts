@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { privateUmask, restrictDataDir } from '../ops/private-data-dir.ts';
 import { type Db, openPgliteDir, openPostgres, POOL_WAIT_MS } from './db.ts';
+import { DataDirInUse } from './dir-lock.ts';
 import { grantApplicationRole, migrate, trailOwnerWarning } from './migrate.ts';
 import { existingPgliteTemplate } from './pglite-template.ts';
 
@@ -18,6 +19,20 @@ export async function openConfiguredDb(config: Config): Promise<Db> {
     : await openPgliteDir(path.join(config.dataDir, 'pglite'), { template: () => existingPgliteTemplate() });
   restrictDataDir(config.dataDir);
   return db;
+}
+
+/**
+ * openConfiguredDb for a process the operator starts (the server, the CLIs): when another process
+ * holds the embedded database, its one line is all that is printed, and the process exits 1.
+ */
+export async function openConfiguredDbOrExit(config: Config): Promise<Db> {
+  try {
+    return await openConfiguredDb(config);
+  } catch (e) {
+    if (!(e instanceof DataDirInUse)) throw e;
+    console.error(e.message);
+    process.exit(1);
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ERRORS } from '@sac/contract/errors';
 import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
-import { openConfiguredDb } from '../db/open.ts';
+import { openConfiguredDbOrExit } from '../db/open.ts';
 import { AppError } from '../lib/app-error.ts';
 import { createAdminFromCommandLine } from '../modules/team/team.service.ts';
 
@@ -16,7 +16,7 @@ if (!email || email.startsWith('-')) {
   process.exit(2);
 }
 const config = loadConfig();
-const db = await openConfiguredDb(config);
+const db = await openConfiguredDbOrExit(config);
 let code = 0;
 try {
   await migrate(db);

@@ -1,10 +1,10 @@
 import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
-import { openConfiguredDb } from '../db/open.ts';
+import { openConfiguredDbOrExit } from '../db/open.ts';
 import { seedDemoData } from './seed.ts';
 
 const config = loadConfig();
-const db = await openConfiguredDb(config);
+const db = await openConfiguredDbOrExit(config);
 try {
   await migrate(db);
   const demo = await seedDemoData(db, { dataDir: config.dataDir, demoPassword: config.demoPassword, config });

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
-import { openConfiguredDb } from '../db/open.ts';
+import { openConfiguredDbOrExit } from '../db/open.ts';
 import { SEARCHED_TABLES } from '../db/searched-tables.ts';
 import {
   FIRST_NAMES,
@@ -313,7 +313,7 @@ async function seedScale(db: Db, opts: { customers: number; chunk: number }): Pr
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const opts = parse();
   const config = loadConfig();
-  const db = await openConfiguredDb(config);
+  const db = await openConfiguredDbOrExit(config);
   try {
     await migrate(db);
     await seedScale(db, opts);
