@@ -613,7 +613,6 @@ export async function seedDemoImpersonation(
   await flushCustomerViews(ctx);
   const notices = await seedDemoNotices(tx, ctx, clock, {
     at: opts.at,
-    staff,
     caller,
     by: { sa: SA, ad: AD },
     sites: sites.map((s) => s.app_id),
