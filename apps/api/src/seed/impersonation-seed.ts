@@ -4,6 +4,7 @@ import type { AppContext, Caller, StaffSession } from '../app-context.ts';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { ManualClock } from '../lib/clock.ts';
+import type { StaffCall } from '../lib/endpoint-route.ts';
 import { inProcessBus } from '../lib/staff-event-bus.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import type { Mailer } from '../mail/outbox.ts';
@@ -421,8 +422,8 @@ export async function seedDemoImpersonation(
     const permissions = new Set(await permissionsOfRoles(tx, s.roles));
     staff.set(email, { sessionId: 0, uid: s.uid, email, name: s.full_name, roles: s.roles, permissions });
   }
-  const caller = (email: string): Caller => ({
-    session: staff.get(email),
+  const caller = (email: string): StaffCall => ({
+    session: staff.get(email)!,
     clientAddress: STAFF_ADDRESS[email]!,
     userAgent: CONSOLE_AGENT,
   });
@@ -474,23 +475,19 @@ export async function seedDemoImpersonation(
           return;
         }
         const sent = mails.length;
-        const out = await impersonation.create(
-          ctx,
-          caller(r.by),
-          staff.get(r.by)!,
-          {
-            data: {
-              AppId: appId,
-              Priority: r.priority,
-              Description: r.description,
-              Assignees: [SA],
-              ProxyRoles: r.roles,
-              AdditionalPermissions: r.permissions ?? [],
-              Duration: r.duration,
-            },
+        const out = await impersonation.create(ctx, caller(r.by), {
+          data: {
+            AppId: appId,
+            Priority: r.priority,
+            Description: r.description,
+            Assignees: [SA],
+            ProxyRoles: r.roles,
+            AdditionalPermissions: r.permissions ?? [],
+            Duration: r.duration,
           },
-          undefined,
-        );
+
+          origin: undefined,
+        });
         id = out.Data.Id;
         if (r.consent) {
           // The owner's answer, by the link in the consent mail this request sent.
@@ -514,7 +511,8 @@ export async function seedDemoImpersonation(
       steps.push({
         ago: e.ago,
         run: async () =>
-          void (await impersonation.edit(ctx, caller(by), staff.get(by)!, id, {
+          void (await impersonation.edit(ctx, caller(by), {
+            requestId: id,
             ProxyRoles: r.roles,
             AdditionalPermissions: r.permissions ?? [],
             Assignees: [SA],
@@ -528,22 +526,20 @@ export async function seedDemoImpersonation(
       steps.push({
         ago: d.ago,
         run: async () =>
-          void (await impersonation.act(
-            ctx,
-            caller(SA),
-            staff.get(SA)!,
-            id,
-            undefined,
-            d.status === 'Approve'
-              ? {
-                  Status: 'Approve',
-                  ProxyRoles: d.roles ?? r.roles,
-                  AdditionalPermissions: d.permissions ?? r.permissions ?? [],
-                  Duration: d.duration ?? r.duration,
-                  Comments: d.comments,
-                }
-              : { Status: 'Reject', Comments: d.comments },
-          )),
+          void (await impersonation.act(ctx, caller(SA), {
+            requestId: id,
+            revokeAction: undefined,
+            body:
+              d.status === 'Approve'
+                ? {
+                    Status: 'Approve',
+                    ProxyRoles: d.roles ?? r.roles,
+                    AdditionalPermissions: d.permissions ?? r.permissions ?? [],
+                    Duration: d.duration ?? r.duration,
+                    Comments: d.comments,
+                  }
+                : { Status: 'Reject', Comments: d.comments },
+          })),
       });
     }
     if (r.revoke) {
@@ -551,11 +547,15 @@ export async function seedDemoImpersonation(
       steps.push({
         ago: v.ago,
         run: async () =>
-          void (await impersonation.act(ctx, caller(SA), staff.get(SA)!, id, v.action, {
-            Status: 'Revoke',
-            ProxyRoles: v.roles ?? [],
-            AdditionalPermissions: [],
-            Comments: v.comments,
+          void (await impersonation.act(ctx, caller(SA), {
+            requestId: id,
+            revokeAction: v.action,
+            body: {
+              Status: 'Revoke',
+              ProxyRoles: v.roles ?? [],
+              AdditionalPermissions: [],
+              Comments: v.comments,
+            },
           })),
       });
     }
@@ -563,7 +563,7 @@ export async function seedDemoImpersonation(
       const by = r.by;
       steps.push({
         ago: r.deleteAgo,
-        run: async () => void (await impersonation.remove(ctx, caller(by), staff.get(by)!, id)),
+        run: async () => void (await impersonation.remove(ctx, caller(by), { requestId: id })),
       });
     }
   }
@@ -613,7 +613,6 @@ export async function seedDemoImpersonation(
   await flushCustomerViews(ctx);
   const notices = await seedDemoNotices(tx, ctx, clock, {
     at: opts.at,
-    staff,
     caller,
     by: { sa: SA, ad: AD },
     sites: sites.map((s) => s.app_id),

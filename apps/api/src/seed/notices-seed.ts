@@ -1,7 +1,8 @@
 import type { NoticeAudience, NoticeKind } from '@sac/contract/notices';
-import type { AppContext, Caller, StaffSession } from '../app-context.ts';
+import type { AppContext } from '../app-context.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ManualClock } from '../lib/clock.ts';
+import type { StaffCall } from '../lib/endpoint-route.ts';
 import { countAudience } from '../modules/notices/notices.repo.ts';
 import { createNotice, sendDueNotices } from '../modules/notices/notices.service.ts';
 
@@ -69,8 +70,7 @@ export async function seedDemoNotices(
   clock: ManualClock,
   opts: {
     at: Date;
-    staff: Map<string, StaffSession>;
-    caller(email: string): Caller;
+    caller(email: string): StaffCall;
     by: { sa: string; ad: string };
     /** The sites a notice goes to when its audience reaches none or too many owners. */
     sites: number[];
@@ -82,7 +82,7 @@ export async function seedDemoNotices(
     const sendAt = new Date(opts.at.getTime() - n.ago + n.sendAfter);
     const reach = await countAudience(tx, n.audience, DEMO_NOTICE_MAX_RECIPIENTS);
     const fits = reach > 0 && reach <= DEMO_NOTICE_MAX_RECIPIENTS;
-    const made = await createNotice(ctx, opts.caller(n.by), opts.staff.get(n.by)!, {
+    const made = await createNotice(ctx, opts.caller(n.by), {
       Kind: n.kind,
       Subject: n.subject,
       Text: n.text,

@@ -30,34 +30,18 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     mfa.signInPasskeyRegister(ctx, c, c.body.Ticket, c.body.Name, c.body.Response),
   );
   registerEndpoint(app, ctx, ENDPOINTS.myFactors, (c) => mfa.myFactors(ctx, c.session));
-  registerEndpoint(app, ctx, ENDPOINTS.totpEnrolStart, (c) =>
-    mfa.myTotpStart(ctx, c, c.session, c.body.password),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.totpEnrolConfirm, (c) =>
-    mfa.myTotpConfirm(ctx, c, c.session, c.body.Code),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.totpRemove, (c) =>
-    mfa.myTotpRemove(ctx, c, c.session, c.body.password),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.totpEnrolStart, (c) => mfa.myTotpStart(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.totpEnrolConfirm, (c) => mfa.myTotpConfirm(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.totpRemove, (c) => mfa.myTotpRemove(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.passkeyOptions, (c) =>
-    mfa.myPasskeyOptions(ctx, c, c.session, c.body.password, originOf(c.request)),
+    mfa.myPasskeyOptions(ctx, c, { ...c.body, origin: originOf(c.request) }),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.passkeyAdd, (c) =>
-    mfa.myPasskeyAdd(ctx, c, c.session, c.body.Name, c.body.Response),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.passkeyRename, (c) =>
-    mfa.myPasskeyRename(ctx, c, c.session, c.body.Id, c.body.Name),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.passkeyRemove, (c) =>
-    mfa.myPasskeyRemove(ctx, c, c.session, c.body.Id, c.body.password),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.recoveryCodesRenew, (c) =>
-    mfa.myRecoveryCodesRenew(ctx, c, c.session, c.body.password),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.staffFactorsReset, (c) =>
-    mfa.resetStaffFactors(ctx, c, c.session, c.body.uid),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.logout, (c) => auth.logout(ctx, c, c.session));
+  registerEndpoint(app, ctx, ENDPOINTS.passkeyAdd, (c) => mfa.myPasskeyAdd(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.passkeyRename, (c) => mfa.myPasskeyRename(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.passkeyRemove, (c) => mfa.myPasskeyRemove(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.recoveryCodesRenew, (c) => mfa.myRecoveryCodesRenew(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.staffFactorsReset, (c) => mfa.resetStaffFactors(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.logout, (c) => auth.logout(ctx, c));
   registerEndpoint(app, ctx, ENDPOINTS.session, async (c) => {
     const session = c.session;
     // Whether the approval cool-down of a new SuperAdmin still holds them back, for the console to say so.
@@ -76,16 +60,10 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     auth.resetPassword(ctx, c, c.body.password, c.body.resettoken),
   );
   registerEndpoint(app, ctx, ENDPOINTS.mySessions, (c) => sessions.mySessions(ctx, c.session));
-  registerEndpoint(app, ctx, ENDPOINTS.endMySessions, (c) =>
-    sessions.endMySessions(ctx, c, c.session, c.body),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.endMySessions, (c) => sessions.endMySessions(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.staffSessions, (c) =>
     sessions.staffSessions(ctx, c.session, c.query.uid),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.endStaffSessions, (c) =>
-    sessions.endStaffSessions(ctx, c, c.session, c.body.uid, c.body.Id),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.changePassword, (c) =>
-    auth.changePassword(ctx, c, c.session, c.body.oldpassword, c.body.newpassword),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.endStaffSessions, (c) => sessions.endStaffSessions(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.changePassword, (c) => auth.changePassword(ctx, c, c.body));
 }

@@ -3,6 +3,7 @@ import { SECOND_STEP_TTL_MINUTES, type SecondFactorMethod } from '@sac/contract/
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleResetPage } from '../../lib/console-url.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/password-hash.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { type ActivityAction, writeActivity } from '../activity/activity.service.ts';
@@ -154,7 +155,8 @@ async function acceptPassword(ctx: AppContext, caller: Caller, staff: StaffRow, 
   };
 }
 
-export async function logout(ctx: AppContext, caller: Caller, session: StaffSession) {
+export async function logout(ctx: AppContext, call: StaffCall) {
+  const { session } = call;
   const now = ctx.clock.now();
   await runWrite(ctx.db, {
     change: (tx) => revokeSession(tx, session.sessionId, now, 'logout'),
@@ -164,7 +166,7 @@ export async function logout(ctx: AppContext, caller: Caller, session: StaffSess
         actorUid: session.uid,
         actorEmail: session.email,
         action: 'logout',
-        clientAddress: caller.clientAddress,
+        clientAddress: call.clientAddress,
       }),
   });
   return { IsPosted: true, Message: SUCCESS_MESSAGES.logout };
@@ -284,14 +286,14 @@ export async function resetPassword(ctx: AppContext, caller: Caller, password: s
  */
 export async function changePassword(
   ctx: AppContext,
-  caller: Caller,
-  session: StaffSession,
-  oldpassword: string,
-  newpassword: string,
+  call: StaffCall,
+  input: { oldpassword: string; newpassword: string },
 ) {
+  const { session } = call;
+  const { oldpassword, newpassword } = input;
   const now = ctx.clock.now();
   if (oldpassword === newpassword) throw new AppError('samePassword');
-  await checkCurrentPassword(ctx, caller, session, oldpassword, {
+  await checkCurrentPassword(ctx, call, session, oldpassword, {
     failedAction: 'password.change.failed',
     via: 'password-change',
     wrong: () => new AppError('wrongOldPassword'),
@@ -304,7 +306,7 @@ export async function changePassword(
       at: now,
       actorUid: session.uid,
       actorEmail: session.email,
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       action: 'password.change',
       details: { sessionsEnded: ended },
     });

@@ -4,6 +4,7 @@ import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
@@ -429,10 +430,12 @@ export async function myFactors(ctx: AppContext, me: StaffSession) {
   };
 }
 
-export async function myTotpStart(ctx: AppContext, caller: Caller, me: StaffSession, password: string) {
+export async function myTotpStart(ctx: AppContext, call: StaffCall, input: { password: string }) {
+  const me = call.session;
+  const { password } = input;
   const now = ctx.clock.now();
   if ((await factorsOf(ctx.db, me.uid)).totp) throw new AppError('mfaConflict', MFA_MESSAGES.totpAlreadyOn);
-  await needPassword(ctx, caller, me, password);
+  await needPassword(ctx, call, me, password);
   return startTotp(ctx, me, now);
 }
 
@@ -464,11 +467,13 @@ async function addMyFactor(
   });
 }
 
-export function myTotpConfirm(ctx: AppContext, caller: Caller, me: StaffSession, code: string) {
+export function myTotpConfirm(ctx: AppContext, call: StaffCall, input: { Code: string }) {
+  const me = call.session;
+  const code = input.Code;
   const now = ctx.clock.now();
   return addMyFactor(
     ctx,
-    caller,
+    call,
     me,
     'totp',
     {},
@@ -477,14 +482,15 @@ export function myTotpConfirm(ctx: AppContext, caller: Caller, me: StaffSession,
   );
 }
 
+/** The passkey is for the console at `origin` (the call's Origin header). */
 export async function myPasskeyOptions(
   ctx: AppContext,
-  caller: Caller,
-  me: StaffSession,
-  password: string,
-  origin: string | undefined,
+  call: StaffCall,
+  input: { password: string; origin: string | undefined },
 ) {
-  await needPassword(ctx, caller, me, password);
+  const me = call.session;
+  const { password, origin } = input;
+  await needPassword(ctx, call, me, password);
   return registrationOptions(
     ctx,
     { uid: me.uid, email: me.email, full_name: me.name },
@@ -495,16 +501,16 @@ export async function myPasskeyOptions(
 
 export async function myPasskeyAdd(
   ctx: AppContext,
-  caller: Caller,
-  me: StaffSession,
-  name: string,
-  response: RegistrationJson,
+  call: StaffCall,
+  input: { Name: string; Response: RegistrationJson },
 ) {
+  const me = call.session;
+  const { Name: name, Response: response } = input;
   const now = ctx.clock.now();
   const verified = await checkRegistration(ctx, me.uid, response, now);
   return addMyFactor(
     ctx,
-    caller,
+    call,
     me,
     'passkey',
     { name },
@@ -515,13 +521,9 @@ export async function myPasskeyAdd(
   );
 }
 
-export async function myPasskeyRename(
-  ctx: AppContext,
-  caller: Caller,
-  me: StaffSession,
-  id: number,
-  name: string,
-) {
+export async function myPasskeyRename(ctx: AppContext, call: StaffCall, input: { Id: number; Name: string }) {
+  const me = call.session;
+  const { Id: id, Name: name } = input;
   const now = ctx.clock.now();
   await runWrite(ctx.db, {
     change: async (tx) => {
@@ -533,7 +535,7 @@ export async function myPasskeyRename(
         at: now,
         actorUid: me.uid,
         actorEmail: me.email,
-        clientAddress: caller.clientAddress,
+        clientAddress: call.clientAddress,
         action: 'mfa.rename',
         details: { passkeyId: id, name },
       }),
@@ -589,34 +591,26 @@ async function removeMyFactor(
   return { Message: which === 'totp' ? MFA_MESSAGES.totpRemoved : MFA_MESSAGES.passkeyRemoved };
 }
 
-export const myTotpRemove = (ctx: AppContext, caller: Caller, me: StaffSession, password: string) =>
-  removeMyFactor(ctx, caller, me, password, 'totp');
+export const myTotpRemove = (ctx: AppContext, call: StaffCall, input: { password: string }) =>
+  removeMyFactor(ctx, call, call.session, input.password, 'totp');
 
-export const myPasskeyRemove = (
-  ctx: AppContext,
-  caller: Caller,
-  me: StaffSession,
-  id: number,
-  password: string,
-) => removeMyFactor(ctx, caller, me, password, { passkeyId: id });
+export const myPasskeyRemove = (ctx: AppContext, call: StaffCall, input: { Id: number; password: string }) =>
+  removeMyFactor(ctx, call, call.session, input.password, { passkeyId: input.Id });
 
-export async function myRecoveryCodesRenew(
-  ctx: AppContext,
-  caller: Caller,
-  me: StaffSession,
-  password: string,
-) {
+export async function myRecoveryCodesRenew(ctx: AppContext, call: StaffCall, input: { password: string }) {
+  const me = call.session;
+  const { password } = input;
   const now = ctx.clock.now();
   const f = await factorsOf(ctx.db, me.uid);
   if (!f.totp && f.passkeys === 0) throw new AppError('mfaConflict', MFA_MESSAGES.noFactor);
-  await needPassword(ctx, caller, me, password);
+  await needPassword(ctx, call, me, password);
   const RecoveryCodes = await ctx.db.transaction(async (tx) => {
     const codes = await newRecoveryCodes(tx, me.uid, now);
     await writeActivity(tx, {
       at: now,
       actorUid: me.uid,
       actorEmail: me.email,
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       action: 'recovery.renew',
     });
     return codes;
@@ -630,11 +624,9 @@ export async function myRecoveryCodesRenew(
  * A SuperAdmin removes a colleague's factors and recovery codes (a lost phone, a lost key): their
  * sessions end too, the reset is in the activity log, and the colleague gets a mail about it.
  */
-export function resetStaffFactors(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
-  return resetFactorsOf(ctx, caller, actor, uid);
-}
-
-async function resetFactorsOf(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
+export async function resetStaffFactors(ctx: AppContext, call: StaffCall, input: { uid: string }) {
+  const actor = call.session;
+  const { uid } = input;
   if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw superAdminOnly();
   if (uid === actor.uid)
     throw new AppError('ownAccount', 'Your own second factors are managed under Sign-in security.');
@@ -650,7 +642,7 @@ async function resetFactorsOf(ctx: AppContext, caller: Caller, actor: StaffSessi
       at: now,
       actorUid: actor.uid,
       actorEmail: actor.email,
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       action: 'mfa.reset',
       targetType: 'staff',
       targetId: uid,

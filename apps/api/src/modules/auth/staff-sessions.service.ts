@@ -1,7 +1,8 @@
 import { SESSION_MESSAGES } from '@sac/contract/auth';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
@@ -35,10 +36,10 @@ export async function mySessions(ctx: AppContext, me: StaffSession) {
 /** Ends one of my sessions, or every other one; each end is in the staff activity. */
 export async function endMySessions(
   ctx: AppContext,
-  caller: Caller,
-  me: StaffSession,
+  call: StaffCall,
   which: { Id?: number | undefined; AllOthers?: true | undefined },
 ) {
+  const me = call.session;
   const now = ctx.clock.now();
   const ended = await ctx.db.transaction(async (tx) => {
     let n: number;
@@ -56,7 +57,7 @@ export async function endMySessions(
       actorEmail: me.email,
       targetType: 'staff',
       targetId: me.uid,
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       details: which.Id !== undefined ? { sessionId: which.Id } : { allOthers: true, ended: n },
     });
     return n;
@@ -79,23 +80,13 @@ export async function staffSessions(ctx: AppContext, actor: StaffSession, uid: s
   return { Data: rows.map((s) => sessionOut(s, undefined)) };
 }
 
-export function endStaffSessions(
+export async function endStaffSessions(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  id: number | undefined,
+  call: StaffCall,
+  input: { uid: string; Id?: number | undefined },
 ) {
-  return endSessionsOf(ctx, caller, actor, uid, id);
-}
-
-async function endSessionsOf(
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  id: number | undefined,
-) {
+  const actor = call.session;
+  const { uid, Id: id } = input;
   const target = await colleagueOf(ctx, actor, uid);
   const now = ctx.clock.now();
   // Separation of duties: another SuperAdmin's sessions wait for the actor's cool-down (948).
@@ -116,7 +107,7 @@ async function endSessionsOf(
       actorEmail: actor.email,
       targetType: 'staff',
       targetId: uid,
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       details:
         id !== undefined ? { sessionId: id, of: target.email } : { all: true, ended: n, of: target.email },
     });

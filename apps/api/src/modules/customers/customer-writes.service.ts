@@ -1,18 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  addSiteBody,
   createCustomerBody,
+  customerPasswordBody,
+  rotateSecretBody,
   siteBasicSettingsBody,
   siteDataCenterBody,
   siteFeaturesBody,
+  siteStatusBody,
   updateCustomerProfileBody,
+  verifyEmailBody,
 } from '@sac/contract/customer-writes';
 import { WRITE_MESSAGES } from '@sac/contract/customer-writes';
 import { BILLING_PERMISSION, IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import type { z } from 'zod';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 import { claimVersionOrRefuse } from '../../lib/record-version.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
@@ -52,10 +58,20 @@ async function newSite(tx: Queryable, ownerUid: string, name: string, at: Date) 
   return { appId, secret };
 }
 
+/** Which customer a write is about (the uid of its query). */
+interface CustomerInput {
+  uid: string;
+}
+
+/** Which site of which customer a write is about (its query, whatever the endpoint names them). */
+interface CustomerSiteInput {
+  uid: string;
+  appId: number;
+}
+
 export async function createCustomer(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
+  call: StaffCall,
   body: z.output<typeof createCustomerBody>,
 ) {
   const at = ctx.clock.now();
@@ -75,7 +91,7 @@ export async function createCustomer(
         at,
       });
       const site = await newSite(tx, uid, body.appname, at);
-      await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.create', {
+      await writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.create', {
         email: body.email,
         appName: body.appname,
       });
@@ -94,17 +110,16 @@ export async function createCustomer(
 
 export async function addSite(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  name: string,
+  call: StaffCall,
+  input: CustomerInput & z.output<typeof addSiteBody>,
 ) {
+  const { uid, appname: name } = input;
   await read.customer(ctx, uid);
   let created: { appId: number; secret: string };
   try {
     created = await ctx.db.transaction(async (tx) => {
       const site = await newSite(tx, uid, name, ctx.clock.now());
-      await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.create', {
+      await writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.create', {
         appId: site.appId,
         appName: name,
       });
@@ -126,19 +141,17 @@ async function customersOwnSite(ctx: AppContext, uid: string, appId: number) {
   return ownedSite(ctx.db, uid, appId);
 }
 
+/** The site version the form was read at is the call's If-Match; a newer stored one refuses the write (930). */
 export async function updateBasicSettings(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  body: z.output<typeof siteBasicSettingsBody>,
-  /** The site version the form was read at (If-Match); a newer stored one refuses the write (930). */
-  expectedVersion?: number,
+  call: StaffCall,
+  input: CustomerSiteInput & z.output<typeof siteBasicSettingsBody>,
 ) {
+  const { uid, appId } = input;
+  const actor = call.session;
   await customersOwnSite(ctx, uid, appId);
   const at = ctx.clock.now();
-  const d = body.data;
+  const d = input.data;
   // Through an impersonation this call is open to ManageSettings (the web apps); a plan change is
   // billing, which needs ManageBilling.
   const billingAllowed = !actor.impersonation || actor.impersonation.permissions.has(BILLING_PERMISSION);
@@ -160,10 +173,10 @@ export async function updateBasicSettings(
           : undefined,
       },
       at,
-      expectedVersion,
+      call.expectedVersion,
     );
     if (!written) throw new AppError('conflict');
-    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.basicsettings', {
+    await writeCustomerActivity(tx, ctx, call, actor, uid, 'site.basicsettings', {
       appId,
       changed: Object.keys(d).filter((k) => d[k as keyof typeof d] !== undefined),
       ...(d.Plan ? { plan: d.Plan, trialDays } : {}),
@@ -172,16 +185,13 @@ export async function updateBasicSettings(
   return read.siteBasicSettings(ctx, uid, appId);
 }
 
+/** The features' version the step was read at is the call's If-Match. */
 export async function updateFeatures(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  body: z.output<typeof siteFeaturesBody>,
-  /** The features' version the step was read at (If-Match). */
-  expectedVersion?: number,
+  call: StaffCall,
+  input: CustomerSiteInput & z.output<typeof siteFeaturesBody>,
 ) {
+  const { uid, appId, ...body } = input;
   await customersOwnSite(ctx, uid, appId);
   let features: string[];
   if (body.FeatureSet) {
@@ -194,9 +204,9 @@ export async function updateFeatures(
   await ctx.db.transaction(async (tx) => {
     // Checked again under the site's lock: the owner read above may have changed since.
     await ownedSite(tx, uid, appId, true);
-    await claimVersionOrRefuse(tx, read.siteFeaturesRecord(appId), expectedVersion);
+    await claimVersionOrRefuse(tx, read.siteFeaturesRecord(appId), call.expectedVersion);
     await setSiteFeatures(tx, uid, appId, features, ctx.clock.now());
-    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.features', {
+    await writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.features', {
       appId,
       featureSet: body.FeatureSet,
       fromAppId: body.FromAppId,
@@ -205,16 +215,13 @@ export async function updateFeatures(
   return read.siteFeatures(ctx, uid, appId);
 }
 
+/** The data center's version the step was read at is the call's If-Match. */
 export async function updateDataCenter(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  body: z.output<typeof siteDataCenterBody>,
-  /** The data center's version the step was read at (If-Match). */
-  expectedVersion?: number,
+  call: StaffCall,
+  input: CustomerSiteInput & { body: z.output<typeof siteDataCenterBody> },
 ) {
+  const { uid, appId, body } = input;
   await customersOwnSite(ctx, uid, appId);
   let dataCenter: string | null;
   let globalServer: string | null = null;
@@ -240,7 +247,7 @@ export async function updateDataCenter(
   }
   await ctx.db.transaction(async (tx) => {
     await ownedSite(tx, uid, appId, true);
-    await claimVersionOrRefuse(tx, read.siteDataCenterRecord(appId), expectedVersion);
+    await claimVersionOrRefuse(tx, read.siteDataCenterRecord(appId), call.expectedVersion);
     await setSiteDataCenter(
       tx,
       uid,
@@ -249,7 +256,7 @@ export async function updateDataCenter(
       ctx.clock.now(),
     );
     // never log the connection string
-    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.datacenter', {
+    await writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.datacenter', {
       appId,
       source: body.Source,
       dataCenter,
@@ -260,17 +267,15 @@ export async function updateDataCenter(
   return read.siteDataCenter(ctx, uid, appId);
 }
 
+/** The version the form was read at is the call's If-Match; a newer stored one refuses the write (930). */
 export async function updateProfile(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  body: z.output<typeof updateCustomerProfileBody>,
-  /** The version the form was read at (If-Match); a newer stored one refuses the write (930). */
-  expectedVersion?: number,
+  call: StaffCall,
+  input: CustomerInput & z.output<typeof updateCustomerProfileBody>,
 ) {
+  const { uid } = input;
   const before = await read.customer(ctx, uid);
-  const d = body.data;
+  const d = input.data;
   try {
     await ctx.db.transaction(async (tx) => {
       // Each address is checked apart, so the answer says which one another customer uses; the
@@ -292,7 +297,7 @@ export async function updateProfile(
           timeZone: d.TimeZone,
         },
         ctx.clock.now(),
-        expectedVersion,
+        call.expectedVersion,
       );
       if (!written) throw new AppError('conflict');
       const changed = Object.entries({
@@ -307,7 +312,7 @@ export async function updateProfile(
       })
         .filter(([, [a, b]]) => a !== b)
         .map(([k]) => k);
-      await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.profile.update', { changed });
+      await writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.profile.update', { changed });
     });
   } catch (e) {
     if (isUniqueViolation(e, 'customers_email_key')) throw new AppError('customerEmailTaken');
@@ -320,25 +325,25 @@ export async function updateProfile(
 
 export async function setPassword(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  password: string,
+  call: StaffCall,
+  input: CustomerInput & z.output<typeof customerPasswordBody>,
 ) {
+  const { uid, password } = input;
   await read.customer(ctx, uid);
   const hash = await hashPassword(password);
   await ctx.db.transaction(async (tx) => {
     await setCustomerPassword(tx, uid, hash, ctx.clock.now());
-    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.password.reset', {});
+    await writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.password.reset', {});
   });
   return { IsPosted: true, Message: WRITE_MESSAGES.passwordSet };
 }
 
-export async function verifyEmail(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
+export async function verifyEmail(ctx: AppContext, call: StaffCall, input: z.output<typeof verifyEmailBody>) {
+  const { uid } = input;
   await read.customer(ctx, uid);
   await ctx.db.transaction(async (tx) => {
     await markEmailVerified(tx, uid, ctx.clock.now());
-    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'customer.email.verify', {});
+    await writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.email.verify', {});
   });
   return { IsPosted: true, Message: WRITE_MESSAGES.emailVerified };
 }
@@ -350,12 +355,10 @@ export async function verifyEmail(ctx: AppContext, caller: Caller, actor: StaffS
  */
 export async function rotateSiteSecret(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  graceMinutes: number,
+  call: StaffCall,
+  input: CustomerSiteInput & z.output<typeof rotateSecretBody>,
 ) {
+  const { uid, appId, GraceMinutes: graceMinutes } = input;
   const owner = await read.customer(ctx, uid);
   const site = await ownedSite(ctx.db, uid, appId);
   const now = ctx.clock.now();
@@ -365,7 +368,7 @@ export async function rotateSiteSecret(
     if (!(await replaceSiteSecret(tx, uid, appId, hashSecret(secret), previousUntil, now)))
       throw new AppError('notFound', 'This customer has no site with this id.');
     // the secrets themselves are never logged
-    await writeCustomerActivity(tx, ctx, caller, actor, uid, 'site.secret.rotate', {
+    await writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.secret.rotate', {
       appId,
       graceMinutes,
       previousValidUntil: previousUntil?.toISOString() ?? null,
@@ -415,12 +418,10 @@ export async function retireLapsedSecrets(ctx: AppContext): Promise<number> {
 
 export async function setSiteStatus(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  uid: string,
-  appId: number,
-  status: 'active' | 'inactive',
+  call: StaffCall,
+  input: CustomerSiteInput & z.output<typeof siteStatusBody>,
 ) {
+  const { uid, appId, Status: status } = input;
   await customersOwnSite(ctx, uid, appId);
   await ctx.db.transaction(async (tx) => {
     await ownedSite(tx, uid, appId, true);
@@ -428,8 +429,8 @@ export async function setSiteStatus(
     await writeCustomerActivity(
       tx,
       ctx,
-      caller,
-      actor,
+      call,
+      call.session,
       uid,
       status === 'active' ? 'site.activate' : 'site.deactivate',
       {

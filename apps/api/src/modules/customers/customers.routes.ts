@@ -51,32 +51,28 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   );
   registerEndpoint(app, ctx, ENDPOINTS.customerRoles, () => customers.customerRoles(ctx));
 
-  registerEndpoint(app, ctx, ENDPOINTS.createCustomer, (c) =>
-    writes.createCustomer(ctx, c, c.session, c.body),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.createCustomer, (c) => writes.createCustomer(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.updateCustomerProfile, (c) =>
-    writes.updateProfile(ctx, c, c.session, c.query.uid, c.body, c.expectedVersion),
+    writes.updateProfile(ctx, c, { ...c.query, ...c.body }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.setCustomerPassword, (c) =>
-    writes.setPassword(ctx, c, c.session, c.query.uid, c.body.password),
+    writes.setPassword(ctx, c, { ...c.query, ...c.body }),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.verifyEmail, (c) => writes.verifyEmail(ctx, c, c.session, c.body.uid));
-  registerEndpoint(app, ctx, ENDPOINTS.addSite, (c) =>
-    writes.addSite(ctx, c, c.session, c.query.uid, c.body.appname),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.verifyEmail, (c) => writes.verifyEmail(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.addSite, (c) => writes.addSite(ctx, c, { ...c.query, ...c.body }));
   registerEndpoint(app, ctx, ENDPOINTS.updateSiteBasicSettings, (c) =>
-    writes.updateBasicSettings(ctx, c, c.session, c.query.uID, c.query.appId, c.body, c.expectedVersion),
+    writes.updateBasicSettings(ctx, c, { uid: c.query.uID, appId: c.query.appId, ...c.body }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.updateSiteFeatures, (c) =>
-    writes.updateFeatures(ctx, c, c.session, c.query.userId, c.query.appId, c.body, c.expectedVersion),
+    writes.updateFeatures(ctx, c, { uid: c.query.userId, appId: c.query.appId, ...c.body }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.updateSiteDataCenter, (c) =>
-    writes.updateDataCenter(ctx, c, c.session, c.query.userId, c.query.appId, c.body, c.expectedVersion),
+    writes.updateDataCenter(ctx, c, { uid: c.query.userId, appId: c.query.appId, body: c.body }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.rotateSiteSecret, (c) =>
-    writes.rotateSiteSecret(ctx, c, c.session, c.query.uid, c.query.appId, c.body.GraceMinutes),
+    writes.rotateSiteSecret(ctx, c, { ...c.query, ...c.body }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.setSiteStatus, (c) =>
-    writes.setSiteStatus(ctx, c, c.session, c.query.uId, c.query.appId, c.body.Status),
+    writes.setSiteStatus(ctx, c, { uid: c.query.uId, appId: c.query.appId, ...c.body }),
   );
 }

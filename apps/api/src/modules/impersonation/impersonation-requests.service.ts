@@ -28,6 +28,7 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { badCursor, DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
@@ -181,14 +182,15 @@ async function openRequest(
 }
 
 /** A staff member asks for access: the owner is mailed a consent link, the assignees are told. */
+/** The links of the mails go to the console at `origin` (the call's Origin header). */
 export async function create(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  body: z.output<typeof createImpersonationBody>,
-  origin: string | undefined,
+  call: StaffCall,
+  input: z.output<typeof createImpersonationBody> & { origin: string | undefined },
 ) {
-  const d = body.data;
+  const actor = call.session;
+  const { origin } = input;
+  const d = input.data;
   const now = ctx.clock.now();
   const site = await findRequestSite(ctx.db, d.AppId);
   if (!site) throw new AppError('notFound', 'There is no site with that AppId.');
@@ -200,7 +202,7 @@ export async function create(
     permissions: d.AdditionalPermissions,
     durationMinutes: d.Duration,
   };
-  const id = await openRequest(ctx, caller, {
+  const id = await openRequest(ctx, call, {
     site,
     initiator: { uid: actor.uid, email: actor.email },
     fromCustomer: false,
@@ -551,18 +553,18 @@ async function applyEvent(
   });
 }
 
+/** The request's Version the form was read at is the call's If-Match. */
 export async function edit(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  requestId: number,
-  body: z.output<typeof editImpersonationBody>,
-  /** The request's Version the form was read at (If-Match). */
-  expectedVersion?: number,
+  call: StaffCall,
+  input: { requestId: number } & z.output<typeof editImpersonationBody>,
 ) {
+  const actor = call.session;
+  const { requestId } = input;
+  const body = input;
   const { after } = await applyEvent(
     ctx,
-    caller,
+    call,
     actor,
     requestId,
     {
@@ -578,7 +580,7 @@ export async function edit(
       logEvent: 'edit',
       details: { roles: body.ProxyRoles, permissions: body.AdditionalPermissions, assignees: body.Assignees },
       checkRoles: body.ProxyRoles,
-      expectedVersion,
+      expectedVersion: call.expectedVersion,
       // "Assigned to me" for those the edit adds.
       alsoInTransaction: async (tx, after, before) => {
         const had = new Set(before.assignees.map((a) => a.toLowerCase()));
@@ -604,10 +606,12 @@ export async function edit(
   };
 }
 
-export async function remove(ctx: AppContext, caller: Caller, actor: StaffSession, requestId: number) {
+export async function remove(ctx: AppContext, call: StaffCall, input: { requestId: number }) {
+  const actor = call.session;
+  const { requestId } = input;
   const { before } = await applyEvent(
     ctx,
-    caller,
+    call,
     actor,
     requestId,
     { type: 'delete', actor: actor.email },
@@ -619,12 +623,15 @@ export async function remove(ctx: AppContext, caller: Caller, actor: StaffSessio
 /** Approve, reject or revoke; the staff member concerned and the owner are mailed in the same transaction. */
 export async function act(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  requestId: number,
-  revokeAction: RevokeAction | undefined,
-  body: z.output<typeof impersonationActionBody>,
+  call: StaffCall,
+  input: {
+    requestId: number;
+    revokeAction?: RevokeAction | undefined;
+    body: z.output<typeof impersonationActionBody>;
+  },
 ) {
+  const actor = call.session;
+  const { requestId, revokeAction, body } = input;
   const isApprover = actor.permissions.has('impersonation.approve');
   let event: ImpersonationEvent;
   if (body.Status === 'Approve') {
@@ -714,7 +721,7 @@ export async function act(
       );
     }
   };
-  const { after } = await applyEvent(ctx, caller, actor, requestId, event, {
+  const { after } = await applyEvent(ctx, call, actor, requestId, event, {
     logEvent: STEP_OF_ACTION[body.Status],
     details: { ...body, ...(body.Status === 'Revoke' ? { revokeAction: revokeAction ?? 'site' } : {}) },
     reason: body.Comments,

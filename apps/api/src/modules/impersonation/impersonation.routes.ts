@@ -32,21 +32,17 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   // The two lists' exports share one limit (the audit trail's exports have their own).
   const exportsAtOnce = exportLimiter(IMPERSONATION_EXPORTS_AT_ONCE, IMPERSONATION_MESSAGES.exportBusy);
   registerEndpoint(app, ctx, ENDPOINTS.impersonationCreate, (c) =>
-    imp.create(ctx, c, c.session, c.body, originOf(c.request.headers)),
+    imp.create(ctx, c, { ...c.body, origin: originOf(c.request.headers) }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => imp.list(ctx, c.session, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationApprovers, () => imp.approvers(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationTakenRoles, (c) =>
     imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.impersonationEdit, (c) =>
-    imp.edit(ctx, c, c.session, c.query.requestId, c.body, c.expectedVersion),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.impersonationDelete, (c) =>
-    imp.remove(ctx, c, c.session, c.query.requestId),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationEdit, (c) => imp.edit(ctx, c, { ...c.query, ...c.body }));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationDelete, (c) => imp.remove(ctx, c, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationAction, (c) =>
-    imp.act(ctx, c, c.session, c.query.requestId, c.query.revokeAction, c.body),
+    imp.act(ctx, c, { ...c.query, body: c.body }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => imp.logs(ctx, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationRequestsExport, async (c) =>

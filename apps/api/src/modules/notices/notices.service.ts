@@ -9,9 +9,10 @@ import {
   UNSUBSCRIBABLE_KIND,
 } from '@sac/contract/notices';
 import type { z } from 'zod';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { noticeMail } from './notices.mails.ts';
 import * as repo from './notices.repo.ts';
@@ -76,10 +77,10 @@ export async function countRecipients(ctx: AppContext, audience: NoticeAudience)
 /** POST /admin/notices: writes the notice (scheduled); a notice for now starts after the answer. */
 export async function createNotice(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
+  call: StaffCall,
   body: z.output<typeof createNoticeBody>,
 ) {
+  const actor = call.session;
   const now = ctx.clock.now();
   let sendAt = now;
   if (body.SendAt !== null) {
@@ -115,7 +116,7 @@ export async function createNotice(
       actorEmail: actor.email,
       targetType: 'notice',
       targetId: String(n.id),
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       details: {
         kind: body.Kind,
         subject: body.Subject,
@@ -183,7 +184,9 @@ export async function noticeDeliveries(ctx: AppContext, q: z.output<typeof notic
  * Cancels a scheduled notice. Once the job has started it (status sending) it is no longer
  * cancellable: its mails are queued batch by batch and the outbox delivers what is queued (990).
  */
-export async function cancelNotice(ctx: AppContext, caller: Caller, actor: StaffSession, id: number) {
+export async function cancelNotice(ctx: AppContext, call: StaffCall, input: { Id: number }) {
+  const actor = call.session;
+  const id = input.Id;
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
     const n = await repo.cancelScheduled(tx, id, now, actor.email);
@@ -198,7 +201,7 @@ export async function cancelNotice(ctx: AppContext, caller: Caller, actor: Staff
       actorEmail: actor.email,
       targetType: 'notice',
       targetId: String(id),
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       details: { subject: n.subject, sendAt: n.send_at.toISOString() },
     });
     return n;

@@ -8,17 +8,9 @@ export function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.teamList, () => team.list(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.teamRoles, () => team.roles(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.teamCreate, (c) =>
-    team.create(
-      ctx,
-      c,
-      c.session,
-      c.body,
-      typeof c.request.headers.origin === 'string' ? c.request.headers.origin : undefined,
-    ),
+    team.create(ctx, c, { ...c.body, origin: c.request.headers.origin }),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.teamUpdateRoles, (c) =>
-    team.updateRoles(ctx, c, c.session, c.body, c.expectedVersion),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.teamDelete, (c) => team.remove(ctx, c, c.session, c.body.uid));
+  registerEndpoint(app, ctx, ENDPOINTS.teamUpdateRoles, (c) => team.updateRoles(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.teamDelete, (c) => team.remove(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.teamProfile, (c) => team.profile(ctx, c.session, c.query.uid));
 }

@@ -5,13 +5,14 @@ import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { canOpenProfile } from '@sac/contract/profile-access';
 import { assignableRoles, canManageStaff, createSuperUserBody, INVITATION_TTL_MS } from '@sac/contract/team';
 import { generatePassword } from '@sac/contract/validation';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { isUniqueViolation } from '../../db/db.ts';
 import { recordVersion, recordVersions } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 import { claimVersionOrRefuse } from '../../lib/record-version.ts';
@@ -93,13 +94,15 @@ async function knownRoles(db: Queryable, wanted: string[]): Promise<string[]> {
   return all;
 }
 
+/** The invitation's link goes to the console at `origin` (the call's Origin header), if it is one. */
 export async function create(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  body: { role: string[]; email: string; name: string },
-  origin: string | undefined,
+  call: StaffCall,
+  input: { role: string[]; email: string; name: string; origin: unknown },
 ) {
+  const actor = call.session;
+  const body = input;
+  const origin = typeof input.origin === 'string' ? input.origin : undefined;
   const wanted = [...new Set(body.role)];
   const all = await knownRoles(ctx.db, wanted);
   const allowed = assignableRoles(actor.roles, all, 'create');
@@ -131,7 +134,7 @@ export async function create(
         actorEmail: actor.email,
         targetType: 'staff',
         targetId: uid,
-        clientAddress: caller.clientAddress,
+        clientAddress: call.clientAddress,
         details: { email: body.email, roles: wanted },
       });
       const token = await issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
@@ -250,24 +253,13 @@ function refusedChanges(actorRoles: string[], all: string[], from: string[], wan
     throw new AppError('roleNotAssignable', `${ERRORS.roleNotAssignable.text} (${refused.join(', ')})`);
 }
 
-export function updateRoles(
+/** The Version of the roles the form was read at is the call's If-Match. */
+export async function updateRoles(
   ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
+  call: StaffCall,
   body: { role: string[]; uid: string; unAssignRoles: string[] },
-  /** The Version of the roles the form was read at (If-Match). */
-  expectedVersion?: number,
 ) {
-  return changeRoles(ctx, caller, actor, body, expectedVersion);
-}
-
-async function changeRoles(
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  body: { role: string[]; uid: string; unAssignRoles: string[] },
-  expectedVersion: number | undefined,
-) {
+  const actor = call.session;
   const seen = await manageableTarget(ctx.db, identity(actor), body.uid, 'ownRoles');
   const wanted = [...new Set(body.role)];
   const all = await knownRoles(ctx.db, wanted);
@@ -276,7 +268,7 @@ async function changeRoles(
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
     const { superAdmins, actorRoles, target } = await lockedParties(tx, actor, body.uid, 'ownRoles');
-    await claimVersionOrRefuse(tx, rolesRecord(target.uid), expectedVersion);
+    await claimVersionOrRefuse(tx, rolesRecord(target.uid), call.expectedVersion);
     refusedChanges(actorRoles, all, target.roles, wanted);
     // Separation of duties: another SuperAdmin's roles, and the SuperAdmin role, wait for the
     // actor's cool-down (948); checked under the lock, on the roles as they are now.
@@ -292,7 +284,7 @@ async function changeRoles(
       actorEmail: actor.email,
       targetType: 'staff',
       targetId: target.uid,
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       details: { from: target.roles, to: wanted, sessionsEnded: ended },
     });
     await notifySessionsEnded(tx, ctx, {
@@ -306,11 +298,9 @@ async function changeRoles(
   return { Data: await superUserOut(ctx, updated!) };
 }
 
-export function remove(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
-  return removeStaff(ctx, caller, actor, uid);
-}
-
-async function removeStaff(ctx: AppContext, caller: Caller, actor: StaffSession, uid: string) {
+export async function remove(ctx: AppContext, call: StaffCall, input: { uid: string }) {
+  const actor = call.session;
+  const { uid } = input;
   await manageableTarget(ctx.db, identity(actor), uid, 'ownAccount');
   const now = ctx.clock.now();
   const target = await ctx.db.transaction(async (tx) => {
@@ -327,7 +317,7 @@ async function removeStaff(ctx: AppContext, caller: Caller, actor: StaffSession,
       actorEmail: actor.email,
       targetType: 'staff',
       targetId: target.uid,
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       details: { email: target.email, roles: target.roles },
     });
     return target;

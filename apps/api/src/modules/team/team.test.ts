@@ -220,14 +220,18 @@ describe('PUT /admin/team/roles', () => {
       permissions: new Set<string>(),
     };
     await expect(
-      team.updateRoles(t.ctx, { session: stale, clientAddress: '127.0.0.1', userAgent: null }, stale, {
-        role: ['Admin'],
-        uid: winner,
-        unAssignRoles: ['SuperAdmin'],
-      }),
+      team.updateRoles(
+        t.ctx,
+        { session: stale, clientAddress: '127.0.0.1', userAgent: null },
+        {
+          role: ['Admin'],
+          uid: winner,
+          unAssignRoles: ['SuperAdmin'],
+        },
+      ),
     ).rejects.toMatchObject({ code: 936 });
     await expect(
-      team.remove(t.ctx, { session: stale, clientAddress: '127.0.0.1', userAgent: null }, stale, winner),
+      team.remove(t.ctx, { session: stale, clientAddress: '127.0.0.1', userAgent: null }, { uid: winner }),
     ).rejects.toMatchObject({
       code: 936,
     });
