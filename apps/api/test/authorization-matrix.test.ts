@@ -11,16 +11,17 @@ import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import {
   type Actor,
   type Fixture,
+  impersonate,
   MATRIX,
   MATRIX_APPROVER,
   PRINCIPALS,
   type Principal,
+  send,
   sleep,
   type Target,
   writes,
 } from './endpoint-matrix.ts';
 import { createTestApp, type TestApp } from './harness.ts';
-import { insertGrant } from './impersonation-fixtures.ts';
 
 let t: TestApp;
 let customer: Fixture['customer'];
@@ -36,25 +37,6 @@ beforeAll(async () => {
 });
 // Closing flushes the outbox: hundreds of customer-request mails to the many SuperAdmins made here.
 afterAll(() => t.close(), 180_000);
-
-/** An impersonation session of `actor` as Developer on the fixture site. */
-async function impersonate(actor: Actor, own: { xtoken: string; xsign: string }) {
-  await insertGrant(t.db, {
-    appId: customer.appId,
-    initiatorUid: actor.uid,
-    initiatorEmail: actor.email,
-    roles: ['Developer'],
-    now: t.clock.now(),
-  });
-  const r = await t.call({
-    method: 'GET',
-    url: '/account/switchapp',
-    session: own,
-    query: { appid: String(customer.appId) },
-  });
-  if (r.statusCode !== 200) throw new Error(`switchapp: ${r.statusCode} ${r.body}`);
-  return { xtoken: r.json().xtoken as string, xsign: r.json().xsign as string };
-}
 
 const newStaff = async (roles: string[]): Promise<Actor> => {
   const email = `m-${randomUUID()}@example.com`;
@@ -93,22 +75,15 @@ describe('authorization matrix', () => {
     const other = await newStaff(['Support']);
     let session: { xtoken: string; xsign: string } | undefined;
     if (principal !== 'anonymous') session = await t.login(actor.email);
-    if (principal === 'Impersonating') session = await impersonate(actor, session!);
+    if (principal === 'Impersonating') session = await impersonate(t, customer, actor, session!);
     if (principal === 'expired') t.clock.advance(16 * 60_000);
-    const { query, payload, headers } = await row.request({
+    const arranged = await row.request({
       t,
       customer,
       actor,
       target: target === 'own' ? actor : other,
     });
-    const answer = t.call({
-      method: e.method,
-      url: e.path,
-      session,
-      ...(headers ? { headers } : {}),
-      ...(query ? { query } : {}),
-      ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
-    });
+    const answer = send(t, e, session, arranged);
     if (row.stream && session) {
       // An open stream answers when its session ends: sign out once it has had time to open.
       const settled = await Promise.race([answer.then(() => true), sleep(300).then(() => false)]);

@@ -5,7 +5,7 @@
  * contract is covered by all of them once it has its row.
  */
 import { randomUUID } from 'node:crypto';
-import type { EndpointId } from '@sac/contract/endpoints';
+import type { EndpointDef, EndpointId } from '@sac/contract/endpoints';
 import { hashSecret } from '../src/lib/secrets.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
@@ -54,6 +54,50 @@ export interface Row {
 
 const signedOut = { anonymous: 401, expired: 401 } as const;
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Session = { xtoken: string; xsign: string };
+
+/** An impersonation session of `actor` as Developer on `customer`'s site (a live grant, then account/switchapp). */
+export async function impersonate(
+  t: TestApp,
+  customer: Fixture['customer'],
+  actor: Actor,
+  own: Session,
+): Promise<Session> {
+  await insertGrant(t.db, {
+    appId: customer.appId,
+    initiatorUid: actor.uid,
+    initiatorEmail: actor.email,
+    roles: ['Developer'],
+    now: t.clock.now(),
+  });
+  const r = await t.call({
+    method: 'GET',
+    url: '/account/switchapp',
+    session: own,
+    query: { appid: String(customer.appId) },
+  });
+  if (r.statusCode !== 200) throw new Error(`switchapp: ${r.statusCode} ${r.body}`);
+  return { xtoken: r.json().xtoken as string, xsign: r.json().xsign as string };
+}
+
+/** Sends an endpoint's call as a row of MATRIX arranged it. */
+export function send(
+  t: TestApp,
+  e: EndpointDef,
+  session: Session | undefined,
+  call: Awaited<ReturnType<Row['request']>>,
+): ReturnType<TestApp['call']> {
+  const { query, payload, headers } = call;
+  return t.call({
+    method: e.method,
+    url: e.path,
+    session,
+    ...(headers ? { headers } : {}),
+    ...(query ? { query } : {}),
+    ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
+  });
+}
 const everyRole = (status: number | { own: number; other: number }) => ({
   SuperAdmin: status,
   Admin: status,

@@ -11,14 +11,15 @@ import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import {
   type Actor,
   type Fixture,
+  impersonate,
   MATRIX,
   MATRIX_APPROVER,
   type Principal,
+  send,
   sleep,
   type Target,
 } from './endpoint-matrix.ts';
 import type { TestApp } from './harness.ts';
-import { insertGrant } from './impersonation-fixtures.ts';
 
 type Session = { xtoken: string; xsign: string };
 
@@ -67,24 +68,6 @@ export async function recordedCalls(t: TestApp): Promise<RecordedCalls> {
     const email = `c-${randomUUID()}@example.com`;
     return { uid: await t.addStaff(email, roles), email };
   };
-  const impersonate = async (actor: Actor, own: Session): Promise<Session> => {
-    await insertGrant(t.db, {
-      appId: customer.appId,
-      initiatorUid: actor.uid,
-      initiatorEmail: actor.email,
-      roles: ['Developer'],
-      now: t.clock.now(),
-    });
-    const r = await t.call({
-      method: 'GET',
-      url: '/account/switchapp',
-      session: own,
-      query: { appid: String(customer.appId) },
-    });
-    if (r.statusCode !== 200) throw new Error(`switchapp: ${r.statusCode} ${r.body}`);
-    return { xtoken: r.json().xtoken as string, xsign: r.json().xsign as string };
-  };
-
   return {
     t,
     async call(id) {
@@ -96,24 +79,17 @@ export async function recordedCalls(t: TestApp): Promise<RecordedCalls> {
       );
       let session: Session | undefined;
       if (principal !== 'anonymous') session = await t.login(actor.email);
-      if (principal === 'Impersonating') session = await impersonate(actor, session!);
+      if (principal === 'Impersonating') session = await impersonate(t, customer, actor, session!);
       const f: Fixture = {
         t,
         customer,
         actor,
         target: target === 'own' ? actor : await newStaff(['Support']),
       };
-      const { query, payload, headers } = await row.request(f);
+      const arranged = await row.request(f);
       let opened: StatementCounts | undefined;
       const { out: r, counts } = await recordStatements(async (sofar) => {
-        const answer = t.call({
-          method: e.method,
-          url: e.path,
-          session,
-          ...(headers ? { headers } : {}),
-          ...(query ? { query } : {}),
-          ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
-        });
+        const answer = send(t, e, session, arranged);
         if (row.stream && session) {
           // An open stream answers when its session ends (as in the authorization matrix); what
           // it ran is counted until it is open, the sign-out that ends it being another call.

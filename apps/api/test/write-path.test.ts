@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ENDPOINT_LIST, type EndpointId } from '@sac/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
-import { type Actor, type Fixture, MATRIX, MATRIX_APPROVER, writes } from './endpoint-matrix.ts';
+import { type Actor, type Fixture, MATRIX, MATRIX_APPROVER, send, writes } from './endpoint-matrix.ts';
 import { createTestApp, PASSWORD, type TestApp } from './harness.ts';
 
 /**
@@ -135,7 +135,7 @@ describe('the trail insert fails: the write answers 5xx and changes nothing', ()
     const want = row.expect.SuperAdmin;
     const reaching = REACHING[id];
     const expected = reaching ? 200 : typeof want === 'number' ? want : want[row.targeted ? 'other' : 'own'];
-    const { query, payload, headers } = reaching
+    const arranged = reaching
       ? await reaching(actor, target)
       : await row.request({ t, customer, actor, target });
     await t.ctx.mailer.flush();
@@ -143,14 +143,7 @@ describe('the trail insert fails: the write answers 5xx and changes nothing', ()
     await t.db.exec('ALTER TABLE activity_log ADD CONSTRAINT trail_fails CHECK (false) NOT VALID');
     let r: Awaited<ReturnType<TestApp['call']>>;
     try {
-      r = await t.call({
-        method: e.method,
-        url: e.path,
-        session,
-        ...(headers ? { headers } : {}),
-        ...(query ? { query } : {}),
-        ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
-      });
+      r = await send(t, e, session, arranged);
     } finally {
       await t.db.exec('ALTER TABLE activity_log DROP CONSTRAINT trail_fails');
     }
