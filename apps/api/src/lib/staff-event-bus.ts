@@ -127,13 +127,15 @@ export function redisBus(opts: {
   const local = localFanOut();
   const receive = receiver(opts.instance, local.emit);
   const channel = `${opts.prefix}${CHANNEL}`;
-  // Its SUBSCRIBE waits for the connection (the shared client keeps no offline queue).
-  const sub = opts.redis.duplicate({ enableOfflineQueue: true });
+  // Subscribed on every connection it makes, by this 'ready' handler: ioredis' own resubscription
+  // leaves its SUBSCRIBE's failure unhandled when the connection drops again before the answer
+  // (an unhandled rejection, 'Connection is closed.', seen with Redis black-holed on a busy host).
+  const sub = opts.redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false });
   sub.on('error', () => {}); // the shared client logs Redis's absence
   sub.on('message', (ch: string, payload: string) => {
     if (ch === channel) receive(payload);
   });
-  void sub.subscribe(channel).catch(() => {});
+  sub.on('ready', () => void sub.subscribe(channel).catch(() => {}));
   return {
     kind: 'redis',
     publish(uid) {
