@@ -112,3 +112,15 @@ export interface CallAuth {
     clientAddress: string,
   ): Promise<void>;
 }
+
+/** One refused staff call: who, which endpoint ('METHOD /path'), and what they lacked. */
+export interface Refusal {
+  actorUid: string;
+  actorEmail: string;
+  endpoint: string;
+  /** The permission missing, or what else refused the call ('a live session', 'SuperAdmin cool-down'). */
+  missing: string;
+  status: number;
+  errorCode: number;
+  clientAddress: string | null;
+}

@@ -2,7 +2,7 @@ import { HEADERS } from '@sac/contract/constants';
 import type { EndpointRoute } from '@sac/contract/endpoint-routes';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import type { FastifyRequest } from 'fastify';
-import type { CallAuth, StaffSession } from '../app-context.ts';
+import type { CallAuth, Refusal, StaffSession } from '../app-context.ts';
 import { AppError } from '../lib/app-error.ts';
 
 /** A live session as the session store answers it. */
@@ -33,15 +33,7 @@ export interface AuthDeps {
   /** The staff member a pair names when its session is no longer live; undefined for any other pair. */
   endedSessionOwner(xtoken: string, xsign: string): Promise<{ uid: string; email: string } | undefined>;
   /** Writes a refused staff call to the staff trail (folded); may throw. */
-  recordRefusal(refusal: {
-    actorUid: string;
-    actorEmail: string;
-    endpoint: string;
-    missing: string;
-    status: number;
-    errorCode: number;
-    clientAddress: string;
-  }): Promise<void>;
+  recordRefusal(refusal: Refusal): Promise<void>;
   /** Where a refusal that could not be recorded is logged. */
   log: { error(obj: unknown, msg: string): void };
 }

@@ -1,10 +1,9 @@
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext, Caller, Refusal, StaffSession } from '../../app-context.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { currentRequest } from '../../lib/request-context.ts';
 import { type ActivityAction, writeActivity } from './activity.repo.ts';
-import { foldRefusal, type Refusal, takeClosedRepeats } from './refusals.repo.ts';
+import { foldRefusal, takeClosedRepeats } from './refusals.repo.ts';
 
-export type { Refusal } from './refusals.repo.ts';
 
 /**
  * Logs a staff write about a customer (the customer's activity list reads these rows); a write

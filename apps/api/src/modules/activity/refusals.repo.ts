@@ -1,16 +1,5 @@
+import type { Refusal } from '../../app-context.ts';
 import { prepared, type Queryable } from '../../db/db.ts';
-
-/** One refused staff call: who, which endpoint ('METHOD /path'), and what they lacked. */
-export interface Refusal {
-  actorUid: string;
-  actorEmail: string;
-  endpoint: string;
-  /** The permission missing, or what else refused the call ('a live session', 'SuperAdmin cool-down'). */
-  missing: string;
-  status: number;
-  errorCode: number;
-  clientAddress: string | null;
-}
 
 const WITHIN = `r.window_start > $8::timestamptz - $9::double precision * interval '1 millisecond'`;
 
