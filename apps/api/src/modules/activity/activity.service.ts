@@ -4,7 +4,6 @@ import { currentRequest } from '../../lib/request-context.ts';
 import { type ActivityAction, writeActivity } from './activity.repo.ts';
 import { foldRefusal, takeClosedRepeats } from './refusals.repo.ts';
 
-
 /**
  * Logs a staff write about a customer (the customer's activity list reads these rows); a write
  * made through an impersonation session names its request.
