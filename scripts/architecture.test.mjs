@@ -77,6 +77,11 @@ test('each rule fires on a violation and names how to mend it', () => {
       "import { y } from '../app/router.tsx';",
       'import no feature and no app/',
     ],
+    [
+      'apps/api/src/modules/x/x.service.ts',
+      'export const f = (db) => db.transaction(async (tx) => tx.query(1));',
+      'opened only by the write path',
+    ],
   ];
   for (const [file, text, rule] of cases) {
     const broken = violations(new Map([[file, text]]));
@@ -95,6 +100,8 @@ test('what the rules allow', () => {
     ['apps/web/src/features/team/x.tsx', "import { y } from '../../components/dialog.tsx';"],
     ['apps/web/src/features/team/x.tsx', "import { y } from './y.tsx';"],
     ['packages/contract/src/x.ts', "import { z } from 'zod';"],
+    ['apps/api/src/lib/write-path.ts', 'return db.transaction(async (tx) => tx.query(1));'],
+    ['apps/api/src/modules/x/x.test.ts', 'await ctx.db.transaction(async (tx) => tx.query(1));'],
   ];
   for (const [file, text] of allowed) assert.deepEqual(violations(new Map([[file, text]])), [], file);
 });
