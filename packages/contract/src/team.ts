@@ -10,6 +10,14 @@ import { email } from './validation.ts';
  * hold neither Admin nor SuperAdmin; other roles manage nobody. The caller also needs the
  * `team.write` permission.
  */
+/**
+ * Whether an act on a staff member with `roles` (and, for a role change, to `wanted`) needs a
+ * new SuperAdmin's cool-down passed: an act on another SuperAdmin's account, or giving or taking
+ * the SuperAdmin role (the API refuses it with 948 while the actor's cool-down holds).
+ */
+export const touchesSuperAdmin = (roles: readonly string[], wanted: readonly string[] = []): boolean =>
+  roles.includes(ROLE_SUPER_ADMIN) || wanted.includes(ROLE_SUPER_ADMIN);
+
 export function canManageStaff(actor: StaffIdentity, target: StaffIdentity): boolean {
   if (actor.uid === target.uid) return false;
   if (actor.roles.includes(ROLE_SUPER_ADMIN)) return true;

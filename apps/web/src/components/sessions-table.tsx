@@ -15,6 +15,7 @@ export function SessionsTable({
   error,
   ending,
   onEnd,
+  heldBack,
 }: {
   label: string;
   rows: readonly StaffSessionInfo[] | undefined;
@@ -23,6 +24,8 @@ export function SessionsTable({
   /** The session being ended, if any. */
   ending: number | undefined;
   onEnd: (session: StaffSessionInfo) => void;
+  /** The id of the text saying why no session may be ended now; the End buttons are disabled. */
+  heldBack?: string | undefined;
 }) {
   const t = useT('common');
   const columns: Column<StaffSessionInfo>[] = [
@@ -66,7 +69,8 @@ export function SessionsTable({
           <button
             type="button"
             className="button button-small button-danger"
-            disabled={ending !== undefined}
+            disabled={ending !== undefined || heldBack !== undefined}
+            aria-describedby={heldBack}
             aria-busy={ending === s.Id}
             onClick={() => onEnd(s)}
           >

@@ -14,6 +14,16 @@ export const sessionQuery = () =>
     enabled: readAuth() !== undefined,
   });
 
+/**
+ * While the user is a new SuperAdmin in the cool-down (the session's CanApproveImpersonationFrom,
+ * still ahead): when it ends; otherwise null. Until then the server refuses their approvals and
+ * their acts on another SuperAdmin or on the SuperAdmin role (948).
+ */
+export function coolDownEnd(user: { canApproveImpersonationFrom: string | null }, now = Date.now()) {
+  const end = user.canApproveImpersonationFrom;
+  return end !== null && Date.parse(end) > now ? end : null;
+}
+
 /** The current user as best known: the server's session, else the saved login state. */
 export function useCurrentUser() {
   const q = useQuery(sessionQuery());

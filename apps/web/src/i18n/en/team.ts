@@ -95,4 +95,6 @@ export const team = {
   superAdminSince: 'SuperAdmin since',
   superAdminSinceUnrecorded: 'From the start',
   canApproveFrom: 'Can approve impersonation from {time} UTC',
+  coolDownActs:
+    "You became a SuperAdmin recently: you can act on another SuperAdmin's account, or give or take the SuperAdmin role, from {time} UTC.",
 };

@@ -4,7 +4,7 @@ import { Dialog } from '../../../components/dialog.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { useCurrentUser } from '../../../lib/session.ts';
+import { coolDownEnd, useCurrentUser } from '../../../lib/session.ts';
 import type { LogEntry } from '../api/impersonation-api.ts';
 import { ApproveForm } from './approve-form.tsx';
 import { DeleteRequestConfirm } from './delete-request-confirm.tsx';
@@ -81,10 +81,7 @@ export function RequestDialog({ request, log, requestLoading, requestDeleted, on
   if (!r || view === 'details') {
     const noConsent = r ? !r.Impersonation : false;
     // A new SuperAdmin may not approve until the cool-down after their promotion has passed.
-    const coolingUntil =
-      viewer.canApproveImpersonationFrom && Date.parse(viewer.canApproveImpersonationFrom) > Date.now()
-        ? viewer.canApproveImpersonationFrom
-        : null;
+    const coolingUntil = coolDownEnd(viewer);
     const approveBlocked = noConsent
       ? t('notGranted')
       : coolingUntil

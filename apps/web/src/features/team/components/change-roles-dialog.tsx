@@ -1,5 +1,6 @@
 import { versionTag } from '@sac/contract/constants';
 import { fieldFieldRequired } from '@sac/contract/messages';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { assignableRoles, rolesToUnassign, type SuperUser } from '@sac/contract/team';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
@@ -9,9 +10,10 @@ import { Skeleton } from '../../../components/skeleton.tsx';
 import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useLeaveGuard } from '../../../lib/leave-guard.ts';
-import { useCurrentUser } from '../../../lib/session.ts';
+import { coolDownEnd, useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { readTeamList, useTeamRoles, useUpdateRoles } from '../api/team-api.ts';
+import { CoolDownNote } from './cool-down-note.tsx';
 import { primaryEmail } from './staff.ts';
 
 const ROLES_REQUIRED = fieldFieldRequired('Roles');
@@ -35,7 +37,11 @@ export function ChangeRolesDialog({ target, onClose }: { target: SuperUser; onCl
   );
   const email = primaryEmail(target);
   const allNames = (roles.data ?? []).map((r) => r.Name);
-  const options = assignableRoles(viewer.roles, allNames, 'update');
+  // In the viewer's cool-down the SuperAdmin role is neither given nor taken: it stays as it is.
+  const coolingUntil = coolDownEnd(viewer);
+  const options = assignableRoles(viewer.roles, allNames, 'update').filter(
+    (r) => coolingUntil === null || r !== ROLE_SUPER_ADMIN,
+  );
   const [chosen, setChosen] = useState<string[]>(() => target.Roles);
   const [step, setStep] = useState<'choose' | 'confirm'>('choose');
   useLeaveGuard([...chosen].sort().join() !== [...target.Roles].sort().join());
@@ -101,6 +107,7 @@ export function ChangeRolesDialog({ target, onClose }: { target: SuperUser; onCl
       <form onSubmit={onChoose} noValidate>
         <p>{t('changeRolesIntro', { email })}</p>
         {options.length === 0 ? <p className="form-alert">{t('noAssignableRoles')}</p> : null}
+        {coolingUntil ? <CoolDownNote id="roles-cool-down" until={coolingUntil} /> : null}
         <CheckboxGroup
           legend={t('roles')}
           name="role"

@@ -3,9 +3,21 @@ import { SessionsTable } from '../../../components/sessions-table.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useEndStaffSessions, useStaffSessions } from '../api/team-api.ts';
+import { CoolDownNote } from './cool-down-note.tsx';
 
-/** On a colleague's profile, for SuperAdmins: their live sessions, to end one or all. */
-export function ColleagueSessions({ uid, email }: { uid: string; email: string }) {
+/**
+ * On a colleague's profile, for SuperAdmins: their live sessions, to end one or all; held back
+ * (with the reason) until `coolingUntil` when the viewer's cool-down forbids it.
+ */
+export function ColleagueSessions({
+  uid,
+  email,
+  coolingUntil,
+}: {
+  uid: string;
+  email: string;
+  coolingUntil: string | null;
+}) {
   const t = useT('team');
   const sessions = useStaffSessions(uid, true);
   const end = useEndStaffSessions(uid);
@@ -21,7 +33,8 @@ export function ColleagueSessions({ uid, email }: { uid: string; email: string }
         <button
           type="button"
           className="button button-small button-danger"
-          disabled={(sessions.data ?? []).length === 0 || end.isPending}
+          disabled={(sessions.data ?? []).length === 0 || end.isPending || coolingUntil !== null}
+          aria-describedby={coolingUntil ? 'sessions-cool-down' : undefined}
           aria-busy={end.isPending && ending === -1}
           onClick={() => {
             setEnding(-1);
@@ -31,12 +44,14 @@ export function ColleagueSessions({ uid, email }: { uid: string; email: string }
           {t('endAllSessions')}
         </button>
       </div>
+      {coolingUntil ? <CoolDownNote id="sessions-cool-down" until={coolingUntil} /> : null}
       <SessionsTable
         label={t('sessionsOf', { email })}
         rows={sessions.data}
         isLoading={sessions.isPending}
         error={sessions.isError ? sessions.error : undefined}
         ending={ending}
+        heldBack={coolingUntil ? 'sessions-cool-down' : undefined}
         onEnd={(s) => {
           setEnding(s.Id);
           end.mutate(s.Id, done);

@@ -41,6 +41,30 @@ describe('super-user list', () => {
     expect(within(row('super@example.com')).getAllByRole('cell')[2]!.textContent).toBe('SuperAdmin');
   });
 
+  it("holds back a new SuperAdmin's acts on other SuperAdmins until their cool-down ends, saying so", async () => {
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const newSuper: Viewer = {
+      Uid: 'u-new',
+      Email: 'new@example.com',
+      Role: ['SuperAdmin'],
+      Permissions: ['team.read', 'team.write'],
+      CanApproveImpersonationFrom: until,
+    };
+    stubApi(newSuper, { teamList: () => ({ body: { Data: rows } }) });
+    renderList();
+    await screen.findByText('super@example.com');
+    const note = await screen.findByText(/You became a SuperAdmin recently/);
+    for (const name of ['Change roles', 'Delete']) {
+      const onSuper = within(row('super@example.com')).getByRole('button', { name });
+      expect(onSuper).toHaveProperty('disabled', true);
+      expect(onSuper.getAttribute('aria-describedby')).toBe(note.id);
+      expect(within(row('support@example.com')).getByRole('button', { name })).toHaveProperty(
+        'disabled',
+        false,
+      );
+    }
+  });
+
   it('shows the columns and MM-DD-YYYY dates', async () => {
     stubApi(admin, { teamList: () => ({ body: { Data: rows } }) });
     renderList();

@@ -1,7 +1,7 @@
 import { SUPERUSER_TABLE_PAGE_SIZE } from '@sac/contract/constants';
 import { MESSAGES } from '@sac/contract/messages';
 import { canOpenProfile } from '@sac/contract/profile-access';
-import { canManageStaff, type SuperUser } from '@sac/contract/team';
+import { canManageStaff, type SuperUser, touchesSuperAdmin } from '@sac/contract/team';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
@@ -9,9 +9,10 @@ import { errorText } from '../../../lib/api-client.ts';
 import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
-import { useCurrentUser } from '../../../lib/session.ts';
+import { coolDownEnd, useCurrentUser } from '../../../lib/session.ts';
 import { useTeamList } from '../api/team-api.ts';
 import { ChangeRolesDialog } from './change-roles-dialog.tsx';
+import { CoolDownNote } from './cool-down-note.tsx';
 import { DeleteSuperUserDialog } from './delete-superuser-dialog.tsx';
 import { primaryEmail, staffIdentity } from './staff.ts';
 
@@ -28,6 +29,8 @@ export default function ManageSuperuserPage() {
     [viewer.uid, viewer.roles],
   );
   const mayWrite = viewer.permissions.has('team.write');
+  // A new SuperAdmin's acts on another SuperAdmin wait for their cool-down (the server says 948).
+  const coolingUntil = mayWrite ? coolDownEnd(viewer) : null;
 
   const columns = useMemo(() => {
     const out: Column<SuperUser>[] = [
@@ -81,6 +84,8 @@ export default function ManageSuperuserPage() {
               <button
                 type="button"
                 className="button button-small"
+                disabled={coolingUntil !== null && touchesSuperAdmin(row.Roles)}
+                aria-describedby={coolingUntil && touchesSuperAdmin(row.Roles) ? 'team-cool-down' : undefined}
                 onClick={() => setAction({ kind: 'roles', row })}
               >
                 {t('changeRoles')}
@@ -88,6 +93,8 @@ export default function ManageSuperuserPage() {
               <button
                 type="button"
                 className="button button-small button-danger"
+                disabled={coolingUntil !== null && touchesSuperAdmin(row.Roles)}
+                aria-describedby={coolingUntil && touchesSuperAdmin(row.Roles) ? 'team-cool-down' : undefined}
                 onClick={() => setAction({ kind: 'delete', row })}
               >
                 {t('delete')}
@@ -97,7 +104,7 @@ export default function ManageSuperuserPage() {
       });
     }
     return out;
-  }, [t, viewerIdentity, mayWrite]);
+  }, [t, viewerIdentity, mayWrite, coolingUntil]);
 
   return (
     <section className="card" aria-labelledby="screen-title">
@@ -112,6 +119,7 @@ export default function ManageSuperuserPage() {
           </Link>
         ) : null}
       </div>
+      {coolingUntil ? <CoolDownNote id="team-cool-down" until={coolingUntil} /> : null}
       <DataTable
         label={t('tableLabel')}
         columns={columns}

@@ -81,4 +81,43 @@ describe('super user profile', () => {
     expect(await screen.findByText('The second factors of ada@example.com have been removed.')).toBeTruthy();
     expect(calls.find((c) => c.id === 'staffFactorsReset')?.body).toEqual({ uid: 'u-ada' });
   });
+
+  it("holds back ending a SuperAdmin's sessions and resetting their factors during the viewer's cool-down", async () => {
+    const newSuper: Viewer = {
+      ...superAdmin,
+      CanApproveImpersonationFrom: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    stubApi(newSuper, {
+      teamProfile: () => ({ body: { Data: profile('u-old', 'old@example.com', ['SuperAdmin']) } }),
+      staffSessions: () => ({ body: { Data: [sessionRow] } }),
+    });
+    renderScreen('/manage-superuser/profile/u-old', [{ path: PATH, element: <SuperuserProfilePage /> }]);
+    const table = await screen.findByRole('table', { name: 'Sessions of old@example.com' });
+    await within(table).findByText('198.51.100.7');
+    for (const button of [
+      screen.getByRole('button', { name: 'End all their sessions' }),
+      screen.getByRole('button', { name: 'Reset second factors' }),
+      within(table).getByRole('button', { name: 'End' }),
+    ]) {
+      expect(button).toHaveProperty('disabled', true);
+      expect(document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(
+        /You became a SuperAdmin recently: .* from \d\d-\d\d-\d{4} \d\d:\d\d UTC\./,
+      );
+    }
+  });
+
+  it("leaves a non-SuperAdmin colleague's sessions and factors to a SuperAdmin in the cool-down", async () => {
+    const newSuper: Viewer = {
+      ...superAdmin,
+      CanApproveImpersonationFrom: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    stubApi(newSuper, {
+      teamProfile: () => ({ body: { Data: profile('u-ada', 'ada@example.com', ['Admin']) } }),
+      staffSessions: () => ({ body: { Data: [sessionRow] } }),
+    });
+    renderScreen('/manage-superuser/profile/u-ada', [{ path: PATH, element: <SuperuserProfilePage /> }]);
+    await screen.findByRole('table', { name: 'Sessions of ada@example.com' });
+    expect(screen.getByRole('button', { name: 'Reset second factors' })).toHaveProperty('disabled', false);
+    expect(screen.queryByText(/You became a SuperAdmin recently/)).toBeNull();
+  });
 });

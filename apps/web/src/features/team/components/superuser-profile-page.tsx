@@ -1,4 +1,5 @@
 import { PERMISSION_DESCRIPTIONS, type Permission, ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import { touchesSuperAdmin } from '@sac/contract/team';
 import { Link, useParams } from 'react-router';
 import { DetailList } from '../../../components/detail-list.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
@@ -6,7 +7,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { paths } from '../../../lib/paths.ts';
-import { useCurrentUser } from '../../../lib/session.ts';
+import { coolDownEnd, useCurrentUser } from '../../../lib/session.ts';
 import { useSuperUserProfile } from '../api/team-api.ts';
 import { ColleagueFactors } from './colleague-factors.tsx';
 import { ColleagueSessions } from './colleague-sessions.tsx';
@@ -19,9 +20,12 @@ const describe = (p: string): string | undefined =>
 export default function SuperuserProfilePage() {
   const t = useT('team');
   const { uid = '' } = useParams();
-  const { permissions, roles, uid: me } = useCurrentUser();
+  const viewer = useCurrentUser();
+  const { permissions, roles, uid: me } = viewer;
   const profile = useSuperUserProfile(uid);
   const p = profile.data;
+  // Acts on another SuperAdmin wait for the viewer's cool-down, as the server would refuse them.
+  const coolingUntil = p && touchesSuperAdmin(p.Roles) ? coolDownEnd(viewer) : null;
 
   return (
     <section className="card" aria-labelledby="screen-title">
@@ -91,8 +95,8 @@ export default function SuperuserProfilePage() {
           )}
           {roles.includes(ROLE_SUPER_ADMIN) && p.Uid !== me ? (
             <>
-              <ColleagueSessions uid={p.Uid} email={primaryEmail(p)} />
-              <ColleagueFactors uid={p.Uid} email={primaryEmail(p)} />
+              <ColleagueSessions uid={p.Uid} email={primaryEmail(p)} coolingUntil={coolingUntil} />
+              <ColleagueFactors uid={p.Uid} email={primaryEmail(p)} coolingUntil={coolingUntil} />
             </>
           ) : null}
         </>
