@@ -429,7 +429,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/site/basicsettings',
     access: 'sites.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 8, commits: 1 },
+    budget: { statements: 6, commits: 1 },
   },
   updateSiteFeatures: {
     id: 'updateSiteFeatures',
@@ -437,7 +437,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/site/feature',
     access: 'sites.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 11, commits: 1 },
+    budget: { statements: 9, commits: 1 },
   },
   updateSiteDataCenter: {
     id: 'updateSiteDataCenter',
@@ -445,7 +445,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/site/datacenter',
     access: 'sites.write',
     impersonation: 'ManageSettings',
-    budget: { statements: 13, commits: 1 },
+    budget: { statements: 11, commits: 1 },
   },
   rotateSiteSecret: {
     id: 'rotateSiteSecret',
@@ -460,7 +460,7 @@ export const ENDPOINT_ROUTES = {
     path: '/admin/site/status',
     access: 'sites.write',
     impersonation: 'ManageSite',
-    budget: { statements: 8, commits: 1 },
+    budget: { statements: 6, commits: 1 },
   },
   impersonationCreate: {
     id: 'impersonationCreate',

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import type { CustomerRow } from './customers.repo.ts';
 
 /** Writes to customers and their sites, and the catalogue lookups they check against. */
 
@@ -9,6 +10,30 @@ export async function emailTaken(db: Queryable, email: string, exceptUid?: strin
     [email, exceptUid ?? null],
   );
   return r.rows.length > 0;
+}
+
+/** What a write reads of the customer it locks: the profile (a trail row's before-image) and the address. */
+export type LockedCustomer = Pick<
+  CustomerRow,
+  | 'uid'
+  | 'first_name'
+  | 'last_name'
+  | 'email'
+  | 'auth_email'
+  | 'organization'
+  | 'phone'
+  | 'contact_email'
+  | 'time_zone'
+>;
+
+/** The customer, their row locked until the transaction `db` ends; undefined when there is none. */
+export async function lockCustomer(db: Queryable, uid: string): Promise<LockedCustomer | undefined> {
+  const r = await db.query<LockedCustomer>(
+    `SELECT uid, first_name, last_name, email, auth_email, organization, phone, contact_email, time_zone
+     FROM customers WHERE uid = $1 FOR UPDATE`,
+    [uid],
+  );
+  return r.rows[0];
 }
 
 export async function insertCustomer(

@@ -20,9 +20,9 @@ import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
-import { claimVersionOrRefuse } from '../../lib/record-version.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
-import { writeActivity, writeCustomerActivity } from '../activity/activity.service.ts';
+import { runWrite } from '../../lib/write-path.ts';
+import { type ActivityAction, writeActivity, writeCustomerActivity } from '../activity/activity.service.ts';
 import {
   clearLapsedSecrets,
   dataCenterExists,
@@ -40,8 +40,9 @@ import {
   setSiteFeatures,
   updateCustomerProfile,
 } from './customer-writes.repo.ts';
+import type { SiteRow } from './customers.repo.ts';
 import * as read from './customers.service.ts';
-import { ownedSite } from './owned-site.ts';
+import { customersOwnSite, lockedCustomer, ownedSite } from './owned-site.ts';
 import { secretRotatedMail } from './site-secret.mails.ts';
 
 /** Inserts a site with a fresh API key and secret; the secret is returned once and kept only hashed. */
@@ -78,24 +79,30 @@ export async function createCustomer(
   const uid = randomUUID();
   let created: { appId: number; secret: string };
   try {
-    created = await ctx.db.transaction(async (tx) => {
-      if (await emailTaken(tx, body.email)) throw new AppError('customerExists');
-      await insertCustomer(tx, {
-        uid,
-        firstName: body.firstname,
-        lastName: body.lastname,
-        email: body.email,
-        organization: body.organization,
-        phone: body.phone,
-        timeZone: body.timezone,
-        at,
-      });
-      const site = await newSite(tx, uid, body.appname, at);
-      await writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.create', {
-        email: body.email,
-        appName: body.appname,
-      });
-      return site;
+    created = await runWrite(ctx.db, {
+      // No record to lock yet: the address is read in the write's transaction, and the unique
+      // index (customer_addresses) decides between two creations at once (caught below).
+      lock: async (tx) => {
+        if (await emailTaken(tx, body.email)) throw new AppError('customerExists');
+      },
+      change: async (tx) => {
+        await insertCustomer(tx, {
+          uid,
+          firstName: body.firstname,
+          lastName: body.lastname,
+          email: body.email,
+          organization: body.organization,
+          phone: body.phone,
+          timeZone: body.timezone,
+          at,
+        });
+        return newSite(tx, uid, body.appname, at);
+      },
+      trail: (tx) =>
+        writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.create', {
+          email: body.email,
+          appName: body.appname,
+        }),
     });
   } catch (e) {
     if (isUniqueViolation(e, 'customers_email_key') || isUniqueViolation(e, 'customer_addresses_pkey'))
@@ -108,22 +115,23 @@ export async function createCustomer(
   return { Data: { Customer: profile.Data, Site: site.Data, ApiSecret: created.secret } };
 }
 
+/** A new site of the customer, whose row is locked while it is added (404 for an unknown customer). */
 export async function addSite(
   ctx: AppContext,
   call: StaffCall,
   input: CustomerInput & z.output<typeof addSiteBody>,
 ) {
   const { uid, appname: name } = input;
-  await read.customer(ctx, uid);
   let created: { appId: number; secret: string };
   try {
-    created = await ctx.db.transaction(async (tx) => {
-      const site = await newSite(tx, uid, name, ctx.clock.now());
-      await writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.create', {
-        appId: site.appId,
-        appName: name,
-      });
-      return site;
+    created = await runWrite(ctx.db, {
+      lock: (tx) => lockedCustomer(tx, uid),
+      change: (tx) => newSite(tx, uid, name, ctx.clock.now()),
+      trail: (tx, site) =>
+        writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.create', {
+          appId: site.appId,
+          appName: name,
+        }),
     });
   } catch (e) {
     if (isUniqueViolation(e, 'sites_name_key')) throw new AppError('siteNameTaken');
@@ -133,12 +141,34 @@ export async function addSite(
 }
 
 /**
- * Only the owner's sites are configured through these calls: an unknown customer, then a site
- * they do not own, answer 404.
+ * A write configuring a customer's own site, through the write path: the site's row locked and
+ * its ownership checked under that lock (an unknown customer, then a site they do not own, answer
+ * 404), `check` (the refusals that come before the version's), the version of `record` claimed
+ * against the caller's If-Match, the change, and the trail row naming the site, in one transaction.
  */
-async function customersOwnSite(ctx: AppContext, uid: string, appId: number) {
-  await read.customer(ctx, uid);
-  return ownedSite(ctx.db, uid, appId);
+function ownSiteWrite<Checked, Done>(
+  ctx: AppContext,
+  call: StaffCall,
+  site: CustomerSiteInput,
+  w: {
+    action: ActivityAction;
+    record?: string;
+    check(tx: Queryable, row: SiteRow): Promise<Checked>;
+    change(tx: Queryable, checked: Checked, version: number | undefined): Promise<Done>;
+    /** What the trail row says of the change, besides the appId. */
+    details(checked: Checked): Record<string, unknown>;
+  },
+): Promise<Done> {
+  return runWrite(ctx.db, {
+    lock: async (tx) => w.check(tx, await customersOwnSite(tx, site.uid, site.appId)),
+    ...(w.record ? { version: { record: w.record, expected: call.expectedVersion } } : {}),
+    change: w.change,
+    trail: (tx, _done, checked) =>
+      writeCustomerActivity(tx, ctx, call, call.session, site.uid, w.action, {
+        appId: site.appId,
+        ...w.details(checked),
+      }),
+  });
 }
 
 /** The site version the form was read at is the call's If-Match; a newer stored one refuses the write (930). */
@@ -149,170 +179,186 @@ export async function updateBasicSettings(
 ) {
   const { uid, appId } = input;
   const actor = call.session;
-  await customersOwnSite(ctx, uid, appId);
   const at = ctx.clock.now();
   const d = input.data;
-  // Through an impersonation this call is open to ManageSettings (the web apps); a plan change is
-  // billing, which needs ManageBilling.
-  const billingAllowed = !actor.impersonation || actor.impersonation.permissions.has(BILLING_PERMISSION);
-  if (d.Plan !== undefined && !billingAllowed)
-    throw new AppError('impersonationForbidden', IMPERSONATION_SESSION_MESSAGES.billingNeeded);
   const trialDays = d.TrialDays ?? 0;
   const trialEnds = trialDays > 0 ? new Date(at.getTime() + trialDays * 86_400_000) : null;
-  await ctx.db.transaction(async (tx) => {
-    await ownedSite(tx, uid, appId, true);
-    const written = await setSiteBasicSettings(
-      tx,
-      uid,
-      appId,
-      {
-        productionUrl: d.ProductionUrl,
-        stagingUrl: d.StagingUrl,
-        plan: d.Plan
-          ? { plan: d.Plan, planStatus: trialEnds ? 'Trial' : 'Subscribed', trialEndsAt: trialEnds }
-          : undefined,
-      },
-      at,
-      call.expectedVersion,
-    );
-    if (!written) throw new AppError('conflict');
-    await writeCustomerActivity(tx, ctx, call, actor, uid, 'site.basicsettings', {
-      appId,
+  await ownSiteWrite(ctx, call, input, {
+    action: 'site.basicsettings',
+    // After the site's 404, as before: through an impersonation this call is open to
+    // ManageSettings (the web apps); a plan change is billing, which needs ManageBilling.
+    check: async () => {
+      const billingAllowed = !actor.impersonation || actor.impersonation.permissions.has(BILLING_PERMISSION);
+      if (d.Plan !== undefined && !billingAllowed)
+        throw new AppError('impersonationForbidden', IMPERSONATION_SESSION_MESSAGES.billingNeeded);
+    },
+    change: async (tx) => {
+      const written = await setSiteBasicSettings(
+        tx,
+        uid,
+        appId,
+        {
+          productionUrl: d.ProductionUrl,
+          stagingUrl: d.StagingUrl,
+          plan: d.Plan
+            ? { plan: d.Plan, planStatus: trialEnds ? 'Trial' : 'Subscribed', trialEndsAt: trialEnds }
+            : undefined,
+        },
+        at,
+        call.expectedVersion,
+      );
+      if (!written) throw new AppError('conflict');
+    },
+    details: () => ({
       changed: Object.keys(d).filter((k) => d[k as keyof typeof d] !== undefined),
       ...(d.Plan ? { plan: d.Plan, trialDays } : {}),
-    });
+    }),
   });
   return read.siteBasicSettings(ctx, uid, appId);
 }
 
-/** The features' version the step was read at is the call's If-Match. */
+/**
+ * The features' version the step was read at is the call's If-Match. The features copied (of a
+ * set, or of another of the customer's sites) are read in the write's transaction, under the
+ * target site's lock.
+ */
 export async function updateFeatures(
   ctx: AppContext,
   call: StaffCall,
   input: CustomerSiteInput & z.output<typeof siteFeaturesBody>,
 ) {
   const { uid, appId, ...body } = input;
-  await customersOwnSite(ctx, uid, appId);
-  let features: string[];
-  if (body.FeatureSet) {
-    const set = await featuresOfSet(ctx.db, body.FeatureSet);
-    if (!set) throw new AppError('unknownCatalogueEntry');
-    features = set;
-  } else {
-    features = (await customersOwnSite(ctx, uid, body.FromAppId!)).features;
-  }
-  await ctx.db.transaction(async (tx) => {
-    // Checked again under the site's lock: the owner read above may have changed since.
-    await ownedSite(tx, uid, appId, true);
-    await claimVersionOrRefuse(tx, read.siteFeaturesRecord(appId), call.expectedVersion);
-    await setSiteFeatures(tx, uid, appId, features, ctx.clock.now());
-    await writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.features', {
-      appId,
-      featureSet: body.FeatureSet,
-      fromAppId: body.FromAppId,
-    });
+  await ownSiteWrite(ctx, call, input, {
+    action: 'site.features',
+    record: read.siteFeaturesRecord(appId),
+    check: async (tx) => {
+      if (!body.FeatureSet) return (await ownedSite(tx, uid, body.FromAppId!)).features;
+      const set = await featuresOfSet(tx, body.FeatureSet);
+      if (!set) throw new AppError('unknownCatalogueEntry');
+      return set;
+    },
+    change: (tx, features) => setSiteFeatures(tx, uid, appId, features, ctx.clock.now()),
+    details: () => ({ featureSet: body.FeatureSet, fromAppId: body.FromAppId }),
   });
   return read.siteFeatures(ctx, uid, appId);
 }
 
-/** The data center's version the step was read at is the call's If-Match. */
+/** Where a site's data lives, as a data-center write sets it. */
+interface SiteStorage {
+  dataCenter: string | null;
+  globalServer: string | null;
+  dbName: string;
+  connection: Buffer | Uint8Array | null;
+}
+
+/**
+ * The data center's version the step was read at is the call's If-Match. The source (another of
+ * the customer's sites, or the catalogue) is read in the write's transaction, under the target
+ * site's lock.
+ */
 export async function updateDataCenter(
   ctx: AppContext,
   call: StaffCall,
   input: CustomerSiteInput & { body: z.output<typeof siteDataCenterBody> },
 ) {
   const { uid, appId, body } = input;
-  await customersOwnSite(ctx, uid, appId);
-  let dataCenter: string | null;
-  let globalServer: string | null = null;
-  let dbName: string;
-  let conn: Buffer | Uint8Array | null = null;
-  if (body.Source === 'existing-site') {
-    const from = await customersOwnSite(ctx, uid, body.FromAppId);
-    dataCenter = from.data_center;
-    globalServer = from.global_server;
-    dbName = from.db_name;
-    conn = from.custom_db_conn;
-  } else if (body.Source === 'global-server') {
-    const center = await dataCenterOfGlobalServer(ctx.db, body.GlobalServer);
-    if (center === undefined) throw new AppError('unknownCatalogueEntry');
-    dataCenter = center;
-    globalServer = body.GlobalServer;
-    dbName = body.DbName;
-  } else {
-    if (!(await dataCenterExists(ctx.db, body.DataCenter))) throw new AppError('unknownCatalogueEntry');
-    dataCenter = body.DataCenter;
-    dbName = body.DbName;
-    conn = ctx.crypto.encrypt(body.ConnectionString);
-  }
-  await ctx.db.transaction(async (tx) => {
-    await ownedSite(tx, uid, appId, true);
-    await claimVersionOrRefuse(tx, read.siteDataCenterRecord(appId), call.expectedVersion);
-    await setSiteDataCenter(
-      tx,
-      uid,
-      appId,
-      { dataCenter, globalServer, dbName, connection: conn },
-      ctx.clock.now(),
-    );
+  await ownSiteWrite(ctx, call, input, {
+    action: 'site.datacenter',
+    record: read.siteDataCenterRecord(appId),
+    check: async (tx): Promise<SiteStorage> => {
+      if (body.Source === 'existing-site') {
+        const from = await ownedSite(tx, uid, body.FromAppId);
+        return {
+          dataCenter: from.data_center,
+          globalServer: from.global_server,
+          dbName: from.db_name,
+          connection: from.custom_db_conn,
+        };
+      }
+      if (body.Source === 'global-server') {
+        const center = await dataCenterOfGlobalServer(tx, body.GlobalServer);
+        if (center === undefined) throw new AppError('unknownCatalogueEntry');
+        return { dataCenter: center, globalServer: body.GlobalServer, dbName: body.DbName, connection: null };
+      }
+      if (!(await dataCenterExists(tx, body.DataCenter))) throw new AppError('unknownCatalogueEntry');
+      return {
+        dataCenter: body.DataCenter,
+        globalServer: null,
+        dbName: body.DbName,
+        connection: ctx.crypto.encrypt(body.ConnectionString),
+      };
+    },
+    change: (tx, storage) => setSiteDataCenter(tx, uid, appId, storage, ctx.clock.now()),
     // never log the connection string
-    await writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.datacenter', {
-      appId,
+    details: (s) => ({
       source: body.Source,
-      dataCenter,
-      globalServer,
-      dbName,
-    });
+      dataCenter: s.dataCenter,
+      globalServer: s.globalServer,
+      dbName: s.dbName,
+    }),
   });
   return read.siteDataCenter(ctx, uid, appId);
 }
 
-/** The version the form was read at is the call's If-Match; a newer stored one refuses the write (930). */
+/**
+ * The version the form was read at is the call's If-Match; a newer stored one refuses the write
+ * (930). The customer's row is locked before the profile is read, so the trail row's list of
+ * changed fields compares with the profile this write replaces, not one another write replaced.
+ */
 export async function updateProfile(
   ctx: AppContext,
   call: StaffCall,
   input: CustomerInput & z.output<typeof updateCustomerProfileBody>,
 ) {
   const { uid } = input;
-  const before = await read.customer(ctx, uid);
   const d = input.data;
   try {
-    await ctx.db.transaction(async (tx) => {
-      // Each address is checked apart, so the answer says which one another customer uses; the
-      // database's unique index (customer_addresses) still decides under concurrent writes.
-      if (await emailTaken(tx, d.Email, uid)) throw new AppError('customerEmailTaken');
-      if (d.AuthEmail !== undefined && (await emailTaken(tx, d.AuthEmail, uid)))
-        throw new AppError('customerAuthEmailTaken');
-      const written = await updateCustomerProfile(
-        tx,
-        uid,
-        {
-          firstName: d.FirstName,
-          lastName: d.LastName,
-          email: d.Email,
-          authEmail: d.AuthEmail,
-          organization: d.Organization,
-          phone: d.PhoneNumber,
-          contactEmail: d.ContactEmail,
-          timeZone: d.TimeZone,
-        },
-        ctx.clock.now(),
-        call.expectedVersion,
-      );
-      if (!written) throw new AppError('conflict');
-      const changed = Object.entries({
-        FirstName: [before.first_name, d.FirstName],
-        LastName: [before.last_name, d.LastName],
-        Email: [before.email, d.Email],
-        AuthEmail: [before.auth_email, d.AuthEmail ?? before.auth_email],
-        Organization: [before.organization, d.Organization],
-        PhoneNumber: [before.phone, d.PhoneNumber],
-        ContactEmail: [before.contact_email, d.ContactEmail],
-        TimeZone: [before.time_zone, d.TimeZone],
-      })
-        .filter(([, [a, b]]) => a !== b)
-        .map(([k]) => k);
-      await writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.profile.update', { changed });
+    await runWrite(ctx.db, {
+      lock: async (tx) => {
+        const before = await lockedCustomer(tx, uid);
+        // Each address is checked apart, so the answer says which one another customer uses; the
+        // database's unique index (customer_addresses) still decides under concurrent writes.
+        if (await emailTaken(tx, d.Email, uid)) throw new AppError('customerEmailTaken');
+        if (d.AuthEmail !== undefined && (await emailTaken(tx, d.AuthEmail, uid)))
+          throw new AppError('customerAuthEmailTaken');
+        return before;
+      },
+      change: async (tx) => {
+        const written = await updateCustomerProfile(
+          tx,
+          uid,
+          {
+            firstName: d.FirstName,
+            lastName: d.LastName,
+            email: d.Email,
+            authEmail: d.AuthEmail,
+            organization: d.Organization,
+            phone: d.PhoneNumber,
+            contactEmail: d.ContactEmail,
+            timeZone: d.TimeZone,
+          },
+          ctx.clock.now(),
+          call.expectedVersion,
+        );
+        if (!written) throw new AppError('conflict');
+      },
+      trail: (tx, _done, before) => {
+        const changed = Object.entries({
+          FirstName: [before.first_name, d.FirstName],
+          LastName: [before.last_name, d.LastName],
+          Email: [before.email, d.Email],
+          AuthEmail: [before.auth_email, d.AuthEmail ?? before.auth_email],
+          Organization: [before.organization, d.Organization],
+          PhoneNumber: [before.phone, d.PhoneNumber],
+          ContactEmail: [before.contact_email, d.ContactEmail],
+          TimeZone: [before.time_zone, d.TimeZone],
+        })
+          .filter(([, [a, b]]) => a !== b)
+          .map(([k]) => k);
+        return writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.profile.update', {
+          changed,
+        });
+      },
     });
   } catch (e) {
     if (isUniqueViolation(e, 'customers_email_key')) throw new AppError('customerEmailTaken');
@@ -329,21 +375,22 @@ export async function setPassword(
   input: CustomerInput & z.output<typeof customerPasswordBody>,
 ) {
   const { uid, password } = input;
-  await read.customer(ctx, uid);
+  // Hashed before the write (it takes a while), so the customer's row is not held meanwhile.
   const hash = await hashPassword(password);
-  await ctx.db.transaction(async (tx) => {
-    await setCustomerPassword(tx, uid, hash, ctx.clock.now());
-    await writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.password.reset', {});
+  await runWrite(ctx.db, {
+    lock: (tx) => lockedCustomer(tx, uid),
+    change: (tx) => setCustomerPassword(tx, uid, hash, ctx.clock.now()),
+    trail: (tx) => writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.password.reset', {}),
   });
   return { IsPosted: true, Message: WRITE_MESSAGES.passwordSet };
 }
 
 export async function verifyEmail(ctx: AppContext, call: StaffCall, input: z.output<typeof verifyEmailBody>) {
   const { uid } = input;
-  await read.customer(ctx, uid);
-  await ctx.db.transaction(async (tx) => {
-    await markEmailVerified(tx, uid, ctx.clock.now());
-    await writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.email.verify', {});
+  await runWrite(ctx.db, {
+    lock: (tx) => lockedCustomer(tx, uid),
+    change: (tx) => markEmailVerified(tx, uid, ctx.clock.now()),
+    trail: (tx) => writeCustomerActivity(tx, ctx, call, call.session, uid, 'customer.email.verify', {}),
   });
   return { IsPosted: true, Message: WRITE_MESSAGES.emailVerified };
 }
@@ -351,7 +398,8 @@ export async function verifyEmail(ctx: AppContext, call: StaffCall, input: z.out
 /**
  * A new API secret for an owned site, answered once (only its hash is kept). The replaced secret
  * stays accepted for `graceMinutes` (0: refused at once). Logged in the customer's activity, and
- * the owner is mailed in the same transaction.
+ * the owner is mailed in the same transaction, at the address and with the site's name read under
+ * the locks of the customer's row and the site's.
  */
 export async function rotateSiteSecret(
   ctx: AppContext,
@@ -359,29 +407,36 @@ export async function rotateSiteSecret(
   input: CustomerSiteInput & z.output<typeof rotateSecretBody>,
 ) {
   const { uid, appId, GraceMinutes: graceMinutes } = input;
-  const owner = await read.customer(ctx, uid);
-  const site = await ownedSite(ctx.db, uid, appId);
   const now = ctx.clock.now();
   const previousUntil = graceMinutes > 0 ? new Date(now.getTime() + graceMinutes * 60_000) : null;
   const secret = randomSecret();
-  await ctx.db.transaction(async (tx) => {
-    if (!(await replaceSiteSecret(tx, uid, appId, hashSecret(secret), previousUntil, now)))
-      throw new AppError('notFound', 'This customer has no site with this id.');
-    // the secrets themselves are never logged
-    await writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.secret.rotate', {
-      appId,
-      graceMinutes,
-      previousValidUntil: previousUntil?.toISOString() ?? null,
-    });
-    await ctx.mailer.send(
-      tx,
-      secretRotatedMail({
-        to: owner.email,
-        firstName: owner.first_name,
-        appName: site.app_name,
+  const { site } = await runWrite(ctx.db, {
+    lock: async (tx) => {
+      const owner = await lockedCustomer(tx, uid);
+      return { owner, site: await ownedSite(tx, uid, appId, true) };
+    },
+    change: async (tx, locked) => {
+      if (!(await replaceSiteSecret(tx, uid, appId, hashSecret(secret), previousUntil, now)))
+        throw new AppError('notFound', 'This customer has no site with this id.');
+      return locked;
+    },
+    trail: async (tx, { owner, site }) => {
+      // the secrets themselves are never logged
+      await writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.secret.rotate', {
+        appId,
+        graceMinutes,
         previousValidUntil: previousUntil?.toISOString() ?? null,
-      }),
-    );
+      });
+      await ctx.mailer.send(
+        tx,
+        secretRotatedMail({
+          to: owner.email,
+          firstName: owner.first_name,
+          appName: site.app_name,
+          previousValidUntil: previousUntil?.toISOString() ?? null,
+        }),
+      );
+    },
   });
   return {
     Data: {
@@ -401,19 +456,22 @@ export async function rotateSiteSecret(
  */
 export async function retireLapsedSecrets(ctx: AppContext): Promise<number> {
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const lapsed = await clearLapsedSecrets(tx, now);
-    for (const s of lapsed) {
-      await writeActivity(tx, {
-        at: now,
-        action: 'site.secret.retire',
-        targetType: 'customer',
-        targetId: s.owner_uid,
-        details: { appId: Number(s.app_id), graceEndedAt: new Date(s.ended).toISOString() },
-      });
-    }
-    return lapsed.length;
+  const lapsed = await runWrite(ctx.db, {
+    // The change locks the rows it clears itself (FOR UPDATE SKIP LOCKED), one statement.
+    change: (tx) => clearLapsedSecrets(tx, now),
+    trail: async (tx, retired) => {
+      for (const s of retired) {
+        await writeActivity(tx, {
+          at: now,
+          action: 'site.secret.retire',
+          targetType: 'customer',
+          targetId: s.owner_uid,
+          details: { appId: Number(s.app_id), graceEndedAt: new Date(s.ended).toISOString() },
+        });
+      }
+    },
   });
+  return lapsed.length;
 }
 
 export async function setSiteStatus(
@@ -422,21 +480,11 @@ export async function setSiteStatus(
   input: CustomerSiteInput & z.output<typeof siteStatusBody>,
 ) {
   const { uid, appId, Status: status } = input;
-  await customersOwnSite(ctx, uid, appId);
-  await ctx.db.transaction(async (tx) => {
-    await ownedSite(tx, uid, appId, true);
-    await saveSiteStatus(tx, uid, appId, status, ctx.clock.now());
-    await writeCustomerActivity(
-      tx,
-      ctx,
-      call,
-      call.session,
-      uid,
-      status === 'active' ? 'site.activate' : 'site.deactivate',
-      {
-        appId,
-      },
-    );
+  await ownSiteWrite(ctx, call, input, {
+    action: status === 'active' ? 'site.activate' : 'site.deactivate',
+    check: async () => {},
+    change: (tx) => saveSiteStatus(tx, uid, appId, status, ctx.clock.now()),
+    details: () => ({}),
   });
   return read.appById(ctx, uid, appId);
 }

@@ -46,7 +46,7 @@ import {
   UUID_PATTERN,
 } from './customers.repo.ts';
 
-const NO_SUCH_CUSTOMER = 'There is no customer with that uid.';
+export const NO_SUCH_CUSTOMER = 'There is no customer with that uid.';
 const NO_SUCH_SITE = 'This customer has no site with that appId.';
 
 function summary(c: SearchRow) {
@@ -170,6 +170,9 @@ export async function exportSearch(
     // The list's plan for this term (its count stops at SEARCH_COUNT_LIMIT).
     const many = rows > SEARCH_COUNT_LIMIT;
     const exportedAt = ctx.clock.now().toISOString();
+    // An event, not a change: the export changes no record, so there is nothing to lock and no
+    // change to keep with its trail row. One statement of its own (on ctx.db, outside the
+    // export's read-only snapshot), so not a write of the write path.
     await writeActivity(ctx.db, {
       at: new Date(exportedAt),
       action: 'customers.export',
