@@ -95,16 +95,10 @@ const RULES = [
  */
 /** Files still opening their own transaction, each to move onto runWrite (and off this list). */
 const PENDING_WRITE_PATH = new Set([
-  'apps/api/src/modules/activity/activity.service.ts',
   'apps/api/src/modules/auth/auth.service.ts',
   'apps/api/src/modules/auth/mfa.service.ts',
   'apps/api/src/modules/auth/staff-sessions.service.ts',
-  'apps/api/src/modules/impersonation/impersonation-consent.service.ts',
-  'apps/api/src/modules/impersonation/impersonation-requests.service.ts',
-  'apps/api/src/modules/notices/notices.service.ts',
-  'apps/api/src/modules/staff-notifications/staff-notifications.service.ts',
   'apps/api/src/modules/team/team.service.ts',
-  'apps/api/src/ops/expiry-notices.ts',
 ]);
 
 const USE_RULES = [

@@ -120,7 +120,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('an export reads one snapsho
     const late = ids[100]!; // among the oldest: the third batch
 
     let released = 0;
-    const file = await exportRequests(t.ctx, caller, viewer, {}, () => released++);
+    const file = await exportRequests(t.ctx, { ...caller, session: viewer }, { release: () => released++ });
     expect(file.rows).toBe(ROWS);
     const it = (file.body as Readable)[Symbol.asyncIterator]();
     const read = { text: '' };

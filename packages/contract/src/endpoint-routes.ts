@@ -495,7 +495,7 @@ export const ENDPOINT_ROUTES = {
     method: 'PUT',
     path: '/admin/impersonation/request',
     access: 'impersonation.request',
-    budget: { statements: 9, commits: 1 },
+    budget: { statements: 10, commits: 1 },
   },
   impersonationDelete: {
     id: 'impersonationDelete',
@@ -586,7 +586,7 @@ export const ENDPOINT_ROUTES = {
     method: 'POST',
     path: '/admin/notices/cancel',
     access: 'notices.send',
-    budget: { statements: 4, commits: 1 },
+    budget: { statements: 5, commits: 1 },
   },
   noticeUnsubscribeDetails: {
     id: 'noticeUnsubscribeDetails',
@@ -705,7 +705,7 @@ export const ENDPOINT_ROUTES = {
     method: 'GET',
     path: '/account/switchapp',
     access: 'impersonation.request',
-    budget: { statements: 6, commits: 3 },
+    budget: { statements: 6, commits: 1 },
   },
   customObjectList: {
     id: 'customObjectList',

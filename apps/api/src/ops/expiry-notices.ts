@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context.ts';
+import { runWrite } from '../lib/write-path.ts';
 import { holderExpiryMail, ownerExpiryMail } from './expiry-notices.mails.ts';
 
 interface Claimed {
@@ -19,10 +20,12 @@ interface Claimed {
  */
 export async function sendExpiryNotices(ctx: AppContext, batch = 100): Promise<number> {
   const now = ctx.clock.now();
-  // The claim and the mails it causes are one transaction: both are kept, or neither.
-  return ctx.db.transaction(async (tx) => {
-    const r = await tx.query<Claimed>(
-      `WITH due AS (
+  // Through the write path: the claim and the mails it causes are one transaction, both kept or neither.
+  const claimed = await runWrite(ctx.db, {
+    change: async (tx) =>
+      (
+        await tx.query<Claimed>(
+          `WITH due AS (
        SELECT id FROM impersonation_requests
        WHERE status = 'Approved' AND expiry_notified_at IS NULL AND expires_at <= $1 AND deleted_at IS NULL
        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
@@ -31,18 +34,22 @@ export async function sendExpiryNotices(ctx: AppContext, batch = 100): Promise<n
      WHERE r.id = due.id AND s.app_id = r.app_id AND r.expiry_notified_at IS NULL
      RETURNING r.id, s.app_name, (SELECT h.email FROM staff h WHERE h.uid = r.holder_uid) AS holder_email,
        c.email AS owner_email, c.first_name AS owner_first_name, r.expires_at`,
-      [now, batch],
-    );
-    for (const g of r.rows) {
-      const ended = { requestId: g.id, appName: g.app_name, endedAt: new Date(g.expires_at) };
-      const staff = g.holder_email;
-      if (staff && staff !== g.owner_email)
-        await ctx.mailer.send(tx, holderExpiryMail({ to: staff, ...ended }));
-      await ctx.mailer.send(
-        tx,
-        ownerExpiryMail({ to: g.owner_email, firstName: g.owner_first_name, ...ended }),
-      );
-    }
-    return r.rows.length;
+          [now, batch],
+        )
+      ).rows,
+    // The mails are the notice: the expiry itself changes no one's access (it ended at expires_at).
+    trail: async (tx, claimed) => {
+      for (const g of claimed) {
+        const ended = { requestId: g.id, appName: g.app_name, endedAt: new Date(g.expires_at) };
+        const staff = g.holder_email;
+        if (staff && staff !== g.owner_email)
+          await ctx.mailer.send(tx, holderExpiryMail({ to: staff, ...ended }));
+        await ctx.mailer.send(
+          tx,
+          ownerExpiryMail({ to: g.owner_email, firstName: g.owner_first_name, ...ended }),
+        );
+      }
+    },
   });
+  return claimed.length;
 }

@@ -455,22 +455,18 @@ export async function seedDemoImpersonation(
       run: async () => {
         if (r.by === 'customer') {
           const key = opts.credentials.find((c) => c.name === r.site)!;
-          const out = await impersonation.customerRequest(
-            ctx,
-            ownerCaller,
-            key.apiKey,
-            key.secret,
-            {
-              data: {
-                Priority: r.priority,
-                Description: r.description,
-                ProxyRoles: r.roles,
-                AdditionalPermissions: r.permissions ?? [],
-                Duration: r.duration,
-              },
+          const out = await impersonation.customerRequest(ctx, ownerCaller, {
+            data: {
+              Priority: r.priority,
+              Description: r.description,
+              ProxyRoles: r.roles,
+              AdditionalPermissions: r.permissions ?? [],
+              Duration: r.duration,
             },
-            undefined,
-          );
+            apiKey: key.apiKey,
+            apiSecret: key.secret,
+            origin: undefined,
+          });
           id = out.Data.Id;
           return;
         }
@@ -499,7 +495,7 @@ export async function seedDemoImpersonation(
           const { granted } = r.consent;
           steps.push({
             ago: r.consent.ago,
-            run: async () => void (await answerConsent(ctx, ownerCaller, link, granted)),
+            run: async () => void (await answerConsent(ctx, ownerCaller, { token: link, granted })),
           });
           steps.sort((a, b) => b.ago - a.ago);
         }

@@ -1,6 +1,7 @@
 import type { AppContext, Caller, Refusal, StaffSession } from '../../app-context.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { currentRequest } from '../../lib/request-context.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import { type ActivityAction, writeActivity } from './activity.repo.ts';
 import { foldRefusal, takeClosedRepeats } from './refusals.repo.ts';
 
@@ -66,13 +67,17 @@ export async function recordRefusal(db: Queryable, at: Date, r: Refusal): Promis
 
 /** Writes the repeats of the refusal windows closed by `at` as one row each; answers how many rows. */
 export async function flushRefusals(db: Db, at: Date): Promise<number> {
-  return db.transaction(async (tx) => {
-    const due = await takeClosedRepeats(tx, at, REFUSAL_FOLD_MS, FLUSH_BATCH);
-    for (const d of due)
-      await writeActivity(
-        tx,
-        refusalRow(d, at, { count: d.repeats, repeatsFrom: d.windowStart, repeatsTo: d.lastAt }),
-      );
-    return due.length;
+  // A job whose change is its trail rows: the closed repeats taken, and their rows written, in one
+  // write; a trail insert that fails leaves the repeats to the next run.
+  const due = await runWrite(db, {
+    change: (tx) => takeClosedRepeats(tx, at, REFUSAL_FOLD_MS, FLUSH_BATCH),
+    trail: async (tx, due) => {
+      for (const d of due)
+        await writeActivity(
+          tx,
+          refusalRow(d, at, { count: d.repeats, repeatsFrom: d.windowStart, repeatsTo: d.lastAt }),
+        );
+    },
   });
+  return due.length;
 }

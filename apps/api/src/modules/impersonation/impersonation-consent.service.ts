@@ -5,6 +5,7 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
 import { findRequest, logEvent, recordConsent, saveState, stateOf } from './impersonation.repo.ts';
 import { consentDetailsOut } from './impersonation.wire.ts';
@@ -44,47 +45,63 @@ async function consentRow(db: Queryable, token: string, now: Date, lock = false)
 }
 
 /** The public consent page: what is asked, from the single-use link's token. */
-export async function consentDetails(ctx: AppContext, token: string) {
-  const row = await consentRow(ctx.db, token, ctx.clock.now());
+export async function consentDetails(ctx: AppContext, _call: Caller, input: { token: string }) {
+  const row = await consentRow(ctx.db, input.token, ctx.clock.now());
   return { Data: consentDetailsOut(row) };
 }
 
-/** The owner allows or denies: recorded with time and address; the link then stops working. */
-export async function answerConsent(ctx: AppContext, caller: Caller, token: string, granted: boolean) {
+/**
+ * The owner allows or denies, through the write path: the link's token and its request locked,
+ * the link's validity and the transition decided under that lock; the answer recorded with time
+ * and address, logged, and the staff member who asked told. The link then stops working.
+ */
+export async function answerConsent(
+  ctx: AppContext,
+  call: Caller,
+  input: { token: string; granted: boolean },
+) {
+  const { token, granted } = input;
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    const row = await consentRow(tx, token, now, true);
-    const r = transition(stateOf(row), { type: 'consent', granted }, now.getTime());
-    if (!r.ok) refuse(r.error);
-    await markConsentTokenUsed(tx, hashSecret(token), now);
-    await saveState(tx, Number(row.id), r.state, { at: now });
-    await recordConsent(tx, Number(row.id), now, caller.clientAddress);
-    await logEvent(tx, {
-      requestId: Number(row.id),
-      at: now,
-      actor: row.owner_email,
-      event: granted ? 'consent-granted' : 'consent-denied',
-      status: r.state.status,
-      clientAddress: caller.clientAddress,
-    });
-    // "Consent received on my request", to the staff member who asked.
-    const status = granted ? 'Granted' : 'Denied';
-    await notifyStaff(tx, ctx, {
-      kind: 'consent',
-      to: [{ uid: row.initiator_uid }],
-      actorEmail: null,
-      shownActor: row.owner_email,
-      requestId: Number(row.id),
-      appName: row.app_name,
-      details: { status },
-      mail: {
-        subject: `The owner of ${row.app_name} ${granted ? 'allowed' : 'denied'} request ${row.id}`,
-        lines: [
-          `The owner of ${row.app_name} (${row.owner_email}) ${granted ? 'allowed' : 'denied'} your impersonation request ${row.id}.`,
-        ],
-        path: `/manage-superuser/impersonation/assigned-requests?request=${row.id}`,
-      },
-    });
+  await runWrite(ctx.db, {
+    lock: async (tx) => {
+      const row = await consentRow(tx, token, now, true);
+      const r = transition(stateOf(row), { type: 'consent', granted }, now.getTime());
+      if (!r.ok) refuse(r.error);
+      return { row, state: r.state };
+    },
+    change: async (tx, { row, state }) => {
+      await markConsentTokenUsed(tx, hashSecret(token), now);
+      await saveState(tx, Number(row.id), state, { at: now });
+      await recordConsent(tx, Number(row.id), now, call.clientAddress);
+    },
+    trail: async (tx, _done, { row, state }) => {
+      await logEvent(tx, {
+        requestId: Number(row.id),
+        at: now,
+        actor: row.owner_email,
+        event: granted ? 'consent-granted' : 'consent-denied',
+        status: state.status,
+        clientAddress: call.clientAddress,
+      });
+      // "Consent received on my request", to the staff member who asked.
+      const status = granted ? 'Granted' : 'Denied';
+      await notifyStaff(tx, ctx, {
+        kind: 'consent',
+        to: [{ uid: row.initiator_uid }],
+        actorEmail: null,
+        shownActor: row.owner_email,
+        requestId: Number(row.id),
+        appName: row.app_name,
+        details: { status },
+        mail: {
+          subject: `The owner of ${row.app_name} ${granted ? 'allowed' : 'denied'} request ${row.id}`,
+          lines: [
+            `The owner of ${row.app_name} (${row.owner_email}) ${granted ? 'allowed' : 'denied'} your impersonation request ${row.id}.`,
+          ],
+          path: `/manage-superuser/impersonation/assigned-requests?request=${row.id}`,
+        },
+      });
+    },
   });
   return { IsPosted: true, Message: granted ? M.consentGranted : M.consentDenied };
 }

@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import { LOGS_EXPORT_COLUMNS, REQUESTS_EXPORT_COLUMNS } from '@sac/contract/impersonation-api';
 import { sortParam } from '@sac/contract/list-sort';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { countLogEntries, countRequests, lastLogId, lastRequestId } from './impersonation.repo.ts';
 import { type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
@@ -36,11 +37,11 @@ const given = (q: object) =>
 /** GET /admin/impersonation/requests/export: the request list as CSV. */
 export async function exportRequests(
   ctx: AppContext,
-  caller: Caller,
-  viewer: StaffSession,
-  q: RequestListQuery,
-  release: () => void,
+  call: StaffCall,
+  input: RequestListQuery & { release: () => void },
 ): Promise<ExportFile> {
+  const { release, ...q } = input;
+  const viewer = call.session;
   return exportReading(ctx.db, release, async (db, end) => {
     const at = ctx.clock.now();
     const upTo = await lastRequestId(db);
@@ -52,12 +53,13 @@ export async function exportRequests(
       requestId: q.requestId,
       upTo,
     });
+    // The export's trail row is its only write: one statement, on its own.
     await writeActivity(ctx.db, {
       at,
       action: 'impersonation-requests.export',
       actorUid: viewer.uid,
       actorEmail: viewer.email,
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       details: { filters: given(q), rows },
     });
     const body = csvFile({
@@ -88,21 +90,22 @@ export async function exportRequests(
 /** GET /admin/impersonation/logs/export: the impersonation log as CSV. */
 export async function exportLogs(
   ctx: AppContext,
-  caller: Caller,
-  viewer: StaffSession,
-  q: { status?: LogStatus; sort?: Parameters<typeof readLog>[1]['sort'] },
-  release: () => void,
+  call: StaffCall,
+  input: { status?: LogStatus; sort?: Parameters<typeof readLog>[1]['sort']; release: () => void },
 ): Promise<ExportFile> {
+  const { release, ...q } = input;
+  const viewer = call.session;
   return exportReading(ctx.db, release, async (db, end) => {
     const at = ctx.clock.now();
     const upTo = await lastLogId(db);
     const rows = await countLogEntries(db, { now: at, status: q.status, upTo });
+    // The export's trail row is its only write: one statement, on its own.
     await writeActivity(ctx.db, {
       at,
       action: 'impersonation-logs.export',
       actorUid: viewer.uid,
       actorEmail: viewer.email,
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
       details: { filters: given(q), rows },
     });
     const body = csvFile({

@@ -31,6 +31,7 @@ import { consolePageFor } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { badCursor, DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import { hashSecret } from '../../lib/secrets.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { approverStanding, COOL_DOWN, findStaffByEmail } from '../auth/staff.service.ts';
 import { customerRoleCatalogue } from '../customers/sites.service.ts';
@@ -107,77 +108,99 @@ async function checkRequestContents(
   if (taken.length) throw new AppError('impersonationConflict', `${M.roleTaken}: ${taken.join(', ')}.`);
 }
 
+/** The site a request is opened on and what it asks, read under the site's lock. */
+interface Opening {
+  site: RequestSite;
+  data: RequestContents;
+}
+
 /**
- * Opens a request in one transaction: checks its contents, inserts it, issues the owner's consent
- * link unless the request carries the consent, logs it, issues a site-access link and queues the
- * mails. The mails are kept with the request, or neither. Answers the new request's id.
+ * Opens a request through the write path: under the lock of its site (found and locked by `site`,
+ * which refuses a site that is not there) the request's contents are checked, the roles other
+ * live requests of the site hold among them; then the request is inserted with the owner's
+ * consent link (unless the request carries the consent) and a site-access link, and logged, and
+ * the notifications and mails are queued. The mails are kept with the request, or neither.
+ * Answers the new request's id and its site as read under the lock.
  */
 async function openRequest(
   ctx: AppContext,
   caller: Caller,
   o: {
-    site: RequestSite;
-    initiator: { uid: string | null; email: string };
+    /** The request's site, read and locked in the write's transaction; throws when there is none. */
+    site: (tx: Queryable) => Promise<RequestSite>;
+    /** What the request asks, given its site (a customer's goes to every SuperAdmin, read under the lock). */
+    data: (tx: Queryable, site: RequestSite) => Promise<RequestContents>;
+    initiator: (site: RequestSite) => { uid: string | null; email: string };
     /** A customer's own request: it is their consent. */
     fromCustomer: boolean;
-    data: RequestContents;
     origin: string | undefined;
     now: Date;
     /** The owner's mail, and the assignees' (left out for those who chose in-app only). */
     mails: (
       id: number,
+      opened: Opening,
       links: { consent: string | null; siteAccess: string },
     ) => { owner: MailMessage; assignees: MailMessage[] };
   },
-): Promise<number> {
+): Promise<{ id: number; site: RequestSite }> {
   const now = o.now;
-  const appId = Number(o.site.app_id);
-  const d = o.data;
-  return ctx.db.transaction(async (tx) => {
-    await checkRequestContents(tx, appId, null, d, now);
-    const id = await insertRequest(tx, {
-      appId,
-      initiator: o.initiator,
-      isCustomerRequest: o.fromCustomer,
-      consent: o.fromCustomer ? { at: now, address: caller.clientAddress } : null,
-      priority: d.Priority,
-      description: d.Description,
-      assignees: d.Assignees,
-      proxyRoles: d.ProxyRoles,
-      additionalPermissions: d.AdditionalPermissions,
-      durationMinutes: d.Duration,
-      at: now,
-    });
-    const consent = o.fromCustomer ? null : await issueConsentLink(tx, ctx, id, o.origin, now);
-    await logEvent(tx, {
-      requestId: id,
-      at: now,
-      actor: o.initiator.email,
-      event: o.fromCustomer ? 'customer-request' : 'request',
-      status: 'Pending',
-      clientAddress: caller.clientAddress,
-      details: {
+  return runWrite(ctx.db, {
+    lock: async (tx): Promise<Opening> => {
+      const site = await o.site(tx);
+      const data = await o.data(tx, site);
+      await checkRequestContents(tx, Number(site.app_id), null, data, now);
+      return { site, data };
+    },
+    change: async (tx, { site, data: d }) => {
+      const appId = Number(site.app_id);
+      const id = await insertRequest(tx, {
         appId,
-        roles: d.ProxyRoles,
-        permissions: d.AdditionalPermissions,
-        duration: d.Duration,
-        ...(o.fromCustomer ? { consent: 'given by the request' } : {}),
-      },
-    });
-    const siteAccess = await issueSiteAccessLink(tx, ctx, appId, o.origin, now);
-    // "Assigned to me", in the bell of each assignee but the one who asks.
-    const inAppOnly = await notifyStaff(tx, ctx, {
-      kind: 'assigned',
-      to: d.Assignees.map((email) => ({ email })),
-      actorEmail: o.fromCustomer ? null : o.initiator.email,
-      requestId: id,
-      appName: o.site.app_name,
-    });
-    const mails = o.mails(id, { consent, siteAccess });
-    await ctx.mailer.send(tx, mails.owner);
-    for (const mail of mails.assignees)
-      if (!inAppOnly.has(mail.to.toLowerCase())) await ctx.mailer.send(tx, mail);
-    return id;
+        initiator: o.initiator(site),
+        isCustomerRequest: o.fromCustomer,
+        consent: o.fromCustomer ? { at: now, address: caller.clientAddress } : null,
+        priority: d.Priority,
+        description: d.Description,
+        assignees: d.Assignees,
+        proxyRoles: d.ProxyRoles,
+        additionalPermissions: d.AdditionalPermissions,
+        durationMinutes: d.Duration,
+        at: now,
+      });
+      const consent = o.fromCustomer ? null : await issueConsentLink(tx, ctx, id, o.origin, now);
+      const siteAccess = await issueSiteAccessLink(tx, ctx, appId, o.origin, now);
+      return { id, site, links: { consent, siteAccess } };
+    },
+    trail: async (tx, { id, links }, opened) => {
+      const d = opened.data;
+      const initiator = o.initiator(opened.site);
+      await logEvent(tx, {
+        requestId: id,
+        at: now,
+        actor: initiator.email,
+        event: o.fromCustomer ? 'customer-request' : 'request',
+        status: 'Pending',
+        clientAddress: caller.clientAddress,
+        details: {
+          appId: Number(opened.site.app_id),
+          roles: d.ProxyRoles,
+          permissions: d.AdditionalPermissions,
+          duration: d.Duration,
+          ...(o.fromCustomer ? { consent: 'given by the request' } : {}),
+        },
+      });
+      // "Assigned to me", in the bell of each assignee but the one who asks.
+      const inAppOnly = await notifyStaff(tx, ctx, {
+        kind: 'assigned',
+        to: d.Assignees.map((email) => ({ email })),
+        actorEmail: o.fromCustomer ? null : initiator.email,
+        requestId: id,
+        appName: opened.site.app_name,
+      });
+      const mails = o.mails(id, opened, links);
+      await ctx.mailer.send(tx, mails.owner);
+      for (const mail of mails.assignees)
+        if (!inAppOnly.has(mail.to.toLowerCase())) await ctx.mailer.send(tx, mail);
+    },
   });
 }
 
@@ -192,45 +215,50 @@ export async function create(
   const { origin } = input;
   const d = input.data;
   const now = ctx.clock.now();
-  const site = await findRequestSite(ctx.db, d.AppId);
-  if (!site) throw new AppError('notFound', 'There is no site with that AppId.');
-  const access = {
-    appName: site.app_name,
-    requester: { name: actor.name, email: actor.email },
-    description: d.Description,
-    roles: d.ProxyRoles,
-    permissions: d.AdditionalPermissions,
-    durationMinutes: d.Duration,
-  };
-  const id = await openRequest(ctx, call, {
-    site,
-    initiator: { uid: actor.uid, email: actor.email },
+  const { id, site } = await openRequest(ctx, call, {
+    // The site and its owner under the site's lock: the consent mail goes to the owner at commit.
+    site: async (tx) => {
+      const site = await findRequestSite(tx, d.AppId, true);
+      if (!site) throw new AppError('notFound', 'There is no site with that AppId.');
+      return site;
+    },
+    data: async () => d,
+    initiator: () => ({ uid: actor.uid, email: actor.email }),
     fromCustomer: false,
-    data: d,
     origin,
     now,
-    mails: (requestId, links) => ({
-      owner: consentRequestMail({
-        to: site.owner_email,
-        firstName: site.first_name,
-        requestId,
-        access,
-        consentUrl: links.consent!,
-        siteAccessUrl: links.siteAccess,
-      }),
-      assignees: d.Assignees.map((to) =>
-        assignedRequestMail({
-          to,
+    mails: (requestId, { site }, links) => {
+      const access = {
+        appName: site.app_name,
+        requester: { name: actor.name, email: actor.email },
+        description: d.Description,
+        roles: d.ProxyRoles,
+        permissions: d.AdditionalPermissions,
+        durationMinutes: d.Duration,
+      };
+      return {
+        owner: consentRequestMail({
+          to: site.owner_email,
+          firstName: site.first_name,
           requestId,
           access,
-          assignedRequestsUrl: consolePageFor(
-            ctx.config,
-            origin,
-            '/manage-superuser/impersonation/assigned-requests',
-          ).toString(),
+          consentUrl: links.consent!,
+          siteAccessUrl: links.siteAccess,
         }),
-      ),
-    }),
+        assignees: d.Assignees.map((to) =>
+          assignedRequestMail({
+            to,
+            requestId,
+            access,
+            assignedRequestsUrl: consolePageFor(
+              ctx.config,
+              origin,
+              '/manage-superuser/impersonation/assigned-requests',
+            ).toString(),
+          }),
+        ),
+      };
+    },
   });
   const row = await findRequest(ctx.db, id);
   return { Data: toWire(row!, now), Message: M.created(id, site.app_name) };
@@ -242,28 +270,31 @@ export async function create(
  */
 export async function customerRequest(
   ctx: AppContext,
-  caller: Caller,
-  apiKey: string | undefined,
-  apiSecret: string | undefined,
-  body: z.output<typeof customerRequestBody>,
-  origin: string | undefined,
+  call: Caller,
+  input: z.output<typeof customerRequestBody> & {
+    apiKey: string | undefined;
+    apiSecret: string | undefined;
+    origin: string | undefined;
+  },
 ) {
-  const d = body.data;
+  const { apiKey, apiSecret, origin } = input;
+  const d = input.data;
   const now = ctx.clock.now();
   const valid = /^[0-9a-f-]{36}$/i.test(apiKey ?? '') && (apiSecret ?? '') !== '';
-  const site = valid
-    ? await findRequestSiteByKey(ctx.db, apiKey!.toLowerCase(), hashSecret(apiSecret!), now)
-    : undefined;
-  if (!site) throw new AppError('customerAuthFailed');
-  const assignees = await superAdminEmails(ctx.db);
-  const id = await openRequest(ctx, caller, {
-    site,
-    initiator: { uid: null, email: site.owner_email },
+  if (!valid) throw new AppError('customerAuthFailed');
+  const { id, site } = await openRequest(ctx, call, {
+    // The key and secret are checked under the site's lock: a rotation that ends them waits.
+    site: async (tx) => {
+      const site = await findRequestSiteByKey(tx, apiKey!.toLowerCase(), hashSecret(apiSecret!), now, true);
+      if (!site) throw new AppError('customerAuthFailed');
+      return site;
+    },
+    data: async (tx) => ({ ...d, Assignees: await superAdminEmails(tx) }),
+    initiator: (site) => ({ uid: null, email: site.owner_email }),
     fromCustomer: true,
-    data: { ...d, Assignees: assignees },
     origin,
     now,
-    mails: (requestId, links) => ({
+    mails: (requestId, { site, data }, links) => ({
       owner: customerRequestReceivedMail({
         to: site.owner_email,
         firstName: site.first_name,
@@ -272,7 +303,7 @@ export async function customerRequest(
         durationMinutes: d.Duration,
         siteAccessUrl: links.siteAccess,
       }),
-      assignees: assignees.map((to) =>
+      assignees: data.Assignees.map((to) =>
         customerRequestAssignedMail({
           to,
           requestId,
@@ -480,7 +511,13 @@ const STEP_OF_ACTION = { Approve: 'approve', Reject: 'reject', Revoke: 'revoke' 
   ImpersonationStep
 >;
 
-/** Applies one machine event to a request under its row lock; answers the saved row. */
+/**
+ * Applies one machine event to a request through the write path: the request's row locked
+ * FOR UPDATE and every check that decides the event made under that lock (the transition, the
+ * version the form was read at, the approver's cool-down, for an edit the roles other requests of
+ * the site hold, under the site's lock too); then the new state, the log and trail rows and the
+ * mails it causes, in one transaction. Answers the row before and after.
+ */
 async function applyEvent(
   ctx: AppContext,
   caller: Caller,
@@ -498,58 +535,68 @@ async function applyEvent(
     /** Work of the same transaction once the new state is saved (the mails it causes). */
     alsoInTransaction?: (tx: Queryable, after: RequestRow, before: RequestRow) => Promise<void>;
   },
-) {
+): Promise<{ before: RequestRow; after: RequestRow }> {
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const row = await findRequest(tx, requestId, true);
-    if (!row) throw new AppError('notFound', 'There is no impersonation request with that id.');
-    const r = transition(stateOf(row), event, now.getTime());
-    if (!r.ok) refuse(r.error);
-    // After the transition's own refusal, which says more (an edit of a request approved meanwhile).
-    if (opts.expectedVersion !== undefined && row.version !== opts.expectedVersion)
-      throw new AppError('conflict');
-    if (event.type === 'approve') await checkCoolDown(ctx, tx, actor, now);
-    if (opts.checkRoles) {
-      await checkRequestContents(
-        tx,
-        Number(row.app_id),
+  return runWrite(ctx.db, {
+    lock: async (tx) => {
+      const row = await findRequest(tx, requestId, true);
+      if (!row) throw new AppError('notFound', 'There is no impersonation request with that id.');
+      const r = transition(stateOf(row), event, now.getTime());
+      if (!r.ok) refuse(r.error);
+      // After the transition's own refusal, which says more (an edit of a request approved meanwhile).
+      if (opts.expectedVersion !== undefined && row.version !== opts.expectedVersion)
+        throw new AppError('conflict');
+      if (event.type === 'approve') await checkCoolDown(ctx, tx, actor, now);
+      if (opts.checkRoles) {
+        // The roles other live requests of the site hold, read under the site's lock: a request
+        // opened or edited on the site at the same moment waits, and then sees this one's roles.
+        await findRequestSite(tx, Number(row.app_id), true);
+        await checkRequestContents(
+          tx,
+          Number(row.app_id),
+          requestId,
+          {
+            Assignees: r.state.assignees,
+            ProxyRoles: opts.checkRoles,
+            AdditionalPermissions: r.state.additionalPermissions,
+          },
+          now,
+        );
+      }
+      return { row, state: r.state };
+    },
+    change: async (tx, { row, state }) => {
+      await saveState(tx, requestId, state, {
+        at: now,
+        ...(opts.action ? { actionBy: actor.email } : {}),
+        ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
+      });
+      if (event.type === 'approve') {
+        // The grant's holder, once and for all: the requester, or on a customer's own request (no
+        // staff requester) the approver. Later actions change action_taken_by, never the holder.
+        await recordHolder(
+          tx,
+          requestId,
+          row.is_customer_request
+            ? { uid: actor.uid, email: actor.email }
+            : { uid: row.initiator_uid, email: row.initiator_email },
+        );
+      }
+      const after = (await findRequest(tx, requestId)) ?? { ...row, deleted_at: now };
+      return { before: row, after };
+    },
+    trail: async (tx, done, { state }) => {
+      await logEvent(tx, {
         requestId,
-        {
-          Assignees: r.state.assignees,
-          ProxyRoles: opts.checkRoles,
-          AdditionalPermissions: r.state.additionalPermissions,
-        },
-        now,
-      );
-    }
-    await saveState(tx, requestId, r.state, {
-      at: now,
-      ...(opts.action ? { actionBy: actor.email } : {}),
-      ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
-    });
-    if (event.type === 'approve') {
-      // The grant's holder, once and for all: the requester, or on a customer's own request (no
-      // staff requester) the approver. Later actions change action_taken_by, never the holder.
-      await recordHolder(
-        tx,
-        requestId,
-        row.is_customer_request
-          ? { uid: actor.uid, email: actor.email }
-          : { uid: row.initiator_uid, email: row.initiator_email },
-      );
-    }
-    await logEvent(tx, {
-      requestId,
-      at: now,
-      actor: actor.email,
-      event: opts.logEvent,
-      status: r.state.deleted ? 'Deleted' : r.state.status,
-      clientAddress: caller.clientAddress,
-      details: opts.details ?? {},
-    });
-    const after = (await findRequest(tx, requestId)) ?? { ...row, deleted_at: now };
-    await opts.alsoInTransaction?.(tx, after as RequestRow, row);
-    return { before: row, after };
+        at: now,
+        actor: actor.email,
+        event: opts.logEvent,
+        status: state.deleted ? 'Deleted' : state.status,
+        clientAddress: caller.clientAddress,
+        details: opts.details ?? {},
+      });
+      await opts.alsoInTransaction?.(tx, done.after, done.before);
+    },
   });
 }
 

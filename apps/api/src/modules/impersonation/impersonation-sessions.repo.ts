@@ -17,13 +17,23 @@ const GRANT_SQL = `SELECT r.id, r.app_id, s.app_name, r.holder_uid, r.approved_r
   FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id
   WHERE r.status = 'Approved' AND r.consent = 'granted' AND r.deleted_at IS NULL AND r.expires_at > $1`;
 
-/** Reads the live grants on a site at `now`, whoever holds them, the latest expiry first. */
-export async function liveGrantsOfSite(db: Queryable, now: Date, appId: number): Promise<GrantRow[]> {
-  const r = await db.query<GrantRow>(`${GRANT_SQL} AND r.app_id = $2 ORDER BY r.expires_at DESC`, [
-    now,
-    appId,
-  ]);
-  return r.rows;
+/**
+ * Reads the live grant on a site that `holderUid` holds at `now` (the latest expiry first), with
+ * its request row locked FOR SHARE when `lock`: a revoke or delete of the grant waits for the
+ * caller's commit, and the caller's write made under it sees the grant as it stays.
+ */
+export async function liveGrantOfHolder(
+  db: Queryable,
+  now: Date,
+  appId: number,
+  holderUid: string,
+  lock = false,
+): Promise<GrantRow | undefined> {
+  const r = await db.query<GrantRow>(
+    `${GRANT_SQL} AND r.app_id = $2 AND r.holder_uid = $3 ORDER BY r.expires_at DESC LIMIT 1${lock ? ' FOR SHARE OF r' : ''}`,
+    [now, appId, holderUid],
+  );
+  return r.rows[0];
 }
 
 /** Reads one request's grant while it is live at `now`; undefined when it is not (or no longer) live. */

@@ -1,15 +1,17 @@
 import { grantedPermissions, IMPERSONATION_SESSION_MESSAGES as M } from '@sac/contract/impersonation-session';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import { createSession } from '../auth/staff.service.ts';
 import { customerRoleCatalogue } from '../customers/sites.service.ts';
 import { logEvent } from './impersonation.repo.ts';
 import {
   type GrantRow,
   isOwnerOrMemberOfSite,
+  liveGrantOfHolder,
   liveGrantOfRequest,
-  liveGrantsOfSite,
 } from './impersonation-sessions.repo.ts';
 
 async function permissionsOf(db: Queryable, g: GrantRow): Promise<string[]> {
@@ -34,40 +36,66 @@ function grantOut(g: GrantRow, permissions: string[]) {
  */
 const holds = (g: GrantRow, staff: { uid: string }) => g.holder_uid !== null && g.holder_uid === staff.uid;
 
-/** The caller's live grant on a site: approved, consented, unexpired, and theirs. */
-async function liveGrant(ctx: AppContext, actor: StaffSession, appId: number): Promise<GrantRow> {
-  const g = (await liveGrantsOfSite(ctx.db, ctx.clock.now(), appId)).find((x) => holds(x, actor));
-  if (!g) throw new AppError('impersonationForbidden', M.noGrant);
+/**
+ * The caller's live grant on a site: approved, consented, unexpired, and theirs. `lock` (in a
+ * write's transaction) locks it, so it cannot be revoked or end before the write commits.
+ */
+async function liveGrant(
+  ctx: AppContext,
+  db: Queryable,
+  actor: StaffSession,
+  appId: number,
+  lock = false,
+): Promise<GrantRow> {
+  const g = await liveGrantOfHolder(db, ctx.clock.now(), appId, actor.uid, lock);
+  if (!g || !holds(g, actor)) throw new AppError('impersonationForbidden', M.noGrant);
   return g;
 }
 
-export async function updateAccess(ctx: AppContext, actor: StaffSession, appId: number, userId: string) {
+/** GET /admin/updateaccess: the caller's grant on a site the customer belongs to. */
+export async function updateAccess(
+  ctx: AppContext,
+  call: StaffCall,
+  input: { appId: number; userId: string },
+) {
+  const { appId, userId } = input;
   if (!(await isOwnerOrMemberOfSite(ctx.db, appId, userId)))
     throw new AppError('notFound', 'This customer has no site with that appId.');
-  const g = await liveGrant(ctx, actor, appId);
+  const g = await liveGrant(ctx, ctx.db, call.session, appId);
   return { Data: grantOut(g, await permissionsOf(ctx.db, g)) };
 }
 
-/** Opens an impersonation session: a new token pair bound to the grant; logged. */
-export async function switchApp(ctx: AppContext, caller: Caller, actor: StaffSession, appId: number) {
+/**
+ * Opens an impersonation session through the write path: the caller's live grant locked (a
+ * revoke waits, and no session outlives one made before it), a new token pair bound to the grant,
+ * and its log and trail row, in one transaction.
+ */
+export async function switchApp(ctx: AppContext, call: StaffCall, input: { appid: number }) {
+  const actor = call.session;
   if (actor.impersonation) throw new AppError('impersonationForbidden', M.outOfScope);
-  const g = await liveGrant(ctx, actor, appId);
   const now = ctx.clock.now();
-  const s = await createSession(ctx.db, {
-    uid: actor.uid,
-    at: now,
-    clientAddress: caller.clientAddress,
-    userAgent: caller.userAgent,
-    impersonationRequestId: Number(g.id),
-  });
-  await logEvent(ctx.db, {
-    requestId: Number(g.id),
-    at: now,
-    actor: actor.email,
-    event: 'session-start',
-    status: 'Approved',
-    clientAddress: caller.clientAddress,
-    details: { appId: Number(g.app_id) },
+  const { g, s } = await runWrite(ctx.db, {
+    lock: (tx) => liveGrant(ctx, tx, actor, input.appid, true),
+    change: async (tx, g) => ({
+      g,
+      s: await createSession(tx, {
+        uid: actor.uid,
+        at: now,
+        clientAddress: call.clientAddress,
+        userAgent: call.userAgent,
+        impersonationRequestId: Number(g.id),
+      }),
+    }),
+    trail: (tx, _done, g) =>
+      logEvent(tx, {
+        requestId: Number(g.id),
+        at: now,
+        actor: actor.email,
+        event: 'session-start',
+        status: 'Approved',
+        clientAddress: call.clientAddress,
+        details: { appId: Number(g.app_id) },
+      }),
   });
   return { xtoken: s.xtoken, xsign: s.xsign, Data: grantOut(g, await permissionsOf(ctx.db, g)) };
 }

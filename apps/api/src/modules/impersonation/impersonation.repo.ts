@@ -679,9 +679,22 @@ export interface RequestSite {
 const REQUEST_SITE = `SELECT s.app_id, s.app_name, c.email AS owner_email, c.first_name
   FROM sites s JOIN customers c ON c.uid = s.owner_uid`;
 
-/** A site and its owner, to whom requests for it are mailed. */
-export async function findRequestSite(db: Queryable, appId: number): Promise<RequestSite | undefined> {
-  const r = await db.query<RequestSite>(`${REQUEST_SITE} WHERE s.app_id = $1`, [appId]);
+/**
+ * The lock of a request's site (`lock`): the site row FOR UPDATE (a request opened or edited on the
+ * site waits for another's commit, so the roles other live requests hold are read under it) and
+ * the owner's row FOR SHARE (the address the consent mail goes to is the owner's until commit).
+ */
+const SITE_LOCK = ' FOR UPDATE OF s FOR SHARE OF c';
+
+/** A site and its owner, to whom requests for it are mailed; `lock` takes the site's lock. */
+export async function findRequestSite(
+  db: Queryable,
+  appId: number,
+  lock = false,
+): Promise<RequestSite | undefined> {
+  const r = await db.query<RequestSite>(`${REQUEST_SITE} WHERE s.app_id = $1${lock ? SITE_LOCK : ''}`, [
+    appId,
+  ]);
   return r.rows[0];
 }
 
@@ -694,10 +707,11 @@ export async function findRequestSiteByKey(
   apiKey: string,
   secretHash: Buffer,
   now: Date,
+  lock = false,
 ): Promise<RequestSite | undefined> {
   const r = await db.query<RequestSite>(
     `${REQUEST_SITE} WHERE s.api_key = $1
-       AND (s.secret_hash = $2 OR (s.previous_secret_hash = $2 AND s.previous_secret_until > $3))`,
+       AND (s.secret_hash = $2 OR (s.previous_secret_hash = $2 AND s.previous_secret_until > $3))${lock ? SITE_LOCK : ''}`,
     [apiKey, secretHash, now],
   );
   return r.rows[0];

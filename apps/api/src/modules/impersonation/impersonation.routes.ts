@@ -46,31 +46,23 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => imp.logs(ctx, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationRequestsExport, async (c) =>
-    sendFile(c.reply, await exports.exportRequests(ctx, c, c.session, c.query, exportsAtOnce.take())),
+    sendFile(c.reply, await exports.exportRequests(ctx, c, { ...c.query, release: exportsAtOnce.take() })),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationLogsExport, async (c) =>
-    sendFile(c.reply, await exports.exportLogs(ctx, c, c.session, c.query, exportsAtOnce.take())),
+    sendFile(c.reply, await exports.exportLogs(ctx, c, { ...c.query, release: exportsAtOnce.take() })),
   );
   registerEndpoint(app, ctx, ENDPOINTS.customerRequestsList, (c) => imp.list(ctx, c.session, c.query, true));
   registerEndpoint(app, ctx, ENDPOINTS.customerRequestsCreate, (c) =>
-    imp.customerRequest(
-      ctx,
-      c,
-      headerOf(c.request.headers, CUSTOMER_AUTH_HEADERS.apiKey),
-      headerOf(c.request.headers, CUSTOMER_AUTH_HEADERS.apiSecret),
-      c.body,
-      originOf(c.request.headers),
-    ),
+    imp.customerRequest(ctx, c, {
+      ...c.body,
+      apiKey: headerOf(c.request.headers, CUSTOMER_AUTH_HEADERS.apiKey),
+      apiSecret: headerOf(c.request.headers, CUSTOMER_AUTH_HEADERS.apiSecret),
+      origin: originOf(c.request.headers),
+    }),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.siteAccess, (c) => siteAccess.siteAccess(ctx, c.query.token));
-  registerEndpoint(app, ctx, ENDPOINTS.consentDetails, (c) => consent.consentDetails(ctx, c.query.token));
-  registerEndpoint(app, ctx, ENDPOINTS.consentAnswer, (c) =>
-    consent.answerConsent(ctx, c, c.body.token, c.body.granted),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.updateAccess, (c) =>
-    sessions.updateAccess(ctx, c.session, c.query.appId, c.query.userId),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.switchApp, (c) =>
-    sessions.switchApp(ctx, c, c.session, c.query.appid),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.siteAccess, (c) => siteAccess.siteAccess(ctx, c, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.consentDetails, (c) => consent.consentDetails(ctx, c, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.consentAnswer, (c) => consent.answerConsent(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.updateAccess, (c) => sessions.updateAccess(ctx, c, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.switchApp, (c) => sessions.switchApp(ctx, c, c.query));
 }

@@ -1,5 +1,5 @@
 import { SITE_ACCESS_LINK_TTL_MS } from '@sac/contract/impersonation-api';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext, Caller } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
@@ -34,7 +34,8 @@ export async function issueSiteAccessLink(
 }
 
 /** The owner's page: every request and step on their site, from the link in their email. */
-export async function siteAccess(ctx: AppContext, token: string) {
+export async function siteAccess(ctx: AppContext, _call: Caller, input: { token: string }) {
+  const { token } = input;
   const now = ctx.clock.now();
   const site = await findSiteOfAccessToken(ctx.db, hashSecret(token), now);
   if (!site) throw new AppError('siteAccessLinkInvalid');

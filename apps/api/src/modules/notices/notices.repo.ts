@@ -96,8 +96,11 @@ export async function dataCenters(q: Queryable): Promise<Array<{ code: string; n
     .rows;
 }
 
-export async function findNotice(q: Queryable, id: number): Promise<NoticeRow | undefined> {
-  return (await q.query<NoticeRow>('SELECT * FROM customer_notices WHERE id = $1', [id])).rows[0];
+/** One notice; `lock` locks its row FOR UPDATE (a cancel decides under it, the job skips it meanwhile). */
+export async function findNotice(q: Queryable, id: number, lock = false): Promise<NoticeRow | undefined> {
+  return (
+    await q.query<NoticeRow>(`SELECT * FROM customer_notices WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id])
+  ).rows[0];
 }
 
 /** A page of notices, newest first, before the cursor's id. */

@@ -19,9 +19,7 @@ export function noticesRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.noticeUnsubscribeDetails, (c) =>
     notices.unsubscribeDetails(ctx, c.query.token),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.noticeUnsubscribe, (c) =>
-    notices.unsubscribe(ctx, c.query.token, c.clientAddress),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.noticeUnsubscribe, (c) => notices.unsubscribe(ctx, c, c.query));
 
   /*
    * RFC 8058 one-click unsubscribe: a mail client posts `List-Unsubscribe=One-Click` as a form to
@@ -47,7 +45,12 @@ export function noticesRoutes(app: FastifyInstance, ctx: AppContext): void {
       const q = unsubscribeQuery.safeParse(request.query);
       if (!q.success)
         return reply.code(400).type('text/plain; charset=utf-8').send('This unsubscribe link is not valid.');
-      await notices.unsubscribe(ctx, q.data.token, request.ip);
+      const caller = {
+        session: undefined,
+        clientAddress: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      };
+      await notices.unsubscribe(ctx, caller, q.data);
       return reply.code(200).type('text/plain; charset=utf-8').send('Unsubscribed from announcements.');
     });
   });

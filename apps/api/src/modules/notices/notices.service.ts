@@ -9,10 +9,12 @@ import {
   UNSUBSCRIBABLE_KIND,
 } from '@sac/contract/notices';
 import type { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext, Caller } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { noticeMail } from './notices.mails.ts';
 import * as repo from './notices.repo.ts';
@@ -67,14 +69,20 @@ async function wireOne(ctx: AppContext, row: repo.NoticeRow) {
   return { Data: { ...wire(row, p.get(Number(row.id))), Text: row.body_text } };
 }
 
-/** Distinct owner addresses of an audience, checked against the limit. */
-export async function countRecipients(ctx: AppContext, audience: NoticeAudience) {
+/** Distinct owner addresses of an audience, checked against the limit, read on `db`. */
+async function reachOf(ctx: AppContext, db: Queryable, audience: NoticeAudience) {
   const limit = ctx.config.noticeMaxRecipients;
-  const count = await repo.countAudience(ctx.db, audience, limit);
+  const count = await repo.countAudience(db, audience, limit);
   return { Count: Math.min(count, limit + 1), OverLimit: count > limit, Limit: limit };
 }
 
-/** POST /admin/notices: writes the notice (scheduled); a notice for now starts after the answer. */
+/** Distinct owner addresses of an audience, checked against the limit. */
+export const countRecipients = (ctx: AppContext, audience: NoticeAudience) => reachOf(ctx, ctx.db, audience);
+
+/**
+ * POST /admin/notices: writes the notice (scheduled) through the write path, its audience counted
+ * against the limit in the write's transaction; a notice for now starts after the answer.
+ */
 export async function createNotice(
   ctx: AppContext,
   call: StaffCall,
@@ -95,37 +103,43 @@ export async function createNotice(
       ]);
     if (at > now) sendAt = at;
   }
-  const reach = await countRecipients(ctx, body.Audience);
-  if (reach.OverLimit) throw new AppError('noticeAudienceTooLarge');
-  if (reach.Count === 0) throw new AppError('noticeAudienceEmpty');
-  const row = await ctx.db.transaction(async (tx) => {
-    const n = await repo.insertNotice(tx, {
-      kind: body.Kind,
-      subject: body.Subject,
-      text: body.Text,
-      audience: body.Audience,
-      sendAt,
-      now,
-      byUid: actor.uid,
-      byEmail: actor.email,
-    });
-    await writeActivity(tx, {
-      at: now,
-      action: sendAt > now ? 'notice.schedule' : 'notice.create',
-      actorUid: actor.uid,
-      actorEmail: actor.email,
-      targetType: 'notice',
-      targetId: String(n.id),
-      clientAddress: call.clientAddress,
-      details: {
+  const row = await runWrite(ctx.db, {
+    // No record to lock: the audience is counted in the write's transaction, the notice written with
+    // the count its trail row reports (the job counts it again when it starts the notice).
+    lock: async (tx) => {
+      const reach = await reachOf(ctx, tx, body.Audience);
+      if (reach.OverLimit) throw new AppError('noticeAudienceTooLarge');
+      if (reach.Count === 0) throw new AppError('noticeAudienceEmpty');
+      return reach;
+    },
+    change: (tx) =>
+      repo.insertNotice(tx, {
         kind: body.Kind,
         subject: body.Subject,
+        text: body.Text,
         audience: body.Audience,
-        sendAt: sendAt.toISOString(),
-        recipients: reach.Count,
-      },
-    });
-    return n;
+        sendAt,
+        now,
+        byUid: actor.uid,
+        byEmail: actor.email,
+      }),
+    trail: (tx, n, reach) =>
+      writeActivity(tx, {
+        at: now,
+        action: sendAt > now ? 'notice.schedule' : 'notice.create',
+        actorUid: actor.uid,
+        actorEmail: actor.email,
+        targetType: 'notice',
+        targetId: String(n.id),
+        clientAddress: call.clientAddress,
+        details: {
+          kind: body.Kind,
+          subject: body.Subject,
+          audience: body.Audience,
+          sendAt: sendAt.toISOString(),
+          recipients: reach.Count,
+        },
+      }),
   });
   // Now means now: this instance starts at once (the claims keep the job's runs from sending it twice).
   if (sendAt <= now) ctx.mailer.afterAnswer(async () => void (await sendDueNotices(ctx)));
@@ -181,30 +195,33 @@ export async function noticeDeliveries(ctx: AppContext, q: z.output<typeof notic
 }
 
 /**
- * Cancels a scheduled notice. Once the job has started it (status sending) it is no longer
+ * Cancels a scheduled notice, through the write path: the notice's row locked and its status
+ * decided under that lock. Once the job has started it (status sending) it is no longer
  * cancellable: its mails are queued batch by batch and the outbox delivers what is queued (990).
  */
 export async function cancelNotice(ctx: AppContext, call: StaffCall, input: { Id: number }) {
   const actor = call.session;
   const id = input.Id;
   const now = ctx.clock.now();
-  const row = await ctx.db.transaction(async (tx) => {
-    const n = await repo.cancelScheduled(tx, id, now, actor.email);
-    if (!n) {
-      if (!(await repo.findNotice(tx, id))) throw new AppError('noticeNotFound');
-      throw new AppError('noticeNotCancellable');
-    }
-    await writeActivity(tx, {
-      at: now,
-      action: 'notice.cancel',
-      actorUid: actor.uid,
-      actorEmail: actor.email,
-      targetType: 'notice',
-      targetId: String(id),
-      clientAddress: call.clientAddress,
-      details: { subject: n.subject, sendAt: n.send_at.toISOString() },
-    });
-    return n;
+  const row = await runWrite(ctx.db, {
+    lock: async (tx) => {
+      const n = await repo.findNotice(tx, id, true);
+      if (!n) throw new AppError('noticeNotFound');
+      if (n.status !== 'scheduled') throw new AppError('noticeNotCancellable');
+      return n;
+    },
+    change: async (tx) => (await repo.cancelScheduled(tx, id, now, actor.email))!,
+    trail: (tx, n) =>
+      writeActivity(tx, {
+        at: now,
+        action: 'notice.cancel',
+        actorUid: actor.uid,
+        actorEmail: actor.email,
+        targetType: 'notice',
+        targetId: String(id),
+        clientAddress: call.clientAddress,
+        details: { subject: n.subject, sendAt: n.send_at.toISOString() },
+      }),
   });
   return wireOne(ctx, row);
 }
@@ -220,38 +237,53 @@ export async function unsubscribeDetails(ctx: AppContext, token: string) {
   return { Email: maskedAddress(email), Unsubscribed: await repo.unsubscribed(ctx.db, email) };
 }
 
-/** The link's address gets no more announcements (idempotent). */
-export async function unsubscribe(ctx: AppContext, token: string, clientAddress: string) {
-  const email = addressOf(ctx, token);
+/**
+ * The link's address gets no more announcements (idempotent), through the write path: the
+ * trail row is written when the address is newly unsubscribed. A public door: `call` is the
+ * caller, signed out.
+ */
+export async function unsubscribe(ctx: AppContext, call: Caller, input: { token: string }) {
+  const email = addressOf(ctx, input.token);
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    if (!(await repo.unsubscribe(tx, email, now))) return;
-    await writeActivity(tx, {
-      at: now,
-      action: 'notice.unsubscribe',
-      targetType: 'email',
-      targetId: email,
-      clientAddress,
-      details: { kind: UNSUBSCRIBABLE_KIND },
-    });
+  await runWrite(ctx.db, {
+    change: (tx) => repo.unsubscribe(tx, email, now),
+    trail: async (tx, newly) => {
+      if (!newly) return;
+      await writeActivity(tx, {
+        at: now,
+        action: 'notice.unsubscribe',
+        targetType: 'email',
+        targetId: email,
+        clientAddress: call.clientAddress,
+        details: { kind: UNSUBSCRIBABLE_KIND },
+      });
+    },
   });
   return { Email: maskedAddress(email), Unsubscribed: true };
 }
 
-/** Starts the due notices: resolves each audience into recipients, or fails it when over the limit. */
+/**
+ * Starts the due notices, one write each: the due notice claimed (locked, skipping one another run
+ * holds), its audience resolved into recipients and the notice marked sending, with its trail row;
+ * a notice whose audience grew past the limit is failed instead.
+ */
 async function startDue(ctx: AppContext): Promise<void> {
   for (;;) {
-    const started = await ctx.db
-      .transaction(async (tx) => {
-        const now = ctx.clock.now();
-        const [n] = await repo.claimDue(tx, now, 1);
-        if (!n) return false;
+    const now = ctx.clock.now();
+    const started = await runWrite(ctx.db, {
+      lock: async (tx) => (await repo.claimDue(tx, now, 1))[0],
+      change: async (tx, n) => {
+        if (!n) return undefined;
         const total = await repo.resolveRecipients(tx, Number(n.id), n.audience);
         if (total > ctx.config.noticeMaxRecipients) {
           // Rolled back with the rows: the audience grew past the limit after the notice was written.
           throw Object.assign(new Error('over'), { noticeId: Number(n.id) });
         }
         await repo.markStarted(tx, Number(n.id), now, total);
+        return total;
+      },
+      trail: async (tx, total, n) => {
+        if (!n) return;
         await writeActivity(tx, {
           at: now,
           action: 'notice.send',
@@ -261,8 +293,9 @@ async function startDue(ctx: AppContext): Promise<void> {
           targetId: String(n.id),
           details: { kind: n.kind, subject: n.subject, recipients: total },
         });
-        return true;
-      })
+      },
+    })
+      .then((total) => total !== undefined)
       .catch(async (err: unknown) => {
         const id = (err as { noticeId?: number }).noticeId;
         if (id === undefined) throw err;
@@ -278,47 +311,56 @@ async function startDue(ctx: AppContext): Promise<void> {
   }
 }
 
-/** Queues one batch of a notice's recipients into the mail outbox; answers how many were taken. */
+/**
+ * Queues one batch of a notice's recipients into the mail outbox, through the write path: the
+ * batch claimed (its rows locked, skipping those another run holds), the unsubscribed skipped,
+ * the rest queued; answers how many were taken.
+ */
 async function queueBatch(ctx: AppContext, n: repo.NoticeRow): Promise<number> {
   const origin = consolePageFor(ctx.config, undefined, '/').origin;
-  return ctx.db.transaction(async (tx) => {
-    const now = ctx.clock.now();
-    const batch = await repo.claimBatch(tx, Number(n.id), ctx.config.noticeBatchSize);
-    const announcement = n.kind === UNSUBSCRIBABLE_KIND;
-    const skipped = batch.filter((r) => announcement && r.unsubscribed);
-    const sending = batch.filter((r) => !(announcement && r.unsubscribed));
-    await repo.markSkipped(
-      tx,
-      skipped.map((r) => Number(r.id)),
-      'Unsubscribed from announcements.',
-    );
-    const ids = await ctx.mailer.sendAll(
-      tx,
-      sending.map((r) => {
-        const token = announcement ? unsubscribeToken(ctx.crypto, r.email) : '';
-        return noticeMail({
-          to: r.email,
-          firstName: r.first_name,
-          kind: n.kind,
-          subject: n.subject,
-          text: n.body_text,
-          ...(announcement
-            ? {
-                unsubscribePage: `${origin}${UNSUBSCRIBE_PAGE}?token=${token}`,
-                oneClickUrl: `${origin}${ONE_CLICK_PATH}?token=${token}`,
-              }
-            : {}),
-        });
-      }),
-    );
-    await repo.markQueued(
-      tx,
-      now,
-      sending.map((r) => Number(r.id)),
-      ids,
-    );
-    if (batch.length < ctx.config.noticeBatchSize) await repo.markAllQueued(tx, Number(n.id), now);
-    return batch.length;
+  const announcement = n.kind === UNSUBSCRIBABLE_KIND;
+  return runWrite(ctx.db, {
+    lock: (tx) => repo.claimBatch(tx, Number(n.id), ctx.config.noticeBatchSize),
+    change: async (tx, batch) => {
+      const now = ctx.clock.now();
+      const skipped = batch.filter((r) => announcement && r.unsubscribed);
+      const sending = batch.filter((r) => !(announcement && r.unsubscribed));
+      await repo.markSkipped(
+        tx,
+        skipped.map((r) => Number(r.id)),
+        'Unsubscribed from announcements.',
+      );
+      const ids = await ctx.mailer.sendAll(
+        tx,
+        sending.map((r) => {
+          const token = announcement ? unsubscribeToken(ctx.crypto, r.email) : '';
+          return noticeMail({
+            to: r.email,
+            firstName: r.first_name,
+            kind: n.kind,
+            subject: n.subject,
+            text: n.body_text,
+            ...(announcement
+              ? {
+                  unsubscribePage: `${origin}${UNSUBSCRIBE_PAGE}?token=${token}`,
+                  oneClickUrl: `${origin}${ONE_CLICK_PATH}?token=${token}`,
+                }
+              : {}),
+          });
+        }),
+      );
+      await repo.markQueued(
+        tx,
+        now,
+        sending.map((r) => Number(r.id)),
+        ids,
+      );
+      if (batch.length < ctx.config.noticeBatchSize) await repo.markAllQueued(tx, Number(n.id), now);
+      return batch.length;
+    },
+    trail: {
+      none: "a batch queued is the delivery of a notice whose start wrote its trail row (notice.send); each recipient's queuing is kept in its recipient row",
+    },
   });
 }
 

@@ -17,14 +17,12 @@ export function staffNotificationRoutes(app: FastifyInstance, ctx: AppContext): 
   registerEndpoint(app, ctx, ENDPOINTS.staffNotifications, (c) =>
     notifications.list(ctx, c.session, c.query),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.staffNotificationsRead, (c) =>
-    notifications.markRead(ctx, c.session, c.body),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.staffNotificationsRead, (c) => notifications.markRead(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.staffNotificationPreferences, (c) =>
     notifications.preferences(ctx, c.session),
   );
   registerEndpoint(app, ctx, ENDPOINTS.staffNotificationPreferencesSave, (c) =>
-    notifications.savePreferences(ctx, c, c.session, c.body),
+    notifications.savePreferences(ctx, c, c.body),
   );
   registerEndpoint(app, ctx, ENDPOINTS.staffNotificationStream, async (c) => {
     await hub.open(c.request, c.reply, c.session);

@@ -6,9 +6,11 @@ import {
   type StaffNotification,
   type StaffNotificationKind,
 } from '@sac/contract/staff-notifications';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { AppContext, StaffSession } from '../../app-context.ts';
 import { afterCommit, type Queryable } from '../../db/db.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { staffNotificationMail } from './staff-notifications.mails.ts';
 import * as repo from './staff-notifications.repo.ts';
@@ -149,10 +151,19 @@ export async function list(ctx: AppContext, me: StaffSession, q: { cursor?: stri
   };
 }
 
-/** POST /admin/notifications/read: only the caller's own, only unread ones change. */
-export async function markRead(ctx: AppContext, me: StaffSession, body: { Ids?: number[]; All?: true }) {
-  const ids = body.All ? 'all' : [...new Set(body.Ids ?? [])].slice(0, MARK_READ_MAX_IDS);
-  const marked = await repo.markRead(ctx.db, me.uid, ids, ctx.clock.now());
+/**
+ * POST /admin/notifications/read: only the caller's own, only unread ones change. Through the
+ * write path without a trail row: marking one's own notifications read is no one's business but
+ * the reader's.
+ */
+export async function markRead(ctx: AppContext, call: StaffCall, input: { Ids?: number[]; All?: true }) {
+  const me = call.session;
+  const ids = input.All ? 'all' : [...new Set(input.Ids ?? [])].slice(0, MARK_READ_MAX_IDS);
+  const now = ctx.clock.now();
+  const marked = await runWrite(ctx.db, {
+    change: (tx) => repo.markRead(tx, me.uid, ids, now),
+    trail: { none: "marking one's own notifications read concerns only the reader" },
+  });
   return { Marked: marked, UnreadCount: await repo.unreadCount(ctx.db, me.uid) };
 }
 
@@ -169,55 +180,65 @@ async function preferencesAnswer(db: Queryable, uid: string) {
 
 export const preferences = (ctx: AppContext, me: StaffSession) => preferencesAnswer(ctx.db, me.uid);
 
-/** PUT /admin/notifications/preferences: the kinds named change, in the staff audit trail. */
+/** PUT /admin/notifications/preferences: the kinds named change, with their staff-trail row. */
 export async function savePreferences(
   ctx: AppContext,
-  caller: Caller,
-  me: StaffSession,
-  body: { Preferences: Array<{ Kind: StaffNotificationKind; Delivery: 'in-app' | 'email' }> },
+  call: StaffCall,
+  input: { Preferences: Array<{ Kind: StaffNotificationKind; Delivery: 'in-app' | 'email' }> },
 ) {
-  return ctx.db.transaction(async (tx) => {
-    await repo.savePreferences(
-      tx,
-      me.uid,
-      body.Preferences.map((p) => ({ kind: p.Kind, email: p.Delivery === 'email' })),
-    );
-    await writeActivity(tx, {
-      at: ctx.clock.now(),
-      action: 'notifications.preferences',
-      actorUid: me.uid,
-      actorEmail: me.email,
-      targetType: 'staff',
-      targetId: me.uid,
-      clientAddress: caller.clientAddress,
-      details: Object.fromEntries(body.Preferences.map((p) => [p.Kind, p.Delivery])),
-    });
-    return preferencesAnswer(tx, me.uid);
-  });
+  const me = call.session;
+  const prefs = input.Preferences;
+  return runWrite(ctx.db, {
+    change: async (tx) => {
+      await repo.savePreferences(
+        tx,
+        me.uid,
+        prefs.map((p) => ({ kind: p.Kind, email: p.Delivery === 'email' })),
+      );
+    },
+    trail: async (tx) => {
+      await writeActivity(tx, {
+        at: ctx.clock.now(),
+        action: 'notifications.preferences',
+        actorUid: me.uid,
+        actorEmail: me.email,
+        targetType: 'staff',
+        targetId: me.uid,
+        clientAddress: call.clientAddress,
+        details: Object.fromEntries(prefs.map((p) => [p.Kind, p.Delivery])),
+      });
+    },
+  }).then(() => preferencesAnswer(ctx.db, me.uid));
 }
 
-/** The periodic job: "grant expiring in 15 minutes", once per grant, to its holder. */
+/**
+ * The periodic job: "grant expiring in 15 minutes", once per grant, to its holder. Through the
+ * write path: the grants claimed and stamped (locked, skipping those another run holds), and the
+ * notifications and mails they cause, in one transaction.
+ */
 export async function notifyExpiringGrants(ctx: AppContext, withinMs: number, batch = 100): Promise<number> {
-  return ctx.db.transaction(async (tx) => {
-    const grants = await repo.claimExpiringGrants(tx, ctx.clock.now(), withinMs, batch);
-    for (const g of grants) {
-      const expiresAt = new Date(g.expires_at).toISOString();
-      await notifyStaff(tx, ctx, {
-        kind: 'expiring',
-        to: [{ uid: g.holder_uid }],
-        actorEmail: null,
-        requestId: Number(g.id),
-        appName: g.app_name,
-        details: { expiresAt },
-        mail: {
-          subject: `Your access to ${g.app_name} ends soon (request ${g.id})`,
-          lines: [`Your impersonation grant on ${g.app_name} (request ${g.id}) ends at ${expiresAt}.`],
-          path: `/manage-superuser/impersonation/assigned-requests?request=${g.id}`,
-        },
-      });
-    }
-    return grants.length;
+  const grants = await runWrite(ctx.db, {
+    change: (tx) => repo.claimExpiringGrants(tx, ctx.clock.now(), withinMs, batch),
+    trail: async (tx, grants) => {
+      for (const g of grants) {
+        const expiresAt = new Date(g.expires_at).toISOString();
+        await notifyStaff(tx, ctx, {
+          kind: 'expiring',
+          to: [{ uid: g.holder_uid }],
+          actorEmail: null,
+          requestId: Number(g.id),
+          appName: g.app_name,
+          details: { expiresAt },
+          mail: {
+            subject: `Your access to ${g.app_name} ends soon (request ${g.id})`,
+            lines: [`Your impersonation grant on ${g.app_name} (request ${g.id}) ends at ${expiresAt}.`],
+            path: `/manage-superuser/impersonation/assigned-requests?request=${g.id}`,
+          },
+        });
+      }
+    },
   });
+  return grants.length;
 }
 
 /** Rows the retention job deletes per statement: each delete is a short transaction of its own. */
