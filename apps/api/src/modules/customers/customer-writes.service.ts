@@ -22,7 +22,7 @@ import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
-import { type ActivityAction, writeActivity, writeCustomerActivity } from '../activity/activity.service.ts';
+import { writeActivity, writeCustomerActivity } from '../activity/activity.service.ts';
 import {
   clearLapsedSecrets,
   dataCenterExists,
@@ -40,10 +40,10 @@ import {
   setSiteFeatures,
   updateCustomerProfile,
 } from './customer-writes.repo.ts';
-import type { SiteRow } from './customers.repo.ts';
 import * as read from './customers.service.ts';
-import { customersOwnSite, lockedCustomer, ownedSite } from './owned-site.ts';
+import { lockedCustomer, ownedSite } from './owned-site.ts';
 import { secretRotatedMail } from './site-secret.mails.ts';
+import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** Inserts a site with a fresh API key and secret; the secret is returned once and kept only hashed. */
 async function newSite(tx: Queryable, ownerUid: string, name: string, at: Date) {
@@ -62,12 +62,6 @@ async function newSite(tx: Queryable, ownerUid: string, name: string, at: Date) 
 /** Which customer a write is about (the uid of its query). */
 interface CustomerInput {
   uid: string;
-}
-
-/** Which site of which customer a write is about (its query, whatever the endpoint names them). */
-interface CustomerSiteInput {
-  uid: string;
-  appId: number;
 }
 
 export async function createCustomer(
@@ -140,42 +134,11 @@ export async function addSite(
   return { Data: { Site: (await read.appById(ctx, uid, created.appId)).Data, ApiSecret: created.secret } };
 }
 
-/**
- * A write configuring a customer's own site, through the write path: the site's row locked and
- * its ownership checked under that lock (an unknown customer, then a site they do not own, answer
- * 404), `check` (the refusals that come before the version's), the version of `record` claimed
- * against the caller's If-Match, the change, and the trail row naming the site, in one transaction.
- */
-function ownSiteWrite<Checked, Done>(
-  ctx: AppContext,
-  call: StaffCall,
-  site: CustomerSiteInput,
-  w: {
-    action: ActivityAction;
-    record?: string;
-    check(tx: Queryable, row: SiteRow): Promise<Checked>;
-    change(tx: Queryable, checked: Checked, version: number | undefined): Promise<Done>;
-    /** What the trail row says of the change, besides the appId. */
-    details(checked: Checked): Record<string, unknown>;
-  },
-): Promise<Done> {
-  return runWrite(ctx.db, {
-    lock: async (tx) => w.check(tx, await customersOwnSite(tx, site.uid, site.appId)),
-    ...(w.record ? { version: { record: w.record, expected: call.expectedVersion } } : {}),
-    change: w.change,
-    trail: (tx, _done, checked) =>
-      writeCustomerActivity(tx, ctx, call, call.session, site.uid, w.action, {
-        appId: site.appId,
-        ...w.details(checked),
-      }),
-  });
-}
-
 /** The site version the form was read at is the call's If-Match; a newer stored one refuses the write (930). */
 export async function updateBasicSettings(
   ctx: AppContext,
   call: StaffCall,
-  input: CustomerSiteInput & z.output<typeof siteBasicSettingsBody>,
+  input: SiteInput & z.output<typeof siteBasicSettingsBody>,
 ) {
   const { uid, appId } = input;
   const actor = call.session;
@@ -183,7 +146,7 @@ export async function updateBasicSettings(
   const d = input.data;
   const trialDays = d.TrialDays ?? 0;
   const trialEnds = trialDays > 0 ? new Date(at.getTime() + trialDays * 86_400_000) : null;
-  await ownSiteWrite(ctx, call, input, {
+  await siteWrite(ctx, call, input, {
     action: 'site.basicsettings',
     // After the site's 404, as before: through an impersonation this call is open to
     // ManageSettings (the web apps); a plan change is billing, which needs ManageBilling.
@@ -225,10 +188,10 @@ export async function updateBasicSettings(
 export async function updateFeatures(
   ctx: AppContext,
   call: StaffCall,
-  input: CustomerSiteInput & z.output<typeof siteFeaturesBody>,
+  input: SiteInput & z.output<typeof siteFeaturesBody>,
 ) {
   const { uid, appId, ...body } = input;
-  await ownSiteWrite(ctx, call, input, {
+  await siteWrite(ctx, call, input, {
     action: 'site.features',
     record: read.siteFeaturesRecord(appId),
     check: async (tx) => {
@@ -259,10 +222,10 @@ interface SiteStorage {
 export async function updateDataCenter(
   ctx: AppContext,
   call: StaffCall,
-  input: CustomerSiteInput & { body: z.output<typeof siteDataCenterBody> },
+  input: SiteInput & { body: z.output<typeof siteDataCenterBody> },
 ) {
   const { uid, appId, body } = input;
-  await ownSiteWrite(ctx, call, input, {
+  await siteWrite(ctx, call, input, {
     action: 'site.datacenter',
     record: read.siteDataCenterRecord(appId),
     check: async (tx): Promise<SiteStorage> => {
@@ -290,7 +253,7 @@ export async function updateDataCenter(
     },
     change: (tx, storage) => setSiteDataCenter(tx, uid, appId, storage, ctx.clock.now()),
     // never log the connection string
-    details: (s) => ({
+    details: (_done, s) => ({
       source: body.Source,
       dataCenter: s.dataCenter,
       globalServer: s.globalServer,
@@ -404,7 +367,7 @@ export async function verifyEmail(ctx: AppContext, call: StaffCall, input: z.out
 export async function rotateSiteSecret(
   ctx: AppContext,
   call: StaffCall,
-  input: CustomerSiteInput & z.output<typeof rotateSecretBody>,
+  input: SiteInput & z.output<typeof rotateSecretBody>,
 ) {
   const { uid, appId, GraceMinutes: graceMinutes } = input;
   const now = ctx.clock.now();
@@ -477,10 +440,10 @@ export async function retireLapsedSecrets(ctx: AppContext): Promise<number> {
 export async function setSiteStatus(
   ctx: AppContext,
   call: StaffCall,
-  input: CustomerSiteInput & z.output<typeof siteStatusBody>,
+  input: SiteInput & z.output<typeof siteStatusBody>,
 ) {
   const { uid, appId, Status: status } = input;
-  await ownSiteWrite(ctx, call, input, {
+  await siteWrite(ctx, call, input, {
     action: status === 'active' ? 'site.activate' : 'site.deactivate',
     check: async () => {},
     change: (tx) => saveSiteStatus(tx, uid, appId, status, ctx.clock.now()),

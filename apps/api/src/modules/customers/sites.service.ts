@@ -5,3 +5,4 @@
 export { setSiteWebApps } from './customer-writes.repo.ts';
 export { customerRoleCatalogue, type SiteRow } from './customers.repo.ts';
 export { ownedSite } from './owned-site.ts';
+export { type SiteInput, siteWrite } from './site-write.ts';

@@ -5,8 +5,7 @@ import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { Versioned } from '../../lib/record-version.ts';
 import type { SiteRow } from '../customers/sites.service.ts';
-import { ownedSite, setSiteWebApps } from '../customers/sites.service.ts';
-import { type SiteInput, siteWrite } from './site-write.ts';
+import { ownedSite, type SiteInput, setSiteWebApps, siteWrite } from '../customers/sites.service.ts';
 
 /** App settings: the site's plan information and its web apps. */
 

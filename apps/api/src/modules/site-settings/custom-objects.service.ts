@@ -5,9 +5,8 @@ import { recordVersion, recordVersions } from '../../db/record-versions.repo.ts'
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
-import { ownedSite } from '../customers/sites.service.ts';
+import { ownedSite, type SiteInput, siteWrite } from '../customers/sites.service.ts';
 import * as repo from './custom-objects.repo.ts';
-import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** Compiles a user's schema in the sandbox; a schema that does not compile is a 400 saying why. */
 async function assertSchema(ctx: AppContext, text: string) {

@@ -12,10 +12,9 @@ import { isoOrNull } from '../../lib/iso.ts';
 import { inHashingQueue } from '../../lib/password-hash.ts';
 import { Versioned } from '../../lib/record-version.ts';
 import { Semaphore } from '../../lib/semaphore.ts';
-import { ownedSite } from '../customers/sites.service.ts';
+import { ownedSite, type SiteInput, siteWrite } from '../customers/sites.service.ts';
 import * as repo from './encryption.repo.ts';
 import { type HashSettings, hashWithSettings, type Pbkdf2 } from './password-hashing.ts';
-import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** Encryption and hashing settings of a site's passwords, previous passwords and security answers. */
 

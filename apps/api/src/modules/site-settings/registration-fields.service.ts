@@ -6,9 +6,8 @@ import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { Versioned } from '../../lib/record-version.ts';
 import { unsafePatternReason } from '../../user-input/safe-pattern.mjs';
-import { ownedSite } from '../customers/sites.service.ts';
+import { ownedSite, type SiteInput, siteWrite } from '../customers/sites.service.ts';
 import * as repo from './registration-fields.repo.ts';
-import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** The default fields before a site configures them: email and password on, the rest off. */
 const DEFAULTS: Record<

@@ -10,9 +10,8 @@ import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { Versioned } from '../../lib/record-version.ts';
-import { ownedSite } from '../customers/sites.service.ts';
+import { ownedSite, type SiteInput, siteWrite } from '../customers/sites.service.ts';
 import { findSecurity, saveSecurity } from './security.repo.ts';
-import { type SiteInput, siteWrite } from './site-write.ts';
 
 /** Application level security: lockout and the other sign-in rules of a site. */
 
