@@ -98,13 +98,11 @@ const PENDING_WRITE_PATH = new Set([
   'apps/api/src/modules/activity/activity.service.ts',
   'apps/api/src/modules/auth/auth.service.ts',
   'apps/api/src/modules/auth/mfa.service.ts',
-  'apps/api/src/modules/auth/staff-sessions.service.ts',
   'apps/api/src/modules/customers/customer-writes.service.ts',
   'apps/api/src/modules/impersonation/impersonation-consent.service.ts',
   'apps/api/src/modules/impersonation/impersonation-requests.service.ts',
   'apps/api/src/modules/notices/notices.service.ts',
   'apps/api/src/modules/staff-notifications/staff-notifications.service.ts',
-  'apps/api/src/modules/team/team.service.ts',
   'apps/api/src/ops/expiry-notices.ts',
 ]);
 
@@ -115,7 +113,9 @@ const USE_RULES = [
     // with the checks made under it, the version claim, the change and its trail row in one
     // transaction. A module or job that opens its own transaction can keep a change without
     // its trail row, or check under no lock.
-    applies: (file) => /^apps\/api\/src\/(modules|ops)\//.test(file) && !isTest(file) &&
+    applies: (file) =>
+      /^apps\/api\/src\/(modules|ops)\//.test(file) &&
+      !isTest(file) &&
       file !== 'apps/api/src/ops/metrics.ts' &&
       !PENDING_WRITE_PATH.has(file),
     uses: /\.transaction\s*\(/,

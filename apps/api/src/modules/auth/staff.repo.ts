@@ -76,6 +76,21 @@ export async function lockStaffRow(db: Queryable, uid: string): Promise<void> {
   await db.query(`SELECT 1 FROM staff WHERE uid = $1 FOR UPDATE`, [uid]);
 }
 
+/**
+ * The staff rows of `uids` (those that exist), each locked FOR UPDATE until the transaction ends,
+ * in uid order: a write on staff accounts reads them here, so a role change, a deletion or another
+ * such write on the same account waits for it, and two writes locking the same accounts take them
+ * in the same order (no deadlock).
+ */
+export async function lockStaffRows(db: Queryable, uids: readonly string[]): Promise<StaffRowWithApprover[]> {
+  const r = await db.query<StaffRowWithApprover>(
+    `SELECT ${STAFF_COLUMNS}, ${approverSinceSql('s.uid')} AS approver_since
+     FROM staff s WHERE s.uid = ANY($1::uuid[]) ORDER BY s.uid FOR UPDATE OF s`,
+    [[...new Set(uids)]],
+  );
+  return r.rows;
+}
+
 export async function insertStaff(
   db: Queryable,
   s: {
