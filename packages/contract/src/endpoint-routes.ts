@@ -204,7 +204,7 @@ export const ENDPOINT_ROUTES = {
     method: 'PUT',
     path: '/admin/account/mfa/totp',
     access: 'session',
-    budget: { statements: 3, commits: 0 },
+    budget: { statements: 4, commits: 0 },
   },
   totpRemove: {
     id: 'totpRemove',
