@@ -115,6 +115,8 @@ export async function create(
   const uid = randomUUID();
   try {
     await runWrite(ctx.db, {
+      // No row to lock: the account is new. The roles and the email are read in the transaction,
+      // and a creation with the same email committing meanwhile fails this one's insert (below).
       lock: async (tx) => {
         const all = await knownRoles(tx, wanted);
         const allowed = assignableRoles(actor.roles, all, 'create');
