@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ERRORS } from '@sac/contract/errors';
+import { RECOVERY_CODE_COUNT } from '@sac/contract/mfa';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, PASSWORD, type TestApp } from './harness.ts';
+import { base32Decode, totpCodeAt, totpStepOf } from '../src/modules/auth/totp.ts';
+import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
+import { softPasskey } from './soft-authenticator.ts';
 
 /**
  * Writes on staff accounts decide under the lock of the account they change: a role change and a
@@ -198,6 +201,34 @@ describe("one's own second factors", () => {
       expect(trail.rows.map((x) => x.action)).toEqual(
         ok(renewed) ? ['recovery.renew', 'mfa.remove'] : ['mfa.remove'],
       );
+    }
+  });
+
+  it('two first factors added at once: one of them brings the recovery codes, once', async () => {
+    for (let i = 0; i < ROUNDS; i++) {
+      const { email } = await member(['Support']);
+      const session = await t.login(email);
+      const send = (method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) =>
+        t.call({ method, url, session, payload, headers: { origin: CONSOLE_ORIGIN } });
+      const totp = await send('POST', '/admin/account/mfa/totp', { password: PASSWORD });
+      expect(totp.statusCode, totp.body).toBe(200);
+      const options = await send('POST', '/admin/account/mfa/passkey-options', { password: PASSWORD });
+      expect(options.statusCode, options.body).toBe(200);
+      const code = totpCodeAt(base32Decode(totp.json().Secret), totpStepOf(t.clock.now()));
+      const response = softPasskey().register(options.json().Options, CONSOLE_ORIGIN);
+      const answers = await race(
+        () => send('PUT', '/admin/account/mfa/totp', { Code: code }),
+        () => send('POST', '/admin/account/mfa/passkeys', { Name: 'Key', Response: response }),
+      );
+      for (const r of answers) expect(r.statusCode, r.body).toBe(200);
+      // Codes handed out by the one added second would replace those shown by the other.
+      const handed = answers.map((r) => r.json().RecoveryCodes).filter(Boolean);
+      expect(handed).toHaveLength(1);
+      expect(handed[0]).toHaveLength(RECOVERY_CODE_COUNT);
+      const factors = await t.call({ method: 'GET', url: '/admin/account/mfa', session });
+      expect(factors.json()).toMatchObject({ RecoveryCodesLeft: RECOVERY_CODE_COUNT });
+      expect(factors.json().Passkeys).toHaveLength(1);
+      expect(factors.json().Totp).not.toBeNull();
     }
   });
 });
