@@ -97,8 +97,6 @@ const RULES = [
 const PENDING_WRITE_PATH = new Set([
   'apps/api/src/modules/auth/auth.service.ts',
   'apps/api/src/modules/auth/mfa.service.ts',
-  'apps/api/src/modules/auth/staff-sessions.service.ts',
-  'apps/api/src/modules/team/team.service.ts',
 ]);
 
 const USE_RULES = [

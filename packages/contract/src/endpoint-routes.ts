@@ -204,7 +204,7 @@ export const ENDPOINT_ROUTES = {
     method: 'PUT',
     path: '/admin/account/mfa/totp',
     access: 'session',
-    budget: { statements: 3, commits: 0 },
+    budget: { statements: 4, commits: 0 },
   },
   totpRemove: {
     id: 'totpRemove',
@@ -254,7 +254,7 @@ export const ENDPOINT_ROUTES = {
     method: 'DELETE',
     path: '/admin/team/mfa',
     access: 'team.write',
-    budget: { statements: 11, commits: 1 },
+    budget: { statements: 12, commits: 1 },
   },
   // SuperAdmins only: the service checks the role (team.write alone is not enough).
   staffSessions: {
@@ -269,7 +269,7 @@ export const ENDPOINT_ROUTES = {
     method: 'DELETE',
     path: '/admin/team/sessions',
     access: 'team.write',
-    budget: { statements: 3, commits: 0 },
+    budget: { statements: 4, commits: 0 },
   },
   searchCustomer: {
     id: 'searchCustomer',

@@ -4,7 +4,7 @@ import { TEAM_MESSAGES } from '@sac/contract/team';
 import type { AppContext } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { approverSince } from './staff.repo.ts';
+import { approverSince, lockStaffRow, lockStaffRows, type StaffRowWithApprover } from './staff.repo.ts';
 
 /**
  * Separation of duties: a staff member who was just given a role that approves impersonation
@@ -47,7 +47,12 @@ export const superAdminOnly = (): AppError =>
  * SuperAdmin made minutes ago could lock the others out before any of them looked. Throws 948.
  */
 export async function checkSettledSuperAdmin(ctx: AppContext, db: Queryable, actorUid: string, now: Date) {
-  const s = await approverStanding(db, actorUid, now, ctx.config.approverCoolDownMs);
+  refuseWithinCoolDown(ctx, await approverSince(db, actorUid), now);
+}
+
+/** Throws 948 while an approver who got the role at `since` is in the cool-down (see checkSettledSuperAdmin). */
+function refuseWithinCoolDown(ctx: AppContext, since: Date | string | null, now: Date) {
+  const s = standing(since, now, ctx.config.approverCoolDownMs);
   if (s.since && s.canApproveFrom)
     throw Object.assign(
       new AppError(
@@ -60,6 +65,39 @@ export async function checkSettledSuperAdmin(ctx: AppContext, db: Queryable, act
       { missing: COOL_DOWN },
     );
 }
+
+/**
+ * The lock of a SuperAdmin's act on a colleague's account (ending their sessions, resetting their
+ * second factors), in the write's transaction: both staff rows locked FOR UPDATE, then, on the
+ * rows as they are now, the actor still a SuperAdmin (401 when their account is gone, 902 when
+ * the role is), the colleague there (404) and, when the colleague is a SuperAdmin, the actor past
+ * the cool-down (948). A promotion, demotion or deletion of either committing meanwhile (it locks
+ * the same row) waits for the act or is seen by it. Answers the colleague's row.
+ */
+export async function lockColleague(
+  ctx: AppContext,
+  tx: Queryable,
+  actorUid: string,
+  uid: string,
+  now: Date,
+): Promise<StaffRowWithApprover> {
+  const rows = await lockStaffRows(tx, [actorUid, uid]);
+  const me = rows.find((r) => r.uid === actorUid);
+  if (!me) throw new AppError('unauthenticated');
+  if (!me.roles.includes(ROLE_SUPER_ADMIN)) throw superAdminOnly();
+  const target = rows.find((r) => r.uid === uid);
+  if (!target) throw new AppError('notFound', 'There is no super user with that id.');
+  // Separation of duties: another SuperAdmin's account waits for the actor's cool-down (948).
+  if (touchesSuperAdmin(target.roles)) refuseWithinCoolDown(ctx, me.approver_since, now);
+  return target;
+}
+
+/**
+ * The lock of a change to one's own account (one's second factors): the staff row, FOR UPDATE, so
+ * two such changes of one account (and a SuperAdmin's reset of it) run one after the other and
+ * each decides on what the one before left.
+ */
+export const lockOwnAccount = (tx: Queryable, uid: string): Promise<void> => lockStaffRow(tx, uid);
 
 /** Whether an act on a staff member with `roles` (and, for a role change, to `wanted`) needs the cool-down passed. */
 export const touchesSuperAdmin = (roles: readonly string[], wanted: readonly string[] = []): boolean =>

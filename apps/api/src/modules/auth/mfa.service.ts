@@ -10,7 +10,7 @@ import { hashSecret } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
-import { checkSettledSuperAdmin, superAdminOnly, touchesSuperAdmin } from './approver-cool-down.ts';
+import { lockColleague, lockOwnAccount, superAdminOnly } from './approver-cool-down.ts';
 import { factorsResetMail } from './auth.mails.ts';
 import { checkCurrentPassword, lockedError } from './auth.service.ts';
 import {
@@ -439,7 +439,10 @@ export async function myTotpStart(ctx: AppContext, call: StaffCall, input: { pas
   return startTotp(ctx, me, now);
 }
 
-/** Adds a factor in one transaction; the account's first factor also gets its recovery codes. */
+/**
+ * Adds a factor: under the lock of the account, so the account's first factor (read there) also
+ * gets its recovery codes, once, when two factors are added at once.
+ */
 async function addMyFactor(
   ctx: AppContext,
   caller: Caller,
@@ -450,21 +453,27 @@ async function addMyFactor(
   message: string,
 ) {
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const before = await factorsOf(tx, me.uid);
-    await add(tx);
-    const first = !before.totp && before.passkeys === 0;
-    const RecoveryCodes = first ? await newRecoveryCodes(tx, me.uid, now) : undefined;
-    await writeActivity(tx, {
-      at: now,
-      actorUid: me.uid,
-      actorEmail: me.email,
-      clientAddress: caller.clientAddress,
-      action: 'mfa.enrol',
-      details: { method, ...details },
-    });
-    return { Message: message, ...(RecoveryCodes ? { RecoveryCodes } : {}) };
+  const RecoveryCodes = await runWrite(ctx.db, {
+    lock: async (tx) => {
+      await lockOwnAccount(tx, me.uid);
+      return factorsOf(tx, me.uid);
+    },
+    change: async (tx, before) => {
+      await add(tx);
+      const first = !before.totp && before.passkeys === 0;
+      return first ? await newRecoveryCodes(tx, me.uid, now) : undefined;
+    },
+    trail: (tx) =>
+      writeActivity(tx, {
+        at: now,
+        actorUid: me.uid,
+        actorEmail: me.email,
+        clientAddress: caller.clientAddress,
+        action: 'mfa.enrol',
+        details: { method, ...details },
+      }),
   });
+  return { Message: message, ...(RecoveryCodes ? { RecoveryCodes } : {}) };
 }
 
 export function myTotpConfirm(ctx: AppContext, call: StaffCall, input: { Code: string }) {
@@ -545,7 +554,9 @@ export async function myPasskeyRename(ctx: AppContext, call: StaffCall, input: {
 
 /**
  * Removes a factor (after the password). With STAFF_MFA=required the last one stays; without
- * factors an account's recovery codes go too (they would be a password-only second step).
+ * factors an account's recovery codes go too (they would be a password-only second step). The
+ * checks before the password only spare it a call that cannot succeed; the change decides under
+ * the lock of the account, so two removals at once cannot both take "one of two".
  */
 async function removeMyFactor(
   ctx: AppContext,
@@ -567,26 +578,31 @@ async function removeMyFactor(
   if (left === 0 && ctx.config.staffMfa === 'required')
     throw new AppError('mfaLastFactor', MFA_MESSAGES.lastFactor);
   await needPassword(ctx, caller, me, password);
-  await ctx.db.transaction(async (tx) => {
-    const removed =
-      which === 'totp' ? await deleteTotp(tx, me.uid) : await deletePasskey(tx, me.uid, which.passkeyId);
-    if (!removed) throw new AppError('notFound', MFA_MESSAGES.passkeyNotYours);
-    const after = await factorsOf(tx, me.uid);
-    if (!after.totp && after.passkeys === 0) {
-      if (ctx.config.staffMfa === 'required') throw new AppError('mfaLastFactor', MFA_MESSAGES.lastFactor);
-      await replaceRecoveryCodes(tx, me.uid, [], now);
-    }
-    await writeActivity(tx, {
-      at: now,
-      actorUid: me.uid,
-      actorEmail: me.email,
-      clientAddress: caller.clientAddress,
-      action: 'mfa.remove',
-      details:
-        which === 'totp'
-          ? { method: 'totp' }
-          : { method: 'passkey', passkeyId: which.passkeyId, name: (removed as { name: string }).name },
-    });
+  await runWrite(ctx.db, {
+    lock: (tx) => lockOwnAccount(tx, me.uid),
+    change: async (tx) => {
+      const removed =
+        which === 'totp' ? await deleteTotp(tx, me.uid) : await deletePasskey(tx, me.uid, which.passkeyId);
+      if (!removed) throw new AppError('notFound', MFA_MESSAGES.passkeyNotYours);
+      const after = await factorsOf(tx, me.uid);
+      if (!after.totp && after.passkeys === 0) {
+        if (ctx.config.staffMfa === 'required') throw new AppError('mfaLastFactor', MFA_MESSAGES.lastFactor);
+        await replaceRecoveryCodes(tx, me.uid, [], now);
+      }
+      return removed;
+    },
+    trail: (tx, removed) =>
+      writeActivity(tx, {
+        at: now,
+        actorUid: me.uid,
+        actorEmail: me.email,
+        clientAddress: caller.clientAddress,
+        action: 'mfa.remove',
+        details:
+          which === 'totp'
+            ? { method: 'totp' }
+            : { method: 'passkey', passkeyId: which.passkeyId, name: (removed as { name: string }).name },
+      }),
   });
   return { Message: which === 'totp' ? MFA_MESSAGES.totpRemoved : MFA_MESSAGES.passkeyRemoved };
 }
@@ -604,16 +620,22 @@ export async function myRecoveryCodesRenew(ctx: AppContext, call: StaffCall, inp
   const f = await factorsOf(ctx.db, me.uid);
   if (!f.totp && f.passkeys === 0) throw new AppError('mfaConflict', MFA_MESSAGES.noFactor);
   await needPassword(ctx, call, me, password);
-  const RecoveryCodes = await ctx.db.transaction(async (tx) => {
-    const codes = await newRecoveryCodes(tx, me.uid, now);
-    await writeActivity(tx, {
-      at: now,
-      actorUid: me.uid,
-      actorEmail: me.email,
-      clientAddress: call.clientAddress,
-      action: 'recovery.renew',
-    });
-    return codes;
+  const RecoveryCodes = await runWrite(ctx.db, {
+    // Checked again under the lock of the account: a factor removed meanwhile leaves none.
+    lock: async (tx) => {
+      await lockOwnAccount(tx, me.uid);
+      const left = await factorsOf(tx, me.uid);
+      if (!left.totp && left.passkeys === 0) throw new AppError('mfaConflict', MFA_MESSAGES.noFactor);
+    },
+    change: (tx) => newRecoveryCodes(tx, me.uid, now),
+    trail: (tx) =>
+      writeActivity(tx, {
+        at: now,
+        actorUid: me.uid,
+        actorEmail: me.email,
+        clientAddress: call.clientAddress,
+        action: 'recovery.renew',
+      }),
   });
   return { Message: MFA_MESSAGES.recoveryRenewed, RecoveryCodes };
 }
@@ -630,41 +652,44 @@ export async function resetStaffFactors(ctx: AppContext, call: StaffCall, input:
   if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw superAdminOnly();
   if (uid === actor.uid)
     throw new AppError('ownAccount', 'Your own second factors are managed under Sign-in security.');
-  const target = await findStaffByUid(ctx.db, uid);
-  if (!target) throw new AppError('notFound', 'There is no super user with that id.');
   const now = ctx.clock.now();
-  // Separation of duties: another SuperAdmin's factors wait for the actor's cool-down (948).
-  if (touchesSuperAdmin(target.roles)) await checkSettledSuperAdmin(ctx, ctx.db, actor.uid, now);
-  await ctx.db.transaction(async (tx) => {
-    const removed = await deleteAllFactors(tx, uid);
-    const ended = await revokeUserSessions(tx, uid, now, 'factors-reset');
-    await writeActivity(tx, {
-      at: now,
-      actorUid: actor.uid,
-      actorEmail: actor.email,
-      clientAddress: call.clientAddress,
-      action: 'mfa.reset',
-      targetType: 'staff',
-      targetId: uid,
-      details: { of: target.email, totp: removed.totp, passkeys: removed.passkeys, sessionsEnded: ended },
-    });
-    // The reset has its own mail (below): the notification is in-app only.
-    await notifySessionsEnded(tx, ctx, {
-      uid,
-      actorEmail: actor.email,
-      count: ended,
-      because: 'reset your second factors',
-      mailed: true,
-    });
-    await ctx.mailer.send(
-      tx,
-      factorsResetMail({
-        to: target.email,
-        name: target.full_name,
-        by: actor.email,
-        required: ctx.config.staffMfa === 'required',
-      }),
-    );
+  const { target } = await runWrite(ctx.db, {
+    // The colleague's row and the actor's, locked; the role rules and the cool-down on them (948).
+    lock: (tx) => lockColleague(ctx, tx, actor.uid, uid, now),
+    change: async (tx, target) => ({
+      target,
+      removed: await deleteAllFactors(tx, uid),
+      ended: await revokeUserSessions(tx, uid, now, 'factors-reset'),
+    }),
+    trail: async (tx, { target, removed, ended }) => {
+      await writeActivity(tx, {
+        at: now,
+        actorUid: actor.uid,
+        actorEmail: actor.email,
+        clientAddress: call.clientAddress,
+        action: 'mfa.reset',
+        targetType: 'staff',
+        targetId: uid,
+        details: { of: target.email, totp: removed.totp, passkeys: removed.passkeys, sessionsEnded: ended },
+      });
+      // The reset has its own mail (below): the notification is in-app only.
+      await notifySessionsEnded(tx, ctx, {
+        uid,
+        actorEmail: actor.email,
+        count: ended,
+        because: 'reset your second factors',
+        mailed: true,
+      });
+      await ctx.mailer.send(
+        tx,
+        factorsResetMail({
+          to: target.email,
+          name: target.full_name,
+          by: actor.email,
+          required: ctx.config.staffMfa === 'required',
+        }),
+      );
+    },
   });
   return { Message: MFA_MESSAGES.resetDone(target.email) };
 }

@@ -4,9 +4,10 @@ import type { AppContext, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
-import { checkSettledSuperAdmin, superAdminOnly, touchesSuperAdmin } from './approver-cool-down.ts';
+import { lockColleague, superAdminOnly } from './approver-cool-down.ts';
 import { browserName } from './browser-name.ts';
 import { type LiveSessionRow, liveSessionsOf, revokeSessionOf, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByUid } from './staff.repo.ts';
@@ -41,34 +42,37 @@ export async function endMySessions(
 ) {
   const me = call.session;
   const now = ctx.clock.now();
-  const ended = await ctx.db.transaction(async (tx) => {
-    let n: number;
-    if (which.Id !== undefined) {
+  // No lock step: the change is the one statement on the caller's own sessions.
+  const ended = await runWrite(ctx.db, {
+    change: async (tx) => {
+      if (which.Id === undefined) return revokeUserSessions(tx, me.uid, now, 'ended-by-user', me.sessionId);
       if (!(await revokeSessionOf(tx, me.uid, which.Id, now, 'ended-by-user')))
         throw new AppError('notFound', SESSION_MESSAGES.notYours);
-      n = 1;
-    } else {
-      n = await revokeUserSessions(tx, me.uid, now, 'ended-by-user', me.sessionId);
-    }
-    await writeActivity(tx, {
-      at: now,
-      action: 'session.end',
-      actorUid: me.uid,
-      actorEmail: me.email,
-      targetType: 'staff',
-      targetId: me.uid,
-      clientAddress: call.clientAddress,
-      details: which.Id !== undefined ? { sessionId: which.Id } : { allOthers: true, ended: n },
-    });
-    return n;
+      return 1;
+    },
+    trail: (tx, n) =>
+      writeActivity(tx, {
+        at: now,
+        action: 'session.end',
+        actorUid: me.uid,
+        actorEmail: me.email,
+        targetType: 'staff',
+        targetId: me.uid,
+        clientAddress: call.clientAddress,
+        details: which.Id !== undefined ? { sessionId: which.Id } : { allOthers: true, ended: n },
+      }),
   });
   return { Ended: ended, Message: SESSION_MESSAGES.ended(ended) };
 }
 
 /** A colleague's sessions are a SuperAdmin's to see and end, never their own account's this way. */
-async function colleagueOf(ctx: AppContext, actor: StaffSession, uid: string) {
+function mayActOn(actor: StaffSession, uid: string) {
   if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw superAdminOnly();
   if (uid === actor.uid) throw new AppError('ownAccount', 'Your own sessions are ended under My sessions.');
+}
+
+async function colleagueOf(ctx: AppContext, actor: StaffSession, uid: string) {
+  mayActOn(actor, uid);
   const target = await findStaffByUid(ctx.db, uid);
   if (!target) throw new AppError('notFound', 'There is no super user with that id.');
   return target;
@@ -87,33 +91,32 @@ export async function endStaffSessions(
 ) {
   const actor = call.session;
   const { uid, Id: id } = input;
-  const target = await colleagueOf(ctx, actor, uid);
+  mayActOn(actor, uid);
   const now = ctx.clock.now();
-  // Separation of duties: another SuperAdmin's sessions wait for the actor's cool-down (948).
-  if (touchesSuperAdmin(target.roles)) await checkSettledSuperAdmin(ctx, ctx.db, actor.uid, now);
-  const ended = await ctx.db.transaction(async (tx) => {
-    let n: number;
-    if (id !== undefined) {
+  const ended = await runWrite(ctx.db, {
+    // The colleague's row and the actor's, locked; the role rules and the cool-down on them (948).
+    lock: (tx) => lockColleague(ctx, tx, actor.uid, uid, now),
+    change: async (tx) => {
+      if (id === undefined) return revokeUserSessions(tx, uid, now, 'ended-by-superadmin');
       if (!(await revokeSessionOf(tx, uid, id, now, 'ended-by-superadmin')))
         throw new AppError('notFound', 'That colleague has no live session with that id.');
-      n = 1;
-    } else {
-      n = await revokeUserSessions(tx, uid, now, 'ended-by-superadmin');
-    }
-    await writeActivity(tx, {
-      at: now,
-      action: 'session.end',
-      actorUid: actor.uid,
-      actorEmail: actor.email,
-      targetType: 'staff',
-      targetId: uid,
-      clientAddress: call.clientAddress,
-      details:
-        id !== undefined ? { sessionId: id, of: target.email } : { all: true, ended: n, of: target.email },
-    });
-    // "My sessions ended by someone else": read at their next sign-in (or in another live tab).
-    await notifySessionsEnded(tx, ctx, { uid, actorEmail: actor.email, count: n });
-    return n;
+      return 1;
+    },
+    trail: async (tx, n, target) => {
+      await writeActivity(tx, {
+        at: now,
+        action: 'session.end',
+        actorUid: actor.uid,
+        actorEmail: actor.email,
+        targetType: 'staff',
+        targetId: uid,
+        clientAddress: call.clientAddress,
+        details:
+          id !== undefined ? { sessionId: id, of: target.email } : { all: true, ended: n, of: target.email },
+      });
+      // "My sessions ended by someone else": read at their next sign-in (or in another live tab).
+      await notifySessionsEnded(tx, ctx, { uid, actorEmail: actor.email, count: n });
+    },
   });
   return { Ended: ended, Message: SESSION_MESSAGES.ended(ended) };
 }

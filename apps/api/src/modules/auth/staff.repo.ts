@@ -76,6 +76,25 @@ export async function lockStaffRow(db: Queryable, uid: string): Promise<void> {
   await db.query(`SELECT 1 FROM staff WHERE uid = $1 FOR UPDATE`, [uid]);
 }
 
+/**
+ * The staff rows of `uids` (those that exist), each locked FOR UPDATE until the transaction ends,
+ * in uid order: a write on staff accounts reads them here, so a role change, a deletion or another
+ * such write on the same account waits for it, and two writes locking the same accounts take them
+ * in the same order (no deadlock). Two statements: the rows are read once the lock is held, since
+ * a statement that waited for a lock still reads the roles (another table) as they were when it
+ * began, before the change it waited for committed.
+ */
+export async function lockStaffRows(db: Queryable, uids: readonly string[]): Promise<StaffRowWithApprover[]> {
+  const ids = [...new Set(uids)];
+  await db.query('SELECT 1 FROM staff WHERE uid = ANY($1::uuid[]) ORDER BY uid FOR UPDATE', [ids]);
+  const r = await db.query<StaffRowWithApprover>(
+    `SELECT ${STAFF_COLUMNS}, ${approverSinceSql('s.uid')} AS approver_since
+     FROM staff s WHERE s.uid = ANY($1::uuid[]) ORDER BY s.uid`,
+    [ids],
+  );
+  return r.rows;
+}
+
 export async function insertStaff(
   db: Queryable,
   s: {

@@ -18,6 +18,7 @@ export {
   insertStaff,
   listRoles,
   listStaff,
+  lockStaffRows,
   lockSuperAdmins,
   permissionsOfRoles,
   type StaffRowWithApprover,

@@ -15,7 +15,7 @@ import { consolePageFor } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
-import { claimVersionOrRefuse } from '../../lib/record-version.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import {
   checkSettledSuperAdmin,
@@ -26,6 +26,7 @@ import {
   issueToken,
   listRoles,
   listStaff,
+  lockStaffRows,
   lockSuperAdmins,
   permissionsOfRoles,
   revokeUserSessions,
@@ -94,7 +95,11 @@ async function knownRoles(db: Queryable, wanted: string[]): Promise<string[]> {
   return all;
 }
 
-/** The invitation's link goes to the console at `origin` (the call's Origin header), if it is one. */
+/**
+ * The invitation's link goes to the console at `origin` (the call's Origin header), if it is one.
+ * The roles and the email are checked in the write's transaction; two creations racing on one
+ * email are decided by the email's unique index.
+ */
 export async function create(
   ctx: AppContext,
   call: StaffCall,
@@ -104,54 +109,61 @@ export async function create(
   const body = input;
   const origin = typeof input.origin === 'string' ? input.origin : undefined;
   const wanted = [...new Set(body.role)];
-  const all = await knownRoles(ctx.db, wanted);
-  const allowed = assignableRoles(actor.roles, all, 'create');
-  const refused = wanted.filter((r) => !allowed.includes(r));
-  if (refused.length)
-    throw new AppError('roleNotAssignable', `${ERRORS.roleNotAssignable.text} (${refused.join(', ')})`);
-  if (await findStaffByEmail(ctx.db, body.email)) throw new AppError('superUserExists');
-
   // A password nobody is told: the user sets their own through the invitation link.
   const passwordHash = await hashPassword(generatePassword());
   const now = ctx.clock.now();
   const uid = randomUUID();
   try {
-    await ctx.db.transaction(async (tx) => {
-      await insertStaff(tx, {
-        uid,
-        email: body.email,
-        fullName: body.name,
-        passwordHash,
-        roles: wanted,
-        at: now,
-        invitationPending: true,
-        rolesGrantedAt: now,
-      });
-      await writeActivity(tx, {
-        at: now,
-        action: 'team.create',
-        actorUid: actor.uid,
-        actorEmail: actor.email,
-        targetType: 'staff',
-        targetId: uid,
-        clientAddress: call.clientAddress,
-        details: { email: body.email, roles: wanted },
-      });
-      const token = await issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
-      // The invitation is kept with the account, or neither.
-      const link = consolePageFor(ctx.config, origin, '/login');
-      link.searchParams.set('vtype', INVITE_VTYPE);
-      link.searchParams.set('vtoken', token);
-      await ctx.mailer.send(
-        tx,
-        invitationMail({
-          to: body.email,
-          name: body.name,
-          inviter: { name: actor.name, email: actor.email },
+    await runWrite(ctx.db, {
+      // No row to lock: the account is new. The roles and the email are read in the transaction,
+      // and a creation with the same email committing meanwhile fails this one's insert (below).
+      lock: async (tx) => {
+        const all = await knownRoles(tx, wanted);
+        const allowed = assignableRoles(actor.roles, all, 'create');
+        const refused = wanted.filter((r) => !allowed.includes(r));
+        if (refused.length)
+          throw new AppError('roleNotAssignable', `${ERRORS.roleNotAssignable.text} (${refused.join(', ')})`);
+        if (await findStaffByEmail(tx, body.email)) throw new AppError('superUserExists');
+      },
+      change: async (tx) => {
+        await insertStaff(tx, {
+          uid,
+          email: body.email,
+          fullName: body.name,
+          passwordHash,
           roles: wanted,
-          invitationUrl: link.toString(),
-        }),
-      );
+          at: now,
+          invitationPending: true,
+          rolesGrantedAt: now,
+        });
+        return issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
+      },
+      trail: async (tx, token) => {
+        await writeActivity(tx, {
+          at: now,
+          action: 'team.create',
+          actorUid: actor.uid,
+          actorEmail: actor.email,
+          targetType: 'staff',
+          targetId: uid,
+          clientAddress: call.clientAddress,
+          details: { email: body.email, roles: wanted },
+        });
+        // The invitation is kept with the account, or neither.
+        const link = consolePageFor(ctx.config, origin, '/login');
+        link.searchParams.set('vtype', INVITE_VTYPE);
+        link.searchParams.set('vtoken', token);
+        await ctx.mailer.send(
+          tx,
+          invitationMail({
+            to: body.email,
+            name: body.name,
+            inviter: { name: actor.name, email: actor.email },
+            roles: wanted,
+            invitationUrl: link.toString(),
+          }),
+        );
+      },
     });
   } catch (e) {
     // Two creations racing on one email: the unique index decides.
@@ -179,30 +191,35 @@ export async function createAdminFromCommandLine(
   const passwordHash = await hashPassword(generatePassword());
   const uid = randomUUID();
   try {
-    return await db.transaction(async (tx) => {
-      if (await findStaffByEmail(tx, email)) throw new AppError('superUserExists');
-      await insertStaff(tx, {
-        uid,
-        email,
-        fullName: name || email.split('@')[0]!,
-        passwordHash,
-        roles: [ROLE_SUPER_ADMIN],
-        at: now,
-        invitationPending: true,
-      });
-      await writeActivity(tx, {
-        at: now,
-        action: 'team.create',
-        actorEmail: 'command line (create-admin)',
-        targetType: 'staff',
-        targetId: uid,
-        details: { email, roles: [ROLE_SUPER_ADMIN] },
-      });
-      const token = await issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
-      const link = consolePageFor(config, undefined, '/login');
-      link.searchParams.set('vtype', INVITE_VTYPE);
-      link.searchParams.set('vtoken', token);
-      return { uid, link: link.toString() };
+    return await runWrite(db, {
+      lock: async (tx) => {
+        if (await findStaffByEmail(tx, email)) throw new AppError('superUserExists');
+      },
+      change: async (tx) => {
+        await insertStaff(tx, {
+          uid,
+          email,
+          fullName: name || email.split('@')[0]!,
+          passwordHash,
+          roles: [ROLE_SUPER_ADMIN],
+          at: now,
+          invitationPending: true,
+        });
+        const token = await issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
+        const link = consolePageFor(config, undefined, '/login');
+        link.searchParams.set('vtype', INVITE_VTYPE);
+        link.searchParams.set('vtoken', token);
+        return { uid, link: link.toString() };
+      },
+      trail: (tx) =>
+        writeActivity(tx, {
+          at: now,
+          action: 'team.create',
+          actorEmail: 'command line (create-admin)',
+          targetType: 'staff',
+          targetId: uid,
+          details: { email, roles: [ROLE_SUPER_ADMIN] },
+        }),
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw new AppError('superUserExists');
@@ -210,26 +227,15 @@ export async function createAdminFromCommandLine(
   }
 }
 
-async function manageableTarget(
-  db: Queryable,
-  actor: { uid: string; roles: string[] },
-  uid: string,
-  self: 'ownRoles' | 'ownAccount',
-) {
-  const target = await findStaffByUid(db, uid);
-  if (!target) throw new AppError('notFound', NO_SUCH_STAFF);
-  if (target.uid === actor.uid) throw new AppError(self);
-  if (!canManageStaff(actor, { uid: target.uid, roles: target.roles }))
-    throw new AppError('staffNotManageable');
-  return target;
-}
-
 /**
- * Inside a role change or deletion: takes the SuperAdmin role lock that every one of them takes
- * first (so they apply one at a time), then reads the actor's roles and the target as they are now
- * and checks again. Checks made only on copies read before a racing change committed let an Admin
- * override a member just promoted to Admin, a just-demoted actor act with its old roles, and the
- * audit log record a "from" that was no longer true.
+ * The lock of a role change or deletion, in its transaction: first the SuperAdmin role lock that
+ * every one of them takes (so they apply one at a time, and "the last SuperAdmin" cannot race),
+ * then the actor's roles as they are now, then the target's staff row, locked FOR UPDATE (so an
+ * act of a SuperAdmin on that account, which locks the row without the role lock, waits too), and
+ * the checks on them: the target there (404), not the actor (932/933), one the actor may manage
+ * (936). Checks made only on copies read before a racing change committed let an Admin override a
+ * member just promoted to Admin, a just-demoted actor act with its old roles, and the audit log
+ * record a "from" that was no longer true.
  */
 async function lockedParties(
   tx: Queryable,
@@ -240,7 +246,11 @@ async function lockedParties(
   const superAdmins = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
   const me = await findStaffByUid(tx, actor.uid);
   if (!me) throw new AppError('unauthenticated');
-  const target = await manageableTarget(tx, { uid: actor.uid, roles: me.roles }, uid, self);
+  const [target] = await lockStaffRows(tx, [uid]);
+  if (!target) throw new AppError('notFound', NO_SUCH_STAFF);
+  if (target.uid === actor.uid) throw new AppError(self);
+  if (!canManageStaff({ uid: actor.uid, roles: me.roles }, { uid: target.uid, roles: target.roles }))
+    throw new AppError('staffNotManageable');
   return { superAdmins, actorRoles: me.roles, target };
 }
 
@@ -260,67 +270,76 @@ export async function updateRoles(
   body: { role: string[]; uid: string; unAssignRoles: string[] },
 ) {
   const actor = call.session;
-  const seen = await manageableTarget(ctx.db, identity(actor), body.uid, 'ownRoles');
   const wanted = [...new Set(body.role)];
-  const all = await knownRoles(ctx.db, wanted);
-  refusedChanges(actor.roles, all, seen.roles, wanted);
-
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    const { superAdmins, actorRoles, target } = await lockedParties(tx, actor, body.uid, 'ownRoles');
-    await claimVersionOrRefuse(tx, rolesRecord(target.uid), call.expectedVersion);
-    refusedChanges(actorRoles, all, target.roles, wanted);
-    // Separation of duties: another SuperAdmin's roles, and the SuperAdmin role, wait for the
-    // actor's cool-down (948); checked under the lock, on the roles as they are now.
-    if (touchesSuperAdmin(target.roles, wanted)) await checkSettledSuperAdmin(ctx, tx, actor.uid, now);
-    const demotes = superAdmins.includes(target.uid) && !wanted.includes(ROLE_SUPER_ADMIN);
-    if (demotes && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
-    await setStaffRoles(tx, target.uid, wanted, now);
-    const ended = await revokeUserSessions(tx, target.uid, now, 'roles-changed');
-    await writeActivity(tx, {
-      at: now,
-      action: 'team.roles',
-      actorUid: actor.uid,
-      actorEmail: actor.email,
-      targetType: 'staff',
-      targetId: target.uid,
-      clientAddress: call.clientAddress,
-      details: { from: target.roles, to: wanted, sessionsEnded: ended },
-    });
-    await notifySessionsEnded(tx, ctx, {
-      uid: target.uid,
-      actorEmail: actor.email,
-      count: ended,
-      because: `changed your roles to ${wanted.join(', ')}`,
-    });
+  await runWrite(ctx.db, {
+    lock: async (tx) => {
+      const parties = await lockedParties(tx, actor, body.uid, 'ownRoles');
+      refusedChanges(parties.actorRoles, await knownRoles(tx, wanted), parties.target.roles, wanted);
+      return parties;
+    },
+    version: { record: rolesRecord(body.uid), expected: call.expectedVersion },
+    change: async (tx, { superAdmins, target }) => {
+      // Still under the lock, after the version claim (a stale form is told so first): separation
+      // of duties, another SuperAdmin's roles and the SuperAdmin role wait for the actor's
+      // cool-down (948); and the last SuperAdmin stays (934).
+      if (touchesSuperAdmin(target.roles, wanted)) await checkSettledSuperAdmin(ctx, tx, actor.uid, now);
+      const demotes = superAdmins.includes(target.uid) && !wanted.includes(ROLE_SUPER_ADMIN);
+      if (demotes && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
+      await setStaffRoles(tx, target.uid, wanted, now);
+      return revokeUserSessions(tx, target.uid, now, 'roles-changed');
+    },
+    trail: async (tx, ended, { target }) => {
+      await writeActivity(tx, {
+        at: now,
+        action: 'team.roles',
+        actorUid: actor.uid,
+        actorEmail: actor.email,
+        targetType: 'staff',
+        targetId: target.uid,
+        clientAddress: call.clientAddress,
+        details: { from: target.roles, to: wanted, sessionsEnded: ended },
+      });
+      await notifySessionsEnded(tx, ctx, {
+        uid: target.uid,
+        actorEmail: actor.email,
+        count: ended,
+        because: `changed your roles to ${wanted.join(', ')}`,
+      });
+    },
   });
-  const updated = await findStaffByUid(ctx.db, seen.uid);
+  const updated = await findStaffByUid(ctx.db, body.uid);
   return { Data: await superUserOut(ctx, updated!) };
 }
 
 export async function remove(ctx: AppContext, call: StaffCall, input: { uid: string }) {
   const actor = call.session;
   const { uid } = input;
-  await manageableTarget(ctx.db, identity(actor), uid, 'ownAccount');
   const now = ctx.clock.now();
-  const target = await ctx.db.transaction(async (tx) => {
-    const { superAdmins, target } = await lockedParties(tx, actor, uid, 'ownAccount');
-    // Separation of duties: deleting another SuperAdmin waits for the actor's cool-down (948).
-    if (touchesSuperAdmin(target.roles)) await checkSettledSuperAdmin(ctx, tx, actor.uid, now);
-    if (superAdmins.includes(target.uid) && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
-    // Sessions and tokens go with the row (ON DELETE CASCADE): the user is out at once.
-    await deleteStaff(tx, target.uid);
-    await writeActivity(tx, {
-      at: now,
-      action: 'team.delete',
-      actorUid: actor.uid,
-      actorEmail: actor.email,
-      targetType: 'staff',
-      targetId: target.uid,
-      clientAddress: call.clientAddress,
-      details: { email: target.email, roles: target.roles },
-    });
-    return target;
+  const target = await runWrite(ctx.db, {
+    lock: async (tx) => {
+      const { superAdmins, target } = await lockedParties(tx, actor, uid, 'ownAccount');
+      // Separation of duties: deleting another SuperAdmin waits for the actor's cool-down (948).
+      if (touchesSuperAdmin(target.roles)) await checkSettledSuperAdmin(ctx, tx, actor.uid, now);
+      if (superAdmins.includes(target.uid) && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
+      return target;
+    },
+    change: async (tx, target) => {
+      // Sessions and tokens go with the row (ON DELETE CASCADE): the user is out at once.
+      await deleteStaff(tx, target.uid);
+      return target;
+    },
+    trail: (tx, target) =>
+      writeActivity(tx, {
+        at: now,
+        action: 'team.delete',
+        actorUid: actor.uid,
+        actorEmail: actor.email,
+        targetType: 'staff',
+        targetId: target.uid,
+        clientAddress: call.clientAddress,
+        details: { email: target.email, roles: target.roles },
+      }),
   });
   return { IsDeleted: true, Uid: target.uid };
 }
