@@ -1,6 +1,6 @@
 import { formatExpiry } from '@sac/contract/impersonation-api';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
-import { TEAM_MESSAGES } from '@sac/contract/team';
+import { TEAM_MESSAGES, touchesSuperAdmin } from '@sac/contract/team';
 import type { AppContext } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -98,7 +98,3 @@ export async function lockColleague(
  * each decides on what the one before left.
  */
 export const lockOwnAccount = (tx: Queryable, uid: string): Promise<void> => lockStaffRow(tx, uid);
-
-/** Whether an act on a staff member with `roles` (and, for a role change, to `wanted`) needs the cool-down passed. */
-export const touchesSuperAdmin = (roles: readonly string[], wanted: readonly string[] = []): boolean =>
-  roles.includes(ROLE_SUPER_ADMIN) || wanted.includes(ROLE_SUPER_ADMIN);

@@ -7,7 +7,6 @@ export {
   COOL_DOWN,
   checkSettledSuperAdmin,
   standing,
-  touchesSuperAdmin,
 } from './approver-cool-down.ts';
 export { createSession, revokeUserSessions } from './sessions.repo.ts';
 export {

@@ -3,7 +3,13 @@ import { INVITE_VTYPE } from '@sac/contract/auth';
 import { ERRORS } from '@sac/contract/errors';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { canOpenProfile } from '@sac/contract/profile-access';
-import { assignableRoles, canManageStaff, createSuperUserBody, INVITATION_TTL_MS } from '@sac/contract/team';
+import {
+  assignableRoles,
+  canManageStaff,
+  createSuperUserBody,
+  INVITATION_TTL_MS,
+  touchesSuperAdmin,
+} from '@sac/contract/team';
 import { generatePassword } from '@sac/contract/validation';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Config } from '../../config.ts';
@@ -33,7 +39,6 @@ import {
   type StaffRowWithApprover,
   setStaffRoles,
   standing,
-  touchesSuperAdmin,
 } from '../auth/staff.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
 import { invitationMail } from './team.mails.ts';
