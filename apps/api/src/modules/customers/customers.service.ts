@@ -197,7 +197,7 @@ export async function exportSearch(
 }
 
 /** The customer with this uid; 404 when there is none. */
-export async function customer(ctx: AppContext, uid: string): Promise<CustomerRow> {
+async function customer(ctx: AppContext, uid: string): Promise<CustomerRow> {
   const c = await findCustomer(ctx.db, uid);
   if (!c) throw new AppError('notFound', NO_SUCH_CUSTOMER);
   return c;
