@@ -90,6 +90,8 @@ export class StoreCircuit {
   /** Whether a check ever succeeded: before, calls are not held to the budget (a start). */
   private armed = false;
   private checking = false;
+  /** When the check under way began (performance.now()). */
+  private checkingSince = 0;
   private opened = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -166,6 +168,7 @@ export class StoreCircuit {
   verify(): void {
     if (this.checking || this.opened || this.stopped) return;
     this.checking = true;
+    this.checkingSince = performance.now();
     this.probe()
       .then(
         () => {
@@ -224,24 +227,29 @@ export class StoreCircuit {
           checkTimer = setTimeout(() => {
             if (!settled && this.lastHeard < since) this.verify();
           }, checkAfter);
-        if (budget !== undefined)
-          budgetTimer = setTimeout(
-            () =>
-              setImmediate(() => {
-                if (settled) return;
-                if (this.lastHeard < since && first && this.armed) {
-                  fail(new CallBudgetError(this.store, budget));
-                  return;
-                }
-                // Alive (or not yet armed): wait on, the store checked while it stays silent.
-                if (this.lastHeard < since) this.verify();
-                first = false;
-                since = performance.now();
-                schedule();
-              }),
-            budget,
-          );
+        if (budget !== undefined) budgetTimer = setTimeout(decide, budget);
       };
+      const decide = () =>
+        setImmediate(() => {
+          if (settled || budget === undefined) return;
+          if (this.lastHeard < since && first && this.armed) {
+            // The check gets its share of the budget: on a host that held this process up,
+            // it may have been sent just now, with no time yet for an answer.
+            const fair = budget - (checkAfter ?? budget);
+            const left = this.checkingSince + fair - performance.now();
+            if (this.checking && left > 0) {
+              budgetTimer = setTimeout(decide, left);
+              return;
+            }
+            fail(new CallBudgetError(this.store, budget));
+            return;
+          }
+          // Alive (or not yet armed): wait on, the store checked while it stays silent.
+          if (this.lastHeard < since) this.verify();
+          first = false;
+          since = performance.now();
+          schedule();
+        });
       schedule();
     });
   }
