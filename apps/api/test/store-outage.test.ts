@@ -208,7 +208,9 @@ describe('a call waiting on a store', () => {
     expect(err).toBeInstanceOf(CircuitOpenError);
     expect(performance.now() - start).toBeLessThan(1000);
     expect(circuit.state).toBe('open');
-    expect(() => circuit.wait(never, () => {})).toThrow(CircuitOpenError);
+    let givenUp: unknown;
+    await expect(circuit.wait(never, (e) => (givenUp = e))).rejects.toBeInstanceOf(CircuitOpenError);
+    expect(givenUp).toBeInstanceOf(CircuitOpenError);
     circuit.stop();
   });
 });

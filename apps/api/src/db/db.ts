@@ -437,7 +437,12 @@ export function openPostgres(
   const watched = (client: pg.PoolClient) => {
     const query = client.query.bind(client) as (...a: unknown[]) => unknown;
     (client as { query: unknown }).query = (...a: unknown[]) => {
-      if (typeof a[a.length - 1] === 'function') return query(...a);
+      // A callback or a submittable (a cursor) is not a promise to wait for.
+      if (
+        typeof a[a.length - 1] === 'function' ||
+        typeof (a[0] as { submit?: unknown })?.submit === 'function'
+      )
+        return query(...a);
       return circuit.wait(
         () => {
           const out = query(...a) as Promise<unknown>;

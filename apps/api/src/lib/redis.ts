@@ -104,7 +104,7 @@ export async function openRedis(
           circuit.failed(e);
         },
       );
-    return out as Promise<unknown>;
+    return out ?? command.promise;
   }) as typeof redis.sendCommand;
 
   // Without an offline queue, ioredis refuses a QUIT while there is no connection, and would go

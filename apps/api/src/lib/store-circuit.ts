@@ -184,7 +184,7 @@ export class StoreCircuit {
 
   /**
    * Waits for what `start` asks of the store (a connection, a statement, a command), failing at
-   * once while the circuit is open. Unanswered after checkAfterMs, the store is checked. After
+   * once while the circuit is open (a rejection, never a throw: a ROLLBACK in a catch relies on it). Unanswered after checkAfterMs, the store is checked. After
    * callBudgetMs, unless the store answered anything meanwhile (this or another call, or the
    * check), the wait fails with CallBudgetError and `giveUp` ends what it waited for (a silent
    * connection is not used again); when the store did answer, the wait goes on (a slow statement
@@ -193,7 +193,11 @@ export class StoreCircuit {
    * loop has pending (setImmediate), so an answer that came while the loop was held up counts.
    */
   wait<T>(start: () => Promise<T>, giveUp: (err: Error) => void): Promise<T> {
-    this.check();
+    if (this.opened) {
+      const err = new CircuitOpenError(this.store);
+      giveUp(err);
+      return Promise.reject(err);
+    }
     const budget = this.settings.callBudgetMs;
     const checkAfter = this.settings.checkAfterMs;
     const work = start();
