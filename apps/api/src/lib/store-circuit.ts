@@ -226,12 +226,16 @@ export class StoreCircuit {
         (v) => finish(() => resolve(v)),
         (e: unknown) => finish(() => reject(e)),
       );
+      // One timer at a time (most waits end before the first): the check's, then the budget's.
       const schedule = () => {
-        if (checkAfter !== undefined)
-          checkTimer = setTimeout(() => {
-            if (!settled && this.lastHeard < since) this.verify();
-          }, checkAfter);
-        if (budget !== undefined) budgetTimer = setTimeout(decide, budget);
+        if (checkAfter === undefined) {
+          if (budget !== undefined) budgetTimer = setTimeout(decide, budget);
+          return;
+        }
+        checkTimer = setTimeout(() => {
+          if (this.lastHeard < since) this.verify();
+          if (budget !== undefined) budgetTimer = setTimeout(decide, Math.max(0, budget - checkAfter));
+        }, checkAfter);
       };
       const decide = () =>
         setImmediate(() => {
