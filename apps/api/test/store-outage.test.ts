@@ -355,6 +355,7 @@ const OUTAGE_ANSWER_MS = 250;
 /** …and calls succeed again within this of the store's return. */
 const RECOVERY_MS = 5000;
 
+/** Times `call` into `ms`; with OUTAGE_TRACE set, prints each answer slower than 50 ms. */
 async function timed<T>(ms: number[], call: () => Promise<T>, label?: string): Promise<T> {
   const start = performance.now();
   const out = await call();
