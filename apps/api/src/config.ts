@@ -254,8 +254,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'sac:',
     storeTimeouts: {
+      callBudgetMs: positive('STORE_CALL_BUDGET_MS', env.STORE_CALL_BUDGET_MS, STORE_TIMEOUTS.callBudgetMs),
       connectMs: positive('STORE_CONNECT_TIMEOUT_MS', env.STORE_CONNECT_TIMEOUT_MS, STORE_TIMEOUTS.connectMs),
-      commandMs: positive('REDIS_COMMAND_TIMEOUT_MS', env.REDIS_COMMAND_TIMEOUT_MS, STORE_TIMEOUTS.commandMs),
+      checkTimeoutMs: positive(
+        'STORE_CHECK_TIMEOUT_MS',
+        env.STORE_CHECK_TIMEOUT_MS,
+        STORE_TIMEOUTS.checkTimeoutMs,
+      ),
       statementCheckMs: positive(
         'DB_STATEMENT_CHECK_MS',
         env.DB_STATEMENT_CHECK_MS,

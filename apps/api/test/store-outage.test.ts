@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HEADERS } from '@sac/contract/constants';
 import Fastify, { type InjectOptions } from 'fastify';
 import pg from 'pg';
@@ -9,7 +10,12 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openPostgres } from '../src/db/db.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
-import { isStoreUnavailable, StoreCircuit } from '../src/lib/store-circuit.ts';
+import {
+  CallBudgetError,
+  CircuitOpenError,
+  isStoreUnavailable,
+  StoreCircuit,
+} from '../src/lib/store-circuit.ts';
 import { insertStaff } from '../src/modules/auth/staff.repo.ts';
 import { errorEnvelope } from '../src/plugins/error-envelope.ts';
 import { type FaultMode, startFaultProxy } from './fault-proxy.ts';
@@ -131,6 +137,80 @@ describe('a store circuit', () => {
     expect(probes).toBe(3);
     expect(circuit.state).toBe('closed');
     expect(() => circuit.check()).not.toThrow();
+    circuit.stop();
+  });
+});
+
+describe('a call waiting on a store', () => {
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  const never = () => new Promise<never>(() => {});
+  const settings = { failuresToOpen: 3, probeEveryMs: 60_000, callBudgetMs: 100, checkAfterMs: 20 };
+
+  it('fails after the budget when the store says nothing, gives up what it waited for, and does not open the circuit by that alone', async () => {
+    let checks = 0;
+    const circuit = new StoreCircuit('database', settings, async () => {
+      checks++;
+      await never();
+    });
+    circuit.arm();
+    for (let i = 0; i < 4; i++) {
+      let givenUp: unknown;
+      const start = performance.now();
+      const err = await circuit.wait(never, (e) => (givenUp = e)).catch((e: unknown) => e);
+      const ms = performance.now() - start;
+      expect(err).toBeInstanceOf(CallBudgetError);
+      expect(givenUp).toBe(err);
+      expect(isStoreUnavailable(err)).toBe(true);
+      expect(ms).toBeGreaterThanOrEqual(99);
+      expect(ms).toBeLessThan(250);
+      circuit.failed(err);
+    }
+    // One check (still unanswered) for them all; four spent budgets left the circuit closed.
+    expect(checks).toBe(1);
+    expect(circuit.state).toBe('closed');
+    circuit.stop();
+  });
+
+  it('waits on past the budget while the store answers (a slow statement on a live server)', async () => {
+    const circuit = new StoreCircuit('database', settings, async () => {});
+    circuit.arm();
+    let givenUp = false;
+    const out = await circuit.wait(
+      () => sleep(300).then(() => 'done'),
+      () => {
+        givenUp = true;
+      },
+    );
+    expect(out).toBe('done');
+    expect(givenUp).toBe(false);
+    circuit.stop();
+  });
+
+  it('is not held to the budget before the store was first reached (a slow start)', async () => {
+    const circuit = new StoreCircuit('database', { ...settings, checkAfterMs: undefined }, async () => {});
+    expect(
+      await circuit.wait(
+        () => sleep(250).then(() => 'started'),
+        () => {},
+      ),
+    ).toBe('started');
+    circuit.stop();
+  });
+
+  it('ends with the circuit open when the check fails, and fails at once while it stays open', async () => {
+    const circuit = new StoreCircuit('database', { ...settings, callBudgetMs: 10_000 }, async () => {
+      await sleep(30);
+      throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', syscall: 'connect' });
+    });
+    circuit.arm();
+    const start = performance.now();
+    const err = await circuit.wait(never, () => {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CircuitOpenError);
+    expect(performance.now() - start).toBeLessThan(1000);
+    expect(circuit.state).toBe('open');
+    let givenUp: unknown;
+    await expect(circuit.wait(never, (e) => (givenUp = e))).rejects.toBeInstanceOf(CircuitOpenError);
+    expect(givenUp).toBeInstanceOf(CircuitOpenError);
     circuit.stop();
   });
 });
@@ -259,17 +339,29 @@ describe('Redis on a closed port', () => {
 
 const withRedis = await redisTestsRun();
 
-/** Milliseconds of each answer, for the output (the machine is shared: never asserted). */
+/** Milliseconds of each answer: the longest is asserted, all summed up in the output. */
 function summary(label: string, ms: number[]): string {
   const s = [...ms].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!.toFixed(1);
   return `${label}: ${s.length} answers, min ${at(0)} ms, median ${at(0.5)} ms, max ${at(1)} ms`;
 }
 
-async function timed<T>(ms: number[], call: () => Promise<T>): Promise<T> {
+/**
+ * The promise of issue 29: every call that needs a store cut off is answered (503) within this,
+ * the first ones of the outage too: the call budget (STORE_CALL_BUDGET_MS, 150 ms by default) and
+ * the call's own work, on a shared, loaded machine.
+ */
+const OUTAGE_ANSWER_MS = 250;
+/** …and calls succeed again within this of the store's return. */
+const RECOVERY_MS = 5000;
+
+/** Times `call` into `ms`; with OUTAGE_TRACE set, prints each answer slower than 50 ms. */
+async function timed<T>(ms: number[], call: () => Promise<T>, label?: string): Promise<T> {
   const start = performance.now();
   const out = await call();
   ms.push(performance.now() - start);
+  if (process.env.OUTAGE_TRACE && ms.at(-1)! > 50)
+    console.log(`slow: ${label} #${ms.length} ${ms.at(-1)!.toFixed(1)} ms`);
   return out;
 }
 
@@ -295,10 +387,11 @@ const OUTAGE_TEST_MS = 30_000 + ROUNDS * ROUND_PAUSE_MS;
 
 /**
  * A store cut off behind a fault proxy for a few seconds, refused or black-holed, under a running
- * app: every call that needs it answers 503 with Retry-After; calls that do not need it answer as
- * usual; /readyz reports the open circuit; once the circuit is open, calls no longer reach the
- * store (what the proxy held holds none of them: the configured timeouts bounded only the calls
- * before it opened); and once the store is back, calls succeed again.
+ * app: every call that needs it answers 503 with Retry-After within OUTAGE_ANSWER_MS, the first
+ * ones too; calls that do not need it answer as usual; /readyz reports the open circuit; once the
+ * circuit is open, calls no longer reach the store (what the proxy held holds none of them: the
+ * call budget bounded only the calls before it opened); and once the store is back, calls succeed
+ * again within RECOVERY_MS.
  */
 async function outage(opts: {
   store: 'redis' | 'database';
@@ -338,15 +431,26 @@ async function outage(opts: {
 
   await proxy.setMode(mode);
   const times: number[] = [];
+  // How long this process was held up at worst (a loaded host), printed beside the answers.
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   for (let round = 0; round < ROUNDS; round++) {
-    expectUnavailable(await timed(times, () => signIn()));
-    expectUnavailable(await timed(times, forgot));
-    if (store === 'database') expectUnavailable(await timed(times, mine));
+    expectUnavailable(await timed(times, () => signIn(), 'sign-in'));
+    expectUnavailable(await timed(times, forgot, 'forgot'));
+    if (store === 'database') expectUnavailable(await timed(times, mine, 'session'));
     else expect((await mine()).statusCode).toBe(200);
     expect((await call({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
-    const ready = await call({ method: 'GET', url: '/readyz' });
+    // Open once its check failed (refused: at once; black hole: STORE_CHECK_TIMEOUT_MS after the
+    // first call's check began): the first round waits for it, the others find it open.
+    const ready =
+      round === 0
+        ? await until(
+            () => call({ method: 'GET', url: '/readyz' }),
+            (r) => r.json().circuits?.[store] === 'open',
+            Math.ceil((storeTimeouts.checkTimeoutMs + 2 * storeTimeouts.probeEveryMs + 2000) / 20),
+          )
+        : await call({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
-    // Open from the first round's end at the latest: its calls failed on the store.
     expect(ready.json().circuits?.[store]).toBe('open');
     if (round === ROUNDS - 1) {
       const heldBefore = proxy.held().length;
@@ -359,7 +463,11 @@ async function outage(opts: {
       await new Promise((resolve) => setTimeout(resolve, ROUND_PAUSE_MS));
     }
   }
-  console.log(summary(`${store} ${mode}, 503 answers during the outage`, times));
+  lag.disable();
+  console.log(
+    `${summary(`${store} ${mode}, 503 answers during the outage`, times)} (event loop held up to ${(lag.max / 1e6).toFixed(0)} ms)`,
+  );
+  expect(Math.max(...times)).toBeLessThanOrEqual(OUTAGE_ANSWER_MS);
 
   const restored = performance.now();
   await proxy.setMode('pass');
@@ -368,9 +476,9 @@ async function outage(opts: {
     (r) => r.statusCode === 401,
   );
   expect(back.statusCode).toBe(401);
-  console.log(
-    `${store} ${mode}: first good answer ${(performance.now() - restored).toFixed(0)} ms after the store came back`,
-  );
+  const backMs = performance.now() - restored;
+  console.log(`${store} ${mode}: first good answer ${backMs.toFixed(0)} ms after the store came back`);
+  expect(backMs).toBeLessThanOrEqual(RECOVERY_MS);
   const ready = await until(
     () => call({ method: 'GET', url: '/readyz' }),
     (r) => r.statusCode === 200,

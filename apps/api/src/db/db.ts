@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import {
-  CircuitOpenError,
+  isStoreUnavailable,
   STORE_TIMEOUTS,
   StoreCircuit,
   type StoreTimeouts,
@@ -339,6 +339,62 @@ export const POOL_WAIT_MS = 10_000;
 const destroyConnection = (client: pg.ClientBase) =>
   (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 
+/**
+ * A connection of its own to the server, kept open, on which the circuit checks that the server
+ * answers (`SELECT 1` within checkTimeoutMs): quick even on a loaded host, where a new connection
+ * (a process) may take hundreds of milliseconds. Made again, within connectMs, when it was lost
+ * or failed a check.
+ */
+function checkConnection(connectionString: string, timeouts: StoreTimeouts) {
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let closed = false;
+  const drop = (c: pg.Client) => {
+    if (client === c) client = undefined;
+    c.end().catch(() => {});
+    destroyConnection(c);
+  };
+  const connection = (): Promise<pg.Client> => {
+    if (client) return Promise.resolve(client);
+    if (closed) return Promise.reject(new Error('Cannot use a pool after calling end'));
+    connecting ??= (async () => {
+      const c = new pg.Client({ connectionString, connectionTimeoutMillis: timeouts.connectMs });
+      c.on('error', () => drop(c));
+      c.on('end', () => drop(c));
+      try {
+        await within(c.connect(), timeouts.connectMs, 'PostgreSQL check connection');
+      } catch (e) {
+        drop(c);
+        throw e;
+      }
+      if (closed) {
+        drop(c);
+        throw new Error('Cannot use a pool after calling end');
+      }
+      client = c;
+      return c;
+    })().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  };
+  return {
+    async answers(): Promise<void> {
+      const c = await connection();
+      try {
+        await within(c.query('SELECT 1'), timeouts.checkTimeoutMs, 'PostgreSQL check');
+      } catch (e) {
+        drop(c);
+        throw e;
+      }
+    },
+    close() {
+      closed = true;
+      if (client) drop(client);
+    },
+  };
+}
+
 export function openPostgres(
   connectionString: string,
   max = 10,
@@ -346,7 +402,7 @@ export function openPostgres(
   timeouts: StoreTimeouts = STORE_TIMEOUTS,
 ): Db {
   // A new connection (TCP, start-up, sign-in) fails after connectMs: a server that drops packets
-  // would otherwise hold it until the pool's wait ends.
+  // would otherwise hold it until the pool's wait ends. A call waits for it only its budget.
   class Client extends pg.Client {
     constructor(config?: pg.ClientConfig) {
       super({ ...config, connectionTimeoutMillis: timeouts.connectMs });
@@ -354,28 +410,20 @@ export function openPostgres(
   }
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: poolWaitMs, Client });
   const auth = authChanges(connectionString, timeouts.connectMs);
-  // Whether the server answers, on a connection of its own: what an open circuit probes, and what a
-  // statement left unanswered for statementCheckMs calls for (a slow statement, or a dead server).
-  const serverAnswers = async () => {
-    const c = new pg.Client({ connectionString, connectionTimeoutMillis: timeouts.connectMs });
-    c.on('error', () => {});
-    try {
-      await within(
-        c.connect().then(() => c.query('SELECT 1')),
-        timeouts.connectMs,
-        'PostgreSQL check',
-      );
-    } finally {
-      c.end().catch(() => {});
-      destroyConnection(c);
-    }
-  };
-  const circuit = new StoreCircuit('database', timeouts, serverAnswers);
+  // Whether the server answers, on the check connection: what an open circuit probes, and what a
+  // wait left unanswered for statementCheckMs calls for (a slow statement, or a dead server).
+  const check = checkConnection(connectionString, timeouts);
+  const circuit = new StoreCircuit('database', { ...timeouts, checkAfterMs: timeouts.statementCheckMs }, () =>
+    check.answers(),
+  );
+  // Made at once: calls are held to their budget once it answered (a start waits for the server).
+  circuit.verify();
   // Every connection of the pool, to end them all when the circuit opens: the statements waiting
   // on them fail at once (503), and none that went silent is used again.
   const clients = new Set<pg.PoolClient>();
   pool.on('connect', (c) => {
     clients.add(c);
+    circuit.heard();
     // A connection lost while checked out (the pool listens only to idle ones) fails its next
     // statement; its 'error' must not end the process.
     c.on('error', (e) => circuit.failed(e));
@@ -384,52 +432,54 @@ export function openPostgres(
   circuit.on('open', () => {
     for (const c of clients) destroyConnection(c);
   });
-  let checking = false;
-  const checkServer = () => {
-    if (checking) return;
-    checking = true;
-    serverAnswers()
-      .catch(() => circuit.trip())
-      .finally(() => {
-        checking = false;
-      });
-  };
-  // A statement unanswered after statementCheckMs has the server checked (one check at a time).
+  // Each statement waits through the circuit: at most its budget while the server is silent
+  // (the connection then ended, so the statement never runs later), on while the server answers.
   const watched = (client: pg.PoolClient) => {
     const query = client.query.bind(client) as (...a: unknown[]) => unknown;
     (client as { query: unknown }).query = (...a: unknown[]) => {
-      const out = query(...a);
-      if (out instanceof Promise) {
-        const timer = setTimeout(checkServer, timeouts.statementCheckMs);
-        const done = () => clearTimeout(timer);
-        out.then(done, done);
-      }
-      return out;
+      // A callback or a submittable (a cursor) is not a promise to wait for.
+      if (
+        typeof a[a.length - 1] === 'function' ||
+        typeof (a[0] as { submit?: unknown })?.submit === 'function'
+      )
+        return query(...a);
+      return circuit.wait(
+        () => {
+          const out = query(...a) as Promise<unknown>;
+          out.then(
+            () => circuit.heard(),
+            (e: unknown) => {
+              if (!isStoreUnavailable(e)) circuit.heard();
+            },
+          );
+          return out;
+        },
+        () => destroyConnection(client),
+      );
     };
   };
-  // A connection from the pool, or a 503 at once: while the circuit is open, or when it opens
-  // during the wait for one.
+  // A connection from the pool, or a 503 at once while the circuit is open, when it opens during
+  // the wait, or when the server stays silent for the call's budget (the connection, if it comes,
+  // goes back to the pool).
   const connect = async (): Promise<pg.PoolClient> => {
-    circuit.check();
-    let off = () => {};
-    const opened = new Promise<never>((_, reject) => {
-      off = circuit.on('open', () => reject(new CircuitOpenError('database')));
-    });
-    opened.catch(() => {});
-    const pending = pool.connect();
+    let pending: Promise<pg.PoolClient> | undefined;
     try {
-      const client = await Promise.race([pending, opened]);
+      const client = await circuit.wait(
+        () => {
+          pending = pool.connect();
+          return pending;
+        },
+        () =>
+          pending?.then(
+            (c) => c.release(),
+            () => {},
+          ),
+      );
       circuit.succeeded();
       return client;
     } catch (e) {
-      pending.then(
-        (c) => c.release(),
-        () => {},
-      );
       circuit.failed(e);
       throw e;
-    } finally {
-      off();
     }
   };
   // A pooled connection, SESSION_SETTINGS sent on its first use: in the pool's 'connect' event
@@ -530,6 +580,7 @@ export function openPostgres(
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     close: async () => {
       circuit.stop();
+      check.close();
       await auth.close();
       await pool.end();
     },

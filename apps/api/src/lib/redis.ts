@@ -1,6 +1,7 @@
 import type { Redis, Command as RedisCommand } from 'ioredis';
 import {
   CircuitOpenError,
+  isStoreUnavailable,
   STORE_TIMEOUTS,
   StoreCircuit,
   type StoreTimeouts,
@@ -22,8 +23,9 @@ export function redisCircuit(redis: Redis): StoreCircuit | undefined {
 /**
  * A Redis client for REDIS_URL that fails fast while Redis is unreachable, so a sign-in answers
  * 503 at once rather than after seconds of retries:
- * - a connection is made within connectMs, and a command answered within commandMs, or the
- *   connection is dropped (socketTimeout) and made again every probeEveryMs in the background;
+ * - a command waits at most callBudgetMs unless Redis answered anything meanwhile, then fails
+ *   (503); a connection silent for checkTimeoutMs while a command waits is dropped
+ *   (socketTimeout) and made again (within connectMs) every probeEveryMs in the background;
  * - no offline queue: a command while there is no connection fails at once (and is never sent
  *   later, after its caller was told it failed);
  * - a circuit (StoreCircuit) opens when the connection is lost or failuresToOpen commands in a
@@ -41,17 +43,18 @@ export async function openRedis(
   const { Redis, Command } = await import('ioredis');
   const redis = new Redis(url, {
     connectTimeout: timeouts.connectMs,
-    commandTimeout: timeouts.commandMs,
-    socketTimeout: timeouts.commandMs,
+    socketTimeout: timeouts.checkTimeoutMs,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     retryStrategy: () => timeouts.probeEveryMs,
   });
   let probing = false;
-  const circuit = new StoreCircuit('redis', timeouts, () => {
+  // No check of its own: Redis answers in order on its one connection, and socketTimeout ends a
+  // silent one (which opens the circuit).
+  const circuit = new StoreCircuit('redis', { ...timeouts, checkAfterMs: undefined }, () => {
     probing = true;
     try {
-      return within(redis.ping(), timeouts.commandMs, 'Redis check');
+      return within(redis.ping(), timeouts.checkTimeoutMs, 'Redis check');
     } finally {
       probing = false;
     }
@@ -69,12 +72,39 @@ export async function openRedis(
       command.reject(new CircuitOpenError('redis'));
       return command.promise;
     }
-    const out = send(command, stream as never) as Promise<unknown>;
-    out.then(
-      () => circuit.succeeded(),
-      (e: unknown) => circuit.failed(e),
-    );
-    return out;
+    // A command of the client's own is not held to a budget, nor one of a pipeline while the
+    // circuit is open (it fails as a whole without a connection). A pipeline's commands come
+    // with `stream`, each held to the budget like any other.
+    if (own(command) || (stream && circuit.state === 'open')) {
+      const direct = send(command, stream as never) as Promise<unknown>;
+      direct.then(
+        () => circuit.heard(),
+        (e: unknown) => circuit.failed(e),
+      );
+      return direct;
+    }
+    let out: Promise<unknown> | undefined;
+    // Held to the call budget; a command given up on is answered (rejected) at once, and its
+    // late reply, if any, ignored.
+    circuit
+      .wait(
+        () => {
+          out = send(command, stream as never) as Promise<unknown>;
+          return out;
+        },
+        (err) => command.reject(err),
+      )
+      .then(
+        () => {
+          circuit.heard();
+          circuit.succeeded();
+        },
+        (e: unknown) => {
+          if (!isStoreUnavailable(e)) circuit.heard();
+          circuit.failed(e);
+        },
+      );
+    return out ?? command.promise;
   }) as typeof redis.sendCommand;
 
   // Without an offline queue, ioredis refuses a QUIT while there is no connection, and would go
@@ -95,6 +125,8 @@ export async function openRedis(
   redis.on('ready', () => {
     if (!healthy) log?.info({}, 'Redis available again');
     healthy = true;
+    circuit.heard();
+    circuit.arm();
     circuit.reset();
   });
   redis.on('close', () => circuit.trip());

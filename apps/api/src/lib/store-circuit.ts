@@ -3,11 +3,13 @@
  * calls fail at once instead of each waiting for its own timeouts, and the store is tried in the
  * background until it answers again.
  *
- * Closed: calls go to the store; `failuresToOpen` failures in a row that mean the store is
- * unreachable (isStoreUnavailable: refused, reset, timed out) open it, and so does `trip()` when
- * the store is known to be gone (a lost connection, a failed check). Open: `check()` throws
- * CircuitOpenError (the API answers 503 with Retry-After) and `probe` runs every `probeEveryMs`
- * until it succeeds, which closes the circuit.
+ * Closed: calls go to the store, each wait on it (a connection, a statement, a command) through
+ * `wait`, which answers it within `callBudgetMs` unless the store showed it is alive meanwhile.
+ * `failuresToOpen` failures in a row that mean the store is unreachable (isStoreUnavailable:
+ * refused, reset, timed out) open it, and so does `trip()` when the store is known to be gone (a
+ * lost connection, a failed check). Open: `check()` throws CircuitOpenError (the API answers 503
+ * with Retry-After) and `probe` runs every `probeEveryMs` until it succeeds, which closes the
+ * circuit.
  */
 
 export interface CircuitSettings {
@@ -15,33 +17,44 @@ export interface CircuitSettings {
   failuresToOpen: number;
   /** How often an open circuit tries the store, in ms. */
   probeEveryMs: number;
+  /**
+   * The longest a call waits for a store that has not answered anything since the call began
+   * waiting: then it fails (CallBudgetError, a 503), and what it waited for is given up.
+   */
+  callBudgetMs?: number;
+  /** A wait unanswered this long has the store checked (`probe`), in ms; unset: no check. */
+  checkAfterMs?: number;
 }
 
 /** The bounds on waiting for a store (STORE_* settings in config.ts and docs/operations.md). */
 export interface StoreTimeouts extends CircuitSettings {
-  /** A new connection (TCP, and PostgreSQL's start-up and sign-in) is made within this, in ms. */
-  connectMs: number;
-  /** Redis: a command's answer comes within this, in ms, or the connection is dropped. */
-  commandMs: number;
+  callBudgetMs: number;
   /**
-   * PostgreSQL: a statement unanswered this long has the server checked on a connection of its
-   * own (within connectMs); when that fails, the circuit opens and every connection is ended. A
-   * slow statement on a server that answers runs on.
+   * A new connection (TCP, and PostgreSQL's start-up and sign-in) is made within this, in ms: in
+   * the background of a call that gave up on it, and at a start.
    */
+  connectMs: number;
+  /**
+   * A check of the store (PostgreSQL: `SELECT 1` on a connection kept for it; Redis: any answer
+   * while a command waits) unanswered this long opens the circuit, in ms.
+   */
+  checkTimeoutMs: number;
+  /** PostgreSQL: a connection or statement unanswered this long has the server checked, in ms. */
   statementCheckMs: number;
 }
 
 /**
- * Defaults: a store that stops answering costs each of the first calls at most connectMs, or
- * statementCheckMs + connectMs (a PostgreSQL connection gone silent), or commandMs (Redis), until
- * the circuit opens; then about a millisecond. They leave room for a loaded host, where a new
- * PostgreSQL connection has taken over 150 ms (each one is a process); docs/operations.md says how
- * to tighten them.
+ * Defaults: a call waits for a store at most 150 ms unless the store answered something
+ * meanwhile (a slow statement on a live server runs on); a store that stops answering altogether
+ * opens its circuit within about a second (the check), or at once when refused; then calls fail
+ * in about a millisecond. Connections are given 5 s, so a start on a loaded host, where a new
+ * PostgreSQL connection has taken over 150 ms (each one is a process), does not fail.
  */
 export const STORE_TIMEOUTS: StoreTimeouts = {
-  connectMs: 500,
-  commandMs: 500,
-  statementCheckMs: 150,
+  callBudgetMs: 150,
+  connectMs: 5000,
+  checkTimeoutMs: 1000,
+  statementCheckMs: 25,
   failuresToOpen: 3,
   probeEveryMs: 500,
 };
@@ -56,8 +69,29 @@ export class CircuitOpenError extends Error {
   }
 }
 
+/**
+ * What a call gets when its store did not answer within the call's budget (callBudgetMs) and
+ * showed no sign of life meanwhile. It says the store is unreachable (503), but does not count
+ * towards opening the circuit: the check (or refused connections) decides that, so a store slow
+ * on a loaded host does not have its circuit opened by it.
+ */
+export class CallBudgetError extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor(store: string, ms: number) {
+    super(`${store}: no answer within ${ms} ms`);
+    this.name = 'CallBudgetError';
+  }
+}
+
 export class StoreCircuit {
   private failures = 0;
+  /** When the store last answered anything (performance.now()). */
+  private lastHeard = Number.NEGATIVE_INFINITY;
+  /** Whether a check ever succeeded: before, calls are not held to the budget (a start). */
+  private armed = false;
+  private checking = false;
+  /** When the check under way began (performance.now()). */
+  private checkingSince = 0;
   private opened = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -83,9 +117,22 @@ export class StoreCircuit {
     if (!this.opened) this.failures = 0;
   }
 
-  /** Counts `err` when it means the store is unreachable; other errors are the call's own. */
+  /** The store answered something (a statement's result or error, a new connection, a reply). */
+  heard(): void {
+    this.lastHeard = performance.now();
+  }
+
+  /** Calls are held to the budget from now on (the store was reached, or a check succeeded). */
+  arm(): void {
+    this.armed = true;
+  }
+
+  /**
+   * Counts `err` when it means the store is unreachable; other errors are the call's own, and so
+   * is a spent budget (CallBudgetError), which alone proves nothing.
+   */
   failed(err: unknown): void {
-    if (this.opened || !isStoreUnavailable(err)) return;
+    if (this.opened || err instanceof CallBudgetError || !isStoreUnavailable(err)) return;
     if (++this.failures >= this.settings.failuresToOpen) this.trip();
   }
 
@@ -114,6 +161,107 @@ export class StoreCircuit {
     return () => set.delete(f);
   }
 
+  /**
+   * Checks the store now (`probe`) unless a check is under way: its answer counts as hearing
+   * from the store, its failure opens the circuit.
+   */
+  verify(): void {
+    if (this.checking || this.opened || this.stopped) return;
+    this.checking = true;
+    this.checkingSince = performance.now();
+    this.probe()
+      .then(
+        () => {
+          this.heard();
+          this.arm();
+        },
+        () => this.trip(),
+      )
+      .finally(() => {
+        this.checking = false;
+      });
+  }
+
+  /**
+   * Waits for what `start` asks of the store (a connection, a statement, a command), failing at
+   * once while the circuit is open (a rejection, never a throw: a ROLLBACK in a catch relies on it). Unanswered after checkAfterMs, the store is checked. After
+   * callBudgetMs, unless the store answered anything meanwhile (this or another call, or the
+   * check), the wait fails with CallBudgetError and `giveUp` ends what it waited for (a silent
+   * connection is not used again); when the store did answer, the wait goes on (a slow statement
+   * on a live server), the store checked again each callBudgetMs it stays silent. The circuit
+   * opening ends the wait with CircuitOpenError. The budget is decided after the I/O the event
+   * loop has pending (setImmediate), so an answer that came while the loop was held up counts.
+   */
+  wait<T>(start: () => Promise<T>, giveUp: (err: Error) => void): Promise<T> {
+    if (this.opened) {
+      const err = new CircuitOpenError(this.store);
+      giveUp(err);
+      return Promise.reject(err);
+    }
+    const budget = this.settings.callBudgetMs;
+    const checkAfter = this.settings.checkAfterMs;
+    const work = start();
+    if (budget === undefined && checkAfter === undefined) return work;
+    let since = performance.now();
+    let first = true;
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      let checkTimer: NodeJS.Timeout | undefined;
+      let budgetTimer: NodeJS.Timeout | undefined;
+      const finish = (f: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(checkTimer);
+        clearTimeout(budgetTimer);
+        off();
+        f();
+      };
+      const fail = (err: Error) =>
+        finish(() => {
+          giveUp(err);
+          reject(err);
+        });
+      const off = this.on('open', () => fail(new CircuitOpenError(this.store)));
+      work.then(
+        (v) => finish(() => resolve(v)),
+        (e: unknown) => finish(() => reject(e)),
+      );
+      // One timer at a time (most waits end before the first): the check's, then the budget's.
+      const schedule = () => {
+        if (checkAfter === undefined) {
+          if (budget !== undefined) budgetTimer = setTimeout(decide, budget);
+          return;
+        }
+        checkTimer = setTimeout(() => {
+          if (this.lastHeard < since) this.verify();
+          if (budget !== undefined) budgetTimer = setTimeout(decide, Math.max(0, budget - checkAfter));
+        }, checkAfter);
+      };
+      const decide = () =>
+        setImmediate(() => {
+          if (settled || budget === undefined) return;
+          if (this.lastHeard < since && first && this.armed) {
+            // The check gets its share of the budget: on a host that held this process up,
+            // it may have been sent just now, with no time yet for an answer.
+            const fair = budget - (checkAfter ?? budget);
+            const left = this.checkingSince + fair - performance.now();
+            if (this.checking && left > 0) {
+              budgetTimer = setTimeout(decide, left);
+              return;
+            }
+            fail(new CallBudgetError(this.store, budget));
+            return;
+          }
+          // Alive (or not yet armed): wait on, the store checked while it stays silent.
+          if (this.lastHeard < since) this.verify();
+          first = false;
+          since = performance.now();
+          schedule();
+        });
+      schedule();
+    });
+  }
+
   /** No more probes (the store's client is closing). */
   stop(): void {
     this.stopped = true;
@@ -126,7 +274,11 @@ export class StoreCircuit {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.probe().then(
-        () => this.reset(),
+        () => {
+          this.heard();
+          this.arm();
+          this.reset();
+        },
         () => {
           if (this.opened) this.scheduleProbe();
         },
