@@ -17,28 +17,30 @@ const inFlight = (
 /**
  * $1 the email or uid, $2 now, $3 the lockout threshold, $4 staleMs, $5 the address, $6 its UTC
  * day, $7 the address's count when another store (Redis) counted it (NULL: count it here), $8 the
- * address's daily budget.
+ * address's daily budget. The account's row is locked before the address's row is counted (the
+ * count's `found` dependency orders them), as the change after the hash takes them: two sign-ins
+ * never each hold one of the two rows while waiting for the other.
  */
 const admitSql = (by: 'email' | 'uid') =>
-  prepared(`WITH counted AS (
-  INSERT INTO login_failures_by_address (address, day, failures)
-  SELECT $5::text, $6::date, 1 WHERE $7::int IS NULL
-  ON CONFLICT (address, day) DO UPDATE SET failures = login_failures_by_address.failures + 1
-  RETURNING failures
-), address AS (
-  SELECT COALESCE((SELECT failures FROM counted), $7::int) AS failures
-), found AS (
+  prepared(`WITH found AS (
   SELECT s.uid, s.email, s.full_name, s.password_hash, s.created_at, s.last_login_at, s.password_changed_at,
          s.invitation_pending, s.failed_logins, s.factor_failures, s.lockouts, s.locked_until,
          s.sign_ins_in_flight, s.in_flight_since
     FROM staff s
    WHERE ${by === 'email' ? 'lower(s.email) = lower($1::text)' : 's.uid = $1::uuid'}
-     AND (SELECT failures FROM address) <= $8::int
      FOR UPDATE
+), counted AS (
+  INSERT INTO login_failures_by_address (address, day, failures)
+  SELECT $5::text, $6::date, 1 WHERE $7::int IS NULL AND (SELECT count(*) FROM found) >= 0
+  ON CONFLICT (address, day) DO UPDATE SET failures = login_failures_by_address.failures + 1
+  RETURNING failures
+), address AS (
+  SELECT COALESCE((SELECT failures FROM counted), $7::int) AS failures
 ), admitted AS (
   UPDATE staff t SET sign_ins_in_flight = ${inFlight('f')} + 1, in_flight_since = $2
     FROM found f
-   WHERE t.uid = f.uid AND (f.locked_until IS NULL OR f.locked_until <= $2)
+   WHERE t.uid = f.uid AND (SELECT failures FROM address) <= $8::int
+     AND (f.locked_until IS NULL OR f.locked_until <= $2)
      AND GREATEST(f.failed_logins, f.factor_failures) + ${inFlight('f')} < $3::int
   RETURNING t.uid
 )
@@ -56,7 +58,7 @@ const ADMIT_BY_UID = admitSql('uid');
 export interface AdmittedSignIn {
   /** The address's failures today, this attempt counted. */
   addressFailures: number;
-  /** The account, as it stood under its row's lock; undefined when unknown (or not looked up: over the address's budget). */
+  /** The account, as it stood under its row's lock; undefined when unknown. */
   staff: StaffRow | undefined;
   /** Whether the attempt was admitted (put in flight). */
   admitted: boolean;
@@ -64,9 +66,9 @@ export interface AdmittedSignIn {
 }
 
 /**
- * One statement before a password is checked: the address's count of the day (unless `counted`
- * by another store), and within the address's budget the account (by email or uid) read under
- * its row's lock, one attempt admitted at it when the account is unlocked and the larger failure
+ * One statement before a password is checked: the account (by email or uid) read under its
+ * row's lock, the address's count of the day (unless `counted` by another store), and within the
+ * address's budget one attempt admitted at the account when it is unlocked and the larger failure
  * count plus the attempts in flight stays under `threshold` (login-throttle.ts, admitAttempt),
  * and its second factors. Committed on its own, so attempts sent together see each other.
  */
