@@ -96,7 +96,6 @@ const RULES = [
 /** Files still opening their own transaction, each to move onto runWrite (and off this list). */
 const PENDING_WRITE_PATH = new Set([
   'apps/api/src/modules/activity/activity.service.ts',
-  'apps/api/src/modules/auth/auth.service.ts',
   'apps/api/src/modules/auth/mfa.service.ts',
   'apps/api/src/modules/auth/staff-sessions.service.ts',
   'apps/api/src/modules/customers/customer-writes.service.ts',
