@@ -428,8 +428,9 @@ export async function checkCurrentPassword(
     // As at a sign-in with a second factor: the wrong passwords are forgotten, the rest stays.
     await runWrite(ctx.db, {
       change: async (tx) => {
-        await passwordRight(tx, staff.uid);
+        // The address's row before the account's, in the order a sign-in takes them (sign-in.repo.ts).
         await forgiveAddress(ctx.addressFailures, tx, caller.clientAddress, now);
+        await passwordRight(tx, staff.uid);
       },
       trail: {
         none: "the attempt's verdict on its own account's counts; the change it guards writes the trail row",

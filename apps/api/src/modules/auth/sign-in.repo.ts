@@ -17,30 +17,30 @@ const inFlight = (
 /**
  * $1 the email or uid, $2 now, $3 the lockout threshold, $4 staleMs, $5 the address, $6 its UTC
  * day, $7 the address's count when another store (Redis) counted it (NULL: count it here), $8 the
- * address's daily budget. The account's row is locked before the address's row is counted (the
- * count's `found` dependency orders them), as the change after the hash takes them: two sign-ins
- * never each hold one of the two rows while waiting for the other.
+ * address's daily budget. The address's row is counted before the account's row is locked (the
+ * account's lookup depends on the count), in the order the change after the hash takes them: two
+ * sign-ins never each hold one of the two rows while waiting for the other.
  */
 const admitSql = (by: 'email' | 'uid') =>
-  prepared(`WITH found AS (
+  prepared(`WITH counted AS (
+  INSERT INTO login_failures_by_address (address, day, failures)
+  SELECT $5::text, $6::date, 1 WHERE $7::int IS NULL
+  ON CONFLICT (address, day) DO UPDATE SET failures = login_failures_by_address.failures + 1
+  RETURNING failures
+), address AS (
+  SELECT COALESCE((SELECT failures FROM counted), $7::int) AS failures
+), found AS (
   SELECT s.uid, s.email, s.full_name, s.password_hash, s.created_at, s.last_login_at, s.password_changed_at,
          s.invitation_pending, s.failed_logins, s.factor_failures, s.lockouts, s.locked_until,
          s.sign_ins_in_flight, s.in_flight_since
     FROM staff s
    WHERE ${by === 'email' ? 'lower(s.email) = lower($1::text)' : 's.uid = $1::uuid'}
+     AND (SELECT failures FROM address) <= $8::int
      FOR UPDATE
-), counted AS (
-  INSERT INTO login_failures_by_address (address, day, failures)
-  SELECT $5::text, $6::date, 1 WHERE $7::int IS NULL AND (SELECT count(*) FROM found) >= 0
-  ON CONFLICT (address, day) DO UPDATE SET failures = login_failures_by_address.failures + 1
-  RETURNING failures
-), address AS (
-  SELECT COALESCE((SELECT failures FROM counted), $7::int) AS failures
 ), admitted AS (
   UPDATE staff t SET sign_ins_in_flight = ${inFlight('f')} + 1, in_flight_since = $2
     FROM found f
-   WHERE t.uid = f.uid AND (SELECT failures FROM address) <= $8::int
-     AND (f.locked_until IS NULL OR f.locked_until <= $2)
+   WHERE t.uid = f.uid AND (f.locked_until IS NULL OR f.locked_until <= $2)
      AND GREATEST(f.failed_logins, f.factor_failures) + ${inFlight('f')} < $3::int
   RETURNING t.uid
 )
@@ -58,7 +58,7 @@ const ADMIT_BY_UID = admitSql('uid');
 export interface AdmittedSignIn {
   /** The address's failures today, this attempt counted. */
   addressFailures: number;
-  /** The account, as it stood under its row's lock; undefined when unknown. */
+  /** The account, as it stood under its row's lock; undefined when unknown (or over the address's budget: not looked up). */
   staff: StaffRow | undefined;
   /** Whether the attempt was admitted (put in flight). */
   admitted: boolean;
@@ -66,9 +66,9 @@ export interface AdmittedSignIn {
 }
 
 /**
- * One statement before a password is checked: the account (by email or uid) read under its
- * row's lock, the address's count of the day (unless `counted` by another store), and within the
- * address's budget one attempt admitted at the account when it is unlocked and the larger failure
+ * One statement before a password is checked: the address's count of the day (unless `counted`
+ * by another store), and within the address's budget the account (by email or uid) read under
+ * its row's lock, one attempt admitted at it when the account is unlocked and the larger failure
  * count plus the attempts in flight stays under `threshold` (login-throttle.ts, admitAttempt),
  * and its second factors. Committed on its own, so attempts sent together see each other.
  */
@@ -119,24 +119,26 @@ export async function admitSignInAttempt(
  * $1 uid, $4 now, $7 the password hash the attempt was checked against; $8 and $9 the address and
  * its UTC day whose count is taken back (NULL: counted in another store).
  */
-const OPEN_SESSION = prepared(`WITH signed AS (
+const OPEN_SESSION = prepared(`WITH forgiven AS (
+  UPDATE login_failures_by_address SET failures = failures - 1
+   WHERE address = $8::text AND day = $9::date AND failures > 0 RETURNING 1
+), signed AS (
   UPDATE staff SET failed_logins = 0, factor_failures = 0, lockouts = 0, locked_until = NULL, last_login_at = $4,
          sign_ins_in_flight = GREATEST(sign_ins_in_flight - 1, 0)
-   WHERE uid = $1 AND password_hash = $7 RETURNING uid
+   WHERE uid = $1 AND password_hash = $7 AND (SELECT count(*) FROM forgiven) >= 0 RETURNING uid
 ), made AS (
   INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent)
   SELECT uid, $2, $3, $4, $4, $5, $6 FROM signed RETURNING id
-), forgiven AS (
-  UPDATE login_failures_by_address SET failures = failures - 1
-   WHERE address = $8::text AND day = $9::date AND failures > 0 AND EXISTS (SELECT 1 FROM made)
 )
 SELECT id FROM made`);
 
 /**
- * A right password's change, in one statement: the account's counts and lock cleared and its
- * attempt out of flight (its row's write lock, taken first), the session, and the address's
- * count taken back; only while the password checked is still the account's: a reset or deletion
- * racing the sign-in wins (it holds the row, or changed it first), and the answer is undefined.
+ * A right password's change, in one statement: the address's count taken back, the account's
+ * counts and lock cleared and its attempt out of flight (its row's write lock), and the session;
+ * only while the password checked is still the account's: a reset or deletion racing the sign-in
+ * wins (it holds the row, or changed it first), and the answer is undefined, on which the caller
+ * rolls the write back (the address's count with it). The address's row is taken before the
+ * account's, as the statement before the hash takes them (admitSignInAttempt).
  */
 export async function openPasswordSession(
   db: Queryable,
@@ -165,25 +167,26 @@ export async function openPasswordSession(
  * $1 uid, $2 the ticket's hash, $3 its kind, $4 the password hash checked, $5 now, $6 its end;
  * $7 and $8 the address and day whose count is taken back (NULL: another store).
  */
-const ISSUE_TICKET = prepared(`WITH passed AS (
+const ISSUE_TICKET = prepared(`WITH forgiven AS (
+  UPDATE login_failures_by_address SET failures = failures - 1
+   WHERE address = $7::text AND day = $8::date AND failures > 0 RETURNING 1
+), passed AS (
   UPDATE staff SET sign_ins_in_flight = GREATEST(sign_ins_in_flight - 1, 0), failed_logins = 0
-   WHERE uid = $1 RETURNING uid
+   WHERE uid = $1 AND (SELECT count(*) FROM forgiven) >= 0 RETURNING uid
 ), cleared AS (
   DELETE FROM staff_sign_in_tickets WHERE uid = $1 OR expires_at <= $5
 ), issued AS (
   INSERT INTO staff_sign_in_tickets (ticket_hash, uid, kind, password_hash, created_at, expires_at)
   SELECT $2, uid, $3, $4, $5, $6 FROM passed RETURNING uid
-), forgiven AS (
-  UPDATE login_failures_by_address SET failures = failures - 1
-   WHERE address = $7::text AND day = $8::date AND failures > 0 AND EXISTS (SELECT 1 FROM issued)
 )
 SELECT uid FROM issued`);
 
 /**
- * A right password with a second step to follow, in one statement: the wrong passwords cleared
- * and the attempt out of flight (the rest stays, login-throttle.ts passwordRight), the account's
- * earlier tickets (and every expired one) replaced by a new single-use ticket, the address's
- * count taken back. Undefined when the account is gone.
+ * A right password with a second step to follow, in one statement: the address's count taken
+ * back (its row first, as in openPasswordSession), the wrong passwords cleared and the attempt out
+ * of flight (the rest stays, login-throttle.ts passwordRight), the account's earlier tickets (and
+ * every expired one) replaced by a new single-use ticket. Undefined when the account is gone (the
+ * caller rolls the write back).
  */
 export async function issuePasswordTicket(
   db: Queryable,
