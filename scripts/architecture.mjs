@@ -114,7 +114,9 @@ const USE_RULES = [
     // with the checks made under it, the version claim, the change and its trail row in one
     // transaction. A module or job that opens its own transaction can keep a change without
     // its trail row, or check under no lock.
-    applies: (file) => /^apps\/api\/src\/(modules|ops)\//.test(file) && !isTest(file) &&
+    applies: (file) =>
+      /^apps\/api\/src\/(modules|ops)\//.test(file) &&
+      !isTest(file) &&
       file !== 'apps/api/src/ops/metrics.ts' &&
       !PENDING_WRITE_PATH.has(file),
     uses: /\.transaction\s*\(/,
