@@ -93,12 +93,6 @@ const RULES = [
 /**
  * Rules on what a file's code calls, not what it imports: `uses` finds the call in the text.
  */
-/** Files still opening their own transaction, each to move onto runWrite (and off this list). */
-const PENDING_WRITE_PATH = new Set([
-  'apps/api/src/modules/auth/auth.service.ts',
-  'apps/api/src/modules/auth/mfa.service.ts',
-]);
-
 const USE_RULES = [
   {
     name: 'a transaction is opened only by the write path',
@@ -109,8 +103,7 @@ const USE_RULES = [
     applies: (file) =>
       /^apps\/api\/src\/(modules|ops)\//.test(file) &&
       !isTest(file) &&
-      file !== 'apps/api/src/ops/metrics.ts' &&
-      !PENDING_WRITE_PATH.has(file),
+      file !== 'apps/api/src/ops/metrics.ts',
     uses: /\.transaction\s*\(/,
     mend: 'run the write through runWrite (lib/write-path.ts): checks in lock(), the change in change(), the trail row in trail().',
   },

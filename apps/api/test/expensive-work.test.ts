@@ -60,7 +60,7 @@ describe('forgot password', () => {
     const url = `${CONSOLE_ORIGIN}/login`;
     const cost = async (email: string) => {
       const before = statements();
-      const answer = await forgotPassword(t.ctx, caller, email, url);
+      const answer = await forgotPassword(t.ctx, caller, { email, url });
       return { answer, statements: statements() - before };
     };
     const unknown = await cost('nobody-here@example.com');

@@ -50,7 +50,7 @@ export const ENDPOINT_ROUTES = {
     method: 'POST',
     path: '/admin/login',
     access: 'public',
-    budget: { statements: 8, commits: 3 },
+    budget: { statements: 3, commits: 2 },
   },
   loginSecondStep: {
     id: 'loginSecondStep',

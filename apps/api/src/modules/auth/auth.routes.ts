@@ -14,21 +14,17 @@ const originOf = (request: FastifyRequest): string | undefined => {
 };
 
 export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerEndpoint(app, ctx, ENDPOINTS.login, (c) => auth.login(ctx, c, c.body.email, c.body.password));
+  registerEndpoint(app, ctx, ENDPOINTS.login, (c) => auth.login(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.loginSecondStep, (c) => mfa.secondStep(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.loginPasskeyOptions, (c) =>
     mfa.signInPasskeyOptions(ctx, c.body.Ticket, originOf(c.request)),
   );
   registerEndpoint(app, ctx, ENDPOINTS.loginEnrolTotp, (c) => mfa.signInTotpStart(ctx, c.body.Ticket));
-  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolTotpConfirm, (c) =>
-    mfa.signInTotpConfirm(ctx, c, c.body.Ticket, c.body.Code),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolTotpConfirm, (c) => mfa.signInTotpConfirm(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.loginEnrolPasskeyOptions, (c) =>
     mfa.signInPasskeyRegistrationOptions(ctx, c.body.Ticket, originOf(c.request)),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolPasskey, (c) =>
-    mfa.signInPasskeyRegister(ctx, c, c.body.Ticket, c.body.Name, c.body.Response),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolPasskey, (c) => mfa.signInPasskeyRegister(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.myFactors, (c) => mfa.myFactors(ctx, c.session));
   registerEndpoint(app, ctx, ENDPOINTS.totpEnrolStart, (c) => mfa.myTotpStart(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.totpEnrolConfirm, (c) => mfa.myTotpConfirm(ctx, c, c.body));
@@ -53,12 +49,8 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
       CanApproveImpersonationFrom: approver.canApproveFrom?.toISOString() ?? null,
     };
   });
-  registerEndpoint(app, ctx, ENDPOINTS.forgotPassword, (c) =>
-    auth.forgotPassword(ctx, c, c.body.email, c.body.url),
-  );
-  registerEndpoint(app, ctx, ENDPOINTS.resetPassword, (c) =>
-    auth.resetPassword(ctx, c, c.body.password, c.body.resettoken),
-  );
+  registerEndpoint(app, ctx, ENDPOINTS.forgotPassword, (c) => auth.forgotPassword(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.resetPassword, (c) => auth.resetPassword(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.mySessions, (c) => sessions.mySessions(ctx, c.session));
   registerEndpoint(app, ctx, ENDPOINTS.endMySessions, (c) => sessions.endMySessions(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.staffSessions, (c) =>

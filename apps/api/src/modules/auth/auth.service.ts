@@ -9,16 +9,18 @@ import { runWrite } from '../../lib/write-path.ts';
 import { type ActivityAction, writeActivity } from '../activity/activity.service.ts';
 import { resetPasswordMail } from './auth.mails.ts';
 import {
+  addressInDatabase,
   admitAttempt,
+  admitSignIn,
   attemptFailed,
   busyError,
   forgiveAddress,
+  forgiveInStore,
   passwordRight,
   releaseAttempt,
-  signedIn,
 } from './login-throttle.ts';
-import { factorsOf, issueTicket } from './mfa.repo.ts';
-import { createSignInSession, revokeSession, revokeUserSessions } from './sessions.repo.ts';
+import { revokeSession, revokeUserSessions } from './sessions.repo.ts';
+import { issuePasswordTicket, openPasswordSession } from './sign-in.repo.ts';
 import { findStaffByEmail, findStaffByUid, lockStaffRow, type StaffRow, setPassword } from './staff.repo.ts';
 import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
 
@@ -29,31 +31,37 @@ import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './toke
  * 429 (984, try again in a moment): it is not known to be wrong.
  *
  * Every attempt is counted, per address and per account, before its password is checked, and
- * only attempts within both budgets are checked (admitAttempt): attempts sent together lock
- * exactly as the same attempts sent one after another. After the hash, everything the sign-in
- * writes (the account's count, the ticket or the session, the address's count taken back, the
- * trail) is one transaction.
+ * only attempts within both budgets are checked: one statement (admitSignIn) counts the address,
+ * reads the account and its second factors and admits the attempt, committed before the hash, so
+ * attempts sent together lock exactly as the same attempts sent one after another. After the
+ * hash, everything the sign-in writes (the account's count, the ticket or the session, the
+ * address's count taken back, the trail) is one write (runWrite).
  */
-export async function login(ctx: AppContext, caller: Caller, email: string, password: string) {
+export async function login(ctx: AppContext, call: Caller, input: { email: string; password: string }) {
+  const { email, password } = input;
   const now = ctx.clock.now();
-  const audit = { at: now, actorEmail: email, clientAddress: caller.clientAddress };
-  if (
-    (await ctx.addressFailures.recordFailure(caller.clientAddress, now)) >
-    ctx.config.loginAddressDailyFailures
-  ) {
+  const audit = { at: now, actorEmail: email, clientAddress: call.clientAddress };
+  const attempt = await admitSignIn(
+    ctx.db,
+    ctx.addressFailures,
+    ctx.config.loginAddressDailyFailures,
+    { email },
+    call.clientAddress,
+    now,
+  );
+  if (attempt.throttled) {
     await writeActivity(ctx.db, { ...audit, action: 'login.throttled' });
     throw new AppError('tooManyAttempts');
   }
-  const staff = await findStaffByEmail(ctx.db, email);
-  const admission = staff ? await admitAttempt(ctx.db, staff.uid, now) : undefined;
+  const { staff, admission } = attempt;
   if (admission?.kind === 'busy') throw busyError();
   if (!staff || admission?.kind !== 'admitted') {
     await verifyAgainstDummy(password);
     await refuseSignIn(ctx, audit, staff, staff ? 'locked' : 'unknown-email');
     throw new AppError('invalidCredentials');
   }
-  // An admitted attempt ends with its verdict's transaction; one that never commits (an error,
-  // a password changed under it) is released, so it does not hold the account's budget.
+  // An admitted attempt ends with its verdict's write; one that never commits (an error, a
+  // password changed under it) is released, so it does not hold the account's budget.
   let settled = false;
   try {
     if (!(await verifyPassword(staff.password_hash, password))) {
@@ -61,7 +69,7 @@ export async function login(ctx: AppContext, caller: Caller, email: string, pass
       settled = true;
       throw new AppError('invalidCredentials');
     }
-    const answer = await acceptPassword(ctx, caller, staff, audit);
+    const answer = await acceptPassword(ctx, call, staff, attempt.factors, audit);
     settled = true;
     return answer;
   } finally {
@@ -71,55 +79,75 @@ export async function login(ctx: AppContext, caller: Caller, email: string, pass
 
 type SignInAudit = { at: Date; actorEmail: string; clientAddress: string };
 
-/** A refused sign-in's one transaction: a wrong password counted (and the lock it sets), the trail. */
+/**
+ * A refused sign-in: a wrong password counted (and the lock it sets) with its trail, one write;
+ * an unknown email or a locked account changes nothing, so its trail row is a statement of its own.
+ */
 async function refuseSignIn(
   ctx: AppContext,
   audit: SignInAudit,
   staff: StaffRow | undefined,
   reason: 'unknown-email' | 'locked' | 'wrong-password',
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const lockedUntil =
-      staff && reason === 'wrong-password'
-        ? await attemptFailed(tx, staff.uid, 'password', audit.at)
-        : undefined;
-    await writeActivity(tx, { ...audit, actorUid: staff?.uid, action: 'login.failed', details: { reason } });
-    if (lockedUntil)
-      await writeActivity(tx, {
-        ...audit,
-        actorUid: staff?.uid,
-        action: 'login.lockout',
-        targetType: 'staff',
-        targetId: staff?.uid,
-        details: { lockedUntil: lockedUntil.toISOString() },
-      });
+  const failed = { ...audit, actorUid: staff?.uid, action: 'login.failed', details: { reason } } as const;
+  if (!staff || reason !== 'wrong-password') {
+    await writeActivity(ctx.db, failed);
+    return;
+  }
+  await runWrite(ctx.db, {
+    change: (tx) => attemptFailed(tx, staff.uid, 'password', audit.at),
+    trail: async (tx, lockedUntil) => {
+      await writeActivity(tx, failed);
+      if (lockedUntil)
+        await writeActivity(tx, {
+          ...audit,
+          actorUid: staff.uid,
+          action: 'login.lockout',
+          targetType: 'staff',
+          targetId: staff.uid,
+          details: { lockedUntil: lockedUntil.toISOString() },
+        });
+    },
   });
 }
 
 /**
- * A right password's one transaction: the ticket to the second step, or the session. A second
- * factor, or the set-up of a first one (STAFF_MFA=required), stands between the password and the
- * session: the answer is then a single-use ticket to that step, not the pair.
+ * A right password's one write: the ticket to the second step, or the session, each one
+ * statement with the account's counts and the address's count (sign-in.repo.ts), and the trail
+ * row. A second factor, or the set-up of a first one (STAFF_MFA=required), stands between the
+ * password and the session: the answer is then a single-use ticket to that step, not the pair.
  */
-async function acceptPassword(ctx: AppContext, caller: Caller, staff: StaffRow, audit: SignInAudit) {
+async function acceptPassword(
+  ctx: AppContext,
+  call: Caller,
+  staff: StaffRow,
+  factors: { totp: boolean; passkeys: number; recoveryLeft: number },
+  audit: SignInAudit,
+) {
   const now = audit.at;
   const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
-  const factors = await factorsOf(ctx.db, staff.uid);
+  const forgive = addressInDatabase(ctx.addressFailures, call.clientAddress, now);
   const hasFactor = factors.totp || factors.passkeys > 0;
   if (hasFactor || ctx.config.staffMfa === 'required') {
     const kind: 'verify' | 'enrol' = hasFactor ? 'verify' : 'enrol';
-    const { ticket, expiresAt } = await ctx.db.transaction(async (tx) => {
-      await passwordRight(tx, staff.uid);
-      await forgiveAddress(ctx.addressFailures, tx, caller.clientAddress, now);
-      const issued = await issueTicket(tx, {
-        uid: staff.uid,
-        kind,
-        passwordHash: staff.password_hash,
-        at: now,
-        ttlMs: SECOND_STEP_TTL_MINUTES * 60_000,
-      });
-      await writeActivity(tx, { ...who, action: 'login.second-step', details: { kind } });
-      return issued;
+    const { ticket, expiresAt } = await runWrite(ctx.db, {
+      change: async (tx) => {
+        const issued = await issuePasswordTicket(
+          tx,
+          {
+            uid: staff.uid,
+            kind,
+            passwordHash: staff.password_hash,
+            at: now,
+            ttlMs: SECOND_STEP_TTL_MINUTES * 60_000,
+          },
+          forgive,
+        );
+        if (!issued) throw new AppError('invalidCredentials');
+        await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
+        return issued;
+      },
+      trail: (tx) => writeActivity(tx, { ...who, action: 'login.second-step', details: { kind } }),
     });
     const methods: SecondFactorMethod[] = [];
     if (factors.passkeys > 0) methods.push('passkey');
@@ -130,21 +158,21 @@ async function acceptPassword(ctx: AppContext, caller: Caller, staff: StaffRow, 
       Email: staff.email,
     };
   }
-  const session = await ctx.db.transaction(async (tx) => {
-    // The account's row first (its write lock), then the session, which takes a share lock on
-    // it: two sign-ins of one account never each hold a share lock while waiting to write.
-    await signedIn(tx, staff.uid, now, true);
-    // Only while the password just checked is still the user's: a reset or deletion racing this
-    // sign-in wins (rolled back), and the caller hears what a wrong password would tell them.
-    const made = await createSignInSession(
-      tx,
-      { uid: staff.uid, at: now, clientAddress: caller.clientAddress, userAgent: caller.userAgent },
-      staff.password_hash,
-    );
-    if (!made) throw new AppError('invalidCredentials');
-    await forgiveAddress(ctx.addressFailures, tx, caller.clientAddress, now);
-    await writeActivity(tx, { ...who, action: 'login.success' });
-    return made;
+  const session = await runWrite(ctx.db, {
+    change: async (tx) => {
+      // Only while the password just checked is still the user's: a reset or deletion racing this
+      // sign-in wins (rolled back), and the caller hears what a wrong password would tell them.
+      const made = await openPasswordSession(
+        tx,
+        { uid: staff.uid, at: now, clientAddress: call.clientAddress, userAgent: call.userAgent },
+        staff.password_hash,
+        forgive,
+      );
+      if (!made) throw new AppError('invalidCredentials');
+      await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
+      return made;
+    },
+    trail: (tx) => writeActivity(tx, { ...who, action: 'login.success' }),
   });
   return {
     xtoken: session.xtoken,
@@ -183,8 +211,9 @@ export const RESET_MAILS_PER_HOUR = 5;
  * in the same time: the request does one lookup and one audit row whatever the email, and the
  * token and the mail are written just after the answer.
  */
-export async function forgotPassword(ctx: AppContext, caller: Caller, email: string, url: string) {
-  const page = consoleResetPage(ctx.config, url);
+export async function forgotPassword(ctx: AppContext, call: Caller, input: { email: string; url: string }) {
+  const { email } = input;
+  const page = consoleResetPage(ctx.config, input.url);
   const now = ctx.clock.now();
   const staff = await findStaffByEmail(ctx.db, email);
   await writeActivity(ctx.db, {
@@ -192,90 +221,110 @@ export async function forgotPassword(ctx: AppContext, caller: Caller, email: str
     actorUid: staff?.uid,
     actorEmail: email,
     action: 'password.forgot',
-    clientAddress: caller.clientAddress,
+    clientAddress: call.clientAddress,
     details: { known: Boolean(staff) },
   });
   if (staff) ctx.mailer.afterAnswer(() => mailResetLink(ctx, staff, page, now));
   return { IsPosted: true, Message: SUCCESS_MESSAGES.forgotPassword };
 }
 
-/** The token and its mail, in one transaction; past RESET_MAILS_PER_HOUR, nothing but an audit row. */
+/**
+ * The token and its mail, one write; past RESET_MAILS_PER_HOUR, nothing but a trail row. The
+ * account's row is locked first, and its links of the last hour counted under that lock, so that
+ * requests arriving together count each other's links.
+ */
 async function mailResetLink(
   ctx: AppContext,
   staff: { uid: string; email: string; full_name: string },
   page: URL,
   now: Date,
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    // One at a time per account, so that requests arriving together count each other's links.
-    await lockStaffRow(tx, staff.uid);
-    const since = new Date(now.getTime() - 3_600_000);
-    if ((await tokensIssuedSince(tx, staff.uid, 'reset', since)) >= RESET_MAILS_PER_HOUR) {
-      await writeActivity(tx, {
-        at: now,
-        actorUid: staff.uid,
-        actorEmail: staff.email,
-        action: 'password.forgot',
-        details: { known: true, mailed: false, reason: 'reset-mail-limit' },
-      });
-      return;
-    }
-    const token = await issueToken(tx, {
-      uid: staff.uid,
-      purpose: 'reset',
-      at: now,
-      ttlMs: ctx.config.resetTokenTtlMs,
-    });
-    page.searchParams.set('vtype', RESET_VTYPE);
-    page.searchParams.set('vtoken', token);
-    await ctx.mailer.send(
-      tx,
-      resetPasswordMail({
-        to: staff.email,
-        name: staff.full_name,
-        resetUrl: page.toString(),
-        ttlMinutes: Math.round(ctx.config.resetTokenTtlMs / 60_000),
-      }),
-    );
+  await runWrite(ctx.db, {
+    lock: async (tx) => {
+      await lockStaffRow(tx, staff.uid);
+      const since = new Date(now.getTime() - 3_600_000);
+      return { overLimit: (await tokensIssuedSince(tx, staff.uid, 'reset', since)) >= RESET_MAILS_PER_HOUR };
+    },
+    change: async (tx, { overLimit }) =>
+      overLimit
+        ? undefined
+        : issueToken(tx, { uid: staff.uid, purpose: 'reset', at: now, ttlMs: ctx.config.resetTokenTtlMs }),
+    // The request's own trail row (password.forgot) is written when it is answered; here the
+    // link's mail (an outbox row), or the trail row of a link refused by the limit.
+    trail: async (tx, token) => {
+      if (token === undefined) {
+        await writeActivity(tx, {
+          at: now,
+          actorUid: staff.uid,
+          actorEmail: staff.email,
+          action: 'password.forgot',
+          details: { known: true, mailed: false, reason: 'reset-mail-limit' },
+        });
+        return;
+      }
+      page.searchParams.set('vtype', RESET_VTYPE);
+      page.searchParams.set('vtoken', token);
+      await ctx.mailer.send(
+        tx,
+        resetPasswordMail({
+          to: staff.email,
+          name: staff.full_name,
+          resetUrl: page.toString(),
+          ttlMinutes: Math.round(ctx.config.resetTokenTtlMs / 60_000),
+        }),
+      );
+    },
   });
 }
 
 /**
  * Spends a reset (or invitation) token, sets the password and ends every session of that user.
  * The token is looked up before the new password is hashed: a bogus token costs one indexed read,
- * not a hash in the queue that sign-ins wait in. It is spent (and checked again) after the hash.
+ * not a hash in the queue that sign-ins wait in. It is spent (and checked again) after the hash,
+ * as the write's lock: a token spent meanwhile changes nothing.
  */
-export async function resetPassword(ctx: AppContext, caller: Caller, password: string, resettoken: string) {
+export async function resetPassword(
+  ctx: AppContext,
+  call: Caller,
+  input: { password: string; resettoken: string },
+) {
+  const { password, resettoken } = input;
   const now = ctx.clock.now();
   const live = await isLiveToken(ctx.db, resettoken, ['reset', 'invite'], now);
   const passwordHash = live ? await hashPassword(password) : undefined;
   const done =
     passwordHash &&
-    (await ctx.db.transaction(async (tx) => {
-      const token = await consumeToken(tx, resettoken, ['reset', 'invite'], now);
-      if (!token) return undefined;
-      await setPassword(tx, token.uid, passwordHash, now);
-      const ended = await revokeUserSessions(tx, token.uid, now, 'password-reset');
-      await writeActivity(tx, {
-        at: now,
-        actorUid: token.uid,
-        action: 'password.reset',
-        clientAddress: caller.clientAddress,
-        details: { via: token.purpose, sessionsEnded: ended },
-      });
-      return token;
+    (await runWrite(ctx.db, {
+      lock: (tx) => consumeToken(tx, resettoken, ['reset', 'invite'], now),
+      change: async (tx, token) => {
+        if (!token) return undefined;
+        await setPassword(tx, token.uid, passwordHash, now);
+        return { token, ended: await revokeUserSessions(tx, token.uid, now, 'password-reset') };
+      },
+      // No token spent, nothing changed: the refusal's own trail row follows.
+      trail: async (tx, done) => {
+        if (!done) return;
+        await writeActivity(tx, {
+          at: now,
+          actorUid: done.token.uid,
+          action: 'password.reset',
+          clientAddress: call.clientAddress,
+          details: { via: done.token.purpose, sessionsEnded: done.ended },
+        });
+      },
     }));
   if (!done) {
     await writeActivity(ctx.db, {
       at: now,
       action: 'password.reset.failed',
-      clientAddress: caller.clientAddress,
+      clientAddress: call.clientAddress,
     });
     throw new AppError('invalidResetToken');
   }
   return {
     IsPosted: true,
-    Message: done.purpose === 'invite' ? SUCCESS_MESSAGES.invitationAccepted : SUCCESS_MESSAGES.resetPassword,
+    Message:
+      done.token.purpose === 'invite' ? SUCCESS_MESSAGES.invitationAccepted : SUCCESS_MESSAGES.resetPassword,
   };
 }
 
@@ -299,17 +348,20 @@ export async function changePassword(
     wrong: () => new AppError('wrongOldPassword'),
   });
   const passwordHash = await hashPassword(newpassword);
-  await ctx.db.transaction(async (tx) => {
-    await setPassword(tx, session.uid, passwordHash, now);
-    const ended = await revokeUserSessions(tx, session.uid, now, 'password-change', session.sessionId);
-    await writeActivity(tx, {
-      at: now,
-      actorUid: session.uid,
-      actorEmail: session.email,
-      clientAddress: call.clientAddress,
-      action: 'password.change',
-      details: { sessionsEnded: ended },
-    });
+  await runWrite(ctx.db, {
+    change: async (tx) => {
+      await setPassword(tx, session.uid, passwordHash, now);
+      return revokeUserSessions(tx, session.uid, now, 'password-change', session.sessionId);
+    },
+    trail: (tx, ended) =>
+      writeActivity(tx, {
+        at: now,
+        actorUid: session.uid,
+        actorEmail: session.email,
+        clientAddress: call.clientAddress,
+        action: 'password.change',
+        details: { sessionsEnded: ended },
+      }),
   });
   return { IsPosted: true, Message: SUCCESS_MESSAGES.changePassword };
 }
@@ -352,29 +404,37 @@ export async function checkCurrentPassword(
   let settled = false;
   try {
     if (!(await verifyPassword(staff.password_hash, password))) {
-      await ctx.db.transaction(async (tx) => {
-        const lockedUntil = await attemptFailed(tx, staff.uid, 'password', now);
-        await writeActivity(tx, {
-          ...audit,
-          action: how.failedAction,
-          details: { reason: 'wrong-password' },
-        });
-        if (lockedUntil)
+      await runWrite(ctx.db, {
+        change: (tx) => attemptFailed(tx, staff.uid, 'password', now),
+        trail: async (tx, lockedUntil) => {
           await writeActivity(tx, {
             ...audit,
-            action: 'login.lockout',
-            targetType: 'staff',
-            targetId: staff.uid,
-            details: { lockedUntil: lockedUntil.toISOString(), via: how.via },
+            action: how.failedAction,
+            details: { reason: 'wrong-password' },
           });
+          if (lockedUntil)
+            await writeActivity(tx, {
+              ...audit,
+              action: 'login.lockout',
+              targetType: 'staff',
+              targetId: staff.uid,
+              details: { lockedUntil: lockedUntil.toISOString(), via: how.via },
+            });
+        },
       });
       settled = true;
       throw how.wrong();
     }
     // As at a sign-in with a second factor: the wrong passwords are forgotten, the rest stays.
-    await ctx.db.transaction(async (tx) => {
-      await passwordRight(tx, staff.uid);
-      await forgiveAddress(ctx.addressFailures, tx, caller.clientAddress, now);
+    await runWrite(ctx.db, {
+      change: async (tx) => {
+        // The address's row before the account's, in the order a sign-in takes them (sign-in.repo.ts).
+        await forgiveAddress(ctx.addressFailures, tx, caller.clientAddress, now);
+        await passwordRight(tx, staff.uid);
+      },
+      trail: {
+        none: "the attempt's verdict on its own account's counts; the change it guards writes the trail row",
+      },
     });
     settled = true;
   } finally {

@@ -11,6 +11,8 @@ import {
   releaseAccountAttempt,
   takeBackAddressFailure,
 } from './login-throttle.repo.ts';
+import { admitSignInAttempt } from './sign-in.repo.ts';
+import type { StaffRow } from './staff.repo.ts';
 
 /** Account lockout: after this many consecutive failures the account is locked. */
 export const LOCKOUT_THRESHOLD = 5;
@@ -120,6 +122,72 @@ export async function admitAttempt(db: Queryable, uid: string, at: Date): Promis
   if (r?.admitted) return { kind: 'admitted' };
   if (!r || (r.lockedUntil && r.lockedUntil > at)) return { kind: 'locked', until: r?.lockedUntil ?? null };
   return { kind: 'busy' };
+}
+
+/** A sign-in attempt (a password, a current password) as counted before its check. */
+export type SignInAttempt =
+  /** Over the address's daily budget: nothing else was read or counted. */
+  | { throttled: true }
+  | {
+      throttled: false;
+      /** The account, read under its row's lock; undefined when unknown. */
+      staff: StaffRow | undefined;
+      admission: Admission | undefined;
+      factors: { totp: boolean; passkeys: number; recoveryLeft: number };
+    };
+
+/**
+ * Counts a sign-in attempt before its check, in one statement (sign-in.repo.ts): the address's
+ * failure of the day (in that statement when the counts are in the database, else in the store
+ * first), and within the address's budget the account read and one attempt admitted at it
+ * (admitAttempt's rule), with its second factors. It commits on its own, before the check, so
+ * attempts sent together count each other.
+ */
+export async function admitSignIn(
+  db: Queryable,
+  store: AddressFailureStore,
+  addressBudget: number,
+  account: { email: string } | { uid: string },
+  address: string,
+  at: Date,
+): Promise<SignInAttempt> {
+  const counted = store.kind === 'database' ? null : await store.recordFailure(address, at);
+  if (counted !== null && counted > addressBudget) return { throttled: true };
+  const r = await admitSignInAttempt(db, account, {
+    at,
+    threshold: LOCKOUT_THRESHOLD,
+    staleMs: IN_FLIGHT_STALE_MS,
+    address,
+    day: utcDay(at),
+    counted,
+    addressBudget,
+  });
+  if (r.addressFailures > addressBudget) return { throttled: true };
+  const lockedUntil = r.staff?.locked_until ?? null;
+  const admission: Admission | undefined = !r.staff
+    ? undefined
+    : r.admitted
+      ? { kind: 'admitted' }
+      : lockedUntil && lockedUntil > at
+        ? { kind: 'locked', until: lockedUntil }
+        : { kind: 'busy' };
+  return { throttled: false, staff: r.staff, admission, factors: r.factors };
+}
+
+/**
+ * The address whose count a right attempt takes back in its own change statement, when the counts
+ * are in the database; undefined when another store keeps them (forgiveInStore, after it).
+ */
+export const addressInDatabase = (
+  store: AddressFailureStore,
+  address: string,
+  at: Date,
+): { address: string; day: string } | undefined =>
+  store.kind === 'database' ? { address, day: utcDay(at) } : undefined;
+
+/** Takes back a right attempt's address count in a store other than the database (Redis). */
+export async function forgiveInStore(store: AddressFailureStore, address: string, at: Date): Promise<void> {
+  if (store.kind !== 'database') await store.forgive(address, at);
 }
 
 /** 429 (signInBusy) with Retry-After: other attempts of this account are being checked. */

@@ -14,13 +14,13 @@ import { lockColleague, lockOwnAccount, superAdminOnly } from './approver-cool-d
 import { factorsResetMail } from './auth.mails.ts';
 import { checkCurrentPassword, lockedError } from './auth.service.ts';
 import {
-  admitAttempt,
+  addressInDatabase,
+  admitSignIn,
   attemptFailed,
   busyError,
-  forgiveAddress,
+  forgiveInStore,
   recordAccountSuccess,
   releaseAttempt,
-  signedIn,
 } from './login-throttle.ts';
 import {
   deleteAllFactors,
@@ -44,6 +44,7 @@ import {
   useTotpStep,
 } from './mfa.repo.ts';
 import { createSignInSession, revokeUserSessions } from './sessions.repo.ts';
+import { openPasswordSession } from './sign-in.repo.ts';
 import { findStaffByUid, type StaffRow } from './staff.repo.ts';
 import { acceptedTotpStep, base32Encode, newTotpSecret, otpauthUrl } from './totp.ts';
 import {
@@ -77,87 +78,121 @@ const issuerOf = (ctx: AppContext) => ctx.config.runtime.productName ?? 'Super A
  */
 export async function secondStep(
   ctx: AppContext,
-  caller: Caller,
-  body:
+  call: Caller,
+  input:
     | { Ticket: string; Method: 'totp' | 'recovery'; Code: string }
     | { Ticket: string; Method: 'passkey'; Response: AssertionJson },
 ) {
   const now = ctx.clock.now();
-  const audit = { at: now, clientAddress: caller.clientAddress };
-  if (
-    (await ctx.addressFailures.recordFailure(caller.clientAddress, now)) >
-    ctx.config.loginAddressDailyFailures
-  ) {
+  const audit = { at: now, clientAddress: call.clientAddress };
+  const throttled = async () => {
     await writeActivity(ctx.db, { ...audit, action: 'login.throttled', details: { via: 'second-step' } });
-    throw new AppError('tooManyAttempts');
-  }
-  const ticket = await liveTicket(ctx.db, body.Ticket, 'verify', now);
-  const staff = ticket ? await findStaffByUid(ctx.db, ticket.uid) : undefined;
-  if (!ticket || !staff) {
+    return new AppError('tooManyAttempts');
+  };
+  const badTicket = async () => {
     await writeActivity(ctx.db, { ...audit, action: 'mfa.failed', details: { reason: 'ticket' } });
-    throw new AppError('secondStepInvalid');
+    return new AppError('secondStepInvalid');
+  };
+  // The ticket read, then the attempt counted before its check (the address's count, the
+  // account read and the attempt admitted in one statement, as a password's: admitSignIn).
+  const ticket = await liveTicket(ctx.db, input.Ticket, 'verify', now);
+  if (!ticket) {
+    if (
+      (await ctx.addressFailures.recordFailure(call.clientAddress, now)) >
+      ctx.config.loginAddressDailyFailures
+    )
+      throw await throttled();
+    throw await badTicket();
   }
+  const attempt = await admitSignIn(
+    ctx.db,
+    ctx.addressFailures,
+    ctx.config.loginAddressDailyFailures,
+    { uid: ticket.uid },
+    call.clientAddress,
+    now,
+  );
+  if (attempt.throttled) throw await throttled();
+  const { staff, admission } = attempt;
+  if (!staff || !admission) throw await badTicket();
   const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
-  const admission = await admitAttempt(ctx.db, staff.uid, now);
   if (admission.kind === 'busy') throw busyError();
   if (admission.kind === 'locked') {
     await writeActivity(ctx.db, {
       ...who,
       action: 'mfa.failed',
-      details: { method: body.Method, reason: 'locked' },
+      details: { method: input.Method, reason: 'locked' },
     });
     throw lockedError(admission.until, now, MFA_MESSAGES.locked);
   }
-  // Ends with its verdict's transaction, or is released (as a password's attempt, auth.service.ts).
+  // Ends with its verdict's write, or is released (as a password's attempt, auth.service.ts).
   let settled = false;
   try {
     const ok =
-      body.Method === 'passkey'
-        ? await passkeyIsRight(ctx, staff.uid, body.Response, now)
-        : body.Method === 'totp'
-          ? await totpCodeIsRight(ctx, staff.uid, body.Code, now)
-          : await spendRecovery(ctx.db, staff.uid, body.Code, now);
+      input.Method === 'passkey'
+        ? await passkeyIsRight(ctx, staff.uid, input.Response, now)
+        : input.Method === 'totp'
+          ? await totpCodeIsRight(ctx, staff.uid, input.Code, now)
+          : await spendRecovery(ctx.db, staff.uid, input.Code, now);
     if (!ok) {
-      await ctx.db.transaction(async (tx) => {
-        const lockedUntil = await attemptFailed(tx, staff.uid, 'second-step', now);
-        await writeActivity(tx, {
-          ...who,
-          action: 'mfa.failed',
-          details: { method: body.Method, reason: 'wrong-factor' },
-        });
-        if (lockedUntil)
+      await runWrite(ctx.db, {
+        change: (tx) => attemptFailed(tx, staff.uid, 'second-step', now),
+        trail: async (tx, lockedUntil) => {
           await writeActivity(tx, {
             ...who,
-            action: 'login.lockout',
-            targetType: 'staff',
-            targetId: staff.uid,
-            details: { lockedUntil: lockedUntil.toISOString(), via: 'second-step' },
+            action: 'mfa.failed',
+            details: { method: input.Method, reason: 'wrong-factor' },
           });
+          if (lockedUntil)
+            await writeActivity(tx, {
+              ...who,
+              action: 'login.lockout',
+              targetType: 'staff',
+              targetId: staff.uid,
+              details: { lockedUntil: lockedUntil.toISOString(), via: 'second-step' },
+            });
+        },
       });
       settled = true;
       throw new AppError(
         'wrongSecondFactor',
-        body.Method === 'totp'
+        input.Method === 'totp'
           ? MFA_MESSAGES.wrongCode
-          : body.Method === 'recovery'
+          : input.Method === 'recovery'
             ? MFA_MESSAGES.wrongRecoveryCode
             : MFA_MESSAGES.passkeyRefused,
       );
     }
-    // One transaction: the account's row first (see login), the ticket, the session, the trail.
-    const answer = await ctx.db.transaction(async (tx) => {
-      await signedIn(tx, staff.uid, now, true);
-      if (!(await spendTicket(tx, body.Ticket, 'verify', now))) throw new AppError('secondStepInvalid');
-      const pair = await openSession(tx, caller, staff, ticket, now);
-      if (!pair) throw new AppError('secondStepInvalid');
-      await forgiveAddress(ctx.addressFailures, tx, caller.clientAddress, now);
-      await writeActivity(tx, { ...who, action: 'mfa.success', details: { method: body.Method } });
-      if (body.Method === 'recovery') {
-        const left = (await factorsOf(tx, staff.uid)).recoveryLeft;
-        await writeActivity(tx, { ...who, action: 'recovery.used', details: { left } });
-      }
-      await writeActivity(tx, { ...who, action: 'login.success', details: { secondFactor: body.Method } });
-      return pair;
+    const answer = await runWrite(ctx.db, {
+      change: async (tx) => {
+        // The account's row first (its write lock, see login), its counts cleared, with the
+        // session (while the password the ticket was issued on is still theirs) and the
+        // address's count taken back; then the ticket, spent: two uses cannot both succeed.
+        const session = await openPasswordSession(
+          tx,
+          { uid: staff.uid, at: now, clientAddress: call.clientAddress, userAgent: call.userAgent },
+          ticket.password_hash,
+          addressInDatabase(ctx.addressFailures, call.clientAddress, now),
+        );
+        if (!session || !(await spendTicket(tx, input.Ticket, 'verify', now)))
+          throw new AppError('secondStepInvalid');
+        await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
+        return {
+          xtoken: session.xtoken,
+          xsign: session.xsign,
+          Email: staff.email,
+          Name: staff.full_name,
+          Role: staff.roles,
+        };
+      },
+      trail: async (tx) => {
+        await writeActivity(tx, { ...who, action: 'mfa.success', details: { method: input.Method } });
+        if (input.Method === 'recovery') {
+          const left = (await factorsOf(tx, staff.uid)).recoveryLeft;
+          await writeActivity(tx, { ...who, action: 'recovery.used', details: { left } });
+        }
+        await writeActivity(tx, { ...who, action: 'login.success', details: { secondFactor: input.Method } });
+      },
     });
     settled = true;
     return answer;
@@ -293,11 +328,15 @@ async function confirmTotp(ctx: AppContext, tx: Queryable, uid: string, code: st
 }
 
 /** Confirms the app set up at sign-in; answers the session pair and the recovery codes. */
-export async function signInTotpConfirm(ctx: AppContext, caller: Caller, ticketText: string, code: string) {
+export async function signInTotpConfirm(
+  ctx: AppContext,
+  call: Caller,
+  input: { Ticket: string; Code: string },
+) {
   const now = ctx.clock.now();
-  const { ticket, staff } = await enrolTicket(ctx, ticketText, now);
-  return finishSignInEnrolment(ctx, caller, staff, ticket, ticketText, now, 'totp', (tx) =>
-    confirmTotp(ctx, tx, staff.uid, code, now),
+  const { ticket, staff } = await enrolTicket(ctx, input.Ticket, now);
+  return finishSignInEnrolment(ctx, call, staff, ticket, input.Ticket, now, 'totp', (tx) =>
+    confirmTotp(ctx, tx, staff.uid, input.Code, now),
   );
 }
 
@@ -311,22 +350,26 @@ export async function signInPasskeyRegistrationOptions(ctx: AppContext, ticketTe
 /** Registers the passkey made at sign-in; answers the session pair and the recovery codes. */
 export async function signInPasskeyRegister(
   ctx: AppContext,
-  caller: Caller,
-  ticketText: string,
-  name: string,
-  response: RegistrationJson,
+  call: Caller,
+  input: { Ticket: string; Name: string; Response: RegistrationJson },
 ) {
   const now = ctx.clock.now();
-  const { ticket, staff } = await enrolTicket(ctx, ticketText, now);
-  const verified = await checkRegistration(ctx, staff.uid, response, now);
-  return finishSignInEnrolment(ctx, caller, staff, ticket, ticketText, now, 'passkey', async (tx) => {
-    await storePasskey(tx, staff.uid, verified, name, now);
+  const { ticket, staff } = await enrolTicket(ctx, input.Ticket, now);
+  const verified = await checkRegistration(ctx, staff.uid, input.Response, now);
+  return finishSignInEnrolment(ctx, call, staff, ticket, input.Ticket, now, 'passkey', async (tx) => {
+    await storePasskey(tx, staff.uid, verified, input.Name, now);
   });
 }
 
+/**
+ * The sign-in that set up its first factor, one write: the account's row first (its counts
+ * cleared: see login in auth.service.ts), then the factor, the ticket spent (two uses cannot both
+ * succeed), the session (while the password the ticket was issued on is still theirs), new
+ * recovery codes, and the trail.
+ */
 async function finishSignInEnrolment(
   ctx: AppContext,
-  caller: Caller,
+  call: Caller,
   staff: StaffRow,
   ticket: TicketRow,
   ticketText: string,
@@ -334,23 +377,20 @@ async function finishSignInEnrolment(
   method: 'totp' | 'passkey',
   addFactor: (tx: Queryable) => Promise<void>,
 ) {
-  return ctx.db.transaction(async (tx) => {
-    // The account's row first (see login in auth.service.ts), then the share lock of the session.
-    await recordAccountSuccess(tx, staff.uid, now);
-    await addFactor(tx);
-    if (!(await spendTicket(tx, ticketText, 'enrol', now))) throw new AppError('secondStepInvalid');
-    const pair = await openSession(tx, caller, staff, ticket, now);
-    if (!pair) throw new AppError('secondStepInvalid');
-    const RecoveryCodes = await newRecoveryCodes(tx, staff.uid, now);
-    const who = {
-      at: now,
-      actorUid: staff.uid,
-      actorEmail: staff.email,
-      clientAddress: caller.clientAddress,
-    };
-    await writeActivity(tx, { ...who, action: 'mfa.enrol', details: { method, atSignIn: true } });
-    await writeActivity(tx, { ...who, action: 'login.success', details: { enrolled: method } });
-    return { ...pair, RecoveryCodes };
+  const who = { at: now, actorUid: staff.uid, actorEmail: staff.email, clientAddress: call.clientAddress };
+  return runWrite(ctx.db, {
+    change: async (tx) => {
+      await recordAccountSuccess(tx, staff.uid, now);
+      await addFactor(tx);
+      if (!(await spendTicket(tx, ticketText, 'enrol', now))) throw new AppError('secondStepInvalid');
+      const pair = await openSession(tx, call, staff, ticket, now);
+      if (!pair) throw new AppError('secondStepInvalid');
+      return { ...pair, RecoveryCodes: await newRecoveryCodes(tx, staff.uid, now) };
+    },
+    trail: async (tx) => {
+      await writeActivity(tx, { ...who, action: 'mfa.enrol', details: { method, atSignIn: true } });
+      await writeActivity(tx, { ...who, action: 'login.success', details: { enrolled: method } });
+    },
   });
 }
 
