@@ -127,7 +127,7 @@ export const ENDPOINT_ROUTES = {
     method: 'PUT',
     path: '/admin/changepassword',
     access: 'session',
-    budget: { statements: 9, commits: 4 },
+    budget: { statements: 7, commits: 3 },
   },
   teamList: {
     id: 'teamList',
@@ -197,7 +197,7 @@ export const ENDPOINT_ROUTES = {
     method: 'POST',
     path: '/admin/account/mfa/totp',
     access: 'session',
-    budget: { statements: 8, commits: 4 },
+    budget: { statements: 6, commits: 3 },
   },
   totpEnrolConfirm: {
     id: 'totpEnrolConfirm',
@@ -218,7 +218,7 @@ export const ENDPOINT_ROUTES = {
     method: 'POST',
     path: '/admin/account/mfa/passkey-options',
     access: 'session',
-    budget: { statements: 8, commits: 4 },
+    budget: { statements: 6, commits: 3 },
   },
   passkeyAdd: {
     id: 'passkeyAdd',

@@ -10,7 +10,6 @@ import { type ActivityAction, writeActivity } from '../activity/activity.service
 import { resetPasswordMail } from './auth.mails.ts';
 import {
   addressInDatabase,
-  admitAttempt,
   admitSignIn,
   attemptFailed,
   busyError,
@@ -21,7 +20,7 @@ import {
 } from './login-throttle.ts';
 import { revokeSession, revokeUserSessions } from './sessions.repo.ts';
 import { issuePasswordTicket, openPasswordSession } from './sign-in.repo.ts';
-import { findStaffByEmail, findStaffByUid, lockStaffRow, type StaffRow, setPassword } from './staff.repo.ts';
+import { findStaffByEmail, lockStaffRow, type StaffRow, setPassword } from './staff.repo.ts';
 import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
 
 /**
@@ -387,15 +386,20 @@ export async function checkCurrentPassword(
     actorEmail: session.email,
     clientAddress: caller.clientAddress,
   };
-  if (
-    (await ctx.addressFailures.recordFailure(caller.clientAddress, now)) >
-    ctx.config.loginAddressDailyFailures
-  ) {
+  // One statement, as a sign-in's: the address counted, the account read and admitted.
+  const attempt = await admitSignIn(
+    ctx.db,
+    ctx.addressFailures,
+    ctx.config.loginAddressDailyFailures,
+    { uid: session.uid },
+    caller.clientAddress,
+    now,
+  );
+  if (attempt.throttled) {
     await writeActivity(ctx.db, { ...audit, action: 'login.throttled', details: { via: how.via } });
     throw new AppError('tooManyAttempts');
   }
-  const staff = await findStaffByUid(ctx.db, session.uid);
-  const admission = staff ? await admitAttempt(ctx.db, staff.uid, now) : undefined;
+  const { staff, admission } = attempt;
   if (admission?.kind === 'busy') throw busyError();
   if (!staff || admission?.kind !== 'admitted') {
     await writeActivity(ctx.db, { ...audit, action: how.failedAction, details: { reason: 'locked' } });

@@ -103,7 +103,7 @@ export async function forgiveAddress(
   else await store.forgive(address, at);
 }
 
-export type Admission =
+type Admission =
   | { kind: 'admitted' }
   | { kind: 'locked'; until: Date | null }
   /** Too many attempts of this account in flight: try again in a moment (signInBusy). */
@@ -115,9 +115,9 @@ export type Admission =
  * the failures so far plus those in flight stay under LOCKOUT_THRESHOLD is one more checked, so
  * attempts sent together never check more guesses than the same attempts sent one by one, and
  * the failure that reaches the threshold (with none in flight) locks. An admitted attempt ends
- * with exactly one of attemptFailed, passwordRight, signedIn or releaseAttempt.
+ * with exactly one of attemptFailed, passwordRight, a signed-in session's change or releaseAttempt.
  */
-export async function admitAttempt(db: Queryable, uid: string, at: Date): Promise<Admission> {
+async function admitAttempt(db: Queryable, uid: string, at: Date): Promise<Admission> {
   const r = await admitAccountAttempt(db, uid, at, LOCKOUT_THRESHOLD, IN_FLIGHT_STALE_MS);
   if (r?.admitted) return { kind: 'admitted' };
   if (!r || (r.lockedUntil && r.lockedUntil > at)) return { kind: 'locked', until: r?.lockedUntil ?? null };
@@ -223,11 +223,6 @@ export function passwordRight(db: Queryable, uid: string): Promise<void> {
   return clearPasswordFailures(db, uid);
 }
 
-/** A completed sign-in: every count and the lock cleared; `admitted` when its last step was an admitted attempt. */
-export function signedIn(db: Queryable, uid: string, at: Date, admitted: boolean): Promise<void> {
-  return clearAccountFailures(db, uid, at, admitted);
-}
-
 /** An admitted attempt that ended without a verdict on the account (an error, a password changed under it). */
 export function releaseAttempt(db: Queryable, uid: string): Promise<void> {
   return releaseAccountAttempt(db, uid);
@@ -244,5 +239,5 @@ export async function recordAccountFailure(db: Queryable, uid: string, at: Date)
 
 /** A completed sign-in that was not an admitted attempt (a factor set up at sign-in). */
 export function recordAccountSuccess(db: Queryable, uid: string, at: Date): Promise<void> {
-  return signedIn(db, uid, at, false);
+  return clearAccountFailures(db, uid, at, false);
 }

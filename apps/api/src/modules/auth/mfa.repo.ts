@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
-import { hashSecret, randomSecret } from '../../lib/secrets.ts';
+import { hashSecret } from '../../lib/secrets.ts';
 
 /** The SQL of second factors: authenticator apps, passkeys, recovery codes, sign-in tickets, challenges. */
 
@@ -205,22 +205,6 @@ export interface TicketRow {
   kind: TicketKind;
   password_hash: string;
   expires_at: Date;
-}
-
-/** Issues a ticket (256 random bits, stored hashed); the account's earlier tickets stop working. */
-export async function issueTicket(
-  db: Queryable,
-  t: { uid: string; kind: TicketKind; passwordHash: string; at: Date; ttlMs: number },
-): Promise<{ ticket: string; expiresAt: Date }> {
-  const ticket = randomSecret();
-  const expiresAt = new Date(t.at.getTime() + t.ttlMs);
-  await db.query('DELETE FROM staff_sign_in_tickets WHERE uid = $1 OR expires_at <= $2', [t.uid, t.at]);
-  await db.query(
-    `INSERT INTO staff_sign_in_tickets (ticket_hash, uid, kind, password_hash, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [hashSecret(ticket), t.uid, t.kind, t.passwordHash, t.at, expiresAt],
-  );
-  return { ticket, expiresAt };
 }
 
 /** A live ticket (unused, unexpired) of a kind, without spending it. */
