@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { ENDPOINT_LIST, type EndpointId } from '@sac/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runWrite } from '../src/lib/write-path.ts';
+import { recordEvent, writeActivity } from '../src/modules/activity/activity.repo.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { type Actor, type Fixture, MATRIX, MATRIX_APPROVER, send, writes } from './endpoint-matrix.ts';
 import { createTestApp, PASSWORD, type TestApp } from './harness.ts';
@@ -156,4 +158,19 @@ describe('the trail insert fails: the write answers 5xx and changes nothing', ()
     expect(changed(before, after), `tables changed by ${id} (${r.statusCode})`).toEqual([]);
   };
   it.each(cells)('%s (%s)', (_name, id) => cell(id));
+});
+
+describe('a change and its trail row are one write by construction', () => {
+  it("writes a change's trail row only in the write path's transaction (a type error elsewhere)", async () => {
+    const row = { at: new Date(), action: 'team.create' as const, details: { typeCheck: true } };
+    // @ts-expect-error a change's trail row is written in its write (runWrite's WriteTx), not on ctx.db
+    const outside = () => writeActivity(t.db, row);
+    expect(typeof outside).toBe('function');
+    // A trail row that is the whole of what happened is an event of its own, on the database.
+    const before = await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM activity_log');
+    await runWrite(t.db, { change: async () => undefined, trail: (tx) => writeActivity(tx, row) });
+    await recordEvent(t.db, row);
+    const after = await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM activity_log');
+    expect(Number(after.rows[0]!.n) - Number(before.rows[0]!.n)).toBe(2);
+  });
 });

@@ -1,6 +1,7 @@
 import type { AppContext, Caller, Refusal, StaffSession } from '../../app-context.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { currentRequest } from '../../lib/request-context.ts';
+import type { WriteTx } from '../../lib/write-path.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { type ActivityAction, writeActivity } from './activity.repo.ts';
 import { foldRefusal, takeClosedRepeats } from './refusals.repo.ts';
@@ -10,7 +11,7 @@ import { foldRefusal, takeClosedRepeats } from './refusals.repo.ts';
  * made through an impersonation session names its request.
  */
 export function writeCustomerActivity(
-  db: Queryable,
+  db: WriteTx,
   ctx: AppContext,
   caller: Caller,
   actor: StaffSession,
@@ -34,7 +35,7 @@ export function writeCustomerActivity(
 }
 
 /** Logs a staff event (sign-ins, team changes): the activity module's write for other modules. */
-export { type ActivityAction, writeActivity } from './activity.repo.ts';
+export { type ActivityAction, recordEvent, writeActivity } from './activity.repo.ts';
 
 /**
  * Refused staff calls fold per actor, endpoint and missing permission over this window: the first

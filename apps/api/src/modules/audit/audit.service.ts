@@ -3,7 +3,7 @@ import { AUDIT_PAGE_SIZE, type AuditExportFormat, type AuditFilters } from '@sac
 import { type AUDIT_SORT_KEYS, type ListSort, sortParam } from '@sac/contract/list-sort';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
-import { writeActivity } from '../activity/activity.service.ts';
+import { recordEvent } from '../activity/activity.service.ts';
 import { countTrail, lastTrailId, readTrail, type TrailKey } from './audit.repo.ts';
 import { exportSigningKey, GENESIS, signSeal } from './audit-chain.ts';
 import { fileHeader, fileRow, fileSeal } from './audit-file.ts';
@@ -66,7 +66,7 @@ export async function exportTrail(
     const upTo = await lastTrailId(ctx.db);
     const rows = await countTrail(ctx.db, f, upTo);
     const exportedAt = ctx.clock.now().toISOString();
-    await writeActivity(ctx.db, {
+    await recordEvent(ctx.db, {
       at: new Date(exportedAt),
       action: 'audit.export',
       actorUid: actor.uid,

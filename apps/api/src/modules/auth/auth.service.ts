@@ -6,7 +6,7 @@ import { consoleResetPage } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/password-hash.ts';
 import { runWrite } from '../../lib/write-path.ts';
-import { type ActivityAction, writeActivity } from '../activity/activity.service.ts';
+import { type ActivityAction, recordEvent, writeActivity } from '../activity/activity.service.ts';
 import { resetPasswordMail } from './auth.mails.ts';
 import {
   addressInDatabase,
@@ -49,7 +49,7 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
     now,
   );
   if (attempt.throttled) {
-    await writeActivity(ctx.db, { ...audit, action: 'login.throttled' });
+    await recordEvent(ctx.db, { ...audit, action: 'login.throttled' });
     throw new AppError('tooManyAttempts');
   }
   const { staff, admission } = attempt;
@@ -90,7 +90,7 @@ async function refuseSignIn(
 ): Promise<void> {
   const failed = { ...audit, actorUid: staff?.uid, action: 'login.failed', details: { reason } } as const;
   if (!staff || reason !== 'wrong-password') {
-    await writeActivity(ctx.db, failed);
+    await recordEvent(ctx.db, failed);
     return;
   }
   await runWrite(ctx.db, {
@@ -215,7 +215,7 @@ export async function forgotPassword(ctx: AppContext, call: Caller, input: { ema
   const page = consoleResetPage(ctx.config, input.url);
   const now = ctx.clock.now();
   const staff = await findStaffByEmail(ctx.db, email);
-  await writeActivity(ctx.db, {
+  await recordEvent(ctx.db, {
     at: now,
     actorUid: staff?.uid,
     actorEmail: email,
@@ -313,7 +313,7 @@ export async function resetPassword(
       },
     }));
   if (!done) {
-    await writeActivity(ctx.db, {
+    await recordEvent(ctx.db, {
       at: now,
       action: 'password.reset.failed',
       clientAddress: call.clientAddress,
@@ -396,13 +396,13 @@ export async function checkCurrentPassword(
     now,
   );
   if (attempt.throttled) {
-    await writeActivity(ctx.db, { ...audit, action: 'login.throttled', details: { via: how.via } });
+    await recordEvent(ctx.db, { ...audit, action: 'login.throttled', details: { via: how.via } });
     throw new AppError('tooManyAttempts');
   }
   const { staff, admission } = attempt;
   if (admission?.kind === 'busy') throw busyError();
   if (!staff || admission?.kind !== 'admitted') {
-    await writeActivity(ctx.db, { ...audit, action: how.failedAction, details: { reason: 'locked' } });
+    await recordEvent(ctx.db, { ...audit, action: how.failedAction, details: { reason: 'locked' } });
     throw lockedError(admission?.kind === 'locked' ? admission.until : null, now);
   }
   let settled = false;

@@ -8,7 +8,7 @@ import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
-import { writeActivity } from '../activity/activity.service.ts';
+import { recordEvent, writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
 import { lockColleague, lockOwnAccount, superAdminOnly } from './approver-cool-down.ts';
 import { factorsResetMail } from './auth.mails.ts';
@@ -86,11 +86,11 @@ export async function secondStep(
   const now = ctx.clock.now();
   const audit = { at: now, clientAddress: call.clientAddress };
   const throttled = async () => {
-    await writeActivity(ctx.db, { ...audit, action: 'login.throttled', details: { via: 'second-step' } });
+    await recordEvent(ctx.db, { ...audit, action: 'login.throttled', details: { via: 'second-step' } });
     return new AppError('tooManyAttempts');
   };
   const badTicket = async () => {
-    await writeActivity(ctx.db, { ...audit, action: 'mfa.failed', details: { reason: 'ticket' } });
+    await recordEvent(ctx.db, { ...audit, action: 'mfa.failed', details: { reason: 'ticket' } });
     return new AppError('secondStepInvalid');
   };
   // The ticket read, then the attempt counted before its check (the address's count, the
@@ -118,7 +118,7 @@ export async function secondStep(
   const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
   if (admission.kind === 'busy') throw busyError();
   if (admission.kind === 'locked') {
-    await writeActivity(ctx.db, {
+    await recordEvent(ctx.db, {
       ...who,
       action: 'mfa.failed',
       details: { method: input.Method, reason: 'locked' },

@@ -20,7 +20,7 @@ import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
 import { maskConnectionString } from '../../lib/field-crypto.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { Versioned } from '../../lib/record-version.ts';
-import { writeActivity } from '../activity/activity.service.ts';
+import { recordEvent } from '../activity/activity.service.ts';
 import {
   type CustomerRow,
   type CustomerSort,
@@ -173,7 +173,7 @@ export async function exportSearch(
     // An event, not a change: the export changes no record, so there is nothing to lock and no
     // change to keep with its trail row. One statement of its own (on ctx.db, outside the
     // export's read-only snapshot), so not a write of the write path.
-    await writeActivity(ctx.db, {
+    await recordEvent(ctx.db, {
       at: new Date(exportedAt),
       action: 'customers.export',
       actorUid: actor.uid,

@@ -3,7 +3,7 @@ import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, recordingQueries, type TestApp } from '../../../test/harness.ts';
-import { writeActivity } from '../activity/activity.repo.ts';
+import { recordEvent } from '../activity/activity.repo.ts';
 import {
   countMatches,
   prefixEnd,
@@ -853,7 +853,7 @@ describe('customer reads', () => {
 
   it('activitylogs pages newest first with a cursor', async () => {
     for (let i = 0; i < 45; i++) {
-      await writeActivity(t.db, {
+      await recordEvent(t.db, {
         at: new Date(Date.UTC(2026, 0, 1, 0, i)),
         action: 'team.create',
         actorEmail: 'support@example.com',

@@ -4,7 +4,7 @@ import { sortParam } from '@sac/contract/list-sort';
 import type { AppContext } from '../../app-context.ts';
 import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
-import { writeActivity } from '../activity/activity.service.ts';
+import { recordEvent } from '../activity/activity.service.ts';
 import { countLogEntries, countRequests, lastLogId, lastRequestId } from './impersonation.repo.ts';
 import { type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
 import { type RequestListQuery, readLog, readRequestList } from './impersonation-requests.service.ts';
@@ -54,7 +54,7 @@ export async function exportRequests(
       upTo,
     });
     // The export's trail row is its only write: one statement, on its own.
-    await writeActivity(ctx.db, {
+    await recordEvent(ctx.db, {
       at,
       action: 'impersonation-requests.export',
       actorUid: viewer.uid,
@@ -100,7 +100,7 @@ export async function exportLogs(
     const upTo = await lastLogId(db);
     const rows = await countLogEntries(db, { now: at, status: q.status, upTo });
     // The export's trail row is its only write: one statement, on its own.
-    await writeActivity(ctx.db, {
+    await recordEvent(ctx.db, {
       at,
       action: 'impersonation-logs.export',
       actorUid: viewer.uid,
