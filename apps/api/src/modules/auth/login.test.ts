@@ -175,7 +175,10 @@ describe.each([
       signIn(email, PASSWORD),
       ...Array.from({ length: 3 }, () => signIn(email, 'Wrong#123', '198.51.100.66')),
     ]);
-    expect([200, BUSY]).toContain(outcome(owner));
+    // A stranger's attempt admitted first may be the fifth wrong password and lock the account
+    // before the owner's is counted (then the owner is refused as locked): what must hold is
+    // that the lock ends.
+    expect([200, BUSY, '401/903']).toContain(outcome(owner));
     for (const r of stranger) expect(['401/903', BUSY]).toContain(outcome(r));
     // Whatever the order, the account is either open to the owner or locked by a lock that ends.
     const { locked_until } = await lockOf(a, email);
