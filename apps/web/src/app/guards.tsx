@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { Access } from '@sac/contract/endpoints';
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
@@ -8,13 +9,13 @@ import { hasToken } from '../lib/storage.ts';
 /** Every route but /login, /forgotpassword and /logout needs a stored token (spec section 2). */
 export function RequireToken() {
   const location = useLocation();
-  if (!hasToken()) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!hasToken()) return <Navigate to={consolePaths.login()} replace state={{ from: location.pathname }} />;
   return <Outlet />;
 }
 
 /** The sign-in screens are for visitors without a token; others go to /dashboard. */
 export function GuestOnly({ children }: { children: ReactNode }) {
-  if (hasToken()) return <Navigate to="/dashboard" replace />;
+  if (hasToken()) return <Navigate to={consolePaths.dashboard()} replace />;
   return children;
 }
 

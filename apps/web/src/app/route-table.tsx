@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { RouteObject } from 'react-router';
 import { auditRoutes } from '../features/audit/routes.tsx';
 import { accountRoutes, authPublicRoutes } from '../features/auth/routes.tsx';
@@ -13,7 +14,8 @@ import { notificationsPublicRoutes, notificationsRoutes } from '../features/noti
 import { impersonatedSiteRoutes, siteConfigurationRoutes } from '../features/site-settings/routes.tsx';
 import { staffNotificationRoutes } from '../features/staff-notifications/routes.tsx';
 import { teamSection } from '../features/team/routes.tsx';
-import type { AppRoute, AppSection, PhraseRef } from '../lib/app-route.ts';
+import type { AppRoute, AppSection } from '../lib/app-route.ts';
+import type { PhraseRef } from '../lib/i18n.tsx';
 import { FirstAllowedTab, GuestOnly, RequireAccess } from './guards.tsx';
 
 /**
@@ -74,7 +76,7 @@ export function sectionTabs(section: AppSection): SectionTab[] {
     .map((r) => ({
       id: r.path!,
       label: r.label!,
-      to: `/${section.path}/${r.path}`,
+      to: r.path!,
       access: r.access,
       ...(r.parent ? { parent: r.parent } : {}),
     }));
@@ -82,17 +84,17 @@ export function sectionTabs(section: AppSection): SectionTab[] {
 
 /** Path -> label of every labelled screen, for the breadcrumb and document title. */
 export function pathLabels(): Record<string, PhraseRef> {
-  const out: Record<string, PhraseRef> = { '/account': { ns: 'chrome', key: 'account' } };
-  const add = (base: string, routes: readonly AppRoute[]) => {
+  const out: Record<string, PhraseRef> = { [consolePaths.account.path]: { ns: 'chrome', key: 'account' } };
+  const add = (routes: readonly AppRoute[]) => {
     for (const r of routes) {
-      if (r.path && r.label) out[`${base}/${r.path}`.replace(/\/+/g, '/')] = r.label;
+      if (r.path && r.label) out[r.path] = r.label;
     }
   };
-  add('', publicRoutes);
-  add('', shellRoutes);
+  add(publicRoutes);
+  add(shellRoutes);
   for (const s of sections) {
-    out[`/${s.path}`] = s.label;
-    add(`/${s.path}`, s.children);
+    out[s.path] = s.label;
+    add(s.children);
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { withConsoleCatalog } from '../lib/i18n.tsx';
@@ -34,7 +35,7 @@ export function buildRoutes(): RouteObject[] {
             {
               element: <AppShell />,
               children: [
-                { index: true, element: <Navigate to="/dashboard" replace /> },
+                { index: true, element: <Navigate to={consolePaths.dashboard()} replace /> },
                 ...shellRoutes.map(toRouteObject),
                 ...sections.map((section) =>
                   toRouteObject({
@@ -44,7 +45,7 @@ export function buildRoutes(): RouteObject[] {
                     children: section.children,
                   }),
                 ),
-                { path: '*', element: <Navigate to="/dashboard" replace /> },
+                { path: '*', element: <Navigate to={consolePaths.dashboard()} replace /> },
               ],
             },
           ],

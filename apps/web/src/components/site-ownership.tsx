@@ -1,9 +1,9 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useApiAuth } from '../lib/api-auth.tsx';
 import { callApi } from '../lib/api-client.ts';
 import { useT } from '../lib/i18n.tsx';
-import { paths } from '../lib/paths.ts';
 
 /** Whether a customer owns a site: their own, another customer's shared with them, or neither. */
 export type SiteOwnership =
@@ -63,7 +63,7 @@ export function NotOwnedSite({
       <div className="form-alert" role="alert">
         <p>{t('siteNotTheirs')}</p>
         <p>
-          <Link to={paths.customerView(uid)}>{t('backToTheCustomer')}</Link>
+          <Link to={consolePaths.customerView({ uid })}>{t('backToTheCustomer')}</Link>
         </p>
       </div>
     );

@@ -1,12 +1,6 @@
 import type { Access } from '@sac/contract/endpoints';
 import type { ReactNode } from 'react';
-import type { Namespace } from './i18n.tsx';
-
-/** A phrase of a namespace, resolved in the current language where it is shown. */
-export interface PhraseRef {
-  ns: Namespace;
-  key: string;
-}
+import type { PhraseRef } from './i18n.tsx';
 
 /**
  * One route of a feature's table. Every route states the access it needs: 'public', 'session' (any
@@ -14,7 +8,7 @@ export interface PhraseRef {
  * wrapping them in the token guard and the permission check.
  */
 export interface AppRoute {
-  /** Relative to the parent (a section's path), or absolute for top-level routes. */
+  /** The screen's path pattern, from the contract's table (`consolePaths.x.path`). */
   path?: string;
   index?: boolean;
   access: Access;
@@ -37,7 +31,7 @@ export interface AppSection {
   path: string;
   access: Access;
   label: PhraseRef;
-  /** The sidebar starts collapsed on these child paths (the customer search may hide it). */
+  /** The sidebar starts collapsed on these paths (the customer search may hide it). */
   sidebarCollapsedOn?: readonly string[];
   children: readonly AppRoute[];
 }

@@ -34,6 +34,13 @@ const eager = {
 type FullCatalog = typeof eager & typeof consoleNamespaces;
 const en: typeof eager & Partial<typeof consoleNamespaces> = { ...eager };
 export type Namespace = keyof FullCatalog;
+/** A phrase key of namespace N. */
+type PhraseKey<N extends Namespace> = keyof FullCatalog[N] & string;
+/**
+ * A phrase of a namespace, resolved in the current language where it is shown: the key is one the
+ * namespace has, so a misspelt label fails to compile.
+ */
+export type PhraseRef = { [N in Namespace]: { ns: N; key: PhraseKey<N> } }[Namespace];
 
 let consoleCatalog: Promise<void> | undefined;
 let catalogVersion = 0;
@@ -141,13 +148,26 @@ export function translateText(language: Language, ns: Namespace, text: string): 
     englishKeys.set(phrases, byText);
   }
   const key = byText.get(text);
-  return key === undefined ? undefined : translate(language, ns, key as never);
+  return key === undefined ? undefined : lookup(language, ns, key);
 }
 
 export function translate<N extends Namespace>(
   language: Language,
   ns: N,
-  key: keyof FullCatalog[N] & string,
+  key: PhraseKey<N>,
+  vars?: Record<string, string | number>,
+): string {
+  return lookup(language, ns, key, vars);
+}
+
+/** A phrase named by a route's label (or any PhraseRef) in `language`. */
+export const translatePhrase = (language: Language, ref: PhraseRef): string =>
+  lookup(language, ref.ns, ref.key);
+
+function lookup(
+  language: Language,
+  ns: Namespace,
+  key: string,
   vars?: Record<string, string | number>,
 ): string {
   const local = catalogs[language][ns] as Record<string, string> | undefined;
@@ -190,8 +210,7 @@ export function useT<N extends Namespace>(ns: N) {
   // A new function once more namespaces have loaded, so memoized texts are redone.
   // biome-ignore lint/correctness/useExhaustiveDependencies: catalog is the signal, not a value read
   return useCallback(
-    (key: keyof FullCatalog[N] & string, vars?: Record<string, string | number>) =>
-      translate(language, ns, key, vars),
+    (key: PhraseKey<N>, vars?: Record<string, string | number>) => translate(language, ns, key, vars),
     [language, ns, catalog],
   );
 }

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { ERRORS } from '@sac/contract/errors';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
@@ -30,7 +31,7 @@ export default function AppShell() {
       onSessionEnded((reason) => {
         clearAuthStorage();
         if (reason === 'expired') toast.info(ERRORS.unauthenticated.text);
-        navigate('/login', { replace: true });
+        navigate(consolePaths.login(), { replace: true });
       }),
     [navigate],
   );
@@ -58,7 +59,7 @@ export default function AppShell() {
         {t('skipToContent')}
       </a>
       <header className="topbar">
-        <Link to="/dashboard" className="brand">
+        <Link to={consolePaths.dashboard()} className="brand">
           <span className="brand-mark" aria-hidden="true" />
           <span className="brand-name">{productName}</span>
         </Link>

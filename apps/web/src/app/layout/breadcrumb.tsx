@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { Link, useLocation } from 'react-router';
 import { buildBreadcrumb } from '../../lib/breadcrumb.ts';
 import { useT } from '../../lib/i18n.tsx';
@@ -19,7 +20,7 @@ export function Breadcrumb() {
             <li key={c.to}>
               {last ? (
                 <span aria-current="page">{c.label}</span>
-              ) : c.to in labels && c.to !== '/account' ? (
+              ) : c.to in labels && c.to !== consolePaths.account.path ? (
                 <Link to={c.to}>{c.label}</Link>
               ) : (
                 <span>{c.label}</span>

@@ -1,10 +1,10 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { Access } from '@sac/contract/endpoints';
 import { type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Dialog } from '../../components/dialog.tsx';
 import { callApi } from '../../lib/api-client.ts';
-import { translate, useLanguage, useT } from '../../lib/i18n.tsx';
-import { paths } from '../../lib/paths.ts';
+import { translatePhrase, useLanguage, useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { sections, sectionTabs } from '../route-table.tsx';
 
@@ -56,7 +56,7 @@ async function lookUpRequest(id: number, signal: AbortSignal): Promise<Item[]> {
       id: `request:${q.Id}`,
       kind: 'request' as const,
       label: `#${q.Id} · ${q.AppName} · ${q.Action.Status}`,
-      to: paths.impersonationRequest(q.Id),
+      to: consolePaths.impersonationRequests({ request: q.Id }),
     }));
   } catch {
     return [];
@@ -95,7 +95,7 @@ async function lookUp(
             id: `customer:${c.Uid}`,
             kind: 'customer',
             label: `${[c.FirstName, c.LastName].filter(Boolean).join(' ')} · ${c.Email}`,
-            to: paths.customerView(c.Uid),
+            to: consolePaths.customerView({ uid: c.Uid }),
           });
         }
       } catch {
@@ -114,7 +114,7 @@ async function lookUp(
           id: `staff:${s.Uid}`,
           kind: 'staff',
           label: `${s.FullName || email} · ${email}`,
-          to: paths.superuserProfile(s.Uid),
+          to: consolePaths.superuserProfile({ uid: s.Uid }),
         });
         if (out.length >= 14) break;
       }
@@ -166,29 +166,39 @@ export function CommandPalette() {
     const allowed = (access: Access) =>
       access === 'public' || access === 'session' || permissions.has(access);
     const out: Item[] = [
-      { id: 'screen:/dashboard', kind: 'screen', label: t('dashboard'), to: '/dashboard' },
       {
-        id: 'screen:/manage-notifications',
+        id: `screen:${consolePaths.dashboard()}`,
+        kind: 'screen',
+        label: t('dashboard'),
+        to: consolePaths.dashboard(),
+      },
+      {
+        id: `screen:${consolePaths.notifications()}`,
         kind: 'screen',
         label: t('manageNotifications'),
-        to: '/manage-notifications',
+        to: consolePaths.notifications(),
       },
-      { id: 'screen:/account/sessions', kind: 'screen', label: t('mySessions'), to: paths.mySessions },
       {
-        id: 'screen:/account/change-password',
+        id: `screen:${consolePaths.mySessions()}`,
+        kind: 'screen',
+        label: t('mySessions'),
+        to: consolePaths.mySessions(),
+      },
+      {
+        id: `screen:${consolePaths.changePassword()}`,
         kind: 'screen',
         label: t('changePassword'),
-        to: '/account/change-password',
+        to: consolePaths.changePassword(),
       },
     ];
     for (const s of sections) {
-      const section = translate(language, s.label.ns, s.label.key as never);
+      const section = translatePhrase(language, s.label);
       for (const tab of sectionTabs(s)) {
         if (!allowed(tab.access)) continue;
         out.push({
           id: `screen:${tab.to}`,
           kind: 'screen',
-          label: `${translate(language, tab.label.ns, tab.label.key as never)} — ${section}`,
+          label: `${translatePhrase(language, tab.label)} — ${section}`,
           to: tab.to,
         });
       }

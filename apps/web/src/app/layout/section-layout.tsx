@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { Sidebar, type SidebarItem } from '../../components/sidebar.tsx';
 import { Skeleton } from '../../components/skeleton.tsx';
 import type { AppSection } from '../../lib/app-route.ts';
-import { translate, useLanguage, useT } from '../../lib/i18n.tsx';
+import { translatePhrase, useLanguage, useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { sectionTabs } from '../route-table.tsx';
 
@@ -22,7 +22,7 @@ export default function SectionLayout({ section }: { section: AppSection }) {
       const item: SidebarItem = {
         id: tab.id,
         to: tab.to,
-        label: translate(language, tab.label.ns, tab.label.key as never),
+        label: translatePhrase(language, tab.label),
       };
       if (!tab.parent) {
         out.push(item);
@@ -33,7 +33,7 @@ export default function SectionLayout({ section }: { section: AppSection }) {
       if (!parent) {
         parent = {
           id: key,
-          label: translate(language, tab.parent.ns, tab.parent.key as never),
+          label: translatePhrase(language, tab.parent),
           children: [],
         };
         parents.set(key, parent);
@@ -44,8 +44,8 @@ export default function SectionLayout({ section }: { section: AppSection }) {
     return out;
   }, [section, permissions, language]);
 
-  const sectionName = translate(language, section.label.ns, section.label.key as never);
-  const collapsed = (section.sidebarCollapsedOn ?? []).some((p) => pathname === `/${section.path}/${p}`);
+  const sectionName = translatePhrase(language, section.label);
+  const collapsed = (section.sidebarCollapsedOn ?? []).includes(pathname);
 
   return (
     <div className="section-layout">

@@ -1,14 +1,15 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { Access } from '@sac/contract/endpoints';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { LinkMenu } from '../../components/dropdown-menu.tsx';
-import { translate, useLanguage, useT } from '../../lib/i18n.tsx';
+import { translatePhrase, useLanguage, useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { sections, sectionTabs } from '../route-table.tsx';
 
 const SECTION_NAV_LABEL = {
-  'manage-customer': 'manageCustomer',
-  'manage-superuser': 'manageSuperuser',
+  [consolePaths.customers.path]: 'manageCustomer',
+  [consolePaths.team.path]: 'manageSuperuser',
 } as const;
 
 /**
@@ -52,7 +53,7 @@ export function TopNav() {
         aria-label={t('mainNav')}
         onKeyDown={onKeyDown}
       >
-        <NavLink to="/dashboard" className="nav-item">
+        <NavLink to={consolePaths.dashboard()} className="nav-item">
           {t('dashboard')}
         </NavLink>
         {sections.map((s) => {
@@ -62,18 +63,18 @@ export function TopNav() {
             .map((tab) => ({
               id: tab.id,
               to: tab.to,
-              label: translate(language, tab.label.ns, tab.label.key as never),
+              label: translatePhrase(language, tab.label),
             }));
           return (
             <LinkMenu
               key={s.path}
-              label={key ? t(key) : translate(language, s.label.ns, s.label.key as never)}
+              label={key ? t(key) : translatePhrase(language, s.label)}
               items={items}
-              active={pathname.startsWith(`/${s.path}`)}
+              active={pathname.startsWith(s.path)}
             />
           );
         })}
-        <NavLink to="/manage-notifications" className="nav-item">
+        <NavLink to={consolePaths.notifications()} className="nav-item">
           {t('manageNotifications')}
         </NavLink>
       </nav>

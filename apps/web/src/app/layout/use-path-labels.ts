@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { translate, useLanguage } from '../../lib/i18n.tsx';
+import { translatePhrase, useLanguage } from '../../lib/i18n.tsx';
 import { pathLabels } from '../route-table.tsx';
 
 /** Path -> label in the current language. */
@@ -9,7 +9,7 @@ export function usePathLabels(): Record<string, string> {
   return useMemo(() => {
     const out: Record<string, string> = {};
     for (const [path, ref] of Object.entries(pathLabels())) {
-      out[path] = translate(language, ref.ns, ref.key as never);
+      out[path] = translatePhrase(language, ref);
     }
     return out;
   }, [language, catalog]);

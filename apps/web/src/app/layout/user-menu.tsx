@@ -1,9 +1,9 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Dropdown } from '../../components/dropdown-menu.tsx';
 import { viewerTimeZone } from '../../lib/date-format.ts';
 import { useT } from '../../lib/i18n.tsx';
-import { paths } from '../../lib/paths.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { chooseTheme, THEMES, useThemeChoice } from '../../lib/theme.ts';
 import { chooseTimeZone, TIME_ZONE_CHOICES, useTimeZoneChoice } from '../../lib/time-zone.ts';
@@ -55,19 +55,29 @@ export function UserMenu() {
             <span className="caret" aria-hidden="true" />
           </button>
           <div id={accountId} role="menu" aria-label={t('account')} className="submenu" hidden={!accountOpen}>
-            <Link role="menuitem" className="menu-item" to={paths.superuserProfile(uid)} onClick={close}>
+            <Link
+              role="menuitem"
+              className="menu-item"
+              to={consolePaths.superuserProfile({ uid })}
+              onClick={close}
+            >
               {t('myProfile')}
             </Link>
-            <Link role="menuitem" className="menu-item" to={paths.mySessions} onClick={close}>
+            <Link role="menuitem" className="menu-item" to={consolePaths.mySessions()} onClick={close}>
               {t('mySessions')}
             </Link>
-            <Link role="menuitem" className="menu-item" to={paths.notificationSettings} onClick={close}>
+            <Link
+              role="menuitem"
+              className="menu-item"
+              to={consolePaths.notificationSettings()}
+              onClick={close}
+            >
               {t('notificationSettings')}
             </Link>
-            <Link role="menuitem" className="menu-item" to={paths.security} onClick={close}>
+            <Link role="menuitem" className="menu-item" to={consolePaths.security()} onClick={close}>
               {t('signInSecurity')}
             </Link>
-            <Link role="menuitem" className="menu-item" to="/account/change-password" onClick={close}>
+            <Link role="menuitem" className="menu-item" to={consolePaths.changePassword()} onClick={close}>
               {t('changePassword')}
             </Link>
           </div>
@@ -94,7 +104,7 @@ export function UserMenu() {
             }}
           />
           <hr className="menu-separator" />
-          <Link role="menuitem" className="menu-item" to="/logout" onClick={close}>
+          <Link role="menuitem" className="menu-item" to={consolePaths.logout()} onClick={close}>
             {t('logout')}
           </Link>
         </>

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
 
@@ -6,7 +7,7 @@ const AuditTrailPage = lazy(() => import('./components/audit-trail-page.tsx'));
 /** The staff audit trail, mounted by the app under /manage-superuser. */
 export const auditRoutes: readonly AppRoute[] = [
   {
-    path: 'audit-trail',
+    path: consolePaths.auditTrail.path,
     access: 'audit.read',
     label: { ns: 'audit', key: 'auditTrail' },
     element: <AuditTrailPage />,

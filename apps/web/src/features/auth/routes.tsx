@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
 import { LoginPage } from './components/login-page.tsx';
@@ -18,52 +19,52 @@ const SecurityPage = lazy(() => import('./components/security-page.tsx'));
  */
 export const authPublicRoutes: readonly AppRoute[] = [
   {
-    path: '/login',
+    path: consolePaths.login.path,
     access: 'public',
     guestOnly: true,
     label: { ns: 'auth', key: 'loginTitle' },
     element: <LoginPage />,
   },
   {
-    path: '/forgotpassword',
+    path: consolePaths.forgotPassword.path,
     access: 'public',
     guestOnly: true,
     label: { ns: 'auth', key: 'forgotHeading' },
     element: <LoginPage />,
   },
   {
-    path: '/login/second-step',
+    path: consolePaths.secondStep.path,
     access: 'public',
     guestOnly: true,
     label: { ns: 'auth', key: 'secondStepTitle' },
     element: <SecondStepPage />,
   },
   {
-    path: '/login/enrol',
+    path: consolePaths.enrol.path,
     access: 'public',
     guestOnly: true,
     label: { ns: 'auth', key: 'enrolTitle' },
     element: <EnrolPage />,
   },
-  { path: '/logout', access: 'public', element: <LogoutPage /> },
+  { path: consolePaths.logout.path, access: 'public', element: <LogoutPage /> },
 ];
 
 /** The account screens inside the shell. */
 export const accountRoutes: readonly AppRoute[] = [
   {
-    path: 'account/change-password',
+    path: consolePaths.changePassword.path,
     access: 'session',
     label: { ns: 'auth', key: 'changePasswordHeading' },
     element: <ChangePasswordPage />,
   },
   {
-    path: 'account/security',
+    path: consolePaths.security.path,
     access: 'session',
     label: { ns: 'security', key: 'securityHeading' },
     element: <SecurityPage />,
   },
   {
-    path: 'account/sessions',
+    path: consolePaths.mySessions.path,
     access: 'session',
     label: { ns: 'auth', key: 'mySessionsHeading' },
     element: <MySessionsPage />,

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import { Navigate } from 'react-router';
 import type { AppSection } from '../../lib/app-route.ts';
@@ -13,39 +14,43 @@ const SiteWizardPage = lazy(() => import('./components/site-wizard-page.tsx'));
  * site-settings feature's site-configuration screen (the customer view's Configuration action).
  */
 export const customersSection: AppSection = {
-  path: 'manage-customer',
+  path: consolePaths.customers.path,
   access: 'customers.read',
   label: { ns: 'customers', key: 'section' },
   children: [
-    { index: true, access: 'customers.read', element: <Navigate to="search-customer" replace /> },
     {
-      path: 'search-customer',
+      index: true,
+      access: 'customers.read',
+      element: <Navigate to={consolePaths.customerSearch()} replace />,
+    },
+    {
+      path: consolePaths.customerSearch.path,
       access: 'customers.read',
       label: { ns: 'customers', key: 'searchCustomer' },
       element: <SearchCustomerPage />,
     },
     {
-      path: 'create-customer',
+      path: consolePaths.createCustomer.path,
       access: 'customers.write',
       label: { ns: 'customers', key: 'createCustomer' },
       element: <SiteWizardPage mode="create" />,
     },
     {
-      path: 'edit-site',
+      path: consolePaths.editSite.path,
       access: 'sites.write',
       label: { ns: 'customers', key: 'editSite' },
       tab: false,
       element: <SiteWizardPage mode="edit" />,
     },
     {
-      path: 'add-site',
+      path: consolePaths.addSite.path,
       access: 'sites.write',
       label: { ns: 'customers', key: 'addSite' },
       tab: false,
       element: <SiteWizardPage mode="add" />,
     },
     {
-      path: 'view-customer',
+      path: consolePaths.customerView.path,
       access: 'customers.read',
       label: { ns: 'customers', key: 'viewCustomer' },
       tab: false,

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
 
@@ -5,7 +6,7 @@ const DashboardPage = lazy(() => import('./components/dashboard-page.tsx'));
 
 export const dashboardRoutes: readonly AppRoute[] = [
   {
-    path: 'dashboard',
+    path: consolePaths.dashboard.path,
     access: 'session',
     label: { ns: 'dashboard', key: 'heading' },
     element: <DashboardPage />,

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { MESSAGES } from '@sac/contract/messages';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
@@ -17,7 +18,7 @@ const ImpersonatedSiteFrame = lazy(() => import('./components/impersonated-site-
  */
 export const impersonationRoutes: readonly AppRoute[] = [
   {
-    path: 'impersonation/logs',
+    path: consolePaths.impersonationLogs.path,
     access: 'impersonation.logs.read',
     label: { ns: 'impersonation', key: 'logs' },
     parent: { ns: 'impersonation', key: 'impersonation' },
@@ -25,7 +26,7 @@ export const impersonationRoutes: readonly AppRoute[] = [
     element: <LogsPage />,
   },
   {
-    path: 'impersonation/assigned-requests',
+    path: consolePaths.impersonationRequests.path,
     access: 'impersonation.request',
     label: { ns: 'impersonation', key: 'assignedRequests' },
     parent: { ns: 'impersonation', key: 'impersonation' },
@@ -37,7 +38,7 @@ export const impersonationRoutes: readonly AppRoute[] = [
 /** The customer view's Impersonate action, mounted by the app under /manage-customer. */
 export const impersonateSiteRoutes: readonly AppRoute[] = [
   {
-    path: 'impersonate',
+    path: consolePaths.impersonate.path,
     access: 'impersonation.request',
     label: { ns: 'impersonation', key: 'impersonateSite' },
     tab: false,
@@ -52,7 +53,7 @@ export const impersonateSiteRoutes: readonly AppRoute[] = [
  * inside it, which call with the impersonation session's pair.
  */
 export const impersonationModeRoute = (inside: readonly AppRoute[]): AppRoute => ({
-  path: 'impersonation/site',
+  path: consolePaths.impersonatedSite.path,
   access: 'impersonation.request',
   label: { ns: 'impersonation', key: 'impersonatedSite' },
   deniedText: MESSAGES.noImpersonationAccess,
@@ -66,13 +67,13 @@ export const impersonationModeRoute = (inside: readonly AppRoute[]): AppRoute =>
  */
 export const impersonationPublicRoutes: readonly AppRoute[] = [
   {
-    path: '/impersonation/consent',
+    path: consolePaths.impersonationConsent.path,
     access: 'public',
     label: { ns: 'impersonation', key: 'consentTitle' },
     element: <ConsentPage />,
   },
   {
-    path: '/impersonation/site-access',
+    path: consolePaths.siteAccess.path,
     access: 'public',
     label: { ns: 'impersonation', key: 'siteAccessTitle' },
     element: <SiteAccessPage />,

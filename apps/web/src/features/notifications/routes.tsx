@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
 import { withConsoleCatalog } from '../../lib/i18n.tsx';
@@ -11,19 +12,19 @@ const UnsubscribePage = lazy(() => withConsoleCatalog(import('./components/unsub
 /** Manage Notfications (spec section 2): customer notices, for holders of notices.send. */
 export const notificationsRoutes: readonly AppRoute[] = [
   {
-    path: 'manage-notifications',
+    path: consolePaths.notifications.path,
     access: 'notices.send',
     label: { ns: 'notifications', key: 'heading' },
     element: <NotificationsPage />,
   },
   {
-    path: 'manage-notifications/compose',
+    path: consolePaths.composeNotice.path,
     access: 'notices.send',
     label: { ns: 'notifications', key: 'composeHeading' },
     element: <ComposeNoticePage />,
   },
   {
-    path: 'manage-notifications/notice',
+    path: consolePaths.notice.path,
     access: 'notices.send',
     label: { ns: 'notifications', key: 'detailsHeading' },
     element: <NoticeDetailsPage />,
@@ -33,7 +34,7 @@ export const notificationsRoutes: readonly AppRoute[] = [
 /** The owner's unsubscribe page, public (the link comes in announcement mails). */
 export const notificationsPublicRoutes: readonly AppRoute[] = [
   {
-    path: '/unsubscribe',
+    path: consolePaths.unsubscribe.path,
     access: 'public',
     label: { ns: 'notifications', key: 'unsubscribeHeading' },
     element: <UnsubscribePage />,

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
 
@@ -11,7 +12,7 @@ const CustomDomainsPage = lazy(() => import('./components/custom-domains-page.ts
  */
 export const siteConfigurationRoutes: readonly AppRoute[] = [
   {
-    path: 'site-configuration',
+    path: consolePaths.siteConfiguration.path,
     access: 'site-settings.read',
     label: { ns: 'siteSettings', key: 'siteConfiguration' },
     tab: false,
@@ -19,7 +20,7 @@ export const siteConfigurationRoutes: readonly AppRoute[] = [
   },
   {
     // Every site's custom domains by status: the list behind the dashboard's domains figures.
-    path: 'custom-domains',
+    path: consolePaths.customDomains.path,
     access: 'site-settings.read',
     label: { ns: 'siteSettings', key: 'everySiteDomains' },
     element: <CustomDomainsPage />,

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
 
@@ -5,7 +6,7 @@ const NotificationSettingsPage = lazy(() => import('./components/notification-se
 
 export const staffNotificationRoutes: readonly AppRoute[] = [
   {
-    path: 'account/notifications',
+    path: consolePaths.notificationSettings.path,
     access: 'session',
     label: { ns: 'staffNotifications', key: 'settingsHeading' },
     element: <NotificationSettingsPage />,

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppSection } from '../../lib/app-route.ts';
 
@@ -13,31 +14,31 @@ const SuperuserProfilePage = lazy(() => import('./components/superuser-profile-p
  * open at the section's own address.
  */
 export const teamSection: AppSection = {
-  path: 'manage-superuser',
+  path: consolePaths.team.path,
   access: 'session',
   label: { ns: 'team', key: 'section' },
   children: [
     {
-      path: 'manage-superuser',
+      path: consolePaths.superusers.path,
       access: 'team.read',
       label: { ns: 'team', key: 'manageSuperuser' },
       element: <ManageSuperuserPage />,
     },
     {
-      path: 'create-superuser',
+      path: consolePaths.createSuperuser.path,
       access: 'team.write',
       label: { ns: 'team', key: 'createSuperuser' },
       element: <CreateSuperuserPage />,
     },
     {
-      path: 'permissions',
+      path: consolePaths.permissions.path,
       access: 'session',
       label: { ns: 'team', key: 'permissionList' },
       tab: false,
       element: <PermissionsPage />,
     },
     {
-      path: 'roles',
+      path: consolePaths.roles.path,
       access: 'session',
       label: { ns: 'team', key: 'roleDetails' },
       tab: false,
@@ -45,7 +46,7 @@ export const teamSection: AppSection = {
     },
     {
       // Anyone opens their own profile; whose else, the server decides (spec section 6).
-      path: 'profile/:uid',
+      path: consolePaths.superuserProfile.path,
       access: 'session',
       label: { ns: 'team', key: 'profile' },
       tab: false,

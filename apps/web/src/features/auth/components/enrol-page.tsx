@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { passkeyName } from '@sac/contract/mfa';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -48,7 +49,7 @@ export default function EnrolPage() {
           onDone={() => {
             saveLogin(signedIn);
             clearToasts();
-            navigate('/dashboard', { replace: true });
+            navigate(consolePaths.dashboard(), { replace: true });
           }}
         />
       </AuthFrame>
@@ -122,7 +123,7 @@ export default function EnrolPage() {
         )}
       </section>
       <p className="auth-switch">
-        <Link to="/login">{t('backToLogin')}</Link>
+        <Link to={consolePaths.login()}>{t('backToLogin')}</Link>
       </p>
     </AuthFrame>
   );

@@ -1,4 +1,5 @@
 import { forgotPasswordBody, loginBody, resetPasswordBody, resetPasswordForm } from '@sac/contract/auth';
+import { consolePaths } from '@sac/contract/console-paths';
 import { LANGUAGES, type Language } from '@sac/contract/constants';
 import { type FormEvent, useId, useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -15,7 +16,7 @@ export type LoginMode = 'login' | 'forgotpassword' | 'resetpassword';
 /** Reset mode when the query has vtype and vtoken; /forgotpassword starts in forgot mode. */
 export function modeOf(pathname: string, search: URLSearchParams): LoginMode {
   if (search.has('vtype') && search.has('vtoken')) return 'resetpassword';
-  if (pathname.replace(/\/+$/, '') === '/forgotpassword') return 'forgotpassword';
+  if (pathname.replace(/\/+$/, '') === consolePaths.forgotPassword.path) return 'forgotpassword';
   return 'login';
 }
 
@@ -78,7 +79,7 @@ function LoginForm() {
           return;
         }
         clearToasts();
-        navigate('/dashboard', { replace: true });
+        navigate(consolePaths.dashboard(), { replace: true });
       },
     });
   };
@@ -130,7 +131,7 @@ function ForgotForm() {
       {
         onSuccess: (answer) => {
           if (answer.Message) toast.success(say.text(answer.Message));
-          navigate('/login', { replace: true });
+          navigate(consolePaths.login(), { replace: true });
         },
       },
     );
@@ -181,7 +182,7 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
       {
         onSuccess: (answer) => {
           if (answer.Message) toast.success(say.text(answer.Message));
-          navigate('/login', { replace: true });
+          navigate(consolePaths.login(), { replace: true });
         },
       },
     );
@@ -253,9 +254,9 @@ export function LoginPage() {
       {mode === 'resetpassword' ? <ResetForm token={token} invite={invite} /> : null}
       <p className="auth-switch">
         {mode === 'login' ? (
-          <Link to="/forgotpassword">{t('forgotLink')}</Link>
+          <Link to={consolePaths.forgotPassword()}>{t('forgotLink')}</Link>
         ) : (
-          <Link to="/login">{t('backToLogin')}</Link>
+          <Link to={consolePaths.login()}>{t('backToLogin')}</Link>
         )}
       </p>
     </AuthFrame>

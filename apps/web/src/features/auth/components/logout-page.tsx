@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
@@ -26,7 +27,7 @@ export function LogoutPage() {
       clearAuthStorage();
       queryClient.clear();
       broadcastLogout();
-      navigate('/login', { replace: true });
+      navigate(consolePaths.login(), { replace: true });
     })();
   }, [navigate, queryClient]);
   return (

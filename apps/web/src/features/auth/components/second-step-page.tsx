@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useT } from '../../../lib/i18n.tsx';
@@ -21,7 +22,7 @@ export function StepGone() {
   return (
     <AuthFrame heading={t('secondStepHeading')} intro={t('secondStepGone')}>
       <p className="auth-switch">
-        <Link to="/login">{t('backToLogin')}</Link>
+        <Link to={consolePaths.login()}>{t('backToLogin')}</Link>
       </p>
     </AuthFrame>
   );
@@ -47,7 +48,7 @@ export default function SecondStepPage() {
     onSuccess: (ok: boolean) => {
       if (!ok) return;
       clearToasts();
-      navigate('/dashboard', { replace: true });
+      navigate(consolePaths.dashboard(), { replace: true });
     },
   };
   const onSubmit = (e: FormEvent) => {
@@ -108,7 +109,7 @@ export default function SecondStepPage() {
             {recovery ? t('useTotpCode') : t('useRecoveryCode')}
           </button>
         ) : null}{' '}
-        <Link to="/login">{t('backToLogin')}</Link>
+        <Link to={consolePaths.login()}>{t('backToLogin')}</Link>
       </p>
     </AuthFrame>
   );

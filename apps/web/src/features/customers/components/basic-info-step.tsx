@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { addSiteBody, createCustomerBody } from '@sac/contract/customer-writes';
 import type { Site } from '@sac/contract/customers';
 import { ERRORS } from '@sac/contract/errors';
@@ -8,7 +9,6 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useAddSite, useCreateCustomer } from '../api/customer-writes-api.ts';
 import { TIME_ZONE_OPTIONS } from './time-zones.ts';
@@ -101,7 +101,7 @@ export function CreateCustomerStep({
     >
       {failure?.exists ? (
         <p>
-          <Link to={paths.customerSearch}>{t('goToSearch')}</Link>
+          <Link to={consolePaths.customerSearch()}>{t('goToSearch')}</Link>
         </p>
       ) : null}
       <div className="form-grid">

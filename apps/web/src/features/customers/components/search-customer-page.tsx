@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { CustomerSummary } from '@sac/contract/customers';
 import { ERRORS } from '@sac/contract/errors';
 import { CUSTOMER_SORT_KEYS, type ListSort, sortParam } from '@sac/contract/list-sort';
@@ -9,7 +10,6 @@ import { ApiError, errorText, streamedFile } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
-import { paths } from '../../../lib/paths.ts';
 import { type CustomerSearch, searchQuery, useCustomerSearch } from '../api/customers-api.ts';
 import {
   CUSTOMER_TABLE_PAGE_SIZE,
@@ -78,7 +78,7 @@ export default function SearchCustomerPage() {
         id: 'action',
         header: t('action'),
         cell: (row) => (
-          <Link to={paths.customerView(row.Uid)} state={back}>
+          <Link to={consolePaths.customerView({ uid: row.Uid })} state={back}>
             {t('view')}
           </Link>
         ),

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { Site } from '@sac/contract/customers';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -5,7 +6,6 @@ import { CopyableCode } from '../../../components/copy-button.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useOwnedSites, useSharedSites } from '../api/customers-api.ts';
 import { CUSTOMER_TABLE_PAGE_SIZE } from './customer-search.ts';
@@ -59,17 +59,26 @@ export function SiteInformationSection({ uid }: { uid: string }) {
               {t('details')}
             </button>
             {impersonate ? (
-              <Link className="button button-small" to={paths.impersonate(s.uid, s.appId)}>
+              <Link
+                className="button button-small"
+                to={consolePaths.impersonate({ uid: s.uid, appId: s.appId })}
+              >
                 {t('impersonate')}
               </Link>
             ) : null}
             {configure ? (
-              <Link className="button button-small" to={paths.siteConfiguration(s.uid, s.appId)}>
+              <Link
+                className="button button-small"
+                to={consolePaths.siteConfiguration({ uid: s.uid, appId: s.appId })}
+              >
                 {t('configuration')}
               </Link>
             ) : null}
             {edit ? (
-              <Link className="button button-small" to={paths.editSite(s.uid, s.appId)}>
+              <Link
+                className="button button-small"
+                to={consolePaths.editSite({ uid: s.uid, appId: s.appId })}
+              >
                 {t('edit')}
               </Link>
             ) : null}
@@ -104,7 +113,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
       <div className="page-header">
         <h2 id="site-information">{t('siteInformation')}</h2>
         {edit ? (
-          <Link className="button button-small" to={paths.addSite(uid)}>
+          <Link className="button button-small" to={consolePaths.addSite({ uid })}>
             {t('addSite')}
           </Link>
         ) : null}

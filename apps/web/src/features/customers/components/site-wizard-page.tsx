@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { QueryStatus } from '../../../components/query-status.tsx';
@@ -6,7 +7,6 @@ import { type StepItem, Stepper } from '../../../components/stepper.tsx';
 import { sameValues } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useLeaveGuard } from '../../../lib/leave-guard.ts';
-import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import {
   useFeaturesCatalogue,
@@ -92,7 +92,7 @@ function OwnedSiteWizard(props: { mode: WizardMode; uid: string; appId: number |
         <NotOwnedSite
           uid={uid}
           ownership={ownership}
-          ownerLink={(owner) => paths.editSite(owner, appId ?? 0)}
+          ownerLink={(owner) => consolePaths.editSite({ uid: owner, appId: appId ?? 0 })}
         />
       </section>
     );
@@ -280,7 +280,7 @@ function SiteWizard({
         info={dataCenter}
         otherSites={otherSites}
         onChange={setDataCenter}
-        onSaved={() => leave(() => navigate(paths.customerView(uid)))}
+        onSaved={() => leave(() => navigate(consolePaths.customerView({ uid })))}
         autoSubmit={finishing}
         onSaveEarlierSteps={
           unsavedBeforeFinish.length > 0
@@ -310,7 +310,7 @@ function SiteWizard({
           </div>
           {uid ? (
             <div className="page-header-actions">
-              <Link to={paths.customerView(uid)}>{t('backToCustomer')}</Link>
+              <Link to={consolePaths.customerView({ uid })}>{t('backToCustomer')}</Link>
             </div>
           ) : null}
         </div>

@@ -1,7 +1,7 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useCustomerProfile, useUserProfile } from '../api/customers-api.ts';
 import { AccountInfoSection } from './account-info-section.tsx';
@@ -39,7 +39,7 @@ export default function ViewCustomerPage() {
           </div>
           <div className="page-header-actions">
             {uid && permissions.has('customers.write') ? <ProfileActions uid={uid} /> : null}
-            <Link to={`${paths.customerSearch}${fromSearch}`}>{t('backToSearch')}</Link>
+            <Link to={`${consolePaths.customerSearch()}${fromSearch}`}>{t('backToSearch')}</Link>
           </div>
         </div>
         {uid ? null : (

@@ -1,9 +1,9 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 
 type Impersonation = NonNullable<Dashboard['Impersonation']>;
 
@@ -43,7 +43,7 @@ export function AwaitingCard({ awaiting }: { awaiting: NonNullable<Impersonation
           {awaiting.Items.map((r) => (
             <li key={r.Id}>
               <Link
-                to={paths.impersonationRequest(r.Id)}
+                to={consolePaths.impersonationRequests({ request: r.Id })}
                 aria-label={t('requestLabel', { id: r.Id, app: r.AppName })}
               >
                 #{r.Id} {r.AppName}
@@ -60,7 +60,7 @@ export function AwaitingCard({ awaiting }: { awaiting: NonNullable<Impersonation
           ))}
         </ul>
       )}
-      <Link className="dashboard-more" to={paths.impersonationRequestsWith('Pending')}>
+      <Link className="dashboard-more" to={consolePaths.impersonationRequests({ status: 'Pending' })}>
         {t('awaitingAll')}
       </Link>
     </section>
@@ -77,7 +77,7 @@ export function MineCard({ count }: { count: number }) {
         <span className="dashboard-figure">{count}</span>
       </header>
       <p className="muted">{count === 0 ? t('mineEmpty') : t('mineCount', { count })}</p>
-      <Link className="dashboard-more" to={paths.impersonationRequestsWith('Pending')}>
+      <Link className="dashboard-more" to={consolePaths.impersonationRequests({ status: 'Pending' })}>
         {t('mineLink')}
       </Link>
     </section>
@@ -103,7 +103,7 @@ export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) 
           {live.map((g) => (
             <li key={g.Id}>
               <span>
-                <Link to={paths.impersonationRequest(g.Id)}>#{g.Id}</Link>{' '}
+                <Link to={consolePaths.impersonationRequests({ request: g.Id })}>#{g.Id}</Link>{' '}
                 {t('grantHolder', { holder: g.Holder, app: g.AppName })}
               </span>
               <span className="muted dashboard-meta">
@@ -115,7 +115,7 @@ export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) 
               {g.CanRevoke ? (
                 <Link
                   className="button button-small button-danger"
-                  to={paths.impersonationRequest(g.Id)}
+                  to={consolePaths.impersonationRequests({ request: g.Id })}
                   aria-label={t('revokeLabel', { id: g.Id, holder: g.Holder, app: g.AppName })}
                 >
                   {t('revoke')}
@@ -126,7 +126,7 @@ export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) 
           {more > 0 ? <li className="muted">{t('grantsMore', { count: more })}</li> : null}
         </ul>
       )}
-      <Link className="dashboard-more" to={paths.impersonationRequestsWith('Approved')}>
+      <Link className="dashboard-more" to={consolePaths.impersonationRequests({ status: 'Approved' })}>
         {t('grantsAll')}
       </Link>
     </section>

@@ -1,8 +1,8 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
 import { Link } from 'react-router';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 
 /** Staff sign-in failures and lockouts of the last day; staff without a second factor. */
 export function StaffCard({
@@ -24,7 +24,7 @@ export function StaffCard({
             <dt>{t('signInFailures')}</dt>
             <dd>
               <Link
-                to={paths.auditTrail({ action: 'login.failed', range: '24h' })}
+                to={consolePaths.auditTrail({ action: 'login.failed', range: '24h' })}
                 aria-label={`${t('showFailures')}: ${signIns.Failures}`}
               >
                 {signIns.Failures}
@@ -35,7 +35,7 @@ export function StaffCard({
             <dt>{t('lockouts')}</dt>
             <dd>
               <Link
-                to={paths.auditTrail({ action: 'login.lockout', range: '24h' })}
+                to={consolePaths.auditTrail({ action: 'login.lockout', range: '24h' })}
                 aria-label={`${t('showLockouts')}: ${signIns.Lockouts}`}
               >
                 {signIns.Lockouts}
@@ -52,7 +52,7 @@ export function StaffCard({
           <p className="muted">
             {withoutFactor.Count === 0 ? t('withoutFactorNone') : t('withoutFactorHint')}
           </p>
-          <Link className="dashboard-more" to={paths.superusers}>
+          <Link className="dashboard-more" to={consolePaths.superusers()}>
             {t('team')}
           </Link>
         </>
@@ -71,13 +71,13 @@ export function RecentCustomersCard({ recent }: { recent: NonNullable<Dashboard[
       </header>
       {recent.length === 0 ? (
         <p className="muted">
-          {t('recentEmpty')} <Link to={paths.customerSearch}>{t('searchCustomers')}</Link>
+          {t('recentEmpty')} <Link to={consolePaths.customerSearch()}>{t('searchCustomers')}</Link>
         </p>
       ) : (
         <ul className="dashboard-list">
           {recent.map((c) => (
             <li key={c.Uid}>
-              <Link to={paths.customerView(c.Uid)}>{c.Name || c.Email}</Link>
+              <Link to={consolePaths.customerView({ uid: c.Uid })}>{c.Name || c.Email}</Link>
               <span className="muted dashboard-meta">
                 {c.Email} · {t('viewed')} <Timestamp value={c.ViewedAt} />
               </span>

@@ -1,8 +1,8 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
 import { Link } from 'react-router';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { BarList, DayChart } from './day-chart.tsx';
 
@@ -34,7 +34,7 @@ export function CustomersCard({ customers }: { customers: NonNullable<Dashboard[
         <p className="muted">
           {t('customersEmpty')}{' '}
           {permissions.has('customers.write') ? (
-            <Link to={paths.createCustomer}>{t('createCustomer')}</Link>
+            <Link to={consolePaths.createCustomer()}>{t('createCustomer')}</Link>
           ) : null}
         </p>
       ) : (
@@ -43,7 +43,7 @@ export function CustomersCard({ customers }: { customers: NonNullable<Dashboard[
           label={t('customersChart', { count: fresh, max: most(customers.NewByDay) })}
         />
       )}
-      <Link className="dashboard-more" to={paths.customerSearch}>
+      <Link className="dashboard-more" to={consolePaths.customerSearch()}>
         {t('searchCustomers')}
       </Link>
     </section>
@@ -81,7 +81,7 @@ export function SitesCard({
               <dt>{t('domainsPending')}</dt>
               <dd>
                 <Link
-                  to={paths.customDomains('pending')}
+                  to={consolePaths.customDomains({ status: 'pending' })}
                   aria-label={`${t('showDomainsPending')}: ${domains.PendingVerification}`}
                 >
                   {figure(domains.PendingVerification)}
@@ -92,7 +92,7 @@ export function SitesCard({
               <dt>{t('domainsFailing')}</dt>
               <dd>
                 <Link
-                  to={paths.customDomains('failing')}
+                  to={consolePaths.customDomains({ status: 'failing' })}
                   aria-label={`${t('showDomainsFailing')}: ${domains.FailingRechecks}`}
                 >
                   {figure(domains.FailingRechecks)}
@@ -128,7 +128,9 @@ export function SitesCard({
             <ul className="dashboard-list">
               {trials.Items.map((s) => (
                 <li key={s.AppId}>
-                  <Link to={paths.siteConfiguration(s.OwnerUid, s.AppId)}>{s.AppName}</Link>
+                  <Link to={consolePaths.siteConfiguration({ uid: s.OwnerUid, appId: s.AppId })}>
+                    {s.AppName}
+                  </Link>
                   <span className="muted dashboard-meta">
                     {t('trialEnds')} <Timestamp value={s.TrialEndsAt} />
                   </span>

@@ -1,7 +1,7 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { Link, useNavigate } from 'react-router';
 import { useT } from '../../../lib/i18n.tsx';
 import { type Grant, useImpersonation } from '../../../lib/impersonation-mode.ts';
-import { paths } from '../../../lib/paths.ts';
 import { useStartImpersonation } from '../api/impersonation-session-api.ts';
 import { GrantDetails } from './grant-details.tsx';
 
@@ -21,7 +21,7 @@ export function GrantPanel({ uid, grant }: { uid: string; grant: Grant }) {
     if (start.isPending) return;
     start.mutate(
       { ownerUid: uid, appId: grant.AppId },
-      { onSuccess: () => navigate(paths.impersonatedSite(uid, grant.AppId)) },
+      { onSuccess: () => navigate(consolePaths.impersonatedSite({ uid, appId: grant.AppId })) },
     );
   };
 
@@ -36,7 +36,9 @@ export function GrantPanel({ uid, grant }: { uid: string; grant: Grant }) {
       {activeHere ? (
         <p className="notice notice-info" role="status">
           {t('activeHere', { app: grant.AppName })}{' '}
-          <Link to={paths.impersonatedSite(uid, grant.AppId)}>{t('returnToImpersonation')}</Link>
+          <Link to={consolePaths.impersonatedSite({ uid, appId: grant.AppId })}>
+            {t('returnToImpersonation')}
+          </Link>
         </p>
       ) : null}
       <GrantDetails grant={grant} layout="wide" />
@@ -44,7 +46,7 @@ export function GrantPanel({ uid, grant }: { uid: string; grant: Grant }) {
         <button type="button" className="button button-primary" aria-busy={start.isPending} onClick={onStart}>
           {start.isPending ? t('starting') : t('startImpersonation')}
         </button>
-        <Link className="button" to={paths.customerView(uid)}>
+        <Link className="button" to={consolePaths.customerView({ uid })}>
           {t('cancel')}
         </Link>
       </div>

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { STORAGE_KEYS } from '@sac/contract/constants';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -8,7 +9,6 @@ import {
   type ImpersonationSession,
   startImpersonation,
 } from '../../../lib/impersonation-mode.ts';
-import { paths } from '../../../lib/paths.ts';
 import { errorAnswer, renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
 import { HEARTBEAT_MS } from '../api/impersonation-session-api.ts';
 import ImpersonatedSiteFrame from './impersonated-site-frame.tsx';
@@ -132,7 +132,7 @@ describe('impersonation frame', () => {
     expect(screen.getByRole('heading', { name: 'No impersonation is active' })).toBeTruthy();
     expect(screen.queryByText(/inside as/)).toBeNull();
     expect(screen.getByRole('link', { name: 'Impersonate this site' }).getAttribute('href')).toBe(
-      paths.impersonate(UID, 11),
+      consolePaths.impersonate({ uid: UID, appId: 11 }),
     );
   });
 });

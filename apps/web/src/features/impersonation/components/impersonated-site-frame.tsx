@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, Outlet, useNavigate, useSearchParams } from 'react-router';
@@ -9,7 +10,6 @@ import {
   type ImpersonationSession,
   useImpersonation,
 } from '../../../lib/impersonation-mode.ts';
-import { paths } from '../../../lib/paths.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useEndImpersonation, useImpersonationHeartbeat } from '../api/impersonation-session-api.ts';
 import { GrantDetails } from './grant-details.tsx';
@@ -47,7 +47,7 @@ export default function ImpersonatedSiteFrame() {
     setLeaving(true);
     end.mutate(session);
     toast.success(t('impersonationEndedToast'));
-    navigate(paths.customerView(session.ownerUid));
+    navigate(consolePaths.customerView({ uid: session.ownerUid }));
   }, [end, navigate, session, t]);
 
   if (leaving) {
@@ -103,7 +103,7 @@ function EndedNotice({ ended }: { ended: EndedImpersonation }) {
         {ended.message || t('endedDefault')}
       </p>
       <p>
-        <Link className="button button-primary" to={paths.customerView(ended.ownerUid)}>
+        <Link className="button button-primary" to={consolePaths.customerView({ uid: ended.ownerUid })}>
           {t('backToCustomer')}
         </Link>
       </p>
@@ -131,18 +131,18 @@ function NoSession({
         {active ? (
           <Link
             className="button button-primary"
-            to={paths.impersonatedSite(active.ownerUid, active.grant.AppId)}
+            to={consolePaths.impersonatedSite({ uid: active.ownerUid, appId: active.grant.AppId })}
           >
             {t('returnToImpersonation')}
           </Link>
         ) : null}
         {complete ? (
-          <Link className="button" to={paths.impersonate(uid, appId)}>
+          <Link className="button" to={consolePaths.impersonate({ uid, appId })}>
             {t('impersonateAgain')}
           </Link>
         ) : null}
         {uid ? (
-          <Link className="button" to={paths.customerView(uid)}>
+          <Link className="button" to={consolePaths.customerView({ uid })}>
             {t('backToCustomer')}
           </Link>
         ) : null}

@@ -1,10 +1,10 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { STORAGE_KEYS } from '@sac/contract/constants';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IMPERSONATION_STORAGE_KEY } from '../../../lib/impersonation-mode.ts';
-import { paths } from '../../../lib/paths.ts';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
 import { APPROVERS, admin, CUSTOMER_ROLES, request, support } from './impersonation-fixtures.ts';
 import RequestImpersonationPage from './request-impersonation-page.tsx';
@@ -13,7 +13,7 @@ const PATH = '/manage-customer/impersonate';
 const renderPage = (search = '?uid=u-ada&appId=11') =>
   renderScreen(`${PATH}${search}`, [
     { path: PATH, element: <RequestImpersonationPage /> },
-    { path: paths.impersonationRequests, element: <p>requests tab</p> },
+    { path: consolePaths.impersonationRequests(), element: <p>requests tab</p> },
   ]);
 const site = {
   appId: 11,
@@ -76,7 +76,7 @@ describe('request impersonation', () => {
       target: { value: '45' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Request impersonation' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe(paths.impersonationRequests));
+    await waitFor(() => expect(router.state.location.pathname).toBe(consolePaths.impersonationRequests()));
     expect((await screen.findByTestId('toast-success')).textContent).toContain(
       'Impersonation request 5 for analytical-engine has been created.',
     );

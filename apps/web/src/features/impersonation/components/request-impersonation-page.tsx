@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { IMPERSONATION_DEFAULT_DURATION_MINUTES } from '@sac/contract/constants';
 import { createImpersonationBody } from '@sac/contract/impersonation-api';
 import type { FormEvent } from 'react';
@@ -6,7 +7,6 @@ import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import {
@@ -94,7 +94,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
   const setRequestField = <F extends RequestField>(f: F, v: RequestValues[F]) => set(f, v as Values[F]);
   const appName = site.data?.AppName ?? t('thisSite', { appId });
   const pending = (pendingOnSite.data ?? []).find((r) => r.Initiator === viewer.email);
-  const backTo = paths.customerView(uid);
+  const backTo = consolePaths.customerView({ uid });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -106,7 +106,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
       .mutateAsync({ data })
       .then((answer) => {
         toast.success(answer.Message);
-        form.leave(() => navigate(paths.impersonationRequests));
+        form.leave(() => navigate(consolePaths.impersonationRequests()));
       })
       .catch(() => {});
   };
@@ -127,7 +127,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
       {pending ? (
         <p className="notice notice-info">
           {t('alreadyPending', { id: pending.Id, app: appName })}{' '}
-          <Link to={paths.impersonationRequests}>{t('openRequests')}</Link>
+          <Link to={consolePaths.impersonationRequests()}>{t('openRequests')}</Link>
         </p>
       ) : null}
       <form onSubmit={onSubmit} noValidate aria-labelledby="screen-title">

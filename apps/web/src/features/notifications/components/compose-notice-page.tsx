@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import {
   createNoticeBody,
   NOTICE_AUDIENCES,
@@ -19,7 +20,6 @@ import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useAudienceOptions, useCreateNotice, useRecipientCount } from '../api/notices-api.ts';
@@ -169,7 +169,7 @@ export default function ComposeNoticePage() {
       onSuccess: (n) => {
         setConfirming(false);
         toast.success(data.SendAt ? t('scheduled') : t('sent'));
-        form.leave(() => navigate(paths.notice(n.Id)));
+        form.leave(() => navigate(consolePaths.notice({ id: n.Id })));
       },
       onError: (e) => {
         setConfirming(false);
@@ -311,7 +311,7 @@ export default function ComposeNoticePage() {
           >
             {create.isPending ? t('submitting') : v.When === 'later' ? t('submitLater') : t('submitNow')}
           </button>
-          <Link to={paths.notifications} className="button">
+          <Link to={consolePaths.notifications()} className="button">
             {t('cancelCompose')}
           </Link>
         </div>

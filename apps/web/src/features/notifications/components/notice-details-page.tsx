@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { DELIVERY_STATUSES } from '@sac/contract/notices';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -9,7 +10,6 @@ import { Skeleton } from '../../../components/skeleton.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { formatLocalDateTime } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import {
@@ -37,7 +37,7 @@ export default function NoticeDetailsPage() {
   return (
     <div className="page-stack">
       <p>
-        <Link to={paths.notifications}>{t('backToList')}</Link>
+        <Link to={consolePaths.notifications()}>{t('backToList')}</Link>
       </p>
       {valid ? (
         <Details id={id} />

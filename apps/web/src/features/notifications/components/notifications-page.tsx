@@ -1,10 +1,10 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatLocalDateTime } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { type Notice, useNotices } from '../api/notices-api.ts';
 import { NoticeProgress, NoticeStatus, useAudienceText } from './notice-parts.tsx';
@@ -28,7 +28,7 @@ export default function NotificationsPage() {
     {
       id: 'subject',
       header: t('colSubject'),
-      cell: (n) => <Link to={paths.notice(n.Id)}>{n.Subject}</Link>,
+      cell: (n) => <Link to={consolePaths.notice({ id: n.Id })}>{n.Subject}</Link>,
       sortValue: (n) => n.Subject,
     },
     { id: 'kind', header: t('colKind'), cell: (n) => t(`kind_${n.Kind}`), sortValue: (n) => n.Kind },
@@ -57,7 +57,7 @@ export default function NotificationsPage() {
           <p>{t('intro')}</p>
         </div>
         <div className="page-header-actions">
-          <Link to={paths.composeNotice} className="button button-primary">
+          <Link to={consolePaths.composeNotice()} className="button button-primary">
             {t('newNotice')}
           </Link>
         </div>

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { DOMAIN_LIST_FILTERS, type DomainListFilter } from '@sac/contract/site-settings';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -7,7 +8,6 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
-import { paths } from '../../../lib/paths.ts';
 import { type ListedDomain, useEverySiteDomains } from '../api/site-settings-api.ts';
 
 const PAGE_SIZE = 10;
@@ -52,7 +52,11 @@ export default function CustomDomainsPage() {
         header: t('colSite'),
         cell: (d) => (
           <Link
-            to={paths.siteConfigurationSection(d.OwnerUid, d.AppId, 'custom-domains')}
+            to={consolePaths.siteConfiguration({
+              uid: d.OwnerUid,
+              appId: d.AppId,
+              section: 'custom-domains',
+            })}
             aria-label={t('openSiteDomains', { app: d.AppName, domain: d.Domain })}
           >
             {d.AppName}

@@ -1,10 +1,10 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { EndpointId } from '@sac/contract/endpoint-routes';
 import { type KeyboardEvent, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { NotOwnedSite, useSiteOwnership } from '../../../components/site-ownership.tsx';
 import { useApiAuth } from '../../../lib/api-auth.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { type SiteRef, useAppSettings } from '../api/site-settings-api.ts';
 import { AccessNote } from './access-note.tsx';
 import { ApplicationSecuritySection } from './application-security-section.tsx';
@@ -100,7 +100,7 @@ export default function SiteConfigurationPage() {
           </div>
           {uid && !impersonating ? (
             <div className="page-header-actions">
-              <Link to={paths.customerView(uid)}>{t('backToCustomer')}</Link>
+              <Link to={consolePaths.customerView({ uid })}>{t('backToCustomer')}</Link>
             </div>
           ) : null}
         </div>
@@ -112,7 +112,7 @@ export default function SiteConfigurationPage() {
         <NotOwnedSite
           uid={uid}
           ownership={ownership}
-          ownerLink={(owner) => paths.siteConfiguration(owner, appId)}
+          ownerLink={(owner) => consolePaths.siteConfiguration({ uid: owner, appId })}
         />
         {valid && staffReadOnly ? (
           <p className="notice notice-info config-read-only">{t('readOnly')}</p>

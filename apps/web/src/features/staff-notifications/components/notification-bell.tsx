@@ -1,9 +1,9 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import type { StaffNotification } from '@sac/contract/staff-notifications';
 import { Link } from 'react-router';
 import { DisclosurePanel } from '../../../components/dropdown-menu.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useMarkRead, useNotificationStream, useStaffNotifications } from '../api/staff-notifications-api.ts';
 
 type T = ReturnType<typeof useT<'staffNotifications'>>;
@@ -28,7 +28,9 @@ function notificationText(t: T, n: StaffNotification): string {
 }
 
 const linkOf = (n: StaffNotification) =>
-  n.RequestId !== null ? paths.impersonationRequest(n.RequestId) : paths.mySessions;
+  n.RequestId !== null
+    ? consolePaths.impersonationRequests({ request: n.RequestId })
+    : consolePaths.mySessions();
 
 function BellIcon() {
   return (
@@ -131,7 +133,7 @@ export function NotificationBell() {
           </ul>
           <div className="notification-panel-foot">
             {live ? null : <span className="muted">{t('offline')}</span>}
-            <Link to={paths.notificationSettings} onClick={close}>
+            <Link to={consolePaths.notificationSettings()} onClick={close}>
               {t('settings')}
             </Link>
           </div>

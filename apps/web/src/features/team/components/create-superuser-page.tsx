@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { assignableRoles, createSuperUserBody } from '@sac/contract/team';
 import { type FormEvent, type ReactNode, useMemo } from 'react';
 import { Link } from 'react-router';
@@ -6,7 +7,6 @@ import { FormField } from '../../../components/form-field.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useCreateSuperUser, useTeamList, useTeamRoles } from '../api/team-api.ts';
@@ -110,8 +110,8 @@ export default function CreateSuperuserPage() {
       <h1 id="screen-title">{t('createSuperuser')}</h1>
       <p className="muted">{t('createIntro')}</p>
       <nav className="help-links" aria-label={t('helpLinks')}>
-        <Link to={paths.permissions}>{t('permissionList')}</Link>
-        <Link to={paths.roles}>{t('roleDetails')}</Link>
+        <Link to={consolePaths.permissions()}>{t('permissionList')}</Link>
+        <Link to={consolePaths.roles()}>{t('roleDetails')}</Link>
       </nav>
       <form onSubmit={onSubmit} noValidate>
         <FormField

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { SUPERUSER_TABLE_PAGE_SIZE } from '@sac/contract/constants';
 import { MESSAGES } from '@sac/contract/messages';
 import { canOpenProfile } from '@sac/contract/profile-access';
@@ -8,7 +9,6 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { coolDownEnd, useCurrentUser } from '../../../lib/session.ts';
 import { useTeamList } from '../api/team-api.ts';
 import { ChangeRolesDialog } from './change-roles-dialog.tsx';
@@ -40,7 +40,7 @@ export default function ManageSuperuserPage() {
         sortValue: primaryEmail,
         cell: (row) =>
           canOpenProfile(viewerIdentity, staffIdentity(row)) ? (
-            <Link to={paths.superuserProfile(row.Uid)}>{primaryEmail(row)}</Link>
+            <Link to={consolePaths.superuserProfile({ uid: row.Uid })}>{primaryEmail(row)}</Link>
           ) : (
             primaryEmail(row)
           ),
@@ -114,7 +114,7 @@ export default function ManageSuperuserPage() {
           <p className="muted">{t('listIntro')}</p>
         </div>
         {mayWrite ? (
-          <Link className="button button-primary" to={paths.createSuperuser}>
+          <Link className="button button-primary" to={consolePaths.createSuperuser()}>
             {t('createSuperuser')}
           </Link>
         ) : null}

@@ -1,10 +1,10 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { PERMISSION_DESCRIPTIONS, PERMISSIONS } from '@sac/contract/permissions';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useTeamRoles } from '../api/team-api.ts';
 
 /** /manage-superuser/permissions: every permission, what it allows, and the roles that hold it. */
@@ -36,7 +36,7 @@ export default function PermissionsPage() {
           <h1 id="screen-title">{t('permissionList')}</h1>
           <p className="muted">{t('permissionsIntro')}</p>
         </div>
-        <Link to={paths.roles}>{t('roleDetails')}</Link>
+        <Link to={consolePaths.roles()}>{t('roleDetails')}</Link>
       </div>
       <div className="data-table">
         <TableScroll label={t('permissionsTableLabel')}>

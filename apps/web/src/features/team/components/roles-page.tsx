@@ -1,9 +1,9 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { PERMISSION_DESCRIPTIONS, type Permission } from '@sac/contract/permissions';
 import { Link } from 'react-router';
 import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { useTeamRoles } from '../api/team-api.ts';
 
 const describe = (p: string): string | undefined =>
@@ -22,7 +22,7 @@ export default function RolesPage() {
           <h1 id="screen-title">{t('roleDetails')}</h1>
           <p className="muted">{t('rolesIntro')}</p>
         </div>
-        <Link to={paths.permissions}>{t('permissionList')}</Link>
+        <Link to={consolePaths.permissions()}>{t('permissionList')}</Link>
       </div>
       {roles.isPending ? <Skeleton lines={4} /> : null}
       {roles.isError ? (

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { PERMISSION_DESCRIPTIONS, type Permission, ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { touchesSuperAdmin } from '@sac/contract/team';
 import { Link, useParams } from 'react-router';
@@ -6,7 +7,6 @@ import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { paths } from '../../../lib/paths.ts';
 import { coolDownEnd, useCurrentUser } from '../../../lib/session.ts';
 import { useSuperUserProfile } from '../api/team-api.ts';
 import { ColleagueFactors } from './colleague-factors.tsx';
@@ -34,7 +34,7 @@ export default function SuperuserProfilePage() {
           <h1 id="screen-title">{t('profile')}</h1>
           <p className="muted">{t('profileIntro')}</p>
         </div>
-        {permissions.has('team.read') ? <Link to={paths.superusers}>{t('backToList')}</Link> : null}
+        {permissions.has('team.read') ? <Link to={consolePaths.superusers()}>{t('backToList')}</Link> : null}
       </div>
       {profile.isPending ? <Skeleton lines={4} /> : null}
       {profile.isError ? (
