@@ -24,12 +24,18 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
 /** What a link to a screen takes: its pattern's params (strings) and its declared query. */
 type LinkArgs<P extends string, Q extends Query> = { [K in ParamNames<P>]: string } & Q;
 
+/**
+ * A link built by this table (a pathname and query). The API's mail links take only these, so an
+ * address written by hand fails to compile.
+ */
+export type ConsoleLink = string & { readonly consoleLink: true };
+
 /** A screen: its pattern, and called with its params and query, the link to it. */
 export interface ConsoleScreen<P extends string, Q extends Query> {
   readonly path: P;
   (
     ...args: Record<never, never> extends LinkArgs<P, Q> ? [args?: LinkArgs<P, Q>] : [args: LinkArgs<P, Q>]
-  ): string;
+  ): ConsoleLink;
 }
 
 /** The type of a screen's query (a marker: only its type is read). */
@@ -39,7 +45,7 @@ function screen<P extends string, Q extends Query = Record<never, never>>(
   path: P,
   _query?: Q,
 ): ConsoleScreen<P, Q> {
-  const link = (args: Record<string, QueryValue> = {}): string => {
+  const link = (args: Record<string, QueryValue> = {}): ConsoleLink => {
     const params = new Set<string>();
     const pathname = path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
       params.add(name);
@@ -50,7 +56,7 @@ function screen<P extends string, Q extends Query = Record<never, never>>(
       if (params.has(key) || value === undefined) continue;
       parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
     }
-    return parts.length ? `${pathname}?${parts.join('&')}` : pathname;
+    return (parts.length ? `${pathname}?${parts.join('&')}` : pathname) as ConsoleLink;
   };
   return Object.assign(link, { path }) as ConsoleScreen<P, Q>;
 }
@@ -67,7 +73,7 @@ export const consolePaths = {
   /** The record of every access to the owner's site (the link comes by email). */
   siteAccess: screen('/impersonation/site-access'),
   /** The owner's unsubscribe page (the link comes in announcement mails). */
-  unsubscribe: screen('/unsubscribe', query<{ token: string }>()),
+  unsubscribe: screen('/unsubscribe', query<{ token?: string }>()),
 
   // The signed-in shell.
   dashboard: screen('/dashboard'),

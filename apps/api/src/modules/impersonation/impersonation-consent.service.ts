@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { transition } from '@sac/contract/impersonation';
 import { CONSENT_LINK_TTL_MS, IMPERSONATION_MESSAGES as M } from '@sac/contract/impersonation-api';
 import type { AppContext, Caller } from '../../app-context.ts';
@@ -30,7 +31,7 @@ export async function issueConsentLink(
     at: now,
     expiresAt: new Date(now.getTime() + CONSENT_LINK_TTL_MS),
   });
-  const url = consolePageFor(ctx.config, origin, '/impersonation/consent');
+  const url = consolePageFor(ctx.config, origin, consolePaths.impersonationConsent());
   url.searchParams.set('token', token);
   return url.toString();
 }
@@ -98,7 +99,7 @@ export async function answerConsent(
           lines: [
             `The owner of ${row.app_name} (${row.owner_email}) ${granted ? 'allowed' : 'denied'} your impersonation request ${row.id}.`,
           ],
-          path: `/manage-superuser/impersonation/assigned-requests?request=${row.id}`,
+          path: consolePaths.impersonationRequests({ request: Number(row.id) }),
         },
       });
     },

@@ -1,4 +1,5 @@
 import type { ImpersonationStep } from '@sac/contract/audit';
+import { consolePaths } from '@sac/contract/console-paths';
 import {
   type ImpersonationEvent,
   type Priority,
@@ -253,7 +254,7 @@ export async function create(
             assignedRequestsUrl: consolePageFor(
               ctx.config,
               origin,
-              '/manage-superuser/impersonation/assigned-requests',
+              consolePaths.impersonationRequests(),
             ).toString(),
           }),
         ),
@@ -641,7 +642,7 @@ export async function edit(
           mail: {
             subject: `Impersonation request ${requestId} on ${after.app_name} is assigned to you`,
             lines: [`${actor.email} assigned you impersonation request ${requestId} on ${after.app_name}.`],
-            path: `/manage-superuser/impersonation/assigned-requests?request=${requestId}`,
+            path: consolePaths.impersonationRequests({ request: requestId }),
           },
         });
       },

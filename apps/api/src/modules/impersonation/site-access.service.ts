@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { SITE_ACCESS_LINK_TTL_MS } from '@sac/contract/impersonation-api';
 import type { AppContext, Caller } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -28,7 +29,7 @@ export async function issueSiteAccessLink(
     at: now,
     expiresAt: new Date(now.getTime() + SITE_ACCESS_LINK_TTL_MS),
   });
-  const url = consolePageFor(ctx.config, origin, '/impersonation/site-access');
+  const url = consolePageFor(ctx.config, origin, consolePaths.siteAccess());
   url.searchParams.set('token', token);
   return url.toString();
 }

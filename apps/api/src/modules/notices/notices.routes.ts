@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import { unsubscribeQuery } from '@sac/contract/notices';
 import type { FastifyInstance } from 'fastify';
@@ -36,7 +37,7 @@ export function noticesRoutes(app: FastifyInstance, ctx: AppContext): void {
     // A client that opens the List-Unsubscribe address instead is shown the console's page.
     scope.get(notices.ONE_CLICK_PATH, async (request, reply) => {
       const q = unsubscribeQuery.safeParse(request.query);
-      const page = consolePageFor(ctx.config, undefined, notices.UNSUBSCRIBE_PAGE);
+      const page = consolePageFor(ctx.config, undefined, consolePaths.unsubscribe());
       if (q.success) page.searchParams.set('token', q.data.token);
       return reply.redirect(page.toString(), 303);
     });

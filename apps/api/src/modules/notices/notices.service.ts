@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { PLANS } from '@sac/contract/customers';
 import {
   type createNoticeBody,
@@ -12,7 +13,7 @@ import type { z } from 'zod';
 import type { AppContext, Caller } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { consolePageFor } from '../../lib/console-url.ts';
+import { consoleOrigin } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
@@ -24,8 +25,7 @@ import { maskedAddress, unsubscribeToken, verifyUnsubscribeToken } from './unsub
 const PAST_GRACE_MS = 5 * 60_000;
 /** One sending run stops queuing after this long; the next tick goes on (the lease outlives it). */
 const RUN_BUDGET_MS = 20_000;
-/** The console's page that confirms an unsubscription, and the one-click door of RFC 8058. */
-export const UNSUBSCRIBE_PAGE = '/unsubscribe';
+/** The one-click door of RFC 8058 (the console's page that confirms is consolePaths.unsubscribe). */
 export const ONE_CLICK_PATH = '/mail/unsubscribe';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -317,7 +317,7 @@ async function startDue(ctx: AppContext): Promise<void> {
  * the rest queued; answers how many were taken.
  */
 async function queueBatch(ctx: AppContext, n: repo.NoticeRow): Promise<number> {
-  const origin = consolePageFor(ctx.config, undefined, '/').origin;
+  const origin = consoleOrigin(ctx.config);
   const announcement = n.kind === UNSUBSCRIBABLE_KIND;
   return runWrite(ctx.db, {
     lock: (tx) => repo.claimBatch(tx, Number(n.id), ctx.config.noticeBatchSize),
@@ -342,7 +342,7 @@ async function queueBatch(ctx: AppContext, n: repo.NoticeRow): Promise<number> {
             text: n.body_text,
             ...(announcement
               ? {
-                  unsubscribePage: `${origin}${UNSUBSCRIBE_PAGE}?token=${token}`,
+                  unsubscribePage: `${origin}${consolePaths.unsubscribe({ token })}`,
                   oneClickUrl: `${origin}${ONE_CLICK_PATH}?token=${token}`,
                 }
               : {}),

@@ -1,3 +1,4 @@
+import { type ConsoleLink, consolePaths } from '@sac/contract/console-paths';
 import {
   MARK_READ_MAX_IDS,
   STAFF_NOTIFICATION_EMAIL_DEFAULT,
@@ -50,7 +51,7 @@ export interface StaffNotice {
    * notifyStaff then mails nothing and answers who chose in-app only, for the caller to leave out.
    * Otherwise it mails `mail` to those who chose email.
    */
-  mail?: { subject: string; lines: string[]; path: string };
+  mail?: { subject: string; lines: string[]; path: ConsoleLink };
 }
 
 /**
@@ -130,7 +131,7 @@ export async function notifySessionsEnded(
                 ? `${e.actorEmail} ${e.because}, which ended ${what} of the Super Admin Console.`
                 : `${e.actorEmail} ended ${what} of the Super Admin Console.`,
             ],
-            path: '/profile',
+            path: consolePaths.mySessions(),
           },
         }),
   });
@@ -232,7 +233,7 @@ export async function notifyExpiringGrants(ctx: AppContext, withinMs: number, ba
           mail: {
             subject: `Your access to ${g.app_name} ends soon (request ${g.id})`,
             lines: [`Your impersonation grant on ${g.app_name} (request ${g.id}) ends at ${expiresAt}.`],
-            path: `/manage-superuser/impersonation/assigned-requests?request=${g.id}`,
+            path: consolePaths.impersonationRequests({ request: Number(g.id) }),
           },
         });
       }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { INVITE_VTYPE } from '@sac/contract/auth';
+import { consolePaths } from '@sac/contract/console-paths';
 import { ERRORS } from '@sac/contract/errors';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { canOpenProfile } from '@sac/contract/profile-access';
@@ -155,7 +156,7 @@ export async function create(
           details: { email: body.email, roles: wanted },
         });
         // The invitation is kept with the account, or neither.
-        const link = consolePageFor(ctx.config, origin, '/login');
+        const link = consolePageFor(ctx.config, origin, consolePaths.login());
         link.searchParams.set('vtype', INVITE_VTYPE);
         link.searchParams.set('vtoken', token);
         await ctx.mailer.send(
@@ -211,7 +212,7 @@ export async function createAdminFromCommandLine(
           invitationPending: true,
         });
         const token = await issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
-        const link = consolePageFor(config, undefined, '/login');
+        const link = consolePageFor(config, undefined, consolePaths.login());
         link.searchParams.set('vtype', INVITE_VTYPE);
         link.searchParams.set('vtoken', token);
         return { uid, link: link.toString() };
