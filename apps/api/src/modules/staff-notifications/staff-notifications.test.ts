@@ -218,6 +218,14 @@ describe('who is told what', () => {
 
   it('tells a staff member whose sessions a SuperAdmin ended', async () => {
     const victim = await t.login('agent@example.com');
+    const emailed = (session: typeof victim, Delivery: 'email' | 'in-app') =>
+      t.call({
+        method: 'PUT',
+        url: '/admin/notifications/preferences',
+        session,
+        payload: { Preferences: [{ Kind: 'sessions-ended', Delivery }] },
+      });
+    expect((await emailed(victim, 'email')).statusCode).toBe(200);
     const r = await t.call({
       method: 'DELETE',
       url: '/admin/team/sessions',
@@ -230,6 +238,12 @@ describe('who is told what', () => {
     expect(n).toMatchObject({ Kind: 'sessions-ended', Actor: 'boss@example.com', RequestId: null });
     expect(n!.Count).toBeGreaterThanOrEqual(2);
     expect((await t.call({ method: 'GET', url: '/admin/session', session: victim })).statusCode).toBe(401);
+    // the mail links to the member's own sessions, the screen the in-app notification opens
+    const mail = await t.smtp.waitFor(
+      (m) => m.to.includes('agent@example.com') && /sessions? (was|were) ended/.test(m.subject),
+    );
+    expect(mail.text).toContain(`${CONSOLE_ORIGIN}/account/sessions`);
+    expect((await emailed(agent, 'in-app')).statusCode).toBe(200);
   });
 
   it('tells a staff member whose sessions ended because a SuperAdmin changed their roles or reset their factors', async () => {
