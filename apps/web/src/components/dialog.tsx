@@ -79,7 +79,9 @@ export function Dialog({ title, onClose, busy = false, wide = false, children }:
     const box = ref.current.getBoundingClientRect();
     const inside =
       e.clientX >= box.left && e.clientX <= box.right && e.clientY >= box.top && e.clientY <= box.bottom;
-    if (!inside && !busy) onClose();
+    if (inside || busy) return;
+    e.preventDefault(); // the press would move focus after the dialog has gone, from its opener
+    onClose();
   };
 
   /**
