@@ -425,6 +425,52 @@ test('every Tab stop of the main screens shows that it has focus', async ({ page
   expect(Object.entries(report).filter(([, r]) => r.missing.length > 0)).toEqual([]);
 });
 
+test('a dialog is modal: in the top layer, the page behind it inert, Escape closes it, focus returns', async ({
+  page,
+}) => {
+  await keyboardSignIn(page, 'superadmin@example.com');
+  await page.goto(`/manage-customer/view-customer?uid=${ADA.uid}`);
+  const details = page
+    .getByRole('table', { name: 'Owned sites' })
+    .getByRole('button', { name: 'Details' })
+    .first();
+  await details.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  // the browser's own modal dialog, drawn above everything (the top layer)
+  expect(await dialog.evaluate((d) => d.matches('dialog:modal'))).toBe(true);
+  // the page behind is inert: it cannot take focus, and a press on it meets the dialog's backdrop
+  const focusable = (target: Locator) =>
+    target.evaluate((el) => {
+      (el as HTMLElement).focus();
+      return el === document.activeElement;
+    });
+  expect(await focusable(details)).toBe(false);
+  expect(await focusable(page.getByRole('link', { name: 'Skip to main content' }))).toBe(false);
+  const box = await details.boundingBox();
+  const onDialog = await page.evaluate(
+    ({ x, y }) => document.elementFromPoint(x, y)?.closest('dialog') != null,
+    { x: (box?.x ?? 0) + 2, y: (box?.y ?? 0) + 2 },
+  );
+  expect(onDialog).toBe(true);
+  // focus lost inside the dialog (a blurred field): Tab goes back into the dialog, not the page
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Tab');
+  expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  // Escape with focus on the page's body still closes it, and focus goes back to the opener
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(details).toBeFocused();
+  // a click on the backdrop closes it too
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await page.mouse.click(3, 3);
+  await expect(dialog).toBeHidden();
+  await expect(details).toBeFocused();
+});
+
 test('the command palette: Ctrl+K, a few letters, Enter, by keyboard alone; ? lists the shortcuts', async ({
   page,
 }) => {

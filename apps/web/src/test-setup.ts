@@ -5,6 +5,24 @@ import { loadConsoleCatalog } from './lib/i18n.tsx';
 import { clearImpersonation } from './lib/impersonation-mode.ts';
 import { clearToasts } from './lib/toast-store.ts';
 
+// jsdom has the <dialog> element without its methods: opening and closing set `open`, and Escape
+// not stopped at the key asks the innermost open dialog to close with a cancelable `cancel` event,
+// as a browser does (the top layer and the inert page are the browser's: the browser tests try them).
+if (!HTMLDialogElement.prototype.showModal) {
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.open = true;
+  };
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    this.open = false;
+  };
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    const dialog = [...document.querySelectorAll('dialog[open]')].at(-1);
+    if (dialog?.dispatchEvent(new Event('cancel', { cancelable: true })))
+      (dialog as HTMLDialogElement).close();
+  });
+}
+
 // In the browser the router loads the sections' phrases with the shell; unit tests render screens
 // directly, so every namespace is loaded before they run.
 await loadConsoleCatalog();

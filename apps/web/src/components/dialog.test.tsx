@@ -60,20 +60,30 @@ describe('dialog', () => {
     expect(document.activeElement).toBe(opener);
   });
 
-  it('answers Escape and Tab even when focus has left it (a blurred field)', () => {
+  it('is a native dialog opened modal, named by its title', () => {
     render(<Harness />);
-    const opener = open();
-    (document.activeElement as HTMLElement).blur();
-    expect(document.activeElement).toBe(document.body);
-    fireEvent.keyDown(document.body, { key: 'Tab' });
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' }));
-    (document.activeElement as HTMLElement).blur();
-    fireEvent.keyDown(document.body, { key: 'Tab', shiftKey: true });
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Save' }));
-    (document.activeElement as HTMLElement).blur();
-    fireEvent.keyDown(document.body, { key: 'Escape' });
-    expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement).toBe(opener);
+    open();
+    const dialog = screen.getByRole('dialog', { name: 'Edit things' });
+    expect(dialog.tagName).toBe('DIALOG');
+    expect((dialog as HTMLDialogElement).open).toBe(true);
+  });
+
+  it('while busy, Escape is stopped at the key and the close button is disabled', () => {
+    let closed = 0;
+    render(
+      <I18nProvider initial="en">
+        <Dialog title="Saving" busy onClose={() => closed++}>
+          <button type="button">Save</button>
+        </Dialog>
+      </I18nProvider>,
+    );
+    const save = screen.getByRole('button', { name: 'Save' });
+    expect(fireEvent.keyDown(save, { key: 'Escape' })).toBe(false); // default prevented: no close request
+    const dialog = screen.getByRole('dialog', { name: 'Saving' }) as HTMLDialogElement;
+    expect(fireEvent(dialog, new Event('cancel', { cancelable: true }))).toBe(false);
+    expect(dialog.open).toBe(true);
+    expect(screen.getByRole('button', { name: 'Close' }).hasAttribute('disabled')).toBe(true);
+    expect(closed).toBe(0);
   });
 
   it('lets only the innermost of nested dialogs answer Escape', () => {

@@ -1,13 +1,18 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  type SyntheticEvent,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+} from 'react';
 import { useT } from '../lib/i18n.tsx';
+import styles from './dialog.module.css';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-/** The open dialogs, innermost last: only the innermost one answers keys. */
-const openDialogs: HTMLElement[] = [];
-
-const focusables = (root: HTMLElement) => [...root.querySelectorAll<HTMLElement>(FOCUSABLE)];
 
 interface DialogProps {
   title: string;
@@ -20,108 +25,110 @@ interface DialogProps {
 }
 
 /**
- * A modal dialog (role=dialog, aria-modal) named by its heading. Focus moves into it, stays in it
- * (Tab wraps), and returns to the element that opened it when it closes. Escape closes it and Tab
- * brings focus back into it even when focus has left it (a field blurred, a removed element).
+ * A modal dialog: the platform's `<dialog>` opened with `showModal()`, named by its heading. The
+ * browser puts it in the top layer, makes the rest of the page inert (no click, focus or find
+ * reaches it) and turns Escape into a `cancel` event. Focus moves to the `data-autofocus` element,
+ * else the first field of the body, and returns to the element that opened it when it closes.
  */
 export function Dialog({ title, onClose, busy = false, wide = false, children }: DialogProps) {
   const t = useT('common');
   const titleId = useId();
-  const ref = useRef<HTMLDivElement>(null);
-  const backdropRef = useRef<HTMLDivElement>(null);
-  const closeRef = useRef(onClose);
-  closeRef.current = busy ? () => {} : onClose;
+  const ref = useRef<HTMLDialogElement>(null);
 
-  // A press on the backdrop (outside the dialog) closes it, as Escape does.
-  useEffect(() => {
-    const backdrop = backdropRef.current;
-    if (!backdrop) return;
-    const onDown = (e: MouseEvent) => {
-      if (e.target === backdrop) closeRef.current();
-    };
-    backdrop.addEventListener('mousedown', onDown);
-    return () => backdrop.removeEventListener('mousedown', onDown);
-  }, []);
-
-  useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
+  // A layout effect: the dialog is modal before the first paint, and closed while still in the
+  // page when it goes (a removed dialog is not closed, and its opener would not get focus back).
+  useLayoutEffect(() => {
     const root = ref.current;
-    const first =
-      root?.querySelector<HTMLElement>('[data-autofocus]') ??
-      root?.querySelector('.dialog-body')?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? root)?.focus();
     if (!root) return;
-    openDialogs.push(root);
-    // Keys pressed while focus is outside the dialog (on the body after a blur, say): the
-    // dialog's own handler does not see them, so the innermost dialog answers them here.
-    const onDocumentKey = (e: globalThis.KeyboardEvent) => {
-      if (openDialogs[openDialogs.length - 1] !== root || root.contains(e.target as Node)) return;
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        closeRef.current();
-      } else if (e.key === 'Tab') {
-        e.preventDefault();
-        const items = focusables(root);
-        const target = e.shiftKey ? items[items.length - 1] : items[0];
-        (target ?? root).focus();
-      }
-    };
-    document.addEventListener('keydown', onDocumentKey);
+    const opener = document.activeElement as HTMLElement | null;
+    if (!root.open) root.showModal();
+    const first =
+      root.querySelector<HTMLElement>('[data-autofocus]') ??
+      root.querySelector(`.${styles.body}`)?.querySelector<HTMLElement>(FOCUSABLE);
+    (first ?? root).focus();
     return () => {
-      document.removeEventListener('keydown', onDocumentKey);
-      openDialogs.splice(openDialogs.indexOf(root), 1);
+      root.close();
       if (opener?.isConnected) opener.focus();
     };
   }, []);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      if (!busy) onClose();
-      return;
-    }
-    if (e.key !== 'Tab' || !ref.current) return;
-    const items = focusables(ref.current);
-    if (items.length === 0) {
+  // The browser's guard against dialogs that never close lets a second Escape close the dialog even
+  // when its `cancel` is refused, so while busy Escape is stopped at the key, before it asks.
+  useEffect(() => {
+    if (!busy) return;
+    const stop = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape') e.preventDefault();
+    };
+    document.addEventListener('keydown', stop, true);
+    return () => document.removeEventListener('keydown', stop, true);
+  }, [busy]);
+
+  /**
+   * Escape: the caller closes the dialog (by no longer rendering it), so the browser must not. React
+   * passes a nested dialog's `cancel` up to this one's handler too: only this dialog's own counts.
+   */
+  const onCancel = (e: SyntheticEvent<HTMLDialogElement>) => {
+    if (e.target !== e.currentTarget) return;
+    e.preventDefault();
+    if (!busy) onClose();
+  };
+
+  /** A press on the backdrop lands on the dialog element itself, outside its box. */
+  const onMouseDown = (e: MouseEvent<HTMLDialogElement>) => {
+    if (e.target !== ref.current) return;
+    const box = ref.current.getBoundingClientRect();
+    const inside =
+      e.clientX >= box.left && e.clientX <= box.right && e.clientY >= box.top && e.clientY <= box.bottom;
+    if (inside || busy) return;
+    e.preventDefault(); // the press would move focus after the dialog has gone, from its opener
+    onClose();
+  };
+
+  /**
+   * Tab at either end goes round to the other end: the inert page cannot take focus, but the
+   * browser would hand it to its own controls (the address bar) and leave it on the body.
+   */
+  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
+    const target = e.target as Element;
+    if (e.key !== 'Tab' || !ref.current || target.closest('dialog') !== ref.current) return;
+    const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const first = items[0];
+    const last = items[items.length - 1];
+    const active = document.activeElement;
+    if (!first || !last) {
       e.preventDefault();
-      return;
-    }
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    if (e.shiftKey && (document.activeElement === first || document.activeElement === ref.current)) {
+    } else if (e.shiftKey && (active === first || active === ref.current)) {
       e.preventDefault();
       last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
+    } else if (!e.shiftKey && active === last) {
       e.preventDefault();
       first.focus();
     }
   };
 
   return (
-    <div className="dialog-backdrop" ref={backdropRef}>
-      <div
-        ref={ref}
-        className={wide ? 'dialog dialog-wide' : 'dialog'}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-      >
-        <div className="dialog-header">
-          <h2 id={titleId}>{title}</h2>
-          <button
-            type="button"
-            className="dialog-close"
-            aria-label={t('close')}
-            disabled={busy}
-            onClick={onClose}
-          >
-            <span aria-hidden="true">×</span>
-          </button>
-        </div>
-        <div className="dialog-body">{children}</div>
+    <dialog
+      ref={ref}
+      className={wide ? `${styles.dialog} ${styles.wide}` : styles.dialog}
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      onCancel={onCancel}
+      onMouseDown={onMouseDown}
+      onKeyDown={onKeyDown}
+    >
+      <div className={styles.header}>
+        <h2 id={titleId}>{title}</h2>
+        <button
+          type="button"
+          className={styles.close}
+          aria-label={t('close')}
+          disabled={busy}
+          onClick={onClose}
+        >
+          <span aria-hidden="true">×</span>
+        </button>
       </div>
-    </div>
+      <div className={styles.body}>{children}</div>
+    </dialog>
   );
 }

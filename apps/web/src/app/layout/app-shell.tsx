@@ -49,7 +49,7 @@ export default function AppShell() {
     const main = mainRef.current;
     const active = document.activeElement;
     if (!main || (active && active !== document.body && main.contains(active))) return;
-    if (active?.closest('[role="dialog"], [role="alertdialog"]')) return;
+    if (active?.closest('dialog, [role="alertdialog"]')) return;
     main.focus({ preventScroll: true });
   }, [pathname]);
 
