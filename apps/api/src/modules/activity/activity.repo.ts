@@ -1,7 +1,6 @@
 import type { ActivityAction } from '@sac/contract/audit';
 import type { Queryable } from '../../db/db.ts';
 import { currentRequest } from '../../lib/request-context.ts';
-import type { WriteTx } from '../../lib/write-path.ts';
 
 export type { ActivityAction } from '@sac/contract/audit';
 
@@ -21,26 +20,10 @@ export interface ActivityEntry {
 const CUSTOMER_UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Appends the trail row of a change, in the change's own write (lib/write-path.ts): only runWrite
- * makes a WriteTx, so the row cannot be written after the change has committed without it.
- */
-export function writeActivity(tx: WriteTx, e: ActivityEntry): Promise<void> {
-  return appendRow(tx, e);
-}
-
-/**
- * Appends a trail row that is the whole of what happened (a refused or throttled attempt, an
- * export, a reset link asked for): there is no change to keep with it, so it is one statement.
- */
-export function recordEvent(db: Queryable, e: ActivityEntry): Promise<void> {
-  return appendRow(db, e);
-}
-
-/**
  * Appends one row to the activity log, the staff audit trail (the database refuses updates and
  * deletes). The call being served gives the row its request id and impersonation request.
  */
-async function appendRow(db: Queryable, e: ActivityEntry): Promise<void> {
+export async function appendActivityRow(db: Queryable, e: ActivityEntry): Promise<void> {
   const call = currentRequest();
   const detailsApp = e.details?.appId;
   const appId =

@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../db/db.ts';
 import { currentRequest } from '../../lib/request-context.ts';
 import type { WriteTx } from '../../lib/write-path.ts';
 import { runWrite } from '../../lib/write-path.ts';
-import { type ActivityAction, writeActivity } from './activity.repo.ts';
+import { type ActivityAction, type ActivityEntry, appendActivityRow } from './activity.repo.ts';
 import { foldRefusal, takeClosedRepeats } from './refusals.repo.ts';
 
 /**
@@ -34,8 +34,23 @@ export function writeCustomerActivity(
   });
 }
 
-/** Logs a staff event (sign-ins, team changes): the activity module's write for other modules. */
-export { type ActivityAction, recordEvent, writeActivity } from './activity.repo.ts';
+export type { ActivityAction } from './activity.repo.ts';
+
+/**
+ * Appends the trail row of a change, in the change's own write (lib/write-path.ts): only runWrite
+ * makes a WriteTx, so the row cannot be written after the change has committed without it.
+ */
+export function writeActivity(tx: WriteTx, e: ActivityEntry): Promise<void> {
+  return appendActivityRow(tx, e);
+}
+
+/**
+ * Appends a trail row that is the whole of what happened (a refused or throttled attempt, an
+ * export, a reset link asked for): there is no change to keep with it, so it is one statement.
+ */
+export function recordEvent(db: Queryable, e: ActivityEntry): Promise<void> {
+  return appendActivityRow(db, e);
+}
 
 /**
  * Refused staff calls fold per actor, endpoint and missing permission over this window: the first
