@@ -1,7 +1,8 @@
 import type { AppContext } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { holderExpiryMail, ownerExpiryMail } from './expiry-notices.mails.ts';
-import { claimExpiredGrants } from './expiry-notices.repo.ts';
+import { claimExpiredGrants, claimExpiringGrants, type ExpiringGrant } from './expiry-notices.repo.ts';
 
 /**
  * Approved impersonation grants whose time is up get one notice each: to the staff member who
@@ -31,4 +32,18 @@ export async function sendExpiryNotices(ctx: AppContext, batch = 100): Promise<n
     },
   });
   return claimed.length;
+}
+
+/**
+ * Approved grants that end within `withinMs` and whose holder was not told yet, claimed and
+ * stamped (`expiring_notified_at`) in the caller's write: the staff notifications' "grant expiring"
+ * job (staff-notifications.service.ts) tells each holder once, whatever runs at once.
+ */
+export function claimGrantsExpiringSoon(
+  tx: Queryable,
+  now: Date,
+  withinMs: number,
+  batch: number,
+): Promise<ExpiringGrant[]> {
+  return claimExpiringGrants(tx, now, withinMs, batch);
 }
