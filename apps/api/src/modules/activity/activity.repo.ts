@@ -50,3 +50,38 @@ export async function appendActivityRow(db: Queryable, e: ActivityEntry): Promis
     ],
   );
 }
+
+/** A made-up past staff action about a customer, for demo data. */
+export interface PastCustomerActivity {
+  at: Date;
+  actorEmail: string;
+  action: string;
+  targetId: string;
+  address: string;
+  details: Record<string, unknown>;
+}
+
+/**
+ * Inserts past staff actions about customers in one statement (unnest of arrays), in order; the
+ * actor is found by email among the staff (none: a name only).
+ */
+export async function insertPastCustomerActivity(tx: Queryable, as: PastCustomerActivity[]): Promise<void> {
+  const iso = (d: Date) => d.toISOString();
+  await tx.query(
+    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
+                               customer_uid)
+     SELECT u.a::timestamptz, s.uid, u.e, u.act, 'customer', u.t, u.ip, u.d::jsonb, u.t::uuid
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+       WITH ORDINALITY AS u(a, e, act, t, ip, d, i)
+     LEFT JOIN staff s ON lower(s.email) = lower(u.e)
+     ORDER BY u.i`,
+    [
+      as.map((a) => iso(a.at)),
+      as.map((a) => a.actorEmail),
+      as.map((a) => a.action),
+      as.map((a) => a.targetId),
+      as.map((a) => a.address),
+      as.map((a) => JSON.stringify(a.details)),
+    ],
+  );
+}

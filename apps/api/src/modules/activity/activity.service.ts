@@ -3,7 +3,13 @@ import type { Db, Queryable } from '../../db/db.ts';
 import { currentRequest } from '../../lib/request-context.ts';
 import type { WriteTx } from '../../lib/write-path.ts';
 import { runWrite } from '../../lib/write-path.ts';
-import { type ActivityAction, type ActivityEntry, appendActivityRow } from './activity.repo.ts';
+import {
+  type ActivityAction,
+  type ActivityEntry,
+  appendActivityRow,
+  insertPastCustomerActivity,
+  type PastCustomerActivity,
+} from './activity.repo.ts';
 import { foldRefusal, takeClosedRepeats } from './refusals.repo.ts';
 
 /**
@@ -35,6 +41,14 @@ export function writeCustomerActivity(
 }
 
 export type { ActivityAction } from './activity.repo.ts';
+
+/**
+ * The demo seed's made-up past staff actions about customers, loaded in bulk in the seed's
+ * transaction (seed/customer-seed.ts): raw speed, no request, no write of anyone's now.
+ */
+export function bulkLoadPastCustomerActivity(tx: Queryable, rows: PastCustomerActivity[]): Promise<void> {
+  return insertPastCustomerActivity(tx, rows);
+}
 
 /**
  * Appends the trail row of a change, in the change's own write (lib/write-path.ts): only runWrite
