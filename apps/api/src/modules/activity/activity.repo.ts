@@ -85,3 +85,43 @@ export async function insertPastCustomerActivity(tx: Queryable, as: PastCustomer
     ],
   );
 }
+
+/**
+ * The staff trail's row of an impersonation step, as 'impersonation.<step>' (the impersonation
+ * log has its own row): the actor found by email among the staff, the request's site and its
+ * owner read with it, the call's request id.
+ */
+export async function appendImpersonationStepRow(
+  db: Queryable,
+  e: {
+    requestId: number;
+    at: Date;
+    actor: string | null;
+    event: string;
+    status: string;
+    clientAddress?: string | null;
+    details: Record<string, unknown>;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
+                               request_id, impersonation_request_id, app_id, customer_uid)
+     SELECT $2::timestamptz, (SELECT uid FROM staff WHERE lower(email) = lower($3::text)), $3::text, $4::text,
+            'impersonation-request', $9::text, $5::text, $6::jsonb || jsonb_build_object('status', $7::text),
+            $8::text, q.id, r.app_id, s.owner_uid
+       FROM (SELECT $1::bigint AS id) q
+       LEFT JOIN impersonation_requests r ON r.id = q.id
+       LEFT JOIN sites s ON s.app_id = r.app_id`,
+    [
+      e.requestId,
+      e.at,
+      e.actor,
+      `impersonation.${e.event}`,
+      e.clientAddress ?? null,
+      JSON.stringify(e.details),
+      e.status,
+      currentRequest()?.requestId ?? null,
+      String(e.requestId),
+    ],
+  );
+}

@@ -7,6 +7,7 @@ import {
   type ActivityAction,
   type ActivityEntry,
   appendActivityRow,
+  appendImpersonationStepRow,
   insertPastCustomerActivity,
   type PastCustomerActivity,
 } from './activity.repo.ts';
@@ -41,6 +42,17 @@ export function writeCustomerActivity(
 }
 
 export type { ActivityAction } from './activity.repo.ts';
+
+/**
+ * The staff trail's row of an impersonation step (impersonation's logEvent writes the
+ * impersonation log's row beside it, in the same transaction).
+ */
+export function recordImpersonationStep(
+  db: Queryable,
+  e: Parameters<typeof appendImpersonationStepRow>[1],
+): Promise<void> {
+  return appendImpersonationStepRow(db, e);
+}
 
 /**
  * The demo seed's made-up past staff actions about customers, loaded in bulk in the seed's
