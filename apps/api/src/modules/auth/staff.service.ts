@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import type { WriteTx } from '../../lib/write-path.ts';
 import { createSession, revokeUserSessions } from './sessions.repo.ts';
 import { deleteStaff, insertStaff, setStaffRoles } from './staff.repo.ts';
 import { issueToken } from './tokens.repo.ts';
@@ -8,7 +9,8 @@ import { issueToken } from './tokens.repo.ts';
  * accounts, impersonation opens sessions and reads approvers, the seed and the first start create
  * staff. Auth owns the tables `staff`, `staff_roles`, `staff_sessions`, `staff_tokens` (and the
  * factors'); another module reads them through the reads below and writes them only through the
- * named acts below, each run inside the caller's write (its transaction, `tx`). Everything else of
+ * named acts below, each run inside the caller's write (its `WriteTx`; creating an account also
+ * in the seed's and first start's transaction). Everything else of
  * auth stays inside.
  */
 export {
@@ -35,7 +37,7 @@ export function addStaffMember(tx: Queryable, s: Parameters<typeof insertStaff>[
 }
 
 /** An invitation link for a new account: its one-time token, valid `ttlMs`. */
-export function issueInvitation(tx: Queryable, uid: string, at: Date, ttlMs: number): Promise<string> {
+export function issueInvitation(tx: WriteTx, uid: string, at: Date, ttlMs: number): Promise<string> {
   return issueToken(tx, { uid, purpose: 'invite', at, ttlMs });
 }
 
@@ -43,24 +45,19 @@ export function issueInvitation(tx: Queryable, uid: string, at: Date, ttlMs: num
  * A staff member's roles become `roles`, and every session they hold ends (it was signed in with
  * the old ones). Answers how many sessions ended.
  */
-export async function changeStaffRoles(
-  tx: Queryable,
-  uid: string,
-  roles: string[],
-  at: Date,
-): Promise<number> {
+export async function changeStaffRoles(tx: WriteTx, uid: string, roles: string[], at: Date): Promise<number> {
   await setStaffRoles(tx, uid, roles, at);
   return revokeUserSessions(tx, uid, at, 'roles-changed');
 }
 
 /** A staff account is deleted; its sessions and tokens go with it (ON DELETE CASCADE). */
-export function removeStaffMember(tx: Queryable, uid: string): Promise<boolean> {
+export function removeStaffMember(tx: WriteTx, uid: string): Promise<boolean> {
   return deleteStaff(tx, uid);
 }
 
 /** A session for a staff member acting on a site through an approved impersonation grant. */
 export function openImpersonationSession(
-  tx: Queryable,
+  tx: WriteTx,
   s: {
     uid: string;
     at: Date;

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/db.ts';
+import type { WriteTx } from '../../lib/write-path.ts';
 import { setSiteWebApps } from './customer-writes.repo.ts';
 
 /**
@@ -16,7 +16,7 @@ export { type SiteInput, siteWrite } from './site-write.ts';
  * given). Answers false when the site moved on (or is not the owner's). Inside the caller's write.
  */
 export function changeSiteWebApps(
-  tx: Queryable,
+  tx: WriteTx,
   uid: string,
   appId: number,
   urls: { productionUrl: string; stagingUrl: string },

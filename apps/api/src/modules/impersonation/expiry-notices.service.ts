@@ -1,6 +1,5 @@
 import type { AppContext } from '../../app-context.ts';
-import type { Queryable } from '../../db/db.ts';
-import { runWrite } from '../../lib/write-path.ts';
+import { runWrite, type WriteTx } from '../../lib/write-path.ts';
 import { holderExpiryMail, ownerExpiryMail } from './expiry-notices.mails.ts';
 import { claimExpiredGrants, claimExpiringGrants, type ExpiringGrant } from './expiry-notices.repo.ts';
 
@@ -40,7 +39,7 @@ export async function sendExpiryNotices(ctx: AppContext, batch = 100): Promise<n
  * job (staff-notifications.service.ts) tells each holder once, whatever runs at once.
  */
 export function claimGrantsExpiringSoon(
-  tx: Queryable,
+  tx: WriteTx,
   now: Date,
   withinMs: number,
   batch: number,
