@@ -3,7 +3,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { openPostgres } from '../apps/api/src/db/db.ts';
 import { hashPassword, verifyPassword } from '../apps/api/src/lib/password-hash.ts';
-import { base32Decode, totpCodeAt, totpStepOf } from '../apps/api/src/modules/auth/totp.ts';
+import { base32Decode, totpCodeAt, totpStepOf } from '../apps/api/src/lib/totp.ts';
 import { softPasskey } from '../apps/api/test/soft-authenticator.ts';
 import { freshDir, ms, percentile, type Server, startServer } from './support.ts';
 

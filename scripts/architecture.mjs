@@ -42,6 +42,8 @@ export function importsOf(file, text) {
 }
 
 const isTest = (file) => /\.test\.(ts|tsx|mjs)$/.test(file) || file.includes('/test/');
+const isLowerApi = (file) =>
+  /^apps\/api\/src\/(lib|plugins|db|mail|user-input)\//.test(file) || file === 'apps/api/src/app-context.ts';
 const moduleOf = (p) => /^apps\/api\/src\/modules\/([^/]+)\//.exec(p)?.[1];
 const featureOf = (p) => /^apps\/web\/src\/features\/([^/]+)\//.exec(p)?.[1];
 
@@ -58,10 +60,35 @@ const RULES = [
   },
   {
     name: 'API lib/, plugins/, db/ and mail/ import no module',
-    applies: (file) =>
-      /^apps\/api\/src\/(lib|plugins|db|mail)\//.test(file) || file === 'apps/api/src/app-context.ts',
+    applies: isLowerApi,
     forbids: (_file, target) => target.startsWith('apps/api/src/modules/'),
     mend: 'pass the module function in from app.ts (as a dependency of the plugin or context), or move the shared code down into lib/.',
+  },
+  {
+    name: 'API lib/, plugins/, db/, mail/ and modules import nothing from ops/ or seed/',
+    // ops/ (jobs, their schedule, backups, command lines) and seed/ (demo and scale data) sit on
+    // top: they call the modules, never the other way. Tests may start the jobs they test.
+    applies: (file) => isLowerApi(file) || (moduleOf(file) !== undefined && !isTest(file)),
+    forbids: (_file, target) => /^apps\/api\/src\/(ops|seed)\//.test(target),
+    mend: "a domain job goes into its module (exported by the module's service, scheduled in ops/periodic.ts); what lib/ or db/ need of ops/ moves down into lib/, or is passed in from app.ts or main.ts.",
+  },
+  {
+    name: "ops/ and seed/ reach a module only through its service (the module's *.service.ts)",
+    applies: (file) => /^apps\/api\/src\/(ops|seed)\//.test(file) && !isTest(file),
+    forbids: (_file, target) => moduleOf(target) !== undefined && !/\.service\.ts$/.test(target),
+    mend: "call the module's service; add a service function that names the act where there is none (a bulk load that needs raw speed is a named function of the owning module's service).",
+  },
+  {
+    name: "bench/ reaches the API through its surfaces: a module's service or repo, lib/, db/, config, seed/, the test kit",
+    // A bench drives the API over HTTP, or times a service or a repo's SQL directly; it does not
+    // start the API's plugins or jobs itself, nor reach into a module's inner files or the console.
+    applies: (file) => file.startsWith('bench/'),
+    forbids: (_file, target) =>
+      target.startsWith('apps/web/') ||
+      /^apps\/api\/src\/(plugins|ops)\//.test(target) ||
+      /^apps\/api\/src\/(app|main)\.ts$/.test(target) ||
+      (moduleOf(target) !== undefined && !/\.(service|repo)\.ts$/.test(target)),
+    mend: "time the module's service or repo function (export it there), start the server as support.ts does, or move a pure helper down into apps/api/src/lib/.",
   },
   {
     name: "modules import each other only through a named service (another module's *.service.ts)",
@@ -100,12 +127,19 @@ const USE_RULES = [
     // with the checks made under it, the version claim, the change and its trail row in one
     // transaction. A module or job that opens its own transaction can keep a change without
     // its trail row, or check under no lock.
-    applies: (file) =>
-      /^apps\/api\/src\/(modules|ops)\//.test(file) &&
-      !isTest(file) &&
-      file !== 'apps/api/src/ops/metrics.ts',
+    applies: (file) => /^apps\/api\/src\/(modules|ops)\//.test(file) && !isTest(file),
     uses: /\.transaction\s*\(/,
     mend: 'run the write through runWrite (lib/write-path.ts): checks in lock(), the change in change(), the trail row in trail().',
+  },
+  {
+    name: "a module's service re-exports no write of its repo",
+    // Another module writes this module's tables only through a function of its service that
+    // names the act (addStaffMember, changeStaffRoles): the owner keeps what goes with the write
+    // (the sessions that end, authChanged). Reads may be re-exported as they are. A write is
+    // told by its name: insert, delete, set, update, create, issue, revoke, record, write, ...
+    applies: (file) => moduleOf(file) !== undefined && /\.service\.ts$/.test(file) && !isTest(file),
+    uses: /export\s+(?:type\s+)?\{[^}]*\b(?:insert|delete|set|update|upsert|create|issue|revoke|record|write|add|remove|mark|claim|append)[A-Z]\w*[^}]*\}\s*from\s*['"]\.\/[^'"]+\.repo\.ts['"]/,
+    mend: 'define the write in the service with a name that says the act (it may call the repo function), and export that.',
   },
 ];
 

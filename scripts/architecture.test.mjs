@@ -7,7 +7,13 @@ import { importsOf, readSources, violations } from './architecture.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 test('the code base keeps its import rules', () => {
-  const files = readSources(root, ['packages/contract/src', 'apps/api/src', 'apps/api/test', 'apps/web/src']);
+  const files = readSources(root, [
+    'packages/contract/src',
+    'apps/api/src',
+    'apps/api/test',
+    'apps/web/src',
+    'bench',
+  ]);
   assert.ok(files.size > 300, `read only ${files.size} files`);
   const broken = violations(files);
   assert.equal(broken.length, 0, `\n${broken.join('\n')}\n`);
@@ -82,6 +88,49 @@ test('each rule fires on a violation and names how to mend it', () => {
       'export const f = (db) => db.transaction(async (tx) => tx.query(1));',
       'opened only by the write path',
     ],
+    [
+      'apps/api/src/db/open.ts',
+      "import { y } from '../ops/private-data-dir.ts';",
+      'nothing from ops/ or seed/',
+    ],
+    [
+      'apps/api/src/app-context.ts',
+      "import type { Y } from './ops/leases.ts';",
+      'nothing from ops/ or seed/',
+    ],
+    [
+      'apps/api/src/modules/impersonation/x.service.ts',
+      "import { y } from '../../ops/expiry-notices.ts';",
+      'nothing from ops/ or seed/',
+    ],
+    ['apps/api/src/lib/x.ts', "import { y } from '../seed/customer-seed.ts';", 'nothing from ops/ or seed/'],
+    [
+      'apps/api/src/ops/verify-audit-export-cli.ts',
+      "import { y } from '../modules/audit/audit-file.ts';",
+      'ops/ and seed/ reach a module only through its service',
+    ],
+    [
+      'apps/api/src/seed/seed.ts',
+      "import { insertStaff } from '../modules/auth/staff.repo.ts';",
+      'ops/ and seed/ reach a module only through its service',
+    ],
+    [
+      'bench/x.bench.ts',
+      "import { y } from '../apps/api/src/modules/auth/totp.ts';",
+      'bench/ reaches the API through its surfaces',
+    ],
+    ['bench/x.bench.ts', "import { y } from '../apps/api/src/plugins/auth.ts';", 'bench/ reaches the API'],
+    ['bench/x.bench.ts', "import { y } from '../apps/web/src/lib/paths.ts';", 'bench/ reaches the API'],
+    [
+      'apps/api/src/modules/auth/staff.service.ts',
+      "export { findStaffByEmail, insertStaff } from './staff.repo.ts';",
+      're-exports no write of its repo',
+    ],
+    [
+      'apps/api/src/modules/customers/sites.service.ts',
+      "export {\n  setSiteWebApps,\n} from './customer-writes.repo.ts';",
+      're-exports no write of its repo',
+    ],
   ];
   for (const [file, text, rule] of cases) {
     const broken = violations(new Map([[file, text]]));
@@ -102,6 +151,29 @@ test('what the rules allow', () => {
     ['packages/contract/src/x.ts', "import { z } from 'zod';"],
     ['apps/api/src/lib/write-path.ts', 'return db.transaction(async (tx) => tx.query(1));'],
     ['apps/api/src/modules/x/x.test.ts', 'await ctx.db.transaction(async (tx) => tx.query(1));'],
+    ['apps/api/src/main.ts', "import { periodicJobs } from './ops/periodic.ts';"],
+    ['apps/api/src/db/open.ts', "import { y } from '../lib/private-data-dir.ts';"],
+    ['apps/api/src/modules/notices/notices.test.ts', "import { startJobs } from '../../ops/jobs.ts';"],
+    [
+      'apps/api/src/ops/periodic.ts',
+      "import { y } from '../modules/impersonation/expiry-notices.service.ts';",
+    ],
+    ['apps/api/src/ops/jobs.ts', "import type { LeaseStore } from '../lib/leases.ts';"],
+    ['apps/api/src/seed/seed.ts', "import { addStaffMember } from '../modules/auth/staff.service.ts';"],
+    ['apps/api/src/seed/seed.ts', 'const created = await db.transaction(async (tx) => tx.query(1));'],
+    ['apps/api/src/seed/seed.test.ts', "import { y } from '../modules/auth/approver-cool-down.ts';"],
+    ['bench/x.bench.ts', "import { y } from '../apps/api/src/modules/dashboard/dashboard.repo.ts';"],
+    ['bench/x.bench.ts', "import { y } from '../apps/api/src/lib/totp.ts';"],
+    ['bench/x.bench.ts', "import { y } from '../apps/api/src/seed/customer-seed.ts';"],
+    ['bench/x.bench.ts', "import { y } from '../apps/api/test/soft-authenticator.ts';"],
+    [
+      'apps/api/src/modules/auth/staff.service.ts',
+      "export { findStaffByEmail, lockStaffRows } from './staff.repo.ts';",
+    ],
+    [
+      'apps/api/src/modules/auth/staff.service.ts',
+      'export function addStaffMember(tx, s) { return insertStaff(tx, s); }',
+    ],
   ];
   for (const [file, text] of allowed) assert.deepEqual(violations(new Map([[file, text]])), [], file);
 });

@@ -6,10 +6,10 @@ import type { Db } from './db/db.ts';
 import type { AddressLimits } from './lib/address-limits.ts';
 import type { Clock } from './lib/clock.ts';
 import type { FieldCrypto } from './lib/field-crypto.ts';
+import type { LeaseStore } from './lib/leases.ts';
+import type { AppMetrics } from './lib/metrics.ts';
 import type { StaffEventBus } from './lib/staff-event-bus.ts';
 import type { Mailer } from './mail/outbox.ts';
-import type { LeaseStore } from './ops/leases.ts';
-import type { AppMetrics } from './ops/metrics.ts';
 import type { UserInputSandbox } from './user-input/user-input-sandbox.ts';
 
 /** What every module's service works with; built once in app.ts and passed down explicitly. */

@@ -1,13 +1,13 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrateConfigured, openConfiguredDbOrExit } from './db/open.ts';
+import { privateUmask } from './lib/private-data-dir.ts';
 import { describeRedis } from './lib/redis.ts';
 import { isPrivatePath, normalisedPath } from './lib/request-path.ts';
 import { countStaff } from './modules/auth/staff.service.ts';
 import { WARM_UP_MAX_QUERIES, warmUpSearch } from './modules/customers/search-warm-up.ts';
 import { startJobs } from './ops/jobs.ts';
 import { periodicJobs } from './ops/periodic.ts';
-import { privateUmask } from './ops/private-data-dir.ts';
 import { lowerHelperThreads } from './ops/thread-priority.ts';
 import { seedDemoData } from './seed/seed.ts';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.ts';
-import { restrictDataDir } from '../src/ops/private-data-dir.ts';
+import { restrictDataDir } from '../src/lib/private-data-dir.ts';
 import { PROCESS_TEST_MS, PROCESS_WAIT_MS, runApiToExit, startApi, until } from './api-process.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { ERRORS } from '@sac/contract/errors';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { base32Decode, totpCodeAt, totpStepOf } from '../src/lib/totp.ts';
 import { LOCKOUT_THRESHOLD } from '../src/modules/auth/login-throttle.ts';
-import { base32Decode, totpCodeAt, totpStepOf } from '../src/modules/auth/totp.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 
 // Random interleavings of right and wrong passwords (and, with a second factor, wrong codes),

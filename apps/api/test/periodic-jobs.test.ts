@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendExpiryNotices } from '../src/ops/expiry-notices.ts';
+import { databaseLeases, type LeaseStore, redisLeases } from '../src/lib/leases.ts';
+import { sendExpiryNotices } from '../src/modules/impersonation/expiry-notices.service.ts';
 import { type JobOutcome, leaseTtlMs, startJobs } from '../src/ops/jobs.ts';
-import { databaseLeases, type LeaseStore, redisLeases } from '../src/ops/leases.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 import { insertGrant } from './impersonation-fixtures.ts';

@@ -3,7 +3,7 @@ import { ERRORS } from '@sac/contract/errors';
 import { RECOVERY_CODE_COUNT } from '@sac/contract/mfa';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { base32Decode, totpCodeAt, totpStepOf } from '../src/modules/auth/totp.ts';
+import { base32Decode, totpCodeAt, totpStepOf } from '../src/lib/totp.ts';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 import { softPasskey } from './soft-authenticator.ts';
 

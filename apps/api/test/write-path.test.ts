@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ENDPOINT_LIST, type EndpointId } from '@sac/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWrite } from '../src/lib/write-path.ts';
-import { recordEvent, writeActivity } from '../src/modules/activity/activity.repo.ts';
+import { recordEvent, writeActivity } from '../src/modules/activity/activity.service.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { type Actor, type Fixture, MATRIX, MATRIX_APPROVER, send, writes } from './endpoint-matrix.ts';
 import { createTestApp, PASSWORD, type TestApp } from './harness.ts';

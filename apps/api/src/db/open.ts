@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { privateUmask, restrictDataDir } from '../ops/private-data-dir.ts';
+import { privateUmask, restrictDataDir } from '../lib/private-data-dir.ts';
 import { type Db, openPgliteDir, openPostgres, POOL_WAIT_MS } from './db.ts';
 import { DataDirInUse } from './dir-lock.ts';
 import { grantApplicationRole, migrate, trailOwnerWarning } from './migrate.ts';

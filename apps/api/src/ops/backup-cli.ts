@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
+import { privateUmask, restrictDataDir } from '../lib/private-data-dir.ts';
 import { backupEmbedded, restoreEmbedded } from './backup.ts';
-import { privateUmask, restrictDataDir } from './private-data-dir.ts';
 
 // node --import tsx apps/api/src/ops/backup-cli.ts backup  <file.tar.gz>   (server stopped)
 // node --import tsx apps/api/src/ops/backup-cli.ts restore <file.tar.gz>   (into an empty DATA_DIR)

@@ -1,4 +1,4 @@
-import type { LeaseStore } from './leases.ts';
+import type { LeaseStore } from '../lib/leases.ts';
 
 /** Work done now and then, by one instance of all those sharing the database. */
 export interface PeriodicJob {

@@ -2,13 +2,13 @@ import { GRANT_EXPIRING_NOTICE_MS } from '@sac/contract/staff-notifications';
 import type { AppContext } from '../app-context.ts';
 import { flushRefusals, REFUSAL_FOLD_MS } from '../modules/activity/activity.service.ts';
 import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
+import { sendExpiryNotices } from '../modules/impersonation/expiry-notices.service.ts';
 import { sendDueNotices } from '../modules/notices/notices.service.ts';
 import { recheckDomains } from '../modules/site-settings/custom-domains.service.ts';
 import {
   notifyExpiringGrants,
   pruneNotifications,
 } from '../modules/staff-notifications/staff-notifications.service.ts';
-import { sendExpiryNotices } from './expiry-notices.ts';
 import type { PeriodicJob } from './jobs.ts';
 
 /** The API's periodic work, each at its configured interval (0 leaves it out). */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { verifyExport } from '../modules/audit/audit-file.ts';
+import { verifyExport } from '../modules/audit/audit.service.ts';
 
 /**
  * `npm run audit:verify -- --key KEY.pem FILE`: checks an exported audit trail (CSV or JSON

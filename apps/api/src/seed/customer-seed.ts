@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import timezones from 'timezones.json';
 import type { Queryable } from '../db/db.ts';
 import type { FieldCrypto } from '../lib/field-crypto.ts';
-import { hashSecret } from '../lib/secrets.ts';
+import { bulkLoadPastCustomerActivity } from '../modules/activity/activity.service.ts';
+import { bulkLoadDemoCustomers } from '../modules/customers/bulk-load.service.ts';
 
 /*
  * Demo customers, sites, shared sites, sign-ins and activity, and the word lists the scale
@@ -674,9 +675,6 @@ function buildDemoCustomers(
   return { customers, sites, members, logins, activity };
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-
 /**
  * Inserts the demo customers with their sites, shared sites, sign-ins and activity: one statement
  * per table (unnest of arrays), so a few hundred milliseconds even on PGlite. Run it in the demo
@@ -726,106 +724,9 @@ export async function seedDemoCustomers(
   );
   const { customers: cs, sites: ss, members: ms, logins: ls, activity: as } = data;
 
-  await tx.query(
-    `INSERT INTO customers (uid, first_name, last_name, email, organization, phone, auth_email, contact_email,
-       time_zone, status, role, email_verified, created_at, modified_at)
-     SELECT uid::uuid, f, l, e, o, p, ae, ce, tz, st, 'Owner', v, ca::timestamptz, ma::timestamptz
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                 $9::text[], $10::text[], $11::boolean[], $12::text[], $13::text[])
-       AS t(uid, f, l, e, o, p, ae, ce, tz, st, v, ca, ma)`,
-    [
-      cs.map((c) => c.uid),
-      cs.map((c) => c.first),
-      cs.map((c) => c.last),
-      cs.map((c) => c.email),
-      cs.map((c) => c.organization),
-      cs.map((c) => c.phone),
-      cs.map((c) => c.authEmail),
-      cs.map((c) => c.contactEmail),
-      cs.map((c) => c.timeZone),
-      cs.map((c) => c.status),
-      cs.map((c) => c.emailVerified),
-      cs.map((c) => iso(c.createdAt)),
-      cs.map((c) => iso(c.modifiedAt)),
-    ],
-  );
-
-  await tx.query(
-    `INSERT INTO sites (app_name, api_key, secret_hash, owner_uid, plan, plan_status, trial_ends_at, data_center,
-       global_server, db_name, custom_db_conn, features, status, production_url, staging_url, created_at, modified_at)
-     SELECT n, k::uuid, decode(h, 'hex'), o::uuid, pl, ps, te::timestamptz, dc, gs, dn, decode(cc, 'hex'),
-       string_to_array(fe, ','), st, pu, su, ca::timestamptz, ma::timestamptz
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                 $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-                 $16::text[], $17::text[])
-       AS t(n, k, h, o, pl, ps, te, dc, gs, dn, cc, fe, st, pu, su, ca, ma)`,
-    [
-      ss.map((s) => s.name),
-      ss.map((s) => s.apiKey),
-      ss.map((s) => hex(hashSecret(s.secret ?? randomBytes(32).toString('base64url')))),
-      ss.map((s) => s.ownerUid),
-      ss.map((s) => s.plan),
-      ss.map((s) => s.planStatus),
-      ss.map((s) => iso(s.trialEndsAt)),
-      ss.map((s) => s.dataCenter),
-      ss.map((s) => s.globalServer),
-      ss.map((s) => s.dbName),
-      ss.map((s) => (s.customDbConn ? hex(opts.crypto.encrypt(s.customDbConn)) : null)),
-      ss.map((s) => s.features.join(',')),
-      ss.map((s) => s.status),
-      ss.map((s) => s.productionUrl),
-      ss.map((s) => s.stagingUrl),
-      ss.map((s) => iso(s.createdAt)),
-      ss.map((s) => iso(s.modifiedAt)),
-    ],
-  );
-
-  await tx.query(
-    `INSERT INTO site_members (app_id, customer_uid, role, added_at)
-     SELECT s.app_id, t.c::uuid, t.r, t.a::timestamptz
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(n, c, r, a)
-     JOIN sites s ON lower(s.app_name) = t.n`,
-    [
-      ms.map((m) => m.siteName),
-      ms.map((m) => m.customerUid),
-      ms.map((m) => m.role),
-      ms.map((m) => iso(m.addedAt)),
-    ],
-  );
-
-  await tx.query(
-    `INSERT INTO customer_logins (customer_uid, at, access_type, browser, client_address, location)
-     SELECT c::uuid, a::timestamptz, t, b, ip, l
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(c, a, t, b, ip, l)
-     ORDER BY a`,
-    [
-      ls.map((l) => l.customerUid),
-      ls.map((l) => iso(l.at)),
-      ls.map((l) => l.accessType),
-      ls.map((l) => l.browser),
-      ls.map((l) => l.address),
-      ls.map((l) => l.location),
-    ],
-  );
-
+  await bulkLoadDemoCustomers(tx, opts.crypto, { customers: cs, sites: ss, members: ms, logins: ls });
   await opts.beforeActivity?.();
-  await tx.query(
-    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
-                               customer_uid)
-     SELECT u.a::timestamptz, s.uid, u.e, u.act, 'customer', u.t, u.ip, u.d::jsonb, u.t::uuid
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-       WITH ORDINALITY AS u(a, e, act, t, ip, d, i)
-     LEFT JOIN staff s ON lower(s.email) = lower(u.e)
-     ORDER BY u.i`,
-    [
-      as.map((a) => iso(a.at)),
-      as.map((a) => a.actorEmail),
-      as.map((a) => a.action),
-      as.map((a) => a.targetId),
-      as.map((a) => a.address),
-      as.map((a) => JSON.stringify(a.details)),
-    ],
-  );
+  await bulkLoadPastCustomerActivity(tx, as);
 
   return {
     customers: cs.length,

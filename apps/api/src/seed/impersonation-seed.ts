@@ -10,11 +10,10 @@ import type { MailMessage } from '../mail/mailer.ts';
 import type { Mailer } from '../mail/outbox.ts';
 import { findStaffByEmail, permissionsOfRoles } from '../modules/auth/staff.service.ts';
 import { flushCustomerViews, recordCustomerView } from '../modules/dashboard/dashboard.service.ts';
+import { sendExpiryNotices } from '../modules/impersonation/expiry-notices.service.ts';
 import { answerConsent } from '../modules/impersonation/impersonation-consent.service.ts';
 import * as impersonation from '../modules/impersonation/impersonation-requests.service.ts';
-import { recordCheck } from '../modules/site-settings/custom-domains.repo.ts';
-import { createDomain } from '../modules/site-settings/custom-domains.service.ts';
-import { sendExpiryNotices } from '../ops/expiry-notices.ts';
+import { createDomain, recordPeriodicCheck } from '../modules/site-settings/custom-domains.service.ts';
 import type { DemoSiteCredentials } from './customer-seed.ts';
 import { seedDemoNotices } from './notices-seed.ts';
 
@@ -586,8 +585,8 @@ export async function seedDemoImpersonation(
     for (const check of d.checks) {
       clock.set(new Date(opts.at.getTime() - check.ago));
       // What the periodic check found (a first start looks nothing up: these names do not resolve).
-      await recordCheck(
-        tx,
+      await recordPeriodicCheck(
+        ctx,
         domain,
         check.ok
           ? { ok: true, result: 'The CNAME and the TXT verification token are in place.' }
@@ -595,7 +594,6 @@ export async function seedDemoImpersonation(
               ok: false,
               result: `No CNAME record for ${domain} was found (ENOTFOUND). No TXT record ${verificationRecordName(domain)} was found (ENOTFOUND).`,
             },
-        clock.now(),
       );
     }
   }

@@ -3,8 +3,7 @@ import type { AppContext } from '../app-context.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ManualClock } from '../lib/clock.ts';
 import type { StaffCall } from '../lib/endpoint-route.ts';
-import { countAudience } from '../modules/notices/notices.repo.ts';
-import { createNotice, sendDueNotices } from '../modules/notices/notices.service.ts';
+import { audienceReach, createNotice, sendDueNotices } from '../modules/notices/notices.service.ts';
 
 const HOUR = 3_600_000;
 
@@ -80,7 +79,7 @@ export async function seedDemoNotices(
   for (const n of list) {
     clock.set(new Date(opts.at.getTime() - n.ago));
     const sendAt = new Date(opts.at.getTime() - n.ago + n.sendAfter);
-    const reach = await countAudience(tx, n.audience, DEMO_NOTICE_MAX_RECIPIENTS);
+    const reach = await audienceReach(ctx, n.audience, DEMO_NOTICE_MAX_RECIPIENTS);
     const fits = reach > 0 && reach <= DEMO_NOTICE_MAX_RECIPIENTS;
     const made = await createNotice(ctx, opts.caller(n.by), {
       Kind: n.kind,

@@ -22,6 +22,7 @@ import type { Db, Queryable } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { openConfiguredDbOrExit } from '../db/open.ts';
 import { SEARCHED_TABLES } from '../db/searched-tables.ts';
+import { bulkLoadScaleChunk } from '../modules/customers/bulk-load.service.ts';
 import {
   FIRST_NAMES,
   LAST_NAMES,
@@ -116,83 +117,6 @@ const SYLLABLES =
     ' ',
   );
 
-/** A version-4-shaped uuid from an md5, so validators that check the version accept it. */
-const md5Uuid = (expr: string) =>
-  `overlay(overlay(md5(${expr}) placing '4' from 13) placing '8' from 17)::uuid`;
-/** A uniform 31-bit hash of the series number per salt: deterministic, independent per salt. */
-const h = (salt: number, col = 'n') => `(hashint8extended(${col}, ${salt}) & 2147483647)`;
-/** 1-based index into an array parameter, skewed to the front (power > 1) or uniform (power 1). */
-const skewed = (salt: number, arr: string, power: number) =>
-  `1 + floor(cardinality(${arr}) * power(${h(salt)} / 2147483648.0, ${power}))::int`;
-
-/** One syllable of a generated name, picked by a hash of the series number. */
-const syl = (salt: number) => `($7::text[])[1 + ${h(salt)} % cardinality($7::text[])]`;
-
-/*
- * Names: first names 90% from FIRST_NAMES (skewed), 10% generated from syllables; last names 55%
- * from LAST_NAMES (skewed), 35% from COMPOUND_SURNAMES (uniform, about 2,500), 10% generated from
- * syllables (mostly unique): common substrings match a large share, rare ones a handful of rows.
- */
-const CUSTOMERS_SQL = `
-INSERT INTO customers (uid, first_name, last_name, email, organization, phone, auth_email, contact_email,
-  time_zone, status, role, email_verified, created_at, modified_at)
-SELECT uid, f, l, email, org, phone, email, email, tz, status, 'Owner', verified, created,
-  least($1::timestamptz, created + (h5 % 20000) * interval '1 hour')
-FROM (
-  SELECT ${md5Uuid("'sac-scale-customer-' || n")} AS uid, f, l,
-    lower(regexp_replace(f, '[^A-Za-z]', '', 'g')) || '.' || lower(regexp_replace(l, '[^A-Za-z]', '', 'g'))
-      || '.' || n || '@' || ($8::text[])[1 + h1 % cardinality($8::text[])] AS email,
-    CASE WHEN h2 % 10 < 4 THEN l ELSE ($9::text[])[1 + h4 % cardinality($9::text[])] END
-      || ' ' || ($10::text[])[1 + h3 % cardinality($10::text[])] AS org,
-    (200 + h1 % 800)::text || lpad((h4 % 10000000)::text, 7, '0') AS phone,
-    ($11::text[])[1 + h3 % cardinality($11::text[])] AS tz,
-    CASE WHEN h2 % 100 < 93 THEN 'Active' WHEN h2 % 100 < 97 THEN 'Blocked' ELSE 'Deleted' END AS status,
-    h5 % 100 < 85 AS verified,
-    $1::timestamptz - (h6 % 94608000) * interval '1 second' AS created,
-    h5
-  FROM (
-    SELECT n,
-      CASE WHEN ${h(9)} % 100 < 90 THEN ($4::text[])[${skewed(1, '$4::text[]', 1.6)}]
-        ELSE initcap(${syl(11)} || ${syl(12)} || CASE WHEN ${h(13)} % 3 = 0 THEN ${syl(14)} ELSE '' END) END AS f,
-      CASE WHEN ${h(10)} % 100 < 55 THEN ($5::text[])[${skewed(2, '$5::text[]', 1.6)}]
-        WHEN ${h(10)} % 100 < 90 THEN ($6::text[])[1 + ${h(15)} % cardinality($6::text[])]
-        ELSE initcap(${syl(16)} || ${syl(17)} || CASE WHEN ${h(18)} % 2 = 0 THEN ${syl(19)} ELSE '' END) END AS l,
-      ${h(3)} AS h1, ${h(4)} AS h2, ${h(5)} AS h3, ${h(6)} AS h4, ${h(7)} AS h5, ${h(8)} AS h6
-    FROM generate_series($2::bigint, $3::bigint) AS n
-  ) g
-) c`;
-
-const SITES_SQL = `
-INSERT INTO sites (app_id, app_name, api_key, secret_hash, owner_uid, plan, plan_status, trial_ends_at,
-  data_center, global_server, db_name, features, status, production_url, staging_url, created_at, modified_at)
-OVERRIDING SYSTEM VALUE
-SELECT s.id, s.name, ${md5Uuid("'sac-scale-key-' || s.id")}, sha256(convert_to('scale-secret-' || s.id, 'UTF8')),
-  ${md5Uuid("'sac-scale-customer-' || s.n")}, s.plan,
-  CASE WHEN s.trial THEN 'Trial' ELSE 'Subscribed' END,
-  CASE WHEN s.trial THEN $1::timestamptz + ((s.h2 % 60) - 30) * interval '1 day' END,
-  ($7::text[])[s.srv], ($8::text[])[s.srv], 'lr_' || replace(s.name, '-', '_'), fs.features,
-  CASE WHEN s.h3 % 100 < 88 THEN 'active' ELSE 'inactive' END,
-  'https://' || s.name || '.example.com',
-  CASE WHEN s.h3 % 10 < 7 THEN 'https://staging.' || s.name || '.example.com' ELSE '' END,
-  s.created, least($1::timestamptz, s.created + (s.h2 % 2000) * interval '1 hour')
-FROM (
-  SELECT nextval($4::regclass) AS id, n,
-    ($5::text[])[${skewed(21, '$5::text[]', 1.3)}] || '-' || ($6::text[])[${skewed(22, '$6::text[]', 1.6)}] || '-' || n
-      || CASE WHEN k > 1 THEN '-' || k ELSE '' END AS name,
-    CASE WHEN ${h(23)} % 100 < 50 THEN 'Free' WHEN ${h(23)} % 100 < 85 THEN 'Developer' ELSE 'Developer Premium' END AS plan,
-    ${h(23)} % 100 >= 50 AND ${h(24)} % 100 < 30 AS trial,
-    1 + (${h(25)} + k) % cardinality($8::text[]) AS srv,
-    ${h(24)} AS h2, ${h(26)} AS h3,
-    least($1::timestamptz, $1::timestamptz - (${h(8)} % 94608000) * interval '1 second'
-      + (${h(27)} % 365 + k * 30) * interval '1 day') AS created
-  FROM generate_series($2::bigint, $3::bigint) AS n
-  CROSS JOIN LATERAL generate_series(1, CASE WHEN ${h(20)} % 10 = 0 THEN 2 ELSE 1 END) AS k
-) s
-JOIN feature_sets fs ON fs.name = s.plan`;
-
-/** The number of rows an INSERT added. */
-const counted = (insert: string) => `WITH ins AS (${insert} RETURNING 1) SELECT count(*)::int AS n FROM ins`;
-
 function parse(): { customers: number; chunk: number } {
   const { values } = parseArgs({
     options: {
@@ -280,9 +204,7 @@ async function seedScale(db: Db, opts: { customers: number; chunk: number }): Pr
     const lo = first + done;
     const hi = lo + Math.min(opts.chunk, opts.customers - done) - 1;
     await db.transaction(async (tx) => {
-      const c = await tx.query<{ n: number }>(counted(CUSTOMERS_SQL), [at, lo, hi, ...customerArrays]);
-      const st = await tx.query<{ n: number }>(counted(SITES_SQL), [at, lo, hi, seq, ...siteArrays]);
-      rows += (c.rows[0]?.n ?? 0) + (st.rows[0]?.n ?? 0);
+      rows += await bulkLoadScaleChunk(tx, { at, lo, hi, seq, customerArrays, siteArrays });
       await tx.query(
         `INSERT INTO app_meta (key, value) VALUES ('scale_next', $1)
          ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,

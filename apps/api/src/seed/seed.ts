@@ -7,7 +7,7 @@ import { type Config, loadConfig } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { fieldCrypto, loadFieldKey } from '../lib/field-crypto.ts';
 import { hashPassword } from '../lib/password-hash.ts';
-import { insertStaff } from '../modules/auth/staff.repo.ts';
+import { addStaffMember } from '../modules/auth/staff.service.ts';
 import { type DemoSiteCredentials, seedDemoCustomers } from './customer-seed.ts';
 import { seedDemoImpersonation } from './impersonation-seed.ts';
 
@@ -69,7 +69,7 @@ export async function seedDemoData(
       beforeActivity: async () => {
         const passwordHash = await hashing;
         for (const s of DEMO_STAFF) {
-          await insertStaff(tx, {
+          await addStaffMember(tx, {
             uid: randomUUID(),
             email: s.email,
             fullName: s.name,

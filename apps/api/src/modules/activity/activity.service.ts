@@ -3,7 +3,14 @@ import type { Db, Queryable } from '../../db/db.ts';
 import { currentRequest } from '../../lib/request-context.ts';
 import type { WriteTx } from '../../lib/write-path.ts';
 import { runWrite } from '../../lib/write-path.ts';
-import { type ActivityAction, writeActivity } from './activity.repo.ts';
+import {
+  type ActivityAction,
+  type ActivityEntry,
+  appendActivityRow,
+  appendImpersonationStepRow,
+  insertPastCustomerActivity,
+  type PastCustomerActivity,
+} from './activity.repo.ts';
 import { foldRefusal, takeClosedRepeats } from './refusals.repo.ts';
 
 /**
@@ -34,8 +41,42 @@ export function writeCustomerActivity(
   });
 }
 
-/** Logs a staff event (sign-ins, team changes): the activity module's write for other modules. */
-export { type ActivityAction, recordEvent, writeActivity } from './activity.repo.ts';
+export type { ActivityAction } from './activity.repo.ts';
+
+/**
+ * The staff trail's row of an impersonation step (impersonation's logEvent writes the
+ * impersonation log's row beside it, in the same transaction).
+ */
+export function recordImpersonationStep(
+  db: Queryable,
+  e: Parameters<typeof appendImpersonationStepRow>[1],
+): Promise<void> {
+  return appendImpersonationStepRow(db, e);
+}
+
+/**
+ * The demo seed's made-up past staff actions about customers, loaded in bulk in the seed's
+ * transaction (seed/customer-seed.ts): raw speed, no request, no write of anyone's now.
+ */
+export function bulkLoadPastCustomerActivity(tx: Queryable, rows: PastCustomerActivity[]): Promise<void> {
+  return insertPastCustomerActivity(tx, rows);
+}
+
+/**
+ * Appends the trail row of a change, in the change's own write (lib/write-path.ts): only runWrite
+ * makes a WriteTx, so the row cannot be written after the change has committed without it.
+ */
+export function writeActivity(tx: WriteTx, e: ActivityEntry): Promise<void> {
+  return appendActivityRow(tx, e);
+}
+
+/**
+ * Appends a trail row that is the whole of what happened (a refused or throttled attempt, an
+ * export, a reset link asked for): there is no change to keep with it, so it is one statement.
+ */
+export function recordEvent(db: Queryable, e: ActivityEntry): Promise<void> {
+  return appendActivityRow(db, e);
+}
 
 /**
  * Refused staff calls fold per actor, endpoint and missing permission over this window: the first

@@ -8,6 +8,9 @@ import { countTrail, lastTrailId, readTrail, type TrailKey } from './audit.repo.
 import { exportSigningKey, GENESIS, signSeal } from './audit-chain.ts';
 import { fileHeader, fileRow, fileSeal } from './audit-file.ts';
 
+/** The check of an exported file against the verification key (the `audit:verify` command, ops/). */
+export { verifyExport } from './audit-file.ts';
+
 /** Rows an export reads per query: large enough to stream fast, small enough to interleave. */
 const EXPORT_BATCH = 2000;
 

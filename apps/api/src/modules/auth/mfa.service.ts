@@ -7,6 +7,7 @@ import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { hashSecret } from '../../lib/secrets.ts';
+import { acceptedTotpStep, base32Encode, newTotpSecret, otpauthUrl } from '../../lib/totp.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { recordEvent, writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
@@ -46,7 +47,6 @@ import {
 import { createSignInSession, revokeUserSessions } from './sessions.repo.ts';
 import { openPasswordSession } from './sign-in.repo.ts';
 import { findStaffByUid, type StaffRow } from './staff.repo.ts';
-import { acceptedTotpStep, base32Encode, newTotpSecret, otpauthUrl } from './totp.ts';
 import {
   type AssertionJson,
   passkeyAuthenticationOptions,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { type SoftPasskey, softPasskey } from '../../../test/soft-authenticator.ts';
 import { loadConfig } from '../../config.ts';
-import { base32Decode, totpCodeAt, totpStepOf } from './totp.ts';
+import { base32Decode, totpCodeAt, totpStepOf } from '../../lib/totp.ts';
 
 type Pair = { xtoken: string; xsign: string };
 

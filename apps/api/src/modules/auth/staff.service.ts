@@ -1,6 +1,17 @@
+import type { Queryable } from '../../db/db.ts';
+import type { WriteTx } from '../../lib/write-path.ts';
+import { createSession, revokeUserSessions } from './sessions.repo.ts';
+import { deleteStaff, insertStaff, setStaffRoles } from './staff.repo.ts';
+import { issueToken } from './tokens.repo.ts';
+
 /**
  * What other modules may use of staff accounts, sessions and tokens: the team module manages the
- * accounts, impersonation opens sessions and reads approvers. Everything else of auth stays inside.
+ * accounts, impersonation opens sessions and reads approvers, the seed and the first start create
+ * staff. Auth owns the tables `staff`, `staff_roles`, `staff_sessions`, `staff_tokens` (and the
+ * factors'); another module reads them through the reads below and writes them only through the
+ * named acts below, each run inside the caller's write (its `WriteTx`; creating an account also
+ * in the seed's and first start's transaction). Everything else of
+ * auth stays inside.
  */
 export {
   approverStanding,
@@ -8,19 +19,52 @@ export {
   checkSettledSuperAdmin,
   standing,
 } from './approver-cool-down.ts';
-export { createSession, revokeUserSessions } from './sessions.repo.ts';
 export {
   countStaff,
-  deleteStaff,
   findStaffByEmail,
   findStaffByUid,
-  insertStaff,
   listRoles,
   listStaff,
   lockStaffRows,
   lockSuperAdmins,
   permissionsOfRoles,
   type StaffRowWithApprover,
-  setStaffRoles,
 } from './staff.repo.ts';
-export { issueToken } from './tokens.repo.ts';
+
+/** A staff account is created with its roles (invited, or a first start's / the demo's staff). */
+export function addStaffMember(tx: Queryable, s: Parameters<typeof insertStaff>[1]): Promise<void> {
+  return insertStaff(tx, s);
+}
+
+/** An invitation link for a new account: its one-time token, valid `ttlMs`. */
+export function issueInvitation(tx: WriteTx, uid: string, at: Date, ttlMs: number): Promise<string> {
+  return issueToken(tx, { uid, purpose: 'invite', at, ttlMs });
+}
+
+/**
+ * A staff member's roles become `roles`, and every session they hold ends (it was signed in with
+ * the old ones). Answers how many sessions ended.
+ */
+export async function changeStaffRoles(tx: WriteTx, uid: string, roles: string[], at: Date): Promise<number> {
+  await setStaffRoles(tx, uid, roles, at);
+  return revokeUserSessions(tx, uid, at, 'roles-changed');
+}
+
+/** A staff account is deleted; its sessions and tokens go with it (ON DELETE CASCADE). */
+export function removeStaffMember(tx: WriteTx, uid: string): Promise<boolean> {
+  return deleteStaff(tx, uid);
+}
+
+/** A session for a staff member acting on a site through an approved impersonation grant. */
+export function openImpersonationSession(
+  tx: WriteTx,
+  s: {
+    uid: string;
+    at: Date;
+    clientAddress: string | null;
+    userAgent: string | null;
+    impersonationRequestId: number;
+  },
+): Promise<{ xtoken: string; xsign: string; id: number }> {
+  return createSession(tx, s);
+}

@@ -3,7 +3,7 @@ import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, recordingQueries, type TestApp } from '../../../test/harness.ts';
-import { recordEvent } from '../activity/activity.repo.ts';
+import { recordEvent } from '../activity/activity.service.ts';
 import {
   countMatches,
   prefixEnd,

@@ -1,8 +1,27 @@
+import type { WriteTx } from '../../lib/write-path.ts';
+import { setSiteWebApps } from './customer-writes.repo.ts';
+
 /**
  * What other modules may use of customers' sites: the ownership check every site call makes, the
- * site row, the web-app addresses, and the catalogue of customer roles.
+ * site row, the write of a site's settings (siteWrite), the web-app addresses, and the catalogue of
+ * customer roles. The customers module owns the tables `customers`, `sites`, `site_members`,
+ * `customer_logins`; another module writes them only through the acts below.
  */
-export { setSiteWebApps } from './customer-writes.repo.ts';
 export { customerRoleCatalogue, type SiteRow } from './customers.repo.ts';
 export { ownedSite } from './owned-site.ts';
 export { type SiteInput, siteWrite } from './site-write.ts';
+
+/**
+ * A site's production and staging addresses change, if it is still at `expectedVersion` (when
+ * given). Answers false when the site moved on (or is not the owner's). Inside the caller's write.
+ */
+export function changeSiteWebApps(
+  tx: WriteTx,
+  uid: string,
+  appId: number,
+  urls: { productionUrl: string; stagingUrl: string },
+  at: Date,
+  expectedVersion?: number,
+): Promise<boolean> {
+  return setSiteWebApps(tx, uid, appId, urls, at, expectedVersion);
+}

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { runWrite } from '../../lib/write-path.ts';
-import { createSession } from '../auth/staff.service.ts';
+import { openImpersonationSession } from '../auth/staff.service.ts';
 import { customerRoleCatalogue } from '../customers/sites.service.ts';
 import { logEvent } from './impersonation.repo.ts';
 import {
@@ -78,7 +78,7 @@ export async function switchApp(ctx: AppContext, call: StaffCall, input: { appid
     lock: (tx) => liveGrant(ctx, tx, actor, input.appid, true),
     change: async (tx, g) => ({
       g,
-      s: await createSession(tx, {
+      s: await openImpersonationSession(tx, {
         uid: actor.uid,
         at: now,
         clientAddress: call.clientAddress,

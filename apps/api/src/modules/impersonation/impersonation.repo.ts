@@ -2,7 +2,7 @@ import type { ImpersonationStep } from '@sac/contract/audit';
 import type { DisplayStatus, Priority, RequestState, StoredStatus } from '@sac/contract/impersonation';
 import { DISPLAY_STATUSES, type LOG_STATUSES } from '@sac/contract/impersonation-api';
 import type { Queryable } from '../../db/db.ts';
-import { currentRequest } from '../../lib/request-context.ts';
+import { recordImpersonationStep } from '../activity/activity.service.ts';
 
 type LogStatus = (typeof LOG_STATUSES)[number];
 const DISPLAY_STATUS_COUNT = DISPLAY_STATUSES.length;
@@ -449,27 +449,7 @@ export async function logEvent(
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [e.requestId, e.at, e.actor, e.event, e.status, e.clientAddress ?? null, details],
   );
-  await db.query(
-    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
-                               request_id, impersonation_request_id, app_id, customer_uid)
-     SELECT $2::timestamptz, (SELECT uid FROM staff WHERE lower(email) = lower($3::text)), $3::text, $4::text,
-            'impersonation-request', $9::text, $5::text, $6::jsonb || jsonb_build_object('status', $7::text),
-            $8::text, q.id, r.app_id, s.owner_uid
-       FROM (SELECT $1::bigint AS id) q
-       LEFT JOIN impersonation_requests r ON r.id = q.id
-       LEFT JOIN sites s ON s.app_id = r.app_id`,
-    [
-      e.requestId,
-      e.at,
-      e.actor,
-      `impersonation.${e.event}`,
-      e.clientAddress ?? null,
-      details,
-      e.status,
-      currentRequest()?.requestId ?? null,
-      String(e.requestId),
-    ],
-  );
+  await recordImpersonationStep(db, { ...e, details: e.details ?? {} });
 }
 
 export interface LogEntryRow {

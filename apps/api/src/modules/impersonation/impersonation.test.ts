@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
 import { insertGrant } from '../../../test/impersonation-fixtures.ts';
-import { sendExpiryNotices } from '../../ops/expiry-notices.ts';
+import { sendExpiryNotices } from './expiry-notices.service.ts';
 
 type S = { xtoken: string; xsign: string };
 let t: TestApp;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { databaseLeases } from '../../lib/leases.ts';
 import { MAIL_MAX_ATTEMPTS } from '../../mail/outbox.ts';
 import { startJobs } from '../../ops/jobs.ts';
-import { databaseLeases } from '../../ops/leases.ts';
 import { periodicJobs } from '../../ops/periodic.ts';
 import { sendDueNotices } from './notices.service.ts';
 import { unsubscribeToken } from './unsubscribe-token.ts';

@@ -5,7 +5,7 @@ import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { Versioned } from '../../lib/record-version.ts';
 import type { SiteRow } from '../customers/sites.service.ts';
-import { ownedSite, type SiteInput, setSiteWebApps, siteWrite } from '../customers/sites.service.ts';
+import { changeSiteWebApps, ownedSite, type SiteInput, siteWrite } from '../customers/sites.service.ts';
 
 /** App settings: the site's plan information and its web apps. */
 
@@ -36,7 +36,7 @@ export async function updateAppSettings(
       const { ProductionUrl, StagingUrl } = input.data;
       const at = ctx.clock.now();
       const web = { productionUrl: ProductionUrl, stagingUrl: StagingUrl };
-      if (!(await setSiteWebApps(tx, input.uid, input.appId, web, at, call.expectedVersion)))
+      if (!(await changeSiteWebApps(tx, input.uid, input.appId, web, at, call.expectedVersion)))
         throw new AppError('conflict');
       return ownedSite(tx, input.uid, input.appId);
     },

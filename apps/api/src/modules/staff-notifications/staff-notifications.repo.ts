@@ -149,39 +149,6 @@ export async function liveSessionIds(
   return new Set(r.rows.map((x) => Number(x.id)));
 }
 
-export interface ExpiringGrant {
-  id: number;
-  app_name: string;
-  holder_uid: string | null;
-  expires_at: Date;
-}
-
-/**
- * Approved grants that end within `withinMs` and were not told yet, claimed and stamped in the one
- * UPDATE that selects them (rows another run holds are skipped): a grant is told once, whatever
- * runs at once.
- */
-export async function claimExpiringGrants(
-  db: Queryable,
-  now: Date,
-  withinMs: number,
-  batch: number,
-): Promise<ExpiringGrant[]> {
-  const r = await db.query<ExpiringGrant>(
-    `WITH due AS (
-       SELECT id FROM impersonation_requests
-       WHERE status = 'Approved' AND expiring_notified_at IS NULL AND deleted_at IS NULL
-         AND expires_at > $1 AND expires_at <= $2
-       ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-     UPDATE impersonation_requests r SET expiring_notified_at = $1
-     FROM due, sites s
-     WHERE r.id = due.id AND s.app_id = r.app_id AND r.expiring_notified_at IS NULL
-     RETURNING r.id, s.app_name, r.holder_uid, r.expires_at`,
-    [now, new Date(now.getTime() + withinMs), batch],
-  );
-  return r.rows;
-}
-
 /** Deletes up to `limit` notifications written before `before`, oldest first; answers how many. */
 export async function deleteOlderThan(db: Queryable, before: Date, limit: number): Promise<number> {
   const r = await db.query<{ n: number }>(

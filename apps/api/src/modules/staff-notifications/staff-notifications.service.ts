@@ -13,6 +13,7 @@ import { consolePageFor } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
+import { claimGrantsExpiringSoon } from '../impersonation/expiry-notices.service.ts';
 import { staffNotificationMail } from './staff-notifications.mails.ts';
 import * as repo from './staff-notifications.repo.ts';
 
@@ -219,7 +220,7 @@ export async function savePreferences(
  */
 export async function notifyExpiringGrants(ctx: AppContext, withinMs: number, batch = 100): Promise<number> {
   const grants = await runWrite(ctx.db, {
-    change: (tx) => repo.claimExpiringGrants(tx, ctx.clock.now(), withinMs, batch),
+    change: (tx) => claimGrantsExpiringSoon(tx, ctx.clock.now(), withinMs, batch),
     trail: async (tx, grants) => {
       for (const g of grants) {
         const expiresAt = new Date(g.expires_at).toISOString();

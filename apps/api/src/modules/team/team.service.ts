@@ -25,20 +25,19 @@ import { hashPassword } from '../../lib/password-hash.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import {
+  addStaffMember,
+  changeStaffRoles,
   checkSettledSuperAdmin,
-  deleteStaff,
   findStaffByEmail,
   findStaffByUid,
-  insertStaff,
-  issueToken,
+  issueInvitation,
   listRoles,
   listStaff,
   lockStaffRows,
   lockSuperAdmins,
   permissionsOfRoles,
-  revokeUserSessions,
+  removeStaffMember,
   type StaffRowWithApprover,
-  setStaffRoles,
   standing,
 } from '../auth/staff.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
@@ -132,7 +131,7 @@ export async function create(
         if (await findStaffByEmail(tx, body.email)) throw new AppError('superUserExists');
       },
       change: async (tx) => {
-        await insertStaff(tx, {
+        await addStaffMember(tx, {
           uid,
           email: body.email,
           fullName: body.name,
@@ -142,7 +141,7 @@ export async function create(
           invitationPending: true,
           rolesGrantedAt: now,
         });
-        return issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
+        return issueInvitation(tx, uid, now, INVITATION_TTL_MS);
       },
       trail: async (tx, token) => {
         await writeActivity(tx, {
@@ -202,7 +201,7 @@ export async function createAdminFromCommandLine(
         if (await findStaffByEmail(tx, email)) throw new AppError('superUserExists');
       },
       change: async (tx) => {
-        await insertStaff(tx, {
+        await addStaffMember(tx, {
           uid,
           email,
           fullName: name || email.split('@')[0]!,
@@ -211,7 +210,7 @@ export async function createAdminFromCommandLine(
           at: now,
           invitationPending: true,
         });
-        const token = await issueToken(tx, { uid, purpose: 'invite', at: now, ttlMs: INVITATION_TTL_MS });
+        const token = await issueInvitation(tx, uid, now, INVITATION_TTL_MS);
         const link = consolePageFor(config, undefined, consolePaths.login());
         link.searchParams.set('vtype', INVITE_VTYPE);
         link.searchParams.set('vtoken', token);
@@ -292,8 +291,7 @@ export async function updateRoles(
       if (touchesSuperAdmin(target.roles, wanted)) await checkSettledSuperAdmin(ctx, tx, actor.uid, now);
       const demotes = superAdmins.includes(target.uid) && !wanted.includes(ROLE_SUPER_ADMIN);
       if (demotes && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
-      await setStaffRoles(tx, target.uid, wanted, now);
-      return revokeUserSessions(tx, target.uid, now, 'roles-changed');
+      return changeStaffRoles(tx, target.uid, wanted, now);
     },
     trail: async (tx, ended, { target }) => {
       await writeActivity(tx, {
@@ -332,7 +330,7 @@ export async function remove(ctx: AppContext, call: StaffCall, input: { uid: str
     },
     change: async (tx, target) => {
       // Sessions and tokens go with the row (ON DELETE CASCADE): the user is out at once.
-      await deleteStaff(tx, target.uid);
+      await removeStaffMember(tx, target.uid);
       return target;
     },
     trail: (tx, target) =>

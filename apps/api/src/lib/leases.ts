@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Queryable } from '../db/db.ts';
-import type { Clock } from '../lib/clock.ts';
+import type { Clock } from './clock.ts';
 
 /**
  * A named lease with an expiry: of all instances, only the holder runs a periodic job. The

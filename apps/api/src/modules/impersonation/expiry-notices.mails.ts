@@ -1,5 +1,5 @@
 import { formatExpiry } from '@sac/contract/impersonation-api';
-import type { MailMessage } from '../mail/mailer.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
 
 /** The mails of expired impersonation grants: pure functions from what they tell to the outbox's message. */
 

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../../db/db.ts';
+import type { FieldCrypto } from '../../lib/field-crypto.ts';
+import { hashSecret } from '../../lib/secrets.ts';
+import {
+  type BulkCustomer,
+  type BulkLogin,
+  type BulkMember,
+  type BulkSite,
+  insertCustomerRows,
+  insertScaleChunk,
+} from './bulk-load.repo.ts';
+
+/**
+ * The seed's bulk loads of customers' tables (seed/customer-seed.ts, seed/seed-scale-cli.ts): raw
+ * speed for demo and scale data, with none of a staff write's rules (no lock, version claim or
+ * trail row: no one acts). Nothing else calls them.
+ */
+
+/**
+ * Demo customers with their sites, shared sites and sign-ins, in the caller's transaction. A site
+ * without a secret gets a random one nobody keeps; a custom connection string is encrypted.
+ */
+export function bulkLoadDemoCustomers(
+  tx: Queryable,
+  crypto: FieldCrypto,
+  rows: {
+    customers: BulkCustomer[];
+    sites: Array<
+      Omit<BulkSite, 'secretHash' | 'sealedDbConn'> & { secret?: string; customDbConn: string | null }
+    >;
+    members: BulkMember[];
+    logins: BulkLogin[];
+  },
+): Promise<void> {
+  return insertCustomerRows(tx, {
+    ...rows,
+    sites: rows.sites.map((s) => ({
+      ...s,
+      secretHash: hashSecret(s.secret ?? randomBytes(32).toString('base64url')),
+      sealedDbConn: s.customDbConn ? crypto.encrypt(s.customDbConn) : null,
+    })),
+  });
+}
+
+/** One chunk of the scale generator's customers and sites, generated in SQL; answers the rows added. */
+export const bulkLoadScaleChunk = (tx: Queryable, chunk: Parameters<typeof insertScaleChunk>[1]) =>
+  insertScaleChunk(tx, chunk);
