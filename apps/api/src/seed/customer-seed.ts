@@ -3,7 +3,11 @@ import timezones from 'timezones.json';
 import type { Queryable } from '../db/db.ts';
 import type { FieldCrypto } from '../lib/field-crypto.ts';
 import { bulkLoadPastCustomerActivity } from '../modules/activity/activity.service.ts';
-import { bulkLoadDemoCustomers } from '../modules/customers/bulk-load.service.ts';
+import {
+  type BulkCustomer,
+  bulkLoadDemoCustomers,
+  type DemoSiteRow,
+} from '../modules/customers/bulk-load.service.ts';
 
 /*
  * Demo customers, sites, shared sites, sign-ins and activity, and the word lists the scale
@@ -323,43 +327,16 @@ const slug = (s: string): string => s.toLowerCase().replace(/[^a-z]/g, '');
 
 const DAY = 86_400_000;
 
-interface DemoCustomer {
-  uid: string;
-  first: string;
-  last: string;
-  email: string;
-  organization: string;
-  phone: string;
-  authEmail: string;
-  contactEmail: string;
-  timeZone: string;
-  status: 'Active' | 'Blocked' | 'Deleted';
-  emailVerified: boolean;
-  createdAt: Date;
-  modifiedAt: Date;
+interface DemoCustomer extends BulkCustomer {
   /** For sign-ins: where this customer usually is. */
   home: { location: string; address: string };
 }
 
-interface DemoSite {
-  name: string;
-  apiKey: string;
-  /** Set for the fixed sites only; others get a random secret nobody keeps. */
-  secret?: string;
-  ownerUid: string;
+/** A demo site: the bulk load's row, its plan and status narrowed to the demo's values. */
+interface DemoSite extends DemoSiteRow {
   plan: 'Free' | 'Developer' | 'Developer Premium';
   planStatus: 'Trial' | 'Subscribed';
-  trialEndsAt: Date | null;
-  dataCenter: string;
-  globalServer: string | null;
-  dbName: string;
-  customDbConn: string | null;
-  features: string[];
   status: 'active' | 'inactive';
-  productionUrl: string;
-  stagingUrl: string;
-  createdAt: Date;
-  modifiedAt: Date;
 }
 
 interface DemoMember {

@@ -17,6 +17,15 @@ import {
  * trail row: no one acts). Nothing else calls them.
  */
 
+/** A customer as the bulk load takes them. */
+export type { BulkCustomer };
+
+/** A demo site as the bulk load takes it: its secret in clear (else a random one), its connection string unsealed. */
+export type DemoSiteRow = Omit<BulkSite, 'secretHash' | 'sealedDbConn'> & {
+  secret?: string;
+  customDbConn: string | null;
+};
+
 /**
  * Demo customers with their sites, shared sites and sign-ins, in the caller's transaction. A site
  * without a secret gets a random one nobody keeps; a custom connection string is encrypted.
@@ -26,9 +35,7 @@ export function bulkLoadDemoCustomers(
   crypto: FieldCrypto,
   rows: {
     customers: BulkCustomer[];
-    sites: Array<
-      Omit<BulkSite, 'secretHash' | 'sealedDbConn'> & { secret?: string; customDbConn: string | null }
-    >;
+    sites: DemoSiteRow[];
     members: BulkMember[];
     logins: BulkLogin[];
   },
