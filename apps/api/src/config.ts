@@ -220,6 +220,19 @@ function ownerUrl(env: NodeJS.ProcessEnv): string | undefined {
   return url;
 }
 
+/** Settings no longer read, with what replaced them: an operator who still sets one is told at start. */
+const RETIRED_SETTINGS: Record<string, string> = {
+  REDIS_COMMAND_TIMEOUT_MS:
+    'STORE_CALL_BUDGET_MS bounds how long a call waits for Redis, and STORE_CHECK_TIMEOUT_MS when it is taken for gone',
+};
+
+/** One line for each retired setting the environment still sets, saying what to set instead. */
+export function retiredSettingsSet(env: NodeJS.ProcessEnv = process.env): string[] {
+  return Object.entries(RETIRED_SETTINGS)
+    .filter(([name]) => env[name] !== undefined)
+    .map(([name, instead]) => `${name} is no longer read: ${instead}.`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = positive('PORT', env.PORT, 3001);
   const defaultOrigins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];

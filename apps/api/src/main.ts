@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, retiredSettingsSet } from './config.ts';
 import { migrateConfigured, openConfiguredDbOrExit } from './db/open.ts';
 import { privateUmask } from './lib/private-data-dir.ts';
 import { describeRedis } from './lib/redis.ts';
@@ -153,6 +153,7 @@ const lines = [
       : config.demoData
         ? '  Demo sign-ins: not created (the database already had staff).'
         : '  Demo data: off.',
+  ...retiredSettingsSet().map((line) => `  Warning: ${line}`),
   // performance.now() counts from the process's start, imports and all: what an operator waits.
   `  Ready in ${Math.round(performance.now())} ms${warm ? ` (${warm.queries} warm-up searches: ${Math.round(warm.ms)} ms)` : ''}`,
   '',

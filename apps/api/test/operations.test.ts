@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseTrustProxy } from '../src/config.ts';
+import { parseTrustProxy, retiredSettingsSet } from '../src/config.ts';
 import { createTestApp, PASSWORD, type TestApp } from './harness.ts';
 
 /** The value of one sample of the Prometheus text, or undefined when it is not there. */
@@ -150,6 +150,15 @@ describe('/metrics with METRICS_TOKEN', () => {
     });
     expect(right.statusCode).toBe(200);
     expect(right.body).toContain('sac_http_requests_total');
+  });
+});
+
+describe('retired settings', () => {
+  it('names a setting no longer read, with what to set instead, and nothing when none is set', () => {
+    expect(retiredSettingsSet({})).toEqual([]);
+    expect(retiredSettingsSet({ REDIS_COMMAND_TIMEOUT_MS: '500' })).toEqual([
+      'REDIS_COMMAND_TIMEOUT_MS is no longer read: STORE_CALL_BUDGET_MS bounds how long a call waits for Redis, and STORE_CHECK_TIMEOUT_MS when it is taken for gone.',
+    ]);
   });
 });
 
