@@ -119,7 +119,7 @@ export async function create(
   const now = ctx.clock.now();
   const uid = randomUUID();
   try {
-    await runWrite(ctx.db, {
+    const { answer } = await runWrite(ctx.db, {
       // No row to lock: the account is new. The roles and the email are read in the transaction,
       // and a creation with the same email committing meanwhile fails this one's insert (below).
       lock: async (tx) => {
@@ -141,9 +141,12 @@ export async function create(
           invitationPending: true,
           rolesGrantedAt: now,
         });
-        return issueInvitation(tx, uid, now, INVITATION_TTL_MS);
+        const token = await issueInvitation(tx, uid, now, INVITATION_TTL_MS);
+        // The answer is read in the write: a deletion committed right after it would leave nothing to read.
+        const created = (await findStaffByUid(tx, uid))!;
+        return { token, answer: toSuperUser(ctx, created, await recordVersion(tx, rolesRecord(uid))) };
       },
-      trail: async (tx, token) => {
+      trail: async (tx, { token }) => {
         await writeActivity(tx, {
           at: now,
           action: 'team.create',
@@ -170,13 +173,12 @@ export async function create(
         );
       },
     });
+    return { Data: answer };
   } catch (e) {
     // Two creations racing on one email: the unique index decides.
     if (isUniqueViolation(e)) throw new AppError('superUserExists');
     throw e;
   }
-  const created = await findStaffByUid(ctx.db, uid);
-  return { Data: await superUserOut(ctx, created!) };
 }
 
 /**
@@ -277,23 +279,26 @@ export async function updateRoles(
   const actor = call.session;
   const wanted = [...new Set(body.role)];
   const now = ctx.clock.now();
-  await runWrite(ctx.db, {
+  const { answer } = await runWrite(ctx.db, {
     lock: async (tx) => {
       const parties = await lockedParties(tx, actor, body.uid, 'ownRoles');
       refusedChanges(parties.actorRoles, await knownRoles(tx, wanted), parties.target.roles, wanted);
       return parties;
     },
     version: { record: rolesRecord(body.uid), expected: call.expectedVersion },
-    change: async (tx, { superAdmins, target }) => {
+    change: async (tx, { superAdmins, target }, version) => {
       // Still under the lock, after the version claim (a stale form is told so first): separation
       // of duties, another SuperAdmin's roles and the SuperAdmin role wait for the actor's
       // cool-down (948); and the last SuperAdmin stays (934).
       if (touchesSuperAdmin(target.roles, wanted)) await checkSettledSuperAdmin(ctx, tx, actor.uid, now);
       const demotes = superAdmins.includes(target.uid) && !wanted.includes(ROLE_SUPER_ADMIN);
       if (demotes && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
-      return changeStaffRoles(tx, target.uid, wanted, now);
+      const ended = await changeStaffRoles(tx, target.uid, wanted, now);
+      // The answer is read in the write: a deletion committed right after it would leave nothing to read.
+      const updated = (await findStaffByUid(tx, target.uid))!;
+      return { ended, answer: toSuperUser(ctx, updated, version!) };
     },
-    trail: async (tx, ended, { target }) => {
+    trail: async (tx, { ended }, { target }) => {
       await writeActivity(tx, {
         at: now,
         action: 'team.roles',
@@ -312,8 +317,7 @@ export async function updateRoles(
       });
     },
   });
-  const updated = await findStaffByUid(ctx.db, body.uid);
-  return { Data: await superUserOut(ctx, updated!) };
+  return { Data: answer };
 }
 
 export async function remove(ctx: AppContext, call: StaffCall, input: { uid: string }) {
