@@ -118,10 +118,9 @@ describe('hashing preview', () => {
     });
     expect(signIn.statusCode).toBe(200);
     const answers = await Promise.all(all);
-    expect(order.slice(0, 2)).toEqual([503, 503]);
-    // The three admitted run one at a time below the sign-ins' priority: each computes its preview,
-    // or, on a host too busy to give it CPU within its budget, is refused as busy (973) too.
-    expect(order.slice(2).every((c) => c === 200 || c === 503)).toBe(true);
+    // The three admitted run one at a time below the sign-ins' priority, each within its budget of
+    // CPU however busy the host (its wall time may run longer).
+    expect(order).toEqual([503, 503, 200, 200, 200]);
     for (const busy of answers.filter((r) => r.statusCode === 503)) {
       expect(busy.json().ErrorCode).toBe(ERRORS.previewBusy.code);
       expect(busy.headers['retry-after']).toBe('1');

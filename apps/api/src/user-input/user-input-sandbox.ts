@@ -1,10 +1,14 @@
+import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { ErrorName } from '@sac/contract/errors';
 import { AppError } from '../lib/app-error.ts';
 import type { UserInputTasks } from './user-input-worker.mjs';
 
 export interface SandboxOptions {
-  /** Longest a task may run before its worker is ended (USER_INPUT_BUDGET_MS). */
+  /**
+   * The CPU time a task may spend before its worker is ended (USER_INPUT_BUDGET_MS); counted as
+   * the worker thread's own CPU where Linux tells it, else as wall time.
+   */
   budgetMs: number;
   /** Tasks that may wait for the worker; past that a call answers 503 at once. */
   maxWaiting: number;
@@ -22,13 +26,35 @@ interface Pending {
 const START_UP_MS = 20_000;
 
 /**
+ * A task's wall time may run to this many budgets while its thread has not yet spent its budget of
+ * CPU (a host too busy to give a low-priority thread a core): past that it is ended all the same.
+ */
+const WALL_BUDGETS = 10;
+
+/** Linux's clock ticks per second (USER_HZ) in /proc's CPU times. */
+const TICKS_PER_SECOND = 100;
+
+/** The CPU time (ms) thread `tid` of this process has spent, or undefined where /proc cannot tell. */
+function threadCpuMs(tid: number | undefined): number | undefined {
+  if (tid === undefined) return undefined;
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // The fields after the command name (which may hold spaces), from the state (field 3) on.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Runs users' schemas and patterns on one worker thread, one task at a time, each with a time
  * budget, counted from when the loaded worker takes it. A task over budget ends the worker (V8 stops
  * even a tight loop) and answers 400; the next task starts a new worker. Whatever a user sends, the event loop spends only a message each way,
  * and at most one core does this work.
  */
 export class UserInputSandbox {
-  private worker: { thread: Worker; loaded: Promise<void> } | undefined;
+  private worker: { thread: Worker; loaded: Promise<void>; tid?: number } | undefined;
   private busy = false;
   private readonly queue: Pending[] = [];
   private nextId = 1;
@@ -68,7 +94,7 @@ export class UserInputSandbox {
     }
   }
 
-  private spawn(): { thread: Worker; loaded: Promise<void> } {
+  private spawn(): { thread: Worker; loaded: Promise<void>; tid?: number } {
     const w = new Worker(new URL('./user-input-worker.mjs', import.meta.url), {
       workerData: { nice: this.opts.nice },
       resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
@@ -85,9 +111,10 @@ export class UserInputSandbox {
         w.off('message', onReady);
         w.off('exit', onExit);
       };
-      const onReady = (m: { ready?: boolean }) => {
+      const onReady = (m: { ready?: boolean; tid?: number }) => {
         if (!m.ready) return;
         done();
+        spawned.tid = m.tid;
         resolve();
       };
       const onExit = () => {
@@ -104,7 +131,8 @@ export class UserInputSandbox {
       w.once('exit', onExit);
     });
     loaded.catch(() => {});
-    return { thread: w, loaded };
+    const spawned: { thread: Worker; loaded: Promise<void>; tid?: number } = { thread: w, loaded };
+    return spawned;
   }
 
   private async runNow<K extends keyof UserInputTasks>(
@@ -112,9 +140,13 @@ export class UserInputSandbox {
     input: UserInputTasks[K]['input'],
   ): Promise<UserInputTasks[K]['output']> {
     this.worker ??= this.spawn();
-    const { thread: worker, loaded } = this.worker;
+    const spawned = this.worker;
+    const { thread: worker, loaded } = spawned;
     await loaded;
     const id = this.nextId++;
+    const budget = this.opts.budgetMs;
+    const startedAt = Date.now();
+    const cpuAtStart = threadCpuMs(spawned.tid);
     return new Promise((resolve, reject) => {
       const finish = () => {
         clearTimeout(timer);
@@ -132,13 +164,25 @@ export class UserInputSandbox {
         finish();
         reject(new AppError(this.overBudget));
       };
-      const timer = setTimeout(() => {
+      const stop = () => {
         finish();
         this.stoppedTasks++;
         if (this.worker?.thread === worker) this.worker = undefined;
         void worker.terminate();
-        reject(new AppError(this.overBudget));
-      }, this.opts.budgetMs);
+        // Refused as busy (a preview), it says when to try again.
+        const retry = this.overBudget === this.busyError ? { retryAfterSeconds: 1 } : {};
+        reject(Object.assign(new AppError(this.overBudget), retry));
+      };
+      // The budget is the task's CPU: a thread the host gave little of a core (its low priority,
+      // a busy machine) is waited for, up to WALL_BUDGETS budgets of wall time.
+      const check = () => {
+        const now = threadCpuMs(spawned.tid);
+        const spent = now === undefined || cpuAtStart === undefined ? budget : now - cpuAtStart;
+        const wall = Date.now() - startedAt;
+        if (spent >= budget || wall >= budget * WALL_BUDGETS) stop();
+        else timer = setTimeout(check, Math.max(budget - spent, 20));
+      };
+      let timer = setTimeout(check, budget);
       worker.on('message', onMessage);
       worker.once('exit', onExit);
       worker.postMessage({ id, kind, input });
