@@ -168,11 +168,12 @@ async function acceptPassword(
         forgive,
       );
       if (!made) throw new AppError('invalidCredentials');
-      await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
       return made;
     },
     trail: (tx) => writeActivity(tx, { ...who, action: 'login.success' }),
   });
+  // Another store's count is taken back once the sign-in has committed, not from inside its write.
+  await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
   return {
     xtoken: session.xtoken,
     xsign: session.xsign,

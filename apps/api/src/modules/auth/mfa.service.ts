@@ -176,7 +176,6 @@ export async function secondStep(
         );
         if (!session || !(await spendTicket(tx, input.Ticket, 'verify', now)))
           throw new AppError('secondStepInvalid');
-        await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
         return {
           xtoken: session.xtoken,
           xsign: session.xsign,
@@ -195,6 +194,8 @@ export async function secondStep(
       },
     });
     settled = true;
+    // Another store's count is taken back once the sign-in has committed, not from inside its write.
+    await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
     return answer;
   } finally {
     if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
