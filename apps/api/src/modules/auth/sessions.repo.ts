@@ -17,6 +17,29 @@ interface SessionRow {
   impersonation_request_id: number | null;
 }
 
+/** A new session's row, as $1–$6 of an insert: two 256-bit secrets, kept only as hashes, and the secrets to hand out. */
+export function newSessionRow(s: {
+  uid: string;
+  at: Date;
+  clientAddress: string | null;
+  userAgent: string | null;
+}): { xtoken: string; xsign: string; params: unknown[] } {
+  const xtoken = randomSecret();
+  const xsign = randomSecret();
+  return {
+    xtoken,
+    xsign,
+    params: [
+      s.uid,
+      hashSecret(xtoken),
+      hashSecret(xsign),
+      s.at,
+      s.clientAddress,
+      s.userAgent?.slice(0, 500) ?? null,
+    ],
+  };
+}
+
 /** Issues a session: xtoken and xsign are 256-bit secrets, stored only as hashes. */
 export async function createSession(
   db: Queryable,
@@ -28,21 +51,12 @@ export async function createSession(
     impersonationRequestId?: number;
   },
 ): Promise<{ xtoken: string; xsign: string; id: number }> {
-  const xtoken = randomSecret();
-  const xsign = randomSecret();
+  const { xtoken, xsign, params } = newSessionRow(s);
   const r = await db.query<{ id: number }>(
     `INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent,
        impersonation_request_id)
      VALUES ($1, $2, $3, $4, $4, $5, $6, $7) RETURNING id`,
-    [
-      s.uid,
-      hashSecret(xtoken),
-      hashSecret(xsign),
-      s.at,
-      s.clientAddress,
-      s.userAgent?.slice(0, 500) ?? null,
-      s.impersonationRequestId ?? null,
-    ],
+    [...params, s.impersonationRequestId ?? null],
   );
   return { xtoken, xsign, id: r.rows[0]!.id };
 }
@@ -60,21 +74,12 @@ export async function createSignInSession(
   s: { uid: string; at: Date; clientAddress: string | null; userAgent: string | null },
   verifiedPasswordHash: string,
 ): Promise<{ xtoken: string; xsign: string; id: number } | undefined> {
-  const xtoken = randomSecret();
-  const xsign = randomSecret();
+  const { xtoken, xsign, params } = newSessionRow(s);
   const r = await db.query<{ id: number }>(
     `WITH staff_now AS (SELECT uid FROM staff WHERE uid = $1 AND password_hash = $7 FOR SHARE)
      INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent)
      SELECT uid, $2, $3, $4, $4, $5, $6 FROM staff_now RETURNING id`,
-    [
-      s.uid,
-      hashSecret(xtoken),
-      hashSecret(xsign),
-      s.at,
-      s.clientAddress,
-      s.userAgent?.slice(0, 500) ?? null,
-      verifiedPasswordHash,
-    ],
+    [...params, verifiedPasswordHash],
   );
   const row = r.rows[0];
   return row ? { xtoken, xsign, id: row.id } : undefined;

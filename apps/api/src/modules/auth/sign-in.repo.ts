@@ -1,5 +1,6 @@
 import { prepared, type Queryable } from '../../db/db.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
+import { newSessionRow } from './sessions.repo.ts';
 import type { StaffRow } from './staff.repo.ts';
 
 /**
@@ -146,15 +147,9 @@ export async function openPasswordSession(
   verifiedPasswordHash: string,
   forgive: { address: string; day: string } | undefined,
 ): Promise<{ xtoken: string; xsign: string; id: number } | undefined> {
-  const xtoken = randomSecret();
-  const xsign = randomSecret();
+  const { xtoken, xsign, params } = newSessionRow(s);
   const r = await db.query<{ id: number }>(OPEN_SESSION, [
-    s.uid,
-    hashSecret(xtoken),
-    hashSecret(xsign),
-    s.at,
-    s.clientAddress,
-    s.userAgent?.slice(0, 500) ?? null,
+    ...params,
     verifiedPasswordHash,
     forgive?.address ?? null,
     forgive?.day ?? null,
