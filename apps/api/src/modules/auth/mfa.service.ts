@@ -176,13 +176,7 @@ export async function secondStep(
         );
         if (!session || !(await spendTicket(tx, input.Ticket, 'verify', now)))
           throw new AppError('secondStepInvalid');
-        return {
-          xtoken: session.xtoken,
-          xsign: session.xsign,
-          Email: staff.email,
-          Name: staff.full_name,
-          Role: staff.roles,
-        };
+        return signedInAnswer(session, staff);
       },
       trail: async (tx) => {
         await writeActivity(tx, { ...who, action: 'mfa.success', details: { method: input.Method } });
@@ -227,15 +221,17 @@ async function openSession(tx: Queryable, caller: Caller, staff: StaffRow, ticke
     { uid: staff.uid, at: now, clientAddress: caller.clientAddress, userAgent: caller.userAgent },
     ticket.password_hash,
   );
-  if (!session) return undefined;
-  return {
-    xtoken: session.xtoken,
-    xsign: session.xsign,
-    Email: staff.email,
-    Name: staff.full_name,
-    Role: staff.roles,
-  };
+  return session && signedInAnswer(session, staff);
 }
+
+/** What a completed sign-in answers: the session's pair and who signed in. */
+const signedInAnswer = (session: { xtoken: string; xsign: string }, staff: StaffRow) => ({
+  xtoken: session.xtoken,
+  xsign: session.xsign,
+  Email: staff.email,
+  Name: staff.full_name,
+  Role: staff.roles,
+});
 
 async function totpCodeIsRight(ctx: AppContext, uid: string, code: string, now: Date) {
   const row = await findTotp(ctx.db, uid);
