@@ -12,25 +12,30 @@ const withRedis = await redisTestsRun();
 const budgets = { passwordReset: 4, customerLinks: 3, customerRequests: 2 };
 
 const forgot = (t: TestApp, remoteAddress: string) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/forgotpassword',
     remoteAddress,
     payload: { email: 'nobody@example.com', url: 'http://console.test:3001/login' },
   });
 const reset = (t: TestApp, remoteAddress: string) =>
-  t.call({
+  t.inject({
     method: 'PUT',
     url: '/admin/resetpassword',
     remoteAddress,
     payload: { password: 'Brand#New1', resettoken: 'bogus-token-123' },
   });
 const siteAccess = (t: TestApp, remoteAddress: string) =>
-  t.call({ method: 'GET', url: '/admin/impersonation/site-access', remoteAddress, query: { token: 'nope' } });
+  t.inject({
+    method: 'GET',
+    url: '/admin/impersonation/site-access',
+    remoteAddress,
+    query: { token: 'nope' },
+  });
 const consent = (t: TestApp, remoteAddress: string) =>
-  t.call({ method: 'GET', url: '/admin/impersonation/consent', remoteAddress, query: { token: 'nope' } });
+  t.inject({ method: 'GET', url: '/admin/impersonation/consent', remoteAddress, query: { token: 'nope' } });
 const customerRequest = (t: TestApp, remoteAddress: string) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/impersonation/customer/requests',
     remoteAddress,

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Session = { xtoken: string; xsign: string };
-const me = (session: Session) => t.call({ method: 'GET', url: '/admin/session', session });
+const me = (session: Session) => t.inject({ method: 'GET', url: '/admin/session', session });
 /** Two reads: the second is answered from the kept session. */
 async function kept(session: Session) {
   expect((await me(session)).statusCode).toBe(200);
@@ -31,7 +31,7 @@ describe('the next call sees each change to a kept session', () => {
     await t.addStaff('out@example.com', ['Admin']);
     const s = await t.login('out@example.com');
     await kept(s);
-    expect((await t.call({ method: 'POST', url: '/admin/logout', session: s })).statusCode).toBe(200);
+    expect((await t.inject({ method: 'POST', url: '/admin/logout', session: s })).statusCode).toBe(200);
     expect((await me(s)).statusCode).toBe(401);
   });
 
@@ -40,7 +40,7 @@ describe('the next call sees each change to a kept session', () => {
     const mine = await t.login('change@example.com');
     const other = await t.login('change@example.com');
     await kept(other);
-    const r = await t.call({
+    const r = await t.inject({
       method: 'PUT',
       url: '/admin/changepassword',
       session: mine,
@@ -56,7 +56,7 @@ describe('the next call sees each change to a kept session', () => {
     const s = await t.login('reset@example.com');
     await kept(s);
     const before = t.smtp.messages.length;
-    await t.call({
+    await t.inject({
       method: 'POST',
       url: '/admin/forgotpassword',
       payload: { email: 'reset@example.com', url: `${CONSOLE_ORIGIN}/login` },
@@ -65,7 +65,7 @@ describe('the next call sees each change to a kept session', () => {
       (m) => t.smtp.messages.indexOf(m) >= before && m.to.includes('reset@example.com'),
     );
     const resettoken = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('vtoken');
-    const r = await t.call({
+    const r = await t.inject({
       method: 'PUT',
       url: '/admin/resetpassword',
       payload: { password: 'Fresh#4567', resettoken },
@@ -78,7 +78,7 @@ describe('the next call sees each change to a kept session', () => {
     const uid = await t.addStaff('roles@example.com', ['Admin']);
     const s = await t.login('roles@example.com');
     expect((await kept(s)).Role).toEqual(['Admin']);
-    const r = await t.call({
+    const r = await t.inject({
       method: 'PUT',
       url: '/admin/team/roles',
       session: boss,
@@ -94,7 +94,7 @@ describe('the next call sees each change to a kept session', () => {
     const uid = await t.addStaff('gone@example.com', ['Admin']);
     const s = await t.login('gone@example.com');
     await kept(s);
-    const r = await t.call({
+    const r = await t.inject({
       method: 'DELETE',
       url: '/admin/team',
       session: boss,

@@ -76,11 +76,16 @@ describe('two concurrent editors', () => {
       )
     ).rows[0]!;
   const readProfile = async (uid: string) => {
-    const r = await t.call({ method: 'GET', url: '/admin/customerprofilebyuid', session: s, query: { uid } });
+    const r = await t.inject({
+      method: 'GET',
+      url: '/admin/customerprofilebyuid',
+      session: s,
+      query: { uid },
+    });
     return r.headers.etag as string;
   };
   const saveProfile = (uid: string, email: string, edit: Record<ProfileField, string>, etag: string) =>
-    t.call({
+    t.inject({
       method: 'PUT',
       url: '/admin/customerprofile',
       session: s,
@@ -141,7 +146,7 @@ describe('two concurrent editors', () => {
           } else {
             // a partial site write: what it does not name stays as stored
             const before = await storedSite(appId);
-            const r = await t.call({
+            const r = await t.inject({
               method: 'PUT',
               url: '/admin/site/basicsettings',
               session: s,
@@ -198,7 +203,7 @@ describe('two concurrent editors', () => {
         const query = { uid, appId: String(appId) };
         /** The stored lockout and the tag a read answers ("0" and undefined before the first save). */
         const read = async () => {
-          const r = await t.call({
+          const r = await t.inject({
             method: 'GET',
             url: '/admin/applicationlevelsecurity',
             session: s,
@@ -209,7 +214,7 @@ describe('two concurrent editors', () => {
             : { tag: '"0"', lockout: undefined };
         };
         const save = (value: number, tag: string) =>
-          t.call({
+          t.inject({
             method: 'PUT',
             url: '/admin/applicationlevelsecurity',
             session: s,

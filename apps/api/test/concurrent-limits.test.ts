@@ -12,7 +12,7 @@ const withRedis = await redisTestsRun();
 const WRONG = 'Wrong#1234';
 
 const signIn = (t: TestApp, email: string, password: string, remoteAddress = '203.0.113.7') =>
-  t.call({ method: 'POST', url: '/admin/login', remoteAddress, payload: { email, password } });
+  t.inject({ method: 'POST', url: '/admin/login', remoteAddress, payload: { email, password } });
 
 /** How many times a password of this account was checked and found wrong. */
 async function wrongChecks(t: TestApp, email: string): Promise<number> {
@@ -134,7 +134,7 @@ describe('change password under concurrency', () => {
     await t.addStaff('eli@example.com', ['Support']);
     const session = await t.login('eli@example.com');
     const change = (oldpassword: string) =>
-      t.call({
+      t.inject({
         method: 'PUT',
         url: '/admin/changepassword',
         session,

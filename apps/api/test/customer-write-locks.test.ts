@@ -57,7 +57,7 @@ const edit = (uid: string, email: string, firstName: string) => ({
 });
 
 const putProfile = (uid: string, email: string, firstName: string) =>
-  t.call({
+  t.inject({
     method: 'PUT',
     url: '/admin/customerprofile',
     session: s,
@@ -153,7 +153,7 @@ describe('customer writes read what decides them under the lock', () => {
       await t.db.transaction(async (tx) => {
         // Another write holds the target site; meanwhile the source's features change (committed).
         await tx.query('SELECT 1 FROM sites WHERE app_id = $1 FOR UPDATE', [target.appId]);
-        call = t.call({
+        call = t.inject({
           method: 'PUT',
           url: '/admin/site/feature',
           session: s,
@@ -184,7 +184,7 @@ describe('customer writes read what decides them under the lock', () => {
       await t.db.transaction(async (tx) => {
         // Another write holds the customer's row and changes her address.
         await tx.query('UPDATE customers SET email = $2 WHERE uid = $1', [uid, moved]);
-        call = t.call({
+        call = t.inject({
           method: 'POST',
           url: '/admin/site/secret',
           session: s,
@@ -207,7 +207,7 @@ describe('customer writes read what decides them under the lock', () => {
     const other = (await customer()).uid;
     const theirs = await insertSite(t.db, { owner: other, name: `lock-theirs-${seq}` });
     const status = (u: string) =>
-      t.call({
+      t.inject({
         method: 'PUT',
         url: '/admin/site/status',
         session: s,

@@ -71,7 +71,7 @@ export async function impersonate(
     roles: ['Developer'],
     now: t.clock.now(),
   });
-  const r = await t.call({
+  const r = await t.inject({
     method: 'GET',
     url: '/account/switchapp',
     session: own,
@@ -87,9 +87,9 @@ export function send(
   e: EndpointDef,
   session: Session | undefined,
   call: Awaited<ReturnType<Row['request']>>,
-): ReturnType<TestApp['call']> {
+): ReturnType<TestApp['inject']> {
   const { query, payload, headers } = call;
-  return t.call({
+  return t.inject({
     method: e.method,
     url: e.path,
     session,

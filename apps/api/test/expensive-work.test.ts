@@ -28,13 +28,13 @@ describe('reset password', () => {
   it('40 bogus tokens at once hash no password, answer 905, and a sign-in meanwhile succeeds', async () => {
     const before = passwordHashesStarted();
     const resets = Array.from({ length: 40 }, (_, i) =>
-      t.call({
+      t.inject({
         method: 'PUT',
         url: '/admin/resetpassword',
         payload: { password: 'Brand#New1', resettoken: `bogus-${i}` },
       }),
     );
-    const signIn = t.call({
+    const signIn = t.inject({
       method: 'POST',
       url: '/admin/login',
       payload: { email: 'support@example.com', password: PASSWORD },
@@ -76,7 +76,7 @@ describe('forgot password', () => {
 
 describe('hashing preview', () => {
   const preview = (EncryptionType: string, Iterations: number) =>
-    t.call({
+    t.inject({
       method: 'POST',
       url: '/admin/encryption-settings/preview',
       session: support,
@@ -111,7 +111,7 @@ describe('hashing preview', () => {
         return r;
       }),
     );
-    const signIn = await t.call({
+    const signIn = await t.inject({
       method: 'POST',
       url: '/admin/login',
       payload: { email: 'support@example.com', password: PASSWORD },

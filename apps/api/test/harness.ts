@@ -3,6 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HEADERS } from '@sac/contract/constants';
+import {
+  type BodyOf,
+  ENDPOINTS,
+  type EndpointId,
+  type QueryOf,
+  type ResponseOf,
+} from '@sac/contract/endpoints';
+import { type ErrorEnvelope, errorEnvelopeSchema } from '@sac/contract/errors';
+import { toQueryString } from '@sac/contract/query-string';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -55,6 +64,41 @@ export async function freshDb(): Promise<{ db: Db; url?: string; drop(): Promise
   };
 }
 
+export interface SessionPair {
+  xtoken: string;
+  xsign: string;
+}
+
+/** One call of an endpoint of the contract, with its query and body typed by the contract. */
+export interface EndpointCall<I extends EndpointId> {
+  query?: QueryOf<I>;
+  body?: BodyOf<I>;
+  session?: SessionPair;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+/**
+ * A call with any query and body, for tests of what the API refuses: the endpoint's method and
+ * path still come from the contract.
+ */
+export interface LooseCall extends Omit<EndpointCall<EndpointId>, 'query' | 'body'> {
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** The API's answer to an endpoint call. */
+export interface Answer<I extends EndpointId> {
+  readonly status: number;
+  readonly headers: LightMyRequestResponse['headers'];
+  /** The 200 answer, parsed by the endpoint's response schema; reading it on another status throws. */
+  readonly body: ResponseOf<I>;
+  /** The error envelope of any other answer; reading it on a 200 throws. */
+  readonly error: ErrorEnvelope;
+  /** The answer as it came over the wire (text, cookies, raw headers). */
+  readonly raw: LightMyRequestResponse;
+}
+
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
@@ -62,10 +106,18 @@ export interface TestApp {
   clock: ManualClock;
   config: Config;
   smtp: Awaited<ReturnType<typeof startSmtpListener>>;
-  /** An API call with the ajax marker and JSON body set, as the console sends it. */
-  call(
-    opts: InjectOptions & { session?: { xtoken: string; xsign: string } },
-  ): Promise<LightMyRequestResponse>;
+  /**
+   * A call of the endpoint `id` as the console sends it (ajax marker, JSON body), the answer
+   * parsed by the endpoint's schemas.
+   */
+  call<I extends EndpointId>(id: I, input?: EndpointCall<I>): Promise<Answer<I>>;
+  /** The same, with any query and body: for tests of refused input. */
+  callLoose<I extends EndpointId>(id: I, input?: LooseCall): Promise<Answer<I>>;
+  /**
+   * A request by address, with the ajax marker and JSON body set: only for tests about the
+   * address itself (paths, methods, headers the router sees).
+   */
+  inject(opts: InjectOptions & { session?: SessionPair }): Promise<LightMyRequestResponse>;
   addStaff(email: string, roles: string[], password?: string): Promise<string>;
   login(email: string, password?: string, remoteAddress?: string): Promise<{ xtoken: string; xsign: string }>;
   close(): Promise<void>;
@@ -107,7 +159,7 @@ export async function createTestApp(
   const { app, ctx } = await buildApp({ config, db, clock, mailTransport, logger: false });
   await app.ready();
 
-  const call: TestApp['call'] = ({ session, headers, ...opts }) =>
+  const inject: TestApp['inject'] = ({ session, headers, ...opts }) =>
     app.inject({
       ...opts,
       headers: {
@@ -118,6 +170,20 @@ export async function createTestApp(
       },
     });
 
+  const callLoose = async <I extends EndpointId>(id: I, input: LooseCall = {}): Promise<Answer<I>> => {
+    const { query, body, ...rest } = input;
+    const def = ENDPOINTS[id];
+    const raw = await inject({
+      ...rest,
+      method: def.method,
+      url: `${def.path}${toQueryString(query as Parameters<typeof toQueryString>[0])}`,
+      ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
+    });
+    return answerOf(id, raw);
+  };
+  const call = <I extends EndpointId>(id: I, input: EndpointCall<I> = {}) =>
+    callLoose(id, input as LooseCall);
+
   const passwordHash = await hashPassword(PASSWORD);
   return {
     app,
@@ -127,6 +193,8 @@ export async function createTestApp(
     config,
     smtp,
     call,
+    callLoose,
+    inject,
     async addStaff(email, roles, password) {
       const uid = randomUUID();
       await insertStaff(db, {
@@ -140,14 +208,14 @@ export async function createTestApp(
       return uid;
     },
     async login(email, password = PASSWORD, remoteAddress) {
-      const r = await call({
-        method: 'POST',
-        url: '/admin/login',
-        payload: { email, password },
+      const r = await call('login', {
+        body: { email, password },
         ...(remoteAddress ? { remoteAddress } : {}),
       });
-      if (r.statusCode !== 200) throw new Error(`login failed: ${r.statusCode} ${r.body}`);
-      return r.json();
+      if (r.status !== 200) throw new Error(`login failed: ${r.status} ${r.raw.body}`);
+      const pair = r.body;
+      if (!('xtoken' in pair)) throw new Error('login asked for a second step');
+      return { xtoken: pair.xtoken, xsign: pair.xsign };
     },
     async close() {
       await ctx.mailer.flush();
@@ -155,6 +223,30 @@ export async function createTestApp(
       await smtp.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The answer as a typed value: a 200 parsed by the endpoint's response schema (JSON, or the text
+ * of a file), anything else by the error envelope's; each read only on its own status.
+ */
+function answerOf<I extends EndpointId>(id: I, raw: LightMyRequestResponse): Answer<I> {
+  const schema = (ENDPOINTS[id].responses as Record<number, { parse(v: unknown): unknown }>)[200];
+  const json = () => (String(raw.headers['content-type'] ?? '').includes('json') ? raw.json() : raw.body);
+  return {
+    status: raw.statusCode,
+    headers: raw.headers,
+    raw,
+    get body(): ResponseOf<I> {
+      if (raw.statusCode !== 200 || !schema)
+        throw new Error(`${id} answered ${raw.statusCode}, not 200: ${raw.body.slice(0, 500)}`);
+      return schema.parse(json()) as ResponseOf<I>;
+    },
+    get error(): ErrorEnvelope {
+      if (raw.statusCode === 200)
+        throw new Error(`${id} answered 200, not an error: ${raw.body.slice(0, 500)}`);
+      return errorEnvelopeSchema.parse(raw.json());
     },
   };
 }

@@ -27,7 +27,7 @@ afterAll(() => t.close());
 
 const q = () => ({ uid, appId: String(appId) });
 const call = (session: S, method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) =>
-  t.call({ method, url, session, query: q(), payload });
+  t.inject({ method, url, session, query: q(), payload });
 const validate = (Schema: unknown, Sample: string) =>
   call(support, 'POST', '/admin/customobject/validate', {
     Schema: typeof Schema === 'string' ? Schema : JSON.stringify(Schema),
@@ -256,7 +256,7 @@ describe('the sandbox: a time budget for what no bound can price', () => {
         email: 'eve@hostile.example',
       });
       const site = (await insertSite(tight.db, { owner, name: 'eve-site' })).appId;
-      const r = await tight.call({
+      const r = await tight.inject({
         method: 'POST',
         url: '/admin/customobject/validate',
         session,

@@ -32,7 +32,7 @@ beforeAll(async () => {
     now: t.clock.now(),
   });
   const own = await t.login(email);
-  const r = await t.call({
+  const r = await t.inject({
     method: 'GET',
     url: '/account/switchapp',
     session: own,
@@ -49,7 +49,7 @@ const refused = ENDPOINT_LIST.filter(
 
 describe('an impersonation session out of scope gets 403 whatever its input', () => {
   it.each(refused)('%s with an empty query and body', async (_name, e) => {
-    const r = await t.call({
+    const r = await t.inject({
       method: e.method,
       url: e.path,
       session,
@@ -63,7 +63,7 @@ describe('an impersonation session out of scope gets 403 whatever its input', ()
     '%s for another site, with a body that does not validate',
     async (id) => {
       const e = ENDPOINT_LIST.find((x) => x.id === id)!;
-      const r = await t.call({
+      const r = await t.inject({
         method: e.method,
         url: e.path,
         session,

@@ -58,7 +58,7 @@ const newSite = async (ownerUid = owner) =>
   (await insertSite(t.db, { owner: ownerUid, name: `lock-site-${++seq}` })).appId;
 
 const create = (session: S, appId: number, roles = ['Developer']) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/impersonation/requests',
     session,
@@ -76,7 +76,7 @@ const create = (session: S, appId: number, roles = ['Developer']) =>
     },
   });
 const action = (session: S, id: number, payload: Record<string, unknown>, revokeAction?: string) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/impersonation/request/action',
     session,
@@ -185,7 +185,7 @@ describe('opening a request: the site and its owner are read under the site lock
       ).rows[0]!.v;
       const [edited, opened] = await race(
         () =>
-          t.call({
+          t.inject({
             method: 'PUT',
             url: '/admin/impersonation/request',
             session: agent,
@@ -268,7 +268,7 @@ describe('opening an impersonation session: the grant is read under its lock', (
       () => t.db.query(`UPDATE impersonation_requests SET status = 'Revoked' WHERE id = $1`, [id]),
       /INSERT INTO impersonation_log/,
     );
-    const r = await t.call({
+    const r = await t.inject({
       method: 'GET',
       url: '/account/switchapp',
       session: agent,
@@ -293,7 +293,7 @@ describe('opening an impersonation session: the grant is read under its lock', (
       });
       const [sw, v] = await race(
         () =>
-          t.call({
+          t.inject({
             method: 'GET',
             url: '/account/switchapp',
             session: agent,
@@ -327,7 +327,7 @@ describe('cancelling a notice: its status is decided under its row lock', () => 
     });
     await insertSite(t.db, { owner: customer, name: `notice-site-${++seq}` });
     for (let i = 0; i < ROUNDS; i++) {
-      const made = await t.call({
+      const made = await t.inject({
         method: 'POST',
         url: '/admin/notices',
         session: boss,
@@ -344,7 +344,7 @@ describe('cancelling a notice: its status is decided under its row lock', () => 
       t.clock.advance(61_000);
       await signIn();
       const [c] = await Promise.all([
-        t.call({ method: 'POST', url: '/admin/notices/cancel', session: chief, payload: { Id: id } }),
+        t.inject({ method: 'POST', url: '/admin/notices/cancel', session: chief, payload: { Id: id } }),
         sendDueNotices(t.ctx),
       ]);
       const row = (

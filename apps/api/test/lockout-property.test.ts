@@ -33,9 +33,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const signIn = (email: string, password: string) =>
-  t.call({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress: '192.0.2.90' });
+  t.inject({
+    method: 'POST',
+    url: '/admin/login',
+    payload: { email, password },
+    remoteAddress: '192.0.2.90',
+  });
 const secondStep = (Ticket: string, Code: string) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/login/second-step',
     headers: { origin: CONSOLE_ORIGIN },
@@ -58,7 +63,7 @@ async function newAccount(withFactor: boolean): Promise<{ email: string; secret?
   if (!withFactor) return { email };
   const session = await t.login(email);
   const headers = { origin: CONSOLE_ORIGIN };
-  const start = await t.call({
+  const start = await t.inject({
     method: 'POST',
     url: '/admin/account/mfa/totp',
     payload: { password: PASSWORD },
@@ -67,7 +72,7 @@ async function newAccount(withFactor: boolean): Promise<{ email: string; secret?
   });
   const secret: string = start.json().Secret;
   const code = totpCodeAt(base32Decode(secret), totpStepOf(t.clock.now()));
-  const done = await t.call({
+  const done = await t.inject({
     method: 'PUT',
     url: '/admin/account/mfa/totp',
     payload: { Code: code },

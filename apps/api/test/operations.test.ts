@@ -58,7 +58,7 @@ describe('liveness, readiness and metrics', () => {
 
   it('counts and times requests by route pattern and status, in Prometheus text', async () => {
     await t.login('ops@example.com');
-    await t.call({
+    await t.inject({
       method: 'POST',
       url: '/admin/login',
       payload: { email: 'ops@example.com', password: 'Wrong#123' },
@@ -86,7 +86,7 @@ describe('liveness, readiness and metrics', () => {
   });
 
   it('never labels a request by its raw URL: ids and secrets in paths or queries stay out', async () => {
-    await t.call({ method: 'GET', url: '/admin/searchcustomer?apisecret=secret-abc123' });
+    await t.inject({ method: 'GET', url: '/admin/searchcustomer?apisecret=secret-abc123' });
     await t.app.inject({ method: 'GET', url: '/no/such/page-xyz' });
     const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(text).not.toContain('secret-abc123');
@@ -99,7 +99,7 @@ describe('liveness, readiness and metrics', () => {
   it('counts server errors', async () => {
     const session = await t.login('ops@example.com');
     const spy = vi.spyOn(t.ctx.db, 'query').mockRejectedValueOnce(new Error('boom'));
-    const r = await t.call({ method: 'GET', url: '/admin/session', session });
+    const r = await t.inject({ method: 'GET', url: '/admin/session', session });
     spy.mockRestore();
     expect(r.statusCode).toBe(500);
     const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
@@ -190,7 +190,7 @@ describe('TRUST_PROXY', () => {
     afterAll(() => t.close());
 
     const fail = (remoteAddress: string, xff?: string) =>
-      t.call({
+      t.inject({
         method: 'POST',
         url: '/admin/login',
         remoteAddress,
@@ -215,7 +215,7 @@ describe('TRUST_PROXY', () => {
       expect((await fail(PROXY, '192.0.2.50')).statusCode).toBe(429);
       // another client behind the same proxy is not limited, nor is the proxy itself
       expect((await fail(PROXY, '192.0.2.51')).statusCode).toBe(401);
-      const ok = await t.call({
+      const ok = await t.inject({
         method: 'POST',
         url: '/admin/login',
         remoteAddress: PROXY,

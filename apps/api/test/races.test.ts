@@ -66,7 +66,7 @@ describe('impersonation decisions', () => {
   }
 
   const action = (session: S, id: number, payload: Record<string, unknown>, revokeAction?: string) =>
-    t.call({
+    t.inject({
       method: 'POST',
       url: '/admin/impersonation/request/action',
       session,
@@ -86,18 +86,18 @@ describe('impersonation decisions', () => {
       ? action(session, id, { Status: 'Revoke', ProxyRoles: roles }, 'roles')
       : action(session, id, { Status: 'Revoke' }, 'site');
   const remove = (session: S, id: number) =>
-    t.call({
+    t.inject({
       method: 'DELETE',
       url: '/admin/impersonation/request',
       session,
       query: { requestId: String(id) },
     });
   const answer = (token: string, granted: boolean) =>
-    t.call({ method: 'POST', url: '/admin/impersonation/consent', payload: { token, granted } });
+    t.inject({ method: 'POST', url: '/admin/impersonation/consent', payload: { token, granted } });
 
   /** The request as the console lists it to a SuperAdmin; undefined once deleted. */
   async function shown(id: number) {
-    const r = await t.call({
+    const r = await t.inject({
       method: 'GET',
       url: '/admin/impersonation/requests',
       session: boss,
@@ -111,7 +111,7 @@ describe('impersonation decisions', () => {
     const all: Array<{ RequestId: number; Event: string; Actor: string | null }> = [];
     let cursor: string | null = null;
     do {
-      const r = await t.call({
+      const r = await t.inject({
         method: 'GET',
         url: '/admin/impersonation/logs',
         session: boss,
@@ -243,16 +243,16 @@ describe('impersonation decisions', () => {
     // hands it to chief (the holder was once read from action_taken_by, which every action
     // overwrote).
     const access = (session: S, appId: number) =>
-      t.call({
+      t.inject({
         method: 'GET',
         url: '/admin/updateaccess',
         session,
         query: { appId: String(appId), userId: owner },
       });
     const switchApp = (session: S, appId: number) =>
-      t.call({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
+      t.inject({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
     const read = (session: S, appId: number) =>
-      t.call({
+      t.inject({
         method: 'GET',
         url: '/admin/appinfobyid',
         session,
@@ -307,7 +307,7 @@ describe('impersonation decisions', () => {
       });
       const [sw, v] = await race(
         () =>
-          t.call({
+          t.inject({
             method: 'GET',
             url: '/account/switchapp',
             session: agent,
@@ -320,7 +320,7 @@ describe('impersonation decisions', () => {
         expect(refusal(sw)).toEqual({ status: 403, code: 947, text: IMPERSONATION_SESSION_MESSAGES.noGrant });
       else {
         const imp = { xtoken: sw.json().xtoken, xsign: sw.json().xsign };
-        const call = await t.call({
+        const call = await t.inject({
           method: 'GET',
           url: '/admin/appinfobyid',
           session: imp,
@@ -329,7 +329,7 @@ describe('impersonation decisions', () => {
         expect(refusal(call)).toEqual({ status: 401, code: 901, text: IMPERSONATION_SESSION_MESSAGES.ended });
       }
       expect((await shown(id)).Action.Status).toBe('Revoked');
-      const again = await t.call({
+      const again = await t.inject({
         method: 'GET',
         url: '/account/switchapp',
         session: agent,
@@ -355,7 +355,7 @@ describe('impersonation decisions', () => {
       const row = await shown(id);
       expect(row.Consent).toBe(ok(yes) ? 'granted' : 'denied');
       expect(await events(id)).toEqual([`consent-${ok(yes) ? 'granted' : 'denied'} rae@race.example`]);
-      const details = await t.call({
+      const details = await t.inject({
         method: 'GET',
         url: '/admin/impersonation/consent',
         query: { token: consentToken },
@@ -425,10 +425,10 @@ describe('password reset', () => {
   afterAll(() => t.close());
 
   const login = (email: string, password: string, remoteAddress: string) =>
-    t.call({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
-  const me = (s: S) => t.call({ method: 'GET', url: '/admin/session', session: s });
+    t.inject({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
+  const me = (s: S) => t.inject({ method: 'GET', url: '/admin/session', session: s });
   const reset = (resettoken: string, password: string) =>
-    t.call({ method: 'PUT', url: '/admin/resetpassword', payload: { password, resettoken } });
+    t.inject({ method: 'PUT', url: '/admin/resetpassword', payload: { password, resettoken } });
   const pair = (r: R): S => ({ xtoken: r.json().xtoken, xsign: r.json().xsign });
 
   /** A new staff member with a session, and the token of the reset link mailed to them. */
@@ -436,7 +436,7 @@ describe('password reset', () => {
     const email = `reset-${++n}@example.com`;
     const uid = await t.addStaff(email, roles);
     const session = await t.login(email, PASSWORD, `10.9.${n % 250}.1`);
-    const r = await t.call({
+    const r = await t.inject({
       method: 'POST',
       url: '/admin/forgotpassword',
       payload: { email, url: `${CONSOLE_ORIGIN}/login` },
@@ -510,7 +510,7 @@ describe('password reset', () => {
       const { email, uid } = await userWithResetLink();
       const ip = `10.6.${i}.1`;
       const [del, ...signIns] = await race(
-        () => t.call({ method: 'DELETE', url: '/admin/team', session: boss, payload: { role: [], uid } }),
+        () => t.inject({ method: 'DELETE', url: '/admin/team', session: boss, payload: { role: [], uid } }),
         () => login(email, PASSWORD, ip),
         () => login(email, PASSWORD, ip),
       );
@@ -545,11 +545,11 @@ describe('role changes', () => {
   afterAll(() => t.close());
 
   const setRoles = (session: S, uid: string, role: string[]) =>
-    t.call({ method: 'PUT', url: '/admin/team/roles', session, payload: { role, uid, unAssignRoles: [] } });
+    t.inject({ method: 'PUT', url: '/admin/team/roles', session, payload: { role, uid, unAssignRoles: [] } });
   const remove = (session: S, uid: string) =>
-    t.call({ method: 'DELETE', url: '/admin/team', session, payload: { role: [], uid } });
+    t.inject({ method: 'DELETE', url: '/admin/team', session, payload: { role: [], uid } });
   const team = async () => {
-    const r = await t.call({ method: 'GET', url: '/admin/team', session: root });
+    const r = await t.inject({ method: 'GET', url: '/admin/team', session: root });
     expect(r.statusCode).toBe(200);
     return r.json().Data as Array<{ Uid: string; Roles: string[]; Email: Array<{ Value: string }> }>;
   };
@@ -582,7 +582,9 @@ describe('role changes', () => {
       expect(sorted(audit[0]!.from)).toEqual(['Support']);
       expect(sorted(audit[1]!.from)).toEqual(sorted(audit[0]!.to));
       expect(sorted(audit[1]!.to)).toEqual(final);
-      expect((await t.call({ method: 'GET', url: '/admin/session', session: theirs })).statusCode).toBe(401);
+      expect((await t.inject({ method: 'GET', url: '/admin/session', session: theirs })).statusCode).toBe(
+        401,
+      );
     }
   });
 

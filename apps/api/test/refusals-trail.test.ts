@@ -35,7 +35,7 @@ afterAll(() => t.close());
 
 /** The refusals of one actor as the audit events list shows them. */
 async function refusalsOf(email: string): Promise<Event[]> {
-  const r = await t.call({
+  const r = await t.inject({
     method: 'GET',
     url: '/admin/audit/events',
     session: auditor,
@@ -49,7 +49,7 @@ const countOf = (rows: Event[]) => rows.reduce((n, e) => n + (e.Details.count ??
 describe('a refused staff call', () => {
   it("is a trail row naming the actor, the endpoint and the permission missing (an Admin's approval)", async () => {
     const admin = await t.login('admin@example.com');
-    const r = await t.call({
+    const r = await t.inject({
       method: 'POST',
       url: '/admin/impersonation/request/action',
       session: admin,
@@ -77,7 +77,7 @@ describe('a refused staff call', () => {
 
   it('refused by a service for want of the SuperAdmin role is a trail row naming the role', async () => {
     const admin = await t.login('admin@example.com');
-    const r = await t.call({
+    const r = await t.inject({
       method: 'DELETE',
       url: '/admin/team/mfa',
       session: admin,
@@ -94,8 +94,8 @@ describe('a refused staff call', () => {
 
   it('on a pair whose session has ended is a trail row (401); a call without a pair or with a made-up one is not', async () => {
     const gone = await t.login('gone@example.com');
-    expect((await t.call({ method: 'POST', url: '/admin/logout', session: gone })).statusCode).toBe(200);
-    const r = await t.call({ method: 'GET', url: '/admin/team/roles', session: gone });
+    expect((await t.inject({ method: 'POST', url: '/admin/logout', session: gone })).statusCode).toBe(200);
+    const r = await t.inject({ method: 'GET', url: '/admin/team/roles', session: gone });
     expect(r.statusCode).toBe(401);
     expect(await refusalsOf('gone@example.com')).toEqual([
       expect.objectContaining({
@@ -106,9 +106,11 @@ describe('a refused staff call', () => {
     ]);
     const before = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM activity_log')).rows[0]!
       .n;
-    expect((await t.call({ method: 'GET', url: '/admin/team/roles' })).statusCode).toBe(401);
+    expect((await t.inject({ method: 'GET', url: '/admin/team/roles' })).statusCode).toBe(401);
     const madeUp = { xtoken: gone.xtoken, xsign: 'not-the-sign' };
-    expect((await t.call({ method: 'GET', url: '/admin/team/roles', session: madeUp })).statusCode).toBe(401);
+    expect((await t.inject({ method: 'GET', url: '/admin/team/roles', session: madeUp })).statusCode).toBe(
+      401,
+    );
     const after = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM activity_log')).rows[0]!.n;
     expect(after).toBe(before);
   });
@@ -116,7 +118,7 @@ describe('a refused staff call', () => {
   it('flooded 200 times by one actor leaves a few rows whose counts sum to 200, once the fold is flushed', async () => {
     const flood = await t.login('flood@example.com');
     for (let i = 0; i < 200; i++) {
-      const r = await t.call({ method: 'GET', url: '/admin/team', session: flood });
+      const r = await t.inject({ method: 'GET', url: '/admin/team', session: flood });
       expect(r.statusCode).toBe(403);
     }
     expect(await refusalsOf('flood@example.com')).toHaveLength(1);
@@ -136,11 +138,11 @@ describe('a refused staff call', () => {
   it("folds the repeats into one row when the actor's next refusal comes after the window", async () => {
     const again = await t.login('again@example.com');
     const refused = async () =>
-      expect((await t.call({ method: 'GET', url: '/admin/team', session: again })).statusCode).toBe(403);
+      expect((await t.inject({ method: 'GET', url: '/admin/team', session: again })).statusCode).toBe(403);
     for (let i = 0; i < 5; i++) await refused();
     t.clock.advance(REFUSAL_FOLD_MS + 1);
     const fresh = await t.login('again@example.com');
-    expect((await t.call({ method: 'GET', url: '/admin/team', session: fresh })).statusCode).toBe(403);
+    expect((await t.inject({ method: 'GET', url: '/admin/team', session: fresh })).statusCode).toBe(403);
     const rows = await refusalsOf('again@example.com');
     expect(rows.map((e) => e.Details.count).sort()).toEqual([1, 1, 4]);
     expect(countOf(rows)).toBe(6);
@@ -150,7 +152,7 @@ describe('a refused staff call', () => {
     const flood = await t.login('flood@example.com');
     await t.db.exec('ALTER TABLE staff_refusals RENAME TO staff_refusals_away');
     try {
-      const r = await t.call({ method: 'GET', url: '/admin/team', session: flood });
+      const r = await t.inject({ method: 'GET', url: '/admin/team', session: flood });
       expect(r.statusCode).toBe(403);
       expect(r.json().ErrorCode).toBe(902);
     } finally {

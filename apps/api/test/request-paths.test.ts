@@ -158,7 +158,7 @@ describe('integers are decimal digits only', () => {
     const uId = await insertCustomer(t.db, { first: 'Ida', last: 'Int', email: 'ida@paths.example' });
     const { appId } = await insertSite(t.db, { owner: uId, name: 'ida-site' });
     const get = (spelled: string) =>
-      t.call({ method: 'GET', url: '/admin/appbyid', session, query: { uId, appId: spelled } });
+      t.inject({ method: 'GET', url: '/admin/appbyid', session, query: { uId, appId: spelled } });
     const decimal = await get(String(appId));
     expect(decimal.statusCode, decimal.body).toBe(200);
     for (const spelled of [
@@ -175,7 +175,7 @@ describe('integers are decimal digits only', () => {
       expect(r.statusCode, spelled).toBe(400);
       expect(r.json(), spelled).toMatchObject({ ErrorCode: 900, FieldErrors: [{ Field: 'appId' }] });
     }
-    const body = await t.call({
+    const body = await t.inject({
       method: 'POST',
       url: '/admin/impersonation/requests',
       session,

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const forgot = (url: unknown) =>
-  t.call({ method: 'POST', url: '/admin/forgotpassword', payload: { email: 'rita@example.com', url } });
+  t.inject({ method: 'POST', url: '/admin/forgotpassword', payload: { email: 'rita@example.com', url } });
 
 async function linkFor(url: string): Promise<URL> {
   const before = t.smtp.messages.length;

@@ -32,7 +32,7 @@ beforeAll(async () => {
   risingUid = await t.addStaff('rising@example.com', ['Admin']);
   founder = await t.login('founder@example.com');
   promotedAt = t.clock.now();
-  const promoted = await t.call({
+  const promoted = await t.inject({
     method: 'PUT',
     url: '/admin/team/roles',
     session: founder,
@@ -43,15 +43,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const resetFactors = (s: Session, uid: string) =>
-  t.call({ method: 'DELETE', url: '/admin/team/mfa', session: s, payload: { uid } });
+  t.inject({ method: 'DELETE', url: '/admin/team/mfa', session: s, payload: { uid } });
 const endSessions = (s: Session, uid: string) =>
-  t.call({ method: 'DELETE', url: '/admin/team/sessions', session: s, payload: { uid } });
+  t.inject({ method: 'DELETE', url: '/admin/team/sessions', session: s, payload: { uid } });
 const setRoles = (s: Session, uid: string, role: string[]) =>
-  t.call({ method: 'PUT', url: '/admin/team/roles', session: s, payload: { role, uid, unAssignRoles: [] } });
+  t.inject({
+    method: 'PUT',
+    url: '/admin/team/roles',
+    session: s,
+    payload: { role, uid, unAssignRoles: [] },
+  });
 const remove = (s: Session, uid: string) =>
-  t.call({ method: 'DELETE', url: '/admin/team', session: s, payload: { role: [], uid } });
+  t.inject({ method: 'DELETE', url: '/admin/team', session: s, payload: { role: [], uid } });
 const works = async (s: Session) =>
-  (await t.call({ method: 'GET', url: '/admin/session', session: s })).statusCode === 200;
+  (await t.inject({ method: 'GET', url: '/admin/session', session: s })).statusCode === 200;
 
 const ACTS = [
   [
@@ -100,7 +105,7 @@ describe('a SuperAdmin within the cool-down', () => {
     expect(roles.rows.filter((x) => x.uid === demoUid).map((x) => x.role)).toEqual(['SuperAdmin']);
     expect(roles.rows.filter((x) => x.uid === adminUid).map((x) => x.role)).toEqual(['Admin']);
 
-    const trail = await t.call({
+    const trail = await t.inject({
       method: 'GET',
       url: '/admin/audit/events',
       session: founder,
@@ -129,7 +134,7 @@ describe('a SuperAdmin within the cool-down', () => {
       consent: 'granted',
     });
     const rising = await t.login('rising@example.com');
-    const r = await t.call({
+    const r = await t.inject({
       method: 'POST',
       url: '/admin/impersonation/request/action',
       session: rising,
@@ -138,7 +143,7 @@ describe('a SuperAdmin within the cool-down', () => {
     });
     expect(r.statusCode, r.body).toBe(403);
     expect(r.json().ErrorCode).toBe(948);
-    const trail = await t.call({
+    const trail = await t.inject({
       method: 'GET',
       url: '/admin/audit/events',
       session: founder,

@@ -86,7 +86,7 @@ describe.runIf(withRedis)('with Redis', () => {
     });
 
     const fail = (t: TestApp, remoteAddress: string) =>
-      t.call({
+      t.inject({
         method: 'POST',
         url: '/admin/login',
         remoteAddress,
@@ -125,7 +125,7 @@ describe.runIf(withRedis)('with Redis', () => {
       const r = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(r.statusCode).toBe(503);
       expect(r.json().checks).toEqual({ database: 'ok', redis: 'failed' });
-      const login = await t.call({
+      const login = await t.inject({
         method: 'POST',
         url: '/admin/login',
         payload: { email: 'nobody@example.com', password: 'Wrong#123' },
@@ -197,7 +197,7 @@ describe.each([
   const signIn = async (password: string) => {
     const rec = recordUnits(t.ctx.db);
     try {
-      const r = await t.call({
+      const r = await t.inject({
         method: 'POST',
         url: '/admin/login',
         payload: { email: 'counted@example.com', password },

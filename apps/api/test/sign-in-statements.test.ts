@@ -17,7 +17,7 @@ afterAll(() => t.close());
 
 const ADDRESS = '198.51.100.23';
 const signIn = (email: string, password: string) =>
-  t.call({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress: ADDRESS });
+  t.inject({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress: ADDRESS });
 
 async function addressFailures(): Promise<number> {
   const r = await t.db.query<{ failures: number }>(

@@ -51,7 +51,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 function setRoles(session: S, uid: string, role: string[]) {
-  return t.call({
+  return t.inject({
     method: 'PUT',
     url: '/admin/team/roles',
     session,
@@ -59,11 +59,11 @@ function setRoles(session: S, uid: string, role: string[]) {
   });
 }
 const remove = (session: S, uid: string) =>
-  t.call({ method: 'DELETE', url: '/admin/team', session, payload: { role: [], uid } });
+  t.inject({ method: 'DELETE', url: '/admin/team', session, payload: { role: [], uid } });
 const endSessions = (session: S, uid: string) =>
-  t.call({ method: 'DELETE', url: '/admin/team/sessions', session, payload: { uid } });
+  t.inject({ method: 'DELETE', url: '/admin/team/sessions', session, payload: { uid } });
 const resetFactors = (session: S, uid: string) =>
-  t.call({ method: 'DELETE', url: '/admin/team/mfa', session, payload: { uid } });
+  t.inject({ method: 'DELETE', url: '/admin/team/mfa', session, payload: { uid } });
 
 /** A new staff member with `roles` and a live session; their uid and email. */
 async function member(roles: string[]) {
@@ -175,14 +175,14 @@ describe("one's own second factors", () => {
       );
       const [renewed, removed] = await race(
         () =>
-          t.call({
+          t.inject({
             method: 'POST',
             url: '/admin/account/mfa/recovery-codes',
             session,
             payload: { password: PASSWORD },
           }),
         () =>
-          t.call({
+          t.inject({
             method: 'DELETE',
             url: '/admin/account/mfa/passkeys',
             session,
@@ -191,7 +191,7 @@ describe("one's own second factors", () => {
       );
       expect(removed.statusCode, removed.body).toBe(200);
       if (!ok(renewed)) expect(refusal(renewed)).toEqual({ status: 409, code: ERRORS.mfaConflict.code });
-      const factors = await t.call({ method: 'GET', url: '/admin/account/mfa', session });
+      const factors = await t.inject({ method: 'GET', url: '/admin/account/mfa', session });
       expect(factors.json()).toMatchObject({ Totp: null, Passkeys: [], RecoveryCodesLeft: 0 });
       const trail = await t.db.query<{ action: string }>(
         "SELECT action FROM activity_log WHERE actor_uid = $1 AND action IN ('recovery.renew', 'mfa.remove') ORDER BY id",
@@ -209,7 +209,7 @@ describe("one's own second factors", () => {
       const { email } = await member(['Support']);
       const session = await t.login(email);
       const send = (method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) =>
-        t.call({ method, url, session, payload, headers: { origin: CONSOLE_ORIGIN } });
+        t.inject({ method, url, session, payload, headers: { origin: CONSOLE_ORIGIN } });
       const totp = await send('POST', '/admin/account/mfa/totp', { password: PASSWORD });
       expect(totp.statusCode, totp.body).toBe(200);
       const options = await send('POST', '/admin/account/mfa/passkey-options', { password: PASSWORD });
@@ -225,7 +225,7 @@ describe("one's own second factors", () => {
       const handed = answers.map((r) => r.json().RecoveryCodes).filter(Boolean);
       expect(handed).toHaveLength(1);
       expect(handed[0]).toHaveLength(RECOVERY_CODE_COUNT);
-      const factors = await t.call({ method: 'GET', url: '/admin/account/mfa', session });
+      const factors = await t.inject({ method: 'GET', url: '/admin/account/mfa', session });
       expect(factors.json()).toMatchObject({ RecoveryCodesLeft: RECOVERY_CODE_COUNT });
       expect(factors.json().Passkeys).toHaveLength(1);
       expect(factors.json().Totp).not.toBeNull();

@@ -38,7 +38,7 @@ interface Versioned {
   tag(): Promise<string>;
   /** What is stored, as a read answers it (without the version). */
   stored(): Promise<unknown>;
-  write(tag: string, variant: 'theirs' | 'mine'): ReturnType<TestApp['call']>;
+  write(tag: string, variant: 'theirs' | 'mine'): ReturnType<TestApp['inject']>;
 }
 
 const tagOf = (r: { statusCode: number; headers: Record<string, unknown>; body: string }) => {
@@ -46,7 +46,7 @@ const tagOf = (r: { statusCode: number; headers: Record<string, unknown>; body: 
   return r.headers.etag as string;
 };
 const get = (url: string, session = boss, query: Record<string, string> = site()) =>
-  t.call({ method: 'GET', url, session, query });
+  t.inject({ method: 'GET', url, session, query });
 const write = (
   method: 'PUT' | 'POST',
   url: string,
@@ -54,7 +54,7 @@ const write = (
   payload: Record<string, unknown>,
   session = boss,
   query: Record<string, string> = site(),
-) => t.call({ method, url, session, query, headers: { 'if-match': tag }, payload });
+) => t.inject({ method, url, session, query, headers: { 'if-match': tag }, payload });
 
 const security = (lockout: number) => ({ ...APPLICATION_SECURITY_DEFAULTS, LockoutMinutes: lockout });
 const hashing = (iterations: number) => ({
@@ -147,7 +147,7 @@ const RECORDS: Versioned[] = [
     async tag() {
       const r = await get('/admin/customobject');
       if (r.statusCode !== 200) {
-        const created = await t.call({
+        const created = await t.inject({
           method: 'POST',
           url: '/admin/customobject',
           session: boss,
@@ -200,7 +200,7 @@ const RECORDS: Versioned[] = [
       const list = await get('/admin/impersonation/requests', admin, {});
       let mine = list.json().Data.find((r: { AppId: number }) => r.AppId === appId);
       if (!mine) {
-        const created = await t.call({
+        const created = await t.inject({
           method: 'POST',
           url: '/admin/impersonation/requests',
           session: admin,
@@ -287,7 +287,7 @@ describe('a write from a stale read is refused (412, 930) and stores nothing', (
     const bad = await write('PUT', '/admin/applicationlevelsecurity', 'yesterday', { data: security(10) });
     expect(bad.statusCode).toBe(400);
     for (const tag of ['*', undefined]) {
-      const r = await t.call({
+      const r = await t.inject({
         method: 'PUT',
         url: '/admin/applicationlevelsecurity',
         session: boss,

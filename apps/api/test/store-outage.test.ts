@@ -320,7 +320,7 @@ describe('Redis on a closed port', () => {
   afterAll(() => t.close());
 
   it('answers a sign-in 503 with Retry-After (it fails closed: no unthrottled sign-in)', async () => {
-    expectUnavailable(await t.call({ method: 'POST', url: '/admin/login', payload: login }));
+    expectUnavailable(await t.inject({ method: 'POST', url: '/admin/login', payload: login }));
   });
 
   it('ends its Redis client when the app closes, rather than reconnect for ever', async () => {
@@ -510,8 +510,8 @@ describe.skipIf(!withRedis)('Redis cut off under a running app', () => {
             proxy,
             session,
             call: ({ session: s, ...o }) =>
-              t.call({
-                ...(o as Parameters<TestApp['call']>[0]),
+              t.inject({
+                ...(o as Parameters<TestApp['inject']>[0]),
                 session: s as { xtoken: string; xsign: string },
               }),
             // The per-address key of a sign-in (the manual clock gives its day).

@@ -143,7 +143,7 @@ describe('the trail insert fails: the write answers 5xx and changes nothing', ()
     await t.ctx.mailer.flush();
     const before = await fingerprint();
     await t.db.exec('ALTER TABLE activity_log ADD CONSTRAINT trail_fails CHECK (false) NOT VALID');
-    let r: Awaited<ReturnType<TestApp['call']>>;
+    let r: Awaited<ReturnType<TestApp['inject']>>;
     try {
       r = await send(t, e, session, arranged);
     } finally {

@@ -120,7 +120,7 @@ describe('POST /csp-report', () => {
   });
 
   it('accepts the report media types on this path only', async () => {
-    const r = await t.call({
+    const r = await t.inject({
       method: 'POST',
       url: '/admin/login',
       headers: { 'content-type': 'application/csp-report' },

@@ -16,7 +16,7 @@ afterAll(async () => {
 
 describe('security headers', () => {
   it('sends a strict CSP, nosniff and no-store on API answers', async () => {
-    const r = await t.call({
+    const r = await t.inject({
       method: 'POST',
       url: '/admin/login',
       payload: { email: 'x@example.com', password: 'y' },
@@ -76,7 +76,7 @@ describe('request contract', () => {
   });
 
   it('refuses a body that is not JSON, and JSON that does not parse, with the envelope', async () => {
-    const form = await t.call({
+    const form = await t.inject({
       method: 'POST',
       url: '/admin/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -84,7 +84,7 @@ describe('request contract', () => {
     });
     expect(form.statusCode).toBe(415);
     expect(form.json().ErrorCode).toBe(909);
-    const broken = await t.call({
+    const broken = await t.inject({
       method: 'POST',
       url: '/admin/login',
       headers: { 'content-type': 'application/json' },
@@ -99,12 +99,12 @@ describe('request contract', () => {
 
   it('accepts an empty JSON body where the call takes none', async () => {
     const s = await t.login('sam@example.com');
-    const r = await t.call({ method: 'POST', url: '/admin/logout', session: s, payload: '' });
+    const r = await t.inject({ method: 'POST', url: '/admin/logout', session: s, payload: '' });
     expect(r.statusCode).toBe(200);
   });
 
   it('answers an unknown API path with the envelope, not the console', async () => {
-    const r = await t.call({ method: 'GET', url: '/admin/nothing-here' });
+    const r = await t.inject({ method: 'GET', url: '/admin/nothing-here' });
     expect(r.statusCode).toBe(404);
     expect(r.json()).toMatchObject({ ErrorCode: 920 });
     expect(r.json().RequestId).toBe(r.headers['x-request-id']);

@@ -91,7 +91,7 @@ describe('demo data (first start)', () => {
       const as = async (email: string) => {
         const session = await t.login(email, 'Demo#Pass1');
         const get = async <T>(url: string): Promise<T> => {
-          const r = await t.call({ method: 'GET', url, session });
+          const r = await t.inject({ method: 'GET', url, session });
           expect(r.statusCode, url).toBe(200);
           return r.json() as T;
         };

@@ -302,7 +302,7 @@ export async function createFixtures(t: TestApp): Promise<Fixtures> {
     },
   ];
   for (const c of seedCalls) {
-    const r = await t.call({ ...c, session: sa });
+    const r = await t.inject({ ...c, session: sa });
     if (r.statusCode !== 200) throw new Error(`fixture ${c.url}: ${r.statusCode} ${r.body}`);
   }
 

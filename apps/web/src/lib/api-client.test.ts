@@ -1,7 +1,8 @@
 import { STORAGE_KEYS } from '@sac/contract/constants';
+import { toQueryString } from '@sac/contract/query-string';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from './api-base.ts';
-import { ApiError, callApi, requestHeaders, toQueryString } from './api-client.ts';
+import { ApiError, callApi, requestHeaders } from './api-client.ts';
 import { onSessionEnded } from './auth-events.ts';
 import {
   getImpersonationState,

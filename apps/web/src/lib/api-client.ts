@@ -5,6 +5,7 @@ import type { BodyOf, QueryOf, ResponseOf } from '@sac/contract/endpoints';
 import { ERRORS, type ErrorEnvelope, errorTextOf } from '@sac/contract/errors';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
+import { toQueryString } from '@sac/contract/query-string';
 import { getApiBase } from './api-base.ts';
 import { signalSessionExpired } from './auth-events.ts';
 import { endImpersonation, type TokenPair } from './impersonation-mode.ts';
@@ -39,22 +40,6 @@ export class ApiError extends Error {
 /** The text to show for any error: the server's text, else the given fallback. */
 export function errorText(error: unknown, fallback: string = MESSAGES.genericError): string {
   return error instanceof ApiError && error.serverText ? error.serverText : fallback;
-}
-
-type Scalar = string | number | boolean | null | undefined;
-
-/** Query parameters URL-encoded; empty values are left out ('+' and spaces escaped). */
-export function toQueryString(query: Record<string, Scalar | readonly Scalar[]> | undefined): string {
-  if (!query) return '';
-  const parts: string[] = [];
-  for (const [key, raw] of Object.entries(query)) {
-    const values = Array.isArray(raw) ? raw : [raw];
-    for (const v of values) {
-      if (v === undefined || v === null) continue;
-      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`);
-    }
-  }
-  return parts.length ? `?${parts.join('&')}` : '';
 }
 
 /**
@@ -116,7 +101,7 @@ async function send<I extends EndpointId>(
   input: CallInput<I>,
 ): Promise<{ body: ResponseOf<I>; etag: string | undefined }> {
   const def = ENDPOINT_ROUTES[id];
-  const url = `${getApiBase()}${def.path}${toQueryString(input.query as Record<string, Scalar> | undefined)}`;
+  const url = `${getApiBase()}${def.path}${toQueryString(input.query as Parameters<typeof toQueryString>[0])}`;
   let res: Response;
   try {
     res = await fetch(url, {
@@ -192,7 +177,7 @@ async function downloadApi<I extends EndpointId>(
   onProgress: (lines: number, expectedRows: number | undefined) => void,
 ): Promise<{ file: Blob; filename: string }> {
   const def = ENDPOINT_ROUTES[id];
-  const url = `${getApiBase()}${def.path}${toQueryString(input.query as Record<string, Scalar> | undefined)}`;
+  const url = `${getApiBase()}${def.path}${toQueryString(input.query as Parameters<typeof toQueryString>[0])}`;
   const res = await openStreamed(url, {
     method: def.method,
     headers: requestHeaders(),

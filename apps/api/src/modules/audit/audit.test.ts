@@ -28,19 +28,19 @@ beforeAll(async () => {
     email: 'trail@customer.example',
   });
   customer = { uid, appId: (await insertSite(t.db, { owner: uid, name: 'trail-site' })).appId };
-  const key = await t.call({ method: 'GET', url: '/admin/audit/signing-key', session: auditor });
+  const key = await t.inject({ method: 'GET', url: '/admin/audit/signing-key', session: auditor });
   expect(key.statusCode, key.body).toBe(200);
   publicKey = key.json().Data.PublicKey;
 });
 afterAll(() => t.close());
 
 const events = async (query: Record<string, string>, session: S = auditor) => {
-  const r = await t.call({ method: 'GET', url: '/admin/audit/events', session, query });
+  const r = await t.inject({ method: 'GET', url: '/admin/audit/events', session, query });
   expect(r.statusCode, r.body).toBe(200);
   return r.json() as { Data: AuditEvent[]; NextCursor: string | null };
 };
 const refused = async (query: Record<string, string>) => {
-  const r = await t.call({ method: 'GET', url: '/admin/audit/events', session: auditor, query });
+  const r = await t.inject({ method: 'GET', url: '/admin/audit/events', session: auditor, query });
   expect(r.statusCode).toBe(400);
   return r.json().Message as string;
 };
@@ -48,14 +48,14 @@ async function* linesOf(text: string) {
   for (const line of text.split('\n')) yield line;
 }
 const exportOf = async (query: Record<string, string>) => {
-  const r = await t.call({ method: 'GET', url: '/admin/audit/export', session: auditor, query });
+  const r = await t.inject({ method: 'GET', url: '/admin/audit/export', session: auditor, query });
   expect(r.statusCode, r.body).toBe(200);
   return r;
 };
 
 describe('the staff audit trail', () => {
   it('holds sign-ins and failures with actor, client address and request id', async () => {
-    const failed = await t.call({
+    const failed = await t.inject({
       method: 'POST',
       url: '/admin/login',
       payload: { email: 'boss@example.com', password: 'Wrong#1234' },
@@ -76,7 +76,7 @@ describe('the staff audit trail', () => {
   });
 
   it('holds every write with its target, and names the impersonation request a write went through', async () => {
-    const created = await t.call({
+    const created = await t.inject({
       method: 'POST',
       url: '/admin/team',
       session: boss,
@@ -101,7 +101,7 @@ describe('the staff audit trail', () => {
       now: t.clock.now(),
     });
     const ada = await t.login('ada@example.com');
-    const sw = await t.call({
+    const sw = await t.inject({
       method: 'GET',
       url: '/account/switchapp',
       session: ada,
@@ -109,7 +109,7 @@ describe('the staff audit trail', () => {
     });
     expect(sw.statusCode, sw.body).toBe(200);
     const imp = sw.json() as S;
-    const saved = await t.call({
+    const saved = await t.inject({
       method: 'PUT',
       url: '/admin/appsettings',
       session: imp,
@@ -140,7 +140,7 @@ describe('the staff audit trail', () => {
 
   it('filters by time range and free text, and refuses filters it cannot run cheaply', async () => {
     const at = t.clock.now();
-    await t.call({
+    await t.inject({
       method: 'POST',
       url: '/admin/login',
       payload: { email: 'zed-unknown@example.com', password: 'x' },
@@ -206,7 +206,7 @@ describe('the staff audit trail', () => {
   it('lets SuperAdmins and Auditors read it, and no one else', async () => {
     expect((await events({}, boss)).Data.length).toBeGreaterThan(0);
     const ada = await t.login('ada@example.com');
-    const r = await t.call({ method: 'GET', url: '/admin/audit/events', session: ada });
+    const r = await t.inject({ method: 'GET', url: '/admin/audit/events', session: ada });
     expect(r.statusCode).toBe(403);
   });
 });

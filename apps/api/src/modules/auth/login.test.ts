@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const login = (email: unknown, password: unknown, remoteAddress = '203.0.113.1') =>
-  t.call({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
+  t.inject({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
 
 async function activity(action: string) {
   const r = await t.db.query<{ actor_email: string; client_address: string; at: Date }>(
@@ -49,7 +49,7 @@ describe('POST /admin/login', () => {
     [{ email: 'ada@example.com' }, 'Password is required'],
     [{ email: 'ada@example.com', password: '   ' }, 'Password is required'],
   ])('refuses %j with "%s"', async (payload, message) => {
-    const r = await t.call({ method: 'POST', url: '/admin/login', payload, remoteAddress: '203.0.113.9' });
+    const r = await t.inject({ method: 'POST', url: '/admin/login', payload, remoteAddress: '203.0.113.9' });
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ ErrorCode: 900, Description: message });
     expect(r.json().FieldErrors[0].Message).toBe(message);
@@ -145,7 +145,7 @@ describe.each([
   });
   afterAll(() => a.close());
   const signIn = (email: string, password: string, remoteAddress = '203.0.113.50') =>
-    a.call({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
+    a.inject({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
 
   it.each([6, 10, 12])(
     '%i at once: each is let in or told to try again (429, Retry-After), none called wrong',

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (url: string, payload: unknown, session?: Pair, method: 'POST' | 'PUT' | 'DELETE' = 'POST') =>
-  t.call({
+  t.inject({
     method,
     url,
     payload: payload as Record<string, unknown>,
@@ -22,7 +22,7 @@ const post = (url: string, payload: unknown, session?: Pair, method: 'POST' | 'P
   });
 
 const passwordLogin = (email: string, password = PASSWORD) =>
-  t.call({ method: 'POST', url: '/admin/login', payload: { email, password } });
+  t.inject({ method: 'POST', url: '/admin/login', payload: { email, password } });
 
 /** The code an authenticator app shows `steps` steps from the test clock's now. */
 const codeAt = (secret: string, steps = 0) =>
@@ -106,7 +106,7 @@ describe('one-time codes (TOTP)', () => {
     expect(r.statusCode, r.body).toBe(200);
     const pair = r.json();
     expect(pair).toMatchObject({ Email: 'right@example.com', Role: ['Support'] });
-    expect((await t.call({ method: 'GET', url: '/admin/session', session: pair })).statusCode).toBe(200);
+    expect((await t.inject({ method: 'GET', url: '/admin/session', session: pair })).statusCode).toBe(200);
     t.clock.advance(30_000);
     const again = await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) });
     expect(again.statusCode).toBe(401);
@@ -243,7 +243,7 @@ describe('one-time codes (TOTP)', () => {
     const { Ticket } = await ticketOf('newpass@example.com');
     for (let i = 0; i < 4; i++)
       expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
-    const changed = await t.call({
+    const changed = await t.inject({
       method: 'PUT',
       url: '/admin/changepassword',
       session,
@@ -284,7 +284,7 @@ describe('one-time codes (TOTP)', () => {
   it('is not a session: a ticket opens no signed-in call', async () => {
     await withTotp('notsession@example.com');
     const { Ticket } = await ticketOf('notsession@example.com');
-    const r = await t.call({
+    const r = await t.inject({
       method: 'GET',
       url: '/admin/session',
       session: { xtoken: Ticket, xsign: Ticket },
@@ -362,7 +362,7 @@ describe('passkeys', () => {
     const { r } = await passkeySignIn('pk@example.com', key);
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().Email).toBe('pk@example.com');
-    const list = await t.call({ method: 'GET', url: '/admin/account/mfa', session });
+    const list = await t.inject({ method: 'GET', url: '/admin/account/mfa', session });
     expect(list.json()).toMatchObject({
       Required: false,
       Totp: null,
@@ -389,7 +389,7 @@ describe('passkeys', () => {
   it('bounds what it reads: a long name and an oversized response are refused before any work', async () => {
     const key = softPasskey();
     const { session } = await withPasskey('pk3@example.com', key);
-    const list = await t.call({ method: 'GET', url: '/admin/account/mfa', session });
+    const list = await t.inject({ method: 'GET', url: '/admin/account/mfa', session });
     const id = list.json().Passkeys[0].Id;
     const long = await post('/admin/account/mfa/passkeys', { Id: id, Name: 'x'.repeat(65) }, session, 'PUT');
     expect(long.statusCode).toBe(400);
@@ -406,7 +406,7 @@ describe('passkeys', () => {
   it('renames and removes (with the password) a passkey; the last one takes the recovery codes with it', async () => {
     const key = softPasskey();
     const { session } = await withPasskey('pk4@example.com', key);
-    const id = (await t.call({ method: 'GET', url: '/admin/account/mfa', session })).json().Passkeys[0].Id;
+    const id = (await t.inject({ method: 'GET', url: '/admin/account/mfa', session })).json().Passkeys[0].Id;
     expect(
       (await post('/admin/account/mfa/passkeys', { Id: id, Name: 'Office key' }, session, 'PUT')).statusCode,
     ).toBe(200);
@@ -424,7 +424,7 @@ describe('passkeys', () => {
       'DELETE',
     );
     expect(removed.statusCode, removed.body).toBe(200);
-    expect((await t.call({ method: 'GET', url: '/admin/account/mfa', session })).json()).toMatchObject({
+    expect((await t.inject({ method: 'GET', url: '/admin/account/mfa', session })).json()).toMatchObject({
       Passkeys: [],
       RecoveryCodesLeft: 0,
     });
@@ -443,7 +443,7 @@ describe('a SuperAdmin resets a colleague', () => {
     const r = await post('/admin/team/mfa', { uid }, boss, 'DELETE');
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().Message).toContain('lost@example.com');
-    expect((await t.call({ method: 'GET', url: '/admin/session', session })).statusCode).toBe(401);
+    expect((await t.inject({ method: 'GET', url: '/admin/session', session })).statusCode).toBe(401);
     expect((await passwordLogin('lost@example.com')).json().xtoken).toBeDefined();
     expect(await activity('mfa.reset', 'boss@example.com')).toEqual([
       { of: 'lost@example.com', totp: true, passkeys: 0, sessionsEnded: 1 },
@@ -472,7 +472,12 @@ describe('STAFF_MFA=required', () => {
   afterAll(() => r.close());
 
   const call = (url: string, payload: unknown, method: 'POST' | 'PUT' = 'POST') =>
-    r.call({ method, url, payload: payload as Record<string, unknown>, headers: { origin: CONSOLE_ORIGIN } });
+    r.inject({
+      method,
+      url,
+      payload: payload as Record<string, unknown>,
+      headers: { origin: CONSOLE_ORIGIN },
+    });
 
   it('makes a staff member without a factor set one up before any session, then asks for it', async () => {
     await r.addStaff('new@example.com', ['Admin']);
@@ -485,7 +490,7 @@ describe('STAFF_MFA=required', () => {
       (await call('/admin/login/second-step', { Ticket, Method: 'totp', Code: '123456' })).statusCode,
     ).toBe(401);
     expect(
-      (await r.call({ method: 'GET', url: '/admin/team', session: { xtoken: Ticket, xsign: Ticket } }))
+      (await r.inject({ method: 'GET', url: '/admin/team', session: { xtoken: Ticket, xsign: Ticket } }))
         .statusCode,
     ).toBe(401);
     const { Secret } = (await call('/admin/login/enrol/totp', { Ticket })).json();
@@ -500,13 +505,15 @@ describe('STAFF_MFA=required', () => {
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toMatchObject({ Email: 'new@example.com', Role: ['Admin'] });
     expect(done.json().RecoveryCodes).toHaveLength(10);
-    expect((await r.call({ method: 'GET', url: '/admin/team', session: done.json() })).statusCode).toBe(200);
+    expect((await r.inject({ method: 'GET', url: '/admin/team', session: done.json() })).statusCode).toBe(
+      200,
+    );
     // spent
     expect((await call('/admin/login/enrol/totp', { Ticket, Code: code }, 'PUT')).statusCode).toBe(401);
     const next = await call('/admin/login', { email: 'new@example.com', password: PASSWORD });
     expect(next.json().SecondStep).toMatchObject({ Kind: 'verify', Methods: ['totp', 'recovery'] });
     // the last factor stays while factors are required
-    const removal = await r.call({
+    const removal = await r.inject({
       method: 'DELETE',
       url: '/admin/account/mfa/totp',
       payload: { password: PASSWORD },

@@ -13,11 +13,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const forgot = (email: string, url = `${CONSOLE_ORIGIN}/login`) =>
-  t.call({ method: 'POST', url: '/admin/forgotpassword', payload: { email, url } });
+  t.inject({ method: 'POST', url: '/admin/forgotpassword', payload: { email, url } });
 const reset = (password: string, resettoken: string) =>
-  t.call({ method: 'PUT', url: '/admin/resetpassword', payload: { password, resettoken } });
+  t.inject({ method: 'PUT', url: '/admin/resetpassword', payload: { password, resettoken } });
 const me = (session: { xtoken: string; xsign: string }) =>
-  t.call({ method: 'GET', url: '/admin/session', session });
+  t.inject({ method: 'GET', url: '/admin/session', session });
 
 /** Asks for a reset link and reads it from the message the SMTP listener received. */
 async function resetLink(email: string): Promise<URL> {
@@ -130,7 +130,7 @@ describe('PUT /admin/resetpassword', () => {
     const weak = await reset('abc', 'whatever');
     expect(weak.statusCode).toBe(400);
     expect(weak.json().Description).toBe(MESSAGES.passwordRule);
-    const noToken = await t.call({
+    const noToken = await t.inject({
       method: 'PUT',
       url: '/admin/resetpassword',
       payload: { password: 'Fresh#456' },
@@ -143,7 +143,7 @@ describe('PUT /admin/resetpassword', () => {
 
 describe('PUT /admin/changepassword', () => {
   it('needs a session', async () => {
-    const r = await t.call({
+    const r = await t.inject({
       method: 'PUT',
       url: '/admin/changepassword',
       payload: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
@@ -157,7 +157,7 @@ describe('PUT /admin/changepassword', () => {
     const mine = await t.login(email);
     const other = await t.login(email);
     const change = (oldpassword: string, newpassword: string) =>
-      t.call({
+      t.inject({
         method: 'PUT',
         url: '/admin/changepassword',
         session: mine,
@@ -188,7 +188,7 @@ describe('PUT /admin/changepassword', () => {
     const mine = await t.login(email);
     const all = await Promise.all(
       Array.from({ length: 8 }, () =>
-        t.call({
+        t.inject({
           method: 'PUT',
           url: '/admin/changepassword',
           session: mine,

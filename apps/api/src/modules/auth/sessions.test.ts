@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const me = (session?: { xtoken: string; xsign: string }) =>
-  t.call({ method: 'GET', url: '/admin/session', session });
+  t.inject({ method: 'GET', url: '/admin/session', session });
 const MINUTE = 60_000;
 
 describe('sessions', () => {
@@ -63,7 +63,7 @@ describe('sessions', () => {
   it('POST /admin/logout ends the session on the very next call, and only that one', async () => {
     const s = await t.login('sam@example.com');
     const other = await t.login('sam@example.com');
-    const r = await t.call({ method: 'POST', url: '/admin/logout', session: s });
+    const r = await t.inject({ method: 'POST', url: '/admin/logout', session: s });
     expect(r.statusCode).toBe(200);
     expect(r.json().IsPosted).toBe(true);
     expect((await me(s)).statusCode).toBe(401);
@@ -79,7 +79,7 @@ describe('configurable expiry', () => {
     try {
       await custom.addStaff('x@example.com', ['Admin']);
       const s = await custom.login('x@example.com');
-      const get = () => custom.call({ method: 'GET', url: '/admin/session', session: s });
+      const get = () => custom.inject({ method: 'GET', url: '/admin/session', session: s });
       custom.clock.advance(MINUTE + 59_000);
       expect((await get()).statusCode).toBe(200);
       custom.clock.advance(MINUTE + 59_000);

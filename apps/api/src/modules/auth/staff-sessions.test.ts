@@ -39,7 +39,7 @@ const call = (
   payload?: object,
   query?: Record<string, string>,
 ) =>
-  t.call({
+  t.inject({
     method,
     url,
     session,

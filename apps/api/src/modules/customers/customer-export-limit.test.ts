@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const exportOf = (query: Record<string, string>) =>
-  t.call({ method: 'GET', url: '/admin/searchcustomer/export', session: s, query });
+  t.inject({ method: 'GET', url: '/admin/searchcustomer/export', session: s, query });
 const exportsInTrail = async () =>
   (
     await t.db.query<{ n: number }>(

@@ -17,7 +17,7 @@ afterAll(() => t.close());
 
 type Q = Record<string, string | number>;
 const call = (method: 'POST' | 'PUT' | 'GET', url: string, payload?: unknown, query?: Q) =>
-  t.call({
+  t.inject({
     method,
     url,
     session: s,
@@ -175,7 +175,7 @@ describe('PUT /admin/site/basicsettings changes only what it names', () => {
     const apps = await call('GET', '/admin/appsettings', undefined, { uid: owner, appId });
     expect(apps.headers.etag).toBe(tag);
     // another editor saves the web apps through the configuration screen
-    const other = await t.call({
+    const other = await t.inject({
       method: 'PUT',
       url: '/admin/appsettings',
       session: s,
@@ -185,7 +185,7 @@ describe('PUT /admin/site/basicsettings changes only what it names', () => {
     });
     expect(other.statusCode, other.body).toBe(200);
     const before = await stored(appId);
-    const stale = await t.call({
+    const stale = await t.inject({
       method: 'PUT',
       url: '/admin/site/basicsettings',
       session: s,
@@ -196,7 +196,7 @@ describe('PUT /admin/site/basicsettings changes only what it names', () => {
     expect(stale.statusCode).toBe(412);
     expect(stale.json().ErrorCode).toBe(930);
     expect(await stored(appId)).toEqual(before);
-    const fresh = await t.call({
+    const fresh = await t.inject({
       method: 'PUT',
       url: '/admin/site/basicsettings',
       session: s,
@@ -449,7 +449,7 @@ describe('profile, password and email', () => {
     const tag = first.headers.etag as string;
     expect(tag).toMatch(/^"\d+"$/);
     const put = (data: Record<string, unknown>, ifMatch?: string) =>
-      t.call({
+      t.inject({
         method: 'PUT',
         url: '/admin/customerprofile',
         session: s,
@@ -519,10 +519,15 @@ describe('profile, password and email', () => {
   it('refuses writes to staff without the write permissions', async () => {
     await t.addStaff('support@example.com', ['Support']);
     const support = await t.login('support@example.com');
-    const r = await t.call({ method: 'POST', url: '/admin/verifyemail', session: support, payload: { uid } });
+    const r = await t.inject({
+      method: 'POST',
+      url: '/admin/verifyemail',
+      session: support,
+      payload: { uid },
+    });
     expect(r.statusCode).toBe(403);
     const site = await insertSite(t.db, { owner: uid, name: 'bombe' });
-    const st = await t.call({
+    const st = await t.inject({
       method: 'PUT',
       url: '/admin/site/status',
       session: support,

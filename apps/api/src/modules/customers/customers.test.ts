@@ -47,7 +47,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const search = (query: Record<string, string>) =>
-  t.call({ method: 'GET', url: '/admin/searchcustomer', session: s, query });
+  t.inject({ method: 'GET', url: '/admin/searchcustomer', session: s, query });
 interface SearchAnswer {
   Data: Array<{ Uid: string; FullName: string; Email: string }>;
   Capped: boolean;
@@ -75,7 +75,7 @@ function expectOrdered(pairs: Array<[string, string]>) {
   expect(pairs).toEqual(sorted);
 }
 const get = (url: string, query: Record<string, string | number>) =>
-  t.call({
+  t.inject({
     method: 'GET',
     url,
     session: s,
@@ -139,7 +139,7 @@ describe('GET /admin/searchcustomer', () => {
 
   it('keeps a + in the term (sent as %2B)', async () => {
     await insertCustomer(t.db, { first: 'Plus', last: 'Sign', email: 'plus+tag@example.com' });
-    const r = await t.call({ method: 'GET', url: '/admin/searchcustomer?emailid=plus%2Btag', session: s });
+    const r = await t.inject({ method: 'GET', url: '/admin/searchcustomer?emailid=plus%2Btag', session: s });
     expect(r.json().Data[0].Email).toBe('plus+tag@example.com');
   });
 
@@ -558,7 +558,7 @@ function inOrder(keys: Map<string, Keys>, sort: (typeof SORTS)[number]): string[
   return sort.startsWith('-') ? out.reverse() : out;
 }
 const exportOf = (query: Record<string, string>, session = s) =>
-  t.call({ method: 'GET', url: '/admin/searchcustomer/export', session, query });
+  t.inject({ method: 'GET', url: '/admin/searchcustomer/export', session, query });
 const EXPORT_HEADER = 'Uid,Customer Name,Email,Status,Role,Created Date,Modified Date';
 
 describe('GET /admin/searchcustomer: sort', () => {
@@ -954,10 +954,10 @@ describe('sites', () => {
   });
 
   it('features and customer roles catalogues', async () => {
-    const f = (await t.call({ method: 'GET', url: '/admin/features', session: s })).json().Data;
+    const f = (await t.inject({ method: 'GET', url: '/admin/features', session: s })).json().Data;
     expect(f.Features.map((x: { Key: string }) => x.Key)).toContain('mfa');
     expect(f.FeatureSets.map((x: { Name: string }) => x.Name)).toContain('Developer Premium');
-    const roles = (await t.call({ method: 'GET', url: '/admin/customer/roles', session: s })).json().Data;
+    const roles = (await t.inject({ method: 'GET', url: '/admin/customer/roles', session: s })).json().Data;
     expect(roles.find((r: { Name: string }) => r.Name === 'Analyst').Permissions).toMatchObject({
       ViewData: true,
       EditData: false,

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const rotate = (appId: number, GraceMinutes: unknown, session = admin, uid = owner) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/site/secret',
     session,
@@ -39,7 +39,7 @@ const authenticates = async (apikey: string, apisecret: string) => {
 
 /** The public call that authenticates with a site's key and secret. */
 const customerCall = (apikey: string, apisecret: string) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/impersonation/customer/requests',
     headers: { apikey, apisecret },
@@ -94,7 +94,7 @@ describe('POST /admin/site/secret (a new API secret)', () => {
       [fresh],
     );
     expect(stored.rows[0]!.n).toBe(0);
-    const found = await t.call({
+    const found = await t.inject({
       method: 'GET',
       url: '/admin/searchcustomer',
       session: admin,

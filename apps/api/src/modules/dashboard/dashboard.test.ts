@@ -37,13 +37,13 @@ async function signIn() {
 }
 
 async function dashboardOf(session: S): Promise<Dashboard> {
-  const r = await t.call({ method: 'GET', url: '/admin/dashboard', session });
+  const r = await t.inject({ method: 'GET', url: '/admin/dashboard', session });
   expect(r.statusCode, r.body).toBe(200);
   return r.json();
 }
 const count = async (sql: string) => Number((await t.db.query<{ n: number }>(sql)).rows[0]!.n);
 const newCustomer = (session: S, n: string) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/customer',
     session,
@@ -111,7 +111,7 @@ describe('GET /admin/dashboard', () => {
     expect(after.Sites!.ByPlan.map((p) => p.Plan)).toEqual(['Free', 'Developer', 'Developer Premium']);
 
     // The data-center step moves it between data centers.
-    const set = await t.call({
+    const set = await t.inject({
       method: 'PUT',
       url: '/admin/site/datacenter',
       session: ada,
@@ -248,7 +248,7 @@ describe('GET /admin/dashboard', () => {
   it('counts staff sign-in failures and lockouts of the last 24 hours, and staff without a second factor', async () => {
     const before = await dashboardOf(boss);
     for (let i = 0; i < LOCKOUT_THRESHOLD; i++) {
-      const r = await t.call({
+      const r = await t.inject({
         method: 'POST',
         url: '/admin/login',
         payload: { email: 'victim@example.com', password: 'Wrong#1234' },
@@ -290,7 +290,7 @@ describe('GET /admin/dashboard', () => {
     }
     for (const uid of uids) {
       t.clock.advance(1000);
-      const r = await t.call({
+      const r = await t.inject({
         method: 'GET',
         url: '/admin/customerprofilebyuid',
         session: sam,
@@ -301,7 +301,7 @@ describe('GET /admin/dashboard', () => {
       if (uid === uids[5]) await flushCustomerViews(t.ctx);
     }
     t.clock.advance(1000);
-    await t.call({
+    await t.inject({
       method: 'GET',
       url: '/admin/customerprofilebyuid',
       session: sam,
@@ -330,7 +330,7 @@ describe('GET /admin/dashboard', () => {
     expect((await dashboardOf(sam)).RecentCustomers).toEqual(recent);
     // Someone else's views are not mine; an unknown customer is not recorded.
     expect((await dashboardOf(ada)).RecentCustomers).toEqual([]);
-    const missing = await t.call({
+    const missing = await t.inject({
       method: 'GET',
       url: '/admin/customerprofilebyuid',
       session: ada,
@@ -354,7 +354,7 @@ describe('recently viewed customers, written behind the read', () => {
       });
       const staffUid = await other.addStaff('closer@example.com', ['Support']);
       const session = await other.login('closer@example.com');
-      const r = await other.call({
+      const r = await other.inject({
         method: 'GET',
         url: '/admin/customerprofilebyuid',
         session,

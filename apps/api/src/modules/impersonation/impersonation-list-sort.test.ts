@@ -52,7 +52,7 @@ const R = '/admin/impersonation/requests';
 const L = '/admin/impersonation/logs';
 
 const get = async <T>(session: S, url: string, query: Record<string, string> = {}) => {
-  const r = await t.call({ method: 'GET', url, session, query });
+  const r = await t.inject({ method: 'GET', url, session, query });
   expect(r.statusCode, r.body).toBe(200);
   return r.json() as Page<T>;
 };
@@ -300,7 +300,7 @@ describe('GET /admin/impersonation/requests?sort=', () => {
 
   it('refuses a cursor of another sort, and a sort it does not know', async () => {
     const refused = async (query: Record<string, string>) => {
-      const r = await t.call({ method: 'GET', url: R, session: boss, query });
+      const r = await t.inject({ method: 'GET', url: R, session: boss, query });
       expect(r.statusCode, JSON.stringify(query)).toBe(400);
       return r.json() as { Description: string; FieldErrors?: { Field: string; Message: string }[] };
     };
@@ -378,7 +378,7 @@ describe('GET /admin/impersonation/logs?sort=', () => {
 
   it('refuses a cursor of another sort or list, and a sort it does not know', async () => {
     const refused = async (query: Record<string, string>) => {
-      const r = await t.call({ method: 'GET', url: L, session: boss, query });
+      const r = await t.inject({ method: 'GET', url: L, session: boss, query });
       expect(r.statusCode, JSON.stringify(query)).toBe(400);
       return r.json() as { Description: string; FieldErrors?: { Field: string; Message: string }[] };
     };
@@ -419,7 +419,7 @@ const logLine = (e: LogWire) => [e.Id, e.RequestId, e.AppName, e.Status, e.Event
 
 describe('CSV exports of the impersonation lists', () => {
   const download = async (session: S, url: string, query: Record<string, string>) => {
-    const r = await t.call({ method: 'GET', url, session, query });
+    const r = await t.inject({ method: 'GET', url, session, query });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
     return r;
@@ -483,9 +483,9 @@ describe('CSV exports of the impersonation lists', () => {
 
   it('refuses a viewer without access, a bad sort, and a third export while two stream', async () => {
     for (const url of [`${R}/export`, `${L}/export`]) {
-      const r = await t.call({ method: 'GET', url, session: auditor });
+      const r = await t.inject({ method: 'GET', url, session: auditor });
       expect(r.statusCode).toBe(403);
-      const bad = await t.call({ method: 'GET', url, session: boss, query: { sort: 'nope' } });
+      const bad = await t.inject({ method: 'GET', url, session: boss, query: { sort: 'nope' } });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().FieldErrors[0].Field).toBe('sort');
     }
@@ -510,14 +510,14 @@ describe('CSV exports of the impersonation lists', () => {
     };
     const first = await open(`${L}/export`);
     const second = await open(`${L}/export?sort=-modified`);
-    const busy = await t.call({ method: 'GET', url: `${L}/export`, session: boss });
+    const busy = await t.inject({ method: 'GET', url: `${L}/export`, session: boss });
     expect(busy.statusCode).toBe(429);
     expect(busy.json()).toMatchObject({ ErrorCode: 979, Description: IMPERSONATION_MESSAGES.exportBusy });
     for await (const _ of first.stream()) {
       // read to its end, which frees its place
     }
     await new Promise((r) => setImmediate(r));
-    expect((await t.call({ method: 'GET', url: `${R}/export`, session: boss })).statusCode).toBe(200);
+    expect((await t.inject({ method: 'GET', url: `${R}/export`, session: boss })).statusCode).toBe(200);
     // The client goes away mid-file: its body is destroyed, which gives back its place and its
     // snapshot's connection.
     second.raw.res.destroy();

@@ -59,7 +59,7 @@ async function seedRequests(n: number, from: Date, app = appId): Promise<void> {
 }
 
 const get = async <T>(session: S, url: string, query: Record<string, string> = {}) => {
-  const r = await t.call({ method: 'GET', url, session, query });
+  const r = await t.inject({ method: 'GET', url, session, query });
   expect(r.statusCode, r.body).toBe(200);
   return r.json() as Page<T>;
 };
@@ -234,7 +234,7 @@ describe('GET /admin/impersonation/requests, paged in SQL', () => {
 
   it('refuses a cursor it did not give and bounds the page size', async () => {
     const refused = async (query: Record<string, string>) => {
-      const r = await t.call({ method: 'GET', url: '/admin/impersonation/requests', session: boss, query });
+      const r = await t.inject({ method: 'GET', url: '/admin/impersonation/requests', session: boss, query });
       expect(r.statusCode).toBe(400);
       return r.json() as { ErrorCode: number; Description: string; FieldErrors?: { Field: string }[] };
     };
@@ -379,7 +379,7 @@ describe('GET /admin/impersonation/logs, paged in SQL', () => {
 
   it('refuses a cursor it did not give and bounds the page size', async () => {
     const refused = async (query: Record<string, string>) => {
-      const r = await t.call({ method: 'GET', url: '/admin/impersonation/logs', session: boss, query });
+      const r = await t.inject({ method: 'GET', url: '/admin/impersonation/logs', session: boss, query });
       expect(r.statusCode).toBe(400);
       return (r.json() as { Description: string }).Description;
     };

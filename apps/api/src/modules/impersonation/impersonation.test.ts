@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const request = (session: S, data: Record<string, unknown> = {}) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/impersonation/requests',
     session,
@@ -48,7 +48,7 @@ const request = (session: S, data: Record<string, unknown> = {}) =>
     },
   });
 const action = (session: S, requestId: number, payload: Record<string, unknown>, revokeAction?: string) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/impersonation/request/action',
     session,
@@ -64,7 +64,7 @@ const approve = (session: S, id: number, over: Record<string, unknown> = {}) =>
     ...over,
   });
 const list = (session: S, status?: string) =>
-  t.call({ method: 'GET', url: '/admin/impersonation/requests', session, query: status ? { status } : {} });
+  t.inject({ method: 'GET', url: '/admin/impersonation/requests', session, query: status ? { status } : {} });
 
 /** Reads the consent link mailed to the owner for request `id`, and answers it. */
 async function consent(id: number, granted = true) {
@@ -73,9 +73,9 @@ async function consent(id: number, granted = true) {
   );
   const link = new URL(/https?:\/\/\S+\/impersonation\/consent\S*/.exec(mail.text)![0]);
   const token = link.searchParams.get('token')!;
-  const details = await t.call({ method: 'GET', url: '/admin/impersonation/consent', query: { token } });
+  const details = await t.inject({ method: 'GET', url: '/admin/impersonation/consent', query: { token } });
   expect(details.json().Data.RequestId).toBe(id);
-  const r = await t.call({
+  const r = await t.inject({
     method: 'POST',
     url: '/admin/impersonation/consent',
     payload: { token, granted },
@@ -101,7 +101,7 @@ describe('a request, from asking to revocation', () => {
   it('is created pending, mails the owner a consent link and the assignees', async () => {
     // the Support user's request above holds Developer; free the role by deleting it
     const mine = (await list(await t.login('helper@example.com'))).json().Data[0];
-    await t.call({
+    await t.inject({
       method: 'DELETE',
       url: '/admin/impersonation/request',
       session: await t.login('helper@example.com'),
@@ -146,7 +146,7 @@ describe('a request, from asking to revocation', () => {
       [id],
     );
     expect(row.rows[0]).toEqual({ consent: 'granted', consent_address: '203.0.113.50' });
-    const again = await t.call({
+    const again = await t.inject({
       method: 'POST',
       url: '/admin/impersonation/consent',
       payload: { token, granted: false },
@@ -156,7 +156,7 @@ describe('a request, from asking to revocation', () => {
       ErrorCode: 975,
       Description: 'This consent link is invalid, has been used, or has expired.',
     });
-    const details = await t.call({ method: 'GET', url: '/admin/impersonation/consent', query: { token } });
+    const details = await t.inject({ method: 'GET', url: '/admin/impersonation/consent', query: { token } });
     expect(details.json()).toMatchObject({ ErrorCode: 975 });
     expect((await list(agent)).json().Data[0].Impersonation).toBe(true);
   });
@@ -175,7 +175,7 @@ describe('a request, from asking to revocation', () => {
       MESSAGES.approveDurationRange,
     );
     expect((await approve(agent, id)).statusCode).toBe(403); // an Admin lacks impersonation.approve
-    await t.call({
+    await t.inject({
       method: 'DELETE',
       url: '/admin/impersonation/request',
       session: boss,
@@ -282,7 +282,7 @@ describe('revoke, reject, edit and delete', () => {
     const r = await request(agent, { ProxyRoles: ['Analyst'] });
     const id = r.json().Data.Id;
     const edit = (session: S, over: Record<string, unknown> = {}) =>
-      t.call({
+      t.inject({
         method: 'PUT',
         url: '/admin/impersonation/request',
         session,
@@ -304,14 +304,14 @@ describe('revoke, reject, edit and delete', () => {
       Assignees: ['chief@example.com'],
       Description: 'Narrower',
     });
-    const del = await t.call({
+    const del = await t.inject({
       method: 'DELETE',
       url: '/admin/impersonation/request',
       session: boss,
       query: { requestId: String(id) },
     });
     expect(del.statusCode).toBe(403);
-    const mine = await t.call({
+    const mine = await t.inject({
       method: 'DELETE',
       url: '/admin/impersonation/request',
       session: agent,
@@ -329,7 +329,7 @@ describe('revoke, reject, edit and delete', () => {
   });
 
   it('keeps every step in the impersonation log', async () => {
-    const r = await t.call({ method: 'GET', url: '/admin/impersonation/logs', session: agent });
+    const r = await t.inject({ method: 'GET', url: '/admin/impersonation/logs', session: agent });
     const events = r.json().Data.map((x: { Event: string }) => x.Event);
     expect(events).toEqual(
       expect.arrayContaining(['request', 'consent-granted', 'approve', 'revoke', 'reject', 'edit', 'delete']),
@@ -352,14 +352,14 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
   });
 
   const access = (session: S, appId: number) =>
-    t.call({
+    t.inject({
       method: 'GET',
       url: '/admin/updateaccess',
       session,
       query: { appId: String(appId), userId: owner },
     });
   const switchApp = (session: S, appId: number) =>
-    t.call({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
+    t.inject({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
 
   it('gives nothing without an approved, consented, unexpired grant', async () => {
     expect((await access(agent, site)).json().Description).toBe(
@@ -369,7 +369,7 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
   });
 
   it('opens a session scoped to the site and the approved permissions, and logs every call', async () => {
-    const r = await t.call({
+    const r = await t.inject({
       method: 'POST',
       url: '/admin/impersonation/requests',
       session: agent,
@@ -390,7 +390,11 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
       (m) => m.to.includes('sam@store.example') && m.subject.endsWith(`(request ${id})`),
     );
     const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token');
-    await t.call({ method: 'POST', url: '/admin/impersonation/consent', payload: { token, granted: true } });
+    await t.inject({
+      method: 'POST',
+      url: '/admin/impersonation/consent',
+      payload: { token, granted: true },
+    });
     await approve(boss, id, { ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 });
 
     const grant = await access(agent, site);
@@ -402,11 +406,11 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
     expect(opened.statusCode).toBe(200);
     const imp = { xtoken: opened.json().xtoken, xsign: opened.json().xsign };
     const get = (url: string, query: Record<string, string>) =>
-      t.call({ method: 'GET', url, session: imp, query });
+      t.inject({ method: 'GET', url, session: imp, query });
 
     // allowed: reading and configuring that site
     expect((await get('/admin/appinfobyid', { uId: owner, appId: String(site) })).statusCode).toBe(200);
-    const put = await t.call({
+    const put = await t.inject({
       method: 'PUT',
       url: '/admin/site/basicsettings',
       session: imp,
@@ -421,7 +425,7 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
     expect(elsewhere.json().Description).toBe(
       'This call is outside the impersonated site or its approved permissions.',
     );
-    const status = await t.call({
+    const status = await t.inject({
       method: 'PUT',
       url: '/admin/site/status',
       session: imp,
@@ -429,9 +433,9 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
       payload: { Status: 'inactive' },
     });
     expect(status.statusCode).toBe(403);
-    expect((await t.call({ method: 'GET', url: '/admin/team', session: imp })).statusCode).toBe(403);
+    expect((await t.inject({ method: 'GET', url: '/admin/team', session: imp })).statusCode).toBe(403);
     expect((await switchApp(imp, site)).statusCode).toBe(403); // no nesting
-    expect((await t.call({ method: 'GET', url: '/admin/session', session: imp })).statusCode).toBe(200);
+    expect((await t.inject({ method: 'GET', url: '/admin/session', session: imp })).statusCode).toBe(200);
 
     const log = await t.db.query<{ event: string; actor: string; details: { path: string } }>(
       "SELECT event, actor, details FROM impersonation_log WHERE request_id = $1 AND event LIKE 'call%' ORDER BY id",
@@ -455,7 +459,7 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
   });
 
   it('ends at the expiry of the grant', async () => {
-    const r = await t.call({
+    const r = await t.inject({
       method: 'POST',
       url: '/admin/impersonation/requests',
       session: agent,
@@ -474,12 +478,16 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
     const rid = r.json().Data.Id;
     const mail = await t.smtp.waitFor((m) => m.subject.endsWith(`(request ${rid})`));
     const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token');
-    await t.call({ method: 'POST', url: '/admin/impersonation/consent', payload: { token, granted: true } });
+    await t.inject({
+      method: 'POST',
+      url: '/admin/impersonation/consent',
+      payload: { token, granted: true },
+    });
     await approve(boss, rid, { ProxyRoles: ['Analyst'], AdditionalPermissions: [], Duration: 10 });
     const opened = await switchApp(agent, site);
     const imp = { xtoken: opened.json().xtoken, xsign: opened.json().xsign };
     const read = () =>
-      t.call({
+      t.inject({
         method: 'GET',
         url: '/admin/appinfobyid',
         session: imp,
@@ -502,7 +510,7 @@ describe('customer-originated requests and the owner access page', () => {
     site = await insertSite(t.db, { owner, name: 'cora-app' });
   });
   const ask = (apikey: string, apisecret: string) =>
-    t.call({
+    t.inject({
       method: 'POST',
       url: '/admin/impersonation/customer/requests',
       headers: { apikey, apisecret },
@@ -537,7 +545,7 @@ describe('customer-originated requests and the owner access page', () => {
       Initiator: 'cora@client.example',
       Request: { Assignees: expect.arrayContaining(['boss@example.com', 'chief@example.com']) },
     });
-    const listed = await t.call({
+    const listed = await t.inject({
       method: 'GET',
       url: '/admin/impersonation/customer/requests',
       session: boss,
@@ -548,7 +556,7 @@ describe('customer-originated requests and the owner access page', () => {
         .statusCode,
     ).toBe(200);
     const sw = (session: S) =>
-      t.call({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(site.appId) } });
+      t.inject({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(site.appId) } });
     expect((await sw(agent)).statusCode).toBe(403);
     const mine = await sw(boss);
     expect(mine.statusCode, mine.body).toBe(200);
@@ -561,7 +569,7 @@ describe('customer-originated requests and the owner access page', () => {
     const token = new URL(
       /https?:\/\/\S+\/impersonation\/site-access\S*/.exec(mail.text)![0],
     ).searchParams.get('token')!;
-    const r = await t.call({ method: 'GET', url: '/admin/impersonation/site-access', query: { token } });
+    const r = await t.inject({ method: 'GET', url: '/admin/impersonation/site-access', query: { token } });
     expect(r.statusCode).toBe(200);
     expect(r.json().Data.AppName).toBe('cora-app');
     expect(r.json().Data.Requests[0]).toMatchObject({
@@ -589,9 +597,13 @@ describe('customer-originated requests and the owner access page', () => {
     const staffSteps = data.Log.filter((l) => l.Event === 'approve' || l.Event === 'session-start');
     expect(new Set(staffSteps.map((l) => l.Actor))).toEqual(new Set([approver]));
     expect(staffSteps.map((l) => l.ClientAddress)).toEqual(staffSteps.map(() => null));
-    const again = await t.call({ method: 'GET', url: '/admin/impersonation/site-access', query: { token } });
+    const again = await t.inject({
+      method: 'GET',
+      url: '/admin/impersonation/site-access',
+      query: { token },
+    });
     expect(again.json().Data.Requests[0].Action.ActionTakenBy).toBe(approver);
-    const bad = await t.call({
+    const bad = await t.inject({
       method: 'GET',
       url: '/admin/impersonation/site-access',
       query: { token: 'nope' },
@@ -610,21 +622,21 @@ describe('a grant stays with whom it was granted', () => {
     owner = await insertCustomer(t.db, { first: 'Hana', last: 'Holder', email: 'hana@holder.example' });
   });
   const access = (session: S, appId: number) =>
-    t.call({
+    t.inject({
       method: 'GET',
       url: '/admin/updateaccess',
       session,
       query: { appId: String(appId), userId: owner },
     });
   const sw = (session: S, appId: number) =>
-    t.call({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
+    t.inject({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
   const open = async (session: S, appId: number) => {
     const r = await sw(session, appId);
     expect(r.statusCode, r.body).toBe(200);
     return { xtoken: r.json().xtoken, xsign: r.json().xsign } as S;
   };
   const readAs = (imp: S, appId: number) =>
-    t.call({
+    t.inject({
       method: 'GET',
       url: '/admin/appinfobyid',
       session: imp,
@@ -633,7 +645,7 @@ describe('a grant stays with whom it was granted', () => {
 
   it("on a customer's request, another SuperAdmin's partial revoke leaves the approver holding the grant", async () => {
     const site = await insertSite(t.db, { owner, name: 'hc-site' });
-    const asked = await t.call({
+    const asked = await t.inject({
       method: 'POST',
       url: '/admin/impersonation/customer/requests',
       headers: { apikey: site.apiKey, apisecret: site.secret },
@@ -712,7 +724,11 @@ describe('a grant stays with whom it was granted', () => {
     const token = new URL(/https?:\/\/\S+\/impersonation\/consent\S*/.exec(mail.text)![0]).searchParams.get(
       'token',
     );
-    await t.call({ method: 'POST', url: '/admin/impersonation/consent', payload: { token, granted: true } });
+    await t.inject({
+      method: 'POST',
+      url: '/admin/impersonation/consent',
+      payload: { token, granted: true },
+    });
     await approve(boss, id, {
       ProxyRoles: ['Developer', 'Analyst'],
       AdditionalPermissions: [],
@@ -753,7 +769,7 @@ describe('plan and trial through an impersonation need ManageBilling', () => {
       roles,
       now: t.clock.now(),
     });
-    const r = await t.call({
+    const r = await t.inject({
       method: 'GET',
       url: '/account/switchapp',
       session: agent,
@@ -763,7 +779,7 @@ describe('plan and trial through an impersonation need ManageBilling', () => {
     return { appId, imp: { xtoken: r.json().xtoken, xsign: r.json().xsign } as S };
   }
   const put = (imp: S, appId: number, data: Record<string, unknown>) =>
-    t.call({
+    t.inject({
       method: 'PUT',
       url: '/admin/site/basicsettings',
       session: imp,
@@ -830,7 +846,7 @@ describe('GET /admin/impersonation/taken-roles: what other live requests of a si
     const site = (await insertSite(t.db, { owner, name: 'taken-roles' })).appId;
     const helper = await t.login('helper@example.com');
     const taken = (session: S, exceptId?: number) =>
-      t.call({
+      t.inject({
         method: 'GET',
         url: '/admin/impersonation/taken-roles',
         session,
@@ -859,7 +875,7 @@ describe('GET /admin/impersonation/taken-roles: what other live requests of a si
     expect((await taken(helper, ownId)).json().Data.Roles).toEqual(['Analyst']);
 
     // a deleted request holds nothing
-    await t.call({
+    await t.inject({
       method: 'DELETE',
       url: '/admin/impersonation/request',
       session: helper,
@@ -869,7 +885,7 @@ describe('GET /admin/impersonation/taken-roles: what other live requests of a si
   });
 
   it('refuses a missing or malformed appId', async () => {
-    const r = await t.call({
+    const r = await t.inject({
       method: 'GET',
       url: '/admin/impersonation/taken-roles',
       session: agent,
@@ -882,7 +898,7 @@ describe('GET /admin/impersonation/taken-roles: what other live requests of a si
 describe('GET /admin/impersonation/approvers: who a request can be assigned to', () => {
   it('lists every SuperAdmin by name and email, and nothing else, to any requester', async () => {
     const helper = await t.login('helper@example.com');
-    const r = await t.call({ method: 'GET', url: '/admin/impersonation/approvers', session: helper });
+    const r = await t.inject({ method: 'GET', url: '/admin/impersonation/approvers', session: helper });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toEqual({
       Data: [

@@ -85,14 +85,14 @@ const notice = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 const create = (session: S, body: Record<string, unknown>) =>
-  t.call({ method: 'POST', url: '/admin/notices', session, payload: body });
+  t.inject({ method: 'POST', url: '/admin/notices', session, payload: body });
 const count = (session: S, Audience: unknown) =>
-  t.call({ method: 'POST', url: '/admin/notices/recipients', session, payload: { Audience } });
+  t.inject({ method: 'POST', url: '/admin/notices/recipients', session, payload: { Audience } });
 const one = async (id: number) =>
-  (await t.call({ method: 'GET', url: `/admin/notices/one?id=${id}`, session: boss })).json().Data;
+  (await t.inject({ method: 'GET', url: `/admin/notices/one?id=${id}`, session: boss })).json().Data;
 const deliveries = async (id: number, status = '') =>
   (
-    await t.call({
+    await t.inject({
       method: 'GET',
       url: `/admin/notices/deliveries?id=${id}${status ? `&status=${status}` : ''}`,
       session: boss,
@@ -114,9 +114,9 @@ async function runJob() {
 describe('permissions', () => {
   it('lets SuperAdmin and Admin use notices, not Support or the Auditor', async () => {
     for (const s of [boss, ada])
-      expect((await t.call({ method: 'GET', url: '/admin/notices', session: s })).statusCode).toBe(200);
+      expect((await t.inject({ method: 'GET', url: '/admin/notices', session: s })).statusCode).toBe(200);
     for (const s of [sam, audrey]) {
-      expect((await t.call({ method: 'GET', url: '/admin/notices', session: s })).statusCode).toBe(403);
+      expect((await t.inject({ method: 'GET', url: '/admin/notices', session: s })).statusCode).toBe(403);
       expect((await create(s, notice())).statusCode).toBe(403);
       expect((await count(s, { Type: 'all' })).statusCode).toBe(403);
     }
@@ -293,7 +293,7 @@ describe('cancel', () => {
     const at = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
     const id = (await create(boss, notice({ Subject: 'Never sent', SendAt: at }))).json().Data.Id;
     const cancel = (Id: number, session = ada) =>
-      t.call({ method: 'POST', url: '/admin/notices/cancel', session, payload: { Id } });
+      t.inject({ method: 'POST', url: '/admin/notices/cancel', session, payload: { Id } });
     const c = await cancel(id);
     expect(c.statusCode, c.body).toBe(200);
     expect(c.json().Data).toMatchObject({ Status: 'cancelled', CancelledBy: 'ada@example.com' });
@@ -332,9 +332,9 @@ describe('unsubscribe', () => {
     expect(token).toBe(unsubscribeToken(t.ctx.crypto, 'bob@owners.example'));
     expect((await one(first)).Progress.Sent).toBe(3);
 
-    const details = await t.call({ method: 'GET', url: `/admin/notices/unsubscribe?token=${token}` });
+    const details = await t.inject({ method: 'GET', url: `/admin/notices/unsubscribe?token=${token}` });
     expect(details.json()).toEqual({ Email: 'b***@owners.example', Unsubscribed: false });
-    const done = await t.call({ method: 'POST', url: `/admin/notices/unsubscribe?token=${token}` });
+    const done = await t.inject({ method: 'POST', url: `/admin/notices/unsubscribe?token=${token}` });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().Unsubscribed).toBe(true);
 
@@ -363,7 +363,7 @@ describe('unsubscribe', () => {
       `${address}.${address}`,
       `${address}.x.y`,
     ]) {
-      const r = await t.call({
+      const r = await t.inject({
         method: 'POST',
         url: `/admin/notices/unsubscribe?token=${encodeURIComponent(token)}`,
       });
@@ -412,7 +412,7 @@ describe('limits', () => {
   });
 
   it('lists notices newest first with their progress', async () => {
-    const r = await t.call({ method: 'GET', url: '/admin/notices', session: ada });
+    const r = await t.inject({ method: 'GET', url: '/admin/notices', session: ada });
     const list = r.json();
     expect(list.Data.length).toBeGreaterThan(5);
     expect(list.Data[0].Id).toBeGreaterThan(list.Data[1].Id);

@@ -17,7 +17,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const call = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
-  t.call({ method, url, session: s, query: { uid, appId: String(appId) }, ...(payload ? { payload } : {}) });
+  t.inject({
+    method,
+    url,
+    session: s,
+    query: { uid, appId: String(appId) },
+    ...(payload ? { payload } : {}),
+  });
 
 describe('registration fields and data sources', () => {
   it('lists the default fields with email and password on', async () => {
@@ -164,7 +170,7 @@ describe('registration fields and data sources', () => {
   });
 
   it('lists the integrations and their state', async () => {
-    const r = await t.call({
+    const r = await t.inject({
       method: 'GET',
       url: '/admin/integrations',
       session: s,

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 const q = () => ({ uid, appId: String(appId) });
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-  t.call({ method, url, session: s, query: q(), ...(payload ? { payload } : {}) });
+  t.inject({ method, url, session: s, query: q(), ...(payload ? { payload } : {}) });
 
 const SCHEMA = JSON.stringify({
   type: 'object',
@@ -120,7 +120,7 @@ describe('custom objects', () => {
 
 describe('custom domains, verified against a real DNS server on loopback', () => {
   it('answers the hub domain', async () => {
-    const r = await t.call({ method: 'GET', url: '/admin/hubdomain', session: s });
+    const r = await t.inject({ method: 'GET', url: '/admin/hubdomain', session: s });
     expect(r.json()).toEqual({ Data: { HubDomain: 'hub.platform.test' } });
   });
 
@@ -196,7 +196,7 @@ describe('custom domains of every site: re-checks of verified ones, failing, the
     await call('POST', '/admin/customdomain/bindingrequest', { domain: 'waiting.dee.example' });
 
     const all = async (query: Record<string, string>) => {
-      const r = await t.call({ method: 'GET', url: '/admin/customdomains', session: s, query });
+      const r = await t.inject({ method: 'GET', url: '/admin/customdomains', session: s, query });
       expect(r.statusCode, r.body).toBe(200);
       return r.json() as {
         Data: Array<{
@@ -211,7 +211,7 @@ describe('custom domains of every site: re-checks of verified ones, failing, the
     };
     const names = async (status: string) => (await all({ status })).Data.map((d) => d.Domain);
     const dashboard = async () =>
-      (await t.call({ method: 'GET', url: '/admin/dashboard', session: s })).json().CustomDomains;
+      (await t.inject({ method: 'GET', url: '/admin/dashboard', session: s })).json().CustomDomains;
     expect(await names('verified')).toContain(domain);
     expect(await names('failing')).toEqual([]);
 
@@ -247,7 +247,7 @@ describe('custom domains of every site: re-checks of verified ones, failing, the
     expect(seen).toEqual([...seen].sort());
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(expect.arrayContaining([domain, 'waiting.dee.example', 'absent.dee.example']));
-    const bad = await t.call({
+    const bad = await t.inject({
       method: 'GET',
       url: '/admin/customdomains',
       session: s,
@@ -255,7 +255,7 @@ describe('custom domains of every site: re-checks of verified ones, failing, the
     });
     expect(bad.statusCode).toBe(400);
     expect(
-      (await t.call({ method: 'GET', url: '/admin/customdomains', session: s, query: { status: 'x' } }))
+      (await t.inject({ method: 'GET', url: '/admin/customdomains', session: s, query: { status: 'x' } }))
         .statusCode,
     ).toBe(400);
 
@@ -273,14 +273,14 @@ describe('site settings permissions', () => {
   it('a Support user reads but does not change them', async () => {
     await t.addStaff('support@example.com', ['Support']);
     const support = await t.login('support@example.com');
-    const read = await t.call({
+    const read = await t.inject({
       method: 'GET',
       url: '/admin/customdomain/bindingrequest',
       session: support,
       query: q(),
     });
     expect(read.statusCode).toBe(200);
-    const write = await t.call({
+    const write = await t.inject({
       method: 'POST',
       url: '/admin/customdomain/bindingrequest',
       session: support,

@@ -36,7 +36,7 @@ const newSite = async () =>
   (await insertSite(t.db, { owner, name: `n-${Math.random().toString(36).slice(2, 8)}` })).appId;
 
 async function ask(session: S, data: Record<string, unknown> = {}): Promise<number> {
-  const r = await t.call({
+  const r = await t.inject({
     method: 'POST',
     url: '/admin/impersonation/requests',
     session,
@@ -58,7 +58,7 @@ async function ask(session: S, data: Record<string, unknown> = {}): Promise<numb
   return r.json().Data.Id;
 }
 const act = (session: S, id: number, payload: Record<string, unknown>) =>
-  t.call({
+  t.inject({
     method: 'POST',
     url: '/admin/impersonation/request/action',
     session,
@@ -72,7 +72,7 @@ async function consent(id: number, granted = true) {
   const token = new URL(/https?:\/\/\S+\/impersonation\/consent\S*/.exec(mail.text)![0]).searchParams.get(
     'token',
   )!;
-  const r = await t.call({
+  const r = await t.inject({
     method: 'POST',
     url: '/admin/impersonation/consent',
     payload: { token, granted },
@@ -80,7 +80,7 @@ async function consent(id: number, granted = true) {
   expect(r.statusCode, r.body).toBe(200);
 }
 async function inbox(session: S, query: Record<string, string> = {}) {
-  const r = await t.call({ method: 'GET', url: '/admin/notifications', session, query });
+  const r = await t.inject({ method: 'GET', url: '/admin/notifications', session, query });
   expect(r.statusCode, r.body).toBe(200);
   return r.json() as { Data: StaffNotification[]; NextCursor: string | null; UnreadCount: number };
 }
@@ -106,7 +106,7 @@ describe('who is told what', () => {
 
   it("tells every SuperAdmin of a customer's own request, with no staff member as its actor", async () => {
     const site = await insertSite(t.db, { owner, name: `own-${Math.random().toString(36).slice(2, 8)}` });
-    const r = await t.call({
+    const r = await t.inject({
       method: 'POST',
       url: '/admin/impersonation/customer/requests',
       headers: { apikey: site.apiKey, apisecret: site.secret },
@@ -168,7 +168,7 @@ describe('who is told what', () => {
 
   it('tells the newly added assignees of an edit', async () => {
     const id = await ask(agent);
-    const r = await t.call({
+    const r = await t.inject({
       method: 'PUT',
       url: '/admin/impersonation/request',
       session: agent,
@@ -219,14 +219,14 @@ describe('who is told what', () => {
   it('tells a staff member whose sessions a SuperAdmin ended', async () => {
     const victim = await t.login('agent@example.com');
     const emailed = (session: typeof victim, Delivery: 'email' | 'in-app') =>
-      t.call({
+      t.inject({
         method: 'PUT',
         url: '/admin/notifications/preferences',
         session,
         payload: { Preferences: [{ Kind: 'sessions-ended', Delivery }] },
       });
     expect((await emailed(victim, 'email')).statusCode).toBe(200);
-    const r = await t.call({
+    const r = await t.inject({
       method: 'DELETE',
       url: '/admin/team/sessions',
       session: boss,
@@ -237,7 +237,7 @@ describe('who is told what', () => {
     const [n] = (await inbox(agent)).Data;
     expect(n).toMatchObject({ Kind: 'sessions-ended', Actor: 'boss@example.com', RequestId: null });
     expect(n!.Count).toBeGreaterThanOrEqual(2);
-    expect((await t.call({ method: 'GET', url: '/admin/session', session: victim })).statusCode).toBe(401);
+    expect((await t.inject({ method: 'GET', url: '/admin/session', session: victim })).statusCode).toBe(401);
     // the mail links to the member's own sessions, the screen the in-app notification opens
     const mail = await t.smtp.waitFor(
       (m) => m.to.includes('agent@example.com') && /sessions? (was|were) ended/.test(m.subject),
@@ -249,7 +249,7 @@ describe('who is told what', () => {
   it('tells a staff member whose sessions ended because a SuperAdmin changed their roles or reset their factors', async () => {
     const uid = await t.addStaff('moved@example.com', ['Support']);
     await t.login('moved@example.com');
-    const roles = await t.call({
+    const roles = await t.inject({
       method: 'PUT',
       url: '/admin/team/roles',
       session: boss,
@@ -258,7 +258,7 @@ describe('who is told what', () => {
     expect(roles.statusCode, roles.body).toBe(200);
     const mailedBefore = t.smtp.messages.filter((m) => m.to.includes('moved@example.com')).length;
     await t.login('moved@example.com');
-    const reset = await t.call({
+    const reset = await t.inject({
       method: 'DELETE',
       url: '/admin/team/mfa',
       session: chief,
@@ -290,14 +290,14 @@ describe('read state, pages and preferences', () => {
     const theirs = (await about(chief, id))[0]!;
     const before = (await inbox(boss)).UnreadCount;
     // someone else's id changes nothing
-    const other = await t.call({
+    const other = await t.inject({
       method: 'POST',
       url: '/admin/notifications/read',
       session: boss,
       payload: { Ids: [theirs.Id] },
     });
     expect(other.json()).toEqual({ Marked: 0, UnreadCount: before });
-    const r = await t.call({
+    const r = await t.inject({
       method: 'POST',
       url: '/admin/notifications/read',
       session: boss,
@@ -306,7 +306,7 @@ describe('read state, pages and preferences', () => {
     expect(r.json()).toEqual({ Marked: 1, UnreadCount: before - 1 });
     expect((await about(boss, id))[0]!.ReadAt).not.toBeNull();
     expect((await about(chief, id))[0]!.ReadAt).toBeNull();
-    const all = await t.call({
+    const all = await t.inject({
       method: 'POST',
       url: '/admin/notifications/read',
       session: chief,
@@ -325,18 +325,18 @@ describe('read state, pages and preferences', () => {
       { Ids: [1], Extra: 1 },
     ];
     for (const payload of bad) {
-      const r = await t.call({ method: 'POST', url: '/admin/notifications/read', session: boss, payload });
+      const r = await t.inject({ method: 'POST', url: '/admin/notifications/read', session: boss, payload });
       expect(r.statusCode, JSON.stringify(payload)).toBe(400);
     }
     expect(
-      (await t.call({ method: 'GET', url: '/admin/notifications', session: boss, query: { cursor: 'x' } }))
+      (await t.inject({ method: 'GET', url: '/admin/notifications', session: boss, query: { cursor: 'x' } }))
         .statusCode,
     ).toBe(400);
     expect(
-      (await t.call({ method: 'GET', url: '/admin/notifications', session: boss, query: { limit: '51' } }))
+      (await t.inject({ method: 'GET', url: '/admin/notifications', session: boss, query: { limit: '51' } }))
         .statusCode,
     ).toBe(400);
-    const dup = await t.call({
+    const dup = await t.inject({
       method: 'PUT',
       url: '/admin/notifications/preferences',
       session: boss,
@@ -351,10 +351,10 @@ describe('read state, pages and preferences', () => {
   });
 
   it('mails per kind as each chooses: in-app only leaves the mail out, email adds one', async () => {
-    const prefs = await t.call({ method: 'GET', url: '/admin/notifications/preferences', session: chief });
+    const prefs = await t.inject({ method: 'GET', url: '/admin/notifications/preferences', session: chief });
     expect(prefs.json().Data).toContainEqual({ Kind: 'assigned', Delivery: 'email' });
     expect(prefs.json().Data).toContainEqual({ Kind: 'consent', Delivery: 'in-app' });
-    const save = await t.call({
+    const save = await t.inject({
       method: 'PUT',
       url: '/admin/notifications/preferences',
       session: chief,
@@ -377,7 +377,7 @@ describe('read state, pages and preferences', () => {
     ).toEqual([]);
     expect((await about(chief, id)).map((n) => n.Kind)).toEqual(['assigned']);
     // consent is in-app by default; the asker chooses email
-    await t.call({
+    await t.inject({
       method: 'PUT',
       url: '/admin/notifications/preferences',
       session: agent,
@@ -398,7 +398,7 @@ describe('retention', () => {
       (await about(boss, ids[0]!)).concat(await about(boss, ids[1]!), await about(boss, ids[2]!));
     const [old, oldRead, kept] = await mine();
     expect([old, oldRead, kept].every(Boolean)).toBe(true);
-    await t.call({
+    await t.inject({
       method: 'POST',
       url: '/admin/notifications/read',
       session: boss,
@@ -482,7 +482,7 @@ describe('GET /admin/notifications/stream', () => {
     const session = await t.login('chief@example.com');
     const s = openStream(session);
     expect((await s.response).status).toBe(200);
-    expect((await t.call({ method: 'POST', url: '/admin/logout', session })).statusCode).toBe(200);
+    expect((await t.inject({ method: 'POST', url: '/admin/logout', session })).statusCode).toBe(200);
     await Promise.race([s.done, new Promise((res) => setTimeout(res, 3000))]);
     expect(s.ended()).toBe(true);
   });

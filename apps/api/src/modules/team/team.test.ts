@@ -27,16 +27,16 @@ afterAll(() => t.close());
 
 type Session = { xtoken: string; xsign: string };
 const create = (session: Session, payload: Record<string, unknown>) =>
-  t.call({ method: 'POST', url: '/admin/team', session, payload, headers: { origin: CONSOLE_ORIGIN } });
+  t.inject({ method: 'POST', url: '/admin/team', session, payload, headers: { origin: CONSOLE_ORIGIN } });
 const setRoles = (session: Session, uid: string, role: string[], unAssignRoles: string[] = []) =>
-  t.call({ method: 'PUT', url: '/admin/team/roles', session, payload: { role, uid, unAssignRoles } });
+  t.inject({ method: 'PUT', url: '/admin/team/roles', session, payload: { role, uid, unAssignRoles } });
 const remove = (session: Session, uid: string) =>
-  t.call({ method: 'DELETE', url: '/admin/team', session, payload: { role: [], uid } });
-const me = (session: Session) => t.call({ method: 'GET', url: '/admin/session', session });
+  t.inject({ method: 'DELETE', url: '/admin/team', session, payload: { role: [], uid } });
+const me = (session: Session) => t.inject({ method: 'GET', url: '/admin/session', session });
 
 describe('GET /admin/team', () => {
   it('lists every super user under the server names', async () => {
-    const r = await t.call({ method: 'GET', url: '/admin/team', session: admin });
+    const r = await t.inject({ method: 'GET', url: '/admin/team', session: admin });
     expect(r.statusCode).toBe(200);
     const row = r.json().Data.find((u: { Uid: string }) => u.Uid === saUid);
     expect(row).toEqual({
@@ -54,7 +54,7 @@ describe('GET /admin/team', () => {
   });
 
   it('is refused to a role without team.read', async () => {
-    const r = await t.call({ method: 'GET', url: '/admin/team', session: support });
+    const r = await t.inject({ method: 'GET', url: '/admin/team', session: support });
     expect(r.statusCode).toBe(403);
     expect(r.json().ErrorCode).toBe(902);
   });
@@ -62,7 +62,7 @@ describe('GET /admin/team', () => {
 
 describe('GET /admin/team/roles', () => {
   it('answers every role with its permissions to anyone signed in', async () => {
-    const r = await t.call({ method: 'GET', url: '/admin/team/roles', session: support });
+    const r = await t.inject({ method: 'GET', url: '/admin/team/roles', session: support });
     expect(r.statusCode).toBe(200);
     const names = r.json().Data.map((x: { Name: string }) => x.Name);
     expect(names).toEqual(expect.arrayContaining(['SuperAdmin', 'Admin', 'Support']));
@@ -111,7 +111,7 @@ describe('POST /admin/team', () => {
     expect(link.origin).toBe(CONSOLE_ORIGIN);
     expect(link.searchParams.get('vtype')).toBe('invite');
 
-    const profile = await t.call({
+    const profile = await t.inject({
       method: 'GET',
       url: '/admin/team/profile',
       session: sa,
@@ -120,7 +120,7 @@ describe('POST /admin/team', () => {
     expect(profile.json().Data.Invited).toBe(true);
 
     const set = (password: string) =>
-      t.call({
+      t.inject({
         method: 'PUT',
         url: '/admin/resetpassword',
         payload: { password, resettoken: link.searchParams.get('vtoken') },
@@ -131,7 +131,7 @@ describe('POST /admin/team', () => {
     expect((await set('Again#123')).json().ErrorCode).toBe(905);
     const session = await t.login('new.hire@example.com', 'Hired#123');
     expect((await me(session)).json().Role).toEqual(['Support']);
-    const after = await t.call({
+    const after = await t.inject({
       method: 'GET',
       url: '/admin/team/profile',
       session: sa,
@@ -147,7 +147,7 @@ describe('POST /admin/team', () => {
     const mail = await t.smtp.waitFor((m) => m.to.includes('late@example.com'));
     const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('vtoken');
     t.clock.advance(24 * 3_600_000);
-    const r = await t.call({
+    const r = await t.inject({
       method: 'PUT',
       url: '/admin/resetpassword',
       payload: { password: 'Late#1234', resettoken: token },
@@ -251,7 +251,7 @@ describe('DELETE /admin/team', () => {
     expect(r.statusCode).toBe(200);
     expect(r.json()).toEqual({ IsDeleted: true, Uid: uid });
     expect((await me(theirs)).statusCode).toBe(401);
-    const list = await t.call({ method: 'GET', url: '/admin/team', session: sa });
+    const list = await t.inject({ method: 'GET', url: '/admin/team', session: sa });
     expect(list.json().Data.map((u: { Uid: string }) => u.Uid)).not.toContain(uid);
     expect((await t.db.query("SELECT 1 FROM activity_log WHERE action = 'team.delete'")).rows).toHaveLength(
       1,
@@ -268,7 +268,7 @@ describe('DELETE /admin/team', () => {
 
 describe('GET /admin/team/profile', () => {
   const open = (session: Session, uid: string) =>
-    t.call({ method: 'GET', url: '/admin/team/profile', session, query: { uid } });
+    t.inject({ method: 'GET', url: '/admin/team/profile', session, query: { uid } });
 
   it('follows the profile-access rule of spec section 6', async () => {
     expect((await open(support, supportUid)).statusCode).toBe(200); // own
@@ -295,7 +295,7 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
   let uid: string;
   let appId: number;
   const approve = (session: Session, id: number) =>
-    t.call({
+    t.inject({
       method: 'POST',
       url: '/admin/impersonation/request/action',
       session,
@@ -303,7 +303,7 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
       payload: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
     });
   const row = async (session: Session) =>
-    (await t.call({ method: 'GET', url: '/admin/team', session }))
+    (await t.inject({ method: 'GET', url: '/admin/team', session }))
       .json()
       .Data.find((u: { Uid: string }) => u.Uid === uid);
   beforeAll(async () => {
@@ -326,7 +326,7 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
     });
     const rising = await t.login('rising@example.com');
     expect((await me(rising)).json().CanApproveImpersonationFrom).toBe(from.toISOString());
-    const profile = await t.call({
+    const profile = await t.inject({
       method: 'GET',
       url: '/admin/team/profile',
       session: rising,
@@ -385,7 +385,7 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
       await other.addStaff('first@example.com', ['SuperAdmin']);
       const newUid = await other.addStaff('second@example.com', ['Admin']);
       const first = await other.login('first@example.com');
-      await other.call({
+      await other.inject({
         method: 'PUT',
         url: '/admin/team/roles',
         session: first,
@@ -393,7 +393,7 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
       });
       const second = await other.login('second@example.com');
       expect(
-        (await other.call({ method: 'GET', url: '/admin/session', session: second })).json(),
+        (await other.inject({ method: 'GET', url: '/admin/session', session: second })).json(),
       ).toMatchObject({
         CanApproveImpersonationFrom: null,
       });

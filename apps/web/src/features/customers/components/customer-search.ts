@@ -1,5 +1,5 @@
 import { SEARCH_CRITERIA, type SearchCriterion } from '@sac/contract/customers';
-import { toQueryString } from '../../../lib/api-client.ts';
+import { toQueryString } from '@sac/contract/query-string';
 import type { CustomerSearch } from '../api/customers-api.ts';
 
 /** Rows per page of the customer screens' tables (spec section 9: 10, as the super-user table). */
