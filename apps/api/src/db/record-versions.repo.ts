@@ -1,4 +1,5 @@
 import type { Queryable } from './db.ts';
+import { firstRow, qb, rows } from './sql.ts';
 
 /**
  * Versions of records kept apart from their rows (table record_versions, migration 0032): a record
@@ -12,11 +13,11 @@ export async function recordVersions(
 ): Promise<Map<string, number>> {
   const out = new Map(records.map((r) => [r, 0]));
   if (records.length === 0) return out;
-  const r = await db.query<{ record: string; version: number }>(
-    'SELECT record, version::int AS version FROM record_versions WHERE record = ANY($1::text[])',
-    [records],
+  const found = await rows(
+    db,
+    qb.selectFrom('record_versions').select(['record', 'version']).where('record', 'in', records),
   );
-  for (const row of r.rows) out.set(row.record, row.version);
+  for (const row of found) out.set(row.record, row.version);
   return out;
 }
 
@@ -38,27 +39,38 @@ export async function claimVersion(
   expected?: number,
 ): Promise<number | undefined> {
   if (expected === undefined) {
-    const r = await db.query<{ version: number }>(
-      `INSERT INTO record_versions (record, version) VALUES ($1, 1)
-       ON CONFLICT (record) DO UPDATE SET version = record_versions.version + 1
-       RETURNING version::int AS version`,
-      [record],
+    const r = await firstRow(
+      db,
+      qb
+        .insertInto('record_versions')
+        .values({ record, version: 1 })
+        .onConflict((oc) =>
+          oc.column('record').doUpdateSet((eb) => ({ version: eb('record_versions.version', '+', 1) })),
+        )
+        .returning('version'),
     );
-    return r.rows[0]?.version;
+    return r?.version;
   }
-  const raised = await db.query<{ version: number }>(
-    `UPDATE record_versions SET version = version + 1 WHERE record = $1 AND version = $2
-     RETURNING version::int AS version`,
-    [record, expected],
+  const raised = await firstRow(
+    db,
+    qb
+      .updateTable('record_versions')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('record', '=', record)
+      .where('version', '=', expected)
+      .returning('version'),
   );
-  if (raised.rows[0]) return raised.rows[0].version;
+  if (raised) return raised.version;
   if (expected !== 0) return undefined;
   // Version 0 is no row: the first versioned write inserts it; a concurrent first write waits on
   // the key and then inserts nothing.
-  const first = await db.query<{ version: number }>(
-    `INSERT INTO record_versions (record, version) VALUES ($1, 1) ON CONFLICT (record) DO NOTHING
-     RETURNING version::int AS version`,
-    [record],
+  const first = await firstRow(
+    db,
+    qb
+      .insertInto('record_versions')
+      .values({ record, version: 1 })
+      .onConflict((oc) => oc.column('record').doNothing())
+      .returning('version'),
   );
-  return first.rows[0]?.version;
+  return first?.version;
 }

@@ -1,7 +1,9 @@
 import type { Queryable } from '../../db/db.ts';
+import type { DB } from '../../db/schema.generated.ts';
+import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
 
-export type TokenPurpose = 'reset' | 'invite';
+export type TokenPurpose = DB['staff_tokens']['purpose'];
 
 /** Issues a single-use token; earlier unused tokens of the same purpose for that user stop working. */
 export async function issueToken(
@@ -9,14 +11,24 @@ export async function issueToken(
   t: { uid: string; purpose: TokenPurpose; at: Date; ttlMs: number },
 ): Promise<string> {
   const token = randomSecret();
-  await db.query('UPDATE staff_tokens SET used_at = $3 WHERE uid = $1 AND purpose = $2 AND used_at IS NULL', [
-    t.uid,
-    t.purpose,
-    t.at,
-  ]);
-  await db.query(
-    `INSERT INTO staff_tokens (token_hash, uid, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-    [hashSecret(token), t.uid, t.purpose, t.at, new Date(t.at.getTime() + t.ttlMs)],
+  await execute(
+    db,
+    qb
+      .updateTable('staff_tokens')
+      .set({ used_at: t.at })
+      .where('uid', '=', t.uid)
+      .where('purpose', '=', t.purpose)
+      .where('used_at', 'is', null),
+  );
+  await execute(
+    db,
+    qb.insertInto('staff_tokens').values({
+      token_hash: hashSecret(token),
+      uid: t.uid,
+      purpose: t.purpose,
+      created_at: t.at,
+      expires_at: new Date(t.at.getTime() + t.ttlMs),
+    }),
   );
   return token;
 }
@@ -28,11 +40,16 @@ export async function tokensIssuedSince(
   purpose: TokenPurpose,
   since: Date,
 ): Promise<number> {
-  const r = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM staff_tokens WHERE uid = $1 AND purpose = $2 AND created_at >= $3',
-    [uid, purpose, since],
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('staff_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('uid', '=', uid)
+      .where('purpose', '=', purpose)
+      .where('created_at', '>=', since),
   );
-  return r.rows[0]?.n ?? 0;
+  return Number(r?.n ?? 0);
 }
 
 /**
@@ -45,11 +62,17 @@ export async function isLiveToken(
   purposes: TokenPurpose[],
   now: Date,
 ): Promise<boolean> {
-  const r = await db.query(
-    'SELECT 1 FROM staff_tokens WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND purpose = ANY($3)',
-    [hashSecret(token), now, purposes],
+  const r = await rows(
+    db,
+    qb
+      .selectFrom('staff_tokens')
+      .select('uid')
+      .where('token_hash', '=', hashSecret(token))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('purpose', 'in', purposes),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
 /**
@@ -62,11 +85,15 @@ export async function consumeToken(
   purposes: TokenPurpose[],
   now: Date,
 ): Promise<{ uid: string; purpose: TokenPurpose } | undefined> {
-  const r = await db.query<{ uid: string; purpose: TokenPurpose }>(
-    `UPDATE staff_tokens SET used_at = $2
-     WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND purpose = ANY($3)
-     RETURNING uid, purpose`,
-    [hashSecret(token), now, purposes],
+  return firstRow(
+    db,
+    qb
+      .updateTable('staff_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', hashSecret(token))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('purpose', 'in', purposes)
+      .returning(['uid', 'purpose']),
   );
-  return r.rows[0];
 }

@@ -1,0 +1,544 @@
+// Generated from the migrated schema by `npm run db:types -w @sac/api` (src/db/schema-types.ts).
+// Do not edit: change a migration and regenerate; the API tests fail while the two disagree.
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
+
+/** A JSON value as the drivers parse it. */
+type Json = ColumnType<unknown, string | number | boolean | object | null, string | number | boolean | object | null>;
+/** A timestamp or date: read as a Date, written as a Date or ISO text. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+
+interface ActivityLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  actor_uid: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  client_address: string | null;
+  details: Generated<Json>;
+  request_id: string | null;
+  impersonation_request_id: number | null;
+  customer_uid: string | null;
+  app_id: number | null;
+  search_text: GeneratedAlways<string | null>;
+}
+
+interface AddressLimitCountersTable {
+  bucket: string;
+  address: string;
+  window_start: Timestamp;
+  calls: number;
+}
+
+interface AppMetaTable {
+  key: string;
+  value: string;
+}
+
+interface ApplicationSecurityTable {
+  app_id: number;
+  settings: Json;
+  modified_at: Timestamp;
+}
+
+interface CustomDomainsTable {
+  domain: string;
+  app_id: number;
+  status: Generated<"Pending Verification" | "Verified">;
+  token: string;
+  created_at: Timestamp;
+  last_checked_at: Timestamp | null;
+  last_check_result: string | null;
+  verified_at: Timestamp | null;
+  failing_since: Timestamp | null;
+}
+
+interface CustomObjectsTable {
+  app_id: number;
+  id: string;
+  name: string;
+  size_mb: number;
+  schema: string;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+interface CustomerAddressesTable {
+  address: string;
+  uid: string;
+}
+
+interface CustomerLoginsTable {
+  id: Generated<number>;
+  customer_uid: string;
+  at: Timestamp;
+  access_type: string;
+  browser: string;
+  client_address: string;
+  location: Generated<string>;
+}
+
+interface CustomerNameKeysTable {
+  uid: string;
+  k: string;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+interface CustomerNoticeRecipientsTable {
+  id: Generated<number>;
+  notice_id: number;
+  email: string;
+  first_name: Generated<string>;
+  outbox_id: number | null;
+  queued_at: Timestamp | null;
+  skipped_reason: string | null;
+}
+
+interface CustomerNoticesTable {
+  id: Generated<number>;
+  kind: "maintenance" | "incident" | "announcement";
+  subject: string;
+  body_text: string;
+  audience: Json;
+  status: Generated<"scheduled" | "sending" | "sent" | "cancelled" | "failed">;
+  send_at: Timestamp;
+  created_at: Timestamp;
+  created_by_uid: string | null;
+  created_by_email: string;
+  started_at: Timestamp | null;
+  queued_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  cancelled_by_email: string | null;
+  failure_reason: string | null;
+  total: Generated<number>;
+}
+
+interface CustomerRolesTable {
+  name: string;
+  permissions: Generated<Json>;
+}
+
+interface CustomersTable {
+  uid: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  organization: Generated<string>;
+  phone: Generated<string>;
+  auth_email: Generated<string>;
+  contact_email: Generated<string>;
+  time_zone: Generated<string>;
+  status: Generated<"Active" | "Blocked" | "Deleted">;
+  role: Generated<string>;
+  email_verified: Generated<boolean>;
+  password_hash: string | null;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+  version: Generated<number>;
+}
+
+interface DashboardDaysTable {
+  day: Timestamp;
+  customers: Generated<number>;
+  sites: Generated<number>;
+}
+
+interface DashboardSiteCountsTable {
+  plan: string;
+  data_center: string;
+  sites: Generated<number>;
+}
+
+interface DataCentersTable {
+  code: string;
+  name: string;
+  region: string;
+}
+
+interface DataSourcesTable {
+  app_id: number;
+  name: string;
+  parent_name: Generated<string>;
+  rules: Generated<string>;
+  items: Json;
+  modified_at: Timestamp;
+}
+
+interface EncryptionSettingsTable {
+  app_id: number;
+  set_name: "password" | "previous-password" | "security-answer";
+  settings: Json;
+  key_sealed: Uint8Array | null;
+  modified_at: Timestamp;
+}
+
+interface FeatureSetsTable {
+  name: string;
+  features: string[];
+}
+
+interface FeaturesTable {
+  key: string;
+  name: string;
+  description: Generated<string>;
+}
+
+interface GlobalServersTable {
+  code: string;
+  data_center: string;
+  name: string;
+}
+
+interface ImpersonationConsentTokensTable {
+  token_hash: Uint8Array;
+  request_id: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+interface ImpersonationLogTable {
+  id: Generated<number>;
+  request_id: number;
+  at: Timestamp;
+  actor: string | null;
+  event: string;
+  status: string;
+  client_address: string | null;
+  details: Generated<Json>;
+  app_id: number | null;
+}
+
+interface ImpersonationRequestsTable {
+  id: Generated<number>;
+  app_id: number;
+  initiator_uid: string | null;
+  initiator_email: string;
+  is_customer_request: Generated<boolean>;
+  consent: Generated<"pending" | "granted" | "denied">;
+  consent_at: Timestamp | null;
+  consent_address: string | null;
+  priority: "Low" | "Moderate" | "High" | "Critical";
+  description: string;
+  assignees: string[];
+  proxy_roles: string[];
+  additional_permissions: Generated<string[]>;
+  duration_minutes: number;
+  status: Generated<"Pending" | "Approved" | "Rejected" | "Revoked">;
+  action_taken_by: string | null;
+  action_taken_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  approved_roles: Generated<string[]>;
+  approved_permissions: Generated<string[]>;
+  reason: Generated<string>;
+  deleted_at: Timestamp | null;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+  expiry_notified_at: Timestamp | null;
+  holder_uid: string | null;
+  holder_email: string | null;
+  version: Generated<number>;
+  last_log_id: number | null;
+  expiring_notified_at: Timestamp | null;
+}
+
+interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: Timestamp;
+}
+
+interface LoginFailuresByAddressTable {
+  address: string;
+  day: Timestamp;
+  failures: Generated<number>;
+}
+
+interface MailOutboxTable {
+  id: Generated<number>;
+  created_at: Timestamp;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  body_html: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  claimed_until: Timestamp | null;
+  sent_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  last_error: string | null;
+  headers: Json | null;
+  message_key: Generated<string>;
+}
+
+interface NoticeUnsubscribesTable {
+  email: string;
+  unsubscribed_at: Timestamp;
+}
+
+interface RecordVersionsTable {
+  record: string;
+  version: number;
+}
+
+interface RegistrationFieldsTable {
+  app_id: number;
+  name: string;
+  display: string;
+  type: string;
+  rules: Generated<string>;
+  data_source: Generated<string>;
+  custom: boolean;
+  enabled: Generated<boolean>;
+  modified_at: Timestamp;
+}
+
+interface RolesTable {
+  name: string;
+  description: Generated<string>;
+  permissions: Generated<string[]>;
+  built_in: Generated<boolean>;
+  created_at: Generated<Timestamp>;
+}
+
+interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: Generated<Timestamp>;
+}
+
+interface SiteAccessTokensTable {
+  token_hash: Uint8Array;
+  app_id: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+interface SiteMembersTable {
+  app_id: number;
+  customer_uid: string;
+  role: string;
+  added_at: Timestamp;
+}
+
+interface SiteOwnerKeysTable {
+  app_id: number;
+  n: string;
+  uid: string;
+  k: string;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+interface SitesTable {
+  app_id: Generated<number>;
+  app_name: string;
+  api_key: string;
+  secret_hash: Uint8Array;
+  owner_uid: string;
+  plan: Generated<"Free" | "Developer" | "Developer Premium">;
+  plan_status: Generated<"Trial" | "Subscribed">;
+  trial_ends_at: Timestamp | null;
+  billing: Generated<string>;
+  data_center: string | null;
+  global_server: string | null;
+  db_name: Generated<string>;
+  custom_db_conn: Uint8Array | null;
+  features: Generated<string[]>;
+  status: Generated<"active" | "inactive">;
+  production_url: Generated<string>;
+  staging_url: Generated<string>;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+  version: Generated<number>;
+  previous_secret_hash: Uint8Array | null;
+  previous_secret_until: Timestamp | null;
+}
+
+interface StaffTable {
+  uid: string;
+  email: string;
+  full_name: Generated<string>;
+  password_hash: string;
+  created_at: Timestamp;
+  last_login_at: Timestamp | null;
+  password_changed_at: Timestamp | null;
+  failed_logins: Generated<number>;
+  lockouts: Generated<number>;
+  locked_until: Timestamp | null;
+  invitation_pending: Generated<boolean>;
+  factor_failures: Generated<number>;
+  sign_ins_in_flight: Generated<number>;
+  in_flight_since: Timestamp | null;
+}
+
+interface StaffNotificationPreferencesTable {
+  uid: string;
+  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended";
+  email: boolean;
+}
+
+interface StaffNotificationsTable {
+  id: Generated<number>;
+  recipient_uid: string;
+  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended";
+  request_id: number | null;
+  app_name: string | null;
+  actor_email: string | null;
+  details: Generated<Json>;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
+interface StaffPasskeysTable {
+  id: Generated<number>;
+  uid: string;
+  credential_id: string;
+  public_key: Uint8Array;
+  sign_count: Generated<number>;
+  transports: Generated<string[]>;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+interface StaffRecentCustomersTable {
+  staff_uid: string;
+  customer_uid: string;
+  viewed_at: Timestamp;
+}
+
+interface StaffRecoveryCodesTable {
+  uid: string;
+  code_hash: Uint8Array;
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+interface StaffRefusalsTable {
+  actor_uid: string;
+  endpoint: string;
+  missing: string;
+  actor_email: string;
+  client_address: string | null;
+  status: number;
+  error_code: number;
+  window_start: Timestamp;
+  last_at: Timestamp;
+  repeats: Generated<number>;
+  closed_repeats: Generated<number>;
+  closed_start: Timestamp | null;
+  closed_last: Timestamp | null;
+}
+
+interface StaffRolesTable {
+  uid: string;
+  role: string;
+  granted_at: Timestamp | null;
+}
+
+interface StaffSessionsTable {
+  id: Generated<number>;
+  uid: string;
+  token_hash: Uint8Array;
+  sign_hash: Uint8Array;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+  revoked_at: Timestamp | null;
+  revoked_reason: string | null;
+  client_address: string | null;
+  user_agent: string | null;
+  impersonation_request_id: number | null;
+}
+
+interface StaffSignInTicketsTable {
+  ticket_hash: Uint8Array;
+  uid: string;
+  kind: "verify" | "enrol";
+  password_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+interface StaffTokensTable {
+  token_hash: Uint8Array;
+  uid: string;
+  purpose: "reset" | "invite";
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+interface StaffTotpTable {
+  uid: string;
+  secret_sealed: Uint8Array;
+  created_at: Timestamp;
+  confirmed_at: Timestamp | null;
+  last_used_step: Generated<number>;
+  last_used_at: Timestamp | null;
+}
+
+interface StaffWebauthnChallengesTable {
+  uid: string;
+  ceremony: "register" | "authenticate";
+  challenge: string;
+  expires_at: Timestamp;
+}
+
+/** Every table of the schema, by name: the database type of the statement builder. */
+export interface DB {
+  activity_log: ActivityLogTable;
+  address_limit_counters: AddressLimitCountersTable;
+  app_meta: AppMetaTable;
+  application_security: ApplicationSecurityTable;
+  custom_domains: CustomDomainsTable;
+  custom_objects: CustomObjectsTable;
+  customer_addresses: CustomerAddressesTable;
+  customer_logins: CustomerLoginsTable;
+  customer_name_keys: CustomerNameKeysTable;
+  customer_notice_recipients: CustomerNoticeRecipientsTable;
+  customer_notices: CustomerNoticesTable;
+  customer_roles: CustomerRolesTable;
+  customers: CustomersTable;
+  dashboard_days: DashboardDaysTable;
+  dashboard_site_counts: DashboardSiteCountsTable;
+  data_centers: DataCentersTable;
+  data_sources: DataSourcesTable;
+  encryption_settings: EncryptionSettingsTable;
+  feature_sets: FeatureSetsTable;
+  features: FeaturesTable;
+  global_servers: GlobalServersTable;
+  impersonation_consent_tokens: ImpersonationConsentTokensTable;
+  impersonation_log: ImpersonationLogTable;
+  impersonation_requests: ImpersonationRequestsTable;
+  job_leases: JobLeasesTable;
+  login_failures_by_address: LoginFailuresByAddressTable;
+  mail_outbox: MailOutboxTable;
+  notice_unsubscribes: NoticeUnsubscribesTable;
+  record_versions: RecordVersionsTable;
+  registration_fields: RegistrationFieldsTable;
+  roles: RolesTable;
+  schema_migrations: SchemaMigrationsTable;
+  site_access_tokens: SiteAccessTokensTable;
+  site_members: SiteMembersTable;
+  site_owner_keys: SiteOwnerKeysTable;
+  sites: SitesTable;
+  staff: StaffTable;
+  staff_notification_preferences: StaffNotificationPreferencesTable;
+  staff_notifications: StaffNotificationsTable;
+  staff_passkeys: StaffPasskeysTable;
+  staff_recent_customers: StaffRecentCustomersTable;
+  staff_recovery_codes: StaffRecoveryCodesTable;
+  staff_refusals: StaffRefusalsTable;
+  staff_roles: StaffRolesTable;
+  staff_sessions: StaffSessionsTable;
+  staff_sign_in_tickets: StaffSignInTicketsTable;
+  staff_tokens: StaffTokensTable;
+  staff_totp: StaffTotpTable;
+  staff_webauthn_challenges: StaffWebauthnChallengesTable;
+}
