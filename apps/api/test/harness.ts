@@ -64,13 +64,13 @@ export async function freshDb(): Promise<{ db: Db; url?: string; drop(): Promise
   };
 }
 
-export interface SessionPair {
+interface SessionPair {
   xtoken: string;
   xsign: string;
 }
 
 /** One call of an endpoint of the contract, with its query and body typed by the contract. */
-export interface EndpointCall<I extends EndpointId> {
+interface EndpointCall<I extends EndpointId> {
   query?: QueryOf<I>;
   body?: BodyOf<I>;
   session?: SessionPair;
@@ -82,13 +82,13 @@ export interface EndpointCall<I extends EndpointId> {
  * A call with any query and body, for tests of what the API refuses: the endpoint's method and
  * path still come from the contract.
  */
-export interface LooseCall extends Omit<EndpointCall<EndpointId>, 'query' | 'body'> {
+interface LooseCall extends Omit<EndpointCall<EndpointId>, 'query' | 'body'> {
   query?: Record<string, unknown>;
   body?: unknown;
 }
 
 /** The API's answer to an endpoint call. */
-export interface Answer<I extends EndpointId> {
+interface Answer<I extends EndpointId> {
   readonly status: number;
   readonly headers: LightMyRequestResponse['headers'];
   /** The 200 answer, parsed by the endpoint's response schema; reading it on another status throws. */
