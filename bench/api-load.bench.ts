@@ -350,11 +350,11 @@ export async function benchApiLoad(): Promise<void> {
       port: PORT,
       dataDir: leg.dataDir,
       env: { ...leg.env, DEMO_PASSWORD: PASSWORD },
-      bundled: true,
+      built: true,
     });
     await first.stop();
     const { uids, cases } = await sample(leg);
-    const server = await startServer({ port: PORT, dataDir: leg.dataDir, env: leg.env, bundled: true });
+    const server = await startServer({ port: PORT, dataDir: leg.dataDir, env: leg.env, built: true });
     try {
       const pid = server.proc.pid!;
       console.log(

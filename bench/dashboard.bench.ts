@@ -4,6 +4,7 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import type { Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import * as repo from '../apps/api/src/modules/dashboard/dashboard.repo.ts';
+import { nodeRuntime } from '../scripts/node-runtime.mjs';
 import { freshDir, ms, percentile, ROOT, startServer } from './support.ts';
 
 /**
@@ -26,14 +27,8 @@ const benchDir = (name: string) => (REUSE ? path.join(ROOT, '.tmp', 'bench', nam
 
 function seedScale(env: Record<string, string>, dataDir: string): void {
   const r = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(ROOT, 'apps/api/src/seed/seed-scale-cli.ts'),
-      '--customers',
-      String(CUSTOMERS),
-    ],
+    nodeRuntime().node,
+    [path.join(ROOT, 'apps/api/src/seed/seed-scale-cli.ts'), '--customers', String(CUSTOMERS)],
     { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'inherit', 'ignore'] },
   );
   if (r.status !== 0) throw new Error('seed:scale failed');

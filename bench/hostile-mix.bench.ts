@@ -95,7 +95,7 @@ export async function benchHostileMix(): Promise<void> {
       port: 3944,
       dataDir: freshDir('hostile'),
       env: { DEMO_PASSWORD: PASSWORD, ...env },
-      bundled: true,
+      built: true,
     });
     try {
       // a first start puts the demo data in after it listens: measure once that is done

@@ -37,7 +37,7 @@ interface Metrics {
 
 /**
  * Installed before any page script: observers that keep what the metrics need. A string, not a
- * function: tsx's transform would add helpers to a function that do not exist in the page.
+ * function: a TypeScript transform could add helpers to a function that do not exist in the page.
  */
 const OBSERVE = `(() => {
   const perf = { lcp: 0, lcpElement: '', shifts: [], longTasks: [], fcp: 0, results: 0 };

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from '@playwright/test';
+import { nodeRuntime } from '../scripts/node-runtime.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -13,18 +14,16 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Builds what `npm start` builds when stale (console, API bundle, database template); the bundle's path. */
-let builtBundle: string | undefined;
-function apiBundle(): string {
-  if (builtBundle) return builtBundle; // once per bench run: sources do not change under it
+/** Builds what `npm start` builds when missing or stale (the console, the database template). */
+let built = false;
+function buildAsNpmStart(): void {
+  if (built) return; // once per bench run: sources do not change under it
   const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '--build-only'], {
     cwd: ROOT,
     stdio: 'inherit',
   });
-  const bundle = path.join(ROOT, 'node_modules/.cache/sac/api/main.mjs');
-  if (r.status !== 0 || !fs.existsSync(bundle)) throw new Error('npm start could not build the API bundle');
-  builtBundle = bundle;
-  return bundle;
+  if (r.status !== 0) throw new Error('npm start could not build the console or the database template');
+  built = true;
 }
 
 /** Starts the real API (as `npm start` runs it) on a fresh data directory; resolves when it answers. */
@@ -32,13 +31,13 @@ export async function startServer(opts: {
   port: number;
   dataDir: string;
   env?: Record<string, string>;
-  /** Run the API as `npm start` does: the esbuild bundle, built first when stale. */
-  bundled?: boolean;
+  /** Build what `npm start` builds first, when stale (the server itself always runs as it does). */
+  built?: boolean;
 }): Promise<Server & { readyMs: number }> {
-  const args = opts.bundled ? [apiBundle()] : ['--import', 'tsx', path.join(ROOT, 'apps/api/src/main.ts')];
+  if (opts.built) buildAsNpmStart();
   const started = performance.now();
   let out = '';
-  const proc = spawn(process.execPath, args, {
+  const proc = spawn(nodeRuntime().node, [path.join(ROOT, 'apps/api/src/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,

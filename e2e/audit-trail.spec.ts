@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { nodeRuntime } from '../scripts/node-runtime.mjs';
 import { apiSignIn, createStaff } from './support/api.ts';
 import { signIn } from './support/sign-in.ts';
 
@@ -62,14 +63,10 @@ test('an auditor filters the trail to one customer and exports it; the file veri
   fs.writeFileSync(keyFile, key);
   const apiDir = path.resolve(import.meta.dirname, '../apps/api');
   const run = (f: string) =>
-    execFileSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/ops/verify-audit-export-cli.ts', '--key', keyFile, f],
-      {
-        cwd: apiDir,
-        encoding: 'utf8',
-      },
-    );
+    execFileSync(nodeRuntime().node, ['src/ops/verify-audit-export-cli.ts', '--key', keyFile, f], {
+      cwd: apiDir,
+      encoding: 'utf8',
+    });
   expect(run(saved)).toContain('intact, 1 row');
   const tampered = `${saved.slice(0, -4)}-edited.csv`;
   fs.writeFileSync(tampered, text.replace(',customer.create,', ',customer.profile.update,'));

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { nodeRuntime } from '../scripts/node-runtime.mjs';
 import {
   API_LOG,
   API_PORT,
@@ -19,6 +20,9 @@ if (!process.env.E2E_RUN_STARTED) {
   fs.rmSync(RUN_DIR, { recursive: true, force: true });
   fs.mkdirSync(MAIL_DIR, { recursive: true });
 }
+
+// The sinks and the API run from their TypeScript on Node 24, as npm start runs the API.
+const node = nodeRuntime().node;
 
 export default defineConfig({
   testDir: '.',
@@ -65,14 +69,14 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `node --import tsx e2e/support/smtp-sink.ts`,
+      command: `${node} e2e/support/smtp-sink.ts`,
       cwd: ROOT,
       port: SMTP_PORT,
       reuseExistingServer: false,
     },
     {
       // TCP readiness: the sink listens on UDP and TCP at the same port.
-      command: `node --import tsx e2e/support/dns-sink.ts`,
+      command: `${node} e2e/support/dns-sink.ts`,
       cwd: ROOT,
       port: DNS_PORT,
       reuseExistingServer: false,
@@ -80,7 +84,7 @@ export default defineConfig({
     {
       // The real API and console on a fresh embedded database, mailing through the sink. Its log,
       // at the default level, is kept too: the teardown checks it holds no personal data.
-      command: `node --import tsx apps/api/src/main.ts 2>&1 | tee -a ${API_LOG}`,
+      command: `${node} apps/api/src/main.ts 2>&1 | tee -a ${API_LOG}`,
       cwd: ROOT,
       url: `${BASE_URL}/runtime-config.json`,
       reuseExistingServer: false,

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { nodeRuntime } from '../scripts/node-runtime.mjs';
 import { apiSignIn, createStaff } from './support/api.ts';
 import { DEMO_PASSWORD, ROOT, RUN_DIR, SMTP_PORT } from './support/env.ts';
 import { signIn } from './support/sign-in.ts';
@@ -159,7 +160,7 @@ async function startApi(env: Record<string, string>): Promise<Api> {
   const dataDir = path.join(RUN_DIR, `notify-${port}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const log = fs.openSync(path.join(RUN_DIR, `notify-api-${port}.log`), 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  const child = spawn(nodeRuntime().node, ['apps/api/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: every test, in order: typecheck, lint, architecture rules, unit (contract, console), API on PGlite,
 // then the browser tests in Debian's Chromium with the API on PostgreSQL beside them, these last
-// three under Node 24 (testRuntime). Prints one closing line.
+// three under Node 24 (node-runtime.mjs). Prints one closing line.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeRuntime } from './node-runtime.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ci = process.env.CI === 'true' || process.env.CI === '1';
@@ -129,30 +130,6 @@ function summary() {
   console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 }
 
-/**
- * The Node the API and browser tests run under: this one from Node 24 on, else a pinned Node 24
- * taken from the npm registry (the node-<platform>-<arch> package: the official build, no install
- * script), unpacked once into .tmp/runtime. Node 20 ended in April 2026; the server is supported
- * on 22 and 24 and is tested on 24 whatever the machine has.
- */
-const NODE_RUNTIME = '24.21.0';
-function testRuntime() {
-  if (Number(process.versions.node.split('.')[0]) >= 24)
-    return { bin: path.dirname(process.execPath), env: {} };
-  const pkg = `node-${process.platform}-${process.arch}`;
-  const dir = path.join(root, '.tmp', 'runtime', `${pkg}-${NODE_RUNTIME}`);
-  const bin = path.join(dir, 'bin');
-  if (!fs.existsSync(path.join(bin, 'node'))) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
-    run(`Node ${NODE_RUNTIME} for the API and browser tests (${pkg} from the npm registry)`, 'bash', [
-      '-c',
-      `set -e; cd "${dir}"; npm pack --silent ${pkg}@${NODE_RUNTIME} >/dev/null; tar xzf ${pkg}-${NODE_RUNTIME}.tgz --strip-components=1; rm ${pkg}-${NODE_RUNTIME}.tgz`,
-    ]);
-  }
-  return { bin, env: { PATH: `${bin}${path.delimiter}${process.env.PATH}` } };
-}
-
 function ensureChromium() {
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   if (fs.existsSync(chromium)) return chromium;
@@ -213,7 +190,7 @@ if (!(await answers(redisHost, redisPort)) && !redisUrl) {
   } else console.log('\n⚠ No Redis at 127.0.0.1:6379: the Redis tests are skipped.');
 }
 
-const runtime = testRuntime();
+const runtime = nodeRuntime();
 run('runtime of the API and browser tests', 'node', ['-p', '"Node " + process.version'], {
   env: runtime.env,
 });

@@ -3,9 +3,16 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { nodeRuntime } from '../../../scripts/node-runtime.mjs';
 import { REPO_ROOT } from '../src/config.ts';
 
-/** A real API process (`node --import tsx apps/api/src/main.ts`), as production runs it. */
+/**
+ * The Node the API runs on, as npm start runs it: its TypeScript stripped by Node 24 (a pinned one
+ * when the tests run on an older Node).
+ */
+export const API_NODE = nodeRuntime().node;
+
+/** A real API process (`node apps/api/src/main.ts` on API_NODE), as production runs it. */
 export interface ApiProcess {
   url: string;
   port: number;
@@ -84,9 +91,9 @@ export interface StartOptions {
  * `untilReady`, once it printed that it is ready). Without DATA_DIR in `env` it gets a data
  * directory of its own, which stop() removes; a DATA_DIR given is the caller's and stays.
  */
-/** Spawns `node --import tsx apps/api/src/main.ts` on `port` with the tests' environment and `env`. */
+/** Spawns `node apps/api/src/main.ts` on `port` with the tests' environment and `env`. */
 function spawnApi(env: Record<string, string>, port: number, dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  const child = spawn(API_NODE, ['apps/api/src/main.ts'], {
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

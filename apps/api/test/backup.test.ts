@@ -6,6 +6,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.ts';
 import { openPgliteDir } from '../src/db/db.ts';
 import { backupEmbedded, pgliteDir, restoreEmbedded } from '../src/ops/backup.ts';
+import { API_NODE } from './api-process.ts';
 
 // The embedded database's backup; it does not involve PostgreSQL, so it runs in the PGlite leg.
 describe.runIf(inject('testDb') === 'pglite')('backing up the embedded data directory', () => {
@@ -25,15 +26,11 @@ describe.runIf(inject('testDb') === 'pglite')('backing up the embedded data dire
     await db.close();
 
     // the command line, as docs/operations.md tells
-    const out = execFileSync(
-      process.execPath,
-      ['--import', 'tsx', 'apps/api/src/ops/backup-cli.ts', 'backup', file],
-      {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: live },
-        encoding: 'utf8',
-      },
-    );
+    const out = execFileSync(API_NODE, ['apps/api/src/ops/backup-cli.ts', 'backup', file], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: live },
+      encoding: 'utf8',
+    });
     expect(out).toContain('Backed up');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
 

@@ -11,7 +11,7 @@ import { type ApiProcess, startApi } from './api-process.ts';
 import { answers, testDatabaseUrl, withDatabase } from './postgres-url.ts';
 
 /**
- * Crash safety: the real server (`node --import tsx apps/api/src/main.ts`) takes many
+ * Crash safety: the real server (`node apps/api/src/main.ts`) takes many
  * concurrent writes, is killed with SIGKILL in the middle of them, and is started again on the
  * same data. Every write it acknowledged (answered 2xx) must be there, whole; a write cut off in
  * flight is either all there or not at all; the restart is clean: no migration runs again, the

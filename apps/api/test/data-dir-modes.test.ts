@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.ts';
 import { restrictDataDir } from '../src/lib/private-data-dir.ts';
-import { PROCESS_TEST_MS, PROCESS_WAIT_MS, runApiToExit, startApi, until } from './api-process.ts';
+import { API_NODE, PROCESS_TEST_MS, PROCESS_WAIT_MS, runApiToExit, startApi, until } from './api-process.ts';
 
 /**
  * The embedded database, the outbox and the other files in DATA_DIR belong to the
@@ -158,7 +158,7 @@ describe.skipIf(inject('testDb') !== 'pglite')('a real start of the server', () 
 
 /** Runs one of the API's commands (apps/api/src/<cli>) on `dataDir` to its end: its exit code and output. */
 function runToExit(cli: string, dataDir: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `apps/api/src/${cli}`, 'cli@example.com'], {
+  const child = spawn(API_NODE, [`apps/api/src/${cli}`, 'cli@example.com'], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],

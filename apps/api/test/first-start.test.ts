@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.ts';
-import { apiCall, PROCESS_TEST_MS, PROCESS_WAIT_MS, startApi, until } from './api-process.ts';
+import { API_NODE, apiCall, PROCESS_TEST_MS, PROCESS_WAIT_MS, startApi, until } from './api-process.ts';
 import { withDatabase } from './postgres-url.ts';
 
 // The server answers before the demo data is in (it goes in after listen, to serve the console
@@ -122,14 +122,10 @@ describe(`first start without demo data (${postgres ? 'DATABASE_URL, as producti
         expect(await api.stop()).toBe(0);
 
         const run = (args: string[]) =>
-          promisify(execFile)(
-            process.execPath,
-            ['--import', 'tsx', 'apps/api/src/ops/create-admin-cli.ts', ...args],
-            {
-              cwd: REPO_ROOT,
-              env: { PATH: process.env.PATH ?? '', CONSOLE_ORIGINS: 'https://console.example.com', ...env },
-            },
-          );
+          promisify(execFile)(API_NODE, ['apps/api/src/ops/create-admin-cli.ts', ...args], {
+            cwd: REPO_ROOT,
+            env: { PATH: process.env.PATH ?? '', CONSOLE_ORIGINS: 'https://console.example.com', ...env },
+          });
         const made = await run(['grace@example.com', 'Grace', 'Hopper']);
         const link = new URL(/https:\/\/\S+/.exec(made.stdout)![0]);
         expect(link.origin + link.pathname).toBe('https://console.example.com/login');

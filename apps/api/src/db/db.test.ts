@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILT_IN_ROLES } from '@sac/contract/permissions';
 import { describe, expect, inject, it } from 'vitest';
+import { nodeRuntime } from '../../../../scripts/node-runtime.mjs';
 import { freshDb } from '../../test/harness.ts';
 import { openPgliteDir } from './db.ts';
 import { loadMigrations, migrate } from './migrate.ts';
@@ -72,7 +73,7 @@ describe.skipIf(inject('testDb') === 'postgres')('the embedded database director
         try { const db = await openPgliteDir(${JSON.stringify(dataDir)}); await db.close(); console.log('OPENED'); }
         catch (e) { console.log('REFUSED', e.message); }`;
       const run = () => {
-        const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        const r = spawnSync(nodeRuntime().node, ['--input-type=module', '-e', script], {
           encoding: 'utf8',
           timeout: 60_000,
         });

@@ -58,10 +58,13 @@ export function redisWindowCounter(redis: RedisMulti, prefix: string): WindowCou
  * a window's edge, which is enough to stop a flood and simpler to share through Redis.
  */
 export class AddressLimits {
-  constructor(
-    private readonly counter: WindowCounter,
-    private readonly budgets: AddressLimitBudgets,
-  ) {}
+  private readonly counter: WindowCounter;
+  private readonly budgets: AddressLimitBudgets;
+
+  constructor(counter: WindowCounter, budgets: AddressLimitBudgets) {
+    this.counter = counter;
+    this.budgets = budgets;
+  }
 
   get kind(): 'database' | 'redis' {
     return this.counter.kind;

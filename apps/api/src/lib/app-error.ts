@@ -13,12 +13,18 @@ export class AppError extends Error {
   retryAfterSeconds?: number;
   /** For a 403: what the caller lacked, as the staff trail names it (else the error's text). */
   missing?: string;
+  readonly errorName: ErrorName;
+  readonly description: string;
+  readonly fieldErrors?: FieldError[];
   constructor(
-    readonly errorName: ErrorName,
-    readonly description: string = ERRORS[errorName].text,
-    readonly fieldErrors?: FieldError[],
+    errorName: ErrorName,
+    description: string = ERRORS[errorName].text,
+    fieldErrors?: FieldError[],
   ) {
     super(description);
+    this.errorName = errorName;
+    this.description = description;
+    this.fieldErrors = fieldErrors;
     this.code = ERRORS[errorName].code;
     this.status = ERRORS[errorName].status;
   }

@@ -30,10 +30,12 @@ export const expectedVersionOf = (request: FastifyRequest): number | undefined =
 export class Versioned<B> {
   /** A plain { body, version } object lacks it, so it is not taken for one and sent as is. */
   readonly kind = 'versioned';
-  constructor(
-    readonly body: B,
-    readonly version: number,
-  ) {}
+  readonly body: B;
+  readonly version: number;
+  constructor(body: B, version: number) {
+    this.body = body;
+    this.version = version;
+  }
 }
 
 /** Answers a versioned record's body with its version as the ETag. */

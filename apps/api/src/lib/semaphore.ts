@@ -3,7 +3,10 @@ export class Semaphore {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(readonly limit: number) {
+  readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
     if (!Number.isInteger(limit) || limit < 1)
       throw new Error(`limit must be a positive integer, got ${limit}`);
   }

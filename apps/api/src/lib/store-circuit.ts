@@ -98,11 +98,15 @@ export class StoreCircuit {
   private readonly openListeners = new Set<() => void>();
   private readonly closeListeners = new Set<() => void>();
 
-  constructor(
-    readonly store: 'database' | 'redis',
-    private readonly settings: CircuitSettings,
-    private readonly probe: () => Promise<unknown>,
-  ) {}
+  readonly store: 'database' | 'redis';
+  private readonly settings: CircuitSettings;
+  private readonly probe: () => Promise<unknown>;
+
+  constructor(store: 'database' | 'redis', settings: CircuitSettings, probe: () => Promise<unknown>) {
+    this.store = store;
+    this.settings = settings;
+    this.probe = probe;
+  }
 
   get state(): CircuitState {
     return this.opened ? 'open' : 'closed';

@@ -3,8 +3,9 @@ import { loadConfig } from '../config.ts';
 import { privateUmask, restrictDataDir } from '../lib/private-data-dir.ts';
 import { backupEmbedded, restoreEmbedded } from './backup.ts';
 
-// node --import tsx apps/api/src/ops/backup-cli.ts backup  <file.tar.gz>   (server stopped)
-// node --import tsx apps/api/src/ops/backup-cli.ts restore <file.tar.gz>   (into an empty DATA_DIR)
+// node apps/api/src/ops/backup-cli.ts backup  <file.tar.gz>   (server stopped)
+// node apps/api/src/ops/backup-cli.ts restore <file.tar.gz>   (into an empty DATA_DIR)
+// (Node 24; on an older Node, `node scripts/node-runtime.mjs apps/api/src/ops/backup-cli.ts …`)
 privateUmask();
 const [command, file] = process.argv.slice(2);
 const config = loadConfig();

@@ -1,7 +1,7 @@
 // Regular expressions that users supply run on RE2JS, a port of RE2: matching takes time linear in
 // the text, whatever the pattern, so no pattern can backtrack for hours on the event loop (or in
 // the sandbox). Plain JavaScript, so the sandbox's worker thread loads it as it is in every way the
-// API runs (tsx, the test runner, the esbuild bundle of npm start).
+// API runs (Node's type stripping, the test runner).
 import { RE2JS } from 're2js';
 
 /** Longest pattern accepted; the contract's PATTERN_MAX_CHARS says the same to the console. */

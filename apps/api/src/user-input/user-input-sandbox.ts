@@ -65,7 +65,10 @@ export class UserInputSandbox {
   private readonly overBudget: ErrorName;
   private readonly busyError: ErrorName;
 
-  constructor(private readonly opts: SandboxOptions) {
+  private readonly opts: SandboxOptions;
+
+  constructor(opts: SandboxOptions) {
+    this.opts = opts;
     this.overBudget = opts.errors?.overBudget ?? 'userInputTooCostly';
     this.busyError = opts.errors?.busy ?? 'checkerBusy';
   }

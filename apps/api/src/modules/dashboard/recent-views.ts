@@ -24,7 +24,11 @@ class RecentViews {
   /** The batch being written: the next waits for it, so batches land in order. */
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: AppContext) {}
+  private readonly ctx: AppContext;
+
+  constructor(ctx: AppContext) {
+    this.ctx = ctx;
+  }
 
   add(staffUid: string, customerUid: string, at: Date): void {
     let mine = this.pending.get(staffUid);

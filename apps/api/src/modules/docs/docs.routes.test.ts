@@ -67,11 +67,11 @@ describe('/docs', () => {
 class Item {
   hidden = false;
   readonly dataset: { search?: string };
-  constructor(
-    search: string | undefined,
-    readonly op = false,
-    readonly children: Item[] = [],
-  ) {
+  readonly op: boolean;
+  readonly children: Item[];
+  constructor(search: string | undefined, op = false, children: Item[] = []) {
+    this.op = op;
+    this.children = children;
     this.dataset = search === undefined ? {} : { search };
   }
   readonly classList = { contains: (c: string) => c === 'op' && this.op };

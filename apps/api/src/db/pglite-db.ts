@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { countedTransaction, countingAuthChanges, SESSION_SETTINGS } from './connection-common.ts';
+import type { Db, Queryable } from './db.ts';
+import { acquireDirLock } from './dir-lock.ts';
+import { statementHook, type TxMark } from './statement-log.ts';
+
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+/** PGlite or one of its transactions (`tx`, for statement recording) as a Queryable. */
+const pgliteRunner = (q: Pick<PGlite, 'query' | 'exec'>, tx?: TxMark): Queryable => ({
+  query: async <T>(sql: string, params?: unknown[]) => {
+    statementHook.sink?.statement(sql, tx);
+    return { rows: (await q.query<T>(sql, params)).rows };
+  },
+  exec: async (sql) => {
+    statementHook.sink?.statement(sql, tx);
+    await q.exec(sql);
+  },
+});
+
+export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
+  let generation = 0;
+  const bump = () => {
+    generation++;
+  };
+  const counted = countingAuthChanges(pgliteRunner(pglite), bump);
+  return {
+    kind: 'pglite',
+    authGeneration: () => generation,
+    query: counted.query,
+    exec: counted.exec,
+    authChanged: counted.authChanged,
+    transaction: (fn) =>
+      countedTransaction((run, mark) => pglite.transaction((tx) => run(pgliteRunner(tx, mark))), fn, bump),
+    dumpDataDir: () => pglite.dumpDataDir('none'),
+    close: async () => {
+      await pglite.close();
+      onClose?.();
+    },
+  };
+}
+
+/** PGlite in `dir`, guarded by a lock so two processes never open one directory. */
+export async function openPgliteDir(
+  dir: string,
+  opts: { template?: () => string | undefined } = {},
+): Promise<Db> {
+  fs.mkdirSync(dir, { recursive: true });
+  const release = acquireDirLock(path.join(dir, '..', `${path.basename(dir)}.lock`));
+  try {
+    // A new directory starts as a copy of the template (a migrated, closed cluster), if given:
+    // copied aside and renamed into place, so a failed copy never leaves half a cluster.
+    let fromTemplate = false;
+    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
+      const template = opts.template?.();
+      if (template) {
+        const partial = `${dir}.copying-${process.pid}`;
+        fs.rmSync(partial, { recursive: true, force: true });
+        fs.cpSync(template, partial, { recursive: true });
+        fs.rmSync(dir, { recursive: true, force: true });
+        fs.renameSync(partial, dir);
+        fromTemplate = true;
+      }
+    }
+    const pglite = await PGlite.create({ dataDir: dir, extensions: PGLITE_EXTENSIONS });
+    await pglite.exec(SESSION_SETTINGS);
+    return { ...wrapPglite(pglite, release), fromTemplate };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+/** PGlite in memory, optionally starting from a dumped data directory (the test template). */
+export async function openPgliteMemory(loadDataDir?: Blob): Promise<Db> {
+  const pglite = await PGlite.create({
+    extensions: PGLITE_EXTENSIONS,
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
+  await pglite.exec(SESSION_SETTINGS);
+  return wrapPglite(pglite);
+}

@@ -1,0 +1,266 @@
+import { z } from 'zod';
+import {
+  changePasswordBody,
+  endMySessionsBody,
+  endStaffSessionsBody,
+  forgotPasswordBody,
+  loginBody,
+  loginResponse,
+  okResponse,
+  resetPasswordBody,
+  sessionsEndedResponse,
+  staffSessionsQuery,
+  staffSessionsResponse,
+} from './auth.ts';
+import { type DetailsPart, errors } from './endpoint-details.ts';
+import {
+  addPasskeyBody,
+  currentPasswordBody,
+  enrolledSignInAnswer,
+  enrolPasskeyAtSignInBody,
+  enrolTotpAtSignInBody,
+  factorAddedResponse,
+  messageResponse,
+  myFactorsResponse,
+  passkeyOptionsResponse,
+  recoveryCodesResponse,
+  removePasskeyBody,
+  renamePasskeyBody,
+  resetStaffFactorsBody,
+  secondStepBody,
+  signedInAnswer,
+  ticketBody,
+  totpConfirmBody,
+  totpSecretResponse,
+} from './mfa.ts';
+import {
+  createSuperUserBody,
+  deleteSuperUserBody,
+  deleteSuperUserResponse,
+  profileQuery,
+  superUserProfileResponse,
+  superUserResponse,
+  teamListResponse,
+  teamRolesResponse,
+  updateRolesBody,
+} from './team.ts';
+
+const sessionResponse = z.object({
+  Email: z.string(),
+  Name: z.string(),
+  Role: z.array(z.string()),
+  Permissions: z.array(z.string()),
+  Uid: z.string(),
+  /** A SuperAdmin in the approval cool-down after their promotion: when it ends (else null). */
+  CanApproveImpersonationFrom: z.string().nullable().optional(),
+});
+
+/** Summary, tag and schemas of the endpoints of sign-in, the session, passwords and the team (staff members and roles). */
+export const SIGN_IN_DETAILS = {
+  login: {
+    summary:
+      'Sign in with email and password; answers the session pair xtoken and xsign, or, when the account has a second factor (or must set one up), a single-use ticket to the second step (SecondStep).',
+    tag: 'Authentication',
+    body: loginBody,
+    responses: { 200: loginResponse, ...errors(400, 401, 429) },
+  },
+  loginSecondStep: {
+    summary:
+      'The second step of a sign-in: the ticket of POST /admin/login and a passkey assertion, a one-time code or a recovery code; answers the session pair. A wrong factor counts as a wrong password towards the lockout.',
+    tag: 'Authentication',
+    body: secondStepBody,
+    responses: { 200: signedInAnswer, ...errors(400, 401, 429) },
+  },
+  loginPasskeyOptions: {
+    summary: "WebAuthn request options (a fresh challenge) for the ticket's account and its passkeys.",
+    tag: 'Authentication',
+    body: ticketBody,
+    responses: { 200: passkeyOptionsResponse, ...errors(400, 401) },
+  },
+  loginEnrolTotp: {
+    summary:
+      "At a sign-in that must set up a factor first (STAFF_MFA=required): a new authenticator-app secret for the ticket's account.",
+    tag: 'Authentication',
+    body: ticketBody,
+    responses: { 200: totpSecretResponse, ...errors(400, 401) },
+  },
+  loginEnrolTotpConfirm: {
+    summary:
+      'Confirm the authenticator app set up at sign-in with its current code; answers the session pair and the ten recovery codes (shown once).',
+    tag: 'Authentication',
+    body: enrolTotpAtSignInBody,
+    responses: { 200: enrolledSignInAnswer, ...errors(400, 401, 429) },
+  },
+  loginEnrolPasskeyOptions: {
+    summary: 'At a sign-in that must set up a factor first: WebAuthn creation options for a new passkey.',
+    tag: 'Authentication',
+    body: ticketBody,
+    responses: { 200: passkeyOptionsResponse, ...errors(400, 401) },
+  },
+  loginEnrolPasskey: {
+    summary:
+      'Register the passkey made at sign-in; answers the session pair and the ten recovery codes (shown once).',
+    tag: 'Authentication',
+    body: enrolPasskeyAtSignInBody,
+    responses: { 200: enrolledSignInAnswer, ...errors(400, 401, 429) },
+  },
+  logout: {
+    summary: 'End the calling session on the server.',
+    tag: 'Authentication',
+    responses: { 200: okResponse, ...errors(401) },
+  },
+  session: {
+    summary: 'The signed-in staff member, their roles and the permissions those grant.',
+    tag: 'Authentication',
+    responses: { 200: sessionResponse, ...errors(401) },
+  },
+  forgotPassword: {
+    summary:
+      'Mail a single-use reset link built on the console page `url` (an allowed console origin). Answers the same whether or not the email is known.',
+    tag: 'Authentication',
+    body: forgotPasswordBody,
+    responses: { 200: okResponse, ...errors(400, 429) },
+  },
+  resetPassword: {
+    summary: 'Set a new password with the token of a reset link; ends every session of that user.',
+    tag: 'Authentication',
+    body: resetPasswordBody,
+    responses: { 200: okResponse, ...errors(400, 429) },
+  },
+  changePassword: {
+    summary: "Change the signed-in user's password; ends their other sessions.",
+    tag: 'Authentication',
+    body: changePasswordBody,
+    // 429: the address's daily failures (904), or the account locked by wrong old passwords (974)
+    responses: { 200: okResponse, ...errors(400, 401, 403, 429) },
+  },
+  mySessions: {
+    summary:
+      "The caller's live sessions: when each started and was last used, from which address and browser, and which is this one.",
+    tag: 'Authentication',
+    responses: { 200: staffSessionsResponse, ...errors(401, 403) },
+  },
+  endMySessions: {
+    summary:
+      'End one of my sessions (Id) or every other one (AllOthers: true); it is refused from its next call, on every instance.',
+    tag: 'Authentication',
+    body: endMySessionsBody,
+    responses: { 200: sessionsEndedResponse, ...errors(400, 401, 403, 404) },
+  },
+  myFactors: {
+    summary:
+      "The caller's second factors: authenticator app, passkeys, recovery codes left, and whether one is required.",
+    tag: 'Authentication',
+    responses: { 200: myFactorsResponse, ...errors(401, 403) },
+  },
+  totpEnrolStart: {
+    summary:
+      'Start setting up an authenticator app (needs the current password): a new secret, as base32 text and an otpauth:// address for a QR code.',
+    tag: 'Authentication',
+    body: currentPasswordBody,
+    responses: { 200: totpSecretResponse, ...errors(400, 401, 403, 409, 429) },
+  },
+  totpEnrolConfirm: {
+    summary:
+      'Finish setting up the authenticator app with its current code; the first factor of an account also answers its ten recovery codes (shown once).',
+    tag: 'Authentication',
+    body: totpConfirmBody,
+    responses: { 200: factorAddedResponse, ...errors(400, 401, 403, 409) },
+  },
+  totpRemove: {
+    summary: 'Remove the authenticator app (needs the current password).',
+    tag: 'Authentication',
+    body: currentPasswordBody,
+    responses: { 200: messageResponse, ...errors(400, 401, 403, 404, 409, 429) },
+  },
+  passkeyOptions: {
+    summary: 'WebAuthn creation options (a fresh challenge) for a new passkey (needs the current password).',
+    tag: 'Authentication',
+    body: currentPasswordBody,
+    responses: { 200: passkeyOptionsResponse, ...errors(400, 401, 403, 429) },
+  },
+  passkeyAdd: {
+    summary:
+      'Register the new passkey under a name; the first factor of an account also answers its ten recovery codes (shown once).',
+    tag: 'Authentication',
+    body: addPasskeyBody,
+    responses: { 200: factorAddedResponse, ...errors(400, 401, 403) },
+  },
+  passkeyRename: {
+    summary: 'Rename one of my passkeys.',
+    tag: 'Authentication',
+    body: renamePasskeyBody,
+    responses: { 200: messageResponse, ...errors(400, 401, 403, 404) },
+  },
+  passkeyRemove: {
+    summary: 'Remove one of my passkeys (needs the current password).',
+    tag: 'Authentication',
+    body: removePasskeyBody,
+    responses: { 200: messageResponse, ...errors(400, 401, 403, 404, 409, 429) },
+  },
+  recoveryCodesRenew: {
+    summary: 'Make ten new recovery codes (needs the current password); the old ones stop working.',
+    tag: 'Authentication',
+    body: currentPasswordBody,
+    responses: { 200: recoveryCodesResponse, ...errors(400, 401, 403, 409, 429) },
+  },
+  staffFactorsReset: {
+    summary:
+      "Remove a colleague's second factors and recovery codes and end their sessions (SuperAdmins only; not their own account). Recorded in the staff activity and mailed to them.",
+    tag: 'Team',
+    body: resetStaffFactorsBody,
+    responses: { 200: messageResponse, ...errors(400, 401, 403, 404) },
+  },
+  staffSessions: {
+    summary: "A colleague's live sessions (SuperAdmins only).",
+    tag: 'Team',
+    query: staffSessionsQuery,
+    responses: { 200: staffSessionsResponse, ...errors(400, 401, 403, 404) },
+  },
+  endStaffSessions: {
+    summary:
+      "End one of a colleague's sessions (Id) or all of them (SuperAdmins only; not their own account). Recorded in the staff activity.",
+    tag: 'Team',
+    body: endStaffSessionsBody,
+    responses: { 200: sessionsEndedResponse, ...errors(400, 401, 403, 404) },
+  },
+  teamList: {
+    summary: 'Every super user: FullName, Email[0].Value, Roles, CreatedDate, LastLoginDate, Uid.',
+    tag: 'Team',
+    responses: { 200: teamListResponse, ...errors(401, 403) },
+  },
+  teamCreate: {
+    summary:
+      'Create a super user with the given roles (never SuperAdmin). The password is generated and never shown; the user is mailed a single-use invitation link (24 hours) to set their own.',
+    tag: 'Team',
+    body: createSuperUserBody,
+    responses: { 200: superUserResponse, ...errors(400, 401, 403, 409) },
+  },
+  teamUpdateRoles: {
+    summary:
+      "Set a super user's roles to `role`, unassigning `unAssignRoles` (all roles not chosen). Ends the user's sessions. Nobody changes their own roles; the last SuperAdmin keeps the role.",
+    tag: 'Team',
+    versioned: 'if-match',
+    body: updateRolesBody,
+    responses: { 200: superUserResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  teamDelete: {
+    summary:
+      'Delete a super user and end their sessions. Nobody deletes themselves; the last SuperAdmin stays.',
+    tag: 'Team',
+    body: deleteSuperUserBody,
+    responses: { 200: deleteSuperUserResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  teamRoles: {
+    summary: 'The staff roles, each with its description and permissions.',
+    tag: 'Team',
+    responses: { 200: teamRolesResponse, ...errors(401, 403) },
+  },
+  teamProfile: {
+    summary:
+      "A super user's profile, when the profile-access rule of spec section 6 lets the caller open it (anyone opens their own).",
+    tag: 'Team',
+    query: profileQuery,
+    responses: { 200: superUserProfileResponse, ...errors(400, 401, 403, 404) },
+  },
+} as const satisfies DetailsPart;
