@@ -3,7 +3,7 @@ import { ApiError, errorText } from './api-client.ts';
 import { useLeaveGuard } from './leave-guard.ts';
 
 /** The minimum of a zod schema the forms need (safeParse with issues). */
-interface Schema<Out> {
+export interface Schema<Out> {
   safeParse(
     value: unknown,
   ):
