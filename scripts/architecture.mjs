@@ -197,7 +197,6 @@ export const LONG_FILES = [
   'apps/api/src/modules/impersonation/impersonation.repo.ts',
   'apps/api/src/seed/customer-seed.ts',
   'apps/api/src/seed/impersonation-seed.ts',
-  'apps/web/src/features/site-settings/api/site-settings-api.ts',
 ];
 
 /**
