@@ -232,8 +232,6 @@ export const LONG_FUNCTIONS = [
   'apps/web/src/features/customers/components/site-information-section.tsx: SiteInformationSection',
   'apps/web/src/features/customers/components/site-settings-step.tsx: SiteSettingsStep',
   'apps/web/src/features/customers/components/site-wizard-page.tsx: SiteWizard',
-  'apps/web/src/features/impersonation/components/consent-page.tsx: ConsentPage',
-  'apps/web/src/features/impersonation/components/request-fields.tsx: RequestFields',
   'apps/web/src/features/notifications/components/compose-notice-page.tsx: ComposeNoticePage',
   'apps/web/src/features/site-settings/components/application-security-section.tsx: SecurityForm',
   'apps/web/src/features/site-settings/components/data-sources-section.tsx: AddDataSourceForm',
