@@ -241,7 +241,6 @@ export const LONG_FUNCTIONS = [
   'apps/web/src/features/team/components/change-roles-dialog.tsx: ChangeRolesDialog',
   'apps/web/src/features/team/components/create-superuser-page.tsx: CreateSuperuserPage',
   'apps/web/src/features/team/components/manage-superuser-page.tsx: ManageSuperuserPage',
-  'apps/web/src/lib/form.ts: useContractForm',
   'bench/auth-latency.bench.ts: benchSecondFactors',
   'bench/search.bench.ts: sampleTerms',
 ];
