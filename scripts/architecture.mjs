@@ -1,7 +1,9 @@
 // The import rules of the code base (docs/architecture.md), checked on the source text of every
-// TypeScript and JavaScript file: `node --test scripts/architecture.test.mjs` (run by `npm test`).
+// TypeScript and JavaScript file, and the size rules (files, functions) a newcomer can read:
+// `node --test scripts/architecture.test.mjs` (run by `npm test`).
 import fs from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 
 const SOURCE = /\.(ts|tsx|mts|mjs)$/;
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', '.tmp', 'data']);
@@ -165,6 +167,183 @@ export function violations(files) {
         }
       }
     }
+  }
+  return out;
+}
+
+/** The folders the size rules read: the code of every workspace, the scripts, the browser specs' support. */
+export const SIZED_FOLDERS = ['packages', 'apps', 'scripts', 'bench', 'e2e/support'];
+
+/**
+ * Whether the size rules read a file: code, not a test (tests read as lists of cases) and not a
+ * generated file (marked `@generated` in its first lines).
+ */
+export function sized(file, text) {
+  if (isTest(file) || /\.spec\.ts$/.test(file) || !/\.(ts|tsx|mjs)$/.test(file)) return false;
+  return !/@generated\b/.test(text.split('\n', 5).join('\n'));
+}
+
+/**
+ * The files over MAX_FILE_LINES today. This list only shrinks: split a file and take it out (the
+ * test fails while a listed file is no longer over the limit); never add one.
+ */
+export const LONG_FILES = [
+  'packages/contract/src/endpoint-routes.ts',
+  'packages/contract/src/endpoints.ts',
+  'apps/api/src/db/db.ts',
+  'apps/api/src/modules/auth/mfa.service.ts',
+  'apps/api/src/modules/customers/customers.repo.ts',
+  'apps/api/src/modules/impersonation/impersonation-requests.service.ts',
+  'apps/api/src/modules/impersonation/impersonation.repo.ts',
+  'apps/api/src/seed/customer-seed.ts',
+  'apps/api/src/seed/impersonation-seed.ts',
+];
+
+/**
+ * The functions over MAX_FUNCTION_LINES today without a `Long:` comment ('path: name'). This list
+ * only shrinks: split a function, or say above it why it is long (`// Long: ...`), and take it out
+ * (the test fails while a listed function is no longer over the limit); never add one.
+ */
+export const LONG_FUNCTIONS = [
+  'apps/api/src/app.ts: buildApp',
+  'apps/api/src/config.ts: loadConfig',
+  'apps/api/src/db/db.ts: openPostgres',
+  'apps/api/src/lib/redis.ts: openRedis',
+  'apps/api/src/mail/outbox.ts: createOutboxMailer',
+  'apps/api/src/modules/auth/mfa.service.ts: secondStep',
+  'apps/api/src/modules/dashboard/dashboard.service.ts: dashboard',
+  'apps/api/src/modules/impersonation/impersonation-requests.service.ts: act',
+  'apps/api/src/modules/staff-notifications/staff-notifications.stream.ts: streamHub',
+  'apps/api/src/plugins/csp-report.ts: cspReport',
+  'apps/api/src/seed/customer-seed.ts: buildDemoCustomers',
+  'apps/api/src/seed/impersonation-seed.ts: seedDemoImpersonation',
+  'apps/web/src/app/layout/command-palette.tsx: CommandPalette',
+  'apps/web/src/components/data-table.tsx: DataTable',
+  'apps/web/src/components/dialog.tsx: Dialog',
+  'apps/web/src/components/time-picker.tsx: TimePickerDialog',
+  'apps/web/src/features/audit/components/audit-trail-page.tsx: AuditTrailPage',
+  'apps/web/src/features/audit/components/audit-trail-page.tsx: Filters',
+  'apps/web/src/features/auth/components/enrol-page.tsx: EnrolPage',
+  'apps/web/src/features/auth/components/security-page.tsx: SecurityPage',
+  'apps/web/src/features/customers/components/data-center-step.tsx: DataCenterStep',
+  'apps/web/src/features/customers/components/edit-profile-dialog.tsx: EditProfileDialog',
+  'apps/web/src/features/customers/components/features-step.tsx: FeaturesStep',
+  'apps/web/src/features/customers/components/search-customer-page.tsx: SearchCustomerPage',
+  'apps/web/src/features/customers/components/site-information-section.tsx: SiteInformationSection',
+  'apps/web/src/features/customers/components/site-settings-step.tsx: SiteSettingsStep',
+  'apps/web/src/features/customers/components/site-wizard-page.tsx: SiteWizard',
+  'apps/web/src/features/notifications/components/compose-notice-page.tsx: ComposeNoticePage',
+  'apps/web/src/features/site-settings/components/application-security-section.tsx: SecurityForm',
+  'apps/web/src/features/site-settings/components/data-sources-section.tsx: AddDataSourceForm',
+  'apps/web/src/features/site-settings/components/encryption-settings-section.tsx: EncryptionForm',
+  'apps/web/src/features/site-settings/components/registration-fields-section.tsx: FieldsTable',
+  'apps/web/src/features/site-settings/components/site-configuration-page.tsx: SiteConfigurationPage',
+  'apps/web/src/features/team/components/change-roles-dialog.tsx: ChangeRolesDialog',
+  'apps/web/src/features/team/components/create-superuser-page.tsx: CreateSuperuserPage',
+  'apps/web/src/features/team/components/manage-superuser-page.tsx: ManageSuperuserPage',
+  'bench/auth-latency.bench.ts: benchSecondFactors',
+  'bench/search.bench.ts: sampleTerms',
+];
+
+export const MAX_FILE_LINES = 500;
+export const MAX_FUNCTION_LINES = 100;
+
+const lineCount = (text) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+/** The files over MAX_FILE_LINES, as 'path (lines)' keyed by path. */
+export function longFiles(files) {
+  const out = new Map();
+  for (const [file, text] of files) {
+    if (!sized(file, text)) continue;
+    const n = lineCount(text);
+    if (n > MAX_FILE_LINES) out.set(file, n);
+  }
+  return out;
+}
+
+/** What a function is called: its own name, its variable's or property's, else 'anonymous'. */
+function nameOf(node) {
+  if (node.name && ts.isIdentifier(node.name)) return node.name.text;
+  if (node.name) return node.name.getText();
+  if (ts.isConstructorDeclaration(node)) return 'constructor';
+  const p = node.parent;
+  if ((ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) && p.name)
+    return p.name.getText();
+  if (ts.isJsxExpression(p) && ts.isJsxAttribute(p.parent)) return p.parent.name.getText();
+  if (ts.isCallExpression(p)) return `${p.expression.getText().split('\n')[0].slice(0, 40)}(callback)`;
+  return 'anonymous';
+}
+
+const isFunction = (node) =>
+  ts.isFunctionDeclaration(node) ||
+  ts.isFunctionExpression(node) ||
+  ts.isArrowFunction(node) ||
+  ts.isMethodDeclaration(node) ||
+  ts.isConstructorDeclaration(node) ||
+  ts.isGetAccessorDeclaration(node) ||
+  ts.isSetAccessorDeclaration(node);
+
+/**
+ * Whether the comment right above `line` (0-based; a run of `//` lines or a block ending there,
+ * e.g. the JSDoc) has a line starting `Long:`, which says why the function is long.
+ */
+function saysWhyLong(lines, line) {
+  let i = line - 1;
+  if (i < 0) return false;
+  const comment = [];
+  if (/\*\/\s*$/.test(lines[i])) {
+    while (i >= 0) {
+      comment.push(lines[i]);
+      if (/\/\*/.test(lines[i])) break;
+      i--;
+    }
+  } else {
+    while (i >= 0 && /^\s*\/\//.test(lines[i])) comment.push(lines[i--]);
+  }
+  return comment.some((l) => /^\s*(?:\/\/|\/\*\*?|\*)\s*Long:/.test(l));
+}
+
+/**
+ * The functions over MAX_FUNCTION_LINES without a `Long:` comment, keyed 'path: outer.inner'
+ * (the names of the classes and functions it sits in, then its own) with their line counts.
+ */
+export function longFunctions(file, text) {
+  const out = new Map();
+  const kind = file.endsWith('.tsx')
+    ? ts.ScriptKind.TSX
+    : file.endsWith('.mjs')
+      ? ts.ScriptKind.JS
+      : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const lines = text.split('\n');
+  const lineOf = (pos) => source.getLineAndCharacterOfPosition(pos).line;
+  const visit = (node, outer) => {
+    let path = outer;
+    if (ts.isClassLike(node) && node.name) path = [...outer, node.name.text];
+    if (isFunction(node)) {
+      path = [...outer, nameOf(node)];
+      const first = lineOf(node.getStart(source));
+      const length = lineOf(node.getEnd()) - first + 1;
+      // The comment sits above the function's first line, which is its statement's in
+      // `export const f = () => {`.
+      if (length > MAX_FUNCTION_LINES && !saysWhyLong(lines, first)) {
+        let key = `${file}: ${path.join('.')}`;
+        for (let n = 2; out.has(key); n++) key = `${file}: ${path.join('.')}#${n}`;
+        out.set(key, length);
+      }
+    }
+    ts.forEachChild(node, (child) => visit(child, path));
+  };
+  visit(source, []);
+  return out;
+}
+
+/** The long functions of every sized file. */
+export function allLongFunctions(files) {
+  const out = new Map();
+  for (const [file, text] of files) {
+    if (!sized(file, text)) continue;
+    for (const [key, n] of longFunctions(file, text)) out.set(key, n);
   }
   return out;
 }

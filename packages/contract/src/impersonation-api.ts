@@ -148,22 +148,29 @@ export const editImpersonationBody = z.object({
 export const impersonationActionQuery = requestIdQuery.extend({
   revokeAction: z.enum(REVOKE_ACTIONS).optional(),
 });
+/** The body of each action, by name (the console's forms each parse one). */
+export const approveActionBody = z.object({
+  Status: z.literal('Approve'),
+  ProxyRoles: roles,
+  AdditionalPermissions: permissions,
+  Duration: duration,
+  Comments: z.string().trim().max(2000).optional().default(''),
+});
+export const rejectActionBody = z.object({
+  Status: z.literal('Reject'),
+  Comments: z.string().trim().max(2000).optional().default(''),
+});
+export const revokeActionBody = z.object({
+  Status: z.literal('Revoke'),
+  /** With revokeAction=roles: the roles and permissions to take away. */
+  ProxyRoles: z.array(z.string()).optional().default([]),
+  AdditionalPermissions: z.array(z.string()).optional().default([]),
+  Comments: z.string().trim().max(2000).optional().default(''),
+});
 export const impersonationActionBody = z.discriminatedUnion('Status', [
-  z.object({
-    Status: z.literal('Approve'),
-    ProxyRoles: roles,
-    AdditionalPermissions: permissions,
-    Duration: duration,
-    Comments: z.string().trim().max(2000).optional().default(''),
-  }),
-  z.object({ Status: z.literal('Reject'), Comments: z.string().trim().max(2000).optional().default('') }),
-  z.object({
-    Status: z.literal('Revoke'),
-    /** With revokeAction=roles: the roles and permissions to take away. */
-    ProxyRoles: z.array(z.string()).optional().default([]),
-    AdditionalPermissions: z.array(z.string()).optional().default([]),
-    Comments: z.string().trim().max(2000).optional().default(''),
-  }),
+  approveActionBody,
+  rejectActionBody,
+  revokeActionBody,
 ]);
 
 /** Pass as `cursor` for the next page; null on the last page. */

@@ -3,7 +3,7 @@ import { ApiError, errorText } from './api-client.ts';
 import { useLeaveGuard } from './leave-guard.ts';
 
 /** The minimum of a zod schema the forms need (safeParse with issues). */
-interface Schema<Out> {
+export interface Schema<Out> {
   safeParse(
     value: unknown,
   ):
@@ -39,6 +39,21 @@ export function serverFieldErrors<K extends string>(
     if (fields.includes(name) && !(name in out)) out[name] = fe.Message;
   }
   return out;
+}
+
+/**
+ * A failed call's field errors by the form's fields, with the call's text on the field `byCode`
+ * names for its code; undefined for a failure that is not the API's answer.
+ */
+function failedFields<K extends string>(
+  error: unknown,
+  fields: readonly K[],
+  byCode: Partial<Record<number, K>>,
+): FieldErrors<K> | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const found: FieldErrors<K> = serverFieldErrors(error.envelope?.FieldErrors, fields);
+  const about = error.code === undefined ? undefined : byCode[error.code];
+  return about ? { ...found, [about]: errorText(error) } : found;
 }
 
 /** A form's values: an object of fields (an interface or a record). */
@@ -154,12 +169,9 @@ export function useContractForm<V extends FormValues, Out>(
    * it shows.
    */
   const serverFailed = (error: unknown, byCode: Partial<Record<number, K>> = {}): FieldErrors<K> => {
-    if (!(error instanceof ApiError)) return {};
-    const fields: FieldErrors<K> = serverFieldErrors(error.envelope?.FieldErrors, Object.keys(values) as K[]);
-    const about = error.code === undefined ? undefined : byCode[error.code];
-    const shownNow = about ? { ...fields, [about]: errorText(error) } : fields;
-    setServerErrors(shownNow);
-    return shownNow;
+    const shownNow = failedFields(error, Object.keys(values) as K[], byCode);
+    if (shownNow) setServerErrors(shownNow);
+    return shownNow ?? {};
   };
 
   /** New values (loaded or saved) become the clean state. */

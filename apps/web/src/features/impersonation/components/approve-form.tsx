@@ -1,62 +1,41 @@
-import { type ImpersonationRequest, impersonationActionBody } from '@sac/contract/impersonation-api';
-import type { FormEvent } from 'react';
+import { approveActionBody } from '@sac/contract/impersonation-api';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
-import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
-import { toast } from '../../../lib/toast-store.ts';
 import { useRequestAction } from '../api/impersonation-api.ts';
-
-const schema = impersonationActionBody.options[0];
+import { RequestActionForm, type RequestActionProps, useRequestActionForm } from './request-action-form.tsx';
 
 /**
  * Approve a pending request: the requested roles and permissions prefilled (they may only be
  * narrowed), the requested duration in whole minutes (1 to 43,200), optional comments.
  */
-export function ApproveForm({
-  request: r,
-  onBack,
-  onDone,
-}: {
-  request: ImpersonationRequest;
-  onBack: () => void;
-  onDone: () => void;
-}) {
+export function ApproveForm({ request: r, onBack, onDone }: RequestActionProps) {
   const t = useT('impersonation');
   const viewer = useCurrentUser();
-  const action = useRequestAction();
-  const form = useContractForm(schema, {
-    initial: {
+  const { form, send, busy } = useRequestActionForm(
+    approveActionBody,
+    {
       Status: 'Approve' as const,
       ProxyRoles: r.Request.ProxyRoles,
       AdditionalPermissions: r.Request.AdditionalPermissions,
       Duration: String(r.Request.Duration),
       Comments: '',
     },
-  });
-  const values = form.values;
-  const set = form.set;
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const data = form.submit();
-    if (!data || action.isPending) return;
-    action.mutate(
-      { requestId: r.Id, body: data, actor: viewer.email },
-      {
-        onSuccess: (answer) => {
-          toast.success(answer.Message);
-          onDone();
-        },
-      },
-    );
-  };
+    useRequestAction(),
+    onDone,
+  );
+  const { values, set } = form;
 
   return (
-    <form onSubmit={onSubmit} noValidate>
-      <p>{t('approveIntro', { initiator: r.Initiator, app: r.AppName })}</p>
+    <RequestActionForm
+      intro={t('approveIntro', { initiator: r.Initiator, app: r.AppName })}
+      submit={{ label: t('approve'), tone: 'primary' }}
+      busy={busy}
+      onSubmit={() => send((body) => ({ requestId: r.Id, body, actor: viewer.email }))}
+      onBack={onBack}
+    >
       <CheckboxGroup
         legend={t('rolesToGrant')}
         name="ProxyRoles"
@@ -97,16 +76,9 @@ export function ApproveForm({
         name="Comments"
         label={t('commentsOptional')}
         value={values.Comments}
+        error={form.shown('Comments')}
         onValueChange={(v) => set('Comments', v)}
       />
-      <div className="form-actions dialog-actions">
-        <button type="submit" className="button button-primary" aria-busy={action.isPending}>
-          {action.isPending ? t('working') : t('approve')}
-        </button>
-        <button type="button" className="button" disabled={action.isPending} onClick={onBack}>
-          {t('back')}
-        </button>
-      </div>
-    </form>
+    </RequestActionForm>
   );
 }

@@ -16,7 +16,6 @@ import { TagValues } from './tag-values.tsx';
  */
 export default function ConsentPage() {
   const t = useT('impersonation');
-  const minutes = useMinutes();
   const [params] = useSearchParams();
   const parsed = consentQuery.safeParse({ token: params.get('token') ?? '' });
   const token = parsed.success ? parsed.data.token : '';
@@ -59,32 +58,7 @@ export default function ConsentPage() {
     content = (
       <>
         <p>{t('consentIntro', { who: d.RequestedBy, app: d.AppName })}</p>
-        <dl className="consent-list">
-          <div>
-            <dt>{t('consentWhy')}</dt>
-            <dd>{d.Description}</dd>
-          </div>
-          <div>
-            <dt>{t('consentRoles')}</dt>
-            <dd>
-              <TagValues values={d.ProxyRoles} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t('consentPermissions')}</dt>
-            <dd>
-              <TagValues values={d.AdditionalPermissions} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t('consentDuration')}</dt>
-            <dd>{t('consentDurationValue', { duration: minutes(d.Duration) })}</dd>
-          </div>
-          <div>
-            <dt>{t('consentRequestId')}</dt>
-            <dd>{d.RequestId}</dd>
-          </div>
-        </dl>
+        <ConsentFacts details={d} />
         <p className="notice notice-info">{t('consentReassure')}</p>
         {answer.isError ? (
           <p className="form-alert" role="alert">
@@ -130,5 +104,43 @@ export default function ConsentPage() {
     <PublicPage id="consent-heading" panelClass="consent-panel" kicker={t('consentKicker')} heading={heading}>
       {content}
     </PublicPage>
+  );
+}
+
+/** What the owner is asked to allow: why, the roles and permissions, how long, the request's Id. */
+function ConsentFacts({
+  details: d,
+}: {
+  details: NonNullable<ReturnType<typeof useConsentDetails>['data']>;
+}) {
+  const t = useT('impersonation');
+  const minutes = useMinutes();
+  return (
+    <dl className="consent-list">
+      <div>
+        <dt>{t('consentWhy')}</dt>
+        <dd>{d.Description}</dd>
+      </div>
+      <div>
+        <dt>{t('consentRoles')}</dt>
+        <dd>
+          <TagValues values={d.ProxyRoles} />
+        </dd>
+      </div>
+      <div>
+        <dt>{t('consentPermissions')}</dt>
+        <dd>
+          <TagValues values={d.AdditionalPermissions} />
+        </dd>
+      </div>
+      <div>
+        <dt>{t('consentDuration')}</dt>
+        <dd>{t('consentDurationValue', { duration: minutes(d.Duration) })}</dd>
+      </div>
+      <div>
+        <dt>{t('consentRequestId')}</dt>
+        <dd>{d.RequestId}</dd>
+      </div>
+    </dl>
   );
 }

@@ -1,45 +1,23 @@
-import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
+import { z } from 'zod';
 import { useT } from '../../../lib/i18n.tsx';
-import { toast } from '../../../lib/toast-store.ts';
 import { useDeleteRequest } from '../api/impersonation-api.ts';
+import { RequestActionForm, type RequestActionProps, useRequestActionForm } from './request-action-form.tsx';
+
+/** Deleting sends no body: the form has no fields, only the confirmation. */
+const noFields = z.object({});
 
 /** The requester confirms deleting their pending request; the row leaves the cached lists. */
-export function DeleteRequestConfirm({
-  request: r,
-  onBack,
-  onDone,
-}: {
-  request: ImpersonationRequest;
-  onBack: () => void;
-  onDone: () => void;
-}) {
+export function DeleteRequestConfirm({ request: r, onBack, onDone }: RequestActionProps) {
   const t = useT('impersonation');
-  const remove = useDeleteRequest();
-  const onConfirm = () => {
-    if (remove.isPending) return;
-    remove.mutate(r.Id, {
-      onSuccess: (answer) => {
-        toast.success(answer.Message);
-        onDone();
-      },
-    });
-  };
+  const { send, busy } = useRequestActionForm(noFields, {}, useDeleteRequest(), onDone);
   return (
-    <>
-      <p>{t('deleteIntro', { id: r.Id, app: r.AppName })}</p>
-      <div className="form-actions dialog-actions">
-        <button
-          type="button"
-          className="button button-danger-solid"
-          aria-busy={remove.isPending}
-          onClick={onConfirm}
-        >
-          {remove.isPending ? t('working') : t('delete')}
-        </button>
-        <button type="button" className="button" disabled={remove.isPending} onClick={onBack} data-autofocus>
-          {t('back')}
-        </button>
-      </div>
-    </>
+    <RequestActionForm
+      intro={t('deleteIntro', { id: r.Id, app: r.AppName })}
+      submit={{ label: t('delete'), tone: 'danger' }}
+      busy={busy}
+      focusBack
+      onSubmit={() => send(() => r.Id)}
+      onBack={onBack}
+    />
   );
 }

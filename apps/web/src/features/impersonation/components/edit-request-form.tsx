@@ -1,12 +1,10 @@
 import { versionTag } from '@sac/contract/constants';
 import { editImpersonationBody, type ImpersonationRequest } from '@sac/contract/impersonation-api';
-import type { FormEvent } from 'react';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { useEditConflict } from '../../../lib/edit-conflict.ts';
-import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { toast } from '../../../lib/toast-store.ts';
 import { readRequest, useEditRequest, useTakenRoles } from '../api/impersonation-api.ts';
+import { RequestActionForm, type RequestActionProps, useRequestActionForm } from './request-action-form.tsx';
 import { RequestFields, type RequestValues } from './request-fields.tsx';
 
 const valuesOf = (r: ImpersonationRequest): RequestValues => ({
@@ -22,17 +20,8 @@ const valuesOf = (r: ImpersonationRequest): RequestValues => ({
  * held by the app's other pending or active requests are not offered. The save names the version
  * the request was read at; an edit over someone else's change meanwhile shows theirs first.
  */
-export function EditRequestForm({
-  request: r,
-  onBack,
-  onDone,
-}: {
-  request: ImpersonationRequest;
-  onBack: () => void;
-  onDone: () => void;
-}) {
+export function EditRequestForm({ request: r, onBack, onDone }: RequestActionProps) {
   const t = useT('impersonation');
-  const edit = useEditRequest();
   const takenRoles = useTakenRoles(r.AppId, r.Id).data ?? [];
   const conflict = useEditConflict<ImpersonationRequest>(
     { data: r, version: versionTag(r.Version) },
@@ -41,28 +30,17 @@ export function EditRequestForm({
       return { data: now, version: versionTag(now.Version) };
     },
   );
-  const form = useContractForm(editImpersonationBody, { initial: valuesOf(r) });
-  const values = form.values;
-  const set = form.set;
-
-  const send = (ifMatch: string | undefined) => {
-    const data = form.submit();
-    if (!data || edit.isPending) return;
-    edit.mutate(
-      { requestId: r.Id, body: data, ifMatch },
-      {
-        onSuccess: (answer) => {
-          toast.success(answer.Message);
-          form.leave(onDone);
-        },
-        onError: (error) => void conflict.refused(error),
-      },
+  const { form, send, busy } = useRequestActionForm(
+    editImpersonationBody,
+    valuesOf(r),
+    useEditRequest(),
+    onDone,
+  );
+  const save = (ifMatch: string | undefined) =>
+    send(
+      (body) => ({ requestId: r.Id, body, ifMatch }),
+      (error) => void conflict.refused(error),
     );
-  };
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    send(conflict.version);
-  };
   const loadTheirs = () => {
     const theirs = conflict.loadTheirs();
     if (theirs) form.reset(valuesOf(theirs));
@@ -76,31 +54,28 @@ export function EditRequestForm({
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <RequestActionForm
+      submit={{ label: t('save'), busyLabel: t('saving'), tone: 'primary' }}
+      busy={busy}
+      onSubmit={() => save(conflict.version)}
+      onBack={onBack}
+    >
       {conflict.theirs ? (
         <ChangedMeanwhile
           changes={changedFields(valuesOf(conflict.filledFrom), valuesOf(conflict.theirs.data), labels)}
           onLoadTheirs={loadTheirs}
-          onOverwrite={() => send(conflict.overwrite())}
-          busy={edit.isPending}
+          onOverwrite={() => save(conflict.overwrite())}
+          busy={busy}
         />
       ) : null}
       <RequestFields
         idPrefix="edit"
-        values={values}
-        set={set}
+        values={form.values}
+        set={form.set}
         touch={form.touch}
         shown={form.shown}
         takenRoles={takenRoles}
       />
-      <div className="form-actions dialog-actions">
-        <button type="submit" className="button button-primary" aria-busy={edit.isPending}>
-          {edit.isPending ? t('saving') : t('save')}
-        </button>
-        <button type="button" className="button" disabled={edit.isPending} onClick={onBack}>
-          {t('back')}
-        </button>
-      </div>
-    </form>
+    </RequestActionForm>
   );
 }

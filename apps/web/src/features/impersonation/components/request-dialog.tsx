@@ -1,5 +1,5 @@
 import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ComponentType, useEffect, useId, useRef, useState } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
@@ -11,6 +11,8 @@ import { DeleteRequestConfirm } from './delete-request-confirm.tsx';
 import { EditRequestForm } from './edit-request-form.tsx';
 import { LogEntryDetails } from './log-entry-details.tsx';
 import { RejectForm } from './reject-form.tsx';
+import styles from './request-action-form.module.css';
+import type { RequestActionProps } from './request-action-form.tsx';
 import { RequestDetails } from './request-details.tsx';
 import { actionsFor, type RequestAction, statusAt, useExpiryClock } from './request-view.ts';
 import { RevokeForm } from './revoke-form.tsx';
@@ -48,7 +50,6 @@ export function RequestDialog({ request, log, requestLoading, requestDeleted, on
   const [view, setView] = useState<View>('details');
   const bodyRef = useRef<HTMLDivElement>(null);
   const first = useRef(true);
-  const noteId = useId();
 
   // The popup stays open across views: move focus into each new view (the dialog handles the first).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the view changes
@@ -77,89 +78,119 @@ export function RequestDialog({ request, log, requestLoading, requestDeleted, on
         ? t('logTitle', { id: log.Id })
         : t('requestTitle', { id: r?.Id ?? '' });
 
-  let body: ReactNode;
-  if (!r || view === 'details') {
-    const noConsent = r ? !r.Impersonation : false;
-    // A new SuperAdmin may not approve until the cool-down after their promotion has passed.
-    const coolingUntil = coolDownEnd(viewer);
-    const approveBlocked = noConsent
-      ? t('notGranted')
-      : coolingUntil
-        ? t('approverCoolingDown', { time: formatDateTimeMinutes(coolingUntil) })
-        : null;
-    body = (
-      <>
-        {log ? <LogEntryDetails entry={log} /> : null}
-        {r ? (
-          <RequestDetails request={r} />
-        ) : requestLoading ? (
-          <Skeleton lines={4} />
-        ) : (
-          <p className="muted">{t(requestDeleted ? 'requestDeleted' : 'requestNotVisible')}</p>
-        )}
-        {r && statusAt(r, now) === 'Expired' ? (
-          <p className="muted" role="status">
-            {t('expiredNote')}
-          </p>
-        ) : null}
-        {r && actions.length > 0 ? (
-          <div className="form-actions dialog-actions">
-            {actions.includes('approve') ? (
-              <button
-                type="button"
-                className="button button-primary"
-                disabled={approveBlocked !== null}
-                title={approveBlocked ?? undefined}
-                aria-describedby={approveBlocked !== null ? noteId : undefined}
-                onClick={() => setView('approve')}
-              >
-                {t('approve')}
-              </button>
-            ) : null}
-            {actions.includes('reject') ? (
-              <button type="button" className="button button-danger" onClick={() => setView('reject')}>
-                {t('reject')}
-              </button>
-            ) : null}
-            {actions.includes('revoke') ? (
-              <button type="button" className="button button-danger" onClick={() => setView('revoke')}>
-                {t('revoke')}
-              </button>
-            ) : null}
-            {actions.includes('edit') ? (
-              <button type="button" className="button" onClick={() => setView('edit')}>
-                {t('edit')}
-              </button>
-            ) : null}
-            {actions.includes('delete') ? (
-              <button type="button" className="button button-danger" onClick={() => setView('delete')}>
-                {t('delete')}
-              </button>
-            ) : null}
-          </div>
-        ) : null}
-        {actions.includes('approve') && approveBlocked !== null ? (
-          <p id={noteId} className="field-hint action-note">
-            {approveBlocked}
-          </p>
-        ) : null}
-      </>
+  const body =
+    !r || view === 'details' ? (
+      <DetailsView
+        request={r}
+        log={log}
+        requestLoading={requestLoading}
+        requestDeleted={requestDeleted}
+        actions={actions}
+        now={now}
+        onOpen={setView}
+      />
+    ) : (
+      <ActionView action={view} request={r} onBack={back} onDone={onClose} />
     );
-  } else if (view === 'approve') {
-    body = <ApproveForm request={r} onBack={back} onDone={onClose} />;
-  } else if (view === 'reject') {
-    body = <RejectForm request={r} onBack={back} onDone={onClose} />;
-  } else if (view === 'revoke') {
-    body = <RevokeForm request={r} onBack={back} onDone={onClose} />;
-  } else if (view === 'edit') {
-    body = <EditRequestForm request={r} onBack={back} onDone={onClose} />;
-  } else {
-    body = <DeleteRequestConfirm request={r} onBack={back} onDone={onClose} />;
-  }
 
   return (
     <Dialog title={title} onClose={onClose} wide>
       <div ref={bodyRef}>{body}</div>
     </Dialog>
+  );
+}
+
+/** Each action's form, opened in the popup in place of the details. */
+const FORMS: Record<RequestAction, ComponentType<RequestActionProps>> = {
+  approve: ApproveForm,
+  reject: RejectForm,
+  revoke: RevokeForm,
+  edit: EditRequestForm,
+  delete: DeleteRequestConfirm,
+};
+
+function ActionView({ action, ...props }: RequestActionProps & { action: RequestAction }) {
+  const Form = FORMS[action];
+  return <Form {...props} />;
+}
+
+/** The details view's buttons, in this order, each with its look. */
+const BUTTONS: readonly { action: RequestAction; className: string }[] = [
+  { action: 'approve', className: 'button button-primary' },
+  { action: 'reject', className: 'button button-danger' },
+  { action: 'revoke', className: 'button button-danger' },
+  { action: 'edit', className: 'button' },
+  { action: 'delete', className: 'button button-danger' },
+];
+
+interface DetailsViewProps extends Pick<RequestDialogProps, 'log' | 'requestLoading' | 'requestDeleted'> {
+  request: ImpersonationRequest | undefined;
+  actions: readonly RequestAction[];
+  now: number;
+  onOpen: (action: RequestAction) => void;
+}
+
+/** The popup's first view: the log step and the request, then a button per allowed action. */
+function DetailsView({
+  request: r,
+  log,
+  requestLoading,
+  requestDeleted,
+  actions,
+  now,
+  onOpen,
+}: DetailsViewProps) {
+  const t = useT('impersonation');
+  const viewer = useCurrentUser();
+  const noteId = useId();
+  const noConsent = r ? !r.Impersonation : false;
+  // A new SuperAdmin may not approve until the cool-down after their promotion has passed.
+  const coolingUntil = coolDownEnd(viewer);
+  const approveBlocked = noConsent
+    ? t('notGranted')
+    : coolingUntil
+      ? t('approverCoolingDown', { time: formatDateTimeMinutes(coolingUntil) })
+      : null;
+  return (
+    <>
+      {log ? <LogEntryDetails entry={log} /> : null}
+      {r ? (
+        <RequestDetails request={r} />
+      ) : requestLoading ? (
+        <Skeleton lines={4} />
+      ) : (
+        <p className="muted">{t(requestDeleted ? 'requestDeleted' : 'requestNotVisible')}</p>
+      )}
+      {r && statusAt(r, now) === 'Expired' ? (
+        <p className="muted" role="status">
+          {t('expiredNote')}
+        </p>
+      ) : null}
+      {r && actions.length > 0 ? (
+        <div className={styles.actions}>
+          {BUTTONS.filter((b) => actions.includes(b.action)).map(({ action, className }) => {
+            const blocked = action === 'approve' ? approveBlocked : null;
+            return (
+              <button
+                key={action}
+                type="button"
+                className={className}
+                disabled={blocked !== null}
+                title={blocked ?? undefined}
+                aria-describedby={blocked !== null ? noteId : undefined}
+                onClick={() => onOpen(action)}
+              >
+                {t(action)}
+              </button>
+            );
+          })}
+        </div>
+      ) : null}
+      {actions.includes('approve') && approveBlocked !== null ? (
+        <p id={noteId} className={`field-hint ${styles.note}`}>
+          {approveBlocked}
+        </p>
+      ) : null}
+    </>
   );
 }

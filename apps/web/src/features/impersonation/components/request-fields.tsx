@@ -36,37 +36,9 @@ const FIND_FROM = 6;
  * The fields a requester fills: priority, description, assignees (chosen among the SuperAdmins,
  * spec section 5, with a search once they are many), customer roles and their permissions.
  */
-export function RequestFields({ idPrefix, values, set, touch, shown, takenRoles }: RequestFieldsProps) {
+export function RequestFields(props: RequestFieldsProps) {
+  const { idPrefix, values, set, touch, shown } = props;
   const t = useT('impersonation');
-  const approvers = useApprovers();
-  const customerRoles = useCustomerRoles();
-  const [find, setFind] = useState('');
-
-  const roleNames = (customerRoles.data ?? []).map((r) => r.Name);
-  const taken = roleNames.filter((n) => takenRoles.includes(n) && !values.ProxyRoles.includes(n));
-  const roleOptions = roleNames.filter((n) => !taken.includes(n));
-  const permissionOptions = [
-    ...new Set([...permissionNames(customerRoles.data ?? []), ...values.AdditionalPermissions]),
-  ];
-  // The SuperAdmins, and any assignee of the request who no longer is one (to be unticked).
-  const assigneeOptions: Array<{ value: string; label: string; hint?: string }> | undefined = approvers.data
-    ? [
-        ...approvers.data.map((a) => ({ value: a.Email, label: a.Email, hint: a.Name || undefined })),
-        ...values.Assignees.filter((e) => !approvers.data.some((a) => a.Email === e)).map((e) => ({
-          value: e,
-          label: e,
-        })),
-      ]
-    : undefined;
-  const needle = find.trim().toLowerCase();
-  const shownAssignees = assigneeOptions?.filter(
-    (o) =>
-      !needle ||
-      values.Assignees.includes(o.value) ||
-      o.value.toLowerCase().includes(needle) ||
-      (o.hint ?? '').toLowerCase().includes(needle),
-  );
-
   return (
     <>
       <SelectField
@@ -91,77 +63,117 @@ export function RequestFields({ idPrefix, values, set, touch, shown, takenRoles 
         onBlur={() => touch('Description')}
         required
       />
-      {assigneeOptions && shownAssignees ? (
-        <>
-          {assigneeOptions.length > FIND_FROM ? (
-            <FormField
-              id={`${idPrefix}-find-assignee`}
-              name="findAssignee"
-              type="search"
-              autoComplete="off"
-              label={t('findAssignee')}
-              value={find}
-              onValueChange={setFind}
-            />
-          ) : null}
-          <CheckboxGroup
-            legend={t('assignees')}
-            name="Assignees"
-            options={shownAssignees}
-            value={values.Assignees}
-            error={shown('Assignees') ?? (assigneeOptions.length === 0 ? t('noSuperAdmins') : undefined)}
-            onChange={(v) => set('Assignees', v)}
-            onBlur={() => touch('Assignees')}
-          />
-        </>
-      ) : approvers.isPending ? (
-        <Skeleton lines={1} />
-      ) : (
+      <AssigneesField {...props} />
+      <RolesFields {...props} />
+    </>
+  );
+}
+
+/** The SuperAdmins to assign, with a search field once they are more than FIND_FROM. */
+function AssigneesField({ idPrefix, values, set, touch, shown }: RequestFieldsProps) {
+  const t = useT('impersonation');
+  const approvers = useApprovers();
+  const [find, setFind] = useState('');
+  // The SuperAdmins, and any assignee of the request who no longer is one (to be unticked).
+  const assigneeOptions: Array<{ value: string; label: string; hint?: string }> | undefined = approvers.data
+    ? [
+        ...approvers.data.map((a) => ({ value: a.Email, label: a.Email, hint: a.Name || undefined })),
+        ...values.Assignees.filter((e) => !approvers.data.some((a) => a.Email === e)).map((e) => ({
+          value: e,
+          label: e,
+        })),
+      ]
+    : undefined;
+  const needle = find.trim().toLowerCase();
+  const shownAssignees = assigneeOptions?.filter(
+    (o) =>
+      !needle ||
+      values.Assignees.includes(o.value) ||
+      o.value.toLowerCase().includes(needle) ||
+      (o.hint ?? '').toLowerCase().includes(needle),
+  );
+  if (!assigneeOptions || !shownAssignees) {
+    return approvers.isPending ? (
+      <Skeleton lines={1} />
+    ) : (
+      <p className="form-alert" role="alert">
+        {t('superAdminsFailed')}
+      </p>
+    );
+  }
+  return (
+    <>
+      {assigneeOptions.length > FIND_FROM ? (
+        <FormField
+          id={`${idPrefix}-find-assignee`}
+          name="findAssignee"
+          type="search"
+          autoComplete="off"
+          label={t('findAssignee')}
+          value={find}
+          onValueChange={setFind}
+        />
+      ) : null}
+      <CheckboxGroup
+        legend={t('assignees')}
+        name="Assignees"
+        options={shownAssignees}
+        value={values.Assignees}
+        error={shown('Assignees') ?? (assigneeOptions.length === 0 ? t('noSuperAdmins') : undefined)}
+        onChange={(v) => set('Assignees', v)}
+        onBlur={() => touch('Assignees')}
+      />
+    </>
+  );
+}
+
+/** The customer roles to use (those of other live requests left out) and their permissions. */
+function RolesFields({ values, set, touch, shown, takenRoles }: RequestFieldsProps) {
+  const t = useT('impersonation');
+  const customerRoles = useCustomerRoles();
+  if (customerRoles.isError) {
+    return (
+      <div className="field">
         <p className="form-alert" role="alert">
-          {t('superAdminsFailed')}
+          {t('customerRolesFailed')}
         </p>
-      )}
-      {customerRoles.isError ? (
-        <div className="field">
-          <p className="form-alert" role="alert">
-            {t('customerRolesFailed')}
-          </p>
-          <div>
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => void customerRoles.refetch()}
-            >
-              {t('retry')}
-            </button>
-          </div>
+        <div>
+          <button type="button" className="button button-small" onClick={() => void customerRoles.refetch()}>
+            {t('retry')}
+          </button>
         </div>
-      ) : customerRoles.isPending ? (
-        <Skeleton lines={1} />
-      ) : (
-        <>
-          <CheckboxGroup
-            legend={t('roles')}
-            name="ProxyRoles"
-            options={roleOptions.map((n) => ({ value: n, label: n }))}
-            value={values.ProxyRoles}
-            error={shown('ProxyRoles')}
-            onChange={(v) => set('ProxyRoles', v)}
-            onBlur={() => touch('ProxyRoles')}
-          />
-          {taken.length > 0 ? (
-            <p className="field-hint field-hint-after">{t('rolesTakenHint', { roles: taken.join(', ') })}</p>
-          ) : null}
-          <CheckboxGroup
-            legend={t('additionalPermissions')}
-            name="AdditionalPermissions"
-            options={permissionOptions.map((n) => ({ value: n, label: n }))}
-            value={values.AdditionalPermissions}
-            error={shown('AdditionalPermissions')}
-            onChange={(v) => set('AdditionalPermissions', v)}
-          />
-        </>
-      )}
+      </div>
+    );
+  }
+  if (customerRoles.isPending) return <Skeleton lines={1} />;
+  const roleNames = customerRoles.data.map((r) => r.Name);
+  const taken = roleNames.filter((n) => takenRoles.includes(n) && !values.ProxyRoles.includes(n));
+  const roleOptions = roleNames.filter((n) => !taken.includes(n));
+  const permissionOptions = [
+    ...new Set([...permissionNames(customerRoles.data), ...values.AdditionalPermissions]),
+  ];
+  return (
+    <>
+      <CheckboxGroup
+        legend={t('roles')}
+        name="ProxyRoles"
+        options={roleOptions.map((n) => ({ value: n, label: n }))}
+        value={values.ProxyRoles}
+        error={shown('ProxyRoles')}
+        onChange={(v) => set('ProxyRoles', v)}
+        onBlur={() => touch('ProxyRoles')}
+      />
+      {taken.length > 0 ? (
+        <p className="field-hint field-hint-after">{t('rolesTakenHint', { roles: taken.join(', ') })}</p>
+      ) : null}
+      <CheckboxGroup
+        legend={t('additionalPermissions')}
+        name="AdditionalPermissions"
+        options={permissionOptions.map((n) => ({ value: n, label: n }))}
+        value={values.AdditionalPermissions}
+        error={shown('AdditionalPermissions')}
+        onChange={(v) => set('AdditionalPermissions', v)}
+      />
     </>
   );
 }

@@ -1,67 +1,61 @@
 import type { RevokeAction } from '@sac/contract/impersonation';
-import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
-import { type FormEvent, useId, useState } from 'react';
+import { revokeActionBody } from '@sac/contract/impersonation-api';
+import { useState } from 'react';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { useLeaveGuard } from '../../../lib/leave-guard.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
-import { toast } from '../../../lib/toast-store.ts';
 import { useRequestAction } from '../api/impersonation-api.ts';
+import { RequestActionForm, type RequestActionProps, useRequestActionForm } from './request-action-form.tsx';
 
 /**
  * Revoke an approved request: the whole site access (revokeAction=site), or only the roles and
  * permissions chosen (revokeAction=roles; Revoke stays disabled until one is chosen).
  */
-export function RevokeForm({
-  request: r,
-  onBack,
-  onDone,
-}: {
-  request: ImpersonationRequest;
-  onBack: () => void;
-  onDone: () => void;
-}) {
+export function RevokeForm({ request: r, onBack, onDone }: RequestActionProps) {
   const t = useT('impersonation');
   const viewer = useCurrentUser();
-  const action = useRequestAction();
-  const hintId = useId();
+  // The mode is the call's query, not its body: choosing it is not an unsaved change.
   const [mode, setMode] = useState<RevokeAction>('site');
-  const [roles, setRoles] = useState<string[]>([]);
-  const [permissions, setPermissions] = useState<string[]>([]);
-  const [comments, setComments] = useState('');
-  useLeaveGuard(comments.trim() !== '' || roles.length > 0 || permissions.length > 0);
-  const nothingChosen = mode === 'roles' && roles.length === 0 && permissions.length === 0;
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    if (nothingChosen || action.isPending) return;
-    const site = mode === 'site';
-    action.mutate(
-      {
-        requestId: r.Id,
-        revokeAction: mode,
-        body: {
-          Status: 'Revoke',
-          ProxyRoles: site ? r.Action.ApprovedProxyRoles : roles,
-          AdditionalPermissions: site ? r.Action.ApprovedAdditionalPermissions : permissions,
-          Comments: comments.trim(),
-        },
-        actor: viewer.email,
-      },
-      {
-        onSuccess: (answer) => {
-          toast.success(answer.Message);
-          onDone();
-        },
-      },
-    );
-  };
+  const { form, send, busy } = useRequestActionForm(
+    revokeActionBody,
+    {
+      Status: 'Revoke' as const,
+      ProxyRoles: [] as string[],
+      AdditionalPermissions: [] as string[],
+      Comments: '',
+    },
+    useRequestAction(),
+    onDone,
+  );
+  const { values, set } = form;
+  const nothingChosen =
+    mode === 'roles' && values.ProxyRoles.length === 0 && values.AdditionalPermissions.length === 0;
+  const site = mode === 'site';
 
   return (
-    <form onSubmit={onSubmit} noValidate>
-      <p>{t('revokeIntro', { initiator: r.Initiator, app: r.AppName })}</p>
+    <RequestActionForm
+      intro={t('revokeIntro', { initiator: r.Initiator, app: r.AppName })}
+      submit={{ label: t('revoke'), tone: 'danger' }}
+      busy={busy}
+      blocked={nothingChosen ? t('revokeChooseSome') : undefined}
+      onSubmit={() =>
+        send((body) => ({
+          requestId: r.Id,
+          revokeAction: mode,
+          body: site
+            ? {
+                ...body,
+                ProxyRoles: r.Action.ApprovedProxyRoles,
+                AdditionalPermissions: r.Action.ApprovedAdditionalPermissions,
+              }
+            : body,
+          actor: viewer.email,
+        }))
+      }
+      onBack={onBack}
+    >
       <RadioGroup
         legend={t('revokeMode')}
         name="revokeAction"
@@ -78,16 +72,16 @@ export function RevokeForm({
                 legend={t('rolesToRevoke')}
                 name="ProxyRoles"
                 options={r.Action.ApprovedProxyRoles.map((x) => ({ value: x, label: x }))}
-                value={roles}
-                onChange={setRoles}
+                value={values.ProxyRoles}
+                onChange={(v) => set('ProxyRoles', v)}
               />
               {r.Action.ApprovedAdditionalPermissions.length > 0 ? (
                 <CheckboxGroup
                   legend={t('permissionsToRevoke')}
                   name="AdditionalPermissions"
                   options={r.Action.ApprovedAdditionalPermissions.map((x) => ({ value: x, label: x }))}
-                  value={permissions}
-                  onChange={setPermissions}
+                  value={values.AdditionalPermissions}
+                  onChange={(v) => set('AdditionalPermissions', v)}
                 />
               ) : null}
             </>
@@ -98,28 +92,10 @@ export function RevokeForm({
         id="revoke-comments"
         name="Comments"
         label={t('commentsOptional')}
-        value={comments}
-        onValueChange={setComments}
+        value={values.Comments}
+        error={form.shown('Comments')}
+        onValueChange={(v) => set('Comments', v)}
       />
-      {nothingChosen ? (
-        <p id={hintId} className="field-hint">
-          {t('revokeChooseSome')}
-        </p>
-      ) : null}
-      <div className="form-actions dialog-actions">
-        <button
-          type="submit"
-          className="button button-danger-solid"
-          disabled={nothingChosen}
-          aria-describedby={nothingChosen ? hintId : undefined}
-          aria-busy={action.isPending}
-        >
-          {action.isPending ? t('working') : t('revoke')}
-        </button>
-        <button type="button" className="button" disabled={action.isPending} onClick={onBack}>
-          {t('back')}
-        </button>
-      </div>
-    </form>
+    </RequestActionForm>
   );
 }

@@ -5,7 +5,8 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
-import { type SiteRef, useAddCustomDomain } from '../api/site-settings-api.ts';
+import { useAddCustomDomain } from '../api/custom-domains-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 
 /**
  * 'Add custom domain'. An empty name: 'Domain name is required.' under the field and, on submit,

@@ -6,7 +6,8 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { serverFieldErrors, useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
-import { type SiteRef, useCreateCustomObject } from '../api/site-settings-api.ts';
+import { useCreateCustomObject } from '../api/custom-objects-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 import { SampleValidator } from './sample-validator.tsx';
 
 const FIELDS = ['Id', 'Name', 'SizeMB', 'Schema'] as const;

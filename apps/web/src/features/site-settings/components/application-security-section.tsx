@@ -21,10 +21,10 @@ import { toast } from '../../../lib/toast-store.ts';
 import {
   readApplicationSecurity,
   type SecurityRead,
-  type SiteRef,
   useApplicationSecurity,
   useSaveApplicationSecurity,
-} from '../api/site-settings-api.ts';
+} from '../api/application-security-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 import type { SectionProps } from './section-props.ts';
 
 type Field =

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
-import type { ListedDomain } from '../api/site-settings-api.ts';
+import type { ListedDomain } from '../api/custom-domains-api.ts';
 import CustomDomainsPage from './custom-domains-page.tsx';
 
 const PATH = '/manage-customer/custom-domains';

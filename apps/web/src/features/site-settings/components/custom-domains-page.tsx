@@ -8,7 +8,7 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
-import { type ListedDomain, useEverySiteDomains } from '../api/site-settings-api.ts';
+import { type ListedDomain, useEverySiteDomains } from '../api/custom-domains-api.ts';
 
 const PAGE_SIZE = 10;
 const isFilter = (v: string | null): v is DomainListFilter =>

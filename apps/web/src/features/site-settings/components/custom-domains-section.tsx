@@ -6,11 +6,11 @@ import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import {
   type CustomDomain,
-  type SiteRef,
   useCustomDomains,
   useHubDomain,
   useVerifyCustomDomain,
-} from '../api/site-settings-api.ts';
+} from '../api/custom-domains-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 import { AddCustomDomainForm } from './add-custom-domain-form.tsx';
 import { DeleteDomainDialog } from './delete-domain-dialog.tsx';
 import { DomainRecords } from './domain-records.tsx';

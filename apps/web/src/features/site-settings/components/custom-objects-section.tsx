@@ -3,7 +3,7 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { type CustomObject, useCustomObjects } from '../api/site-settings-api.ts';
+import { type CustomObject, useCustomObjects } from '../api/custom-objects-api.ts';
 import { AddCustomObjectForm } from './add-custom-object-form.tsx';
 import { EditSchemaDialog } from './edit-schema-dialog.tsx';
 import { RemoveCustomObjectDialog } from './remove-custom-object-dialog.tsx';

@@ -7,7 +7,8 @@ import { ApiError, errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useLeaveGuard } from '../../../lib/leave-guard.ts';
 import { toast } from '../../../lib/toast-store.ts';
-import { type DataSource, type SiteRef, useAddDataSource, useDataSources } from '../api/site-settings-api.ts';
+import { type DataSource, useAddDataSource, useDataSources } from '../api/registration-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 import type { SectionProps } from './section-props.ts';
 
 const PAGE_SIZE = 10;

@@ -1,6 +1,7 @@
 import { SETTINGS_MESSAGES } from '@sac/contract/site-settings';
 import { useT } from '../../../lib/i18n.tsx';
-import { type CustomDomain, type SiteRef, useDeleteCustomDomain } from '../api/site-settings-api.ts';
+import { type CustomDomain, useDeleteCustomDomain } from '../api/custom-domains-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 import { RemoveRowDialog } from './remove-row-dialog.tsx';
 
 /** Confirms deleting one custom domain; the row leaves the table and the server's Message is toasted. */

@@ -3,7 +3,7 @@ import { DetailList } from '../../../components/detail-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import { formatDateTime } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import type { CustomDomain } from '../api/site-settings-api.ts';
+import type { CustomDomain } from '../api/custom-domains-api.ts';
 
 /** The DNS records a pending domain needs (type, name, value, each copyable) and its last check. */
 export function DomainRecords({ domain }: { domain: CustomDomain }) {

@@ -9,12 +9,8 @@ import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
-import {
-  type CustomObject,
-  readCustomObjects,
-  type SiteRef,
-  useSetCustomObjectSchema,
-} from '../api/site-settings-api.ts';
+import { type CustomObject, readCustomObjects, useSetCustomObjectSchema } from '../api/custom-objects-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 import { SampleValidator } from './sample-validator.tsx';
 
 /** The schema as the user edits it: pretty-printed when it is JSON. */

@@ -29,11 +29,11 @@ import {
   type EncryptionData,
   type EncryptionRead,
   readEncryptionSettings,
-  type SiteRef,
   useEncryptionPreview,
   useEncryptionSettings,
   useSaveEncryptionSettings,
-} from '../api/site-settings-api.ts';
+} from '../api/encryption-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 import type { SectionProps } from './section-props.ts';
 
 type Field = keyof Values;

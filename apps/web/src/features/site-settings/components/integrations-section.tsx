@@ -1,7 +1,7 @@
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { type Integration, useIntegrations } from '../api/site-settings-api.ts';
+import { type Integration, useIntegrations } from '../api/registration-api.ts';
 import type { SectionProps } from './section-props.ts';
 
 const PAGE_SIZE = 20;

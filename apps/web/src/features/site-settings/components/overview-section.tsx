@@ -4,7 +4,7 @@ import { SiteInfoList } from '../../../components/site-info-list.tsx';
 import { SiteStatusConfirm } from '../../../components/site-status-confirm.tsx';
 import { useApiAuth } from '../../../lib/api-auth.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { useSetSiteStatus, useSiteInfo } from '../api/site-settings-api.ts';
+import { useSetSiteStatus, useSiteInfo } from '../api/overview-api.ts';
 import { AccessNote } from './access-note.tsx';
 import type { SectionProps } from './section-props.ts';
 

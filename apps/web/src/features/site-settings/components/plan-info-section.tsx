@@ -2,7 +2,7 @@ import { planStatusText } from '@sac/contract/customers';
 import { DetailList } from '../../../components/detail-list.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { useAppSettings } from '../api/site-settings-api.ts';
+import { useAppSettings } from '../api/plan-info-api.ts';
 import type { SectionProps } from './section-props.ts';
 
 /** Plan info: the plan, trial (active till / expired on) or subscribed, and the billing period. */

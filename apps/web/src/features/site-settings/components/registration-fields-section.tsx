@@ -21,12 +21,12 @@ import {
   type FieldsRead,
   type RegistrationField,
   readRegistrationFields,
-  type SiteRef,
   useAddCustomField,
   useDataSources,
   useRegistrationFields,
   useSaveDefaultFields,
-} from '../api/site-settings-api.ts';
+} from '../api/registration-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 import { EnabledBadge } from './integrations-section.tsx';
 import type { SectionProps } from './section-props.ts';
 

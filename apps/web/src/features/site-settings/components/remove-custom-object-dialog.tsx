@@ -1,6 +1,7 @@
 import { SETTINGS_MESSAGES } from '@sac/contract/site-settings';
 import { useT } from '../../../lib/i18n.tsx';
-import { type CustomObject, type SiteRef, useRemoveCustomObject } from '../api/site-settings-api.ts';
+import { type CustomObject, useRemoveCustomObject } from '../api/custom-objects-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 import { RemoveRowDialog } from './remove-row-dialog.tsx';
 
 /** Confirms removing one custom object; the row leaves the table and the server's Message is toasted. */

@@ -4,7 +4,8 @@ import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { validate } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { type SiteRef, useValidateSample } from '../api/site-settings-api.ts';
+import { useValidateSample } from '../api/custom-objects-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 
 type Result = { Valid: boolean; Errors: { Path: string; Message: string }[] } | { failure: string };
 

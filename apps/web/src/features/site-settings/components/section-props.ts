@@ -1,4 +1,4 @@
-import type { SiteRef } from '../api/site-settings-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 
 /**
  * The props every configuration section takes: the site (with the pair to call with, for the

@@ -11,11 +11,11 @@ import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import {
   type AppSettings,
-  type SiteRef,
   useAppSettings,
   useAppSettingsVersion,
   useSaveAppSettings,
-} from '../api/site-settings-api.ts';
+} from '../api/plan-info-api.ts';
+import type { SiteRef } from '../api/site-query.ts';
 import type { SectionProps } from './section-props.ts';
 
 const schema = appSettingsBody.shape.data;
