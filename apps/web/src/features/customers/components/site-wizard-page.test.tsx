@@ -388,7 +388,7 @@ describe('site form: edit site', () => {
     fireEvent.click(button('Next'));
     expect(
       await screen.findByText(/Someone else saved this site while you were editing/, {
-        selector: '.wizard-failure-text',
+        selector: '[role="alert"] p',
       }),
     ).toBeTruthy();
     expect(await screen.findByText('Now: Developer Premium, Subscribed.')).toBeTruthy();

@@ -12,6 +12,7 @@ import { EditRequestForm } from './edit-request-form.tsx';
 import { LogEntryDetails } from './log-entry-details.tsx';
 import { RejectForm } from './reject-form.tsx';
 import { RequestDetails } from './request-details.tsx';
+import styles from './request-dialog.module.css';
 import { actionsFor, type RequestAction, statusAt, useExpiryClock } from './request-view.ts';
 import { RevokeForm } from './revoke-form.tsx';
 
@@ -139,7 +140,7 @@ export function RequestDialog({ request, log, requestLoading, requestDeleted, on
           </div>
         ) : null}
         {actions.includes('approve') && approveBlocked !== null ? (
-          <p id={noteId} className="field-hint action-note">
+          <p id={noteId} className={`field-hint ${styles.actionNote}`}>
             {approveBlocked}
           </p>
         ) : null}

@@ -6,6 +6,7 @@ import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { type SiteRef, useAddCustomDomain } from '../api/site-settings-api.ts';
+import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
 
 /**
  * 'Add custom domain'. An empty name: 'Domain name is required.' under the field and, on submit,
@@ -36,7 +37,12 @@ export function AddCustomDomainForm({ site }: { site: SiteRef }) {
     });
   };
   return (
-    <form className="subsection" onSubmit={onSubmit} noValidate aria-labelledby="add-custom-domain-title">
+    <form
+      className={encryptionSettingsSectionStyles.subsection}
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="add-custom-domain-title"
+    >
       <h3 id="add-custom-domain-title" className="subsection-heading">
         {t('addCustomDomain')}
       </h3>

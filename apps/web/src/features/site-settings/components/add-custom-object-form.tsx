@@ -7,6 +7,8 @@ import { serverFieldErrors, useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { type SiteRef, useCreateCustomObject } from '../api/site-settings-api.ts';
+import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
+import registrationFieldsSectionStyles from './registration-fields-section.module.css';
 import { SampleValidator } from './sample-validator.tsx';
 
 const FIELDS = ['Id', 'Name', 'SizeMB', 'Schema'] as const;
@@ -48,7 +50,12 @@ export function AddCustomObjectForm({ site }: { site: SiteRef }) {
     });
   };
   return (
-    <form className="subsection" onSubmit={onSubmit} noValidate aria-labelledby="add-custom-object-title">
+    <form
+      className={encryptionSettingsSectionStyles.subsection}
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="add-custom-object-title"
+    >
       <h3 id="add-custom-object-title" className="subsection-heading">
         {t('addCustomObject')}
       </h3>
@@ -68,7 +75,7 @@ export function AddCustomObjectForm({ site }: { site: SiteRef }) {
         label={t('objectSchema')}
         hint={t('objectSchemaHint')}
         rows={8}
-        className="code-input"
+        className={registrationFieldsSectionStyles.codeInput}
         spellCheck={false}
         required
       />

@@ -15,6 +15,7 @@ import {
   type SiteRef,
   useSetCustomObjectSchema,
 } from '../api/site-settings-api.ts';
+import registrationFieldsSectionStyles from './registration-fields-section.module.css';
 import { SampleValidator } from './sample-validator.tsx';
 
 /** The schema as the user edits it: pretty-printed when it is JSON. */
@@ -97,7 +98,7 @@ export function EditSchemaDialog({
           value={form.values.Schema}
           error={form.shown('Schema')}
           rows={10}
-          className="code-input"
+          className={registrationFieldsSectionStyles.codeInput}
           spellCheck={false}
           onValueChange={(v) => form.set('Schema', v)}
         />

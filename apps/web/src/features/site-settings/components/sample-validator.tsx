@@ -5,6 +5,8 @@ import { errorText } from '../../../lib/api-client.ts';
 import { validate } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { type SiteRef, useValidateSample } from '../api/site-settings-api.ts';
+import registrationFieldsSectionStyles from './registration-fields-section.module.css';
+import styles from './sample-validator.module.css';
 
 type Result = { Valid: boolean; Errors: { Path: string; Message: string }[] } | { failure: string };
 
@@ -45,8 +47,8 @@ export function SampleValidator({
   };
 
   return (
-    <div className="sample-validator">
-      <h4 className="sample-heading">{t('sampleHeading')}</h4>
+    <div className={styles.sampleValidator}>
+      <h4 className={styles.sampleHeading}>{t('sampleHeading')}</h4>
       <p className="field-hint">{t('sampleIntro')}</p>
       <TextAreaField
         id={`${idPrefix}-sample`}
@@ -54,7 +56,7 @@ export function SampleValidator({
         label={t('sample')}
         value={sample}
         rows={4}
-        className="code-input"
+        className={registrationFieldsSectionStyles.codeInput}
         spellCheck={false}
         onValueChange={(v) => {
           setSample(v);
@@ -67,17 +69,17 @@ export function SampleValidator({
         </button>
       </div>
       {shown && 'failure' in shown ? (
-        <p className="form-alert sample-result" role="alert">
+        <p className={`form-alert ${styles.sampleResult}`} role="alert">
           {shown.failure}
         </p>
       ) : null}
       {shown && 'Valid' in shown && shown.Valid ? (
-        <p className="notice notice-success sample-result" role="status">
+        <p className={`notice notice-success ${styles.sampleResult}`} role="status">
           {t('sampleValid')}
         </p>
       ) : null}
       {shown && 'Valid' in shown && !shown.Valid ? (
-        <div className="form-alert sample-result" role="alert">
+        <div className={`form-alert ${styles.sampleResult}`} role="alert">
           <p>{t('sampleInvalid')}</p>
           <ul aria-label={t('sampleErrors')}>
             {shown.Errors.map((e) => (
