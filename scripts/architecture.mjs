@@ -188,9 +188,6 @@ export function sized(file, text) {
  * test fails while a listed file is no longer over the limit); never add one.
  */
 export const LONG_FILES = [
-  'packages/contract/src/endpoint-routes.ts',
-  'packages/contract/src/endpoints.ts',
-  'apps/api/src/db/db.ts',
   'apps/api/src/modules/auth/mfa.service.ts',
   'apps/api/src/modules/customers/customers.repo.ts',
   'apps/api/src/modules/impersonation/impersonation-requests.service.ts',
@@ -207,7 +204,6 @@ export const LONG_FILES = [
 export const LONG_FUNCTIONS = [
   'apps/api/src/app.ts: buildApp',
   'apps/api/src/config.ts: loadConfig',
-  'apps/api/src/db/db.ts: openPostgres',
   'apps/api/src/lib/redis.ts: openRedis',
   'apps/api/src/mail/outbox.ts: createOutboxMailer',
   'apps/api/src/modules/auth/mfa.service.ts: secondStep',

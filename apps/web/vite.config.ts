@@ -6,6 +6,11 @@ const apiTarget = process.env.SAC_API_URL ?? 'http://localhost:3001';
 
 export default defineConfig({
   plugins: [react()],
+  css: {
+    // Module classes keep their kebab-case names in the sheets and read as camelCase in code
+    // (styles.sidebarLink); names built at run time (styles[`toast-${type}`]) use the kebab form.
+    modules: { localsConvention: 'camelCase' },
+  },
   build: {
     target: 'es2022',
     sourcemap: false,

@@ -1,5 +1,7 @@
 // First: sets zod up for the CSP before any schema is used.
 import './lib/zod-jitless.ts';
+// Second: the global sheet (tokens, reset, layout) comes before every component's module.
+import './styles/app.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
@@ -9,7 +11,6 @@ import { setBranding } from './lib/footer-links.ts';
 import { loadStoredLanguage } from './lib/i18n.tsx';
 import { migrateLegacyStorage } from './lib/storage.ts';
 import { startTheme } from './lib/theme.ts';
-import './styles/app.css';
 
 /**
  * Start-up: move legacy storage keys, load /runtime-config.json (and the chosen language's texts),

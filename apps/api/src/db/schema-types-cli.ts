@@ -6,10 +6,7 @@ import { migrate } from './migrate.ts';
 import { generateSchemaTypes } from './schema-types.ts';
 
 /** Writes schema.generated.ts from a database migrated from nothing. */
-const SCHEMA_TYPES_FILE = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  'schema.generated.ts',
-);
+const SCHEMA_TYPES_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'schema.generated.ts');
 
 const db = await openPgliteMemory();
 try {

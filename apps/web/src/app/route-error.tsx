@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { useRouteError } from 'react-router';
+import initFailedStyles from '../components/init-failed.module.css';
+import offlineOverlayStyles from '../components/offline-overlay.module.css';
 import { useT } from '../lib/i18n.tsx';
 
 /** A lazily loaded screen whose file could not be fetched (offline, or a new release replaced it). */
@@ -21,9 +23,9 @@ export function RouteError() {
     return () => window.removeEventListener('online', onOnline);
   }, [chunk]);
   return (
-    <main className="init-failed">
-      <div className="init-failed-card" role="alert">
-        <span className="overlay-icon" aria-hidden="true" />
+    <main className={initFailedStyles.initFailed}>
+      <div className={initFailedStyles.initFailedCard} role="alert">
+        <span className={offlineOverlayStyles.overlayIcon} aria-hidden="true" />
         <h1>{t('errorTitle')}</h1>
         <p className="muted">{chunk ? t('chunkErrorBody') : t('errorBody')}</p>
         <button type="button" className="button button-primary" onClick={() => window.location.reload()}>

@@ -55,7 +55,7 @@ const type = (label: string, value: string) =>
 async function toastSays(p: { notifications: string; dismiss: string }, text: string) {
   const toaster = screen.getByRole('region', { name: p.notifications });
   const message = await waitFor(() => within(toaster).getByText(text));
-  const toast = message.closest<HTMLElement>('.toast')!;
+  const toast = message.closest<HTMLElement>('[data-testid^="toast-"]')!;
   expect(within(toast).getByRole('button', { name: p.dismiss })).toBeTruthy();
 }
 

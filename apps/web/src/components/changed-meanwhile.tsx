@@ -1,4 +1,5 @@
 import { useT } from '../lib/i18n.tsx';
+import styles from './changed-meanwhile.module.css';
 
 /** One field another editor changed: its label and the value they stored. */
 export interface ChangedField {
@@ -23,7 +24,7 @@ export function ChangedMeanwhile({
 }) {
   const t = useT('common');
   return (
-    <div className="notice notice-warning" role="alert">
+    <div className={`notice ${styles.noticeWarning}`} role="alert">
       <p>
         <strong>{t('changedMeanwhileTitle')}</strong>{' '}
         {changes.length > 0 ? t('changedMeanwhileText') : t('changedMeanwhileNoFields')}

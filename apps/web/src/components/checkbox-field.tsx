@@ -1,4 +1,6 @@
 import type { InputHTMLAttributes } from 'react';
+import styles from './checkbox-field.module.css';
+import checkboxGroupStyles from './checkbox-group.module.css';
 
 interface CheckboxFieldProps
   extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'onChange' | 'checked' | 'type'> {
@@ -22,12 +24,12 @@ export function CheckboxField({
 }: CheckboxFieldProps) {
   const hintId = `${id}-hint`;
   return (
-    <div className="field checkbox-option checkbox-field">
+    <div className={`field checkbox-option ${styles.checkboxField}`}>
       <input
         id={id}
         name={name}
         type="checkbox"
-        className="checkbox-input"
+        className={checkboxGroupStyles.checkboxInput}
         checked={checked}
         aria-describedby={hint ? hintId : undefined}
         onChange={(e) => onCheckedChange(e.target.checked)}
@@ -35,7 +37,7 @@ export function CheckboxField({
       />
       <label htmlFor={id}>{label}</label>
       {hint ? (
-        <p id={hintId} className="field-hint checkbox-hint">
+        <p id={hintId} className={`field-hint ${checkboxGroupStyles.checkboxHint}`}>
           {hint}
         </p>
       ) : null}

@@ -1,4 +1,6 @@
 import { useId } from 'react';
+import styles from './checkbox-group.module.css';
+import formFieldStyles from './form-field.module.css';
 
 interface CheckboxOption {
   value: string;
@@ -39,7 +41,7 @@ export function CheckboxGroup({
   };
   return (
     <fieldset
-      className={`checkbox-group${error ? ' has-error' : ''}`}
+      className={`${styles.checkboxGroup}${error ? ' has-error' : ''}`}
       aria-describedby={error ? errorId : undefined}
       disabled={disabled}
       onBlur={(e) => {
@@ -47,7 +49,7 @@ export function CheckboxGroup({
       }}
     >
       <legend>{legend}</legend>
-      <div className="checkbox-options">
+      <div className={styles.checkboxOptions}>
         {options.map((o) => {
           const optionId = `${id}-${o.value}`;
           return (
@@ -55,7 +57,7 @@ export function CheckboxGroup({
               <input
                 id={optionId}
                 type="checkbox"
-                className="checkbox-input"
+                className={styles.checkboxInput}
                 name={name}
                 value={o.value}
                 checked={value.includes(o.value)}
@@ -64,7 +66,7 @@ export function CheckboxGroup({
               />
               <label htmlFor={optionId}>{o.label}</label>
               {o.hint ? (
-                <p id={`${optionId}-hint`} className="field-hint checkbox-hint">
+                <p id={`${optionId}-hint`} className={`field-hint ${styles.checkboxHint}`}>
                   {o.hint}
                 </p>
               ) : null}
@@ -73,7 +75,7 @@ export function CheckboxGroup({
         })}
       </div>
       {error ? (
-        <p id={errorId} className="field-error">
+        <p id={errorId} className={formFieldStyles.fieldError}>
           {error}
         </p>
       ) : null}

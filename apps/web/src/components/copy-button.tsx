@@ -1,5 +1,6 @@
 import { useT } from '../lib/i18n.tsx';
 import { toast } from '../lib/toast-store.ts';
+import styles from './copy-button.module.css';
 
 /**
  * A small 'Copy' button that puts `text` on the clipboard and says so in a toast. `label` names
@@ -30,8 +31,8 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
 /** An identifier or key as code, with a Copy button named after what it copies. */
 export function CopyableCode({ text, label }: { text: string; label: string }) {
   return (
-    <span className="copyable">
-      <code className="copyable-text">{text}</code>
+    <span className={styles.copyable}>
+      <code className={styles.copyableText}>{text}</code>
       <CopyButton text={text} label={label} />
     </span>
   );

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useMemo, useRef } from 'react';
 import type { Download } from '../lib/api-client.ts';
 import { useT } from '../lib/i18n.tsx';
 import { type ListView, useListView } from '../lib/list-view.ts';
+import styles from './data-table.module.css';
 import { CsvExport } from './file-export.tsx';
 import { Pagination } from './pagination.tsx';
 import { TableScroll } from './table-scroll.tsx';
@@ -105,7 +106,14 @@ const SKELETON_ROWS = 10;
 /** Up and down arrows, the one of the column's order drawn solid (a drawing: no text to read). */
 function SortMark({ order }: { order: 'ascending' | 'descending' | undefined }) {
   return (
-    <svg className="sort-mark" width="8" height="12" viewBox="0 0 8 12" aria-hidden="true" focusable="false">
+    <svg
+      className={styles.sortMark}
+      width="8"
+      height="12"
+      viewBox="0 0 8 12"
+      aria-hidden="true"
+      focusable="false"
+    >
       <path d="M4 0 8 5H0z" opacity={order === 'ascending' ? 1 : order ? 0.25 : 0.5} />
       <path d="M4 12 0 7h8z" opacity={order === 'descending' ? 1 : order ? 0.25 : 0.5} />
     </svg>
@@ -178,12 +186,12 @@ export function DataTable<T>({
     );
   } else if (error) {
     status = (
-      <p className="table-status table-error" role="alert">
+      <p className={`${styles.tableStatus} ${styles.tableError}`} role="alert">
         {error}
       </p>
     );
   } else if (all.length === 0) {
-    status = <p className="table-status">{t('tableEmpty')}</p>;
+    status = <p className={styles.tableStatus}>{t('tableEmpty')}</p>;
   }
 
   return (
@@ -204,7 +212,7 @@ export function DataTable<T>({
                     {sortable(c) ? (
                       <button
                         type="button"
-                        className="sort-button"
+                        className={styles.sortButton}
                         title={t('sortBy', { column: c.header })}
                         onClick={() => onSort(c)}
                       >
@@ -251,8 +259,8 @@ export function DataTable<T>({
         </table>
       </TableScroll>
       {status ? null : (
-        <div className="table-footer">
-          <p className="muted table-summary">
+        <div className={styles.tableFooter}>
+          <p className={`muted ${styles.tableSummary}`}>
             {t((total ? total.more : more) ? 'pageSummaryMore' : 'pageSummary', {
               from: (current - 1) * pageSize + 1,
               to: (current - 1) * pageSize + visible.length,

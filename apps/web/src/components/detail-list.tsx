@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import styles from './detail-list.module.css';
 
 export interface DetailItem {
   label: ReactNode;
@@ -27,7 +28,11 @@ export function DetailList({
 }) {
   return (
     <dl
-      className={['detail-list', layout === 'plain' ? '' : `detail-list-${layout}`, className ?? '']
+      className={[
+        styles.detailList,
+        layout === 'plain' ? '' : styles[`detail-list-${layout}`],
+        className ?? '',
+      ]
         .filter(Boolean)
         .join(' ')}
       aria-label={label}

@@ -9,6 +9,7 @@ import {
   useState,
 } from 'react';
 import { Link, useLocation } from 'react-router';
+import styles from './dropdown-menu.module.css';
 
 export interface MenuLink {
   id: string;
@@ -141,9 +142,14 @@ export function Dropdown({ label, ariaLabel, active, align = 'start', className,
         }}
       >
         {label}
-        <span className="caret" aria-hidden="true" />
+        <span className={styles.caret} aria-hidden="true" />
       </button>
-      <div id={menuId} role="menu" className={`dropdown-menu align-${align}`} hidden={!open}>
+      <div
+        id={menuId}
+        role="menu"
+        className={`${styles.dropdownMenu} ${styles[`align-${align}`]}`}
+        hidden={!open}
+      >
         {children(() => setOpen(false))}
       </div>
     </div>
@@ -178,12 +184,16 @@ export function LinkMenu({
         onClick={() => setOpen((o) => !o)}
       >
         {label}
-        <span className="caret" aria-hidden="true" />
+        <span className={styles.caret} aria-hidden="true" />
       </button>
-      <ul id={listId} className="dropdown-menu dropdown-links align-start" hidden={!open}>
+      <ul
+        id={listId}
+        className={`${styles.dropdownMenu} ${styles.dropdownLinks} ${styles.alignStart}`}
+        hidden={!open}
+      >
         {items.map((item) => (
           <li key={item.id}>
-            <Link className="menu-item" to={item.to} onClick={() => setOpen(false)}>
+            <Link className={styles.menuItem} to={item.to} onClick={() => setOpen(false)}>
               {item.label}
             </Link>
           </li>
@@ -239,7 +249,7 @@ export function DisclosurePanel({
       <section
         id={panelId}
         aria-label={panelLabel}
-        className="dropdown-menu disclosure-panel align-end"
+        className={`${styles.dropdownMenu} disclosure-panel ${styles.alignEnd}`}
         hidden={!open}
       >
         {open ? children(() => setOpen(false)) : null}

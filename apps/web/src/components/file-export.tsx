@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError, type Download, errorText } from '../lib/api-client.ts';
 import { useT } from '../lib/i18n.tsx';
 import { toast } from '../lib/toast-store.ts';
+import styles from './file-export.module.css';
 
 interface Progress {
   /** Which of a screen's exports runs (e.g. its format). */
@@ -67,7 +68,7 @@ export function useFileExport() {
 export function ExportProgress({ progress, onCancel }: { progress: Progress; onCancel: () => void }) {
   const t = useT('common');
   return (
-    <div className="export-progress" role="status">
+    <div className={styles.exportProgress} role="status">
       <progress
         aria-label={t('exportProgress')}
         max={progress.total || 1}
@@ -93,7 +94,7 @@ export function CsvExport({ list, download }: { list: string; download: Download
   const t = useT('common');
   const run = useFileExport();
   return (
-    <div className="csv-export">
+    <div className={styles.csvExport}>
       {run.progress ? (
         <ExportProgress progress={run.progress} onCancel={run.cancel} />
       ) : (

@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
+import styles from './form-field.module.css';
 
 interface FieldProps
   extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'onChange' | 'value'> {
@@ -48,7 +49,7 @@ export function FieldFrame({
         </p>
       ) : null}
       {error ? (
-        <p id={errorId} className="field-error">
+        <p id={errorId} className={styles.fieldError}>
           {error}
         </p>
       ) : null}

@@ -1,12 +1,14 @@
 import { MESSAGES } from '@sac/contract/messages';
+import styles from './init-failed.module.css';
+import offlineOverlayStyles from './offline-overlay.module.css';
 
 /** The full-page message when start-up fails (spec section 2). */
 export function InitFailed() {
   return (
-    <main className="init-failed">
-      <div className="init-failed-card" role="alert">
-        <span className="overlay-icon" aria-hidden="true" />
-        <h1 className="init-failed-title">{MESSAGES.initializationFailed}</h1>
+    <main className={styles.initFailed}>
+      <div className={styles.initFailedCard} role="alert">
+        <span className={offlineOverlayStyles.overlayIcon} aria-hidden="true" />
+        <h1 className={styles.initFailedTitle}>{MESSAGES.initializationFailed}</h1>
       </div>
     </main>
   );

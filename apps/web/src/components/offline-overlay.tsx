@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { useT } from '../lib/i18n.tsx';
+import styles from './offline-overlay.module.css';
 
 const subscribe = (cb: () => void) => {
   window.addEventListener('online', cb);
@@ -18,14 +19,14 @@ export function OfflineOverlay() {
   if (online) return null;
   return (
     <div
-      className="overlay"
+      className={styles.overlay}
       role="alertdialog"
       aria-modal="true"
       aria-labelledby="offline-title"
       aria-describedby="offline-body"
     >
-      <div className="overlay-card">
-        <span className="overlay-icon" aria-hidden="true" />
+      <div className={styles.overlayCard}>
+        <span className={styles.overlayIcon} aria-hidden="true" />
         <h2 id="offline-title">{t('offlineTitle')}</h2>
         <p id="offline-body">{t('offlineBody')}</p>
       </div>

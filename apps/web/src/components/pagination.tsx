@@ -1,5 +1,6 @@
 import { PAGINATION_MAX_PAGE_LINKS } from '@sac/contract/constants';
 import { useT } from '../lib/i18n.tsx';
+import styles from './pagination.module.css';
 
 export type PageItem = number | 'start-ellipsis' | 'end-ellipsis';
 
@@ -57,12 +58,12 @@ export function Pagination({
   const t = useT('common');
   if (totalPages < 1) return null;
   return (
-    <nav className="pagination" aria-label={of ? `${t('pagination')}: ${of}` : t('pagination')}>
+    <nav className={styles.pagination} aria-label={of ? `${t('pagination')}: ${of}` : t('pagination')}>
       <ul>
         <li>
           <button
             type="button"
-            className="pagination-button pagination-step"
+            className={`${styles.paginationButton} pagination-step`}
             disabled={page <= 1}
             onClick={() => onPageChange(page - 1)}
           >
@@ -74,7 +75,7 @@ export function Pagination({
             <li key={item}>
               <button
                 type="button"
-                className="pagination-button"
+                className={styles.paginationButton}
                 aria-label={t('pageN', { page: item })}
                 aria-current={item === page ? 'page' : undefined}
                 onClick={() => onPageChange(item)}
@@ -83,7 +84,7 @@ export function Pagination({
               </button>
             </li>
           ) : (
-            <li key={item} className="pagination-ellipsis">
+            <li key={item} className={styles.paginationEllipsis}>
               {t('ellipsis')}
             </li>
           ),
@@ -91,7 +92,7 @@ export function Pagination({
         <li>
           <button
             type="button"
-            className="pagination-button pagination-step"
+            className={`${styles.paginationButton} pagination-step`}
             disabled={busy || (page >= totalPages && !hasMore)}
             aria-busy={busy || undefined}
             onClick={() => onPageChange(page + 1)}

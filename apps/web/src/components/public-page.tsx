@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useProductName } from '../lib/footer-links.ts';
 import { useFocusedHeading } from '../lib/use-focused-heading.ts';
+import styles from './public-page.module.css';
 
 /**
  * The frame of the pages a site owner opens from an email (consent, site access, unsubscribe): the sign-in
@@ -14,7 +15,7 @@ export function PublicPage({
   children,
 }: {
   id: string;
-  panelClass: string;
+  panelClass: string | undefined;
   kicker: string;
   heading: string;
   children: ReactNode;
@@ -22,14 +23,14 @@ export function PublicPage({
   const productName = useProductName();
   const headingRef = useFocusedHeading(heading);
   return (
-    <main className="auth-page" lang="en">
-      <div className={`auth-panel ${panelClass}`}>
-        <div className="auth-brand">
-          <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">{productName}</span>
+    <main className={styles.authPage} lang="en">
+      <div className={`${styles.authPanel} ${panelClass}`}>
+        <div className={styles.authBrand}>
+          <span className={styles.brandMark} aria-hidden="true" />
+          <span className={styles.brandName}>{productName}</span>
         </div>
-        <section className="auth-card" aria-labelledby={id}>
-          <p className="auth-kicker">{kicker}</p>
+        <section className={styles.authCard} aria-labelledby={id}>
+          <p className={styles.authKicker}>{kicker}</p>
           <h1 id={id} tabIndex={-1} ref={headingRef}>
             {heading}
           </h1>

@@ -1,4 +1,7 @@
 import { type ReactNode, useId } from 'react';
+import checkboxGroupStyles from './checkbox-group.module.css';
+import formFieldStyles from './form-field.module.css';
+import styles from './radio-group.module.css';
 
 interface RadioOption {
   value: string;
@@ -24,10 +27,10 @@ export function RadioGroup({ legend, name, options, value, error, onChange, rend
   const id = useId();
   const errorId = `${id}-error`;
   return (
-    <fieldset className={`checkbox-group radio-group${error ? ' has-error' : ''}`}>
+    <fieldset className={`${checkboxGroupStyles.checkboxGroup} radio-group${error ? ' has-error' : ''}`}>
       <legend id={`${id}-legend`}>{legend}</legend>
       <div
-        className="checkbox-options"
+        className={checkboxGroupStyles.checkboxOptions}
         role="radiogroup"
         aria-labelledby={`${id}-legend`}
         aria-describedby={error ? errorId : undefined}
@@ -35,12 +38,12 @@ export function RadioGroup({ legend, name, options, value, error, onChange, rend
         {options.map((o) => {
           const optionId = `${id}-${o.value}`;
           return (
-            <div key={o.value} className="radio-option-block">
+            <div key={o.value} className={styles.radioOptionBlock}>
               <div className="checkbox-option">
                 <input
                   id={optionId}
                   type="radio"
-                  className="checkbox-input"
+                  className={checkboxGroupStyles.checkboxInput}
                   name={name}
                   value={o.value}
                   checked={value === o.value}
@@ -50,20 +53,20 @@ export function RadioGroup({ legend, name, options, value, error, onChange, rend
                 />
                 <label htmlFor={optionId}>{o.label}</label>
                 {o.hint ? (
-                  <p id={`${optionId}-hint`} className="field-hint checkbox-hint">
+                  <p id={`${optionId}-hint`} className={`field-hint ${checkboxGroupStyles.checkboxHint}`}>
                     {o.hint}
                   </p>
                 ) : null}
               </div>
               {renderChosen && value === o.value ? (
-                <div className="radio-chosen">{renderChosen(o.value)}</div>
+                <div className={styles.radioChosen}>{renderChosen(o.value)}</div>
               ) : null}
             </div>
           );
         })}
       </div>
       {error ? (
-        <p id={errorId} className="field-error">
+        <p id={errorId} className={formFieldStyles.fieldError}>
           {error}
         </p>
       ) : null}

@@ -2,6 +2,7 @@ import type { StaffSessionInfo } from '@sac/contract/auth';
 import { errorText } from '../lib/api-client.ts';
 import { useT } from '../lib/i18n.tsx';
 import { type Column, DataTable } from './data-table.tsx';
+import styles from './sessions-table.module.css';
 import { Timestamp } from './timestamp.tsx';
 
 /**
@@ -36,7 +37,7 @@ export function SessionsTable({
       cell: (s) => (
         <>
           {s.Browser}
-          {s.Current ? <span className="tag session-current">{t('sessionThisOne')}</span> : null}
+          {s.Current ? <span className={`tag ${styles.sessionCurrent}`}>{t('sessionThisOne')}</span> : null}
           {s.ImpersonatedSite ? (
             <span className="muted"> {t('sessionImpersonating', { site: s.ImpersonatedSite })}</span>
           ) : null}

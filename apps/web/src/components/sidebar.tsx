@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useT } from '../lib/i18n.tsx';
+import styles from './sidebar.module.css';
 
 export interface SidebarItem {
   id: string;
@@ -68,19 +69,19 @@ export function Sidebar({ label, title, items, defaultCollapsed = false }: Sideb
   };
 
   const renderItems = (list: readonly SidebarItem[], depth: number) => (
-    <ul className={depth === 0 ? 'sidebar-list' : 'sidebar-children'}>
+    <ul className={depth === 0 ? styles.sidebarList : styles.sidebarChildren}>
       {list.map((item) =>
         item.children ? (
           <li key={item.id} className="sidebar-parent">
             <button
               type="button"
-              className={`sidebar-link sidebar-parent-button${containsPath(item, pathname) ? ' is-active-parent' : ''}`}
+              className={`${styles.sidebarLink} ${styles.sidebarParentButton}${containsPath(item, pathname) ? ' is-active-parent' : ''}`}
               aria-expanded={open.has(item.id)}
               aria-controls={`sidebar-group-${item.id}`}
               onClick={() => toggleParent(item)}
             >
               <span>{item.label}</span>
-              <span className="sidebar-caret" aria-hidden="true" />
+              <span className={styles.sidebarCaret} aria-hidden="true" />
             </button>
             <div id={`sidebar-group-${item.id}`} hidden={!open.has(item.id)}>
               {renderItems(item.children, depth + 1)}
@@ -88,7 +89,7 @@ export function Sidebar({ label, title, items, defaultCollapsed = false }: Sideb
           </li>
         ) : (
           <li key={item.id}>
-            <NavLink to={item.to ?? '#'} className="sidebar-link">
+            <NavLink to={item.to ?? '#'} className={styles.sidebarLink}>
               {item.label}
             </NavLink>
           </li>
@@ -98,18 +99,18 @@ export function Sidebar({ label, title, items, defaultCollapsed = false }: Sideb
   );
 
   return (
-    <aside className={`sidebar${collapsed ? ' is-collapsed' : ''}`}>
-      <div className="sidebar-header">
-        {title && !collapsed ? <p className="sidebar-title">{title}</p> : null}
+    <aside className={`${styles.sidebar}${collapsed ? ' is-collapsed' : ''}`}>
+      <div className={styles.sidebarHeader}>
+        {title && !collapsed ? <p className={styles.sidebarTitle}>{title}</p> : null}
         <button
           type="button"
-          className="sidebar-collapse"
+          className={styles.sidebarCollapse}
           aria-expanded={!collapsed}
           aria-controls="section-sidebar-nav"
           onClick={() => setCollapsed((c) => !c)}
           title={collapsed ? t('expandSidebar') : t('collapseSidebar')}
         >
-          <span className="sidebar-collapse-icon" aria-hidden="true" />
+          <span className={styles.sidebarCollapseIcon} aria-hidden="true" />
           <span className="visually-hidden">{collapsed ? t('expandSidebar') : t('collapseSidebar')}</span>
         </button>
       </div>

@@ -1,4 +1,5 @@
 import { useT } from '../lib/i18n.tsx';
+import styles from './skeleton.module.css';
 
 /**
  * Grey lines shaped like the content while it loads (a screen: a title and paragraphs); screen
@@ -15,9 +16,12 @@ export function Skeleton({
 }) {
   const t = useT('common');
   return (
-    <div className={screen ? 'skeleton-block skeleton-screen' : 'skeleton-block'} role="status">
+    <div
+      className={screen ? `${styles.skeletonBlock} ${styles.skeletonScreen}` : styles.skeletonBlock}
+      role="status"
+    >
       <span className="visually-hidden">{label ?? t('loading')}</span>
-      {screen ? <span className="skeleton skeleton-title" aria-hidden="true" /> : null}
+      {screen ? <span className={`skeleton ${styles.skeletonTitle}`} aria-hidden="true" /> : null}
       {Array.from({ length: lines }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: placeholder lines have no identity
         <span key={i} className="skeleton" aria-hidden="true" />

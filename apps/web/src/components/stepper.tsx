@@ -1,3 +1,4 @@
+import styles from './stepper.module.css';
 export interface StepItem {
   id: string;
   label: string;
@@ -22,14 +23,14 @@ interface StepperProps {
  */
 export function Stepper({ label, steps, current, doneText, onSelect }: StepperProps) {
   return (
-    <nav aria-label={label} className="stepper">
+    <nav aria-label={label} className={styles.stepper}>
       <ol>
         {steps.map((s, i) => {
           const isCurrent = s.id === current;
-          const cls = `stepper-item${isCurrent ? ' is-current' : ''}${s.done ? ' is-done' : ''}`;
+          const cls = `${styles.stepperItem}${isCurrent ? ' is-current' : ''}${s.done ? ' is-done' : ''}`;
           const content = (
             <>
-              <span className="stepper-number" aria-hidden="true">
+              <span className={styles.stepperNumber} aria-hidden="true">
                 {s.done && !isCurrent ? '✓' : i + 1}
               </span>
               <span className="stepper-label">{s.label}</span>
@@ -40,14 +41,14 @@ export function Stepper({ label, steps, current, doneText, onSelect }: StepperPr
               {s.enabled && !isCurrent ? (
                 <button
                   type="button"
-                  className="stepper-button"
+                  className={styles.stepperButton}
                   aria-describedby={s.done ? `${s.id}-done` : undefined}
                   onClick={() => onSelect(s.id)}
                 >
                   {content}
                 </button>
               ) : (
-                <span className="stepper-button">{content}</span>
+                <span className={styles.stepperButton}>{content}</span>
               )}
               {s.done ? (
                 <span id={`${s.id}-done`} className="visually-hidden">

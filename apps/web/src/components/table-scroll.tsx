@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import styles from './table-scroll.module.css';
 
 /**
  * The box a table scrolls in when it is wider than the screen. Only while it overflows is it a
@@ -23,7 +24,7 @@ export function TableScroll({ label, children }: { label: string; children: Reac
   return (
     <div
       ref={ref}
-      className="table-scroll"
+      className={styles.tableScroll}
       {...(overflows ? { tabIndex: 0, role: 'region', 'aria-label': label } : {})}
     >
       {children}

@@ -2,6 +2,8 @@ import { TIME_PICKER } from '@sac/contract/constants';
 import { type CSSProperties, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../lib/i18n.tsx';
 import { Dialog } from './dialog.tsx';
+import formFieldStyles from './form-field.module.css';
+import styles from './time-picker.module.css';
 
 type Period = 'AM' | 'PM';
 type View = 'hours' | 'minutes';
@@ -97,14 +99,14 @@ export function TimePicker({
   const describedBy =
     [hint && !error ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={`field time-picker-field${error ? ' has-error' : ''}`}>
+    <div className={`field ${styles.timePickerField}${error ? ' has-error' : ''}`}>
       <label id={labelId} htmlFor={id}>
         {label}
       </label>
       <button
         id={id}
         type="button"
-        className={`time-picker-button${parsed ? '' : ' time-picker-empty'}`}
+        className={`${styles.timePickerButton}${parsed ? '' : ` ${styles.timePickerEmpty}`}`}
         aria-labelledby={`${labelId} ${valueId}`}
         aria-describedby={describedBy}
         aria-haspopup="dialog"
@@ -112,7 +114,7 @@ export function TimePicker({
         disabled={disabled}
         onClick={() => setOpen(true)}
       >
-        <span className="time-picker-icon" aria-hidden="true" />
+        <span className={styles.timePickerIcon} aria-hidden="true" />
         <span id={valueId}>{shown}</span>
       </button>
       {hint && !error ? (
@@ -121,7 +123,7 @@ export function TimePicker({
         </p>
       ) : null}
       {error ? (
-        <p id={errorId} className="field-error">
+        <p id={errorId} className={formFieldStyles.fieldError}>
           {error}
         </p>
       ) : null}
@@ -254,24 +256,26 @@ function TimePickerDialog({
 
   return (
     <Dialog title={title} onClose={onCancel}>
-      <div className="time-picker">
-        <div className="time-picker-head">
-          <output className="time-picker-display" aria-label={t('timeChosen')}>
-            <span className={view === 'hours' ? 'time-picker-part is-active' : 'time-picker-part'}>
+      <div className={styles.timePicker}>
+        <div className={styles.timePickerHead}>
+          <output className={styles.timePickerDisplay} aria-label={t('timeChosen')}>
+            <span className={view === 'hours' ? `${styles.timePickerPart} is-active` : styles.timePickerPart}>
               {hour === undefined ? '--' : hours24 ? pad(hour === 24 ? 0 : hour) : String(hour)}
             </span>
             <span aria-hidden="true">{t('timeSeparator')}</span>
-            <span className={view === 'minutes' ? 'time-picker-part is-active' : 'time-picker-part'}>
+            <span
+              className={view === 'minutes' ? `${styles.timePickerPart} is-active` : styles.timePickerPart}
+            >
               {pad(minute)}
             </span>
-            {hours24 ? null : <span className="time-picker-period">{periodLabel}</span>}
+            {hours24 ? null : <span className={styles.timePickerPeriod}>{periodLabel}</span>}
           </output>
-          <div className="time-picker-toggles">
-            <fieldset className="segmented">
+          <div className={styles.timePickerToggles}>
+            <fieldset className={styles.segmented}>
               <legend className="visually-hidden">{t('timeDialView')}</legend>
               <button
                 type="button"
-                className="segmented-button"
+                className={styles.segmentedButton}
                 aria-pressed={view === 'hours'}
                 onClick={() => showView('hours', false)}
               >
@@ -279,20 +283,20 @@ function TimePickerDialog({
               </button>
               <button
                 type="button"
-                className="segmented-button"
+                className={styles.segmentedButton}
                 aria-pressed={view === 'minutes'}
                 onClick={() => showView('minutes', false)}
               >
                 {t('timeMinutes')}
               </button>
             </fieldset>
-            <fieldset className="segmented">
+            <fieldset className={styles.segmented}>
               <legend className="visually-hidden">{t('timeClock')}</legend>
               {([false, true] as const).map((is24) => (
                 <button
                   key={String(is24)}
                   type="button"
-                  className="segmented-button"
+                  className={styles.segmentedButton}
                   aria-pressed={hours24 === is24}
                   onClick={() => switchClock(is24)}
                 >
@@ -301,13 +305,13 @@ function TimePickerDialog({
               ))}
             </fieldset>
             {hours24 ? null : (
-              <fieldset className="segmented">
+              <fieldset className={styles.segmented}>
                 <legend className="visually-hidden">{t('timePeriod')}</legend>
                 {(['AM', 'PM'] as const).map((p) => (
                   <button
                     key={p}
                     type="button"
-                    className="segmented-button"
+                    className={styles.segmentedButton}
                     aria-pressed={period === p}
                     onClick={() => setPeriod(p)}
                   >
@@ -318,18 +322,18 @@ function TimePickerDialog({
             )}
           </div>
         </div>
-        <p id={helpId} className="field-hint time-picker-help">
+        <p id={helpId} className={`field-hint ${styles.timePickerHelp}`}>
           {t('timeDialHelp')}
         </p>
-        <fieldset className="time-dial" aria-describedby={helpId} style={dialStyle}>
+        <fieldset className={styles.timeDial} aria-describedby={helpId} style={dialStyle}>
           <legend className="visually-hidden">{view === 'hours' ? t('timeHours') : t('timeMinutes')}</legend>
           {selectedSlot ? (
             <span
-              className={`dial-hand dial-pos-${selectedSlot.index}${selectedSlot.inner ? ' dial-inner' : ''}`}
+              className={`${styles.dialHand} ${styles[`dial-pos-${selectedSlot.index}`]}${selectedSlot.inner ? ` ${styles.dialInner}` : ''}`}
               aria-hidden="true"
             />
           ) : null}
-          <span className="dial-center" aria-hidden="true" />
+          <span className={styles.dialCenter} aria-hidden="true" />
           {values.map((v) => {
             const s = slot(view, v);
             const isSelected = v === selected;
@@ -341,7 +345,7 @@ function TimePickerDialog({
                   else buttons.current.delete(v);
                 }}
                 type="button"
-                className={`dial-position dial-pos-${s.index}${s.inner ? ' dial-inner' : ''}${isSelected ? ' is-selected' : ''}`}
+                className={`${styles.dialPosition} ${styles[`dial-pos-${s.index}`]}${s.inner ? ` ${styles.dialInner}` : ''}${isSelected ? ' is-selected' : ''}`}
                 tabIndex={v === focusValue ? 0 : -1}
                 aria-pressed={isSelected}
                 aria-label={
@@ -358,11 +362,11 @@ function TimePickerDialog({
             );
           })}
         </fieldset>
-        <div className="form-actions dialog-actions time-picker-actions">
+        <div className={`form-actions dialog-actions ${styles.timePickerActions}`}>
           <button type="button" className="button" onClick={() => onDone('')}>
             {t('timeClear')}
           </button>
-          <span className="time-picker-spacer" />
+          <span className={styles.timePickerSpacer} />
           <button type="button" className="button" onClick={onCancel}>
             {t('timeCancel')}
           </button>

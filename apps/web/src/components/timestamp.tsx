@@ -1,5 +1,6 @@
 import { formatLocalDateTime, formatRelative } from '../lib/date-format.ts';
 import { useRelativeClock, useTimeZone } from '../lib/time-zone.ts';
+import styles from './timestamp.module.css';
 
 /**
  * A moment as people read it at a glance ('3 minutes ago'), with the exact time in the chosen
@@ -14,7 +15,7 @@ export function Timestamp({ value }: { value: string | null | undefined }) {
   const text = `${exact} (${zone})`;
   return (
     <time
-      className="timestamp"
+      className={styles.timestamp}
       dateTime={value}
       title={text}
       data-exact={text}

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { useT } from '../lib/i18n.tsx';
 import { dismissToast, getToasts, holdToast, releaseToast, subscribeToasts } from '../lib/toast-store.ts';
+import styles from './toaster.module.css';
 
 type Item = ReturnType<typeof getToasts>[number];
 
@@ -15,13 +16,13 @@ export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
   const urgent = (item: Item) => item.type === 'error' || item.type === 'warning';
   return (
-    <section className="toaster" aria-label={t('notifications')}>
-      <div className="toast-stack">
+    <section className={styles.toaster} aria-label={t('notifications')}>
+      <div className={styles.toastStack}>
         {toasts.filter(urgent).map((item) => (
           <Toast key={item.id} item={item} role="alert" dismissLabel={t('dismiss')} />
         ))}
       </div>
-      <div className="toast-stack" aria-live="polite">
+      <div className={styles.toastStack} aria-live="polite">
         {toasts
           .filter((item) => !urgent(item))
           .map((item) => (
@@ -36,7 +37,7 @@ function Toast({ item, role, dismissLabel }: { item: Item; role: 'alert' | 'stat
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: pointer and focus only hold the toast's clock; its one control is the close button
     <div
-      className={`toast toast-${item.type}`}
+      className={`${styles.toast} ${styles[`toast-${item.type}`]}`}
       data-testid={`toast-${item.type}`}
       onMouseEnter={() => holdToast(item.id)}
       onMouseLeave={() => releaseToast(item.id)}
@@ -45,13 +46,13 @@ function Toast({ item, role, dismissLabel }: { item: Item; role: 'alert' | 'stat
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) releaseToast(item.id);
       }}
     >
-      <span className="toast-icon" aria-hidden="true" />
-      <p className="toast-message" role={role}>
+      <span className={styles.toastIcon} aria-hidden="true" />
+      <p className={styles.toastMessage} role={role}>
         {item.message}
       </p>
       <button
         type="button"
-        className="toast-close"
+        className={styles.toastClose}
         aria-label={dismissLabel}
         onClick={() => dismissToast(item.id)}
       >

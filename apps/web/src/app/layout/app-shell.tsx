@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LeaveGuard } from '../../components/leave-guard.tsx';
+import publicPageStyles from '../../components/public-page.module.css';
 import { Skeleton } from '../../components/skeleton.tsx';
 import { NotificationBell } from '../../features/staff-notifications/components/notification-bell.tsx';
 import { onSessionEnded } from '../../lib/auth-events.ts';
@@ -12,6 +13,7 @@ import { useT } from '../../lib/i18n.tsx';
 import { sessionQuery } from '../../lib/session.ts';
 import { clearAuthStorage } from '../../lib/storage.ts';
 import { toast } from '../../lib/toast-store.ts';
+import styles from './app-shell.module.css';
 import { Breadcrumb } from './breadcrumb.tsx';
 import { CommandPalette } from './command-palette.tsx';
 import { Footer } from './footer.tsx';
@@ -54,20 +56,20 @@ export default function AppShell() {
   }, [pathname]);
 
   return (
-    <div className="shell">
-      <a className="skip-link" href="#main-content">
+    <div className={styles.shell}>
+      <a className={styles.skipLink} href="#main-content">
         {t('skipToContent')}
       </a>
-      <header className="topbar">
-        <Link to={consolePaths.dashboard()} className="brand">
-          <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">{productName}</span>
+      <header className={styles.topbar}>
+        <Link to={consolePaths.dashboard()} className={styles.brand}>
+          <span className={publicPageStyles.brandMark} aria-hidden="true" />
+          <span className={publicPageStyles.brandName}>{productName}</span>
         </Link>
         <TopNav />
         <NotificationBell />
         <UserMenu />
       </header>
-      <div className="shell-body">
+      <div className={styles.shellBody}>
         <Breadcrumb />
         <main id="main-content" tabIndex={-1} ref={mainRef}>
           <Suspense fallback={<Skeleton screen />}>

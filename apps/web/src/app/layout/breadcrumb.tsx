@@ -2,6 +2,7 @@ import { consolePaths } from '@sac/contract/console-paths';
 import { Link, useLocation } from 'react-router';
 import { buildBreadcrumb } from '../../lib/breadcrumb.ts';
 import { useT } from '../../lib/i18n.tsx';
+import styles from './breadcrumb.module.css';
 import { usePathLabels } from './use-path-labels.ts';
 
 /** Breadcrumb built from the path; screens with a route are links, the current one is not. */
@@ -12,7 +13,7 @@ export function Breadcrumb() {
   const crumbs = buildBreadcrumb(pathname, labels);
   if (crumbs.length === 0) return null;
   return (
-    <nav className="breadcrumb" aria-label={t('breadcrumb')}>
+    <nav className={styles.breadcrumb} aria-label={t('breadcrumb')}>
       <ol>
         {crumbs.map((c, i) => {
           const last = i === crumbs.length - 1;

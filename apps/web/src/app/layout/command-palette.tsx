@@ -7,6 +7,7 @@ import { callApi } from '../../lib/api-client.ts';
 import { translatePhrase, useLanguage, useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { sections, sectionTabs } from '../route-table.tsx';
+import styles from './command-palette.module.css';
 
 /**
  * The command palette (Ctrl+K or ⌘K): jump to any screen the user may open, or find a customer by
@@ -283,7 +284,7 @@ export function CommandPalette() {
         <Dialog title={t('paletteTitle')} onClose={close}>
           <div className="palette">
             <input
-              className="palette-input"
+              className={styles.paletteInput}
               data-autofocus
               type="text"
               role="combobox"
@@ -299,7 +300,7 @@ export function CommandPalette() {
               autoComplete="off"
               spellCheck={false}
             />
-            <div id={listId} role="listbox" aria-label={t('paletteResults')} className="palette-list">
+            <div id={listId} role="listbox" aria-label={t('paletteResults')} className={styles.paletteList}>
               {items.map((item, i) => (
                 // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox's input handles the keys (aria-activedescendant)
                 <div
@@ -308,39 +309,39 @@ export function CommandPalette() {
                   role="option"
                   tabIndex={-1}
                   aria-selected={i === active}
-                  className={`palette-option${i === active ? ' is-active' : ''}`}
+                  className={`${styles.paletteOption}${i === active ? ' is-active' : ''}`}
                   onMouseEnter={() => setActive(i)}
                   onClick={() => go(item)}
                 >
                   <span>{item.label}</span>
-                  <span className="palette-kind">{kindLabel[item.kind]}</span>
+                  <span className={styles.paletteKind}>{kindLabel[item.kind]}</span>
                 </div>
               ))}
             </div>
             {items.length === 0 ? <p className="muted">{t('paletteNothing')}</p> : null}
-            <p className="muted palette-hint">{t('paletteHint')}</p>
+            <p className={`muted ${styles.paletteHint}`}>{t('paletteHint')}</p>
           </div>
         </Dialog>
       ) : null}
       {help ? (
         <Dialog title={t('shortcutsTitle')} onClose={() => setHelp(false)}>
-          <dl className="shortcut-list">
+          <dl className={styles.shortcutList}>
             <dt>
               <kbd>Ctrl</kbd> + <kbd>K</kbd> / <kbd>⌘</kbd> + <kbd>K</kbd>
             </dt>
-            <dd className="shortcut-what">{t('shortcutPalette')}</dd>
+            <dd className={styles.shortcutWhat}>{t('shortcutPalette')}</dd>
             <dt>
               <kbd>/</kbd>
             </dt>
-            <dd className="shortcut-what">{t('shortcutSearch')}</dd>
+            <dd className={styles.shortcutWhat}>{t('shortcutSearch')}</dd>
             <dt>
               <kbd>?</kbd>
             </dt>
-            <dd className="shortcut-what">{t('shortcutHelp')}</dd>
+            <dd className={styles.shortcutWhat}>{t('shortcutHelp')}</dd>
             <dt>
               <kbd>Esc</kbd>
             </dt>
-            <dd className="shortcut-what">{t('shortcutClose')}</dd>
+            <dd className={styles.shortcutWhat}>{t('shortcutClose')}</dd>
           </dl>
           <div className="form-actions">
             <button type="button" className="button" onClick={() => setHelp(false)}>

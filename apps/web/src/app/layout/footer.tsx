@@ -1,5 +1,6 @@
 import { footerLinks, useProductName } from '../../lib/footer-links.ts';
 import { useT } from '../../lib/i18n.tsx';
+import styles from './footer.module.css';
 
 /** Footer with Terms, Privacy and System Status links. */
 export function Footer() {
@@ -7,7 +8,7 @@ export function Footer() {
   const product = useProductName();
   const links = footerLinks();
   return (
-    <footer className="footer">
+    <footer className={styles.footer}>
       <span className="muted">{t('copyright', { year: new Date().getFullYear(), product })}</span>
       <nav aria-label={t('footerNav')}>
         <a href={links.terms} target="_blank" rel="noopener noreferrer">

@@ -6,6 +6,7 @@ import type { AppSection } from '../../lib/app-route.ts';
 import { translatePhrase, useLanguage, useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { sectionTabs } from '../route-table.tsx';
+import styles from './section-layout.module.css';
 
 /** A section: its sidebar of tabs (those the user may open) and the content pane. */
 export default function SectionLayout({ section }: { section: AppSection }) {
@@ -48,7 +49,7 @@ export default function SectionLayout({ section }: { section: AppSection }) {
   const collapsed = (section.sidebarCollapsedOn ?? []).includes(pathname);
 
   return (
-    <div className="section-layout">
+    <div className={styles.sectionLayout}>
       <Sidebar
         key={section.path}
         title={sectionName}
@@ -56,7 +57,7 @@ export default function SectionLayout({ section }: { section: AppSection }) {
         items={items}
         defaultCollapsed={collapsed}
       />
-      <div className="section-content">
+      <div className={styles.sectionContent}>
         <Suspense fallback={<Skeleton screen />}>
           <Outlet />
         </Suspense>

@@ -6,6 +6,7 @@ import { LinkMenu } from '../../components/dropdown-menu.tsx';
 import { translatePhrase, useLanguage, useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { sections, sectionTabs } from '../route-table.tsx';
+import styles from './top-nav.module.css';
 
 const SECTION_NAV_LABEL = {
   [consolePaths.customers.path]: 'manageCustomer',
@@ -39,12 +40,12 @@ export function TopNav() {
       <button
         ref={toggleRef}
         type="button"
-        className="nav-toggle"
+        className={styles.navToggle}
         aria-expanded={open}
         aria-controls={navId}
         onClick={() => setOpen((o) => !o)}
       >
-        <span className="nav-toggle-bars" aria-hidden="true" />
+        <span className={styles.navToggleBars} aria-hidden="true" />
         {t('menu')}
       </button>
       <nav

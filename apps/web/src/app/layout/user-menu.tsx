@@ -1,12 +1,14 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import dropdownMenuStyles from '../../components/dropdown-menu.module.css';
 import { Dropdown } from '../../components/dropdown-menu.tsx';
 import { viewerTimeZone } from '../../lib/date-format.ts';
 import { useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { chooseTheme, THEMES, useThemeChoice } from '../../lib/theme.ts';
 import { chooseTimeZone, TIME_ZONE_CHOICES, useTimeZoneChoice } from '../../lib/time-zone.ts';
+import styles from './user-menu.module.css';
 
 const THEME_LABELS = { system: 'themeSystem', light: 'themeLight', dark: 'themeDark' } as const;
 
@@ -29,55 +31,76 @@ export function UserMenu() {
       align="end"
       label={
         <>
-          <span className="avatar" aria-hidden="true">
+          <span className={styles.avatar} aria-hidden="true">
             {initial}
           </span>
-          <span className="user-email">{email}</span>
+          <span className={styles.userEmail}>{email}</span>
         </>
       }
     >
       {(close) => (
         <>
-          <div className="menu-header" role="none">
+          <div className={styles.menuHeader} role="none">
             <span className="muted">{t('signedInAs')}</span>
             <strong>{name || email}</strong>
           </div>
           <button
             type="button"
             role="menuitem"
-            className="menu-item menu-submenu-trigger"
+            className={`${dropdownMenuStyles.menuItem} menu-submenu-trigger`}
             aria-haspopup="menu"
             aria-expanded={accountOpen}
             aria-controls={accountId}
             onClick={() => setAccountOpen((o) => !o)}
           >
             {t('account')}
-            <span className="caret" aria-hidden="true" />
+            <span className={dropdownMenuStyles.caret} aria-hidden="true" />
           </button>
-          <div id={accountId} role="menu" aria-label={t('account')} className="submenu" hidden={!accountOpen}>
+          <div
+            id={accountId}
+            role="menu"
+            aria-label={t('account')}
+            className={styles.submenu}
+            hidden={!accountOpen}
+          >
             <Link
               role="menuitem"
-              className="menu-item"
+              className={dropdownMenuStyles.menuItem}
               to={consolePaths.superuserProfile({ uid })}
               onClick={close}
             >
               {t('myProfile')}
             </Link>
-            <Link role="menuitem" className="menu-item" to={consolePaths.mySessions()} onClick={close}>
+            <Link
+              role="menuitem"
+              className={dropdownMenuStyles.menuItem}
+              to={consolePaths.mySessions()}
+              onClick={close}
+            >
               {t('mySessions')}
             </Link>
             <Link
               role="menuitem"
-              className="menu-item"
+              className={dropdownMenuStyles.menuItem}
               to={consolePaths.notificationSettings()}
               onClick={close}
             >
               {t('notificationSettings')}
             </Link>
-            <Link role="menuitem" className="menu-item" to={consolePaths.security()} onClick={close}>
+            <Link
+              role="menuitem"
+              className={dropdownMenuStyles.menuItem}
+              to={consolePaths.security()}
+              onClick={close}
+            >
               {t('signInSecurity')}
             </Link>
-            <Link role="menuitem" className="menu-item" to={consolePaths.changePassword()} onClick={close}>
+            <Link
+              role="menuitem"
+              className={dropdownMenuStyles.menuItem}
+              to={consolePaths.changePassword()}
+              onClick={close}
+            >
               {t('changePassword')}
             </Link>
           </div>
@@ -104,7 +127,12 @@ export function UserMenu() {
             }}
           />
           <hr className="menu-separator" />
-          <Link role="menuitem" className="menu-item" to={consolePaths.logout()} onClick={close}>
+          <Link
+            role="menuitem"
+            className={dropdownMenuStyles.menuItem}
+            to={consolePaths.logout()}
+            onClick={close}
+          >
             {t('logout')}
           </Link>
         </>
@@ -130,7 +158,7 @@ function MenuRadioGroup<C extends string>({
   return (
     // biome-ignore lint/a11y/useSemanticElements: a group of menuitemradio inside a menu, not form controls
     <div role="group" aria-label={label}>
-      <span className="menu-group-label" aria-hidden="true">
+      <span className={styles.menuGroupLabel} aria-hidden="true">
         {label}
       </span>
       {choices.map((choice) => (
@@ -139,11 +167,11 @@ function MenuRadioGroup<C extends string>({
           type="button"
           role="menuitemradio"
           aria-checked={checked === choice}
-          className="menu-item menu-radio"
+          className={`${dropdownMenuStyles.menuItem} menu-radio`}
           onClick={() => onChoose(choice)}
         >
           {labelOf(choice)}
-          <span className="menu-check" aria-hidden="true">
+          <span className={styles.menuCheck} aria-hidden="true">
             {checked === choice ? '✓' : ''}
           </span>
         </button>

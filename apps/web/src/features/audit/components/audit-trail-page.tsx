@@ -15,6 +15,7 @@ import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { type AuditEvent, useAuditTrail } from '../api/audit-api.ts';
+import styles from './audit-trail-page.module.css';
 import { ExportPanel } from './export-panel.tsx';
 import {
   type FilterErrors,
@@ -82,7 +83,7 @@ export default function AuditTrailPage() {
           <>
             <code>{e.Action}</code>
             {e.ImpersonationRequestId !== null && !e.Action.startsWith('impersonation.') ? (
-              <span className="muted audit-via">
+              <span className={`muted ${styles.auditVia}`}>
                 {t('viaImpersonation', { id: e.ImpersonationRequestId })}
               </span>
             ) : null}
@@ -164,7 +165,7 @@ function TargetCell({ e }: { e: AuditEvent }) {
       <Link
         key="c"
         to={`?customer=${e.CustomerUid}`}
-        className="audit-target"
+        className={styles.auditTarget}
         title={e.CustomerUid}
         aria-label={t('customerLabel', { uid: e.CustomerUid })}
       >
@@ -174,20 +175,20 @@ function TargetCell({ e }: { e: AuditEvent }) {
   }
   if (e.AppId !== null) {
     parts.push(
-      <Link key="s" to={`?appId=${e.AppId}`} className="audit-target">
+      <Link key="s" to={`?appId=${e.AppId}`} className={styles.auditTarget}>
         {t('siteLabel', { appId: e.AppId })}
       </Link>,
     );
   }
   if (parts.length === 0 && e.TargetId) {
     parts.push(
-      <span key="t" className="audit-target">
+      <span key="t" className={styles.auditTarget}>
         {e.TargetType ? `${e.TargetType} ` : ''}
         {e.TargetId}
       </span>,
     );
   }
-  return parts.length ? <span className="audit-targets">{parts}</span> : t('none');
+  return parts.length ? <span className={styles.auditTargets}>{parts}</span> : t('none');
 }
 
 function EventDialog({ e, zone, onClose }: { e: AuditEvent; zone: string; onClose: () => void }) {
@@ -214,7 +215,7 @@ function EventDialog({ e, zone, onClose }: { e: AuditEvent; zone: string; onClos
         ]}
       />
       <h3>{t('details')}</h3>
-      <pre className="audit-details">{JSON.stringify(e.Details, null, 2)}</pre>
+      <pre className={styles.auditDetails}>{JSON.stringify(e.Details, null, 2)}</pre>
       <div className="form-actions">
         <button type="button" className="button" onClick={onClose}>
           {t('close')}
@@ -239,7 +240,7 @@ function Filters({ initial, onApply }: { initial: FilterForm; onApply: (f: Filte
     if (Object.keys(found).length === 0) onApply(form);
   };
   return (
-    <form className="audit-filters" aria-label={t('filters')} onSubmit={submit} noValidate>
+    <form className={styles.auditFilters} aria-label={t('filters')} onSubmit={submit} noValidate>
       <div className="form-grid">
         <FormField
           id="audit-actor"

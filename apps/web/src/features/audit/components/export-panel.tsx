@@ -4,6 +4,8 @@ import { CopyButton } from '../../../components/copy-button.tsx';
 import { ExportProgress, useFileExport } from '../../../components/file-export.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { exportTrail, type TrailQuery, useSigningKey } from '../api/audit-api.ts';
+import auditTrailPageStyles from './audit-trail-page.module.css';
+import styles from './export-panel.module.css';
 
 /**
  * Export of the filtered trail as CSV or JSON lines, streamed, with the rows received of those
@@ -18,7 +20,7 @@ export function ExportPanel({ query }: { query: TrailQuery }) {
   const start = (format: AuditExportFormat) => run.start(format, exportTrail(query, format));
 
   return (
-    <section className="audit-export" aria-labelledby="audit-export-title">
+    <section className={styles.auditExport} aria-labelledby="audit-export-title">
       <h2 id="audit-export-title">{t('exportTitle')}</h2>
       <p className="muted">{t('exportIntro')}</p>
       {run.progress ? (
@@ -38,12 +40,12 @@ export function ExportPanel({ query }: { query: TrailQuery }) {
           {run.failure}
         </p>
       ) : null}
-      <details className="audit-signing-key" onToggle={(e) => setKeyOpen(e.currentTarget.open)}>
+      <details className={styles.auditSigningKey} onToggle={(e) => setKeyOpen(e.currentTarget.open)}>
         <summary>{t('signingKey')}</summary>
         <p className="muted">{t('signingKeyIntro')}</p>
         {key.data ? (
           <>
-            <pre className="audit-details">{key.data.PublicKey}</pre>
+            <pre className={auditTrailPageStyles.auditDetails}>{key.data.PublicKey}</pre>
             <CopyButton text={key.data.PublicKey} label={t('signingKeyCopy')} />
           </>
         ) : key.isError ? (

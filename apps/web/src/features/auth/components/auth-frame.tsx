@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect } from 'react';
+import publicPageStyles from '../../../components/public-page.module.css';
 import { useProductName } from '../../../lib/footer-links.ts';
 import { HTML_LANG, useLanguage } from '../../../lib/i18n.tsx';
 
@@ -26,14 +27,14 @@ export function AuthFrame({
     document.getElementById('auth-heading')?.focus({ preventScroll: true });
   }, []);
   return (
-    <main className="auth-page" lang={HTML_LANG[language]}>
-      <div className="auth-panel">
-        <div className="auth-brand">
-          <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">{product}</span>
+    <main className={publicPageStyles.authPage} lang={HTML_LANG[language]}>
+      <div className={publicPageStyles.authPanel}>
+        <div className={publicPageStyles.authBrand}>
+          <span className={publicPageStyles.brandMark} aria-hidden="true" />
+          <span className={publicPageStyles.brandName}>{product}</span>
         </div>
-        <section className="auth-card" aria-labelledby="auth-heading">
-          {kicker ? <p className="auth-kicker">{kicker}</p> : null}
+        <section className={publicPageStyles.authCard} aria-labelledby="auth-heading">
+          {kicker ? <p className={publicPageStyles.authKicker}>{kicker}</p> : null}
           <h1 id="auth-heading" tabIndex={-1}>
             {heading}
           </h1>

@@ -8,6 +8,7 @@ import { saveLogin } from '../../../lib/storage.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
 import { useEnrolTotpAtSignIn, useFinishEnrolAtSignIn } from '../api/auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
+import loginPageStyles from './login-page.module.css';
 import { StepGone, secondStepOf } from './second-step-page.tsx';
 import { useSignInMessages } from './sign-in-messages.ts';
 import { OneTimeCodeField, RecoveryCodes, TotpSetup } from './totp-setup.tsx';
@@ -90,7 +91,11 @@ export default function EnrolPage() {
           maxLength={64}
           onValueChange={setName}
         />
-        <button type="submit" className="button button-primary button-block" aria-busy={finish.isPending}>
+        <button
+          type="submit"
+          className={`button button-primary ${loginPageStyles.buttonBlock}`}
+          aria-busy={finish.isPending}
+        >
           {t('addPasskey')}
         </button>
       </form>
@@ -107,14 +112,18 @@ export default function EnrolPage() {
               error={codeError}
               onChange={setCode}
             />
-            <button type="submit" className="button button-block" aria-busy={finish.isPending}>
+            <button
+              type="submit"
+              className={`button ${loginPageStyles.buttonBlock}`}
+              aria-busy={finish.isPending}
+            >
               {t('confirm')}
             </button>
           </form>
         ) : (
           <button
             type="button"
-            className="button button-block"
+            className={`button ${loginPageStyles.buttonBlock}`}
             aria-busy={totp.isPending}
             onClick={() => totp.mutate(step.Ticket)}
           >
@@ -122,7 +131,7 @@ export default function EnrolPage() {
           </button>
         )}
       </section>
-      <p className="auth-switch">
+      <p className={loginPageStyles.authSwitch}>
         <Link to={consolePaths.login()}>{t('backToLogin')}</Link>
       </p>
     </AuthFrame>

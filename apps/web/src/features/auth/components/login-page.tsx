@@ -9,6 +9,7 @@ import { HTML_LANG, isLanguage, useLanguage, useT } from '../../../lib/i18n.tsx'
 import { clearToasts, toast } from '../../../lib/toast-store.ts';
 import { useForgotPassword, useLogin, useResetPassword } from '../api/auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
+import styles from './login-page.module.css';
 import { useSignInMessages } from './sign-in-messages.ts';
 
 export type LoginMode = 'login' | 'forgotpassword' | 'resetpassword';
@@ -31,7 +32,7 @@ function LanguageSwitch() {
   const { language, setLanguage } = useLanguage();
   const id = useId();
   return (
-    <div className="language-switch">
+    <div className={styles.languageSwitch}>
       <label htmlFor={id}>{t('language')}</label>
       <select
         id={id}
@@ -105,7 +106,11 @@ function LoginForm() {
         error={say.text(form.shown('password'))}
         onValueChange={(v) => form.set('password', v)}
       />
-      <button type="submit" className="button button-primary button-block" aria-busy={login.isPending}>
+      <button
+        type="submit"
+        className={`button button-primary ${styles.buttonBlock}`}
+        aria-busy={login.isPending}
+      >
         {login.isPending ? t('signingIn') : t('login')}
       </button>
     </form>
@@ -149,7 +154,11 @@ function ForgotForm() {
         error={say.text(form.shown('email'))}
         onValueChange={(v) => form.set('email', v)}
       />
-      <button type="submit" className="button button-primary button-block" aria-busy={forgot.isPending}>
+      <button
+        type="submit"
+        className={`button button-primary ${styles.buttonBlock}`}
+        aria-busy={forgot.isPending}
+      >
         {forgot.isPending ? t('sending') : t('submit')}
       </button>
     </form>
@@ -216,7 +225,11 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
         error={say.text(form.shown('confirmpassword'))}
         onValueChange={(v) => form.set('confirmpassword', v)}
       />
-      <button type="submit" className="button button-primary button-block" aria-busy={reset.isPending}>
+      <button
+        type="submit"
+        className={`button button-primary ${styles.buttonBlock}`}
+        aria-busy={reset.isPending}
+      >
         {reset.isPending ? t('resetting') : invite ? t('setPassword') : t('resetPassword')}
       </button>
     </form>
@@ -252,7 +265,7 @@ export function LoginPage() {
       {mode === 'login' ? <LoginForm /> : null}
       {mode === 'forgotpassword' ? <ForgotForm /> : null}
       {mode === 'resetpassword' ? <ResetForm token={token} invite={invite} /> : null}
-      <p className="auth-switch">
+      <p className={styles.authSwitch}>
         {mode === 'login' ? (
           <Link to={consolePaths.forgotPassword()}>{t('forgotLink')}</Link>
         ) : (

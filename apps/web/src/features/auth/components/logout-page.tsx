@@ -2,6 +2,7 @@ import { consolePaths } from '@sac/contract/console-paths';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
+import publicPageStyles from '../../../components/public-page.module.css';
 import { broadcastLogout } from '../../../lib/auth-events.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { readImpersonation } from '../../../lib/impersonation-mode.ts';
@@ -31,7 +32,7 @@ export function LogoutPage() {
     })();
   }, [navigate, queryClient]);
   return (
-    <main className="auth-page">
+    <main className={publicPageStyles.authPage}>
       <p className="muted" role="status">
         {t('loggingOut')}
       </p>

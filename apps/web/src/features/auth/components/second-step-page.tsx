@@ -5,6 +5,8 @@ import { useT } from '../../../lib/i18n.tsx';
 import { clearToasts } from '../../../lib/toast-store.ts';
 import { type SecondStep, useSecondStep } from '../api/auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
+import loginPageStyles from './login-page.module.css';
+import styles from './second-step-page.module.css';
 import { useSignInMessages } from './sign-in-messages.ts';
 import { OneTimeCodeField } from './totp-setup.tsx';
 
@@ -21,7 +23,7 @@ export function StepGone() {
   const t = useT('auth');
   return (
     <AuthFrame heading={t('secondStepHeading')} intro={t('secondStepGone')}>
-      <p className="auth-switch">
+      <p className={loginPageStyles.authSwitch}>
         <Link to={consolePaths.login()}>{t('backToLogin')}</Link>
       </p>
     </AuthFrame>
@@ -72,7 +74,7 @@ export default function SecondStepPage() {
       {hasPasskey ? (
         <button
           type="button"
-          className="button button-primary button-block"
+          className={`button button-primary ${loginPageStyles.buttonBlock}`}
           aria-busy={verify.isPending}
           onClick={() => verify.mutate({ Ticket: step.Ticket, Method: 'passkey' }, done)}
         >
@@ -81,7 +83,7 @@ export default function SecondStepPage() {
       ) : null}
       {hasTotp || step.Methods.includes('recovery') ? (
         <form onSubmit={onSubmit} noValidate aria-labelledby="auth-heading">
-          {hasPasskey ? <p className="auth-divider">{t('orCode')}</p> : null}
+          {hasPasskey ? <p className={styles.authDivider}>{t('orCode')}</p> : null}
           <OneTimeCodeField
             id={fieldId}
             label={recovery ? t('recoveryCode') : t('totpCode')}
@@ -90,12 +92,16 @@ export default function SecondStepPage() {
             recovery={recovery}
             onChange={setCode}
           />
-          <button type="submit" className="button button-block" aria-busy={verify.isPending}>
+          <button
+            type="submit"
+            className={`button ${loginPageStyles.buttonBlock}`}
+            aria-busy={verify.isPending}
+          >
             {verify.isPending ? t('verifying') : t('verify')}
           </button>
         </form>
       ) : null}
-      <p className="auth-switch">
+      <p className={loginPageStyles.authSwitch}>
         {hasTotp && step.Methods.includes('recovery') ? (
           <button
             type="button"

@@ -17,6 +17,7 @@ import {
   useRenewRecoveryCodes,
   useStartTotp,
 } from '../api/auth-api.ts';
+import styles from './security-page.module.css';
 import { OneTimeCodeField, RecoveryCodes, TotpSetup } from './totp-setup.tsx';
 
 /** The current password, asked before a factor is added or removed; one field for the page. */
@@ -165,7 +166,7 @@ export default function SecurityPage() {
       ) : null}
       <PasswordField value={password} onChange={setPassword} />
 
-      <h2 className="mfa-heading">{t('passkeysHeading')}</h2>
+      <h2 className={styles.mfaHeading}>{t('passkeysHeading')}</h2>
       {f && f.Passkeys.length > 0 ? (
         <div className="data-table">
           <TableScroll label={t('passkeysHeading')}>
@@ -194,7 +195,7 @@ export default function SecurityPage() {
         onSubmit={onAddPasskey}
         noValidate
         aria-label={ta('addPasskey')}
-        className="inline-form mfa-block"
+        className={`inline-form ${styles.mfaBlock}`}
       >
         <FormField
           id="new-passkey-name"
@@ -211,7 +212,7 @@ export default function SecurityPage() {
         </button>
       </form>
 
-      <h2 className="mfa-heading">{t('authenticatorHeading')}</h2>
+      <h2 className={styles.mfaHeading}>{t('authenticatorHeading')}</h2>
       {f?.Totp ? (
         <p>
           {t('totpOn', {
@@ -270,7 +271,7 @@ export default function SecurityPage() {
         </>
       )}
 
-      <h2 className="mfa-heading">{t('recoveryCodesHeading')}</h2>
+      <h2 className={styles.mfaHeading}>{t('recoveryCodesHeading')}</h2>
       {f && (f.Totp || f.Passkeys.length > 0) ? (
         <p>
           {t('recoveryLeft', { n: f.RecoveryCodesLeft })}{' '}

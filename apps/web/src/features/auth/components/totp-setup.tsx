@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
+import styles from './totp-setup.module.css';
 
 /** The dark modules of a QR code as one SVG path, made by qrcode-generator, loaded on demand. */
 function useQrPath(text: string): { path: string; size: number } | undefined {
@@ -33,7 +34,7 @@ export function TotpSetup({ otpauthUrl, secret }: { otpauthUrl: string; secret: 
   return (
     <div className="totp-setup">
       <p>{t('scanQr')}</p>
-      <div className="qr-box">
+      <div className={styles.qrBox}>
         {qr ? (
           <svg
             role="img"
@@ -54,7 +55,7 @@ export function TotpSetup({ otpauthUrl, secret }: { otpauthUrl: string; secret: 
       </div>
       <p className="secret-row">
         <span className="muted">{t('secretKey')}</span>{' '}
-        <code className="secret-text" data-testid="totp-secret" data-secret={secret}>
+        <code className={styles.secretText} data-testid="totp-secret" data-secret={secret}>
           {grouped}
         </code>{' '}
         <button
@@ -86,13 +87,13 @@ export function RecoveryCodes({
 }) {
   const t = useT('auth');
   return (
-    <section aria-labelledby="recovery-heading" className="recovery-codes">
+    <section aria-labelledby="recovery-heading" className={styles.recoveryCodes}>
       <h2 id="recovery-heading">{t('recoveryHeading')}</h2>
       <p className="muted">{t('recoveryIntro')}</p>
-      <ul className="code-list">
+      <ul className={styles.codeList}>
         {codes.map((c) => (
           <li key={c}>
-            <code className="recovery-code">{c}</code>
+            <code className={styles.recoveryCode}>{c}</code>
           </li>
         ))}
       </ul>

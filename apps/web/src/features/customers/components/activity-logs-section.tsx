@@ -4,6 +4,7 @@ import { Timestamp } from '../../../components/timestamp.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useActivityLogs } from '../api/customers-api.ts';
+import styles from './activity-logs-section.module.css';
 
 type Entry = NonNullable<ReturnType<typeof useActivityLogs>['data']>['pages'][number]['Data'][number];
 
@@ -44,7 +45,7 @@ export function ActivityLogsSection({ uid }: { uid: string }) {
         id: 'details',
         header: t('activityDetails'),
         csv: (e) => detailText(e.Details),
-        cell: (e) => <span className="activity-details">{detailText(e.Details)}</span>,
+        cell: (e) => <span className={styles.activityDetails}>{detailText(e.Details)}</span>,
       },
     ],
     [t, dash],

@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { DetailList } from '../../../components/detail-list.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
+import styles from './api-secret-box.module.css';
 
 /**
  * A new site's API secret, shown once (the API keeps only its hash): a clearly warned, copyable
@@ -30,11 +31,11 @@ export function ApiSecretBox({
     }
   };
   return (
-    <section className="secret-box" aria-labelledby="api-secret-title">
+    <section className={styles.secretBox} aria-labelledby="api-secret-title">
       <h2 id="api-secret-title" tabIndex={-1}>
         {t('apiSecretTitle', { name: siteName })}
       </h2>
-      <p className="secret-warning" role="alert">
+      <p className={styles.secretWarning} role="alert">
         {t('apiSecretWarning')}
       </p>
       <p className="muted">{t('apiSecretDetail')}</p>
@@ -42,7 +43,7 @@ export function ApiSecretBox({
         items={[
           {
             label: t('apiKey'),
-            value: <code className="secret-key">{apiKey}</code>,
+            value: <code className={styles.secretKey}>{apiKey}</code>,
           },
         ]}
       />
@@ -52,7 +53,7 @@ export function ApiSecretBox({
           <input
             ref={inputRef}
             id="api-secret-value"
-            className="secret-input"
+            className={styles.secretInput}
             readOnly
             value={secret}
             spellCheck={false}

@@ -127,13 +127,13 @@ describe('customer view actions', () => {
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(
-      await within(dialog).findByText(ERRORS.customerAuthEmailTaken.text, { selector: '.field-error' }),
+      await within(dialog).findByText(ERRORS.customerAuthEmailTaken.text, { selector: '[id$="-error"]' }),
     ).toBeTruthy();
     answer = { status: 409, body: { ErrorCode: 977, Description: ERRORS.customerEmailTaken.text } };
     type(dialog, 'Authentication Email', profile.AuthEmail);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(
-      await within(dialog).findByText(ERRORS.customerEmailTaken.text, { selector: '.field-error' }),
+      await within(dialog).findByText(ERRORS.customerEmailTaken.text, { selector: '[id$="-error"]' }),
     ).toBeTruthy();
     const bodies = callsTo('updateCustomerProfile').map((c) => (c.body as { data: object }).data);
     expect(bodies[0]).toMatchObject({ Email: 'ada.new@example.com', AuthEmail: 'ada.signin@example.com' });
@@ -211,7 +211,7 @@ describe('customer view actions', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(async () => expect(await toastTexts('error')).toContain(ERRORS.customerEmailTaken.text));
     expect(
-      within(dialog).getByText(ERRORS.customerEmailTaken.text, { selector: '.field-error' }),
+      within(dialog).getByText(ERRORS.customerEmailTaken.text, { selector: '[id$="-error"]' }),
     ).toBeTruthy();
   });
 

@@ -11,6 +11,7 @@ import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import type { CustomerSearch } from '../api/customers-api.ts';
 import { emptyCriteria } from './customer-search.ts';
+import styles from './customer-search-form.module.css';
 
 /** The label phrase of each criterion's field. */
 const LABELS = {
@@ -95,10 +96,10 @@ export function CustomerSearchForm({ initial, busy, onSearch, onClear }: Props) 
       noValidate
       onSubmit={submit}
     >
-      <div className="search-grid">{MAIN.map(field)}</div>
-      <details className="search-advanced" open={initial?.criterion === 'apisecret'}>
+      <div className={styles.searchGrid}>{MAIN.map(field)}</div>
+      <details className={styles.searchAdvanced} open={initial?.criterion === 'apisecret'}>
         <summary>{t('advancedOptions')}</summary>
-        <div className="search-grid">{field('apisecret')}</div>
+        <div className={styles.searchGrid}>{field('apisecret')}</div>
       </details>
       <p className="field-hint">{t('oneCriterionHint')}</p>
       {form.formError ? (

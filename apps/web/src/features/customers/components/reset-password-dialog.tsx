@@ -9,6 +9,7 @@ import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useSetCustomerPassword } from '../api/customer-writes-api.ts';
+import styles from './reset-password-dialog.module.css';
 
 /** A generated password that satisfies the password rule (redrawn until it has both letter cases). */
 export function strongGeneratedPassword(): string {
@@ -104,7 +105,7 @@ export function ResetPasswordDialog({
           <div className="notice notice-info generated-password">
             <p>
               {t('generatedPassword')}{' '}
-              <code className="generated-password-value" data-testid="generated-password">
+              <code className={styles.generatedPasswordValue} data-testid="generated-password">
                 {generated}
               </code>
             </p>

@@ -18,6 +18,7 @@ import {
   searchQueryString,
 } from './customer-search.ts';
 import { CustomerSearchForm } from './customer-search-form.tsx';
+import styles from './search-customer-page.module.css';
 
 const fullName = (c: CustomerSummary) => c.FullName || `${c.FirstName} ${c.LastName}`.trim();
 /** A site-name search lists its owners by name unless asked otherwise: the Customer Name column's order. */
@@ -101,7 +102,7 @@ export default function SearchCustomerPage() {
         onSearch={onSearch}
         onClear={() => navigate({ search: '' })}
       />
-      <div className="search-results">
+      <div className={styles.searchResults}>
         {search ? (
           <>
             {first && first.Data.length > 0 ? (

@@ -11,6 +11,7 @@ import { useOwnedSites, useSharedSites } from '../api/customers-api.ts';
 import { CUSTOMER_TABLE_PAGE_SIZE } from './customer-search.ts';
 import { RotateSecretDialog } from './rotate-secret-dialog.tsx';
 import { SiteDetailsDialog } from './site-details-dialog.tsx';
+import styles from './site-information-section.module.css';
 import { SiteStatusDialog } from './site-status-dialog.tsx';
 
 /**
@@ -54,7 +55,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
         id: 'actions',
         header: t('actions'),
         cell: (s) => (
-          <div className="row-actions row-actions-wrap">
+          <div className={`row-actions ${styles.rowActionsWrap}`}>
             <button type="button" className="button button-small" onClick={() => setDetails(s)}>
               {t('details')}
             </button>

@@ -14,6 +14,7 @@ import { versionOf } from '../../../lib/record-version.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { siteFormKeys, useSaveBasicSettings } from '../api/customer-writes-api.ts';
 import { useStepFailure } from './basic-info-step.tsx';
+import styles from './site-settings-step.module.css';
 import { WizardStepForm } from './wizard-step-form.tsx';
 
 const schema = siteBasicSettingsBody.shape.data;
@@ -180,7 +181,7 @@ export function SiteSettingsStep({
         />
         <FormField {...field('StagingUrl')} label={t('stagingUrlField')} inputMode="url" autoComplete="off" />
       </div>
-      <fieldset className="form-fieldset">
+      <fieldset className={styles.formFieldset}>
         <legend>{t('planField')}</legend>
         {current ? (
           <p className="muted" id="wiz-plan-now">

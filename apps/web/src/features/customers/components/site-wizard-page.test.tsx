@@ -108,7 +108,7 @@ describe('site form: create customer', () => {
     type('Phone Number (Optional)', '123');
     expect(screen.getByText(MESSAGES.phoneLength)).toBeTruthy();
     type('Site name', 'A_b');
-    expect(screen.getAllByText(APP_NAME_MESSAGE).some((el) => el.className === 'field-error')).toBe(true);
+    expect(screen.getAllByText(APP_NAME_MESSAGE).some((el) => el.id.endsWith('-error'))).toBe(true);
 
     fillCustomer();
     type('Phone Number (Optional)', '5551234567');
@@ -388,7 +388,7 @@ describe('site form: edit site', () => {
     fireEvent.click(button('Next'));
     expect(
       await screen.findByText(/Someone else saved this site while you were editing/, {
-        selector: '.wizard-failure-text',
+        selector: '[role="alert"] p',
       }),
     ).toBeTruthy();
     expect(await screen.findByText('Now: Developer Premium, Subscribed.')).toBeTruthy();

@@ -36,6 +36,7 @@ import {
   SiteSettingsStep,
   settingsFromSite,
 } from './site-settings-step.tsx';
+import styles from './site-wizard-page.module.css';
 
 export type WizardMode = 'create' | 'add' | 'edit';
 type StepId = 'basic' | 'settings' | 'features' | 'dataCenter';
@@ -330,7 +331,7 @@ function SiteWizard({
           onHide={() => setSecretShown(false)}
         />
       ) : null}
-      <div className="card wizard-card">{body}</div>
+      <div className={`card ${styles.wizardCard}`}>{body}</div>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useRef } from 'react';
 import { useT } from '../../../lib/i18n.tsx';
+import styles from './wizard-step-form.module.css';
 
 interface WizardStepFormProps {
   /** The step's name: the form's heading. */
@@ -48,15 +49,15 @@ export function WizardStepForm({
     if (canSubmit && !busy) onSubmit();
   };
   return (
-    <form className="wizard-step" onSubmit={submit} noValidate>
-      <p className="muted wizard-position">{position}</p>
+    <form className={styles.wizardStep} onSubmit={submit} noValidate>
+      <p className={`muted ${styles.wizardPosition}`}>{position}</p>
       <h2 id="wizard-step-title" tabIndex={-1}>
         {title}
       </h2>
       {failure ? (
-        <div className="form-alert wizard-failure" role="alert">
-          <p className="wizard-failure-text">{failure}</p>
-          <p className="wizard-failure-kept">{t('stepFailedKept')}</p>
+        <div className={`form-alert ${styles.wizardFailure}`} role="alert">
+          <p className={styles.wizardFailureText}>{failure}</p>
+          <p className={styles.wizardFailureKept}>{t('stepFailedKept')}</p>
         </div>
       ) : null}
       {children}

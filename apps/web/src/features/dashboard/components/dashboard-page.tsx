@@ -1,7 +1,9 @@
+import skeletonStyles from '../../../components/skeleton.module.css';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { type Dashboard, useDashboard } from '../api/dashboard-api.ts';
+import styles from './dashboard-page.module.css';
 import { AwaitingCard, GrantsCard, MineCard } from './impersonation-cards.tsx';
 import { RecentCustomersCard, StaffCard } from './people-cards.tsx';
 import { CustomersCard, SitesCard } from './platform-cards.tsx';
@@ -40,7 +42,7 @@ export default function DashboardPage() {
 function Cards({ data }: { data: Dashboard }) {
   const imp = data.Impersonation;
   return (
-    <div className="card-grid dashboard-grid">
+    <div className={`card-grid ${styles.dashboardGrid}`}>
       {imp?.AwaitingMyDecision ? <AwaitingCard awaiting={imp.AwaitingMyDecision} /> : null}
       {imp ? <GrantsCard grants={imp.LiveGrants} /> : null}
       {imp ? <MineCard count={imp.MineAwaitingOthers.Count} /> : null}
@@ -61,10 +63,10 @@ function CardSkeletons({ label }: { label: string }) {
       <p className="visually-hidden" role="status">
         {label}
       </p>
-      <div className="card-grid dashboard-grid" aria-hidden="true">
+      <div className={`card-grid ${styles.dashboardGrid}`} aria-hidden="true">
         {['a', 'b', 'c', 'd'].map((k) => (
-          <div key={k} className="card dashboard-card skeleton-block">
-            <span className="skeleton skeleton-title" />
+          <div key={k} className={`card ${styles.dashboardCard} ${skeletonStyles.skeletonBlock}`}>
+            <span className={`skeleton ${skeletonStyles.skeletonTitle}`} />
             <span className="skeleton" />
             <span className="skeleton" />
             <span className="skeleton" />

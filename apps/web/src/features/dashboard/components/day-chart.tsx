@@ -1,3 +1,4 @@
+import styles from './day-chart.module.css';
 /**
  * A small bar chart of counts per day, in plain SVG (no chart library: the route's budget and the
  * strict CSP). Colours come from the theme's variables; each bar names its day and count on hover,
@@ -15,17 +16,24 @@ export function DayChart({
   const height = 48;
   return (
     <svg
-      className="day-chart"
+      className={styles.dayChart}
       viewBox={`0 0 ${width} ${height}`}
       preserveAspectRatio="none"
       role="img"
       aria-label={label}
     >
-      <line className="day-chart-axis" x1="0" y1={height - 0.5} x2={width} y2={height - 0.5} />
+      <line className={styles.dayChartAxis} x1="0" y1={height - 0.5} x2={width} y2={height - 0.5} />
       {days.map((d, i) => {
         const h = d.Count === 0 ? 0 : Math.max(2, (d.Count / max) * (height - 4));
         return (
-          <rect key={d.Day} className="day-chart-bar" x={i * 10 + 1.5} y={height - h} width="7" height={h}>
+          <rect
+            key={d.Day}
+            className={styles.dayChartBar}
+            x={i * 10 + 1.5}
+            y={height - h}
+            width="7"
+            height={h}
+          >
             <title>{`${d.Day}: ${d.Count}`}</title>
           </rect>
         );
@@ -38,13 +46,18 @@ export function DayChart({
 export function BarList({ rows }: { rows: ReadonlyArray<{ key: string; label: string; count: number }> }) {
   const max = Math.max(1, ...rows.map((r) => r.count));
   return (
-    <ul className="bar-list">
+    <ul className={styles.barList}>
       {rows.map((r) => (
         <li key={r.key}>
-          <span className="bar-list-label">{r.label}</span>
-          <span className="bar-list-count">{r.count.toLocaleString('en')}</span>
-          <svg className="bar-list-track" viewBox="0 0 100 6" preserveAspectRatio="none" aria-hidden="true">
-            <rect className="bar-list-fill" width={(r.count / max) * 100} height="6" rx="1" />
+          <span className={styles.barListLabel}>{r.label}</span>
+          <span className={styles.barListCount}>{r.count.toLocaleString('en')}</span>
+          <svg
+            className={styles.barListTrack}
+            viewBox="0 0 100 6"
+            preserveAspectRatio="none"
+            aria-hidden="true"
+          >
+            <rect className={styles.barListFill} width={(r.count / max) * 100} height="6" rx="1" />
           </svg>
         </li>
       ))}

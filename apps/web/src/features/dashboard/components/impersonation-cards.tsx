@@ -4,6 +4,8 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
+import dashboardPageStyles from './dashboard-page.module.css';
+import styles from './impersonation-cards.module.css';
 
 type Impersonation = NonNullable<Dashboard['Impersonation']>;
 
@@ -31,15 +33,15 @@ export function AwaitingCard({ awaiting }: { awaiting: NonNullable<Impersonation
   const t = useT('dashboard');
   const imp = useT('impersonation');
   return (
-    <section className="card dashboard-card" aria-labelledby="dash-awaiting">
-      <header className="dashboard-card-header">
+    <section className={`card ${dashboardPageStyles.dashboardCard}`} aria-labelledby="dash-awaiting">
+      <header className={styles.dashboardCardHeader}>
         <h2 id="dash-awaiting">{t('awaitingTitle')}</h2>
-        <span className="dashboard-figure">{awaiting.Count}</span>
+        <span className={styles.dashboardFigure}>{awaiting.Count}</span>
       </header>
       {awaiting.Items.length === 0 ? (
         <p className="muted">{t('awaitingEmpty')}</p>
       ) : (
-        <ul className="dashboard-list">
+        <ul className={styles.dashboardList}>
           {awaiting.Items.map((r) => (
             <li key={r.Id}>
               <Link
@@ -48,10 +50,10 @@ export function AwaitingCard({ awaiting }: { awaiting: NonNullable<Impersonation
               >
                 #{r.Id} {r.AppName}
               </Link>
-              <span className={`priority priority-${r.Priority.toLowerCase()}`}>
+              <span className={`${styles.priority} ${styles[`priority-${r.Priority.toLowerCase()}`]}`}>
                 {imp(`priority.${r.Priority}` as never)}
               </span>
-              <span className="muted dashboard-meta">
+              <span className={`muted ${styles.dashboardMeta}`}>
                 {t('requestedAgo')} <Timestamp value={r.RequestCreatedDate} />
                 {r.AssignedToMe ? ` · ${t('assignedToMe')}` : ''}
                 {r.Consent ? '' : ` · ${t('noConsent')}`}
@@ -60,7 +62,7 @@ export function AwaitingCard({ awaiting }: { awaiting: NonNullable<Impersonation
           ))}
         </ul>
       )}
-      <Link className="dashboard-more" to={consolePaths.impersonationRequests({ status: 'Pending' })}>
+      <Link className={styles.dashboardMore} to={consolePaths.impersonationRequests({ status: 'Pending' })}>
         {t('awaitingAll')}
       </Link>
     </section>
@@ -71,13 +73,13 @@ export function AwaitingCard({ awaiting }: { awaiting: NonNullable<Impersonation
 export function MineCard({ count }: { count: number }) {
   const t = useT('dashboard');
   return (
-    <section className="card dashboard-card" aria-labelledby="dash-mine">
-      <header className="dashboard-card-header">
+    <section className={`card ${dashboardPageStyles.dashboardCard}`} aria-labelledby="dash-mine">
+      <header className={styles.dashboardCardHeader}>
         <h2 id="dash-mine">{t('mineTitle')}</h2>
-        <span className="dashboard-figure">{count}</span>
+        <span className={styles.dashboardFigure}>{count}</span>
       </header>
       <p className="muted">{count === 0 ? t('mineEmpty') : t('mineCount', { count })}</p>
-      <Link className="dashboard-more" to={consolePaths.impersonationRequests({ status: 'Pending' })}>
+      <Link className={styles.dashboardMore} to={consolePaths.impersonationRequests({ status: 'Pending' })}>
         {t('mineLink')}
       </Link>
     </section>
@@ -91,24 +93,24 @@ export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) 
   const live = grants.Items.filter((g) => new Date(g.ExpiresAt).getTime() > now);
   const more = grants.Count - grants.Items.length;
   return (
-    <section className="card dashboard-card" aria-labelledby="dash-grants">
-      <header className="dashboard-card-header">
+    <section className={`card ${dashboardPageStyles.dashboardCard}`} aria-labelledby="dash-grants">
+      <header className={styles.dashboardCardHeader}>
         <h2 id="dash-grants">{t('grantsTitle')}</h2>
-        <span className="dashboard-figure">{grants.Count}</span>
+        <span className={styles.dashboardFigure}>{grants.Count}</span>
       </header>
       {live.length === 0 ? (
         <p className="muted">{t('grantsEmpty')}</p>
       ) : (
-        <ul className="dashboard-list">
+        <ul className={styles.dashboardList}>
           {live.map((g) => (
             <li key={g.Id}>
               <span>
                 <Link to={consolePaths.impersonationRequests({ request: g.Id })}>#{g.Id}</Link>{' '}
                 {t('grantHolder', { holder: g.Holder, app: g.AppName })}
               </span>
-              <span className="muted dashboard-meta">
+              <span className={`muted ${styles.dashboardMeta}`}>
                 {[...g.Roles, ...g.AdditionalPermissions].join(', ')} ·{' '}
-                <time dateTime={g.ExpiresAt} className="countdown">
+                <time dateTime={g.ExpiresAt} className={styles.countdown}>
                   {t('grantEnds', { time: countdown(new Date(g.ExpiresAt).getTime() - now) })}
                 </time>
               </span>
@@ -126,7 +128,7 @@ export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) 
           {more > 0 ? <li className="muted">{t('grantsMore', { count: more })}</li> : null}
         </ul>
       )}
-      <Link className="dashboard-more" to={consolePaths.impersonationRequests({ status: 'Approved' })}>
+      <Link className={styles.dashboardMore} to={consolePaths.impersonationRequests({ status: 'Approved' })}>
         {t('grantsAll')}
       </Link>
     </section>

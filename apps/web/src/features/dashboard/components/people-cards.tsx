@@ -3,6 +3,9 @@ import type { Dashboard } from '@sac/contract/dashboard';
 import { Link } from 'react-router';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
+import dashboardPageStyles from './dashboard-page.module.css';
+import impersonationCardsStyles from './impersonation-cards.module.css';
+import platformCardsStyles from './platform-cards.module.css';
 
 /** Staff sign-in failures and lockouts of the last day; staff without a second factor. */
 export function StaffCard({
@@ -14,12 +17,12 @@ export function StaffCard({
 }) {
   const t = useT('dashboard');
   return (
-    <section className="card dashboard-card" aria-labelledby="dash-staff">
-      <header className="dashboard-card-header">
+    <section className={`card ${dashboardPageStyles.dashboardCard}`} aria-labelledby="dash-staff">
+      <header className={impersonationCardsStyles.dashboardCardHeader}>
         <h2 id="dash-staff">{t('staffTitle')}</h2>
       </header>
       {signIns ? (
-        <dl className="dashboard-figures">
+        <dl className={platformCardsStyles.dashboardFigures}>
           <div>
             <dt>{t('signInFailures')}</dt>
             <dd>
@@ -47,12 +50,13 @@ export function StaffCard({
       {withoutFactor ? (
         <>
           <h3>
-            {t('withoutFactor')} <span className="dashboard-figure-small">{withoutFactor.Count}</span>
+            {t('withoutFactor')}{' '}
+            <span className={platformCardsStyles.dashboardFigureSmall}>{withoutFactor.Count}</span>
           </h3>
           <p className="muted">
             {withoutFactor.Count === 0 ? t('withoutFactorNone') : t('withoutFactorHint')}
           </p>
-          <Link className="dashboard-more" to={consolePaths.superusers()}>
+          <Link className={impersonationCardsStyles.dashboardMore} to={consolePaths.superusers()}>
             {t('team')}
           </Link>
         </>
@@ -65,8 +69,8 @@ export function StaffCard({
 export function RecentCustomersCard({ recent }: { recent: NonNullable<Dashboard['RecentCustomers']> }) {
   const t = useT('dashboard');
   return (
-    <section className="card dashboard-card" aria-labelledby="dash-recent">
-      <header className="dashboard-card-header">
+    <section className={`card ${dashboardPageStyles.dashboardCard}`} aria-labelledby="dash-recent">
+      <header className={impersonationCardsStyles.dashboardCardHeader}>
         <h2 id="dash-recent">{t('recentTitle')}</h2>
       </header>
       {recent.length === 0 ? (
@@ -74,11 +78,11 @@ export function RecentCustomersCard({ recent }: { recent: NonNullable<Dashboard[
           {t('recentEmpty')} <Link to={consolePaths.customerSearch()}>{t('searchCustomers')}</Link>
         </p>
       ) : (
-        <ul className="dashboard-list">
+        <ul className={impersonationCardsStyles.dashboardList}>
           {recent.map((c) => (
             <li key={c.Uid}>
               <Link to={consolePaths.customerView({ uid: c.Uid })}>{c.Name || c.Email}</Link>
-              <span className="muted dashboard-meta">
+              <span className={`muted ${impersonationCardsStyles.dashboardMeta}`}>
                 {c.Email} · {t('viewed')} <Timestamp value={c.ViewedAt} />
               </span>
             </li>

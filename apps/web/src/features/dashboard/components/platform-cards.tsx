@@ -4,7 +4,10 @@ import { Link } from 'react-router';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
+import dashboardPageStyles from './dashboard-page.module.css';
 import { BarList, DayChart } from './day-chart.tsx';
+import impersonationCardsStyles from './impersonation-cards.module.css';
+import styles from './platform-cards.module.css';
 
 const sum = (days: ReadonlyArray<{ Count: number }>) => days.reduce((n, d) => n + d.Count, 0);
 const most = (days: ReadonlyArray<{ Count: number }>) => Math.max(0, ...days.map((d) => d.Count));
@@ -16,11 +19,11 @@ export function CustomersCard({ customers }: { customers: NonNullable<Dashboard[
   const { permissions } = useCurrentUser();
   const fresh = sum(customers.NewByDay);
   return (
-    <section className="card dashboard-card" aria-labelledby="dash-customers">
-      <header className="dashboard-card-header">
+    <section className={`card ${dashboardPageStyles.dashboardCard}`} aria-labelledby="dash-customers">
+      <header className={impersonationCardsStyles.dashboardCardHeader}>
         <h2 id="dash-customers">{t('customersTitle')}</h2>
       </header>
-      <dl className="dashboard-figures">
+      <dl className={styles.dashboardFigures}>
         <div>
           <dt>{t('customersTotal')}</dt>
           <dd>{figure(customers.Total)}</dd>
@@ -43,7 +46,7 @@ export function CustomersCard({ customers }: { customers: NonNullable<Dashboard[
           label={t('customersChart', { count: fresh, max: most(customers.NewByDay) })}
         />
       )}
-      <Link className="dashboard-more" to={consolePaths.customerSearch()}>
+      <Link className={impersonationCardsStyles.dashboardMore} to={consolePaths.customerSearch()}>
         {t('searchCustomers')}
       </Link>
     </section>
@@ -62,11 +65,14 @@ export function SitesCard({
   const fresh = sum(sites.NewByDay);
   const trials = sites.TrialsEndingSoon;
   return (
-    <section className="card dashboard-card dashboard-card-wide" aria-labelledby="dash-sites">
-      <header className="dashboard-card-header">
+    <section
+      className={`card ${dashboardPageStyles.dashboardCard} ${styles.dashboardCardWide}`}
+      aria-labelledby="dash-sites"
+    >
+      <header className={impersonationCardsStyles.dashboardCardHeader}>
         <h2 id="dash-sites">{t('sitesTitle')}</h2>
       </header>
-      <dl className="dashboard-figures">
+      <dl className={styles.dashboardFigures}>
         <div>
           <dt>{t('sitesTotal')}</dt>
           <dd>{figure(sites.Total)}</dd>
@@ -103,7 +109,7 @@ export function SitesCard({
         ) : null}
       </dl>
       <DayChart days={sites.NewByDay} label={t('sitesChart', { count: fresh, max: most(sites.NewByDay) })} />
-      <div className="dashboard-columns">
+      <div className={styles.dashboardColumns}>
         <div>
           <h3>{t('byPlan')}</h3>
           <BarList rows={sites.ByPlan.map((p) => ({ key: p.Plan, label: p.Plan, count: p.Count }))} />
@@ -120,18 +126,18 @@ export function SitesCard({
         </div>
         <div>
           <h3>
-            {t('trialsTitle')} <span className="dashboard-figure-small">{trials.Count}</span>
+            {t('trialsTitle')} <span className={styles.dashboardFigureSmall}>{trials.Count}</span>
           </h3>
           {trials.Items.length === 0 ? (
             <p className="muted">{t('trialsEmpty')}</p>
           ) : (
-            <ul className="dashboard-list">
+            <ul className={impersonationCardsStyles.dashboardList}>
               {trials.Items.map((s) => (
                 <li key={s.AppId}>
                   <Link to={consolePaths.siteConfiguration({ uid: s.OwnerUid, appId: s.AppId })}>
                     {s.AppName}
                   </Link>
-                  <span className="muted dashboard-meta">
+                  <span className={`muted ${impersonationCardsStyles.dashboardMeta}`}>
                     {t('trialEnds')} <Timestamp value={s.TrialEndsAt} />
                   </span>
                 </li>

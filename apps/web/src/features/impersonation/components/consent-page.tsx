@@ -5,6 +5,7 @@ import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useAnswerConsent, useConsentDetails } from '../api/impersonation-api.ts';
+import styles from './consent-page.module.css';
 import { useMinutes } from './request-details.tsx';
 import { TagValues } from './tag-values.tsx';
 
@@ -96,7 +97,7 @@ export default function ConsentPage() {
             {t('consentSending')}
           </p>
         ) : null}
-        <p className="field-hint consent-help">{t('consentHelp')}</p>
+        <p className={`field-hint ${styles.consentHelp}`}>{t('consentHelp')}</p>
       </>
     );
   }
@@ -116,7 +117,7 @@ function ConsentFacts({
   const t = useT('impersonation');
   const minutes = useMinutes();
   return (
-    <dl className="consent-list">
+    <dl className={styles.consentList}>
       <div>
         <dt>{t('consentWhy')}</dt>
         <dd>{d.Description}</dd>

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useT } from '../../../lib/i18n.tsx';
 import type { ImpersonationSession } from '../../../lib/impersonation-mode.ts';
 import { formatCountdown, useRemaining } from './countdown.ts';
+import styles from './impersonation-banner.module.css';
 
 interface Props {
   session: ImpersonationSession;
@@ -27,20 +28,20 @@ export function ImpersonationBanner({ session, ending, onEnd, onExpired }: Props
   const roles = grant.Roles.length ? grant.Roles.join(', ') : t('noRoles');
   const permissions = grant.Permissions.length ? grant.Permissions.join(', ') : t('none');
   return (
-    <section className="impersonation-banner" aria-label={t('impersonation')}>
+    <section className={styles.impersonationBanner} aria-label={t('impersonation')}>
       <div className="impersonation-banner-text">
-        <p className="impersonation-banner-lead">
+        <p className={styles.impersonationBannerLead}>
           {t('bannerLead', { app: grant.AppName, roles })}{' '}
-          <span role="timer" className="impersonation-countdown">
+          <span role="timer" className={styles.impersonationCountdown}>
             {formatCountdown(left)}
           </span>{' '}
           {t('bannerLeft')}
         </p>
-        <p className="impersonation-banner-permissions">{t('bannerPermissions', { permissions })}</p>
+        <p className={styles.impersonationBannerPermissions}>{t('bannerPermissions', { permissions })}</p>
       </div>
       <button
         type="button"
-        className="button button-warning"
+        className={`button ${styles.buttonWarning}`}
         onClick={onEnd}
         disabled={ending}
         aria-busy={ending}

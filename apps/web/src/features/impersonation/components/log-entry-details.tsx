@@ -2,6 +2,7 @@ import { DetailList } from '../../../components/detail-list.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import type { LogEntry } from '../api/impersonation-api.ts';
+import styles from './log-entry-details.module.css';
 import { StatusBadge } from './status-badge.tsx';
 
 const EVENTS = [
@@ -62,7 +63,7 @@ export function LogEntryDetails({ entry }: { entry: LogEntry }) {
       />
       {details.length > 0 ? (
         <>
-          <h3 className="dialog-subheading">{t('logDetails')}</h3>
+          <h3 className={styles.dialogSubheading}>{t('logDetails')}</h3>
           <DetailList
             items={details.map(([k, v]) => ({
               id: k,

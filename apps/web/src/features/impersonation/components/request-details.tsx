@@ -3,6 +3,7 @@ import { DetailList } from '../../../components/detail-list.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import logEntryDetailsStyles from './log-entry-details.module.css';
 import { StatusBadge } from './status-badge.tsx';
 import { TagValues } from './tag-values.tsx';
 
@@ -28,7 +29,7 @@ export function RequestDetails({ request: r }: { request: ImpersonationRequest }
   const none = <span className="muted">{t('none')}</span>;
   return (
     <>
-      <h3 className="dialog-subheading">{t('detailsHeading')}</h3>
+      <h3 className={logEntryDetailsStyles.dialogSubheading}>{t('detailsHeading')}</h3>
       <DetailList
         items={[
           { label: t('requestId'), value: r.Id },
@@ -57,7 +58,7 @@ export function RequestDetails({ request: r }: { request: ImpersonationRequest }
       />
       {decided ? (
         <>
-          <h3 className="dialog-subheading">{t('actionHeading')}</h3>
+          <h3 className={logEntryDetailsStyles.dialogSubheading}>{t('actionHeading')}</h3>
           <DetailList
             items={[
               { label: t('actionTakenBy'), value: r.Action.ActionTakenBy ?? '' },

@@ -1,6 +1,7 @@
 import { PRIORITIES, type Priority } from '@sac/contract/impersonation';
 import { useState } from 'react';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
+import formFieldStyles from '../../../components/form-field.module.css';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
@@ -164,7 +165,9 @@ function RolesFields({ values, set, touch, shown, takenRoles }: RequestFieldsPro
         onBlur={() => touch('ProxyRoles')}
       />
       {taken.length > 0 ? (
-        <p className="field-hint field-hint-after">{t('rolesTakenHint', { roles: taken.join(', ') })}</p>
+        <p className={`field-hint ${formFieldStyles.fieldHintAfter}`}>
+          {t('rolesTakenHint', { roles: taken.join(', ') })}
+        </p>
       ) : null}
       <CheckboxGroup
         legend={t('additionalPermissions')}

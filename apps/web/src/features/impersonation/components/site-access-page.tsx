@@ -8,7 +8,9 @@ import { errorText } from '../../../lib/api-client.ts';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { type SiteAccessStep, useSiteAccess } from '../api/impersonation-api.ts';
+import consentPageStyles from './consent-page.module.css';
 import { useUtcTime } from './request-details.tsx';
+import styles from './site-access-page.module.css';
 import { StatusBadge } from './status-badge.tsx';
 import { TagValues } from './tag-values.tsx';
 
@@ -45,9 +47,9 @@ function useRequestColumns(): Column<ImpersonationRequest>[] {
       header: t('siteAccessRequestedBy'),
       cell: (r) => (
         <>
-          <span className="site-access-wrap">{r.Initiator}</span>
+          <span className={styles.siteAccessWrap}>{r.Initiator}</span>
           {r.IsCustomerRequest ? (
-            <span className="muted site-access-note">{t('siteAccessYourRequest')}</span>
+            <span className={`muted ${styles.siteAccessNote}`}>{t('siteAccessYourRequest')}</span>
           ) : null}
         </>
       ),
@@ -55,7 +57,7 @@ function useRequestColumns(): Column<ImpersonationRequest>[] {
     {
       id: 'why',
       header: t('siteAccessWhy'),
-      cell: (r) => <span className="site-access-wrap">{r.Request.Description}</span>,
+      cell: (r) => <span className={styles.siteAccessWrap}>{r.Request.Description}</span>,
     },
     {
       id: 'roles',
@@ -70,7 +72,7 @@ function useRequestColumns(): Column<ImpersonationRequest>[] {
           <>
             <TagValues values={roles} />
             {permissions.length > 0 ? (
-              <span className="muted site-access-note">
+              <span className={`muted ${styles.siteAccessNote}`}>
                 {t('siteAccessPermissions', { permissions: permissions.join(', ') })}
               </span>
             ) : null}
@@ -116,7 +118,7 @@ function useStepColumns(): Column<SiteAccessStep>[] {
     {
       id: 'by',
       header: t('siteAccessBy'),
-      cell: (s) => <span className="site-access-wrap">{s.Actor || t('siteAccessNotSet')}</span>,
+      cell: (s) => <span className={styles.siteAccessWrap}>{s.Actor || t('siteAccessNotSet')}</span>,
     },
     { id: 'from', header: t('siteAccessFrom'), cell: (s) => s.ClientAddress || t('siteAccessNotSet') },
   ];
@@ -168,7 +170,7 @@ export default function SiteAccessPage() {
       <>
         <p>{t('siteAccessIntro', { app: d.AppName })}</p>
         <p className="notice notice-info">{t('siteAccessReassure')}</p>
-        <section className="site-access-section" aria-labelledby="site-access-requests">
+        <section className={styles.siteAccessSection} aria-labelledby="site-access-requests">
           <h2 id="site-access-requests">{t('siteAccessRequestsHeading')}</h2>
           <DataTable
             label={t('siteAccessRequestsHeading')}
@@ -179,7 +181,7 @@ export default function SiteAccessPage() {
             pageSize={PAGE_SIZE}
           />
         </section>
-        <section className="site-access-section" aria-labelledby="site-access-steps">
+        <section className={styles.siteAccessSection} aria-labelledby="site-access-steps">
           <h2 id="site-access-steps">{t('siteAccessStepsHeading')}</h2>
           <DataTable
             label={t('siteAccessStepsHeading')}
@@ -190,14 +192,14 @@ export default function SiteAccessPage() {
             pageSize={PAGE_SIZE}
           />
         </section>
-        <p className="field-hint consent-help">{t('siteAccessHelp')}</p>
+        <p className={`field-hint ${consentPageStyles.consentHelp}`}>{t('siteAccessHelp')}</p>
       </>
     );
   }
   return (
     <PublicPage
       id="site-access-heading"
-      panelClass="site-access-panel"
+      panelClass={styles.siteAccessPanel}
       kicker={t('siteAccessKicker')}
       heading={heading}
     >

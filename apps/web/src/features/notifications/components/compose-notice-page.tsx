@@ -23,6 +23,7 @@ import { useT } from '../../../lib/i18n.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useAudienceOptions, useCreateNotice, useRecipientCount } from '../api/notices-api.ts';
+import styles from './compose-notice-page.module.css';
 
 interface Values {
   Kind: string;
@@ -274,7 +275,7 @@ export default function ComposeNoticePage() {
           onChange={(a) => form.set('AudienceType', a)}
           renderChosen={() => audienceFields}
         />
-        <p className="notice-recipients" aria-live="polite">
+        <p className={styles.noticeRecipients} aria-live="polite">
           {countText}
         </p>
         <RadioGroup

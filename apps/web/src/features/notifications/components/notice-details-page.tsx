@@ -20,6 +20,7 @@ import {
   useDeliveries,
   useNotice,
 } from '../api/notices-api.ts';
+import styles from './notice-details-page.module.css';
 import { NoticeProgress, NoticeStatus, useAudienceText } from './notice-parts.tsx';
 
 const ROWS_PER_PAGE = 50;
@@ -124,7 +125,7 @@ function Summary({ notice: n }: { notice: NoticeWithText }) {
         ]}
       />
       <h2>{t('text')}</h2>
-      <pre className="notice-text">{n.Text}</pre>
+      <pre className={styles.noticeText}>{n.Text}</pre>
       {confirming ? (
         <ConfirmDialog
           title={t('cancelTitle')}

@@ -1,5 +1,6 @@
 import { useT } from '../../../lib/i18n.tsx';
 import type { Notice } from '../api/notices-api.ts';
+import styles from './notice-parts.module.css';
 
 /** A notice's status as a badge. */
 export function NoticeStatus({ status }: { status: Notice['Status'] }) {
@@ -31,7 +32,7 @@ export function NoticeProgress({ notice, compact = false }: { notice: Notice; co
   if (notice.Status === 'scheduled' || notice.Status === 'cancelled' || p.Total === 0) return null;
   const done = p.Sent + p.Failed + p.Skipped;
   return (
-    <div className={`notice-progress${compact ? ' notice-progress-compact' : ''}`}>
+    <div className={`${styles.noticeProgress}${compact ? ` ${styles.noticeProgressCompact}` : ''}`}>
       <progress max={p.Total} value={done} aria-label={t('progressLabel', { subject: notice.Subject })} />
       <span className="muted">
         {t('progressText', { done, total: p.Total, sent: p.Sent, failed: p.Failed, skipped: p.Skipped })}

@@ -1,6 +1,7 @@
 import type { EndpointId } from '@sac/contract/endpoint-routes';
 import { useApiAuth } from '../../../lib/api-auth.tsx';
 import { useT } from '../../../lib/i18n.tsx';
+import siteConfigurationPageStyles from './site-configuration-page.module.css';
 
 /**
  * Why part of the configuration is hidden or read-only for this caller: for an impersonation, the
@@ -17,7 +18,7 @@ export function AccessNote({ endpoint, kind }: { endpoint: EndpointId; kind: 're
   else if (kind === 'status') text = t('grantNoStatus', { permission });
   else text = t('grantReadOnly', { permission });
   return (
-    <p className="notice notice-info config-read-only" role="note">
+    <p className={`notice notice-info ${siteConfigurationPageStyles.configReadOnly}`} role="note">
       {text}
     </p>
   );

@@ -8,6 +8,8 @@ import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useCreateCustomObject } from '../api/custom-objects-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
+import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
+import registrationFieldsSectionStyles from './registration-fields-section.module.css';
 import { SampleValidator } from './sample-validator.tsx';
 
 const FIELDS = ['Id', 'Name', 'SizeMB', 'Schema'] as const;
@@ -49,7 +51,12 @@ export function AddCustomObjectForm({ site }: { site: SiteRef }) {
     });
   };
   return (
-    <form className="subsection" onSubmit={onSubmit} noValidate aria-labelledby="add-custom-object-title">
+    <form
+      className={encryptionSettingsSectionStyles.subsection}
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="add-custom-object-title"
+    >
       <h3 id="add-custom-object-title" className="subsection-heading">
         {t('addCustomObject')}
       </h3>
@@ -69,7 +76,7 @@ export function AddCustomObjectForm({ site }: { site: SiteRef }) {
         label={t('objectSchema')}
         hint={t('objectSchemaHint')}
         rows={8}
-        className="code-input"
+        className={registrationFieldsSectionStyles.codeInput}
         spellCheck={false}
         required
       />

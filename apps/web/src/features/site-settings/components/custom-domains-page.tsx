@@ -9,6 +9,7 @@ import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
 import { type ListedDomain, useEverySiteDomains } from '../api/custom-domains-api.ts';
+import styles from './custom-domains-page.module.css';
 
 const PAGE_SIZE = 10;
 const isFilter = (v: string | null): v is DomainListFilter =>
@@ -70,7 +71,7 @@ export default function CustomDomainsPage() {
           d.FailingSince ? (
             <>
               <span className="status-badge status-rejected">{t('domainFailing')}</span>
-              <span className="muted domain-check">
+              <span className={`muted ${styles.domainCheck}`}>
                 {t('failingSince')} <Timestamp value={d.FailingSince} />
               </span>
             </>
@@ -90,7 +91,7 @@ export default function CustomDomainsPage() {
             <>
               <Timestamp value={d.LastCheckedAt} />
               {d.LastCheckResult && (d.FailingSince || d.Status !== 'Verified') ? (
-                <span className="muted domain-check">{d.LastCheckResult}</span>
+                <span className={`muted ${styles.domainCheck}`}>{d.LastCheckResult}</span>
               ) : null}
             </>
           ) : (

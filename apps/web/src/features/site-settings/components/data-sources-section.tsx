@@ -1,6 +1,7 @@
 import { dataSourceBody } from '@sac/contract/registration-fields';
 import { type FormEvent, useState } from 'react';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import formFieldStyles from '../../../components/form-field.module.css';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
@@ -9,6 +10,9 @@ import { useLeaveGuard } from '../../../lib/leave-guard.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { type DataSource, useAddDataSource, useDataSources } from '../api/registration-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
+import styles from './data-sources-section.module.css';
+import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
+import registrationFieldsSectionStyles from './registration-fields-section.module.css';
 import type { SectionProps } from './section-props.ts';
 
 const PAGE_SIZE = 10;
@@ -141,7 +145,12 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
   };
 
   return (
-    <form className="subsection" onSubmit={onSubmit} noValidate aria-labelledby="add-data-source-title">
+    <form
+      className={encryptionSettingsSectionStyles.subsection}
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="add-data-source-title"
+    >
       <h3 id="add-data-source-title" className="subsection-heading">
         {t('addDataSource')}
       </h3>
@@ -179,7 +188,7 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
           value={rule}
           error={errors.Rules}
           autoComplete="off"
-          className="code-input"
+          className={registrationFieldsSectionStyles.codeInput}
           spellCheck={false}
           onValueChange={(v) => {
             setRule(v);
@@ -188,7 +197,7 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
         />
       </div>
       <fieldset
-        className="items-editor"
+        className={styles.itemsEditor}
         aria-describedby={errors.Items ? 'data-source-items-error' : undefined}
       >
         <legend>{t('items')}</legend>
@@ -196,7 +205,7 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
           const n = index + 1;
           const fid = (f: string) => `data-source-item-${item.key}-${f}`;
           return (
-            <div key={item.key} className="item-row">
+            <div key={item.key} className={styles.itemRow}>
               <FormField
                 id={fid('Value')}
                 name={`Items.${index}.Value`}
@@ -250,7 +259,7 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
           );
         })}
         {errors.Items ? (
-          <p id="data-source-items-error" className="field-error">
+          <p id="data-source-items-error" className={formFieldStyles.fieldError}>
             {errors.Items}
           </p>
         ) : null}

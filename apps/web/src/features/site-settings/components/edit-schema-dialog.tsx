@@ -11,6 +11,7 @@ import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { type CustomObject, readCustomObjects, useSetCustomObjectSchema } from '../api/custom-objects-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
+import registrationFieldsSectionStyles from './registration-fields-section.module.css';
 import { SampleValidator } from './sample-validator.tsx';
 
 /** The schema as the user edits it: pretty-printed when it is JSON. */
@@ -93,7 +94,7 @@ export function EditSchemaDialog({
           value={form.values.Schema}
           error={form.shown('Schema')}
           rows={10}
-          className="code-input"
+          className={registrationFieldsSectionStyles.codeInput}
           spellCheck={false}
           onValueChange={(v) => form.set('Schema', v)}
         />

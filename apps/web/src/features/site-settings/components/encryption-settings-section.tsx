@@ -14,9 +14,11 @@ import {
 } from '@sac/contract/encryption-settings';
 import { ERRORS } from '@sac/contract/errors';
 import { type FormEvent, useState } from 'react';
+import changedMeanwhileStyles from '../../../components/changed-meanwhile.module.css';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { CheckboxField } from '../../../components/checkbox-field.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
+import detailListStyles from '../../../components/detail-list.module.css';
 import { FormField } from '../../../components/form-field.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
@@ -34,6 +36,7 @@ import {
   useSaveEncryptionSettings,
 } from '../api/encryption-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
+import styles from './encryption-settings-section.module.css';
 import type { SectionProps } from './section-props.ts';
 
 type Field = keyof Values;
@@ -95,7 +98,7 @@ function EncryptionSet({ site, set, canWrite }: { site: SiteRef; set: SettingSet
   const read = useEncryptionSettings(site, set);
   const titleId = `encryption-${set}-title`;
   return (
-    <section className="subsection" aria-labelledby={titleId}>
+    <section className={styles.subsection} aria-labelledby={titleId}>
       <h3 id={titleId} className="subsection-heading">
         {t(`encryptionSet.${set}`)}
       </h3>
@@ -297,11 +300,11 @@ function EncryptionForm({
         onCheckedChange={(v) => set_('PerPasswordSalt', v)}
       />
       {weak ? (
-        <p className="notice notice-warning" role="status">
+        <p className={`notice ${changedMeanwhileStyles.noticeWarning}`} role="status">
           {t('weakAlgorithm', { reason: weak })}
         </p>
       ) : null}
-      <div className="subsection encryption-preview">
+      <div className={`${styles.subsection} encryption-preview`}>
         <h4 className="subsection-heading">{t('previewTitle')}</h4>
         <div className="form-grid">
           <FormField
@@ -324,12 +327,12 @@ function EncryptionForm({
         </div>
         {result ? (
           <>
-            <dl className="detail-list detail-list-wide">
+            <dl className={`${detailListStyles.detailList} ${detailListStyles.detailListWide}`}>
               <div>
                 <dt>{t('storedForm')}</dt>
                 <dd>
-                  <span className="copy-cell">
-                    <code className="stored-form">{result.Stored}</code>
+                  <span className={styles.copyCell}>
+                    <code className={styles.storedForm}>{result.Stored}</code>
                     <CopyButton
                       text={result.Stored}
                       label={t('copyStoredForm', { set: t(`encryptionSet.${set}`) })}
@@ -343,7 +346,9 @@ function EncryptionForm({
               </div>
             </dl>
             {result.Weak && result.Weak !== weak ? (
-              <p className="notice notice-warning">{t('weakAlgorithm', { reason: result.Weak })}</p>
+              <p className={`notice ${changedMeanwhileStyles.noticeWarning}`}>
+                {t('weakAlgorithm', { reason: result.Weak })}
+              </p>
             ) : null}
           </>
         ) : null}

@@ -7,7 +7,9 @@ import {
 } from '@sac/contract/registration-fields';
 import { type FormEvent, useState } from 'react';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
+import checkboxGroupStyles from '../../../components/checkbox-group.module.css';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import formFieldStyles from '../../../components/form-field.module.css';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { useApiAuth } from '../../../lib/api-auth.tsx';
@@ -27,7 +29,9 @@ import {
   useSaveDefaultFields,
 } from '../api/registration-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
+import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
 import { EnabledBadge } from './integrations-section.tsx';
+import styles from './registration-fields-section.module.css';
 import type { SectionProps } from './section-props.ts';
 
 const PAGE_SIZE = 50;
@@ -140,7 +144,7 @@ function FieldsTable({
             <div className={`field field-inline${err ? ' has-error' : ''}`}>
               <input
                 id={id}
-                className="code-input"
+                className={styles.codeInput}
                 aria-label={t('rulesOf', { name: r.Name })}
                 value={edit.Rules}
                 spellCheck={false}
@@ -149,7 +153,7 @@ function FieldsTable({
                 onChange={(e) => setEdit(r.Name, { Rules: e.target.value })}
               />
               {err ? (
-                <p id={`${id}-error`} className="field-error">
+                <p id={`${id}-error`} className={formFieldStyles.fieldError}>
                   {err}
                 </p>
               ) : null}
@@ -174,7 +178,7 @@ function FieldsTable({
           return (
             <input
               type="checkbox"
-              className="checkbox-input"
+              className={checkboxGroupStyles.checkboxInput}
               aria-label={t('enableField', { name: r.Name })}
               checked={edit.Enabled}
               onChange={(e) => setEdit(r.Name, { Enabled: e.target.checked })}
@@ -317,7 +321,12 @@ function AddCustomFieldForm({ site }: { site: SiteRef }) {
     );
   };
   return (
-    <form className="subsection" onSubmit={onSubmit} noValidate aria-labelledby="add-custom-field-title">
+    <form
+      className={encryptionSettingsSectionStyles.subsection}
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="add-custom-field-title"
+    >
       <h3 id="add-custom-field-title" className="subsection-heading">
         {t('addCustomField')}
       </h3>
@@ -343,7 +352,7 @@ function AddCustomFieldForm({ site }: { site: SiteRef }) {
         {...field('Rules')}
         label={t('fieldRules')}
         hint={t('fieldRulesHint')}
-        className="code-input"
+        className={styles.codeInput}
         spellCheck={false}
         autoComplete="off"
       />

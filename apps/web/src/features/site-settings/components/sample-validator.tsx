@@ -6,6 +6,8 @@ import { validate } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useValidateSample } from '../api/custom-objects-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
+import registrationFieldsSectionStyles from './registration-fields-section.module.css';
+import styles from './sample-validator.module.css';
 
 type Result = { Valid: boolean; Errors: { Path: string; Message: string }[] } | { failure: string };
 
@@ -46,8 +48,8 @@ export function SampleValidator({
   };
 
   return (
-    <div className="sample-validator">
-      <h4 className="sample-heading">{t('sampleHeading')}</h4>
+    <div className={styles.sampleValidator}>
+      <h4 className={styles.sampleHeading}>{t('sampleHeading')}</h4>
       <p className="field-hint">{t('sampleIntro')}</p>
       <TextAreaField
         id={`${idPrefix}-sample`}
@@ -55,7 +57,7 @@ export function SampleValidator({
         label={t('sample')}
         value={sample}
         rows={4}
-        className="code-input"
+        className={registrationFieldsSectionStyles.codeInput}
         spellCheck={false}
         onValueChange={(v) => {
           setSample(v);
@@ -68,17 +70,17 @@ export function SampleValidator({
         </button>
       </div>
       {shown && 'failure' in shown ? (
-        <p className="form-alert sample-result" role="alert">
+        <p className={`form-alert ${styles.sampleResult}`} role="alert">
           {shown.failure}
         </p>
       ) : null}
       {shown && 'Valid' in shown && shown.Valid ? (
-        <p className="notice notice-success sample-result" role="status">
+        <p className={`notice notice-success ${styles.sampleResult}`} role="status">
           {t('sampleValid')}
         </p>
       ) : null}
       {shown && 'Valid' in shown && !shown.Valid ? (
-        <div className="form-alert sample-result" role="alert">
+        <div className={`form-alert ${styles.sampleResult}`} role="alert">
           <p>{t('sampleInvalid')}</p>
           <ul aria-label={t('sampleErrors')}>
             {shown.Errors.map((e) => (

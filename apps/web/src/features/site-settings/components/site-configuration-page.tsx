@@ -18,6 +18,7 @@ import { OverviewSection } from './overview-section.tsx';
 import { PlanInfoSection } from './plan-info-section.tsx';
 import { RegistrationFieldsSection } from './registration-fields-section.tsx';
 import type { SectionProps } from './section-props.ts';
+import styles from './site-configuration-page.module.css';
 import { WebAppsSection } from './web-apps-section.tsx';
 
 /**
@@ -116,12 +117,12 @@ export default function SiteConfigurationPage() {
           ownerLink={(owner) => consolePaths.siteConfiguration({ uid: owner, appId })}
         />
         {valid && staffReadOnly ? (
-          <p className="notice notice-info config-read-only">{t('readOnly')}</p>
+          <p className={`notice notice-info ${styles.configReadOnly}`}>{t('readOnly')}</p>
         ) : null}
       </section>
       {valid ? (
         <section className="card config-card">
-          <div className="config-tabs" role="tablist" aria-label={t('sectionsNav')}>
+          <div className={styles.configTabs} role="tablist" aria-label={t('sectionsNav')}>
             {SECTIONS.map((id) => (
               <button
                 key={id}
@@ -131,7 +132,7 @@ export default function SiteConfigurationPage() {
                 id={`config-tab-${id}`}
                 type="button"
                 role="tab"
-                className="config-tab"
+                className={styles.configTab}
                 aria-selected={id === current}
                 aria-controls={`config-panel-${id}`}
                 tabIndex={id === current ? 0 : -1}
@@ -144,7 +145,7 @@ export default function SiteConfigurationPage() {
           </div>
           <div
             id={`config-panel-${current}`}
-            className="config-panel"
+            className={styles.configPanel}
             role="tabpanel"
             aria-labelledby={`config-tab-${current}`}
           >

@@ -5,6 +5,7 @@ import { DisclosurePanel } from '../../../components/dropdown-menu.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { useMarkRead, useNotificationStream, useStaffNotifications } from '../api/staff-notifications-api.ts';
+import styles from './notification-bell.module.css';
 
 type T = ReturnType<typeof useT<'staffNotifications'>>;
 
@@ -71,7 +72,7 @@ export function NotificationBell() {
         <>
           <BellIcon />
           {unread > 0 ? (
-            <span className="bell-count" aria-hidden="true">
+            <span className={styles.bellCount} aria-hidden="true">
               {shown}
             </span>
           ) : null}
@@ -80,8 +81,8 @@ export function NotificationBell() {
     >
       {(close) => (
         <>
-          <div className="notification-panel-head">
-            <h2 className="notification-panel-title">{t('panel')}</h2>
+          <div className={styles.notificationPanelHead}>
+            <h2 className={styles.notificationPanelTitle}>{t('panel')}</h2>
             {unread > 0 ? (
               <button
                 type="button"
@@ -93,19 +94,19 @@ export function NotificationBell() {
               </button>
             ) : null}
           </div>
-          {list.isError ? <p className="notification-empty">{t('loadFailed')}</p> : null}
+          {list.isError ? <p className={styles.notificationEmpty}>{t('loadFailed')}</p> : null}
           {list.data && list.data.Data.length === 0 ? (
-            <p className="notification-empty">{t('empty')}</p>
+            <p className={styles.notificationEmpty}>{t('empty')}</p>
           ) : null}
-          <ul className="notification-list">
+          <ul className={styles.notificationList}>
             {list.data?.Data.map((n) => {
               const text = notificationText(t, n);
               const isUnread = n.ReadAt === null;
               return (
-                <li key={n.Id} className={`notification-item${isUnread ? ' is-unread' : ''}`}>
+                <li key={n.Id} className={`${styles.notificationItem}${isUnread ? ' is-unread' : ''}`}>
                   <Link
                     to={linkOf(n)}
-                    className="notification-link"
+                    className={styles.notificationLink}
                     onClick={() => {
                       if (isUnread) markRead.mutate({ Ids: [n.Id] });
                       close();
@@ -114,7 +115,7 @@ export function NotificationBell() {
                     {isUnread ? <span className="visually-hidden">{t('unread')}: </span> : null}
                     {text}
                   </Link>
-                  <div className="notification-meta">
+                  <div className={styles.notificationMeta}>
                     <Timestamp value={n.CreatedAt} />
                     {isUnread ? (
                       <button
@@ -131,7 +132,7 @@ export function NotificationBell() {
               );
             })}
           </ul>
-          <div className="notification-panel-foot">
+          <div className={styles.notificationPanelFoot}>
             {live ? null : <span className="muted">{t('offline')}</span>}
             <Link to={consolePaths.notificationSettings()} onClick={close}>
               {t('settings')}

@@ -10,6 +10,7 @@ import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import { useCreateSuperUser, useTeamList, useTeamRoles } from '../api/team-api.ts';
+import styles from './create-superuser-page.module.css';
 import { primaryEmail } from './staff.ts';
 
 interface Values {
@@ -109,7 +110,7 @@ export default function CreateSuperuserPage() {
     <section className="card form-card" aria-labelledby="screen-title">
       <h1 id="screen-title">{t('createSuperuser')}</h1>
       <p className="muted">{t('createIntro')}</p>
-      <nav className="help-links" aria-label={t('helpLinks')}>
+      <nav className={styles.helpLinks} aria-label={t('helpLinks')}>
         <Link to={consolePaths.permissions()}>{t('permissionList')}</Link>
         <Link to={consolePaths.roles()}>{t('roleDetails')}</Link>
       </nav>

@@ -2,10 +2,12 @@ import { consolePaths } from '@sac/contract/console-paths';
 import { PERMISSION_DESCRIPTIONS, PERMISSIONS } from '@sac/contract/permissions';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import dataTableStyles from '../../../components/data-table.module.css';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useTeamRoles } from '../api/team-api.ts';
+import styles from './permissions-page.module.css';
 
 /** /manage-superuser/permissions: every permission, what it allows, and the roles that hold it. */
 export default function PermissionsPage() {
@@ -17,13 +19,13 @@ export default function PermissionsPage() {
   let status: ReactNode = null;
   if (roles.isPending) {
     status = (
-      <p className="table-status" role="status">
+      <p className={dataTableStyles.tableStatus} role="status">
         {common('loading')}
       </p>
     );
   } else if (roles.isError) {
     status = (
-      <p className="table-status table-error" role="alert">
+      <p className={`${dataTableStyles.tableStatus} ${dataTableStyles.tableError}`} role="alert">
         {errorText(roles.error, common('tableFetchError'))}
       </p>
     );
@@ -40,7 +42,7 @@ export default function PermissionsPage() {
       </div>
       <div className="data-table">
         <TableScroll label={t('permissionsTableLabel')}>
-          <table className="matrix-table">
+          <table className={styles.matrixTable}>
             <caption className="visually-hidden">{t('permissionsTableLabel')}</caption>
             <thead>
               <tr>
@@ -63,7 +65,7 @@ export default function PermissionsPage() {
                   {list.map((r) =>
                     r.Permissions.includes(p) ? (
                       <td key={r.Name} className="matrix-cell">
-                        <span className="check-mark" aria-hidden="true">
+                        <span className={styles.checkMark} aria-hidden="true">
                           {t('granted')}
                         </span>
                         <span className="visually-hidden">{t('grantedText')}</span>

@@ -5,6 +5,7 @@ import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useTeamRoles } from '../api/team-api.ts';
+import styles from './roles-page.module.css';
 
 const describe = (p: string): string | undefined =>
   (PERMISSION_DESCRIPTIONS as Record<string, string | undefined>)[p as Permission];
@@ -31,9 +32,9 @@ export default function RolesPage() {
         </p>
       ) : null}
       {roles.data?.length === 0 ? <p className="muted">{common('tableEmpty')}</p> : null}
-      <div className="role-list">
+      <div className={styles.roleList}>
         {roles.data?.map((role) => (
-          <article key={role.Name} className="role-card" aria-labelledby={`role-${role.Name}`}>
+          <article key={role.Name} className={styles.roleCard} aria-labelledby={`role-${role.Name}`}>
             <h2 id={`role-${role.Name}`}>
               {role.Name}
               <span className="tag">{role.BuiltIn ? t('builtIn') : t('custom')}</span>
@@ -42,11 +43,13 @@ export default function RolesPage() {
             {role.Permissions.length === 0 ? (
               <p className="muted">{t('noPermissions')}</p>
             ) : (
-              <ul className="permission-list" aria-label={t('permissionsOfRole', { role: role.Name })}>
+              <ul className={styles.permissionList} aria-label={t('permissionsOfRole', { role: role.Name })}>
                 {role.Permissions.map((p) => (
                   <li key={p}>
                     <code>{p}</code>
-                    {describe(p) ? <span className="muted permission-description">{describe(p)}</span> : null}
+                    {describe(p) ? (
+                      <span className={`muted ${styles.permissionDescription}`}>{describe(p)}</span>
+                    ) : null}
                   </li>
                 ))}
               </ul>

@@ -11,7 +11,9 @@ import { coolDownEnd, useCurrentUser } from '../../../lib/session.ts';
 import { useSuperUserProfile } from '../api/team-api.ts';
 import { ColleagueFactors } from './colleague-factors.tsx';
 import { ColleagueSessions } from './colleague-sessions.tsx';
+import rolesPageStyles from './roles-page.module.css';
 import { primaryEmail } from './staff.ts';
+import styles from './superuser-profile-page.module.css';
 
 const describe = (p: string): string | undefined =>
   (PERMISSION_DESCRIPTIONS as Record<string, string | undefined>)[p as Permission];
@@ -71,7 +73,7 @@ export default function SuperuserProfilePage() {
               {
                 label: t('invitation'),
                 value: p.Invited ? (
-                  <span className="tag tag-warning">{t('invitedPending')}</span>
+                  <span className={`tag ${styles.tagWarning}`}>{t('invitedPending')}</span>
                 ) : (
                   t('invitationAccepted')
                 ),
@@ -82,12 +84,12 @@ export default function SuperuserProfilePage() {
           {p.Permissions.length === 0 ? (
             <p className="muted">{t('profileNoPermissions')}</p>
           ) : (
-            <ul className="permission-list" aria-labelledby="profile-permissions">
+            <ul className={rolesPageStyles.permissionList} aria-labelledby="profile-permissions">
               {p.Permissions.map((perm) => (
                 <li key={perm}>
                   <code>{perm}</code>
                   {describe(perm) ? (
-                    <span className="muted permission-description">{describe(perm)}</span>
+                    <span className={`muted ${rolesPageStyles.permissionDescription}`}>{describe(perm)}</span>
                   ) : null}
                 </li>
               ))}
