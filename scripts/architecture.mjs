@@ -204,6 +204,7 @@ export const LONG_FILES = [
 export const LONG_FUNCTIONS = [
   'apps/api/src/app.ts: buildApp',
   'apps/api/src/config.ts: loadConfig',
+  'apps/api/src/db/postgres-db.ts: openPostgres',
   'apps/api/src/lib/redis.ts: openRedis',
   'apps/api/src/mail/outbox.ts: createOutboxMailer',
   'apps/api/src/modules/auth/mfa.service.ts: secondStep',
@@ -213,6 +214,7 @@ export const LONG_FUNCTIONS = [
   'apps/api/src/plugins/csp-report.ts: cspReport',
   'apps/api/src/seed/customer-seed.ts: buildDemoCustomers',
   'apps/api/src/seed/impersonation-seed.ts: seedDemoImpersonation',
+  'apps/web/src/app/layout/user-menu.tsx: UserMenu',
   'apps/web/src/app/layout/command-palette.tsx: CommandPalette',
   'apps/web/src/components/data-table.tsx: DataTable',
   'apps/web/src/components/dialog.tsx: Dialog',

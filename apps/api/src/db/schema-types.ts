@@ -56,7 +56,7 @@ function typeOf(udt: string): string {
   return t;
 }
 
-const HEADER = `// Generated from the migrated schema by \`npm run db:types -w @sac/api\` (src/db/schema-types.ts).
+const HEADER = `// @generated from the migrated schema by \`npm run db:types -w @sac/api\` (src/db/schema-types.ts).
 // Do not edit: change a migration and regenerate; the API tests fail while the two disagree.
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 

@@ -1,4 +1,4 @@
-// Generated from the migrated schema by `npm run db:types -w @sac/api` (src/db/schema-types.ts).
+// @generated from the migrated schema by `npm run db:types -w @sac/api` (src/db/schema-types.ts).
 // Do not edit: change a migration and regenerate; the API tests fail while the two disagree.
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 
