@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { EndpointId } from '@sac/contract/endpoints';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, freshDb } from '../../test/harness.ts';
 import { verifyPassword } from '../lib/password-hash.ts';
@@ -90,10 +91,11 @@ describe('demo data (first start)', () => {
       t.clock.advance(3_600_000);
       const as = async (email: string) => {
         const session = await t.login(email, 'Demo#Pass1');
-        const get = async <T>(url: string): Promise<T> => {
-          const r = await t.inject({ method: 'GET', url, session });
-          expect(r.statusCode, url).toBe(200);
-          return r.json() as T;
+        // Read as the console's wire shapes declared below, a subset of the contract's answers.
+        const get = async <T>(id: EndpointId, query: Record<string, string | number> = {}): Promise<T> => {
+          const r = await t.callLoose(id, { session, query });
+          expect(r.status, id).toBe(200);
+          return r.body as T;
         };
         return get;
       };
@@ -120,7 +122,7 @@ describe('demo data (first start)', () => {
       }
 
       const sa = await as('superadmin@example.com');
-      const all = (await sa<{ Data: Wire[] }>('/admin/impersonation/requests?limit=200')).Data;
+      const all = (await sa<{ Data: Wire[] }>('impersonationList', { limit: 200 })).Data;
       const statusOf = (w: Wire) =>
         w.Action.Status === 'Pending' ? `Pending/${w.Consent}` : w.Action.Status;
       expect(new Set(all.map(statusOf))).toEqual(
@@ -141,9 +143,9 @@ describe('demo data (first start)', () => {
 
       // Each request has its steps in the log, and a deleted request's deletion is there too.
       const log = (
-        await sa<{ Data: Array<{ RequestId: number; Event: string; Status: string }> }>(
-          '/admin/impersonation/logs?limit=200',
-        )
+        await sa<{ Data: Array<{ RequestId: number; Event: string; Status: string }> }>('impersonationLogs', {
+          limit: 200,
+        })
       ).Data;
       for (const w of all)
         expect(
@@ -167,7 +169,7 @@ describe('demo data (first start)', () => {
       expect(all.some((w) => w.Id === deleted.RequestId)).toBe(false);
 
       // The dashboard of each: the SuperAdmin has requests awaiting them, with and without consent.
-      const saDash = await sa<Dash>('/admin/dashboard');
+      const saDash = await sa<Dash>('dashboard');
       const awaiting = saDash.Impersonation.AwaitingMyDecision!;
       expect(awaiting.Count).toBeGreaterThanOrEqual(4);
       expect(new Set(awaiting.Items.map((i) => i.Consent))).toEqual(new Set([true, false]));
@@ -177,7 +179,7 @@ describe('demo data (first start)', () => {
       expect(saDash.Sites!.TrialsEndingSoon.Count).toBeGreaterThanOrEqual(1);
       expect(saDash.CustomDomains!.PendingVerification).toBeGreaterThanOrEqual(1);
       for (const email of ['admin@example.com', 'support@example.com']) {
-        const d = await (await as(email))<Dash>('/admin/dashboard');
+        const d = await (await as(email))<Dash>('dashboard');
         expect(d.Impersonation.MineAwaitingOthers.Count, email).toBeGreaterThanOrEqual(1);
         expect(d.Impersonation.LiveGrants.Count, email).toBeGreaterThanOrEqual(1);
         expect(d.Impersonation.LiveGrants.Items.every((g) => g.Holder === email)).toBe(true);
@@ -190,7 +192,7 @@ describe('demo data (first start)', () => {
       await recheckDomains(t.ctx);
       for (const status of ['pending', 'failing', 'verified'])
         expect(
-          (await sa<{ Data: unknown[] }>(`/admin/customdomains?status=${status}`)).Data.length,
+          (await sa<{ Data: unknown[] }>('customDomainsAll', { status })).Data.length,
           status,
         ).toBeGreaterThan(0);
       expect(saDash.CustomDomains!.FailingRechecks).toBeGreaterThanOrEqual(1);
@@ -206,7 +208,7 @@ describe('demo data (first start)', () => {
         Status: string;
         Progress: { Total: number; Sent: number; Failed: number; Pending: number };
       }
-      const notices = (await sa<{ Data: NoticeWire[] }>('/admin/notices')).Data;
+      const notices = (await sa<{ Data: NoticeWire[] }>('noticeList')).Data;
       expect(notices.map((n) => [n.Kind, n.Status])).toEqual([
         ['announcement', 'scheduled'],
         ['incident', 'sent'],
@@ -217,7 +219,8 @@ describe('demo data (first start)', () => {
       expect(maintenance.Progress.Sent).toBe(maintenance.Progress.Total - 1);
       expect(maintenance.Progress.Pending).toBe(0);
       const refused = await sa<{ Data: Array<{ Status: string; Reason: string | null }> }>(
-        `/admin/notices/deliveries?id=${maintenance.Id}&status=failed`,
+        'noticeDeliveries',
+        { id: maintenance.Id, status: 'failed' },
       );
       expect(refused.Data).toEqual([
         expect.objectContaining({ Status: 'failed', Reason: expect.stringContaining('550') }),
@@ -225,9 +228,7 @@ describe('demo data (first start)', () => {
 
       // Each demo staff member's bell holds what the history told them.
       for (const email of ['superadmin@example.com', 'admin@example.com', 'support@example.com']) {
-        const inbox = await (await as(email))<{ Data: unknown[]; UnreadCount: number }>(
-          '/admin/notifications',
-        );
+        const inbox = await (await as(email))<{ Data: unknown[]; UnreadCount: number }>('staffNotifications');
         expect(inbox.Data.length, email).toBeGreaterThan(0);
         expect(inbox.UnreadCount, email).toBeGreaterThan(0);
       }

@@ -28,40 +28,38 @@ beforeAll(async () => {
     email: 'trail@customer.example',
   });
   customer = { uid, appId: (await insertSite(t.db, { owner: uid, name: 'trail-site' })).appId };
-  const key = await t.inject({ method: 'GET', url: '/admin/audit/signing-key', session: auditor });
-  expect(key.statusCode, key.body).toBe(200);
-  publicKey = key.json().Data.PublicKey;
+  const key = await t.call('auditSigningKey', { session: auditor });
+  expect(key.status, key.raw.body).toBe(200);
+  publicKey = key.body.Data.PublicKey;
 });
 afterAll(() => t.close());
 
 const events = async (query: Record<string, string>, session: S = auditor) => {
-  const r = await t.inject({ method: 'GET', url: '/admin/audit/events', session, query });
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json() as { Data: AuditEvent[]; NextCursor: string | null };
+  const r = await t.call('auditEvents', { session, query });
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body as { Data: AuditEvent[]; NextCursor: string | null };
 };
 const refused = async (query: Record<string, string>) => {
-  const r = await t.inject({ method: 'GET', url: '/admin/audit/events', session: auditor, query });
-  expect(r.statusCode).toBe(400);
-  return r.json().Message as string;
+  const r = await t.callLoose('auditEvents', { session: auditor, query });
+  expect(r.status).toBe(400);
+  return r.error.Message;
 };
 async function* linesOf(text: string) {
   for (const line of text.split('\n')) yield line;
 }
 const exportOf = async (query: Record<string, string>) => {
-  const r = await t.inject({ method: 'GET', url: '/admin/audit/export', session: auditor, query });
-  expect(r.statusCode, r.body).toBe(200);
+  const r = await t.callLoose('auditExport', { session: auditor, query });
+  expect(r.status, r.raw.body).toBe(200);
   return r;
 };
 
 describe('the staff audit trail', () => {
   it('holds sign-ins and failures with actor, client address and request id', async () => {
-    const failed = await t.inject({
-      method: 'POST',
-      url: '/admin/login',
-      payload: { email: 'boss@example.com', password: 'Wrong#1234' },
+    const failed = await t.call('login', {
+      body: { email: 'boss@example.com', password: 'Wrong#1234' },
       remoteAddress: '198.51.100.4',
     });
-    expect(failed.statusCode).toBe(401);
+    expect(failed.status).toBe(401);
     const page = await events({ actor: 'BOSS@example.com', action: 'login.failed' });
     const row = page.Data.find((e) => e.RequestId === failed.headers['x-request-id']);
     expect(row).toMatchObject({
@@ -76,13 +74,11 @@ describe('the staff audit trail', () => {
   });
 
   it('holds every write with its target, and names the impersonation request a write went through', async () => {
-    const created = await t.inject({
-      method: 'POST',
-      url: '/admin/team',
+    const created = await t.call('teamCreate', {
       session: boss,
-      payload: { email: 'newbie@example.com', name: 'Newbie', role: ['Support'] },
+      body: { email: 'newbie@example.com', name: 'Newbie', role: ['Support'] },
     });
-    expect(created.statusCode, created.body).toBe(200);
+    expect(created.status, created.raw.body).toBe(200);
     const team = await events({ action: 'team.create' });
     expect(team.Data[0]).toMatchObject({
       ActorEmail: 'boss@example.com',
@@ -101,22 +97,15 @@ describe('the staff audit trail', () => {
       now: t.clock.now(),
     });
     const ada = await t.login('ada@example.com');
-    const sw = await t.inject({
-      method: 'GET',
-      url: '/account/switchapp',
-      session: ada,
-      query: { appid: String(customer.appId) },
-    });
-    expect(sw.statusCode, sw.body).toBe(200);
-    const imp = sw.json() as S;
-    const saved = await t.inject({
-      method: 'PUT',
-      url: '/admin/appsettings',
+    const sw = await t.call('switchApp', { session: ada, query: { appid: String(customer.appId) } });
+    expect(sw.status, sw.raw.body).toBe(200);
+    const imp = sw.body;
+    const saved = await t.call('updateAppSettings', {
       session: imp,
       query: { uid: customer.uid, appId: String(customer.appId) },
-      payload: { data: { ProductionUrl: 'https://trail.example' } },
+      body: { data: { ProductionUrl: 'https://trail.example' } },
     });
-    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.status, saved.raw.body).toBe(200);
     const onSite = await events({ appId: String(customer.appId) });
     const started = onSite.Data.find((e) => e.Action === 'impersonation.session-start');
     expect(started).toMatchObject({
@@ -140,10 +129,8 @@ describe('the staff audit trail', () => {
 
   it('filters by time range and free text, and refuses filters it cannot run cheaply', async () => {
     const at = t.clock.now();
-    await t.inject({
-      method: 'POST',
-      url: '/admin/login',
-      payload: { email: 'zed-unknown@example.com', password: 'x' },
+    await t.call('login', {
+      body: { email: 'zed-unknown@example.com', password: 'x' },
     });
     const found = await events({ q: 'zed-unk' });
     expect(found.Data.map((e) => e.ActorEmail)).toEqual(['zed-unknown@example.com']);
@@ -206,8 +193,8 @@ describe('the staff audit trail', () => {
   it('lets SuperAdmins and Auditors read it, and no one else', async () => {
     expect((await events({}, boss)).Data.length).toBeGreaterThan(0);
     const ada = await t.login('ada@example.com');
-    const r = await t.inject({ method: 'GET', url: '/admin/audit/events', session: ada });
-    expect(r.statusCode).toBe(403);
+    const r = await t.call('auditEvents', { session: ada });
+    expect(r.status).toBe(403);
   });
 });
 
@@ -241,7 +228,7 @@ describe('the export', () => {
   it('exports newest first under sort=-time, chained in file order, naming the order in its signed seal', async () => {
     const r = await exportOf({ format: 'jsonl', actor: 'pager@example.com', sort: '-time' });
     expect(r.headers['x-export-rows']).toBe('130');
-    const lines = r.body.trimEnd().split('\n');
+    const lines = r.raw.body.trimEnd().split('\n');
     expect(lines.slice(1, -1).map((l) => JSON.parse(l).Details.n)).toEqual(
       Array.from({ length: 130 }, (_, i) => 130 - i),
     );
@@ -249,12 +236,18 @@ describe('the export', () => {
       Type: 'seal',
       Filters: { actor: 'pager@example.com', sort: '-time' },
     });
-    expect(await verifyExport('jsonl', linesOf(r.body), publicKey)).toMatchObject({ ok: true, rows: 130 });
+    expect(await verifyExport('jsonl', linesOf(r.raw.body), publicKey)).toMatchObject({
+      ok: true,
+      rows: 130,
+    });
     // swapping two rows breaks the chain as in the default order
     const swapped = [lines[0], lines[2], lines[1], ...lines.slice(3)].join('\n');
     expect(await verifyExport('jsonl', linesOf(swapped), publicKey)).toMatchObject({ ok: false });
     const csv = await exportOf({ format: 'csv', actor: 'pager@example.com', sort: 'time' });
-    expect(await verifyExport('csv', linesOf(csv.body), publicKey)).toMatchObject({ ok: true, rows: 130 });
+    expect(await verifyExport('csv', linesOf(csv.raw.body), publicKey)).toMatchObject({
+      ok: true,
+      rows: 130,
+    });
   });
 
   it('streams the filtered trail as JSON lines, oldest first, that verify with the public key, and records itself', async () => {
@@ -262,7 +255,7 @@ describe('the export', () => {
     expect(r.headers['content-type']).toContain('application/x-ndjson');
     expect(r.headers['content-disposition']).toMatch(/^attachment; filename="audit-trail-.+\.jsonl"$/);
     expect(r.headers['x-export-rows']).toBe('130');
-    const lines = r.body.trimEnd().split('\n');
+    const lines = r.raw.body.trimEnd().split('\n');
     expect(lines).toHaveLength(132);
     expect(JSON.parse(lines[0]!)).toMatchObject({
       Type: 'header',
@@ -271,7 +264,10 @@ describe('the export', () => {
     });
     expect(JSON.parse(lines[1]!).Details).toEqual({ n: 1 });
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ Type: 'seal', Rows: 130, Algorithm: 'Ed25519' });
-    expect(await verifyExport('jsonl', linesOf(r.body), publicKey)).toMatchObject({ ok: true, rows: 130 });
+    expect(await verifyExport('jsonl', linesOf(r.raw.body), publicKey)).toMatchObject({
+      ok: true,
+      rows: 130,
+    });
 
     const recorded = await events({ action: 'audit.export' });
     expect(recorded.Data[0]).toMatchObject({
@@ -281,7 +277,7 @@ describe('the export', () => {
   });
 
   it('detects a changed, removed or reordered row, a cut file and a re-signed seal', async () => {
-    const body = (await exportOf({ format: 'jsonl', actor: 'pager@example.com' })).body;
+    const body = (await exportOf({ format: 'jsonl', actor: 'pager@example.com' })).raw.body;
     const lines = body.trimEnd().split('\n');
     const verdict = (ls: string[], key = publicKey) => verifyExport('jsonl', linesOf(ls.join('\n')), key);
 
@@ -315,17 +311,17 @@ describe('the export', () => {
     );
     const r = await exportOf({ format: 'csv', action: 'login.failed' });
     expect(r.headers['content-type']).toContain('text/csv');
-    const lines = r.body.split('\r\n');
+    const lines = r.raw.body.split('\r\n');
     expect(lines[0]).toBe(
       'Id,At,ActorUid,ActorEmail,Action,TargetType,TargetId,CustomerUid,AppId,ClientAddress,RequestId,ImpersonationRequestId,Details,Chain',
     );
-    expect(r.body).toContain(`"'=HYPERLINK(""https://evil.example"",""x,y"")"`);
-    expect(r.body).toContain(`,''quoted,`);
+    expect(r.raw.body).toContain(`"'=HYPERLINK(""https://evil.example"",""x,y"")"`);
+    expect(r.raw.body).toContain(`,''quoted,`);
     expect(lines.at(-2)!.startsWith(`${CSV_SEAL_MARK},sac-audit-v1,${r.headers['x-export-rows']},`)).toBe(
       true,
     );
-    expect(await verifyExport('csv', linesOf(r.body), publicKey)).toMatchObject({ ok: true });
-    const tampered = r.body.replace(`''quoted`, `'quoted`);
+    expect(await verifyExport('csv', linesOf(r.raw.body), publicKey)).toMatchObject({ ok: true });
+    const tampered = r.raw.body.replace(`''quoted`, `'quoted`);
     expect(await verifyExport('csv', linesOf(tampered), publicKey)).toMatchObject({ ok: false });
   });
 

@@ -1,7 +1,7 @@
 import { ERRORS } from '@sac/contract/errors';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
+import { type Answer, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { ADDRESS_DAILY_FAILURES, LOCKOUT_THRESHOLD, lockoutDurationMs } from './login-throttle.ts';
 
 let t: TestApp;
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const login = (email: unknown, password: unknown, remoteAddress = '203.0.113.1') =>
-  t.inject({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
+  t.callLoose('login', { body: { email, password }, remoteAddress });
 
 async function activity(action: string) {
   const r = await t.db.query<{ actor_email: string; client_address: string; at: Date }>(
@@ -26,9 +26,10 @@ async function activity(action: string) {
 describe('POST /admin/login', () => {
   it('answers the session pair and the profile for good credentials, email in any case, trimmed', async () => {
     const r = await login('  ada@EXAMPLE.com ', PASSWORD);
-    expect(r.statusCode).toBe(200);
-    const body = r.json();
+    expect(r.status).toBe(200);
+    const body = r.body;
     expect(body).toMatchObject({ Email: 'Ada@Example.com', Name: 'Ada', Role: ['Admin'] });
+    if (!('xtoken' in body)) throw new Error('the sign-in asked for a second step');
     // 256-bit values, base64url: 43 characters, and not the same twice
     expect(body.xtoken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(body.xsign).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -49,20 +50,20 @@ describe('POST /admin/login', () => {
     [{ email: 'ada@example.com' }, 'Password is required'],
     [{ email: 'ada@example.com', password: '   ' }, 'Password is required'],
   ])('refuses %j with "%s"', async (payload, message) => {
-    const r = await t.inject({ method: 'POST', url: '/admin/login', payload, remoteAddress: '203.0.113.9' });
-    expect(r.statusCode).toBe(400);
-    expect(r.json()).toMatchObject({ ErrorCode: 900, Description: message });
-    expect(r.json().FieldErrors[0].Message).toBe(message);
+    const r = await t.callLoose('login', { body: payload, remoteAddress: '203.0.113.9' });
+    expect(r.status).toBe(400);
+    expect(r.error).toMatchObject({ ErrorCode: 900, Description: message });
+    expect(r.error.FieldErrors![0]!.Message).toBe(message);
   });
 
   it('answers wrong password and unknown email alike, and logs both failures', async () => {
     const wrong = await login('ada@example.com', 'Wrong#123');
     const unknown = await login('nobody@example.com', PASSWORD);
-    expect(wrong.statusCode).toBe(401);
-    expect(unknown.statusCode).toBe(401);
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
     const strip = (b: Record<string, unknown>) => ({ ...b, RequestId: undefined });
-    expect(strip(wrong.json())).toEqual(strip(unknown.json()));
-    expect(wrong.json()).toMatchObject({ ErrorCode: 903, Description: MESSAGES.invalidCredentials });
+    expect(strip(wrong.error)).toEqual(strip(unknown.error));
+    expect(wrong.error).toMatchObject({ ErrorCode: 903, Description: MESSAGES.invalidCredentials });
     const failed = (await activity('login.failed')).map((r) => r.actor_email);
     expect(failed).toEqual(expect.arrayContaining(['ada@example.com', 'nobody@example.com']));
   });
@@ -72,32 +73,31 @@ describe('account lockout', () => {
   it('locks for 1 minute after 5 failures, doubling up to 15 minutes, with the same answer', async () => {
     const ip = '198.51.100.7';
     const failFive = async () => {
-      for (let i = 0; i < 5; i++)
-        expect((await login('lock@example.com', 'Wrong#123', ip)).statusCode).toBe(401);
+      for (let i = 0; i < 5; i++) expect((await login('lock@example.com', 'Wrong#123', ip)).status).toBe(401);
     };
     await failFive();
     // Locked: even the right password gets the same answer as a wrong one.
     const locked = await login('lock@example.com', PASSWORD, ip);
-    expect(locked.statusCode).toBe(401);
-    expect(locked.json().Description).toBe(MESSAGES.invalidCredentials);
+    expect(locked.status).toBe(401);
+    expect(locked.error.Description).toBe(MESSAGES.invalidCredentials);
     expect(await activity('login.lockout')).toHaveLength(1);
 
     t.clock.advance(59_000);
-    expect((await login('lock@example.com', PASSWORD, ip)).statusCode).toBe(401);
+    expect((await login('lock@example.com', PASSWORD, ip)).status).toBe(401);
     t.clock.advance(1_000);
-    expect((await login('lock@example.com', 'Wrong#123', ip)).statusCode).toBe(401); // 1 of 5 again
+    expect((await login('lock@example.com', 'Wrong#123', ip)).status).toBe(401); // 1 of 5 again
 
     // Four more failures lock again, now for 2 minutes.
     for (let i = 0; i < 4; i++) await login('lock@example.com', 'Wrong#123', ip);
     t.clock.advance(119_000);
-    expect((await login('lock@example.com', PASSWORD, ip)).statusCode).toBe(401);
+    expect((await login('lock@example.com', PASSWORD, ip)).status).toBe(401);
     t.clock.advance(1_000);
-    expect((await login('lock@example.com', PASSWORD, ip)).statusCode).toBe(200);
+    expect((await login('lock@example.com', PASSWORD, ip)).status).toBe(200);
 
     // A success resets the doubling: the next lockout is 1 minute again.
     await failFive();
     t.clock.advance(60_000);
-    expect((await login('lock@example.com', PASSWORD, ip)).statusCode).toBe(200);
+    expect((await login('lock@example.com', PASSWORD, ip)).status).toBe(200);
   });
 
   it('doubles each lockout in a row and never exceeds 15 minutes', () => {
@@ -111,20 +111,19 @@ describe('per-address limit', () => {
   it('answers 429 after 100 failed sign-ins from one address in a day, and not to other addresses', async () => {
     const ip = '192.0.2.200';
     for (let i = 0; i < ADDRESS_DAILY_FAILURES; i++) {
-      expect((await login(`nobody${i}@example.com`, 'Wrong#123', ip)).statusCode).toBe(401);
+      expect((await login(`nobody${i}@example.com`, 'Wrong#123', ip)).status).toBe(401);
     }
     const blocked = await login('ada@example.com', PASSWORD, ip);
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().ErrorCode).toBe(904);
-    expect((await login('ada@example.com', PASSWORD, '192.0.2.201')).statusCode).toBe(200);
+    expect(blocked.status).toBe(429);
+    expect(blocked.error.ErrorCode).toBe(904);
+    expect((await login('ada@example.com', PASSWORD, '192.0.2.201')).status).toBe(200);
     t.clock.advance(24 * 3_600_000);
-    expect((await login('ada@example.com', PASSWORD, ip)).statusCode).toBe(200);
+    expect((await login('ada@example.com', PASSWORD, ip)).status).toBe(200);
   }, 120_000);
 });
 
 /** What a client sees of a sign-in: its status and error code (0 for a 200). */
-const outcome = (r: { statusCode: number; json(): { ErrorCode?: number } }) =>
-  r.statusCode === 200 ? 200 : `${r.statusCode}/${r.json().ErrorCode}`;
+const outcome = (r: Answer<'login'>) => (r.status === 200 ? 200 : `${r.status}/${r.error.ErrorCode}`);
 const BUSY = `429/${ERRORS.signInBusy.code}`;
 
 async function lockOf(app: TestApp, email: string) {
@@ -145,7 +144,7 @@ describe.each([
   });
   afterAll(() => a.close());
   const signIn = (email: string, password: string, remoteAddress = '203.0.113.50') =>
-    a.inject({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
+    a.call('login', { body: { email, password }, remoteAddress });
 
   it.each([6, 10, 12])(
     '%i at once: each is let in or told to try again (429, Retry-After), none called wrong',
@@ -156,8 +155,8 @@ describe.each([
       const seen = answers.map(outcome);
       expect(seen.filter((o) => o !== 200 && o !== BUSY)).toEqual([]);
       expect(seen.filter((o) => o === 200).length).toBeGreaterThanOrEqual(1);
-      for (const r of answers.filter((x) => x.statusCode === 429)) {
-        expect(r.json().Description).toBe(ERRORS.signInBusy.text);
+      for (const r of answers.filter((x) => x.status === 429)) {
+        expect(r.error.Description).toBe(ERRORS.signInBusy.text);
         expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       }
       // and the account is not left behind: the right password still works, one at a time

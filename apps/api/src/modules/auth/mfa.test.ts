@@ -1,3 +1,4 @@
+import type { EndpointId, ResponseOf } from '@sac/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { type SoftPasskey, softPasskey } from '../../../test/soft-authenticator.ts';
@@ -12,17 +13,23 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (url: string, payload: unknown, session?: Pair, method: 'POST' | 'PUT' | 'DELETE' = 'POST') =>
-  t.inject({
-    method,
-    url,
-    payload: payload as Record<string, unknown>,
-    headers: { origin: CONSOLE_ORIGIN },
-    ...(session ? { session } : {}),
-  });
+// Loose bodies: the soft authenticator's passkey answers are untyped records.
+const post = <I extends EndpointId>(id: I, body: Record<string, unknown>, session?: Pair) =>
+  t.callLoose(id, { body, headers: { origin: CONSOLE_ORIGIN }, ...(session ? { session } : {}) });
 
-const passwordLogin = (email: string, password = PASSWORD) =>
-  t.inject({ method: 'POST', url: '/admin/login', payload: { email, password } });
+const passwordLogin = (email: string, password = PASSWORD) => t.call('login', { body: { email, password } });
+
+/** A sign-in answer read as either of its shapes: the session pair, or the second step it asks for. */
+type SignIn = Partial<Extract<ResponseOf<'login'>, { xtoken: string }>> &
+  Partial<Extract<ResponseOf<'login'>, { SecondStep: unknown }>>;
+const read = (r: { body: ResponseOf<'login'> }): SignIn => r.body;
+/** The session pair of a sign-in that needed no second step. */
+function pairOf(r: { body: ResponseOf<'login'> }): Pair {
+  const b = r.body;
+  if (!('xtoken' in b)) throw new Error('the sign-in asked for a second step');
+  return b;
+}
+type RegisterOptions = Parameters<SoftPasskey['register']>[0];
 
 /** The code an authenticator app shows `steps` steps from the test clock's now. */
 const codeAt = (secret: string, steps = 0) =>
@@ -43,44 +50,44 @@ const failedLogins = async (email: string) =>
 /** A staff member with an authenticator app set up through the account menu. */
 async function withTotp(email: string, roles = ['Support']) {
   await t.addStaff(email, roles);
-  const session: Pair = (await passwordLogin(email)).json();
-  const start = await post('/admin/account/mfa/totp', { password: PASSWORD }, session);
-  expect(start.statusCode, start.body).toBe(200);
-  const { Secret, OtpauthUrl } = start.json();
+  const session: Pair = pairOf(await passwordLogin(email));
+  const start = await post('totpEnrolStart', { password: PASSWORD }, session);
+  expect(start.status, start.raw.body).toBe(200);
+  const { Secret, OtpauthUrl } = start.body;
   expect(Secret).toMatch(/^[A-Z2-7]{32}$/);
   expect(OtpauthUrl).toContain(`secret=${Secret}`);
-  const done = await post('/admin/account/mfa/totp', { Code: codeAt(Secret) }, session, 'PUT');
-  expect(done.statusCode, done.body).toBe(200);
-  const codes: string[] = done.json().RecoveryCodes;
+  const done = await post('totpEnrolConfirm', { Code: codeAt(Secret) }, session);
+  expect(done.status, done.raw.body).toBe(200);
+  const codes: string[] = done.body.RecoveryCodes!;
   t.clock.advance(30_000); // the set-up spent this step's code
   return { secret: Secret as string, session, codes };
 }
 
 async function ticketOf(email: string) {
   const r = await passwordLogin(email);
-  expect(r.statusCode, r.body).toBe(200);
-  const body = r.json();
+  expect(r.status, r.raw.body).toBe(200);
+  const body = read(r);
   expect(body.xtoken).toBeUndefined();
   return body.SecondStep as { Ticket: string; Kind: string; Methods: string[]; ExpiresAt: string };
 }
 
-const secondStep = (payload: Record<string, unknown>) => post('/admin/login/second-step', payload);
+const secondStep = (body: Record<string, unknown>) => post('loginSecondStep', body);
 
 describe('without a factor (STAFF_MFA=optional)', () => {
   it('signs in with the password alone', async () => {
     await t.addStaff('plain@example.com', ['Support']);
     const r = await passwordLogin('plain@example.com');
-    expect(r.json().xtoken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(read(r).xtoken).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });
 
 describe('one-time codes (TOTP)', () => {
   it('needs the current password to start a set-up, counted as a sign-in failure', async () => {
     await t.addStaff('start@example.com', ['Support']);
-    const session: Pair = (await passwordLogin('start@example.com')).json();
-    const r = await post('/admin/account/mfa/totp', { password: 'Wrong#123' }, session);
-    expect(r.statusCode).toBe(400);
-    expect(r.json().Description).toBe('The password is not correct.');
+    const session: Pair = pairOf(await passwordLogin('start@example.com'));
+    const r = await post('totpEnrolStart', { password: 'Wrong#123' }, session);
+    expect(r.status).toBe(400);
+    expect(r.error.Description).toBe('The password is not correct.');
     expect(await failedLogins('start@example.com')).toBe(1);
   });
 
@@ -103,14 +110,14 @@ describe('one-time codes (TOTP)', () => {
     const { secret } = await withTotp('right@example.com');
     const { Ticket } = await ticketOf('right@example.com');
     const r = await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) });
-    expect(r.statusCode, r.body).toBe(200);
-    const pair = r.json();
+    expect(r.status, r.raw.body).toBe(200);
+    const pair = r.body;
     expect(pair).toMatchObject({ Email: 'right@example.com', Role: ['Support'] });
-    expect((await t.inject({ method: 'GET', url: '/admin/session', session: pair })).statusCode).toBe(200);
+    expect((await t.call('session', { session: pair })).status).toBe(200);
     t.clock.advance(30_000);
     const again = await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) });
-    expect(again.statusCode).toBe(401);
-    expect(again.json().ErrorCode).toBe(985);
+    expect(again.status).toBe(401);
+    expect(again.error.ErrorCode).toBe(985);
     expect(await activity('mfa.success', 'right@example.com')).toEqual([{ method: 'totp' }]);
   });
 
@@ -118,23 +125,22 @@ describe('one-time codes (TOTP)', () => {
     const { secret } = await withTotp('replay@example.com');
     const code = codeAt(secret);
     expect(
-      (await secondStep({ ...(await ticketOf('replay@example.com')), Method: 'totp', Code: code }))
-        .statusCode,
+      (await secondStep({ ...(await ticketOf('replay@example.com')), Method: 'totp', Code: code })).status,
     ).toBe(200);
     const replay = await secondStep({
       Ticket: (await ticketOf('replay@example.com')).Ticket,
       Method: 'totp',
       Code: code,
     });
-    expect(replay.statusCode).toBe(401);
-    expect(replay.json()).toMatchObject({ ErrorCode: 986 });
-    expect(replay.json().Description).toContain('already used');
+    expect(replay.status).toBe(401);
+    expect(replay.error).toMatchObject({ ErrorCode: 986 });
+    expect(replay.error.Description).toContain('already used');
     const earlier = await secondStep({
       Ticket: (await ticketOf('replay@example.com')).Ticket,
       Method: 'totp',
       Code: codeAt(secret, -1),
     });
-    expect(earlier.statusCode).toBe(401);
+    expect(earlier.status).toBe(401);
   });
 
   it('accepts one step of clock skew either side and refuses two', async () => {
@@ -147,7 +153,7 @@ describe('one-time codes (TOTP)', () => {
           Method: 'totp',
           Code: codeAt(secret, steps),
         })
-      ).statusCode;
+      ).status;
     expect(await tryCode(-2)).toBe(401);
     expect(await tryCode(2)).toBe(401);
     expect(await tryCode(-1)).toBe(200);
@@ -160,8 +166,8 @@ describe('one-time codes (TOTP)', () => {
     const { Ticket } = await ticketOf('format@example.com');
     for (const Code of ['12345a', '1234567', '', ' 12 34 56', '１２３４５６']) {
       const r = await secondStep({ Ticket, Method: 'totp', Code });
-      expect(r.statusCode, Code).toBe(400);
-      expect(r.json().FieldErrors[0].Message).toBe(
+      expect(r.status, Code).toBe(400);
+      expect(r.error.FieldErrors![0]!.Message).toBe(
         'Enter the 6-digit code from your authenticator app (digits only).',
       );
     }
@@ -178,30 +184,30 @@ describe('one-time codes (TOTP)', () => {
     const wrong = codeAt(secret) === '000000' ? '000001' : '000000';
     for (let i = 0; i < 5; i++) {
       const r = await secondStep({ Ticket, Method: 'totp', Code: wrong });
-      expect(r.statusCode).toBe(401);
-      expect(r.json().Description).toBe(
+      expect(r.status).toBe(401);
+      expect(r.error.Description).toBe(
         'That code is not correct, or it was already used. Wait for the next code and try again.',
       );
     }
     // the fifth failure locked it: the right code is refused now, and so is the password
     const locked = await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) });
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toMatchObject({
+    expect(locked.status).toBe(429);
+    expect(locked.error).toMatchObject({
       ErrorCode: 974,
       Description:
         'Too many failed sign-in attempts (wrong passwords or codes): this account is locked for a few minutes. Please try again later.',
     });
     expect(locked.headers['retry-after']).toBe('60');
-    expect((await passwordLogin('lock2@example.com')).statusCode).toBe(401);
+    expect((await passwordLogin('lock2@example.com')).status).toBe(401);
     expect(await activity('mfa.failed', 'lock2@example.com')).toHaveLength(6);
     expect(await activity('login.lockout', 'lock2@example.com')).toEqual([
       { lockedUntil: expect.any(String), via: 'second-step' },
     ]);
     t.clock.advance(61_000);
     const after = await ticketOf('lock2@example.com');
-    expect(
-      (await secondStep({ Ticket: after.Ticket, Method: 'totp', Code: codeAt(secret) })).statusCode,
-    ).toBe(200);
+    expect((await secondStep({ Ticket: after.Ticket, Method: 'totp', Code: codeAt(secret) })).status).toBe(
+      200,
+    );
     expect(await failedLogins('lock2@example.com')).toBe(0);
   });
 
@@ -210,11 +216,11 @@ describe('one-time codes (TOTP)', () => {
     const wrong = codeAt(secret) === '000000' ? '000001' : '000000';
     for (let i = 0; i < 4; i++) {
       const { Ticket } = await ticketOf('nofresh@example.com');
-      expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
+      expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).status).toBe(401);
     }
     const { Ticket } = await ticketOf('nofresh@example.com');
-    expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
-    expect((await passwordLogin('nofresh@example.com')).statusCode).toBe(401); // locked
+    expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).status).toBe(401);
+    expect((await passwordLogin('nofresh@example.com')).status).toBe(401); // locked
   });
 
   it('keeps doubling the locks of wrong codes across right passwords, until a sign-in completes', async () => {
@@ -223,7 +229,7 @@ describe('one-time codes (TOTP)', () => {
     const fiveWrongCodes = async () => {
       const { Ticket } = await ticketOf('doubling@example.com');
       for (let i = 0; i < 5; i++)
-        expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
+        expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).status).toBe(401);
       const locked = await secondStep({ Ticket, Method: 'totp', Code: wrong });
       return Number(locked.headers['retry-after']);
     };
@@ -232,7 +238,7 @@ describe('one-time codes (TOTP)', () => {
     expect(await fiveWrongCodes()).toBe(120);
     t.clock.advance(120_000);
     const { Ticket } = await ticketOf('doubling@example.com');
-    expect((await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) })).statusCode).toBe(200);
+    expect((await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) })).status).toBe(200);
     t.clock.advance(30_000);
     expect(await fiveWrongCodes()).toBe(60);
   });
@@ -242,30 +248,28 @@ describe('one-time codes (TOTP)', () => {
     const wrong = codeAt(secret) === '000000' ? '000001' : '000000';
     const { Ticket } = await ticketOf('newpass@example.com');
     for (let i = 0; i < 4; i++)
-      expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).statusCode).toBe(401);
-    const changed = await t.inject({
-      method: 'PUT',
-      url: '/admin/changepassword',
+      expect((await secondStep({ Ticket, Method: 'totp', Code: wrong })).status).toBe(401);
+    const changed = await t.call('changePassword', {
       session,
-      payload: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
+      body: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
     });
-    expect(changed.statusCode).toBe(200);
+    expect(changed.status).toBe(200);
     const again = await passwordLogin('newpass@example.com', 'Fresh#456');
-    const next = again.json().SecondStep.Ticket;
+    const next = read(again).SecondStep!.Ticket;
     // four more wrong codes are not the fifth to lock: the count started again
     for (let i = 0; i < 4; i++)
-      expect((await secondStep({ Ticket: next, Method: 'totp', Code: wrong })).statusCode).toBe(401);
+      expect((await secondStep({ Ticket: next, Method: 'totp', Code: wrong })).status).toBe(401);
   });
 
   it('10 right passwords at once: each gets a ticket or is told to try again, and the account signs in after', async () => {
     const { secret } = await withTotp('burst@example.com');
     const all = await Promise.all(Array.from({ length: 10 }, () => passwordLogin('burst@example.com')));
     for (const r of all) {
-      if (r.statusCode === 200) expect(r.json().SecondStep.Kind).toBe('verify');
-      else expect(r.json()).toMatchObject({ ErrorCode: 984 });
+      if (r.status === 200) expect(read(r).SecondStep!.Kind).toBe('verify');
+      else expect(r.error).toMatchObject({ ErrorCode: 984 });
     }
     const { Ticket } = await ticketOf('burst@example.com');
-    expect((await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) })).statusCode).toBe(200);
+    expect((await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) })).status).toBe(200);
     expect(await failedLogins('burst@example.com')).toBe(0);
   });
 
@@ -275,8 +279,8 @@ describe('one-time codes (TOTP)', () => {
     expect(new Date(ExpiresAt).getTime() - t.clock.now().getTime()).toBe(300_000);
     t.clock.advance(300_000);
     const r = await secondStep({ Ticket, Method: 'totp', Code: codeAt(secret) });
-    expect(r.statusCode).toBe(401);
-    expect(r.json().Description).toBe(
+    expect(r.status).toBe(401);
+    expect(r.error.Description).toBe(
       'This sign-in has expired or was already completed. Please sign in again with your password.',
     );
   });
@@ -284,12 +288,10 @@ describe('one-time codes (TOTP)', () => {
   it('is not a session: a ticket opens no signed-in call', async () => {
     await withTotp('notsession@example.com');
     const { Ticket } = await ticketOf('notsession@example.com');
-    const r = await t.inject({
-      method: 'GET',
-      url: '/admin/session',
+    const r = await t.call('session', {
       session: { xtoken: Ticket, xsign: Ticket },
     });
-    expect(r.statusCode).toBe(401);
+    expect(r.status).toBe(401);
   });
 });
 
@@ -302,14 +304,14 @@ describe('recovery codes', () => {
       Method: 'recovery',
       Code: first.replace(/-/g, '').toUpperCase(),
     });
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
     const again = await secondStep({
       Ticket: (await ticketOf('recover@example.com')).Ticket,
       Method: 'recovery',
       Code: first,
     });
-    expect(again.statusCode).toBe(401);
-    expect(again.json().Description).toBe('That recovery code is not correct, or it was already used.');
+    expect(again.status).toBe(401);
+    expect(again.error.Description).toBe('That recovery code is not correct, or it was already used.');
     expect(await activity('recovery.used', 'recover@example.com')).toEqual([{ left: 9 }]);
     const stored = await t.db.query<{ code_hash: Buffer }>('SELECT code_hash FROM staff_recovery_codes');
     expect(JSON.stringify(stored.rows)).not.toContain(first);
@@ -317,41 +319,41 @@ describe('recovery codes', () => {
 
   it('are renewed with the password; the old ones stop working', async () => {
     const { codes, session } = await withTotp('renew@example.com');
-    const r = await post('/admin/account/mfa/recovery-codes', { password: PASSWORD }, session);
-    expect(r.statusCode).toBe(200);
-    expect(r.json().RecoveryCodes).toHaveLength(10);
+    const r = await post('recoveryCodesRenew', { password: PASSWORD }, session);
+    expect(r.status).toBe(200);
+    expect(r.body.RecoveryCodes).toHaveLength(10);
     const old = await secondStep({
       Ticket: (await ticketOf('renew@example.com')).Ticket,
       Method: 'recovery',
-      Code: codes[1],
+      Code: codes[1]!,
     });
-    expect(old.statusCode).toBe(401);
+    expect(old.status).toBe(401);
   });
 });
 
 describe('passkeys', () => {
   async function withPasskey(email: string, key: SoftPasskey, name = 'Laptop') {
     await t.addStaff(email, ['Support']);
-    const session: Pair = (await passwordLogin(email)).json();
-    const options = await post('/admin/account/mfa/passkey-options', { password: PASSWORD }, session);
-    expect(options.statusCode, options.body).toBe(200);
-    const opts = options.json().Options;
-    expect(opts.rp.id).toBe('console.test');
+    const session: Pair = pairOf(await passwordLogin(email));
+    const options = await post('passkeyOptions', { password: PASSWORD }, session);
+    expect(options.status, options.raw.body).toBe(200);
+    const opts = options.body.Options;
+    expect(opts).toMatchObject({ rp: { id: 'console.test' } });
     const added = await post(
-      '/admin/account/mfa/passkeys',
-      { Name: name, Response: key.register(opts, CONSOLE_ORIGIN) },
+      'passkeyAdd',
+      { Name: name, Response: key.register(opts as RegisterOptions, CONSOLE_ORIGIN) },
       session,
     );
-    expect(added.statusCode, added.body).toBe(200);
-    return { session, codes: added.json().RecoveryCodes as string[] };
+    expect(added.status, added.raw.body).toBe(200);
+    return { session, codes: added.body.RecoveryCodes as string[] };
   }
 
   async function passkeySignIn(email: string, key: SoftPasskey, origin = CONSOLE_ORIGIN) {
     const { Ticket, Methods } = await ticketOf(email);
     expect(Methods).toContain('passkey');
-    const o = await post('/admin/login/passkey-options', { Ticket });
-    expect(o.statusCode, o.body).toBe(200);
-    const Response = key.assert(o.json().Options, origin);
+    const o = await post('loginPasskeyOptions', { Ticket });
+    expect(o.status, o.raw.body).toBe(200);
+    const Response = key.assert(o.body.Options, origin);
     return { r: await secondStep({ Ticket, Method: 'passkey', Response }), Ticket, Response };
   }
 
@@ -360,10 +362,10 @@ describe('passkeys', () => {
     const { session, codes } = await withPasskey('pk@example.com', key);
     expect(codes).toHaveLength(10);
     const { r } = await passkeySignIn('pk@example.com', key);
-    expect(r.statusCode, r.body).toBe(200);
-    expect(r.json().Email).toBe('pk@example.com');
-    const list = await t.inject({ method: 'GET', url: '/admin/account/mfa', session });
-    expect(list.json()).toMatchObject({
+    expect(r.status, r.raw.body).toBe(200);
+    expect(r.body.Email).toBe('pk@example.com');
+    const list = await t.call('myFactors', { session });
+    expect(list.body).toMatchObject({
       Required: false,
       Totp: null,
       RecoveryCodesLeft: 10,
@@ -376,59 +378,45 @@ describe('passkeys', () => {
     await withPasskey('pk2@example.com', key);
     const { Response } = await passkeySignIn('pk2@example.com', key);
     const { Ticket } = await ticketOf('pk2@example.com');
-    await post('/admin/login/passkey-options', { Ticket });
-    expect((await secondStep({ Ticket, Method: 'passkey', Response })).statusCode).toBe(401);
+    await post('loginPasskeyOptions', { Ticket });
+    expect((await secondStep({ Ticket, Method: 'passkey', Response })).status).toBe(401);
     const stranger = await passkeySignIn('pk2@example.com', softPasskey());
-    expect(stranger.r.statusCode).toBe(401);
-    expect(stranger.r.json().Description).toBe(
+    expect(stranger.r.status).toBe(401);
+    expect(stranger.r.error.Description).toBe(
       'That passkey was not accepted for this account. Try another passkey or a code.',
     );
-    expect((await passkeySignIn('pk2@example.com', key, 'https://evil.example')).r.statusCode).toBe(401);
+    expect((await passkeySignIn('pk2@example.com', key, 'https://evil.example')).r.status).toBe(401);
   });
 
   it('bounds what it reads: a long name and an oversized response are refused before any work', async () => {
     const key = softPasskey();
     const { session } = await withPasskey('pk3@example.com', key);
-    const list = await t.inject({ method: 'GET', url: '/admin/account/mfa', session });
-    const id = list.json().Passkeys[0].Id;
-    const long = await post('/admin/account/mfa/passkeys', { Id: id, Name: 'x'.repeat(65) }, session, 'PUT');
-    expect(long.statusCode).toBe(400);
-    expect(long.json().FieldErrors[0].Message).toBe('A passkey name is at most 64 characters.');
+    const list = await t.call('myFactors', { session });
+    const id = list.body.Passkeys[0]!.Id;
+    const long = await post('passkeyRename', { Id: id, Name: 'x'.repeat(65) }, session);
+    expect(long.status).toBe(400);
+    expect(long.error.FieldErrors![0]!.Message).toBe('A passkey name is at most 64 characters.');
     const huge = key.register({ challenge: 'x', rp: { id: 'console.test' } }, CONSOLE_ORIGIN) as {
       response: { attestationObject: string };
     };
     huge.response.attestationObject = 'A'.repeat(20_000);
-    expect(
-      (await post('/admin/account/mfa/passkeys', { Name: 'Big', Response: huge }, session)).statusCode,
-    ).toBe(400);
+    expect((await post('passkeyAdd', { Name: 'Big', Response: huge }, session)).status).toBe(400);
   });
 
   it('renames and removes (with the password) a passkey; the last one takes the recovery codes with it', async () => {
     const key = softPasskey();
     const { session } = await withPasskey('pk4@example.com', key);
-    const id = (await t.inject({ method: 'GET', url: '/admin/account/mfa', session })).json().Passkeys[0].Id;
-    expect(
-      (await post('/admin/account/mfa/passkeys', { Id: id, Name: 'Office key' }, session, 'PUT')).statusCode,
-    ).toBe(200);
-    const wrong = await post(
-      '/admin/account/mfa/passkeys',
-      { Id: id, password: 'Wrong#123' },
-      session,
-      'DELETE',
-    );
-    expect(wrong.statusCode).toBe(400);
-    const removed = await post(
-      '/admin/account/mfa/passkeys',
-      { Id: id, password: PASSWORD },
-      session,
-      'DELETE',
-    );
-    expect(removed.statusCode, removed.body).toBe(200);
-    expect((await t.inject({ method: 'GET', url: '/admin/account/mfa', session })).json()).toMatchObject({
+    const id = (await t.call('myFactors', { session })).body.Passkeys[0]!.Id;
+    expect((await post('passkeyRename', { Id: id, Name: 'Office key' }, session)).status).toBe(200);
+    const wrong = await post('passkeyRemove', { Id: id, password: 'Wrong#123' }, session);
+    expect(wrong.status).toBe(400);
+    const removed = await post('passkeyRemove', { Id: id, password: PASSWORD }, session);
+    expect(removed.status, removed.raw.body).toBe(200);
+    expect((await t.call('myFactors', { session })).body).toMatchObject({
       Passkeys: [],
       RecoveryCodesLeft: 0,
     });
-    expect((await passwordLogin('pk4@example.com')).json().xtoken).toBeDefined();
+    expect(read(await passwordLogin('pk4@example.com')).xtoken).toBeDefined();
     expect((await activity('mfa.remove', 'pk4@example.com'))[0]).toMatchObject({ name: 'Office key' });
   });
 });
@@ -436,15 +424,15 @@ describe('passkeys', () => {
 describe('a SuperAdmin resets a colleague', () => {
   it("removes the colleague's factors, ends their sessions, logs it and mails them", async () => {
     await t.addStaff('boss@example.com', ['SuperAdmin']);
-    const boss: Pair = (await passwordLogin('boss@example.com')).json();
+    const boss: Pair = pairOf(await passwordLogin('boss@example.com'));
     const { session } = await withTotp('lost@example.com');
     const uid = (await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'lost@example.com'"))
       .rows[0]!.uid;
-    const r = await post('/admin/team/mfa', { uid }, boss, 'DELETE');
-    expect(r.statusCode, r.body).toBe(200);
-    expect(r.json().Message).toContain('lost@example.com');
-    expect((await t.inject({ method: 'GET', url: '/admin/session', session })).statusCode).toBe(401);
-    expect((await passwordLogin('lost@example.com')).json().xtoken).toBeDefined();
+    const r = await post('staffFactorsReset', { uid }, boss);
+    expect(r.status, r.raw.body).toBe(200);
+    expect(r.body.Message).toContain('lost@example.com');
+    expect((await t.call('session', { session })).status).toBe(401);
+    expect(read(await passwordLogin('lost@example.com')).xtoken).toBeDefined();
     expect(await activity('mfa.reset', 'boss@example.com')).toEqual([
       { of: 'lost@example.com', totp: true, passkeys: 0, sessionsEnded: 1 },
     ]);
@@ -455,12 +443,12 @@ describe('a SuperAdmin resets a colleague', () => {
 
   it('is for SuperAdmins only, and not for their own account', async () => {
     await t.addStaff('adm@example.com', ['Admin']);
-    const adm: Pair = (await passwordLogin('adm@example.com')).json();
+    const adm: Pair = pairOf(await passwordLogin('adm@example.com'));
     const uid = (await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'boss@example.com'"))
       .rows[0]!.uid;
-    expect((await post('/admin/team/mfa', { uid }, adm, 'DELETE')).statusCode).toBe(403);
-    const boss: Pair = (await passwordLogin('boss@example.com')).json();
-    expect((await post('/admin/team/mfa', { uid }, boss, 'DELETE')).statusCode).toBe(403);
+    expect((await post('staffFactorsReset', { uid }, adm)).status).toBe(403);
+    const boss: Pair = pairOf(await passwordLogin('boss@example.com'));
+    expect((await post('staffFactorsReset', { uid }, boss)).status).toBe(403);
   });
 });
 
@@ -471,74 +459,56 @@ describe('STAFF_MFA=required', () => {
   });
   afterAll(() => r.close());
 
-  const call = (url: string, payload: unknown, method: 'POST' | 'PUT' = 'POST') =>
-    r.inject({
-      method,
-      url,
-      payload: payload as Record<string, unknown>,
-      headers: { origin: CONSOLE_ORIGIN },
-    });
+  const call = <I extends EndpointId>(id: I, body: Record<string, unknown>) =>
+    r.callLoose(id, { body, headers: { origin: CONSOLE_ORIGIN } });
 
   it('makes a staff member without a factor set one up before any session, then asks for it', async () => {
     await r.addStaff('new@example.com', ['Admin']);
-    const first = await call('/admin/login', { email: 'new@example.com', password: PASSWORD });
-    expect(first.json().xtoken).toBeUndefined();
-    const { Ticket, Kind, Methods } = first.json().SecondStep;
+    const first = await call('login', { email: 'new@example.com', password: PASSWORD });
+    expect(read(first).xtoken).toBeUndefined();
+    const { Ticket, Kind, Methods } = read(first).SecondStep!;
     expect({ Kind, Methods }).toEqual({ Kind: 'enrol', Methods: [] });
     // the enrolment ticket is good for the set-up only: not for the second step, not as a session
-    expect(
-      (await call('/admin/login/second-step', { Ticket, Method: 'totp', Code: '123456' })).statusCode,
-    ).toBe(401);
-    expect(
-      (await r.inject({ method: 'GET', url: '/admin/team', session: { xtoken: Ticket, xsign: Ticket } }))
-        .statusCode,
-    ).toBe(401);
-    const { Secret } = (await call('/admin/login/enrol/totp', { Ticket })).json();
+    expect((await call('loginSecondStep', { Ticket, Method: 'totp', Code: '123456' })).status).toBe(401);
+    expect((await r.call('teamList', { session: { xtoken: Ticket, xsign: Ticket } })).status).toBe(401);
+    const { Secret } = (await call('loginEnrolTotp', { Ticket })).body;
     const code = totpCodeAt(base32Decode(Secret), totpStepOf(r.clock.now()));
-    const wrong = await call(
-      '/admin/login/enrol/totp',
-      { Ticket, Code: code === '111111' ? '222222' : '111111' },
-      'PUT',
-    );
-    expect(wrong.statusCode).toBe(400);
-    const done = await call('/admin/login/enrol/totp', { Ticket, Code: code }, 'PUT');
-    expect(done.statusCode, done.body).toBe(200);
-    expect(done.json()).toMatchObject({ Email: 'new@example.com', Role: ['Admin'] });
-    expect(done.json().RecoveryCodes).toHaveLength(10);
-    expect((await r.inject({ method: 'GET', url: '/admin/team', session: done.json() })).statusCode).toBe(
-      200,
-    );
-    // spent
-    expect((await call('/admin/login/enrol/totp', { Ticket, Code: code }, 'PUT')).statusCode).toBe(401);
-    const next = await call('/admin/login', { email: 'new@example.com', password: PASSWORD });
-    expect(next.json().SecondStep).toMatchObject({ Kind: 'verify', Methods: ['totp', 'recovery'] });
-    // the last factor stays while factors are required
-    const removal = await r.inject({
-      method: 'DELETE',
-      url: '/admin/account/mfa/totp',
-      payload: { password: PASSWORD },
-      session: done.json(),
+    const wrong = await call('loginEnrolTotpConfirm', {
+      Ticket,
+      Code: code === '111111' ? '222222' : '111111',
     });
-    expect(removal.statusCode).toBe(409);
-    expect(removal.json().ErrorCode).toBe(988);
+    expect(wrong.status).toBe(400);
+    const done = await call('loginEnrolTotpConfirm', { Ticket, Code: code });
+    expect(done.status, done.raw.body).toBe(200);
+    expect(done.body).toMatchObject({ Email: 'new@example.com', Role: ['Admin'] });
+    expect(done.body.RecoveryCodes).toHaveLength(10);
+    expect((await r.call('teamList', { session: done.body })).status).toBe(200);
+    // spent
+    expect((await call('loginEnrolTotpConfirm', { Ticket, Code: code })).status).toBe(401);
+    const next = await call('login', { email: 'new@example.com', password: PASSWORD });
+    expect(read(next).SecondStep).toMatchObject({ Kind: 'verify', Methods: ['totp', 'recovery'] });
+    // the last factor stays while factors are required
+    const removal = await r.call('totpRemove', { body: { password: PASSWORD }, session: done.body });
+    expect(removal.status).toBe(409);
+    expect(removal.error.ErrorCode).toBe(988);
   });
 
   it('sets up a passkey at sign-in too', async () => {
     await r.addStaff('newpk@example.com', ['Support']);
     const key = softPasskey();
-    const { Ticket } = (await call('/admin/login', { email: 'newpk@example.com', password: PASSWORD })).json()
-      .SecondStep;
-    const o = await call('/admin/login/enrol/passkey-options', { Ticket });
-    expect(o.statusCode, o.body).toBe(200);
-    const done = await call('/admin/login/enrol/passkey', {
+    const { Ticket } = read(await call('login', { email: 'newpk@example.com', password: PASSWORD }))
+      .SecondStep!;
+    const o = await call('loginEnrolPasskeyOptions', { Ticket });
+    expect(o.status, o.raw.body).toBe(200);
+    const done = await call('loginEnrolPasskey', {
       Ticket,
       Name: 'Phone',
-      Response: key.register(o.json().Options, CONSOLE_ORIGIN),
+      Response: key.register(o.body.Options as RegisterOptions, CONSOLE_ORIGIN),
     });
-    expect(done.statusCode, done.body).toBe(200);
-    expect(done.json().xtoken).toBeDefined();
-    const next = await call('/admin/login', { email: 'newpk@example.com', password: PASSWORD });
-    expect(next.json().SecondStep.Methods).toEqual(['passkey', 'recovery']);
+    expect(done.status, done.raw.body).toBe(200);
+    expect(done.body.xtoken).toBeDefined();
+    const next = await call('login', { email: 'newpk@example.com', password: PASSWORD });
+    expect(read(next).SecondStep!.Methods).toEqual(['passkey', 'recovery']);
   });
 });
 

@@ -13,16 +13,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const forgot = (email: string, url = `${CONSOLE_ORIGIN}/login`) =>
-  t.inject({ method: 'POST', url: '/admin/forgotpassword', payload: { email, url } });
+  t.call('forgotPassword', { body: { email, url } });
 const reset = (password: string, resettoken: string) =>
-  t.inject({ method: 'PUT', url: '/admin/resetpassword', payload: { password, resettoken } });
-const me = (session: { xtoken: string; xsign: string }) =>
-  t.inject({ method: 'GET', url: '/admin/session', session });
+  t.call('resetPassword', { body: { password, resettoken } });
+const me = (session: { xtoken: string; xsign: string }) => t.call('session', { session });
 
 /** Asks for a reset link and reads it from the message the SMTP listener received. */
 async function resetLink(email: string): Promise<URL> {
   const before = t.smtp.messages.length;
-  expect((await forgot(email)).statusCode).toBe(200);
+  expect((await forgot(email)).status).toBe(200);
   const mail = await t.smtp.waitFor((m) => t.smtp.messages.indexOf(m) >= before && m.to.includes(email));
   const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
   expect(link).toBeDefined();
@@ -47,8 +46,8 @@ describe('POST /admin/forgotpassword', () => {
     const before = t.smtp.messages.length;
     const known = await forgot('cam@example.com');
     const unknown = await forgot('ghost@example.com');
-    expect(unknown.statusCode).toBe(known.statusCode);
-    expect(unknown.json()).toEqual(known.json());
+    expect(unknown.status).toBe(known.status);
+    expect(unknown.body).toEqual(known.body);
     await t.ctx.mailer.flush();
     expect(t.smtp.messages.length).toBe(before + 1);
   });
@@ -57,8 +56,7 @@ describe('POST /admin/forgotpassword', () => {
     await t.addStaff('flood@example.com', ['Support']);
     const before = t.smtp.messages.length;
     const answers = [];
-    for (let i = 0; i < RESET_MAILS_PER_HOUR + 3; i++)
-      answers.push((await forgot('flood@example.com')).json());
+    for (let i = 0; i < RESET_MAILS_PER_HOUR + 3; i++) answers.push((await forgot('flood@example.com')).body);
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     await t.ctx.mailer.flush();
     const mailed = () => t.smtp.messages.slice(before).filter((m) => m.to.includes('flood@example.com'));
@@ -80,8 +78,8 @@ describe('POST /admin/forgotpassword', () => {
     const before = t.smtp.messages.length;
     for (const url of ['https://evil.example/login', 'http://console.test:3002/login', 'not a url']) {
       const r = await forgot('rita@example.com', url);
-      expect(r.statusCode).toBe(400);
-      expect(r.json().ErrorCode).toBe(url === 'not a url' ? 900 : 906);
+      expect(r.status).toBe(400);
+      expect(r.error.ErrorCode).toBe(url === 'not a url' ? 900 : 906);
     }
     await t.ctx.mailer.flush();
     expect(t.smtp.messages.length).toBe(before);
@@ -89,8 +87,8 @@ describe('POST /admin/forgotpassword', () => {
 
   it('validates the email in the spec words', async () => {
     const r = await forgot('nope');
-    expect(r.statusCode).toBe(400);
-    expect(r.json().Description).toBe(MESSAGES.emailInvalidLogin);
+    expect(r.status).toBe(400);
+    expect(r.error.Description).toBe(MESSAGES.emailInvalidLogin);
   });
 });
 
@@ -99,14 +97,14 @@ describe('PUT /admin/resetpassword', () => {
     const s = await t.login('rita@example.com');
     const token = (await resetLink('rita@example.com')).searchParams.get('vtoken')!;
     const r = await reset('Fresh#456', token);
-    expect(r.statusCode).toBe(200);
-    expect(r.json().IsPosted).toBe(true);
-    expect((await me(s)).statusCode).toBe(401);
+    expect(r.status).toBe(200);
+    expect(r.body.IsPosted).toBe(true);
+    expect((await me(s)).status).toBe(401);
     await t.login('rita@example.com', 'Fresh#456');
     await expect(t.login('rita@example.com', PASSWORD)).rejects.toThrow('401');
     const again = await reset('Other#789', token);
-    expect(again.statusCode).toBe(400);
-    expect(again.json().ErrorCode).toBe(905);
+    expect(again.status).toBe(400);
+    expect(again.error.ErrorCode).toBe(905);
     const audit = await t.db.query("SELECT 1 FROM activity_log WHERE action = 'password.reset'");
     expect(audit.rows.length).toBe(1);
   });
@@ -115,40 +113,36 @@ describe('PUT /admin/resetpassword', () => {
     const token = (await resetLink('cam@example.com')).searchParams.get('vtoken')!;
     t.clock.advance(30 * 60_000);
     const r = await reset('Fresh#456', token);
-    expect(r.statusCode).toBe(400);
-    expect(r.json().ErrorCode).toBe(905);
+    expect(r.status).toBe(400);
+    expect(r.error.ErrorCode).toBe(905);
   });
 
   it('only the newest link works', async () => {
     const first = (await resetLink('cam@example.com')).searchParams.get('vtoken')!;
     const second = (await resetLink('cam@example.com')).searchParams.get('vtoken')!;
-    expect((await reset('Fresh#456', first)).statusCode).toBe(400);
-    expect((await reset('Fresh#456', second)).statusCode).toBe(200);
+    expect((await reset('Fresh#456', first)).status).toBe(400);
+    expect((await reset('Fresh#456', second)).status).toBe(200);
   });
 
   it('applies the password rule and needs a token, in the spec words', async () => {
     const weak = await reset('abc', 'whatever');
-    expect(weak.statusCode).toBe(400);
-    expect(weak.json().Description).toBe(MESSAGES.passwordRule);
-    const noToken = await t.inject({
-      method: 'PUT',
-      url: '/admin/resetpassword',
-      payload: { password: 'Fresh#456' },
+    expect(weak.status).toBe(400);
+    expect(weak.error.Description).toBe(MESSAGES.passwordRule);
+    const noToken = await t.callLoose('resetPassword', {
+      body: { password: 'Fresh#456' },
     });
-    expect(noToken.json().Description).toBe(MESSAGES.resetUrlMissingToken);
+    expect(noToken.error.Description).toBe(MESSAGES.resetUrlMissingToken);
     const unknown = await reset('Fresh#456', 'x'.repeat(43));
-    expect(unknown.json().ErrorCode).toBe(905);
+    expect(unknown.error.ErrorCode).toBe(905);
   });
 });
 
 describe('PUT /admin/changepassword', () => {
   it('needs a session', async () => {
-    const r = await t.inject({
-      method: 'PUT',
-      url: '/admin/changepassword',
-      payload: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
+    const r = await t.call('changePassword', {
+      body: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
     });
-    expect(r.statusCode).toBe(401);
+    expect(r.status).toBe(401);
   });
 
   it('needs the old password and the password rule; then ends the other sessions only', async () => {
@@ -157,24 +151,22 @@ describe('PUT /admin/changepassword', () => {
     const mine = await t.login(email);
     const other = await t.login(email);
     const change = (oldpassword: string, newpassword: string) =>
-      t.inject({
-        method: 'PUT',
-        url: '/admin/changepassword',
+      t.call('changePassword', {
         session: mine,
-        payload: { oldpassword, newpassword },
+        body: { oldpassword, newpassword },
       });
 
     const wrongOld = await change('Wrong#000', 'Fresh#456');
-    expect(wrongOld.statusCode).toBe(400);
-    expect(wrongOld.json().ErrorCode).toBe(907);
+    expect(wrongOld.status).toBe(400);
+    expect(wrongOld.error.ErrorCode).toBe(907);
     const weak = await change(PASSWORD, 'weakpass');
-    expect(weak.json().Description).toBe(MESSAGES.passwordRule);
-    expect((await me(other)).statusCode).toBe(200);
+    expect(weak.error.Description).toBe(MESSAGES.passwordRule);
+    expect((await me(other)).status).toBe(200);
 
     const ok = await change(PASSWORD, 'Fresh#456');
-    expect(ok.statusCode).toBe(200);
-    expect((await me(mine)).statusCode).toBe(200);
-    expect((await me(other)).statusCode).toBe(401);
+    expect(ok.status).toBe(200);
+    expect((await me(mine)).status).toBe(200);
+    expect((await me(other)).status).toBe(401);
     await t.login(email, 'Fresh#456');
     const audit = await t.db.query<{ action: string }>(
       "SELECT action FROM activity_log WHERE action LIKE 'password.change%' ORDER BY id",
@@ -188,23 +180,21 @@ describe('PUT /admin/changepassword', () => {
     const mine = await t.login(email);
     const all = await Promise.all(
       Array.from({ length: 8 }, () =>
-        t.inject({
-          method: 'PUT',
-          url: '/admin/changepassword',
+        t.call('changePassword', {
           session: mine,
-          payload: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
+          body: { oldpassword: PASSWORD, newpassword: 'Fresh#456' },
         }),
       ),
     );
     for (const r of all) {
-      if (r.statusCode === 200) continue;
-      expect(r.json()).toMatchObject({
+      if (r.status === 200) continue;
+      expect(r.error).toMatchObject({
         ErrorCode: ERRORS.signInBusy.code,
         Description: ERRORS.signInBusy.text,
       });
       expect(r.headers['retry-after']).toBe('1');
     }
-    expect(all.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
+    expect(all.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
     const row = await t.db.query<{ failed_logins: number; locked_until: Date | null }>(
       'SELECT failed_logins, locked_until FROM staff WHERE email = $1',
       [email],

@@ -8,17 +8,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const me = (session?: { xtoken: string; xsign: string }) =>
-  t.inject({ method: 'GET', url: '/admin/session', session });
+const me = (session?: { xtoken: string; xsign: string }) => t.call('session', { session });
 const MINUTE = 60_000;
 
 describe('sessions', () => {
   it('GET /admin/session answers the caller, their roles and permissions', async () => {
     const s = await t.login('sam@example.com');
     const r = await me(s);
-    expect(r.statusCode).toBe(200);
-    expect(r.json()).toMatchObject({ Email: 'sam@example.com', Role: ['SuperAdmin'] });
-    expect(r.json().Permissions).toContain('impersonation.approve');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ Email: 'sam@example.com', Role: ['SuperAdmin'] });
+    expect(r.body.Permissions).toContain('impersonation.approve');
   });
 
   it('refuses a missing, unknown, mismatched or "undefined" pair with 901', async () => {
@@ -32,42 +31,42 @@ describe('sessions', () => {
       { xtoken: `${s.xtoken[0] === 'A' ? 'B' : 'A'}${s.xtoken.slice(1)}`, xsign: s.xsign },
     ]) {
       const r = await me(session);
-      expect(r.statusCode).toBe(401);
-      expect(r.json().ErrorCode).toBe(901);
+      expect(r.status).toBe(401);
+      expect(r.error.ErrorCode).toBe(901);
     }
-    expect((await me(s)).statusCode).toBe(200);
+    expect((await me(s)).status).toBe(200);
   });
 
   it('expires after 15 idle minutes, and each call renews the idle clock', async () => {
     const s = await t.login('sam@example.com');
     t.clock.advance(14 * MINUTE);
-    expect((await me(s)).statusCode).toBe(200);
+    expect((await me(s)).status).toBe(200);
     t.clock.advance(14 * MINUTE);
-    expect((await me(s)).statusCode).toBe(200);
+    expect((await me(s)).status).toBe(200);
     t.clock.advance(15 * MINUTE);
-    expect((await me(s)).statusCode).toBe(401);
+    expect((await me(s)).status).toBe(401);
     // and stays refused even if used again at once
-    expect((await me(s)).statusCode).toBe(401);
+    expect((await me(s)).status).toBe(401);
   });
 
   it('expires 12 hours after sign-in however busy it is', async () => {
     const s = await t.login('sam@example.com');
     for (let elapsed = 0; elapsed < 12 * 60 - 10; elapsed += 10) {
       t.clock.advance(10 * MINUTE);
-      expect((await me(s)).statusCode).toBe(200);
+      expect((await me(s)).status).toBe(200);
     }
     t.clock.advance(10 * MINUTE);
-    expect((await me(s)).statusCode).toBe(401);
+    expect((await me(s)).status).toBe(401);
   });
 
   it('POST /admin/logout ends the session on the very next call, and only that one', async () => {
     const s = await t.login('sam@example.com');
     const other = await t.login('sam@example.com');
-    const r = await t.inject({ method: 'POST', url: '/admin/logout', session: s });
-    expect(r.statusCode).toBe(200);
-    expect(r.json().IsPosted).toBe(true);
-    expect((await me(s)).statusCode).toBe(401);
-    expect((await me(other)).statusCode).toBe(200);
+    const r = await t.call('logout', { session: s });
+    expect(r.status).toBe(200);
+    expect(r.body.IsPosted).toBe(true);
+    expect((await me(s)).status).toBe(401);
+    expect((await me(other)).status).toBe(200);
     const logged = await t.db.query("SELECT 1 FROM activity_log WHERE action = 'logout'");
     expect(logged.rows.length).toBe(1);
   });
@@ -79,13 +78,13 @@ describe('configurable expiry', () => {
     try {
       await custom.addStaff('x@example.com', ['Admin']);
       const s = await custom.login('x@example.com');
-      const get = () => custom.inject({ method: 'GET', url: '/admin/session', session: s });
+      const get = () => custom.call('session', { session: s });
       custom.clock.advance(MINUTE + 59_000);
-      expect((await get()).statusCode).toBe(200);
+      expect((await get()).status).toBe(200);
       custom.clock.advance(MINUTE + 59_000);
-      expect((await get()).statusCode).toBe(200);
+      expect((await get()).status).toBe(200);
       custom.clock.advance(MINUTE + 59_000);
-      expect((await get()).statusCode).toBe(401); // past 5 minutes in all
+      expect((await get()).status).toBe(401); // past 5 minutes in all
     } finally {
       await custom.close();
     }

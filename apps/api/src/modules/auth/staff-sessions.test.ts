@@ -1,3 +1,4 @@
+import type { BodyOf, EndpointId, QueryOf } from '@sac/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { browserName } from './browser-name.ts';
@@ -18,43 +19,25 @@ const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.6; rv:133.0) Geck
 
 /** A sign-in from a browser and an address of its own. */
 async function signIn(email: string, userAgent: string, address: string): Promise<S> {
-  const r = await t.app.inject({
-    method: 'POST',
-    url: '/admin/login',
+  const r = await t.call('login', {
     remoteAddress: address,
-    headers: {
-      'x-requested-with': 'XMLHttpRequest',
-      'content-type': 'application/json',
-      'user-agent': userAgent,
-    },
-    payload: { email, password: PASSWORD },
+    headers: { 'user-agent': userAgent },
+    body: { email, password: PASSWORD },
   });
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json() as S;
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body as S;
 }
-const call = (
-  method: 'GET' | 'DELETE',
-  url: string,
-  session: S,
-  payload?: object,
-  query?: Record<string, string>,
-) =>
-  t.inject({
-    method,
-    url,
-    session,
-    ...(payload ? { payload: payload as Record<string, unknown> } : {}),
-    ...(query ? { query } : {}),
-  });
-const works = async (s: S) => (await call('GET', '/admin/session', s)).statusCode === 200;
+const call = <I extends EndpointId>(id: I, session: S, body?: BodyOf<I>, query?: QueryOf<I>) =>
+  t.call(id, { session, ...(body ? { body } : {}), ...(query ? { query } : {}) });
+const works = async (s: S) => (await call('session', s)).status === 200;
 
 describe('my sessions', () => {
   it('lists my live sessions with address, browser and which is this one; ends one, then the next call is refused', async () => {
     const laptop = await signIn('ada@example.com', CHROME_LINUX, '198.51.100.7');
     const desk = await signIn('ada@example.com', FIREFOX_MAC, '203.0.113.9');
-    const list = await call('GET', '/admin/account/sessions', laptop);
-    expect(list.statusCode).toBe(200);
-    const rows = list.json().Data as {
+    const list = await call('mySessions', laptop);
+    expect(list.status).toBe(200);
+    const rows = list.body.Data as {
       Id: number;
       Browser: string;
       ClientAddress: string;
@@ -65,38 +48,38 @@ describe('my sessions', () => {
       ['Firefox 133 on macOS', '203.0.113.9', false],
     ]);
     const other = rows.find((r) => !r.Current)!;
-    const end = await call('DELETE', '/admin/account/sessions', laptop, { Id: other.Id });
-    expect(end.json()).toEqual({ Ended: 1, Message: '1 session ended.' });
+    const end = await call('endMySessions', laptop, { Id: other.Id });
+    expect(end.body).toEqual({ Ended: 1, Message: '1 session ended.' });
     expect(await works(desk)).toBe(false);
     expect(await works(laptop)).toBe(true);
-    expect((await call('GET', '/admin/account/sessions', laptop)).json().Data).toHaveLength(1);
+    expect((await call('mySessions', laptop)).body.Data).toHaveLength(1);
   });
 
   it('ends every other session at once, keeping this one', async () => {
     const a = await signIn('sam@example.com', CHROME_LINUX, '192.0.2.1');
     const b = await signIn('sam@example.com', CHROME_LINUX, '192.0.2.2');
     const c = await signIn('sam@example.com', FIREFOX_MAC, '192.0.2.3');
-    const end = await call('DELETE', '/admin/account/sessions', c, { AllOthers: true });
-    expect(end.json()).toEqual({ Ended: 2, Message: '2 sessions ended.' });
+    const end = await call('endMySessions', c, { AllOthers: true });
+    expect(end.body).toEqual({ Ended: 2, Message: '2 sessions ended.' });
     expect([await works(a), await works(b), await works(c)]).toEqual([false, false, true]);
   });
 
   it("cannot end another account's session, and asks for exactly one of Id and AllOthers", async () => {
     const mine = await signIn('sam@example.com', CHROME_LINUX, '192.0.2.4');
     const theirs = await signIn('boss@example.com', CHROME_LINUX, '192.0.2.5');
-    const theirId = (await call('GET', '/admin/account/sessions', theirs)).json().Data[0].Id as number;
-    const r = await call('DELETE', '/admin/account/sessions', mine, { Id: theirId });
-    expect(r.statusCode).toBe(404);
+    const theirId = (await call('mySessions', theirs)).body.Data[0]!.Id as number;
+    const r = await call('endMySessions', mine, { Id: theirId });
+    expect(r.status).toBe(404);
     expect(await works(theirs)).toBe(true);
     for (const body of [{}, { Id: theirId, AllOthers: true }])
-      expect((await call('DELETE', '/admin/account/sessions', mine, body)).statusCode).toBe(400);
+      expect((await t.callLoose('endMySessions', { session: mine, body })).status).toBe(400);
   });
 
   it('does not list a session that idled out', async () => {
     const old = await signIn('ada@example.com', CHROME_LINUX, '198.51.100.20');
     t.clock.advance(t.config.sessionIdleMs + 1000);
     const now = await signIn('ada@example.com', FIREFOX_MAC, '198.51.100.21');
-    const rows = (await call('GET', '/admin/account/sessions', now)).json().Data as {
+    const rows = (await call('mySessions', now)).body.Data as {
       ClientAddress: string;
     }[];
     expect(rows.map((r) => r.ClientAddress)).not.toContain('198.51.100.20');
@@ -111,14 +94,14 @@ describe("a colleague's sessions (SuperAdmins)", () => {
     const adaUid = (
       await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'ada@example.com'")
     ).rows[0]!.uid;
-    const list = await call('GET', '/admin/team/sessions', boss, undefined, { uid: adaUid });
-    expect(list.statusCode).toBe(200);
-    expect((list.json().Data as { ClientAddress: string }[]).map((r) => r.ClientAddress)).toContain(
+    const list = await call('staffSessions', boss, undefined, { uid: adaUid });
+    expect(list.status).toBe(200);
+    expect((list.body.Data as { ClientAddress: string }[]).map((r) => r.ClientAddress)).toContain(
       '198.51.100.60',
     );
-    const end = await call('DELETE', '/admin/team/sessions', boss, { uid: adaUid });
-    expect(end.statusCode).toBe(200);
-    expect(end.json().Ended).toBeGreaterThanOrEqual(1);
+    const end = await call('endStaffSessions', boss, { uid: adaUid });
+    expect(end.status).toBe(200);
+    expect(end.body.Ended).toBeGreaterThanOrEqual(1);
     expect(await works(colleague)).toBe(false);
     expect(await works(boss)).toBe(true);
     const logged = await t.db.query<{ actor_email: string; details: Record<string, unknown> }>(
@@ -137,14 +120,13 @@ describe("a colleague's sessions (SuperAdmins)", () => {
     const uidOf = async (email: string) =>
       (await t.db.query<{ uid: string }>('SELECT uid FROM staff WHERE email = $1', [email])).rows[0]!.uid;
     expect(
-      (await call('GET', '/admin/team/sessions', ada, undefined, { uid: await uidOf('sam@example.com') }))
-        .statusCode,
+      (await call('staffSessions', ada, undefined, { uid: await uidOf('sam@example.com') })).status,
     ).toBe(403);
-    const own = await call('GET', '/admin/team/sessions', boss, undefined, {
+    const own = await call('staffSessions', boss, undefined, {
       uid: await uidOf('boss@example.com'),
     });
-    expect(own.statusCode).toBe(403);
-    expect(own.json().Description).toBe('Your own sessions are ended under My sessions.');
+    expect(own.status).toBe(403);
+    expect(own.error.Description).toBe('Your own sessions are ended under My sessions.');
   });
 });
 

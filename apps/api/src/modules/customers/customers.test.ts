@@ -1,4 +1,5 @@
 import { SEARCH_COUNT_LIMIT, SEARCH_MESSAGES, SEARCH_PAGE_SIZE } from '@sac/contract/customers';
+import type { EndpointId, QueryOf } from '@sac/contract/endpoints';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
@@ -46,8 +47,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const search = (query: Record<string, string>) =>
-  t.inject({ method: 'GET', url: '/admin/searchcustomer', session: s, query });
+const search = (query: Record<string, string>) => t.call('searchCustomer', { session: s, query });
 interface SearchAnswer {
   Data: Array<{ Uid: string; FullName: string; Email: string }>;
   Capped: boolean;
@@ -61,8 +61,8 @@ async function allPages(query: Record<string, string>): Promise<SearchAnswer[]> 
   let cursor = '';
   do {
     const r = await search({ ...query, ...(cursor ? { cursor } : {}) });
-    expect(r.statusCode).toBe(200);
-    pages.push(r.json() as SearchAnswer);
+    expect(r.status).toBe(200);
+    pages.push(r.body as SearchAnswer);
     cursor = pages.at(-1)!.NextCursor;
   } while (cursor && pages.length < 40);
   return pages;
@@ -74,20 +74,14 @@ function expectOrdered(pairs: Array<[string, string]>) {
   const sorted = [...pairs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1));
   expect(pairs).toEqual(sorted);
 }
-const get = (url: string, query: Record<string, string | number>) =>
-  t.inject({
-    method: 'GET',
-    url,
-    session: s,
-    query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
-  });
+const get = <I extends EndpointId>(id: I, query: QueryOf<I>) => t.call(id, { session: s, query });
 
 describe('GET /admin/searchcustomer', () => {
   it('finds by name substring from 3 characters, any case', async () => {
     const r = await search({ customerName: 'LOVEL' });
-    expect(r.statusCode).toBe(200);
-    expect(r.json()).toMatchObject({ Criterion: 'customerName', Capped: false });
-    expect(r.json().Data).toEqual([
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ Criterion: 'customerName', Capped: false });
+    expect(r.body.Data).toEqual([
       expect.objectContaining({
         Uid: ada,
         FullName: 'Ada Lovelace',
@@ -96,51 +90,51 @@ describe('GET /admin/searchcustomer', () => {
         Role: 'Owner',
       }),
     ]);
-    expect((await search({ customerName: 'ace' })).json().Data.map((c: { Uid: string }) => c.Uid)).toContain(
+    expect((await search({ customerName: 'ace' })).body.Data.map((c: { Uid: string }) => c.Uid)).toContain(
       ada,
     );
   });
 
   it('matches below 3 characters as a prefix only', async () => {
-    expect((await search({ customerName: 'ad' })).json().Data.map((c: { Uid: string }) => c.Uid)).toEqual([
+    expect((await search({ customerName: 'ad' })).body.Data.map((c: { Uid: string }) => c.Uid)).toEqual([
       ada,
     ]);
-    expect((await search({ customerName: 'da' })).statusCode).toBe(404);
+    expect((await search({ customerName: 'da' })).status).toBe(404);
   });
 
   it('finds by email prefix and exact, any case', async () => {
-    expect((await search({ emailid: 'ada.love' })).json().Data[0].Uid).toBe(ada);
-    expect((await search({ emailid: 'ADA.LOVELACE@ANALYTICAL.EXAMPLE' })).json().Data[0].Uid).toBe(ada);
-    expect((await search({ emailid: 'lovelace' })).statusCode).toBe(404); // not a prefix
+    expect((await search({ emailid: 'ada.love' })).body.Data[0]!.Uid).toBe(ada);
+    expect((await search({ emailid: 'ADA.LOVELACE@ANALYTICAL.EXAMPLE' })).body.Data[0]!.Uid).toBe(ada);
+    expect((await search({ emailid: 'lovelace' })).status).toBe(404); // not a prefix
   });
 
   it('finds by exact API key and API secret only', async () => {
-    expect((await search({ apikey: site.apiKey })).json().Data[0].Uid).toBe(ada);
-    expect((await search({ apikey: site.apiKey.toUpperCase() })).json().Data[0].Uid).toBe(ada);
-    expect((await search({ apikey: site.apiKey.slice(0, 20) })).statusCode).toBe(404);
-    expect((await search({ apisecret: site.secret })).json().Data[0].Uid).toBe(ada);
-    expect((await search({ apisecret: site.secret.slice(0, -1) })).statusCode).toBe(404);
+    expect((await search({ apikey: site.apiKey })).body.Data[0]!.Uid).toBe(ada);
+    expect((await search({ apikey: site.apiKey.toUpperCase() })).body.Data[0]!.Uid).toBe(ada);
+    expect((await search({ apikey: site.apiKey.slice(0, 20) })).status).toBe(404);
+    expect((await search({ apisecret: site.secret })).body.Data[0]!.Uid).toBe(ada);
+    expect((await search({ apisecret: site.secret.slice(0, -1) })).status).toBe(404);
   });
 
   it('finds the owner by site name', async () => {
-    expect((await search({ sitename: 'ANALYTICAL' })).json().Data.map((c: { Uid: string }) => c.Uid)).toEqual(
-      [ada],
-    );
+    expect((await search({ sitename: 'ANALYTICAL' })).body.Data.map((c: { Uid: string }) => c.Uid)).toEqual([
+      ada,
+    ]);
   });
 
   it('treats %, _ and \\ in the input as plain characters', async () => {
-    expect((await search({ customerName: '100%' })).json().Data).toHaveLength(1);
-    expect((await search({ customerName: '%' })).statusCode).toBe(404);
-    expect((await search({ customerName: '___' })).statusCode).toBe(404);
-    expect((await search({ emailid: 'odd_' })).json().Data).toHaveLength(1);
-    expect((await search({ emailid: 'odd%' })).statusCode).toBe(404);
-    expect((await search({ customerName: '\\' })).statusCode).toBe(404);
+    expect((await search({ customerName: '100%' })).body.Data).toHaveLength(1);
+    expect((await search({ customerName: '%' })).status).toBe(404);
+    expect((await search({ customerName: '___' })).status).toBe(404);
+    expect((await search({ emailid: 'odd_' })).body.Data).toHaveLength(1);
+    expect((await search({ emailid: 'odd%' })).status).toBe(404);
+    expect((await search({ customerName: '\\' })).status).toBe(404);
   });
 
   it('keeps a + in the term (sent as %2B)', async () => {
     await insertCustomer(t.db, { first: 'Plus', last: 'Sign', email: 'plus+tag@example.com' });
-    const r = await t.inject({ method: 'GET', url: '/admin/searchcustomer?emailid=plus%2Btag', session: s });
-    expect(r.json().Data[0].Email).toBe('plus+tag@example.com');
+    const r = await t.call('searchCustomer', { query: { emailid: 'plus+tag' }, session: s });
+    expect(r.body.Data[0]!.Email).toBe('plus+tag@example.com');
   });
 
   it('ranks the exact name first, then names starting with the term, then names holding it', async () => {
@@ -153,7 +147,7 @@ describe('GET /admin/searchcustomer', () => {
       await made('Ajohan', 'Rankle'),
       await made('X', 'Johan Rankle'),
     ];
-    const r = (await search({ customerName: 'johan rankle' })).json() as SearchAnswer;
+    const r = (await search({ customerName: 'johan rankle' })).body as SearchAnswer;
     expect(r.Data.map((c) => c.Uid)).toEqual([
       ...exact,
       prefix[1],
@@ -165,7 +159,7 @@ describe('GET /admin/searchcustomer', () => {
     expect(r).toMatchObject({ Total: 7, Capped: false, Limit: SEARCH_COUNT_LIMIT, NextCursor: '' });
     // below 3 characters: exact, then prefix
     await made('Jo', '');
-    const short = (await search({ customerName: 'jo ' })).json() as SearchAnswer;
+    const short = (await search({ customerName: 'jo ' })).body as SearchAnswer;
     expect(short.Data[0]!.FullName).toBe('Jo');
   });
 
@@ -233,16 +227,16 @@ describe('GET /admin/searchcustomer', () => {
   });
 
   it('finds by exact UID, any case, and refuses what is not a UID', async () => {
-    expect((await search({ uid: ada })).json()).toMatchObject({
+    expect((await search({ uid: ada })).body).toMatchObject({
       Data: [{ Uid: ada }],
       Total: 1,
       NextCursor: '',
     });
-    expect((await search({ uid: ada.toUpperCase() })).json().Data[0].Uid).toBe(ada);
-    expect((await search({ uid: '00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
+    expect((await search({ uid: ada.toUpperCase() })).body.Data[0]!.Uid).toBe(ada);
+    expect((await search({ uid: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
     const bad = await search({ uid: ada.slice(0, 8) });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({
+    expect(bad.status).toBe(400);
+    expect(bad.error).toMatchObject({
       ErrorCode: 900,
       FieldErrors: [{ Field: 'uid', Message: SEARCH_MESSAGES.badUid }],
     });
@@ -255,8 +249,11 @@ describe('GET /admin/searchcustomer', () => {
       email: 'abroad@phone.example',
       phone: '+44 (20) 7946-0958',
     });
-    const uids = async (phone: string) =>
-      ((await search({ phone })).json().Data ?? []).map((c: { Uid: string }) => c.Uid);
+    // No match is a 404 (927) without Data.
+    const uids = async (phone: string) => {
+      const r = await search({ phone });
+      return (r.status === 200 ? r.body.Data : []).map((c: { Uid: string }) => c.Uid);
+    };
     expect(await uids('0123456789')).toEqual([ada]);
     expect(await uids('012-345')).toEqual([ada]);
     expect(await uids(' (012) 345 6789 ')).toEqual([ada]);
@@ -265,8 +262,8 @@ describe('GET /admin/searchcustomer', () => {
     expect(await uids('4420')).toEqual([]); // without its '+', another number
     expect(await uids('01234567890')).toEqual([]);
     const bad = await search({ phone: 'call me' });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().FieldErrors).toEqual([{ Field: 'phone', Message: SEARCH_MESSAGES.badPhone }]);
+    expect(bad.status).toBe(400);
+    expect(bad.error.FieldErrors).toEqual([{ Field: 'phone', Message: SEARCH_MESSAGES.badPhone }]);
   });
 
   it('pages phone numbers by number, then uid', async () => {
@@ -286,8 +283,8 @@ describe('GET /admin/searchcustomer', () => {
 
   it('refuses a term that is too long', async () => {
     const r = await search({ customerName: 'a'.repeat(321) });
-    expect(r.statusCode).toBe(400);
-    expect(r.json()).toMatchObject({ ErrorCode: 900, Description: 'The search term is too long.' });
+    expect(r.status).toBe(400);
+    expect(r.error).toMatchObject({ ErrorCode: 900, Description: 'The search term is too long.' });
   });
 
   it('finds a customer by either address and lists them once, at the first address that matches', async () => {
@@ -303,7 +300,7 @@ describe('GET /admin/searchcustomer', () => {
     });
     await t.db.query("UPDATE customers SET auth_email = 'DualAddr.A@example.com' WHERE uid = $1", [dual]);
     const uids = async (term: string) =>
-      ((await search({ emailid: term })).json() as SearchAnswer).Data.map((c) => c.Uid);
+      ((await search({ emailid: term })).body as SearchAnswer).Data.map((c) => c.Uid);
     expect(await uids('dualaddr.a@')).toEqual([dual]); // the sign-in email
     expect(await uids('dualaddr.b')).toEqual([dual]); // the email
     // 'dualaddr.a@' < 'dualaddr.ab@' < 'dualaddr.b@': listed at its first address, once
@@ -348,28 +345,28 @@ describe('GET /admin/searchcustomer', () => {
   });
 
   it('a cursor keeps its place when customers are added before it', async () => {
-    const first = (await search({ customerName: 'ma' })).json() as SearchAnswer;
+    const first = (await search({ customerName: 'ma' })).body as SearchAnswer;
     await insertCustomer(t.db, { first: 'Maa', last: 'Early', email: 'maa.early@example.com' });
-    const second = (await search({ customerName: 'ma', cursor: first.NextCursor })).json() as SearchAnswer;
+    const second = (await search({ customerName: 'ma', cursor: first.NextCursor })).body as SearchAnswer;
     const firstUids = new Set(first.Data.map((c) => c.Uid));
     expect(second.Data.filter((c) => firstUids.has(c.Uid))).toEqual([]);
     expect(second.Data[0]!.FullName > first.Data.at(-1)!.FullName).toBe(true);
-    expect((await search({ customerName: 'maa' })).json().Data).toHaveLength(1); // it was added
+    expect((await search({ customerName: 'maa' })).body.Data).toHaveLength(1); // it was added
   });
 
   it('answers a page past the last match with no customers rather than 927', async () => {
     const past = cursorOf(['customerName', 2, 'zzzz', ada, 10, false]);
     const r = await search({ customerName: 'ma', cursor: past });
-    expect(r.statusCode).toBe(200);
-    expect(r.json()).toMatchObject({ Data: [], NextCursor: '' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ Data: [], NextCursor: '' });
     const byKey = await search({ apikey: site.apiKey });
-    expect(byKey.json()).toMatchObject({ Data: [expect.objectContaining({ Uid: ada })], NextCursor: '' });
+    expect(byKey.body).toMatchObject({ Data: [expect.objectContaining({ Uid: ada })], NextCursor: '' });
     const afterAda = cursorOf(['apikey', 0, 'ada lovelace', ada, 1, false]);
-    expect((await search({ apikey: site.apiKey, cursor: afterAda })).json()).toMatchObject({ Data: [] });
+    expect((await search({ apikey: site.apiKey, cursor: afterAda })).body).toMatchObject({ Data: [] });
   });
 
   it('refuses a cursor that is not one, or is from another kind of search', async () => {
-    const fromEmail = (await search({ emailid: 'many' })).json().NextCursor as string;
+    const fromEmail = (await search({ emailid: 'many' })).body.NextCursor as string;
     const forged = [
       cursorOf(['customerName', 1, 'x', 'not-a-uid', 5, false]),
       cursorOf(['customerName', 3, 'x', ada, 5, false]), // no such tier
@@ -378,10 +375,10 @@ describe('GET /admin/searchcustomer', () => {
     ];
     for (const cursor of ['garbage', fromEmail, ...forged, 'x'.repeat(2001)]) {
       const r = await search({ customerName: 'ma', cursor });
-      expect(r.statusCode).toBe(400);
-      expect(r.json()).toMatchObject({ ErrorCode: 900, Description: SEARCH_MESSAGES.badCursor });
+      expect(r.status).toBe(400);
+      expect(r.error).toMatchObject({ ErrorCode: 900, Description: SEARCH_MESSAGES.badCursor });
     }
-    expect((await search({ emailid: 'many', cursor: fromEmail })).statusCode).toBe(200);
+    expect((await search({ emailid: 'many', cursor: fromEmail })).status).toBe(200);
   });
 
   it('pages through every owner of the matching sites once, however many of their sites match', async () => {
@@ -415,7 +412,7 @@ describe('GET /admin/searchcustomer', () => {
     const keys = await keysOf(fleet);
     expect(got).toEqual(inOrder(keys, 'name'));
     for (const p of pages) expect([p.Total, p.Capped, p.Limit]).toEqual([230, false, SEARCH_COUNT_LIMIT]);
-    const bulkPage = (await search({ sitename: 'bulkshop' })).json();
+    const bulkPage = (await search({ sitename: 'bulkshop' })).body;
     expect(bulkPage.Data.map((c: { Uid: string }) => c.Uid).sort()).toEqual([...bulk].sort());
     expect(bulkPage).toMatchObject({ Total: 3, Capped: false, NextCursor: '' });
 
@@ -425,7 +422,7 @@ describe('GET /admin/searchcustomer', () => {
     expect(await countMatches(t.db, 'sitename', 'fleetsite', 230)).toEqual({ total: 230, capped: false });
     expect(await countMatches(t.db, 'sitename', 'bulkshop', 20)).toEqual({ total: 3, capped: false });
     // bulkshop-40, -400 and -401: two owners
-    expect((await search({ sitename: 'bulkshop-40' })).json()).toMatchObject({ Total: 2, Capped: false });
+    expect((await search({ sitename: 'bulkshop-40' })).body).toMatchObject({ Total: 2, Capped: false });
 
     // The walk of the owners' name btree (as when more than the limit match), with windows too
     // small to fill a page (the sort takes over), answers the same pages.
@@ -450,7 +447,7 @@ describe('GET /admin/searchcustomer', () => {
     const { appId } = await insertSite(t.db, { owner: a, name: 'keeperhub-1' });
     await insertSite(t.db, { owner: b, name: 'keeperhub-2' });
     const uids = async (term: string, sort?: string) =>
-      ((await search({ sitename: term, ...(sort ? { sort } : {}) })).json().Data ?? []).map(
+      ((await search({ sitename: term, ...(sort ? { sort } : {}) })).body.Data ?? []).map(
         (c: { Uid: string }) => c.Uid,
       );
     expect(await uids('keeperhub')).toEqual([b, a]);
@@ -465,7 +462,7 @@ describe('GET /admin/searchcustomer', () => {
     await t.db.query('UPDATE sites SET owner_uid = $2 WHERE app_id = $1', [appId, b]);
     expect(await uids('renamedhub')).toEqual([b]);
     await t.db.query('DELETE FROM sites WHERE app_id = $1', [appId]);
-    expect((await search({ sitename: 'renamedhub' })).statusCode).toBe(404);
+    expect((await search({ sitename: 'renamedhub' })).status).toBe(404);
 
     // Were an owner's sites ever to carry different keys (here b's second site, as if b were still
     // named 'zzz' and created in 2001), with another owner between them, the pages would still
@@ -497,7 +494,7 @@ describe('GET /admin/searchcustomer', () => {
     await insertSite(t.db, { owner: dash, name: 'block-cloud-7' });
     await insertSite(t.db, { owner: q, name: 'blockqcloud-7' }); // the index reads '-' as 'q'
     const uids = async (term: string) =>
-      ((await search({ sitename: term })).json().Data ?? []).map((c: { Uid: string }) => c.Uid);
+      ((await search({ sitename: term })).body.Data ?? []).map((c: { Uid: string }) => c.Uid);
     expect(await uids('k-clo')).toEqual([dash]);
     expect(await uids('kqclo')).toEqual([q]);
     expect(await uids('BLOCK-CLOUD-7')).toEqual([dash]);
@@ -505,7 +502,7 @@ describe('GET /admin/searchcustomer', () => {
     // term without a letter or digit would read every entry of the trigram index).
     const { db: recording, sent } = recordingQueries(t.db);
     for (const term of ['...', 'block cloud', 'k.c', 'b'.repeat(64)]) {
-      expect((await search({ sitename: term })).statusCode, term).toBe(404);
+      expect((await search({ sitename: term })).status, term).toBe(404);
       expect(await searchCounted(recording, 'sitename', term), term).toEqual({
         rows: [],
         next: undefined,
@@ -517,16 +514,16 @@ describe('GET /admin/searchcustomer', () => {
 
   it('answers 927 with the spec message when nothing matches', async () => {
     const r = await search({ customerName: 'zzzqqq' });
-    expect(r.statusCode).toBe(404);
-    expect(r.json()).toMatchObject({ ErrorCode: 927, Description: MESSAGES.searchNotFound });
+    expect(r.status).toBe(404);
+    expect(r.error).toMatchObject({ ErrorCode: 927, Description: MESSAGES.searchNotFound });
   });
 
   it('takes exactly one criterion', async () => {
-    expect((await search({ customerName: 'ada', emailid: 'ada' })).json().Description).toBe(
+    expect((await search({ customerName: 'ada', emailid: 'ada' })).error.Description).toBe(
       SEARCH_MESSAGES.oneCriterion,
     );
-    expect((await search({})).json().Description).toBe(SEARCH_MESSAGES.noCriterion);
-    expect((await search({ customerName: '   ' })).json().Description).toBe(SEARCH_MESSAGES.noCriterion);
+    expect((await search({})).error.Description).toBe(SEARCH_MESSAGES.noCriterion);
+    expect((await search({ customerName: '   ' })).error.Description).toBe(SEARCH_MESSAGES.noCriterion);
   });
 });
 
@@ -558,7 +555,7 @@ function inOrder(keys: Map<string, Keys>, sort: (typeof SORTS)[number]): string[
   return sort.startsWith('-') ? out.reverse() : out;
 }
 const exportOf = (query: Record<string, string>, session = s) =>
-  t.inject({ method: 'GET', url: '/admin/searchcustomer/export', session, query });
+  t.call('searchCustomerExport', { session, query });
 const EXPORT_HEADER = 'Uid,Customer Name,Email,Status,Role,Created Date,Modified Date';
 
 describe('GET /admin/searchcustomer: sort', () => {
@@ -604,8 +601,8 @@ describe('GET /admin/searchcustomer: sort', () => {
   });
 
   it('without sort keeps the rank order; the walk, its fallback and the sort answer the same pages', async () => {
-    expect((await search({ customerName: 'johan rankle', sort: '' })).json().Data).toEqual(
-      (await search({ customerName: 'johan rankle' })).json().Data,
+    expect((await search({ customerName: 'johan rankle', sort: '' })).body.Data).toEqual(
+      (await search({ customerName: 'johan rankle' })).body.Data,
     );
     // found by their sign-in email alone, first by created and by -modified: a walk must test it
     const bySignIn = await insertCustomer(t.db, {
@@ -671,8 +668,8 @@ describe('GET /admin/searchcustomer: sort', () => {
   });
 
   it('refuses a cursor of another sort or criterion, and a forged sort key', async () => {
-    const created = (await search({ customerName: 'mithso', sort: 'created' })).json().NextCursor as string;
-    const plain = (await search({ customerName: 'mithso' })).json().NextCursor as string;
+    const created = (await search({ customerName: 'mithso', sort: 'created' })).body.NextCursor as string;
+    const plain = (await search({ customerName: 'mithso' })).body.NextCursor as string;
     expect(created).not.toBe('');
     const wrong: Array<Record<string, string>> = [
       { customerName: 'mithso', sort: '-created', cursor: created },
@@ -693,18 +690,18 @@ describe('GET /admin/searchcustomer: sort', () => {
     ];
     for (const q of wrong) {
       const r = await search(q);
-      expect(r.statusCode, JSON.stringify(q)).toBe(400);
-      expect(r.json()).toMatchObject({ ErrorCode: 900, Description: SEARCH_MESSAGES.badCursor });
+      expect(r.status, JSON.stringify(q)).toBe(400);
+      expect(r.error).toMatchObject({ ErrorCode: 900, Description: SEARCH_MESSAGES.badCursor });
     }
-    expect((await search({ customerName: 'mithso', sort: 'created', cursor: created })).statusCode).toBe(200);
+    expect((await search({ customerName: 'mithso', sort: 'created', cursor: created })).status).toBe(200);
   });
 
   it('refuses a sort the list does not have, with the contract message', async () => {
     for (const sort of ['email', '--name', 'Name', 'name ', 'x'.repeat(41)]) {
       for (const call of [search, exportOf]) {
         const r = await call({ customerName: 'mithso', sort });
-        expect(r.statusCode, sort).toBe(400);
-        expect(r.json().FieldErrors).toEqual([{ Field: 'sort', Message: SORT_MESSAGE }]);
+        expect(r.status, sort).toBe(400);
+        expect(r.error.FieldErrors).toEqual([{ Field: 'sort', Message: SORT_MESSAGE }]);
       }
     }
   });
@@ -726,14 +723,14 @@ describe('GET /admin/searchcustomer/export', () => {
       const pages = await allPages(q);
       const rows = pages.flatMap((p) => p.Data) as unknown as Array<Record<string, string>>;
       const r = await exportOf(q);
-      expect(r.statusCode).toBe(200);
+      expect(r.status).toBe(200);
       expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
       const criterion = Object.keys(q).find((k) => k !== 'sort')!;
       expect(r.headers['content-disposition']).toMatch(
         new RegExp(`^attachment; filename="customers-${criterion}-\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z\\.csv"$`),
       );
       expect(r.headers['x-export-rows']).toBe(String(rows.length));
-      const lines = linesOf(r.body);
+      const lines = linesOf(r.raw.body);
       expect(lines[0]).toBe(EXPORT_HEADER);
       expect(lines.slice(1), JSON.stringify(q)).toEqual(
         rows.map((c) =>
@@ -755,7 +752,7 @@ describe('GET /admin/searchcustomer/export', () => {
     ];
     const r = await exportOf({ customerName: 'formulaic', sort: 'name' });
     expect(r.headers['x-export-rows']).toBe('3');
-    const lines = linesOf(r.body);
+    const lines = linesOf(r.raw.body);
     expect(lines).toHaveLength(4);
     expect(lines[1]).toBe(
       `${made[2]},"'-2+3 Formulaic, Jr",f3@formula.example,Active,Owner,2026-01-10T09:00:00.000Z,2026-01-10T09:00:00.000Z`,
@@ -775,8 +772,8 @@ describe('GET /admin/searchcustomer/export', () => {
   it('refuses a caller without search access, and a search with no criterion', async () => {
     await t.addStaff('auditor@example.com', ['Auditor']);
     const auditor = await t.login('auditor@example.com');
-    expect((await exportOf({ customerName: 'mithso' }, auditor)).statusCode).toBe(403);
-    expect((await exportOf({})).json().Description).toBe(SEARCH_MESSAGES.noCriterion);
+    expect((await exportOf({ customerName: 'mithso' }, auditor)).status).toBe(403);
+    expect((await exportOf({})).error.Description).toBe(SEARCH_MESSAGES.noCriterion);
   });
 
   it('runs two exports at once and turns a third away until one ends', async () => {
@@ -792,15 +789,15 @@ describe('GET /admin/searchcustomer/export', () => {
     const second = await open({ emailid: 'walk' });
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
     const third = await exportOf({ customerName: 'mithso' });
-    expect(third.statusCode).toBe(429);
-    expect(third.json()).toMatchObject({ ErrorCode: 979, Description: SEARCH_MESSAGES.exportBusy });
+    expect(third.status).toBe(429);
+    expect(third.error).toMatchObject({ ErrorCode: 979, Description: SEARCH_MESSAGES.exportBusy });
     // reading one to its end frees its place
     const chunks: Buffer[] = [];
     for await (const chunk of first.stream()) chunks.push(Buffer.from(chunk));
     expect(Buffer.concat(chunks).toString('utf8').split('\r\n').length).toBe(
       Number(first.headers['x-export-rows']) + 2,
     );
-    expect((await exportOf({ customerName: 'mithso' })).statusCode).toBe(200);
+    expect((await exportOf({ customerName: 'mithso' })).status).toBe(200);
     // The client goes away mid-file: its body is destroyed, which gives back its place and its
     // snapshot's connection (the database's close at the end would wait for that connection).
     second.raw.res.destroy();
@@ -809,8 +806,8 @@ describe('GET /admin/searchcustomer/export', () => {
 
 describe('customer reads', () => {
   it('customerprofilebyuid answers the profile fields of spec section 3', async () => {
-    const r = await get('/admin/customerprofilebyuid', { uid: ada });
-    expect(r.json().Data).toMatchObject({
+    const r = await get('customerProfile', { uid: ada });
+    expect(r.body.Data).toMatchObject({
       Uid: ada,
       FirstName: 'Ada',
       LastName: 'Lovelace',
@@ -828,14 +825,14 @@ describe('customer reads', () => {
               ($1, '2026-01-14T08:00:00Z', 'API', 'curl/8.5', '198.51.100.4', 'Dublin, IE')`,
       [ada],
     );
-    const r = await get('/admin/userprofilebyuid', { uid: ada });
-    expect(r.json().Data).toMatchObject({
+    const r = await get('userProfile', { uid: ada });
+    expect(r.body.Data).toMatchObject({
       LastLoginDate: '2026-01-14T08:00:00.000Z',
       OwnedSites: 1,
       SharedSites: 1,
     });
-    const logins = await get('/admin/loginsessionbyuid', { uid: ada });
-    expect(logins.json().Data[0]).toEqual({
+    const logins = await get('loginSessions', { uid: ada });
+    expect(logins.body.Data[0]).toEqual({
       AccessType: 'API',
       Browser: 'curl/8.5',
       ClientAddress: '198.51.100.4',
@@ -845,10 +842,10 @@ describe('customer reads', () => {
   });
 
   it('answers a clear 404 for an unknown uid and 400 for a malformed one', async () => {
-    const unknown = await get('/admin/customerprofilebyuid', { uid: '00000000-0000-4000-8000-000000000000' });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().Description).toBe('There is no customer with that uid.');
-    expect((await get('/admin/customerprofilebyuid', { uid: 'nope' })).statusCode).toBe(400);
+    const unknown = await get('customerProfile', { uid: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.error.Description).toBe('There is no customer with that uid.');
+    expect((await get('customerProfile', { uid: 'nope' })).status).toBe(400);
   });
 
   it('activitylogs pages newest first with a cursor', async () => {
@@ -862,21 +859,21 @@ describe('customer reads', () => {
         details: { n: i },
       });
     }
-    const first = await get('/admin/activitylogs', { uid: ada });
-    expect(first.json().Data).toHaveLength(20);
-    expect(first.json().Data[0].Details).toEqual({ n: 44 });
-    const second = await get('/admin/activitylogs', { uid: ada, cursor: first.json().NextCursor });
-    expect(second.json().Data[0].Details).toEqual({ n: 24 });
-    const third = await get('/admin/activitylogs', { uid: ada, cursor: second.json().NextCursor });
-    expect(third.json().Data).toHaveLength(5);
-    expect(third.json().NextCursor).toBe(0);
-    expect((await get('/admin/activitylogs', { uid: ada, cursor: -1 })).statusCode).toBe(400);
+    const first = await get('activityLogs', { uid: ada });
+    expect(first.body.Data).toHaveLength(20);
+    expect(first.body.Data[0]!.Details).toEqual({ n: 44 });
+    const second = await get('activityLogs', { uid: ada, cursor: first.body.NextCursor });
+    expect(second.body.Data[0]!.Details).toEqual({ n: 24 });
+    const third = await get('activityLogs', { uid: ada, cursor: second.body.NextCursor });
+    expect(third.body.Data).toHaveLength(5);
+    expect(third.body.NextCursor).toBe(0);
+    expect((await get('activityLogs', { uid: ada, cursor: -1 })).status).toBe(400);
   });
 });
 
 describe('sites', () => {
   it('apps, sharedapps and allapps', async () => {
-    const owned = (await get('/admin/apps', { uid: ada })).json().Data;
+    const owned = (await get('customerApps', { uid: ada })).body.Data;
     expect(owned).toEqual([
       expect.objectContaining({
         appId: site.appId,
@@ -886,7 +883,7 @@ describe('sites', () => {
         Role: 'Owner',
       }),
     ]);
-    const sharedList = (await get('/admin/sharedapps', { uid: ada })).json().Data;
+    const sharedList = (await get('sharedApps', { uid: ada })).body.Data;
     expect(sharedList).toEqual([
       expect.objectContaining({
         AppName: 'cobol-compiler',
@@ -895,21 +892,21 @@ describe('sites', () => {
         Role: 'Developer',
       }),
     ]);
-    const all = (await get('/admin/allapps', { uid: ada }))
-      .json()
-      .Data.map((x: { AppName: string }) => x.AppName);
+    const all = (await get('customerAllApps', { uid: ada })).body.Data.map(
+      (x: { AppName: string }) => x.AppName,
+    );
     expect(all).toEqual(['analytical-engine', 'cobol-compiler']);
   });
 
   it('appinfobyid masks the custom connection string and never sends it whole', async () => {
-    const r = await get('/admin/appinfobyid', { uId: ada, appId: site.appId });
-    const info = r.json().Data;
+    const r = await get('appInfoById', { uId: ada, appId: site.appId });
+    const info = r.body.Data;
     expect(info.Database).toEqual({
       Name: 'analytical-engine-db',
       Custom: true,
       ConnectionString: 'postgres://app_user:****@db.internal:5432/analytics?sslmode=require',
     });
-    expect(r.body).not.toContain('S3cretPass');
+    expect(r.raw.body).not.toContain('S3cretPass');
     expect(info).toMatchObject({
       Plan: 'Developer',
       PlanStatus: 'Trial',
@@ -924,18 +921,16 @@ describe('sites', () => {
   });
 
   it('a site is reachable only through a customer who owns or shares it', async () => {
-    expect((await get('/admin/appbyid', { uId: ada, appId: shared.appId })).json().Data.Role).toBe(
-      'Developer',
-    );
-    const r = await get('/admin/appbyid', { uId: grace, appId: site.appId });
-    expect(r.statusCode).toBe(404);
-    expect((await get('/admin/appbyid', { uId: ada, appId: 'x' })).json().Description).toBe(
+    expect((await get('appById', { uId: ada, appId: shared.appId })).body.Data.Role).toBe('Developer');
+    const r = await get('appById', { uId: grace, appId: site.appId });
+    expect(r.status).toBe(404);
+    expect((await get('appById', { uId: ada, appId: 'x' })).error.Description).toBe(
       'appId must be a number.',
     );
   });
 
   it('site/datacenter, site/feature and site/basicsettings', async () => {
-    const dc = (await get('/admin/site/datacenter', { userId: ada, appId: site.appId })).json().Data;
+    const dc = (await get('siteDataCenter', { userId: ada, appId: site.appId })).body.Data;
     expect(dc.Current).toEqual({
       DataCenter: 'eu-central',
       GlobalServer: 'euc-shared-1',
@@ -943,9 +938,9 @@ describe('sites', () => {
       CustomDb: true,
     });
     expect(dc.DataCenters.length).toBeGreaterThan(3);
-    const f = (await get('/admin/site/feature', { userId: ada, appId: site.appId })).json().Data;
+    const f = (await get('siteFeature', { userId: ada, appId: site.appId })).body.Data;
     expect(f).toEqual({ appId: site.appId, Features: ['social-login', 'mfa'] });
-    const b = (await get('/admin/site/basicsettings', { uID: ada, appId: site.appId })).json().Data;
+    const b = (await get('siteBasicSettings', { uID: ada, appId: site.appId })).body.Data;
     expect(b).toMatchObject({
       AppName: 'analytical-engine',
       ProductionUrl: 'https://analytical-engine.example.com',
@@ -954,11 +949,11 @@ describe('sites', () => {
   });
 
   it('features and customer roles catalogues', async () => {
-    const f = (await t.inject({ method: 'GET', url: '/admin/features', session: s })).json().Data;
+    const f = (await t.call('features', { session: s })).body.Data;
     expect(f.Features.map((x: { Key: string }) => x.Key)).toContain('mfa');
     expect(f.FeatureSets.map((x: { Name: string }) => x.Name)).toContain('Developer Premium');
-    const roles = (await t.inject({ method: 'GET', url: '/admin/customer/roles', session: s })).json().Data;
-    expect(roles.find((r: { Name: string }) => r.Name === 'Analyst').Permissions).toMatchObject({
+    const roles = (await t.call('customerRoles', { session: s })).body.Data;
+    expect(roles.find((r: { Name: string }) => r.Name === 'Analyst')!.Permissions).toMatchObject({
       ViewData: true,
       EditData: false,
     });

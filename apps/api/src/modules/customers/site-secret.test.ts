@@ -20,12 +20,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const rotate = (appId: number, GraceMinutes: unknown, session = admin, uid = owner) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/site/secret',
+  t.call('rotateSiteSecret', {
     session,
     query: { uid, appId: String(appId) },
-    payload: { GraceMinutes },
+    body: { GraceMinutes },
   });
 
 /**
@@ -34,16 +32,14 @@ const rotate = (appId: number, GraceMinutes: unknown, session = admin, uid = own
  */
 const authenticates = async (apikey: string, apisecret: string) => {
   const r = await customerCall(apikey, apisecret);
-  return r.statusCode !== 401;
+  return r.status !== 401;
 };
 
 /** The public call that authenticates with a site's key and secret. */
 const customerCall = (apikey: string, apisecret: string) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/impersonation/customer/requests',
+  t.call('customerRequestsCreate', {
     headers: { apikey, apisecret },
-    payload: {
+    body: {
       data: {
         Priority: 'Low',
         Description: 'Checking our keys',
@@ -58,9 +54,9 @@ describe('POST /admin/site/secret (a new API secret)', () => {
   it('answers the new secret once; the old one works through the grace chosen, then is refused', async () => {
     const site = await insertSite(t.db, { owner, name: 'spanning-tree' });
     const r = await rotate(site.appId, 60);
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
     const until = new Date(t.clock.now().getTime() + 60 * 60_000).toISOString();
-    expect(r.json()).toEqual({
+    expect(r.body).toEqual({
       Data: {
         AppName: 'spanning-tree',
         ApiKey: site.apiKey,
@@ -69,7 +65,7 @@ describe('POST /admin/site/secret (a new API secret)', () => {
       },
       Message: WRITE_MESSAGES.secretRotated,
     });
-    const fresh = r.json().Data.ApiSecret as string;
+    const fresh = r.body.Data.ApiSecret as string;
     expect(fresh).not.toBe(site.secret);
     expect(await authenticates(site.apiKey, fresh)).toBe(true);
     expect(await authenticates(site.apiKey, site.secret)).toBe(true);
@@ -78,36 +74,34 @@ describe('POST /admin/site/secret (a new API secret)', () => {
     admin = await t.login('admin@example.com');
     support = await t.login('support@example.com');
     const late = await customerCall(site.apiKey, site.secret);
-    expect(late.statusCode).toBe(401);
-    expect(late.json().ErrorCode).toBe(949);
+    expect(late.status).toBe(401);
+    expect(late.error.ErrorCode).toBe(949);
     expect(await authenticates(site.apiKey, fresh)).toBe(true);
   });
 
   it('with no grace, refuses the old secret at once; only the hash is kept, and search finds the new one', async () => {
     const site = await insertSite(t.db, { owner, name: 'link-state' });
     const r = await rotate(site.appId, 0);
-    expect(r.json().Data.PreviousSecretValidUntil).toBeNull();
+    expect(r.body.Data.PreviousSecretValidUntil).toBeNull();
     expect(await authenticates(site.apiKey, site.secret)).toBe(false);
-    const fresh = r.json().Data.ApiSecret as string;
+    const fresh = r.body.Data.ApiSecret as string;
     const stored = await t.db.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM sites WHERE encode(secret_hash, 'escape') LIKE '%' || $1 || '%'",
       [fresh],
     );
     expect(stored.rows[0]!.n).toBe(0);
-    const found = await t.inject({
-      method: 'GET',
-      url: '/admin/searchcustomer',
+    const found = await t.call('searchCustomer', {
       session: admin,
       query: { apisecret: fresh },
     });
-    expect(found.statusCode).toBe(200);
-    expect(JSON.stringify(found.json())).toContain('radia@stp.example');
+    expect(found.status).toBe(200);
+    expect(JSON.stringify(found.body)).toContain('radia@stp.example');
   });
 
   it('logs the rotation (never the secret) and mails the owner when the old secret stops', async () => {
     const site = await insertSite(t.db, { owner, name: 'mesh-net' });
     const r = await rotate(site.appId, 1440);
-    const secret = r.json().Data.ApiSecret as string;
+    const secret = r.body.Data.ApiSecret as string;
     const logged = await t.db.query<{
       action: string;
       actor_email: string;
@@ -130,16 +124,16 @@ describe('POST /admin/site/secret (a new API secret)', () => {
   it.each([[-1], [1441], ['soon'], [1.5]])('refuses a grace of %j with its message', async (grace) => {
     const site = await insertSite(t.db, { owner, name: `bad-grace-${String(grace).replace(/\W/g, '')}` });
     const r = await rotate(site.appId, grace);
-    expect(r.statusCode).toBe(400);
-    expect(r.json().FieldErrors).toContainEqual({ Field: 'GraceMinutes', Message: SECRET_GRACE_MESSAGE });
+    expect(r.status).toBe(400);
+    expect(r.error.FieldErrors).toContainEqual({ Field: 'GraceMinutes', Message: SECRET_GRACE_MESSAGE });
     expect(await authenticates(site.apiKey, site.secret)).toBe(true);
   });
 
   it('is refused to Support, and for a site the customer does not own', async () => {
     const site = await insertSite(t.db, { owner, name: 'not-yours' });
-    expect((await rotate(site.appId, 0, support)).statusCode).toBe(403);
+    expect((await rotate(site.appId, 0, support)).status).toBe(403);
     const other = await insertCustomer(t.db, { first: 'Other', last: 'One', email: 'other@one.example' });
-    expect((await rotate(site.appId, 0, admin, other)).statusCode).toBe(404);
+    expect((await rotate(site.appId, 0, admin, other)).status).toBe(404);
     expect(await authenticates(site.apiKey, site.secret)).toBe(true);
   });
 

@@ -37,17 +37,15 @@ async function signIn() {
 }
 
 async function dashboardOf(session: S): Promise<Dashboard> {
-  const r = await t.inject({ method: 'GET', url: '/admin/dashboard', session });
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json();
+  const r = await t.call('dashboard', { session });
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body;
 }
 const count = async (sql: string) => Number((await t.db.query<{ n: number }>(sql)).rows[0]!.n);
 const newCustomer = (session: S, n: string) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/customer',
+  t.call('createCustomer', {
     session,
-    payload: {
+    body: {
       firstname: 'New',
       lastname: `Customer ${n}`,
       email: `new-${n}@customer.example`,
@@ -91,8 +89,8 @@ describe('GET /admin/dashboard', () => {
   it('counts customers and sites per day, by plan and by data center, right after writes', async () => {
     const before = await dashboardOf(ada);
     const r = await newCustomer(ada, 'one');
-    expect(r.statusCode, r.body).toBe(200);
-    const { Customer, Site } = r.json().Data;
+    expect(r.status, r.raw.body).toBe(200);
+    const { Customer, Site } = r.body.Data;
     const after = await dashboardOf(ada);
     expect(after.Customers!.Total).toBe(before.Customers!.Total + 1);
     expect(after.Sites!.Total).toBe(before.Sites!.Total + 1);
@@ -111,14 +109,12 @@ describe('GET /admin/dashboard', () => {
     expect(after.Sites!.ByPlan.map((p) => p.Plan)).toEqual(['Free', 'Developer', 'Developer Premium']);
 
     // The data-center step moves it between data centers.
-    const set = await t.inject({
-      method: 'PUT',
-      url: '/admin/site/datacenter',
+    const set = await t.call('updateSiteDataCenter', {
       session: ada,
       query: { userId: Customer.Uid, appId: String(Site.appId) },
-      payload: { Source: 'global-server', GlobalServer: 'usw-shared-1', DbName: 'one_db' },
+      body: { Source: 'global-server', GlobalServer: 'usw-shared-1', DbName: 'one_db' },
     });
-    expect(set.statusCode, set.body).toBe(200);
+    expect(set.status, set.raw.body).toBe(200);
     const moved = await dashboardOf(ada);
     expect(dc(moved, 'us-west')).toBe(dc(after, 'us-west') + 1);
     expect(moved.Sites!.ByDataCenter.find((x) => x.Code === 'us-west')?.Name).toBe('US West (Oregon)');
@@ -142,7 +138,7 @@ describe('GET /admin/dashboard', () => {
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) => newCustomer(ada, `burst-${i}-${randomUUID().slice(0, 6)}`)),
     );
-    expect(results.map((r) => r.statusCode)).toEqual(Array(12).fill(200));
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(200));
     const after = await dashboardOf(ada);
     expect(after.Customers!.Total).toBe(before.Customers!.Total + 12);
     expect(after.Sites!.Total).toBe(before.Sites!.Total + 12);
@@ -248,12 +244,10 @@ describe('GET /admin/dashboard', () => {
   it('counts staff sign-in failures and lockouts of the last 24 hours, and staff without a second factor', async () => {
     const before = await dashboardOf(boss);
     for (let i = 0; i < LOCKOUT_THRESHOLD; i++) {
-      const r = await t.inject({
-        method: 'POST',
-        url: '/admin/login',
-        payload: { email: 'victim@example.com', password: 'Wrong#1234' },
+      const r = await t.call('login', {
+        body: { email: 'victim@example.com', password: 'Wrong#1234' },
       });
-      expect(r.statusCode).toBe(401);
+      expect(r.status).toBe(401);
     }
     const after = await dashboardOf(boss);
     expect(after.StaffSignIns).toEqual({
@@ -290,20 +284,16 @@ describe('GET /admin/dashboard', () => {
     }
     for (const uid of uids) {
       t.clock.advance(1000);
-      const r = await t.inject({
-        method: 'GET',
-        url: '/admin/customerprofilebyuid',
+      const r = await t.call('customerProfile', {
         session: sam,
         query: { uid },
       });
-      expect(r.statusCode, r.body).toBe(200);
+      expect(r.status, r.raw.body).toBe(200);
       // half the views written in one batch, the rest merged with them in the next
       if (uid === uids[5]) await flushCustomerViews(t.ctx);
     }
     t.clock.advance(1000);
-    await t.inject({
-      method: 'GET',
-      url: '/admin/customerprofilebyuid',
+    await t.call('customerProfile', {
       session: sam,
       query: { uid: uids[5]! },
     });
@@ -330,13 +320,11 @@ describe('GET /admin/dashboard', () => {
     expect((await dashboardOf(sam)).RecentCustomers).toEqual(recent);
     // Someone else's views are not mine; an unknown customer is not recorded.
     expect((await dashboardOf(ada)).RecentCustomers).toEqual([]);
-    const missing = await t.inject({
-      method: 'GET',
-      url: '/admin/customerprofilebyuid',
+    const missing = await t.call('customerProfile', {
       session: ada,
       query: { uid: randomUUID() },
     });
-    expect(missing.statusCode).toBe(404);
+    expect(missing.status).toBe(404);
     expect((await dashboardOf(ada)).RecentCustomers).toEqual([]);
     await flushCustomerViews(t.ctx);
     expect((await dashboardOf(ada)).RecentCustomers).toEqual([]);
@@ -354,13 +342,11 @@ describe('recently viewed customers, written behind the read', () => {
       });
       const staffUid = await other.addStaff('closer@example.com', ['Support']);
       const session = await other.login('closer@example.com');
-      const r = await other.inject({
-        method: 'GET',
-        url: '/admin/customerprofilebyuid',
+      const r = await other.call('customerProfile', {
         session,
         query: { uid },
       });
-      expect(r.statusCode).toBe(200);
+      expect(r.status).toBe(200);
       await other.app.close();
       const rows = await other.db.query<{ customer_uid: string }>(
         'SELECT customer_uid FROM staff_recent_customers WHERE staff_uid = $1',

@@ -48,22 +48,24 @@ let boss: S; // SuperAdmin: every request
 let agent: S; // Admin: what they asked for or are assigned
 let auditor: S; // no impersonation access
 const NOW = new Date('2026-01-15T10:00:00Z');
-const R = '/admin/impersonation/requests';
-const L = '/admin/impersonation/logs';
+const R = 'impersonationList' as const;
+const L = 'impersonationLogs' as const;
 
-const get = async <T>(session: S, url: string, query: Record<string, string> = {}) => {
-  const r = await t.inject({ method: 'GET', url, session, query });
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json() as Page<T>;
+/** The lists page by query strings built in loops, so their queries are loose. */
+type ListId = 'impersonationList' | 'impersonationLogs' | 'customerRequestsList';
+const get = async <T>(session: S, id: ListId, query: Record<string, string> = {}) => {
+  const r = await t.callLoose(id, { session, query });
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body as Page<T>;
 };
 
 /** Every page of a list under `query`, following NextCursor; fails on a row seen twice. */
-async function allPages<T extends { Id: number }>(session: S, url: string, query: Record<string, string>) {
+async function allPages<T extends { Id: number }>(session: S, id: ListId, query: Record<string, string>) {
   const rows: T[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const page: Page<T> = await get<T>(session, url, { ...query, ...(cursor ? { cursor } : {}) });
+    const page: Page<T> = await get<T>(session, id, { ...query, ...(cursor ? { cursor } : {}) });
     rows.push(...page.Data);
     cursor = page.NextCursor;
     expect(++pages).toBeLessThan(1000);
@@ -300,9 +302,9 @@ describe('GET /admin/impersonation/requests?sort=', () => {
 
   it('refuses a cursor of another sort, and a sort it does not know', async () => {
     const refused = async (query: Record<string, string>) => {
-      const r = await t.inject({ method: 'GET', url: R, session: boss, query });
-      expect(r.statusCode, JSON.stringify(query)).toBe(400);
-      return r.json() as { Description: string; FieldErrors?: { Field: string; Message: string }[] };
+      const r = await t.callLoose(R, { session: boss, query });
+      expect(r.status, JSON.stringify(query)).toBe(400);
+      return r.error;
     };
     const cursorOf = async (query: Record<string, string>) =>
       (await get<Wire>(boss, R, { ...query, limit: '3' })).NextCursor!;
@@ -378,9 +380,9 @@ describe('GET /admin/impersonation/logs?sort=', () => {
 
   it('refuses a cursor of another sort or list, and a sort it does not know', async () => {
     const refused = async (query: Record<string, string>) => {
-      const r = await t.inject({ method: 'GET', url: L, session: boss, query });
-      expect(r.statusCode, JSON.stringify(query)).toBe(400);
-      return r.json() as { Description: string; FieldErrors?: { Field: string; Message: string }[] };
+      const r = await t.callLoose(L, { session: boss, query });
+      expect(r.status, JSON.stringify(query)).toBe(400);
+      return r.error;
     };
     const byApp = (await get<LogWire>(boss, L, { sort: 'app', limit: '2' })).NextCursor!;
     const own = (await get<LogWire>(boss, L, { limit: '2' })).NextCursor!;
@@ -418,9 +420,13 @@ const requestLine = (w: Wire) => [
 const logLine = (e: LogWire) => [e.Id, e.RequestId, e.AppName, e.Status, e.Event, e.Actor, e.LastModified];
 
 describe('CSV exports of the impersonation lists', () => {
-  const download = async (session: S, url: string, query: Record<string, string>) => {
-    const r = await t.inject({ method: 'GET', url, session, query });
-    expect(r.statusCode, r.body).toBe(200);
+  const download = async (
+    session: S,
+    id: 'impersonationRequestsExport' | 'impersonationLogsExport',
+    query: Record<string, string>,
+  ) => {
+    const r = await t.callLoose(id, { session, query });
+    expect(r.status, r.raw.body).toBe(200);
     expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
     return r;
   };
@@ -434,8 +440,8 @@ describe('CSV exports of the impersonation lists', () => {
       { sort: '-modified', status: 'Expired' },
     ] as Record<string, string>[]) {
       const pages = await allPages<Wire>(boss, R, { ...query, limit: '200' });
-      const r = await download(boss, `${R}/export`, query);
-      expect(r.body, JSON.stringify(query)).toBe(csv(REQUESTS_EXPORT_COLUMNS, pages.map(requestLine)));
+      const r = await download(boss, 'impersonationRequestsExport', query);
+      expect(r.raw.body, JSON.stringify(query)).toBe(csv(REQUESTS_EXPORT_COLUMNS, pages.map(requestLine)));
       expect(r.headers[HEADERS.exportRows]).toBe(String(pages.length));
       expect(r.headers['content-disposition']).toMatch(
         /^attachment; filename="impersonation-requests-2026-01-15T10-00-00-000Z\.csv"$/,
@@ -443,11 +449,11 @@ describe('CSV exports of the impersonation lists', () => {
     }
     // a requester exports what they may list, no more
     const own = await allPages<Wire>(agent, R, { sort: 'app', limit: '200' });
-    const theirs = await download(agent, `${R}/export`, { sort: 'app' });
-    expect(theirs.body).toBe(csv(REQUESTS_EXPORT_COLUMNS, own.map(requestLine)));
+    const theirs = await download(agent, 'impersonationRequestsExport', { sort: 'app' });
+    expect(theirs.raw.body).toBe(csv(REQUESTS_EXPORT_COLUMNS, own.map(requestLine)));
     expect(theirs.headers[HEADERS.exportRows]).toBe(String(own.length));
     expect(own.length).toBeLessThan((await everyRequest()).length);
-    expect(theirs.body.split('\r\n')[0]).toBe(
+    expect(theirs.raw.body.split('\r\n')[0]).toBe(
       'Request Id,App Name,Priority,Status,Initiator,Assignees,Created,Modified,Expires At',
     );
   });
@@ -461,12 +467,12 @@ describe('CSV exports of the impersonation lists', () => {
       { sort: 'modified', status: 'Deleted' },
     ] as Record<string, string>[]) {
       const pages = await allPages<LogWire>(boss, L, { ...query, limit: '200' });
-      const r = await download(boss, `${L}/export`, query);
-      expect(r.body, JSON.stringify(query)).toBe(csv(LOGS_EXPORT_COLUMNS, pages.map(logLine)));
+      const r = await download(boss, 'impersonationLogsExport', query);
+      expect(r.raw.body, JSON.stringify(query)).toBe(csv(LOGS_EXPORT_COLUMNS, pages.map(logLine)));
       expect(r.headers[HEADERS.exportRows]).toBe(String(pages.length));
       expect(r.headers['content-disposition']).toMatch(/^attachment; filename="impersonation-logs-.+\.csv"$/);
     }
-    expect((await download(boss, `${L}/export`, {})).body.split('\r\n')[0]).toBe(
+    expect((await download(boss, 'impersonationLogsExport', {})).raw.body.split('\r\n')[0]).toBe(
       'Log Id,Request Id,App Name,Status,Event,Actor,Last Modified',
     );
     const trail = await t.db.query<{ action: string; actor_email: string; details: Record<string, unknown> }>(
@@ -482,12 +488,12 @@ describe('CSV exports of the impersonation lists', () => {
   });
 
   it('refuses a viewer without access, a bad sort, and a third export while two stream', async () => {
-    for (const url of [`${R}/export`, `${L}/export`]) {
-      const r = await t.inject({ method: 'GET', url, session: auditor });
-      expect(r.statusCode).toBe(403);
-      const bad = await t.inject({ method: 'GET', url, session: boss, query: { sort: 'nope' } });
-      expect(bad.statusCode).toBe(400);
-      expect(bad.json().FieldErrors[0].Field).toBe('sort');
+    for (const id of ['impersonationRequestsExport', 'impersonationLogsExport'] as const) {
+      const r = await t.call(id, { session: auditor });
+      expect(r.status).toBe(403);
+      const bad = await t.callLoose(id, { session: boss, query: { sort: 'nope' } });
+      expect(bad.status).toBe(400);
+      expect(bad.error.FieldErrors![0]!.Field).toBe('sort');
     }
     // Two exports left unread hold their places while their files are larger than what the
     // streams between them and the reader buffer (64 KiB each from Node 22 on): 6,000 more entries.
@@ -508,21 +514,22 @@ describe('CSV exports of the impersonation lists', () => {
       expect(r.statusCode).toBe(200);
       return r;
     };
-    const first = await open(`${L}/export`);
-    const second = await open(`${L}/export?sort=-modified`);
-    const busy = await t.inject({ method: 'GET', url: `${L}/export`, session: boss });
-    expect(busy.statusCode).toBe(429);
-    expect(busy.json()).toMatchObject({ ErrorCode: 979, Description: IMPERSONATION_MESSAGES.exportBusy });
+    // Streamed bodies are read from the raw response, so these two go by address.
+    const first = await open('/admin/impersonation/logs/export');
+    const second = await open('/admin/impersonation/logs/export?sort=-modified');
+    const busy = await t.call('impersonationLogsExport', { session: boss });
+    expect(busy.status).toBe(429);
+    expect(busy.error).toMatchObject({ ErrorCode: 979, Description: IMPERSONATION_MESSAGES.exportBusy });
     for await (const _ of first.stream()) {
       // read to its end, which frees its place
     }
     await new Promise((r) => setImmediate(r));
-    expect((await t.inject({ method: 'GET', url: `${R}/export`, session: boss })).statusCode).toBe(200);
+    expect((await t.call('impersonationRequestsExport', { session: boss })).status).toBe(200);
     // The client goes away mid-file: its body is destroyed, which gives back its place and its
     // snapshot's connection.
     second.raw.res.destroy();
     await new Promise((r) => setImmediate(r));
-    const again = await Promise.all([1, 2].map(() => open(`${L}/export`)));
+    const again = await Promise.all([1, 2].map(() => open('/admin/impersonation/logs/export')));
     for (const r of again) r.raw.res.destroy();
   });
 });

@@ -1,3 +1,4 @@
+import type { EndpointId, QueryOf } from '@sac/contract/endpoints';
 import { formatExpiry } from '@sac/contract/impersonation-api';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
@@ -29,12 +30,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const request = (session: S, data: Record<string, unknown> = {}) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/impersonation/requests',
+  t.call('impersonationCreate', {
     session,
     headers: { origin: CONSOLE_ORIGIN },
-    payload: {
+    body: {
       data: {
         AppId: appId,
         Priority: 'High',
@@ -47,13 +46,11 @@ const request = (session: S, data: Record<string, unknown> = {}) =>
       },
     },
   });
-const action = (session: S, requestId: number, payload: Record<string, unknown>, revokeAction?: string) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/impersonation/request/action',
+const action = (session: S, requestId: number, body: Record<string, unknown>, revokeAction?: string) =>
+  t.callLoose('impersonationAction', {
     session,
     query: { requestId: String(requestId), ...(revokeAction ? { revokeAction } : {}) },
-    payload,
+    body,
   });
 const approve = (session: S, id: number, over: Record<string, unknown> = {}) =>
   action(session, id, {
@@ -63,8 +60,8 @@ const approve = (session: S, id: number, over: Record<string, unknown> = {}) =>
     Duration: 30,
     ...over,
   });
-const list = (session: S, status?: string) =>
-  t.inject({ method: 'GET', url: '/admin/impersonation/requests', session, query: status ? { status } : {} });
+const list = (session: S, status?: QueryOf<'impersonationList'>['status']) =>
+  t.call('impersonationList', { session, query: status ? { status } : {} });
 
 /** Reads the consent link mailed to the owner for request `id`, and answers it. */
 async function consent(id: number, granted = true) {
@@ -73,15 +70,13 @@ async function consent(id: number, granted = true) {
   );
   const link = new URL(/https?:\/\/\S+\/impersonation\/consent\S*/.exec(mail.text)![0]);
   const token = link.searchParams.get('token')!;
-  const details = await t.inject({ method: 'GET', url: '/admin/impersonation/consent', query: { token } });
-  expect(details.json().Data.RequestId).toBe(id);
-  const r = await t.inject({
-    method: 'POST',
-    url: '/admin/impersonation/consent',
-    payload: { token, granted },
+  const details = await t.call('consentDetails', { query: { token } });
+  expect(details.body.Data.RequestId).toBe(id);
+  const r = await t.call('consentAnswer', {
+    body: { token, granted },
     remoteAddress: '203.0.113.50',
   });
-  expect(r.statusCode).toBe(200);
+  expect(r.status).toBe(200);
   return token;
 }
 
@@ -89,29 +84,27 @@ describe('a request, from asking to revocation', () => {
   let id: number;
 
   it('validates in the spec words', async () => {
-    expect((await request(agent, { ProxyRoles: [] })).json().Description).toBe(MESSAGES.approveRolesRequired);
-    expect((await request(agent, { Duration: 0 })).json().Description).toBe(MESSAGES.approveDurationRange);
-    expect((await request(agent, { Assignees: [] })).json().Description).toBe(MESSAGES.editAssigneesRequired);
-    expect((await request(agent, { Assignees: ['agent@example.com'] })).json().ErrorCode).toBe(946); // not a SuperAdmin
-    expect((await request(agent, { ProxyRoles: ['Wizard'] })).json().ErrorCode).toBe(946);
+    expect((await request(agent, { ProxyRoles: [] })).error.Description).toBe(MESSAGES.approveRolesRequired);
+    expect((await request(agent, { Duration: 0 })).error.Description).toBe(MESSAGES.approveDurationRange);
+    expect((await request(agent, { Assignees: [] })).error.Description).toBe(MESSAGES.editAssigneesRequired);
+    expect((await request(agent, { Assignees: ['agent@example.com'] })).error.ErrorCode).toBe(946); // not a SuperAdmin
+    expect((await request(agent, { ProxyRoles: ['Wizard'] })).error.ErrorCode).toBe(946);
     const helper = await t.login('helper@example.com');
-    expect((await request(helper)).statusCode).toBe(200); // a Support user may ask too
+    expect((await request(helper)).status).toBe(200); // a Support user may ask too
   });
 
   it('is created pending, mails the owner a consent link and the assignees', async () => {
     // the Support user's request above holds Developer; free the role by deleting it
-    const mine = (await list(await t.login('helper@example.com'))).json().Data[0];
-    await t.inject({
-      method: 'DELETE',
-      url: '/admin/impersonation/request',
+    const mine = (await list(await t.login('helper@example.com'))).body.Data[0];
+    await t.call('impersonationDelete', {
       session: await t.login('helper@example.com'),
-      query: { requestId: String(mine.Id) },
+      query: { requestId: String(mine!.Id) },
     });
 
     const r = await request(agent);
-    expect(r.statusCode).toBe(200);
-    id = r.json().Data.Id;
-    expect(r.json().Data).toMatchObject({
+    expect(r.status).toBe(200);
+    id = r.body.Data.Id;
+    expect(r.body.Data).toMatchObject({
       AppName: 'olive-shop',
       Initiator: 'agent@example.com',
       Impersonation: false,
@@ -119,7 +112,7 @@ describe('a request, from asking to revocation', () => {
       Request: { Priority: 'High', ProxyRoles: ['Developer'], Duration: 60 },
       Action: { Status: 'Pending', ExpiresAt: null },
     });
-    expect(r.json().Message).toBe(`Impersonation request ${id} for olive-shop has been created.`);
+    expect(r.body.Message).toBe(`Impersonation request ${id} for olive-shop has been created.`);
     const toOwner = await t.smtp.waitFor((m) => m.to.includes('olive@shop.example'));
     expect(toOwner.text).toContain('Checkout fails for some users');
     expect(toOwner.text).toContain('Developer');
@@ -129,14 +122,14 @@ describe('a request, from asking to revocation', () => {
 
   it('refuses another request for roles the app already has pending or granted', async () => {
     const r = await request(chief, { Assignees: ['boss@example.com'] });
-    expect(r.statusCode).toBe(409);
-    expect(r.json().Description).toContain('Developer');
+    expect(r.status).toBe(409);
+    expect(r.error.Description).toContain('Developer');
   });
 
   it('cannot be approved before the customer consents', async () => {
     const r = await approve(boss, id);
-    expect(r.statusCode).toBe(400);
-    expect(r.json().Description).toBe(MESSAGES.customerNotGrantedImpersonation);
+    expect(r.status).toBe(400);
+    expect(r.error.Description).toBe(MESSAGES.customerNotGrantedImpersonation);
   });
 
   it('takes the owner consent once, with time and address', async () => {
@@ -146,53 +139,49 @@ describe('a request, from asking to revocation', () => {
       [id],
     );
     expect(row.rows[0]).toEqual({ consent: 'granted', consent_address: '203.0.113.50' });
-    const again = await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/consent',
-      payload: { token, granted: false },
+    const again = await t.call('consentAnswer', {
+      body: { token, granted: false },
     });
-    expect(again.statusCode).toBe(400);
-    expect(again.json()).toMatchObject({
+    expect(again.status).toBe(400);
+    expect(again.error).toMatchObject({
       ErrorCode: 975,
       Description: 'This consent link is invalid, has been used, or has expired.',
     });
-    const details = await t.inject({ method: 'GET', url: '/admin/impersonation/consent', query: { token } });
-    expect(details.json()).toMatchObject({ ErrorCode: 975 });
-    expect((await list(agent)).json().Data[0].Impersonation).toBe(true);
+    const details = await t.call('consentDetails', { query: { token } });
+    expect(details.error).toMatchObject({ ErrorCode: 975 });
+    expect((await list(agent)).body.Data[0]!.Impersonation).toBe(true);
   });
 
   it('nobody approves their own request; approvals never widen; the duration is 1 to 43,200 minutes', async () => {
     const own = await request(boss, { ProxyRoles: ['Analyst'], Assignees: ['chief@example.com'] });
-    await consent(own.json().Data.Id);
-    const self = await approve(boss, own.json().Data.Id, {
+    await consent(own.body.Data.Id);
+    const self = await approve(boss, own.body.Data.Id, {
       ProxyRoles: ['Analyst'],
       AdditionalPermissions: [],
     });
-    expect(self.statusCode).toBe(403);
-    expect(self.json().Description).toBe('You cannot approve or reject your own request.');
-    expect((await approve(boss, id, { ProxyRoles: ['Owner'] })).statusCode).toBe(400);
-    expect((await approve(boss, id, { Duration: 43_201 })).json().Description).toBe(
+    expect(self.status).toBe(403);
+    expect(self.error.Description).toBe('You cannot approve or reject your own request.');
+    expect((await approve(boss, id, { ProxyRoles: ['Owner'] })).status).toBe(400);
+    expect((await approve(boss, id, { Duration: 43_201 })).error.Description).toBe(
       MESSAGES.approveDurationRange,
     );
-    expect((await approve(agent, id)).statusCode).toBe(403); // an Admin lacks impersonation.approve
-    await t.inject({
-      method: 'DELETE',
-      url: '/admin/impersonation/request',
+    expect((await approve(agent, id)).status).toBe(403); // an Admin lacks impersonation.approve
+    await t.call('impersonationDelete', {
       session: boss,
-      query: { requestId: String(own.json().Data.Id) },
+      query: { requestId: String(own.body.Data.Id) },
     });
   });
 
   it('approves with the update response of spec section 7 and tells the initiator', async () => {
     const r = await approve(boss, id, { Duration: 30 });
-    expect(r.statusCode).toBe(200);
+    expect(r.status).toBe(200);
     const expires = new Date(t.clock.now().getTime() + 30 * 60_000).toISOString();
     const shown = formatExpiry(expires);
-    expect(r.json().Request).toMatchObject({
+    expect(r.body.Request).toMatchObject({
       Id: id,
       Action: { Status: 'Approved', ActionTakenBy: 'boss@example.com' },
     });
-    const { Request: _request, ...answer } = r.json();
+    const { Request: _request, ...answer } = r.body;
     expect(answer).toEqual({
       Data: {
         Id: id,
@@ -208,7 +197,7 @@ describe('a request, from asking to revocation', () => {
     });
     await t.smtp.waitFor((m) => m.to.includes('agent@example.com') && m.subject.includes('Approved'));
     // a decided request cannot be approved or edited again
-    expect((await approve(chief, id)).statusCode).toBe(409);
+    expect((await approve(chief, id)).status).toBe(409);
   });
 
   it('is listed Expired once its time has passed, with no action left', async () => {
@@ -218,17 +207,17 @@ describe('a request, from asking to revocation', () => {
     chief = await t.login('chief@example.com');
     agent = await t.login('agent@example.com');
     const r = await list(agent, 'Expired');
-    expect(r.json().Data.map((x: { Id: number }) => x.Id)).toEqual([id]);
+    expect(r.body.Data.map((x: { Id: number }) => x.Id)).toEqual([id]);
     const revoke = await action(boss, id, { Status: 'Revoke' }, 'site');
-    expect(revoke.statusCode).toBe(409);
-    expect(revoke.json().Description).toBe('This request has expired.');
+    expect(revoke.status).toBe(409);
+    expect(revoke.error.Description).toBe('This request has expired.');
   });
 });
 
 describe('revoke, reject, edit and delete', () => {
   async function approvedRequest(roles: string[]) {
     const r = await request(agent, { ProxyRoles: roles, AdditionalPermissions: ['ViewData', 'EditData'] });
-    const id = r.json().Data.Id;
+    const id = r.body.Data.Id;
     await consent(id);
     expect(
       (
@@ -237,7 +226,7 @@ describe('revoke, reject, edit and delete', () => {
           AdditionalPermissions: ['ViewData', 'EditData'],
           Duration: 120,
         })
-      ).statusCode,
+      ).status,
     ).toBe(200);
     return id;
   }
@@ -250,44 +239,42 @@ describe('revoke, reject, edit and delete', () => {
       { Status: 'Revoke', ProxyRoles: [], AdditionalPermissions: [] },
       'roles',
     );
-    expect(none.statusCode).toBe(400);
+    expect(none.status).toBe(400);
     const part = await action(
       boss,
       id,
       { Status: 'Revoke', ProxyRoles: ['Analyst'], AdditionalPermissions: ['EditData'] },
       'roles',
     );
-    expect(part.json().Data).toMatchObject({
+    expect(part.body.Data).toMatchObject({
       Action: { Status: 'Approved' },
       ApprovedProxyRoles: ['Developer'],
       ApprovedAdditionalPermissions: ['ViewData'],
     });
-    expect(part.json().Message).toBe(`Some access of request ${id} to olive-shop has been revoked.`);
+    expect(part.body.Message).toBe(`Some access of request ${id} to olive-shop has been revoked.`);
     const all = await action(boss, id, { Status: 'Revoke' }, 'site');
-    expect(all.json().Data.Action.Status).toBe('Revoked');
-    expect(all.json().Message).toBe(`Access of request ${id} to olive-shop has been revoked.`);
+    expect(all.body.Data.Action.Status).toBe('Revoked');
+    expect(all.body.Message).toBe(`Access of request ${id} to olive-shop has been revoked.`);
     await t.smtp.waitFor((m) => m.to.includes('olive@shop.example') && m.text.includes('revoked'));
   });
 
   it('rejects a pending request', async () => {
     const r = await request(agent, { ProxyRoles: ['Support'] });
-    const id = r.json().Data.Id;
+    const id = r.body.Data.Id;
     const rej = await action(boss, id, { Status: 'Reject', Comments: 'Not needed' });
-    expect(rej.json().Data.Action.Status).toBe('Rejected');
-    const row = (await list(agent, 'Rejected')).json().Data.find((x: { Id: number }) => x.Id === id);
-    expect(row.Action).toMatchObject({ ActionTakenBy: 'boss@example.com', Reason: 'Not needed' });
+    expect(rej.body.Data.Action.Status).toBe('Rejected');
+    const row = (await list(agent, 'Rejected')).body.Data.find((x: { Id: number }) => x.Id === id);
+    expect(row!.Action).toMatchObject({ ActionTakenBy: 'boss@example.com', Reason: 'Not needed' });
   });
 
   it('lets only the requester edit and delete a pending request', async () => {
     const r = await request(agent, { ProxyRoles: ['Analyst'] });
-    const id = r.json().Data.Id;
+    const id = r.body.Data.Id;
     const edit = (session: S, over: Record<string, unknown> = {}) =>
-      t.inject({
-        method: 'PUT',
-        url: '/admin/impersonation/request',
+      t.call('impersonationEdit', {
         session,
         query: { requestId: String(id) },
-        payload: {
+        body: {
           AdditionalPermissions: [],
           Assignees: ['chief@example.com'],
           Description: 'Narrower',
@@ -296,41 +283,37 @@ describe('revoke, reject, edit and delete', () => {
           ...over,
         },
       });
-    expect((await edit(boss)).statusCode).toBe(403);
-    expect((await edit(agent, { Assignees: [] })).json().Description).toBe(MESSAGES.editAssigneesRequired);
+    expect((await edit(boss)).status).toBe(403);
+    expect((await edit(agent, { Assignees: [] })).error.Description).toBe(MESSAGES.editAssigneesRequired);
     const ok = await edit(agent);
-    expect(ok.json().Data.Request).toMatchObject({
+    expect(ok.body.Data.Request).toMatchObject({
       Priority: 'Low',
       Assignees: ['chief@example.com'],
       Description: 'Narrower',
     });
-    const del = await t.inject({
-      method: 'DELETE',
-      url: '/admin/impersonation/request',
+    const del = await t.call('impersonationDelete', {
       session: boss,
       query: { requestId: String(id) },
     });
-    expect(del.statusCode).toBe(403);
-    const mine = await t.inject({
-      method: 'DELETE',
-      url: '/admin/impersonation/request',
+    expect(del.status).toBe(403);
+    const mine = await t.call('impersonationDelete', {
       session: agent,
       query: { requestId: String(id) },
     });
-    expect(mine.json()).toMatchObject({ IsDeleted: true, Id: id });
-    expect((await list(agent)).json().Data.map((x: { Id: number }) => x.Id)).not.toContain(id);
+    expect(mine.body).toMatchObject({ IsDeleted: true, Id: id });
+    expect((await list(agent)).body.Data.map((x: { Id: number }) => x.Id)).not.toContain(id);
   });
 
   it('orders pending and live approvals first', async () => {
-    const data = (await list(boss)).json().Data as Array<{ Action: { Status: string } }>;
+    const data = (await list(boss)).body.Data as Array<{ Action: { Status: string } }>;
     const live = (s: string) => s === 'Pending' || s === 'Approved';
     const firstDead = data.findIndex((x) => !live(x.Action.Status));
     expect(data.slice(firstDead).every((x) => !live(x.Action.Status))).toBe(true);
   });
 
   it('keeps every step in the impersonation log', async () => {
-    const r = await t.inject({ method: 'GET', url: '/admin/impersonation/logs', session: agent });
-    const events = r.json().Data.map((x: { Event: string }) => x.Event);
+    const r = await t.call('impersonationLogs', { session: agent });
+    const events = r.body.Data.map((x: { Event: string }) => x.Event);
     expect(events).toEqual(
       expect.arrayContaining(['request', 'consent-granted', 'approve', 'revoke', 'reject', 'edit', 'delete']),
     );
@@ -352,28 +335,24 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
   });
 
   const access = (session: S, appId: number) =>
-    t.inject({
-      method: 'GET',
-      url: '/admin/updateaccess',
+    t.call('updateAccess', {
       session,
       query: { appId: String(appId), userId: owner },
     });
   const switchApp = (session: S, appId: number) =>
-    t.inject({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
+    t.call('switchApp', { session, query: { appid: String(appId) } });
 
   it('gives nothing without an approved, consented, unexpired grant', async () => {
-    expect((await access(agent, site)).json().Description).toBe(
+    expect((await access(agent, site)).error.Description).toBe(
       'You have no approved, unexpired impersonation of this site.',
     );
-    expect((await switchApp(agent, site)).statusCode).toBe(403);
+    expect((await switchApp(agent, site)).status).toBe(403);
   });
 
   it('opens a session scoped to the site and the approved permissions, and logs every call', async () => {
-    const r = await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/requests',
+    const r = await t.call('impersonationCreate', {
       session: agent,
-      payload: {
+      body: {
         data: {
           AppId: site,
           Priority: 'Critical',
@@ -385,57 +364,50 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
         },
       },
     });
-    id = r.json().Data.Id;
+    id = r.body.Data.Id;
     const mail = await t.smtp.waitFor(
       (m) => m.to.includes('sam@store.example') && m.subject.endsWith(`(request ${id})`),
     );
-    const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token');
-    await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/consent',
-      payload: { token, granted: true },
+    const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token')!;
+    await t.call('consentAnswer', {
+      body: { token, granted: true },
     });
     await approve(boss, id, { ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 });
 
     const grant = await access(agent, site);
-    expect(grant.json().Data).toMatchObject({ RequestId: id, AppName: 'sam-store', Roles: ['Developer'] });
-    expect(grant.json().Data.Permissions).toEqual(['EditData', 'ManageSettings', 'ViewData']);
-    expect((await access(boss, site)).statusCode).toBe(403); // the grant is the requester's alone
+    expect(grant.body.Data).toMatchObject({ RequestId: id, AppName: 'sam-store', Roles: ['Developer'] });
+    expect(grant.body.Data.Permissions).toEqual(['EditData', 'ManageSettings', 'ViewData']);
+    expect((await access(boss, site)).status).toBe(403); // the grant is the requester's alone
 
     const opened = await switchApp(agent, site);
-    expect(opened.statusCode).toBe(200);
-    const imp = { xtoken: opened.json().xtoken, xsign: opened.json().xsign };
-    const get = (url: string, query: Record<string, string>) =>
-      t.inject({ method: 'GET', url, session: imp, query });
+    expect(opened.status).toBe(200);
+    const imp = { xtoken: opened.body.xtoken, xsign: opened.body.xsign };
+    const get = <I extends EndpointId>(id: I, query: QueryOf<I>) => t.call(id, { session: imp, query });
 
     // allowed: reading and configuring that site
-    expect((await get('/admin/appinfobyid', { uId: owner, appId: String(site) })).statusCode).toBe(200);
-    const put = await t.inject({
-      method: 'PUT',
-      url: '/admin/site/basicsettings',
+    expect((await get('appInfoById', { uId: owner, appId: String(site) })).status).toBe(200);
+    const put = await t.call('updateSiteBasicSettings', {
       session: imp,
       query: { uID: owner, appId: String(site) },
       // the web apps only: a plan change would need ManageBilling, which this grant lacks
-      payload: { data: { ProductionUrl: 'https://sam.example' } },
+      body: { data: { ProductionUrl: 'https://sam.example' } },
     });
-    expect(put.statusCode).toBe(200);
+    expect(put.status).toBe(200);
     // refused: another site, a permission not granted (ManageSite), a staff call
-    const elsewhere = await get('/admin/appinfobyid', { uId: owner, appId: String(other) });
-    expect(elsewhere.statusCode).toBe(403);
-    expect(elsewhere.json().Description).toBe(
+    const elsewhere = await get('appInfoById', { uId: owner, appId: String(other) });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.error.Description).toBe(
       'This call is outside the impersonated site or its approved permissions.',
     );
-    const status = await t.inject({
-      method: 'PUT',
-      url: '/admin/site/status',
+    const status = await t.call('setSiteStatus', {
       session: imp,
       query: { uId: owner, appId: String(site) },
-      payload: { Status: 'inactive' },
+      body: { Status: 'inactive' },
     });
-    expect(status.statusCode).toBe(403);
-    expect((await t.inject({ method: 'GET', url: '/admin/team', session: imp })).statusCode).toBe(403);
-    expect((await switchApp(imp, site)).statusCode).toBe(403); // no nesting
-    expect((await t.inject({ method: 'GET', url: '/admin/session', session: imp })).statusCode).toBe(200);
+    expect(status.status).toBe(403);
+    expect((await t.call('teamList', { session: imp })).status).toBe(403);
+    expect((await switchApp(imp, site)).status).toBe(403); // no nesting
+    expect((await t.call('session', { session: imp })).status).toBe(200);
 
     const log = await t.db.query<{ event: string; actor: string; details: { path: string } }>(
       "SELECT event, actor, details FROM impersonation_log WHERE request_id = $1 AND event LIKE 'call%' ORDER BY id",
@@ -453,17 +425,15 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
 
     // revocation ends it on the very next call
     await action(boss, id, { Status: 'Revoke' }, 'site');
-    const after = await get('/admin/appinfobyid', { uId: owner, appId: String(site) });
-    expect(after.statusCode).toBe(401);
-    expect(after.json().Description).toBe('The impersonation has ended: it expired or was revoked.');
+    const after = await get('appInfoById', { uId: owner, appId: String(site) });
+    expect(after.status).toBe(401);
+    expect(after.error.Description).toBe('The impersonation has ended: it expired or was revoked.');
   });
 
   it('ends at the expiry of the grant', async () => {
-    const r = await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/requests',
+    const r = await t.call('impersonationCreate', {
       session: agent,
-      payload: {
+      body: {
         data: {
           AppId: site,
           Priority: 'Low',
@@ -475,28 +445,24 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
         },
       },
     });
-    const rid = r.json().Data.Id;
+    const rid = r.body.Data.Id;
     const mail = await t.smtp.waitFor((m) => m.subject.endsWith(`(request ${rid})`));
-    const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token');
-    await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/consent',
-      payload: { token, granted: true },
+    const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token')!;
+    await t.call('consentAnswer', {
+      body: { token, granted: true },
     });
     await approve(boss, rid, { ProxyRoles: ['Analyst'], AdditionalPermissions: [], Duration: 10 });
     const opened = await switchApp(agent, site);
-    const imp = { xtoken: opened.json().xtoken, xsign: opened.json().xsign };
+    const imp = { xtoken: opened.body.xtoken, xsign: opened.body.xsign };
     const read = () =>
-      t.inject({
-        method: 'GET',
-        url: '/admin/appinfobyid',
+      t.call('appInfoById', {
         session: imp,
         query: { uId: owner, appId: String(site) },
       });
     t.clock.advance(9 * 60_000);
-    expect((await read()).statusCode).toBe(200);
+    expect((await read()).status).toBe(200);
     t.clock.advance(60_000);
-    expect((await read()).statusCode).toBe(401);
+    expect((await read()).status).toBe(401);
   });
 });
 
@@ -510,11 +476,9 @@ describe('customer-originated requests and the owner access page', () => {
     site = await insertSite(t.db, { owner, name: 'cora-app' });
   });
   const ask = (apikey: string, apisecret: string) =>
-    t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/customer/requests',
+    t.call('customerRequestsCreate', {
       headers: { apikey, apisecret },
-      payload: {
+      body: {
         data: {
           Priority: 'Critical',
           Description: 'Our login page is broken',
@@ -527,39 +491,36 @@ describe('customer-originated requests and the owner access page', () => {
 
   it('needs the site API key and secret', async () => {
     const r = await ask(site.apiKey, 'wrong');
-    expect(r.statusCode).toBe(401);
-    expect(r.json()).toMatchObject({
+    expect(r.status).toBe(401);
+    expect(r.error).toMatchObject({
       ErrorCode: 949,
       Description: 'The API key and secret do not match a site.',
     });
-    expect((await ask('not-a-key', site.secret)).statusCode).toBe(401);
+    expect((await ask('not-a-key', site.secret)).status).toBe(401);
   });
 
   it('carries its own consent, goes to the SuperAdmins, and is used by the SuperAdmin who approves it', async () => {
     const r = await ask(site.apiKey, site.secret);
-    expect(r.statusCode).toBe(200);
-    const id = r.json().Data.Id;
-    expect(r.json().Data).toMatchObject({
+    expect(r.status).toBe(200);
+    const id = r.body.Data.Id;
+    expect(r.body.Data).toMatchObject({
       Impersonation: true,
       IsCustomerRequest: true,
       Initiator: 'cora@client.example',
       Request: { Assignees: expect.arrayContaining(['boss@example.com', 'chief@example.com']) },
     });
-    const listed = await t.inject({
-      method: 'GET',
-      url: '/admin/impersonation/customer/requests',
+    const listed = await t.call('customerRequestsList', {
       session: boss,
     });
-    expect(listed.json().Data[0].Id).toBe(id);
+    expect(listed.body.Data[0]!.Id).toBe(id);
     expect(
       (await approve(boss, id, { ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 20 }))
-        .statusCode,
+        .status,
     ).toBe(200);
-    const sw = (session: S) =>
-      t.inject({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(site.appId) } });
-    expect((await sw(agent)).statusCode).toBe(403);
+    const sw = (session: S) => t.call('switchApp', { session, query: { appid: String(site.appId) } });
+    expect((await sw(agent)).status).toBe(403);
     const mine = await sw(boss);
-    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.status, mine.raw.body).toBe(200);
   });
 
   it('shows the owner every request and step from the link in their email', async () => {
@@ -569,19 +530,19 @@ describe('customer-originated requests and the owner access page', () => {
     const token = new URL(
       /https?:\/\/\S+\/impersonation\/site-access\S*/.exec(mail.text)![0],
     ).searchParams.get('token')!;
-    const r = await t.inject({ method: 'GET', url: '/admin/impersonation/site-access', query: { token } });
-    expect(r.statusCode).toBe(200);
-    expect(r.json().Data.AppName).toBe('cora-app');
-    expect(r.json().Data.Requests[0]).toMatchObject({
+    const r = await t.call('siteAccess', { query: { token } });
+    expect(r.status).toBe(200);
+    expect(r.body.Data.AppName).toBe('cora-app');
+    expect(r.body.Data.Requests[0]).toMatchObject({
       IsCustomerRequest: true,
       Action: { Status: 'Approved' },
     });
-    expect(r.json().Data.Log.map((l: { Event: string }) => l.Event)).toEqual(
+    expect(r.body.Data.Log.map((l: { Event: string }) => l.Event)).toEqual(
       expect.arrayContaining(['customer-request', 'approve', 'session-start']),
     );
     // Staff appear by role and a stable pseudonym, never by email or client address; the owner's
     // own steps keep the owner's email.
-    const data = r.json().Data as {
+    const data = r.body.Data as {
       Requests: Array<{
         Initiator: string;
         Request: { Assignees: string[] };
@@ -589,7 +550,7 @@ describe('customer-originated requests and the owner access page', () => {
       }>;
       Log: Array<{ Event: string; Actor: string; ClientAddress: string | null }>;
     };
-    expect(r.body).not.toMatch(/@example\.com/);
+    expect(r.raw.body).not.toMatch(/@example\.com/);
     expect(data.Requests[0]!.Initiator).toBe('cora@client.example');
     const approver = data.Requests[0]!.Action.ActionTakenBy;
     expect(approver).toMatch(/^SuperAdmin [0-9A-Z]{6}$/);
@@ -597,19 +558,15 @@ describe('customer-originated requests and the owner access page', () => {
     const staffSteps = data.Log.filter((l) => l.Event === 'approve' || l.Event === 'session-start');
     expect(new Set(staffSteps.map((l) => l.Actor))).toEqual(new Set([approver]));
     expect(staffSteps.map((l) => l.ClientAddress)).toEqual(staffSteps.map(() => null));
-    const again = await t.inject({
-      method: 'GET',
-      url: '/admin/impersonation/site-access',
+    const again = await t.call('siteAccess', {
       query: { token },
     });
-    expect(again.json().Data.Requests[0].Action.ActionTakenBy).toBe(approver);
-    const bad = await t.inject({
-      method: 'GET',
-      url: '/admin/impersonation/site-access',
+    expect(again.body.Data.Requests[0]!.Action.ActionTakenBy).toBe(approver);
+    const bad = await t.call('siteAccess', {
       query: { token: 'nope' },
     });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ ErrorCode: 976, Description: 'This link is invalid or has expired.' });
+    expect(bad.status).toBe(400);
+    expect(bad.error).toMatchObject({ ErrorCode: 976, Description: 'This link is invalid or has expired.' });
   });
 });
 
@@ -622,34 +579,27 @@ describe('a grant stays with whom it was granted', () => {
     owner = await insertCustomer(t.db, { first: 'Hana', last: 'Holder', email: 'hana@holder.example' });
   });
   const access = (session: S, appId: number) =>
-    t.inject({
-      method: 'GET',
-      url: '/admin/updateaccess',
+    t.call('updateAccess', {
       session,
       query: { appId: String(appId), userId: owner },
     });
-  const sw = (session: S, appId: number) =>
-    t.inject({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
+  const sw = (session: S, appId: number) => t.call('switchApp', { session, query: { appid: String(appId) } });
   const open = async (session: S, appId: number) => {
     const r = await sw(session, appId);
-    expect(r.statusCode, r.body).toBe(200);
-    return { xtoken: r.json().xtoken, xsign: r.json().xsign } as S;
+    expect(r.status, r.raw.body).toBe(200);
+    return { xtoken: r.body.xtoken, xsign: r.body.xsign };
   };
   const readAs = (imp: S, appId: number) =>
-    t.inject({
-      method: 'GET',
-      url: '/admin/appinfobyid',
+    t.call('appInfoById', {
       session: imp,
       query: { uId: owner, appId: String(appId) },
     });
 
   it("on a customer's request, another SuperAdmin's partial revoke leaves the approver holding the grant", async () => {
     const site = await insertSite(t.db, { owner, name: 'hc-site' });
-    const asked = await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/customer/requests',
+    const asked = await t.call('customerRequestsCreate', {
       headers: { apikey: site.apiKey, apisecret: site.secret },
-      payload: {
+      body: {
         data: {
           Priority: 'High',
           Description: 'Help',
@@ -659,7 +609,7 @@ describe('a grant stays with whom it was granted', () => {
         },
       },
     });
-    const id = asked.json().Data.Id;
+    const id = asked.body.Data.Id;
     expect(
       (
         await approve(boss, id, {
@@ -667,7 +617,7 @@ describe('a grant stays with whom it was granted', () => {
           AdditionalPermissions: [],
           Duration: 60,
         })
-      ).statusCode,
+      ).status,
     ).toBe(200);
     const imp = await open(boss, site.appId);
 
@@ -677,19 +627,19 @@ describe('a grant stays with whom it was granted', () => {
       { Status: 'Revoke', ProxyRoles: ['Analyst'], AdditionalPermissions: [] },
       'roles',
     );
-    expect(part.statusCode).toBe(200);
-    expect(part.json().Request.Action).toMatchObject({
+    expect(part.status).toBe(200);
+    expect(part.body.Request.Action).toMatchObject({
       Status: 'Approved',
       ActionTakenBy: 'chief@example.com',
     });
     // the grant is still the approver's, narrowed; the revoker gained nothing
-    expect((await access(boss, site.appId)).json().Data).toMatchObject({
+    expect((await access(boss, site.appId)).body.Data).toMatchObject({
       RequestId: id,
       Roles: ['Developer'],
     });
-    expect((await readAs(imp, site.appId)).statusCode).toBe(200);
-    expect((await access(chief, site.appId)).statusCode).toBe(403);
-    expect((await sw(chief, site.appId)).statusCode).toBe(403);
+    expect((await readAs(imp, site.appId)).status).toBe(200);
+    expect((await access(chief, site.appId)).status).toBe(403);
+    expect((await sw(chief, site.appId)).status).toBe(403);
     // the holder is told of the partial revoke
     await t.smtp.waitFor(
       (m) => m.to.includes('boss@example.com') && m.subject === `Impersonation request ${id}: Approved`,
@@ -716,18 +666,16 @@ describe('a grant stays with whom it was granted', () => {
       ProxyRoles: ['Developer', 'Analyst'],
       AdditionalPermissions: [],
     });
-    expect(r.statusCode, r.body).toBe(200);
-    const id = r.json().Data.Id;
+    expect(r.status, r.raw.body).toBe(200);
+    const id = r.body.Data.Id;
     const mail = await t.smtp.waitFor(
       (m) => m.to.includes('hana@holder.example') && m.subject.endsWith(`(request ${id})`),
     );
     const token = new URL(/https?:\/\/\S+\/impersonation\/consent\S*/.exec(mail.text)![0]).searchParams.get(
       'token',
-    );
-    await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/consent',
-      payload: { token, granted: true },
+    )!;
+    await t.call('consentAnswer', {
+      body: { token, granted: true },
     });
     await approve(boss, id, {
       ProxyRoles: ['Developer', 'Analyst'],
@@ -736,17 +684,17 @@ describe('a grant stays with whom it was granted', () => {
     });
     const imp = await open(agent, appId);
     const part = await action(chief, id, { Status: 'Revoke', ProxyRoles: ['Analyst'] }, 'roles');
-    expect(part.statusCode).toBe(200);
-    expect((await readAs(imp, appId)).statusCode).toBe(200);
-    expect((await access(agent, appId)).json().Data.Roles).toEqual(['Developer']);
-    for (const s of [boss, chief]) expect((await access(s, appId)).statusCode).toBe(403);
+    expect(part.status).toBe(200);
+    expect((await readAs(imp, appId)).status).toBe(200);
+    expect((await access(agent, appId)).body.Data.Roles).toEqual(['Developer']);
+    for (const s of [boss, chief]) expect((await access(s, appId)).status).toBe(403);
     const held = await t.db.query<{ holder_email: string }>(
       'SELECT holder_email FROM impersonation_requests WHERE id = $1',
       [id],
     );
     expect(held.rows[0]!.holder_email).toBe('agent@example.com');
     await action(boss, id, { Status: 'Revoke' }, 'site');
-    expect((await readAs(imp, appId)).statusCode).toBe(401);
+    expect((await readAs(imp, appId)).status).toBe(401);
   });
 });
 
@@ -769,22 +717,15 @@ describe('plan and trial through an impersonation need ManageBilling', () => {
       roles,
       now: t.clock.now(),
     });
-    const r = await t.inject({
-      method: 'GET',
-      url: '/account/switchapp',
-      session: agent,
-      query: { appid: String(appId) },
-    });
-    expect(r.statusCode, r.body).toBe(200);
-    return { appId, imp: { xtoken: r.json().xtoken, xsign: r.json().xsign } as S };
+    const r = await t.call('switchApp', { session: agent, query: { appid: String(appId) } });
+    expect(r.status, r.raw.body).toBe(200);
+    return { appId, imp: { xtoken: r.body.xtoken, xsign: r.body.xsign } };
   }
   const put = (imp: S, appId: number, data: Record<string, unknown>) =>
-    t.inject({
-      method: 'PUT',
-      url: '/admin/site/basicsettings',
+    t.call('updateSiteBasicSettings', {
       session: imp,
       query: { uID: owner, appId: String(appId) },
-      payload: { data: { ProductionUrl: 'https://new.example.com', ...data } },
+      body: { data: { ProductionUrl: 'https://new.example.com', ...data } },
     });
   const stored = async (appId: number) =>
     (
@@ -808,8 +749,8 @@ describe('plan and trial through an impersonation need ManageBilling', () => {
       { Plan: 'Developer', TrialDays: 0 }, // ending the trial (subscribed)
     ]) {
       const r = await put(imp, appId, data);
-      expect(r.statusCode, JSON.stringify(data)).toBe(403);
-      expect(r.json()).toMatchObject({
+      expect(r.status, JSON.stringify(data)).toBe(403);
+      expect(r.error).toMatchObject({
         ErrorCode: 947,
         Description: IMPERSONATION_SESSION_MESSAGES.billingNeeded,
       });
@@ -821,21 +762,21 @@ describe('plan and trial through an impersonation need ManageBilling', () => {
     const { appId, imp } = await impersonating('bill-urls', ['Developer']);
     const before = await stored(appId);
     const r = await put(imp, appId, {});
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
     expect(await stored(appId)).toEqual({ ...before, production_url: 'https://new.example.com' });
   });
 
   it('lets a grant with ManageBilling (Owner) change the plan and the trial', async () => {
     const { appId, imp } = await impersonating('bill-owner', ['Owner']);
     const r = await put(imp, appId, { Plan: 'Developer Premium', TrialDays: 365 });
-    expect(r.statusCode, r.body).toBe(200);
-    expect(r.json().Data).toMatchObject({ Plan: 'Developer Premium', PlanStatus: 'Trial' });
+    expect(r.status, r.raw.body).toBe(200);
+    expect(r.body.Data).toMatchObject({ Plan: 'Developer Premium', PlanStatus: 'Trial' });
   });
 
   it('leaves staff with sites.write (Admin) changing plans as before', async () => {
     const { appId } = await insertSite(t.db, { owner, name: 'bill-staff' });
     const r = await put(agent, appId, { Plan: 'Developer Premium', TrialDays: 30 });
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
     expect(await stored(appId)).toMatchObject({ plan: 'Developer Premium', plan_status: 'Trial' });
   });
 });
@@ -846,13 +787,11 @@ describe('GET /admin/impersonation/taken-roles: what other live requests of a si
     const site = (await insertSite(t.db, { owner, name: 'taken-roles' })).appId;
     const helper = await t.login('helper@example.com');
     const taken = (session: S, exceptId?: number) =>
-      t.inject({
-        method: 'GET',
-        url: '/admin/impersonation/taken-roles',
+      t.call('impersonationTakenRoles', {
         session,
         query: { appId: String(site), ...(exceptId ? { exceptId: String(exceptId) } : {}) },
       });
-    expect((await taken(helper)).json()).toEqual({ Data: { AppId: site, Roles: [] } });
+    expect((await taken(helper)).body).toEqual({ Data: { AppId: site, Roles: [] } });
 
     // a SuperAdmin's pending request holds Analyst; the Support requester cannot list it...
     const held = await request(boss, {
@@ -860,47 +799,40 @@ describe('GET /admin/impersonation/taken-roles: what other live requests of a si
       ProxyRoles: ['Analyst'],
       Assignees: ['chief@example.com'],
     });
-    expect(held.statusCode, held.body).toBe(200);
-    expect((await list(helper)).json().Data.map((r: { AppId: number }) => r.AppId)).not.toContain(site);
+    expect(held.status, held.raw.body).toBe(200);
+    expect((await list(helper)).body.Data.map((r: { AppId: number }) => r.AppId)).not.toContain(site);
     // ...but is told Analyst is taken, which is what the create call refuses
-    expect((await taken(helper)).json().Data.Roles).toEqual(['Analyst']);
+    expect((await taken(helper)).body.Data.Roles).toEqual(['Analyst']);
     const refused = await request(helper, { AppId: site, ProxyRoles: ['Analyst'] });
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json().ErrorCode).toBe(945);
+    expect(refused.status).toBe(409);
+    expect(refused.error.ErrorCode).toBe(945);
 
     // editing one's own request: its own roles are not counted against it
     const own = await request(helper, { AppId: site, ProxyRoles: ['Developer'] });
-    const ownId = own.json().Data.Id as number;
-    expect((await taken(boss)).json().Data.Roles).toEqual(['Analyst', 'Developer']);
-    expect((await taken(helper, ownId)).json().Data.Roles).toEqual(['Analyst']);
+    const ownId = own.body.Data.Id as number;
+    expect((await taken(boss)).body.Data.Roles).toEqual(['Analyst', 'Developer']);
+    expect((await taken(helper, ownId)).body.Data.Roles).toEqual(['Analyst']);
 
     // a deleted request holds nothing
-    await t.inject({
-      method: 'DELETE',
-      url: '/admin/impersonation/request',
+    await t.call('impersonationDelete', {
       session: helper,
       query: { requestId: String(ownId) },
     });
-    expect((await taken(helper)).json().Data.Roles).toEqual(['Analyst']);
+    expect((await taken(helper)).body.Data.Roles).toEqual(['Analyst']);
   });
 
   it('refuses a missing or malformed appId', async () => {
-    const r = await t.inject({
-      method: 'GET',
-      url: '/admin/impersonation/taken-roles',
-      session: agent,
-      query: {},
-    });
-    expect(r.statusCode).toBe(400);
+    const r = await t.callLoose('impersonationTakenRoles', { session: agent, query: {} });
+    expect(r.status).toBe(400);
   });
 });
 
 describe('GET /admin/impersonation/approvers: who a request can be assigned to', () => {
   it('lists every SuperAdmin by name and email, and nothing else, to any requester', async () => {
     const helper = await t.login('helper@example.com');
-    const r = await t.inject({ method: 'GET', url: '/admin/impersonation/approvers', session: helper });
-    expect(r.statusCode, r.body).toBe(200);
-    expect(r.json()).toEqual({
+    const r = await t.call('impersonationApprovers', { session: helper });
+    expect(r.status, r.raw.body).toBe(200);
+    expect(r.body).toEqual({
       Data: [
         { Email: 'boss@example.com', Name: 'boss' },
         { Email: 'chief@example.com', Name: 'chief' },

@@ -84,20 +84,13 @@ const notice = (over: Record<string, unknown> = {}) => ({
   SendAt: null,
   ...over,
 });
-const create = (session: S, body: Record<string, unknown>) =>
-  t.inject({ method: 'POST', url: '/admin/notices', session, payload: body });
+const create = (session: S, body: Record<string, unknown>) => t.callLoose('noticeCreate', { session, body });
 const count = (session: S, Audience: unknown) =>
-  t.inject({ method: 'POST', url: '/admin/notices/recipients', session, payload: { Audience } });
-const one = async (id: number) =>
-  (await t.inject({ method: 'GET', url: `/admin/notices/one?id=${id}`, session: boss })).json().Data;
+  t.callLoose('noticeRecipients', { session, body: { Audience } });
+const one = async (id: number) => (await t.call('noticeOne', { query: { id }, session: boss })).body.Data;
 const deliveries = async (id: number, status = '') =>
-  (
-    await t.inject({
-      method: 'GET',
-      url: `/admin/notices/deliveries?id=${id}${status ? `&status=${status}` : ''}`,
-      session: boss,
-    })
-  ).json().Data as Array<{ Email: string; Status: string; Attempts: number; Reason: string | null }>;
+  (await t.callLoose('noticeDeliveries', { query: { id, ...(status ? { status } : {}) }, session: boss }))
+    .body.Data as Array<{ Email: string; Status: string; Attempts: number; Reason: string | null }>;
 const mailsTo = (subject: string) =>
   t.smtp.messages
     .filter((m) => m.subject.includes(subject))
@@ -113,12 +106,11 @@ async function runJob() {
 
 describe('permissions', () => {
   it('lets SuperAdmin and Admin use notices, not Support or the Auditor', async () => {
-    for (const s of [boss, ada])
-      expect((await t.inject({ method: 'GET', url: '/admin/notices', session: s })).statusCode).toBe(200);
+    for (const s of [boss, ada]) expect((await t.call('noticeList', { session: s })).status).toBe(200);
     for (const s of [sam, audrey]) {
-      expect((await t.inject({ method: 'GET', url: '/admin/notices', session: s })).statusCode).toBe(403);
-      expect((await create(s, notice())).statusCode).toBe(403);
-      expect((await count(s, { Type: 'all' })).statusCode).toBe(403);
+      expect((await t.call('noticeList', { session: s })).status).toBe(403);
+      expect((await create(s, notice())).status).toBe(403);
+      expect((await count(s, { Type: 'all' })).status).toBe(403);
     }
   });
 });
@@ -127,8 +119,8 @@ describe('audience', () => {
   it('counts distinct owner addresses of live customers, by plan, data center, sites or all', async () => {
     const n = async (a: unknown) => {
       const r = await count(boss, a);
-      expect(r.statusCode, r.body).toBe(200);
-      return r.json().Count;
+      expect(r.status, r.raw.body).toBe(200);
+      return r.body.Count;
     };
     expect(await n(premium)).toBe(3); // bob, cat, dan (two sites), not eve (deleted)
     expect(await n({ Type: 'plan', Plans: ['Free'] })).toBe(1);
@@ -139,18 +131,18 @@ describe('audience', () => {
 
   it('refuses unbounded or malformed audiences and texts', async () => {
     const many = Array.from({ length: 201 }, (_, i) => i + 1);
-    expect((await count(boss, { Type: 'sites', AppIds: many })).statusCode).toBe(400);
-    expect((await count(boss, { Type: 'plan' })).statusCode).toBe(400);
-    expect((await count(boss, { Type: 'plan', Plans: ['Gold'] })).statusCode).toBe(400);
-    expect((await create(boss, notice({ Subject: 'x'.repeat(151) }))).statusCode).toBe(400);
-    expect((await create(boss, notice({ Subject: 'two\nlines' }))).statusCode).toBe(400);
-    expect((await create(boss, notice({ Text: 'x'.repeat(5001) }))).statusCode).toBe(400);
-    expect((await create(boss, notice({ SendAt: '2020-01-01T00:00:00Z' }))).statusCode).toBe(400);
+    expect((await count(boss, { Type: 'sites', AppIds: many })).status).toBe(400);
+    expect((await count(boss, { Type: 'plan' })).status).toBe(400);
+    expect((await count(boss, { Type: 'plan', Plans: ['Gold'] })).status).toBe(400);
+    expect((await create(boss, notice({ Subject: 'x'.repeat(151) }))).status).toBe(400);
+    expect((await create(boss, notice({ Subject: 'two\nlines' }))).status).toBe(400);
+    expect((await create(boss, notice({ Text: 'x'.repeat(5001) }))).status).toBe(400);
+    expect((await create(boss, notice({ SendAt: '2020-01-01T00:00:00Z' }))).status).toBe(400);
     const far = new Date(t.clock.now().getTime() + 91 * 86_400_000).toISOString();
-    expect((await create(boss, notice({ SendAt: far }))).statusCode).toBe(400);
+    expect((await create(boss, notice({ SendAt: far }))).status).toBe(400);
     const nobody = await create(boss, notice({ Audience: { Type: 'plan', Plans: ['Developer'] } }));
-    expect(nobody.statusCode).toBe(400);
-    expect(nobody.json().ErrorCode).toBe(992);
+    expect(nobody.status).toBe(400);
+    expect(nobody.error.ErrorCode).toBe(992);
   });
 });
 
@@ -158,7 +150,7 @@ describe('sending', () => {
   it('sends a subject typed as an encoded-word as that text: no decoded line break, no added header', async () => {
     const typed = '=?utf-8?Q?Hi=0D=0ABcc:_x@evil.example?=';
     const r = await create(ada, notice({ Kind: 'announcement', Subject: typed }));
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
     await runJob();
     const mails = t.smtp.messages.filter((m) => m.subject === typed);
     expect(mails.flatMap((m) => m.to).sort()).toEqual([
@@ -171,8 +163,8 @@ describe('sending', () => {
 
   it("sends a notice for now to exactly the plan's owners, once each, in batches, and logs every delivery", async () => {
     const r = await create(ada, notice({ Subject: 'Plan maintenance' }));
-    expect(r.statusCode, r.body).toBe(200);
-    const id = r.json().Data.Id;
+    expect(r.status, r.raw.body).toBe(200);
+    const id = r.body.Data.Id;
     await runJob();
     expect(mailsTo('Plan maintenance')).toEqual([
       'bob@owners.example',
@@ -205,8 +197,8 @@ describe('sending', () => {
   it('never queues a recipient twice when two runs start a due notice at once', async () => {
     const at = new Date(t.clock.now().getTime() + 60_000).toISOString();
     const r = await create(boss, notice({ Subject: 'Twice at once', Audience: { Type: 'all' }, SendAt: at }));
-    const id = r.json().Data.Id;
-    expect(r.json().Data.Status).toBe('scheduled');
+    const id = r.body.Data.Id;
+    expect(r.body.Data.Status).toBe('scheduled');
     await sendDueNotices(t.ctx);
     expect((await one(id)).Status).toBe('scheduled'); // not due yet
     await advance(61_000);
@@ -232,7 +224,7 @@ describe('sending', () => {
 
   it('is sent by the periodic job of the one instance holding its lease', async () => {
     const at = new Date(t.clock.now().getTime() + 60_000).toISOString();
-    const id = (await create(boss, notice({ Subject: 'Under the lease', SendAt: at }))).json().Data.Id;
+    const id = (await create(boss, notice({ Subject: 'Under the lease', SendAt: at }))).body.Data.Id;
     await advance(61_000);
     const quiet = { warn() {} };
     const leases = databaseLeases(t.db, t.clock);
@@ -257,7 +249,7 @@ describe('sending', () => {
     refusing.set('bob@owners.example', 1);
     refusing.set('cat@owners.example', 1_000);
     const r = await create(boss, notice({ Kind: 'incident', Subject: 'Login outage' }));
-    const id = r.json().Data.Id;
+    const id = r.body.Data.Id;
     await runJob();
     let log = await deliveries(id);
     expect(log.find((d) => d.Email === 'bob@owners.example')).toMatchObject({
@@ -291,23 +283,22 @@ describe('sending', () => {
 describe('cancel', () => {
   it('cancels a scheduled notice, which is then never sent; a started or sent one is refused', async () => {
     const at = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
-    const id = (await create(boss, notice({ Subject: 'Never sent', SendAt: at }))).json().Data.Id;
-    const cancel = (Id: number, session = ada) =>
-      t.inject({ method: 'POST', url: '/admin/notices/cancel', session, payload: { Id } });
+    const id = (await create(boss, notice({ Subject: 'Never sent', SendAt: at }))).body.Data.Id;
+    const cancel = (Id: number, session = ada) => t.call('noticeCancel', { session, body: { Id } });
     const c = await cancel(id);
-    expect(c.statusCode, c.body).toBe(200);
-    expect(c.json().Data).toMatchObject({ Status: 'cancelled', CancelledBy: 'ada@example.com' });
-    expect((await cancel(id)).json().ErrorCode).toBe(990);
+    expect(c.status, c.raw.body).toBe(200);
+    expect(c.body.Data).toMatchObject({ Status: 'cancelled', CancelledBy: 'ada@example.com' });
+    expect((await cancel(id)).error.ErrorCode).toBe(990);
     await advance(2 * 3_600_000);
     await runJob();
     expect(mailsTo('Never sent')).toEqual([]);
-    const sent = (await create(boss, notice({ Subject: 'Sent already' }))).json().Data.Id;
+    const sent = (await create(boss, notice({ Subject: 'Sent already' }))).body.Data.Id;
     await runJob();
     const refused = await cancel(sent);
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json().ErrorCode).toBe(990);
-    expect((await cancel(987_654)).statusCode).toBe(404);
-    expect((await cancel(id, sam)).statusCode).toBe(403);
+    expect(refused.status).toBe(409);
+    expect(refused.error.ErrorCode).toBe(990);
+    expect((await cancel(987_654)).status).toBe(404);
+    expect((await cancel(id, sam)).status).toBe(403);
     const trail = await t.db.query(
       `SELECT 1 FROM activity_log WHERE action = 'notice.cancel' AND target_id = $1 AND actor_email = 'ada@example.com'`,
       [String(id)],
@@ -318,7 +309,7 @@ describe('cancel', () => {
 
 describe('unsubscribe', () => {
   it('puts a signed link and one-click headers in announcements; an unsubscribed owner still gets incidents', async () => {
-    const first = (await create(boss, notice({ Kind: 'announcement', Subject: 'New dashboard' }))).json().Data
+    const first = (await create(boss, notice({ Kind: 'announcement', Subject: 'New dashboard' }))).body.Data
       .Id;
     await runJob();
     const mail = t.smtp.messages.find(
@@ -332,13 +323,13 @@ describe('unsubscribe', () => {
     expect(token).toBe(unsubscribeToken(t.ctx.crypto, 'bob@owners.example'));
     expect((await one(first)).Progress.Sent).toBe(3);
 
-    const details = await t.inject({ method: 'GET', url: `/admin/notices/unsubscribe?token=${token}` });
-    expect(details.json()).toEqual({ Email: 'b***@owners.example', Unsubscribed: false });
-    const done = await t.inject({ method: 'POST', url: `/admin/notices/unsubscribe?token=${token}` });
-    expect(done.statusCode, done.body).toBe(200);
-    expect(done.json().Unsubscribed).toBe(true);
+    const details = await t.call('noticeUnsubscribeDetails', { query: { token } });
+    expect(details.body).toEqual({ Email: 'b***@owners.example', Unsubscribed: false });
+    const done = await t.call('noticeUnsubscribe', { query: { token } });
+    expect(done.status, done.raw.body).toBe(200);
+    expect(done.body.Unsubscribed).toBe(true);
 
-    const second = (await create(boss, notice({ Kind: 'announcement', Subject: 'Another feature' }))).json()
+    const second = (await create(boss, notice({ Kind: 'announcement', Subject: 'Another feature' }))).body
       .Data.Id;
     await runJob();
     expect(mailsTo('Another feature')).toEqual(['cat@owners.example', 'dan@owners.example']);
@@ -363,12 +354,11 @@ describe('unsubscribe', () => {
       `${address}.${address}`,
       `${address}.x.y`,
     ]) {
-      const r = await t.inject({
-        method: 'POST',
-        url: `/admin/notices/unsubscribe?token=${encodeURIComponent(token)}`,
+      const r = await t.call('noticeUnsubscribe', {
+        query: { token },
       });
-      expect(r.statusCode, token).toBe(400);
-      expect([994, 900]).toContain(r.json().ErrorCode);
+      expect(r.status, token).toBe(400);
+      expect([994, 900]).toContain(r.error.ErrorCode);
     }
     expect(
       (await t.db.query(`SELECT 1 FROM notice_unsubscribes WHERE email <> 'bob@owners.example'`)).rows,
@@ -405,17 +395,17 @@ describe('limits', () => {
   it('refuses an audience over the configured maximum', async () => {
     for (const n of ['fay', 'gus', 'hal', 'ivy', 'jon']) await owner(n, 'Free', 'ap-south');
     const c = await count(boss, { Type: 'all' });
-    expect(c.json()).toMatchObject({ OverLimit: true, Limit: 8 });
+    expect(c.body).toMatchObject({ OverLimit: true, Limit: 8 });
     const r = await create(boss, notice({ Audience: { Type: 'all' } }));
-    expect(r.statusCode).toBe(400);
-    expect(r.json().ErrorCode).toBe(991);
+    expect(r.status).toBe(400);
+    expect(r.error.ErrorCode).toBe(991);
   });
 
   it('lists notices newest first with their progress', async () => {
-    const r = await t.inject({ method: 'GET', url: '/admin/notices', session: ada });
-    const list = r.json();
+    const r = await t.call('noticeList', { session: ada });
+    const list = r.body;
     expect(list.Data.length).toBeGreaterThan(5);
-    expect(list.Data[0].Id).toBeGreaterThan(list.Data[1].Id);
+    expect(list.Data[0]!.Id).toBeGreaterThan(list.Data[1]!.Id);
     expect(list.NextCursor).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import type { BodyOf, EndpointId, QueryOf } from '@sac/contract/endpoints';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
@@ -26,8 +27,8 @@ afterAll(async () => {
 });
 
 const q = () => ({ uid, appId: String(appId) });
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-  t.inject({ method, url, session: s, query: q(), ...(payload ? { payload } : {}) });
+const call = <I extends EndpointId>(id: I, body?: BodyOf<I>) =>
+  t.call(id, { session: s, query: q() as QueryOf<I>, ...(body ? { body } : {}) });
 
 const SCHEMA = JSON.stringify({
   type: 'object',
@@ -37,9 +38,9 @@ const SCHEMA = JSON.stringify({
 
 describe('custom objects', () => {
   it('answers 999 while the site has none', async () => {
-    const r = await call('GET', '/admin/customobject');
-    expect(r.statusCode).toBe(404);
-    expect(r.json().ErrorCode).toBe(999);
+    const r = await call('customObjectList');
+    expect(r.status).toBe(404);
+    expect(r.error.ErrorCode).toBe(999);
   });
 
   it.each([
@@ -50,63 +51,63 @@ describe('custom objects', () => {
     [{ Id: 'ok', Name: 'X', SizeMB: '10', Schema: '   ' }, MESSAGES.customObjectSchemaEmpty],
     [{ Id: 'ok', Name: 'X', SizeMB: '10', Schema: '{not json' }, MESSAGES.customObjectSchemaInvalid],
   ])('refuses %j with "%s"', async (payload, message) => {
-    const r = await call('POST', '/admin/customobject', payload);
-    expect(r.statusCode).toBe(400);
-    expect(r.json().FieldErrors.map((f: { Message: string }) => f.Message)).toContain(message);
+    const r = await call('customObjectCreate', payload);
+    expect(r.status).toBe(400);
+    expect(r.error.FieldErrors!.map((f: { Message: string }) => f.Message)).toContain(message);
   });
 
   it('checks the schema as a JSON Schema, not only as JSON', async () => {
-    const r = await call('POST', '/admin/customobject', {
+    const r = await call('customObjectCreate', {
       Id: 'typo',
       Name: 'X',
       SizeMB: 5,
       Schema: '{"type":"objekt"}',
     });
-    expect(r.statusCode).toBe(400);
-    expect(r.json().Description).toContain('not a valid JSON Schema');
+    expect(r.status).toBe(400);
+    expect(r.error.Description).toContain('not a valid JSON Schema');
   });
 
   it('saves, lists, sets the schema, validates a sample, and removes; each write logged', async () => {
-    const created = await call('POST', '/admin/customobject', {
+    const created = await call('customObjectCreate', {
       Id: 'billing_info-1',
       Name: 'Billing',
       SizeMB: '20',
       Schema: SCHEMA,
     });
-    expect(created.statusCode).toBe(200);
-    expect(created.json()).toMatchObject({
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
       Data: { Id: 'billing_info-1', SizeMB: 20 },
       Message: 'Custom object saved.',
     });
     expect(
       (
-        await call('POST', '/admin/customobject', {
+        await call('customObjectCreate', {
           Id: 'billing_info-1',
           Name: 'B',
           SizeMB: 1,
           Schema: SCHEMA,
         })
-      ).json().ErrorCode,
+      ).error.ErrorCode,
     ).toBe(960);
-    expect((await call('GET', '/admin/customobject')).json().Data.map((o: { Id: string }) => o.Id)).toEqual([
+    expect((await call('customObjectList')).body.Data.map((o: { Id: string }) => o.Id)).toEqual([
       'billing_info-1',
     ]);
 
-    const good = await call('POST', '/admin/customobject/validate', {
+    const good = await call('customObjectValidate', {
       Schema: SCHEMA,
       Sample: '{"plan":"pro","seats":3}',
     });
-    expect(good.json()).toEqual({ Valid: true, Errors: [] });
-    const bad = await call('POST', '/admin/customobject/validate', { Schema: SCHEMA, Sample: '{"seats":0}' });
-    expect(bad.json().Valid).toBe(false);
-    expect(bad.json().Errors.length).toBeGreaterThanOrEqual(2);
+    expect(good.body).toEqual({ Valid: true, Errors: [] });
+    const bad = await call('customObjectValidate', { Schema: SCHEMA, Sample: '{"seats":0}' });
+    expect(bad.body.Valid).toBe(false);
+    expect(bad.body.Errors.length).toBeGreaterThanOrEqual(2);
 
     const schema2 = JSON.stringify({ type: 'object', properties: { plan: { type: 'string' } } });
-    const set = await call('PUT', '/admin/customobject/schema', { objId: 'billing_info-1', Schema: schema2 });
-    expect(set.json()).toMatchObject({ Data: { Schema: schema2 }, Message: 'Schema set.' });
-    const removed = await call('DELETE', '/admin/customobject', { objId: 'billing_info-1' });
-    expect(removed.json()).toEqual({ IsPosted: true, Message: 'Custom object removed.' });
-    expect((await call('DELETE', '/admin/customobject', { objId: 'billing_info-1' })).statusCode).toBe(404);
+    const set = await call('customObjectSchema', { objId: 'billing_info-1', Schema: schema2 });
+    expect(set.body).toMatchObject({ Data: { Schema: schema2 }, Message: 'Schema set.' });
+    const removed = await call('customObjectDelete', { objId: 'billing_info-1' });
+    expect(removed.body).toEqual({ IsPosted: true, Message: 'Custom object removed.' });
+    expect((await call('customObjectDelete', { objId: 'billing_info-1' })).status).toBe(404);
     const logged = await t.db.query<{ action: string }>(
       "SELECT action FROM activity_log WHERE action LIKE 'site.customobject%' ORDER BY id",
     );
@@ -120,85 +121,79 @@ describe('custom objects', () => {
 
 describe('custom domains, verified against a real DNS server on loopback', () => {
   it('answers the hub domain', async () => {
-    const r = await t.inject({ method: 'GET', url: '/admin/hubdomain', session: s });
-    expect(r.json()).toEqual({ Data: { HubDomain: 'hub.platform.test' } });
+    const r = await t.call('hubDomain', { session: s });
+    expect(r.body).toEqual({ Data: { HubDomain: 'hub.platform.test' } });
   });
 
   it('refuses an empty or malformed domain in the spec words', async () => {
-    expect(
-      (await call('POST', '/admin/customdomain/bindingrequest', { domain: '' })).json().Description,
-    ).toBe(MESSAGES.customDomainEmpty);
-    expect((await call('POST', '/admin/customdomain/bindingrequest', {})).json().Description).toBe(
-      MESSAGES.domainNameRequired,
+    expect((await call('customDomainCreate', { domain: '' })).error.Description).toBe(
+      MESSAGES.customDomainEmpty,
     );
     expect(
-      (await call('POST', '/admin/customdomain/bindingrequest', { domain: 'https://x.com/a' })).statusCode,
-    ).toBe(400);
+      (await t.callLoose('customDomainCreate', { session: s, query: q(), body: {} })).error.Description,
+    ).toBe(MESSAGES.domainNameRequired);
+    expect((await call('customDomainCreate', { domain: 'https://x.com/a' })).status).toBe(400);
   });
 
   it('starts Pending Verification, stays pending on wrong records, then verifies on the right ones', async () => {
-    const created = await call('POST', '/admin/customdomain/bindingrequest', { domain: 'Login.Dee.Example' });
-    expect(created.statusCode).toBe(200);
-    const d = created.json().Data;
+    const created = await call('customDomainCreate', { domain: 'Login.Dee.Example' });
+    expect(created.status).toBe(200);
+    const d = created.body.Data;
     expect(d).toMatchObject({ Domain: 'login.dee.example', Status: 'Pending Verification' });
     const [cname, txt] = d.Records;
+    if (!txt) throw new Error('no TXT record');
     expect(cname).toEqual({ Type: 'CNAME', Name: 'login.dee.example', Value: 'dee-site.hub.platform.test' });
     expect(txt.Name).toBe('_sac-verification.login.dee.example');
     expect(txt.Value).toMatch(/^sac-verify-[0-9a-f]{32}$/);
-    expect(
-      (await call('POST', '/admin/customdomain/bindingrequest', { domain: 'login.dee.example' })).json()
-        .ErrorCode,
-    ).toBe(961);
+    expect((await call('customDomainCreate', { domain: 'login.dee.example' })).error.ErrorCode).toBe(961);
 
     // wrong records: a CNAME elsewhere and a wrong token
     dns.zone.set('login.dee.example', [{ type: 'CNAME', value: 'elsewhere.example.net' }]);
     dns.zone.set('_sac-verification.login.dee.example', [{ type: 'TXT', value: 'sac-verify-wrong' }]);
-    const wrong = await call('POST', '/admin/customdomain/verify', { domain: 'login.dee.example' });
-    expect(wrong.json().Data.Status).toBe('Pending Verification');
-    expect(wrong.json().Data.LastCheckResult).toContain('elsewhere.example.net');
-    expect(wrong.json().Data.LastCheckResult).toContain('does not hold the verification token');
+    const wrong = await call('customDomainVerify', { domain: 'login.dee.example' });
+    expect(wrong.body.Data.Status).toBe('Pending Verification');
+    expect(wrong.body.Data.LastCheckResult).toContain('elsewhere.example.net');
+    expect(wrong.body.Data.LastCheckResult).toContain('does not hold the verification token');
 
     // the right records: the periodic re-check verifies it
     dns.zone.set('login.dee.example', [{ type: 'CNAME', value: 'dee-site.hub.platform.test' }]);
     dns.zone.set('_sac-verification.login.dee.example', [{ type: 'TXT', value: txt.Value }]);
     expect(await recheckDomains(t.ctx)).toBe(1);
-    const list = await call('GET', '/admin/customdomain/bindingrequest');
-    expect(list.json().Data[0]).toMatchObject({
+    const list = await call('customDomainList');
+    expect(list.body.Data[0]).toMatchObject({
       Status: 'Verified',
       LastCheckResult: 'The CNAME and the TXT verification token are in place.',
     });
-    const again = await call('POST', '/admin/customdomain/verify', { domain: 'login.dee.example' });
-    expect(again.json()).toMatchObject({ Data: { Status: 'Verified' }, Message: 'Custom domain verified.' });
+    const again = await call('customDomainVerify', { domain: 'login.dee.example' });
+    expect(again.body).toMatchObject({ Data: { Status: 'Verified' }, Message: 'Custom domain verified.' });
 
-    const removed = await call('DELETE', '/admin/customdomain/bindingrequest', {
+    const removed = await call('customDomainDelete', {
       domain: 'login.dee.example',
     });
-    expect(removed.json()).toEqual({ IsPosted: true, Message: 'Custom domain deleted.' });
+    expect(removed.body).toEqual({ IsPosted: true, Message: 'Custom domain deleted.' });
   });
 
   it('does not verify when nothing answers for the domain', async () => {
-    await call('POST', '/admin/customdomain/bindingrequest', { domain: 'absent.dee.example' });
-    const r = await call('POST', '/admin/customdomain/verify', { domain: 'absent.dee.example' });
-    expect(r.json().Data.Status).toBe('Pending Verification');
-    expect(r.json().Data.LastCheckResult).toContain('No CNAME record');
+    await call('customDomainCreate', { domain: 'absent.dee.example' });
+    const r = await call('customDomainVerify', { domain: 'absent.dee.example' });
+    expect(r.body.Data.Status).toBe('Pending Verification');
+    expect(r.body.Data.LastCheckResult).toContain('No CNAME record');
   });
 });
 
 describe('custom domains of every site: re-checks of verified ones, failing, the cross-site list', () => {
   it('marks a verified domain whose records broke as failing (still verified), lists it by status, pages, and clears it when the records are back', async () => {
     const domain = 'id.dee.example';
-    const created = (await call('POST', '/admin/customdomain/bindingrequest', { domain })).json().Data;
+    const created = (await call('customDomainCreate', { domain })).body.Data;
     dns.zone.set(domain, [{ type: 'CNAME', value: 'dee-site.hub.platform.test' }]);
-    dns.zone.set(`_sac-verification.${domain}`, [{ type: 'TXT', value: created.Records[1].Value }]);
-    expect((await call('POST', '/admin/customdomain/verify', { domain })).json().Data.Status).toBe(
-      'Verified',
-    );
-    await call('POST', '/admin/customdomain/bindingrequest', { domain: 'waiting.dee.example' });
+    dns.zone.set(`_sac-verification.${domain}`, [{ type: 'TXT', value: created.Records[1]!.Value }]);
+    expect((await call('customDomainVerify', { domain })).body.Data.Status).toBe('Verified');
+    await call('customDomainCreate', { domain: 'waiting.dee.example' });
 
     const all = async (query: Record<string, string>) => {
-      const r = await t.inject({ method: 'GET', url: '/admin/customdomains', session: s, query });
-      expect(r.statusCode, r.body).toBe(200);
-      return r.json() as {
+      const r = await t.call('customDomainsAll', { session: s, query });
+      expect(r.status, r.raw.body).toBe(200);
+      return r.body as {
         Data: Array<{
           Domain: string;
           AppName: string;
@@ -210,8 +205,7 @@ describe('custom domains of every site: re-checks of verified ones, failing, the
       };
     };
     const names = async (status: string) => (await all({ status })).Data.map((d) => d.Domain);
-    const dashboard = async () =>
-      (await t.inject({ method: 'GET', url: '/admin/dashboard', session: s })).json().CustomDomains;
+    const dashboard = async () => (await t.call('dashboard', { session: s })).body.CustomDomains;
     expect(await names('verified')).toContain(domain);
     expect(await names('failing')).toEqual([]);
 
@@ -247,17 +241,12 @@ describe('custom domains of every site: re-checks of verified ones, failing, the
     expect(seen).toEqual([...seen].sort());
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(expect.arrayContaining([domain, 'waiting.dee.example', 'absent.dee.example']));
-    const bad = await t.inject({
-      method: 'GET',
-      url: '/admin/customdomains',
+    const bad = await t.call('customDomainsAll', {
       session: s,
       query: { cursor: Buffer.from('not a domain').toString('base64url') },
     });
-    expect(bad.statusCode).toBe(400);
-    expect(
-      (await t.inject({ method: 'GET', url: '/admin/customdomains', session: s, query: { status: 'x' } }))
-        .statusCode,
-    ).toBe(400);
+    expect(bad.status).toBe(400);
+    expect((await t.callLoose('customDomainsAll', { session: s, query: { status: 'x' } })).status).toBe(400);
 
     // The records are back: the next re-check clears it.
     dns.zone.set(domain, [{ type: 'CNAME', value: 'dee-site.hub.platform.test' }]);
@@ -273,49 +262,45 @@ describe('site settings permissions', () => {
   it('a Support user reads but does not change them', async () => {
     await t.addStaff('support@example.com', ['Support']);
     const support = await t.login('support@example.com');
-    const read = await t.inject({
-      method: 'GET',
-      url: '/admin/customdomain/bindingrequest',
+    const read = await t.call('customDomainList', {
       session: support,
       query: q(),
     });
-    expect(read.statusCode).toBe(200);
-    const write = await t.inject({
-      method: 'POST',
-      url: '/admin/customdomain/bindingrequest',
+    expect(read.status).toBe(200);
+    const write = await t.call('customDomainCreate', {
       session: support,
       query: q(),
-      payload: { domain: 'x.dee.example' },
+      body: { domain: 'x.dee.example' },
     });
-    expect(write.statusCode).toBe(403);
+    expect(write.status).toBe(403);
   });
 });
 
 describe('app settings and application level security', () => {
   it('answers the plan info and saves the web apps by the URL-like rule', async () => {
-    const r = await call('GET', '/admin/appsettings');
-    expect(r.json().Data).toMatchObject({
+    const r = await call('appSettings');
+    expect(r.body.Data).toMatchObject({
       AppName: 'dee-site',
       Plan: 'Developer',
       PlanStatus: 'Trial',
       Billing: 'Monthly',
     });
-    const bad = await call('PUT', '/admin/appsettings', { data: { ProductionUrl: 'not a url' } });
-    expect(bad.json().Description).toBe('Please enter a valid URL.');
-    const ok = await call('PUT', '/admin/appsettings', {
+    const bad = await call('updateAppSettings', { data: { ProductionUrl: 'not a url' } });
+    expect(bad.error.Description).toBe('Please enter a valid URL.');
+    const ok = await call('updateAppSettings', {
       data: { ProductionUrl: 'https://dee.example', StagingUrl: '' },
     });
-    expect(ok.json()).toMatchObject({
+    expect(ok.body).toMatchObject({
       Data: { ProductionUrl: 'https://dee.example', StagingUrl: '' },
       Message: 'Settings saved.',
     });
   });
 
   it('answers 927 until saved, refuses contradictions with 981, and saves', async () => {
-    const none = await call('GET', '/admin/applicationlevelsecurity');
-    expect(none.statusCode).toBe(404);
-    expect(none.json().ErrorCode).toBe(927);
-    const data = {
+    const none = await call('applicationSecurity');
+    expect(none.status).toBe(404);
+    expect(none.error.ErrorCode).toBe(927);
+    const data: BodyOf<'updateApplicationSecurity'>['data'] = {
       SignInMode: 'Required',
       MfaMode: 'Required',
       PasswordMinLength: 10,
@@ -324,27 +309,27 @@ describe('app settings and application level security', () => {
       SessionTimeoutMinutes: 60,
       SecurityReportTime: '07:30',
     };
-    const conflict = await call('PUT', '/admin/applicationlevelsecurity', { data });
-    expect(conflict.statusCode).toBe(400);
-    expect(conflict.json()).toMatchObject({
+    const conflict = await call('updateApplicationSecurity', { data });
+    expect(conflict.status).toBe(400);
+    expect(conflict.error).toMatchObject({
       ErrorCode: 981,
       Description: 'Account lockout needs a lockout time: set Lockout minutes, or set Failed sign-ins to 0.',
     });
     expect(
       (
-        await call('PUT', '/admin/applicationlevelsecurity', {
+        await call('updateApplicationSecurity', {
           data: { ...data, SecurityReportTime: '25:00' },
         })
-      ).json().Description,
+      ).error.Description,
     ).toBe('Please choose a time of day.');
-    const saved = await call('PUT', '/admin/applicationlevelsecurity', {
+    const saved = await call('updateApplicationSecurity', {
       data: { ...data, LockoutMinutes: 30 },
     });
-    expect(saved.json()).toMatchObject({
+    expect(saved.body).toMatchObject({
       Data: { SignInMode: 'Required', LockoutMinutes: 30 },
       Message: 'Settings saved.',
     });
-    expect((await call('GET', '/admin/applicationlevelsecurity')).json().Data).toMatchObject({
+    expect((await call('applicationSecurity')).body.Data).toMatchObject({
       MfaMode: 'Required',
       SecurityReportTime: '07:30',
     });
@@ -352,7 +337,7 @@ describe('app settings and application level security', () => {
 });
 
 describe('encryption and hashing settings', () => {
-  const data = {
+  const data: BodyOf<'saveEncryptionSettings'>['data'] = {
     EncryptionType: 'HMAC-SHA256',
     HashEncoding: 'hex',
     SaltEncoding: 'utf8',
@@ -363,27 +348,27 @@ describe('encryption and hashing settings', () => {
   };
 
   it('answers the defaults for passwords, 1037 and 1090 for the sets not yet saved', async () => {
-    expect((await call('GET', '/admin/password-settings')).json().Data).toMatchObject({
+    expect((await call('passwordSettings')).body.Data).toMatchObject({
       EncryptionType: 'Argon2id',
       HasEncryptionKey: false,
     });
-    expect((await call('GET', '/admin/previous-password-settings')).json().ErrorCode).toBe(1037);
-    expect((await call('GET', '/admin/security-question-settings')).json().ErrorCode).toBe(1090);
+    expect((await call('previousPasswordSettings')).error.ErrorCode).toBe(1037);
+    expect((await call('securityQuestionSettings')).error.ErrorCode).toBe(1090);
   });
 
   it('needs a key for HMAC, keeps it encrypted and never answers it', async () => {
-    const noKey = await call('POST', '/admin/save-encryption-settings', { Set: 'security-answer', data });
-    expect(noKey.json().ErrorCode).toBe(962);
-    const saved = await call('POST', '/admin/save-encryption-settings', {
+    const noKey = await call('saveEncryptionSettings', { Set: 'security-answer', data });
+    expect(noKey.error.ErrorCode).toBe(962);
+    const saved = await call('saveEncryptionSettings', {
       Set: 'security-answer',
       data: { ...data, EncryptionKey: 'Very-Secret-Key-42' },
     });
-    expect(saved.json()).toMatchObject({
+    expect(saved.body).toMatchObject({
       Data: { EncryptionType: 'HMAC-SHA256', HasEncryptionKey: true },
       Message: 'Settings saved.',
     });
     expect(saved.body).not.toContain('Very-Secret-Key-42');
-    const got = await call('GET', '/admin/security-question-settings');
+    const got = await call('securityQuestionSettings');
     expect(got.body).not.toContain('Very-Secret-Key-42');
     const raw = await t.db.query<{ key_sealed: Buffer; settings: unknown }>(
       'SELECT key_sealed, settings FROM encryption_settings',
@@ -391,11 +376,11 @@ describe('encryption and hashing settings', () => {
     expect(JSON.stringify(raw.rows[0]!.settings)).not.toContain('Very-Secret');
     expect(Buffer.from(raw.rows[0]!.key_sealed).toString('latin1')).not.toContain('Very-Secret');
     // saving again without a key keeps the stored one
-    const again = await call('POST', '/admin/save-encryption-settings', {
+    const again = await call('saveEncryptionSettings', {
       Set: 'security-answer',
       data: { ...data, Salt: 'x' },
     });
-    expect(again.json().Data.HasEncryptionKey).toBe(true);
+    expect(again.body.Data.HasEncryptionKey).toBe(true);
     const logged = await t.db.query(
       "SELECT details::text AS d FROM activity_log WHERE action = 'site.encryption'",
     );
@@ -403,19 +388,19 @@ describe('encryption and hashing settings', () => {
   });
 
   it('previews the stored form with the real implementation and says when it is weak', async () => {
-    const md5 = await call('POST', '/admin/encryption-settings/preview', {
+    const md5 = await call('encryptionPreview', {
       data: { ...data, EncryptionType: 'MD5', Salt: '', SaltAttach: 'None' },
       Sample: 'password',
     });
-    expect(md5.json().Data).toMatchObject({
+    expect(md5.body.Data).toMatchObject({
       Stored: '5f4dcc3b5aa765d61d8327deb882cf99',
       Weak: expect.stringContaining('MD5 is broken'),
     });
-    const argon = await call('POST', '/admin/encryption-settings/preview', {
+    const argon = await call('encryptionPreview', {
       data: { ...data, EncryptionType: 'Argon2id', PerPasswordSalt: true, SaltAttach: 'None' },
       Sample: 'password',
     });
-    expect(argon.json().Data.Stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    expect(argon.json().Data.Weak).toBeNull();
+    expect(argon.body.Data.Stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(argon.body.Data.Weak).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { HEADERS } from '@sac/contract/constants';
+import type { BodyOf } from '@sac/contract/endpoints';
 import type { StaffNotification } from '@sac/contract/staff-notifications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
@@ -36,12 +37,10 @@ const newSite = async () =>
   (await insertSite(t.db, { owner, name: `n-${Math.random().toString(36).slice(2, 8)}` })).appId;
 
 async function ask(session: S, data: Record<string, unknown> = {}): Promise<number> {
-  const r = await t.inject({
-    method: 'POST',
-    url: '/admin/impersonation/requests',
+  const r = await t.call('impersonationCreate', {
     session,
     headers: { origin: CONSOLE_ORIGIN },
-    payload: {
+    body: {
       data: {
         AppId: await newSite(),
         Priority: 'High',
@@ -54,16 +53,14 @@ async function ask(session: S, data: Record<string, unknown> = {}): Promise<numb
       },
     },
   });
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json().Data.Id;
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body.Data.Id;
 }
-const act = (session: S, id: number, payload: Record<string, unknown>) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/impersonation/request/action',
+const act = (session: S, id: number, payload: BodyOf<'impersonationAction'>) =>
+  t.call('impersonationAction', {
     session,
     query: { requestId: String(id) },
-    payload,
+    body: payload,
   });
 async function consent(id: number, granted = true) {
   const mail = await t.smtp.waitFor(
@@ -72,17 +69,15 @@ async function consent(id: number, granted = true) {
   const token = new URL(/https?:\/\/\S+\/impersonation\/consent\S*/.exec(mail.text)![0]).searchParams.get(
     'token',
   )!;
-  const r = await t.inject({
-    method: 'POST',
-    url: '/admin/impersonation/consent',
-    payload: { token, granted },
+  const r = await t.call('consentAnswer', {
+    body: { token, granted },
   });
-  expect(r.statusCode, r.body).toBe(200);
+  expect(r.status, r.raw.body).toBe(200);
 }
 async function inbox(session: S, query: Record<string, string> = {}) {
-  const r = await t.inject({ method: 'GET', url: '/admin/notifications', session, query });
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json() as { Data: StaffNotification[]; NextCursor: string | null; UnreadCount: number };
+  const r = await t.call('staffNotifications', { session, query });
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body as { Data: StaffNotification[]; NextCursor: string | null; UnreadCount: number };
 }
 const about = async (session: S, id: number) =>
   (await inbox(session, { limit: '50' })).Data.filter((n) => n.RequestId === id);
@@ -106,11 +101,9 @@ describe('who is told what', () => {
 
   it("tells every SuperAdmin of a customer's own request, with no staff member as its actor", async () => {
     const site = await insertSite(t.db, { owner, name: `own-${Math.random().toString(36).slice(2, 8)}` });
-    const r = await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/customer/requests',
+    const r = await t.call('customerRequestsCreate', {
       headers: { apikey: site.apiKey, apisecret: site.secret },
-      payload: {
+      body: {
         data: {
           Priority: 'High',
           Description: 'Please look at our sign-in page',
@@ -120,8 +113,8 @@ describe('who is told what', () => {
         },
       },
     });
-    expect(r.statusCode, r.body).toBe(200);
-    const id = r.json().Data.Id as number;
+    expect(r.status, r.raw.body).toBe(200);
+    const id = r.body.Data.Id as number;
     for (const s of [boss, chief]) {
       const [n] = await about(s, id);
       // The console reads a null Actor as "The owner of <site> asked for help".
@@ -144,11 +137,11 @@ describe('who is told what', () => {
           AdditionalPermissions: [],
           Duration: 30,
         })
-      ).statusCode,
+      ).status,
     ).toBe(200);
     expect(
       (await act(chief, id, { Status: 'Revoke', ProxyRoles: ['Developer'], AdditionalPermissions: [] }))
-        .statusCode,
+        .status,
     ).toBe(200);
     const told = await about(agent, id);
     expect(told.map((n) => [n.Kind, n.Status, n.Actor])).toEqual([
@@ -162,18 +155,16 @@ describe('who is told what', () => {
     expect(await about(chief, id)).toEqual([]);
 
     const rejected = await ask(agent);
-    expect((await act(boss, rejected, { Status: 'Reject', Comments: 'no' })).statusCode).toBe(200);
+    expect((await act(boss, rejected, { Status: 'Reject', Comments: 'no' })).status).toBe(200);
     expect((await about(agent, rejected)).map((n) => [n.Kind, n.Status])).toEqual([['decided', 'Rejected']]);
   });
 
   it('tells the newly added assignees of an edit', async () => {
     const id = await ask(agent);
-    const r = await t.inject({
-      method: 'PUT',
-      url: '/admin/impersonation/request',
+    const r = await t.call('impersonationEdit', {
       session: agent,
       query: { requestId: String(id) },
-      payload: {
+      body: {
         Priority: 'High',
         Description: 'Checkout fails',
         Assignees: ['boss@example.com', 'chief@example.com'],
@@ -181,7 +172,7 @@ describe('who is told what', () => {
         AdditionalPermissions: [],
       },
     });
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
     expect((await about(chief, id)).map((n) => n.Kind)).toEqual(['assigned']);
     expect((await about(boss, id)).map((n) => n.Kind)).toEqual(['assigned']); // once, at creation
   });
@@ -219,52 +210,44 @@ describe('who is told what', () => {
   it('tells a staff member whose sessions a SuperAdmin ended', async () => {
     const victim = await t.login('agent@example.com');
     const emailed = (session: typeof victim, Delivery: 'email' | 'in-app') =>
-      t.inject({
-        method: 'PUT',
-        url: '/admin/notifications/preferences',
+      t.call('staffNotificationPreferencesSave', {
         session,
-        payload: { Preferences: [{ Kind: 'sessions-ended', Delivery }] },
+        body: { Preferences: [{ Kind: 'sessions-ended', Delivery }] },
       });
-    expect((await emailed(victim, 'email')).statusCode).toBe(200);
-    const r = await t.inject({
-      method: 'DELETE',
-      url: '/admin/team/sessions',
+    expect((await emailed(victim, 'email')).status).toBe(200);
+    const r = await t.call('endStaffSessions', {
       session: boss,
-      payload: { uid: agentUid },
+      body: { uid: agentUid },
     });
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
     agent = await t.login('agent@example.com');
     const [n] = (await inbox(agent)).Data;
     expect(n).toMatchObject({ Kind: 'sessions-ended', Actor: 'boss@example.com', RequestId: null });
     expect(n!.Count).toBeGreaterThanOrEqual(2);
-    expect((await t.inject({ method: 'GET', url: '/admin/session', session: victim })).statusCode).toBe(401);
+    expect((await t.call('session', { session: victim })).status).toBe(401);
     // the mail links to the member's own sessions, the screen the in-app notification opens
     const mail = await t.smtp.waitFor(
       (m) => m.to.includes('agent@example.com') && /sessions? (was|were) ended/.test(m.subject),
     );
     expect(mail.text).toContain(`${CONSOLE_ORIGIN}/account/sessions`);
-    expect((await emailed(agent, 'in-app')).statusCode).toBe(200);
+    expect((await emailed(agent, 'in-app')).status).toBe(200);
   });
 
   it('tells a staff member whose sessions ended because a SuperAdmin changed their roles or reset their factors', async () => {
     const uid = await t.addStaff('moved@example.com', ['Support']);
     await t.login('moved@example.com');
-    const roles = await t.inject({
-      method: 'PUT',
-      url: '/admin/team/roles',
+    const roles = await t.call('teamUpdateRoles', {
       session: boss,
-      payload: { role: ['Admin'], uid, unAssignRoles: [] },
+      body: { role: ['Admin'], uid, unAssignRoles: [] },
     });
-    expect(roles.statusCode, roles.body).toBe(200);
+    expect(roles.status, roles.raw.body).toBe(200);
     const mailedBefore = t.smtp.messages.filter((m) => m.to.includes('moved@example.com')).length;
     await t.login('moved@example.com');
-    const reset = await t.inject({
-      method: 'DELETE',
-      url: '/admin/team/mfa',
+    const reset = await t.call('staffFactorsReset', {
       session: chief,
-      payload: { uid },
+      body: { uid },
     });
-    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.status, reset.raw.body).toBe(200);
     const moved = await t.login('moved@example.com');
     const ended = (await inbox(moved)).Data.filter((n) => n.Kind === 'sessions-ended');
     expect(ended.map((n) => [n.Actor, n.Count])).toEqual([
@@ -290,29 +273,23 @@ describe('read state, pages and preferences', () => {
     const theirs = (await about(chief, id))[0]!;
     const before = (await inbox(boss)).UnreadCount;
     // someone else's id changes nothing
-    const other = await t.inject({
-      method: 'POST',
-      url: '/admin/notifications/read',
+    const other = await t.call('staffNotificationsRead', {
       session: boss,
-      payload: { Ids: [theirs.Id] },
+      body: { Ids: [theirs.Id] },
     });
-    expect(other.json()).toEqual({ Marked: 0, UnreadCount: before });
-    const r = await t.inject({
-      method: 'POST',
-      url: '/admin/notifications/read',
+    expect(other.body).toEqual({ Marked: 0, UnreadCount: before });
+    const r = await t.call('staffNotificationsRead', {
       session: boss,
-      payload: { Ids: [mine.Id, mine.Id] },
+      body: { Ids: [mine.Id, mine.Id] },
     });
-    expect(r.json()).toEqual({ Marked: 1, UnreadCount: before - 1 });
+    expect(r.body).toEqual({ Marked: 1, UnreadCount: before - 1 });
     expect((await about(boss, id))[0]!.ReadAt).not.toBeNull();
     expect((await about(chief, id))[0]!.ReadAt).toBeNull();
-    const all = await t.inject({
-      method: 'POST',
-      url: '/admin/notifications/read',
+    const all = await t.call('staffNotificationsRead', {
       session: chief,
-      payload: { All: true },
+      body: { All: true },
     });
-    expect(all.json().UnreadCount).toBe(0);
+    expect(all.body.UnreadCount).toBe(0);
     expect((await inbox(boss)).UnreadCount).toBe(before - 1);
   });
 
@@ -325,43 +302,33 @@ describe('read state, pages and preferences', () => {
       { Ids: [1], Extra: 1 },
     ];
     for (const payload of bad) {
-      const r = await t.inject({ method: 'POST', url: '/admin/notifications/read', session: boss, payload });
-      expect(r.statusCode, JSON.stringify(payload)).toBe(400);
+      const r = await t.callLoose('staffNotificationsRead', { session: boss, body: payload });
+      expect(r.status, JSON.stringify(payload)).toBe(400);
     }
-    expect(
-      (await t.inject({ method: 'GET', url: '/admin/notifications', session: boss, query: { cursor: 'x' } }))
-        .statusCode,
-    ).toBe(400);
-    expect(
-      (await t.inject({ method: 'GET', url: '/admin/notifications', session: boss, query: { limit: '51' } }))
-        .statusCode,
-    ).toBe(400);
-    const dup = await t.inject({
-      method: 'PUT',
-      url: '/admin/notifications/preferences',
+    expect((await t.call('staffNotifications', { session: boss, query: { cursor: 'x' } })).status).toBe(400);
+    expect((await t.call('staffNotifications', { session: boss, query: { limit: '51' } })).status).toBe(400);
+    const dup = await t.call('staffNotificationPreferencesSave', {
       session: boss,
-      payload: {
+      body: {
         Preferences: [
           { Kind: 'consent', Delivery: 'email' },
           { Kind: 'consent', Delivery: 'in-app' },
         ],
       },
     });
-    expect(dup.statusCode).toBe(400);
+    expect(dup.status).toBe(400);
   });
 
   it('mails per kind as each chooses: in-app only leaves the mail out, email adds one', async () => {
-    const prefs = await t.inject({ method: 'GET', url: '/admin/notifications/preferences', session: chief });
-    expect(prefs.json().Data).toContainEqual({ Kind: 'assigned', Delivery: 'email' });
-    expect(prefs.json().Data).toContainEqual({ Kind: 'consent', Delivery: 'in-app' });
-    const save = await t.inject({
-      method: 'PUT',
-      url: '/admin/notifications/preferences',
+    const prefs = await t.call('staffNotificationPreferences', { session: chief });
+    expect(prefs.body.Data).toContainEqual({ Kind: 'assigned', Delivery: 'email' });
+    expect(prefs.body.Data).toContainEqual({ Kind: 'consent', Delivery: 'in-app' });
+    const save = await t.call('staffNotificationPreferencesSave', {
       session: chief,
-      payload: { Preferences: [{ Kind: 'assigned', Delivery: 'in-app' }] },
+      body: { Preferences: [{ Kind: 'assigned', Delivery: 'in-app' }] },
     });
-    expect(save.statusCode, save.body).toBe(200);
-    expect(save.json().Data).toContainEqual({ Kind: 'assigned', Delivery: 'in-app' });
+    expect(save.status, save.raw.body).toBe(200);
+    expect(save.body.Data).toContainEqual({ Kind: 'assigned', Delivery: 'in-app' });
     const trail = await t.db.query(
       "SELECT actor_email FROM activity_log WHERE action = 'notifications.preferences'",
     );
@@ -377,11 +344,9 @@ describe('read state, pages and preferences', () => {
     ).toEqual([]);
     expect((await about(chief, id)).map((n) => n.Kind)).toEqual(['assigned']);
     // consent is in-app by default; the asker chooses email
-    await t.inject({
-      method: 'PUT',
-      url: '/admin/notifications/preferences',
+    await t.call('staffNotificationPreferencesSave', {
       session: agent,
-      payload: { Preferences: [{ Kind: 'consent', Delivery: 'email' }] },
+      body: { Preferences: [{ Kind: 'consent', Delivery: 'email' }] },
     });
     await consent(id, false);
     const mail = await t.smtp.waitFor(
@@ -398,11 +363,9 @@ describe('retention', () => {
       (await about(boss, ids[0]!)).concat(await about(boss, ids[1]!), await about(boss, ids[2]!));
     const [old, oldRead, kept] = await mine();
     expect([old, oldRead, kept].every(Boolean)).toBe(true);
-    await t.inject({
-      method: 'POST',
-      url: '/admin/notifications/read',
+    await t.call('staffNotificationsRead', {
       session: boss,
-      payload: { Ids: [oldRead!.Id] },
+      body: { Ids: [oldRead!.Id] },
     });
     const days = t.ctx.config.staffNotificationRetentionMs / 86_400_000;
     expect(days).toBe(90);
@@ -482,7 +445,7 @@ describe('GET /admin/notifications/stream', () => {
     const session = await t.login('chief@example.com');
     const s = openStream(session);
     expect((await s.response).status).toBe(200);
-    expect((await t.inject({ method: 'POST', url: '/admin/logout', session })).statusCode).toBe(200);
+    expect((await t.call('logout', { session })).status).toBe(200);
     await Promise.race([s.done, new Promise((res) => setTimeout(res, 3000))]);
     expect(s.ended()).toBe(true);
   });

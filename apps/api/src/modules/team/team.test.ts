@@ -26,19 +26,18 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Session = { xtoken: string; xsign: string };
-const create = (session: Session, payload: Record<string, unknown>) =>
-  t.inject({ method: 'POST', url: '/admin/team', session, payload, headers: { origin: CONSOLE_ORIGIN } });
+const create = (session: Session, body: Record<string, unknown>) =>
+  t.callLoose('teamCreate', { session, body, headers: { origin: CONSOLE_ORIGIN } });
 const setRoles = (session: Session, uid: string, role: string[], unAssignRoles: string[] = []) =>
-  t.inject({ method: 'PUT', url: '/admin/team/roles', session, payload: { role, uid, unAssignRoles } });
-const remove = (session: Session, uid: string) =>
-  t.inject({ method: 'DELETE', url: '/admin/team', session, payload: { role: [], uid } });
-const me = (session: Session) => t.inject({ method: 'GET', url: '/admin/session', session });
+  t.call('teamUpdateRoles', { session, body: { role, uid, unAssignRoles } });
+const remove = (session: Session, uid: string) => t.call('teamDelete', { session, body: { role: [], uid } });
+const me = (session: Session) => t.call('session', { session });
 
 describe('GET /admin/team', () => {
   it('lists every super user under the server names', async () => {
-    const r = await t.inject({ method: 'GET', url: '/admin/team', session: admin });
-    expect(r.statusCode).toBe(200);
-    const row = r.json().Data.find((u: { Uid: string }) => u.Uid === saUid);
+    const r = await t.call('teamList', { session: admin });
+    expect(r.status).toBe(200);
+    const row = r.body.Data.find((u: { Uid: string }) => u.Uid === saUid);
     expect(row).toEqual({
       Uid: saUid,
       FullName: 'sa',
@@ -54,20 +53,20 @@ describe('GET /admin/team', () => {
   });
 
   it('is refused to a role without team.read', async () => {
-    const r = await t.inject({ method: 'GET', url: '/admin/team', session: support });
-    expect(r.statusCode).toBe(403);
-    expect(r.json().ErrorCode).toBe(902);
+    const r = await t.call('teamList', { session: support });
+    expect(r.status).toBe(403);
+    expect(r.error.ErrorCode).toBe(902);
   });
 });
 
 describe('GET /admin/team/roles', () => {
   it('answers every role with its permissions to anyone signed in', async () => {
-    const r = await t.inject({ method: 'GET', url: '/admin/team/roles', session: support });
-    expect(r.statusCode).toBe(200);
-    const names = r.json().Data.map((x: { Name: string }) => x.Name);
+    const r = await t.call('teamRoles', { session: support });
+    expect(r.status).toBe(200);
+    const names = r.body.Data.map((x: { Name: string }) => x.Name);
     expect(names).toEqual(expect.arrayContaining(['SuperAdmin', 'Admin', 'Support']));
-    const supportRole = r.json().Data.find((x: { Name: string }) => x.Name === 'Support');
-    expect(supportRole.Permissions).not.toContain('team.write');
+    const supportRole = r.body.Data.find((x: { Name: string }) => x.Name === 'Support');
+    expect(supportRole!.Permissions).not.toContain('team.write');
   });
 });
 
@@ -80,29 +79,29 @@ describe('POST /admin/team', () => {
     [{ email: 'new@example.com' }, 'Roles field is required.'],
   ])('validates %j: "%s"', async (payload, message) => {
     const r = await create(sa, payload);
-    expect(r.statusCode).toBe(400);
-    expect(r.json().Description).toBe(message);
+    expect(r.status).toBe(400);
+    expect(r.error.Description).toBe(message);
   });
 
   it('refuses an existing email in any case with the spec message', async () => {
     const r = await create(sa, { role: ['Support'], email: 'ADMIN@example.com', name: 'X' });
-    expect(r.statusCode).toBe(409);
-    expect(r.json()).toMatchObject({ ErrorCode: 931, Description: MESSAGES.superUserExists });
+    expect(r.status).toBe(409);
+    expect(r.error).toMatchObject({ ErrorCode: 931, Description: MESSAGES.superUserExists });
   });
 
   it('never gives SuperAdmin at creation, and an Admin gives neither Admin nor SuperAdmin', async () => {
-    expect((await create(sa, { role: ['SuperAdmin'], email: 'x1@example.com' })).json().ErrorCode).toBe(935);
-    expect((await create(admin, { role: ['Admin'], email: 'x2@example.com' })).json().ErrorCode).toBe(935);
-    expect((await create(sa, { role: ['Nope'], email: 'x3@example.com' })).json().ErrorCode).toBe(937);
-    expect((await create(support, { role: ['Support'], email: 'x4@example.com' })).statusCode).toBe(403);
+    expect((await create(sa, { role: ['SuperAdmin'], email: 'x1@example.com' })).error.ErrorCode).toBe(935);
+    expect((await create(admin, { role: ['Admin'], email: 'x2@example.com' })).error.ErrorCode).toBe(935);
+    expect((await create(sa, { role: ['Nope'], email: 'x3@example.com' })).error.ErrorCode).toBe(937);
+    expect((await create(support, { role: ['Support'], email: 'x4@example.com' })).status).toBe(403);
   });
 
   it('creates the user, mails a single-use invitation, and the link sets their password', async () => {
     const r = await create(admin, { role: ['Support'], email: 'New.Hire@example.com', name: ' Nia Hire ' });
-    expect(r.statusCode).toBe(200);
-    const row = r.json().Data;
+    expect(r.status).toBe(200);
+    const row = r.body.Data;
     expect(row).toMatchObject({ FullName: 'Nia Hire', Roles: ['Support'], LastLoginDate: null });
-    expect(row.Email[0].Value).toBe('New.Hire@example.com');
+    expect(row.Email[0]!.Value).toBe('New.Hire@example.com');
 
     const mail = await t.smtp.waitFor((m) => m.to.includes('New.Hire@example.com'));
     expect(mail.subject).toContain('invited');
@@ -111,33 +110,27 @@ describe('POST /admin/team', () => {
     expect(link.origin).toBe(CONSOLE_ORIGIN);
     expect(link.searchParams.get('vtype')).toBe('invite');
 
-    const profile = await t.inject({
-      method: 'GET',
-      url: '/admin/team/profile',
+    const profile = await t.call('teamProfile', {
       session: sa,
       query: { uid: row.Uid },
     });
-    expect(profile.json().Data.Invited).toBe(true);
+    expect(profile.body.Data.Invited).toBe(true);
 
     const set = (password: string) =>
-      t.inject({
-        method: 'PUT',
-        url: '/admin/resetpassword',
-        payload: { password, resettoken: link.searchParams.get('vtoken') },
+      t.call('resetPassword', {
+        body: { password, resettoken: link.searchParams.get('vtoken')! },
       });
     const accepted = await set('Hired#123');
-    expect(accepted.statusCode).toBe(200);
-    expect(accepted.json().Message).toBe('Your password has been set. Please sign in.');
-    expect((await set('Again#123')).json().ErrorCode).toBe(905);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.Message).toBe('Your password has been set. Please sign in.');
+    expect((await set('Again#123')).error.ErrorCode).toBe(905);
     const session = await t.login('new.hire@example.com', 'Hired#123');
-    expect((await me(session)).json().Role).toEqual(['Support']);
-    const after = await t.inject({
-      method: 'GET',
-      url: '/admin/team/profile',
+    expect((await me(session)).body.Role).toEqual(['Support']);
+    const after = await t.call('teamProfile', {
       session: sa,
       query: { uid: row.Uid },
     });
-    expect(after.json().Data.Invited).toBe(false);
+    expect(after.body.Data.Invited).toBe(false);
     const audit = await t.db.query("SELECT actor_uid FROM activity_log WHERE action = 'team.create'");
     expect(audit.rows).toEqual([{ actor_uid: adminUid }]);
   });
@@ -147,12 +140,10 @@ describe('POST /admin/team', () => {
     const mail = await t.smtp.waitFor((m) => m.to.includes('late@example.com'));
     const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('vtoken');
     t.clock.advance(24 * 3_600_000);
-    const r = await t.inject({
-      method: 'PUT',
-      url: '/admin/resetpassword',
-      payload: { password: 'Late#1234', resettoken: token },
+    const r = await t.call('resetPassword', {
+      body: { password: 'Late#1234', resettoken: token! },
     });
-    expect(r.json().ErrorCode).toBe(905);
+    expect(r.error.ErrorCode).toBe(905);
     sa = await t.login('sa@example.com');
     admin = await t.login('admin@example.com');
     support = await t.login('support@example.com');
@@ -164,11 +155,11 @@ describe('PUT /admin/team/roles', () => {
     const uid = await t.addStaff('mover@example.com', ['Support']);
     const theirs = await t.login('mover@example.com');
     const r = await setRoles(sa, uid, ['Admin'], ['Support', 'SuperAdmin']);
-    expect(r.statusCode).toBe(200);
-    expect(r.json().Data).toMatchObject({ Uid: uid, Roles: ['Admin'] });
-    expect((await me(theirs)).statusCode).toBe(401);
+    expect(r.status).toBe(200);
+    expect(r.body.Data).toMatchObject({ Uid: uid, Roles: ['Admin'] });
+    expect((await me(theirs)).status).toBe(401);
     const again = await t.login('mover@example.com');
-    expect((await me(again)).json().Role).toEqual(['Admin']);
+    expect((await me(again)).body.Role).toEqual(['Admin']);
     const audit = await t.db.query<{ details: { from: string[]; to: string[] } }>(
       "SELECT details FROM activity_log WHERE action = 'team.roles' AND target_id = $1",
       [uid],
@@ -177,33 +168,33 @@ describe('PUT /admin/team/roles', () => {
   });
 
   it('refuses your own roles, staff you may not manage, and roles you may not give', async () => {
-    expect((await setRoles(sa, saUid, ['Admin'])).json().ErrorCode).toBe(932);
-    expect((await setRoles(admin, adminUid, ['Support'])).json().ErrorCode).toBe(932);
-    expect((await setRoles(admin, saUid, ['Support'])).json().ErrorCode).toBe(936);
+    expect((await setRoles(sa, saUid, ['Admin'])).error.ErrorCode).toBe(932);
+    expect((await setRoles(admin, adminUid, ['Support'])).error.ErrorCode).toBe(932);
+    expect((await setRoles(admin, saUid, ['Support'])).error.ErrorCode).toBe(936);
     const peer = await t.addStaff('peer-admin@example.com', ['Admin']);
-    expect((await setRoles(admin, peer, ['Support'])).json().ErrorCode).toBe(936);
-    expect((await setRoles(admin, supportUid, ['Admin'])).json().ErrorCode).toBe(935);
-    expect((await setRoles(support, adminUid, ['Support'])).statusCode).toBe(403);
-    expect((await setRoles(sa, '00000000-0000-4000-8000-000000000000', ['Support'])).json().ErrorCode).toBe(
+    expect((await setRoles(admin, peer, ['Support'])).error.ErrorCode).toBe(936);
+    expect((await setRoles(admin, supportUid, ['Admin'])).error.ErrorCode).toBe(935);
+    expect((await setRoles(support, adminUid, ['Support'])).status).toBe(403);
+    expect((await setRoles(sa, '00000000-0000-4000-8000-000000000000', ['Support'])).error.ErrorCode).toBe(
       927,
     );
-    expect((await setRoles(sa, supportUid, ['Support'], ['Support'])).statusCode).toBe(400);
+    expect((await setRoles(sa, supportUid, ['Support'], ['Support'])).status).toBe(400);
   });
 
   it('keeps the last SuperAdmin: of two SuperAdmins demoting each other at once, one wins', async () => {
     const a = await t.addStaff('sa-a@example.com', ['SuperAdmin']);
     const b = await t.addStaff('sa-b@example.com', ['SuperAdmin']);
     // Leave exactly these two SuperAdmins.
-    expect((await setRoles(await t.login('sa-a@example.com'), saUid, ['Admin'])).statusCode).toBe(200);
+    expect((await setRoles(await t.login('sa-a@example.com'), saUid, ['Admin'])).status).toBe(200);
     const sessionA = await t.login('sa-a@example.com');
     const sessionB = await t.login('sa-b@example.com');
     const [ra, rb] = await Promise.all([setRoles(sessionA, b, ['Admin']), setRoles(sessionB, a, ['Admin'])]);
     // The loser is refused at authentication (its session ended with its demotion), by the management
     // rule (its roles were already changed when it was authorized), or by the
     // last-SuperAdmin check when it got past both just before the winner committed.
-    expect([ra.statusCode, rb.statusCode].filter((s) => s === 200)).toHaveLength(1);
-    const loser = ra.statusCode === 200 ? rb : ra;
-    expect([401, 403, 409]).toContain(loser.statusCode);
+    expect([ra.status, rb.status].filter((s) => s === 200)).toHaveLength(1);
+    const loser = ra.status === 200 ? rb : ra;
+    expect([401, 403, 409]).toContain(loser.status);
     const left = await t.db.query<{ uid: string }>("SELECT uid FROM staff_roles WHERE role = 'SuperAdmin'");
     expect(left.rows).toHaveLength(1);
 
@@ -238,7 +229,7 @@ describe('PUT /admin/team/roles', () => {
 
     // restore the suite's SuperAdmin
     const winnerEmail = winner === a ? 'sa-a@example.com' : 'sa-b@example.com';
-    expect((await setRoles(await t.login(winnerEmail), saUid, ['SuperAdmin'])).statusCode).toBe(200);
+    expect((await setRoles(await t.login(winnerEmail), saUid, ['SuperAdmin'])).status).toBe(200);
     sa = await t.login('sa@example.com');
   });
 });
@@ -248,38 +239,37 @@ describe('DELETE /admin/team', () => {
     const uid = await t.addStaff('leaver@example.com', ['Support']);
     const theirs = await t.login('leaver@example.com');
     const r = await remove(admin, uid);
-    expect(r.statusCode).toBe(200);
-    expect(r.json()).toEqual({ IsDeleted: true, Uid: uid });
-    expect((await me(theirs)).statusCode).toBe(401);
-    const list = await t.inject({ method: 'GET', url: '/admin/team', session: sa });
-    expect(list.json().Data.map((u: { Uid: string }) => u.Uid)).not.toContain(uid);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ IsDeleted: true, Uid: uid });
+    expect((await me(theirs)).status).toBe(401);
+    const list = await t.call('teamList', { session: sa });
+    expect(list.body.Data.map((u: { Uid: string }) => u.Uid)).not.toContain(uid);
     expect((await t.db.query("SELECT 1 FROM activity_log WHERE action = 'team.delete'")).rows).toHaveLength(
       1,
     );
   });
 
   it('refuses deleting yourself, and staff you may not manage', async () => {
-    expect((await remove(sa, saUid)).json().ErrorCode).toBe(933);
-    expect((await remove(admin, saUid)).json().ErrorCode).toBe(936);
-    expect((await remove(support, adminUid)).statusCode).toBe(403);
-    expect((await remove(sa, '00000000-0000-4000-8000-000000000000')).json().ErrorCode).toBe(927);
+    expect((await remove(sa, saUid)).error.ErrorCode).toBe(933);
+    expect((await remove(admin, saUid)).error.ErrorCode).toBe(936);
+    expect((await remove(support, adminUid)).status).toBe(403);
+    expect((await remove(sa, '00000000-0000-4000-8000-000000000000')).error.ErrorCode).toBe(927);
   });
 });
 
 describe('GET /admin/team/profile', () => {
-  const open = (session: Session, uid: string) =>
-    t.inject({ method: 'GET', url: '/admin/team/profile', session, query: { uid } });
+  const open = (session: Session, uid: string) => t.call('teamProfile', { session, query: { uid } });
 
   it('follows the profile-access rule of spec section 6', async () => {
-    expect((await open(support, supportUid)).statusCode).toBe(200); // own
-    expect((await open(support, adminUid)).json().ErrorCode).toBe(938);
-    expect((await open(admin, supportUid)).statusCode).toBe(200);
-    expect((await open(admin, saUid)).json().ErrorCode).toBe(938);
-    expect((await open(sa, adminUid)).statusCode).toBe(200);
+    expect((await open(support, supportUid)).status).toBe(200); // own
+    expect((await open(support, adminUid)).error.ErrorCode).toBe(938);
+    expect((await open(admin, supportUid)).status).toBe(200);
+    expect((await open(admin, saUid)).error.ErrorCode).toBe(938);
+    expect((await open(sa, adminUid)).status).toBe(200);
     const otherSa = await t.addStaff('sa-other@example.com', ['SuperAdmin']);
-    expect((await open(sa, otherSa)).json().ErrorCode).toBe(938); // shared role SuperAdmin
+    expect((await open(sa, otherSa)).error.ErrorCode).toBe(938); // shared role SuperAdmin
     const r = await open(sa, supportUid);
-    expect(r.json().Data.Permissions).toContain('customers.read');
+    expect(r.body.Data.Permissions).toContain('customers.read');
   });
 });
 
@@ -295,17 +285,13 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
   let uid: string;
   let appId: number;
   const approve = (session: Session, id: number) =>
-    t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/request/action',
+    t.call('impersonationAction', {
       session,
       query: { requestId: String(id) },
-      payload: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
+      body: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
     });
   const row = async (session: Session) =>
-    (await t.inject({ method: 'GET', url: '/admin/team', session }))
-      .json()
-      .Data.find((u: { Uid: string }) => u.Uid === uid);
+    (await t.call('teamList', { session })).body.Data.find((u: { Uid: string }) => u.Uid === uid)!;
   beforeAll(async () => {
     // sa@example.com was made a SuperAdmin again above, so is in its own cool-down, in which the
     // SuperAdmin role is not theirs to give (separation-of-duties.test.ts): a SuperAdmin from the start promotes.
@@ -318,21 +304,19 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
 
   it('records the promotion, shows when they may approve, and refuses approvals until then (948)', async () => {
     const promotedAt = t.clock.now();
-    expect((await setRoles(sa, uid, ['SuperAdmin'])).statusCode).toBe(200);
+    expect((await setRoles(sa, uid, ['SuperAdmin'])).status).toBe(200);
     const from = new Date(promotedAt.getTime() + DAY);
     expect(await row(sa)).toMatchObject({
       ApproverSince: promotedAt.toISOString(),
       CanApproveImpersonationFrom: from.toISOString(),
     });
     const rising = await t.login('rising@example.com');
-    expect((await me(rising)).json().CanApproveImpersonationFrom).toBe(from.toISOString());
-    const profile = await t.inject({
-      method: 'GET',
-      url: '/admin/team/profile',
+    expect((await me(rising)).body.CanApproveImpersonationFrom).toBe(from.toISOString());
+    const profile = await t.call('teamProfile', {
       session: rising,
       query: { uid },
     });
-    expect(profile.json().Data).toMatchObject({ CanApproveImpersonationFrom: from.toISOString() });
+    expect(profile.body.Data).toMatchObject({ CanApproveImpersonationFrom: from.toISOString() });
 
     const { id } = await insertRequest(t.db, {
       appId,
@@ -342,8 +326,8 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
       at: t.clock.now(),
     });
     const refused = await approve(rising, id);
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({
+    expect(refused.status).toBe(403);
+    expect(refused.error).toMatchObject({
       ErrorCode: 948,
       Description: IMPERSONATION_MESSAGES.approverCoolingDown(
         formatExpiry(promotedAt.toISOString()),
@@ -353,15 +337,15 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
     // a SuperAdmin from the start (no recorded promotion, as the demo staff) is not held back
     await t.addStaff('founder@example.com', ['SuperAdmin']);
     const founder = await t.login('founder@example.com');
-    expect((await me(founder)).json().CanApproveImpersonationFrom).toBeNull();
+    expect((await me(founder)).body.CanApproveImpersonationFrom).toBeNull();
 
     t.clock.advance(DAY - 60_000);
     const still = await t.login('rising@example.com');
-    expect((await approve(still, id)).json().ErrorCode).toBe(948);
+    expect((await approve(still, id)).error.ErrorCode).toBe(948);
     t.clock.advance(60_000);
     const now = await t.login('rising@example.com');
-    expect((await me(now)).json().CanApproveImpersonationFrom).toBeNull();
-    expect((await approve(now, id)).statusCode).toBe(200);
+    expect((await me(now)).body.CanApproveImpersonationFrom).toBeNull();
+    expect((await approve(now, id)).status).toBe(200);
     sa = await t.login('settled@example.com');
     expect(await row(sa)).toMatchObject({
       ApproverSince: promotedAt.toISOString(),
@@ -370,12 +354,12 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
   });
 
   it('starts again on a new promotion after a demotion, and other role changes keep it', async () => {
-    expect((await setRoles(sa, uid, ['SuperAdmin', 'Support'])).statusCode).toBe(200);
+    expect((await setRoles(sa, uid, ['SuperAdmin', 'Support'])).status).toBe(200);
     expect((await row(sa)).CanApproveImpersonationFrom).toBeNull(); // still a SuperAdmin since before
-    expect((await setRoles(sa, uid, ['Admin'])).statusCode).toBe(200);
+    expect((await setRoles(sa, uid, ['Admin'])).status).toBe(200);
     expect(await row(sa)).toMatchObject({ ApproverSince: null, CanApproveImpersonationFrom: null });
     const again = t.clock.now();
-    expect((await setRoles(sa, uid, ['SuperAdmin'])).statusCode).toBe(200);
+    expect((await setRoles(sa, uid, ['SuperAdmin'])).status).toBe(200);
     expect((await row(sa)).CanApproveImpersonationFrom).toBe(new Date(again.getTime() + DAY).toISOString());
   });
 
@@ -385,16 +369,12 @@ describe('a new SuperAdmin approves impersonation only after a cool-down', () =>
       await other.addStaff('first@example.com', ['SuperAdmin']);
       const newUid = await other.addStaff('second@example.com', ['Admin']);
       const first = await other.login('first@example.com');
-      await other.inject({
-        method: 'PUT',
-        url: '/admin/team/roles',
+      await other.call('teamUpdateRoles', {
         session: first,
-        payload: { role: ['SuperAdmin'], uid: newUid, unAssignRoles: [] },
+        body: { role: ['SuperAdmin'], uid: newUid, unAssignRoles: [] },
       });
       const second = await other.login('second@example.com');
-      expect(
-        (await other.inject({ method: 'GET', url: '/admin/session', session: second })).json(),
-      ).toMatchObject({
+      expect((await other.call('session', { session: second })).body).toMatchObject({
         CanApproveImpersonationFrom: null,
       });
     } finally {
