@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HEADERS } from '@sac/contract/constants';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import { type BodyOf, ENDPOINTS, type EndpointId, type QueryOf } from '@sac/contract/endpoints';
+import { toQueryString } from '@sac/contract/query-string';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, redactUrl } from '../src/app.ts';
 import type { AppContext } from '../src/app-context.ts';
@@ -64,76 +66,81 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const call = (opts: InjectOptions) =>
+/**
+ * A call of an endpoint of the contract as the console sends it, on this app (its own logger);
+ * callLoose takes any query and body.
+ */
+const callLoose = (
+  id: EndpointId,
+  input: { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> } = {},
+) =>
   app.inject({
-    ...opts,
+    method: ENDPOINTS[id].method,
+    url: `${ENDPOINTS[id].path}${toQueryString(input.query)}`,
+    ...(input.body !== undefined ? { payload: input.body as InjectOptions['payload'] } : {}),
     headers: {
       [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
-      ...(opts.payload !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...opts.headers,
+      ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...input.headers,
     },
   });
+const call = <I extends EndpointId>(
+  id: I,
+  input: { query?: QueryOf<I>; body?: BodyOf<I>; headers?: Record<string, string> } = {},
+) => callLoose(id, input as Parameters<typeof callLoose>[1]);
+
+/** The session pair of a signed-in answer, read through the contract's schema. */
+const pairOf = (r: LightMyRequestResponse) => {
+  const answer = ENDPOINTS.login.responses[200].parse(r.json());
+  if (!('xtoken' in answer)) throw new Error('login asked for a second step');
+  return answer;
+};
 
 describe('JSON logs', () => {
   const secrets: string[] = [PASSWORD, NEW_PASSWORD];
 
   it('carry no password, session token, reset token, API secret or link token', async () => {
     // sign in: the password in the body, the session pair in the answer
-    const login = await call({
-      method: 'POST',
-      url: '/admin/login',
-      payload: { email: 'logged@example.com', password: PASSWORD },
+    const login = await call('login', {
+      body: { email: 'logged@example.com', password: PASSWORD },
       headers: { cookie: 'sid=cookie-secret-value', authorization: 'Bearer bearer-secret-value' },
     });
     expect(login.statusCode).toBe(200);
-    const session = login.json() as { xtoken: string; xsign: string };
+    const session = pairOf(login);
     secrets.push(session.xtoken, session.xsign, 'cookie-secret-value', 'bearer-secret-value');
     const auth = { [HEADERS.token]: session.xtoken, [HEADERS.sign]: session.xsign };
-    expect((await call({ method: 'GET', url: '/admin/session', headers: auth })).statusCode).toBe(200);
+    expect((await call('session', { headers: auth })).statusCode).toBe(200);
 
     // forgot and reset: the token travels in the mail and in the reset body
-    const forgot = await call({
-      method: 'POST',
-      url: '/admin/forgotpassword',
-      payload: { email: 'logged@example.com', url: `${CONSOLE_ORIGIN}/login` },
+    const forgot = await call('forgotPassword', {
+      body: { email: 'logged@example.com', url: `${CONSOLE_ORIGIN}/login` },
     });
     expect(forgot.statusCode).toBe(200);
     const mail = await smtp.waitFor((m) => m.to.includes('logged@example.com'));
     const resettoken = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('vtoken')!;
     secrets.push(resettoken);
-    const reset = await call({
-      method: 'PUT',
-      url: '/admin/resetpassword',
-      payload: { password: NEW_PASSWORD, resettoken },
-    });
+    const reset = await call('resetPassword', { body: { password: NEW_PASSWORD, resettoken } });
     expect(reset.statusCode).toBe(200);
     // the console page the link opens carries the token in its query
     await app.inject({ method: 'GET', url: `/login?vtype=reset&vtoken=${resettoken}` });
 
     // a search by API secret (in the query) with a new session
-    const again = await call({
-      method: 'POST',
-      url: '/admin/login',
-      payload: { email: 'logged@example.com', password: NEW_PASSWORD },
-    });
-    const s2 = again.json() as { xtoken: string; xsign: string };
+    const again = await call('login', { body: { email: 'logged@example.com', password: NEW_PASSWORD } });
+    const s2 = pairOf(again);
     secrets.push(s2.xtoken, s2.xsign);
     const owner = await insertCustomer(ctx.db, { first: 'Lena', last: 'Log', email: 'lena.log@example.com' });
     const site = await insertSite(ctx.db, { owner, name: 'logged-site' });
     secrets.push(site.secret);
-    const found = await call({
-      method: 'GET',
-      url: `/admin/searchcustomer?apisecret=${encodeURIComponent(site.secret)}`,
+    const found = await call('searchCustomer', {
+      query: { apisecret: site.secret },
       headers: { [HEADERS.token]: s2.xtoken, [HEADERS.sign]: s2.xsign },
     });
     expect(found.statusCode).toBe(200);
 
     // the customer's own request: API key and secret in headers
-    await call({
-      method: 'POST',
-      url: '/admin/impersonation/customer/requests',
+    await callLoose('customerRequestsCreate', {
       headers: { apikey: site.apiKey, apisecret: site.secret },
-      payload: {},
+      body: {},
     });
 
     // the owner's consent link: its token in the query
@@ -143,7 +150,7 @@ describe('JSON logs', () => {
       assignees: ['logged@example.com'],
     });
     secrets.push(consentToken);
-    await call({ method: 'GET', url: `/admin/impersonation/consent?token=${consentToken}` });
+    await call('consentDetails', { query: { token: consentToken } });
 
     await ctx.mailer.flush();
     const text = lines.join('');

@@ -1,12 +1,12 @@
+import type { BodyOf, EndpointId, QueryOf } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
 import { TRANSITION_ERRORS } from '@sac/contract/impersonation';
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
-import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
+import { type Answer, CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
 
 /**
@@ -18,17 +18,17 @@ import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
  */
 const ROUNDS = Number(process.env.RACE_ROUNDS ?? 20);
 type S = { xtoken: string; xsign: string };
-type R = LightMyRequestResponse;
+type R = Answer<EndpointId>;
 
-const ok = (r: R) => r.statusCode === 200;
+const ok = (r: R) => r.status === 200;
 /** The refusal a client sees: HTTP status, ErrorCode and the text it shows. */
 const refusal = (r: R) => {
-  const b = r.json();
-  return { status: r.statusCode, code: b.ErrorCode, text: b.Description };
+  const b = r.error;
+  return { status: r.status, code: b.ErrorCode, text: b.Description };
 };
 /** Runs one round's calls concurrently: all are started before any is awaited. */
 const race = <T extends Array<() => Promise<R>>>(...calls: T) =>
-  Promise.all(calls.map((c) => c())) as Promise<{ [K in keyof T]: R }>;
+  Promise.all(calls.map((c) => c())) as Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }>;
 
 describe('impersonation decisions', () => {
   let t: TestApp;
@@ -65,13 +65,16 @@ describe('impersonation decisions', () => {
     return { id, appId, consentToken };
   }
 
-  const action = (session: S, id: number, payload: Record<string, unknown>, revokeAction?: string) =>
-    t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/request/action',
+  const action = (
+    session: S,
+    id: number,
+    body: BodyOf<'impersonationAction'>,
+    revokeAction?: QueryOf<'impersonationAction'>['revokeAction'],
+  ) =>
+    t.call('impersonationAction', {
       session,
       query: { requestId: String(id), ...(revokeAction ? { revokeAction } : {}) },
-      payload,
+      body,
     });
   const approve = (session: S, id: number, minutes = 30, roles = ['Developer']) =>
     action(session, id, {
@@ -86,40 +89,33 @@ describe('impersonation decisions', () => {
       ? action(session, id, { Status: 'Revoke', ProxyRoles: roles }, 'roles')
       : action(session, id, { Status: 'Revoke' }, 'site');
   const remove = (session: S, id: number) =>
-    t.inject({
-      method: 'DELETE',
-      url: '/admin/impersonation/request',
-      session,
-      query: { requestId: String(id) },
-    });
-  const answer = (token: string, granted: boolean) =>
-    t.inject({ method: 'POST', url: '/admin/impersonation/consent', payload: { token, granted } });
+    t.call('impersonationDelete', { session, query: { requestId: String(id) } });
+  const answer = (token: string, granted: boolean) => t.call('consentAnswer', { body: { token, granted } });
 
   /** The request as the console lists it to a SuperAdmin; undefined once deleted. */
   async function shown(id: number) {
-    const r = await t.inject({
-      method: 'GET',
-      url: '/admin/impersonation/requests',
-      session: boss,
-      query: { requestId: String(id) },
-    });
-    expect(r.statusCode).toBe(200);
-    return r.json().Data.find((x: { Id: number }) => x.Id === id);
+    const r = await t.call('impersonationList', { session: boss, query: { requestId: String(id) } });
+    expect(r.status).toBe(200);
+    return r.body.Data.find((x) => x.Id === id);
+  }
+  /** The request as listed, which must still be there. */
+  async function listed(id: number) {
+    const row = await shown(id);
+    expect(row).toBeDefined();
+    return row!;
   }
   /** The request's events in the impersonation log, oldest first, as the Logs screen pages through them. */
   async function events(id: number): Promise<string[]> {
     const all: Array<{ RequestId: number; Event: string; Actor: string | null }> = [];
     let cursor: string | null = null;
     do {
-      const r = await t.inject({
-        method: 'GET',
-        url: '/admin/impersonation/logs',
+      const r: Answer<'impersonationLogs'> = await t.call('impersonationLogs', {
         session: boss,
         query: { limit: '200', ...(cursor ? { cursor } : {}) },
       });
-      expect(r.statusCode).toBe(200);
-      all.push(...r.json().Data);
-      cursor = r.json().NextCursor;
+      expect(r.status).toBe(200);
+      all.push(...r.body.Data);
+      cursor = r.body.NextCursor;
       // older pages hold only older requests' steps once this request's first step is read
     } while (cursor && !all.some((x) => x.RequestId === id && x.Event === 'request'));
     return all
@@ -127,8 +123,8 @@ describe('impersonation decisions', () => {
       .reverse()
       .map((x) => `${x.Event} ${x.Actor}`);
   }
-  const minutesGranted = (row: { Action: { ExpiresAt: string; ActionTakenAt: string } }) =>
-    (Date.parse(row.Action.ExpiresAt) - Date.parse(row.Action.ActionTakenAt)) / 60_000;
+  const minutesGranted = (row: { Action: { ExpiresAt: string | null; ActionTakenAt: string | null } }) =>
+    (Date.parse(row.Action.ExpiresAt!) - Date.parse(row.Action.ActionTakenAt!)) / 60_000;
 
   it('two approvals at once: one wins, the other is told the request is no longer pending', async () => {
     for (let i = 0; i < ROUNDS; i++) {
@@ -141,10 +137,10 @@ describe('impersonation decisions', () => {
       const [winner, loser] = ok(a) ? [a, b] : [b, a];
       expect(refusal(loser)).toEqual({ status: 409, code: 945, text: TRANSITION_ERRORS.notPending });
       const by = ok(a) ? 'boss@example.com' : 'chief@example.com';
-      const row = await shown(id);
+      const row = await listed(id);
       expect(row.Action).toMatchObject({ Status: 'Approved', ActionTakenBy: by });
       expect(minutesGranted(row)).toBe(ok(a) ? 30 : 45);
-      expect(winner.json().Data.ExpiresAt).toBe(row.Action.ExpiresAt);
+      expect(winner.body.Data.ExpiresAt).toBe(row.Action.ExpiresAt);
       expect(await events(id)).toEqual([`approve ${by}`]);
     }
   });
@@ -158,7 +154,7 @@ describe('impersonation decisions', () => {
       );
       expect([a, r].filter(ok)).toHaveLength(1);
       expect(refusal(ok(a) ? r : a)).toEqual({ status: 409, code: 945, text: TRANSITION_ERRORS.notPending });
-      const row = await shown(id);
+      const row = await listed(id);
       if (ok(a)) {
         expect(row.Action).toMatchObject({ Status: 'Approved', ActionTakenBy: 'boss@example.com' });
         expect(await events(id)).toEqual(['approve boss@example.com']);
@@ -183,11 +179,11 @@ describe('impersonation decisions', () => {
       expect([a, d].filter(ok)).toHaveLength(1);
       if (ok(a)) {
         expect(refusal(d)).toEqual({ status: 409, code: 945, text: TRANSITION_ERRORS.notPending });
-        expect((await shown(id)).Action.Status).toBe('Approved');
+        expect((await listed(id)).Action.Status).toBe('Approved');
         expect(await events(id)).toEqual(['approve boss@example.com']);
       } else {
         expect(refusal(a)).toMatchObject({ status: 404, code: 927 });
-        expect(d.json()).toMatchObject({ IsDeleted: true, Id: id });
+        expect(d.body).toMatchObject({ IsDeleted: true, Id: id });
         expect(await shown(id)).toBeUndefined();
         expect(await events(id)).toEqual(['delete agent@example.com']);
       }
@@ -205,9 +201,9 @@ describe('impersonation decisions', () => {
         () => revoke(chief, id),
       );
       expect(ok(a)).toBe(true);
-      const row = await shown(id);
+      const row = await listed(id);
       if (ok(v)) {
-        expect(v.json().Data.Action.Status).toBe('Revoked');
+        expect(v.body.Data.Action.Status).toBe('Revoked');
         expect(row.Action.Status).toBe('Revoked');
         expect(await events(id)).toEqual(['approve boss@example.com', 'revoke chief@example.com']);
       } else {
@@ -223,13 +219,13 @@ describe('impersonation decisions', () => {
   it('two partial revokes at once: nothing revoked comes back (no lost update)', async () => {
     for (let i = 0; i < ROUNDS; i++) {
       const { id } = await pending('granted', ['Developer', 'Analyst']);
-      expect((await approve(boss, id, 30, ['Developer', 'Analyst'])).statusCode).toBe(200);
+      expect((await approve(boss, id, 30, ['Developer', 'Analyst'])).status).toBe(200);
       const [x, y] = await race(
         () => revoke(boss, id, ['Developer']),
         () => revoke(chief, id, ['Analyst']),
       );
       expect(ok(x) && ok(y)).toBe(true);
-      const row = await shown(id);
+      const row = await listed(id);
       expect(row.Action).toMatchObject({ Status: 'Revoked', ApprovedProxyRoles: [] });
       const log = await events(id);
       expect(log[0]).toBe('approve boss@example.com');
@@ -243,31 +239,21 @@ describe('impersonation decisions', () => {
     // hands it to chief (the holder was once read from action_taken_by, which every action
     // overwrote).
     const access = (session: S, appId: number) =>
-      t.inject({
-        method: 'GET',
-        url: '/admin/updateaccess',
-        session,
-        query: { appId: String(appId), userId: owner },
-      });
+      t.call('updateAccess', { session, query: { appId: String(appId), userId: owner } });
     const switchApp = (session: S, appId: number) =>
-      t.inject({ method: 'GET', url: '/account/switchapp', session, query: { appid: String(appId) } });
+      t.call('switchApp', { session, query: { appid: String(appId) } });
     const read = (session: S, appId: number) =>
-      t.inject({
-        method: 'GET',
-        url: '/admin/appinfobyid',
-        session,
-        query: { uId: owner, appId: String(appId) },
-      });
+      t.call('appInfoById', { session, query: { uId: owner, appId: String(appId) } });
     for (let i = 0; i < ROUNDS; i++) {
       const { id, appId } = await pending('granted', ['Developer', 'Analyst']);
       await t.db.query(
         "UPDATE impersonation_requests SET is_customer_request = true, initiator_email = 'rae@race.example' WHERE id = $1",
         [id],
       );
-      expect((await approve(boss, id, 30, ['Developer', 'Analyst'])).statusCode).toBe(200);
+      expect((await approve(boss, id, 30, ['Developer', 'Analyst'])).status).toBe(200);
       const opened = await switchApp(boss, appId);
-      expect(opened.statusCode).toBe(200);
-      const imp = { xtoken: opened.json().xtoken, xsign: opened.json().xsign };
+      expect(opened.status).toBe(200);
+      const imp = { xtoken: opened.body.xtoken, xsign: opened.body.xsign };
       const [v, mine, used, theirs, theirAccess] = await race(
         () => revoke(chief, id, ['Analyst']),
         () => access(boss, appId),
@@ -283,12 +269,12 @@ describe('impersonation decisions', () => {
         code: 947,
         text: IMPERSONATION_SESSION_MESSAGES.noGrant,
       });
-      expect(theirAccess.statusCode).toBe(403);
+      expect(theirAccess.status).toBe(403);
       // afterwards: boss holds the narrowed grant and its session still works; chief holds nothing
-      expect((await access(boss, appId)).json().Data).toMatchObject({ RequestId: id, Roles: ['Developer'] });
-      expect((await read(imp, appId)).statusCode).toBe(200);
-      expect((await access(chief, appId)).statusCode).toBe(403);
-      expect((await shown(id)).Action).toMatchObject({
+      expect((await access(boss, appId)).body.Data).toMatchObject({ RequestId: id, Roles: ['Developer'] });
+      expect((await read(imp, appId)).status).toBe(200);
+      expect((await access(chief, appId)).status).toBe(403);
+      expect((await listed(id)).Action).toMatchObject({
         Status: 'Approved',
         ActionTakenBy: 'chief@example.com',
       });
@@ -306,36 +292,23 @@ describe('impersonation decisions', () => {
         now: t.clock.now(),
       });
       const [sw, v] = await race(
-        () =>
-          t.inject({
-            method: 'GET',
-            url: '/account/switchapp',
-            session: agent,
-            query: { appid: String(appId) },
-          }),
+        () => t.call('switchApp', { session: agent, query: { appid: String(appId) } }),
         () => revoke(boss, id),
       );
       expect(ok(v)).toBe(true);
       if (!ok(sw))
         expect(refusal(sw)).toEqual({ status: 403, code: 947, text: IMPERSONATION_SESSION_MESSAGES.noGrant });
       else {
-        const imp = { xtoken: sw.json().xtoken, xsign: sw.json().xsign };
-        const call = await t.inject({
-          method: 'GET',
-          url: '/admin/appinfobyid',
+        const imp = { xtoken: sw.body.xtoken, xsign: sw.body.xsign };
+        const call = await t.call('appInfoById', {
           session: imp,
           query: { uId: owner, appId: String(appId) },
         });
         expect(refusal(call)).toEqual({ status: 401, code: 901, text: IMPERSONATION_SESSION_MESSAGES.ended });
       }
-      expect((await shown(id)).Action.Status).toBe('Revoked');
-      const again = await t.inject({
-        method: 'GET',
-        url: '/account/switchapp',
-        session: agent,
-        query: { appid: String(appId) },
-      });
-      expect(again.statusCode).toBe(403);
+      expect((await listed(id)).Action.Status).toBe('Revoked');
+      const again = await t.call('switchApp', { session: agent, query: { appid: String(appId) } });
+      expect(again.status).toBe(403);
     }
   });
 
@@ -352,15 +325,11 @@ describe('impersonation decisions', () => {
         code: 975,
         text: IMPERSONATION_MESSAGES.consentLinkInvalid,
       });
-      const row = await shown(id);
+      const row = await listed(id);
       expect(row.Consent).toBe(ok(yes) ? 'granted' : 'denied');
       expect(await events(id)).toEqual([`consent-${ok(yes) ? 'granted' : 'denied'} rae@race.example`]);
-      const details = await t.inject({
-        method: 'GET',
-        url: '/admin/impersonation/consent',
-        query: { token: consentToken },
-      });
-      expect(details.statusCode).toBe(400);
+      const details = await t.call('consentDetails', { query: { token: consentToken } });
+      expect(details.status).toBe(400);
     }
   });
 
@@ -372,7 +341,7 @@ describe('impersonation decisions', () => {
         () => approve(boss, id),
       );
       expect(ok(c)).toBe(true);
-      const row = await shown(id);
+      const row = await listed(id);
       expect(row.Consent).toBe('granted');
       if (ok(a)) {
         expect(row.Action.Status).toBe('Approved');
@@ -425,23 +394,23 @@ describe('password reset', () => {
   afterAll(() => t.close());
 
   const login = (email: string, password: string, remoteAddress: string) =>
-    t.inject({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress });
-  const me = (s: S) => t.inject({ method: 'GET', url: '/admin/session', session: s });
+    t.call('login', { body: { email, password }, remoteAddress });
+  const me = (s: S) => t.call('session', { session: s });
   const reset = (resettoken: string, password: string) =>
-    t.inject({ method: 'PUT', url: '/admin/resetpassword', payload: { password, resettoken } });
-  const pair = (r: R): S => ({ xtoken: r.json().xtoken, xsign: r.json().xsign });
+    t.call('resetPassword', { body: { password, resettoken } });
+  const pair = (r: Answer<'login'>): S => {
+    const b = r.body;
+    if (!('xtoken' in b)) throw new Error('login asked for a second step');
+    return { xtoken: b.xtoken, xsign: b.xsign };
+  };
 
   /** A new staff member with a session, and the token of the reset link mailed to them. */
   async function userWithResetLink(roles = ['Support']) {
     const email = `reset-${++n}@example.com`;
     const uid = await t.addStaff(email, roles);
     const session = await t.login(email, PASSWORD, `10.9.${n % 250}.1`);
-    const r = await t.inject({
-      method: 'POST',
-      url: '/admin/forgotpassword',
-      payload: { email, url: `${CONSOLE_ORIGIN}/login` },
-    });
-    expect(r.statusCode).toBe(200);
+    const r = await t.call('forgotPassword', { body: { email, url: `${CONSOLE_ORIGIN}/login` } });
+    expect(r.status).toBe(200);
     const mail = await t.smtp.waitFor((m) => m.to.includes(email));
     const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('vtoken')!;
     return { email, uid, session, token };
@@ -466,8 +435,8 @@ describe('password reset', () => {
       });
       expect(refusal(await login(email, PASSWORD, ip))).toMatchObject({ status: 401, code: 903 });
       const fresh = await login(email, won, ip);
-      expect(fresh.statusCode).toBe(200);
-      expect((await me(pair(fresh))).statusCode).toBe(200);
+      expect(fresh.status).toBe(200);
+      expect((await me(pair(fresh))).status).toBe(200);
     }
   });
 
@@ -483,24 +452,24 @@ describe('password reset', () => {
         () => login(email, PASSWORD, ip),
         () => login(email, 'Renewed#789z', ip),
       );
-      expect(done.statusCode).toBe(200);
+      expect(done.status).toBe(200);
       for (const [k, r] of signIns.entries()) {
         if (!ok(r)) {
           expect(refusal(r)).toEqual({ status: 401, code: 903, text: MESSAGES.invalidCredentials });
           continue;
         }
-        const works = (await me(pair(r))).statusCode;
+        const works = (await me(pair(r))).status;
         if (k < 3) {
           oldPasswordSignIns++;
           // Signed in with the old password: the reset must have ended that session.
           expect(works).toBe(401);
         } else expect(works).toBe(200);
       }
-      expect((await me(session)).statusCode).toBe(401);
+      expect((await me(session)).status).toBe(401);
       // The new password first: up to four of the raced sign-ins may have failed after the reset
       // cleared the account's count, and a fifth failure would lock it (LOCKOUT_THRESHOLD).
-      expect((await login(email, 'Renewed#789z', ip)).statusCode).toBe(200);
-      expect((await login(email, PASSWORD, ip)).statusCode).toBe(401);
+      expect((await login(email, 'Renewed#789z', ip)).status).toBe(200);
+      expect((await login(email, PASSWORD, ip)).status).toBe(401);
     }
     expect(oldPasswordSignIns).toBeGreaterThanOrEqual(0);
   });
@@ -510,13 +479,13 @@ describe('password reset', () => {
       const { email, uid } = await userWithResetLink();
       const ip = `10.6.${i}.1`;
       const [del, ...signIns] = await race(
-        () => t.inject({ method: 'DELETE', url: '/admin/team', session: boss, payload: { role: [], uid } }),
+        () => t.call('teamDelete', { session: boss, body: { role: [], uid } }),
         () => login(email, PASSWORD, ip),
         () => login(email, PASSWORD, ip),
       );
-      expect(del.statusCode).toBe(200);
+      expect(del.status).toBe(200);
       for (const r of signIns) {
-        if (ok(r)) expect((await me(pair(r))).statusCode).toBe(401);
+        if (ok(r)) expect((await me(pair(r))).status).toBe(401);
         else expect(refusal(r)).toEqual({ status: 401, code: 903, text: MESSAGES.invalidCredentials });
       }
     }
@@ -545,13 +514,12 @@ describe('role changes', () => {
   afterAll(() => t.close());
 
   const setRoles = (session: S, uid: string, role: string[]) =>
-    t.inject({ method: 'PUT', url: '/admin/team/roles', session, payload: { role, uid, unAssignRoles: [] } });
-  const remove = (session: S, uid: string) =>
-    t.inject({ method: 'DELETE', url: '/admin/team', session, payload: { role: [], uid } });
+    t.call('teamUpdateRoles', { session, body: { role, uid, unAssignRoles: [] } });
+  const remove = (session: S, uid: string) => t.call('teamDelete', { session, body: { role: [], uid } });
   const team = async () => {
-    const r = await t.inject({ method: 'GET', url: '/admin/team', session: root });
-    expect(r.statusCode).toBe(200);
-    return r.json().Data as Array<{ Uid: string; Roles: string[]; Email: Array<{ Value: string }> }>;
+    const r = await t.call('teamList', { session: root });
+    expect(r.status).toBe(200);
+    return r.body.Data;
   };
   const rolesOf = async (uid: string) => (await team()).find((u) => u.Uid === uid)?.Roles;
   /** The audit of a member's role changes, oldest first: each change starts where the one before ended. */
@@ -582,9 +550,7 @@ describe('role changes', () => {
       expect(sorted(audit[0]!.from)).toEqual(['Support']);
       expect(sorted(audit[1]!.from)).toEqual(sorted(audit[0]!.to));
       expect(sorted(audit[1]!.to)).toEqual(final);
-      expect((await t.inject({ method: 'GET', url: '/admin/session', session: theirs })).statusCode).toBe(
-        401,
-      );
+      expect((await t.call('session', { session: theirs })).status).toBe(401);
     }
   });
 
@@ -614,7 +580,7 @@ describe('role changes', () => {
       // Leave exactly x and y holding SuperAdmin.
       for (const u of await team())
         if (u.Uid !== x && u.Uid !== y && u.Roles.includes('SuperAdmin'))
-          expect((await setRoles(sx, u.Uid, ['Admin'])).statusCode).toBe(200);
+          expect((await setRoles(sx, u.Uid, ['Admin'])).status).toBe(200);
       root = sx;
       sx = await t.login(`sa-x-${i}@example.com`);
       const sy = await t.login(`sa-y-${i}@example.com`);

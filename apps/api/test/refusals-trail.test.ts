@@ -35,29 +35,25 @@ afterAll(() => t.close());
 
 /** The refusals of one actor as the audit events list shows them. */
 async function refusalsOf(email: string): Promise<Event[]> {
-  const r = await t.inject({
-    method: 'GET',
-    url: '/admin/audit/events',
+  const r = await t.call('auditEvents', {
     session: auditor,
-    query: { action: 'access.refused', actor: email, limit: '100' },
+    query: { action: 'access.refused', actor: email },
   });
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json().Data;
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body.Data;
 }
 const countOf = (rows: Event[]) => rows.reduce((n, e) => n + (e.Details.count ?? 0), 0);
 
 describe('a refused staff call', () => {
   it("is a trail row naming the actor, the endpoint and the permission missing (an Admin's approval)", async () => {
     const admin = await t.login('admin@example.com');
-    const r = await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/request/action',
+    const r = await t.call('impersonationAction', {
       session: admin,
       query: { requestId: '1' },
-      payload: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
+      body: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
     });
-    expect(r.statusCode).toBe(403);
-    expect(r.json().ErrorCode).toBe(902);
+    expect(r.status).toBe(403);
+    expect(r.error.ErrorCode).toBe(902);
     expect(await refusalsOf('admin@example.com')).toEqual([
       expect.objectContaining({
         ActorUid: adminUid,
@@ -77,13 +73,8 @@ describe('a refused staff call', () => {
 
   it('refused by a service for want of the SuperAdmin role is a trail row naming the role', async () => {
     const admin = await t.login('admin@example.com');
-    const r = await t.inject({
-      method: 'DELETE',
-      url: '/admin/team/mfa',
-      session: admin,
-      payload: { uid: adminUid },
-    });
-    expect(r.statusCode).toBe(403);
+    const r = await t.call('staffFactorsReset', { session: admin, body: { uid: adminUid } });
+    expect(r.status).toBe(403);
     expect(await refusalsOf('admin@example.com')).toContainEqual(
       expect.objectContaining({
         TargetId: 'DELETE /admin/team/mfa',
@@ -94,9 +85,9 @@ describe('a refused staff call', () => {
 
   it('on a pair whose session has ended is a trail row (401); a call without a pair or with a made-up one is not', async () => {
     const gone = await t.login('gone@example.com');
-    expect((await t.inject({ method: 'POST', url: '/admin/logout', session: gone })).statusCode).toBe(200);
-    const r = await t.inject({ method: 'GET', url: '/admin/team/roles', session: gone });
-    expect(r.statusCode).toBe(401);
+    expect((await t.call('logout', { session: gone })).status).toBe(200);
+    const r = await t.call('teamRoles', { session: gone });
+    expect(r.status).toBe(401);
     expect(await refusalsOf('gone@example.com')).toEqual([
       expect.objectContaining({
         Action: 'access.refused',
@@ -106,11 +97,9 @@ describe('a refused staff call', () => {
     ]);
     const before = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM activity_log')).rows[0]!
       .n;
-    expect((await t.inject({ method: 'GET', url: '/admin/team/roles' })).statusCode).toBe(401);
+    expect((await t.call('teamRoles')).status).toBe(401);
     const madeUp = { xtoken: gone.xtoken, xsign: 'not-the-sign' };
-    expect((await t.inject({ method: 'GET', url: '/admin/team/roles', session: madeUp })).statusCode).toBe(
-      401,
-    );
+    expect((await t.call('teamRoles', { session: madeUp })).status).toBe(401);
     const after = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM activity_log')).rows[0]!.n;
     expect(after).toBe(before);
   });
@@ -118,8 +107,8 @@ describe('a refused staff call', () => {
   it('flooded 200 times by one actor leaves a few rows whose counts sum to 200, once the fold is flushed', async () => {
     const flood = await t.login('flood@example.com');
     for (let i = 0; i < 200; i++) {
-      const r = await t.inject({ method: 'GET', url: '/admin/team', session: flood });
-      expect(r.statusCode).toBe(403);
+      const r = await t.call('teamList', { session: flood });
+      expect(r.status).toBe(403);
     }
     expect(await refusalsOf('flood@example.com')).toHaveLength(1);
     t.clock.advance(REFUSAL_FOLD_MS);
@@ -137,12 +126,11 @@ describe('a refused staff call', () => {
 
   it("folds the repeats into one row when the actor's next refusal comes after the window", async () => {
     const again = await t.login('again@example.com');
-    const refused = async () =>
-      expect((await t.inject({ method: 'GET', url: '/admin/team', session: again })).statusCode).toBe(403);
+    const refused = async () => expect((await t.call('teamList', { session: again })).status).toBe(403);
     for (let i = 0; i < 5; i++) await refused();
     t.clock.advance(REFUSAL_FOLD_MS + 1);
     const fresh = await t.login('again@example.com');
-    expect((await t.inject({ method: 'GET', url: '/admin/team', session: fresh })).statusCode).toBe(403);
+    expect((await t.call('teamList', { session: fresh })).status).toBe(403);
     const rows = await refusalsOf('again@example.com');
     expect(rows.map((e) => e.Details.count).sort()).toEqual([1, 1, 4]);
     expect(countOf(rows)).toBe(6);
@@ -152,9 +140,9 @@ describe('a refused staff call', () => {
     const flood = await t.login('flood@example.com');
     await t.db.exec('ALTER TABLE staff_refusals RENAME TO staff_refusals_away');
     try {
-      const r = await t.inject({ method: 'GET', url: '/admin/team', session: flood });
-      expect(r.statusCode).toBe(403);
-      expect(r.json().ErrorCode).toBe(902);
+      const r = await t.call('teamList', { session: flood });
+      expect(r.status).toBe(403);
+      expect(r.error.ErrorCode).toBe(902);
     } finally {
       await t.db.exec('ALTER TABLE staff_refusals_away RENAME TO staff_refusals');
     }

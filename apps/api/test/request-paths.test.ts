@@ -157,10 +157,9 @@ describe('integers are decimal digits only', () => {
     const session = await t.login('support@paths.example');
     const uId = await insertCustomer(t.db, { first: 'Ida', last: 'Int', email: 'ida@paths.example' });
     const { appId } = await insertSite(t.db, { owner: uId, name: 'ida-site' });
-    const get = (spelled: string) =>
-      t.inject({ method: 'GET', url: '/admin/appbyid', session, query: { uId, appId: spelled } });
+    const get = (spelled: string) => t.call('appById', { session, query: { uId, appId: spelled } });
     const decimal = await get(String(appId));
-    expect(decimal.statusCode, decimal.body).toBe(200);
+    expect(decimal.status, decimal.raw.body).toBe(200);
     for (const spelled of [
       `0x${appId.toString(16)}`,
       `0b${appId.toString(2)}`,
@@ -172,19 +171,17 @@ describe('integers are decimal digits only', () => {
       '',
     ]) {
       const r = await get(spelled);
-      expect(r.statusCode, spelled).toBe(400);
-      expect(r.json(), spelled).toMatchObject({ ErrorCode: 900, FieldErrors: [{ Field: 'appId' }] });
+      expect(r.status, spelled).toBe(400);
+      expect(r.error, spelled).toMatchObject({ ErrorCode: 900, FieldErrors: [{ Field: 'appId' }] });
     }
-    const body = await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/requests',
+    const body = await t.callLoose('impersonationCreate', {
       session,
-      payload: {
+      body: {
         data: { AppId: `0x${appId.toString(16)}`, Priority: 'Low', Description: 'x', Assignees: ['a'] },
       },
     });
-    expect(body.statusCode).toBe(400);
-    expect(body.json().FieldErrors).toContainEqual(expect.objectContaining({ Field: 'data.AppId' }));
+    expect(body.status).toBe(400);
+    expect(body.error.FieldErrors).toContainEqual(expect.objectContaining({ Field: 'data.AppId' }));
   });
 });
 

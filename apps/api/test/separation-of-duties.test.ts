@@ -32,31 +32,20 @@ beforeAll(async () => {
   risingUid = await t.addStaff('rising@example.com', ['Admin']);
   founder = await t.login('founder@example.com');
   promotedAt = t.clock.now();
-  const promoted = await t.inject({
-    method: 'PUT',
-    url: '/admin/team/roles',
+  const promoted = await t.call('teamUpdateRoles', {
     session: founder,
-    payload: { role: ['SuperAdmin'], uid: risingUid, unAssignRoles: ['Admin'] },
+    body: { role: ['SuperAdmin'], uid: risingUid, unAssignRoles: ['Admin'] },
   });
-  expect(promoted.statusCode).toBe(200);
+  expect(promoted.status).toBe(200);
 });
 afterAll(() => t.close());
 
-const resetFactors = (s: Session, uid: string) =>
-  t.inject({ method: 'DELETE', url: '/admin/team/mfa', session: s, payload: { uid } });
-const endSessions = (s: Session, uid: string) =>
-  t.inject({ method: 'DELETE', url: '/admin/team/sessions', session: s, payload: { uid } });
+const resetFactors = (s: Session, uid: string) => t.call('staffFactorsReset', { session: s, body: { uid } });
+const endSessions = (s: Session, uid: string) => t.call('endStaffSessions', { session: s, body: { uid } });
 const setRoles = (s: Session, uid: string, role: string[]) =>
-  t.inject({
-    method: 'PUT',
-    url: '/admin/team/roles',
-    session: s,
-    payload: { role, uid, unAssignRoles: [] },
-  });
-const remove = (s: Session, uid: string) =>
-  t.inject({ method: 'DELETE', url: '/admin/team', session: s, payload: { role: [], uid } });
-const works = async (s: Session) =>
-  (await t.inject({ method: 'GET', url: '/admin/session', session: s })).statusCode === 200;
+  t.call('teamUpdateRoles', { session: s, body: { role, uid, unAssignRoles: [] } });
+const remove = (s: Session, uid: string) => t.call('teamDelete', { session: s, body: { role: [], uid } });
+const works = async (s: Session) => (await t.call('session', { session: s })).status === 200;
 
 const ACTS = [
   [
@@ -87,9 +76,9 @@ describe('a SuperAdmin within the cool-down', () => {
     const demo = await t.login('demo-sa@example.com');
     const rising = await t.login('rising@example.com');
     const r = await act(rising);
-    expect(r.statusCode).toBe(403);
+    expect(r.status).toBe(403);
     const from = new Date(promotedAt.getTime() + DAY);
-    expect(r.json()).toMatchObject({
+    expect(r.error).toMatchObject({
       ErrorCode: 948,
       Description: TEAM_MESSAGES.superAdminCoolingDown(
         formatExpiry(promotedAt.toISOString()),
@@ -105,14 +94,12 @@ describe('a SuperAdmin within the cool-down', () => {
     expect(roles.rows.filter((x) => x.uid === demoUid).map((x) => x.role)).toEqual(['SuperAdmin']);
     expect(roles.rows.filter((x) => x.uid === adminUid).map((x) => x.role)).toEqual(['Admin']);
 
-    const trail = await t.inject({
-      method: 'GET',
-      url: '/admin/audit/events',
+    const trail = await t.call('auditEvents', {
       session: founder,
       query: { action: 'access.refused', actor: 'rising@example.com' },
     });
-    expect(trail.statusCode).toBe(200);
-    expect(trail.json().Data).toContainEqual(
+    expect(trail.status).toBe(200);
+    expect(trail.body.Data).toContainEqual(
       expect.objectContaining({
         ActorUid: risingUid,
         ActorEmail: 'rising@example.com',
@@ -134,22 +121,18 @@ describe('a SuperAdmin within the cool-down', () => {
       consent: 'granted',
     });
     const rising = await t.login('rising@example.com');
-    const r = await t.inject({
-      method: 'POST',
-      url: '/admin/impersonation/request/action',
+    const r = await t.call('impersonationAction', {
       session: rising,
       query: { requestId: String(id) },
-      payload: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
+      body: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
     });
-    expect(r.statusCode, r.body).toBe(403);
-    expect(r.json().ErrorCode).toBe(948);
-    const trail = await t.inject({
-      method: 'GET',
-      url: '/admin/audit/events',
+    expect(r.status, r.raw.body).toBe(403);
+    expect(r.error.ErrorCode).toBe(948);
+    const trail = await t.call('auditEvents', {
       session: founder,
       query: { action: 'access.refused', actor: 'rising@example.com' },
     });
-    expect(trail.json().Data).toContainEqual(
+    expect(trail.body.Data).toContainEqual(
       expect.objectContaining({
         Action: 'access.refused',
         TargetId: 'POST /admin/impersonation/request/action',
@@ -161,10 +144,10 @@ describe('a SuperAdmin within the cool-down', () => {
   it('still manages a colleague who is no SuperAdmin (their sessions, factors, roles)', async () => {
     const rising = await t.login('rising@example.com');
     const helper = await t.login('helper@example.com');
-    expect((await endSessions(rising, supportUid)).statusCode).toBe(200);
+    expect((await endSessions(rising, supportUid)).status).toBe(200);
     expect(await works(helper)).toBe(false);
-    expect((await resetFactors(rising, supportUid)).statusCode).toBe(200);
-    expect((await setRoles(rising, supportUid, ['Support', 'Auditor'])).statusCode).toBe(200);
+    expect((await resetFactors(rising, supportUid)).status).toBe(200);
+    expect((await setRoles(rising, supportUid, ['Support', 'Auditor'])).status).toBe(200);
   });
 });
 
@@ -174,6 +157,6 @@ describe('after the cool-down', () => {
     const rising = await t.login('rising@example.com');
     // the target of each act is still there (deleting is the last act)
     const r = await act(rising);
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
   });
 });

@@ -1,4 +1,6 @@
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import type { passkeyAssertion, passkeyRegistration } from '@sac/contract/mfa';
+import type { z } from 'zod';
 
 /**
  * A software passkey authenticator for Node tests and benchmarks: a P-256 key, a 'none'
@@ -33,11 +35,18 @@ function cbor(v: unknown): Buffer {
   throw new Error(`cbor: unsupported ${typeof v}`);
 }
 
+/** WebAuthn options as the API answers them (PublicKeyCredentialCreation/RequestOptionsJSON). */
+type WebauthnOptions = { challenge: string; [key: string]: unknown };
+
 export interface SoftPasskey {
   credentialId: string;
-  register(options: { challenge: string; rp: { id?: string } }, origin: string): Record<string, unknown>;
-  assert(options: { challenge: string; rpId?: string }, origin: string): Record<string, unknown>;
+  register(options: WebauthnOptions, origin: string): z.input<typeof passkeyRegistration>;
+  assert(options: WebauthnOptions, origin: string): z.input<typeof passkeyAssertion>;
 }
+
+/** The relying party's id in creation options ({ rp: { id } }), when they name one. */
+const rpIdOf = (rp: unknown) =>
+  rp && typeof rp === 'object' && 'id' in rp && typeof rp.id === 'string' ? rp.id : undefined;
 
 export function softPasskey(): SoftPasskey {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -62,7 +71,7 @@ export function softPasskey(): SoftPasskey {
   return {
     credentialId: b64url(credId),
     register(options, origin) {
-      const rpId = options.rp.id ?? new URL(origin).hostname;
+      const rpId = rpIdOf(options.rp) ?? new URL(origin).hostname;
       const idLen = Buffer.alloc(2);
       idLen.writeUInt16BE(credId.length);
       // flags: user present, user verified, attested credential data
@@ -99,7 +108,7 @@ export function softPasskey(): SoftPasskey {
       };
     },
     assert(options, origin) {
-      const rpId = options.rpId ?? new URL(origin).hostname;
+      const rpId = typeof options.rpId === 'string' ? options.rpId : new URL(origin).hostname;
       const authData = Buffer.concat([rpHash(rpId), Buffer.from([0x05]), count()]);
       const clientData = Buffer.from(
         JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }),

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { EndpointId } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
 import { RECOVERY_CODE_COUNT } from '@sac/contract/mfa';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, totpCodeAt, totpStepOf } from '../src/lib/totp.ts';
-import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
+import { type Answer, CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 import { softPasskey } from './soft-authenticator.ts';
 
 /**
@@ -21,19 +21,19 @@ import { softPasskey } from './soft-authenticator.ts';
  */
 const ROUNDS = Number(process.env.RACE_ROUNDS ?? 20);
 type S = { xtoken: string; xsign: string };
-type R = LightMyRequestResponse;
+type R = Answer<EndpointId>;
 
-const ok = (r: R) => r.statusCode === 200;
+const ok = (r: R) => r.status === 200;
 /** The refusal a client sees, which must be one of the contract's errors in its own words. */
 const refusal = (r: R) => {
-  const b = r.json();
-  const seen = { status: r.statusCode, code: b.ErrorCode };
+  const b = r.error;
+  const seen = { status: r.status, code: b.ErrorCode };
   const known = Object.values(ERRORS).find((e) => e.code === seen.code);
-  expect(known, r.body).toMatchObject({ status: seen.status });
+  expect(known, r.raw.body).toMatchObject({ status: seen.status });
   return seen;
 };
 const race = <T extends Array<() => Promise<R>>>(...calls: T) =>
-  Promise.all(calls.map((c) => c())) as Promise<{ [K in keyof T]: R }>;
+  Promise.all(calls.map((c) => c())) as Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }>;
 
 let t: TestApp;
 let founder: S; // SuperAdmin from the start: past any cool-down
@@ -45,25 +45,17 @@ beforeAll(async () => {
   await t.addStaff('founder@example.com', ['SuperAdmin']);
   const risingUid = await t.addStaff('rising@example.com', ['Admin']);
   founder = await t.login('founder@example.com');
-  expect((await setRoles(founder, risingUid, ['SuperAdmin'])).statusCode).toBe(200);
+  expect((await setRoles(founder, risingUid, ['SuperAdmin'])).status).toBe(200);
   rising = await t.login('rising@example.com');
 });
 afterAll(() => t.close());
 
 function setRoles(session: S, uid: string, role: string[]) {
-  return t.inject({
-    method: 'PUT',
-    url: '/admin/team/roles',
-    session,
-    payload: { role, uid, unAssignRoles: [] },
-  });
+  return t.call('teamUpdateRoles', { session, body: { role, uid, unAssignRoles: [] } });
 }
-const remove = (session: S, uid: string) =>
-  t.inject({ method: 'DELETE', url: '/admin/team', session, payload: { role: [], uid } });
-const endSessions = (session: S, uid: string) =>
-  t.inject({ method: 'DELETE', url: '/admin/team/sessions', session, payload: { uid } });
-const resetFactors = (session: S, uid: string) =>
-  t.inject({ method: 'DELETE', url: '/admin/team/mfa', session, payload: { uid } });
+const remove = (session: S, uid: string) => t.call('teamDelete', { session, body: { role: [], uid } });
+const endSessions = (session: S, uid: string) => t.call('endStaffSessions', { session, body: { uid } });
+const resetFactors = (session: S, uid: string) => t.call('staffFactorsReset', { session, body: { uid } });
 
 /** A new staff member with `roles` and a live session; their uid and email. */
 async function member(roles: string[]) {
@@ -99,7 +91,7 @@ describe("a SuperAdmin's act on a colleague, racing a role change of the colleag
           () => setRoles(founder, uid, ['SuperAdmin']),
           () => act(rising, uid),
         );
-        expect(up.statusCode, up.body).toBe(200);
+        expect(up.status, up.raw.body).toBe(200);
         const trail = await trailOf(uid);
         const promoted = idOf(trail, 'team.roles', 'founder@example.com')!;
         if (ok(acted)) {
@@ -125,7 +117,7 @@ describe("a SuperAdmin's act on a colleague, racing a role change of the colleag
           () => setRoles(founder, deputyUid, ['Admin']),
           () => act(deputy, uid),
         );
-        expect(down.statusCode, down.body).toBe(200);
+        expect(down.status, down.raw.body).toBe(200);
         const demoted = idOf(await trailOf(deputyUid), 'team.roles', 'founder@example.com')!;
         const done = idOf(await trailOf(uid), action, deputyEmail);
         if (ok(acted)) {
@@ -150,7 +142,7 @@ describe('a role change racing the deletion of its target', () => {
         () => setRoles(founder, uid, ['Auditor']),
         () => remove(second, uid),
       );
-      expect(removed.statusCode, removed.body).toBe(200);
+      expect(removed.status, removed.raw.body).toBe(200);
       const trail = await trailOf(uid);
       const deleted = idOf(trail, 'team.delete', 'second@example.com')!;
       if (ok(changed)) expect(idOf(trail, 'team.roles', 'founder@example.com')!).toBeLessThan(deleted);
@@ -174,25 +166,17 @@ describe("one's own second factors", () => {
         [uid, randomUUID()],
       );
       const [renewed, removed] = await race(
+        () => t.call('recoveryCodesRenew', { session, body: { password: PASSWORD } }),
         () =>
-          t.inject({
-            method: 'POST',
-            url: '/admin/account/mfa/recovery-codes',
+          t.call('passkeyRemove', {
             session,
-            payload: { password: PASSWORD },
-          }),
-        () =>
-          t.inject({
-            method: 'DELETE',
-            url: '/admin/account/mfa/passkeys',
-            session,
-            payload: { Id: Number(key.rows[0]!.id), password: PASSWORD },
+            body: { Id: Number(key.rows[0]!.id), password: PASSWORD },
           }),
       );
-      expect(removed.statusCode, removed.body).toBe(200);
+      expect(removed.status, removed.raw.body).toBe(200);
       if (!ok(renewed)) expect(refusal(renewed)).toEqual({ status: 409, code: ERRORS.mfaConflict.code });
-      const factors = await t.inject({ method: 'GET', url: '/admin/account/mfa', session });
-      expect(factors.json()).toMatchObject({ Totp: null, Passkeys: [], RecoveryCodesLeft: 0 });
+      const factors = await t.call('myFactors', { session });
+      expect(factors.body).toMatchObject({ Totp: null, Passkeys: [], RecoveryCodesLeft: 0 });
       const trail = await t.db.query<{ action: string }>(
         "SELECT action FROM activity_log WHERE actor_uid = $1 AND action IN ('recovery.renew', 'mfa.remove') ORDER BY id",
         [uid],
@@ -208,27 +192,26 @@ describe("one's own second factors", () => {
     for (let i = 0; i < ROUNDS; i++) {
       const { email } = await member(['Support']);
       const session = await t.login(email);
-      const send = (method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) =>
-        t.inject({ method, url, session, payload, headers: { origin: CONSOLE_ORIGIN } });
-      const totp = await send('POST', '/admin/account/mfa/totp', { password: PASSWORD });
-      expect(totp.statusCode, totp.body).toBe(200);
-      const options = await send('POST', '/admin/account/mfa/passkey-options', { password: PASSWORD });
-      expect(options.statusCode, options.body).toBe(200);
-      const code = totpCodeAt(base32Decode(totp.json().Secret), totpStepOf(t.clock.now()));
-      const response = softPasskey().register(options.json().Options, CONSOLE_ORIGIN);
+      const headers = { origin: CONSOLE_ORIGIN };
+      const totp = await t.call('totpEnrolStart', { session, headers, body: { password: PASSWORD } });
+      expect(totp.status, totp.raw.body).toBe(200);
+      const options = await t.call('passkeyOptions', { session, headers, body: { password: PASSWORD } });
+      expect(options.status, options.raw.body).toBe(200);
+      const code = totpCodeAt(base32Decode(totp.body.Secret), totpStepOf(t.clock.now()));
+      const response = softPasskey().register(options.body.Options, CONSOLE_ORIGIN);
       const answers = await race(
-        () => send('PUT', '/admin/account/mfa/totp', { Code: code }),
-        () => send('POST', '/admin/account/mfa/passkeys', { Name: 'Key', Response: response }),
+        () => t.call('totpEnrolConfirm', { session, headers, body: { Code: code } }),
+        () => t.call('passkeyAdd', { session, headers, body: { Name: 'Key', Response: response } }),
       );
-      for (const r of answers) expect(r.statusCode, r.body).toBe(200);
+      for (const r of answers) expect(r.status, r.raw.body).toBe(200);
       // Codes handed out by the one added second would replace those shown by the other.
-      const handed = answers.map((r) => r.json().RecoveryCodes).filter(Boolean);
+      const handed = answers.map((r) => r.body.RecoveryCodes).filter(Boolean);
       expect(handed).toHaveLength(1);
       expect(handed[0]).toHaveLength(RECOVERY_CODE_COUNT);
-      const factors = await t.inject({ method: 'GET', url: '/admin/account/mfa', session });
-      expect(factors.json()).toMatchObject({ RecoveryCodesLeft: RECOVERY_CODE_COUNT });
-      expect(factors.json().Passkeys).toHaveLength(1);
-      expect(factors.json().Totp).not.toBeNull();
+      const factors = await t.call('myFactors', { session });
+      expect(factors.body).toMatchObject({ RecoveryCodesLeft: RECOVERY_CODE_COUNT });
+      expect(factors.body.Passkeys).toHaveLength(1);
+      expect(factors.body.Totp).not.toBeNull();
     }
   });
 });

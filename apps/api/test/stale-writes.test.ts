@@ -1,7 +1,8 @@
+import type { EndpointId } from '@sac/contract/endpoints';
 import { APPLICATION_SECURITY_DEFAULTS } from '@sac/contract/site-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
-import { CONSOLE_ORIGIN, createTestApp, type TestApp } from './harness.ts';
+import { type Answer, CONSOLE_ORIGIN, createTestApp, type TestApp } from './harness.ts';
 
 /**
  * Every edited record refuses a write from a stale read: the read answers a version (an ETag, or a
@@ -30,6 +31,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const site = () => ({ uid: owner, appId: String(appId) });
+const siteOfUser = () => ({ userId: owner, appId: String(appId) });
+const ifMatch = (tag: string) => ({ 'if-match': tag });
 
 /** One versioned record: how to read its version and what is stored, and a write naming a version. */
 interface Versioned {
@@ -38,174 +41,172 @@ interface Versioned {
   tag(): Promise<string>;
   /** What is stored, as a read answers it (without the version). */
   stored(): Promise<unknown>;
-  write(tag: string, variant: 'theirs' | 'mine'): ReturnType<TestApp['inject']>;
+  write(tag: string, variant: 'theirs' | 'mine'): Promise<Answer<EndpointId>>;
 }
 
-const tagOf = (r: { statusCode: number; headers: Record<string, unknown>; body: string }) => {
-  expect(r.statusCode, r.body).toBe(200);
+const tagOf = (r: Answer<EndpointId>) => {
+  expect(r.status, r.raw.body).toBe(200);
   return r.headers.etag as string;
 };
-const get = (url: string, session = boss, query: Record<string, string> = site()) =>
-  t.inject({ method: 'GET', url, session, query });
-const write = (
-  method: 'PUT' | 'POST',
-  url: string,
-  tag: string,
-  payload: Record<string, unknown>,
-  session = boss,
-  query: Record<string, string> = site(),
-) => t.inject({ method, url, session, query, headers: { 'if-match': tag }, payload });
 
 const security = (lockout: number) => ({ ...APPLICATION_SECURITY_DEFAULTS, LockoutMinutes: lockout });
-const hashing = (iterations: number) => ({
-  EncryptionType: 'PBKDF2-SHA256',
-  HashEncoding: 'base64',
-  SaltEncoding: 'utf8',
-  Salt: '',
-  PerPasswordSalt: true,
-  Iterations: iterations,
-  SaltAttach: 'None',
-});
+const hashing = (iterations: number) =>
+  ({
+    EncryptionType: 'PBKDF2-SHA256',
+    HashEncoding: 'base64',
+    SaltEncoding: 'utf8',
+    Salt: '',
+    PerPasswordSalt: true,
+    Iterations: iterations,
+    SaltAttach: 'None',
+  }) as const;
+const writeSecurity = (tag: string, lockout: number, query = site()) =>
+  t.call('updateApplicationSecurity', {
+    session: boss,
+    query,
+    headers: ifMatch(tag),
+    body: { data: security(lockout) },
+  });
+
+const supportRow = async () => {
+  const row = (await t.call('teamList', { session: boss })).body.Data.find(
+    (u) => u.Email[0]!.Value === 'support@example.com',
+  );
+  return row!;
+};
+const myRequest = async () =>
+  (await t.call('impersonationList', { session: admin })).body.Data.find((r) => r.AppId === appId);
 
 const RECORDS: Versioned[] = [
   {
     name: 'application level security (first saved from the defaults, version 0)',
     async tag() {
-      const r = await get('/admin/applicationlevelsecurity');
+      const r = await t.call('applicationSecurity', { session: boss, query: site() });
       // never saved: 927, and a form shows the defaults at version 0
-      return r.statusCode === 200 ? tagOf(r) : '"0"';
+      return r.status === 200 ? tagOf(r) : '"0"';
     },
     async stored() {
-      return (await get('/admin/applicationlevelsecurity')).json();
+      return (await t.call('applicationSecurity', { session: boss, query: site() })).body;
     },
-    write: (tag, v) =>
-      write('PUT', '/admin/applicationlevelsecurity', tag, { data: security(v === 'theirs' ? 30 : 45) }),
+    write: (tag, v) => writeSecurity(tag, v === 'theirs' ? 30 : 45),
   },
   {
     name: 'password hashing settings',
-    tag: async () => tagOf(await get('/admin/password-settings')),
-    stored: async () => (await get('/admin/password-settings')).json(),
+    tag: async () => tagOf(await t.call('passwordSettings', { session: boss, query: site() })),
+    stored: async () => (await t.call('passwordSettings', { session: boss, query: site() })).body,
     write: (tag, v) =>
-      write('POST', '/admin/save-encryption-settings', tag, {
-        Set: 'password',
-        data: hashing(v === 'theirs' ? 310_000 : 320_000),
+      t.call('saveEncryptionSettings', {
+        session: boss,
+        query: site(),
+        headers: ifMatch(tag),
+        body: { Set: 'password', data: hashing(v === 'theirs' ? 310_000 : 320_000) },
       }),
   },
   {
     name: 'default registration fields',
-    tag: async () => tagOf(await get('/admin/active-custom-fields')),
-    stored: async () => (await get('/admin/active-custom-fields')).json(),
+    tag: async () => tagOf(await t.call('activeCustomFields', { session: boss, query: site() })),
+    stored: async () => (await t.call('activeCustomFields', { session: boss, query: site() })).body,
     write: (tag, v) =>
-      write('POST', '/admin/default-fields', tag, {
-        Fields: [
-          {
-            Name: 'FirstName',
-            Enabled: true,
-            Rules: v === 'theirs' ? 'required' : 'required|max_length[40]',
-          },
-        ],
+      t.call('saveDefaultFields', {
+        session: boss,
+        query: site(),
+        headers: ifMatch(tag),
+        body: {
+          Fields: [
+            {
+              Name: 'FirstName',
+              Enabled: true,
+              Rules: v === 'theirs' ? 'required' : 'required|max_length[40]',
+            },
+          ],
+        },
       }),
   },
   {
     name: "a site's features (wizard step 3)",
-    tag: async () => tagOf(await get('/admin/site/feature', boss, { userId: owner, appId: String(appId) })),
-    stored: async () =>
-      (await get('/admin/site/feature', boss, { userId: owner, appId: String(appId) })).json(),
+    tag: async () => tagOf(await t.call('siteFeature', { session: boss, query: siteOfUser() })),
+    stored: async () => (await t.call('siteFeature', { session: boss, query: siteOfUser() })).body,
     write: (tag, v) =>
-      write(
-        'PUT',
-        '/admin/site/feature',
-        tag,
-        { FeatureSet: v === 'theirs' ? 'Developer' : 'Developer Premium' },
-        boss,
-        { userId: owner, appId: String(appId) },
-      ),
+      t.call('updateSiteFeatures', {
+        session: boss,
+        query: siteOfUser(),
+        headers: ifMatch(tag),
+        body: { FeatureSet: v === 'theirs' ? 'Developer' : 'Developer Premium' },
+      }),
   },
   {
     name: "a site's data center and database (wizard step 4)",
-    tag: async () =>
-      tagOf(await get('/admin/site/datacenter', boss, { userId: owner, appId: String(appId) })),
+    tag: async () => tagOf(await t.call('siteDataCenter', { session: boss, query: siteOfUser() })),
     stored: async () =>
-      (await get('/admin/site/datacenter', boss, { userId: owner, appId: String(appId) })).json().Data
-        .Current,
+      (await t.call('siteDataCenter', { session: boss, query: siteOfUser() })).body.Data.Current,
     write: (tag, v) =>
-      write(
-        'PUT',
-        '/admin/site/datacenter',
-        tag,
-        {
+      t.call('updateSiteDataCenter', {
+        session: boss,
+        query: siteOfUser(),
+        headers: ifMatch(tag),
+        body: {
           Source: 'global-server',
           GlobalServer: 'euw-shared-1',
           DbName: v === 'theirs' ? 'theirs_db' : 'mine_db',
         },
-        boss,
-        { userId: owner, appId: String(appId) },
-      ),
+      }),
   },
   {
     name: "a custom object's schema (its Version in the list)",
     async tag() {
-      const r = await get('/admin/customobject');
-      if (r.statusCode !== 200) {
-        const created = await t.inject({
-          method: 'POST',
-          url: '/admin/customobject',
+      const r = await t.call('customObjectList', { session: boss, query: site() });
+      if (r.status !== 200) {
+        const created = await t.call('customObjectCreate', {
           session: boss,
           query: site(),
-          payload: { Id: 'orders', Name: 'Orders', SizeMB: 1, Schema: '{"type":"object"}' },
+          body: { Id: 'orders', Name: 'Orders', SizeMB: 1, Schema: '{"type":"object"}' },
         });
-        expect(created.statusCode, created.body).toBe(200);
-        return `"${created.json().Data.Version}"`;
+        expect(created.status, created.raw.body).toBe(200);
+        return `"${created.body.Data.Version}"`;
       }
-      return `"${r.json().Data.find((o: { Id: string }) => o.Id === 'orders').Version}"`;
+      return `"${r.body.Data.find((o) => o.Id === 'orders')!.Version}"`;
     },
     async stored() {
-      const o = (await get('/admin/customobject')).json().Data[0];
+      const o = (await t.call('customObjectList', { session: boss, query: site() })).body.Data[0]!;
       return { Schema: o.Schema, ModifiedDate: o.ModifiedDate };
     },
     write: (tag, v) =>
-      write('PUT', '/admin/customobject/schema', tag, {
-        objId: 'orders',
-        Schema:
-          v === 'theirs'
-            ? '{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}'
-            : '{"type":"object","properties":{"sku":{"type":"string"}},"required":["sku"]}',
+      t.call('customObjectSchema', {
+        session: boss,
+        query: site(),
+        headers: ifMatch(tag),
+        body: {
+          objId: 'orders',
+          Schema:
+            v === 'theirs'
+              ? '{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}'
+              : '{"type":"object","properties":{"sku":{"type":"string"}},"required":["sku"]}',
+        },
       }),
   },
   {
     name: "a super user's roles (their Version in the team list)",
-    async tag() {
-      const row = (await get('/admin/team', boss, {}))
-        .json()
-        .Data.find((u: { Email: { Value: string }[] }) => u.Email[0]!.Value === 'support@example.com');
-      return `"${row.Version}"`;
-    },
-    async stored() {
-      const row = (await get('/admin/team', boss, {}))
-        .json()
-        .Data.find((u: { Email: { Value: string }[] }) => u.Email[0]!.Value === 'support@example.com');
-      return row.Roles;
-    },
+    tag: async () => `"${(await supportRow()).Version}"`,
+    stored: async () => (await supportRow()).Roles,
     async write(tag, v) {
-      const row = (await get('/admin/team', boss, {}))
-        .json()
-        .Data.find((u: { Email: { Value: string }[] }) => u.Email[0]!.Value === 'support@example.com');
+      const row = await supportRow();
       const role = v === 'theirs' ? ['Support', 'Admin'] : ['Admin'];
-      return write('PUT', '/admin/team/roles', tag, { uid: row.Uid, role, unAssignRoles: [] }, boss, {});
+      return t.call('teamUpdateRoles', {
+        session: boss,
+        headers: ifMatch(tag),
+        body: { uid: row.Uid, role, unAssignRoles: [] },
+      });
     },
   },
   {
     name: 'an impersonation request the requester edits (its Version in the list)',
     async tag() {
-      const list = await get('/admin/impersonation/requests', admin, {});
-      let mine = list.json().Data.find((r: { AppId: number }) => r.AppId === appId);
+      let mine: { Version: number } | undefined = await myRequest();
       if (!mine) {
-        const created = await t.inject({
-          method: 'POST',
-          url: '/admin/impersonation/requests',
+        const created = await t.call('impersonationCreate', {
           session: admin,
           headers: { origin: CONSOLE_ORIGIN },
-          payload: {
+          body: {
             data: {
               AppId: appId,
               Priority: 'High',
@@ -217,35 +218,26 @@ const RECORDS: Versioned[] = [
             },
           },
         });
-        expect(created.statusCode, created.body).toBe(200);
-        mine = created.json().Data;
+        expect(created.status, created.raw.body).toBe(200);
+        mine = created.body.Data;
       }
       return `"${mine.Version}"`;
     },
-    async stored() {
-      const mine = (await get('/admin/impersonation/requests', admin, {}))
-        .json()
-        .Data.find((r: { AppId: number }) => r.AppId === appId);
-      return mine.Request;
-    },
+    stored: async () => (await myRequest())!.Request,
     async write(tag, v) {
-      const mine = (await get('/admin/impersonation/requests', admin, {}))
-        .json()
-        .Data.find((r: { AppId: number }) => r.AppId === appId);
-      return write(
-        'PUT',
-        '/admin/impersonation/request',
-        tag,
-        {
+      const mine = (await myRequest())!;
+      return t.call('impersonationEdit', {
+        session: admin,
+        query: { requestId: String(mine.Id) },
+        headers: ifMatch(tag),
+        body: {
           AdditionalPermissions: ['ViewData'],
           Assignees: ['boss@example.com'],
           Description: v === 'theirs' ? 'Their reason' : 'My reason',
           Priority: v === 'theirs' ? 'Low' : 'Critical',
           ProxyRoles: ['Developer'],
         },
-        admin,
-        { requestId: String(mine.Id) },
-      );
+      });
     },
   },
 ];
@@ -255,57 +247,49 @@ describe('a write from a stale read is refused (412, 930) and stores nothing', (
     const formRead = await record.tag();
     // another editor saves from the same read first
     const theirs = await record.write(formRead, 'theirs');
-    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect(theirs.status, theirs.raw.body).toBe(200);
     const afterTheirs = await record.stored();
 
     const stale = await record.write(formRead, 'mine');
-    expect(stale.statusCode, stale.body).toBe(412);
-    expect(stale.json().ErrorCode).toBe(930);
+    expect(stale.status, stale.raw.body).toBe(412);
+    expect(stale.error.ErrorCode).toBe(930);
     expect(await record.stored()).toEqual(afterTheirs);
 
     // read again (or knowingly save over theirs): the write goes through
     const fresh = await record.write(await record.tag(), 'mine');
-    expect(fresh.statusCode, fresh.body).toBe(200);
+    expect(fresh.status, fresh.raw.body).toBe(200);
     expect(await record.stored()).not.toEqual(afterTheirs);
   });
 
   it('lets exactly one of two first saves from the defaults through, whatever their timing', async () => {
     const other = (await insertSite(t.db, { owner, name: 'first-save' })).appId;
     const q = { uid: owner, appId: String(other) };
-    expect((await get('/admin/applicationlevelsecurity', boss, q)).json().ErrorCode).toBe(927);
-    const both = await Promise.all(
-      [20, 25].map((lockout) =>
-        write('PUT', '/admin/applicationlevelsecurity', '"0"', { data: security(lockout) }, boss, q),
-      ),
+    expect((await t.call('applicationSecurity', { session: boss, query: q })).error.ErrorCode).toBe(927);
+    const both = await Promise.all([20, 25].map((lockout) => writeSecurity('"0"', lockout, q)));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 412]);
+    const kept = both.find((r) => r.status === 200)!.body.Data.LockoutMinutes;
+    expect((await t.call('applicationSecurity', { session: boss, query: q })).body.Data.LockoutMinutes).toBe(
+      kept,
     );
-    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 412]);
-    const kept = both.find((r) => r.statusCode === 200)!.json().Data.LockoutMinutes;
-    expect((await get('/admin/applicationlevelsecurity', boss, q)).json().Data.LockoutMinutes).toBe(kept);
   });
 
   it('refuses an If-Match that names no version, and takes "*" or none as no precondition', async () => {
-    const bad = await write('PUT', '/admin/applicationlevelsecurity', 'yesterday', { data: security(10) });
-    expect(bad.statusCode).toBe(400);
+    const bad = await writeSecurity('yesterday', 10);
+    expect(bad.status).toBe(400);
     for (const tag of ['*', undefined]) {
-      const r = await t.inject({
-        method: 'PUT',
-        url: '/admin/applicationlevelsecurity',
+      const r = await t.call('updateApplicationSecurity', {
         session: boss,
         query: site(),
-        headers: tag ? { 'if-match': tag } : {},
-        payload: { data: security(12) },
+        headers: tag ? ifMatch(tag) : {},
+        body: { data: security(12) },
       });
-      expect(r.statusCode, r.body).toBe(200);
+      expect(r.status, r.raw.body).toBe(200);
     }
   });
 
   it('answers the version a write made as its ETag, so the next save from that form goes through', async () => {
-    const first = await write('PUT', '/admin/applicationlevelsecurity', await RECORDS[0]!.tag(), {
-      data: security(50),
-    });
-    const next = await write('PUT', '/admin/applicationlevelsecurity', first.headers.etag as string, {
-      data: security(55),
-    });
-    expect(next.statusCode, next.body).toBe(200);
+    const first = await writeSecurity(await RECORDS[0]!.tag(), 50);
+    const next = await writeSecurity(first.headers.etag as string, 55);
+    expect(next.status, next.raw.body).toBe(200);
   });
 });
