@@ -88,7 +88,7 @@ interface LooseCall extends Omit<EndpointCall<EndpointId>, 'query' | 'body'> {
 }
 
 /** The API's answer to an endpoint call. */
-interface Answer<I extends EndpointId> {
+export interface Answer<I extends EndpointId> {
   readonly status: number;
   readonly headers: LightMyRequestResponse['headers'];
   /** The 200 answer, parsed by the endpoint's response schema; reading it on another status throws. */
