@@ -4,7 +4,7 @@ import type { Queryable } from './db.ts';
  * The TypeScript types of the migrated schema's tables, for the typed statement builder
  * (db/sql.ts): one interface per table, one property per column, typed as the drivers here hand
  * the value back (int8 as a number: db.ts sets that parser; numeric as a string; timestamps as
- * Date). A column the database fills (a default, an identity, a generated column) is Generated: it
+ * Date, written as a Date or ISO text; JSON read as unknown, to be parsed). A column the database fills (a default, an identity, a generated column) is Generated: it
  * may be left out of an insert. A text column whose CHECK constraint names its values
  * (`col = ANY (ARRAY['a', 'b'])`) is the union of those values. The output is committed as schema.generated.ts; a test regenerates
  * it and fails when the migrations and the file disagree.
@@ -37,33 +37,48 @@ const SCALARS: Record<string, string> = {
   cidr: 'string',
   interval: 'string',
   bytea: 'Uint8Array',
-  json: 'Json',
-  jsonb: 'Json',
   tsvector: 'string',
 };
 
+/** A column's type as read, and as written where that differs (JSON, timestamps). */
+interface ColumnTypes {
+  read: string;
+  write?: string;
+}
+
 /** Timestamps and dates come back as Date and may be written as Date or ISO text. */
 const TIMES = new Set(['timestamptz', 'timestamp', 'date']);
+const JSON_TYPES = new Set(['json', 'jsonb']);
 
-function typeOf(udt: string): string {
+function typeOf(udt: string): ColumnTypes {
   if (udt.startsWith('_')) {
-    const inner = typeOf(udt.slice(1));
-    return inner.includes(' ') ? `(${inner})[]` : `${inner}[]`;
+    const inner = typeOf(udt.slice(1)).read;
+    return { read: inner.includes(' ') ? `(${inner})[]` : `${inner}[]` };
   }
-  if (TIMES.has(udt)) return 'Timestamp';
+  if (TIMES.has(udt)) return { read: 'Date', write: 'Date | string' };
+  if (JSON_TYPES.has(udt)) return { read: 'unknown', write: 'JsonValue' };
   const t = SCALARS[udt];
   if (!t) throw new Error(`schema-types: no TypeScript type for the column type ${udt}`);
-  return t;
+  return { read: t };
+}
+
+/** The column's property type: Kysely's Generated/ColumnType where insert or update differ. */
+function columnType(c: ColumnInfo, types: ColumnTypes): string {
+  const nullable = c.is_nullable === 'YES' ? ' | null' : '';
+  const read = `${types.read}${nullable}`;
+  if (c.is_generated === 'ALWAYS') return `GeneratedAlways<${read}>`;
+  const filled = c.is_identity === 'YES' || c.column_default !== null;
+  if (types.write === undefined) return filled ? `Generated<${read}>` : read;
+  const write = `${types.write}${nullable}`;
+  return `ColumnType<${read}, ${write}${filled ? ' | undefined' : ''}, ${write}>`;
 }
 
 const HEADER = `// @generated from the migrated schema by \`npm run db:types -w @sac/api\` (src/db/schema-types.ts).
 // Do not edit: change a migration and regenerate; the API tests fail while the two disagree.
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 
-/** A JSON value as the drivers parse it. */
-type Json = ColumnType<unknown, string | number | boolean | object | null, string | number | boolean | object | null>;
-/** A timestamp or date: read as a Date, written as a Date or ISO text. */
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** What a JSON column takes: a value the driver serializes (read back as unknown, to be parsed). */
+type JsonValue = string | number | boolean | object | null;
 `;
 
 /** `CHECK ((col = ANY (ARRAY['a'::text, 'b'::text])))`: the column and its values. */
@@ -106,11 +121,8 @@ export async function generateSchemaTypes(db: Queryable): Promise<string> {
   for (const table of names) {
     out.push(`\ninterface ${pascal(table)}Table {`);
     for (const c of tables.get(table)!) {
-      let t = lists.get(`${table}.${c.column_name}`) ?? typeOf(c.udt_name);
-      if (c.is_nullable === 'YES') t = `${t} | null`;
-      if (c.is_generated === 'ALWAYS') t = `GeneratedAlways<${t}>`;
-      else if (c.is_identity === 'YES' || c.column_default !== null) t = `Generated<${t}>`;
-      out.push(`  ${c.column_name}: ${t};`);
+      const list = lists.get(`${table}.${c.column_name}`);
+      out.push(`  ${c.column_name}: ${columnType(c, list ? { read: list } : typeOf(c.udt_name))};`);
     }
     out.push('}');
   }

@@ -2,22 +2,20 @@
 // Do not edit: change a migration and regenerate; the API tests fail while the two disagree.
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 
-/** A JSON value as the drivers parse it. */
-type Json = ColumnType<unknown, string | number | boolean | object | null, string | number | boolean | object | null>;
-/** A timestamp or date: read as a Date, written as a Date or ISO text. */
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** What a JSON column takes: a value the driver serializes (read back as unknown, to be parsed). */
+type JsonValue = string | number | boolean | object | null;
 
 
 interface ActivityLogTable {
   id: Generated<number>;
-  at: Timestamp;
+  at: ColumnType<Date, Date | string, Date | string>;
   actor_uid: string | null;
   actor_email: string | null;
   action: string;
   target_type: string | null;
   target_id: string | null;
   client_address: string | null;
-  details: Generated<Json>;
+  details: ColumnType<unknown, JsonValue | undefined, JsonValue>;
   request_id: string | null;
   impersonation_request_id: number | null;
   customer_uid: string | null;
@@ -28,7 +26,7 @@ interface ActivityLogTable {
 interface AddressLimitCountersTable {
   bucket: string;
   address: string;
-  window_start: Timestamp;
+  window_start: ColumnType<Date, Date | string, Date | string>;
   calls: number;
 }
 
@@ -39,8 +37,8 @@ interface AppMetaTable {
 
 interface ApplicationSecurityTable {
   app_id: number;
-  settings: Json;
-  modified_at: Timestamp;
+  settings: ColumnType<unknown, JsonValue, JsonValue>;
+  modified_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface CustomDomainsTable {
@@ -48,11 +46,11 @@ interface CustomDomainsTable {
   app_id: number;
   status: Generated<"Pending Verification" | "Verified">;
   token: string;
-  created_at: Timestamp;
-  last_checked_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  last_checked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   last_check_result: string | null;
-  verified_at: Timestamp | null;
-  failing_since: Timestamp | null;
+  verified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  failing_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface CustomObjectsTable {
@@ -61,8 +59,8 @@ interface CustomObjectsTable {
   name: string;
   size_mb: number;
   schema: string;
-  created_at: Timestamp;
-  modified_at: Timestamp;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  modified_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface CustomerAddressesTable {
@@ -73,7 +71,7 @@ interface CustomerAddressesTable {
 interface CustomerLoginsTable {
   id: Generated<number>;
   customer_uid: string;
-  at: Timestamp;
+  at: ColumnType<Date, Date | string, Date | string>;
   access_type: string;
   browser: string;
   client_address: string;
@@ -83,8 +81,8 @@ interface CustomerLoginsTable {
 interface CustomerNameKeysTable {
   uid: string;
   k: string;
-  created_at: Timestamp;
-  modified_at: Timestamp;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  modified_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface CustomerNoticeRecipientsTable {
@@ -93,7 +91,7 @@ interface CustomerNoticeRecipientsTable {
   email: string;
   first_name: Generated<string>;
   outbox_id: number | null;
-  queued_at: Timestamp | null;
+  queued_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   skipped_reason: string | null;
 }
 
@@ -102,16 +100,16 @@ interface CustomerNoticesTable {
   kind: "maintenance" | "incident" | "announcement";
   subject: string;
   body_text: string;
-  audience: Json;
+  audience: ColumnType<unknown, JsonValue, JsonValue>;
   status: Generated<"scheduled" | "sending" | "sent" | "cancelled" | "failed">;
-  send_at: Timestamp;
-  created_at: Timestamp;
+  send_at: ColumnType<Date, Date | string, Date | string>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
   created_by_uid: string | null;
   created_by_email: string;
-  started_at: Timestamp | null;
-  queued_at: Timestamp | null;
-  finished_at: Timestamp | null;
-  cancelled_at: Timestamp | null;
+  started_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  queued_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  cancelled_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   cancelled_by_email: string | null;
   failure_reason: string | null;
   total: Generated<number>;
@@ -119,7 +117,7 @@ interface CustomerNoticesTable {
 
 interface CustomerRolesTable {
   name: string;
-  permissions: Generated<Json>;
+  permissions: ColumnType<unknown, JsonValue | undefined, JsonValue>;
 }
 
 interface CustomersTable {
@@ -136,13 +134,13 @@ interface CustomersTable {
   role: Generated<string>;
   email_verified: Generated<boolean>;
   password_hash: string | null;
-  created_at: Timestamp;
-  modified_at: Timestamp;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  modified_at: ColumnType<Date, Date | string, Date | string>;
   version: Generated<number>;
 }
 
 interface DashboardDaysTable {
-  day: Timestamp;
+  day: ColumnType<Date, Date | string, Date | string>;
   customers: Generated<number>;
   sites: Generated<number>;
 }
@@ -164,16 +162,16 @@ interface DataSourcesTable {
   name: string;
   parent_name: Generated<string>;
   rules: Generated<string>;
-  items: Json;
-  modified_at: Timestamp;
+  items: ColumnType<unknown, JsonValue, JsonValue>;
+  modified_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface EncryptionSettingsTable {
   app_id: number;
   set_name: "password" | "previous-password" | "security-answer";
-  settings: Json;
+  settings: ColumnType<unknown, JsonValue, JsonValue>;
   key_sealed: Uint8Array | null;
-  modified_at: Timestamp;
+  modified_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface FeatureSetsTable {
@@ -196,20 +194,20 @@ interface GlobalServersTable {
 interface ImpersonationConsentTokensTable {
   token_hash: Uint8Array;
   request_id: number;
-  created_at: Timestamp;
-  expires_at: Timestamp;
-  used_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface ImpersonationLogTable {
   id: Generated<number>;
   request_id: number;
-  at: Timestamp;
+  at: ColumnType<Date, Date | string, Date | string>;
   actor: string | null;
   event: string;
   status: string;
   client_address: string | null;
-  details: Generated<Json>;
+  details: ColumnType<unknown, JsonValue | undefined, JsonValue>;
   app_id: number | null;
 }
 
@@ -220,7 +218,7 @@ interface ImpersonationRequestsTable {
   initiator_email: string;
   is_customer_request: Generated<boolean>;
   consent: Generated<"pending" | "granted" | "denied">;
-  consent_at: Timestamp | null;
+  consent_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   consent_address: string | null;
   priority: "Low" | "Moderate" | "High" | "Critical";
   description: string;
@@ -230,54 +228,54 @@ interface ImpersonationRequestsTable {
   duration_minutes: number;
   status: Generated<"Pending" | "Approved" | "Rejected" | "Revoked">;
   action_taken_by: string | null;
-  action_taken_at: Timestamp | null;
-  expires_at: Timestamp | null;
+  action_taken_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  expires_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   approved_roles: Generated<string[]>;
   approved_permissions: Generated<string[]>;
   reason: Generated<string>;
-  deleted_at: Timestamp | null;
-  created_at: Timestamp;
-  modified_at: Timestamp;
-  expiry_notified_at: Timestamp | null;
+  deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  modified_at: ColumnType<Date, Date | string, Date | string>;
+  expiry_notified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   holder_uid: string | null;
   holder_email: string | null;
   version: Generated<number>;
   last_log_id: number | null;
-  expiring_notified_at: Timestamp | null;
+  expiring_notified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface JobLeasesTable {
   name: string;
   holder: string;
-  expires_at: Timestamp;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface LoginFailuresByAddressTable {
   address: string;
-  day: Timestamp;
+  day: ColumnType<Date, Date | string, Date | string>;
   failures: Generated<number>;
 }
 
 interface MailOutboxTable {
   id: Generated<number>;
-  created_at: Timestamp;
+  created_at: ColumnType<Date, Date | string, Date | string>;
   to_address: string;
   subject: string;
   body_text: string;
   body_html: string | null;
   attempts: Generated<number>;
-  next_attempt_at: Timestamp;
-  claimed_until: Timestamp | null;
-  sent_at: Timestamp | null;
-  failed_at: Timestamp | null;
+  next_attempt_at: ColumnType<Date, Date | string, Date | string>;
+  claimed_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  sent_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  failed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   last_error: string | null;
-  headers: Json | null;
+  headers: ColumnType<unknown | null, JsonValue | null, JsonValue | null>;
   message_key: Generated<string>;
 }
 
 interface NoticeUnsubscribesTable {
   email: string;
-  unsubscribed_at: Timestamp;
+  unsubscribed_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface RecordVersionsTable {
@@ -294,7 +292,7 @@ interface RegistrationFieldsTable {
   data_source: Generated<string>;
   custom: boolean;
   enabled: Generated<boolean>;
-  modified_at: Timestamp;
+  modified_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface RolesTable {
@@ -302,27 +300,27 @@ interface RolesTable {
   description: Generated<string>;
   permissions: Generated<string[]>;
   built_in: Generated<boolean>;
-  created_at: Generated<Timestamp>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 interface SchemaMigrationsTable {
   version: number;
   name: string;
-  applied_at: Generated<Timestamp>;
+  applied_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 interface SiteAccessTokensTable {
   token_hash: Uint8Array;
   app_id: number;
-  created_at: Timestamp;
-  expires_at: Timestamp;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface SiteMembersTable {
   app_id: number;
   customer_uid: string;
   role: string;
-  added_at: Timestamp;
+  added_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface SiteOwnerKeysTable {
@@ -330,8 +328,8 @@ interface SiteOwnerKeysTable {
   n: string;
   uid: string;
   k: string;
-  created_at: Timestamp;
-  modified_at: Timestamp;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  modified_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface SitesTable {
@@ -342,7 +340,7 @@ interface SitesTable {
   owner_uid: string;
   plan: Generated<"Free" | "Developer" | "Developer Premium">;
   plan_status: Generated<"Trial" | "Subscribed">;
-  trial_ends_at: Timestamp | null;
+  trial_ends_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   billing: Generated<string>;
   data_center: string | null;
   global_server: string | null;
@@ -352,11 +350,11 @@ interface SitesTable {
   status: Generated<"active" | "inactive">;
   production_url: Generated<string>;
   staging_url: Generated<string>;
-  created_at: Timestamp;
-  modified_at: Timestamp;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  modified_at: ColumnType<Date, Date | string, Date | string>;
   version: Generated<number>;
   previous_secret_hash: Uint8Array | null;
-  previous_secret_until: Timestamp | null;
+  previous_secret_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffTable {
@@ -364,16 +362,16 @@ interface StaffTable {
   email: string;
   full_name: Generated<string>;
   password_hash: string;
-  created_at: Timestamp;
-  last_login_at: Timestamp | null;
-  password_changed_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  last_login_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  password_changed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   failed_logins: Generated<number>;
   lockouts: Generated<number>;
-  locked_until: Timestamp | null;
+  locked_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
   invitation_pending: Generated<boolean>;
   factor_failures: Generated<number>;
   sign_ins_in_flight: Generated<number>;
-  in_flight_since: Timestamp | null;
+  in_flight_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffNotificationPreferencesTable {
@@ -389,9 +387,9 @@ interface StaffNotificationsTable {
   request_id: number | null;
   app_name: string | null;
   actor_email: string | null;
-  details: Generated<Json>;
-  created_at: Timestamp;
-  read_at: Timestamp | null;
+  details: ColumnType<unknown, JsonValue | undefined, JsonValue>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  read_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffPasskeysTable {
@@ -402,21 +400,21 @@ interface StaffPasskeysTable {
   sign_count: Generated<number>;
   transports: Generated<string[]>;
   name: string;
-  created_at: Timestamp;
-  last_used_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  last_used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffRecentCustomersTable {
   staff_uid: string;
   customer_uid: string;
-  viewed_at: Timestamp;
+  viewed_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 interface StaffRecoveryCodesTable {
   uid: string;
   code_hash: Uint8Array;
-  created_at: Timestamp;
-  used_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffRefusalsTable {
@@ -427,18 +425,18 @@ interface StaffRefusalsTable {
   client_address: string | null;
   status: number;
   error_code: number;
-  window_start: Timestamp;
-  last_at: Timestamp;
+  window_start: ColumnType<Date, Date | string, Date | string>;
+  last_at: ColumnType<Date, Date | string, Date | string>;
   repeats: Generated<number>;
   closed_repeats: Generated<number>;
-  closed_start: Timestamp | null;
-  closed_last: Timestamp | null;
+  closed_start: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  closed_last: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffRolesTable {
   uid: string;
   role: string;
-  granted_at: Timestamp | null;
+  granted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffSessionsTable {
@@ -446,9 +444,9 @@ interface StaffSessionsTable {
   uid: string;
   token_hash: Uint8Array;
   sign_hash: Uint8Array;
-  created_at: Timestamp;
-  last_used_at: Timestamp;
-  revoked_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  last_used_at: ColumnType<Date, Date | string, Date | string>;
+  revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   revoked_reason: string | null;
   client_address: string | null;
   user_agent: string | null;
@@ -460,34 +458,34 @@ interface StaffSignInTicketsTable {
   uid: string;
   kind: "verify" | "enrol";
   password_hash: string;
-  created_at: Timestamp;
-  expires_at: Timestamp;
-  used_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffTokensTable {
   token_hash: Uint8Array;
   uid: string;
   purpose: "reset" | "invite";
-  created_at: Timestamp;
-  expires_at: Timestamp;
-  used_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffTotpTable {
   uid: string;
   secret_sealed: Uint8Array;
-  created_at: Timestamp;
-  confirmed_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  confirmed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   last_used_step: Generated<number>;
-  last_used_at: Timestamp | null;
+  last_used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffWebauthnChallengesTable {
   uid: string;
   ceremony: "register" | "authenticate";
   challenge: string;
-  expires_at: Timestamp;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 /** Every table of the schema, by name: the database type of the statement builder. */
