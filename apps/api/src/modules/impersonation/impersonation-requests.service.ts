@@ -50,14 +50,6 @@ import {
   findRequestSite,
   findRequestSiteByKey,
   insertRequest,
-  type ListedRequestRow,
-  type LogEntryRow,
-  type LogOrder,
-  logEntries,
-  logEvent,
-  pageRequests,
-  pageRequestsByApp,
-  type RequestOrder,
   type RequestRow,
   type RequestSite,
   recordHolder,
@@ -69,6 +61,16 @@ import {
 } from './impersonation.repo.ts';
 import { actionOut, type DisplayStatus, type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
 import { issueConsentLink } from './impersonation-consent.service.ts';
+import {
+  type ListedRequestRow,
+  type LogEntryRow,
+  type LogOrder,
+  logEntries,
+  pageRequests,
+  pageRequestsByApp,
+  type RequestOrder,
+} from './impersonation-lists.repo.ts';
+import { logEvent } from './impersonation-steps.ts';
 import { issueSiteAccessLink } from './site-access.service.ts';
 import { refuse } from './transition-refusal.ts';
 
