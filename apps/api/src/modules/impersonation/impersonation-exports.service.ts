@@ -8,7 +8,7 @@ import { recordEvent } from '../activity/activity.service.ts';
 import { lastLogId, lastRequestId } from './impersonation.repo.ts';
 import { type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
 import { countLogEntries, countRequests } from './impersonation-lists.repo.ts';
-import { type RequestListQuery, readLog, readRequestList } from './impersonation-requests.service.ts';
+import { type RequestListQuery, readLog, readRequestList } from './impersonation-reads.service.ts';
 
 /**
  * CSV exports of the request list and the impersonation log: the list's own filters, order and
