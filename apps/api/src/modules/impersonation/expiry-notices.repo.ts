@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/db.ts';
 import { qb, rows } from '../../db/sql.ts';
 
 /**
- * Claims up to `batch` approved grants that ended by `now` and were not noticed yet, stamping
+ * Claims up to `batch` approved grants that ended by `now` (for their expiry notices) and were not noticed yet, stamping
  * them in the one UPDATE that selects them: two runs at once never claim the same row, and a row
  * locked by another run is skipped rather than waited for.
  */
@@ -47,9 +47,6 @@ export function claimExpiredGrants(db: Queryable, now: Date, batch: number) {
       .$narrowType<{ expires_at: NotNull }>(),
   );
 }
-
-/** An approved grant whose time is up, claimed for its expiry notice. */
-export type ExpiredGrant = Awaited<ReturnType<typeof claimExpiredGrants>>[number];
 
 /**
  * Approved grants that end within `withinMs` and were not told yet, claimed and stamped in the one
