@@ -5,7 +5,7 @@ import {
   logEntries,
   pageRequests,
   pageRequestsByApp,
-} from '../apps/api/src/modules/impersonation/impersonation.repo.ts';
+} from '../apps/api/src/modules/impersonation/impersonation-lists.repo.ts';
 import { freshDir, ms, percentile, type Server, startServer } from './support.ts';
 
 /**

@@ -12,6 +12,7 @@ import { findStaffByEmail, permissionsOfRoles } from '../modules/auth/staff.serv
 import { flushCustomerViews, recordCustomerView } from '../modules/dashboard/dashboard.service.ts';
 import { sendExpiryNotices } from '../modules/impersonation/expiry-notices.service.ts';
 import { answerConsent } from '../modules/impersonation/impersonation-consent.service.ts';
+import * as opening from '../modules/impersonation/impersonation-opening.service.ts';
 import * as impersonation from '../modules/impersonation/impersonation-requests.service.ts';
 import { createDomain, recordPeriodicCheck } from '../modules/site-settings/custom-domains.service.ts';
 import type { DemoSiteCredentials } from './customer-seed.ts';
@@ -454,7 +455,7 @@ export async function seedDemoImpersonation(
       run: async () => {
         if (r.by === 'customer') {
           const key = opts.credentials.find((c) => c.name === r.site)!;
-          const out = await impersonation.customerRequest(ctx, ownerCaller, {
+          const out = await opening.customerRequest(ctx, ownerCaller, {
             data: {
               Priority: r.priority,
               Description: r.description,
@@ -470,7 +471,7 @@ export async function seedDemoImpersonation(
           return;
         }
         const sent = mails.length;
-        const out = await impersonation.create(ctx, caller(r.by), {
+        const out = await opening.create(ctx, caller(r.by), {
           data: {
             AppId: appId,
             Priority: r.priority,

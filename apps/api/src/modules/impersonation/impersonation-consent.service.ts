@@ -8,9 +8,10 @@ import { consolePageFor } from '../../lib/console-url.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
-import { findRequest, logEvent, recordConsent, saveState, stateOf } from './impersonation.repo.ts';
+import { findRequest, recordConsent, saveState, stateOf } from './impersonation.repo.ts';
 import { consentDetailsOut } from './impersonation.wire.ts';
 import { findConsentToken, insertConsentToken, markConsentTokenUsed } from './impersonation-links.repo.ts';
+import { logEvent } from './impersonation-steps.ts';
 import { refuse } from './transition-refusal.ts';
 
 /**

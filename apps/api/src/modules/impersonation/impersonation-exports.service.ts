@@ -5,9 +5,10 @@ import type { AppContext } from '../../app-context.ts';
 import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { recordEvent } from '../activity/activity.service.ts';
-import { countLogEntries, countRequests, lastLogId, lastRequestId } from './impersonation.repo.ts';
+import { lastLogId, lastRequestId } from './impersonation.repo.ts';
 import { type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
-import { type RequestListQuery, readLog, readRequestList } from './impersonation-requests.service.ts';
+import { countLogEntries, countRequests } from './impersonation-lists.repo.ts';
+import { type RequestListQuery, readLog, readRequestList } from './impersonation-reads.service.ts';
 
 /**
  * CSV exports of the request list and the impersonation log: the list's own filters, order and

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import { execute, firstRow, qb } from '../../db/sql.ts';
 
 /** The owner's consent links and site-access links: tokens stored only as their hashes. */
 
@@ -6,61 +7,73 @@ export async function insertConsentToken(
   db: Queryable,
   t: { tokenHash: Buffer; requestId: number; at: Date; expiresAt: Date },
 ): Promise<void> {
-  await db.query(
-    'INSERT INTO impersonation_consent_tokens (token_hash, request_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
-    [t.tokenHash, t.requestId, t.at, t.expiresAt],
+  await execute(
+    db,
+    qb.insertInto('impersonation_consent_tokens').values({
+      token_hash: t.tokenHash,
+      request_id: t.requestId,
+      created_at: t.at,
+      expires_at: t.expiresAt,
+    }),
   );
 }
 
 /** A consent link's token; `lock` takes its row lock, so that it is used once. */
-export async function findConsentToken(
-  db: Queryable,
-  tokenHash: Buffer,
-  lock = false,
-): Promise<{ request_id: number; expires_at: Date; used_at: Date | null } | undefined> {
-  const r = await db.query<{ request_id: number; expires_at: Date; used_at: Date | null }>(
-    `SELECT request_id, expires_at, used_at FROM impersonation_consent_tokens WHERE token_hash = $1${lock ? ' FOR UPDATE' : ''}`,
-    [tokenHash],
+export function findConsentToken(db: Queryable, tokenHash: Buffer, lock = false) {
+  return firstRow(
+    db,
+    qb
+      .selectFrom('impersonation_consent_tokens')
+      .select(['request_id', 'expires_at', 'used_at'])
+      .where('token_hash', '=', tokenHash)
+      .$if(lock, (s) => s.forUpdate()),
   );
-  return r.rows[0];
 }
 
 export async function markConsentTokenUsed(db: Queryable, tokenHash: Buffer, at: Date): Promise<void> {
-  await db.query('UPDATE impersonation_consent_tokens SET used_at = $2 WHERE token_hash = $1', [
-    tokenHash,
-    at,
-  ]);
+  await execute(
+    db,
+    qb.updateTable('impersonation_consent_tokens').set({ used_at: at }).where('token_hash', '=', tokenHash),
+  );
 }
 
 export async function insertSiteAccessToken(
   db: Queryable,
   t: { tokenHash: Buffer; appId: number; at: Date; expiresAt: Date },
 ): Promise<void> {
-  await db.query(
-    'INSERT INTO site_access_tokens (token_hash, app_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
-    [t.tokenHash, t.appId, t.at, t.expiresAt],
+  await execute(
+    db,
+    qb.insertInto('site_access_tokens').values({
+      token_hash: t.tokenHash,
+      app_id: t.appId,
+      created_at: t.at,
+      expires_at: t.expiresAt,
+    }),
   );
 }
 
 /** The site of an unexpired site-access link. */
-export async function findSiteOfAccessToken(
-  db: Queryable,
-  tokenHash: Buffer,
-  now: Date,
-): Promise<{ app_id: number; app_name: string } | undefined> {
-  const r = await db.query<{ app_id: number; app_name: string }>(
-    `SELECT a.app_id, s.app_name FROM site_access_tokens a JOIN sites s ON s.app_id = a.app_id
-     WHERE a.token_hash = $1 AND a.expires_at > $2`,
-    [tokenHash, now],
+export function findSiteOfAccessToken(db: Queryable, tokenHash: Buffer, now: Date) {
+  return firstRow(
+    db,
+    qb
+      .selectFrom('site_access_tokens as a')
+      .innerJoin('sites as s', 's.app_id', 'a.app_id')
+      .select(['a.app_id', 's.app_name'])
+      .where('a.token_hash', '=', tokenHash)
+      .where('a.expires_at', '>', now),
   );
-  return r.rows[0];
 }
 
 /** The email of the site's owner. */
 export async function ownerEmailOfSite(db: Queryable, appId: number): Promise<string | undefined> {
-  const r = await db.query<{ email: string }>(
-    'SELECT c.email FROM sites s JOIN customers c ON c.uid = s.owner_uid WHERE s.app_id = $1',
-    [appId],
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('sites as s')
+      .innerJoin('customers as c', 'c.uid', 's.owner_uid')
+      .select('c.email')
+      .where('s.app_id', '=', appId),
   );
-  return r.rows[0]?.email;
+  return r?.email;
 }

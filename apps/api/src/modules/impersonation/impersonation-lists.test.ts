@@ -2,7 +2,7 @@ import { displayStatus } from '@sac/contract/impersonation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { displayStatusIs } from './impersonation.repo.ts';
+import { displayStatusIs } from './impersonation-lists.repo.ts';
 
 /**
  * Issue 17: the request list and the impersonation log are filtered, ordered and paged in SQL with

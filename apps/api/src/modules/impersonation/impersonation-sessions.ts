@@ -6,13 +6,13 @@ import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { openImpersonationSession } from '../auth/staff.service.ts';
 import { customerRoleCatalogue } from '../customers/sites.service.ts';
-import { logEvent } from './impersonation.repo.ts';
 import {
   type GrantRow,
   isOwnerOrMemberOfSite,
   liveGrantOfHolder,
   liveGrantOfRequest,
 } from './impersonation-sessions.repo.ts';
+import { logEvent } from './impersonation-steps.ts';
 
 async function permissionsOf(db: Queryable, g: GrantRow): Promise<string[]> {
   return grantedPermissions(g.approved_roles, g.approved_permissions, await customerRoleCatalogue(db));

@@ -11,6 +11,8 @@ import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { exportLimiter } from '../../lib/export-limiter.ts';
 import * as consent from './impersonation-consent.service.ts';
 import * as exports from './impersonation-exports.service.ts';
+import * as opening from './impersonation-opening.service.ts';
+import * as reads from './impersonation-reads.service.ts';
 import * as imp from './impersonation-requests.service.ts';
 import * as sessions from './impersonation-sessions.ts';
 import * as siteAccess from './site-access.service.ts';
@@ -32,9 +34,9 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   // The two lists' exports share one limit (the audit trail's exports have their own).
   const exportsAtOnce = exportLimiter(IMPERSONATION_EXPORTS_AT_ONCE, IMPERSONATION_MESSAGES.exportBusy);
   registerEndpoint(app, ctx, ENDPOINTS.impersonationCreate, (c) =>
-    imp.create(ctx, c, { ...c.body, origin: originOf(c.request.headers) }),
+    opening.create(ctx, c, { ...c.body, origin: originOf(c.request.headers) }),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => imp.list(ctx, c.session, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => reads.list(ctx, c.session, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationApprovers, () => imp.approvers(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationTakenRoles, (c) =>
     imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
@@ -44,16 +46,18 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   registerEndpoint(app, ctx, ENDPOINTS.impersonationAction, (c) =>
     imp.act(ctx, c, { ...c.query, body: c.body }),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => imp.logs(ctx, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => reads.logs(ctx, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationRequestsExport, async (c) =>
     sendFile(c.reply, await exports.exportRequests(ctx, c, { ...c.query, release: exportsAtOnce.take() })),
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationLogsExport, async (c) =>
     sendFile(c.reply, await exports.exportLogs(ctx, c, { ...c.query, release: exportsAtOnce.take() })),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.customerRequestsList, (c) => imp.list(ctx, c.session, c.query, true));
+  registerEndpoint(app, ctx, ENDPOINTS.customerRequestsList, (c) =>
+    reads.list(ctx, c.session, c.query, true),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.customerRequestsCreate, (c) =>
-    imp.customerRequest(ctx, c, {
+    opening.customerRequest(ctx, c, {
       ...c.body,
       apiKey: headerOf(c.request.headers, CUSTOMER_AUTH_HEADERS.apiKey),
       apiSecret: headerOf(c.request.headers, CUSTOMER_AUTH_HEADERS.apiSecret),

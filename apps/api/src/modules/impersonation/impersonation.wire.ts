@@ -1,7 +1,8 @@
 import { displayStatus } from '@sac/contract/impersonation';
 import type { DISPLAY_STATUSES, LOG_STATUSES } from '@sac/contract/impersonation-api';
 import { isoOrNull } from '../../lib/iso.ts';
-import { type LogEntryRow, type RequestRow, stateOf } from './impersonation.repo.ts';
+import { type RequestRow, stateOf } from './impersonation.repo.ts';
+import type { LogEntryRow } from './impersonation-lists.repo.ts';
 
 /** Rows of the impersonation tables as the calls answer them. */
 
@@ -55,6 +56,13 @@ export function actionOut(w: WireRequest) {
   };
 }
 
+/** A log entry's details: a JSON object as written (anything else reads as none). */
+function detailsOf(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v))
+    : {};
+}
+
 /** A log entry; the newest entry of an approved request past its expiry reads Expired (as the log's filter says: expiredStep). */
 export function logEntryOut(x: LogEntryRow, now: Date) {
   const expiresAt = x.expires_at === null ? null : new Date(x.expires_at).getTime();
@@ -68,7 +76,7 @@ export function logEntryOut(x: LogEntryRow, now: Date) {
     Event: x.event,
     Actor: x.actor,
     LastModified: isoOrNull(x.at)!,
-    Details: x.details ?? {},
+    Details: detailsOf(x.details),
   };
 }
 

@@ -1,0 +1,277 @@
+import {
+  DISPLAY_STATUSES,
+  IMPERSONATION_LIST_PAGE_SIZE,
+  LOG_STATUSES,
+} from '@sac/contract/impersonation-api';
+import {
+  type ListSort,
+  type LOG_SORT_KEYS,
+  type REQUEST_SORT_KEYS,
+  sortParam,
+} from '@sac/contract/list-sort';
+import type { AppContext, StaffSession } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
+import { badCursor, DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
+import { type DisplayStatus, type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
+import {
+  type ListedRequestRow,
+  type LogEntryRow,
+  type LogOrder,
+  logEntries,
+  pageRequests,
+  pageRequestsByApp,
+  type RequestOrder,
+} from './impersonation-lists.repo.ts';
+
+/** A group of the request list: the display statuses it lists, walked in the group's order. */
+interface ListGroup {
+  tag: string;
+  statuses: readonly DisplayStatus[];
+}
+/** The groups of the request list in spec section 4's order: live first, then the rest. */
+const LIST_GROUPS = [
+  { tag: 'L', statuses: ['Pending', 'Approved'] },
+  { tag: 'D', statuses: ['Rejected', 'Revoked', 'Expired'] },
+] as const satisfies readonly ListGroup[];
+/** A customers' list is one group by modified date. */
+const CUSTOMER_GROUP = { tag: 'C', statuses: [] } as const;
+/** The display statuses by name, the groups of sort=status (each by Id). */
+const STATUSES_BY_NAME = [...DISPLAY_STATUSES].sort();
+
+/** How a list is read: its groups in order, and the order within each. */
+interface ListPlan {
+  groups: readonly ListGroup[];
+  /** Absent: the list's own order. */
+  order?: RequestOrder;
+  /** sort=app: by site name, then Id. */
+  byApp?: boolean;
+  /** What a cursor's key part must be. */
+  key: { test(part: string): boolean };
+}
+
+function listPlan(sort: RequestSort | undefined, customerOnly: boolean): ListPlan {
+  if (customerOnly) return { groups: [CUSTOMER_GROUP], key: PG_TIMESTAMP };
+  if (!sort) return { groups: LIST_GROUPS, key: PG_TIMESTAMP };
+  const descending = sort.descending;
+  const all = [{ tag: 'A', statuses: DISPLAY_STATUSES }];
+  switch (sort.key) {
+    case 'status': {
+      const names = descending ? [...STATUSES_BY_NAME].reverse() : STATUSES_BY_NAME;
+      return {
+        groups: names.map((s) => ({ tag: s, statuses: [s] })),
+        order: { key: 'id', descending },
+        key: DIGITS,
+      };
+    }
+    case 'app':
+      // the cursor's key is the last row's site (app_id), whose name is read back
+      return { groups: all, byApp: true, key: DIGITS };
+    case 'priority':
+      return { groups: all, order: { key: 'priority', descending }, key: /^[1-4]$/ };
+    case 'modified':
+      return { groups: all, order: { key: 'modified', descending }, key: PG_TIMESTAMP };
+    case 'id':
+      return { groups: all, order: { key: 'id', descending }, key: DIGITS };
+  }
+}
+
+/**
+ * A list cursor: kind, the instant the list is read at (its first page's: a grant expiring while
+ * one pages neither repeats nor goes missing), under a sort its `sort` value, the group, the last
+ * row's key and Id. The list's own order keeps the cursors it gave before sorting existed ('r1').
+ */
+function requestCursorOf(cursor: string, now: Date, plan: ListPlan, sort: RequestSort | undefined) {
+  const group = { test: (x: string) => plan.groups.some((g) => g.tag === x) };
+  const parts = sort
+    ? decodeCursor(cursor, [
+        /^r2$/,
+        /^\d{1,15}$/,
+        { test: (x: string) => x === sortParam(sort) },
+        group,
+        plan.key,
+        DIGITS,
+      ])
+    : decodeCursor(cursor, [/^r1$/, /^\d{1,15}$/, group, plan.key, DIGITS]);
+  // under a sort, the sort's value comes after the instant
+  const [asOf, tag, key, id] = sort ? [parts[1], parts[3], parts[4], parts[5]] : parts.slice(1);
+  if (Number(asOf) > now.getTime()) badCursor();
+  return { asOf: new Date(Number(asOf)), group: tag!, after: { key: key!, id: id! } };
+}
+
+const cursorOfRow = (
+  sort: RequestSort | undefined,
+  asOf: Date,
+  group: string,
+  key: string,
+  id: number | string,
+): string =>
+  encodeCursor(
+    sort
+      ? ['r2', String(asOf.getTime()), sortParam(sort), group, key, String(id)]
+      : ['r1', String(asOf.getTime()), group, key, String(id)],
+  );
+
+type RequestSort = ListSort<(typeof REQUEST_SORT_KEYS)[number]>;
+type LogSort = ListSort<(typeof LOG_SORT_KEYS)[number]>;
+export interface RequestListQuery {
+  status?: DisplayStatus;
+  appId?: number;
+  requestId?: number;
+  sort?: RequestSort;
+}
+
+/** What a list read may be told: the instant its statuses are read at, and the statements' reader (an export's snapshot). */
+interface ReadOptions {
+  asOf?: Date;
+  db?: Queryable;
+}
+
+/**
+ * Rows of the request list from a position on (the start, or a cursor's), up to `limit` and one
+ * more when there are more, each with its group: the pages and the export read through it.
+ */
+export async function readRequestList(
+  ctx: AppContext,
+  viewer: StaffSession,
+  q: RequestListQuery & { cursor?: string; upTo?: number },
+  limit: number,
+  opts: ReadOptions & { customerOnly?: boolean } = {},
+) {
+  const customerOnly = opts.customerOnly ?? false;
+  const db = opts.db ?? ctx.db;
+  const now = opts.asOf ?? ctx.clock.now();
+  const plan = listPlan(q.sort, customerOnly);
+  const from = q.cursor ? requestCursorOf(q.cursor, now, plan, q.sort) : undefined;
+  const asOf = from?.asOf ?? now;
+  const start = from ? plan.groups.findIndex((g) => g.tag === from.group) : 0;
+  const rows: Array<{ row: ListedRequestRow; group: string }> = [];
+  // One row more than a page tells whether a next page exists; a group continues into the next.
+  for (const g of plan.groups.slice(start)) {
+    if (rows.length > limit) break;
+    const statuses = g.statuses.filter((s) => !q.status || s === q.status);
+    if (!customerOnly && statuses.length === 0) continue;
+    const slice = {
+      now: asOf,
+      statuses,
+      visibleTo: viewer.permissions.has('impersonation.approve') ? undefined : viewer.email,
+      customerOnly,
+      appId: q.appId,
+      requestId: q.requestId,
+      upTo: q.upTo,
+      after: from && g.tag === from.group ? from.after : undefined,
+      limit: limit + 1 - rows.length,
+    };
+    const got = plan.byApp
+      ? await pageRequestsByApp(db, { ...slice, descending: q.sort!.descending })
+      : await pageRequests(db, { ...slice, order: plan.order });
+    rows.push(...got.map((row) => ({ row, group: g.tag })));
+  }
+  const last = rows.length > limit ? rows[limit - 1]! : undefined;
+  return {
+    asOf,
+    rows: rows.slice(0, limit).map((r) => r.row),
+    next: last ? cursorOfRow(q.sort, asOf, last.group, last.row.list_key, last.row.id) : null,
+  };
+}
+
+/**
+ * GET /admin/impersonation/requests (and the customers' list): one page in spec section 4's order
+ * or the asked sort, filtered and ordered in SQL, with the cursor of the next. Visibility:
+ * approvers see every request; anyone else those they made or are assigned.
+ */
+export async function list(
+  ctx: AppContext,
+  viewer: StaffSession,
+  q: RequestListQuery & { cursor?: string; limit?: number },
+  customerOnly = false,
+) {
+  const page = await readRequestList(ctx, viewer, q, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE, {
+    customerOnly,
+  });
+  return { Data: page.rows.map((r) => toWire(r, page.asOf)), NextCursor: page.next };
+}
+
+/** The log's groups under sort=status: each status shown, by name, walked by Id. */
+const LOG_STATUSES_BY_NAME = [...LOG_STATUSES].sort();
+
+/**
+ * Entries of the log from a position on (the start, or a cursor's), up to `limit` and one more
+ * when there are more: the pages and the export read through it. A cursor: kind, the instant the
+ * log is read at, under a sort its `sort` value and group, the last entry's key and Id. The log's
+ * own order keeps the cursors it gave before sorting existed ('l1').
+ */
+export async function readLog(
+  ctx: AppContext,
+  q: { status?: LogStatus; sort?: LogSort; cursor?: string; upTo?: string },
+  limit: number,
+  opts: ReadOptions = {},
+) {
+  const now = opts.asOf ?? ctx.clock.now();
+  const sort = q.sort;
+  const groups: readonly string[] =
+    sort?.key === 'status'
+      ? sort.descending
+        ? [...LOG_STATUSES_BY_NAME].reverse()
+        : LOG_STATUSES_BY_NAME
+      : ['A'];
+  const order: LogOrder = !sort
+    ? { key: 'id', descending: true }
+    : { key: sort.key === 'status' ? 'id' : sort.key, descending: sort.descending };
+  const keyRule = order.key === 'modified' ? PG_TIMESTAMP : DIGITS;
+  let asOf = now;
+  let from: { group: string; after: { key: string; id: string } } | undefined;
+  if (q.cursor) {
+    if (sort) {
+      const [, at, , group, key, id] = decodeCursor(q.cursor, [
+        /^l2$/,
+        /^\d{1,15}$/,
+        { test: (x: string) => x === sortParam(sort) },
+        { test: (x: string) => groups.includes(x) },
+        keyRule,
+        DIGITS,
+      ]);
+      asOf = new Date(Number(at));
+      from = { group: group!, after: { key: key!, id: id! } };
+    } else {
+      const [, at, id] = decodeCursor(q.cursor, [/^l1$/, /^\d{1,15}$/, DIGITS]);
+      asOf = new Date(Number(at));
+      from = { group: 'A', after: { key: id!, id: id! } };
+    }
+    if (asOf.getTime() > now.getTime()) badCursor();
+  }
+  const rows: Array<{ row: LogEntryRow; group: string }> = [];
+  for (const g of groups.slice(from ? groups.indexOf(from.group) : 0)) {
+    if (rows.length > limit) break;
+    const status = sort?.key === 'status' ? (g as LogStatus) : q.status;
+    if (q.status && status !== q.status) continue;
+    const got = await logEntries(opts.db ?? ctx.db, {
+      now: asOf,
+      status,
+      order,
+      upTo: q.upTo,
+      after: from && g === from.group ? from.after : undefined,
+      limit: limit + 1 - rows.length,
+    });
+    rows.push(...got.map((row) => ({ row, group: g })));
+  }
+  const last = rows.length > limit ? rows[limit - 1]! : undefined;
+  const at = String(asOf.getTime());
+  return {
+    asOf,
+    rows: rows.slice(0, limit).map((r) => r.row),
+    next: !last
+      ? null
+      : sort
+        ? encodeCursor(['l2', at, sortParam(sort), last.group, last.row.list_key, String(last.row.id)])
+        : encodeCursor(['l1', at, String(last.row.id)]),
+  };
+}
+
+/** GET /admin/impersonation/logs: one page, newest first or in the asked sort, with the cursor of the next. */
+export async function logs(
+  ctx: AppContext,
+  q: { status?: LogStatus; sort?: LogSort; cursor?: string; limit?: number },
+) {
+  const page = await readLog(ctx, q, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE);
+  return { Data: page.rows.map((x) => logEntryOut(x, page.asOf)), NextCursor: page.next };
+}
