@@ -6,7 +6,7 @@ import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 const uuids = (ids: readonly string[]) => sql<string>`ANY(${ids}::uuid[])`;
 
 /** A staff member's roles, sorted; an empty array when none. */
-const rolesOf = (uid: Expression<string>) =>
+export const rolesOf = (uid: Expression<string>) =>
   sql<string[]>`COALESCE(${qb
     .selectFrom('staff_roles as r')
     .select((eb) => eb.fn.agg<string[]>('array_agg', ['r.role']).orderBy('r.role').as('roles'))
