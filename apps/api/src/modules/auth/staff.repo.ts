@@ -212,8 +212,6 @@ export async function lockSuperAdmins(db: Queryable, role: string): Promise<stri
   return r.map((x) => x.uid);
 }
 
-export type RoleRow = Awaited<ReturnType<typeof listRoles>>[number];
-
 export function listRoles(db: Queryable) {
   return rows(
     db,
