@@ -1,5 +1,8 @@
 import type { ActivityAction } from '@sac/contract/audit';
+import { type Insertable, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
+import type { DB } from '../../db/schema.generated.ts';
+import { execute, qb } from '../../db/sql.ts';
 import { currentRequest } from '../../lib/request-context.ts';
 
 export type { ActivityAction } from '@sac/contract/audit';
@@ -17,6 +20,12 @@ export interface ActivityEntry {
   appId?: number | null;
 }
 
+/**
+ * A JSON value for a jsonb column, as text cast in the statement (details is typed Generated<Json>,
+ * whose insert type the builder cannot take a plain value for).
+ */
+const jsonb = (v: unknown) => sql<Insertable<DB['activity_log']>['details']>`${JSON.stringify(v)}::jsonb`;
+
 const CUSTOMER_UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -30,24 +39,22 @@ export async function appendActivityRow(db: Queryable, e: ActivityEntry): Promis
     e.appId ?? (typeof detailsApp === 'number' && Number.isSafeInteger(detailsApp) ? detailsApp : null);
   const customerUid =
     e.targetType === 'customer' && e.targetId && CUSTOMER_UID.test(e.targetId) ? e.targetId : null;
-  await db.query(
-    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
-                               request_id, impersonation_request_id, customer_uid, app_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [
-      e.at,
-      e.actorUid ?? null,
-      e.actorEmail ?? null,
-      e.action,
-      e.targetType ?? null,
-      e.targetId ?? null,
-      e.clientAddress ?? null,
-      JSON.stringify(e.details ?? {}),
-      call?.requestId ?? null,
-      call?.impersonationRequestId ?? null,
-      customerUid,
-      appId,
-    ],
+  await execute(
+    db,
+    qb.insertInto('activity_log').values({
+      at: e.at,
+      actor_uid: e.actorUid ?? null,
+      actor_email: e.actorEmail ?? null,
+      action: e.action,
+      target_type: e.targetType ?? null,
+      target_id: e.targetId ?? null,
+      client_address: e.clientAddress ?? null,
+      details: jsonb(e.details ?? {}),
+      request_id: call?.requestId ?? null,
+      impersonation_request_id: call?.impersonationRequestId ?? null,
+      customer_uid: customerUid,
+      app_id: appId,
+    }),
   );
 }
 

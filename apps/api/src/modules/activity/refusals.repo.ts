@@ -1,16 +1,12 @@
+import { sql } from 'kysely';
 import type { Refusal } from '../../app-context.ts';
-import { prepared, type Queryable } from '../../db/db.ts';
+import type { Queryable } from '../../db/db.ts';
+import { qb, rows } from '../../db/sql.ts';
 
 const WITHIN = `r.window_start > $8::timestamptz - $9::double precision * interval '1 millisecond'`;
 
 /** The details of a refusal row; `count` and the rest are added by each kind of row. */
 const DETAILS = `jsonb_build_object('missing', $3::text, 'status', $6::int, 'errorCode', $7::int)`;
-
-const REPEAT = prepared(
-  `UPDATE staff_refusals SET repeats = repeats + 1, last_at = $4
-    WHERE actor_uid = $1 AND endpoint = $2 AND missing = $3 AND window_start > $5
-    RETURNING 1`,
-);
 
 /**
  * Counts a refusal in its (actor, endpoint, missing) row and, when that opens a window, writes the
@@ -28,8 +24,19 @@ export async function foldRefusal(
 ): Promise<void> {
   // A repeat within the open window, the whole of a flood: one small prepared update.
   const opensAfter = new Date(at.getTime() - windowMs);
-  const repeat = await db.query(REPEAT, [r.actorUid, r.endpoint, r.missing, at, opensAfter]);
-  if (repeat.rows.length > 0) return;
+  const repeat = await rows(
+    db,
+    qb
+      .updateTable('staff_refusals')
+      .set((eb) => ({ repeats: eb('repeats', '+', 1), last_at: at }))
+      .where('actor_uid', '=', r.actorUid)
+      .where('endpoint', '=', r.endpoint)
+      .where('missing', '=', r.missing)
+      .where('window_start', '>', opensAfter)
+      .returning(sql.lit(1).as('one')),
+    { prepared: true },
+  );
+  if (repeat.length > 0) return;
   await db.query(
     `WITH fold AS (
        INSERT INTO staff_refusals AS r (actor_uid, endpoint, missing, actor_email, client_address, status, error_code,
@@ -84,29 +91,40 @@ export async function takeClosedRepeats(
   windowMs: number,
   limit: number,
 ): Promise<DueRepeats[]> {
-  const q = await db.query<{
-    actor_uid: string;
-    endpoint: string;
-    missing: string;
-    actor_email: string;
-    client_address: string | null;
-    status: number;
-    error_code: number;
-    repeats: number;
-    window_start: Date;
-    last_at: Date;
-  }>(
-    `WITH due AS (
-       SELECT actor_uid, endpoint, missing, repeats FROM staff_refusals
-        WHERE repeats > 0 AND window_start <= $1::timestamptz - $2::double precision * interval '1 millisecond'
-        ORDER BY window_start LIMIT $3 FOR UPDATE SKIP LOCKED)
-     UPDATE staff_refusals r SET repeats = 0 FROM due
-      WHERE r.actor_uid = due.actor_uid AND r.endpoint = due.endpoint AND r.missing = due.missing
-     RETURNING r.actor_uid, r.endpoint, r.missing, r.actor_email, r.client_address, r.status, r.error_code,
-               due.repeats, r.window_start, r.last_at`,
-    [at, windowMs, limit],
+  const q = await rows(
+    db,
+    qb
+      .with('due', (w) =>
+        w
+          .selectFrom('staff_refusals')
+          .select(['actor_uid', 'endpoint', 'missing', 'repeats'])
+          .where('repeats', '>', 0)
+          .where('window_start', '<=', new Date(at.getTime() - windowMs))
+          .orderBy('window_start')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .updateTable('staff_refusals as r')
+      .from('due')
+      .set({ repeats: 0 })
+      .whereRef('r.actor_uid', '=', 'due.actor_uid')
+      .whereRef('r.endpoint', '=', 'due.endpoint')
+      .whereRef('r.missing', '=', 'due.missing')
+      .returning([
+        'r.actor_uid',
+        'r.endpoint',
+        'r.missing',
+        'r.actor_email',
+        'r.client_address',
+        'r.status',
+        'r.error_code',
+        'due.repeats',
+        'r.window_start',
+        'r.last_at',
+      ]),
   );
-  return q.rows.map((x) => ({
+  return q.map((x) => ({
     actorUid: x.actor_uid,
     endpoint: x.endpoint,
     missing: x.missing,

@@ -5,6 +5,7 @@ import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { approverStanding } from './approver-cool-down.ts';
 import * as auth from './auth.service.ts';
 import * as mfa from './mfa.service.ts';
+import * as mfaSignIn from './mfa-sign-in.service.ts';
 import * as sessions from './staff-sessions.service.ts';
 
 /** The console origin a browser names (Origin header), for the passkey's relying-party id. */
@@ -15,16 +16,20 @@ const originOf = (request: FastifyRequest): string | undefined => {
 
 export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.login, (c) => auth.login(ctx, c, c.body));
-  registerEndpoint(app, ctx, ENDPOINTS.loginSecondStep, (c) => mfa.secondStep(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.loginSecondStep, (c) => mfaSignIn.secondStep(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.loginPasskeyOptions, (c) =>
-    mfa.signInPasskeyOptions(ctx, c.body.Ticket, originOf(c.request)),
+    mfaSignIn.signInPasskeyOptions(ctx, c.body.Ticket, originOf(c.request)),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolTotp, (c) => mfa.signInTotpStart(ctx, c.body.Ticket));
-  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolTotpConfirm, (c) => mfa.signInTotpConfirm(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolTotp, (c) => mfaSignIn.signInTotpStart(ctx, c.body.Ticket));
+  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolTotpConfirm, (c) =>
+    mfaSignIn.signInTotpConfirm(ctx, c, c.body),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.loginEnrolPasskeyOptions, (c) =>
-    mfa.signInPasskeyRegistrationOptions(ctx, c.body.Ticket, originOf(c.request)),
+    mfaSignIn.signInPasskeyRegistrationOptions(ctx, c.body.Ticket, originOf(c.request)),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolPasskey, (c) => mfa.signInPasskeyRegister(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.loginEnrolPasskey, (c) =>
+    mfaSignIn.signInPasskeyRegister(ctx, c, c.body),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.myFactors, (c) => mfa.myFactors(ctx, c.session));
   registerEndpoint(app, ctx, ENDPOINTS.totpEnrolStart, (c) => mfa.myTotpStart(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.totpEnrolConfirm, (c) => mfa.myTotpConfirm(ctx, c, c.body));

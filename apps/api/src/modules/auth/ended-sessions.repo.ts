@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import { firstRow, qb } from '../../db/sql.ts';
 import { hashSecret, sameHash } from '../../lib/secrets.ts';
 
 /**
@@ -11,12 +12,14 @@ export async function endedSessionOwner(
   xtoken: string,
   xsign: string,
 ): Promise<{ uid: string; email: string } | undefined> {
-  const r = await db.query<{ uid: string; email: string; sign_hash: Uint8Array }>(
-    `SELECT s.uid::text AS uid, st.email, s.sign_hash
-       FROM staff_sessions s JOIN staff st ON st.uid = s.uid WHERE s.token_hash = $1`,
-    [hashSecret(xtoken)],
+  const s = await firstRow(
+    db,
+    qb
+      .selectFrom('staff_sessions as s')
+      .innerJoin('staff as st', 'st.uid', 's.uid')
+      .select(['s.uid', 'st.email', 's.sign_hash'])
+      .where('s.token_hash', '=', hashSecret(xtoken)),
   );
-  const s = r.rows[0];
   if (!s || !sameHash(Buffer.from(s.sign_hash), hashSecret(xsign))) return undefined;
   return { uid: s.uid, email: s.email };
 }

@@ -1,38 +1,68 @@
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
+import type { DB } from '../../db/schema.generated.ts';
+import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 
 /** The SQL of sign-in throttling: failures per client address and day, and per account (login-throttle.ts). */
 
+/** A UTC day as YYYY-MM-DD, compared as a date. */
+const dayOf = (day: string) => sql<Date>`${day}::date`;
+
 /** Reads how many failed sign-ins an address made on a UTC day (`day` as YYYY-MM-DD); 0 when none. */
 export async function addressFailuresOn(db: Queryable, address: string, day: string): Promise<number> {
-  const r = await db.query<{ failures: number }>(
-    'SELECT failures FROM login_failures_by_address WHERE address = $1 AND day = $2',
-    [address, day],
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('login_failures_by_address')
+      .select('failures')
+      .where('address', '=', address)
+      .where('day', '=', dayOf(day)),
   );
-  return r.rows[0]?.failures ?? 0;
+  return r?.failures ?? 0;
 }
 
 /** Adds one failed sign-in to an address's count of a UTC day, atomically; answers the new count. */
 export async function addAddressFailure(db: Queryable, address: string, day: string): Promise<number> {
-  const r = await db.query<{ failures: number }>(
-    `INSERT INTO login_failures_by_address (address, day, failures) VALUES ($1, $2, 1)
-     ON CONFLICT (address, day) DO UPDATE SET failures = login_failures_by_address.failures + 1
-     RETURNING failures`,
-    [address, day],
+  const r = await firstRow(
+    db,
+    qb
+      .insertInto('login_failures_by_address')
+      .values({ address, day, failures: 1 })
+      .onConflict((oc) =>
+        oc
+          .columns(['address', 'day'])
+          .doUpdateSet((eb) => ({ failures: eb('login_failures_by_address.failures', '+', 1) })),
+      )
+      .returning('failures'),
   );
-  return r.rows[0]?.failures ?? 1;
+  return r?.failures ?? 1;
 }
 
 /** Takes one failure back from an address's count of a UTC day, never below 0. */
 export async function takeBackAddressFailure(db: Queryable, address: string, day: string): Promise<void> {
-  await db.query(
-    'UPDATE login_failures_by_address SET failures = failures - 1 WHERE address = $1 AND day = $2 AND failures > 0',
-    [address, day],
+  await execute(
+    db,
+    qb
+      .updateTable('login_failures_by_address')
+      .set((eb) => ({ failures: eb('failures', '-', 1) }))
+      .where('address', '=', address)
+      .where('day', '=', dayOf(day))
+      .where('failures', '>', 0),
   );
 }
 
-/** Attempts still in flight: the count, or 0 when the latest was admitted staleMs or more before $2. */
-const IN_FLIGHT = `(CASE WHEN in_flight_since > $2::timestamptz - make_interval(secs => $4::float8 / 1000)
-  THEN sign_ins_in_flight ELSE 0 END)`;
+/** Attempts still in flight: the count, or 0 when the latest was admitted staleMs or more before `at`. */
+const inFlight = (eb: ExpressionBuilder<DB, 'staff'>, at: Date, staleMs: number) =>
+  eb
+    .case()
+    .when('in_flight_since', '>', new Date(at.getTime() - staleMs))
+    .then(eb.ref('sign_ins_in_flight'))
+    .else(0)
+    .end();
+
+/** One fewer attempt in flight, never below 0. */
+const oneFewerInFlight = (eb: ExpressionBuilder<DB, 'staff'>, n = 1) =>
+  eb.fn<number>('greatest', [eb('sign_ins_in_flight', '-', n), eb.lit(0)]);
 
 /**
  * Admits one attempt at an account (a password or a second step) before it is checked, in one
@@ -47,20 +77,26 @@ export async function admitAccountAttempt(
   threshold: number,
   staleMs: number,
 ): Promise<{ admitted: boolean; lockedUntil: Date | null } | undefined> {
-  const r = await db.query(
-    `UPDATE staff SET sign_ins_in_flight = ${IN_FLIGHT} + 1, in_flight_since = $2
-      WHERE uid = $1 AND (locked_until IS NULL OR locked_until <= $2)
-        AND GREATEST(failed_logins, factor_failures) + ${IN_FLIGHT} < $3
-      RETURNING uid`,
-    [uid, at, threshold, staleMs],
+  const r = await rows(
+    db,
+    qb
+      .updateTable('staff')
+      .set((eb) => ({ sign_ins_in_flight: eb(inFlight(eb, at, staleMs), '+', 1), in_flight_since: at }))
+      .where('uid', '=', uid)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+      .where((eb) =>
+        eb(
+          eb(eb.fn<number>('greatest', ['failed_logins', 'factor_failures']), '+', inFlight(eb, at, staleMs)),
+          '<',
+          threshold,
+        ),
+      )
+      .returning('uid'),
   );
-  if (r.rows.length > 0) return { admitted: true, lockedUntil: null };
+  if (r.length > 0) return { admitted: true, lockedUntil: null };
   // A statement of its own: it sees what refused the attempt (a lock, others in flight, or the
   // account deleted meanwhile), which the snapshot of the one above may not.
-  const now = await db.query<{ locked_until: Date | null }>('SELECT locked_until FROM staff WHERE uid = $1', [
-    uid,
-  ]);
-  const row = now.rows[0];
+  const row = await firstRow(db, qb.selectFrom('staff').select('locked_until').where('uid', '=', uid));
   return row && { admitted: false, lockedUntil: row.locked_until && new Date(row.locked_until) };
 }
 
@@ -77,24 +113,57 @@ export async function addAccountFailure(
   kind: 'failed_logins' | 'factor_failures',
   lock: { at: Date; threshold: number; baseMs: number; maxMs: number },
 ): Promise<Date | undefined> {
-  const r = await db.query<{ locks: boolean; locked_until: Date | null }>(
-    `WITH before AS (
-       SELECT uid, ${kind} + 1 >= $3 AND (locked_until IS NULL OR locked_until <= $2) AS locks
-         FROM staff WHERE uid = $1 FOR UPDATE)
-     UPDATE staff s SET
-       sign_ins_in_flight = GREATEST(s.sign_ins_in_flight - 1, 0),
-       ${kind} = CASE WHEN b.locks THEN 0 ELSE s.${kind} + 1 END,
-       ${kind === 'failed_logins' ? 'factor_failures' : 'failed_logins'} =
-         CASE WHEN b.locks THEN 0 ELSE s.${kind === 'failed_logins' ? 'factor_failures' : 'failed_logins'} END,
-       lockouts = s.lockouts + CASE WHEN b.locks THEN 1 ELSE 0 END,
-       locked_until = CASE WHEN b.locks
-         THEN $2::timestamptz + make_interval(secs => LEAST($4::float8 * power(2, s.lockouts), $5::float8) / 1000)
-         ELSE s.locked_until END
-     FROM before b WHERE s.uid = b.uid
-     RETURNING b.locks, s.locked_until`,
-    [uid, lock.at, lock.threshold, lock.baseMs, lock.maxMs],
+  const other = kind === 'failed_logins' ? 'factor_failures' : 'failed_logins';
+  const row = await firstRow(
+    db,
+    qb
+      .with('before', (w) =>
+        w
+          .selectFrom('staff')
+          .select((eb) => [
+            'uid',
+            eb
+              .and([
+                eb(eb(kind, '+', 1), '>=', lock.threshold),
+                eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', lock.at)]),
+              ])
+              .as('locks'),
+          ])
+          .where('uid', '=', uid)
+          .forUpdate(),
+      )
+      .updateTable('staff as s')
+      .from('before as b')
+      .set((eb) => {
+        const locks = eb.ref('b.locks');
+        return {
+          sign_ins_in_flight: eb.fn<number>('greatest', [eb('s.sign_ins_in_flight', '-', 1), eb.lit(0)]),
+          [kind]: eb
+            .case()
+            .when(locks)
+            .then(0)
+            .else(eb(`s.${kind}`, '+', 1))
+            .end(),
+          [other]: eb
+            .case()
+            .when(locks)
+            .then(0)
+            .else(eb.ref(`s.${other}`))
+            .end(),
+          lockouts: eb('s.lockouts', '+', eb.case().when(locks).then(1).else(0).end()),
+          locked_until: eb
+            .case()
+            .when(locks)
+            .then(
+              sql<Date>`${lock.at}::timestamptz + make_interval(secs => LEAST(${lock.baseMs}::float8 * power(2, ${eb.ref('s.lockouts')}), ${lock.maxMs}::float8) / 1000)`,
+            )
+            .else(eb.ref('s.locked_until'))
+            .end(),
+        };
+      })
+      .whereRef('s.uid', '=', 'b.uid')
+      .returning(['b.locks', 's.locked_until']),
   );
-  const row = r.rows[0];
   return row?.locks && row.locked_until ? new Date(row.locked_until) : undefined;
 }
 
@@ -103,9 +172,12 @@ export async function addAccountFailure(
  * forgotten; wrong second steps, lockouts in a row and the lock stay.
  */
 export async function clearPasswordFailures(db: Queryable, uid: string): Promise<void> {
-  await db.query(
-    'UPDATE staff SET sign_ins_in_flight = GREATEST(sign_ins_in_flight - 1, 0), failed_logins = 0 WHERE uid = $1',
-    [uid],
+  await execute(
+    db,
+    qb
+      .updateTable('staff')
+      .set((eb) => ({ sign_ins_in_flight: oneFewerInFlight(eb), failed_logins: 0 }))
+      .where('uid', '=', uid),
   );
 }
 
@@ -119,17 +191,29 @@ export async function clearAccountFailures(
   at: Date,
   admitted: boolean,
 ): Promise<void> {
-  await db.query(
-    `UPDATE staff SET failed_logins = 0, factor_failures = 0, lockouts = 0, locked_until = NULL, last_login_at = $2,
-       sign_ins_in_flight = GREATEST(sign_ins_in_flight - $3, 0)
-     WHERE uid = $1`,
-    [uid, at, admitted ? 1 : 0],
+  await execute(
+    db,
+    qb
+      .updateTable('staff')
+      .set((eb) => ({
+        failed_logins: 0,
+        factor_failures: 0,
+        lockouts: 0,
+        locked_until: null,
+        last_login_at: at,
+        sign_ins_in_flight: oneFewerInFlight(eb, admitted ? 1 : 0),
+      }))
+      .where('uid', '=', uid),
   );
 }
 
 /** An admitted attempt that ended with no answer on the account (an error, a password changed under it). */
 export async function releaseAccountAttempt(db: Queryable, uid: string): Promise<void> {
-  await db.query('UPDATE staff SET sign_ins_in_flight = GREATEST(sign_ins_in_flight - 1, 0) WHERE uid = $1', [
-    uid,
-  ]);
+  await execute(
+    db,
+    qb
+      .updateTable('staff')
+      .set((eb) => ({ sign_ins_in_flight: oneFewerInFlight(eb) }))
+      .where('uid', '=', uid),
+  );
 }

@@ -1,60 +1,75 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
+import type { DB } from '../../db/schema.generated.ts';
+import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 
 /** The SQL of second factors: authenticator apps, passkeys, recovery codes, sign-in tickets, challenges. */
 
-export interface TotpRow {
-  uid: string;
-  secret_sealed: Uint8Array;
-  created_at: Date;
-  confirmed_at: Date | null;
-  last_used_step: string | number;
-  last_used_at: Date | null;
-}
-
-export interface PasskeyRow {
-  id: number;
-  uid: string;
-  credential_id: string;
-  public_key: Uint8Array;
-  sign_count: string | number;
-  transports: string[];
-  name: string;
-  created_at: Date;
-  last_used_at: Date | null;
-}
+export type PasskeyRow = Awaited<ReturnType<typeof passkeysOf>>[number];
 
 /** What an account has: a confirmed app, how many passkeys, how many recovery codes are left. */
 export async function factorsOf(
   db: Queryable,
   uid: string,
 ): Promise<{ totp: boolean; passkeys: number; recoveryLeft: number }> {
-  const r = await db.query<{ totp: boolean; passkeys: number; recovery_left: number }>(
-    `SELECT EXISTS (SELECT 1 FROM staff_totp WHERE uid = $1 AND confirmed_at IS NOT NULL) AS totp,
-       (SELECT count(*)::int FROM staff_passkeys WHERE uid = $1) AS passkeys,
-       (SELECT count(*)::int FROM staff_recovery_codes WHERE uid = $1 AND used_at IS NULL) AS recovery_left`,
-    [uid],
+  const row = await firstRow(
+    db,
+    qb.selectNoFrom((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('staff_totp')
+            .select(sql.lit(1).as('one'))
+            .where('uid', '=', uid)
+            .where('confirmed_at', 'is not', null),
+        )
+        .as('totp'),
+      eb
+        .selectFrom('staff_passkeys')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('uid', '=', uid)
+        .as('passkeys'),
+      eb
+        .selectFrom('staff_recovery_codes')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('uid', '=', uid)
+        .where('used_at', 'is', null)
+        .as('recovery_left'),
+    ]),
   );
-  const row = r.rows[0]!;
-  return { totp: row.totp, passkeys: row.passkeys, recoveryLeft: row.recovery_left };
+  return {
+    totp: Boolean(row?.totp),
+    passkeys: Number(row?.passkeys ?? 0),
+    recoveryLeft: Number(row?.recovery_left ?? 0),
+  };
 }
 
-export async function findTotp(db: Queryable, uid: string): Promise<TotpRow | undefined> {
-  const r = await db.query<TotpRow>('SELECT * FROM staff_totp WHERE uid = $1', [uid]);
-  return r.rows[0];
+export function findTotp(db: Queryable, uid: string) {
+  return firstRow(db, qb.selectFrom('staff_totp').selectAll().where('uid', '=', uid));
 }
 
 /** Starts a set-up: a new unconfirmed secret, unless a confirmed one exists (then false). */
 export async function putPendingTotp(db: Queryable, uid: string, sealed: Buffer, at: Date): Promise<boolean> {
-  const r = await db.query(
-    `INSERT INTO staff_totp (uid, secret_sealed, created_at) VALUES ($1, $2, $3)
-     ON CONFLICT (uid) DO UPDATE SET secret_sealed = EXCLUDED.secret_sealed, created_at = EXCLUDED.created_at,
-       last_used_step = 0, last_used_at = NULL
-       WHERE staff_totp.confirmed_at IS NULL
-     RETURNING uid`,
-    [uid, sealed, at],
+  const r = await rows(
+    db,
+    qb
+      .insertInto('staff_totp')
+      .values({ uid, secret_sealed: sealed, created_at: at })
+      .onConflict((oc) =>
+        oc
+          .column('uid')
+          .doUpdateSet((eb) => ({
+            secret_sealed: eb.ref('excluded.secret_sealed'),
+            created_at: eb.ref('excluded.created_at'),
+            last_used_step: 0,
+            last_used_at: null,
+          }))
+          .where('staff_totp.confirmed_at', 'is', null),
+      )
+      .returning('uid'),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
 /**
@@ -68,32 +83,51 @@ export async function useTotpStep(
   at: Date,
   confirming: boolean,
 ): Promise<boolean> {
-  const r = await db.query(
-    `UPDATE staff_totp SET last_used_step = $2, last_used_at = $3,
-       confirmed_at = CASE WHEN $4::boolean THEN $3 ELSE confirmed_at END
-     WHERE uid = $1 AND last_used_step < $2
-       AND (CASE WHEN $4::boolean THEN confirmed_at IS NULL ELSE confirmed_at IS NOT NULL END)
-     RETURNING uid`,
-    [uid, step, at, confirming],
+  const r = await rows(
+    db,
+    qb
+      .updateTable('staff_totp')
+      .set((eb) => ({
+        last_used_step: step,
+        last_used_at: at,
+        confirmed_at: confirming ? eb.val(at) : eb.ref('confirmed_at'),
+      }))
+      .where('uid', '=', uid)
+      .where('last_used_step', '<', step)
+      .where('confirmed_at', confirming ? 'is' : 'is not', null)
+      .returning('uid'),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
 export async function deleteTotp(db: Queryable, uid: string): Promise<boolean> {
-  const r = await db.query(
-    'DELETE FROM staff_totp WHERE uid = $1 AND confirmed_at IS NOT NULL RETURNING uid',
-    [uid],
+  const r = await rows(
+    db,
+    qb.deleteFrom('staff_totp').where('uid', '=', uid).where('confirmed_at', 'is not', null).returning('uid'),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
-export async function passkeysOf(db: Queryable, uid: string): Promise<PasskeyRow[]> {
-  const r = await db.query<PasskeyRow>(
-    `SELECT id::int AS id, uid, credential_id, public_key, sign_count, transports, name, created_at, last_used_at
-     FROM staff_passkeys WHERE uid = $1 ORDER BY created_at, staff_passkeys.id`,
-    [uid],
+export function passkeysOf(db: Queryable, uid: string) {
+  return rows(
+    db,
+    qb
+      .selectFrom('staff_passkeys')
+      .select([
+        'id',
+        'uid',
+        'credential_id',
+        'public_key',
+        'sign_count',
+        'transports',
+        'name',
+        'created_at',
+        'last_used_at',
+      ])
+      .where('uid', '=', uid)
+      .orderBy('created_at')
+      .orderBy('staff_passkeys.id'),
   );
-  return r.rows;
 }
 
 export async function insertPasskey(
@@ -108,41 +142,50 @@ export async function insertPasskey(
     at: Date;
   },
 ): Promise<number | undefined> {
-  const r = await db.query<{ id: number }>(
-    `INSERT INTO staff_passkeys (uid, credential_id, public_key, sign_count, transports, name, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (credential_id) DO NOTHING RETURNING id::int AS id`,
-    [p.uid, p.credentialId, Buffer.from(p.publicKey), p.signCount, p.transports, p.name, p.at],
+  const r = await firstRow(
+    db,
+    qb
+      .insertInto('staff_passkeys')
+      .values({
+        uid: p.uid,
+        credential_id: p.credentialId,
+        public_key: Buffer.from(p.publicKey),
+        sign_count: p.signCount,
+        transports: p.transports,
+        name: p.name,
+        created_at: p.at,
+      })
+      .onConflict((oc) => oc.column('credential_id').doNothing())
+      .returning('id'),
   );
-  return r.rows[0]?.id;
+  return r?.id;
 }
 
 export async function usePasskey(db: Queryable, id: number, signCount: number, at: Date): Promise<void> {
-  await db.query('UPDATE staff_passkeys SET sign_count = $2, last_used_at = $3 WHERE id = $1', [
-    id,
-    signCount,
-    at,
-  ]);
+  await execute(
+    db,
+    qb.updateTable('staff_passkeys').set({ sign_count: signCount, last_used_at: at }).where('id', '=', id),
+  );
 }
 
 export async function renamePasskey(db: Queryable, uid: string, id: number, name: string): Promise<boolean> {
-  const r = await db.query('UPDATE staff_passkeys SET name = $3 WHERE id = $1 AND uid = $2 RETURNING id', [
-    id,
-    uid,
-    name,
-  ]);
-  return r.rows.length > 0;
+  const r = await rows(
+    db,
+    qb
+      .updateTable('staff_passkeys')
+      .set({ name })
+      .where('id', '=', id)
+      .where('uid', '=', uid)
+      .returning('id'),
+  );
+  return r.length > 0;
 }
 
-export async function deletePasskey(
-  db: Queryable,
-  uid: string,
-  id: number,
-): Promise<{ name: string } | undefined> {
-  const r = await db.query<{ name: string }>(
-    'DELETE FROM staff_passkeys WHERE id = $1 AND uid = $2 RETURNING name',
-    [id, uid],
+export function deletePasskey(db: Queryable, uid: string, id: number) {
+  return firstRow(
+    db,
+    qb.deleteFrom('staff_passkeys').where('id', '=', id).where('uid', '=', uid).returning('name'),
   );
-  return r.rows[0];
 }
 
 /** Replaces the account's recovery codes with these hashes. */
@@ -152,19 +195,35 @@ export async function replaceRecoveryCodes(
   hashes: Buffer[],
   at: Date,
 ): Promise<void> {
-  await db.query('DELETE FROM staff_recovery_codes WHERE uid = $1', [uid]);
-  await db.query(
-    `INSERT INTO staff_recovery_codes (uid, code_hash, created_at) SELECT $1, h, $3 FROM unnest($2::bytea[]) AS h`,
-    [uid, hashes, at],
+  await execute(db, qb.deleteFrom('staff_recovery_codes').where('uid', '=', uid));
+  // One statement for every code: the hashes go as one array parameter, unnested by the database.
+  await execute(
+    db,
+    qb
+      .insertInto('staff_recovery_codes')
+      .columns(['uid', 'code_hash', 'created_at'])
+      .expression(
+        qb
+          .selectFrom(sql<{ h: Uint8Array }>`unnest(${hashes}::bytea[])`.as('h'))
+          .select((eb) => [
+            eb.val(uid).as('uid'),
+            sql<Uint8Array>`h`.as('code_hash'),
+            eb.val(at).as('created_at'),
+          ]),
+      ),
   );
 }
 
 export async function unusedRecoveryHashes(db: Queryable, uid: string): Promise<Buffer[]> {
-  const r = await db.query<{ code_hash: Uint8Array }>(
-    'SELECT code_hash FROM staff_recovery_codes WHERE uid = $1 AND used_at IS NULL',
-    [uid],
+  const r = await rows(
+    db,
+    qb
+      .selectFrom('staff_recovery_codes')
+      .select('code_hash')
+      .where('uid', '=', uid)
+      .where('used_at', 'is', null),
   );
-  return r.rows.map((row) => Buffer.from(row.code_hash));
+  return r.map((row) => Buffer.from(row.code_hash));
 }
 
 /** Spends one recovery code, in the statement that checks it is unused: whether it did. */
@@ -174,11 +233,17 @@ export async function spendRecoveryCode(
   hash: Buffer,
   at: Date,
 ): Promise<boolean> {
-  const r = await db.query(
-    'UPDATE staff_recovery_codes SET used_at = $3 WHERE uid = $1 AND code_hash = $2 AND used_at IS NULL RETURNING uid',
-    [uid, hash, at],
+  const r = await rows(
+    db,
+    qb
+      .updateTable('staff_recovery_codes')
+      .set({ used_at: at })
+      .where('uid', '=', uid)
+      .where('code_hash', '=', hash)
+      .where('used_at', 'is', null)
+      .returning('uid'),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
 /** Removes every factor, recovery code, ticket and challenge of an account (a SuperAdmin's reset). */
@@ -186,40 +251,34 @@ export async function deleteAllFactors(
   db: Queryable,
   uid: string,
 ): Promise<{ totp: boolean; passkeys: number }> {
-  const t = await db.query(
-    'DELETE FROM staff_totp WHERE uid = $1 AND confirmed_at IS NOT NULL RETURNING uid',
-    [uid],
+  const t = await rows(
+    db,
+    qb.deleteFrom('staff_totp').where('uid', '=', uid).where('confirmed_at', 'is not', null).returning('uid'),
   );
-  await db.query('DELETE FROM staff_totp WHERE uid = $1', [uid]);
-  const p = await db.query('DELETE FROM staff_passkeys WHERE uid = $1 RETURNING id', [uid]);
-  await db.query('DELETE FROM staff_recovery_codes WHERE uid = $1', [uid]);
-  await db.query('DELETE FROM staff_sign_in_tickets WHERE uid = $1', [uid]);
-  await db.query('DELETE FROM staff_webauthn_challenges WHERE uid = $1', [uid]);
-  return { totp: t.rows.length > 0, passkeys: p.rows.length };
+  await execute(db, qb.deleteFrom('staff_totp').where('uid', '=', uid));
+  const p = await rows(db, qb.deleteFrom('staff_passkeys').where('uid', '=', uid).returning('id'));
+  await execute(db, qb.deleteFrom('staff_recovery_codes').where('uid', '=', uid));
+  await execute(db, qb.deleteFrom('staff_sign_in_tickets').where('uid', '=', uid));
+  await execute(db, qb.deleteFrom('staff_webauthn_challenges').where('uid', '=', uid));
+  return { totp: t.length > 0, passkeys: p.length };
 }
 
-export type TicketKind = 'verify' | 'enrol';
+export type TicketKind = DB['staff_sign_in_tickets']['kind'];
 
-export interface TicketRow {
-  uid: string;
-  kind: TicketKind;
-  password_hash: string;
-  expires_at: Date;
-}
+export type TicketRow = NonNullable<Awaited<ReturnType<typeof liveTicket>>>;
 
 /** A live ticket (unused, unexpired) of a kind, without spending it. */
-export async function liveTicket(
-  db: Queryable,
-  ticket: string,
-  kind: TicketKind,
-  now: Date,
-): Promise<TicketRow | undefined> {
-  const r = await db.query<TicketRow>(
-    `SELECT uid, kind, password_hash, expires_at FROM staff_sign_in_tickets
-     WHERE ticket_hash = $1 AND kind = $2 AND used_at IS NULL AND expires_at > $3`,
-    [hashSecret(ticket), kind, now],
+export function liveTicket(db: Queryable, ticket: string, kind: TicketKind, now: Date) {
+  return firstRow(
+    db,
+    qb
+      .selectFrom('staff_sign_in_tickets')
+      .select(['uid', 'kind', 'password_hash', 'expires_at'])
+      .where('ticket_hash', '=', hashSecret(ticket))
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now),
   );
-  return r.rows[0];
 }
 
 /** Spends a ticket in the statement that checks it is live: two uses cannot both succeed. */
@@ -229,15 +288,21 @@ export async function spendTicket(
   kind: TicketKind,
   now: Date,
 ): Promise<boolean> {
-  const r = await db.query(
-    `UPDATE staff_sign_in_tickets SET used_at = $3
-     WHERE ticket_hash = $1 AND kind = $2 AND used_at IS NULL AND expires_at > $3 RETURNING uid`,
-    [hashSecret(ticket), kind, now],
+  const r = await rows(
+    db,
+    qb
+      .updateTable('staff_sign_in_tickets')
+      .set({ used_at: now })
+      .where('ticket_hash', '=', hashSecret(ticket))
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('uid'),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
-export type Ceremony = 'register' | 'authenticate';
+export type Ceremony = DB['staff_webauthn_challenges']['ceremony'];
 
 export async function putChallenge(
   db: Queryable,
@@ -246,10 +311,17 @@ export async function putChallenge(
   challenge: string,
   expiresAt: Date,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO staff_webauthn_challenges (uid, ceremony, challenge, expires_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (uid, ceremony) DO UPDATE SET challenge = EXCLUDED.challenge, expires_at = EXCLUDED.expires_at`,
-    [uid, ceremony, challenge, expiresAt],
+  await execute(
+    db,
+    qb
+      .insertInto('staff_webauthn_challenges')
+      .values({ uid, ceremony, challenge, expires_at: expiresAt })
+      .onConflict((oc) =>
+        oc.columns(['uid', 'ceremony']).doUpdateSet((eb) => ({
+          challenge: eb.ref('excluded.challenge'),
+          expires_at: eb.ref('excluded.expires_at'),
+        })),
+      ),
   );
 }
 
@@ -260,10 +332,13 @@ export async function takeChallenge(
   ceremony: Ceremony,
   now: Date,
 ): Promise<string | undefined> {
-  const r = await db.query<{ challenge: string; expires_at: Date }>(
-    'DELETE FROM staff_webauthn_challenges WHERE uid = $1 AND ceremony = $2 RETURNING challenge, expires_at',
-    [uid, ceremony],
+  const row = await firstRow(
+    db,
+    qb
+      .deleteFrom('staff_webauthn_challenges')
+      .where('uid', '=', uid)
+      .where('ceremony', '=', ceremony)
+      .returning(['challenge', 'expires_at']),
   );
-  const row = r.rows[0];
   return row && new Date(row.expires_at) > now ? row.challenge : undefined;
 }

@@ -1,42 +1,35 @@
-import { authChanged, type Db, prepared, type Queryable } from '../../db/db.ts';
+import { type Expression, sql } from 'kysely';
+import { authChanged, type Db, type Queryable } from '../../db/db.ts';
+import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 import { hashSecret, randomSecret, sameHash } from '../../lib/secrets.ts';
+import { rolesOf } from './staff.repo.ts';
 
 export interface SessionPolicy {
   idleMs: number;
   absoluteMs: number;
 }
 
-interface SessionRow {
-  id: number;
-  uid: string;
-  sign_hash: Uint8Array;
-  created_at: Date;
-  last_used_at: Date;
-  revoked_at: Date | null;
-  /** Set on impersonation sessions: the approved request they act under. */
-  impersonation_request_id: number | null;
-}
-
-/** A new session's row, as $1–$6 of an insert: two 256-bit secrets, kept only as hashes, and the secrets to hand out. */
+/** A new session's row: two 256-bit secrets, kept only as hashes, and the secrets to hand out. */
 export function newSessionRow(s: {
   uid: string;
   at: Date;
   clientAddress: string | null;
   userAgent: string | null;
-}): { xtoken: string; xsign: string; params: unknown[] } {
+}) {
   const xtoken = randomSecret();
   const xsign = randomSecret();
   return {
     xtoken,
     xsign,
-    params: [
-      s.uid,
-      hashSecret(xtoken),
-      hashSecret(xsign),
-      s.at,
-      s.clientAddress,
-      s.userAgent?.slice(0, 500) ?? null,
-    ],
+    row: {
+      uid: s.uid,
+      token_hash: hashSecret(xtoken),
+      sign_hash: hashSecret(xsign),
+      created_at: s.at,
+      last_used_at: s.at,
+      client_address: s.clientAddress,
+      user_agent: s.userAgent?.slice(0, 500) ?? null,
+    },
   };
 }
 
@@ -51,14 +44,15 @@ export async function createSession(
     impersonationRequestId?: number;
   },
 ): Promise<{ xtoken: string; xsign: string; id: number }> {
-  const { xtoken, xsign, params } = newSessionRow(s);
-  const r = await db.query<{ id: number }>(
-    `INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent,
-       impersonation_request_id)
-     VALUES ($1, $2, $3, $4, $4, $5, $6, $7) RETURNING id`,
-    [...params, s.impersonationRequestId ?? null],
+  const { xtoken, xsign, row } = newSessionRow(s);
+  const r = await firstRow(
+    db,
+    qb
+      .insertInto('staff_sessions')
+      .values({ ...row, impersonation_request_id: s.impersonationRequestId ?? null })
+      .returning('id'),
   );
-  return { xtoken, xsign, id: r.rows[0]!.id };
+  return { xtoken, xsign, id: r!.id };
 }
 
 /**
@@ -74,24 +68,81 @@ export async function createSignInSession(
   s: { uid: string; at: Date; clientAddress: string | null; userAgent: string | null },
   verifiedPasswordHash: string,
 ): Promise<{ xtoken: string; xsign: string; id: number } | undefined> {
-  const { xtoken, xsign, params } = newSessionRow(s);
-  const r = await db.query<{ id: number }>(
-    `WITH staff_now AS (SELECT uid FROM staff WHERE uid = $1 AND password_hash = $7 FOR SHARE)
-     INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent)
-     SELECT uid, $2, $3, $4, $4, $5, $6 FROM staff_now RETURNING id`,
-    [...params, verifiedPasswordHash],
+  const { xtoken, xsign, row } = newSessionRow(s);
+  const made = await firstRow(
+    db,
+    qb
+      .with('staff_now', (w) =>
+        w
+          .selectFrom('staff')
+          .select('uid')
+          .where('uid', '=', s.uid)
+          .where('password_hash', '=', verifiedPasswordHash)
+          .forShare(),
+      )
+      .insertInto('staff_sessions')
+      .columns([
+        'uid',
+        'token_hash',
+        'sign_hash',
+        'created_at',
+        'last_used_at',
+        'client_address',
+        'user_agent',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom('staff_now')
+          .select((e) => [
+            'uid',
+            e.val(row.token_hash).as('token_hash'),
+            e.val(row.sign_hash).as('sign_hash'),
+            e.val(row.created_at).as('created_at'),
+            e.val(row.last_used_at).as('last_used_at'),
+            e.val(row.client_address).as('client_address'),
+            e.val(row.user_agent).as('user_agent'),
+          ]),
+      )
+      .returning('id'),
   );
-  const row = r.rows[0];
-  return row ? { xtoken, xsign, id: row.id } : undefined;
+  return made ? { xtoken, xsign, id: made.id } : undefined;
 }
 
-/** A live session with its staff member, their roles and the permissions those roles grant. */
-export interface LiveSession extends SessionRow {
-  email: string;
-  full_name: string;
-  roles: string[];
-  permissions: string[];
-}
+/** The permissions a staff member's roles grant, each once, sorted; an empty array when none. */
+const permissionsOf = (uid: Expression<string>) =>
+  sql<string[]>`COALESCE(${qb
+    .selectFrom('staff_roles as sr')
+    .innerJoin('roles as ro', 'ro.name', 'sr.role')
+    .crossJoin(sql<{ p: string }>`unnest(${sql.ref('ro.permissions')})`.as('p'))
+    .select((eb) => eb.fn.agg<string[]>('array_agg', ['p.p']).distinct().orderBy('p.p').as('permissions'))
+    .where('sr.uid', '=', uid)}, '{}')`;
+
+/** A session by its token's hash, with its staff member, their roles and the permissions those roles grant. */
+const readSession = (db: Queryable, tokenHash: Buffer) =>
+  firstRow(
+    db,
+    qb
+      .selectFrom('staff_sessions as s')
+      .innerJoin('staff as st', 'st.uid', 's.uid')
+      .select((eb) => [
+        's.id',
+        's.uid',
+        's.sign_hash',
+        's.created_at',
+        's.last_used_at',
+        's.revoked_at',
+        /** Set on impersonation sessions: the approved request they act under. */
+        's.impersonation_request_id',
+        'st.email',
+        'st.full_name',
+        rolesOf(eb.ref('st.uid')).as('roles'),
+        permissionsOf(eb.ref('st.uid')).as('permissions'),
+      ])
+      .where('s.token_hash', '=', tokenHash),
+    { prepared: true },
+  );
+
+export type LiveSession = NonNullable<Awaited<ReturnType<typeof readSession>>>;
 
 /**
  * How long a renewal stands before the next call writes it again: at most 30 s, and at most an
@@ -100,10 +151,6 @@ export interface LiveSession extends SessionRow {
  * most that much before its nominal idle limit, never after.
  */
 const renewalInterval = (idleMs: number): number => Math.min(30_000, Math.floor(idleMs / 8));
-
-const RENEW_SESSION = prepared(
-  `UPDATE staff_sessions SET last_used_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id`,
-);
 
 /**
  * Live sessions as last read, per database that can vouch for them (PGlite: see authGeneration);
@@ -122,16 +169,6 @@ function keptSessionsOf(generationOf: object): KeptSessions {
   }
   return kept;
 }
-
-const LIVE_SESSION = prepared(
-  `SELECT s.id, s.uid, s.sign_hash, s.created_at, s.last_used_at, s.revoked_at, s.impersonation_request_id,
-       st.email, st.full_name,
-       COALESCE((SELECT array_agg(sr.role ORDER BY sr.role) FROM staff_roles sr WHERE sr.uid = st.uid), '{}') AS roles,
-       COALESCE((SELECT array_agg(DISTINCT p ORDER BY p) FROM staff_roles sr
-                   JOIN roles ro ON ro.name = sr.role, unnest(ro.permissions) AS p
-                 WHERE sr.uid = st.uid), '{}') AS permissions
-     FROM staff_sessions s JOIN staff st ON st.uid = s.uid WHERE s.token_hash = $1`,
-);
 
 /**
  * The live session for a token and sign pair, with its staff member in the same query, renewed
@@ -154,7 +191,7 @@ export async function useSession(
   const hit = cache?.get(key);
   let s = hit && hit.generation === generation ? hit.row : undefined;
   if (!s) {
-    s = (await db.query<LiveSession>(LIVE_SESSION, [tokenHash])).rows[0];
+    s = await readSession(db, tokenHash);
     if (!s) return undefined;
     if (cache && generation !== undefined) {
       if (cache.size >= SESSION_CACHE_MAX) cache.clear();
@@ -169,8 +206,17 @@ export async function useSession(
   if (t - new Date(s.created_at).getTime() >= policy.absoluteMs) return undefined;
   if (idle < renewalInterval(policy.idleMs)) return s;
   // Renew only if still unrevoked, so a revocation racing this call wins.
-  const renewed = await db.query(RENEW_SESSION, [s.id, now]);
-  if (renewed.rows.length === 0) {
+  const renewed = await firstRow(
+    db,
+    qb
+      .updateTable('staff_sessions')
+      .set({ last_used_at: now })
+      .where('id', '=', s.id)
+      .where('revoked_at', 'is', null)
+      .returning('id'),
+    { prepared: true },
+  );
+  if (!renewed) {
     cache?.delete(key);
     return undefined;
   }
@@ -179,9 +225,13 @@ export async function useSession(
 }
 
 export async function revokeSession(db: Queryable, id: number, at: Date, reason: string): Promise<void> {
-  await db.query(
-    'UPDATE staff_sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL',
-    [id, at, reason],
+  await execute(
+    db,
+    qb
+      .updateTable('staff_sessions')
+      .set({ revoked_at: at, revoked_reason: reason })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null),
   );
   authChanged(db);
 }
@@ -194,42 +244,45 @@ export async function revokeUserSessions(
   reason: string,
   keepSessionId?: number,
 ): Promise<number> {
-  const r = await db.query(
-    `UPDATE staff_sessions SET revoked_at = $2, revoked_reason = $3
-     WHERE uid = $1 AND revoked_at IS NULL AND ($4::bigint IS NULL OR id <> $4) RETURNING id`,
-    [uid, at, reason, keepSessionId ?? null],
+  const r = await rows(
+    db,
+    qb
+      .updateTable('staff_sessions')
+      .set({ revoked_at: at, revoked_reason: reason })
+      .where('uid', '=', uid)
+      .where('revoked_at', 'is', null)
+      .$if(keepSessionId !== undefined, (q) => q.where('id', '<>', keepSessionId ?? 0))
+      .returning('id'),
   );
   authChanged(db);
-  return r.rows.length;
+  return r.length;
 }
 
-export interface LiveSessionRow {
-  id: number;
-  created_at: Date;
-  last_used_at: Date;
-  client_address: string | null;
-  user_agent: string | null;
-  impersonated_site: string | null;
-}
+export type LiveSessionRow = Awaited<ReturnType<typeof liveSessionsOf>>[number];
 
 /** A staff member's live sessions (not ended, not idle too long, not past their lifetime), newest use first. */
-export async function liveSessionsOf(
-  db: Queryable,
-  uid: string,
-  now: Date,
-  policy: SessionPolicy,
-): Promise<LiveSessionRow[]> {
-  const r = await db.query<LiveSessionRow>(
-    `SELECT ss.id::int AS id, ss.created_at, ss.last_used_at, ss.client_address, ss.user_agent,
-       s.app_name AS impersonated_site
-     FROM staff_sessions ss
-     LEFT JOIN impersonation_requests r ON r.id = ss.impersonation_request_id
-     LEFT JOIN sites s ON s.app_id = r.app_id
-     WHERE ss.uid = $1 AND ss.revoked_at IS NULL AND ss.last_used_at > $2 AND ss.created_at > $3
-     ORDER BY ss.last_used_at DESC, ss.id DESC`,
-    [uid, new Date(now.getTime() - policy.idleMs), new Date(now.getTime() - policy.absoluteMs)],
+export async function liveSessionsOf(db: Queryable, uid: string, now: Date, policy: SessionPolicy) {
+  return rows(
+    db,
+    qb
+      .selectFrom('staff_sessions as ss')
+      .leftJoin('impersonation_requests as r', 'r.id', 'ss.impersonation_request_id')
+      .leftJoin('sites as s', 's.app_id', 'r.app_id')
+      .select([
+        'ss.id',
+        'ss.created_at',
+        'ss.last_used_at',
+        'ss.client_address',
+        'ss.user_agent',
+        's.app_name as impersonated_site',
+      ])
+      .where('ss.uid', '=', uid)
+      .where('ss.revoked_at', 'is', null)
+      .where('ss.last_used_at', '>', new Date(now.getTime() - policy.idleMs))
+      .where('ss.created_at', '>', new Date(now.getTime() - policy.absoluteMs))
+      .orderBy('ss.last_used_at', 'desc')
+      .orderBy('ss.id', 'desc'),
   );
-  return r.rows;
 }
 
 /** Ends one session of `uid` (none when the id is another account's or already ended): whether it did. */
@@ -240,11 +293,16 @@ export async function revokeSessionOf(
   at: Date,
   reason: string,
 ): Promise<boolean> {
-  const r = await db.query(
-    `UPDATE staff_sessions SET revoked_at = $3, revoked_reason = $4
-     WHERE id = $1 AND uid = $2 AND revoked_at IS NULL RETURNING id`,
-    [id, uid, at, reason],
+  const r = await rows(
+    db,
+    qb
+      .updateTable('staff_sessions')
+      .set({ revoked_at: at, revoked_reason: reason })
+      .where('id', '=', id)
+      .where('uid', '=', uid)
+      .where('revoked_at', 'is', null)
+      .returning('id'),
   );
   authChanged(db);
-  return r.rows.length > 0;
+  return r.length > 0;
 }

@@ -147,9 +147,14 @@ export async function openPasswordSession(
   verifiedPasswordHash: string,
   forgive: { address: string; day: string } | undefined,
 ): Promise<{ xtoken: string; xsign: string; id: number } | undefined> {
-  const { xtoken, xsign, params } = newSessionRow(s);
+  const { xtoken, xsign, row: session } = newSessionRow(s);
   const r = await db.query<{ id: number }>(OPEN_SESSION, [
-    ...params,
+    session.uid,
+    session.token_hash,
+    session.sign_hash,
+    session.created_at,
+    session.client_address,
+    session.user_agent,
     verifiedPasswordHash,
     forgive?.address ?? null,
     forgive?.day ?? null,

@@ -1,79 +1,100 @@
+import { type Expression, sql } from 'kysely';
 import { authChanged, type Queryable } from '../../db/db.ts';
+import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 
-export interface StaffRow {
-  uid: string;
-  email: string;
-  full_name: string;
-  password_hash: string;
-  created_at: Date;
-  last_login_at: Date | null;
-  password_changed_at: Date | null;
-  invitation_pending: boolean;
-  failed_logins: number;
-  lockouts: number;
-  locked_until: Date | null;
-  roles: string[];
-}
+/** `= ANY` over uuids as one array parameter (the set may be empty, where `IN ()` is no SQL). */
+const uuids = (ids: readonly string[]) => sql<string>`ANY(${ids}::uuid[])`;
 
-/** A staff row with when they got a role that approves impersonation (listStaff, findStaffByUid). */
-export interface StaffRowWithApprover extends StaffRow {
-  /** The earliest recorded grant of such a role; null when unrecorded (founding staff) or none. */
-  approver_since: Date | null;
-}
+/** A staff member's roles, sorted; an empty array when none. */
+export const rolesOf = (uid: Expression<string>) =>
+  sql<string[]>`COALESCE(${qb
+    .selectFrom('staff_roles as r')
+    .select((eb) => eb.fn.agg<string[]>('array_agg', ['r.role']).orderBy('r.role').as('roles'))
+    .where('r.uid', '=', uid)}, '{}')`;
 
 /**
- * When a staff member (`uidExpr`) got a role that approves impersonation: the earliest such grant,
+ * When a staff member (`uid`) got a role that approves impersonation: the earliest such grant,
  * or NULL when one of them has no recorded time (held before grant times were recorded, or given
  * at the first start, as the demo staff are) or when they hold none.
  */
-const approverSinceSql = (uidExpr: string) => `(
-  SELECT CASE WHEN bool_or(ar.granted_at IS NULL) THEN NULL ELSE min(ar.granted_at) END
-  FROM staff_roles ar JOIN roles ap ON ap.name = ar.role
-  WHERE ar.uid = ${uidExpr} AND 'impersonation.approve' = ANY(ap.permissions))`;
+const approverSinceOf = (uid: Expression<string>) =>
+  qb
+    .selectFrom('staff_roles as ar')
+    .innerJoin('roles as ap', 'ap.name', 'ar.role')
+    .select((eb) =>
+      eb
+        .case()
+        .when(eb.fn<boolean>('bool_or', [eb('ar.granted_at', 'is', null)]))
+        .then(sql<Date | null>`NULL`)
+        .else(eb.fn.min('ar.granted_at'))
+        .end()
+        .as('since'),
+    )
+    .where('ar.uid', '=', uid)
+    .where((eb) => eb(sql.lit('impersonation.approve'), '=', eb.fn.any('ap.permissions')));
 
-const STAFF_COLUMNS = `s.uid, s.email, s.full_name, s.password_hash, s.created_at, s.last_login_at, s.password_changed_at,
-  s.invitation_pending, s.failed_logins, s.lockouts, s.locked_until,
-  COALESCE((SELECT array_agg(r.role ORDER BY r.role) FROM staff_roles r WHERE r.uid = s.uid), '{}') AS roles`;
+/** The staff columns every read of an account answers (its roles with them). */
+const staffAccount = qb
+  .selectFrom('staff as s')
+  .select((eb) => [
+    's.uid',
+    's.email',
+    's.full_name',
+    's.password_hash',
+    's.created_at',
+    's.last_login_at',
+    's.password_changed_at',
+    's.invitation_pending',
+    's.failed_logins',
+    's.lockouts',
+    's.locked_until',
+    rolesOf(eb.ref('s.uid')).as('roles'),
+  ]);
+
+/** The account columns with when the member got a role that approves impersonation (approverSinceOf). */
+const staffWithApprover = staffAccount.select((eb) => approverSinceOf(eb.ref('s.uid')).as('approver_since'));
+
+export type StaffRow = NonNullable<Awaited<ReturnType<typeof findStaffByEmail>>>;
+
+/** A staff row with when they got a role that approves impersonation (listStaff, findStaffByUid). */
+export type StaffRowWithApprover = Awaited<ReturnType<typeof listStaff>>[number];
 
 /** How many staff accounts exist (0 on a new installation). */
 export async function countStaff(db: Queryable): Promise<number> {
-  const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM staff');
-  return r.rows[0]?.n ?? 0;
-}
-
-export async function findStaffByEmail(db: Queryable, email: string): Promise<StaffRow | undefined> {
-  const r = await db.query<StaffRow>(
-    `SELECT ${STAFF_COLUMNS} FROM staff s WHERE lower(s.email) = lower($1)`,
-    [email],
+  const r = await firstRow(
+    db,
+    qb.selectFrom('staff').select((eb) => eb.fn.countAll<number>().as('n')),
   );
-  return r.rows[0];
+  return Number(r?.n ?? 0);
 }
 
-export async function listStaff(db: Queryable): Promise<StaffRowWithApprover[]> {
-  const r = await db.query<StaffRowWithApprover>(
-    `SELECT ${STAFF_COLUMNS}, ${approverSinceSql('s.uid')} AS approver_since
-     FROM staff s ORDER BY s.created_at, lower(s.email)`,
+export function findStaffByEmail(db: Queryable, email: string) {
+  return firstRow(
+    db,
+    staffAccount.where((eb) => eb(eb.fn('lower', ['s.email']), '=', eb.fn('lower', [eb.val(email)]))),
   );
-  return r.rows;
 }
 
-export async function findStaffByUid(db: Queryable, uid: string): Promise<StaffRowWithApprover | undefined> {
-  const r = await db.query<StaffRowWithApprover>(
-    `SELECT ${STAFF_COLUMNS}, ${approverSinceSql('s.uid')} AS approver_since FROM staff s WHERE s.uid = $1`,
-    [uid],
+export function listStaff(db: Queryable) {
+  return rows(
+    db,
+    staffWithApprover.orderBy('s.created_at').orderBy((eb) => eb.fn('lower', ['s.email'])),
   );
-  return r.rows[0];
 }
 
-/** Reads when a staff member got a role that approves impersonation (see approverSinceSql); null when unrecorded or none. */
+export function findStaffByUid(db: Queryable, uid: string): Promise<StaffRowWithApprover | undefined> {
+  return firstRow(db, staffWithApprover.where('s.uid', '=', uid));
+}
+
+/** Reads when a staff member got a role that approves impersonation (see approverSinceOf); null when unrecorded or none. */
 export async function approverSince(db: Queryable, uid: string): Promise<Date | null> {
-  const r = await db.query<{ since: Date | null }>(`SELECT ${approverSinceSql('$1::uuid')} AS since`, [uid]);
-  return r.rows[0]?.since ?? null;
+  const r = await firstRow(db, qb.selectNoFrom(approverSinceOf(sql<string>`${uid}::uuid`).as('since')));
+  return r?.since ?? null;
 }
 
 /** Locks one staff row (FOR UPDATE) until the transaction ends, so work on one account goes one at a time. */
 export async function lockStaffRow(db: Queryable, uid: string): Promise<void> {
-  await db.query(`SELECT 1 FROM staff WHERE uid = $1 FOR UPDATE`, [uid]);
+  await execute(db, qb.selectFrom('staff').select(sql.lit(1).as('one')).where('uid', '=', uid).forUpdate());
 }
 
 /**
@@ -86,13 +107,16 @@ export async function lockStaffRow(db: Queryable, uid: string): Promise<void> {
  */
 export async function lockStaffRows(db: Queryable, uids: readonly string[]): Promise<StaffRowWithApprover[]> {
   const ids = [...new Set(uids)];
-  await db.query('SELECT 1 FROM staff WHERE uid = ANY($1::uuid[]) ORDER BY uid FOR UPDATE', [ids]);
-  const r = await db.query<StaffRowWithApprover>(
-    `SELECT ${STAFF_COLUMNS}, ${approverSinceSql('s.uid')} AS approver_since
-     FROM staff s WHERE s.uid = ANY($1::uuid[]) ORDER BY s.uid`,
-    [ids],
+  await execute(
+    db,
+    qb
+      .selectFrom('staff')
+      .select(sql.lit(1).as('one'))
+      .where('uid', '=', uuids(ids))
+      .orderBy('uid')
+      .forUpdate(),
   );
-  return r.rows;
+  return rows(db, staffWithApprover.where('s.uid', '=', uuids(ids)).orderBy('s.uid'));
 }
 
 export async function insertStaff(
@@ -112,86 +136,104 @@ export async function insertStaff(
     rolesGrantedAt?: Date;
   },
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO staff (uid, email, full_name, password_hash, created_at, password_changed_at, invitation_pending)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      s.uid,
-      s.email,
-      s.fullName,
-      s.passwordHash,
-      s.at,
-      s.invitationPending ? null : s.at,
-      s.invitationPending ?? false,
-    ],
+  await execute(
+    db,
+    qb.insertInto('staff').values({
+      uid: s.uid,
+      email: s.email,
+      full_name: s.fullName,
+      password_hash: s.passwordHash,
+      created_at: s.at,
+      password_changed_at: s.invitationPending ? null : s.at,
+      invitation_pending: s.invitationPending ?? false,
+    }),
   );
   for (const role of s.roles) {
-    await db.query('INSERT INTO staff_roles (uid, role, granted_at) VALUES ($1, $2, $3)', [
-      s.uid,
-      role,
-      s.rolesGrantedAt ?? null,
-    ]);
+    await execute(
+      db,
+      qb.insertInto('staff_roles').values({ uid: s.uid, role, granted_at: s.rolesGrantedAt ?? null }),
+    );
   }
 }
 
 export async function setPassword(db: Queryable, uid: string, passwordHash: string, at: Date): Promise<void> {
   // A new password also lifts a lockout: the user proved control of the account another way.
-  await db.query(
-    `UPDATE staff SET password_hash = $2, password_changed_at = $3, invitation_pending = false,
-       failed_logins = 0, factor_failures = 0, lockouts = 0, locked_until = NULL
-     WHERE uid = $1`,
-    [uid, passwordHash, at],
+  await execute(
+    db,
+    qb
+      .updateTable('staff')
+      .set({
+        password_hash: passwordHash,
+        password_changed_at: at,
+        invitation_pending: false,
+        failed_logins: 0,
+        factor_failures: 0,
+        lockouts: 0,
+        locked_until: null,
+      })
+      .where('uid', '=', uid),
   );
   authChanged(db);
 }
 
 /** Replaces a user's roles with `roles`; a role newly given records `at`, a kept one keeps its time. */
 export async function setStaffRoles(db: Queryable, uid: string, roles: string[], at: Date): Promise<void> {
-  await db.query('DELETE FROM staff_roles WHERE uid = $1 AND NOT (role = ANY($2))', [uid, roles]);
+  await execute(
+    db,
+    qb
+      .deleteFrom('staff_roles')
+      .where('uid', '=', uid)
+      .where((eb) => eb.not(eb('role', '=', eb.fn.any(eb.val(roles))))),
+  );
   for (const role of roles) {
-    await db.query(
-      'INSERT INTO staff_roles (uid, role, granted_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-      [uid, role, at],
+    await execute(
+      db,
+      qb
+        .insertInto('staff_roles')
+        .values({ uid, role, granted_at: at })
+        .onConflict((oc) => oc.doNothing()),
     );
   }
   authChanged(db);
 }
 
 export async function deleteStaff(db: Queryable, uid: string): Promise<boolean> {
-  const r = await db.query('DELETE FROM staff WHERE uid = $1 RETURNING uid', [uid]);
+  const r = await rows(db, qb.deleteFrom('staff').where('uid', '=', uid).returning('uid'));
   authChanged(db);
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
 /** Locks the SuperAdmin role's rows and answers their holders, so "the last SuperAdmin" checks cannot race. */
 export async function lockSuperAdmins(db: Queryable, role: string): Promise<string[]> {
-  const r = await db.query<{ uid: string }>(
-    'SELECT uid FROM staff_roles WHERE role = $1 ORDER BY uid FOR UPDATE',
-    [role],
+  const r = await rows(
+    db,
+    qb.selectFrom('staff_roles').select('uid').where('role', '=', role).orderBy('uid').forUpdate(),
   );
-  return r.rows.map((x) => x.uid);
+  return r.map((x) => x.uid);
 }
 
-export interface RoleRow {
-  name: string;
-  description: string;
-  permissions: string[];
-  built_in: boolean;
-}
-
-export async function listRoles(db: Queryable): Promise<RoleRow[]> {
-  const r = await db.query<RoleRow>(
-    'SELECT name, description, permissions, built_in FROM roles ORDER BY built_in DESC, name',
+export function listRoles(db: Queryable) {
+  return rows(
+    db,
+    qb
+      .selectFrom('roles')
+      .select(['name', 'description', 'permissions', 'built_in'])
+      .orderBy('built_in', 'desc')
+      .orderBy('name'),
   );
-  return r.rows;
 }
 
 /** The permissions that the given roles hold, from the roles table. */
 export async function permissionsOfRoles(db: Queryable, roles: string[]): Promise<string[]> {
   if (roles.length === 0) return [];
-  const r = await db.query<{ p: string }>(
-    'SELECT DISTINCT unnest(permissions) AS p FROM roles WHERE name = ANY($1) ORDER BY 1',
-    [roles],
+  const r = await rows(
+    db,
+    qb
+      .selectFrom('roles')
+      .select((eb) => eb.fn<string>('unnest', ['permissions']).as('p'))
+      .distinct()
+      .where('name', 'in', roles)
+      .orderBy('p'),
   );
-  return r.rows.map((x) => x.p);
+  return r.map((x) => x.p);
 }
