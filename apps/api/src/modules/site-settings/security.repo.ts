@@ -3,12 +3,15 @@ import { applicationSecurity } from '@sac/contract/site-settings';
 import type { Queryable } from '../../db/db.ts';
 import { execute, firstRow, qb } from '../../db/sql.ts';
 
+/** What a site's stored settings hold: the fields it saved, read over the defaults. */
+const storedSecurity = applicationSecurity.partial();
+
 export async function findSecurity(db: Queryable, appId: number) {
   const r = await firstRow(
     db,
     qb.selectFrom('application_security').select(['settings', 'modified_at']).where('app_id', '=', appId),
   );
-  return r && { settings: applicationSecurity.parse(r.settings), modified_at: r.modified_at };
+  return r && { settings: storedSecurity.parse(r.settings), modified_at: r.modified_at };
 }
 
 export async function saveSecurity(
