@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SEARCH_COUNT_LIMIT, type SearchCriterion, SUBSTRING_MIN_LENGTH } from '@sac/contract/customers';
 import { CUSTOMER_SORT_KEYS, parseSort } from '@sac/contract/list-sort';
 import { type Db, openPgliteDir, openPostgres, type Queryable } from '../apps/api/src/db/db.ts';
-import { searchCounted } from '../apps/api/src/modules/customers/customers.repo.ts';
+import { searchCounted } from '../apps/api/src/modules/customers/customer-search.repo.ts';
 import { scaleSecret, seededRandom } from '../apps/api/src/seed/customer-seed.ts';
 import { searchThroughHttp, signIn } from './api-load.bench.ts';
 import { freshDir, ms, percentile, ROOT, startServer } from './support.ts';

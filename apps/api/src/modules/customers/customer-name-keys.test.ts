@@ -4,7 +4,7 @@ import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { freshDb } from '../../../test/harness.ts';
 import { type Db, openPostgres, type Queryable } from '../../db/db.ts';
 import { migrate } from '../../db/migrate.ts';
-import { searchCounted } from './customers.repo.ts';
+import { searchCounted } from './customer-search.repo.ts';
 
 /**
  * Migration 0048: the name-key table a name substring search finds and sorts its matches in holds

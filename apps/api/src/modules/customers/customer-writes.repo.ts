@@ -1,15 +1,24 @@
+import { type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
+import type { DB } from '../../db/schema.generated.ts';
+import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 import type { CustomerRow } from './customers.repo.ts';
+
+type Plan = Selectable<DB['sites']>['plan'];
 
 /** Writes to customers and their sites, and the catalogue lookups they check against. */
 
 /** Whether a customer other than `exceptUid` is known by this address (email or sign-in email). */
 export async function emailTaken(db: Queryable, email: string, exceptUid?: string): Promise<boolean> {
-  const r = await db.query(
-    'SELECT 1 FROM customer_addresses WHERE address = lower($1) AND ($2::uuid IS NULL OR uid <> $2::uuid)',
-    [email, exceptUid ?? null],
+  const r = await rows(
+    db,
+    qb
+      .selectFrom('customer_addresses')
+      .select(sql.lit(1).as('one'))
+      .where('address', '=', sql<string>`lower(${email})`)
+      .$if(exceptUid !== undefined, (q) => q.where('uid', '<>', exceptUid ?? '')),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
 /** What a write reads of the customer it locks: the profile (a trail row's before-image) and the address. */
@@ -28,12 +37,24 @@ export type LockedCustomer = Pick<
 
 /** The customer, their row locked until the transaction `db` ends; undefined when there is none. */
 export async function lockCustomer(db: Queryable, uid: string): Promise<LockedCustomer | undefined> {
-  const r = await db.query<LockedCustomer>(
-    `SELECT uid, first_name, last_name, email, auth_email, organization, phone, contact_email, time_zone
-     FROM customers WHERE uid = $1 FOR UPDATE`,
-    [uid],
+  return firstRow(
+    db,
+    qb
+      .selectFrom('customers')
+      .select([
+        'uid',
+        'first_name',
+        'last_name',
+        'email',
+        'auth_email',
+        'organization',
+        'phone',
+        'contact_email',
+        'time_zone',
+      ])
+      .where('uid', '=', uid)
+      .forUpdate(),
   );
-  return r.rows[0];
 }
 
 export async function insertCustomer(
@@ -49,11 +70,21 @@ export async function insertCustomer(
     at: Date;
   },
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO customers (uid, first_name, last_name, email, organization, phone, auth_email, contact_email,
-       time_zone, created_at, modified_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $4, $4, $7, $8, $8)`,
-    [c.uid, c.firstName, c.lastName, c.email, c.organization, c.phone, c.timeZone, c.at],
+  await execute(
+    db,
+    qb.insertInto('customers').values({
+      uid: c.uid,
+      first_name: c.firstName,
+      last_name: c.lastName,
+      email: c.email,
+      organization: c.organization,
+      phone: c.phone,
+      auth_email: c.email,
+      contact_email: c.email,
+      time_zone: c.timeZone,
+      created_at: c.at,
+      modified_at: c.at,
+    }),
   );
 }
 
@@ -62,12 +93,22 @@ export async function insertSite(
   db: Queryable,
   s: { name: string; apiKey: string; secretHash: Buffer; ownerUid: string; dbName: string; at: Date },
 ): Promise<number> {
-  const r = await db.query<{ app_id: number }>(
-    `INSERT INTO sites (app_name, api_key, secret_hash, owner_uid, db_name, created_at, modified_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING app_id`,
-    [s.name, s.apiKey, s.secretHash, s.ownerUid, s.dbName, s.at],
+  const r = await firstRow(
+    db,
+    qb
+      .insertInto('sites')
+      .values({
+        app_name: s.name,
+        api_key: s.apiKey,
+        secret_hash: s.secretHash,
+        owner_uid: s.ownerUid,
+        db_name: s.dbName,
+        created_at: s.at,
+        modified_at: s.at,
+      })
+      .returning('app_id'),
   );
-  return Number(r.rows[0]!.app_id);
+  return Number(r!.app_id);
 }
 
 /**
@@ -82,13 +123,21 @@ export async function replaceSiteSecret(
   previousUntil: Date | null,
   at: Date,
 ): Promise<boolean> {
-  const r = await db.query(
-    `UPDATE sites SET previous_secret_hash = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE secret_hash END,
-       previous_secret_until = $4, secret_hash = $3, modified_at = $5
-     WHERE app_id = $1 AND owner_uid = $2 RETURNING app_id`,
-    [appId, uid, secretHash, previousUntil, at],
+  const r = await rows(
+    db,
+    qb
+      .updateTable('sites')
+      .set((eb) => ({
+        previous_secret_hash: previousUntil === null ? null : eb.ref('secret_hash'),
+        previous_secret_until: previousUntil,
+        secret_hash: secretHash,
+        modified_at: at,
+      }))
+      .where('app_id', '=', appId)
+      .where('owner_uid', '=', uid)
+      .returning('app_id'),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
 /**
@@ -99,15 +148,25 @@ export async function clearLapsedSecrets(
   db: Queryable,
   now: Date,
 ): Promise<{ app_id: number; owner_uid: string; ended: Date }[]> {
-  const r = await db.query<{ app_id: number; owner_uid: string; ended: Date }>(
-    `UPDATE sites s SET previous_secret_hash = NULL, previous_secret_until = NULL
-     FROM (SELECT app_id, previous_secret_until AS ended FROM sites
-           WHERE previous_secret_until <= $1 FOR UPDATE SKIP LOCKED) o
-     WHERE s.app_id = o.app_id
-     RETURNING s.app_id, s.owner_uid, o.ended`,
-    [now],
+  const r = await rows(
+    db,
+    qb
+      .updateTable('sites as s')
+      .set({ previous_secret_hash: null, previous_secret_until: null })
+      .from(
+        qb
+          .selectFrom('sites')
+          .select(['app_id', 'previous_secret_until as ended'])
+          .where('previous_secret_until', '<=', now)
+          .forUpdate()
+          .skipLocked()
+          .as('o'),
+      )
+      .whereRef('s.app_id', '=', 'o.app_id')
+      .returning(['s.app_id', 's.owner_uid', 'o.ended']),
   );
-  return r.rows;
+  // `ended` is never null: the rows were chosen by it
+  return r.map((x) => ({ app_id: x.app_id, owner_uid: x.owner_uid, ended: x.ended ?? now }));
 }
 
 /** The web apps' addresses of an owned site; false when its version is not `expectedVersion`. */
@@ -119,19 +178,29 @@ export async function setSiteWebApps(
   at: Date,
   expectedVersion?: number,
 ): Promise<boolean> {
-  const r = await db.query(
-    `UPDATE sites SET production_url = $3, staging_url = $4, modified_at = $5, version = version + 1
-     WHERE app_id = $1 AND owner_uid = $2 AND ($6::bigint IS NULL OR version = $6) RETURNING app_id`,
-    [appId, uid, urls.productionUrl, urls.stagingUrl, at, expectedVersion ?? null],
+  const r = await rows(
+    db,
+    qb
+      .updateTable('sites')
+      .set((eb) => ({
+        production_url: urls.productionUrl,
+        staging_url: urls.stagingUrl,
+        modified_at: at,
+        version: eb('version', '+', 1),
+      }))
+      .where('app_id', '=', appId)
+      .where('owner_uid', '=', uid)
+      .$if(expectedVersion !== undefined, (q) => q.where('version', '=', expectedVersion ?? 0))
+      .returning('app_id'),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
 /** What a basic-settings write names: each web app's address, and the plan as one change. */
 export interface BasicSettingsChange {
   productionUrl?: string;
   stagingUrl?: string;
-  plan?: { plan: string; planStatus: 'Trial' | 'Subscribed'; trialEndsAt: Date | null };
+  plan?: { plan: Plan; planStatus: 'Trial' | 'Subscribed'; trialEndsAt: Date | null };
 }
 
 /**
@@ -146,33 +215,33 @@ export async function setSiteBasicSettings(
   at: Date,
   expectedVersion?: number,
 ): Promise<boolean> {
-  const sets: string[] = [];
-  const values: unknown[] = [appId, uid, at, expectedVersion ?? null];
-  const set = (column: string, value: unknown) => {
-    values.push(value);
-    sets.push(`${column} = $${values.length}`);
-  };
-  if (change.productionUrl !== undefined) set('production_url', change.productionUrl);
-  if (change.stagingUrl !== undefined) set('staging_url', change.stagingUrl);
-  if (change.plan) {
-    set('plan', change.plan.plan);
-    set('plan_status', change.plan.planStatus);
-    set('trial_ends_at', change.plan.trialEndsAt);
-  }
-  const r = await db.query(
-    `UPDATE sites SET ${[...sets, 'modified_at = $3', 'version = version + 1'].join(', ')}
-     WHERE app_id = $1 AND owner_uid = $2 AND ($4::bigint IS NULL OR version = $4) RETURNING app_id`,
-    values,
+  const r = await rows(
+    db,
+    qb
+      .updateTable('sites')
+      .set((eb) => ({
+        ...(change.productionUrl !== undefined && { production_url: change.productionUrl }),
+        ...(change.stagingUrl !== undefined && { staging_url: change.stagingUrl }),
+        ...(change.plan && {
+          plan: change.plan.plan,
+          plan_status: change.plan.planStatus,
+          trial_ends_at: change.plan.trialEndsAt,
+        }),
+        modified_at: at,
+        version: eb('version', '+', 1),
+      }))
+      .where('app_id', '=', appId)
+      .where('owner_uid', '=', uid)
+      .$if(expectedVersion !== undefined, (q) => q.where('version', '=', expectedVersion ?? 0))
+      .returning('app_id'),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
 /** The features of a feature set; undefined when there is no such set. */
 export async function featuresOfSet(db: Queryable, name: string): Promise<string[] | undefined> {
-  const r = await db.query<{ features: string[] }>('SELECT features FROM feature_sets WHERE name = $1', [
-    name,
-  ]);
-  return r.rows[0]?.features;
+  const r = await firstRow(db, qb.selectFrom('feature_sets').select('features').where('name', '=', name));
+  return r?.features;
 }
 
 export async function setSiteFeatures(
@@ -182,26 +251,31 @@ export async function setSiteFeatures(
   features: string[],
   at: Date,
 ): Promise<void> {
-  await db.query('UPDATE sites SET features = $3, modified_at = $4 WHERE app_id = $1 AND owner_uid = $2', [
-    appId,
-    uid,
-    features,
-    at,
-  ]);
+  await execute(
+    db,
+    qb
+      .updateTable('sites')
+      .set({ features, modified_at: at })
+      .where('app_id', '=', appId)
+      .where('owner_uid', '=', uid),
+  );
 }
 
 /** The data center of a global server; undefined when there is no such server. */
 export async function dataCenterOfGlobalServer(db: Queryable, code: string): Promise<string | undefined> {
-  const r = await db.query<{ data_center: string }>(
-    'SELECT data_center FROM global_servers WHERE code = $1',
-    [code],
+  const r = await firstRow(
+    db,
+    qb.selectFrom('global_servers').select('data_center').where('code', '=', code),
   );
-  return r.rows[0]?.data_center;
+  return r?.data_center;
 }
 
 export async function dataCenterExists(db: Queryable, code: string): Promise<boolean> {
-  const r = await db.query('SELECT 1 FROM data_centers WHERE code = $1', [code]);
-  return r.rows.length > 0;
+  const r = await rows(
+    db,
+    qb.selectFrom('data_centers').select(sql.lit(1).as('one')).where('code', '=', code),
+  );
+  return r.length > 0;
 }
 
 export async function setSiteDataCenter(
@@ -216,10 +290,19 @@ export async function setSiteDataCenter(
   },
   at: Date,
 ): Promise<void> {
-  await db.query(
-    `UPDATE sites SET data_center = $3, global_server = $4, db_name = $5, custom_db_conn = $6, modified_at = $7
-     WHERE app_id = $1 AND owner_uid = $2`,
-    [appId, uid, s.dataCenter, s.globalServer, s.dbName, s.connection, at],
+  await execute(
+    db,
+    qb
+      .updateTable('sites')
+      .set({
+        data_center: s.dataCenter,
+        global_server: s.globalServer,
+        db_name: s.dbName,
+        custom_db_conn: s.connection,
+        modified_at: at,
+      })
+      .where('app_id', '=', appId)
+      .where('owner_uid', '=', uid),
   );
 }
 
@@ -230,16 +313,20 @@ export async function saveSiteStatus(
   status: 'active' | 'inactive',
   at: Date,
 ): Promise<void> {
-  await db.query('UPDATE sites SET status = $3, modified_at = $4 WHERE app_id = $1 AND owner_uid = $2', [
-    appId,
-    uid,
-    status,
-    at,
-  ]);
+  await execute(
+    db,
+    qb
+      .updateTable('sites')
+      .set({ status, modified_at: at })
+      .where('app_id', '=', appId)
+      .where('owner_uid', '=', uid),
+  );
 }
 
-/** A customer's profile; the email stays verified only when it is unchanged (case aside). */
-/** Writes the profile's fields; false when the stored version is not `expectedVersion` (nothing written). */
+/**
+ * Writes the profile's fields; false when the stored version is not `expectedVersion` (nothing
+ * written). The email stays verified only when it is unchanged (case aside).
+ */
 export async function updateCustomerProfile(
   db: Queryable,
   uid: string,
@@ -258,33 +345,40 @@ export async function updateCustomerProfile(
   /** The version the form was read at; undefined to write whatever the current one is. */
   expectedVersion?: number,
 ): Promise<boolean> {
-  const r = await db.query(
-    `UPDATE customers SET first_name = $2, last_name = $3, email = $4, organization = $5, phone = $6,
-       contact_email = $7, time_zone = $8, modified_at = $9,
-       email_verified = email_verified AND lower(email) = lower($4),
-       auth_email = coalesce($10, auth_email), version = version + 1
-     WHERE uid = $1 AND ($11::bigint IS NULL OR version = $11) RETURNING uid`,
-    [
-      uid,
-      p.firstName,
-      p.lastName,
-      p.email,
-      p.organization,
-      p.phone,
-      p.contactEmail,
-      p.timeZone,
-      at,
-      p.authEmail ?? null,
-      expectedVersion ?? null,
-    ],
+  const r = await rows(
+    db,
+    qb
+      .updateTable('customers')
+      .set((eb) => ({
+        first_name: p.firstName,
+        last_name: p.lastName,
+        email: p.email,
+        organization: p.organization,
+        phone: p.phone,
+        contact_email: p.contactEmail,
+        time_zone: p.timeZone,
+        modified_at: at,
+        email_verified: sql<boolean>`email_verified AND lower(email) = lower(${p.email})`,
+        ...(p.authEmail !== undefined && { auth_email: p.authEmail }),
+        version: eb('version', '+', 1),
+      }))
+      .where('uid', '=', uid)
+      .$if(expectedVersion !== undefined, (q) => q.where('version', '=', expectedVersion ?? 0))
+      .returning('uid'),
   );
-  return r.rows.length > 0;
+  return r.length > 0;
 }
 
 export async function setCustomerPassword(db: Queryable, uid: string, hash: string, at: Date): Promise<void> {
-  await db.query('UPDATE customers SET password_hash = $2, modified_at = $3 WHERE uid = $1', [uid, hash, at]);
+  await execute(
+    db,
+    qb.updateTable('customers').set({ password_hash: hash, modified_at: at }).where('uid', '=', uid),
+  );
 }
 
 export async function markEmailVerified(db: Queryable, uid: string, at: Date): Promise<void> {
-  await db.query('UPDATE customers SET email_verified = true, modified_at = $2 WHERE uid = $1', [uid, at]);
+  await execute(
+    db,
+    qb.updateTable('customers').set({ email_verified: true, modified_at: at }).where('uid', '=', uid),
+  );
 }

@@ -21,30 +21,31 @@ import { maskConnectionString } from '../../lib/field-crypto.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import { Versioned } from '../../lib/record-version.ts';
 import { recordEvent } from '../activity/activity.service.ts';
+import { searchCounted, searchCustomers } from './customer-search.repo.ts';
 import {
   type CustomerRow,
-  type CustomerSort,
-  countMatches,
   customerActivity,
   customerRoleCatalogue,
   dataCenterCatalogue,
   featureCatalogue,
   findCustomer,
-  NAME_TIERS,
   ownedSites,
   recentLogins,
-  type SearchCount,
-  type SearchPosition,
-  type SearchRow,
   type SiteRow,
-  SORT_TIME_TEXT,
-  searchCounted,
-  searchCustomers,
   sharedSites,
   siteCounts,
   siteOfCustomer,
-  UUID_PATTERN,
 } from './customers.repo.ts';
+import { countMatches } from './search-counts.repo.ts';
+import {
+  type CustomerSort,
+  NAME_TIERS,
+  type SearchCount,
+  type SearchPosition,
+  type SearchRow,
+  SORT_TIME_TEXT,
+  UUID_PATTERN,
+} from './search-sql.ts';
 
 export const NO_SUCH_CUSTOMER = 'There is no customer with that uid.';
 const NO_SUCH_SITE = 'This customer has no site with that appId.';

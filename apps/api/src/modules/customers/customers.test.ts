@@ -5,13 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, recordingQueries, type TestApp } from '../../../test/harness.ts';
 import { recordEvent } from '../activity/activity.service.ts';
-import {
-  countMatches,
-  prefixEnd,
-  type SearchPosition,
-  searchCounted,
-  searchCustomers,
-} from './customers.repo.ts';
+import { searchCounted, searchCustomers } from './customer-search.repo.ts';
+import { countMatches, prefixEnd } from './search-counts.repo.ts';
+import type { SearchPosition } from './search-sql.ts';
 
 /** Customers named Many<i> Smithson: more than the 200 the search used to stop at. */
 const MANY = 205;
@@ -212,8 +208,8 @@ describe('GET /admin/searchcustomer', () => {
       await searchCustomers(recording, 'customerName', 'ulkwalk', second, { many: true, walkWindow: 40 }),
     ).toEqual(rest);
     // two windows, and between them the read of the first one's last entry
-    expect(sent.filter((sql) => /LIMIT \$6\) w/.test(sql))).toHaveLength(2);
-    expect(sent.filter((sql) => sql.includes('OFFSET $3 LIMIT 1'))).toHaveLength(1);
+    expect(sent.filter((sql) => /LIMIT \$\d+\) w/.test(sql))).toHaveLength(2);
+    expect(sent.filter((sql) => /limit \$\d+ offset \$\d+$/.test(sql))).toHaveLength(1);
     expect(sent.some((sql) => sql.includes('translate('))).toBe(false);
   });
 

@@ -31,15 +31,17 @@ describe('search warm-up', () => {
         /FROM customer_addresses a JOIN customers c ON c\.uid = a\.uid\s+WHERE a\.address LIKE \$1\s+AND NOT/,
       ),
     ).toBe(true); // email, first page
-    expect(some(/a\.address ~>~ \$3/)).toBe(true); // email, a next page
+    expect(some(/a\.address ~>~ \$\d/)).toBe(true); // email, a next page
     // name, first page: the count and the exact and prefix tiers' walk in one statement
-    expect(some(/^SELECT \(SELECT count\(\*\)::int FROM \(SELECT 1 FROM customers c WHERE \(lower/)).toBe(
-      true,
-    );
-    expect(some(/lower\(c\.last_name\)\) = \$3 THEN 0 ELSE 1 END/)).toBe(true);
-    expect(some(/~>=~ \$4/)).toBe(true); // name prefix, a next page
-    expect(some(/FROM customer_name_keys n WHERE translate\(n\.k/)).toBe(true); // substring count
-    expect(some(/FROM site_owner_keys t WHERE translate\(t\.n/)).toBe(true); // site name
+    expect(
+      some(
+        /^select \(select count\(\*\) as "n" from \(select 1 as "one" from "customers" as "c" where \(lower/,
+      ),
+    ).toBe(true);
+    expect(some(/lower\(c\.last_name\)\) = \$\d THEN 0 ELSE 1 END/)).toBe(true);
+    expect(some(/~>=~ \$\d/)).toBe(true); // name prefix, a next page
+    expect(some(/from "customer_name_keys" as "n" where translate\(n\.k/)).toBe(true); // substring count
+    expect(some(/from "site_owner_keys" as "t" where translate\(t\.n/)).toBe(true); // site name
   });
 
   it('stops when told to, and runs nothing with no time budget', async () => {

@@ -1,6 +1,7 @@
 import type { SearchCriterion } from '@sac/contract/customers';
 import type { Queryable } from '../../db/db.ts';
-import { type SearchCount, type SearchPosition, searchCounted } from './customers.repo.ts';
+import { searchCounted } from './customer-search.repo.ts';
+import type { SearchCount, SearchPosition } from './search-sql.ts';
 
 /**
  * Searches of every kind, run when an embedded (PGlite) database has opened, before the server

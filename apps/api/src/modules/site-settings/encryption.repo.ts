@@ -1,24 +1,37 @@
-import type { SettingSet } from '@sac/contract/encryption-settings';
+import {
+  ENCODINGS,
+  HASH_ALGORITHMS,
+  SALT_ATTACH,
+  SALT_ENCODINGS,
+  type SettingSet,
+} from '@sac/contract/encryption-settings';
+import { z } from 'zod';
 import type { Queryable } from '../../db/db.ts';
+import { execute, firstRow, qb } from '../../db/sql.ts';
 import type { HashSettings } from './password-hashing.ts';
 
-export interface EncryptionRow {
-  settings: HashSettings;
-  /** The encryption key, sealed with the server's key; null when the set has none. */
-  key_sealed: Uint8Array | null;
-  modified_at: Date;
-}
+/** The hash settings as stored (written whole by saveEncryptionSettings). */
+const storedHashSettings: z.ZodType<HashSettings> = z.object({
+  EncryptionType: z.enum(HASH_ALGORITHMS),
+  HashEncoding: z.enum(ENCODINGS),
+  SaltEncoding: z.enum(SALT_ENCODINGS),
+  Salt: z.string(),
+  PerPasswordSalt: z.boolean(),
+  Iterations: z.number(),
+  SaltAttach: z.enum(SALT_ATTACH),
+});
 
-export async function findEncryptionSettings(
-  db: Queryable,
-  appId: number,
-  set: SettingSet,
-): Promise<EncryptionRow | undefined> {
-  const r = await db.query<EncryptionRow>(
-    'SELECT settings, key_sealed, modified_at FROM encryption_settings WHERE app_id = $1 AND set_name = $2',
-    [appId, set],
+/** A set's settings; key_sealed is the encryption key sealed with the server's key, null for none. */
+export async function findEncryptionSettings(db: Queryable, appId: number, set: SettingSet) {
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('encryption_settings')
+      .select(['settings', 'key_sealed', 'modified_at'])
+      .where('app_id', '=', appId)
+      .where('set_name', '=', set),
   );
-  return r.rows[0];
+  return r && { ...r, settings: storedHashSettings.parse(r.settings) };
 }
 
 /** The sealed key of a set; undefined when the set is not stored, null when it has no key. */
@@ -27,11 +40,15 @@ export async function findSealedKey(
   appId: number,
   set: SettingSet,
 ): Promise<Uint8Array | null | undefined> {
-  const r = await db.query<{ key_sealed: Uint8Array | null }>(
-    'SELECT key_sealed FROM encryption_settings WHERE app_id = $1 AND set_name = $2',
-    [appId, set],
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('encryption_settings')
+      .select('key_sealed')
+      .where('app_id', '=', appId)
+      .where('set_name', '=', set),
   );
-  return r.rows[0]?.key_sealed;
+  return r?.key_sealed;
 }
 
 export async function saveEncryptionSettings(
@@ -42,10 +59,23 @@ export async function saveEncryptionSettings(
   keySealed: Uint8Array | null,
   at: Date,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO encryption_settings (app_id, set_name, settings, key_sealed, modified_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (app_id, set_name) DO UPDATE SET settings = EXCLUDED.settings, key_sealed = EXCLUDED.key_sealed,
-       modified_at = EXCLUDED.modified_at`,
-    [appId, set, JSON.stringify(settings), keySealed, at],
+  await execute(
+    db,
+    qb
+      .insertInto('encryption_settings')
+      .values({
+        app_id: appId,
+        set_name: set,
+        settings: JSON.stringify(settings),
+        key_sealed: keySealed,
+        modified_at: at,
+      })
+      .onConflict((oc) =>
+        oc.columns(['app_id', 'set_name']).doUpdateSet((eb) => ({
+          settings: eb.ref('excluded.settings'),
+          key_sealed: eb.ref('excluded.key_sealed'),
+          modified_at: eb.ref('excluded.modified_at'),
+        })),
+      ),
   );
 }

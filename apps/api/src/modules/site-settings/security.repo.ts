@@ -1,15 +1,17 @@
 import type { ApplicationSecurity } from '@sac/contract/site-settings';
+import { applicationSecurity } from '@sac/contract/site-settings';
 import type { Queryable } from '../../db/db.ts';
+import { execute, firstRow, qb } from '../../db/sql.ts';
 
-export async function findSecurity(
-  db: Queryable,
-  appId: number,
-): Promise<{ settings: ApplicationSecurity; modified_at: Date } | undefined> {
-  const r = await db.query<{ settings: ApplicationSecurity; modified_at: Date }>(
-    'SELECT settings, modified_at FROM application_security WHERE app_id = $1',
-    [appId],
+/** What a site's stored settings hold: the fields it saved, read over the defaults. */
+const storedSecurity = applicationSecurity.partial();
+
+export async function findSecurity(db: Queryable, appId: number) {
+  const r = await firstRow(
+    db,
+    qb.selectFrom('application_security').select(['settings', 'modified_at']).where('app_id', '=', appId),
   );
-  return r.rows[0];
+  return r && { settings: storedSecurity.parse(r.settings), modified_at: r.modified_at };
 }
 
 export async function saveSecurity(
@@ -18,9 +20,16 @@ export async function saveSecurity(
   settings: ApplicationSecurity,
   at: Date,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO application_security (app_id, settings, modified_at) VALUES ($1, $2, $3)
-     ON CONFLICT (app_id) DO UPDATE SET settings = EXCLUDED.settings, modified_at = EXCLUDED.modified_at`,
-    [appId, JSON.stringify(settings), at],
+  await execute(
+    db,
+    qb
+      .insertInto('application_security')
+      .values({ app_id: appId, settings: JSON.stringify(settings), modified_at: at })
+      .onConflict((oc) =>
+        oc.column('app_id').doUpdateSet((eb) => ({
+          settings: eb.ref('excluded.settings'),
+          modified_at: eb.ref('excluded.modified_at'),
+        })),
+      ),
   );
 }

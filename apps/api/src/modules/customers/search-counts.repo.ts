@@ -1,0 +1,158 @@
+import { escapeLike, phoneSearchKey, type SearchCriterion } from '@sac/contract/customers';
+import { sql } from 'kysely';
+import type { Queryable } from '../../db/db.ts';
+import { firstRow, qb } from '../../db/sql.ts';
+import {
+  capped,
+  isPrefixTerm,
+  joinedTrigramTerm,
+  type KeyedRow,
+  NAME_KEYS_TRGM_EXPR,
+  namePattern,
+  namePrefixExpr,
+  pageJsonSql,
+  parsePage,
+  phoneKeyExpr,
+  type SearchCount,
+  startWalk,
+  uniqueKeyRows,
+} from './search-sql.ts';
+import { countSiteOwners } from './site-owner-search.repo.ts';
+
+/**
+ * How many customers a search matches, counted up to `limit` (then `capped`): a LIMIT limit + 1
+ * count over the criterion's index, so a term matching 300,000 customers stops at limit + 1.
+ * Name: the trigram index from SUBSTRING_MIN_LENGTH characters (every tier holds the term), the
+ * prefix btree below. A site name counts the owners of its matching sites (countSiteOwners).
+ */
+export async function countMatches(
+  db: Queryable,
+  criterion: SearchCriterion,
+  term: string,
+  limit: number,
+): Promise<SearchCount> {
+  let matches: ReturnType<typeof nameMatch>;
+  switch (criterion) {
+    case 'customerName':
+      matches = nameMatch(term, limit + 1);
+      break;
+    case 'emailid': {
+      // A customer has at most two addresses: of any 2 (limit + 1) matching addresses, the
+      // distinct customers are the exact count, or there are more than `limit` of them: an
+      // index-only scan of the covering pattern index (migration 0046). The prefix is written as
+      // the byte range it spans, in the pattern operators only that index has: as a LIKE, PGlite
+      // read it through the primary key, a plain btree that reads the heap for each uid (2,027
+      // pages for 'ric'), and an ORDER BY did not hold it. (Probing each address for a sibling,
+      // as the page does, cost 60 ms for 'mar' at 1M.)
+      const prefix = term.toLowerCase();
+      const end = prefixEnd(prefix);
+      const r = await firstRow(
+        db,
+        qb
+          .selectFrom(
+            qb
+              .selectFrom('customer_addresses as a')
+              .select('a.uid')
+              .where(sql<boolean>`a.address ~>=~ ${prefix}`)
+              .where(
+                end === undefined
+                  ? sql<boolean>`a.address LIKE ${`${escapeLike(prefix)}%`}`
+                  : sql<boolean>`a.address ~<~ ${end}`,
+              )
+              .limit(2 * (limit + 1))
+              .as('x'),
+          )
+          .select((eb) => [
+            eb.fn.count<number>('x.uid').distinct().as('n'),
+            eb.fn.countAll<number>().as('a'),
+          ]),
+      );
+      const n = Number(r?.n ?? 0);
+      const a = Number(r?.a ?? 0);
+      return { total: Math.min(n, limit), capped: n > limit || a >= 2 * (limit + 1) };
+    }
+    case 'sitename':
+      return countSiteOwners(db, term, limit);
+    case 'phone':
+      matches = qb
+        .selectFrom('customers as c')
+        .select(sql.lit(1).as('one'))
+        .where('c.phone', '<>', '')
+        .where(sql<boolean>`${phoneKeyExpr()} LIKE ${`${escapeLike(phoneSearchKey(term) ?? '')}%`}`)
+        .limit(limit + 1)
+        .as('x');
+      break;
+    default: {
+      // unique keys: the page itself is the count
+      const found = await uniqueKeyRows(db, criterion, term);
+      return { total: found.length, capped: false };
+    }
+  }
+  const r = await firstRow(
+    db,
+    qb.selectFrom(matches).select((eb) => eb.fn.countAll<number>().as('n')),
+  );
+  return capped(Number(r?.n ?? 0), limit);
+}
+
+/**
+ * The first text past every text that starts with `prefix`, in byte order (which is code point
+ * order in UTF-8): the prefix with its last character one code point on, as PostgreSQL bounds a
+ * LIKE prefix; a last character at the top code point moves the one before it instead. Undefined
+ * when every character is at the top.
+ */
+export function prefixEnd(prefix: string): string | undefined {
+  const chars = [...prefix];
+  while (chars.length > 0) {
+    const last = chars.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff)
+      return chars.join('') + String.fromCodePoint(last + 1 === 0xd800 ? 0xe000 : last + 1);
+  }
+  return undefined;
+}
+
+/**
+ * What a name search matches, every tier holding the term: a prefix below SUBSTRING_MIN_LENGTH
+ * characters (the prefix btree of customers), else a substring (the name-key table's trigram
+ * index, then the name key itself decides). A statement of a row per match, up to `limit`.
+ */
+function nameMatch(term: string, limit: number) {
+  const pattern = namePattern(term);
+  if (isPrefixTerm(term))
+    return qb
+      .selectFrom('customers as c')
+      .select(sql.lit(1).as('one'))
+      .where(sql<boolean>`${namePrefixExpr()} LIKE ${pattern}`)
+      .limit(limit)
+      .as('x');
+  return qb
+    .selectFrom('customer_name_keys as n')
+    .select(sql.lit(1).as('one'))
+    .where(sql<boolean>`${NAME_KEYS_TRGM_EXPR} LIKE ${joinedTrigramTerm(pattern)}`)
+    .where('n.k', 'like', pattern)
+    .limit(limit)
+    .as('x');
+}
+
+/**
+ * The count of a name search (as countMatches) and the walk of its exact and prefix tiers, as one
+ * statement: a first page of a short name term is then one round trip, not three.
+ */
+export async function nameStartCounted(
+  db: Queryable,
+  term: string,
+  need: number,
+  limit: number,
+): Promise<{ rows: KeyedRow[]; count: SearchCount }> {
+  const r = await firstRow(
+    db,
+    qb.selectNoFrom((eb) => [
+      eb
+        .selectFrom(nameMatch(term, limit + 1))
+        .select(eb.fn.countAll<number>().as('n'))
+        .as('n'),
+      sql<string | null>`(${pageJsonSql(startWalk(term, undefined, need))})`.as('page'),
+    ]),
+  );
+  return { rows: parsePage(r?.page), count: capped(Number(r?.n ?? 0), limit) };
+}
