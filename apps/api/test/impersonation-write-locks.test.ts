@@ -132,9 +132,9 @@ describe('opening a request: the site and its owner are read under the site lock
     const uid = await insertCustomer(t.db, { first: 'Em', last: 'Ail', email: 'before@lock.example' });
     const appId = await newSite(uid);
     const watch = competeAfter(
-      /FROM sites s JOIN customers c ON c\.uid = s\.owner_uid\s+WHERE s\.app_id = \$1/,
+      /from "sites" as "s" inner join "customers" as "c" on "c"\."uid" = "s"\."owner_uid" where "s"\."app_id" = \$1/,
       () => t.db.query('UPDATE customers SET email = $2 WHERE uid = $1', [uid, 'after@lock.example']),
-      /INSERT INTO mail_outbox/,
+      /insert into "?mail_outbox"?/i,
     );
     const r = await create(agent, appId);
     await watch.done;
@@ -264,9 +264,9 @@ describe('opening an impersonation session: the grant is read under its lock', (
       now: t.clock.now(),
     });
     const watch = competeAfter(
-      /FROM impersonation_requests r JOIN sites s ON s\.app_id = r\.app_id[\s\S]*r\.app_id = \$2/,
+      /from "impersonation_requests" as "r" inner join "sites" as "s"[\s\S]*"r"\."holder_uid" = \$\d+[\s\S]*for share/,
       () => t.db.query(`UPDATE impersonation_requests SET status = 'Revoked' WHERE id = $1`, [id]),
-      /INSERT INTO impersonation_log/,
+      /insert into "?impersonation_log"?/i,
     );
     const r = await t.inject({
       method: 'GET',
