@@ -100,7 +100,7 @@ describe('reads never write', () => {
     expect((await read()).writes).toBe(0);
     t.clock.advance(31_000);
     const renewed = await read();
-    expect(renewed.written.map(firstWords)).toEqual(['UPDATE staff_sessions SET']);
+    expect(renewed.written.map(firstWords)).toEqual(['UPDATE STAFF_SESSIONS SET']);
     expect(renewed.commits).toBe(1);
     expect((await read()).writes).toBe(0);
   });
