@@ -25,6 +25,28 @@ interface DialogProps {
 }
 
 /**
+ * Tab at either end goes round to the other end: the inert page cannot take focus, but the
+ * browser would hand it to its own controls (the address bar) and leave it on the body.
+ */
+function keepTabInside(root: HTMLDialogElement, e: KeyboardEvent<HTMLDialogElement>) {
+  const target = e.target as Element;
+  if (e.key !== 'Tab' || target.closest('dialog') !== root) return;
+  const items = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const first = items[0];
+  const last = items[items.length - 1];
+  const active = document.activeElement;
+  if (!first || !last) {
+    e.preventDefault();
+  } else if (e.shiftKey && (active === first || active === root)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && active === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+/**
  * A modal dialog: the platform's `<dialog>` opened with `showModal()`, named by its heading. The
  * browser puts it in the top layer, makes the rest of the page inert (no click, focus or find
  * reaches it) and turns Escape into a `cancel` event. Focus moves to the `data-autofocus` element,
@@ -84,26 +106,8 @@ export function Dialog({ title, onClose, busy = false, wide = false, children }:
     onClose();
   };
 
-  /**
-   * Tab at either end goes round to the other end: the inert page cannot take focus, but the
-   * browser would hand it to its own controls (the address bar) and leave it on the body.
-   */
   const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
-    const target = e.target as Element;
-    if (e.key !== 'Tab' || !ref.current || target.closest('dialog') !== ref.current) return;
-    const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = items[0];
-    const last = items[items.length - 1];
-    const active = document.activeElement;
-    if (!first || !last) {
-      e.preventDefault();
-    } else if (e.shiftKey && (active === first || active === ref.current)) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && active === last) {
-      e.preventDefault();
-      first.focus();
-    }
+    if (ref.current) keepTabInside(ref.current, e);
   };
 
   return (

@@ -19,11 +19,9 @@ const THEME_LABELS = { system: 'themeSystem', light: 'themeLight', dark: 'themeD
  */
 export function UserMenu() {
   const t = useT('chrome');
-  const { uid, email, name } = useCurrentUser();
-  const [accountOpen, setAccountOpen] = useState(false);
+  const { email, name } = useCurrentUser();
   const theme = useThemeChoice();
   const timeZone = useTimeZoneChoice();
-  const accountId = useId();
   const initial = (name || email).charAt(0).toUpperCase();
   return (
     <Dropdown
@@ -44,66 +42,7 @@ export function UserMenu() {
             <span className="muted">{t('signedInAs')}</span>
             <strong>{name || email}</strong>
           </div>
-          <button
-            type="button"
-            role="menuitem"
-            className={`${dropdownMenuStyles.menuItem} menu-submenu-trigger`}
-            aria-haspopup="menu"
-            aria-expanded={accountOpen}
-            aria-controls={accountId}
-            onClick={() => setAccountOpen((o) => !o)}
-          >
-            {t('account')}
-            <span className={dropdownMenuStyles.caret} aria-hidden="true" />
-          </button>
-          <div
-            id={accountId}
-            role="menu"
-            aria-label={t('account')}
-            className={styles.submenu}
-            hidden={!accountOpen}
-          >
-            <Link
-              role="menuitem"
-              className={dropdownMenuStyles.menuItem}
-              to={consolePaths.superuserProfile({ uid })}
-              onClick={close}
-            >
-              {t('myProfile')}
-            </Link>
-            <Link
-              role="menuitem"
-              className={dropdownMenuStyles.menuItem}
-              to={consolePaths.mySessions()}
-              onClick={close}
-            >
-              {t('mySessions')}
-            </Link>
-            <Link
-              role="menuitem"
-              className={dropdownMenuStyles.menuItem}
-              to={consolePaths.notificationSettings()}
-              onClick={close}
-            >
-              {t('notificationSettings')}
-            </Link>
-            <Link
-              role="menuitem"
-              className={dropdownMenuStyles.menuItem}
-              to={consolePaths.security()}
-              onClick={close}
-            >
-              {t('signInSecurity')}
-            </Link>
-            <Link
-              role="menuitem"
-              className={dropdownMenuStyles.menuItem}
-              to={consolePaths.changePassword()}
-              onClick={close}
-            >
-              {t('changePassword')}
-            </Link>
-          </div>
+          <AccountSubmenu close={close} />
           <hr className="menu-separator" />
           <MenuRadioGroup
             label={t('theme')}
@@ -138,6 +77,78 @@ export function UserMenu() {
         </>
       )}
     </Dropdown>
+  );
+}
+
+/** The Account sub-menu: a menuitem that opens the account's pages (profile, sessions, ...). */
+function AccountSubmenu({ close }: { close: () => void }) {
+  const t = useT('chrome');
+  const { uid } = useCurrentUser();
+  const [accountOpen, setAccountOpen] = useState(false);
+  const accountId = useId();
+  return (
+    <>
+      <button
+        type="button"
+        role="menuitem"
+        className={`${dropdownMenuStyles.menuItem} menu-submenu-trigger`}
+        aria-haspopup="menu"
+        aria-expanded={accountOpen}
+        aria-controls={accountId}
+        onClick={() => setAccountOpen((o) => !o)}
+      >
+        {t('account')}
+        <span className={dropdownMenuStyles.caret} aria-hidden="true" />
+      </button>
+      <div
+        id={accountId}
+        role="menu"
+        aria-label={t('account')}
+        className={styles.submenu}
+        hidden={!accountOpen}
+      >
+        <Link
+          role="menuitem"
+          className={dropdownMenuStyles.menuItem}
+          to={consolePaths.superuserProfile({ uid })}
+          onClick={close}
+        >
+          {t('myProfile')}
+        </Link>
+        <Link
+          role="menuitem"
+          className={dropdownMenuStyles.menuItem}
+          to={consolePaths.mySessions()}
+          onClick={close}
+        >
+          {t('mySessions')}
+        </Link>
+        <Link
+          role="menuitem"
+          className={dropdownMenuStyles.menuItem}
+          to={consolePaths.notificationSettings()}
+          onClick={close}
+        >
+          {t('notificationSettings')}
+        </Link>
+        <Link
+          role="menuitem"
+          className={dropdownMenuStyles.menuItem}
+          to={consolePaths.security()}
+          onClick={close}
+        >
+          {t('signInSecurity')}
+        </Link>
+        <Link
+          role="menuitem"
+          className={dropdownMenuStyles.menuItem}
+          to={consolePaths.changePassword()}
+          onClick={close}
+        >
+          {t('changePassword')}
+        </Link>
+      </div>
+    </>
   );
 }
 

@@ -68,47 +68,7 @@ export default function AuditTrailPage() {
   const rows = useMemo(() => trail.data?.pages.flatMap((p) => p.Data), [trail.data]);
   const [open, setOpen] = useState<AuditEvent | undefined>();
 
-  const columns = useMemo(
-    (): Column<AuditEvent>[] => [
-      {
-        id: 'time',
-        header: t('time', { zone }),
-        cell: (e) => <Timestamp value={e.At} />,
-      },
-      { id: 'actor', header: t('actor'), cell: (e) => e.ActorEmail ?? t('systemActor') },
-      {
-        id: 'action',
-        header: t('action'),
-        cell: (e) => (
-          <>
-            <code>{e.Action}</code>
-            {e.ImpersonationRequestId !== null && !e.Action.startsWith('impersonation.') ? (
-              <span className={`muted ${styles.auditVia}`}>
-                {t('viaImpersonation', { id: e.ImpersonationRequestId })}
-              </span>
-            ) : null}
-          </>
-        ),
-      },
-      { id: 'target', header: t('target'), cell: (e) => <TargetCell e={e} /> },
-      { id: 'address', header: t('clientAddress'), cell: (e) => e.ClientAddress ?? t('none') },
-      {
-        id: 'details',
-        header: t('details'),
-        cell: (e) => (
-          <button
-            type="button"
-            className="button button-small"
-            aria-label={t('showDetails', { id: e.Id })}
-            onClick={() => setOpen(e)}
-          >
-            {t('details')}
-          </button>
-        ),
-      },
-    ],
-    [t, zone],
-  );
+  const columns = useAuditColumns(zone, setOpen);
 
   return (
     <section className="card audit-trail" aria-labelledby="screen-title">
@@ -153,6 +113,52 @@ export default function AuditTrailPage() {
       <ExportPanel query={query} />
       {open ? <EventDialog e={open} zone={zone} onClose={() => setOpen(undefined)} /> : null}
     </section>
+  );
+}
+
+/** The trail's columns; Details opens the event's dialog through `onDetails`. */
+function useAuditColumns(zone: string, onDetails: (e: AuditEvent) => void) {
+  const t = useT('audit');
+  return useMemo(
+    (): Column<AuditEvent>[] => [
+      {
+        id: 'time',
+        header: t('time', { zone }),
+        cell: (e) => <Timestamp value={e.At} />,
+      },
+      { id: 'actor', header: t('actor'), cell: (e) => e.ActorEmail ?? t('systemActor') },
+      {
+        id: 'action',
+        header: t('action'),
+        cell: (e) => (
+          <>
+            <code>{e.Action}</code>
+            {e.ImpersonationRequestId !== null && !e.Action.startsWith('impersonation.') ? (
+              <span className={`muted ${styles.auditVia}`}>
+                {t('viaImpersonation', { id: e.ImpersonationRequestId })}
+              </span>
+            ) : null}
+          </>
+        ),
+      },
+      { id: 'target', header: t('target'), cell: (e) => <TargetCell e={e} /> },
+      { id: 'address', header: t('clientAddress'), cell: (e) => e.ClientAddress ?? t('none') },
+      {
+        id: 'details',
+        header: t('details'),
+        cell: (e) => (
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={t('showDetails', { id: e.Id })}
+            onClick={() => onDetails(e)}
+          >
+            {t('details')}
+          </button>
+        ),
+      },
+    ],
+    [t, zone, onDetails],
   );
 }
 
@@ -228,7 +234,6 @@ function EventDialog({ e, zone, onClose }: { e: AuditEvent; zone: string; onClos
 /** The filter form; Apply puts the filters in the address, which the trail is read from. */
 function Filters({ initial, onApply }: { initial: FilterForm; onApply: (f: FilterForm) => void }) {
   const t = useT('audit');
-  const zone = viewerTimeZone();
   const [form, setForm] = useState(initial);
   const [errors, setErrors] = useState<FilterErrors>({});
   const set = (k: keyof FilterForm) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
@@ -288,28 +293,7 @@ function Filters({ initial, onApply }: { initial: FilterForm; onApply: (f: Filte
           options={RANGES.map((r) => ({ value: r, label: t(RANGE_LABELS[r]) }))}
           onValueChange={(v) => setForm((f) => ({ ...f, range: v as RangeId }))}
         />
-        {form.range === 'custom' ? (
-          <>
-            <FormField
-              id="audit-from"
-              name="from"
-              type="datetime-local"
-              label={t('from', { zone })}
-              value={form.from}
-              error={errors.from}
-              onValueChange={set('from')}
-            />
-            <FormField
-              id="audit-to"
-              name="to"
-              type="datetime-local"
-              label={t('to', { zone })}
-              value={form.to}
-              error={errors.to}
-              onValueChange={set('to')}
-            />
-          </>
-        ) : null}
+        {form.range === 'custom' ? <CustomRangeFields form={form} errors={errors} set={set} /> : null}
         <FormField
           id="audit-text"
           name="q"
@@ -337,5 +321,41 @@ function Filters({ initial, onApply }: { initial: FilterForm; onApply: (f: Filte
         </button>
       </div>
     </form>
+  );
+}
+
+/** From and To of a custom range, in the viewer's zone. */
+function CustomRangeFields({
+  form,
+  errors,
+  set,
+}: {
+  form: FilterForm;
+  errors: FilterErrors;
+  set: (k: keyof FilterForm) => (v: string) => void;
+}) {
+  const t = useT('audit');
+  const zone = viewerTimeZone();
+  return (
+    <>
+      <FormField
+        id="audit-from"
+        name="from"
+        type="datetime-local"
+        label={t('from', { zone })}
+        value={form.from}
+        error={errors.from}
+        onValueChange={set('from')}
+      />
+      <FormField
+        id="audit-to"
+        name="to"
+        type="datetime-local"
+        label={t('to', { zone })}
+        value={form.to}
+        error={errors.to}
+        onValueChange={set('to')}
+      />
+    </>
   );
 }

@@ -32,12 +32,9 @@ export default function EnrolPage() {
   const navigate = useNavigate();
   const step = secondStepOf(useLocation().state, 'enrol');
   const say = useSignInMessages();
-  const totp = useEnrolTotpAtSignIn(say.error);
   const finish = useFinishEnrolAtSignIn((e) => say.error(e, 'passkeyCancelled'));
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string>();
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string>();
   const [signedIn, setSignedIn] = useState<Pair>();
   if (!step) return <StepGone />;
 
@@ -66,15 +63,6 @@ export default function EnrolPage() {
     setNameError(undefined);
     finish.mutate({ Ticket: step.Ticket, Method: 'passkey', Name: parsed.data }, { onSuccess: setSignedIn });
   };
-  const confirmCode = (e: FormEvent) => {
-    e.preventDefault();
-    if (!/^\d{6}$/.test(code)) {
-      setCodeError(t('codeFormat'));
-      return;
-    }
-    setCodeError(undefined);
-    finish.mutate({ Ticket: step.Ticket, Method: 'totp', Code: code }, { onSuccess: setSignedIn });
-  };
 
   return (
     <AuthFrame heading={t('enrolHeading')} intro={t('enrolIntro')}>
@@ -100,40 +88,70 @@ export default function EnrolPage() {
         </button>
       </form>
       <hr className="menu-separator" />
-      <section aria-labelledby="enrol-totp">
-        <h2 id="enrol-totp">{t('useAuthenticatorApp')}</h2>
-        {totp.data ? (
-          <form onSubmit={confirmCode} noValidate aria-labelledby="enrol-totp">
-            <TotpSetup otpauthUrl={totp.data.OtpauthUrl} secret={totp.data.Secret} />
-            <OneTimeCodeField
-              id="enrol-totp-code"
-              label={t('confirmCode')}
-              value={code}
-              error={codeError}
-              onChange={setCode}
-            />
-            <button
-              type="submit"
-              className={`button ${loginPageStyles.buttonBlock}`}
-              aria-busy={finish.isPending}
-            >
-              {t('confirm')}
-            </button>
-          </form>
-        ) : (
-          <button
-            type="button"
-            className={`button ${loginPageStyles.buttonBlock}`}
-            aria-busy={totp.isPending}
-            onClick={() => totp.mutate(step.Ticket)}
-          >
-            {t('useAuthenticatorApp')}
-          </button>
-        )}
-      </section>
+      <TotpEnrolSection ticket={step.Ticket} finish={finish} onSignedIn={setSignedIn} />
       <p className={loginPageStyles.authSwitch}>
         <Link to={consolePaths.login()}>{t('backToLogin')}</Link>
       </p>
     </AuthFrame>
+  );
+}
+
+/** The authenticator-app half of enrolment: the app's secret, then a code from it to confirm. */
+function TotpEnrolSection({
+  ticket,
+  finish,
+  onSignedIn,
+}: {
+  ticket: string;
+  finish: ReturnType<typeof useFinishEnrolAtSignIn>;
+  onSignedIn: (pair: Pair) => void;
+}) {
+  const t = useT('auth');
+  const say = useSignInMessages();
+  const totp = useEnrolTotpAtSignIn(say.error);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string>();
+  const confirmCode = (e: FormEvent) => {
+    e.preventDefault();
+    if (!/^\d{6}$/.test(code)) {
+      setCodeError(t('codeFormat'));
+      return;
+    }
+    setCodeError(undefined);
+    finish.mutate({ Ticket: ticket, Method: 'totp', Code: code }, { onSuccess: onSignedIn });
+  };
+
+  return (
+    <section aria-labelledby="enrol-totp">
+      <h2 id="enrol-totp">{t('useAuthenticatorApp')}</h2>
+      {totp.data ? (
+        <form onSubmit={confirmCode} noValidate aria-labelledby="enrol-totp">
+          <TotpSetup otpauthUrl={totp.data.OtpauthUrl} secret={totp.data.Secret} />
+          <OneTimeCodeField
+            id="enrol-totp-code"
+            label={t('confirmCode')}
+            value={code}
+            error={codeError}
+            onChange={setCode}
+          />
+          <button
+            type="submit"
+            className={`button ${loginPageStyles.buttonBlock}`}
+            aria-busy={finish.isPending}
+          >
+            {t('confirm')}
+          </button>
+        </form>
+      ) : (
+        <button
+          type="button"
+          className={`button ${loginPageStyles.buttonBlock}`}
+          aria-busy={totp.isPending}
+          onClick={() => totp.mutate(ticket)}
+        >
+          {t('useAuthenticatorApp')}
+        </button>
+      )}
+    </section>
   );
 }

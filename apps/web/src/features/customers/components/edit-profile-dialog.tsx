@@ -46,18 +46,10 @@ const valuesOf = (p: CustomerProfile): ProfileValues => ({
 const followsEmail = (p: CustomerProfile) =>
   !p.AuthEmail || p.AuthEmail.toLowerCase() === p.Email.toLowerCase();
 
-/**
- * Edit a customer's profile (PUT /admin/customerprofile, naming the version the form was filled
- * from in If-Match). Phone and email rules of spec section 5; a failure toasts the server's text
- * else 'Error updating customer profile.'; the answer replaces the cached profile. When another
- * editor saved in between (412, 930), what was typed stays, what they changed is listed, and the
- * user loads their values or saves over them.
- */
-export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfile; onClose: () => void }) {
-  const t = useT('customers');
-  const update = useUpdateCustomerProfile(profile.Uid);
+/** The profile's edit conflict: the version it was read at, and reading theirs on a stale save. */
+function useProfileConflict(profile: CustomerProfile) {
   const queryClient = useQueryClient();
-  const conflict = useEditConflict<CustomerProfile>(
+  return useEditConflict<CustomerProfile>(
     {
       data: profile,
       version: queryClient.getQueryData<string | null>(customerKeys.profileVersion(profile.Uid)) ?? undefined,
@@ -71,21 +63,42 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
       };
     },
   );
-  const form = useContractForm(schema, { initial: valuesOf(profile), idPrefix: 'profile' });
-  const field = form.field;
-  // A sign-in email that is the email follows it, until staff change it on its own.
+}
+
+/** A sign-in email that is the email follows it, until staff change it on its own. */
+function useLinkedAuthEmail(
+  profile: CustomerProfile,
+  form: ReturnType<typeof useContractForm<ProfileValues, z.output<typeof schema>>>,
+) {
   const [linked, setLinked] = useState(() => followsEmail(profile));
   const emailField = {
-    ...field('Email'),
+    ...form.field('Email'),
     onValueChange: (v: string) => form.patch(linked ? { Email: v, AuthEmail: v } : { Email: v }),
   };
   const authEmailField = {
-    ...field('AuthEmail'),
+    ...form.field('AuthEmail'),
     onValueChange: (v: string) => {
       setLinked(false);
       form.set('AuthEmail', v);
     },
   };
+
+  return { linked, setLinked, emailField, authEmailField };
+}
+
+/**
+ * Edit a customer's profile (PUT /admin/customerprofile, naming the version the form was filled
+ * from in If-Match). Phone and email rules of spec section 5; a failure toasts the server's text
+ * else 'Error updating customer profile.'; the answer replaces the cached profile. When another
+ * editor saved in between (412, 930), what was typed stays, what they changed is listed, and the
+ * user loads their values or saves over them.
+ */
+export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfile; onClose: () => void }) {
+  const t = useT('customers');
+  const update = useUpdateCustomerProfile(profile.Uid);
+  const conflict = useProfileConflict(profile);
+  const form = useContractForm(schema, { initial: valuesOf(profile), idPrefix: 'profile' });
+  const email = useLinkedAuthEmail(profile, form);
 
   const save = (version: string | undefined) => {
     const data = form.submit();
@@ -121,7 +134,7 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
     const theirs = conflict.loadTheirs();
     if (!theirs) return;
     form.reset(valuesOf(theirs));
-    setLinked(followsEmail(theirs));
+    email.setLinked(followsEmail(theirs));
   };
   /** The form's values are saved over theirs, knowingly: from the version just read. */
   const overwrite = () => save(conflict.overwrite());
@@ -140,39 +153,7 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
             busy={update.isPending}
           />
         ) : null}
-        <div className="form-grid">
-          <FormField {...field('FirstName')} label={t('firstNameField')} autoComplete="off" required />
-          <FormField {...field('LastName')} label={t('lastNameField')} autoComplete="off" required />
-          <FormField {...emailField} type="email" label={t('emailField')} autoComplete="off" required />
-          <FormField
-            {...authEmailField}
-            type="email"
-            label={t('authEmailField')}
-            hint={linked ? t('authEmailFollows') : t('authEmailHint')}
-            autoComplete="off"
-            required
-          />
-          <FormField {...field('Organization')} label={t('organizationField')} autoComplete="off" />
-          <FormField
-            {...field('PhoneNumber')}
-            type="tel"
-            inputMode="numeric"
-            label={t('phoneField')}
-            autoComplete="off"
-          />
-          <FormField
-            {...field('ContactEmail')}
-            type="email"
-            label={t('contactEmailField')}
-            autoComplete="off"
-          />
-          <SelectField
-            {...field('TimeZone')}
-            label={t('timeZoneField')}
-            placeholder={t('chooseTimeZone')}
-            options={timeZoneOptions(profile.TimeZone)}
-          />
-        </div>
+        <ProfileFields form={form} email={email} savedTimeZone={profile.TimeZone} />
         <div className="form-actions dialog-actions">
           <button
             type="submit"
@@ -188,5 +169,49 @@ export function EditProfileDialog({ profile, onClose }: { profile: CustomerProfi
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** The profile's fields, in the order of the customer view. */
+function ProfileFields({
+  form,
+  email,
+  savedTimeZone,
+}: {
+  form: ReturnType<typeof useContractForm<ProfileValues, z.output<typeof schema>>>;
+  email: ReturnType<typeof useLinkedAuthEmail>;
+  savedTimeZone: string;
+}) {
+  const t = useT('customers');
+  const field = form.field;
+  return (
+    <div className="form-grid">
+      <FormField {...field('FirstName')} label={t('firstNameField')} autoComplete="off" required />
+      <FormField {...field('LastName')} label={t('lastNameField')} autoComplete="off" required />
+      <FormField {...email.emailField} type="email" label={t('emailField')} autoComplete="off" required />
+      <FormField
+        {...email.authEmailField}
+        type="email"
+        label={t('authEmailField')}
+        hint={email.linked ? t('authEmailFollows') : t('authEmailHint')}
+        autoComplete="off"
+        required
+      />
+      <FormField {...field('Organization')} label={t('organizationField')} autoComplete="off" />
+      <FormField
+        {...field('PhoneNumber')}
+        type="tel"
+        inputMode="numeric"
+        label={t('phoneField')}
+        autoComplete="off"
+      />
+      <FormField {...field('ContactEmail')} type="email" label={t('contactEmailField')} autoComplete="off" />
+      <SelectField
+        {...field('TimeZone')}
+        label={t('timeZoneField')}
+        placeholder={t('chooseTimeZone')}
+        options={timeZoneOptions(savedTimeZone)}
+      />
+    </div>
   );
 }

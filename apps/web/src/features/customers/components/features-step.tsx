@@ -58,27 +58,11 @@ interface Props {
 }
 
 /**
- * Step 3 (Set Features): a feature set from the catalogue, or the features of another site of the
- * customer. The catalogue failing to load: 'Unable to get the list of featureset at the moment.'
- * with Retry (the other option stays usable). A failed save: the server's text, else 'Unable to
- * add features.'.
+ * Saving the step: a save names the features' version the step was opened at (930 when someone
+ * saved since); a failure is toasted and kept for the step's alert.
  */
-export function FeaturesStep({
-  uid,
-  appId,
-  title,
-  position,
-  values,
-  otherSites,
-  currentFeatures,
-  onChange,
-  onSaved,
-  onBack,
-  autoSubmit,
-}: Props) {
+function useFeaturesSave(uid: string, appId: number, title: string, onSaved: () => void) {
   const t = useT('customers');
-  const common = useT('common');
-  const catalogue = useFeaturesCatalogue();
   const save = useSaveFeatures();
   const queryClient = useQueryClient();
   const key = siteFormKeys.features(uid, appId);
@@ -86,13 +70,7 @@ export function FeaturesStep({
   const [version, setVersion] = useState(() => versionOf(queryClient, key));
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
-  const [siteTouched, setSiteTouched] = useState(false);
-  const body = bodyOf(values);
-  const names = new Map((catalogue.data?.Features ?? []).map((f) => [f.Key, f.Name]));
-  const nameOf = (key: string) => names.get(key) ?? key;
-
-  const onSubmit = () => {
-    if (!body) return;
+  const submit = (body: NonNullable<ReturnType<typeof bodyOf>>) => {
     setFailure(undefined);
     save.mutate(
       { uid, appId, body, ifMatch: version },
@@ -120,6 +98,64 @@ export function FeaturesStep({
     );
   };
 
+  return { save, failure, submit };
+}
+
+/** The site's features now (edit), by name. */
+function CurrentFeatures({
+  features,
+  nameOf,
+}: {
+  features: readonly string[];
+  nameOf: (key: string) => string;
+}) {
+  const t = useT('customers');
+  return (
+    <div className="field">
+      <h3 id="wiz-current-features">{t('features')}</h3>
+      {features.length === 0 ? (
+        <p className="muted">{t('noFeatures')}</p>
+      ) : (
+        <ul className="tag-list" aria-labelledby="wiz-current-features">
+          {features.map((f) => (
+            <li key={f} className="tag">
+              {nameOf(f)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Step 3 (Set Features): a feature set from the catalogue, or the features of another site of the
+ * customer. The catalogue failing to load: 'Unable to get the list of featureset at the moment.'
+ * with Retry (the other option stays usable). A failed save: the server's text, else 'Unable to
+ * add features.'.
+ */
+export function FeaturesStep({
+  uid,
+  appId,
+  title,
+  position,
+  values,
+  otherSites,
+  currentFeatures,
+  onChange,
+  onSaved,
+  onBack,
+  autoSubmit,
+}: Props) {
+  const t = useT('customers');
+  const common = useT('common');
+  const catalogue = useFeaturesCatalogue();
+  const { save, failure, submit } = useFeaturesSave(uid, appId, title, onSaved);
+  const [siteTouched, setSiteTouched] = useState(false);
+  const body = bodyOf(values);
+  const names = new Map((catalogue.data?.Features ?? []).map((f) => [f.Key, f.Name]));
+  const nameOf = (key: string) => names.get(key) ?? key;
+
   const options = [
     ...(catalogue.data?.FeatureSets ?? []).map((s) => ({
       value: s.Name,
@@ -142,26 +178,11 @@ export function FeaturesStep({
       canSubmit={body !== undefined}
       busy={save.isPending}
       submitLabel={t('next')}
-      onSubmit={onSubmit}
+      onSubmit={() => body && submit(body)}
       onBack={onBack}
       autoSubmit={autoSubmit}
     >
-      {currentFeatures ? (
-        <div className="field">
-          <h3 id="wiz-current-features">{t('currentFeatures')}</h3>
-          {currentFeatures.length === 0 ? (
-            <p className="muted">{t('noFeatures')}</p>
-          ) : (
-            <ul className="tag-list" aria-labelledby="wiz-current-features">
-              {currentFeatures.map((f) => (
-                <li key={f} className="tag">
-                  {nameOf(f)}
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      ) : null}
+      {currentFeatures ? <CurrentFeatures features={currentFeatures} nameOf={nameOf} /> : null}
       {catalogue.isError ? (
         <div className="field">
           <p className="form-alert" role="alert">

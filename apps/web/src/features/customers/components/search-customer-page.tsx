@@ -36,6 +36,31 @@ function resultCount(t: ReturnType<typeof useT<'customers'>>, total: number, mor
   return total === 1 ? t('resultCountOne') : t('resultCount', { n: total.toLocaleString('en-US') });
 }
 
+/** The results' columns; a customer's View link returns to this search (`fromSearch`). */
+function useCustomerColumns(fromSearch: string) {
+  const t = useT('customers');
+  return useMemo((): Column<CustomerSummary>[] => {
+    // The view returns here with this search (not for an API secret: that is never in the address).
+    const back: SearchLocationState = { fromSearch };
+    return [
+      { id: 'name', header: t('customerName'), cell: fullName },
+      { id: 'status', header: t('status'), cell: (row) => row.Status },
+      { id: 'role', header: t('role'), cell: (row) => row.Role },
+      { id: 'created', header: t('createdDate'), cell: (row) => formatDate(row.CreatedDate) },
+      { id: 'modified', header: t('modifiedDate'), cell: (row) => formatDate(row.ModifiedDate) },
+      {
+        id: 'action',
+        header: t('action'),
+        cell: (row) => (
+          <Link to={consolePaths.customerView({ uid: row.Uid })} state={back}>
+            {t('view')}
+          </Link>
+        ),
+      },
+    ];
+  }, [t, fromSearch]);
+}
+
 /**
  * /manage-customer/search-customer: search by one criterion, results 10 a page, fetched 50 at a
  * time (Next on the last loaded page fetches the next 50). The search lives
@@ -66,26 +91,7 @@ export default function SearchCustomerPage() {
     navigate({ search: searchQueryString(next) }, { state });
   };
 
-  const columns = useMemo((): Column<CustomerSummary>[] => {
-    // The view returns here with this search (not for an API secret: that is never in the address).
-    const back: SearchLocationState = { fromSearch: location.search };
-    return [
-      { id: 'name', header: t('customerName'), cell: fullName },
-      { id: 'status', header: t('status'), cell: (row) => row.Status },
-      { id: 'role', header: t('role'), cell: (row) => row.Role },
-      { id: 'created', header: t('createdDate'), cell: (row) => formatDate(row.CreatedDate) },
-      { id: 'modified', header: t('modifiedDate'), cell: (row) => formatDate(row.ModifiedDate) },
-      {
-        id: 'action',
-        header: t('action'),
-        cell: (row) => (
-          <Link to={consolePaths.customerView({ uid: row.Uid })} state={back}>
-            {t('view')}
-          </Link>
-        ),
-      },
-    ];
-  }, [t, location.search]);
+  const columns = useCustomerColumns(location.search);
 
   return (
     <section className="card" aria-labelledby="screen-title">
@@ -105,16 +111,7 @@ export default function SearchCustomerPage() {
       <div className={styles.searchResults}>
         {search ? (
           <>
-            {first && first.Data.length > 0 ? (
-              <p className="muted" role="status">
-                {resultCount(t, first.Total, first.Capped)}
-              </p>
-            ) : loadingFirst ? (
-              // The count's line is kept while the results load, so they do not push the page.
-              <p className="muted" aria-hidden="true">
-                {'\u00a0'}
-              </p>
-            ) : null}
+            <ResultCountLine total={first} loading={loadingFirst} />
             <DataTable
               key={searchKey}
               label={t('resultsLabel')}
@@ -159,4 +156,27 @@ export default function SearchCustomerPage() {
       </div>
     </section>
   );
+}
+
+/** The count of results, its line kept empty while the first results load. */
+function ResultCountLine({
+  total,
+  loading,
+}: {
+  total: { Data: unknown[]; Total: number; Capped: boolean } | undefined;
+  loading: boolean;
+}) {
+  const t = useT('customers');
+  if (total && total.Data.length > 0)
+    return (
+      <p className="muted" role="status">
+        {resultCount(t, total.Total, total.Capped)}
+      </p>
+    );
+  // The count's line is kept while the results load, so they do not push the page.
+  return loading ? (
+    <p className="muted" aria-hidden="true">
+      {'\u00a0'}
+    </p>
+  ) : null;
 }

@@ -15,24 +15,21 @@ import styles from './site-information-section.module.css';
 import { SiteStatusDialog } from './site-status-dialog.tsx';
 
 /**
- * Site information of the customer view: owned sites (apps) and shared sites (sharedapps), each
- * with Details and the actions the viewer may use (Impersonate, Configuration, Edit; owned sites
- * also Activate or Deactivate, after a confirmation).
+ * The owned and the shared sites' columns (the shared ones with the customer's role), with the
+ * row actions the viewer may use; each action opens its dialog through its setter.
  */
-export function SiteInformationSection({ uid }: { uid: string }) {
+function useSiteColumns(
+  setDetails: (s: Site) => void,
+  setStatusOf: (s: Site) => void,
+  setSecretOf: (s: Site) => void,
+) {
   const t = useT('customers');
   const common = useT('common');
   const { permissions } = useCurrentUser();
-  const owned = useOwnedSites(uid);
-  const shared = useSharedSites(uid);
-  const [details, setDetails] = useState<Site | undefined>();
-  const [statusOf, setStatusOf] = useState<Site | undefined>();
-  const [secretOf, setSecretOf] = useState<Site | undefined>();
   const impersonate = permissions.has('impersonation.request');
   const configure = permissions.has('site-settings.read');
   const edit = permissions.has('sites.write');
-
-  const columns = useMemo(() => {
+  return useMemo(() => {
     const base = (withRole: boolean): Column<Site>[] => [
       { id: 'name', header: t('appName'), sortValue: (s) => s.AppName, cell: (s) => s.AppName },
       {
@@ -104,7 +101,26 @@ export function SiteInformationSection({ uid }: { uid: string }) {
       },
     ];
     return { owned: base(false), shared: base(true) };
-  }, [t, common, impersonate, configure, edit]);
+  }, [t, common, impersonate, configure, edit, setDetails, setStatusOf, setSecretOf]);
+}
+
+/**
+ * Site information of the customer view: owned sites (apps) and shared sites (sharedapps), each
+ * with Details and the actions the viewer may use (Impersonate, Configuration, Edit; owned sites
+ * also Activate or Deactivate, after a confirmation).
+ */
+export function SiteInformationSection({ uid }: { uid: string }) {
+  const t = useT('customers');
+  const common = useT('common');
+  const { permissions } = useCurrentUser();
+  const owned = useOwnedSites(uid);
+  const shared = useSharedSites(uid);
+  const [details, setDetails] = useState<Site | undefined>();
+  const [statusOf, setStatusOf] = useState<Site | undefined>();
+  const [secretOf, setSecretOf] = useState<Site | undefined>();
+  const edit = permissions.has('sites.write');
+
+  const columns = useSiteColumns(setDetails, setStatusOf, setSecretOf);
 
   const tableError = (q: { isError: boolean; error: unknown }) =>
     q.isError ? errorText(q.error, common('tableFetchError')) : undefined;

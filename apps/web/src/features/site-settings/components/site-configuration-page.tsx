@@ -54,7 +54,7 @@ const isSection = (v: string | null): v is SectionId => SECTIONS.includes(v as S
  */
 export default function SiteConfigurationPage() {
   const t = useT('siteSettings');
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const auth = useApiAuth();
   const uid = params.get('uid')?.trim() ?? '';
   const appId = Number(params.get('appId'));
@@ -65,30 +65,6 @@ export default function SiteConfigurationPage() {
   const current: SectionId = isSection(raw) ? raw : 'overview';
   const impersonating = auth.pair !== undefined;
   const staffReadOnly = !impersonating && !auth.allows('updateAppSettings');
-  const tabs = useRef(new Map<SectionId, HTMLButtonElement>());
-
-  const open = (id: SectionId, focus = false) => {
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.set('section', id);
-        return next;
-      },
-      { replace: true },
-    );
-    if (focus) tabs.current.get(id)?.focus();
-  };
-  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
-    const i = SECTIONS.indexOf(current);
-    let next: SectionId | undefined;
-    if (e.key === 'ArrowRight') next = SECTIONS[(i + 1) % SECTIONS.length];
-    else if (e.key === 'ArrowLeft') next = SECTIONS[(i - 1 + SECTIONS.length) % SECTIONS.length];
-    else if (e.key === 'Home') next = SECTIONS[0];
-    else if (e.key === 'End') next = SECTIONS[SECTIONS.length - 1];
-    if (!next) return;
-    e.preventDefault();
-    open(next, true);
-  };
 
   const site: SiteRef = { uid, appId };
   return (
@@ -120,40 +96,72 @@ export default function SiteConfigurationPage() {
           <p className={`notice notice-info ${styles.configReadOnly}`}>{t('readOnly')}</p>
         ) : null}
       </section>
-      {valid ? (
-        <section className="card config-card">
-          <div className={styles.configTabs} role="tablist" aria-label={t('sectionsNav')}>
-            {SECTIONS.map((id) => (
-              <button
-                key={id}
-                ref={(el) => {
-                  if (el) tabs.current.set(id, el);
-                }}
-                id={`config-tab-${id}`}
-                type="button"
-                role="tab"
-                className={styles.configTab}
-                aria-selected={id === current}
-                aria-controls={`config-panel-${id}`}
-                tabIndex={id === current ? 0 : -1}
-                onClick={() => open(id)}
-                onKeyDown={onTabKey}
-              >
-                {t(SECTION_TABLE[id].title)}
-              </button>
-            ))}
-          </div>
-          <div
-            id={`config-panel-${current}`}
-            className={styles.configPanel}
-            role="tabpanel"
-            aria-labelledby={`config-tab-${current}`}
-          >
-            <Section id={current} site={site} />
-          </div>
-        </section>
-      ) : null}
+      {valid ? <SectionTabs current={current} site={site} /> : null}
     </div>
+  );
+}
+
+/** The sections as tabs (arrow keys, Home and End move between them) over the open one's panel. */
+function SectionTabs({ current, site }: { current: SectionId; site: SiteRef }) {
+  const t = useT('siteSettings');
+  const [, setParams] = useSearchParams();
+  const tabs = useRef(new Map<SectionId, HTMLButtonElement>());
+
+  const open = (id: SectionId, focus = false) => {
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set('section', id);
+        return next;
+      },
+      { replace: true },
+    );
+    if (focus) tabs.current.get(id)?.focus();
+  };
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
+    const i = SECTIONS.indexOf(current);
+    let next: SectionId | undefined;
+    if (e.key === 'ArrowRight') next = SECTIONS[(i + 1) % SECTIONS.length];
+    else if (e.key === 'ArrowLeft') next = SECTIONS[(i - 1 + SECTIONS.length) % SECTIONS.length];
+    else if (e.key === 'Home') next = SECTIONS[0];
+    else if (e.key === 'End') next = SECTIONS[SECTIONS.length - 1];
+    if (!next) return;
+    e.preventDefault();
+    open(next, true);
+  };
+
+  return (
+    <section className="card config-card">
+      <div className={styles.configTabs} role="tablist" aria-label={t('sectionsNav')}>
+        {SECTIONS.map((id) => (
+          <button
+            key={id}
+            ref={(el) => {
+              if (el) tabs.current.set(id, el);
+            }}
+            id={`config-tab-${id}`}
+            type="button"
+            role="tab"
+            className={styles.configTab}
+            aria-selected={id === current}
+            aria-controls={`config-panel-${id}`}
+            tabIndex={id === current ? 0 : -1}
+            onClick={() => open(id)}
+            onKeyDown={onTabKey}
+          >
+            {t(SECTION_TABLE[id].title)}
+          </button>
+        ))}
+      </div>
+      <div
+        id={`config-panel-${current}`}
+        className={styles.configPanel}
+        role="tabpanel"
+        aria-labelledby={`config-tab-${current}`}
+      >
+        <Section id={current} site={site} />
+      </div>
+    </section>
   );
 }
 

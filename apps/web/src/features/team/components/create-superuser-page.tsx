@@ -27,27 +27,11 @@ const EMPTY: Values = { name: '', email: '', role: [] };
  */
 export default function CreateSuperuserPage() {
   const t = useT('team');
-  const common = useT('common');
-  const viewer = useCurrentUser();
   const roles = useTeamRoles();
   const list = useTeamList();
   const create = useCreateSuperUser();
   const form = useContractForm(createSuperUserBody, { initial: EMPTY, idPrefix: 'cs' });
   const values = form.values;
-
-  const options = useMemo(
-    () =>
-      assignableRoles(
-        viewer.roles,
-        (roles.data ?? []).map((r) => r.Name),
-        'create',
-      ).map((name) => ({
-        value: name,
-        label: name,
-        hint: roles.data?.find((r) => r.Name === name)?.Description,
-      })),
-    [viewer.roles, roles.data],
-  );
 
   const canSave = values.email.trim() !== '' && values.role.length > 0 && form.valid;
   const reset = () => form.reset(EMPTY);
@@ -72,39 +56,6 @@ export default function CreateSuperuserPage() {
       },
     });
   };
-
-  let rolesField: ReactNode;
-  if (roles.isPending) {
-    rolesField = <Skeleton lines={1} />;
-  } else if (roles.isError) {
-    rolesField = (
-      <div className="field">
-        <p className="form-alert" role="alert">
-          {t('rolesLoadFailed')}
-        </p>
-        <div>
-          <button type="button" className="button" onClick={() => void roles.refetch()}>
-            {common('retry')}
-          </button>
-        </div>
-      </div>
-    );
-  } else {
-    rolesField = (
-      <>
-        {options.length === 0 ? <p className="form-alert">{t('noAssignableRoles')}</p> : null}
-        <CheckboxGroup
-          legend={t('roles')}
-          name="role"
-          options={options}
-          value={values.role}
-          error={form.shown('role')}
-          onChange={(next) => form.set('role', next)}
-          onBlur={() => form.touch('role')}
-        />
-      </>
-    );
-  }
 
   return (
     <section className="card form-card" aria-labelledby="screen-title">
@@ -137,7 +88,13 @@ export default function CreateSuperuserPage() {
           onValueChange={(v) => form.set('email', v)}
           onBlur={() => form.touch('email')}
         />
-        {rolesField}
+        <RolesField
+          roles={roles}
+          value={values.role}
+          error={form.shown('role')}
+          onChange={(next) => form.set('role', next)}
+          onBlur={() => form.touch('role')}
+        />
         <div className="form-actions">
           <button
             type="submit"
@@ -154,4 +111,70 @@ export default function CreateSuperuserPage() {
       </form>
     </section>
   );
+}
+
+/** The roles to give: a placeholder while they load, a retry when they failed, else the boxes. */
+function RolesField({
+  roles,
+  value,
+  error,
+  onChange,
+  onBlur,
+}: {
+  roles: ReturnType<typeof useTeamRoles>;
+  value: string[];
+  error?: string;
+  onChange: (next: string[]) => void;
+  onBlur: () => void;
+}) {
+  const t = useT('team');
+  const common = useT('common');
+  const viewer = useCurrentUser();
+  const options = useMemo(
+    () =>
+      assignableRoles(
+        viewer.roles,
+        (roles.data ?? []).map((r) => r.Name),
+        'create',
+      ).map((name) => ({
+        value: name,
+        label: name,
+        hint: roles.data?.find((r) => r.Name === name)?.Description,
+      })),
+    [viewer.roles, roles.data],
+  );
+  let rolesField: ReactNode;
+  if (roles.isPending) {
+    rolesField = <Skeleton lines={1} />;
+  } else if (roles.isError) {
+    rolesField = (
+      <div className="field">
+        <p className="form-alert" role="alert">
+          {t('rolesLoadFailed')}
+        </p>
+        <div>
+          <button type="button" className="button" onClick={() => void roles.refetch()}>
+            {common('retry')}
+          </button>
+        </div>
+      </div>
+    );
+  } else {
+    rolesField = (
+      <>
+        {options.length === 0 ? <p className="form-alert">{t('noAssignableRoles')}</p> : null}
+        <CheckboxGroup
+          legend={t('roles')}
+          name="role"
+          options={options}
+          value={value}
+          error={error}
+          onChange={onChange}
+          onBlur={onBlur}
+        />
+      </>
+    );
+  }
+
+  return rolesField;
 }

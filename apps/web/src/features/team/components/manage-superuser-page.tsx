@@ -32,7 +32,52 @@ export default function ManageSuperuserPage() {
   // A new SuperAdmin's acts on another SuperAdmin wait for their cool-down (the server says 948).
   const coolingUntil = mayWrite ? coolDownEnd(viewer) : null;
 
-  const columns = useMemo(() => {
+  const columns = useSuperUserColumns(viewerIdentity, mayWrite, coolingUntil, setAction);
+
+  return (
+    <section className="card" aria-labelledby="screen-title">
+      <div className="page-header">
+        <div>
+          <h1 id="screen-title">{t('manageSuperuser')}</h1>
+          <p className="muted">{t('listIntro')}</p>
+        </div>
+        {mayWrite ? (
+          <Link className="button button-primary" to={consolePaths.createSuperuser()}>
+            {t('createSuperuser')}
+          </Link>
+        ) : null}
+      </div>
+      {coolingUntil ? <CoolDownNote id="team-cool-down" until={coolingUntil} /> : null}
+      <DataTable
+        label={t('tableLabel')}
+        columns={columns}
+        rows={list.data}
+        rowKey={(row) => row.Uid}
+        isLoading={list.isPending}
+        error={list.isError ? errorText(list.error, MESSAGES.tableFetchError) : undefined}
+        pageSize={SUPERUSER_TABLE_PAGE_SIZE}
+        inAddress
+        csvExport={{ name: 'superusers' }}
+      />
+      {action?.kind === 'roles' ? (
+        <ChangeRolesDialog target={action.row} onClose={() => setAction(undefined)} />
+      ) : null}
+      {action?.kind === 'delete' ? (
+        <DeleteSuperUserDialog target={action.row} onClose={() => setAction(undefined)} />
+      ) : null}
+    </section>
+  );
+}
+
+/** The list's columns; the actions column only for a viewer who may change the team. */
+function useSuperUserColumns(
+  viewerIdentity: Parameters<typeof canManageStaff>[0],
+  mayWrite: boolean,
+  coolingUntil: ReturnType<typeof coolDownEnd>,
+  setAction: (action: Action) => void,
+) {
+  const t = useT('team');
+  return useMemo(() => {
     const out: Column<SuperUser>[] = [
       {
         id: 'email',
@@ -104,39 +149,5 @@ export default function ManageSuperuserPage() {
       });
     }
     return out;
-  }, [t, viewerIdentity, mayWrite, coolingUntil]);
-
-  return (
-    <section className="card" aria-labelledby="screen-title">
-      <div className="page-header">
-        <div>
-          <h1 id="screen-title">{t('manageSuperuser')}</h1>
-          <p className="muted">{t('listIntro')}</p>
-        </div>
-        {mayWrite ? (
-          <Link className="button button-primary" to={consolePaths.createSuperuser()}>
-            {t('createSuperuser')}
-          </Link>
-        ) : null}
-      </div>
-      {coolingUntil ? <CoolDownNote id="team-cool-down" until={coolingUntil} /> : null}
-      <DataTable
-        label={t('tableLabel')}
-        columns={columns}
-        rows={list.data}
-        rowKey={(row) => row.Uid}
-        isLoading={list.isPending}
-        error={list.isError ? errorText(list.error, MESSAGES.tableFetchError) : undefined}
-        pageSize={SUPERUSER_TABLE_PAGE_SIZE}
-        inAddress
-        csvExport={{ name: 'superusers' }}
-      />
-      {action?.kind === 'roles' ? (
-        <ChangeRolesDialog target={action.row} onClose={() => setAction(undefined)} />
-      ) : null}
-      {action?.kind === 'delete' ? (
-        <DeleteSuperUserDialog target={action.row} onClose={() => setAction(undefined)} />
-      ) : null}
-    </section>
-  );
+  }, [t, viewerIdentity, mayWrite, coolingUntil, setAction]);
 }
