@@ -12,35 +12,24 @@ const withRedis = await redisTestsRun();
 const budgets = { passwordReset: 4, customerLinks: 3, customerRequests: 2 };
 
 const forgot = (t: TestApp, remoteAddress: string) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/forgotpassword',
+  t.call('forgotPassword', {
     remoteAddress,
-    payload: { email: 'nobody@example.com', url: 'http://console.test:3001/login' },
+    body: { email: 'nobody@example.com', url: 'http://console.test:3001/login' },
   });
 const reset = (t: TestApp, remoteAddress: string) =>
-  t.inject({
-    method: 'PUT',
-    url: '/admin/resetpassword',
+  t.call('resetPassword', {
     remoteAddress,
-    payload: { password: 'Brand#New1', resettoken: 'bogus-token-123' },
+    body: { password: 'Brand#New1', resettoken: 'bogus-token-123' },
   });
 const siteAccess = (t: TestApp, remoteAddress: string) =>
-  t.inject({
-    method: 'GET',
-    url: '/admin/impersonation/site-access',
-    remoteAddress,
-    query: { token: 'nope' },
-  });
+  t.callLoose('siteAccess', { remoteAddress, query: { token: 'nope' } });
 const consent = (t: TestApp, remoteAddress: string) =>
-  t.inject({ method: 'GET', url: '/admin/impersonation/consent', remoteAddress, query: { token: 'nope' } });
+  t.callLoose('consentDetails', { remoteAddress, query: { token: 'nope' } });
 const customerRequest = (t: TestApp, remoteAddress: string) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/impersonation/customer/requests',
+  t.callLoose('customerRequestsCreate', {
     remoteAddress,
     headers: { apikey: '11111111-2222-4333-8444-555555555555', apisecret: 'wrong' },
-    payload: { data: {} },
+    body: { data: {} },
   });
 
 async function limits(open: () => Promise<{ t: TestApp; close(): Promise<void> }>) {
@@ -50,25 +39,25 @@ async function limits(open: () => Promise<{ t: TestApp; close(): Promise<void> }
     const mixed = await Promise.all(
       Array.from({ length: 10 }, (_, i) => (i % 2 ? forgot(t, '203.0.113.50') : reset(t, '203.0.113.50'))),
     );
-    const limited = mixed.filter((r) => r.statusCode === 429);
+    const limited = mixed.filter((r) => r.status === 429);
     expect(limited).toHaveLength(10 - budgets.passwordReset);
-    expect(limited[0]!.json().ErrorCode).toBe(ERRORS.tooManyRequests.code);
+    expect(limited[0]!.error.ErrorCode).toBe(ERRORS.tooManyRequests.code);
     const wait = Number(limited[0]!.headers['retry-after']);
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(ADDRESS_LIMITS.passwordReset.windowMs / 1000);
     // another address, and another door, are not held back
-    expect((await forgot(t, '203.0.113.51')).statusCode).toBe(200);
-    expect((await siteAccess(t, '203.0.113.50')).statusCode).toBe(400);
+    expect((await forgot(t, '203.0.113.51')).status).toBe(200);
+    expect((await siteAccess(t, '203.0.113.50')).status).toBe(400);
     // the owner's links share theirs
     const links = await Promise.all(
       [1, 2, 3, 4, 5].map((i) => (i % 2 ? siteAccess : consent)(t, '203.0.113.52')),
     );
-    expect(links.filter((r) => r.statusCode === 429)).toHaveLength(5 - budgets.customerLinks);
+    expect(links.filter((r) => r.status === 429)).toHaveLength(5 - budgets.customerLinks);
     const requests = await Promise.all([1, 2, 3, 4].map(() => customerRequest(t, '203.0.113.53')));
-    expect(requests.filter((r) => r.statusCode === 429)).toHaveLength(4 - budgets.customerRequests);
+    expect(requests.filter((r) => r.status === 429)).toHaveLength(4 - budgets.customerRequests);
     // the window passes
     t.clock.advance(ADDRESS_LIMITS.passwordReset.windowMs);
-    expect((await reset(t, '203.0.113.50')).statusCode).toBe(400);
+    expect((await reset(t, '203.0.113.50')).status).toBe(400);
   } finally {
     await close();
   }

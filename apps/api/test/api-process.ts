@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ENDPOINTS, type EndpointId } from '@sac/contract/endpoints';
+import { toQueryString } from '@sac/contract/query-string';
 import { nodeRuntime } from '../../../scripts/node-runtime.mjs';
 import { REPO_ROOT } from '../src/config.ts';
 
@@ -179,18 +181,19 @@ export async function startApi(env: Record<string, string>, opts: StartOptions =
   };
 }
 
-/** An API call as the console makes it. */
+/** A call of the endpoint `id` as the console makes it (method and path from the contract). */
 export function apiCall(
   base: string,
-  method: string,
-  url: string,
+  id: EndpointId,
   opts: {
+    query?: Record<string, string>;
     body?: unknown;
     session?: { xtoken: string; xsign: string };
     headers?: Record<string, string>;
   } = {},
 ): Promise<Response> {
-  return fetch(`${base}${url}`, {
+  const { method, path: route } = ENDPOINTS[id];
+  return fetch(`${base}${route}${toQueryString(opts.query)}`, {
     method,
     headers: {
       'X-Requested-With': 'XMLHttpRequest',

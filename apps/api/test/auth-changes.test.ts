@@ -19,11 +19,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Session = { xtoken: string; xsign: string };
-const me = (session: Session) => t.inject({ method: 'GET', url: '/admin/session', session });
+const me = (session: Session) => t.call('session', { session });
 /** Two reads: the second is answered from the kept session. */
 async function kept(session: Session) {
-  expect((await me(session)).statusCode).toBe(200);
-  return (await me(session)).json() as { Role: string[]; Permissions: string[] };
+  expect((await me(session)).status).toBe(200);
+  return (await me(session)).body;
 }
 
 describe('the next call sees each change to a kept session', () => {
@@ -31,8 +31,8 @@ describe('the next call sees each change to a kept session', () => {
     await t.addStaff('out@example.com', ['Admin']);
     const s = await t.login('out@example.com');
     await kept(s);
-    expect((await t.inject({ method: 'POST', url: '/admin/logout', session: s })).statusCode).toBe(200);
-    expect((await me(s)).statusCode).toBe(401);
+    expect((await t.call('logout', { session: s })).status).toBe(200);
+    expect((await me(s)).status).toBe(401);
   });
 
   it('a password change ends the other sessions and keeps the caller’s', async () => {
@@ -40,15 +40,13 @@ describe('the next call sees each change to a kept session', () => {
     const mine = await t.login('change@example.com');
     const other = await t.login('change@example.com');
     await kept(other);
-    const r = await t.inject({
-      method: 'PUT',
-      url: '/admin/changepassword',
+    const r = await t.call('changePassword', {
       session: mine,
-      payload: { oldpassword: PASSWORD, newpassword: 'Fresh#4567' },
+      body: { oldpassword: PASSWORD, newpassword: 'Fresh#4567' },
     });
-    expect(r.statusCode).toBe(200);
-    expect((await me(other)).statusCode).toBe(401);
-    expect((await me(mine)).statusCode).toBe(200);
+    expect(r.status).toBe(200);
+    expect((await me(other)).status).toBe(401);
+    expect((await me(mine)).status).toBe(200);
   });
 
   it('a password reset ends every session', async () => {
@@ -56,36 +54,30 @@ describe('the next call sees each change to a kept session', () => {
     const s = await t.login('reset@example.com');
     await kept(s);
     const before = t.smtp.messages.length;
-    await t.inject({
-      method: 'POST',
-      url: '/admin/forgotpassword',
-      payload: { email: 'reset@example.com', url: `${CONSOLE_ORIGIN}/login` },
+    await t.call('forgotPassword', {
+      body: { email: 'reset@example.com', url: `${CONSOLE_ORIGIN}/login` },
     });
     const mail = await t.smtp.waitFor(
       (m) => t.smtp.messages.indexOf(m) >= before && m.to.includes('reset@example.com'),
     );
     const resettoken = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('vtoken');
-    const r = await t.inject({
-      method: 'PUT',
-      url: '/admin/resetpassword',
-      payload: { password: 'Fresh#4567', resettoken },
+    const r = await t.callLoose('resetPassword', {
+      body: { password: 'Fresh#4567', resettoken },
     });
-    expect(r.statusCode).toBe(200);
-    expect((await me(s)).statusCode).toBe(401);
+    expect(r.status).toBe(200);
+    expect((await me(s)).status).toBe(401);
   });
 
   it('a role change ends the staff member’s sessions; the next sign-in holds the new roles', async () => {
     const uid = await t.addStaff('roles@example.com', ['Admin']);
     const s = await t.login('roles@example.com');
     expect((await kept(s)).Role).toEqual(['Admin']);
-    const r = await t.inject({
-      method: 'PUT',
-      url: '/admin/team/roles',
+    const r = await t.call('teamUpdateRoles', {
       session: boss,
-      payload: { role: ['Support'], uid, unAssignRoles: ['Admin'] },
+      body: { role: ['Support'], uid, unAssignRoles: ['Admin'] },
     });
-    expect(r.statusCode, r.body).toBe(200);
-    expect((await me(s)).statusCode).toBe(401);
+    expect(r.status, r.raw.body).toBe(200);
+    expect((await me(s)).status).toBe(401);
     const again = await t.login('roles@example.com');
     expect((await kept(again)).Role).toEqual(['Support']);
   });
@@ -94,14 +86,12 @@ describe('the next call sees each change to a kept session', () => {
     const uid = await t.addStaff('gone@example.com', ['Admin']);
     const s = await t.login('gone@example.com');
     await kept(s);
-    const r = await t.inject({
-      method: 'DELETE',
-      url: '/admin/team',
+    const r = await t.call('teamDelete', {
       session: boss,
-      payload: { role: [], uid },
+      body: { role: [], uid },
     });
-    expect(r.statusCode).toBe(200);
-    expect((await me(s)).statusCode).toBe(401);
+    expect(r.status).toBe(200);
+    expect((await me(s)).status).toBe(401);
   });
 
   it("restoring a built-in role's permissions at start-up shows on the next call", async () => {
@@ -111,7 +101,7 @@ describe('the next call sees each change to a kept session', () => {
     authChanged(t.db);
     expect((await kept(s)).Permissions).toEqual([]);
     await migrate(t.db);
-    expect((await me(s)).json().Permissions).toContain('customers.read');
+    expect((await me(s)).body.Permissions).toContain('customers.read');
   });
 
   it('a change inside a transaction counts again at its commit', async () => {
@@ -127,9 +117,9 @@ describe('the next call sees each change to a kept session', () => {
       // PostgreSQL: a call on another connection before the commit still finds the session live
       // and keeps it; the count at the commit makes the next call read it again. (PGlite has one
       // connection: nothing reads between the write and the commit.)
-      if (t.db.kind === 'postgres') during = (await me(s)).statusCode;
+      if (t.db.kind === 'postgres') during = (await me(s)).status;
     });
     if (t.db.kind === 'postgres') expect(during).toBe(200);
-    expect((await me(s)).statusCode).toBe(401);
+    expect((await me(s)).status).toBe(401);
   });
 });

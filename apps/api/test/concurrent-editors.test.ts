@@ -1,6 +1,5 @@
 import { ERRORS } from '@sac/contract/errors';
 import fc from 'fast-check';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { createTestApp, type TestApp } from './harness.ts';
@@ -76,22 +75,15 @@ describe('two concurrent editors', () => {
       )
     ).rows[0]!;
   const readProfile = async (uid: string) => {
-    const r = await t.inject({
-      method: 'GET',
-      url: '/admin/customerprofilebyuid',
-      session: s,
-      query: { uid },
-    });
+    const r = await t.call('customerProfile', { session: s, query: { uid } });
     return r.headers.etag as string;
   };
   const saveProfile = (uid: string, email: string, edit: Record<ProfileField, string>, etag: string) =>
-    t.inject({
-      method: 'PUT',
-      url: '/admin/customerprofile',
+    t.callLoose('updateCustomerProfile', {
       session: s,
       query: { uid },
       headers: { 'if-match': etag },
-      payload: { data: { ...edit, Email: email, TimeZone: 'Europe/London' } },
+      body: { data: { ...edit, Email: email, TimeZone: 'Europe/London' } },
     });
   const column: Record<ProfileField, string> = {
     FirstName: 'first_name',
@@ -123,37 +115,33 @@ describe('two concurrent editors', () => {
             const current = `"${before.version}"`;
             const r = await saveProfile(uid, email, st.edit, seen[st.editor]!);
             if (seen[st.editor] === current) {
-              expect(r.statusCode, r.body).toBe(200);
+              expect(r.status, r.raw.body).toBe(200);
               expect(await storedCustomer(uid)).toEqual(after(before, st.edit));
               seen[st.editor] = r.headers.etag as string;
             } else {
-              expect(r.statusCode).toBe(412);
-              expect(r.json().ErrorCode).toBe(ERRORS.conflict.code);
+              expect(r.status).toBe(412);
+              expect(r.error.ErrorCode).toBe(ERRORS.conflict.code);
               expect(await storedCustomer(uid)).toEqual(before);
             }
           } else if (st.kind === 'together') {
             // both save at once from the same fresh read: exactly one lands
             const tag = await readProfile(uid);
             const before = await storedCustomer(uid);
-            const rs: LightMyRequestResponse[] = await Promise.all(
-              st.edits.map((edit) => saveProfile(uid, email, edit, tag)),
-            );
-            const codes = rs.map((r) => r.statusCode).sort();
+            const rs = await Promise.all(st.edits.map((edit) => saveProfile(uid, email, edit, tag)));
+            const codes = rs.map((r) => r.status).sort();
             expect(codes).toEqual([200, 412]);
-            const won = rs.findIndex((r) => r.statusCode === 200);
+            const won = rs.findIndex((r) => r.status === 200);
             expect(await storedCustomer(uid)).toEqual(after(before, st.edits[won]!));
             seen[won] = rs[won]!.headers.etag as string;
           } else {
             // a partial site write: what it does not name stays as stored
             const before = await storedSite(appId);
-            const r = await t.inject({
-              method: 'PUT',
-              url: '/admin/site/basicsettings',
+            const r = await t.callLoose('updateSiteBasicSettings', {
               session: s,
               query: { uID: uid, appId: String(appId) },
-              payload: { data: st.edit },
+              body: { data: st.edit },
             });
-            expect(r.statusCode, r.body).toBe(200);
+            expect(r.status, r.raw.body).toBe(200);
             const now = await storedSite(appId);
             const expected = { ...before };
             if (st.edit.ProductionUrl !== undefined) expected.production_url = st.edit.ProductionUrl;
@@ -203,24 +191,17 @@ describe('two concurrent editors', () => {
         const query = { uid, appId: String(appId) };
         /** The stored lockout and the tag a read answers ("0" and undefined before the first save). */
         const read = async () => {
-          const r = await t.inject({
-            method: 'GET',
-            url: '/admin/applicationlevelsecurity',
-            session: s,
-            query,
-          });
-          return r.statusCode === 200
-            ? { tag: r.headers.etag as string, lockout: r.json().Data.LockoutMinutes as number }
+          const r = await t.call('applicationSecurity', { session: s, query });
+          return r.status === 200
+            ? { tag: r.headers.etag as string, lockout: r.body.Data.LockoutMinutes }
             : { tag: '"0"', lockout: undefined };
         };
         const save = (value: number, tag: string) =>
-          t.inject({
-            method: 'PUT',
-            url: '/admin/applicationlevelsecurity',
+          t.callLoose('updateApplicationSecurity', {
             session: s,
             query,
             headers: { 'if-match': tag },
-            payload: { data: settings(value) },
+            body: { data: settings(value) },
           });
         const seen = [(await read()).tag, (await read()).tag];
         for (const st of steps) {
@@ -230,19 +211,19 @@ describe('two concurrent editors', () => {
             const before = await read();
             const r = await save(st.value, seen[st.editor]!);
             if (seen[st.editor] === before.tag) {
-              expect(r.statusCode, r.body).toBe(200);
+              expect(r.status, r.raw.body).toBe(200);
               expect((await read()).lockout).toBe(st.value);
               seen[st.editor] = r.headers.etag as string;
             } else {
-              expect(r.statusCode).toBe(412);
-              expect(r.json().ErrorCode).toBe(ERRORS.conflict.code);
+              expect(r.status).toBe(412);
+              expect(r.error.ErrorCode).toBe(ERRORS.conflict.code);
               expect(await read()).toEqual(before);
             }
           } else {
             const { tag } = await read();
             const rs = await Promise.all(st.values.map((v) => save(v, tag)));
-            expect(rs.map((r) => r.statusCode).sort()).toEqual([200, 412]);
-            const won = rs.findIndex((r) => r.statusCode === 200);
+            expect(rs.map((r) => r.status).sort()).toEqual([200, 412]);
+            const won = rs.findIndex((r) => r.status === 200);
             expect((await read()).lockout).toBe(st.values[won]);
             seen[won] = rs[won]!.headers.etag as string;
           }

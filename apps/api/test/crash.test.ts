@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HEADERS } from '@sac/contract/constants';
+import { ENDPOINTS, type EndpointId } from '@sac/contract/endpoints';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_STAFF } from '../src/seed/seed.ts';
@@ -52,11 +53,11 @@ type Session = { xtoken: string; xsign: string };
 
 function api(base: string) {
   return async (
-    method: string,
-    url: string,
+    id: EndpointId,
     opts: { session?: Session; body?: unknown; query?: Record<string, string> } = {},
   ) => {
-    const u = new URL(url, base);
+    const { method, path: route } = ENDPOINTS[id];
+    const u = new URL(route, base);
     for (const [k, v] of Object.entries(opts.query ?? {})) u.searchParams.set(k, v);
     const r = await fetch(u, {
       method,
@@ -100,7 +101,7 @@ async function crashAndRestart(env: Record<string, string>, lockFile: string | u
   timings.push(`first start ${server.readyMs} ms`);
   expect(server.output()).toMatch(/\(migrated to \S+\)/);
   let call = api(server.url);
-  const signIn = await call('POST', '/admin/login', {
+  const signIn = await call('login', {
     body: { email: 'superadmin@example.com', password: DEMO_PASSWORD },
   });
   expect(signIn.status).toBe(200);
@@ -123,7 +124,7 @@ async function crashAndRestart(env: Record<string, string>, lockFile: string | u
           const tag = `r${round}w${w}i${i}-${randomUUID().slice(0, 8)}`;
           const write: Write = { email: `crash-${tag}@crash.example`, appname: `crash-${tag}` };
           try {
-            const r = await call('POST', '/admin/customer', {
+            const r = await call('createCustomer', {
               session,
               body: {
                 firstname: 'Crash',
@@ -165,8 +166,8 @@ async function crashAndRestart(env: Record<string, string>, lockFile: string | u
     // Every acknowledged write is there, with its site.
     const missing: string[] = [];
     await eachLimit(acked, 8, async (w) => {
-      const profile = await call('GET', '/admin/customerprofilebyuid', { session, query: { uid: w.uid! } });
-      const apps = await call('GET', '/admin/apps', { session, query: { uid: w.uid! } });
+      const profile = await call('customerProfile', { session, query: { uid: w.uid! } });
+      const apps = await call('customerApps', { session, query: { uid: w.uid! } });
       const names = apps.status === 200 ? apps.body.Data.map((s: { AppName: string }) => s.AppName) : [];
       if (profile.status !== 200 || profile.body.Data.Email !== w.email || !names.includes(w.appname))
         missing.push(`${w.email}: profile ${profile.status}, apps ${apps.status} ${names.join(',')}`);
@@ -175,12 +176,12 @@ async function crashAndRestart(env: Record<string, string>, lockFile: string | u
     // A write cut off in flight is whole or absent: never a customer without their site.
     let landed = 0;
     await eachLimit(inFlight, 8, async (w) => {
-      const found = await call('GET', '/admin/searchcustomer', { session, query: { emailid: w.email } });
+      const found = await call('searchCustomer', { session, query: { emailid: w.email } });
       if (found.status === 404) return;
       expect(found.status).toBe(200);
       landed++;
       const uid = found.body.Data[0].Uid;
-      const apps = await call('GET', '/admin/apps', { session, query: { uid } });
+      const apps = await call('customerApps', { session, query: { uid } });
       expect(apps.body.Data.map((s: { AppName: string }) => s.AppName)).toContain(w.appname);
     });
     timings.push(
@@ -189,11 +190,11 @@ async function crashAndRestart(env: Record<string, string>, lockFile: string | u
   }
 
   // The demo staff exist once each, and the server answers normally.
-  const team = await call('GET', '/admin/team', { session });
+  const team = await call('teamList', { session });
   expect(team.status).toBe(200);
   const emails = team.body.Data.map((u: { Email: Array<{ Value: string }> }) => u.Email[0]!.Value).sort();
   expect(emails).toEqual(DEMO_STAFF.map((s) => s.email).sort());
-  const again = await call('POST', '/admin/login', {
+  const again = await call('login', {
     body: { email: 'admin@example.com', password: DEMO_PASSWORD },
   });
   expect(again.status).toBe(200);

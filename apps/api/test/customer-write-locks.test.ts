@@ -1,9 +1,9 @@
-import type { LightMyRequestResponse } from 'fastify';
+import type { EndpointId } from '@sac/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffCall } from '../src/lib/endpoint-route.ts';
 import { updateProfile } from '../src/modules/customers/customer-writes.service.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
-import { createTestApp, type TestApp } from './harness.ts';
+import { type Answer, createTestApp, type TestApp } from './harness.ts';
 
 /**
  * The customers module's writes make the reads that decide them under the lock of the record the
@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ok = (r: LightMyRequestResponse) => expect(r.statusCode, r.body).toBe(200);
+const ok = (r: Answer<EndpointId>) => expect(r.status, r.raw.body).toBe(200);
 
 /** A fresh customer as the profile writes below send it back (only FirstName varies). */
 async function customer(first = 'Name0') {
@@ -57,12 +57,10 @@ const edit = (uid: string, email: string, firstName: string) => ({
 });
 
 const putProfile = (uid: string, email: string, firstName: string) =>
-  t.inject({
-    method: 'PUT',
-    url: '/admin/customerprofile',
+  t.call('updateCustomerProfile', {
     session: s,
     query: { uid },
-    payload: { data: edit(uid, email, firstName).data },
+    body: { data: edit(uid, email, firstName).data },
   });
 
 /** The staff call the profile service gets from its route, without If-Match. */
@@ -131,7 +129,7 @@ describe('customer writes read what decides them under the lock', () => {
     "a profile write waiting for the customer's row reports against the profile it then replaces",
     async () => {
       const { uid, email } = await customer('Ada');
-      let call!: Promise<LightMyRequestResponse>;
+      let call!: Promise<Answer<'updateCustomerProfile'>>;
       await t.db.transaction(async (tx) => {
         // Another write holds the customer's row and renames her to the name the call sends.
         await tx.query(`UPDATE customers SET first_name = 'Grace' WHERE uid = $1`, [uid]);
@@ -149,23 +147,21 @@ describe('customer writes read what decides them under the lock', () => {
       const { uid } = await customer();
       const source = await insertSite(t.db, { owner: uid, name: `lock-source-${seq}`, features: ['mfa'] });
       const target = await insertSite(t.db, { owner: uid, name: `lock-target-${seq}`, features: [] });
-      let call!: Promise<LightMyRequestResponse>;
+      let call!: Promise<Answer<'updateSiteFeatures'>>;
       await t.db.transaction(async (tx) => {
         // Another write holds the target site; meanwhile the source's features change (committed).
         await tx.query('SELECT 1 FROM sites WHERE app_id = $1 FOR UPDATE', [target.appId]);
-        call = t.inject({
-          method: 'PUT',
-          url: '/admin/site/feature',
+        call = t.call('updateSiteFeatures', {
           session: s,
           query: { userId: uid, appId: String(target.appId) },
-          payload: { FromAppId: source.appId },
+          body: { FromAppId: source.appId },
         });
         expect(await someoneWaits()).toBe(true);
         await t.db.query(`UPDATE sites SET features = '{sso,mfa}' WHERE app_id = $1`, [source.appId]);
       });
       const r = await call;
       ok(r);
-      expect(r.json().Data.Features).toEqual(['sso', 'mfa']);
+      expect(r.body.Data.Features).toEqual(['sso', 'mfa']);
       const stored = await t.db.query<{ features: string[] }>(
         'SELECT features FROM sites WHERE app_id = $1',
         [target.appId],
@@ -180,16 +176,14 @@ describe('customer writes read what decides them under the lock', () => {
       const { uid } = await customer();
       const site = await insertSite(t.db, { owner: uid, name: `lock-rotate-${seq}` });
       const moved = `moved-${seq}@locks.example`;
-      let call!: Promise<LightMyRequestResponse>;
+      let call!: Promise<Answer<'rotateSiteSecret'>>;
       await t.db.transaction(async (tx) => {
         // Another write holds the customer's row and changes her address.
         await tx.query('UPDATE customers SET email = $2 WHERE uid = $1', [uid, moved]);
-        call = t.inject({
-          method: 'POST',
-          url: '/admin/site/secret',
+        call = t.call('rotateSiteSecret', {
           session: s,
           query: { uid, appId: String(site.appId) },
-          payload: { GraceMinutes: 0 },
+          body: { GraceMinutes: 0 },
         });
         expect(await someoneWaits()).toBe(true);
       });
@@ -207,19 +201,17 @@ describe('customer writes read what decides them under the lock', () => {
     const other = (await customer()).uid;
     const theirs = await insertSite(t.db, { owner: other, name: `lock-theirs-${seq}` });
     const status = (u: string) =>
-      t.inject({
-        method: 'PUT',
-        url: '/admin/site/status',
+      t.call('setSiteStatus', {
         session: s,
         query: { uId: u, appId: String(theirs.appId) },
-        payload: { Status: 'inactive' },
+        body: { Status: 'inactive' },
       });
     const unknown = await status('00000000-0000-4000-8000-000000000000');
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().Description).toBe('There is no customer with that uid.');
+    expect(unknown.status).toBe(404);
+    expect(unknown.error.Description).toBe('There is no customer with that uid.');
     const notOwned = await status(uid);
-    expect(notOwned.statusCode).toBe(404);
-    expect(notOwned.json().Description).toBe('This customer owns no site with that appId.');
+    expect(notOwned.status).toBe(404);
+    expect(notOwned.error.Description).toBe('This customer owns no site with that appId.');
     const row = await t.db.query<{ status: string }>('SELECT status FROM sites WHERE app_id = $1', [
       theirs.appId,
     ]);

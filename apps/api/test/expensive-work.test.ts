@@ -28,20 +28,16 @@ describe('reset password', () => {
   it('40 bogus tokens at once hash no password, answer 905, and a sign-in meanwhile succeeds', async () => {
     const before = passwordHashesStarted();
     const resets = Array.from({ length: 40 }, (_, i) =>
-      t.inject({
-        method: 'PUT',
-        url: '/admin/resetpassword',
-        payload: { password: 'Brand#New1', resettoken: `bogus-${i}` },
+      t.call('resetPassword', {
+        body: { password: 'Brand#New1', resettoken: `bogus-${i}` },
       }),
     );
-    const signIn = t.inject({
-      method: 'POST',
-      url: '/admin/login',
-      payload: { email: 'support@example.com', password: PASSWORD },
+    const signIn = t.call('login', {
+      body: { email: 'support@example.com', password: PASSWORD },
     });
     const answers = await Promise.all(resets);
-    expect(new Set(answers.map((r) => r.json().ErrorCode))).toEqual(new Set([ERRORS.invalidResetToken.code]));
-    expect((await signIn).statusCode).toBe(200);
+    expect(new Set(answers.map((r) => r.error.ErrorCode))).toEqual(new Set([ERRORS.invalidResetToken.code]));
+    expect((await signIn).status).toBe(200);
     expect(passwordHashesStarted()).toBe(before);
   });
 });
@@ -76,12 +72,10 @@ describe('forgot password', () => {
 
 describe('hashing preview', () => {
   const preview = (EncryptionType: string, Iterations: number) =>
-    t.inject({
-      method: 'POST',
-      url: '/admin/encryption-settings/preview',
+    t.callLoose('encryptionPreview', {
       session: support,
       query: { uid, appId: String(appId) },
-      payload: {
+      body: {
         data: { EncryptionType, HashEncoding: 'hex', SaltEncoding: 'utf8', Salt: 'pepper', Iterations },
         Sample: 'Secret#1',
       },
@@ -89,8 +83,8 @@ describe('hashing preview', () => {
 
   it('refuses more PBKDF2 iterations than its cap, at once, saying so under Iterations', async () => {
     const r = await preview('PBKDF2-SHA512', 10_000_000);
-    expect(r.statusCode).toBe(400);
-    expect(r.json().FieldErrors).toContainEqual({
+    expect(r.status).toBe(400);
+    expect(r.error.FieldErrors).toContainEqual({
       Field: 'data.Iterations',
       Message: previewIterationsMessage('PBKDF2-SHA512'),
     });
@@ -98,8 +92,8 @@ describe('hashing preview', () => {
 
   it('computes a preview at the cap', async () => {
     const r = await preview('PBKDF2-SHA256', PREVIEW_MAX_ITERATIONS['PBKDF2-SHA256']);
-    expect(r.statusCode).toBe(200);
-    expect(r.json().Data.Stored).toMatch(/^[0-9a-f]{64}$/);
+    expect(r.status).toBe(200);
+    expect(r.body.Data.Stored).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('runs one preview at a time with two waiting: more at once answer 973 at once; a sign-in meanwhile succeeds', async () => {
@@ -107,22 +101,20 @@ describe('hashing preview', () => {
     const order: number[] = [];
     const all = Array.from({ length: 5 }, () =>
       preview('PBKDF2-SHA512', PREVIEW_MAX_ITERATIONS['PBKDF2-SHA512']).then((r) => {
-        order.push(r.statusCode);
+        order.push(r.status);
         return r;
       }),
     );
-    const signIn = await t.inject({
-      method: 'POST',
-      url: '/admin/login',
-      payload: { email: 'support@example.com', password: PASSWORD },
+    const signIn = await t.call('login', {
+      body: { email: 'support@example.com', password: PASSWORD },
     });
-    expect(signIn.statusCode).toBe(200);
+    expect(signIn.status).toBe(200);
     const answers = await Promise.all(all);
     // The three admitted run one at a time below the sign-ins' priority, each within its budget of
     // CPU however busy the host (its wall time may run longer).
     expect(order).toEqual([503, 503, 200, 200, 200]);
-    for (const busy of answers.filter((r) => r.statusCode === 503)) {
-      expect(busy.json().ErrorCode).toBe(ERRORS.previewBusy.code);
+    for (const busy of answers.filter((r) => r.status === 503)) {
+      expect(busy.error.ErrorCode).toBe(ERRORS.previewBusy.code);
       expect(busy.headers['retry-after']).toBe('1');
     }
   });

@@ -40,16 +40,16 @@ describe(`first start on an empty ${postgres ? 'PostgreSQL database' : 'data dir
         expect([503, 200]).toContain(early.status);
         expect(['starting', 'ready']).toContain(((await early.json()) as { status: string }).status);
         const [login, search] = await Promise.all([
-          apiCall(api.url, 'POST', '/admin/login', {
+          apiCall(api.url, 'login', {
             body: { email: 'superadmin@example.com', password: 'First#Start1' },
           }),
           (async () => {
             // A second caller in the same moment: the customers are there too once it is answered.
-            const r = await apiCall(api.url, 'POST', '/admin/login', {
+            const r = await apiCall(api.url, 'login', {
               body: { email: 'support@example.com', password: 'First#Start1' },
             });
             const session = (await r.json()) as { xtoken: string; xsign: string };
-            return apiCall(api.url, 'GET', '/admin/searchcustomer?customerName=Ada%20Lovelace', { session });
+            return apiCall(api.url, 'searchCustomer', { query: { customerName: 'Ada Lovelace' }, session });
           })(),
         ]);
         expect(login.status).toBe(200);
@@ -114,7 +114,7 @@ describe(`first start without demo data (${postgres ? 'DATABASE_URL, as producti
         expect(api.output()).toContain('No staff account yet');
         expect(api.output()).toContain('npm run create-admin -- you@example.com');
         expect(api.output()).not.toContain('Demo sign-ins');
-        const demo = await apiCall(api.url, 'POST', '/admin/login', {
+        const demo = await apiCall(api.url, 'login', {
           body: { email: 'superadmin@example.com', password: 'anything-at-all' },
         });
         expect(demo.status).toBe(401);
@@ -137,17 +137,17 @@ describe(`first start without demo data (${postgres ? 'DATABASE_URL, as producti
         api = await startApi(env, { untilReady: true, readyTimeoutMs: PROCESS_WAIT_MS });
         expect(api.output()).not.toContain('No staff account yet');
         const set = () =>
-          apiCall(api.url, 'PUT', '/admin/resetpassword', {
+          apiCall(api.url, 'resetPassword', {
             body: { password: 'First#Admin-2026', resettoken: link.searchParams.get('vtoken') },
           });
         expect((await set()).status).toBe(200);
         expect((await set()).status).not.toBe(200); // single-use
-        const login = await apiCall(api.url, 'POST', '/admin/login', {
+        const login = await apiCall(api.url, 'login', {
           body: { email: 'grace@example.com', password: 'First#Admin-2026' },
         });
         expect(login.status).toBe(200);
         const session = (await login.json()) as { xtoken: string; xsign: string };
-        const me = await apiCall(api.url, 'GET', '/admin/session', { session });
+        const me = await apiCall(api.url, 'session', { session });
         expect(((await me.json()) as { Role: string[] }).Role).toEqual(['SuperAdmin']);
       } finally {
         await api.stop();

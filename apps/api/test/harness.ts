@@ -64,7 +64,7 @@ export async function freshDb(): Promise<{ db: Db; url?: string; drop(): Promise
   };
 }
 
-interface SessionPair {
+export interface SessionPair {
   xtoken: string;
   xsign: string;
 }
@@ -82,7 +82,7 @@ interface EndpointCall<I extends EndpointId> {
  * A call with any query and body, for tests of what the API refuses: the endpoint's method and
  * path still come from the contract.
  */
-interface LooseCall extends Omit<EndpointCall<EndpointId>, 'query' | 'body'> {
+export interface LooseCall extends Omit<EndpointCall<EndpointId>, 'query' | 'body'> {
   query?: Record<string, unknown>;
   body?: unknown;
 }
@@ -160,27 +160,10 @@ export async function createTestApp(
   await app.ready();
 
   const inject: TestApp['inject'] = ({ session, headers, ...opts }) =>
-    app.inject({
-      ...opts,
-      headers: {
-        [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
-        ...(opts.payload !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(session ? { [HEADERS.token]: session.xtoken, [HEADERS.sign]: session.xsign } : {}),
-        ...headers,
-      },
-    });
+    app.inject({ ...opts, headers: consoleHeaders(opts.payload !== undefined, session, headers) });
 
-  const callLoose = async <I extends EndpointId>(id: I, input: LooseCall = {}): Promise<Answer<I>> => {
-    const { query, body, ...rest } = input;
-    const def = ENDPOINTS[id];
-    const raw = await inject({
-      ...rest,
-      method: def.method,
-      url: `${def.path}${toQueryString(query as Parameters<typeof toQueryString>[0])}`,
-      ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
-    });
-    return answerOf(id, raw);
-  };
+  const callLoose = async <I extends EndpointId>(id: I, input: LooseCall = {}): Promise<Answer<I>> =>
+    answerOf(id, await app.inject(endpointRequest(id, input)));
   const call = <I extends EndpointId>(id: I, input: EndpointCall<I> = {}) =>
     callLoose(id, input as LooseCall);
 
@@ -227,11 +210,42 @@ export async function createTestApp(
   };
 }
 
+/** The headers the console sends: the ajax marker, the JSON type of a body, the session pair. */
+function consoleHeaders(
+  withBody: boolean,
+  session?: SessionPair,
+  headers?: InjectOptions['headers'],
+): InjectOptions['headers'] {
+  return {
+    [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
+    ...(withBody ? { 'content-type': 'application/json' } : {}),
+    ...(session ? { [HEADERS.token]: session.xtoken, [HEADERS.sign]: session.xsign } : {}),
+    ...headers,
+  };
+}
+
+/**
+ * The request of a call of the endpoint `id` as the console sends it (method and path from the
+ * contract, query string, ajax marker, JSON body, session pair), for any Fastify app: tests that
+ * build their own app inject it there and read the answer with `answerOf`.
+ */
+export function endpointRequest(id: EndpointId, input: LooseCall = {}): InjectOptions {
+  const { query, body, session, headers, remoteAddress } = input;
+  const def = ENDPOINTS[id];
+  return {
+    method: def.method,
+    url: `${def.path}${toQueryString(query as Parameters<typeof toQueryString>[0])}`,
+    ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
+    ...(remoteAddress ? { remoteAddress } : {}),
+    headers: consoleHeaders(body !== undefined, session, headers),
+  };
+}
+
 /**
  * The answer as a typed value: a 200 parsed by the endpoint's response schema (JSON, or the text
  * of a file), anything else by the error envelope's; each read only on its own status.
  */
-function answerOf<I extends EndpointId>(id: I, raw: LightMyRequestResponse): Answer<I> {
+export function answerOf<I extends EndpointId>(id: I, raw: LightMyRequestResponse): Answer<I> {
   const schema = (ENDPOINTS[id].responses as Record<number, { parse(v: unknown): unknown }>)[200];
   const json = () => (String(raw.headers['content-type'] ?? '').includes('json') ? raw.json() : raw.body);
   return {

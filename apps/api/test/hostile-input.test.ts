@@ -1,3 +1,4 @@
+import type { EndpointId } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
 import { JSON_LIMIT_MESSAGES, PATTERN_MAX_CHARS, SAMPLE_MAX_CHARS } from '@sac/contract/json-limits';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,10 +27,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const q = () => ({ uid, appId: String(appId) });
-const call = (session: S, method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) =>
-  t.inject({ method, url, session, query: q(), payload });
+const call = (session: S, id: EndpointId, body: Record<string, unknown>) =>
+  t.callLoose(id, { session, query: q(), body });
 const validate = (Schema: unknown, Sample: string) =>
-  call(support, 'POST', '/admin/customobject/validate', {
+  call(support, 'customObjectValidate', {
     Schema: typeof Schema === 'string' ? Schema : JSON.stringify(Schema),
     Sample,
   });
@@ -57,13 +58,13 @@ describe('catastrophic patterns run on a linear-time engine', () => {
     );
     expect(live.statusCode).toBe(200);
     expect(livezFirst).toBe(true);
-    expect(result.statusCode).toBe(200);
-    expect(result.json()).toMatchObject({
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({
       Valid: false,
       Errors: [{ Path: '/', Message: expect.stringMatching(/pattern/) }],
     });
     const ok = await validate({ type: 'string', pattern: '^(a+)+$' }, JSON.stringify('a'.repeat(40)));
-    expect(ok.json()).toEqual({ Valid: true, Errors: [] });
+    expect(ok.body).toEqual({ Valid: true, Errors: [] });
   });
 
   it('patternProperties run on the same engine', async () => {
@@ -71,7 +72,7 @@ describe('catastrophic patterns run on a linear-time engine', () => {
       { type: 'object', patternProperties: { '^(x+x+)+y$': { type: 'number' } } },
       JSON.stringify({ [`${'x'.repeat(60)}y`]: 'text', ['x'.repeat(60)]: 1 }),
     );
-    expect(r.json()).toMatchObject({ Valid: false, Errors: [{ Path: `/${'x'.repeat(60)}y` }] });
+    expect(r.body).toMatchObject({ Valid: false, Errors: [{ Path: `/${'x'.repeat(60)}y` }] });
   });
 
   it.each([
@@ -79,74 +80,74 @@ describe('catastrophic patterns run on a linear-time engine', () => {
     ['a backreference', '^(a)\\1$', 'invalid escape'],
   ])('a schema with %s is refused when saved, saying why', async (_what, pattern, reason) => {
     const schema = JSON.stringify({ type: 'object', properties: { code: { type: 'string', pattern } } });
-    const saved = await call(support, 'POST', '/admin/customobject', {
+    const saved = await call(support, 'customObjectCreate', {
       Id: 'codes',
       Name: 'Codes',
       SizeMB: '1',
       Schema: schema,
     });
     // Support may read but not write: the Admin's save is the one refused for the pattern.
-    expect(saved.statusCode).toBe(403);
+    expect(saved.status).toBe(403);
     const admin = await t.login('admin@example.com');
-    const r = await call(admin, 'POST', '/admin/customobject', {
+    const r = await call(admin, 'customObjectCreate', {
       Id: 'codes',
       Name: 'Codes',
       SizeMB: '1',
       Schema: schema,
     });
-    expect(r.statusCode).toBe(400);
-    const message = fieldMessages(r.json())[0]!;
+    expect(r.status).toBe(400);
+    const message = fieldMessages(r.error)[0]!;
     expect(message).toContain(reason);
     expect(message).toContain('linear-time engine');
     const check = await validate(schema, '{"code":"1"}');
-    expect(check.json()).toMatchObject({ Valid: false, Errors: [{ Path: '(schema)' }] });
+    expect(check.body).toMatchObject({ Valid: false, Errors: [{ Path: '(schema)' }] });
   });
 
   it('a data source rule is matched on the safe engine, and one it cannot run is refused', async () => {
     const admin = await t.login('admin@example.com');
     const evil = await liveMeanwhile(
-      call(admin, 'POST', '/admin/custom-registration-data', {
+      call(admin, 'addDataSource', {
         Name: 'codes',
         Rules: '^(a+)+$',
         Items: [{ Value: `${'a'.repeat(40)}!`, Text: 'Evil' }],
       }),
     );
     expect(evil.livezFirst).toBe(true);
-    expect(evil.result.statusCode).toBe(400);
-    expect(fieldMessages(evil.result.json())).toEqual([
+    expect(evil.result.status).toBe(400);
+    expect(fieldMessages(evil.result.error)).toEqual([
       `These items do not match the rule: ${'a'.repeat(40)}!.`,
     ]);
 
-    const backref = await call(admin, 'POST', '/admin/custom-registration-data', {
+    const backref = await call(admin, 'addDataSource', {
       Name: 'codes',
       Rules: '^(a)\\1$',
       Items: [{ Value: 'aa', Text: 'AA' }],
     });
-    expect(backref.statusCode).toBe(400);
-    expect(fieldMessages(backref.json())[0]).toContain('linear-time engine');
+    expect(backref.status).toBe(400);
+    expect(fieldMessages(backref.error)[0]).toContain('linear-time engine');
   });
 
   it("a field's custom_validation pattern must compile on the safe engine", async () => {
     const admin = await t.login('admin@example.com');
-    const r = await call(admin, 'POST', '/admin/custom-field', {
+    const r = await call(admin, 'addCustomField', {
       Name: 'pin',
       Display: 'PIN',
       Type: 'string',
       Rules: 'required|custom_validation[^(?!0000)\\d{4}$###Not 0000]',
     });
-    expect(r.statusCode).toBe(400);
-    expect(fieldMessages(r.json())[0]).toContain('linear-time engine');
-    const defaults = await call(admin, 'POST', '/admin/default-fields', {
+    expect(r.status).toBe(400);
+    expect(fieldMessages(r.error)[0]).toContain('linear-time engine');
+    const defaults = await call(admin, 'saveDefaultFields', {
       Fields: [{ Name: 'FirstName', Enabled: true, Rules: 'custom_validation[(\\w)\\1###No doubles]' }],
     });
-    expect(defaults.statusCode).toBe(400);
-    const fine = await call(admin, 'POST', '/admin/custom-field', {
+    expect(defaults.status).toBe(400);
+    const fine = await call(admin, 'addCustomField', {
       Name: 'pin',
       Display: 'PIN',
       Type: 'string',
       Rules: 'required|custom_validation[^\\d{4}$###Four digits]',
     });
-    expect(fine.statusCode).toBe(200);
+    expect(fine.status).toBe(200);
   });
 });
 
@@ -158,30 +159,30 @@ describe('depth and size are bounded before anything parses', () => {
   it('a sample nested 10,000 deep answers 400 saying so, not 500', async () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const r = await validate({ type: 'array' }, deep);
-    expect(r.statusCode).toBe(400);
-    expect(fieldMessages(r.json())).toEqual([JSON_LIMIT_MESSAGES.sampleTooDeep]);
+    expect(r.status).toBe(400);
+    expect(fieldMessages(r.error)).toEqual([JSON_LIMIT_MESSAGES.sampleTooDeep]);
   });
 
   it('a deep schema answers 400 saying so, never a stack overflow', async () => {
     const n = 1000;
     const schema = `${'{"type":"object","properties":{"a":'.repeat(n)}{"type":"string"}${'}}'.repeat(n)}`;
     const r = await validate(schema, '{}');
-    expect(r.statusCode).toBe(400);
-    expect(r.body).not.toMatch(/call stack/i);
-    expect(fieldMessages(r.json())).toEqual([JSON_LIMIT_MESSAGES.schemaTooDeep]);
+    expect(r.status).toBe(400);
+    expect(r.raw.body).not.toMatch(/call stack/i);
+    expect(fieldMessages(r.error)).toEqual([JSON_LIMIT_MESSAGES.schemaTooDeep]);
   });
 
   it('brackets inside strings are not nesting', async () => {
     const r = await validate({ type: 'string' }, JSON.stringify('['.repeat(1000)));
-    expect(r.json()).toEqual({ Valid: true, Errors: [] });
+    expect(r.body).toEqual({ Valid: true, Errors: [] });
   });
 
   it('too long a sample or schema answers 400 saying so', async () => {
     const long = await validate({ type: 'string' }, JSON.stringify('x'.repeat(SAMPLE_MAX_CHARS)));
-    expect(fieldMessages(long.json())).toEqual([JSON_LIMIT_MESSAGES.sampleTooLong]);
+    expect(fieldMessages(long.error)).toEqual([JSON_LIMIT_MESSAGES.sampleTooLong]);
     const schema = JSON.stringify({ type: 'string', description: 'x'.repeat(70_000) });
     const big = await validate(schema, '"x"');
-    expect(fieldMessages(big.json())).toEqual([JSON_LIMIT_MESSAGES.schemaTooLong]);
+    expect(fieldMessages(big.error)).toEqual([JSON_LIMIT_MESSAGES.schemaTooLong]);
   });
 });
 
@@ -256,15 +257,13 @@ describe('the sandbox: a time budget for what no bound can price', () => {
         email: 'eve@hostile.example',
       });
       const site = (await insertSite(tight.db, { owner, name: 'eve-site' })).appId;
-      const r = await tight.inject({
-        method: 'POST',
-        url: '/admin/customobject/validate',
+      const r = await tight.call('customObjectValidate', {
         session,
         query: { uid: owner, appId: String(site) },
-        payload: { Schema: costly.schema, Sample: costly.sample },
+        body: { Schema: costly.schema, Sample: costly.sample },
       });
-      expect(r.statusCode).toBe(400);
-      expect(r.json()).toMatchObject({
+      expect(r.status).toBe(400);
+      expect(r.error).toMatchObject({
         ErrorCode: ERRORS.userInputTooCostly.code,
         Description: ERRORS.userInputTooCostly.text,
       });

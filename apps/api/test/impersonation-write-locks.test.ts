@@ -12,20 +12,21 @@
  * it waits for the write's commit. And raced ones, calls fired at the same moment for some rounds,
  * where only one of them may win: on PostgreSQL (a pool of connections) they truly overlap.
  */
+
+import type { EndpointId } from '@sac/contract/endpoints';
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type StatementSink, statementHook } from '../src/db/statement-log.ts';
 import { sendDueNotices } from '../src/modules/notices/notices.service.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
-import { CONSOLE_ORIGIN, createTestApp, type TestApp } from './harness.ts';
+import { type Answer, CONSOLE_ORIGIN, createTestApp, type TestApp } from './harness.ts';
 import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
 
 const ROUNDS = Number(process.env.RACE_ROUNDS ?? 10);
 type S = { xtoken: string; xsign: string };
-type R = LightMyRequestResponse;
+type R = Answer<EndpointId>;
 const race = <T extends Array<() => Promise<R>>>(...calls: T) =>
-  Promise.all(calls.map((c) => c())) as Promise<{ [K in keyof T]: R }>;
+  Promise.all(calls.map((c) => c())) as Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }>;
 
 let t: TestApp;
 let boss: S; // SuperAdmin
@@ -58,12 +59,10 @@ const newSite = async (ownerUid = owner) =>
   (await insertSite(t.db, { owner: ownerUid, name: `lock-site-${++seq}` })).appId;
 
 const create = (session: S, appId: number, roles = ['Developer']) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/impersonation/requests',
+  t.call('impersonationCreate', {
     session,
     headers: { origin: CONSOLE_ORIGIN },
-    payload: {
+    body: {
       data: {
         AppId: appId,
         Priority: 'High',
@@ -76,12 +75,10 @@ const create = (session: S, appId: number, roles = ['Developer']) =>
     },
   });
 const action = (session: S, id: number, payload: Record<string, unknown>, revokeAction?: string) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/impersonation/request/action',
+  t.callLoose('impersonationAction', {
     session,
     query: { requestId: String(id), ...(revokeAction ? { revokeAction } : {}) },
-    payload,
+    body: payload,
   });
 const approve = (session: S, id: number) =>
   action(session, id, {
@@ -139,7 +136,7 @@ describe('opening a request: the site and its owner are read under the site lock
     const r = await create(agent, appId);
     await watch.done;
     statementHook.sink = undefined;
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
     // The owner's change had not committed when the consent mail was queued: it waited for the lock.
     expect(watch.committedAtQueue).toBe(false);
     const mails = await t.db.query<{ to_address: string }>(
@@ -155,11 +152,11 @@ describe('opening a request: the site and its owner are read under the site lock
         () => create(agent, appId),
         () => create(boss, appId),
       );
-      const codes = [a.statusCode, b.statusCode].sort();
-      expect(codes, `${a.body} ${b.body}`).toEqual([200, 409]);
-      const loser = a.statusCode === 409 ? a : b;
-      expect(loser.json().ErrorCode).toBe(945);
-      expect(loser.json().Description).toContain(IMPERSONATION_MESSAGES.roleTaken);
+      const codes = [a.status, b.status].sort();
+      expect(codes, `${a.raw.body} ${b.raw.body}`).toEqual([200, 409]);
+      const loser = a.status === 409 ? a : b;
+      expect(loser.error.ErrorCode).toBe(945);
+      expect(loser.error.Description).toContain(IMPERSONATION_MESSAGES.roleTaken);
       const held = await t.db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM impersonation_requests WHERE app_id = $1',
         [appId],
@@ -185,13 +182,11 @@ describe('opening a request: the site and its owner are read under the site lock
       ).rows[0]!.v;
       const [edited, opened] = await race(
         () =>
-          t.inject({
-            method: 'PUT',
-            url: '/admin/impersonation/request',
+          t.call('impersonationEdit', {
             session: agent,
             query: { requestId: String(id) },
             headers: { 'if-match': `"${version}"` },
-            payload: {
+            body: {
               AdditionalPermissions: [],
               Assignees: ['boss@example.com'],
               Description: 'Wider',
@@ -201,7 +196,7 @@ describe('opening a request: the site and its owner are read under the site lock
           }),
         () => create(boss, appId),
       );
-      expect([edited.statusCode, opened.statusCode].sort(), `${edited.body} ${opened.body}`).toEqual([
+      expect([edited.status, opened.status].sort(), `${edited.raw.body} ${opened.raw.body}`).toEqual([
         200, 409,
       ]);
       const holders = await t.db.query<{ n: number }>(
@@ -230,8 +225,8 @@ describe('deciding a request: the transition is decided under its row lock', () 
         () => reject(chief, id),
       );
       expect(
-        [yes.statusCode, no.statusCode].filter((s) => s === 200),
-        `${yes.body} ${no.body}`,
+        [yes.status, no.status].filter((s) => s === 200),
+        `${yes.raw.body} ${no.raw.body}`,
       ).toHaveLength(1);
       const log = await t.db.query<{ event: string }>(
         `SELECT event FROM impersonation_log WHERE request_id = $1 AND event IN ('approve', 'reject')`,
@@ -245,7 +240,7 @@ describe('deciding a request: the transition is decided under its row lock', () 
       const status = (
         await t.db.query<{ status: string }>('SELECT status FROM impersonation_requests WHERE id = $1', [id])
       ).rows[0]!.status;
-      const won = yes.statusCode === 200 ? 'approve' : 'reject';
+      const won = yes.status === 200 ? 'approve' : 'reject';
       expect(log.rows.map((r) => r.event)).toEqual([won]);
       expect(trail.rows.map((r) => r.action)).toEqual([`impersonation.${won}`]);
       expect(status).toBe(won === 'approve' ? 'Approved' : 'Rejected');
@@ -268,15 +263,13 @@ describe('opening an impersonation session: the grant is read under its lock', (
       () => t.db.query(`UPDATE impersonation_requests SET status = 'Revoked' WHERE id = $1`, [id]),
       /insert into "?impersonation_log"?/i,
     );
-    const r = await t.inject({
-      method: 'GET',
-      url: '/account/switchapp',
+    const r = await t.call('switchApp', {
       session: agent,
       query: { appid: String(appId) },
     });
     await watch.done;
     statementHook.sink = undefined;
-    expect(r.statusCode, r.body).toBe(200);
+    expect(r.status, r.raw.body).toBe(200);
     // The revoke had not committed when the session's log row was written: it waited for the lock.
     expect(watch.committedAtQueue).toBe(false);
   });
@@ -293,27 +286,25 @@ describe('opening an impersonation session: the grant is read under its lock', (
       });
       const [sw, v] = await race(
         () =>
-          t.inject({
-            method: 'GET',
-            url: '/account/switchapp',
+          t.call('switchApp', {
             session: agent,
             query: { appid: String(appId) },
           }),
         () => action(boss, id, { Status: 'Revoke' }, 'site'),
       );
-      expect(v.statusCode, v.body).toBe(200);
+      expect(v.status, v.raw.body).toBe(200);
       const log = await t.db.query<{ event: string }>(
         `SELECT event FROM impersonation_log WHERE request_id = $1 AND event IN ('session-start', 'revoke') ORDER BY id`,
         [id],
       );
       expect(log.rows.map((x) => x.event)).toEqual(
-        sw.statusCode === 200 ? ['session-start', 'revoke'] : ['revoke'],
+        sw.status === 200 ? ['session-start', 'revoke'] : ['revoke'],
       );
       const sessions = await t.db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM staff_sessions WHERE impersonation_request_id = $1',
         [id],
       );
-      expect(sessions.rows[0]!.n).toBe(sw.statusCode === 200 ? 1 : 0);
+      expect(sessions.rows[0]!.n).toBe(sw.status === 200 ? 1 : 0);
     }
   });
 });
@@ -327,11 +318,9 @@ describe('cancelling a notice: its status is decided under its row lock', () => 
     });
     await insertSite(t.db, { owner: customer, name: `notice-site-${++seq}` });
     for (let i = 0; i < ROUNDS; i++) {
-      const made = await t.inject({
-        method: 'POST',
-        url: '/admin/notices',
+      const made = await t.call('noticeCreate', {
         session: boss,
-        payload: {
+        body: {
           Kind: 'maintenance',
           Subject: `Lock round ${i}`,
           Text: 'Maintenance.',
@@ -339,12 +328,12 @@ describe('cancelling a notice: its status is decided under its row lock', () => 
           SendAt: new Date(t.clock.now().getTime() + 60_000).toISOString(),
         },
       });
-      expect(made.statusCode, made.body).toBe(200);
-      const id = made.json().Data.Id as number;
+      expect(made.status, made.raw.body).toBe(200);
+      const id = made.body.Data.Id;
       t.clock.advance(61_000);
       await signIn();
       const [c] = await Promise.all([
-        t.inject({ method: 'POST', url: '/admin/notices/cancel', session: chief, payload: { Id: id } }),
+        t.call('noticeCancel', { session: chief, body: { Id: id } }),
         sendDueNotices(t.ctx),
       ]);
       const row = (
@@ -359,12 +348,12 @@ describe('cancelling a notice: its status is decided under its row lock', () => 
             AND action IN ('notice.cancel', 'notice.send') ORDER BY id`,
         [String(id)],
       );
-      if (c.statusCode === 200) {
+      if (c.status === 200) {
         expect(row.status).toBe('cancelled');
         expect(queued.rows[0]!.n).toBe(0);
         expect(trail.rows.map((x) => x.action)).toEqual(['notice.cancel']);
       } else {
-        expect(c.json().ErrorCode, c.body).toBe(990);
+        expect(c.error.ErrorCode, c.raw.body).toBe(990);
         expect(row.status).not.toBe('cancelled');
         expect(queued.rows[0]!.n).toBeGreaterThan(0);
         expect(trail.rows.map((x) => x.action)).toEqual(['notice.send']);

@@ -1,9 +1,10 @@
+import type { EndpointId } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, totpCodeAt, totpStepOf } from '../src/lib/totp.ts';
 import { LOCKOUT_THRESHOLD } from '../src/modules/auth/login-throttle.ts';
-import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
+import { type Answer, CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness.ts';
 
 // Random interleavings of right and wrong passwords (and, with a second factor, wrong codes),
 // sent in batches of real concurrent requests through the app, the clock moved between batches.
@@ -18,8 +19,8 @@ import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from './harness
 const WRONG = 'Wrong#123';
 const MAX_LOCK_MS = 15 * 60_000;
 type Op = 'right' | 'wrong' | 'wrongCode';
-const outcome = (r: { statusCode: number; json(): { ErrorCode?: number } }) =>
-  r.statusCode === 200 ? '200' : `${r.statusCode}/${r.json().ErrorCode}`;
+const outcome = (r: Pick<Answer<EndpointId>, 'status' | 'error'>) =>
+  r.status === 200 ? '200' : `${r.status}/${r.error.ErrorCode}`;
 const BUSY = `429/${ERRORS.signInBusy.code}`;
 const INVALID = `401/${ERRORS.invalidCredentials.code}`;
 const RUNS = 15;
@@ -33,18 +34,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const signIn = (email: string, password: string) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/login',
-    payload: { email, password },
+  t.call('login', {
+    body: { email, password },
     remoteAddress: '192.0.2.90',
   });
 const secondStep = (Ticket: string, Code: string) =>
-  t.inject({
-    method: 'POST',
-    url: '/admin/login/second-step',
+  t.call('loginSecondStep', {
     headers: { origin: CONSOLE_ORIGIN },
-    payload: { Ticket, Method: 'totp', Code },
+    body: { Ticket, Method: 'totp', Code },
     remoteAddress: '192.0.2.90',
   });
 
@@ -63,23 +60,19 @@ async function newAccount(withFactor: boolean): Promise<{ email: string; secret?
   if (!withFactor) return { email };
   const session = await t.login(email);
   const headers = { origin: CONSOLE_ORIGIN };
-  const start = await t.inject({
-    method: 'POST',
-    url: '/admin/account/mfa/totp',
-    payload: { password: PASSWORD },
+  const start = await t.call('totpEnrolStart', {
+    body: { password: PASSWORD },
     session,
     headers,
   });
-  const secret: string = start.json().Secret;
+  const secret = start.body.Secret;
   const code = totpCodeAt(base32Decode(secret), totpStepOf(t.clock.now()));
-  const done = await t.inject({
-    method: 'PUT',
-    url: '/admin/account/mfa/totp',
-    payload: { Code: code },
+  const done = await t.call('totpEnrolConfirm', {
+    body: { Code: code },
     session,
     headers,
   });
-  expect(done.statusCode, done.body).toBe(200);
+  expect(done.status, done.raw.body).toBe(200);
   t.clock.advance(30_000);
   return { email, secret };
 }
@@ -143,7 +136,11 @@ describe.each([
                 expect(lockEnd).toBeGreaterThan(now);
                 expect(lockEnd).toBeLessThanOrEqual(now + MAX_LOCK_MS);
               } else expect(['200', BUSY]).toContain(seen);
-              if (seen === '200' && withFactor) ticket = r.json().SecondStep.Ticket;
+              if (seen === '200' && withFactor) {
+                const answer = r.body;
+                if (!('SecondStep' in answer)) throw new Error('sign-in asked for no second step');
+                ticket = answer.SecondStep.Ticket;
+              }
             } else if (op === 'wrong') expect([INVALID, BUSY]).toContain(seen);
             else
               expect([

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { HEADERS } from '@sac/contract/constants';
 import { type BodyOf, ENDPOINTS, type EndpointId, type QueryOf } from '@sac/contract/endpoints';
-import { toQueryString } from '@sac/contract/query-string';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, redactUrl } from '../src/app.ts';
 import type { AppContext } from '../src/app-context.ts';
@@ -13,7 +12,7 @@ import { ManualClock } from '../src/lib/clock.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
 import { insertStaff } from '../src/modules/auth/staff.repo.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
-import { CONSOLE_ORIGIN, freshDb } from './harness.ts';
+import { CONSOLE_ORIGIN, endpointRequest, freshDb, type LooseCall } from './harness.ts';
 import { insertRequest } from './impersonation-fixtures.ts';
 import { startSmtpListener } from './smtp-listener.ts';
 
@@ -70,24 +69,11 @@ afterAll(async () => {
  * A call of an endpoint of the contract as the console sends it, on this app (its own logger);
  * callLoose takes any query and body.
  */
-const callLoose = (
-  id: EndpointId,
-  input: { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> } = {},
-) =>
-  app.inject({
-    method: ENDPOINTS[id].method,
-    url: `${ENDPOINTS[id].path}${toQueryString(input.query)}`,
-    ...(input.body !== undefined ? { payload: input.body as InjectOptions['payload'] } : {}),
-    headers: {
-      [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
-      ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...input.headers,
-    },
-  });
+const callLoose = (id: EndpointId, input: LooseCall = {}) => app.inject(endpointRequest(id, input));
 const call = <I extends EndpointId>(
   id: I,
   input: { query?: QueryOf<I>; body?: BodyOf<I>; headers?: Record<string, string> } = {},
-) => callLoose(id, input as Parameters<typeof callLoose>[1]);
+) => callLoose(id, input as LooseCall);
 
 /** The session pair of a signed-in answer, read through the contract's schema. */
 const pairOf = (r: LightMyRequestResponse) => {

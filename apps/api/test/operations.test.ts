@@ -58,11 +58,7 @@ describe('liveness, readiness and metrics', () => {
 
   it('counts and times requests by route pattern and status, in Prometheus text', async () => {
     await t.login('ops@example.com');
-    await t.inject({
-      method: 'POST',
-      url: '/admin/login',
-      payload: { email: 'ops@example.com', password: 'Wrong#123' },
-    });
+    await t.call('login', { body: { email: 'ops@example.com', password: 'Wrong#123' } });
     const r = await t.app.inject({ method: 'GET', url: '/metrics' });
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-type']).toContain('text/plain');
@@ -86,7 +82,7 @@ describe('liveness, readiness and metrics', () => {
   });
 
   it('never labels a request by its raw URL: ids and secrets in paths or queries stay out', async () => {
-    await t.inject({ method: 'GET', url: '/admin/searchcustomer?apisecret=secret-abc123' });
+    await t.callLoose('searchCustomer', { query: { apisecret: 'secret-abc123' } });
     await t.app.inject({ method: 'GET', url: '/no/such/page-xyz' });
     const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(text).not.toContain('secret-abc123');
@@ -99,9 +95,9 @@ describe('liveness, readiness and metrics', () => {
   it('counts server errors', async () => {
     const session = await t.login('ops@example.com');
     const spy = vi.spyOn(t.ctx.db, 'query').mockRejectedValueOnce(new Error('boom'));
-    const r = await t.inject({ method: 'GET', url: '/admin/session', session });
+    const r = await t.call('session', { session });
     spy.mockRestore();
-    expect(r.statusCode).toBe(500);
+    expect(r.status).toBe(500);
     const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(
       sample(text, 'sac_http_request_errors_total', { route: '/admin/session', status_code: '500' }),
@@ -190,39 +186,35 @@ describe('TRUST_PROXY', () => {
     afterAll(() => t.close());
 
     const fail = (remoteAddress: string, xff?: string) =>
-      t.inject({
-        method: 'POST',
-        url: '/admin/login',
+      t.call('login', {
         remoteAddress,
-        payload: { email: 'nobody@example.com', password: 'Wrong#123' },
+        body: { email: 'nobody@example.com', password: 'Wrong#123' },
         ...(xff ? { headers: { 'x-forwarded-for': xff } } : {}),
       });
 
     it('is the peer when the peer is not a configured proxy, whatever X-Forwarded-For says', async () => {
-      expect((await fail('198.51.100.7', '192.0.2.1')).statusCode).toBe(401);
-      expect((await fail('198.51.100.7', '192.0.2.2')).statusCode).toBe(401);
+      expect((await fail('198.51.100.7', '192.0.2.1')).status).toBe(401);
+      expect((await fail('198.51.100.7', '192.0.2.2')).status).toBe(401);
       // a new spoofed address each time does not buy new attempts
       const third = await fail('198.51.100.7', '192.0.2.3');
-      expect(third.statusCode).toBe(429);
-      expect(third.json().ErrorCode).toBe(904);
+      expect(third.status).toBe(429);
+      expect(third.error.ErrorCode).toBe(904);
       const rows = await t.db.query<{ address: string }>('SELECT address FROM login_failures_by_address');
       expect(rows.rows.map((r) => r.address)).toEqual(['198.51.100.7']);
     });
 
     it('is the forwarded client when the peer is a configured proxy (address or CIDR)', async () => {
-      expect((await fail(PROXY, '192.0.2.50')).statusCode).toBe(401);
-      expect((await fail('10.2.3.4', '192.0.2.50')).statusCode).toBe(401);
-      expect((await fail(PROXY, '192.0.2.50')).statusCode).toBe(429);
+      expect((await fail(PROXY, '192.0.2.50')).status).toBe(401);
+      expect((await fail('10.2.3.4', '192.0.2.50')).status).toBe(401);
+      expect((await fail(PROXY, '192.0.2.50')).status).toBe(429);
       // another client behind the same proxy is not limited, nor is the proxy itself
-      expect((await fail(PROXY, '192.0.2.51')).statusCode).toBe(401);
-      const ok = await t.inject({
-        method: 'POST',
-        url: '/admin/login',
+      expect((await fail(PROXY, '192.0.2.51')).status).toBe(401);
+      const ok = await t.call('login', {
         remoteAddress: PROXY,
         headers: { 'x-forwarded-for': '192.0.2.52' },
-        payload: { email: 'xff@example.com', password: PASSWORD },
+        body: { email: 'xff@example.com', password: PASSWORD },
       });
-      expect(ok.statusCode).toBe(200);
+      expect(ok.status).toBe(200);
       const audit = await t.db.query<{ client_address: string }>(
         "SELECT client_address FROM activity_log WHERE action = 'login.success'",
       );

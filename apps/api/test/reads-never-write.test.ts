@@ -80,13 +80,12 @@ describe('reads never write', () => {
     const uid = await insertCustomer(t.db, { first: 'Seen', last: 'Once', email: 'seen@customer.example' });
     await t.addStaff('viewer@example.com', ['Support']);
     const session = await t.login('viewer@example.com');
-    const get = () =>
-      t.inject({ method: 'GET', url: '/admin/customerprofilebyuid', session, query: { uid } });
+    const get = () => t.call('customerProfile', { session, query: { uid } });
     const { out: r, counts } = await recordStatements(async () => await get());
-    expect(r.statusCode).toBe(200);
+    expect(r.status).toBe(200);
     expect(counts.writes).toBe(0);
-    const dash = await t.inject({ method: 'GET', url: '/admin/dashboard', session });
-    expect(dash.json().RecentCustomers.map((c: { Uid: string }) => c.Uid)).toEqual([uid]);
+    const dash = await t.call('dashboard', { session });
+    expect(dash.body.RecentCustomers?.map((c) => c.Uid)).toEqual([uid]);
   });
 
   it("a session's idle clock is written at most once per renewal interval, not on every read", async () => {
@@ -95,8 +94,7 @@ describe('reads never write', () => {
     await t.addStaff('renewing@example.com', ['Support']);
     const session = await t.login('renewing@example.com');
     const read = async () =>
-      (await recordStatements(async () => await t.inject({ method: 'GET', url: '/admin/session', session })))
-        .counts;
+      (await recordStatements(async () => await t.call('session', { session }))).counts;
     expect((await read()).writes).toBe(0);
     t.clock.advance(31_000);
     const renewed = await read();

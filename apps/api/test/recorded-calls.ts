@@ -96,7 +96,7 @@ export async function recordedCalls(t: TestApp): Promise<RecordedCalls> {
           const settled = await Promise.race([answer.then(() => true), sleep(300).then(() => false)]);
           if (!settled) {
             opened = structuredClone(sofar);
-            await t.inject({ method: 'POST', url: '/admin/logout', session });
+            await t.call('logout', { session });
           }
         }
         return answer;

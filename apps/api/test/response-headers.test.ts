@@ -3,7 +3,7 @@ import { HEADERS } from '@sac/contract/constants';
 import { ENDPOINT_LIST } from '@sac/contract/endpoints';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_ORIGIN, createTestApp, fakeConsoleBuild, type TestApp } from './harness.ts';
+import { CONSOLE_ORIGIN, createTestApp, endpointRequest, fakeConsoleBuild, type TestApp } from './harness.ts';
 
 /**
  * Every answer of the server carries the security headers: success, every kind of error, 404s,
@@ -163,12 +163,10 @@ describe('errors outside the endpoints', () => {
   });
 
   it('a body too large, malformed JSON, a body that is not JSON', async () => {
-    const big = await check('too large', {
-      method: 'POST',
-      url: '/admin/login',
-      headers: { ...marker, 'content-type': 'application/json' },
-      payload: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(2 * 1024 * 1024) }),
-    });
+    const big = await check(
+      'too large',
+      endpointRequest('login', { body: { email: 'a@example.com', password: 'x'.repeat(2 * 1024 * 1024) } }),
+    );
     expect([400, 413]).toContain(big.statusCode);
     await check(
       'malformed JSON',
@@ -243,11 +241,7 @@ describe('pages and files', () => {
     const page = await check('account page', { method: 'GET', url: '/account/profile' }, 200);
     expect(page.headers['cache-control']).toBe('no-store');
     await check('switchapp', { method: 'GET', url: '/account/switchapp?appId=1', headers: marker });
-    const api = await check(
-      'signed-in call',
-      { method: 'GET', url: '/admin/session', headers: await signed() },
-      200,
-    );
+    const api = await check('signed-in call', endpointRequest('session', { headers: await signed() }), 200);
     expect(api.headers['cache-control']).toBe('no-store');
   });
 

@@ -78,22 +78,22 @@ describe.runIf(run)('two API instances behind a load balancer', () => {
   }, PROCESS_WAIT_MS);
 
   it('share sessions: signed in on one, the session works on the other and ends on both', async () => {
-    const login = await apiCall(a.url, 'POST', '/admin/login', {
+    const login = await apiCall(a.url, 'login', {
       body: { email: 'superadmin@example.com', password: DEMO_PASSWORD },
     });
     expect(login.status).toBe(200);
     const session = (await login.json()) as { xtoken: string; xsign: string };
-    const onB = await apiCall(b.url, 'GET', '/admin/session', { session });
+    const onB = await apiCall(b.url, 'session', { session });
     expect(onB.status).toBe(200);
     expect(((await onB.json()) as { Email: string }).Email).toBe('superadmin@example.com');
-    expect((await apiCall(b.url, 'POST', '/admin/logout', { session })).status).toBe(200);
-    expect((await apiCall(a.url, 'GET', '/admin/session', { session })).status).toBe(401);
+    expect((await apiCall(b.url, 'logout', { session })).status).toBe(200);
+    expect((await apiCall(a.url, 'session', { session })).status).toBe(401);
   });
 
   it('share the per-address sign-in limit through Redis', async () => {
     const from = (ip: string) => ({ 'X-Forwarded-For': ip });
     const fail = (api: ApiProcess, ip: string) =>
-      apiCall(api.url, 'POST', '/admin/login', {
+      apiCall(api.url, 'login', {
         body: { email: 'nobody@example.com', password: 'Wrong#123' },
         headers: from(ip),
       });
@@ -104,7 +104,7 @@ describe.runIf(run)('two API instances behind a load balancer', () => {
     expect((await fail(b, '203.0.113.77')).status).toBe(429);
     // another client, and the balancer's own address, are not limited
     expect((await fail(b, '203.0.113.78')).status).toBe(401);
-    const ok = await apiCall(b.url, 'POST', '/admin/login', {
+    const ok = await apiCall(b.url, 'login', {
       body: { email: 'support@example.com', password: DEMO_PASSWORD },
     });
     expect(ok.status).toBe(200);

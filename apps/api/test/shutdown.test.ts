@@ -65,7 +65,7 @@ describe.runIf(run)('graceful shutdown', () => {
   async function signInStuckOnLock(api: ApiProcess, locker: pg.Client, name: string) {
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE staff IN ACCESS EXCLUSIVE MODE');
-    const pending = apiCall(api.url, 'POST', '/admin/login', {
+    const pending = apiCall(api.url, 'login', {
       body: { email: 'admin@example.com', password: DEMO_PASSWORD },
     }).then(
       async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }),

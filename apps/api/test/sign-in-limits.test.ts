@@ -86,22 +86,20 @@ describe.runIf(withRedis)('with Redis', () => {
     });
 
     const fail = (t: TestApp, remoteAddress: string) =>
-      t.inject({
-        method: 'POST',
-        url: '/admin/login',
+      t.call('login', {
         remoteAddress,
-        payload: { email: 'nobody@example.com', password: 'Wrong#123' },
+        body: { email: 'nobody@example.com', password: 'Wrong#123' },
       });
 
     it('share one per-address limit, kept in Redis and not in the database', async () => {
-      expect((await fail(a, '198.51.100.20')).statusCode).toBe(401);
-      expect((await fail(b, '198.51.100.20')).statusCode).toBe(401);
-      expect((await fail(a, '198.51.100.20')).statusCode).toBe(401);
+      expect((await fail(a, '198.51.100.20')).status).toBe(401);
+      expect((await fail(b, '198.51.100.20')).status).toBe(401);
+      expect((await fail(a, '198.51.100.20')).status).toBe(401);
       const refused = await fail(b, '198.51.100.20');
-      expect(refused.statusCode).toBe(429);
-      expect(refused.json().ErrorCode).toBe(904);
-      expect((await fail(a, '198.51.100.20')).statusCode).toBe(429);
-      expect((await fail(a, '198.51.100.21')).statusCode).toBe(401);
+      expect(refused.status).toBe(429);
+      expect(refused.error.ErrorCode).toBe(904);
+      expect((await fail(a, '198.51.100.20')).status).toBe(429);
+      expect((await fail(a, '198.51.100.21')).status).toBe(401);
       expect((await a.db.query('SELECT * FROM login_failures_by_address')).rows).toEqual([]);
       expect((await b.db.query('SELECT * FROM login_failures_by_address')).rows).toEqual([]);
       expect(a.ctx.addressFailures.kind).toBe('redis');
@@ -125,13 +123,11 @@ describe.runIf(withRedis)('with Redis', () => {
       const r = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(r.statusCode).toBe(503);
       expect(r.json().checks).toEqual({ database: 'ok', redis: 'failed' });
-      const login = await t.inject({
-        method: 'POST',
-        url: '/admin/login',
-        payload: { email: 'nobody@example.com', password: 'Wrong#123' },
+      const login = await t.call('login', {
+        body: { email: 'nobody@example.com', password: 'Wrong#123' },
       });
-      expect(login.statusCode).toBe(503);
-      expect(login.json().ErrorCode).toBe(952);
+      expect(login.status).toBe(503);
+      expect(login.error.ErrorCode).toBe(952);
       expect(login.headers['retry-after']).toBe('5');
     });
   });
@@ -197,13 +193,11 @@ describe.each([
   const signIn = async (password: string) => {
     const rec = recordUnits(t.ctx.db);
     try {
-      const r = await t.inject({
-        method: 'POST',
-        url: '/admin/login',
-        payload: { email: 'counted@example.com', password },
+      const r = await t.call('login', {
+        body: { email: 'counted@example.com', password },
         remoteAddress: '192.0.2.77',
       });
-      return { status: r.statusCode, units: rec.units };
+      return { status: r.status, units: rec.units };
     } finally {
       rec.stop();
     }

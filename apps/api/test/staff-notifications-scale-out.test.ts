@@ -55,7 +55,7 @@ describe.each([
   }, PROCESS_WAIT_MS);
 
   const signIn = async (api: ApiProcess, email: string) => {
-    const r = await apiCall(api.url, 'POST', '/admin/login', { body: { email, password: DEMO_PASSWORD } });
+    const r = await apiCall(api.url, 'login', { body: { email, password: DEMO_PASSWORD } });
     expect(r.status).toBe(200);
     return (await r.json()) as { xtoken: string; xsign: string };
   };
@@ -74,7 +74,7 @@ describe.each([
       });
       const { appId } = await insertSite(db, { owner, name: `notify-${dbName.slice(-6)}` });
       const started = Date.now();
-      const created = await apiCall(a.url, 'POST', '/admin/impersonation/requests', {
+      const created = await apiCall(a.url, 'impersonationCreate', {
         session: asker,
         body: {
           data: {

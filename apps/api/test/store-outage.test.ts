@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { HEADERS } from '@sac/contract/constants';
-import Fastify, { type InjectOptions } from 'fastify';
+import type { EndpointId } from '@sac/contract/endpoints';
+import { errorEnvelopeSchema } from '@sac/contract/errors';
+import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -19,7 +20,17 @@ import {
 import { insertStaff } from '../src/modules/auth/staff.repo.ts';
 import { errorEnvelope } from '../src/plugins/error-envelope.ts';
 import { type FaultMode, startFaultProxy } from './fault-proxy.ts';
-import { createTestApp, freshDb, PASSWORD, type TestApp } from './harness.ts';
+import {
+  type Answer,
+  answerOf,
+  createTestApp,
+  endpointRequest,
+  freshDb,
+  type LooseCall,
+  PASSWORD,
+  type SessionPair,
+  type TestApp,
+} from './harness.ts';
 import { withDatabase } from './postgres-url.ts';
 import { redisTestsRun } from './redis-helper.ts';
 
@@ -28,14 +39,18 @@ import { redisTestsRun } from './redis-helper.ts';
  * the envelope (952), so clients and balancers retry; other server errors stay 500 (950).
  */
 
-const marker = { [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue, 'content-type': 'application/json' };
 const login = { email: 'nobody@example.com', password: 'Wrong#123' };
 
-function expectUnavailable(r: { statusCode: number; headers: Record<string, unknown>; json(): unknown }) {
-  expect(r.statusCode).toBe(503);
+/** An endpoint call on an app a test built itself, read as the harness reads `t.call`. */
+async function callOn<I extends EndpointId>(app: FastifyInstance, id: I, input: LooseCall = {}) {
+  return answerOf(id, await app.inject(endpointRequest(id, input)));
+}
+
+function expectUnavailable(r: Pick<Answer<EndpointId>, 'status' | 'headers' | 'error'>) {
+  expect(r.status).toBe(503);
   expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   expect(Number(r.headers['retry-after'])).toBeLessThanOrEqual(30);
-  expect(r.json()).toMatchObject({
+  expect(r.error).toMatchObject({
     ErrorCode: 952,
     Description: 'The service cannot reach its database right now. Please try again in a few seconds.',
     RequestId: expect.any(String),
@@ -95,7 +110,12 @@ describe('which errors mean the store is unreachable', () => {
     app.get('/bug', async () => {
       throw new Error('boom');
     });
-    expectUnavailable(await app.inject({ method: 'GET', url: '/down' }));
+    const down = await app.inject({ method: 'GET', url: '/down' });
+    expectUnavailable({
+      status: down.statusCode,
+      headers: down.headers,
+      error: errorEnvelopeSchema.parse(down.json()),
+    });
     const bug = await app.inject({ method: 'GET', url: '/bug' });
     expect(bug.statusCode).toBe(500);
     expect(bug.json().ErrorCode).toBe(950);
@@ -226,15 +246,9 @@ describe('PostgreSQL on a closed port', () => {
     };
     const { app } = await buildApp({ config, db, logger: false });
     try {
+      expectUnavailable(await callOn(app, 'login', { body: login }));
       expectUnavailable(
-        await app.inject({ method: 'POST', url: '/admin/login', headers: marker, payload: login }),
-      );
-      expectUnavailable(
-        await app.inject({
-          method: 'GET',
-          url: '/admin/session',
-          headers: { ...marker, [HEADERS.token]: 'a'.repeat(43), [HEADERS.sign]: 'b'.repeat(43) },
-        }),
+        await callOn(app, 'session', { session: { xtoken: 'a'.repeat(43), xsign: 'b'.repeat(43) } }),
       );
       const ready = await app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);
@@ -258,19 +272,12 @@ describe.skipIf(inject('testDb') !== 'postgres')('PostgreSQL going away under a 
     const admin = new pg.Client({ connectionString: inject('pgUrl') });
     await admin.connect();
     try {
-      const before = await app.inject({
-        method: 'POST',
-        url: '/admin/login',
-        headers: marker,
-        payload: login,
-      });
-      expect(before.statusCode).toBe(401);
+      const before = await callOn(app, 'login', { body: login });
+      expect(before.status).toBe(401);
       await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
       await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
       for (let i = 0; i < 3; i++) {
-        expectUnavailable(
-          await app.inject({ method: 'POST', url: '/admin/login', headers: marker, payload: login }),
-        );
+        expectUnavailable(await callOn(app, 'login', { body: login }));
       }
     } finally {
       await app.close();
@@ -293,17 +300,10 @@ describe.skipIf(inject('testDb') !== 'postgres')('PostgreSQL with every pooled c
     try {
       const busy = db.transaction((tx) => tx.query('SELECT pg_sleep(1.5)'));
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expectUnavailable(
-        await app.inject({ method: 'POST', url: '/admin/login', headers: marker, payload: login }),
-      );
+      expectUnavailable(await callOn(app, 'login', { body: login }));
       await busy;
-      const after = await app.inject({
-        method: 'POST',
-        url: '/admin/login',
-        headers: marker,
-        payload: login,
-      });
-      expect(after.statusCode).toBe(401);
+      const after = await callOn(app, 'login', { body: login });
+      expect(after.status).toBe(401);
     } finally {
       await app.close();
       await db.close();
@@ -320,7 +320,7 @@ describe('Redis on a closed port', () => {
   afterAll(() => t.close());
 
   it('answers a sign-in 503 with Retry-After (it fails closed: no unthrottled sign-in)', async () => {
-    expectUnavailable(await t.inject({ method: 'POST', url: '/admin/login', payload: login }));
+    expectUnavailable(await t.callLoose('login', { body: login }));
   });
 
   it('ends its Redis client when the app closes, rather than reconnect for ever', async () => {
@@ -397,37 +397,23 @@ async function outage(opts: {
   store: 'redis' | 'database';
   mode: FaultMode;
   proxy: Awaited<ReturnType<typeof startFaultProxy>>;
-  call: (o: {
-    method: string;
-    url: string;
-    payload?: unknown;
-    session?: unknown;
-    remoteAddress?: string;
-  }) => Promise<{
-    statusCode: number;
-    headers: Record<string, unknown>;
-    json(): { circuits?: Record<string, string> };
-  }>;
-  session: unknown;
+  /** An endpoint call on the app under test. */
+  call: <I extends EndpointId>(id: I, input?: LooseCall) => Promise<Answer<I>>;
+  /** A request of a probe (/livez, /readyz), which is not an endpoint of the contract. */
+  probe: (url: string) => Promise<{ statusCode: number; json(): { circuits?: Record<string, string> } }>;
+  session: SessionPair;
   /** What a sign-in from `remoteAddress` sends the store, which the proxy must never see once the circuit is open. */
   trace: (remoteAddress: string) => string;
 }) {
-  const { store, mode, proxy, call, session } = opts;
+  const { store, mode, proxy, call, probe, session } = opts;
   const signIn = (remoteAddress = '127.0.0.1') =>
-    call({
-      method: 'POST',
-      url: '/admin/login',
-      payload: { email: 'nobody@example.com', password: 'Wrong#123' },
-      remoteAddress,
-    });
+    call('login', { body: { email: 'nobody@example.com', password: 'Wrong#123' }, remoteAddress });
   const forgot = () =>
-    call({
-      method: 'POST',
-      url: '/admin/forgotpassword',
-      payload: { email: 'nobody@example.com', url: 'http://console.test:3001/login' },
+    call('forgotPassword', {
+      body: { email: 'nobody@example.com', url: 'http://console.test:3001/login' },
     });
-  const mine = () => call({ method: 'GET', url: '/admin/session', session });
-  expect((await signIn()).statusCode).toBe(401);
+  const mine = () => call('session', { session });
+  expect((await signIn()).status).toBe(401);
 
   await proxy.setMode(mode);
   const times: number[] = [];
@@ -438,18 +424,18 @@ async function outage(opts: {
     expectUnavailable(await timed(times, () => signIn(), 'sign-in'));
     expectUnavailable(await timed(times, forgot, 'forgot'));
     if (store === 'database') expectUnavailable(await timed(times, mine, 'session'));
-    else expect((await mine()).statusCode).toBe(200);
-    expect((await call({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
+    else expect((await mine()).status).toBe(200);
+    expect((await probe('/livez')).statusCode).toBe(200);
     // Open once its check failed (refused: at once; black hole: STORE_CHECK_TIMEOUT_MS after the
     // first call's check began): the first round waits for it, the others find it open.
     const ready =
       round === 0
         ? await until(
-            () => call({ method: 'GET', url: '/readyz' }),
+            () => probe('/readyz'),
             (r) => r.json().circuits?.[store] === 'open',
             Math.ceil((storeTimeouts.checkTimeoutMs + 2 * storeTimeouts.probeEveryMs + 2000) / 20),
           )
-        : await call({ method: 'GET', url: '/readyz' });
+        : await probe('/readyz');
     expect(ready.statusCode).toBe(503);
     expect(ready.json().circuits?.[store]).toBe('open');
     if (round === ROUNDS - 1) {
@@ -473,20 +459,20 @@ async function outage(opts: {
   await proxy.setMode('pass');
   const back = await until(
     () => signIn(),
-    (r) => r.statusCode === 401,
+    (r) => r.status === 401,
   );
-  expect(back.statusCode).toBe(401);
+  expect(back.status).toBe(401);
   const backMs = performance.now() - restored;
   console.log(`${store} ${mode}: first good answer ${backMs.toFixed(0)} ms after the store came back`);
   expect(backMs).toBeLessThanOrEqual(RECOVERY_MS);
   const ready = await until(
-    () => call({ method: 'GET', url: '/readyz' }),
+    () => probe('/readyz'),
     (r) => r.statusCode === 200,
   );
   expect(ready.statusCode).toBe(200);
   expect(ready.json().circuits).toBeUndefined();
-  expect((await forgot()).statusCode).toBe(200);
-  expect((await mine()).statusCode).toBe(200);
+  expect((await forgot()).status).toBe(200);
+  expect((await mine()).status).toBe(200);
 }
 
 describe.skipIf(!withRedis)('Redis cut off under a running app', () => {
@@ -509,11 +495,8 @@ describe.skipIf(!withRedis)('Redis cut off under a running app', () => {
             mode,
             proxy,
             session,
-            call: ({ session: s, ...o }) =>
-              t.inject({
-                ...(o as Parameters<TestApp['inject']>[0]),
-                session: s as { xtoken: string; xsign: string },
-              }),
+            call: (id, input) => t.callLoose(id, input),
+            probe: (url) => t.inject({ method: 'GET', url }),
             // The per-address key of a sign-in (the manual clock gives its day).
             trace: (address) => `${prefix}login-fail:${t.clock.now().toISOString().slice(0, 10)}:${address}`,
           });
@@ -556,37 +539,19 @@ describe.skipIf(inject('testDb') !== 'postgres')('PostgreSQL cut off under a run
             roles: ['SuperAdmin'],
             at: new Date(),
           });
-          const call = ({
-            session,
-            ...o
-          }: {
-            method: string;
-            url: string;
-            payload?: unknown;
-            session?: unknown;
-            remoteAddress?: string;
-          }) => {
-            const s = session as { xtoken: string; xsign: string } | undefined;
-            return app.inject({
-              ...(o as InjectOptions),
-              headers: {
-                ...marker,
-                ...(s ? { [HEADERS.token]: s.xtoken, [HEADERS.sign]: s.xsign } : {}),
-              },
-            });
-          };
-          const signedIn = await call({
-            method: 'POST',
-            url: '/admin/login',
-            payload: { email: 'ops@example.com', password: PASSWORD },
+          const signedIn = await callOn(app, 'login', {
+            body: { email: 'ops@example.com', password: PASSWORD },
           });
-          expect(signedIn.statusCode).toBe(200);
+          expect(signedIn.status).toBe(200);
+          const pair = signedIn.body;
+          if (!('xtoken' in pair)) throw new Error('login asked for a second step');
           await outage({
             store: 'database',
             mode,
             proxy,
-            session: signedIn.json(),
-            call,
+            session: { xtoken: pair.xtoken, xsign: pair.xsign },
+            call: (id, input) => callOn(app, id, input),
+            probe: (url) => app.inject({ method: 'GET', url }),
             // A sign-in's first statement has the address as a parameter.
             trace: (address) => address,
           });
