@@ -490,7 +490,7 @@ test('impersonation: request form, lists, request/approve/reject/revoke dialogs,
   await approve.getByRole('button', { name: 'Approve' }).click();
   await expect(approve.getByText(/Please select a duration/)).toBeVisible();
   await audit(page, 'approve dialog, errors shown');
-  const picker = approve.locator('.time-picker-button');
+  const picker = approve.locator('button[aria-haspopup="dialog"]');
   if ((await picker.count()) > 0) {
     await picker.first().click();
     await audit(page, 'approve dialog, time picker open');

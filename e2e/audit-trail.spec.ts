@@ -46,7 +46,9 @@ test('an auditor filters the trail to one customer and exports it; the file veri
 
   // The key that verifies exports, shown to copy.
   await page.getByText('Verification key').click();
-  const key = (await page.locator('.audit-signing-key pre').textContent()) ?? '';
+  const key =
+    (await page.locator('details').filter({ hasText: 'Verification key' }).locator('pre').textContent()) ??
+    '';
   expect(key).toContain('BEGIN PUBLIC KEY');
 
   const download = page.waitForEvent('download');

@@ -103,7 +103,8 @@ test('sign in, then reach a section through the main menu and the skip link', as
   await expect(menuButton).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(first).toBeFocused();
-  const links = await nav.locator('.dropdown-links:not([hidden]) a').count();
+  const list = await menuButton.getAttribute('aria-controls');
+  const links = await page.locator(`[id="${list}"] a`).count();
   for (let i = 0; i < links; i++) await page.keyboard.press('Tab');
   await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
   await menuButton.focus();

@@ -70,7 +70,9 @@ test('a passkey: set up under Sign-in security, then asked for after the passwor
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await expect(page.getByText('Your passkey has been added.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Save your recovery codes' })).toBeVisible();
-  await expect(page.locator('.recovery-code')).toHaveCount(10);
+  await expect(
+    page.getByRole('region', { name: 'Save your recovery codes' }).getByRole('listitem'),
+  ).toHaveCount(10);
   await shoot(page, 'security-recovery-codes', (f) => info.outputPath(f));
   await page.getByRole('button', { name: 'Done' }).click();
   const row = page.getByRole('row').filter({ hasText: 'Work laptop' });
@@ -107,7 +109,9 @@ test('an authenticator app: the QR code and secret shown, a code from it at sign
   await page.getByLabel('Code the app shows now').fill(totp(secret!));
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('Your authenticator app is set up.', { exact: false })).toBeVisible();
-  await expect(page.locator('.recovery-code')).toHaveCount(10);
+  await expect(
+    page.getByRole('region', { name: 'Save your recovery codes' }).getByRole('listitem'),
+  ).toHaveCount(10);
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByText(/^Set up on /)).toBeVisible();
 

@@ -33,7 +33,7 @@ async function sweep(page: Page, info: TestInfo, screens: readonly Screen[], sig
         let right = window.innerWidth;
         for (const el of document.querySelectorAll<HTMLElement>('body *')) {
           // What a scroll box of its own holds scrolls there and is not the culprit.
-          if (el.parentElement?.closest('.table-scroll, [data-scroll-box]')) continue;
+          if (el.parentElement?.closest('[data-scroll-box]')) continue;
           const r = el.getBoundingClientRect();
           if (r.right > right + 1 && r.width > 0) {
             right = r.right;

@@ -480,7 +480,7 @@ test('site configuration: custom objects, schema texts, registration fields, dat
     await domainForm.getByRole('button', { name: 'Add custom domain' }).click();
     await inert(page, `custom domain refused: ${name}`);
   }
-  await expect(page.getByRole('alert').or(domainForm.locator('.field-error')).first()).toBeVisible();
+  await expect(page.getByRole('alert').or(domainForm.locator('.field [id$="-error"]')).first()).toBeVisible();
 
   await tab('Integrations');
   await page

@@ -171,7 +171,9 @@ function DeliveryLog({ notice }: { notice: NoticeWithText }) {
       id: 'status',
       header: t('colStatus'),
       cell: (d) => (
-        <span className={`status-badge delivery-status-${d.Status}`}>{t(`delivery_${d.Status}`)}</span>
+        <span className={`status-badge ${styles[`delivery-status-${d.Status}`] ?? ''}`}>
+          {t(`delivery_${d.Status}`)}
+        </span>
       ),
     },
     { id: 'attempts', header: t('colAttempts'), cell: (d) => String(d.Attempts) },

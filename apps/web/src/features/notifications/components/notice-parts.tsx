@@ -2,10 +2,19 @@ import { useT } from '../../../lib/i18n.tsx';
 import type { Notice } from '../api/notices-api.ts';
 import styles from './notice-parts.module.css';
 
+// Each status's colours, from the module (its class names are hashed in the build).
+const STATUS_CLASS: Record<Notice['Status'], string | undefined> = {
+  scheduled: styles.noticeStatusScheduled,
+  sending: styles.noticeStatusSending,
+  sent: styles.noticeStatusSent,
+  failed: styles.noticeStatusFailed,
+  cancelled: styles.noticeStatusCancelled,
+};
+
 /** A notice's status as a badge. */
 export function NoticeStatus({ status }: { status: Notice['Status'] }) {
   const t = useT('notifications');
-  return <span className={`status-badge notice-status-${status}`}>{t(`status_${status}`)}</span>;
+  return <span className={`status-badge ${STATUS_CLASS[status] ?? ''}`}>{t(`status_${status}`)}</span>;
 }
 
 /** Who a notice goes to, in words. */
