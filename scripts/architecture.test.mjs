@@ -11,6 +11,8 @@ import {
   longFunctions,
   MAX_FILE_LINES,
   MAX_FUNCTION_LINES,
+  RAW_STATEMENT_FILES,
+  rawStatementFiles,
   readSources,
   SIZED_FOLDERS,
   sized,
@@ -206,6 +208,25 @@ function againstList(now, listed, limit, what) {
     );
   return problems.join('\n');
 }
+
+test("a module's statements are built with the typed builder, but in the listed files, and each listed file still sends one as text", () => {
+  const now = rawStatementFiles(readSources(root, ['apps/api/src/modules']));
+  const added = now.filter((f) => !RAW_STATEMENT_FILES.includes(f));
+  const gone = RAW_STATEMENT_FILES.filter((f) => !now.includes(f));
+  assert.deepEqual(added, [], 'write these statements with qb and rows/firstRow/execute (db/sql.ts)');
+  assert.deepEqual(gone, [], 'take these out of RAW_STATEMENT_FILES in scripts/architecture.mjs');
+  assert.deepEqual(
+    rawStatementFiles(
+      new Map([
+        ['apps/api/src/modules/x/x.repo.ts', 'await db.query<{ a: string }>(`SELECT a FROM t`);'],
+        ['apps/api/src/modules/x/y.repo.ts', 'await rows(db, qb.selectFrom("t").select("a"));'],
+        ['apps/api/src/modules/x/x.test.ts', "await t.db.query('SELECT 1');"],
+        ['apps/api/src/lib/z.ts', "await db.query('SELECT 1');"],
+      ]),
+    ),
+    ['apps/api/src/modules/x/x.repo.ts'],
+  );
+});
 
 test('no file over the line limit but the listed ones, and each listed one still over it', () => {
   const files = readSources(root, SIZED_FOLDERS);
