@@ -3,6 +3,22 @@ import type { Queryable } from '../../db/db.ts';
 import { qb, rows } from '../../db/sql.ts';
 
 /**
+ * The ids of up to `batch` live approved grants not yet stamped in `stamp`, soonest end first,
+ * locked for the claim that stamps them (rows another run holds are skipped).
+ */
+const unstampedGrants = (stamp: 'expiry_notified_at' | 'expiring_notified_at', batch: number) =>
+  qb
+    .selectFrom('impersonation_requests')
+    .select('id')
+    .where('status', '=', 'Approved')
+    .where(stamp, 'is', null)
+    .where('deleted_at', 'is', null)
+    .orderBy('expires_at')
+    .limit(batch)
+    .forUpdate()
+    .skipLocked();
+
+/**
  * Claims up to `batch` approved grants that ended by `now` (for their expiry notices) and were not noticed yet, stamping
  * them in the one UPDATE that selects them: two runs at once never claim the same row, and a row
  * locked by another run is skipped rather than waited for.
@@ -11,19 +27,7 @@ export function claimExpiredGrants(db: Queryable, now: Date, batch: number) {
   return rows(
     db,
     qb
-      .with('due', (w) =>
-        w
-          .selectFrom('impersonation_requests')
-          .select('id')
-          .where('status', '=', 'Approved')
-          .where('expiry_notified_at', 'is', null)
-          .where('expires_at', '<=', now)
-          .where('deleted_at', 'is', null)
-          .orderBy('expires_at')
-          .limit(batch)
-          .forUpdate()
-          .skipLocked(),
-      )
+      .with('due', () => unstampedGrants('expiry_notified_at', batch).where('expires_at', '<=', now))
       .updateTable('impersonation_requests as r')
       .set({ expiry_notified_at: now })
       .from(['due', 'sites as s'])
@@ -57,19 +61,10 @@ export function claimExpiringGrants(db: Queryable, now: Date, withinMs: number, 
   return rows(
     db,
     qb
-      .with('due', (w) =>
-        w
-          .selectFrom('impersonation_requests')
-          .select('id')
-          .where('status', '=', 'Approved')
-          .where('expiring_notified_at', 'is', null)
-          .where('deleted_at', 'is', null)
+      .with('due', () =>
+        unstampedGrants('expiring_notified_at', batch)
           .where('expires_at', '>', now)
-          .where('expires_at', '<=', new Date(now.getTime() + withinMs))
-          .orderBy('expires_at')
-          .limit(batch)
-          .forUpdate()
-          .skipLocked(),
+          .where('expires_at', '<=', new Date(now.getTime() + withinMs)),
       )
       .updateTable('impersonation_requests as r')
       .set({ expiring_notified_at: now })
