@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { AUDIT_PAGE_SIZE, type AuditExportFormat, type AuditFilters } from '@sac/contract/audit';
 import { type AUDIT_SORT_KEYS, type ListSort, sortParam } from '@sac/contract/list-sort';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import { DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
+import { DIGITS, decodeCursor, encodeCursor, literal, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import { recordEvent } from '../activity/activity.service.ts';
 import { countTrail, lastTrailId, readTrail, type TrailKey } from './audit.repo.ts';
 import { exportSigningKey, GENESIS, signSeal } from './audit-chain.ts';
@@ -23,10 +23,12 @@ type AuditSort = ListSort<(typeof AUDIT_SORT_KEYS)[number]>;
 const cursorOf = (k: TrailKey, oldest: boolean): string =>
   encodeCursor(oldest ? ['a', k.at, k.id] : [k.at, k.id]);
 function keyOf(cursor: string, oldest: boolean): TrailKey {
-  const [at, id] = oldest
-    ? decodeCursor(cursor, [/^a$/, PG_TIMESTAMP, DIGITS]).slice(1)
-    : decodeCursor(cursor, [PG_TIMESTAMP, DIGITS]);
-  return { at: at!, id: id! };
+  if (oldest) {
+    const [, at, id] = decodeCursor(cursor, [literal('a'), PG_TIMESTAMP, DIGITS]);
+    return { at, id };
+  }
+  const [at, id] = decodeCursor(cursor, [PG_TIMESTAMP, DIGITS]);
+  return { at, id };
 }
 
 /** One page of the trail, newest first (sort=time: oldest first). */

@@ -19,6 +19,17 @@ import { AppError } from '../../lib/app-error.ts';
 import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
 import { maskConnectionString } from '../../lib/field-crypto.ts';
 import { isoOrNull } from '../../lib/iso.ts';
+import {
+  ANY_TEXT,
+  BOOLEAN,
+  count,
+  decodeCursor,
+  encodeCursor,
+  literal,
+  oneOf,
+  type PartRule,
+  text,
+} from '../../lib/keyset-cursor.ts';
 import { Versioned } from '../../lib/record-version.ts';
 import { recordEvent } from '../activity/activity.service.ts';
 import { searchCounted, searchCustomers } from './customer-search.repo.ts';
@@ -71,14 +82,14 @@ function summary(c: SearchRow) {
  * page's count rides along, so later pages answer the same Total without counting again (and a
  * name search keeps the plan the count chose).
  */
-function encodeCursor(
+function cursorOf(
   criterion: SearchCriterion,
   sort: CustomerSort | undefined,
   at: SearchPosition | undefined,
   count: SearchCount,
 ): string {
   if (!at) return '';
-  const v = [
+  return encodeCursor([
     criterion,
     at.tier,
     at.key,
@@ -86,51 +97,50 @@ function encodeCursor(
     count.total,
     count.capped,
     ...(sort ? [sortParam(sort)] : []),
-  ];
-  return Buffer.from(JSON.stringify(v)).toString('base64url');
+  ]);
 }
 
-const isCount = (n: unknown): n is number =>
-  Number.isInteger(n) && (n as number) >= 0 && (n as number) <= SEARCH_COUNT_LIMIT;
-
 /** A time sort's key is a UTC instant with microseconds, as the database wrote it. */
-const isTimeKey = (k: string) => SORT_TIME_TEXT.test(k) && !Number.isNaN(Date.parse(k.slice(0, 23)));
+const TIME_KEY: PartRule<string> = {
+  test: (k): k is string =>
+    typeof k === 'string' && SORT_TIME_TEXT.test(k) && !Number.isNaN(Date.parse(k.slice(0, 23))),
+};
+const UID = text(UUID_PATTERN);
+const TOTAL = count(SEARCH_COUNT_LIMIT);
 
-function decodeCursor(
+function positionOf(
   criterion: SearchCriterion,
   sort: CustomerSort | undefined,
   cursor: string | undefined,
 ): { at: SearchPosition; count: SearchCount } | undefined {
   if (!cursor) return undefined;
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    v = undefined;
-  }
-  if (
-    !Array.isArray(v) ||
-    v.length !== (sort ? 7 : 6) ||
-    v[0] !== criterion ||
-    (sort ? v[6] !== sortParam(sort) || v[1] !== 0 : !Object.values(NAME_TIERS).includes(v[1])) ||
-    typeof v[2] !== 'string' ||
-    (sort && sort.key !== 'name' && !isTimeKey(v[2])) ||
-    typeof v[3] !== 'string' ||
-    !UUID_PATTERN.test(v[3]) ||
-    !isCount(v[4]) ||
-    typeof v[5] !== 'boolean'
-  ) {
-    throw new AppError('validation', SEARCH_MESSAGES.badCursor, [
-      { Field: 'cursor', Message: SEARCH_MESSAGES.badCursor },
-    ]);
-  }
-  return { at: { tier: v[1], key: v[2], uid: v[3].toLowerCase() }, count: { total: v[4], capped: v[5] } };
+  const { badCursor: message } = SEARCH_MESSAGES;
+  const [, tier, key, uid, total, capped] = sort
+    ? decodeCursor(
+        cursor,
+        [
+          literal(criterion),
+          literal(0),
+          sort.key === 'name' ? ANY_TEXT : TIME_KEY,
+          UID,
+          TOTAL,
+          BOOLEAN,
+          literal(sortParam(sort)),
+        ],
+        message,
+      )
+    : decodeCursor(
+        cursor,
+        [literal(criterion), oneOf(Object.values(NAME_TIERS)), ANY_TEXT, UID, TOTAL, BOOLEAN],
+        message,
+      );
+  return { at: { tier, key, uid: uid.toLowerCase() }, count: { total, capped } };
 }
 
 /** One page of a search; 927 when nothing matches at all (a later page may be empty: 200). */
 export async function search(ctx: AppContext, q: z.output<typeof searchCustomerQuery>) {
   const { criterion, term } = criterionOf(q);
-  const from = decodeCursor(criterion, q.sort, q.cursor);
+  const from = positionOf(criterion, q.sort, q.cursor);
   const page = await searchCounted(ctx.db, criterion, term, from, SEARCH_COUNT_LIMIT, { sort: q.sort });
   if (page.rows.length === 0 && !from) throw new AppError('notFound');
   return {
@@ -139,7 +149,7 @@ export async function search(ctx: AppContext, q: z.output<typeof searchCustomerQ
     Capped: page.count.capped,
     Limit: SEARCH_COUNT_LIMIT,
     Total: page.count.total,
-    NextCursor: encodeCursor(criterion, q.sort, page.next, page.count),
+    NextCursor: cursorOf(criterion, q.sort, page.next, page.count),
   };
 }
 

@@ -11,7 +11,17 @@ import {
 } from '@sac/contract/list-sort';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
-import { badCursor, DIGITS, decodeCursor, encodeCursor, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
+import {
+  badCursor,
+  DIGITS,
+  decodeCursor,
+  encodeCursor,
+  literal,
+  oneOf,
+  type PartRule,
+  PG_TIMESTAMP,
+  text,
+} from '../../lib/keyset-cursor.ts';
 import { type DisplayStatus, type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
 import {
   type ListedRequestRow,
@@ -46,7 +56,7 @@ interface ListPlan {
   /** sort=app: by site name, then Id. */
   byApp?: boolean;
   /** What a cursor's key part must be. */
-  key: { test(part: string): boolean };
+  key: PartRule<string>;
 }
 
 function listPlan(sort: RequestSort | undefined, customerOnly: boolean): ListPlan {
@@ -67,7 +77,7 @@ function listPlan(sort: RequestSort | undefined, customerOnly: boolean): ListPla
       // the cursor's key is the last row's site (app_id), whose name is read back
       return { groups: all, byApp: true, key: DIGITS };
     case 'priority':
-      return { groups: all, order: { key: 'priority', descending }, key: /^[1-4]$/ };
+      return { groups: all, order: { key: 'priority', descending }, key: text(/^[1-4]$/) };
     case 'modified':
       return { groups: all, order: { key: 'modified', descending }, key: PG_TIMESTAMP };
     case 'id':
@@ -80,22 +90,21 @@ function listPlan(sort: RequestSort | undefined, customerOnly: boolean): ListPla
  * one pages neither repeats nor goes missing), under a sort its `sort` value, the group, the last
  * row's key and Id. The list's own order keeps the cursors it gave before sorting existed ('r1').
  */
+/** The instant a list is read at, in milliseconds. */
+const INSTANT = text(/^\d{1,15}$/);
+
 function requestCursorOf(cursor: string, now: Date, plan: ListPlan, sort: RequestSort | undefined) {
-  const group = { test: (x: string) => plan.groups.some((g) => g.tag === x) };
-  const parts = sort
-    ? decodeCursor(cursor, [
-        /^r2$/,
-        /^\d{1,15}$/,
-        { test: (x: string) => x === sortParam(sort) },
-        group,
-        plan.key,
-        DIGITS,
-      ])
-    : decodeCursor(cursor, [/^r1$/, /^\d{1,15}$/, group, plan.key, DIGITS]);
+  const group = oneOf(plan.groups.map((g) => g.tag));
   // under a sort, the sort's value comes after the instant
-  const [asOf, tag, key, id] = sort ? [parts[1], parts[3], parts[4], parts[5]] : parts.slice(1);
+  let asOf: string, tag: string, key: string, id: string;
+  if (sort) {
+    const rules = [literal('r2'), INSTANT, literal(sortParam(sort)), group, plan.key, DIGITS] as const;
+    [, asOf, , tag, key, id] = decodeCursor(cursor, rules);
+  } else {
+    [, asOf, tag, key, id] = decodeCursor(cursor, [literal('r1'), INSTANT, group, plan.key, DIGITS]);
+  }
   if (Number(asOf) > now.getTime()) badCursor();
-  return { asOf: new Date(Number(asOf)), group: tag!, after: { key: key!, id: id! } };
+  return { asOf: new Date(Number(asOf)), group: tag, after: { key, id } };
 }
 
 const cursorOfRow = (
@@ -223,19 +232,19 @@ export async function readLog(
   if (q.cursor) {
     if (sort) {
       const [, at, , group, key, id] = decodeCursor(q.cursor, [
-        /^l2$/,
-        /^\d{1,15}$/,
-        { test: (x: string) => x === sortParam(sort) },
-        { test: (x: string) => groups.includes(x) },
+        literal('l2'),
+        INSTANT,
+        literal(sortParam(sort)),
+        oneOf(groups),
         keyRule,
         DIGITS,
       ]);
       asOf = new Date(Number(at));
-      from = { group: group!, after: { key: key!, id: id! } };
+      from = { group, after: { key, id } };
     } else {
-      const [, at, id] = decodeCursor(q.cursor, [/^l1$/, /^\d{1,15}$/, DIGITS]);
+      const [, at, id] = decodeCursor(q.cursor, [literal('l1'), INSTANT, DIGITS]);
       asOf = new Date(Number(at));
-      from = { group: 'A', after: { key: id!, id: id! } };
+      from = { group: 'A', after: { key: id, id } };
     }
     if (asOf.getTime() > now.getTime()) badCursor();
   }

@@ -11,13 +11,13 @@ import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
-import { decodeCursor, encodeCursor } from '../../lib/keyset-cursor.ts';
+import { decodeCursor, encodeCursor, text } from '../../lib/keyset-cursor.ts';
 import { ownedSite, type SiteInput, siteWrite } from '../customers/sites.service.ts';
 import * as repo from './custom-domains.repo.ts';
 import { checkDomain } from './domain-check.ts';
 
 /** A cursor of the cross-site list: a domain as stored (the pattern domains are saved by). */
-const DOMAIN_KEY = { test: (part: string) => DOMAIN_PATTERN.test(part) };
+const DOMAIN_KEY = text(DOMAIN_PATTERN);
 
 const cnameTarget = (ctx: AppContext, appName: string) => `${appName}.${ctx.config.hubDomain}`;
 
