@@ -114,6 +114,11 @@ export interface TestApp {
   /** The same, with any query and body: for tests of refused input. */
   callLoose<I extends EndpointId>(id: I, input?: LooseCall): Promise<Answer<I>>;
   /**
+   * A call whose body is left unread, as a stream (`.stream()`; `.raw.res.destroy()` is a client
+   * going away): for files a test reads at its own pace.
+   */
+  stream<I extends EndpointId>(id: I, input?: EndpointCall<I>): Promise<LightMyRequestResponse>;
+  /**
    * A request by address, with the ajax marker and JSON body set: only for tests about the
    * address itself (paths, methods, headers the router sees).
    */
@@ -166,6 +171,8 @@ export async function createTestApp(
     answerOf(id, await app.inject(endpointRequest(id, input)));
   const call = <I extends EndpointId>(id: I, input: EndpointCall<I> = {}) =>
     callLoose(id, input as LooseCall);
+  const stream = <I extends EndpointId>(id: I, input: EndpointCall<I> = {}) =>
+    app.inject({ ...endpointRequest(id, input as LooseCall), payloadAsStream: true });
 
   const passwordHash = await hashPassword(PASSWORD);
   return {
@@ -177,6 +184,7 @@ export async function createTestApp(
     smtp,
     call,
     callLoose,
+    stream,
     inject,
     async addStaff(email, roles, password) {
       const uid = randomUUID();

@@ -773,14 +773,7 @@ describe('GET /admin/searchcustomer/export', () => {
   });
 
   it('runs two exports at once and turns a third away until one ends', async () => {
-    const open = (q: Record<string, string>) =>
-      t.app.inject({
-        method: 'GET',
-        url: '/admin/searchcustomer/export',
-        query: q,
-        headers: { 'x-requested-with': 'XMLHttpRequest', xtoken: s.xtoken, xsign: s.xsign },
-        payloadAsStream: true,
-      });
+    const open = (query: Record<string, string>) => t.stream('searchCustomerExport', { session: s, query });
     const first = await open({ customerName: 'ulkwalk', sort: 'created' });
     const second = await open({ emailid: 'walk' });
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);

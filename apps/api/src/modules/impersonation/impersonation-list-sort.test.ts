@@ -504,19 +504,13 @@ describe('CSV exports of the impersonation lists', () => {
        FROM generate_series(1, 6000) g`,
       [NOW],
     );
-    const open = async (url: string) => {
-      const r = await t.app.inject({
-        method: 'GET',
-        url,
-        headers: { ...boss, [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue },
-        payloadAsStream: true,
-      });
+    const open = async (query?: { sort: '-modified' }) => {
+      const r = await t.stream('impersonationLogsExport', { session: boss, query });
       expect(r.statusCode).toBe(200);
       return r;
     };
-    // Streamed bodies are read from the raw response, so these two go by address.
-    const first = await open('/admin/impersonation/logs/export');
-    const second = await open('/admin/impersonation/logs/export?sort=-modified');
+    const first = await open();
+    const second = await open({ sort: '-modified' });
     const busy = await t.call('impersonationLogsExport', { session: boss });
     expect(busy.status).toBe(429);
     expect(busy.error).toMatchObject({ ErrorCode: 979, Description: IMPERSONATION_MESSAGES.exportBusy });
@@ -529,7 +523,7 @@ describe('CSV exports of the impersonation lists', () => {
     // snapshot's connection.
     second.raw.res.destroy();
     await new Promise((r) => setImmediate(r));
-    const again = await Promise.all([1, 2].map(() => open('/admin/impersonation/logs/export')));
+    const again = await Promise.all([1, 2].map(() => open()));
     for (const r of again) r.raw.res.destroy();
   });
 });
