@@ -257,10 +257,16 @@ describe('GET /admin/impersonation/requests, paged in SQL', () => {
         })
       ).Data.length,
     ).toBeGreaterThan(0);
-    // a log cursor is not a request cursor
+    // a log cursor is not a request cursor: two logged steps give the log a next page
+    await t.db.query(
+      `INSERT INTO impersonation_log (request_id, at, actor, event, status)
+       SELECT (SELECT min(id) FROM impersonation_requests), $1, 'agent@example.com', 'call', 'Approved'
+       FROM generate_series(1, 2)`,
+      [new Date(NOW.getTime() - 60_000)],
+    );
     const logPage = await get<LogWire>(boss, 'impersonationLogs', { limit: '1' });
-    // The log is still empty here, so its NextCursor is null: sent as an empty cursor, as before.
-    expect((await refused({ cursor: logPage.NextCursor ?? '' })).Description).toBe(
+    expect(logPage.NextCursor).toEqual(expect.any(String));
+    expect((await refused({ cursor: logPage.NextCursor! })).Description).toBe(
       'cursor is not a cursor of this list.',
     );
     // nor is one from the future
