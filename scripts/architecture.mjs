@@ -209,11 +209,8 @@ export const RAW_STATEMENT_FILES = [
   'apps/api/src/modules/auth/sign-in.repo.ts',
   'apps/api/src/modules/customers/bulk-load.repo.ts',
   'apps/api/src/modules/customers/search-warm-up.ts',
-  'apps/api/src/modules/dashboard/dashboard.repo.ts',
-  'apps/api/src/modules/notices/notices.repo.ts',
   'apps/api/src/modules/site-settings/custom-domains.repo.ts',
   'apps/api/src/modules/site-settings/registration-fields.repo.ts',
-  'apps/api/src/modules/staff-notifications/staff-notifications.repo.ts',
 ];
 
 /**
@@ -234,7 +231,6 @@ export const LONG_FUNCTIONS = [
   'apps/api/src/lib/redis.ts: openRedis',
   'apps/api/src/mail/outbox.ts: createOutboxMailer',
   'apps/api/src/modules/auth/mfa-sign-in.service.ts: secondStep',
-  'apps/api/src/modules/dashboard/dashboard.service.ts: dashboard',
   'apps/api/src/modules/impersonation/impersonation-requests.service.ts: act',
   'apps/api/src/modules/staff-notifications/staff-notifications.stream.ts: streamHub',
   'apps/api/src/plugins/csp-report.ts: cspReport',

@@ -16,7 +16,6 @@ export const UNSUBSCRIBABLE_KIND: NoticeKind = 'announcement';
 
 export const NOTICE_AUDIENCES = ['all', 'plan', 'data-center', 'sites'] as const;
 const NOTICE_STATUSES = ['scheduled', 'sending', 'sent', 'cancelled', 'failed'] as const;
-export type NoticeStatus = (typeof NOTICE_STATUSES)[number];
 export const DELIVERY_STATUSES = ['pending', 'queued', 'retrying', 'sent', 'failed', 'skipped'] as const;
 
 const NOTICE_SUBJECT_MAX = 150;

@@ -4,81 +4,122 @@ import {
   DASHBOARD_ITEMS,
   RECENT_CUSTOMERS_KEPT,
 } from '@sac/contract/dashboard';
+import { type ExpressionBuilder, type NotNull, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
+import type { DB } from '../../db/schema.generated.ts';
+import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 
 /*
  * The dashboard's reads. Every one walks an index or a counter table (migration 0042), never a
  * table of customers or sites: the call answers in milliseconds at a million customers.
  */
 
-/** The expression of impersonation_requests_pending_priority_idx (migration 0042), word for word. */
-const PRIORITY_RANK = `CASE priority WHEN 'Critical' THEN 4 WHEN 'High' THEN 3 WHEN 'Moderate' THEN 2 ELSE 1 END`;
-/** Not the viewer's own request ($1 uid, $2 email): nobody decides their own. */
-const NOT_MINE = `r.initiator_uid IS DISTINCT FROM $1 AND lower(r.initiator_email) <> lower($2)`;
+/** A fixed value written into the statement: the partial indexes' predicates name these. */
+const lit = <V extends string | number>(v: V) => sql.lit(v);
+const counted = sql<number>`count(*)::int`;
 
-export interface PendingRow {
-  id: number;
-  app_name: string;
-  priority: string;
-  initiator_email: string;
-  created_at: Date;
-  consent: boolean;
-  assigned: boolean;
-}
+/** The expression of impersonation_requests_pending_priority_idx (migration 0042), word for word. */
+const PRIORITY_RANK = sql<number>`CASE priority WHEN 'Critical' THEN 4 WHEN 'High' THEN 3 WHEN 'Moderate' THEN 2 ELSE 1 END`;
+
+type Requests = ExpressionBuilder<{ r: DB['impersonation_requests'] }, 'r'>;
+
+/** Not the viewer's own request: nobody decides their own. */
+const notMine = (eb: Requests, uid: string, email: string) =>
+  eb.and([
+    eb('r.initiator_uid', 'is distinct from', uid),
+    eb(eb.fn('lower', ['r.initiator_email']), '<>', eb.fn('lower', [eb.val(email)])),
+  ]);
+
+/** Pending requests, not the viewer's own. */
+const awaiting = (eb: Requests, uid: string, email: string) =>
+  eb.and([eb('r.status', '=', lit('Pending')), eb('r.deleted_at', 'is', null), notMine(eb, uid, email)]);
 
 /**
  * Pending requests an approver may decide, most urgent first, then oldest: a walk of the pending
  * requests' priority index, cut at five (a sort of the whole pile took 15 ms at 2,000 on PGlite).
  */
-export async function awaitingDecision(
-  db: Queryable,
-  uid: string,
-  email: string,
-): Promise<{ count: number; items: PendingRow[] }> {
-  const where = `r.status = 'Pending' AND r.deleted_at IS NULL AND ${NOT_MINE}`;
+export async function awaitingDecision(db: Queryable, uid: string, email: string) {
   const [count, items] = await Promise.all([
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM impersonation_requests r WHERE ${where}`, [
-      uid,
-      email,
-    ]),
+    firstRow(
+      db,
+      qb
+        .selectFrom('impersonation_requests as r')
+        .select(counted.as('n'))
+        .where((eb) => awaiting(eb, uid, email)),
+    ),
     // The page is cut first and only then joined to its sites: a join first hashed every site.
-    db.query<PendingRow>(
-      `SELECT p.id, s.app_name, p.priority, p.initiator_email, p.created_at, p.consent, p.assigned
-         FROM (SELECT r.id, r.app_id, r.priority, r.initiator_email, r.created_at,
-                      (r.consent = 'granted' OR r.is_customer_request) AS consent,
-                      r.assignees @> ARRAY[lower($2)] OR r.assignees @> ARRAY[$2::text] AS assigned,
-                      ${PRIORITY_RANK} AS rank
-                 FROM impersonation_requests r
-                WHERE ${where}
-                ORDER BY ${PRIORITY_RANK} DESC, r.created_at, r.id
-                LIMIT ${DASHBOARD_ITEMS}) p
-         JOIN sites s ON s.app_id = p.app_id
-        ORDER BY p.rank DESC, p.created_at, p.id`,
-      [uid, email],
+    rows(
+      db,
+      qb
+        .selectFrom(
+          qb
+            .selectFrom('impersonation_requests as r')
+            .select((eb) => [
+              'r.id',
+              'r.app_id',
+              'r.priority',
+              'r.initiator_email',
+              'r.created_at',
+              eb
+                .or([eb('r.consent', '=', lit('granted')), eb.ref('r.is_customer_request')])
+                .$castTo<boolean>()
+                .as('consent'),
+              eb
+                .or([
+                  eb('r.assignees', '@>', sql<string[]>`ARRAY[lower(${email})]`),
+                  eb('r.assignees', '@>', sql<string[]>`ARRAY[${email}::text]`),
+                ])
+                .$castTo<boolean>()
+                .as('assigned'),
+              PRIORITY_RANK.as('rank'),
+            ])
+            .where((eb) => awaiting(eb, uid, email))
+            .orderBy(PRIORITY_RANK, 'desc')
+            .orderBy('r.created_at')
+            .orderBy('r.id')
+            .limit(lit(DASHBOARD_ITEMS))
+            .as('p'),
+        )
+        .innerJoin('sites as s', 's.app_id', 'p.app_id')
+        .select([
+          'p.id',
+          's.app_name',
+          'p.priority',
+          'p.initiator_email',
+          'p.created_at',
+          'p.consent',
+          'p.assigned',
+        ])
+        .orderBy('p.rank', 'desc')
+        .orderBy('p.created_at')
+        .orderBy('p.id'),
     ),
   ]);
-  return { count: count.rows[0]?.n ?? 0, items: items.rows };
+  return { count: count?.n ?? 0, items };
 }
 
 /** The viewer's own requests still pending (what they asked for: the initiator index). */
 export async function minePending(db: Queryable, email: string): Promise<number> {
-  const r = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM impersonation_requests
-      WHERE lower(initiator_email) = lower($1) AND status = 'Pending' AND deleted_at IS NULL`,
-    [email],
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('impersonation_requests')
+      .select(counted.as('n'))
+      .where((eb) => eb(eb.fn('lower', ['initiator_email']), '=', eb.fn('lower', [eb.val(email)])))
+      .where('status', '=', lit('Pending'))
+      .where('deleted_at', 'is', null),
   );
-  return r.rows[0]?.n ?? 0;
+  return r?.n ?? 0;
 }
 
-export interface GrantRow {
-  id: number;
-  app_name: string;
-  holder_email: string | null;
-  approved_roles: string[];
-  approved_permissions: string[];
-  expires_at: Date;
-  mine: boolean;
-}
+/** Unexpired grants (all of them, or those `holderUid` holds). */
+const live = (eb: Requests, now: Date, holderUid: string | null) =>
+  eb.and([
+    eb('r.status', '=', lit('Approved')),
+    eb('r.deleted_at', 'is', null),
+    eb('r.expires_at', '>', now),
+    eb.or([eb(sql<string | null>`${holderUid}::uuid`, 'is', null), eb('r.holder_uid', '=', holderUid)]),
+  ]);
 
 /** Unexpired grants, soonest to end first: all of them, or those `holderUid` holds. */
 export async function liveGrants(
@@ -86,102 +127,137 @@ export async function liveGrants(
   now: Date,
   viewer: { uid: string; email: string },
   holderUid: string | null,
-): Promise<{ count: number; items: GrantRow[] }> {
-  const live = (now: string, holder: string) =>
-    `r.status = 'Approved' AND r.deleted_at IS NULL AND r.expires_at > ${now}
-     AND (${holder}::uuid IS NULL OR r.holder_uid = ${holder})`;
+) {
   const [count, items] = await Promise.all([
-    db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM impersonation_requests r WHERE ${live('$1', '$2')}`,
-      [now, holderUid],
+    firstRow(
+      db,
+      qb
+        .selectFrom('impersonation_requests as r')
+        .select(counted.as('n'))
+        .where((eb) => live(eb, now, holderUid)),
     ),
-    db.query<GrantRow>(
-      `SELECT g.id, s.app_name, g.holder_email, g.approved_roles, g.approved_permissions, g.expires_at, g.mine
-         FROM (SELECT r.id, r.app_id, r.holder_email, r.approved_roles, r.approved_permissions, r.expires_at,
-                      NOT (${NOT_MINE}) AS mine
-                 FROM impersonation_requests r
-                WHERE ${live('$3', '$4')}
-                ORDER BY r.expires_at, r.id
-                LIMIT ${DASHBOARD_GRANTS}) g
-         JOIN sites s ON s.app_id = g.app_id
-        ORDER BY g.expires_at, g.id`,
-      [viewer.uid, viewer.email, now, holderUid],
+    rows(
+      db,
+      qb
+        .selectFrom(
+          qb
+            .selectFrom('impersonation_requests as r')
+            .select((eb) => [
+              'r.id',
+              'r.app_id',
+              'r.holder_email',
+              'r.approved_roles',
+              'r.approved_permissions',
+              'r.expires_at',
+              eb
+                .not(notMine(eb, viewer.uid, viewer.email))
+                .$castTo<boolean>()
+                .as('mine'),
+            ])
+            .where((eb) => live(eb, now, holderUid))
+            .orderBy('r.expires_at')
+            .orderBy('r.id')
+            .limit(lit(DASHBOARD_GRANTS))
+            .as('g'),
+        )
+        .innerJoin('sites as s', 's.app_id', 'g.app_id')
+        .select([
+          'g.id',
+          's.app_name',
+          'g.holder_email',
+          'g.approved_roles',
+          'g.approved_permissions',
+          'g.expires_at',
+          'g.mine',
+        ])
+        .orderBy('g.expires_at')
+        .orderBy('g.id')
+        // A live grant has its end.
+        .$narrowType<{ expires_at: NotNull }>(),
     ),
   ]);
-  return { count: count.rows[0]?.n ?? 0, items: items.rows };
-}
-
-export interface DayRow {
-  day: string;
-  customers: number;
-  sites: number;
+  return { count: count?.n ?? 0, items };
 }
 
 /** Totals (the sum of the daily counters) and the days since `from` (a UTC date). */
-export async function creationDays(
-  db: Queryable,
-  from: string,
-): Promise<{ customers: number; sites: number; days: DayRow[] }> {
+export async function creationDays(db: Queryable, from: string) {
   const [totals, days] = await Promise.all([
-    db.query<{ customers: number; sites: number }>(
-      'SELECT coalesce(sum(customers), 0)::bigint AS customers, coalesce(sum(sites), 0)::bigint AS sites FROM dashboard_days',
+    firstRow(
+      db,
+      qb
+        .selectFrom('dashboard_days')
+        .select([
+          sql<number>`coalesce(sum(customers), 0)::bigint`.as('customers'),
+          sql<number>`coalesce(sum(sites), 0)::bigint`.as('sites'),
+        ]),
     ),
-    db.query<DayRow>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, customers, sites FROM dashboard_days
-        WHERE day >= $1::date ORDER BY day LIMIT ${DASHBOARD_DAYS + 1}`,
-      [from],
+    rows(
+      db,
+      qb
+        .selectFrom('dashboard_days')
+        .select([sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'), 'customers', 'sites'])
+        .where('day', '>=', sql<Date>`${from}::date`)
+        .orderBy('day')
+        .limit(lit(DASHBOARD_DAYS + 1)),
     ),
   ]);
   return {
-    customers: Number(totals.rows[0]?.customers ?? 0),
-    sites: Number(totals.rows[0]?.sites ?? 0),
-    days: days.rows.map((d) => ({ ...d, customers: Number(d.customers), sites: Number(d.sites) })),
+    customers: Number(totals?.customers ?? 0),
+    sites: Number(totals?.sites ?? 0),
+    days: days.map((d) => ({ ...d, customers: Number(d.customers), sites: Number(d.sites) })),
   };
 }
 
 /** Sites by plan and data center, with the data centers' names. */
-export async function siteCounts(
-  db: Queryable,
-): Promise<Array<{ plan: string; data_center: string; name: string | null; sites: number }>> {
-  const r = await db.query<{ plan: string; data_center: string; name: string | null; sites: number }>(
-    `SELECT c.plan, c.data_center, d.name, c.sites FROM dashboard_site_counts c
-       LEFT JOIN data_centers d ON d.code = c.data_center WHERE c.sites <> 0`,
+export async function siteCounts(db: Queryable) {
+  const r = await rows(
+    db,
+    qb
+      .selectFrom('dashboard_site_counts as c')
+      .leftJoin('data_centers as d', 'd.code', 'c.data_center')
+      .select(['c.plan', 'c.data_center', 'd.name', 'c.sites'])
+      .where('c.sites', '<>', lit(0)),
   );
-  return r.rows.map((x) => ({ ...x, sites: Number(x.sites) }));
-}
-
-export interface TrialRow {
-  app_id: number;
-  app_name: string;
-  owner_uid: string;
-  trial_ends_at: Date;
+  return r.map((x) => ({ ...x, sites: Number(x.sites) }));
 }
 
 /** Trials ending in [now, until), soonest first. */
-export async function trialsEnding(
-  db: Queryable,
-  now: Date,
-  until: Date,
-): Promise<{ count: number; items: TrialRow[] }> {
-  const where = `plan_status = 'Trial' AND trial_ends_at >= $1 AND trial_ends_at < $2`;
+export async function trialsEnding(db: Queryable, now: Date, until: Date) {
+  const ending = qb
+    .selectFrom('sites')
+    .where('plan_status', '=', lit('Trial'))
+    .where('trial_ends_at', '>=', now)
+    .where('trial_ends_at', '<', until);
   const [count, items] = await Promise.all([
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sites WHERE ${where}`, [now, until]),
-    db.query<TrialRow>(
-      `SELECT app_id, app_name, owner_uid, trial_ends_at FROM sites WHERE ${where}
-        ORDER BY trial_ends_at, app_id LIMIT ${DASHBOARD_ITEMS}`,
-      [now, until],
+    firstRow(db, ending.select(counted.as('n'))),
+    rows(
+      db,
+      ending
+        .select(['app_id', 'app_name', 'owner_uid', 'trial_ends_at'])
+        .orderBy('trial_ends_at')
+        .orderBy('app_id')
+        .limit(lit(DASHBOARD_ITEMS))
+        // Within the range, so not null.
+        .$narrowType<{ trial_ends_at: NotNull }>(),
     ),
   ]);
-  return { count: count.rows[0]?.n ?? 0, items: items.rows.map((t) => ({ ...t, app_id: Number(t.app_id) })) };
+  return { count: count?.n ?? 0, items: items.map((t) => ({ ...t, app_id: Number(t.app_id) })) };
 }
 
 /** Pending and failing custom domains: each count walks its partial index (0008, 0045). */
 export async function domainTrouble(db: Queryable): Promise<{ pending: number; failing: number }> {
-  const r = await db.query<{ pending: number; failing: number }>(
-    `SELECT (SELECT count(*) FROM custom_domains WHERE status = 'Pending Verification')::int AS pending,
-            (SELECT count(*) FROM custom_domains WHERE failing_since IS NOT NULL)::int AS failing`,
+  const r = await firstRow(
+    db,
+    qb.selectNoFrom((eb) => [
+      sql<number>`(${eb.selectFrom('custom_domains').select(eb.fn.countAll().as('n')).where('status', '=', lit('Pending Verification'))})::int`.as(
+        'pending',
+      ),
+      sql<number>`(${eb.selectFrom('custom_domains').select(eb.fn.countAll().as('n')).where('failing_since', 'is not', null)})::int`.as(
+        'failing',
+      ),
+    ]),
   );
-  return { pending: r.rows[0]?.pending ?? 0, failing: r.rows[0]?.failing ?? 0 };
+  return { pending: r?.pending ?? 0, failing: r?.failing ?? 0 };
 }
 
 /** login.failed and login.lockout since `since` (the activity log's action index). */
@@ -189,30 +265,44 @@ export async function signInTrouble(
   db: Queryable,
   since: Date,
 ): Promise<{ failures: number; lockouts: number }> {
-  const r = await db.query<{ failures: number; lockouts: number }>(
-    `SELECT (SELECT count(*) FROM activity_log WHERE action = 'login.failed' AND at > $1)::int AS failures,
-            (SELECT count(*) FROM activity_log WHERE action = 'login.lockout' AND at > $1)::int AS lockouts`,
-    [since],
+  const countOf = (eb: ExpressionBuilder<DB, never>, action: string) =>
+    sql<number>`(${eb.selectFrom('activity_log').select(eb.fn.countAll().as('n')).where('action', '=', lit(action)).where('at', '>', since)})::int`;
+  const r = await firstRow(
+    db,
+    qb.selectNoFrom((eb) => [
+      countOf(eb, 'login.failed').as('failures'),
+      countOf(eb, 'login.lockout').as('lockouts'),
+    ]),
   );
-  return { failures: r.rows[0]?.failures ?? 0, lockouts: r.rows[0]?.lockouts ?? 0 };
+  return { failures: r?.failures ?? 0, lockouts: r?.lockouts ?? 0 };
 }
 
 /** Staff members with neither a confirmed authenticator app nor a passkey (the team is small). */
 export async function staffWithoutFactor(db: Queryable): Promise<number> {
-  const r = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM staff s
-      WHERE NOT EXISTS (SELECT 1 FROM staff_totp t WHERE t.uid = s.uid AND t.confirmed_at IS NOT NULL)
-        AND NOT EXISTS (SELECT 1 FROM staff_passkeys p WHERE p.uid = s.uid)`,
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('staff as s')
+      .select(counted.as('n'))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('staff_totp as t')
+              .select(sql.lit(1).as('one'))
+              .whereRef('t.uid', '=', 's.uid')
+              .where('t.confirmed_at', 'is not', null),
+          ),
+        ),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('staff_passkeys as p').select(sql.lit(1).as('one')).whereRef('p.uid', '=', 's.uid'),
+          ),
+        ),
+      ),
   );
-  return r.rows[0]?.n ?? 0;
-}
-
-export interface RecentRow {
-  uid: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  viewed_at: Date;
+  return r?.n ?? 0;
 }
 
 /** A view of a customer by a staff member not yet written (recent-views.ts). */
@@ -222,33 +312,52 @@ export interface PendingView {
   at: Date;
 }
 
-/** A staff member's newest RECENT_CUSTOMERS_KEPT views: the table's, and `pending` ones of this instance. */
-export async function recentCustomers(
-  db: Queryable,
-  staffUid: string,
-  pending: PendingView[] = [],
-): Promise<RecentRow[]> {
-  if (pending.length === 0) {
-    const r = await db.query<RecentRow>(
-      `SELECT c.uid, c.first_name, c.last_name, c.email, v.viewed_at
-         FROM staff_recent_customers v JOIN customers c ON c.uid = v.customer_uid
-        WHERE v.staff_uid = $1 ORDER BY v.viewed_at DESC, c.uid LIMIT ${RECENT_CUSTOMERS_KEPT}`,
-      [staffUid],
-    );
-    return r.rows;
-  }
-  const r = await db.query<RecentRow>(
-    `SELECT c.uid, c.first_name, c.last_name, c.email, v.viewed_at
-       FROM (SELECT customer_uid, max(viewed_at) AS viewed_at
-               FROM (SELECT customer_uid, viewed_at FROM staff_recent_customers WHERE staff_uid = $1
-                     UNION ALL
-                     SELECT * FROM unnest($2::uuid[], $3::timestamptz[]) AS p (customer_uid, viewed_at)) a
-              GROUP BY customer_uid) v
-       JOIN customers c ON c.uid = v.customer_uid
-      ORDER BY v.viewed_at DESC, c.uid LIMIT ${RECENT_CUSTOMERS_KEPT}`,
-    [staffUid, pending.map((p) => p.customerUid), pending.map((p) => p.at)],
+/** Views not yet written, as a table of (customer_uid, viewed_at). */
+const pendingViews = (pending: PendingView[]) =>
+  sql<{
+    customer_uid: string;
+    viewed_at: Date;
+  }>`unnest(${pending.map((p) => p.customerUid)}::uuid[], ${pending.map((p) => p.at)}::timestamptz[])`.as<'p'>(
+    sql`p (customer_uid, viewed_at)`,
   );
-  return r.rows;
+
+/** A staff member's newest RECENT_CUSTOMERS_KEPT views: the table's, and `pending` ones of this instance. */
+export function recentCustomers(db: Queryable, staffUid: string, pending: PendingView[] = []) {
+  const columns = ['c.uid', 'c.first_name', 'c.last_name', 'c.email', 'v.viewed_at'] as const;
+  if (pending.length === 0) {
+    return rows(
+      db,
+      qb
+        .selectFrom('staff_recent_customers as v')
+        .innerJoin('customers as c', 'c.uid', 'v.customer_uid')
+        .select(columns)
+        .where('v.staff_uid', '=', staffUid)
+        .orderBy('v.viewed_at', 'desc')
+        .orderBy('c.uid')
+        .limit(lit(RECENT_CUSTOMERS_KEPT)),
+    );
+  }
+  const views = qb
+    .selectFrom(
+      qb
+        .selectFrom('staff_recent_customers')
+        .select(['customer_uid', 'viewed_at'])
+        .where('staff_uid', '=', staffUid)
+        .unionAll(qb.selectFrom(pendingViews(pending)).selectAll())
+        .as('a'),
+    )
+    .select((eb) => ['customer_uid', eb.fn.max('viewed_at').as('viewed_at')])
+    .groupBy('customer_uid');
+  return rows(
+    db,
+    qb
+      .selectFrom(views.as('v'))
+      .innerJoin('customers as c', 'c.uid', 'v.customer_uid')
+      .select(columns)
+      .orderBy('v.viewed_at', 'desc')
+      .orderBy('c.uid')
+      .limit(lit(RECENT_CUSTOMERS_KEPT)),
+  );
 }
 
 /**
@@ -258,31 +367,78 @@ export async function recentCustomers(
  * member's views at once may leave a few more rows until the next batch; the read takes the newest.
  */
 export async function recordCustomerViews(db: Queryable, views: PendingView[]): Promise<void> {
-  await db.query(
-    `WITH batch AS (
-       SELECT b.staff_uid, b.customer_uid, b.viewed_at
-         FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS b (staff_uid, customer_uid, viewed_at)
-        WHERE EXISTS (SELECT 1 FROM staff s WHERE s.uid = b.staff_uid)
-          AND EXISTS (SELECT 1 FROM customers c WHERE c.uid = b.customer_uid)
-     ), ranked AS (
-       SELECT staff_uid, customer_uid,
-              row_number() OVER (PARTITION BY staff_uid ORDER BY max(viewed_at) DESC, customer_uid) AS n
-         FROM (SELECT staff_uid, customer_uid, viewed_at FROM staff_recent_customers
-                WHERE staff_uid IN (SELECT staff_uid FROM batch)
-               UNION ALL
-               SELECT staff_uid, customer_uid, viewed_at FROM batch) a
-        GROUP BY staff_uid, customer_uid
-     ), kept AS (
-       INSERT INTO staff_recent_customers (staff_uid, customer_uid, viewed_at)
-       SELECT b.staff_uid, b.customer_uid, b.viewed_at
-         FROM batch b JOIN ranked r ON r.staff_uid = b.staff_uid AND r.customer_uid = b.customer_uid
-        WHERE r.n <= ${RECENT_CUSTOMERS_KEPT}
-       ON CONFLICT (staff_uid, customer_uid)
-       DO UPDATE SET viewed_at = GREATEST(staff_recent_customers.viewed_at, EXCLUDED.viewed_at)
-       RETURNING 1
-     )
-     DELETE FROM staff_recent_customers o USING ranked r
-      WHERE o.staff_uid = r.staff_uid AND o.customer_uid = r.customer_uid AND r.n > ${RECENT_CUSTOMERS_KEPT}`,
-    [views.map((v) => v.staffUid), views.map((v) => v.customerUid), views.map((v) => v.at)],
+  const batch = sql<{
+    staff_uid: string;
+    customer_uid: string;
+    viewed_at: Date;
+  }>`unnest(${views.map((v) => v.staffUid)}::uuid[], ${views.map((v) => v.customerUid)}::uuid[], ${views.map((v) => v.at)}::timestamptz[])`;
+  await execute(
+    db,
+    qb
+      .with('batch', () =>
+        qb
+          .selectFrom(batch.as<'b'>(sql`b (staff_uid, customer_uid, viewed_at)`))
+          .select(['b.staff_uid', 'b.customer_uid', 'b.viewed_at'])
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('staff as s').select(sql.lit(1).as('one')).whereRef('s.uid', '=', 'b.staff_uid'),
+            ),
+          )
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('customers as c')
+                .select(sql.lit(1).as('one'))
+                .whereRef('c.uid', '=', 'b.customer_uid'),
+            ),
+          ),
+      )
+      .with('ranked', (w) =>
+        w
+          .selectFrom(
+            w
+              .selectFrom('staff_recent_customers')
+              .select(['staff_uid', 'customer_uid', 'viewed_at'])
+              .where('staff_uid', 'in', w.selectFrom('batch').select('staff_uid'))
+              .unionAll(w.selectFrom('batch').select(['staff_uid', 'customer_uid', 'viewed_at']))
+              .as('a'),
+          )
+          .select([
+            'staff_uid',
+            'customer_uid',
+            // The builder has no words for a window over an aggregate.
+            sql<number>`row_number() OVER (PARTITION BY staff_uid ORDER BY max(viewed_at) DESC, customer_uid)`.as(
+              'n',
+            ),
+          ])
+          .groupBy(['staff_uid', 'customer_uid']),
+      )
+      .with('kept', (w) =>
+        w
+          .insertInto('staff_recent_customers')
+          .columns(['staff_uid', 'customer_uid', 'viewed_at'])
+          .expression(
+            w
+              .selectFrom('batch as b')
+              .innerJoin('ranked as r', (j) =>
+                j.onRef('r.staff_uid', '=', 'b.staff_uid').onRef('r.customer_uid', '=', 'b.customer_uid'),
+              )
+              .select(['b.staff_uid', 'b.customer_uid', 'b.viewed_at'])
+              .where('r.n', '<=', lit(RECENT_CUSTOMERS_KEPT)),
+          )
+          .onConflict((oc) =>
+            oc.columns(['staff_uid', 'customer_uid']).doUpdateSet((eb) => ({
+              viewed_at: eb.fn('GREATEST', [
+                eb.ref('staff_recent_customers.viewed_at'),
+                eb.ref('excluded.viewed_at'),
+              ]),
+            })),
+          )
+          .returning(sql.lit(1).as('one')),
+      )
+      .deleteFrom('staff_recent_customers as o')
+      .using('ranked as r')
+      .whereRef('o.staff_uid', '=', 'r.staff_uid')
+      .whereRef('o.customer_uid', '=', 'r.customer_uid')
+      .where('r.n', '>', lit(RECENT_CUSTOMERS_KEPT)),
   );
 }

@@ -2,6 +2,7 @@ import { PLANS } from '@sac/contract/customers';
 import { DASHBOARD_DAYS, type Dashboard, TRIAL_ENDING_DAYS } from '@sac/contract/dashboard';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, StaffSession } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
 import * as repo from './dashboard.repo.ts';
 import { recentViews } from './recent-views.ts';
 
@@ -15,96 +16,129 @@ function lastDays(now: Date): string[] {
   );
 }
 
-/**
- * GET /admin/dashboard: each part only when the viewer holds the permission of the list behind
- * it; a part left out is not computed either.
- */
-export async function dashboard(ctx: AppContext, viewer: StaffSession): Promise<Dashboard> {
-  const { db } = ctx;
-  const now = ctx.clock.now();
-  const can = (p: string) => viewer.permissions.has(p);
-  const out: Dashboard = { GeneratedAt: now.toISOString() };
+type Can = (permission: string) => boolean;
 
-  const approver = can('impersonation.approve');
-  if (approver || can('impersonation.request')) {
-    const [awaiting, mine, grants] = await Promise.all([
-      approver ? repo.awaitingDecision(db, viewer.uid, viewer.email) : undefined,
-      repo.minePending(db, viewer.email),
-      repo.liveGrants(db, now, viewer, approver ? null : viewer.uid),
+/**
+ * The impersonation part: what awaits the viewer's decision (approvers only), the viewer's own
+ * pending requests, and the live grants (an approver sees all, a requester their own).
+ */
+async function impersonationPart(
+  db: Queryable,
+  viewer: StaffSession,
+  now: Date,
+  approver: boolean,
+): Promise<NonNullable<Dashboard['Impersonation']>> {
+  const [awaiting, mine, grants] = await Promise.all([
+    approver ? repo.awaitingDecision(db, viewer.uid, viewer.email) : undefined,
+    repo.minePending(db, viewer.email),
+    repo.liveGrants(db, now, viewer, approver ? null : viewer.uid),
+  ]);
+  return {
+    ...(awaiting
+      ? {
+          AwaitingMyDecision: {
+            Count: awaiting.count,
+            Items: awaiting.items.map((r) => ({
+              Id: Number(r.id),
+              AppName: r.app_name,
+              Priority: r.priority,
+              Initiator: r.initiator_email,
+              RequestCreatedDate: r.created_at.toISOString(),
+              Consent: r.consent,
+              AssignedToMe: r.assigned,
+            })),
+          },
+        }
+      : {}),
+    MineAwaitingOthers: { Count: mine },
+    LiveGrants: {
+      Count: grants.count,
+      Items: grants.items.map((g) => ({
+        Id: Number(g.id),
+        AppName: g.app_name,
+        Holder: g.holder_email ?? '',
+        Roles: g.approved_roles,
+        AdditionalPermissions: g.approved_permissions,
+        ExpiresAt: g.expires_at.toISOString(),
+        CanRevoke: approver && !g.mine,
+      })),
+    },
+  };
+}
+
+/** Sites by plan (every plan, zero included) and by data center (most sites first). */
+function siteBreakdown(counts: Awaited<ReturnType<typeof repo.siteCounts>>) {
+  const plans = new Map<string, number>(PLANS.map((p) => [p, 0]));
+  const centers = new Map<string, { Code: string; Name: string; Count: number }>();
+  for (const c of counts) {
+    plans.set(c.plan, (plans.get(c.plan) ?? 0) + c.sites);
+    const dc = centers.get(c.data_center) ?? { Code: c.data_center, Name: c.name ?? '', Count: 0 };
+    dc.Count += c.sites;
+    centers.set(c.data_center, dc);
+  }
+  return {
+    ByPlan: [...plans].map(([Plan, Count]) => ({ Plan, Count })),
+    ByDataCenter: [...centers.values()].sort((a, b) => b.Count - a.Count || a.Code.localeCompare(b.Code)),
+  };
+}
+
+/** The customers and sites parts, each only when asked for: totals and new ones by day; sites broken down. */
+async function creationParts(
+  db: Queryable,
+  now: Date,
+  parts: { customers: boolean; sites: boolean },
+): Promise<Pick<Dashboard, 'Customers' | 'Sites'>> {
+  const out: Pick<Dashboard, 'Customers' | 'Sites'> = {};
+  const days = lastDays(now);
+  const counted = await repo.creationDays(db, days[0]!);
+  const byDay = new Map(counted.days.map((d) => [d.day, d]));
+  const series = (k: 'customers' | 'sites') => days.map((Day) => ({ Day, Count: byDay.get(Day)?.[k] ?? 0 }));
+  if (parts.customers) out.Customers = { Total: counted.customers, NewByDay: series('customers') };
+  if (parts.sites) {
+    const [counts, trials] = await Promise.all([
+      repo.siteCounts(db),
+      repo.trialsEnding(db, now, new Date(now.getTime() + TRIAL_ENDING_DAYS * DAY_MS)),
     ]);
-    out.Impersonation = {
-      ...(awaiting
-        ? {
-            AwaitingMyDecision: {
-              Count: awaiting.count,
-              Items: awaiting.items.map((r) => ({
-                Id: Number(r.id),
-                AppName: r.app_name,
-                Priority: r.priority,
-                Initiator: r.initiator_email,
-                RequestCreatedDate: r.created_at.toISOString(),
-                Consent: r.consent,
-                AssignedToMe: r.assigned,
-              })),
-            },
-          }
-        : {}),
-      MineAwaitingOthers: { Count: mine },
-      LiveGrants: {
-        Count: grants.count,
-        Items: grants.items.map((g) => ({
-          Id: Number(g.id),
-          AppName: g.app_name,
-          Holder: g.holder_email ?? '',
-          Roles: g.approved_roles,
-          AdditionalPermissions: g.approved_permissions,
-          ExpiresAt: g.expires_at.toISOString(),
-          CanRevoke: approver && !g.mine,
+    out.Sites = {
+      Total: counted.sites,
+      NewByDay: series('sites'),
+      ...siteBreakdown(counts),
+      TrialsEndingSoon: {
+        Count: trials.count,
+        Items: trials.items.map((t) => ({
+          AppId: t.app_id,
+          AppName: t.app_name,
+          OwnerUid: t.owner_uid,
+          TrialEndsAt: t.trial_ends_at.toISOString(),
         })),
       },
     };
   }
+  return out;
+}
 
-  const customers = can('customers.read');
-  const sites = can('sites.read');
-  if (customers || sites) {
-    const days = lastDays(now);
-    const counted = await repo.creationDays(db, days[0]!);
-    const byDay = new Map(counted.days.map((d) => [d.day, d]));
-    const series = (k: 'customers' | 'sites') =>
-      days.map((Day) => ({ Day, Count: byDay.get(Day)?.[k] ?? 0 }));
-    if (customers) out.Customers = { Total: counted.customers, NewByDay: series('customers') };
-    if (sites) {
-      const [counts, trials] = await Promise.all([
-        repo.siteCounts(db),
-        repo.trialsEnding(db, now, new Date(now.getTime() + TRIAL_ENDING_DAYS * DAY_MS)),
-      ]);
-      const plans = new Map<string, number>(PLANS.map((p) => [p, 0]));
-      const centers = new Map<string, { Code: string; Name: string; Count: number }>();
-      for (const c of counts) {
-        plans.set(c.plan, (plans.get(c.plan) ?? 0) + c.sites);
-        const dc = centers.get(c.data_center) ?? { Code: c.data_center, Name: c.name ?? '', Count: 0 };
-        dc.Count += c.sites;
-        centers.set(c.data_center, dc);
-      }
-      out.Sites = {
-        Total: counted.sites,
-        NewByDay: series('sites'),
-        ByPlan: [...plans].map(([Plan, Count]) => ({ Plan, Count })),
-        ByDataCenter: [...centers.values()].sort((a, b) => b.Count - a.Count || a.Code.localeCompare(b.Code)),
-        TrialsEndingSoon: {
-          Count: trials.count,
-          Items: trials.items.map((t) => ({
-            AppId: t.app_id,
-            AppName: t.app_name,
-            OwnerUid: t.owner_uid,
-            TrialEndsAt: t.trial_ends_at.toISOString(),
-          })),
-        },
-      };
-    }
-  }
+/** The staff member's recently viewed customers, newest first, views not yet written included. */
+async function recentCustomersPart(
+  ctx: AppContext,
+  viewer: StaffSession,
+): Promise<Dashboard['RecentCustomers']> {
+  const pending = recentViews(ctx).of(viewer.uid);
+  return (await repo.recentCustomers(ctx.db, viewer.uid, pending)).map((c) => ({
+    Uid: c.uid,
+    Name: `${c.first_name} ${c.last_name}`.trim(),
+    Email: c.email,
+    ViewedAt: c.viewed_at.toISOString(),
+  }));
+}
 
+/** The security parts: custom domains in trouble, staff sign-in failures, staff without a second factor. */
+async function troubleParts(
+  db: Queryable,
+  viewer: StaffSession,
+  now: Date,
+  can: Can,
+): Promise<Pick<Dashboard, 'CustomDomains' | 'StaffSignIns' | 'StaffWithoutSecondFactor'>> {
+  const out: Pick<Dashboard, 'CustomDomains' | 'StaffSignIns' | 'StaffWithoutSecondFactor'> = {};
   if (can('site-settings.read')) {
     const d = await repo.domainTrouble(db);
     out.CustomDomains = { PendingVerification: d.pending, FailingRechecks: d.failing };
@@ -117,15 +151,27 @@ export async function dashboard(ctx: AppContext, viewer: StaffSession): Promise<
   if (viewer.roles.includes(ROLE_SUPER_ADMIN) && can('team.read')) {
     out.StaffWithoutSecondFactor = { Count: await repo.staffWithoutFactor(db) };
   }
-  if (customers) {
-    const pending = recentViews(ctx).of(viewer.uid);
-    out.RecentCustomers = (await repo.recentCustomers(db, viewer.uid, pending)).map((c) => ({
-      Uid: c.uid,
-      Name: `${c.first_name} ${c.last_name}`.trim(),
-      Email: c.email,
-      ViewedAt: c.viewed_at.toISOString(),
-    }));
-  }
+  return out;
+}
+
+/**
+ * GET /admin/dashboard: each part only when the viewer holds the permission of the list behind
+ * it; a part left out is not computed either.
+ */
+export async function dashboard(ctx: AppContext, viewer: StaffSession): Promise<Dashboard> {
+  const { db } = ctx;
+  const now = ctx.clock.now();
+  const can: Can = (p) => viewer.permissions.has(p);
+  const out: Dashboard = { GeneratedAt: now.toISOString() };
+
+  const approver = can('impersonation.approve');
+  if (approver || can('impersonation.request'))
+    out.Impersonation = await impersonationPart(db, viewer, now, approver);
+  const customers = can('customers.read');
+  const sites = can('sites.read');
+  if (customers || sites) Object.assign(out, await creationParts(db, now, { customers, sites }));
+  Object.assign(out, await troubleParts(db, viewer, now, can));
+  if (customers) out.RecentCustomers = await recentCustomersPart(ctx, viewer);
   return out;
 }
 

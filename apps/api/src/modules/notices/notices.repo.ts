@@ -1,24 +1,32 @@
-import type { NoticeAudience, NoticeKind, NoticeStatus } from '@sac/contract/notices';
+import type { NoticeAudience, NoticeKind } from '@sac/contract/notices';
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
+import type { DB } from '../../db/schema.generated.ts';
+import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 
-export interface NoticeRow {
-  id: number;
-  kind: NoticeKind;
-  subject: string;
-  body_text: string;
-  audience: NoticeAudience;
-  status: NoticeStatus;
-  send_at: Date;
-  created_at: Date;
-  created_by_uid: string | null;
-  created_by_email: string;
-  started_at: Date | null;
-  queued_at: Date | null;
-  finished_at: Date | null;
-  cancelled_by_email: string | null;
-  failure_reason: string | null;
-  total: number;
+/** A fixed value written into the statement, as a literal rather than a parameter. */
+const lit = <V extends string | number>(v: V) => sql.lit(v);
+/** `= ANY` of a bound array of ids. */
+const anyId = (ids: readonly number[]) => sql<number>`ANY(${ids}::bigint[])`;
+/** `= ANY` of a bound array of text values. */
+const anyText = <T extends string>(values: readonly string[]) => sql<T>`ANY(${values}::text[])`;
+
+/** A notice's stored audience is what the service wrote (NoticeAudience, as JSON). */
+type Stored = { audience: NoticeAudience };
+
+const notices = () => qb.selectFrom('customer_notices').selectAll().$narrowType<Stored>();
+
+/** One notice; `lock` locks its row FOR UPDATE (a cancel decides under it, the job skips it meanwhile). */
+export function findNotice(q: Queryable, id: number, lock = false) {
+  return firstRow(
+    q,
+    notices()
+      .where('id', '=', id)
+      .$if(lock, (s) => s.forUpdate()),
+  );
 }
+
+export type NoticeRow = NonNullable<Awaited<ReturnType<typeof findNotice>>>;
 
 export interface Progress {
   total: number;
@@ -27,47 +35,66 @@ export interface Progress {
   skipped: number;
 }
 
-/** The sites' owners an audience names (a WHERE over sites s JOIN customers c), with its parameters. */
-function audienceFilter(a: NoticeAudience, first: number): { where: string; params: unknown[] } {
-  const alive = "c.status <> 'Deleted'";
+type Owners = ExpressionBuilder<{ s: DB['sites']; c: DB['customers'] }, 's' | 'c'>;
+
+/** The sites' owners an audience names (over sites s JOIN customers c). */
+function audienceFilter(eb: Owners, a: NoticeAudience) {
+  const alive = eb('c.status', '<>', lit('Deleted'));
   switch (a.Type) {
     case 'plan':
-      return { where: `${alive} AND s.plan = ANY($${first}::text[])`, params: [a.Plans ?? []] };
+      return eb.and([alive, eb('s.plan', '=', anyText<Selectable<DB['sites']>['plan']>(a.Plans ?? []))]);
     case 'data-center':
-      return { where: `${alive} AND s.data_center = ANY($${first}::text[])`, params: [a.DataCenters ?? []] };
+      return eb.and([alive, eb('s.data_center', '=', anyText(a.DataCenters ?? []))]);
     case 'sites':
-      return { where: `${alive} AND s.app_id = ANY($${first}::bigint[])`, params: [a.AppIds ?? []] };
+      return eb.and([alive, eb('s.app_id', '=', anyId(a.AppIds ?? []))]);
     default:
-      return { where: alive, params: [] };
+      return alive;
   }
 }
 
+const owners = () => qb.selectFrom('sites as s').innerJoin('customers as c', 'c.uid', 's.owner_uid');
+
 /** Distinct owner addresses an audience reaches, counted up to `cap` + 1 (beyond the cap the exact figure does not matter). */
 export async function countAudience(db: Queryable, a: NoticeAudience, cap: number): Promise<number> {
-  const f = audienceFilter(a, 2);
-  const r = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (
-       SELECT DISTINCT lower(c.email) FROM sites s JOIN customers c ON c.uid = s.owner_uid
-        WHERE ${f.where} LIMIT $1) x`,
-    [cap + 1, ...f.params],
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom(
+        owners()
+          .select((eb) => eb.fn<string>('lower', ['c.email']).as('email'))
+          .distinct()
+          .where((eb) => audienceFilter(eb, a))
+          .limit(cap + 1)
+          .as('x'),
+      )
+      .select(sql<number>`count(*)::int`.as('n')),
   );
-  return r.rows[0]?.n ?? 0;
+  return r?.n ?? 0;
 }
 
 /** One row per owner address of the audience; answers how many. */
 export async function resolveRecipients(q: Queryable, noticeId: number, a: NoticeAudience): Promise<number> {
-  const f = audienceFilter(a, 2);
-  const r = await q.query<{ id: number }>(
-    `INSERT INTO customer_notice_recipients (notice_id, email, first_name)
-     SELECT DISTINCT ON (lower(c.email)) $1::bigint, lower(c.email), c.first_name
-       FROM sites s JOIN customers c ON c.uid = s.owner_uid
-      WHERE ${f.where}
-      ORDER BY lower(c.email), c.first_name
-     ON CONFLICT (notice_id, email) DO NOTHING
-     RETURNING id`,
-    [noticeId, ...f.params],
+  const r = await rows(
+    q,
+    qb
+      .insertInto('customer_notice_recipients')
+      .columns(['notice_id', 'email', 'first_name'])
+      .expression(
+        owners()
+          .distinctOn((eb) => eb.fn('lower', ['c.email']))
+          .select((eb) => [
+            sql<number>`${noticeId}::bigint`.as('notice_id'),
+            eb.fn<string>('lower', ['c.email']).as('email'),
+            'c.first_name',
+          ])
+          .where((eb) => audienceFilter(eb, a))
+          .orderBy((eb) => eb.fn('lower', ['c.email']))
+          .orderBy('c.first_name'),
+      )
+      .onConflict((oc) => oc.columns(['notice_id', 'email']).doNothing())
+      .returning('id'),
   );
-  return r.rows.length;
+  return r.length;
 }
 
 export async function insertNotice(
@@ -83,220 +110,308 @@ export async function insertNotice(
     byEmail: string;
   },
 ): Promise<NoticeRow> {
-  const r = await q.query<NoticeRow>(
-    `INSERT INTO customer_notices (kind, subject, body_text, audience, send_at, created_at, created_by_uid, created_by_email)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-    [n.kind, n.subject, n.text, JSON.stringify(n.audience), n.sendAt, n.now, n.byUid, n.byEmail],
+  const r = await firstRow(
+    q,
+    qb
+      .insertInto('customer_notices')
+      .values({
+        kind: n.kind,
+        subject: n.subject,
+        body_text: n.text,
+        audience: JSON.stringify(n.audience),
+        send_at: n.sendAt,
+        created_at: n.now,
+        created_by_uid: n.byUid,
+        created_by_email: n.byEmail,
+      })
+      .returningAll()
+      .$narrowType<Stored>(),
   );
-  return r.rows[0]!;
+  return r!;
 }
 
-export async function dataCenters(q: Queryable): Promise<Array<{ code: string; name: string }>> {
-  return (await q.query<{ code: string; name: string }>('SELECT code, name FROM data_centers ORDER BY code'))
-    .rows;
-}
-
-/** One notice; `lock` locks its row FOR UPDATE (a cancel decides under it, the job skips it meanwhile). */
-export async function findNotice(q: Queryable, id: number, lock = false): Promise<NoticeRow | undefined> {
-  return (
-    await q.query<NoticeRow>(`SELECT * FROM customer_notices WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id])
-  ).rows[0];
+export function dataCenters(q: Queryable) {
+  return rows(q, qb.selectFrom('data_centers').select(['code', 'name']).orderBy('code'));
 }
 
 /** A page of notices, newest first, before the cursor's id. */
-export async function listNotices(
-  q: Queryable,
-  before: number | undefined,
-  limit: number,
-): Promise<NoticeRow[]> {
-  const r = await q.query<NoticeRow>(
-    `SELECT * FROM customer_notices WHERE ($1::bigint IS NULL OR id < $1) ORDER BY id DESC LIMIT $2`,
-    [before ?? null, limit],
+export function listNotices(q: Queryable, before: number | undefined, limit: number) {
+  return rows(
+    q,
+    notices()
+      .where((eb) =>
+        eb.or([eb(sql<number | null>`${before ?? null}::bigint`, 'is', null), eb('id', '<', before ?? null)]),
+      )
+      .orderBy('id', 'desc')
+      .limit(limit),
   );
-  return r.rows;
 }
 
 /** Delivery counts of notices, from their recipients' outbox rows. */
 export async function progressOf(q: Queryable, ids: number[]): Promise<Map<number, Progress>> {
   const out = new Map<number, Progress>();
   if (ids.length === 0) return out;
-  const r = await q.query<{
-    notice_id: number;
-    total: number;
-    sent: number;
-    failed: number;
-    skipped: number;
-  }>(
-    `SELECT r.notice_id, count(*)::int AS total,
-            count(*) FILTER (WHERE o.sent_at IS NOT NULL)::int AS sent,
-            count(*) FILTER (WHERE o.failed_at IS NOT NULL)::int AS failed,
-            count(*) FILTER (WHERE r.skipped_reason IS NOT NULL)::int AS skipped
-       FROM customer_notice_recipients r LEFT JOIN mail_outbox o ON o.id = r.outbox_id
-      WHERE r.notice_id = ANY($1::bigint[])
-      GROUP BY r.notice_id`,
-    [ids],
+  const r = await rows(
+    q,
+    qb
+      .selectFrom('customer_notice_recipients as r')
+      .leftJoin('mail_outbox as o', 'o.id', 'r.outbox_id')
+      .select((eb) => [
+        'r.notice_id',
+        eb.cast<number>(eb.fn.countAll(), 'integer').as('total'),
+        eb.cast<number>(eb.fn.countAll().filterWhere('o.sent_at', 'is not', null), 'integer').as('sent'),
+        eb.cast<number>(eb.fn.countAll().filterWhere('o.failed_at', 'is not', null), 'integer').as('failed'),
+        eb
+          .cast<number>(eb.fn.countAll().filterWhere('r.skipped_reason', 'is not', null), 'integer')
+          .as('skipped'),
+      ])
+      .where('r.notice_id', '=', anyId(ids))
+      .groupBy('r.notice_id'),
   );
-  for (const row of r.rows) out.set(Number(row.notice_id), row);
+  for (const row of r) out.set(Number(row.notice_id), row);
   return out;
 }
 
 /** Cancels a notice only while it is scheduled; answers the row, or undefined when it was not. */
-export async function cancelScheduled(
-  q: Queryable,
-  id: number,
-  now: Date,
-  by: string,
-): Promise<NoticeRow | undefined> {
-  const r = await q.query<NoticeRow>(
-    `UPDATE customer_notices SET status = 'cancelled', cancelled_at = $2, cancelled_by_email = $3
-      WHERE id = $1 AND status = 'scheduled' RETURNING *`,
-    [id, now, by],
+export function cancelScheduled(q: Queryable, id: number, now: Date, by: string) {
+  return firstRow(
+    q,
+    qb
+      .updateTable('customer_notices')
+      .set({ status: lit('cancelled'), cancelled_at: now, cancelled_by_email: by })
+      .where('id', '=', id)
+      .where('status', '=', lit('scheduled'))
+      .returningAll()
+      .$narrowType<Stored>(),
   );
-  return r.rows[0];
 }
-
-export interface DeliveryRow {
-  id: number;
-  email: string;
-  skipped_reason: string | null;
-  queued_at: Date | null;
-  attempts: number | null;
-  sent_at: Date | null;
-  failed_at: Date | null;
-  last_error: string | null;
-  next_attempt_at: Date | null;
-}
-
-const DELIVERY_STATUS_SQL = `CASE WHEN r.skipped_reason IS NOT NULL THEN 'skipped'
-  WHEN r.queued_at IS NULL THEN 'pending'
-  WHEN o.sent_at IS NOT NULL THEN 'sent'
-  WHEN o.failed_at IS NOT NULL THEN 'failed'
-  WHEN o.last_error IS NOT NULL THEN 'retrying'
-  ELSE 'queued' END`;
 
 /** A page of a notice's delivery log, by recipient id, optionally of one status. */
-export async function deliveries(
+export function deliveries(
   q: Queryable,
   noticeId: number,
   status: string | undefined,
   after: number | undefined,
   limit: number,
-): Promise<Array<DeliveryRow & { status: string }>> {
-  const r = await q.query<DeliveryRow & { status: string }>(
-    `SELECT * FROM (
-       SELECT r.id, r.email, r.skipped_reason, r.queued_at, o.attempts, o.sent_at, o.failed_at, o.last_error,
-              o.next_attempt_at, ${DELIVERY_STATUS_SQL} AS status
-         FROM customer_notice_recipients r LEFT JOIN mail_outbox o ON o.id = r.outbox_id
-        WHERE r.notice_id = $1 AND ($2::bigint IS NULL OR r.id > $2)) d
-      WHERE ($3::text IS NULL OR d.status = $3)
-      ORDER BY d.id LIMIT $4`,
-    [noticeId, after ?? null, status ?? null, limit],
+) {
+  const log = qb
+    .selectFrom('customer_notice_recipients as r')
+    .leftJoin('mail_outbox as o', 'o.id', 'r.outbox_id')
+    .select((eb) => [
+      'r.id',
+      'r.email',
+      'r.skipped_reason',
+      'r.queued_at',
+      'o.attempts',
+      'o.sent_at',
+      'o.failed_at',
+      'o.last_error',
+      'o.next_attempt_at',
+      eb
+        .case()
+        .when('r.skipped_reason', 'is not', null)
+        .then(lit('skipped'))
+        .when('r.queued_at', 'is', null)
+        .then(lit('pending'))
+        .when('o.sent_at', 'is not', null)
+        .then(lit('sent'))
+        .when('o.failed_at', 'is not', null)
+        .then(lit('failed'))
+        .when('o.last_error', 'is not', null)
+        .then(lit('retrying'))
+        .else(lit('queued'))
+        .end()
+        .$castTo<string>()
+        .as('status'),
+    ])
+    .where('r.notice_id', '=', noticeId)
+    .where((eb) =>
+      eb.or([eb(sql<number | null>`${after ?? null}::bigint`, 'is', null), eb('r.id', '>', after ?? null)]),
+    );
+  return rows(
+    q,
+    qb
+      .selectFrom(log.as('d'))
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb(sql<string | null>`${status ?? null}::text`, 'is', null),
+          eb('d.status', '=', status ?? null),
+        ]),
+      )
+      .orderBy('d.id')
+      .limit(limit),
   );
-  return r.rows;
 }
 
 // The sending job's steps.
 
 /** Claims due scheduled notices (another run skips the rows this one holds). */
-export async function claimDue(q: Queryable, now: Date, limit: number): Promise<NoticeRow[]> {
-  const r = await q.query<NoticeRow>(
-    `SELECT * FROM customer_notices WHERE status = 'scheduled' AND send_at <= $1
-      ORDER BY send_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-    [now, limit],
+export function claimDue(q: Queryable, now: Date, limit: number) {
+  return rows(
+    q,
+    notices()
+      .where('status', '=', lit('scheduled'))
+      .where('send_at', '<=', now)
+      .orderBy('send_at')
+      .orderBy('id')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked(),
   );
-  return r.rows;
 }
 
 export async function markStarted(q: Queryable, id: number, now: Date, total: number): Promise<void> {
-  await q.query(`UPDATE customer_notices SET status = 'sending', started_at = $2, total = $3 WHERE id = $1`, [
-    id,
-    now,
-    total,
-  ]);
+  await execute(
+    q,
+    qb
+      .updateTable('customer_notices')
+      .set({ status: lit('sending'), started_at: now, total })
+      .where('id', '=', id),
+  );
 }
 
 export async function markFailed(q: Queryable, id: number, now: Date, reason: string): Promise<void> {
-  await q.query(
-    `UPDATE customer_notices SET status = 'failed', started_at = $2, finished_at = $2, failure_reason = $3 WHERE id = $1`,
-    [id, now, reason],
+  await execute(
+    q,
+    qb
+      .updateTable('customer_notices')
+      .set({ status: lit('failed'), started_at: now, finished_at: now, failure_reason: reason })
+      .where('id', '=', id),
   );
 }
 
 /** Notices being sent that still have recipients to queue. */
-export async function sendingWithWork(q: Queryable): Promise<NoticeRow[]> {
-  const r = await q.query<NoticeRow>(
-    `SELECT * FROM customer_notices WHERE status = 'sending' AND queued_at IS NULL ORDER BY started_at, id LIMIT 10`,
+export function sendingWithWork(q: Queryable) {
+  return rows(
+    q,
+    notices()
+      .where('status', '=', lit('sending'))
+      .where('queued_at', 'is', null)
+      .orderBy('started_at')
+      .orderBy('id')
+      .limit(lit(10)),
   );
-  return r.rows;
 }
 
 /**
  * Claims the next batch of a notice's unqueued recipients (rows another run holds are skipped),
  * each with whether its address unsubscribed from announcements.
  */
-export async function claimBatch(
-  q: Queryable,
-  noticeId: number,
-  limit: number,
-): Promise<Array<{ id: number; email: string; first_name: string; unsubscribed: boolean }>> {
-  const r = await q.query<{ id: number; email: string; first_name: string; unsubscribed: boolean }>(
-    `SELECT r.id, r.email, r.first_name, (u.email IS NOT NULL) AS unsubscribed
-       FROM customer_notice_recipients r LEFT JOIN notice_unsubscribes u ON u.email = r.email
-      WHERE r.notice_id = $1 AND r.queued_at IS NULL AND r.skipped_reason IS NULL
-      ORDER BY r.id LIMIT $2 FOR UPDATE OF r SKIP LOCKED`,
-    [noticeId, limit],
+export function claimBatch(q: Queryable, noticeId: number, limit: number) {
+  return rows(
+    q,
+    qb
+      .selectFrom('customer_notice_recipients as r')
+      .leftJoin('notice_unsubscribes as u', 'u.email', 'r.email')
+      .select((eb) => [
+        'r.id',
+        'r.email',
+        'r.first_name',
+        eb('u.email', 'is not', null).$castTo<boolean>().as('unsubscribed'),
+      ])
+      .where('r.notice_id', '=', noticeId)
+      .where('r.queued_at', 'is', null)
+      .where('r.skipped_reason', 'is', null)
+      .orderBy('r.id')
+      .limit(limit)
+      .forUpdate('r')
+      .skipLocked(),
   );
-  return r.rows;
 }
 
 export async function markQueued(q: Queryable, now: Date, ids: number[], outboxIds: number[]): Promise<void> {
-  await q.query(
-    `UPDATE customer_notice_recipients r SET outbox_id = m.outbox_id, queued_at = $1
-       FROM unnest($2::bigint[], $3::bigint[]) AS m (id, outbox_id) WHERE r.id = m.id`,
-    [now, ids, outboxIds],
+  await execute(
+    q,
+    qb
+      .updateTable('customer_notice_recipients as r')
+      .from(
+        sql<{ id: number; outbox_id: number }>`unnest(${ids}::bigint[], ${outboxIds}::bigint[])`.as<'m'>(
+          sql`m (id, outbox_id)`,
+        ),
+      )
+      .set((eb) => ({ outbox_id: eb.ref('m.outbox_id'), queued_at: now }))
+      .whereRef('r.id', '=', 'm.id'),
   );
 }
 
 export async function markSkipped(q: Queryable, ids: number[], reason: string): Promise<void> {
   if (ids.length > 0)
-    await q.query('UPDATE customer_notice_recipients SET skipped_reason = $2 WHERE id = ANY($1::bigint[])', [
-      ids,
-      reason,
-    ]);
+    await execute(
+      q,
+      qb
+        .updateTable('customer_notice_recipients')
+        .set({ skipped_reason: reason })
+        .where('id', '=', anyId(ids)),
+    );
 }
 
 /** A notice whose every recipient is queued or skipped is marked so (no more batches). */
 export async function markAllQueued(q: Queryable, noticeId: number, now: Date): Promise<void> {
-  await q.query(
-    `UPDATE customer_notices n SET queued_at = $2 WHERE n.id = $1 AND n.queued_at IS NULL
-        AND NOT EXISTS (SELECT 1 FROM customer_notice_recipients r
-                         WHERE r.notice_id = n.id AND r.queued_at IS NULL AND r.skipped_reason IS NULL)`,
-    [noticeId, now],
+  await execute(
+    q,
+    qb
+      .updateTable('customer_notices as n')
+      .set({ queued_at: now })
+      .where('n.id', '=', noticeId)
+      .where('n.queued_at', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('customer_notice_recipients as r')
+              .select(sql.lit(1).as('one'))
+              .whereRef('r.notice_id', '=', 'n.id')
+              .where('r.queued_at', 'is', null)
+              .where('r.skipped_reason', 'is', null),
+          ),
+        ),
+      ),
   );
 }
 
 /** Notices whose every queued mail has been sent or given up are sent. */
 export async function finishDelivered(q: Queryable, now: Date): Promise<number> {
-  const r = await q.query(
-    `UPDATE customer_notices n SET status = 'sent', finished_at = $1
-      WHERE n.status = 'sending' AND n.queued_at IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM customer_notice_recipients r JOIN mail_outbox o ON o.id = r.outbox_id
-                         WHERE r.notice_id = n.id AND o.sent_at IS NULL AND o.failed_at IS NULL)
-     RETURNING n.id`,
-    [now],
+  const r = await rows(
+    q,
+    qb
+      .updateTable('customer_notices as n')
+      .set({ status: lit('sent'), finished_at: now })
+      .where('n.status', '=', lit('sending'))
+      .where('n.queued_at', 'is not', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('customer_notice_recipients as r')
+              .innerJoin('mail_outbox as o', 'o.id', 'r.outbox_id')
+              .select(sql.lit(1).as('one'))
+              .whereRef('r.notice_id', '=', 'n.id')
+              .where('o.sent_at', 'is', null)
+              .where('o.failed_at', 'is', null),
+          ),
+        ),
+      )
+      .returning('n.id'),
   );
-  return r.rows.length;
+  return r.length;
 }
 
 export async function unsubscribed(q: Queryable, email: string): Promise<boolean> {
-  return (await q.query('SELECT 1 FROM notice_unsubscribes WHERE email = $1', [email])).rows.length > 0;
+  const r = await rows(
+    q,
+    qb.selectFrom('notice_unsubscribes').select(sql.lit(1).as('one')).where('email', '=', email),
+  );
+  return r.length > 0;
 }
 
 /** True when the address was newly unsubscribed. */
 export async function unsubscribe(q: Queryable, email: string, now: Date): Promise<boolean> {
-  const r = await q.query(
-    'INSERT INTO notice_unsubscribes (email, unsubscribed_at) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING RETURNING email',
-    [email, now],
+  const r = await rows(
+    q,
+    qb
+      .insertInto('notice_unsubscribes')
+      .values({ email, unsubscribed_at: now })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returning('email'),
   );
-  return r.rows.length === 1;
+  return r.length === 1;
 }

@@ -1,35 +1,41 @@
 import type { StaffNotificationKind } from '@sac/contract/staff-notifications';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
+import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 
-export interface NotificationRow {
-  id: number;
-  recipient_uid: string;
-  kind: StaffNotificationKind;
-  request_id: number | null;
-  app_name: string | null;
-  actor_email: string | null;
-  details: { status?: string; expiresAt?: string; count?: number };
-  created_at: Date;
-  read_at: Date | null;
-}
+const COLUMNS = [
+  'id',
+  'recipient_uid',
+  'kind',
+  'request_id',
+  'app_name',
+  'actor_email',
+  'details',
+  'created_at',
+  'read_at',
+] as const;
 
-const COLUMNS = 'id, recipient_uid, kind, request_id, app_name, actor_email, details, created_at, read_at';
+/** What notifyStaff writes into a notification's details (JSON). */
+type Stored = { details: { status?: string; expiresAt?: string; count?: number } };
 
 /** Staff members by uid or email (case-insensitively), each once. */
-export async function findRecipients(
-  db: Queryable,
-  uids: string[],
-  emails: string[],
-): Promise<Array<{ uid: string; email: string }>> {
-  const r = await db.query<{ uid: string; email: string }>(
-    `SELECT uid, email FROM staff WHERE uid = ANY($1::uuid[]) OR lower(email) = ANY($2::text[])`,
-    [uids, emails.map((e) => e.toLowerCase())],
+export function findRecipients(db: Queryable, uids: string[], emails: string[]) {
+  return rows(
+    db,
+    qb
+      .selectFrom('staff')
+      .select(['uid', 'email'])
+      .where((eb) =>
+        eb.or([
+          eb('uid', '=', sql<string>`ANY(${uids}::uuid[])`),
+          eb(eb.fn('lower', ['email']), '=', sql<string>`ANY(${emails.map((e) => e.toLowerCase())}::text[])`),
+        ]),
+      ),
   );
-  return r.rows;
 }
 
 /** One row per recipient, in the caller's transaction; answers the rows. */
-export async function insertNotifications(
+export function insertNotifications(
   db: Queryable,
   n: {
     recipients: string[];
@@ -40,85 +46,109 @@ export async function insertNotifications(
     details: Record<string, unknown>;
     at: Date;
   },
-): Promise<NotificationRow[]> {
-  const r = await db.query<NotificationRow>(
-    `INSERT INTO staff_notifications (recipient_uid, kind, request_id, app_name, actor_email, details, created_at)
-     SELECT u, $2, $3, $4, $5, $6, $7 FROM unnest($1::uuid[]) AS u
-     RETURNING ${COLUMNS}`,
-    [n.recipients, n.kind, n.requestId, n.appName, n.actorEmail, JSON.stringify(n.details), n.at],
+) {
+  return rows(
+    db,
+    qb
+      .insertInto('staff_notifications')
+      .columns(['recipient_uid', 'kind', 'request_id', 'app_name', 'actor_email', 'details', 'created_at'])
+      .expression(
+        qb
+          .selectFrom(sql<{ uid: string }>`unnest(${n.recipients}::uuid[])`.as<'u'>(sql`u (uid)`))
+          .select((eb) => [
+            'u.uid',
+            eb.val(n.kind).as('kind'),
+            eb.val(n.requestId).as('request_id'),
+            eb.val(n.appName).as('app_name'),
+            eb.val(n.actorEmail).as('actor_email'),
+            eb.val(JSON.stringify(n.details)).as('details'),
+            eb.val(n.at).as('created_at'),
+          ]),
+      )
+      .returning(COLUMNS)
+      .$narrowType<Stored>(),
   );
-  return r.rows;
 }
 
+export type NotificationRow = Awaited<ReturnType<typeof insertNotifications>>[number];
+
+const notifications = (uid: string) =>
+  qb.selectFrom('staff_notifications').select(COLUMNS).where('recipient_uid', '=', uid).$narrowType<Stored>();
+
 /** A page of a recipient's notifications, newest first, before an id; one more tells of a next page. */
-export async function pageNotifications(
-  db: Queryable,
-  uid: string,
-  beforeId: number | null,
-  limit: number,
-): Promise<NotificationRow[]> {
-  const r = await db.query<NotificationRow>(
-    `SELECT ${COLUMNS} FROM staff_notifications
-     WHERE recipient_uid = $1 AND ($2::bigint IS NULL OR id < $2)
-     ORDER BY id DESC LIMIT $3`,
-    [uid, beforeId, limit],
+export function pageNotifications(db: Queryable, uid: string, beforeId: number | null, limit: number) {
+  return rows(
+    db,
+    notifications(uid)
+      .where((eb) =>
+        eb.or([eb(sql<number | null>`${beforeId}::bigint`, 'is', null), eb('id', '<', beforeId)]),
+      )
+      .orderBy('id', 'desc')
+      .limit(limit),
   );
-  return r.rows;
 }
 
 /** What the stream has not sent yet: a recipient's notifications after an id, oldest first. */
-export async function notificationsAfter(
-  db: Queryable,
-  uid: string,
-  afterId: number,
-  limit: number,
-): Promise<NotificationRow[]> {
-  const r = await db.query<NotificationRow>(
-    `SELECT ${COLUMNS} FROM staff_notifications WHERE recipient_uid = $1 AND id > $2 ORDER BY id LIMIT $3`,
-    [uid, afterId, limit],
-  );
-  return r.rows;
+export function notificationsAfter(db: Queryable, uid: string, afterId: number, limit: number) {
+  return rows(db, notifications(uid).where('id', '>', afterId).orderBy('id').limit(limit));
 }
 
 /** The newest notification id of a recipient (0 without one): where a fresh stream starts. */
 export async function lastNotificationId(db: Queryable, uid: string): Promise<number> {
-  const r = await db.query<{ id: number | null }>(
-    'SELECT max(id) AS id FROM staff_notifications WHERE recipient_uid = $1',
-    [uid],
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('staff_notifications')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('recipient_uid', '=', uid),
   );
-  return Number(r.rows[0]?.id ?? 0);
+  return Number(r?.id ?? 0);
 }
 
 export async function unreadCount(db: Queryable, uid: string): Promise<number> {
-  const r = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM staff_notifications WHERE recipient_uid = $1 AND read_at IS NULL',
-    [uid],
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('staff_notifications')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('recipient_uid', '=', uid)
+      .where('read_at', 'is', null),
   );
-  return r.rows[0]?.n ?? 0;
+  return r?.n ?? 0;
 }
 
 /** Marks the recipient's own unread ones (ids, or every one) read; answers how many changed. */
 export async function markRead(db: Queryable, uid: string, ids: number[] | 'all', at: Date): Promise<number> {
-  const r = await db.query(
-    `UPDATE staff_notifications SET read_at = $3
-     WHERE recipient_uid = $1 AND read_at IS NULL AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
-     RETURNING id`,
-    [uid, ids === 'all' ? null : ids, at],
+  const some = ids === 'all' ? null : ids;
+  const r = await rows(
+    db,
+    qb
+      .updateTable('staff_notifications')
+      .set({ read_at: at })
+      .where('recipient_uid', '=', uid)
+      .where('read_at', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb(sql<number[] | null>`${some}::bigint[]`, 'is', null),
+          eb('id', '=', sql<number>`ANY(${some}::bigint[])`),
+        ]),
+      )
+      .returning('id'),
   );
-  return r.rows.length;
+  return r.length;
 }
 
-export async function preferencesOf(
-  db: Queryable,
-  uids: string[],
-  kind?: StaffNotificationKind,
-): Promise<Array<{ uid: string; kind: StaffNotificationKind; email: boolean }>> {
-  const r = await db.query<{ uid: string; kind: StaffNotificationKind; email: boolean }>(
-    `SELECT uid, kind, email FROM staff_notification_preferences
-     WHERE uid = ANY($1::uuid[]) AND ($2::text IS NULL OR kind = $2)`,
-    [uids, kind ?? null],
+export function preferencesOf(db: Queryable, uids: string[], kind?: StaffNotificationKind) {
+  return rows(
+    db,
+    qb
+      .selectFrom('staff_notification_preferences')
+      .select(['uid', 'kind', 'email'])
+      .where('uid', '=', sql<string>`ANY(${uids}::uuid[])`)
+      .where((eb) =>
+        eb.or([eb(sql<string | null>`${kind ?? null}::text`, 'is', null), eb('kind', '=', kind ?? null)]),
+      ),
   );
-  return r.rows;
 }
 
 export async function savePreferences(
@@ -126,11 +156,26 @@ export async function savePreferences(
   uid: string,
   prefs: Array<{ kind: StaffNotificationKind; email: boolean }>,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO staff_notification_preferences (uid, kind, email)
-     SELECT $1, k, e FROM unnest($2::text[], $3::boolean[]) AS p(k, e)
-     ON CONFLICT (uid, kind) DO UPDATE SET email = EXCLUDED.email`,
-    [uid, prefs.map((p) => p.kind), prefs.map((p) => p.email)],
+  await execute(
+    db,
+    qb
+      .insertInto('staff_notification_preferences')
+      .columns(['uid', 'kind', 'email'])
+      .expression(
+        qb
+          .selectFrom(
+            sql<{
+              k: StaffNotificationKind;
+              e: boolean;
+            }>`unnest(${prefs.map((p) => p.kind)}::text[], ${prefs.map((p) => p.email)}::boolean[])`.as<'p'>(
+              sql`p (k, e)`,
+            ),
+          )
+          .select((eb) => [eb.val(uid).as('uid'), 'p.k', 'p.e']),
+      )
+      .onConflict((oc) =>
+        oc.columns(['uid', 'kind']).doUpdateSet((eb) => ({ email: eb.ref('excluded.email') })),
+      ),
   );
 }
 
@@ -141,21 +186,41 @@ export async function liveSessionIds(
   now: Date,
   policy: { idleMs: number; absoluteMs: number },
 ): Promise<Set<number>> {
-  const r = await db.query<{ id: number }>(
-    `SELECT id FROM staff_sessions
-     WHERE id = ANY($1::bigint[]) AND revoked_at IS NULL AND last_used_at > $2 AND created_at > $3`,
-    [ids, new Date(now.getTime() - policy.idleMs), new Date(now.getTime() - policy.absoluteMs)],
+  const r = await rows(
+    db,
+    qb
+      .selectFrom('staff_sessions')
+      .select('id')
+      .where('id', '=', sql<number>`ANY(${ids}::bigint[])`)
+      .where('revoked_at', 'is', null)
+      .where('last_used_at', '>', new Date(now.getTime() - policy.idleMs))
+      .where('created_at', '>', new Date(now.getTime() - policy.absoluteMs)),
   );
-  return new Set(r.rows.map((x) => Number(x.id)));
+  return new Set(r.map((x) => Number(x.id)));
 }
 
 /** Deletes up to `limit` notifications written before `before`, oldest first; answers how many. */
 export async function deleteOlderThan(db: Queryable, before: Date, limit: number): Promise<number> {
-  const r = await db.query<{ n: number }>(
-    `WITH gone AS (DELETE FROM staff_notifications WHERE id IN (
-       SELECT id FROM staff_notifications WHERE created_at < $1 ORDER BY created_at LIMIT $2) RETURNING 1)
-     SELECT count(*)::int AS n FROM gone`,
-    [before, limit],
+  const r = await firstRow(
+    db,
+    qb
+      .with('gone', (w) =>
+        w
+          .deleteFrom('staff_notifications')
+          .where(
+            'id',
+            'in',
+            w
+              .selectFrom('staff_notifications')
+              .select('id')
+              .where('created_at', '<', before)
+              .orderBy('created_at')
+              .limit(limit),
+          )
+          .returning(sql.lit(1).as('one')),
+      )
+      .selectFrom('gone')
+      .select(sql<number>`count(*)::int`.as('n')),
   );
-  return r.rows[0]?.n ?? 0;
+  return r?.n ?? 0;
 }
