@@ -211,7 +211,6 @@ export const RAW_STATEMENT_FILES = [
   'apps/api/src/modules/customers/search-warm-up.ts',
   'apps/api/src/modules/dashboard/dashboard.repo.ts',
   'apps/api/src/modules/notices/notices.repo.ts',
-  'apps/api/src/modules/site-settings/registration-fields.repo.ts',
   'apps/api/src/modules/staff-notifications/staff-notifications.repo.ts',
 ];
 
