@@ -206,7 +206,6 @@ export function rawStatementFiles(files) {
 export const RAW_STATEMENT_FILES = [
   'apps/api/src/modules/activity/refusals.repo.ts',
   'apps/api/src/modules/auth/sign-in.repo.ts',
-  'apps/api/src/modules/customers/bulk-load.repo.ts',
   'apps/api/src/modules/dashboard/dashboard.repo.ts',
   'apps/api/src/modules/notices/notices.repo.ts',
   'apps/api/src/modules/staff-notifications/staff-notifications.repo.ts',
