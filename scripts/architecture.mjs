@@ -204,7 +204,6 @@ export function rawStatementFiles(files) {
  * longer sends one); never add one.
  */
 export const RAW_STATEMENT_FILES = [
-  'apps/api/src/modules/auth/sign-in.repo.ts',
   'apps/api/src/modules/dashboard/dashboard.repo.ts',
   'apps/api/src/modules/notices/notices.repo.ts',
   'apps/api/src/modules/staff-notifications/staff-notifications.repo.ts',
