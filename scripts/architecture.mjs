@@ -199,21 +199,6 @@ export function rawStatementFiles(files) {
 }
 
 /**
- * The module files that still send statements as text today. This list only shrinks: write the
- * file's statements with the builder and take it out (the test fails while a listed file no
- * longer sends one); never add one.
- */
-export const RAW_STATEMENT_FILES = [
-  'apps/api/src/modules/activity/activity.repo.ts',
-  'apps/api/src/modules/activity/refusals.repo.ts',
-  'apps/api/src/modules/auth/sign-in.repo.ts',
-  'apps/api/src/modules/customers/bulk-load.repo.ts',
-  'apps/api/src/modules/customers/search-warm-up.ts',
-  'apps/api/src/modules/site-settings/custom-domains.repo.ts',
-  'apps/api/src/modules/site-settings/registration-fields.repo.ts',
-];
-
-/**
  * The files over MAX_FILE_LINES today. This list only shrinks: split a file and take it out (the
  * test fails while a listed file is no longer over the limit); never add one.
  */

@@ -82,6 +82,17 @@ export function afterCommit(q: Queryable, fn: () => void): void {
   if (q.afterCommit) q.afterCommit(fn);
   else fn();
 }
+/** `q`, calling `sent` before each statement sent through query(): what a piece of work costs in statements. */
+export function countingStatements(q: Queryable, sent: () => void): Queryable {
+  return {
+    query: ((sql: string, params?: unknown[]) => {
+      sent();
+      return q.query(sql, params);
+    }) as Queryable['query'],
+    exec: (sql) => q.exec(sql),
+  };
+}
+
 /** Whether a write failed on a unique index (PostgreSQL 23505), optionally a named one. */
 export function isUniqueViolation(e: unknown, constraint?: string): boolean {
   if ((e as { code?: string }).code !== '23505') return false;

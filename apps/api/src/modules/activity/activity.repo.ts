@@ -74,22 +74,44 @@ export interface PastCustomerActivity {
  */
 export async function insertPastCustomerActivity(tx: Queryable, as: PastCustomerActivity[]): Promise<void> {
   const iso = (d: Date) => d.toISOString();
-  await tx.query(
-    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
-                               customer_uid)
-     SELECT u.a::timestamptz, s.uid, u.e, u.act, 'customer', u.t, u.ip, u.d::jsonb, u.t::uuid
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-       WITH ORDINALITY AS u(a, e, act, t, ip, d, i)
-     LEFT JOIN staff s ON lower(s.email) = lower(u.e)
-     ORDER BY u.i`,
-    [
-      as.map((a) => iso(a.at)),
-      as.map((a) => a.actorEmail),
-      as.map((a) => a.action),
-      as.map((a) => a.targetId),
-      as.map((a) => a.address),
-      as.map((a) => JSON.stringify(a.details)),
-    ],
+  const u = sql<{ a: string; e: string; act: string; t: string; ip: string; d: string; i: number }>`unnest(
+      ${as.map((a) => iso(a.at))}::text[], ${as.map((a) => a.actorEmail)}::text[], ${as.map((a) => a.action)}::text[],
+      ${as.map((a) => a.targetId)}::text[], ${as.map((a) => a.address)}::text[],
+      ${as.map((a) => JSON.stringify(a.details))}::text[]) WITH ORDINALITY`.as<'u'>(
+    sql`u(a, e, act, t, ip, d, i)`,
+  );
+  await execute(
+    tx,
+    qb
+      .insertInto('activity_log')
+      .columns([
+        'at',
+        'actor_uid',
+        'actor_email',
+        'action',
+        'target_type',
+        'target_id',
+        'client_address',
+        'details',
+        'customer_uid',
+      ])
+      .expression(
+        qb
+          .selectFrom(u)
+          .leftJoin('staff as s', (j) => j.on(sql`lower(s.email)`, '=', sql`lower(u.e)`))
+          .select([
+            sql<Date>`u.a::timestamptz`.as('at'),
+            's.uid',
+            'u.e',
+            'u.act',
+            sql.lit('customer').as('target_type'),
+            'u.t',
+            'u.ip',
+            sql`u.d::jsonb`.as('details'),
+            sql<string>`u.t::uuid`.as('customer_uid'),
+          ])
+          .orderBy('u.i'),
+      ),
   );
 }
 
@@ -110,25 +132,51 @@ export async function appendImpersonationStepRow(
     details: Record<string, unknown>;
   },
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
-                               request_id, impersonation_request_id, app_id, customer_uid)
-     SELECT $2::timestamptz, (SELECT uid FROM staff WHERE lower(email) = lower($3::text)), $3::text, $4::text,
-            'impersonation-request', $9::text, $5::text, $6::jsonb || jsonb_build_object('status', $7::text),
-            $8::text, q.id, r.app_id, s.owner_uid
-       FROM (SELECT $1::bigint AS id) q
-       LEFT JOIN impersonation_requests r ON r.id = q.id
-       LEFT JOIN sites s ON s.app_id = r.app_id`,
-    [
-      e.requestId,
-      e.at,
-      e.actor,
-      `impersonation.${e.event}`,
-      e.clientAddress ?? null,
-      JSON.stringify(e.details),
-      e.status,
-      currentRequest()?.requestId ?? null,
-      String(e.requestId),
-    ],
+  const actor = sql<string | null>`${e.actor}::text`;
+  const q = qb.selectNoFrom(sql<number>`${e.requestId}::bigint`.as('id')).as('q');
+  await execute(
+    db,
+    qb
+      .insertInto('activity_log')
+      .columns([
+        'at',
+        'actor_uid',
+        'actor_email',
+        'action',
+        'target_type',
+        'target_id',
+        'client_address',
+        'details',
+        'request_id',
+        'impersonation_request_id',
+        'app_id',
+        'customer_uid',
+      ])
+      .expression(
+        qb
+          .selectFrom(q)
+          .leftJoin('impersonation_requests as r', 'r.id', 'q.id')
+          .leftJoin('sites as s', 's.app_id', 'r.app_id')
+          .select((eb) => [
+            sql<Date>`${e.at}::timestamptz`.as('at'),
+            eb
+              .selectFrom('staff')
+              .select('uid')
+              .where(sql`lower(email)`, '=', sql`lower(${actor})`)
+              .as('actor_uid'),
+            actor.as('actor_email'),
+            sql<string>`${`impersonation.${e.event}`}::text`.as('action'),
+            sql.lit('impersonation-request').as('target_type'),
+            sql<string>`${String(e.requestId)}::text`.as('target_id'),
+            sql<string | null>`${e.clientAddress ?? null}::text`.as('client_address'),
+            sql`${JSON.stringify(e.details)}::jsonb || jsonb_build_object('status', ${e.status}::text)`.as(
+              'details',
+            ),
+            sql<string | null>`${currentRequest()?.requestId ?? null}::text`.as('request_id'),
+            'q.id',
+            'r.app_id',
+            's.owner_uid',
+          ]),
+      ),
   );
 }

@@ -1,12 +1,7 @@
 import { sql } from 'kysely';
 import type { Refusal } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
-import { qb, rows } from '../../db/sql.ts';
-
-const WITHIN = `r.window_start > $8::timestamptz - $9::double precision * interval '1 millisecond'`;
-
-/** The details of a refusal row; `count` and the rest are added by each kind of row. */
-const DETAILS = `jsonb_build_object('missing', $3::text, 'status', $6::int, 'errorCode', $7::int)`;
+import { execute, qb, rows } from '../../db/sql.ts';
 
 /**
  * Counts a refusal in its (actor, endpoint, missing) row and, when that opens a window, writes the
@@ -37,41 +32,85 @@ export async function foldRefusal(
     { prepared: true },
   );
   if (repeat.length > 0) return;
-  await db.query(
-    `WITH fold AS (
-       INSERT INTO staff_refusals AS r (actor_uid, endpoint, missing, actor_email, client_address, status, error_code,
-                                        window_start, last_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
-       ON CONFLICT (actor_uid, endpoint, missing) DO UPDATE SET
-         closed_repeats = CASE WHEN ${WITHIN} THEN 0 ELSE r.repeats END,
-         closed_start = CASE WHEN ${WITHIN} THEN NULL ELSE r.window_start END,
-         closed_last = CASE WHEN ${WITHIN} THEN NULL ELSE r.last_at END,
-         repeats = CASE WHEN ${WITHIN} THEN r.repeats + 1 ELSE 0 END,
-         window_start = CASE WHEN ${WITHIN} THEN r.window_start ELSE $8 END,
-         last_at = $8, actor_email = $4, client_address = $5, status = $6, error_code = $7
-       RETURNING repeats = 0 AS opened, closed_repeats, closed_start, closed_last)
-     INSERT INTO activity_log (at, actor_uid, actor_email, action, target_type, target_id, client_address, details,
-                               request_id)
-     SELECT $8, $1, $4, 'access.refused', 'endpoint', $2, $5, row.details, $10
-       FROM fold CROSS JOIN LATERAL (VALUES
-         (1, CASE WHEN fold.closed_repeats > 0 THEN ${DETAILS} || jsonb_build_object(
-               'count', fold.closed_repeats, 'repeatsFrom', fold.closed_start, 'repeatsTo', fold.closed_last) END),
-         (2, ${DETAILS} || jsonb_build_object('count', 1))) AS row(ord, details)
-      WHERE fold.opened AND row.details IS NOT NULL
-      ORDER BY row.ord`,
-    [
-      r.actorUid,
-      r.endpoint,
-      r.missing,
-      r.actorEmail,
-      r.clientAddress,
-      r.status,
-      r.errorCode,
-      at,
-      windowMs,
-      requestId,
-    ],
-  );
+  await execute(db, openWindowStatement(r, at, windowMs, requestId));
+}
+
+/**
+ * The statement that counts a refusal outside an open window: opens one and writes the trail rows
+ * (see foldRefusal).
+ */
+function openWindowStatement(r: Refusal, at: Date, windowMs: number, requestId: string | null) {
+  // Whether the row's window is still open at `at` (read in the SET expressions as the row was).
+  const within = sql<boolean>`staff_refusals.window_start > ${at}::timestamptz - ${windowMs}::double precision * interval '1 millisecond'`;
+  /** The details of a refusal row; `count` and the rest are added by each kind of row. */
+  const details = sql`jsonb_build_object('missing', ${r.missing}::text, 'status', ${r.status}::int, 'errorCode', ${r.errorCode}::int)`;
+  // The closed window's unwritten repeats (when any), then the new window's first refusal.
+  const trailRows = sql<{ ord: number; details: unknown }>`(VALUES
+      (1, CASE WHEN fold.closed_repeats > 0 THEN ${details} || jsonb_build_object(
+            'count', fold.closed_repeats, 'repeatsFrom', fold.closed_start, 'repeatsTo', fold.closed_last) END),
+      (2, ${details} || jsonb_build_object('count', 1)))`.as<'row'>(sql`row(ord, details)`);
+  return qb
+    .with('fold', (w) =>
+      w
+        .insertInto('staff_refusals')
+        .values({
+          actor_uid: r.actorUid,
+          endpoint: r.endpoint,
+          missing: r.missing,
+          actor_email: r.actorEmail,
+          client_address: r.clientAddress,
+          status: r.status,
+          error_code: r.errorCode,
+          window_start: at,
+          last_at: at,
+        })
+        .onConflict((oc) =>
+          oc.columns(['actor_uid', 'endpoint', 'missing']).doUpdateSet({
+            closed_repeats: sql<number>`CASE WHEN ${within} THEN 0 ELSE staff_refusals.repeats END`,
+            closed_start: sql<Date | null>`CASE WHEN ${within} THEN NULL ELSE staff_refusals.window_start END`,
+            closed_last: sql<Date | null>`CASE WHEN ${within} THEN NULL ELSE staff_refusals.last_at END`,
+            repeats: sql<number>`CASE WHEN ${within} THEN staff_refusals.repeats + 1 ELSE 0 END`,
+            window_start: sql<Date>`CASE WHEN ${within} THEN staff_refusals.window_start ELSE ${at} END`,
+            last_at: at,
+            actor_email: r.actorEmail,
+            client_address: r.clientAddress,
+            status: r.status,
+            error_code: r.errorCode,
+          }),
+        )
+        .returning([sql<boolean>`repeats = 0`.as('opened'), 'closed_repeats', 'closed_start', 'closed_last']),
+    )
+    .insertInto('activity_log')
+    .columns([
+      'at',
+      'actor_uid',
+      'actor_email',
+      'action',
+      'target_type',
+      'target_id',
+      'client_address',
+      'details',
+      'request_id',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('fold')
+        .crossJoinLateral(trailRows)
+        .select([
+          sql<Date>`${at}`.as('at'),
+          sql<string>`${r.actorUid}`.as('actor_uid'),
+          sql<string>`${r.actorEmail}`.as('actor_email'),
+          sql.lit('access.refused').as('action'),
+          sql.lit('endpoint').as('target_type'),
+          sql<string>`${r.endpoint}`.as('target_id'),
+          sql<string | null>`${r.clientAddress}`.as('client_address'),
+          'row.details',
+          sql<string | null>`${requestId}`.as('request_id'),
+        ])
+        .where((eb) => eb.ref('fold.opened'))
+        .where('row.details', 'is not', null)
+        .orderBy('row.ord'),
+    );
 }
 
 /** A window whose repeats are due to be written. */

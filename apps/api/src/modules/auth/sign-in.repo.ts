@@ -1,7 +1,9 @@
-import { prepared, type Queryable } from '../../db/db.ts';
+import { sql } from 'kysely';
+import type { Queryable } from '../../db/db.ts';
+import { firstRow, qb, rows } from '../../db/sql.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
 import { newSessionRow } from './sessions.repo.ts';
-import type { StaffRow } from './staff.repo.ts';
+import { rolesOf, type StaffRow } from './staff.repo.ts';
 
 /**
  * The SQL of a sign-in that spans tables (login-throttle.ts, auth.service.ts): the one statement
@@ -9,52 +11,130 @@ import type { StaffRow } from './staff.repo.ts';
  * change after it (the account's counts, the session or the ticket, the address's count taken back).
  */
 
-/** Attempts still in flight on row `r`: its count, or 0 when the latest was admitted staleMs ($4) or more before $2. */
-const inFlight = (
-  r: string,
-) => `(CASE WHEN ${r}.in_flight_since > $2::timestamptz - make_interval(secs => $4::float8 / 1000)
-  THEN ${r}.sign_ins_in_flight ELSE 0 END)`;
+type AdmitInput = {
+  at: Date;
+  threshold: number;
+  staleMs: number;
+  address: string;
+  day: string;
+  counted: number | null;
+  addressBudget: number;
+};
+
+/** The address's count of the day, this attempt counted (here, unless another store counted it). */
+const countAddress = (a: AdmitInput) =>
+  qb
+    .with('counted', (w) =>
+      w
+        .insertInto('login_failures_by_address')
+        .columns(['address', 'day', 'failures'])
+        .expression(
+          w
+            .selectNoFrom([
+              sql`${a.address}::text`.as('address'),
+              sql`${a.day}::date`.as('day'),
+              sql.lit(1).as('failures'),
+            ])
+            .where(sql<boolean>`${a.counted}::int IS NULL`),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['address', 'day'])
+            .doUpdateSet({ failures: sql`login_failures_by_address.failures + 1` }),
+        )
+        .returning('failures'),
+    )
+    .with('address', (w) =>
+      w.selectNoFrom(sql<number>`COALESCE((SELECT failures FROM counted), ${a.counted}::int)`.as('failures')),
+    );
 
 /**
- * $1 the email or uid, $2 now, $3 the lockout threshold, $4 staleMs, $5 the address, $6 its UTC
- * day, $7 the address's count when another store (Redis) counted it (NULL: count it here), $8 the
- * address's daily budget. The address's row is counted before the account's row is locked (the
- * account's lookup depends on the count), in the order the change after the hash takes them: two
- * sign-ins never each hold one of the two rows while waiting for the other.
+ * The statement before the hash. The address's row is counted before the account's row is locked
+ * (the account's lookup depends on the count), in the order the change after the hash takes them:
+ * two sign-ins never each hold one of the two rows while waiting for the other. `counted` is the
+ * address's count when another store (Redis) counted it (null: count it here).
  */
-const admitSql = (by: 'email' | 'uid') =>
-  prepared(`WITH counted AS (
-  INSERT INTO login_failures_by_address (address, day, failures)
-  SELECT $5::text, $6::date, 1 WHERE $7::int IS NULL
-  ON CONFLICT (address, day) DO UPDATE SET failures = login_failures_by_address.failures + 1
-  RETURNING failures
-), address AS (
-  SELECT COALESCE((SELECT failures FROM counted), $7::int) AS failures
-), found AS (
-  SELECT s.uid, s.email, s.full_name, s.password_hash, s.created_at, s.last_login_at, s.password_changed_at,
-         s.invitation_pending, s.failed_logins, s.factor_failures, s.lockouts, s.locked_until,
-         s.sign_ins_in_flight, s.in_flight_since
-    FROM staff s
-   WHERE ${by === 'email' ? 'lower(s.email) = lower($1::text)' : 's.uid = $1::uuid'}
-     AND (SELECT failures FROM address) <= $8::int
-     FOR UPDATE
-), admitted AS (
-  UPDATE staff t SET sign_ins_in_flight = ${inFlight('f')} + 1, in_flight_since = $2
-    FROM found f
-   WHERE t.uid = f.uid AND (f.locked_until IS NULL OR f.locked_until <= $2)
-     AND GREATEST(f.failed_logins, f.factor_failures) + ${inFlight('f')} < $3::int
-  RETURNING t.uid
-)
-SELECT a.failures AS address_failures, f.uid, f.email, f.full_name, f.password_hash, f.created_at, f.last_login_at,
-       f.password_changed_at, f.invitation_pending, f.failed_logins, f.lockouts, f.locked_until,
-       COALESCE((SELECT array_agg(r.role ORDER BY r.role) FROM staff_roles r WHERE r.uid = f.uid), '{}') AS roles,
-       EXISTS (SELECT 1 FROM admitted) AS admitted,
-       EXISTS (SELECT 1 FROM staff_totp WHERE uid = f.uid AND confirmed_at IS NOT NULL) AS totp,
-       (SELECT count(*)::int FROM staff_passkeys WHERE uid = f.uid) AS passkeys,
-       (SELECT count(*)::int FROM staff_recovery_codes WHERE uid = f.uid AND used_at IS NULL) AS recovery_left
-  FROM address a LEFT JOIN found f ON true`);
-const ADMIT_BY_EMAIL = admitSql('email');
-const ADMIT_BY_UID = admitSql('uid');
+function admitStatement(account: { email: string } | { uid: string }, a: AdmitInput) {
+  /** Attempts still in flight on the found row: its count, or 0 when the latest was admitted staleMs or more before now. */
+  const inFlight = sql<number>`(CASE WHEN f.in_flight_since > ${a.at}::timestamptz - make_interval(secs => ${a.staleMs}::float8 / 1000)
+  THEN f.sign_ins_in_flight ELSE 0 END)`;
+  return countAddress(a)
+    .with('found', (w) =>
+      w
+        .selectFrom('staff as s')
+        .select([
+          's.uid',
+          's.email',
+          's.full_name',
+          's.password_hash',
+          's.created_at',
+          's.last_login_at',
+          's.password_changed_at',
+          's.invitation_pending',
+          's.failed_logins',
+          's.factor_failures',
+          's.lockouts',
+          's.locked_until',
+          's.sign_ins_in_flight',
+          's.in_flight_since',
+        ])
+        .where(
+          'email' in account
+            ? sql<boolean>`lower(s.email) = lower(${account.email}::text)`
+            : sql<boolean>`s.uid = ${account.uid}::uuid`,
+        )
+        .where(sql<boolean>`(SELECT failures FROM address) <= ${a.addressBudget}::int`)
+        .forUpdate(),
+    )
+    .with('admitted', (w) =>
+      w
+        .updateTable('staff as t')
+        .from('found as f')
+        .set({ sign_ins_in_flight: sql<number>`${inFlight} + 1`, in_flight_since: a.at })
+        .whereRef('t.uid', '=', 'f.uid')
+        .where((eb) => eb.or([eb('f.locked_until', 'is', null), eb('f.locked_until', '<=', a.at)]))
+        .where(sql<boolean>`GREATEST(f.failed_logins, f.factor_failures) + ${inFlight} < ${a.threshold}::int`)
+        .returning('t.uid'),
+    )
+    .selectFrom('address as a')
+    .leftJoin('found as f', (j) => j.onTrue())
+    .select((eb) => [
+      'a.failures as address_failures',
+      'f.uid',
+      'f.email',
+      'f.full_name',
+      'f.password_hash',
+      'f.created_at',
+      'f.last_login_at',
+      'f.password_changed_at',
+      'f.invitation_pending',
+      'f.failed_logins',
+      'f.lockouts',
+      'f.locked_until',
+      rolesOf(eb.ref('f.uid').$notNull()).as('roles'),
+      eb.exists(eb.selectFrom('admitted').select(sql.lit(1).as('one'))).as('admitted'),
+      eb
+        .exists(
+          eb
+            .selectFrom('staff_totp')
+            .select(sql.lit(1).as('one'))
+            .whereRef('staff_totp.uid', '=', 'f.uid')
+            .where('staff_totp.confirmed_at', 'is not', null),
+        )
+        .as('totp'),
+      eb
+        .selectFrom('staff_passkeys')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('staff_passkeys.uid', '=', 'f.uid')
+        .as('passkeys'),
+      eb
+        .selectFrom('staff_recovery_codes')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('staff_recovery_codes.uid', '=', 'f.uid')
+        .where('staff_recovery_codes.used_at', 'is', null)
+        .as('recovery_left'),
+    ]);
+}
 
 export interface AdmittedSignIn {
   /** The address's failures today, this attempt counted. */
@@ -76,62 +156,47 @@ export interface AdmittedSignIn {
 export async function admitSignInAttempt(
   db: Queryable,
   account: { email: string } | { uid: string },
-  a: {
-    at: Date;
-    threshold: number;
-    staleMs: number;
-    address: string;
-    day: string;
-    counted: number | null;
-    addressBudget: number;
-  },
+  a: AdmitInput,
 ): Promise<AdmittedSignIn> {
-  const r = await db.query<
-    StaffRow & {
-      address_failures: number;
-      admitted: boolean;
-      totp: boolean | null;
-      passkeys: number | null;
-      recovery_left: number | null;
-    }
-  >('email' in account ? ADMIT_BY_EMAIL : ADMIT_BY_UID, [
-    'email' in account ? account.email : account.uid,
-    a.at,
-    a.threshold,
-    a.staleMs,
-    a.address,
-    a.day,
-    a.counted,
-    a.addressBudget,
-  ]);
-  const row = r.rows[0]!;
-  const { address_failures, admitted, totp, passkeys, recovery_left, ...staff } = row;
+  // one row always: the address's count, the account's columns null when it was not found
+  const row = (await firstRow(db, admitStatement(account, a), { prepared: true }))!;
+  const { address_failures, admitted, totp, passkeys, recovery_left, ...f } = row;
   return {
     addressFailures: Number(address_failures),
-    staff: staff.uid
-      ? { ...staff, locked_until: staff.locked_until && new Date(staff.locked_until) }
-      : undefined,
+    staff:
+      f.uid === null
+        ? undefined
+        : {
+            uid: f.uid,
+            email: f.email!,
+            full_name: f.full_name!,
+            password_hash: f.password_hash!,
+            created_at: f.created_at!,
+            last_login_at: f.last_login_at,
+            password_changed_at: f.password_changed_at,
+            invitation_pending: f.invitation_pending!,
+            failed_logins: f.failed_logins!,
+            lockouts: f.lockouts!,
+            locked_until: f.locked_until && new Date(f.locked_until),
+            roles: f.roles,
+          },
     admitted: Boolean(admitted),
     factors: { totp: Boolean(totp), passkeys: passkeys ?? 0, recoveryLeft: recovery_left ?? 0 },
   };
 }
 
 /**
- * $1 uid, $4 now, $7 the password hash the attempt was checked against; $8 and $9 the address and
- * its UTC day whose count is taken back (NULL: counted in another store).
+ * The address's count of the day taken back (none when `forgive` is undefined: counted in another
+ * store), as the first step of the change after the hash.
  */
-const OPEN_SESSION = prepared(`WITH forgiven AS (
-  UPDATE login_failures_by_address SET failures = failures - 1
-   WHERE address = $8::text AND day = $9::date AND failures > 0 RETURNING 1
-), signed AS (
-  UPDATE staff SET failed_logins = 0, factor_failures = 0, lockouts = 0, locked_until = NULL, last_login_at = $4,
-         sign_ins_in_flight = GREATEST(sign_ins_in_flight - 1, 0)
-   WHERE uid = $1 AND password_hash = $7 AND (SELECT count(*) FROM forgiven) >= 0 RETURNING uid
-), made AS (
-  INSERT INTO staff_sessions (uid, token_hash, sign_hash, created_at, last_used_at, client_address, user_agent)
-  SELECT uid, $2, $3, $4, $4, $5, $6 FROM signed RETURNING id
-)
-SELECT id FROM made`);
+const forgiven = (forgive: { address: string; day: string } | undefined) =>
+  qb
+    .updateTable('login_failures_by_address')
+    .set((eb) => ({ failures: eb('failures', '-', sql.lit(1)) }))
+    .where(sql<boolean>`address = ${forgive?.address ?? null}::text`)
+    .where(sql<boolean>`day = ${forgive?.day ?? null}::date`)
+    .where('failures', '>', sql.lit(0))
+    .returning(sql.lit(1).as('one'));
 
 /**
  * A right password's change, in one statement: the address's count taken back, the account's
@@ -148,38 +213,60 @@ export async function openPasswordSession(
   forgive: { address: string; day: string } | undefined,
 ): Promise<{ xtoken: string; xsign: string; id: number } | undefined> {
   const { xtoken, xsign, row: session } = newSessionRow(s);
-  const r = await db.query<{ id: number }>(OPEN_SESSION, [
-    session.uid,
-    session.token_hash,
-    session.sign_hash,
-    session.created_at,
-    session.client_address,
-    session.user_agent,
-    verifiedPasswordHash,
-    forgive?.address ?? null,
-    forgive?.day ?? null,
-  ]);
-  const row = r.rows[0];
+  const row = await firstRow(
+    db,
+    qb
+      .with('forgiven', () => forgiven(forgive))
+      .with('signed', (w) =>
+        w
+          .updateTable('staff')
+          .set({
+            failed_logins: sql.lit(0),
+            factor_failures: sql.lit(0),
+            lockouts: sql.lit(0),
+            locked_until: sql<null>`NULL`,
+            last_login_at: session.created_at,
+            sign_ins_in_flight: sql<number>`GREATEST(sign_ins_in_flight - 1, 0)`,
+          })
+          .where('uid', '=', session.uid)
+          .where('password_hash', '=', verifiedPasswordHash)
+          // after the address's row: the count is taken back first (see admitSignInAttempt)
+          .where(sql<boolean>`(SELECT count(*) FROM forgiven) >= 0`)
+          .returning('uid'),
+      )
+      .with('made', (w) =>
+        w
+          .insertInto('staff_sessions')
+          .columns([
+            'uid',
+            'token_hash',
+            'sign_hash',
+            'created_at',
+            'last_used_at',
+            'client_address',
+            'user_agent',
+          ])
+          .expression(
+            w
+              .selectFrom('signed')
+              .select([
+                'uid',
+                sql`${session.token_hash}`.as('token_hash'),
+                sql`${session.sign_hash}`.as('sign_hash'),
+                sql`${session.created_at}`.as('created_at'),
+                sql`${session.last_used_at}`.as('last_used_at'),
+                sql`${session.client_address}`.as('client_address'),
+                sql`${session.user_agent}`.as('user_agent'),
+              ]),
+          )
+          .returning('id'),
+      )
+      .selectFrom('made')
+      .select('id'),
+    { prepared: true },
+  );
   return row ? { xtoken, xsign, id: row.id } : undefined;
 }
-
-/**
- * $1 uid, $2 the ticket's hash, $3 its kind, $4 the password hash checked, $5 now, $6 its end;
- * $7 and $8 the address and day whose count is taken back (NULL: another store).
- */
-const ISSUE_TICKET = prepared(`WITH forgiven AS (
-  UPDATE login_failures_by_address SET failures = failures - 1
-   WHERE address = $7::text AND day = $8::date AND failures > 0 RETURNING 1
-), passed AS (
-  UPDATE staff SET sign_ins_in_flight = GREATEST(sign_ins_in_flight - 1, 0), failed_logins = 0
-   WHERE uid = $1 AND (SELECT count(*) FROM forgiven) >= 0 RETURNING uid
-), cleared AS (
-  DELETE FROM staff_sign_in_tickets WHERE uid = $1 OR expires_at <= $5
-), issued AS (
-  INSERT INTO staff_sign_in_tickets (ticket_hash, uid, kind, password_hash, created_at, expires_at)
-  SELECT $2, uid, $3, $4, $5, $6 FROM passed RETURNING uid
-)
-SELECT uid FROM issued`);
 
 /**
  * A right password with a second step to follow, in one statement: the address's count taken
@@ -195,15 +282,47 @@ export async function issuePasswordTicket(
 ): Promise<{ ticket: string; expiresAt: Date } | undefined> {
   const ticket = randomSecret();
   const expiresAt = new Date(t.at.getTime() + t.ttlMs);
-  const r = await db.query(ISSUE_TICKET, [
-    t.uid,
-    hashSecret(ticket),
-    t.kind,
-    t.passwordHash,
-    t.at,
-    expiresAt,
-    forgive?.address ?? null,
-    forgive?.day ?? null,
-  ]);
-  return r.rows.length > 0 ? { ticket, expiresAt } : undefined;
+  const issued = await rows(
+    db,
+    qb
+      .with('forgiven', () => forgiven(forgive))
+      .with('passed', (w) =>
+        w
+          .updateTable('staff')
+          .set({
+            sign_ins_in_flight: sql<number>`GREATEST(sign_ins_in_flight - 1, 0)`,
+            failed_logins: sql.lit(0),
+          })
+          .where('uid', '=', t.uid)
+          .where(sql<boolean>`(SELECT count(*) FROM forgiven) >= 0`)
+          .returning('uid'),
+      )
+      .with('cleared', (w) =>
+        w
+          .deleteFrom('staff_sign_in_tickets')
+          .where((eb) => eb.or([eb('uid', '=', t.uid), eb('expires_at', '<=', t.at)])),
+      )
+      .with('issued', (w) =>
+        w
+          .insertInto('staff_sign_in_tickets')
+          .columns(['ticket_hash', 'uid', 'kind', 'password_hash', 'created_at', 'expires_at'])
+          .expression(
+            w
+              .selectFrom('passed')
+              .select([
+                sql`${hashSecret(ticket)}`.as('ticket_hash'),
+                'uid',
+                sql`${t.kind}`.as('kind'),
+                sql`${t.passwordHash}`.as('password_hash'),
+                sql`${t.at}`.as('created_at'),
+                sql`${expiresAt}`.as('expires_at'),
+              ]),
+          )
+          .returning('uid'),
+      )
+      .selectFrom('issued')
+      .select('uid'),
+    { prepared: true },
+  );
+  return issued.length > 0 ? { ticket, expiresAt } : undefined;
 }

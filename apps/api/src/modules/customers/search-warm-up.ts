@@ -1,5 +1,5 @@
 import type { SearchCriterion } from '@sac/contract/customers';
-import type { Queryable } from '../../db/db.ts';
+import { countingStatements, type Queryable } from '../../db/db.ts';
 import { searchCounted } from './customer-search.repo.ts';
 import type { SearchCount, SearchPosition } from './search-sql.ts';
 
@@ -73,13 +73,7 @@ export async function warmUpSearch(
   const started = performance.now();
   // a search sends one to four statements (its count, its tiers): each counts as a query
   let queries = 0;
-  const counting: Queryable = {
-    query: ((sql: string, params?: unknown[]) => {
-      queries++;
-      return db.query(sql, params);
-    }) as Queryable['query'],
-    exec: (sql) => db.exec(sql),
-  };
+  const counting = countingStatements(db, () => queries++);
   const done = () =>
     opts.stopped() || queries >= opts.maxQueries || performance.now() - started >= opts.budgetMs;
   for (let i = 0; !done(); i++) {
