@@ -229,7 +229,6 @@ export const LONG_FILES = ['apps/api/src/seed/customer-seed.ts', 'apps/api/src/s
  */
 export const LONG_FUNCTIONS = [
   'apps/api/src/modules/dashboard/dashboard.service.ts: dashboard',
-  'apps/api/src/plugins/csp-report.ts: cspReport',
   'apps/api/src/seed/customer-seed.ts: buildDemoCustomers',
   'apps/api/src/seed/impersonation-seed.ts: seedDemoImpersonation',
   'apps/web/src/app/layout/command-palette.tsx: CommandPalette',
