@@ -243,7 +243,6 @@ export const LONG_FUNCTIONS = [
   'apps/web/src/features/site-settings/components/data-sources-section.tsx: AddDataSourceForm',
   'apps/web/src/features/site-settings/components/encryption-settings-section.tsx: EncryptionForm',
   'apps/web/src/features/site-settings/components/registration-fields-section.tsx: FieldsTable',
-  'bench/search.bench.ts: sampleTerms',
 ];
 
 export const MAX_FILE_LINES = 500;
