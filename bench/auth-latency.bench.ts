@@ -177,16 +177,24 @@ const line = (name: string, what: string, xs: number[]) =>
  * (replays are refused), so each account signs in once per step: the TOTP leg takes a few steps.
  */
 async function benchSecondFactors(name: string, url: string, origin: string): Promise<void> {
-  const ORIGIN = { Origin: origin };
-  const session = async (email: string) =>
-    (await (await post(`${url}/admin/login`, { email, password: PASSWORD })).json()) as Record<
-      string,
-      string
-    >;
+  const pair = await benchPasskeySignIns(name, url, origin);
+  const secrets = await setUpTotp(url, pair);
+  await benchTotpSignIns(name, url, secrets);
+}
 
-  // password + passkey
+/** The session pair and who signed in, of a password sign-in without a second factor. */
+const signIn = async (url: string, email: string) =>
+  (await (await post(`${url}/admin/login`, { email, password: PASSWORD })).json()) as Record<string, string>;
+
+/** Password + passkey on the SuperAdmin, whole and the step alone; answers the SuperAdmin's session pair. */
+async function benchPasskeySignIns(
+  name: string,
+  url: string,
+  origin: string,
+): Promise<{ xtoken: string; xsign: string }> {
+  const ORIGIN = { Origin: origin };
   const key = softPasskey();
-  const admin = await session('superadmin@example.com');
+  const admin = await signIn(url, 'superadmin@example.com');
   const pair = { xtoken: admin.xtoken!, xsign: admin.xsign! };
   const reg = (await (
     await post(`${url}/admin/account/mfa/passkey-options`, { password: PASSWORD }, { ...pair, ...ORIGIN })
@@ -227,14 +235,18 @@ async function benchSecondFactors(name: string, url: string, origin: string): Pr
     'passkey step alone (options + assertion)',
     step.sort((a, b) => a - b),
   );
+  return pair;
+}
 
-  // password + one-time code
+/**
+ * An authenticator app set up on the three demo accounts (the SuperAdmin's in the session it
+ * already holds: it has a passkey now); answers each account's secret and the step its set-up used.
+ */
+async function setUpTotp(url: string, superAdmin: { xtoken: string; xsign: string }) {
   const accounts = ['admin@example.com', 'support@example.com', 'superadmin@example.com'];
-  const secrets = new Map<string, Buffer>();
-  const lastStep = new Map<string, number>();
+  const secrets = new Map<string, { secret: Buffer; lastStep: number }>();
   for (const email of accounts) {
-    // the SuperAdmin has a passkey now: its app is set up in the session it already holds
-    const s = email === 'superadmin@example.com' ? pair : await session(email);
+    const s = email === 'superadmin@example.com' ? superAdmin : await signIn(url, email);
     const p = { xtoken: s.xtoken!, xsign: s.xsign! };
     const { Secret } = (await (
       await post(`${url}/admin/account/mfa/totp`, { password: PASSWORD }, p)
@@ -245,31 +257,42 @@ async function benchSecondFactors(name: string, url: string, origin: string): Pr
     const now = totpStepOf(new Date());
     const ok = await put(`${url}/admin/account/mfa/totp`, { Code: totpCodeAt(secret, now) }, p);
     if (!ok.ok) throw new Error(`totp set-up: ${ok.status} ${await ok.text()}`);
-    secrets.set(email, secret);
-    lastStep.set(email, now);
+    secrets.set(email, { secret, lastStep: now });
   }
+  return secrets;
+}
+
+/**
+ * Password + one-time code, whole and the step alone. A code is good once per 30 s step (replays
+ * are refused), so each account signs in once per step: this takes a few steps.
+ */
+async function benchTotpSignIns(
+  name: string,
+  url: string,
+  secrets: Map<string, { secret: Buffer; lastStep: number }>,
+): Promise<void> {
   const totpWhole: number[] = [];
   const totpStep: number[] = [];
   const want = 12;
   while (totpWhole.length < want) {
     const now = totpStepOf(new Date());
     let used = false;
-    for (const [email, secret] of secrets) {
-      if (totpWhole.length >= want || (lastStep.get(email) ?? 0) >= now) continue;
+    for (const [email, account] of secrets) {
+      if (totpWhole.length >= want || account.lastStep >= now) continue;
       const t0 = performance.now();
       const Ticket = await ticket(url, email);
       const t1 = performance.now();
       const r = await post(`${url}/admin/login/second-step`, {
         Ticket,
         Method: 'totp',
-        Code: totpCodeAt(secret, now),
+        Code: totpCodeAt(account.secret, now),
       });
       if (!r.ok) throw new Error(`totp sign-in: ${r.status} ${await r.text()}`);
       await r.arrayBuffer();
       const t2 = performance.now();
       totpWhole.push(t2 - t0);
       totpStep.push(t2 - t1);
-      lastStep.set(email, now);
+      account.lastStep = now;
       used = true;
     }
     if (!used) await new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 20));

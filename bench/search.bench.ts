@@ -49,10 +49,14 @@ interface Timed {
 /** Substrings no generated name or site name contains. */
 const NO_MATCH = ['qzx', 'xjvq', 'zzqk', 'qxw', 'vqjz', 'jjqx', 'kzxq', 'wxqz', 'qqpz', 'zxjv'];
 
-export async function sampleTerms(db: Queryable, customers: number, sites: number): Promise<Case[]> {
-  const rnd = seededRandom(20_240_601);
-  const int = (n: number) => Math.floor(rnd() * n);
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+/** A whole number below `n`, the next of the seeded sequence. */
+type Draw = (n: number) => number;
+
+/**
+ * Customers and scale-generator sites (only those have a known secret) sampled repeatably, about
+ * three times TERMS of each.
+ */
+async function sampleRows(db: Queryable, customers: number, sites: number) {
   const pct = (want: number, of: number) => Math.min(100, ((want * 3) / Math.max(of, 1)) * 100).toFixed(4);
   const people = (
     await db.query<{ first_name: string; last_name: string; email: string; phone: string; uid: string }>(
@@ -68,41 +72,74 @@ export async function sampleTerms(db: Queryable, customers: number, sites: numbe
     )
   ).rows;
   if (people.length === 0 || apps.length === 0) throw new Error('no rows to sample terms from');
+  return { people, apps };
+}
 
+/** Most frequent 3-grams of the sampled strings: the terms that match the most rows. */
+function topTrigrams(strings: string[], n: number): string[] {
+  const counts = new Map<string, number>();
+  for (const s of strings) {
+    const seen = new Set<string>();
+    for (let i = 0; i + 3 <= s.length; i++) seen.add(s.slice(i, i + 3));
+    for (const g of seen) if (!g.includes(' ')) counts.set(g, (counts.get(g) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([g]) => g);
+}
+
+/**
+ * TERMS substring terms: pieces of 3 to 6 characters cut from `sources`, the most frequent
+ * 3-grams of `whole` (10%), and substrings nothing contains (5%).
+ */
+function substringTerms(int: Draw, sources: string[], whole: string[]): Term[] {
   const cut = (s: string) => {
     const len = Math.min(s.length, 3 + int(4));
     const at = int(s.length - len + 1);
     return s.slice(at, at + len);
   };
-  /** Most frequent 3-grams of the sampled strings: the terms that match the most rows. */
-  const topTrigrams = (strings: string[], n: number) => {
-    const counts = new Map<string, number>();
-    for (const s of strings) {
-      const seen = new Set<string>();
-      for (let i = 0; i + 3 <= s.length; i++) seen.add(s.slice(i, i + 3));
-      for (const g of seen) if (!g.includes(' ')) counts.set(g, (counts.get(g) ?? 0) + 1);
-    }
-    return [...counts.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([g]) => g);
+  const frequent = topTrigrams(whole, Math.round(TERMS * 0.1)).map((term) => ({
+    term,
+    kind: 'frequent' as const,
+  }));
+  const none = NO_MATCH.slice(0, Math.round(TERMS * 0.05)).map((term) => ({
+    term,
+    kind: 'no match' as const,
+  }));
+  const cuts: Term[] = [];
+  while (cuts.length + frequent.length + none.length < TERMS) {
+    const t = cut(sources[int(sources.length)]!);
+    if (t.trim().length >= SUBSTRING_MIN_LENGTH) cuts.push({ term: t, kind: 'cut' });
+  }
+  return [...cuts, ...frequent, ...none];
+}
+
+/**
+ * The same cases in a list order (sort=...), as the console's sortable columns ask. A list order
+ * is held to the substring target whatever the criterion: a prefix's matches in time order are
+ * not a range of any index (docs/decisions.md, "Sorted search"), and the 5 ms targets are the
+ * type-ahead lookups' of the default order.
+ */
+function sortedCases(cases: Case[]): Case[] {
+  const sorted = (label: string, sort: string) => {
+    const c = cases.find((x) => x.label === label)!;
+    return { ...c, label: `${label}, sort=${sort}`, sort, target: SORTED_TARGET };
   };
-  const substringTerms = (sources: string[], whole: string[]): Term[] => {
-    const frequent = topTrigrams(whole, Math.round(TERMS * 0.1)).map((term) => ({
-      term,
-      kind: 'frequent' as const,
-    }));
-    const none = NO_MATCH.slice(0, Math.round(TERMS * 0.05)).map((term) => ({
-      term,
-      kind: 'no match' as const,
-    }));
-    const cuts: Term[] = [];
-    while (cuts.length + frequent.length + none.length < TERMS) {
-      const t = cut(pick(sources));
-      if (t.trim().length >= SUBSTRING_MIN_LENGTH) cuts.push({ term: t, kind: 'cut' });
-    }
-    return [...cuts, ...frequent, ...none];
-  };
+  return [
+    sorted('customerName substring', '-created'),
+    sorted('customerName substring', 'name'),
+    sorted(`customerName prefix <${SUBSTRING_MIN_LENGTH}`, '-modified'),
+    sorted(`customerName prefix <${SUBSTRING_MIN_LENGTH}`, '-name'),
+    sorted('emailid prefix', 'created'),
+    sorted('sitename substring', '-created'),
+  ];
+}
+
+export async function sampleTerms(db: Queryable, customers: number, sites: number): Promise<Case[]> {
+  const rnd = seededRandom(20_240_601);
+  const int: Draw = (n) => Math.floor(rnd() * n);
+  const { people, apps } = await sampleRows(db, customers, sites);
   const n = (k: number, f: (i: number) => string): Term[] =>
     Array.from({ length: k }, (_, i) => ({ term: f(i), kind: 'cut' as const }));
   const fullNames = people.map((p) => `${p.first_name} ${p.last_name}`.toLowerCase());
@@ -115,7 +152,7 @@ export async function sampleTerms(db: Queryable, customers: number, sites: numbe
       label: 'customerName substring',
       criterion: 'customerName',
       // mostly within a first or last name, sometimes across the space
-      terms: substringTerms([...nameParts, ...nameParts, ...fullNames], fullNames),
+      terms: substringTerms(int, [...nameParts, ...nameParts, ...fullNames], fullNames),
       target: { p95: 50, p99: 150 },
     },
     {
@@ -177,28 +214,14 @@ export async function sampleTerms(db: Queryable, customers: number, sites: numbe
       label: 'sitename substring',
       criterion: 'sitename',
       terms: substringTerms(
+        int,
         apps.map((a) => a.app_name),
         apps.map((a) => a.app_name),
       ),
       target: { p95: 50, p99: 150 },
     },
   ];
-  // Issue 17: the same terms in a list order (sort=...), as the console's sortable columns ask.
-  // A list order is held to the substring target whatever the criterion: a prefix's matches in
-  // time order are not a range of any index (docs/decisions.md, "Sorted search"), and the 5 ms
-  // targets are the type-ahead lookups' of the default order.
-  const sorted = (label: string, sort: string) => {
-    const c = cases.find((x) => x.label === label)!;
-    return { ...c, label: `${label}, sort=${sort}`, sort, target: SORTED_TARGET };
-  };
-  cases.push(
-    sorted('customerName substring', '-created'),
-    sorted('customerName substring', 'name'),
-    sorted(`customerName prefix <${SUBSTRING_MIN_LENGTH}`, '-modified'),
-    sorted(`customerName prefix <${SUBSTRING_MIN_LENGTH}`, '-name'),
-    sorted('emailid prefix', 'created'),
-    sorted('sitename substring', '-created'),
-  );
+  cases.push(...sortedCases(cases));
   return cases;
 }
 

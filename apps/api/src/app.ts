@@ -104,9 +104,8 @@ export interface AppOptions {
   redis?: Redis;
 }
 
-/** Builds the admin API: plugins and modules registered explicitly, in this order. */
-export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
-  setHashConcurrency(opts.config.hashConcurrency);
+/** The Fastify instance: request logging (one redacted line per answer), proxy trust, request ids. */
+function createServer(opts: AppOptions): FastifyInstance {
   const app = Fastify({
     logger:
       opts.logger === false
@@ -134,34 +133,51 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   });
-  // Every route registered from here on, so the console's fallback knows the API's own prefixes.
-  const routes: string[] = [];
-  app.addHook('onRoute', (route) => void routes.push(route.url));
+  return app;
+}
+
+/** The Redis client handed in, else one opened for REDIS_URL (closed with the app), else none. */
+async function redisOf(app: FastifyInstance, opts: AppOptions): Promise<Redis | undefined> {
+  if (opts.redis) return opts.redis;
+  if (!opts.config.redisUrl) return undefined;
+  const redis = await openRedis(opts.config.redisUrl, app.log, opts.config.storeTimeouts);
+  // A client opened here is closed with the app; one handed in belongs to the caller.
+  app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
+  return redis;
+}
+
+/**
+ * How staff notifications reach the instance their staff member is connected to: Redis pub/sub
+ * when configured, else PostgreSQL's LISTEN/NOTIFY, else (the embedded database) this process alone.
+ */
+function staffEventBus(
+  app: FastifyInstance,
+  db: Db,
+  redis: Redis | undefined,
+  prefix: string,
+  instanceId: string,
+) {
+  if (redis) return redisBus({ redis, prefix, instance: instanceId, log: app.log });
+  if (db.kind === 'postgres' && db.connectionString)
+    return postgresBus({
+      connectionString: db.connectionString,
+      instance: instanceId,
+      notify: async (payload) =>
+        void (await db.query("SELECT pg_notify('sac_staff_notifications', $1)", [payload])),
+      log: app.log,
+    });
+  return inProcessBus();
+}
+
+/** The services every module is handed: database, mail, stores (Redis or the database), sandboxes. */
+async function createContext(app: FastifyInstance, opts: AppOptions): Promise<AppContext> {
   const metrics = createMetrics(opts.db);
   const db = instrumentDb(opts.db, metrics);
   const clock = opts.clock ?? systemClock;
-  const redis =
-    opts.redis ??
-    (opts.config.redisUrl
-      ? await openRedis(opts.config.redisUrl, app.log, opts.config.storeTimeouts)
-      : undefined);
-  // A client opened here is closed with the app; one handed in belongs to the caller.
-  if (redis && !opts.redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
+  const redis = await redisOf(app, opts);
   const prefix = opts.config.redisKeyPrefix;
   const instanceId = randomUUID();
-  // Staff notifications reach the instance their staff member is connected to: Redis pub/sub when
-  // configured, else PostgreSQL's LISTEN/NOTIFY, else (the embedded database) this process alone.
-  const staffEvents = redis
-    ? redisBus({ redis, prefix, instance: instanceId, log: app.log })
-    : db.kind === 'postgres' && db.connectionString
-      ? postgresBus({
-          connectionString: db.connectionString,
-          instance: instanceId,
-          notify: async (payload) =>
-            void (await db.query("SELECT pg_notify('sac_staff_notifications', $1)", [payload])),
-          log: app.log,
-        })
-      : inProcessBus();
+  const staffEvents = staffEventBus(app, db, redis, prefix, instanceId);
   const ctx: AppContext = {
     config: opts.config,
     db,
@@ -221,11 +237,16 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     await ctx.previewSandbox.close();
     await staffEvents.close();
   });
+  return ctx;
+}
 
+/** The cross-cutting plugins, in the order they apply to a request. */
+async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const config = ctx.config;
   errorEnvelope(app);
-  securityHeaders(app, headerOptionsOf(opts.config));
+  securityHeaders(app, headerOptionsOf(config));
   await app.register(cors, {
-    origin: opts.config.consoleOrigins,
+    origin: config.consoleOrigins,
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
     allowedHeaders: [HEADERS.token, HEADERS.sign, HEADERS.ajaxMarker, HEADERS.ifMatch, 'Content-Type'],
     exposedHeaders: [HEADERS.etag, HEADERS.exportRows, 'Content-Disposition'],
@@ -234,7 +255,18 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   await compression(app);
   requestGuard(app);
   operations(app, ctx);
-  cspReport(app, { file: path.join(opts.config.dataDir, 'csp-violations.ndjson') });
+  cspReport(app, { file: path.join(config.dataDir, 'csp-violations.ndjson') });
+}
+
+/** Builds the admin API: plugins and modules registered explicitly, in this order. */
+export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  setHashConcurrency(opts.config.hashConcurrency);
+  const app = createServer(opts);
+  // Every route registered from here on, so the console's fallback knows the API's own prefixes.
+  const routes: string[] = [];
+  app.addHook('onRoute', (route) => void routes.push(route.url));
+  const ctx = await createContext(app, opts);
+  await registerPlugins(app, ctx);
 
   authRoutes(app, ctx);
   teamRoutes(app, ctx);

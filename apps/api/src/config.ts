@@ -233,6 +233,69 @@ export function retiredSettingsSet(env: NodeJS.ProcessEnv = process.env): string
     .map(([name, instead]) => `${name} is no longer read: ${instead}.`);
 }
 
+/** What the console is told in /runtime-config.json. */
+function runtimeOf(env: NodeJS.ProcessEnv): Config['runtime'] {
+  return {
+    apiBaseUrl: env.API_BASE_URL ?? '',
+    fixedIpHosts: list(env.FIXED_API_HOSTS),
+    productName: env.PRODUCT_NAME?.trim() || null,
+    links: {
+      terms: footerUrl('FOOTER_TERMS_URL', env.FOOTER_TERMS_URL, 'https://www.example.com/terms'),
+      privacy: footerUrl('FOOTER_PRIVACY_URL', env.FOOTER_PRIVACY_URL, 'https://www.example.com/privacy'),
+      systemStatus: footerUrl('FOOTER_STATUS_URL', env.FOOTER_STATUS_URL, 'https://status.example.com/'),
+    },
+  };
+}
+
+/** How long a call waits for PostgreSQL or Redis, and when their circuits open (STORE_* settings). */
+function storeTimeoutsOf(env: NodeJS.ProcessEnv): StoreTimeouts {
+  return {
+    callBudgetMs: positive('STORE_CALL_BUDGET_MS', env.STORE_CALL_BUDGET_MS, STORE_TIMEOUTS.callBudgetMs),
+    connectMs: positive('STORE_CONNECT_TIMEOUT_MS', env.STORE_CONNECT_TIMEOUT_MS, STORE_TIMEOUTS.connectMs),
+    checkTimeoutMs: positive(
+      'STORE_CHECK_TIMEOUT_MS',
+      env.STORE_CHECK_TIMEOUT_MS,
+      STORE_TIMEOUTS.checkTimeoutMs,
+    ),
+    statementCheckMs: positive(
+      'DB_STATEMENT_CHECK_MS',
+      env.DB_STATEMENT_CHECK_MS,
+      STORE_TIMEOUTS.statementCheckMs,
+    ),
+    failuresToOpen: Math.floor(
+      positive('STORE_CIRCUIT_FAILURES', env.STORE_CIRCUIT_FAILURES, STORE_TIMEOUTS.failuresToOpen),
+    ),
+    probeEveryMs: positive('STORE_PROBE_MS', env.STORE_PROBE_MS, STORE_TIMEOUTS.probeEveryMs),
+  };
+}
+
+/** Calls one client address may make to each group of public doors per window. */
+function addressLimitsOf(env: NodeJS.ProcessEnv): Config['addressLimits'] {
+  return {
+    passwordReset: Math.floor(
+      positive(
+        'PASSWORD_RESET_CALLS_PER_HOUR',
+        env.PASSWORD_RESET_CALLS_PER_HOUR,
+        ADDRESS_LIMITS.passwordReset.calls,
+      ),
+    ),
+    customerLinks: Math.floor(
+      positive(
+        'CUSTOMER_LINK_CALLS_PER_MINUTE',
+        env.CUSTOMER_LINK_CALLS_PER_MINUTE,
+        ADDRESS_LIMITS.customerLinks.calls,
+      ),
+    ),
+    customerRequests: Math.floor(
+      positive(
+        'CUSTOMER_REQUEST_CALLS_PER_HOUR',
+        env.CUSTOMER_REQUEST_CALLS_PER_HOUR,
+        ADDRESS_LIMITS.customerRequests.calls,
+      ),
+    ),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = positive('PORT', env.PORT, 3001);
   const defaultOrigins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
@@ -253,37 +316,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(REPO_ROOT, env.WEB_DIST_DIR ?? 'apps/web/dist'),
     // The console served by this API calls it on its own origin ('' = same origin) unless told
     // otherwise; the spec's host-based derivation applies when the console is hosted elsewhere.
-    runtime: {
-      apiBaseUrl: env.API_BASE_URL ?? '',
-      fixedIpHosts: list(env.FIXED_API_HOSTS),
-      productName: env.PRODUCT_NAME?.trim() || null,
-      links: {
-        terms: footerUrl('FOOTER_TERMS_URL', env.FOOTER_TERMS_URL, 'https://www.example.com/terms'),
-        privacy: footerUrl('FOOTER_PRIVACY_URL', env.FOOTER_PRIVACY_URL, 'https://www.example.com/privacy'),
-        systemStatus: footerUrl('FOOTER_STATUS_URL', env.FOOTER_STATUS_URL, 'https://status.example.com/'),
-      },
-    },
+    runtime: runtimeOf(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'sac:',
-    storeTimeouts: {
-      callBudgetMs: positive('STORE_CALL_BUDGET_MS', env.STORE_CALL_BUDGET_MS, STORE_TIMEOUTS.callBudgetMs),
-      connectMs: positive('STORE_CONNECT_TIMEOUT_MS', env.STORE_CONNECT_TIMEOUT_MS, STORE_TIMEOUTS.connectMs),
-      checkTimeoutMs: positive(
-        'STORE_CHECK_TIMEOUT_MS',
-        env.STORE_CHECK_TIMEOUT_MS,
-        STORE_TIMEOUTS.checkTimeoutMs,
-      ),
-      statementCheckMs: positive(
-        'DB_STATEMENT_CHECK_MS',
-        env.DB_STATEMENT_CHECK_MS,
-        STORE_TIMEOUTS.statementCheckMs,
-      ),
-      failuresToOpen: Math.floor(
-        positive('STORE_CIRCUIT_FAILURES', env.STORE_CIRCUIT_FAILURES, STORE_TIMEOUTS.failuresToOpen),
-      ),
-      probeEveryMs: positive('STORE_PROBE_MS', env.STORE_PROBE_MS, STORE_TIMEOUTS.probeEveryMs),
-    },
+    storeTimeouts: storeTimeoutsOf(env),
     loginAddressDailyFailures: positive(
       'LOGIN_ADDRESS_DAILY_FAILURES',
       env.LOGIN_ADDRESS_DAILY_FAILURES,
@@ -324,29 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     helperThreadNice: niceValue(env.HELPER_THREAD_NICE),
     userInputBudgetMs: positive('USER_INPUT_BUDGET_MS', env.USER_INPUT_BUDGET_MS, 1000),
     siteAccessStaffNames: staffNames(env.SITE_ACCESS_STAFF_NAMES),
-    addressLimits: {
-      passwordReset: Math.floor(
-        positive(
-          'PASSWORD_RESET_CALLS_PER_HOUR',
-          env.PASSWORD_RESET_CALLS_PER_HOUR,
-          ADDRESS_LIMITS.passwordReset.calls,
-        ),
-      ),
-      customerLinks: Math.floor(
-        positive(
-          'CUSTOMER_LINK_CALLS_PER_MINUTE',
-          env.CUSTOMER_LINK_CALLS_PER_MINUTE,
-          ADDRESS_LIMITS.customerLinks.calls,
-        ),
-      ),
-      customerRequests: Math.floor(
-        positive(
-          'CUSTOMER_REQUEST_CALLS_PER_HOUR',
-          env.CUSTOMER_REQUEST_CALLS_PER_HOUR,
-          ADDRESS_LIMITS.customerRequests.calls,
-        ),
-      ),
-    },
+    addressLimits: addressLimitsOf(env),
     mailPollMs: positive('MAIL_OUTBOX_POLL_SECONDS', env.MAIL_OUTBOX_POLL_SECONDS, 2) * 1000,
     mailClaimMs: positive('MAIL_CLAIM_SECONDS', env.MAIL_CLAIM_SECONDS, 300) * 1000,
   };

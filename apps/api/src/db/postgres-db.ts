@@ -161,12 +161,37 @@ function checkConnection(connectionString: string, timeouts: StoreTimeouts) {
   };
 }
 
-export function openPostgres(
-  connectionString: string,
-  max = 10,
-  poolWaitMs = POOL_WAIT_MS,
-  timeouts: StoreTimeouts = STORE_TIMEOUTS,
-): Db {
+/**
+ * Makes `client`'s statements wait through the circuit: at most their budget while the server is
+ * silent (the connection then ended, so the statement never runs later), on while it answers.
+ */
+function watchThroughCircuit(client: pg.PoolClient, circuit: StoreCircuit): void {
+  const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...a: unknown[]) => {
+    // A callback or a submittable (a cursor) is not a promise to wait for.
+    if (typeof a[a.length - 1] === 'function' || typeof (a[0] as { submit?: unknown })?.submit === 'function')
+      return query(...a);
+    return circuit.wait(
+      () => {
+        const out = query(...a) as Promise<unknown>;
+        out.then(
+          () => circuit.heard(),
+          (e: unknown) => {
+            if (!isStoreUnavailable(e)) circuit.heard();
+          },
+        );
+        return out;
+      },
+      () => destroyConnection(client),
+    );
+  };
+}
+
+/**
+ * The connection pool behind its circuit: `checkout` hands out a connection (its statements
+ * watched, SESSION_SETTINGS sent) or fails at once (503) while the server is taken for gone.
+ */
+function circuitPool(connectionString: string, max: number, poolWaitMs: number, timeouts: StoreTimeouts) {
   // A new connection (TCP, start-up, sign-in) fails after connectMs: a server that drops packets
   // would otherwise hold it until the pool's wait ends. A call waits for it only its budget.
   class Client extends pg.Client {
@@ -175,7 +200,6 @@ export function openPostgres(
     }
   }
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: poolWaitMs, Client });
-  const auth = authChanges(connectionString, timeouts.connectMs);
   // Whether the server answers, on the check connection: what an open circuit probes, and what a
   // wait left unanswered for statementCheckMs calls for (a slow statement, or a dead server).
   const check = checkConnection(connectionString, timeouts);
@@ -198,32 +222,13 @@ export function openPostgres(
   circuit.on('open', () => {
     for (const c of clients) destroyConnection(c);
   });
-  // Each statement waits through the circuit: at most its budget while the server is silent
-  // (the connection then ended, so the statement never runs later), on while the server answers.
-  const watched = (client: pg.PoolClient) => {
-    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
-    (client as { query: unknown }).query = (...a: unknown[]) => {
-      // A callback or a submittable (a cursor) is not a promise to wait for.
-      if (
-        typeof a[a.length - 1] === 'function' ||
-        typeof (a[0] as { submit?: unknown })?.submit === 'function'
-      )
-        return query(...a);
-      return circuit.wait(
-        () => {
-          const out = query(...a) as Promise<unknown>;
-          out.then(
-            () => circuit.heard(),
-            (e: unknown) => {
-              if (!isStoreUnavailable(e)) circuit.heard();
-            },
-          );
-          return out;
-        },
-        () => destroyConnection(client),
-      );
-    };
-  };
+  // An idle connection the server ends (restart, failover, DROP DATABASE … FORCE) is dropped from
+  // the pool and the next query opens another; without a listener the error would crash the process.
+  pool.on('error', (err) => {
+    circuit.failed(err);
+    if ((err as { code?: string }).code !== '57P01')
+      console.warn(`PostgreSQL connection lost: ${err.message}`);
+  });
   // A connection from the pool, or a 503 at once while the circuit is open, when it opens during
   // the wait, or when the server stays silent for the call's budget (the connection, if it comes,
   // goes back to the pool).
@@ -254,7 +259,7 @@ export function openPostgres(
   const checkout = async () => {
     const client = await connect();
     if (!configured.has(client)) {
-      watched(client);
+      watchThroughCircuit(client, circuit);
       try {
         await client.query(SESSION_SETTINGS);
       } catch (e) {
@@ -265,6 +270,66 @@ export function openPostgres(
     }
     return client;
   };
+  return { pool, check, circuit, checkout };
+}
+
+/** `run` in a transaction on a connection of its own: committed when it returns, else rolled back. */
+async function inTransaction<T>(
+  checkout: () => Promise<pg.PoolClient>,
+  run: (q: Queryable) => Promise<T>,
+  mark: TxMark | undefined,
+): Promise<T> {
+  const client = await checkout();
+  try {
+    await client.query('BEGIN');
+    const out = await run(pgRunner(client, mark));
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/** A read-only snapshot on a connection of its own, ended (committed) by `end`. */
+async function readSnapshot(checkout: () => Promise<pg.PoolClient>) {
+  const client = await checkout();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await client.query(`SET LOCAL idle_in_transaction_session_timeout = '${SNAPSHOT_IDLE_LIMIT}'`);
+  } catch (e) {
+    client.release(e as Error);
+    throw e;
+  }
+  let ended = false;
+  const sink = statementHook.sink;
+  const mark = sink?.begin();
+  return {
+    q: pgRunner(client, mark),
+    end() {
+      if (ended) return;
+      ended = true;
+      if (mark) sink?.end(mark, true);
+      // Nothing was written: COMMIT only ends the transaction. A connection that fails it
+      // (ended by the idle limit) is dropped from the pool, not reused.
+      client.query('COMMIT').then(
+        () => client.release(),
+        (e: Error) => client.release(e),
+      );
+    },
+  };
+}
+
+export function openPostgres(
+  connectionString: string,
+  max = 10,
+  poolWaitMs = POOL_WAIT_MS,
+  timeouts: StoreTimeouts = STORE_TIMEOUTS,
+): Db {
+  const auth = authChanges(connectionString, timeouts.connectMs);
+  const { pool, check, circuit, checkout } = circuitPool(connectionString, max, poolWaitMs, timeouts);
   // As pool.query does: the client back after the statement, dropped when the statement failed.
   const once = async <T>(use: (q: Queryable) => Promise<T>): Promise<T> => {
     const client = await checkout();
@@ -282,13 +347,6 @@ export function openPostgres(
     exec: (sql) => once((q) => q.exec(sql)),
   };
   const counted = countingAuthChanges(pooled, auth.bump);
-  // An idle connection the server ends (restart, failover, DROP DATABASE … FORCE) is dropped from
-  // the pool and the next query opens another; without a listener the error would crash the process.
-  pool.on('error', (err) => {
-    circuit.failed(err);
-    if ((err as { code?: string }).code !== '57P01')
-      console.warn(`PostgreSQL connection lost: ${err.message}`);
-  });
   return {
     kind: 'postgres',
     connectionString,
@@ -297,52 +355,8 @@ export function openPostgres(
     query: counted.query,
     exec: counted.exec,
     authChanged: counted.authChanged,
-    transaction: (fn) =>
-      countedTransaction(
-        async (run, mark) => {
-          const client = await checkout();
-          try {
-            await client.query('BEGIN');
-            const out = await run(pgRunner(client, mark));
-            await client.query('COMMIT');
-            return out;
-          } catch (e) {
-            await client.query('ROLLBACK').catch(() => {});
-            throw e;
-          } finally {
-            client.release();
-          }
-        },
-        fn,
-        auth.bump,
-      ),
-    async readSnapshot() {
-      const client = await checkout();
-      try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        await client.query(`SET LOCAL idle_in_transaction_session_timeout = '${SNAPSHOT_IDLE_LIMIT}'`);
-      } catch (e) {
-        client.release(e as Error);
-        throw e;
-      }
-      let ended = false;
-      const sink = statementHook.sink;
-      const mark = sink?.begin();
-      return {
-        q: pgRunner(client, mark),
-        end() {
-          if (ended) return;
-          ended = true;
-          if (mark) sink?.end(mark, true);
-          // Nothing was written: COMMIT only ends the transaction. A connection that fails it
-          // (ended by the idle limit) is dropped from the pool, not reused.
-          client.query('COMMIT').then(
-            () => client.release(),
-            (e: Error) => client.release(e),
-          );
-        },
-      };
-    },
+    transaction: (fn) => countedTransaction((run, mark) => inTransaction(checkout, run, mark), fn, auth.bump),
+    readSnapshot: () => readSnapshot(checkout),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     close: async () => {
       circuit.stop();

@@ -21,50 +21,21 @@ export function redisCircuit(redis: Redis): StoreCircuit | undefined {
 }
 
 /**
- * A Redis client for REDIS_URL that fails fast while Redis is unreachable, so a sign-in answers
- * 503 at once rather than after seconds of retries:
- * - a command waits at most callBudgetMs unless Redis answered anything meanwhile, then fails
- *   (503); a connection silent for checkTimeoutMs while a command waits is dropped
- *   (socketTimeout) and made again (within connectMs) every probeEveryMs in the background;
- * - no offline queue: a command while there is no connection fails at once (and is never sent
- *   later, after its caller was told it failed);
- * - a circuit (StoreCircuit) opens when the connection is lost or failuresToOpen commands in a
- *   row fail on it; while open, commands fail before reaching the client, and a PING every
- *   probeEveryMs (or the connection coming back) closes it.
- * The first error after each good spell is logged, not every retry. Waits for the first
- * connection (or its failure) before it returns, so the first calls do not fail for want of it.
+ * Sends `redis`'s commands through the circuit: refused at once while it is open, else held to the
+ * call budget. The client's own commands (the probe's PING, QUIT, a new connection's handshake)
+ * go straight through.
  */
-export async function openRedis(
-  url: string,
-  log?: Logger,
-  timeouts: StoreTimeouts = STORE_TIMEOUTS,
-): Promise<Redis> {
-  // Loaded only when REDIS_URL is set: ~60 ms of every start otherwise.
-  const { Redis, Command } = await import('ioredis');
-  const redis = new Redis(url, {
-    connectTimeout: timeouts.connectMs,
-    socketTimeout: timeouts.checkTimeoutMs,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => timeouts.probeEveryMs,
-  });
-  let probing = false;
-  // No check of its own: Redis answers in order on its one connection, and socketTimeout ends a
-  // silent one (which opens the circuit).
-  const circuit = new StoreCircuit('redis', { ...timeouts, checkAfterMs: undefined }, () => {
-    probing = true;
-    try {
-      return within(redis.ping(), timeouts.checkTimeoutMs, 'Redis check');
-    } finally {
-      probing = false;
-    }
-  });
-  circuits.set(redis, circuit);
+function failFastThroughCircuit(
+  redis: Redis,
+  circuit: StoreCircuit,
+  Command: typeof RedisCommand,
+  probing: () => boolean,
+): void {
   const send = redis.sendCommand.bind(redis);
   // Every command but a pipeline's (a MULTI: it fails as a whole without a connection) and the
   // client's own handshake on a new connection.
   const own = (command: RedisCommand) =>
-    probing ||
+    probing() ||
     command.name === 'quit' ||
     (redis.status === 'connect' && Command.checkFlag('HANDSHAKE_COMMANDS', command.name));
   redis.sendCommand = ((command: RedisCommand, stream?: unknown) => {
@@ -106,16 +77,26 @@ export async function openRedis(
       );
     return out ?? command.promise;
   }) as typeof redis.sendCommand;
+}
 
-  // Without an offline queue, ioredis refuses a QUIT while there is no connection, and would go
-  // on reconnecting for ever after the app closed: end it at once then.
+/**
+ * Without an offline queue, ioredis refuses a QUIT while there is no connection, and would go
+ * on reconnecting for ever after the app closed: end it at once then.
+ */
+function quitEvenOffline(redis: Redis): void {
   const quit = redis.quit.bind(redis);
   redis.quit = (() => {
     if (redis.status === 'ready') return quit();
     redis.disconnect();
     return Promise.resolve('OK');
   }) as typeof redis.quit;
+}
 
+/**
+ * The circuit follows the connection: closed when it is (again) ready, open when it is lost,
+ * stopped when the client ends. The first error after each good spell is logged.
+ */
+function followConnection(redis: Redis, circuit: StoreCircuit, log: Logger | undefined): void {
   let healthy = true;
   redis.on('error', (err: Error) => {
     if (!healthy) return;
@@ -131,6 +112,51 @@ export async function openRedis(
   });
   redis.on('close', () => circuit.trip());
   redis.on('end', () => circuit.stop());
+}
+
+/**
+ * A Redis client for REDIS_URL that fails fast while Redis is unreachable, so a sign-in answers
+ * 503 at once rather than after seconds of retries:
+ * - a command waits at most callBudgetMs unless Redis answered anything meanwhile, then fails
+ *   (503); a connection silent for checkTimeoutMs while a command waits is dropped
+ *   (socketTimeout) and made again (within connectMs) every probeEveryMs in the background;
+ * - no offline queue: a command while there is no connection fails at once (and is never sent
+ *   later, after its caller was told it failed);
+ * - a circuit (StoreCircuit) opens when the connection is lost or failuresToOpen commands in a
+ *   row fail on it; while open, commands fail before reaching the client, and a PING every
+ *   probeEveryMs (or the connection coming back) closes it.
+ * The first error after each good spell is logged, not every retry. Waits for the first
+ * connection (or its failure) before it returns, so the first calls do not fail for want of it.
+ */
+export async function openRedis(
+  url: string,
+  log?: Logger,
+  timeouts: StoreTimeouts = STORE_TIMEOUTS,
+): Promise<Redis> {
+  // Loaded only when REDIS_URL is set: ~60 ms of every start otherwise.
+  const { Redis, Command } = await import('ioredis');
+  const redis = new Redis(url, {
+    connectTimeout: timeouts.connectMs,
+    socketTimeout: timeouts.checkTimeoutMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => timeouts.probeEveryMs,
+  });
+  let probing = false;
+  // No check of its own: Redis answers in order on its one connection, and socketTimeout ends a
+  // silent one (which opens the circuit).
+  const circuit = new StoreCircuit('redis', { ...timeouts, checkAfterMs: undefined }, () => {
+    probing = true;
+    try {
+      return within(redis.ping(), timeouts.checkTimeoutMs, 'Redis check');
+    } finally {
+      probing = false;
+    }
+  });
+  circuits.set(redis, circuit);
+  failFastThroughCircuit(redis, circuit, Command, () => probing);
+  quitEvenOffline(redis);
+  followConnection(redis, circuit, log);
   await new Promise<void>((resolve) => {
     const done = () => {
       for (const e of ['ready', 'close', 'end'] as const) redis.off(e, done);

@@ -62,15 +62,121 @@ export interface Mailer {
   readonly description: string;
 }
 
-/** The durable mailer: an outbox table in the database, sent through `transport`. */
-export function createOutboxMailer(opts: {
+interface OutboxOptions {
   db: Queryable;
   clock: Clock;
   transport: MailTransport;
   log: Logger;
   /** How long a claim holds (MAIL_CLAIM_SECONDS): after a crash mid-send, the wait before a retry. */
   claimMs?: number;
-}): Mailer {
+}
+
+/**
+ * Delivers one row; answers the write of its outcome, which the caller awaits with the batch's
+ * others: the next delivery need not wait for this commit (on PostgreSQL a commit is a WAL
+ * flush, as long as a delivery over a pooled connection), and an outcome not yet written is, on
+ * a crash, the same as a delivery not yet recorded.
+ */
+async function sendRow(opts: OutboxOptions, row: Row): Promise<{ written: Promise<unknown> }> {
+  // Delivery is at least once (a crash after the server took the mail and before sent_at is
+  // written sends it again); the row's own Message-ID makes a second copy the same message.
+  const message: MailMessage = {
+    to: row.to_address,
+    subject: row.subject,
+    text: row.body_text,
+    messageKey: `outbox-${row.id}.${row.message_key}`,
+  };
+  if (row.body_html !== null) message.html = row.body_html;
+  if (row.headers !== null) message.headers = row.headers;
+  try {
+    await opts.transport.deliver(message);
+  } catch (err) {
+    const now = opts.clock.now();
+    const giveUp = row.attempts >= MAIL_MAX_ATTEMPTS;
+    opts.log.error(
+      // The outbox row names the recipient; the log does not (personal data).
+      { err, mailId: row.id, attempts: row.attempts, givenUp: giveUp },
+      'mail delivery failed',
+    );
+    const written = opts.db.query(
+      `UPDATE mail_outbox SET claimed_until = NULL, last_error = $2, next_attempt_at = $3, failed_at = $4 WHERE id = $1`,
+      [
+        row.id,
+        String((err as Error)?.message ?? err).slice(0, 500),
+        new Date(now.getTime() + retryDelayMs(row.attempts)),
+        giveUp ? now : null,
+      ],
+    );
+    return { written };
+  }
+  const written = opts.db.query('UPDATE mail_outbox SET sent_at = $2, claimed_until = NULL WHERE id = $1', [
+    row.id,
+    opts.clock.now(),
+  ]);
+  return { written };
+}
+
+/** Claims a batch of due rows (rows claimed elsewhere are skipped) and sends them; answers how many. */
+async function sendDueBatch(opts: OutboxOptions, claimMs: number): Promise<number> {
+  const now = opts.clock.now();
+  const r = await opts.db.query<Row>(
+    `UPDATE mail_outbox SET claimed_until = $2, attempts = attempts + 1
+        WHERE id IN (
+          SELECT id FROM mail_outbox
+           WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
+             AND (claimed_until IS NULL OR claimed_until <= $1)
+           ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id, to_address, subject, body_text, body_html, headers, message_key, attempts`,
+    [now, new Date(now.getTime() + claimMs), BATCH],
+  );
+  const outcomes: Promise<unknown>[] = [];
+  try {
+    for (const row of r.rows) {
+      const { written } = await sendRow(opts, row);
+      // Kept from rejecting unobserved while later rows are delivered; awaited below.
+      written.catch(() => {});
+      outcomes.push(written);
+    }
+  } finally {
+    await Promise.allSettled(outcomes);
+  }
+  await Promise.all(outcomes);
+  return r.rows.length;
+}
+
+/** Writes one message to the outbox through `q`, due at once. */
+async function queueOne(q: Queryable, now: Date, m: MailMessage): Promise<void> {
+  await q.query(
+    `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, headers, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $1)`,
+    [now, m.to, m.subject, m.text, m.html ?? null, m.headers ? JSON.stringify(m.headers) : null],
+  );
+}
+
+/** Writes many messages to the outbox through `q` in one statement; answers their ids in the order given. */
+async function queueAll(q: Queryable, now: Date, ms: readonly MailMessage[]): Promise<number[]> {
+  const r = await q.query<{ id: number; n: number }>(
+    `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, headers, next_attempt_at)
+         SELECT $1, m.to_address, m.subject, m.body_text, m.body_html, m.headers, $1
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY
+                AS m (to_address, subject, body_text, body_html, headers, n)
+          ORDER BY m.n
+         RETURNING id`,
+    [
+      now,
+      ms.map((m) => m.to),
+      ms.map((m) => m.subject),
+      ms.map((m) => m.text),
+      ms.map((m) => m.html ?? null),
+      ms.map((m) => (m.headers ? JSON.stringify(m.headers) : null)),
+    ],
+  );
+  // Identity values are drawn in the order of the rows inserted, which is m.n's.
+  return r.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+}
+
+/** The durable mailer: an outbox table in the database, sent through `transport`. */
+export function createOutboxMailer(opts: OutboxOptions): Mailer {
   const claimMs = opts.claimMs ?? MAIL_CLAIM_MS;
   let sending: Promise<number> | undefined;
   let watchUntil = 0;
@@ -79,86 +185,13 @@ export function createOutboxMailer(opts: {
   let poller: ReturnType<typeof setInterval> | undefined;
   const deferred = new Set<Promise<void>>();
 
-  /**
-   * Delivers one row; answers the write of its outcome, which the caller awaits with the batch's
-   * others: the next delivery need not wait for this commit (on PostgreSQL a commit is a WAL
-   * flush, as long as a delivery over a pooled connection), and an outcome not yet written is, on
-   * a crash, the same as a delivery not yet recorded.
-   */
-  async function sendRow(row: Row): Promise<{ written: Promise<unknown> }> {
-    // Delivery is at least once (a crash after the server took the mail and before sent_at is
-    // written sends it again); the row's own Message-ID makes a second copy the same message.
-    const message: MailMessage = {
-      to: row.to_address,
-      subject: row.subject,
-      text: row.body_text,
-      messageKey: `outbox-${row.id}.${row.message_key}`,
-    };
-    if (row.body_html !== null) message.html = row.body_html;
-    if (row.headers !== null) message.headers = row.headers;
-    try {
-      await opts.transport.deliver(message);
-    } catch (err) {
-      const now = opts.clock.now();
-      const giveUp = row.attempts >= MAIL_MAX_ATTEMPTS;
-      opts.log.error(
-        // The outbox row names the recipient; the log does not (personal data).
-        { err, mailId: row.id, attempts: row.attempts, givenUp: giveUp },
-        'mail delivery failed',
-      );
-      const written = opts.db.query(
-        `UPDATE mail_outbox SET claimed_until = NULL, last_error = $2, next_attempt_at = $3, failed_at = $4 WHERE id = $1`,
-        [
-          row.id,
-          String((err as Error)?.message ?? err).slice(0, 500),
-          new Date(now.getTime() + retryDelayMs(row.attempts)),
-          giveUp ? now : null,
-        ],
-      );
-      return { written };
-    }
-    const written = opts.db.query('UPDATE mail_outbox SET sent_at = $2, claimed_until = NULL WHERE id = $1', [
-      row.id,
-      opts.clock.now(),
-    ]);
-    return { written };
-  }
-
-  /** Claims a batch of due rows (rows claimed elsewhere are skipped) and sends them; answers how many. */
-  async function sendDueBatch(): Promise<number> {
-    const now = opts.clock.now();
-    const r = await opts.db.query<Row>(
-      `UPDATE mail_outbox SET claimed_until = $2, attempts = attempts + 1
-        WHERE id IN (
-          SELECT id FROM mail_outbox
-           WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
-             AND (claimed_until IS NULL OR claimed_until <= $1)
-           ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, subject, body_text, body_html, headers, message_key, attempts`,
-      [now, new Date(now.getTime() + claimMs), BATCH],
-    );
-    const outcomes: Promise<unknown>[] = [];
-    try {
-      for (const row of r.rows) {
-        const { written } = await sendRow(row);
-        // Kept from rejecting unobserved while later rows are delivered; awaited below.
-        written.catch(() => {});
-        outcomes.push(written);
-      }
-    } finally {
-      await Promise.allSettled(outcomes);
-    }
-    await Promise.all(outcomes);
-    return r.rows.length;
-  }
-
   /** One pass at a time in this process: a pass started while one runs waits for it, then runs. */
   async function sendDue(): Promise<number> {
     while (sending) await sending.catch(() => 0);
     sending = (async () => {
       let total = 0;
       for (;;) {
-        const n = await sendDueBatch();
+        const n = await sendDueBatch(opts, claimMs);
         total += n;
         if (n < BATCH) return total;
       }
@@ -187,50 +220,24 @@ export function createOutboxMailer(opts: {
     watcher.unref();
   }
 
+  /** Watches afresh for what was just queued: at once, then for WATCH_MS. */
+  function watchQueued(): void {
+    watchUntil = Date.now() + WATCH_MS;
+    if (watcher) clearTimeout(watcher);
+    watcher = undefined;
+    watch(0);
+  }
+
   return {
     description: opts.transport.description,
     async send(q, m) {
-      await q.query(
-        `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, headers, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $1)`,
-        [
-          opts.clock.now(),
-          m.to,
-          m.subject,
-          m.text,
-          m.html ?? null,
-          m.headers ? JSON.stringify(m.headers) : null,
-        ],
-      );
-      watchUntil = Date.now() + WATCH_MS;
-      if (watcher) clearTimeout(watcher);
-      watcher = undefined;
-      watch(0);
+      await queueOne(q, opts.clock.now(), m);
+      watchQueued();
     },
     async sendAll(q, ms) {
       if (ms.length === 0) return [];
-      const r = await q.query<{ id: number; n: number }>(
-        `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, headers, next_attempt_at)
-         SELECT $1, m.to_address, m.subject, m.body_text, m.body_html, m.headers, $1
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY
-                AS m (to_address, subject, body_text, body_html, headers, n)
-          ORDER BY m.n
-         RETURNING id`,
-        [
-          opts.clock.now(),
-          ms.map((m) => m.to),
-          ms.map((m) => m.subject),
-          ms.map((m) => m.text),
-          ms.map((m) => m.html ?? null),
-          ms.map((m) => (m.headers ? JSON.stringify(m.headers) : null)),
-        ],
-      );
-      // Identity values are drawn in the order of the rows inserted, which is m.n's.
-      const ids = r.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
-      watchUntil = Date.now() + WATCH_MS;
-      if (watcher) clearTimeout(watcher);
-      watcher = undefined;
-      watch(0);
+      const ids = await queueAll(q, opts.clock.now(), ms);
+      watchQueued();
       return ids;
     },
     afterAnswer(work) {

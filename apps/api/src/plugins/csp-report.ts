@@ -143,6 +143,63 @@ export interface CspReportOptions {
 }
 
 /**
+ * The per-address request budgets: answers, for an address key, the seconds until it may report
+ * again, or 0 when this request is within its budget (and spends it).
+ */
+function addressBudgets(now: () => number): (key: string) => number {
+  /** Requests per address key in the current minute of that key. */
+  const budgets = new Map<string, { start: number; used: number }>();
+  return (key) => {
+    const t = now();
+    let b = budgets.get(key);
+    if (b && t - b.start >= 60_000) b = undefined;
+    if (!b) {
+      if (budgets.size >= MAX_TRACKED_ADDRESSES) {
+        for (const [k, v] of budgets) if (t - v.start >= 60_000) budgets.delete(k);
+        if (budgets.size >= MAX_TRACKED_ADDRESSES) return 60;
+      }
+      b = { start: t, used: 0 };
+      budgets.set(key, b);
+    }
+    if (b.used >= REPORTS_PER_ADDRESS_PER_MINUTE)
+      return Math.max(1, Math.ceil((b.start + 60_000 - t) / 1000));
+    b.used += 1;
+    return 0;
+  };
+}
+
+/**
+ * Appends a client's violation line to the record file, within the client's quota of lines and
+ * until the file is full (said once); nothing without a file.
+ */
+function violationRecord(
+  app: FastifyInstance,
+  file: string | undefined,
+): (client: string, line: string) => void {
+  let fileFull = false;
+  let recorded: Map<string, number> | undefined;
+  return (client, line) => {
+    if (!file || fileFull) return;
+    try {
+      recorded ??= recordedPerClient(
+        fs.existsSync(file) ? fs.readFileSync(file, 'utf8').slice(0, 2 * MAX_FILE_BYTES) : '',
+      );
+      const mine = recorded.get(client) ?? 0;
+      if (mine >= RECORD_LINES_PER_ADDRESS) return;
+      if ((fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= MAX_FILE_BYTES) {
+        fileFull = true;
+        app.log.warn({ file }, 'csp violation record is full; further violations are only logged');
+        return;
+      }
+      fs.appendFileSync(file, `${line}\n`);
+      recorded.set(client, mine + 1);
+    } catch (err) {
+      app.log.error({ err }, 'csp violation could not be recorded');
+    }
+  };
+}
+
+/**
  * POST /csp-report: takes violation reports in either format with a small body limit, logs each at
  * warn level, counts them and answers 204. Registered in its own context so the two report media
  * types are accepted on this route only.
@@ -160,50 +217,10 @@ export function cspReport(app: FastifyInstance, opts: CspReportOptions = {}): { 
   let windowStart = 0;
   let logged = 0;
   let suppressed = 0;
-  let fileFull = false;
   if (opts.file) fs.mkdirSync(path.dirname(opts.file), { recursive: true });
 
-  /** Requests per address key in the current minute of that key. */
-  const budgets = new Map<string, { start: number; used: number }>();
-  /** Seconds until the address may report again, or 0 when this request is within its budget. */
-  const spend = (key: string): number => {
-    const t = now();
-    let b = budgets.get(key);
-    if (b && t - b.start >= 60_000) b = undefined;
-    if (!b) {
-      if (budgets.size >= MAX_TRACKED_ADDRESSES) {
-        for (const [k, v] of budgets) if (t - v.start >= 60_000) budgets.delete(k);
-        if (budgets.size >= MAX_TRACKED_ADDRESSES) return 60;
-      }
-      b = { start: t, used: 0 };
-      budgets.set(key, b);
-    }
-    if (b.used >= REPORTS_PER_ADDRESS_PER_MINUTE)
-      return Math.max(1, Math.ceil((b.start + 60_000 - t) / 1000));
-    b.used += 1;
-    return 0;
-  };
-
-  let recorded: Map<string, number> | undefined;
-  const record = (client: string, line: string) => {
-    if (!opts.file || fileFull) return;
-    try {
-      recorded ??= recordedPerClient(
-        fs.existsSync(opts.file) ? fs.readFileSync(opts.file, 'utf8').slice(0, 2 * MAX_FILE_BYTES) : '',
-      );
-      const mine = recorded.get(client) ?? 0;
-      if (mine >= RECORD_LINES_PER_ADDRESS) return;
-      if ((fs.statSync(opts.file, { throwIfNoEntry: false })?.size ?? 0) >= MAX_FILE_BYTES) {
-        fileFull = true;
-        app.log.warn({ file: opts.file }, 'csp violation record is full; further violations are only logged');
-        return;
-      }
-      fs.appendFileSync(opts.file, `${line}\n`);
-      recorded.set(client, mine + 1);
-    } catch (err) {
-      app.log.error({ err }, 'csp violation could not be recorded');
-    }
-  };
+  const spend = addressBudgets(now);
+  const record = violationRecord(app, opts.file);
 
   const budget = async (request: FastifyRequest) => {
     const wait = spend(addressKey(request.ip));

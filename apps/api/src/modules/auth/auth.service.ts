@@ -1,6 +1,7 @@
 import { RESET_VTYPE, SUCCESS_MESSAGES } from '@sac/contract/auth';
 import { SECOND_STEP_TTL_MINUTES, type SecondFactorMethod } from '@sac/contract/mfa';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleResetPage } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
@@ -157,16 +158,11 @@ async function acceptPassword(
       Email: staff.email,
     };
   }
-  const session = await runWrite(ctx.db, {
+  const answer = await runWrite(ctx.db, {
     change: async (tx) => {
       // Only while the password just checked is still the user's: a reset or deletion racing this
       // sign-in wins (rolled back), and the caller hears what a wrong password would tell them.
-      const made = await openPasswordSession(
-        tx,
-        { uid: staff.uid, at: now, clientAddress: call.clientAddress, userAgent: call.userAgent },
-        staff.password_hash,
-        forgive,
-      );
+      const made = await openSignedInSession(tx, call, staff, staff.password_hash, forgive, now);
       if (!made) throw new AppError('invalidCredentials');
       return made;
     },
@@ -174,14 +170,39 @@ async function acceptPassword(
   });
   // Another store's count is taken back once the sign-in has committed, not from inside its write.
   await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
-  return {
-    xtoken: session.xtoken,
-    xsign: session.xsign,
-    Email: staff.email,
-    Name: staff.full_name,
-    Role: staff.roles,
-  };
+  return answer;
 }
+
+/**
+ * The session of a sign-in whose password (`passwordHash`, the one checked) is still the
+ * account's, the address's count taken back with it (`forgive`): the pair and who signed in,
+ * undefined when the password is no longer theirs.
+ */
+export async function openSignedInSession(
+  tx: Queryable,
+  call: Caller,
+  staff: StaffRow,
+  passwordHash: string,
+  forgive: Parameters<typeof openPasswordSession>[3],
+  now: Date,
+) {
+  const session = await openPasswordSession(
+    tx,
+    { uid: staff.uid, at: now, clientAddress: call.clientAddress, userAgent: call.userAgent },
+    passwordHash,
+    forgive,
+  );
+  return session && signedInAnswer(session, staff);
+}
+
+/** What a completed sign-in answers: the session's pair and who signed in. */
+export const signedInAnswer = (session: { xtoken: string; xsign: string }, staff: StaffRow) => ({
+  xtoken: session.xtoken,
+  xsign: session.xsign,
+  Email: staff.email,
+  Name: staff.full_name,
+  Role: staff.roles,
+});
 
 export async function logout(ctx: AppContext, call: StaffCall) {
   const { session } = call;

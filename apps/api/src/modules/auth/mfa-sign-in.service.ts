@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { recordEvent, writeActivity } from '../activity/activity.service.ts';
-import { lockedError } from './auth.service.ts';
+import { lockedError, openSignedInSession, signedInAnswer } from './auth.service.ts';
 import {
   addressInDatabase,
   admitSignIn,
@@ -28,7 +28,6 @@ import {
   totpCodeIsRight,
 } from './second-factors.ts';
 import { createSignInSession } from './sessions.repo.ts';
-import { openPasswordSession } from './sign-in.repo.ts';
 import { findStaffByUid, type StaffRow } from './staff.repo.ts';
 import { type AssertionJson, passkeyAuthenticationOptions, type RegistrationJson } from './webauthn.ts';
 
@@ -39,21 +38,49 @@ import { type AssertionJson, passkeyAuthenticationOptions, type RegistrationJson
 
 // ---------------------------------------------------------------- sign-in: the second step
 
+type SecondStepInput =
+  | { Ticket: string; Method: 'totp' | 'recovery'; Code: string }
+  | { Ticket: string; Method: 'passkey'; Response: AssertionJson };
+
+type SignInAudit = { at: Date; clientAddress: string };
+type Who = SignInAudit & { actorUid: string; actorEmail: string };
+
 /**
  * The second step: a passkey assertion, a one-time code or a recovery code for the ticket of a
  * right password. Counted before it is checked, per address and per account, exactly as a
  * password is: a wrong factor is a failed sign-in towards the lockout. Answers the session pair;
  * the ticket is spent only by a success.
  */
-export async function secondStep(
-  ctx: AppContext,
-  call: Caller,
-  input:
-    | { Ticket: string; Method: 'totp' | 'recovery'; Code: string }
-    | { Ticket: string; Method: 'passkey'; Response: AssertionJson },
-) {
+export async function secondStep(ctx: AppContext, call: Caller, input: SecondStepInput) {
   const now = ctx.clock.now();
   const audit = { at: now, clientAddress: call.clientAddress };
+  const { staff, ticket } = await admitSecondStep(ctx, call, input, audit);
+  const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
+  // Ends with its verdict's write, or is released (as a password's attempt, auth.service.ts).
+  let settled = false;
+  try {
+    if (!(await secondFactorIsRight(ctx, staff.uid, input, now))) {
+      await recordWrongFactor(ctx, staff.uid, input.Method, who);
+      settled = true;
+      throw wrongFactorError(input.Method);
+    }
+    const answer = await completeSecondStep(ctx, call, staff, ticket, input, who);
+    settled = true;
+    // Another store's count is taken back once the sign-in has committed, not from inside its write.
+    await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
+    return answer;
+  } finally {
+    if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
+  }
+}
+
+/**
+ * The ticket read, then the attempt counted before its check (the address's count, the account
+ * read and the attempt admitted in one statement, as a password's: admitSignIn). Throws, with
+ * its trail row, for an unknown ticket, an address over its budget, or a locked account.
+ */
+async function admitSecondStep(ctx: AppContext, call: Caller, input: SecondStepInput, audit: SignInAudit) {
+  const now = audit.at;
   const throttled = async () => {
     await recordEvent(ctx.db, { ...audit, action: 'login.throttled', details: { via: 'second-step' } });
     return new AppError('tooManyAttempts');
@@ -62,8 +89,6 @@ export async function secondStep(
     await recordEvent(ctx.db, { ...audit, action: 'mfa.failed', details: { reason: 'ticket' } });
     return new AppError('secondStepInvalid');
   };
-  // The ticket read, then the attempt counted before its check (the address's count, the
-  // account read and the attempt admitted in one statement, as a password's: admitSignIn).
   const ticket = await liveTicket(ctx.db, input.Ticket, 'verify', now);
   if (!ticket) {
     if (
@@ -84,85 +109,97 @@ export async function secondStep(
   if (attempt.throttled) throw await throttled();
   const { staff, admission } = attempt;
   if (!staff || !admission) throw await badTicket();
-  const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
   if (admission.kind === 'busy') throw busyError();
   if (admission.kind === 'locked') {
     await recordEvent(ctx.db, {
-      ...who,
+      ...audit,
+      actorUid: staff.uid,
+      actorEmail: staff.email,
       action: 'mfa.failed',
       details: { method: input.Method, reason: 'locked' },
     });
     throw lockedError(admission.until, now, MFA_MESSAGES.locked);
   }
-  // Ends with its verdict's write, or is released (as a password's attempt, auth.service.ts).
-  let settled = false;
-  try {
-    const ok =
-      input.Method === 'passkey'
-        ? await passkeyIsRight(ctx, staff.uid, input.Response, now)
-        : input.Method === 'totp'
-          ? await totpCodeIsRight(ctx, staff.uid, input.Code, now)
-          : await spendRecovery(ctx.db, staff.uid, input.Code, now);
-    if (!ok) {
-      await runWrite(ctx.db, {
-        change: (tx) => attemptFailed(tx, staff.uid, 'second-step', now),
-        trail: async (tx, lockedUntil) => {
-          await writeActivity(tx, {
-            ...who,
-            action: 'mfa.failed',
-            details: { method: input.Method, reason: 'wrong-factor' },
-          });
-          if (lockedUntil)
-            await writeActivity(tx, {
-              ...who,
-              action: 'login.lockout',
-              targetType: 'staff',
-              targetId: staff.uid,
-              details: { lockedUntil: lockedUntil.toISOString(), via: 'second-step' },
-            });
-        },
-      });
-      settled = true;
-      throw new AppError(
-        'wrongSecondFactor',
-        input.Method === 'totp'
-          ? MFA_MESSAGES.wrongCode
-          : input.Method === 'recovery'
-            ? MFA_MESSAGES.wrongRecoveryCode
-            : MFA_MESSAGES.passkeyRefused,
+  return { staff, ticket };
+}
+
+/** Whether the factor given is the account's: its passkey, its app's code, or an unspent recovery code (spent). */
+function secondFactorIsRight(
+  ctx: AppContext,
+  uid: string,
+  input: SecondStepInput,
+  now: Date,
+): Promise<boolean> {
+  if (input.Method === 'passkey') return passkeyIsRight(ctx, uid, input.Response, now);
+  if (input.Method === 'totp') return totpCodeIsRight(ctx, uid, input.Code, now);
+  return spendRecovery(ctx.db, uid, input.Code, now);
+}
+
+/** A wrong factor's one write: the failed attempt counted towards the lockout, and the trail. */
+async function recordWrongFactor(ctx: AppContext, uid: string, method: SecondStepInput['Method'], who: Who) {
+  await runWrite(ctx.db, {
+    change: (tx) => attemptFailed(tx, uid, 'second-step', who.at),
+    trail: async (tx, lockedUntil) => {
+      await writeActivity(tx, { ...who, action: 'mfa.failed', details: { method, reason: 'wrong-factor' } });
+      if (lockedUntil)
+        await writeActivity(tx, {
+          ...who,
+          action: 'login.lockout',
+          targetType: 'staff',
+          targetId: uid,
+          details: { lockedUntil: lockedUntil.toISOString(), via: 'second-step' },
+        });
+    },
+  });
+}
+
+const wrongFactorError = (method: SecondStepInput['Method']) =>
+  new AppError(
+    'wrongSecondFactor',
+    method === 'totp'
+      ? MFA_MESSAGES.wrongCode
+      : method === 'recovery'
+        ? MFA_MESSAGES.wrongRecoveryCode
+        : MFA_MESSAGES.passkeyRefused,
+  );
+
+/**
+ * A right factor's one write: the account's row first (its write lock, see login), its counts
+ * cleared, with the session (while the password the ticket was issued on is still theirs) and
+ * the address's count taken back; then the ticket, spent: two uses cannot both succeed.
+ */
+function completeSecondStep(
+  ctx: AppContext,
+  call: Caller,
+  staff: StaffRow,
+  ticket: TicketRow,
+  input: SecondStepInput,
+  who: Who,
+) {
+  const now = who.at;
+  return runWrite(ctx.db, {
+    change: async (tx) => {
+      const answer = await openSignedInSession(
+        tx,
+        call,
+        staff,
+        ticket.password_hash,
+        addressInDatabase(ctx.addressFailures, call.clientAddress, now),
+        now,
       );
-    }
-    const answer = await runWrite(ctx.db, {
-      change: async (tx) => {
-        // The account's row first (its write lock, see login), its counts cleared, with the
-        // session (while the password the ticket was issued on is still theirs) and the
-        // address's count taken back; then the ticket, spent: two uses cannot both succeed.
-        const session = await openPasswordSession(
-          tx,
-          { uid: staff.uid, at: now, clientAddress: call.clientAddress, userAgent: call.userAgent },
-          ticket.password_hash,
-          addressInDatabase(ctx.addressFailures, call.clientAddress, now),
-        );
-        if (!session || !(await spendTicket(tx, input.Ticket, 'verify', now)))
-          throw new AppError('secondStepInvalid');
-        return signedInAnswer(session, staff);
-      },
-      trail: async (tx) => {
-        await writeActivity(tx, { ...who, action: 'mfa.success', details: { method: input.Method } });
-        if (input.Method === 'recovery') {
-          const left = (await factorsOf(tx, staff.uid)).recoveryLeft;
-          await writeActivity(tx, { ...who, action: 'recovery.used', details: { left } });
-        }
-        await writeActivity(tx, { ...who, action: 'login.success', details: { secondFactor: input.Method } });
-      },
-    });
-    settled = true;
-    // Another store's count is taken back once the sign-in has committed, not from inside its write.
-    await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
-    return answer;
-  } finally {
-    if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
-  }
+      if (!answer || !(await spendTicket(tx, input.Ticket, 'verify', now)))
+        throw new AppError('secondStepInvalid');
+      return answer;
+    },
+    trail: async (tx) => {
+      await writeActivity(tx, { ...who, action: 'mfa.success', details: { method: input.Method } });
+      if (input.Method === 'recovery') {
+        const left = (await factorsOf(tx, staff.uid)).recoveryLeft;
+        await writeActivity(tx, { ...who, action: 'recovery.used', details: { left } });
+      }
+      await writeActivity(tx, { ...who, action: 'login.success', details: { secondFactor: input.Method } });
+    },
+  });
 }
 
 /** WebAuthn request options for the ticket's account: a fresh challenge, its passkeys allowed. */
@@ -192,15 +229,6 @@ async function openSession(tx: Queryable, caller: Caller, staff: StaffRow, ticke
   );
   return session && signedInAnswer(session, staff);
 }
-
-/** What a completed sign-in answers: the session's pair and who signed in. */
-const signedInAnswer = (session: { xtoken: string; xsign: string }, staff: StaffRow) => ({
-  xtoken: session.xtoken,
-  xsign: session.xsign,
-  Email: staff.email,
-  Name: staff.full_name,
-  Role: staff.roles,
-});
 
 // ---------------------------------------------------------------- sign-in: a first factor set up
 

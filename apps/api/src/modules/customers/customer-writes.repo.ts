@@ -169,33 +169,6 @@ export async function clearLapsedSecrets(
   return r.map((x) => ({ app_id: x.app_id, owner_uid: x.owner_uid, ended: x.ended ?? now }));
 }
 
-/** The web apps' addresses of an owned site; false when its version is not `expectedVersion`. */
-export async function setSiteWebApps(
-  db: Queryable,
-  uid: string,
-  appId: number,
-  urls: { productionUrl: string; stagingUrl: string },
-  at: Date,
-  expectedVersion?: number,
-): Promise<boolean> {
-  const r = await rows(
-    db,
-    qb
-      .updateTable('sites')
-      .set((eb) => ({
-        production_url: urls.productionUrl,
-        staging_url: urls.stagingUrl,
-        modified_at: at,
-        version: eb('version', '+', 1),
-      }))
-      .where('app_id', '=', appId)
-      .where('owner_uid', '=', uid)
-      .$if(expectedVersion !== undefined, (q) => q.where('version', '=', expectedVersion ?? 0))
-      .returning('app_id'),
-  );
-  return r.length > 0;
-}
-
 /** What a basic-settings write names: each web app's address, and the plan as one change. */
 export interface BasicSettingsChange {
   productionUrl?: string;
@@ -204,8 +177,9 @@ export interface BasicSettingsChange {
 }
 
 /**
- * Sets only the columns the change names (no column is rewritten with what a form last read);
- * false when the site's version is not `expectedVersion` (nothing written).
+ * Sets only the columns the change names (no column is rewritten with what a form last read) of
+ * an owned site; false when the site's version is not `expectedVersion` (nothing written). Also
+ * the write of a site's web-app addresses alone (sites.service.ts).
  */
 export async function setSiteBasicSettings(
   db: Queryable,

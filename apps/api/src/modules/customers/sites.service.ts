@@ -1,5 +1,5 @@
 import type { WriteTx } from '../../lib/write-path.ts';
-import { setSiteWebApps } from './customer-writes.repo.ts';
+import { setSiteBasicSettings } from './customer-writes.repo.ts';
 
 /**
  * What other modules may use of customers' sites: the ownership check every site call makes, the
@@ -23,5 +23,5 @@ export function changeSiteWebApps(
   at: Date,
   expectedVersion?: number,
 ): Promise<boolean> {
-  return setSiteWebApps(tx, uid, appId, urls, at, expectedVersion);
+  return setSiteBasicSettings(tx, uid, appId, urls, at, expectedVersion);
 }

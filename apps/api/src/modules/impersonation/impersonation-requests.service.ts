@@ -210,22 +210,17 @@ export async function remove(ctx: AppContext, call: StaffCall, input: { requestI
   return { IsDeleted: true, Id: requestId, Message: M.deleted(requestId, before.app_name) };
 }
 
-/** Approve, reject or revoke; the staff member concerned and the owner are mailed in the same transaction. */
-export async function act(
-  ctx: AppContext,
-  call: StaffCall,
-  input: {
-    requestId: number;
-    revokeAction?: RevokeAction | undefined;
-    body: z.output<typeof impersonationActionBody>;
-  },
-) {
-  const actor = call.session;
-  const { requestId, revokeAction, body } = input;
+type ActionBody = z.output<typeof impersonationActionBody>;
+
+/** The machine event of an approval, rejection or revocation. */
+function eventOfAction(
+  actor: StaffSession,
+  body: ActionBody,
+  revokeAction: RevokeAction | undefined,
+): ImpersonationEvent {
   const isApprover = actor.permissions.has('impersonation.approve');
-  let event: ImpersonationEvent;
-  if (body.Status === 'Approve') {
-    event = {
+  if (body.Status === 'Approve')
+    return {
       type: 'approve',
       actor: actor.email,
       actorIsApprover: isApprover,
@@ -233,96 +228,130 @@ export async function act(
       permissions: body.AdditionalPermissions,
       durationMinutes: body.Duration,
     };
-  } else if (body.Status === 'Reject') {
-    event = { type: 'reject', actor: actor.email, actorIsApprover: isApprover };
-  } else {
-    event = {
-      type: 'revoke',
-      actor: actor.email,
-      actorIsApprover: isApprover,
-      action: revokeAction ?? 'site',
-      roles: body.ProxyRoles,
-      permissions: body.AdditionalPermissions,
-    };
-  }
-  const now = ctx.clock.now();
-  let message = '';
-  let newUser = false;
-  /** The mails of the action, written in its transaction: kept with the new state, or neither. */
-  const mail = async (tx: Queryable, after: RequestRow) => {
-    const wire = toWire(after, now);
-    const initiator = await findStaffByEmail(tx, after.initiator_email);
-    newUser = !initiator?.last_login_at;
-    const expires = wire.Action.ExpiresAt ? formatExpiry(wire.Action.ExpiresAt) : '';
-    message =
-      body.Status === 'Approve'
-        ? M.approved(
-            requestId,
-            after.app_name,
-            wire.Action.ApprovedProxyRoles.length,
-            wire.Action.ApprovedAdditionalPermissions.length,
-            expires,
-            newUser,
-          )
-        : body.Status === 'Reject'
-          ? M.rejected(requestId, after.app_name)
-          : after.status === 'Revoked'
-            ? M.revoked(requestId, after.app_name)
-            : M.partlyRevoked(requestId, after.app_name);
-    // The staff member told: the grant's holder once there is one (on a customer's own request the
-    // approving SuperAdmin, who needs no mail of their own approval), else the requester.
-    const staffTo =
-      body.Status === 'Reject' ? after.initiator_email : (after.holder_email ?? after.initiator_email);
-    // In their bell too (never the actor's own): approved or rejected, or revoked.
-    const inAppOnly = await notifyStaff(tx, ctx, {
-      kind: body.Status === 'Revoke' ? 'revoked' : 'decided',
-      to: [{ email: staffTo }],
-      actorEmail: actor.email,
-      requestId,
-      appName: after.app_name,
-      details: {
-        status:
-          body.Status === 'Revoke'
-            ? after.status === 'Revoked'
-              ? 'Revoked'
-              : 'PartlyRevoked'
-            : body.Status === 'Approve'
-              ? 'Approved'
-              : 'Rejected',
-        ...(body.Status === 'Approve' && wire.Action.ExpiresAt ? { expiresAt: wire.Action.ExpiresAt } : {}),
-      },
-    });
-    if (
-      !(body.Status === 'Approve' && staffTo.toLowerCase() === actor.email.toLowerCase()) &&
-      !inAppOnly.has(staffTo.toLowerCase())
-    ) {
-      await ctx.mailer.send(
-        tx,
-        decisionMail({ to: staffTo, requestId, status: wire.Action.Status, message }),
-      );
-    }
-    if (body.Status !== 'Reject') {
-      const owner = { to: after.owner_email, appName: after.app_name, status: wire.Action.Status };
-      await ctx.mailer.send(
-        tx,
-        body.Status === 'Approve'
-          ? ownerDecisionMail({ ...owner, approved: true, roles: wire.Action.ApprovedProxyRoles, expires })
-          : ownerDecisionMail({ ...owner, approved: false, inPart: after.status === 'Approved' }),
-      );
-    }
+  if (body.Status === 'Reject') return { type: 'reject', actor: actor.email, actorIsApprover: isApprover };
+  return {
+    type: 'revoke',
+    actor: actor.email,
+    actorIsApprover: isApprover,
+    action: revokeAction ?? 'site',
+    roles: body.ProxyRoles,
+    permissions: body.AdditionalPermissions,
   };
-  const { after } = await applyEvent(ctx, call, actor, requestId, event, {
+}
+
+/** What the actor is told of their decision (and the staff member concerned, by mail). */
+function decisionMessage(
+  status: ActionBody['Status'],
+  requestId: number,
+  after: RequestRow,
+  wire: ReturnType<typeof toWire>,
+  expires: string,
+  newUser: boolean,
+): string {
+  if (status === 'Approve')
+    return M.approved(
+      requestId,
+      after.app_name,
+      wire.Action.ApprovedProxyRoles.length,
+      wire.Action.ApprovedAdditionalPermissions.length,
+      expires,
+      newUser,
+    );
+  if (status === 'Reject') return M.rejected(requestId, after.app_name);
+  return after.status === 'Revoked'
+    ? M.revoked(requestId, after.app_name)
+    : M.partlyRevoked(requestId, after.app_name);
+}
+
+/**
+ * The mails and notification of a decision, written in its transaction (kept with the new state,
+ * or neither): the staff member concerned in their bell and, unless they chose in-app only or
+ * approved their own grant, by mail; the site's owner by mail but for a rejection. Answers the
+ * message and whether that staff member has never signed in.
+ */
+async function tellOfDecision(
+  ctx: AppContext,
+  tx: Queryable,
+  actor: StaffSession,
+  requestId: number,
+  body: ActionBody,
+  after: RequestRow,
+  now: Date,
+): Promise<{ message: string; newUser: boolean }> {
+  const wire = toWire(after, now);
+  const initiator = await findStaffByEmail(tx, after.initiator_email);
+  const newUser = !initiator?.last_login_at;
+  const expires = wire.Action.ExpiresAt ? formatExpiry(wire.Action.ExpiresAt) : '';
+  const message = decisionMessage(body.Status, requestId, after, wire, expires, newUser);
+  // The staff member told: the grant's holder once there is one (on a customer's own request the
+  // approving SuperAdmin, who needs no mail of their own approval), else the requester.
+  const staffTo =
+    body.Status === 'Reject' ? after.initiator_email : (after.holder_email ?? after.initiator_email);
+  // In their bell too (never the actor's own): approved or rejected, or revoked.
+  const inAppOnly = await notifyStaff(tx, ctx, {
+    kind: body.Status === 'Revoke' ? 'revoked' : 'decided',
+    to: [{ email: staffTo }],
+    actorEmail: actor.email,
+    requestId,
+    appName: after.app_name,
+    details: {
+      status:
+        body.Status === 'Revoke'
+          ? after.status === 'Revoked'
+            ? 'Revoked'
+            : 'PartlyRevoked'
+          : body.Status === 'Approve'
+            ? 'Approved'
+            : 'Rejected',
+      ...(body.Status === 'Approve' && wire.Action.ExpiresAt ? { expiresAt: wire.Action.ExpiresAt } : {}),
+    },
+  });
+  if (
+    !(body.Status === 'Approve' && staffTo.toLowerCase() === actor.email.toLowerCase()) &&
+    !inAppOnly.has(staffTo.toLowerCase())
+  ) {
+    await ctx.mailer.send(tx, decisionMail({ to: staffTo, requestId, status: wire.Action.Status, message }));
+  }
+  if (body.Status !== 'Reject') {
+    const owner = { to: after.owner_email, appName: after.app_name, status: wire.Action.Status };
+    await ctx.mailer.send(
+      tx,
+      body.Status === 'Approve'
+        ? ownerDecisionMail({ ...owner, approved: true, roles: wire.Action.ApprovedProxyRoles, expires })
+        : ownerDecisionMail({ ...owner, approved: false, inPart: after.status === 'Approved' }),
+    );
+  }
+  return { message, newUser };
+}
+
+/** Approve, reject or revoke; the staff member concerned and the owner are mailed in the same transaction. */
+export async function act(
+  ctx: AppContext,
+  call: StaffCall,
+  input: {
+    requestId: number;
+    revokeAction?: RevokeAction | undefined;
+    body: ActionBody;
+  },
+) {
+  const actor = call.session;
+  const { requestId, revokeAction, body } = input;
+  const now = ctx.clock.now();
+  let told = { message: '', newUser: false };
+  const { after } = await applyEvent(ctx, call, actor, requestId, eventOfAction(actor, body, revokeAction), {
     logEvent: STEP_OF_ACTION[body.Status],
     details: { ...body, ...(body.Status === 'Revoke' ? { revokeAction: revokeAction ?? 'site' } : {}) },
     reason: body.Comments,
     action: true,
-    alsoInTransaction: mail,
+    alsoInTransaction: async (tx, after) => {
+      told = await tellOfDecision(ctx, tx, actor, requestId, body, after, now);
+    },
   });
   const wire = toWire(after as RequestRow, now);
   return {
     Data: actionOut(wire),
-    userStatus: newUser ? 'newUser' : 'existingUser',
-    Message: message,
+    userStatus: told.newUser ? 'newUser' : 'existingUser',
+    Message: told.message,
     Request: wire,
   };
 }

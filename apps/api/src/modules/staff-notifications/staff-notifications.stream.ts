@@ -36,6 +36,95 @@ export interface StreamHub {
   close(): void;
 }
 
+const write = (s: Stream, text: string) => {
+  if (!s.ended) s.out.write(text);
+};
+
+/** The open streams of this instance by staff member, and how many there are. */
+function streamRegistry() {
+  const byUser = new Map<string, Set<Stream>>();
+  let total = 0;
+  const all = () => [...byUser.values()].flatMap((set) => [...set]);
+  const end = (s: Stream) => {
+    if (s.ended) return;
+    s.ended = true;
+    const set = byUser.get(s.uid);
+    if (set?.delete(s)) {
+      total--;
+      if (set.size === 0) byUser.delete(s.uid);
+    }
+    s.out.end();
+  };
+  return {
+    count: () => total,
+    countOf: (uid: string) => byUser.get(uid)?.size ?? 0,
+    of: (uid: string): Iterable<Stream> => byUser.get(uid) ?? [],
+    all,
+    add(s: Stream) {
+      let set = byUser.get(s.uid);
+      if (!set) {
+        set = new Set();
+        byUser.set(s.uid, set);
+      }
+      set.add(s);
+      total++;
+    },
+    end,
+    endAll() {
+      for (const s of all()) end(s);
+    },
+  };
+}
+
+/**
+ * Sends the stream the rows after the last id it sent, in reads of READ_BATCH; a read asked for
+ * while one is under way runs after it.
+ */
+async function readNew(ctx: AppContext, s: Stream): Promise<void> {
+  if (s.reading) {
+    s.again = true;
+    return;
+  }
+  s.reading = true;
+  try {
+    do {
+      s.again = false;
+      const rows = await repo.notificationsAfter(ctx.db, s.uid, s.lastId, READ_BATCH);
+      if (rows.length === 0) break;
+      const unread = await repo.unreadCount(ctx.db, s.uid);
+      for (const r of rows) {
+        const data: StaffNotificationEventData = { Notification: notificationOut(r), UnreadCount: unread };
+        write(s, `id: ${r.id}\nevent: ${STAFF_NOTIFICATION_EVENT}\ndata: ${JSON.stringify(data)}\n\n`);
+        s.lastId = Number(r.id);
+      }
+      if (rows.length === READ_BATCH) s.again = true;
+    } while (s.again && !s.ended);
+  } catch {
+    // the database away for a moment: the next message or the browser's reconnect catches up
+  } finally {
+    s.reading = false;
+  }
+}
+
+/** The id a reconnecting browser last saw (Last-Event-ID), when it sent a well-formed one. */
+function lastEventIdOf(request: FastifyRequest): number | undefined {
+  const header = request.headers['last-event-id'];
+  return typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
+}
+
+/**
+ * Answers the reply with `out` as an event stream. Sent through Fastify, so the security headers
+ * come with it; the compression plugin leaves text/event-stream alone (a compressor would hold
+ * the events back).
+ */
+function sendEventStream(reply: FastifyReply, out: PassThrough): void {
+  void reply
+    .header('content-type', 'text/event-stream; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-accel-buffering', 'no')
+    .send(out);
+}
+
 /**
  * The live streams of this instance, by staff member. A bus message about a member makes each of
  * their streams read the rows after the last id it sent (the table is the truth, so a replay by
@@ -47,56 +136,14 @@ export function streamHub(
   ctx: AppContext,
   opts: { perUser: number; max: number; heartbeatMs: number },
 ): StreamHub {
-  const byUser = new Map<string, Set<Stream>>();
-  let total = 0;
+  const streams = streamRegistry();
   let lastGeneration: number | undefined;
   let lastFullCheck = 0;
   let lastHeartbeat = Date.now();
   let checking = false;
 
-  const write = (s: Stream, text: string) => {
-    if (!s.ended) s.out.write(text);
-  };
-
-  function end(s: Stream) {
-    if (s.ended) return;
-    s.ended = true;
-    const set = byUser.get(s.uid);
-    if (set?.delete(s)) {
-      total--;
-      if (set.size === 0) byUser.delete(s.uid);
-    }
-    s.out.end();
-  }
-
-  async function read(s: Stream): Promise<void> {
-    if (s.reading) {
-      s.again = true;
-      return;
-    }
-    s.reading = true;
-    try {
-      do {
-        s.again = false;
-        const rows = await repo.notificationsAfter(ctx.db, s.uid, s.lastId, READ_BATCH);
-        if (rows.length === 0) break;
-        const unread = await repo.unreadCount(ctx.db, s.uid);
-        for (const r of rows) {
-          const data: StaffNotificationEventData = { Notification: notificationOut(r), UnreadCount: unread };
-          write(s, `id: ${r.id}\nevent: ${STAFF_NOTIFICATION_EVENT}\ndata: ${JSON.stringify(data)}\n\n`);
-          s.lastId = Number(r.id);
-        }
-        if (rows.length === READ_BATCH) s.again = true;
-      } while (s.again && !s.ended);
-    } catch {
-      // the database away for a moment: the next message or the browser's reconnect catches up
-    } finally {
-      s.reading = false;
-    }
-  }
-
   const unsubscribe = ctx.staffEvents.subscribe((uid) => {
-    for (const s of byUser.get(uid) ?? []) void read(s);
+    for (const s of streams.of(uid)) void readNew(ctx, s);
   });
 
   async function checkSessions(now: number) {
@@ -105,30 +152,30 @@ export function streamHub(
     if (!heard && now - lastFullCheck < FULL_CHECK_MS) return;
     lastGeneration = generation;
     lastFullCheck = now;
-    const streams = [...byUser.values()].flatMap((set) => [...set]);
-    if (streams.length === 0) return;
+    const open = streams.all();
+    if (open.length === 0) return;
     const live = await repo.liveSessionIds(
       ctx.db,
-      [...new Set(streams.map((s) => s.sessionId))],
+      [...new Set(open.map((s) => s.sessionId))],
       ctx.clock.now(),
       {
         idleMs: ctx.config.sessionIdleMs,
         absoluteMs: ctx.config.sessionAbsoluteMs,
       },
     );
-    for (const s of streams) if (!live.has(s.sessionId)) end(s);
+    for (const s of open) if (!live.has(s.sessionId)) streams.end(s);
   }
 
   const timer = setInterval(() => {
-    if (total === 0) return;
+    if (streams.count() === 0) return;
     const now = Date.now();
     if (ctx.ops.draining) {
-      endAll();
+      streams.endAll();
       return;
     }
     if (now - lastHeartbeat >= opts.heartbeatMs) {
       lastHeartbeat = now;
-      for (const set of byUser.values()) for (const s of set) write(s, ': heartbeat\n\n');
+      for (const s of streams.all()) write(s, ': heartbeat\n\n');
     }
     if (checking) return;
     checking = true;
@@ -140,28 +187,20 @@ export function streamHub(
   }, TICK_MS);
   timer.unref();
 
-  function endAll() {
-    for (const set of [...byUser.values()]) for (const s of [...set]) end(s);
-  }
-
   return {
     async open(request, reply, session) {
       if (ctx.ops.draining) throw new AppError('unavailable');
-      const mine = byUser.get(session.uid)?.size ?? 0;
-      if (mine >= opts.perUser)
+      if (streams.countOf(session.uid) >= opts.perUser)
         throw new AppError(
           'tooManyRequests',
           `You have ${opts.perUser} notification streams open already (one a tab): close a tab of the console.`,
         );
-      if (total >= opts.max)
+      if (streams.count() >= opts.max)
         throw new AppError(
           'tooManyRequests',
           'This server has as many notification streams as it takes. Please try again later.',
         );
-      const header = request.headers['last-event-id'];
-      const lastEventId =
-        typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
-      const lastId = lastEventId ?? (await repo.lastNotificationId(ctx.db, session.uid));
+      const lastId = lastEventIdOf(request) ?? (await repo.lastNotificationId(ctx.db, session.uid));
       const out = new PassThrough();
       const s: Stream = {
         uid: session.uid,
@@ -172,36 +211,24 @@ export function streamHub(
         again: false,
         ended: false,
       };
-      let set = byUser.get(s.uid);
-      if (!set) {
-        set = new Set();
-        byUser.set(s.uid, set);
-      }
-      set.add(s);
-      total++;
+      streams.add(s);
       // The browser went away: its socket goes too (a half-closed one would hold a shutdown).
       reply.raw.on('close', () => {
-        end(s);
+        streams.end(s);
         reply.raw.socket?.destroy();
       });
-      out.on('error', () => end(s));
-      // Sent through Fastify, so the security headers come with it; the compression plugin
-      // leaves text/event-stream alone (a compressor would hold the events back).
-      void reply
-        .header('content-type', 'text/event-stream; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('x-accel-buffering', 'no')
-        .send(out);
+      out.on('error', () => streams.end(s));
+      sendEventStream(reply, out);
       write(s, `retry: ${RETRY_MS}\n: connected\n\n`);
       // a replay, and what was committed between reading lastId and joining the hub
-      await read(s);
+      await readNew(ctx, s);
     },
-    count: () => total,
-    endAll,
+    count: () => streams.count(),
+    endAll: () => streams.endAll(),
     close() {
       clearInterval(timer);
       unsubscribe();
-      endAll();
+      streams.endAll();
     },
   };
 }
