@@ -15,7 +15,7 @@ import { answerConsent } from '../modules/impersonation/impersonation-consent.se
 import * as opening from '../modules/impersonation/impersonation-opening.service.ts';
 import * as impersonation from '../modules/impersonation/impersonation-requests.service.ts';
 import { createDomain, recordPeriodicCheck } from '../modules/site-settings/custom-domains.service.ts';
-import type { DemoSiteCredentials } from './customer-seed.ts';
+import type { DemoSiteCredentials } from './demo-customer-data.ts';
 import { seedDemoNotices } from './notices-seed.ts';
 
 /*

@@ -11,7 +11,7 @@
  *   app_name   <word>-<product>-<n>[-2]  (demo site names have no digits)
  *   api_key    md5('sac-scale-key-' || app_id) as a uuid
  *   secret     'scale-secret-' || app_id, stored as its SHA-256 like any site secret, so the search
- *              bench can search by API secret (see scaleSecret in customer-seed.ts).
+ *              bench can search by API secret (see scaleSecret below).
  * Names are picked from frequency-ordered lists with a skew towards the front, so some substrings
  * ('son', 'mar') match a large share of customers and others very few.
  */
@@ -30,7 +30,10 @@ import {
   SITE_PRODUCTS,
   SITE_WORDS,
   WEIGHTED_TIME_ZONES,
-} from './customer-seed.ts';
+} from './demo-word-lists.ts';
+
+/** The SHA-256 a scale site's secret hashes to: the scale generator's secret is `scale-secret-<app_id>`. */
+export const scaleSecret = (appId: number): string => `scale-secret-${appId}`;
 
 const ORG_TAILS = [
   'Labs',

@@ -8,7 +8,8 @@ import type { Db } from '../db/db.ts';
 import { fieldCrypto, loadFieldKey } from '../lib/field-crypto.ts';
 import { hashPassword } from '../lib/password-hash.ts';
 import { addStaffMember } from '../modules/auth/staff.service.ts';
-import { type DemoSiteCredentials, seedDemoCustomers } from './customer-seed.ts';
+import { seedDemoCustomers } from './customer-seed.ts';
+import type { DemoSiteCredentials } from './demo-customer-data.ts';
 import { seedDemoImpersonation } from './impersonation-seed.ts';
 
 export const DEMO_STAFF = [
