@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db.ts';
+import { qb, rows } from '../db/sql.ts';
 import type { FieldCrypto } from '../lib/field-crypto.ts';
 import { bulkLoadPastCustomerActivity } from '../modules/activity/activity.service.ts';
 import { bulkLoadDemoCustomers } from '../modules/customers/bulk-load.service.ts';
@@ -28,14 +29,14 @@ export async function seedDemoCustomers(
   credentials: DemoSiteCredentials[];
 }> {
   // One after another: queries on one client (a transaction) do not run side by side anyway.
-  const sets = await tx.query<{ name: string; features: string[] }>(
-    'SELECT name, features FROM feature_sets ORDER BY name',
+  const sets = await rows(tx, qb.selectFrom('feature_sets').select(['name', 'features']).orderBy('name'));
+  const servers = await rows(
+    tx,
+    qb.selectFrom('global_servers').select(['code', 'data_center']).orderBy('code'),
   );
-  const servers = await tx.query<{ code: string; data_center: string }>(
-    'SELECT code, data_center FROM global_servers ORDER BY code',
-  );
-  const roles = await tx.query<{ name: string }>(
-    "SELECT name FROM customer_roles WHERE name <> 'Owner' ORDER BY name",
+  const roles = await rows(
+    tx,
+    qb.selectFrom('customer_roles').select('name').where('name', '<>', 'Owner').orderBy('name'),
   );
   const credentials = [DEMO_CUSTOMERS.ada.site.name, DEMO_CUSTOMERS.charles.site.name].map((name) => ({
     name,
@@ -45,9 +46,9 @@ export async function seedDemoCustomers(
   const data = buildDemoCustomers(
     opts.at,
     {
-      featureSets: Object.fromEntries(sets.rows.map((r) => [r.name, r.features])),
-      servers: servers.rows.map((r) => [r.code, r.data_center]),
-      memberRoles: roles.rows.map((r) => r.name),
+      featureSets: Object.fromEntries(sets.map((r) => [r.name, r.features])),
+      servers: servers.map((r) => [r.code, r.data_center]),
+      memberRoles: roles.map((r) => r.name),
     },
     opts.staffEmails,
     credentials,

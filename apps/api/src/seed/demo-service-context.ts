@@ -1,6 +1,7 @@
 import type { AppContext, StaffSession } from '../app-context.ts';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
+import { firstRow, qb } from '../db/sql.ts';
 import type { ManualClock } from '../lib/clock.ts';
 import type { StaffCall } from '../lib/endpoint-route.ts';
 import { inProcessBus } from '../lib/staff-event-bus.ts';
@@ -36,20 +37,25 @@ function keepingMailer(kept: MailMessage[], tx: Queryable, clock: ManualClock): 
     sendAll: async (_q, ms) => {
       const ids: number[] = [];
       for (const m of ms) {
-        const r = await tx.query<{ id: number }>(
-          `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, headers,
-             next_attempt_at, attempts, sent_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $1, 1, $1) RETURNING id`,
-          [
-            clock.now(),
-            m.to,
-            m.subject,
-            m.text,
-            m.html ?? null,
-            m.headers ? JSON.stringify(m.headers) : null,
-          ],
+        const now = clock.now();
+        const r = await firstRow(
+          tx,
+          qb
+            .insertInto('mail_outbox')
+            .values({
+              created_at: now,
+              to_address: m.to,
+              subject: m.subject,
+              body_text: m.text,
+              body_html: m.html ?? null,
+              headers: m.headers ? JSON.stringify(m.headers) : null,
+              next_attempt_at: now,
+              attempts: 1,
+              sent_at: now,
+            })
+            .returning('id'),
         );
-        ids.push(Number(r.rows[0]!.id));
+        ids.push(Number(r!.id));
       }
       return ids;
     },

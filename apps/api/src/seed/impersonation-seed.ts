@@ -2,6 +2,7 @@ import { verificationRecordName } from '@sac/contract/site-settings';
 import type { AppContext, Caller, StaffSession } from '../app-context.ts';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
+import { firstRow, qb, rows } from '../db/sql.ts';
 import { ManualClock } from '../lib/clock.ts';
 import type { StaffCall } from '../lib/endpoint-route.ts';
 import type { MailMessage } from '../mail/mailer.ts';
@@ -52,12 +53,6 @@ interface Requests {
   credentials: DemoSiteCredentials[];
 }
 
-interface DemoSite {
-  app_id: number;
-  app_name: string;
-  owner_uid: string;
-}
-
 export async function seedDemoImpersonation(
   tx: Queryable,
   opts: {
@@ -102,20 +97,28 @@ export async function seedDemoImpersonation(
  * Active sites of active customers other than the two named ones (those are the tests' and the
  * README's), in a fixed order; and Charles's named site, which gets a customer's own request.
  */
-async function demoSites(tx: Queryable): Promise<{ sites: DemoSite[]; charles: DemoSite }> {
-  const sites = (
-    await tx.query<DemoSite>(
-      `SELECT s.app_id, s.app_name, s.owner_uid FROM sites s JOIN customers c ON c.uid = s.owner_uid
-        WHERE s.status = 'active' AND c.status = 'Active' AND s.plan <> 'Free'
-          AND s.app_name NOT IN ('analytical-engine', 'difference-engine')
-        ORDER BY s.app_name LIMIT 16`,
-    )
-  ).rows;
-  const charles = (
-    await tx.query<DemoSite>("SELECT app_id, owner_uid FROM sites WHERE app_name = 'difference-engine'")
-  ).rows[0]!;
-  return { sites, charles };
+async function demoSites(tx: Queryable) {
+  const sites = await rows(
+    tx,
+    qb
+      .selectFrom('sites as s')
+      .innerJoin('customers as c', 'c.uid', 's.owner_uid')
+      .select(['s.app_id', 's.app_name', 's.owner_uid'])
+      .where('s.status', '=', 'active')
+      .where('c.status', '=', 'Active')
+      .where('s.plan', '<>', 'Free')
+      .where('s.app_name', 'not in', ['analytical-engine', 'difference-engine'])
+      .orderBy('s.app_name')
+      .limit(16),
+  );
+  const charles = await firstRow(
+    tx,
+    qb.selectFrom('sites').select(['app_id', 'owner_uid']).where('app_name', '=', 'difference-engine'),
+  );
+  return { sites, charles: charles! };
 }
+
+type DemoSite = Awaited<ReturnType<typeof demoSites>>['sites'][number];
 
 /** Every step of one request; the asking step adds the owner's consent once its link exists. */
 function stepsOfRequest(env: Requests, r: DemoRequest, appId: number, steps: Step[]): void {
