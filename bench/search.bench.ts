@@ -4,7 +4,8 @@ import { SEARCH_COUNT_LIMIT, type SearchCriterion, SUBSTRING_MIN_LENGTH } from '
 import { CUSTOMER_SORT_KEYS, parseSort } from '@sac/contract/list-sort';
 import { type Db, openPgliteDir, openPostgres, type Queryable } from '../apps/api/src/db/db.ts';
 import { searchCounted } from '../apps/api/src/modules/customers/customer-search.repo.ts';
-import { scaleSecret, seededRandom } from '../apps/api/src/seed/customer-seed.ts';
+import { scaleSecret } from '../apps/api/src/seed/seed-scale-cli.ts';
+import { seededRandom } from '../apps/api/src/seed/seeded-random.ts';
 import { searchThroughHttp, signIn } from './api-load.bench.ts';
 import { freshDir, ms, percentile, ROOT, startServer } from './support.ts';
 

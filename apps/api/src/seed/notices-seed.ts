@@ -1,6 +1,7 @@
 import type { NoticeAudience, NoticeKind } from '@sac/contract/notices';
 import type { AppContext } from '../app-context.ts';
 import type { Queryable } from '../db/db.ts';
+import { execute, qb } from '../db/sql.ts';
 import type { ManualClock } from '../lib/clock.ts';
 import type { StaffCall } from '../lib/endpoint-route.ts';
 import { audienceReach, createNotice, sendDueNotices } from '../modules/notices/notices.service.ts';
@@ -93,13 +94,24 @@ export async function seedDemoNotices(
     clock.set(sendAt);
     await sendDueNotices(ctx);
     if (n.refused) {
-      await tx.query(
-        `UPDATE mail_outbox o SET sent_at = NULL, failed_at = $3, attempts = 1,
-            last_error = '550 5.1.1 Recipient address rejected: mailbox unavailable'
-           FROM (SELECT r.outbox_id FROM customer_notice_recipients r WHERE r.notice_id = $1
-                  ORDER BY r.id LIMIT $2) f
-          WHERE o.id = f.outbox_id`,
-        [made.Data.Id, n.refused, sendAt],
+      const refused = qb
+        .selectFrom('customer_notice_recipients as r')
+        .select('r.outbox_id')
+        .where('r.notice_id', '=', made.Data.Id)
+        .orderBy('r.id')
+        .limit(n.refused);
+      await execute(
+        tx,
+        qb
+          .updateTable('mail_outbox as o')
+          .from(refused.as('f'))
+          .set({
+            sent_at: null,
+            failed_at: sendAt,
+            attempts: 1,
+            last_error: '550 5.1.1 Recipient address rejected: mailbox unavailable',
+          })
+          .whereRef('o.id', '=', 'f.outbox_id'),
       );
     }
   }

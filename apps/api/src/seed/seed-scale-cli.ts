@@ -11,17 +11,19 @@
  *   app_name   <word>-<product>-<n>[-2]  (demo site names have no digits)
  *   api_key    md5('sac-scale-key-' || app_id) as a uuid
  *   secret     'scale-secret-' || app_id, stored as its SHA-256 like any site secret, so the search
- *              bench can search by API secret (see scaleSecret in customer-seed.ts).
+ *              bench can search by API secret (see scaleSecret below).
  * Names are picked from frequency-ordered lists with a skew towards the front, so some substrings
  * ('son', 'mar') match a large share of customers and others very few.
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import { loadConfig } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { openConfiguredDbOrExit } from '../db/open.ts';
 import { SEARCHED_TABLES } from '../db/searched-tables.ts';
+import { execute, firstRow, qb, rows } from '../db/sql.ts';
 import { bulkLoadScaleChunk } from '../modules/customers/bulk-load.service.ts';
 import {
   FIRST_NAMES,
@@ -30,7 +32,10 @@ import {
   SITE_PRODUCTS,
   SITE_WORDS,
   WEIGHTED_TIME_ZONES,
-} from './customer-seed.ts';
+} from './demo-word-lists.ts';
+
+/** The SHA-256 a scale site's secret hashes to: the scale generator's secret is `scale-secret-<app_id>`. */
+export const scaleSecret = (appId: number): string => `scale-secret-${appId}`;
 
 const ORG_TAILS = [
   'Labs',
@@ -156,23 +161,22 @@ function progress(done: number, total: number, rows: number, started: number): v
 }
 
 async function counts(db: Queryable) {
-  const r = await db.query<{ customers: number; sites: number }>(
-    'SELECT (SELECT count(*)::int FROM customers) AS customers, (SELECT count(*)::int FROM sites) AS sites',
-  );
-  return r.rows[0]!;
+  const count = async (table: 'customers' | 'sites') =>
+    (await firstRow(db, qb.selectFrom(table).select(sql<number>`count(*)::int`.as('n'))))!.n;
+  return { customers: await count('customers'), sites: await count('sites') };
 }
 
 async function seedScale(db: Db, opts: { customers: number; chunk: number }): Promise<void> {
   const at = new Date().toISOString();
+  // About the database itself (the sequence behind sites.app_id), not a table's rows: stays text.
   const seq = (await db.query<{ s: string }>("SELECT pg_get_serial_sequence('sites', 'app_id') AS s"))
     .rows[0]!.s;
-  const servers = (
-    await db.query<{ code: string; data_center: string }>(
-      'SELECT code, data_center FROM global_servers ORDER BY code',
-    )
-  ).rows;
-  const next = await db.query<{ value: string }>("SELECT value FROM app_meta WHERE key = 'scale_next'");
-  const first = Number(next.rows[0]?.value ?? 1);
+  const servers = await rows(
+    db,
+    qb.selectFrom('global_servers').select(['code', 'data_center']).orderBy('code'),
+  );
+  const next = await firstRow(db, qb.selectFrom('app_meta').select('value').where('key', '=', 'scale_next'));
+  const first = Number(next?.value ?? 1);
   const before = await counts(db);
   const customerArrays = [
     FIRST_NAMES,
@@ -198,21 +202,23 @@ async function seedScale(db: Db, opts: { customers: number; chunk: number }): Pr
   );
   const started = performance.now();
   let done = 0;
-  let rows = 0;
+  let written = 0;
   progress(0, opts.customers, 0, started);
   while (done < opts.customers) {
     const lo = first + done;
     const hi = lo + Math.min(opts.chunk, opts.customers - done) - 1;
     await db.transaction(async (tx) => {
-      rows += await bulkLoadScaleChunk(tx, { at, lo, hi, seq, customerArrays, siteArrays });
-      await tx.query(
-        `INSERT INTO app_meta (key, value) VALUES ('scale_next', $1)
-         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-        [String(hi + 1)],
+      written += await bulkLoadScaleChunk(tx, { at, lo, hi, seq, customerArrays, siteArrays });
+      await execute(
+        tx,
+        qb
+          .insertInto('app_meta')
+          .values({ key: 'scale_next', value: String(hi + 1) })
+          .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') }))),
       );
     });
     done += hi - lo + 1;
-    progress(done, opts.customers, rows, started);
+    progress(done, opts.customers, written, started);
   }
   if (process.stderr.isTTY) process.stderr.write('\n');
   const insertS = (performance.now() - started) / 1000;
@@ -226,7 +232,7 @@ async function seedScale(db: Db, opts: { customers: number; chunk: number }): Pr
   const after = await counts(db);
   console.log(
     `Added ${fmt(after.customers - before.customers)} customers and ${fmt(after.sites - before.sites)} sites ` +
-      `in ${dur(insertS)} (${fmt(rows / insertS)} rows/s), VACUUM ANALYZE ${dur(vacuumS)}, ` +
+      `in ${dur(insertS)} (${fmt(written / insertS)} rows/s), VACUUM ANALYZE ${dur(vacuumS)}, ` +
       `total ${dur((performance.now() - started) / 1000)}.`,
   );
   console.log(`The database now has ${fmt(after.customers)} customers and ${fmt(after.sites)} sites.`);

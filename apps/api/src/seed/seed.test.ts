@@ -8,7 +8,7 @@ import { verifyPassword } from '../lib/password-hash.ts';
 import { hashSecret } from '../lib/secrets.ts';
 import { approverStanding } from '../modules/auth/approver-cool-down.ts';
 import { recheckDomains } from '../modules/site-settings/custom-domains.service.ts';
-import { DEMO_COUNTS } from './customer-seed.ts';
+import { DEMO_COUNTS } from './demo-customer-data.ts';
 import { DEMO_NOTICE_MAX_RECIPIENTS } from './notices-seed.ts';
 import { DEMO_STAFF, seedDemoData } from './seed.ts';
 

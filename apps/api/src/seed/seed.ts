@@ -5,10 +5,12 @@ import { ROLE_ADMIN, ROLE_SUPER_ADMIN, ROLE_SUPPORT } from '@sac/contract/permis
 import { generatePassword, isStrongPassword } from '@sac/contract/validation';
 import { type Config, loadConfig } from '../config.ts';
 import type { Db } from '../db/db.ts';
+import { execute, firstRow, qb } from '../db/sql.ts';
 import { fieldCrypto, loadFieldKey } from '../lib/field-crypto.ts';
 import { hashPassword } from '../lib/password-hash.ts';
-import { addStaffMember } from '../modules/auth/staff.service.ts';
-import { type DemoSiteCredentials, seedDemoCustomers } from './customer-seed.ts';
+import { addStaffMember, countStaff } from '../modules/auth/staff.service.ts';
+import { seedDemoCustomers } from './customer-seed.ts';
+import type { DemoSiteCredentials } from './demo-customer-data.ts';
 import { seedDemoImpersonation } from './impersonation-seed.ts';
 
 export const DEMO_STAFF = [
@@ -44,16 +46,18 @@ export async function seedDemoData(
   opts: { dataDir: string; demoPassword?: string; now?: Date; config?: Config },
 ): Promise<DemoSignIn | undefined> {
   const file = path.join(opts.dataDir, 'demo-sign-in.json');
-  const seeded = await db.query("SELECT value FROM app_meta WHERE key = 'demo_seeded'");
-  if (seeded.rows.length > 0) {
+  const seeded = await firstRow(
+    db,
+    qb.selectFrom('app_meta').select('value').where('key', '=', 'demo_seeded'),
+  );
+  if (seeded) {
     try {
       return JSON.parse(fs.readFileSync(file, 'utf8')) as DemoSignIn;
     } catch {
       return undefined;
     }
   }
-  const staffCount = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM staff');
-  if ((staffCount.rows[0]?.n ?? 0) > 0) return undefined; // a real installation: leave it alone
+  if ((await countStaff(db)) > 0) return undefined; // a real installation: leave it alone
   const password = opts.demoPassword ?? demoPassword();
   // The demo staff share one password, so one argon2 hash serves them all. It runs on libuv's
   // thread pool while the customers are inserted, and is awaited only when the staff rows go in.
@@ -89,7 +93,7 @@ export async function seedDemoData(
       credentials: out.credentials,
       crypto,
     });
-    await tx.query("INSERT INTO app_meta (key, value) VALUES ('demo_seeded', $1)", [at.toISOString()]);
+    await execute(tx, qb.insertInto('app_meta').values({ key: 'demo_seeded', value: at.toISOString() }));
     return out;
   });
   const signIn: DemoSignIn = {
