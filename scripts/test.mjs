@@ -157,8 +157,11 @@ run('audit check script', 'node', ['--test', 'scripts/audit-check.test.mjs']);
 run('npm audit (production dependencies)', 'node', ['scripts/audit-check.mjs'], {
   env: { AUDIT_OFFLINE_OK: process.env.AUDIT_OFFLINE_OK ?? '1' },
 });
-vitest('unit: contract', 'packages/contract');
-vitest('unit: console', 'apps/web');
+// Every test runs on the pinned Node 24 (Vitest's current major needs 22 or later).
+const runtime = nodeRuntime();
+run('runtime of the tests', 'node', ['-p', '"Node " + process.version'], { env: runtime.env });
+vitest('unit: contract', 'packages/contract', runtime.env);
+vitest('unit: console', 'apps/web', runtime.env);
 // Redis: the sign-in limit store, job leases and the two-instance tests use it (TEST_REDIS_URL or
 // 127.0.0.1:6379); started from Debian's package when nothing answers.
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -190,10 +193,6 @@ if (!(await answers(redisHost, redisPort)) && !redisUrl) {
   } else console.log('\n⚠ No Redis at 127.0.0.1:6379: the Redis tests are skipped.');
 }
 
-const runtime = nodeRuntime();
-run('runtime of the API and browser tests', 'node', ['-p', '"Node " + process.version'], {
-  env: runtime.env,
-});
 // The fuzz sends 50,000 requests on PGlite and 20,000 on PostgreSQL (FUZZ_RUNS overrides both).
 vitest('API on PGlite', 'apps/api', {
   ...runtime.env,

@@ -4,6 +4,25 @@ import { defineConfig } from 'vite';
 /** In `vite dev`, the admin API (default http://localhost:3001) answers /admin/* and the runtime config. */
 const apiTarget = process.env.SAC_API_URL ?? 'http://localhost:3001';
 
+/** The chunk a module goes to: each library group its own, the console's modules left to the bundler. */
+function chunkOf(id: string): string | null {
+  // zod's configuration travels with zod: every chunk that builds a schema imports this chunk,
+  // so jitless is set before the first schema whatever order the chunks are evaluated in. In the
+  // entry chunk it would run only after the chunks the entry imports, which build schemas at
+  // their top level, and zod's eval probe would already have raised a CSP violation.
+  if (id.endsWith('/src/lib/zod-jitless.ts')) return 'vendor-zod';
+  if (!id.includes('node_modules')) return null;
+  if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'vendor-react';
+  if (id.includes('node_modules/react-router')) return 'vendor-router';
+  if (id.includes('node_modules/@tanstack')) return 'vendor-query';
+  if (id.includes('node_modules/zod')) return 'vendor-zod';
+  // Loaded on demand only (a QR code while setting up an app, a passkey prompt): never with the
+  // sign-in screen.
+  if (id.includes('node_modules/qrcode-generator')) return 'vendor-qr';
+  if (id.includes('node_modules/@simplewebauthn')) return 'vendor-webauthn';
+  return 'vendor';
+}
+
 export default defineConfig({
   plugins: [react()],
   css: {
@@ -19,21 +38,10 @@ export default defineConfig({
     manifest: true,
     // The server's CSP forbids inline scripts: keep every module in its own file.
     assetsInlineLimit: 0,
-    rollupOptions: {
+    rolldownOptions: {
       output: {
         // Libraries change less often than the console: separate files stay cached across releases.
-        manualChunks(id) {
-          if (!id.includes('node_modules')) return undefined;
-          if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'vendor-react';
-          if (id.includes('node_modules/react-router')) return 'vendor-router';
-          if (id.includes('node_modules/@tanstack')) return 'vendor-query';
-          if (id.includes('node_modules/zod')) return 'vendor-zod';
-          // Loaded on demand only (a QR code while setting up an app, a passkey prompt): never
-          // with the sign-in screen.
-          if (id.includes('node_modules/qrcode-generator')) return 'vendor-qr';
-          if (id.includes('node_modules/@simplewebauthn')) return 'vendor-webauthn';
-          return 'vendor';
-        },
+        codeSplitting: { groups: [{ name: chunkOf }] },
       },
       onwarn(warning, warn) {
         // zod's sources carry comments Rollup cannot place; they are harmless.
