@@ -11,9 +11,9 @@ import { toast } from '../../../lib/toast-store.ts';
 import { type DataSource, useAddDataSource, useDataSources } from '../api/registration-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
 import styles from './data-sources-section.module.css';
-import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
 import registrationFieldsSectionStyles from './registration-fields-section.module.css';
 import type { SectionProps } from './section-props.ts';
+import sectionStyles from './settings-section.module.css';
 
 const PAGE_SIZE = 10;
 
@@ -146,7 +146,7 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
 
   return (
     <form
-      className={encryptionSettingsSectionStyles.subsection}
+      className={sectionStyles.subsection}
       onSubmit={onSubmit}
       noValidate
       aria-labelledby="add-data-source-title"

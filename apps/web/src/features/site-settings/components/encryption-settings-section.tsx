@@ -38,6 +38,7 @@ import {
 import type { SiteRef } from '../api/site-query.ts';
 import styles from './encryption-settings-section.module.css';
 import type { SectionProps } from './section-props.ts';
+import sectionStyles from './settings-section.module.css';
 
 type Field = keyof Values;
 interface Values {
@@ -98,7 +99,7 @@ function EncryptionSet({ site, set, canWrite }: { site: SiteRef; set: SettingSet
   const read = useEncryptionSettings(site, set);
   const titleId = `encryption-${set}-title`;
   return (
-    <section className={styles.subsection} aria-labelledby={titleId}>
+    <section className={sectionStyles.subsection} aria-labelledby={titleId}>
       <h3 id={titleId} className="subsection-heading">
         {t(`encryptionSet.${set}`)}
       </h3>
@@ -304,7 +305,7 @@ function EncryptionForm({
           {t('weakAlgorithm', { reason: weak })}
         </p>
       ) : null}
-      <div className={`${styles.subsection} encryption-preview`}>
+      <div className={`${sectionStyles.subsection} encryption-preview`}>
         <h4 className="subsection-heading">{t('previewTitle')}</h4>
         <div className="form-grid">
           <FormField
@@ -331,7 +332,7 @@ function EncryptionForm({
               <div>
                 <dt>{t('storedForm')}</dt>
                 <dd>
-                  <span className={styles.copyCell}>
+                  <span className={sectionStyles.copyCell}>
                     <code className={styles.storedForm}>{result.Stored}</code>
                     <CopyButton
                       text={result.Stored}

@@ -29,10 +29,10 @@ import {
   useSaveDefaultFields,
 } from '../api/registration-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
-import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
 import { EnabledBadge } from './integrations-section.tsx';
 import styles from './registration-fields-section.module.css';
 import type { SectionProps } from './section-props.ts';
+import sectionStyles from './settings-section.module.css';
 
 const PAGE_SIZE = 50;
 type DefaultName = (typeof DEFAULT_FIELD_NAMES)[number];
@@ -322,7 +322,7 @@ function AddCustomFieldForm({ site }: { site: SiteRef }) {
   };
   return (
     <form
-      className={encryptionSettingsSectionStyles.subsection}
+      className={sectionStyles.subsection}
       onSubmit={onSubmit}
       noValidate
       aria-labelledby="add-custom-field-title"
