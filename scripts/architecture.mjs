@@ -240,7 +240,6 @@ export const LONG_FUNCTIONS = [
   'apps/api/src/plugins/csp-report.ts: cspReport',
   'apps/api/src/seed/customer-seed.ts: buildDemoCustomers',
   'apps/api/src/seed/impersonation-seed.ts: seedDemoImpersonation',
-  'apps/web/src/features/site-settings/components/registration-fields-section.tsx: FieldsTable',
   'bench/auth-latency.bench.ts: benchSecondFactors',
   'bench/search.bench.ts: sampleTerms',
 ];
