@@ -198,32 +198,6 @@ export function rawStatementFiles(files) {
   return out.sort();
 }
 
-/**
- * The files over MAX_FILE_LINES today. This list only shrinks: split a file and take it out (the
- * test fails while a listed file is no longer over the limit); never add one.
- */
-export const LONG_FILES = [];
-
-/**
- * The functions over MAX_FUNCTION_LINES today without a `Long:` comment ('path: name'). This list
- * only shrinks: split a function, or say above it why it is long (`// Long: ...`), and take it out
- * (the test fails while a listed function is no longer over the limit); never add one.
- */
-export const LONG_FUNCTIONS = [
-  'apps/web/src/app/layout/command-palette.tsx: CommandPalette',
-  'apps/web/src/components/data-table.tsx: DataTable',
-  'apps/web/src/components/time-picker.tsx: TimePickerDialog',
-  'apps/web/src/features/auth/components/security-page.tsx: SecurityPage',
-  'apps/web/src/features/customers/components/data-center-step.tsx: DataCenterStep',
-  'apps/web/src/features/customers/components/site-settings-step.tsx: SiteSettingsStep',
-  'apps/web/src/features/customers/components/site-wizard-page.tsx: SiteWizard',
-  'apps/web/src/features/notifications/components/compose-notice-page.tsx: ComposeNoticePage',
-  'apps/web/src/features/site-settings/components/application-security-section.tsx: SecurityForm',
-  'apps/web/src/features/site-settings/components/data-sources-section.tsx: AddDataSourceForm',
-  'apps/web/src/features/site-settings/components/encryption-settings-section.tsx: EncryptionForm',
-  'apps/web/src/features/site-settings/components/registration-fields-section.tsx: FieldsTable',
-];
-
 export const MAX_FILE_LINES = 500;
 export const MAX_FUNCTION_LINES = 100;
 

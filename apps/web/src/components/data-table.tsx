@@ -120,6 +120,185 @@ function SortMark({ order }: { order: 'ascending' | 'descending' | undefined }) 
   );
 }
 
+/** The header row: a column that sorts is a button that turns its order round. */
+function TableHead<T>({
+  columns,
+  view,
+  serverSorted,
+  ownOrder,
+}: {
+  columns: readonly Column<T>[];
+  view: ListView;
+  serverSorted: boolean;
+  ownOrder: ListSort | undefined;
+}) {
+  const t = useT('common');
+  const sortable = (c: Column<T>) => (serverSorted ? view.keys?.includes(c.id) : c.sortValue !== undefined);
+  const shown = view.sort ?? ownOrder;
+  const onSort = (c: Column<T>) => {
+    const s = shown?.key === c.id ? shown : undefined;
+    // Ascending, descending, then the list's own order again; the own order's column turns round.
+    let next: ListSort | undefined;
+    if (!s) next = { key: c.id, descending: false };
+    else if (!view.sort) next = { key: c.id, descending: !s.descending };
+    else if (!s.descending) next = { key: c.id, descending: true };
+    if (next && ownOrder && next.key === ownOrder.key && next.descending === ownOrder.descending)
+      next = undefined;
+    view.setSort(next);
+  };
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => {
+          const sorted = shown?.key === c.id ? shown : undefined;
+          return (
+            <th
+              key={c.id}
+              scope="col"
+              aria-sort={sorted ? (sorted.descending ? 'descending' : 'ascending') : undefined}
+            >
+              {sortable(c) ? (
+                <button
+                  type="button"
+                  className={styles.sortButton}
+                  title={t('sortBy', { column: c.header })}
+                  onClick={() => onSort(c)}
+                >
+                  {c.header}
+                  <SortMark order={sorted ? (sorted.descending ? 'descending' : 'ascending') : undefined} />
+                </button>
+              ) : (
+                c.header
+              )}
+            </th>
+          );
+        })}
+      </tr>
+    </thead>
+  );
+}
+
+/** The loading, fetch error or empty state, or null when there are rows to show. */
+function TableStatus({ loading, error, empty }: { loading: boolean; error?: string; empty: boolean }) {
+  const t = useT('common');
+  if (loading) {
+    return (
+      <span className="visually-hidden" role="status">
+        {t('loading')}
+      </span>
+    );
+  }
+  if (error) {
+    return (
+      <p className={`${styles.tableStatus} ${styles.tableError}`} role="alert">
+        {error}
+      </p>
+    );
+  }
+  if (empty) return <p className={styles.tableStatus}>{t('tableEmpty')}</p>;
+  return null;
+}
+
+/** Skeleton rows while loading (the status in the first cell), the status alone, or the page's rows. */
+function TableBody<T>({
+  columns,
+  visible,
+  rowKey,
+  loading,
+  status,
+  pageSize,
+}: {
+  columns: readonly Column<T>[];
+  visible: readonly T[];
+  rowKey: (row: T) => string;
+  loading: boolean;
+  status: ReactNode;
+  pageSize: number;
+}) {
+  return (
+    <tbody aria-busy={loading ? true : undefined}>
+      {loading ? (
+        Array.from({ length: Math.min(pageSize, SKELETON_ROWS) }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
+          <tr key={i} className="skeleton-row">
+            {columns.map((c, j) => (
+              <td key={c.id}>
+                {i === 0 && j === 0 ? status : null}
+                <span className="skeleton" />
+              </td>
+            ))}
+          </tr>
+        ))
+      ) : status ? (
+        <tr>
+          <td colSpan={columns.length}>{status}</td>
+        </tr>
+      ) : (
+        visible.map((row) => (
+          <tr key={rowKey(row)}>
+            {columns.map((c) => (
+              <td key={c.id}>{c.cell(row)}</td>
+            ))}
+          </tr>
+        ))
+      )}
+    </tbody>
+  );
+}
+
+/** "Export CSV" of the rows as sorted, written here, or of the file the server streams. */
+function TableCsvExport<T>({
+  label,
+  csvExport,
+  all,
+  columns,
+}: {
+  label: string;
+  csvExport: NonNullable<DataTableProps<T>['csvExport']>;
+  all: readonly T[];
+  columns: readonly Column<T>[];
+}) {
+  return (
+    <CsvExport
+      list={label}
+      download={
+        'download' in csvExport
+          ? csvExport.download
+          : async (onProgress) => {
+              onProgress(all.length, all.length);
+              const file = new Blob([rowsCsv(all, columns)], { type: 'text/csv;charset=utf-8' });
+              return {
+                file,
+                filename: `${csvExport.name}-${new Date().toISOString().slice(0, 10)}.csv`,
+              };
+            }
+      }
+    />
+  );
+}
+
+/**
+ * The page shown, kept in range when rows go away (e.g. after a delete); a page asked for by the
+ * address (reload, a shared link) past the rows read so far reads on until it is there or the
+ * list ends; a read that brings nothing stops it.
+ */
+function usePage<T>(all: readonly T[], view: ListView, pageSize: number, more: DataTableProps<T>['more']) {
+  const totalPages = Math.max(1, Math.ceil(all.length / pageSize));
+  const current = Math.min(view.page, totalPages);
+  const visible = all.slice((current - 1) * pageSize, current * pageSize);
+  const goTo = async (next: number) => {
+    if (next > totalPages && more) await more.load();
+    view.setPage(next);
+  };
+  const readFor = useRef(-1);
+  useEffect(() => {
+    if (view.page <= totalPages || !more || more.loading || readFor.current === all.length) return;
+    readFor.current = all.length;
+    void more.load();
+  }, [view.page, totalPages, more, all.length]);
+  return { totalPages, current, visible, goTo };
+}
+
 /**
  * A paginated table with the spec's states: loading, fetch error, empty ('No data available to
  * display.'). The page is kept in range when rows go away (e.g. after a delete).
@@ -147,118 +326,28 @@ export function DataTable<T>({
     () => (serverSorted ? (rows ?? []) : sortRows(rows ?? [], columns, view.sort)),
     [rows, columns, view.sort, serverSorted],
   );
-  const totalPages = Math.max(1, Math.ceil(all.length / pageSize));
-  const current = Math.min(view.page, totalPages);
-  const visible = all.slice((current - 1) * pageSize, current * pageSize);
-  const goTo = async (next: number) => {
-    if (next > totalPages && more) await more.load();
-    view.setPage(next);
-  };
-  // A page asked for by the address (reload, a shared link) past the rows read so far: read on
-  // until it is there or the list ends; a read that brings nothing stops it.
-  const readFor = useRef(-1);
-  useEffect(() => {
-    if (view.page <= totalPages || !more || more.loading || readFor.current === all.length) return;
-    readFor.current = all.length;
-    void more.load();
-  }, [view.page, totalPages, more, all.length]);
-
-  const sortable = (c: Column<T>) => (serverSorted ? view.keys?.includes(c.id) : c.sortValue !== undefined);
-  const shown = view.sort ?? ownOrder;
-  const onSort = (c: Column<T>) => {
-    const s = shown?.key === c.id ? shown : undefined;
-    // Ascending, descending, then the list's own order again; the own order's column turns round.
-    let next: ListSort | undefined;
-    if (!s) next = { key: c.id, descending: false };
-    else if (!view.sort) next = { key: c.id, descending: !s.descending };
-    else if (!s.descending) next = { key: c.id, descending: true };
-    if (next && ownOrder && next.key === ownOrder.key && next.descending === ownOrder.descending)
-      next = undefined;
-    view.setSort(next);
-  };
-
-  let status: ReactNode = null;
-  if (isLoading && !rows) {
-    status = (
-      <span className="visually-hidden" role="status">
-        {t('loading')}
-      </span>
-    );
-  } else if (error) {
-    status = (
-      <p className={`${styles.tableStatus} ${styles.tableError}`} role="alert">
-        {error}
-      </p>
-    );
-  } else if (all.length === 0) {
-    status = <p className={styles.tableStatus}>{t('tableEmpty')}</p>;
-  }
+  const { totalPages, current, visible, goTo } = usePage(all, view, pageSize, more);
+  const loading = isLoading && !rows;
+  const hasStatus = loading || Boolean(error) || all.length === 0;
+  const status = hasStatus ? <TableStatus loading={loading} error={error} empty={all.length === 0} /> : null;
 
   return (
     <div className="data-table">
       <TableScroll label={label}>
         <table>
           <caption className="visually-hidden">{label}</caption>
-          <thead>
-            <tr>
-              {columns.map((c) => {
-                const sorted = shown?.key === c.id ? shown : undefined;
-                return (
-                  <th
-                    key={c.id}
-                    scope="col"
-                    aria-sort={sorted ? (sorted.descending ? 'descending' : 'ascending') : undefined}
-                  >
-                    {sortable(c) ? (
-                      <button
-                        type="button"
-                        className={styles.sortButton}
-                        title={t('sortBy', { column: c.header })}
-                        onClick={() => onSort(c)}
-                      >
-                        {c.header}
-                        <SortMark
-                          order={sorted ? (sorted.descending ? 'descending' : 'ascending') : undefined}
-                        />
-                      </button>
-                    ) : (
-                      c.header
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          </thead>
-          <tbody aria-busy={isLoading && !rows ? true : undefined}>
-            {isLoading && !rows ? (
-              Array.from({ length: Math.min(pageSize, SKELETON_ROWS) }, (_, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
-                <tr key={i} className="skeleton-row">
-                  {columns.map((c, j) => (
-                    <td key={c.id}>
-                      {i === 0 && j === 0 ? status : null}
-                      <span className="skeleton" />
-                    </td>
-                  ))}
-                </tr>
-              ))
-            ) : status ? (
-              <tr>
-                <td colSpan={columns.length}>{status}</td>
-              </tr>
-            ) : (
-              visible.map((row) => (
-                <tr key={rowKey(row)}>
-                  {columns.map((c) => (
-                    <td key={c.id}>{c.cell(row)}</td>
-                  ))}
-                </tr>
-              ))
-            )}
-          </tbody>
+          <TableHead columns={columns} view={view} serverSorted={serverSorted} ownOrder={ownOrder} />
+          <TableBody
+            columns={columns}
+            visible={visible}
+            rowKey={rowKey}
+            loading={loading}
+            status={status}
+            pageSize={pageSize}
+          />
         </table>
       </TableScroll>
-      {status ? null : (
+      {hasStatus ? null : (
         <div className={styles.tableFooter}>
           <p className={`muted ${styles.tableSummary}`}>
             {t((total ? total.more : more) ? 'pageSummaryMore' : 'pageSummary', {
@@ -276,21 +365,7 @@ export function DataTable<T>({
             busy={more?.loading}
           />
           {csvExport ? (
-            <CsvExport
-              list={label}
-              download={
-                'download' in csvExport
-                  ? csvExport.download
-                  : async (onProgress) => {
-                      onProgress(all.length, all.length);
-                      const file = new Blob([rowsCsv(all, columns)], { type: 'text/csv;charset=utf-8' });
-                      return {
-                        file,
-                        filename: `${csvExport.name}-${new Date().toISOString().slice(0, 10)}.csv`,
-                      };
-                    }
-              }
-            />
+            <TableCsvExport label={label} csvExport={csvExport} all={all} columns={columns} />
           ) : null}
         </div>
       )}

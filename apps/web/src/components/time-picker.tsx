@@ -155,6 +155,237 @@ function formatTime(h: number, m: number, hours24: boolean, t: T): string {
   return t('time12', { hour: d.hour, minute: pad(m), period: d.period === 'AM' ? t('timeAm') : t('timePm') });
 }
 
+const homeOf = (view: View, hours24: boolean) =>
+  view === 'hours' ? (hours24 ? 12 : TIME_PICKER.hours12.max) : TIME_PICKER.minutes.min;
+
+/**
+ * The dial's state: the hour, minute and period chosen, the view shown and the position that
+ * takes focus (a roving tab stop); picking an hour moves on to the minutes, focus following.
+ */
+function useTimeDial(
+  value: { h: number; m: number } | undefined,
+  hours24: boolean,
+  onHours24Change: (hours24: boolean) => void,
+) {
+  const initial = value ? toDial(value.h, hours24) : undefined;
+  const [hour, setHour] = useState<number | undefined>(initial?.hour);
+  const [minute, setMinute] = useState(value?.m ?? 0);
+  const [period, setPeriod] = useState<Period>(initial?.period ?? 'AM');
+  const [view, setView] = useState<View>('hours');
+  const values = positions(view, hours24);
+  const selected = view === 'hours' ? hour : minute;
+  const [focusValue, setFocusValue] = useState<number>(
+    selected !== undefined && values.includes(selected) ? selected : homeOf(view, hours24),
+  );
+  const buttons = useRef(new Map<number, HTMLButtonElement>());
+  const moveFocusIntoDial = useRef(false);
+
+  // After a view change by picking (or the view buttons' keyboard use), focus follows into the dial.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the view changes
+  useEffect(() => {
+    if (!moveFocusIntoDial.current) return;
+    moveFocusIntoDial.current = false;
+    buttons.current.get(focusValue)?.focus();
+  }, [view]);
+
+  const showView = (next: View, focusDial: boolean) => {
+    if (next === view) return;
+    const sel = next === 'hours' ? hour : minute;
+    const list = positions(next, hours24);
+    setFocusValue(sel !== undefined && list.includes(sel) ? sel : homeOf(next, hours24));
+    moveFocusIntoDial.current = focusDial;
+    setView(next);
+  };
+
+  const pick = (v: number) => {
+    setFocusValue(v);
+    if (view === 'hours') {
+      setHour(v);
+      if (hours24) setPeriod(v >= 12 && v < 24 ? 'PM' : 'AM');
+      showView('minutes', true);
+    } else {
+      setMinute(v);
+    }
+  };
+
+  const moveFocus = (next: number) => {
+    setFocusValue(next);
+    buttons.current.get(next)?.focus();
+  };
+
+  const h24 = hour === undefined ? undefined : fromDial(hour, period, hours24);
+  /** Another clock: the chosen hour stays the same time of day. */
+  const switchClock = (next: boolean) => {
+    if (next === hours24) return;
+    if (h24 !== undefined) {
+      const d = toDial(h24, next);
+      setHour(d.hour);
+      setPeriod(d.period);
+      if (view === 'hours') setFocusValue(d.hour);
+    } else if (view === 'hours') setFocusValue(homeOf('hours', next));
+    onHours24Change(next);
+  };
+  return {
+    hour,
+    minute,
+    period,
+    setPeriod,
+    view,
+    values,
+    selected,
+    focusValue,
+    buttons,
+    h24,
+    showView,
+    pick,
+    moveFocus,
+    switchClock,
+  };
+}
+
+type Dial = ReturnType<typeof useTimeDial>;
+
+/** The chosen time as read: hours, minutes and (12-hour) the period; '--' before an hour is picked. */
+function TimeDisplay({ dial, hours24 }: { dial: Dial; hours24: boolean }) {
+  const t = useT('common');
+  const { hour, minute, period, view } = dial;
+  return (
+    <output className={styles.timePickerDisplay} aria-label={t('timeChosen')}>
+      <span className={view === 'hours' ? `${styles.timePickerPart} is-active` : styles.timePickerPart}>
+        {hour === undefined ? '--' : hours24 ? pad(hour === 24 ? 0 : hour) : String(hour)}
+      </span>
+      <span aria-hidden="true">{t('timeSeparator')}</span>
+      <span className={view === 'minutes' ? `${styles.timePickerPart} is-active` : styles.timePickerPart}>
+        {pad(minute)}
+      </span>
+      {hours24 ? null : (
+        <span className={styles.timePickerPeriod}>{period === 'AM' ? t('timeAm') : t('timePm')}</span>
+      )}
+    </output>
+  );
+}
+
+/** The toggles: hours or minutes dial, 12- or 24-hour clock, and (12-hour) AM or PM. */
+function TimeToggles({ dial, hours24 }: { dial: Dial; hours24: boolean }) {
+  const t = useT('common');
+  const { view, period, setPeriod, showView, switchClock } = dial;
+  return (
+    <div className={styles.timePickerToggles}>
+      <fieldset className={styles.segmented}>
+        <legend className="visually-hidden">{t('timeDialView')}</legend>
+        <button
+          type="button"
+          className={styles.segmentedButton}
+          aria-pressed={view === 'hours'}
+          onClick={() => showView('hours', false)}
+        >
+          {t('timeHours')}
+        </button>
+        <button
+          type="button"
+          className={styles.segmentedButton}
+          aria-pressed={view === 'minutes'}
+          onClick={() => showView('minutes', false)}
+        >
+          {t('timeMinutes')}
+        </button>
+      </fieldset>
+      <fieldset className={styles.segmented}>
+        <legend className="visually-hidden">{t('timeClock')}</legend>
+        {([false, true] as const).map((is24) => (
+          <button
+            key={String(is24)}
+            type="button"
+            className={styles.segmentedButton}
+            aria-pressed={hours24 === is24}
+            onClick={() => switchClock(is24)}
+          >
+            {is24 ? t('time24Hour') : t('time12Hour')}
+          </button>
+        ))}
+      </fieldset>
+      {hours24 ? null : (
+        <fieldset className={styles.segmented}>
+          <legend className="visually-hidden">{t('timePeriod')}</legend>
+          {(['AM', 'PM'] as const).map((p) => (
+            <button
+              key={p}
+              type="button"
+              className={styles.segmentedButton}
+              aria-pressed={period === p}
+              onClick={() => setPeriod(p)}
+            >
+              {p === 'AM' ? t('timeAm') : t('timePm')}
+            </button>
+          ))}
+        </fieldset>
+      )}
+    </div>
+  );
+}
+
+/** The clock face: a button per position, the hand on the chosen one; the arrow keys go round. */
+function TimeDial({ dial, helpId }: { dial: Dial; helpId: string }) {
+  const t = useT('common');
+  const { view, values, selected, focusValue, buttons, pick, moveFocus } = dial;
+  const onDialKey = (e: KeyboardEvent<HTMLButtonElement>, v: number) => {
+    const i = values.indexOf(v);
+    let next: number | undefined;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = values[(i + 1) % values.length];
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp')
+      next = values[(i - 1 + values.length) % values.length];
+    else if (e.key === 'Home') next = values[0];
+    else if (e.key === 'End') next = values[values.length - 1];
+    else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      pick(v);
+      return;
+    }
+    if (next === undefined) return;
+    e.preventDefault();
+    moveFocus(next);
+  };
+  const selectedSlot = selected !== undefined && values.includes(selected) ? slot(view, selected) : undefined;
+  const dialStyle = { '--dial-size': `${TIME_PICKER.dialSize}px` } as CSSProperties;
+  return (
+    <fieldset className={styles.timeDial} aria-describedby={helpId} style={dialStyle}>
+      <legend className="visually-hidden">{view === 'hours' ? t('timeHours') : t('timeMinutes')}</legend>
+      {selectedSlot ? (
+        <span
+          className={`${styles.dialHand} ${styles[`dial-pos-${selectedSlot.index}`]}${selectedSlot.inner ? ` ${styles.dialInner}` : ''}`}
+          aria-hidden="true"
+        />
+      ) : null}
+      <span className={styles.dialCenter} aria-hidden="true" />
+      {values.map((v) => {
+        const s = slot(view, v);
+        const isSelected = v === selected;
+        return (
+          <button
+            key={`${view}-${v}`}
+            ref={(el) => {
+              if (el) buttons.current.set(v, el);
+              else buttons.current.delete(v);
+            }}
+            type="button"
+            className={`${styles.dialPosition} ${styles[`dial-pos-${s.index}`]}${s.inner ? ` ${styles.dialInner}` : ''}${isSelected ? ' is-selected' : ''}`}
+            tabIndex={v === focusValue ? 0 : -1}
+            aria-pressed={isSelected}
+            aria-label={
+              view === 'hours' ? t('timeHourPosition', { hour: v }) : t('timeMinutePosition', { minute: v })
+            }
+            data-autofocus={v === focusValue ? true : undefined}
+            onClick={() => pick(v)}
+            onKeyDown={(e) => onDialKey(e, v)}
+          >
+            <span aria-hidden="true">{view === 'hours' ? v : pad(v)}</span>
+          </button>
+        );
+      })}
+    </fieldset>
+  );
+}
+
 function TimePickerDialog({
   title,
   value,
@@ -172,196 +403,24 @@ function TimePickerDialog({
 }) {
   const t = useT('common');
   const helpId = useId();
-  const initial = value ? toDial(value.h, hours24) : undefined;
-  const [hour, setHour] = useState<number | undefined>(initial?.hour);
-  const [minute, setMinute] = useState(value?.m ?? 0);
-  const [period, setPeriod] = useState<Period>(initial?.period ?? 'AM');
-  const [view, setView] = useState<View>('hours');
-  const values = positions(view, hours24);
-  const selected = view === 'hours' ? hour : minute;
-  const home = view === 'hours' ? (hours24 ? 12 : TIME_PICKER.hours12.max) : TIME_PICKER.minutes.min;
-  const [focusValue, setFocusValue] = useState<number>(
-    selected !== undefined && values.includes(selected) ? selected : home,
-  );
-  const buttons = useRef(new Map<number, HTMLButtonElement>());
-  const moveFocusIntoDial = useRef(false);
-
-  // After a view change by picking (or the view buttons' keyboard use), focus follows into the dial.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the view changes
-  useEffect(() => {
-    if (!moveFocusIntoDial.current) return;
-    moveFocusIntoDial.current = false;
-    buttons.current.get(focusValue)?.focus();
-  }, [view]);
-
-  const showView = (next: View, focusDial: boolean) => {
-    if (next === view) return;
-    const sel = next === 'hours' ? hour : minute;
-    const list = positions(next, hours24);
-    const nextHome = next === 'hours' ? (hours24 ? 12 : TIME_PICKER.hours12.max) : TIME_PICKER.minutes.min;
-    setFocusValue(sel !== undefined && list.includes(sel) ? sel : nextHome);
-    moveFocusIntoDial.current = focusDial;
-    setView(next);
-  };
-
-  const pick = (v: number) => {
-    setFocusValue(v);
-    if (view === 'hours') {
-      setHour(v);
-      if (hours24) setPeriod(v >= 12 && v < 24 ? 'PM' : 'AM');
-      showView('minutes', true);
-    } else {
-      setMinute(v);
-    }
-  };
-
-  const onDialKey = (e: KeyboardEvent<HTMLButtonElement>, v: number) => {
-    const i = values.indexOf(v);
-    let next: number | undefined;
-    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = values[(i + 1) % values.length];
-    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp')
-      next = values[(i - 1 + values.length) % values.length];
-    else if (e.key === 'Home') next = values[0];
-    else if (e.key === 'End') next = values[values.length - 1];
-    else if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      pick(v);
-      return;
-    }
-    if (next === undefined) return;
-    e.preventDefault();
-    setFocusValue(next);
-    buttons.current.get(next)?.focus();
-  };
-
-  const h24 = hour === undefined ? undefined : fromDial(hour, period, hours24);
-  /** Another clock: the chosen hour stays the same time of day. */
-  const switchClock = (next: boolean) => {
-    if (next === hours24) return;
-    if (h24 !== undefined) {
-      const d = toDial(h24, next);
-      setHour(d.hour);
-      setPeriod(d.period);
-      if (view === 'hours') setFocusValue(d.hour);
-    } else if (view === 'hours') setFocusValue(next ? 12 : TIME_PICKER.hours12.max);
-    onHours24Change(next);
-  };
+  const dial = useTimeDial(value, hours24, onHours24Change);
+  const { h24, minute } = dial;
   const done = () => {
     if (h24 === undefined) return;
     onDone(`${pad(h24)}:${pad(minute)}`);
   };
-  const selectedSlot = selected !== undefined && values.includes(selected) ? slot(view, selected) : undefined;
-  const dialStyle = { '--dial-size': `${TIME_PICKER.dialSize}px` } as CSSProperties;
-  const periodLabel = period === 'AM' ? t('timeAm') : t('timePm');
 
   return (
     <Dialog title={title} onClose={onCancel}>
       <div className={styles.timePicker}>
         <div className={styles.timePickerHead}>
-          <output className={styles.timePickerDisplay} aria-label={t('timeChosen')}>
-            <span className={view === 'hours' ? `${styles.timePickerPart} is-active` : styles.timePickerPart}>
-              {hour === undefined ? '--' : hours24 ? pad(hour === 24 ? 0 : hour) : String(hour)}
-            </span>
-            <span aria-hidden="true">{t('timeSeparator')}</span>
-            <span
-              className={view === 'minutes' ? `${styles.timePickerPart} is-active` : styles.timePickerPart}
-            >
-              {pad(minute)}
-            </span>
-            {hours24 ? null : <span className={styles.timePickerPeriod}>{periodLabel}</span>}
-          </output>
-          <div className={styles.timePickerToggles}>
-            <fieldset className={styles.segmented}>
-              <legend className="visually-hidden">{t('timeDialView')}</legend>
-              <button
-                type="button"
-                className={styles.segmentedButton}
-                aria-pressed={view === 'hours'}
-                onClick={() => showView('hours', false)}
-              >
-                {t('timeHours')}
-              </button>
-              <button
-                type="button"
-                className={styles.segmentedButton}
-                aria-pressed={view === 'minutes'}
-                onClick={() => showView('minutes', false)}
-              >
-                {t('timeMinutes')}
-              </button>
-            </fieldset>
-            <fieldset className={styles.segmented}>
-              <legend className="visually-hidden">{t('timeClock')}</legend>
-              {([false, true] as const).map((is24) => (
-                <button
-                  key={String(is24)}
-                  type="button"
-                  className={styles.segmentedButton}
-                  aria-pressed={hours24 === is24}
-                  onClick={() => switchClock(is24)}
-                >
-                  {is24 ? t('time24Hour') : t('time12Hour')}
-                </button>
-              ))}
-            </fieldset>
-            {hours24 ? null : (
-              <fieldset className={styles.segmented}>
-                <legend className="visually-hidden">{t('timePeriod')}</legend>
-                {(['AM', 'PM'] as const).map((p) => (
-                  <button
-                    key={p}
-                    type="button"
-                    className={styles.segmentedButton}
-                    aria-pressed={period === p}
-                    onClick={() => setPeriod(p)}
-                  >
-                    {p === 'AM' ? t('timeAm') : t('timePm')}
-                  </button>
-                ))}
-              </fieldset>
-            )}
-          </div>
+          <TimeDisplay dial={dial} hours24={hours24} />
+          <TimeToggles dial={dial} hours24={hours24} />
         </div>
         <p id={helpId} className={`field-hint ${styles.timePickerHelp}`}>
           {t('timeDialHelp')}
         </p>
-        <fieldset className={styles.timeDial} aria-describedby={helpId} style={dialStyle}>
-          <legend className="visually-hidden">{view === 'hours' ? t('timeHours') : t('timeMinutes')}</legend>
-          {selectedSlot ? (
-            <span
-              className={`${styles.dialHand} ${styles[`dial-pos-${selectedSlot.index}`]}${selectedSlot.inner ? ` ${styles.dialInner}` : ''}`}
-              aria-hidden="true"
-            />
-          ) : null}
-          <span className={styles.dialCenter} aria-hidden="true" />
-          {values.map((v) => {
-            const s = slot(view, v);
-            const isSelected = v === selected;
-            return (
-              <button
-                key={`${view}-${v}`}
-                ref={(el) => {
-                  if (el) buttons.current.set(v, el);
-                  else buttons.current.delete(v);
-                }}
-                type="button"
-                className={`${styles.dialPosition} ${styles[`dial-pos-${s.index}`]}${s.inner ? ` ${styles.dialInner}` : ''}${isSelected ? ' is-selected' : ''}`}
-                tabIndex={v === focusValue ? 0 : -1}
-                aria-pressed={isSelected}
-                aria-label={
-                  view === 'hours'
-                    ? t('timeHourPosition', { hour: v })
-                    : t('timeMinutePosition', { minute: v })
-                }
-                data-autofocus={v === focusValue ? true : undefined}
-                onClick={() => pick(v)}
-                onKeyDown={(e) => onDialKey(e, v)}
-              >
-                <span aria-hidden="true">{view === 'hours' ? v : pad(v)}</span>
-              </button>
-            );
-          })}
-        </fieldset>
+        <TimeDial dial={dial} helpId={helpId} />
         <div className={`form-actions dialog-actions ${styles.timePickerActions}`}>
           <button type="button" className="button" onClick={() => onDone('')}>
             {t('timeClear')}

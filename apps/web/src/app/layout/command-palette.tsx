@@ -1,6 +1,6 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Access } from '@sac/contract/endpoints';
-import { type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Dialog } from '../../components/dialog.tsx';
 import { callApi } from '../../lib/api-client.ts';
@@ -126,18 +126,8 @@ async function lookUp(
   return out;
 }
 
-export function CommandPalette() {
-  const t = useT('chrome');
-  const { language } = useLanguage();
-  const { permissions } = useCurrentUser();
-  const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
-  const [help, setHelp] = useState(false);
-  const [term, setTerm] = useState('');
-  const [found, setFound] = useState<Item[]>([]);
-  const [active, setActive] = useState(0);
-  const listId = useId();
-
+/** Ctrl+K / ⌘K opens the palette, `?` outside a field the shortcuts, `/` the screen's search field. */
+function useGlobalShortcuts(openPalette: () => void, openHelp: () => void) {
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
       const inField = (e.target instanceof Element ? e.target : null)?.closest(
@@ -145,10 +135,10 @@ export function CommandPalette() {
       );
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        setOpen(true);
+        openPalette();
       } else if (!inField && !e.ctrlKey && !e.metaKey && !e.altKey && e.key === '?') {
         e.preventDefault();
-        setHelp(true);
+        openHelp();
       } else if (!inField && !e.ctrlKey && !e.metaKey && !e.altKey && e.key === '/') {
         const search = document.querySelector<HTMLInputElement>(
           'main [role="search"] input, main input[type="search"]',
@@ -161,9 +151,15 @@ export function CommandPalette() {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  }, [openPalette, openHelp]);
+}
 
-  const screens = useMemo((): Item[] => {
+/** The screens the user may open: the personal ones, then every section's tabs they have access to. */
+function useScreens(): Item[] {
+  const t = useT('chrome');
+  const { language } = useLanguage();
+  const { permissions } = useCurrentUser();
+  return useMemo((): Item[] => {
     const allowed = (access: Access) =>
       access === 'public' || access === 'session' || permissions.has(access);
     const out: Item[] = [
@@ -206,18 +202,21 @@ export function CommandPalette() {
     }
     return out;
   }, [t, language, permissions]);
+}
 
-  const needle = term.trim().toLowerCase();
-  const [recent, setRecent] = useState<Item[]>([]);
-  useEffect(() => {
-    if (open) setRecent(readRecent());
-  }, [open]);
+/**
+ * The customers, staff and requests the API finds for the term, asked 250 ms after the last
+ * keystroke; `onNewTerm` runs on every new term (the active option goes back to the first).
+ */
+function useFoundPlaces(needle: string, onNewTerm: () => void): Item[] {
+  const { permissions } = useCurrentUser();
+  const [found, setFound] = useState<Item[]>([]);
   const canCustomers = permissions.has('customers.read');
   const canTeam = permissions.has('team.read');
   const canRequests = permissions.has('impersonation.request');
   useEffect(() => {
-    setActive(0);
-    if (!open || (needle.length < LOOKUP_MIN && !REQUEST_ID.test(needle))) {
+    onNewTerm();
+    if (needle.length < LOOKUP_MIN && !REQUEST_ID.test(needle)) {
       setFound((prev) => (prev.length === 0 ? prev : []));
       return;
     }
@@ -235,9 +234,16 @@ export function CommandPalette() {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [open, needle, canCustomers, canTeam, canRequests]);
+  }, [needle, canCustomers, canTeam, canRequests, onNewTerm]);
+  return found;
+}
 
-  const items = useMemo(() => {
+/** The places matching the term: recent ones first, then screens, then what the API found. */
+function usePaletteItems(needle: string, onNewTerm: () => void): Item[] {
+  const screens = useScreens();
+  const [recent] = useState(readRecent);
+  const found = useFoundPlaces(needle, onNewTerm);
+  return useMemo(() => {
     const match = (i: Item) => !needle || i.label.toLowerCase().includes(needle);
     const first = recent.filter(match);
     const seen = new Set(first.map((r) => r.to));
@@ -247,15 +253,22 @@ export function CommandPalette() {
       ...found.filter((f) => !seen.has(f.to)),
     ];
   }, [needle, screens, found, recent]);
+}
 
-  const close = () => {
-    setOpen(false);
-    setTerm('');
-  };
+/** The open palette: a combobox over the places, arrows to move, Enter or a click to go. */
+function PaletteDialog({ onClose }: { onClose: () => void }) {
+  const t = useT('chrome');
+  const navigate = useNavigate();
+  const [term, setTerm] = useState('');
+  const [active, setActive] = useState(0);
+  const listId = useId();
+  const backToFirst = useCallback(() => setActive(0), []);
+  const items = usePaletteItems(term.trim().toLowerCase(), backToFirst);
+
   const go = (item: Item | undefined) => {
     if (!item) return;
     remember(item);
-    close();
+    onClose();
     navigate(item.to);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -270,6 +283,49 @@ export function CommandPalette() {
       go(items[active]);
     }
   };
+
+  return (
+    <Dialog title={t('paletteTitle')} onClose={onClose}>
+      <div className="palette">
+        <input
+          className={styles.paletteInput}
+          data-autofocus
+          type="text"
+          role="combobox"
+          aria-expanded={items.length > 0}
+          aria-controls={listId}
+          aria-activedescendant={items[active] ? `${listId}-${active}` : undefined}
+          aria-autocomplete="list"
+          aria-label={t('paletteLabel')}
+          placeholder={t('palettePlaceholder')}
+          value={term}
+          onChange={(e) => setTerm(e.target.value)}
+          onKeyDown={onKeyDown}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <PaletteOptions listId={listId} items={items} active={active} onHover={setActive} onPick={go} />
+        {items.length === 0 ? <p className="muted">{t('paletteNothing')}</p> : null}
+        <p className={`muted ${styles.paletteHint}`}>{t('paletteHint')}</p>
+      </div>
+    </Dialog>
+  );
+}
+
+function PaletteOptions({
+  listId,
+  items,
+  active,
+  onHover,
+  onPick,
+}: {
+  listId: string;
+  items: Item[];
+  active: number;
+  onHover: (index: number) => void;
+  onPick: (item: Item) => void;
+}) {
+  const t = useT('chrome');
   const kindLabel = {
     screen: t('paletteScreen'),
     recent: t('paletteRecent'),
@@ -277,79 +333,69 @@ export function CommandPalette() {
     staff: t('paletteStaff'),
     request: t('paletteRequest'),
   };
+  return (
+    <div id={listId} role="listbox" aria-label={t('paletteResults')} className={styles.paletteList}>
+      {items.map((item, i) => (
+        // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox's input handles the keys (aria-activedescendant)
+        <div
+          key={item.id}
+          id={`${listId}-${i}`}
+          role="option"
+          tabIndex={-1}
+          aria-selected={i === active}
+          className={`${styles.paletteOption}${i === active ? ' is-active' : ''}`}
+          onMouseEnter={() => onHover(i)}
+          onClick={() => onPick(item)}
+        >
+          <span>{item.label}</span>
+          <span className={styles.paletteKind}>{kindLabel[item.kind]}</span>
+        </div>
+      ))}
+    </div>
+  );
+}
 
+function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  const t = useT('chrome');
+  return (
+    <Dialog title={t('shortcutsTitle')} onClose={onClose}>
+      <dl className={styles.shortcutList}>
+        <dt>
+          <kbd>Ctrl</kbd> + <kbd>K</kbd> / <kbd>⌘</kbd> + <kbd>K</kbd>
+        </dt>
+        <dd className={styles.shortcutWhat}>{t('shortcutPalette')}</dd>
+        <dt>
+          <kbd>/</kbd>
+        </dt>
+        <dd className={styles.shortcutWhat}>{t('shortcutSearch')}</dd>
+        <dt>
+          <kbd>?</kbd>
+        </dt>
+        <dd className={styles.shortcutWhat}>{t('shortcutHelp')}</dd>
+        <dt>
+          <kbd>Esc</kbd>
+        </dt>
+        <dd className={styles.shortcutWhat}>{t('shortcutClose')}</dd>
+      </dl>
+      <div className="form-actions">
+        <button type="button" className="button" onClick={onClose}>
+          {t('close')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+export function CommandPalette() {
+  const [open, setOpen] = useState(false);
+  const [help, setHelp] = useState(false);
+  const openPalette = useCallback(() => setOpen(true), []);
+  const openHelp = useCallback(() => setHelp(true), []);
+  useGlobalShortcuts(openPalette, openHelp);
   return (
     <>
-      {open ? (
-        <Dialog title={t('paletteTitle')} onClose={close}>
-          <div className="palette">
-            <input
-              className={styles.paletteInput}
-              data-autofocus
-              type="text"
-              role="combobox"
-              aria-expanded={items.length > 0}
-              aria-controls={listId}
-              aria-activedescendant={items[active] ? `${listId}-${active}` : undefined}
-              aria-autocomplete="list"
-              aria-label={t('paletteLabel')}
-              placeholder={t('palettePlaceholder')}
-              value={term}
-              onChange={(e) => setTerm(e.target.value)}
-              onKeyDown={onKeyDown}
-              autoComplete="off"
-              spellCheck={false}
-            />
-            <div id={listId} role="listbox" aria-label={t('paletteResults')} className={styles.paletteList}>
-              {items.map((item, i) => (
-                // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox's input handles the keys (aria-activedescendant)
-                <div
-                  key={item.id}
-                  id={`${listId}-${i}`}
-                  role="option"
-                  tabIndex={-1}
-                  aria-selected={i === active}
-                  className={`${styles.paletteOption}${i === active ? ' is-active' : ''}`}
-                  onMouseEnter={() => setActive(i)}
-                  onClick={() => go(item)}
-                >
-                  <span>{item.label}</span>
-                  <span className={styles.paletteKind}>{kindLabel[item.kind]}</span>
-                </div>
-              ))}
-            </div>
-            {items.length === 0 ? <p className="muted">{t('paletteNothing')}</p> : null}
-            <p className={`muted ${styles.paletteHint}`}>{t('paletteHint')}</p>
-          </div>
-        </Dialog>
-      ) : null}
-      {help ? (
-        <Dialog title={t('shortcutsTitle')} onClose={() => setHelp(false)}>
-          <dl className={styles.shortcutList}>
-            <dt>
-              <kbd>Ctrl</kbd> + <kbd>K</kbd> / <kbd>⌘</kbd> + <kbd>K</kbd>
-            </dt>
-            <dd className={styles.shortcutWhat}>{t('shortcutPalette')}</dd>
-            <dt>
-              <kbd>/</kbd>
-            </dt>
-            <dd className={styles.shortcutWhat}>{t('shortcutSearch')}</dd>
-            <dt>
-              <kbd>?</kbd>
-            </dt>
-            <dd className={styles.shortcutWhat}>{t('shortcutHelp')}</dd>
-            <dt>
-              <kbd>Esc</kbd>
-            </dt>
-            <dd className={styles.shortcutWhat}>{t('shortcutClose')}</dd>
-          </dl>
-          <div className="form-actions">
-            <button type="button" className="button" onClick={() => setHelp(false)}>
-              {t('close')}
-            </button>
-          </div>
-        </Dialog>
-      ) : null}
+      {open ? <PaletteDialog onClose={() => setOpen(false)} /> : null}
+      {help ? <ShortcutsDialog onClose={() => setHelp(false)} /> : null}
     </>
   );
 }

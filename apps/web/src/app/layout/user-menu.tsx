@@ -86,6 +86,13 @@ function AccountSubmenu({ close }: { close: () => void }) {
   const { uid } = useCurrentUser();
   const [accountOpen, setAccountOpen] = useState(false);
   const accountId = useId();
+  const accountPages = [
+    { label: 'myProfile', to: consolePaths.superuserProfile({ uid }) },
+    { label: 'mySessions', to: consolePaths.mySessions() },
+    { label: 'notificationSettings', to: consolePaths.notificationSettings() },
+    { label: 'signInSecurity', to: consolePaths.security() },
+    { label: 'changePassword', to: consolePaths.changePassword() },
+  ] as const;
   return (
     <>
       <button
@@ -107,46 +114,17 @@ function AccountSubmenu({ close }: { close: () => void }) {
         className={styles.submenu}
         hidden={!accountOpen}
       >
-        <Link
-          role="menuitem"
-          className={dropdownMenuStyles.menuItem}
-          to={consolePaths.superuserProfile({ uid })}
-          onClick={close}
-        >
-          {t('myProfile')}
-        </Link>
-        <Link
-          role="menuitem"
-          className={dropdownMenuStyles.menuItem}
-          to={consolePaths.mySessions()}
-          onClick={close}
-        >
-          {t('mySessions')}
-        </Link>
-        <Link
-          role="menuitem"
-          className={dropdownMenuStyles.menuItem}
-          to={consolePaths.notificationSettings()}
-          onClick={close}
-        >
-          {t('notificationSettings')}
-        </Link>
-        <Link
-          role="menuitem"
-          className={dropdownMenuStyles.menuItem}
-          to={consolePaths.security()}
-          onClick={close}
-        >
-          {t('signInSecurity')}
-        </Link>
-        <Link
-          role="menuitem"
-          className={dropdownMenuStyles.menuItem}
-          to={consolePaths.changePassword()}
-          onClick={close}
-        >
-          {t('changePassword')}
-        </Link>
+        {accountPages.map((page) => (
+          <Link
+            key={page.label}
+            role="menuitem"
+            className={dropdownMenuStyles.menuItem}
+            to={page.to}
+            onClick={close}
+          >
+            {t(page.label)}
+          </Link>
+        ))}
       </div>
     </>
   );

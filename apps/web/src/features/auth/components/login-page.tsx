@@ -32,7 +32,7 @@ function LanguageSwitch() {
   const { language, setLanguage } = useLanguage();
   const id = useId();
   return (
-    <div className={styles.languageSwitch}>
+    <div className={`field ${styles.languageSwitch}`}>
       <label htmlFor={id}>{t('language')}</label>
       <select
         id={id}

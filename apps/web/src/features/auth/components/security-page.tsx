@@ -111,31 +111,41 @@ function PasskeyRow({ p, password }: { p: PasskeyInfo; password: string }) {
   );
 }
 
-/**
- * /account/security: my passkeys (name, created, last used; rename, remove), my authenticator
- * app (set up with a QR code and its secret as text, remove), and my recovery codes (renew).
- * Adding and removing need the current password.
- */
-export default function SecurityPage() {
+type Factors = NonNullable<ReturnType<typeof useMyFactors>['data']>;
+/** A factor added: its message, and the recovery codes when it was the account's first. */
+type OnAdded = (a: { Message: string; RecoveryCodes?: string[] | undefined }) => void;
+
+function PasskeysTable({ passkeys, password }: { passkeys: PasskeyInfo[]; password: string }) {
   const t = useT('security');
+  return (
+    <div className="data-table">
+      <TableScroll label={t('passkeysHeading')}>
+        <table>
+          <caption className="visually-hidden">{t('passkeysHeading')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('name')}</th>
+              <th scope="col">{t('created')}</th>
+              <th scope="col">{t('lastUsed')}</th>
+              <th scope="col">{t('actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {passkeys.map((p) => (
+              <PasskeyRow key={p.Id} p={p} password={password} />
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </div>
+  );
+}
+
+function AddPasskeyForm({ password, onAdded }: { password: string; onAdded: OnAdded }) {
   const ta = useT('auth');
-  const factors = useMyFactors();
-  const [password, setPassword] = useState('');
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string>();
-  const [code, setCode] = useState('');
-  const [codes, setCodes] = useState<string[]>();
   const addPasskey = useAddPasskey(ta('passkeyCancelled'));
-  const startTotp = useStartTotp();
-  const confirmTotp = useConfirmTotp();
-  const removeTotp = useRemoveTotp();
-  const renew = useRenewRecoveryCodes();
-  const f = factors.data;
-  const added = (a: { Message: string; RecoveryCodes?: string[] | undefined }) => {
-    toast.success(a.Message);
-    if (a.RecoveryCodes) setCodes(a.RecoveryCodes);
-  };
-
   const onAddPasskey = (e: FormEvent) => {
     e.preventDefault();
     const parsed = passkeyName.safeParse(name);
@@ -146,10 +156,154 @@ export default function SecurityPage() {
       {
         onSuccess: (a) => {
           setName('');
-          added(a);
+          onAdded(a);
         },
       },
     );
+  };
+  return (
+    <form
+      onSubmit={onAddPasskey}
+      noValidate
+      aria-label={ta('addPasskey')}
+      className={`inline-form ${styles.mfaBlock}`}
+    >
+      <FormField
+        id="new-passkey-name"
+        name="passkeyName"
+        label={ta('passkeyName')}
+        hint={ta('passkeyNameHint')}
+        value={name}
+        error={nameError}
+        maxLength={64}
+        onValueChange={setName}
+      />
+      <button type="submit" className="button button-primary" aria-busy={addPasskey.isPending}>
+        {ta('addPasskey')}
+      </button>
+    </form>
+  );
+}
+
+/** The authenticator app: on (remove), being set up (QR code and a code to confirm), or off (set up). */
+function AuthenticatorApp({
+  totp,
+  password,
+  onAdded,
+}: {
+  totp: Factors['Totp'] | undefined;
+  password: string;
+  onAdded: OnAdded;
+}) {
+  const t = useT('security');
+  const ta = useT('auth');
+  const [code, setCode] = useState('');
+  const startTotp = useStartTotp();
+  const confirmTotp = useConfirmTotp();
+  const removeTotp = useRemoveTotp();
+  if (totp) {
+    return (
+      <p>
+        {t('totpOn', {
+          date: formatDateTimeMinutes(totp.CreatedAt),
+          used: totp.LastUsedAt ? formatDateTimeMinutes(totp.LastUsedAt) : t('never'),
+        })}{' '}
+        <button
+          type="button"
+          className="button button-small button-danger"
+          aria-busy={removeTotp.isPending}
+          onClick={() => removeTotp.mutate(password, { onSuccess: (a) => toast.success(a.Message) })}
+        >
+          {t('remove')}
+        </button>
+      </p>
+    );
+  }
+  if (startTotp.data && !confirmTotp.isSuccess) {
+    return (
+      <form
+        noValidate
+        aria-label={ta('useAuthenticatorApp')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          confirmTotp.mutate(code, {
+            onSuccess: (a) => {
+              setCode('');
+              startTotp.reset();
+              onAdded(a);
+            },
+          });
+        }}
+      >
+        <TotpSetup otpauthUrl={startTotp.data.OtpauthUrl} secret={startTotp.data.Secret} />
+        <OneTimeCodeField id="totp-confirm-code" label={ta('confirmCode')} value={code} onChange={setCode} />
+        <button type="submit" className="button button-primary" aria-busy={confirmTotp.isPending}>
+          {ta('confirm')}
+        </button>
+      </form>
+    );
+  }
+  return (
+    <>
+      <p className="muted">{t('totpOff')}</p>
+      <button
+        type="button"
+        className="button"
+        aria-busy={startTotp.isPending}
+        onClick={() => {
+          confirmTotp.reset();
+          startTotp.mutate(password);
+        }}
+      >
+        {t('setUpApp')}
+      </button>
+    </>
+  );
+}
+
+/** How many recovery codes are left (renew), once the account has a factor. */
+function RecoveryCodesLeft({
+  factors,
+  password,
+  onAdded,
+}: {
+  factors: Factors | undefined;
+  password: string;
+  onAdded: OnAdded;
+}) {
+  const t = useT('security');
+  const renew = useRenewRecoveryCodes();
+  if (!factors || (!factors.Totp && factors.Passkeys.length === 0))
+    return <p className="muted">{t('recoveryNone')}</p>;
+  return (
+    <p>
+      {t('recoveryLeft', { n: factors.RecoveryCodesLeft })}{' '}
+      <button
+        type="button"
+        className="button button-small"
+        aria-busy={renew.isPending}
+        onClick={() => renew.mutate(password, { onSuccess: onAdded })}
+      >
+        {t('renewRecovery')}
+      </button>
+    </p>
+  );
+}
+
+/**
+ * /account/security: my passkeys (name, created, last used; rename, remove), my authenticator
+ * app (set up with a QR code and its secret as text, remove), and my recovery codes (renew).
+ * Adding and removing need the current password.
+ */
+export default function SecurityPage() {
+  const t = useT('security');
+  const factors = useMyFactors();
+  const [password, setPassword] = useState('');
+  const [codes, setCodes] = useState<string[]>();
+  const f = factors.data;
+  const added: OnAdded = (a) => {
+    toast.success(a.Message);
+    if (a.RecoveryCodes) setCodes(a.RecoveryCodes);
   };
 
   return (
@@ -168,125 +322,17 @@ export default function SecurityPage() {
 
       <h2 className={styles.mfaHeading}>{t('passkeysHeading')}</h2>
       {f && f.Passkeys.length > 0 ? (
-        <div className="data-table">
-          <TableScroll label={t('passkeysHeading')}>
-            <table>
-              <caption className="visually-hidden">{t('passkeysHeading')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('name')}</th>
-                  <th scope="col">{t('created')}</th>
-                  <th scope="col">{t('lastUsed')}</th>
-                  <th scope="col">{t('actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {f.Passkeys.map((p) => (
-                  <PasskeyRow key={p.Id} p={p} password={password} />
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        </div>
+        <PasskeysTable passkeys={f.Passkeys} password={password} />
       ) : (
         <p className="muted">{factors.isPending ? '…' : t('noPasskeys')}</p>
       )}
-      <form
-        onSubmit={onAddPasskey}
-        noValidate
-        aria-label={ta('addPasskey')}
-        className={`inline-form ${styles.mfaBlock}`}
-      >
-        <FormField
-          id="new-passkey-name"
-          name="passkeyName"
-          label={ta('passkeyName')}
-          hint={ta('passkeyNameHint')}
-          value={name}
-          error={nameError}
-          maxLength={64}
-          onValueChange={setName}
-        />
-        <button type="submit" className="button button-primary" aria-busy={addPasskey.isPending}>
-          {ta('addPasskey')}
-        </button>
-      </form>
+      <AddPasskeyForm password={password} onAdded={added} />
 
       <h2 className={styles.mfaHeading}>{t('authenticatorHeading')}</h2>
-      {f?.Totp ? (
-        <p>
-          {t('totpOn', {
-            date: formatDateTimeMinutes(f.Totp.CreatedAt),
-            used: f.Totp.LastUsedAt ? formatDateTimeMinutes(f.Totp.LastUsedAt) : t('never'),
-          })}{' '}
-          <button
-            type="button"
-            className="button button-small button-danger"
-            aria-busy={removeTotp.isPending}
-            onClick={() => removeTotp.mutate(password, { onSuccess: (a) => toast.success(a.Message) })}
-          >
-            {t('remove')}
-          </button>
-        </p>
-      ) : startTotp.data && !confirmTotp.isSuccess ? (
-        <form
-          noValidate
-          aria-label={ta('useAuthenticatorApp')}
-          onSubmit={(e) => {
-            e.preventDefault();
-            confirmTotp.mutate(code, {
-              onSuccess: (a) => {
-                setCode('');
-                startTotp.reset();
-                added(a);
-              },
-            });
-          }}
-        >
-          <TotpSetup otpauthUrl={startTotp.data.OtpauthUrl} secret={startTotp.data.Secret} />
-          <OneTimeCodeField
-            id="totp-confirm-code"
-            label={ta('confirmCode')}
-            value={code}
-            onChange={setCode}
-          />
-          <button type="submit" className="button button-primary" aria-busy={confirmTotp.isPending}>
-            {ta('confirm')}
-          </button>
-        </form>
-      ) : (
-        <>
-          <p className="muted">{t('totpOff')}</p>
-          <button
-            type="button"
-            className="button"
-            aria-busy={startTotp.isPending}
-            onClick={() => {
-              confirmTotp.reset();
-              startTotp.mutate(password);
-            }}
-          >
-            {t('setUpApp')}
-          </button>
-        </>
-      )}
+      <AuthenticatorApp totp={f?.Totp} password={password} onAdded={added} />
 
       <h2 className={styles.mfaHeading}>{t('recoveryCodesHeading')}</h2>
-      {f && (f.Totp || f.Passkeys.length > 0) ? (
-        <p>
-          {t('recoveryLeft', { n: f.RecoveryCodesLeft })}{' '}
-          <button
-            type="button"
-            className="button button-small"
-            aria-busy={renew.isPending}
-            onClick={() => renew.mutate(password, { onSuccess: added })}
-          >
-            {t('renewRecovery')}
-          </button>
-        </p>
-      ) : (
-        <p className="muted">{t('recoveryNone')}</p>
-      )}
+      <RecoveryCodesLeft factors={f} password={password} onAdded={added} />
     </section>
   );
 }

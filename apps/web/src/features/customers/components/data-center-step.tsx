@@ -67,44 +67,22 @@ interface Props {
   onSaveEarlierSteps?: () => void;
 }
 
+type DataCenterForm = ReturnType<
+  typeof useContractForm<DataCenterValues, z.output<typeof siteDataCenterBody>>
+>;
+
 /**
- * Step 4 (Set Data Center & DB): copy an existing site's configuration, use a global server (with
- * a database name), or a custom database (data center, database name, connection string). The
- * lists failing to load: 'Error retrieving data centers' with Retry.
+ * Saving the step at the data center's version it was opened at (930 when someone saved since:
+ * the choice stays, the current setting reloads, and Finish then saves over it).
  */
-export function DataCenterStep({
-  uid,
-  appId,
-  title,
-  position,
-  values,
-  info,
-  otherSites,
-  onChange,
-  onSaved,
-  onBack,
-  autoSubmit,
-  onSaveEarlierSteps,
-}: Props) {
+function useSaveStep({ uid, appId, title, onSaved, onSaveEarlierSteps }: Props, form: DataCenterForm) {
   const t = useT('customers');
-  const common = useT('common');
   const save = useSaveDataCenter();
   const queryClient = useQueryClient();
   const key = siteFormKeys.dataCenter(uid, appId);
-  // The data center's version the step was opened at: a save names it (930 when someone saved since).
   const [version, setVersion] = useState(() => versionOf(queryClient, key));
-  const form = useContractForm(siteDataCenterBody, {
-    values,
-    onChange,
-    idPrefix: 'wiz-dc',
-    leaveGuard: false,
-  });
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
-  const lists = info.data;
-  const field = form.field;
-  // The schema's messages for an unchosen select are its own; the site select says 'Choose a site'.
-  const siteError = form.shown('FromAppId') ? t('chooseSite') : undefined;
 
   const onSubmit = () => {
     const data = form.submit();
@@ -140,10 +118,114 @@ export function DataCenterStep({
       },
     );
   };
+  return { onSubmit, failure, busy: save.isPending };
+}
 
+/** 'Error retrieving data centers' with Retry. */
+function DataCentersFailed({ onRetry }: { onRetry: () => void }) {
+  const t = useT('customers');
+  const common = useT('common');
+  return (
+    <div className="field">
+      <p className="form-alert" role="alert">
+        {t('dataCentersFailed')}
+      </p>
+      <div>
+        <button type="button" className="button" onClick={onRetry}>
+          {common('retry')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The fields of the chosen source: the site to copy, a global server, or a custom database. */
+function SourceFields({
+  source,
+  form,
+  lists,
+  otherSites,
+}: {
+  source: string;
+  form: DataCenterForm;
+  lists: DataCenterInfo | undefined;
+  otherSites: readonly Site[];
+}) {
+  const t = useT('customers');
+  const field = form.field;
+  if (source === 'existing-site')
+    return (
+      <SelectField
+        {...field('FromAppId')}
+        // The schema's messages for an unchosen select are its own; the site select says 'Choose a site'.
+        error={form.shown('FromAppId') ? t('chooseSite') : undefined}
+        label={t('existingSiteField')}
+        placeholder={t('chooseSite')}
+        options={otherSites.map((s) => ({ value: String(s.appId), label: s.AppName }))}
+      />
+    );
+  if (!lists) return null;
   const dbName = (
     <FormField {...field('DbName')} label={t('databaseNameField')} autoComplete="off" spellCheck={false} />
   );
+  if (source === 'global-server')
+    return (
+      <>
+        <SelectField
+          {...field('GlobalServer')}
+          label={t('globalServerField')}
+          placeholder={t('chooseGlobalServer')}
+          options={lists.GlobalServers.map((g) => ({
+            value: g.Code,
+            label: t('globalServerOption', {
+              name: g.Name,
+              dataCenter: lists.DataCenters.find((d) => d.Code === g.DataCenter)?.Name ?? g.DataCenter,
+            }),
+          }))}
+        />
+        {dbName}
+      </>
+    );
+  return (
+    <>
+      <SelectField
+        {...field('DataCenter')}
+        label={t('dataCenterField')}
+        placeholder={t('chooseDataCenter')}
+        options={lists.DataCenters.map((d) => ({
+          value: d.Code,
+          label: t('dataCenterOption', { name: d.Name, region: d.Region }),
+        }))}
+      />
+      {dbName}
+      <FormField
+        {...field('ConnectionString')}
+        type="password"
+        label={t('connectionStringField')}
+        hint={t('connectionStringHint')}
+        autoComplete="off"
+        spellCheck={false}
+      />
+    </>
+  );
+}
+
+/**
+ * Step 4 (Set Data Center & DB): copy an existing site's configuration, use a global server (with
+ * a database name), or a custom database (data center, database name, connection string). The
+ * lists failing to load: 'Error retrieving data centers' with Retry.
+ */
+export function DataCenterStep(props: Props) {
+  const { title, position, values, info, otherSites, onChange, onBack, autoSubmit } = props;
+  const t = useT('customers');
+  const form = useContractForm(siteDataCenterBody, {
+    values,
+    onChange,
+    idPrefix: 'wiz-dc',
+    leaveGuard: false,
+  });
+  const { onSubmit, failure, busy } = useSaveStep(props, form);
+  const lists = info.data;
 
   return (
     <WizardStepForm
@@ -151,24 +233,13 @@ export function DataCenterStep({
       position={position}
       failure={failure}
       canSubmit={form.valid}
-      busy={save.isPending}
+      busy={busy}
       submitLabel={t('finish')}
       onSubmit={onSubmit}
       onBack={onBack}
       autoSubmit={autoSubmit}
     >
-      {info.isError ? (
-        <div className="field">
-          <p className="form-alert" role="alert">
-            {t('dataCentersFailed')}
-          </p>
-          <div>
-            <button type="button" className="button" onClick={() => void info.refetch()}>
-              {common('retry')}
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {info.isError ? <DataCentersFailed onRetry={() => void info.refetch()} /> : null}
       {info.isPending ? <Skeleton lines={3} /> : null}
       {lists?.Current.CustomDb && values.Source === 'custom-database' && !values.ConnectionString ? (
         <p className="notice notice-info">{t('connectionStringKept')}</p>
@@ -188,60 +259,9 @@ export function DataCenterStep({
           { value: 'global-server', label: t('sourceGlobalServer'), disabled: !lists },
           { value: 'custom-database', label: t('sourceCustomDatabase'), disabled: !lists },
         ]}
-        renderChosen={(source) => {
-          if (source === 'existing-site')
-            return (
-              <SelectField
-                {...field('FromAppId')}
-                error={siteError}
-                label={t('existingSiteField')}
-                placeholder={t('chooseSite')}
-                options={otherSites.map((s) => ({ value: String(s.appId), label: s.AppName }))}
-              />
-            );
-          if (!lists) return null;
-          if (source === 'global-server')
-            return (
-              <>
-                <SelectField
-                  {...field('GlobalServer')}
-                  label={t('globalServerField')}
-                  placeholder={t('chooseGlobalServer')}
-                  options={lists.GlobalServers.map((g) => ({
-                    value: g.Code,
-                    label: t('globalServerOption', {
-                      name: g.Name,
-                      dataCenter:
-                        lists.DataCenters.find((d) => d.Code === g.DataCenter)?.Name ?? g.DataCenter,
-                    }),
-                  }))}
-                />
-                {dbName}
-              </>
-            );
-          return (
-            <>
-              <SelectField
-                {...field('DataCenter')}
-                label={t('dataCenterField')}
-                placeholder={t('chooseDataCenter')}
-                options={lists.DataCenters.map((d) => ({
-                  value: d.Code,
-                  label: t('dataCenterOption', { name: d.Name, region: d.Region }),
-                }))}
-              />
-              {dbName}
-              <FormField
-                {...field('ConnectionString')}
-                type="password"
-                label={t('connectionStringField')}
-                hint={t('connectionStringHint')}
-                autoComplete="off"
-                spellCheck={false}
-              />
-            </>
-          );
-        }}
+        renderChosen={(source) => (
+          <SourceFields source={source} form={form} lists={lists} otherSites={otherSites} />
+        )}
       />
     </WizardStepForm>
   );

@@ -81,32 +81,18 @@ interface Props {
   autoSubmit?: boolean;
 }
 
+type SettingsForm = ReturnType<typeof useContractForm<SettingsValues, z.output<typeof schema>>>;
+
 /**
- * Step 2 (Additional Site Information): web apps, and the plan with its trial days (0 = subscribed)
- * only when the user changes it: the current plan and its state are shown as stored. A failed
- * save toasts the server's text, else 'Unable to add basic settings.'; a trial the server did not
- * take (its field rejected, or no trial in the answer) 'Unable to set trial app.'.
+ * Saving what changed at the site version the step was opened at, so another editor's save in
+ * between is refused (930) instead of undone.
  */
-export function SiteSettingsStep({
-  uid,
-  appId,
-  title,
-  position,
-  values,
-  current,
-  onChange,
-  onSaved,
-  onBack,
-  autoSubmit,
-}: Props) {
+function useSaveStep({ uid, appId, title, values, current, onSaved }: Props, form: SettingsForm) {
   const t = useT('customers');
   const save = useSaveBasicSettings();
   const queryClient = useQueryClient();
   const key = siteFormKeys.basic(uid, appId);
-  // The site version the step was opened at: a save names it, so another editor's save in
-  // between is refused (930) instead of undone.
   const [version, setVersion] = useState(() => versionOf(queryClient, key));
-  const form = useContractForm(schema, { values, onChange, idPrefix: 'wiz', leaveGuard: false });
   const failed = useStepFailure();
   const [failure, setFailure] = useState<string | undefined>();
 
@@ -114,12 +100,6 @@ export function SiteSettingsStep({
     toast.error(text);
     setFailure(failed(title, text));
   };
-
-  const field = (f: SettingsField) => {
-    const props = form.field(f);
-    return { ...props, error: f === 'TrialDays' && props.error ? t('trialDaysInvalid') : props.error };
-  };
-  const free = values.Plan === 'Free';
 
   const onSubmit = () => {
     const data = form.submit();
@@ -159,6 +139,91 @@ export function SiteSettingsStep({
       },
     );
   };
+  return { onSubmit, failure, busy: save.isPending };
+}
+
+/** The field's props; a rejected trial says 'trialDaysInvalid' whatever the schema's words. */
+function useSettingsField(form: SettingsForm) {
+  const t = useT('customers');
+  return (f: SettingsField) => {
+    const props = form.field(f);
+    return { ...props, error: f === 'TrialDays' && props.error ? t('trialDaysInvalid') : props.error };
+  };
+}
+
+/** The plan as stored, and, when the user asks to change it, the plan and its trial days. */
+function PlanFieldset({
+  form,
+  values,
+  current,
+}: {
+  form: SettingsForm;
+  values: SettingsValues;
+  current: BasicSettings | undefined;
+}) {
+  const t = useT('customers');
+  const field = useSettingsField(form);
+  const free = values.Plan === 'Free';
+  return (
+    <fieldset className={styles.formFieldset}>
+      <legend>{t('planField')}</legend>
+      {current ? (
+        <p className="muted" id="wiz-plan-now">
+          {t('currentPlan', {
+            plan: current.Plan,
+            status: planStatusText(current.PlanStatus, current.TrialEndsAt, new Date()),
+          })}
+        </p>
+      ) : null}
+      <CheckboxField
+        id="wiz-ChangePlan"
+        name="ChangePlan"
+        label={t('changePlan')}
+        hint={t('changePlanHint')}
+        checked={values.ChangePlan}
+        onCheckedChange={(on) =>
+          // Unticked, the plan fields go back to what is stored, so nothing stale is checked or sent.
+          form.patch(
+            on ? { ChangePlan: true } : { ChangePlan: false, Plan: current?.Plan ?? 'Free', TrialDays: '0' },
+          )
+        }
+      />
+      {values.ChangePlan ? (
+        <div className="form-grid">
+          <SelectField
+            {...field('Plan')}
+            label={t('planField')}
+            options={PLANS.map((p) => ({ value: p, label: p }))}
+            onValueChange={(v) => form.patch(v === 'Free' ? { Plan: v, TrialDays: '0' } : { Plan: v })}
+          />
+          <FormField
+            {...field('TrialDays')}
+            type="number"
+            min={0}
+            max={365}
+            step={1}
+            label={t('trialDaysField')}
+            hint={free ? t('freeHasNoTrial') : t('trialDaysHint')}
+            disabled={free}
+          />
+        </div>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/**
+ * Step 2 (Additional Site Information): web apps, and the plan with its trial days (0 = subscribed)
+ * only when the user changes it: the current plan and its state are shown as stored. A failed
+ * save toasts the server's text, else 'Unable to add basic settings.'; a trial the server did not
+ * take (its field rejected, or no trial in the answer) 'Unable to set trial app.'.
+ */
+export function SiteSettingsStep(props: Props) {
+  const { title, position, values, current, onChange, onBack, autoSubmit } = props;
+  const t = useT('customers');
+  const form = useContractForm(schema, { values, onChange, idPrefix: 'wiz', leaveGuard: false });
+  const { onSubmit, failure, busy } = useSaveStep(props, form);
+  const field = useSettingsField(form);
 
   return (
     <WizardStepForm
@@ -166,7 +231,7 @@ export function SiteSettingsStep({
       position={position}
       failure={failure}
       canSubmit={form.valid}
-      busy={save.isPending}
+      busy={busy}
       submitLabel={t('next')}
       onSubmit={onSubmit}
       onBack={onBack}
@@ -181,52 +246,7 @@ export function SiteSettingsStep({
         />
         <FormField {...field('StagingUrl')} label={t('stagingUrlField')} inputMode="url" autoComplete="off" />
       </div>
-      <fieldset className={styles.formFieldset}>
-        <legend>{t('planField')}</legend>
-        {current ? (
-          <p className="muted" id="wiz-plan-now">
-            {t('currentPlan', {
-              plan: current.Plan,
-              status: planStatusText(current.PlanStatus, current.TrialEndsAt, new Date()),
-            })}
-          </p>
-        ) : null}
-        <CheckboxField
-          id="wiz-ChangePlan"
-          name="ChangePlan"
-          label={t('changePlan')}
-          hint={t('changePlanHint')}
-          checked={values.ChangePlan}
-          onCheckedChange={(on) =>
-            // Unticked, the plan fields go back to what is stored, so nothing stale is checked or sent.
-            form.patch(
-              on
-                ? { ChangePlan: true }
-                : { ChangePlan: false, Plan: current?.Plan ?? 'Free', TrialDays: '0' },
-            )
-          }
-        />
-        {values.ChangePlan ? (
-          <div className="form-grid">
-            <SelectField
-              {...field('Plan')}
-              label={t('planField')}
-              options={PLANS.map((p) => ({ value: p, label: p }))}
-              onValueChange={(v) => form.patch(v === 'Free' ? { Plan: v, TrialDays: '0' } : { Plan: v })}
-            />
-            <FormField
-              {...field('TrialDays')}
-              type="number"
-              min={0}
-              max={365}
-              step={1}
-              label={t('trialDaysField')}
-              hint={free ? t('freeHasNoTrial') : t('trialDaysHint')}
-              disabled={free}
-            />
-          </div>
-        ) : null}
-      </fieldset>
+      <PlanFieldset form={form} values={values} current={current} />
     </WizardStepForm>
   );
 }

@@ -134,6 +134,183 @@ function useSettled<T>(value: T): T {
   return settled;
 }
 
+type ComposeForm = ReturnType<typeof useContractForm<Values, z.output<ReturnType<typeof composeSchema>>>>;
+
+/** The form, checked by the contract's schema with the viewer's time zone for a later send. */
+function useComposeForm(zone: string) {
+  const t = useT('notifications');
+  const schema = useMemo(
+    () =>
+      composeSchema(zone, {
+        appIdsInvalid: t('appIdsInvalid'),
+        sendAtRequired: t('sendAtRequired'),
+        sendAtPast: t('sendAtPast'),
+      }),
+    [zone, t],
+  );
+  return useContractForm(schema, { initial: EMPTY, idPrefix: 'notice' });
+}
+
+/** The live count of recipients of the audience as it reads once the changes settle. */
+function useRecipients(form: ComposeForm) {
+  const audienceErrors = ['Plans', 'DataCenters', 'AppIds'].some((f) => form.errors[f as keyof Values]);
+  const wanted = audienceErrors ? undefined : audienceOf(form.values);
+  const audience = useSettled(wanted);
+  const count = useRecipientCount(audience);
+  // Until the count answers for the audience as it now reads, the figure shown is not its own.
+  const counting = JSON.stringify(wanted) !== JSON.stringify(audience) || count.isPlaceholderData;
+  const reachable = !counting && count.data !== undefined && !count.data.OverLimit && count.data.Count > 0;
+  return { audience, count, counting, reachable };
+}
+
+/** The chosen audience's own field: the plans, the data centers, or the sites' App Ids. */
+function AudienceFields({
+  form,
+  options,
+}: {
+  form: ComposeForm;
+  options: ReturnType<typeof useAudienceOptions>;
+}) {
+  const t = useT('notifications');
+  const v = form.values;
+  if (v.AudienceType === 'sites') {
+    return (
+      <FormField
+        {...form.field('AppIds')}
+        label={t('appIds')}
+        hint={t('appIdsHint', { max: NOTICE_SITES_MAX })}
+        inputMode="numeric"
+        autoComplete="off"
+      />
+    );
+  }
+  if (v.AudienceType !== 'plan' && v.AudienceType !== 'data-center') return null;
+  if (options.isPending) return <Skeleton lines={2} />;
+  if (options.isError) {
+    return (
+      <p className="form-alert" role="alert">
+        {errorText(options.error, t('optionsFailed'))}
+      </p>
+    );
+  }
+  if (v.AudienceType === 'plan') {
+    return (
+      <CheckboxGroup
+        legend={t('plans')}
+        name="Plans"
+        options={options.data.Plans.map((p) => ({ value: p, label: p }))}
+        value={v.Plans}
+        error={form.shown('Plans')}
+        onChange={(next) => form.set('Plans', next)}
+        onBlur={() => form.touch('Plans')}
+      />
+    );
+  }
+  return (
+    <CheckboxGroup
+      legend={t('dataCenters')}
+      name="DataCenters"
+      options={options.data.DataCenters.map((d) => ({ value: d.Code, label: `${d.Name} (${d.Code})` }))}
+      value={v.DataCenters}
+      error={form.shown('DataCenters')}
+      onChange={(next) => form.set('DataCenters', next)}
+      onBlur={() => form.touch('DataCenters')}
+    />
+  );
+}
+
+/** How many the notice reaches, or why it reaches none (counting, failed, over the limit, none). */
+function RecipientCount({ recipients }: { recipients: ReturnType<typeof useRecipients> }) {
+  const t = useT('notifications');
+  const { audience, count, counting } = recipients;
+  if (!audience) return null;
+  if (count.isError) return <span className="form-alert">{errorText(count.error)}</span>;
+  if (!count.data || counting) return <span className="muted">{t('recipientsCounting')}</span>;
+  if (count.data.OverLimit)
+    return <span className="form-alert">{t('recipientsOver', { limit: count.data.Limit })}</span>;
+  if (count.data.Count === 0) return <span className="form-alert">{t('recipientsNone')}</span>;
+  return <strong>{t('recipientsCount', { count: count.data.Count.toLocaleString('en-US') })}</strong>;
+}
+
+/** Kind, subject and text. */
+function MessageFields({ form }: { form: ComposeForm }) {
+  const t = useT('notifications');
+  return (
+    <>
+      <RadioGroup
+        legend={t('kind')}
+        name="Kind"
+        options={NOTICE_KINDS.map((k) => ({ value: k, label: t(`kind_${k}`), hint: t(`kindHint_${k}`) }))}
+        value={form.values.Kind}
+        onChange={(k) => form.set('Kind', k)}
+      />
+      <FormField {...form.field('Subject')} label={t('subject')} autoComplete="off" required />
+      <TextAreaField
+        {...form.field('Text')}
+        label={t('text')}
+        hint={t('textHint', { max: NOTICE_TEXT_MAX.toLocaleString('en-US') })}
+        rows={8}
+        required
+      />
+    </>
+  );
+}
+
+/** Who the notice goes to, with the live count of recipients. */
+function AudienceChoice({
+  form,
+  options,
+  recipients,
+}: {
+  form: ComposeForm;
+  options: ReturnType<typeof useAudienceOptions>;
+  recipients: ReturnType<typeof useRecipients>;
+}) {
+  const t = useT('notifications');
+  return (
+    <>
+      <RadioGroup
+        legend={t('audience')}
+        name="AudienceType"
+        options={[
+          { value: 'all', label: t('audience_all') },
+          { value: 'plan', label: t('audience_plan') },
+          { value: 'data-center', label: t('audience_dataCenter') },
+          { value: 'sites', label: t('audience_sites') },
+        ]}
+        value={form.values.AudienceType}
+        onChange={(a) => form.set('AudienceType', a)}
+        renderChosen={() => <AudienceFields form={form} options={options} />}
+      />
+      <p className={styles.noticeRecipients} aria-live="polite">
+        <RecipientCount recipients={recipients} />
+      </p>
+    </>
+  );
+}
+
+/** When: now, or at a time in the viewer's time zone. */
+function ScheduleChoice({ form, zone }: { form: ComposeForm; zone: string }) {
+  const t = useT('notifications');
+  return (
+    <RadioGroup
+      legend={t('schedule')}
+      name="When"
+      options={[
+        { value: 'now', label: t('sendNow') },
+        { value: 'later', label: t('sendLater') },
+      ]}
+      value={form.values.When}
+      onChange={(w) => form.set('When', w)}
+      renderChosen={(w) =>
+        w === 'later' ? (
+          <FormField {...form.field('SendAt')} type="datetime-local" label={t('sendAt', { zone })} required />
+        ) : null
+      }
+    />
+  );
+}
+
 /**
  * /manage-notifications/compose: kind, subject, text, audience (all customers, plans, data centers
  * or chosen sites) with the live count of recipients, and when (now, after a confirmation naming
@@ -147,25 +324,11 @@ export default function ComposeNoticePage() {
   const options = useAudienceOptions();
   const create = useCreateNotice();
   const [confirming, setConfirming] = useState(false);
-  const schema = useMemo(
-    () =>
-      composeSchema(zone, {
-        appIdsInvalid: t('appIdsInvalid'),
-        sendAtRequired: t('sendAtRequired'),
-        sendAtPast: t('sendAtPast'),
-      }),
-    [zone, t],
-  );
-  const form = useContractForm(schema, { initial: EMPTY, idPrefix: 'notice' });
+  const form = useComposeForm(zone);
   const v = form.values;
-  const audienceErrors = ['Plans', 'DataCenters', 'AppIds'].some((f) => form.errors[f as keyof Values]);
-  const wanted = audienceErrors ? undefined : audienceOf(v);
-  const audience = useSettled(wanted);
-  const count = useRecipientCount(audience);
-  // Until the count answers for the audience as it now reads, the figure shown is not its own.
-  const counting = JSON.stringify(wanted) !== JSON.stringify(audience) || count.isPlaceholderData;
+  const recipients = useRecipients(form);
 
-  const send = (data: z.output<typeof schema>) =>
+  const send = (data: NonNullable<typeof form.data>) =>
     create.mutate(data, {
       onSuccess: (n) => {
         setConfirming(false);
@@ -186,118 +349,14 @@ export default function ComposeNoticePage() {
     else send(data);
   };
 
-  let audienceFields: React.ReactNode = null;
-  if (v.AudienceType === 'plan' || v.AudienceType === 'data-center') {
-    if (options.isPending) audienceFields = <Skeleton lines={2} />;
-    else if (options.isError)
-      audienceFields = (
-        <p className="form-alert" role="alert">
-          {errorText(options.error, t('optionsFailed'))}
-        </p>
-      );
-    else if (v.AudienceType === 'plan')
-      audienceFields = (
-        <CheckboxGroup
-          legend={t('plans')}
-          name="Plans"
-          options={options.data.Plans.map((p) => ({ value: p, label: p }))}
-          value={v.Plans}
-          error={form.shown('Plans')}
-          onChange={(next) => form.set('Plans', next)}
-          onBlur={() => form.touch('Plans')}
-        />
-      );
-    else
-      audienceFields = (
-        <CheckboxGroup
-          legend={t('dataCenters')}
-          name="DataCenters"
-          options={options.data.DataCenters.map((d) => ({ value: d.Code, label: `${d.Name} (${d.Code})` }))}
-          value={v.DataCenters}
-          error={form.shown('DataCenters')}
-          onChange={(next) => form.set('DataCenters', next)}
-          onBlur={() => form.touch('DataCenters')}
-        />
-      );
-  } else if (v.AudienceType === 'sites') {
-    audienceFields = (
-      <FormField
-        {...form.field('AppIds')}
-        label={t('appIds')}
-        hint={t('appIdsHint', { max: NOTICE_SITES_MAX })}
-        inputMode="numeric"
-        autoComplete="off"
-      />
-    );
-  }
-
-  let countText: React.ReactNode;
-  if (!audience) countText = null;
-  else if (count.isError) countText = <span className="form-alert">{errorText(count.error)}</span>;
-  else if (!count.data || counting) countText = <span className="muted">{t('recipientsCounting')}</span>;
-  else if (count.data.OverLimit)
-    countText = <span className="form-alert">{t('recipientsOver', { limit: count.data.Limit })}</span>;
-  else if (count.data.Count === 0) countText = <span className="form-alert">{t('recipientsNone')}</span>;
-  else
-    countText = <strong>{t('recipientsCount', { count: count.data.Count.toLocaleString('en-US') })}</strong>;
-  const reachable = !counting && count.data !== undefined && !count.data.OverLimit && count.data.Count > 0;
-
   return (
     <section className="card form-card" aria-labelledby="screen-title">
       <h1 id="screen-title">{t('composeHeading')}</h1>
       <p className="muted">{t('composeIntro')}</p>
       <form onSubmit={onSubmit} noValidate>
-        <RadioGroup
-          legend={t('kind')}
-          name="Kind"
-          options={NOTICE_KINDS.map((k) => ({ value: k, label: t(`kind_${k}`), hint: t(`kindHint_${k}`) }))}
-          value={v.Kind}
-          onChange={(k) => form.set('Kind', k)}
-        />
-        <FormField {...form.field('Subject')} label={t('subject')} autoComplete="off" required />
-        <TextAreaField
-          {...form.field('Text')}
-          label={t('text')}
-          hint={t('textHint', { max: NOTICE_TEXT_MAX.toLocaleString('en-US') })}
-          rows={8}
-          required
-        />
-        <RadioGroup
-          legend={t('audience')}
-          name="AudienceType"
-          options={[
-            { value: 'all', label: t('audience_all') },
-            { value: 'plan', label: t('audience_plan') },
-            { value: 'data-center', label: t('audience_dataCenter') },
-            { value: 'sites', label: t('audience_sites') },
-          ]}
-          value={v.AudienceType}
-          onChange={(a) => form.set('AudienceType', a)}
-          renderChosen={() => audienceFields}
-        />
-        <p className={styles.noticeRecipients} aria-live="polite">
-          {countText}
-        </p>
-        <RadioGroup
-          legend={t('schedule')}
-          name="When"
-          options={[
-            { value: 'now', label: t('sendNow') },
-            { value: 'later', label: t('sendLater') },
-          ]}
-          value={v.When}
-          onChange={(w) => form.set('When', w)}
-          renderChosen={(w) =>
-            w === 'later' ? (
-              <FormField
-                {...form.field('SendAt')}
-                type="datetime-local"
-                label={t('sendAt', { zone })}
-                required
-              />
-            ) : null
-          }
-        />
+        <MessageFields form={form} />
+        <AudienceChoice form={form} options={options} recipients={recipients} />
+        <ScheduleChoice form={form} zone={zone} />
         {form.formError ? (
           <p className="form-alert" role="alert">
             {form.formError}
@@ -307,7 +366,7 @@ export default function ComposeNoticePage() {
           <button
             type="submit"
             className="button button-primary"
-            disabled={!form.valid || !reachable || create.isPending}
+            disabled={!form.valid || !recipients.reachable || create.isPending}
             aria-busy={create.isPending}
           >
             {create.isPending ? t('submitting') : v.When === 'later' ? t('submitLater') : t('submitNow')}
@@ -327,7 +386,9 @@ export default function ComposeNoticePage() {
           onConfirm={() => form.data && send(form.data)}
           onClose={() => setConfirming(false)}
         >
-          <p>{t('confirmSendBody', { count: (count.data?.Count ?? 0).toLocaleString('en-US') })}</p>
+          <p>
+            {t('confirmSendBody', { count: (recipients.count.data?.Count ?? 0).toLocaleString('en-US') })}
+          </p>
         </ConfirmDialog>
       ) : null}
     </section>

@@ -7,7 +7,7 @@ import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useAddCustomDomain } from '../api/custom-domains-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
-import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
+import sectionStyles from './settings-section.module.css';
 
 /**
  * 'Add custom domain'. An empty name: 'Domain name is required.' under the field and, on submit,
@@ -39,7 +39,7 @@ export function AddCustomDomainForm({ site }: { site: SiteRef }) {
   };
   return (
     <form
-      className={encryptionSettingsSectionStyles.subsection}
+      className={sectionStyles.subsection}
       onSubmit={onSubmit}
       noValidate
       aria-labelledby="add-custom-domain-title"

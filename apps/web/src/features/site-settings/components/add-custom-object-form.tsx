@@ -8,9 +8,9 @@ import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useCreateCustomObject } from '../api/custom-objects-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
-import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
 import registrationFieldsSectionStyles from './registration-fields-section.module.css';
 import { SampleValidator } from './sample-validator.tsx';
+import sectionStyles from './settings-section.module.css';
 
 const FIELDS = ['Id', 'Name', 'SizeMB', 'Schema'] as const;
 type Field = (typeof FIELDS)[number];
@@ -52,7 +52,7 @@ export function AddCustomObjectForm({ site }: { site: SiteRef }) {
   };
   return (
     <form
-      className={encryptionSettingsSectionStyles.subsection}
+      className={sectionStyles.subsection}
       onSubmit={onSubmit}
       noValidate
       aria-labelledby="add-custom-object-title"

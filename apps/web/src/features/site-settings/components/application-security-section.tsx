@@ -7,6 +7,7 @@ import {
   SIGN_IN_MODES,
 } from '@sac/contract/site-settings';
 import { type FormEvent, useState } from 'react';
+import type { z } from 'zod';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
@@ -72,16 +73,20 @@ export function ApplicationSecuritySection({ site, canWrite, headingId }: Sectio
   );
 }
 
-function SecurityForm({
-  site,
-  current,
-  canWrite,
-}: {
-  site: SiteRef;
-  current: SecurityRead;
-  canWrite: boolean;
-}) {
-  const t = useT('siteSettings');
+type SecurityFormState = ReturnType<
+  typeof useContractForm<Record<Field, string>, z.output<typeof applicationSecurity>>
+>;
+
+/**
+ * Saving at the version read (someone's save since: what changed meanwhile, theirs to load or
+ * overwrite); a 981 refusal is the form's alert, other failures under the fields and as a toast.
+ */
+function useSaveSecurity(
+  site: SiteRef,
+  current: SecurityRead,
+  form: SecurityFormState,
+  setAlert: (alert: string | undefined) => void,
+) {
   const save = useSaveApplicationSecurity(site);
   const auth = useApiAuth();
   const conflict = useEditConflict<ApplicationSecurity>(
@@ -91,24 +96,6 @@ function SecurityForm({
       return { data: now.settings, version: now.version };
     },
   );
-  const [alert, setAlert] = useState<string | undefined>();
-  const form = useContractForm(applicationSecurity, {
-    initial: toValues(current.settings),
-    idPrefix: 'security',
-  });
-  const values = form.values;
-  const set = (f: Field, v: string) => {
-    setAlert(undefined);
-    form.set(f, v);
-  };
-  const numberField = (f: (typeof NUMBER_FIELDS)[number]) => ({
-    ...form.field(f),
-    type: 'number',
-    inputMode: 'numeric' as const,
-    readOnly: !canWrite,
-    onValueChange: (v: string) => set(f, v),
-  });
-
   const send = (ifMatch: string | undefined) => {
     const data = form.submit();
     if (!data || save.isPending) return;
@@ -133,34 +120,34 @@ function SecurityForm({
       },
     );
   };
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    send(conflict.version);
-  };
   const loadTheirs = () => {
     const theirs = conflict.loadTheirs();
     if (theirs) form.reset(toValues(theirs));
   };
-  const labels: Record<Field, string> = {
-    SignInMode: t('signInMode'),
-    MfaMode: t('mfaMode'),
-    PasswordMinLength: t('passwordMinLength'),
-    MaxFailedLogins: t('maxFailedLogins'),
-    LockoutMinutes: t('lockoutMinutes'),
-    SessionTimeoutMinutes: t('sessionTimeoutMinutes'),
-    SecurityReportTime: t('securityReportTime'),
-  };
+  return { save, conflict, send, loadTheirs };
+}
 
+/** The modes, the numbers and the report time; read-only without site-settings.write. */
+function SecurityFields({
+  form,
+  canWrite,
+  set,
+}: {
+  form: SecurityFormState;
+  canWrite: boolean;
+  set: (f: Field, v: string) => void;
+}) {
+  const t = useT('siteSettings');
+  const values = form.values;
+  const numberField = (f: (typeof NUMBER_FIELDS)[number]) => ({
+    ...form.field(f),
+    type: 'number',
+    inputMode: 'numeric' as const,
+    readOnly: !canWrite,
+    onValueChange: (v: string) => set(f, v),
+  });
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={t('applicationSecurity')}>
-      {conflict.theirs ? (
-        <ChangedMeanwhile
-          changes={changedFields(toValues(conflict.filledFrom), toValues(conflict.theirs.data), labels)}
-          onLoadTheirs={loadTheirs}
-          onOverwrite={() => send(conflict.overwrite())}
-          busy={save.isPending}
-        />
-      ) : null}
+    <>
       <div className="form-grid">
         <RadioGroup
           legend={t('signInMode')}
@@ -211,6 +198,55 @@ function SecurityForm({
           onChange={(v) => set('SecurityReportTime', v)}
         />
       </div>
+    </>
+  );
+}
+
+function SecurityForm({
+  site,
+  current,
+  canWrite,
+}: {
+  site: SiteRef;
+  current: SecurityRead;
+  canWrite: boolean;
+}) {
+  const t = useT('siteSettings');
+  const [alert, setAlert] = useState<string | undefined>();
+  const form = useContractForm(applicationSecurity, {
+    initial: toValues(current.settings),
+    idPrefix: 'security',
+  });
+  const { save, conflict, send, loadTheirs } = useSaveSecurity(site, current, form, setAlert);
+  const set = (f: Field, v: string) => {
+    setAlert(undefined);
+    form.set(f, v);
+  };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send(conflict.version);
+  };
+  const labels: Record<Field, string> = {
+    SignInMode: t('signInMode'),
+    MfaMode: t('mfaMode'),
+    PasswordMinLength: t('passwordMinLength'),
+    MaxFailedLogins: t('maxFailedLogins'),
+    LockoutMinutes: t('lockoutMinutes'),
+    SessionTimeoutMinutes: t('sessionTimeoutMinutes'),
+    SecurityReportTime: t('securityReportTime'),
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t('applicationSecurity')}>
+      {conflict.theirs ? (
+        <ChangedMeanwhile
+          changes={changedFields(toValues(conflict.filledFrom), toValues(conflict.theirs.data), labels)}
+          onLoadTheirs={loadTheirs}
+          onOverwrite={() => send(conflict.overwrite())}
+          busy={save.isPending}
+        />
+      ) : null}
+      <SecurityFields form={form} canWrite={canWrite} set={set} />
       {alert ? (
         <p className="form-alert" role="alert">
           {alert}

@@ -11,9 +11,9 @@ import { toast } from '../../../lib/toast-store.ts';
 import { type DataSource, useAddDataSource, useDataSources } from '../api/registration-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
 import styles from './data-sources-section.module.css';
-import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
 import registrationFieldsSectionStyles from './registration-fields-section.module.css';
 import type { SectionProps } from './section-props.ts';
+import sectionStyles from './settings-section.module.css';
 
 const PAGE_SIZE = 10;
 
@@ -66,13 +66,50 @@ type Errors = Record<string, string>;
 let nextKey = 1;
 const newItem = (): Item => ({ key: nextKey++, Value: '', Text: '', Parent: '' });
 
+type Draft = ReturnType<typeof draftOf>;
+/** What the form sends; an item names its parent's value only when the source has a parent. */
+const draftOf = (name: string, parent: string, rule: string, items: readonly Item[]) => ({
+  Name: name,
+  ParentName: parent,
+  Rules: rule,
+  Items: items.map((i) => ({ Value: i.Value, Text: i.Text, ...(parent ? { Parent: i.Parent } : {}) })),
+});
+
+/** The contract's verdict on a draft: its data, or the first message per field (an item's: `itemRequired`). */
+function checkDraft(draft: Draft, itemRequired: string) {
+  const r = dataSourceBody.safeParse(draft);
+  const out: Errors = {};
+  if (!r.success) {
+    for (const issue of r.error.issues) {
+      const [field, index, sub] = issue.path;
+      const k =
+        field === 'Items' && typeof index === 'number' && typeof sub === 'string'
+          ? `Items.${index}.${sub}`
+          : String(field ?? '');
+      const message = k.startsWith('Items.') ? itemRequired : issue.message;
+      if (!(k in out)) out[k] = message;
+    }
+  }
+  return { data: r.success ? r.data : undefined, errors: out };
+}
+
+/** The server's field errors by the form's fields; a name taken (409) under the name. */
+function serverErrors(error: ApiError): Errors {
+  const fields: Errors = {};
+  for (const fe of error.envelope?.FieldErrors ?? []) {
+    const k = fe.Field.replace(/^data\./, '');
+    if (!(k in fields)) fields[k] = fe.Message;
+  }
+  if (error.status === 409 && error.serverText) fields.Name = error.serverText;
+  return fields;
+}
+
 /**
- * 'Add data source': name, parent (optional), an item rule (regex, optional) and the items (value,
- * text, and the parent's value when there is a parent), checked by the contract's schema.
+ * The form's values and errors: checked again on every change once the user has tried to submit;
+ * leaving with something typed asks first.
  */
-function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly DataSource[] }) {
+function useDataSourceDraft() {
   const t = useT('siteSettings');
-  const add = useAddDataSource(site);
   const [name, setName] = useState('');
   const [parent, setParent] = useState('');
   const [rule, setRule] = useState('');
@@ -83,70 +120,162 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
     name !== '' || parent !== '' || rule !== '' || items.some((i) => i.Value !== '' || i.Text !== ''),
   );
 
-  const body = (n = name, p = parent, r = rule, list = items) => ({
-    Name: n,
-    ParentName: p,
-    Rules: r,
-    Items: list.map((i) => ({ Value: i.Value, Text: i.Text, ...(p ? { Parent: i.Parent } : {}) })),
-  });
-  const check = (b: ReturnType<typeof body>) => {
-    const r = dataSourceBody.safeParse(b);
-    const out: Errors = {};
-    if (!r.success) {
-      for (const issue of r.error.issues) {
-        const [field, index, sub] = issue.path;
-        const k =
-          field === 'Items' && typeof index === 'number' && typeof sub === 'string'
-            ? `Items.${index}.${sub}`
-            : String(field ?? '');
-        const message = k.startsWith('Items.') ? t('itemRequired') : issue.message;
-        if (!(k in out)) out[k] = message;
-      }
-    }
-    return { data: r.success ? r.data : undefined, errors: out };
+  const revalidate = (n: string, p: string, r: string, list: Item[]) => {
+    if (submitted) setErrors(checkDraft(draftOf(n, p, r, list), t('itemRequired')).errors);
   };
-  const revalidate = (b: ReturnType<typeof body>) => {
-    if (submitted) setErrors(check(b).errors);
-  };
-  const setItem = (key: number, f: 'Value' | 'Text' | 'Parent', v: string) => {
-    const list = items.map((i) => (i.key === key ? { ...i, [f]: v } : i));
+  const changeItems = (list: Item[]) => {
     setItems(list);
-    revalidate(body(name, parent, rule, list));
+    revalidate(name, parent, rule, list);
   };
+  return {
+    name,
+    parent,
+    rule,
+    items,
+    errors,
+    setErrors,
+    setName: (v: string) => {
+      setName(v);
+      revalidate(v, parent, rule, items);
+    },
+    setParent: (v: string) => {
+      setParent(v);
+      revalidate(name, v, rule, items);
+    },
+    setRule: (v: string) => {
+      setRule(v);
+      revalidate(name, parent, v, items);
+    },
+    setItem: (key: number, f: 'Value' | 'Text' | 'Parent', v: string) =>
+      changeItems(items.map((i) => (i.key === key ? { ...i, [f]: v } : i))),
+    removeItem: (key: number) => changeItems(items.filter((i) => i.key !== key)),
+    addItem: () => setItems([...items, newItem()]),
+    /** Checks the whole form, from now on at every change too. */
+    submit: () => {
+      setSubmitted(true);
+      const r = checkDraft(draftOf(name, parent, rule, items), t('itemRequired'));
+      setErrors(r.errors);
+      return r.data;
+    },
+    clear: () => {
+      setName('');
+      setParent('');
+      setRule('');
+      setItems([newItem()]);
+      setErrors({});
+      setSubmitted(false);
+    },
+  };
+}
+
+type DataSourceDraft = ReturnType<typeof useDataSourceDraft>;
+
+/** The items: value, text and (with a parent) the parent's item, a row each, removable but the last. */
+function ItemsEditor({ draft, parentItems }: { draft: DataSourceDraft; parentItems: DataSource['Items'] }) {
+  const t = useT('siteSettings');
+  const { items, errors, parent } = draft;
+  return (
+    <fieldset
+      className={styles.itemsEditor}
+      aria-describedby={errors.Items ? 'data-source-items-error' : undefined}
+    >
+      <legend>{t('items')}</legend>
+      {items.map((item, index) => {
+        const n = index + 1;
+        const fid = (f: string) => `data-source-item-${item.key}-${f}`;
+        return (
+          <div key={item.key} className={styles.itemRow}>
+            <FormField
+              id={fid('Value')}
+              name={`Items.${index}.Value`}
+              label={t('itemValue')}
+              aria-label={t('itemValueOf', { n })}
+              value={item.Value}
+              error={errors[`Items.${index}.Value`]}
+              autoComplete="off"
+              onValueChange={(v) => draft.setItem(item.key, 'Value', v)}
+            />
+            <FormField
+              id={fid('Text')}
+              name={`Items.${index}.Text`}
+              label={t('itemText')}
+              aria-label={t('itemTextOf', { n })}
+              value={item.Text}
+              error={errors[`Items.${index}.Text`]}
+              autoComplete="off"
+              onValueChange={(v) => draft.setItem(item.key, 'Text', v)}
+            />
+            {parent ? (
+              <SelectField
+                id={fid('Parent')}
+                name={`Items.${index}.Parent`}
+                label={t('itemParent')}
+                aria-label={t('itemParentOf', { n })}
+                value={item.Parent}
+                placeholder={t('noParent')}
+                options={parentItems.map((p) => ({
+                  value: p.Value,
+                  label: t('itemOption', { text: p.Text, value: p.Value }),
+                }))}
+                error={errors[`Items.${index}.Parent`]}
+                onValueChange={(v) => draft.setItem(item.key, 'Parent', v)}
+              />
+            ) : null}
+            <button
+              type="button"
+              className="button button-small"
+              aria-label={t('removeItem', { n })}
+              disabled={items.length === 1}
+              onClick={() => draft.removeItem(item.key)}
+            >
+              {t('remove')}
+            </button>
+          </div>
+        );
+      })}
+      {errors.Items ? (
+        <p id="data-source-items-error" className={formFieldStyles.fieldError}>
+          {errors.Items}
+        </p>
+      ) : null}
+      <button type="button" className="button button-small" onClick={draft.addItem}>
+        {t('addItem')}
+      </button>
+    </fieldset>
+  );
+}
+
+/**
+ * 'Add data source': name, parent (optional), an item rule (regex, optional) and the items (value,
+ * text, and the parent's value when there is a parent), checked by the contract's schema.
+ */
+function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly DataSource[] }) {
+  const t = useT('siteSettings');
+  const add = useAddDataSource(site);
+  const draft = useDataSourceDraft();
+  const { name, parent, rule, errors } = draft;
   const parentItems = sources.find((s) => s.Name === parent)?.Items ?? [];
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    setSubmitted(true);
-    const r = check(body());
-    setErrors(r.errors);
-    if (!r.data || add.isPending) return;
-    add.mutate(r.data, {
+    const data = draft.submit();
+    if (!data || add.isPending) return;
+    add.mutate(data, {
       onSuccess: (answer) => {
         toast.success(answer.Message || t('dataSourceAdded'));
-        setName('');
-        setParent('');
-        setRule('');
-        setItems([newItem()]);
-        setErrors({});
-        setSubmitted(false);
+        draft.clear();
       },
       onError: (error) => {
         if (!(error instanceof ApiError)) return;
-        const fields: Errors = {};
-        for (const fe of error.envelope?.FieldErrors ?? []) {
-          const k = fe.Field.replace(/^data\./, '');
-          if (!(k in fields)) fields[k] = fe.Message;
-        }
-        if (error.status === 409 && error.serverText) fields.Name = error.serverText;
-        if (Object.keys(fields).length > 0) setErrors(fields);
+        const fields = serverErrors(error);
+        if (Object.keys(fields).length > 0) draft.setErrors(fields);
       },
     });
   };
 
   return (
     <form
-      className={encryptionSettingsSectionStyles.subsection}
+      className={sectionStyles.subsection}
       onSubmit={onSubmit}
       noValidate
       aria-labelledby="add-data-source-title"
@@ -163,10 +292,7 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
           error={errors.Name}
           autoComplete="off"
           required
-          onValueChange={(v) => {
-            setName(v);
-            revalidate(body(v));
-          }}
+          onValueChange={draft.setName}
         />
         <SelectField
           id="data-source-ParentName"
@@ -176,10 +302,7 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
           placeholder={t('noParent')}
           options={sources.map((s) => ({ value: s.Name, label: s.Name }))}
           error={errors.ParentName}
-          onValueChange={(v) => {
-            setParent(v);
-            revalidate(body(name, v));
-          }}
+          onValueChange={draft.setParent}
         />
         <FormField
           id="data-source-Rules"
@@ -190,83 +313,10 @@ function AddDataSourceForm({ site, sources }: { site: SiteRef; sources: readonly
           autoComplete="off"
           className={registrationFieldsSectionStyles.codeInput}
           spellCheck={false}
-          onValueChange={(v) => {
-            setRule(v);
-            revalidate(body(name, parent, v));
-          }}
+          onValueChange={draft.setRule}
         />
       </div>
-      <fieldset
-        className={styles.itemsEditor}
-        aria-describedby={errors.Items ? 'data-source-items-error' : undefined}
-      >
-        <legend>{t('items')}</legend>
-        {items.map((item, index) => {
-          const n = index + 1;
-          const fid = (f: string) => `data-source-item-${item.key}-${f}`;
-          return (
-            <div key={item.key} className={styles.itemRow}>
-              <FormField
-                id={fid('Value')}
-                name={`Items.${index}.Value`}
-                label={t('itemValue')}
-                aria-label={t('itemValueOf', { n })}
-                value={item.Value}
-                error={errors[`Items.${index}.Value`]}
-                autoComplete="off"
-                onValueChange={(v) => setItem(item.key, 'Value', v)}
-              />
-              <FormField
-                id={fid('Text')}
-                name={`Items.${index}.Text`}
-                label={t('itemText')}
-                aria-label={t('itemTextOf', { n })}
-                value={item.Text}
-                error={errors[`Items.${index}.Text`]}
-                autoComplete="off"
-                onValueChange={(v) => setItem(item.key, 'Text', v)}
-              />
-              {parent ? (
-                <SelectField
-                  id={fid('Parent')}
-                  name={`Items.${index}.Parent`}
-                  label={t('itemParent')}
-                  aria-label={t('itemParentOf', { n })}
-                  value={item.Parent}
-                  placeholder={t('noParent')}
-                  options={parentItems.map((p) => ({
-                    value: p.Value,
-                    label: t('itemOption', { text: p.Text, value: p.Value }),
-                  }))}
-                  error={errors[`Items.${index}.Parent`]}
-                  onValueChange={(v) => setItem(item.key, 'Parent', v)}
-                />
-              ) : null}
-              <button
-                type="button"
-                className="button button-small"
-                aria-label={t('removeItem', { n })}
-                disabled={items.length === 1}
-                onClick={() => {
-                  const list = items.filter((i) => i.key !== item.key);
-                  setItems(list);
-                  revalidate(body(name, parent, rule, list));
-                }}
-              >
-                {t('remove')}
-              </button>
-            </div>
-          );
-        })}
-        {errors.Items ? (
-          <p id="data-source-items-error" className={formFieldStyles.fieldError}>
-            {errors.Items}
-          </p>
-        ) : null}
-        <button type="button" className="button button-small" onClick={() => setItems([...items, newItem()])}>
-          {t('addItem')}
-        </button>
-      </fieldset>
+      <ItemsEditor draft={draft} parentItems={parentItems} />
       <div className="form-actions">
         <button type="submit" className="button button-primary" aria-busy={add.isPending}>
           {add.isPending ? t('saving') : t('addDataSource')}

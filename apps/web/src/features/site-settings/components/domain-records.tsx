@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import type { CustomDomain } from '../api/custom-domains-api.ts';
 import styles from './domain-records.module.css';
-import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
+import sectionStyles from './settings-section.module.css';
 
 /** The DNS records a pending domain needs (type, name, value, each copyable) and its last check. */
 export function DomainRecords({ domain }: { domain: CustomDomain }) {
@@ -13,10 +13,7 @@ export function DomainRecords({ domain }: { domain: CustomDomain }) {
   const d = domain.Domain;
   const titleId = `dns-records-${d.replace(/[^a-z0-9-]/gi, '-')}`;
   return (
-    <section
-      className={`${encryptionSettingsSectionStyles.subsection} dns-records`}
-      aria-labelledby={titleId}
-    >
+    <section className={`${sectionStyles.subsection} dns-records`} aria-labelledby={titleId}>
       <h3 id={titleId} className="subsection-heading">
         {t('dnsRecordsTitle', { domain: d })}
       </h3>
@@ -37,13 +34,13 @@ export function DomainRecords({ domain }: { domain: CustomDomain }) {
                 <tr key={`${r.Type}-${r.Name}`}>
                   <td>{r.Type}</td>
                   <td>
-                    <span className={encryptionSettingsSectionStyles.copyCell}>
+                    <span className={sectionStyles.copyCell}>
                       <code>{r.Name}</code>
                       <CopyButton text={r.Name} label={t('copyRecordName', { type: r.Type, domain: d })} />
                     </span>
                   </td>
                   <td>
-                    <span className={encryptionSettingsSectionStyles.copyCell}>
+                    <span className={sectionStyles.copyCell}>
                       <code>{r.Value}</code>
                       <CopyButton text={r.Value} label={t('copyRecordValue', { type: r.Type, domain: d })} />
                     </span>

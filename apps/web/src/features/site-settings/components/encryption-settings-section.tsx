@@ -14,6 +14,7 @@ import {
 } from '@sac/contract/encryption-settings';
 import { ERRORS } from '@sac/contract/errors';
 import { type FormEvent, useState } from 'react';
+import type { z } from 'zod';
 import changedMeanwhileStyles from '../../../components/changed-meanwhile.module.css';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { CheckboxField } from '../../../components/checkbox-field.tsx';
@@ -38,6 +39,7 @@ import {
 import type { SiteRef } from '../api/site-query.ts';
 import styles from './encryption-settings-section.module.css';
 import type { SectionProps } from './section-props.ts';
+import sectionStyles from './settings-section.module.css';
 
 type Field = keyof Values;
 interface Values {
@@ -98,7 +100,7 @@ function EncryptionSet({ site, set, canWrite }: { site: SiteRef; set: SettingSet
   const read = useEncryptionSettings(site, set);
   const titleId = `encryption-${set}-title`;
   return (
-    <section className={styles.subsection} aria-labelledby={titleId}>
+    <section className={sectionStyles.subsection} aria-labelledby={titleId}>
       <h3 id={titleId} className="subsection-heading">
         {t(`encryptionSet.${set}`)}
       </h3>
@@ -121,34 +123,36 @@ function EncryptionSet({ site, set, canWrite }: { site: SiteRef; set: SettingSet
   );
 }
 
-function EncryptionForm({
-  site,
+type EncryptionFormState = ReturnType<typeof useContractForm<Values, z.output<typeof dataSchema>>>;
+
+const algorithmOf = (values: Values) =>
+  isAlgorithm(values.EncryptionType) ? values.EncryptionType : undefined;
+
+/** The data to send: the key only when given (empty keeps the stored one). */
+function payloadOf(form: EncryptionFormState): EncryptionData | undefined {
+  const data = form.submit();
+  if (!data) return undefined;
+  const algorithm = algorithmOf(form.values);
+  const { EncryptionKey, ...rest } = data;
+  return EncryptionKey && algorithm && usesKey(algorithm) ? { ...rest, EncryptionKey } : rest;
+}
+
+/** The algorithm, encodings, salt, iterations or key (as the algorithm uses them), salt place. */
+function EncryptionFields({
+  form,
   set,
-  current,
   canWrite,
+  hasKey,
 }: {
-  site: SiteRef;
+  form: EncryptionFormState;
   set: SettingSet;
-  current: EncryptionRead;
   canWrite: boolean;
+  hasKey: boolean;
 }) {
   const t = useT('siteSettings');
-  const save = useSaveEncryptionSettings(site, set);
-  const preview = useEncryptionPreview(site, set);
-  const [sample, setSample] = useState('');
-  const [sampleError, setSampleError] = useState<string | undefined>();
-  const auth = useApiAuth();
-  const conflict = useEditConflict<EncryptionRead>({ data: current, version: current.version }, async () => {
-    const now = await readEncryptionSettings(auth, site, set);
-    return { data: now, version: now.version };
-  });
-  const form = useContractForm(dataSchema, { initial: toValues(current) });
   const values = form.values;
-  const algorithm = isAlgorithm(values.EncryptionType) ? values.EncryptionType : undefined;
-  const weak = algorithm ? WEAK_ALGORITHMS[algorithm] : undefined;
-  const hasKey = current.settings?.HasEncryptionKey ?? false;
+  const algorithm = algorithmOf(values);
   const id = (f: string) => `encryption-${set}-${f}`;
-
   const set_ = form.set;
   const select = (f: Field, options: readonly string[], label: string) => (
     <SelectField
@@ -163,77 +167,8 @@ function EncryptionForm({
       onBlur={() => form.touch(f)}
     />
   );
-  /** The data to send: the key only when given (empty keeps the stored one). */
-  const payload = (): EncryptionData | undefined => {
-    const data = form.submit();
-    if (!data) return undefined;
-    const { EncryptionKey, ...rest } = data;
-    return EncryptionKey && algorithm && usesKey(algorithm) ? { ...rest, EncryptionKey } : rest;
-  };
-
-  const onPreview = () => {
-    const data = payload();
-    const r = previewBody.shape.Sample.safeParse(sample);
-    setSampleError(r.success ? undefined : r.error.issues[0]?.message);
-    if (!data || !r.success || preview.isPending) return;
-    // The preview computes at most PREVIEW_MAX_ITERATIONS: say so under Iterations, before sending.
-    const checked = previewBody.safeParse({ data, Sample: sample });
-    const capped = checked.success
-      ? undefined
-      : checked.error.issues.find((i) => i.path.join('.') === 'data.Iterations')?.message;
-    if (capped) {
-      form.setServerErrors({ Iterations: capped });
-      return;
-    }
-    preview.mutate({ data, Sample: sample });
-  };
-
-  const send = (ifMatch: string | undefined) => {
-    const data = payload();
-    if (!data || save.isPending) return;
-    save.mutate(
-      { data, ifMatch },
-      {
-        onSuccess: ({ answer }) => {
-          form.reset(form.values);
-          toast.success(answer.Message || t('encryptionSaved'));
-        },
-        onError: async (error) => {
-          if (await conflict.refused(error)) return;
-          form.serverFailed(error, { [ERRORS.encryptionKeyNeeded.code]: 'EncryptionKey' });
-        },
-      },
-    );
-  };
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    send(conflict.version);
-  };
-  const loadTheirs = () => {
-    const theirs = conflict.loadTheirs();
-    if (theirs) form.reset(toValues(theirs));
-  };
-  const labels: Partial<Record<Field, string>> = {
-    EncryptionType: t('encryptionType'),
-    HashEncoding: t('hashEncoding'),
-    SaltEncoding: t('saltEncoding'),
-    Salt: t('salt'),
-    PerPasswordSalt: t('perPasswordSalt'),
-    Iterations: t('iterations'),
-    SaltAttach: t('saltAttach'),
-  };
-
-  const result = preview.data?.Data;
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={t(`encryptionSet.${set}`)}>
-      {conflict.theirs ? (
-        <ChangedMeanwhile
-          changes={changedFields(toValues(conflict.filledFrom), toValues(conflict.theirs.data), labels)}
-          onLoadTheirs={loadTheirs}
-          onOverwrite={() => send(conflict.overwrite())}
-          busy={save.isPending}
-        />
-      ) : null}
+    <>
       <div className="form-grid">
         {select('EncryptionType', HASH_ALGORITHMS, t('encryptionType'))}
         {select('HashEncoding', ENCODINGS, t('hashEncoding'))}
@@ -299,60 +234,177 @@ function EncryptionForm({
         disabled={!canWrite}
         onCheckedChange={(v) => set_('PerPasswordSalt', v)}
       />
+    </>
+  );
+}
+
+/** The stored form of a sample password under the settings as they read (not yet saved). */
+function EncryptionPreview({
+  site,
+  set,
+  form,
+  weak,
+}: {
+  site: SiteRef;
+  set: SettingSet;
+  form: EncryptionFormState;
+  weak: string | undefined;
+}) {
+  const t = useT('siteSettings');
+  const preview = useEncryptionPreview(site, set);
+  const [sample, setSample] = useState('');
+  const [sampleError, setSampleError] = useState<string | undefined>();
+
+  const onPreview = () => {
+    const data = payloadOf(form);
+    const r = previewBody.shape.Sample.safeParse(sample);
+    setSampleError(r.success ? undefined : r.error.issues[0]?.message);
+    if (!data || !r.success || preview.isPending) return;
+    // The preview computes at most PREVIEW_MAX_ITERATIONS: say so under Iterations, before sending.
+    const checked = previewBody.safeParse({ data, Sample: sample });
+    const capped = checked.success
+      ? undefined
+      : checked.error.issues.find((i) => i.path.join('.') === 'data.Iterations')?.message;
+    if (capped) {
+      form.setServerErrors({ Iterations: capped });
+      return;
+    }
+    preview.mutate({ data, Sample: sample });
+  };
+
+  const result = preview.data?.Data;
+  return (
+    <div className={`${sectionStyles.subsection} encryption-preview`}>
+      <h4 className="subsection-heading">{t('previewTitle')}</h4>
+      <div className="form-grid">
+        <FormField
+          id={`encryption-${set}-Sample`}
+          name="Sample"
+          label={t('samplePassword')}
+          value={sample}
+          error={sampleError}
+          autoComplete="off"
+          onValueChange={(v) => {
+            setSample(v);
+            setSampleError(undefined);
+          }}
+        />
+      </div>
+      <div className="form-actions">
+        <button type="button" className="button" aria-busy={preview.isPending} onClick={onPreview}>
+          {preview.isPending ? t('previewing') : t('preview')}
+        </button>
+      </div>
+      {result ? (
+        <>
+          <dl className={`${detailListStyles.detailList} ${detailListStyles.detailListWide}`}>
+            <div>
+              <dt>{t('storedForm')}</dt>
+              <dd>
+                <span className={sectionStyles.copyCell}>
+                  <code className={styles.storedForm}>{result.Stored}</code>
+                  <CopyButton
+                    text={result.Stored}
+                    label={t('copyStoredForm', { set: t(`encryptionSet.${set}`) })}
+                  />
+                </span>
+              </dd>
+            </div>
+            <div>
+              <dt>{t('saltUsed')}</dt>
+              <dd>{result.SaltUsed ? <code>{result.SaltUsed}</code> : t('noSalt')}</dd>
+            </div>
+          </dl>
+          {result.Weak && result.Weak !== weak ? (
+            <p className={`notice ${changedMeanwhileStyles.noticeWarning}`}>
+              {t('weakAlgorithm', { reason: result.Weak })}
+            </p>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function EncryptionForm({
+  site,
+  set,
+  current,
+  canWrite,
+}: {
+  site: SiteRef;
+  set: SettingSet;
+  current: EncryptionRead;
+  canWrite: boolean;
+}) {
+  const t = useT('siteSettings');
+  const save = useSaveEncryptionSettings(site, set);
+  const auth = useApiAuth();
+  const conflict = useEditConflict<EncryptionRead>({ data: current, version: current.version }, async () => {
+    const now = await readEncryptionSettings(auth, site, set);
+    return { data: now, version: now.version };
+  });
+  const form = useContractForm(dataSchema, { initial: toValues(current) });
+  const algorithm = algorithmOf(form.values);
+  const weak = algorithm ? WEAK_ALGORITHMS[algorithm] : undefined;
+
+  const send = (ifMatch: string | undefined) => {
+    const data = payloadOf(form);
+    if (!data || save.isPending) return;
+    save.mutate(
+      { data, ifMatch },
+      {
+        onSuccess: ({ answer }) => {
+          form.reset(form.values);
+          toast.success(answer.Message || t('encryptionSaved'));
+        },
+        onError: async (error) => {
+          if (await conflict.refused(error)) return;
+          form.serverFailed(error, { [ERRORS.encryptionKeyNeeded.code]: 'EncryptionKey' });
+        },
+      },
+    );
+  };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send(conflict.version);
+  };
+  const loadTheirs = () => {
+    const theirs = conflict.loadTheirs();
+    if (theirs) form.reset(toValues(theirs));
+  };
+  const labels: Partial<Record<Field, string>> = {
+    EncryptionType: t('encryptionType'),
+    HashEncoding: t('hashEncoding'),
+    SaltEncoding: t('saltEncoding'),
+    Salt: t('salt'),
+    PerPasswordSalt: t('perPasswordSalt'),
+    Iterations: t('iterations'),
+    SaltAttach: t('saltAttach'),
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t(`encryptionSet.${set}`)}>
+      {conflict.theirs ? (
+        <ChangedMeanwhile
+          changes={changedFields(toValues(conflict.filledFrom), toValues(conflict.theirs.data), labels)}
+          onLoadTheirs={loadTheirs}
+          onOverwrite={() => send(conflict.overwrite())}
+          busy={save.isPending}
+        />
+      ) : null}
+      <EncryptionFields
+        form={form}
+        set={set}
+        canWrite={canWrite}
+        hasKey={current.settings?.HasEncryptionKey ?? false}
+      />
       {weak ? (
         <p className={`notice ${changedMeanwhileStyles.noticeWarning}`} role="status">
           {t('weakAlgorithm', { reason: weak })}
         </p>
       ) : null}
-      <div className={`${styles.subsection} encryption-preview`}>
-        <h4 className="subsection-heading">{t('previewTitle')}</h4>
-        <div className="form-grid">
-          <FormField
-            id={id('Sample')}
-            name="Sample"
-            label={t('samplePassword')}
-            value={sample}
-            error={sampleError}
-            autoComplete="off"
-            onValueChange={(v) => {
-              setSample(v);
-              setSampleError(undefined);
-            }}
-          />
-        </div>
-        <div className="form-actions">
-          <button type="button" className="button" aria-busy={preview.isPending} onClick={onPreview}>
-            {preview.isPending ? t('previewing') : t('preview')}
-          </button>
-        </div>
-        {result ? (
-          <>
-            <dl className={`${detailListStyles.detailList} ${detailListStyles.detailListWide}`}>
-              <div>
-                <dt>{t('storedForm')}</dt>
-                <dd>
-                  <span className={styles.copyCell}>
-                    <code className={styles.storedForm}>{result.Stored}</code>
-                    <CopyButton
-                      text={result.Stored}
-                      label={t('copyStoredForm', { set: t(`encryptionSet.${set}`) })}
-                    />
-                  </span>
-                </dd>
-              </div>
-              <div>
-                <dt>{t('saltUsed')}</dt>
-                <dd>{result.SaltUsed ? <code>{result.SaltUsed}</code> : t('noSalt')}</dd>
-              </div>
-            </dl>
-            {result.Weak && result.Weak !== weak ? (
-              <p className={`notice ${changedMeanwhileStyles.noticeWarning}`}>
-                {t('weakAlgorithm', { reason: result.Weak })}
-              </p>
-            ) : null}
-          </>
-        ) : null}
-      </div>
+      <EncryptionPreview site={site} set={set} form={form} weak={weak} />
       {canWrite ? (
         <div className="form-actions">
           <button type="submit" className="button button-primary" aria-busy={save.isPending}>

@@ -29,10 +29,10 @@ import {
   useSaveDefaultFields,
 } from '../api/registration-api.ts';
 import type { SiteRef } from '../api/site-query.ts';
-import encryptionSettingsSectionStyles from './encryption-settings-section.module.css';
 import { EnabledBadge } from './integrations-section.tsx';
 import styles from './registration-fields-section.module.css';
 import type { SectionProps } from './section-props.ts';
+import sectionStyles from './settings-section.module.css';
 
 const PAGE_SIZE = 50;
 type DefaultName = (typeof DEFAULT_FIELD_NAMES)[number];
@@ -83,6 +83,155 @@ const labelled = (edits: Record<string, Edit>) =>
     ]),
   );
 
+type Edits = Record<string, Edit>;
+
+/**
+ * The default fields' edits, from the version read: a new version of the default fields starts
+ * them again from it (a custom field added keeps them); leaving with edits not saved asks first.
+ */
+function useFieldEdits(site: SiteRef, read: FieldsRead | undefined) {
+  const auth = useApiAuth();
+  const rows = read?.fields;
+  const [edits, setEdits] = useState<Edits>(() => editsOf(rows));
+  const conflict = useEditConflict<Edits>({ data: editsOf(rows), version: read?.version }, async () => {
+    const now = await readRegistrationFields(auth, site);
+    return { data: editsOf(now.fields), version: now.version };
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const readKey = read ? `read-${read.version}` : undefined;
+  const [syncedKey, setSyncedKey] = useState(readKey);
+  if (readKey !== syncedKey) {
+    setSyncedKey(readKey);
+    setEdits(editsOf(rows));
+    setErrors({});
+    conflict.saved({ data: editsOf(rows), version: read?.version });
+  }
+  useLeaveGuard(JSON.stringify(edits) !== JSON.stringify(conflict.filledFrom));
+  const setEdit = (name: string, change: Partial<Edit>) => {
+    setEdits((prev) => ({ ...prev, [name]: { ...(prev[name] as Edit), ...change } }));
+    setErrors((prev) => ({ ...prev, [name]: '' }));
+  };
+  return { edits, setEdits, setEdit, errors, setErrors, conflict };
+}
+
+type FieldEdits = ReturnType<typeof useFieldEdits>;
+
+/** A default field's rules as a text box, with its error under it. */
+function RulesInput({
+  name,
+  edit,
+  error,
+  onChange,
+}: {
+  name: string;
+  edit: Edit;
+  error?: string;
+  onChange: (rules: string) => void;
+}) {
+  const t = useT('siteSettings');
+  const id = `default-field-${name}-Rules`;
+  return (
+    <div className={`field field-inline${error ? ' has-error' : ''}`}>
+      <input
+        id={id}
+        className={styles.codeInput}
+        aria-label={t('rulesOf', { name })}
+        value={edit.Rules}
+        spellCheck={false}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error ? (
+        <p id={`${id}-error`} className={formFieldStyles.fieldError}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The table's columns; a default field the user may edit has its rules and switch as controls. */
+function useFieldColumns(
+  { edits, errors, setEdit }: FieldEdits,
+  canWrite: boolean,
+): Column<RegistrationField>[] {
+  const t = useT('siteSettings');
+  const editOf = (r: RegistrationField) =>
+    canWrite && !r.Custom && r.Name in edits ? edits[r.Name] : undefined;
+  return [
+    { id: 'name', header: t('colName'), sortValue: (r) => r.Name, cell: (r) => <code>{r.Name}</code> },
+    { id: 'display', header: t('colDisplay'), sortValue: (r) => r.Display, cell: (r) => r.Display },
+    { id: 'type', header: t('colType'), sortValue: (r) => r.Type, cell: (r) => r.Type },
+    {
+      id: 'rules',
+      header: t('colRules'),
+      cell: (r) => {
+        const edit = editOf(r);
+        if (edit)
+          return (
+            <RulesInput
+              name={r.Name}
+              edit={edit}
+              error={errors[r.Name]}
+              onChange={(Rules) => setEdit(r.Name, { Rules })}
+            />
+          );
+        return r.Rules ? <code>{r.Rules}</code> : t('notSet');
+      },
+    },
+    {
+      id: 'kind',
+      header: t('colKind'),
+      sortValue: (r) => (r.Custom ? t('kindCustom') : t('kindDefault')),
+      cell: (r) => (r.Custom ? t('kindCustom') : t('kindDefault')),
+    },
+    {
+      id: 'enabled',
+      header: t('colEnabled'),
+      cell: (r) => {
+        const edit = editOf(r);
+        if (edit) {
+          return (
+            <input
+              type="checkbox"
+              className={checkboxGroupStyles.checkboxInput}
+              aria-label={t('enableField', { name: r.Name })}
+              checked={edit.Enabled}
+              onChange={(e) => setEdit(r.Name, { Enabled: e.target.checked })}
+            />
+          );
+        }
+        return <EnabledBadge enabled={r.Enabled} />;
+      },
+    },
+  ];
+}
+
+type FieldsBody = { Fields: ({ Name: string } & Edit)[] };
+
+/** The first message per field of the body's failed parse, by the field's name. */
+function parseErrors(body: FieldsBody, issues: readonly { path: PropertyKey[]; message: string }[]) {
+  const out: Record<string, string> = {};
+  for (const issue of issues) {
+    const index = issue.path[1];
+    const name = typeof index === 'number' ? body.Fields[index]?.Name : undefined;
+    if (name && !out[name]) out[name] = issue.message;
+  }
+  return out;
+}
+
+/** The server's first message per field ('Fields.<index>.…'), by the field's name. */
+function serverErrors(body: FieldsBody, error: ApiError) {
+  const out: Record<string, string> = {};
+  for (const fe of error.envelope?.FieldErrors ?? []) {
+    const m = /^Fields\.(\d+)\./.exec(fe.Field);
+    const name = m ? body.Fields[Number(m[1])]?.Name : undefined;
+    if (name && !out[name]) out[name] = fe.Message;
+  }
+  return out;
+}
+
 /** The fields, and the default ones' switches and rules as edits. */
 function FieldsTable({
   site,
@@ -100,95 +249,11 @@ function FieldsTable({
   const t = useT('siteSettings');
   const common = useT('common');
   const save = useSaveDefaultFields(site);
-  const auth = useApiAuth();
   const rows = read?.fields;
-  const [edits, setEdits] = useState<Record<string, Edit>>(() => editsOf(rows));
-  const conflict = useEditConflict<Record<string, Edit>>(
-    { data: editsOf(rows), version: read?.version },
-    async () => {
-      const now = await readRegistrationFields(auth, site);
-      return { data: editsOf(now.fields), version: now.version };
-    },
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const fieldEdits = useFieldEdits(site, read);
+  const { edits, setEdits, setErrors, conflict } = fieldEdits;
   const [alert, setAlert] = useState<string | undefined>();
-  // A new version of the default fields starts the edits again from it; a custom field added keeps them.
-  const readKey = read ? `read-${read.version}` : undefined;
-  const [syncedKey, setSyncedKey] = useState(readKey);
-  if (readKey !== syncedKey) {
-    setSyncedKey(readKey);
-    setEdits(editsOf(rows));
-    setErrors({});
-    conflict.saved({ data: editsOf(rows), version: read?.version });
-  }
-  useLeaveGuard(JSON.stringify(edits) !== JSON.stringify(conflict.filledFrom));
-  const editable = (r: RegistrationField) => canWrite && !r.Custom && r.Name in edits;
-  const setEdit = (name: string, change: Partial<Edit>) => {
-    setEdits((prev) => ({ ...prev, [name]: { ...(prev[name] as Edit), ...change } }));
-    setErrors((prev) => ({ ...prev, [name]: '' }));
-  };
-
-  const columns: Column<RegistrationField>[] = [
-    { id: 'name', header: t('colName'), sortValue: (r) => r.Name, cell: (r) => <code>{r.Name}</code> },
-    { id: 'display', header: t('colDisplay'), sortValue: (r) => r.Display, cell: (r) => r.Display },
-    { id: 'type', header: t('colType'), sortValue: (r) => r.Type, cell: (r) => r.Type },
-    {
-      id: 'rules',
-      header: t('colRules'),
-      cell: (r) => {
-        const edit = edits[r.Name];
-        if (editable(r) && edit) {
-          const id = `default-field-${r.Name}-Rules`;
-          const err = errors[r.Name];
-          return (
-            <div className={`field field-inline${err ? ' has-error' : ''}`}>
-              <input
-                id={id}
-                className={styles.codeInput}
-                aria-label={t('rulesOf', { name: r.Name })}
-                value={edit.Rules}
-                spellCheck={false}
-                aria-invalid={err ? true : undefined}
-                aria-describedby={err ? `${id}-error` : undefined}
-                onChange={(e) => setEdit(r.Name, { Rules: e.target.value })}
-              />
-              {err ? (
-                <p id={`${id}-error`} className={formFieldStyles.fieldError}>
-                  {err}
-                </p>
-              ) : null}
-            </div>
-          );
-        }
-        return r.Rules ? <code>{r.Rules}</code> : t('notSet');
-      },
-    },
-    {
-      id: 'kind',
-      header: t('colKind'),
-      sortValue: (r) => (r.Custom ? t('kindCustom') : t('kindDefault')),
-      cell: (r) => (r.Custom ? t('kindCustom') : t('kindDefault')),
-    },
-    {
-      id: 'enabled',
-      header: t('colEnabled'),
-      cell: (r) => {
-        const edit = edits[r.Name];
-        if (editable(r) && edit) {
-          return (
-            <input
-              type="checkbox"
-              className={checkboxGroupStyles.checkboxInput}
-              aria-label={t('enableField', { name: r.Name })}
-              checked={edit.Enabled}
-              onChange={(e) => setEdit(r.Name, { Enabled: e.target.checked })}
-            />
-          );
-        }
-        return <EnabledBadge enabled={r.Enabled} />;
-      },
-    },
-  ];
+  const columns = useFieldColumns(fieldEdits, canWrite);
 
   const send = (ifMatch: string | undefined) => {
     const body = { Fields: Object.entries(edits).map(([Name, e]) => ({ Name, ...e })) };
@@ -202,13 +267,7 @@ function FieldsTable({
     }
     const r = defaultFieldsBody.safeParse(body);
     if (!r.success) {
-      const out: Record<string, string> = {};
-      for (const issue of r.error.issues) {
-        const index = issue.path[1];
-        const name = typeof index === 'number' ? body.Fields[index]?.Name : undefined;
-        if (name && !out[name]) out[name] = issue.message;
-      }
-      setErrors(out);
+      setErrors(parseErrors(body, r.error.issues));
       return;
     }
     if (save.isPending) return;
@@ -223,13 +282,7 @@ function FieldsTable({
           if (await conflict.refused(e)) return;
           if (!(e instanceof ApiError)) return;
           if (e.fieldError('Fields')) setAlert(e.fieldError('Fields'));
-          const out: Record<string, string> = {};
-          for (const fe of e.envelope?.FieldErrors ?? []) {
-            const m = /^Fields\.(\d+)\./.exec(fe.Field);
-            const name = m ? body.Fields[Number(m[1])]?.Name : undefined;
-            if (name && !out[name]) out[name] = fe.Message;
-          }
-          setErrors(out);
+          setErrors(serverErrors(body, e));
         },
       },
     );
@@ -322,7 +375,7 @@ function AddCustomFieldForm({ site }: { site: SiteRef }) {
   };
   return (
     <form
-      className={encryptionSettingsSectionStyles.subsection}
+      className={sectionStyles.subsection}
       onSubmit={onSubmit}
       noValidate
       aria-labelledby="add-custom-field-title"
