@@ -5,6 +5,18 @@ import type { DB } from '../../db/schema.generated.ts';
 import { execute, qb } from '../../db/sql.ts';
 import { currentRequest } from '../../lib/request-context.ts';
 
+/** The columns every trail row writes; a kind of row adds its own after them. */
+export const TRAIL_COLUMNS = [
+  'at',
+  'actor_uid',
+  'actor_email',
+  'action',
+  'target_type',
+  'target_id',
+  'client_address',
+  'details',
+] as const;
+
 export type { ActivityAction } from '@sac/contract/audit';
 
 export interface ActivityEntry {
@@ -84,17 +96,7 @@ export async function insertPastCustomerActivity(tx: Queryable, as: PastCustomer
     tx,
     qb
       .insertInto('activity_log')
-      .columns([
-        'at',
-        'actor_uid',
-        'actor_email',
-        'action',
-        'target_type',
-        'target_id',
-        'client_address',
-        'details',
-        'customer_uid',
-      ])
+      .columns([...TRAIL_COLUMNS, 'customer_uid'])
       .expression(
         qb
           .selectFrom(u)
@@ -138,20 +140,7 @@ export async function appendImpersonationStepRow(
     db,
     qb
       .insertInto('activity_log')
-      .columns([
-        'at',
-        'actor_uid',
-        'actor_email',
-        'action',
-        'target_type',
-        'target_id',
-        'client_address',
-        'details',
-        'request_id',
-        'impersonation_request_id',
-        'app_id',
-        'customer_uid',
-      ])
+      .columns([...TRAIL_COLUMNS, 'request_id', 'impersonation_request_id', 'app_id', 'customer_uid'])
       .expression(
         qb
           .selectFrom(q)

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Refusal } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { execute, qb, rows } from '../../db/sql.ts';
+import { TRAIL_COLUMNS } from './activity.repo.ts';
 
 /**
  * Counts a refusal in its (actor, endpoint, missing) row and, when that opens a window, writes the
@@ -81,17 +82,7 @@ function openWindowStatement(r: Refusal, at: Date, windowMs: number, requestId: 
         .returning([sql<boolean>`repeats = 0`.as('opened'), 'closed_repeats', 'closed_start', 'closed_last']),
     )
     .insertInto('activity_log')
-    .columns([
-      'at',
-      'actor_uid',
-      'actor_email',
-      'action',
-      'target_type',
-      'target_id',
-      'client_address',
-      'details',
-      'request_id',
-    ])
+    .columns([...TRAIL_COLUMNS, 'request_id'])
     .expression((eb) =>
       eb
         .selectFrom('fold')

@@ -67,25 +67,28 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 /** One column's values as a bound array, cast in the statement (unnest takes them one array a column). */
 const texts = (v: readonly (string | null)[]) => sql`${v}::text[]`;
 
+/** The customer columns both loads write (the demo's rows and the scale generator's). */
+const CUSTOMER_COLUMNS = [
+  'uid',
+  'first_name',
+  'last_name',
+  'email',
+  'organization',
+  'phone',
+  'auth_email',
+  'contact_email',
+  'time_zone',
+  'status',
+  'role',
+  'email_verified',
+  'created_at',
+  'modified_at',
+] as const;
+
 const insertCustomers = (cs: BulkCustomer[]) =>
   qb
     .insertInto('customers')
-    .columns([
-      'uid',
-      'first_name',
-      'last_name',
-      'email',
-      'organization',
-      'phone',
-      'auth_email',
-      'contact_email',
-      'time_zone',
-      'status',
-      'role',
-      'email_verified',
-      'created_at',
-      'modified_at',
-    ])
+    .columns(CUSTOMER_COLUMNS)
     .expression(
       qb
         .selectFrom(
@@ -331,22 +334,7 @@ export async function insertScaleChunk(
       .with('ins', (w) =>
         w
           .insertInto('customers')
-          .columns([
-            'uid',
-            'first_name',
-            'last_name',
-            'email',
-            'organization',
-            'phone',
-            'auth_email',
-            'contact_email',
-            'time_zone',
-            'status',
-            'role',
-            'email_verified',
-            'created_at',
-            'modified_at',
-          ])
+          .columns(CUSTOMER_COLUMNS)
           .expression(scaleCustomers(c.at, c.lo, c.hi, c.customerArrays))
           .returning(sql.lit(1).as('one')),
       )
