@@ -41,5 +41,6 @@ describe.runIf(inject('testDb') === 'pglite')('backing up the embedded data dire
     await copy.close();
     // a restore never overwrites a database
     await expect(restoreEmbedded(file, restored)).rejects.toThrow(/not empty/);
-  });
+    // three embedded databases opened and a process started: 14 s alone, far more beside the suite
+  }, 120_000);
 });

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../db/db.ts';
+import { execute, qb, rows } from '../db/sql.ts';
 import { outsideCalls } from '../db/statement-log.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { MailMessage, MailTransport } from './mailer.ts';
@@ -14,16 +16,42 @@ const WATCH_MS = 3_000;
 /** 30 s after the first failure, doubling, at most an hour. */
 export const retryDelayMs = (attempts: number): number => Math.min(30_000 * 2 ** (attempts - 1), 3_600_000);
 
-interface Row {
-  id: string;
-  to_address: string;
-  subject: string;
-  body_text: string;
-  body_html: string | null;
-  headers: Record<string, string> | null;
-  message_key: string;
-  attempts: number;
+/** Claims up to BATCH due rows until `until` (rows claimed elsewhere are skipped), counting the attempt. */
+function claimDue(db: Queryable, now: Date, until: Date) {
+  return rows(
+    db,
+    qb
+      .updateTable('mail_outbox')
+      .set((eb) => ({ claimed_until: until, attempts: eb('attempts', '+', 1) }))
+      .where(
+        'id',
+        'in',
+        qb
+          .selectFrom('mail_outbox')
+          .select('id')
+          .where('sent_at', 'is', null)
+          .where('failed_at', 'is', null)
+          .where('next_attempt_at', '<=', now)
+          .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+          .orderBy('next_attempt_at')
+          .orderBy('id')
+          .limit(BATCH)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning((eb) => [
+        'id',
+        'to_address',
+        'subject',
+        'body_text',
+        'body_html',
+        eb.ref('headers').$castTo<Record<string, string> | null>().as('headers'),
+        'message_key',
+        'attempts',
+      ]),
+  );
 }
+type Row = Awaited<ReturnType<typeof claimDue>>[number];
 
 interface Logger {
   info(obj: object, msg: string): void;
@@ -98,40 +126,37 @@ async function sendRow(opts: OutboxOptions, row: Row): Promise<{ written: Promis
       { err, mailId: row.id, attempts: row.attempts, givenUp: giveUp },
       'mail delivery failed',
     );
-    const written = opts.db.query(
-      `UPDATE mail_outbox SET claimed_until = NULL, last_error = $2, next_attempt_at = $3, failed_at = $4 WHERE id = $1`,
-      [
-        row.id,
-        String((err as Error)?.message ?? err).slice(0, 500),
-        new Date(now.getTime() + retryDelayMs(row.attempts)),
-        giveUp ? now : null,
-      ],
+    const written = execute(
+      opts.db,
+      qb
+        .updateTable('mail_outbox')
+        .set({
+          claimed_until: null,
+          last_error: String((err as Error)?.message ?? err).slice(0, 500),
+          next_attempt_at: new Date(now.getTime() + retryDelayMs(row.attempts)),
+          failed_at: giveUp ? now : null,
+        })
+        .where('id', '=', row.id),
     );
     return { written };
   }
-  const written = opts.db.query('UPDATE mail_outbox SET sent_at = $2, claimed_until = NULL WHERE id = $1', [
-    row.id,
-    opts.clock.now(),
-  ]);
+  const written = execute(
+    opts.db,
+    qb
+      .updateTable('mail_outbox')
+      .set({ sent_at: opts.clock.now(), claimed_until: null })
+      .where('id', '=', row.id),
+  );
   return { written };
 }
 
 /** Claims a batch of due rows (rows claimed elsewhere are skipped) and sends them; answers how many. */
 async function sendDueBatch(opts: OutboxOptions, claimMs: number): Promise<number> {
   const now = opts.clock.now();
-  const r = await opts.db.query<Row>(
-    `UPDATE mail_outbox SET claimed_until = $2, attempts = attempts + 1
-        WHERE id IN (
-          SELECT id FROM mail_outbox
-           WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
-             AND (claimed_until IS NULL OR claimed_until <= $1)
-           ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, subject, body_text, body_html, headers, message_key, attempts`,
-    [now, new Date(now.getTime() + claimMs), BATCH],
-  );
+  const claimed = await claimDue(opts.db, now, new Date(now.getTime() + claimMs));
   const outcomes: Promise<unknown>[] = [];
   try {
-    for (const row of r.rows) {
+    for (const row of claimed) {
       const { written } = await sendRow(opts, row);
       // Kept from rejecting unobserved while later rows are delivered; awaited below.
       written.catch(() => {});
@@ -141,38 +166,73 @@ async function sendDueBatch(opts: OutboxOptions, claimMs: number): Promise<numbe
     await Promise.allSettled(outcomes);
   }
   await Promise.all(outcomes);
-  return r.rows.length;
+  return claimed.length;
 }
 
 /** Writes one message to the outbox through `q`, due at once. */
 async function queueOne(q: Queryable, now: Date, m: MailMessage): Promise<void> {
-  await q.query(
-    `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, headers, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $1)`,
-    [now, m.to, m.subject, m.text, m.html ?? null, m.headers ? JSON.stringify(m.headers) : null],
+  await execute(
+    q,
+    qb.insertInto('mail_outbox').values({
+      created_at: now,
+      to_address: m.to,
+      subject: m.subject,
+      body_text: m.text,
+      body_html: m.html ?? null,
+      headers: m.headers ? JSON.stringify(m.headers) : null,
+      next_attempt_at: now,
+    }),
   );
 }
 
 /** Writes many messages to the outbox through `q` in one statement; answers their ids in the order given. */
 async function queueAll(q: Queryable, now: Date, ms: readonly MailMessage[]): Promise<number[]> {
-  const r = await q.query<{ id: number; n: number }>(
-    `INSERT INTO mail_outbox (created_at, to_address, subject, body_text, body_html, headers, next_attempt_at)
-         SELECT $1, m.to_address, m.subject, m.body_text, m.body_html, m.headers, $1
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY
-                AS m (to_address, subject, body_text, body_html, headers, n)
-          ORDER BY m.n
-         RETURNING id`,
-    [
-      now,
-      ms.map((m) => m.to),
-      ms.map((m) => m.subject),
-      ms.map((m) => m.text),
-      ms.map((m) => m.html ?? null),
-      ms.map((m) => (m.headers ? JSON.stringify(m.headers) : null)),
-    ],
+  const m = sql<{
+    to_address: string;
+    subject: string;
+    body_text: string;
+    body_html: string | null;
+    headers: string | null;
+    n: number;
+  }>`unnest(
+      ${ms.map((m) => m.to)}::text[],
+      ${ms.map((m) => m.subject)}::text[],
+      ${ms.map((m) => m.text)}::text[],
+      ${ms.map((m) => m.html ?? null)}::text[],
+      ${ms.map((m) => (m.headers ? JSON.stringify(m.headers) : null))}::jsonb[]) WITH ORDINALITY`.as<'m'>(
+    sql`m (to_address, subject, body_text, body_html, headers, n)`,
+  );
+  const ids = await rows(
+    q,
+    qb
+      .insertInto('mail_outbox')
+      .columns([
+        'created_at',
+        'to_address',
+        'subject',
+        'body_text',
+        'body_html',
+        'headers',
+        'next_attempt_at',
+      ])
+      .expression(
+        qb
+          .selectFrom(m)
+          .select([
+            sql<Date>`${now}::timestamptz`.as('created_at'),
+            'm.to_address',
+            'm.subject',
+            'm.body_text',
+            'm.body_html',
+            'm.headers',
+            sql<Date>`${now}::timestamptz`.as('next_attempt_at'),
+          ])
+          .orderBy('m.n'),
+      )
+      .returning('id'),
   );
   // Identity values are drawn in the order of the rows inserted, which is m.n's.
-  return r.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+  return ids.map((row) => Number(row.id)).sort((a, b) => a - b);
 }
 
 /** The durable mailer: an outbox table in the database, sent through `transport`. */
