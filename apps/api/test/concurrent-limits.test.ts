@@ -11,8 +11,8 @@ import { redisScope, redisTestsRun, TEST_REDIS_URL } from './redis-helper.ts';
 const withRedis = await redisTestsRun();
 const WRONG = 'Wrong#1234';
 
-const signIn = (t: TestApp, email: string, password: string, remoteAddress = '203.0.113.7') =>
-  t.inject({ method: 'POST', url: '/admin/login', remoteAddress, payload: { email, password } });
+const signIn = async (t: TestApp, email: string, password: string, remoteAddress = '203.0.113.7') =>
+  (await t.call('login', { body: { email, password }, remoteAddress })).raw;
 
 /** How many times a password of this account was checked and found wrong. */
 async function wrongChecks(t: TestApp, email: string): Promise<number> {
@@ -133,13 +133,8 @@ describe('change password under concurrency', () => {
   it('8 wrong old passwords at once from a held session: five are checked, then the account is locked', async () => {
     await t.addStaff('eli@example.com', ['Support']);
     const session = await t.login('eli@example.com');
-    const change = (oldpassword: string) =>
-      t.inject({
-        method: 'PUT',
-        url: '/admin/changepassword',
-        session,
-        payload: { oldpassword, newpassword: 'Newer#456' },
-      });
+    const change = async (oldpassword: string) =>
+      (await t.call('changePassword', { session, body: { oldpassword, newpassword: 'Newer#456' } })).raw;
     const all = await Promise.all(Array.from({ length: 8 }, () => change(WRONG)));
     const codes = all.map((r) => r.json().ErrorCode);
     expect(codes.filter((c) => c === ERRORS.wrongOldPassword.code)).toHaveLength(LOCKOUT_THRESHOLD);

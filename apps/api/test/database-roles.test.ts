@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HEADERS } from '@sac/contract/constants';
+import type { EndpointId } from '@sac/contract/endpoints';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -14,7 +14,7 @@ import { ManualClock } from '../src/lib/clock.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { insertStaff } from '../src/modules/auth/staff.repo.ts';
-import { CONSOLE_ORIGIN, freshDb, PASSWORD } from './harness.ts';
+import { answerOf, CONSOLE_ORIGIN, endpointRequest, freshDb, type LooseCall, PASSWORD } from './harness.ts';
 
 /**
  * On PostgreSQL the application connects as a role that does not own the staff trail: the
@@ -101,35 +101,18 @@ describe.skipIf(!onPostgres)(
           roles: ['SuperAdmin'],
           at: clock.now(),
         });
-        const call = (opts: {
-          method: 'POST';
-          url: string;
-          payload: unknown;
-          headers?: Record<string, string>;
-        }) =>
-          app.inject({
-            ...opts,
-            payload: JSON.stringify(opts.payload),
-            headers: {
-              [HEADERS.ajaxMarker]: HEADERS.ajaxMarkerValue,
-              'content-type': 'application/json',
-              ...opts.headers,
-            },
-          });
-        const login = await call({
-          method: 'POST',
-          url: '/admin/login',
-          payload: { email: 'boss@example.com', password: PASSWORD },
+        const call = async <I extends EndpointId>(id: I, input: LooseCall) =>
+          answerOf(id, await app.inject(endpointRequest(id, input)));
+        const login = await call('login', { body: { email: 'boss@example.com', password: PASSWORD } });
+        expect(login.status, login.raw.body).toBe(200);
+        const pair = login.body;
+        if (!('xtoken' in pair)) throw new Error('login asked for a second step');
+        const created = await call('teamCreate', {
+          body: { role: ['Support'], email: 'new-member@example.com', name: 'New Member' },
+          session: { xtoken: pair.xtoken, xsign: pair.xsign },
+          headers: { origin: CONSOLE_ORIGIN },
         });
-        expect(login.statusCode, login.body).toBe(200);
-        const { xtoken, xsign } = login.json();
-        const created = await call({
-          method: 'POST',
-          url: '/admin/team',
-          payload: { role: ['Support'], email: 'new-member@example.com', name: 'New Member' },
-          headers: { origin: CONSOLE_ORIGIN, [HEADERS.token]: xtoken, [HEADERS.sign]: xsign },
-        });
-        expect(created.statusCode, created.body).toBe(200);
+        expect(created.status, created.raw.body).toBe(200);
         const rows = await asApp.query<{ action: string }>(
           "SELECT action FROM activity_log WHERE action IN ('login.success', 'team.create') ORDER BY id",
         );

@@ -16,8 +16,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const ADDRESS = '198.51.100.23';
-const signIn = (email: string, password: string) =>
-  t.inject({ method: 'POST', url: '/admin/login', payload: { email, password }, remoteAddress: ADDRESS });
+const signIn = async (email: string, password: string) =>
+  (await t.call('login', { body: { email, password }, remoteAddress: ADDRESS })).raw;
 
 async function addressFailures(): Promise<number> {
   const r = await t.db.query<{ failures: number }>(

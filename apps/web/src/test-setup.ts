@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { setApiBase } from './lib/api-base.ts';
 import { loadConsoleCatalog } from './lib/i18n.tsx';
@@ -22,6 +22,10 @@ if (!HTMLDialogElement.prototype.showModal) {
       (dialog as HTMLDialogElement).close();
   });
 }
+
+// findBy and waitFor wait up to 3 s for what a screen shows: a lazily loaded screen can take longer
+// than the default 1 s on a busy machine, and a wait that is met returns at once.
+configure({ asyncUtilTimeout: 3000 });
 
 // In the browser the router loads the sections' phrases with the shell; unit tests render screens
 // directly, so every namespace is loaded before they run.

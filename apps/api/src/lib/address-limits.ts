@@ -1,5 +1,6 @@
 import { ADDRESS_LIMITS, type AddressLimitName, addressLimitOf } from '@sac/contract/address-limits';
 import type { Queryable } from '../db/db.ts';
+import { firstRow, qb } from '../db/sql.ts';
 import { AppError } from './app-error.ts';
 
 export type AddressLimitBudgets = Record<AddressLimitName, number>;
@@ -14,13 +15,19 @@ export function databaseWindowCounter(db: Queryable): WindowCounter {
   return {
     kind: 'database',
     async hit(bucket, address, windowStart) {
-      const r = await db.query<{ calls: number }>(
-        `INSERT INTO address_limit_counters (bucket, address, window_start, calls) VALUES ($1, $2, $3, 1)
-         ON CONFLICT (bucket, address, window_start) DO UPDATE SET calls = address_limit_counters.calls + 1
-         RETURNING calls`,
-        [bucket, address, windowStart],
+      const r = await firstRow(
+        db,
+        qb
+          .insertInto('address_limit_counters')
+          .values({ bucket, address, window_start: windowStart, calls: 1 })
+          .onConflict((oc) =>
+            oc
+              .columns(['bucket', 'address', 'window_start'])
+              .doUpdateSet((eb) => ({ calls: eb('address_limit_counters.calls', '+', 1) })),
+          )
+          .returning('calls'),
       );
-      return r.rows[0]?.calls ?? 1;
+      return r?.calls ?? 1;
     },
   };
 }

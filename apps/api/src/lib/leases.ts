@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Queryable } from '../db/db.ts';
+import { execute, qb, rows } from '../db/sql.ts';
 import type { Clock } from './clock.ts';
 
 /**
@@ -49,17 +50,31 @@ export function databaseLeases(db: Queryable, clock: Clock): LeaseStore {
     kind: 'database',
     async acquire(name, holder, ttlMs) {
       const now = clock.now();
-      const r = await db.query(
-        `INSERT INTO job_leases (name, holder, expires_at) VALUES ($1, $2, $3)
-         ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-         WHERE job_leases.expires_at <= $4 OR job_leases.holder = EXCLUDED.holder
-         RETURNING holder`,
-        [name, holder, new Date(now.getTime() + ttlMs), now],
+      const r = await rows(
+        db,
+        qb
+          .insertInto('job_leases')
+          .values({ name, holder, expires_at: new Date(now.getTime() + ttlMs) })
+          .onConflict((oc) =>
+            oc
+              .column('name')
+              .doUpdateSet((eb) => ({
+                holder: eb.ref('excluded.holder'),
+                expires_at: eb.ref('excluded.expires_at'),
+              }))
+              .where((eb) =>
+                eb.or([
+                  eb('job_leases.expires_at', '<=', now),
+                  eb('job_leases.holder', '=', eb.ref('excluded.holder')),
+                ]),
+              ),
+          )
+          .returning('holder'),
       );
-      return r.rows.length === 1;
+      return r.length === 1;
     },
     async release(name, holder) {
-      await db.query('DELETE FROM job_leases WHERE name = $1 AND holder = $2', [name, holder]);
+      await execute(db, qb.deleteFrom('job_leases').where('name', '=', name).where('holder', '=', holder));
     },
   };
 }
