@@ -5,15 +5,26 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { countedTransaction, countingAuthChanges, SESSION_SETTINGS } from './connection-common.ts';
 import type { Db, Queryable } from './db.ts';
 import { acquireDirLock } from './dir-lock.ts';
+import { runStatement } from './pglite-statement.ts';
 import { statementHook, type TxMark } from './statement-log.ts';
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
-/** PGlite or one of its transactions (`tx`, for statement recording) as a Queryable. */
-const pgliteRunner = (q: Pick<PGlite, 'query' | 'exec'>, tx?: TxMark): Queryable => ({
+/**
+ * PGlite, or one of its transactions `q` (`inTransaction`; `tx` for statement recording), as a
+ * Queryable: statements run in one pass (pglite-statement.ts), scripts as PGlite runs them.
+ */
+const pgliteRunner = (
+  pglite: PGlite,
+  q: Pick<PGlite, 'exec' | 'closed'>,
+  inTransaction: boolean,
+  tx?: TxMark,
+): Queryable => ({
   query: async <T>(sql: string, params?: unknown[]) => {
+    // as PGlite's own query() on an ended transaction or a closed database
+    if (q.closed) throw new Error(inTransaction ? 'Transaction is closed' : 'PGlite is closed');
     statementHook.sink?.statement(sql, tx);
-    return { rows: (await q.query<T>(sql, params)).rows };
+    return runStatement<T>(pglite, sql, params ?? [], inTransaction);
   },
   exec: async (sql) => {
     statementHook.sink?.statement(sql, tx);
@@ -26,7 +37,7 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
   const bump = () => {
     generation++;
   };
-  const counted = countingAuthChanges(pgliteRunner(pglite), bump);
+  const counted = countingAuthChanges(pgliteRunner(pglite, pglite, false), bump);
   return {
     kind: 'pglite',
     authGeneration: () => generation,
@@ -34,7 +45,11 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
     exec: counted.exec,
     authChanged: counted.authChanged,
     transaction: (fn) =>
-      countedTransaction((run, mark) => pglite.transaction((tx) => run(pgliteRunner(tx, mark))), fn, bump),
+      countedTransaction(
+        (run, mark) => pglite.transaction((tx) => run(pgliteRunner(pglite, tx, true, mark))),
+        fn,
+        bump,
+      ),
     dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
       await pglite.close();

@@ -1,0 +1,108 @@
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepared } from './connection-common.ts';
+import type { Db } from './db.ts';
+import { wrapPglite } from './pglite-db.ts';
+
+// The one-pass statement (pglite-statement.ts) answers what PGlite's own query() answers.
+let raw: PGlite;
+let db: Db;
+beforeAll(async () => {
+  raw = await PGlite.create();
+  db = wrapPglite(raw);
+  await db.exec(`CREATE TABLE t (
+    id int PRIMARY KEY, name text, at timestamptz, day date, big bigint, ok boolean,
+    hash bytea, tags text[], doc jsonb, amount numeric)`);
+});
+afterAll(() => db.close());
+
+const row = {
+  id: 1,
+  name: "Ada ✓ 'quoted'",
+  at: new Date('2026-11-29T10:11:12.345Z'),
+  day: '2026-11-29',
+  big: '9007199254740993',
+  ok: true,
+  hash: Buffer.from([0, 1, 2, 254, 255]),
+  tags: ['a', 'b,c', 'd"e', ''],
+  doc: JSON.stringify({ k: [1, 'two', null] }),
+  amount: '12.50',
+};
+const INSERT = `INSERT INTO t (id, name, at, day, big, ok, hash, tags, doc, amount)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`;
+
+describe('a statement in one pass on PGlite', () => {
+  it("sends every kind of parameter as node-postgres does and reads the row as PGlite's query() does", async () => {
+    const inserted = (await db.query(INSERT, Object.values(row))).rows[0];
+    const theirs = (await raw.query('SELECT * FROM t WHERE id = $1', [1])).rows[0];
+    expect(inserted).toEqual(theirs);
+    expect(inserted).toMatchObject({ id: 1, name: row.name, at: row.at, ok: true, tags: row.tags });
+    expect(Buffer.from((inserted as { hash: Uint8Array }).hash)).toEqual(row.hash);
+    expect((inserted as { doc: unknown }).doc).toEqual({ k: [1, 'two', null] });
+  });
+
+  it('answers no rows for a write without RETURNING, and null parameters as NULL', async () => {
+    expect((await db.query('UPDATE t SET name = $1 WHERE id = $2', [null, 1])).rows).toEqual([]);
+    expect((await db.query('SELECT name IS NULL AS gone FROM t WHERE id = $1', [1])).rows).toEqual([
+      { gone: true },
+    ]);
+  });
+
+  it("throws the database's error with its code, and the next statement runs", async () => {
+    const err = await db.query(INSERT, Object.values(row)).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: '23505' });
+    const syntax = await db.query('SELEC 1', []).catch((e: unknown) => e);
+    expect(syntax).toMatchObject({ code: '42601' });
+    expect((await db.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 1 }]);
+  });
+
+  it('parses a prepared() statement once per database and reuses it, also after a failed call', async () => {
+    const lookup = prepared('SELECT id, name FROM t WHERE id = $1');
+    expect((await db.query(lookup, [1])).rows).toEqual([{ id: 1, name: null }]);
+    expect(await db.query(lookup, ['not a number']).catch((e: unknown) => e)).toMatchObject({
+      code: '22P02',
+    });
+    expect((await db.query(lookup, [1])).rows).toHaveLength(1);
+    const names = (await raw.query<{ name: string }>('SELECT name FROM pg_prepared_statements')).rows;
+    expect(names.filter((n) => n.name.startsWith('sac_'))).toHaveLength(1);
+  });
+
+  it('runs in a transaction, which rolls back when its function throws, and waits for one in flight', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('UPDATE t SET name = $1 WHERE id = $2', ['in tx', 1]);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect((await db.query('SELECT name FROM t WHERE id = $1', [1])).rows).toEqual([{ name: null }]);
+
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let updated!: () => void;
+    const inside = new Promise<void>((r) => {
+      updated = r;
+    });
+    const tx = db.transaction(async (q) => {
+      await q.query('UPDATE t SET name = $1 WHERE id = $2', ['committed', 1]);
+      updated();
+      await held;
+    });
+    await inside;
+    // a statement outside waits for the transaction, and then sees what it committed
+    const outside = db.query<{ name: string }>('SELECT name FROM t WHERE id = $1', [1]);
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    await tx;
+    expect((await outside).rows).toEqual([{ name: 'committed' }]);
+  });
+
+  it('refuses a statement on an ended transaction', async () => {
+    let kept: Parameters<Parameters<Db['transaction']>[0]>[0] | undefined;
+    await db.transaction(async (tx) => {
+      kept = tx;
+    });
+    await expect(kept!.query('SELECT 1', [])).rejects.toThrow('Transaction is closed');
+  });
+});
