@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepared } from './connection-common.ts';
 import type { Db } from './db.ts';
 import { wrapPglite } from './pglite-db.ts';
+import { preparedStatement, qb } from './sql.ts';
 
 // The one-pass statement (pglite-statement.ts) answers what PGlite's own query() answers.
 let raw: PGlite;
@@ -104,5 +105,38 @@ describe('a statement in one pass on PGlite', () => {
       kept = tx;
     });
     await expect(kept!.query('SELECT 1', [])).rejects.toThrow('Transaction is closed');
+  });
+});
+
+describe('preparedStatement: a statement built and compiled once', () => {
+  const plain = (status: 'Active' | 'Blocked', name: string) =>
+    qb
+      .selectFrom('customers')
+      .select('uid')
+      .where('status', '=', status)
+      .where('role', '=', 'Owner')
+      .where('first_name', '=', name);
+  const byName = preparedStatement(plain);
+
+  it('gives each call its own arguments in place, keeps constants, and the text of the plain builder', () => {
+    for (const [status, name] of [
+      ['Active', 'Ada'],
+      ['Blocked', 'Grace'],
+    ] as const) {
+      const c = byName(status, name).compile();
+      expect(c.sql).toBe(plain(status, name).compile().sql);
+      expect(c.parameters).toEqual([status, 'Owner', name]);
+    }
+  });
+
+  it('refuses a statement whose text depends on its arguments, or that changes one', () => {
+    const bySome = preparedStatement((names: string[]) =>
+      qb.selectFrom('customers').select('uid').where('first_name', 'in', names),
+    );
+    expect(() => bySome(['a', 'b'])).toThrow('an argument is used other than as a value');
+    const byRole = preparedStatement((n: number) =>
+      qb.selectFrom('customers').select('uid').where('role', '=', String(n)),
+    );
+    expect(() => byRole(1)).toThrow('an argument is used other than as a value');
   });
 });

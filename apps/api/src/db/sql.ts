@@ -1,5 +1,6 @@
 import {
   type Compilable,
+  type CompiledQuery,
   DummyDriver,
   Kysely,
   PostgresAdapter,
@@ -58,3 +59,40 @@ export async function execute(
 ): Promise<void> {
   await run(q, statement, opts);
 }
+
+/**
+ * A statement whose text never depends on its arguments (a lookup or a small write by key), built
+ * and compiled once: a later call only puts its arguments in place, and the statement runs named
+ * (see prepared()). Building and compiling with Kysely cost more than a key lookup itself. `build`
+ * must use its arguments as values only, never to choose columns or clauses nor changed: the first
+ * call builds it again with the real arguments and throws if the text or a parameter differs.
+ */
+export function preparedStatement<A extends unknown[], O>(
+  build: (...args: A) => Compilable<O>,
+): (...args: A) => Compilable<O> {
+  let made: { query: CompiledQuery<O>; slots: Array<number | undefined> } | undefined;
+  return (...args: A) => {
+    if (!made) {
+      const marks = args.map((_, i) => `\u0000argument ${i}\u0000`) as A;
+      const query = build(...marks).compile();
+      const slots = query.parameters.map((p) => {
+        const i = marks.indexOf(p);
+        return i >= 0 ? i : undefined;
+      });
+      const real = build(...args).compile();
+      const placed = placeArguments(query.parameters, slots, args);
+      if (real.sql !== query.sql || real.parameters.some((p, i) => !Object.is(p, placed[i])))
+        throw new Error(`preparedStatement: an argument is used other than as a value in: ${query.sql}`);
+      made = { query: { ...query, sql: prepared(query.sql) }, slots };
+    }
+    const { query, slots } = made;
+    const parameters = placeArguments(query.parameters, slots, args);
+    return { compile: () => ({ ...query, parameters }) };
+  };
+}
+
+const placeArguments = (
+  parameters: readonly unknown[],
+  slots: ReadonlyArray<number | undefined>,
+  args: readonly unknown[],
+): unknown[] => slots.map((slot, i) => (slot === undefined ? parameters[i] : args[slot]));

@@ -1,6 +1,6 @@
 import { type Expression, sql } from 'kysely';
 import { authChanged, type Db, type Queryable } from '../../db/db.ts';
-import { execute, firstRow, qb, rows } from '../../db/sql.ts';
+import { execute, firstRow, preparedStatement, qb, rows } from '../../db/sql.ts';
 import { hashSecret, randomSecret, sameHash } from '../../lib/secrets.ts';
 import { rolesOf } from './staff.repo.ts';
 
@@ -118,29 +118,28 @@ const permissionsOf = (uid: Expression<string>) =>
     .where('sr.uid', '=', uid)}, '{}')`;
 
 /** A session by its token's hash, with its staff member, their roles and the permissions those roles grant. */
-const readSession = (db: Queryable, tokenHash: Buffer) =>
-  firstRow(
-    db,
-    qb
-      .selectFrom('staff_sessions as s')
-      .innerJoin('staff as st', 'st.uid', 's.uid')
-      .select((eb) => [
-        's.id',
-        's.uid',
-        's.sign_hash',
-        's.created_at',
-        's.last_used_at',
-        's.revoked_at',
-        /** Set on impersonation sessions: the approved request they act under. */
-        's.impersonation_request_id',
-        'st.email',
-        'st.full_name',
-        rolesOf(eb.ref('st.uid')).as('roles'),
-        permissionsOf(eb.ref('st.uid')).as('permissions'),
-      ])
-      .where('s.token_hash', '=', tokenHash),
-    { prepared: true },
-  );
+const sessionByTokenHash = preparedStatement((tokenHash: Buffer) =>
+  qb
+    .selectFrom('staff_sessions as s')
+    .innerJoin('staff as st', 'st.uid', 's.uid')
+    .select((eb) => [
+      's.id',
+      's.uid',
+      's.sign_hash',
+      's.created_at',
+      's.last_used_at',
+      's.revoked_at',
+      /** Set on impersonation sessions: the approved request they act under. */
+      's.impersonation_request_id',
+      'st.email',
+      'st.full_name',
+      rolesOf(eb.ref('st.uid')).as('roles'),
+      permissionsOf(eb.ref('st.uid')).as('permissions'),
+    ])
+    .where('s.token_hash', '=', tokenHash),
+);
+
+const readSession = (db: Queryable, tokenHash: Buffer) => firstRow(db, sessionByTokenHash(tokenHash));
 
 export type LiveSession = NonNullable<Awaited<ReturnType<typeof readSession>>>;
 
@@ -175,6 +174,16 @@ function keptSessionsOf(generationOf: object): KeptSessions {
  * (idle clock restarted); undefined when the pair is unknown, mismatched, revoked, idle too long,
  * past its absolute lifetime, or its staff member is gone.
  */
+/** A session's idle clock restarted, if it is still unrevoked. */
+const renewal = preparedStatement((id: number, now: Date) =>
+  qb
+    .updateTable('staff_sessions')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .returning('id'),
+);
+
 export async function useSession(
   db: Queryable & Pick<Db, 'authGeneration'>,
   xtoken: string,
@@ -206,16 +215,7 @@ export async function useSession(
   if (t - new Date(s.created_at).getTime() >= policy.absoluteMs) return undefined;
   if (idle < renewalInterval(policy.idleMs)) return s;
   // Renew only if still unrevoked, so a revocation racing this call wins.
-  const renewed = await firstRow(
-    db,
-    qb
-      .updateTable('staff_sessions')
-      .set({ last_used_at: now })
-      .where('id', '=', s.id)
-      .where('revoked_at', 'is', null)
-      .returning('id'),
-    { prepared: true },
-  );
+  const renewed = await firstRow(db, renewal(s.id, now));
   if (!renewed) {
     cache?.delete(key);
     return undefined;

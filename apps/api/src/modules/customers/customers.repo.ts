@@ -1,39 +1,39 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Queryable } from '../../db/db.ts';
-import { firstRow, qb, rows } from '../../db/sql.ts';
+import { firstRow, preparedStatement, qb, rows } from '../../db/sql.ts';
 
 /**
  * Reads of a customer's record and of what hangs off it (sites, sign-ins, activity), and the
  * catalogues the customer pages show. The search planner is customer-search.repo.ts.
  */
 
-export async function findCustomer(db: Queryable, uid: string) {
-  return firstRow(
-    db,
-    qb
-      .selectFrom('customers as c')
-      .select([
-        'c.uid',
-        'c.first_name',
-        'c.last_name',
-        'c.email',
-        'c.organization',
-        'c.phone',
-        'c.auth_email',
-        'c.contact_email',
-        'c.time_zone',
-        'c.status',
-        'c.role',
-        'c.email_verified',
-        'c.created_at',
-        'c.modified_at',
-        // Raised by each profile write (If-Match / ETag).
-        'c.version',
-      ])
-      .where('c.uid', '=', uid),
-    { prepared: true },
-  );
+const customerByUid = preparedStatement((uid: string) =>
+  qb
+    .selectFrom('customers as c')
+    .select([
+      'c.uid',
+      'c.first_name',
+      'c.last_name',
+      'c.email',
+      'c.organization',
+      'c.phone',
+      'c.auth_email',
+      'c.contact_email',
+      'c.time_zone',
+      'c.status',
+      'c.role',
+      'c.email_verified',
+      'c.created_at',
+      'c.modified_at',
+      // Raised by each profile write (If-Match / ETag).
+      'c.version',
+    ])
+    .where('c.uid', '=', uid),
+);
+
+export function findCustomer(db: Queryable, uid: string) {
+  return firstRow(db, customerByUid(uid));
 }
 
 export type CustomerRow = NonNullable<Awaited<ReturnType<typeof findCustomer>>>;
