@@ -34,7 +34,7 @@ import {
   WEIGHTED_TIME_ZONES,
 } from './demo-word-lists.ts';
 
-/** The SHA-256 a scale site's secret hashes to: the scale generator's secret is `scale-secret-<app_id>`. */
+/** A scale site's API secret in clear (`scale-secret-<app_id>`); the site keeps only its SHA-256. */
 export const scaleSecret = (appId: number): string => `scale-secret-${appId}`;
 
 const ORG_TAILS = [
