@@ -1,4 +1,5 @@
 // `npm run bench`: benchmarks that print figures. Never part of `npm test`.
+import os from 'node:os';
 import { benchApiLoad } from './api-load.bench.ts';
 import { benchAuditTrail } from './audit-trail.bench.ts';
 import { benchAuthLatency } from './auth-latency.bench.ts';
@@ -10,6 +11,13 @@ import { benchPageLoad } from './page-load.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchSignInBundle } from './sign-in-bundle.bench.ts';
 import { benchStartup } from './startup.bench.ts';
+
+/** The machine's 1, 5 and 15 minute load averages over its cores: each table is read against them. */
+const loadAverage = () =>
+  `${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')} on ${os.availableParallelism()} cores`;
 
 const only = process.argv[2];
 const benches: Record<string, () => Promise<void>> = {
@@ -27,6 +35,7 @@ const benches: Record<string, () => Promise<void>> = {
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
-  console.log(`\n== ${name} ==`);
+  console.log(`\n== ${name} ==  (load average ${loadAverage()})`);
   await run();
+  console.log(`-- ${name} ended (load average ${loadAverage()})`);
 }
