@@ -11,6 +11,7 @@ import { benchPageLoad } from './page-load.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchSignInBundle } from './sign-in-bundle.bench.ts';
 import { benchStartup } from './startup.bench.ts';
+import { benchStatement } from './statement.bench.ts';
 
 /** The machine's 1, 5 and 15 minute load averages over its cores: each table is read against them. */
 const loadAverage = () =>
@@ -32,6 +33,7 @@ const benches: Record<string, () => Promise<void>> = {
   impersonation: benchImpersonationLists,
   dashboard: benchDashboard,
   notices: benchNotices,
+  statement: benchStatement,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
