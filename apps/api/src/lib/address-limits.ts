@@ -26,6 +26,8 @@ export function databaseWindowCounter(db: Queryable): WindowCounter {
               .doUpdateSet((eb) => ({ calls: eb('address_limit_counters.calls', '+', 1) })),
           )
           .returning('calls'),
+        // every call at a public door counts here first, floods included: parsed and planned once
+        { prepared: true },
       );
       return r?.calls ?? 1;
     },

@@ -67,6 +67,8 @@ export async function appendActivityRow(db: Queryable, e: ActivityEntry): Promis
       customer_uid: customerUid,
       app_id: appId,
     }),
+    // one text whatever the row, written by most writes: parsed and planned once per connection
+    { prepared: true },
   );
 }
 

@@ -71,6 +71,8 @@ export async function isLiveToken(
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
       .where('purpose', 'in', purposes),
+    // a lookup by key, run by every reset link opened (and every bogus one)
+    { prepared: true },
   );
   return r.length > 0;
 }
@@ -95,5 +97,6 @@ export async function consumeToken(
       .where('expires_at', '>', now)
       .where('purpose', 'in', purposes)
       .returning(['uid', 'purpose']),
+    { prepared: true },
   );
 }
