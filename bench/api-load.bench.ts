@@ -352,6 +352,12 @@ export async function benchApiLoad(): Promise<void> {
       env: { ...leg.env, DEMO_PASSWORD: PASSWORD },
       built: true,
     });
+    // Stopped before its demo data is in, the first start would leave it to the restart, which
+    // does not know the password: wait until the server says it is ready.
+    for (let i = 0; (await fetch(`${first.url}/readyz`)).status !== 200; i++) {
+      if (i > 6000) throw new Error('the first start never got ready');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await first.stop();
     const { uids, cases } = await sample(leg);
     const server = await startServer({ port: PORT, dataDir: leg.dataDir, env: leg.env, built: true });
