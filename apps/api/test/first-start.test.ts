@@ -66,7 +66,9 @@ describe(`first start on an empty ${postgres ? 'PostgreSQL database' : 'data dir
         // searches find its code compiled (ops/start-steps.ts)
         if (postgres) expect(api.output()).not.toContain('warm-up');
         else
-          expect(api.output()).toMatch(/Ready in \d+ ms \(answering from \d+ ms; \d+ warm-up searches: \d+ ms\)/);
+          expect(api.output()).toMatch(
+            /Ready in \d+ ms \(answering from \d+ ms; \d+ warm-up searches: \d+ ms\)/,
+          );
         const ready = await fetch(`${api.url}/readyz`);
         expect(ready.status).toBe(200);
         // every thread but the event loop's (password hashing among them) yields the cores to it
