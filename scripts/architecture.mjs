@@ -88,7 +88,7 @@ const RULES = [
     forbids: (_file, target) =>
       target.startsWith('apps/web/') ||
       /^apps\/api\/src\/(plugins|ops)\//.test(target) ||
-      /^apps\/api\/src\/(app|main)\.ts$/.test(target) ||
+      /^apps\/api\/src\/(app|main|server)\.ts$/.test(target) ||
       (moduleOf(target) !== undefined && !/\.(service|repo)\.ts$/.test(target)),
     mend: "time the module's service or repo function (export it there), start the server as support.ts does, or move a pure helper down into apps/api/src/lib/.",
   },

@@ -4,8 +4,8 @@ import { searchCounted } from './customer-search.repo.ts';
 import type { SearchCount, SearchPosition } from './search-sql.ts';
 
 /**
- * Searches of every kind, run when an embedded (PGlite) database has opened, before the server
- * listens (main.ts).
+ * Searches of every kind, run on an embedded (PGlite) database once the server answers and before
+ * /readyz says it is ready (server.ts, ops/start-steps.ts).
  *
  * PGlite is PostgreSQL compiled to WebAssembly, and V8 compiles WebAssembly lazily: each function
  * on first call with its baseline compiler, and again, optimized, once it has run hot. A fresh
