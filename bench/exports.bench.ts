@@ -11,7 +11,8 @@ import { freshDir, ROOT, type Server, startServer } from './support.ts';
 /*
  * The CSV exports through HTTP beside PostgreSQL's own COPY of the same rows, at two sizes (default
  * 100,000 then 300,000 customers, BENCH_EXPORT_SIZES="100000,300000"; the audit trail holds as many
- * events as there are customers), on PostgreSQL (a fresh database sac_ex_bench on
+ * events as there are customers, and there is one impersonation request for ten customers, each
+ * with five log entries), on PostgreSQL (a fresh database sac_ex_bench on
  * BENCH_EXPORT_DATABASE_URL's server, default the local one) and on PGlite (a fresh directory).
  * Per export: rows, seconds (the whole download as a client reads it, signed in as the demo
  * SuperAdmin), rows/s, the floor (PostgreSQL: `COPY (the same SELECT) TO STDOUT` through psql into
@@ -61,6 +62,19 @@ const CASES: ExportCase[] = [
       (SELECT a.uid FROM customer_addresses a WHERE a.address LIKE 'ma%') ORDER BY c.created_at DESC, c.uid DESC`,
   },
   {
+    label: 'impersonation requests',
+    path: '/admin/impersonation/requests/export',
+    floor: `SELECT r.id, s.app_name, r.priority, r.status, r.initiator_email, r.assignees, r.created_at,
+      r.modified_at, r.expires_at FROM impersonation_requests r JOIN sites s ON s.app_id = r.app_id
+      WHERE r.deleted_at IS NULL ORDER BY r.modified_at DESC, r.id DESC`,
+  },
+  {
+    label: 'impersonation log',
+    path: '/admin/impersonation/logs/export',
+    floor: `SELECT l.id, l.request_id, s.app_name, l.status, l.event, l.actor, l.at FROM impersonation_log l
+      JOIN impersonation_requests r ON r.id = l.request_id JOIN sites s ON s.app_id = r.app_id ORDER BY l.id DESC`,
+  },
+  {
     label: 'audit trail csv (signed)',
     path: '/admin/audit/export?format=csv',
     floor: `SELECT id, at, actor_uid, actor_email, action, target_type, target_id, customer_uid, app_id,
@@ -97,6 +111,53 @@ async function fillTrail(db: Queryable, total: number): Promise<void> {
     );
   }
   await db.query('ANALYZE activity_log');
+}
+
+/**
+ * Impersonation requests up to `total` on the first sites, as bench/impersonation-lists.bench.ts
+ * files them (two years of them, 3% Pending, 62% approved, 25% rejected, 10% revoked, 1% deleted),
+ * and five log entries for each new one.
+ */
+async function fillImpersonation(db: Queryable, total: number): Promise<void> {
+  const last = async () =>
+    Number(
+      (await db.query<{ n: string }>('SELECT coalesce(max(id), 0)::text AS n FROM impersonation_requests'))
+        .rows[0]!.n,
+    );
+  const have = Number(
+    (await db.query<{ n: string }>('SELECT count(*)::text AS n FROM impersonation_requests')).rows[0]!.n,
+  );
+  if (have >= total) return;
+  const before = await last();
+  await db.query(
+    `INSERT INTO impersonation_requests (app_id, initiator_email, consent, priority, description, assignees, proxy_roles,
+       duration_minutes, created_at, modified_at, status, action_taken_by, action_taken_at, expires_at, approved_roles,
+       is_customer_request, deleted_at)
+     SELECT s.app_id, 'staff' || (n % 40) || '@example.com', 'granted', (ARRAY['Low','Moderate','High','Critical'])[1 + n % 4],
+            'bench request ' || n, ARRAY['superadmin@example.com'], ARRAY['Developer'], 60, c, c + interval '5 minutes',
+            st, CASE WHEN st <> 'Pending' THEN 'superadmin@example.com' END,
+            CASE WHEN st <> 'Pending' THEN c + interval '10 minutes' END,
+            CASE WHEN st = 'Approved' THEN c + interval '70 minutes' END,
+            CASE WHEN st = 'Approved' THEN ARRAY['Developer'] ELSE '{}' END,
+            n % 20 = 0, CASE WHEN st = 'Pending' AND n % 100 = 3 THEN c + interval '1 hour' END
+       FROM generate_series($1::int, $2::int) n
+            JOIN LATERAL (SELECT app_id FROM sites ORDER BY app_id OFFSET n % 50 LIMIT 1) s ON true,
+            LATERAL (SELECT now() - interval '730 days' + n * interval '10 minutes' AS c,
+                            CASE WHEN n % 100 < 5 THEN 'Pending' WHEN n % 100 < 65 THEN 'Approved'
+                                 WHEN n % 100 < 90 THEN 'Rejected' ELSE 'Revoked' END AS st) x`,
+    [have + 1, total],
+  );
+  await db.query(
+    `INSERT INTO impersonation_log (request_id, at, actor, event, status, client_address, details)
+     SELECT r.id, r.created_at + k * interval '1 minute', r.initiator_email,
+            (ARRAY['request','approve','session-start','call','revoke'])[1 + k],
+            CASE WHEN k = 0 THEN 'Pending' ELSE r.status END, '10.0.' || (r.id % 250) || '.1',
+            jsonb_build_object('n', r.id)
+       FROM impersonation_requests r CROSS JOIN generate_series(0, 4) k WHERE r.id > $1::bigint`,
+    [before],
+  );
+  await db.query('ANALYZE impersonation_requests');
+  await db.query('ANALYZE impersonation_log');
 }
 
 /** Adds scale customers up to `total` (seed:scale, as docs/benchmarks.md fills scale databases). */
@@ -239,6 +300,7 @@ async function postgresLeg(): Promise<void> {
     for (const size of SIZES) {
       const seeded = await seedTo(db, size, { DATABASE_URL: url.toString() });
       await fillTrail(db, size);
+      await fillImpersonation(db, size / 10);
       await db.query('ANALYZE');
       console.log(`PostgreSQL: ${fmt(size)} customers (seeded in ${seeded.toFixed(0)} s)`);
       const http = await exportsThroughHttp(server);
@@ -279,6 +341,7 @@ async function pgliteLeg(): Promise<void> {
     db = await openConfiguredDb(loadConfig({ DATA_DIR: dataDir }));
     try {
       await fillTrail(db, size);
+      await fillImpersonation(db, size / 10);
       await db.query('ANALYZE');
     } finally {
       await db.close();

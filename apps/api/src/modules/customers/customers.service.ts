@@ -225,7 +225,8 @@ async function exportSource(
 ): Promise<{ rows: number; page: ExportPage }> {
   if (criterion === 'customerName' || (sort && (criterion === 'emailid' || criterion === 'phone'))) {
     const uids = await matchesInOrder(db, criterion, term, sort, CUSTOMER_EXPORT_ROW_LIMIT + 1);
-    if (uids.length > CUSTOMER_EXPORT_ROW_LIMIT) throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
+    if (uids.length > CUSTOMER_EXPORT_ROW_LIMIT)
+      throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
     return {
       rows: uids.length,
       page: async (cursor) => {
