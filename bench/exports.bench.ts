@@ -17,7 +17,9 @@ import { freshDir, ROOT, type Server, startServer } from './support.ts';
  * Per export: rows, seconds (the whole download as a client reads it, signed in as the demo
  * SuperAdmin), rows/s, the floor (PostgreSQL: `COPY (the same SELECT) TO STDOUT` through psql into
  * /dev/null; PGlite: the same SELECT's rows read in process, the server stopped), the ratio, and
- * between the two sizes how the time grew beside the rows (×1.0: linear).
+ * between the two sizes how the time grew beside the rows (×1.0: linear). BENCH_EXPORT_REUSE=1
+ * keeps the PostgreSQL database of an earlier run and adds to it (to compare two versions of the
+ * code on the same rows); BENCH_EXPORT_ENGINES=postgres runs one leg.
  */
 
 const SIZES = (process.env.BENCH_EXPORT_SIZES ?? '100000,300000').split(',').map(Number);
@@ -280,8 +282,13 @@ async function postgresLeg(): Promise<void> {
   const base = process.env.BENCH_EXPORT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = await openConfiguredDb(loadConfig({ DATABASE_URL: base, DATA_DIR: freshDir('ex-admin') }));
   try {
-    await admin.query('DROP DATABASE IF EXISTS sac_ex_bench');
-    await admin.query('CREATE DATABASE sac_ex_bench');
+    const kept =
+      process.env.BENCH_EXPORT_REUSE === '1' &&
+      (await admin.query("SELECT 1 FROM pg_database WHERE datname = 'sac_ex_bench'")).rows.length > 0;
+    if (!kept) {
+      await admin.query('DROP DATABASE IF EXISTS sac_ex_bench');
+      await admin.query('CREATE DATABASE sac_ex_bench');
+    }
   } catch (e) {
     console.log(`PostgreSQL: skipped — ${(e as Error).message}`);
     return;
