@@ -384,14 +384,18 @@ export async function matchesInOrder(
   return found.map((r) => r.uid);
 }
 
-/** The customers of `uids` as search rows, in the order given (a customer since removed is left out). */
+/**
+ * The customers of `uids` as search rows, in the order given (a customer since removed is left
+ * out), each looked up by its primary key: OFFSET 0 keeps the lookup a nested loop, where a join
+ * was hashed against every customer (a read of the whole table for each batch, on PGlite).
+ */
 export async function rowsOfUids(db: Queryable, uids: readonly string[]): Promise<SearchRow[]> {
   const r = await firstRow(
     db,
     statement(
       sql<{ page: string | null }>`SELECT json_agg(x ORDER BY x.i)::text AS page FROM (
         SELECT ${SEARCH_COLUMNS}, u.i FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS u(uid, i)
-        JOIN customers c ON c.uid = u.uid) x`,
+        CROSS JOIN LATERAL (SELECT * FROM customers c WHERE c.uid = u.uid OFFSET 0) c) x`,
     ),
   );
   return r?.page ? (JSON.parse(r.page) as SearchRow[]) : [];
