@@ -107,15 +107,27 @@ const joinPage = (page: string, params: readonly unknown[], dir: 'asc' | 'desc')
     .selectFrom(pageOf(page, params))
     .innerJoinLateral(
       (eb) =>
-        eb.selectFrom('impersonation_requests as x').selectAll('x').whereRef('x.id', '=', 'page.id').offset(0).as('r'),
+        eb
+          .selectFrom('impersonation_requests as x')
+          .selectAll('x')
+          .whereRef('x.id', '=', 'page.id')
+          .offset(0)
+          .as('r'),
       (join) => join.onTrue(),
     )
     .innerJoinLateral(
-      (eb) => eb.selectFrom('sites as x').selectAll('x').whereRef('x.app_id', '=', 'r.app_id').offset(0).as('s'),
+      (eb) =>
+        eb.selectFrom('sites as x').selectAll('x').whereRef('x.app_id', '=', 'r.app_id').offset(0).as('s'),
       (join) => join.onTrue(),
     )
     .innerJoinLateral(
-      (eb) => eb.selectFrom('customers as x').selectAll('x').whereRef('x.uid', '=', 's.owner_uid').offset(0).as('o'),
+      (eb) =>
+        eb
+          .selectFrom('customers as x')
+          .selectAll('x')
+          .whereRef('x.uid', '=', 's.owner_uid')
+          .offset(0)
+          .as('o'),
       (join) => join.onTrue(),
     )
     // The row's order key as PostgreSQL writes it, microseconds kept (a cursor carries it).
@@ -296,7 +308,13 @@ const joinLogPage = (page: string, params: readonly unknown[], dir: 'asc' | 'des
   qb
     .selectFrom(pageOf(page, params))
     .innerJoinLateral(
-      (eb) => eb.selectFrom('impersonation_log as x').selectAll('x').whereRef('x.id', '=', 'page.id').offset(0).as('l'),
+      (eb) =>
+        eb
+          .selectFrom('impersonation_log as x')
+          .selectAll('x')
+          .whereRef('x.id', '=', 'page.id')
+          .offset(0)
+          .as('l'),
       (join) => join.onTrue(),
     )
     .innerJoinLateral(
@@ -310,7 +328,8 @@ const joinLogPage = (page: string, params: readonly unknown[], dir: 'asc' | 'des
       (join) => join.onTrue(),
     )
     .innerJoinLateral(
-      (eb) => eb.selectFrom('sites as x').selectAll('x').whereRef('x.app_id', '=', 'r.app_id').offset(0).as('s'),
+      (eb) =>
+        eb.selectFrom('sites as x').selectAll('x').whereRef('x.app_id', '=', 'r.app_id').offset(0).as('s'),
       (join) => join.onTrue(),
     )
     .select([
