@@ -4,6 +4,7 @@ import { benchApiLoad } from './api-load.bench.ts';
 import { benchAuditTrail } from './audit-trail.bench.ts';
 import { benchAuthLatency } from './auth-latency.bench.ts';
 import { benchDashboard } from './dashboard.bench.ts';
+import { benchExports } from './exports.bench.ts';
 import { benchHostileMix } from './hostile-mix.bench.ts';
 import { benchImpersonationLists } from './impersonation-lists.bench.ts';
 import { benchNotices } from './notices.bench.ts';
@@ -34,6 +35,7 @@ const benches: Record<string, () => Promise<void>> = {
   dashboard: benchDashboard,
   notices: benchNotices,
   statement: benchStatement,
+  exports: benchExports,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -9,6 +9,8 @@ export { csvLine };
  * A list's CSV file, streamed with back-pressure: the header, then every row the list's pages
  * read (each page asked for with the previous one's cursor), cut at `limit` rows when given (the
  * count sent ahead in x-export-rows, which a row listed twice by a change meanwhile may pass).
+ * The next page is asked for before this one is written out (readAhead), so on PostgreSQL the
+ * database reads it while this process formats; at most two pages are held.
  * `release` runs once the stream closes, read to its end or not.
  */
 export function csvFile<T, C>(opts: {
@@ -22,9 +24,8 @@ export function csvFile<T, C>(opts: {
   async function* lines(): AsyncGenerator<string> {
     yield csvLine(opts.header);
     let written = 0;
-    let cursor: C | undefined;
-    do {
-      const p = await opts.page(cursor);
+    const pages = readAhead(opts.page, (p) => p.next ?? undefined);
+    for await (const p of pages) {
       let out = '';
       for (const row of p.rows) {
         if (written === limit) break;
@@ -32,12 +33,33 @@ export function csvFile<T, C>(opts: {
         written++;
       }
       if (out) yield out;
-      cursor = p.next ?? undefined;
-    } while (cursor !== undefined && written < limit);
+      if (written >= limit) break;
+    }
   }
   const body = Readable.from(lines(), { objectMode: false });
   body.once('close', opts.release);
   return body;
+}
+
+/**
+ * The pages of a keyset read, from the first (cursor undefined) until `next` gives none, each page
+ * asked for as soon as the one before it has come (before that one is used): one read in flight
+ * while the caller works on the page before it. Ending early leaves at most that one read, whose
+ * page is dropped.
+ */
+export async function* readAhead<P, C>(
+  read: (cursor: C | undefined) => Promise<P>,
+  next: (page: P) => C | undefined,
+): AsyncGenerator<P> {
+  let pending: Promise<P> | undefined = read(undefined);
+  while (pending) {
+    const page: P = await pending;
+    const cursor = next(page);
+    pending = cursor === undefined ? undefined : read(cursor);
+    // A read given up on (the caller stopped) must not fail unhandled.
+    pending?.catch(() => {});
+    yield page;
+  }
 }
 
 /** An instant as it reads in a file name (no ':' or '.'). */

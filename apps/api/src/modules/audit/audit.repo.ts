@@ -56,7 +56,10 @@ export async function readTrail(
     matching(f)
       .select((eb) => [
         eb.cast<string>('id', 'text').as('id'),
-        'at',
+        // As Date#toISOString writes it (microseconds cut to milliseconds, not rounded, as a Date
+        // parsed from the timestamp holds them), written by the database instead of parsed into a
+        // Date and written back for every row.
+        sql<string>`to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('at_iso'),
         eb.cast<string>('at', 'text').as('at_key'),
         eb.cast<string | null>('actor_uid', 'text').as('actor_uid'),
         'actor_email',
@@ -86,7 +89,7 @@ export async function readTrail(
   );
   const eventOf = (r: (typeof found)[number]): AuditEvent => ({
     Id: r.id,
-    At: new Date(r.at).toISOString(),
+    At: r.at_iso,
     ActorUid: r.actor_uid,
     ActorEmail: r.actor_email,
     Action: r.action,

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { AUDIT_PAGE_SIZE, type AuditExportFormat, type AuditFilters } from '@sac/contract/audit';
 import { type AUDIT_SORT_KEYS, type ListSort, sortParam } from '@sac/contract/list-sort';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import { readAhead } from '../../lib/csv.ts';
 import { DIGITS, decodeCursor, encodeCursor, literal, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import { recordEvent } from '../activity/activity.service.ts';
 import { countTrail, lastTrailId, readTrail, type TrailKey } from './audit.repo.ts';
@@ -84,15 +85,14 @@ export async function exportTrail(
     async function* file(): AsyncGenerator<string> {
       yield fileHeader(format, { rows, filters, exportedAt });
       let chain = GENESIS;
-      let after: TrailKey | undefined;
       let written = 0;
-      for (;;) {
-        const batch = await readTrail(db, f, {
-          after,
-          limit: EXPORT_BATCH,
-          order: newest ? 'newest' : 'oldest',
-          upTo,
-        });
+      // The next batch is read while this one is hashed and written (readAhead).
+      const batches = readAhead(
+        (after: TrailKey | undefined) =>
+          readTrail(db, f, { after, limit: EXPORT_BATCH, order: newest ? 'newest' : 'oldest', upTo }),
+        (b) => (b.events.length < EXPORT_BATCH ? undefined : b.keys.at(-1)),
+      );
+      for await (const batch of batches) {
         let out = '';
         for (const e of batch.events) {
           const r = fileRow(format, e, chain);
@@ -101,8 +101,6 @@ export async function exportTrail(
         }
         written += batch.events.length;
         if (out) yield out;
-        if (batch.events.length < EXPORT_BATCH) break;
-        after = batch.keys.at(-1);
       }
       const seal = { rows: written, head: chain, filters, exportedAt };
       yield fileSeal(format, seal, signSeal(seal, privateKey));

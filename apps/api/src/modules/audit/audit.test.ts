@@ -177,6 +177,16 @@ describe('the staff audit trail', () => {
     expect(seen).toEqual(Array.from({ length: 130 }, (_, i) => 130 - i));
   });
 
+  it('writes each time as an ISO instant in UTC, its microseconds cut to milliseconds', async () => {
+    await t.db.query(
+      `INSERT INTO activity_log (at, action, actor_email, details) VALUES
+         ('2021-06-30 23:59:59.999999-02', 'team.roles', 'clock@example.com', '{}'),
+         ('2021-01-02 03:04:05.0005+00', 'team.roles', 'clock@example.com', '{}')`,
+    );
+    const page = await events({ actor: 'clock@example.com' });
+    expect(page.Data.map((e) => e.At)).toEqual(['2021-07-01T01:59:59.999Z', '2021-01-02T03:04:05.000Z']);
+  });
+
   it('cannot be changed or emptied, by the application or any statement', async () => {
     for (const sql of [
       "UPDATE activity_log SET action = 'logout'",

@@ -7,7 +7,7 @@ import {
 } from '@sac/contract/customers';
 import { type RawBuilder, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
-import { firstRow, qb } from '../../db/sql.ts';
+import { firstRow, qb, rows } from '../../db/sql.ts';
 import { countMatches, nameStartCounted } from './search-counts.repo.ts';
 import {
   afterKey,
@@ -29,6 +29,7 @@ import {
   type SearchRow,
   sortSql,
   startWalk,
+  statement,
   uniqueKeyRows,
   WALK_WINDOW,
 } from './search-sql.ts';
@@ -251,7 +252,7 @@ function windowEnd(db: Queryable, from: SearchPosition | undefined, window: numb
   );
 }
 
-type ListedCriterion = 'customerName' | 'emailid' | 'phone';
+export type ListedCriterion = 'customerName' | 'emailid' | 'phone';
 
 /**
  * Whether a customer matches a name, email or phone term (its LIKE pattern), on the customer's
@@ -291,10 +292,7 @@ async function sortedPage(
   limit: number,
   opts: SearchOptions,
 ): Promise<KeyedRow[]> {
-  const pattern =
-    criterion === 'customerName'
-      ? namePattern(term)
-      : `${escapeLike(criterion === 'phone' ? (phoneSearchKey(term) ?? '') : term.toLowerCase())}%`;
+  const pattern = listedPattern(criterion, term);
   const cursorAt = (alias: string, nameKey?: string) =>
     after ? sql`AND ${sortSql(sort, alias, nameKey).after(after.key, after.uid)}` : sql``;
   const o = sortSql(sort);
@@ -347,6 +345,60 @@ async function sortedPage(
      JOIN customers c ON c.uid = p.uid`,
     sort.descending,
   );
+}
+
+/** A name, email or phone term's LIKE pattern, as its sorted pages match it. */
+function listedPattern(criterion: ListedCriterion, term: string): string {
+  return criterion === 'customerName'
+    ? namePattern(term)
+    : `${escapeLike(criterion === 'phone' ? (phoneSearchKey(term) ?? '') : term.toLowerCase())}%`;
+}
+
+/**
+ * Every customer a name, email or phone search matches, in its list's order (under `sort`; a name
+ * unsorted: the exact and prefix tiers, then the substring tier, each by the lowercased name in
+ * byte order, then uid), up to `limit`: their uids alone, from one sort of the matches. An export
+ * reads its rows in batches of these (rowsOfUids), in time linear in the rows; pages after a
+ * cursor would sort the matches past it again for every batch. At most `limit` uids (the export's
+ * row limit) are held, not the rows.
+ */
+export async function matchesInOrder(
+  db: Queryable,
+  criterion: ListedCriterion,
+  term: string,
+  sort: CustomerSort | undefined,
+  limit: number,
+): Promise<string[]> {
+  if (criterion === 'phone' && phoneSearchKey(term) === undefined) return [];
+  const t = criterion === 'customerName' ? term.toLowerCase() : term;
+  const order = sort
+    ? sortSql(sort, 'm', 'm.k').order
+    : sql`NOT (m.k LIKE ${`${escapeLike(t)}%`}), m.k COLLATE "C", m.uid`;
+  const found = await rows(
+    db,
+    statement(
+      sql<{ uid: string }>`SELECT m.uid::text AS uid
+        FROM (${sortKeysOfMatches(criterion, t, listedPattern(criterion, t))}) m ORDER BY ${order} LIMIT ${limit}`,
+    ),
+  );
+  return found.map((r) => r.uid);
+}
+
+/**
+ * The customers of `uids` as search rows, in the order given (a customer since removed is left
+ * out), each looked up by its primary key: OFFSET 0 keeps the lookup a nested loop, where a join
+ * was hashed against every customer (a read of the whole table for each batch, on PGlite).
+ */
+export async function rowsOfUids(db: Queryable, uids: readonly string[]): Promise<SearchRow[]> {
+  const r = await firstRow(
+    db,
+    statement(
+      sql<{ page: string | null }>`SELECT json_agg(x ORDER BY x.i)::text AS page FROM (
+        SELECT ${SEARCH_COLUMNS}, u.i FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS u(uid, i)
+        CROSS JOIN LATERAL (SELECT * FROM customers c WHERE c.uid = u.uid OFFSET 0) c) x`,
+    ),
+  );
+  return r?.page ? (JSON.parse(r.page) as SearchRow[]) : [];
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 import { sortParam } from '@sac/contract/list-sort';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
 import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
@@ -32,7 +33,7 @@ import {
 } from '../../lib/keyset-cursor.ts';
 import { Versioned } from '../../lib/record-version.ts';
 import { recordEvent } from '../activity/activity.service.ts';
-import { searchCounted, searchCustomers } from './customer-search.repo.ts';
+import { matchesInOrder, rowsOfUids, searchCounted, searchCustomers } from './customer-search.repo.ts';
 import {
   type CustomerRow,
   customerActivity,
@@ -158,12 +159,14 @@ const EXPORT_BATCH = 2000;
 
 /**
  * Every customer a search matches, as CSV in the order its list shows them (under `sort`), read in
- * keyset batches and streamed: its header names the columns, and x-export-rows how many rows
- * follow. On PostgreSQL the count and every batch read one snapshot, so a customer renamed or
- * added while the file streams is neither listed twice nor missed (consistentReader). Refused past
- * CUSTOMER_EXPORT_ROW_LIMIT matches. The export is recorded in the trail with its criterion, sort
- * and row count, not its term (a name, an address or a phone number: personal data the trail
- * would keep for ever, append-only).
+ * batches and streamed: its header names the columns, and x-export-rows how many rows follow. A
+ * name, email or phone search in a list order (and a name in its own) reads its matches' uids in
+ * that order in one statement, then their rows a batch at a time (matchesInOrder); the others walk
+ * their index in keyset batches. On PostgreSQL every statement reads one snapshot, so a customer
+ * renamed or added while the file streams is neither listed twice nor missed (consistentReader).
+ * Refused past CUSTOMER_EXPORT_ROW_LIMIT matches. The export is recorded in the trail with its
+ * criterion, sort and row count, not its term (a name, an address or a phone number: personal data
+ * the trail would keep for ever, append-only).
  */
 export async function exportSearch(
   ctx: AppContext,
@@ -175,11 +178,8 @@ export async function exportSearch(
   const { criterion, term } = criterionOf(q);
   const sort = q.sort;
   return exportReading(ctx.db, release, async (db, end) => {
-    const count = await countMatches(db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT);
-    if (count.capped) throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
-    const rows = count.total;
-    // The list's plan for this term (its count stops at SEARCH_COUNT_LIMIT).
-    const many = rows > SEARCH_COUNT_LIMIT;
+    const source = await exportSource(db, criterion, term, sort);
+    const rows = source.rows;
     const exportedAt = ctx.clock.now().toISOString();
     // An event, not a change: the export changes no record, so there is nothing to lock and no
     // change to keep with its trail row. One statement of its own (on ctx.db, outside the
@@ -194,8 +194,7 @@ export async function exportSearch(
     });
     const body = csvFile({
       header: CUSTOMER_EXPORT_COLUMNS,
-      page: (after: SearchPosition | undefined) =>
-        searchCustomers(db, criterion, term, after, { sort, many, pageSize: EXPORT_BATCH }),
+      page: source.page,
       line: (r) => {
         const c = summary(r);
         return [c.Uid, c.FullName, c.Email, c.Status, c.Role, c.CreatedDate, c.ModifiedDate];
@@ -205,6 +204,52 @@ export async function exportSearch(
     const stamp = fileStamp(new Date(exportedAt));
     return { rows, body, filename: `customers-${criterion}-${stamp}.csv` };
   });
+}
+
+type ExportPage = (
+  cursor: SearchPosition | number | undefined,
+) => Promise<{ rows: readonly SearchRow[]; next: SearchPosition | number | undefined }>;
+
+/**
+ * An export's row count and batches; refused past CUSTOMER_EXPORT_ROW_LIMIT matches. Where the
+ * list sorts its matches (any list order, a name's substring tier), their uids are read once in
+ * order, which is also the count, and a batch is the rows of the next EXPORT_BATCH of them. Where
+ * the list walks an index in its order (an email or phone unsorted, a site name, a unique key),
+ * a batch is the next page of that walk.
+ */
+async function exportSource(
+  db: Queryable,
+  criterion: SearchCriterion,
+  term: string,
+  sort: CustomerSort | undefined,
+): Promise<{ rows: number; page: ExportPage }> {
+  if (criterion === 'customerName' || (sort && (criterion === 'emailid' || criterion === 'phone'))) {
+    const uids = await matchesInOrder(db, criterion, term, sort, CUSTOMER_EXPORT_ROW_LIMIT + 1);
+    if (uids.length > CUSTOMER_EXPORT_ROW_LIMIT)
+      throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
+    return {
+      rows: uids.length,
+      page: async (cursor) => {
+        const from = typeof cursor === 'number' ? cursor : 0;
+        const to = from + EXPORT_BATCH;
+        const rows = uids.length > from ? await rowsOfUids(db, uids.slice(from, to)) : [];
+        return { rows, next: to < uids.length ? to : undefined };
+      },
+    };
+  }
+  const count = await countMatches(db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT);
+  if (count.capped) throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
+  // The list's plan for this term (its count stops at SEARCH_COUNT_LIMIT).
+  const many = count.total > SEARCH_COUNT_LIMIT;
+  return {
+    rows: count.total,
+    page: (cursor) =>
+      searchCustomers(db, criterion, term, typeof cursor === 'number' ? undefined : cursor, {
+        sort,
+        many,
+        pageSize: EXPORT_BATCH,
+      }),
+  };
 }
 
 /** The customer with this uid; 404 when there is none. */

@@ -19,7 +19,7 @@ type Fragment = RawBuilder<unknown>;
  * runners. The planner's page statements are (ordered index walks with `USING ~<~`, byte-order
  * collations, a JSON aggregate over a dynamic inner statement); the rest use the builder.
  */
-const statement = <T>(s: RawBuilder<T>): Compilable<T> => ({ compile: () => s.compile(qb) });
+export const statement = <T>(s: RawBuilder<T>): Compilable<T> => ({ compile: () => s.compile(qb) });
 
 /** An ISO-8601 UTC text of a timestamp, made by the database: cheaper than Date objects per row. */
 const isoTextOf = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
