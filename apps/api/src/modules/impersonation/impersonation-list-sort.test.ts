@@ -522,8 +522,17 @@ describe('CSV exports of the impersonation lists', () => {
     // The client goes away mid-file: its body is destroyed, which gives back its place and its
     // snapshot's connection.
     second.raw.res.destroy();
-    await new Promise((r) => setImmediate(r));
-    const again = await Promise.all([1, 2].map(() => open()));
-    for (const r of again) r.raw.res.destroy();
+    // Its place comes back once the page it was reading ahead has come (on a busy machine, later
+    // than the next turn of the event loop): then two exports at once are let in again.
+    for (let i = 0; ; i++) {
+      const again = await Promise.all(
+        [1, 2].map(() => t.stream('impersonationLogsExport', { session: boss })),
+      );
+      for (const r of again) r.raw.res.destroy();
+      if (again.every((r) => r.statusCode === 200)) break;
+      for (const r of again) expect([200, 429]).toContain(r.statusCode);
+      if (i === 500) throw new Error('a dropped export never gave back its place');
+      await new Promise((done) => setTimeout(done, 10));
+    }
   });
 });
