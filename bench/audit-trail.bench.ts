@@ -3,7 +3,7 @@ import http from 'node:http';
 import { loadConfig } from '../apps/api/src/config.ts';
 import type { Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
-import { freshDir, ms, percentile, type Server, startServer } from './support.ts';
+import { freshDir, insertTrailEvents, ms, percentile, type Server, startServer } from './support.ts';
 
 /**
  * The staff audit trail at 1,000,000 events, on PGlite and on PostgreSQL (a fresh database on
@@ -17,23 +17,7 @@ const PASSWORD = 'Bench#Pass1';
 
 /** A million events over 90 days: 40 actors, 10,000 customers, their sites, the usual actions. */
 async function fill(db: Queryable): Promise<string> {
-  for (let from = 1; from <= EVENTS; from += 100_000) {
-    const to = Math.min(EVENTS, from + 99_999);
-    await db.query(
-      `INSERT INTO activity_log (at, actor_email, action, target_type, target_id, client_address, details,
-                                 request_id, customer_uid, app_id)
-       SELECT now() - (($3::int - n) * interval '7776 milliseconds'),
-              'staff' || (n % 40) || '@example.com',
-              (ARRAY['login.success','login.failed','site.security','customer.profile.update','site.appsettings',
-                     'team.roles','site.customobject.create','logout'])[1 + n % 8],
-              'customer', c.uid::text, '10.' || (n % 250) || '.' || (n % 199) || '.7',
-              jsonb_build_object('appId', 1000 + n % 10000, 'n', n),
-              md5(n::text), c.uid, 1000 + n % 10000
-         FROM generate_series($1::int, $2::int) n,
-              LATERAL (SELECT (lpad(to_hex(n % 10000), 8, '0') || '-0000-4000-8000-000000000000')::uuid AS uid) c`,
-      [from, to, EVENTS],
-    );
-  }
+  await insertTrailEvents(db, 1, EVENTS, `now() - ((${EVENTS} - n) * interval '7776 milliseconds')`);
   await db.query('ANALYZE activity_log');
   const size = await db.query<{ bytes: string; n: string }>(
     "SELECT pg_total_relation_size('activity_log')::text AS bytes, count(*)::text AS n FROM activity_log",

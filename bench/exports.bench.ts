@@ -6,7 +6,7 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import type { Db, Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import { nodeRuntime } from '../scripts/node-runtime.mjs';
-import { freshDir, ROOT, type Server, startServer } from './support.ts';
+import { freshDir, insertTrailEvents, ROOT, type Server, startServer } from './support.ts';
 
 /*
  * The CSV exports through HTTP beside PostgreSQL's own COPY of the same rows, at two sizes (default
@@ -95,23 +95,12 @@ async function fillTrail(db: Queryable, total: number): Promise<void> {
   const have = Number(
     (await db.query<{ n: string }>('SELECT count(*)::text AS n FROM activity_log')).rows[0]!.n,
   );
-  for (let from = have + 1; from <= total; from += 100_000) {
-    const to = Math.min(total, from + 99_999);
-    await db.query(
-      `INSERT INTO activity_log (at, actor_email, action, target_type, target_id, client_address, details,
-                                 request_id, customer_uid, app_id)
-       SELECT now() - interval '400 days' + n * interval '100 milliseconds',
-              'staff' || (n % 40) || '@example.com',
-              (ARRAY['login.success','login.failed','site.security','customer.profile.update','site.appsettings',
-                     'team.roles','site.customobject.create','logout'])[1 + n % 8],
-              'customer', c.uid::text, '10.' || (n % 250) || '.' || (n % 199) || '.7',
-              jsonb_build_object('appId', 1000 + n % 10000, 'n', n),
-              md5(n::text), c.uid, 1000 + n % 10000
-         FROM generate_series($1::int, $2::int) n,
-              LATERAL (SELECT (lpad(to_hex(n % 10000), 8, '0') || '-0000-4000-8000-000000000000')::uuid AS uid) c`,
-      [from, to],
-    );
-  }
+  await insertTrailEvents(
+    db,
+    have + 1,
+    total,
+    "now() - interval '400 days' + n * interval '100 milliseconds'",
+  );
   await db.query('ANALYZE activity_log');
 }
 

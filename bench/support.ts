@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from '@playwright/test';
+import type { Queryable } from '../apps/api/src/db/db.ts';
 import { nodeRuntime } from '../scripts/node-runtime.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -111,3 +112,32 @@ export function launchChromium(): Promise<Browser> {
 }
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+/**
+ * Staff trail events numbered `from` to `to`, as the benches fill the trail: 40 actors, 10,000
+ * customers and their sites, eight of the usual actions; event n at `atOf`, SQL of n (fixed text
+ * of the bench's). Written in statements of 100,000 events.
+ */
+export async function insertTrailEvents(
+  db: Queryable,
+  from: number,
+  to: number,
+  atOf: string,
+): Promise<void> {
+  for (let lo = from; lo <= to; lo += 100_000) {
+    await db.query(
+      `INSERT INTO activity_log (at, actor_email, action, target_type, target_id, client_address, details,
+                                 request_id, customer_uid, app_id)
+       SELECT ${atOf},
+              'staff' || (n % 40) || '@example.com',
+              (ARRAY['login.success','login.failed','site.security','customer.profile.update','site.appsettings',
+                     'team.roles','site.customobject.create','logout'])[1 + n % 8],
+              'customer', c.uid::text, '10.' || (n % 250) || '.' || (n % 199) || '.7',
+              jsonb_build_object('appId', 1000 + n % 10000, 'n', n),
+              md5(n::text), c.uid, 1000 + n % 10000
+         FROM generate_series($1::int, $2::int) n,
+              LATERAL (SELECT (lpad(to_hex(n % 10000), 8, '0') || '-0000-4000-8000-000000000000')::uuid AS uid) c`,
+      [lo, Math.min(to, lo + 99_999)],
+    );
+  }
+}

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { countedTransaction, countingAuthChanges, SESSION_SETTINGS } from './connection-common.ts';
 import type { Db, Queryable } from './db.ts';
@@ -11,33 +11,31 @@ import { statementHook, type TxMark } from './statement-log.ts';
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /**
- * PGlite, or one of its transactions `q` (`inTransaction`; `tx` for statement recording), as a
+ * PGlite, or one of its transactions (`transaction`; `mark` for statement recording), as a
  * Queryable: statements run in one pass (pglite-statement.ts), scripts as PGlite runs them.
  */
-const pgliteRunner = (
-  pglite: PGlite,
-  q: Pick<PGlite, 'exec' | 'closed'>,
-  inTransaction: boolean,
-  tx?: TxMark,
-): Queryable => ({
-  query: async <T>(sql: string, params?: unknown[]) => {
-    // as PGlite's own query() on an ended transaction or a closed database
-    if (q.closed) throw new Error(inTransaction ? 'Transaction is closed' : 'PGlite is closed');
-    statementHook.sink?.statement(sql, tx);
-    return runStatement<T>(pglite, sql, params ?? [], inTransaction);
-  },
-  exec: async (sql) => {
-    statementHook.sink?.statement(sql, tx);
-    await q.exec(sql);
-  },
-});
+const pgliteRunner = (pglite: PGlite, transaction?: Transaction, mark?: TxMark): Queryable => {
+  const q = transaction ?? pglite;
+  return {
+    query: async <T>(sql: string, params?: unknown[]) => {
+      // as PGlite's own query() on an ended transaction or a closed database
+      if (q.closed) throw new Error(transaction ? 'Transaction is closed' : 'PGlite is closed');
+      statementHook.sink?.statement(sql, mark);
+      return runStatement<T>(pglite, sql, params ?? [], transaction !== undefined);
+    },
+    exec: async (sql) => {
+      statementHook.sink?.statement(sql, mark);
+      await q.exec(sql);
+    },
+  };
+};
 
 export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
   let generation = 0;
   const bump = () => {
     generation++;
   };
-  const counted = countingAuthChanges(pgliteRunner(pglite, pglite, false), bump);
+  const counted = countingAuthChanges(pgliteRunner(pglite), bump);
   return {
     kind: 'pglite',
     authGeneration: () => generation,
@@ -46,7 +44,7 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
     authChanged: counted.authChanged,
     transaction: (fn) =>
       countedTransaction(
-        (run, mark) => pglite.transaction((tx) => run(pgliteRunner(pglite, tx, true, mark))),
+        (run, mark) => pglite.transaction((tx) => run(pgliteRunner(pglite, tx, mark))),
         fn,
         bump,
       ),

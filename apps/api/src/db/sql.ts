@@ -6,6 +6,7 @@ import {
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  sql,
 } from 'kysely';
 import { prepared, type Queryable } from './db.ts';
 import type { DB } from './schema.generated.ts';
@@ -25,6 +26,15 @@ export const qb = new Kysely<DB>({
     createQueryCompiler: () => new PostgresQueryCompiler(),
   },
 });
+
+/**
+ * A timestamp column as its ISO-8601 UTC text, as Date#toISOString writes it (microseconds cut to
+ * milliseconds), made by the database: cheaper than a Date parsed and written back for every row.
+ * `col` is the caller's fixed text (a column or alias), never a value.
+ */
+export const isoTextOf = (col: string): string =>
+  `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const isoText = (col: string) => sql.raw<string>(isoTextOf(col));
 
 interface RunOptions {
   /** Run as a named prepared statement on PostgreSQL (a hot lookup by key; see prepared()). */

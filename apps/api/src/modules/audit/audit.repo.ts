@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditFilters } from '@sac/contract/audit';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
-import { firstRow, qb, rows } from '../../db/sql.ts';
+import { firstRow, isoText, qb, rows } from '../../db/sql.ts';
 
 /**
  * Reads of the staff audit trail (activity_log). Every read is keyset-paged on (at, id), so a page
@@ -56,10 +56,7 @@ export async function readTrail(
     matching(f)
       .select((eb) => [
         eb.cast<string>('id', 'text').as('id'),
-        // As Date#toISOString writes it (microseconds cut to milliseconds, not rounded, as a Date
-        // parsed from the timestamp holds them), written by the database instead of parsed into a
-        // Date and written back for every row.
-        sql<string>`to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('at_iso'),
+        isoText('at').as('at_iso'),
         eb.cast<string>('at', 'text').as('at_key'),
         eb.cast<string | null>('actor_uid', 'text').as('actor_uid'),
         'actor_email',

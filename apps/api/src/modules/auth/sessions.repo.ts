@@ -169,11 +169,6 @@ function keptSessionsOf(generationOf: object): KeptSessions {
   return kept;
 }
 
-/**
- * The live session for a token and sign pair, with its staff member in the same query, renewed
- * (idle clock restarted); undefined when the pair is unknown, mismatched, revoked, idle too long,
- * past its absolute lifetime, or its staff member is gone.
- */
 /** A session's idle clock restarted, if it is still unrevoked. */
 const renewal = preparedStatement((id: number, now: Date) =>
   qb
@@ -184,6 +179,11 @@ const renewal = preparedStatement((id: number, now: Date) =>
     .returning('id'),
 );
 
+/**
+ * The live session for a token and sign pair, with its staff member in the same query, renewed
+ * (idle clock restarted); undefined when the pair is unknown, mismatched, revoked, idle too long,
+ * past its absolute lifetime, or its staff member is gone.
+ */
 export async function useSession(
   db: Queryable & Pick<Db, 'authGeneration'>,
   xtoken: string,

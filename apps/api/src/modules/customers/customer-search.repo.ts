@@ -7,12 +7,11 @@ import {
 } from '@sac/contract/customers';
 import { type RawBuilder, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
-import { firstRow, qb, rows } from '../../db/sql.ts';
+import { firstRow, isoText, qb, rows } from '../../db/sql.ts';
 import { countMatches, nameStartCounted } from './search-counts.repo.ts';
 import {
   afterKey,
   type CustomerSort,
-  isoText,
   isPrefixTerm,
   joinedTrigramTerm,
   type KeyedRow,

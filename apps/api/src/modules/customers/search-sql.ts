@@ -3,7 +3,7 @@ import type { CUSTOMER_SORT_KEYS, ListSort } from '@sac/contract/list-sort';
 import { type Compilable, type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { Queryable } from '../../db/db.ts';
-import { firstRow, qb, rows } from '../../db/sql.ts';
+import { firstRow, isoText, isoTextOf, qb, rows } from '../../db/sql.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 
 /**
@@ -20,10 +20,6 @@ type Fragment = RawBuilder<unknown>;
  * collations, a JSON aggregate over a dynamic inner statement); the rest use the builder.
  */
 export const statement = <T>(s: RawBuilder<T>): Compilable<T> => ({ compile: () => s.compile(qb) });
-
-/** An ISO-8601 UTC text of a timestamp, made by the database: cheaper than Date objects per row. */
-const isoTextOf = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-export const isoText = (col: string) => sql.raw(isoTextOf(col));
 
 /**
  * What a search answer shows, as text: moving fewer, simpler columns is what 200 rows cost on
