@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { nodeRuntime } from '../scripts/node-runtime.mjs';
-import { freshDir, ROOT, startServer } from './support.ts';
+import { freshDir, ROOT, sleep, startServer } from './support.ts';
 
 /*
  * Starts, each beside its floors measured in the same run (the machine is shared: the ratios are
@@ -79,7 +79,6 @@ const load = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')} (${os.availableParallelism()} cores)`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface ProcessRun {
   /** From the spawn to its first line on stdout (or its first answer, for a server). */

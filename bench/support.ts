@@ -111,6 +111,8 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 /**
