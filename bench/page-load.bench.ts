@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import http from 'node:http';
 import type { Browser, Page } from '@playwright/test';
-import { freshDir, launchChromium, ROOT, startServer } from './support.ts';
+import { freshDir, launchChromium, startServer } from './support.ts';
 
 /*
  * Page load of the sign-in screen and the customer search in Chromium, through the Performance
@@ -18,6 +17,10 @@ import { freshDir, launchChromium, ROOT, startServer } from './support.ts';
  * context, so the console's files are cached as they would be), opening
  * /manage-customer/search-customer?customerName=<a common name> and waiting for its results; the
  * time the first result row appeared is printed beside LCP.
+ *
+ * The floor, in the same browser and run: a static page with the same heading and form, no script,
+ * served by a bare node:http server on loopback (PORT + 1). The console's LCP is printed beside
+ * the floor's, with the difference: what the console's own files and first render cost.
  */
 
 const PORT = 3943;
@@ -136,6 +139,22 @@ async function signInScreen(browser: Browser, url: string): Promise<Metrics> {
   }
 }
 
+/** The floor: the sign-in screen's heading and form as static HTML, no script, no style sheet. */
+const FLOOR_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head>
+<body><main><h1>Sign in to Superadmin</h1><form><label>Email <input type="email"></label>
+<label>Password <input type="password"></label><button>Login</button></form></main></body></html>`;
+
+async function floorPage(browser: Browser, url: string): Promise<Metrics> {
+  const page = await newPage(browser);
+  try {
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'Sign in to Superadmin' }).waitFor();
+    return await settle(page);
+  } finally {
+    await page.context().close();
+  }
+}
+
 async function customerSearch(browser: Browser, url: string): Promise<Metrics & { rows: number }> {
   const page = await newPage(browser);
   try {
@@ -155,7 +174,7 @@ async function customerSearch(browser: Browser, url: string): Promise<Metrics & 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function report(name: string, runs: Metrics[]): void {
+function report(name: string, runs: Metrics[], floor?: Metrics[]): void {
   const lcp = median(runs.map((r) => r.lcpMs));
   const tbt = median(runs.map((r) => r.tbtMs));
   const cls = median(runs.map((r) => r.cls));
@@ -172,6 +191,13 @@ function report(name: string, runs: Metrics[]): void {
     `  CLS ${cls.toFixed(3).padStart(5)}      target ≤ ${TARGETS.cls}      ${mark(cls <= TARGETS.cls)}`,
   );
   console.log(`  FCP ${fcp.toFixed(0).padStart(5)} ms`);
+  if (floor) {
+    const floorLcp = median(floor.map((r) => r.lcpMs));
+    console.log(
+      `  floor (static page, same heading and form): LCP ${floorLcp.toFixed(0)} ms, FCP ${median(floor.map((r) => r.fcpMs)).toFixed(0)} ms; ` +
+        `the console's LCP ×${(lcp / floorLcp).toFixed(1)} (+${(lcp - floorLcp).toFixed(0)} ms)`,
+    );
+  }
   const results = runs.flatMap((r) => (r.resultsMs ? [r.resultsMs] : []));
   if (results.length) console.log(`  first result row painted ${median(results).toFixed(0)} ms`);
   console.log(`  LCP element (last run): ${runs.at(-1)?.lcpElement}`);
@@ -181,22 +207,29 @@ function report(name: string, runs: Metrics[]): void {
 }
 
 export async function benchPageLoad(): Promise<void> {
-  if (!fs.existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
-    console.log('The console is not built: run `npm run build` first.');
-    return;
-  }
   const server = await startServer({
     port: PORT,
     dataDir: freshDir('page-load'),
     env: { DEMO_PASSWORD: PASSWORD },
+    built: true,
   });
+  const floorServer = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(FLOOR_PAGE);
+  });
+  await new Promise<void>((resolve) => floorServer.listen(PORT + 1, '127.0.0.1', resolve));
+  const floorUrl = `http://127.0.0.1:${PORT + 1}/`;
   const browser = await launchChromium();
   try {
     console.log('Chromium, desktop 1350x940 at scale 1, no CPU or network throttling, server on loopback');
     await signInScreen(browser, server.url); // the server's first answers (demo data, caches) are not measured
     const signIn: Metrics[] = [];
-    for (let i = 0; i < RUNS; i++) signIn.push(await signInScreen(browser, server.url));
-    report('sign-in screen, cold (new context, empty cache)', signIn);
+    const floor: Metrics[] = [];
+    await floorPage(browser, floorUrl);
+    for (let i = 0; i < RUNS; i++) {
+      signIn.push(await signInScreen(browser, server.url));
+      floor.push(await floorPage(browser, floorUrl));
+    }
+    report('sign-in screen, cold (new context, empty cache)', signIn, floor);
     await customerSearch(browser, server.url);
     const search: Array<Metrics & { rows: number }> = [];
     for (let i = 0; i < RUNS; i++) search.push(await customerSearch(browser, server.url));
@@ -204,5 +237,6 @@ export async function benchPageLoad(): Promise<void> {
   } finally {
     await browser.close();
     await server.stop();
+    floorServer.close();
   }
 }
