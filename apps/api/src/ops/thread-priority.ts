@@ -9,8 +9,10 @@ import os from 'node:os';
  * 11–22% (bench/api-load.bench.ts; the target is 20%), 6–14% with this. An idle core is still
  * used in full, so sign-ins a second do not drop.
  *
- * Linux only (threads are tasks in /proc, and setpriority on a thread id affects that thread);
- * elsewhere, or with `nice` 0, nothing happens. Answers how many threads it lowered.
+ * `nice` is relative to the process's own (a server started under `nice -n 5` keeps its helpers
+ * 10 below its event loop, at 15), capped at 19. Linux only (threads are tasks in /proc, and
+ * setpriority on a thread id affects that thread); elsewhere, or with `nice` 0, nothing happens.
+ * Answers how many threads it lowered.
  */
 export async function lowerHelperThreads(nice: number): Promise<number> {
   if (nice <= 0 || os.platform() !== 'linux') return 0;
@@ -22,12 +24,13 @@ export async function lowerHelperThreads(nice: number): Promise<number> {
   } catch {
     return 0;
   }
+  const target = Math.min(19, os.getPriority() + nice);
   let lowered = 0;
   for (const task of tasks) {
     const tid = Number(task);
     if (tid === process.pid) continue; // the main thread: the event loop, and PGlite with it
     try {
-      os.setPriority(tid, nice);
+      os.setPriority(tid, target);
       lowered++;
     } catch {
       // a thread that ended meanwhile
