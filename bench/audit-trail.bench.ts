@@ -6,12 +6,13 @@ import type { Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import { listTrail } from '../apps/api/src/modules/audit/audit.service.ts';
 import {
+  type Floor,
   floorLine,
   httpTimings,
+  medianLine,
   p95,
   queryOf,
   readingContext,
-  SESSION_PATH,
   signIn,
   timings,
 } from './floors.ts';
@@ -97,19 +98,27 @@ async function sqlFigures(db: Queryable): Promise<ListFigures[]> {
 
 async function measure(name: string, server: Server, lists: ListFigures[]): Promise<void> {
   const auth = await signIn(server.url, 'superadmin@example.com', PASSWORD);
-  const session = await httpTimings(server.url, auth, SESSION_PATH, CALLS);
+  const floor: Floor = { auth, times: [] };
   const alone: number[][] = [];
-  for (const l of lists) alone.push(await httpTimings(server.url, auth, l.path, CALLS));
+  for (const l of lists) alone.push(await httpTimings(server.url, auth, l.path, CALLS, floor));
   const mix = await startHostileMix(server.url, PASSWORD);
-  const mixedSession = await httpTimings(server.url, auth, SESSION_PATH, CALLS);
+  const mixedFloor: Floor = { auth, times: [] };
   const mixed: number[][] = [];
-  for (const l of lists) mixed.push(await httpTimings(server.url, auth, l.path, CALLS));
+  for (const l of lists) mixed.push(await httpTimings(server.url, auth, l.path, CALLS, mixedFloor));
   const answered = await mix.stop();
+  const session = floor.times.sort((a, b) => a - b);
+  const mixedSession = mixedFloor.times;
   lists.forEach((l, i) => {
     console.log(
       `${name}: ${floorLine({ what: `list, ${l.what}:`, http: alone[i]!, sql: l.sql, session, mixed: mixed[i] })}`,
     );
   });
+  console.log(
+    medianLine(
+      `${name}: audit trail lists`,
+      lists.map((l, i) => ({ http: alone[i]!, sql: l.sql, mixed: mixed[i]! })),
+    ),
+  );
   console.log(
     `${name}: an authenticated GET alone p50 ${ms(percentile(session, 50))} p95 ${ms(p95(session))}, ` +
       `beside the mix p95 ${ms(p95(mixedSession))}; the mix answered: ${answered}`,

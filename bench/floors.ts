@@ -14,7 +14,7 @@ import { ms, percentile } from './support.ts';
 const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 
 /** The cheapest authenticated GET of the contract: two statements, the session check. */
-export const SESSION_PATH = ENDPOINTS.session.path;
+const SESSION_PATH = ENDPOINTS.session.path;
 
 /** What a service function needs of the app's context to read: the database and the clock. */
 export const readingContext = (db: Queryable): AppContext =>
@@ -49,13 +49,38 @@ export async function timings(run: () => Promise<unknown>, n: number, warm = 5):
   return out.sort((a, b) => a - b);
 }
 
-/** `n` timed GETs of `path` after 5 untimed; throws on an answer that is not 200. */
-export function httpTimings(url: string, auth: Record<string, string>, path: string, n: number) {
-  return timings(async () => {
-    const r = await fetch(`${url}${path}`, { headers: auth });
-    if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+/**
+ * The authenticated GET's timings, taken between a figure's calls (one after every fourth) so
+ * that the floor sees the same moments of a busy machine as the figures it is read against.
+ */
+export interface Floor {
+  auth: Record<string, string>;
+  times: number[];
+}
+
+/** `n` timed GETs of `path` after 5 untimed, sorted; throws on an answer that is not 200. */
+export async function httpTimings(
+  url: string,
+  auth: Record<string, string>,
+  path: string,
+  n: number,
+  floor?: Floor,
+): Promise<number[]> {
+  const get = async (a: Record<string, string>, p: string) => {
+    const t = performance.now();
+    const r = await fetch(`${url}${p}`, { headers: a });
+    if (!r.ok) throw new Error(`${p}: ${r.status} ${await r.text()}`);
     await r.arrayBuffer();
-  }, n);
+    return performance.now() - t;
+  };
+  const out: number[] = [];
+  for (let i = 0; i < n + 5; i++) {
+    const took = await get(auth, path);
+    if (i < 5) continue;
+    out.push(took);
+    if (floor && i % 4 === 0) floor.times.push(await get(floor.auth, SESSION_PATH));
+  }
+  return out.sort((a, b) => a - b);
 }
 
 export async function signIn(url: string, email: string, password: string): Promise<Record<string, string>> {
@@ -68,7 +93,12 @@ export async function signIn(url: string, email: string, password: string): Prom
   return { ...HEADERS, xtoken, xsign };
 }
 
-export const p95 = (t: number[]) => percentile(t, 95);
+/** The p95 of timings, sorted or not. */
+export const p95 = (t: number[]) =>
+  percentile(
+    [...t].sort((a, b) => a - b),
+    95,
+  );
 
 /**
  * One figure beside its floors: `GET … p50 x p95 y; its SQL p95 z (×r); an authenticated GET p95 w
@@ -85,9 +115,14 @@ export function floorLine(f: {
 }): string {
   const p = p95(f.http);
   const line =
-    `${f.what} p50 ${ms(percentile(f.http, 50))} p95 ${ms(p)}; its SQL p95 ${ms(p95(f.sql))} ` +
+    `${f.what} p50 ${ms(
+      percentile(
+        [...f.http].sort((a, b) => a - b),
+        50,
+      ),
+    )} p95 ${ms(p)}; its SQL p95 ${ms(p95(f.sql))} ` +
     `(×${(p / p95(f.sql)).toFixed(1)}); an authenticated GET p95 ${ms(p95(f.session))} ` +
-    `(+${(p - p95(f.session)).toFixed(1)} ms)`;
+    `(${p >= p95(f.session) ? '+' : '-'}${Math.abs(p - p95(f.session)).toFixed(1)} ms)`;
   return f.mixed
     ? `${line}; beside the hostile mix p95 ${ms(p95(f.mixed))} (×${(p95(f.mixed) / p).toFixed(2)})`
     : line;
@@ -97,3 +132,24 @@ export function floorLine(f: {
 export const verdict = (what: string, alone: number, mixed: number, target: number) =>
   `${what}: worst p95 alone ${ms(alone)}, beside the hostile mix ${ms(mixed)} (target ≤ ${target} ms: ` +
   `${alone <= target ? 'met' : 'missed'} alone, ${mixed <= target ? 'met' : 'missed'} beside the mix)`;
+
+/**
+ * The median over many figures of their p95, of the ratio to their SQL and of the ratio beside the
+ * mix: on a busy machine one figure's tail is noise, the middle of fifty is not.
+ */
+export function medianLine(
+  what: string,
+  figures: Array<{ http: number[]; sql: number[]; mixed: number[] }>,
+): string {
+  const mid = (xs: number[]) =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    );
+  return (
+    `${what}: median over ${figures.length} of p95 ${ms(mid(figures.map((f) => p95(f.http))))}, ` +
+    `of ×SQL ${mid(figures.map((f) => p95(f.http) / p95(f.sql))).toFixed(1)}, ` +
+    `of p95 beside the mix ${ms(mid(figures.map((f) => p95(f.mixed))))} ` +
+    `(×${mid(figures.map((f) => p95(f.mixed) / p95(f.http))).toFixed(2)} of alone)`
+  );
+}
