@@ -1,19 +1,51 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+import { ENDPOINTS } from '@sac/contract/endpoints';
 import { loadConfig } from '../apps/api/src/config.ts';
 import type { Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
-import { freshDir, insertTrailEvents, ms, percentile, type Server, startServer } from './support.ts';
+import { listTrail } from '../apps/api/src/modules/audit/audit.service.ts';
+import {
+  type Floor,
+  floorLine,
+  httpTimings,
+  medianLine,
+  p95,
+  queryOf,
+  readingContext,
+  signIn,
+  timings,
+} from './floors.ts';
+import { startHostileMix } from './hostile-load.ts';
+import {
+  databaseName,
+  freshDir,
+  insertTrailEvents,
+  ms,
+  percentile,
+  type Server,
+  startServer,
+} from './support.ts';
 
 /**
  * The staff audit trail at 1,000,000 events, on PGlite and on PostgreSQL (a fresh database on
  * BENCH_AUDIT_DATABASE_URL's server, default the local one): the export's rate in rows a second
  * and bytes over the wire, and the list's latency on its first page, 200 pages deep, and
  * filtered by customer, action and free text.
+ *
+ * Prints, per engine: the fill; one line a list with its p50 and p95 through HTTP beside its
+ * floors measured in the same run (issue 31, floors.ts): the list's SQL (the audit service the
+ * route calls, in this process, same engine) and the ratio to it, an authenticated GET of the same
+ * server (GET /admin/session) and what the list adds to it, and its p95 with the hostile mix
+ * (hostile-load.ts) beside it and the ratio to alone; the mix's answers; then the exports.
  */
 const EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
-const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 const PASSWORD = 'Bench#Pass1';
+const PORT = Number(process.env.BENCH_AUDIT_PORT ?? 3944);
+/** The PostgreSQL database the bench fills, on BENCH_AUDIT_DATABASE_URL's server. */
+const DATABASE = databaseName(process.env.BENCH_AUDIT_DATABASE, 'sac_bench_audit');
+/** Timed calls of each list: its SQL in process, through HTTP alone and beside the hostile mix. */
+const CALLS = 20;
 
 /** A million events over 90 days: 40 actors, 10,000 customers, their sites, the usual actions. */
 async function fill(db: Queryable): Promise<string> {
@@ -26,48 +58,71 @@ async function fill(db: Queryable): Promise<string> {
   return `${(Number(bytes) / 1e6).toFixed(0)} MB with its indexes, ${Math.round(Number(bytes) / Number(n))} bytes an event`;
 }
 
-async function signIn(server: Server): Promise<Record<string, string>> {
-  const r = await fetch(`${server.url}/admin/login`, {
-    method: 'POST',
-    headers: HEADERS,
-    body: JSON.stringify({ email: 'superadmin@example.com', password: PASSWORD }),
-  });
-  const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
-  return { ...HEADERS, xtoken, xsign };
+const EVENTS_PATH = ENDPOINTS.auditEvents.path;
+
+interface ListFigures {
+  what: string;
+  path: string;
+  sql: number[];
 }
 
-async function measure(name: string, server: Server): Promise<void> {
-  const auth = await signIn(server);
-  const get = (path: string) => fetch(`${server.url}${path}`, { headers: auth });
-  const time = async (path: string, n = 20) => {
-    const out: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t = performance.now();
-      const r = await get(path);
-      if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-      await r.arrayBuffer();
-      out.push(performance.now() - t);
-    }
-    return out.sort((a, b) => a - b);
+/**
+ * The list's pages and their SQL as the route runs it (the audit service in this process, no HTTP,
+ * no authentication); the page 201 deep is walked there too.
+ */
+async function sqlFigures(db: Queryable): Promise<ListFigures[]> {
+  const ctx = readingContext(db);
+  const call = (path: string) => {
+    const q = queryOf<Parameters<typeof listTrail>[1]>('auditEvents', path);
+    return () => listTrail(ctx, q);
   };
-  const report = (what: string, t: number[]) =>
-    console.log(
-      `${name}: ${what} p50 ${ms(percentile(t, 50))} p95 ${ms(percentile(t, 95))} (${t.length} calls)`,
-    );
-
-  report('first page', await time('/admin/audit/events'));
   let cursor = '';
-  for (let i = 0; i < 200; i++) {
-    const r = await get(`/admin/audit/events${cursor ? `?cursor=${cursor}` : ''}`);
-    cursor = ((await r.json()) as { NextCursor: string }).NextCursor;
-  }
-  report('page 201 (10,000 rows deep)', await time(`/admin/audit/events?cursor=${cursor}`));
-  report('one customer', await time('/admin/audit/events?customer=00000abc-0000-4000-8000-000000000000'));
-  report('one action', await time('/admin/audit/events?action=team.roles'));
-  report("free text 'staff7@'", await time('/admin/audit/events?q=staff7%40'));
-  report("free text 'login' (a quarter of the rows)", await time('/admin/audit/events?q=login'));
+  for (let i = 0; i < 200; i++)
+    cursor =
+      (await call(`${EVENTS_PATH}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`)()).NextCursor ??
+      '';
   const requestId = createHash('md5').update('424242').digest('hex').slice(0, 12);
-  report('free text: a request id', await time(`/admin/audit/events?q=${requestId}`));
+  const lists: Array<[string, string]> = [
+    ['first page', EVENTS_PATH],
+    ['page 201 (10,000 rows deep)', `${EVENTS_PATH}?cursor=${encodeURIComponent(cursor)}`],
+    ['one customer', `${EVENTS_PATH}?customer=00000abc-0000-4000-8000-000000000000`],
+    ['one action', `${EVENTS_PATH}?action=team.roles`],
+    ["free text 'staff7@'", `${EVENTS_PATH}?q=staff7%40`],
+    ["free text 'login' (a quarter of the rows)", `${EVENTS_PATH}?q=login`],
+    ['free text: a request id', `${EVENTS_PATH}?q=${requestId}`],
+  ];
+  const out: ListFigures[] = [];
+  for (const [what, path] of lists) out.push({ what, path, sql: await timings(call(path), CALLS, 3) });
+  return out;
+}
+
+async function measure(name: string, server: Server, lists: ListFigures[]): Promise<void> {
+  const auth = await signIn(server.url, 'superadmin@example.com', PASSWORD);
+  const floor: Floor = { auth, times: [] };
+  const alone: number[][] = [];
+  for (const l of lists) alone.push(await httpTimings(server.url, auth, l.path, CALLS, floor));
+  const mix = await startHostileMix(server.url, PASSWORD);
+  const mixedFloor: Floor = { auth, times: [] };
+  const mixed: number[][] = [];
+  for (const l of lists) mixed.push(await httpTimings(server.url, auth, l.path, CALLS, mixedFloor));
+  const answered = await mix.stop();
+  const session = floor.times.sort((a, b) => a - b);
+  const mixedSession = mixedFloor.times;
+  lists.forEach((l, i) => {
+    console.log(
+      `${name}: ${floorLine({ what: `list, ${l.what}:`, http: alone[i]!, sql: l.sql, session, mixed: mixed[i] })}`,
+    );
+  });
+  console.log(
+    medianLine(
+      `${name}: audit trail lists`,
+      lists.map((l, i) => ({ http: alone[i]!, sql: l.sql, mixed: mixed[i]! })),
+    ),
+  );
+  console.log(
+    `${name}: an authenticated GET alone p50 ${ms(percentile(session, 50))} p95 ${ms(p95(session))}, ` +
+      `beside the mix p95 ${ms(p95(mixedSession))}; the mix answered: ${answered}`,
+  );
 
   for (const format of ['jsonl', 'csv'] as const) {
     for (const encoding of ['identity', 'br'] as const) {
@@ -112,17 +167,18 @@ export async function benchAuditTrail(): Promise<void> {
     const dataDir = freshDir('audit-pglite');
     const env = { DEMO_PASSWORD: PASSWORD };
     // The first start migrates and seeds; the events go in while the server is down (one owner of the directory).
-    await (await startServer({ port: 3944, dataDir, env })).stop();
+    await (await startServer({ port: PORT, dataDir, env })).stop();
     const t = performance.now();
     const db = await openConfiguredDb(loadConfig({ DATA_DIR: dataDir }));
     const size = await fill(db);
-    await db.close();
     console.log(
       `PGlite: ${EVENTS.toLocaleString('en-US')} events written in ${((performance.now() - t) / 1000).toFixed(0)} s; the trail is ${size}`,
     );
-    const server = await startServer({ port: 3944, dataDir, env });
+    const lists = await sqlFigures(db);
+    await db.close();
+    const server = await startServer({ port: PORT, dataDir, env });
     try {
-      await measure('PGlite', server);
+      await measure('PGlite', server, lists);
     } finally {
       await server.stop();
     }
@@ -133,8 +189,8 @@ export async function benchAuditTrail(): Promise<void> {
       loadConfig({ DATABASE_URL: base, DATA_DIR: freshDir('audit-admin') }),
     );
     try {
-      await admin.query('DROP DATABASE IF EXISTS sac_bench_audit');
-      await admin.query('CREATE DATABASE sac_bench_audit');
+      await admin.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
+      await admin.query(`CREATE DATABASE ${DATABASE}`);
     } catch (e) {
       console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
       return;
@@ -142,20 +198,21 @@ export async function benchAuditTrail(): Promise<void> {
       await admin.close();
     }
     const url = new URL(base);
-    url.pathname = '/sac_bench_audit';
+    url.pathname = `/${DATABASE}`;
     const env = { DEMO_PASSWORD: PASSWORD, DATABASE_URL: url.toString() };
-    const server = await startServer({ port: 3944, dataDir: freshDir('audit-postgres'), env });
+    const server = await startServer({ port: PORT, dataDir: freshDir('audit-postgres'), env });
     try {
       const t = performance.now();
       const db = await openConfiguredDb(
         loadConfig({ DATABASE_URL: url.toString(), DATA_DIR: freshDir('audit-admin') }),
       );
       const size = await fill(db);
-      await db.close();
       console.log(
         `PostgreSQL: ${EVENTS.toLocaleString('en-US')} events written in ${((performance.now() - t) / 1000).toFixed(0)} s; the trail is ${size}`,
       );
-      await measure('PostgreSQL', server);
+      const lists = await sqlFigures(db);
+      await db.close();
+      await measure('PostgreSQL', server, lists);
     } finally {
       await server.stop();
     }

@@ -4,8 +4,21 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import type { Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import * as repo from '../apps/api/src/modules/dashboard/dashboard.repo.ts';
+import { dashboard } from '../apps/api/src/modules/dashboard/dashboard.service.ts';
 import { nodeRuntime } from '../scripts/node-runtime.mjs';
-import { freshDir, ms, percentile, ROOT, startServer } from './support.ts';
+import {
+  type Floor,
+  floorLine,
+  httpTimings,
+  p95,
+  readingContext,
+  signIn,
+  staffSession,
+  timings,
+  verdict,
+} from './floors.ts';
+import { startHostileMix } from './hostile-load.ts';
+import { databaseName, freshDir, ms, percentile, ROOT, startServer } from './support.ts';
 
 /**
  * Issue 18: GET /admin/dashboard at BENCH_DASHBOARD_CUSTOMERS customers (default 1,000,000, with
@@ -15,12 +28,28 @@ import { freshDir, ms, percentile, ROOT, startServer } from './support.ts';
  * requests, 300 live grants, 5,000 failed staff sign-ins and 100 lockouts in the last day, 1,000
  * custom domains pending verification and 4,000 verified, 200 of them failing their re-check.
  * Target p95 ≤ 50 ms.
+ *
+ * Prints, per engine: each of the call's queries alone (p50, p95); then per viewer one line with
+ * the call's p50 and p95 beside its floors measured in the same run (issue 31, floors.ts): the
+ * whole call's SQL (the dashboard service in this process, same engine) and the ratio to it, an
+ * authenticated GET of the same server (GET /admin/session) and what the call adds to it; then
+ * the same call with the hostile mix (hostile-load.ts) beside it and its ratio to the call alone,
+ * the mix's answers by status, and the target's verdict alone and beside the mix.
  */
 const CUSTOMERS = Number(process.env.BENCH_DASHBOARD_CUSTOMERS ?? 1_000_000);
-const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 const PASSWORD = 'Bench#Pass1';
-const PORT = 3946;
+const PORT = Number(process.env.BENCH_DASHBOARD_PORT ?? 3946);
 const CALLS = 200;
+const MIXED_CALLS = 100;
+/** Timed calls of the whole dashboard's SQL, per viewer. */
+const SQL_CALLS = 40;
+const VIEWERS = ['superadmin@example.com', 'support@example.com'] as const;
+const ROLE_OF: Record<string, string> = {
+  'superadmin@example.com': 'SuperAdmin',
+  'support@example.com': 'Support',
+};
+/** The PostgreSQL database the bench fills (BENCH_DASHBOARD_DATABASE), on BENCH_DASHBOARD_DATABASE_URL's server. */
+const DATABASE = databaseName(process.env.BENCH_DASHBOARD_DATABASE, 'sac_bench_dashboard');
 /** BENCH_DASHBOARD_REUSE=1: measure the databases an earlier run filled (no fill, no drop). */
 const REUSE = process.env.BENCH_DASHBOARD_REUSE === '1';
 const benchDir = (name: string) => (REUSE ? path.join(ROOT, '.tmp', 'bench', name) : freshDir(name));
@@ -114,14 +143,15 @@ async function sqlFigures(name: string, db: Queryable): Promise<void> {
   }
 }
 
-async function signIn(url: string, email: string): Promise<Record<string, string>> {
-  const r = await fetch(`${url}/admin/login`, {
-    method: 'POST',
-    headers: HEADERS,
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
-  return { ...HEADERS, xtoken, xsign };
+/** The whole call's SQL as the route runs it (the dashboard service in this process), per viewer. */
+async function serviceFigures(db: Queryable): Promise<Map<string, number[]>> {
+  const ctx = readingContext(db);
+  const out = new Map<string, number[]>();
+  for (const email of VIEWERS) {
+    const viewer = await staffSession(db, email);
+    out.set(email, await timings(() => dashboard(ctx, viewer), SQL_CALLS));
+  }
+  return out;
 }
 
 async function run(name: string, env: Record<string, string>, dataDir: string): Promise<void> {
@@ -149,26 +179,42 @@ async function run(name: string, env: Record<string, string>, dataDir: string): 
     `${name}: ${Number(c.customers).toLocaleString('en-US')} customers, ${Number(c.sites).toLocaleString('en-US')} sites`,
   );
   await sqlFigures(name, db);
+  const sql = await serviceFigures(db);
   await db.close();
   const server = await startServer({ port: PORT, dataDir, env });
   try {
-    for (const email of ['superadmin@example.com', 'support@example.com']) {
-      const auth = await signIn(server.url, email);
-      const out: number[] = [];
-      let bytes = 0;
-      for (let i = 0; i < CALLS + 10; i++) {
-        const started = performance.now();
-        const r = await fetch(`${server.url}/admin/dashboard`, { headers: auth });
-        if (!r.ok) throw new Error(`dashboard: ${r.status} ${await r.text()}`);
-        bytes = (await r.arrayBuffer()).byteLength;
-        if (i >= 10) out.push(performance.now() - started);
-      }
-      out.sort((a, b) => a - b);
+    const auths = new Map<string, Record<string, string>>();
+    for (const email of VIEWERS) auths.set(email, await signIn(server.url, email, PASSWORD));
+    const boss = auths.get(VIEWERS[0])!;
+    const measure = async (calls: number) => {
+      const floor: Floor = { auth: boss, times: [] };
+      const pages = new Map<string, number[]>();
+      for (const email of VIEWERS)
+        pages.set(email, await httpTimings(server.url, auths.get(email)!, '/admin/dashboard', calls, floor));
+      return { session: floor.times.sort((a, b) => a - b), pages };
+    };
+    const alone = await measure(CALLS);
+    // The same calls with the hostile mix running beside them (fewer: the tail is what is read).
+    const mix = await startHostileMix(server.url, PASSWORD);
+    const mixed = await measure(MIXED_CALLS);
+    const answered = await mix.stop();
+    for (const email of VIEWERS) {
       console.log(
-        `${name}: GET /admin/dashboard as ${email.padEnd(24)} p50 ${ms(percentile(out, 50))} p95 ${ms(percentile(out, 95))} ` +
-          `max ${ms(out.at(-1)!)} (${(bytes / 1024).toFixed(1)} KB, ${out.length} calls; target p95 ≤ 50 ms)`,
+        `${name}: ${floorLine({
+          what: `GET /admin/dashboard as ${ROLE_OF[email]}`,
+          http: alone.pages.get(email)!,
+          sql: sql.get(email)!,
+          session: alone.session,
+          mixed: mixed.pages.get(email)!,
+        })}`,
       );
     }
+    console.log(
+      `${name}: beside the mix an authenticated GET p95 ${ms(p95(mixed.session))} ` +
+        `(alone ${ms(p95(alone.session))}); the mix answered: ${answered}`,
+    );
+    const worst = (m: Map<string, number[]>) => Math.max(...[...m.values()].map(p95));
+    console.log(verdict(`${name}: GET /admin/dashboard`, worst(alone.pages), worst(mixed.pages), 50));
   } finally {
     await server.stop();
   }
@@ -184,10 +230,10 @@ export async function benchDashboard(): Promise<void> {
     loadConfig({ DATABASE_URL: base, DATA_DIR: freshDir('dashboard-admin') }),
   );
   try {
-    if (REUSE) await admin.query("SELECT 1 FROM pg_database WHERE datname = 'sac_bench_dashboard'");
+    if (REUSE) await admin.query('SELECT 1');
     else {
-      await admin.query('DROP DATABASE IF EXISTS sac_bench_dashboard');
-      await admin.query('CREATE DATABASE sac_bench_dashboard');
+      await admin.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
+      await admin.query(`CREATE DATABASE ${DATABASE}`);
     }
   } catch (e) {
     console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
@@ -196,6 +242,6 @@ export async function benchDashboard(): Promise<void> {
     await admin.close();
   }
   const url = new URL(base);
-  url.pathname = '/sac_bench_dashboard';
+  url.pathname = `/${DATABASE}`;
   await run('PostgreSQL', { ...env, DATABASE_URL: url.toString() }, benchDir('dashboard-postgres'));
 }

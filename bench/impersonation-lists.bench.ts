@@ -1,24 +1,49 @@
+import { ENDPOINTS } from '@sac/contract/endpoints';
+import type { AppContext, StaffSession } from '../apps/api/src/app-context.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import type { Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
+import * as reads from '../apps/api/src/modules/impersonation/impersonation-reads.service.ts';
 import {
-  logEntries,
-  pageRequests,
-  pageRequestsByApp,
-} from '../apps/api/src/modules/impersonation/impersonation-lists.repo.ts';
-import { freshDir, ms, percentile, type Server, startServer } from './support.ts';
+  type Floor,
+  floorLine,
+  httpTimings,
+  medianLine,
+  p95,
+  queryOf,
+  readingContext,
+  signIn,
+  staffSession,
+  timings,
+  verdict,
+} from './floors.ts';
+import { startHostileMix } from './hostile-load.ts';
+import { databaseName, freshDir, ms, percentile, type Server, startServer } from './support.ts';
 
 /**
  * Issue 17: the impersonation request list and log at 100,000 requests and 1,000,000 log entries,
  * on PGlite and on PostgreSQL (a fresh database on BENCH_IMPERSONATION_DATABASE_URL's server,
  * default the local one), through the real server: first pages, each status filter, a page deep,
- * and a requester's own view. Target p95 ≤ 20 ms.
+ * and a requester's own view, under each sort. Target p95 ≤ 20 ms.
+ *
+ * Prints, per engine: the fill; the plan of the slowest page's SQL; then one line a page with its
+ * p50 and p95 through HTTP beside its floors measured in the same run (issue 31, floors.ts): the
+ * page's SQL (the reads service the route calls, in this process, same engine) and the ratio to
+ * it, an authenticated GET of the same server (GET /admin/session) and what the page adds to it,
+ * and the page's p95 with the hostile mix (hostile-load.ts) beside it and its ratio to alone;
+ * then the mix's answers, the target's verdict alone and beside the mix, and the two exports'
+ * whole times.
  */
 const REQUESTS = Number(process.env.BENCH_IMPERSONATION_REQUESTS ?? 100_000);
 const LOG_ENTRIES = Number(process.env.BENCH_IMPERSONATION_LOG ?? 1_000_000);
-const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 const PASSWORD = 'Bench#Pass1';
-const PORT = 3945;
+const PORT = Number(process.env.BENCH_IMPERSONATION_PORT ?? 3945);
+/** The PostgreSQL database the bench fills, on BENCH_IMPERSONATION_DATABASE_URL's server. */
+const DATABASE = databaseName(process.env.BENCH_IMPERSONATION_DATABASE, 'sac_bench_impersonation');
+/** Timed calls of each page: through HTTP alone, beside the hostile mix, and its SQL in process. */
+const CALLS = 40;
+const MIXED_CALLS = 20;
+const SQL_CALLS = 20;
 
 /**
  * Two years of requests on the demo sites: 3% still Pending (an old pile among them), 62%
@@ -96,73 +121,64 @@ async function fill(db: Queryable): Promise<string> {
   return `${Number(s.nr).toLocaleString('en-US')} requests (${(Number(s.r) / 1e6).toFixed(0)} MB with indexes), ${Number(s.nl).toLocaleString('en-US')} log entries (${(Number(s.l) / 1e6).toFixed(0)} MB)`;
 }
 
-async function signIn(server: Server, email: string): Promise<Record<string, string>> {
-  const r = await fetch(`${server.url}/admin/login`, {
-    method: 'POST',
-    headers: HEADERS,
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
-  return { ...HEADERS, xtoken, xsign };
+type Viewer = 'superadmin@example.com' | 'admin@example.com';
+const BOSS: Viewer = 'superadmin@example.com';
+/** Not an approver: sees the requests they made or are assigned. */
+const REQUESTER: Viewer = 'admin@example.com';
+const R = ENDPOINTS.impersonationList.path;
+const L = ENDPOINTS.impersonationLogs.path;
+const C = ENDPOINTS.customerRequestsList.path;
+
+/** A page's path with a cursor added (none: the path itself). */
+const withCursor = (path: string, cursor: string) =>
+  cursor ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : path;
+
+/** A page's call as its route makes it: the reads service with the query parsed by the endpoint's schema. */
+function serviceCall(
+  ctx: AppContext,
+  viewer: StaffSession,
+  path: string,
+): () => Promise<{ Data: unknown[]; NextCursor: string | null }> {
+  const base = path.split('?')[0];
+  if (base === L) {
+    const q = queryOf<Parameters<typeof reads.logs>[1]>('impersonationLogs', path);
+    return () => reads.logs(ctx, q);
+  }
+  const q = queryOf<Parameters<typeof reads.list>[2]>(
+    base === C ? 'customerRequestsList' : 'impersonationList',
+    path,
+  );
+  return () => reads.list(ctx, viewer, q, base === C);
 }
 
-async function measure(name: string, server: Server): Promise<void> {
-  const boss = await signIn(server, 'superadmin@example.com');
-  const requester = await signIn(server, 'admin@example.com');
-  const time = async (auth: Record<string, string>, path: string, n = 40) => {
-    const out: number[] = [];
-    let bytes = 0;
-    let rows = 0;
-    for (let i = 0; i < n + 5; i++) {
-      const t = performance.now();
-      const r = await fetch(`${server.url}${path}`, { headers: auth });
-      if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-      const body = await r.arrayBuffer();
-      // the first calls warm the statement and the pages up
-      if (i >= 5) out.push(performance.now() - t);
-      bytes = body.byteLength;
-      rows = (JSON.parse(Buffer.from(body).toString('utf8')) as { Data?: unknown[] }).Data?.length ?? 0;
-    }
-    out.sort((a, b) => a - b);
-    console.log(
-      `${name}: ${path.padEnd(60)} p50 ${ms(percentile(out, 50))} p95 ${ms(percentile(out, 95))} ` +
-        `(${rows} rows, ${(bytes / 1024).toFixed(1)} KB, ${out.length} calls)`,
-    );
-    return percentile(out, 95);
-  };
-  const deep = async (auth: Record<string, string>, path: string, pages: number) => {
-    let cursor = '';
-    for (let i = 0; i < pages; i++) {
-      const sep = path.includes('?') ? '&' : '?';
-      const r = await fetch(`${server.url}${path}${cursor ? `${sep}cursor=${cursor}` : ''}`, {
-        headers: auth,
-      });
-      const next = ((await r.json()) as { NextCursor: string | null }).NextCursor;
-      if (!next) break; // a short list: its last page
-      cursor = next;
-    }
-    return cursor ? `${path}${path.includes('?') ? '&' : '?'}cursor=${cursor}` : path;
-  };
+/** The page `pages` pages into `path`, walked by the service (a short list: its last page). */
+async function deep(ctx: AppContext, viewer: StaffSession, path: string, pages: number): Promise<string> {
+  let cursor = '';
+  for (let i = 0; i < pages; i++) {
+    const next = (await serviceCall(ctx, viewer, withCursor(path, cursor))()).NextCursor;
+    if (!next) break;
+    cursor = next;
+  }
+  return withCursor(path, cursor);
+}
 
-  // What any call costs on this machine now: sessions are kept, so this is the floor.
-  await time(boss, '/admin/session');
-  const p95s: number[] = [];
-  const R = '/admin/impersonation/requests';
-  const L = '/admin/impersonation/logs';
-  p95s.push(await time(boss, R));
-  for (const s of ['Pending', 'Approved', 'Expired', 'Rejected', 'Revoked'])
-    p95s.push(await time(boss, `${R}?status=${s}`));
-  p95s.push(await time(boss, await deep(boss, R, 40))); // past the live group, 2,000 rows deep
-  p95s.push(await time(boss, await deep(boss, `${R}?status=Pending`, 40)));
-  p95s.push(await time(requester, R));
-  p95s.push(await time(requester, `${R}?status=Expired`));
-  p95s.push(await time(boss, '/admin/impersonation/customer/requests'));
-  p95s.push(await time(boss, L));
+/** The pages measured, each with who reads it: first pages, filters, pages deep, sorts (issue 17). */
+async function pagesOf(ctx: AppContext, viewers: Map<Viewer, StaffSession>) {
+  const boss = viewers.get(BOSS)!;
+  const out: Array<{ who: Viewer; path: string }> = [];
+  const add = (path: string, who: Viewer = BOSS) => out.push({ who, path });
+  add(R);
+  for (const s of ['Pending', 'Approved', 'Expired', 'Rejected', 'Revoked']) add(`${R}?status=${s}`);
+  add(await deep(ctx, boss, R, 40)); // past the live group, 2,000 rows deep
+  add(await deep(ctx, boss, `${R}?status=Pending`, 40));
+  add(R, REQUESTER);
+  add(`${R}?status=Expired`, REQUESTER);
+  add(C);
+  add(L);
   for (const s of ['Pending', 'Approved', 'Expired', 'Rejected', 'Revoked', 'Deleted'])
-    p95s.push(await time(boss, `${L}?status=${s}`));
-  p95s.push(await time(boss, await deep(boss, L, 200))); // 10,000 entries deep
-  p95s.push(await time(boss, await deep(boss, `${L}?status=Expired`, 200)));
-  // Issue 17's sorts: each key both ways, a page deep, within a filter, and a requester's.
+    add(`${L}?status=${s}`);
+  add(await deep(ctx, boss, L, 200)); // 10,000 entries deep
+  add(await deep(ctx, boss, `${L}?status=Expired`, 200));
   for (const sort of [
     'id',
     '-id',
@@ -175,20 +191,98 @@ async function measure(name: string, server: Server): Promise<void> {
     'modified',
     '-modified',
   ])
-    p95s.push(await time(boss, `${R}?sort=${sort}`));
-  p95s.push(await time(boss, await deep(boss, `${R}?sort=app`, 40)));
-  p95s.push(await time(boss, await deep(boss, `${R}?sort=-priority`, 40)));
-  p95s.push(await time(boss, `${R}?status=Pending&sort=app`));
-  p95s.push(await time(boss, `${R}?status=Expired&sort=-modified`));
-  p95s.push(await time(requester, `${R}?sort=app`));
+    add(`${R}?sort=${sort}`);
+  add(await deep(ctx, boss, `${R}?sort=app`, 40));
+  add(await deep(ctx, boss, `${R}?sort=-priority`, 40));
+  add(`${R}?status=Pending&sort=app`);
+  add(`${R}?status=Expired&sort=-modified`);
+  add(`${R}?sort=app`, REQUESTER);
   for (const sort of ['request', '-request', 'app', '-app', 'status', '-status', 'modified', '-modified'])
-    p95s.push(await time(boss, `${L}?sort=${sort}`));
-  p95s.push(await time(boss, await deep(boss, `${L}?sort=app`, 200)));
-  p95s.push(await time(boss, await deep(boss, `${L}?sort=-modified`, 200)));
-  p95s.push(await time(boss, `${L}?status=Deleted&sort=modified`));
-  p95s.push(await time(boss, `${L}?status=Expired&sort=-modified`));
-  p95s.push(await time(boss, `${L}?status=Pending&sort=app`));
-  console.log(`${name}: worst p95 ${ms(Math.max(...p95s))} (target ≤ 20 ms)`);
+    add(`${L}?sort=${sort}`);
+  add(await deep(ctx, boss, `${L}?sort=app`, 200));
+  add(await deep(ctx, boss, `${L}?sort=-modified`, 200));
+  add(`${L}?status=Deleted&sort=modified`);
+  add(`${L}?status=Expired&sort=-modified`);
+  add(`${L}?status=Pending&sort=app`);
+  return out;
+}
+
+interface PageFigures {
+  who: Viewer;
+  path: string;
+  rows: number;
+  sql: number[];
+  http?: number[];
+  mixed?: number[];
+}
+
+/**
+ * Each page's SQL as its route runs it, in this process (no HTTP, no authentication): timings of
+ * the reads service, and the plan of the slowest page's statements, so a figure can be told from
+ * the machine's noise.
+ */
+async function sqlFigures(name: string, db: Queryable): Promise<PageFigures[]> {
+  const ctx = readingContext(db);
+  const viewers = new Map<Viewer, StaffSession>();
+  for (const who of [BOSS, REQUESTER]) viewers.set(who, await staffSession(db, who));
+  const out: PageFigures[] = [];
+  let worst: PageFigures | undefined;
+  for (const { who, path } of await pagesOf(ctx, viewers)) {
+    const run = serviceCall(ctx, viewers.get(who)!, path);
+    const rows = (await run()).Data.length;
+    const sql = await timings(run, SQL_CALLS, 3);
+    out.push({ who, path, rows, sql });
+    if (!worst || p95(sql) > p95(worst.sql)) worst = out.at(-1);
+  }
+  // The slowest page's statements again, each explained (a list of groups runs one a group).
+  const plans: string[] = [];
+  const explain: Queryable = {
+    query: async <T>(sql: string, params?: unknown[]) => {
+      const r = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, params);
+      plans.push(r.rows.map((x) => `  ${x['QUERY PLAN']}`).join('\n'));
+      return { rows: [] as T[] };
+    },
+    exec: (sql) => db.exec(sql),
+  };
+  await serviceCall(readingContext(explain), viewers.get(worst!.who)!, worst!.path)();
+  console.log(
+    `${name}: plan of the slowest page's SQL, ${worst!.path} as ${worst!.who}:\n${plans.join('\n  --\n')}`,
+  );
+  return out;
+}
+
+/** Each page through the server, alone and then with the hostile mix beside it, with the authenticated GET's floor. */
+async function measure(name: string, server: Server, pages: PageFigures[]): Promise<void> {
+  const auth = new Map<Viewer, Record<string, string>>();
+  for (const who of [BOSS, REQUESTER]) auth.set(who, await signIn(server.url, who, PASSWORD));
+  const alone: Floor = { auth: auth.get(BOSS)!, times: [] };
+  for (const p of pages) p.http = await httpTimings(server.url, auth.get(p.who)!, p.path, CALLS, alone);
+  const mix = await startHostileMix(server.url, PASSWORD);
+  const mixedFloor: Floor = { auth: auth.get(BOSS)!, times: [] };
+  for (const p of pages)
+    p.mixed = await httpTimings(server.url, auth.get(p.who)!, p.path, MIXED_CALLS, mixedFloor);
+  const answered = await mix.stop();
+  const session = alone.times.sort((a, b) => a - b);
+  const mixedSession = mixedFloor.times;
+  for (const p of pages) {
+    const what = `GET ${p.path.replace(/cursor=[^&]+/, 'cursor=…')}${p.who === REQUESTER ? ' as a requester' : ''}`;
+    console.log(
+      `${name}: ${floorLine({ what, http: p.http!, sql: p.sql, session, mixed: p.mixed })} (${p.rows} rows)`,
+    );
+  }
+  console.log(
+    `${name}: an authenticated GET alone p50 ${ms(percentile(session, 50))} p95 ${ms(p95(session))}, ` +
+      `beside the mix p95 ${ms(p95(mixedSession))}; the mix answered: ${answered}`,
+  );
+  const worst = (k: 'http' | 'mixed') => Math.max(...pages.map((p) => p95(p[k]!)));
+  console.log(verdict(`${name}: impersonation pages`, worst('http'), worst('mixed'), 20));
+  console.log(
+    medianLine(
+      `${name}: impersonation pages`,
+      pages.map((p) => ({ http: p.http!, sql: p.sql, mixed: p.mixed! })),
+    ),
+  );
+  const boss = auth.get(BOSS)!;
   // An export reads everything: its whole time, once each.
   for (const path of [`${R}/export?sort=app`, `${L}/export?sort=-modified`]) {
     const t = performance.now();
@@ -199,108 +293,6 @@ async function measure(name: string, server: Server): Promise<void> {
         `${(body.byteLength / 1e6).toFixed(1)} MB in ${ms(performance.now() - t)}`,
     );
   }
-}
-
-/**
- * The SQL alone, in this process (no HTTP, no JSON): each list query's p95 over 40 runs, and the
- * plan of the slowest, so a figure can be told from the machine's noise.
- */
-async function sqlFigures(name: string, db: Queryable): Promise<void> {
-  const now = new Date();
-  const cases: Array<[string, (q: Queryable) => Promise<unknown>]> = [
-    ['requests, live group', (q) => pageRequests(q, { now, statuses: ['Pending', 'Approved'], limit: 51 })],
-    [
-      'requests, the rest',
-      (q) => pageRequests(q, { now, statuses: ['Rejected', 'Revoked', 'Expired'], limit: 51 }),
-    ],
-    ['requests ?status=Pending', (q) => pageRequests(q, { now, statuses: ['Pending'], limit: 51 })],
-    ['requests ?status=Approved', (q) => pageRequests(q, { now, statuses: ['Approved'], limit: 51 })],
-    ['requests ?status=Expired', (q) => pageRequests(q, { now, statuses: ['Expired'], limit: 51 })],
-    [
-      'requests, a requester',
-      (q) =>
-        pageRequests(q, {
-          now,
-          statuses: ['Rejected', 'Revoked', 'Expired'],
-          visibleTo: 'admin@example.com',
-          limit: 51,
-        }),
-    ],
-    ...(['id', 'modified', 'priority'] as const).flatMap(
-      (key) =>
-        [false, true].map((descending) => [
-          `requests sort=${descending ? '-' : ''}${key}`,
-          (q: Queryable) =>
-            pageRequests(q, {
-              now,
-              statuses: ['Pending', 'Approved', 'Rejected', 'Revoked', 'Expired'],
-              order: { key, descending },
-              limit: 51,
-            }),
-        ]) as Array<[string, (q: Queryable) => Promise<unknown>]>,
-    ),
-    [
-      'requests sort=app',
-      (q) =>
-        pageRequestsByApp(q, {
-          now,
-          statuses: ['Pending', 'Approved', 'Rejected', 'Revoked', 'Expired'],
-          descending: false,
-          limit: 51,
-        }),
-    ],
-    [
-      'requests ?status=Pending sort=app',
-      (q) => pageRequestsByApp(q, { now, statuses: ['Pending'], descending: true, limit: 51 }),
-    ],
-    ['log', (q) => logEntries(q, { now, limit: 51 })],
-    ...(['request', 'modified', 'app'] as const).flatMap(
-      (key) =>
-        [false, true].map((descending) => [
-          `log sort=${descending ? '-' : ''}${key}`,
-          (q: Queryable) => logEntries(q, { now, order: { key, descending }, limit: 51 }),
-        ]) as Array<[string, (q: Queryable) => Promise<unknown>]>,
-    ),
-    [
-      'log ?status=Deleted sort=modified',
-      (q) =>
-        logEntries(q, { now, status: 'Deleted', order: { key: 'modified', descending: false }, limit: 51 }),
-    ],
-    [
-      'log ?status=Expired sort=-modified',
-      (q) =>
-        logEntries(q, { now, status: 'Expired', order: { key: 'modified', descending: true }, limit: 51 }),
-    ],
-    ['log ?status=Approved', (q) => logEntries(q, { now, status: 'Approved', limit: 51 })],
-    ['log ?status=Expired', (q) => logEntries(q, { now, status: 'Expired', limit: 51 })],
-    ['log ?status=Deleted', (q) => logEntries(q, { now, status: 'Deleted', limit: 51 })],
-  ];
-  let plan = '';
-  let worst = 0;
-  for (const [what, run] of cases) {
-    const out: number[] = [];
-    for (let i = 0; i < 45; i++) {
-      const t = performance.now();
-      await run(db);
-      if (i >= 5) out.push(performance.now() - t);
-    }
-    out.sort((a, b) => a - b);
-    const p95 = percentile(out, 95);
-    console.log(`${name}: SQL ${what.padEnd(32)} p50 ${ms(percentile(out, 50))} p95 ${ms(p95)}`);
-    if (p95 > worst) {
-      worst = p95;
-      const explain: Queryable = {
-        query: async <T>(sql: string, params?: unknown[]) => {
-          const r = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, params);
-          plan = `${what}:\n${r.rows.map((x) => `  ${x['QUERY PLAN']}`).join('\n')}`;
-          return { rows: [] as T[] };
-        },
-        exec: (sql) => db.exec(sql),
-      };
-      await run(explain);
-    }
-  }
-  console.log(`${name}: plan of the slowest, ${plan}`);
 }
 
 async function run(name: string, env: Record<string, string>, dataDir: string, fillFirst: boolean) {
@@ -318,11 +310,11 @@ async function run(name: string, env: Record<string, string>, dataDir: string, f
     const db = await openConfiguredDb(config);
     const size = await fill(db);
     console.log(`${name}: filled in ${((performance.now() - t) / 1000).toFixed(0)} s: ${size}`);
-    await sqlFigures(name, db);
+    const pages = await sqlFigures(name, db);
     await db.close();
     const s = server ?? (await startServer({ port: PORT, dataDir, env }));
     try {
-      await measure(name, s);
+      await measure(name, s, pages);
     } finally {
       if (!server) await s.stop();
     }
@@ -341,8 +333,8 @@ export async function benchImpersonationLists(): Promise<void> {
     loadConfig({ DATABASE_URL: base, DATA_DIR: freshDir('impersonation-admin') }),
   );
   try {
-    await admin.query('DROP DATABASE IF EXISTS sac_bench_impersonation');
-    await admin.query('CREATE DATABASE sac_bench_impersonation');
+    await admin.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
+    await admin.query(`CREATE DATABASE ${DATABASE}`);
   } catch (e) {
     console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
     return;
@@ -350,7 +342,7 @@ export async function benchImpersonationLists(): Promise<void> {
     await admin.close();
   }
   const url = new URL(base);
-  url.pathname = '/sac_bench_impersonation';
+  url.pathname = `/${DATABASE}`;
   await run(
     'PostgreSQL',
     { ...env, DATABASE_URL: url.toString() },

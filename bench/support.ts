@@ -86,6 +86,13 @@ export async function startServer(opts: {
   };
 }
 
+/** A bench's PostgreSQL database: the name given by env, else the bench's own; a plain identifier. */
+export function databaseName(given: string | undefined, fallback: string): string {
+  const name = given || fallback;
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  return name;
+}
+
 export function freshDir(name: string): string {
   const dir = path.join(ROOT, '.tmp', 'bench', name);
   fs.rmSync(dir, { recursive: true, force: true });
