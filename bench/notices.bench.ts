@@ -15,7 +15,7 @@ import { freshDir, startServer } from './support.ts';
 const OWNERS = Number(process.env.BENCH_NOTICES_OWNERS ?? 1_000);
 const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 const PASSWORD = 'Bench#Pass1';
-const PORT = 3947;
+const PORT = Number(process.env.BENCH_NOTICES_PORT ?? 3947);
 
 async function addOwners(dataDir: string, databaseUrl: string | undefined): Promise<void> {
   const db = await openConfiguredDb(
