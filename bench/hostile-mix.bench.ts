@@ -1,13 +1,14 @@
 import { startHostileMix } from './hostile-load.ts';
 import { freshDir, ms, percentile, sleep, startServer } from './support.ts';
 
-// Sign-in latency alone, then under the hostile mix (hostile-load.ts). Target: sign-in p95 within
-// the sign-in target of the load bench (250 ms), whatever the mix.
+// Sign-in latency alone, then under the hostile mix (hostile-load.ts), on each engine. The floor
+// is the same sign-ins alone, in the same run: target p95 under the mix ≤ 1.5× alone (issue 31).
 
 const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 const PASSWORD = 'Bench#Pass1';
 const SIGN_INS = 60;
 const SIGN_IN_GAP_MS = 100;
+const TARGET_RATIO = 1.5;
 
 async function signInTimes(url: string): Promise<number[]> {
   const out: number[] = [];
@@ -32,7 +33,7 @@ export async function benchHostileMix(): Promise<void> {
     legs.push(['PostgreSQL', { DATABASE_URL: process.env.BENCH_DATABASE_URL }]);
   for (const [name, env] of legs) {
     const server = await startServer({
-      port: 3944,
+      port: Number(process.env.BENCH_HOSTILE_PORT ?? 3944),
       dataDir: freshDir('hostile'),
       env: { DEMO_PASSWORD: PASSWORD, ...env },
       built: true,
@@ -50,10 +51,12 @@ export async function benchHostileMix(): Promise<void> {
 
       const p95Alone = percentile(alone, 95);
       const p95Mixed = percentile(mixed, 95);
+      const ratio = p95Mixed / p95Alone;
       console.log(
         `${name}: sign-in alone p50 ${ms(percentile(alone, 50))} p95 ${ms(p95Alone)}; ` +
-          `under the hostile mix p50 ${ms(percentile(mixed, 50))} p95 ${ms(p95Mixed)} ` +
-          `(×${(p95Mixed / p95Alone).toFixed(2)}; target p95 ≤ 250 ms; ${SIGN_INS} sign-ins each)`,
+          `under the hostile mix p50 ${ms(percentile(mixed, 50))} p95 ${ms(p95Mixed)}; ` +
+          `p95 ×${ratio.toFixed(2)} of alone: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'} ` +
+          `(≤ ${TARGET_RATIO}×; ${SIGN_INS} sign-ins each)`,
       );
       console.log(`${name}: the mix answered: ${answered}`);
     } finally {

@@ -1,5 +1,7 @@
+import nodemailer from 'nodemailer';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
+import { pooledSmtpUrl } from '../apps/api/src/mail/mailer.ts';
 import { startSmtpListener } from '../apps/api/test/smtp-listener.ts';
 import { freshDir, startServer } from './support.ts';
 
@@ -11,11 +13,19 @@ import { freshDir, startServer } from './support.ts';
  * the listener received per second, from the POST to the last mail. Once with a connection per
  * mail (`?pool=false`) and once with the default pooled connections (SMTP_URL as given), on
  * PGlite and on PostgreSQL (a fresh database on BENCH_NOTICES_DATABASE_URL's server).
+ *
+ * Its floor, in the same run: a bare nodemailer transport on the same SMTP address (pooled or not,
+ * as the server's) sending as many mails of the same subject and text to the same listener, five
+ * at a time; printed beside the server's figure as a ratio.
  */
 const OWNERS = Number(process.env.BENCH_NOTICES_OWNERS ?? 1_000);
 const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 const PASSWORD = 'Bench#Pass1';
-const PORT = 3947;
+const PORT = Number(process.env.BENCH_NOTICES_PORT ?? 3947);
+/** The database the PostgreSQL leg drops and creates (an identifier: letters, digits, underscores). */
+const DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/.exec(
+  process.env.BENCH_NOTICES_DB_NAME ?? 'sac_bench_notices',
+)?.[0];
 
 async function addOwners(dataDir: string, databaseUrl: string | undefined): Promise<void> {
   const db = await openConfiguredDb(
@@ -40,6 +50,49 @@ async function addOwners(dataDir: string, databaseUrl: string | undefined): Prom
   } finally {
     await db.close();
   }
+}
+
+/** The floor: `count` mails like `like` through a bare nodemailer transport to the same listener. */
+async function bareNodemailer(
+  smtp: Awaited<ReturnType<typeof startSmtpListener>>,
+  pooled: boolean,
+  like: { from: string; subject: string; text: string; raw: string },
+  count: number,
+): Promise<{ rate: number; bytes: number }> {
+  const transport = nodemailer.createTransport(pooled ? pooledSmtpUrl(smtp.url) : `${smtp.url}/?pool=false`);
+  // the server's own headers (List-Unsubscribe and the like), so the floor's mails are as large
+  const head = (like.raw.split(/\r?\n\r?\n/)[0] ?? '').replace(/\r?\n[ \t]+/g, ' ');
+  const headers = Object.fromEntries(
+    head
+      .split(/\r?\n/)
+      .map((line) => /^(List-[^:]+):\s*(.*)$/i.exec(line))
+      .filter((m) => m !== null)
+      .map((m) => [m[1]!, m[2]!]),
+  );
+  const before = smtp.messages.length;
+  const started = performance.now();
+  try {
+    // five senders, as nodemailer's pool keeps five connections open
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        for (let i = next++; i < count; i = next++)
+          await transport.sendMail({
+            from: like.from,
+            to: `bench-floor-${i}@owners.example`,
+            subject: like.subject,
+            text: like.text,
+            headers,
+          });
+      }),
+    );
+    while (smtp.messages.length - before < count) await new Promise((r) => setTimeout(r, 5));
+  } finally {
+    transport.close();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const sent = smtp.messages.slice(before);
+  return { rate: count / seconds, bytes: sent.reduce((sum, m) => sum + m.raw.length, 0) / count };
 }
 
 async function run(name: string, databaseUrl: string | undefined, pooled: boolean): Promise<void> {
@@ -91,9 +144,16 @@ async function run(name: string, databaseUrl: string | undefined, pooled: boolea
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const seconds = (performance.now() - started) / 1000;
+    const sent = smtp.messages.slice(before);
+    const floor = await bareNodemailer(smtp, pooled, sent[0]!, recipients);
+    const rate = recipients / seconds;
+    const bytes = (ms: Array<{ raw: string }>) =>
+      ms.reduce((sum, m) => sum + m.raw.length, 0) / Math.max(1, ms.length);
     console.log(
       `${name.padEnd(10)} ${pooled ? 'pooled SMTP   ' : 'SMTP per mail '} ${recipients.toLocaleString('en-US')} mails in ` +
-        `${seconds.toFixed(1)} s: ${(recipients / seconds).toFixed(0)} mails/s`,
+        `${seconds.toFixed(1)} s: ${rate.toFixed(0)} mails/s (${bytes(sent).toFixed(0)} B each); ` +
+        `bare nodemailer ${floor.rate.toFixed(0)} mails/s (${floor.bytes.toFixed(0)} B each): ` +
+        `×${(rate / floor.rate).toFixed(2)} of the floor`,
     );
   } finally {
     await server.stop();
@@ -102,6 +162,7 @@ async function run(name: string, databaseUrl: string | undefined, pooled: boolea
 }
 
 export async function benchNotices(): Promise<void> {
+  if (!DATABASE_NAME) throw new Error('BENCH_NOTICES_DB_NAME must be a lower-case identifier');
   const smtp = process.env.BENCH_NOTICES_SMTP; // 'pooled' or 'per-mail' for one
   for (const pooled of [false, true]) {
     if (smtp && smtp !== (pooled ? 'pooled' : 'per-mail')) continue;
@@ -112,8 +173,8 @@ export async function benchNotices(): Promise<void> {
       loadConfig({ DATABASE_URL: base, DATA_DIR: freshDir('notices-admin') }),
     );
     try {
-      await admin.query('DROP DATABASE IF EXISTS sac_bench_notices');
-      await admin.query('CREATE DATABASE sac_bench_notices');
+      await admin.query(`DROP DATABASE IF EXISTS ${DATABASE_NAME}`);
+      await admin.query(`CREATE DATABASE ${DATABASE_NAME}`);
     } catch (e) {
       console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
       continue;
@@ -121,7 +182,7 @@ export async function benchNotices(): Promise<void> {
       await admin.close();
     }
     const url = new URL(base);
-    url.pathname = '/sac_bench_notices';
+    url.pathname = `/${DATABASE_NAME}`;
     await run('PostgreSQL', url.toString(), pooled);
   }
 }

@@ -90,6 +90,14 @@ export function redactUrl(url: string): string {
  */
 const PREVIEW_BUDGET_MS = 5_000;
 
+/**
+ * The sandboxes' threads (users' patterns and schemas, hashing previews) run at the lowest
+ * priority, below libuv's pool (HELPER_THREAD_NICE) where sign-ins' argon2 runs: at equal nice a
+ * pattern check took half the core a sign-in's verify was on. Their budgets count their own CPU,
+ * so a lower priority makes them slower on a busy host, never refused for it.
+ */
+const SANDBOX_NICE = 19;
+
 export interface AppOptions {
   config: Config;
   db: Db;
@@ -221,12 +229,12 @@ async function createContext(app: FastifyInstance, opts: AppOptions): Promise<Ap
     sandbox: new UserInputSandbox({
       budgetMs: opts.config.userInputBudgetMs,
       maxWaiting: 8,
-      nice: opts.config.helperThreadNice,
+      nice: SANDBOX_NICE,
     }),
     previewSandbox: new UserInputSandbox({
       budgetMs: PREVIEW_BUDGET_MS,
       maxWaiting: 2,
-      nice: 19,
+      nice: SANDBOX_NICE,
       errors: { overBudget: 'previewBusy', busy: 'previewBusy' },
     }),
     ops: { instanceId, starting: false, draining: false },

@@ -71,6 +71,29 @@ describe('per-address limits of the public doors', () => {
       return { t, close: () => t.close() };
     }));
 
+  it('a flood past the budget is refused without a statement until its window ends', async () => {
+    const t = await createTestApp({ addressLimits: budgets });
+    /** Database statements run so far (prom-client keeps a counter's values in hashMap). */
+    const statements = () =>
+      Object.values(
+        (t.ctx.metrics.dbQueries as unknown as { hashMap: Record<string, { value: number }> }).hashMap,
+      ).reduce((sum, v) => sum + v.value, 0);
+    try {
+      for (let i = 0; i <= budgets.passwordReset; i++) await reset(t, '203.0.113.60');
+      const before = statements();
+      const flood = await Promise.all(Array.from({ length: 20 }, () => reset(t, '203.0.113.60')));
+      expect(flood.map((r) => r.status)).toEqual(Array(20).fill(429));
+      expect(Number(flood[0]!.headers['retry-after'])).toBeGreaterThan(0);
+      expect(statements()).toBe(before);
+      // another address is still counted, and the window's end lets the address in again
+      expect((await reset(t, '203.0.113.61')).status).toBe(400);
+      t.clock.advance(ADDRESS_LIMITS.passwordReset.windowMs);
+      expect((await reset(t, '203.0.113.60')).status).toBe(400);
+    } finally {
+      await t.close();
+    }
+  });
+
   it.runIf(withRedis)('in Redis', () =>
     limits(async () => {
       const scope = redisScope();

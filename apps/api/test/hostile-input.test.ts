@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import type { EndpointId } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
 import { JSON_LIMIT_MESSAGES, PATTERN_MAX_CHARS, SAMPLE_MAX_CHARS } from '@sac/contract/json-limits';
@@ -66,6 +68,19 @@ describe('catastrophic patterns run on a linear-time engine', () => {
     const ok = await validate({ type: 'string', pattern: '^(a+)+$' }, JSON.stringify('a'.repeat(40)));
     expect(ok.body).toEqual({ Valid: true, Errors: [] });
   });
+
+  it.runIf(os.platform() === 'linux')(
+    "runs below the priority of libuv's pool, where sign-ins' hashes run",
+    async () => {
+      await validate({ type: 'string', pattern: '^a+$' }, '"a"');
+      // the sandbox's thread, as the sandbox itself reads it for its budget
+      const tid = (t.ctx.sandbox as unknown as { worker?: { tid?: number } }).worker?.tid;
+      expect(tid).toBeDefined();
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      expect(nice).toBeGreaterThan(t.ctx.config.helperThreadNice);
+    },
+  );
 
   it('patternProperties run on the same engine', async () => {
     const r = await validate(

@@ -3,6 +3,15 @@ import type { Queryable } from '../db/db.ts';
 import { firstRow, qb } from '../db/sql.ts';
 import { AppError } from './app-error.ts';
 
+/** Addresses over a budget remembered at once (a few hundred KiB at most). */
+const REFUSED_KEPT = 10_000;
+
+/** 429 (953), to try again when the window ends. */
+const refusal = (windowEnd: number, now: number) =>
+  Object.assign(new AppError('tooManyRequests'), {
+    retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
+  });
+
 export type AddressLimitBudgets = Record<AddressLimitName, number>;
 
 /** Counts one call in a fixed window, atomically; answers the count after it. */
@@ -65,10 +74,17 @@ export function redisWindowCounter(redis: RedisMulti, prefix: string): WindowCou
  * before anything else is done for it, and past the budget of its window it answers 429 (953)
  * with Retry-After until the window ends. Fixed windows: at most twice the budget can pass around
  * a window's edge, which is enough to stop a flood and simpler to share through Redis.
+ *
+ * A window's count only grows, so an address seen past its budget stays refused until the window
+ * ends: this instance remembers that in memory and refuses its later calls without a statement.
+ * A flood past its budget then costs no database or Redis work, and a sign-in does not wait for
+ * the single embedded connection behind it.
  */
 export class AddressLimits {
   private readonly counter: WindowCounter;
   private readonly budgets: AddressLimitBudgets;
+  /** `bucket address` → the end (ms) of the window it is over budget in; oldest first. */
+  private readonly refusedUntil = new Map<string, number>();
 
   constructor(counter: WindowCounter, budgets: AddressLimitBudgets) {
     this.counter = counter;
@@ -83,11 +99,32 @@ export class AddressLimits {
     const name = addressLimitOf(endpointId);
     if (!name) return;
     const { windowMs } = ADDRESS_LIMITS[name];
-    const start = Math.floor(at.getTime() / windowMs) * windowMs;
+    const now = at.getTime();
+    const key = `${name} ${address}`;
+    const until = this.refusedUntil.get(key);
+    if (until !== undefined) {
+      if (now < until) throw refusal(until, now);
+      this.refusedUntil.delete(key);
+    }
+    const start = Math.floor(now / windowMs) * windowMs;
     const calls = await this.counter.hit(name, address, new Date(start), windowMs);
     if (calls > this.budgets[name]) {
-      const wait = Math.max(1, Math.ceil((start + windowMs - at.getTime()) / 1000));
-      throw Object.assign(new AppError('tooManyRequests'), { retryAfterSeconds: wait });
+      this.remember(key, start + windowMs, now);
+      throw refusal(start + windowMs, now);
     }
+  }
+
+  /** Notes an address over budget until `until`; past REFUSED_KEPT, the ended and then the oldest go. */
+  private remember(key: string, until: number, now: number): void {
+    if (this.refusedUntil.size >= REFUSED_KEPT) {
+      for (const [k, end] of this.refusedUntil) if (end <= now) this.refusedUntil.delete(k);
+      // still full: forgetting the oldest only costs their next call a statement again
+      while (this.refusedUntil.size >= REFUSED_KEPT) {
+        const oldest = this.refusedUntil.keys().next().value;
+        if (oldest === undefined) break;
+        this.refusedUntil.delete(oldest);
+      }
+    }
+    this.refusedUntil.set(key, until);
   }
 }
