@@ -118,4 +118,30 @@ describe('hashing preview', () => {
       expect(busy.headers['retry-after']).toBe('1');
     }
   });
+
+  it('while the queue is full, refuses a preview before it looks anything up', async () => {
+    const admitted = Array.from({ length: 3 }, () =>
+      preview('PBKDF2-SHA512', PREVIEW_MAX_ITERATIONS['PBKDF2-SHA512']),
+    );
+    // the three are in (one running, two waiting) once the first has its result pending
+    await new Promise((r) => setTimeout(r, 50));
+    // a site that does not exist: refused as busy, so its lookup never ran
+    const refused = await t.callLoose('encryptionPreview', {
+      session: support,
+      query: { uid, appId: String(appId + 1_000_000) },
+      body: {
+        data: {
+          EncryptionType: 'PBKDF2-SHA512',
+          HashEncoding: 'hex',
+          SaltEncoding: 'utf8',
+          Salt: 'pepper',
+          Iterations: 1000,
+        },
+        Sample: 'Secret#1',
+      },
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.error.ErrorCode).toBe(ERRORS.previewBusy.code);
+    expect((await Promise.all(admitted)).map((r) => r.status)).toEqual([200, 200, 200]);
+  });
 });

@@ -85,13 +85,18 @@ export async function previewHash(
   data: HashSettings & { EncryptionKey?: string },
   sample: string,
 ) {
+  // Previews run one at a time, with at most PREVIEWS_WAITING behind (then 503 at once, before
+  // any statement, and again after the site's lookup). The contract caps PBKDF2 iterations;
+  // PBKDF2 runs on the preview sandbox's thread, below the priority of sign-ins' hashes, and
+  // argon2 (fixed cost, as a sign-in's) in the hashing queue.
+  const busy = () => {
+    if (previews.load.waiting >= PREVIEWS_WAITING)
+      throw Object.assign(new AppError('previewBusy'), { retryAfterSeconds: 1 });
+  };
+  busy();
   await ownedSite(ctx.db, uid, appId);
   if (usesKey(data.EncryptionType) && !data.EncryptionKey) throw new AppError('encryptionKeyNeeded');
-  // Previews run one at a time, with at most PREVIEWS_WAITING behind (then 503 at once). The
-  // contract caps PBKDF2 iterations; PBKDF2 runs on the preview sandbox's thread, below the
-  // priority of sign-ins' hashes, and argon2 (fixed cost, as a sign-in's) in the hashing queue.
-  if (previews.load.waiting >= PREVIEWS_WAITING)
-    throw Object.assign(new AppError('previewBusy'), { retryAfterSeconds: 1 });
+  busy();
   const pbkdf2: Pbkdf2 = async (material, salt, iterations, keylen, digest) =>
     Buffer.from((await ctx.previewSandbox.run('pbkdf2', { material, salt, iterations, keylen, digest })).key);
   const { stored, salt } = await previews.run(() =>
