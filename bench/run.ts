@@ -10,6 +10,7 @@ import { benchImpersonationLists } from './impersonation-lists.bench.ts';
 import { benchNotices } from './notices.bench.ts';
 import { benchPageLoad } from './page-load.bench.ts';
 import { benchSearch } from './search.bench.ts';
+import { benchSeed } from './seed.bench.ts';
 import { benchSignInBundle } from './sign-in-bundle.bench.ts';
 import { benchStartup } from './startup.bench.ts';
 import { benchStatement } from './statement.bench.ts';
@@ -35,6 +36,7 @@ const benches: Record<string, () => Promise<void>> = {
   dashboard: benchDashboard,
   notices: benchNotices,
   statement: benchStatement,
+  seed: benchSeed,
   exports: benchExports,
 };
 for (const [name, run] of Object.entries(benches)) {

@@ -166,8 +166,18 @@ async function counts(db: Queryable) {
   return { customers: await count('customers'), sites: await count('sites') };
 }
 
-async function seedScale(db: Db, opts: { customers: number; chunk: number }): Promise<void> {
-  const at = new Date().toISOString();
+/**
+ * Adds `customers` scale customers and their sites in chunks of `chunk`, then VACUUM ANALYZE of
+ * the searched tables; answers both times in seconds (the seed bench times it beside COPY).
+ * `quiet` leaves out the progress bar and the summary; `at` is the time ages are counted back from (now).
+ */
+export async function seedScale(
+  db: Db,
+  opts: { customers: number; chunk: number; quiet?: boolean; at?: string },
+): Promise<{ insertS: number; vacuumS: number; rows: number }> {
+  const say = opts.quiet ? () => {} : console.log;
+  // a test gives its own time, so two seeds write the same rows
+  const at = opts.at ?? new Date().toISOString();
   // About the database itself (the sequence behind sites.app_id), not a table's rows: stays text.
   const seq = (await db.query<{ s: string }>("SELECT pg_get_serial_sequence('sites', 'app_id') AS s"))
     .rows[0]!.s;
@@ -195,15 +205,16 @@ async function seedScale(db: Db, opts: { customers: number; chunk: number }): Pr
     servers.map((s) => s.code),
   ];
 
-  console.error(
-    `Adding ${fmt(opts.customers)} customers (series ${fmt(first)}…${fmt(first + opts.customers - 1)}) to ${
-      db.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'
-    }, which has ${fmt(before.customers)} customers and ${fmt(before.sites)} sites.`,
-  );
+  if (!opts.quiet)
+    console.error(
+      `Adding ${fmt(opts.customers)} customers (series ${fmt(first)}…${fmt(first + opts.customers - 1)}) to ${
+        db.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'
+      }, which has ${fmt(before.customers)} customers and ${fmt(before.sites)} sites.`,
+    );
   const started = performance.now();
   let done = 0;
   let written = 0;
-  progress(0, opts.customers, 0, started);
+  if (!opts.quiet) progress(0, opts.customers, 0, started);
   while (done < opts.customers) {
     const lo = first + done;
     const hi = lo + Math.min(opts.chunk, opts.customers - done) - 1;
@@ -218,9 +229,9 @@ async function seedScale(db: Db, opts: { customers: number; chunk: number }): Pr
       );
     });
     done += hi - lo + 1;
-    progress(done, opts.customers, written, started);
+    if (!opts.quiet) progress(done, opts.customers, written, started);
   }
-  if (process.stderr.isTTY) process.stderr.write('\n');
+  if (process.stderr.isTTY && !opts.quiet) process.stderr.write('\n');
   const insertS = (performance.now() - started) / 1000;
 
   // VACUUM merges the trigram indexes' pending lists and sets the visibility map (the search
@@ -230,12 +241,13 @@ async function seedScale(db: Db, opts: { customers: number; chunk: number }): Pr
   for (const table of SEARCHED_TABLES) await db.exec(`VACUUM (ANALYZE) ${table}`);
   const vacuumS = (performance.now() - t) / 1000;
   const after = await counts(db);
-  console.log(
+  say(
     `Added ${fmt(after.customers - before.customers)} customers and ${fmt(after.sites - before.sites)} sites ` +
       `in ${dur(insertS)} (${fmt(written / insertS)} rows/s), VACUUM ANALYZE ${dur(vacuumS)}, ` +
       `total ${dur((performance.now() - started) / 1000)}.`,
   );
-  console.log(`The database now has ${fmt(after.customers)} customers and ${fmt(after.sites)} sites.`);
+  say(`The database now has ${fmt(after.customers)} customers and ${fmt(after.sites)} sites.`);
+  return { insertS, vacuumS, rows: written };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
