@@ -5,7 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { type Db, openPgliteDir, openPostgres } from '../apps/api/src/db/db.ts';
 import { type Case, sampleTerms } from './search.bench.ts';
-import { freshDir, ms, percentile, ROOT, type Server, startServer } from './support.ts';
+import { freshDir, ms, percentile, ROOT, type Server, signIn, startServer } from './support.ts';
 
 /*
  * The API under load at a million customers, on PGlite and on PostgreSQL, through HTTP on loopback:
@@ -80,17 +80,6 @@ function memoryMb(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-export async function signIn(url: string, password = PASSWORD): Promise<Record<string, string>> {
-  const r = await fetch(`${url}/admin/login`, {
-    method: 'POST',
-    headers: { ...AJAX, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: EMAIL, password }),
-  });
-  if (!r.ok) throw new Error(`sign-in failed: ${r.status} ${await r.text()}`);
-  const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
-  return { ...AJAX, xtoken, xsign };
 }
 
 async function sample(leg: Leg): Promise<{ uids: string[]; cases: Case[] }> {
@@ -374,7 +363,7 @@ export async function benchApiLoad(): Promise<void> {
       );
       // The load starts once the search warm-up that follows the first answer has ended.
       await untilReady(server.url);
-      const headers = await signIn(server.url);
+      const headers = await signIn(server.url, EMAIL, PASSWORD);
       if (part('get')) await getOneObject(server, headers, uids, leg);
       if (part('signin')) await maxSignIns(server);
       if (part('signin')) await signInBurstWithSearch(server, headers, cases);

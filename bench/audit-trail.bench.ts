@@ -13,7 +13,6 @@ import {
   p95,
   queryOf,
   readingContext,
-  signIn,
   timings,
 } from './floors.ts';
 import { startHostileMix } from './hostile-load.ts';
@@ -24,6 +23,7 @@ import {
   ms,
   percentile,
   type Server,
+  signIn,
   startServer,
 } from './support.ts';
 

@@ -12,13 +12,12 @@ import {
   httpTimings,
   p95,
   readingContext,
-  signIn,
   staffSession,
   timings,
   verdict,
 } from './floors.ts';
 import { startHostileMix } from './hostile-load.ts';
-import { databaseName, freshDir, ms, percentile, ROOT, startServer } from './support.ts';
+import { databaseName, freshDir, ms, percentile, ROOT, signIn, startServer } from './support.ts';
 
 /**
  * Issue 18: GET /admin/dashboard at BENCH_DASHBOARD_CUSTOMERS customers (default 1,000,000, with

@@ -6,7 +6,7 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import type { Db, Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import { nodeRuntime } from '../scripts/node-runtime.mjs';
-import { freshDir, insertTrailEvents, ROOT, type Server, startServer } from './support.ts';
+import { freshDir, insertTrailEvents, ROOT, type Server, signIn, startServer } from './support.ts';
 
 /*
  * The CSV exports through HTTP beside PostgreSQL's own COPY of the same rows, at two sizes (default
@@ -24,7 +24,6 @@ import { freshDir, insertTrailEvents, ROOT, type Server, startServer } from './s
 
 const SIZES = (process.env.BENCH_EXPORT_SIZES ?? '100000,300000').split(',').map(Number);
 const PASSWORD = 'Bench#Pass1';
-const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 const PORT = 3961;
 /** Each export is downloaded this many times; the fastest counts (the machine is shared). */
 const TRIES = Number(process.env.BENCH_EXPORT_TRIES ?? 3);
@@ -172,17 +171,6 @@ async function seedTo(db: Queryable, total: number, env: Record<string, string>)
 const customers = async (db: Queryable) =>
   Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM customers')).rows[0]!.n);
 
-async function signIn(server: Server): Promise<Record<string, string>> {
-  const r = await fetch(`${server.url}/admin/login`, {
-    method: 'POST',
-    headers: HEADERS,
-    body: JSON.stringify({ email: 'superadmin@example.com', password: PASSWORD }),
-  });
-  if (!r.ok) throw new Error(`sign-in: ${r.status} ${await r.text()}`);
-  const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
-  return { ...HEADERS, xtoken, xsign };
-}
-
 /** A download read off the socket as a client reads it: the rows announced, the seconds it took. */
 function download(url: string, headers: Record<string, string>): Promise<{ rows: number; seconds: number }> {
   const t = performance.now();
@@ -201,7 +189,7 @@ function download(url: string, headers: Record<string, string>): Promise<{ rows:
 }
 
 async function exportsThroughHttp(server: Server): Promise<Map<string, { rows: number; seconds: number }>> {
-  const auth = await signIn(server);
+  const auth = await signIn(server.url, 'superadmin@example.com', PASSWORD);
   const out = new Map<string, { rows: number; seconds: number }>();
   for (const c of CASES) {
     let best: { rows: number; seconds: number } | undefined;

@@ -11,7 +11,6 @@ import { ms, percentile } from './support.ts';
  * (GET /admin/session: the session check alone).
  */
 
-const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 
 /** The cheapest authenticated GET of the contract: two statements, the session check. */
 const SESSION_PATH = ENDPOINTS.session.path;
@@ -81,16 +80,6 @@ export async function httpTimings(
     if (floor && i % 4 === 0) floor.times.push(await get(floor.auth, SESSION_PATH));
   }
   return out.sort((a, b) => a - b);
-}
-
-export async function signIn(url: string, email: string, password: string): Promise<Record<string, string>> {
-  const r = await fetch(`${url}/admin/login`, {
-    method: 'POST',
-    headers: HEADERS,
-    body: JSON.stringify({ email, password }),
-  });
-  const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
-  return { ...HEADERS, xtoken, xsign };
 }
 
 /** The p95 of timings, sorted or not. */

@@ -12,13 +12,12 @@ import {
   p95,
   queryOf,
   readingContext,
-  signIn,
   staffSession,
   timings,
   verdict,
 } from './floors.ts';
 import { startHostileMix } from './hostile-load.ts';
-import { databaseName, freshDir, ms, percentile, type Server, startServer } from './support.ts';
+import { databaseName, freshDir, ms, percentile, type Server, signIn, startServer } from './support.ts';
 
 /**
  * Issue 17: the impersonation request list and log at 100,000 requests and 1,000,000 log entries,

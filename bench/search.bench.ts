@@ -6,8 +6,8 @@ import { type Db, openPgliteDir, openPostgres, type Queryable } from '../apps/ap
 import { searchCounted } from '../apps/api/src/modules/customers/customer-search.repo.ts';
 import { scaleSecret } from '../apps/api/src/seed/seed-scale-cli.ts';
 import { seededRandom } from '../apps/api/src/seed/seeded-random.ts';
-import { searchThroughHttp, signIn } from './api-load.bench.ts';
-import { freshDir, ms, percentile, ROOT, startServer } from './support.ts';
+import { searchThroughHttp } from './api-load.bench.ts';
+import { freshDir, ms, percentile, ROOT, signIn, startServer } from './support.ts';
 
 /*
  * Customer search latency at a million customers, through searchCounted (the function the API
@@ -290,7 +290,7 @@ async function httpLeg(name: string, cases: Case[], dataDir: string, env: Record
   const server = await startServer({ port: 3962, dataDir, env: { ...env, DEMO_PASSWORD: PASSWORD } });
   try {
     console.log(`\n-- ${name} through HTTP (server ready in ${ms(server.readyMs)})`);
-    await searchThroughHttp(server, await signIn(server.url, PASSWORD), cases);
+    await searchThroughHttp(server, await signIn(server.url, 'superadmin@example.com', PASSWORD), cases);
   } finally {
     await server.stop();
   }

@@ -118,6 +118,20 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+const JSON_CALL = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
+
+/** Signs a staff member in with a password; answers the headers of their calls (session pair and all). */
+export async function signIn(url: string, email: string, password: string): Promise<Record<string, string>> {
+  const r = await fetch(`${url}/admin/login`, {
+    method: 'POST',
+    headers: JSON_CALL,
+    body: JSON.stringify({ email, password }),
+  });
+  if (!r.ok) throw new Error(`sign-in of ${email}: ${r.status} ${await r.text()}`);
+  const { xtoken, xsign } = (await r.json()) as { xtoken: string; xsign: string };
+  return { ...JSON_CALL, xtoken, xsign };
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
