@@ -11,7 +11,6 @@ import { ms, percentile } from './support.ts';
  * (GET /admin/session: the session check alone).
  */
 
-
 /** The cheapest authenticated GET of the contract: two statements, the session check. */
 const SESSION_PATH = ENDPOINTS.session.path;
 

@@ -39,9 +39,20 @@ const benches: Record<string, () => Promise<void>> = {
   seed: benchSeed,
   exports: benchExports,
 };
+// A bench that fails says so and the run goes on: one run of every bench is what is read.
+const failed: string[] = [];
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
   console.log(`\n== ${name} ==  (load average ${loadAverage()})`);
-  await run();
-  console.log(`-- ${name} ended (load average ${loadAverage()})`);
+  try {
+    await run();
+    console.log(`-- ${name} ended (load average ${loadAverage()})`);
+  } catch (e) {
+    failed.push(name);
+    console.log(`-- ${name} FAILED (load average ${loadAverage()}): ${(e as Error).stack ?? e}`);
+  }
+}
+if (failed.length) {
+  console.log(`\nFailed: ${failed.join(', ')}`);
+  process.exitCode = 1;
 }

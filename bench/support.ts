@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from '@playwright/test';
-import type { Queryable } from '../apps/api/src/db/db.ts';
+import { openPostgres, type Queryable } from '../apps/api/src/db/db.ts';
 import { nodeRuntime } from '../scripts/node-runtime.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,6 +93,25 @@ export function databaseName(given: string | undefined, fallback: string): strin
   const name = given || fallback;
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
   return name;
+}
+
+/**
+ * A new, empty database `name` on the server of `url` (dropped first if an earlier run left it);
+ * answers its URL. For a leg that changes the staff (factors, lockouts), so that the databases
+ * other benches share stay as seeded.
+ */
+export async function freshDatabase(url: string, name: string): Promise<string> {
+  const db = databaseName(name, name);
+  const admin = await openPostgres(url, 1);
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${db}`);
+  } finally {
+    await admin.close();
+  }
+  const fresh = new URL(url);
+  fresh.pathname = `/${db}`;
+  return fresh.toString();
 }
 
 export function freshDir(name: string): string {
