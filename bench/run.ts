@@ -22,7 +22,9 @@ const loadAverage = () =>
     .map((l) => l.toFixed(2))
     .join(', ')} on ${os.availableParallelism()} cores`;
 
-const only = process.argv[2];
+/** `npm run bench NAME`: that bench alone; `npm run bench NAME+`: that bench and every one after it. */
+const only = process.argv[2]?.endsWith('+') ? undefined : process.argv[2];
+const from = process.argv[2]?.endsWith('+') ? process.argv[2].slice(0, -1) : undefined;
 const benches: Record<string, () => Promise<void>> = {
   startup: benchStartup,
   bundle: benchSignInBundle,
@@ -41,8 +43,10 @@ const benches: Record<string, () => Promise<void>> = {
 };
 // A bench that fails says so and the run goes on: one run of every bench is what is read.
 const failed: string[] = [];
+let reached = !from;
 for (const [name, run] of Object.entries(benches)) {
-  if (only && only !== name) continue;
+  reached ||= name === from;
+  if ((only && only !== name) || !reached) continue;
   console.log(`\n== ${name} ==  (load average ${loadAverage()})`);
   try {
     await run();
