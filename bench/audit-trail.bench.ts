@@ -18,6 +18,7 @@ import {
 import { startHostileMix } from './hostile-load.ts';
 import {
   databaseName,
+  freshDatabase,
   freshDir,
   insertTrailEvents,
   ms,
@@ -185,20 +186,13 @@ export async function benchAuditTrail(): Promise<void> {
   }
   {
     const base = process.env.BENCH_AUDIT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const admin = await openConfiguredDb(
-      loadConfig({ DATABASE_URL: base, DATA_DIR: freshDir('audit-admin') }),
-    );
+    let url: URL;
     try {
-      await admin.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
-      await admin.query(`CREATE DATABASE ${DATABASE}`);
+      url = new URL(await freshDatabase(base, DATABASE));
     } catch (e) {
       console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
       return;
-    } finally {
-      await admin.close();
     }
-    const url = new URL(base);
-    url.pathname = `/${DATABASE}`;
     const env = { DEMO_PASSWORD: PASSWORD, DATABASE_URL: url.toString() };
     const server = await startServer({ port: PORT, dataDir: freshDir('audit-postgres'), env });
     try {

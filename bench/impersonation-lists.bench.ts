@@ -17,7 +17,16 @@ import {
   verdict,
 } from './floors.ts';
 import { startHostileMix } from './hostile-load.ts';
-import { databaseName, freshDir, ms, percentile, type Server, signIn, startServer } from './support.ts';
+import {
+  databaseName,
+  freshDatabase,
+  freshDir,
+  ms,
+  percentile,
+  type Server,
+  signIn,
+  startServer,
+} from './support.ts';
 
 /**
  * Issue 17: the impersonation request list and log at 100,000 requests and 1,000,000 log entries,
@@ -328,20 +337,13 @@ export async function benchImpersonationLists(): Promise<void> {
     await run('PGlite', env, freshDir('impersonation-pglite'), true);
   if (process.env.BENCH_IMPERSONATION_ENGINES === 'pglite') return;
   const base = process.env.BENCH_IMPERSONATION_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const admin = await openConfiguredDb(
-    loadConfig({ DATABASE_URL: base, DATA_DIR: freshDir('impersonation-admin') }),
-  );
+  let url: URL;
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
-    await admin.query(`CREATE DATABASE ${DATABASE}`);
+    url = new URL(await freshDatabase(base, DATABASE));
   } catch (e) {
     console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
     return;
-  } finally {
-    await admin.close();
   }
-  const url = new URL(base);
-  url.pathname = `/${DATABASE}`;
   await run(
     'PostgreSQL',
     { ...env, DATABASE_URL: url.toString() },

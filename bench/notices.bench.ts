@@ -3,7 +3,7 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import { pooledSmtpUrl } from '../apps/api/src/mail/mailer.ts';
 import { startSmtpListener } from '../apps/api/test/smtp-listener.ts';
-import { freshDir, startServer } from './support.ts';
+import { freshDatabase, freshDir, startServer } from './support.ts';
 
 /**
  * Issue 18 item 3: how fast a customer notice reaches a real SMTP listener. BENCH_NOTICES_OWNERS
@@ -169,20 +169,13 @@ export async function benchNotices(): Promise<void> {
     if (process.env.BENCH_NOTICES_ENGINES !== 'postgres') await run('PGlite', undefined, pooled);
     if (process.env.BENCH_NOTICES_ENGINES === 'pglite') continue;
     const base = process.env.BENCH_NOTICES_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const admin = await openConfiguredDb(
-      loadConfig({ DATABASE_URL: base, DATA_DIR: freshDir('notices-admin') }),
-    );
+    let url: URL;
     try {
-      await admin.query(`DROP DATABASE IF EXISTS ${DATABASE_NAME}`);
-      await admin.query(`CREATE DATABASE ${DATABASE_NAME}`);
+      url = new URL(await freshDatabase(base, DATABASE_NAME));
     } catch (e) {
       console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
       continue;
-    } finally {
-      await admin.close();
     }
-    const url = new URL(base);
-    url.pathname = `/${DATABASE_NAME}`;
     await run('PostgreSQL', url.toString(), pooled);
   }
 }
