@@ -120,28 +120,37 @@ describe('hashing preview', () => {
   });
 
   it('while the queue is full, refuses a preview before it looks anything up', async () => {
+    const ask = () =>
+      t.callLoose('encryptionPreview', {
+        session: support,
+        query: { uid, appId: String(appId + 1_000_000) },
+        body: {
+          data: {
+            EncryptionType: 'PBKDF2-SHA512',
+            HashEncoding: 'hex',
+            SaltEncoding: 'utf8',
+            Salt: 'pepper',
+            Iterations: 1000,
+          },
+          Sample: 'Secret#1',
+        },
+      });
     const admitted = Array.from({ length: 3 }, () =>
       preview('PBKDF2-SHA512', PREVIEW_MAX_ITERATIONS['PBKDF2-SHA512']),
     );
-    // the three are in (one running, two waiting) once the first has its result pending
-    await new Promise((r) => setTimeout(r, 50));
-    // a site that does not exist: refused as busy, so its lookup never ran
-    const refused = await t.callLoose('encryptionPreview', {
-      session: support,
-      query: { uid, appId: String(appId + 1_000_000) },
-      body: {
-        data: {
-          EncryptionType: 'PBKDF2-SHA512',
-          HashEncoding: 'hex',
-          SaltEncoding: 'utf8',
-          Salt: 'pepper',
-          Iterations: 1000,
-        },
-        Sample: 'Secret#1',
-      },
+    let done = false;
+    const all = Promise.all(admitted).finally(() => {
+      done = true;
     });
+    // a site that does not exist, asked until the three are in (one running, two waiting): then
+    // refused as busy, so its lookup never ran (before that it is refused as a missing site)
+    let refused = await ask();
+    while (refused.status !== 503 && !done) {
+      await new Promise((r) => setTimeout(r, 10));
+      refused = await ask();
+    }
     expect(refused.status).toBe(503);
     expect(refused.error.ErrorCode).toBe(ERRORS.previewBusy.code);
-    expect((await Promise.all(admitted)).map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await all).map((r) => r.status)).toEqual([200, 200, 200]);
   });
 });
