@@ -298,8 +298,17 @@ describe.skipIf(inject('testDb') !== 'postgres')('PostgreSQL with every pooled c
     };
     const { app } = await buildApp({ config, db, logger: false });
     try {
-      const busy = db.transaction((tx) => tx.query('SELECT pg_sleep(1.5)'));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // the pool's one connection is taken once the transaction has begun (not after a fixed wait:
+      // on a busy host connecting can take longer)
+      let began!: () => void;
+      const inside = new Promise<void>((resolve) => {
+        began = resolve;
+      });
+      const busy = db.transaction((tx) => {
+        began();
+        return tx.query('SELECT pg_sleep(1.5)');
+      });
+      await inside;
       expectUnavailable(await callOn(app, 'login', { body: login }));
       await busy;
       const after = await callOn(app, 'login', { body: login });
