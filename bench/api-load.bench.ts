@@ -20,9 +20,12 @@ import { freshDir, ms, percentile, ROOT, type Server, signIn, startServer } from
  * the demo data instead (PGlite in a fresh directory; BENCH_DATABASE_URL an empty database), for
  * what does not depend on the size (the GET one object beside its floor).
  *
- * The GET of one object is measured beside its floor in the same run: a bare Fastify in a process
- * of its own answering the same path with the API's body and response headers, to the same client
- * with the same request headers. The machine may be busy: the ratio is the figure.
+ * The GET of one object is measured beside its floors in the same run, each in a process of its own
+ * to the same client with the same request headers: a bare Fastify answering the same path with the
+ * API's body and response headers; and a bare Fastify answering with the API's own read of the
+ * profile (the same statement through the same database layer), without and with the API's one log
+ * line an answer (get-floor-server.ts). Each prints answers a second and CPU µs an answer of the
+ * answering process. The machine may be busy: the ratios are the figures.
  */
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -112,11 +115,9 @@ async function sample(leg: Leg): Promise<{ uids: string[]; cases: Case[] }> {
  */
 async function startFloor(
   port: number,
-  sent: Response,
+  headers: Record<string, string>,
   body: string,
-): Promise<{ url: string; stop(): void }> {
-  const skip = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
-  const headers = Object.fromEntries([...sent.headers].filter(([k]) => !skip.has(k)));
+): Promise<{ url: string; pid: number; stop(): void }> {
   const script = `
     const app = require('fastify')();
     const headers = JSON.parse(process.env.FLOOR_HEADERS);
@@ -132,26 +133,96 @@ async function startFloor(
     proc.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
     proc.once('exit', (code) => reject(new Error(`the floor exited (${code})`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => proc.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, pid: proc.pid!, stop: () => proc.kill('SIGTERM') };
+}
+
+/** CPU time (user + system) a process has used so far, in µs (Linux /proc). */
+function cpuMicros(pid: number): number {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) * (1_000_000 / 100);
+}
+
+/** What one GET costs: answers a second, and CPU µs an answer in the answering process. */
+interface GetFigure {
+  rps: number;
+  cpuUs: number;
+}
+
+/** The response headers a floor answers with: the API's, but those each answer sets itself. */
+function floorHeaders(sent: Response): Record<string, string> {
+  const skip = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+  return Object.fromEntries([...sent.headers].filter(([k]) => !skip.has(k)));
 }
 
 async function getOneObject(server: Server, headers: Record<string, string>, uids: string[], leg: Leg) {
   const first = await fetch(`${server.url}/admin/customerprofilebyuid?uid=${uids[0]}`, { headers });
-  const floor = await startFloor(PORT + 1, first, await first.text());
+  const sent = floorHeaders(first);
+  const floor = await startFloor(PORT + 1, sent, await first.text());
   try {
-    const api = await getOneObjectFrom(server.url, headers, uids, leg);
-    const bare = await getOneObjectFrom(floor.url, headers, uids);
+    const api = await getOneObjectFrom(server.url, headers, uids, server.proc.pid!, leg);
+    const bare = await getOneObjectFrom(floor.url, headers, uids, floor.pid);
     console.log(
-      `GET one object: ${Math.round(api)} req/s, bare Fastify with the same headers ${Math.round(bare)} req/s ` +
-        `(API ÷${(bare / api).toFixed(1)} of its floor, ${((api / bare) * 100).toFixed(0)}%)`,
+      `GET one object: ${Math.round(api.rps)} req/s, bare Fastify with the same headers ${Math.round(bare.rps)} req/s ` +
+        `(API ÷${(bare.rps / api.rps).toFixed(1)} of its floor, ${((api.rps / bare.rps) * 100).toFixed(0)}%); ` +
+        `CPU an answer ${api.cpuUs.toFixed(0)} µs, bare ${bare.cpuUs.toFixed(0)} µs`,
     );
+    return { api, sent, headers };
   } finally {
     floor.stop();
   }
 }
 
-/** Answers per second of GET one object at `url` (the target's verdict when a leg is given). */
-async function getOneObjectFrom(url: string, headers: Record<string, string>, uids: string[], leg?: Leg) {
+/**
+ * The floors of GET one object with its query (get-floor-server.ts): bare Fastify answering with
+ * the API's own read of the profile, without and with the API's one log line an answer. Run once
+ * the API has stopped (the embedded database has one owner at a time).
+ */
+async function getWithQueryFloors(
+  leg: Leg,
+  got: { api: GetFigure; sent: Record<string, string>; headers: Record<string, string> },
+  uids: string[],
+) {
+  const { api, sent, headers } = got;
+  for (const log of [false, true]) {
+    const proc = spawn(process.execPath, [path.join(ROOT, 'bench/get-floor-server.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        FLOOR_PORT: String(PORT + 1),
+        FLOOR_HEADERS: JSON.stringify(sent),
+        FLOOR_LOG: log ? '1' : '0',
+        ...(leg.env.DATABASE_URL
+          ? { FLOOR_DATABASE_URL: leg.env.DATABASE_URL }
+          : { FLOOR_PGLITE_DIR: path.join(leg.dataDir, 'pglite') }),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        proc.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+        proc.once('exit', (code) => reject(new Error(`the floor with its query exited (${code})`)));
+      });
+      const floor = await getOneObjectFrom(`http://127.0.0.1:${PORT + 1}`, headers, uids, proc.pid!);
+      console.log(
+        `floor: bare Fastify + the same read${log ? ' + one log line' : ''}: ${Math.round(floor.rps)} req/s, ` +
+          `CPU an answer ${floor.cpuUs.toFixed(0)} µs; the API ${(api.rps / floor.rps).toFixed(2)}× its answers, ` +
+          `${(api.cpuUs / floor.cpuUs).toFixed(2)}× its CPU an answer`,
+      );
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((r) => (proc.exitCode === null ? proc.once('exit', r) : r(undefined)));
+    }
+  }
+}
+
+/** GET one object at `url` under load: answers a second and CPU an answer of `pid` (the target's verdict when a leg is given). */
+async function getOneObjectFrom(
+  url: string,
+  headers: Record<string, string>,
+  uids: string[],
+  pid: number,
+  leg?: Leg,
+): Promise<GetFigure> {
   let i = 0;
   const run = (duration: number) =>
     autocannon({
@@ -170,14 +241,19 @@ async function getOneObjectFrom(url: string, headers: Record<string, string>, ui
       ],
     });
   await run(2); // warm-up
+  const before = cpuMicros(pid);
   const r = await run(DURATION_S);
-  const ok = leg && r.requests.average >= leg.targets.rps && r.latency.p99 <= leg.targets.p99;
-  console.log(
-    `${leg ? 'GET one object' : 'floor: bare Fastify'}, 50 connections, ${DURATION_S} s: ${Math.round(r.requests.average)} req/s, ` +
-      `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${r.non2xx} non-2xx, ${r.errors} errors` +
-      (leg ? `  ${verdict(!!ok, `≥ ${leg.targets.rps} req/s, p99 ≤ ${leg.targets.p99} ms`)}` : ''),
-  );
-  return r.requests.average;
+  const cpuUs = (cpuMicros(pid) - before) / Math.max(1, r.requests.total);
+  if (leg) {
+    const ok = r.requests.average >= leg.targets.rps && r.latency.p99 <= leg.targets.p99;
+    console.log(
+      `GET one object, 50 connections, ${DURATION_S} s: ${Math.round(r.requests.average)} req/s, ` +
+        `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${r.non2xx} non-2xx, ${r.errors} errors` +
+        `  ${verdict(!!ok, `≥ ${leg.targets.rps} req/s, p99 ≤ ${leg.targets.p99} ms`)}`,
+    );
+  } else if (r.non2xx || r.errors)
+    throw new Error(`a floor answered ${r.non2xx} non-2xx and ${r.errors} errors`);
+  return { rps: r.requests.average, cpuUs };
 }
 
 async function maxSignIns(server: Server) {
@@ -355,6 +431,7 @@ export async function benchApiLoad(): Promise<void> {
     await first.stop();
     const { uids, cases } = await sample(leg);
     const server = await startServer({ port: PORT, dataDir: leg.dataDir, env: leg.env, built: true });
+    let got: Awaited<ReturnType<typeof getOneObject>> | undefined;
     try {
       const pid = server.proc.pid!;
       console.log(
@@ -364,7 +441,7 @@ export async function benchApiLoad(): Promise<void> {
       // The load starts once the search warm-up that follows the first answer has ended.
       await untilReady(server.url);
       const headers = await signIn(server.url, EMAIL, PASSWORD);
-      if (part('get')) await getOneObject(server, headers, uids, leg);
+      if (part('get')) got = await getOneObject(server, headers, uids, leg);
       if (part('signin')) await maxSignIns(server);
       if (part('signin')) await signInBurstWithSearch(server, headers, cases);
       if (part('search')) await searchThroughHttp(server, headers, cases);
@@ -375,5 +452,6 @@ export async function benchApiLoad(): Promise<void> {
     } finally {
       await server.stop();
     }
+    if (got) await getWithQueryFloors(leg, got, uids);
   }
 }
