@@ -1,12 +1,5 @@
 import type { passkeyAssertion, passkeyRegistration } from '@sac/contract/mfa';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { PasskeyRow } from './mfa.repo.ts';
@@ -16,6 +9,16 @@ import type { PasskeyRow } from './mfa.repo.ts';
  * verified against the console's origins (CONSOLE_ORIGINS) and their host names as relying-party
  * ids. A passkey belongs to the host name it was made on (WebAuthn's rule).
  */
+
+/**
+ * The library, loaded with the first ceremony rather than at start-up: with its certificate
+ * parsers it is about 250 modules, a sixth of what a restart loads, for a call few staff make.
+ */
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => {
+  library ??= import('@simplewebauthn/server');
+  return library;
+};
 
 export type RegistrationJson = z.output<typeof passkeyRegistration>;
 export type AssertionJson = z.output<typeof passkeyAssertion>;
@@ -43,7 +46,7 @@ export async function passkeyRegistrationOptions(
   existing: PasskeyRow[],
   rpName: string,
 ): Promise<OptionsJson> {
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName,
     rpID: rpIdFor(config, origin),
     userName: staff.email,
@@ -64,7 +67,7 @@ export async function verifyPasskeyRegistration(
   challenge: string,
 ) {
   try {
-    const r = await verifyRegistrationResponse({
+    const r = await (await webauthn()).verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
       expectedChallenge: challenge,
       ...expected(config),
@@ -83,7 +86,7 @@ export async function passkeyAuthenticationOptions(
   origin: string | undefined,
   passkeys: PasskeyRow[],
 ): Promise<OptionsJson> {
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rpIdFor(config, origin),
     allowCredentials: passkeys.map((p) => ({ id: p.credential_id, transports: p.transports })),
     userVerification: 'preferred',
@@ -100,7 +103,7 @@ export async function verifyPasskeyAssertion(
   passkey: PasskeyRow,
 ): Promise<{ newCounter: number } | undefined> {
   try {
-    const r = await verifyAuthenticationResponse({
+    const r = await (await webauthn()).verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,
       expectedChallenge: challenge,
       ...expected(config),
