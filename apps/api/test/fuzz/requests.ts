@@ -9,6 +9,7 @@
 import { HEADERS } from '@sac/contract/constants';
 import type { EndpointDef } from '@sac/contract/endpoints';
 import {
+  AUDIT_EXPORT_SORT_KEYS,
   AUDIT_SORT_KEYS,
   CUSTOMER_SORT_KEYS,
   LOG_SORT_KEYS,
@@ -411,7 +412,7 @@ const LIST_SORTS: Record<string, readonly string[]> = {
   impersonationLogs: LOG_SORT_KEYS,
   impersonationLogsExport: LOG_SORT_KEYS,
   auditEvents: AUDIT_SORT_KEYS,
-  auditExport: AUDIT_SORT_KEYS,
+  auditExport: AUDIT_EXPORT_SORT_KEYS,
 };
 
 /** Every sort value the lists take, ascending and descending. */
