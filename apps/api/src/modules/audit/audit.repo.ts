@@ -135,7 +135,10 @@ export async function readTrail(
 
 /** The trail's orders by a column other than time: the column, as its index holds it. */
 export type TrailSortKey = 'actor' | 'action';
-const KEY_COLUMN: Record<TrailSortKey, string> = { actor: 'lower(activity_log.actor_email)', action: 'activity_log.action' };
+const KEY_COLUMN: Record<TrailSortKey, string> = {
+  actor: 'lower(activity_log.actor_email)',
+  action: 'activity_log.action',
+};
 
 /** A position in an order by actor or action: the last row's key (null: the system) and (at, id). */
 export interface KeyedTrailKey extends TrailKey {
@@ -151,7 +154,13 @@ export interface KeyedTrailKey extends TrailKey {
  * comparison: a page after `after` is the rest of its group, the groups after it and (A to Z) the
  * rows without a key, each read up to `limit` by its own index range and merged.
  */
-function keyedPage(f: AuditFilters, by: TrailSortKey, descending: boolean, limit: number, after?: KeyedTrailKey) {
+function keyedPage(
+  f: AuditFilters,
+  by: TrailSortKey,
+  descending: boolean,
+  limit: number,
+  after?: KeyedTrailKey,
+) {
   const k = sql.raw<string | null>(KEY_COLUMN[by]);
   const timeDir = descending ? 'asc' : 'desc';
   const keyOrder = descending ? sql`${k} desc nulls first` : sql`${k} asc nulls last`;
@@ -163,7 +172,11 @@ function keyedPage(f: AuditFilters, by: TrailSortKey, descending: boolean, limit
   const atId = sql`(activity_log.at, activity_log.id) ${sql.raw(cmp)} (${after.at}::timestamptz, ${after.id}::bigint)`;
   const branches = [
     // The rest of the cursor's group.
-    byTime(base().where(after.key === null ? sql<boolean>`${k} is null` : sql<boolean>`${k} = ${after.key}`).where(sql<boolean>`${atId}`)),
+    byTime(
+      base()
+        .where(after.key === null ? sql<boolean>`${k} is null` : sql<boolean>`${k} = ${after.key}`)
+        .where(sql<boolean>`${atId}`),
+    ),
   ];
   if (!descending && after.key !== null) {
     branches.push(byTime(base().where(sql<boolean>`${k} > ${after.key}`).orderBy(keyOrder)));
@@ -224,10 +237,20 @@ export async function readNamedTrail(
       )
       .selectAll('p')
       .select([
-        sql<string | null>`coalesce(nullif(trim(c.first_name || ' ' || c.last_name), ''), c.email, case when p.target_type = 'customer' then p.details->>'email' end)`.as('customer_name'),
+        sql<
+          string | null
+        >`coalesce(nullif(trim(c.first_name || ' ' || c.last_name), ''), c.email, case when p.target_type = 'customer' then p.details->>'email' end)`.as(
+          'customer_name',
+        ),
         sql<string | null>`coalesce(s.app_name, p.details->>'appName')`.as('site_name'),
-        sql<string | null>`case when p.target_type = 'staff' then coalesce(nullif(st.full_name, ''), st.email, p.details->>'email') end`.as('staff_name'),
-        sql<boolean>`(p.customer_uid is not null and c.uid is null) or (p.app_id is not null and s.app_id is null) or (p.target_type = 'staff' and st.uid is null)`.as('target_gone'),
+        sql<
+          string | null
+        >`case when p.target_type = 'staff' then coalesce(nullif(st.full_name, ''), st.email, p.details->>'email') end`.as(
+          'staff_name',
+        ),
+        sql<boolean>`(p.customer_uid is not null and c.uid is null) or (p.app_id is not null and s.app_id is null) or (p.target_type = 'staff' and st.uid is null)`.as(
+          'target_gone',
+        ),
       ])
       .$if(by !== 'time', (q) => q.orderBy(keyOut))
       .orderBy('p.at_t', timeDir)

@@ -1,6 +1,16 @@
 import { Readable } from 'node:stream';
-import { AUDIT_PAGE_SIZE, type AuditExportFormat, type AuditFilters, auditResultOf } from '@sac/contract/audit';
-import { type AUDIT_EXPORT_SORT_KEYS, type AUDIT_SORT_KEYS, type ListSort, sortParam } from '@sac/contract/list-sort';
+import {
+  AUDIT_PAGE_SIZE,
+  type AuditExportFormat,
+  type AuditFilters,
+  auditResultOf,
+} from '@sac/contract/audit';
+import {
+  type AUDIT_EXPORT_SORT_KEYS,
+  type AUDIT_SORT_KEYS,
+  type ListSort,
+  sortParam,
+} from '@sac/contract/list-sort';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { readAhead } from '../../lib/csv.ts';
 import {
@@ -52,7 +62,13 @@ function keyOf(cursor: string, sort: AuditSort): KeyedTrailKey {
     const [at, id] = decodeCursor(cursor, [PG_TIMESTAMP, DIGITS]);
     return { key: null, at, id };
   }
-  const [, none, key, at, id] = decodeCursor(cursor, [literal(sortParam(sort)), BOOLEAN, ANY_TEXT, PG_TIMESTAMP, DIGITS]);
+  const [, none, key, at, id] = decodeCursor(cursor, [
+    literal(sortParam(sort)),
+    BOOLEAN,
+    ANY_TEXT,
+    PG_TIMESTAMP,
+    DIGITS,
+  ]);
   return { key: none ? null : key, at, id };
 }
 

@@ -230,8 +230,9 @@ describe('the trail as the screen reads it', () => {
       body: { email: 'shortlived@example.com', name: 'Short Lived', role: ['Support'] },
     });
     expect(made.status, made.raw.body).toBe(200);
-    const uid = (await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'shortlived@example.com'"))
-      .rows[0]!.uid;
+    const uid = (
+      await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'shortlived@example.com'")
+    ).rows[0]!.uid;
     const named = (await walk({ action: 'team.create' })).find((e) => e.TargetId === uid);
     expect(named).toMatchObject({ StaffName: 'Short Lived', TargetGone: false, Result: 'done' });
     const gone = await t.call('teamDelete', { session: boss, body: { uid } });
@@ -251,7 +252,9 @@ describe('the trail as the screen reads it', () => {
     const failed = await walk({ result: 'failed' });
     const refusedRows = await walk({ result: 'refused' });
     const done = await walk({ result: 'done', actor: 'boss@example.com' });
-    expect(failed.some((e) => e.Action === 'login.failed' && e.ActorEmail === 'audrey@example.com')).toBe(true);
+    expect(failed.some((e) => e.Action === 'login.failed' && e.ActorEmail === 'audrey@example.com')).toBe(
+      true,
+    );
     expect(new Set(failed.map((e) => e.Result))).toEqual(new Set(['failed']));
     expect(refusedRows.some((e) => e.Action === 'access.refused')).toBe(true);
     expect(new Set(refusedRows.map((e) => e.Result))).toEqual(new Set(['refused']));
@@ -294,7 +297,9 @@ describe('the trail as the screen reads it', () => {
       expect(ids(desc), `-${sort}`).toEqual(ids(expected).reverse());
     }
     const first = await events({ sort: 'actor' });
-    expect(await refused({ sort: 'action', cursor: first.NextCursor! })).toBe('cursor is not a cursor of this list.');
+    expect(await refused({ sort: 'action', cursor: first.NextCursor! })).toBe(
+      'cursor is not a cursor of this list.',
+    );
   });
 });
 
@@ -323,8 +328,13 @@ describe('the export', () => {
       'cursor is not a cursor of this list.',
     );
     // The list sorts by actor too; an export keeps to time order (its chain runs in file order).
-    expect(await refused({ sort: 'who' })).toBe('sort must be one of time, -time, actor, -actor, action, -action.');
-    const exportByActor = await t.callLoose('auditExport', { session: auditor, query: { format: 'csv', sort: 'actor' } });
+    expect(await refused({ sort: 'who' })).toBe(
+      'sort must be one of time, -time, actor, -actor, action, -action.',
+    );
+    const exportByActor = await t.callLoose('auditExport', {
+      session: auditor,
+      query: { format: 'csv', sort: 'actor' },
+    });
     expect(exportByActor.status).toBe(400);
     expect(exportByActor.error.Message).toBe('sort must be one of time, -time.');
   });
