@@ -16,6 +16,8 @@ export const REQUEST_SORT_KEYS = ['id', 'app', 'priority', 'status', 'modified']
 export const LOG_SORT_KEYS = ['request', 'app', 'status', 'modified'] as const;
 /** The trail: by time (its own order), by actor or by action (each then by time, see audit.repo.ts). */
 export const AUDIT_SORT_KEYS = ['time', 'actor', 'action'] as const;
+/** Every site's custom domains: by name, either way (the key its index holds). */
+export const DOMAIN_SORT_KEYS = ['domain'] as const;
 /** An export of the trail runs in time order: its hash chain is in file order. */
 export const AUDIT_EXPORT_SORT_KEYS = ['time'] as const;
 

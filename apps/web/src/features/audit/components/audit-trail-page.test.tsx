@@ -26,7 +26,7 @@ const event = (n: number, over: Record<string, unknown> = {}) => ({
   RequestId: `req-${n}`,
   ImpersonationRequestId: null,
   Details: { appId: 42, n },
-  Result: 'done',
+  Result: 'done' as 'done' | 'refused' | 'failed',
   CustomerName: 'Ada Lovelace',
   SiteName: 'ada-site',
   StaffName: null,
