@@ -72,7 +72,7 @@ export default function AuditTrailPage() {
   const columns = useAuditColumns(zone, setOpen);
 
   return (
-    <section className="card audit-trail" aria-labelledby="screen-title">
+    <section className="card audit-trail list-screen" aria-labelledby="screen-title">
       <div className="page-header">
         <div>
           <h1 id="screen-title">{t('auditTrail')}</h1>

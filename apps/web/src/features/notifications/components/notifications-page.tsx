@@ -57,7 +57,7 @@ export default function NotificationsPage() {
   ];
 
   return (
-    <section className="card" aria-labelledby="screen-title">
+    <section className="card list-screen" aria-labelledby="screen-title">
       <div className="page-header">
         <div>
           <h1 id="screen-title">{t('heading')}</h1>

@@ -112,7 +112,7 @@ export default function CustomDomainsPage() {
   );
 
   return (
-    <section className="card" aria-labelledby="screen-title">
+    <section className="card list-screen" aria-labelledby="screen-title">
       <div className="page-header">
         <div>
           <h1 id="screen-title">{t('everySiteDomains')}</h1>
