@@ -465,17 +465,18 @@ function ActionPicker({
           </select>
         )}
       </FieldFrame>
-      <label className="visually-hidden" htmlFor={searchId}>
-        {t('actionSearch')}
-      </label>
-      <input
-        id={searchId}
-        type="search"
-        className={styles.actionSearch}
-        placeholder={t('actionSearch')}
-        value={search}
-        onChange={(e) => setSearch(e.target.value)}
-      />
+      <div className={`field ${styles.actionSearch}`}>
+        <label className="visually-hidden" htmlFor={searchId}>
+          {t('actionSearch')}
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          placeholder={t('actionSearch')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </div>
       {needle ? (
         <p className={`muted ${styles.actionCount}`} aria-live="polite">
           {shown === 0 ? t('actionSearchNone') : t('actionSearchCount', { n: shown })}
