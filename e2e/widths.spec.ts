@@ -250,7 +250,9 @@ test('lists use a wide screen up to a measure; forms keep theirs (1920 and 2560 
         }
         if (width === 2560) {
           expect.soft(shown, `${list.name} at 2560 px (${theme}) grows`).toBeGreaterThan(1600);
-          expect.soft(shown, `${list.name} at 2560 px (${theme}) stops at a measure`).toBeLessThanOrEqual(2048);
+          expect
+            .soft(shown, `${list.name} at 2560 px (${theme}) stops at a measure`)
+            .toBeLessThanOrEqual(2048);
         }
         await page.screenshot({ path: info.outputPath(`wide-${list.name}-${width}-${theme}.png`) });
       }
