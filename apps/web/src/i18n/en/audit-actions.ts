@@ -63,7 +63,7 @@ export const auditActions = {
   'notice.send': 'Sent a notice',
   'notice.unsubscribe': 'An owner unsubscribed from notices',
   'notifications.preferences': 'Changed their notification settings',
-  'access.refused': 'Refused: no permission or session ended',
+  'access.refused': 'A call without permission or after the session ended',
   'impersonation.request': 'Asked to impersonate',
   'impersonation.customer-request': 'A customer asked for impersonation',
   'impersonation.consent-granted': 'Customer consented to impersonation',
