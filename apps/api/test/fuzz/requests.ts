@@ -12,6 +12,7 @@ import {
   AUDIT_EXPORT_SORT_KEYS,
   AUDIT_SORT_KEYS,
   CUSTOMER_SORT_KEYS,
+  DOMAIN_SORT_KEYS,
   LOG_SORT_KEYS,
   REQUEST_SORT_KEYS,
 } from '@sac/contract/list-sort';
@@ -413,10 +414,13 @@ const LIST_SORTS: Record<string, readonly string[]> = {
   impersonationLogsExport: LOG_SORT_KEYS,
   auditEvents: AUDIT_SORT_KEYS,
   auditExport: AUDIT_EXPORT_SORT_KEYS,
+  customDomainsAll: DOMAIN_SORT_KEYS,
 };
 
 /** Every sort value the lists take, ascending and descending. */
-const SORT_VALUES = [...REQUEST_SORT_KEYS, ...LOG_SORT_KEYS, ...AUDIT_SORT_KEYS].flatMap((k) => [k, `-${k}`]);
+const SORT_VALUES = [...REQUEST_SORT_KEYS, ...LOG_SORT_KEYS, ...AUDIT_SORT_KEYS, ...DOMAIN_SORT_KEYS].flatMap(
+  (k) => [k, `-${k}`],
+);
 
 // ---------------------------------------------------------------------------------------------
 // Query strings
