@@ -157,6 +157,11 @@ test('the shell, dashboard, account, notifications, offline overlay and an unkno
   await page.goto('/manage-notifications');
   await expect(page.locator('main')).toBeVisible();
   await audit(page, 'notifications');
+  // The trail: actions in words, results, the grouped Action filter narrowed by its search.
+  await page.goto('/manage-superuser/audit-trail?sort=action');
+  await rowsIn(page.getByRole('table', { name: 'Audit trail events' }));
+  await page.getByRole('searchbox', { name: 'Search actions' }).fill('sign');
+  await audit(page, 'audit trail');
   await page.goto('/manage-notifications/compose');
   await page.getByRole('radio', { name: 'By plan' }).check();
   await page.getByRole('radio', { name: 'At a time' }).check();

@@ -40,7 +40,14 @@ test('an auditor filters the trail to one customer and exports it; the file veri
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(page).toHaveURL(new RegExp(`customer=${uid}&range=24h`));
   await expect(table.getByRole('row')).toHaveCount(2); // the header and the customer's creation
-  await expect(table.getByText('customer.create')).toBeVisible();
+  // The action in words, its code in the tooltip; the customer by name, its id on hover.
+  const action = table.getByText('Created a customer');
+  await expect(action).toBeVisible();
+  await expect(action).toHaveAttribute('title', 'Code: customer.create');
+  await expect(table.getByRole('link', { name: new RegExp(`^Customer .+ \\(${uid}\\)$`) })).toHaveAttribute(
+    'title',
+    `Customer id ${uid}`,
+  );
   await expect(table.getByRole('row').nth(1)).toContainText('superadmin@example.com');
   await page.screenshot({ path: test.info().outputPath('audit-trail-1280.png'), fullPage: true });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { apiSignIn } from './support/api.ts';
+import { ADA } from './support/demo-sites.ts';
 import { rowsIn } from './support/loading.ts';
 import { signIn } from './support/sign-in.ts';
 
@@ -174,4 +175,181 @@ test('the customer search: the server orders by a column, Back from a customer r
     .split('\r\n');
   expect(lines[0]).toBe('Uid,Customer Name,Email,Status,Role,Created Date,Modified Date');
   expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(expected);
+});
+
+/**
+ * The same walk on every list: filter, sort by a column both ways, the next page, a reload and
+ * Back keep the view (page, order and filters live in the address), and Export CSV hands over a
+ * file whose first line names the columns.
+ */
+interface ListWalk {
+  name: string;
+  path: string;
+  /** The table's accessible name. */
+  table: string;
+  /** A column that sorts, and its key in the address. */
+  column: string;
+  key: string;
+  /** The column is the list's own order (A to Z): its first click turns it round. */
+  ownOrder?: true;
+  /** Applies a filter and names what the address then holds. */
+  filter?: { apply: (page: Page) => Promise<void>; inAddress: RegExp };
+  /** The export's button, file name and first line. */
+  csv: { button: string; file: RegExp; header: RegExp };
+}
+
+const firstCells = async (page: Page, table: string) => {
+  const t = await rowsIn(page.getByRole('table', { name: table }));
+  return t.locator('tbody tr td:first-child').allTextContents();
+};
+
+async function walkList(page: Page, list: ListWalk) {
+  await page.goto(list.path);
+  const table = page.getByRole('table', { name: list.table });
+  await rowsIn(table);
+  if (list.filter) {
+    await list.filter.apply(page);
+    await expect(page, `${list.name}: the filter is in the address`).toHaveURL(list.filter.inAddress);
+    await rowsIn(table);
+  }
+  const header = table.getByRole('columnheader', { name: list.column });
+  if (list.ownOrder) {
+    await expect(header, `${list.name}: A to Z, its own order`).toHaveAttribute('aria-sort', 'ascending');
+  } else {
+    await header.getByRole('button').click();
+    await expect(header, `${list.name}: sorted A to Z`).toHaveAttribute('aria-sort', 'ascending');
+    await expect(page).toHaveURL(new RegExp(`[?&]sort=${list.key}(&|$)`));
+  }
+  await header.getByRole('button').click();
+  await expect(header, `${list.name}: sorted Z to A`).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(new RegExp(`[?&]sort=-${list.key}(&|$)`));
+  await rowsIn(table);
+  const sortedUrl = page.url();
+  const firstPage = await firstCells(page, list.table);
+
+  const pager = page.getByRole('navigation', { name: `Pagination: ${list.table}` });
+  await pager.getByRole('button', { name: 'Page 2' }).click();
+  await expect(page, `${list.name}: page 2 in the address`).toHaveURL(/[?&]page=2(&|$)/);
+  await expect.poll(async () => (await firstCells(page, list.table)).join()).not.toBe(firstPage.join());
+  const secondPage = await firstCells(page, list.table);
+
+  await page.reload();
+  await expect(header, `${list.name}: the order survives a reload`).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  await expect
+    .poll(() => firstCells(page, list.table), `${list.name}: page 2 after a reload`)
+    .toEqual(secondPage);
+  if (list.filter) await expect(page).toHaveURL(list.filter.inAddress);
+
+  await page.goBack();
+  await expect(page, `${list.name}: Back returns to page 1 in the same order`).toHaveURL(sortedUrl);
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect.poll(() => firstCells(page, list.table)).toEqual(firstPage);
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: list.csv.button, exact: true }).click();
+  const file = await download;
+  expect(file.suggestedFilename(), `${list.name}: the file's name`).toMatch(list.csv.file);
+  const first = fs.readFileSync((await file.path())!, 'utf8').split(/\r?\n/)[0];
+  expect(first, `${list.name}: the file's header`).toMatch(list.csv.header);
+}
+
+test('every list keeps page, sort and filters in the address, and exports CSV', async ({ page, request }) => {
+  test.setTimeout(150_000);
+  const headers = await apiSignIn(request, 'superadmin@example.com');
+  // Enough custom domains and notices for a second page.
+  const stamp = Date.now();
+  const sites = await request.get(`/admin/apps?uid=${ADA.uid}`, { headers });
+  const appId = ((await sites.json()) as { Data: Array<{ appId: number }> }).Data[0]!.appId;
+  for (let n = 0; n < 11; n++) {
+    const r = await request.post(`/admin/customdomain/bindingrequest?uid=${ADA.uid}&appId=${appId}`, {
+      headers,
+      data: { domain: `walk${n}-${stamp}.lists.example` },
+    });
+    expect(r.ok(), await r.text()).toBe(true);
+  }
+  // Scheduled for tomorrow to one site: nothing is sent while the walk runs.
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+  for (let n = 0; n < 26; n++) {
+    const r = await request.post('/admin/notices', {
+      headers,
+      data: {
+        Kind: 'announcement',
+        Subject: `Walk notice ${String(n).padStart(2, '0')} ${stamp}`,
+        Text: 'A notice the lists walk made.',
+        Audience: { Type: 'sites', AppIds: [appId] },
+        SendAt: tomorrow,
+      },
+    });
+    expect(r.ok(), await r.text()).toBe(true);
+  }
+  await signIn(page, 'superadmin@example.com');
+
+  const lists: ListWalk[] = [
+    {
+      name: 'impersonation requests',
+      path: '/manage-superuser/impersonation/assigned-requests',
+      table: 'Impersonation requests',
+      column: 'App Name',
+      key: 'app',
+      csv: { button: 'Export CSV of Impersonation requests', file: /\.csv$/, header: /Status/ },
+    },
+    {
+      name: 'impersonation logs',
+      path: '/manage-superuser/impersonation/logs',
+      table: 'Impersonation log entries',
+      column: 'App Name',
+      key: 'app',
+      csv: { button: 'Export CSV of Impersonation log entries', file: /\.csv$/, header: /App/ },
+    },
+    {
+      name: 'notices',
+      path: '/manage-notifications',
+      table: 'Customer notices',
+      column: 'Subject',
+      key: 'subject',
+      csv: {
+        button: 'Export CSV of Customer notices',
+        file: /^notices-\d{4}-\d\d-\d\d\.csv$/,
+        header: /^Subject,Kind,Audience/,
+      },
+    },
+    {
+      name: 'custom domains',
+      path: '/manage-customer/custom-domains',
+      table: 'Custom domains of every site',
+      column: 'Domain',
+      key: 'domain',
+      ownOrder: true,
+      filter: {
+        apply: async (p) => {
+          await p.getByRole('combobox', { name: 'Status' }).selectOption('pending');
+        },
+        inAddress: /[?&]status=pending(&|$)/,
+      },
+      csv: {
+        button: 'Export CSV of Custom domains of every site',
+        file: /^custom-domains-\d{4}-\d\d-\d\d\.csv$/,
+        header: /^Domain,Site,Status/,
+      },
+    },
+    {
+      name: 'audit trail',
+      path: '/manage-superuser/audit-trail',
+      table: 'Audit trail events',
+      column: 'Action',
+      key: 'action',
+      filter: {
+        apply: async (p) => {
+          await p.getByLabel('Result').selectOption('done');
+          await p.getByRole('button', { name: 'Apply filters' }).click();
+        },
+        inAddress: /[?&]result=done(&|$)/,
+      },
+      csv: { button: 'Export CSV', file: /^audit-trail-.*\.csv$/, header: /^"?Id"?,/ },
+    },
+  ];
+  for (const list of lists) await test.step(list.name, () => walkList(page, list));
 });

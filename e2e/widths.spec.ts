@@ -205,3 +205,64 @@ test('on a phone the navigation folds behind a Menu button', async ({ page }) =>
   await expect(toggle).toBeHidden();
   await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
 });
+
+/**
+ * Wide screens: a list (and the audit trail) uses the width up to a readable measure, while a form
+ * keeps its own; in both themes. A screenshot per list, width and theme is kept with the results
+ * (`wide-<list>-<width>-<theme>.png`), at 360 and 1024 px as well.
+ */
+test('lists use a wide screen up to a measure; forms keep theirs (1920 and 2560 px, light and dark)', async ({
+  page,
+}, info) => {
+  test.setTimeout(120_000);
+  const lists = [
+    { name: 'audit-trail', path: '/manage-superuser/audit-trail', table: 'Audit trail events' },
+    { name: 'notices', path: '/manage-notifications', table: 'Customer notices' },
+    {
+      name: 'custom-domains',
+      path: '/manage-customer/custom-domains',
+      table: 'Custom domains of every site',
+    },
+    { name: 'team', path: '/manage-superuser/manage-superuser', table: 'Super users' },
+    {
+      name: 'impersonation-requests',
+      path: '/manage-superuser/impersonation/assigned-requests',
+      table: 'Impersonation requests',
+    },
+  ];
+  const widthOf = (l: Locator) => l.evaluate((el) => el.getBoundingClientRect().width);
+  await signIn(page, 'superadmin@example.com');
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const list of lists) {
+      await page.setViewportSize({ width: 1920, height: 1000 });
+      await page.goto(list.path);
+      const table = page.getByRole('table', { name: list.table });
+      await expect(table).toBeVisible();
+      await loaded(page);
+      const card = page.locator('main section.list-screen').first();
+      for (const width of [360, 1024, 1920, 2560]) {
+        await page.setViewportSize({ width, height: 1000 });
+        const shown = await widthOf(card);
+        if (width === 1920) {
+          // It was about 1,140 px: the screen's width less the sidebar and the margins now.
+          expect.soft(shown, `${list.name} at 1920 px (${theme})`).toBeGreaterThan(1500);
+        }
+        if (width === 2560) {
+          expect.soft(shown, `${list.name} at 2560 px (${theme}) grows`).toBeGreaterThan(1600);
+          expect
+            .soft(shown, `${list.name} at 2560 px (${theme}) stops at a measure`)
+            .toBeLessThanOrEqual(2048);
+        }
+        await page.screenshot({ path: info.outputPath(`wide-${list.name}-${width}-${theme}.png`) });
+      }
+    }
+    // A form keeps its measure at any width.
+    await page.setViewportSize({ width: 2560, height: 1000 });
+    await page.goto('/manage-superuser/create-superuser');
+    const form = page.locator('main section').first();
+    await expect(page.getByLabel('Email', { exact: true })).toBeVisible();
+    expect.soft(await widthOf(form), `the create-superuser form at 2560 px (${theme})`).toBeLessThan(1200);
+    await page.screenshot({ path: info.outputPath(`wide-create-superuser-2560-${theme}.png`) });
+  }
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_SORT_KEYS, sortQueryField } from './list-sort.ts';
+import { AUDIT_EXPORT_SORT_KEYS, AUDIT_SORT_KEYS, sortQueryField } from './list-sort.ts';
 import { decimalInteger } from './validation.ts';
 
 /**
@@ -100,6 +100,35 @@ export const AUDIT_ACTIONS = [
   ...IMPERSONATION_STEPS.map((s) => `impersonation.${s}` as const),
 ] as const;
 
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * What came of an action. The trail has no result column: each action code names one outcome, so
+ * the result is read from the code. Refused: the console or the sign-in guard turned the call
+ * away (a permission, a lock, a throttle, an impersonation call outside its scope). Failed: the
+ * caller's own input was wrong (a password, a code). Done: every other action, which the trail
+ * only writes once the change is made.
+ */
+export const AUDIT_RESULTS = ['done', 'refused', 'failed'] as const;
+export type AuditResult = (typeof AUDIT_RESULTS)[number];
+export const REFUSED_ACTIONS = [
+  'access.refused',
+  'login.lockout',
+  'login.throttled',
+  'impersonation.call-refused',
+] as const satisfies readonly AuditAction[];
+export const FAILED_ACTIONS = [
+  'login.failed',
+  'mfa.failed',
+  'password.reset.failed',
+  'password.change.failed',
+] as const satisfies readonly AuditAction[];
+export function auditResultOf(action: string): AuditResult {
+  if ((REFUSED_ACTIONS as readonly string[]).includes(action)) return 'refused';
+  if ((FAILED_ACTIONS as readonly string[]).includes(action)) return 'failed';
+  return 'done';
+}
+
 export const AUDIT_PAGE_SIZE = 50;
 /** Free text matches through trigrams: shorter terms would read the whole trail. */
 const AUDIT_TEXT_MIN = 3;
@@ -136,6 +165,8 @@ const filterShape = {
   ).optional(),
   from: instant('from').optional(),
   to: instant('to').optional(),
+  /** done, refused or failed (see AUDIT_RESULTS). */
+  result: z.enum(AUDIT_RESULTS, { error: 'result must be done, refused or failed.' }).optional(),
   q: z
     .string()
     .trim()
@@ -159,7 +190,11 @@ export const auditEventsQuery = z
       .max(120, 'cursor is not a cursor of this list.')
       .regex(/^[A-Za-z0-9_-]+$/, 'cursor is not a cursor of this list.')
       .optional(),
-    /** `-time` newest first (the default), `time` oldest first; ties by Id. */
+    /**
+     * `-time` newest first (the default), `time` oldest first; `actor` and `action` A to Z, each
+     * newest first within (the system's events after every staff member); `-actor` and `-action`
+     * the same list read backwards. Ties by Id.
+     */
     sort: sortQueryField(AUDIT_SORT_KEYS),
   })
   .refine(rangeInOrder, RANGE_ORDER);
@@ -197,8 +232,23 @@ export const AUDIT_EVENT_FIELDS = [
   'Details',
 ] as const satisfies readonly (keyof AuditEvent)[];
 
+/**
+ * A row of the trail as the screen reads it: the event, its result, and the names of what it
+ * touched, read with the page (null when the event names no such target). A target since deleted
+ * keeps the name the event itself recorded, if any, with TargetGone true.
+ */
+const auditTrailRow = auditEvent.extend({
+  Result: z.enum(AUDIT_RESULTS),
+  CustomerName: z.string().nullable(),
+  SiteName: z.string().nullable(),
+  StaffName: z.string().nullable(),
+  /** The customer, site or staff member the event names is no longer there. */
+  TargetGone: z.boolean(),
+});
+export type AuditTrailRow = z.infer<typeof auditTrailRow>;
+
 export const auditEventsResponse = z.object({
-  Data: z.array(auditEvent),
+  Data: z.array(auditTrailRow),
   /** Pass as `cursor` for the next (older) page; null on the last page. */
   NextCursor: z.string().nullable(),
 });
@@ -209,7 +259,7 @@ export const auditExportQuery = z
     ...filterShape,
     format: z.enum(AUDIT_EXPORT_FORMATS, { error: 'format must be csv or jsonl.' }),
     /** `time` oldest first (the export's default), `-time` newest first; the chain runs in file order. */
-    sort: sortQueryField(AUDIT_SORT_KEYS),
+    sort: sortQueryField(AUDIT_EXPORT_SORT_KEYS),
   })
   .refine(rangeInOrder, RANGE_ORDER);
 /** The export's body, described for the API document (the file itself is text, streamed). */

@@ -14,7 +14,12 @@ export interface ListSort<K extends string = string> {
 export const CUSTOMER_SORT_KEYS = ['name', 'created', 'modified'] as const;
 export const REQUEST_SORT_KEYS = ['id', 'app', 'priority', 'status', 'modified'] as const;
 export const LOG_SORT_KEYS = ['request', 'app', 'status', 'modified'] as const;
-export const AUDIT_SORT_KEYS = ['time'] as const;
+/** The trail: by time (its own order), by actor or by action (each then by time, see audit.repo.ts). */
+export const AUDIT_SORT_KEYS = ['time', 'actor', 'action'] as const;
+/** Every site's custom domains: by name, either way (the key its index holds). */
+export const DOMAIN_SORT_KEYS = ['domain'] as const;
+/** An export of the trail runs in time order: its hash chain is in file order. */
+export const AUDIT_EXPORT_SORT_KEYS = ['time'] as const;
 
 /** The `sort` value a ListSort is sent as. */
 export const sortParam = (s: ListSort): string => (s.descending ? `-${s.key}` : s.key);

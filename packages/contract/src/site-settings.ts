@@ -8,6 +8,7 @@ import {
   SCHEMA_MAX_CHARS,
   SCHEMA_MAX_DEPTH,
 } from './json-limits.ts';
+import { DOMAIN_SORT_KEYS, sortQueryField } from './list-sort.ts';
 import { MESSAGES } from './messages.ts';
 import { decimalInteger } from './validation.ts';
 
@@ -157,6 +158,8 @@ export const customDomainsAllQuery = z.object({
       .min(1, DOMAIN_LIMIT_MESSAGE)
       .max(DOMAIN_LIST_PAGE_MAX, DOMAIN_LIMIT_MESSAGE),
   ).optional(),
+  /** `domain` A to Z (the default), `-domain` Z to A. */
+  sort: sortQueryField(DOMAIN_SORT_KEYS),
 });
 export const customDomainsAllResponse = z.object({
   Data: z.array(

@@ -9,8 +9,10 @@
 import { HEADERS } from '@sac/contract/constants';
 import type { EndpointDef } from '@sac/contract/endpoints';
 import {
+  AUDIT_EXPORT_SORT_KEYS,
   AUDIT_SORT_KEYS,
   CUSTOMER_SORT_KEYS,
+  DOMAIN_SORT_KEYS,
   LOG_SORT_KEYS,
   REQUEST_SORT_KEYS,
 } from '@sac/contract/list-sort';
@@ -411,11 +413,14 @@ const LIST_SORTS: Record<string, readonly string[]> = {
   impersonationLogs: LOG_SORT_KEYS,
   impersonationLogsExport: LOG_SORT_KEYS,
   auditEvents: AUDIT_SORT_KEYS,
-  auditExport: AUDIT_SORT_KEYS,
+  auditExport: AUDIT_EXPORT_SORT_KEYS,
+  customDomainsAll: DOMAIN_SORT_KEYS,
 };
 
 /** Every sort value the lists take, ascending and descending. */
-const SORT_VALUES = [...REQUEST_SORT_KEYS, ...LOG_SORT_KEYS, ...AUDIT_SORT_KEYS].flatMap((k) => [k, `-${k}`]);
+const SORT_VALUES = [...REQUEST_SORT_KEYS, ...LOG_SORT_KEYS, ...AUDIT_SORT_KEYS, ...DOMAIN_SORT_KEYS].flatMap(
+  (k) => [k, `-${k}`],
+);
 
 // ---------------------------------------------------------------------------------------------
 // Query strings

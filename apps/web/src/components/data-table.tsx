@@ -96,10 +96,14 @@ interface DataTableProps<T> {
   /**
    * "Export CSV" under the table: the rows as sorted, written here (`name`: the file is
    * <name>-<date>.csv; a list the table holds whole), or a file the server streams (`download`,
-   * a list it pages).
+   * a list it pages), or every page of a paged list read through the API and written here in the
+   * table's order and columns (`name` and `readAll`, see everyPage in paged-table.tsx).
    */
-  csvExport?: { name: string } | { download: Download };
+  csvExport?: { name: string } | { download: Download } | { name: string; readAll: ReadAll<T> };
 }
+
+/** Reads every row of a paged list, saying how many it has so far; stops when `signal` aborts. */
+export type ReadAll<T> = (onProgress: (rows: number) => void, signal: AbortSignal) => Promise<readonly T[]>;
 
 const SKELETON_ROWS = 10;
 
@@ -252,25 +256,32 @@ function TableCsvExport<T>({
   csvExport,
   all,
   columns,
+  sort,
 }: {
   label: string;
   csvExport: NonNullable<DataTableProps<T>['csvExport']>;
   all: readonly T[];
   columns: readonly Column<T>[];
+  /** The order the table sorts its rows in itself (undefined: the server's order). */
+  sort: ListSort | undefined;
 }) {
+  if ('download' in csvExport) return <CsvExport list={label} download={csvExport.download} />;
+  const write = (rows: readonly T[]) => ({
+    file: new Blob([rowsCsv(rows, columns)], { type: 'text/csv;charset=utf-8' }),
+    filename: `${csvExport.name}-${new Date().toISOString().slice(0, 10)}.csv`,
+  });
   return (
     <CsvExport
       list={label}
       download={
-        'download' in csvExport
-          ? csvExport.download
+        'readAll' in csvExport
+          ? async (onProgress, signal) => {
+              const rows = await csvExport.readAll((n) => onProgress(n, undefined), signal);
+              return write(sortRows(rows, columns, sort));
+            }
           : async (onProgress) => {
               onProgress(all.length, all.length);
-              const file = new Blob([rowsCsv(all, columns)], { type: 'text/csv;charset=utf-8' });
-              return {
-                file,
-                filename: `${csvExport.name}-${new Date().toISOString().slice(0, 10)}.csv`,
-              };
+              return write(all);
             }
       }
     />
@@ -365,7 +376,13 @@ export function DataTable<T>({
             busy={more?.loading}
           />
           {csvExport ? (
-            <TableCsvExport label={label} csvExport={csvExport} all={all} columns={columns} />
+            <TableCsvExport
+              label={label}
+              csvExport={csvExport}
+              all={all}
+              columns={columns}
+              sort={serverSorted ? undefined : view.sort}
+            />
           ) : null}
         </div>
       )}

@@ -1,4 +1,5 @@
 import { errorText } from '../lib/api-client.ts';
+import type { ReadAll } from './data-table.tsx';
 
 /** The parts of a list read a page at a time (useInfiniteQuery) that its table shows. */
 export interface PagedList {
@@ -32,4 +33,30 @@ export function NextPageError({ list, fetchError }: { list: PagedList; fetchErro
       {errorText(list.error, fetchError)}
     </p>
   ) : null;
+}
+
+/** A page of a keyset-paged list as the API answers it. */
+interface ListPage<T> {
+  Data: readonly T[];
+  NextCursor: string | null;
+}
+
+/**
+ * Every row of a keyset-paged list, read page after page from the first (`read` asks the API for
+ * the page after `cursor`, in the list's order): the rows a CSV export of the list writes.
+ */
+export function everyPage<T>(
+  read: (cursor: string | undefined, signal: AbortSignal) => Promise<ListPage<T>>,
+): ReadAll<T> {
+  return async (onProgress, signal) => {
+    const rows: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await read(cursor, signal);
+      rows.push(...page.Data);
+      onProgress(rows.length);
+      cursor = page.NextCursor ?? undefined;
+    } while (cursor);
+    return rows;
+  };
 }

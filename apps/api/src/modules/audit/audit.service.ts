@@ -1,11 +1,36 @@
 import { Readable } from 'node:stream';
-import { AUDIT_PAGE_SIZE, type AuditExportFormat, type AuditFilters } from '@sac/contract/audit';
-import { type AUDIT_SORT_KEYS, type ListSort, sortParam } from '@sac/contract/list-sort';
+import {
+  AUDIT_PAGE_SIZE,
+  type AuditExportFormat,
+  type AuditFilters,
+  auditResultOf,
+} from '@sac/contract/audit';
+import {
+  type AUDIT_EXPORT_SORT_KEYS,
+  type AUDIT_SORT_KEYS,
+  type ListSort,
+  sortParam,
+} from '@sac/contract/list-sort';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import { readAhead } from '../../lib/csv.ts';
-import { DIGITS, decodeCursor, encodeCursor, literal, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
+import {
+  ANY_TEXT,
+  BOOLEAN,
+  DIGITS,
+  decodeCursor,
+  encodeCursor,
+  literal,
+  PG_TIMESTAMP,
+} from '../../lib/keyset-cursor.ts';
 import { recordEvent } from '../activity/activity.service.ts';
-import { countTrail, lastTrailId, readTrail, type TrailKey } from './audit.repo.ts';
+import {
+  countTrail,
+  type KeyedTrailKey,
+  lastTrailId,
+  readNamedTrail,
+  readTrail,
+  type TrailKey,
+} from './audit.repo.ts';
 import { exportSigningKey, GENESIS, signSeal } from './audit-chain.ts';
 import { fileHeader, fileRow, fileSeal } from './audit-file.ts';
 
@@ -16,34 +41,64 @@ export { verifyExport } from './audit-file.ts';
 const EXPORT_BATCH = 2000;
 
 type AuditSort = ListSort<(typeof AUDIT_SORT_KEYS)[number]>;
+type ExportSort = ListSort<(typeof AUDIT_EXPORT_SORT_KEYS)[number]>;
 
 /**
  * A cursor of the trail: the last row's (at, id); oldest first (sort=time) marked 'a' before them,
  * so a cursor of one order is refused under the other. Newest first keeps its cursors as they were.
+ * By actor or action: the order's name and direction, the row's key (the actor's address in lower
+ * case, '' for the system, kept apart by a flag) and its (at, id).
  */
-const cursorOf = (k: TrailKey, oldest: boolean): string =>
-  encodeCursor(oldest ? ['a', k.at, k.id] : [k.at, k.id]);
-function keyOf(cursor: string, oldest: boolean): TrailKey {
-  if (oldest) {
+function cursorOf(k: KeyedTrailKey, sort: AuditSort): string {
+  if (sort.key === 'time') return encodeCursor(sort.descending ? [k.at, k.id] : ['a', k.at, k.id]);
+  return encodeCursor([sortParam(sort), k.key === null, k.key ?? '', k.at, k.id]);
+}
+function keyOf(cursor: string, sort: AuditSort): KeyedTrailKey {
+  if (sort.key === 'time' && !sort.descending) {
     const [, at, id] = decodeCursor(cursor, [literal('a'), PG_TIMESTAMP, DIGITS]);
-    return { at, id };
+    return { key: null, at, id };
   }
-  const [at, id] = decodeCursor(cursor, [PG_TIMESTAMP, DIGITS]);
-  return { at, id };
+  if (sort.key === 'time') {
+    const [at, id] = decodeCursor(cursor, [PG_TIMESTAMP, DIGITS]);
+    return { key: null, at, id };
+  }
+  const [, none, key, at, id] = decodeCursor(cursor, [
+    literal(sortParam(sort)),
+    BOOLEAN,
+    ANY_TEXT,
+    PG_TIMESTAMP,
+    DIGITS,
+  ]);
+  return { key: none ? null : key, at, id };
 }
 
-/** One page of the trail, newest first (sort=time: oldest first). */
+/** Newest first, the trail's own order. */
+const NEWEST_FIRST: AuditSort = { key: 'time', descending: true };
+
+/**
+ * One page of the trail, newest first (or by `sort`), each row with its result and the names of
+ * the customer, site and staff member it touched, read by the page's one statement.
+ */
 export async function listTrail(ctx: AppContext, f: AuditFilters & { cursor?: string; sort?: AuditSort }) {
-  const { cursor, sort, ...filters } = f;
-  const oldest = sort?.descending === false;
-  const after = cursor ? keyOf(cursor, oldest) : undefined;
-  const order = oldest ? 'oldest' : 'newest';
-  const page = await readTrail(ctx.db, filters, { after, limit: AUDIT_PAGE_SIZE + 1, order });
+  const { cursor, sort = NEWEST_FIRST, ...filters } = f;
+  const after = cursor ? keyOf(cursor, sort) : undefined;
+  const page = await readNamedTrail(ctx.db, filters, {
+    after,
+    limit: AUDIT_PAGE_SIZE + 1,
+    sort: { by: sort.key, descending: sort.descending },
+  });
   // One row more than a page tells whether a next page exists.
-  const more = page.events.length > AUDIT_PAGE_SIZE;
+  const more = page.length > AUDIT_PAGE_SIZE;
   return {
-    Data: page.events.slice(0, AUDIT_PAGE_SIZE),
-    NextCursor: more ? cursorOf(page.keys[AUDIT_PAGE_SIZE - 1]!, oldest) : null,
+    Data: page.slice(0, AUDIT_PAGE_SIZE).map((r) => ({
+      ...r.event,
+      Result: auditResultOf(r.event.Action),
+      CustomerName: r.customerName,
+      SiteName: r.siteName,
+      StaffName: r.staffName,
+      TargetGone: r.targetGone,
+    })),
+    NextCursor: more ? cursorOf(page[AUDIT_PAGE_SIZE - 1]!.key, sort) : null,
   };
 }
 
@@ -64,7 +119,7 @@ export async function exportTrail(
   f: AuditFilters,
   format: AuditExportFormat,
   release: () => void,
-  sort?: AuditSort,
+  sort?: ExportSort,
 ): Promise<{ rows: number; body: Readable; filename: string }> {
   try {
     const newest = sort?.descending === true;

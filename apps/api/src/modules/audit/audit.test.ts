@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AUDIT_PAGE_SIZE, type AuditEvent } from '@sac/contract/audit';
+import { AUDIT_PAGE_SIZE, type AuditEvent, type AuditTrailRow } from '@sac/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
@@ -208,6 +208,101 @@ describe('the staff audit trail', () => {
   });
 });
 
+describe('the trail as the screen reads it', () => {
+  type Row = AuditTrailRow;
+  const walk = async (query: Record<string, string>) => {
+    const seen: Row[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await events({ ...query, ...(cursor ? { cursor } : {}) })) as unknown as {
+        Data: Row[];
+        NextCursor: string | null;
+      };
+      seen.push(...page.Data);
+      cursor = page.NextCursor;
+    } while (cursor);
+    return seen;
+  };
+
+  it('names the customer, site and staff member of each row, and keeps a deleted one readable', async () => {
+    const made = await t.call('teamCreate', {
+      session: boss,
+      body: { email: 'shortlived@example.com', name: 'Short Lived', role: ['Support'] },
+    });
+    expect(made.status, made.raw.body).toBe(200);
+    const uid = (
+      await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'shortlived@example.com'")
+    ).rows[0]!.uid;
+    const named = (await walk({ action: 'team.create' })).find((e) => e.TargetId === uid);
+    expect(named).toMatchObject({ StaffName: 'Short Lived', TargetGone: false, Result: 'done' });
+    const gone = await t.call('teamDelete', { session: boss, body: { uid } });
+    expect(gone.status, gone.raw.body).toBe(200);
+    const after = (await walk({ action: 'team.create' })).find((e) => e.TargetId === uid);
+    // The staff row is gone: the name is the address the event recorded.
+    expect(after).toMatchObject({ StaffName: 'shortlived@example.com', TargetGone: true });
+    const onSite = (await walk({ appId: String(customer.appId) }))[0];
+    expect(onSite).toMatchObject({ CustomerName: 'Trail Customer', SiteName: 'trail-site' });
+  });
+
+  it('filters by result: failed steps, refused calls and the rest', async () => {
+    const wrong = await t.call('login', { body: { email: 'audrey@example.com', password: 'Wrong#1234' } });
+    expect(wrong.status).toBe(401);
+    const ada = await t.login('ada@example.com');
+    expect((await t.call('auditEvents', { session: ada })).status).toBe(403);
+    const failed = await walk({ result: 'failed' });
+    const refusedRows = await walk({ result: 'refused' });
+    const done = await walk({ result: 'done', actor: 'boss@example.com' });
+    expect(failed.some((e) => e.Action === 'login.failed' && e.ActorEmail === 'audrey@example.com')).toBe(
+      true,
+    );
+    expect(new Set(failed.map((e) => e.Result))).toEqual(new Set(['failed']));
+    expect(refusedRows.some((e) => e.Action === 'access.refused')).toBe(true);
+    expect(new Set(refusedRows.map((e) => e.Result))).toEqual(new Set(['refused']));
+    expect(done.length).toBeGreaterThan(0);
+    expect(new Set(done.map((e) => e.Result))).toEqual(new Set(['done']));
+    expect(await refused({ result: 'maybe' })).toBe('result must be done, refused or failed.');
+  });
+
+  it('sorts by actor and by action, A to Z newest first within, backwards under -, paging without gaps or repeats', async () => {
+    // Rows sharing a time and an actor, and rows without an actor, so ties and nulls are walked.
+    await t.db.query(
+      `INSERT INTO activity_log (at, action, actor_email, details)
+       SELECT '2019-05-05T00:00:00Z', (ARRAY['logout','team.roles','mfa.failed'])[1 + n % 3],
+              CASE WHEN n % 4 = 0 THEN NULL ELSE 'Sorter' || (n % 3) || '@example.com' END,
+              jsonb_build_object('n', n)
+         FROM generate_series(1, 140) n`,
+    );
+    const all = await walk({});
+    const ids = (list: Row[]) => list.map((e) => e.Id);
+    const byTimeDesc = (a: Row, b: Row) => b.At.localeCompare(a.At) || Number(BigInt(b.Id) - BigInt(a.Id));
+    const keyed = (key: (e: Row) => string | null) => (a: Row, b: Row) => {
+      const ka = key(a);
+      const kb = key(b);
+      if (ka !== kb) {
+        if (ka === null) return 1;
+        if (kb === null) return -1;
+        return ka < kb ? -1 : 1;
+      }
+      return byTimeDesc(a, b);
+    };
+    const actorKey = (e: Row) => e.ActorEmail?.toLowerCase() ?? null;
+    for (const [sort, key] of [
+      ['actor', actorKey],
+      ['action', (e: Row) => e.Action],
+    ] as const) {
+      const expected = [...all].sort(keyed(key));
+      const asc = await walk({ sort });
+      expect(ids(asc), sort).toEqual(ids(expected));
+      const desc = await walk({ sort: `-${sort}` });
+      expect(ids(desc), `-${sort}`).toEqual(ids(expected).reverse());
+    }
+    const first = await events({ sort: 'actor' });
+    expect(await refused({ sort: 'action', cursor: first.NextCursor! })).toBe(
+      'cursor is not a cursor of this list.',
+    );
+  });
+});
+
 describe('the export', () => {
   it('pages oldest first under sort=time, newest first under -time, and refuses a cursor of the other order', async () => {
     const walk = async (sort: string) => {
@@ -232,7 +327,16 @@ describe('the export', () => {
     expect(await refused({ cursor: oldestCursor, sort: '-time' })).toBe(
       'cursor is not a cursor of this list.',
     );
-    expect(await refused({ sort: 'actor' })).toBe('sort must be one of time, -time.');
+    // The list sorts by actor too; an export keeps to time order (its chain runs in file order).
+    expect(await refused({ sort: 'who' })).toBe(
+      'sort must be one of time, -time, actor, -actor, action, -action.',
+    );
+    const exportByActor = await t.callLoose('auditExport', {
+      session: auditor,
+      query: { format: 'csv', sort: 'actor' },
+    });
+    expect(exportByActor.status).toBe(400);
+    expect(exportByActor.error.Message).toBe('sort must be one of time, -time.');
   });
 
   it('exports newest first under sort=-time, chained in file order, naming the order in its signed seal', async () => {

@@ -68,8 +68,10 @@ export type DomainFilter = 'pending' | 'failing' | 'verified';
  */
 export function listDomains(
   db: Queryable,
-  q: { filter: DomainFilter | undefined; after: string | undefined; limit: number },
+  q: { filter: DomainFilter | undefined; after: string | undefined; limit: number; descending?: boolean },
 ) {
+  // Z to A reads the same indexes backwards.
+  const dir = q.descending ? 'desc' : 'asc';
   const page = qb
     .selectFrom('custom_domains as d')
     .selectAll('d')
@@ -78,8 +80,8 @@ export function listDomains(
     .$if(q.filter === 'verified', (s) =>
       s.where('d.status', '=', sql.lit('Verified')).where('d.failing_since', 'is', null),
     )
-    .$if(q.after !== undefined, (s) => s.where('d.domain', '>', q.after ?? ''))
-    .orderBy('d.domain')
+    .$if(q.after !== undefined, (s) => s.where('d.domain', q.descending ? '<' : '>', q.after ?? ''))
+    .orderBy('d.domain', dir)
     .limit(q.limit);
   return rows(
     db,
@@ -99,7 +101,7 @@ export function listDomains(
         'd.verified_at',
         'd.failing_since',
       ])
-      .orderBy('d.domain'),
+      .orderBy('d.domain', dir),
   );
 }
 

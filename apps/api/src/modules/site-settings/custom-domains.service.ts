@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
-import { decodeCursor, encodeCursor, text } from '../../lib/keyset-cursor.ts';
+import { decodeCursor, encodeCursor, literal, text } from '../../lib/keyset-cursor.ts';
 import { ownedSite, type SiteInput, siteWrite } from '../customers/sites.service.ts';
 import * as repo from './custom-domains.repo.ts';
 import { checkDomain } from './domain-check.ts';
@@ -155,11 +155,23 @@ export async function recheckDomains(ctx: AppContext, batch = 50): Promise<numbe
  */
 export async function listAllDomains(
   ctx: AppContext,
-  q: { status?: DomainListFilter | undefined; cursor?: string | undefined; limit?: number | undefined },
+  q: {
+    status?: DomainListFilter | undefined;
+    cursor?: string | undefined;
+    limit?: number | undefined;
+    sort?: { key: 'domain'; descending: boolean } | undefined;
+  },
 ) {
-  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor, [DOMAIN_KEY])[0];
+  // Z to A marks its cursors '-', so a cursor of one order is refused under the other.
+  const descending = q.sort?.descending === true;
+  const after =
+    q.cursor === undefined
+      ? undefined
+      : descending
+        ? decodeCursor(q.cursor, [literal('-'), DOMAIN_KEY])[1]
+        : decodeCursor(q.cursor, [DOMAIN_KEY])[0];
   const limit = q.limit ?? DOMAIN_LIST_PAGE_SIZE;
-  const rows = await repo.listDomains(ctx.db, { filter: q.status, after, limit: limit + 1 });
+  const rows = await repo.listDomains(ctx.db, { filter: q.status, after, limit: limit + 1, descending });
   const page = rows.slice(0, limit);
   return {
     Data: page.map((d) => ({
@@ -174,6 +186,9 @@ export async function listAllDomains(
       VerifiedAt: isoOrNull(d.verified_at),
       FailingSince: isoOrNull(d.failing_since),
     })),
-    NextCursor: rows.length > limit ? encodeCursor([page.at(-1)!.domain]) : null,
+    NextCursor:
+      rows.length > limit
+        ? encodeCursor(descending ? ['-', page.at(-1)!.domain] : [page.at(-1)!.domain])
+        : null,
   };
 }

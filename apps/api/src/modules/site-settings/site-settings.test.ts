@@ -241,6 +241,22 @@ describe('custom domains of every site: re-checks of verified ones, failing, the
     expect(seen).toEqual([...seen].sort());
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(expect.arrayContaining([domain, 'waiting.dee.example', 'absent.dee.example']));
+    // Z to A: the same domains backwards, one a page; a cursor of one order is refused under the other.
+    const backwards: string[] = [];
+    let firstBack: string | null = null;
+    cursor = null;
+    do {
+      const page = await all({ limit: '1', sort: '-domain', ...(cursor ? { cursor } : {}) });
+      backwards.push(...page.Data.map((d) => d.Domain));
+      cursor = page.NextCursor;
+      firstBack ??= cursor;
+    } while (cursor);
+    expect(backwards).toEqual([...seen].reverse());
+    const crossed = await t.callLoose('customDomainsAll', {
+      session: s,
+      query: { cursor: firstBack!, sort: 'domain' },
+    });
+    expect(crossed.status).toBe(400);
     const bad = await t.call('customDomainsAll', {
       session: s,
       query: { cursor: Buffer.from('not a domain').toString('base64url') },

@@ -1,4 +1,5 @@
 import { audit } from './audit.ts';
+import { auditActions } from './audit-actions.ts';
 import { customers } from './customers.ts';
 import { impersonation } from './impersonation.ts';
 import { security } from './security.ts';
@@ -13,6 +14,7 @@ import { team } from './team.ts';
  */
 export const consoleNamespaces = {
   audit,
+  auditActions,
   customers,
   impersonation,
   security,

@@ -1,4 +1,4 @@
-import type { AuditEvent, AuditExportFormat } from '@sac/contract/audit';
+import type { AuditExportFormat, AuditTrailRow } from '@sac/contract/audit';
 import type { QueryOf } from '@sac/contract/endpoints';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { callApi, type Download, streamedFile } from '../../../lib/api-client.ts';
@@ -35,7 +35,16 @@ export const useSigningKey = (enabled: boolean) =>
  * GET /admin/audit/export, streamed: reports the rows received of those announced, and answers
  * the file and its name. A file's first line is a header (both formats); its last is the seal.
  */
-export const exportTrail = (q: TrailQuery, format: AuditExportFormat): Download =>
-  streamedFile('auditExport', { ...q, format });
+export const exportTrail = (q: TrailQuery, format: AuditExportFormat): Download => {
+  // The export runs in time order (its hash chain is in file order): an order by actor or action
+  // on screen exports oldest first, as an unsorted screen does.
+  const { sort, ...filters } = q;
+  return streamedFile('auditExport', {
+    ...filters,
+    format,
+    ...(sort === 'time' || sort === '-time' ? { sort } : {}),
+  });
+};
 
-export type { AuditEvent };
+/** A row of the trail as the screen shows it. */
+export type AuditEvent = AuditTrailRow;

@@ -26,6 +26,11 @@ const event = (n: number, over: Record<string, unknown> = {}) => ({
   RequestId: `req-${n}`,
   ImpersonationRequestId: null,
   Details: { appId: 42, n },
+  Result: 'done' as 'done' | 'refused' | 'failed',
+  CustomerName: 'Ada Lovelace',
+  SiteName: 'ada-site',
+  StaffName: null,
+  TargetGone: false,
   ...over,
 });
 const page = (from: number, count: number, next: string | null) => ({
@@ -42,6 +47,72 @@ afterEach(() => {
 });
 
 describe('audit trail', () => {
+  it('shows results, and a deleted staff member by the address the event recorded', async () => {
+    stubApi(auditor, {
+      auditEvents: () => ({
+        body: {
+          Data: [
+            event(1, {
+              Action: 'mfa.failed',
+              Result: 'failed',
+              CustomerUid: null,
+              AppId: null,
+              TargetType: null,
+            }),
+            event(2, {
+              Action: 'team.delete',
+              TargetType: 'staff',
+              TargetId: 'u-gone',
+              CustomerUid: null,
+              AppId: null,
+              StaffName: 'gone@example.com',
+              TargetGone: true,
+            }),
+          ],
+          NextCursor: null,
+        },
+      }),
+    });
+    render();
+    const table = await screen.findByRole('table', { name: 'Audit trail events' });
+    await within(table).findByText('Second factor failed (wrong code)');
+    const [, first, second] = within(table).getAllByRole('row');
+    expect(within(first!).getByText('Second factor failed (wrong code)')).toBeTruthy();
+    expect(within(first!).getByText('Failed')).toBeTruthy();
+    const staff = within(second!).getByTitle('Staff member id u-gone');
+    expect(staff.textContent).toBe('gone@example.com (deleted)');
+  });
+
+  it('groups the Action filter by area, narrows it by a search, and filters by result through the address', async () => {
+    const { callsTo } = stubApi(auditor, { auditEvents: () => page(1, 1, null) });
+    const router = render();
+    await screen.findByRole('table', { name: 'Audit trail events' });
+    const select = screen.getByLabelText('Action') as HTMLSelectElement;
+    const groups = [...select.querySelectorAll('optgroup')].map((g) => g.label);
+    expect(groups).toEqual(
+      expect.arrayContaining(['Sign-in', 'Staff', 'Customers', 'Sites', 'Impersonation', 'Notices']),
+    );
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search actions' }), {
+      target: { value: 'approve' },
+    });
+    expect([...select.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+      'Any action',
+      'Approved an impersonation request',
+    ]);
+    fireEvent.change(select, { target: { value: 'impersonation.approve' } });
+    fireEvent.change(screen.getByLabelText('Result'), { target: { value: 'refused' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() =>
+      expect(router.state.location.search).toBe('?action=impersonation.approve&result=refused'),
+    );
+    await waitFor(() =>
+      expect(Object.fromEntries(callsTo('auditEvents').at(-1)!.url.searchParams)).toMatchObject({
+        action: 'impersonation.approve',
+        result: 'refused',
+      }),
+    );
+  });
+
   it('lists events with times in the viewer’s zone, actor, action, target and address', async () => {
     stubApi(auditor, {
       auditEvents: () => ({
@@ -58,9 +129,16 @@ describe('audit trail', () => {
     await within(table).findAllByText('203.0.113.9');
     const first = within(table).getAllByRole('row')[1]!;
     expect(within(first).getByText('boss@example.com')).toBeTruthy();
-    expect(within(first).getByText('site.security')).toBeTruthy();
-    expect(within(first).getByRole('link', { name: `Customer ${CUSTOMER}` })).toBeTruthy();
-    expect(within(first).getByRole('link', { name: 'Site 42' })).toBeTruthy();
+    // The action in words, its code in the tooltip; targets by name, their ids on hover.
+    const action = within(first).getByText('Changed a site’s security settings');
+    expect(action.getAttribute('title')).toBe('Code: site.security');
+    const customerLink = within(first).getByRole('link', { name: `Customer Ada Lovelace (${CUSTOMER})` });
+    expect(customerLink.textContent).toBe('Ada Lovelace');
+    expect(customerLink.getAttribute('title')).toBe(`Customer id ${CUSTOMER}`);
+    expect(within(first).getByRole('link', { name: 'Site ada-site (42)' }).getAttribute('title')).toBe(
+      'Site id 42',
+    );
+    expect(within(first).getByText('Done')).toBeTruthy();
     expect(within(first).getByText('203.0.113.9')).toBeTruthy();
     const second = within(table).getAllByRole('row')[2]!;
     expect(within(second).getByText('through impersonation request 12')).toBeTruthy();

@@ -1,12 +1,12 @@
-import { AUDIT_ACTIONS } from '@sac/contract/audit';
+import { AUDIT_RESULTS, type AuditResult } from '@sac/contract/audit';
 import { AUDIT_SORT_KEYS, sortParam } from '@sac/contract/list-sort';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CopyableCode } from '../../../components/copy-button.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { DetailList } from '../../../components/detail-list.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
-import { FormField } from '../../../components/form-field.tsx';
+import { FieldFrame, FormField } from '../../../components/form-field.tsx';
 import { NextPageError, pagedTableProps } from '../../../components/paged-table.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
@@ -17,6 +17,7 @@ import { useTimeZone } from '../../../lib/time-zone.ts';
 import { type AuditEvent, useAuditTrail } from '../api/audit-api.ts';
 import styles from './audit-trail-page.module.css';
 import { ExportPanel } from './export-panel.tsx';
+import { ACTIONS_BY_AREA, isAuditAction } from './trail-actions.ts';
 import {
   type FilterErrors,
   type FilterForm,
@@ -71,7 +72,7 @@ export default function AuditTrailPage() {
   const columns = useAuditColumns(zone, setOpen);
 
   return (
-    <section className="card audit-trail" aria-labelledby="screen-title">
+    <section className="card audit-trail list-screen" aria-labelledby="screen-title">
       <div className="page-header">
         <div>
           <h1 id="screen-title">{t('auditTrail')}</h1>
@@ -126,13 +127,13 @@ function useAuditColumns(zone: string, onDetails: (e: AuditEvent) => void) {
         header: t('time', { zone }),
         cell: (e) => <Timestamp value={e.At} />,
       },
-      { id: 'actor', header: t('actor'), cell: (e) => e.ActorEmail ?? t('systemActor') },
+      { id: 'actor', header: t('actorColumn'), cell: (e) => e.ActorEmail ?? t('systemActor') },
       {
         id: 'action',
         header: t('action'),
         cell: (e) => (
           <>
-            <code>{e.Action}</code>
+            <ActionWords action={e.Action} />
             {e.ImpersonationRequestId !== null && !e.Action.startsWith('impersonation.') ? (
               <span className={`muted ${styles.auditVia}`}>
                 {t('viaImpersonation', { id: e.ImpersonationRequestId })}
@@ -141,6 +142,7 @@ function useAuditColumns(zone: string, onDetails: (e: AuditEvent) => void) {
           </>
         ),
       },
+      { id: 'result', header: t('result'), cell: (e) => <ResultBadge result={e.Result} /> },
       { id: 'target', header: t('target'), cell: (e) => <TargetCell e={e} /> },
       { id: 'address', header: t('clientAddress'), cell: (e) => e.ClientAddress ?? t('none') },
       {
@@ -162,37 +164,81 @@ function useAuditColumns(zone: string, onDetails: (e: AuditEvent) => void) {
   );
 }
 
-/** The customer and site an event touched, each a link that filters the trail to it. */
+/** An action in the viewer's words, its code in the tooltip (and for screen readers after the words). */
+function ActionWords({ action }: { action: string }) {
+  const words = useT('auditActions');
+  const t = useT('audit');
+  if (!isAuditAction(action)) return <code>{action}</code>;
+  return (
+    <span className={styles.auditAction} title={t('actionCode', { code: action })}>
+      {words(action)}
+      <span className="visually-hidden"> ({action})</span>
+    </span>
+  );
+}
+
+const RESULT_WORDS = { done: 'resultDone', refused: 'resultRefused', failed: 'resultFailed' } as const;
+const RESULT_LOOK = { done: styles.resultDone, refused: styles.resultRefused, failed: styles.resultFailed };
+
+/** Done, Refused or Failed, as a badge; done is plain so the others stand out. */
+function ResultBadge({ result }: { result: AuditResult }) {
+  const t = useT('audit');
+  return <span className={`status-badge ${RESULT_LOOK[result]}`}>{t(RESULT_WORDS[result])}</span>;
+}
+
+/**
+ * The customer, site and staff member an event touched, by name, each id on hover; the customer and
+ * the site link to the trail filtered to them. A target deleted since reads the name the event
+ * recorded, marked deleted.
+ */
 function TargetCell({ e }: { e: AuditEvent }) {
   const t = useT('audit');
+  const gone = e.TargetGone ? <span className="muted"> {t('deleted')}</span> : null;
   const parts = [];
   if (e.CustomerUid) {
+    const name = e.CustomerName ?? t('customerUnknown');
     parts.push(
       <Link
         key="c"
         to={`?customer=${e.CustomerUid}`}
         className={styles.auditTarget}
-        title={e.CustomerUid}
-        aria-label={t('customerLabel', { uid: e.CustomerUid })}
+        title={t('customerTitle', { uid: e.CustomerUid })}
+        aria-label={t('customerNamed', { name, uid: e.CustomerUid })}
       >
-        {t('customerLabel', { uid: `${e.CustomerUid.slice(0, 8)}…` })}
+        {name}
       </Link>,
     );
   }
   if (e.AppId !== null) {
+    const name = e.SiteName ?? t('siteLabel', { appId: e.AppId });
     parts.push(
-      <Link key="s" to={`?appId=${e.AppId}`} className={styles.auditTarget}>
-        {t('siteLabel', { appId: e.AppId })}
+      <Link
+        key="s"
+        to={`?appId=${e.AppId}`}
+        className={styles.auditTarget}
+        title={t('siteTitle', { appId: e.AppId })}
+        aria-label={t('siteNamed', { name, appId: e.AppId })}
+      >
+        {name}
       </Link>,
     );
   }
-  if (parts.length === 0 && e.TargetId) {
+  if (e.TargetType === 'staff' && e.TargetId) {
+    parts.push(
+      <span key="st" className={styles.auditTarget} title={t('staffTitle', { uid: e.TargetId })}>
+        {e.StaffName ?? t('staffUnknown')}
+        {gone}
+      </span>,
+    );
+  } else if (parts.length === 0 && e.TargetId) {
     parts.push(
       <span key="t" className={styles.auditTarget}>
         {e.TargetType ? `${e.TargetType} ` : ''}
         {e.TargetId}
       </span>,
     );
+  } else if (gone && parts.length) {
+    parts.push(<span key="g">{gone}</span>);
   }
   return parts.length ? <span className={styles.auditTargets}>{parts}</span> : t('none');
 }
@@ -208,10 +254,21 @@ function EventDialog({ e, zone, onClose }: { e: AuditEvent; zone: string; onClos
         items={[
           { label: t('time', { zone }), value: `${formatLocalDateTime(e.At, zone)} (${e.At})` },
           { label: t('actor'), value: e.ActorEmail ?? t('systemActor') },
-          { label: t('action'), value: <code>{e.Action}</code> },
+          {
+            label: t('action'),
+            value: (
+              <>
+                <ActionWords action={e.Action} /> <code>{e.Action}</code>
+              </>
+            ),
+          },
+          { label: t('result'), value: <ResultBadge result={e.Result} /> },
           { label: t('target'), value: e.TargetId ? `${e.TargetType ?? ''} ${e.TargetId}`.trim() : none },
-          { label: t('customer'), value: e.CustomerUid ?? none },
-          { label: t('site'), value: e.AppId ?? none },
+          {
+            label: t('customer'),
+            value: e.CustomerUid ? `${e.CustomerName ?? t('customerUnknown')} (${e.CustomerUid})` : none,
+          },
+          { label: t('site'), value: e.AppId !== null ? `${e.SiteName ?? ''} (${e.AppId})`.trim() : none },
           { label: t('clientAddress'), value: e.ClientAddress ?? none },
           {
             label: t('requestId'),
@@ -237,7 +294,6 @@ function Filters({ initial, onApply }: { initial: FilterForm; onApply: (f: Filte
   const [form, setForm] = useState(initial);
   const [errors, setErrors] = useState<FilterErrors>({});
   const set = (k: keyof FilterForm) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
-  const actions = useMemo(() => AUDIT_ACTIONS.map((a) => ({ value: a, label: a })), []);
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
     const found = filterErrors(form, { customRange: t('rangeInvalid') });
@@ -256,15 +312,15 @@ function Filters({ initial, onApply }: { initial: FilterForm; onApply: (f: Filte
           error={errors.actor}
           onValueChange={set('actor')}
         />
+        <ActionPicker value={form.action} error={errors.action} onValueChange={set('action')} />
         <SelectField
-          id="audit-action"
-          name="action"
-          label={t('action')}
-          value={form.action}
-          placeholder={t('anyAction')}
-          options={actions}
-          error={errors.action}
-          onValueChange={set('action')}
+          id="audit-result"
+          name="result"
+          label={t('result')}
+          value={form.result}
+          placeholder={t('anyResult')}
+          options={AUDIT_RESULTS.map((r) => ({ value: r, label: t(RESULT_WORDS[r]) }))}
+          onValueChange={set('result')}
         />
         <FormField
           id="audit-customer"
@@ -357,5 +413,75 @@ function CustomRangeFields({
         onValueChange={set('to')}
       />
     </>
+  );
+}
+
+/**
+ * The Action filter: the actions in words, grouped by area, and a search box that narrows them by
+ * their words or their code (the chosen action stays listed).
+ */
+function ActionPicker({
+  value,
+  error,
+  onValueChange,
+}: {
+  value: string;
+  error?: string;
+  onValueChange: (v: string) => void;
+}) {
+  const t = useT('audit');
+  const words = useT('auditActions');
+  const [search, setSearch] = useState('');
+  const searchId = useId();
+  const needle = search.trim().toLowerCase();
+  const groups = ACTIONS_BY_AREA.map((g) => ({
+    ...g,
+    actions: g.actions.filter(
+      (a) => a === value || !needle || a.includes(needle) || words(a).toLowerCase().includes(needle),
+    ),
+  })).filter((g) => g.actions.length > 0);
+  const shown = groups.reduce((n, g) => n + g.actions.length, 0);
+  return (
+    <div className={styles.actionPicker}>
+      <FieldFrame id="audit-action" label={t('action')} error={error}>
+        {(aria) => (
+          <select
+            id="audit-action"
+            name="action"
+            value={value}
+            {...aria}
+            onChange={(e) => onValueChange(e.target.value)}
+          >
+            <option value="">{t('anyAction')}</option>
+            {groups.map((g) => (
+              <optgroup key={g.area} label={words(g.area)}>
+                {g.actions.map((a) => (
+                  <option key={a} value={a} title={a}>
+                    {words(a)}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        )}
+      </FieldFrame>
+      <div className={`field ${styles.actionSearch}`}>
+        <label className="visually-hidden" htmlFor={searchId}>
+          {t('actionSearch')}
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          placeholder={t('actionSearch')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </div>
+      {needle ? (
+        <p className={`muted ${styles.actionCount}`} aria-live="polite">
+          {shown === 0 ? t('actionSearchNone') : t('actionSearchCount', { n: shown })}
+        </p>
+      ) : null}
+    </div>
   );
 }

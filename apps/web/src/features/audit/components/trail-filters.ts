@@ -19,6 +19,8 @@ const SPAN_MS: Record<Exclude<RangeId, 'any' | 'custom'>, number> = {
 export interface FilterForm {
   actor: string;
   action: string;
+  /** done, refused or failed ('' any). */
+  result: string;
   customer: string;
   appId: string;
   range: RangeId;
@@ -32,6 +34,7 @@ export type FilterErrors = Partial<Record<keyof FilterForm, string>>;
 const EMPTY_FORM: FilterForm = {
   actor: '',
   action: '',
+  result: '',
   customer: '',
   appId: '',
   range: 'any',
@@ -58,6 +61,7 @@ export function formFromParams(p: URLSearchParams): FilterForm {
   return {
     actor: p.get('actor') ?? '',
     action: p.get('action') ?? '',
+    result: p.get('result') ?? '',
     customer: p.get('customer') ?? '',
     appId: p.get('appId') ?? '',
     range: range && RANGES.includes(range) ? range : 'any',
@@ -74,6 +78,7 @@ export function paramsFromForm(f: FilterForm): URLSearchParams {
   };
   put('actor', f.actor);
   put('action', f.action);
+  put('result', f.result);
   put('customer', f.customer);
   put('appId', f.appId);
   if (f.range !== 'any') p.set('range', f.range);
@@ -91,6 +96,7 @@ export function queryFromParams(p: URLSearchParams, now: number): TrailQuery {
   const q: Record<string, string | number> = {};
   if (f.actor) q.actor = f.actor;
   if (f.action) q.action = f.action;
+  if (f.result) q.result = f.result;
   if (f.customer) q.customer = f.customer;
   if (/^\d+$/.test(f.appId)) q.appId = Number(f.appId);
   if (f.range === 'custom') {

@@ -94,7 +94,7 @@ export default function SearchCustomerPage() {
   const columns = useCustomerColumns(location.search);
 
   return (
-    <section className="card" aria-labelledby="screen-title">
+    <section className="card list-screen" aria-labelledby="screen-title">
       <div className="page-header">
         <div>
           <h1 id="screen-title">{t('searchCustomer')}</h1>

@@ -62,7 +62,7 @@ export default function LogsPage() {
   if (!allowed) return <NoImpersonationAccess />;
 
   return (
-    <section className="card" aria-labelledby="screen-title">
+    <section className="card list-screen" aria-labelledby="screen-title">
       <div className="page-header">
         <div>
           <h1 id="screen-title">{t('logs')}</h1>

@@ -82,7 +82,7 @@ export default function RequestsPage() {
   const open = rows?.find((r) => r.Id === openId) ?? (openId === linked ? linkedRow : undefined);
 
   return (
-    <section className="card" aria-labelledby="screen-title">
+    <section className="card list-screen" aria-labelledby="screen-title">
       <div className="page-header">
         <div>
           <h1 id="screen-title">{t('assignedRequests')}</h1>

@@ -30,12 +30,15 @@ const sending = (rows: readonly { Status: string }[] | undefined) =>
   rows?.some((n) => n.Status === 'sending' || n.Status === 'scheduled') ? SENDING_REFRESH_MS : false;
 
 /** GET /admin/notices, newest first; each next page continues from NextCursor. */
+/** GET /admin/notices, the page after `cursor`. */
+export const readNotices = (cursor: string | undefined, signal: AbortSignal) =>
+  callApi('noticeList', { query: cursor ? { cursor } : {}, signal });
+
 export const useNotices = () =>
   useInfiniteQuery({
     queryKey: noticeKeys.list(),
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      callApi('noticeList', { query: pageParam ? { cursor: pageParam } : {}, signal }),
+    queryFn: ({ pageParam, signal }) => readNotices(pageParam, signal),
     getNextPageParam: (last) => last.NextCursor ?? undefined,
     refetchInterval: (q) => sending(q.state.data?.pages.flatMap((p) => p.Data)),
   });

@@ -54,6 +54,43 @@ describe('customer notices', () => {
     expect(bar.getAttribute('max')).toBe('10');
   });
 
+  it('keeps its order in the address, and exports every page as CSV in that order', async () => {
+    const { calls } = stubApi(admin, {
+      noticeList: ({ url }) =>
+        url.searchParams.get('cursor')
+          ? { body: { Data: [notice({ Id: 9, Subject: 'Zebra crossing' })], NextCursor: null } }
+          : { body: { Data: [notice({ Id: 8, Subject: 'Apple pie' })], NextCursor: 'n2' } },
+    });
+    const router = renderScreen('/manage-notifications?sort=-subject', [
+      { path: '/manage-notifications', element: <NotificationsPage /> },
+    ]);
+    const table = await screen.findByRole('table', { name: 'Customer notices' });
+    await within(table).findByRole('link', { name: 'Apple pie' });
+    const header = within(table).getByRole('columnheader', { name: 'Subject' });
+    expect(header.getAttribute('aria-sort')).toBe('descending');
+    fireEvent.click(within(header).getByRole('button'));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    fireEvent.click(within(header).getByRole('button'));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=subject'));
+    const saved: Blob[] = [];
+    const created = vi.fn((b: Blob) => {
+      saved.push(b);
+      return 'blob:notices';
+    });
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV of Customer notices' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    const lines = (await saved[0]!.text()).split('\r\n');
+    expect(lines[0]).toMatch(/^Subject,Kind,Audience,Status,Send at/);
+    expect(lines.slice(1, 3).map((l) => l.split(',')[0])).toEqual(['Apple pie', 'Zebra crossing']);
+    expect(
+      calls.filter((c) => c.id === 'noticeList').some((c) => c.url.searchParams.get('cursor') === 'n2'),
+    ).toBe(true);
+    click.mockRestore();
+    vi.unstubAllGlobals();
+  });
+
   it('counts the recipients of the audience as it reads, and sends after a confirmation naming them', async () => {
     const api = stubApi(admin, {
       noticeAudienceOptions: () => OPTIONS,

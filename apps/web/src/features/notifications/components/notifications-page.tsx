@@ -2,11 +2,12 @@ import { consolePaths } from '@sac/contract/console-paths';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { everyPage } from '../../../components/paged-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { formatLocalDateTime } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
-import { type Notice, useNotices } from '../api/notices-api.ts';
+import { type Notice, readNotices, useNotices } from '../api/notices-api.ts';
 import { NoticeProgress, NoticeStatus, useAudienceText } from './notice-parts.tsx';
 
 const ROWS_PER_PAGE = 25;
@@ -32,7 +33,12 @@ export default function NotificationsPage() {
       sortValue: (n) => n.Subject,
     },
     { id: 'kind', header: t('colKind'), cell: (n) => t(`kind_${n.Kind}`), sortValue: (n) => n.Kind },
-    { id: 'audience', header: t('colAudience'), cell: (n) => audienceText(n.Audience) },
+    {
+      id: 'audience',
+      header: t('colAudience'),
+      cell: (n) => audienceText(n.Audience),
+      csv: (n) => audienceText(n.Audience),
+    },
     {
       id: 'status',
       header: t('colStatus'),
@@ -44,13 +50,14 @@ export default function NotificationsPage() {
       header: t('colSendAt', { zone }),
       cell: (n) => formatLocalDateTime(n.SendAt, zone),
       sortValue: (n) => n.SendAt,
+      csv: (n) => n.SendAt,
     },
     { id: 'progress', header: t('colProgress'), cell: (n) => <NoticeProgress notice={n} compact /> },
     { id: 'createdBy', header: t('colCreatedBy'), cell: (n) => n.CreatedBy, sortValue: (n) => n.CreatedBy },
   ];
 
   return (
-    <section className="card" aria-labelledby="screen-title">
+    <section className="card list-screen" aria-labelledby="screen-title">
       <div className="page-header">
         <div>
           <h1 id="screen-title">{t('heading')}</h1>
@@ -70,6 +77,8 @@ export default function NotificationsPage() {
         isLoading={list.isPending}
         error={list.isError && !rows ? errorText(list.error, common('tableFetchError')) : undefined}
         pageSize={ROWS_PER_PAGE}
+        inAddress
+        csvExport={{ name: 'notices', readAll: everyPage(readNotices) }}
         more={
           list.hasNextPage
             ? { load: () => list.fetchNextPage(), loading: list.isFetchingNextPage }

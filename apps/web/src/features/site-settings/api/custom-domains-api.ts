@@ -34,15 +34,25 @@ export function useCustomDomains(s: SiteRef) {
 export type ListedDomain = ResponseOf<'customDomainsAll'>['Data'][number];
 
 /** GET /admin/customdomains?status=: every site's custom domains by name, a page of 50 at a time. */
-export function useEverySiteDomains(status: DomainListFilter | undefined) {
+/** GET /admin/customdomains, the page after `cursor`, filtered and ordered (`sort`: 'domain' or '-domain'). */
+export const readEverySiteDomains =
+  (status: DomainListFilter | undefined, sort: string | undefined, limit?: number) =>
+  (cursor: string | undefined, signal: AbortSignal) =>
+    callApi('customDomainsAll', {
+      query: {
+        ...(status ? { status } : {}),
+        ...(sort ? { sort } : {}),
+        ...(limit ? { limit } : {}),
+        ...(cursor ? { cursor } : {}),
+      },
+      signal,
+    });
+
+export function useEverySiteDomains(status: DomainListFilter | undefined, sort?: string) {
   const list = useInfiniteQuery({
-    queryKey: siteSettingsKeys.everySiteDomains(status),
+    queryKey: [...siteSettingsKeys.everySiteDomains(status), sort ?? ''],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      callApi('customDomainsAll', {
-        query: { ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
-        signal,
-      }),
+    queryFn: ({ pageParam, signal }) => readEverySiteDomains(status, sort)(pageParam, signal),
     getNextPageParam: (last) => last.NextCursor ?? undefined,
   });
   const rows = useMemo(() => list.data?.pages.flatMap((p): ListedDomain[] => p.Data), [list.data]);

@@ -87,3 +87,58 @@ describe("every site's custom domains", () => {
     ).toEqual(['', '?cursor=d1']);
   });
 });
+
+describe("every site's custom domains, ordered", () => {
+  it('sorts by domain on the server, Z to A in the address, and exports every page as CSV', async () => {
+    const { calls } = stubApi(support, {
+      customDomainsAll: ({ url }) => {
+        const second = url.searchParams.get('cursor') === 'c2';
+        return {
+          body: {
+            Data: [domain(second ? 'a.example' : 'b.example', { AppName: second ? 'shop-a' : 'shop-b' })],
+            NextCursor: url.searchParams.get('limit') && !second ? 'c2' : null,
+          },
+        };
+      },
+    });
+    const router = renderPage('?status=verified');
+    const table = await screen.findByRole('table', { name: 'Custom domains of every site' });
+    await within(table).findByText('b.example');
+    const header = within(table).getByRole('columnheader', { name: 'Domain' });
+    expect(header.getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(within(header).getByRole('button'));
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?status=verified&sort=-domain'));
+    await vi.waitFor(() =>
+      expect(
+        calls
+          .filter((c) => c.id === 'customDomainsAll')
+          .at(-1)
+          ?.url.searchParams.get('sort'),
+      ).toBe('-domain'),
+    );
+    const saved: Blob[] = [];
+    const created = vi.fn((b: Blob) => {
+      saved.push(b);
+      return 'blob:domains';
+    });
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    fireEvent.click(
+      await screen.findByRole('button', { name: 'Export CSV of Custom domains of every site' }),
+    );
+    await vi.waitFor(() => expect(saved).toHaveLength(1));
+    const text = await saved[0]!.text();
+    expect(text.split('\r\n').slice(0, 3)).toEqual([
+      'Domain,Site,Status,Last check',
+      'b.example,shop-b,Verified,2026-01-03T03:04:05.000Z',
+      'a.example,shop-a,Verified,2026-01-03T03:04:05.000Z',
+    ]);
+    const reads = calls.filter(
+      (c) => c.id === 'customDomainsAll' && c.url.searchParams.get('limit') === '200',
+    );
+    expect(reads.map((c) => c.url.searchParams.get('sort'))).toEqual(['-domain', '-domain']);
+    expect(click).toHaveBeenCalledOnce();
+    click.mockRestore();
+    vi.unstubAllGlobals();
+  });
+});

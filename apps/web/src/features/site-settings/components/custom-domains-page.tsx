@@ -1,17 +1,22 @@
 import { consolePaths } from '@sac/contract/console-paths';
+import { DOMAIN_SORT_KEYS, sortParam } from '@sac/contract/list-sort';
 import { DOMAIN_LIST_FILTERS, type DomainListFilter } from '@sac/contract/site-settings';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
-import { NextPageError, pagedTableProps } from '../../../components/paged-table.tsx';
+import { everyPage, NextPageError, pagedTableProps } from '../../../components/paged-table.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
-import { type ListedDomain, useEverySiteDomains } from '../api/custom-domains-api.ts';
+import { type ListedDomain, readEverySiteDomains, useEverySiteDomains } from '../api/custom-domains-api.ts';
 import styles from './custom-domains-page.module.css';
 
 const PAGE_SIZE = 10;
+/** The export reads the list in the API's largest pages. */
+const DOMAIN_EXPORT_PAGE = 200;
+/** The list's own order: by domain, A to Z. */
+const BY_DOMAIN = { key: 'domain', descending: false } as const;
 const isFilter = (v: string | null): v is DomainListFilter =>
   DOMAIN_LIST_FILTERS.includes(v as DomainListFilter);
 
@@ -42,15 +47,17 @@ export default function CustomDomainsPage() {
   const t = useT('siteSettings');
   const common = useT('common');
   const [status, setStatus] = useDomainFilter();
-  const view = useListView(true);
-  const { list, rows } = useEverySiteDomains(status);
+  const view = useListView(true, DOMAIN_SORT_KEYS);
+  const sort = view.sort ? sortParam(view.sort) : undefined;
+  const { list, rows } = useEverySiteDomains(status, sort);
 
   const columns = useMemo<Column<ListedDomain>[]>(
     () => [
-      { id: 'domain', header: t('colDomain'), cell: (d) => d.Domain },
+      { id: 'domain', header: t('colDomain'), cell: (d) => d.Domain, csv: (d) => d.Domain },
       {
         id: 'site',
         header: t('colSite'),
+        csv: (d) => d.AppName,
         cell: (d) => (
           <Link
             to={consolePaths.siteConfiguration({
@@ -67,6 +74,7 @@ export default function CustomDomainsPage() {
       {
         id: 'status',
         header: t('colStatus'),
+        csv: (d) => (d.FailingSince ? t('domainFailing') : t(`domainStatus.${d.Status}`)),
         cell: (d) =>
           d.FailingSince ? (
             <>
@@ -86,6 +94,7 @@ export default function CustomDomainsPage() {
       {
         id: 'checked',
         header: t('colLastCheck'),
+        csv: (d) => d.LastCheckedAt,
         cell: (d) =>
           d.LastCheckedAt ? (
             <>
@@ -103,7 +112,7 @@ export default function CustomDomainsPage() {
   );
 
   return (
-    <section className="card" aria-labelledby="screen-title">
+    <section className="card list-screen" aria-labelledby="screen-title">
       <div className="page-header">
         <div>
           <h1 id="screen-title">{t('everySiteDomains')}</h1>
@@ -122,7 +131,7 @@ export default function CustomDomainsPage() {
         />
       </div>
       <DataTable
-        key={status ?? 'all'}
+        key={`${status ?? 'all'}:${sort ?? ''}`}
         label={t('everySiteDomainsTable')}
         columns={columns}
         rows={rows}
@@ -130,6 +139,11 @@ export default function CustomDomainsPage() {
         {...pagedTableProps(list, rows !== undefined, common('tableFetchError'))}
         pageSize={PAGE_SIZE}
         view={view}
+        ownOrder={BY_DOMAIN}
+        csvExport={{
+          name: 'custom-domains',
+          readAll: everyPage(readEverySiteDomains(status, sort, DOMAIN_EXPORT_PAGE)),
+        }}
       />
       <NextPageError list={list} fetchError={common('tableFetchError')} />
     </section>

@@ -35,7 +35,7 @@ export default function ManageSuperuserPage() {
   const columns = useSuperUserColumns(viewerIdentity, mayWrite, coolingUntil, setAction);
 
   return (
-    <section className="card" aria-labelledby="screen-title">
+    <section className="card list-screen" aria-labelledby="screen-title">
       <div className="page-header">
         <div>
           <h1 id="screen-title">{t('manageSuperuser')}</h1>
