@@ -297,7 +297,7 @@ describe('GET /admin/dashboard', () => {
       t.callLoose(id, { body, headers: { origin: CONSOLE_ORIGIN }, ...(s ? { session: s } : {}) });
     const start = await post('totpEnrolStart', { password: PASSWORD }, session);
     expect(start.status, start.raw.body).toBe(200);
-    const secret = base32Decode(start.body.Secret as string);
+    const secret = base32Decode((start.body as { Secret: string }).Secret);
     const code = (steps = 0) => totpCodeAt(secret, totpStepOf(t.clock.now()) + steps);
     expect((await post('totpEnrolConfirm', { Code: code() }, session)).status).toBe(200);
     t.clock.advance(30_000);
