@@ -26,7 +26,7 @@ async function openAda(page: Page) {
 
 test('a SuperAdmin sees every card, and the cards link to their filtered lists', async ({ page }) => {
   await signIn(page, 'superadmin@example.com');
-  await expect(page.getByRole('heading', { level: 1, name: 'Super admin main page' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Recently viewed customers' })).toBeVisible();
   await expect(cards(page)).toHaveText(EVERY_CARD);
   await expect(page.getByRole('img', { name: /New customers per day over the last 30 days/ })).toBeVisible();
@@ -94,7 +94,7 @@ test('Support sees their impersonation, customer and site cards only', async ({ 
 
 test('an Auditor sees only the staff sign-ins, which lead to the audit trail', async ({ page, request }) => {
   await signInNew(page, request, 'Auditor', 'Staff sign-ins, last 24 hours');
-  await expect(page.getByRole('heading', { level: 1, name: 'Super admin main page' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await expect(cards(page)).toHaveText(['Staff sign-ins, last 24 hours']);
   // No impersonation, customers, sites, domains or recent customers, and no team figure (SuperAdmins').
   await expect(page.getByText('Staff without a second factor')).toHaveCount(0);

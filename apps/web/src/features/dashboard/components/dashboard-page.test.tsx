@@ -1,6 +1,7 @@
 import type { Dashboard } from '@sac/contract/dashboard';
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { announceChange } from '../../../lib/live-changes.ts';
 import { errorAnswer, renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
 import DashboardPage from './dashboard-page.tsx';
 
@@ -270,6 +271,28 @@ describe('the dashboard', () => {
       '/manage-superuser/audit-trail?action=audit.export&range=7d',
     );
     expect(href('Open the audit trail (last 24 hours)')).toBe('/manage-superuser/audit-trail?range=24h');
+  });
+
+  it('reads again, without a reload, when the notification stream says requests changed', async () => {
+    let count = 6;
+    const { callsTo } = stubApi(superAdmin, {
+      dashboard: () => ({
+        body: {
+          ...superAdminAnswer,
+          Impersonation: {
+            ...superAdminAnswer.Impersonation!,
+            AwaitingMyDecision: { ...superAdminAnswer.Impersonation!.AwaitingMyDecision!, Count: count },
+          },
+        },
+      }),
+    });
+    renderPage();
+    const awaiting = await screen.findByRole('region', { name: 'Awaiting my decision' });
+    expect(within(awaiting).getByText('6')).toBeTruthy();
+    count = 7;
+    act(() => announceChange('impersonation'));
+    await waitFor(() => expect(within(awaiting).getByText('7')).toBeTruthy());
+    expect(callsTo('dashboard')).toHaveLength(2);
   });
 
   it('shows placeholders while loading and the error when the call fails', async () => {
