@@ -134,7 +134,10 @@ async function sqlFigures(name: string, db: Queryable): Promise<void> {
       'sign-in failures, lockouts',
       () =>
         repo.trailCounts(db, [
-          { since: new Date(now.getTime() - 86_400_000), actions: ['login.failed', 'mfa.failed', 'login.lockout'] },
+          {
+            since: new Date(now.getTime() - 86_400_000),
+            actions: ['login.failed', 'mfa.failed', 'login.lockout'],
+          },
         ]),
     ],
     ['staff without a factor', () => repo.staffWithoutFactor(db)],

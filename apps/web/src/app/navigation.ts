@@ -110,5 +110,5 @@ export function mayOpen(to: string, permissions: ReadonlySet<string>): boolean {
     if (chain) return chain.every((a) => holdsAccess(a, permissions));
   }
   const chain = accessChain(shellRoutes, pathname, []);
-  return chain !== undefined && chain.every((a) => holdsAccess(a, permissions));
+  return chain?.every((a) => holdsAccess(a, permissions)) ?? false;
 }

@@ -13,7 +13,7 @@ export const holdsAccess = (access: Access, permissions: ReadonlySet<string>): b
  */
 const MayOpenContext = createContext<(to: string) => boolean>(() => true);
 export const MayOpenProvider = MayOpenContext.Provider;
-export const useMayOpen = () => useContext(MayOpenContext);
+const useMayOpen = () => useContext(MayOpenContext);
 
 /** A link when the viewer may open `to`; otherwise its text alone (never a way to "no permission"). */
 export function PermittedLink({

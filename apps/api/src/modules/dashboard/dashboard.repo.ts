@@ -35,10 +35,12 @@ const awaiting = (eb: Requests, uid: string, email: string) =>
   eb.and([eb('r.status', '=', lit('Pending')), eb('r.deleted_at', 'is', null), notMine(eb, uid, email)]);
 
 /** The owner has consented (a customer's own request is their consent): approval needs it. */
-const consented = (eb: Requests) => eb.or([eb('r.consent', '=', lit('granted')), eb.ref('r.is_customer_request')]);
+const consented = (eb: Requests) =>
+  eb.or([eb('r.consent', '=', lit('granted')), eb.ref('r.is_customer_request')]);
 
 /** Pending requests an approver may decide now: not their own, and consented to. */
-const decidable = (eb: Requests, uid: string, email: string) => eb.and([awaiting(eb, uid, email), consented(eb)]);
+const decidable = (eb: Requests, uid: string, email: string) =>
+  eb.and([awaiting(eb, uid, email), consented(eb)]);
 
 /**
  * Pending requests an approver may decide now, most urgent first, then oldest: a walk of the

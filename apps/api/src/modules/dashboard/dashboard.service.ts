@@ -144,7 +144,10 @@ async function recentCustomersPart(
  * lockouts; the newest events, refused calls and failed changes; exports. Two statements: the
  * counts in one, the newest rows in the other.
  */
-async function trailParts(db: Queryable, now: Date): Promise<Pick<Dashboard, 'StaffSignIns' | 'StaffActivity'>> {
+async function trailParts(
+  db: Queryable,
+  now: Date,
+): Promise<Pick<Dashboard, 'StaffSignIns' | 'StaffActivity'>> {
   const day = new Date(now.getTime() - DAY_MS);
   const week = new Date(now.getTime() - STAFF_EXPORTS_DAYS * DAY_MS);
   const [counts, recent] = await Promise.all([
@@ -186,8 +189,10 @@ async function troubleParts(
   now: Date,
   can: Can,
 ): Promise<Pick<Dashboard, 'CustomDomains' | 'StaffSignIns' | 'StaffActivity' | 'StaffWithoutSecondFactor'>> {
-  const out: Pick<Dashboard, 'CustomDomains' | 'StaffSignIns' | 'StaffActivity' | 'StaffWithoutSecondFactor'> =
-    {};
+  const out: Pick<
+    Dashboard,
+    'CustomDomains' | 'StaffSignIns' | 'StaffActivity' | 'StaffWithoutSecondFactor'
+  > = {};
   if (can('site-settings.read')) {
     const d = await repo.domainTrouble(db);
     out.CustomDomains = { PendingVerification: d.pending, FailingRechecks: d.failing };

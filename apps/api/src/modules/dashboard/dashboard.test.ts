@@ -293,8 +293,11 @@ describe('GET /admin/dashboard', () => {
     // An authenticator app set up through the account menu, then a right password and a wrong code.
     await t.addStaff('stolen@example.com', ['Support']);
     const session = await t.login('stolen@example.com');
-    const post = (id: 'totpEnrolStart' | 'totpEnrolConfirm' | 'loginSecondStep', body: Record<string, unknown>, s?: S) =>
-      t.callLoose(id, { body, headers: { origin: CONSOLE_ORIGIN }, ...(s ? { session: s } : {}) });
+    const post = (
+      id: 'totpEnrolStart' | 'totpEnrolConfirm' | 'loginSecondStep',
+      body: Record<string, unknown>,
+      s?: S,
+    ) => t.callLoose(id, { body, headers: { origin: CONSOLE_ORIGIN }, ...(s ? { session: s } : {}) });
     const start = await post('totpEnrolStart', { password: PASSWORD }, session);
     expect(start.status, start.raw.body).toBe(200);
     const secret = base32Decode((start.body as { Secret: string }).Secret);

@@ -17,7 +17,10 @@ import { runWrite } from '../../lib/write-path.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { findStaffByEmail } from '../auth/staff.service.ts';
 import { customerRoleCatalogue } from '../customers/sites.service.ts';
-import { announceImpersonationChange, notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
+import {
+  announceImpersonationChange,
+  notifyStaff,
+} from '../staff-notifications/staff-notifications.service.ts';
 import {
   assignedRequestMail,
   consentRequestMail,

@@ -10,8 +10,8 @@ import {
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import { afterCommit, type Queryable } from '../../db/db.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
-import { EVERY_STAFF_MEMBER } from '../../lib/staff-event-bus.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { EVERY_STAFF_MEMBER } from '../../lib/staff-event-bus.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { claimGrantsExpiringSoon } from '../impersonation/expiry-notices.service.ts';

@@ -220,7 +220,8 @@ export function streamHub(
         uid: session.uid,
         sessionId: session.sessionId,
         seesRequests:
-          session.permissions.has('impersonation.request') || session.permissions.has('impersonation.approve'),
+          session.permissions.has('impersonation.request') ||
+          session.permissions.has('impersonation.approve'),
         out,
         lastId,
         reading: false,

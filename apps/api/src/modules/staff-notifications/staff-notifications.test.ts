@@ -437,7 +437,16 @@ describe('GET /admin/notifications/stream', () => {
     expect(await until(watcher, 1)).toEqual(['impersonation']);
     expect(await until(approver, 1)).toEqual(['impersonation']);
     await consent(id);
-    expect((await act(boss, id, { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 })).status).toBe(200);
+    expect(
+      (
+        await act(boss, id, {
+          Status: 'Approve',
+          ProxyRoles: ['Developer'],
+          AdditionalPermissions: [],
+          Duration: 30,
+        })
+      ).status,
+    ).toBe(200);
     expect(await until(approver, 3)).toEqual(['impersonation', 'impersonation', 'impersonation']);
     // The Auditor neither requests nor approves: told nothing.
     expect(reader.changes).toEqual([]);

@@ -1,9 +1,9 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
 import { useEffect, useState } from 'react';
-import { PermittedLink } from '../../../lib/may-open.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
+import { PermittedLink } from '../../../lib/may-open.tsx';
 import dashboardPageStyles from './dashboard-page.module.css';
 import styles from './impersonation-cards.module.css';
 

@@ -59,7 +59,7 @@ export function StaffActivityCard({ activity }: { activity: Activity }) {
             </ul>
           )}
         </div>
-        <div>
+        <div className={platformCardsStyles.dashboardStack}>
           <h3>{t('refused')}</h3>
           <p>
             <PermittedLink
