@@ -43,10 +43,10 @@ test('a SuperAdmin sees every card, and the cards link to their filtered lists',
   await expect(page).toHaveURL(/\/manage-superuser\/impersonation\/assigned-requests\?status=Pending$/);
   await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('Pending');
   await page.goBack();
-  await page.getByRole('link', { name: /^Show wrong passwords: \d+$/ }).click();
+  await page.getByRole('link', { name: /^Wrong passwords: \d+$/ }).click();
   await expect(page).toHaveURL(/\/manage-superuser\/audit-trail\?action=login.failed&range=24h$/);
   await page.goBack();
-  await page.getByRole('link', { name: /^Show wrong second-factor codes: \d+$/ }).click();
+  await page.getByRole('link', { name: /^Wrong second-factor codes: \d+$/ }).click();
   await expect(page).toHaveURL(/\/manage-superuser\/audit-trail\?action=mfa.failed&range=24h$/);
   await page.goBack();
   // The domains figures lead to every site's custom domains, filtered; the demo data has some failing.
@@ -119,7 +119,7 @@ test('an Auditor sees the staff sign-ins and staff activity, which lead to the a
   await page.getByRole('link', { name: /^Show refused actions: \d+$/ }).click();
   await expect(page).toHaveURL(/\/manage-superuser\/audit-trail\?action=access.refused&range=24h$/);
   await page.goBack();
-  await page.getByRole('link', { name: /^Audit trail exports in the trail: \d+$/ }).click();
+  await page.getByRole('link', { name: /^Audit trail exports \d+$/ }).click();
   await expect(page).toHaveURL(/\/manage-superuser\/audit-trail\?action=audit.export&range=7d$/);
 });
 

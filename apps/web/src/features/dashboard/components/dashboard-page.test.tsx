@@ -136,10 +136,8 @@ describe('the dashboard', () => {
     // Every failed step counts; the password and the second factor apart, each its trail filter.
     const staff = card('Staff sign-ins, last 24 hours');
     expect(within(staff).getByText('Failed sign-ins').nextElementSibling!.textContent).toBe('4');
-    expect(href('Show wrong passwords: 1')).toBe(
-      '/manage-superuser/audit-trail?action=login.failed&range=24h',
-    );
-    expect(href('Show wrong second-factor codes: 3')).toBe(
+    expect(href('Wrong passwords: 1')).toBe('/manage-superuser/audit-trail?action=login.failed&range=24h');
+    expect(href('Wrong second-factor codes: 3')).toBe(
       '/manage-superuser/audit-trail?action=mfa.failed&range=24h',
     );
     expect(href('Show lockouts: 1')).toBe('/manage-superuser/audit-trail?action=login.lockout&range=24h');
@@ -264,12 +262,10 @@ describe('the dashboard', () => {
     expect(href('Show refused actions: 2')).toBe(
       '/manage-superuser/audit-trail?action=access.refused&range=24h',
     );
-    expect(href('Failed password changes in the trail: 1')).toBe(
+    expect(href('Failed password changes 1')).toBe(
       '/manage-superuser/audit-trail?action=password.change.failed&range=24h',
     );
-    expect(href('Audit trail exports in the trail: 4')).toBe(
-      '/manage-superuser/audit-trail?action=audit.export&range=7d',
-    );
+    expect(href('Audit trail exports 4')).toBe('/manage-superuser/audit-trail?action=audit.export&range=7d');
     expect(href('Open the audit trail (last 24 hours)')).toBe('/manage-superuser/audit-trail?range=24h');
   });
 

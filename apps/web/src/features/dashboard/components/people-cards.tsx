@@ -30,17 +30,11 @@ export function StaffCard({
             <dt>{t('signInFailures')}</dt>
             <dd>{signIns.Failures}</dd>
             <dd className={platformCardsStyles.dashboardFigureParts}>
-              <PermittedLink
-                to={consolePaths.auditTrail({ action: 'login.failed', range: '24h' })}
-                aria-label={`${t('showPasswordFailures')}: ${signIns.PasswordFailures}`}
-              >
-                {signIns.PasswordFailures} {t('byPassword')}
+              <PermittedLink to={consolePaths.auditTrail({ action: 'login.failed', range: '24h' })}>
+                {t('byPassword')}: {signIns.PasswordFailures}
               </PermittedLink>
-              <PermittedLink
-                to={consolePaths.auditTrail({ action: 'mfa.failed', range: '24h' })}
-                aria-label={`${t('showSecondFactorFailures')}: ${signIns.SecondFactorFailures}`}
-              >
-                {signIns.SecondFactorFailures} {t('bySecondFactor')}
+              <PermittedLink to={consolePaths.auditTrail({ action: 'mfa.failed', range: '24h' })}>
+                {t('bySecondFactor')}: {signIns.SecondFactorFailures}
               </PermittedLink>
             </dd>
           </div>

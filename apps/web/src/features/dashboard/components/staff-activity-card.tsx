@@ -22,10 +22,7 @@ export function StaffActivityCard({ activity }: { activity: Activity }) {
     <ul className={impersonationCardsStyles.dashboardList}>
       {rows.map((r) => (
         <li key={r.Action}>
-          <PermittedLink
-            to={consolePaths.auditTrail({ action: r.Action, range })}
-            aria-label={`${t('showActions', { what: label(r.Action) })}: ${r.Count}`}
-          >
+          <PermittedLink to={consolePaths.auditTrail({ action: r.Action, range })}>
             {label(r.Action)} <span className={platformCardsStyles.dashboardFigureSmall}>{r.Count}</span>
           </PermittedLink>
         </li>
