@@ -130,7 +130,16 @@ async function sqlFigures(name: string, db: Queryable): Promise<void> {
     ['by plan and data center', () => repo.siteCounts(db)],
     ['trials ending in 7 days', () => repo.trialsEnding(db, now, new Date(now.getTime() + 7 * 86_400_000))],
     ['domains pending and failing', () => repo.domainTrouble(db)],
-    ['sign-in failures, lockouts', () => repo.signInTrouble(db, new Date(now.getTime() - 86_400_000))],
+    [
+      'sign-in failures, lockouts',
+      () =>
+        repo.trailCounts(db, [
+          {
+            since: new Date(now.getTime() - 86_400_000),
+            actions: ['login.failed', 'mfa.failed', 'login.lockout'],
+          },
+        ]),
+    ],
     ['staff without a factor', () => repo.staffWithoutFactor(db)],
     ['recently viewed', () => repo.recentCustomers(db, uid)],
   ];

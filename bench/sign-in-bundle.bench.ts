@@ -39,7 +39,7 @@ export async function benchSignInBundle(): Promise<void> {
     await page.waitForURL(/\/dashboard$/);
     // The dashboard shows once the shell, its phrases and the dashboard have loaded; a client-side
     // navigation has no load state of its own, so wait until no script arrived for half a second.
-    await page.getByText('Super admin main page').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     for (let n = -1; n !== scripts.length; ) {
       n = scripts.length;
       await page.waitForTimeout(500);

@@ -139,7 +139,7 @@ test('the shell, dashboard, account, notifications, offline overlay and an unkno
   await expect(domains.getByText('Failing re-check').first()).toBeVisible();
   await audit(page, 'custom domains of every site, failing');
   await page.goto('/dashboard');
-  await expect(page.getByRole('heading', { level: 1, name: 'Super admin main page' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
   await nav.getByRole('button', { name: 'Manage Superuser' }).click();
   await expect(nav.getByRole('link', { name: 'Create Superuser' })).toBeVisible();

@@ -64,7 +64,7 @@ async function keyboardSignIn(page: Page, email: string, password = DEMO_PASSWOR
   await typeInto(page, page.getByLabel('Password', { exact: true }), password);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByText('Super admin main page')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
 }
 
 test('sign in, then reach a section through the main menu and the skip link', async ({ page }) => {

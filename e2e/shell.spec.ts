@@ -58,7 +58,7 @@ test('legacy storage keys are migrated at start-up', async ({ page }) => {
     return p;
   });
   await page.goto('/dashboard');
-  await expect(page.getByText('Super admin main page')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   const after = await page.evaluate(() => ({
     t: localStorage.getItem('lr-admin-token'),
     legacy: localStorage.getItem('lr-token'),

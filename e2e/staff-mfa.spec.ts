@@ -88,7 +88,7 @@ test('a passkey: set up under Sign-in security, then asked for after the passwor
   await shoot(page, 'second-step-passkey', (f) => info.outputPath(f));
   await page.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByText('Super admin main page')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
 });
 
 test('an authenticator app: the QR code and secret shown, a code from it at sign-in', async ({
@@ -124,5 +124,5 @@ test('an authenticator app: the QR code and secret shown, a code from it at sign
   await shoot(page, 'second-step-code', (f) => info.outputPath(f));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByText('Super admin main page')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
 });

@@ -16,6 +16,8 @@ interface Answer {
  */
 export function openSse(base: string, session: { xtoken: string; xsign: string }, lastEventId?: string) {
   const events: Array<{ id: string; data: { Notification: StaffNotification; UnreadCount: number } }> = [];
+  /** The events without an id: "the dashboard changed" (STAFF_CHANGE_EVENT), by topic. */
+  const changes: string[] = [];
   let ended = false;
   let buffer = '';
   let request: http.ClientRequest | undefined;
@@ -53,6 +55,7 @@ export function openSse(base: string, session: { xtoken: string; xsign: string }
             const id = /^id: (.*)$/m.exec(block)?.[1];
             const data = /^data: (.*)$/m.exec(block)?.[1];
             if (id && data) events.push({ id, data: JSON.parse(data) });
+            else if (data && /^event: changed$/m.test(block)) changes.push(JSON.parse(data).Topic);
             cut = buffer.indexOf('\n\n');
           }
         });
@@ -70,6 +73,7 @@ export function openSse(base: string, session: { xtoken: string; xsign: string }
   return {
     response,
     events,
+    changes,
     done,
     ended: () => ended,
     close: () => request?.destroy(),

@@ -17,6 +17,18 @@ export const DASHBOARD_DAYS = 30;
 /** A trial "ends soon" within this many days. */
 export const TRIAL_ENDING_DAYS = 7;
 
+/** The StaffActivity window of exports, in days. */
+export const STAFF_EXPORTS_DAYS = 7;
+/** The trail's actions the Auditor's home counts as failed (besides sign-ins, counted on their own card). */
+export const STAFF_FAILED_ACTIONS = ['password.change.failed', 'password.reset.failed'] as const;
+/** The trail's actions that are exports. */
+export const STAFF_EXPORT_ACTIONS = [
+  'audit.export',
+  'customers.export',
+  'impersonation-requests.export',
+  'impersonation-logs.export',
+] as const;
+
 const pendingItem = z.object({
   Id: z.number().int(),
   AppName: z.string(),
@@ -49,8 +61,13 @@ export const dashboardResponse = z.object({
   /** impersonation.request or impersonation.approve. */
   Impersonation: z
     .object({
-      /** Pending requests the viewer may decide (approvers only; not their own). */
+      /**
+       * Pending requests the viewer may decide now (approvers only; not their own; the owner has
+       * consented, which approval needs).
+       */
       AwaitingMyDecision: z.object({ Count: z.number().int(), Items: z.array(pendingItem) }).optional(),
+      /** Approvers only: the pending requests (not their own) still waiting for the owner's consent. */
+      AwaitingCustomer: z.object({ Count: z.number().int() }).optional(),
       /** The viewer's own pending requests. */
       MineAwaitingOthers: z.object({ Count: z.number().int() }),
       /** Unexpired approved grants: every one for approvers, else the viewer's own. */
@@ -93,8 +110,41 @@ export const dashboardResponse = z.object({
   CustomDomains: z
     .object({ PendingVerification: z.number().int(), FailingRechecks: z.number().int() })
     .optional(),
-  /** audit.read: the activity log's login.failed and login.lockout of the last 24 hours. */
-  StaffSignIns: z.object({ Failures: z.number().int(), Lockouts: z.number().int() }).optional(),
+  /**
+   * audit.read: the activity log's failed sign-in steps of the last 24 hours, the password
+   * (login.failed) and the second factor (mfa.failed: a wrong code after a right password) apart,
+   * and the lockouts. Failures is their sum.
+   */
+  StaffSignIns: z
+    .object({
+      Failures: z.number().int(),
+      PasswordFailures: z.number().int(),
+      SecondFactorFailures: z.number().int(),
+      Lockouts: z.number().int(),
+    })
+    .optional(),
+  /**
+   * audit.read: what staff did lately, for those who read the trail: the newest events, the
+   * refused calls and failed changes of the last 24 hours, and the exports of the last 7 days.
+   */
+  StaffActivity: z
+    .object({
+      Recent: z.array(
+        z.object({
+          Id: z.string(),
+          At: z.string(),
+          ActorEmail: z.string().nullable(),
+          Action: z.string(),
+        }),
+      ),
+      /** access.refused rows (a folded row counts its repeats once). */
+      Refused: z.number().int(),
+      /** Failed changes: STAFF_FAILED_ACTIONS. */
+      Failed: z.array(z.object({ Action: z.string(), Count: z.number().int() })),
+      /** Exports by kind: STAFF_EXPORT_ACTIONS, every one present. */
+      Exports: z.array(z.object({ Action: z.string(), Count: z.number().int() })),
+    })
+    .optional(),
   /** SuperAdmins (who may reset factors): staff members with no confirmed authenticator app or passkey. */
   StaffWithoutSecondFactor: z.object({ Count: z.number().int() }).optional(),
   /** customers.read: the customers the viewer opened last, newest first. */

@@ -40,6 +40,16 @@ export const STAFF_NOTIFICATIONS_PAGE_DEFAULT = 20;
 export const MARK_READ_MAX_IDS = 100;
 /** The stream's event names. */
 export const STAFF_NOTIFICATION_EVENT = 'notification';
+/**
+ * "Something the dashboard shows changed" (an impersonation request asked for, consented to,
+ * decided, edited or deleted): sent to every stream of a staff member who may request or approve
+ * impersonation, without an id (it is no notification and is not replayed); the console reads
+ * its dashboard again.
+ */
+export const STAFF_CHANGE_EVENT = 'changed';
+export interface StaffChangeEventData {
+  Topic: 'impersonation';
+}
 
 const kind = z.enum(STAFF_NOTIFICATION_KINDS);
 

@@ -21,6 +21,13 @@ export interface StaffEventBus {
   close(): Promise<void>;
 }
 
+/**
+ * The address of a message to every staff member's streams (no staff member has the nil uuid):
+ * "the impersonation requests changed", which each stream passes on to its console if its member
+ * may see requests (staff-notifications.stream.ts).
+ */
+export const EVERY_STAFF_MEMBER = '00000000-0000-0000-0000-000000000000';
+
 interface Logger {
   warn(obj: object, msg: string): void;
 }

@@ -3,6 +3,7 @@ import type { Access } from '@sac/contract/endpoints';
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useT } from '../lib/i18n.tsx';
+import { holdsAccess } from '../lib/may-open.tsx';
 import { useCurrentUser } from '../lib/session.ts';
 import { hasToken } from '../lib/storage.ts';
 
@@ -31,7 +32,7 @@ export function RequireAccess({
 }) {
   const t = useT('common');
   const { permissions } = useCurrentUser();
-  if (access === 'public' || access === 'session' || permissions.has(access)) return children;
+  if (holdsAccess(access, permissions)) return children;
   return (
     <section className="card empty-state" aria-labelledby="screen-title">
       <h1 id="screen-title" className="visually-hidden">
@@ -47,9 +48,7 @@ export function RequireAccess({
 /** Opens the first of a section's tabs the viewer holds the access of; else says they may not. */
 export function FirstAllowedTab({ tabs }: { tabs: ReadonlyArray<{ to: string; access: Access }> }) {
   const { permissions } = useCurrentUser();
-  const first = tabs.find(
-    (tab) => tab.access === 'session' || tab.access === 'public' || permissions.has(tab.access),
-  );
+  const first = tabs.find((tab) => holdsAccess(tab.access, permissions));
   if (first) return <Navigate to={first.to} replace />;
   return <RequireAccess access={tabs[0]?.access ?? 'session'}>{null}</RequireAccess>;
 }

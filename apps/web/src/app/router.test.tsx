@@ -82,7 +82,7 @@ describe('route guard', () => {
     signIn();
     const router = renderAt('/forgotpassword');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
-    expect(await screen.findByText('Super admin main page')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeTruthy();
   });
 
   it('sends unknown paths to /dashboard', async () => {

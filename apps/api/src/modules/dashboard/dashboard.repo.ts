@@ -34,9 +34,18 @@ const notMine = (eb: Requests, uid: string, email: string) =>
 const awaiting = (eb: Requests, uid: string, email: string) =>
   eb.and([eb('r.status', '=', lit('Pending')), eb('r.deleted_at', 'is', null), notMine(eb, uid, email)]);
 
+/** The owner has consented (a customer's own request is their consent): approval needs it. */
+const consented = (eb: Requests) =>
+  eb.or([eb('r.consent', '=', lit('granted')), eb.ref('r.is_customer_request')]);
+
+/** Pending requests an approver may decide now: not their own, and consented to. */
+const decidable = (eb: Requests, uid: string, email: string) =>
+  eb.and([awaiting(eb, uid, email), consented(eb)]);
+
 /**
- * Pending requests an approver may decide, most urgent first, then oldest: a walk of the pending
- * requests' priority index, cut at five (a sort of the whole pile took 15 ms at 2,000 on PGlite).
+ * Pending requests an approver may decide now, most urgent first, then oldest: a walk of the
+ * pending requests' priority index, cut at five (a sort of the whole pile took 15 ms at 2,000 on
+ * PGlite). The count says how many they may decide now and how many wait for the owner's consent.
  */
 export async function awaitingDecision(db: Queryable, uid: string, email: string) {
   const [count, items] = await Promise.all([
@@ -44,7 +53,10 @@ export async function awaitingDecision(db: Queryable, uid: string, email: string
       db,
       qb
         .selectFrom('impersonation_requests as r')
-        .select(counted.as('n'))
+        .select((eb) => [
+          sql<number>`count(*) filter (where ${consented(eb)})::int`.as('now'),
+          sql<number>`count(*) filter (where not (${consented(eb)}))::int`.as('customer'),
+        ])
         .where((eb) => awaiting(eb, uid, email)),
     ),
     // The page is cut first and only then joined to its sites: a join first hashed every site.
@@ -60,10 +72,7 @@ export async function awaitingDecision(db: Queryable, uid: string, email: string
               'r.priority',
               'r.initiator_email',
               'r.created_at',
-              eb
-                .or([eb('r.consent', '=', lit('granted')), eb.ref('r.is_customer_request')])
-                .$castTo<boolean>()
-                .as('consent'),
+              consented(eb).$castTo<boolean>().as('consent'),
               eb
                 .or([
                   eb('r.assignees', '@>', sql<string[]>`ARRAY[lower(${email})]`),
@@ -73,7 +82,7 @@ export async function awaitingDecision(db: Queryable, uid: string, email: string
                 .as('assigned'),
               PRIORITY_RANK.as('rank'),
             ])
-            .where((eb) => awaiting(eb, uid, email))
+            .where((eb) => decidable(eb, uid, email))
             .orderBy(PRIORITY_RANK, 'desc')
             .orderBy('r.created_at')
             .orderBy('r.id')
@@ -95,7 +104,7 @@ export async function awaitingDecision(db: Queryable, uid: string, email: string
         .orderBy('p.id'),
     ),
   ]);
-  return { count: count?.n ?? 0, items };
+  return { count: count?.now ?? 0, awaitingCustomer: count?.customer ?? 0, items };
 }
 
 /** The viewer's own requests still pending (what they asked for: the initiator index). */
@@ -260,21 +269,40 @@ export async function domainTrouble(db: Queryable): Promise<{ pending: number; f
   return { pending: r?.pending ?? 0, failing: r?.failing ?? 0 };
 }
 
-/** login.failed and login.lockout since `since` (the activity log's action index). */
-export async function signInTrouble(
+/**
+ * How many rows of each action the trail holds since `since` (one count per action, each a walk of
+ * the activity log's action index (action, at)), in one statement.
+ */
+export async function trailCounts<A extends string>(
   db: Queryable,
-  since: Date,
-): Promise<{ failures: number; lockouts: number }> {
-  const countOf = (eb: ExpressionBuilder<DB, never>, action: string) =>
-    sql<number>`(${eb.selectFrom('activity_log').select(eb.fn.countAll().as('n')).where('action', '=', lit(action)).where('at', '>', since)})::int`;
+  windows: ReadonlyArray<{ since: Date; actions: readonly A[] }>,
+): Promise<Map<A, number>> {
+  const columns = windows.flatMap((w) => w.actions.map((action) => ({ action, since: w.since })));
   const r = await firstRow(
     db,
-    qb.selectNoFrom((eb) => [
-      countOf(eb, 'login.failed').as('failures'),
-      countOf(eb, 'login.lockout').as('lockouts'),
-    ]),
+    qb.selectNoFrom((eb) =>
+      columns.map((c, i) =>
+        sql<number>`(${eb.selectFrom('activity_log').select(eb.fn.countAll().as('n')).where('action', '=', lit(c.action)).where('at', '>', c.since)})::int`.as(
+          `c${i}`,
+        ),
+      ),
+    ),
   );
-  return { failures: r?.failures ?? 0, lockouts: r?.lockouts ?? 0 };
+  const row = (r ?? {}) as Record<string, number>;
+  return new Map(columns.map((c, i) => [c.action, row[`c${i}`] ?? 0]));
+}
+
+/** The trail's newest rows (its time index, cut at DASHBOARD_ITEMS). */
+export function recentTrail(db: Queryable) {
+  return rows(
+    db,
+    qb
+      .selectFrom('activity_log')
+      .select(['id', 'at', 'actor_email', 'action'])
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(lit(DASHBOARD_ITEMS)),
+  );
 }
 
 /** Staff members with neither a confirmed authenticator app nor a passkey (the team is small). */

@@ -1,5 +1,12 @@
 import { PLANS } from '@sac/contract/customers';
-import { DASHBOARD_DAYS, type Dashboard, TRIAL_ENDING_DAYS } from '@sac/contract/dashboard';
+import {
+  DASHBOARD_DAYS,
+  type Dashboard,
+  STAFF_EXPORT_ACTIONS,
+  STAFF_EXPORTS_DAYS,
+  STAFF_FAILED_ACTIONS,
+  TRIAL_ENDING_DAYS,
+} from '@sac/contract/dashboard';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -36,6 +43,7 @@ async function impersonationPart(
   return {
     ...(awaiting
       ? {
+          AwaitingCustomer: { Count: awaiting.awaitingCustomer },
           AwaitingMyDecision: {
             Count: awaiting.count,
             Items: awaiting.items.map((r) => ({
@@ -131,22 +139,65 @@ async function recentCustomersPart(
   }));
 }
 
-/** The security parts: custom domains in trouble, staff sign-in failures, staff without a second factor. */
+/**
+ * The trail's parts (audit.read): failed sign-in steps (password and second factor apart) and
+ * lockouts; the newest events, refused calls and failed changes; exports. Two statements: the
+ * counts in one, the newest rows in the other.
+ */
+async function trailParts(
+  db: Queryable,
+  now: Date,
+): Promise<Pick<Dashboard, 'StaffSignIns' | 'StaffActivity'>> {
+  const day = new Date(now.getTime() - DAY_MS);
+  const week = new Date(now.getTime() - STAFF_EXPORTS_DAYS * DAY_MS);
+  const [counts, recent] = await Promise.all([
+    repo.trailCounts(db, [
+      {
+        since: day,
+        actions: ['login.failed', 'mfa.failed', 'login.lockout', 'access.refused', ...STAFF_FAILED_ACTIONS],
+      },
+      { since: week, actions: STAFF_EXPORT_ACTIONS },
+    ]),
+    repo.recentTrail(db),
+  ]);
+  const n = (a: string) => counts.get(a as never) ?? 0;
+  return {
+    StaffSignIns: {
+      Failures: n('login.failed') + n('mfa.failed'),
+      PasswordFailures: n('login.failed'),
+      SecondFactorFailures: n('mfa.failed'),
+      Lockouts: n('login.lockout'),
+    },
+    StaffActivity: {
+      Recent: recent.map((r) => ({
+        Id: String(r.id),
+        At: new Date(r.at).toISOString(),
+        ActorEmail: r.actor_email,
+        Action: r.action,
+      })),
+      Refused: n('access.refused'),
+      Failed: STAFF_FAILED_ACTIONS.map((Action) => ({ Action, Count: n(Action) })),
+      Exports: STAFF_EXPORT_ACTIONS.map((Action) => ({ Action, Count: n(Action) })),
+    },
+  };
+}
+
+/** The security parts: custom domains in trouble, the trail's parts, staff without a second factor. */
 async function troubleParts(
   db: Queryable,
   viewer: StaffSession,
   now: Date,
   can: Can,
-): Promise<Pick<Dashboard, 'CustomDomains' | 'StaffSignIns' | 'StaffWithoutSecondFactor'>> {
-  const out: Pick<Dashboard, 'CustomDomains' | 'StaffSignIns' | 'StaffWithoutSecondFactor'> = {};
+): Promise<Pick<Dashboard, 'CustomDomains' | 'StaffSignIns' | 'StaffActivity' | 'StaffWithoutSecondFactor'>> {
+  const out: Pick<
+    Dashboard,
+    'CustomDomains' | 'StaffSignIns' | 'StaffActivity' | 'StaffWithoutSecondFactor'
+  > = {};
   if (can('site-settings.read')) {
     const d = await repo.domainTrouble(db);
     out.CustomDomains = { PendingVerification: d.pending, FailingRechecks: d.failing };
   }
-  if (can('audit.read')) {
-    const t = await repo.signInTrouble(db, new Date(now.getTime() - DAY_MS));
-    out.StaffSignIns = { Failures: t.failures, Lockouts: t.lockouts };
-  }
+  if (can('audit.read')) Object.assign(out, await trailParts(db, now));
   // Only a SuperAdmin may reset a colleague's factors (mfa.service), so only they are shown the count.
   if (viewer.roles.includes(ROLE_SUPER_ADMIN) && can('team.read')) {
     out.StaffWithoutSecondFactor = { Count: await repo.staffWithoutFactor(db) };

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Dashboard } from '@sac/contract/dashboard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { insertGrant, insertRequest } from '../../../test/impersonation-fixtures.ts';
+import { base32Decode, totpCodeAt, totpStepOf } from '../../lib/totp.ts';
 import { LOCKOUT_THRESHOLD } from '../auth/login-throttle.ts';
 import { flushCustomerViews } from './dashboard.service.ts';
 
@@ -67,6 +68,7 @@ describe('GET /admin/dashboard', () => {
         'Impersonation',
         'RecentCustomers',
         'Sites',
+        'StaffActivity',
         'StaffSignIns',
         'StaffWithoutSecondFactor',
       ].sort(),
@@ -83,7 +85,9 @@ describe('GET /admin/dashboard', () => {
     );
     expect(s.Impersonation?.AwaitingMyDecision).toBeUndefined();
     const au = await dashboardOf(audrey);
-    expect(Object.keys(au).sort()).toEqual(['GeneratedAt', 'StaffSignIns']);
+    expect(Object.keys(au).sort()).toEqual(['GeneratedAt', 'StaffActivity', 'StaffSignIns']);
+    expect(a.StaffActivity).toBeUndefined();
+    expect(s.StaffActivity).toBeUndefined();
   });
 
   it('counts customers and sites per day, by plan and by data center, right after writes', async () => {
@@ -182,6 +186,12 @@ describe('GET /admin/dashboard', () => {
       assignees: ['boss@example.com'],
       consent: 'granted',
     });
+    // Awaiting the owner's consent: not the boss's to decide yet (Approve needs the consent).
+    await insertRequest(t.db, {
+      appId: site2.appId,
+      initiator: 'ada@example.com',
+      assignees: ['boss@example.com'],
+    });
     // The boss's own request is not theirs to decide.
     await insertRequest(t.db, {
       appId: site2.appId,
@@ -190,6 +200,7 @@ describe('GET /admin/dashboard', () => {
     });
     const b = await dashboardOf(boss);
     expect(b.Impersonation!.AwaitingMyDecision!.Count).toBe(1);
+    expect(b.Impersonation!.AwaitingCustomer).toEqual({ Count: 1 });
     expect(b.Impersonation!.AwaitingMyDecision!.Items).toEqual([
       {
         Id: theirs.id,
@@ -252,12 +263,19 @@ describe('GET /admin/dashboard', () => {
     const after = await dashboardOf(boss);
     expect(after.StaffSignIns).toEqual({
       Failures: before.StaffSignIns!.Failures + LOCKOUT_THRESHOLD,
+      PasswordFailures: before.StaffSignIns!.PasswordFailures + LOCKOUT_THRESHOLD,
+      SecondFactorFailures: before.StaffSignIns!.SecondFactorFailures,
       Lockouts: before.StaffSignIns!.Lockouts + 1,
     });
     expect((await dashboardOf(audrey)).StaffSignIns).toEqual(after.StaffSignIns);
     t.clock.advance(24 * 3_600_000 + 1000);
     await signIn();
-    expect((await dashboardOf(boss)).StaffSignIns).toEqual({ Failures: 0, Lockouts: 0 });
+    expect((await dashboardOf(boss)).StaffSignIns).toEqual({
+      Failures: 0,
+      PasswordFailures: 0,
+      SecondFactorFailures: 0,
+      Lockouts: 0,
+    });
     expect(after.StaffWithoutSecondFactor!.Count).toBe(await count('SELECT count(*) AS n FROM staff'));
     const [victim] = (
       await t.db.query<{ uid: string }>(`SELECT uid FROM staff WHERE email = 'victim@example.com'`)
@@ -269,6 +287,62 @@ describe('GET /admin/dashboard', () => {
     expect((await dashboardOf(boss)).StaffWithoutSecondFactor!.Count).toBe(
       after.StaffWithoutSecondFactor!.Count - 1,
     );
+  });
+
+  it('counts a wrong second-factor code (mfa.failed) as a failed sign-in, apart from wrong passwords', async () => {
+    // An authenticator app set up through the account menu, then a right password and a wrong code.
+    await t.addStaff('stolen@example.com', ['Support']);
+    const session = await t.login('stolen@example.com');
+    const post = (
+      id: 'totpEnrolStart' | 'totpEnrolConfirm' | 'loginSecondStep',
+      body: Record<string, unknown>,
+      s?: S,
+    ) => t.callLoose(id, { body, headers: { origin: CONSOLE_ORIGIN }, ...(s ? { session: s } : {}) });
+    const start = await post('totpEnrolStart', { password: PASSWORD }, session);
+    expect(start.status, start.raw.body).toBe(200);
+    const secret = base32Decode((start.body as { Secret: string }).Secret);
+    const code = (steps = 0) => totpCodeAt(secret, totpStepOf(t.clock.now()) + steps);
+    expect((await post('totpEnrolConfirm', { Code: code() }, session)).status).toBe(200);
+    t.clock.advance(30_000);
+    await signIn();
+    const before = (await dashboardOf(audrey)).StaffSignIns!;
+    const login = await t.call('login', { body: { email: 'stolen@example.com', password: PASSWORD } });
+    const ticket = (login.body as { SecondStep: { Ticket: string } }).SecondStep.Ticket;
+    const wrong = code() === '000000' ? '000001' : '000000';
+    expect((await post('loginSecondStep', { Ticket: ticket, Method: 'totp', Code: wrong })).status).toBe(401);
+    const after = (await dashboardOf(audrey)).StaffSignIns!;
+    expect(after).toEqual({
+      Failures: before.Failures + 1,
+      PasswordFailures: before.PasswordFailures,
+      SecondFactorFailures: before.SecondFactorFailures + 1,
+      Lockouts: before.Lockouts,
+    });
+  });
+
+  it('shows those who read the trail its newest events, refused calls, failed changes and exports', async () => {
+    const before = (await dashboardOf(audrey)).StaffActivity!;
+    expect(before.Exports.map((e) => e.Action)).toEqual([
+      'audit.export',
+      'customers.export',
+      'impersonation-requests.export',
+      'impersonation-logs.export',
+    ]);
+    expect(before.Failed.map((e) => e.Action)).toEqual(['password.change.failed', 'password.reset.failed']);
+    // Support may not read the team: a refused call, which the trail records.
+    expect((await t.call('teamList', { session: sam })).status).toBe(403);
+    const exported = await t.callLoose('auditExport', { session: audrey, query: { format: 'csv' } });
+    expect(exported.status).toBe(200);
+    const after = (await dashboardOf(audrey)).StaffActivity!;
+    expect(after.Refused).toBe(before.Refused + 1);
+    expect(after.Exports.find((e) => e.Action === 'audit.export')!.Count).toBe(
+      before.Exports.find((e) => e.Action === 'audit.export')!.Count + 1,
+    );
+    expect(after.Recent.length).toBeGreaterThan(0);
+    expect(after.Recent.length).toBeLessThanOrEqual(5);
+    expect(after.Recent[0]).toMatchObject({ Action: 'audit.export', ActorEmail: 'audrey@example.com' });
+    // Newest first.
+    const times = after.Recent.map((r) => Date.parse(r.At));
+    expect([...times].sort((x, y) => y - x)).toEqual(times);
   });
 
   it("keeps each staff member's ten most recently viewed customers", async () => {

@@ -7,7 +7,10 @@ import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
-import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
+import {
+  announceImpersonationChange,
+  notifyStaff,
+} from '../staff-notifications/staff-notifications.service.ts';
 import { findRequest, recordConsent, saveState, stateOf } from './impersonation.repo.ts';
 import { consentDetailsOut } from './impersonation.wire.ts';
 import { findConsentToken, insertConsentToken, markConsentTokenUsed } from './impersonation-links.repo.ts';
@@ -85,6 +88,7 @@ export async function answerConsent(
         status: state.status,
         clientAddress: call.clientAddress,
       });
+      announceImpersonationChange(tx, ctx);
       // "Consent received on my request", to the staff member who asked.
       const status = granted ? 'Granted' : 'Denied';
       await notifyStaff(tx, ctx, {

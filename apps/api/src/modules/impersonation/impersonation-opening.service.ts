@@ -17,7 +17,10 @@ import { runWrite } from '../../lib/write-path.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { findStaffByEmail } from '../auth/staff.service.ts';
 import { customerRoleCatalogue } from '../customers/sites.service.ts';
-import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
+import {
+  announceImpersonationChange,
+  notifyStaff,
+} from '../staff-notifications/staff-notifications.service.ts';
 import {
   assignedRequestMail,
   consentRequestMail,
@@ -155,6 +158,7 @@ async function openRequest(
           ...(o.fromCustomer ? { consent: 'given by the request' } : {}),
         },
       });
+      announceImpersonationChange(tx, ctx);
       // "Assigned to me", in the bell of each assignee but the one who asks.
       const inAppOnly = await notifyStaff(tx, ctx, {
         kind: 'assigned',

@@ -14,7 +14,10 @@ import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { approverStanding, COOL_DOWN, findStaffByEmail } from '../auth/staff.service.ts';
-import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
+import {
+  announceImpersonationChange,
+  notifyStaff,
+} from '../staff-notifications/staff-notifications.service.ts';
 import { decisionMail, ownerDecisionMail } from './impersonation.mails.ts';
 import {
   findRequest,
@@ -138,6 +141,7 @@ async function applyEvent(
         clientAddress: caller.clientAddress,
         details: opts.details ?? {},
       });
+      announceImpersonationChange(tx, ctx);
       await opts.alsoInTransaction?.(tx, done.after, done.before);
     },
   });

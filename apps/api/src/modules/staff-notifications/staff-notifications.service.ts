@@ -11,6 +11,7 @@ import type { AppContext, StaffSession } from '../../app-context.ts';
 import { afterCommit, type Queryable } from '../../db/db.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { EVERY_STAFF_MEMBER } from '../../lib/staff-event-bus.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { claimGrantsExpiringSoon } from '../impersonation/expiry-notices.service.ts';
@@ -102,6 +103,15 @@ export async function notifyStaff(tx: Queryable, ctx: AppContext, n: StaffNotice
     for (const uid of told) ctx.staffEvents.publish(uid);
   });
   return inAppOnly;
+}
+
+/**
+ * An impersonation request was asked for, consented to, decided, edited or deleted, in `tx`: once
+ * it commits, every console that may see requests reads its dashboard again (the stream's
+ * STAFF_CHANGE_EVENT).
+ */
+export function announceImpersonationChange(tx: Queryable, ctx: AppContext): void {
+  afterCommit(tx, () => ctx.staffEvents.publish(EVERY_STAFF_MEMBER));
 }
 
 /**

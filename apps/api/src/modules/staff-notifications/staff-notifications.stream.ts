@@ -1,8 +1,14 @@
 import { PassThrough } from 'node:stream';
-import { STAFF_NOTIFICATION_EVENT, type StaffNotificationEventData } from '@sac/contract/staff-notifications';
+import {
+  STAFF_CHANGE_EVENT,
+  STAFF_NOTIFICATION_EVENT,
+  type StaffChangeEventData,
+  type StaffNotificationEventData,
+} from '@sac/contract/staff-notifications';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { EVERY_STAFF_MEMBER } from '../../lib/staff-event-bus.ts';
 import * as repo from './staff-notifications.repo.ts';
 import { notificationOut } from './staff-notifications.service.ts';
 
@@ -18,6 +24,8 @@ const RETRY_MS = 3_000;
 interface Stream {
   uid: string;
   sessionId: number;
+  /** Its member may request or approve impersonation: told when requests change. */
+  seesRequests: boolean;
   out: PassThrough;
   lastId: number;
   /** A read is under way; `again` asks for one more after it. */
@@ -142,7 +150,13 @@ export function streamHub(
   let lastHeartbeat = Date.now();
   let checking = false;
 
+  const changed: StaffChangeEventData = { Topic: 'impersonation' };
+  const changeEvent = `event: ${STAFF_CHANGE_EVENT}\ndata: ${JSON.stringify(changed)}\n\n`;
   const unsubscribe = ctx.staffEvents.subscribe((uid) => {
+    if (uid === EVERY_STAFF_MEMBER) {
+      for (const s of streams.all()) if (s.seesRequests) write(s, changeEvent);
+      return;
+    }
     for (const s of streams.of(uid)) void readNew(ctx, s);
   });
 
@@ -205,6 +219,9 @@ export function streamHub(
       const s: Stream = {
         uid: session.uid,
         sessionId: session.sessionId,
+        seesRequests:
+          session.permissions.has('impersonation.request') ||
+          session.permissions.has('impersonation.approve'),
         out,
         lastId,
         reading: false,

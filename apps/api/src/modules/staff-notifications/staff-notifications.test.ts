@@ -420,6 +420,40 @@ describe('GET /admin/notifications/stream', () => {
     again.close();
   });
 
+  it('tells every console that may see requests when one is asked for or decided, without an id (issue 32)', async () => {
+    await t.addStaff('watcher@example.com', ['Support']);
+    await t.addStaff('reader@example.com', ['Auditor']);
+    const watcher = openStream(await t.login('watcher@example.com'));
+    const reader = openStream(await t.login('reader@example.com'));
+    const approver = openStream(chief);
+    for (const s of [watcher, reader, approver]) expect((await s.response).status).toBe(200);
+    await new Promise((res) => setTimeout(res, 50));
+    // Not assigned to the chief nor asked by the watcher: neither gets a notification, both a change.
+    const id = await ask(agent);
+    const until = async (s: typeof watcher, n: number) => {
+      for (let i = 0; i < 150 && s.changes.length < n; i++) await new Promise((r) => setTimeout(r, 20));
+      return s.changes;
+    };
+    expect(await until(watcher, 1)).toEqual(['impersonation']);
+    expect(await until(approver, 1)).toEqual(['impersonation']);
+    await consent(id);
+    expect(
+      (
+        await act(boss, id, {
+          Status: 'Approve',
+          ProxyRoles: ['Developer'],
+          AdditionalPermissions: [],
+          Duration: 30,
+        })
+      ).status,
+    ).toBe(200);
+    expect(await until(approver, 3)).toEqual(['impersonation', 'impersonation', 'impersonation']);
+    // The Auditor neither requests nor approves: told nothing.
+    expect(reader.changes).toEqual([]);
+    expect(approver.events.filter((e) => e.data.Notification.RequestId === id)).toEqual([]);
+    for (const s of [watcher, reader, approver]) s.close();
+  });
+
   it('caps the streams per staff member', async () => {
     const one = openStream(chief);
     const two = openStream(chief);

@@ -1,7 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { ERRORS } from '@sac/contract/errors';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useCallback, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LeaveGuard } from '../../components/leave-guard.tsx';
 import publicPageStyles from '../../components/public-page.module.css';
@@ -10,9 +10,11 @@ import { NotificationBell } from '../../features/staff-notifications/components/
 import { onSessionEnded } from '../../lib/auth-events.ts';
 import { useProductName } from '../../lib/footer-links.ts';
 import { useT } from '../../lib/i18n.tsx';
-import { sessionQuery } from '../../lib/session.ts';
+import { MayOpenProvider } from '../../lib/may-open.tsx';
+import { sessionQuery, useCurrentUser } from '../../lib/session.ts';
 import { clearAuthStorage } from '../../lib/storage.ts';
 import { toast } from '../../lib/toast-store.ts';
+import { mayOpen } from '../navigation.ts';
 import styles from './app-shell.module.css';
 import { Breadcrumb } from './breadcrumb.tsx';
 import { CommandPalette } from './command-palette.tsx';
@@ -27,6 +29,8 @@ export default function AppShell() {
   const navigate = useNavigate();
   // Loads the session (roles, permissions); a 901 answer ends the session through the client.
   useQuery(sessionQuery());
+  const { permissions } = useCurrentUser();
+  const mayOpenHere = useCallback((to: string) => mayOpen(to, permissions), [permissions]);
 
   useEffect(
     () =>
@@ -56,30 +60,33 @@ export default function AppShell() {
   }, [pathname]);
 
   return (
-    <div className={styles.shell}>
-      <a className={styles.skipLink} href="#main-content">
-        {t('skipToContent')}
-      </a>
-      <header className={styles.topbar}>
-        <Link to={consolePaths.dashboard()} className={styles.brand}>
-          <span className={publicPageStyles.brandMark} aria-hidden="true" />
-          <span className={publicPageStyles.brandName}>{productName}</span>
-        </Link>
-        <TopNav />
-        <NotificationBell />
-        <UserMenu />
-      </header>
-      <div className={styles.shellBody}>
-        <Breadcrumb />
-        <main id="main-content" tabIndex={-1} ref={mainRef}>
-          <Suspense fallback={<Skeleton screen />}>
-            <Outlet />
-          </Suspense>
-        </main>
+    // The features ask the route table, through this, whether to link somewhere (the dashboard's cards).
+    <MayOpenProvider value={mayOpenHere}>
+      <div className={styles.shell}>
+        <a className={styles.skipLink} href="#main-content">
+          {t('skipToContent')}
+        </a>
+        <header className={styles.topbar}>
+          <Link to={consolePaths.dashboard()} className={styles.brand}>
+            <span className={publicPageStyles.brandMark} aria-hidden="true" />
+            <span className={publicPageStyles.brandName}>{productName}</span>
+          </Link>
+          <TopNav />
+          <NotificationBell />
+          <UserMenu />
+        </header>
+        <div className={styles.shellBody}>
+          <Breadcrumb />
+          <main id="main-content" tabIndex={-1} ref={mainRef}>
+            <Suspense fallback={<Skeleton screen />}>
+              <Outlet />
+            </Suspense>
+          </main>
+        </div>
+        <Footer />
+        <CommandPalette />
+        <LeaveGuard />
       </div>
-      <Footer />
-      <CommandPalette />
-      <LeaveGuard />
-    </div>
+    </MayOpenProvider>
   );
 }

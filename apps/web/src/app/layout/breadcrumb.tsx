@@ -2,14 +2,20 @@ import { consolePaths } from '@sac/contract/console-paths';
 import { Link, useLocation } from 'react-router';
 import { buildBreadcrumb } from '../../lib/breadcrumb.ts';
 import { useT } from '../../lib/i18n.tsx';
+import { useCurrentUser } from '../../lib/session.ts';
+import { mayOpen } from '../navigation.ts';
 import styles from './breadcrumb.module.css';
 import { usePathLabels } from './use-path-labels.ts';
 
-/** Breadcrumb built from the path; screens with a route are links, the current one is not. */
+/**
+ * Breadcrumb built from the path; screens the viewer may open are links (navigation.ts), the
+ * current one is not.
+ */
 export function Breadcrumb() {
   const t = useT('chrome');
   const { pathname } = useLocation();
   const labels = usePathLabels();
+  const { permissions } = useCurrentUser();
   const crumbs = buildBreadcrumb(pathname, labels);
   if (crumbs.length === 0) return null;
   return (
@@ -21,7 +27,7 @@ export function Breadcrumb() {
             <li key={c.to}>
               {last ? (
                 <span aria-current="page">{c.label}</span>
-              ) : c.to in labels && c.to !== consolePaths.account.path ? (
+              ) : c.to in labels && c.to !== consolePaths.account.path && mayOpen(c.to, permissions) ? (
                 <Link to={c.to}>{c.label}</Link>
               ) : (
                 <span>{c.label}</span>

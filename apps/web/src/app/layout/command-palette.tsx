@@ -1,12 +1,11 @@
 import { consolePaths } from '@sac/contract/console-paths';
-import type { Access } from '@sac/contract/endpoints';
 import { type KeyboardEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Dialog } from '../../components/dialog.tsx';
 import { callApi } from '../../lib/api-client.ts';
 import { translatePhrase, useLanguage, useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
-import { sections, sectionTabs } from '../route-table.tsx';
+import { visibleNavigation } from '../navigation.ts';
 import styles from './command-palette.module.css';
 
 /**
@@ -154,51 +153,28 @@ function useGlobalShortcuts(openPalette: () => void, openHelp: () => void) {
   }, [openPalette, openHelp]);
 }
 
-/** The screens the user may open: the personal ones, then every section's tabs they have access to. */
+/**
+ * The screens the user may open: the navigation's links, the personal ones, then every tab of the
+ * navigation's menus (navigation.ts: only what the viewer may open).
+ */
 function useScreens(): Item[] {
   const t = useT('chrome');
   const { language } = useLanguage();
   const { permissions } = useCurrentUser();
   return useMemo((): Item[] => {
-    const allowed = (access: Access) =>
-      access === 'public' || access === 'session' || permissions.has(access);
-    const out: Item[] = [
-      {
-        id: `screen:${consolePaths.dashboard()}`,
-        kind: 'screen',
-        label: t('dashboard'),
-        to: consolePaths.dashboard(),
-      },
-      {
-        id: `screen:${consolePaths.notifications()}`,
-        kind: 'screen',
-        label: t('manageNotifications'),
-        to: consolePaths.notifications(),
-      },
-      {
-        id: `screen:${consolePaths.mySessions()}`,
-        kind: 'screen',
-        label: t('mySessions'),
-        to: consolePaths.mySessions(),
-      },
-      {
-        id: `screen:${consolePaths.changePassword()}`,
-        kind: 'screen',
-        label: t('changePassword'),
-        to: consolePaths.changePassword(),
-      },
-    ];
-    for (const s of sections) {
-      const section = translatePhrase(language, s.label);
-      for (const tab of sectionTabs(s)) {
-        if (!allowed(tab.access)) continue;
-        out.push({
-          id: `screen:${tab.to}`,
-          kind: 'screen',
-          label: `${translatePhrase(language, tab.label)} — ${section}`,
-          to: tab.to,
-        });
-      }
+    const screen = (label: string, to: string): Item => ({ id: `screen:${to}`, kind: 'screen', label, to });
+    const entries = visibleNavigation(permissions);
+    const out: Item[] = [];
+    for (const e of entries) if (!('items' in e)) out.push(screen(translatePhrase(language, e.label), e.to));
+    out.push(
+      screen(t('mySessions'), consolePaths.mySessions()),
+      screen(t('changePassword'), consolePaths.changePassword()),
+    );
+    for (const e of entries) {
+      if (!('items' in e)) continue;
+      const section = translatePhrase(language, e.label);
+      for (const tab of e.items)
+        out.push(screen(`${translatePhrase(language, tab.label)} — ${section}`, tab.to));
     }
     return out;
   }, [t, language, permissions]);

@@ -1,20 +1,15 @@
-import { consolePaths } from '@sac/contract/console-paths';
-import type { Access } from '@sac/contract/endpoints';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { LinkMenu } from '../../components/dropdown-menu.tsx';
 import { translatePhrase, useLanguage, useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
-import { sections, sectionTabs } from '../route-table.tsx';
+import { visibleNavigation } from '../navigation.ts';
 import styles from './top-nav.module.css';
 
-const SECTION_NAV_LABEL = {
-  [consolePaths.customers.path]: 'manageCustomer',
-  [consolePaths.team.path]: 'manageSuperuser',
-} as const;
-
 /**
- * Dashboard, Manage Customer (menu), Manage Superuser (menu), Manage Notfications. On a phone the
+ * Dashboard, Manage Customer (menu), Manage Superuser (menu), Manage Notfications: each only when
+ * the viewer may open a screen behind it, a menu with only the tabs they may open (never an empty
+ * one; navigation.ts reads both from the route table). On a phone the
  * navigation folds behind a Menu button (a disclosure): it opens as a column under the bar and
  * closes on navigation or Escape.
  */
@@ -23,7 +18,6 @@ export function TopNav() {
   const { language } = useLanguage();
   const { pathname } = useLocation();
   const { permissions } = useCurrentUser();
-  const allowed = (access: Access) => access === 'public' || access === 'session' || permissions.has(access);
   const [open, setOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const navId = useId();
@@ -54,30 +48,24 @@ export function TopNav() {
         aria-label={t('mainNav')}
         onKeyDown={onKeyDown}
       >
-        <NavLink to={consolePaths.dashboard()} className="nav-item">
-          {t('dashboard')}
-        </NavLink>
-        {sections.map((s) => {
-          const key = SECTION_NAV_LABEL[s.path as keyof typeof SECTION_NAV_LABEL];
-          const items = sectionTabs(s)
-            .filter((tab) => allowed(tab.access))
-            .map((tab) => ({
-              id: tab.id,
-              to: tab.to,
-              label: translatePhrase(language, tab.label),
-            }));
-          return (
+        {visibleNavigation(permissions).map((entry) =>
+          'items' in entry ? (
             <LinkMenu
-              key={s.path}
-              label={key ? t(key) : translatePhrase(language, s.label)}
-              items={items}
-              active={pathname.startsWith(s.path)}
+              key={entry.id}
+              label={translatePhrase(language, entry.label)}
+              items={entry.items.map((item) => ({
+                id: item.id,
+                to: item.to,
+                label: translatePhrase(language, item.label),
+              }))}
+              active={pathname.startsWith(entry.path)}
             />
-          );
-        })}
-        <NavLink to={consolePaths.notifications()} className="nav-item">
-          {t('manageNotifications')}
-        </NavLink>
+          ) : (
+            <NavLink key={entry.id} to={entry.to} className="nav-item">
+              {translatePhrase(language, entry.label)}
+            </NavLink>
+          ),
+        )}
       </nav>
     </>
   );

@@ -1,7 +1,7 @@
 import type { Dashboard } from '@sac/contract/dashboard';
-import { MESSAGES } from '@sac/contract/messages';
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { announceChange } from '../../../lib/live-changes.ts';
 import { errorAnswer, renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
 import DashboardPage from './dashboard-page.tsx';
 
@@ -84,11 +84,12 @@ const superAdminAnswer: Dashboard = {
         },
       ],
     },
+    AwaitingCustomer: { Count: 3 },
     MineAwaitingOthers: { Count: 0 },
     LiveGrants: { Count: 1, Items: [grant({})] },
   },
   ...platform,
-  StaffSignIns: { Failures: 4, Lockouts: 1 },
+  StaffSignIns: { Failures: 4, PasswordFailures: 1, SecondFactorFailures: 3, Lockouts: 1 },
   StaffWithoutSecondFactor: { Count: 2 },
 };
 
@@ -96,10 +97,10 @@ const href = (name: string | RegExp) => screen.getByRole('link', { name }).getAt
 const card = (name: string) => screen.getByRole('region', { name });
 
 describe('the dashboard', () => {
-  it("keeps the spec's heading and shows a SuperAdmin every card, each linking to its list", async () => {
+  it('is headed Dashboard and shows a SuperAdmin every card, each linking to its list', async () => {
     stubApi(superAdmin, { dashboard: () => ({ body: superAdminAnswer }) });
     renderPage();
-    expect(screen.getByRole('heading', { level: 1, name: MESSAGES.dashboardPlaceholder })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeTruthy();
     await screen.findByRole('heading', { name: 'Awaiting my decision' });
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
       'Awaiting my decision',
@@ -112,6 +113,8 @@ describe('the dashboard', () => {
     ]);
     const awaiting = card('Awaiting my decision');
     expect(within(awaiting).getByText('6')).toBeTruthy();
+    // Beside it, those still waiting for the owner's consent.
+    expect(within(awaiting).getByText('Awaiting the customer').textContent).toBe('Awaiting the customer 3');
     expect(within(awaiting).getByText(/assigned to you/).textContent).toContain('awaiting consent');
     expect(within(awaiting).getByText('Critical')).toBeTruthy();
     expect(href('Request 7, beta-site')).toBe('/manage-superuser/impersonation/assigned-requests?request=7');
@@ -130,8 +133,12 @@ describe('the dashboard', () => {
       '/manage-superuser/impersonation/assigned-requests?status=Approved',
     );
 
-    expect(href('Show failed sign-ins: 4')).toBe(
-      '/manage-superuser/audit-trail?action=login.failed&range=24h',
+    // Every failed step counts; the password and the second factor apart, each its trail filter.
+    const staff = card('Staff sign-ins, last 24 hours');
+    expect(within(staff).getByText('Failed sign-ins').nextElementSibling!.textContent).toBe('4');
+    expect(href('Wrong passwords: 1')).toBe('/manage-superuser/audit-trail?action=login.failed&range=24h');
+    expect(href('Wrong second-factor codes: 3')).toBe(
+      '/manage-superuser/audit-trail?action=mfa.failed&range=24h',
     );
     expect(href('Show lockouts: 1')).toBe('/manage-superuser/audit-trail?action=login.lockout&range=24h');
     expect(
@@ -152,6 +159,7 @@ describe('the dashboard', () => {
     expect(within(sites).getByText('US East (Virginia)')).toBeTruthy();
     expect(within(sites).getByText('Not set yet')).toBeTruthy();
     expect(within(sites).getByText('12')).toBeTruthy();
+    expect(within(sites).getByText('and 11 more')).toBeTruthy();
     expect(within(sites).getByText('3')).toBeTruthy();
     expect(href('Show custom domains pending verification: 3')).toBe(
       '/manage-customer/custom-domains?status=pending',
@@ -215,6 +223,72 @@ describe('the dashboard', () => {
     ).toBeTruthy();
     expect(screen.queryByText('Custom domains pending verification')).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Staff sign-ins, last 24 hours' })).toBeNull();
+  });
+
+  it("gives the Auditor the trail's figures, each a link into the trail with its filter", async () => {
+    stubApi(viewer('Auditor', ['audit.read', 'activity.read']), {
+      dashboard: () => ({
+        body: {
+          GeneratedAt: new Date().toISOString(),
+          StaffSignIns: { Failures: 0, PasswordFailures: 0, SecondFactorFailures: 0, Lockouts: 0 },
+          StaffActivity: {
+            Recent: [
+              { Id: '5', At: new Date().toISOString(), ActorEmail: 'ada@example.com', Action: 'team.create' },
+            ],
+            Refused: 2,
+            Failed: [
+              { Action: 'password.change.failed', Count: 1 },
+              { Action: 'password.reset.failed', Count: 0 },
+            ],
+            Exports: [
+              { Action: 'audit.export', Count: 4 },
+              { Action: 'customers.export', Count: 0 },
+              { Action: 'impersonation-requests.export', Count: 0 },
+              { Action: 'impersonation-logs.export', Count: 0 },
+            ],
+          },
+        },
+      }),
+    });
+    renderPage();
+    await screen.findByRole('heading', { name: 'Staff activity' });
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Staff sign-ins, last 24 hours',
+      'Staff activity',
+    ]);
+    const activity = card('Staff activity');
+    expect(within(activity).getByText('team.create')).toBeTruthy();
+    expect(within(activity).getByText(/ada@example.com/)).toBeTruthy();
+    expect(href('Show refused actions: 2')).toBe(
+      '/manage-superuser/audit-trail?action=access.refused&range=24h',
+    );
+    expect(href('Failed password changes 1')).toBe(
+      '/manage-superuser/audit-trail?action=password.change.failed&range=24h',
+    );
+    expect(href('Audit trail exports 4')).toBe('/manage-superuser/audit-trail?action=audit.export&range=7d');
+    expect(href('Open the audit trail (last 24 hours)')).toBe('/manage-superuser/audit-trail?range=24h');
+  });
+
+  it('reads again, without a reload, when the notification stream says requests changed', async () => {
+    let count = 6;
+    const { callsTo } = stubApi(superAdmin, {
+      dashboard: () => ({
+        body: {
+          ...superAdminAnswer,
+          Impersonation: {
+            ...superAdminAnswer.Impersonation!,
+            AwaitingMyDecision: { ...superAdminAnswer.Impersonation!.AwaitingMyDecision!, Count: count },
+          },
+        },
+      }),
+    });
+    renderPage();
+    const awaiting = await screen.findByRole('region', { name: 'Awaiting my decision' });
+    expect(within(awaiting).getByText('6')).toBeTruthy();
+    count = 7;
+    act(() => announceChange('impersonation'));
+    await waitFor(() => expect(within(awaiting).getByText('7')).toBeTruthy());
+    expect(callsTo('dashboard')).toHaveLength(2);
   });
 
   it('shows placeholders while loading and the error when the call fails', async () => {

@@ -7,11 +7,13 @@ import styles from './dashboard-page.module.css';
 import { AwaitingCard, GrantsCard, MineCard } from './impersonation-cards.tsx';
 import { RecentCustomersCard, StaffCard } from './people-cards.tsx';
 import { CustomersCard, SitesCard } from './platform-cards.tsx';
+import { StaffActivityCard } from './staff-activity-card.tsx';
 
 /**
- * /dashboard: the spec's 'Super admin main page', filled with what awaits the viewer and how the
- * platform stands. One call; the server sends only the parts the viewer may read, and a card is
- * shown per part, in order of what most needs attention.
+ * /dashboard: the spec's placeholder 'Super admin main page', made a dashboard and headed so
+ * (docs/decisions.md): what awaits the viewer and how the platform stands. One call; the server
+ * sends only the parts the viewer may read, and a card is shown per part, in order of what most
+ * needs attention. It reads again when the notification stream says requests changed.
  */
 export default function DashboardPage() {
   const t = useT('dashboard');
@@ -21,10 +23,11 @@ export default function DashboardPage() {
   return (
     <div className="page-stack">
       <section className="card" aria-labelledby="screen-title">
-        <h1 id="screen-title">{t('placeholder')}</h1>
-        {user.name || user.email ? (
-          <p className="muted">{t('welcome', { name: user.name || user.email })}</p>
-        ) : null}
+        <h1 id="screen-title">{t('heading')}</h1>
+        <p className="muted">
+          {user.name || user.email ? `${t('welcome', { name: user.name || user.email })} ` : ''}
+          {t('intro')}
+        </p>
       </section>
       {q.isError ? (
         <p className="form-alert" role="alert">
@@ -43,7 +46,9 @@ function Cards({ data }: { data: Dashboard }) {
   const imp = data.Impersonation;
   return (
     <div className={`card-grid ${styles.dashboardGrid}`}>
-      {imp?.AwaitingMyDecision ? <AwaitingCard awaiting={imp.AwaitingMyDecision} /> : null}
+      {imp?.AwaitingMyDecision ? (
+        <AwaitingCard awaiting={imp.AwaitingMyDecision} awaitingCustomer={imp.AwaitingCustomer} />
+      ) : null}
       {imp ? <GrantsCard grants={imp.LiveGrants} /> : null}
       {imp ? <MineCard count={imp.MineAwaitingOthers.Count} /> : null}
       {data.Customers ? <CustomersCard customers={data.Customers} /> : null}
@@ -51,6 +56,7 @@ function Cards({ data }: { data: Dashboard }) {
       {data.StaffSignIns || data.StaffWithoutSecondFactor ? (
         <StaffCard signIns={data.StaffSignIns} withoutFactor={data.StaffWithoutSecondFactor} />
       ) : null}
+      {data.StaffActivity ? <StaffActivityCard activity={data.StaffActivity} /> : null}
       {data.RecentCustomers ? <RecentCustomersCard recent={data.RecentCustomers} /> : null}
     </div>
   );

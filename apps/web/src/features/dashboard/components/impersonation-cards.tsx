@@ -1,9 +1,9 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
+import { PermittedLink } from '../../../lib/may-open.tsx';
 import dashboardPageStyles from './dashboard-page.module.css';
 import styles from './impersonation-cards.module.css';
 
@@ -28,8 +28,17 @@ function useSecondClock(): number {
   return now;
 }
 
-/** Pending requests an approver may decide: the count, the first five, a link to all of them. */
-export function AwaitingCard({ awaiting }: { awaiting: NonNullable<Impersonation['AwaitingMyDecision']> }) {
+/**
+ * Pending requests an approver may decide now (the owner has consented): the count, the first
+ * five, a link to all of them; beside it, how many still wait for the owner's consent.
+ */
+export function AwaitingCard({
+  awaiting,
+  awaitingCustomer,
+}: {
+  awaiting: NonNullable<Impersonation['AwaitingMyDecision']>;
+  awaitingCustomer: Impersonation['AwaitingCustomer'];
+}) {
   const t = useT('dashboard');
   const imp = useT('impersonation');
   return (
@@ -44,12 +53,12 @@ export function AwaitingCard({ awaiting }: { awaiting: NonNullable<Impersonation
         <ul className={styles.dashboardList}>
           {awaiting.Items.map((r) => (
             <li key={r.Id}>
-              <Link
+              <PermittedLink
                 to={consolePaths.impersonationRequests({ request: r.Id })}
                 aria-label={t('requestLabel', { id: r.Id, app: r.AppName })}
               >
                 #{r.Id} {r.AppName}
-              </Link>
+              </PermittedLink>
               <span className={`${styles.priority} ${styles[`priority-${r.Priority.toLowerCase()}`]}`}>
                 {imp(`priority.${r.Priority}` as never)}
               </span>
@@ -62,9 +71,21 @@ export function AwaitingCard({ awaiting }: { awaiting: NonNullable<Impersonation
           ))}
         </ul>
       )}
-      <Link className={styles.dashboardMore} to={consolePaths.impersonationRequests({ status: 'Pending' })}>
+      {awaitingCustomer ? (
+        <p className={styles.awaitingCustomer}>
+          <span>
+            {t('awaitingCustomerTitle')}{' '}
+            <span className={styles.dashboardFigureBeside}>{awaitingCustomer.Count}</span>
+          </span>
+          <span className={`muted ${styles.dashboardMeta}`}>{t('awaitingCustomerHint')}</span>
+        </p>
+      ) : null}
+      <PermittedLink
+        className={styles.dashboardMore}
+        to={consolePaths.impersonationRequests({ status: 'Pending' })}
+      >
         {t('awaitingAll')}
-      </Link>
+      </PermittedLink>
     </section>
   );
 }
@@ -79,9 +100,12 @@ export function MineCard({ count }: { count: number }) {
         <span className={styles.dashboardFigure}>{count}</span>
       </header>
       <p className="muted">{count === 0 ? t('mineEmpty') : t('mineCount', { count })}</p>
-      <Link className={styles.dashboardMore} to={consolePaths.impersonationRequests({ status: 'Pending' })}>
+      <PermittedLink
+        className={styles.dashboardMore}
+        to={consolePaths.impersonationRequests({ status: 'Pending' })}
+      >
         {t('mineLink')}
-      </Link>
+      </PermittedLink>
     </section>
   );
 }
@@ -105,7 +129,9 @@ export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) 
           {live.map((g) => (
             <li key={g.Id}>
               <span>
-                <Link to={consolePaths.impersonationRequests({ request: g.Id })}>#{g.Id}</Link>{' '}
+                <PermittedLink to={consolePaths.impersonationRequests({ request: g.Id })}>
+                  #{g.Id}
+                </PermittedLink>{' '}
                 {t('grantHolder', { holder: g.Holder, app: g.AppName })}
               </span>
               <span className={`muted ${styles.dashboardMeta}`}>
@@ -115,22 +141,25 @@ export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) 
                 </time>
               </span>
               {g.CanRevoke ? (
-                <Link
+                <PermittedLink
                   className="button button-small button-danger"
                   to={consolePaths.impersonationRequests({ request: g.Id })}
                   aria-label={t('revokeLabel', { id: g.Id, holder: g.Holder, app: g.AppName })}
                 >
                   {t('revoke')}
-                </Link>
+                </PermittedLink>
               ) : null}
             </li>
           ))}
           {more > 0 ? <li className="muted">{t('grantsMore', { count: more })}</li> : null}
         </ul>
       )}
-      <Link className={styles.dashboardMore} to={consolePaths.impersonationRequests({ status: 'Approved' })}>
+      <PermittedLink
+        className={styles.dashboardMore}
+        to={consolePaths.impersonationRequests({ status: 'Approved' })}
+      >
         {t('grantsAll')}
-      </Link>
+      </PermittedLink>
     </section>
   );
 }

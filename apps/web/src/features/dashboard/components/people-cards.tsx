@@ -1,13 +1,16 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
-import { Link } from 'react-router';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
+import { PermittedLink } from '../../../lib/may-open.tsx';
 import dashboardPageStyles from './dashboard-page.module.css';
 import impersonationCardsStyles from './impersonation-cards.module.css';
 import platformCardsStyles from './platform-cards.module.css';
 
-/** Staff sign-in failures and lockouts of the last day; staff without a second factor. */
+/**
+ * Staff sign-in failures of the last day (every failed step: wrong passwords and wrong
+ * second-factor codes, apart) and lockouts; staff without a second factor.
+ */
 export function StaffCard({
   signIns,
   withoutFactor,
@@ -25,24 +28,25 @@ export function StaffCard({
         <dl className={platformCardsStyles.dashboardFigures}>
           <div>
             <dt>{t('signInFailures')}</dt>
-            <dd>
-              <Link
-                to={consolePaths.auditTrail({ action: 'login.failed', range: '24h' })}
-                aria-label={`${t('showFailures')}: ${signIns.Failures}`}
-              >
-                {signIns.Failures}
-              </Link>
+            <dd>{signIns.Failures}</dd>
+            <dd className={platformCardsStyles.dashboardFigureParts}>
+              <PermittedLink to={consolePaths.auditTrail({ action: 'login.failed', range: '24h' })}>
+                {t('byPassword')}: {signIns.PasswordFailures}
+              </PermittedLink>
+              <PermittedLink to={consolePaths.auditTrail({ action: 'mfa.failed', range: '24h' })}>
+                {t('bySecondFactor')}: {signIns.SecondFactorFailures}
+              </PermittedLink>
             </dd>
           </div>
           <div>
             <dt>{t('lockouts')}</dt>
             <dd>
-              <Link
+              <PermittedLink
                 to={consolePaths.auditTrail({ action: 'login.lockout', range: '24h' })}
                 aria-label={`${t('showLockouts')}: ${signIns.Lockouts}`}
               >
                 {signIns.Lockouts}
-              </Link>
+              </PermittedLink>
             </dd>
           </div>
         </dl>
@@ -56,9 +60,9 @@ export function StaffCard({
           <p className="muted">
             {withoutFactor.Count === 0 ? t('withoutFactorNone') : t('withoutFactorHint')}
           </p>
-          <Link className={impersonationCardsStyles.dashboardMore} to={consolePaths.superusers()}>
+          <PermittedLink className={impersonationCardsStyles.dashboardMore} to={consolePaths.superusers()}>
             {t('team')}
-          </Link>
+          </PermittedLink>
         </>
       ) : null}
     </section>
@@ -75,13 +79,16 @@ export function RecentCustomersCard({ recent }: { recent: NonNullable<Dashboard[
       </header>
       {recent.length === 0 ? (
         <p className="muted">
-          {t('recentEmpty')} <Link to={consolePaths.customerSearch()}>{t('searchCustomers')}</Link>
+          {t('recentEmpty')}{' '}
+          <PermittedLink to={consolePaths.customerSearch()}>{t('searchCustomers')}</PermittedLink>
         </p>
       ) : (
         <ul className={impersonationCardsStyles.dashboardList}>
           {recent.map((c) => (
             <li key={c.Uid}>
-              <Link to={consolePaths.customerView({ uid: c.Uid })}>{c.Name || c.Email}</Link>
+              <PermittedLink to={consolePaths.customerView({ uid: c.Uid })}>
+                {c.Name || c.Email}
+              </PermittedLink>
               <span className={`muted ${impersonationCardsStyles.dashboardMeta}`}>
                 {c.Email} · {t('viewed')} <Timestamp value={c.ViewedAt} />
               </span>

@@ -1,8 +1,8 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
-import { Link } from 'react-router';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
+import { PermittedLink } from '../../../lib/may-open.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import dashboardPageStyles from './dashboard-page.module.css';
 import { BarList, DayChart } from './day-chart.tsx';
@@ -37,7 +37,7 @@ export function CustomersCard({ customers }: { customers: NonNullable<Dashboard[
         <p className="muted">
           {t('customersEmpty')}{' '}
           {permissions.has('customers.write') ? (
-            <Link to={consolePaths.createCustomer()}>{t('createCustomer')}</Link>
+            <PermittedLink to={consolePaths.createCustomer()}>{t('createCustomer')}</PermittedLink>
           ) : null}
         </p>
       ) : (
@@ -46,9 +46,9 @@ export function CustomersCard({ customers }: { customers: NonNullable<Dashboard[
           label={t('customersChart', { count: fresh, max: most(customers.NewByDay) })}
         />
       )}
-      <Link className={impersonationCardsStyles.dashboardMore} to={consolePaths.customerSearch()}>
+      <PermittedLink className={impersonationCardsStyles.dashboardMore} to={consolePaths.customerSearch()}>
         {t('searchCustomers')}
-      </Link>
+      </PermittedLink>
     </section>
   );
 }
@@ -86,23 +86,23 @@ export function SitesCard({
             <div>
               <dt>{t('domainsPending')}</dt>
               <dd>
-                <Link
+                <PermittedLink
                   to={consolePaths.customDomains({ status: 'pending' })}
                   aria-label={`${t('showDomainsPending')}: ${domains.PendingVerification}`}
                 >
                   {figure(domains.PendingVerification)}
-                </Link>
+                </PermittedLink>
               </dd>
             </div>
             <div>
               <dt>{t('domainsFailing')}</dt>
               <dd>
-                <Link
+                <PermittedLink
                   to={consolePaths.customDomains({ status: 'failing' })}
                   aria-label={`${t('showDomainsFailing')}: ${domains.FailingRechecks}`}
                 >
                   {figure(domains.FailingRechecks)}
-                </Link>
+                </PermittedLink>
               </dd>
             </div>
           </>
@@ -134,14 +134,17 @@ export function SitesCard({
             <ul className={impersonationCardsStyles.dashboardList}>
               {trials.Items.map((s) => (
                 <li key={s.AppId}>
-                  <Link to={consolePaths.siteConfiguration({ uid: s.OwnerUid, appId: s.AppId })}>
+                  <PermittedLink to={consolePaths.siteConfiguration({ uid: s.OwnerUid, appId: s.AppId })}>
                     {s.AppName}
-                  </Link>
+                  </PermittedLink>
                   <span className={`muted ${impersonationCardsStyles.dashboardMeta}`}>
                     {t('trialEnds')} <Timestamp value={s.TrialEndsAt} />
                   </span>
                 </li>
               ))}
+              {trials.Count > trials.Items.length ? (
+                <li className="muted">{t('trialsMore', { count: trials.Count - trials.Items.length })}</li>
+              ) : null}
             </ul>
           )}
         </div>

@@ -1,11 +1,14 @@
 import {
+  STAFF_CHANGE_EVENT,
   STAFF_NOTIFICATION_EVENT,
+  type StaffChangeEventData,
   type StaffNotificationEventData,
   type StaffNotificationKind,
 } from '@sac/contract/staff-notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError, callApi, readEventStream } from '../../../lib/api-client.ts';
+import { announceChange } from '../../../lib/live-changes.ts';
 
 const staffNotificationKeys = {
   all: ['staff-notifications'] as const,
@@ -53,6 +56,8 @@ const backoffMs = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
 /**
  * Holds the live stream while the shell is shown: each event refreshes the bell's page (its
  * unread count at once); a dropped stream reconnects with Last-Event-ID, so nothing is missed.
+ * Its 'changed' events (and a reconnect, which may have missed some) are announced to the screens
+ * that show what changed (lib/live-changes.ts: the dashboard).
  * Answers whether it is live; when the server refuses it (too many tabs: 429) or it keeps
  * failing, the bell falls back to reading once a minute.
  */
@@ -64,6 +69,7 @@ export function useNotificationStream(enabled: boolean): boolean {
     const abort = new AbortController();
     let lastEventId: string | undefined;
     let attempt = 0;
+    let opened = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const run = async () => {
       while (!abort.signal.aborted) {
@@ -76,8 +82,18 @@ export function useNotificationStream(enabled: boolean): boolean {
               setLive(true);
               // what came while it was away
               void queryClient.invalidateQueries({ queryKey: staffNotificationKeys.list });
+              if (opened) announceChange('impersonation');
+              opened = true;
             },
             onEvent: (e) => {
+              if (e.event === STAFF_CHANGE_EVENT) {
+                try {
+                  announceChange((JSON.parse(e.data) as StaffChangeEventData).Topic);
+                } catch {
+                  // a malformed event: nothing to read again
+                }
+                return;
+              }
               if (e.event !== STAFF_NOTIFICATION_EVENT) return;
               lastEventId = e.id ?? lastEventId;
               try {
