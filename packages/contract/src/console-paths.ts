@@ -119,5 +119,8 @@ export const consolePaths = {
     query<{ status?: string; request?: number }>(),
   ),
   /** The staff audit trail filtered by action over a preset range (24h, 7d, …). */
-  auditTrail: screen('/manage-superuser/audit-trail', query<{ action?: string; range?: string }>()),
+  auditTrail: screen(
+    '/manage-superuser/audit-trail',
+    query<{ action?: string; range?: string; result?: 'done' | 'refused' | 'failed' }>(),
+  ),
 } as const;

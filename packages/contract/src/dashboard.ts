@@ -137,7 +137,7 @@ export const dashboardResponse = z.object({
           Action: z.string(),
         }),
       ),
-      /** access.refused rows (a folded row counts its repeats once). */
+      /** Rows of every refused action (REFUSED_ACTIONS: the trail's result filter), a folded row once. */
       Refused: z.number().int(),
       /** Failed changes: STAFF_FAILED_ACTIONS. */
       Failed: z.array(z.object({ Action: z.string(), Count: z.number().int() })),

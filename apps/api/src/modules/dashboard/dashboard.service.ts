@@ -1,3 +1,4 @@
+import { REFUSED_ACTIONS } from '@sac/contract/audit';
 import { PLANS } from '@sac/contract/customers';
 import {
   DASHBOARD_DAYS,
@@ -154,7 +155,7 @@ async function trailParts(
     repo.trailCounts(db, [
       {
         since: day,
-        actions: ['login.failed', 'mfa.failed', 'login.lockout', 'access.refused', ...STAFF_FAILED_ACTIONS],
+        actions: ['login.failed', 'mfa.failed', ...REFUSED_ACTIONS, ...STAFF_FAILED_ACTIONS],
       },
       { since: week, actions: STAFF_EXPORT_ACTIONS },
     ]),
@@ -175,7 +176,8 @@ async function trailParts(
         ActorEmail: r.actor_email,
         Action: r.action,
       })),
-      Refused: n('access.refused'),
+      // every refused action, as the trail's result filter gathers them
+      Refused: REFUSED_ACTIONS.reduce((sum, a) => sum + n(a), 0),
       Failed: STAFF_FAILED_ACTIONS.map((Action) => ({ Action, Count: n(Action) })),
       Exports: STAFF_EXPORT_ACTIONS.map((Action) => ({ Action, Count: n(Action) })),
     },

@@ -261,6 +261,8 @@ describe('GET /admin/dashboard', () => {
       expect(r.status).toBe(401);
     }
     const after = await dashboardOf(boss);
+    // a lockout is a refused action too, as the trail's result filter counts it
+    expect(after.StaffActivity!.Refused).toBe(before.StaffActivity!.Refused + 1);
     expect(after.StaffSignIns).toEqual({
       Failures: before.StaffSignIns!.Failures + LOCKOUT_THRESHOLD,
       PasswordFailures: before.StaffSignIns!.PasswordFailures + LOCKOUT_THRESHOLD,

@@ -15,9 +15,10 @@ import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { type AuditEvent, useAuditTrail } from '../api/audit-api.ts';
+import { ActionWords } from './action-words.tsx';
 import styles from './audit-trail-page.module.css';
 import { ExportPanel } from './export-panel.tsx';
-import { ACTIONS_BY_AREA, isAuditAction } from './trail-actions.ts';
+import { ACTIONS_BY_AREA } from './trail-actions.ts';
 import {
   type FilterErrors,
   type FilterForm,
@@ -161,19 +162,6 @@ function useAuditColumns(zone: string, onDetails: (e: AuditEvent) => void) {
       },
     ],
     [t, zone, onDetails],
-  );
-}
-
-/** An action in the viewer's words, its code in the tooltip (and for screen readers after the words). */
-function ActionWords({ action }: { action: string }) {
-  const words = useT('auditActions');
-  const t = useT('audit');
-  if (!isAuditAction(action)) return <code>{action}</code>;
-  return (
-    <span className={styles.auditAction} title={t('actionCode', { code: action })}>
-      {words(action)}
-      <span className="visually-hidden"> ({action})</span>
-    </span>
   );
 }
 

@@ -3,6 +3,7 @@ import type { Dashboard } from '@sac/contract/dashboard';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { PermittedLink } from '../../../lib/may-open.tsx';
+import { ActionWords } from '../../audit/components/action-words.tsx';
 import dashboardPageStyles from './dashboard-page.module.css';
 import impersonationCardsStyles from './impersonation-cards.module.css';
 import platformCardsStyles from './platform-cards.module.css';
@@ -12,8 +13,7 @@ type Activity = NonNullable<Dashboard['StaffActivity']>;
 /**
  * For those who read the trail (the Auditor's home): what staff did lately, the refused calls and
  * failed changes of the last day and the exports of the last week, each figure a link into the
- * trail with that filter. The trail filters by action (one at a time) and range; a filter by
- * result would gather the failed and refused actions under one link.
+ * trail with that filter: the refused calls by result (every refused action), the rest by action.
  */
 export function StaffActivityCard({ activity }: { activity: Activity }) {
   const t = useT('dashboard');
@@ -46,7 +46,7 @@ export function StaffActivityCard({ activity }: { activity: Activity }) {
             <ul className={impersonationCardsStyles.dashboardList}>
               {activity.Recent.map((e) => (
                 <li key={e.Id}>
-                  <code>{e.Action}</code>
+                  <ActionWords action={e.Action} />
                   <span className={`muted ${impersonationCardsStyles.dashboardMeta}`}>
                     {e.ActorEmail ? `${e.ActorEmail} · ` : ''}
                     <Timestamp value={e.At} />
@@ -61,13 +61,17 @@ export function StaffActivityCard({ activity }: { activity: Activity }) {
           <p>
             <PermittedLink
               className={platformCardsStyles.dashboardFigureLarge}
-              to={consolePaths.auditTrail({ action: 'access.refused', range: '24h' })}
+              to={consolePaths.auditTrail({ result: 'refused', range: '24h' })}
               aria-label={`${t('showRefused')}: ${activity.Refused}`}
             >
               {activity.Refused}
             </PermittedLink>
           </p>
-          <h3>{t('failed')}</h3>
+          <h3>
+            <PermittedLink to={consolePaths.auditTrail({ result: 'failed', range: '24h' })}>
+              {t('failed')}
+            </PermittedLink>
+          </h3>
           {figures(activity.Failed, '24h')}
         </div>
         <div>
