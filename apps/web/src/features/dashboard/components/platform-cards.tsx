@@ -1,6 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
 import { Link } from 'react-router';
+import { DataCenterName } from '../../../components/data-center-name.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
@@ -119,7 +120,7 @@ export function SitesCard({
           <BarList
             rows={sites.ByDataCenter.map((d) => ({
               key: d.Code || '-',
-              label: d.Code ? d.Name || d.Code : t('noDataCenter'),
+              label: d.Code ? <DataCenterName code={d.Code} name={d.Name} /> : t('noDataCenter'),
               count: d.Count,
             }))}
           />

@@ -160,7 +160,7 @@ function useRecipients(form: ComposeForm) {
   // Until the count answers for the audience as it now reads, the figure shown is not its own.
   const counting = JSON.stringify(wanted) !== JSON.stringify(audience) || count.isPlaceholderData;
   const reachable = !counting && count.data !== undefined && !count.data.OverLimit && count.data.Count > 0;
-  return { audience, count, counting, reachable };
+  return { wanted, audience, count, counting, reachable };
 }
 
 /** The chosen audience's own field: the plans, the data centers, or the sites' App Ids. */
@@ -219,17 +219,25 @@ function AudienceFields({
   );
 }
 
+const EMPTY_AUDIENCE_HINT: Record<string, 'recipientsPickPlan' | 'recipientsPickDataCenter' | 'recipientsPickSites'> = {
+  plan: 'recipientsPickPlan',
+  'data-center': 'recipientsPickDataCenter',
+  sites: 'recipientsPickSites',
+};
+
 /** How many the notice reaches, or why it reaches none (counting, failed, over the limit, none). */
-function RecipientCount({ recipients }: { recipients: ReturnType<typeof useRecipients> }) {
+function RecipientCount({ recipients, type }: { recipients: ReturnType<typeof useRecipients>; type: string }) {
   const t = useT('notifications');
-  const { audience, count, counting } = recipients;
-  if (!audience) return null;
+  const { audience, count, counting, wanted } = recipients;
+  // An audience with nothing chosen yet says what it needs, instead of the line vanishing.
+  if (!wanted) return <span className="muted">{t(EMPTY_AUDIENCE_HINT[type] ?? 'recipientsPickSites')}</span>;
+  if (!audience) return <span className="muted">{t('recipientsCounting')}</span>;
   if (count.isError) return <span className="form-alert">{errorText(count.error)}</span>;
   if (!count.data || counting) return <span className="muted">{t('recipientsCounting')}</span>;
   if (count.data.OverLimit)
     return <span className="form-alert">{t('recipientsOver', { limit: count.data.Limit })}</span>;
   if (count.data.Count === 0) return <span className="form-alert">{t('recipientsNone')}</span>;
-  return <strong>{t('recipientsCount', { count: count.data.Count.toLocaleString('en-US') })}</strong>;
+  return <strong>{t('recipientsCount', { count: count.data.Count })}</strong>;
 }
 
 /** Kind, subject and text. */
@@ -283,7 +291,7 @@ function AudienceChoice({
         renderChosen={() => <AudienceFields form={form} options={options} />}
       />
       <p className={styles.noticeRecipients} aria-live="polite">
-        <RecipientCount recipients={recipients} />
+        <RecipientCount recipients={recipients} type={form.values.AudienceType} />
       </p>
     </>
   );
@@ -387,7 +395,7 @@ export default function ComposeNoticePage() {
           onClose={() => setConfirming(false)}
         >
           <p>
-            {t('confirmSendBody', { count: (recipients.count.data?.Count ?? 0).toLocaleString('en-US') })}
+            {t('confirmSendBody', { count: recipients.count.data?.Count ?? 0 })}
           </p>
         </ConfirmDialog>
       ) : null}
