@@ -72,6 +72,8 @@ describe('customer notices', () => {
     ]);
     await screen.findByText('Owner addresses this audience reaches: 300.');
     fireEvent.click(screen.getByRole('radio', { name: 'By plan' }));
+    // Nothing ticked yet: the recipient line says what it needs instead of vanishing.
+    await screen.findByText('Tick at least one plan to see how many owners it reaches.');
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Developer' }));
     await screen.findByText('Owner addresses this audience reaches: 42.');
     fireEvent.change(screen.getByLabelText('Subject'), { target: { value: 'Planned work' } });
