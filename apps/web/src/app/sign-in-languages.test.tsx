@@ -142,7 +142,7 @@ describe.each(['sp', 'fr', 'si', 'tr'] as const)('the sign-in screens in %s', (l
     stubApi(undefined, { resetPassword: () => errorAnswer(400, 905, ERRORS.invalidResetToken.text) });
     renderAt(language, '/login?vtype=reset&vtoken=tok');
     expect(screen.getByRole('heading', { level: 1, name: p.resetHeading })).toBeTruthy();
-    await waitFor(() => expect(document.title).toBe(title(p.loginTitle)));
+    await waitFor(() => expect(document.title).toBe(title(p.resetHeading)));
     fireEvent.click(screen.getByRole('button', { name: p.resetPassword }));
     expect(await screen.findByText(p.errorPasswordRequired)).toBeTruthy();
     expect(screen.getByText(p.errorConfirmPasswordRequired)).toBeTruthy();
@@ -172,7 +172,7 @@ describe.each(['sp', 'fr', 'si', 'tr'] as const)('the sign-in screens in %s', (l
     const router = renderAt(language, '/login?vtype=invite&vtoken=tok');
     expect(screen.getByRole('heading', { level: 1, name: p.inviteHeading })).toBeTruthy();
     expect(screen.getByText(p.inviteIntro)).toBeTruthy();
-    await waitFor(() => expect(document.title).toBe(title(p.loginTitle)));
+    await waitFor(() => expect(document.title).toBe(title(p.inviteHeading)));
     fireEvent.click(screen.getByRole('button', { name: p.setPassword }));
     expect(await screen.findByText(p.errorPasswordRequired)).toBeTruthy();
     type(p.password, 'Strong1!');

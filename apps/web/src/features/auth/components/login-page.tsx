@@ -12,6 +12,9 @@ import { AuthFrame } from './auth-frame.tsx';
 import styles from './login-page.module.css';
 import { useSignInMessages } from './sign-in-messages.ts';
 
+/** The invitation of a new super user opens the reset mode with vtype=invite. */
+const INVITE_VTYPE = 'invite';
+
 export type LoginMode = 'login' | 'forgotpassword' | 'resetpassword';
 
 /** Reset mode when the query has vtype and vtoken; /forgotpassword starts in forgot mode. */
@@ -19,6 +22,20 @@ export function modeOf(pathname: string, search: URLSearchParams): LoginMode {
   if (search.has('vtype') && search.has('vtoken')) return 'resetpassword';
   if (pathname.replace(/\/+$/, '') === consolePaths.forgotPassword.path) return 'forgotpassword';
   return 'login';
+}
+
+/**
+ * What the document title names a mode of the sign-in screen by: each mode its own words (the
+ * reset and invitation links open on /login, whose route label is 'Login').
+ */
+export function signInModeTitle(
+  pathname: string,
+  search: URLSearchParams,
+): 'loginTitle' | 'forgotHeading' | 'resetHeading' | 'inviteHeading' {
+  const mode = modeOf(pathname, search);
+  if (mode === 'forgotpassword') return 'forgotHeading';
+  if (mode === 'login') return 'loginTitle';
+  return search.get('vtype') === INVITE_VTYPE ? 'inviteHeading' : 'resetHeading';
 }
 
 const forgotEmailOnly = forgotPasswordBody.pick({ email: true });
@@ -165,8 +182,6 @@ function ForgotForm() {
   );
 }
 
-/** The invitation of a new super user opens the reset mode with vtype=invite. */
-const INVITE_VTYPE = 'invite';
 
 function ResetForm({ token, invite }: { token: string; invite: boolean }) {
   const t = useT('auth');
