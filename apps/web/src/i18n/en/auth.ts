@@ -65,6 +65,12 @@ export const signIn = {
   recoveryIntro:
     'Each code signs you in once if you lose your passkey or phone. They are shown only now: keep them somewhere safe.',
   recoverySaved: 'I have saved them, continue',
+  recoveryCopyAll: 'Copy all',
+  recoveryDownload: 'Download (.txt)',
+  recoveryPrint: 'Print',
+  recoveryCopied: 'The recovery codes are copied.',
+  recoveryFileTitle: 'Recovery codes for {email}, each works once.',
+  sessionEndedTitle: 'You were signed out',
   // What the document title names the sign-in screens by
   loginTitle: 'Login',
   secondStepTitle: 'Second Step',

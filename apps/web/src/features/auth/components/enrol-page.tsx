@@ -43,6 +43,7 @@ export default function EnrolPage() {
       <AuthFrame heading={t('enrolHeading')}>
         <RecoveryCodes
           codes={signedIn.RecoveryCodes}
+          email={step.Email}
           doneLabel={t('recoverySaved')}
           onDone={() => {
             saveLogin(signedIn);
