@@ -61,6 +61,9 @@ export const auth: SignInPhrases = {
   recoveryCopied: 'Kurtarma kodları kopyalandı.',
   recoveryFileTitle: '{email} için kurtarma kodları; her biri bir kez çalışır.',
   sessionEndedTitle: 'Oturumunuz kapatıldı',
+  sessionExpired: 'Oturumunuzun süresi doldu. Lütfen yeniden oturum açın.',
+  sessionEndedByUser: 'Bu oturum Oturumlarım bölümünden kapatıldı. Lütfen yeniden oturum açın.',
+  sessionEndedBySuperAdmin: 'Bir SuperAdmin bu oturumu kapattı. Lütfen yeniden oturum açın.',
   inviteHeading: 'Şifrenizi belirleyin',
   inviteIntro:
     'Konsola hoş geldiniz. Yeni hesabınız için bir şifre belirleyin; bu bağlantı yalnızca bir kez çalışır.',

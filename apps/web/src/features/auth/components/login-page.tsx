@@ -15,6 +15,17 @@ import { useSignInMessages } from './sign-in-messages.ts';
 /** The invitation of a new super user opens the reset mode with vtype=invite. */
 const INVITE_VTYPE = 'invite';
 
+/** What the console hands the sign-in screen when it sends a signed-in user back to it. */
+export interface SignInState {
+  /** Why the session ended, in the server's words (901's Description). */
+  sessionEnded?: string;
+}
+
+const sessionEndedOf = (state: unknown): string | undefined => {
+  const why = (state as SignInState | null)?.sessionEnded;
+  return typeof why === 'string' && why !== '' ? why : undefined;
+};
+
 export type LoginMode = 'login' | 'forgotpassword' | 'resetpassword';
 
 /** Reset mode when the query has vtype and vtoken; /forgotpassword starts in forgot mode. */
@@ -254,10 +265,13 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
 /** /login and /forgotpassword: the sign-in screen with its three modes. */
 export function LoginPage() {
   const t = useT('auth');
-  const { pathname } = useLocation();
+  const { pathname, state } = useLocation();
   const [search] = useSearchParams();
   const mode = modeOf(pathname, search);
   const token = search.get('vtoken') ?? '';
+  // Sent back here because the session ended (ran out, or ended from another browser): say why.
+  const ended = sessionEndedOf(state);
+  const say = useSignInMessages();
   const invite = mode === 'resetpassword' && search.get('vtype') === INVITE_VTYPE;
 
   const heading = useMemo(
@@ -277,6 +291,11 @@ export function LoginPage() {
       intro={mode === 'login' ? t('signInIntro') : undefined}
       after={<LanguageSwitch />}
     >
+      {mode === 'login' && ended ? (
+        <div className="notice notice-info" role="status">
+          <strong>{t('sessionEndedTitle')}</strong> {say.text(ended)}
+        </div>
+      ) : null}
       {mode === 'login' ? <LoginForm /> : null}
       {mode === 'forgotpassword' ? <ForgotForm /> : null}
       {mode === 'resetpassword' ? <ResetForm token={token} invite={invite} /> : null}
