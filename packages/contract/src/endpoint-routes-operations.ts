@@ -107,6 +107,13 @@ export const OPERATIONS_ROUTES = {
     access: 'notices.send',
     budget: { statements: 2, commits: 0 },
   },
+  noticeSiteOptions: {
+    id: 'noticeSiteOptions',
+    method: 'GET',
+    path: '/admin/notices/site-options',
+    access: 'notices.send',
+    budget: { statements: 4, commits: 0 },
+  },
   noticeOne: {
     id: 'noticeOne',
     method: 'GET',
