@@ -9,7 +9,7 @@ import { clearToasts } from '../../../lib/toast-store.ts';
 import { useEnrolTotpAtSignIn, useFinishEnrolAtSignIn } from '../api/auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
 import loginPageStyles from './login-page.module.css';
-import { StepGone, secondStepOf } from './second-step-page.tsx';
+import { StepGone, useSecondStepState } from './second-step-page.tsx';
 import { useSignInMessages } from './sign-in-messages.ts';
 import { OneTimeCodeField, RecoveryCodes, TotpSetup } from './totp-setup.tsx';
 
@@ -30,7 +30,7 @@ type Pair = {
 export default function EnrolPage() {
   const t = useT('auth');
   const navigate = useNavigate();
-  const step = secondStepOf(useLocation().state, 'enrol');
+  const step = useSecondStepState('enrol');
   const say = useSignInMessages();
   const finish = useFinishEnrolAtSignIn((e) => say.error(e, 'passkeyCancelled'));
   const [name, setName] = useState('');
