@@ -3,8 +3,8 @@ import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { openConfiguredDbOrExit } from '../db/open.ts';
 import { AppError } from '../lib/app-error.ts';
-import { rememberedConsoleOrigin } from './console-origin.ts';
 import { createAdminFromCommandLine } from '../modules/team/team.service.ts';
+import { rememberedConsoleOrigin } from './console-origin.ts';
 
 /**
  * `npm run create-admin -- EMAIL [FULL NAME]`: creates a SuperAdmin on the configured database

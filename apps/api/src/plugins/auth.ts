@@ -118,7 +118,9 @@ export function authPlugin(deps: AuthDeps): CallAuth {
       deps.log.error({ err }, 'a refused staff call could not be written to the trail');
       return new AppError('unauthenticated');
     }
-    const why = owner?.reason ? SESSION_ENDED_MESSAGES[owner.reason as keyof typeof SESSION_ENDED_MESSAGES] : undefined;
+    const why = owner?.reason
+      ? SESSION_ENDED_MESSAGES[owner.reason as keyof typeof SESSION_ENDED_MESSAGES]
+      : undefined;
     const refusal = new AppError('unauthenticated', why);
     if (owner) await recordRefusal(owner, def, 'a live session', refusal, request.ip);
     return refusal;

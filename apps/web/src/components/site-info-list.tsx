@@ -28,7 +28,10 @@ export function SiteInfoList({ site: s, featuresHeadingId }: { site: SiteInfo; f
           { label: t('site.plan'), value: s.Plan },
           { label: t('site.planStatus'), value: planStatusText(s.PlanStatus, s.TrialEndsAt, new Date()) },
           { label: t('site.billing'), value: s.Billing || dash },
-          { label: t('site.dataCenter'), value: <DataCenterName code={s.DataCenter} name={s.DataCenterName} /> },
+          {
+            label: t('site.dataCenter'),
+            value: <DataCenterName code={s.DataCenter} name={s.DataCenterName} />,
+          },
           { label: t('site.globalServer'), value: s.GlobalServer ?? dash },
           { label: t('site.databaseName'), value: s.Database.Name || dash },
           {

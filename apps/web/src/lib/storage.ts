@@ -54,7 +54,7 @@ export function readSecondStep(): unknown {
   }
 }
 
-export function forgetSecondStep(): void {
+function forgetSecondStep(): void {
   tabStore()?.removeItem(SECOND_STEP_KEY);
 }
 

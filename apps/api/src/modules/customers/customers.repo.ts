@@ -109,7 +109,11 @@ export async function siteOfCustomer(
       )
       .select(SITE_COLUMNS)
       // The data center's name, for the console's site details (the code stays the wire value).
-      .select(sql<string | null>`(SELECT dc.name FROM data_centers dc WHERE dc.code = s.data_center)`.as('data_center_name'))
+      .select(
+        sql<string | null>`(SELECT dc.name FROM data_centers dc WHERE dc.code = s.data_center)`.as(
+          'data_center_name',
+        ),
+      )
       .select(sql<string>`CASE WHEN s.owner_uid = ${uid} THEN 'Owner' ELSE m.role END`.as('member_role'))
       .where('s.app_id', '=', appId)
       .where((eb) => eb.or([eb('s.owner_uid', '=', uid), eb('m.customer_uid', 'is not', null)])),

@@ -12,13 +12,7 @@ export interface PickedSite {
   OwnerEmail: string;
 }
 
-const siteColumns = [
-  's.app_id',
-  's.app_name',
-  'c.first_name',
-  'c.last_name',
-  'c.email',
-] as const;
+const siteColumns = ['s.app_id', 's.app_name', 'c.first_name', 'c.last_name', 'c.email'] as const;
 
 /**
  * Sites found by a term, for a picker (a notice's chosen sites): those whose name matches, in name

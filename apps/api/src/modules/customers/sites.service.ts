@@ -9,7 +9,7 @@ import { setSiteBasicSettings } from './customer-writes.repo.ts';
  */
 export { customerRoleCatalogue, type SiteRow } from './customers.repo.ts';
 export { ownedSite } from './owned-site.ts';
-export { type PickedSite, sitesByNameOrOwner } from './site-picker.repo.ts';
+export { sitesByNameOrOwner } from './site-picker.repo.ts';
 export { type SiteInput, siteWrite } from './site-write.ts';
 
 /**

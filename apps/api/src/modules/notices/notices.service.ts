@@ -1,10 +1,10 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { PLANS } from '@sac/contract/customers';
 import {
-  NOTICE_SITE_SEARCH_LIMIT,
   type createNoticeBody,
   NOTICE_PAGE_SIZE,
   NOTICE_SCHEDULE_MAX_DAYS,
+  NOTICE_SITE_SEARCH_LIMIT,
   type Notice,
   type NoticeAudience,
   type noticeDeliveriesQuery,

@@ -44,7 +44,8 @@ export const notifications = {
   dataCenters: 'Data centers',
   sitesLegend: 'Sites',
   siteSearch: 'Find a site by customer or site name',
-  siteSearchHint: 'Type part of a site name or of its owner’s name, then choose sites from the list (at most {max}).',
+  siteSearchHint:
+    'Type part of a site name or of its owner’s name, then choose sites from the list (at most {max}).',
   siteResults: 'Sites found',
   siteSearching: 'Searching…',
   siteNoMatch: 'No site or customer matches “{term}”.',

@@ -97,7 +97,9 @@ describe('setting up a first factor at sign-in (STAFF_MFA=required)', () => {
   it('survives a reload: the set-up goes on with its ticket for this tab, and the kept step goes with the sign-in', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => Response.json({ Secret: SECRET, OtpauthUrl: `otpauth://totp/SAC:new?secret=${SECRET}` })),
+      vi.fn(async () =>
+        Response.json({ Secret: SECRET, OtpauthUrl: `otpauth://totp/SAC:new?secret=${SECRET}` }),
+      ),
     );
     const secondStep = {
       Ticket: TICKET,

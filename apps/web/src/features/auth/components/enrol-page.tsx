@@ -1,7 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { passkeyName } from '@sac/contract/mfa';
 import { type FormEvent, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { saveLogin } from '../../../lib/storage.ts';

@@ -193,7 +193,6 @@ function ForgotForm() {
   );
 }
 
-
 function ResetForm({ token, invite }: { token: string; invite: boolean }) {
   const t = useT('auth');
   const say = useSignInMessages();

@@ -12,7 +12,7 @@ import { useSignInMessages } from './sign-in-messages.ts';
 import { OneTimeCodeField } from './totp-setup.tsx';
 
 /** The second step, as the sign-in screen hands it over, while its ticket lasts. */
-export function secondStepOf(state: unknown, kind: 'verify' | 'enrol'): SecondStep | undefined {
+function secondStepOf(state: unknown, kind: 'verify' | 'enrol'): SecondStep | undefined {
   const s = state as { secondStep?: SecondStep } | null;
   const step = s?.secondStep;
   if (!step || step.Kind !== kind || typeof step.Ticket !== 'string') return undefined;

@@ -76,7 +76,7 @@ export function TotpSetup({ otpauthUrl, secret }: { otpauthUrl: string; secret: 
 }
 
 /** The codes as a text file: a line saying whose they are, then one code a line. */
-export function recoveryCodesText(codes: readonly string[], title: string): string {
+function recoveryCodesText(codes: readonly string[], title: string): string {
   return `${title}\n\n${codes.join('\n')}\n`;
 }
 

@@ -76,10 +76,7 @@ function instantOf(local: string, zone: string): Date | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 
-function composeSchema(
-  zone: string,
-  phrases: { sendAtRequired: string; sendAtPast: string },
-) {
+function composeSchema(zone: string, phrases: { sendAtRequired: string; sendAtPast: string }) {
   const body = createNoticeBody.shape;
   return z
     .object({
@@ -123,10 +120,7 @@ interface SiteNames {
 }
 function useSiteNames(): SiteNames {
   const [sites, setSites] = useState<ReadonlyMap<number, PickedSite>>(new Map());
-  const remember = useCallback(
-    (site: PickedSite) => setSites((m) => new Map(m).set(site.AppId, site)),
-    [],
-  );
+  const remember = useCallback((site: PickedSite) => setSites((m) => new Map(m).set(site.AppId, site)), []);
   return { sites, remember };
 }
 
@@ -232,14 +226,23 @@ function AudienceFields({
   );
 }
 
-const EMPTY_AUDIENCE_HINT: Record<string, 'recipientsPickPlan' | 'recipientsPickDataCenter' | 'recipientsPickSites'> = {
+const EMPTY_AUDIENCE_HINT: Record<
+  string,
+  'recipientsPickPlan' | 'recipientsPickDataCenter' | 'recipientsPickSites'
+> = {
   plan: 'recipientsPickPlan',
   'data-center': 'recipientsPickDataCenter',
   sites: 'recipientsPickSites',
 };
 
 /** How many the notice reaches, or why it reaches none (counting, failed, over the limit, none). */
-function RecipientCount({ recipients, type }: { recipients: ReturnType<typeof useRecipients>; type: string }) {
+function RecipientCount({
+  recipients,
+  type,
+}: {
+  recipients: ReturnType<typeof useRecipients>;
+  type: string;
+}) {
   const t = useT('notifications');
   const { audience, count, counting, wanted } = recipients;
   // An audience with nothing chosen yet says what it needs, instead of the line vanishing.
@@ -410,9 +413,7 @@ export default function ComposeNoticePage() {
           onConfirm={() => form.data && send(form.data)}
           onClose={() => setConfirming(false)}
         >
-          <p>
-            {t('confirmSendBody', { count: recipients.count.data?.Count ?? 0 })}
-          </p>
+          <p>{t('confirmSendBody', { count: recipients.count.data?.Count ?? 0 })}</p>
         </ConfirmDialog>
       ) : null}
     </section>

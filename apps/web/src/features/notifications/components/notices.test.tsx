@@ -100,8 +100,18 @@ describe('customer notices', () => {
           Data:
             url.searchParams.get('term') === 'ada'
               ? [
-                  { AppId: 11, AppName: 'analytical-engine', OwnerName: 'Ada Lovelace', OwnerEmail: 'ada@x.example' },
-                  { AppId: 12, AppName: 'difference-engine', OwnerName: 'Ada Lovelace', OwnerEmail: 'ada@x.example' },
+                  {
+                    AppId: 11,
+                    AppName: 'analytical-engine',
+                    OwnerName: 'Ada Lovelace',
+                    OwnerEmail: 'ada@x.example',
+                  },
+                  {
+                    AppId: 12,
+                    AppName: 'difference-engine',
+                    OwnerName: 'Ada Lovelace',
+                    OwnerEmail: 'ada@x.example',
+                  },
                 ]
               : [],
         },
@@ -116,7 +126,9 @@ describe('customer notices', () => {
     fireEvent.click(await screen.findByRole('radio', { name: 'Chosen sites' }));
     expect(screen.getByText('No site chosen yet.')).toBeTruthy();
     await screen.findByText('Choose at least one site to see how many owners it reaches.');
-    fireEvent.change(screen.getByLabelText('Find a site by customer or site name'), { target: { value: 'ada' } });
+    fireEvent.change(screen.getByLabelText('Find a site by customer or site name'), {
+      target: { value: 'ada' },
+    });
     const results = await screen.findByRole('list', { name: 'Sites found' });
     expect(api.callsTo('noticeSiteOptions')[0]!.url.searchParams.get('term')).toBe('ada');
     fireEvent.click(within(results).getByRole('button', { name: 'Add analytical-engine (Ada Lovelace)' }));
@@ -128,10 +140,14 @@ describe('customer notices', () => {
     );
     await screen.findByText('2 chosen sites');
     const chosen = screen.getByRole('list', { name: '2 chosen sites' });
-    expect(within(chosen).getByText('analytical-engine').closest('li')?.getAttribute('title')).toBe('AppId 11');
+    expect(within(chosen).getByText('analytical-engine').closest('li')?.getAttribute('title')).toBe(
+      'AppId 11',
+    );
     await screen.findByText('Owner addresses this audience reaches: 2.');
     await waitFor(() =>
-      expect(api.callsTo('noticeRecipients').at(-1)!.body).toEqual({ Audience: { Type: 'sites', AppIds: [11, 12] } }),
+      expect(api.callsTo('noticeRecipients').at(-1)!.body).toEqual({
+        Audience: { Type: 'sites', AppIds: [11, 12] },
+      }),
     );
     fireEvent.click(within(chosen).getByRole('button', { name: 'Remove analytical-engine' }));
     await screen.findByText('1 chosen site');
