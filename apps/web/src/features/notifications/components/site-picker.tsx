@@ -34,6 +34,7 @@ export function SitePicker({
   named: ReadonlyMap<number, PickedSite>;
   error?: string | undefined;
   onChange: (ids: number[], site?: PickedSite) => void;
+  /** The choice was touched (a site added or removed): its error may show from now on. */
   onBlur: () => void;
 }) {
   const t = useT('notifications');
@@ -66,7 +67,10 @@ export function SitePicker({
                 type="button"
                 className={styles.chipRemove}
                 aria-label={t('siteRemove', { site: labelOf(appId) })}
-                onClick={() => onChange(value.filter((x) => x !== appId))}
+                onClick={() => {
+                  onChange(value.filter((x) => x !== appId));
+                  onBlur();
+                }}
               >
                 <span aria-hidden="true">×</span>
               </button>
@@ -83,14 +87,8 @@ export function SitePicker({
           autoComplete="off"
           disabled={full}
           onChange={(e) => setTyped(e.target.value)}
-          onBlur={onBlur}
         />
       </div>
-      {error ? (
-        <p className={formFieldStyles.fieldError} role="alert">
-          {error}
-        </p>
-      ) : null}
       <div aria-live="polite">
         {term === '' ? null : found.isError ? (
           <p className="form-alert">{errorText(found.error)}</p>
@@ -107,7 +105,10 @@ export function SitePicker({
                   className={styles.result}
                   disabled={full}
                   aria-label={t('siteAdd', { site: s.AppName, owner: s.OwnerName })}
-                  onClick={() => onChange([...value, s.AppId], s)}
+                  onClick={() => {
+                    onChange([...value, s.AppId], s);
+                    onBlur();
+                  }}
                 >
                   <span className={styles.resultName}>{s.AppName}</span>
                   <span className="muted">{t('siteOwner', { name: s.OwnerName, email: s.OwnerEmail })}</span>
@@ -117,6 +118,12 @@ export function SitePicker({
           </ul>
         )}
       </div>
+      {/* Under the results, so that its appearing never moves a result from under the pointer. */}
+      {error ? (
+        <p className={formFieldStyles.fieldError} role="alert">
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }
