@@ -49,6 +49,7 @@ export const notifications = {
   siteResults: 'Sites found',
   siteSearching: 'Searching…',
   siteNoMatch: 'No site or customer matches “{term}”.',
+  siteAllChosen: 'Every site found is chosen already.',
   siteOwner: '{name} · {email}',
   siteAdd: 'Add {site} ({owner})',
   siteRemove: 'Remove {site}',

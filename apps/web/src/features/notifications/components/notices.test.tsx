@@ -139,6 +139,7 @@ describe('customer notices', () => {
       }),
     );
     await screen.findByText('2 chosen sites');
+    expect(await screen.findByText('Every site found is chosen already.')).toBeTruthy();
     const chosen = screen.getByRole('list', { name: '2 chosen sites' });
     expect(within(chosen).getByText('analytical-engine').closest('li')?.getAttribute('title')).toBe(
       'AppId 11',

@@ -94,8 +94,10 @@ export function SitePicker({
           <p className="form-alert">{errorText(found.error)}</p>
         ) : !found.data || found.isPlaceholderData ? (
           <p className="muted">{t('siteSearching')}</p>
-        ) : results.length === 0 ? (
+        ) : found.data.length === 0 ? (
           <p className="muted">{t('siteNoMatch', { term })}</p>
+        ) : results.length === 0 ? (
+          <p className="muted">{t('siteAllChosen')}</p>
         ) : (
           <ul className={styles.results} aria-label={t('siteResults')}>
             {results.map((s) => (
