@@ -112,7 +112,8 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/notices/site-options',
     access: 'notices.send',
-    budget: { statements: 4, commits: 0 },
+    // the session, the site-name match, the customer name search, the matching owners' sites
+    budget: { statements: 5, commits: 0 },
   },
   noticeOne: {
     id: 'noticeOne',
