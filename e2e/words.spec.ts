@@ -24,8 +24,13 @@ async function shoot(page: Page, name: string) {
   await page.setViewportSize(size);
 }
 
-test('a site shows its data center by name, the code on hover', async ({ page }) => {
+test('a site shows its data center by name, the code on hover, as the dashboard does', async ({ page }) => {
   await signIn(page, 'superadmin@example.com');
+  // the dashboard's breakdown names them the same way (one component)
+  const dashboardName = page.getByText('EU West (Ireland)', { exact: true }).first();
+  await expect(dashboardName).toBeVisible();
+  await expect(dashboardName).toHaveAttribute('title', 'Code: eu-west');
+  await shoot(page, 'dashboard-data-centers');
   await page.goto(`/manage-customer/view-customer?uid=${ADA.uid}`);
   await page
     .getByRole('table', { name: 'Owned sites' })
@@ -69,9 +74,7 @@ test('a notice to chosen sites: found by customer name, chosen as chips, counted
   await expect(page.getByText('No site chosen yet.')).toBeVisible();
 });
 
-test('each mode of the sign-in screen has its own title, and a session ended elsewhere is explained', async ({
-  page,
-}) => {
+test('each mode of the sign-in screen has its own title', async ({ page }) => {
   await page.goto('/login?vtype=reset&vtoken=abc');
   await expect(page).toHaveTitle('Reset password | Super Admin Console');
   await page.goto('/login?vtype=invite&vtoken=abc');
