@@ -45,6 +45,12 @@ export interface AuthDeps {
   log: { error(obj: unknown, msg: string): void };
 }
 
+/** The words of a 901 for a session someone ended (undefined: it ran out, the 901's own text). */
+const whyEnded = (reason: string | null | undefined): string | undefined =>
+  reason && reason in SESSION_ENDED_MESSAGES
+    ? SESSION_ENDED_MESSAGES[reason as keyof typeof SESSION_ENDED_MESSAGES]
+    : undefined;
+
 /** Calls an impersonation session may always make: who am I, and ending the session. */
 const IMPERSONATION_OPEN = new Set(['session', 'logout']);
 
@@ -118,10 +124,7 @@ export function authPlugin(deps: AuthDeps): CallAuth {
       deps.log.error({ err }, 'a refused staff call could not be written to the trail');
       return new AppError('unauthenticated');
     }
-    const why = owner?.reason
-      ? SESSION_ENDED_MESSAGES[owner.reason as keyof typeof SESSION_ENDED_MESSAGES]
-      : undefined;
-    const refusal = new AppError('unauthenticated', why);
+    const refusal = new AppError('unauthenticated', whyEnded(owner?.reason));
     if (owner) await recordRefusal(owner, def, 'a live session', refusal, request.ip);
     return refusal;
   }

@@ -89,37 +89,16 @@ export function SitePicker({
           onChange={(e) => setTyped(e.target.value)}
         />
       </div>
-      <div aria-live="polite">
-        {term === '' ? null : found.isError ? (
-          <p className="form-alert">{errorText(found.error)}</p>
-        ) : !found.data || found.isPlaceholderData ? (
-          <p className="muted">{t('siteSearching')}</p>
-        ) : found.data.length === 0 ? (
-          <p className="muted">{t('siteNoMatch', { term })}</p>
-        ) : results.length === 0 ? (
-          <p className="muted">{t('siteAllChosen')}</p>
-        ) : (
-          <ul className={styles.results} aria-label={t('siteResults')}>
-            {results.map((s) => (
-              <li key={s.AppId}>
-                <button
-                  type="button"
-                  className={styles.result}
-                  disabled={full}
-                  aria-label={t('siteAdd', { site: s.AppName, owner: s.OwnerName })}
-                  onClick={() => {
-                    onChange([...value, s.AppId], s);
-                    onBlur();
-                  }}
-                >
-                  <span className={styles.resultName}>{s.AppName}</span>
-                  <span className="muted">{t('siteOwner', { name: s.OwnerName, email: s.OwnerEmail })}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
+      <SiteResults
+        term={term}
+        found={found}
+        results={results}
+        full={full}
+        onAdd={(site) => {
+          onChange([...value, site.AppId], site);
+          onBlur();
+        }}
+      />
       {/* Under the results, so that its appearing never moves a result from under the pointer. */}
       {error ? (
         <p className={formFieldStyles.fieldError} role="alert">
@@ -127,5 +106,52 @@ export function SitePicker({
         </p>
       ) : null}
     </fieldset>
+  );
+}
+
+/** What the search found: searching, none, all chosen already, or the sites to add. */
+function SiteResults({
+  term,
+  found,
+  results,
+  full,
+  onAdd,
+}: {
+  term: string;
+  found: ReturnType<typeof useSiteOptions>;
+  results: PickedSite[];
+  full: boolean;
+  onAdd: (site: PickedSite) => void;
+}) {
+  const t = useT('notifications');
+  return (
+    <div aria-live="polite">
+      {term === '' ? null : found.isError ? (
+        <p className="form-alert">{errorText(found.error)}</p>
+      ) : !found.data || found.isPlaceholderData ? (
+        <p className="muted">{t('siteSearching')}</p>
+      ) : found.data.length === 0 ? (
+        <p className="muted">{t('siteNoMatch', { term })}</p>
+      ) : results.length === 0 ? (
+        <p className="muted">{t('siteAllChosen')}</p>
+      ) : (
+        <ul className={styles.results} aria-label={t('siteResults')}>
+          {results.map((s) => (
+            <li key={s.AppId}>
+              <button
+                type="button"
+                className={styles.result}
+                disabled={full}
+                aria-label={t('siteAdd', { site: s.AppName, owner: s.OwnerName })}
+                onClick={() => onAdd(s)}
+              >
+                <span className={styles.resultName}>{s.AppName}</span>
+                <span className="muted">{t('siteOwner', { name: s.OwnerName, email: s.OwnerEmail })}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
