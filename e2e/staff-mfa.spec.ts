@@ -70,9 +70,24 @@ test('a passkey: set up under Sign-in security, then asked for after the passwor
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await expect(page.getByText('Your passkey has been added.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Save your recovery codes' })).toBeVisible();
-  await expect(
-    page.getByRole('region', { name: 'Save your recovery codes' }).getByRole('listitem'),
-  ).toHaveCount(10);
+  const codes = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  await expect(codes.getByRole('listitem')).toHaveCount(10);
+  // The toast is in the dialog, above the codes, never over them.
+  await expect(codes.getByText('Your passkey has been added.')).toBeVisible();
+  const toastBox = await codes.getByText('Your passkey has been added.').boundingBox();
+  const firstCode = await codes.getByRole('listitem').first().boundingBox();
+  expect(toastBox!.y + toastBox!.height).toBeLessThanOrEqual(firstCode!.y);
+  // Copy all, Download (.txt) and Print.
+  const download = page.waitForEvent('download');
+  await codes.getByRole('button', { name: 'Download (.txt)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('recovery-codes.txt');
+  const text = (await (await file.createReadStream()).toArray()).join('');
+  const shown = await codes.getByRole('listitem').allInnerTexts();
+  expect(text).toContain(`Recovery codes for ${staff.email}`);
+  for (const c of shown) expect(text).toContain(c.trim());
+  await expect(codes.getByRole('button', { name: 'Copy all' })).toBeVisible();
+  await expect(codes.getByRole('button', { name: 'Print' })).toBeVisible();
   await shoot(page, 'security-recovery-codes', (f) => info.outputPath(f));
   await page.getByRole('button', { name: 'Done' }).click();
   const row = page.getByRole('row').filter({ hasText: 'Work laptop' });
@@ -106,11 +121,18 @@ test('an authenticator app: the QR code and secret shown, a code from it at sign
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await expect(page.getByTestId('totp-secret')).toHaveText(secret!.replace(/(.{4})/g, '$1 ').trim());
   await shoot(page, 'security-totp-setup', (f) => info.outputPath(f));
+  // A wrong code first: its error toast goes once the right code has set the app up.
+  const wrong = totp(secret!, 5);
+  await page.getByLabel('Code the app shows now').fill(wrong);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  const error = page.getByTestId('toast-error');
+  await expect(error).toBeVisible();
   await page.getByLabel('Code the app shows now').fill(totp(secret!));
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('Your authenticator app is set up.', { exact: false })).toBeVisible();
+  await expect(error).toHaveCount(0);
   await expect(
-    page.getByRole('region', { name: 'Save your recovery codes' }).getByRole('listitem'),
+    page.getByRole('dialog', { name: 'Save your recovery codes' }).getByRole('listitem'),
   ).toHaveCount(10);
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByText(/^Set up on /)).toBeVisible();

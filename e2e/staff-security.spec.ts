@@ -26,6 +26,21 @@ test('My sessions lists where I am signed in and ends the others: their next cal
 
   await desk.goto('/manage-customer/search-customer');
   await expect(desk).toHaveURL(/\/login/);
+  // the sign-in screen says why (issue 32)
+  await expect(desk.getByRole('status').filter({ hasText: 'You were signed out' })).toContainText(
+    'This session was ended from My sessions. Please sign in again.',
+  );
+  const shots = process.env.E2E_SHOTS_DIR;
+  if (shots)
+    for (const scheme of ['light', 'dark'] as const)
+      for (const width of [360, 1024, 1920]) {
+        await desk.emulateMedia({ colorScheme: scheme });
+        await desk.setViewportSize({ width, height: 900 });
+        await desk.screenshot({
+          path: `${shots}/sign-in-session-ended-${width}-${scheme}.png`,
+          fullPage: true,
+        });
+      }
   await laptop.close();
   await desk.close();
 });

@@ -70,13 +70,14 @@ const LOG_REDACT_PATHS = [
  * The URL with secret-bearing and personal query parameters replaced: API keys and secrets
  * (search), reset and invitation tokens, the owner's consent and site-access link tokens, any
  * session pair or password a client might put in a query by mistake, and customers' emails, names,
- * phone numbers and site names (search criteria); an email address anywhere else in the URL too.
+ * phone numbers and site names (search criteria, and a picker's search `term`); an email address
+ * anywhere else in the URL too.
  * Linear in the URL's length (the URL is the caller's: no pattern here may backtrack).
  */
 export function redactUrl(url: string): string {
   return url
     .replace(
-      /([?&](?:apisecret|apikey|vtoken|resettoken|token|xtoken|xsign|password|secret|emailid|email|customername|name|firstname|lastname|phone|phonenumber|sitename)=)[^&#]*/gi,
+      /([?&](?:apisecret|apikey|vtoken|resettoken|token|xtoken|xsign|password|secret|emailid|email|customername|name|firstname|lastname|phone|phonenumber|sitename|term)=)[^&#]*/gi,
       '$1[redacted]',
     )
     .split(/([/?&=#])/)

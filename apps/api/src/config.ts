@@ -104,6 +104,11 @@ export interface Config {
   fieldEncryptionKey: string | undefined;
   logLevel: string;
   /**
+   * LOG_FORMAT: 'json' (one JSON line per event, for log collectors) or 'human' (one short line per
+   * request and event, for a terminal). Unset: human when stdout is a terminal, else json.
+   */
+  logFormat: 'json' | 'human';
+  /**
    * On PGlite, at most how long searches run before the server listens, to get the embedded
    * engine's code compiled and optimized before users search (ms; 0: none). See search-warm-up.ts.
    */
@@ -196,6 +201,12 @@ function demoDataWanted(v: string | undefined, external: boolean): boolean {
   if (['1', 'true', 'yes'].includes(v.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(v.toLowerCase())) return false;
   throw new Error(`DEMO_DATA must be 1 or 0, got '${v}'`);
+}
+
+function logFormatOf(v: string | undefined, terminal: boolean): 'json' | 'human' {
+  if (v === undefined || v === '') return terminal ? 'human' : 'json';
+  if (v === 'json' || v === 'human') return v;
+  throw new Error(`LOG_FORMAT must be 'json' or 'human', got '${v}'`);
 }
 
 function staffMfaOf(v: string | undefined, demoData: boolean): 'required' | 'optional' {
@@ -296,7 +307,10 @@ function addressLimitsOf(env: NodeJS.ProcessEnv): Config['addressLimits'] {
   };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  terminal: boolean = process.stdout.isTTY === true,
+): Config {
   const port = positive('PORT', env.PORT, 3001);
   const defaultOrigins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
   const demoData = demoDataWanted(env.DEMO_DATA, Boolean(env.DATABASE_URL));
@@ -357,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     domainVerifiedRecheckMs:
       minutesOrZero('DOMAIN_VERIFIED_RECHECK_HOURS', env.DOMAIN_VERIFIED_RECHECK_HOURS, 24) * 60,
     logLevel: env.LOG_LEVEL ?? 'info',
+    logFormat: logFormatOf(env.LOG_FORMAT, terminal),
     searchWarmUpMs: nonNegative('SEARCH_WARM_UP_MS', env.SEARCH_WARM_UP_MS, 400),
     helperThreadNice: niceValue(env.HELPER_THREAD_NICE),
     userInputBudgetMs: positive('USER_INPUT_BUDGET_MS', env.USER_INPUT_BUDGET_MS, 1000),

@@ -1,11 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig, retiredSettingsSet } from './config.ts';
 import { migrateConfigured, openConfiguredDbOrExit } from './db/open.ts';
+import { consoleOrigin } from './lib/console-url.ts';
+import { humanLogStream } from './lib/human-log.ts';
 import { privateUmask } from './lib/private-data-dir.ts';
 import { describeRedis } from './lib/redis.ts';
 import { isPrivatePath, normalisedPath } from './lib/request-path.ts';
 import { countStaff } from './modules/auth/staff.service.ts';
 import { WARM_UP_MAX_QUERIES, warmUpSearch } from './modules/customers/search-warm-up.ts';
+import { rememberConsoleOrigin } from './ops/console-origin.ts';
 import { startJobs } from './ops/jobs.ts';
 import { periodicJobs } from './ops/periodic.ts';
 import { finishStart } from './ops/start-steps.ts';
@@ -45,7 +50,14 @@ const seeding = new Promise<void>((resolve) => {
 );
 seeding.catch(() => {}); // awaited after listen; this only keeps an early failure from going unhandled
 let seeded = false;
-const { app, ctx } = await buildApp({ config, db });
+// At a terminal, one short line per request and event (LOG_FORMAT=json keeps the JSON lines).
+const { app, ctx } = await buildApp({
+  config,
+  db,
+  ...(config.logFormat === 'human' ? { logStream: humanLogStream(process.stdout) } : {}),
+});
+// Without SMTP, mail is written as files to DATA_DIR/outbox: made now, so it is there to look in.
+if (!config.smtpUrl) fs.mkdirSync(path.join(config.dataDir, 'outbox'), { recursive: true });
 if (trailOwner) app.log.warn(trailOwner);
 ctx.ops.starting = true; // until finishStart is done: /readyz says 'starting'
 app.addHook('onRequest', async (req) => {
@@ -100,8 +112,14 @@ async function shutdown(signal: string) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+// The address people open: the same words in the listening line and in the banner.
+const url = `http://${config.host === '0.0.0.0' || config.host === '::' || config.host === '127.0.0.1' ? 'localhost' : config.host}:${config.port}`;
 try {
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({
+    port: config.port,
+    host: config.host,
+    listenTextResolver: () => `Server listening at ${url}`,
+  });
 } catch (e) {
   // One line an operator can act on, not a stack trace.
   const code = (e as { code?: string }).code;
@@ -143,7 +161,10 @@ const { seeded: demo, warm } = await finishStart(ctx.ops, {
         })
       : undefined,
 });
-const url = `http://localhost:${config.port}`;
+// `npm run create-admin` in another shell builds its link on this origin (ops/start-steps.ts).
+await rememberConsoleOrigin(db, consoleOrigin(config)).catch((err: unknown) =>
+  app.log.warn({ err }, 'the console origin could not be written for create-admin'),
+);
 const trust = config.trustProxy;
 const lines = [
   '',

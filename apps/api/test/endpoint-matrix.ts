@@ -820,6 +820,7 @@ export const MATRIX: Record<EndpointId, Row> = {
   })),
   noticeRecipients: noticesSend(async () => ({ payload: { Audience: { Type: 'all' } } })),
   noticeAudienceOptions: noticesSend(async () => ({})),
+  noticeSiteOptions: noticesSend(async () => ({ query: { term: 'matrix' } })),
   noticeOne: noticesSend(async (f) => ({ query: { id: String(await scheduledNotice(f)) } })),
   noticeDeliveries: noticesSend(async (f) => ({ query: { id: String(await scheduledNotice(f)) } })),
   noticeCancel: noticesSend(async (f) => ({ payload: { Id: await scheduledNotice(f) } })),

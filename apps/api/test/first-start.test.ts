@@ -124,6 +124,9 @@ describe(`first start without demo data (${postgres ? 'DATABASE_URL, as producti
           body: { email: 'superadmin@example.com', password: 'anything-at-all' },
         });
         expect(demo.status).toBe(401);
+        // the mail outbox is there from the start (no SMTP_URL), to look in before the first mail
+        expect(fs.statSync(path.join(dataDir, 'outbox')).isDirectory()).toBe(true);
+        const serverPort = api.port;
         // the embedded database is one process's at a time: the command runs while the server is stopped
         expect(await api.stop()).toBe(0);
 
@@ -136,6 +139,14 @@ describe(`first start without demo data (${postgres ? 'DATABASE_URL, as producti
         const link = new URL(/https:\/\/\S+/.exec(made.stdout)![0]);
         expect(link.origin + link.pathname).toBe('https://console.example.com/login');
         expect(link.searchParams.get('vtype')).toBe('invite');
+        // Without CONSOLE_ORIGINS or PORT in its shell, the link is on the origin the server wrote
+        // at its start (its real port), not a guessed localhost:3001.
+        const plain = await promisify(execFile)(
+          API_NODE,
+          ['apps/api/src/ops/create-admin-cli.ts', 'ada@example.com', 'Ada'],
+          { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env } },
+        );
+        expect(new URL(/http:\/\/\S+/.exec(plain.stdout)![0]).origin).toBe(`http://localhost:${serverPort}`);
         const again = await run(['grace@example.com']).catch((e: { code: number; stderr: string }) => e);
         expect(again).toMatchObject({ code: 1 });
         expect((again as { stderr: string }).stderr).toContain('grace@example.com');

@@ -171,6 +171,10 @@ describe('JSON logs', () => {
     );
     expect(redactUrl('/login?vtype=reset&vtoken=abc#x')).toBe('/login?vtype=reset&vtoken=[redacted]#x');
     expect(redactUrl('/admin/x?XToken=a&xsign=b')).toBe('/admin/x?XToken=[redacted]&xsign=[redacted]');
+    // the notice site picker searches by customer name
+    expect(redactUrl('/admin/notices/site-options?term=Ada%20Lovelace')).toBe(
+      '/admin/notices/site-options?term=[redacted]',
+    );
   });
 
   it('redact personal data in the URL: search criteria, and an email wherever it is', () => {

@@ -50,6 +50,16 @@ export const RESET_VTYPE = 'reset';
 export const INVITE_VTYPE = 'invite';
 
 export const okResponse = z.object({ IsPosted: z.boolean(), Message: z.string().optional() });
+/**
+ * The Description of a 901 answer to a pair whose session was ended by someone (from My sessions,
+ * or by a SuperAdmin), so the sign-in screen it lands on can say why; a session that ran out
+ * answers ERRORS.unauthenticated's own text.
+ */
+export const SESSION_ENDED_MESSAGES = {
+  'ended-by-user': 'This session was ended from My sessions. Please sign in again.',
+  'ended-by-superadmin': 'A SuperAdmin ended this session. Please sign in again.',
+} as const;
+
 export const SUCCESS_MESSAGES = {
   forgotPassword: 'If an account exists for that email, we have sent a link to reset its password.',
   resetPassword: 'Your password has been reset. Please sign in.',

@@ -212,6 +212,8 @@ const siteInfo = site.extend({
   TrialEndsAt: isoDate.nullable(),
   Billing: z.string(),
   DataCenter: z.string().nullable(),
+  /** The data center's name ("EU West (Ireland)"); null without a data center or for a code no longer listed. */
+  DataCenterName: z.string().nullable(),
   GlobalServer: z.string().nullable(),
   Database: z.object({
     Name: z.string(),

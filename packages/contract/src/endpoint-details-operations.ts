@@ -53,6 +53,8 @@ import {
   noticeRecipientsBody,
   noticeRecipientsResponse,
   noticeResponse,
+  noticeSiteOptionsQuery,
+  noticeSiteOptionsResponse,
   unsubscribeQuery,
   unsubscribeResponse,
 } from './notices.ts';
@@ -180,6 +182,13 @@ export const OPERATIONS_DETAILS = {
     summary: 'What an audience may name: the plans and the data centers.',
     tag: 'Notices',
     responses: { 200: noticeAudienceOptionsResponse, ...errors(401, 403) },
+  },
+  noticeSiteOptions: {
+    summary:
+      'Sites to choose for a notice to chosen sites, by site name or by owner name (at most 20): the picker instead of typed AppIds.',
+    tag: 'Notices',
+    query: noticeSiteOptionsQuery,
+    responses: { 200: noticeSiteOptionsResponse, ...errors(400, 401, 403) },
   },
   noticeOne: {
     summary: 'One notice with its text, status and delivery progress.',

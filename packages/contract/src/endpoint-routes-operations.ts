@@ -109,6 +109,14 @@ export const OPERATIONS_ROUTES = {
     access: 'notices.send',
     budget: { statements: 2, commits: 0 },
   },
+  noticeSiteOptions: {
+    id: 'noticeSiteOptions',
+    method: 'GET',
+    path: '/admin/notices/site-options',
+    access: 'notices.send',
+    // the session, the site-name match, the customer name search, the matching owners' sites
+    budget: { statements: 5, commits: 0 },
+  },
   noticeOne: {
     id: 'noticeOne',
     method: 'GET',

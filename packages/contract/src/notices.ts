@@ -86,6 +86,29 @@ export const noticeAudienceOptionsResponse = z.object({
   DataCenters: z.array(z.object({ Code: z.string(), Name: z.string() })),
 });
 
+/** How many sites the notice site picker's search answers at most. */
+export const NOTICE_SITE_SEARCH_LIMIT = 20;
+
+/**
+ * GET /admin/notices/site-options: sites to choose for a notice to chosen sites, found by site name
+ * or by their owner's name (the customer search's matching: a prefix under 3 characters, else
+ * anywhere in the name).
+ */
+export const noticeSiteOptionsQuery = z.object({
+  term: z.string().trim().min(1, 'Type a customer or site name.').max(100, 'The search term is too long.'),
+});
+export const noticeSiteOptionsResponse = z.object({
+  /** At most NOTICE_SITE_SEARCH_LIMIT: sites whose name matches first, then the matching owners' sites. */
+  Data: z.array(
+    z.object({
+      AppId: z.number().int(),
+      AppName: z.string(),
+      OwnerName: z.string(),
+      OwnerEmail: z.string(),
+    }),
+  ),
+});
+
 /** POST /admin/notices: a new notice, sent now (SendAt null) or at a time. */
 export const createNoticeBody = z.object({
   Kind: z.enum(NOTICE_KINDS),

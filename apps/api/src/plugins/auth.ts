@@ -1,3 +1,4 @@
+import { SESSION_ENDED_MESSAGES } from '@sac/contract/auth';
 import { HEADERS } from '@sac/contract/constants';
 import type { EndpointRoute } from '@sac/contract/endpoint-routes';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
@@ -30,13 +31,25 @@ export interface AuthDeps {
     session: StaffSession,
     call: { method: string; path: string; allowed: boolean; clientAddress: string },
   ): Promise<void>;
-  /** The staff member a pair names when its session is no longer live; undefined for any other pair. */
-  endedSessionOwner(xtoken: string, xsign: string): Promise<{ uid: string; email: string } | undefined>;
+  /**
+   * The staff member a pair names when its session is no longer live, and why it ended (null: it
+   * ran out); undefined for any other pair.
+   */
+  endedSessionOwner(
+    xtoken: string,
+    xsign: string,
+  ): Promise<{ uid: string; email: string; reason: string | null } | undefined>;
   /** Writes a refused staff call to the staff trail (folded); may throw. */
   recordRefusal(refusal: Refusal): Promise<void>;
   /** Where a refusal that could not be recorded is logged. */
   log: { error(obj: unknown, msg: string): void };
 }
+
+/** The words of a 901 for a session someone ended (undefined: it ran out, the 901's own text). */
+const whyEnded = (reason: string | null | undefined): string | undefined =>
+  reason && reason in SESSION_ENDED_MESSAGES
+    ? SESSION_ENDED_MESSAGES[reason as keyof typeof SESSION_ENDED_MESSAGES]
+    : undefined;
 
 /** Calls an impersonation session may always make: who am I, and ending the session. */
 const IMPERSONATION_OPEN = new Set(['session', 'logout']);
@@ -96,19 +109,24 @@ export function authPlugin(deps: AuthDeps): CallAuth {
   }
 
   /**
-   * A 401 on a pair that names a real session that ended is its owner's refusal; a call without
-   * a pair, or with one nobody was given, names nobody and is not recorded.
+   * The refusal of a pair without a live session. One that names a real session that ended is its
+   * owner's refusal, written to the trail, and says why it ended when someone ended it; a call
+   * without a pair, or with one nobody was given, names nobody and is not recorded.
    */
-  async function recordEndedSession(def: EndpointRoute, request: FastifyRequest, refusal: AppError) {
+  async function endedSessionRefusal(def: EndpointRoute, request: FastifyRequest): Promise<AppError> {
     const xtoken = header(request, HEADERS.token);
     const xsign = header(request, HEADERS.sign);
-    if (!xtoken || !xsign) return;
+    if (!xtoken || !xsign) return new AppError('unauthenticated');
+    let owner: Awaited<ReturnType<AuthDeps['endedSessionOwner']>>;
     try {
-      const owner = await deps.endedSessionOwner(xtoken, xsign);
-      if (owner) await recordRefusal(owner, def, 'a live session', refusal, request.ip);
+      owner = await deps.endedSessionOwner(xtoken, xsign);
     } catch (err) {
       deps.log.error({ err }, 'a refused staff call could not be written to the trail');
+      return new AppError('unauthenticated');
     }
+    const refusal = new AppError('unauthenticated', whyEnded(owner?.reason));
+    if (owner) await recordRefusal(owner, def, 'a live session', refusal, request.ip);
+    return refusal;
   }
 
   return {
@@ -117,11 +135,7 @@ export function authPlugin(deps: AuthDeps): CallAuth {
     async authenticate(def: EndpointRoute, request: FastifyRequest) {
       if (def.access === 'public') return undefined;
       const session = await sessionOf(request);
-      if (!session) {
-        const refusal = new AppError('unauthenticated');
-        await recordEndedSession(def, request, refusal);
-        throw refusal;
-      }
+      if (!session) throw await endedSessionRefusal(def, request);
       // An impersonation session acts as the approved customer roles on one site, nothing else.
       if (!session.impersonation && def.access !== 'session' && !session.permissions.has(def.access)) {
         const refusal = new AppError('forbidden');

@@ -1,4 +1,4 @@
-import { SUCCESS_MESSAGES } from '@sac/contract/auth';
+import { SESSION_ENDED_MESSAGES, SUCCESS_MESSAGES } from '@sac/contract/auth';
 import { DASHBOARD_TITLE, type Language } from '@sac/contract/constants';
 import { ERRORS } from '@sac/contract/errors';
 import { MESSAGES } from '@sac/contract/messages';
@@ -142,7 +142,7 @@ describe.each(['sp', 'fr', 'si', 'tr'] as const)('the sign-in screens in %s', (l
     stubApi(undefined, { resetPassword: () => errorAnswer(400, 905, ERRORS.invalidResetToken.text) });
     renderAt(language, '/login?vtype=reset&vtoken=tok');
     expect(screen.getByRole('heading', { level: 1, name: p.resetHeading })).toBeTruthy();
-    await waitFor(() => expect(document.title).toBe(title(p.loginTitle)));
+    await waitFor(() => expect(document.title).toBe(title(p.resetHeading)));
     fireEvent.click(screen.getByRole('button', { name: p.resetPassword }));
     expect(await screen.findByText(p.errorPasswordRequired)).toBeTruthy();
     expect(screen.getByText(p.errorConfirmPasswordRequired)).toBeTruthy();
@@ -172,7 +172,7 @@ describe.each(['sp', 'fr', 'si', 'tr'] as const)('the sign-in screens in %s', (l
     const router = renderAt(language, '/login?vtype=invite&vtoken=tok');
     expect(screen.getByRole('heading', { level: 1, name: p.inviteHeading })).toBeTruthy();
     expect(screen.getByText(p.inviteIntro)).toBeTruthy();
-    await waitFor(() => expect(document.title).toBe(title(p.loginTitle)));
+    await waitFor(() => expect(document.title).toBe(title(p.inviteHeading)));
     fireEvent.click(screen.getByRole('button', { name: p.setPassword }));
     expect(await screen.findByText(p.errorPasswordRequired)).toBeTruthy();
     type(p.password, 'Strong1!');
@@ -208,5 +208,30 @@ describe.each(['sp', 'fr', 'si', 'tr'] as const)('the sign-in screens in %s', (l
     expect(await screen.findByText(p.errorPasskeyNameLength)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: p.useAuthenticatorApp }));
     await toastSays(p, p.errorSecondStepInvalid);
+  });
+});
+
+describe('a sign-in screen reached because the session ended', () => {
+  const viewer = { Uid: 'u-1', Email: 'ada@example.com', Role: ['Admin'], Permissions: [] };
+  it.each([
+    ['en', SESSION_ENDED_MESSAGES['ended-by-user'], en.sessionEndedByUser],
+    ['fr', SESSION_ENDED_MESSAGES['ended-by-user'], fr.auth.sessionEndedByUser],
+    ['en', ERRORS.unauthenticated.text, en.sessionExpired],
+    ['tr', SESSION_ENDED_MESSAGES['ended-by-superadmin'], tr.auth.sessionEndedBySuperAdmin],
+  ] as const)('in %s says why: %s', async (language, answer, shown) => {
+    await loadLanguage(language);
+    stubApi(viewer, { session: () => errorAnswer(401, 901, answer) });
+    const router = renderAt(language, '/dashboard');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    const text = await screen.findByText(shown, { exact: false });
+    expect(text.closest('[role="status"]')).toBeTruthy();
+    expect(screen.getByText(PHRASES[language].sessionEndedTitle)).toBeTruthy();
+  });
+
+  it('says nothing on a sign-in screen opened directly', async () => {
+    stubApi(undefined, {});
+    renderAt('en', '/login');
+    await screen.findByRole('heading', { level: 1, name: MESSAGES.signInHeading });
+    expect(screen.queryByText(en.sessionEndedTitle)).toBeNull();
   });
 });

@@ -14,6 +14,24 @@ import styles from './dialog.module.css';
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
+/**
+ * The toast slot of each open dialog, the last opened last. A modal dialog is in the top layer,
+ * above the page's toaster: the toaster shows its toasts in the topmost dialog's slot, above the
+ * dialog's content and in its flow, so a toast is seen and never covers what the dialog shows.
+ */
+let slots: readonly HTMLElement[] = [];
+const slotListeners = new Set<() => void>();
+const setSlots = (next: readonly HTMLElement[]) => {
+  slots = next;
+  for (const l of slotListeners) l();
+};
+export function subscribeDialogSlot(l: () => void): () => void {
+  slotListeners.add(l);
+  return () => slotListeners.delete(l);
+}
+/** Where toasts go while a dialog is open; null when none is. */
+export const getDialogToastSlot = (): HTMLElement | null => slots.at(-1) ?? null;
+
 interface DialogProps {
   title: string;
   /** Called on Escape, the close button and the backdrop; not called while `busy`. */
@@ -56,6 +74,7 @@ export function Dialog({ title, onClose, busy = false, wide = false, children }:
   const t = useT('common');
   const titleId = useId();
   const ref = useRef<HTMLDialogElement>(null);
+  const slotRef = useRef<HTMLDivElement>(null);
 
   // A layout effect: the dialog is modal before the first paint, and closed while still in the
   // page when it goes (a removed dialog is not closed, and its opener would not get focus back).
@@ -64,11 +83,14 @@ export function Dialog({ title, onClose, busy = false, wide = false, children }:
     if (!root) return;
     const opener = document.activeElement as HTMLElement | null;
     if (!root.open) root.showModal();
+    const slot = slotRef.current;
+    if (slot) setSlots([...slots, slot]);
     const first =
       root.querySelector<HTMLElement>('[data-autofocus]') ??
       root.querySelector(`.${styles.body}`)?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? root).focus();
     return () => {
+      if (slot) setSlots(slots.filter((x) => x !== slot));
       root.close();
       if (opener?.isConnected) opener.focus();
     };
@@ -132,6 +154,7 @@ export function Dialog({ title, onClose, busy = false, wide = false, children }:
           <span aria-hidden="true">×</span>
         </button>
       </div>
+      <div ref={slotRef} className={styles.toastSlot} />
       <div className={styles.body}>{children}</div>
     </dialog>
   );

@@ -49,7 +49,7 @@ export function useFileExport() {
       setProgress(undefined);
       toast.success(
         t('exportDone', {
-          rows: received === 1 ? t('oneRow') : t('rows', { n: received.toLocaleString('en-US') }),
+          rows: t('rows', { n: received }),
           file: filename,
         }),
       );

@@ -2,6 +2,7 @@ import { planStatusText, type SiteInfo } from '@sac/contract/customers';
 import { formatDate } from '../lib/date-format.ts';
 import { useT } from '../lib/i18n.tsx';
 import { CopyableCode } from './copy-button.tsx';
+import { DataCenterName } from './data-center-name.tsx';
 import { DetailList } from './detail-list.tsx';
 
 /**
@@ -27,7 +28,10 @@ export function SiteInfoList({ site: s, featuresHeadingId }: { site: SiteInfo; f
           { label: t('site.plan'), value: s.Plan },
           { label: t('site.planStatus'), value: planStatusText(s.PlanStatus, s.TrialEndsAt, new Date()) },
           { label: t('site.billing'), value: s.Billing || dash },
-          { label: t('site.dataCenter'), value: s.DataCenter ?? dash },
+          {
+            label: t('site.dataCenter'),
+            value: <DataCenterName code={s.DataCenter} name={s.DataCenterName} />,
+          },
           { label: t('site.globalServer'), value: s.GlobalServer ?? dash },
           { label: t('site.databaseName'), value: s.Database.Name || dash },
           {

@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { I18nProvider } from '../lib/i18n.tsx';
 import { clearToasts, toast } from '../lib/toast-store.ts';
+import { Dialog } from './dialog.tsx';
 import { Toaster } from './toaster.tsx';
 
 beforeEach(() => vi.useFakeTimers());
@@ -55,5 +56,58 @@ describe('toasts', () => {
     expect(screen.queryByText('Could not save.')).not.toBeNull();
     act(() => vi.advanceTimersByTime(1));
     expect(screen.queryByText('Could not save.')).toBeNull();
+  });
+});
+
+describe('toasts that belong together', () => {
+  it('never stack the same words twice: the one shown starts its time again', () => {
+    renderToaster();
+    for (let i = 0; i < 4; i++) {
+      act(() => void toast.info('Your session has expired. Please sign in again.'));
+      act(() => vi.advanceTimersByTime(3000));
+    }
+    expect(screen.getAllByText('Your session has expired. Please sign in again.')).toHaveLength(1);
+    act(() => vi.advanceTimersByTime(2000));
+    expect(screen.queryByText('Your session has expired. Please sign in again.')).toBeNull();
+  });
+
+  it("replace an action's earlier toast: its success takes the place of its error", () => {
+    renderToaster();
+    act(() => void toast.error('That code is not correct.', '["totp"]'));
+    act(() => void toast.error('Could not save the name.', '["rename"]'));
+    act(() => void toast.success('Your authenticator app is set up.', '["totp"]'));
+    expect(screen.queryByText('That code is not correct.')).toBeNull();
+    expect(screen.getByText('Your authenticator app is set up.')).toBeTruthy();
+    expect(screen.getByText('Could not save the name.')).toBeTruthy();
+  });
+
+  it('show inside an open dialog, above its content, and back in the corner once it closes', () => {
+    function Page({ open }: { open: boolean }) {
+      return open ? (
+        <Dialog title="Recovery codes" onClose={() => {}}>
+          <p>abcd-efgh</p>
+        </Dialog>
+      ) : null;
+    }
+    const view = render(
+      <I18nProvider initial="en">
+        <Page open />
+        <Toaster />
+      </I18nProvider>,
+    );
+    act(() => void toast.success('Saved.'));
+    const dialog = screen.getByRole('dialog', { name: 'Recovery codes' });
+    const message = screen.getByText('Saved.');
+    expect(dialog.contains(message)).toBe(true);
+    // In the dialog's flow, before its content: it takes its own room instead of lying over it.
+    const content = screen.getByText('abcd-efgh');
+    expect(message.compareDocumentPosition(content) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    view.rerender(
+      <I18nProvider initial="en">
+        <Page open={false} />
+        <Toaster />
+      </I18nProvider>,
+    );
+    expect(screen.getByText('Saved.').closest('dialog')).toBeNull();
   });
 });

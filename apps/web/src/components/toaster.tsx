@@ -1,6 +1,8 @@
 import { useSyncExternalStore } from 'react';
+import { createPortal } from 'react-dom';
 import { useT } from '../lib/i18n.tsx';
 import { dismissToast, getToasts, holdToast, releaseToast, subscribeToasts } from '../lib/toast-store.ts';
+import { getDialogToastSlot, subscribeDialogSlot } from './dialog.tsx';
 import styles from './toaster.module.css';
 
 type Item = ReturnType<typeof getToasts>[number];
@@ -9,14 +11,20 @@ type Item = ReturnType<typeof getToasts>[number];
  * Toasts, top-right. Errors and warnings are alerts (role=alert, announced when they appear);
  * the others arrive in a polite live region that is there before any message (a region added
  * together with its text is not announced by some screen readers). Each toast stays while the
- * pointer is over it or focus is in it, and has a button that dismisses it.
+ * pointer is over it or focus is in it, and has a button that dismisses it. While a modal dialog
+ * is open they are shown in it, above its content (dialog.tsx).
  */
 export function Toaster() {
   const t = useT('chrome');
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
+  // While a modal dialog is open the toasts are shown inside it, above its content, never over it.
+  const slot = useSyncExternalStore(subscribeDialogSlot, getDialogToastSlot, () => null);
   const urgent = (item: Item) => item.type === 'error' || item.type === 'warning';
-  return (
-    <section className={styles.toaster} aria-label={t('notifications')}>
+  const region = (
+    <section
+      className={slot ? `${styles.toaster} ${styles.toasterInDialog}` : styles.toaster}
+      aria-label={t('notifications')}
+    >
       <div className={styles.toastStack}>
         {toasts.filter(urgent).map((item) => (
           <Toast key={item.id} item={item} role="alert" dismissLabel={t('dismiss')} />
@@ -31,6 +39,7 @@ export function Toaster() {
       </div>
     </section>
   );
+  return slot ? createPortal(region, slot) : region;
 }
 
 function Toast({ item, role, dismissLabel }: { item: Item; role: 'alert' | 'status'; dismissLabel: string }) {

@@ -135,7 +135,7 @@ function failure(status: number, body: unknown, auth: TokenPair | undefined): Ap
     if (status === 401) endImpersonation(error.serverText ?? IMPERSONATION_SESSION_MESSAGES.ended, auth);
   } else if (error.code === ERRORS.unauthenticated.code) {
     clearAuthStorage();
-    signalSessionExpired();
+    signalSessionExpired(error.serverText);
   }
   return error;
 }

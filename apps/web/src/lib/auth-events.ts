@@ -6,7 +6,8 @@ import { STORAGE_KEYS } from '@sac/contract/constants';
  * app in this tab. Listeners navigate to /login.
  */
 const CHANNEL = 'sac-admin-auth';
-type Listener = (reason: 'logout' | 'expired') => void;
+/** `why`: the server's words for an ended session (ran out, ended from My sessions, by a SuperAdmin). */
+type Listener = (reason: 'logout' | 'expired', why?: string) => void;
 const listeners = new Set<Listener>();
 
 let channel: BroadcastChannel | undefined;
@@ -16,8 +17,8 @@ function getChannel(): BroadcastChannel | undefined {
   return channel;
 }
 
-const emit = (reason: 'logout' | 'expired') => {
-  for (const l of [...listeners]) l(reason);
+const emit = (reason: 'logout' | 'expired', why?: string) => {
+  for (const l of [...listeners]) l(reason, why);
 };
 
 /** Tells other tabs of this console that the user signed out. */
@@ -25,9 +26,9 @@ export function broadcastLogout(): void {
   getChannel()?.postMessage({ type: 'logout' });
 }
 
-/** Tells this tab that the session ended (error 901). */
-export function signalSessionExpired(): void {
-  emit('expired');
+/** Tells this tab that the session ended (error 901), in the server's words for why. */
+export function signalSessionExpired(why?: string): void {
+  emit('expired', why);
 }
 
 /** Subscribes to session ends from this tab and from other tabs; returns the unsubscribe. */

@@ -164,6 +164,24 @@ export function translate<N extends Namespace>(
 export const translatePhrase = (language: Language, ref: PhraseRef): string =>
   lookup(language, ref.ns, ref.key);
 
+const pluralRules = new Map<Language, Intl.PluralRules>();
+/** The CLDR plural category of `count` in `language` ('one', 'few', 'many', 'other'…). */
+export function pluralCategory(language: Language, count: number): Intl.LDMLPluralRule {
+  let rules = pluralRules.get(language);
+  if (!rules) {
+    rules = new Intl.PluralRules(HTML_LANG[language]);
+    pluralRules.set(language, rules);
+  }
+  return rules.select(count);
+}
+
+/**
+ * A phrase with a number `count` (or, without one, `n`) reads in the plural form its language's rules choose: the key
+ * suffixed with the category (`audienceSites_one`), else the key itself (its 'other' form). The
+ * form is looked up in the catalog that has the phrase, with that catalog's language's rules, so a
+ * phrase that falls back to English is English throughout. The count is written in that
+ * language's digits grouping (1,234).
+ */
 function lookup(
   language: Language,
   ns: Namespace,
@@ -172,7 +190,14 @@ function lookup(
 ): string {
   const local = catalogs[language][ns] as Record<string, string> | undefined;
   const fallback = en[ns] as Record<string, string> | undefined;
-  return format(local?.[key] ?? fallback?.[key] ?? key, vars);
+  const [phrases, lang] = local?.[key] !== undefined ? [local, language] : [fallback, 'en' as Language];
+  const countVar = typeof vars?.count === 'number' ? 'count' : typeof vars?.n === 'number' ? 'n' : undefined;
+  if (countVar && phrases) {
+    const count = vars?.[countVar] as number;
+    const form = phrases[`${key}_${pluralCategory(lang, count)}`] ?? phrases[key];
+    return format(form ?? key, { ...vars, [countVar]: count.toLocaleString(HTML_LANG[lang]) });
+  }
+  return format(phrases?.[key] ?? key, vars);
 }
 
 interface I18nValue {

@@ -3,7 +3,7 @@ import { MESSAGES } from '@sac/contract/messages';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, errorText } from './api-client.ts';
 import { isStaleWrite } from './edit-conflict.ts';
-import { toast } from './toast-store.ts';
+import { dismissActionToasts, toast } from './toast-store.ts';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -20,6 +20,9 @@ declare module '@tanstack/react-query' {
     };
   }
 }
+
+/** The action a mutation's toasts speak for: its key, when it has one. */
+const actionOf = (key: readonly unknown[] | undefined) => (key ? JSON.stringify(key) : undefined);
 
 const sessionEnded = (e: unknown) => e instanceof ApiError && e.code === ERRORS.unauthenticated.code;
 
@@ -57,7 +60,14 @@ export function createQueryClient(): QueryClient {
           typeof fallback === 'function'
             ? fallback(error)
             : errorText(error, fallback ?? MESSAGES.genericError),
+          actionOf(mutation.options.mutationKey),
         );
+      },
+      // Done at last: the error toast of an earlier try of the same action goes (the screen's
+      // own success toast, shown next, is then not seen beside it).
+      onSuccess: (_data, _vars, _ctx, mutation) => {
+        const action = actionOf(mutation.options.mutationKey);
+        if (action !== undefined) dismissActionToasts(action);
       },
     }),
   });

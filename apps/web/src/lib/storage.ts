@@ -23,6 +23,42 @@ const store = (): Store => globalThis.localStorage;
 const usable = (v: string | null): v is string => v !== null && v !== '' && v !== 'undefined';
 
 /**
+ * The second step of a sign-in in progress (its single-use ticket, SECOND_STEP_TTL_MINUTES long,
+ * which opens only the second step or the set-up of a first factor), kept for this tab alone so
+ * that a reload of its screen does not send the user back to type the password. Gone once the
+ * sign-in completes or the session storage is cleared.
+ */
+const SECOND_STEP_KEY = 'lr-admin-second-step';
+const tabStore = (): Store | undefined => {
+  try {
+    return globalThis.sessionStorage;
+  } catch {
+    return undefined; // storage refused (private mode): a reload then starts again
+  }
+};
+
+export function keepSecondStep(step: unknown): void {
+  try {
+    tabStore()?.setItem(SECOND_STEP_KEY, JSON.stringify(step));
+  } catch {
+    // full or refused: only the reload loses it
+  }
+}
+
+export function readSecondStep(): unknown {
+  try {
+    const v = tabStore()?.getItem(SECOND_STEP_KEY);
+    return v ? JSON.parse(v) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function forgetSecondStep(): void {
+  tabStore()?.removeItem(SECOND_STEP_KEY);
+}
+
+/**
  * Moves the legacy token and signature keys to the admin keys and removes the legacy ones. An
  * admin key that already holds a usable value is kept.
  */
@@ -45,6 +81,7 @@ export function clearAuthStorage(s: Store = store()): void {
   s.removeItem(STORAGE_KEYS.sign);
   s.removeItem(STORAGE_KEYS.loginState);
   s.removeItem(STORAGE_KEYS.siteName);
+  forgetSecondStep();
   clearImpersonation();
 }
 
@@ -76,6 +113,7 @@ export function saveLogin(
   }
   s.setItem(STORAGE_KEYS.token, answer.xtoken!);
   s.setItem(STORAGE_KEYS.sign, answer.xsign!);
+  forgetSecondStep();
   const state: LoginState = { Email: answer.Email, Name: answer.Name, Role: answer.Role };
   s.setItem(STORAGE_KEYS.loginState, JSON.stringify(state));
   return true;

@@ -27,6 +27,7 @@ export function dismissToast(id: number): void {
   timers.delete(id);
   deadlines.delete(id);
   held.delete(id);
+  actions.delete(id);
   publish(toasts.filter((x) => x.id !== id));
 }
 
@@ -58,19 +59,45 @@ export function releaseToast(id: number): void {
   runFor(id, Math.max(left, 1000));
 }
 
-/** Shows a toast that closes itself after TOAST_AUTO_CLOSE_MS (spec section 9), held while in use. */
-function showToast(type: ToastType, message: string): number {
+/** The action each toast speaks for (a mutation's key), when it has one. */
+const actions = new Map<number, string>();
+
+/**
+ * Shows a toast that closes itself after TOAST_AUTO_CLOSE_MS (spec section 9), held while in use.
+ * The same words of the same type are never stacked: the toast already shown starts its time again
+ * (one bad session made four "Your session has expired"). A toast for an action replaces the
+ * toasts that action raised before (a success takes the place of its earlier error).
+ */
+function showToast(type: ToastType, message: string, action?: string): number {
+  if (action !== undefined) dismissActionToasts(action);
+  const same = toasts.find((x) => x.type === type && x.message === message);
+  if (same) {
+    if (action !== undefined) actions.set(same.id, action);
+    if (!held.has(same.id)) {
+      const t = timers.get(same.id);
+      if (t) clearTimeout(t);
+      runFor(same.id, TOAST_AUTO_CLOSE_MS);
+    }
+    return same.id;
+  }
   const id = nextId++;
+  if (action !== undefined) actions.set(id, action);
   publish([...toasts, { id, type, message }]);
   runFor(id, TOAST_AUTO_CLOSE_MS);
   return id;
 }
 
+/** Closes the toasts an action raised (its error, once it has succeeded). */
+export function dismissActionToasts(action: string): void {
+  for (const [id, a] of [...actions]) if (a === action) dismissToast(id);
+}
+
+/** `action` names what the toast reports on (a mutation's key): its next toast replaces this one. */
 export const toast = {
-  success: (m: string) => showToast('success', m),
-  error: (m: string) => showToast('error', m),
-  info: (m: string) => showToast('info', m),
-  warning: (m: string) => showToast('warning', m),
+  success: (m: string, action?: string) => showToast('success', m, action),
+  error: (m: string, action?: string) => showToast('error', m, action),
+  info: (m: string, action?: string) => showToast('info', m, action),
+  warning: (m: string, action?: string) => showToast('warning', m, action),
 };
 
 export function subscribeToasts(l: Listener): () => void {
@@ -86,5 +113,6 @@ export function clearToasts(): void {
   timers.clear();
   deadlines.clear();
   held.clear();
+  actions.clear();
   publish([]);
 }

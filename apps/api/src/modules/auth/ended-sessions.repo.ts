@@ -11,15 +11,15 @@ export async function endedSessionOwner(
   db: Queryable,
   xtoken: string,
   xsign: string,
-): Promise<{ uid: string; email: string } | undefined> {
+): Promise<{ uid: string; email: string; reason: string | null } | undefined> {
   const s = await firstRow(
     db,
     qb
       .selectFrom('staff_sessions as s')
       .innerJoin('staff as st', 'st.uid', 's.uid')
-      .select(['s.uid', 'st.email', 's.sign_hash'])
+      .select(['s.uid', 'st.email', 's.sign_hash', 's.revoked_reason'])
       .where('s.token_hash', '=', hashSecret(xtoken)),
   );
   if (!s || !sameHash(Buffer.from(s.sign_hash), hashSecret(xsign))) return undefined;
-  return { uid: s.uid, email: s.email };
+  return { uid: s.uid, email: s.email, reason: s.revoked_reason };
 }

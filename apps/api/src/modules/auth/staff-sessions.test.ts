@@ -1,4 +1,6 @@
+import { SESSION_ENDED_MESSAGES } from '@sac/contract/auth';
 import type { BodyOf, EndpointId, QueryOf } from '@sac/contract/endpoints';
+import { ERRORS } from '@sac/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { browserName } from './browser-name.ts';
@@ -51,6 +53,13 @@ describe('my sessions', () => {
     const end = await call('endMySessions', laptop, { Id: other.Id });
     expect(end.body).toEqual({ Ended: 1, Message: '1 session ended.' });
     expect(await works(desk)).toBe(false);
+    // The ended session is told why, so its sign-in screen can say it.
+    const refused = await call('session', desk);
+    expect([refused.status, refused.error.ErrorCode, refused.error.Description]).toEqual([
+      401,
+      901,
+      SESSION_ENDED_MESSAGES['ended-by-user'],
+    ]);
     expect(await works(laptop)).toBe(true);
     expect((await call('mySessions', laptop)).body.Data).toHaveLength(1);
   });
@@ -84,6 +93,8 @@ describe('my sessions', () => {
     }[];
     expect(rows.map((r) => r.ClientAddress)).not.toContain('198.51.100.20');
     expect(await works(old)).toBe(false);
+    // Nobody ended it: it ran out, in the words of every 901.
+    expect((await call('session', old)).error.Description).toBe(ERRORS.unauthenticated.text);
   });
 });
 
@@ -103,6 +114,9 @@ describe("a colleague's sessions (SuperAdmins)", () => {
     expect(end.status).toBe(200);
     expect(end.body.Ended).toBeGreaterThanOrEqual(1);
     expect(await works(colleague)).toBe(false);
+    expect((await call('session', colleague)).error.Description).toBe(
+      SESSION_ENDED_MESSAGES['ended-by-superadmin'],
+    );
     expect(await works(boss)).toBe(true);
     const logged = await t.db.query<{ actor_email: string; details: Record<string, unknown> }>(
       "SELECT actor_email, details FROM activity_log WHERE action = 'session.end' AND target_id = $1 ORDER BY id DESC LIMIT 1",

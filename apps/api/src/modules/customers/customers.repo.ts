@@ -98,7 +98,7 @@ export async function siteOfCustomer(
   db: Queryable,
   uid: string,
   appId: number,
-): Promise<SiteRow | undefined> {
+): Promise<(SiteRow & { data_center_name: string | null }) | undefined> {
   return firstRow(
     db,
     qb
@@ -108,6 +108,12 @@ export async function siteOfCustomer(
         j.onRef('m.app_id', '=', 's.app_id').on('m.customer_uid', '=', uid),
       )
       .select(SITE_COLUMNS)
+      // The data center's name, for the console's site details (the code stays the wire value).
+      .select(
+        sql<string | null>`(SELECT dc.name FROM data_centers dc WHERE dc.code = s.data_center)`.as(
+          'data_center_name',
+        ),
+      )
       .select(sql<string>`CASE WHEN s.owner_uid = ${uid} THEN 'Owner' ELSE m.role END`.as('member_role'))
       .where('s.app_id', '=', appId)
       .where((eb) => eb.or([eb('s.owner_uid', '=', uid), eb('m.customer_uid', 'is not', null)])),

@@ -361,7 +361,7 @@ export async function apps(ctx: AppContext, uid: string, which: 'owned' | 'share
   return { Data: [...owned, ...shared].map(siteOut) };
 }
 
-async function siteOf(ctx: AppContext, uid: string, appId: number): Promise<SiteRow> {
+async function siteOf(ctx: AppContext, uid: string, appId: number) {
   await customer(ctx, uid);
   const s = await siteOfCustomer(ctx.db, uid, appId);
   if (!s) throw new AppError('notFound', NO_SUCH_SITE);
@@ -389,6 +389,7 @@ export async function appInfoById(ctx: AppContext, uid: string, appId: number) {
       TrialEndsAt: isoOrNull(s.trial_ends_at),
       Billing: s.billing,
       DataCenter: s.data_center,
+      DataCenterName: s.data_center_name,
       GlobalServer: s.global_server,
       Database: { Name: s.db_name, Custom: s.custom_db_conn !== null, ConnectionString: connection },
       Features: s.features,

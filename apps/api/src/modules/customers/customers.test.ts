@@ -909,6 +909,7 @@ describe('sites', () => {
       Plan: 'Developer',
       PlanStatus: 'Trial',
       DataCenter: 'eu-central',
+      DataCenterName: 'EU Central (Frankfurt)',
       OwnerEmail: 'Ada.Lovelace@Analytical.example',
     });
     const raw = await t.db.query<{ custom_db_conn: Buffer }>(

@@ -3,12 +3,13 @@ import { setSiteBasicSettings } from './customer-writes.repo.ts';
 
 /**
  * What other modules may use of customers' sites: the ownership check every site call makes, the
- * site row, the write of a site's settings (siteWrite), the web-app addresses, and the catalogue of
- * customer roles. The customers module owns the tables `customers`, `sites`, `site_members`,
+ * site row, the write of a site's settings (siteWrite), the web-app addresses, the catalogue of
+ * customer roles, and sites found by site or owner name for a picker (sitesByNameOrOwner). The customers module owns the tables `customers`, `sites`, `site_members`,
  * `customer_logins`; another module writes them only through the acts below.
  */
 export { customerRoleCatalogue, type SiteRow } from './customers.repo.ts';
 export { ownedSite } from './owned-site.ts';
+export { sitesByNameOrOwner } from './site-picker.repo.ts';
 export { type SiteInput, siteWrite } from './site-write.ts';
 
 /**

@@ -14,6 +14,7 @@ export function noticesRoutes(app: FastifyInstance, ctx: AppContext): void {
     notices.countRecipients(ctx, c.body.Audience),
   );
   registerEndpoint(app, ctx, ENDPOINTS.noticeAudienceOptions, async () => notices.audienceOptions(ctx));
+  registerEndpoint(app, ctx, ENDPOINTS.noticeSiteOptions, (c) => notices.siteOptions(ctx, c.query.term));
   registerEndpoint(app, ctx, ENDPOINTS.noticeOne, (c) => notices.oneNotice(ctx, c.query.id));
   registerEndpoint(app, ctx, ENDPOINTS.noticeDeliveries, (c) => notices.noticeDeliveries(ctx, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.noticeCancel, (c) => notices.cancelNotice(ctx, c, c.body));

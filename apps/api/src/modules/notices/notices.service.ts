@@ -4,6 +4,7 @@ import {
   type createNoticeBody,
   NOTICE_PAGE_SIZE,
   NOTICE_SCHEDULE_MAX_DAYS,
+  NOTICE_SITE_SEARCH_LIMIT,
   type Notice,
   type NoticeAudience,
   type noticeDeliveriesQuery,
@@ -17,6 +18,7 @@ import { consoleOrigin } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
+import { sitesByNameOrOwner } from '../customers/sites.service.ts';
 import { noticeMail } from './notices.mails.ts';
 import * as repo from './notices.repo.ts';
 import { maskedAddress, unsubscribeToken, verifyUnsubscribeToken } from './unsubscribe-token.ts';
@@ -156,6 +158,11 @@ export async function createNotice(
 export async function audienceOptions(ctx: AppContext) {
   const centers = await repo.dataCenters(ctx.db);
   return { Plans: [...PLANS], DataCenters: centers.map((c) => ({ Code: c.code, Name: c.name })) };
+}
+
+/** Sites to choose for a notice to chosen sites, by site or owner name (the customer search's matching). */
+export async function siteOptions(ctx: AppContext, term: string) {
+  return { Data: await sitesByNameOrOwner(ctx.db, term, NOTICE_SITE_SEARCH_LIMIT) };
 }
 
 export async function listNotices(ctx: AppContext, cursor: string | undefined) {

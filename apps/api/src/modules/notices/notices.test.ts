@@ -129,6 +129,27 @@ describe('audience', () => {
     expect(await n({ Type: 'all' })).toBe(4);
   });
 
+  it('finds sites to choose by site name or by owner name, bounded, with whose they are', async () => {
+    const find = async (term: string) => {
+      const r = await t.call('noticeSiteOptions', { session: ada, query: { term } });
+      expect(r.status, r.raw.body).toBe(200);
+      return r.body.Data as { AppId: number; AppName: string; OwnerName: string; OwnerEmail: string }[];
+    };
+    // by site name: a prefix under three letters, anywhere in the name from three
+    expect((await find('bo')).map((s) => s.AppName)).toEqual(['bob-site']);
+    expect((await find('second')).map((s) => s.AppName)).toEqual(['dan-second-site']);
+    // by the owner's name: every site of theirs, each once even when its name matches too
+    const dan = await find('dan');
+    expect(dan.map((s) => s.AppName).sort()).toEqual(['dan-second-site', 'dan-site']);
+    expect(dan[0]).toMatchObject({ OwnerName: 'dan Owner', OwnerEmail: 'dan@owners.example' });
+    expect(dan.find((s) => s.AppName === 'dan-site')?.AppId).toBe(sites.dan);
+    expect(await find('nobody-like-this')).toEqual([]);
+    // an empty term is a clear 400; Support may not look
+    const empty = await t.callLoose('noticeSiteOptions', { session: ada, query: { term: ' ' } });
+    expect([empty.status, empty.error.Description]).toEqual([400, 'Type a customer or site name.']);
+    expect((await t.call('noticeSiteOptions', { session: sam, query: { term: 'dan' } })).status).toBe(403);
+  });
+
   it('refuses unbounded or malformed audiences and texts', async () => {
     const many = Array.from({ length: 201 }, (_, i) => i + 1);
     expect((await count(boss, { Type: 'sites', AppIds: many })).status).toBe(400);

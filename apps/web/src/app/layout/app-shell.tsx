@@ -6,6 +6,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LeaveGuard } from '../../components/leave-guard.tsx';
 import publicPageStyles from '../../components/public-page.module.css';
 import { Skeleton } from '../../components/skeleton.tsx';
+import type { SignInState } from '../../features/auth/components/login-page.tsx';
 import { NotificationBell } from '../../features/staff-notifications/components/notification-bell.tsx';
 import { onSessionEnded } from '../../lib/auth-events.ts';
 import { useProductName } from '../../lib/footer-links.ts';
@@ -13,7 +14,6 @@ import { useT } from '../../lib/i18n.tsx';
 import { MayOpenProvider } from '../../lib/may-open.tsx';
 import { sessionQuery, useCurrentUser } from '../../lib/session.ts';
 import { clearAuthStorage } from '../../lib/storage.ts';
-import { toast } from '../../lib/toast-store.ts';
 import { mayOpen } from '../navigation.ts';
 import styles from './app-shell.module.css';
 import { Breadcrumb } from './breadcrumb.tsx';
@@ -34,10 +34,12 @@ export default function AppShell() {
 
   useEffect(
     () =>
-      onSessionEnded((reason) => {
+      onSessionEnded((reason, why) => {
         clearAuthStorage();
-        if (reason === 'expired') toast.info(ERRORS.unauthenticated.text);
-        navigate(consolePaths.login(), { replace: true });
+        // The sign-in screen says why the session ended (ran out, or ended from elsewhere).
+        const state: SignInState | undefined =
+          reason === 'expired' ? { sessionEnded: why ?? ERRORS.unauthenticated.text } : undefined;
+        navigate(consolePaths.login(), { replace: true, state });
       }),
     [navigate],
   );

@@ -1,4 +1,4 @@
-import { SUCCESS_MESSAGES } from '@sac/contract/auth';
+import { SESSION_ENDED_MESSAGES, SUCCESS_MESSAGES } from '@sac/contract/auth';
 import { ERRORS } from '@sac/contract/errors';
 import { fieldRequired, MESSAGES } from '@sac/contract/messages';
 import { MFA_MESSAGES } from '@sac/contract/mfa';
@@ -65,6 +65,15 @@ export const signIn = {
   recoveryIntro:
     'Each code signs you in once if you lose your passkey or phone. They are shown only now: keep them somewhere safe.',
   recoverySaved: 'I have saved them, continue',
+  recoveryCopyAll: 'Copy all',
+  recoveryDownload: 'Download (.txt)',
+  recoveryPrint: 'Print',
+  recoveryCopied: 'The recovery codes are copied.',
+  recoveryFileTitle: 'Recovery codes for {email}, each works once.',
+  sessionEndedTitle: 'You were signed out',
+  sessionExpired: ERRORS.unauthenticated.text as string,
+  sessionEndedByUser: SESSION_ENDED_MESSAGES['ended-by-user'] as string,
+  sessionEndedBySuperAdmin: SESSION_ENDED_MESSAGES['ended-by-superadmin'] as string,
   // What the document title names the sign-in screens by
   loginTitle: 'Login',
   secondStepTitle: 'Second Step',

@@ -56,8 +56,8 @@ export const common = {
   exportingUnknown: 'Exporting… {done} rows',
   exportCancel: 'Cancel export',
   exportDone: 'Exported {rows} to {file}.',
-  oneRow: '1 row',
   rows: '{n} rows',
+  rows_one: '{n} row',
   exportCancelled: 'Export cancelled.',
   exportFailed: 'The export failed. Please try again.',
   exportProgress: 'Export progress',
@@ -127,4 +127,5 @@ export const common = {
   'site.features': 'Features',
   'site.noFeatures': 'No features.',
   notSet: '—',
+  dataCenterCode: 'Code: {code}',
 };

@@ -38,7 +38,7 @@ export const customers = {
   clear: 'Clear',
   noCriterion: SEARCH_MESSAGES.noCriterion as string,
   resultCount: '{n} results',
-  resultCountOne: '1 result',
+  resultCount_one: '{n} result',
   resultCountMore: 'More than {n} results',
   searchNotFound: MESSAGES.searchNotFound as string,
   searchPrompt:
@@ -202,6 +202,7 @@ export const customers = {
   // Step 3
   featureSource: 'Features',
   featureSetCount: '{count} features: {names}',
+  featureSetCount_one: '{count} feature: {names}',
   useSiteFeatures: 'Use the features of an existing site',
   existingSiteField: 'Existing site',
   chooseSite: 'Choose a site',

@@ -64,7 +64,7 @@ export const impersonation = {
   additionalPermissions: 'Additional permissions',
   duration: 'Duration',
   minutes: '{n} minutes',
-  oneMinute: '1 minute',
+  minutes_one: '{n} minute',
   created: 'Created',
   modified: 'Last modified',
   consent: 'Customer consent',

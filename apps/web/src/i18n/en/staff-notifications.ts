@@ -21,6 +21,7 @@ export const staffNotifications = {
   partlyRevoked: '{actor} revoked part of your access to {app} (request {id})',
   expiring: 'Your access to {app} ends soon (request {id})',
   sessionsEnded: '{actor} ended {count} of your sessions',
+  sessionsEnded_one: '{actor} ended one of your sessions',
   // settings screen
   settingsHeading: 'Notification settings',
   settingsIntro:

@@ -57,6 +57,15 @@ export const auth: SignInPhrases = {
   recoveryIntro:
     'Chaque code vous connecte une fois si vous perdez votre clé d’accès ou votre téléphone. Ils ne sont affichés que maintenant : conservez-les en lieu sûr.',
   recoverySaved: 'Je les ai enregistrés, continuer',
+  recoveryCopyAll: 'Tout copier',
+  recoveryDownload: 'Télécharger (.txt)',
+  recoveryPrint: 'Imprimer',
+  recoveryCopied: 'Les codes de récupération sont copiés.',
+  recoveryFileTitle: 'Codes de récupération de {email}, chacun fonctionne une fois.',
+  sessionEndedTitle: 'Vous avez été déconnecté',
+  sessionExpired: 'Votre session a expiré. Veuillez vous reconnecter.',
+  sessionEndedByUser: 'Cette session a été fermée depuis Mes sessions. Veuillez vous reconnecter.',
+  sessionEndedBySuperAdmin: 'Un SuperAdmin a fermé cette session. Veuillez vous reconnecter.',
   inviteHeading: 'Définissez votre mot de passe',
   inviteIntro:
     'Bienvenue dans la console. Choisissez un mot de passe pour votre nouveau compte ; ce lien ne fonctionne qu’une seule fois.',

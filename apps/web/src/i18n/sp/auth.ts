@@ -54,6 +54,15 @@ export const auth: SignInPhrases = {
   recoveryIntro:
     'Cada código le permite iniciar sesión una vez si pierde su llave de acceso o su teléfono. Solo se muestran ahora: guárdelos en un lugar seguro.',
   recoverySaved: 'Ya los he guardado, continuar',
+  recoveryCopyAll: 'Copiar todo',
+  recoveryDownload: 'Descargar (.txt)',
+  recoveryPrint: 'Imprimir',
+  recoveryCopied: 'Los códigos de recuperación se han copiado.',
+  recoveryFileTitle: 'Códigos de recuperación de {email}; cada uno sirve una vez.',
+  sessionEndedTitle: 'Se cerró su sesión',
+  sessionExpired: 'Su sesión ha caducado. Vuelva a iniciar sesión.',
+  sessionEndedByUser: 'Esta sesión se cerró desde Mis sesiones. Vuelva a iniciar sesión.',
+  sessionEndedBySuperAdmin: 'Un SuperAdmin cerró esta sesión. Vuelva a iniciar sesión.',
   inviteHeading: 'Establezca su contraseña',
   inviteIntro:
     'Le damos la bienvenida a la consola. Elija una contraseña para su nueva cuenta; este enlace solo funciona una vez.',

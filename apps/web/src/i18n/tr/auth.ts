@@ -55,6 +55,15 @@ export const auth: SignInPhrases = {
   recoveryIntro:
     'Geçiş anahtarınızı ya da telefonunuzu kaybederseniz her kod bir kez oturum açmanızı sağlar. Yalnızca şimdi gösterilirler: güvenli bir yerde saklayın.',
   recoverySaved: 'Kaydettim, devam et',
+  recoveryCopyAll: 'Tümünü kopyala',
+  recoveryDownload: 'İndir (.txt)',
+  recoveryPrint: 'Yazdır',
+  recoveryCopied: 'Kurtarma kodları kopyalandı.',
+  recoveryFileTitle: '{email} için kurtarma kodları; her biri bir kez çalışır.',
+  sessionEndedTitle: 'Oturumunuz kapatıldı',
+  sessionExpired: 'Oturumunuzun süresi doldu. Lütfen yeniden oturum açın.',
+  sessionEndedByUser: 'Bu oturum Oturumlarım bölümünden kapatıldı. Lütfen yeniden oturum açın.',
+  sessionEndedBySuperAdmin: 'Bir SuperAdmin bu oturumu kapattı. Lütfen yeniden oturum açın.',
   inviteHeading: 'Şifrenizi belirleyin',
   inviteIntro:
     'Konsola hoş geldiniz. Yeni hesabınız için bir şifre belirleyin; bu bağlantı yalnızca bir kez çalışır.',

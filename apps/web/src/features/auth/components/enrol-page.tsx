@@ -1,7 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { passkeyName } from '@sac/contract/mfa';
 import { type FormEvent, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { saveLogin } from '../../../lib/storage.ts';
@@ -9,7 +9,7 @@ import { clearToasts } from '../../../lib/toast-store.ts';
 import { useEnrolTotpAtSignIn, useFinishEnrolAtSignIn } from '../api/auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
 import loginPageStyles from './login-page.module.css';
-import { StepGone, secondStepOf } from './second-step-page.tsx';
+import { StepGone, useSecondStepState } from './second-step-page.tsx';
 import { useSignInMessages } from './sign-in-messages.ts';
 import { OneTimeCodeField, RecoveryCodes, TotpSetup } from './totp-setup.tsx';
 
@@ -30,7 +30,7 @@ type Pair = {
 export default function EnrolPage() {
   const t = useT('auth');
   const navigate = useNavigate();
-  const step = secondStepOf(useLocation().state, 'enrol');
+  const step = useSecondStepState('enrol');
   const say = useSignInMessages();
   const finish = useFinishEnrolAtSignIn((e) => say.error(e, 'passkeyCancelled'));
   const [name, setName] = useState('');
@@ -43,6 +43,7 @@ export default function EnrolPage() {
       <AuthFrame heading={t('enrolHeading')}>
         <RecoveryCodes
           codes={signedIn.RecoveryCodes}
+          email={step.Email}
           doneLabel={t('recoverySaved')}
           onDone={() => {
             saveLogin(signedIn);

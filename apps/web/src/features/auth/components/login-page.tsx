@@ -12,6 +12,20 @@ import { AuthFrame } from './auth-frame.tsx';
 import styles from './login-page.module.css';
 import { useSignInMessages } from './sign-in-messages.ts';
 
+/** The invitation of a new super user opens the reset mode with vtype=invite. */
+const INVITE_VTYPE = 'invite';
+
+/** What the console hands the sign-in screen when it sends a signed-in user back to it. */
+export interface SignInState {
+  /** Why the session ended, in the server's words (901's Description). */
+  sessionEnded?: string;
+}
+
+const sessionEndedOf = (state: unknown): string | undefined => {
+  const why = (state as SignInState | null)?.sessionEnded;
+  return typeof why === 'string' && why !== '' ? why : undefined;
+};
+
 export type LoginMode = 'login' | 'forgotpassword' | 'resetpassword';
 
 /** Reset mode when the query has vtype and vtoken; /forgotpassword starts in forgot mode. */
@@ -19,6 +33,20 @@ export function modeOf(pathname: string, search: URLSearchParams): LoginMode {
   if (search.has('vtype') && search.has('vtoken')) return 'resetpassword';
   if (pathname.replace(/\/+$/, '') === consolePaths.forgotPassword.path) return 'forgotpassword';
   return 'login';
+}
+
+/**
+ * What the document title names a mode of the sign-in screen by: each mode its own words (the
+ * reset and invitation links open on /login, whose route label is 'Login').
+ */
+export function signInModeTitle(
+  pathname: string,
+  search: URLSearchParams,
+): 'loginTitle' | 'forgotHeading' | 'resetHeading' | 'inviteHeading' {
+  const mode = modeOf(pathname, search);
+  if (mode === 'forgotpassword') return 'forgotHeading';
+  if (mode === 'login') return 'loginTitle';
+  return search.get('vtype') === INVITE_VTYPE ? 'inviteHeading' : 'resetHeading';
 }
 
 const forgotEmailOnly = forgotPasswordBody.pick({ email: true });
@@ -165,9 +193,6 @@ function ForgotForm() {
   );
 }
 
-/** The invitation of a new super user opens the reset mode with vtype=invite. */
-const INVITE_VTYPE = 'invite';
-
 function ResetForm({ token, invite }: { token: string; invite: boolean }) {
   const t = useT('auth');
   const say = useSignInMessages();
@@ -239,10 +264,13 @@ function ResetForm({ token, invite }: { token: string; invite: boolean }) {
 /** /login and /forgotpassword: the sign-in screen with its three modes. */
 export function LoginPage() {
   const t = useT('auth');
-  const { pathname } = useLocation();
+  const { pathname, state } = useLocation();
   const [search] = useSearchParams();
   const mode = modeOf(pathname, search);
   const token = search.get('vtoken') ?? '';
+  // Sent back here because the session ended (ran out, or ended from another browser): say why.
+  const ended = sessionEndedOf(state);
+  const say = useSignInMessages();
   const invite = mode === 'resetpassword' && search.get('vtype') === INVITE_VTYPE;
 
   const heading = useMemo(
@@ -262,6 +290,11 @@ export function LoginPage() {
       intro={mode === 'login' ? t('signInIntro') : undefined}
       after={<LanguageSwitch />}
     >
+      {mode === 'login' && ended ? (
+        <div className="notice notice-info" role="status">
+          <strong>{t('sessionEndedTitle')}</strong> {say.text(ended)}
+        </div>
+      ) : null}
       {mode === 'login' ? <LoginForm /> : null}
       {mode === 'forgotpassword' ? <ForgotForm /> : null}
       {mode === 'resetpassword' ? <ResetForm token={token} invite={invite} /> : null}

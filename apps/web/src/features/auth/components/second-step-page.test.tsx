@@ -62,6 +62,7 @@ async function passwordStep(router: ReturnType<typeof renderSignIn>, password = 
 afterEach(() => {
   vi.unstubAllGlobals();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 describe('the second step of a sign-in', () => {
@@ -139,7 +140,7 @@ describe('the second step of a sign-in', () => {
     expect(screen.getByLabelText('Code de votre application d’authentification')).toBeTruthy();
   });
 
-  it('opened without a ticket (a reload, a bookmark), sends the user back to sign in', () => {
+  it('opened without a ticket (a bookmark, another tab), sends the user back to sign in', () => {
     const router = createMemoryRouter([{ path: '/login/second-step', element: <SecondStepPage /> }], {
       initialEntries: ['/login/second-step'],
     });

@@ -2,6 +2,7 @@ import { consolePaths } from '@sac/contract/console-paths';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useT } from '../../../lib/i18n.tsx';
+import { keepSecondStep, readSecondStep } from '../../../lib/storage.ts';
 import { clearToasts } from '../../../lib/toast-store.ts';
 import { type SecondStep, useSecondStep } from '../api/auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
@@ -10,12 +11,27 @@ import styles from './second-step-page.module.css';
 import { useSignInMessages } from './sign-in-messages.ts';
 import { OneTimeCodeField } from './totp-setup.tsx';
 
-/** The second step, as the sign-in screen hands it over (in memory only: a reload starts again). */
-export function secondStepOf(state: unknown, kind: 'verify' | 'enrol'): SecondStep | undefined {
+/** The second step, as the sign-in screen hands it over, while its ticket lasts. */
+function secondStepOf(state: unknown, kind: 'verify' | 'enrol'): SecondStep | undefined {
   const s = state as { secondStep?: SecondStep } | null;
   const step = s?.secondStep;
   if (!step || step.Kind !== kind || typeof step.Ticket !== 'string') return undefined;
   return new Date(step.ExpiresAt).getTime() > Date.now() ? step : undefined;
+}
+
+/**
+ * The second step of this screen: the one the sign-in screen handed over, kept for the tab, else
+ * the one kept (after a reload: a forced set-up of a first factor goes on where it was, instead
+ * of asking for the password again). The server still decides: the ticket opens nothing but this
+ * step, once, for SECOND_STEP_TTL_MINUTES.
+ */
+export function useSecondStepState(kind: 'verify' | 'enrol'): SecondStep | undefined {
+  const handed = secondStepOf(useLocation().state, kind);
+  if (handed) {
+    keepSecondStep({ secondStep: handed });
+    return handed;
+  }
+  return secondStepOf(readSecondStep(), kind);
 }
 
 /** What a screen of the second step shows once its ticket is gone: say so, and link to sign-in. */
@@ -37,7 +53,7 @@ export function StepGone() {
 export default function SecondStepPage() {
   const t = useT('auth');
   const navigate = useNavigate();
-  const step = secondStepOf(useLocation().state, 'verify');
+  const step = useSecondStepState('verify');
   const say = useSignInMessages();
   const verify = useSecondStep((e) => say.error(e, 'passkeyCancelled'));
   const [recovery, setRecovery] = useState(!step?.Methods.includes('totp'));

@@ -1,11 +1,13 @@
 import type { PasskeyInfo } from '@sac/contract/mfa';
 import { passkeyName } from '@sac/contract/mfa';
 import { type FormEvent, useState } from 'react';
+import { Dialog } from '../../../components/dialog.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
+import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
 import {
   useAddPasskey,
@@ -297,6 +299,8 @@ function RecoveryCodesLeft({
  */
 export default function SecurityPage() {
   const t = useT('security');
+  const auth = useT('auth');
+  const { email } = useCurrentUser();
   const factors = useMyFactors();
   const [password, setPassword] = useState('');
   const [codes, setCodes] = useState<string[]>();
@@ -316,7 +320,16 @@ export default function SecurityPage() {
         </div>
       </div>
       {codes ? (
-        <RecoveryCodes codes={codes} doneLabel={t('done')} onDone={() => setCodes(undefined)} />
+        // A dialog: the success toast of the factor just added is shown above the codes, not over them.
+        <Dialog title={auth('recoveryHeading')} onClose={() => setCodes(undefined)} wide>
+          <RecoveryCodes
+            codes={codes}
+            email={email}
+            heading={false}
+            doneLabel={t('done')}
+            onDone={() => setCodes(undefined)}
+          />
+        </Dialog>
       ) : null}
       <PasswordField value={password} onChange={setPassword} />
 

@@ -75,20 +75,64 @@ export function TotpSetup({ otpauthUrl, secret }: { otpauthUrl: string; secret: 
   );
 }
 
-/** The ten recovery codes, shown once, with what they are for. */
+/** The codes as a text file: a line saying whose they are, then one code a line. */
+function recoveryCodesText(codes: readonly string[], title: string): string {
+  return `${title}\n\n${codes.join('\n')}\n`;
+}
+
+/** Saves the codes as recovery-codes.txt through a download link (no server round trip). */
+function downloadCodes(text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = 'recovery-codes.txt';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/**
+ * Prints the codes alone: while the print dialog is open the page is marked, and the print sheet
+ * (global.css) hides everything but the codes.
+ */
+function printCodes() {
+  document.documentElement.dataset.printing = 'recovery-codes';
+  const done = () => {
+    delete document.documentElement.dataset.printing;
+    window.removeEventListener('afterprint', done);
+  };
+  window.addEventListener('afterprint', done);
+  window.print();
+  // Browsers without afterprint return from print() once the dialog has closed.
+  setTimeout(done, 0);
+}
+
+/** The ten recovery codes, shown once, with what they are for, and ways to keep them. */
 export function RecoveryCodes({
   codes,
   onDone,
   doneLabel,
+  email = '',
+  heading = true,
 }: {
   codes: string[];
   onDone: () => void;
   doneLabel: string;
+  /** Whose codes they are, written at the top of the file. */
+  email?: string;
+  /** False inside a dialog titled with the same words. */
+  heading?: boolean;
 }) {
   const t = useT('auth');
+  const text = recoveryCodesText(codes, t('recoveryFileTitle', { email }));
   return (
-    <section aria-labelledby="recovery-heading" className={styles.recoveryCodes}>
-      <h2 id="recovery-heading">{t('recoveryHeading')}</h2>
+    <section
+      aria-labelledby={heading ? 'recovery-heading' : undefined}
+      className={styles.recoveryCodes}
+      data-print="recovery-codes"
+    >
+      {heading ? <h2 id="recovery-heading">{t('recoveryHeading')}</h2> : null}
       <p className="muted">{t('recoveryIntro')}</p>
       <ul className={styles.codeList}>
         {codes.map((c) => (
@@ -97,7 +141,27 @@ export function RecoveryCodes({
           </li>
         ))}
       </ul>
-      <button type="button" className="button button-primary" onClick={onDone}>
+      <div className={styles.recoveryActions} data-print="hide">
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            void navigator.clipboard?.writeText(codes.join('\n')).then(
+              () => toast.success(t('recoveryCopied')),
+              () => undefined,
+            );
+          }}
+        >
+          {t('recoveryCopyAll')}
+        </button>
+        <button type="button" className="button" onClick={() => downloadCodes(text)}>
+          {t('recoveryDownload')}
+        </button>
+        <button type="button" className="button" onClick={printCodes}>
+          {t('recoveryPrint')}
+        </button>
+      </div>
+      <button type="button" className="button button-primary" data-print="hide" onClick={onDone}>
         {doneLabel}
       </button>
     </section>

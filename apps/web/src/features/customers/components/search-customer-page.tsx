@@ -33,7 +33,7 @@ function searchErrorText(error: unknown, notFound: string): string {
 /** "205 results"; past the count's limit "More than 1,000 results". */
 function resultCount(t: ReturnType<typeof useT<'customers'>>, total: number, more: boolean): string {
   if (more) return t('resultCountMore', { n: total.toLocaleString('en-US') });
-  return total === 1 ? t('resultCountOne') : t('resultCount', { n: total.toLocaleString('en-US') });
+  return t('resultCount', { n: total });
 }
 
 /** The results' columns; a customer's View link returns to this search (`fromSearch`). */

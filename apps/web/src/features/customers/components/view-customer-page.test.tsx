@@ -60,6 +60,7 @@ const siteInfo = {
   TrialEndsAt: '2099-12-31T00:00:00.000Z',
   Billing: 'Monthly',
   DataCenter: 'eu-west',
+  DataCenterName: 'EU West (Ireland)',
   GlobalServer: null,
   Database: { Name: 'shop_db', Custom: true, ConnectionString: 'postgres://****@db.example.com/shop' },
   Features: ['sso', 'mfa'],
@@ -177,7 +178,9 @@ describe('customer view', () => {
     await within(dialog).findByText('shop_db');
     expect(detail(dialog, 'Plan Status')).toBe('Trial active till 12-31-2099');
     expect(detail(dialog, 'Connection String')).toBe('postgres://****@db.example.com/shop');
-    expect(detail(dialog, 'Data Center')).toBe('eu-west');
+    // The data center by its name, its code on hover.
+    expect(detail(dialog, 'Data Center')).toBe('EU West (Ireland)');
+    expect(within(dialog).getByText('EU West (Ireland)').getAttribute('title')).toBe('Code: eu-west');
     expect(within(dialog).getByText('mfa')).toBeTruthy();
     const call = calls.find((c) => c.url.pathname === '/admin/appinfobyid')!.url;
     expect([call.searchParams.get('uId'), call.searchParams.get('appId')]).toEqual([UID, '11']);

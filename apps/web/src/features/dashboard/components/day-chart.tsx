@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import styles from './day-chart.module.css';
 /**
  * A small bar chart of counts per day, in plain SVG (no chart library: the route's budget and the
@@ -43,7 +44,7 @@ export function DayChart({
 }
 
 /** Horizontal bars of a breakdown (plan, data center), longest first as given. */
-export function BarList({ rows }: { rows: ReadonlyArray<{ key: string; label: string; count: number }> }) {
+export function BarList({ rows }: { rows: ReadonlyArray<{ key: string; label: ReactNode; count: number }> }) {
   const max = Math.max(1, ...rows.map((r) => r.count));
   return (
     <ul className={styles.barList}>

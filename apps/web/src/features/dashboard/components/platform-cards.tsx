@@ -1,5 +1,6 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
+import { DataCenterName } from '../../../components/data-center-name.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { PermittedLink } from '../../../lib/may-open.tsx';
@@ -119,7 +120,7 @@ export function SitesCard({
           <BarList
             rows={sites.ByDataCenter.map((d) => ({
               key: d.Code || '-',
-              label: d.Code ? d.Name || d.Code : t('noDataCenter'),
+              label: d.Code ? <DataCenterName code={d.Code} name={d.Name} /> : t('noDataCenter'),
               count: d.Count,
             }))}
           />

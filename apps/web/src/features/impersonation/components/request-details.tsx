@@ -18,7 +18,7 @@ export function useUtcTime() {
 
 export function useMinutes() {
   const t = useT('impersonation');
-  return (n: number) => (n === 1 ? t('oneMinute') : t('minutes', { n: n.toLocaleString('en-US') }));
+  return (n: number) => t('minutes', { n });
 }
 
 /** Everything of one request: what was asked, the customer's consent, and the decision taken. */

@@ -12,6 +12,7 @@ import { callApi } from '../../../lib/api-client.ts';
 export type Notice = ResponseOf<'noticeList'>['Data'][number];
 export type NoticeWithText = ResponseOf<'noticeOne'>['Data'];
 export type Delivery = ResponseOf<'noticeDeliveries'>['Data'][number];
+export type PickedSite = ResponseOf<'noticeSiteOptions'>['Data'][number];
 export type DeliveryFilter = QueryOf<'noticeDeliveries'>['status'];
 
 const noticeKeys = {
@@ -21,6 +22,7 @@ const noticeKeys = {
   deliveries: (id: number, status: DeliveryFilter) =>
     [...noticeKeys.all, 'deliveries', id, status ?? ''] as const,
   options: () => [...noticeKeys.all, 'options'] as const,
+  sites: (term: string) => [...noticeKeys.all, 'sites', term] as const,
   count: (a: NoticeAudience) => [...noticeKeys.all, 'count', a] as const,
 };
 
@@ -63,6 +65,16 @@ export const useDeliveries = (id: number, status: DeliveryFilter, live: boolean)
       }),
     getNextPageParam: (last) => last.NextCursor ?? undefined,
     refetchInterval: live ? SENDING_REFRESH_MS : false,
+  });
+
+/** GET /admin/notices/site-options: sites found by site or owner name, for the site picker. */
+export const useSiteOptions = (term: string) =>
+  useQuery({
+    queryKey: noticeKeys.sites(term),
+    queryFn: async ({ signal }) => (await callApi('noticeSiteOptions', { query: { term }, signal })).Data,
+    enabled: term !== '',
+    staleTime: 60_000,
+    placeholderData: keepPreviousData,
   });
 
 /** GET /admin/notices/audience-options: plans and data centers. */

@@ -3,12 +3,11 @@ import {
   createNoticeBody,
   NOTICE_AUDIENCES,
   NOTICE_KINDS,
-  NOTICE_SITES_MAX,
   NOTICE_TEXT_MAX,
   type NoticeAudience,
   noticeAudience,
 } from '@sac/contract/notices';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
@@ -22,8 +21,14 @@ import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { toast } from '../../../lib/toast-store.ts';
-import { useAudienceOptions, useCreateNotice, useRecipientCount } from '../api/notices-api.ts';
+import {
+  type PickedSite,
+  useAudienceOptions,
+  useCreateNotice,
+  useRecipientCount,
+} from '../api/notices-api.ts';
 import styles from './compose-notice-page.module.css';
+import { SitePicker } from './site-picker.tsx';
 
 interface Values {
   Kind: string;
@@ -32,7 +37,8 @@ interface Values {
   AudienceType: string;
   Plans: string[];
   DataCenters: string[];
-  AppIds: string;
+  /** The chosen sites (SitePicker), sent as the audience's AppIds. */
+  AppIds: number[];
   When: string;
   /** A datetime-local value, in the zone the viewer reads times in. */
   SendAt: string;
@@ -44,12 +50,10 @@ const EMPTY: Values = {
   AudienceType: 'all',
   Plans: [],
   DataCenters: [],
-  AppIds: '',
+  AppIds: [],
   When: 'now',
   SendAt: '',
 };
-
-const APP_IDS = /^[0-9]{1,15}$/;
 
 /** The audience the values name, as the contract takes it. */
 function audienceOf(v: Values): NoticeAudience {
@@ -59,12 +63,7 @@ function audienceOf(v: Values): NoticeAudience {
     case 'data-center':
       return { Type: 'data-center', DataCenters: v.DataCenters };
     case 'sites':
-      return {
-        Type: 'sites',
-        AppIds: v.AppIds.split(/[\s,]+/)
-          .filter(Boolean)
-          .map(Number),
-      };
+      return { Type: 'sites', AppIds: v.AppIds };
     default:
       return { Type: 'all' };
   }
@@ -77,10 +76,7 @@ function instantOf(local: string, zone: string): Date | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 
-function composeSchema(
-  zone: string,
-  phrases: { appIdsInvalid: string; sendAtRequired: string; sendAtPast: string },
-) {
+function composeSchema(zone: string, phrases: { sendAtRequired: string; sendAtPast: string }) {
   const body = createNoticeBody.shape;
   return z
     .object({
@@ -90,21 +86,17 @@ function composeSchema(
       AudienceType: z.enum(NOTICE_AUDIENCES),
       Plans: z.array(z.string()),
       DataCenters: z.array(z.string()),
-      AppIds: z.string(),
+      AppIds: z.array(z.number()),
       When: z.enum(['now', 'later']),
       SendAt: z.string(),
     })
     .superRefine((v, ctx) => {
-      if (v.AudienceType === 'sites' && v.AppIds.split(/[\s,]+/).some((s) => s !== '' && !APP_IDS.test(s)))
-        ctx.addIssue({ code: 'custom', path: ['AppIds'], message: phrases.appIdsInvalid });
-      else {
-        const a = noticeAudience.safeParse(audienceOf(v as Values));
-        if (!a.success)
-          for (const issue of a.error.issues) {
-            const field = String(issue.path[0] ?? 'AudienceType');
-            ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
-          }
-      }
+      const a = noticeAudience.safeParse(audienceOf(v as Values));
+      if (!a.success)
+        for (const issue of a.error.issues) {
+          const field = String(issue.path[0] ?? 'AudienceType');
+          ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
+        }
       if (v.When === 'later') {
         const at = instantOf(v.SendAt, zone);
         if (!at) ctx.addIssue({ code: 'custom', path: ['SendAt'], message: phrases.sendAtRequired });
@@ -119,6 +111,17 @@ function composeSchema(
       Audience: audienceOf(v as Values),
       SendAt: v.When === 'later' ? instantOf(v.SendAt, zone)!.toISOString() : null,
     }));
+}
+
+/** The names of the sites chosen in this form, for their chips (the form holds their AppIds). */
+interface SiteNames {
+  sites: ReadonlyMap<number, PickedSite>;
+  remember: (site: PickedSite) => void;
+}
+function useSiteNames(): SiteNames {
+  const [sites, setSites] = useState<ReadonlyMap<number, PickedSite>>(new Map());
+  const remember = useCallback((site: PickedSite) => setSites((m) => new Map(m).set(site.AppId, site)), []);
+  return { sites, remember };
 }
 
 /** The value changes settle for this long before the recipients are counted again. */
@@ -142,7 +145,6 @@ function useComposeForm(zone: string) {
   const schema = useMemo(
     () =>
       composeSchema(zone, {
-        appIdsInvalid: t('appIdsInvalid'),
         sendAtRequired: t('sendAtRequired'),
         sendAtPast: t('sendAtPast'),
       }),
@@ -160,27 +162,32 @@ function useRecipients(form: ComposeForm) {
   // Until the count answers for the audience as it now reads, the figure shown is not its own.
   const counting = JSON.stringify(wanted) !== JSON.stringify(audience) || count.isPlaceholderData;
   const reachable = !counting && count.data !== undefined && !count.data.OverLimit && count.data.Count > 0;
-  return { audience, count, counting, reachable };
+  return { wanted, audience, count, counting, reachable };
 }
 
 /** The chosen audience's own field: the plans, the data centers, or the sites' App Ids. */
 function AudienceFields({
   form,
   options,
+  named,
 }: {
   form: ComposeForm;
   options: ReturnType<typeof useAudienceOptions>;
+  named: SiteNames;
 }) {
   const t = useT('notifications');
   const v = form.values;
   if (v.AudienceType === 'sites') {
     return (
-      <FormField
-        {...form.field('AppIds')}
-        label={t('appIds')}
-        hint={t('appIdsHint', { max: NOTICE_SITES_MAX })}
-        inputMode="numeric"
-        autoComplete="off"
+      <SitePicker
+        value={v.AppIds}
+        named={named.sites}
+        error={form.shown('AppIds')}
+        onChange={(ids, site) => {
+          if (site) named.remember(site);
+          form.set('AppIds', ids);
+        }}
+        onBlur={() => form.touch('AppIds')}
       />
     );
   }
@@ -219,17 +226,34 @@ function AudienceFields({
   );
 }
 
+const EMPTY_AUDIENCE_HINT: Record<
+  string,
+  'recipientsPickPlan' | 'recipientsPickDataCenter' | 'recipientsPickSites'
+> = {
+  plan: 'recipientsPickPlan',
+  'data-center': 'recipientsPickDataCenter',
+  sites: 'recipientsPickSites',
+};
+
 /** How many the notice reaches, or why it reaches none (counting, failed, over the limit, none). */
-function RecipientCount({ recipients }: { recipients: ReturnType<typeof useRecipients> }) {
+function RecipientCount({
+  recipients,
+  type,
+}: {
+  recipients: ReturnType<typeof useRecipients>;
+  type: string;
+}) {
   const t = useT('notifications');
-  const { audience, count, counting } = recipients;
-  if (!audience) return null;
+  const { audience, count, counting, wanted } = recipients;
+  // An audience with nothing chosen yet says what it needs, instead of the line vanishing.
+  if (!wanted) return <span className="muted">{t(EMPTY_AUDIENCE_HINT[type] ?? 'recipientsPickSites')}</span>;
+  if (!audience) return <span className="muted">{t('recipientsCounting')}</span>;
   if (count.isError) return <span className="form-alert">{errorText(count.error)}</span>;
   if (!count.data || counting) return <span className="muted">{t('recipientsCounting')}</span>;
   if (count.data.OverLimit)
     return <span className="form-alert">{t('recipientsOver', { limit: count.data.Limit })}</span>;
   if (count.data.Count === 0) return <span className="form-alert">{t('recipientsNone')}</span>;
-  return <strong>{t('recipientsCount', { count: count.data.Count.toLocaleString('en-US') })}</strong>;
+  return <strong>{t('recipientsCount', { count: count.data.Count })}</strong>;
 }
 
 /** Kind, subject and text. */
@@ -261,10 +285,12 @@ function AudienceChoice({
   form,
   options,
   recipients,
+  named,
 }: {
   form: ComposeForm;
   options: ReturnType<typeof useAudienceOptions>;
   recipients: ReturnType<typeof useRecipients>;
+  named: SiteNames;
 }) {
   const t = useT('notifications');
   return (
@@ -280,10 +306,10 @@ function AudienceChoice({
         ]}
         value={form.values.AudienceType}
         onChange={(a) => form.set('AudienceType', a)}
-        renderChosen={() => <AudienceFields form={form} options={options} />}
+        renderChosen={() => <AudienceFields form={form} options={options} named={named} />}
       />
       <p className={styles.noticeRecipients} aria-live="polite">
-        <RecipientCount recipients={recipients} />
+        <RecipientCount recipients={recipients} type={form.values.AudienceType} />
       </p>
     </>
   );
@@ -327,6 +353,7 @@ export default function ComposeNoticePage() {
   const form = useComposeForm(zone);
   const v = form.values;
   const recipients = useRecipients(form);
+  const named = useSiteNames();
 
   const send = (data: NonNullable<typeof form.data>) =>
     create.mutate(data, {
@@ -355,7 +382,7 @@ export default function ComposeNoticePage() {
       <p className="muted">{t('composeIntro')}</p>
       <form onSubmit={onSubmit} noValidate>
         <MessageFields form={form} />
-        <AudienceChoice form={form} options={options} recipients={recipients} />
+        <AudienceChoice form={form} options={options} recipients={recipients} named={named} />
         <ScheduleChoice form={form} zone={zone} />
         {form.formError ? (
           <p className="form-alert" role="alert">
@@ -386,9 +413,7 @@ export default function ComposeNoticePage() {
           onConfirm={() => form.data && send(form.data)}
           onClose={() => setConfirming(false)}
         >
-          <p>
-            {t('confirmSendBody', { count: (recipients.count.data?.Count ?? 0).toLocaleString('en-US') })}
-          </p>
+          <p>{t('confirmSendBody', { count: recipients.count.data?.Count ?? 0 })}</p>
         </ConfirmDialog>
       ) : null}
     </section>

@@ -79,7 +79,7 @@ function Summary({ notice: n }: { notice: NoticeWithText }) {
   const t = useT('notifications');
   const common = useT('common');
   const zone = useTimeZone();
-  const audienceText = useAudienceText();
+  const audience = useAudienceText();
   const cancel = useCancelNotice();
   const [confirming, setConfirming] = useState(false);
   const at = (v: string | null) => formatLocalDateTime(v, zone);
@@ -114,7 +114,7 @@ function Summary({ notice: n }: { notice: NoticeWithText }) {
       <DetailList
         layout="compact"
         items={[
-          { label: t('colAudience'), value: audienceText(n.Audience) },
+          { label: t('colAudience'), value: audience.node(n.Audience) },
           { label: t('colSendAt', { zone }), value: at(n.SendAt) },
           { label: t('createdBy'), value: n.CreatedBy },
           { label: t('createdAt'), value: at(n.CreatedAt) },

@@ -109,6 +109,8 @@ describe('customer notices', () => {
     ]);
     await screen.findByText('Owner addresses this audience reaches: 300.');
     fireEvent.click(screen.getByRole('radio', { name: 'By plan' }));
+    // Nothing ticked yet: the recipient line says what it needs instead of vanishing.
+    await screen.findByText('Tick at least one plan to see how many owners it reaches.');
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Developer' }));
     await screen.findByText('Owner addresses this audience reaches: 42.');
     fireEvent.change(screen.getByLabelText('Subject'), { target: { value: 'Planned work' } });
@@ -125,6 +127,69 @@ describe('customer notices', () => {
       Audience: { Type: 'plan', Plans: ['Developer'] },
       SendAt: null,
     });
+  });
+
+  it('chooses sites by customer or site name, shows them as removable chips, and sends their AppIds', async () => {
+    const api = stubApi(admin, {
+      noticeAudienceOptions: () => OPTIONS,
+      noticeSiteOptions: ({ url }) => ({
+        body: {
+          Data:
+            url.searchParams.get('term') === 'ada'
+              ? [
+                  {
+                    AppId: 11,
+                    AppName: 'analytical-engine',
+                    OwnerName: 'Ada Lovelace',
+                    OwnerEmail: 'ada@x.example',
+                  },
+                  {
+                    AppId: 12,
+                    AppName: 'difference-engine',
+                    OwnerName: 'Ada Lovelace',
+                    OwnerEmail: 'ada@x.example',
+                  },
+                ]
+              : [],
+        },
+      }),
+      noticeRecipients: ({ body }) => ({
+        body: { Count: body.Audience.AppIds?.length ?? 300, OverLimit: false, Limit: 100_000 },
+      }),
+    });
+    renderScreen('/manage-notifications/compose', [
+      { path: '/manage-notifications/compose', element: <ComposeNoticePage /> },
+    ]);
+    fireEvent.click(await screen.findByRole('radio', { name: 'Chosen sites' }));
+    expect(screen.getByText('No site chosen yet.')).toBeTruthy();
+    await screen.findByText('Choose at least one site to see how many owners it reaches.');
+    fireEvent.change(screen.getByLabelText('Find a site by customer or site name'), {
+      target: { value: 'ada' },
+    });
+    const results = await screen.findByRole('list', { name: 'Sites found' });
+    expect(api.callsTo('noticeSiteOptions')[0]!.url.searchParams.get('term')).toBe('ada');
+    fireEvent.click(within(results).getByRole('button', { name: 'Add analytical-engine (Ada Lovelace)' }));
+    await screen.findByText('1 chosen site');
+    fireEvent.click(
+      within(await screen.findByRole('list', { name: 'Sites found' })).getByRole('button', {
+        name: 'Add difference-engine (Ada Lovelace)',
+      }),
+    );
+    await screen.findByText('2 chosen sites');
+    expect(await screen.findByText('Every site found is chosen already.')).toBeTruthy();
+    const chosen = screen.getByRole('list', { name: '2 chosen sites' });
+    expect(within(chosen).getByText('analytical-engine').closest('li')?.getAttribute('title')).toBe(
+      'AppId 11',
+    );
+    await screen.findByText('Owner addresses this audience reaches: 2.');
+    await waitFor(() =>
+      expect(api.callsTo('noticeRecipients').at(-1)!.body).toEqual({
+        Audience: { Type: 'sites', AppIds: [11, 12] },
+      }),
+    );
+    fireEvent.click(within(chosen).getByRole('button', { name: 'Remove analytical-engine' }));
+    await screen.findByText('1 chosen site');
+    await screen.findByText('Owner addresses this audience reaches: 1.');
   });
 
   it('cancels a scheduled notice after a confirmation', async () => {

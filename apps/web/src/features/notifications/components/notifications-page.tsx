@@ -22,7 +22,7 @@ export default function NotificationsPage() {
   const common = useT('common');
   const zone = useTimeZone();
   const list = useNotices();
-  const audienceText = useAudienceText();
+  const audience = useAudienceText();
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.Data), [list.data]);
 
   const columns: Column<Notice>[] = [
@@ -36,8 +36,8 @@ export default function NotificationsPage() {
     {
       id: 'audience',
       header: t('colAudience'),
-      cell: (n) => audienceText(n.Audience),
-      csv: (n) => audienceText(n.Audience),
+      cell: (n) => audience.node(n.Audience),
+      csv: (n) => audience.text(n.Audience),
     },
     {
       id: 'status',

@@ -46,6 +46,7 @@ const siteInfo = {
   TrialEndsAt: '2099-12-31T00:00:00.000Z',
   Billing: 'Monthly',
   DataCenter: 'Dublin',
+  DataCenterName: null,
   GlobalServer: null,
   Database: { Name: 'engine_db', Custom: true, ConnectionString: 'postgres://****@db/engine' },
   Features: ['sso', 'webhooks'],
