@@ -58,7 +58,8 @@ describe('api client', () => {
     off();
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe('expired');
-    expect(ended).toHaveBeenCalledWith('expired');
+    // with the server's words for why
+    expect(ended).toHaveBeenCalledWith('expired', 'expired');
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
   });
 

@@ -324,9 +324,11 @@ describe('customer view actions', () => {
     expect(((await within(dialog).findByLabelText('API Secret')) as HTMLInputElement).value).toBe(
       'new-secret-value-0123456789abcdef',
     );
-    expect(within(dialog).getByRole('status').textContent).toBe(
+    // the toast shows inside the open dialog, above its content; the grace is the dialog's own line
+    expect(within(dialog).getAllByRole('status').map((s) => s.textContent)).toEqual([
+      'A new API secret was issued. Copy it now: it is not shown again.',
       'The previous secret keeps working until 11-26-2026 10:00 UTC.',
-    );
+    ]);
     const post = calls.find((c) => c.url.pathname === '/admin/site/secret')!;
     expect([post.url.searchParams.get('uid'), post.url.searchParams.get('appId')]).toEqual([UID, '11']);
     expect(post.body).toEqual({ GraceMinutes: 240 });
