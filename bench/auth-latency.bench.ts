@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,8 +5,16 @@ import autocannon from 'autocannon';
 import { openPostgres } from '../apps/api/src/db/db.ts';
 import { base32Decode, totpCodeAt, totpStepOf } from '../apps/api/src/lib/totp.ts';
 import { softPasskey } from '../apps/api/test/soft-authenticator.ts';
-import { nodeRuntime } from '../scripts/node-runtime.mjs';
-import { freshDatabase, freshDir, ms, percentile, ROOT, type Server, startServer } from './support.ts';
+import {
+  freshDatabase,
+  freshDir,
+  ms,
+  percentile,
+  ROOT,
+  runModuleForJson,
+  type Server,
+  startServer,
+} from './support.ts';
 
 const HEADERS = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 
@@ -71,19 +78,7 @@ async function bareVerifies(seconds: number): Promise<{ wall: number; cpu: numbe
     }));
     const used = process.cpuUsage(cpu0);
     console.log(JSON.stringify({ done, cpuS: (used.user + used.system) / 1e6 }));`;
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(nodeRuntime().node, ['--input-type=module', '-e', code], {
-      cwd: path.join(ROOT, 'apps/api'),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (d) => {
-      text += d;
-    });
-    child.once('error', reject);
-    child.once('exit', (c) => (c === 0 ? resolve(text) : reject(new Error(`bare verify exited ${c}`))));
-  });
-  const { done, cpuS } = JSON.parse(out.trim().split('\n').pop()!) as { done: number; cpuS: number };
+  const { done, cpuS } = await runModuleForJson<{ done: number; cpuS: number }>(code, 'the bare verify');
   return { wall: done / seconds / CORES, cpu: done / cpuS };
 }
 

@@ -1,7 +1,15 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startHostileMix } from './hostile-load.ts';
-import { freshDatabase, freshDir, ms, percentile, ROOT, sleep, startServer } from './support.ts';
+import {
+  freshDatabase,
+  freshDir,
+  ms,
+  percentile,
+  ROOT,
+  runModuleForJson,
+  sleep,
+  startServer,
+} from './support.ts';
 
 // Sign-in latency alone, then under the hostile mix (hostile-load.ts), on each engine. The floor
 // is the same sign-ins alone, in the same run: target p95 under the mix ≤ 1.5× alone (issue 31).
@@ -53,19 +61,7 @@ async function bareVerifyTimes(): Promise<number[]> {
       await new Promise((r) => setTimeout(r, ${SIGN_IN_GAP_MS}));
     }
     console.log(JSON.stringify(out));`;
-  const text = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
-      cwd: path.join(ROOT, 'apps/api'),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.once('error', reject);
-    child.once('exit', (c) => (c === 0 ? resolve(out) : reject(new Error(`the bare verify exited ${c}`))));
-  });
-  return (JSON.parse(text.trim().split('\n').pop()!) as number[]).sort((a, b) => a - b);
+  return (await runModuleForJson<number[]>(code, 'the bare verify')).sort((a, b) => a - b);
 }
 
 export async function benchHostileMix(): Promise<void> {

@@ -155,6 +155,26 @@ export async function signIn(url: string, email: string, password: string): Prom
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Runs `code` (an ES module) in a node process of its own, in apps/api (so that it imports what
+ * the API imports), and answers the JSON of the last line it prints.
+ */
+export async function runModuleForJson<T>(code: string, what: string): Promise<T> {
+  const text = await new Promise<string>((resolve, reject) => {
+    const child = spawn(nodeRuntime().node, ['--input-type=module', '-e', code], {
+      cwd: path.join(ROOT, 'apps/api'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += d;
+    });
+    child.once('error', reject);
+    child.once('exit', (c) => (c === 0 ? resolve(out) : reject(new Error(`${what} exited ${c}`))));
+  });
+  return JSON.parse(text.trim().split('\n').pop()!) as T;
+}
+
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 /**
