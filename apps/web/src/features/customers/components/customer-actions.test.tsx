@@ -325,7 +325,11 @@ describe('customer view actions', () => {
       'new-secret-value-0123456789abcdef',
     );
     // the toast shows inside the open dialog, above its content; the grace is the dialog's own line
-    expect(within(dialog).getAllByRole('status').map((s) => s.textContent)).toEqual([
+    expect(
+      within(dialog)
+        .getAllByRole('status')
+        .map((s) => s.textContent),
+    ).toEqual([
       'A new API secret was issued. Copy it now: it is not shown again.',
       'The previous secret keeps working until 11-26-2026 10:00 UTC.',
     ]);
