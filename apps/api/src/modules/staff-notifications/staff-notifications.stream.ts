@@ -133,6 +133,26 @@ function sendEventStream(reply: FastifyReply, out: PassThrough): void {
     .send(out);
 }
 
+/** Refuses a new stream while the instance drains, or past the per-member or the instance's limit. */
+function refuseOverLimits(
+  ctx: AppContext,
+  streams: ReturnType<typeof streamRegistry>,
+  opts: { perUser: number; max: number },
+  uid: string,
+): void {
+  if (ctx.ops.draining) throw new AppError('unavailable');
+  if (streams.countOf(uid) >= opts.perUser)
+    throw new AppError(
+      'tooManyRequests',
+      `You have ${opts.perUser} notification streams open already (one a tab): close a tab of the console.`,
+    );
+  if (streams.count() >= opts.max)
+    throw new AppError(
+      'tooManyRequests',
+      'This server has as many notification streams as it takes. Please try again later.',
+    );
+}
+
 /**
  * The live streams of this instance, by staff member. A bus message about a member makes each of
  * their streams read the rows after the last id it sent (the table is the truth, so a replay by
@@ -203,17 +223,7 @@ export function streamHub(
 
   return {
     async open(request, reply, session) {
-      if (ctx.ops.draining) throw new AppError('unavailable');
-      if (streams.countOf(session.uid) >= opts.perUser)
-        throw new AppError(
-          'tooManyRequests',
-          `You have ${opts.perUser} notification streams open already (one a tab): close a tab of the console.`,
-        );
-      if (streams.count() >= opts.max)
-        throw new AppError(
-          'tooManyRequests',
-          'This server has as many notification streams as it takes. Please try again later.',
-        );
+      refuseOverLimits(ctx, streams, opts, session.uid);
       const lastId = lastEventIdOf(request) ?? (await repo.lastNotificationId(ctx.db, session.uid));
       const out = new PassThrough();
       const s: Stream = {

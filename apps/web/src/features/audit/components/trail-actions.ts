@@ -32,7 +32,3 @@ export function areaOf(action: string): AreaId | undefined {
 export const ACTIONS_BY_AREA: readonly { area: AreaId; actions: readonly AuditAction[] }[] = AREAS.map(
   (area) => ({ area: area.id, actions: AUDIT_ACTIONS.filter((a) => areaOf(a) === area.id) }),
 );
-
-/** Whether an action is one of the trail's (its words exist). */
-export const isAuditAction = (action: string): action is AuditAction =>
-  (AUDIT_ACTIONS as readonly string[]).includes(action);

@@ -1,9 +1,9 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
+import { ActionWords } from '../../../components/action-words.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { PermittedLink } from '../../../lib/may-open.tsx';
-import { ActionWords } from '../../audit/components/action-words.tsx';
 import dashboardPageStyles from './dashboard-page.module.css';
 import impersonationCardsStyles from './impersonation-cards.module.css';
 import platformCardsStyles from './platform-cards.module.css';

@@ -38,6 +38,39 @@ function useDomainFilter(): [DomainListFilter | undefined, (f: DomainListFilter 
   return [isFilter(raw) ? raw : undefined, set];
 }
 
+/** A domain's status as a badge; a failing one with the time it began failing. */
+function DomainStatus({ domain: d }: { domain: ListedDomain }) {
+  const t = useT('siteSettings');
+  if (d.FailingSince)
+    return (
+      <>
+        <span className="status-badge status-rejected">{t('domainFailing')}</span>
+        <span className={`muted ${styles.domainCheck}`}>
+          {t('failingSince')} <Timestamp value={d.FailingSince} />
+        </span>
+      </>
+    );
+  return (
+    <span className={`status-badge ${d.Status === 'Verified' ? 'status-approved' : 'status-pending'}`}>
+      {t(`domainStatus.${d.Status}`)}
+    </span>
+  );
+}
+
+/** When a domain was last checked, with what the check found while it is not verified. */
+function LastCheck({ domain: d }: { domain: ListedDomain }) {
+  const t = useT('siteSettings');
+  if (!d.LastCheckedAt) return <span className="muted">{t('neverChecked')}</span>;
+  return (
+    <>
+      <Timestamp value={d.LastCheckedAt} />
+      {d.LastCheckResult && (d.FailingSince || d.Status !== 'Verified') ? (
+        <span className={`muted ${styles.domainCheck}`}>{d.LastCheckResult}</span>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * /manage-customer/custom-domains: every site's custom domains by name, filtered by status
  * (pending verification, failing re-checks, verified), 10 a page, read 50 at a time. Each links
@@ -75,37 +108,13 @@ export default function CustomDomainsPage() {
         id: 'status',
         header: t('colStatus'),
         csv: (d) => (d.FailingSince ? t('domainFailing') : t(`domainStatus.${d.Status}`)),
-        cell: (d) =>
-          d.FailingSince ? (
-            <>
-              <span className="status-badge status-rejected">{t('domainFailing')}</span>
-              <span className={`muted ${styles.domainCheck}`}>
-                {t('failingSince')} <Timestamp value={d.FailingSince} />
-              </span>
-            </>
-          ) : (
-            <span
-              className={`status-badge ${d.Status === 'Verified' ? 'status-approved' : 'status-pending'}`}
-            >
-              {t(`domainStatus.${d.Status}`)}
-            </span>
-          ),
+        cell: (d) => <DomainStatus domain={d} />,
       },
       {
         id: 'checked',
         header: t('colLastCheck'),
         csv: (d) => d.LastCheckedAt,
-        cell: (d) =>
-          d.LastCheckedAt ? (
-            <>
-              <Timestamp value={d.LastCheckedAt} />
-              {d.LastCheckResult && (d.FailingSince || d.Status !== 'Verified') ? (
-                <span className={`muted ${styles.domainCheck}`}>{d.LastCheckResult}</span>
-              ) : null}
-            </>
-          ) : (
-            <span className="muted">{t('neverChecked')}</span>
-          ),
+        cell: (d) => <LastCheck domain={d} />,
       },
     ],
     [t],

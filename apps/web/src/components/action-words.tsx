@@ -1,5 +1,8 @@
-import { useT } from '../../../lib/i18n.tsx';
-import { isAuditAction } from './trail-actions.ts';
+import { AUDIT_ACTIONS, type AuditAction } from '@sac/contract/audit';
+import { useT } from '../lib/i18n.tsx';
+
+const isAuditAction = (action: string): action is AuditAction =>
+  (AUDIT_ACTIONS as readonly string[]).includes(action);
 
 /**
  * A trail action in the viewer's words, its code in the tooltip (and for screen readers after the
