@@ -184,10 +184,13 @@ export type AuditFilters = z.output<typeof auditFilters>;
 export const auditEventsQuery = z
   .object({
     ...filterShape,
-    /** NextCursor of the previous page, as answered. */
+    /**
+     * NextCursor of the previous page, as answered. Under an actor or action sort it carries the
+     * row's key (an address of up to 254 characters), hence the room.
+     */
     cursor: z
       .string()
-      .max(120, 'cursor is not a cursor of this list.')
+      .max(600, 'cursor is not a cursor of this list.')
       .regex(/^[A-Za-z0-9_-]+$/, 'cursor is not a cursor of this list.')
       .optional(),
     /**

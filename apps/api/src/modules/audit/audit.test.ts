@@ -264,11 +264,14 @@ describe('the trail as the screen reads it', () => {
   });
 
   it('sorts by actor and by action, A to Z newest first within, backwards under -, paging without gaps or repeats', async () => {
-    // Rows sharing a time and an actor, and rows without an actor, so ties and nulls are walked.
+    // Rows sharing a time and an actor, and rows without an actor, so ties and nulls are walked;
+    // one actor's address is as long as an address may be (its cursors carry it).
     await t.db.query(
       `INSERT INTO activity_log (at, action, actor_email, details)
        SELECT '2019-05-05T00:00:00Z', (ARRAY['logout','team.roles','mfa.failed'])[1 + n % 3],
-              CASE WHEN n % 4 = 0 THEN NULL ELSE 'Sorter' || (n % 3) || '@example.com' END,
+              CASE WHEN n % 4 = 0 THEN NULL
+                   WHEN n % 3 = 2 THEN 'sorter2' || repeat('x', 230) || '@example.com'
+                   ELSE 'Sorter' || (n % 3) || '@example.com' END,
               jsonb_build_object('n', n)
          FROM generate_series(1, 140) n`,
     );

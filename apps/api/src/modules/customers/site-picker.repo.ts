@@ -47,14 +47,12 @@ export async function sitesByNameOrOwner(db: Queryable, term: string, limit: num
             .selectFrom('sites as s')
             .innerJoin('customers as c', 'c.uid', 's.owner_uid')
             .select(siteColumns)
-            .select('s.owner_uid')
             .where('s.owner_uid', 'in', uids)
+            // the search's order of owners (the best name match first) before the cut
+            .orderBy(sql`array_position(${sql.val(uids)}::uuid[], s.owner_uid)`)
             .orderBy('s.app_name')
             .limit(limit),
         );
-  // The owners' sites in the search's order of owners (the best name match first).
-  const rank = new Map(uids.map((u, i) => [u, i]));
-  byOwner.sort((a, b) => (rank.get(a.owner_uid) ?? 0) - (rank.get(b.owner_uid) ?? 0));
   const seen = new Set<number>();
   const out: PickedSite[] = [];
   for (const r of [...bySite, ...byOwner]) {
