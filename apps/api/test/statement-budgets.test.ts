@@ -13,8 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './harness.ts';
 import { type RecordedCalls, recordedCalls } from './recorded-calls.ts';
 
-/** How many statements a budget may hold above what its call runs before it counts as loose. */
-const SLACK = 2;
+/**
+ * How many statements a budget may hold above what its call runs before it counts as loose. Three:
+ * on PostgreSQL each staff notification a call publishes is a pg_notify statement (PGlite's bus is
+ * in process), and a customer's request notifies up to three more than on PGlite.
+ */
+const SLACK = 3;
 
 let t: TestApp;
 let calls: RecordedCalls;
