@@ -5,7 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { type Db, openPgliteDir, openPostgres } from '../apps/api/src/db/db.ts';
 import { type Case, sampleTerms } from './search.bench.ts';
-import { freshDir, ms, percentile, ROOT, type Server, signIn, startServer } from './support.ts';
+import { cpuMsOf, freshDir, ms, percentile, ROOT, type Server, signIn, startServer } from './support.ts';
 
 /*
  * The API under load at a million customers, on PGlite and on PostgreSQL, through HTTP on loopback:
@@ -136,12 +136,6 @@ async function startFloor(
   return { url: `http://127.0.0.1:${port}`, pid: proc.pid!, stop: () => proc.kill('SIGTERM') };
 }
 
-/** CPU time (user + system) a process has used so far, in µs (Linux /proc). */
-function cpuMicros(pid: number): number {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) * (1_000_000 / 100);
-}
-
 /** What one GET costs: answers a second, and CPU µs an answer in the answering process. */
 interface GetFigure {
   rps: number;
@@ -241,9 +235,9 @@ async function getOneObjectFrom(
       ],
     });
   await run(2); // warm-up
-  const before = cpuMicros(pid);
+  const before = cpuMsOf(pid);
   const r = await run(DURATION_S);
-  const cpuUs = (cpuMicros(pid) - before) / Math.max(1, r.requests.total);
+  const cpuUs = ((cpuMsOf(pid) - before) * 1000) / Math.max(1, r.requests.total);
   if (leg) {
     const ok = r.requests.average >= leg.targets.rps && r.latency.p99 <= leg.targets.p99;
     console.log(

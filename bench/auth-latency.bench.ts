@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -6,6 +5,7 @@ import { openPostgres } from '../apps/api/src/db/db.ts';
 import { base32Decode, totpCodeAt, totpStepOf } from '../apps/api/src/lib/totp.ts';
 import { softPasskey } from '../apps/api/test/soft-authenticator.ts';
 import {
+  cpuMsOf,
   freshDatabase,
   freshDir,
   ms,
@@ -31,17 +31,6 @@ async function timed(n: number, fn: () => Promise<Response>): Promise<number[]> 
 
 const CORES = os.availableParallelism();
 const THROUGHPUT_S = Number(process.env.BENCH_DURATION ?? 10);
-
-/** CPU milliseconds a process has used (user + system, from /proc; 0 when it is gone). */
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
 
 /** The PostgreSQL server processes serving the bench's database (the API's pooled connections). */
 async function backendsOf(databaseUrl: string | undefined): Promise<number[]> {

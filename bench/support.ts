@@ -205,3 +205,14 @@ export async function insertTrailEvents(
     );
   }
 }
+
+/** CPU milliseconds a process has used (user + system, from /proc; 0 when it is gone). */
+export function cpuMsOf(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
