@@ -26,7 +26,15 @@ export async function staffSession(db: Queryable, email: string): Promise<StaffS
     [email],
   );
   const { uid, roles } = r.rows[0]!;
-  return { sessionId: 0, uid, email, name: email, roles, permissions: permissionsOf(roles) };
+  return {
+    sessionId: 0,
+    uid,
+    email,
+    name: email,
+    roles,
+    permissions: permissionsOf(roles),
+    verifiedAt: new Date(),
+  };
 }
 
 /** A path's query as the route hands it to its service (of type T): parsed by the endpoint's schema. */

@@ -52,6 +52,8 @@ export interface StaffSession {
   name: string;
   roles: string[];
   permissions: Set<string>;
+  /** The holder's last proof beyond the session itself: its sign-in, or a later step-up. */
+  verifiedAt: Date;
   /** Set when the session is an impersonation session (account/switchapp). */
   impersonation?: {
     requestId: number;

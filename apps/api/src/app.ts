@@ -23,6 +23,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { endedSessionOwner } from './modules/auth/ended-sessions.repo.ts';
 import { databaseAddressStore, redisAddressStore } from './modules/auth/login-throttle.ts';
 import { useSession } from './modules/auth/sessions.repo.ts';
+import { recentlyVerified } from './modules/auth/step-up.service.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
@@ -225,6 +226,7 @@ async function createContext(app: FastifyInstance, opts: AppOptions): Promise<Ap
       logImpersonatedCall: (session, call) => logImpersonatedCall(ctx, session, call),
       endedSessionOwner: (xtoken, xsign) => endedSessionOwner(db, xtoken, xsign),
       recordRefusal: (refusal) => recordRefusal(db, clock.now(), refusal),
+      recentlyVerified: (session) => recentlyVerified(session, clock.now(), opts.config.stepUpWindowMs),
       log: app.log,
     }),
     sandbox: new UserInputSandbox({

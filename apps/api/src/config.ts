@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADDRESS_LIMITS } from '@sac/contract/address-limits';
+import { STEP_UP_DEFAULT_MINUTES } from '@sac/contract/step-up';
 import { STORE_TIMEOUTS, type StoreTimeouts } from './lib/store-circuit.ts';
 
 /** The repository root: ./data and the built console are found from it, whatever the cwd. */
@@ -23,6 +24,8 @@ export interface Config {
   consoleOrigins: string[];
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
+  /** STEP_UP_MINUTES: how recent a session's last sign-in or step-up must be for a sensitive action. */
+  stepUpWindowMs: number;
   resetTokenTtlMs: number;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -324,6 +327,7 @@ export function loadConfig(
     consoleOrigins: env.CONSOLE_ORIGINS ? list(env.CONSOLE_ORIGINS) : defaultOrigins,
     sessionIdleMs: positive('SESSION_IDLE_MINUTES', env.SESSION_IDLE_MINUTES, 15) * 60_000,
     sessionAbsoluteMs: positive('SESSION_ABSOLUTE_HOURS', env.SESSION_ABSOLUTE_HOURS, 12) * 3_600_000,
+    stepUpWindowMs: positive('STEP_UP_MINUTES', env.STEP_UP_MINUTES, STEP_UP_DEFAULT_MINUTES) * 60_000,
     resetTokenTtlMs: 30 * 60_000,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Super Admin Console <no-reply@localhost>',

@@ -72,6 +72,7 @@ const staffCall = (): StaffCall => ({
     name: 'locks',
     roles: ['Admin'],
     permissions: new Set(),
+    verifiedAt: new Date(),
   },
   clientAddress: '127.0.0.1',
   userAgent: null,

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EndpointDef, EndpointId } from '@sac/contract/endpoints';
 import { hashSecret } from '../src/lib/secrets.ts';
+import { insertPasskey } from '../src/modules/auth/mfa.repo.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
 import { insertSite } from './customer-fixtures.ts';
@@ -218,10 +219,11 @@ const auditRead = (req: Row['request']): Row => ({
 });
 
 /**
- * Calls that are not GETs yet leave no trail row: two compute an answer from their body, two begin
- * a second factor's set-up (a challenge or a pending secret; the set-up is recorded when it
- * completes), and marking one's own notifications read changes only one's own read state. The GET that starts an impersonation session is recorded. The trail holds a row
- * for every other answered write.
+ * Calls that are not GETs yet leave no trail row: three compute an answer from their body, three
+ * begin a second factor's set-up or a step-up with a passkey (a challenge or a pending secret;
+ * the set-up or step-up is recorded when it completes), and marking one's own notifications read
+ * changes only one's own read state. The GET that starts an impersonation session is recorded.
+ * The trail holds a row for every other answered write.
  */
 const COMPUTES_ONLY = new Set<EndpointId>([
   'customObjectValidate',
@@ -229,6 +231,7 @@ const COMPUTES_ONLY = new Set<EndpointId>([
   'noticeRecipients',
   'passkeyOptions',
   'staffNotificationsRead',
+  'stepUpPasskeyOptions',
   'totpEnrolStart',
 ]);
 export const writes = (e: { id: string; method: string }) =>
@@ -323,6 +326,24 @@ export const MATRIX: Record<EndpointId, Row> = {
   passkeyRemove: ownFactors(404, { Id: 2_000_000_000, password: PASSWORD }),
   // no factor to renew codes of: 409
   recoveryCodesRenew: ownFactors(409, { password: PASSWORD }),
+  stepUpStatus: ownFactors(200),
+  stepUpPasskeyOptions: {
+    ...ownFactors(200),
+    request: async ({ t, actor }) => {
+      await insertPasskey(t.db, {
+        uid: actor.uid,
+        credentialId: `matrix-${actor.uid}`,
+        publicKey: new Uint8Array(77),
+        signCount: 0,
+        transports: [],
+        name: 'Matrix key',
+        at: new Date(),
+      });
+      return {};
+    },
+  },
+  // no second factor: the password confirms it is them
+  stepUp: ownFactors(200, { Method: 'password', Password: PASSWORD }),
   // A colleague's factors: SuperAdmins only, and never their own account this way.
   staffFactorsReset: {
     targeted: true,

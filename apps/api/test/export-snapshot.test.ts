@@ -48,6 +48,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('an export reads one snapsho
       name: 'Exporter',
       roles: ['SuperAdmin'],
       permissions: new Set(['customers.read', 'impersonation.read', 'impersonation.approve']),
+      verifiedAt: new Date(),
     };
   }, 120_000);
   afterAll(() => t.close());

@@ -30,6 +30,9 @@ const ACTIVITY_ACTIONS = [
   'mfa.reset',
   'recovery.used',
   'recovery.renew',
+  // A sensitive action's confirmation (docs/decisions.md, "Step-up"): a right or a wrong proof.
+  'stepup.success',
+  'stepup.failed',
   'team.create',
   'team.roles',
   'team.delete',
@@ -122,6 +125,7 @@ export const FAILED_ACTIONS = [
   'mfa.failed',
   'password.reset.failed',
   'password.change.failed',
+  'stepup.failed',
 ] as const satisfies readonly AuditAction[];
 export function auditResultOf(action: string): AuditResult {
   if ((REFUSED_ACTIONS as readonly string[]).includes(action)) return 'refused';

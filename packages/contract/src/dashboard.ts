@@ -20,7 +20,11 @@ export const TRIAL_ENDING_DAYS = 7;
 /** The StaffActivity window of exports, in days. */
 export const STAFF_EXPORTS_DAYS = 7;
 /** The trail's actions the Auditor's home counts as failed (besides sign-ins, counted on their own card). */
-export const STAFF_FAILED_ACTIONS = ['password.change.failed', 'password.reset.failed'] as const;
+export const STAFF_FAILED_ACTIONS = [
+  'password.change.failed',
+  'password.reset.failed',
+  'stepup.failed',
+] as const;
 /** The trail's actions that are exports. */
 export const STAFF_EXPORT_ACTIONS = [
   'audit.export',

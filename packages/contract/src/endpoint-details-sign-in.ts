@@ -29,6 +29,9 @@ import {
   resetStaffFactorsBody,
   secondStepBody,
   signedInAnswer,
+  stepUpBody,
+  stepUpResponse,
+  stepUpStatusResponse,
   ticketBody,
   totpConfirmBody,
   totpSecretResponse,
@@ -203,6 +206,24 @@ export const SIGN_IN_DETAILS = {
     tag: 'Authentication',
     body: currentPasswordBody,
     responses: { 200: recoveryCodesResponse, ...errors(400, 401, 403, 409, 429) },
+  },
+  stepUpStatus: {
+    summary:
+      "How the caller can confirm it is them before a sensitive action (their second factors, or the password when they have none), and until when the session's last sign-in or step-up counts.",
+    tag: 'Authentication',
+    responses: { 200: stepUpStatusResponse, ...errors(401, 403) },
+  },
+  stepUpPasskeyOptions: {
+    summary: "WebAuthn request options (a fresh challenge) for a step-up with one of the caller's passkeys.",
+    tag: 'Authentication',
+    responses: { 200: passkeyOptionsResponse, ...errors(400, 401, 403) },
+  },
+  stepUp: {
+    summary:
+      'Confirm it is you before a sensitive action (error 911): a passkey assertion, a one-time code or a recovery code; the password only for an account without a second factor. The session then counts as recently signed in for STEP_UP_MINUTES. A wrong answer counts towards the lockout as a wrong sign-in does.',
+    tag: 'Authentication',
+    body: stepUpBody,
+    responses: { 200: stepUpResponse, ...errors(400, 401, 403, 429) },
   },
   staffFactorsReset: {
     summary:

@@ -183,6 +183,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'POST',
     path: '/admin/site/secret',
     access: 'sites.write',
+    stepUp: true,
     budget: { statements: 6, commits: 1 },
   },
   setSiteStatus: {

@@ -199,6 +199,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/audit/export',
     access: 'audit.read',
+    stepUp: true,
     budget: { statements: 5, commits: 1 },
   },
   auditSigningKey: {

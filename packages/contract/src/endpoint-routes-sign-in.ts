@@ -98,6 +98,7 @@ export const SIGN_IN_ROUTES = {
     method: 'POST',
     path: '/admin/team',
     access: 'team.write',
+    stepUp: true,
     budget: { statements: 11, commits: 1 },
   },
   teamUpdateRoles: {
@@ -105,6 +106,7 @@ export const SIGN_IN_ROUTES = {
     method: 'PUT',
     path: '/admin/team/roles',
     access: 'team.write',
+    stepUp: true,
     budget: { statements: 13, commits: 1 },
   },
   teamDelete: {
@@ -112,6 +114,7 @@ export const SIGN_IN_ROUTES = {
     method: 'DELETE',
     path: '/admin/team',
     access: 'team.write',
+    stepUp: true,
     budget: { statements: 7, commits: 1 },
   },
   teamRoles: {
@@ -205,12 +208,35 @@ export const SIGN_IN_ROUTES = {
     access: 'session',
     budget: { statements: 2, commits: 0 },
   },
+  stepUpStatus: {
+    id: 'stepUpStatus',
+    method: 'GET',
+    path: '/admin/step-up',
+    access: 'session',
+    budget: { statements: 4, commits: 0 },
+  },
+  stepUpPasskeyOptions: {
+    id: 'stepUpPasskeyOptions',
+    method: 'POST',
+    path: '/admin/step-up/passkey-options',
+    access: 'session',
+    budget: { statements: 3, commits: 1 },
+  },
+  stepUp: {
+    id: 'stepUp',
+    method: 'POST',
+    path: '/admin/step-up',
+    access: 'session',
+    // 7 with the password; a passkey's or a code's check reads and writes up to 3 more
+    budget: { statements: 10, commits: 3 },
+  },
   // SuperAdmins only: the service checks the role (team.write alone is not enough).
   staffFactorsReset: {
     id: 'staffFactorsReset',
     method: 'DELETE',
     path: '/admin/team/mfa',
     access: 'team.write',
+    stepUp: true,
     budget: { statements: 12, commits: 1 },
   },
   // SuperAdmins only: the service checks the role (team.write alone is not enough).

@@ -12,10 +12,16 @@ describe('ENDPOINT_ROUTES and ENDPOINTS', () => {
     for (const [id, route] of Object.entries(ENDPOINT_ROUTES)) {
       const full = ENDPOINTS[id as keyof typeof ENDPOINTS] as EndpointRoute;
       expect(route.id).toBe(id);
-      const { id: i, method, path, access, impersonation, budget } = full;
-      expect({ id: i, method, path, access, ...(impersonation ? { impersonation } : {}), budget }).toEqual(
-        route,
-      );
+      const { id: i, method, path, access, impersonation, stepUp, budget } = full;
+      expect({
+        id: i,
+        method,
+        path,
+        access,
+        ...(impersonation ? { impersonation } : {}),
+        ...(stepUp ? { stepUp } : {}),
+        budget,
+      }).toEqual(route);
     }
   });
 

@@ -35,6 +35,11 @@ export interface EndpointRoute {
    */
   readonly impersonation?: string;
   /**
+   * A sensitive action: the session's last sign-in or step-up must be within STEP_UP_MINUTES,
+   * else 911 (stepUpRequired), which the console answers by asking the user to confirm it is them.
+   */
+  readonly stepUp?: true;
+  /**
    * The most statements, and write commits, that one valid call may run (authentication included;
    * BEGIN, COMMIT and ROLLBACK are not statements; a commit is a transaction that wrote, or a
    * write run alone). Held by apps/api/test/statement-budgets.test.ts, which also fails a budget

@@ -29,6 +29,12 @@ export const ERRORS = {
   },
   unsupportedMediaType: { code: 909, status: 415, text: 'Calls with a body must send JSON.' },
   samePassword: { code: 910, status: 400, text: 'The new password must differ from the old password.' },
+  /** A sensitive action, and the session's last sign-in or step-up is older than STEP_UP_MINUTES. */
+  stepUpRequired: {
+    code: 911,
+    status: 403,
+    text: 'This action needs a recent sign-in: confirm it is you (POST /admin/step-up), then try again.',
+  },
   unknownCall: { code: 920, status: 404, text: 'There is no such call.' },
   notFound: { code: 927, status: 404, text: MESSAGES.searchNotFound },
   /** A write named (If-Match) a version older than the stored one: nothing was written. */

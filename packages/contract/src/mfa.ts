@@ -205,3 +205,25 @@ export const messageResponse = z.object({ Message: z.string() });
 
 /** DELETE /admin/team/mfa: a SuperAdmin removes a colleague's factors. */
 export const resetStaffFactorsBody = z.object({ uid: z.string().uuid('uid is not a valid user id.') });
+
+// ---------------------------------------------------------------- step-up (recent sign-in)
+
+/** GET /admin/step-up: how the caller can step up, and until when the last proof stands. */
+export const stepUpStatusResponse = z.object({
+  /** The account's factors ('passkey', 'totp', 'recovery'), or ['password'] when it has none. */
+  Methods: z.array(z.enum([...SECOND_FACTOR_METHODS, 'password'])),
+  WindowMinutes: z.number(),
+  /** When the session's last sign-in or step-up stops counting (may be past). */
+  VerifiedUntil: z.string(),
+});
+
+/** POST /admin/step-up */
+export const stepUpBody = z.discriminatedUnion('Method', [
+  z.object({ Method: z.literal('totp'), Code: totpCode }),
+  z.object({ Method: z.literal('recovery'), Code: recoveryCode }),
+  z.object({ Method: z.literal('passkey'), Response: passkeyAssertion }),
+  z.object({ Method: z.literal('password'), Password: requiredText('Password').pipe(z.string().max(1024)) }),
+]);
+export type StepUpInput = z.infer<typeof stepUpBody>;
+
+export const stepUpResponse = z.object({ Message: z.string(), VerifiedUntil: z.string() });

@@ -111,7 +111,7 @@ function operation(e: EndpointDef) {
     operationId: e.id,
     summary: e.summary,
     tags: [e.tag],
-    description: `Access: ${e.access === 'public' ? 'anyone' : e.access === 'session' ? 'any signed-in staff member' : `permission \`${e.access}\``}.`,
+    description: `Access: ${e.access === 'public' ? 'anyone' : e.access === 'session' ? 'any signed-in staff member' : `permission \`${e.access}\``}.${e.stepUp ? ' A sensitive action: it needs a sign-in or a step-up (POST /admin/step-up) within STEP_UP_MINUTES, else it answers 403 with error 911.' : ''}`,
     security: securityOf(e),
     parameters,
     ...(bodySchema

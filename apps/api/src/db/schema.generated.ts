@@ -451,6 +451,7 @@ interface StaffSessionsTable {
   client_address: string | null;
   user_agent: string | null;
   impersonation_request_id: number | null;
+  verified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 interface StaffSignInTicketsTable {

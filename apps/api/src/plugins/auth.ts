@@ -14,6 +14,7 @@ interface FoundSession {
   full_name: string;
   roles: string[];
   permissions: string[];
+  verified_at: Date;
   impersonation_request_id: number | null;
 }
 
@@ -39,6 +40,8 @@ export interface AuthDeps {
     xtoken: string,
     xsign: string,
   ): Promise<{ uid: string; email: string; reason: string | null } | undefined>;
+  /** Whether a session's last sign-in or step-up is recent enough for a sensitive action. */
+  recentlyVerified(session: StaffSession): boolean;
   /** Writes a refused staff call to the staff trail (folded); may throw. */
   recordRefusal(refusal: Refusal): Promise<void>;
   /** Where a refusal that could not be recorded is logged. */
@@ -82,6 +85,7 @@ export function authPlugin(deps: AuthDeps): CallAuth {
       name: s.full_name,
       roles: s.roles,
       permissions: new Set(s.permissions),
+      verifiedAt: new Date(s.verified_at),
     };
   }
 
@@ -142,6 +146,8 @@ export function authPlugin(deps: AuthDeps): CallAuth {
         await recordRefusal(session, def, def.access, refusal, request.ip);
         throw refusal;
       }
+      // Not a refusal for the trail: the console asks the user to confirm it is them, then retries.
+      if (def.stepUp && !deps.recentlyVerified(session)) throw new AppError('stepUpRequired');
       return session;
     },
 

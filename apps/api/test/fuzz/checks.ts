@@ -157,6 +157,8 @@ const REFUSAL_RECORDS: Record<string, string[]> = {
   passkeyOptions: ['activity_log', 'login_failures_by_address', 'staff'],
   passkeyRemove: ['activity_log', 'login_failures_by_address', 'staff'],
   recoveryCodesRenew: ['activity_log', 'login_failures_by_address', 'staff'],
+  // A wrong step-up counts as a failed sign-in; a passkey's or a TOTP code's check spends it.
+  stepUp: ['activity_log', 'login_failures_by_address', 'staff', 'staff_webauthn_challenges', 'staff_totp'],
 };
 
 export type Fingerprint = Record<string, string>;

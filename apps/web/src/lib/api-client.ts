@@ -6,9 +6,11 @@ import { ERRORS, type ErrorEnvelope, errorTextOf } from '@sac/contract/errors';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
 import { toQueryString } from '@sac/contract/query-string';
+import { STEP_UP_MESSAGES } from '@sac/contract/step-up';
 import { getApiBase } from './api-base.ts';
 import { signalSessionExpired } from './auth-events.ts';
 import { endImpersonation, type TokenPair } from './impersonation-mode.ts';
+import { askForStepUp } from './step-up.ts';
 import { clearAuthStorage, readAuth } from './storage.ts';
 
 /** An error answer of the API (or a network failure, status 0), with the text to show. */
@@ -85,7 +87,7 @@ export interface CallInput<I extends EndpointId> {
  * pair, any 401 ends the impersonation instead (the admin session is left alone).
  */
 export async function callApi<I extends EndpointId>(id: I, input: CallInput<I> = {}): Promise<ResponseOf<I>> {
-  return (await send(id, input)).body;
+  return (await sendSteppingUp(id, input)).body;
 }
 
 /** callApi, with the version (ETag) the answer carries, for reads and writes of versioned records. */
@@ -93,8 +95,27 @@ export async function callApiVersioned<I extends EndpointId>(
   id: I,
   input: CallInput<I> = {},
 ): Promise<{ body: ResponseOf<I>; etag: string | undefined }> {
-  return send(id, input);
+  return sendSteppingUp(id, input);
 }
+
+/**
+ * A sensitive action answered 911: once the user confirmed it is them (the step-up dialog), the
+ * same call is made once more; cancelled, the 911 is the caller's error.
+ */
+async function steppingUp<T>(call: () => Promise<T>, impersonating: boolean): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (impersonating || !(error instanceof ApiError) || error.code !== ERRORS.stepUpRequired.code)
+      throw error;
+    if (!(await askForStepUp()))
+      throw new ApiError(error.status, { ErrorCode: error.code, Description: STEP_UP_MESSAGES.cancelled });
+    return call();
+  }
+}
+
+const sendSteppingUp = <I extends EndpointId>(id: I, input: CallInput<I>) =>
+  steppingUp(() => send(id, input), input.auth !== undefined);
 
 async function send<I extends EndpointId>(
   id: I,
@@ -219,8 +240,12 @@ export type Download = (
 export const streamedFile =
   <I extends EndpointId>(id: I, query: QueryOf<I>): Download =>
   (onProgress, signal) =>
-    downloadApi(id, { query, signal }, (lines, total) =>
-      onProgress(Math.max(0, Math.min(lines - 1, total ?? Number.POSITIVE_INFINITY)), total),
+    steppingUp(
+      () =>
+        downloadApi(id, { query, signal }, (lines, total) =>
+          onProgress(Math.max(0, Math.min(lines - 1, total ?? Number.POSITIVE_INFINITY)), total),
+        ),
+      false,
     );
 
 /** One Server-Sent Event as the stream sent it. */

@@ -7,6 +7,7 @@ import * as auth from './auth.service.ts';
 import * as mfa from './mfa.service.ts';
 import * as mfaSignIn from './mfa-sign-in.service.ts';
 import * as sessions from './staff-sessions.service.ts';
+import * as stepUp from './step-up.service.ts';
 
 /** The console origin a browser names (Origin header), for the passkey's relying-party id. */
 const originOf = (request: FastifyRequest): string | undefined => {
@@ -41,6 +42,11 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.passkeyRename, (c) => mfa.myPasskeyRename(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.passkeyRemove, (c) => mfa.myPasskeyRemove(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.recoveryCodesRenew, (c) => mfa.myRecoveryCodesRenew(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.stepUpStatus, (c) => stepUp.stepUpStatus(ctx, c.session));
+  registerEndpoint(app, ctx, ENDPOINTS.stepUpPasskeyOptions, (c) =>
+    stepUp.stepUpPasskeyOptions(ctx, c.session, originOf(c.request)),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.stepUp, (c) => stepUp.stepUp(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.staffFactorsReset, (c) => mfa.resetStaffFactors(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.logout, (c) => auth.logout(ctx, c));
   registerEndpoint(app, ctx, ENDPOINTS.session, async (c) => {

@@ -389,17 +389,42 @@ export async function changePassword(
 
 /**
  * Checks the signed-in user's current password before a sensitive change (a new password, a
- * second factor added or removed). A wrong one counts as a failed sign-in of the account and of
- * the address, counted before the check: a held session cannot guess the password faster than
- * the sign-in screen (admitted as a sign-in's attempt is). Throws `wrong()` on a wrong password,
- * 974 while the account is locked, 984 while its budget is taken by attempts being checked.
+ * second factor added or removed): checkOwnProof with the password.
  */
-export async function checkCurrentPassword(
+export function checkCurrentPassword(
   ctx: AppContext,
   caller: Caller,
   session: StaffSession,
   password: string,
   how: { failedAction: ActivityAction; via: string; wrong: () => AppError },
+): Promise<void> {
+  return checkOwnProof(ctx, caller, session, {
+    ...how,
+    kind: 'password',
+    isRight: (staff) => verifyPassword(staff.password_hash, password),
+  });
+}
+
+/**
+ * Checks a proof the signed-in user gives of who they are (their password, or a second factor at
+ * a step-up). A wrong one counts as a failed sign-in of the account and of the address, counted
+ * before the check: a held session cannot guess faster than the sign-in screen (admitted as a
+ * sign-in's attempt is). Throws `wrong()` on a wrong proof, 974 while the account is locked, 984
+ * while its budget is taken by attempts being checked.
+ */
+export async function checkOwnProof(
+  ctx: AppContext,
+  caller: Caller,
+  session: StaffSession,
+  how: {
+    isRight: (staff: { uid: string; password_hash: string }) => Promise<boolean>;
+    /** Which count a wrong proof adds to: the wrong passwords or the wrong second steps. */
+    kind: 'password' | 'second-step';
+    failedAction: ActivityAction;
+    details?: Record<string, unknown>;
+    via: string;
+    wrong: () => AppError;
+  },
 ): Promise<void> {
   const now = ctx.clock.now();
   const audit = {
@@ -424,19 +449,23 @@ export async function checkCurrentPassword(
   const { staff, admission } = attempt;
   if (admission?.kind === 'busy') throw busyError();
   if (!staff || admission?.kind !== 'admitted') {
-    await recordEvent(ctx.db, { ...audit, action: how.failedAction, details: { reason: 'locked' } });
+    await recordEvent(ctx.db, {
+      ...audit,
+      action: how.failedAction,
+      details: { ...how.details, reason: 'locked' },
+    });
     throw lockedError(admission?.kind === 'locked' ? admission.until : null, now);
   }
   let settled = false;
   try {
-    if (!(await verifyPassword(staff.password_hash, password))) {
+    if (!(await how.isRight(staff))) {
       await runWrite(ctx.db, {
-        change: (tx) => attemptFailed(tx, staff.uid, 'password', now),
+        change: (tx) => attemptFailed(tx, staff.uid, how.kind, now),
         trail: async (tx, lockedUntil) => {
           await writeActivity(tx, {
             ...audit,
             action: how.failedAction,
-            details: { reason: 'wrong-password' },
+            details: { ...how.details, reason: how.kind === 'password' ? 'wrong-password' : 'wrong-factor' },
           });
           if (lockedUntil)
             await writeActivity(tx, {

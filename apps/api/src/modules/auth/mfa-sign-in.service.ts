@@ -20,12 +20,11 @@ import {
   checkRegistration,
   confirmTotp,
   newRecoveryCodes,
-  passkeyIsRight,
   registrationOptions,
-  spendRecovery,
+  secondFactorIsRight,
   startTotp,
   storePasskey,
-  totpCodeIsRight,
+  wrongFactorError,
 } from './second-factors.ts';
 import { createSignInSession } from './sessions.repo.ts';
 import { findStaffByUid, type StaffRow } from './staff.repo.ts';
@@ -123,18 +122,6 @@ async function admitSecondStep(ctx: AppContext, call: Caller, input: SecondStepI
   return { staff, ticket };
 }
 
-/** Whether the factor given is the account's: its passkey, its app's code, or an unspent recovery code (spent). */
-function secondFactorIsRight(
-  ctx: AppContext,
-  uid: string,
-  input: SecondStepInput,
-  now: Date,
-): Promise<boolean> {
-  if (input.Method === 'passkey') return passkeyIsRight(ctx, uid, input.Response, now);
-  if (input.Method === 'totp') return totpCodeIsRight(ctx, uid, input.Code, now);
-  return spendRecovery(ctx.db, uid, input.Code, now);
-}
-
 /** A wrong factor's one write: the failed attempt counted towards the lockout, and the trail. */
 async function recordWrongFactor(ctx: AppContext, uid: string, method: SecondStepInput['Method'], who: Who) {
   await runWrite(ctx.db, {
@@ -152,16 +139,6 @@ async function recordWrongFactor(ctx: AppContext, uid: string, method: SecondSte
     },
   });
 }
-
-const wrongFactorError = (method: SecondStepInput['Method']) =>
-  new AppError(
-    'wrongSecondFactor',
-    method === 'totp'
-      ? MFA_MESSAGES.wrongCode
-      : method === 'recovery'
-        ? MFA_MESSAGES.wrongRecoveryCode
-        : MFA_MESSAGES.passkeyRefused,
-  );
 
 /**
  * A right factor's one write: the account's row first (its write lock, see login), its counts

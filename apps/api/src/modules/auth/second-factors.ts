@@ -39,7 +39,7 @@ export const CHALLENGE_MS = 5 * 60_000;
 
 const issuerOf = (ctx: AppContext) => ctx.config.runtime.productName ?? 'Super Admin Console';
 
-export async function totpCodeIsRight(ctx: AppContext, uid: string, code: string, now: Date) {
+async function totpCodeIsRight(ctx: AppContext, uid: string, code: string, now: Date) {
   const row = await findTotp(ctx.db, uid);
   if (!row?.confirmed_at) return false;
   const step = acceptedTotpStep(openSecret(ctx, row.secret_sealed), code, now, Number(row.last_used_step));
@@ -52,7 +52,7 @@ const openSecret = (ctx: AppContext, sealed: Uint8Array): Buffer =>
   Buffer.from(ctx.crypto.decrypt(sealed), 'base64');
 
 /** Spends a recovery code: compared with each unused hash in constant time, then spent atomically. */
-export async function spendRecovery(db: Queryable, uid: string, code: string, now: Date): Promise<boolean> {
+async function spendRecovery(db: Queryable, uid: string, code: string, now: Date): Promise<boolean> {
   const given = hashSecret(normalRecoveryCode(code));
   let match: Buffer | undefined;
   for (const h of await unusedRecoveryHashes(db, uid)) {
@@ -61,7 +61,34 @@ export async function spendRecovery(db: Queryable, uid: string, code: string, no
   return match !== undefined && (await spendRecoveryCode(db, uid, match, now));
 }
 
-export async function passkeyIsRight(
+/** A second factor as a sign-in's second step or a step-up gives it. */
+export type FactorProof =
+  | { Method: 'totp' | 'recovery'; Code: string }
+  | { Method: 'passkey'; Response: AssertionJson };
+
+/** Whether the factor given is the account's: its passkey, its app's code, or an unspent recovery code (spent). */
+export function secondFactorIsRight(
+  ctx: AppContext,
+  uid: string,
+  input: FactorProof,
+  now: Date,
+): Promise<boolean> {
+  if (input.Method === 'passkey') return passkeyIsRight(ctx, uid, input.Response, now);
+  if (input.Method === 'totp') return totpCodeIsRight(ctx, uid, input.Code, now);
+  return spendRecovery(ctx.db, uid, input.Code, now);
+}
+
+export const wrongFactorError = (method: FactorProof['Method']) =>
+  new AppError(
+    'wrongSecondFactor',
+    method === 'totp'
+      ? MFA_MESSAGES.wrongCode
+      : method === 'recovery'
+        ? MFA_MESSAGES.wrongRecoveryCode
+        : MFA_MESSAGES.passkeyRefused,
+  );
+
+async function passkeyIsRight(
   ctx: AppContext,
   uid: string,
   response: AssertionJson,

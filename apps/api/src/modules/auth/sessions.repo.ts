@@ -129,6 +129,8 @@ const sessionByTokenHash = preparedStatement((tokenHash: Buffer) =>
       's.created_at',
       's.last_used_at',
       's.revoked_at',
+      /** The holder's last proof beyond the session itself: its sign-in, or a later step-up. */
+      eb.fn.coalesce('s.verified_at', 's.created_at').as('verified_at'),
       /** Set on impersonation sessions: the approved request they act under. */
       's.impersonation_request_id',
       'st.email',
@@ -222,6 +224,24 @@ export async function useSession(
   }
   s.last_used_at = now;
   return s;
+}
+
+/**
+ * Records a step-up on a live session: its holder proved who they are at `at`. Whether the
+ * session was still live (a revocation racing the step-up wins).
+ */
+export async function markSessionVerified(db: Queryable, id: number, at: Date): Promise<boolean> {
+  const r = await rows(
+    db,
+    qb
+      .updateTable('staff_sessions')
+      .set({ verified_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .returning('id'),
+  );
+  authChanged(db);
+  return r.length > 0;
 }
 
 export async function revokeSession(db: Queryable, id: number, at: Date, reason: string): Promise<void> {

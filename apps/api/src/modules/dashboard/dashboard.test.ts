@@ -329,9 +329,15 @@ describe('GET /admin/dashboard', () => {
       'impersonation-requests.export',
       'impersonation-logs.export',
     ]);
-    expect(before.Failed.map((e) => e.Action)).toEqual(['password.change.failed', 'password.reset.failed']);
+    expect(before.Failed.map((e) => e.Action)).toEqual([
+      'password.change.failed',
+      'password.reset.failed',
+      'stepup.failed',
+    ]);
     // Support may not read the team: a refused call, which the trail records.
     expect((await t.call('teamList', { session: sam })).status).toBe(403);
+    // audrey signed in long ago on the test clock: an export needs a recent proof
+    await t.call('stepUp', { session: audrey, body: { Method: 'password', Password: PASSWORD } });
     const exported = await t.callLoose('auditExport', { session: audrey, query: { format: 'csv' } });
     expect(exported.status).toBe(200);
     const after = (await dashboardOf(audrey)).StaffActivity!;

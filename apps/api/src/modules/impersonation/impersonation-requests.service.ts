@@ -14,6 +14,7 @@ import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { approverStanding, COOL_DOWN, findStaffByEmail } from '../auth/staff.service.ts';
+import { requireRecentProof } from '../auth/step-up.service.ts';
 import {
   announceImpersonationChange,
   notifyStaff,
@@ -340,6 +341,8 @@ export async function act(
 ) {
   const actor = call.session;
   const { requestId, revokeAction, body } = input;
+  // An approval lets someone into a customer's site: it needs a recent proof (step-up).
+  if (body.Status === 'Approve') requireRecentProof(ctx, actor);
   const now = ctx.clock.now();
   let told = { message: '', newUser: false };
   const { after } = await applyEvent(ctx, call, actor, requestId, eventOfAction(actor, body, revokeAction), {

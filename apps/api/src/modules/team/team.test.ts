@@ -209,6 +209,7 @@ describe('PUT /admin/team/roles', () => {
       name: '',
       roles: ['SuperAdmin'],
       permissions: new Set<string>(),
+      verifiedAt: new Date(),
     };
     await expect(
       team.updateRoles(

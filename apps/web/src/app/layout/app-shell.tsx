@@ -7,6 +7,7 @@ import { LeaveGuard } from '../../components/leave-guard.tsx';
 import publicPageStyles from '../../components/public-page.module.css';
 import { Skeleton } from '../../components/skeleton.tsx';
 import type { SignInState } from '../../features/auth/components/login-page.tsx';
+import { StepUpDialog } from '../../features/auth/components/step-up-dialog.tsx';
 import { NotificationBell } from '../../features/staff-notifications/components/notification-bell.tsx';
 import { onSessionEnded } from '../../lib/auth-events.ts';
 import { useProductName } from '../../lib/footer-links.ts';
@@ -88,6 +89,7 @@ export default function AppShell() {
         <Footer />
         <CommandPalette />
         <LeaveGuard />
+        <StepUpDialog />
       </div>
     </MayOpenProvider>
   );

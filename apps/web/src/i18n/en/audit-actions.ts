@@ -19,6 +19,8 @@ export const auditActions = {
   'login.second-step': 'Password accepted, second factor asked',
   'mfa.failed': 'Second factor failed (wrong code)',
   'mfa.success': 'Second factor accepted',
+  'stepup.success': 'Confirmed it is them (step-up)',
+  'stepup.failed': 'Step-up failed (wrong code or password)',
   'mfa.enrol': 'Added a second factor',
   'mfa.remove': 'Removed a second factor',
   'mfa.rename': 'Renamed a second factor',

@@ -11,7 +11,7 @@ const AREAS = [
   },
   {
     id: 'areaAccount',
-    takes: (a: string) => /^(password\.change|mfa\.|recovery\.|notifications\.preferences$)/.test(a),
+    takes: (a: string) => /^(password\.change|mfa\.|recovery\.|stepup\.|notifications\.preferences$)/.test(a),
   },
   { id: 'areaStaff', takes: (a: string) => a.startsWith('team.') },
   { id: 'areaExports', takes: (a: string) => a.endsWith('.export') },

@@ -155,6 +155,34 @@ export const useRemovePasskey = () =>
 export const useRenewRecoveryCodes = () =>
   useFactorChange('recovery', (password: string) => callApi('recoveryCodesRenew', { body: { password } }));
 
+/** GET /admin/step-up: how I can confirm it is me (read fresh each time the dialog opens). */
+export const useStepUpStatus = () =>
+  useQuery({
+    queryKey: [...authKeys.all, 'step-up'],
+    queryFn: ({ signal }) => callApi('stepUpStatus', { signal }),
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+/** A step-up: a code, a recovery code, the password, or a passkey (its challenge asked first). */
+export function useStepUp() {
+  return useMutation({
+    mutationKey: [...authKeys.all, 'step-up'],
+    // the dialog says what went wrong beside the field
+    meta: { errorFallback: false },
+    mutationFn: async (
+      v:
+        | { Method: 'totp' | 'recovery'; Code: string }
+        | { Method: 'password'; Password: string }
+        | { Method: 'passkey' },
+    ) => {
+      if (v.Method !== 'passkey') return callApi('stepUp', { body: v });
+      const { Options } = await callApi('stepUpPasskeyOptions');
+      return callApi('stepUp', { body: { Method: 'passkey', Response: await passkeyAssertion(Options) } });
+    },
+  });
+}
+
 export function useForgotPassword(errorText: ErrorTextOf) {
   return useMutation({
     mutationKey: authKeys.forgotPassword(),

@@ -1,0 +1,163 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { Dialog } from '../../../components/dialog.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useT } from '../../../lib/i18n.tsx';
+import { setStepUpHandler } from '../../../lib/step-up.ts';
+import { useStepUp, useStepUpStatus } from '../api/auth-api.ts';
+import { OneTimeCodeField } from './totp-setup.tsx';
+
+type Mode = 'totp' | 'recovery' | 'password';
+
+/**
+ * The question a sensitive action asks when the sign-in is older than STEP_UP_MINUTES (API error
+ * 911): mounted once in the signed-in shell, opened by the API client (lib/step-up.ts), above
+ * whatever dialog or form made the call, which waits and then goes ahead, or fails with "not done"
+ * when the user cancels.
+ */
+export function StepUpDialog() {
+  const [question, setQuestion] = useState<{ answer: (ok: boolean) => void }>();
+  useEffect(() => setStepUpHandler(() => new Promise<boolean>((answer) => setQuestion({ answer }))), []);
+  if (!question) return null;
+  const close = (ok: boolean) => {
+    question.answer(ok);
+    setQuestion(undefined);
+  };
+  return <StepUpForm onDone={() => close(true)} onCancel={() => close(false)} />;
+}
+
+function StepUpForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
+  const t = useT('security');
+  const status = useStepUpStatus();
+  const stepUp = useStepUp();
+  const methods = status.data?.Methods ?? [];
+  const [mode, setMode] = useState<Mode>();
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string>();
+  const current: Mode | undefined =
+    mode ??
+    (methods.includes('totp')
+      ? 'totp'
+      : methods.includes('password')
+        ? 'password'
+        : methods.includes('recovery')
+          ? 'recovery'
+          : undefined);
+
+  const failed = (e: unknown, fallback: string) =>
+    setError(e instanceof ApiError && e.serverText ? e.serverText : fallback);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (stepUp.isPending || !current) return;
+    const given = current === 'password' ? value : value.replace(/\s/g, '');
+    const problem =
+      current === 'password'
+        ? given === '' && t('stepUpPasswordRequired')
+        : current === 'totp'
+          ? !/^\d{6}$/.test(given) && t('stepUpCodeFormat')
+          : !/^[A-Za-z2-7]{4}-?[A-Za-z2-7]{4}-?[A-Za-z2-7]{4}$/.test(given) && t('stepUpRecoveryFormat');
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setError(undefined);
+    stepUp.mutate(
+      current === 'password' ? { Method: 'password', Password: given } : { Method: current, Code: given },
+      {
+        onSuccess: onDone,
+        onError: (err) => failed(err, t('stepUpLoadFailed')),
+      },
+    );
+  };
+  const usePasskey = () =>
+    stepUp.mutate(
+      { Method: 'passkey' },
+      { onSuccess: onDone, onError: (err) => failed(err, t('stepUpPasskeyCancelled')) },
+    );
+
+  const fieldId = `step-up-${current ?? 'none'}`;
+  return (
+    <Dialog title={t('stepUpTitle')} onClose={onCancel} busy={stepUp.isPending}>
+      {status.isError ? (
+        <p role="alert">{t('stepUpLoadFailed')}</p>
+      ) : status.data ? (
+        <>
+          <p>{t('stepUpIntro', { minutes: status.data.WindowMinutes })}</p>
+          {methods.includes('passkey') ? (
+            <p>
+              <button
+                type="button"
+                className="button button-primary"
+                aria-busy={stepUp.isPending}
+                onClick={usePasskey}
+                data-autofocus
+              >
+                {t('stepUpPasskey')}
+              </button>
+            </p>
+          ) : null}
+          {current ? (
+            <form onSubmit={submit} noValidate aria-label={t('stepUpTitle')}>
+              {methods.includes('passkey') ? <p className="muted">{t('stepUpOrCode')}</p> : null}
+              {current === 'password' ? (
+                <FormField
+                  id={fieldId}
+                  name="password"
+                  type="password"
+                  label={t('stepUpPassword')}
+                  value={value}
+                  error={error}
+                  autoComplete="current-password"
+                  onValueChange={setValue}
+                />
+              ) : (
+                <OneTimeCodeField
+                  id={fieldId}
+                  label={current === 'recovery' ? t('stepUpRecovery') : t('stepUpCode')}
+                  value={value}
+                  error={error}
+                  recovery={current === 'recovery'}
+                  onChange={setValue}
+                />
+              )}
+              {methods.includes('totp') && methods.includes('recovery') ? (
+                <p>
+                  <button
+                    type="button"
+                    className="button-link"
+                    onClick={() => {
+                      setMode(current === 'recovery' ? 'totp' : 'recovery');
+                      setValue('');
+                      setError(undefined);
+                    }}
+                  >
+                    {current === 'recovery' ? t('stepUpUseCode') : t('stepUpUseRecovery')}
+                  </button>
+                </p>
+              ) : null}
+              <div className="form-actions dialog-actions">
+                <button type="submit" className="button button-primary" aria-busy={stepUp.isPending}>
+                  {stepUp.isPending ? t('stepUpChecking') : t('stepUpConfirm')}
+                </button>
+                <button type="button" className="button" disabled={stepUp.isPending} onClick={onCancel}>
+                  {t('cancel')}
+                </button>
+              </div>
+            </form>
+          ) : (
+            <>
+              {error ? <p role="alert">{error}</p> : null}
+              <div className="form-actions dialog-actions">
+                <button type="button" className="button" disabled={stepUp.isPending} onClick={onCancel}>
+                  {t('cancel')}
+                </button>
+              </div>
+            </>
+          )}
+        </>
+      ) : (
+        <p aria-busy="true">{t('stepUpChecking')}</p>
+      )}
+    </Dialog>
+  );
+}
