@@ -46,7 +46,7 @@ const verifiedUntil = (ctx: AppContext, at: Date) =>
 export async function stepUpStatus(ctx: AppContext, session: StaffSession) {
   return {
     Methods: [...(await methodsOf(ctx, session.uid))],
-    WindowMinutes: Math.round(ctx.config.stepUpWindowMs / 60_000),
+    WindowMinutes: ctx.config.stepUpWindowMs / 60_000,
     VerifiedUntil: verifiedUntil(ctx, session.verifiedAt),
   };
 }

@@ -26,8 +26,10 @@ export const security = {
   recoveryNone: 'You get recovery codes with your first second factor.',
   done: 'Done',
   stepUpTitle: 'Confirm it is you',
+  stepUpIntro_one:
+    'This action needs a recent sign-in. Confirm it is you and it goes ahead; you will not be asked again for {n} minute.',
   stepUpIntro:
-    'This action needs a recent sign-in. Confirm it is you and it goes ahead; you will not be asked again for {minutes} minutes.',
+    'This action needs a recent sign-in. Confirm it is you and it goes ahead; you will not be asked again for {n} minutes.',
   stepUpPasskey: 'Use a passkey',
   stepUpOrCode: 'or enter a code',
   stepUpCode: 'Code from your authenticator app',

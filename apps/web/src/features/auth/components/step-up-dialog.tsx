@@ -82,7 +82,7 @@ function StepUpForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => 
         <p role="alert">{t('stepUpLoadFailed')}</p>
       ) : status.data ? (
         <>
-          <p>{t('stepUpIntro', { minutes: status.data.WindowMinutes })}</p>
+          <p>{t('stepUpIntro', { n: Math.max(1, Math.round(status.data.WindowMinutes)) })}</p>
           {methods.includes('passkey') ? (
             <p>
               <button
