@@ -14,12 +14,12 @@ import {
   recordAccountSuccess,
   releaseAttempt,
 } from './login-throttle.ts';
-import { factorsOf, liveTicket, passkeysOf, putChallenge, spendTicket, type TicketRow } from './mfa.repo.ts';
+import { factorsOf, liveTicket, spendTicket, type TicketRow } from './mfa.repo.ts';
 import {
-  CHALLENGE_MS,
   checkRegistration,
   confirmTotp,
   newRecoveryCodes,
+  passkeyChallenge,
   registrationOptions,
   secondFactorIsRight,
   startTotp,
@@ -28,7 +28,7 @@ import {
 } from './second-factors.ts';
 import { createSignInSession } from './sessions.repo.ts';
 import { findStaffByUid, type StaffRow } from './staff.repo.ts';
-import { type AssertionJson, passkeyAuthenticationOptions, type RegistrationJson } from './webauthn.ts';
+import type { AssertionJson, RegistrationJson } from './webauthn.ts';
 
 /**
  * The second factors of a sign-in (docs/decisions.md, "Two-step sign-in"): the second step, and
@@ -184,17 +184,13 @@ export async function signInPasskeyOptions(ctx: AppContext, ticketText: string, 
   const now = ctx.clock.now();
   const ticket = await liveTicket(ctx.db, ticketText, 'verify', now);
   if (!ticket) throw new AppError('secondStepInvalid');
-  const passkeys = await passkeysOf(ctx.db, ticket.uid);
-  if (passkeys.length === 0) throw new AppError('secondStepInvalid', MFA_MESSAGES.passkeyRefused);
-  const options = await passkeyAuthenticationOptions(ctx.config, origin, passkeys);
-  await putChallenge(
-    ctx.db,
+  return passkeyChallenge(
+    ctx,
     ticket.uid,
-    'authenticate',
-    options.challenge,
-    new Date(now.getTime() + CHALLENGE_MS),
+    origin,
+    now,
+    () => new AppError('secondStepInvalid', MFA_MESSAGES.passkeyRefused),
   );
-  return { Options: options };
 }
 
 /** The session of a completed sign-in, while the password the ticket was issued on is still theirs. */

@@ -20,6 +20,7 @@ import {
 } from './mfa.repo.ts';
 import {
   type AssertionJson,
+  passkeyAuthenticationOptions,
   passkeyRegistrationOptions,
   type RegistrationJson,
   verifyPasskeyAssertion,
@@ -35,7 +36,7 @@ import {
 /** A pending authenticator-app set-up stays confirmable this long. */
 const TOTP_SETUP_MS = 15 * 60_000;
 /** A passkey ceremony's challenge stays usable this long. */
-export const CHALLENGE_MS = 5 * 60_000;
+const CHALLENGE_MS = 5 * 60_000;
 
 const issuerOf = (ctx: AppContext) => ctx.config.runtime.productName ?? 'Super Admin Console';
 
@@ -102,6 +103,24 @@ async function passkeyIsRight(
   if (verified === undefined) return false;
   await usePasskey(ctx.db, passkey.id, verified.newCounter, now);
   return true;
+}
+
+/**
+ * WebAuthn request options for an account's passkeys (a sign-in's second step, a step-up): a
+ * fresh challenge, kept CHALLENGE_MS. Throws `none()` when the account has no passkey.
+ */
+export async function passkeyChallenge(
+  ctx: AppContext,
+  uid: string,
+  origin: string | undefined,
+  now: Date,
+  none: () => AppError,
+) {
+  const passkeys = await passkeysOf(ctx.db, uid);
+  if (passkeys.length === 0) throw none();
+  const options = await passkeyAuthenticationOptions(ctx.config, origin, passkeys);
+  await putChallenge(ctx.db, uid, 'authenticate', options.challenge, new Date(now.getTime() + CHALLENGE_MS));
+  return { Options: options };
 }
 
 // ---------------------------------------------------------------- recovery codes

@@ -7,10 +7,9 @@ import { verifyPassword } from '../../lib/password-hash.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { checkOwnProof } from './auth.service.ts';
-import { factorsOf, passkeysOf, putChallenge } from './mfa.repo.ts';
-import { CHALLENGE_MS, secondFactorIsRight, wrongFactorError } from './second-factors.ts';
+import { factorsOf } from './mfa.repo.ts';
+import { passkeyChallenge, secondFactorIsRight, wrongFactorError } from './second-factors.ts';
 import { markSessionVerified } from './sessions.repo.ts';
-import { passkeyAuthenticationOptions } from './webauthn.ts';
 
 /*
  * Step-up (docs/decisions.md, "Step-up: a recent proof, not a second sign-in"): a sensitive action
@@ -57,18 +56,13 @@ export async function stepUpPasskeyOptions(
   session: StaffSession,
   origin: string | undefined,
 ) {
-  const now = ctx.clock.now();
-  const passkeys = await passkeysOf(ctx.db, session.uid);
-  if (passkeys.length === 0) throw new AppError('wrongSecondFactor', MFA_MESSAGES.passkeyRefused);
-  const options = await passkeyAuthenticationOptions(ctx.config, origin, passkeys);
-  await putChallenge(
-    ctx.db,
+  return passkeyChallenge(
+    ctx,
     session.uid,
-    'authenticate',
-    options.challenge,
-    new Date(now.getTime() + CHALLENGE_MS),
+    origin,
+    ctx.clock.now(),
+    () => new AppError('wrongSecondFactor', MFA_MESSAGES.passkeyRefused),
   );
-  return { Options: options };
 }
 
 /**
