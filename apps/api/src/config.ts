@@ -81,6 +81,8 @@ export interface Config {
    * member must wait before approving impersonation requests, in ms (0: no wait).
    */
   approverCoolDownMs: number;
+  /** Single sign-on: an ID token signed by a key not yet seen fetches the provider's keys again at most this often. */
+  ssoKeyCooldownMs: number;
   demoPassword: string | undefined;
   /**
    * STAFF_MFA: 'required' (every staff member must have a passkey or an authenticator app, and
@@ -361,6 +363,7 @@ export function loadConfig(
       positive('HASH_CONCURRENCY', env.HASH_CONCURRENCY, os.availableParallelism()),
     ),
     approverCoolDownMs: nonNegative('APPROVER_COOL_DOWN_HOURS', env.APPROVER_COOL_DOWN_HOURS, 24) * 3_600_000,
+    ssoKeyCooldownMs: nonNegative('SSO_KEY_COOLDOWN_SECONDS', env.SSO_KEY_COOLDOWN_SECONDS, 30) * 1000,
     demoPassword: env.DEMO_PASSWORD || undefined,
     demoData,
     staffMfa: staffMfaOf(env.STAFF_MFA, demoData),

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { consoleResetPage } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/password-hash.ts';
-import { runWrite } from '../../lib/write-path.ts';
+import { runWrite, type WriteTx } from '../../lib/write-path.ts';
 import { type ActivityAction, recordEvent, writeActivity } from '../activity/activity.service.ts';
 import { resetPasswordMail } from './auth.mails.ts';
 import {
@@ -21,6 +21,7 @@ import {
 } from './login-throttle.ts';
 import { revokeSession, revokeUserSessions } from './sessions.repo.ts';
 import { issuePasswordTicket, openPasswordSession } from './sign-in.repo.ts';
+import { readSsoSettings } from './sso.repo.ts';
 import { findStaffByEmail, lockStaffRow, type StaffRow, setPassword } from './staff.repo.ts';
 import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
 
@@ -41,6 +42,9 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
   const { email, password } = input;
   const now = ctx.clock.now();
   const audit = { at: now, actorEmail: email, clientAddress: call.clientAddress };
+  // Password sign-in off (single sign-on, docs/operations.md): only the break-glass account may,
+  // and every refusal answers alike (1103), so the answer does not tell which account that is.
+  const breakGlass = await passwordSignInGate(ctx, email, password, audit);
   const attempt = await admitSignIn(
     ctx.db,
     ctx.addressFailures,
@@ -53,12 +57,13 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
     await recordEvent(ctx.db, { ...audit, action: 'login.throttled' });
     throw new AppError('tooManyAttempts');
   }
+  const refused = () => new AppError(breakGlass ? 'passwordSignInOff' : 'invalidCredentials');
   const { staff, admission } = attempt;
   if (admission?.kind === 'busy') throw busyError();
   if (!staff || admission?.kind !== 'admitted') {
     await verifyAgainstDummy(password);
     await refuseSignIn(ctx, audit, staff, staff ? 'locked' : 'unknown-email');
-    throw new AppError('invalidCredentials');
+    throw refused();
   }
   // An admitted attempt ends with its verdict's write; one that never commits (an error, a
   // password changed under it) is released, so it does not hold the account's budget.
@@ -67,14 +72,33 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
     if (!(await verifyPassword(staff.password_hash, password))) {
       await refuseSignIn(ctx, audit, staff, 'wrong-password');
       settled = true;
-      throw new AppError('invalidCredentials');
+      throw refused();
     }
-    const answer = await acceptPassword(ctx, call, staff, attempt.factors, audit);
+    const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
+    const answer = await acceptSignIn(ctx, call, staff, attempt.factors, audit, {
+      action: 'login.success',
+      ...(breakGlass
+        ? { trail: (tx) => writeActivity(tx, { ...who, action: 'login.break-glass', targetType: 'staff', targetId: staff.uid }) }
+        : {}),
+    });
     settled = true;
     return answer;
   } finally {
     if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
   }
+}
+
+/**
+ * Whether password sign-in is off and this is the break-glass account's email (true), or on
+ * (false); off and any other email: refused here, the hash's time spent, with its trail row.
+ */
+async function passwordSignInGate(ctx: AppContext, email: string, password: string, audit: SignInAudit) {
+  const sso = await readSsoSettings(ctx.db);
+  if (!sso || sso.password_sign_in) return false;
+  if (sso.break_glass_email && sso.break_glass_email.toLowerCase() === email.toLowerCase()) return true;
+  await verifyAgainstDummy(password);
+  await recordEvent(ctx.db, { ...audit, action: 'login.failed', details: { reason: 'password-sign-in-off' } });
+  throw new AppError('passwordSignInOff');
 }
 
 type SignInAudit = { at: Date; actorEmail: string; clientAddress: string };
@@ -111,27 +135,45 @@ async function refuseSignIn(
   });
 }
 
+/** How a first factor was proved, for acceptSignIn: a password, or the OpenID provider (sso.service.ts). */
+export interface SignInHow {
+  /** The trail action of a completed sign-in: login.success, or login.sso. */
+  action: 'login.success' | 'login.sso';
+  details?: Record<string, unknown>;
+  /** The provider's amr/acr counted as the second factor: no local step. */
+  secondFactorDone?: boolean;
+  /** Changes made in the same write, before the ticket or session (an account made, roles set). */
+  before?: (tx: WriteTx) => Promise<void>;
+  /** Trail rows of the same write, besides the sign-in's own. */
+  trail?: (tx: WriteTx) => Promise<void>;
+}
+
 /**
- * A right password's one write: the ticket to the second step, or the session, each one
+ * A right first factor's one write: the ticket to the second step, or the session, each one
  * statement with the account's counts and the address's count (sign-in.repo.ts), and the trail
  * row. A second factor, or the set-up of a first one (STAFF_MFA=required), stands between the
- * password and the session: the answer is then a single-use ticket to that step, not the pair.
+ * first factor and the session: the answer is then a single-use ticket to that step, not the pair.
+ * The ticket and the session are bound to the password hash read under the attempt's admission: a
+ * reset racing the sign-in wins.
  */
-async function acceptPassword(
+export async function acceptSignIn(
   ctx: AppContext,
   call: Caller,
   staff: StaffRow,
   factors: { totp: boolean; passkeys: number; recoveryLeft: number },
   audit: SignInAudit,
+  how: SignInHow = { action: 'login.success' },
 ) {
   const now = audit.at;
   const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
   const forgive = addressInDatabase(ctx.addressFailures, call.clientAddress, now);
   const hasFactor = factors.totp || factors.passkeys > 0;
-  if (hasFactor || ctx.config.staffMfa === 'required') {
+  const via = how.action === 'login.sso' ? { via: 'sso' } : {};
+  if (!how.secondFactorDone && (hasFactor || ctx.config.staffMfa === 'required')) {
     const kind: 'verify' | 'enrol' = hasFactor ? 'verify' : 'enrol';
     const { ticket, expiresAt } = await runWrite(ctx.db, {
       change: async (tx) => {
+        await how.before?.(tx);
         const issued = await issuePasswordTicket(
           tx,
           {
@@ -147,7 +189,10 @@ async function acceptPassword(
         await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
         return issued;
       },
-      trail: (tx) => writeActivity(tx, { ...who, action: 'login.second-step', details: { kind } }),
+      trail: async (tx) => {
+        await how.trail?.(tx);
+        await writeActivity(tx, { ...who, action: 'login.second-step', details: { kind, ...via } });
+      },
     });
     const methods: SecondFactorMethod[] = [];
     if (factors.passkeys > 0) methods.push('passkey');
@@ -160,13 +205,17 @@ async function acceptPassword(
   }
   const answer = await runWrite(ctx.db, {
     change: async (tx) => {
+      await how.before?.(tx);
       // Only while the password just checked is still the user's: a reset or deletion racing this
       // sign-in wins (rolled back), and the caller hears what a wrong password would tell them.
       const made = await openSignedInSession(tx, call, staff, staff.password_hash, forgive, now);
       if (!made) throw new AppError('invalidCredentials');
       return made;
     },
-    trail: (tx) => writeActivity(tx, { ...who, action: 'login.success' }),
+    trail: async (tx) => {
+      await how.trail?.(tx);
+      await writeActivity(tx, { ...who, action: how.action, ...(how.details ? { details: how.details } : {}) });
+    },
   });
   // Another store's count is taken back once the sign-in has committed, not from inside its write.
   await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
