@@ -14,16 +14,6 @@ import {
 } from './auth.ts';
 import { type DetailsPart, errors } from './endpoint-details.ts';
 import {
-  ssoFinishBody,
-  ssoFinishResponse,
-  ssoSettingsBody,
-  ssoSettingsResponse,
-  ssoSignInOptions,
-  ssoStartResponse,
-  ssoTestBody,
-  ssoTestResponse,
-} from './sso.ts';
-import {
   addPasskeyBody,
   currentPasswordBody,
   enrolledSignInAnswer,
@@ -43,6 +33,16 @@ import {
   totpConfirmBody,
   totpSecretResponse,
 } from './mfa.ts';
+import {
+  ssoFinishBody,
+  ssoFinishResponse,
+  ssoSettingsBody,
+  ssoSettingsResponse,
+  ssoSignInOptions,
+  ssoStartResponse,
+  ssoTestBody,
+  ssoTestResponse,
+} from './sso.ts';
 import {
   createSuperUserBody,
   deleteSuperUserBody,
@@ -148,7 +148,7 @@ export const SIGN_IN_DETAILS = {
   },
   ssoTest: {
     summary:
-      "Test an issuer: fetch its discovery document (/.well-known/openid-configuration) and its keys, and say what is wrong.",
+      'Test an issuer: fetch its discovery document (/.well-known/openid-configuration) and its keys, and say what is wrong.',
     tag: 'Single sign-on',
     body: ssoTestBody,
     responses: { 200: ssoTestResponse, ...errors(400, 401, 403) },

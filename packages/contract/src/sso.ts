@@ -104,7 +104,9 @@ export const ssoSettingsBody = z.object({
 });
 
 /** POST /admin/sso-settings/test: fetches the issuer's discovery document and its keys. */
-export const ssoTestBody = z.object({ Issuer: z.string().trim().min(1, 'Issuer is required').max(SSO_LIMITS.url) });
+export const ssoTestBody = z.object({
+  Issuer: z.string().trim().min(1, 'Issuer is required').max(SSO_LIMITS.url),
+});
 export const ssoTestResponse = z.object({
   Ok: z.boolean(),
   /** What is wrong, in words, when not Ok. */

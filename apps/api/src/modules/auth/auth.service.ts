@@ -78,7 +78,15 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
     const answer = await acceptSignIn(ctx, call, staff, attempt.factors, audit, {
       action: 'login.success',
       ...(breakGlass
-        ? { trail: (tx) => writeActivity(tx, { ...who, action: 'login.break-glass', targetType: 'staff', targetId: staff.uid }) }
+        ? {
+            trail: (tx) =>
+              writeActivity(tx, {
+                ...who,
+                action: 'login.break-glass',
+                targetType: 'staff',
+                targetId: staff.uid,
+              }),
+          }
         : {}),
     });
     settled = true;
@@ -97,7 +105,11 @@ async function passwordSignInGate(ctx: AppContext, email: string, password: stri
   if (!sso || sso.password_sign_in) return false;
   if (sso.break_glass_email && sso.break_glass_email.toLowerCase() === email.toLowerCase()) return true;
   await verifyAgainstDummy(password);
-  await recordEvent(ctx.db, { ...audit, action: 'login.failed', details: { reason: 'password-sign-in-off' } });
+  await recordEvent(ctx.db, {
+    ...audit,
+    action: 'login.failed',
+    details: { reason: 'password-sign-in-off' },
+  });
   throw new AppError('passwordSignInOff');
 }
 
@@ -214,7 +226,11 @@ export async function acceptSignIn(
     },
     trail: async (tx) => {
       await how.trail?.(tx);
-      await writeActivity(tx, { ...who, action: how.action, ...(how.details ? { details: how.details } : {}) });
+      await writeActivity(tx, {
+        ...who,
+        action: how.action,
+        ...(how.details ? { details: how.details } : {}),
+      });
     },
   });
   // Another store's count is taken back once the sign-in has committed, not from inside its write.

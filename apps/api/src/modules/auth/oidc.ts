@@ -13,7 +13,18 @@ const FETCH_TIMEOUT_MS = 5_000;
 /** A discovery document, key set or token answer larger than this is refused. */
 const MAX_BODY_BYTES = 256 * 1024;
 /** Signing algorithms an ID token may use: asymmetric only (never none, never HS*). */
-const ID_TOKEN_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+const ID_TOKEN_ALGS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
 
 export class OidcError extends Error {
   readonly reason: string;
@@ -62,7 +73,10 @@ async function getJson(url: string, init: RequestInit = {}): Promise<unknown> {
   }
   if (!res.ok) {
     const err = (body as { error?: unknown }).error;
-    throw new OidcError('http', `${url} answered ${res.status}${typeof err === 'string' ? ` (${err.slice(0, 100)})` : ''}.`);
+    throw new OidcError(
+      'http',
+      `${url} answered ${res.status}${typeof err === 'string' ? ` (${err.slice(0, 100)})` : ''}.`,
+    );
   }
   return body;
 }
@@ -78,7 +92,10 @@ export async function fetchDiscovery(issuer: string): Promise<Discovery> {
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
   const d = (await getJson(url)) as Partial<Discovery>;
   if (d.issuer !== issuer)
-    throw new OidcError('issuer-mismatch', `The discovery document names the issuer ${String(d.issuer).slice(0, 200)}, not ${issuer}.`);
+    throw new OidcError(
+      'issuer-mismatch',
+      `The discovery document names the issuer ${String(d.issuer).slice(0, 200)}, not ${issuer}.`,
+    );
   for (const k of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const)
     if (typeof d[k] !== 'string' || !allowedProviderUrl(d[k]))
       throw new OidcError('discovery', `The discovery document has no usable ${k}.`);
@@ -149,7 +166,9 @@ export async function exchangeCode(
     form.set('client_id', a.clientId);
     form.set('client_secret', a.clientSecret);
   }
-  const body = (await getJson(d.token_endpoint, { method: 'POST', headers, body: form })) as { id_token?: unknown };
+  const body = (await getJson(d.token_endpoint, { method: 'POST', headers, body: form })) as {
+    id_token?: unknown;
+  };
   if (typeof body.id_token !== 'string' || body.id_token.length > 16_384)
     throw new OidcError('no-id-token', 'The token endpoint answered no ID token.');
   return body.id_token;
@@ -192,11 +211,13 @@ export async function verifyIdToken(
   const aud = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
   if ((aud.length > 1 || payload.azp !== undefined) && payload.azp !== expect.clientId)
     throw new OidcError('claim-azp', 'The ID token was issued to another client (azp).');
-  if (payload.nonce !== expect.nonce) throw new OidcError('nonce', 'The ID token does not carry this sign-in’s nonce.');
+  if (payload.nonce !== expect.nonce)
+    throw new OidcError('nonce', 'The ID token does not carry this sign-in’s nonce.');
   const email = payload.email;
   if (typeof email !== 'string' || email.length > 254 || !email.includes('@'))
     throw new OidcError('no-email', 'The ID token carries no email.');
-  if (payload.email_verified !== true) throw new OidcError('email-unverified', 'The provider has not verified this email.');
+  if (payload.email_verified !== true)
+    throw new OidcError('email-unverified', 'The provider has not verified this email.');
   return { ...payload, email };
 }
 

@@ -1,6 +1,6 @@
 import { BUILT_IN_ROLES, ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
-import type { z } from 'zod';
 import type { ssoSettingsBody } from '@sac/contract/sso';
+import type { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
@@ -48,7 +48,9 @@ export async function updateSsoSettings(ctx: AppContext, call: StaffCall, b: Set
   for (const g of b.GroupRoles) if (!BUILT_IN_ROLES[g.Role]) throw invalid(`There is no role ${g.Role}.`);
   const values = [...new Set(b.SecondFactorValues)];
   if (values.some((v) => /\s/.test(v))) throw invalid('An amr or acr value has no spaces.');
-  const groupRoles = [...new Map(b.GroupRoles.map((g) => [`${g.Group}\n${g.Role}`, { group: g.Group, role: g.Role }])).values()];
+  const groupRoles = [
+    ...new Map(b.GroupRoles.map((g) => [`${g.Group}\n${g.Role}`, { group: g.Group, role: g.Role }])).values(),
+  ];
   const secret = b.ClientSecret?.trim() ? ctx.crypto.encrypt(b.ClientSecret.trim()) : undefined;
   await runWrite(ctx.db, {
     lock: async (tx) => {
@@ -66,9 +68,11 @@ export async function updateSsoSettings(ctx: AppContext, call: StaffCall, b: Set
         if (!staff) throw invalid('There is no staff member with the break-glass email.');
         breakGlassUid = staff.uid;
         if (!b.PasswordSignIn) {
-          if (!staff.roles.includes(ROLE_SUPER_ADMIN)) throw invalid('The break-glass account must be a SuperAdmin.');
+          if (!staff.roles.includes(ROLE_SUPER_ADMIN))
+            throw invalid('The break-glass account must be a SuperAdmin.');
           const f = await factorsOf(tx, staff.uid);
-          if (!f.totp && f.passkeys === 0) throw invalid('The break-glass account must have a second factor.');
+          if (!f.totp && f.passkeys === 0)
+            throw invalid('The break-glass account must have a second factor.');
         }
       }
       if (!b.PasswordSignIn) {
@@ -122,7 +126,12 @@ export async function updateSsoSettings(ctx: AppContext, call: StaffCall, b: Set
 export async function testSsoIssuer(issuer: string) {
   try {
     const d = await fetchDiscovery(issuer);
-    return { Ok: true, Problem: null, AuthorizationEndpoint: d.authorization_endpoint, Keys: await countKeys(d) };
+    return {
+      Ok: true,
+      Problem: null,
+      AuthorizationEndpoint: d.authorization_endpoint,
+      Keys: await countKeys(d),
+    };
   } catch (e) {
     if (!(e instanceof OidcError)) throw e;
     return { Ok: false, Problem: e.message, AuthorizationEndpoint: null, Keys: 0 };

@@ -88,7 +88,9 @@ export async function writeSsoSettings(
   if (groupRoles.length > 0)
     await execute(
       db,
-      qb.insertInto('staff_group_roles').values(groupRoles.map((g) => ({ group_value: g.group, role: g.role }))),
+      qb
+        .insertInto('staff_group_roles')
+        .values(groupRoles.map((g) => ({ group_value: g.group, role: g.role }))),
     );
 }
 

@@ -17,8 +17,14 @@ import {
   providerSecondFactor,
   verifyIdToken,
 } from './oidc.ts';
-import { putSsoState, readGroupRoles, readSsoSettings, type SsoSettingsRow, takeSsoState } from './sso.repo.ts';
-import { insertStaff, setStaffRoles, type StaffRow } from './staff.repo.ts';
+import {
+  putSsoState,
+  readGroupRoles,
+  readSsoSettings,
+  type SsoSettingsRow,
+  takeSsoState,
+} from './sso.repo.ts';
+import { insertStaff, type StaffRow, setStaffRoles } from './staff.repo.ts';
 
 /**
  * Staff sign-in through an OpenID Connect provider (docs/decisions.md, "Single sign-on"). The
@@ -108,7 +114,11 @@ async function verifiedToken(
       code: input.Code,
       verifier: pending.code_verifier,
     });
-    return await verifyIdToken(provider, idToken, { issuer: s.issuer, clientId: s.client_id, nonce: pending.nonce });
+    return await verifyIdToken(provider, idToken, {
+      issuer: s.issuer,
+      clientId: s.client_id,
+      nonce: pending.nonce,
+    });
   } catch (e) {
     if (e instanceof OidcError) return refuse(ctx, audit, e.reason);
     throw e;
@@ -163,12 +173,21 @@ export async function ssoFinish(
   }
   let settled = false;
   try {
-    const answer = await acceptSignIn(ctx, call, staff, attempt.factors, { ...audit, actorEmail: staff.email }, {
-      action: 'login.sso',
-      details: { secondFactor: secondFactor ?? null },
-      secondFactorDone: secondFactor !== undefined,
-      ...(roles && !sameRoles(roles, staff.roles) ? rolesFromGroups(staff, roles, audit) : {}),
-    });
+    // the answer names the roles the groups gave, set in the same write
+    const signedIn = roles ? { ...staff, roles } : staff;
+    const answer = await acceptSignIn(
+      ctx,
+      call,
+      signedIn,
+      attempt.factors,
+      { ...audit, actorEmail: staff.email },
+      {
+        action: 'login.sso',
+        details: { secondFactor: secondFactor ?? null },
+        secondFactorDone: secondFactor !== undefined,
+        ...(roles && !sameRoles(roles, staff.roles) ? rolesFromGroups(staff, roles, audit) : {}),
+      },
+    );
     settled = true;
     return answer;
   } finally {
@@ -176,7 +195,8 @@ export async function ssoFinish(
   }
 }
 
-const sameRoles = (a: string[], b: string[]) => a.length === b.length && [...b].sort().every((r, i) => r === a[i]);
+const sameRoles = (a: string[], b: string[]) =>
+  a.length === b.length && [...b].sort().every((r, i) => r === a[i]);
 
 /** The account's roles set to its groups' (the provider is where roles are kept), with their trail row. */
 function rolesFromGroups(staff: StaffRow, roles: string[], audit: Audit) {
@@ -226,7 +246,15 @@ async function firstSignIn(
     details: { secondFactor: secondFactor ?? null, created: true },
     secondFactorDone: secondFactor !== undefined,
     before: (tx) =>
-      insertStaff(tx, { uid, email: token.email, fullName: name, passwordHash: NO_PASSWORD, roles, at: audit.at, rolesGrantedAt: audit.at }),
+      insertStaff(tx, {
+        uid,
+        email: token.email,
+        fullName: name,
+        passwordHash: NO_PASSWORD,
+        roles,
+        at: audit.at,
+        rolesGrantedAt: audit.at,
+      }),
     trail: (tx) =>
       writeActivity(tx, {
         ...who,
