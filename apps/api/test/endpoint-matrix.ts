@@ -227,6 +227,8 @@ const COMPUTES_ONLY = new Set<EndpointId>([
   'customObjectValidate',
   'encryptionPreview',
   'noticeRecipients',
+  // fetches the issuer's discovery document and keys, stores nothing
+  'ssoTest',
   'passkeyOptions',
   'staffNotificationsRead',
   'totpEnrolStart',

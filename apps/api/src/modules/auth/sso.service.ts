@@ -5,6 +5,7 @@ import type { AppContext, Caller } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleOrigin } from '../../lib/console-url.ts';
 import { hashSecret, randomSecret, sameHash } from '../../lib/secrets.ts';
+import { runWrite } from '../../lib/write-path.ts';
 import { recordEvent, writeActivity } from '../activity/activity.service.ts';
 import { acceptSignIn, lockedError } from './auth.service.ts';
 import { admitSignIn, busyError, releaseAttempt } from './login-throttle.ts';
@@ -64,13 +65,19 @@ export async function ssoStart(ctx: AppContext) {
   const nonce = randomSecret();
   const verifier = randomSecret();
   const binder = randomSecret();
-  await putSsoState(ctx.db, {
-    stateHash: hashSecret(state),
-    binderHash: hashSecret(binder),
-    nonce,
-    verifier,
-    at: now,
-    expiresAt: new Date(now.getTime() + SSO_STATE_TTL_MINUTES * 60_000),
+  await runWrite(ctx.db, {
+    change: (tx) =>
+      putSsoState(tx, {
+        stateHash: hashSecret(state),
+        binderHash: hashSecret(binder),
+        nonce,
+        verifier,
+        at: now,
+        expiresAt: new Date(now.getTime() + SSO_STATE_TTL_MINUTES * 60_000),
+      }),
+    trail: {
+      none: 'a sign-in sent to the provider: its finish writes the trail row, as a sign-in or a refusal',
+    },
   });
   const url = authorizationUrl(provider.discovery, {
     clientId: s.client_id,
@@ -102,7 +109,12 @@ async function verifiedToken(
   input: { Code: string; State: string; Binder: string },
   audit: Audit,
 ) {
-  const pending = await takeSsoState(ctx.db, hashSecret(input.State));
+  const pending = await runWrite(ctx.db, {
+    change: (tx) => takeSsoState(tx, hashSecret(input.State)),
+    trail: {
+      none: "spent by its first use, right or wrong: the sign-in's own row follows (login.sso or its refusal)",
+    },
+  });
   if (!pending || new Date(pending.expires_at) <= audit.at) return refuse(ctx, audit, 'state');
   if (!sameHash(pending.binder_hash, hashSecret(input.Binder))) return refuse(ctx, audit, 'binder');
   try {
