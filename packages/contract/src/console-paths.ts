@@ -111,6 +111,7 @@ export const consolePaths = {
   team: screen('/manage-superuser'),
   superusers: screen('/manage-superuser/manage-superuser'),
   createSuperuser: screen('/manage-superuser/create-superuser'),
+  singleSignOn: screen('/manage-superuser/single-sign-on'),
   permissions: screen('/manage-superuser/permissions'),
   roles: screen('/manage-superuser/roles'),
   superuserProfile: screen('/manage-superuser/profile/:uid'),

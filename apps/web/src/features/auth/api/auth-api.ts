@@ -75,11 +75,12 @@ export function useSsoStart(errorText: ErrorTextOf) {
  * Finishes a single sign-on with the code and state the provider sent back, answered as a
  * password sign-in is (useLogin): the session stored, or the second step the account needs.
  */
-export function useSsoFinish(errorText: ErrorTextOf) {
+export function useSsoFinish() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...authKeys.sso(), 'finish'],
-    meta: { errorFallback: errorText },
+    // the callback page says the error itself, with the way back
+    meta: { errorFallback: false },
     mutationFn: async (q: { Code: string; State: string }) => {
       clearAuthStorage();
       queryClient.removeQueries();

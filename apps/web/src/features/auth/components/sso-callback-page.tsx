@@ -20,7 +20,7 @@ export default function SsoCallbackPage() {
   const say = useSignInMessages();
   const [search] = useSearchParams();
   const after = useAfterSignIn();
-  const finish = useSsoFinish((e) => say.error(e, 'errorSsoRefused'));
+  const finish = useSsoFinish();
   const sent = useRef(false);
   const query = ssoFinishBody.pick({ Code: true, State: true }).safeParse({
     Code: search.get('code') ?? '',
