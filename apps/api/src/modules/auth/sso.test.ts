@@ -201,6 +201,16 @@ describe('single sign-on (OpenID Connect)', () => {
     expect((await finish(back2, other.Binder)).status).toBe(401);
   });
 
+  it('keeps a locked account locked', async () => {
+    await t.db.query("UPDATE staff SET locked_until = $1 WHERE email = 'bob@example.com'", [
+      new Date(t.clock.now().getTime() + 3_600_000),
+    ]);
+    const r = await ssoSignIn('bob');
+    expect(r.error.ErrorCode).toBe(974);
+    expect((await trail('login.sso.refused')).at(-1)?.details).toEqual({ reason: 'locked' });
+    await t.db.query("UPDATE staff SET locked_until = NULL WHERE email = 'bob@example.com'");
+  });
+
   it('fetches the keys again, once, when the provider rotates its signing key', async () => {
     expect((await ssoSignIn('ada')).status).toBe(200);
     const before = op.jwksFetches;
