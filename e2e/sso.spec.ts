@@ -75,7 +75,9 @@ test('a staff member signs in with the provider button and lands on the dashboar
   expect(session.Role).toEqual(['Support']);
 });
 
-test('a callback with an unknown or spent state is refused, with the way back to the sign-in screen', async ({ page }) => {
+test('a callback with an unknown or spent state is refused, with the way back to the sign-in screen', async ({
+  page,
+}) => {
   await page.goto('/sso/callback?code=used&state=notastate');
   await expect(page.getByRole('alert')).toContainText('Single sign-on did not complete.');
   await page.getByRole('link', { name: 'Back to login' }).click();

@@ -11,7 +11,7 @@ import { loginResponse } from './auth.ts';
 export const SSO_CALLBACK_PATH = '/sso/callback';
 /** A pending sign-in (state, nonce, PKCE verifier) lives this long. */
 export const SSO_STATE_TTL_MINUTES = 10;
-export const SSO_LIMITS = {
+const SSO_LIMITS = {
   name: 60,
   url: 500,
   clientId: 255,

@@ -125,7 +125,7 @@ export async function countKeys(discovery: Discovery): Promise<number> {
 }
 
 /** PKCE S256 (RFC 7636): the challenge of a verifier. */
-export const pkceChallenge = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+const pkceChallenge = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
 export function authorizationUrl(
   d: Discovery,

@@ -7,7 +7,8 @@ import { consoleOrigin } from '../../lib/console-url.ts';
 import { hashSecret, randomSecret, sameHash } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { recordEvent, writeActivity } from '../activity/activity.service.ts';
-import { acceptSignIn, lockedError } from './auth.service.ts';
+import { acceptSignIn } from './accept-sign-in.ts';
+import { lockedError } from './auth.service.ts';
 import { admitSignIn, busyError, releaseAttempt } from './login-throttle.ts';
 import {
   authorizationUrl,
