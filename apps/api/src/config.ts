@@ -123,7 +123,12 @@ export interface Config {
    */
   userInputBudgetMs: number;
   /** Calls one client address may make to each group of public doors per window (ADDRESS_LIMITS). */
-  addressLimits: { passwordReset: number; customerLinks: number; customerRequests: number };
+  addressLimits: {
+    passwordReset: number;
+    customerLinks: number;
+    customerRequests: number;
+    singleSignOn: number;
+  };
   /** How the customer's public site-access page names staff: role and pseudonym, or their email. */
   siteAccessStaffNames: 'pseudonym' | 'email';
   /** How often the mail outbox is looked through for due messages (retries, mail left by a crash), ms. */
@@ -305,6 +310,9 @@ function addressLimitsOf(env: NodeJS.ProcessEnv): Config['addressLimits'] {
         env.CUSTOMER_REQUEST_CALLS_PER_HOUR,
         ADDRESS_LIMITS.customerRequests.calls,
       ),
+    ),
+    singleSignOn: Math.floor(
+      positive('SSO_CALLS_PER_MINUTE', env.SSO_CALLS_PER_MINUTE, ADDRESS_LIMITS.singleSignOn.calls),
     ),
   };
 }
