@@ -26,7 +26,7 @@ export interface TestOidcProvider {
   clientSecret: string;
   users: Record<string, OidcUser>;
   /** What the token endpoint's answer gets: untouched, its ID token altered, or re-signed for another audience. */
-  fault: 'none' | 'tamper' | 'audience';
+  fault: 'none' | 'tamper' | Fault;
   /** GETs of the key set so far. */
   jwksFetches: number;
   /** A new signing key (the old one dropped): tokens carry a kid the relying party has not seen. */
@@ -203,13 +203,17 @@ export async function startOidcProvider(o: {
   return t;
 }
 
+/** Claims a token re-signed with the provider's own key gets wrong. */
+const RESIGNED = {
+  audience: { aud: 'another-client' },
+  issuer: { iss: 'https://impostor.example.com' },
+  nonce: { nonce: 'not-the-one-sent' },
+  expired: { iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 },
+} as const;
+type Fault = keyof typeof RESIGNED;
+
 /** Alters the ID token of the token endpoint's answer on its way out. */
-function faultTokenAnswer(
-  res: http.ServerResponse,
-  fault: 'tamper' | 'audience',
-  key: CryptoKey,
-  kid: string,
-) {
+function faultTokenAnswer(res: http.ServerResponse, fault: 'tamper' | Fault, key: CryptoKey, kid: string) {
   const end = res.end.bind(res);
   const setHeader = res.setHeader.bind(res);
   res.setHeader = (name, value) => (name.toLowerCase() === 'content-length' ? res : setHeader(name, value));
@@ -225,7 +229,7 @@ function faultTokenAnswer(
           );
           body.id_token = `${h}.${forged}.${s}`;
         } else {
-          body.id_token = await new SignJWT({ ...claims, aud: 'another-client' })
+          body.id_token = await new SignJWT({ ...claims, ...RESIGNED[fault] })
             .setProtectedHeader({ alg: 'RS256', kid })
             .sign(key);
         }

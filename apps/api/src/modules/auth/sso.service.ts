@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { SSO_CALLBACK_PATH, SSO_STATE_TTL_MINUTES } from '@sac/contract/sso';
 import type { JWTPayload } from 'jose';
 import type { AppContext, Caller } from '../../app-context.ts';
@@ -26,7 +27,7 @@ import {
   type SsoSettingsRow,
   takeSsoState,
 } from './sso.repo.ts';
-import { insertStaff, type StaffRow, setStaffRoles } from './staff.repo.ts';
+import { insertStaff, lockSuperAdmins, type StaffRow, setStaffRoles } from './staff.repo.ts';
 
 /**
  * Staff sign-in through an OpenID Connect provider (docs/decisions.md, "Single sign-on"). The
@@ -211,10 +212,20 @@ export async function ssoFinish(
 const sameRoles = (a: string[], b: string[]) =>
   a.length === b.length && [...b].sort().every((r, i) => r === a[i]);
 
-/** The account's roles set to its groups' (the provider is where roles are kept), with their trail row. */
+/**
+ * The account's roles set to its groups' (the provider is where roles are kept), with their trail
+ * row. The last SuperAdmin keeps that role whatever the groups say (as the team screen refuses to
+ * demote them): `roles` is completed in place, so the answer names what was set.
+ */
 function rolesFromGroups(staff: StaffRow, roles: string[], audit: Audit) {
   return {
-    before: (tx: Parameters<typeof setStaffRoles>[0]) => setStaffRoles(tx, staff.uid, roles, audit.at),
+    before: async (tx: Parameters<typeof setStaffRoles>[0]) => {
+      if (staff.roles.includes(ROLE_SUPER_ADMIN) && !roles.includes(ROLE_SUPER_ADMIN)) {
+        const holders = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
+        if (holders.every((uid) => uid === staff.uid)) roles.push(ROLE_SUPER_ADMIN);
+      }
+      await setStaffRoles(tx, staff.uid, roles, audit.at);
+    },
     trail: (tx: Parameters<typeof writeActivity>[0]) =>
       writeActivity(tx, {
         ...audit,

@@ -28,6 +28,8 @@ beforeAll(async () => {
       unverified: { email: 'unverified@example.com', email_verified: false },
       mfa: { email: 'mfa@example.com', amr: ['pwd', 'mfa'], groups: ['console-support'] },
       weak: { email: 'weak@example.com', amr: ['pwd'], groups: ['console-support'] },
+      acr: { email: 'mfa@example.com', acr: 'gold', groups: ['console-support'] },
+      root: { email: 'root@example.com', groups: ['console-support'] },
     },
   });
   await t.addStaff('root@example.com', ['SuperAdmin']);
@@ -184,6 +186,22 @@ describe('single sign-on (OpenID Connect)', () => {
     }
   });
 
+  it('refuses a token signed by the provider but for another issuer, another nonce, or expired', async () => {
+    for (const [fault, reason] of [
+      ['issuer', 'claim-iss'],
+      ['nonce', 'nonce'],
+      ['expired', 'expired'],
+    ] as const) {
+      op.fault = fault;
+      try {
+        expect((await ssoSignIn('ada')).status).toBe(401);
+        expect((await trail('login.sso.refused')).at(-1)?.details).toEqual({ reason });
+      } finally {
+        op.fault = 'none';
+      }
+    }
+  });
+
   it('refuses a replayed state, and a state finished from another browser (its binder)', async () => {
     const { Url, Binder } = await start();
     const back = await op.signIn(Url, 'ada');
@@ -199,6 +217,15 @@ describe('single sign-on (OpenID Connect)', () => {
     expect((await trail('login.sso.refused')).at(-1)?.details).toEqual({ reason: 'binder' });
     // the state was spent by the refused attempt: the right browser cannot use it afterwards either
     expect((await finish(back2, other.Binder)).status).toBe(401);
+  });
+
+  it('keeps the last SuperAdmin a SuperAdmin whatever the groups say', async () => {
+    const r = await ssoSignIn('root');
+    expect(r.status, r.raw.body).toBe(200);
+    expect(r.body).toMatchObject({ Role: ['Support', 'SuperAdmin'] });
+    await t.db.query(
+      "DELETE FROM staff_roles WHERE role = 'Support' AND uid = (SELECT uid FROM staff WHERE email = 'root@example.com')",
+    );
   });
 
   it('keeps a locked account locked', async () => {
@@ -230,6 +257,11 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(weak.status).toBe(200);
     expect(weak.body).toMatchObject({ SecondStep: { Kind: 'verify', Methods: ['totp'] } });
     expect((await trail('login.second-step')).at(-1)?.details).toMatchObject({ via: 'sso' });
+
+    await saveSettings({ SecondFactorValues: ['gold'] });
+    const byAcr = await ssoSignIn('acr');
+    expect(byAcr.body).toHaveProperty('xtoken');
+    expect((await trail('login.sso')).at(-1)?.details).toMatchObject({ secondFactor: 'gold' });
 
     await saveSettings({ SecondFactorValues: [] });
     const nowWeak = await ssoSignIn('mfa');
