@@ -95,10 +95,12 @@ type Audit = { at: Date; clientAddress: string; actorEmail?: string; actorUid?: 
 
 /**
  * A refusal: its trail row (login.sso.refused, with the reason), the address's failure counted
- * (as a bad second-step ticket is: a stranger cannot replay states without limit), 1102.
+ * (as a bad second-step ticket is: a stranger cannot replay states without limit; not again when
+ * the attempt's admission counted it), 1102.
  */
-async function refuse(ctx: AppContext, audit: Audit, reason: string): Promise<never> {
+async function refuse(ctx: AppContext, audit: Audit, reason: string, counted = false): Promise<never> {
   await recordEvent(ctx.db, { ...audit, action: 'login.sso.refused', details: { reason } });
+  if (counted) throw new AppError('ssoRefused');
   const failures = await ctx.addressFailures.recordFailure(audit.clientAddress, audit.at);
   if (failures > ctx.config.loginAddressDailyFailures) throw new AppError('tooManyAttempts');
   throw new AppError('ssoRefused');
@@ -175,8 +177,9 @@ export async function ssoFinish(
   const secondFactor = providerSecondFactor(token, s.second_factor_values.split(' ').filter(Boolean));
   const { staff, admission } = attempt;
   if (!staff) {
-    if (!s.create_on_first) return refuse(ctx, audit, 'unknown-staff');
-    if (!roles) return refuse(ctx, audit, 'no-mapped-role');
+    // the admission counted the address's failure: a refusal here leaves it counted
+    if (!s.create_on_first) return refuse(ctx, audit, 'unknown-staff', true);
+    if (!roles) return refuse(ctx, audit, 'no-mapped-role', true);
     return firstSignIn(ctx, call, token, roles, secondFactor, audit);
   }
   audit.actorUid = staff.uid;
