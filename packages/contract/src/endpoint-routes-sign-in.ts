@@ -64,16 +64,18 @@ export const SIGN_IN_ROUTES = {
     method: 'POST',
     path: '/admin/login/sso/start',
     access: 'public',
-    // off in the matrix (404); on, its one write (the state) follows its read of the settings
-    budget: { statements: 1, commits: 0 },
+    // the address's count (SSO_CALLS_PER_MINUTE), then off in the matrix (404); on, its one
+    // write (the state) follows its read of the settings
+    budget: { statements: 2, commits: 1 },
   },
   ssoFinish: {
     id: 'ssoFinish',
     method: 'POST',
     path: '/admin/login/sso/finish',
     access: 'public',
-    // off in the matrix (404): the budget of the refusal; a sign-in runs a password sign-in's statements and more
-    budget: { statements: 1, commits: 0 },
+    // the address's count, then off in the matrix (404): the budget of the refusal; a sign-in
+    // runs a password sign-in's statements and more
+    budget: { statements: 2, commits: 1 },
   },
   ssoSettings: {
     id: 'ssoSettings',
