@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
 import { startOidcProvider, type TestOidcProvider } from '../apps/api/test/oidc-provider.ts';
 import { apiSignIn, createStaff } from './support/api.ts';
 import { BASE_URL } from './support/env.ts';
@@ -25,6 +26,12 @@ test.afterAll(async ({ request }) => {
   await request.put('/admin/sso-settings', { headers, data: settings(false) });
   await op.close();
 });
+
+async function noSeriousViolation(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
 
 const settings = (enabled: boolean) => ({
   Enabled: enabled,
@@ -54,6 +61,7 @@ test('a staff member signs in with the provider button and lands on the dashboar
   await expect(button).toBeVisible();
   // the password form stays beside it while password sign-in is on
   await expect(page.getByLabel('Email')).toBeVisible();
+  await noSeriousViolation(page);
   await button.click();
   await expect(page).toHaveURL(new RegExp(`^${op.issuer}/interaction/`));
   await page.getByLabel('User').fill('ssouser');
@@ -95,6 +103,7 @@ test('the SuperAdmin sets single sign-on up on its screen; the secret is never s
   await expect(page.getByRole('heading', { level: 1, name: 'Single sign-on' })).toBeVisible();
   await expect(page.getByLabel('Issuer')).toHaveValue(op.issuer);
   await expect(page.getByLabel('Client secret')).toHaveValue('');
+  await noSeriousViolation(page);
   await expect(page.getByText(`${BASE_URL}/sso/callback`)).toBeVisible();
   await page.getByRole('button', { name: 'Test connection' }).click();
   await expect(page.getByText('The discovery document and 1 signing key(s) were read.')).toBeVisible();
