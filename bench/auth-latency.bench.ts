@@ -3,6 +3,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { openPostgres } from '../apps/api/src/db/db.ts';
 import { base32Decode, totpCodeAt, totpStepOf } from '../apps/api/src/lib/totp.ts';
+import { startOidcProvider } from '../apps/api/test/oidc-provider.ts';
 import { softPasskey } from '../apps/api/test/soft-authenticator.ts';
 import {
   cpuMsOf,
@@ -145,7 +146,8 @@ export async function benchAuthLatency(): Promise<void> {
     const server = await startServer({
       port,
       dataDir: freshDir('latency'),
-      env: { DEMO_PASSWORD: 'Bench#Pass1', ...env },
+      // the SSO leg starts and finishes 31 sign-ins from one address within a minute
+      env: { DEMO_PASSWORD: 'Bench#Pass1', SSO_CALLS_PER_MINUTE: '10000', ...env },
     });
     try {
       const login = () =>
@@ -165,6 +167,7 @@ export async function benchAuthLatency(): Promise<void> {
       console.log(
         `${name}: GET /admin/session p50 ${ms(percentile(calls, 50))} p95 ${ms(percentile(calls, 95))} (500 calls)`,
       );
+      await benchSsoSignIns(name, server.url, `http://localhost:${port}`, { xtoken, xsign });
       // before the second factors: afterwards a right password answers a ticket, not a session
       await signInThroughput(name, server, env.DATABASE_URL);
       // BENCH_AUTH_PARTS=throughput leaves out the second factors (they wait for TOTP steps)
@@ -173,6 +176,72 @@ export async function benchAuthLatency(): Promise<void> {
     } finally {
       await server.stop();
     }
+  }
+}
+
+/**
+ * Sign-in through single sign-on against the in-process OpenID provider of the tests, beside the
+ * password sign-in above (same server, same run): whole (start, the provider's pages, finish; the
+ * provider runs in this process) and the finish alone (code exchange, ID token verified, session).
+ * The provider's amr counts as the second factor, so each ends in a session.
+ */
+async function benchSsoSignIns(name: string, url: string, origin: string, admin: Record<string, string>) {
+  const op = await startOidcProvider({
+    redirectUris: [`${origin}/sso/callback`],
+    users: { admin: { email: 'superadmin@example.com', amr: ['pwd', 'mfa'] } },
+  });
+  const settings = (Enabled: boolean) => ({
+    Enabled,
+    Name: 'Bench IdP',
+    Issuer: op.issuer,
+    ClientId: op.clientId,
+    ClientSecret: op.clientSecret,
+    GroupsClaim: 'groups',
+    CreateOnFirstSignIn: false,
+    SecondFactorValues: ['mfa'],
+    PasswordSignIn: true,
+    BreakGlassEmail: null,
+    GroupRoles: [],
+  });
+  try {
+    const saved = await put(`${url}/admin/sso-settings`, settings(true), admin);
+    if (!saved.ok) throw new Error(`SSO settings: ${saved.status} ${await saved.text()}`);
+    const whole: number[] = [];
+    const finishes: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const t0 = performance.now();
+      const { Url, Binder } = (await (await post(`${url}/admin/login/sso/start`, {})).json()) as Record<
+        string,
+        string
+      >;
+      const back = await op.signIn(Url!, 'admin');
+      const t1 = performance.now();
+      const r = await post(`${url}/admin/login/sso/finish`, {
+        Code: back.get('code'),
+        State: back.get('state'),
+        Binder,
+      });
+      const answer = (await r.json()) as { xtoken?: string };
+      if (!answer.xtoken) throw new Error(`SSO sign-in: ${r.status} ${JSON.stringify(answer)}`);
+      // the first fetches the discovery document and the keys: left out
+      if (i > 0) {
+        whole.push(performance.now() - t0);
+        finishes.push(performance.now() - t1);
+      }
+    }
+    line(
+      name,
+      'SSO sign-in whole (start, provider, finish)',
+      whole.sort((a, b) => a - b),
+    );
+    line(
+      name,
+      'POST /admin/login/sso/finish',
+      finishes.sort((a, b) => a - b),
+    );
+    await put(`${url}/admin/sso-settings`, settings(false), admin);
+  } finally {
+    await op.close();
   }
 }
 

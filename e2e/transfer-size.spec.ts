@@ -4,11 +4,13 @@ import { signIn } from './support/sign-in.ts';
 /**
  * What goes over the wire, read from Chromium's network events (bytes received, headers and all),
  * with the cache off: the sign-in screen, and the customer search with one search after signing
- * in. Measured on 2026-11-26: 562 KiB and 650 KiB sent raw, 157 KiB and 197 KiB compressed.
+ * in. Measured on 2026-11-26: 562 KiB and 650 KiB sent raw, 157 KiB and 197 KiB compressed. On
+ * 2026-11-29 the search was 260.4 KiB compressed once the sign-in screen (eager, shared with the
+ * search's first load) had its single sign-on button and words: its budget went from 260 to 264 KiB.
  * scripts/check-bundle-budget.mjs holds each set of files to its own budget at build time.
  */
 const KiB = 1024;
-const BUDGET = { signIn: 200 * KiB, search: 260 * KiB };
+const BUDGET = { signIn: 200 * KiB, search: 264 * KiB };
 
 interface Received {
   url: string;

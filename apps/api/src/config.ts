@@ -84,6 +84,8 @@ export interface Config {
    * member must wait before approving impersonation requests, in ms (0: no wait).
    */
   approverCoolDownMs: number;
+  /** Single sign-on: an ID token signed by a key not yet seen fetches the provider's keys again at most this often. */
+  ssoKeyCooldownMs: number;
   demoPassword: string | undefined;
   /**
    * STAFF_MFA: 'required' (every staff member must have a passkey or an authenticator app, and
@@ -124,7 +126,12 @@ export interface Config {
    */
   userInputBudgetMs: number;
   /** Calls one client address may make to each group of public doors per window (ADDRESS_LIMITS). */
-  addressLimits: { passwordReset: number; customerLinks: number; customerRequests: number };
+  addressLimits: {
+    passwordReset: number;
+    customerLinks: number;
+    customerRequests: number;
+    singleSignOn: number;
+  };
   /** How the customer's public site-access page names staff: role and pseudonym, or their email. */
   siteAccessStaffNames: 'pseudonym' | 'email';
   /** How often the mail outbox is looked through for due messages (retries, mail left by a crash), ms. */
@@ -307,6 +314,9 @@ function addressLimitsOf(env: NodeJS.ProcessEnv): Config['addressLimits'] {
         ADDRESS_LIMITS.customerRequests.calls,
       ),
     ),
+    singleSignOn: Math.floor(
+      positive('SSO_CALLS_PER_MINUTE', env.SSO_CALLS_PER_MINUTE, ADDRESS_LIMITS.singleSignOn.calls),
+    ),
   };
 }
 
@@ -365,6 +375,7 @@ export function loadConfig(
       positive('HASH_CONCURRENCY', env.HASH_CONCURRENCY, os.availableParallelism()),
     ),
     approverCoolDownMs: nonNegative('APPROVER_COOL_DOWN_HOURS', env.APPROVER_COOL_DOWN_HOURS, 24) * 3_600_000,
+    ssoKeyCooldownMs: nonNegative('SSO_KEY_COOLDOWN_SECONDS', env.SSO_KEY_COOLDOWN_SECONDS, 30) * 1000,
     demoPassword: env.DEMO_PASSWORD || undefined,
     demoData,
     staffMfa: staffMfaOf(env.STAFF_MFA, demoData),

@@ -229,6 +229,8 @@ const COMPUTES_ONLY = new Set<EndpointId>([
   'customObjectValidate',
   'encryptionPreview',
   'noticeRecipients',
+  // fetches the issuer's discovery document and keys, stores nothing
+  'ssoTest',
   'passkeyOptions',
   'staffNotificationsRead',
   'stepUpPasskeyOptions',
@@ -300,6 +302,25 @@ const ownFactors = (status: number, payload?: unknown): Row => ({
   expect: { ...signedOut, ...everyRole(status), Auditor: status, Impersonating: 403 },
 });
 
+const everyone = (status: number) =>
+  ({
+    anonymous: status,
+    expired: status,
+    SuperAdmin: status,
+    Admin: status,
+    Support: status,
+    Auditor: status,
+    Impersonating: status,
+  }) as const;
+const superAdminOnly = (status: number): Row['expect'] => ({
+  ...signedOut,
+  SuperAdmin: status,
+  Admin: 403,
+  Support: 403,
+  Auditor: 403,
+  Impersonating: 403,
+});
+
 export const MATRIX: Record<EndpointId, Row> = {
   loginSecondStep: bogusTicket({ Method: 'totp', Code: '123456' }),
   loginPasskeyOptions: bogusTicket(),
@@ -369,6 +390,43 @@ export const MATRIX: Record<EndpointId, Row> = {
       Auditor: 200,
       Impersonating: 200,
     },
+  },
+  // Single sign-on is off in the matrix's app: the sign-in screen reads so, the two steps are 404.
+  ssoSignInOptions: {
+    targeted: false,
+    request: async () => ({}),
+    expect: { ...everyone(200) },
+  },
+  ssoStart: { targeted: false, request: async () => ({ payload: {} }), expect: { ...everyone(404) } },
+  ssoFinish: {
+    targeted: false,
+    request: async () => ({ payload: { Code: 'code', State: 'state', Binder: 'binder' } }),
+    expect: { ...everyone(404) },
+  },
+  ssoSettings: { targeted: false, request: async () => ({}), expect: superAdminOnly(200) },
+  ssoSettingsUpdate: {
+    targeted: false,
+    request: async () => ({
+      payload: {
+        Enabled: false,
+        Name: 'Okta',
+        Issuer: 'https://id.example.com',
+        ClientId: 'console',
+        GroupsClaim: 'groups',
+        CreateOnFirstSignIn: false,
+        SecondFactorValues: ['mfa'],
+        PasswordSignIn: true,
+        BreakGlassEmail: null,
+        GroupRoles: [{ Group: 'staff-support', Role: 'Support' }],
+      },
+    }),
+    expect: superAdminOnly(200),
+  },
+  // the discard port refuses at once: answered 200 with what is wrong
+  ssoTest: {
+    targeted: false,
+    request: async () => ({ payload: { Issuer: 'http://127.0.0.1:9' } }),
+    expect: superAdminOnly(200),
   },
   logout: {
     targeted: false,

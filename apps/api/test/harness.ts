@@ -148,7 +148,12 @@ export async function createTestApp(
     domainRecheckMs: 0,
     // Tests call the public doors from one address far more often than a person would; the
     // per-address limits have tests of their own (address-limits.test.ts).
-    addressLimits: { passwordReset: 100_000, customerLinks: 100_000, customerRequests: 100_000 },
+    addressLimits: {
+      passwordReset: 100_000,
+      customerLinks: 100_000,
+      customerRequests: 100_000,
+      singleSignOn: 100_000,
+    },
     // The suites sign in with a password alone; mfa.test.ts sets 'required' where it tests it.
     staffMfa: 'optional',
     ...overrides,

@@ -19,6 +19,8 @@ export const ADDRESS_LIMITS = {
   },
   /** A customer's own request for help, authenticated by the site's API key and secret. */
   customerRequests: { endpoints: ['customerRequestsCreate'], calls: 30, windowMs: 3_600_000 },
+  /** Single sign-on's two doors: each start stores a pending sign-in, each finish calls the provider. */
+  singleSignOn: { endpoints: ['ssoStart', 'ssoFinish'], calls: 60, windowMs: 60_000 },
 } as const;
 export type AddressLimitName = keyof typeof ADDRESS_LIMITS;
 

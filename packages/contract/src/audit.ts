@@ -22,6 +22,12 @@ const ACTIVITY_ACTIONS = [
   'password.change',
   'password.change.failed',
   'login.second-step',
+  // Single sign-on (OpenID Connect): a sign-in through the provider, one it refused or we refused
+  // (a bad token, an unknown or unmatched account), and a password sign-in of the break-glass
+  // account while password sign-in is off.
+  'login.sso',
+  'login.sso.refused',
+  'login.break-glass',
   'mfa.failed',
   'mfa.success',
   'mfa.enrol',
@@ -36,6 +42,7 @@ const ACTIVITY_ACTIONS = [
   'team.create',
   'team.roles',
   'team.delete',
+  'team.sso.settings',
   'customer.create',
   'customer.profile.update',
   'customer.password.reset',
@@ -118,6 +125,7 @@ export const REFUSED_ACTIONS = [
   'access.refused',
   'login.lockout',
   'login.throttled',
+  'login.sso.refused',
   'impersonation.call-refused',
 ] as const satisfies readonly AuditAction[];
 export const FAILED_ACTIONS = [

@@ -67,6 +67,8 @@ export const consolePaths = {
   forgotPassword: screen('/forgotpassword'),
   secondStep: screen('/login/second-step'),
   enrol: screen('/login/enrol'),
+  /** Where the OpenID provider sends the browser back (SSO_CALLBACK_PATH, the redirect URI). */
+  ssoCallback: screen('/sso/callback'),
   logout: screen('/logout'),
   /** The site owner's consent to one request (the link comes by email). */
   impersonationConsent: screen('/impersonation/consent'),
@@ -109,6 +111,7 @@ export const consolePaths = {
   team: screen('/manage-superuser'),
   superusers: screen('/manage-superuser/manage-superuser'),
   createSuperuser: screen('/manage-superuser/create-superuser'),
+  singleSignOn: screen('/manage-superuser/single-sign-on'),
   permissions: screen('/manage-superuser/permissions'),
   roles: screen('/manage-superuser/roles'),
   superuserProfile: screen('/manage-superuser/profile/:uid'),

@@ -37,6 +37,16 @@ import {
   totpSecretResponse,
 } from './mfa.ts';
 import {
+  ssoFinishBody,
+  ssoFinishResponse,
+  ssoSettingsBody,
+  ssoSettingsResponse,
+  ssoSignInOptions,
+  ssoStartResponse,
+  ssoTestBody,
+  ssoTestResponse,
+} from './sso.ts';
+import {
   createSuperUserBody,
   deleteSuperUserBody,
   deleteSuperUserResponse,
@@ -106,6 +116,45 @@ export const SIGN_IN_DETAILS = {
     tag: 'Authentication',
     body: enrolPasskeyAtSignInBody,
     responses: { 200: enrolledSignInAnswer, ...errors(400, 401, 429) },
+  },
+  ssoSignInOptions: {
+    summary:
+      'Whether single sign-on (OpenID Connect) is set up, the name of its provider for the "Sign in with <name>" button, and whether password sign-in is on.',
+    tag: 'Authentication',
+    responses: { 200: ssoSignInOptions },
+  },
+  ssoStart: {
+    summary:
+      "Start a sign-in at the OpenID provider: answers the provider's authorization address (code flow with PKCE S256, a single-use state and nonce, 10 minutes) and a binder the console keeps in the tab and gives back at the finish, binding the sign-in to this browser.",
+    tag: 'Authentication',
+    responses: { 200: ssoStartResponse, ...errors(404, 429) },
+  },
+  ssoFinish: {
+    summary:
+      "Finish a sign-in at the OpenID provider with the code and state it sent the browser back with (and the binder of the start: the same browser tab). The ID token is verified with the provider's published keys (issuer, audience, azp, expiry, nonce, email_verified); the staff member is matched by email. Answers as POST /admin/login: the session pair, or the ticket of the local second step when the provider's amr/acr does not count as one.",
+    tag: 'Authentication',
+    body: ssoFinishBody,
+    responses: { 200: ssoFinishResponse, ...errors(400, 401, 404, 429) },
+  },
+  ssoSettings: {
+    summary:
+      'The single sign-on settings (never the client secret, only whether one is set), the group-to-role table and the redirect URI to register at the provider.',
+    tag: 'Single sign-on',
+    responses: { 200: ssoSettingsResponse, ...errors(401, 403) },
+  },
+  ssoSettingsUpdate: {
+    summary:
+      'Replace the single sign-on settings and the group-to-role table (one trail row). Password sign-in may be turned off only with a break-glass account that exists and has a second factor, and only while single sign-on is on.',
+    tag: 'Single sign-on',
+    body: ssoSettingsBody,
+    responses: { 200: ssoSettingsResponse, ...errors(400, 401, 403) },
+  },
+  ssoTest: {
+    summary:
+      'Test an issuer: fetch its discovery document (/.well-known/openid-configuration) and its keys, and say what is wrong.',
+    tag: 'Single sign-on',
+    body: ssoTestBody,
+    responses: { 200: ssoTestResponse, ...errors(400, 401, 403) },
   },
   logout: {
     summary: 'End the calling session on the server.',

@@ -6,6 +6,8 @@ import { errorEnvelopeSchema } from './errors.ts';
 export const ENDPOINT_TAGS = {
   Authentication: 'Sign-in and sign-out of staff members, their session and their passwords.',
   Team: 'The super users (staff members) and their roles.',
+  'Single sign-on':
+    'Staff sign-in through an OpenID Connect provider: the provider, its group-to-role table, and whether password sign-in stays on (docs/operations.md, "Single sign-on").',
   Customers: 'Find customers; their profiles, accounts, sign-ins and activity; create and edit them.',
   Sites: "Customers' sites: lists and details, the catalogue, and the steps of the site wizard.",
   Impersonation:

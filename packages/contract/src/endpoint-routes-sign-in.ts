@@ -7,7 +7,8 @@ export const SIGN_IN_ROUTES = {
     method: 'POST',
     path: '/admin/login',
     access: 'public',
-    budget: { statements: 3, commits: 2 },
+    // the single sign-on settings (is password sign-in off?), then the sign-in's own
+    budget: { statements: 4, commits: 2 },
   },
   loginSecondStep: {
     id: 'loginSecondStep',
@@ -49,6 +50,53 @@ export const SIGN_IN_ROUTES = {
     method: 'POST',
     path: '/admin/login/enrol/passkey',
     access: 'public',
+    budget: { statements: 1, commits: 0 },
+  },
+  ssoSignInOptions: {
+    id: 'ssoSignInOptions',
+    method: 'GET',
+    path: '/admin/login/sso',
+    access: 'public',
+    budget: { statements: 1, commits: 0 },
+  },
+  ssoStart: {
+    id: 'ssoStart',
+    method: 'POST',
+    path: '/admin/login/sso/start',
+    access: 'public',
+    // the address's count (SSO_CALLS_PER_MINUTE), then off in the matrix (404); on, its one
+    // write (the state) follows its read of the settings
+    budget: { statements: 2, commits: 1 },
+  },
+  ssoFinish: {
+    id: 'ssoFinish',
+    method: 'POST',
+    path: '/admin/login/sso/finish',
+    access: 'public',
+    // the address's count, then off in the matrix (404): the budget of the refusal; a sign-in
+    // runs a password sign-in's statements and more
+    budget: { statements: 2, commits: 1 },
+  },
+  ssoSettings: {
+    id: 'ssoSettings',
+    method: 'GET',
+    path: '/admin/sso-settings',
+    access: 'sso.manage',
+    budget: { statements: 4, commits: 0 },
+  },
+  ssoSettingsUpdate: {
+    id: 'ssoSettingsUpdate',
+    method: 'PUT',
+    path: '/admin/sso-settings',
+    access: 'sso.manage',
+    stepUp: true,
+    budget: { statements: 12, commits: 1 },
+  },
+  ssoTest: {
+    id: 'ssoTest',
+    method: 'POST',
+    path: '/admin/sso-settings/test',
+    access: 'sso.manage',
     budget: { statements: 1, commits: 0 },
   },
   logout: {

@@ -180,6 +180,19 @@ export const ERRORS = {
     status: 429,
     text: 'Too many requests from this address. Please try again later.',
   },
+  /** Single sign-on (OpenID Connect): codes 1101-1104, away from the 9xx run other work adds to. */
+  ssoOff: { code: 1101, status: 404, text: 'Single sign-on is not set up.' },
+  ssoRefused: {
+    code: 1102,
+    status: 401,
+    text: 'Single sign-on did not complete. Please try again, or ask your administrator.',
+  },
+  passwordSignInOff: {
+    code: 1103,
+    status: 403,
+    text: 'Password sign-in is off. Please sign in with single sign-on.',
+  },
+  ssoSettingsInvalid: { code: 1104, status: 400, text: 'These single sign-on settings cannot be saved.' },
   signInBusy: {
     code: 984,
     status: 429,

@@ -17,6 +17,7 @@ export const PERMISSIONS = [
   'activity.read',
   'audit.read',
   'notices.send',
+  'sso.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -33,7 +34,9 @@ export const BUILT_IN_ROLES: Record<string, { description: string; permissions: 
   },
   [ROLE_ADMIN]: {
     description: 'Runs customers, sites and their settings; requests impersonation.',
-    permissions: PERMISSIONS.filter((p) => p !== 'impersonation.approve' && p !== 'audit.read'),
+    permissions: PERMISSIONS.filter(
+      (p) => p !== 'impersonation.approve' && p !== 'audit.read' && p !== 'sso.manage',
+    ),
   },
   [ROLE_SUPPORT]: {
     description: 'Reads customers and sites, their activity, and requests impersonation.',
@@ -79,4 +82,6 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'audit.read': 'Read the staff audit trail, export it and fetch the key that verifies exports.',
   'notices.send':
     'Write notices to site owners (maintenance, incident, announcement), send or schedule them, cancel scheduled ones and read their delivery logs.',
+  'sso.manage':
+    'Set up single sign-on: the OpenID provider, its group-to-role table, and whether password sign-in stays on.',
 };

@@ -357,6 +357,30 @@ interface SitesTable {
   previous_secret_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+interface SsoSettingsTable {
+  id: number;
+  enabled: Generated<boolean>;
+  display_name: Generated<string>;
+  issuer: Generated<string>;
+  client_id: Generated<string>;
+  client_secret_sealed: Uint8Array | null;
+  groups_claim: Generated<string>;
+  create_on_first: Generated<boolean>;
+  second_factor_values: Generated<string>;
+  password_sign_in: Generated<boolean>;
+  break_glass_uid: string | null;
+  updated_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+interface SsoSignInStatesTable {
+  state_hash: Uint8Array;
+  binder_hash: Uint8Array;
+  nonce: string;
+  code_verifier: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 interface StaffTable {
   uid: string;
   email: string;
@@ -372,6 +396,11 @@ interface StaffTable {
   factor_failures: Generated<number>;
   sign_ins_in_flight: Generated<number>;
   in_flight_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+interface StaffGroupRolesTable {
+  group_value: string;
+  role: string;
 }
 
 interface StaffNotificationPreferencesTable {
@@ -527,7 +556,10 @@ export interface DB {
   site_members: SiteMembersTable;
   site_owner_keys: SiteOwnerKeysTable;
   sites: SitesTable;
+  sso_settings: SsoSettingsTable;
+  sso_sign_in_states: SsoSignInStatesTable;
   staff: StaffTable;
+  staff_group_roles: StaffGroupRolesTable;
   staff_notification_preferences: StaffNotificationPreferencesTable;
   staff_notifications: StaffNotificationsTable;
   staff_passkeys: StaffPasskeysTable;

@@ -26,6 +26,7 @@ const c = {
 const team = {
   list: consolePaths.superusers(),
   create: consolePaths.createSuperuser(),
+  sso: consolePaths.singleSignOn(),
   logs: consolePaths.impersonationLogs(),
   requests: consolePaths.impersonationRequests(),
   audit: consolePaths.auditTrail(),
@@ -36,7 +37,7 @@ const EXPECTED: Record<Role, Record<string, string | string[] | undefined>> = {
   SuperAdmin: {
     dashboard: DASHBOARD,
     'manage-customer': [c.search, c.create, c.domains],
-    'manage-superuser': [team.list, team.create, team.logs, team.requests, team.audit],
+    'manage-superuser': [team.list, team.create, team.sso, team.logs, team.requests, team.audit],
     'manage-notifications': NOTICES,
   },
   Admin: {

@@ -45,6 +45,7 @@ describe('the route table and the contract’s console paths', () => {
     expect(sectionTabs(team).map((t) => t.to)).toEqual([
       consolePaths.superusers(),
       consolePaths.createSuperuser(),
+      consolePaths.singleSignOn(),
       consolePaths.impersonationLogs(),
       consolePaths.impersonationRequests(),
       consolePaths.auditTrail(),

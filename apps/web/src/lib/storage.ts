@@ -37,6 +37,32 @@ const tabStore = (): Store | undefined => {
   }
 };
 
+/**
+ * The binder of a single sign-on in progress (POST /admin/login/sso/start): kept for this tab
+ * while the browser is at the provider, given back with the code, then dropped. A sign-in started
+ * in another browser has none here, so a code forced on this one is refused.
+ */
+const SSO_BINDER_KEY = 'lr-admin-sso-binder';
+
+export function keepSsoBinder(binder: string): void {
+  try {
+    tabStore()?.setItem(SSO_BINDER_KEY, binder);
+  } catch {
+    // refused: the sign-in is then refused at its finish, and the user starts again
+  }
+}
+
+/** The binder kept by keepSsoBinder, taken (it serves one finish). */
+export function takeSsoBinder(): string | undefined {
+  try {
+    const b = tabStore()?.getItem(SSO_BINDER_KEY) ?? undefined;
+    tabStore()?.removeItem(SSO_BINDER_KEY);
+    return b ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function keepSecondStep(step: unknown): void {
   try {
     tabStore()?.setItem(SECOND_STEP_KEY, JSON.stringify(step));

@@ -6,6 +6,8 @@ import { approverStanding } from './approver-cool-down.ts';
 import * as auth from './auth.service.ts';
 import * as mfa from './mfa.service.ts';
 import * as mfaSignIn from './mfa-sign-in.service.ts';
+import * as sso from './sso.service.ts';
+import * as ssoSettings from './sso-settings.service.ts';
 import * as sessions from './staff-sessions.service.ts';
 import * as stepUp from './step-up.service.ts';
 
@@ -31,6 +33,14 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.loginEnrolPasskey, (c) =>
     mfaSignIn.signInPasskeyRegister(ctx, c, c.body),
   );
+  registerEndpoint(app, ctx, ENDPOINTS.ssoSignInOptions, () => sso.ssoSignInOptions(ctx));
+  registerEndpoint(app, ctx, ENDPOINTS.ssoStart, () => sso.ssoStart(ctx));
+  registerEndpoint(app, ctx, ENDPOINTS.ssoFinish, (c) => sso.ssoFinish(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.ssoSettings, () => ssoSettings.ssoSettings(ctx));
+  registerEndpoint(app, ctx, ENDPOINTS.ssoSettingsUpdate, (c) =>
+    ssoSettings.updateSsoSettings(ctx, c, c.body),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.ssoTest, (c) => ssoSettings.testSsoIssuer(c.body.Issuer));
   registerEndpoint(app, ctx, ENDPOINTS.myFactors, (c) => mfa.myFactors(ctx, c.session));
   registerEndpoint(app, ctx, ENDPOINTS.totpEnrolStart, (c) => mfa.myTotpStart(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.totpEnrolConfirm, (c) => mfa.myTotpConfirm(ctx, c, c.body));

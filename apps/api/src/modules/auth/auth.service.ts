@@ -1,26 +1,23 @@
 import { RESET_VTYPE, SUCCESS_MESSAGES } from '@sac/contract/auth';
-import { SECOND_STEP_TTL_MINUTES, type SecondFactorMethod } from '@sac/contract/mfa';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleResetPage } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/password-hash.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { type ActivityAction, recordEvent, writeActivity } from '../activity/activity.service.ts';
+import { acceptSignIn } from './accept-sign-in.ts';
 import { resetPasswordMail } from './auth.mails.ts';
 import {
-  addressInDatabase,
   admitSignIn,
   attemptFailed,
   busyError,
   forgiveAddress,
-  forgiveInStore,
   passwordRight,
   releaseAttempt,
 } from './login-throttle.ts';
 import { revokeSession, revokeUserSessions } from './sessions.repo.ts';
-import { issuePasswordTicket, openPasswordSession } from './sign-in.repo.ts';
+import { readSsoSettings } from './sso.repo.ts';
 import { findStaffByEmail, lockStaffRow, type StaffRow, setPassword } from './staff.repo.ts';
 import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
 
@@ -41,6 +38,9 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
   const { email, password } = input;
   const now = ctx.clock.now();
   const audit = { at: now, actorEmail: email, clientAddress: call.clientAddress };
+  // Password sign-in off (single sign-on, docs/operations.md): only the break-glass account may,
+  // and every refusal answers alike (1103), so the answer does not tell which account that is.
+  const breakGlass = await passwordSignInGate(ctx, email, password, audit);
   const attempt = await admitSignIn(
     ctx.db,
     ctx.addressFailures,
@@ -53,12 +53,13 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
     await recordEvent(ctx.db, { ...audit, action: 'login.throttled' });
     throw new AppError('tooManyAttempts');
   }
+  const refused = () => new AppError(breakGlass ? 'passwordSignInOff' : 'invalidCredentials');
   const { staff, admission } = attempt;
   if (admission?.kind === 'busy') throw busyError();
   if (!staff || admission?.kind !== 'admitted') {
     await verifyAgainstDummy(password);
     await refuseSignIn(ctx, audit, staff, staff ? 'locked' : 'unknown-email');
-    throw new AppError('invalidCredentials');
+    throw refused();
   }
   // An admitted attempt ends with its verdict's write; one that never commits (an error, a
   // password changed under it) is released, so it does not hold the account's budget.
@@ -67,14 +68,45 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
     if (!(await verifyPassword(staff.password_hash, password))) {
       await refuseSignIn(ctx, audit, staff, 'wrong-password');
       settled = true;
-      throw new AppError('invalidCredentials');
+      throw refused();
     }
-    const answer = await acceptPassword(ctx, call, staff, attempt.factors, audit);
+    const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
+    const answer = await acceptSignIn(ctx, call, staff, attempt.factors, audit, {
+      action: 'login.success',
+      ...(breakGlass
+        ? {
+            trail: (tx) =>
+              writeActivity(tx, {
+                ...who,
+                action: 'login.break-glass',
+                targetType: 'staff',
+                targetId: staff.uid,
+              }),
+          }
+        : {}),
+    });
     settled = true;
     return answer;
   } finally {
     if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
   }
+}
+
+/**
+ * Whether password sign-in is off and this is the break-glass account's email (true), or on
+ * (false); off and any other email: refused here, the hash's time spent, with its trail row.
+ */
+async function passwordSignInGate(ctx: AppContext, email: string, password: string, audit: SignInAudit) {
+  const sso = await readSsoSettings(ctx.db);
+  if (!sso || sso.password_sign_in) return false;
+  if (sso.break_glass_email && sso.break_glass_email.toLowerCase() === email.toLowerCase()) return true;
+  await verifyAgainstDummy(password);
+  await recordEvent(ctx.db, {
+    ...audit,
+    action: 'login.failed',
+    details: { reason: 'password-sign-in-off' },
+  });
+  throw new AppError('passwordSignInOff');
 }
 
 type SignInAudit = { at: Date; actorEmail: string; clientAddress: string };
@@ -110,99 +142,6 @@ async function refuseSignIn(
     },
   });
 }
-
-/**
- * A right password's one write: the ticket to the second step, or the session, each one
- * statement with the account's counts and the address's count (sign-in.repo.ts), and the trail
- * row. A second factor, or the set-up of a first one (STAFF_MFA=required), stands between the
- * password and the session: the answer is then a single-use ticket to that step, not the pair.
- */
-async function acceptPassword(
-  ctx: AppContext,
-  call: Caller,
-  staff: StaffRow,
-  factors: { totp: boolean; passkeys: number; recoveryLeft: number },
-  audit: SignInAudit,
-) {
-  const now = audit.at;
-  const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
-  const forgive = addressInDatabase(ctx.addressFailures, call.clientAddress, now);
-  const hasFactor = factors.totp || factors.passkeys > 0;
-  if (hasFactor || ctx.config.staffMfa === 'required') {
-    const kind: 'verify' | 'enrol' = hasFactor ? 'verify' : 'enrol';
-    const { ticket, expiresAt } = await runWrite(ctx.db, {
-      change: async (tx) => {
-        const issued = await issuePasswordTicket(
-          tx,
-          {
-            uid: staff.uid,
-            kind,
-            passwordHash: staff.password_hash,
-            at: now,
-            ttlMs: SECOND_STEP_TTL_MINUTES * 60_000,
-          },
-          forgive,
-        );
-        if (!issued) throw new AppError('invalidCredentials');
-        await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
-        return issued;
-      },
-      trail: (tx) => writeActivity(tx, { ...who, action: 'login.second-step', details: { kind } }),
-    });
-    const methods: SecondFactorMethod[] = [];
-    if (factors.passkeys > 0) methods.push('passkey');
-    if (factors.totp) methods.push('totp');
-    if (factors.recoveryLeft > 0) methods.push('recovery');
-    return {
-      SecondStep: { Ticket: ticket, ExpiresAt: expiresAt.toISOString(), Kind: kind, Methods: methods },
-      Email: staff.email,
-    };
-  }
-  const answer = await runWrite(ctx.db, {
-    change: async (tx) => {
-      // Only while the password just checked is still the user's: a reset or deletion racing this
-      // sign-in wins (rolled back), and the caller hears what a wrong password would tell them.
-      const made = await openSignedInSession(tx, call, staff, staff.password_hash, forgive, now);
-      if (!made) throw new AppError('invalidCredentials');
-      return made;
-    },
-    trail: (tx) => writeActivity(tx, { ...who, action: 'login.success' }),
-  });
-  // Another store's count is taken back once the sign-in has committed, not from inside its write.
-  await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
-  return answer;
-}
-
-/**
- * The session of a sign-in whose password (`passwordHash`, the one checked) is still the
- * account's, the address's count taken back with it (`forgive`): the pair and who signed in,
- * undefined when the password is no longer theirs.
- */
-export async function openSignedInSession(
-  tx: Queryable,
-  call: Caller,
-  staff: StaffRow,
-  passwordHash: string,
-  forgive: Parameters<typeof openPasswordSession>[3],
-  now: Date,
-) {
-  const session = await openPasswordSession(
-    tx,
-    { uid: staff.uid, at: now, clientAddress: call.clientAddress, userAgent: call.userAgent },
-    passwordHash,
-    forgive,
-  );
-  return session && signedInAnswer(session, staff);
-}
-
-/** What a completed sign-in answers: the session's pair and who signed in. */
-export const signedInAnswer = (session: { xtoken: string; xsign: string }, staff: StaffRow) => ({
-  xtoken: session.xtoken,
-  xsign: session.xsign,
-  Email: staff.email,
-  Name: staff.full_name,
-  Role: staff.roles,
-});
 
 export async function logout(ctx: AppContext, call: StaffCall) {
   const { session } = call;

@@ -4,7 +4,8 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { recordEvent, writeActivity } from '../activity/activity.service.ts';
-import { lockedError, openSignedInSession, signedInAnswer } from './auth.service.ts';
+import { openSignedInSession, signedInAnswer } from './accept-sign-in.ts';
+import { lockedError } from './auth.service.ts';
 import {
   addressInDatabase,
   admitSignIn,

@@ -10,6 +10,7 @@ const ChangePasswordPage = lazy(() => import('./components/change-password-page.
 const MySessionsPage = lazy(() => import('./components/my-sessions-page.tsx'));
 const SecondStepPage = lazy(() => import('./components/second-step-page.tsx'));
 const EnrolPage = lazy(() => import('./components/enrol-page.tsx'));
+const SsoCallbackPage = lazy(() => import('./components/sso-callback-page.tsx'));
 const SecurityPage = lazy(() => import('./components/security-page.tsx'));
 
 /**
@@ -45,6 +46,13 @@ export const authPublicRoutes: readonly AppRoute[] = [
     guestOnly: true,
     label: { ns: 'auth', key: 'enrolTitle' },
     element: <EnrolPage />,
+  },
+  {
+    path: consolePaths.ssoCallback.path,
+    access: 'public',
+    guestOnly: true,
+    label: { ns: 'auth', key: 'ssoCallbackTitle' },
+    element: <SsoCallbackPage />,
   },
   { path: consolePaths.logout.path, access: 'public', element: <LogoutPage /> },
 ];

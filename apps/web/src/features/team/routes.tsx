@@ -6,6 +6,7 @@ const ManageSuperuserPage = lazy(() => import('./components/manage-superuser-pag
 const CreateSuperuserPage = lazy(() => import('./components/create-superuser-page.tsx'));
 const PermissionsPage = lazy(() => import('./components/permissions-page.tsx'));
 const RolesPage = lazy(() => import('./components/roles-page.tsx'));
+const SingleSignOnPage = lazy(() => import('./components/single-sign-on-page.tsx'));
 const SuperuserProfilePage = lazy(() => import('./components/superuser-profile-page.tsx'));
 
 /**
@@ -29,6 +30,12 @@ export const teamSection: AppSection = {
       access: 'team.write',
       label: { ns: 'team', key: 'createSuperuser' },
       element: <CreateSuperuserPage />,
+    },
+    {
+      path: consolePaths.singleSignOn.path,
+      access: 'sso.manage',
+      label: { ns: 'team', key: 'singleSignOn' },
+      element: <SingleSignOnPage />,
     },
     {
       path: consolePaths.permissions.path,

@@ -111,6 +111,16 @@ export const auth: SignInPhrases = {
   errorTooManyRequests: 'Trop de requêtes depuis cette adresse. Veuillez réessayer plus tard.',
   errorSignInBusy:
     'Ce compte est occupé par d’autres connexions en ce moment. Veuillez réessayer dans un instant.',
+  ssoButton: 'Se connecter avec {name}',
+  ssoOr: 'ou',
+  ssoSigningIn: 'Connexion en cours…',
+  breakGlassLink: 'Se connecter avec un mot de passe (compte de secours)',
+  ssoCallbackTitle: 'Authentification unique',
+  errorSsoRefused:
+    'L’authentification unique n’a pas abouti. Veuillez réessayer ou contacter votre administrateur.',
+  errorPasswordSignInOff:
+    'La connexion par mot de passe est désactivée. Veuillez utiliser l’authentification unique.',
+  errorSsoOff: 'L’authentification unique n’est pas configurée.',
   errorUnavailable: 'Le service est en cours de démarrage ou d’arrêt. Veuillez réessayer.',
   errorStoreUnavailable:
     'Le service ne peut pas joindre sa base de données pour le moment. Veuillez réessayer dans quelques secondes.',

@@ -109,6 +109,16 @@ export const auth: SignInPhrases = {
   errorTooManyRequests: 'Demasiadas solicitudes desde esta dirección. Inténtelo de nuevo más tarde.',
   errorSignInBusy:
     'Esta cuenta está ocupada con otros inicios de sesión en este momento. Inténtelo de nuevo en un momento.',
+  ssoButton: 'Iniciar sesión con {name}',
+  ssoOr: 'o',
+  ssoSigningIn: 'Iniciando sesión…',
+  breakGlassLink: 'Iniciar sesión con contraseña (cuenta de emergencia)',
+  ssoCallbackTitle: 'Inicio de sesión único',
+  errorSsoRefused:
+    'El inicio de sesión único no se completó. Inténtelo de nuevo o consulte a su administrador.',
+  errorPasswordSignInOff:
+    'El inicio de sesión con contraseña está desactivado. Utilice el inicio de sesión único.',
+  errorSsoOff: 'El inicio de sesión único no está configurado.',
   errorUnavailable: 'El servicio se está iniciando o deteniendo. Inténtelo de nuevo.',
   errorStoreUnavailable:
     'El servicio no puede acceder a su base de datos en este momento. Inténtelo de nuevo en unos segundos.',

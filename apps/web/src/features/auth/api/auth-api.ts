@@ -2,12 +2,13 @@ import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import type { TokenPair } from '../../../lib/impersonation-mode.ts';
-import { clearAuthStorage, saveLogin } from '../../../lib/storage.ts';
+import { clearAuthStorage, keepSsoBinder, saveLogin, takeSsoBinder } from '../../../lib/storage.ts';
 
 /** Query keys of the auth feature. */
 const authKeys = {
   all: ['auth'] as const,
   login: () => [...authKeys.all, 'login'] as const,
+  sso: () => [...authKeys.all, 'sso'] as const,
   forgotPassword: () => [...authKeys.all, 'forgotpassword'] as const,
   resetPassword: () => [...authKeys.all, 'resetpassword'] as const,
   changePassword: () => [...authKeys.all, 'changepassword'] as const,
@@ -42,6 +43,48 @@ export function useLogin(errorText: ErrorTextOf) {
       clearAuthStorage();
       queryClient.removeQueries();
       const answer = await callApi('login', { body });
+      if ('SecondStep' in answer)
+        return { signedIn: false, secondStep: { ...answer.SecondStep, Email: answer.Email } as SecondStep };
+      return { signedIn: saveLogin(answer), secondStep: undefined };
+    },
+  });
+}
+
+/** GET /admin/login/sso: whether the sign-in screen shows "Sign in with <name>", and the password form. */
+export const useSsoSignInOptions = () =>
+  useQuery({
+    queryKey: authKeys.sso(),
+    queryFn: ({ signal }) => callApi('ssoSignInOptions', { signal }),
+    staleTime: 60_000,
+  });
+
+/** Starts a single sign-on: the binder kept for this tab, the browser sent to the provider. */
+export function useSsoStart(errorText: ErrorTextOf) {
+  return useMutation({
+    mutationKey: [...authKeys.sso(), 'start'],
+    meta: { errorFallback: errorText },
+    mutationFn: async () => {
+      const { Url, Binder } = await callApi('ssoStart', {});
+      keepSsoBinder(Binder);
+      window.location.assign(Url);
+    },
+  });
+}
+
+/**
+ * Finishes a single sign-on with the code and state the provider sent back, answered as a
+ * password sign-in is (useLogin): the session stored, or the second step the account needs.
+ */
+export function useSsoFinish() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...authKeys.sso(), 'finish'],
+    // the callback page says the error itself, with the way back
+    meta: { errorFallback: false },
+    mutationFn: async (q: { Code: string; State: string }) => {
+      clearAuthStorage();
+      queryClient.removeQueries();
+      const answer = await callApi('ssoFinish', { body: { ...q, Binder: takeSsoBinder() ?? 'none' } });
       if ('SecondStep' in answer)
         return { signedIn: false, secondStep: { ...answer.SecondStep, Email: answer.Email } as SecondStep };
       return { signedIn: saveLogin(answer), secondStep: undefined };

@@ -6,11 +6,13 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
 import { useContractForm } from '../../../lib/form.ts';
 import { HTML_LANG, isLanguage, useLanguage, useT } from '../../../lib/i18n.tsx';
-import { clearToasts, toast } from '../../../lib/toast-store.ts';
+import { toast } from '../../../lib/toast-store.ts';
 import { useForgotPassword, useLogin, useResetPassword } from '../api/auth-api.ts';
+import { useAfterSignIn } from './after-sign-in.ts';
 import { AuthFrame } from './auth-frame.tsx';
 import styles from './login-page.module.css';
 import { useSignInMessages } from './sign-in-messages.ts';
+import { SsoSignIn } from './sso-sign-in.tsx';
 
 /** The invitation of a new super user opens the reset mode with vtype=invite. */
 const INVITE_VTYPE = 'invite';
@@ -82,7 +84,7 @@ function LanguageSwitch() {
 function LoginForm() {
   const t = useT('auth');
   const say = useSignInMessages();
-  const navigate = useNavigate();
+  const after = useAfterSignIn();
   const login = useLogin((e) => say.error(e, 'errorInvalidCredentials'));
   const form = useContractForm(loginBody, {
     initial: { email: '', password: '' },
@@ -93,24 +95,7 @@ function LoginForm() {
     e.preventDefault();
     const data = form.submit();
     if (!data || login.isPending) return;
-    login.mutate(data, {
-      onSuccess: (result) => {
-        if (result.secondStep) {
-          // The second step (or the set-up of a first factor) is a screen of its own; its ticket
-          // travels in memory only.
-          clearToasts();
-          const to = result.secondStep.Kind === 'enrol' ? '/login/enrol' : '/login/second-step';
-          navigate(to, { state: { secondStep: result.secondStep } });
-          return;
-        }
-        if (!result.signedIn) {
-          toast.error(t('errorInvalidCredentials'));
-          return;
-        }
-        clearToasts();
-        navigate(consolePaths.dashboard(), { replace: true });
-      },
-    });
+    login.mutate(data, { onSuccess: after });
   };
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="auth-heading">
@@ -295,7 +280,7 @@ export function LoginPage() {
           <strong>{t('sessionEndedTitle')}</strong> {say.text(ended)}
         </div>
       ) : null}
-      {mode === 'login' ? <LoginForm /> : null}
+      {mode === 'login' ? <SsoSignIn passwordForm={<LoginForm />} /> : null}
       {mode === 'forgotpassword' ? <ForgotForm /> : null}
       {mode === 'resetpassword' ? <ResetForm token={token} invite={invite} /> : null}
       <p className={styles.authSwitch}>

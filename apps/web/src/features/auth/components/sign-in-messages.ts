@@ -26,6 +26,9 @@ const BY_CODE: Partial<Record<number, SignInKey>> = {
   [ERRORS.storeUnavailable.code]: 'errorStoreUnavailable',
   [ERRORS.tooManyRequests.code]: 'errorTooManyRequests',
   [ERRORS.signInBusy.code]: 'errorSignInBusy',
+  [ERRORS.ssoRefused.code]: 'errorSsoRefused',
+  [ERRORS.passwordSignInOff.code]: 'errorPasswordSignInOff',
+  [ERRORS.ssoOff.code]: 'errorSsoOff',
 };
 
 /**

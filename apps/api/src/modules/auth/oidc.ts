@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
+
+/**
+ * The OpenID Connect relying party (docs/decisions.md, "Single sign-on"): the provider's discovery
+ * document, the code exchange with PKCE, and the ID token verified with the provider's published
+ * keys by `jose` (no hand-made crypto). A token signed with a key we have not seen (the provider
+ * rotated) makes jose fetch the keys again, at most once per cooldown: bounded.
+ */
+
+const DISCOVERY_TTL_MS = 10 * 60_000;
+const FETCH_TIMEOUT_MS = 5_000;
+/** A discovery document, key set or token answer larger than this is refused. */
+const MAX_BODY_BYTES = 256 * 1024;
+/** Signing algorithms an ID token may use: asymmetric only (never none, never HS*). */
+const ID_TOKEN_ALGS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
+
+export class OidcError extends Error {
+  readonly reason: string;
+  constructor(reason: string, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+interface Discovery {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  jwks_uri: string;
+  token_endpoint_auth_methods_supported?: string[];
+}
+
+/** https, or http only on loopback (a provider run on this machine, as the tests do). */
+export function allowedProviderUrl(text: string): URL | undefined {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (u.username || u.password || u.hash) return undefined;
+  if (u.protocol === 'https:') return u;
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+  return u.protocol === 'http:' && loopback ? u : undefined;
+}
+
+async function getJson(url: string, init: RequestInit = {}): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+  } catch (e) {
+    throw new OidcError('unreachable', `Could not reach ${url}: ${(e as Error).message}`);
+  }
+  const text = await res.text();
+  if (text.length > MAX_BODY_BYTES) throw new OidcError('too-large', `${url} answered more than 256 KB.`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new OidcError('not-json', `${url} answered ${res.status}, not JSON.`);
+  }
+  if (!res.ok) {
+    const err = (body as { error?: unknown }).error;
+    throw new OidcError(
+      'http',
+      `${url} answered ${res.status}${typeof err === 'string' ? ` (${err.slice(0, 100)})` : ''}.`,
+    );
+  }
+  return body;
+}
+
+type Provider = { at: number; discovery: Discovery; keys: ReturnType<typeof createRemoteJWKSet> };
+/** Per issuer and cooldown: the discovery document and its key set, fetched once per DISCOVERY_TTL_MS. */
+const providers = new Map<string, Provider>();
+
+/** The issuer's discovery document, checked (OIDC Discovery 1.0, section 4.3: the issuer it names is ours). */
+export async function fetchDiscovery(issuer: string): Promise<Discovery> {
+  const base = allowedProviderUrl(issuer);
+  if (!base) throw new OidcError('issuer-url', 'The issuer must be an https address.');
+  const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+  const d = (await getJson(url)) as Partial<Discovery>;
+  if (d.issuer !== issuer)
+    throw new OidcError(
+      'issuer-mismatch',
+      `The discovery document names the issuer ${String(d.issuer).slice(0, 200)}, not ${issuer}.`,
+    );
+  for (const k of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const)
+    if (typeof d[k] !== 'string' || !allowedProviderUrl(d[k]))
+      throw new OidcError('discovery', `The discovery document has no usable ${k}.`);
+  return d as Discovery;
+}
+
+export async function providerOf(issuer: string, keyCooldownMs: number, now = Date.now()): Promise<Provider> {
+  const key = `${issuer} ${keyCooldownMs}`;
+  const cached = providers.get(key);
+  if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached;
+  const discovery = await fetchDiscovery(issuer);
+  const keys = createRemoteJWKSet(new URL(discovery.jwks_uri), {
+    cooldownDuration: keyCooldownMs,
+    timeoutDuration: FETCH_TIMEOUT_MS,
+  });
+  const p = { at: now, discovery, keys };
+  providers.set(key, p);
+  return p;
+}
+
+/** The published key set's size (for the settings' connection test). */
+export async function countKeys(discovery: Discovery): Promise<number> {
+  const jwks = (await getJson(discovery.jwks_uri)) as { keys?: unknown };
+  if (!Array.isArray(jwks.keys) || jwks.keys.length === 0)
+    throw new OidcError('jwks', 'The provider publishes no signing keys (jwks_uri).');
+  return jwks.keys.length;
+}
+
+/** PKCE S256 (RFC 7636): the challenge of a verifier. */
+const pkceChallenge = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+export function authorizationUrl(
+  d: Discovery,
+  a: { clientId: string; redirectUri: string; state: string; nonce: string; verifier: string },
+): string {
+  const u = new URL(d.authorization_endpoint);
+  u.searchParams.set('response_type', 'code');
+  u.searchParams.set('client_id', a.clientId);
+  u.searchParams.set('redirect_uri', a.redirectUri);
+  u.searchParams.set('scope', 'openid email profile');
+  u.searchParams.set('state', a.state);
+  u.searchParams.set('nonce', a.nonce);
+  u.searchParams.set('code_challenge', pkceChallenge(a.verifier));
+  u.searchParams.set('code_challenge_method', 'S256');
+  return u.toString();
+}
+
+/** The code exchanged at the token endpoint (client_secret_basic, or _post when that is all it takes). */
+export async function exchangeCode(
+  d: Discovery,
+  a: { clientId: string; clientSecret: string; redirectUri: string; code: string; verifier: string },
+): Promise<string> {
+  const form = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code: a.code,
+    redirect_uri: a.redirectUri,
+    code_verifier: a.verifier,
+  });
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+  const methods = d.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
+  if (methods.includes('client_secret_basic') || !methods.includes('client_secret_post')) {
+    const pair = `${encodeURIComponent(a.clientId)}:${encodeURIComponent(a.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+  } else {
+    form.set('client_id', a.clientId);
+    form.set('client_secret', a.clientSecret);
+  }
+  const body = (await getJson(d.token_endpoint, { method: 'POST', headers, body: form })) as {
+    id_token?: unknown;
+  };
+  if (typeof body.id_token !== 'string' || body.id_token.length > 16_384)
+    throw new OidcError('no-id-token', 'The token endpoint answered no ID token.');
+  return body.id_token;
+}
+
+/**
+ * The ID token verified: signature by the provider's published keys, issuer, audience (our client),
+ * azp when there are several audiences or it is given, exp and iat (a minute of skew), the nonce of
+ * the state, and a verified email. Throws OidcError with the reason the trail records.
+ */
+export async function verifyIdToken(
+  p: Provider,
+  idToken: string,
+  expect: { issuer: string; clientId: string; nonce: string },
+): Promise<JWTPayload & { email: string }> {
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(idToken, p.keys, {
+      issuer: expect.issuer,
+      audience: expect.clientId,
+      algorithms: ID_TOKEN_ALGS,
+      requiredClaims: ['iat', 'exp', 'sub'],
+      clockTolerance: 60,
+      maxTokenAge: '1 hour',
+    }));
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? 'invalid';
+    const reason =
+      code === 'ERR_JWT_CLAIM_VALIDATION_FAILED'
+        ? `claim-${(e as { claim?: string }).claim ?? 'invalid'}`
+        : code === 'ERR_JWKS_NO_MATCHING_KEY'
+          ? 'unknown-key'
+          : code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'
+            ? 'signature'
+            : code === 'ERR_JWT_EXPIRED'
+              ? 'expired'
+              : 'token';
+    throw new OidcError(reason, (e as Error).message);
+  }
+  const aud = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  if ((aud.length > 1 || payload.azp !== undefined) && payload.azp !== expect.clientId)
+    throw new OidcError('claim-azp', 'The ID token was issued to another client (azp).');
+  if (payload.nonce !== expect.nonce)
+    throw new OidcError('nonce', 'The ID token does not carry this sign-in’s nonce.');
+  const email = payload.email;
+  if (typeof email !== 'string' || email.length > 254 || !email.includes('@'))
+    throw new OidcError('no-email', 'The ID token carries no email.');
+  if (payload.email_verified !== true)
+    throw new OidcError('email-unverified', 'The provider has not verified this email.');
+  return { ...payload, email };
+}
+
+/** The groups of a claim (an array of strings, or one string), bounded. */
+export function groupsOf(payload: JWTPayload, claim: string): string[] {
+  const v = payload[claim];
+  const list = Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+  return list.filter((g): g is string => typeof g === 'string' && g.length <= 200).slice(0, 500);
+}
+
+/** Whether the provider's amr (array) or acr (string) names one of the values that count as a second factor. */
+export function providerSecondFactor(payload: JWTPayload, values: readonly string[]): string | undefined {
+  const amr = Array.isArray(payload.amr) ? payload.amr.filter((v): v is string => typeof v === 'string') : [];
+  const acr = typeof payload.acr === 'string' ? payload.acr : undefined;
+  return values.find((v) => amr.includes(v) || acr === v);
+}
