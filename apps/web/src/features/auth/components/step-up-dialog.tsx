@@ -26,6 +26,15 @@ export function StepUpDialog() {
   return <StepUpForm onDone={() => close(true)} onCancel={() => close(false)} />;
 }
 
+/** What is wrong with a code, recovery code or password before it is sent (the phrase), if anything. */
+function proofProblem(mode: Mode, given: string) {
+  if (mode === 'password') return given === '' ? ('stepUpPasswordRequired' as const) : undefined;
+  if (mode === 'totp') return /^\d{6}$/.test(given) ? undefined : ('stepUpCodeFormat' as const);
+  return /^[A-Za-z2-7]{4}-?[A-Za-z2-7]{4}-?[A-Za-z2-7]{4}$/.test(given)
+    ? undefined
+    : ('stepUpRecoveryFormat' as const);
+}
+
 function StepUpForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
   const t = useT('security');
   const status = useStepUpStatus();
@@ -50,14 +59,9 @@ function StepUpForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => 
     e.preventDefault();
     if (stepUp.isPending || !current) return;
     const given = current === 'password' ? value : value.replace(/\s/g, '');
-    const problem =
-      current === 'password'
-        ? given === '' && t('stepUpPasswordRequired')
-        : current === 'totp'
-          ? !/^\d{6}$/.test(given) && t('stepUpCodeFormat')
-          : !/^[A-Za-z2-7]{4}-?[A-Za-z2-7]{4}-?[A-Za-z2-7]{4}$/.test(given) && t('stepUpRecoveryFormat');
+    const problem = proofProblem(current, given);
     if (problem) {
-      setError(problem);
+      setError(t(problem));
       return;
     }
     setError(undefined);
@@ -75,7 +79,6 @@ function StepUpForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => 
       { onSuccess: onDone, onError: (err) => failed(err, t('stepUpPasskeyCancelled')) },
     );
 
-  const fieldId = `step-up-${current ?? 'none'}`;
   return (
     <Dialog title={t('stepUpTitle')} onClose={onCancel} busy={stepUp.isPending}>
       {status.isError ? (
@@ -97,53 +100,21 @@ function StepUpForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => 
             </p>
           ) : null}
           {current ? (
-            <form onSubmit={submit} noValidate aria-label={t('stepUpTitle')}>
-              {methods.includes('passkey') ? <p className="muted">{t('stepUpOrCode')}</p> : null}
-              {current === 'password' ? (
-                <FormField
-                  id={fieldId}
-                  name="password"
-                  type="password"
-                  label={t('stepUpPassword')}
-                  value={value}
-                  error={error}
-                  autoComplete="current-password"
-                  onValueChange={setValue}
-                />
-              ) : (
-                <OneTimeCodeField
-                  id={fieldId}
-                  label={current === 'recovery' ? t('stepUpRecovery') : t('stepUpCode')}
-                  value={value}
-                  error={error}
-                  recovery={current === 'recovery'}
-                  onChange={setValue}
-                />
-              )}
-              {methods.includes('totp') && methods.includes('recovery') ? (
-                <p>
-                  <button
-                    type="button"
-                    className="button-link"
-                    onClick={() => {
-                      setMode(current === 'recovery' ? 'totp' : 'recovery');
-                      setValue('');
-                      setError(undefined);
-                    }}
-                  >
-                    {current === 'recovery' ? t('stepUpUseCode') : t('stepUpUseRecovery')}
-                  </button>
-                </p>
-              ) : null}
-              <div className="form-actions dialog-actions">
-                <button type="submit" className="button button-primary" aria-busy={stepUp.isPending}>
-                  {stepUp.isPending ? t('stepUpChecking') : t('stepUpConfirm')}
-                </button>
-                <button type="button" className="button" disabled={stepUp.isPending} onClick={onCancel}>
-                  {t('cancel')}
-                </button>
-              </div>
-            </form>
+            <ProofForm
+              mode={current}
+              methods={methods}
+              value={value}
+              error={error}
+              pending={stepUp.isPending}
+              onChange={setValue}
+              onSwitch={() => {
+                setMode(current === 'recovery' ? 'totp' : 'recovery');
+                setValue('');
+                setError(undefined);
+              }}
+              onSubmit={submit}
+              onCancel={onCancel}
+            />
           ) : (
             <>
               {error ? <p role="alert">{error}</p> : null}
@@ -159,5 +130,62 @@ function StepUpForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => 
         <p aria-busy="true">{t('stepUpChecking')}</p>
       )}
     </Dialog>
+  );
+}
+
+/** The code, recovery code or password field of a step-up, with Confirm and Cancel. */
+function ProofForm(p: {
+  mode: Mode;
+  methods: readonly string[];
+  value: string;
+  error: string | undefined;
+  pending: boolean;
+  onChange: (v: string) => void;
+  onSwitch: () => void;
+  onSubmit: (e: FormEvent) => void;
+  onCancel: () => void;
+}) {
+  const t = useT('security');
+  const { mode, methods, value, error, pending, onChange, onSwitch, onSubmit: submit, onCancel } = p;
+  return (
+    <form onSubmit={submit} noValidate aria-label={t('stepUpTitle')}>
+      {methods.includes('passkey') ? <p className="muted">{t('stepUpOrCode')}</p> : null}
+      {mode === 'password' ? (
+        <FormField
+          id={`step-up-${mode}`}
+          name="password"
+          type="password"
+          label={t('stepUpPassword')}
+          value={value}
+          error={error}
+          autoComplete="current-password"
+          onValueChange={onChange}
+        />
+      ) : (
+        <OneTimeCodeField
+          id={`step-up-${mode}`}
+          label={mode === 'recovery' ? t('stepUpRecovery') : t('stepUpCode')}
+          value={value}
+          error={error}
+          recovery={mode === 'recovery'}
+          onChange={onChange}
+        />
+      )}
+      {methods.includes('totp') && methods.includes('recovery') ? (
+        <p>
+          <button type="button" className="button-link" onClick={onSwitch}>
+            {mode === 'recovery' ? t('stepUpUseCode') : t('stepUpUseRecovery')}
+          </button>
+        </p>
+      ) : null}
+      <div className="form-actions dialog-actions">
+        <button type="submit" className="button button-primary" aria-busy={pending}>
+          {pending ? t('stepUpChecking') : t('stepUpConfirm')}
+        </button>
+        <button type="button" className="button" disabled={pending} onClick={onCancel}>
+          {t('cancel')}
+        </button>
+      </div>
+    </form>
   );
 }
