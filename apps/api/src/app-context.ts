@@ -44,14 +44,21 @@ export interface AppContext {
   ops: { instanceId: string; starting: boolean; draining: boolean };
 }
 
-/** The signed-in staff member behind a call. */
+/** The signed-in staff member behind a call, by a console session or an API token. */
 export interface StaffSession {
+  /** The console session; 0 for a call made with an API token. */
   sessionId: number;
   uid: string;
   email: string;
   name: string;
   roles: string[];
+  /**
+   * What the call may do. With an API token: the token's permissions that its owner still holds
+   * (a role taken from the owner narrows every token they made at once).
+   */
   permissions: Set<string>;
+  /** Set when the call was made with an API token: the trail names it beside its owner. */
+  apiToken?: { id: number; name: string };
   /** Set when the session is an impersonation session (account/switchapp). */
   impersonation?: {
     requestId: number;

@@ -66,6 +66,8 @@ export async function appendActivityRow(db: Queryable, e: ActivityEntry): Promis
       impersonation_request_id: call?.impersonationRequestId ?? null,
       customer_uid: customerUid,
       app_id: appId,
+      api_token_id: call?.apiToken?.id ?? null,
+      api_token_name: call?.apiToken?.name ?? null,
     }),
     // one text whatever the row, written by most writes: parsed and planned once per connection
     { prepared: true },
@@ -137,12 +139,21 @@ export async function appendImpersonationStepRow(
   },
 ): Promise<void> {
   const actor = sql<string | null>`${e.actor}::text`;
+  const token = currentRequest()?.apiToken;
   const q = qb.selectNoFrom(sql<number>`${e.requestId}::bigint`.as('id')).as('q');
   await execute(
     db,
     qb
       .insertInto('activity_log')
-      .columns([...TRAIL_COLUMNS, 'request_id', 'impersonation_request_id', 'app_id', 'customer_uid'])
+      .columns([
+        ...TRAIL_COLUMNS,
+        'request_id',
+        'impersonation_request_id',
+        'app_id',
+        'customer_uid',
+        'api_token_id',
+        'api_token_name',
+      ])
       .expression(
         qb
           .selectFrom(q)
@@ -167,6 +178,8 @@ export async function appendImpersonationStepRow(
             'q.id',
             'r.app_id',
             's.owner_uid',
+            sql<number | null>`${token?.id ?? null}::bigint`.as('api_token_id'),
+            sql<string | null>`${token?.name ?? null}::text`.as('api_token_name'),
           ]),
       ),
   );

@@ -1,3 +1,4 @@
+import { currentRequest } from '../../lib/request-context.ts';
 import type { ImpersonationStep } from '@sac/contract/audit';
 import type { Priority, RequestState } from '@sac/contract/impersonation';
 import { type Insertable, sql } from 'kysely';
@@ -233,6 +234,12 @@ export async function recordHolder(
   );
 }
 
+/** A step taken with an API token names it: its owner is the actor. */
+const withToken = (details: Record<string, unknown>): Record<string, unknown> => {
+  const token = currentRequest()?.apiToken;
+  return token ? { ...details, apiToken: token } : details;
+};
+
 /** Appends a step to the impersonation log (the table accepts no changes). */
 export async function appendLogEntry(
   db: Queryable,
@@ -256,7 +263,7 @@ export async function appendLogEntry(
       status: e.status,
       client_address: e.clientAddress ?? null,
       // The column's JSON is written as its text (its generated insert type nests Generated<Json>).
-      details: sql<Insertable<DB['impersonation_log']>['details']>`${JSON.stringify(e.details ?? {})}`,
+      details: sql<Insertable<DB['impersonation_log']>['details']>`${JSON.stringify(withToken(e.details ?? {}))}`,
     }),
   );
 }
