@@ -112,7 +112,7 @@ export interface CallAuth {
    * never rejects: a failure to record is logged, and the refusal answered as it was.
    */
   recordRefusal(
-    actor: { uid: string; email: string },
+    actor: { uid: string; email: string; apiToken?: { id: number; name: string } | undefined },
     def: EndpointRoute,
     missing: string,
     refusal: { status: number; code: number },
@@ -130,4 +130,6 @@ export interface Refusal {
   status: number;
   errorCode: number;
   clientAddress: string | null;
+  /** The API token the refused call was made with. */
+  apiToken?: { id: number; name: string } | undefined;
 }

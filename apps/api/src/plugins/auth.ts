@@ -186,7 +186,7 @@ export function authPlugin(deps: AuthDeps): CallAuth {
   }
 
   async function recordRefusal(
-    actor: { uid: string; email: string },
+    actor: { uid: string; email: string; apiToken?: { id: number; name: string } | undefined },
     def: EndpointRoute,
     missing: string,
     refusal: { status: number; code: number },
@@ -201,6 +201,7 @@ export function authPlugin(deps: AuthDeps): CallAuth {
         status: refusal.status,
         errorCode: refusal.code,
         clientAddress,
+        apiToken: actor.apiToken,
       });
     } catch (err) {
       // The caller still gets the refusal it earned, not a 500.

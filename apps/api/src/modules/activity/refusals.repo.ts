@@ -82,7 +82,7 @@ function openWindowStatement(r: Refusal, at: Date, windowMs: number, requestId: 
         .returning([sql<boolean>`repeats = 0`.as('opened'), 'closed_repeats', 'closed_start', 'closed_last']),
     )
     .insertInto('activity_log')
-    .columns([...TRAIL_COLUMNS, 'request_id'])
+    .columns([...TRAIL_COLUMNS, 'request_id', 'api_token_id', 'api_token_name'])
     .expression((eb) =>
       eb
         .selectFrom('fold')
@@ -97,6 +97,8 @@ function openWindowStatement(r: Refusal, at: Date, windowMs: number, requestId: 
           sql<string | null>`${r.clientAddress}`.as('client_address'),
           'row.details',
           sql<string | null>`${requestId}`.as('request_id'),
+          sql<number | null>`${r.apiToken?.id ?? null}::bigint`.as('api_token_id'),
+          sql<string | null>`${r.apiToken?.name ?? null}::text`.as('api_token_name'),
         ])
         .where((eb) => eb.ref('fold.opened'))
         .where('row.details', 'is not', null)

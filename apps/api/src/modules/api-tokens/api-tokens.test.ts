@@ -106,6 +106,11 @@ describe('staff API tokens', () => {
     // A permission the token was not given: refused, and recorded as its owner's refusal.
     const teams = await withToken('teamList', made.Token);
     expect(teams.status).toBe(403);
+    const refused = await t.db.query<{ actor_uid: string; api_token_id: string; details: { missing: string } }>(
+      "SELECT actor_uid, api_token_id, details FROM activity_log WHERE action = 'access.refused' AND target_id = 'GET /admin/team' ORDER BY id DESC LIMIT 1",
+    );
+    expect(refused.rows[0]).toMatchObject({ actor_uid: adaUid, details: { missing: 'team.read' } });
+    expect(Number(refused.rows[0]!.api_token_id)).toBe(made.Data.Id);
   });
 
   it('may not touch its owner\'s sign-in, make tokens or open the live stream', async () => {
