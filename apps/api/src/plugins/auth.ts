@@ -3,6 +3,7 @@ import { SESSION_ENDED_MESSAGES } from '@sac/contract/auth';
 import { HEADERS } from '@sac/contract/constants';
 import type { EndpointRoute } from '@sac/contract/endpoint-routes';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { BUILT_IN_ROLES } from '@sac/contract/permissions';
 import type { FastifyRequest } from 'fastify';
 import type { CallAuth, Refusal, StaffSession } from '../app-context.ts';
 import { addressAllowed } from '../lib/address-allowlist.ts';
@@ -124,16 +125,23 @@ export function authPlugin(deps: AuthDeps): CallAuth {
     return { session, allowlist: s.allowlist };
   }
 
-  /** A token's principal: its owner, with the token's permissions the owner still holds. */
+  /**
+   * A token's principal: its owner, with the token's permissions the owner still holds, and of
+   * the owner's built-in roles only those whose every permission the token holds. The rules that
+   * go by role (a SuperAdmin's acts, the profile-access rule) then hold a token to what it was
+   * given: a SuperAdmin's token with a few permissions is no SuperAdmin.
+   */
   function tokenPrincipal(t: FoundToken): StaffSession {
     const owner = new Set(t.permissions);
+    const permissions = new Set(t.token_permissions.filter((p) => owner.has(p)));
+    const roles = t.roles.filter((r) => BUILT_IN_ROLES[r]?.permissions.every((p) => permissions.has(p)) ?? true);
     return {
       sessionId: 0,
       uid: t.uid,
       email: t.email,
       name: t.full_name,
-      roles: t.roles,
-      permissions: new Set(t.token_permissions.filter((p) => owner.has(p))),
+      roles,
+      permissions,
       apiToken: { id: Number(t.id), name: t.name },
     };
   }
