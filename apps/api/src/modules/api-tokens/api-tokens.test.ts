@@ -170,11 +170,14 @@ describe('staff API tokens', () => {
     expect((await call('apiTokenList', ada, undefined, { all: 'true' })).status).toBe(403);
   });
 
-  it('records the last use behind the call, not in it', async () => {
+  it('authenticates in one read, then none while kept, and records the last use behind the call', async () => {
     const made = await makeToken(ada, { Name: 'used', ExpiresInDays: 7, Permissions: ['customers.read'] });
     const first = await recordStatements(() => withToken('session', made.Token, { remoteAddress: '192.0.2.44' }));
     expect(first.out.status).toBe(200);
     expect(first.counts.written).toEqual([]);
+    // The token auth path's budget: one read (the token, its owner's roles and permissions and
+    // the allowlist in one statement), as a session's.
+    expect(first.counts.statements).toBe(1);
     // Kept: the next call of the same token reads nothing for its authentication.
     const next = await recordStatements(() => withToken('session', made.Token, { remoteAddress: '192.0.2.44' }));
     expect(next.counts.statements).toBe(0);
