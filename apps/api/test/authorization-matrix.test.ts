@@ -16,8 +16,8 @@ import {
   type Fixture,
   impersonate,
   MATRIX,
-  matrixBearer,
   MATRIX_APPROVER,
+  matrixBearer,
   PRINCIPALS,
   type Principal,
   send,
@@ -119,7 +119,8 @@ const ADMIN_PERMISSIONS = [...BUILT_IN_ROLES[ROLE_ADMIN]!.permissions];
 function tokenExpectation(id: EndpointId, principal: TokenPrincipal, target: Target): number {
   const e = ENDPOINT_LIST.find((x) => x.id === id)!;
   const row = MATRIX[id];
-  const pick = (want: number | { own: number; other: number }) => (typeof want === 'number' ? want : want[target]);
+  const pick = (want: number | { own: number; other: number }) =>
+    typeof want === 'number' ? want : want[target];
   if (e.access === 'public') return pick(row.expect.anonymous);
   if (NOT_FOR_TOKENS.includes(id)) return 403;
   if (principal === 'token:all' || e.access === 'session') {

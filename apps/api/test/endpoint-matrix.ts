@@ -897,7 +897,9 @@ export const MATRIX: Record<EndpointId, Row> = {
       Impersonating: 403,
     },
   },
-  serviceAccountCreate: superAdminOnly(async () => ({ payload: { Name: 'Matrix robot', Roles: ['Support'] } })),
+  serviceAccountCreate: superAdminOnly(async () => ({
+    payload: { Name: 'Matrix robot', Roles: ['Support'] },
+  })),
   addressAllowlist: superAdminOnly(async () => ({})),
   addressAllowlistSave: superAdminOnly(async () => ({ payload: { Entries: [] } })),
 };

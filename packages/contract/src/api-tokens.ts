@@ -47,7 +47,11 @@ const addressList = z.array(cidrEntry).max(ADDRESS_ENTRIES_MAX, `At most ${ADDRE
 export const createApiTokenBody = z.object({
   Name: z.string().trim().min(1, 'Name is required.').max(API_TOKEN_NAME_MAX, 'Name is too long.'),
   /** Days until it expires, 1 to 90. */
-  ExpiresInDays: z.number().int().min(1, API_TOKEN_MESSAGES.expiry).max(API_TOKEN_MAX_DAYS, API_TOKEN_MESSAGES.expiry),
+  ExpiresInDays: z
+    .number()
+    .int()
+    .min(1, API_TOKEN_MESSAGES.expiry)
+    .max(API_TOKEN_MAX_DAYS, API_TOKEN_MESSAGES.expiry),
   Permissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length),
   AllowedAddresses: addressList.optional(),
   /** A service account's uid (SuperAdmins only); the caller's own token when left out. */

@@ -44,7 +44,7 @@ export const TOKENS_DETAILS = {
   },
   addressAllowlist: {
     summary:
-      'The addresses staff may sign in and call the API from (SuperAdmins only): CIDR entries, IPv4 and IPv6; none means everyone. Also answers the caller\'s address as the API sees it.',
+      "The addresses staff may sign in and call the API from (SuperAdmins only): CIDR entries, IPv4 and IPv6; none means everyone. Also answers the caller's address as the API sees it.",
     tag: 'Team',
     responses: { 200: allowlistResponse, ...errors(401, 403) },
   },

@@ -175,7 +175,11 @@ export const ERRORS = {
     text: 'This list does not include your current address: saving it would lock you out.',
   },
   /** A call an API token may not make (its owner's sign-in, tokens, impersonation sessions). */
-  tokenNotAllowed: { code: 1112, status: 403, text: 'An API token cannot make this call: sign in to the console.' },
+  tokenNotAllowed: {
+    code: 1112,
+    status: 403,
+    text: 'An API token cannot make this call: sign in to the console.',
+  },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

@@ -7,7 +7,9 @@ import { BlockList, isIP } from 'node:net';
  */
 
 /** The entry in canonical form ('10.0.0.0/8', '2001:db8::/32', '203.0.113.7'), or undefined when it is not one. */
-export function parseCidr(entry: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
+export function parseCidr(
+  entry: string,
+): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
   const text = entry.trim();
   if (text.length === 0 || text.length > 64) return undefined;
   const slash = text.indexOf('/');

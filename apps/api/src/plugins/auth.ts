@@ -134,7 +134,9 @@ export function authPlugin(deps: AuthDeps): CallAuth {
   function tokenPrincipal(t: FoundToken): StaffSession {
     const owner = new Set(t.permissions);
     const permissions = new Set(t.token_permissions.filter((p) => owner.has(p)));
-    const roles = t.roles.filter((r) => BUILT_IN_ROLES[r]?.permissions.every((p) => permissions.has(p)) ?? true);
+    const roles = t.roles.filter(
+      (r) => BUILT_IN_ROLES[r]?.permissions.every((p) => permissions.has(p)) ?? true,
+    );
     return {
       sessionId: 0,
       uid: t.uid,
@@ -151,7 +153,11 @@ export function authPlugin(deps: AuthDeps): CallAuth {
    * as its owner's when it names a real one), a call no token may make, an address its list or
    * the staff allowlist leaves out.
    */
-  async function tokenCall(def: EndpointRoute, request: FastifyRequest, bearer: string): Promise<StaffSession> {
+  async function tokenCall(
+    def: EndpointRoute,
+    request: FastifyRequest,
+    bearer: string,
+  ): Promise<StaffSession> {
     const t = await deps.findToken(bearer);
     if (!t) {
       const refusal = new AppError('unauthenticated', 'This API token has expired or was revoked.');
@@ -172,7 +178,10 @@ export function authPlugin(deps: AuthDeps): CallAuth {
     if (!addressAllowed(t.allowlist, request.ip))
       throw await refuse(new AppError('addressNotAllowed'), 'an allowed address');
     if (!addressAllowed(t.allowed_addresses, request.ip))
-      throw await refuse(new AppError('addressNotAllowed', API_TOKEN_MESSAGES.addressRefused), 'a token address');
+      throw await refuse(
+        new AppError('addressNotAllowed', API_TOKEN_MESSAGES.addressRefused),
+        'a token address',
+      );
     if (NOT_FOR_TOKEN_IDS.has(def.id))
       throw await refuse(new AppError('tokenNotAllowed', API_TOKEN_MESSAGES.tokenCall), 'a console session');
     deps.noteTokenUse(principal.apiToken!.id, request.ip);

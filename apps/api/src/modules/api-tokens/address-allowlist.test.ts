@@ -39,7 +39,10 @@ describe('staff address allowlist', () => {
     expect(r.status).toBe(400);
     expect(r.error.ErrorCode).toBe(ERRORS.allowlistLockOut.code);
     expect(r.error.Description).toBe(ALLOWLIST_MESSAGES.lockOut('203.0.113.5'));
-    const bad = await t.call('addressAllowlistSave', { session: boss, body: { Entries: ['10.0.0.0/8', '1.2.3.4/40'] } });
+    const bad = await t.call('addressAllowlistSave', {
+      session: boss,
+      body: { Entries: ['10.0.0.0/8', '1.2.3.4/40'] },
+    });
     expect(bad.status).toBe(400);
     const notIp = await t.call('addressAllowlistSave', { session: boss, body: { Entries: ['1.2.3'] } });
     expect(notIp.status).toBe(400);
@@ -66,17 +69,27 @@ describe('staff address allowlist', () => {
     const v6 = await t.call('session', { session: ada, ...via('2001:db9::7') });
     expect(v6.status).toBe(403);
     // A peer that is not the proxy cannot claim an allowed address.
-    const spoof = await t.call('session', { session: ada, remoteAddress: '198.51.100.1', ...via('203.0.113.5') });
+    const spoof = await t.call('session', {
+      session: ada,
+      remoteAddress: '198.51.100.1',
+      ...via('203.0.113.5'),
+    });
     expect(spoof.status).toBe(403);
 
     const trail = await t.db.query<{ client_address: string; details: { missing: string } }>(
       "SELECT client_address, details FROM activity_log WHERE action = 'access.refused' AND actor_uid = $1 AND details->>'missing' = 'an allowed address' ORDER BY id",
       [adaUid],
     );
-    expect(trail.rows[0]).toMatchObject({ client_address: '198.51.100.9', details: { missing: 'an allowed address' } });
+    expect(trail.rows[0]).toMatchObject({
+      client_address: '198.51.100.9',
+      details: { missing: 'an allowed address' },
+    });
 
     // Sign-in from outside is refused before the password is checked, and recorded as the account's.
-    const login = await t.call('login', { ...via('198.51.100.9'), body: { email: 'ada@example.com', password: PASSWORD } });
+    const login = await t.call('login', {
+      ...via('198.51.100.9'),
+      body: { email: 'ada@example.com', password: PASSWORD },
+    });
     expect(login.status).toBe(403);
     expect(login.error.ErrorCode).toBe(ERRORS.addressNotAllowed.code);
     const refused = await t.db.query(
@@ -84,7 +97,10 @@ describe('staff address allowlist', () => {
       [adaUid],
     );
     expect(refused.rows.length).toBe(1);
-    const inside = await t.call('login', { ...via('2001:db8::1'), body: { email: 'ada@example.com', password: PASSWORD } });
+    const inside = await t.call('login', {
+      ...via('2001:db8::1'),
+      body: { email: 'ada@example.com', password: PASSWORD },
+    });
     expect(inside.status, inside.raw.body).toBe(200);
 
     // A token is held to the same list.
@@ -94,10 +110,18 @@ describe('staff address allowlist', () => {
       body: { Name: 'list', ExpiresInDays: 7, Permissions: [] },
     });
     const bearer = { authorization: `Bearer ${made.body.Token}` };
-    expect((await t.call('session', { headers: { ...bearer, 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200);
-    expect((await t.call('session', { headers: { ...bearer, 'x-forwarded-for': '198.51.100.9' } })).status).toBe(403);
+    expect(
+      (await t.call('session', { headers: { ...bearer, 'x-forwarded-for': '203.0.113.9' } })).status,
+    ).toBe(200);
+    expect(
+      (await t.call('session', { headers: { ...bearer, 'x-forwarded-for': '198.51.100.9' } })).status,
+    ).toBe(403);
 
-    const cleared = await t.call('addressAllowlistSave', { session: boss, ...via('203.0.113.5'), body: { Entries: [] } });
+    const cleared = await t.call('addressAllowlistSave', {
+      session: boss,
+      ...via('203.0.113.5'),
+      body: { Entries: [] },
+    });
     expect(cleared.status).toBe(200);
     expect((await t.call('session', { session: ada, ...via('198.51.100.9') })).status).toBe(200);
     const saves = await t.db.query("SELECT details FROM activity_log WHERE action = 'allowlist.save'");
@@ -107,12 +131,21 @@ describe('staff address allowlist', () => {
 
 describe('service accounts', () => {
   it('a SuperAdmin makes one with tokens; it never signs in, is marked in the team list, and takes its tokens with it', async () => {
-    const made = await t.call('serviceAccountCreate', { session: boss, body: { Name: 'Billing sync', Roles: ['Support'] } });
+    const made = await t.call('serviceAccountCreate', {
+      session: boss,
+      body: { Name: 'Billing sync', Roles: ['Support'] },
+    });
     expect(made.status, made.raw.body).toBe(200);
     const { Uid: uid, Email: email } = made.body;
-    expect((await t.call('serviceAccountCreate', { session: ada, body: { Name: 'x', Roles: ['Support'] } })).status).toBe(403);
+    expect(
+      (await t.call('serviceAccountCreate', { session: ada, body: { Name: 'x', Roles: ['Support'] } }))
+        .status,
+    ).toBe(403);
     const team = await t.call('teamList', { session: boss });
-    expect(team.body.Data.find((s) => s.Uid === uid)).toMatchObject({ FullName: 'Billing sync', Service: true });
+    expect(team.body.Data.find((s) => s.Uid === uid)).toMatchObject({
+      FullName: 'Billing sync',
+      Service: true,
+    });
     const login = await t.call('login', { body: { email, password: PASSWORD } });
     expect(login.status).toBe(401);
 
@@ -145,7 +178,9 @@ describe('service accounts', () => {
     expect(me.body).toMatchObject({ Uid: uid, Permissions: ['customers.read'] });
     const all = await t.call('apiTokenList', { session: boss, query: { all: 'true' } });
     expect(all.body.Data.some((x) => x.OwnerUid === uid)).toBe(true);
-    expect((await t.call('teamDelete', { session: boss, body: { uid, role: [] } as never })).status).toBe(200);
+    expect((await t.call('teamDelete', { session: boss, body: { uid, role: [] } as never })).status).toBe(
+      200,
+    );
     expect((await t.call('session', { headers: bearer })).status).toBe(401);
   });
 });

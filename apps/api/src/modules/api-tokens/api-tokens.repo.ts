@@ -180,7 +180,11 @@ export async function recordTokenUses(
   db: Queryable,
   uses: Array<{ id: number; at: Date; address: string }>,
 ): Promise<void> {
-  const batch = sql<{ id: number; at: Date; address: string }>`unnest(${uses.map((u) => u.id)}::bigint[], ${uses.map((u) => u.at)}::timestamptz[], ${uses.map((u) => u.address)}::text[])`;
+  const batch = sql<{
+    id: number;
+    at: Date;
+    address: string;
+  }>`unnest(${uses.map((u) => u.id)}::bigint[], ${uses.map((u) => u.at)}::timestamptz[], ${uses.map((u) => u.address)}::text[])`;
   await execute(
     db,
     qb
@@ -201,7 +205,10 @@ export async function readAllowlist(db: Queryable): Promise<string[]> {
 export async function saveAllowlist(db: Queryable, entries: string[], at: Date, by: string): Promise<void> {
   await execute(
     db,
-    qb.updateTable('staff_address_allowlist').set({ entries, updated_at: at, updated_by: by }).where('id', '=', 1),
+    qb
+      .updateTable('staff_address_allowlist')
+      .set({ entries, updated_at: at, updated_by: by })
+      .where('id', '=', 1),
   );
   authChanged(db);
 }

@@ -10,7 +10,9 @@ export function apiTokenRoutes(app: FastifyInstance, ctx: AppContext): void {
   );
   registerEndpoint(app, ctx, ENDPOINTS.apiTokenCreate, (c) => tokens.createApiToken(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.apiTokenRevoke, (c) => tokens.revokeApiToken(ctx, c, c.body.Id));
-  registerEndpoint(app, ctx, ENDPOINTS.serviceAccountCreate, (c) => tokens.createServiceAccount(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.serviceAccountCreate, (c) =>
+    tokens.createServiceAccount(ctx, c, c.body),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.addressAllowlist, (c) => tokens.addressAllowlist(ctx, c));
   registerEndpoint(app, ctx, ENDPOINTS.addressAllowlistSave, (c) =>
     tokens.saveAddressAllowlist(ctx, c, c.body.Entries),

@@ -72,9 +72,17 @@ export async function listApiTokens(ctx: AppContext, me: StaffSession, all: bool
  * SuperAdmin) a service account's, whose roles give its permissions. Read under the owner's row
  * lock, so a role change cannot slip between the check and the insert.
  */
-async function ownerOf(ctx: AppContext, tx: Parameters<typeof lockStaffRow>[0], me: StaffSession, uid?: string) {
+async function ownerOf(
+  _ctx: AppContext,
+  tx: Parameters<typeof lockStaffRow>[0],
+  me: StaffSession,
+  uid?: string,
+) {
   if (uid === undefined || uid === me.uid) return { uid: me.uid, permissions: me.permissions };
-  if (!isSuperAdmin(me)) throw Object.assign(new AppError('forbidden', API_TOKEN_MESSAGES.notService), { missing: ROLE_SUPER_ADMIN });
+  if (!isSuperAdmin(me))
+    throw Object.assign(new AppError('forbidden', API_TOKEN_MESSAGES.notService), {
+      missing: ROLE_SUPER_ADMIN,
+    });
   await lockStaffRow(tx, uid);
   const owner = await firstRow(
     tx,
@@ -113,9 +121,12 @@ export async function createApiToken(
       // A token holds no more than its owner (and its maker) may do.
       const wider = permissions.filter((p) => !owner.permissions.has(p) || !me.permissions.has(p));
       if (wider.length > 0)
-        throw Object.assign(new AppError('forbidden', `${API_TOKEN_MESSAGES.tooWide} (${wider.join(', ')})`), {
-          missing: wider.join(', '),
-        });
+        throw Object.assign(
+          new AppError('forbidden', `${API_TOKEN_MESSAGES.tooWide} (${wider.join(', ')})`),
+          {
+            missing: wider.join(', '),
+          },
+        );
       const id = await insertToken(tx, {
         uid: owner.uid,
         name: body.Name,
@@ -179,7 +190,11 @@ export async function revokeApiToken(ctx: AppContext, call: StaffCall, id: numbe
  * none) who never signs in; it owns the tokens a SuperAdmin makes for it. Its address is made up
  * under .invalid (RFC 2606), so no mail ever reaches anyone.
  */
-export async function createServiceAccount(ctx: AppContext, call: StaffCall, body: { Name: string; Roles: string[] }) {
+export async function createServiceAccount(
+  ctx: AppContext,
+  call: StaffCall,
+  body: { Name: string; Roles: string[] },
+) {
   const me = call.session;
   if (!isSuperAdmin(me)) throw superAdminOnly();
   const all = (await listRoles(ctx.db)).map((r) => r.name);

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { ALLOWLIST_MESSAGES, API_TOKEN_MESSAGES } from '@sac/contract/api-tokens';
+import { API_TOKEN_MESSAGES } from '@sac/contract/api-tokens';
 import type { BodyOf, EndpointId, QueryOf } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordStatements } from '../../db/statement-log.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { recordStatements } from '../../db/statement-log.ts';
 
 type S = { xtoken: string; xsign: string };
 let t: TestApp;
@@ -30,7 +30,12 @@ const call = <I extends EndpointId>(id: I, session: S, body?: BodyOf<I>, query?:
 const withToken = <I extends EndpointId>(
   id: I,
   token: string,
-  input: { body?: BodyOf<I>; query?: QueryOf<I>; remoteAddress?: string; headers?: Record<string, string> } = {},
+  input: {
+    body?: BodyOf<I>;
+    query?: QueryOf<I>;
+    remoteAddress?: string;
+    headers?: Record<string, string>;
+  } = {},
 ) =>
   t.call(id, {
     ...input,
@@ -51,16 +56,16 @@ describe('staff API tokens', () => {
     const list = await call('apiTokenList', ada);
     expect(list.body.Data.map((x) => x.Id)).toContain(made.Data.Id);
     expect(list.raw.body).not.toContain(made.Token);
-    const row = await t.db.query<{ token_hash: Buffer }>('SELECT token_hash FROM staff_api_tokens WHERE id = $1', [
-      made.Data.Id,
-    ]);
+    const row = await t.db.query<{ token_hash: Buffer }>(
+      'SELECT token_hash FROM staff_api_tokens WHERE id = $1',
+      [made.Data.Id],
+    );
     expect(Buffer.from(row.rows[0]!.token_hash).toString('hex')).toBe(
       createHash('sha256').update(made.Token).digest('hex'),
     );
-    const anywhere = await t.db.query(
-      'SELECT 1 FROM staff_api_tokens t WHERE row_to_json(t)::text LIKE $1',
-      [`%${made.Token.slice(4)}%`],
-    );
+    const anywhere = await t.db.query('SELECT 1 FROM staff_api_tokens t WHERE row_to_json(t)::text LIKE $1', [
+      `%${made.Token.slice(4)}%`,
+    ]);
     expect(anywhere.rows).toEqual([]);
     const trail = await t.db.query<{ action: string; details: { tokenId: number } }>(
       "SELECT action, details FROM activity_log WHERE action = 'token.create' AND actor_email = 'ada@example.com'",
@@ -81,19 +86,32 @@ describe('staff API tokens', () => {
   });
 
   it('refuses permissions wider than its maker holds', async () => {
-    const r = await call('apiTokenCreate', sam, { Name: 'wide', ExpiresInDays: 7, Permissions: ['customers.write'] });
+    const r = await call('apiTokenCreate', sam, {
+      Name: 'wide',
+      ExpiresInDays: 7,
+      Permissions: ['customers.write'],
+    });
     expect(r.status).toBe(403);
     expect(r.error.Description).toContain(API_TOKEN_MESSAGES.tooWide);
   });
 
   it('acts as its owner within its permissions, and the trail names the token', async () => {
-    const made = await makeToken(ada, { Name: 'writer', ExpiresInDays: 7, Permissions: ['customers.read', 'customers.write'] });
+    const made = await makeToken(ada, {
+      Name: 'writer',
+      ExpiresInDays: 7,
+      Permissions: ['customers.read', 'customers.write'],
+    });
     const me = await withToken('session', made.Token);
     expect(me.status).toBe(200);
     expect(me.body.Email).toBe('ada@example.com');
     expect(me.body.Permissions).toEqual(['customers.read', 'customers.write']);
     const created = await withToken('createCustomer', made.Token, {
-      body: { firstname: 'Token', lastname: 'Made', email: 'token-made@customer.example', appname: 'token-made' },
+      body: {
+        firstname: 'Token',
+        lastname: 'Made',
+        email: 'token-made@customer.example',
+        appname: 'token-made',
+      },
     } as never);
     expect(created.status, created.raw.body).toBe(200);
     const trail = await t.db.query<{ actor_uid: string; api_token_id: string; api_token_name: string }>(
@@ -106,14 +124,18 @@ describe('staff API tokens', () => {
     // A permission the token was not given: refused, and recorded as its owner's refusal.
     const teams = await withToken('teamList', made.Token);
     expect(teams.status).toBe(403);
-    const refused = await t.db.query<{ actor_uid: string; api_token_id: string; details: { missing: string } }>(
+    const refused = await t.db.query<{
+      actor_uid: string;
+      api_token_id: string;
+      details: { missing: string };
+    }>(
       "SELECT actor_uid, api_token_id, details FROM activity_log WHERE action = 'access.refused' AND target_id = 'GET /admin/team' ORDER BY id DESC LIMIT 1",
     );
     expect(refused.rows[0]).toMatchObject({ actor_uid: adaUid, details: { missing: 'team.read' } });
     expect(Number(refused.rows[0]!.api_token_id)).toBe(made.Data.Id);
   });
 
-  it('may not touch its owner\'s sign-in, make tokens or open the live stream', async () => {
+  it("may not touch its owner's sign-in, make tokens or open the live stream", async () => {
     const made = await makeToken(ada, { Name: 'narrow', ExpiresInDays: 7, Permissions: [] });
     for (const id of ['changePassword', 'mySessions', 'apiTokenCreate', 'apiTokenList', 'logout'] as const) {
       const r = await withToken(id, made.Token, { body: {} as never });
@@ -125,7 +147,11 @@ describe('staff API tokens', () => {
   it('narrows at once when its owner loses a role, and ends when the owner is deleted', async () => {
     const uid = await t.addStaff('nia@example.com', ['Admin']);
     const nia = await t.login('nia@example.com');
-    const made = await makeToken(nia, { Name: 'n', ExpiresInDays: 7, Permissions: ['customers.read', 'team.read'] });
+    const made = await makeToken(nia, {
+      Name: 'n',
+      ExpiresInDays: 7,
+      Permissions: ['customers.read', 'team.read'],
+    });
     expect((await withToken('teamList', made.Token)).status).toBe(200);
     const team = await call('teamList', boss);
     const version = team.body.Data.find((s) => s.Uid === uid)!.Version;
@@ -143,14 +169,24 @@ describe('staff API tokens', () => {
   });
 
   it('is refused from an address outside its allowed addresses', async () => {
-    const made = await makeToken(ada, { Name: 'office', ExpiresInDays: 7, Permissions: [], AllowedAddresses: ['10.1.0.0/16', '2001:db8::/32'] });
+    const made = await makeToken(ada, {
+      Name: 'office',
+      ExpiresInDays: 7,
+      Permissions: [],
+      AllowedAddresses: ['10.1.0.0/16', '2001:db8::/32'],
+    });
     expect((await withToken('session', made.Token, { remoteAddress: '10.1.2.3' })).status).toBe(200);
     expect((await withToken('session', made.Token, { remoteAddress: '2001:db8::7' })).status).toBe(200);
     const away = await withToken('session', made.Token, { remoteAddress: '10.2.0.1' });
     expect(away.status).toBe(403);
     expect(away.error.ErrorCode).toBe(ERRORS.addressNotAllowed.code);
     expect(away.error.Description).toBe(API_TOKEN_MESSAGES.addressRefused);
-    const bad = await call('apiTokenCreate', ada, { Name: 'x', ExpiresInDays: 7, Permissions: [], AllowedAddresses: ['10.0.0.0/33'] });
+    const bad = await call('apiTokenCreate', ada, {
+      Name: 'x',
+      ExpiresInDays: 7,
+      Permissions: [],
+      AllowedAddresses: ['10.0.0.0/33'],
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -161,9 +197,10 @@ describe('staff API tokens', () => {
     expect((await call('apiTokenRevoke', sam, { Id: made.Data.Id })).status).toBe(404);
     expect((await call('apiTokenRevoke', ada, { Id: made.Data.Id })).status).toBe(200);
     expect((await withToken('session', made.Token)).status).toBe(401);
-    const trail = await t.db.query("SELECT 1 FROM activity_log WHERE action = 'token.revoke' AND details->>'tokenId' = $1", [
-      String(made.Data.Id),
-    ]);
+    const trail = await t.db.query(
+      "SELECT 1 FROM activity_log WHERE action = 'token.revoke' AND details->>'tokenId' = $1",
+      [String(made.Data.Id)],
+    );
     expect(trail.rows.length).toBe(1);
     const all = await call('apiTokenList', boss, undefined, { all: 'true' });
     expect(all.body.Data.find((x) => x.Id === made.Data.Id)?.RevokedAt).not.toBeNull();
@@ -172,14 +209,18 @@ describe('staff API tokens', () => {
 
   it('authenticates in one read, then none while kept, and records the last use behind the call', async () => {
     const made = await makeToken(ada, { Name: 'used', ExpiresInDays: 7, Permissions: ['customers.read'] });
-    const first = await recordStatements(() => withToken('session', made.Token, { remoteAddress: '192.0.2.44' }));
+    const first = await recordStatements(() =>
+      withToken('session', made.Token, { remoteAddress: '192.0.2.44' }),
+    );
     expect(first.out.status).toBe(200);
     expect(first.counts.written).toEqual([]);
     // The token auth path's budget: one read (the token, its owner's roles and permissions and
     // the allowlist in one statement), as a session's.
     expect(first.counts.statements).toBe(1);
     // Kept: the next call of the same token reads nothing for its authentication.
-    const next = await recordStatements(() => withToken('session', made.Token, { remoteAddress: '192.0.2.44' }));
+    const next = await recordStatements(() =>
+      withToken('session', made.Token, { remoteAddress: '192.0.2.44' }),
+    );
     expect(next.counts.statements).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const listed = (await call('apiTokenList', ada)).body.Data.find((x) => x.Id === made.Data.Id)!;

@@ -10,6 +10,7 @@ import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/password-hash.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { type ActivityAction, recordEvent, writeActivity } from '../activity/activity.service.ts';
+import { currentAllowlist } from '../api-tokens/api-tokens.repo.ts';
 import { resetPasswordMail } from './auth.mails.ts';
 import {
   addressInDatabase,
@@ -23,7 +24,6 @@ import {
 } from './login-throttle.ts';
 import { revokeSession, revokeUserSessions } from './sessions.repo.ts';
 import { issuePasswordTicket, openPasswordSession } from './sign-in.repo.ts';
-import { currentAllowlist } from '../api-tokens/api-tokens.repo.ts';
 import { findStaffByEmail, lockStaffRow, type StaffRow, setPassword } from './staff.repo.ts';
 import { consumeToken, isLiveToken, issueToken, tokensIssuedSince } from './tokens.repo.ts';
 
@@ -91,7 +91,13 @@ async function refuseOutsideAllowlist(ctx: AppContext, call: Caller, email: stri
   const refusal = new AppError('addressNotAllowed');
   const staff = await findStaffByEmail(ctx.db, email);
   if (staff)
-    await ctx.callAuth.recordRefusal(staff, ENDPOINTS.login, 'an allowed address', refusal, call.clientAddress);
+    await ctx.callAuth.recordRefusal(
+      staff,
+      ENDPOINTS.login,
+      'an allowed address',
+      refusal,
+      call.clientAddress,
+    );
   throw refusal;
 }
 

@@ -1,10 +1,10 @@
-import { currentRequest } from '../../lib/request-context.ts';
 import type { ImpersonationStep } from '@sac/contract/audit';
 import type { Priority, RequestState } from '@sac/contract/impersonation';
 import { type Insertable, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import type { DB } from '../../db/schema.generated.ts';
 import { execute, firstRow, qb, rows } from '../../db/sql.ts';
+import { currentRequest } from '../../lib/request-context.ts';
 
 /** A request's columns with its site's name and owner, as every read of a request answers them. */
 export const REQUEST_COLUMNS = [
@@ -263,7 +263,9 @@ export async function appendLogEntry(
       status: e.status,
       client_address: e.clientAddress ?? null,
       // The column's JSON is written as its text (its generated insert type nests Generated<Json>).
-      details: sql<Insertable<DB['impersonation_log']>['details']>`${JSON.stringify(withToken(e.details ?? {}))}`,
+      details: sql<
+        Insertable<DB['impersonation_log']>['details']
+      >`${JSON.stringify(withToken(e.details ?? {}))}`,
     }),
   );
 }
