@@ -88,5 +88,6 @@ export const auditActions = {
   areaImpersonation: 'Impersonation',
   areaNotices: 'Notices',
   areaExports: 'Exports',
+  areaTokens: 'API tokens and address allowlist',
   areaAccess: 'Refusals',
 } satisfies Record<AuditAction, string> & Record<string, string>;
