@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EndpointDef, EndpointId } from '@sac/contract/endpoints';
 import { hashSecret } from '../src/lib/secrets.ts';
-import { insertToken } from '../src/modules/api-tokens/api-tokens.repo.ts';
+import { insertToken } from '../src/modules/auth/api-tokens.repo.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
 import { insertSite } from './customer-fixtures.ts';
@@ -299,7 +299,7 @@ const ownFactors = (status: number, payload?: unknown): Row => ({
 });
 
 /** A live API token of `uid` with `permissions` (90 days): its id, and the bearer secret. */
-export async function matrixToken(t: TestApp, uid: string, permissions: string[]): Promise<number> {
+async function matrixToken(t: TestApp, uid: string, permissions: string[]): Promise<number> {
   return (await matrixBearer(t, uid, permissions)).id;
 }
 export async function matrixBearer(

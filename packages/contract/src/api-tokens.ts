@@ -9,9 +9,9 @@ import { PERMISSIONS } from './permissions.ts';
 export const API_TOKEN_PREFIX = 'sac_';
 /** The longest a token may live. */
 export const API_TOKEN_MAX_DAYS = 90;
-export const API_TOKEN_NAME_MAX = 100;
+const API_TOKEN_NAME_MAX = 100;
 /** Allowed addresses of one token, and entries of the allowlist. */
-export const ADDRESS_ENTRIES_MAX = 100;
+const ADDRESS_ENTRIES_MAX = 100;
 
 export const API_TOKEN_MESSAGES = {
   tooWide: 'A token may hold only permissions you hold yourself.',
@@ -34,7 +34,7 @@ export const ALLOWLIST_MESSAGES = {
  * An address or CIDR range as typed: a bounded length and the characters of an address only (no
  * pattern that can backtrack); the API parses it strictly (net.isIP and the prefix length).
  */
-export const cidrEntry = z
+const cidrEntry = z
   .string()
   .trim()
   .min(1, ALLOWLIST_MESSAGES.entry)

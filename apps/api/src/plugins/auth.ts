@@ -95,6 +95,96 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   return typeof v === 'string' && v !== '' && v !== 'undefined' ? v : undefined;
 };
 
+/** The live session of the call's pair with the allowlist read with it, or undefined. */
+async function sessionOf(
+  deps: AuthDeps,
+  request: FastifyRequest,
+): Promise<{ session: StaffSession; allowlist: string[] } | undefined> {
+  const xtoken = header(request, HEADERS.token);
+  const xsign = header(request, HEADERS.sign);
+  if (!xtoken || !xsign) return undefined;
+  const s = await deps.findSession(xtoken, xsign);
+  if (!s) return undefined;
+  const impersonation = s.impersonation_request_id
+    ? await deps.impersonationScope(Number(s.impersonation_request_id), { uid: s.uid, email: s.email })
+    : undefined;
+  const session = {
+    ...(impersonation ? { impersonation } : {}),
+    sessionId: s.id,
+    uid: s.uid,
+    email: s.email,
+    name: s.full_name,
+    roles: s.roles,
+    permissions: new Set(s.permissions),
+  };
+  return { session, allowlist: s.allowlist };
+}
+
+/**
+ * A token's principal: its owner, with the token's permissions the owner still holds, and of
+ * the owner's built-in roles only those whose every permission the token holds. The rules that
+ * go by role (a SuperAdmin's acts, the profile-access rule) then hold a token to what it was
+ * given: a SuperAdmin's token with a few permissions is no SuperAdmin.
+ */
+function tokenPrincipal(t: FoundToken): StaffSession {
+  const owner = new Set(t.permissions);
+  const permissions = new Set(t.token_permissions.filter((p) => owner.has(p)));
+  const roles = t.roles.filter(
+    (r) => BUILT_IN_ROLES[r]?.permissions.every((p) => permissions.has(p)) ?? true,
+  );
+  return {
+    sessionId: 0,
+    uid: t.uid,
+    email: t.email,
+    name: t.full_name,
+    roles,
+    permissions,
+    apiToken: { id: Number(t.id), name: t.name },
+  };
+}
+
+/**
+ * The principal of a bearer token, or the refusal it earned: a token no longer live (recorded
+ * as its owner's when it names a real one), a call no token may make, an address its list or
+ * the staff allowlist leaves out.
+ */
+async function tokenCall(
+  deps: AuthDeps,
+  recordRefusal: CallAuth['recordRefusal'],
+  def: EndpointRoute,
+  request: FastifyRequest,
+  bearer: string,
+): Promise<StaffSession> {
+  const t = await deps.findToken(bearer);
+  if (!t) {
+    const refusal = new AppError('unauthenticated', 'This API token has expired or was revoked.');
+    let owner: Awaited<ReturnType<AuthDeps['endedTokenOwner']>>;
+    try {
+      owner = await deps.endedTokenOwner(bearer);
+    } catch (err) {
+      deps.log.error({ err }, 'a refused staff call could not be written to the trail');
+    }
+    if (owner) await recordRefusal(owner, def, 'a live API token', refusal, request.ip);
+    throw refusal;
+  }
+  const principal = tokenPrincipal(t);
+  const refuse = async (error: AppError, missing: string) => {
+    await recordRefusal(principal, def, missing, error, request.ip);
+    return error;
+  };
+  if (!addressAllowed(t.allowlist, request.ip))
+    throw await refuse(new AppError('addressNotAllowed'), 'an allowed address');
+  if (!addressAllowed(t.allowed_addresses, request.ip))
+    throw await refuse(
+      new AppError('addressNotAllowed', API_TOKEN_MESSAGES.addressRefused),
+      'a token address',
+    );
+  if (NOT_FOR_TOKEN_IDS.has(def.id))
+    throw await refuse(new AppError('tokenNotAllowed', API_TOKEN_MESSAGES.tokenCall), 'a console session');
+  deps.noteTokenUse(principal.apiToken!.id, request.ip);
+  return principal;
+}
+
 /**
  * Authentication and authorization of every endpoint call: the xtoken/xsign pair to a staff
  * session or a bearer API token to its owner, the staff address allowlist, the staff permission
@@ -102,97 +192,11 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
  * and customer permission its grant allows (each such call logged, allowed or refused).
  */
 export function authPlugin(deps: AuthDeps): CallAuth {
-  async function sessionOf(
-    request: FastifyRequest,
-  ): Promise<{ session: StaffSession; allowlist: string[] } | undefined> {
-    const xtoken = header(request, HEADERS.token);
-    const xsign = header(request, HEADERS.sign);
-    if (!xtoken || !xsign) return undefined;
-    const s = await deps.findSession(xtoken, xsign);
-    if (!s) return undefined;
-    const impersonation = s.impersonation_request_id
-      ? await deps.impersonationScope(Number(s.impersonation_request_id), { uid: s.uid, email: s.email })
-      : undefined;
-    const session = {
-      ...(impersonation ? { impersonation } : {}),
-      sessionId: s.id,
-      uid: s.uid,
-      email: s.email,
-      name: s.full_name,
-      roles: s.roles,
-      permissions: new Set(s.permissions),
-    };
-    return { session, allowlist: s.allowlist };
-  }
-
-  /**
-   * A token's principal: its owner, with the token's permissions the owner still holds, and of
-   * the owner's built-in roles only those whose every permission the token holds. The rules that
-   * go by role (a SuperAdmin's acts, the profile-access rule) then hold a token to what it was
-   * given: a SuperAdmin's token with a few permissions is no SuperAdmin.
-   */
-  function tokenPrincipal(t: FoundToken): StaffSession {
-    const owner = new Set(t.permissions);
-    const permissions = new Set(t.token_permissions.filter((p) => owner.has(p)));
-    const roles = t.roles.filter(
-      (r) => BUILT_IN_ROLES[r]?.permissions.every((p) => permissions.has(p)) ?? true,
-    );
-    return {
-      sessionId: 0,
-      uid: t.uid,
-      email: t.email,
-      name: t.full_name,
-      roles,
-      permissions,
-      apiToken: { id: Number(t.id), name: t.name },
-    };
-  }
-
-  /**
-   * The principal of a bearer token, or the refusal it earned: a token no longer live (recorded
-   * as its owner's when it names a real one), a call no token may make, an address its list or
-   * the staff allowlist leaves out.
-   */
-  async function tokenCall(
-    def: EndpointRoute,
-    request: FastifyRequest,
-    bearer: string,
-  ): Promise<StaffSession> {
-    const t = await deps.findToken(bearer);
-    if (!t) {
-      const refusal = new AppError('unauthenticated', 'This API token has expired or was revoked.');
-      let owner: Awaited<ReturnType<AuthDeps['endedTokenOwner']>>;
-      try {
-        owner = await deps.endedTokenOwner(bearer);
-      } catch (err) {
-        deps.log.error({ err }, 'a refused staff call could not be written to the trail');
-      }
-      if (owner) await recordRefusal(owner, def, 'a live API token', refusal, request.ip);
-      throw refusal;
-    }
-    const principal = tokenPrincipal(t);
-    const refuse = async (error: AppError, missing: string) => {
-      await recordRefusal(principal, def, missing, error, request.ip);
-      return error;
-    };
-    if (!addressAllowed(t.allowlist, request.ip))
-      throw await refuse(new AppError('addressNotAllowed'), 'an allowed address');
-    if (!addressAllowed(t.allowed_addresses, request.ip))
-      throw await refuse(
-        new AppError('addressNotAllowed', API_TOKEN_MESSAGES.addressRefused),
-        'a token address',
-      );
-    if (NOT_FOR_TOKEN_IDS.has(def.id))
-      throw await refuse(new AppError('tokenNotAllowed', API_TOKEN_MESSAGES.tokenCall), 'a console session');
-    deps.noteTokenUse(principal.apiToken!.id, request.ip);
-    return principal;
-  }
-
   /** The caller's session or token, refused (and recorded) when the staff allowlist leaves its address out. */
   async function principalOf(def: EndpointRoute, request: FastifyRequest): Promise<StaffSession> {
     const bearer = bearerOf(request);
-    if (bearer) return tokenCall(def, request, bearer);
-    const found = await sessionOf(request);
+    if (bearer) return tokenCall(deps, recordRefusal, def, request, bearer);
+    const found = await sessionOf(deps, request);
     if (!found) throw await endedSessionRefusal(def, request);
     if (!addressAllowed(found.allowlist, request.ip)) {
       const refusal = new AppError('addressNotAllowed');

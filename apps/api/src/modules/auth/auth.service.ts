@@ -1,16 +1,14 @@
 import { RESET_VTYPE, SUCCESS_MESSAGES } from '@sac/contract/auth';
-import { ENDPOINTS } from '@sac/contract/endpoints';
 import { SECOND_STEP_TTL_MINUTES, type SecondFactorMethod } from '@sac/contract/mfa';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
-import { addressAllowed } from '../../lib/address-allowlist.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleResetPage } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/password-hash.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { type ActivityAction, recordEvent, writeActivity } from '../activity/activity.service.ts';
-import { currentAllowlist } from '../api-tokens/api-tokens.repo.ts';
+import { refuseSignInOutsideAllowlist } from './api-tokens.service.ts';
 import { resetPasswordMail } from './auth.mails.ts';
 import {
   addressInDatabase,
@@ -44,7 +42,7 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
   const { email, password } = input;
   const now = ctx.clock.now();
   const audit = { at: now, actorEmail: email, clientAddress: call.clientAddress };
-  await refuseOutsideAllowlist(ctx, call, email);
+  await refuseSignInOutsideAllowlist(ctx, call.clientAddress, email);
   const attempt = await admitSignIn(
     ctx.db,
     ctx.addressFailures,
@@ -79,26 +77,6 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
   } finally {
     if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
   }
-}
-
-/**
- * A sign-in from an address the staff allowlist leaves out is refused before anything is counted
- * or checked; when the email is a staff member's, the refusal is theirs in the trail (folded).
- */
-async function refuseOutsideAllowlist(ctx: AppContext, call: Caller, email: string): Promise<void> {
-  const entries = await currentAllowlist(ctx.db);
-  if (addressAllowed(entries, call.clientAddress)) return;
-  const refusal = new AppError('addressNotAllowed');
-  const staff = await findStaffByEmail(ctx.db, email);
-  if (staff)
-    await ctx.callAuth.recordRefusal(
-      staff,
-      ENDPOINTS.login,
-      'an allowed address',
-      refusal,
-      call.clientAddress,
-    );
-  throw refusal;
 }
 
 type SignInAudit = { at: Date; actorEmail: string; clientAddress: string };

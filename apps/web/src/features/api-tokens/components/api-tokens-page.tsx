@@ -202,20 +202,12 @@ function stateOf(token: ApiTokenInfo): 'active' | 'expired' | 'revoked' {
   return Date.parse(token.ExpiresAt) <= Date.now() ? 'expired' : 'active';
 }
 
-function TokenTable({
-  rows,
-  isLoading,
-  error,
-}: {
-  rows: readonly ApiTokenInfo[] | undefined;
-  isLoading: boolean;
-  error: unknown;
-}) {
-  const t = useT('apiTokens');
-  const common = useT('common');
-  const revoke = useRevokeApiToken();
-  const [asked, setAsked] = useState<ApiTokenInfo | undefined>();
-  const columns: Column<ApiTokenInfo>[] = [
+/** The table's columns; `onRevoke` asks before a live token is revoked. */
+function tokenColumns(
+  t: ReturnType<typeof useT<'apiTokens'>>,
+  onRevoke: (token: ApiTokenInfo) => void,
+): Column<ApiTokenInfo>[] {
+  return [
     {
       id: 'name',
       header: t('name'),
@@ -273,13 +265,29 @@ function TokenTable({
             type="button"
             className="button button-small button-danger"
             aria-label={`${t('revoke')} ${r.Name}`}
-            onClick={() => setAsked(r)}
+            onClick={() => onRevoke(r)}
           >
             {t('revoke')}
           </button>
         ) : null,
     },
   ];
+}
+
+function TokenTable({
+  rows,
+  isLoading,
+  error,
+}: {
+  rows: readonly ApiTokenInfo[] | undefined;
+  isLoading: boolean;
+  error: unknown;
+}) {
+  const t = useT('apiTokens');
+  const common = useT('common');
+  const revoke = useRevokeApiToken();
+  const [asked, setAsked] = useState<ApiTokenInfo | undefined>();
+  const columns = tokenColumns(t, setAsked);
   return (
     <>
       <DataTable

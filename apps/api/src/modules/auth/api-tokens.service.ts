@@ -5,6 +5,7 @@ import {
   API_TOKEN_PREFIX,
   type ApiTokenInfo,
 } from '@sac/contract/api-tokens';
+import { ENDPOINTS } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, StaffSession } from '../../app-context.ts';
@@ -15,9 +16,8 @@ import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
-import { superAdminOnly } from '../auth/approver-cool-down.ts';
-import { insertStaff, listRoles, lockStaffRow, permissionsOfRoles } from '../auth/staff.repo.ts';
 import {
+  currentAllowlist,
   findListedToken,
   insertToken,
   type ListedToken,
@@ -26,6 +26,8 @@ import {
   revokeToken,
   saveAllowlist,
 } from './api-tokens.repo.ts';
+import { superAdminOnly } from './approver-cool-down.ts';
+import { findStaffByEmail, insertStaff, listRoles, lockStaffRow, permissionsOfRoles } from './staff.repo.ts';
 
 const DAY_MS = 86_400_000;
 const isSuperAdmin = (s: StaffSession) => s.roles.includes(ROLE_SUPER_ADMIN);
@@ -263,4 +265,22 @@ export async function saveAddressAllowlist(ctx: AppContext, call: StaffCall, ent
       }),
   });
   return { Entries: list, YourAddress: call.clientAddress };
+}
+
+/**
+ * A sign-in from an address the staff allowlist leaves out is refused before anything is counted
+ * or checked; when the email is a staff member's, the refusal is theirs in the trail (folded).
+ */
+export async function refuseSignInOutsideAllowlist(
+  ctx: AppContext,
+  clientAddress: string,
+  email: string,
+): Promise<void> {
+  const entries = await currentAllowlist(ctx.db);
+  if (addressAllowed(entries, clientAddress)) return;
+  const refusal = new AppError('addressNotAllowed');
+  const staff = await findStaffByEmail(ctx.db, email);
+  if (staff)
+    await ctx.callAuth.recordRefusal(staff, ENDPOINTS.login, 'an allowed address', refusal, clientAddress);
+  throw refusal;
 }

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { authChanged, type Db, type Queryable } from '../../db/db.ts';
 import { execute, firstRow, preparedStatement, qb, rows } from '../../db/sql.ts';
 import { hashSecret } from '../../lib/secrets.ts';
-import { permissionsOf, staffAllowlist } from '../auth/sessions.repo.ts';
-import { rolesOf } from '../auth/staff.repo.ts';
+import { permissionsOf, staffAllowlist } from './sessions.repo.ts';
+import { rolesOf } from './staff.repo.ts';
 
 /** The columns a token is listed with, and its owner's email and kind. */
 const listed = qb
