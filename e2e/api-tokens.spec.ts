@@ -61,3 +61,32 @@ test('an API token is made in the console, copied once, used against the API, an
   await expect(row).toContainText('Revoked');
   expect((await request.get('/admin/session', { headers: bearer })).status()).toBe(401);
 });
+
+test('a SuperAdmin cannot save an address allowlist that locks out their own address', async ({ page }) => {
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/account/api-tokens');
+  const card = page.getByRole('region', { name: 'Address allowlist' });
+  await expect(card).toContainText('Your address, as the server sees it: 127.0.0.1');
+  const entries = card.getByLabel('Allowed addresses');
+  await entries.fill('10.0.0.0/8');
+  await card.getByRole('button', { name: 'Save allowlist' }).click();
+  await expect(page.getByText('does not include your current address (127.0.0.1)')).toBeVisible();
+  await entries.fill('10.0.0.0/8\n127.0.0.1\n2001:db8::/32');
+  await card.getByRole('button', { name: 'Save allowlist' }).click();
+  await expect(page.getByText('The address allowlist was saved.')).toBeVisible();
+
+  const shots = process.env.E2E_SHOTS_DIR;
+  if (shots)
+    for (const scheme of ['light', 'dark'] as const)
+      for (const width of [360, 1024, 1920]) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: `${shots}/api-tokens-superadmin-${width}-${scheme}.png`, fullPage: true });
+      }
+  // Everyone may come in again: the other specs sign in from this address too.
+  await entries.fill('');
+  await card.getByRole('button', { name: 'Save allowlist' }).click();
+  await expect(page.getByText('The address allowlist was saved.').first()).toBeVisible();
+  await page.reload();
+  await expect(card.getByLabel('Allowed addresses')).toHaveValue('');
+});

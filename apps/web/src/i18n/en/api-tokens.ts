@@ -41,4 +41,11 @@ export const apiTokens = {
   cancel: 'Cancel',
   revokedToast: 'The token was revoked.',
   noPermissions: 'None',
+  allowlistHeading: 'Address allowlist',
+  allowlistIntro:
+    'Staff may sign in and call the API only from these addresses, with a session or a token. Empty: from anywhere. A list without your own address is refused, so you cannot lock yourself out.',
+  allowlistEntries: 'Allowed addresses',
+  yourAddress: 'Your address, as the server sees it: {address}',
+  saveAllowlist: 'Save allowlist',
+  saving: 'Saving…',
 };

@@ -45,3 +45,21 @@ export function useRevokeApiToken() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: tokenKeys.all }),
   });
 }
+
+/** GET /admin/address-allowlist (SuperAdmins): the entries and the caller's address. */
+export const useAddressAllowlist = (enabled: boolean) =>
+  useQuery({
+    queryKey: [...tokenKeys.all, 'allowlist'],
+    queryFn: ({ signal }) => callApi('addressAllowlist', { signal }),
+    enabled,
+  });
+
+/** PUT /admin/address-allowlist; the server refuses a list without the caller's own address. */
+export function useSaveAddressAllowlist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...tokenKeys.all, 'allowlist', 'save'],
+    mutationFn: (entries: string[]) => callApi('addressAllowlistSave', { body: { Entries: entries } }),
+    onSuccess: (answer) => queryClient.setQueryData([...tokenKeys.all, 'allowlist'], answer),
+  });
+}

@@ -19,6 +19,7 @@ import {
   useRevokeApiToken,
   useServiceAccounts,
 } from '../api/api-tokens-api.ts';
+import { AllowlistCard } from './allowlist-card.tsx';
 
 const EXPIRY_CHOICES = [7, 30, 60, API_TOKEN_MAX_DAYS] as const;
 
@@ -71,6 +72,7 @@ export default function ApiTokensPage() {
           error={tokens.isError ? tokens.error : undefined}
         />
       </section>
+      {superAdmin ? <AllowlistCard /> : null}
     </div>
   );
 }
