@@ -81,7 +81,10 @@ test('a SuperAdmin cannot save an address allowlist that locks out their own add
       for (const width of [360, 1024, 1920]) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({ path: `${shots}/api-tokens-superadmin-${width}-${scheme}.png`, fullPage: true });
+        await page.screenshot({
+          path: `${shots}/api-tokens-superadmin-${width}-${scheme}.png`,
+          fullPage: true,
+        });
       }
   // Everyone may come in again: the other specs sign in from this address too.
   await entries.fill('');

@@ -1,10 +1,11 @@
+import type { ApiTokenInfo } from '@sac/contract/api-tokens';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
 import ApiTokensPage from './api-tokens-page.tsx';
 
 const PATH = '/account/api-tokens';
-const token = (Id: number, over: object = {}) => ({
+const token = (Id: number, over: Partial<ApiTokenInfo> = {}): ApiTokenInfo => ({
   Id,
   Name: `token ${Id}`,
   OwnerUid: 'u1',
