@@ -82,7 +82,8 @@ const NOT_FOR_TOKEN_IDS = new Set<string>(NOT_FOR_TOKENS);
 /** The bearer secret of an `Authorization: Bearer sac_…` header, or undefined. */
 const bearerOf = (req: FastifyRequest): string | undefined => {
   const v = req.headers.authorization;
-  if (typeof v !== 'string' || v.length > 200 || !v.startsWith('Bearer ')) return undefined;
+  // The scheme's name is case-insensitive (RFC 9110).
+  if (typeof v !== 'string' || v.length > 200 || v.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
   const token = v.slice(7).trim();
   return token.startsWith(API_TOKEN_PREFIX) ? token : undefined;
 };

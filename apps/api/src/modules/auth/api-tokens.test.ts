@@ -103,6 +103,8 @@ describe('staff API tokens', () => {
     });
     const me = await withToken('session', made.Token);
     expect(me.status).toBe(200);
+    const lower = await t.call('session', { headers: { authorization: `bearer ${made.Token}` } });
+    expect(lower.status).toBe(200);
     expect(me.body.Email).toBe('ada@example.com');
     expect(me.body.Permissions).toEqual(['customers.read', 'customers.write']);
     const created = await withToken('createCustomer', made.Token, {
