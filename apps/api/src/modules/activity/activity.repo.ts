@@ -61,7 +61,8 @@ export async function appendActivityRow(db: Queryable, e: ActivityEntry): Promis
       target_type: e.targetType ?? null,
       target_id: e.targetId ?? null,
       client_address: e.clientAddress ?? null,
-      details: jsonb(e.details ?? {}),
+      // The token in the details too, so the trail's screen and its signed export show it.
+      details: jsonb(call?.apiToken ? { ...e.details, apiToken: call.apiToken } : (e.details ?? {})),
       request_id: call?.requestId ?? null,
       impersonation_request_id: call?.impersonationRequestId ?? null,
       customer_uid: customerUid,
@@ -171,7 +172,7 @@ export async function appendImpersonationStepRow(
             sql.lit('impersonation-request').as('target_type'),
             sql<string>`${String(e.requestId)}::text`.as('target_id'),
             sql<string | null>`${e.clientAddress ?? null}::text`.as('client_address'),
-            sql`${JSON.stringify(e.details)}::jsonb || jsonb_build_object('status', ${e.status}::text)`.as(
+            sql`${JSON.stringify(token ? { ...e.details, apiToken: token } : e.details)}::jsonb || jsonb_build_object('status', ${e.status}::text)`.as(
               'details',
             ),
             sql<string | null>`${currentRequest()?.requestId ?? null}::text`.as('request_id'),

@@ -44,7 +44,9 @@ function openWindowStatement(r: Refusal, at: Date, windowMs: number, requestId: 
   // Whether the row's window is still open at `at` (read in the SET expressions as the row was).
   const within = sql<boolean>`staff_refusals.window_start > ${at}::timestamptz - ${windowMs}::double precision * interval '1 millisecond'`;
   /** The details of a refusal row; `count` and the rest are added by each kind of row. */
-  const details = sql`jsonb_build_object('missing', ${r.missing}::text, 'status', ${r.status}::int, 'errorCode', ${r.errorCode}::int)`;
+  const details = r.apiToken
+    ? sql`jsonb_build_object('missing', ${r.missing}::text, 'status', ${r.status}::int, 'errorCode', ${r.errorCode}::int, 'apiToken', ${JSON.stringify(r.apiToken)}::jsonb)`
+    : sql`jsonb_build_object('missing', ${r.missing}::text, 'status', ${r.status}::int, 'errorCode', ${r.errorCode}::int)`;
   // The closed window's unwritten repeats (when any), then the new window's first refusal.
   const trailRows = sql<{ ord: number; details: unknown }>`(VALUES
       (1, CASE WHEN fold.closed_repeats > 0 THEN ${details} || jsonb_build_object(

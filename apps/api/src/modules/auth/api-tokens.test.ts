@@ -123,6 +123,16 @@ describe('staff API tokens', () => {
     expect(trail.rows.length).toBeGreaterThan(0);
     expect(trail.rows[0]).toMatchObject({ actor_uid: adaUid, api_token_name: 'writer' });
     expect(Number(trail.rows[0]!.api_token_id)).toBe(made.Data.Id);
+    // The trail's screen shows it (in the row's details, which the signed export carries too).
+    const events = await t.call('auditEvents', {
+      session: boss,
+      query: { action: 'customer.create' } as never,
+    });
+    expect(events.status, events.raw.body).toBe(200);
+    const shown = (events.body as { Data: Array<{ RequestId: string | null; Details: unknown }> }).Data.find(
+      (e) => e.RequestId === created.headers['x-request-id'],
+    );
+    expect(shown?.Details).toMatchObject({ apiToken: { id: made.Data.Id, name: 'writer' } });
     // A permission the token was not given: refused, and recorded as its owner's refusal.
     const teams = await withToken('teamList', made.Token);
     expect(teams.status).toBe(403);

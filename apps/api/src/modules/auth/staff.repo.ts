@@ -54,7 +54,7 @@ const staffAccount = qb
 /** The account columns with when the member got a role that approves impersonation (approverSinceOf). */
 const staffWithApprover = staffAccount.select((eb) => [
   approverSinceOf(eb.ref('s.uid')).as('approver_since'),
-  // a service account (api-tokens module): the team list marks it
+  // a service account (api-tokens.service.ts): the team list marks it
   's.kind',
 ]);
 
@@ -133,7 +133,7 @@ export async function insertStaff(
     roles: string[];
     at: Date;
     invitationPending?: boolean;
-    /** 'service': a service account, which never signs in (api-tokens module). */
+    /** 'service': a service account, which never signs in (api-tokens.service.ts). */
     kind?: 'person' | 'service';
     /**
      * Recorded as when each role was given (the approval cool-down counts from it). Unset: not
