@@ -44,16 +44,23 @@ export interface AppContext {
   ops: { instanceId: string; starting: boolean; draining: boolean };
 }
 
-/** The signed-in staff member behind a call. */
+/** The signed-in staff member behind a call, by a console session or an API token. */
 export interface StaffSession {
+  /** The console session; 0 for a call made with an API token. */
   sessionId: number;
   uid: string;
   email: string;
   name: string;
   roles: string[];
+  /**
+   * What the call may do. With an API token: the token's permissions that its owner still holds
+   * (a role taken from the owner narrows every token they made at once).
+   */
   permissions: Set<string>;
   /** The holder's last proof beyond the session itself: its sign-in, or a later step-up. */
   verifiedAt: Date;
+  /** Set when the call was made with an API token: the trail names it beside its owner. */
+  apiToken?: { id: number; name: string };
   /** Set when the session is an impersonation session (account/switchapp). */
   impersonation?: {
     requestId: number;
@@ -107,7 +114,7 @@ export interface CallAuth {
    * never rejects: a failure to record is logged, and the refusal answered as it was.
    */
   recordRefusal(
-    actor: { uid: string; email: string },
+    actor: { uid: string; email: string; apiToken?: { id: number; name: string } | undefined },
     def: EndpointRoute,
     missing: string,
     refusal: { status: number; code: number },
@@ -125,4 +132,6 @@ export interface Refusal {
   status: number;
   errorCode: number;
   clientAddress: string | null;
+  /** The API token the refused call was made with. */
+  apiToken?: { id: number; name: string } | undefined;
 }

@@ -19,11 +19,14 @@ import { createMailTransport, type MailTransport } from './mail/mailer.ts';
 import { createOutboxMailer } from './mail/outbox.ts';
 import { recordRefusal } from './modules/activity/activity.service.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { endedTokenOwner, findLiveToken } from './modules/auth/api-tokens.repo.ts';
+import { apiTokenRoutes } from './modules/auth/api-tokens.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { endedSessionOwner } from './modules/auth/ended-sessions.repo.ts';
 import { databaseAddressStore, redisAddressStore } from './modules/auth/login-throttle.ts';
 import { useSession } from './modules/auth/sessions.repo.ts';
 import { recentlyVerified } from './modules/auth/step-up.service.ts';
+import { TokenUses } from './modules/auth/token-uses.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
@@ -188,6 +191,7 @@ async function createContext(app: FastifyInstance, opts: AppOptions): Promise<Ap
   const prefix = opts.config.redisKeyPrefix;
   const instanceId = randomUUID();
   const staffEvents = staffEventBus(app, db, redis, prefix, instanceId);
+  const tokenUses = new TokenUses(db);
   const ctx: AppContext = {
     config: opts.config,
     db,
@@ -222,6 +226,9 @@ async function createContext(app: FastifyInstance, opts: AppOptions): Promise<Ap
           idleMs: opts.config.sessionIdleMs,
           absoluteMs: opts.config.sessionAbsoluteMs,
         }),
+      findToken: (token) => findLiveToken(db, token, clock.now()),
+      endedTokenOwner: (token) => endedTokenOwner(db, token),
+      noteTokenUse: (id, address) => tokenUses.note(id, clock.now(), address),
       impersonationScope: (requestId, staff) => impersonationScope(ctx, requestId, staff),
       logImpersonatedCall: (session, call) => logImpersonatedCall(ctx, session, call),
       endedSessionOwner: (xtoken, xsign) => endedSessionOwner(db, xtoken, xsign),
@@ -243,6 +250,7 @@ async function createContext(app: FastifyInstance, opts: AppOptions): Promise<Ap
     ops: { instanceId, starting: false, draining: false },
   };
   app.addHook('onClose', async () => {
+    await tokenUses.flush().catch(() => {});
     ctx.mailer.close();
     await ctx.sandbox.close();
     await ctx.previewSandbox.close();
@@ -259,7 +267,14 @@ async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<v
   await app.register(cors, {
     origin: config.consoleOrigins,
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: [HEADERS.token, HEADERS.sign, HEADERS.ajaxMarker, HEADERS.ifMatch, 'Content-Type'],
+    allowedHeaders: [
+      HEADERS.token,
+      HEADERS.sign,
+      HEADERS.ajaxMarker,
+      HEADERS.ifMatch,
+      'Content-Type',
+      'Authorization',
+    ],
     exposedHeaders: [HEADERS.etag, HEADERS.exportRows, 'Content-Disposition'],
     maxAge: 600,
   });
@@ -281,6 +296,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
 
   authRoutes(app, ctx);
   teamRoutes(app, ctx);
+  apiTokenRoutes(app, ctx);
   customerRoutes(app, ctx);
   impersonationRoutes(app, ctx);
   siteSettingsRoutes(app, ctx);

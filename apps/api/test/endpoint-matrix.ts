@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EndpointDef, EndpointId } from '@sac/contract/endpoints';
 import { hashSecret } from '../src/lib/secrets.ts';
+import { insertToken } from '../src/modules/auth/api-tokens.repo.ts';
 import { insertPasskey } from '../src/modules/auth/mfa.repo.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
@@ -319,6 +320,36 @@ const superAdminOnly = (status: number): Row['expect'] => ({
   Support: 403,
   Auditor: 403,
   Impersonating: 403,
+});
+
+/** A live API token of `uid` with `permissions` (90 days): its id, and the bearer secret. */
+async function matrixToken(t: TestApp, uid: string, permissions: string[]): Promise<number> {
+  return (await matrixBearer(t, uid, permissions)).id;
+}
+export async function matrixBearer(
+  t: TestApp,
+  uid: string,
+  permissions: string[],
+): Promise<{ id: number; bearer: string }> {
+  const bearer = `sac_${randomUUID()}${randomUUID()}`;
+  const id = await insertToken(t.db, {
+    uid,
+    name: 'matrix',
+    token: bearer,
+    permissions,
+    allowedAddresses: [],
+    createdBy: uid,
+    at: t.clock.now(),
+    expiresAt: new Date(t.clock.now().getTime() + 90 * 86_400_000),
+  });
+  return { id, bearer };
+}
+
+/** SuperAdmins only (the service checks the role; team.write alone is not enough). */
+const superAdminCall = (req: Row['request']): Row => ({
+  targeted: false,
+  request: req,
+  expect: superAdminOnly(200),
 });
 
 export const MATRIX: Record<EndpointId, Row> = {
@@ -929,4 +960,25 @@ export const MATRIX: Record<EndpointId, Row> = {
     request: async (f) => ({ query: { appid: String(await grantTo(f)) } }),
     expect: { ...signedOut, ...everyRole({ own: 200, other: 403 }), Auditor: 403, Impersonating: 403 },
   },
+  // Tokens: one's own, never from an impersonation session; the list of everyone's is the SuperAdmin's.
+  apiTokenList: ownFactors(200),
+  apiTokenCreate: ownFactors(200, { Name: 'matrix', ExpiresInDays: 30, Permissions: [] }),
+  // A token of the target's: its owner revokes it, a SuperAdmin anyone's; another finds none (404).
+  apiTokenRevoke: {
+    targeted: true,
+    request: async ({ t, target }) => ({ payload: { Id: await matrixToken(t, target.uid, []) } }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: 200,
+      Admin: { own: 200, other: 404 },
+      Support: { own: 200, other: 404 },
+      Auditor: { own: 200, other: 404 },
+      Impersonating: 403,
+    },
+  },
+  serviceAccountCreate: superAdminCall(async () => ({
+    payload: { Name: 'Matrix robot', Roles: ['Support'] },
+  })),
+  addressAllowlist: superAdminCall(async () => ({})),
+  addressAllowlistSave: superAdminCall(async () => ({ payload: { Entries: [] } })),
 };

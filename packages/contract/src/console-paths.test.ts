@@ -25,6 +25,7 @@ describe('consolePaths', () => {
         '/account/change-password',
         '/account/security',
         '/account/sessions',
+        '/account/api-tokens',
         '/account/notifications',
         '/impersonation/site',
         '/manage-customer',

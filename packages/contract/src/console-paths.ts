@@ -87,6 +87,7 @@ export const consolePaths = {
   changePassword: screen('/account/change-password'),
   security: screen('/account/security'),
   mySessions: screen('/account/sessions'),
+  apiTokens: screen('/account/api-tokens'),
   notificationSettings: screen('/account/notifications'),
   /** The site seen through the tab's impersonation session. */
   impersonatedSite: screen('/impersonation/site', query<{ uid: string; appId: number }>()),

@@ -2,6 +2,7 @@ import { CUSTOMERS_ROUTES } from './endpoint-routes-customers.ts';
 import { OPERATIONS_ROUTES } from './endpoint-routes-operations.ts';
 import { SIGN_IN_ROUTES } from './endpoint-routes-sign-in.ts';
 import { SITE_SETTINGS_ROUTES } from './endpoint-routes-site-settings.ts';
+import { TOKENS_ROUTES } from './endpoint-routes-tokens.ts';
 import type { Permission } from './permissions.ts';
 
 /*
@@ -59,6 +60,7 @@ export const ENDPOINT_ROUTES = {
   ...CUSTOMERS_ROUTES,
   ...OPERATIONS_ROUTES,
   ...SITE_SETTINGS_ROUTES,
+  ...TOKENS_ROUTES,
 } as const satisfies Record<string, EndpointRoute & { budget: StatementBudget }>;
 
 export type EndpointId = keyof typeof ENDPOINT_ROUTES;

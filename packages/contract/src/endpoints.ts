@@ -4,6 +4,7 @@ import { CUSTOMERS_DETAILS } from './endpoint-details-customers.ts';
 import { OPERATIONS_DETAILS } from './endpoint-details-operations.ts';
 import { SIGN_IN_DETAILS } from './endpoint-details-sign-in.ts';
 import { SITE_SETTINGS_DETAILS } from './endpoint-details-site-settings.ts';
+import { TOKENS_DETAILS } from './endpoint-details-tokens.ts';
 import { ENDPOINT_ROUTES, type EndpointId, type EndpointRoute } from './endpoint-routes.ts';
 
 export { ENDPOINT_TAGS } from './endpoint-details.ts';
@@ -18,6 +19,7 @@ const DETAILS = {
   ...CUSTOMERS_DETAILS,
   ...OPERATIONS_DETAILS,
   ...SITE_SETTINGS_DETAILS,
+  ...TOKENS_DETAILS,
 } as const satisfies { readonly [I in EndpointId]: EndpointDetails & { readonly tag: EndpointTag } };
 
 type Endpoints = { readonly [I in EndpointId]: (typeof ENDPOINT_ROUTES)[I] & (typeof DETAILS)[I] };

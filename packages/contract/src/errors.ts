@@ -168,6 +168,24 @@ export const ERRORS = {
   noticeNotFound: { code: 993, status: 404, text: 'There is no such notice.' },
   unsubscribeLinkInvalid: { code: 994, status: 400, text: 'This unsubscribe link is not valid.' },
   mfaConflict: { code: 989, status: 409, text: 'This second factor cannot be changed this way now.' },
+  /** The staff address allowlist does not include the caller's address (sign-in or any call). */
+  addressNotAllowed: {
+    code: 1110,
+    status: 403,
+    text: 'Your address is not allowed to reach the console. Ask a SuperAdmin to add it to the address allowlist.',
+  },
+  /** Saving an allowlist that leaves out the saver's own address. */
+  allowlistLockOut: {
+    code: 1111,
+    status: 400,
+    text: 'This list does not include your current address: saving it would lock you out.',
+  },
+  /** A call an API token may not make (its owner's sign-in, tokens, impersonation sessions). */
+  tokenNotAllowed: {
+    code: 1112,
+    status: 403,
+    text: 'An API token cannot make this call: sign in to the console.',
+  },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

@@ -170,6 +170,11 @@ const EXAMPLE_PATCHES: Readonly<Record<string, ExamplePatch>> = {
   staffNotificationsRead: { body: { Ids: [42], All: undefined } },
   // the second step with a one-time code (the first of its three methods)
   loginSecondStep: { body: { Method: 'totp', Code: '492039' } },
+  // a CI job's token, from the office network only
+  apiTokenCreate: {
+    body: { Name: 'CI deploys', AllowedAddresses: ['203.0.113.0/24', '2001:db8::/32'], OwnerUid: undefined },
+  },
+  addressAllowlistSave: { body: { Entries: ['203.0.113.0/24', '2001:db8::/32'] } },
 };
 
 /** The example request body (when the endpoint takes one) and 200 answer of an endpoint. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { NOT_FOR_TOKENS } from './api-tokens.ts';
 import { API_VERSION, HEADERS } from './constants.ts';
-import { ENDPOINT_LIST, ENDPOINT_TAGS, type EndpointDef } from './endpoints.ts';
+import { ENDPOINT_LIST, ENDPOINT_TAGS, type EndpointDef, type EndpointId } from './endpoints.ts';
 import { errorEnvelopeSchema } from './errors.ts';
 import { CUSTOMER_AUTH_HEADERS } from './impersonation-api.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -166,13 +167,15 @@ describe('buildOpenApiDocument', () => {
       const security = operationOf(e)?.security;
       if (e.siteCredentials) expect(security).toEqual([{ SiteApiKey: [], SiteApiSecret: [] }]);
       else if (e.access === 'public') expect(security).toEqual([]);
-      else expect(security).toEqual([{ SessionToken: [], SessionSign: [] }]);
+      else if (NOT_FOR_TOKENS.includes(e.id as EndpointId))
+        expect(security).toEqual([{ SessionToken: [], SessionSign: [] }]);
+      else expect(security).toEqual([{ SessionToken: [], SessionSign: [] }, { ApiToken: [] }]);
     },
   );
 
   it('defines the security schemes as the headers the server reads', () => {
     const schemes = doc.components.securitySchemes;
-    const headerOf = (name: keyof typeof schemes) => {
+    const headerOf = (name: Exclude<keyof typeof schemes, 'ApiToken'>) => {
       const s = schemes[name];
       return [s.type, s.in, s.name];
     };
@@ -180,6 +183,7 @@ describe('buildOpenApiDocument', () => {
     expect(headerOf('SessionSign')).toEqual(['apiKey', 'header', HEADERS.sign]);
     expect(headerOf('SiteApiKey')).toEqual(['apiKey', 'header', CUSTOMER_AUTH_HEADERS.apiKey]);
     expect(headerOf('SiteApiSecret')).toEqual(['apiKey', 'header', CUSTOMER_AUTH_HEADERS.apiSecret]);
+    expect([schemes.ApiToken.type, schemes.ApiToken.scheme]).toEqual(['http', 'bearer']);
   });
 
   it('takes the site key and secret only on public calls: the customer asking for help', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_TOKEN_MAX_DAYS, API_TOKEN_PREFIX, NOT_FOR_TOKENS } from './api-tokens.ts';
 import { API_VERSION, HEADERS } from './constants.ts';
 import { ENDPOINT_LIST, ENDPOINT_TAGS, type EndpointDef } from './endpoints.ts';
 import { errorEnvelopeSchema } from './errors.ts';
@@ -9,7 +10,8 @@ const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepr
 
 /**
  * The credentials a call can take, as OpenAPI security schemes: the staff session pair (both
- * headers, from POST /admin/login or an impersonation session's GET /account/switchapp), and a
+ * headers, from POST /admin/login or an impersonation session's GET /account/switchapp), a staff
+ * API token (a bearer token), and a
  * site's API key and secret, which the public customer-request call takes instead.
  */
 const SECURITY_SCHEMES = {
@@ -25,6 +27,12 @@ const SECURITY_SCHEMES = {
     name: HEADERS.sign,
     description: `The session signature, answered by POST /admin/login as \`xsign\`; sent with \`${HEADERS.token}\`.`,
   },
+  ApiToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: `${API_TOKEN_PREFIX}…`,
+    description: `A staff API token (\`Authorization: Bearer ${API_TOKEN_PREFIX}…\`), made by POST /admin/api-tokens: it acts as its owner with the token's permissions the owner still holds, from its allowed addresses, until it expires (at most ${API_TOKEN_MAX_DAYS} days) or is revoked. A call that takes the session pair only does not list it.`,
+  },
   SiteApiKey: {
     type: 'apiKey',
     in: 'header',
@@ -39,11 +47,15 @@ const SECURITY_SCHEMES = {
   },
 } as const;
 
-/** One requirement naming two schemes: both headers together, as the server checks them. */
+/**
+ * One requirement naming two schemes (both headers together, as the server checks them), or an
+ * API token instead, on every signed-in call a token may make (NOT_FOR_TOKENS: those it may not).
+ */
 function securityOf(e: EndpointDef) {
   if (e.siteCredentials) return [{ SiteApiKey: [], SiteApiSecret: [] }];
   if (e.access === 'public') return [];
-  return [{ SessionToken: [], SessionSign: [] }];
+  const pair = { SessionToken: [], SessionSign: [] };
+  return (NOT_FOR_TOKENS as readonly string[]).includes(e.id) ? [pair] : [pair, { ApiToken: [] }];
 }
 
 const ERROR_ENVELOPE_REF = { $ref: '#/components/schemas/ErrorEnvelope' };
@@ -147,7 +159,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDef[] = ENDPOIN
     info: {
       title: 'Super Admin Console admin API',
       version: API_VERSION,
-      description: `Every call sends \`${HEADERS.ajaxMarker}: ${HEADERS.ajaxMarkerValue}\`, and a body as JSON. Signed-in calls send the session pair \`${HEADERS.token}\` and \`${HEADERS.sign}\`. Every 4xx and 5xx answer carries the error envelope.`,
+      description: `Every call sends \`${HEADERS.ajaxMarker}: ${HEADERS.ajaxMarkerValue}\`, and a body as JSON. Signed-in calls send the session pair \`${HEADERS.token}\` and \`${HEADERS.sign}\`, or a staff API token as \`Authorization: Bearer ${API_TOKEN_PREFIX}…\`. Every 4xx and 5xx answer carries the error envelope.`,
       // The product is not open source: no SPDX licence applies.
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },

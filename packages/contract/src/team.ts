@@ -93,6 +93,8 @@ const superUser = z.object({
   CanApproveImpersonationFrom: z.string().nullable().optional(),
   /** The version of their roles: a role change sends it back as If-Match ("7"). */
   Version: z.number().int(),
+  /** A service account: never signs in, only owns API tokens. */
+  Service: z.boolean().optional(),
 });
 export type SuperUser = z.infer<typeof superUser>;
 

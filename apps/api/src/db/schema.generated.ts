@@ -21,6 +21,8 @@ interface ActivityLogTable {
   customer_uid: string | null;
   app_id: number | null;
   search_text: GeneratedAlways<string | null>;
+  api_token_id: number | null;
+  api_token_name: string | null;
 }
 
 interface AddressLimitCountersTable {
@@ -396,6 +398,30 @@ interface StaffTable {
   factor_failures: Generated<number>;
   sign_ins_in_flight: Generated<number>;
   in_flight_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  kind: Generated<"person" | "service">;
+}
+
+interface StaffAddressAllowlistTable {
+  id: Generated<number>;
+  entries: Generated<string[]>;
+  updated_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  updated_by: string | null;
+}
+
+interface StaffApiTokensTable {
+  id: Generated<number>;
+  uid: string;
+  name: string;
+  token_hash: Uint8Array;
+  permissions: string[];
+  allowed_addresses: Generated<string[]>;
+  created_by_uid: string | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  last_used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_used_address: string | null;
+  revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  revoked_by_uid: string | null;
 }
 
 interface StaffGroupRolesTable {
@@ -559,6 +585,8 @@ export interface DB {
   sso_settings: SsoSettingsTable;
   sso_sign_in_states: SsoSignInStatesTable;
   staff: StaffTable;
+  staff_address_allowlist: StaffAddressAllowlistTable;
+  staff_api_tokens: StaffApiTokensTable;
   staff_group_roles: StaffGroupRolesTable;
   staff_notification_preferences: StaffNotificationPreferencesTable;
   staff_notifications: StaffNotificationsTable;

@@ -115,7 +115,11 @@ export function registerEndpoint<E extends EndpointDef>(
       const body = (def.body ? parse(def.body, request.body) : undefined) as Out<E['body']>;
       const expectedVersion = expectedVersionOf(request);
       const ua = request.headers['user-agent'];
-      const context = { requestId: request.id, impersonationRequestId: session?.impersonation?.requestId };
+      const context = {
+        requestId: request.id,
+        impersonationRequestId: session?.impersonation?.requestId,
+        apiToken: session?.apiToken,
+      };
       let answer: Ok<E> | Versioned<Ok<E>>;
       try {
         answer = await runInRequest(context, () =>

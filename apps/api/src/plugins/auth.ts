@@ -1,9 +1,13 @@
+import { API_TOKEN_MESSAGES, API_TOKEN_PREFIX, NOT_FOR_TOKENS } from '@sac/contract/api-tokens';
 import { SESSION_ENDED_MESSAGES } from '@sac/contract/auth';
 import { HEADERS } from '@sac/contract/constants';
 import type { EndpointRoute } from '@sac/contract/endpoint-routes';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { BUILT_IN_ROLES } from '@sac/contract/permissions';
+import { STEP_UP_MESSAGES } from '@sac/contract/step-up';
 import type { FastifyRequest } from 'fastify';
 import type { CallAuth, Refusal, StaffSession } from '../app-context.ts';
+import { addressAllowed } from '../lib/address-allowlist.ts';
 import { AppError } from '../lib/app-error.ts';
 
 /** A live session as the session store answers it. */
@@ -16,12 +20,35 @@ interface FoundSession {
   permissions: string[];
   verified_at: Date;
   impersonation_request_id: number | null;
+  /** The staff address allowlist as it stands (none: everyone). */
+  allowlist: string[];
+}
+
+/** A live API token as the token store answers it, with its owner as they stand now. */
+interface FoundToken {
+  id: number;
+  name: string;
+  uid: string;
+  email: string;
+  full_name: string;
+  roles: string[];
+  /** The owner's permissions now. */
+  permissions: string[];
+  token_permissions: string[];
+  allowed_addresses: string[];
+  allowlist: string[];
 }
 
 /** What authentication needs from the modules that own sessions and grants; app.ts passes them in. */
 export interface AuthDeps {
   /** The live session of a token and sign pair (renewed), or undefined. */
   findSession(xtoken: string, xsign: string): Promise<FoundSession | undefined>;
+  /** The live token of a bearer secret, or undefined (unknown, revoked, expired, its owner gone). */
+  findToken(token: string): Promise<FoundToken | undefined>;
+  /** The owner of a bearer secret that names a token no longer live; undefined for any other. */
+  endedTokenOwner(token: string): Promise<{ uid: string; email: string } | undefined>;
+  /** Notes a token's use (written behind the call, at most once a minute per token). */
+  noteTokenUse(id: number, clientAddress: string): void;
   /** The live grant an impersonation session acts under; throws 401 when it ended. */
   impersonationScope(
     requestId: number,
@@ -54,6 +81,17 @@ const whyEnded = (reason: string | null | undefined): string | undefined =>
     ? SESSION_ENDED_MESSAGES[reason as keyof typeof SESSION_ENDED_MESSAGES]
     : undefined;
 
+const NOT_FOR_TOKEN_IDS = new Set<string>(NOT_FOR_TOKENS);
+
+/** The bearer secret of an `Authorization: Bearer sac_…` header, or undefined. */
+const bearerOf = (req: FastifyRequest): string | undefined => {
+  const v = req.headers.authorization;
+  // The scheme's name is case-insensitive (RFC 9110).
+  if (typeof v !== 'string' || v.length > 200 || v.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  const token = v.slice(7).trim();
+  return token.startsWith(API_TOKEN_PREFIX) ? token : undefined;
+};
+
 /** Calls an impersonation session may always make: who am I, and ending the session. */
 const IMPERSONATION_OPEN = new Set(['session', 'logout']);
 
@@ -62,35 +100,125 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   return typeof v === 'string' && v !== '' && v !== 'undefined' ? v : undefined;
 };
 
+/** The live session of the call's pair with the allowlist read with it, or undefined. */
+async function sessionOf(
+  deps: AuthDeps,
+  request: FastifyRequest,
+): Promise<{ session: StaffSession; allowlist: string[] } | undefined> {
+  const xtoken = header(request, HEADERS.token);
+  const xsign = header(request, HEADERS.sign);
+  if (!xtoken || !xsign) return undefined;
+  const s = await deps.findSession(xtoken, xsign);
+  if (!s) return undefined;
+  const impersonation = s.impersonation_request_id
+    ? await deps.impersonationScope(Number(s.impersonation_request_id), { uid: s.uid, email: s.email })
+    : undefined;
+  const session = {
+    ...(impersonation ? { impersonation } : {}),
+    sessionId: s.id,
+    uid: s.uid,
+    email: s.email,
+    name: s.full_name,
+    roles: s.roles,
+    permissions: new Set(s.permissions),
+    verifiedAt: new Date(s.verified_at),
+  };
+  return { session, allowlist: s.allowlist };
+}
+
+/**
+ * A token's principal: its owner, with the token's permissions the owner still holds, and of
+ * the owner's built-in roles only those whose every permission the token holds. The rules that
+ * go by role (a SuperAdmin's acts, the profile-access rule) then hold a token to what it was
+ * given: a SuperAdmin's token with a few permissions is no SuperAdmin.
+ */
+function tokenPrincipal(t: FoundToken): StaffSession {
+  const owner = new Set(t.permissions);
+  const permissions = new Set(t.token_permissions.filter((p) => owner.has(p)));
+  const roles = t.roles.filter(
+    (r) => BUILT_IN_ROLES[r]?.permissions.every((p) => permissions.has(p)) ?? true,
+  );
+  return {
+    sessionId: 0,
+    uid: t.uid,
+    email: t.email,
+    name: t.full_name,
+    roles,
+    permissions,
+    // a token is never a person's recent proof: sensitive actions are refused to it
+    verifiedAt: new Date(0),
+    apiToken: { id: Number(t.id), name: t.name },
+  };
+}
+
+/**
+ * The principal of a bearer token, or the refusal it earned: a token no longer live (recorded
+ * as its owner's when it names a real one), a call no token may make, an address its list or
+ * the staff allowlist leaves out.
+ */
+async function tokenCall(
+  deps: AuthDeps,
+  recordRefusal: CallAuth['recordRefusal'],
+  def: EndpointRoute,
+  request: FastifyRequest,
+  bearer: string,
+): Promise<StaffSession> {
+  const t = await deps.findToken(bearer);
+  if (!t) {
+    const refusal = new AppError('unauthenticated', 'This API token has expired or was revoked.');
+    let owner: Awaited<ReturnType<AuthDeps['endedTokenOwner']>>;
+    try {
+      owner = await deps.endedTokenOwner(bearer);
+    } catch (err) {
+      deps.log.error({ err }, 'a refused staff call could not be written to the trail');
+    }
+    if (owner) await recordRefusal(owner, def, 'a live API token', refusal, request.ip);
+    throw refusal;
+  }
+  const principal = tokenPrincipal(t);
+  const refuse = async (error: AppError, missing: string) => {
+    await recordRefusal(principal, def, missing, error, request.ip);
+    return error;
+  };
+  if (!addressAllowed(t.allowlist, request.ip))
+    throw await refuse(new AppError('addressNotAllowed'), 'an allowed address');
+  if (!addressAllowed(t.allowed_addresses, request.ip))
+    throw await refuse(
+      new AppError('addressNotAllowed', API_TOKEN_MESSAGES.addressRefused),
+      'a token address',
+    );
+  if (NOT_FOR_TOKEN_IDS.has(def.id))
+    throw await refuse(new AppError('tokenNotAllowed', API_TOKEN_MESSAGES.tokenCall), 'a console session');
+  // A sensitive action needs a person's recent proof (step-up), which a token cannot give.
+  if (def.stepUp)
+    throw await refuse(new AppError('tokenNotAllowed', STEP_UP_MESSAGES.tokenCannot), 'a recent sign-in');
+  deps.noteTokenUse(principal.apiToken!.id, request.ip);
+  return principal;
+}
+
 /**
  * Authentication and authorization of every endpoint call: the xtoken/xsign pair to a staff
- * session, the staff permission the endpoint needs, and for an impersonation session the site
+ * session or a bearer API token to its owner, the staff address allowlist, the staff permission
+ * the endpoint needs, and for an impersonation session the site
  * and customer permission its grant allows (each such call logged, allowed or refused).
  */
 export function authPlugin(deps: AuthDeps): CallAuth {
-  async function sessionOf(request: FastifyRequest): Promise<StaffSession | undefined> {
-    const xtoken = header(request, HEADERS.token);
-    const xsign = header(request, HEADERS.sign);
-    if (!xtoken || !xsign) return undefined;
-    const s = await deps.findSession(xtoken, xsign);
-    if (!s) return undefined;
-    const impersonation = s.impersonation_request_id
-      ? await deps.impersonationScope(Number(s.impersonation_request_id), { uid: s.uid, email: s.email })
-      : undefined;
-    return {
-      ...(impersonation ? { impersonation } : {}),
-      sessionId: s.id,
-      uid: s.uid,
-      email: s.email,
-      name: s.full_name,
-      roles: s.roles,
-      permissions: new Set(s.permissions),
-      verifiedAt: new Date(s.verified_at),
-    };
+  /** The caller's session or token, refused (and recorded) when the staff allowlist leaves its address out. */
+  async function principalOf(def: EndpointRoute, request: FastifyRequest): Promise<StaffSession> {
+    const bearer = bearerOf(request);
+    if (bearer) return tokenCall(deps, recordRefusal, def, request, bearer);
+    const found = await sessionOf(deps, request);
+    if (!found) throw await endedSessionRefusal(def, request);
+    if (!addressAllowed(found.allowlist, request.ip)) {
+      const refusal = new AppError('addressNotAllowed');
+      await recordRefusal(found.session, def, 'an allowed address', refusal, request.ip);
+      throw refusal;
+    }
+    return found.session;
   }
 
   async function recordRefusal(
-    actor: { uid: string; email: string },
+    actor: { uid: string; email: string; apiToken?: { id: number; name: string } | undefined },
     def: EndpointRoute,
     missing: string,
     refusal: { status: number; code: number },
@@ -105,6 +233,7 @@ export function authPlugin(deps: AuthDeps): CallAuth {
         status: refusal.status,
         errorCode: refusal.code,
         clientAddress,
+        apiToken: actor.apiToken,
       });
     } catch (err) {
       // The caller still gets the refusal it earned, not a 500.
@@ -138,8 +267,7 @@ export function authPlugin(deps: AuthDeps): CallAuth {
 
     async authenticate(def: EndpointRoute, request: FastifyRequest) {
       if (def.access === 'public') return undefined;
-      const session = await sessionOf(request);
-      if (!session) throw await endedSessionRefusal(def, request);
+      const session = await principalOf(def, request);
       // An impersonation session acts as the approved customer roles on one site, nothing else.
       if (!session.impersonation && def.access !== 'session' && !session.permissions.has(def.access)) {
         const refusal = new AppError('forbidden');

@@ -1,5 +1,6 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { RouteObject } from 'react-router';
+import { apiTokenRoutes } from '../features/api-tokens/routes.tsx';
 import { auditRoutes } from '../features/audit/routes.tsx';
 import { accountRoutes, authPublicRoutes } from '../features/auth/routes.tsx';
 import { customersSection } from '../features/customers/routes.tsx';
@@ -43,6 +44,7 @@ export const shellRoutes: readonly AppRoute[] = [
   ...dashboardRoutes,
   ...notificationsRoutes,
   ...accountRoutes,
+  ...apiTokenRoutes,
   ...staffNotificationRoutes,
   impersonationModeRoute(impersonatedSiteRoutes),
 ];

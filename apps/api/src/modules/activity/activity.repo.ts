@@ -61,11 +61,14 @@ export async function appendActivityRow(db: Queryable, e: ActivityEntry): Promis
       target_type: e.targetType ?? null,
       target_id: e.targetId ?? null,
       client_address: e.clientAddress ?? null,
-      details: jsonb(e.details ?? {}),
+      // The token in the details too, so the trail's screen and its signed export show it.
+      details: jsonb(call?.apiToken ? { ...e.details, apiToken: call.apiToken } : (e.details ?? {})),
       request_id: call?.requestId ?? null,
       impersonation_request_id: call?.impersonationRequestId ?? null,
       customer_uid: customerUid,
       app_id: appId,
+      api_token_id: call?.apiToken?.id ?? null,
+      api_token_name: call?.apiToken?.name ?? null,
     }),
     // one text whatever the row, written by most writes: parsed and planned once per connection
     { prepared: true },
@@ -137,12 +140,21 @@ export async function appendImpersonationStepRow(
   },
 ): Promise<void> {
   const actor = sql<string | null>`${e.actor}::text`;
+  const token = currentRequest()?.apiToken;
   const q = qb.selectNoFrom(sql<number>`${e.requestId}::bigint`.as('id')).as('q');
   await execute(
     db,
     qb
       .insertInto('activity_log')
-      .columns([...TRAIL_COLUMNS, 'request_id', 'impersonation_request_id', 'app_id', 'customer_uid'])
+      .columns([
+        ...TRAIL_COLUMNS,
+        'request_id',
+        'impersonation_request_id',
+        'app_id',
+        'customer_uid',
+        'api_token_id',
+        'api_token_name',
+      ])
       .expression(
         qb
           .selectFrom(q)
@@ -160,13 +172,15 @@ export async function appendImpersonationStepRow(
             sql.lit('impersonation-request').as('target_type'),
             sql<string>`${String(e.requestId)}::text`.as('target_id'),
             sql<string | null>`${e.clientAddress ?? null}::text`.as('client_address'),
-            sql`${JSON.stringify(e.details)}::jsonb || jsonb_build_object('status', ${e.status}::text)`.as(
+            sql`${JSON.stringify(token ? { ...e.details, apiToken: token } : e.details)}::jsonb || jsonb_build_object('status', ${e.status}::text)`.as(
               'details',
             ),
             sql<string | null>`${currentRequest()?.requestId ?? null}::text`.as('request_id'),
             'q.id',
             'r.app_id',
             's.owner_uid',
+            sql<number | null>`${token?.id ?? null}::bigint`.as('api_token_id'),
+            sql<string | null>`${token?.name ?? null}::text`.as('api_token_name'),
           ]),
       ),
   );

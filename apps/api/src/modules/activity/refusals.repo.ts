@@ -44,7 +44,9 @@ function openWindowStatement(r: Refusal, at: Date, windowMs: number, requestId: 
   // Whether the row's window is still open at `at` (read in the SET expressions as the row was).
   const within = sql<boolean>`staff_refusals.window_start > ${at}::timestamptz - ${windowMs}::double precision * interval '1 millisecond'`;
   /** The details of a refusal row; `count` and the rest are added by each kind of row. */
-  const details = sql`jsonb_build_object('missing', ${r.missing}::text, 'status', ${r.status}::int, 'errorCode', ${r.errorCode}::int)`;
+  const details = r.apiToken
+    ? sql`jsonb_build_object('missing', ${r.missing}::text, 'status', ${r.status}::int, 'errorCode', ${r.errorCode}::int, 'apiToken', ${JSON.stringify(r.apiToken)}::jsonb)`
+    : sql`jsonb_build_object('missing', ${r.missing}::text, 'status', ${r.status}::int, 'errorCode', ${r.errorCode}::int)`;
   // The closed window's unwritten repeats (when any), then the new window's first refusal.
   const trailRows = sql<{ ord: number; details: unknown }>`(VALUES
       (1, CASE WHEN fold.closed_repeats > 0 THEN ${details} || jsonb_build_object(
@@ -82,7 +84,7 @@ function openWindowStatement(r: Refusal, at: Date, windowMs: number, requestId: 
         .returning([sql<boolean>`repeats = 0`.as('opened'), 'closed_repeats', 'closed_start', 'closed_last']),
     )
     .insertInto('activity_log')
-    .columns([...TRAIL_COLUMNS, 'request_id'])
+    .columns([...TRAIL_COLUMNS, 'request_id', 'api_token_id', 'api_token_name'])
     .expression((eb) =>
       eb
         .selectFrom('fold')
@@ -97,6 +99,8 @@ function openWindowStatement(r: Refusal, at: Date, windowMs: number, requestId: 
           sql<string | null>`${r.clientAddress}`.as('client_address'),
           'row.details',
           sql<string | null>`${requestId}`.as('request_id'),
+          sql<number | null>`${r.apiToken?.id ?? null}::bigint`.as('api_token_id'),
+          sql<string | null>`${r.apiToken?.name ?? null}::text`.as('api_token_name'),
         ])
         .where((eb) => eb.ref('fold.opened'))
         .where('row.details', 'is not', null)

@@ -7,6 +7,7 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/pass
 import { runWrite } from '../../lib/write-path.ts';
 import { type ActivityAction, recordEvent, writeActivity } from '../activity/activity.service.ts';
 import { acceptSignIn } from './accept-sign-in.ts';
+import { refuseSignInOutsideAllowlist } from './api-tokens.service.ts';
 import { resetPasswordMail } from './auth.mails.ts';
 import {
   admitSignIn,
@@ -38,6 +39,7 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
   const { email, password } = input;
   const now = ctx.clock.now();
   const audit = { at: now, actorEmail: email, clientAddress: call.clientAddress };
+  await refuseSignInOutsideAllowlist(ctx, call.clientAddress, email);
   // Password sign-in off (single sign-on, docs/operations.md): only the break-glass account may,
   // and every refusal answers alike (1103), so the answer does not tell which account that is.
   const breakGlass = await passwordSignInGate(ctx, email, password, audit);

@@ -109,13 +109,19 @@ export async function createSignInSession(
 }
 
 /** The permissions a staff member's roles grant, each once, sorted; an empty array when none. */
-const permissionsOf = (uid: Expression<string>) =>
+export const permissionsOf = (uid: Expression<string>) =>
   sql<string[]>`COALESCE(${qb
     .selectFrom('staff_roles as sr')
     .innerJoin('roles as ro', 'ro.name', 'sr.role')
     .crossJoin(sql<{ p: string }>`unnest(${sql.ref('ro.permissions')})`.as('p'))
     .select((eb) => eb.fn.agg<string[]>('array_agg', ['p.p']).distinct().orderBy('p.p').as('permissions'))
     .where('sr.uid', '=', uid)}, '{}')`;
+
+/**
+ * The staff address allowlist, read with each session or token (no statement of its own): a change
+ * of it ends what every instance keeps (migration 0057), so the kept row's copy is current.
+ */
+export const staffAllowlist = sql<string[]>`(SELECT entries FROM staff_address_allowlist WHERE id = 1)`;
 
 /** A session by its token's hash, with its staff member, their roles and the permissions those roles grant. */
 const sessionByTokenHash = preparedStatement((tokenHash: Buffer) =>
@@ -137,6 +143,7 @@ const sessionByTokenHash = preparedStatement((tokenHash: Buffer) =>
       'st.full_name',
       rolesOf(eb.ref('st.uid')).as('roles'),
       permissionsOf(eb.ref('st.uid')).as('permissions'),
+      staffAllowlist.as('allowlist'),
     ])
     .where('s.token_hash', '=', tokenHash),
 );

@@ -52,7 +52,11 @@ const staffAccount = qb
   ]);
 
 /** The account columns with when the member got a role that approves impersonation (approverSinceOf). */
-const staffWithApprover = staffAccount.select((eb) => approverSinceOf(eb.ref('s.uid')).as('approver_since'));
+const staffWithApprover = staffAccount.select((eb) => [
+  approverSinceOf(eb.ref('s.uid')).as('approver_since'),
+  // a service account (api-tokens.service.ts): the team list marks it
+  's.kind',
+]);
 
 export type StaffRow = NonNullable<Awaited<ReturnType<typeof findStaffByEmail>>>;
 
@@ -129,6 +133,8 @@ export async function insertStaff(
     roles: string[];
     at: Date;
     invitationPending?: boolean;
+    /** 'service': a service account, which never signs in (api-tokens.service.ts). */
+    kind?: 'person' | 'service';
     /**
      * Recorded as when each role was given (the approval cool-down counts from it). Unset: not
      * recorded, as for the staff a first start creates, who hold their roles from the beginning.
@@ -146,6 +152,7 @@ export async function insertStaff(
       created_at: s.at,
       password_changed_at: s.invitationPending ? null : s.at,
       invitation_pending: s.invitationPending ?? false,
+      kind: s.kind ?? 'person',
     }),
   );
   for (const role of s.roles) {

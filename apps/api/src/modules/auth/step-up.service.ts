@@ -25,6 +25,7 @@ export const recentlyVerified = (session: StaffSession, now: Date, windowMs: num
 
 /** Throws 911 unless the session's last sign-in or step-up is within STEP_UP_MINUTES. */
 export function requireRecentProof(ctx: AppContext, session: StaffSession): void {
+  if (session.apiToken) throw new AppError('tokenNotAllowed', STEP_UP_MESSAGES.tokenCannot);
   if (!recentlyVerified(session, ctx.clock.now(), ctx.config.stepUpWindowMs))
     throw new AppError('stepUpRequired');
 }

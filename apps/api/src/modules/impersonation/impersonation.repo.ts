@@ -4,6 +4,7 @@ import { type Insertable, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import type { DB } from '../../db/schema.generated.ts';
 import { execute, firstRow, qb, rows } from '../../db/sql.ts';
+import { currentRequest } from '../../lib/request-context.ts';
 
 /** A request's columns with its site's name and owner, as every read of a request answers them. */
 export const REQUEST_COLUMNS = [
@@ -233,6 +234,12 @@ export async function recordHolder(
   );
 }
 
+/** A step taken with an API token names it: its owner is the actor. */
+const withToken = (details: Record<string, unknown>): Record<string, unknown> => {
+  const token = currentRequest()?.apiToken;
+  return token ? { ...details, apiToken: token } : details;
+};
+
 /** Appends a step to the impersonation log (the table accepts no changes). */
 export async function appendLogEntry(
   db: Queryable,
@@ -256,7 +263,9 @@ export async function appendLogEntry(
       status: e.status,
       client_address: e.clientAddress ?? null,
       // The column's JSON is written as its text (its generated insert type nests Generated<Json>).
-      details: sql<Insertable<DB['impersonation_log']>['details']>`${JSON.stringify(e.details ?? {})}`,
+      details: sql<
+        Insertable<DB['impersonation_log']>['details']
+      >`${JSON.stringify(withToken(e.details ?? {}))}`,
     }),
   );
 }

@@ -60,6 +60,7 @@ function toSuperUser(ctx: AppContext, s: StaffRowWithApprover, rolesVersion: num
     ApproverSince: isoOrNull(approver.since),
     CanApproveImpersonationFrom: isoOrNull(approver.canApproveFrom),
     Version: rolesVersion,
+    ...(s.kind === 'service' ? { Service: true } : {}),
   };
 }
 

@@ -168,6 +168,7 @@ function useScreens(): Item[] {
     for (const e of entries) if (!('items' in e)) out.push(screen(translatePhrase(language, e.label), e.to));
     out.push(
       screen(t('mySessions'), consolePaths.mySessions()),
+      screen(t('apiTokens'), consolePaths.apiTokens()),
       screen(t('changePassword'), consolePaths.changePassword()),
     );
     for (const e of entries) {

@@ -89,6 +89,7 @@ function AccountSubmenu({ close }: { close: () => void }) {
   const accountPages = [
     { label: 'myProfile', to: consolePaths.superuserProfile({ uid }) },
     { label: 'mySessions', to: consolePaths.mySessions() },
+    { label: 'apiTokens', to: consolePaths.apiTokens() },
     { label: 'notificationSettings', to: consolePaths.notificationSettings() },
     { label: 'signInSecurity', to: consolePaths.security() },
     { label: 'changePassword', to: consolePaths.changePassword() },

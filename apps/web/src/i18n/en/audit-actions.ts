@@ -34,6 +34,10 @@ export const auditActions = {
   'team.roles': 'Changed a staff member’s roles',
   'team.delete': 'Deleted a staff member',
   'team.sso.settings': 'Changed the single sign-on settings',
+  'team.service-account.create': 'Added a service account',
+  'token.create': 'Made an API token',
+  'token.revoke': 'Revoked an API token',
+  'allowlist.save': 'Changed the staff address allowlist',
   'customer.create': 'Created a customer',
   'customer.profile.update': 'Changed a customer’s profile',
   'customer.password.reset': 'Sent a customer a password reset',
@@ -90,5 +94,6 @@ export const auditActions = {
   areaImpersonation: 'Impersonation',
   areaNotices: 'Notices',
   areaExports: 'Exports',
+  areaTokens: 'API tokens and address allowlist',
   areaAccess: 'Refusals',
 } satisfies Record<AuditAction, string> & Record<string, string>;

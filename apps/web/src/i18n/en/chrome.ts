@@ -28,6 +28,7 @@ export const chrome = {
   changePassword: 'Change password',
   myProfile: 'My profile',
   mySessions: 'My sessions',
+  apiTokens: 'API tokens',
   notificationSettings: 'Notification settings',
   theme: 'Theme',
   themeSystem: 'As the system',

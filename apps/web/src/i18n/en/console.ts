@@ -1,3 +1,4 @@
+import { apiTokens } from './api-tokens.ts';
 import { audit } from './audit.ts';
 import { auditActions } from './audit-actions.ts';
 import { customers } from './customers.ts';
@@ -13,6 +14,7 @@ import { team } from './team.ts';
  * the owner's public pages, not with the sign-in screen.
  */
 export const consoleNamespaces = {
+  apiTokens,
   audit,
   auditActions,
   customers,

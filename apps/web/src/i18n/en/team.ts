@@ -3,6 +3,7 @@ import { TEAM_MESSAGES } from '@sac/contract/team';
 
 /** Texts of the super-user screens: list, create, roles, permissions and profiles. */
 export const team = {
+  serviceAccount: 'Service account',
   section: 'Manage Superuser',
   manageSuperuser: 'Manage Superuser',
   createSuperuser: 'Create Superuser',

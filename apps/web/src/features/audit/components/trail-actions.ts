@@ -14,6 +14,7 @@ const AREAS = [
     takes: (a: string) => /^(password\.change|mfa\.|recovery\.|stepup\.|notifications\.preferences$)/.test(a),
   },
   { id: 'areaStaff', takes: (a: string) => a.startsWith('team.') },
+  { id: 'areaTokens', takes: (a: string) => a.startsWith('token.') || a === 'allowlist.save' },
   { id: 'areaExports', takes: (a: string) => a.endsWith('.export') },
   { id: 'areaCustomers', takes: (a: string) => a.startsWith('customer.') },
   { id: 'areaSites', takes: (a: string) => a.startsWith('site.') },

@@ -90,7 +90,20 @@ function useSuperUserColumns(
             primaryEmail(row)
           ),
       },
-      { id: 'name', header: t('name'), sortValue: (row) => row.FullName, cell: (row) => row.FullName },
+      {
+        id: 'name',
+        header: t('name'),
+        sortValue: (row) => row.FullName,
+        // A service account never signs in: it owns API tokens only.
+        cell: (row) =>
+          row.Service ? (
+            <>
+              {row.FullName} <span className="tag">{t('serviceAccount')}</span>
+            </>
+          ) : (
+            row.FullName
+          ),
+      },
       {
         id: 'role',
         header: t('role'),

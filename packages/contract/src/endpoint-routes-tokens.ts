@@ -1,0 +1,52 @@
+import type { EndpointRoute, StatementBudget } from './endpoint-routes.ts';
+
+/** Method, path and access of the staff API tokens, service accounts and the address allowlist. */
+export const TOKENS_ROUTES = {
+  apiTokenList: {
+    id: 'apiTokenList',
+    method: 'GET',
+    path: '/admin/api-tokens',
+    access: 'session',
+    budget: { statements: 2, commits: 0 },
+  },
+  apiTokenCreate: {
+    id: 'apiTokenCreate',
+    method: 'POST',
+    path: '/admin/api-tokens',
+    access: 'session',
+    stepUp: true,
+    budget: { statements: 4, commits: 1 },
+  },
+  apiTokenRevoke: {
+    id: 'apiTokenRevoke',
+    method: 'DELETE',
+    path: '/admin/api-tokens',
+    access: 'session',
+    budget: { statements: 3, commits: 1 },
+  },
+  // SuperAdmins only: the service checks the role (team.write alone is not enough).
+  serviceAccountCreate: {
+    id: 'serviceAccountCreate',
+    method: 'POST',
+    path: '/admin/team/service-accounts',
+    access: 'team.write',
+    stepUp: true,
+    budget: { statements: 5, commits: 1 },
+  },
+  // SuperAdmins only, as the service checks.
+  addressAllowlist: {
+    id: 'addressAllowlist',
+    method: 'GET',
+    path: '/admin/address-allowlist',
+    access: 'team.write',
+    budget: { statements: 2, commits: 0 },
+  },
+  addressAllowlistSave: {
+    id: 'addressAllowlistSave',
+    method: 'PUT',
+    path: '/admin/address-allowlist',
+    access: 'team.write',
+    stepUp: true,
+    budget: { statements: 4, commits: 1 },
+  },
+} as const satisfies Record<string, EndpointRoute & { budget: StatementBudget }>;
