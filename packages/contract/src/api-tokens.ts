@@ -103,7 +103,7 @@ export const saveAllowlistBody = z.object({ Entries: addressList });
 
 /**
  * What a token may never call, whatever its permissions (decisions.md): its owner's sign-in
- * (password, factors, sessions, signing out), a colleague's factors and sessions, tokens and the
+ * (password, factors, a step-up, sessions, signing out), a colleague's factors and sessions, tokens and the
  * allowlist themselves, impersonation sessions, and the console's live stream.
  */
 export const NOT_FOR_TOKENS: readonly EndpointId[] = [
@@ -120,6 +120,9 @@ export const NOT_FOR_TOKENS: readonly EndpointId[] = [
   'passkeyRename',
   'passkeyRemove',
   'recoveryCodesRenew',
+  'stepUpStatus',
+  'stepUpPasskeyOptions',
+  'stepUp',
   'staffFactorsReset',
   'endStaffSessions',
   'switchApp',
