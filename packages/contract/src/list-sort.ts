@@ -18,6 +18,8 @@ export const LOG_SORT_KEYS = ['request', 'app', 'status', 'modified'] as const;
 export const AUDIT_SORT_KEYS = ['time', 'actor', 'action'] as const;
 /** Every site's custom domains: by name, either way (the key its index holds). */
 export const DOMAIN_SORT_KEYS = ['domain'] as const;
+/** Trials ending soon: by their end, either way (the key the partial index of trials holds). */
+export const TRIAL_SORT_KEYS = ['ends'] as const;
 /** An export of the trail runs in time order: its hash chain is in file order. */
 export const AUDIT_EXPORT_SORT_KEYS = ['time'] as const;
 
