@@ -104,7 +104,10 @@ describe('GET /admin/dashboard/trials-ending', () => {
       session: sam,
       query: { limit: '2', sort: '-ends', cursor: asc.NextCursor! },
     });
-    expect([crossed.status, crossed.error.Description]).toEqual([400, 'cursor is not a cursor of this list.']);
+    expect([crossed.status, crossed.error.Description]).toEqual([
+      400,
+      'cursor is not a cursor of this list.',
+    ]);
     for (const query of [{ days: '0' }, { days: '91' }, { days: '1.5' }, { limit: '201' }, { sort: 'site' }])
       expect((await t.callLoose('trialsEnding', { session: sam, query })).status).toBe(400);
   });

@@ -127,7 +127,8 @@ export function SitesCard({
         </div>
         <div>
           <h3>
-            {t('trialsTitle')} <span className={styles.dashboardFigureSmall}>{trials.Count}</span>
+            <PermittedLink to={consolePaths.trialsEnding()}>{t('trialsTitle')}</PermittedLink>{' '}
+            <span className={styles.dashboardFigureSmall}>{trials.Count}</span>
           </h3>
           {trials.Items.length === 0 ? (
             <p className="muted">{t('trialsEmpty')}</p>
@@ -144,7 +145,14 @@ export function SitesCard({
                 </li>
               ))}
               {trials.Count > trials.Items.length ? (
-                <li className="muted">{t('trialsMore', { count: trials.Count - trials.Items.length })}</li>
+                <li>
+                  <PermittedLink
+                    to={consolePaths.trialsEnding()}
+                    aria-label={t('trialsMoreLabel', { count: trials.Count })}
+                  >
+                    {t('trialsMore', { count: trials.Count - trials.Items.length })}
+                  </PermittedLink>
+                </li>
               ) : null}
             </ul>
           )}
