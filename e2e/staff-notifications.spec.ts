@@ -1,12 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { nodeRuntime } from '../scripts/node-runtime.mjs';
 import { apiSignIn, createStaff } from './support/api.ts';
-import { DEMO_PASSWORD, ROOT, RUN_DIR, SMTP_PORT } from './support/env.ts';
+import { type ApiProcess, startApi, stopApi } from './support/api-process.ts';
 import { signIn } from './support/sign-in.ts';
 import { createSiteOwner } from './support/site-owner.ts';
 
@@ -141,61 +138,6 @@ const reachable = (url: string) =>
       s.destroy();
     });
   });
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-
-interface Api {
-  url: string;
-  child: ChildProcess;
-}
-
-async function startApi(env: Record<string, string>): Promise<Api> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const dataDir = path.join(RUN_DIR, `notify-${port}`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  const log = fs.openSync(path.join(RUN_DIR, `notify-api-${port}.log`), 'a');
-  const child = spawn(nodeRuntime().node, ['apps/api/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DEMO_DATA: '1',
-      DEMO_PASSWORD,
-      STAFF_MFA: 'optional',
-      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
-      CONSOLE_ORIGINS: url,
-    },
-    stdio: ['ignore', log, log],
-  });
-  const until = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the API on ${port} exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, child };
-    } catch {
-      // not yet listening
-    }
-    if (Date.now() > until) throw new Error(`the API on ${port} was not ready in 90 s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function stopApi(api: Api | undefined): Promise<void> {
-  if (!api || api.child.exitCode !== null) return;
-  const exited = new Promise((r) => api.child.once('exit', r));
-  api.child.kill('SIGTERM');
-  await exited;
-}
-
 async function pageOn(browser: Browser, baseURL: string) {
   return (await browser.newContext({ baseURL })).newPage();
 }
@@ -203,8 +145,8 @@ async function pageOn(browser: Browser, baseURL: string) {
 for (const carrier of ['LISTEN/NOTIFY', 'Redis pub/sub'] as const) {
   test.describe(`two API processes on PostgreSQL (${carrier})`, () => {
     test.describe.configure({ timeout: 180_000 });
-    let a: Api | undefined;
-    let b: Api | undefined;
+    let a: ApiProcess | undefined;
+    let b: ApiProcess | undefined;
     const db = `sac_e2e_notify_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
 
     test.afterAll(async () => {
