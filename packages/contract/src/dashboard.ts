@@ -158,7 +158,7 @@ export type Dashboard = z.output<typeof dashboardResponse>;
 
 /** GET /admin/dashboard/trials-ending: the whole list behind the card's trials ending soon. */
 /** The widest window the list takes, in days. */
-export const TRIAL_WINDOW_DAYS_MAX = 90;
+const TRIAL_WINDOW_DAYS_MAX = 90;
 export const TRIALS_PAGE_SIZE = 50;
 const TRIALS_PAGE_MAX = 200;
 const TRIAL_DAYS_MESSAGE = `days must be a whole number from 1 to ${TRIAL_WINDOW_DAYS_MAX}.`;

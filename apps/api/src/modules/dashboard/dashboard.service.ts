@@ -18,6 +18,7 @@ import type { Queryable } from '../../db/db.ts';
 import { DIGITS, decodeCursor, encodeCursor, literal, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import * as repo from './dashboard.repo.ts';
 import { recentViews } from './recent-views.ts';
+import * as trialsRepo from './trials-ending.repo.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -258,13 +259,13 @@ export async function trialsEndingList(ctx: AppContext, q: z.output<typeof trial
   const now = ctx.clock.now();
   const order = sortParam(q.sort ?? { key: 'ends', descending: false });
   const descending = order === '-ends';
-  let after: repo.TrialKey | undefined;
+  let after: trialsRepo.TrialKey | undefined;
   if (q.cursor !== undefined) {
     const [, at, appId] = decodeCursor(q.cursor, [literal(order), PG_TIMESTAMP, DIGITS]);
     after = { at, appId };
   }
   const limit = q.limit ?? TRIALS_PAGE_SIZE;
-  const found = await repo.trialsEndingPage(ctx.db, {
+  const found = await trialsRepo.trialsEndingPage(ctx.db, {
     now,
     until: new Date(now.getTime() + (q.days ?? TRIAL_ENDING_DAYS) * DAY_MS),
     after,

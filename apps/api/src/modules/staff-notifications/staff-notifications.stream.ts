@@ -116,6 +116,19 @@ function throttle(send: () => void, everyMs: number) {
   };
 }
 
+const changed: StaffChangeEventData = { Topic: 'impersonation' };
+const changeEvent = `event: ${STAFF_CHANGE_EVENT}\ndata: ${JSON.stringify(changed)}\n\n`;
+
+/**
+ * "The requests changed", told to every stream whose member may see requests, throttled: every
+ * stream gets its 'changed' events from here only, so at most one a second reaches each.
+ */
+function changeAnnouncer(streams: ReturnType<typeof streamRegistry>) {
+  return throttle(() => {
+    for (const s of streams.all()) if (s.seesRequests) write(s, changeEvent);
+  }, CHANGE_EVENT_EVERY_MS);
+}
+
 /**
  * Sends the stream the rows after the last id it sent, in reads of READ_BATCH; a read asked for
  * while one is under way runs after it.
@@ -204,12 +217,7 @@ export function streamHub(
   let lastHeartbeat = Date.now();
   let checking = false;
 
-  const changed: StaffChangeEventData = { Topic: 'impersonation' };
-  const changeEvent = `event: ${STAFF_CHANGE_EVENT}\ndata: ${JSON.stringify(changed)}\n\n`;
-  // Every stream gets its 'changed' events from here only, so at most one a second reaches each.
-  const announceChange = throttle(() => {
-    for (const s of streams.all()) if (s.seesRequests) write(s, changeEvent);
-  }, CHANGE_EVENT_EVERY_MS);
+  const announceChange = changeAnnouncer(streams);
   const unsubscribe = ctx.staffEvents.subscribe((uid) => {
     if (uid === EVERY_STAFF_MEMBER) {
       announceChange.ask();
