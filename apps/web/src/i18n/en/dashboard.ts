@@ -49,7 +49,7 @@ export const dashboard = {
   trialsMore: 'and {count} more',
   trialsMoreLabel: 'Show all {count} trials ending within 7 days',
   // the whole list of trials ending
-  trialsList: 'Trials ending',
+  trialsList: 'Trials Ending',
   trialsListIntro: 'Sites whose trial ends soon, soonest first: a word to the owner may keep them.',
   trialsTable: 'Sites whose trial ends soon',
   trialsWindow: 'Ending within',
