@@ -336,6 +336,26 @@ test('every list keeps page, sort and filters in the address, and exports CSV', 
       },
     },
     {
+      name: 'trials ending',
+      path: '/manage-customer/trials-ending',
+      table: 'Sites whose trial ends soon',
+      column: 'Trial ends',
+      key: 'ends',
+      ownOrder: true,
+      // the demo's trials end up to 30 days ahead: the widest window holds more than a page
+      filter: {
+        apply: async (p) => {
+          await p.getByRole('combobox', { name: 'Ending within' }).selectOption('90');
+        },
+        inAddress: /[?&]days=90(&|$)/,
+      },
+      csv: {
+        button: 'Export CSV of Sites whose trial ends soon',
+        file: /^trials-ending-\d{4}-\d\d-\d\d\.csv$/,
+        header: /^Site,Customer,Plan,Data center,/,
+      },
+    },
+    {
       name: 'audit trail',
       path: '/manage-superuser/audit-trail',
       table: 'Audit trail events',

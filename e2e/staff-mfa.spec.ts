@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
 import { createStaff } from './support/api.ts';
-import { API_PORT } from './support/env.ts';
+import { type ApiProcess, startApi, stopApi } from './support/api-process.ts';
+import { API_PORT, DEMO_PASSWORD } from './support/env.ts';
 
 /**
  * Two-step sign-in in Chromium: a passkey made and used by Chromium's virtual authenticator, and
@@ -147,4 +148,45 @@ test('an authenticator app: the QR code and secret shown, a code from it at sign
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+});
+
+test.describe('a second factor required (STAFF_MFA=required)', () => {
+  test.describe.configure({ timeout: 180_000 });
+  let api: ApiProcess | undefined;
+  test.afterAll(() => stopApi(api));
+
+  test('forced enrolment survives a reload: set up after it without typing the password again', async ({
+    browser,
+  }, info) => {
+    // The run's server lets a second factor be optional: a process of the test's own requires it.
+    api = await startApi({ STAFF_MFA: 'required' });
+    const page = await (await browser.newContext({ baseURL: api.url })).newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('support@example.com');
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page).toHaveURL(/\/login\/enrol$/);
+    const heading = page.getByRole('heading', { level: 1, name: 'Set up two-step sign-in' });
+    await expect(heading).toBeVisible();
+    await page.getByRole('button', { name: 'Use an authenticator app' }).click();
+    await expect(page.getByTestId('totp-secret')).toBeVisible();
+
+    // Mid-enrolment, a reload: the set-up goes on where it was, no password asked for.
+    await page.reload();
+    await expect(page).toHaveURL(/\/login\/enrol$/);
+    await expect(heading).toBeVisible();
+    await expect(page.getByText('support@example.com')).toBeVisible();
+    await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
+    await page.screenshot({ path: info.outputPath('enrol-after-reload.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Use an authenticator app' }).click();
+    const secret = await page.getByTestId('totp-secret').getAttribute('data-secret');
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await page.getByLabel('Code the app shows now').fill(totp(secret!));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByRole('heading', { name: 'Save your recovery codes' })).toBeVisible();
+    await expect(page.getByRole('listitem')).toHaveCount(10);
+    await page.getByRole('button', { name: 'I have saved them, continue' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  });
 });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import { apiSignIn, createStaff } from './support/api.ts';
-import { type Api, pageOn, startApi, stopApi } from './support/extra-api.ts';
+import { type ApiProcess, pageOn, startApi, stopApi } from './support/api-process.ts';
 import { signIn } from './support/sign-in.ts';
 import { createSiteOwner } from './support/site-owner.ts';
 
@@ -141,8 +141,8 @@ const reachable = (url: string) =>
 for (const carrier of ['LISTEN/NOTIFY', 'Redis pub/sub'] as const) {
   test.describe(`two API processes on PostgreSQL (${carrier})`, () => {
     test.describe.configure({ timeout: 180_000 });
-    let a: Api | undefined;
-    let b: Api | undefined;
+    let a: ApiProcess | undefined;
+    let b: ApiProcess | undefined;
     const db = `sac_e2e_notify_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
 
     test.afterAll(async () => {

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
+import { type ApiProcess, pageOn, startApi, stopApi } from './support/api-process.ts';
 import { DEMO_PASSWORD, RUN_DIR } from './support/env.ts';
-import { type Api, pageOn, startApi, stopApi } from './support/extra-api.ts';
 import { signIn } from './support/sign-in.ts';
 import { rowOf, showRow } from './support/team-list.ts';
 
@@ -11,7 +11,7 @@ import { rowOf, showRow } from './support/team-list.ts';
  * run's server keeps the default.
  */
 
-let api: Api | undefined;
+let api: ApiProcess | undefined;
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   api = await startApi({ STEP_UP_MINUTES: '0.05' });

@@ -162,6 +162,11 @@ test('every signed-in screen fits every width from 360 to 2560 px', async ({ pag
       path: '/manage-customer/custom-domains',
       ready: (p) => p.getByRole('table', { name: 'Custom domains of every site' }),
     },
+    {
+      name: 'trials ending',
+      path: '/manage-customer/trials-ending?days=90',
+      ready: (p) => p.getByRole('table', { name: 'Sites whose trial ends soon' }),
+    },
     { name: 'audit trail', path: '/manage-superuser/audit-trail', ready: (p) => p.getByRole('table') },
     { name: 'my sessions', path: '/account/sessions', ready: (p) => p.getByRole('table') },
     { name: 'change password', path: '/account/change-password', ready: heading },
@@ -222,6 +227,11 @@ test('lists use a wide screen up to a measure; forms keep theirs (1920 and 2560 
       name: 'custom-domains',
       path: '/manage-customer/custom-domains',
       table: 'Custom domains of every site',
+    },
+    {
+      name: 'trials-ending',
+      path: '/manage-customer/trials-ending?days=90',
+      table: 'Sites whose trial ends soon',
     },
     { name: 'team', path: '/manage-superuser/manage-superuser', table: 'Super users' },
     {

@@ -918,6 +918,8 @@ export const MATRIX: Record<EndpointId, Row> = {
     request: async () => ({}),
     expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 200, Auditor: 200, Impersonating: 403 },
   },
+  // The list behind the dashboard's trials card: whoever sees the card (sites.read).
+  trialsEnding: customerRead(() => ({ query: { days: '30', sort: '-ends' } })),
   noticeList: noticesSend(async () => ({})),
   noticeCreate: noticesSend(async (f) => ({
     payload: {

@@ -18,6 +18,8 @@ export function openSse(base: string, session: { xtoken: string; xsign: string }
   const events: Array<{ id: string; data: { Notification: StaffNotification; UnreadCount: number } }> = [];
   /** The events without an id: "the dashboard changed" (STAFF_CHANGE_EVENT), by topic. */
   const changes: string[] = [];
+  /** When each of `changes` came (Date.now()). */
+  const changeTimes: number[] = [];
   let ended = false;
   let buffer = '';
   let request: http.ClientRequest | undefined;
@@ -55,7 +57,10 @@ export function openSse(base: string, session: { xtoken: string; xsign: string }
             const id = /^id: (.*)$/m.exec(block)?.[1];
             const data = /^data: (.*)$/m.exec(block)?.[1];
             if (id && data) events.push({ id, data: JSON.parse(data) });
-            else if (data && /^event: changed$/m.test(block)) changes.push(JSON.parse(data).Topic);
+            else if (data && /^event: changed$/m.test(block)) {
+              changes.push(JSON.parse(data).Topic);
+              changeTimes.push(Date.now());
+            }
             cut = buffer.indexOf('\n\n');
           }
         });
@@ -74,6 +79,7 @@ export function openSse(base: string, session: { xtoken: string; xsign: string }
     response,
     events,
     changes,
+    changeTimes,
     done,
     ended: () => ended,
     close: () => request?.destroy(),

@@ -37,6 +37,7 @@ describe('consolePaths', () => {
         '/manage-customer/impersonate',
         '/manage-customer/site-configuration',
         '/manage-customer/custom-domains',
+        '/manage-customer/trials-ending',
         '/manage-superuser',
         '/manage-superuser/manage-superuser',
         '/manage-superuser/create-superuser',

@@ -107,6 +107,8 @@ export const consolePaths = {
   ),
   /** Every site's custom domains, filtered by status (pending, failing, verified) or all. */
   customDomains: screen('/manage-customer/custom-domains', query<{ status?: string }>()),
+  /** Sites whose trial ends within `days` days (7 when absent): the list behind the dashboard's card. */
+  trialsEnding: screen('/manage-customer/trials-ending', query<{ days?: number }>()),
 
   // Manage Superuser.
   team: screen('/manage-superuser'),

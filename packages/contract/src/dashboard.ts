@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { sortQueryField, TRIAL_SORT_KEYS } from './list-sort.ts';
+import { decimalInteger } from './validation.ts';
 
 /**
  * GET /admin/dashboard: what needs the viewer and how the platform stands, in one answer. Each
@@ -157,3 +159,55 @@ export const dashboardResponse = z.object({
     .optional(),
 });
 export type Dashboard = z.output<typeof dashboardResponse>;
+
+/** GET /admin/dashboard/trials-ending: the whole list behind the card's trials ending soon. */
+/** The widest window the list takes, in days. */
+const TRIAL_WINDOW_DAYS_MAX = 90;
+export const TRIALS_PAGE_SIZE = 50;
+const TRIALS_PAGE_MAX = 200;
+const TRIAL_DAYS_MESSAGE = `days must be a whole number from 1 to ${TRIAL_WINDOW_DAYS_MAX}.`;
+const TRIAL_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${TRIALS_PAGE_MAX}.`;
+const TRIAL_CURSOR_MESSAGE = 'cursor is not a cursor of this list.';
+export const trialsEndingQuery = z.object({
+  /** Trials ending from now to this many days ahead (TRIAL_ENDING_DAYS when absent). */
+  days: decimalInteger(
+    z
+      .number({ error: TRIAL_DAYS_MESSAGE })
+      .int(TRIAL_DAYS_MESSAGE)
+      .min(1, TRIAL_DAYS_MESSAGE)
+      .max(TRIAL_WINDOW_DAYS_MAX, TRIAL_DAYS_MESSAGE),
+  ).optional(),
+  /** NextCursor of the previous page, as answered. */
+  cursor: z
+    .string()
+    .max(200, TRIAL_CURSOR_MESSAGE)
+    .regex(/^[A-Za-z0-9_-]+$/, TRIAL_CURSOR_MESSAGE)
+    .optional(),
+  limit: decimalInteger(
+    z
+      .number({ error: TRIAL_LIMIT_MESSAGE })
+      .int(TRIAL_LIMIT_MESSAGE)
+      .min(1, TRIAL_LIMIT_MESSAGE)
+      .max(TRIALS_PAGE_MAX, TRIAL_LIMIT_MESSAGE),
+  ).optional(),
+  /** `ends` soonest first (the default), `-ends` latest first. */
+  sort: sortQueryField(TRIAL_SORT_KEYS),
+});
+export const trialsEndingResponse = z.object({
+  Data: z.array(
+    z.object({
+      AppId: z.number().int(),
+      AppName: z.string(),
+      OwnerUid: z.string(),
+      /** The owner's first and last name. */
+      CustomerName: z.string(),
+      Plan: z.string(),
+      /** The data center's code and name; null before the site has one. */
+      DataCenter: z.string().nullable(),
+      DataCenterName: z.string().nullable(),
+      TrialEndsAt: z.string(),
+    }),
+  ),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  NextCursor: z.string().nullable(),
+});

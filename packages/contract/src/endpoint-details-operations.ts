@@ -7,7 +7,7 @@ import {
   auditSigningKeyResponse,
 } from './audit.ts';
 import { okResponse } from './auth.ts';
-import { dashboardResponse } from './dashboard.ts';
+import { dashboardResponse, trialsEndingQuery, trialsEndingResponse } from './dashboard.ts';
 import { type DetailsPart, errors } from './endpoint-details.ts';
 import {
   approversResponse,
@@ -156,6 +156,13 @@ export const OPERATIONS_DETAILS = {
       "The signed-in staff member's dashboard: impersonation requests awaiting them and live grants, customer and site figures, staff sign-in failures, recently viewed customers. Each part is present only with the permission of the list behind it.",
     tag: 'Dashboard',
     responses: { 200: dashboardResponse, ...errors(401, 403) },
+  },
+  trialsEnding: {
+    summary:
+      "Sites on a trial that ends within `days` days from now (7 when absent, up to 90), soonest first (sort=-ends: latest first), 50 a page (limit up to 200), each with its owner's name, plan and data center; pass NextCursor as cursor for the next page.",
+    tag: 'Dashboard',
+    query: trialsEndingQuery,
+    responses: { 200: trialsEndingResponse, ...errors(400, 401, 403) },
   },
   noticeList: {
     summary:

@@ -87,7 +87,7 @@ export const SITE_SETTINGS_DETAILS = {
   },
   customDomainsAll: {
     summary:
-      'Custom domains of every site by name, 50 a page (limit up to 200), filtered by status: pending (awaiting verification), failing (verified, but the latest periodic re-check failed) or verified (and passing); pass NextCursor as cursor for the next page.',
+      'Custom domains of every site by name (sort=status: by status then name; sort=created: by when added then name; -key: the other way), 50 a page (limit up to 200), filtered by status: pending (awaiting verification), failing (verified, but the latest periodic re-check failed) or verified (and passing); pass NextCursor as cursor for the next page.',
     tag: 'Site settings',
     query: customDomainsAllQuery,
     responses: { 200: customDomainsAllResponse, ...errors(400, 401, 403) },

@@ -81,6 +81,13 @@ export const OPERATIONS_ROUTES = {
     // (failed sign-in steps, refusals, failed changes, exports) stay one statement.
     budget: { statements: 16, commits: 0 },
   },
+  trialsEnding: {
+    id: 'trialsEnding',
+    method: 'GET',
+    path: '/admin/dashboard/trials-ending',
+    access: 'sites.read',
+    budget: { statements: 2, commits: 0 },
+  },
   noticeList: {
     id: 'noticeList',
     method: 'GET',

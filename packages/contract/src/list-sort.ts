@@ -16,8 +16,14 @@ export const REQUEST_SORT_KEYS = ['id', 'app', 'priority', 'status', 'modified']
 export const LOG_SORT_KEYS = ['request', 'app', 'status', 'modified'] as const;
 /** The trail: by time (its own order), by actor or by action (each then by time, see audit.repo.ts). */
 export const AUDIT_SORT_KEYS = ['time', 'actor', 'action'] as const;
-/** Every site's custom domains: by name, either way (the key its index holds). */
-export const DOMAIN_SORT_KEYS = ['domain'] as const;
+/**
+ * Every site's custom domains, either way: by name (the primary key), by stored status then name
+ * (custom_domains_status_domain_idx) or by when added then name (custom_domains_created_idx). Not
+ * by site: its name is in another table, so the order would sort every domain.
+ */
+export const DOMAIN_SORT_KEYS = ['domain', 'status', 'created'] as const;
+/** Trials ending soon: by their end, either way (the key the partial index of trials holds). */
+export const TRIAL_SORT_KEYS = ['ends'] as const;
 /** An export of the trail runs in time order: its hash chain is in file order. */
 export const AUDIT_EXPORT_SORT_KEYS = ['time'] as const;
 

@@ -119,7 +119,7 @@ export const domainBody = z.object({
     .regex(DOMAIN_PATTERN, 'Please enter a domain name such as login.example.com.'),
 });
 
-const DOMAIN_STATUSES = ['Pending Verification', 'Verified'] as const;
+export const DOMAIN_STATUSES = ['Pending Verification', 'Verified'] as const;
 const dnsRecord = z.object({ Type: z.enum(['CNAME', 'TXT']), Name: z.string(), Value: z.string() });
 const customDomain = z.object({
   Domain: z.string(),
@@ -158,7 +158,10 @@ export const customDomainsAllQuery = z.object({
       .min(1, DOMAIN_LIMIT_MESSAGE)
       .max(DOMAIN_LIST_PAGE_MAX, DOMAIN_LIMIT_MESSAGE),
   ).optional(),
-  /** `domain` A to Z (the default), `-domain` Z to A. */
+  /**
+   * `domain` A to Z (the default), `status` (Pending Verification before Verified, then by name),
+   * `created` (oldest first, then by name); `-` before a key turns it round.
+   */
   sort: sortQueryField(DOMAIN_SORT_KEYS),
 });
 export const customDomainsAllResponse = z.object({

@@ -15,6 +15,7 @@ import {
   DOMAIN_SORT_KEYS,
   LOG_SORT_KEYS,
   REQUEST_SORT_KEYS,
+  TRIAL_SORT_KEYS,
 } from '@sac/contract/list-sort';
 import fc from 'fast-check';
 import type { z } from 'zod';
@@ -415,12 +416,17 @@ const LIST_SORTS: Record<string, readonly string[]> = {
   auditEvents: AUDIT_SORT_KEYS,
   auditExport: AUDIT_EXPORT_SORT_KEYS,
   customDomainsAll: DOMAIN_SORT_KEYS,
+  trialsEnding: TRIAL_SORT_KEYS,
 };
 
 /** Every sort value the lists take, ascending and descending. */
-const SORT_VALUES = [...REQUEST_SORT_KEYS, ...LOG_SORT_KEYS, ...AUDIT_SORT_KEYS, ...DOMAIN_SORT_KEYS].flatMap(
-  (k) => [k, `-${k}`],
-);
+const SORT_VALUES = [
+  ...REQUEST_SORT_KEYS,
+  ...LOG_SORT_KEYS,
+  ...AUDIT_SORT_KEYS,
+  ...DOMAIN_SORT_KEYS,
+  ...TRIAL_SORT_KEYS,
+].flatMap((k) => [k, `-${k}`]);
 
 // ---------------------------------------------------------------------------------------------
 // Query strings

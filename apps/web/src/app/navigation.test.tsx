@@ -22,6 +22,7 @@ const c = {
   search: consolePaths.customerSearch(),
   create: consolePaths.createCustomer(),
   domains: consolePaths.customDomains(),
+  trials: consolePaths.trialsEnding(),
 };
 const team = {
   list: consolePaths.superusers(),
@@ -36,19 +37,19 @@ const team = {
 const EXPECTED: Record<Role, Record<string, string | string[] | undefined>> = {
   SuperAdmin: {
     dashboard: DASHBOARD,
-    'manage-customer': [c.search, c.create, c.domains],
+    'manage-customer': [c.search, c.create, c.domains, c.trials],
     'manage-superuser': [team.list, team.create, team.sso, team.logs, team.requests, team.audit],
     'manage-notifications': NOTICES,
   },
   Admin: {
     dashboard: DASHBOARD,
-    'manage-customer': [c.search, c.create, c.domains],
+    'manage-customer': [c.search, c.create, c.domains, c.trials],
     'manage-superuser': [team.list, team.create, team.logs, team.requests],
     'manage-notifications': NOTICES,
   },
   Support: {
     dashboard: DASHBOARD,
-    'manage-customer': [c.search, c.domains],
+    'manage-customer': [c.search, c.domains, c.trials],
     'manage-superuser': [team.logs, team.requests],
     'manage-notifications': undefined,
   },

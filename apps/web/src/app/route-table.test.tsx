@@ -40,6 +40,7 @@ describe('the route table and the contract’s console paths', () => {
       consolePaths.customerSearch(),
       consolePaths.createCustomer(),
       consolePaths.customDomains(),
+      consolePaths.trialsEnding(),
     ]);
     const team = sections.find((s) => s.path === consolePaths.team.path)!;
     expect(sectionTabs(team).map((t) => t.to)).toEqual([

@@ -4,7 +4,7 @@ import { apiTokenRoutes } from '../features/api-tokens/routes.tsx';
 import { auditRoutes } from '../features/audit/routes.tsx';
 import { accountRoutes, authPublicRoutes } from '../features/auth/routes.tsx';
 import { customersSection } from '../features/customers/routes.tsx';
-import { dashboardRoutes } from '../features/dashboard/routes.tsx';
+import { dashboardRoutes, trialsEndingRoutes } from '../features/dashboard/routes.tsx';
 import {
   impersonateSiteRoutes,
   impersonationModeRoute,
@@ -32,7 +32,12 @@ export const publicRoutes: readonly AppRoute[] = [
 export const sections: readonly AppSection[] = [
   {
     ...customersSection,
-    children: [...customersSection.children, ...impersonateSiteRoutes, ...siteConfigurationRoutes],
+    children: [
+      ...customersSection.children,
+      ...impersonateSiteRoutes,
+      ...siteConfigurationRoutes,
+      ...trialsEndingRoutes,
+    ],
   },
   withFirstAllowedIndex({
     ...teamSection,

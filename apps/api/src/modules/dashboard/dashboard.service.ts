@@ -7,12 +7,18 @@ import {
   STAFF_EXPORTS_DAYS,
   STAFF_FAILED_ACTIONS,
   TRIAL_ENDING_DAYS,
+  TRIALS_PAGE_SIZE,
+  type trialsEndingQuery,
 } from '@sac/contract/dashboard';
+import { sortParam } from '@sac/contract/list-sort';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import type { z } from 'zod';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
+import { DIGITS, decodeCursor, encodeCursor, literal, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import * as repo from './dashboard.repo.ts';
 import { recentViews } from './recent-views.ts';
+import * as trialsRepo from './trials-ending.repo.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -243,3 +249,42 @@ export function recordCustomerView(
 
 /** Writes the recently viewed customers not yet written: when the app closes, after the demo data, in tests. */
 export const flushCustomerViews = (ctx: AppContext): Promise<void> => recentViews(ctx).flush();
+
+/**
+ * The whole list behind the card's trials ending soon: sites whose trial ends within `days` days
+ * from now, soonest first or latest first, a page at a time. A cursor carries its order's name
+ * ('ends' or '-ends') before the row's key, so a cursor of one order is refused under the other.
+ */
+export async function trialsEndingList(ctx: AppContext, q: z.output<typeof trialsEndingQuery>) {
+  const now = ctx.clock.now();
+  const order = sortParam(q.sort ?? { key: 'ends', descending: false });
+  const descending = order === '-ends';
+  let after: trialsRepo.TrialKey | undefined;
+  if (q.cursor !== undefined) {
+    const [, at, appId] = decodeCursor(q.cursor, [literal(order), PG_TIMESTAMP, DIGITS]);
+    after = { at, appId };
+  }
+  const limit = q.limit ?? TRIALS_PAGE_SIZE;
+  const found = await trialsRepo.trialsEndingPage(ctx.db, {
+    now,
+    until: new Date(now.getTime() + (q.days ?? TRIAL_ENDING_DAYS) * DAY_MS),
+    after,
+    limit: limit + 1,
+    descending,
+  });
+  const page = found.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    Data: page.map((t) => ({
+      AppId: Number(t.app_id),
+      AppName: t.app_name,
+      OwnerUid: t.owner_uid,
+      CustomerName: `${t.first_name} ${t.last_name}`.trim(),
+      Plan: t.plan,
+      DataCenter: t.data_center,
+      DataCenterName: t.data_center_name,
+      TrialEndsAt: t.trial_ends_at.toISOString(),
+    })),
+    NextCursor: found.length > limit && last ? encodeCursor([order, last.at_key, String(last.app_id)]) : null,
+  };
+}

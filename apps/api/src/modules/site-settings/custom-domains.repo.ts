@@ -62,25 +62,54 @@ export function verifiedDomainsDue(db: Queryable, before: Date, limit: number): 
 /** What the cross-site list shows: pending verification, verified and failing re-checks, or verified and passing. */
 export type DomainFilter = 'pending' | 'failing' | 'verified';
 
+/** An order of the cross-site list: by name, or by status or creation then name. */
+export type DomainOrder = 'domain' | 'status' | 'created';
+/** Where a page starts: the last row's sort key (status, or created_at as PostgreSQL writes it) and domain. */
+export interface DomainKey {
+  key: string | undefined;
+  domain: string;
+}
+
+/** The keyset after `after` in `order`, either way: (key, domain) past the last row's. */
+function pastKey(order: DomainOrder, after: DomainKey, descending: boolean) {
+  const op = sql.raw(descending ? '<' : '>');
+  if (order === 'status') return sql<boolean>`(d.status, d.domain) ${op} (${after.key}, ${after.domain})`;
+  if (order === 'created')
+    return sql<boolean>`(d.created_at, d.domain) ${op} (${after.key}::timestamptz, ${after.domain})`;
+  return sql<boolean>`d.domain ${op} ${after.domain}`;
+}
+
 /**
- * Custom domains of every site by name, after `after` (keyset: the domain is the key), up to
- * `limit`: each filter walks an index by name (status and name, or the failing ones').
+ * Custom domains of every site, after `after` (keyset), up to `limit`, by name, or by status or
+ * creation then name, either way: each order walks an index that holds it (the primary key,
+ * (status, domain) and (created_at, domain), 0045 and 0058), each filter narrows the walk; the
+ * page is cut before it is joined to its sites.
  */
 export function listDomains(
   db: Queryable,
-  q: { filter: DomainFilter | undefined; after: string | undefined; limit: number; descending?: boolean },
+  q: {
+    filter: DomainFilter | undefined;
+    after: DomainKey | undefined;
+    limit: number;
+    order?: DomainOrder;
+    descending?: boolean;
+  },
 ) {
-  // Z to A reads the same indexes backwards.
+  const order = q.order ?? 'domain';
   const dir = q.descending ? 'desc' : 'asc';
+  const after = q.after;
   const page = qb
     .selectFrom('custom_domains as d')
     .selectAll('d')
+    .select((eb) => eb.cast<string>('d.created_at', 'text').as('created_key'))
     .$if(q.filter === 'pending', (s) => s.where('d.status', '=', sql.lit('Pending Verification')))
     .$if(q.filter === 'failing', (s) => s.where('d.failing_since', 'is not', null))
     .$if(q.filter === 'verified', (s) =>
       s.where('d.status', '=', sql.lit('Verified')).where('d.failing_since', 'is', null),
     )
-    .$if(q.after !== undefined, (s) => s.where('d.domain', q.descending ? '<' : '>', q.after ?? ''))
+    .$if(after !== undefined, (s) => s.where(pastKey(order, after!, q.descending === true)))
+    .$if(order === 'status', (s) => s.orderBy('d.status', dir))
+    .$if(order === 'created', (s) => s.orderBy('d.created_at', dir))
     .orderBy('d.domain', dir)
     .limit(q.limit);
   return rows(
@@ -96,11 +125,14 @@ export function listDomains(
         'd.status',
         'd.token',
         'd.created_at',
+        'd.created_key',
         'd.last_checked_at',
         'd.last_check_result',
         'd.verified_at',
         'd.failing_since',
       ])
+      .$if(order === 'status', (s) => s.orderBy('d.status', dir))
+      .$if(order === 'created', (s) => s.orderBy('d.created_at', dir))
       .orderBy('d.domain', dir),
   );
 }

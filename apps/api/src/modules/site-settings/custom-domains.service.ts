@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { sortParam } from '@sac/contract/list-sort';
 import {
   DOMAIN_LIST_PAGE_SIZE,
   DOMAIN_PATTERN,
+  DOMAIN_STATUSES,
   type DomainListFilter,
   SETTINGS_MESSAGES as M,
   verificationRecordName,
@@ -11,7 +13,7 @@ import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { isoOrNull } from '../../lib/iso.ts';
-import { decodeCursor, encodeCursor, literal, text } from '../../lib/keyset-cursor.ts';
+import { decodeCursor, encodeCursor, literal, oneOf, PG_TIMESTAMP, text } from '../../lib/keyset-cursor.ts';
 import { ownedSite, type SiteInput, siteWrite } from '../customers/sites.service.ts';
 import * as repo from './custom-domains.repo.ts';
 import { checkDomain } from './domain-check.ts';
@@ -153,25 +155,56 @@ export async function recheckDomains(ctx: AppContext, batch = 50): Promise<numbe
  * GET /admin/customdomains: custom domains of every site by name, filtered by status, keyset-paged
  * on the domain (the cursor is the last domain of the page).
  */
+/**
+ * A cursor of the cross-site list. By name: the domain, Z to A marked '-' before it (as they
+ * always were). By status or creation: the order's name and direction, the row's key and domain.
+ * A cursor of one order is refused under another.
+ */
+function domainCursor(
+  row: { domain: string; status: string; created_key: string },
+  order: repo.DomainOrder,
+  descending: boolean,
+): string {
+  if (order === 'domain') return encodeCursor(descending ? ['-', row.domain] : [row.domain]);
+  const name = sortParam({ key: order, descending });
+  return encodeCursor([name, order === 'status' ? row.status : row.created_key, row.domain]);
+}
+function domainCursorKey(cursor: string, order: repo.DomainOrder, descending: boolean): repo.DomainKey {
+  if (order === 'domain') {
+    const domain = descending
+      ? decodeCursor(cursor, [literal('-'), DOMAIN_KEY])[1]
+      : decodeCursor(cursor, [DOMAIN_KEY])[0];
+    return { key: undefined, domain };
+  }
+  const name = literal(sortParam({ key: order, descending }));
+  const [, key, domain] = decodeCursor(cursor, [
+    name,
+    order === 'status' ? oneOf(DOMAIN_STATUSES) : PG_TIMESTAMP,
+    DOMAIN_KEY,
+  ]);
+  return { key, domain };
+}
+
 export async function listAllDomains(
   ctx: AppContext,
   q: {
     status?: DomainListFilter | undefined;
     cursor?: string | undefined;
     limit?: number | undefined;
-    sort?: { key: 'domain'; descending: boolean } | undefined;
+    sort?: { key: repo.DomainOrder; descending: boolean } | undefined;
   },
 ) {
-  // Z to A marks its cursors '-', so a cursor of one order is refused under the other.
+  const order = q.sort?.key ?? 'domain';
   const descending = q.sort?.descending === true;
-  const after =
-    q.cursor === undefined
-      ? undefined
-      : descending
-        ? decodeCursor(q.cursor, [literal('-'), DOMAIN_KEY])[1]
-        : decodeCursor(q.cursor, [DOMAIN_KEY])[0];
+  const after = q.cursor === undefined ? undefined : domainCursorKey(q.cursor, order, descending);
   const limit = q.limit ?? DOMAIN_LIST_PAGE_SIZE;
-  const rows = await repo.listDomains(ctx.db, { filter: q.status, after, limit: limit + 1, descending });
+  const rows = await repo.listDomains(ctx.db, {
+    filter: q.status,
+    after,
+    limit: limit + 1,
+    order,
+    descending,
+  });
   const page = rows.slice(0, limit);
   return {
     Data: page.map((d) => ({
@@ -186,9 +219,6 @@ export async function listAllDomains(
       VerifiedAt: isoOrNull(d.verified_at),
       FailingSince: isoOrNull(d.failing_since),
     })),
-    NextCursor:
-      rows.length > limit
-        ? encodeCursor(descending ? ['-', page.at(-1)!.domain] : [page.at(-1)!.domain])
-        : null,
+    NextCursor: rows.length > limit ? domainCursor(page.at(-1)!, order, descending) : null,
   };
 }

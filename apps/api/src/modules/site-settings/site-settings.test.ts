@@ -264,6 +264,56 @@ describe('custom domains of every site: re-checks of verified ones, failing, the
     expect(bad.status).toBe(400);
     expect((await t.callLoose('customDomainsAll', { session: s, query: { status: 'x' } })).status).toBe(400);
 
+    // By status or when added, either way, then by name: one a page, every domain once (issue 32).
+    const walk = async (sort: string) => {
+      const out: Array<{ Domain: string; Status: string; CreatedAt: string }> = [];
+      let first: string | null = null;
+      let c: string | null = null;
+      do {
+        const page = await all({ limit: '1', sort, ...(c ? { cursor: c } : {}) });
+        out.push(...(page.Data as unknown as typeof out));
+        c = page.NextCursor;
+        first ??= c;
+      } while (c);
+      return { out, first };
+    };
+    const rowsOf = (await walk('domain')).out;
+    const expected = (k: 'Status' | 'CreatedAt') =>
+      [...rowsOf].sort((a, b) => (a[k] < b[k] ? -1 : a[k] > b[k] ? 1 : a.Domain < b.Domain ? -1 : 1));
+    for (const k of ['status', 'created'] as const) {
+      const field = k === 'status' ? 'Status' : 'CreatedAt';
+      const up = await walk(k);
+      expect(
+        up.out.map((d) => d.Domain),
+        k,
+      ).toEqual(expected(field).map((d) => d.Domain));
+      const down = await walk(`-${k}`);
+      expect(
+        down.out.map((d) => d.Domain),
+        `-${k}`,
+      ).toEqual(
+        expected(field)
+          .reverse()
+          .map((d) => d.Domain),
+      );
+      // a cursor of one order is refused under another
+      const other = await t.callLoose('customDomainsAll', {
+        session: s,
+        query: { cursor: up.first!, sort: k === 'status' ? 'created' : 'status' },
+      });
+      expect(other.status).toBe(400);
+      expect(
+        (await t.callLoose('customDomainsAll', { session: s, query: { cursor: up.first!, sort: `-${k}` } }))
+          .status,
+      ).toBe(400);
+    }
+    expect((await all({ status: 'pending', sort: '-status' })).Data.map((d) => d.Domain)).toEqual(
+      rowsOf
+        .filter((d) => d.Status === 'Pending Verification')
+        .map((d) => d.Domain)
+        .reverse(),
+    );
+
     // The records are back: the next re-check clears it.
     dns.zone.set(domain, [{ type: 'CNAME', value: 'dee-site.hub.platform.test' }]);
     t.clock.advance(25 * 3_600_000);

@@ -20,6 +20,11 @@ const FULL_CHECK_MS = 15_000;
 const READ_BATCH = 50;
 /** What the browser waits before it reconnects after the stream drops (the SSE retry field). */
 const RETRY_MS = 3_000;
+/**
+ * The 'changed' events go out at most this often: a burst of request changes (a bulk approval,
+ * a seeding script) would otherwise make every open dashboard read itself once per change.
+ */
+export const CHANGE_EVENT_EVERY_MS = 1_000;
 
 interface Stream {
   uid: string;
@@ -82,6 +87,46 @@ function streamRegistry() {
       for (const s of all()) end(s);
     },
   };
+}
+
+/**
+ * Calls `send` at once when it last ran `everyMs` ago or more, else once at the end of that
+ * window however often it is asked in it (trailing edge): the last ask is always followed by a
+ * call, so a console that reads on the call ends up current.
+ */
+function throttle(send: () => void, everyMs: number) {
+  let last = Number.NEGATIVE_INFINITY;
+  let timer: NodeJS.Timeout | undefined;
+  const fire = () => {
+    timer = undefined;
+    last = Date.now();
+    send();
+  };
+  return {
+    ask() {
+      if (timer) return;
+      const wait = last + everyMs - Date.now();
+      if (wait <= 0) fire();
+      else timer = setTimeout(fire, wait).unref();
+    },
+    cancel() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+const changed: StaffChangeEventData = { Topic: 'impersonation' };
+const changeEvent = `event: ${STAFF_CHANGE_EVENT}\ndata: ${JSON.stringify(changed)}\n\n`;
+
+/**
+ * "The requests changed", told to every stream whose member may see requests, throttled: every
+ * stream gets its 'changed' events from here only, so at most one a second reaches each.
+ */
+function changeAnnouncer(streams: ReturnType<typeof streamRegistry>) {
+  return throttle(() => {
+    for (const s of streams.all()) if (s.seesRequests) write(s, changeEvent);
+  }, CHANGE_EVENT_EVERY_MS);
 }
 
 /**
@@ -159,6 +204,8 @@ function refuseOverLimits(
  * Last-Event-ID and a live event are the same read). Once a second the hub ends the streams whose
  * session ended (checked again only when an auth change was heard, and every 15 s for idle and
  * lifetime ends), ends them all while the instance drains, and writes the heartbeat comments.
+ * "The requests changed" (a message to EVERY_STAFF_MEMBER) is merged to one 'changed' event a
+ * second at most, the last one always sent (throttle).
  */
 export function streamHub(
   ctx: AppContext,
@@ -170,11 +217,10 @@ export function streamHub(
   let lastHeartbeat = Date.now();
   let checking = false;
 
-  const changed: StaffChangeEventData = { Topic: 'impersonation' };
-  const changeEvent = `event: ${STAFF_CHANGE_EVENT}\ndata: ${JSON.stringify(changed)}\n\n`;
+  const announceChange = changeAnnouncer(streams);
   const unsubscribe = ctx.staffEvents.subscribe((uid) => {
     if (uid === EVERY_STAFF_MEMBER) {
-      for (const s of streams.all()) if (s.seesRequests) write(s, changeEvent);
+      announceChange.ask();
       return;
     }
     for (const s of streams.of(uid)) void readNew(ctx, s);
@@ -254,6 +300,7 @@ export function streamHub(
     endAll: () => streams.endAll(),
     close() {
       clearInterval(timer);
+      announceChange.cancel();
       unsubscribe();
       streams.endAll();
     },

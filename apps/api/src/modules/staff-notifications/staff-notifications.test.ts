@@ -9,6 +9,7 @@ import { insertGrant } from '../../../test/impersonation-fixtures.ts';
 import { openSse } from '../../../test/sse-client.ts';
 import { periodicJobs } from '../../ops/periodic.ts';
 import { notifyExpiringGrants, pruneNotifications } from './staff-notifications.service.ts';
+import { CHANGE_EVENT_EVERY_MS } from './staff-notifications.stream.ts';
 
 type S = { xtoken: string; xsign: string };
 let t: TestApp;
@@ -447,11 +448,45 @@ describe('GET /admin/notifications/stream', () => {
         })
       ).status,
     ).toBe(200);
-    expect(await until(approver, 3)).toEqual(['impersonation', 'impersonation', 'impersonation']);
+    // consent and approval within the second after the first event: merged into one, sent after both
+    expect(await until(approver, 2)).toEqual(['impersonation', 'impersonation']);
     // The Auditor neither requests nor approves: told nothing.
     expect(reader.changes).toEqual([]);
     expect(approver.events.filter((e) => e.data.Notification.RequestId === id)).toEqual([]);
     for (const s of [watcher, reader, approver]) s.close();
+  });
+
+  it('merges a burst of request changes into at most one event a second, the last after the last change', async () => {
+    const approver = openStream(chief);
+    expect((await approver.response).status).toBe(200);
+    // a quiet second first: the burst's first change is sent at once
+    await new Promise((res) => setTimeout(res, CHANGE_EVENT_EVERY_MS + 100));
+    const before = await t.call('dashboard', { session: chief });
+    const started = Date.now();
+    const burst = 12;
+    let lastStarted = 0;
+    for (let i = 0; i < burst; i++) {
+      lastStarted = Date.now();
+      await ask(agent, { Assignees: ['boss@example.com'] });
+    }
+    const took = Date.now() - started;
+    // the trailing event comes within a second of the last change
+    await new Promise((res) => setTimeout(res, CHANGE_EVENT_EVERY_MS + 300));
+    const n = approver.changes.length;
+    expect(n).toBeGreaterThanOrEqual(1);
+    expect(n).toBeLessThanOrEqual(2 + Math.floor(took / CHANGE_EVENT_EVERY_MS));
+    expect(n).toBeLessThan(burst);
+    for (let i = 1; i < n; i++)
+      expect(approver.changeTimes[i]! - approver.changeTimes[i - 1]!).toBeGreaterThanOrEqual(
+        CHANGE_EVENT_EVERY_MS - 50,
+      );
+    // the last event came after the last change began: a dashboard read on it counts every request
+    expect(approver.changeTimes.at(-1)!).toBeGreaterThanOrEqual(lastStarted);
+    const after = await t.call('dashboard', { session: chief });
+    expect(after.body.Impersonation?.AwaitingCustomer?.Count).toBe(
+      (before.body.Impersonation?.AwaitingCustomer?.Count ?? 0) + burst,
+    );
+    approver.close();
   });
 
   it('caps the streams per staff member', async () => {

@@ -3,6 +3,7 @@ import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
 
 const DashboardPage = lazy(() => import('./components/dashboard-page.tsx'));
+const TrialsEndingPage = lazy(() => import('./components/trials-ending-page.tsx'));
 
 export const dashboardRoutes: readonly AppRoute[] = [
   {
@@ -10,5 +11,18 @@ export const dashboardRoutes: readonly AppRoute[] = [
     access: 'session',
     label: { ns: 'dashboard', key: 'heading' },
     element: <DashboardPage />,
+  },
+];
+
+/**
+ * The whole list behind the dashboard's trials card, mounted by the app under Manage Customer (a
+ * sidebar tab, where the other lists of sites are): whoever sees the card may open it.
+ */
+export const trialsEndingRoutes: readonly AppRoute[] = [
+  {
+    path: consolePaths.trialsEnding.path,
+    access: 'sites.read',
+    label: { ns: 'dashboard', key: 'trialsList' },
+    element: <TrialsEndingPage />,
   },
 ];

@@ -118,6 +118,7 @@ export const siteSettings = {
   domainFailing: 'Failing re-check',
   failingSince: 'since',
   colSite: 'Site',
+  colAdded: 'Added',
   colLastCheck: 'Last check',
   neverChecked: 'Not checked yet',
   openSiteDomains: 'Custom domains of {app} ({domain})',

@@ -1,5 +1,7 @@
 import type { Dashboard } from '@sac/contract/dashboard';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ResponseOf } from '@sac/contract/endpoints';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { callApi } from '../../../lib/api-client.ts';
 import { useOnChange } from '../../../lib/live-changes.ts';
 
@@ -22,3 +24,31 @@ export function useDashboard() {
 }
 
 export type { Dashboard };
+
+export type EndingTrial = ResponseOf<'trialsEnding'>['Data'][number];
+
+/** GET /admin/dashboard/trials-ending, the page after `cursor` (`sort`: 'ends' or '-ends'). */
+export const readTrialsEnding =
+  (days: number, sort: string | undefined, limit?: number) =>
+  (cursor: string | undefined, signal: AbortSignal) =>
+    callApi('trialsEnding', {
+      query: {
+        days,
+        ...(sort ? { sort } : {}),
+        ...(limit ? { limit } : {}),
+        ...(cursor ? { cursor } : {}),
+      },
+      signal,
+    });
+
+/** The sites whose trial ends within `days` days, a page of 50 at a time. */
+export function useTrialsEnding(days: number, sort?: string) {
+  const list = useInfiniteQuery({
+    queryKey: [...dashboardKeys.all, 'trials-ending', days, sort ?? ''],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) => readTrialsEnding(days, sort)(pageParam, signal),
+    getNextPageParam: (last) => last.NextCursor ?? undefined,
+  });
+  const rows = useMemo(() => list.data?.pages.flatMap((p): EndingTrial[] => p.Data), [list.data]);
+  return { list, rows };
+}

@@ -160,6 +160,15 @@ describe('the dashboard', () => {
     expect(within(sites).getByText('Not set yet')).toBeTruthy();
     expect(within(sites).getByText('12')).toBeTruthy();
     expect(within(sites).getByText('and 11 more')).toBeTruthy();
+    // the sample's heading and its "and N more" open the whole list
+    expect(
+      within(sites)
+        .getByRole('link', { name: /^Show all \d+ trials ending within 7 days$/ })
+        .getAttribute('href'),
+    ).toBe('/manage-customer/trials-ending');
+    expect(
+      within(sites).getByRole('link', { name: 'Trials ending within 7 days' }).getAttribute('href'),
+    ).toBe('/manage-customer/trials-ending');
     expect(within(sites).getByText('3')).toBeTruthy();
     expect(href('Show custom domains pending verification: 3')).toBe(
       '/manage-customer/custom-domains?status=pending',

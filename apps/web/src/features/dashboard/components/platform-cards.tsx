@@ -125,31 +125,47 @@ export function SitesCard({
             }))}
           />
         </div>
-        <div>
-          <h3>
-            {t('trialsTitle')} <span className={styles.dashboardFigureSmall}>{trials.Count}</span>
-          </h3>
-          {trials.Items.length === 0 ? (
-            <p className="muted">{t('trialsEmpty')}</p>
-          ) : (
-            <ul className={impersonationCardsStyles.dashboardList}>
-              {trials.Items.map((s) => (
-                <li key={s.AppId}>
-                  <PermittedLink to={consolePaths.siteConfiguration({ uid: s.OwnerUid, appId: s.AppId })}>
-                    {s.AppName}
-                  </PermittedLink>
-                  <span className={`muted ${impersonationCardsStyles.dashboardMeta}`}>
-                    {t('trialEnds')} <Timestamp value={s.TrialEndsAt} />
-                  </span>
-                </li>
-              ))}
-              {trials.Count > trials.Items.length ? (
-                <li className="muted">{t('trialsMore', { count: trials.Count - trials.Items.length })}</li>
-              ) : null}
-            </ul>
-          )}
-        </div>
+        <TrialsEnding trials={trials} />
       </div>
     </section>
+  );
+}
+
+/** The trials ending soon: a sample, their count, and links to the whole list. */
+function TrialsEnding({ trials }: { trials: NonNullable<Dashboard['Sites']>['TrialsEndingSoon'] }) {
+  const t = useT('dashboard');
+  return (
+    <div>
+      <h3>
+        <PermittedLink to={consolePaths.trialsEnding()}>{t('trialsTitle')}</PermittedLink>{' '}
+        <span className={styles.dashboardFigureSmall}>{trials.Count}</span>
+      </h3>
+      {trials.Items.length === 0 ? (
+        <p className="muted">{t('trialsEmpty')}</p>
+      ) : (
+        <ul className={impersonationCardsStyles.dashboardList}>
+          {trials.Items.map((s) => (
+            <li key={s.AppId}>
+              <PermittedLink to={consolePaths.siteConfiguration({ uid: s.OwnerUid, appId: s.AppId })}>
+                {s.AppName}
+              </PermittedLink>
+              <span className={`muted ${impersonationCardsStyles.dashboardMeta}`}>
+                {t('trialEnds')} <Timestamp value={s.TrialEndsAt} />
+              </span>
+            </li>
+          ))}
+          {trials.Count > trials.Items.length ? (
+            <li>
+              <PermittedLink
+                to={consolePaths.trialsEnding()}
+                aria-label={t('trialsMoreLabel', { count: trials.Count })}
+              >
+                {t('trialsMore', { count: trials.Count - trials.Items.length })}
+              </PermittedLink>
+            </li>
+          ) : null}
+        </ul>
+      )}
+    </div>
   );
 }

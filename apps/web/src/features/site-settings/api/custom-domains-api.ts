@@ -33,8 +33,10 @@ export function useCustomDomains(s: SiteRef) {
 
 export type ListedDomain = ResponseOf<'customDomainsAll'>['Data'][number];
 
-/** GET /admin/customdomains?status=: every site's custom domains by name, a page of 50 at a time. */
-/** GET /admin/customdomains, the page after `cursor`, filtered and ordered (`sort`: 'domain' or '-domain'). */
+/**
+ * GET /admin/customdomains, the page after `cursor`, filtered and ordered (`sort`: a key of
+ * DOMAIN_SORT_KEYS, '-' before it for the other way).
+ */
 export const readEverySiteDomains =
   (status: DomainListFilter | undefined, sort: string | undefined, limit?: number) =>
   (cursor: string | undefined, signal: AbortSignal) =>

@@ -47,7 +47,7 @@ describe("every site's custom domains", () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Domain', 'Site', 'Status', 'Last check']);
+    ).toEqual(['Domain', 'Site', 'Status', 'Added', 'Last check']);
     expect(within(table).getByText('Failing re-check')).toBeTruthy();
     expect(within(table).getByText(/No CNAME record/)).toBeTruthy();
     expect(
@@ -129,9 +129,9 @@ describe("every site's custom domains, ordered", () => {
     await vi.waitFor(() => expect(saved).toHaveLength(1));
     const text = await saved[0]!.text();
     expect(text.split('\r\n').slice(0, 3)).toEqual([
-      'Domain,Site,Status,Last check',
-      'b.example,shop-b,Verified,2026-01-03T03:04:05.000Z',
-      'a.example,shop-a,Verified,2026-01-03T03:04:05.000Z',
+      'Domain,Site,Status,Added,Last check',
+      'b.example,shop-b,Verified,2026-01-02T03:04:05.000Z,2026-01-03T03:04:05.000Z',
+      'a.example,shop-a,Verified,2026-01-02T03:04:05.000Z,2026-01-03T03:04:05.000Z',
     ]);
     const reads = calls.filter(
       (c) => c.id === 'customDomainsAll' && c.url.searchParams.get('limit') === '200',
@@ -140,5 +140,42 @@ describe("every site's custom domains, ordered", () => {
     expect(click).toHaveBeenCalledOnce();
     click.mockRestore();
     vi.unstubAllGlobals();
+  });
+});
+
+describe("every site's custom domains, by status or when added", () => {
+  it('sorts by the Status and Added columns on the server, the order kept in the address', async () => {
+    const { calls } = stubApi(support, {
+      customDomainsAll: () => ({ body: { Data: [domain('b.example')], NextCursor: null } }),
+    });
+    const router = renderPage('?status=pending');
+    const table = await screen.findByRole('table', { name: 'Custom domains of every site' });
+    await within(table).findByText('b.example');
+    // Site and Last check do not sort: the site's name is another table's, a check may never have run.
+    for (const name of ['Site', 'Last check'])
+      expect(within(within(table).getByRole('columnheader', { name })).queryByRole('button')).toBeNull();
+    for (const [column, key] of [
+      ['Status', 'status'],
+      ['Added', 'created'],
+    ] as const) {
+      const now = await screen.findByRole('table', { name: 'Custom domains of every site' });
+      await within(now).findByText('b.example');
+      const header = within(now).getByRole('columnheader', { name: column });
+      fireEvent.click(within(header).getByRole('button'));
+      await vi.waitFor(() => expect(router.state.location.search).toBe(`?status=pending&sort=${key}`));
+      await vi.waitFor(() =>
+        expect(
+          calls
+            .filter((c) => c.id === 'customDomainsAll')
+            .at(-1)
+            ?.url.searchParams.get('sort'),
+        ).toBe(key),
+      );
+      // the table is drawn anew for each order
+      const again = await screen.findByRole('table', { name: 'Custom domains of every site' });
+      await within(again).findByText('b.example');
+      fireEvent.click(within(within(again).getByRole('columnheader', { name: column })).getByRole('button'));
+      await vi.waitFor(() => expect(router.state.location.search).toBe(`?status=pending&sort=-${key}`));
+    }
   });
 });

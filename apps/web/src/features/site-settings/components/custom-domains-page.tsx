@@ -72,8 +72,9 @@ function LastCheck({ domain: d }: { domain: ListedDomain }) {
 }
 
 /**
- * /manage-customer/custom-domains: every site's custom domains by name, filtered by status
- * (pending verification, failing re-checks, verified), 10 a page, read 50 at a time. Each links
+ * /manage-customer/custom-domains: every site's custom domains by name (or by status or when
+ * added, ordered by the server), filtered by status (pending verification, failing re-checks,
+ * verified), 10 a page, read 50 at a time. Each links
  * to its site's custom-domain settings, where it is verified or removed.
  */
 export default function CustomDomainsPage() {
@@ -109,6 +110,12 @@ export default function CustomDomainsPage() {
         header: t('colStatus'),
         csv: (d) => (d.FailingSince ? t('domainFailing') : t(`domainStatus.${d.Status}`)),
         cell: (d) => <DomainStatus domain={d} />,
+      },
+      {
+        id: 'created',
+        header: t('colAdded'),
+        csv: (d) => d.CreatedAt,
+        cell: (d) => <Timestamp value={d.CreatedAt} />,
       },
       {
         id: 'checked',

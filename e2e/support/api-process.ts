@@ -6,11 +6,16 @@ import type { Browser } from '@playwright/test';
 import { nodeRuntime } from '../../scripts/node-runtime.mjs';
 import { DEMO_PASSWORD, ROOT, RUN_DIR, SMTP_PORT } from './env.ts';
 
-/*
- * An API process of a spec's own, beside the run's server: for what needs another configuration
- * (a short step-up window) or a second process (events across instances). Demo data, the run's
- * mail sink, its own data directory and log under the run's directory.
+/**
+ * An API process of a test's own, beside the run's server: for what the run's server is not
+ * configured for (two processes on one PostgreSQL database, STAFF_MFA=required, a short
+ * STEP_UP_MINUTES). Demo data, its
+ * own data directory and port, the run's mail sink; `env` adds to or overrides that.
  */
+export interface ApiProcess {
+  url: string;
+  child: ChildProcess;
+}
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -20,22 +25,16 @@ const freePort = () =>
     });
   });
 
-export interface Api {
-  url: string;
-  child: ChildProcess;
-}
-
-export async function startApi(env: Record<string, string>): Promise<Api> {
+export async function startApi(env: Record<string, string>): Promise<ApiProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = path.join(RUN_DIR, `notify-${port}`);
+  const dataDir = path.join(RUN_DIR, `api-${port}`);
   fs.mkdirSync(dataDir, { recursive: true });
-  const log = fs.openSync(path.join(RUN_DIR, `notify-api-${port}.log`), 'a');
+  const log = fs.openSync(path.join(RUN_DIR, `api-${port}.log`), 'a');
   const child = spawn(nodeRuntime().node, ['apps/api/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
-      ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -44,6 +43,7 @@ export async function startApi(env: Record<string, string>): Promise<Api> {
       STAFF_MFA: 'optional',
       SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
       CONSOLE_ORIGINS: url,
+      ...env,
     },
     stdio: ['ignore', log, log],
   });
@@ -60,13 +60,14 @@ export async function startApi(env: Record<string, string>): Promise<Api> {
   }
 }
 
-export async function stopApi(api: Api | undefined): Promise<void> {
+export async function stopApi(api: ApiProcess | undefined): Promise<void> {
   if (!api || api.child.exitCode !== null) return;
   const exited = new Promise((r) => api.child.once('exit', r));
   api.child.kill('SIGTERM');
   await exited;
 }
 
+/** A page of a fresh browser context on `baseURL` (an API process of the test's own). */
 export async function pageOn(browser: Browser, baseURL: string) {
   return (await browser.newContext({ baseURL })).newPage();
 }
