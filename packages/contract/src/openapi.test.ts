@@ -195,8 +195,11 @@ describe('buildOpenApiDocument', () => {
   it.each(cases)('%s states its access in the description', (_id, e) => {
     const description = operationOf(e)?.description ?? '';
     if (e.access === 'public') expect(description).toBe('Access: anyone.');
-    else if (e.access === 'session') expect(description).toBe('Access: any signed-in staff member.');
+    else if (e.access === 'session')
+      expect(description).toMatch(/^Access: any signed-in staff member\.( A sensitive action: .*)?$/);
     else expect(description).toContain(e.access);
+    // a sensitive action says it needs a step-up, and no other does
+    expect(description.includes('POST /admin/step-up')).toBe(e.stepUp === true);
   });
 
   it('documents query parameters with their required flag', () => {
