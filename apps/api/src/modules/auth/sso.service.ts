@@ -9,6 +9,7 @@ import { hashSecret, randomSecret, sameHash } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { recordEvent, writeActivity } from '../activity/activity.service.ts';
 import { acceptSignIn } from './accept-sign-in.ts';
+import { refuseSignInOutsideAllowlist } from './api-tokens.service.ts';
 import { lockedError } from './auth.service.ts';
 import { admitSignIn, busyError, releaseAttempt } from './login-throttle.ts';
 import {
@@ -160,6 +161,8 @@ export async function ssoFinish(
   if (!s) throw new AppError('ssoOff');
   const token = await verifiedToken(ctx, s, input, audit);
   audit.actorEmail = token.email;
+  // the staff address allowlist holds for every way in, as at the password sign-in
+  await refuseSignInOutsideAllowlist(ctx, call.clientAddress, token.email);
   const roles = await mappedRoles(ctx, s, token);
   if (roles && roles.length === 0) return refuse(ctx, audit, 'no-mapped-role');
   const attempt = await admitSignIn(

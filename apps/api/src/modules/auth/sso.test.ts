@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { ERRORS } from '@sac/contract/errors';
 import { SSO_CALLBACK_PATH } from '@sac/contract/sso';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
+import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { startOidcProvider, type TestOidcProvider } from '../../../test/oidc-provider.ts';
 
 /**
@@ -217,6 +218,24 @@ describe('single sign-on (OpenID Connect)', () => {
     expect((await trail('login.sso.refused')).at(-1)?.details).toEqual({ reason: 'binder' });
     // the state was spent by the refused attempt: the right browser cannot use it afterwards either
     expect((await finish(back2, other.Binder)).status).toBe(401);
+  });
+
+  it('refuses a sign-in from an address the staff allowlist leaves out, and records it', async () => {
+    await t.call('stepUp', { session: admin, body: { Method: 'password', Password: PASSWORD } });
+    const save = (Entries: string[]) =>
+      t.callLoose('addressAllowlistSave', { session: admin, body: { Entries } });
+    expect((await save(['127.0.0.0/8', '::1/128'])).status).toBe(200);
+    try {
+      const r = await ssoSignIn('ada');
+      expect(r.status, r.raw.body).toBe(403);
+      expect(r.error.ErrorCode).toBe(ERRORS.addressNotAllowed.code);
+      const refused = await t.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM activity_log WHERE action = 'access.refused' AND actor_email = 'ada@example.com'",
+      );
+      expect(refused.rows[0]!.n).toBeGreaterThan(0);
+    } finally {
+      expect((await save([])).status).toBe(200);
+    }
   });
 
   it('keeps the last SuperAdmin a SuperAdmin whatever the groups say', async () => {
