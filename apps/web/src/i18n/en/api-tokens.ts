@@ -47,5 +47,13 @@ export const apiTokens = {
   allowlistEntries: 'Allowed addresses',
   yourAddress: 'Your address, as the server sees it: {address}',
   saveAllowlist: 'Save allowlist',
+  serviceHeading: 'New service account',
+  serviceIntro:
+    'An account for a script or another system: it never signs in, it only owns API tokens, made for it above. It shows in the team list; deleting it there ends its tokens.',
+  serviceRoles: 'Roles',
+  serviceCreate: 'Create service account',
+  serviceNameRequired: 'Name is required.',
+  serviceRolesRequired: 'Choose at least one role.',
+  serviceCreated: 'Service account {email} made: make its tokens above.',
   saving: 'Saving…',
 };

@@ -26,6 +26,25 @@ export const useServiceAccounts = (enabled: boolean) =>
     enabled,
   });
 
+/** GET /admin/team/roles: the roles a service account may be given (the SuperAdmin's screen). */
+export const useStaffRoles = (enabled: boolean) =>
+  useQuery({
+    queryKey: [...tokenKeys.all, 'roles'],
+    queryFn: async ({ signal }) => (await callApi('teamRoles', { signal })).Data,
+    staleTime: 5 * 60_000,
+    enabled,
+  });
+
+/** POST /admin/team/service-accounts (SuperAdmins): the owner picker reloads with it. */
+export function useCreateServiceAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...tokenKeys.all, 'service-account'],
+    mutationFn: (body: BodyOf<'serviceAccountCreate'>) => callApi('serviceAccountCreate', { body }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: tokenKeys.serviceAccounts() }),
+  });
+}
+
 /** POST /admin/api-tokens: answers the token, once; the lists reload. */
 export function useCreateApiToken() {
   const queryClient = useQueryClient();

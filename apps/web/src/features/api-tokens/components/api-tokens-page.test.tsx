@@ -1,4 +1,5 @@
 import type { ApiTokenInfo } from '@sac/contract/api-tokens';
+import { PERMISSIONS } from '@sac/contract/permissions';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
@@ -67,5 +68,38 @@ describe('API tokens', () => {
     expect(await screen.findByText('The token was revoked.')).toBeTruthy();
     await waitFor(() => expect(within(table).getAllByText('Revoked').length).toBe(1));
     expect(calls.find((c) => c.id === 'apiTokenRevoke')?.body).toEqual({ Id: 2 });
+  });
+
+  it('lets a SuperAdmin make a service account with its roles, checked before it is sent', async () => {
+    const { calls } = stubApi(viewer('SuperAdmin', [...PERMISSIONS]), {
+      apiTokenList: () => ({ body: { Data: [] } }),
+      teamList: () => ({ body: { Data: [] } }),
+      addressAllowlist: () => ({ body: { Entries: [], YourAddress: '127.0.0.1' } }),
+      teamRoles: () => ({
+        body: {
+          Data: [
+            { Name: 'Admin', Description: 'a', Permissions: [] },
+            { Name: 'Support', Description: 's', Permissions: [] },
+          ],
+        },
+      }),
+      serviceAccountCreate: () => ({ body: { Uid: 'u-svc', Email: 'svc-nightly@service.invalid' } }),
+    });
+    renderScreen(PATH, [{ path: PATH, element: <ApiTokensPage /> }]);
+    const card = await screen.findByRole('region', { name: 'New service account' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Create service account' }));
+    expect(await within(card).findByText('Name is required.')).toBeTruthy();
+    expect(within(card).getByText('Choose at least one role.')).toBeTruthy();
+    expect(calls.some((c) => c.id === 'serviceAccountCreate')).toBe(false);
+    fireEvent.change(within(card).getByLabelText('Name'), { target: { value: 'Nightly export' } });
+    fireEvent.click(await within(card).findByRole('checkbox', { name: 'Support' }));
+    fireEvent.click(within(card).getByRole('button', { name: 'Create service account' }));
+    expect(
+      await screen.findByText('Service account svc-nightly@service.invalid made: make its tokens above.'),
+    ).toBeTruthy();
+    expect(calls.find((c) => c.id === 'serviceAccountCreate')?.body).toEqual({
+      Name: 'Nightly export',
+      Roles: ['Support'],
+    });
   });
 });

@@ -20,6 +20,7 @@ import {
   useServiceAccounts,
 } from '../api/api-tokens-api.ts';
 import { AllowlistCard } from './allowlist-card.tsx';
+import { ServiceAccountCard } from './service-account-card.tsx';
 
 const EXPIRY_CHOICES = [7, 30, 60, API_TOKEN_MAX_DAYS] as const;
 
@@ -72,6 +73,7 @@ export default function ApiTokensPage() {
           error={tokens.isError ? tokens.error : undefined}
         />
       </section>
+      {superAdmin ? <ServiceAccountCard /> : null}
       {superAdmin ? <AllowlistCard /> : null}
     </div>
   );
