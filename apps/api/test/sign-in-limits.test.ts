@@ -211,16 +211,24 @@ describe.each([
     ['a right password', PASSWORD, 200],
     ['a wrong password', 'Wrong#123', 401],
   ])(
-    '%s: one statement counts the attempt before the hash, then one write transaction of two',
+    '%s: the settings read, one statement counts the attempt before the hash, then one write transaction of two',
     async (_what, password, status) => {
       const { status: got, units } = await signIn(password);
       expect(got).toBe(status);
-      expect(summary(units)).toEqual({ statements: 3, writeCommits: 2 });
+      expect(summary(units).writeCommits).toBe(2);
+      // first, reads only: the single sign-on settings (is password sign-in off?) and, after a
+      // change to sessions, staff or roles since it was last read, the staff address allowlist
+      const reads = units.slice(0, -2);
+      expect(reads.map((u) => [u.transaction, u.statements.length, u.writes])).toEqual(
+        reads.map(() => [false, 1, false]),
+      );
+      expect(reads.length).toBeGreaterThanOrEqual(1);
+      expect(reads.length).toBeLessThanOrEqual(2);
       // before the hash: the address's count, the account read, its attempt admitted (and its
       // factors read), one statement committed on its own; after it: the change (the account's
       // count; with a right password the session or the ticket and the address's count taken
       // back) and its trail row, one transaction
-      expect(units.map((u) => [u.transaction, u.statements.length, u.writes])).toEqual([
+      expect(units.slice(-2).map((u) => [u.transaction, u.statements.length, u.writes])).toEqual([
         [false, 1, true],
         [true, 2, true],
       ]);
