@@ -33,6 +33,7 @@ import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { impersonationRoutes } from './modules/impersonation/impersonation.routes.ts';
 import { impersonationScope, logImpersonatedCall } from './modules/impersonation/impersonation-sessions.ts';
 import { noticesRoutes } from './modules/notices/notices.routes.ts';
+import { scimRoutes } from './modules/scim/scim.routes.ts';
 import { siteSettingsRoutes } from './modules/site-settings/site-settings.routes.ts';
 import { staffNotificationRoutes } from './modules/staff-notifications/staff-notifications.routes.ts';
 import { teamRoutes } from './modules/team/team.routes.ts';
@@ -297,6 +298,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   authRoutes(app, ctx);
   teamRoutes(app, ctx);
   apiTokenRoutes(app, ctx);
+  scimRoutes(app, ctx);
   customerRoutes(app, ctx);
   impersonationRoutes(app, ctx);
   siteSettingsRoutes(app, ctx);
