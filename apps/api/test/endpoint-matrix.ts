@@ -11,6 +11,7 @@ import { insertToken } from '../src/modules/auth/api-tokens.repo.ts';
 import { insertPasskey } from '../src/modules/auth/mfa.repo.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
+import { createToken as createScimToken } from '../src/modules/scim/scim-tokens.service.ts';
 import { insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, PASSWORD, type TestApp } from './harness.ts';
 import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
@@ -980,6 +981,13 @@ export const MATRIX: Record<EndpointId, Row> = {
   },
   serviceAccountCreate: superAdminCall(async () => ({
     payload: { Name: 'Matrix robot', Roles: ['Support'] },
+  })),
+  scimTokenList: superAdminCall(async () => ({})),
+  scimTokenCreate: superAdminCall(async () => ({ payload: { Name: 'matrix' } })),
+  scimTokenRevoke: superAdminCall(async ({ t }) => ({
+    payload: {
+      Id: (await createScimToken(t.ctx, { uid: null, email: 'm', clientAddress: '127.0.0.1' }, 'm')).Data.Id,
+    },
   })),
   addressAllowlist: superAdminCall(async () => ({})),
   addressAllowlistSave: superAdminCall(async () => ({ payload: { Entries: [] } })),

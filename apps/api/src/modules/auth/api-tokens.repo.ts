@@ -276,7 +276,7 @@ export const scimTokenColumns = [
 
 export async function insertScimToken(
   db: Queryable,
-  t: { name: string; token: string; by: string; at: Date },
+  t: { name: string; token: string; by: string | null; at: Date },
 ) {
   return (await firstRow(
     db,
@@ -287,7 +287,7 @@ export async function insertScimToken(
   ))!;
 }
 
-export function revokeScimToken(db: Queryable, id: number, at: Date, by: string) {
+export function revokeScimToken(db: Queryable, id: number, at: Date, by: string | null) {
   return firstRow(
     db,
     qb

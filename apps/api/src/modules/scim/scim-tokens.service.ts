@@ -1,14 +1,14 @@
+import { SCIM_TOKEN_MESSAGES, SCIM_TOKEN_PREFIX } from '@sac/contract/api-tokens';
 import type { AppContext } from '../../app-context.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { insertScimToken, listScimTokens, revokeScimToken } from '../auth/api-tokens.repo.ts';
-import { SCIM_TOKEN_PREFIX } from './scim.routes.ts';
-import { ScimError } from './scim-filter.ts';
 
 /** Who makes or revokes a SCIM token: a SuperAdmin (the endpoint's check). */
 interface Maker {
-  uid: string;
+  uid: string | null;
   email: string;
   clientAddress: string;
 }
@@ -53,7 +53,7 @@ export async function revokeToken(ctx: AppContext, me: Maker, id: number) {
   await runWrite(ctx.db, {
     change: async (tx) => {
       const r = await revokeScimToken(tx, id, at, me.uid);
-      if (!r) throw new ScimError(404, 'There is no live SCIM token with that id.');
+      if (!r) throw new AppError('notFound', SCIM_TOKEN_MESSAGES.notFound);
       return r;
     },
     trail: (tx, t) =>
@@ -68,4 +68,5 @@ export async function revokeToken(ctx: AppContext, me: Maker, id: number) {
         details: { tokenId: Number(t.id), name: t.name },
       }),
   });
+  return { IsPosted: true, Message: SCIM_TOKEN_MESSAGES.revoked };
 }

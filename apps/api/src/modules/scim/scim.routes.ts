@@ -1,3 +1,4 @@
+import { SCIM_TOKEN_PREFIX } from '@sac/contract/api-tokens';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -7,8 +8,6 @@ import * as scim from './scim.service.ts';
 import { ScimError } from './scim-filter.ts';
 import { resourceTypes, schemas, serviceProviderConfig, URN } from './scim-schema.ts';
 
-/** The prefix of a SCIM token: told apart from a staff token (sac_) before any lookup. */
-export const SCIM_TOKEN_PREFIX = 'scim_';
 const MEDIA = 'application/scim+json; charset=utf-8';
 
 const errorBody = (status: number, detail: string, scimType?: string) => ({
