@@ -95,14 +95,24 @@ function useSuperUserColumns(
         header: t('name'),
         sortValue: (row) => row.FullName,
         // A service account never signs in: it owns API tokens only.
-        cell: (row) =>
-          row.Service ? (
-            <>
-              {row.FullName} <span className="tag">{t('serviceAccount')}</span>
-            </>
-          ) : (
-            row.FullName
-          ),
+        cell: (row) => (
+          <>
+            {row.FullName}
+            {row.Service ? (
+              <>
+                {' '}
+                <span className="tag">{t('serviceAccount')}</span>
+              </>
+            ) : null}
+            {/* deactivated by the identity provider (SCIM): cannot sign in */}
+            {row.DeactivatedAt ? (
+              <>
+                {' '}
+                <span className="tag">{t('deactivated')}</span>
+              </>
+            ) : null}
+          </>
+        ),
       },
       {
         id: 'role',
