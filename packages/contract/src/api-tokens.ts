@@ -140,7 +140,7 @@ export const NOT_FOR_TOKENS: readonly EndpointId[] = [
  * scim_…`, good on /scim/v2 only; made and revoked by a SuperAdmin on the Single sign-on screen.
  */
 export const SCIM_TOKEN_PREFIX = 'scim_';
-export const scimTokenInfo = z.object({
+const scimTokenInfo = z.object({
   Id: z.number().int(),
   Name: z.string(),
   CreatedAt: z.string(),

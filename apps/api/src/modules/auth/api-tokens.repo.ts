@@ -265,7 +265,7 @@ export async function revokeTokensOf(db: Queryable, uid: string, at: Date): Prom
  * cache above, last uses batched by TokenUses), but a credential of their own, good only on /scim/v2.
  */
 
-export const scimTokenColumns = [
+const scimTokenColumns = [
   'id',
   'name',
   'created_at',

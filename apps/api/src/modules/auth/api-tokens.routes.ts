@@ -3,9 +3,9 @@ import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint, type StaffCall } from '../../lib/endpoint-route.ts';
-import * as scimTokens from '../scim/scim-tokens.service.ts';
 import * as tokens from './api-tokens.service.ts';
 import { superAdminOnly } from './approver-cool-down.ts';
+import * as scimTokens from './scim-tokens.service.ts';
 
 export function apiTokenRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.apiTokenList, (c) =>

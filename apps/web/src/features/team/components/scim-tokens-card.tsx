@@ -33,46 +33,7 @@ export function ScimTokensCard() {
       },
     });
   };
-  const columns: Column<ScimTokenInfo>[] = [
-    { id: 'name', header: t('scimTokenName'), sortValue: (r) => r.Name, cell: (r) => r.Name },
-    {
-      id: 'created',
-      header: t('scimCreated'),
-      sortValue: (r) => r.CreatedAt,
-      cell: (r) => <Timestamp value={r.CreatedAt} />,
-    },
-    {
-      id: 'used',
-      header: t('scimLastUsed'),
-      sortValue: (r) => r.LastUsedAt,
-      cell: (r) =>
-        r.LastUsedAt ? (
-          <>
-            <Timestamp value={r.LastUsedAt} />
-            {r.LastUsedAddress ? <div className="muted">{r.LastUsedAddress}</div> : null}
-          </>
-        ) : (
-          t('scimNever')
-        ),
-    },
-    {
-      id: 'actions',
-      header: t('scimState'),
-      cell: (r) =>
-        r.RevokedAt ? (
-          t('scimRevoked')
-        ) : (
-          <button
-            type="button"
-            className="button button-small button-danger"
-            aria-label={`${t('scimRevoke')} ${r.Name}`}
-            onClick={() => setAsked(r)}
-          >
-            {t('scimRevoke')}
-          </button>
-        ),
-    },
-  ];
+  const columns = scimColumns(t, setAsked);
   return (
     <section className="card" aria-labelledby="scim-heading">
       <h2 id="scim-heading">{t('scimHeading')}</h2>
@@ -137,4 +98,50 @@ export function ScimTokensCard() {
       ) : null}
     </section>
   );
+}
+
+function scimColumns(
+  t: ReturnType<typeof useT<'team'>>,
+  setAsked: (r: ScimTokenInfo) => void,
+): Column<ScimTokenInfo>[] {
+  return [
+    { id: 'name', header: t('scimTokenName'), sortValue: (r) => r.Name, cell: (r) => r.Name },
+    {
+      id: 'created',
+      header: t('scimCreated'),
+      sortValue: (r) => r.CreatedAt,
+      cell: (r) => <Timestamp value={r.CreatedAt} />,
+    },
+    {
+      id: 'used',
+      header: t('scimLastUsed'),
+      sortValue: (r) => r.LastUsedAt,
+      cell: (r) =>
+        r.LastUsedAt ? (
+          <>
+            <Timestamp value={r.LastUsedAt} />
+            {r.LastUsedAddress ? <div className="muted">{r.LastUsedAddress}</div> : null}
+          </>
+        ) : (
+          t('scimNever')
+        ),
+    },
+    {
+      id: 'actions',
+      header: t('scimState'),
+      cell: (r) =>
+        r.RevokedAt ? (
+          t('scimRevoked')
+        ) : (
+          <button
+            type="button"
+            className="button button-small button-danger"
+            aria-label={`${t('scimRevoke')} ${r.Name}`}
+            onClick={() => setAsked(r)}
+          >
+            {t('scimRevoke')}
+          </button>
+        ),
+    },
+  ];
 }

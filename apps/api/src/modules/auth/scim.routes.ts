@@ -2,11 +2,14 @@ import { SCIM_TOKEN_PREFIX } from '@sac/contract/api-tokens';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { findLiveScimToken, recordScimTokenUses } from '../auth/api-tokens.repo.ts';
-import { TokenUses } from '../auth/token-uses.ts';
+import { findLiveScimToken, recordScimTokenUses } from './api-tokens.repo.ts';
 import * as scim from './scim.service.ts';
+import type { ScimCaller } from './scim-common.ts';
+import { listResponse } from './scim-common.ts';
 import { ScimError } from './scim-filter.ts';
+import * as groups from './scim-groups.service.ts';
 import { resourceTypes, schemas, serviceProviderConfig, URN } from './scim-schema.ts';
+import { TokenUses } from './token-uses.ts';
 
 const MEDIA = 'application/scim+json; charset=utf-8';
 
@@ -44,11 +47,7 @@ function scimError(err: FastifyError | Error, request: FastifyRequest, reply: Fa
 }
 
 /** The SCIM bearer token of a call, or a 401 (a staff token, a session pair, nothing, a revoked one). */
-async function scimCaller(
-  ctx: AppContext,
-  uses: TokenUses,
-  request: FastifyRequest,
-): Promise<scim.ScimCaller> {
+async function scimCaller(ctx: AppContext, uses: TokenUses, request: FastifyRequest): Promise<ScimCaller> {
   const v = request.headers.authorization;
   const bearer =
     typeof v === 'string' && v.length <= 200 && v.slice(0, 7).toLowerCase() === 'bearer '
@@ -92,16 +91,16 @@ export function scimRoutes(app: FastifyInstance, ctx: AppContext): void {
       );
       s.decorateRequest('scim', null);
       s.addHook('onRequest', async (request) => {
-        (request as unknown as { scim: scim.ScimCaller }).scim = await scimCaller(ctx, uses, request);
+        (request as unknown as { scim: ScimCaller }).scim = await scimCaller(ctx, uses, request);
       });
-      const callerOf = (r: FastifyRequest) => (r as unknown as { scim: scim.ScimCaller }).scim;
+      const callerOf = (r: FastifyRequest) => (r as unknown as { scim: ScimCaller }).scim;
 
       s.get('/ServiceProviderConfig', async (r, reply) =>
         send(reply, 200, serviceProviderConfig(callerOf(r).base)),
       );
       s.get('/ResourceTypes', async (r, reply) => {
         const list = resourceTypes(callerOf(r).base);
-        return send(reply, 200, scim.listResponse(list.length, 1, list));
+        return send(reply, 200, listResponse(list.length, 1, list));
       });
       s.get<{ Params: Params }>('/ResourceTypes/:id', async (r, reply) => {
         const one = resourceTypes(callerOf(r).base).find((t) => t.id === r.params.id);
@@ -110,7 +109,7 @@ export function scimRoutes(app: FastifyInstance, ctx: AppContext): void {
       });
       s.get('/Schemas', async (r, reply) => {
         const list = schemas(callerOf(r).base);
-        return send(reply, 200, scim.listResponse(list.length, 1, list));
+        return send(reply, 200, listResponse(list.length, 1, list));
       });
       s.get<{ Params: Params }>('/Schemas/:id', async (r, reply) => {
         const one = schemas(callerOf(r).base).find((t) => t.id === r.params.id);
@@ -140,23 +139,23 @@ export function scimRoutes(app: FastifyInstance, ctx: AppContext): void {
       });
 
       s.get<{ Querystring: Query }>('/Groups', async (r, reply) =>
-        send(reply, 200, await scim.listGroups(ctx, callerOf(r), r.query)),
+        send(reply, 200, await groups.listGroups(ctx, callerOf(r), r.query)),
       );
       s.get<{ Params: Params }>('/Groups/:id', async (r, reply) =>
-        send(reply, 200, await scim.getGroup(ctx, callerOf(r), r.params.id)),
+        send(reply, 200, await groups.getGroup(ctx, callerOf(r), r.params.id)),
       );
       s.post('/Groups', async (r, reply) => {
-        const g = await scim.createGroup(ctx, callerOf(r), r.body);
+        const g = await groups.createGroup(ctx, callerOf(r), r.body);
         return send(reply.header('location', g.meta.location), 201, g);
       });
       s.put<{ Params: Params }>('/Groups/:id', async (r, reply) =>
-        send(reply, 200, await scim.replaceGroup(ctx, callerOf(r), r.params.id, r.body)),
+        send(reply, 200, await groups.replaceGroup(ctx, callerOf(r), r.params.id, r.body)),
       );
       s.patch<{ Params: Params }>('/Groups/:id', async (r, reply) =>
-        send(reply, 200, await scim.patchGroup(ctx, callerOf(r), r.params.id, r.body)),
+        send(reply, 200, await groups.patchGroup(ctx, callerOf(r), r.params.id, r.body)),
       );
       s.delete<{ Params: Params }>('/Groups/:id', async (r, reply) => {
-        await scim.deleteGroup(ctx, callerOf(r), r.params.id);
+        await groups.deleteGroup(ctx, callerOf(r), r.params.id);
         return reply.code(204).send();
       });
     },

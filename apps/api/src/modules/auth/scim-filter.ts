@@ -3,7 +3,7 @@
  * `attribute eq "string"` with an attribute from the resource's short list; anything else is an
  * invalidFilter. No regular expression sees the input, and it is bounded before it is read.
  */
-export const FILTER_MAX = 300;
+const FILTER_MAX = 300;
 
 export class ScimError extends Error {
   readonly status: number;
@@ -15,7 +15,7 @@ export class ScimError extends Error {
   }
 }
 
-export const invalidFilter = (detail: string) => new ScimError(400, detail, 'invalidFilter');
+const invalidFilter = (detail: string) => new ScimError(400, detail, 'invalidFilter');
 
 /** `attr eq "value"` → the attribute as listed in `allowed` (matched case-insensitively) and the value. */
 export function parseEqFilter(text: string, allowed: readonly string[]): { attr: string; value: string } {

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
-import { insertScimToken, listScimTokens, revokeScimToken } from '../auth/api-tokens.repo.ts';
+import { insertScimToken, listScimTokens, revokeScimToken } from './api-tokens.repo.ts';
 
 /** Who makes or revokes a SCIM token: a SuperAdmin (the endpoint's check). */
 interface Maker {
