@@ -35,7 +35,7 @@ export function ScimTokensCard() {
   };
   const columns = scimColumns(t, setAsked);
   return (
-    <section className="card form-card" aria-labelledby="scim-heading">
+    <section className="card" aria-labelledby="scim-heading">
       <h2 id="scim-heading">{t('scimHeading')}</h2>
       <p className="muted">{t('scimIntro')}</p>
       <CopyableCode text={`${window.location.origin}/scim/v2`} label={t('scimCopyUrl')} />
