@@ -111,3 +111,39 @@ test('the SuperAdmin sets single sign-on up on its screen; the secret is never s
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Single sign-on settings saved.')).toBeVisible();
 });
+
+test('a SuperAdmin makes a SCIM token on the Single sign-on screen, sees it once, and revokes it', async ({
+  page,
+  request,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/manage-superuser/single-sign-on');
+  const card = page.getByRole('region', { name: 'Provisioning (SCIM)' });
+  await expect(card).toContainText('/scim/v2');
+  await card.getByLabel('Token name').fill('Okta e2e');
+  await card.getByRole('button', { name: 'Make a SCIM token' }).click();
+  await card.getByRole('button', { name: 'Copy the SCIM token' }).click();
+  const token = await page.evaluate(() => navigator.clipboard.readText());
+  expect(token).toMatch(/^scim_/);
+  const bearer = { Authorization: `Bearer ${token}` };
+  expect((await request.get('/scim/v2/ServiceProviderConfig', { headers: bearer })).status()).toBe(200);
+  await noSeriousViolation(page);
+
+  const shots = process.env.E2E_SHOTS_DIR;
+  if (shots)
+    for (const scheme of ['light', 'dark'] as const)
+      for (const width of [360, 1024, 1920]) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: `${shots}/scim-${width}-${scheme}.png`, fullPage: true });
+      }
+
+  await card.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByText(token)).toHaveCount(0);
+  await card.getByRole('button', { name: 'Revoke Okta e2e' }).first().click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByText('The SCIM token was revoked.')).toBeVisible();
+  expect((await request.get('/scim/v2/ServiceProviderConfig', { headers: bearer })).status()).toBe(401);
+});

@@ -24,6 +24,7 @@ import { apiTokenRoutes } from './modules/auth/api-tokens.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { endedSessionOwner } from './modules/auth/ended-sessions.repo.ts';
 import { databaseAddressStore, redisAddressStore } from './modules/auth/login-throttle.ts';
+import { scimRoutes } from './modules/auth/scim.routes.ts';
 import { useSession } from './modules/auth/sessions.repo.ts';
 import { recentlyVerified } from './modules/auth/step-up.service.ts';
 import { TokenUses } from './modules/auth/token-uses.ts';
@@ -297,6 +298,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   authRoutes(app, ctx);
   teamRoutes(app, ctx);
   apiTokenRoutes(app, ctx);
+  scimRoutes(app, ctx);
   customerRoutes(app, ctx);
   impersonationRoutes(app, ctx);
   siteSettingsRoutes(app, ctx);

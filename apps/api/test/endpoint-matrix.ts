@@ -9,6 +9,7 @@ import type { EndpointDef, EndpointId } from '@sac/contract/endpoints';
 import { hashSecret } from '../src/lib/secrets.ts';
 import { insertToken } from '../src/modules/auth/api-tokens.repo.ts';
 import { insertPasskey } from '../src/modules/auth/mfa.repo.ts';
+import { createToken as createScimToken } from '../src/modules/auth/scim-tokens.service.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
 import { insertSite } from './customer-fixtures.ts';
@@ -980,6 +981,13 @@ export const MATRIX: Record<EndpointId, Row> = {
   },
   serviceAccountCreate: superAdminCall(async () => ({
     payload: { Name: 'Matrix robot', Roles: ['Support'] },
+  })),
+  scimTokenList: superAdminCall(async () => ({})),
+  scimTokenCreate: superAdminCall(async () => ({ payload: { Name: 'matrix' } })),
+  scimTokenRevoke: superAdminCall(async ({ t }) => ({
+    payload: {
+      Id: (await createScimToken(t.ctx, { uid: null, email: 'm', clientAddress: '127.0.0.1' }, 'm')).Data.Id,
+    },
   })),
   addressAllowlist: superAdminCall(async () => ({})),
   addressAllowlistSave: superAdminCall(async () => ({ payload: { Entries: [] } })),

@@ -134,3 +134,28 @@ export const NOT_FOR_TOKENS: readonly EndpointId[] = [
   'addressAllowlist',
   'addressAllowlistSave',
 ];
+
+/**
+ * The SCIM provider's tokens (docs/operations.md, "Provisioning (SCIM)"): `Authorization: Bearer
+ * scim_…`, good on /scim/v2 only; made and revoked by a SuperAdmin on the Single sign-on screen.
+ */
+export const SCIM_TOKEN_PREFIX = 'scim_';
+const scimTokenInfo = z.object({
+  Id: z.number().int(),
+  Name: z.string(),
+  CreatedAt: z.string(),
+  LastUsedAt: z.string().nullable(),
+  LastUsedAddress: z.string().nullable(),
+  RevokedAt: z.string().nullable(),
+});
+export type ScimTokenInfo = z.infer<typeof scimTokenInfo>;
+export const scimTokenListResponse = z.object({ Data: z.array(scimTokenInfo) });
+export const createScimTokenBody = z.object({
+  Name: z.string().trim().min(1, 'Name is required.').max(API_TOKEN_NAME_MAX, 'Name is too long.'),
+});
+export const createScimTokenResponse = z.object({ Token: z.string(), Data: scimTokenInfo });
+export const revokeScimTokenBody = z.object({ Id: z.number().int().positive() });
+export const SCIM_TOKEN_MESSAGES = {
+  notFound: 'There is no live SCIM token with that id.',
+  revoked: 'The SCIM token was revoked.',
+} as const;

@@ -58,6 +58,7 @@ export const okResponse = z.object({ IsPosted: z.boolean(), Message: z.string().
 export const SESSION_ENDED_MESSAGES = {
   'ended-by-user': 'This session was ended from My sessions. Please sign in again.',
   'ended-by-superadmin': 'A SuperAdmin ended this session. Please sign in again.',
+  deactivated: 'Your account was deactivated. Ask a SuperAdmin if you think this is a mistake.',
 } as const;
 
 export const SUCCESS_MESSAGES = {

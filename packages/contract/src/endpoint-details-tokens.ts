@@ -4,9 +4,13 @@ import {
   apiTokenListResponse,
   createApiTokenBody,
   createApiTokenResponse,
+  createScimTokenBody,
+  createScimTokenResponse,
   createServiceAccountBody,
   revokeApiTokenBody,
+  revokeScimTokenBody,
   saveAllowlistBody,
+  scimTokenListResponse,
   serviceAccountResponse,
 } from './api-tokens.ts';
 import { okResponse } from './auth.ts';
@@ -54,5 +58,25 @@ export const TOKENS_DETAILS = {
     tag: 'Team',
     body: saveAllowlistBody,
     responses: { 200: allowlistResponse, ...errors(400, 401, 403) },
+  },
+  scimTokenList: {
+    summary:
+      'The SCIM provisioning tokens (SuperAdmins only; never their secrets): name, made, last used and from where, revoked.',
+    tag: 'Team',
+    responses: { 200: scimTokenListResponse, ...errors(401, 403) },
+  },
+  scimTokenCreate: {
+    summary:
+      'Make a SCIM provisioning token (SuperAdmins only): `Authorization: Bearer scim_…` for an identity provider, good on /scim/v2 only. Answered once, kept only as a hash.',
+    tag: 'Team',
+    body: createScimTokenBody,
+    responses: { 200: createScimTokenResponse, ...errors(400, 401, 403) },
+  },
+  scimTokenRevoke: {
+    summary:
+      'Revoke a SCIM provisioning token (SuperAdmins only): refused from its next call, on every instance.',
+    tag: 'Team',
+    body: revokeScimTokenBody,
+    responses: { 200: okResponse, ...errors(400, 401, 403, 404) },
   },
 } as const satisfies DetailsPart;

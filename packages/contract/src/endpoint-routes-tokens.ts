@@ -49,4 +49,27 @@ export const TOKENS_ROUTES = {
     stepUp: true,
     budget: { statements: 4, commits: 1 },
   },
+  // The SCIM provider's tokens: SuperAdmins only, as the service checks.
+  scimTokenList: {
+    id: 'scimTokenList',
+    method: 'GET',
+    path: '/admin/scim-tokens',
+    access: 'team.write',
+    budget: { statements: 2, commits: 0 },
+  },
+  scimTokenCreate: {
+    id: 'scimTokenCreate',
+    method: 'POST',
+    path: '/admin/scim-tokens',
+    access: 'team.write',
+    stepUp: true,
+    budget: { statements: 4, commits: 1 },
+  },
+  scimTokenRevoke: {
+    id: 'scimTokenRevoke',
+    method: 'DELETE',
+    path: '/admin/scim-tokens',
+    access: 'team.write',
+    budget: { statements: 4, commits: 1 },
+  },
 } as const satisfies Record<string, EndpointRoute & { budget: StatementBudget }>;

@@ -95,6 +95,8 @@ const superUser = z.object({
   Version: z.number().int(),
   /** A service account: never signs in, only owns API tokens. */
   Service: z.boolean().optional(),
+  /** Deactivated by SCIM provisioning: cannot sign in; when. */
+  DeactivatedAt: z.string().optional(),
 });
 export type SuperUser = z.infer<typeof superUser>;
 

@@ -311,6 +311,32 @@ interface SchemaMigrationsTable {
   applied_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+interface ScimGroupMembersTable {
+  group_id: string;
+  uid: string;
+}
+
+interface ScimGroupsTable {
+  id: string;
+  display_name: string;
+  external_id: string | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+  version: Generated<number>;
+}
+
+interface ScimTokensTable {
+  id: Generated<number>;
+  name: string;
+  token_hash: Uint8Array;
+  created_by_uid: string | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  last_used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_used_address: string | null;
+  revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  revoked_by_uid: string | null;
+}
+
 interface SiteAccessTokensTable {
   token_hash: Uint8Array;
   app_id: number;
@@ -399,6 +425,9 @@ interface StaffTable {
   sign_ins_in_flight: Generated<number>;
   in_flight_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
   kind: Generated<"person" | "service">;
+  deactivated_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  external_id: string | null;
+  scim_managed: Generated<boolean>;
 }
 
 interface StaffAddressAllowlistTable {
@@ -578,6 +607,9 @@ export interface DB {
   registration_fields: RegistrationFieldsTable;
   roles: RolesTable;
   schema_migrations: SchemaMigrationsTable;
+  scim_group_members: ScimGroupMembersTable;
+  scim_groups: ScimGroupsTable;
+  scim_tokens: ScimTokensTable;
   site_access_tokens: SiteAccessTokensTable;
   site_members: SiteMembersTable;
   site_owner_keys: SiteOwnerKeysTable;

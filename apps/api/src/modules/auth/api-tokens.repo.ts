@@ -114,7 +114,9 @@ const tokenByHash = preparedStatement((tokenHash: Buffer) =>
       permissionsOf(eb.ref('st.uid')).as('permissions'),
       staffAllowlist.as('allowlist'),
     ])
-    .where('t.token_hash', '=', tokenHash),
+    .where('t.token_hash', '=', tokenHash)
+    // a deactivated owner's tokens end with their deactivation (migration 0060)
+    .where('st.deactivated_at', 'is', null),
 );
 
 const readToken = (db: Queryable, tokenHash: Buffer) => firstRow(db, tokenByHash(tokenHash));
@@ -125,8 +127,37 @@ export type TokenRow = NonNullable<Awaited<ReturnType<typeof readToken>>>;
  * (sessions.repo.ts): an entry counts only while nothing that ends a session or a token, or
  * changes staff, roles or the allowlist, has been written since it was read.
  */
-const tokenCaches = new WeakMap<object, Map<string, { row: TokenRow; generation: number }>>();
+const tokenCaches = new WeakMap<object, Map<string, { row: unknown; generation: number }>>();
 const TOKEN_CACHE_MAX = 10_000;
+
+/**
+ * The row of a bearer secret's hash, as last read while the auth generation stood (staff tokens
+ * and the SCIM provider's tokens alike; `kind` keeps their entries apart), or read now.
+ */
+async function keptTokenRow<T>(
+  db: Queryable & Pick<Db, 'authGeneration'>,
+  kind: string,
+  tokenHash: Buffer,
+  read: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const generationOf = db.authGeneration;
+  let cache = generationOf ? tokenCaches.get(generationOf) : undefined;
+  if (generationOf && !cache) {
+    cache = new Map();
+    tokenCaches.set(generationOf, cache);
+  }
+  const key = `${kind}:${tokenHash.toString('hex')}`;
+  // the number before the read: a write during the read makes what it returns stale
+  const generation = generationOf?.();
+  const hit = cache?.get(key);
+  if (hit && hit.generation === generation) return hit.row as T;
+  const row = await read();
+  if (row && cache && generation !== undefined) {
+    if (cache.size >= TOKEN_CACHE_MAX) cache.clear();
+    cache.set(key, { row, generation });
+  }
+  return row;
+}
 
 /**
  * The token named by a bearer secret with its owner as they stand now; undefined when unknown,
@@ -138,24 +169,8 @@ export async function findLiveToken(
   now: Date,
 ): Promise<TokenRow | undefined> {
   const tokenHash = hashSecret(token);
-  const generationOf = db.authGeneration;
-  let cache = generationOf ? tokenCaches.get(generationOf) : undefined;
-  if (generationOf && !cache) {
-    cache = new Map();
-    tokenCaches.set(generationOf, cache);
-  }
-  const key = tokenHash.toString('hex');
-  const generation = generationOf?.();
-  const hit = cache?.get(key);
-  let t = hit && hit.generation === generation ? hit.row : undefined;
-  if (!t) {
-    t = await readToken(db, tokenHash);
-    if (!t) return undefined;
-    if (cache && generation !== undefined) {
-      if (cache.size >= TOKEN_CACHE_MAX) cache.clear();
-      cache.set(key, { row: t, generation });
-    }
-  }
+  const t = await keptTokenRow(db, 'staff', tokenHash, () => readToken(db, tokenHash));
+  if (!t) return undefined;
   if (t.revoked_at || new Date(t.expires_at).getTime() <= now.getTime()) return undefined;
   return t;
 }
@@ -228,4 +243,105 @@ export async function currentAllowlist(db: Queryable & Pick<Db, 'authGeneration'
   const entries = await readAllowlist(db);
   if (generationOf && generation !== undefined) allowlistCaches.set(generationOf, { entries, generation });
   return entries;
+}
+
+/** Ends every live API token of a staff member (a SCIM deactivation): how many it ended. */
+export async function revokeTokensOf(db: Queryable, uid: string, at: Date): Promise<number> {
+  const r = await rows(
+    db,
+    qb
+      .updateTable('staff_api_tokens')
+      .set({ revoked_at: at })
+      .where('uid', '=', uid)
+      .where('revoked_at', 'is', null)
+      .returning('id'),
+  );
+  authChanged(db);
+  return r.length;
+}
+
+/*
+ * The SCIM provider's bearer tokens (migration 0060): kept as staff tokens are (the hash only, the
+ * cache above, last uses batched by TokenUses), but a credential of their own, good only on /scim/v2.
+ */
+
+const scimTokenColumns = [
+  'id',
+  'name',
+  'created_at',
+  'last_used_at',
+  'last_used_address',
+  'revoked_at',
+] as const;
+
+export async function insertScimToken(
+  db: Queryable,
+  t: { name: string; token: string; by: string | null; at: Date },
+) {
+  return (await firstRow(
+    db,
+    qb
+      .insertInto('scim_tokens')
+      .values({ name: t.name, token_hash: hashSecret(t.token), created_by_uid: t.by, created_at: t.at })
+      .returning(scimTokenColumns),
+  ))!;
+}
+
+export function revokeScimToken(db: Queryable, id: number, at: Date, by: string | null) {
+  return firstRow(
+    db,
+    qb
+      .updateTable('scim_tokens')
+      .set({ revoked_at: at, revoked_by_uid: by })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .returning(scimTokenColumns),
+  ).finally(() => authChanged(db));
+}
+
+/** The SCIM tokens, live ones and those revoked in the last 30 days, newest first. */
+export function listScimTokens(db: Queryable, now: Date) {
+  const since = new Date(now.getTime() - 30 * 86_400_000);
+  return rows(
+    db,
+    qb
+      .selectFrom('scim_tokens')
+      .select(scimTokenColumns)
+      .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', since)]))
+      .orderBy('id', 'desc')
+      .limit(100),
+  );
+}
+
+/** The live SCIM token of a bearer secret, or undefined (unknown or revoked). */
+export async function findLiveScimToken(db: Queryable & Pick<Db, 'authGeneration'>, token: string) {
+  const tokenHash = hashSecret(token);
+  const t = await keptTokenRow(db, 'scim', tokenHash, () =>
+    firstRow(
+      db,
+      qb.selectFrom('scim_tokens').select(['id', 'name', 'revoked_at']).where('token_hash', '=', tokenHash),
+    ),
+  );
+  return t && !t.revoked_at ? { id: Number(t.id), name: t.name } : undefined;
+}
+
+/** Last uses of SCIM tokens, in one statement (as recordTokenUses). */
+export async function recordScimTokenUses(
+  db: Queryable,
+  uses: Array<{ id: number; at: Date; address: string }>,
+): Promise<void> {
+  const batch = sql<{
+    id: number;
+    at: Date;
+    address: string;
+  }>`unnest(${uses.map((u) => u.id)}::bigint[], ${uses.map((u) => u.at)}::timestamptz[], ${uses.map((u) => u.address)}::text[])`;
+  await execute(
+    db,
+    qb
+      .updateTable('scim_tokens as t')
+      .from(batch.as<'b'>(sql`b (id, at, address)`))
+      .set((eb) => ({ last_used_at: eb.ref('b.at'), last_used_address: eb.ref('b.address') }))
+      .whereRef('t.id', '=', 'b.id')
+      .where((eb) => eb.or([eb('t.last_used_at', 'is', null), eb('t.last_used_at', '<', eb.ref('b.at'))])),
+  );
 }

@@ -145,7 +145,9 @@ const sessionByTokenHash = preparedStatement((tokenHash: Buffer) =>
       permissionsOf(eb.ref('st.uid')).as('permissions'),
       staffAllowlist.as('allowlist'),
     ])
-    .where('s.token_hash', '=', tokenHash),
+    .where('s.token_hash', '=', tokenHash)
+    // a deactivated member's sessions are refused even before their revocation is read (0060)
+    .where('st.deactivated_at', 'is', null),
 );
 
 const readSession = (db: Queryable, tokenHash: Buffer) => firstRow(db, sessionByTokenHash(tokenHash));

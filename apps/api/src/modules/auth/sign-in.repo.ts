@@ -83,6 +83,8 @@ function admitStatement(account: { email: string } | { uid: string }, a: AdmitIn
             ? sql<boolean>`lower(s.email) = lower(${account.email}::text)`
             : sql<boolean>`s.uid = ${account.uid}::uuid`,
         )
+        // a deactivated member signs in no way (migration 0060): as an unknown account
+        .where('s.deactivated_at', 'is', null)
         .where(sql<boolean>`(SELECT failures FROM address) <= ${a.addressBudget}::int`)
         .forUpdate(),
     )

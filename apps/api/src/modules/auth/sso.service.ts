@@ -28,7 +28,7 @@ import {
   type SsoSettingsRow,
   takeSsoState,
 } from './sso.repo.ts';
-import { insertStaff, lockSuperAdmins, type StaffRow, setStaffRoles } from './staff.repo.ts';
+import { insertStaff, isDeactivated, lockSuperAdmins, type StaffRow, setStaffRoles } from './staff.repo.ts';
 
 /**
  * Staff sign-in through an OpenID Connect provider (docs/decisions.md, "Single sign-on"). The
@@ -182,6 +182,8 @@ export async function ssoFinish(
   if (!staff) {
     // the admission counted the address's failure: a refusal here leaves it counted
     if (!s.create_on_first) return refuse(ctx, audit, 'unknown-staff', true);
+    // the admission does not find a deactivated member (migration 0060): never made anew
+    if (await isDeactivated(ctx.db, token.email)) return refuse(ctx, audit, 'deactivated', true);
     if (!roles) return refuse(ctx, audit, 'no-mapped-role', true);
     return firstSignIn(ctx, call, token, roles, secondFactor, audit);
   }

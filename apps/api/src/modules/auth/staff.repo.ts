@@ -56,6 +56,8 @@ const staffWithApprover = staffAccount.select((eb) => [
   approverSinceOf(eb.ref('s.uid')).as('approver_since'),
   // a service account (api-tokens.service.ts): the team list marks it
   's.kind',
+  // deactivated by SCIM (migration 0060): the team list marks it
+  's.deactivated_at',
 ]);
 
 export type StaffRow = NonNullable<Awaited<ReturnType<typeof findStaffByEmail>>>;
@@ -77,6 +79,19 @@ export function findStaffByEmail(db: Queryable, email: string) {
     db,
     staffAccount.where((eb) => eb(eb.fn('lower', ['s.email']), '=', eb.fn('lower', [eb.val(email)]))),
   );
+}
+
+/** Whether the account of an email is deactivated (SCIM, migration 0060). */
+export async function isDeactivated(db: Queryable, email: string): Promise<boolean> {
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('staff as s')
+      .select('s.uid')
+      .where((eb) => eb(eb.fn('lower', ['s.email']), '=', eb.fn('lower', [eb.val(email)])))
+      .where('s.deactivated_at', 'is not', null),
+  );
+  return r !== undefined;
 }
 
 export function listStaff(db: Queryable) {

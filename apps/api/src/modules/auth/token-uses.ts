@@ -19,9 +19,12 @@ export class TokenUses {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private readonly db: Db;
+  private readonly write: typeof recordTokenUses;
 
-  constructor(db: Db) {
+  /** `write`: the statement that records a batch (staff tokens' by default, or the SCIM tokens'). */
+  constructor(db: Db, write: typeof recordTokenUses = recordTokenUses) {
     this.db = db;
+    this.write = write;
   }
 
   note(id: number, at: Date, address: string): void {
@@ -39,7 +42,7 @@ export class TokenUses {
     this.timer = undefined;
     const uses = [...this.pending].map(([id, u]) => ({ id, ...u }));
     this.pending = new Map();
-    const run = this.writing.then(() => (uses.length > 0 ? recordTokenUses(this.db, uses) : undefined));
+    const run = this.writing.then(() => (uses.length > 0 ? this.write(this.db, uses) : undefined));
     this.writing = run.catch(() => {});
     return run;
   }

@@ -193,6 +193,17 @@ export async function liveSessionIds(
       .select('id')
       .where('id', '=', sql<number>`ANY(${ids}::bigint[])`)
       .where('revoked_at', 'is', null)
+      // a deactivated member's streams end with their sessions (migration 0060)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('staff as st')
+              .select('st.uid')
+              .whereRef('st.uid', '=', 'staff_sessions.uid')
+              .where('st.deactivated_at', 'is not', null),
+          ),
+        ),
+      )
       .where('last_used_at', '>', new Date(now.getTime() - policy.idleMs))
       .where('created_at', '>', new Date(now.getTime() - policy.absoluteMs)),
   );

@@ -61,6 +61,7 @@ function toSuperUser(ctx: AppContext, s: StaffRowWithApprover, rolesVersion: num
     CanApproveImpersonationFrom: isoOrNull(approver.canApproveFrom),
     Version: rolesVersion,
     ...(s.kind === 'service' ? { Service: true } : {}),
+    ...(s.deactivated_at ? { DeactivatedAt: new Date(s.deactivated_at).toISOString() } : {}),
   };
 }
 

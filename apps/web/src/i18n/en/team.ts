@@ -4,6 +4,26 @@ import { TEAM_MESSAGES } from '@sac/contract/team';
 /** Texts of the super-user screens: list, create, roles, permissions and profiles. */
 export const team = {
   serviceAccount: 'Service account',
+  deactivated: 'Deactivated',
+  scimHeading: 'Provisioning (SCIM)',
+  scimIntro:
+    'An identity provider (Okta, Microsoft Entra ID) can create, change and deactivate super users and push groups, whose names map to roles through the table above. Point it at this base URL with a SCIM token.',
+  scimCopyUrl: 'Copy the SCIM base URL',
+  scimTokenName: 'Token name',
+  scimMake: 'Make a SCIM token',
+  scimShownOnce: 'This is the only time the token is shown. Copy it into the identity provider now.',
+  scimCopyToken: 'Copy the SCIM token',
+  scimDismiss: 'Done',
+  scimCreated: 'Made',
+  scimLastUsed: 'Last used',
+  scimNever: 'Never',
+  scimState: 'State',
+  scimRevoke: 'Revoke',
+  scimRevoked: 'Revoked',
+  scimRevoking: 'Revoking…',
+  scimRevokedToast: 'The SCIM token was revoked.',
+  scimRevokeNote:
+    'The identity provider is refused from its next call. Provisioning stops until it has a new token.',
   section: 'Manage Superuser',
   manageSuperuser: 'Manage Superuser',
   createSuperuser: 'Create Superuser',

@@ -15,6 +15,7 @@ const AREAS = [
   },
   { id: 'areaStaff', takes: (a: string) => a.startsWith('team.') },
   { id: 'areaTokens', takes: (a: string) => a.startsWith('token.') || a === 'allowlist.save' },
+  { id: 'areaProvisioning', takes: (a: string) => a.startsWith('scim.') },
   { id: 'areaExports', takes: (a: string) => a.endsWith('.export') },
   { id: 'areaCustomers', takes: (a: string) => a.startsWith('customer.') },
   { id: 'areaSites', takes: (a: string) => a.startsWith('site.') },

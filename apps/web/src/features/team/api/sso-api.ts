@@ -24,3 +24,32 @@ export const useTestSsoIssuer = () =>
     mutationKey: [...ssoKeys.settings, 'test'],
     mutationFn: (Issuer: string) => callApi('ssoTest', { body: { Issuer } }),
   });
+
+const scimKeys = { tokens: ['team', 'scim-tokens'] as const };
+
+/** GET /admin/scim-tokens (SuperAdmins): the SCIM provider's tokens, never their secrets. */
+export const useScimTokens = () =>
+  useQuery({
+    queryKey: scimKeys.tokens,
+    queryFn: async ({ signal }) => (await callApi('scimTokenList', { signal })).Data,
+  });
+
+/** POST /admin/scim-tokens: the secret answered once. */
+export function useCreateScimToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...scimKeys.tokens, 'create'],
+    mutationFn: (Name: string) => callApi('scimTokenCreate', { body: { Name } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: scimKeys.tokens }),
+  });
+}
+
+/** DELETE /admin/scim-tokens: refused from its next call. */
+export function useRevokeScimToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...scimKeys.tokens, 'revoke'],
+    mutationFn: (Id: number) => callApi('scimTokenRevoke', { body: { Id } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: scimKeys.tokens }),
+  });
+}

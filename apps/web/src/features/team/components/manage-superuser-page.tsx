@@ -94,15 +94,7 @@ function useSuperUserColumns(
         id: 'name',
         header: t('name'),
         sortValue: (row) => row.FullName,
-        // A service account never signs in: it owns API tokens only.
-        cell: (row) =>
-          row.Service ? (
-            <>
-              {row.FullName} <span className="tag">{t('serviceAccount')}</span>
-            </>
-          ) : (
-            row.FullName
-          ),
+        cell: (row) => <NameCell row={row} />,
       },
       {
         id: 'role',
@@ -163,4 +155,26 @@ function useSuperUserColumns(
     }
     return out;
   }, [t, viewerIdentity, mayWrite, coolingUntil, setAction]);
+}
+
+/** A member's name, marked when a service account (never signs in) or deactivated by SCIM. */
+function NameCell({ row }: { row: SuperUser }) {
+  const t = useT('team');
+  return (
+    <>
+      {row.FullName}
+      {row.Service ? (
+        <>
+          {' '}
+          <span className="tag">{t('serviceAccount')}</span>
+        </>
+      ) : null}
+      {row.DeactivatedAt ? (
+        <>
+          {' '}
+          <span className="tag">{t('deactivated')}</span>
+        </>
+      ) : null}
+    </>
+  );
 }

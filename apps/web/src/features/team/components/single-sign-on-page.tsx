@@ -10,6 +10,7 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useSaveSsoSettings, useSsoSettings, useTestSsoIssuer } from '../api/sso-api.ts';
+import { ScimTokensCard } from './scim-tokens-card.tsx';
 import styles from './single-sign-on-page.module.css';
 
 type Settings = ResponseOf<'ssoSettings'>;
@@ -74,26 +75,29 @@ export default function SingleSignOnPage() {
   };
 
   return (
-    <section className="card form-card" aria-labelledby="screen-title">
-      <h1 id="screen-title">{t('singleSignOn')}</h1>
-      <p className="muted">{t('ssoIntro')}</p>
-      <QueryStatus query={settings} />
-      {settings.data && draft ? (
-        <form onSubmit={onSubmit} noValidate>
-          <ProviderFields draft={draft} set={set} settings={settings.data} />
-          <GroupRolesField draft={draft} set={set} />
-          <PasswordFields draft={draft} set={set} />
-          <div className="form-actions">
-            <button type="submit" className="button button-primary" aria-busy={save.isPending}>
-              {save.isPending ? t('saving') : t('save')}
-            </button>
-            <button type="button" className="button" onClick={() => setDraft(draftOf(settings.data))}>
-              {t('reset')}
-            </button>
-          </div>
-        </form>
-      ) : null}
-    </section>
+    <div className="page-stack">
+      <section className="card form-card" aria-labelledby="screen-title">
+        <h1 id="screen-title">{t('singleSignOn')}</h1>
+        <p className="muted">{t('ssoIntro')}</p>
+        <QueryStatus query={settings} />
+        {settings.data && draft ? (
+          <form onSubmit={onSubmit} noValidate>
+            <ProviderFields draft={draft} set={set} settings={settings.data} />
+            <GroupRolesField draft={draft} set={set} />
+            <PasswordFields draft={draft} set={set} />
+            <div className="form-actions">
+              <button type="submit" className="button button-primary" aria-busy={save.isPending}>
+                {save.isPending ? t('saving') : t('save')}
+              </button>
+              <button type="button" className="button" onClick={() => setDraft(draftOf(settings.data))}>
+                {t('reset')}
+              </button>
+            </div>
+          </form>
+        ) : null}
+      </section>
+      <ScimTokensCard />
+    </div>
   );
 }
 
