@@ -90,6 +90,37 @@ describe.runIf(run)('two API instances behind a load balancer', () => {
     expect((await apiCall(a.url, 'session', { session })).status).toBe(401);
   });
 
+  it('share a step-up: confirmed on one, the other lets the sensitive action through', async () => {
+    const login = await apiCall(a.url, 'login', {
+      body: { email: 'superadmin@example.com', password: DEMO_PASSWORD },
+    });
+    const session = (await login.json()) as { xtoken: string; xsign: string };
+    // the sign-in is older than STEP_UP_MINUTES (10)
+    await db.query("UPDATE staff_sessions SET created_at = now() - interval '11 minutes'");
+    const exportOn = async (api: ApiProcess) => {
+      const r = await apiCall(api.url, 'auditExport', {
+        session,
+        query: { format: 'csv', action: 'team.create' },
+      });
+      await r.arrayBuffer();
+      return r.status;
+    };
+    expect(await exportOn(b)).toBe(403); // 911: B now keeps the session as it read it
+    const up = await apiCall(a.url, 'stepUp', {
+      session,
+      body: { Method: 'password', Password: DEMO_PASSWORD },
+    });
+    expect(up.status).toBe(200);
+    // B was told (staff_sessions.verified_at tells every instance) and reads the session again
+    const until = Date.now() + 5000;
+    let status = await exportOn(b);
+    while (status !== 200 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = await exportOn(b);
+    }
+    expect(status).toBe(200);
+  });
+
   it('share the per-address sign-in limit through Redis', async () => {
     const from = (ip: string) => ({ 'X-Forwarded-For': ip });
     const fail = (api: ApiProcess, ip: string) =>

@@ -103,8 +103,8 @@ export const saveAllowlistBody = z.object({ Entries: addressList });
 
 /**
  * What a token may never call, whatever its permissions (decisions.md): its owner's sign-in
- * (password, factors, a step-up, sessions, signing out), a colleague's factors and sessions, tokens and the
- * allowlist themselves, impersonation sessions, and the console's live stream.
+ * (password, factors, a step-up, sessions, signing out), a colleague's factors and sessions, tokens, the
+ * allowlist, single sign-on and provisioning (SCIM) settings, impersonation sessions, and the console's live stream.
  */
 export const NOT_FOR_TOKENS: readonly EndpointId[] = [
   'logout',
@@ -124,6 +124,7 @@ export const NOT_FOR_TOKENS: readonly EndpointId[] = [
   'stepUpPasskeyOptions',
   'stepUp',
   'staffFactorsReset',
+  'staffSessions',
   'endStaffSessions',
   'switchApp',
   'staffNotificationStream',
@@ -133,6 +134,12 @@ export const NOT_FOR_TOKENS: readonly EndpointId[] = [
   'serviceAccountCreate',
   'addressAllowlist',
   'addressAllowlistSave',
+  'ssoSettings',
+  'ssoSettingsUpdate',
+  'ssoTest',
+  'scimTokenList',
+  'scimTokenCreate',
+  'scimTokenRevoke',
 ];
 
 /**

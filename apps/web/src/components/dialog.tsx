@@ -100,8 +100,9 @@ export function Dialog({ title, onClose, busy = false, wide = false, children }:
   // when its `cancel` is refused, so while busy Escape is stopped at the key, before it asks.
   useEffect(() => {
     if (!busy) return;
+    // Only Escape aimed at this dialog: one opened above it (a step-up) must still close on Escape.
     const stop = (e: globalThis.KeyboardEvent) => {
-      if (e.key === 'Escape') e.preventDefault();
+      if (e.key === 'Escape' && ref.current?.contains(e.target as Node)) e.preventDefault();
     };
     document.addEventListener('keydown', stop, true);
     return () => document.removeEventListener('keydown', stop, true);

@@ -102,6 +102,19 @@ async function passwordSignInGate(ctx: AppContext, email: string, password: stri
   const sso = await readSsoSettings(ctx.db);
   if (!sso || sso.password_sign_in) return false;
   if (sso.break_glass_email && sso.break_glass_email.toLowerCase() === email.toLowerCase()) return true;
+  // Counted against the address before any hashing, as a wrong password is: the refusal is no
+  // free hashing, and the address's throttle answers alike for every account.
+  if (
+    (await ctx.addressFailures.recordFailure(audit.clientAddress, audit.at)) >
+    ctx.config.loginAddressDailyFailures
+  ) {
+    await recordEvent(ctx.db, {
+      ...audit,
+      action: 'login.throttled',
+      details: { via: 'password-sign-in-off' },
+    });
+    throw new AppError('tooManyAttempts');
+  }
   await verifyAgainstDummy(password);
   await recordEvent(ctx.db, {
     ...audit,

@@ -238,7 +238,10 @@ describe('single sign-on (OpenID Connect)', () => {
     }
   });
 
-  it('keeps the last SuperAdmin a SuperAdmin whatever the groups say', async () => {
+  it('keeps the last SuperAdmin a SuperAdmin whatever the groups say; a deactivated one is no other', async () => {
+    // another SuperAdmin who cannot sign in (deactivated) leaves root the last who can
+    const gone = await t.addStaff('gone-superadmin@example.com', ['SuperAdmin']);
+    await t.db.query('UPDATE staff SET deactivated_at = $1 WHERE uid = $2', [t.clock.now(), gone]);
     const r = await ssoSignIn('root');
     expect(r.status, r.raw.body).toBe(200);
     expect(r.body).toMatchObject({ Role: ['Support', 'SuperAdmin'] });
@@ -309,12 +312,25 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(JSON.stringify(ok.body)).not.toContain(op.clientSecret);
     expect((await t.call('ssoSignInOptions')).body.PasswordSignIn).toBe(false);
 
-    // everyone else is refused with a password (unknown emails alike), the break-glass account is not
+    // everyone else is refused with a password (unknown emails alike), the break-glass account is
+    // not; each refusal is counted against the address before the password is hashed, as any
+    // failed sign-in is, so the refusal is no free hashing and its throttle names no account
+    const counted = async () =>
+      (
+        await t.db.query<{ n: number }>(
+          "SELECT coalesce(sum(failures), 0)::int AS n FROM login_failures_by_address WHERE address = '203.0.113.44'",
+        )
+      ).rows[0]!.n;
+    const before = await counted();
     for (const email of ['ada@example.com', 'nobody@example.com']) {
-      const r = await t.callLoose('login', { body: { email, password: 'Secret#123' } });
+      const r = await t.callLoose('login', {
+        body: { email, password: 'Secret#123' },
+        remoteAddress: '203.0.113.44',
+      });
       expect(r.status).toBe(403);
       expect(r.error.ErrorCode).toBe(1103);
     }
+    expect(await counted()).toBe(before + 2);
     const wrong = await t.callLoose('login', { body: { email: 'glass@example.com', password: 'Wrong#123' } });
     expect(wrong.error.ErrorCode).toBe(1103);
     const glass = await t.callLoose('login', {

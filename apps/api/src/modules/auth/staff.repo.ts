@@ -225,13 +225,22 @@ export async function deleteStaff(db: Queryable, uid: string): Promise<boolean> 
   return r.length > 0;
 }
 
-/** Locks the SuperAdmin role's rows and answers their holders, so "the last SuperAdmin" checks cannot race. */
+/**
+ * Locks the SuperAdmin role's rows and answers their holders who can sign in (not deactivated), so
+ * "the last SuperAdmin" checks cannot race and a deactivated holder never counts as another.
+ */
 export async function lockSuperAdmins(db: Queryable, role: string): Promise<string[]> {
   const r = await rows(
     db,
-    qb.selectFrom('staff_roles').select('uid').where('role', '=', role).orderBy('uid').forUpdate(),
+    qb
+      .selectFrom('staff_roles as sr')
+      .innerJoin('staff as s', 's.uid', 'sr.uid')
+      .select(['sr.uid', 's.deactivated_at'])
+      .where('sr.role', '=', role)
+      .orderBy('sr.uid')
+      .forUpdate('sr'),
   );
-  return r.map((x) => x.uid);
+  return r.filter((x) => x.deactivated_at === null).map((x) => x.uid);
 }
 
 export function listRoles(db: Queryable) {

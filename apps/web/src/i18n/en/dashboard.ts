@@ -47,7 +47,7 @@ export const dashboard = {
   trialsEmpty: 'No trial ends in the next 7 days.',
   trialEnds: 'ends',
   trialsMore: 'and {count} more',
-  trialsMoreLabel: 'Show all {count} trials ending within 7 days',
+  trialsMoreLabel: 'and {more} more: show all {count} trials ending within 7 days',
   // the whole list of trials ending
   trialsList: 'Trials Ending',
   trialsListIntro: 'Sites whose trial ends soon, soonest first: a word to the owner may keep them.',

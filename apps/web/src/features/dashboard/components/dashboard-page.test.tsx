@@ -163,7 +163,7 @@ describe('the dashboard', () => {
     // the sample's heading and its "and N more" open the whole list
     expect(
       within(sites)
-        .getByRole('link', { name: /^Show all \d+ trials ending within 7 days$/ })
+        .getByRole('link', { name: /^and \d+ more: show all \d+ trials ending within 7 days$/ })
         .getAttribute('href'),
     ).toBe('/manage-customer/trials-ending');
     expect(

@@ -158,7 +158,10 @@ function TrialsEnding({ trials }: { trials: NonNullable<Dashboard['Sites']>['Tri
             <li>
               <PermittedLink
                 to={consolePaths.trialsEnding()}
-                aria-label={t('trialsMoreLabel', { count: trials.Count })}
+                aria-label={t('trialsMoreLabel', {
+                  count: trials.Count,
+                  more: trials.Count - trials.Items.length,
+                })}
               >
                 {t('trialsMore', { count: trials.Count - trials.Items.length })}
               </PermittedLink>
