@@ -42,6 +42,33 @@ describe('modeOf', () => {
 });
 
 describe('login form', () => {
+  it('keeps what was typed when the single sign-on button arrives after it', async () => {
+    let answer: (r: Response) => void = () => {};
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string) =>
+        String(url).endsWith('/admin/login/sso')
+          ? new Promise<Response>((resolve) => {
+              answer = resolve;
+            })
+          : Promise.resolve(Response.json({})),
+      ),
+    );
+    try {
+      renderLogin();
+      type('Email', 'early@example.com');
+      type('Password', 'Typed#Pass1');
+      await act(async () =>
+        answer(Response.json({ Enabled: true, Name: 'Company SSO', PasswordSignIn: true })),
+      );
+      expect(await screen.findByRole('button', { name: 'Sign in with Company SSO' })).toBeTruthy();
+      expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('early@example.com');
+      expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('Typed#Pass1');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("shows '{field} is required' messages on empty submit", async () => {
     renderLogin();
     expect(screen.getByRole('heading', { level: 1, name: MESSAGES.signInHeading })).toBeTruthy();

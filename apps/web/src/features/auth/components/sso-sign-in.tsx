@@ -15,42 +15,38 @@ export function SsoSignIn({ passwordForm }: { passwordForm: ReactNode }) {
   const options = useSsoSignInOptions();
   const start = useSsoStart((e) => say.error(e, 'errorSsoRefused'));
   const [breakGlass, setBreakGlass] = useState(false);
-  const o = options.data;
-  if (!o?.Enabled) return <>{passwordForm}</>;
-  const button = (
-    <button
-      type="button"
-      className={`button ${o.PasswordSignIn ? '' : 'button-primary'} ${styles.buttonBlock}`}
-      aria-busy={start.isPending}
-      onClick={() => {
-        if (!start.isPending) start.mutate();
-      }}
-    >
-      {start.isPending ? t('ssoSigningIn') : t('ssoButton', { name: o.Name })}
-    </button>
-  );
-  if (o.PasswordSignIn)
-    return (
-      <>
-        {button}
+  const o = options.data?.Enabled ? options.data : undefined;
+  const passwordOff = o !== undefined && !o.PasswordSignIn;
+  // Every part keeps its place whether the options have come or not: the password form stays
+  // the same element, so what was typed before the button appeared is kept.
+  return (
+    <>
+      {o ? (
+        <button
+          type="button"
+          className={`button ${o.PasswordSignIn ? '' : 'button-primary'} ${styles.buttonBlock}`}
+          aria-busy={start.isPending}
+          onClick={() => {
+            if (!start.isPending) start.mutate();
+          }}
+        >
+          {start.isPending ? t('ssoSigningIn') : t('ssoButton', { name: o.Name })}
+        </button>
+      ) : null}
+      {o?.PasswordSignIn ? (
         <p className={styles.ssoOr}>
           <span>{t('ssoOr')}</span>
         </p>
-        {passwordForm}
-      </>
-    );
-  return (
-    <>
-      {button}
-      {breakGlass ? (
-        <div className={styles.breakGlass}>{passwordForm}</div>
-      ) : (
+      ) : null}
+      {passwordOff && !breakGlass ? (
         <p className={styles.authSwitch}>
           <button type="button" className="button-link" onClick={() => setBreakGlass(true)}>
             {t('breakGlassLink')}
           </button>
         </p>
-      )}
+      ) : null}
+      {!passwordOff ? passwordForm : null}
+      {passwordOff && breakGlass ? <div className={styles.breakGlass}>{passwordForm}</div> : null}
     </>
   );
 }
