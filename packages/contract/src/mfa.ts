@@ -210,8 +210,11 @@ export const resetStaffFactorsBody = z.object({ uid: z.string().uuid('uid is not
 
 /** GET /admin/step-up: how the caller can step up, and until when the last proof stands. */
 export const stepUpStatusResponse = z.object({
-  /** The account's factors ('passkey', 'totp', 'recovery'), or ['password'] when it has none. */
-  Methods: z.array(z.enum([...SECOND_FACTOR_METHODS, 'password'])),
+  /**
+   * The account's factors ('passkey', 'totp', 'recovery'); without one ['password'], or
+   * ['sign-in'] for an account with no password either (single sign-on only): it signs in again.
+   */
+  Methods: z.array(z.enum([...SECOND_FACTOR_METHODS, 'password', 'sign-in'])),
   WindowMinutes: z.number(),
   /** When the session's last sign-in or step-up stops counting (may be past). */
   VerifiedUntil: z.string(),

@@ -13,5 +13,7 @@ export const STEP_UP_MESSAGES = {
   cancelled: 'The action was not done: it needs you to confirm it is you.',
   wrongPassword: 'That password is not correct.',
   useFactor: 'This account has a second factor: confirm with it, not with the password.',
+  signInAgain:
+    'This account signs in through single sign-on only: sign in again to confirm it is you, then do the action again.',
   tokenCannot: 'This action needs a person who signed in recently; an API token cannot make it.',
 } as const;

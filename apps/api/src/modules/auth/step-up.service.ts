@@ -1,6 +1,7 @@
 import { MFA_MESSAGES, type StepUpInput } from '@sac/contract/mfa';
 import { STEP_UP_MESSAGES } from '@sac/contract/step-up';
 import type { AppContext, StaffSession } from '../../app-context.ts';
+import { firstRow, qb } from '../../db/sql.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { verifyPassword } from '../../lib/password-hash.ts';
@@ -30,14 +31,20 @@ export function requireRecentProof(ctx: AppContext, session: StaffSession): void
     throw new AppError('stepUpRequired');
 }
 
-/** The account's factors as step-up methods, or the password when it has none. */
+/**
+ * The account's factors as step-up methods; without one, its password, unless it has none (an
+ * account made by single sign-on or SCIM: '!sso', '!scim'), which can only sign in again.
+ */
 async function methodsOf(ctx: AppContext, uid: string) {
   const f = await factorsOf(ctx.db, uid);
-  const methods: ('passkey' | 'totp' | 'recovery' | 'password')[] = [];
+  const methods: ('passkey' | 'totp' | 'recovery')[] = [];
   if (f.passkeys > 0) methods.push('passkey');
   if (f.totp) methods.push('totp');
   if (f.recoveryLeft > 0 && methods.length > 0) methods.push('recovery');
-  return methods.length > 0 ? methods : (['password'] as const);
+  if (methods.length > 0) return methods;
+  const hash = (await firstRow(ctx.db, qb.selectFrom('staff').select('password_hash').where('uid', '=', uid)))
+    ?.password_hash;
+  return hash === undefined || hash.startsWith('!') ? (['sign-in'] as const) : (['password'] as const);
 }
 
 const verifiedUntil = (ctx: AppContext, at: Date) =>
@@ -75,9 +82,11 @@ export async function stepUp(ctx: AppContext, call: StaffCall, input: StepUpInpu
   const now = ctx.clock.now();
   const methods: readonly string[] = await methodsOf(ctx, session.uid);
   if (!methods.includes(input.Method))
-    throw input.Method === 'password'
-      ? new AppError('validation', STEP_UP_MESSAGES.useFactor)
-      : wrongFactorError(input.Method);
+    throw methods.includes('sign-in')
+      ? new AppError('validation', STEP_UP_MESSAGES.signInAgain)
+      : input.Method === 'password'
+        ? new AppError('validation', STEP_UP_MESSAGES.useFactor)
+        : wrongFactorError(input.Method);
   await checkOwnProof(ctx, call, session, {
     isRight: (staff) =>
       input.Method === 'password'

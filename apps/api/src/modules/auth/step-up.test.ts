@@ -125,6 +125,25 @@ describe('a sensitive action needs a recent sign-in or step-up', () => {
     expect((await changeRoles(session)).answer.status).toBe(200);
   });
 
+  it('an account with no password and no factor (single sign-on only) is told to sign in again, and nothing is counted', async () => {
+    const uid = await t.addStaff('sso-only@example.com', ['SuperAdmin']);
+    const session = await t.login('sso-only@example.com');
+    await t.db.query("UPDATE staff SET password_hash = '!sso' WHERE uid = $1", [uid]);
+    t.clock.advance(11 * MINUTE);
+    expect((await t.call('stepUpStatus', { session })).body.Methods).toEqual(['sign-in']);
+    for (const Password of ['!sso', 'Anything#1']) {
+      const r = await t.callLoose('stepUp', { session, body: { Method: 'password', Password } });
+      expect(r.status).toBe(400);
+      expect(r.error.Description).toBe(STEP_UP_MESSAGES.signInAgain);
+    }
+    const counts = await t.db.query<{ failed_logins: number }>(
+      'SELECT failed_logins FROM staff WHERE uid = $1',
+      [uid],
+    );
+    expect(counts.rows[0]!.failed_logins).toBe(0);
+    expect(await trail('stepup.failed', 'sso-only@example.com')).toEqual([]);
+  });
+
   it('wrong codes count towards the lockout as wrong sign-ins do', async () => {
     const { secret, session } = await withTotp('boss4@example.com', ['SuperAdmin']);
     const wrongCode = codeAt(secret) === '000000' ? '111111' : '000000';

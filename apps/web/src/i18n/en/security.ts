@@ -43,5 +43,8 @@ export const security = {
   stepUpRecoveryFormat: 'Enter a recovery code as shown when you saved them, like abcd-efgh-2345.',
   stepUpPasswordRequired: 'Password is required.',
   stepUpPasskeyCancelled: 'The passkey prompt was closed. Try again, or use a code.',
+  stepUpSignInAgain:
+    'Your account signs in through single sign-on only, so there is nothing to confirm with here. Sign in again to confirm it is you, then do the action again: it was not done.',
+  stepUpSignInAgainButton: 'Sign in again',
   stepUpLoadFailed: 'Could not load how to confirm. Please try again.',
 };

@@ -108,4 +108,14 @@ describe('the step-up dialog', () => {
     expect(error.message).toBe(STEP_UP_MESSAGES.cancelled);
     expect(calls.filter((c) => c.url.endsWith('/admin/team/roles'))).toHaveLength(1);
   });
+
+  it('tells an account that signs in through single sign-on only to sign in again', async () => {
+    const calls = stubApi(['sign-in']);
+    const done = changeRoles().catch((e: unknown) => e);
+    expect(await screen.findByText(/signs in through single sign-on only/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Sign in again' }).getAttribute('href')).toBe('/logout');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(((await done) as ApiError).message).toBe(STEP_UP_MESSAGES.cancelled);
+    expect(calls.filter((c) => c.method === 'POST' && c.url.endsWith('/admin/step-up'))).toHaveLength(0);
+  });
 });

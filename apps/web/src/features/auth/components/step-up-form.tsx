@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { type FormEvent, useState } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormField } from '../../../components/form-field.tsx';
@@ -65,6 +66,8 @@ export default function StepUpForm({ onDone, onCancel }: { onDone: () => void; o
     <Dialog title={t('stepUpTitle')} onClose={onCancel} busy={stepUp.isPending}>
       {status.isError ? (
         <p role="alert">{t('stepUpLoadFailed')}</p>
+      ) : methods.includes('sign-in') ? (
+        <SignInAgain onCancel={onCancel} />
       ) : status.data ? (
         <>
           <p>{t('stepUpIntro', { n: Math.max(1, Math.round(status.data.WindowMinutes)) })}</p>
@@ -169,5 +172,26 @@ function ProofForm(p: {
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * An account that signs in through single sign-on only has nothing to confirm with here: a fresh
+ * sign-in is its proof. The action is not done; the user signs in again and does it again.
+ */
+function SignInAgain({ onCancel }: { onCancel: () => void }) {
+  const t = useT('security');
+  return (
+    <>
+      <p>{t('stepUpSignInAgain')}</p>
+      <div className="form-actions dialog-actions">
+        <a className="button button-primary" href={consolePaths.logout()}>
+          {t('stepUpSignInAgainButton')}
+        </a>
+        <button type="button" className="button" onClick={onCancel}>
+          {t('cancel')}
+        </button>
+      </div>
+    </>
   );
 }
