@@ -190,26 +190,28 @@ export function endedTokenOwner(db: Queryable, token: string) {
   );
 }
 
-/** Last uses of tokens, in one statement; an older use never overwrites a newer one. */
-export async function recordTokenUses(
+type TokenUse = { id: number; at: Date; address: string };
+
+/** Last uses of a token table's tokens, in one statement; an older use never overwrites a newer one. */
+async function recordUses(
   db: Queryable,
-  uses: Array<{ id: number; at: Date; address: string }>,
+  table: 'staff_api_tokens' | 'scim_tokens',
+  uses: TokenUse[],
 ): Promise<void> {
-  const batch = sql<{
-    id: number;
-    at: Date;
-    address: string;
-  }>`unnest(${uses.map((u) => u.id)}::bigint[], ${uses.map((u) => u.at)}::timestamptz[], ${uses.map((u) => u.address)}::text[])`;
+  const batch = sql<TokenUse>`unnest(${uses.map((u) => u.id)}::bigint[], ${uses.map((u) => u.at)}::timestamptz[], ${uses.map((u) => u.address)}::text[])`;
   await execute(
     db,
     qb
-      .updateTable('staff_api_tokens as t')
+      .updateTable(`${table} as t` as 'staff_api_tokens as t')
       .from(batch.as<'b'>(sql`b (id, at, address)`))
       .set((eb) => ({ last_used_at: eb.ref('b.at'), last_used_address: eb.ref('b.address') }))
       .whereRef('t.id', '=', 'b.id')
       .where((eb) => eb.or([eb('t.last_used_at', 'is', null), eb('t.last_used_at', '<', eb.ref('b.at'))])),
   );
 }
+
+/** Last uses of staff API tokens. */
+export const recordTokenUses = (db: Queryable, uses: TokenUse[]) => recordUses(db, 'staff_api_tokens', uses);
 
 /** The staff address allowlist. */
 export async function readAllowlist(db: Queryable): Promise<string[]> {
@@ -325,23 +327,5 @@ export async function findLiveScimToken(db: Queryable & Pick<Db, 'authGeneration
   return t && !t.revoked_at ? { id: Number(t.id), name: t.name } : undefined;
 }
 
-/** Last uses of SCIM tokens, in one statement (as recordTokenUses). */
-export async function recordScimTokenUses(
-  db: Queryable,
-  uses: Array<{ id: number; at: Date; address: string }>,
-): Promise<void> {
-  const batch = sql<{
-    id: number;
-    at: Date;
-    address: string;
-  }>`unnest(${uses.map((u) => u.id)}::bigint[], ${uses.map((u) => u.at)}::timestamptz[], ${uses.map((u) => u.address)}::text[])`;
-  await execute(
-    db,
-    qb
-      .updateTable('scim_tokens as t')
-      .from(batch.as<'b'>(sql`b (id, at, address)`))
-      .set((eb) => ({ last_used_at: eb.ref('b.at'), last_used_address: eb.ref('b.address') }))
-      .whereRef('t.id', '=', 'b.id')
-      .where((eb) => eb.or([eb('t.last_used_at', 'is', null), eb('t.last_used_at', '<', eb.ref('b.at'))])),
-  );
-}
+/** Last uses of SCIM tokens. */
+export const recordScimTokenUses = (db: Queryable, uses: TokenUse[]) => recordUses(db, 'scim_tokens', uses);
