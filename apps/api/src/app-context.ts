@@ -1,4 +1,5 @@
 import type { EndpointRoute } from '@sac/contract/endpoint-routes';
+import type { PermissionScopes, SiteScope } from '@sac/contract/role-scopes';
 import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -57,6 +58,13 @@ export interface StaffSession {
    * (a role taken from the owner narrows every token they made at once).
    */
   permissions: Set<string>;
+  /** What the holder's scoped roles limit, per permission (role-scopes.ts); absent: nothing. */
+  scopes?: PermissionScopes;
+  /**
+   * The sites this call reaches: the scope of its endpoint's permission, set by authentication;
+   * absent: every site. The route's scope rule keeps the call to it.
+   */
+  scope?: readonly SiteScope[];
   /** The holder's last proof beyond the session itself: its sign-in, or a later step-up. */
   verifiedAt: Date;
   /** Set when the call was made with an API token: the trail names it beside its owner. */

@@ -7,6 +7,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/searchcustomer',
     access: 'customers.read',
+    scope: 'service',
     budget: { statements: 3, commits: 0 },
   },
   searchCustomerExport: {
@@ -14,6 +15,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/searchcustomer/export',
     access: 'customers.read',
+    scope: 'service',
     budget: { statements: 4, commits: 1 },
   },
   customerProfile: {
@@ -21,6 +23,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/customerprofilebyuid',
     access: 'customers.read',
+    scope: 'customer',
     budget: { statements: 2, commits: 0 },
   },
   userProfile: {
@@ -28,6 +31,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/userprofilebyuid',
     access: 'customers.read',
+    scope: 'customer',
     budget: { statements: 4, commits: 0 },
   },
   loginSessions: {
@@ -35,6 +39,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/loginsessionbyuid',
     access: 'customers.read',
+    scope: 'customer',
     budget: { statements: 3, commits: 0 },
   },
   activityLogs: {
@@ -42,6 +47,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/activitylogs',
     access: 'activity.read',
+    scope: 'customer',
     budget: { statements: 3, commits: 0 },
   },
   customerApps: {
@@ -49,6 +55,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/apps',
     access: 'sites.read',
+    scope: 'service',
     budget: { statements: 3, commits: 0 },
   },
   customerAllApps: {
@@ -56,6 +63,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/allapps',
     access: 'sites.read',
+    scope: 'service',
     budget: { statements: 4, commits: 0 },
   },
   sharedApps: {
@@ -63,6 +71,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/sharedapps',
     access: 'sites.read',
+    scope: 'service',
     budget: { statements: 3, commits: 0 },
   },
   appById: {
@@ -70,6 +79,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/appbyid',
     access: 'sites.read',
+    scope: 'site',
     impersonation: 'ViewData',
     budget: { statements: 3, commits: 0 },
   },
@@ -78,6 +88,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/appinfobyid',
     access: 'sites.read',
+    scope: 'site',
     impersonation: 'ViewData',
     budget: { statements: 3, commits: 0 },
   },
@@ -86,6 +97,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/features',
     access: 'sites.read',
+    scope: 'none',
     budget: { statements: 3, commits: 0 },
   },
   siteDataCenter: {
@@ -93,6 +105,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/site/datacenter',
     access: 'sites.read',
+    scope: 'site',
     impersonation: 'ViewData',
     budget: { statements: 6, commits: 0 },
   },
@@ -101,6 +114,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/site/feature',
     access: 'sites.read',
+    scope: 'site',
     impersonation: 'ViewData',
     budget: { statements: 4, commits: 0 },
   },
@@ -109,6 +123,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'GET',
     path: '/admin/site/basicsettings',
     access: 'sites.read',
+    scope: 'site',
     impersonation: 'ViewData',
     budget: { statements: 3, commits: 0 },
   },
@@ -124,6 +139,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'POST',
     path: '/admin/customer',
     access: 'customers.write',
+    scope: 'service',
     budget: { statements: 8, commits: 1 },
   },
   updateCustomerProfile: {
@@ -131,6 +147,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'PUT',
     path: '/admin/customerprofile',
     access: 'customers.write',
+    scope: 'customer',
     budget: { statements: 6, commits: 1 },
   },
   setCustomerPassword: {
@@ -138,6 +155,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'PUT',
     path: '/admin/customer/password',
     access: 'customers.write',
+    scope: 'customer',
     budget: { statements: 4, commits: 1 },
   },
   verifyEmail: {
@@ -145,6 +163,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'POST',
     path: '/admin/verifyemail',
     access: 'customers.write',
+    scope: 'customer',
     budget: { statements: 4, commits: 1 },
   },
   addSite: {
@@ -152,6 +171,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'POST',
     path: '/admin/site',
     access: 'sites.write',
+    scope: 'service',
     budget: { statements: 6, commits: 1 },
   },
   updateSiteBasicSettings: {
@@ -159,6 +179,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'PUT',
     path: '/admin/site/basicsettings',
     access: 'sites.write',
+    scope: 'site',
     impersonation: 'ManageSettings',
     budget: { statements: 6, commits: 1 },
   },
@@ -167,6 +188,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'PUT',
     path: '/admin/site/feature',
     access: 'sites.write',
+    scope: 'site',
     impersonation: 'ManageSettings',
     budget: { statements: 9, commits: 1 },
   },
@@ -175,6 +197,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'PUT',
     path: '/admin/site/datacenter',
     access: 'sites.write',
+    scope: 'site',
     impersonation: 'ManageSettings',
     budget: { statements: 11, commits: 1 },
   },
@@ -183,6 +206,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'POST',
     path: '/admin/site/secret',
     access: 'sites.write',
+    scope: 'site',
     stepUp: true,
     budget: { statements: 6, commits: 1 },
   },
@@ -191,6 +215,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'PUT',
     path: '/admin/site/status',
     access: 'sites.write',
+    scope: 'site',
     impersonation: 'ManageSite',
     budget: { statements: 6, commits: 1 },
   },

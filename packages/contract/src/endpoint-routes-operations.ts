@@ -7,6 +7,7 @@ export const OPERATIONS_ROUTES = {
     method: 'POST',
     path: '/admin/impersonation/requests',
     access: 'impersonation.request',
+    scope: 'service',
     budget: { statements: 18, commits: 1 }, // +1 on PostgreSQL: the live dashboard's pg_notify
   },
   impersonationList: {
@@ -14,6 +15,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/impersonation/requests',
     access: 'impersonation.request',
+    scope: 'service',
     budget: { statements: 3, commits: 0 },
   },
   impersonationRequestsExport: {
@@ -21,6 +23,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/impersonation/requests/export',
     access: 'impersonation.request',
+    scope: 'service',
     budget: { statements: 5, commits: 1 },
   },
   impersonationTakenRoles: {
@@ -28,6 +31,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/impersonation/taken-roles',
     access: 'impersonation.request',
+    scope: 'site',
     budget: { statements: 2, commits: 0 },
   },
   impersonationEdit: {
@@ -35,6 +39,7 @@ export const OPERATIONS_ROUTES = {
     method: 'PUT',
     path: '/admin/impersonation/request',
     access: 'impersonation.request',
+    scope: 'service',
     budget: { statements: 11, commits: 1 }, // +1 on PostgreSQL: the live dashboard's pg_notify
   },
   impersonationDelete: {
@@ -42,6 +47,7 @@ export const OPERATIONS_ROUTES = {
     method: 'DELETE',
     path: '/admin/impersonation/request',
     access: 'impersonation.request',
+    scope: 'service',
     budget: { statements: 7, commits: 1 }, // +1 on PostgreSQL: the live dashboard's pg_notify
   },
   impersonationAction: {
@@ -49,6 +55,7 @@ export const OPERATIONS_ROUTES = {
     method: 'POST',
     path: '/admin/impersonation/request/action',
     access: 'impersonation.approve',
+    scope: 'service',
     budget: { statements: 16, commits: 1 }, // +1 on PostgreSQL: the live dashboard's pg_notify
   },
   impersonationApprovers: {
@@ -56,6 +63,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/impersonation/approvers',
     access: 'impersonation.request',
+    scope: 'none',
     budget: { statements: 2, commits: 0 },
   },
   impersonationLogs: {
@@ -63,6 +71,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/impersonation/logs',
     access: 'impersonation.logs.read',
+    scope: 'service',
     budget: { statements: 2, commits: 0 },
   },
   impersonationLogsExport: {
@@ -70,6 +79,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/impersonation/logs/export',
     access: 'impersonation.logs.read',
+    scope: 'service',
     budget: { statements: 5, commits: 1 },
   },
   dashboard: {
@@ -86,6 +96,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/dashboard/trials-ending',
     access: 'sites.read',
+    scope: 'service',
     budget: { statements: 2, commits: 0 },
   },
   noticeList: {
@@ -93,6 +104,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/notices',
     access: 'notices.send',
+    scope: 'service',
     budget: { statements: 2, commits: 0 },
   },
   noticeCreate: {
@@ -100,6 +112,7 @@ export const OPERATIONS_ROUTES = {
     method: 'POST',
     path: '/admin/notices',
     access: 'notices.send',
+    scope: 'service',
     budget: { statements: 5, commits: 1 },
   },
   noticeRecipients: {
@@ -107,6 +120,7 @@ export const OPERATIONS_ROUTES = {
     method: 'POST',
     path: '/admin/notices/recipients',
     access: 'notices.send',
+    scope: 'service',
     budget: { statements: 2, commits: 0 },
   },
   noticeAudienceOptions: {
@@ -114,6 +128,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/notices/audience-options',
     access: 'notices.send',
+    scope: 'service',
     budget: { statements: 2, commits: 0 },
   },
   noticeSiteOptions: {
@@ -121,6 +136,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/notices/site-options',
     access: 'notices.send',
+    scope: 'service',
     // the session, the site-name match, the customer name search, the matching owners' sites
     budget: { statements: 5, commits: 0 },
   },
@@ -129,6 +145,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/notices/one',
     access: 'notices.send',
+    scope: 'service',
     budget: { statements: 3, commits: 0 },
   },
   noticeDeliveries: {
@@ -136,6 +153,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/notices/deliveries',
     access: 'notices.send',
+    scope: 'service',
     budget: { statements: 3, commits: 0 },
   },
   noticeCancel: {
@@ -143,6 +161,7 @@ export const OPERATIONS_ROUTES = {
     method: 'POST',
     path: '/admin/notices/cancel',
     access: 'notices.send',
+    scope: 'service',
     budget: { statements: 5, commits: 1 },
   },
   noticeUnsubscribeDetails: {
@@ -221,6 +240,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/impersonation/customer/requests',
     access: 'impersonation.request',
+    scope: 'service',
     budget: { statements: 2, commits: 0 },
   },
   customerRequestsCreate: {
@@ -256,6 +276,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/admin/updateaccess',
     access: 'impersonation.request',
+    scope: 'site',
     budget: { statements: 4, commits: 0 },
   },
   switchApp: {
@@ -263,6 +284,7 @@ export const OPERATIONS_ROUTES = {
     method: 'GET',
     path: '/account/switchapp',
     access: 'impersonation.request',
+    scope: 'service',
     budget: { statements: 6, commits: 1 },
   },
 } as const satisfies Record<string, EndpointRoute & { budget: StatementBudget }>;

@@ -4,6 +4,7 @@ import { SIGN_IN_ROUTES } from './endpoint-routes-sign-in.ts';
 import { SITE_SETTINGS_ROUTES } from './endpoint-routes-site-settings.ts';
 import { TOKENS_ROUTES } from './endpoint-routes-tokens.ts';
 import type { Permission } from './permissions.ts';
+import type { ScopeRule } from './role-scopes.ts';
 
 /*
  * The endpoint table without schemas: id, method, path and access of every endpoint, and nothing
@@ -40,6 +41,11 @@ export interface EndpointRoute {
    * else 911 (stepUpRequired), which the console answers by asking the user to confirm it is them.
    */
   readonly stepUp?: true;
+  /**
+   * How the call keeps to a scoped role's data centers and plans (role-scopes.ts); every endpoint
+   * whose access is a scopable permission says, and no other does.
+   */
+  readonly scope?: ScopeRule;
   /**
    * The most statements, and write commits, that one valid call may run (authentication included;
    * BEGIN, COMMIT and ROLLBACK are not statements; a commit is a transaction that wrote, or a

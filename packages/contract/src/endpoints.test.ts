@@ -4,6 +4,7 @@ import { changePasswordBody, forgotPasswordBody, loginBody, resetPasswordBody } 
 import { ENDPOINT_LIST, ENDPOINTS, type EndpointDef } from './endpoints.ts';
 import { errorEnvelopeSchema } from './errors.ts';
 import { PERMISSIONS } from './permissions.ts';
+import { isScopable } from './role-scopes.ts';
 
 const bodyKeys = (e: EndpointDef): string[] =>
   e.body instanceof z.ZodObject ? Object.keys(e.body.shape).sort() : [];
@@ -48,6 +49,19 @@ describe('ENDPOINTS', () => {
     (_id, e) => {
       const allowed: readonly string[] = ['public', 'session', ...PERMISSIONS];
       expect(allowed).toContain(e.access);
+    },
+  );
+
+  it.each(ENDPOINT_LIST.map((e) => [e.id, e] as const))(
+    '%s says how it keeps to a role scope exactly when its permission is scopable',
+    (_id, e) => {
+      if (!isScopable(e.access)) return expect(e.scope).toBeUndefined();
+      expect(['site', 'customer', 'service', 'none']).toContain(e.scope);
+      const keys = (s: unknown) =>
+        s && typeof s === 'object' && 'shape' in s ? Object.keys((s as { shape: object }).shape) : [];
+      // the check before the handler reads the record's key from the query (a customer's also from the body)
+      if (e.scope === 'site') expect(keys(e.query)).toContain('appId');
+      if (e.scope === 'customer') expect([...keys(e.query), ...keys(e.body)]).toContain('uid');
     },
   );
 

@@ -186,6 +186,12 @@ export const ERRORS = {
     status: 403,
     text: 'An API token cannot make this call: sign in to the console.',
   },
+  /** A scoped role's holder named a customer or site outside its data centers or plans. */
+  outOfScope: {
+    code: 1113,
+    status: 403,
+    text: "This customer or site is outside your role's scope.",
+  },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

@@ -303,6 +303,10 @@ interface RolesTable {
   permissions: Generated<string[]>;
   built_in: Generated<boolean>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  scope_data_centers: string[] | null;
+  scope_plans: string[] | null;
+  modified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  version: Generated<number>;
 }
 
 interface SchemaMigrationsTable {

@@ -5,6 +5,7 @@ import type { AppContext, Caller, StaffSession } from '../app-context.ts';
 import { AppError, type FieldError } from './app-error.ts';
 import { answerVersioned, expectedVersionOf, Versioned } from './record-version.ts';
 import { runInRequest } from './request-context.ts';
+import { keepToScope } from './site-scope.ts';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type Ok<E extends EndpointDef> = E['responses'] extends { 200: infer S }
@@ -122,6 +123,7 @@ export function registerEndpoint<E extends EndpointDef>(
       };
       let answer: Ok<E> | Versioned<Ok<E>>;
       try {
+        await keepToScope(ctx.db, def, session?.scope, { query, body });
         answer = await runInRequest(context, () =>
           handler({
             query,

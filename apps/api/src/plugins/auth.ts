@@ -4,6 +4,7 @@ import { HEADERS } from '@sac/contract/constants';
 import type { EndpointRoute } from '@sac/contract/endpoint-routes';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { BUILT_IN_ROLES } from '@sac/contract/permissions';
+import { type PermissionScopes, scopeFor } from '@sac/contract/role-scopes';
 import { STEP_UP_MESSAGES } from '@sac/contract/step-up';
 import type { FastifyRequest } from 'fastify';
 import type { CallAuth, Refusal, StaffSession } from '../app-context.ts';
@@ -19,6 +20,8 @@ interface FoundSession {
   roles: string[];
   permissions: string[];
   verified_at: Date;
+  /** What the member's scoped roles limit, per permission; null: nothing. */
+  scopes: PermissionScopes | null;
   impersonation_request_id: number | null;
   /** The staff address allowlist as it stands (none: everyone). */
   allowlist: string[];
@@ -35,6 +38,8 @@ interface FoundToken {
   /** The owner's permissions now. */
   permissions: string[];
   token_permissions: string[];
+  /** What the owner's scoped roles limit, per permission; null: nothing. */
+  scopes: PermissionScopes | null;
   allowed_addresses: string[];
   allowlist: string[];
 }
@@ -121,6 +126,7 @@ async function sessionOf(
     name: s.full_name,
     roles: s.roles,
     permissions: new Set(s.permissions),
+    ...(s.scopes ? { scopes: s.scopes } : {}),
     verifiedAt: new Date(s.verified_at),
   };
   return { session, allowlist: s.allowlist };
@@ -145,6 +151,7 @@ function tokenPrincipal(t: FoundToken): StaffSession {
     name: t.full_name,
     roles,
     permissions,
+    ...(t.scopes ? { scopes: t.scopes } : {}),
     // a token is never a person's recent proof: sensitive actions are refused to it
     verifiedAt: new Date(0),
     apiToken: { id: Number(t.id), name: t.name },
@@ -274,6 +281,9 @@ export function authPlugin(deps: AuthDeps): CallAuth {
         await recordRefusal(session, def, def.access, refusal, request.ip);
         throw refusal;
       }
+      // The sites this call reaches: its permission's scope (role-scopes.ts), kept to by the route's rule.
+      const scope = session.impersonation ? undefined : scopeFor(session.scopes, def.access);
+      if (scope) session.scope = scope;
       // Not a refusal for the trail: the console asks the user to confirm it is them, then retries.
       if (def.stepUp && !deps.recentlyVerified(session)) throw new AppError('stepUpRequired');
       return session;

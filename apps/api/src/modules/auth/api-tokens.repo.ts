@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { authChanged, type Db, type Queryable } from '../../db/db.ts';
 import { execute, firstRow, preparedStatement, qb, rows } from '../../db/sql.ts';
 import { hashSecret } from '../../lib/secrets.ts';
-import { permissionsOf, staffAllowlist } from './sessions.repo.ts';
+import { permissionsOf, scopesOf, staffAllowlist } from './sessions.repo.ts';
 import { rolesOf } from './staff.repo.ts';
 
 /** The columns a token is listed with, and its owner's email and kind. */
@@ -112,6 +112,7 @@ const tokenByHash = preparedStatement((tokenHash: Buffer) =>
       'st.full_name',
       rolesOf(eb.ref('st.uid')).as('roles'),
       permissionsOf(eb.ref('st.uid')).as('permissions'),
+      scopesOf(eb.ref('st.uid')).as('scopes'),
       staffAllowlist.as('allowlist'),
     ])
     .where('t.token_hash', '=', tokenHash)

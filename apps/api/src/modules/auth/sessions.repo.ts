@@ -1,3 +1,4 @@
+import type { PermissionScopes } from '@sac/contract/role-scopes';
 import { type Expression, sql } from 'kysely';
 import { authChanged, type Db, type Queryable } from '../../db/db.ts';
 import { execute, firstRow, preparedStatement, qb, rows } from '../../db/sql.ts';
@@ -118,6 +119,19 @@ export const permissionsOf = (uid: Expression<string>) =>
     .where('sr.uid', '=', uid)}, '{}')`;
 
 /**
+ * What a staff member's scoped roles limit, per permission (role-scopes.ts): for each permission
+ * that only scoped roles grant, the scopes of those roles; NULL when no permission is limited,
+ * which is every principal without a scoped role.
+ */
+export const scopesOf = (uid: Expression<string>) =>
+  sql<PermissionScopes | null>`(SELECT jsonb_object_agg(x.p, x.scopes) FROM (
+    SELECT p.p, jsonb_agg(jsonb_build_object('dataCenters', ro.scope_data_centers, 'plans', ro.scope_plans)) AS scopes
+    FROM staff_roles sr JOIN roles ro ON ro.name = sr.role CROSS JOIN unnest(ro.permissions) AS p(p)
+    WHERE sr.uid = ${uid}
+    GROUP BY p.p
+    HAVING bool_and(ro.scope_data_centers IS NOT NULL OR ro.scope_plans IS NOT NULL)) x)`;
+
+/**
  * The staff address allowlist, read with each session or token (no statement of its own): a change
  * of it ends what every instance keeps (migration 0057), so the kept row's copy is current.
  */
@@ -143,6 +157,7 @@ const sessionByTokenHash = preparedStatement((tokenHash: Buffer) =>
       'st.full_name',
       rolesOf(eb.ref('st.uid')).as('roles'),
       permissionsOf(eb.ref('st.uid')).as('permissions'),
+      scopesOf(eb.ref('st.uid')).as('scopes'),
       staffAllowlist.as('allowlist'),
     ])
     .where('s.token_hash', '=', tokenHash)

@@ -1,0 +1,104 @@
+import type { EndpointRoute } from '@sac/contract/endpoint-routes';
+import type { SiteScope } from '@sac/contract/role-scopes';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Queryable } from '../db/db.ts';
+import { firstRow, qb } from '../db/sql.ts';
+import { AppError } from './app-error.ts';
+
+/**
+ * A scoped role's limits in SQL (role-scopes.ts). A site is in a scope when it matches one of
+ * the scope's entries on every axis the entry sets; a customer when they own or are a member of
+ * such a site. Each builder takes the call's scope and answers undefined for an unscoped call, so
+ * a query adds no condition at all for the callers who have none.
+ */
+
+/** The condition that the site whose data center and plan these columns hold is in `scope`. */
+export function siteInScope(
+  scope: readonly SiteScope[] | undefined,
+  site: { dataCenter: Expression<string | null>; plan: Expression<string> },
+): Expression<SqlBool> | undefined {
+  if (!scope) return undefined;
+  if (scope.length === 0) return sql<SqlBool>`false`;
+  const entries = scope.map((s) => {
+    const parts: Expression<SqlBool>[] = [];
+    if (s.dataCenters) parts.push(sql<SqlBool>`${site.dataCenter} = ANY(${[...s.dataCenters]}::text[])`);
+    if (s.plans) parts.push(sql<SqlBool>`${site.plan}::text = ANY(${[...s.plans]}::text[])`);
+    return parts.length === 0 ? sql<SqlBool>`true` : sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
+  });
+  return sql<SqlBool>`(${sql.join(entries, sql` OR `)})`;
+}
+
+/** The same for a site row of `sites` under `alias`. */
+export const siteRowInScope = (scope: readonly SiteScope[] | undefined, alias: string) =>
+  siteInScope(scope, {
+    dataCenter: sql.ref(`${alias}.data_center`),
+    plan: sql.ref(`${alias}.plan`),
+  });
+
+/** The condition that the customer whose uid `uid` holds owns or is a member of a site in `scope`. */
+export function customerInScope(
+  scope: readonly SiteScope[] | undefined,
+  uid: Expression<string>,
+): Expression<SqlBool> | undefined {
+  const owned = siteRowInScope(scope, 'scope_site');
+  if (!owned) return undefined;
+  const member = siteRowInScope(scope, 'scope_member_site')!;
+  return sql<SqlBool>`(EXISTS (SELECT 1 FROM sites scope_site WHERE scope_site.owner_uid = ${uid} AND ${owned})
+    OR EXISTS (SELECT 1 FROM site_members scope_member
+      JOIN sites scope_member_site ON scope_member_site.app_id = scope_member.app_id
+      WHERE scope_member.customer_uid = ${uid} AND ${member}))`;
+}
+
+/** Whether the site `appId` is in `scope` (an unknown site is not). */
+export async function siteIsInScope(db: Queryable, scope: readonly SiteScope[], appId: number) {
+  const found = await firstRow(
+    db,
+    qb
+      .selectFrom('sites as s')
+      .select(sql<number>`1`.as('in_scope'))
+      .where('s.app_id', '=', appId)
+      .where(siteRowInScope(scope, 's')!),
+  );
+  return found !== undefined;
+}
+
+/** Whether the customer `uid` is in `scope` (an unknown customer is not). */
+export async function customerIsInScope(db: Queryable, scope: readonly SiteScope[], uid: string) {
+  const found = await firstRow(
+    db,
+    qb.selectNoFrom(sql<number>`1`.as('in_scope')).where(customerInScope(scope, sql.val(uid))!),
+  );
+  return found !== undefined;
+}
+
+/**
+ * Refuses (403, outOfScope) a scoped call whose route names a site by `appId` or a customer by
+ * `uid` outside the caller's scope, before its handler runs: one statement, and none for an
+ * unscoped caller. A key the schema left out (optional and absent) is the service's to refuse.
+ */
+export async function keepToScope(
+  db: Queryable,
+  def: EndpointRoute,
+  scope: readonly SiteScope[] | undefined,
+  input: { query: unknown; body: unknown },
+): Promise<void> {
+  if (!scope || (def.scope !== 'site' && def.scope !== 'customer')) return;
+  const q = (input.query ?? {}) as Record<string, unknown>;
+  const b = (input.body ?? {}) as Record<string, unknown>;
+  if (def.scope === 'site') {
+    const appId = q.appId;
+    if (typeof appId === 'number' && !(await siteIsInScope(db, scope, appId)))
+      throw outOfScope('a site in scope');
+    return;
+  }
+  const uid = q.uid ?? b.uid;
+  if (typeof uid === 'string' && !(await customerIsInScope(db, scope, uid)))
+    throw outOfScope('a customer in scope');
+}
+
+/** The refusal of a record outside the caller's scope; `missing` names it in the staff trail. */
+export function outOfScope(missing: string): AppError {
+  const e = new AppError('outOfScope');
+  e.missing = missing;
+  return e;
+}
