@@ -14,7 +14,12 @@ let usOwner: string;
 let euMember: string;
 
 /** A custom role, as a SuperAdmin's role editor stores it. */
-async function addRole(name: string, permissions: string[], dataCenters: string[] | null, plans: string[] | null) {
+async function addRole(
+  name: string,
+  permissions: string[],
+  dataCenters: string[] | null,
+  plans: string[] | null,
+) {
   await t.db.query(
     'INSERT INTO roles (name, permissions, scope_data_centers, scope_plans) VALUES ($1, $2, $3, $4)',
     [name, permissions, dataCenters, plans],
