@@ -346,6 +346,13 @@ export async function matrixBearer(
   return { id, bearer };
 }
 
+/** A custom role nobody holds, made for one cell; its name. */
+async function customRole(t: TestApp): Promise<string> {
+  const name = `Role ${randomUUID().slice(0, 8)}`;
+  await t.db.query("INSERT INTO roles (name, permissions) VALUES ($1, '{customers.read}')", [name]);
+  return name;
+}
+
 /** SuperAdmins only (the service checks the role; team.write alone is not enough). */
 const superAdminCall = (req: Row['request']): Row => ({
   targeted: false,
@@ -589,6 +596,15 @@ export const MATRIX: Record<EndpointId, Row> = {
       Impersonating: 403,
     },
   },
+  // Custom roles: SuperAdmins only; the role edited or deleted is made for the cell.
+  customRoleCreate: superAdminCall(async () => ({
+    payload: { Name: `Role ${randomUUID().slice(0, 8)}`, Permissions: ['customers.read'] },
+  })),
+  customRoleUpdate: superAdminCall(async ({ t }) => ({
+    payload: { Name: await customRole(t), Permissions: ['sites.read'], Scope: { Plans: ['Free'] } },
+    headers: { 'if-match': '"1"' },
+  })),
+  customRoleDelete: superAdminCall(async ({ t }) => ({ payload: { Name: await customRole(t) } })),
   teamProfile: {
     targeted: true,
     request: async ({ target }) => ({ query: { uid: target.uid } }),

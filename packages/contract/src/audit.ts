@@ -44,6 +44,10 @@ const ACTIVITY_ACTIONS = [
   'team.delete',
   'team.sso.settings',
   'team.service-account.create',
+  // Custom roles (a SuperAdmin's definitions; details hold the role before and after)
+  'role.create',
+  'role.update',
+  'role.delete',
   'token.create',
   'token.revoke',
   // SCIM provisioning (docs/operations.md, "Provisioning (SCIM)")

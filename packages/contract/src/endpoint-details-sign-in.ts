@@ -12,6 +12,7 @@ import {
   staffSessionsQuery,
   staffSessionsResponse,
 } from './auth.ts';
+import { customRoleBody, deleteCustomRoleBody, newCustomRoleBody } from './custom-roles.ts';
 import { type DetailsPart, errors } from './endpoint-details.ts';
 import {
   addPasskeyBody,
@@ -48,6 +49,8 @@ import {
 } from './sso.ts';
 import {
   createSuperUserBody,
+  customRoleResponse,
+  deleteCustomRoleResponse,
   deleteSuperUserBody,
   deleteSuperUserResponse,
   profileQuery,
@@ -322,9 +325,32 @@ export const SIGN_IN_DETAILS = {
     responses: { 200: deleteSuperUserResponse, ...errors(400, 401, 403, 404, 409) },
   },
   teamRoles: {
-    summary: 'The staff roles, each with its description and permissions.',
+    summary:
+      'The staff roles, built in and custom, each with its description, permissions, scope, holder count and Version; and the data centers a scope may name.',
     tag: 'Team',
     responses: { 200: teamRolesResponse, ...errors(401, 403) },
+  },
+  customRoleCreate: {
+    summary:
+      "Define a custom role (SuperAdmins only): a name (1-60 characters, unique whatever the case, not a built-in role's, fixed once made), a description, its permissions and an optional scope: data centers and/or plans (an axis null: any). A scoped role holds only permissions over customers and sites. Recorded in the staff activity (role.create).",
+    tag: 'Team',
+    body: newCustomRoleBody,
+    responses: { 200: customRoleResponse, ...errors(400, 401, 403, 409) },
+  },
+  customRoleUpdate: {
+    summary:
+      "Change a custom role's description, permissions and scope (SuperAdmins only; a built-in role is refused, 1121). Its holders' sessions and API tokens have the new permissions and scope on their next call. Recorded with before and after (role.update).",
+    tag: 'Team',
+    versioned: 'if-match',
+    body: customRoleBody,
+    responses: { 200: customRoleResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  customRoleDelete: {
+    summary:
+      'Delete a custom role (SuperAdmins only). Refused (1122) while staff members hold it or single sign-on maps a group to it, naming how many. Recorded (role.delete).',
+    tag: 'Team',
+    body: deleteCustomRoleBody,
+    responses: { 200: deleteCustomRoleResponse, ...errors(400, 401, 403, 404, 409) },
   },
   teamProfile: {
     summary:

@@ -174,6 +174,33 @@ export const SIGN_IN_ROUTES = {
     access: 'session',
     budget: { statements: 2, commits: 0 },
   },
+  // SuperAdmins only: the service checks the role (team.write alone is not enough).
+  customRoleCreate: {
+    id: 'customRoleCreate',
+    method: 'POST',
+    path: '/admin/team/custom-roles',
+    access: 'team.write',
+    stepUp: true,
+    budget: { statements: 8, commits: 1 },
+  },
+  // SuperAdmins only (as above).
+  customRoleUpdate: {
+    id: 'customRoleUpdate',
+    method: 'PUT',
+    path: '/admin/team/custom-roles',
+    access: 'team.write',
+    stepUp: true,
+    budget: { statements: 8, commits: 1 },
+  },
+  // SuperAdmins only (as above).
+  customRoleDelete: {
+    id: 'customRoleDelete',
+    method: 'DELETE',
+    path: '/admin/team/custom-roles',
+    access: 'team.write',
+    stepUp: true,
+    budget: { statements: 8, commits: 1 },
+  },
   teamProfile: {
     id: 'teamProfile',
     method: 'GET',

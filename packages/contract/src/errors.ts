@@ -192,6 +192,15 @@ export const ERRORS = {
     status: 403,
     text: "This customer or site is outside your role's scope.",
   },
+  /** Custom roles (codes 1120-1122): a name taken, a built-in role, a role still held or mapped. */
+  roleNameTaken: {
+    code: 1120,
+    status: 409,
+    text: 'A role with that name already exists. Please choose another.',
+  },
+  builtInRoleFixed: { code: 1121, status: 409, text: 'A built-in role cannot be changed or deleted.' },
+  /** The text names how many staff members hold it (or groups map to it). */
+  roleInUse: { code: 1122, status: 409, text: 'This role is still in use.' },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from './messages.ts';
+import { BUILT_IN_ROLES } from './permissions.ts';
 import {
   assignableRoles,
   canManageStaff,
@@ -44,6 +45,17 @@ describe('assignableRoles', () => {
   it('an Admin gives neither Admin nor SuperAdmin; others give nothing', () => {
     expect(assignableRoles(['Admin'], ALL, 'update')).toEqual(['Support', 'Auditor']);
     expect(assignableRoles(['Support'], ALL, 'create')).toEqual([]);
+  });
+
+  it("keeps a non-SuperAdmin to roles whose every permission they hold (a custom role's too)", () => {
+    const matrix = {
+      ...BUILT_IN_ROLES,
+      'Support EU': { permissions: ['customers.read'] },
+      'Trail Readers': { permissions: ['audit.read'] },
+    };
+    const all = [...ALL, 'Support EU', 'Trail Readers'];
+    expect(assignableRoles(['Admin'], all, 'update', matrix)).toEqual(['Support', 'Support EU']);
+    expect(assignableRoles(['SuperAdmin'], all, 'update', matrix)).toEqual(all);
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { roleScope } from './custom-roles.ts';
 import { fieldFieldRequired } from './messages.ts';
-import { ROLE_ADMIN, ROLE_SUPER_ADMIN } from './permissions.ts';
+import { permissionsOf, ROLE_ADMIN, ROLE_SUPER_ADMIN } from './permissions.ts';
 import type { StaffIdentity } from './profile-access.ts';
 import { email } from './validation.ts';
 
@@ -30,19 +31,31 @@ export function canManageStaff(actor: StaffIdentity, target: StaffIdentity): boo
 /**
  * The roles an actor may give. The create form never offers SuperAdmin (spec section 5); a
  * SuperAdmin may grant it later through a role change. An Admin gives neither Admin nor SuperAdmin.
+ * Given each role's permissions (`matrix`), a non-SuperAdmin gives or takes only roles whose every
+ * permission they hold themselves, so no one hands out more than they have (a custom role included).
  */
 export function assignableRoles(
   actorRoles: readonly string[],
   allRoles: readonly string[],
   purpose: 'create' | 'update',
+  matrix?: Record<string, { permissions: readonly string[] }>,
 ): string[] {
   if (actorRoles.includes(ROLE_SUPER_ADMIN)) {
     return allRoles.filter((r) => purpose === 'update' || r !== ROLE_SUPER_ADMIN);
   }
-  if (actorRoles.includes(ROLE_ADMIN))
-    return allRoles.filter((r) => r !== ROLE_SUPER_ADMIN && r !== ROLE_ADMIN);
-  return [];
+  if (!actorRoles.includes(ROLE_ADMIN)) return [];
+  const held = matrix ? permissionsOf(actorRoles, matrix) : undefined;
+  return allRoles.filter(
+    (r) =>
+      r !== ROLE_SUPER_ADMIN &&
+      r !== ROLE_ADMIN &&
+      (!held || (matrix?.[r]?.permissions ?? []).every((p) => held.has(p))),
+  );
 }
+
+/** The matrix `assignableRoles` reads, from the roles as GET /admin/team/roles answers them. */
+export const roleMatrix = (roles: readonly { Name: string; Permissions: readonly string[] }[]) =>
+  Object.fromEntries(roles.map((r) => [r.Name, { permissions: r.Permissions }]));
 
 /** The roles to unassign on a role change: every role not chosen (spec section 4). */
 export const rolesToUnassign = (allRoles: readonly string[], chosen: readonly string[]): string[] =>
@@ -116,8 +129,21 @@ const staffRole = z.object({
   Description: z.string(),
   Permissions: z.array(z.string()),
   BuiltIn: z.boolean(),
+  /** A custom role's data centers and plans (an axis null: any); null: every site. */
+  Scope: roleScope,
+  /** How many staff members hold it. */
+  HolderCount: z.number().int(),
+  /** The version of its definition: an edit or deletion sends it back as If-Match ("3"). */
+  Version: z.number().int(),
 });
-export const teamRolesResponse = z.object({ Data: z.array(staffRole) });
+export type StaffRole = z.infer<typeof staffRole>;
+export const teamRolesResponse = z.object({
+  Data: z.array(staffRole),
+  /** The data centers a scope may name, with their names (codes in Scope.DataCenters). */
+  DataCenters: z.array(z.object({ Code: z.string(), Name: z.string() })),
+});
+export const customRoleResponse = z.object({ Data: staffRole });
+export const deleteCustomRoleResponse = z.object({ IsDeleted: z.boolean(), Name: z.string() });
 
 export const TEAM_MESSAGES = {
   invitationSubject: 'You are invited to the Super Admin Console',

@@ -7,6 +7,8 @@ interface CheckboxOption {
   label: string;
   /** A short description shown under the option and announced with it. */
   hint?: string;
+  /** This option alone cannot be changed now (the group's hint says why). */
+  disabled?: boolean;
 }
 
 interface CheckboxGroupProps {
@@ -19,6 +21,8 @@ interface CheckboxGroupProps {
   /** Called when focus leaves the group. */
   onBlur?: () => void;
   disabled?: boolean;
+  /** A note under the legend about the whole group (announced with it). */
+  hint?: string;
 }
 
 /** A multi-select as a fieldset of checkboxes, with its error under it. */
@@ -31,9 +35,11 @@ export function CheckboxGroup({
   onChange,
   onBlur,
   disabled,
+  hint,
 }: CheckboxGroupProps) {
   const id = useId();
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
   const toggle = (option: string, checked: boolean) => {
     const next = checked ? [...value, option] : value.filter((v) => v !== option);
     // Keep the options' order whatever the click order.
@@ -42,13 +48,18 @@ export function CheckboxGroup({
   return (
     <fieldset
       className={`${styles.checkboxGroup}${error ? ' has-error' : ''}`}
-      aria-describedby={error ? errorId : undefined}
+      aria-describedby={[hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined}
       disabled={disabled}
       onBlur={(e) => {
         if (onBlur && !e.currentTarget.contains(e.relatedTarget as Node | null)) onBlur();
       }}
     >
       <legend>{legend}</legend>
+      {hint ? (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
       <div className={styles.checkboxOptions}>
         {options.map((o) => {
           const optionId = `${id}-${o.value}`;
@@ -61,6 +72,7 @@ export function CheckboxGroup({
                 name={name}
                 value={o.value}
                 checked={value.includes(o.value)}
+                disabled={o.disabled}
                 aria-describedby={o.hint ? `${optionId}-hint` : undefined}
                 onChange={(e) => toggle(o.value, e.target.checked)}
               />

@@ -243,15 +243,55 @@ export async function lockSuperAdmins(db: Queryable, role: string): Promise<stri
   return r.filter((x) => x.deactivated_at === null).map((x) => x.uid);
 }
 
+/** Every role, built in first, each with its scope, version and how many staff members hold it. */
 export function listRoles(db: Queryable) {
   return rows(
     db,
     qb
-      .selectFrom('roles')
-      .select(['name', 'description', 'permissions', 'built_in'])
-      .orderBy('built_in', 'desc')
-      .orderBy('name'),
+      .selectFrom('roles as ro')
+      .select([
+        'ro.name',
+        'ro.description',
+        'ro.permissions',
+        'ro.built_in',
+        'ro.scope_data_centers',
+        'ro.scope_plans',
+        'ro.version',
+      ])
+      .select((eb) =>
+        eb
+          .selectFrom('staff_roles as sr')
+          .select((c) => c.fn.countAll<string>().as('n'))
+          .whereRef('sr.role', '=', 'ro.name')
+          .as('holders'),
+      )
+      .orderBy('ro.built_in', 'desc')
+      .orderBy('ro.name'),
   );
+}
+export type RoleRow = Awaited<ReturnType<typeof listRoles>>[number];
+
+/**
+ * What still names a role, read in a deletion's transaction after the role's row is locked: the
+ * staff members holding it and the single sign-on groups mapped to it (both reference it).
+ */
+export async function roleUse(db: Queryable, name: string): Promise<{ holders: number; groups: number }> {
+  const r = await firstRow(
+    db,
+    qb.selectNoFrom((eb) => [
+      eb
+        .selectFrom('staff_roles')
+        .select((c) => c.fn.countAll<string>().as('n'))
+        .where('role', '=', name)
+        .as('holders'),
+      eb
+        .selectFrom('staff_group_roles')
+        .select((c) => c.fn.countAll<string>().as('n'))
+        .where('role', '=', name)
+        .as('groups'),
+    ]),
+  );
+  return { holders: Number(r?.holders ?? 0), groups: Number(r?.groups ?? 0) };
 }
 
 /** The permissions that the given roles hold, from the roles table. */

@@ -18,6 +18,7 @@ export {
   COOL_DOWN,
   checkSettledSuperAdmin,
   standing,
+  superAdminOnly,
 } from './approver-cool-down.ts';
 export {
   countStaff,
@@ -28,6 +29,8 @@ export {
   lockStaffRows,
   lockSuperAdmins,
   permissionsOfRoles,
+  type RoleRow,
+  roleUse,
   type StaffRowWithApprover,
 } from './staff.repo.ts';
 

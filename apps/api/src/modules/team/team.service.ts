@@ -41,6 +41,8 @@ import {
   standing,
 } from '../auth/staff.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
+import { dataCenterNames } from './custom-roles.repo.ts';
+import { roleOut } from './custom-roles.service.ts';
 import { invitationMail } from './team.mails.ts';
 
 /**
@@ -85,21 +87,34 @@ export async function list(ctx: AppContext) {
 }
 
 export async function roles(ctx: AppContext) {
+  const [all, centers] = await Promise.all([listRoles(ctx.db), dataCenterNames(ctx.db)]);
   return {
-    Data: (await listRoles(ctx.db)).map((r) => ({
-      Name: r.name,
-      Description: r.description,
-      Permissions: r.permissions,
-      BuiltIn: r.built_in,
-    })),
+    Data: all.map((r) =>
+      roleOut({
+        name: r.name,
+        description: r.description,
+        permissions: r.permissions,
+        dataCenters: r.scope_data_centers,
+        plans: r.scope_plans,
+        builtIn: r.built_in,
+        holders: Number(r.holders ?? 0),
+        version: r.version,
+      }),
+    ),
+    DataCenters: centers.map((c) => ({ Code: c.code, Name: c.name })),
   };
 }
 
-async function knownRoles(db: Queryable, wanted: string[]): Promise<string[]> {
-  const all = (await listRoles(db)).map((r) => r.name);
+/**
+ * Every role's name and permissions (what assignableRoles reads), refusing (937) roles named in
+ * `wanted` that do not exist.
+ */
+async function knownRoles(db: Queryable, wanted: string[]) {
+  const rows = await listRoles(db);
+  const all = rows.map((r) => r.name);
   const unknown = wanted.filter((r) => !all.includes(r));
   if (unknown.length) throw new AppError('unknownRole', `${ERRORS.unknownRole.text} (${unknown.join(', ')})`);
-  return all;
+  return { all, matrix: Object.fromEntries(rows.map((r) => [r.name, { permissions: r.permissions }])) };
 }
 
 /**
@@ -125,8 +140,8 @@ export async function create(
       // No row to lock: the account is new. The roles and the email are read in the transaction,
       // and a creation with the same email committing meanwhile fails this one's insert (below).
       lock: async (tx) => {
-        const all = await knownRoles(tx, wanted);
-        const allowed = assignableRoles(actor.roles, all, 'create');
+        const { all, matrix } = await knownRoles(tx, wanted);
+        const allowed = assignableRoles(actor.roles, all, 'create', matrix);
         const refused = wanted.filter((r) => !allowed.includes(r));
         if (refused.length)
           throw new AppError('roleNotAssignable', `${ERRORS.roleNotAssignable.text} (${refused.join(', ')})`);
@@ -264,8 +279,13 @@ async function lockedParties(
 }
 
 /** The roles an update changes that the actor may not give or take away. */
-function refusedChanges(actorRoles: string[], all: string[], from: string[], wanted: string[]) {
-  const allowed = assignableRoles(actorRoles, all, 'update');
+function refusedChanges(
+  actorRoles: string[],
+  known: Awaited<ReturnType<typeof knownRoles>>,
+  from: string[],
+  wanted: string[],
+) {
+  const allowed = assignableRoles(actorRoles, known.all, 'update', known.matrix);
   const changed = [...wanted.filter((r) => !from.includes(r)), ...from.filter((r) => !wanted.includes(r))];
   const refused = changed.filter((r) => !allowed.includes(r));
   if (refused.length)

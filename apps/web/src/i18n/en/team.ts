@@ -1,3 +1,4 @@
+import { CUSTOM_ROLE_MESSAGES } from '@sac/contract/custom-roles';
 import { MESSAGES } from '@sac/contract/messages';
 import { TEAM_MESSAGES } from '@sac/contract/team';
 
@@ -130,6 +131,37 @@ export const team = {
   custom: 'Custom',
   permissionsOfRole: 'Permissions of {role}',
   noPermissions: 'This role grants no permissions.',
+  scope: 'Scope',
+  allSites: 'All sites',
+  allDataCenters: 'All data centers',
+  allPlans: 'All plans',
+  holders: 'Held by',
+  holderCount: '{count} staff',
+  newRole: 'New role',
+  editRole: 'Edit',
+  editRoleNamed: 'Edit {role}',
+  deleteRole: 'Delete',
+  deleteRoleNamed: 'Delete {role}',
+  newRoleTitle: 'New role',
+  editRoleTitle: 'Edit role {role}',
+  roleName: 'Name',
+  roleNameHint: 'Up to 60 characters. The name cannot be changed later.',
+  roleDescription: `Description ${MESSAGES.optionalSuffix}`,
+  rolePermissions: 'Permissions',
+  scopedPermissionsNote:
+    'A role with a scope may hold only permissions over customers and sites; the others are off while a data center or plan is chosen.',
+  roleDataCenters: 'Data centers',
+  roleDataCentersHint:
+    'Its holders reach only customers with a site in these. None chosen: every data center.',
+  rolePlans: 'Plans',
+  rolePlansHint: 'Its holders reach only customers with a site on these plans. None chosen: every plan.',
+  dataCentersUnavailable: 'The data centers could not be loaded.',
+  deleteRoleTitle: 'Delete role',
+  confirmDeleteRole: 'Delete the role {role}? This cannot be undone.',
+  roleHeldNote: 'Held by {count} staff: take it from them before deleting it.',
+  roleCreated: CUSTOM_ROLE_MESSAGES.created as string,
+  roleUpdated: CUSTOM_ROLE_MESSAGES.updated as string,
+  roleDeleted: CUSTOM_ROLE_MESSAGES.deleted as string,
 
   // Profile
   profileIntro: 'A staff account of the console.',

@@ -1,3 +1,4 @@
+import { versionTag } from '@sac/contract/constants';
 import type { BodyOf } from '@sac/contract/endpoints';
 import { MESSAGES } from '@sac/contract/messages';
 import type { SuperUser } from '@sac/contract/team';
@@ -27,15 +28,45 @@ const teamListQuery = () =>
 
 export const useTeamList = (enabled = true) => useQuery({ ...teamListQuery(), enabled });
 
-/** GET /admin/team/roles: every staff role with its description and permissions. */
+/**
+ * GET /admin/team/roles: every staff role (built in and custom) with its description, permissions,
+ * scope and holders, and the data centers a scope may name.
+ */
 const teamRolesQuery = () =>
   queryOptions({
     queryKey: teamKeys.roles(),
-    queryFn: async ({ signal }) => (await callApi('teamRoles', { signal })).Data,
+    queryFn: ({ signal }) => callApi('teamRoles', { signal }),
     staleTime: 5 * 60_000,
   });
 
-export const useTeamRoles = () => useQuery(teamRolesQuery());
+export const useTeamRoles = () => useQuery({ ...teamRolesQuery(), select: (a) => a.Data });
+/** The roles with the data centers their scopes name. */
+export const useRoleCatalogue = () => useQuery(teamRolesQuery());
+
+/**
+ * POST, PUT (If-Match: the role's Version) and DELETE /admin/team/custom-roles; the roles are read
+ * again after each (a holder count or another's edit may have changed meanwhile).
+ */
+export function useSaveCustomRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...teamKeys.roles(), 'save'],
+    mutationFn: async (v: { body: BodyOf<'customRoleCreate'>; version: number | undefined }) =>
+      v.version === undefined
+        ? (await callApi('customRoleCreate', { body: v.body })).Data
+        : (await callApi('customRoleUpdate', { body: v.body, ifMatch: versionTag(v.version) })).Data,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: teamKeys.roles() }),
+  });
+}
+
+export function useDeleteCustomRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...teamKeys.roles(), 'delete'],
+    mutationFn: (Name: string) => callApi('customRoleDelete', { body: { Name } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: teamKeys.roles() }),
+  });
+}
 
 /** GET /admin/team/profile?uid= */
 export const useSuperUserProfile = (uid: string) =>

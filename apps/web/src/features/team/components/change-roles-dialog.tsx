@@ -1,7 +1,7 @@
 import { versionTag } from '@sac/contract/constants';
 import { fieldFieldRequired } from '@sac/contract/messages';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
-import { assignableRoles, rolesToUnassign, type SuperUser } from '@sac/contract/team';
+import { assignableRoles, roleMatrix, rolesToUnassign, type SuperUser } from '@sac/contract/team';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
@@ -49,7 +49,7 @@ export function ChangeRolesDialog({ target, onClose }: { target: SuperUser; onCl
   const allNames = (roles.data ?? []).map((r) => r.Name);
   // In the viewer's cool-down the SuperAdmin role is neither given nor taken: it stays as it is.
   const coolingUntil = coolDownEnd(viewer);
-  const options = assignableRoles(viewer.roles, allNames, 'update').filter(
+  const options = assignableRoles(viewer.roles, allNames, 'update', roleMatrix(roles.data ?? [])).filter(
     (r) => coolingUntil === null || r !== ROLE_SUPER_ADMIN,
   );
   const [chosen, setChosen] = useState<string[]>(() => target.Roles);

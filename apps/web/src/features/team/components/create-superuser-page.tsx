@@ -1,5 +1,5 @@
 import { consolePaths } from '@sac/contract/console-paths';
-import { assignableRoles, createSuperUserBody } from '@sac/contract/team';
+import { assignableRoles, createSuperUserBody, roleMatrix } from '@sac/contract/team';
 import { type FormEvent, type ReactNode, useMemo } from 'react';
 import { Link } from 'react-router';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
@@ -136,6 +136,7 @@ function RolesField({
         viewer.roles,
         (roles.data ?? []).map((r) => r.Name),
         'create',
+        roleMatrix(roles.data ?? []),
       ).map((name) => ({
         value: name,
         label: name,
