@@ -39,7 +39,7 @@ export const CUSTOM_ROLE_MESSAGES = {
 
 const BUILT_IN_NAMES = new Set(Object.keys(BUILT_IN_ROLES).map((n) => n.toLowerCase()));
 /** Whether a name is a built-in role's, whatever its case. */
-export const isBuiltInName = (name: string): boolean => BUILT_IN_NAMES.has(name.trim().toLowerCase());
+const isBuiltInName = (name: string): boolean => BUILT_IN_NAMES.has(name.trim().toLowerCase());
 
 const roleName = z
   .string({ error: CUSTOM_ROLE_MESSAGES.nameRequired })

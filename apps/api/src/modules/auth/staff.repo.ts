@@ -269,7 +269,6 @@ export function listRoles(db: Queryable) {
       .orderBy('ro.name'),
   );
 }
-export type RoleRow = Awaited<ReturnType<typeof listRoles>>[number];
 
 /**
  * What still names a role, read in a deletion's transaction after the role's row is locked: the

@@ -29,7 +29,6 @@ export {
   lockStaffRows,
   lockSuperAdmins,
   permissionsOfRoles,
-  type RoleRow,
   roleUse,
   type StaffRowWithApprover,
 } from './staff.repo.ts';

@@ -86,7 +86,6 @@ export function RoleFormDialog({
   const form = useContractForm(role ? EDITED_ROLE : NEW_ROLE, { initial: valuesOf(role), idPrefix: 'role' });
   const [failure, setFailure] = useState<string | undefined>();
   const v = form.values;
-  const scoped = v.DataCenters.length > 0 || v.Plans.length > 0;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -109,13 +108,6 @@ export function RoleFormDialog({
       },
     );
   };
-
-  const permissionOptions = PERMISSIONS.map((p) => ({
-    value: p,
-    label: p,
-    hint: PERMISSION_DESCRIPTIONS[p],
-    disabled: scoped && !isScopable(p) && !v.Permissions.includes(p),
-  }));
 
   return (
     <Dialog
@@ -145,33 +137,16 @@ export function RoleFormDialog({
           maxLength={ROLE_DESCRIPTION_MAX}
           rows={2}
         />
-        <CheckboxGroup
-          legend={t('roleDataCenters')}
-          name="DataCenters"
-          hint={t('roleDataCentersHint')}
-          options={dataCenters.map((d) => ({ value: d.Code, label: d.Name }))}
-          value={v.DataCenters}
-          error={form.shown('DataCenters')}
-          onChange={(next) => form.set('DataCenters', next)}
-        />
-        <CheckboxGroup
-          legend={t('rolePlans')}
-          name="Plans"
-          hint={t('rolePlansHint')}
-          options={PLANS.map((p) => ({ value: p, label: p }))}
-          value={v.Plans}
-          error={form.shown('Plans')}
-          onChange={(next) => form.set('Plans', next)}
-        />
-        <CheckboxGroup
-          legend={t('rolePermissions')}
-          name="Permissions"
-          hint={scoped ? t('scopedPermissionsNote') : undefined}
-          options={permissionOptions}
-          value={v.Permissions}
-          error={form.shown('Permissions')}
-          onChange={(next) => form.set('Permissions', next)}
-          onBlur={() => form.touch('Permissions')}
+        <ScopeAndPermissions
+          dataCenters={dataCenters}
+          values={v}
+          errors={{
+            DataCenters: form.shown('DataCenters'),
+            Plans: form.shown('Plans'),
+            Permissions: form.shown('Permissions'),
+          }}
+          onChange={(f, next) => form.set(f, next)}
+          onPermissionsBlur={() => form.touch('Permissions')}
         />
         <div className="form-actions dialog-actions">
           <button type="submit" className="button button-primary" aria-busy={save.isPending}>
@@ -183,5 +158,66 @@ export function RoleFormDialog({
         </div>
       </form>
     </Dialog>
+  );
+}
+
+type ListField = 'DataCenters' | 'Plans' | 'Permissions';
+
+/**
+ * The scope's two axes and the permissions. While a data center or plan is chosen, the permissions
+ * a scope cannot hold are off (one already chosen stays clickable, so it can be taken away).
+ */
+function ScopeAndPermissions({
+  dataCenters,
+  values,
+  errors,
+  onChange,
+  onPermissionsBlur,
+}: {
+  dataCenters: readonly { Code: string; Name: string }[];
+  values: RoleFormValues;
+  errors: Partial<Record<ListField, string>>;
+  onChange: (field: ListField, next: string[]) => void;
+  onPermissionsBlur: () => void;
+}) {
+  const t = useT('team');
+  const scoped = values.DataCenters.length > 0 || values.Plans.length > 0;
+  const permissionOptions = PERMISSIONS.map((p) => ({
+    value: p,
+    label: p,
+    hint: PERMISSION_DESCRIPTIONS[p],
+    disabled: scoped && !isScopable(p) && !values.Permissions.includes(p),
+  }));
+  return (
+    <>
+      <CheckboxGroup
+        legend={t('roleDataCenters')}
+        name="DataCenters"
+        hint={t('roleDataCentersHint')}
+        options={dataCenters.map((d) => ({ value: d.Code, label: d.Name }))}
+        value={values.DataCenters}
+        error={errors.DataCenters}
+        onChange={(next) => onChange('DataCenters', next)}
+      />
+      <CheckboxGroup
+        legend={t('rolePlans')}
+        name="Plans"
+        hint={t('rolePlansHint')}
+        options={PLANS.map((p) => ({ value: p, label: p }))}
+        value={values.Plans}
+        error={errors.Plans}
+        onChange={(next) => onChange('Plans', next)}
+      />
+      <CheckboxGroup
+        legend={t('rolePermissions')}
+        name="Permissions"
+        hint={scoped ? t('scopedPermissionsNote') : undefined}
+        options={permissionOptions}
+        value={values.Permissions}
+        error={errors.Permissions}
+        onChange={(next) => onChange('Permissions', next)}
+        onBlur={onPermissionsBlur}
+      />
+    </>
   );
 }

@@ -33,7 +33,8 @@ const supportEu = {
   Version: 3,
 };
 const catalogue = () => ({ body: { Data: [...ROLES, supportEu], DataCenters: DATA_CENTERS } });
-const card = (name: string) => screen.getByRole('article', { name: new RegExp(`^${name}`) });
+const card = (name: string) =>
+  screen.getByRole('article', { name: new RegExp(`^${name}\\s*(Built-in|Custom)$`) });
 
 describe('scopeText', () => {
   const words = { allSites: 'All sites', allDataCenters: 'All data centers', allPlans: 'All plans' };

@@ -5,11 +5,30 @@ export const ROLES = [
   {
     Name: 'SuperAdmin',
     Description: 'Runs the platform.',
-    Permissions: ['team.read', 'team.write'],
+    Permissions: ['team.read', 'team.write', 'customers.read'],
     BuiltIn: true,
+    Scope: null,
+    HolderCount: 1,
+    Version: 1,
   },
-  { Name: 'Admin', Description: 'Runs customers.', Permissions: ['team.read', 'team.write'], BuiltIn: true },
-  { Name: 'Support', Description: 'Reads customers.', Permissions: ['customers.read'], BuiltIn: true },
+  {
+    Name: 'Admin',
+    Description: 'Runs customers.',
+    Permissions: ['team.read', 'team.write', 'customers.read'],
+    BuiltIn: true,
+    Scope: null,
+    HolderCount: 2,
+    Version: 1,
+  },
+  {
+    Name: 'Support',
+    Description: 'Reads customers.',
+    Permissions: ['customers.read'],
+    BuiltIn: true,
+    Scope: null,
+    HolderCount: 1,
+    Version: 1,
+  },
 ];
 
 export const user = (

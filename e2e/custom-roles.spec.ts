@@ -1,0 +1,96 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { signIn } from './support/sign-in.ts';
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/** axe over the page as it is now: no serious or critical violation. */
+async function audit(page: Page, name: string) {
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
+  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const serious = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')}`));
+  expect(serious, name).toEqual([]);
+}
+
+async function shoot(page: Page, name: string) {
+  const shots = process.env.E2E_SHOTS_DIR;
+  if (!shots) return;
+  for (const scheme of ['light', 'dark'] as const)
+    for (const width of [360, 1024, 1920]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `${shots}/${name}-${width}-${scheme}.png`, fullPage: true });
+    }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+const card = (page: Page, name: string) =>
+  page.getByRole('article', { name: new RegExp(`^${name}\\s*(Built-in|Custom)$`) });
+
+test('a SuperAdmin makes a scoped role, gives it on the team screen, edits it, and cannot delete it while held', async ({
+  page,
+}) => {
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/manage-superuser/roles');
+  await expect(page.getByRole('heading', { level: 1, name: 'Role details' })).toBeVisible();
+  await expect(card(page, 'Support')).toContainText('All sites');
+
+  await page.getByRole('button', { name: 'New role' }).click();
+  const form = page.getByRole('dialog', { name: 'New role' });
+  await form.getByLabel('Name').fill('Support EU');
+  await form.getByLabel('Description (Optional)').fill('Support for customers in the EU');
+  const permissions = form.getByRole('group', { name: 'Permissions' });
+  await expect(permissions.getByRole('checkbox', { name: 'team.read' })).toBeEnabled();
+  await form
+    .getByRole('group', { name: 'Data centers' })
+    .getByRole('checkbox', { name: 'EU Central (Frankfurt)' })
+    .check();
+  await form
+    .getByRole('group', { name: 'Data centers' })
+    .getByRole('checkbox', { name: 'EU West (Ireland)' })
+    .check();
+  // a scope holds only permissions over customers and sites
+  await expect(permissions.getByRole('checkbox', { name: 'team.read' })).toBeDisabled();
+  await permissions.getByRole('checkbox', { name: 'customers.read' }).check();
+  await permissions.getByRole('checkbox', { name: 'sites.read' }).check();
+  await audit(page, 'custom role form');
+  await shoot(page, 'custom-role-form');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Role created.' })).toBeVisible();
+  await expect(card(page, 'Support EU')).toContainText(
+    'EU Central (Frankfurt), EU West (Ireland) · All plans',
+  );
+  await expect(card(page, 'Support EU')).toContainText('0 staff');
+
+  // given to a new staff member on the team screen
+  await page.goto('/manage-superuser/create-superuser');
+  await page.getByLabel('Email', { exact: true }).fill('eu-agent@example.com');
+  await page.getByRole('group', { name: 'Roles' }).getByRole('checkbox', { name: 'Support EU' }).check();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Super User Created Successfully' })).toBeVisible();
+
+  await page.goto('/manage-superuser/roles');
+  await expect(card(page, 'Support EU')).toContainText('1 staff');
+  await page.getByRole('button', { name: 'Edit Support EU' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit role Support EU' });
+  await expect(edit.getByLabel('Name')).toBeDisabled();
+  await edit.getByRole('group', { name: 'Plans' }).getByRole('checkbox', { name: 'Free' }).check();
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Role updated.' })).toBeVisible();
+  await expect(card(page, 'Support EU')).toContainText('EU Central (Frankfurt), EU West (Ireland) · Free');
+  await audit(page, 'roles page');
+  await shoot(page, 'custom-roles');
+
+  await page.getByRole('button', { name: 'Delete Support EU' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete role' });
+  await confirm.getByRole('button', { name: 'Confirm' }).click();
+  await expect(confirm.getByRole('alert')).toHaveText(
+    'This role is held by 1 staff member. Take it from them first.',
+  );
+  await audit(page, 'delete refused');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(card(page, 'Support EU')).toBeVisible();
+});
