@@ -2,6 +2,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { signIn } from './support/sign-in.ts';
 
+// Screenshots at three widths in two schemes, and axe three times: more than the default 30 s.
+test.setTimeout(120_000);
+
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 /** axe over the page as it is now: no serious or critical violation. */
@@ -14,14 +17,15 @@ async function audit(page: Page, name: string) {
   expect(serious, name).toEqual([]);
 }
 
-async function shoot(page: Page, name: string) {
+/** Full pages, or the viewport alone for an open dialog (a full page would show the page under it). */
+async function shoot(page: Page, name: string, fullPage = true) {
   const shots = process.env.E2E_SHOTS_DIR;
   if (!shots) return;
   for (const scheme of ['light', 'dark'] as const)
     for (const width of [360, 1024, 1920]) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `${shots}/${name}-${width}-${scheme}.png`, fullPage: true });
+      await page.screenshot({ path: `${shots}/${name}-${width}-${scheme}.png`, fullPage });
     }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -57,7 +61,7 @@ test('a SuperAdmin makes a scoped role, gives it on the team screen, edits it, a
   await permissions.getByRole('checkbox', { name: 'customers.read' }).check();
   await permissions.getByRole('checkbox', { name: 'sites.read' }).check();
   await audit(page, 'custom role form');
-  await shoot(page, 'custom-role-form');
+  await shoot(page, 'custom-role-form', false);
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Role created.' })).toBeVisible();
   await expect(card(page, 'Support EU')).toContainText(

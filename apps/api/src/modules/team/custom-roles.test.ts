@@ -206,12 +206,20 @@ describe('PUT /admin/team/custom-roles', () => {
     expect(del.error.ErrorCode).toBe(ERRORS.builtInRoleFixed.code);
   });
 
-  it("reaches its holders' live sessions at once: the next call has the new scope and permissions", async () => {
+  it("reaches its holders' live sessions and tokens at once: the next call has the new scope and permissions", async () => {
     await create(role({ Name: 'Readers', Permissions: ['customers.read'] }));
     await t.addStaff('reader@example.com', ['Readers']);
     const reader = await t.login('reader@example.com');
     const profile = (uid: string) => t.call('customerProfile', { session: reader, query: { uid } });
+    const made = await t.call('apiTokenCreate', {
+      session: reader,
+      body: { Name: 'Reader token', ExpiresInDays: 7, Permissions: ['customers.read'] },
+    });
+    expect(made.status, made.raw.body).toBe(200);
+    const byToken = (uid: string) =>
+      t.call('customerProfile', { query: { uid }, headers: { authorization: `Bearer ${made.body.Token}` } });
     expect((await profile(euOwner)).status).toBe(200);
+    expect((await byToken(usOwner)).status).toBe(403);
     const outside = await profile(usOwner);
     expect(outside.status).toBe(403);
     expect(outside.error.ErrorCode).toBe(ERRORS.outOfScope.code);
@@ -220,12 +228,14 @@ describe('PUT /admin/team/custom-roles', () => {
     const v2 = await update(role({ Name: 'Readers', Permissions: ['customers.read'], Scope: null }), 1);
     expect(v2.body.Data.HolderCount).toBe(1);
     expect((await profile(usOwner)).status).toBe(200);
+    expect((await byToken(usOwner)).status).toBe(200);
 
     // the permission taken: the same session is refused
     await update(role({ Name: 'Readers', Permissions: ['sites.read'], Scope: null }), 2);
     const gone = await profile(euOwner);
     expect(gone.status).toBe(403);
     expect(gone.error.ErrorCode).toBe(ERRORS.forbidden.code);
+    expect((await byToken(euOwner)).status).toBe(403);
   });
 });
 
