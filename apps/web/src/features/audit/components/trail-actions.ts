@@ -13,7 +13,7 @@ const AREAS = [
     id: 'areaAccount',
     takes: (a: string) => /^(password\.change|mfa\.|recovery\.|stepup\.|notifications\.preferences$)/.test(a),
   },
-  { id: 'areaStaff', takes: (a: string) => a.startsWith('team.') },
+  { id: 'areaStaff', takes: (a: string) => a.startsWith('team.') || a.startsWith('role.') },
   { id: 'areaTokens', takes: (a: string) => a.startsWith('token.') || a === 'allowlist.save' },
   { id: 'areaProvisioning', takes: (a: string) => a.startsWith('scim.') },
   { id: 'areaExports', takes: (a: string) => a.endsWith('.export') },
