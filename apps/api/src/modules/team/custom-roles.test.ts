@@ -306,3 +306,31 @@ describe('giving custom roles', () => {
     expect(change.error.ErrorCode).toBe(ERRORS.roleNotAssignable.code);
   });
 });
+
+describe('a sensitive act', () => {
+  it('a SuperAdmin gives a custom role by a role change too', async () => {
+    const uid = await t.addStaff('changed@example.com', ['Support']);
+    const r = await t.call('teamUpdateRoles', {
+      session: sa,
+      body: { uid, role: ['Support EU'], unAssignRoles: ['Support'] },
+    });
+    expect(r.status, r.raw.body).toBe(200);
+    expect(r.body.Data.Roles).toEqual(['Support EU']);
+  });
+
+  it('asks for a recent sign-in (911) before any custom-role write, and writes nothing', async () => {
+    await t.addStaff('late@example.com', ['SuperAdmin']);
+    const late = await t.login('late@example.com');
+    t.clock.advance(11 * 60_000);
+    for (const r of [
+      await create(role({ Name: 'Too Late' }), late),
+      await update(role({ Name: 'Support EU' }), undefined, late),
+      await remove('Trail Readers', late),
+    ]) {
+      expect(r.status).toBe(403);
+      expect(r.error.ErrorCode).toBe(ERRORS.stepUpRequired.code);
+    }
+    expect(await listed('Too Late')).toBeUndefined();
+    expect(await listed('Trail Readers')).toBeDefined();
+  });
+});
