@@ -44,7 +44,7 @@ test('a SuperAdmin makes a scoped role, gives it on the team screen, edits it, a
 
   await page.getByRole('button', { name: 'New role' }).click();
   const form = page.getByRole('dialog', { name: 'New role' });
-  await form.getByLabel('Name').fill('Support EU');
+  await form.getByLabel('Name').fill('EU Helpdesk');
   await form.getByLabel('Description (Optional)').fill('Support for customers in the EU');
   const permissions = form.getByRole('group', { name: 'Permissions' });
   await expect(permissions.getByRole('checkbox', { name: 'team.read' })).toBeEnabled();
@@ -64,31 +64,31 @@ test('a SuperAdmin makes a scoped role, gives it on the team screen, edits it, a
   await shoot(page, 'custom-role-form', false);
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Role created.' })).toBeVisible();
-  await expect(card(page, 'Support EU')).toContainText(
+  await expect(card(page, 'EU Helpdesk')).toContainText(
     'EU Central (Frankfurt), EU West (Ireland) · All plans',
   );
-  await expect(card(page, 'Support EU')).toContainText('0 staff');
+  await expect(card(page, 'EU Helpdesk')).toContainText('0 staff');
 
   // given to a new staff member on the team screen
   await page.goto('/manage-superuser/create-superuser');
   await page.getByLabel('Email', { exact: true }).fill('eu-agent@example.com');
-  await page.getByRole('group', { name: 'Roles' }).getByRole('checkbox', { name: 'Support EU' }).check();
+  await page.getByRole('group', { name: 'Roles' }).getByRole('checkbox', { name: 'EU Helpdesk' }).check();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Super User Created Successfully' })).toBeVisible();
 
   await page.goto('/manage-superuser/roles');
-  await expect(card(page, 'Support EU')).toContainText('1 staff');
-  await page.getByRole('button', { name: 'Edit Support EU' }).click();
-  const edit = page.getByRole('dialog', { name: 'Edit role Support EU' });
+  await expect(card(page, 'EU Helpdesk')).toContainText('1 staff');
+  await page.getByRole('button', { name: 'Edit EU Helpdesk' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit role EU Helpdesk' });
   await expect(edit.getByLabel('Name')).toBeDisabled();
   await edit.getByRole('group', { name: 'Plans' }).getByRole('checkbox', { name: 'Free' }).check();
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Role updated.' })).toBeVisible();
-  await expect(card(page, 'Support EU')).toContainText('EU Central (Frankfurt), EU West (Ireland) · Free');
+  await expect(card(page, 'EU Helpdesk')).toContainText('EU Central (Frankfurt), EU West (Ireland) · Free');
   await audit(page, 'roles page');
   await shoot(page, 'custom-roles');
 
-  await page.getByRole('button', { name: 'Delete Support EU' }).click();
+  await page.getByRole('button', { name: 'Delete EU Helpdesk' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete role' });
   await confirm.getByRole('button', { name: 'Confirm' }).click();
   await expect(confirm.getByRole('alert')).toHaveText(
@@ -96,5 +96,5 @@ test('a SuperAdmin makes a scoped role, gives it on the team screen, edits it, a
   );
   await audit(page, 'delete refused');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
-  await expect(card(page, 'Support EU')).toBeVisible();
+  await expect(card(page, 'EU Helpdesk')).toBeVisible();
 });

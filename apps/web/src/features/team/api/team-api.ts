@@ -51,6 +51,8 @@ export function useSaveCustomRole() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...teamKeys.roles(), 'save'],
+    // The form shows what went wrong, by field or above it: no toast besides.
+    meta: { errorFallback: false },
     mutationFn: async (v: { body: BodyOf<'customRoleCreate'>; version: number | undefined }) =>
       v.version === undefined
         ? (await callApi('customRoleCreate', { body: v.body })).Data
@@ -63,6 +65,8 @@ export function useDeleteCustomRole() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...teamKeys.roles(), 'delete'],
+    // The dialog shows why the server refused (a role still held): no toast besides.
+    meta: { errorFallback: false },
     mutationFn: (Name: string) => callApi('customRoleDelete', { body: { Name } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: teamKeys.roles() }),
   });
