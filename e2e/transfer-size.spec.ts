@@ -7,10 +7,12 @@ import { signIn } from './support/sign-in.ts';
  * in. Measured on 2026-11-26: 562 KiB and 650 KiB sent raw, 157 KiB and 197 KiB compressed. On
  * 2026-11-29 the search was 260.4 KiB compressed once the sign-in screen (eager, shared with the
  * search's first load) had its single sign-on button and words: its budget went from 260 to 264 KiB.
+ * On 2026-11-30 custom roles (three routes in the eager endpoint table, the roles page's words, a
+ * role's scope in the team contract) took it from 263.5 to 264.0 KiB measured: 268 KiB.
  * scripts/check-bundle-budget.mjs holds each set of files to its own budget at build time.
  */
 const KiB = 1024;
-const BUDGET = { signIn: 200 * KiB, search: 264 * KiB };
+const BUDGET = { signIn: 200 * KiB, search: 268 * KiB };
 
 interface Received {
   url: string;

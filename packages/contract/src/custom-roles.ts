@@ -3,6 +3,7 @@ import { PLANS } from './customers.ts';
 import { ERRORS } from './errors.ts';
 import { BUILT_IN_ROLES, PERMISSIONS } from './permissions.ts';
 import { isScopable } from './role-scopes.ts';
+import { staffRole } from './team.ts';
 
 /**
  * Custom roles: a SuperAdmin defines them from the permission list, optionally with a scope (data
@@ -32,9 +33,6 @@ export const CUSTOM_ROLE_MESSAGES = {
     `This role is held by ${count} staff ${count === 1 ? 'member' : 'members'}. Take it from them first.`,
   roleMapped: (count: number) =>
     `Single sign-on maps ${count} ${count === 1 ? 'group' : 'groups'} to this role. Remove ${count === 1 ? 'it' : 'them'} from the group-to-role table first.`,
-  created: 'Role created.',
-  updated: 'Role updated.',
-  deleted: 'Role deleted.',
 } as const;
 
 const BUILT_IN_NAMES = new Set(Object.keys(BUILT_IN_ROLES).map((n) => n.toLowerCase()));
@@ -108,8 +106,5 @@ export type CustomRoleInput = z.output<typeof customRoleBody>;
 /** DELETE /admin/team/custom-roles */
 export const deleteCustomRoleBody = z.object({ Name: roleName });
 
-/** A role's scope as the server answers it: null when it reaches every site. */
-export const roleScope = z
-  .object({ DataCenters: z.array(z.string()).nullable(), Plans: z.array(z.string()).nullable() })
-  .nullable();
-export type RoleScope = z.infer<typeof roleScope>;
+export const customRoleResponse = z.object({ Data: staffRole });
+export const deleteCustomRoleResponse = z.object({ IsDeleted: z.boolean(), Name: z.string() });

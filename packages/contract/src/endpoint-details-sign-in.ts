@@ -12,7 +12,13 @@ import {
   staffSessionsQuery,
   staffSessionsResponse,
 } from './auth.ts';
-import { customRoleBody, deleteCustomRoleBody, newCustomRoleBody } from './custom-roles.ts';
+import {
+  customRoleBody,
+  customRoleResponse,
+  deleteCustomRoleBody,
+  deleteCustomRoleResponse,
+  newCustomRoleBody,
+} from './custom-roles.ts';
 import { type DetailsPart, errors } from './endpoint-details.ts';
 import {
   addPasskeyBody,
@@ -49,8 +55,6 @@ import {
 } from './sso.ts';
 import {
   createSuperUserBody,
-  customRoleResponse,
-  deleteCustomRoleResponse,
   deleteSuperUserBody,
   deleteSuperUserResponse,
   profileQuery,

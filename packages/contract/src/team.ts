@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { roleScope } from './custom-roles.ts';
 import { fieldFieldRequired } from './messages.ts';
 import { permissionsOf, ROLE_ADMIN, ROLE_SUPER_ADMIN } from './permissions.ts';
 import type { StaffIdentity } from './profile-access.ts';
@@ -124,7 +123,14 @@ export const superUserResponse = z.object({ Data: superUser });
 export const superUserProfileResponse = z.object({ Data: superUserProfile });
 export const deleteSuperUserResponse = z.object({ IsDeleted: z.boolean(), Uid: z.string() });
 
-const staffRole = z.object({
+/** A role's scope as the server answers it: null when it reaches every site (custom-roles.ts). */
+const roleScope = z
+  .object({ DataCenters: z.array(z.string()).nullable(), Plans: z.array(z.string()).nullable() })
+  .nullable();
+export type RoleScope = z.infer<typeof roleScope>;
+
+/** A staff role as GET /admin/team/roles lists it. */
+export const staffRole = z.object({
   Name: z.string(),
   Description: z.string(),
   Permissions: z.array(z.string()),
@@ -142,12 +148,13 @@ export const teamRolesResponse = z.object({
   /** The data centers a scope may name, with their names (codes in Scope.DataCenters). */
   DataCenters: z.array(z.object({ Code: z.string(), Name: z.string() })),
 });
-export const customRoleResponse = z.object({ Data: staffRole });
-export const deleteCustomRoleResponse = z.object({ IsDeleted: z.boolean(), Name: z.string() });
 
 export const TEAM_MESSAGES = {
   invitationSubject: 'You are invited to the Super Admin Console',
   roleUpdated: 'Roles updated.',
+  customRoleCreated: 'Role created.',
+  customRoleUpdated: 'Role updated.',
+  customRoleDeleted: 'Role deleted.',
   deleted: 'Super user deleted.',
   /**
    * Error 948 on an act upon another SuperAdmin's account or on the SuperAdmin role within the

@@ -1,4 +1,3 @@
-import { CUSTOM_ROLE_MESSAGES } from '@sac/contract/custom-roles';
 import { MESSAGES } from '@sac/contract/messages';
 import { TEAM_MESSAGES } from '@sac/contract/team';
 
@@ -145,23 +144,20 @@ export const team = {
   newRoleTitle: 'New role',
   editRoleTitle: 'Edit role {role}',
   roleName: 'Name',
-  roleNameHint: 'Up to 60 characters. The name cannot be changed later.',
+  roleNameHint: 'Fixed once made.',
   roleDescription: `Description ${MESSAGES.optionalSuffix}`,
   rolePermissions: 'Permissions',
-  scopedPermissionsNote:
-    'A role with a scope may hold only permissions over customers and sites; the others are off while a data center or plan is chosen.',
+  scopedPermissionsNote: 'With a scope: only permissions over customers and sites.',
   roleDataCenters: 'Data centers',
-  roleDataCentersHint:
-    'Its holders reach only customers with a site in these. None chosen: every data center.',
+  roleDataCentersHint: 'None chosen: every data center.',
   rolePlans: 'Plans',
-  rolePlansHint: 'Its holders reach only customers with a site on these plans. None chosen: every plan.',
-  dataCentersUnavailable: 'The data centers could not be loaded.',
+  rolePlansHint: 'None chosen: every plan.',
   deleteRoleTitle: 'Delete role',
-  confirmDeleteRole: 'Delete the role {role}? This cannot be undone.',
-  roleHeldNote: 'Held by {count} staff: take it from them before deleting it.',
-  roleCreated: CUSTOM_ROLE_MESSAGES.created as string,
-  roleUpdated: CUSTOM_ROLE_MESSAGES.updated as string,
-  roleDeleted: CUSTOM_ROLE_MESSAGES.deleted as string,
+  confirmDeleteRole: 'Delete the role {role}?',
+  roleHeldNote: 'Held by {count} staff.',
+  roleCreated: TEAM_MESSAGES.customRoleCreated as string,
+  roleUpdated: TEAM_MESSAGES.customRoleUpdated as string,
+  roleDeleted: TEAM_MESSAGES.customRoleDeleted as string,
 
   // Profile
   profileIntro: 'A staff account of the console.',

@@ -1,4 +1,4 @@
-import type { RoleScope } from '@sac/contract/custom-roles';
+import type { RoleScope } from '@sac/contract/team';
 
 /** The words a scope is told in (the team texts). */
 interface ScopeWords {
