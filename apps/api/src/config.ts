@@ -138,6 +138,19 @@ export interface Config {
   mailPollMs: number;
   /** How long one instance's claim on an outbox message holds before another may send it, ms. */
   mailClaimMs: number;
+  /** The staff trail streamed to a SIEM (TRAIL_* settings; no URL: no stream). */
+  trailStream: {
+    /** TRAIL_SYSLOG_URL: tcp://host:port or tls://host:port, RFC 5424 with octet-counted frames. */
+    syslogUrl: URL | undefined;
+    /** TRAIL_SYSLOG_CA_FILE: the CA certificate (PEM) a TLS receiver's certificate is checked against. */
+    syslogCaFile: string | undefined;
+    /** TRAIL_HTTP_URL: an HTTP collector taking JSON lines (Splunk HEC shape). */
+    httpUrl: URL | undefined;
+    /** TRAIL_HTTP_TOKEN: sent as `Authorization: Splunk <token>`. */
+    httpToken: string | undefined;
+    /** TRAIL_STREAM_SECONDS: how often new rows are looked for, ms. */
+    everyMs: number;
+  };
 }
 
 const list = (v: string | undefined) =>
@@ -320,6 +333,32 @@ function addressLimitsOf(env: NodeJS.ProcessEnv): Config['addressLimits'] {
   };
 }
 
+/** A sink's URL of one of the given schemes, or a start that says what is wrong with it. */
+function sinkUrl(name: string, v: string | undefined, schemes: string[]): URL | undefined {
+  if (!v) return undefined;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new Error(`${name} must be a URL (${schemes.join(' or ')}), got '${v}'`);
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1)) || !url.hostname)
+    throw new Error(
+      `${name} must be a ${schemes.map((s) => `${s}://host:port`).join(' or ')} URL, got '${v}'`,
+    );
+  return url;
+}
+
+function trailStreamOf(env: NodeJS.ProcessEnv): Config['trailStream'] {
+  return {
+    syslogUrl: sinkUrl('TRAIL_SYSLOG_URL', env.TRAIL_SYSLOG_URL, ['tcp', 'tls']),
+    syslogCaFile: env.TRAIL_SYSLOG_CA_FILE || undefined,
+    httpUrl: sinkUrl('TRAIL_HTTP_URL', env.TRAIL_HTTP_URL, ['https', 'http']),
+    httpToken: env.TRAIL_HTTP_TOKEN || undefined,
+    everyMs: positive('TRAIL_STREAM_SECONDS', env.TRAIL_STREAM_SECONDS, 1) * 1000,
+  };
+}
+
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   terminal: boolean = process.stdout.isTTY === true,
@@ -394,5 +433,6 @@ export function loadConfig(
     addressLimits: addressLimitsOf(env),
     mailPollMs: positive('MAIL_OUTBOX_POLL_SECONDS', env.MAIL_OUTBOX_POLL_SECONDS, 2) * 1000,
     mailClaimMs: positive('MAIL_CLAIM_SECONDS', env.MAIL_CLAIM_SECONDS, 300) * 1000,
+    trailStream: trailStreamOf(env),
   };
 }

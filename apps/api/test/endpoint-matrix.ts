@@ -958,6 +958,7 @@ export const MATRIX: Record<EndpointId, Row> = {
   auditEvents: auditRead(async () => ({ query: { action: 'login.success' } })),
   auditExport: auditRead(async () => ({ query: { format: 'jsonl', action: 'team.create' } })),
   auditSigningKey: auditRead(async () => ({})),
+  auditStream: auditRead(async () => ({})),
   switchApp: {
     targeted: true,
     request: async (f) => ({ query: { appid: String(await grantTo(f)) } }),

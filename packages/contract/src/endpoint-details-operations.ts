@@ -5,6 +5,7 @@ import {
   auditExportQuery,
   auditExportResponse,
   auditSigningKeyResponse,
+  auditStreamResponse,
 } from './audit.ts';
 import { okResponse } from './auth.ts';
 import { dashboardResponse, trialsEndingQuery, trialsEndingResponse } from './dashboard.ts';
@@ -283,6 +284,12 @@ export const OPERATIONS_DETAILS = {
     summary: 'The public key (Ed25519, PEM) that verifies the signature of exported trails.',
     tag: 'Audit',
     responses: { 200: auditSigningKeyResponse, ...errors(401, 403) },
+  },
+  auditStream: {
+    summary:
+      "How far the operator's SIEM stream has got through the trail: each configured sink (syslog over TCP or TLS, an HTTP collector; TRAIL_* settings), its target, rows sent, the last send, rows waiting (exact up to 10,000), the lag in seconds and the last error while it lasts. Sinks is empty when no stream is set up.",
+    tag: 'Audit',
+    responses: { 200: auditStreamResponse, ...errors(401, 403) },
   },
   customerRequestsList: {
     summary:

@@ -235,6 +235,13 @@ export const OPERATIONS_ROUTES = {
     access: 'audit.read',
     budget: { statements: 1, commits: 0 },
   },
+  auditStream: {
+    id: 'auditStream',
+    method: 'GET',
+    path: '/admin/audit/stream',
+    access: 'audit.read',
+    budget: { statements: 2, commits: 0 },
+  },
   customerRequestsList: {
     id: 'customerRequestsList',
     method: 'GET',
