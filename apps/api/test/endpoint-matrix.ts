@@ -788,6 +788,16 @@ export const MATRIX: Record<EndpointId, Row> = {
     request: async (f) => ({ query: { token: await siteAccessToken(f) } }),
     expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
   },
+  siteAccessExport: {
+    targeted: false,
+    request: async (f) => ({ query: { token: await siteAccessToken(f), format: 'json' } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  siteAccessFeed: {
+    targeted: false,
+    request: async (f) => ({ query: { token: await siteAccessToken(f) } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
   consentDetails: {
     targeted: false,
     request: async (f) => ({ query: { token: (await requestBy(f, MATRIX_APPROVER)).consentToken } }),

@@ -11,6 +11,8 @@ export const ADDRESS_LIMITS = {
       'consentDetails',
       'consentAnswer',
       'siteAccess',
+      'siteAccessExport',
+      'siteAccessFeed',
       'noticeUnsubscribeDetails',
       'noticeUnsubscribe',
     ],

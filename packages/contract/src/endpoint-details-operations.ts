@@ -30,6 +30,8 @@ import {
   logsExportQuery,
   requestIdQuery,
   requestsExportQuery,
+  siteAccessExportQuery,
+  siteAccessFileResponse,
   siteAccessQuery,
   siteAccessResponse,
   statusQuery,
@@ -315,6 +317,22 @@ export const OPERATIONS_DETAILS = {
     tag: 'Impersonation',
     query: siteAccessQuery,
     responses: { 200: siteAccessResponse, ...errors(400, 429) },
+  },
+  siteAccessExport: {
+    summary:
+      "Every step on the owner's site, oldest first, as a file (format csv, the default, or json: an array), with provider staff named as on the owner's page; behind the same link (token). ErrorCode 976 when the link is invalid or has expired.",
+    tag: 'Impersonation',
+    query: siteAccessExportQuery,
+    responses: { 200: siteAccessFileResponse, ...errors(400, 429) },
+    produces: ['text/csv', 'application/json'],
+  },
+  siteAccessFeed: {
+    summary:
+      "An Atom feed (RFC 4287) of the newest 100 steps on the owner's site, for a feed reader; behind the same link (token), so it lasts as long as the link. ErrorCode 976 when the link is invalid or has expired.",
+    tag: 'Impersonation',
+    query: siteAccessQuery,
+    responses: { 200: siteAccessFileResponse, ...errors(400, 429) },
+    produces: ['application/atom+xml'],
   },
   consentDetails: {
     summary:

@@ -264,6 +264,22 @@ export const OPERATIONS_ROUTES = {
     access: 'public',
     budget: { statements: 5, commits: 1 },
   },
+  siteAccessExport: {
+    id: 'siteAccessExport',
+    method: 'GET',
+    path: '/admin/impersonation/site-access/export',
+    access: 'public',
+    plainLink: true,
+    budget: { statements: 6, commits: 1 },
+  },
+  siteAccessFeed: {
+    id: 'siteAccessFeed',
+    method: 'GET',
+    path: '/admin/impersonation/site-access/feed',
+    access: 'public',
+    plainLink: true,
+    budget: { statements: 6, commits: 1 },
+  },
   consentDetails: {
     id: 'consentDetails',
     method: 'GET',

@@ -294,6 +294,35 @@ export function logOfSite(db: Queryable, appId: number) {
 }
 
 /**
+ * The steps on a site's requests after log id `afterId`, oldest first, up to `limit`: the owner's
+ * export reads every one, a page at a time. `newest` reads the newest first instead (the feed).
+ */
+export function logPageOfSite(
+  db: Queryable,
+  appId: number,
+  opts: { afterId?: string; limit: number; newest?: boolean },
+) {
+  return rows(
+    db,
+    qb
+      .selectFrom('impersonation_log as l')
+      .innerJoin('impersonation_requests as r', 'r.id', 'l.request_id')
+      .select((eb) => [
+        eb.cast<string>('l.id', 'text').as('id'),
+        'l.request_id',
+        'l.event',
+        'l.actor',
+        'l.at',
+        'l.client_address',
+      ])
+      .where('r.app_id', '=', appId)
+      .$if(opts.afterId !== undefined, (q) => q.where('l.id', '>', sql<number>`${opts.afterId}::bigint`))
+      .orderBy('l.id', opts.newest ? 'desc' : 'asc')
+      .limit(opts.limit),
+  );
+}
+
+/**
  * A site and its owner; `lock` takes the lock of a request's site: the site row FOR UPDATE (a
  * request opened or edited on the site waits for another's commit, so the roles other live
  * requests hold are read under it) and the owner's row FOR SHARE (the address the consent mail
