@@ -120,7 +120,7 @@ function userStateOf(body: unknown): UserState {
  * provider is down: SCIM may read it (when it provisioned it) but never change, deactivate or
  * delete it (docs/decisions.md, "SCIM reaches only what it provisioned").
  */
-export async function refuseBreakGlass(tx: WriteTx, uid: string): Promise<void> {
+async function refuseBreakGlass(tx: WriteTx, uid: string): Promise<void> {
   if ((await breakGlassUid(tx)) === uid)
     throw new ScimError(
       400,

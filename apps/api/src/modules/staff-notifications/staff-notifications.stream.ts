@@ -246,7 +246,6 @@ export function streamHub(
         absoluteMs: ctx.config.sessionAbsoluteMs,
       },
     );
-    // an allowlist saved since that leaves the stream's address out ends it, as its session's end does
     for (const s of open) if (!live.has(s.sessionId) || !addressAllowed(allowlist, s.address)) streams.end(s);
   }
 
