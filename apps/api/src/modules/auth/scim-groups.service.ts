@@ -111,8 +111,8 @@ export async function writeRoleChanges(
 
 /** The members to read again after a group's change: all of them when renamed, else those added or removed. */
 function touched(before: GroupState | undefined, s: GroupState): string[] {
-  if (!before || before.displayName.toLowerCase() !== s.displayName.toLowerCase())
-    return [...(before?.members ?? []), ...s.members];
+  // the table matches a displayName exactly (case too): any rename may map to other roles
+  if (!before || before.displayName !== s.displayName) return [...(before?.members ?? []), ...s.members];
   const was = new Set(before.members);
   const is = new Set(s.members);
   return [...s.members.filter((m) => !was.has(m)), ...before.members.filter((m) => !is.has(m))];
