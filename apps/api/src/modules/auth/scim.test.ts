@@ -503,9 +503,11 @@ describe('SCIM limits: the address allowlist, a per-address budget, racing creat
     }
   });
 
-  it('answers 429 with Retry-After past the per-address budget', async () => {
+  it('answers 429 with Retry-After past the per-address budget, and past the per-token one', async () => {
+    // behind a proxy on loopback, so a call may come from another client address
     const small = await createTestApp({
       addressLimits: { ...t.ctx.config.addressLimits, scim: 3 },
+      trustProxy: ['127.0.0.1'],
     });
     try {
       await small.app.listen({ port: 0, host: '127.0.0.1' });
@@ -526,6 +528,22 @@ describe('SCIM limits: the address allowlist, a per-address budget, racing creat
       // a flood of wrong tokens counts as well
       const wrong = await fetch(`${at}/scim/v2/Users`, { headers: { authorization: 'Bearer scim_wrong' } });
       expect(wrong.status).toBe(429);
+      // and one token has the budget apart, whatever addresses it comes from
+      const spread: number[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const r = await fetch(`${at}/scim/v2/Users`, {
+          headers: { authorization: `Bearer ${tok}`, 'x-forwarded-for': `203.0.113.${i}` },
+        });
+        spread.push(r.status);
+      }
+      expect(spread).toEqual([429, 429, 429]);
+      const other = (
+        await tokens.createToken(small.ctx, { uid: boss, email: 'boss@example.com', ...ME }, 'Entra')
+      ).Token;
+      const fresh = await fetch(`${at}/scim/v2/Users`, {
+        headers: { authorization: `Bearer ${other}`, 'x-forwarded-for': '203.0.113.9' },
+      });
+      expect(fresh.status).toBe(200);
     } finally {
       await small.close();
     }
