@@ -86,6 +86,12 @@ export interface Config {
   approverCoolDownMs: number;
   /** Single sign-on: an ID token signed by a key not yet seen fetches the provider's keys again at most this often. */
   ssoKeyCooldownMs: number;
+  /**
+   * SSO_ALLOW_HTTP_ISSUER: the issuer (and the addresses its discovery document names) may be
+   * plain http and on loopback or a private network: for tests and development with a provider
+   * on this machine. Off: https only, and never an address of this machine or its network (SSRF).
+   */
+  ssoAllowHttpIssuer: boolean;
   demoPassword: string | undefined;
   /**
    * STAFF_MFA: 'required' (every staff member must have a passkey or an authenticator app, and
@@ -131,6 +137,7 @@ export interface Config {
     customerLinks: number;
     customerRequests: number;
     singleSignOn: number;
+    scim: number;
   };
   /** How the customer's public site-access page names staff: role and pseudonym, or their email. */
   siteAccessStaffNames: 'pseudonym' | 'email';
@@ -330,6 +337,7 @@ function addressLimitsOf(env: NodeJS.ProcessEnv): Config['addressLimits'] {
     singleSignOn: Math.floor(
       positive('SSO_CALLS_PER_MINUTE', env.SSO_CALLS_PER_MINUTE, ADDRESS_LIMITS.singleSignOn.calls),
     ),
+    scim: Math.floor(positive('SCIM_CALLS_PER_MINUTE', env.SCIM_CALLS_PER_MINUTE, ADDRESS_LIMITS.scim.calls)),
   };
 }
 
@@ -415,6 +423,7 @@ export function loadConfig(
     ),
     approverCoolDownMs: nonNegative('APPROVER_COOL_DOWN_HOURS', env.APPROVER_COOL_DOWN_HOURS, 24) * 3_600_000,
     ssoKeyCooldownMs: nonNegative('SSO_KEY_COOLDOWN_SECONDS', env.SSO_KEY_COOLDOWN_SECONDS, 30) * 1000,
+    ssoAllowHttpIssuer: ['1', 'true', 'yes'].includes((env.SSO_ALLOW_HTTP_ISSUER ?? '').toLowerCase()),
     demoPassword: env.DEMO_PASSWORD || undefined,
     demoData,
     staffMfa: staffMfaOf(env.STAFF_MFA, demoData),
