@@ -96,9 +96,45 @@ export async function keepToScope(
     throw outOfScope('a customer in scope');
 }
 
-/** The refusal of a record outside the caller's scope; `missing` names it in the staff trail. */
-export function outOfScope(missing: string): AppError {
-  const e = new AppError('outOfScope');
+/**
+ * The refusal of a record outside the caller's scope; `missing` names it in the staff trail, and
+ * `text` says why when the error's own text would not (a site the call would make or move).
+ */
+export function outOfScope(missing: string, text?: string): AppError {
+  const e = new AppError('outOfScope', text);
   e.missing = missing;
   return e;
+}
+
+/** The condition that the site whose app_id `appId` holds is in `scope`. */
+export function siteIdInScope(
+  scope: readonly SiteScope[] | undefined,
+  appId: Expression<unknown>,
+): Expression<SqlBool> | undefined {
+  const inScope = siteRowInScope(scope, 'scope_id_site');
+  if (!inScope) return undefined;
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM sites scope_id_site WHERE scope_id_site.app_id = ${appId} AND ${inScope})`;
+}
+
+/**
+ * `AND` and the condition, to follow a WHERE clause written whole in `sql`; nothing for an
+ * unscoped call (the builders answered undefined), so its statement stays as it was.
+ */
+export const andInScope = (condition: Expression<SqlBool> | undefined) =>
+  condition ? sql`AND ${condition}` : sql``;
+
+/**
+ * Whether a site with this data center and plan would be in `scope` (siteInScope's rule, for a
+ * site not written yet or about to change): always for an unscoped call.
+ */
+export function fitsScope(
+  scope: readonly SiteScope[] | undefined,
+  site: { dataCenter: string | null; plan: string },
+): boolean {
+  if (!scope) return true;
+  return scope.some(
+    (s) =>
+      (!s.dataCenters || (site.dataCenter !== null && s.dataCenters.includes(site.dataCenter))) &&
+      (!s.plans || s.plans.includes(site.plan)),
+  );
 }
