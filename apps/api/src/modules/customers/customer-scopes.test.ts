@@ -191,7 +191,7 @@ describe('search and export keep to the scope', () => {
     expect((await searched(eu, { apikey: site.usShop.apiKey })).uids).toEqual([]);
     expect((await searched(free, { apikey: site.usShop.apiKey })).uids).toEqual([uid.sam]);
     expect((await searched(both, { apikey: site.evaUs.apiKey })).uids).toEqual([uid.eva]);
-    expect(await exported(eu, { uid: uid.sam }).catch(() => undefined)).toEqual({ uids: [], rows: 0 });
+    expect(await exported(eu, { uid: uid.sam })).toEqual({ uids: [], rows: 0 });
     expect(await exported(eu, { apikey: site.euShop.apiKey })).toEqual({ uids: [uid.eva], rows: 1 });
   });
 
@@ -245,6 +245,15 @@ describe("a customer's sites keep to the scope", () => {
       }
     }
     expect(await appIds(free, 'customerApps', uid.sam)).toEqual([site.usShop.appId]);
+    // the account's site counts too
+    const account = async (session: S, who: string) => {
+      const r = await t.call('userProfile', { session, query: { uid: who } });
+      expect(r.status, r.raw.body).toBe(200);
+      return [r.body.Data.OwnedSites, r.body.Data.SharedSites];
+    };
+    expect(await account(eu, uid.eva)).toEqual([1, 0]);
+    expect(await account(both, uid.eva)).toEqual([2, 0]);
+    expect(await account(eu, uid.max)).toEqual([0, 1]);
     expect((await t.call('customerApps', { session: free, query: { uid: uid.eva } })).status).toBe(403);
   });
 });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Queryable } from '../../db/db.ts';
 import { firstRow, preparedStatement, qb, rows } from '../../db/sql.ts';
-import { siteRowInScope } from '../../lib/site-scope.ts';
+import { siteIdInScope, siteRowInScope } from '../../lib/site-scope.ts';
 
 /**
  * Reads of a customer's record and of what hangs off it (sites, sign-ins, activity), and the
@@ -150,7 +150,14 @@ export async function findOwnedSite(db: Queryable, uid: string, appId: number, l
   );
 }
 
-export async function siteCounts(db: Queryable, uid: string): Promise<{ owned: number; shared: number }> {
+/** How many sites the customer owns and shares; with a scope, of the sites in it alone. */
+export async function siteCounts(
+  db: Queryable,
+  uid: string,
+  scope?: readonly SiteScope[],
+): Promise<{ owned: number; shared: number }> {
+  const owned = siteRowInScope(scope, 'sites');
+  const shared = siteIdInScope(scope, sql.ref('site_members.app_id'));
   const r = await firstRow(
     db,
     qb.selectNoFrom((eb) => [
@@ -158,11 +165,13 @@ export async function siteCounts(db: Queryable, uid: string): Promise<{ owned: n
         .selectFrom('sites')
         .select(eb.fn.countAll<number>().as('n'))
         .where('owner_uid', '=', uid)
+        .$if(owned !== undefined, (q) => q.where(owned!))
         .as('owned'),
       eb
         .selectFrom('site_members')
         .select(eb.fn.countAll<number>().as('n'))
         .where('customer_uid', '=', uid)
+        .$if(shared !== undefined, (q) => q.where(shared!))
         .as('shared'),
     ]),
   );

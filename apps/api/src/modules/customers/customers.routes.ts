@@ -29,7 +29,9 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
     dashboard.recordCustomerView(ctx, c.session, c.query.uid);
     return profile;
   });
-  registerEndpoint(app, ctx, ENDPOINTS.userProfile, (c) => customers.account(ctx, c.query.uid));
+  registerEndpoint(app, ctx, ENDPOINTS.userProfile, (c) =>
+    customers.account(ctx, c.query.uid, c.session.scope),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.loginSessions, (c) => customers.loginSessions(ctx, c.query.uid));
   registerEndpoint(app, ctx, ENDPOINTS.activityLogs, (c) =>
     customers.activity(ctx, c.query.uid, c.query.cursor),

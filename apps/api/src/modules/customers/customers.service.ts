@@ -301,10 +301,11 @@ function profileOf(c: CustomerRow) {
   };
 }
 
-export async function account(ctx: AppContext, uid: string) {
+/** The account; a scoped caller's site counts are of the sites in their scope. */
+export async function account(ctx: AppContext, uid: string, scope?: readonly SiteScope[]) {
   const c = await customer(ctx, uid);
   const [last] = await recentLogins(ctx.db, uid, 1);
-  const counts = await siteCounts(ctx.db, uid);
+  const counts = await siteCounts(ctx.db, uid, scope);
   return {
     Data: {
       Uid: c.uid,
