@@ -14,7 +14,7 @@
  * Three fixture customers, each with its sites in one data center and plan (every site of the
  * customer is put back there before each call: rows make fresh sites, and some calls change the
  * plan or data center). FUZZ_SEED fixes the seed; FUZZ_RUNS is roughly how many calls are made
- * (about 150 a principal; 300 by default).
+ * (about 80 a principal; 300 by default).
  */
 import { randomUUID } from 'node:crypto';
 import { ENDPOINT_LIST, type EndpointDef, type EndpointId } from '@sac/contract/endpoints';
@@ -30,7 +30,7 @@ import { insertRequest } from './impersonation-fixtures.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 33_2026);
 const CALLS = Number(process.env.FUZZ_RUNS ?? 300);
-const PRINCIPALS = Math.max(1, Math.round(CALLS / 150));
+const PRINCIPALS = Math.max(1, Math.round(CALLS / 80));
 
 /**
  * Routes whose service does not keep to the scope yet: the customers, sites, dashboard and custom
