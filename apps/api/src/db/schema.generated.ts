@@ -116,6 +116,7 @@ interface CustomerNoticesTable {
   cancelled_by_email: string | null;
   failure_reason: string | null;
   total: Generated<number>;
+  scope: ColumnType<unknown | null, JsonValue | null, JsonValue | null>;
 }
 
 interface CustomerRolesTable {

@@ -48,7 +48,7 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   registerEndpoint(app, ctx, ENDPOINTS.impersonationAction, (c) =>
     imp.act(ctx, c, { ...c.query, body: c.body }),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => reads.logs(ctx, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => reads.logs(ctx, c.session, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationRequestsExport, async (c) =>
     sendFile(c.reply, await exports.exportRequests(ctx, c, { ...c.query, release: exportsAtOnce.take() })),
   );
