@@ -149,8 +149,8 @@ function serviceCall(
 ): () => Promise<{ Data: unknown[]; NextCursor: string | null }> {
   const base = path.split('?')[0];
   if (base === L) {
-    const q = queryOf<Parameters<typeof reads.logs>[1]>('impersonationLogs', path);
-    return () => reads.logs(ctx, q);
+    const q = queryOf<Parameters<typeof reads.logs>[2]>('impersonationLogs', path);
+    return () => reads.logs(ctx, viewer, q);
   }
   const q = queryOf<Parameters<typeof reads.list>[2]>(
     base === C ? 'customerRequestsList' : 'impersonationList',

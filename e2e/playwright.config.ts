@@ -105,6 +105,8 @@ export default defineConfig({
         PASSWORD_RESET_CALLS_PER_HOUR: '10000',
         CUSTOMER_LINK_CALLS_PER_MINUTE: '10000',
         CUSTOMER_REQUEST_CALLS_PER_HOUR: '10000',
+        // sso.spec.ts runs its OpenID provider on loopback over plain http
+        SSO_ALLOW_HTTP_ISSUER: '1',
       },
     },
   ],

@@ -193,6 +193,22 @@ if (!(await answers(redisHost, redisPort)) && !redisUrl) {
   } else console.log('\n⚠ No Redis at 127.0.0.1:6379: the Redis tests are skipped.');
 }
 
+// rsyslog: the staff trail's SIEM stream is tested against Debian's rsyslogd as a real syslog
+// receiver (each test starts its own on a loopback port); installed from Debian's archive if missing.
+if (!fs.existsSync('/usr/sbin/rsyslogd')) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    console.error(
+      "\n✗ The trail stream's tests need Debian's rsyslog. Install it with\n    sudo apt-get update && sudo apt-get install -y rsyslog\n  then run npm test again.",
+    );
+    process.exit(1);
+  }
+  run('install rsyslog (apt)', 'bash', [
+    '-c',
+    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rsyslog >/dev/null',
+  ]);
+}
+
 // The fuzz sends 50,000 requests on PGlite and 20,000 on PostgreSQL (FUZZ_RUNS overrides both).
 vitest('API on PGlite', 'apps/api', {
   ...runtime.env,

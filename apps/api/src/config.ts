@@ -86,6 +86,12 @@ export interface Config {
   approverCoolDownMs: number;
   /** Single sign-on: an ID token signed by a key not yet seen fetches the provider's keys again at most this often. */
   ssoKeyCooldownMs: number;
+  /**
+   * SSO_ALLOW_HTTP_ISSUER: the issuer (and the addresses its discovery document names) may be
+   * plain http and on loopback or a private network: for tests and development with a provider
+   * on this machine. Off: https only, and never an address of this machine or its network (SSRF).
+   */
+  ssoAllowHttpIssuer: boolean;
   demoPassword: string | undefined;
   /**
    * STAFF_MFA: 'required' (every staff member must have a passkey or an authenticator app, and
@@ -131,6 +137,7 @@ export interface Config {
     customerLinks: number;
     customerRequests: number;
     singleSignOn: number;
+    scim: number;
   };
   /** How the customer's public site-access page names staff: role and pseudonym, or their email. */
   siteAccessStaffNames: 'pseudonym' | 'email';
@@ -138,6 +145,19 @@ export interface Config {
   mailPollMs: number;
   /** How long one instance's claim on an outbox message holds before another may send it, ms. */
   mailClaimMs: number;
+  /** The staff trail streamed to a SIEM (TRAIL_* settings; no URL: no stream). */
+  trailStream: {
+    /** TRAIL_SYSLOG_URL: tcp://host:port or tls://host:port, RFC 5424 with octet-counted frames. */
+    syslogUrl: URL | undefined;
+    /** TRAIL_SYSLOG_CA_FILE: the CA certificate (PEM) a TLS receiver's certificate is checked against. */
+    syslogCaFile: string | undefined;
+    /** TRAIL_HTTP_URL: an HTTP collector taking JSON lines (Splunk HEC shape). */
+    httpUrl: URL | undefined;
+    /** TRAIL_HTTP_TOKEN: sent as `Authorization: Splunk <token>`. */
+    httpToken: string | undefined;
+    /** TRAIL_STREAM_SECONDS: how often new rows are looked for, ms. */
+    everyMs: number;
+  };
 }
 
 const list = (v: string | undefined) =>
@@ -317,6 +337,33 @@ function addressLimitsOf(env: NodeJS.ProcessEnv): Config['addressLimits'] {
     singleSignOn: Math.floor(
       positive('SSO_CALLS_PER_MINUTE', env.SSO_CALLS_PER_MINUTE, ADDRESS_LIMITS.singleSignOn.calls),
     ),
+    scim: Math.floor(positive('SCIM_CALLS_PER_MINUTE', env.SCIM_CALLS_PER_MINUTE, ADDRESS_LIMITS.scim.calls)),
+  };
+}
+
+/** A sink's URL of one of the given schemes, or a start that says what is wrong with it. */
+function sinkUrl(name: string, v: string | undefined, schemes: string[]): URL | undefined {
+  if (!v) return undefined;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new Error(`${name} must be a URL (${schemes.join(' or ')}), got '${v}'`);
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1)) || !url.hostname)
+    throw new Error(
+      `${name} must be a ${schemes.map((s) => `${s}://host:port`).join(' or ')} URL, got '${v}'`,
+    );
+  return url;
+}
+
+function trailStreamOf(env: NodeJS.ProcessEnv): Config['trailStream'] {
+  return {
+    syslogUrl: sinkUrl('TRAIL_SYSLOG_URL', env.TRAIL_SYSLOG_URL, ['tcp', 'tls']),
+    syslogCaFile: env.TRAIL_SYSLOG_CA_FILE || undefined,
+    httpUrl: sinkUrl('TRAIL_HTTP_URL', env.TRAIL_HTTP_URL, ['https', 'http']),
+    httpToken: env.TRAIL_HTTP_TOKEN || undefined,
+    everyMs: positive('TRAIL_STREAM_SECONDS', env.TRAIL_STREAM_SECONDS, 1) * 1000,
   };
 }
 
@@ -376,6 +423,7 @@ export function loadConfig(
     ),
     approverCoolDownMs: nonNegative('APPROVER_COOL_DOWN_HOURS', env.APPROVER_COOL_DOWN_HOURS, 24) * 3_600_000,
     ssoKeyCooldownMs: nonNegative('SSO_KEY_COOLDOWN_SECONDS', env.SSO_KEY_COOLDOWN_SECONDS, 30) * 1000,
+    ssoAllowHttpIssuer: ['1', 'true', 'yes'].includes((env.SSO_ALLOW_HTTP_ISSUER ?? '').toLowerCase()),
     demoPassword: env.DEMO_PASSWORD || undefined,
     demoData,
     staffMfa: staffMfaOf(env.STAFF_MFA, demoData),
@@ -394,5 +442,6 @@ export function loadConfig(
     addressLimits: addressLimitsOf(env),
     mailPollMs: positive('MAIL_OUTBOX_POLL_SECONDS', env.MAIL_OUTBOX_POLL_SECONDS, 2) * 1000,
     mailClaimMs: positive('MAIL_CLAIM_SECONDS', env.MAIL_CLAIM_SECONDS, 300) * 1000,
+    trailStream: trailStreamOf(env),
   };
 }

@@ -9,7 +9,13 @@ import { redisScope, redisTestsRun, TEST_REDIS_URL } from './redis-helper.ts';
 // address is not held back.
 
 const withRedis = await redisTestsRun();
-const budgets = { passwordReset: 4, customerLinks: 3, customerRequests: 2, singleSignOn: 100_000 };
+const budgets = {
+  passwordReset: 4,
+  customerLinks: 3,
+  customerRequests: 2,
+  singleSignOn: 100_000,
+  scim: 100_000,
+};
 
 const forgot = (t: TestApp, remoteAddress: string) =>
   t.call('forgotPassword', {

@@ -804,6 +804,16 @@ export const MATRIX: Record<EndpointId, Row> = {
     request: async (f) => ({ query: { token: await siteAccessToken(f) } }),
     expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
   },
+  siteAccessExport: {
+    targeted: false,
+    request: async (f) => ({ query: { token: await siteAccessToken(f), format: 'json' } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
+  siteAccessFeed: {
+    targeted: false,
+    request: async (f) => ({ query: { token: await siteAccessToken(f) } }),
+    expect: { anonymous: 200, expired: 200, ...everyRole(200), Auditor: 200, Impersonating: 200 },
+  },
   consentDetails: {
     targeted: false,
     request: async (f) => ({ query: { token: (await requestBy(f, MATRIX_APPROVER)).consentToken } }),
@@ -974,6 +984,7 @@ export const MATRIX: Record<EndpointId, Row> = {
   auditEvents: auditRead(async () => ({ query: { action: 'login.success' } })),
   auditExport: auditRead(async () => ({ query: { format: 'jsonl', action: 'team.create' } })),
   auditSigningKey: auditRead(async () => ({})),
+  auditStream: auditRead(async () => ({})),
   switchApp: {
     targeted: true,
     request: async (f) => ({ query: { appid: String(await grantTo(f)) } }),

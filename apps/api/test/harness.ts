@@ -153,6 +153,7 @@ export async function createTestApp(
       customerLinks: 100_000,
       customerRequests: 100_000,
       singleSignOn: 100_000,
+      scim: 100_000,
     },
     // The suites sign in with a password alone; mfa.test.ts sets 'required' where it tests it.
     staffMfa: 'optional',

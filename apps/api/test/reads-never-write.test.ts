@@ -31,7 +31,13 @@ const RECORDED_READS: EndpointId[] = [
  * anything else (decisions.md: "Per-address limits on the public doors"), in the database unless
  * REDIS_URL is set (then in Redis, and the database is not written). One upsert of a counter.
  */
-const COUNTED_DOORS: EndpointId[] = ['noticeUnsubscribeDetails', 'siteAccess', 'consentDetails'];
+const COUNTED_DOORS: EndpointId[] = [
+  'noticeUnsubscribeDetails',
+  'siteAccess',
+  'siteAccessExport',
+  'siteAccessFeed',
+  'consentDetails',
+];
 
 let t: TestApp;
 let calls: RecordedCalls;

@@ -11,6 +11,8 @@ export const ADDRESS_LIMITS = {
       'consentDetails',
       'consentAnswer',
       'siteAccess',
+      'siteAccessExport',
+      'siteAccessFeed',
       'noticeUnsubscribeDetails',
       'noticeUnsubscribe',
     ],
@@ -21,6 +23,11 @@ export const ADDRESS_LIMITS = {
   customerRequests: { endpoints: ['customerRequestsCreate'], calls: 30, windowMs: 3_600_000 },
   /** Single sign-on's two doors: each start stores a pending sign-in, each finish calls the provider. */
   singleSignOn: { endpoints: ['ssoStart', 'ssoFinish'], calls: 60, windowMs: 60_000 },
+  /**
+   * SCIM provisioning (/scim/v2, beside the endpoint table): each client address, and each SCIM
+   * token apart, has this budget; a full sync of a few thousand members takes minutes, not hours.
+   */
+  scim: { endpoints: ['scim'], calls: 600, windowMs: 60_000 },
 } as const;
 export type AddressLimitName = keyof typeof ADDRESS_LIMITS;
 

@@ -304,3 +304,22 @@ export const auditExportResponse = z.string();
 export const auditSigningKeyResponse = z.object({
   Data: z.object({ Algorithm: z.string(), PublicKey: z.string() }),
 });
+
+/** How far the operator's SIEM stream (syslog, HTTP collector) has got through the trail. */
+const trailStreamSink = z.object({
+  /** 'syslog' or 'http'. */
+  Sink: z.string(),
+  /** Where it sends, without credentials. */
+  Target: z.string(),
+  SentRows: z.number().int(),
+  LastSentAt: z.string().nullable(),
+  /** Rows written and not yet sent, counted exactly up to 10,000 (PendingCapped: more). */
+  PendingRows: z.number().int(),
+  PendingCapped: z.boolean(),
+  /** The age of the oldest row not yet sent, in seconds; 0 when none waits. */
+  LagSeconds: z.number().int(),
+  /** Why the last attempt failed, while it has not sent since. */
+  LastError: z.string().nullable(),
+  LastErrorAt: z.string().nullable(),
+});
+export const auditStreamResponse = z.object({ Sinks: z.array(trailStreamSink) });

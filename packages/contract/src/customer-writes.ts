@@ -194,6 +194,17 @@ export const WRITE_MESSAGES = {
   ...PLAN_MESSAGES,
 } as const;
 
+/**
+ * Why a scoped role's holder (role-scopes.ts) may not make or move a site: it would be outside the
+ * role's data centers or plans, where they could no longer reach it.
+ */
+export const SCOPE_WRITE_MESSAGES = {
+  newSiteOutOfScope:
+    "A new site starts on the Free plan with no data center, which is outside your role's scope: ask someone whose role covers it.",
+  moveOutOfScope: "That plan or data center is outside your role's scope: the site would leave it.",
+  sourceOutOfScope: "The site to copy from is outside your role's scope.",
+} as const;
+
 /** How long a site's old API secret may keep working after a rotation: none to 24 hours. */
 const SECRET_GRACE_MAX_MINUTES = 24 * 60;
 export const SECRET_GRACE_MESSAGE = 'Choose how long the old secret keeps working: from none to 24 hours.';

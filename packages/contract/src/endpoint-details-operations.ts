@@ -5,6 +5,7 @@ import {
   auditExportQuery,
   auditExportResponse,
   auditSigningKeyResponse,
+  auditStreamResponse,
 } from './audit.ts';
 import { okResponse } from './auth.ts';
 import { dashboardResponse, trialsEndingQuery, trialsEndingResponse } from './dashboard.ts';
@@ -29,6 +30,8 @@ import {
   logsExportQuery,
   requestIdQuery,
   requestsExportQuery,
+  siteAccessExportQuery,
+  siteAccessFileResponse,
   siteAccessQuery,
   siteAccessResponse,
   statusQuery,
@@ -284,6 +287,12 @@ export const OPERATIONS_DETAILS = {
     tag: 'Audit',
     responses: { 200: auditSigningKeyResponse, ...errors(401, 403) },
   },
+  auditStream: {
+    summary:
+      "How far the operator's SIEM stream has got through the trail: each configured sink (syslog over TCP or TLS, an HTTP collector; TRAIL_* settings), its target, rows sent, the last send, rows waiting (exact up to 10,000), the lag in seconds and the last error while it lasts. Sinks is empty when no stream is set up.",
+    tag: 'Audit',
+    responses: { 200: auditStreamResponse, ...errors(401, 403) },
+  },
   customerRequestsList: {
     summary:
       'Requests opened on behalf of customers who asked for help, by modified date, newest first. 50 a page (limit: 1 to 200); pass NextCursor as cursor for the next page.',
@@ -308,6 +317,22 @@ export const OPERATIONS_DETAILS = {
     tag: 'Impersonation',
     query: siteAccessQuery,
     responses: { 200: siteAccessResponse, ...errors(400, 429) },
+  },
+  siteAccessExport: {
+    summary:
+      "Every step on the owner's site, oldest first, as a file (format csv, the default, or json: an array), with provider staff named as on the owner's page; behind the same link (token). ErrorCode 976 when the link is invalid or has expired.",
+    tag: 'Impersonation',
+    query: siteAccessExportQuery,
+    responses: { 200: siteAccessFileResponse, ...errors(400, 429) },
+    produces: ['text/csv', 'application/json'],
+  },
+  siteAccessFeed: {
+    summary:
+      "An Atom feed (RFC 4287) of the newest 100 steps on the owner's site, for a feed reader; behind the same link (token), so it lasts as long as the link. ErrorCode 976 when the link is invalid or has expired.",
+    tag: 'Impersonation',
+    query: siteAccessQuery,
+    responses: { 200: siteAccessFileResponse, ...errors(400, 429) },
+    produces: ['application/atom+xml'],
   },
   consentDetails: {
     summary:

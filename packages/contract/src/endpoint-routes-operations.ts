@@ -235,6 +235,13 @@ export const OPERATIONS_ROUTES = {
     access: 'audit.read',
     budget: { statements: 1, commits: 0 },
   },
+  auditStream: {
+    id: 'auditStream',
+    method: 'GET',
+    path: '/admin/audit/stream',
+    access: 'audit.read',
+    budget: { statements: 2, commits: 0 },
+  },
   customerRequestsList: {
     id: 'customerRequestsList',
     method: 'GET',
@@ -256,6 +263,22 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/site-access',
     access: 'public',
     budget: { statements: 5, commits: 1 },
+  },
+  siteAccessExport: {
+    id: 'siteAccessExport',
+    method: 'GET',
+    path: '/admin/impersonation/site-access/export',
+    access: 'public',
+    plainLink: true,
+    budget: { statements: 6, commits: 1 },
+  },
+  siteAccessFeed: {
+    id: 'siteAccessFeed',
+    method: 'GET',
+    path: '/admin/impersonation/site-access/feed',
+    access: 'public',
+    plainLink: true,
+    budget: { statements: 6, commits: 1 },
   },
   consentDetails: {
     id: 'consentDetails',

@@ -165,7 +165,8 @@ export const SIGN_IN_ROUTES = {
     path: '/admin/team',
     access: 'team.write',
     stepUp: true,
-    budget: { statements: 7, commits: 1 },
+    // 8: with the check that the account is not the break-glass one while password sign-in is off
+    budget: { statements: 8, commits: 1 },
   },
   teamRoles: {
     id: 'teamRoles',
@@ -315,7 +316,8 @@ export const SIGN_IN_ROUTES = {
     path: '/admin/team/mfa',
     access: 'team.write',
     stepUp: true,
-    budget: { statements: 12, commits: 1 },
+    // 13: with the check that the break-glass account keeps a factor while password sign-in is off
+    budget: { statements: 13, commits: 1 },
   },
   // SuperAdmins only: the service checks the role (team.write alone is not enough).
   staffSessions: {

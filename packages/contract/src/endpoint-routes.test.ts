@@ -8,11 +8,11 @@ describe('ENDPOINT_ROUTES and ENDPOINTS', () => {
     expect(Object.keys(ENDPOINTS)).toEqual(Object.keys(ENDPOINT_ROUTES));
   });
 
-  it('agree on id, method, path, access, impersonation permission and statement budget of every endpoint (the routes table is the source)', () => {
+  it('agree on id, method, path, access, impersonation permission, step-up, scope rule, plain link and statement budget of every endpoint (the routes table is the source)', () => {
     for (const [id, route] of Object.entries(ENDPOINT_ROUTES)) {
       const full = ENDPOINTS[id as keyof typeof ENDPOINTS] as EndpointRoute;
       expect(route.id).toBe(id);
-      const { id: i, method, path, access, impersonation, stepUp, budget } = full;
+      const { id: i, method, path, access, impersonation, stepUp, scope, plainLink, budget } = full;
       expect({
         id: i,
         method,
@@ -20,6 +20,8 @@ describe('ENDPOINT_ROUTES and ENDPOINTS', () => {
         access,
         ...(impersonation ? { impersonation } : {}),
         ...(stepUp ? { stepUp } : {}),
+        ...(scope ? { scope } : {}),
+        ...(plainLink ? { plainLink } : {}),
         budget,
       }).toEqual(route);
     }

@@ -42,6 +42,12 @@ export interface EndpointRoute {
    */
   readonly stepUp?: true;
   /**
+   * Opened as a plain link, from a download link or a feed reader, which cannot send the ajax
+   * marker: the API takes it without one. Only public GETs that change nothing and are
+   * authenticated by a token in their query (nothing for a forged cross-site request to use).
+   */
+  readonly plainLink?: true;
+  /**
    * How the call keeps to a scoped role's data centers and plans (role-scopes.ts); every endpoint
    * whose access is a scopable permission says, and no other does.
    */

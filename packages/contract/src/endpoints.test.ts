@@ -65,6 +65,11 @@ describe('ENDPOINTS', () => {
     },
   );
 
+  it('opens as a plain link only where a forged cross-site request gains nothing: public GETs', () => {
+    for (const e of ENDPOINT_LIST.filter((x) => x.plainLink))
+      expect([e.id, e.method, e.access]).toEqual([e.id, 'GET', 'public']);
+  });
+
   it.each(ENDPOINT_LIST.filter((e) => e.access !== 'public').map((e) => [e.id, e] as const))(
     '%s (not public) answers 401',
     (_id, e) => {

@@ -226,6 +226,11 @@ export const ERRORS = {
     text: 'Password sign-in is off. Please sign in with single sign-on.',
   },
   ssoSettingsInvalid: { code: 1104, status: 400, text: 'These single sign-on settings cannot be saved.' },
+  breakGlassNeeded: {
+    code: 1105,
+    status: 409,
+    text: 'Password sign-in is off and this is its break-glass account: turn password sign-in on, or name another break-glass account, on the Single sign-on screen first.',
+  },
   signInBusy: {
     code: 984,
     status: 429,

@@ -293,6 +293,28 @@ export const siteAccessResponse = z.object({
 /** How long the site access link of an email works. */
 export const SITE_ACCESS_LINK_TTL_MS = 90 * 24 * 3_600_000;
 
+/** The owner's export of every step on their site: CSV (these columns) or a JSON array. */
+export const siteAccessExportQuery = siteAccessQuery.extend({
+  format: z.enum(['csv', 'json']).default('csv'),
+});
+export const SITE_ACCESS_EXPORT_COLUMNS = [
+  'Date',
+  'Site',
+  'Request',
+  'Event',
+  'Actor',
+  'Client address',
+] as const;
+export const siteAccessFileResponse = z.string();
+
+/** The words of the owner's feed (Atom) of the newest steps on their site. */
+export const SITE_ACCESS_FEED = {
+  title: (appName: string) => `Provider access to ${appName}`,
+  author: 'Super Admin Console',
+  entryTitle: (event: string, actor: string | null, requestId: number) =>
+    `Request ${requestId}: ${event}${actor ? ` by ${actor}` : ''}`,
+} as const;
+
 /** The public consent page: the signed link's token. */
 export const consentQuery = z.object({
   token: z.string().trim().min(1, 'The consent link is not complete.'),

@@ -23,6 +23,7 @@ interface ActivityLogTable {
   search_text: GeneratedAlways<string | null>;
   api_token_id: number | null;
   api_token_name: string | null;
+  txid: Generated<number>;
 }
 
 interface AddressLimitCountersTable {
@@ -115,6 +116,7 @@ interface CustomerNoticesTable {
   cancelled_by_email: string | null;
   failure_reason: string | null;
   total: Generated<number>;
+  scope: ColumnType<unknown | null, JsonValue | null, JsonValue | null>;
 }
 
 interface CustomerRolesTable {
@@ -577,6 +579,17 @@ interface StaffWebauthnChallengesTable {
   expires_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+interface TrailStreamCursorsTable {
+  sink: string;
+  txid: Generated<number>;
+  last_id: Generated<number>;
+  sent_rows: Generated<number>;
+  last_sent_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_error: string | null;
+  last_error_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 /** Every table of the schema, by name: the database type of the statement builder. */
 export interface DB {
   activity_log: ActivityLogTable;
@@ -636,4 +649,5 @@ export interface DB {
   staff_tokens: StaffTokensTable;
   staff_totp: StaffTotpTable;
   staff_webauthn_challenges: StaffWebauthnChallengesTable;
+  trail_stream_cursors: TrailStreamCursorsTable;
 }

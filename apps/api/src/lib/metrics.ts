@@ -11,6 +11,8 @@ export interface AppMetrics {
   dbDuration: Histogram<'engine'>;
   jobRuns: Counter<'job' | 'outcome'>;
   expiryNotices: Counter<string>;
+  trailStreamRows: Counter<'sink'>;
+  trailStreamLag: Gauge<'sink'>;
 }
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -62,6 +64,18 @@ export function createMetrics(db: Db): AppMetrics {
     expiryNotices: new Counter({
       name: 'sac_impersonation_expiry_notices_total',
       help: 'Expired impersonation grants announced by this instance.',
+      registers: [registry],
+    }),
+    trailStreamRows: new Counter({
+      name: 'sac_trail_stream_rows_total',
+      help: 'Staff trail rows this instance sent to the SIEM, by sink (syslog, http).',
+      labelNames: ['sink'],
+      registers: [registry],
+    }),
+    trailStreamLag: new Gauge({
+      name: 'sac_trail_stream_lag_seconds',
+      help: 'How far the SIEM stream is behind the trail, by sink: the age of the last row sent while rows still wait, 0 once caught up.',
+      labelNames: ['sink'],
       registers: [registry],
     }),
   };

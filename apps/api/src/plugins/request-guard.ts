@@ -1,7 +1,11 @@
 import { HEADERS } from '@sac/contract/constants';
+import { ENDPOINT_LIST } from '@sac/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/app-error.ts';
 import { isApiCallPath, normalisedPath } from '../lib/request-path.ts';
+
+/** The paths of the endpoints opened as plain links, normalised. */
+const PLAIN_LINKS = new Set(ENDPOINT_LIST.filter((e) => e.plainLink).map((e) => e.path.toLowerCase()));
 
 /**
  * API calls must carry the ajax marker: a browser cannot send that header cross-site without a
@@ -10,7 +14,10 @@ import { isApiCallPath, normalisedPath } from '../lib/request-path.ts';
 export function requestGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     // On the decoded, normalised path: the router runs /%61dmin/session as /admin/session.
-    if (request.method === 'OPTIONS' || !isApiCallPath(normalisedPath(request.url))) return;
+    const p = normalisedPath(request.url);
+    if (request.method === 'OPTIONS' || !isApiCallPath(p)) return;
+    // a download link or a feed reader: a token in the query is all it has (endpoint-routes.ts)
+    if ((request.method === 'GET' || request.method === 'HEAD') && PLAIN_LINKS.has(p)) return;
     if (request.headers[HEADERS.ajaxMarker.toLowerCase()] !== HEADERS.ajaxMarkerValue) {
       throw new AppError('ajaxMarkerMissing');
     }

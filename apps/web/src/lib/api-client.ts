@@ -86,6 +86,16 @@ export interface CallInput<I extends EndpointId> {
  * or a non-2xx status, throws ApiError. Error 901 ends the local session; with an explicit `auth`
  * pair, any 401 ends the impersonation instead (the admin session is left alone).
  */
+/**
+ * The absolute address of an endpoint opened as a plain link (contract `plainLink`: a download, a
+ * feed for a reader), its query in the address.
+ */
+export function plainLinkTo<I extends EndpointId>(id: I, query: QueryOf<I>): string {
+  const def = ENDPOINT_ROUTES[id];
+  const base = getApiBase() || window.location.origin;
+  return `${base}${def.path}${toQueryString(query as Parameters<typeof toQueryString>[0])}`;
+}
+
 export async function callApi<I extends EndpointId>(id: I, input: CallInput<I> = {}): Promise<ResponseOf<I>> {
   return (await sendSteppingUp(id, input)).body;
 }

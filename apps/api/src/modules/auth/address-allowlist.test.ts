@@ -1,7 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import { ALLOWLIST_MESSAGES } from '@sac/contract/api-tokens';
 import { ERRORS } from '@sac/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
+import { openSse } from '../../../test/sse-client.ts';
 
 type S = { xtoken: string; xsign: string };
 let t: TestApp;
@@ -182,5 +184,34 @@ describe('service accounts', () => {
       200,
     );
     expect((await t.call('session', { headers: bearer })).status).toBe(401);
+  });
+});
+
+describe('a live notification stream', () => {
+  it('ends at the hub’s next check once a saved allowlist leaves its address out', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const session = await t.login('ada@example.com');
+    const stream = openSse(base, session);
+    expect((await stream.response).status).toBe(200);
+    // the list is saved from an allowed address (through the proxy); the stream's, 127.0.0.1, is left out
+    await t.call('stepUp', {
+      session: boss,
+      ...via('203.0.113.5'),
+      body: { Method: 'password', Password: PASSWORD },
+    });
+    const saved = await t.call('addressAllowlistSave', {
+      session: boss,
+      ...via('203.0.113.5'),
+      body: { Entries: ['203.0.113.0/24'] },
+    });
+    expect(saved.status, saved.raw.body).toBe(200);
+    try {
+      await Promise.race([stream.done, new Promise((res) => setTimeout(res, 3000))]);
+      expect(stream.ended()).toBe(true);
+    } finally {
+      stream.close?.();
+      await t.call('addressAllowlistSave', { session: boss, ...via('203.0.113.5'), body: { Entries: [] } });
+    }
   });
 });

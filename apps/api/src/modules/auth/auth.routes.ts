@@ -40,7 +40,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.ssoSettingsUpdate, (c) =>
     ssoSettings.updateSsoSettings(ctx, c, c.body),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.ssoTest, (c) => ssoSettings.testSsoIssuer(c.body.Issuer));
+  registerEndpoint(app, ctx, ENDPOINTS.ssoTest, (c) => ssoSettings.testSsoIssuer(ctx, c.body.Issuer));
   registerEndpoint(app, ctx, ENDPOINTS.myFactors, (c) => mfa.myFactors(ctx, c.session));
   registerEndpoint(app, ctx, ENDPOINTS.totpEnrolStart, (c) => mfa.myTotpStart(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.totpEnrolConfirm, (c) => mfa.myTotpConfirm(ctx, c, c.body));

@@ -30,6 +30,7 @@ import {
   storePasskey,
 } from './second-factors.ts';
 import { revokeUserSessions } from './sessions.repo.ts';
+import { keepBreakGlassUsable } from './staff.service.ts';
 import type { RegistrationJson } from './webauthn.ts';
 
 /**
@@ -222,6 +223,8 @@ async function removeMyFactor(
       const after = await factorsOf(tx, me.uid);
       if (!after.totp && after.passkeys === 0) {
         if (ctx.config.staffMfa === 'required') throw new AppError('mfaLastFactor', MFA_MESSAGES.lastFactor);
+        // the break-glass account keeps a factor while password sign-in is off
+        await keepBreakGlassUsable(tx, me.uid);
         await replaceRecoveryCodes(tx, me.uid, [], now);
       }
       return removed;
@@ -291,11 +294,11 @@ export async function resetStaffFactors(ctx: AppContext, call: StaffCall, input:
   const { target } = await runWrite(ctx.db, {
     // The colleague's row and the actor's, locked; the role rules and the cool-down on them (948).
     lock: (tx) => lockColleague(ctx, tx, actor.uid, uid, now),
-    change: async (tx, target) => ({
-      target,
-      removed: await deleteAllFactors(tx, uid),
-      ended: await revokeUserSessions(tx, uid, now, 'factors-reset'),
-    }),
+    change: async (tx, target) => {
+      const removed = await deleteAllFactors(tx, uid);
+      await keepBreakGlassUsable(tx, uid);
+      return { target, removed, ended: await revokeUserSessions(tx, uid, now, 'factors-reset') };
+    },
     trail: async (tx, { target, removed, ended }) => {
       await writeActivity(tx, {
         at: now,

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 
 /**
@@ -42,43 +44,163 @@ interface Discovery {
   token_endpoint_auth_methods_supported?: string[];
 }
 
-/** https, or http only on loopback (a provider run on this machine, as the tests do). */
-export function allowedProviderUrl(text: string): URL | undefined {
+/**
+ * Where the relying party may fetch from (SSO_ALLOW_HTTP_ISSUER): off, https only and never a
+ * loopback, private or link-local address (the issuer is typed by a SuperAdmin, the other
+ * addresses come from the issuer's document: neither may point the server at its own network).
+ */
+export interface FetchPolicy {
+  allowLocal: boolean;
+}
+
+/** Addresses of this machine and its networks: loopback, private, link-local, CGNAT, multicast, reserved. */
+const PRIVATE = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 127],
+  ['::ffff:0:0', 96],
+  ['64:ff9b::', 96],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv6');
+
+const isPrivateAddress = (address: string) => {
+  const v = isIP(address);
+  return v === 0 || PRIVATE.check(address, v === 4 ? 'ipv4' : 'ipv6');
+};
+
+const HTTPS_ONLY = 'The issuer must be an https address.';
+
+/**
+ * What is wrong with a provider address, or undefined: a URL without userinfo or fragment (and,
+ * for the issuer, without a query: OIDC Discovery 1.0 §2), https (http to loopback with the policy's leave),
+ * and not an address literal of a private network unless the policy allows it.
+ */
+export function providerUrlProblem(text: string, policy: FetchPolicy, issuer = false): string | undefined {
   let u: URL;
   try {
     u = new URL(text);
   } catch {
-    return undefined;
+    return HTTPS_ONLY;
   }
-  if (u.username || u.password || u.hash) return undefined;
-  if (u.protocol === 'https:') return u;
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
-  return u.protocol === 'http:' && loopback ? u : undefined;
+  const what = issuer ? 'The issuer' : 'A provider address';
+  if (u.username || u.password) return `${what} must not carry a user name or password.`;
+  if (u.hash || text.includes('#')) return `${what} must not have a fragment.`;
+  if (issuer && (u.search || text.includes('?'))) return 'The issuer must not have a query string.';
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
+  // plain http only to this machine, and only with the operator's leave (a provider run locally)
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && policy.allowLocal && loopback))
+    return HTTPS_ONLY;
+  if (!policy.allowLocal && isIP(host) !== 0 && isPrivateAddress(host))
+    return `${what} is on a loopback, private or link-local address (${host}).`;
+  return undefined;
 }
 
-async function getJson(url: string, init: RequestInit = {}): Promise<unknown> {
-  let res: Response;
+/**
+ * Refuses a host that resolves to a private address (any of its addresses). The connection makes
+ * its own lookup after this one: a name whose answer changes in between (DNS rebinding) is not
+ * caught here (docs/operations.md, "Single sign-on").
+ */
+async function refusePrivateHost(url: URL, policy: FetchPolicy): Promise<void> {
+  if (policy.allowLocal) return;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let found: { address: string }[];
   try {
-    res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    found = isIP(host) !== 0 ? [{ address: host }] : await lookup(host, { all: true, verbatim: true });
   } catch (e) {
+    throw new OidcError('unreachable', `Could not resolve ${host}: ${(e as Error).message}`);
+  }
+  const inside = found.find((a) => isPrivateAddress(a.address));
+  if (inside)
+    throw new OidcError(
+      'private-address',
+      `${host} resolves to a loopback, private or link-local address (${inside.address}).`,
+    );
+}
+
+const tooLarge = (url: string) => new OidcError('too-large', `${url} answered more than 256 KB.`);
+
+/** The body as text, read until MAX_BODY_BYTES and no further (the rest is never fetched). */
+async function boundedText(res: Response, url: string): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge(url);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(url);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A JSON object from a provider address: its host checked, no redirect, a timeout, the body bounded. */
+async function getJson(
+  url: string,
+  policy: FetchPolicy,
+  init: RequestInit = {},
+): Promise<Record<string, unknown>> {
+  const problem = providerUrlProblem(url, policy);
+  if (problem) throw new OidcError('provider-url', problem);
+  await refusePrivateHost(new URL(url), policy);
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => {});
+      throw new OidcError(
+        'redirect',
+        `${url} answered a redirect (${res.status}); redirects are not followed.`,
+      );
+    }
+    text = await boundedText(res, url);
+  } catch (e) {
+    if (e instanceof OidcError) throw e;
     throw new OidcError('unreachable', `Could not reach ${url}: ${(e as Error).message}`);
   }
-  const text = await res.text();
-  if (text.length > MAX_BODY_BYTES) throw new OidcError('too-large', `${url} answered more than 256 KB.`);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     throw new OidcError('not-json', `${url} answered ${res.status}, not JSON.`);
   }
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new OidcError('not-json', `${url} answered ${res.status}, not a JSON object.`);
+  const o = body as Record<string, unknown>;
   if (!res.ok) {
-    const err = (body as { error?: unknown }).error;
+    const err = o.error;
     throw new OidcError(
       'http',
       `${url} answered ${res.status}${typeof err === 'string' ? ` (${err.slice(0, 100)})` : ''}.`,
     );
   }
-  return body;
+  return o;
 }
 
 type Provider = { at: number; discovery: Discovery; keys: ReturnType<typeof createRemoteJWKSet> };
@@ -86,27 +208,34 @@ type Provider = { at: number; discovery: Discovery; keys: ReturnType<typeof crea
 const providers = new Map<string, Provider>();
 
 /** The issuer's discovery document, checked (OIDC Discovery 1.0, section 4.3: the issuer it names is ours). */
-export async function fetchDiscovery(issuer: string): Promise<Discovery> {
-  const base = allowedProviderUrl(issuer);
-  if (!base) throw new OidcError('issuer-url', 'The issuer must be an https address.');
+export async function fetchDiscovery(issuer: string, policy: FetchPolicy): Promise<Discovery> {
+  const problem = providerUrlProblem(issuer, policy, true);
+  if (problem) throw new OidcError('issuer-url', problem);
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-  const d = (await getJson(url)) as Partial<Discovery>;
+  const d = (await getJson(url, policy)) as Partial<Discovery>;
   if (d.issuer !== issuer)
     throw new OidcError(
       'issuer-mismatch',
       `The discovery document names the issuer ${String(d.issuer).slice(0, 200)}, not ${issuer}.`,
     );
   for (const k of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const)
-    if (typeof d[k] !== 'string' || !allowedProviderUrl(d[k]))
+    if (typeof d[k] !== 'string' || providerUrlProblem(d[k], policy))
       throw new OidcError('discovery', `The discovery document has no usable ${k}.`);
   return d as Discovery;
 }
 
-export async function providerOf(issuer: string, keyCooldownMs: number, now = Date.now()): Promise<Provider> {
-  const key = `${issuer} ${keyCooldownMs}`;
+export async function providerOf(
+  issuer: string,
+  keyCooldownMs: number,
+  policy: FetchPolicy,
+  now = Date.now(),
+): Promise<Provider> {
+  const key = `${issuer} ${keyCooldownMs} ${policy.allowLocal}`;
   const cached = providers.get(key);
   if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached;
-  const discovery = await fetchDiscovery(issuer);
+  const discovery = await fetchDiscovery(issuer, policy);
+  // jose fetches the keys itself: their host is checked here, once per discovery
+  await refusePrivateHost(new URL(discovery.jwks_uri), policy);
   const keys = createRemoteJWKSet(new URL(discovery.jwks_uri), {
     cooldownDuration: keyCooldownMs,
     timeoutDuration: FETCH_TIMEOUT_MS,
@@ -117,8 +246,8 @@ export async function providerOf(issuer: string, keyCooldownMs: number, now = Da
 }
 
 /** The published key set's size (for the settings' connection test). */
-export async function countKeys(discovery: Discovery): Promise<number> {
-  const jwks = (await getJson(discovery.jwks_uri)) as { keys?: unknown };
+export async function countKeys(discovery: Discovery, policy: FetchPolicy): Promise<number> {
+  const jwks = (await getJson(discovery.jwks_uri, policy)) as { keys?: unknown };
   if (!Array.isArray(jwks.keys) || jwks.keys.length === 0)
     throw new OidcError('jwks', 'The provider publishes no signing keys (jwks_uri).');
   return jwks.keys.length;
@@ -147,6 +276,7 @@ export function authorizationUrl(
 export async function exchangeCode(
   d: Discovery,
   a: { clientId: string; clientSecret: string; redirectUri: string; code: string; verifier: string },
+  policy: FetchPolicy,
 ): Promise<string> {
   const form = new URLSearchParams({
     grant_type: 'authorization_code',
@@ -166,7 +296,7 @@ export async function exchangeCode(
     form.set('client_id', a.clientId);
     form.set('client_secret', a.clientSecret);
   }
-  const body = (await getJson(d.token_endpoint, { method: 'POST', headers, body: form })) as {
+  const body = (await getJson(d.token_endpoint, policy, { method: 'POST', headers, body: form })) as {
     id_token?: unknown;
   };
   if (typeof body.id_token !== 'string' || body.id_token.length > 16_384)

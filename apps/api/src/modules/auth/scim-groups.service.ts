@@ -21,6 +21,7 @@ import {
 } from './scim-common.ts';
 import { memberPathValue, parseEqFilter, ScimError } from './scim-filter.ts';
 import { MEMBERS_MAX, URN } from './scim-schema.ts';
+import { breakGlassUid } from './sso.repo.ts';
 import { lockSuperAdmins, setStaffRoles } from './staff.repo.ts';
 
 /** SCIM Groups (RFC 7643 §4.2): their displayName maps to roles through staff_group_roles. */
@@ -46,22 +47,75 @@ function groupOut(g: repo.GroupRow, base: string) {
 
 /* Groups */
 
+/** A member whose roles a group change changed: their `team.roles` trail row says so. */
+export interface RoleChange {
+  uid: string;
+  email: string;
+  from: string[];
+  to: string[];
+}
+
+const sameRoles = (a: string[], b: string[]) => a.length === b.length && a.every((r, i) => r === b[i]);
+
 /**
  * The members' roles follow their SCIM groups: each group's displayName is a group value of
  * staff_group_roles (the Single sign-on screen's table), and a member's roles become those their
- * groups map to. Refused when it would leave no SuperAdmin that can sign in.
+ * groups map to. Only the members named are read again (the ones a change touched); answers those
+ * whose roles changed, for their trail rows. Refused when it would change the break-glass
+ * account's roles or leave no SuperAdmin that can sign in.
  */
-async function syncRoles(tx: WriteTx, uids: Iterable<string>, at: Date): Promise<void> {
+export async function syncRoles(tx: WriteTx, uids: Iterable<string>, at: Date): Promise<RoleChange[]> {
   const list = [...new Set(uids)].sort();
-  if (list.length === 0) return;
+  if (list.length === 0) return [];
   await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
+  const glass = await breakGlassUid(tx);
+  const changes: RoleChange[] = [];
   for (const uid of list) {
-    await setStaffRoles(tx, uid, await repo.rolesFromGroups(tx, uid), at);
-    await execute(tx, qb.updateTable('staff').set({ scim_managed: true }).where('uid', '=', uid));
+    const now = await repo.emailAndRoles(tx, uid);
+    if (!now) continue;
+    const to = await repo.rolesFromGroups(tx, uid);
+    const from = [...now.roles].sort();
+    if (sameRoles(from, to)) continue;
+    if (uid === glass)
+      throw new ScimError(
+        400,
+        'This would change the roles of the break-glass account of single sign-on, which SCIM does not change.',
+        'mutability',
+      );
+    await setStaffRoles(tx, uid, to, at);
+    changes.push({ uid, email: now.email, from, to });
   }
+  if (changes.length === 0) return changes;
   const holders = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
   if ((await repo.activeOf(tx, holders)).length === 0)
     throw new ScimError(400, 'This change would leave no SuperAdmin.', 'mutability');
+  return changes;
+}
+
+/** One `team.roles` row per member whose roles changed, as the team screen's role change writes. */
+export async function writeRoleChanges(
+  tx: WriteTx,
+  who: { at: Date; actorUid: string | null; actorEmail: string; clientAddress: string },
+  changes: RoleChange[],
+  details: Record<string, unknown>,
+): Promise<void> {
+  for (const c of changes)
+    await writeActivity(tx, {
+      ...who,
+      action: 'team.roles',
+      targetType: 'staff',
+      targetId: c.uid,
+      details: { ...details, from: c.from, to: c.to },
+    });
+}
+
+/** The members to read again after a group's change: all of them when renamed, else those added or removed. */
+function touched(before: GroupState | undefined, s: GroupState): string[] {
+  // the table matches a displayName exactly (case too): any rename may map to other roles
+  if (!before || before.displayName !== s.displayName) return [...(before?.members ?? []), ...s.members];
+  const was = new Set(before.members);
+  const is = new Set(s.members);
+  return [...s.members.filter((m) => !was.has(m)), ...before.members.filter((m) => !is.has(m))];
 }
 
 function memberIdsOf(v: unknown): string[] {
@@ -151,7 +205,7 @@ async function writeGroup(tx: WriteTx, id: string, before: GroupState | undefine
     );
   await repo.setMembers(tx, id, s.members);
   // a renamed group maps to other roles: all its members, old and new, are read again
-  await syncRoles(tx, [...(before?.members ?? []), ...s.members], at);
+  return syncRoles(tx, touched(before, s), at);
 }
 
 export async function createGroup(ctx: AppContext, c: ScimCaller, body: unknown) {
@@ -160,19 +214,21 @@ export async function createGroup(ctx: AppContext, c: ScimCaller, body: unknown)
   const id = randomUUID();
   const made = await runWrite(ctx.db, {
     change: async (tx) => {
-      await writeGroup(tx, id, undefined, s, at);
-      return (await repo.findGroup(tx, id))!;
+      const changes = await writeGroup(tx, id, undefined, s, at);
+      return { g: (await repo.findGroup(tx, id))!, changes };
     },
-    trail: (tx, g) =>
-      writeActivity(tx, {
+    trail: async (tx, { g, changes }) => {
+      await writeActivity(tx, {
         ...trailOf(c, at),
         action: 'scim.group.create',
         targetType: 'scimGroup',
         targetId: id,
         details: { displayName: g.display_name, members: s.members.length, scimTokenId: c.token.id },
-      }),
+      });
+      await writeRoleChanges(tx, trailOf(c, at), changes, { via: 'scim', group: g.display_name });
+    },
   });
-  return groupOut(made, c.base);
+  return groupOut(made.g, c.base);
 }
 
 async function changeGroup(
@@ -197,12 +253,13 @@ async function changeGroup(
     },
     change: async (tx, before) => {
       const s = next(before);
-      await writeGroup(tx, id, before, s, at);
-      return { s, g: (await repo.findGroup(tx, id))! };
+      const changes = await writeGroup(tx, id, before, s, at);
+      return { s, changes, g: (await repo.findGroup(tx, id))! };
     },
-    trail: (tx, { s }, before) => {
+    trail: async (tx, { s, changes }, before) => {
       const added = s.members.filter((m) => !before.members.includes(m));
       const removed = before.members.filter((m) => !s.members.includes(m));
+      await writeRoleChanges(tx, trailOf(c, at), changes, { via: 'scim', group: s.displayName });
       return writeActivity(tx, {
         ...trailOf(c, at),
         action,
@@ -274,15 +331,17 @@ export async function deleteGroup(ctx: AppContext, c: ScimCaller, id: string): P
     },
     change: async (tx, g) => {
       await execute(tx, qb.deleteFrom('scim_groups').where('id', '=', id));
-      await syncRoles(tx, g.members, at);
+      return syncRoles(tx, g.members, at);
     },
-    trail: (tx, _d, g) =>
-      writeActivity(tx, {
+    trail: async (tx, changes, g) => {
+      await writeActivity(tx, {
         ...trailOf(c, at),
         action: 'scim.group.delete',
         targetType: 'scimGroup',
         targetId: id,
         details: { displayName: g.name, members: g.members, scimTokenId: c.token.id },
-      }),
+      });
+      await writeRoleChanges(tx, trailOf(c, at), changes, { via: 'scim', group: g.name });
+    },
   });
 }

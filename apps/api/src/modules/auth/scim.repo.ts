@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { authChanged } from '../../db/db.ts';
 import { execute, firstRow, qb, rows } from '../../db/sql.ts';
+import { rolesOf } from './staff.repo.ts';
 
 /** A member's SCIM groups, as `[{ value, display }]`. */
 const groupsOfUser = sql<Array<{ value: string; display: string }>>`COALESCE((
@@ -19,8 +20,10 @@ const users = qb
     's.created_at',
     groupsOfUser.as('groups'),
   ])
-  // service accounts are the console's own, never the provider's
-  .where('s.kind', '=', 'person');
+  // service accounts are the console's own, never the provider's; nor is a local account (one
+  // the provider did not make): SCIM reads and writes only the members it provisioned
+  .where('s.kind', '=', 'person')
+  .where('s.scim_managed', '=', true);
 export type UserRow = NonNullable<Awaited<ReturnType<typeof findUser>>>;
 
 export const findUser = (db: Queryable, uid: string) => firstRow(db, users.where('s.uid', '=', uid));
@@ -157,12 +160,17 @@ export async function memberUids(db: Queryable, groupId: string): Promise<string
   return r.map((x) => x.uid);
 }
 
-/** The ids among `uids` that name people (not service accounts). */
+/** The ids among `uids` that name members SCIM provisioned (not service accounts, not local staff). */
 export async function existingPeople(db: Queryable, uids: string[]): Promise<Set<string>> {
   if (uids.length === 0) return new Set();
   const r = await rows(
     db,
-    qb.selectFrom('staff').select('uid').where('uid', 'in', uids).where('kind', '=', 'person'),
+    qb
+      .selectFrom('staff')
+      .select('uid')
+      .where('uid', 'in', uids)
+      .where('kind', '=', 'person')
+      .where('scim_managed', '=', true),
   );
   return new Set(r.map((x) => x.uid));
 }
@@ -174,6 +182,31 @@ export async function setMembers(db: Queryable, groupId: string, uids: string[])
       db,
       qb.insertInto('scim_group_members').values(uids.map((uid) => ({ group_id: groupId, uid }))),
     );
+}
+
+/** A member's email and roles as they are now (the `from` of a role change's trail row). */
+export const emailAndRoles = (db: Queryable, uid: string) =>
+  firstRow(
+    db,
+    qb
+      .selectFrom('staff as s')
+      .select((eb) => ['s.email', rolesOf(eb.ref('s.uid')).as('roles')])
+      .where('s.uid', '=', uid),
+  );
+
+/** The members of the SCIM groups named (by displayName, as staff_group_roles names them). */
+export async function membersOfGroupsNamed(db: Queryable, names: string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  const r = await rows(
+    db,
+    qb
+      .selectFrom('scim_group_members as m')
+      .innerJoin('scim_groups as g', 'g.id', 'm.group_id')
+      .select('m.uid')
+      .distinct()
+      .where('g.display_name', 'in', names),
+  );
+  return r.map((x) => x.uid);
 }
 
 /** The roles a member's SCIM groups give through staff_group_roles (the table SSO maps through). */

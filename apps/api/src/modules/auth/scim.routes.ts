@@ -1,8 +1,10 @@
 import { SCIM_TOKEN_PREFIX } from '@sac/contract/api-tokens';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
+import { isUniqueViolation } from '../../db/db.ts';
+import { addressAllowed } from '../../lib/address-allowlist.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { findLiveScimToken, recordScimTokenUses } from './api-tokens.repo.ts';
+import { currentAllowlist, findLiveScimToken, recordScimTokenUses } from './api-tokens.repo.ts';
 import * as scim from './scim.service.ts';
 import type { ScimCaller } from './scim-common.ts';
 import { listResponse } from './scim-common.ts';
@@ -12,6 +14,8 @@ import { resourceTypes, schemas, serviceProviderConfig, URN } from './scim-schem
 import { TokenUses } from './token-uses.ts';
 
 const MEDIA = 'application/scim+json; charset=utf-8';
+/** The address limit SCIM calls count under (ADDRESS_LIMITS.scim): per address, and per token apart. */
+const SCIM_LIMIT = 'scim';
 
 const errorBody = (status: number, detail: string, scimType?: string) => ({
   schemas: [URN.error],
@@ -27,6 +31,14 @@ const send = (reply: FastifyReply, status: number, body: unknown) =>
 function scimError(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof ScimError)
     return send(reply, err.status, errorBody(err.status, err.message, err.scimType));
+  // two creations racing past the "taken?" check: the unique index decides, the loser is told so
+  if (isUniqueViolation(err))
+    return send(reply, 409, errorBody(409, 'That userName or displayName is taken.', 'uniqueness'));
+  // the address budget (429, with when to try again) and the staff allowlist (403) keep their status
+  if (err instanceof AppError && (err.status === 429 || err.status === 403)) {
+    if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
+    return send(reply, err.status, errorBody(err.status, err.message));
+  }
   if (err instanceof AppError && err.status < 500)
     return send(reply, 400, errorBody(400, err.message, 'invalidSyntax'));
   const status = (err as FastifyError).statusCode;
@@ -46,8 +58,15 @@ function scimError(err: FastifyError | Error, request: FastifyRequest, reply: Fa
   return send(reply, 500, errorBody(500, 'Something went wrong on our side.'));
 }
 
-/** The SCIM bearer token of a call, or a 401 (a staff token, a session pair, nothing, a revoked one). */
+/**
+ * The SCIM bearer token of a call, or its refusal: past the address's budget (429, counted before
+ * anything else, so a flood of guessed tokens costs one counter each), from an address the staff
+ * allowlist leaves out (403: the allowlist holds for every way in), no live token (401: a staff
+ * token, a session pair, nothing, a revoked one), past the token's own budget (429).
+ */
 async function scimCaller(ctx: AppContext, uses: TokenUses, request: FastifyRequest): Promise<ScimCaller> {
+  await ctx.addressLimits.take(SCIM_LIMIT, request.ip, ctx.clock.now());
+  if (!addressAllowed(await currentAllowlist(ctx.db), request.ip)) throw new AppError('addressNotAllowed');
   const v = request.headers.authorization;
   const bearer =
     typeof v === 'string' && v.length <= 200 && v.slice(0, 7).toLowerCase() === 'bearer '
@@ -55,6 +74,7 @@ async function scimCaller(ctx: AppContext, uses: TokenUses, request: FastifyRequ
       : '';
   const token = bearer.startsWith(SCIM_TOKEN_PREFIX) ? await findLiveScimToken(ctx.db, bearer) : undefined;
   if (!token) throw new ScimError(401, 'A live SCIM token is needed (Authorization: Bearer scim_…).');
+  await ctx.addressLimits.take(SCIM_LIMIT, `scim-token:${token.id}`, ctx.clock.now());
   uses.note(token.id, ctx.clock.now(), request.ip);
   const origin = `${request.protocol}://${request.host}`;
   return { token, clientAddress: request.ip, base: origin };

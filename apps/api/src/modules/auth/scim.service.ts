@@ -23,6 +23,7 @@ import {
 import { parseEqFilter, ScimError } from './scim-filter.ts';
 import { URN } from './scim-schema.ts';
 import { revokeUserSessions } from './sessions.repo.ts';
+import { breakGlassUid } from './sso.repo.ts';
 import { deleteStaff, insertStaff, lockStaffRow, lockSuperAdmins } from './staff.repo.ts';
 
 /** SCIM Users (RFC 7643 §4.1): super users, provisioned, changed, deactivated and deleted. */
@@ -112,6 +113,20 @@ function userStateOf(body: unknown): UserState {
     externalId: externalIdOf(b.externalId),
     active: b.active === undefined ? true : activeOf(b.active),
   };
+}
+
+/**
+ * The break-glass account of the single sign-on settings is the console's, kept for when the
+ * provider is down: SCIM may read it (when it provisioned it) but never change, deactivate or
+ * delete it (docs/decisions.md, "SCIM reaches only what it provisioned").
+ */
+async function refuseBreakGlass(tx: WriteTx, uid: string): Promise<void> {
+  if ((await breakGlassUid(tx)) === uid)
+    throw new ScimError(
+      400,
+      'This is the break-glass account of single sign-on: it is changed in the console, not by SCIM.',
+      'mutability',
+    );
 }
 
 /** Refuses what would leave no SuperAdmin that can sign in (the holders' rows locked first). */
@@ -228,6 +243,7 @@ async function changeUser(
       await lockStaffRow(tx, uid);
       const u = await repo.findUser(tx, uid);
       if (!u) throw notFound('user');
+      await refuseBreakGlass(tx, uid);
       return u;
     },
     change: async (tx, before) => {
@@ -322,6 +338,7 @@ export async function deleteUser(ctx: AppContext, c: ScimCaller, uid: string): P
       await lockStaffRow(tx, uid);
       const u = await repo.findUser(tx, uid);
       if (!u) throw notFound('user');
+      await refuseBreakGlass(tx, uid);
       await keepASuperAdmin(tx, uid, 'deleted');
       return u;
     },

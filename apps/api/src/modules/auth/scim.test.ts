@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { openSse } from '../../../test/sse-client.ts';
+import { authChanged } from '../../db/db.ts';
 import * as tokens from './scim-tokens.service.ts';
 
 let t: TestApp;
@@ -104,9 +105,10 @@ describe('SCIM 2.0 Users (RFC 7644 §3.3–3.6)', () => {
     expect(byExt.body.Resources.map((u: { id: string }) => u.id)).toEqual([id]);
     const none = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "nobody@example.com"')}`);
     expect(none.body).toMatchObject({ totalResults: 0, Resources: [] });
+    // the local accounts (boss, sam) are not the provider's: bjensen is the only User
     const page = await scim('GET', '/Users?startIndex=2&count=1');
-    expect(page.body).toMatchObject({ totalResults: 3, startIndex: 2, itemsPerPage: 1 });
-    expect((await scim('GET', '/Users?count=0')).body).toMatchObject({ totalResults: 3, Resources: [] });
+    expect(page.body).toMatchObject({ totalResults: 1, startIndex: 2, itemsPerPage: 0 });
+    expect((await scim('GET', '/Users?count=0')).body).toMatchObject({ totalResults: 1, Resources: [] });
     expect((await scim('GET', '/Users/2819c223-7f76-453a-919d-413861904646')).status).toBe(404);
   });
 
@@ -166,6 +168,8 @@ describe('SCIM 2.0 Users (RFC 7644 §3.3–3.6)', () => {
 describe('deactivation (active: false)', () => {
   it('ends a live session, a live stream and an API token at once; reactivation lets them sign in', async () => {
     const uid = await t.addStaff('ada@example.com', ['Admin']);
+    // a member the provider manages (SCIM reaches no other account)
+    await t.db.query('UPDATE staff SET scim_managed = true WHERE uid = $1', [uid]);
     const session = await t.login('ada@example.com');
     const made = await t.call('apiTokenCreate', {
       session,
@@ -209,6 +213,7 @@ describe('deactivation (active: false)', () => {
   });
 
   it('refuses to deactivate or delete the last SuperAdmin', async () => {
+    await t.db.query('UPDATE staff SET scim_managed = true WHERE uid = $1', [bossUid]);
     const off = await scim('PATCH', `/Users/${bossUid}`, {
       schemas: [PATCH],
       Operations: [{ op: 'replace', path: 'active', value: false }],
@@ -216,6 +221,7 @@ describe('deactivation (active: false)', () => {
     expect(off.body).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'mutability' });
     expect((await scim('DELETE', `/Users/${bossUid}`)).status).toBe(400);
     expect((await scim('GET', `/Users/${bossUid}`)).body.active).toBe(true);
+    await t.db.query('UPDATE staff SET scim_managed = false WHERE uid = $1', [bossUid]);
   });
 });
 
@@ -315,5 +321,256 @@ describe('the SCIM credential and discovery (§4)', () => {
     // and the SCIM token opens nothing of the console's
     expect((await t.call('session', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     expect((await trail('scim.token.revoke')).length).toBe(1);
+  });
+});
+
+describe('SCIM reaches only the accounts it provisioned', () => {
+  it('neither lists, reads, changes nor deletes a local account, and refuses to take one over (409)', async () => {
+    const list = await scim('GET', '/Users?count=200');
+    const emails = list.body.Resources.map((u: { userName: string }) => u.userName);
+    expect(emails).not.toContain('boss@example.com');
+    expect(emails).not.toContain('sam@example.com');
+    const byName = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "sam@example.com"')}`);
+    expect(byName.body.totalResults).toBe(0);
+    const samUid = (
+      await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'sam@example.com'")
+    ).rows[0]!.uid;
+    expect((await scim('GET', `/Users/${samUid}`)).status).toBe(404);
+    const off = await scim('PATCH', `/Users/${samUid}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    });
+    expect(off.status).toBe(404);
+    expect(
+      (await scim('PUT', `/Users/${samUid}`, { schemas: [USER], userName: 'x@example.com' })).status,
+    ).toBe(404);
+    expect((await scim('DELETE', `/Users/${samUid}`)).status).toBe(404);
+    const inGroup = await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'console-admins-local',
+      members: [{ value: samUid }],
+    });
+    expect(inGroup.body).toMatchObject({ status: '400', scimType: 'invalidValue' });
+    const adopt = await scim('POST', '/Users', { schemas: [USER], userName: 'SAM@example.com' });
+    expect(adopt.body).toMatchObject({ schemas: [ERROR], status: '409', scimType: 'uniqueness' });
+    const sam = await t.db.query('SELECT deactivated_at, scim_managed FROM staff WHERE uid = $1', [samUid]);
+    expect(sam.rows[0]).toEqual({ deactivated_at: null, scim_managed: false });
+  });
+
+  it('never deactivates, deletes or changes the break-glass account, nor its roles through a group', async () => {
+    const made = await scim('POST', '/Users', { schemas: [USER], userName: 'glass@example.com' });
+    const glass = made.body.id as string;
+    await t.db.query("INSERT INTO staff_roles (uid, role) VALUES ($1, 'SuperAdmin')", [glass]);
+    await t.db.query(
+      'INSERT INTO sso_settings (id, enabled, password_sign_in, break_glass_uid) VALUES (1, false, true, $1) ON CONFLICT (id) DO UPDATE SET break_glass_uid = $1',
+      [glass],
+    );
+    try {
+      for (const active of [false, true]) {
+        const r = await scim('PATCH', `/Users/${glass}`, {
+          schemas: [PATCH],
+          Operations: [{ op: 'replace', path: 'active', value: active }],
+        });
+        expect(r.body, String(active)).toMatchObject({ status: '400', scimType: 'mutability' });
+      }
+      const put = await scim('PUT', `/Users/${glass}`, { schemas: [USER], userName: 'other@example.com' });
+      expect(put.body).toMatchObject({ status: '400', scimType: 'mutability' });
+      expect((await scim('DELETE', `/Users/${glass}`)).status).toBe(400);
+      const g = await scim('POST', '/Groups', {
+        schemas: [GROUP],
+        displayName: 'console-support',
+        members: [{ value: glass }],
+      });
+      expect(g.body).toMatchObject({ status: '400', scimType: 'mutability' });
+      const roles = await t.db.query('SELECT role FROM staff_roles WHERE uid = $1', [glass]);
+      expect(roles.rows).toEqual([{ role: 'SuperAdmin' }]);
+      expect((await scim('GET', `/Users/${glass}`)).body).toMatchObject({
+        userName: 'glass@example.com',
+        active: true,
+      });
+    } finally {
+      await t.db.query('UPDATE sso_settings SET break_glass_uid = NULL');
+    }
+  });
+});
+
+describe('SCIM group writes and the roles they give', () => {
+  const roles = async (uid: string) =>
+    (
+      await t.db.query<{ role: string }>('SELECT role FROM staff_roles WHERE uid = $1 ORDER BY role', [uid])
+    ).rows.map((x) => x.role);
+  const rolesTrail = async (uid: string) =>
+    (
+      await t.db.query<{ actor_email: string; details: Record<string, unknown> }>(
+        "SELECT actor_email, details FROM activity_log WHERE action = 'team.roles' AND target_id = $1 ORDER BY id",
+        [uid],
+      )
+    ).rows;
+
+  it('re-syncs only the members a PATCH changed, each change with a team.roles row of its own', async () => {
+    const user = async (n: string) =>
+      (await scim('POST', '/Users', { schemas: [USER], userName: `${n}@example.com` })).body.id as string;
+    const [a, b, c] = [await user('sync-a'), await user('sync-b'), await user('sync-c')];
+    const g = await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'console-sync',
+      members: [{ value: a }, { value: b }],
+    });
+    expect(g.status).toBe(201);
+    await t.db.query("INSERT INTO staff_group_roles (group_value, role) VALUES ('console-sync', 'Support')");
+    // a is given a role in the console meanwhile; adding c must not touch a (nor b)
+    await t.db.query("INSERT INTO staff_roles (uid, role) VALUES ($1, 'Admin')", [a]);
+    const added = await scim('PATCH', `/Groups/${g.body.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', path: 'members', value: [{ value: c }] }],
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(await roles(a)).toEqual(['Admin']);
+    expect(await roles(b)).toEqual([]);
+    expect(await roles(c)).toEqual(['Support']);
+    expect(await rolesTrail(c)).toEqual([
+      {
+        actor_email: 'scim:Okta',
+        details: { via: 'scim', group: 'console-sync', from: [], to: ['Support'] },
+      },
+    ]);
+    expect(await rolesTrail(a)).toEqual([]);
+    expect(await rolesTrail(b)).toEqual([]);
+    await scim('PATCH', `/Groups/${g.body.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'remove', path: `members[value eq "${c}"]` }],
+    });
+    expect(await roles(c)).toEqual([]);
+    expect((await rolesTrail(c)).at(-1)?.details).toMatchObject({ via: 'scim', from: ['Support'], to: [] });
+  });
+
+  it('re-syncs the SCIM members of the groups whose row changes on the Single sign-on screen', async () => {
+    const d = (await scim('POST', '/Users', { schemas: [USER], userName: 'table-d@example.com' })).body.id;
+    await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'console-table',
+      members: [{ value: d }],
+    });
+    expect(await roles(d)).toEqual([]);
+    const session = await t.login('boss@example.com');
+    await t.call('stepUp', { session, body: { Method: 'password', Password: PASSWORD } });
+    const save = (rows: Array<{ Group: string; Role: string }>) =>
+      t.callLoose('ssoSettingsUpdate', {
+        session,
+        body: {
+          Enabled: false,
+          Name: '',
+          Issuer: '',
+          ClientId: '',
+          GroupsClaim: 'groups',
+          CreateOnFirstSignIn: false,
+          SecondFactorValues: [],
+          PasswordSignIn: true,
+          BreakGlassEmail: null,
+          GroupRoles: rows,
+        },
+      });
+    const kept = (
+      await t.db.query<{ group_value: string; role: string }>(
+        'SELECT group_value, role FROM staff_group_roles',
+      )
+    ).rows.map((r) => ({ Group: r.group_value, Role: r.role }));
+    const saved = await save([...kept, { Group: 'console-table', Role: 'Auditor' }]);
+    expect(saved.status, saved.raw.body).toBe(200);
+    expect(await roles(d)).toEqual(['Auditor']);
+    expect((await rolesTrail(d)).at(-1)).toEqual({
+      actor_email: 'boss@example.com',
+      details: { via: 'group-roles', from: [], to: ['Auditor'] },
+    });
+    expect((await save(kept)).status).toBe(200);
+    expect(await roles(d)).toEqual([]);
+  });
+});
+
+describe('SCIM limits: the address allowlist, a per-address budget, racing creations', () => {
+  it('refuses an address the staff allowlist leaves out (403, a SCIM error)', async () => {
+    await t.db.query(
+      "INSERT INTO staff_address_allowlist (id, entries) VALUES (1, '{203.0.113.0/24}') ON CONFLICT (id) DO UPDATE SET entries = '{203.0.113.0/24}'",
+    );
+    authChanged(t.ctx.db);
+    try {
+      const r = await scim('GET', '/Users');
+      expect(r.status).toBe(403);
+      expect(r.body).toMatchObject({ schemas: [ERROR], status: '403' });
+    } finally {
+      await t.db.query("UPDATE staff_address_allowlist SET entries = '{}'");
+      authChanged(t.ctx.db);
+    }
+  });
+
+  it('answers 429 with Retry-After past the per-address budget, and past the per-token one', async () => {
+    // behind a proxy on loopback, so a call may come from another client address
+    const small = await createTestApp({
+      addressLimits: { ...t.ctx.config.addressLimits, scim: 3 },
+      trustProxy: ['127.0.0.1'],
+    });
+    try {
+      await small.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(small.app.server.address() as AddressInfo).port}`;
+      const boss = await small.addStaff('boss@example.com', ['SuperAdmin']);
+      const tok = (
+        await tokens.createToken(small.ctx, { uid: boss, email: 'boss@example.com', ...ME }, 'Okta')
+      ).Token;
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 5; i++) {
+        last = await fetch(`${at}/scim/v2/Users`, { headers: { authorization: `Bearer ${tok}` } });
+        statuses.push(last.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await last!.json()).toMatchObject({ schemas: [ERROR], status: '429' });
+      // a flood of wrong tokens counts as well
+      const wrong = await fetch(`${at}/scim/v2/Users`, { headers: { authorization: 'Bearer scim_wrong' } });
+      expect(wrong.status).toBe(429);
+      // and one token has the budget apart, whatever addresses it comes from
+      const spread: number[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const r = await fetch(`${at}/scim/v2/Users`, {
+          headers: { authorization: `Bearer ${tok}`, 'x-forwarded-for': `203.0.113.${i}` },
+        });
+        spread.push(r.status);
+      }
+      expect(spread).toEqual([429, 429, 429]);
+      const other = (
+        await tokens.createToken(small.ctx, { uid: boss, email: 'boss@example.com', ...ME }, 'Entra')
+      ).Token;
+      const fresh = await fetch(`${at}/scim/v2/Users`, {
+        headers: { authorization: `Bearer ${other}`, 'x-forwarded-for': '203.0.113.9' },
+      });
+      expect(fresh.status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('answers two racing creations of one userName or displayName 201 and 409, never 500', async () => {
+    // several rounds: on PostgreSQL (a pool) both pass the "taken?" read now and then
+    for (let round = 0; round < 5; round++) {
+      const users = await Promise.all(
+        [1, 2].map(() => scim('POST', '/Users', { schemas: [USER], userName: `twin${round}@example.com` })),
+      );
+      expect(users.map((u) => u.status).sort()).toEqual([201, 409]);
+      expect(users.find((u) => u.status === 409)?.body.scimType).toBe('uniqueness');
+      const ext = await Promise.all(
+        [1, 2].map((i) =>
+          scim('POST', '/Users', {
+            schemas: [USER],
+            userName: `ext${round}-${i}@example.com`,
+            externalId: `ext${round}`,
+          }),
+        ),
+      );
+      expect(ext.map((u) => u.status).sort()).toEqual([201, 409]);
+      const groups = await Promise.all(
+        [1, 2].map(() => scim('POST', '/Groups', { schemas: [GROUP], displayName: `twins${round}` })),
+      );
+      expect(groups.map((g) => g.status).sort()).toEqual([201, 409]);
+    }
   });
 });

@@ -29,6 +29,75 @@ export function readSsoSettings(db: Queryable) {
   );
 }
 
+/** The account the settings name for break-glass, if any (SCIM never changes it). */
+export async function breakGlassUid(db: Queryable): Promise<string | null> {
+  const r = await firstRow(db, qb.selectFrom('sso_settings').select('break_glass_uid').where('id', '=', 1));
+  return r?.break_glass_uid ?? null;
+}
+
+/**
+ * With password sign-in off and `uid` its break-glass account, what that account lacks as it
+ * stands in the caller's write (after its change; before it, for a deletion), or undefined: it is there, not deactivated, a SuperAdmin, with a
+ * second factor (the rules updateSsoSettings checks). The settings row is read FOR SHARE, so a
+ * save of the settings waits for this write and then reads the account as this write left it.
+ */
+export async function breakGlassProblem(
+  db: Queryable,
+  superAdmin: string,
+  uid: string,
+  deleting: boolean,
+): Promise<string | undefined> {
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('sso_settings as s')
+      .select((eb) => [
+        's.break_glass_uid',
+        eb
+          .selectFrom('staff as b')
+          .select('b.deactivated_at')
+          .whereRef('b.uid', '=', 's.break_glass_uid')
+          .as('deactivated_at'),
+        eb
+          .exists(
+            eb
+              .selectFrom('staff_roles as r')
+              .select('r.uid')
+              .whereRef('r.uid', '=', 's.break_glass_uid')
+              .where('r.role', '=', superAdmin),
+          )
+          .as('super_admin'),
+        eb
+          .or([
+            eb.exists(
+              eb
+                .selectFrom('staff_totp as t')
+                .select('t.uid')
+                .whereRef('t.uid', '=', 's.break_glass_uid')
+                .where('t.confirmed_at', 'is not', null),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('staff_passkeys as p')
+                .select('p.uid')
+                .whereRef('p.uid', '=', 's.break_glass_uid'),
+            ),
+          ])
+          .as('factor'),
+      ])
+      .where('s.id', '=', 1)
+      .where('s.password_sign_in', '=', false)
+      .where('s.break_glass_uid', '=', uid)
+      .forShare(),
+  );
+  if (!r) return undefined;
+  if (deleting) return 'the break-glass account would be gone';
+  if (r.deactivated_at) return 'the break-glass account would be deactivated';
+  if (!r.super_admin) return 'the break-glass account would no longer be a SuperAdmin';
+  if (!r.factor) return 'the break-glass account would have no second factor';
+  return undefined;
+}
+
 /** The group-to-role table (SSO's and SCIM's), in order. */
 export function readGroupRoles(db: Queryable) {
   return rows(

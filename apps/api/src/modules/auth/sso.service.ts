@@ -3,6 +3,7 @@ import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { SSO_CALLBACK_PATH, SSO_STATE_TTL_MINUTES } from '@sac/contract/sso';
 import type { JWTPayload } from 'jose';
 import type { AppContext, Caller } from '../../app-context.ts';
+import { isUniqueViolation } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleOrigin } from '../../lib/console-url.ts';
 import { hashSecret, randomSecret, sameHash } from '../../lib/secrets.ts';
@@ -15,6 +16,7 @@ import { admitSignIn, busyError, releaseAttempt } from './login-throttle.ts';
 import {
   authorizationUrl,
   exchangeCode,
+  type FetchPolicy,
   groupsOf,
   OidcError,
   providerOf,
@@ -43,6 +45,9 @@ const NO_PASSWORD = '!sso';
 /** The redirect URI registered at the provider: the console's callback page on its first origin. */
 export const redirectUriOf = (ctx: AppContext) => `${consoleOrigin(ctx.config)}${SSO_CALLBACK_PATH}`;
 
+/** Where the provider's addresses may be (SSO_ALLOW_HTTP_ISSUER: also http, loopback and private). */
+export const issuerPolicy = (ctx: AppContext): FetchPolicy => ({ allowLocal: ctx.config.ssoAllowHttpIssuer });
+
 /** Set up and switched on, with its secret opened; undefined otherwise. */
 async function liveSettings(ctx: AppContext) {
   const s = await readSsoSettings(ctx.db);
@@ -60,9 +65,11 @@ export async function ssoSignInOptions(ctx: AppContext) {
 export async function ssoStart(ctx: AppContext) {
   const s = await liveSettings(ctx);
   if (!s) throw new AppError('ssoOff');
-  const provider = await providerOf(s.issuer, ctx.config.ssoKeyCooldownMs).catch((e: unknown) => {
-    throw new AppError('ssoRefused', e instanceof OidcError ? e.message : undefined);
-  });
+  const provider = await providerOf(s.issuer, ctx.config.ssoKeyCooldownMs, issuerPolicy(ctx)).catch(
+    (e: unknown) => {
+      throw new AppError('ssoRefused', e instanceof OidcError ? e.message : undefined);
+    },
+  );
   const now = ctx.clock.now();
   const state = randomSecret();
   const nonce = randomSecret();
@@ -123,14 +130,18 @@ async function verifiedToken(
   if (!pending || new Date(pending.expires_at) <= audit.at) return refuse(ctx, audit, 'state');
   if (!sameHash(pending.binder_hash, hashSecret(input.Binder))) return refuse(ctx, audit, 'binder');
   try {
-    const provider = await providerOf(s.issuer, ctx.config.ssoKeyCooldownMs);
-    const idToken = await exchangeCode(provider.discovery, {
-      clientId: s.client_id,
-      clientSecret: s.clientSecret,
-      redirectUri: redirectUriOf(ctx),
-      code: input.Code,
-      verifier: pending.code_verifier,
-    });
+    const provider = await providerOf(s.issuer, ctx.config.ssoKeyCooldownMs, issuerPolicy(ctx));
+    const idToken = await exchangeCode(
+      provider.discovery,
+      {
+        clientId: s.client_id,
+        clientSecret: s.clientSecret,
+        redirectUri: redirectUriOf(ctx),
+        code: input.Code,
+        verifier: pending.code_verifier,
+      },
+      issuerPolicy(ctx),
+    );
     return await verifyIdToken(provider, idToken, {
       issuer: s.issuer,
       clientId: s.client_id,
@@ -207,7 +218,7 @@ export async function ssoFinish(
         action: 'login.sso',
         details: { secondFactor: secondFactor ?? null },
         secondFactorDone: secondFactor !== undefined,
-        ...(roles && !sameRoles(roles, staff.roles) ? rolesFromGroups(staff, roles, audit) : {}),
+        ...(roles && !sameRoles(roles, staff.roles) ? rolesFromGroups(staff, roles, audit, s) : {}),
       },
     );
     settled = true;
@@ -225,11 +236,13 @@ const sameRoles = (a: string[], b: string[]) =>
  * row. The last SuperAdmin keeps that role whatever the groups say (as the team screen refuses to
  * demote them): `roles` is completed in place, so the answer names what was set.
  */
-function rolesFromGroups(staff: StaffRow, roles: string[], audit: Audit) {
+function rolesFromGroups(staff: StaffRow, roles: string[], audit: Audit, s: SsoSettingsRow) {
+  // so does the break-glass account while password sign-in is off (its rules: sso-settings.service.ts)
+  const breakGlass = !s.password_sign_in && s.break_glass_uid === staff.uid;
   return {
     before: async (tx: Parameters<typeof setStaffRoles>[0]) => {
       if (staff.roles.includes(ROLE_SUPER_ADMIN) && !roles.includes(ROLE_SUPER_ADMIN)) {
-        const holders = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
+        const holders = breakGlass ? [] : await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
         if (holders.every((uid) => uid === staff.uid)) roles.push(ROLE_SUPER_ADMIN);
       }
       await setStaffRoles(tx, staff.uid, roles, audit.at);
@@ -273,6 +286,8 @@ async function firstSignIn(
     roles,
   };
   const who = { ...audit, actorUid: uid, actorEmail: token.email };
+  // two first sign-ins of one email at once: the email's unique index lets one make the account;
+  // the other is refused (as a sign-in that did not complete, to be tried again), not a 500
   return acceptSignIn(ctx, call, staff, { totp: false, passkeys: 0, recoveryLeft: 0 }, who, {
     action: 'login.sso',
     details: { secondFactor: secondFactor ?? null, created: true },
@@ -295,5 +310,8 @@ async function firstSignIn(
         targetId: uid,
         details: { via: 'sso', roles },
       }),
+  }).catch((e: unknown) => {
+    if (isUniqueViolation(e)) return refuse(ctx, audit, 'created-meanwhile', true);
+    throw e;
   });
 }

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ERRORS } from '@sac/contract/errors';
 import { SSO_CALLBACK_PATH } from '@sac/contract/sso';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ORIGIN, createTestApp, PASSWORD, type TestApp } from '../../../test/harness.ts';
 import { startOidcProvider, type TestOidcProvider } from '../../../test/oidc-provider.ts';
+import { fetchDiscovery } from './oidc.ts';
 
 /**
  * Single sign-on against a real OpenID provider run in process (test/oidc-provider.ts): the
@@ -18,7 +21,8 @@ let admin: { xtoken: string; xsign: string };
 const ADDRESS = '198.51.100.7';
 
 beforeAll(async () => {
-  t = await createTestApp({ ssoKeyCooldownMs: 0 });
+  // the test provider runs on loopback over http: allowed here as in development (SSO_ALLOW_HTTP_ISSUER)
+  t = await createTestApp({ ssoKeyCooldownMs: 0, ssoAllowHttpIssuer: true });
   op = await startOidcProvider({
     redirectUris: [`${CONSOLE_ORIGIN}${SSO_CALLBACK_PATH}`],
     users: {
@@ -31,6 +35,7 @@ beforeAll(async () => {
       weak: { email: 'weak@example.com', amr: ['pwd'], groups: ['console-support'] },
       acr: { email: 'mfa@example.com', acr: 'gold', groups: ['console-support'] },
       root: { email: 'root@example.com', groups: ['console-support'] },
+      twin: { email: 'twin@example.com', groups: ['console-support'] },
     },
   });
   await t.addStaff('root@example.com', ['SuperAdmin']);
@@ -161,6 +166,24 @@ describe('single sign-on (OpenID Connect)', () => {
     const pw = await t.callLoose('login', { body: { email: 'newbie@example.com', password: '!sso' } });
     expect(pw.status).toBe(401);
     await saveSettings({});
+  });
+
+  it('answers two first sign-ins of one new email at once without a 500, making one account', async () => {
+    expect((await saveSettings({ CreateOnFirstSignIn: true })).status).toBe(200);
+    try {
+      const flows = [];
+      for (let i = 0; i < 2; i++) {
+        const { Url, Binder } = await start();
+        flows.push({ back: await op.signIn(Url, 'twin'), Binder });
+      }
+      const answers = await Promise.all(flows.map((f) => finish(f.back, f.Binder)));
+      for (const a of answers) expect([200, 401], a.raw.body).toContain(a.status);
+      expect(answers.some((a) => a.status === 200)).toBe(true);
+      const made = await t.db.query("SELECT uid FROM staff WHERE email = 'twin@example.com'");
+      expect(made.rows).toHaveLength(1);
+    } finally {
+      await saveSettings({});
+    }
   });
 
   it('refuses an account whose groups map to no role, and an unverified email', async () => {
@@ -341,6 +364,23 @@ describe('single sign-on (OpenID Connect)', () => {
     expect((await trail('login.break-glass')).at(-1)).toMatchObject({ actor_email: 'glass@example.com' });
     // single sign-on still works
     expect((await ssoSignIn('ada')).status).toBe(200);
+
+    // the rules hold when the account changes too: while password sign-in is off, the break-glass
+    // account is not demoted, stripped of its factor or deleted
+    await t.call('stepUp', { session: admin, body: { Method: 'password', Password: PASSWORD } });
+    const demote = await t.callLoose('teamUpdateRoles', {
+      session: admin,
+      body: { role: ['Support'], uid: glassUid, unAssignRoles: ['SuperAdmin'] },
+    });
+    expect(demote.status, demote.raw.body).toBe(409);
+    expect(demote.error.ErrorCode).toBe(ERRORS.breakGlassNeeded.code);
+    const reset = await t.callLoose('staffFactorsReset', { session: admin, body: { uid: glassUid } });
+    expect(reset.error.ErrorCode, reset.raw.body).toBe(ERRORS.breakGlassNeeded.code);
+    const removed = await t.callLoose('teamDelete', { session: admin, body: { role: [], uid: glassUid } });
+    expect(removed.error.ErrorCode, removed.raw.body).toBe(ERRORS.breakGlassNeeded.code);
+    const glassSession = (await t.db.query('SELECT 1 FROM staff_totp WHERE uid = $1', [glassUid])).rows;
+    expect(glassSession).toHaveLength(1);
+    expect((await t.call('ssoSettings', { session: admin })).body.BreakGlassEmail).toBe('glass@example.com');
     expect((await saveSettings({})).status).toBe(200);
     expect(
       (await t.call('login', { body: { email: 'ada@example.com', password: 'Secret#123' } })).status,
@@ -364,5 +404,79 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(bad.body.Problem).toContain('404');
     const http = await t.call('ssoTest', { session: admin, body: { Issuer: 'http://idp.example.com' } });
     expect(http.body.Problem).toBe('The issuer must be an https address.');
+  });
+});
+
+describe('the issuer fetches are no way into the private network (SSRF)', () => {
+  const test = (Issuer: string) => t.call('ssoTest', { session: admin, body: { Issuer } });
+
+  it('refuses an issuer with a query, a fragment or userinfo', async () => {
+    for (const issuer of [`${op.issuer}?a=1`, `${op.issuer}#x`, op.issuer.replace('//', '//u:p@')]) {
+      const r = await test(issuer);
+      expect(r.body.Ok, issuer).toBe(false);
+      expect(r.body.Problem, issuer).toMatch(/query|fragment|user/);
+    }
+    expect((await saveSettings({ Issuer: `${op.issuer}?a=1` })).error.Description).toMatch(
+      /query|fragment|user/,
+    );
+  });
+
+  it('without SSO_ALLOW_HTTP_ISSUER: https only, and no loopback, private or link-local host', async () => {
+    const strict = { allowLocal: false };
+    await expect(fetchDiscovery(op.issuer, strict)).rejects.toThrow('The issuer must be an https address.');
+    for (const issuer of [
+      'https://127.0.0.1:9',
+      'https://localhost:9',
+      'https://[::1]:9',
+      'https://10.1.2.3',
+      'https://192.168.0.1',
+      'https://169.254.169.254',
+      'https://[fd00::1]',
+      'https://[::ffff:127.0.0.1]',
+    ])
+      await expect(fetchDiscovery(issuer, strict), issuer).rejects.toThrow(/private|loopback|link-local/);
+  });
+
+  it('bounds what it reads, follows no redirect, and says so of a body that is not a JSON object', async () => {
+    let sent = 0;
+    const server = http.createServer((req, res) => {
+      if (req.url?.startsWith('/endless')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 32);
+        const more = () => {
+          while (!res.destroyed && sent < 64 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
+          if (!res.destroyed && sent < 64 * 1024 * 1024) res.once('drain', more);
+        };
+        res.write('{"pad":"');
+        more();
+        return;
+      }
+      if (req.url?.startsWith('/moved')) {
+        res.writeHead(302, { location: `${op.issuer}/.well-known/openid-configuration` }).end();
+        return;
+      }
+      const body = req.url?.startsWith('/null') ? 'null' : req.url?.startsWith('/list') ? '[1,2]' : '"text"';
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const started = performance.now();
+      const big = await test(`${origin}/endless`);
+      expect(big.status, big.raw.body).toBe(200);
+      expect(big.body.Problem).toContain('256 KB');
+      expect(performance.now() - started).toBeLessThan(4000);
+      expect(sent).toBeLessThan(16 * 1024 * 1024);
+      const moved = await test(`${origin}/moved`);
+      expect(moved.body.Ok).toBe(false);
+      for (const kind of ['null', 'list', 'string']) {
+        const r = await test(`${origin}/${kind}`);
+        expect(r.status, `${kind}: ${r.raw.body}`).toBe(200);
+        expect(r.body.Problem, kind).toContain('not a JSON object');
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

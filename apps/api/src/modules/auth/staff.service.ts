@@ -1,6 +1,10 @@
+import { ERRORS } from '@sac/contract/errors';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../lib/app-error.ts';
 import type { WriteTx } from '../../lib/write-path.ts';
 import { createSession, revokeUserSessions } from './sessions.repo.ts';
+import { breakGlassProblem } from './sso.repo.ts';
 import { deleteStaff, insertStaff, setStaffRoles } from './staff.repo.ts';
 import { issueToken } from './tokens.repo.ts';
 
@@ -44,16 +48,28 @@ export function issueInvitation(tx: WriteTx, uid: string, at: Date, ttlMs: numbe
 }
 
 /**
+ * Refuses (1105, 409) a change, in its write and after it, that leaves password sign-in off
+ * without a usable break-glass account: the single sign-on settings' rules hold however the
+ * account changes (roles, factors, deletion, deactivation), not only when the settings are saved.
+ */
+export async function keepBreakGlassUsable(tx: Queryable, uid: string, deleting = false): Promise<void> {
+  const problem = await breakGlassProblem(tx, ROLE_SUPER_ADMIN, uid, deleting);
+  if (problem) throw new AppError('breakGlassNeeded', `${ERRORS.breakGlassNeeded.text} (${problem})`);
+}
+
+/**
  * A staff member's roles become `roles`, and every session they hold ends (it was signed in with
  * the old ones). Answers how many sessions ended.
  */
 export async function changeStaffRoles(tx: WriteTx, uid: string, roles: string[], at: Date): Promise<number> {
   await setStaffRoles(tx, uid, roles, at);
+  await keepBreakGlassUsable(tx, uid);
   return revokeUserSessions(tx, uid, at, 'roles-changed');
 }
 
 /** A staff account is deleted; its sessions and tokens go with it (ON DELETE CASCADE). */
-export function removeStaffMember(tx: WriteTx, uid: string): Promise<boolean> {
+export async function removeStaffMember(tx: WriteTx, uid: string): Promise<boolean> {
+  await keepBreakGlassUsable(tx, uid, true);
   return deleteStaff(tx, uid);
 }
 

@@ -5,12 +5,14 @@ import {
   SEARCH_PAGE_SIZE,
   type SearchCriterion,
 } from '@sac/contract/customers';
+import type { SiteScope } from '@sac/contract/role-scopes';
 import { type RawBuilder, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { firstRow, isoText, qb, rows } from '../../db/sql.ts';
 import { countMatches, nameStartCounted } from './search-counts.repo.ts';
 import {
   afterKey,
+  andCustomerInScope,
   type CustomerSort,
   isPrefixTerm,
   joinedTrigramTerm,
@@ -87,7 +89,7 @@ export async function searchCustomers(
         db,
         sql`SELECT ${SEARCH_COLUMNS}, a.address AS k FROM customer_addresses a JOIN customers c ON c.uid = a.uid
          WHERE a.address LIKE ${pattern} ${after ? sql`AND a.address ~>~ ${after.key}` : sql``}
-         AND ${firstAddress(pattern)}
+         AND ${firstAddress(pattern)} ${andCustomerInScope(opts.scope, 'c.uid')}
          ORDER BY a.address USING ~<~ LIMIT ${pageSize + 1}`,
       );
       break;
@@ -104,7 +106,7 @@ export async function searchCustomers(
         db,
         sql`SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c
          WHERE c.phone <> '' AND ${K} LIKE ${`${escapeLike(key)}%`} ${after ? sql`AND ${afterKey(K, after)}` : sql``}
-         ORDER BY ${K} USING ~<~, c.uid LIMIT ${pageSize + 1}`,
+         ${andCustomerInScope(opts.scope, 'c.uid')} ORDER BY ${K} USING ~<~, c.uid LIMIT ${pageSize + 1}`,
       );
       break;
     }
@@ -113,7 +115,7 @@ export async function searchCustomers(
     case 'apisecret':
       // Unique keys: one customer at most, so a single page and nothing to sort.
       if (after) return { rows: [], next: undefined };
-      rows = await uniqueKeyRows(db, criterion, term);
+      rows = await uniqueKeyRows(db, criterion, term, opts.scope);
       break;
     case 'sitename':
       rows = await siteOwners(db, term, sort ?? BY_NAME, after, pageSize + 1, opts);
@@ -152,7 +154,7 @@ async function namePage(
 ): Promise<KeyedRow[]> {
   const out: KeyedRow[] = [];
   if (!after || after.tier < NAME_TIERS.substring)
-    out.push(...(opts.start ?? (await pageAsJson(db, startWalk(term, after, need)))));
+    out.push(...(opts.start ?? (await pageAsJson(db, startWalk(term, after, need, opts.scope)))));
   if (out.length >= need || isPrefixTerm(term)) return out;
   const from = after?.tier === NAME_TIERS.substring ? after : undefined;
   for (const row of await substringTier(db, term, from, need - out.length, opts))
@@ -192,7 +194,8 @@ async function substringTier(
          FROM (SELECT ${K} AS k, c.uid, c.first_name, c.last_name, c.email, c.status, c.role, c.created_at,
              c.modified_at
            FROM customers c WHERE ${afterKey(K, from ?? INDEX_START)} ORDER BY ${K} USING ~<~, c.uid LIMIT ${window}) w
-         WHERE w.k LIKE ${substring} AND w.k NOT LIKE ${prefix} LIMIT ${limit - found.length}`,
+         WHERE w.k LIKE ${substring} AND w.k NOT LIKE ${prefix} ${andCustomerInScope(opts.scope, 'w.uid')}
+         LIMIT ${limit - found.length}`,
       );
       found.push(...rows);
       if (found.length >= limit) return found;
@@ -222,7 +225,7 @@ async function substringTier(
       db,
       sql`SELECT ${SEARCH_COLUMNS}, m.k FROM (SELECT n.k, n.uid FROM customer_name_keys n
          WHERE ${NAME_KEYS_TRGM_EXPR} LIKE ${joinedTrigramTerm(substring)} AND n.k LIKE ${substring}
-         AND n.k NOT LIKE ${prefix}
+         AND n.k NOT LIKE ${prefix} ${andCustomerInScope(opts.scope, 'n.uid')}
          ${from ? sql`AND (n.k COLLATE "C" > ${from.key} OR (n.k = ${from.key} AND n.uid > ${from.uid}::uuid))` : sql``}
          ORDER BY n.k COLLATE "C", n.uid LIMIT ${limit - found.length}) m
        JOIN customers c ON c.uid = m.uid`,
@@ -299,12 +302,12 @@ async function sortedPage(
     return pageAsJson(
       db,
       sql`SELECT ${SEARCH_COLUMNS}, ${o.key} AS k FROM customers c
-       WHERE ${matchSql(criterion, 'c', pattern)} ${cursorAt('c')}
+       WHERE ${matchSql(criterion, 'c', pattern)} ${cursorAt('c')} ${andCustomerInScope(opts.scope, 'c.uid')}
        ORDER BY ${o.order} LIMIT ${limit}`,
       sort.descending,
     );
   }
-  if (opts.many && (await walkPays(db, criterion, term, opts.walkMin ?? SORTED_WALK_MIN))) {
+  if (opts.many && (await walkPays(db, criterion, term, opts.walkMin ?? SORTED_WALK_MIN, opts.scope))) {
     // The walk reads the sort key's covering index only, from the cursor, and tests each entry.
     // A page it does not fill within the window (or at the end of the table) is sorted instead:
     // no row count over the window (a window function cost a fifth of the walk). An email is
@@ -328,7 +331,7 @@ async function sortedPage(
        FROM (SELECT ${o.key} AS k, c.uid, c.first_name, c.last_name, c.email, c.status, c.role, c.created_at,
            c.modified_at${extra}
          FROM customers c WHERE true ${cursorAt('c')} ORDER BY ${o.order} LIMIT ${opts.walkWindow ?? WALK_WINDOW}) w
-       WHERE ${test} LIMIT ${limit}`,
+       WHERE ${test} ${andCustomerInScope(opts.scope, 'w.uid')} LIMIT ${limit}`,
       sort.descending,
     );
     if (rows.length >= limit) return rows;
@@ -339,7 +342,7 @@ async function sortedPage(
     db,
     sql`WITH m AS MATERIALIZED (${sortKeysOfMatches(criterion, term, pattern)})
      SELECT ${SEARCH_COLUMNS}, ${o.key} AS k FROM (
-       SELECT m.uid FROM m WHERE true ${cursorAt('m', 'm.k')} ORDER BY ${sortSql(sort, 'm', 'm.k').order}
+       SELECT m.uid FROM m WHERE true ${cursorAt('m', 'm.k')} ${andCustomerInScope(opts.scope, 'm.uid')} ORDER BY ${sortSql(sort, 'm', 'm.k').order}
        LIMIT ${limit}) p
      JOIN customers c ON c.uid = p.uid`,
     sort.descending,
@@ -367,6 +370,7 @@ export async function matchesInOrder(
   term: string,
   sort: CustomerSort | undefined,
   limit: number,
+  scope?: readonly SiteScope[],
 ): Promise<string[]> {
   if (criterion === 'phone' && phoneSearchKey(term) === undefined) return [];
   const t = criterion === 'customerName' ? term.toLowerCase() : term;
@@ -377,7 +381,8 @@ export async function matchesInOrder(
     db,
     statement(
       sql<{ uid: string }>`SELECT m.uid::text AS uid
-        FROM (${sortKeysOfMatches(criterion, t, listedPattern(criterion, t))}) m ORDER BY ${order} LIMIT ${limit}`,
+        FROM (${sortKeysOfMatches(criterion, t, listedPattern(criterion, t))}) m
+        WHERE true ${andCustomerInScope(scope, 'm.uid')} ORDER BY ${order} LIMIT ${limit}`,
     ),
   );
   return found.map((r) => r.uid);
@@ -437,9 +442,10 @@ async function walkPays(
   criterion: ListedCriterion,
   term: string,
   min: number,
+  scope: readonly SiteScope[] | undefined,
 ): Promise<boolean> {
   if (min === 0 || (criterion === 'customerName' && !isPrefixTerm(term))) return true;
-  return (await countMatches(db, criterion, term, min)).capped;
+  return (await countMatches(db, criterion, term, min, scope)).capped;
 }
 
 /**
@@ -454,13 +460,13 @@ export async function searchCounted(
   term: string,
   from?: { at: SearchPosition; count: SearchCount },
   limit = SEARCH_COUNT_LIMIT,
-  opts: Pick<SearchOptions, 'sort' | 'pageSize'> = {},
+  opts: Pick<SearchOptions, 'sort' | 'pageSize' | 'scope'> = {},
 ): Promise<SearchPage & { count: SearchCount }> {
   let count = from?.count;
   if (!count && criterion === 'customerName' && !opts.sort) {
     // A first page of a name: the count and the walk of the first two tiers in one statement.
     const pageSize = opts.pageSize ?? SEARCH_PAGE_SIZE;
-    const first = await nameStartCounted(db, term.toLowerCase(), pageSize + 1, limit);
+    const first = await nameStartCounted(db, term.toLowerCase(), pageSize + 1, limit, opts.scope);
     if (first.count.total === 0) return { rows: [], next: undefined, count: first.count };
     const page = await searchCustomers(db, criterion, term, undefined, {
       ...opts,
@@ -472,7 +478,7 @@ export async function searchCounted(
   if (!count && (opts.sort || criterion === 'sitename')) {
     // A sorted page's plan depends on the count, as a name's substring tier does; a site name's
     // too (its pages are sorted by the owners' name by default).
-    count = await countMatches(db, criterion, term, limit);
+    count = await countMatches(db, criterion, term, limit, opts.scope);
     if (count.total === 0) return { rows: [], next: undefined, count };
   }
   const page = await searchCustomers(db, criterion, term, from?.at, {
@@ -481,7 +487,7 @@ export async function searchCounted(
   });
   if (!count)
     count = page.next
-      ? await countMatches(db, criterion, term, limit)
+      ? await countMatches(db, criterion, term, limit, opts.scope)
       : { total: page.rows.length, capped: false };
   return { ...page, count };
 }

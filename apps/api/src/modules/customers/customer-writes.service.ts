@@ -11,7 +11,7 @@ import type {
   updateCustomerProfileBody,
   verifyEmailBody,
 } from '@sac/contract/customer-writes';
-import { WRITE_MESSAGES } from '@sac/contract/customer-writes';
+import { SCOPE_WRITE_MESSAGES, WRITE_MESSAGES } from '@sac/contract/customer-writes';
 import { BILLING_PERMISSION, IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
@@ -21,6 +21,7 @@ import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
+import { customerIsInScope, fitsScope, outOfScope } from '../../lib/site-scope.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity, writeCustomerActivity } from '../activity/activity.service.ts';
 import {
@@ -59,6 +60,30 @@ async function newSite(tx: Queryable, ownerUid: string, name: string, at: Date) 
   return { appId, secret };
 }
 
+/**
+ * What a new site starts with (the columns' defaults, migration 0003): the Free plan and no data
+ * center until the wizard's storage step. A scoped role's holder may make one only when that is
+ * in their scope, else they could not reach the site they made.
+ */
+const NEW_SITE = { plan: 'Free', dataCenter: null } as const;
+
+function newSiteInScope(call: StaffCall): void {
+  if (!fitsScope(call.session.scope, NEW_SITE))
+    throw outOfScope('a new site in scope', SCOPE_WRITE_MESSAGES.newSiteOutOfScope);
+}
+
+/** Refuses a change that would leave the site outside the caller's scope (a plan or data center). */
+function keepsScope(call: StaffCall, site: { dataCenter: string | null; plan: string }): void {
+  if (!fitsScope(call.session.scope, site))
+    throw outOfScope('a plan and data center in scope', SCOPE_WRITE_MESSAGES.moveOutOfScope);
+}
+
+/** Refuses copying from a site outside the caller's scope (its features or storage). */
+function sourceInScope(call: StaffCall, from: { data_center: string | null; plan: string }): void {
+  if (!fitsScope(call.session.scope, { dataCenter: from.data_center, plan: from.plan }))
+    throw outOfScope('a site in scope', SCOPE_WRITE_MESSAGES.sourceOutOfScope);
+}
+
 /** Which customer a write is about (the uid of its query). */
 interface CustomerInput {
   uid: string;
@@ -69,6 +94,7 @@ export async function createCustomer(
   call: StaffCall,
   body: z.output<typeof createCustomerBody>,
 ) {
+  newSiteInScope(call);
   const at = ctx.clock.now();
   const uid = randomUUID();
   let created: { appId: number; secret: string };
@@ -116,10 +142,17 @@ export async function addSite(
   input: CustomerInput & z.output<typeof addSiteBody>,
 ) {
   const { uid, appname: name } = input;
+  newSiteInScope(call);
+  const scope = call.session.scope;
   let created: { appId: number; secret: string };
   try {
     created = await runWrite(ctx.db, {
-      lock: (tx) => lockedCustomer(tx, uid),
+      // A scoped caller adds a site only to a customer already in scope: else a site in scope
+      // (a Free-plan role's) would bring any customer into it.
+      lock: async (tx) => {
+        await lockedCustomer(tx, uid);
+        if (scope && !(await customerIsInScope(tx, scope, uid))) throw outOfScope('a customer in scope');
+      },
       change: (tx) => newSite(tx, uid, name, ctx.clock.now()),
       trail: (tx, site) =>
         writeCustomerActivity(tx, ctx, call, call.session, uid, 'site.create', {
@@ -150,10 +183,11 @@ export async function updateBasicSettings(
     action: 'site.basicsettings',
     // After the site's 404, as before: through an impersonation this call is open to
     // ManageSettings (the web apps); a plan change is billing, which needs ManageBilling.
-    check: async () => {
+    check: async (_tx, row) => {
       const billingAllowed = !actor.impersonation || actor.impersonation.permissions.has(BILLING_PERMISSION);
       if (d.Plan !== undefined && !billingAllowed)
         throw new AppError('impersonationForbidden', IMPERSONATION_SESSION_MESSAGES.billingNeeded);
+      if (d.Plan) keepsScope(call, { dataCenter: row.data_center, plan: d.Plan });
     },
     change: async (tx) => {
       const written = await setSiteBasicSettings(
@@ -195,7 +229,11 @@ export async function updateFeatures(
     action: 'site.features',
     record: read.siteFeaturesRecord(appId),
     check: async (tx) => {
-      if (!body.FeatureSet) return (await ownedSite(tx, uid, body.FromAppId!)).features;
+      if (!body.FeatureSet) {
+        const from = await ownedSite(tx, uid, body.FromAppId!);
+        sourceInScope(call, from);
+        return from.features;
+      }
       const set = await featuresOfSet(tx, body.FeatureSet);
       if (!set) throw new AppError('unknownCatalogueEntry');
       return set;
@@ -228,28 +266,10 @@ export async function updateDataCenter(
   await siteWrite(ctx, call, input, {
     action: 'site.datacenter',
     record: read.siteDataCenterRecord(appId),
-    check: async (tx): Promise<SiteStorage> => {
-      if (body.Source === 'existing-site') {
-        const from = await ownedSite(tx, uid, body.FromAppId);
-        return {
-          dataCenter: from.data_center,
-          globalServer: from.global_server,
-          dbName: from.db_name,
-          connection: from.custom_db_conn,
-        };
-      }
-      if (body.Source === 'global-server') {
-        const center = await dataCenterOfGlobalServer(tx, body.GlobalServer);
-        if (center === undefined) throw new AppError('unknownCatalogueEntry');
-        return { dataCenter: center, globalServer: body.GlobalServer, dbName: body.DbName, connection: null };
-      }
-      if (!(await dataCenterExists(tx, body.DataCenter))) throw new AppError('unknownCatalogueEntry');
-      return {
-        dataCenter: body.DataCenter,
-        globalServer: null,
-        dbName: body.DbName,
-        connection: ctx.crypto.encrypt(body.ConnectionString),
-      };
+    check: async (tx, row) => {
+      const storage = await storageOf(tx);
+      keepsScope(call, { dataCenter: storage.dataCenter, plan: row.plan });
+      return storage;
     },
     change: (tx, storage) => setSiteDataCenter(tx, uid, appId, storage, ctx.clock.now()),
     // never log the connection string
@@ -261,6 +281,32 @@ export async function updateDataCenter(
     }),
   });
   return read.siteDataCenter(ctx, uid, appId);
+
+  /** Where the site's data will live: another of the customer's sites' storage, or the catalogue's. */
+  async function storageOf(tx: Queryable): Promise<SiteStorage> {
+    if (body.Source === 'existing-site') {
+      const from = await ownedSite(tx, uid, body.FromAppId);
+      sourceInScope(call, from);
+      return {
+        dataCenter: from.data_center,
+        globalServer: from.global_server,
+        dbName: from.db_name,
+        connection: from.custom_db_conn,
+      };
+    }
+    if (body.Source === 'global-server') {
+      const center = await dataCenterOfGlobalServer(tx, body.GlobalServer);
+      if (center === undefined) throw new AppError('unknownCatalogueEntry');
+      return { dataCenter: center, globalServer: body.GlobalServer, dbName: body.DbName, connection: null };
+    }
+    if (!(await dataCenterExists(tx, body.DataCenter))) throw new AppError('unknownCatalogueEntry');
+    return {
+      dataCenter: body.DataCenter,
+      globalServer: null,
+      dbName: body.DbName,
+      connection: ctx.crypto.encrypt(body.ConnectionString),
+    };
+  }
 }
 
 /**

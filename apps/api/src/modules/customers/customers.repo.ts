@@ -1,7 +1,9 @@
+import type { SiteScope } from '@sac/contract/role-scopes';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Queryable } from '../../db/db.ts';
 import { firstRow, preparedStatement, qb, rows } from '../../db/sql.ts';
+import { siteIdInScope, siteRowInScope } from '../../lib/site-scope.ts';
 
 /**
  * Reads of a customer's record and of what hangs off it (sites, sign-ins, activity), and the
@@ -75,11 +77,28 @@ const ownedSitesOf = (uid: string) =>
 
 export type SiteRow = NonNullable<Awaited<ReturnType<typeof findOwnedSite>>>;
 
-export async function ownedSites(db: Queryable, uid: string): Promise<SiteRow[]> {
-  return rows(db, ownedSitesOf(uid).orderBy('s.app_id'));
+/** The customer's own sites; with a scope, those in it alone. */
+export async function ownedSites(
+  db: Queryable,
+  uid: string,
+  scope?: readonly SiteScope[],
+): Promise<SiteRow[]> {
+  const inScope = siteRowInScope(scope, 's');
+  return rows(
+    db,
+    ownedSitesOf(uid)
+      .$if(inScope !== undefined, (q) => q.where(inScope!))
+      .orderBy('s.app_id'),
+  );
 }
 
-export async function sharedSites(db: Queryable, uid: string): Promise<SiteRow[]> {
+/** The sites shared with the customer; with a scope, those in it alone. */
+export async function sharedSites(
+  db: Queryable,
+  uid: string,
+  scope?: readonly SiteScope[],
+): Promise<SiteRow[]> {
+  const inScope = siteRowInScope(scope, 's');
   return rows(
     db,
     qb
@@ -89,6 +108,7 @@ export async function sharedSites(db: Queryable, uid: string): Promise<SiteRow[]
       .select(SITE_COLUMNS)
       .select('m.role as member_role')
       .where('m.customer_uid', '=', uid)
+      .$if(inScope !== undefined, (q) => q.where(inScope!))
       .orderBy('s.app_id'),
   );
 }
@@ -130,7 +150,14 @@ export async function findOwnedSite(db: Queryable, uid: string, appId: number, l
   );
 }
 
-export async function siteCounts(db: Queryable, uid: string): Promise<{ owned: number; shared: number }> {
+/** How many sites the customer owns and shares; with a scope, of the sites in it alone. */
+export async function siteCounts(
+  db: Queryable,
+  uid: string,
+  scope?: readonly SiteScope[],
+): Promise<{ owned: number; shared: number }> {
+  const owned = siteRowInScope(scope, 'sites');
+  const shared = siteIdInScope(scope, sql.ref('site_members.app_id'));
   const r = await firstRow(
     db,
     qb.selectNoFrom((eb) => [
@@ -138,11 +165,13 @@ export async function siteCounts(db: Queryable, uid: string): Promise<{ owned: n
         .selectFrom('sites')
         .select(eb.fn.countAll<number>().as('n'))
         .where('owner_uid', '=', uid)
+        .$if(owned !== undefined, (q) => q.where(owned!))
         .as('owned'),
       eb
         .selectFrom('site_members')
         .select(eb.fn.countAll<number>().as('n'))
         .where('customer_uid', '=', uid)
+        .$if(shared !== undefined, (q) => q.where(shared!))
         .as('shared'),
     ]),
   );

@@ -10,7 +10,9 @@ import * as writes from './customer-writes.service.ts';
 import * as customers from './customers.service.ts';
 
 export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerEndpoint(app, ctx, ENDPOINTS.searchCustomer, (c) => customers.search(ctx, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.searchCustomer, (c) =>
+    customers.search(ctx, c.query, c.session.scope),
+  );
   const exports = exportLimiter(CUSTOMER_EXPORTS_AT_ONCE, SEARCH_MESSAGES.exportBusy);
   registerEndpoint(app, ctx, ENDPOINTS.searchCustomerExport, async (c) => {
     const file = await customers.exportSearch(ctx, c, c.session, c.query, exports.take());
@@ -27,14 +29,22 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
     dashboard.recordCustomerView(ctx, c.session, c.query.uid);
     return profile;
   });
-  registerEndpoint(app, ctx, ENDPOINTS.userProfile, (c) => customers.account(ctx, c.query.uid));
+  registerEndpoint(app, ctx, ENDPOINTS.userProfile, (c) =>
+    customers.account(ctx, c.query.uid, c.session.scope),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.loginSessions, (c) => customers.loginSessions(ctx, c.query.uid));
   registerEndpoint(app, ctx, ENDPOINTS.activityLogs, (c) =>
     customers.activity(ctx, c.query.uid, c.query.cursor),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.customerApps, (c) => customers.apps(ctx, c.query.uid, 'owned'));
-  registerEndpoint(app, ctx, ENDPOINTS.customerAllApps, (c) => customers.apps(ctx, c.query.uid, 'all'));
-  registerEndpoint(app, ctx, ENDPOINTS.sharedApps, (c) => customers.apps(ctx, c.query.uid, 'shared'));
+  registerEndpoint(app, ctx, ENDPOINTS.customerApps, (c) =>
+    customers.apps(ctx, c.query.uid, 'owned', c.session.scope),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.customerAllApps, (c) =>
+    customers.apps(ctx, c.query.uid, 'all', c.session.scope),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.sharedApps, (c) =>
+    customers.apps(ctx, c.query.uid, 'shared', c.session.scope),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.appById, (c) => customers.appById(ctx, c.query.uId, c.query.appId));
   registerEndpoint(app, ctx, ENDPOINTS.appInfoById, (c) =>
     customers.appInfoById(ctx, c.query.uId, c.query.appId),

@@ -12,6 +12,7 @@ import {
   type searchCustomerQuery,
 } from '@sac/contract/customers';
 import { sortParam } from '@sac/contract/list-sort';
+import type { SiteScope } from '@sac/contract/role-scopes';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -32,6 +33,7 @@ import {
   text,
 } from '../../lib/keyset-cursor.ts';
 import { Versioned } from '../../lib/record-version.ts';
+import { customerIsInScope, outOfScope } from '../../lib/site-scope.ts';
 import { recordEvent } from '../activity/activity.service.ts';
 import { matchesInOrder, rowsOfUids, searchCounted, searchCustomers } from './customer-search.repo.ts';
 import {
@@ -139,10 +141,17 @@ function positionOf(
 }
 
 /** One page of a search; 927 when nothing matches at all (a later page may be empty: 200). */
-export async function search(ctx: AppContext, q: z.output<typeof searchCustomerQuery>) {
+export async function search(
+  ctx: AppContext,
+  q: z.output<typeof searchCustomerQuery>,
+  scope: readonly SiteScope[] | undefined,
+) {
   const { criterion, term } = criterionOf(q);
   const from = positionOf(criterion, q.sort, q.cursor);
-  const page = await searchCounted(ctx.db, criterion, term, from, SEARCH_COUNT_LIMIT, { sort: q.sort });
+  const page = await searchCounted(ctx.db, criterion, term, from, SEARCH_COUNT_LIMIT, {
+    sort: q.sort,
+    ...(scope ? { scope } : {}),
+  });
   if (page.rows.length === 0 && !from) throw new AppError('notFound');
   return {
     Data: page.rows.map(summary),
@@ -178,7 +187,7 @@ export async function exportSearch(
   const { criterion, term } = criterionOf(q);
   const sort = q.sort;
   return exportReading(ctx.db, release, async (db, end) => {
-    const source = await exportSource(db, criterion, term, sort);
+    const source = await exportSource(db, criterion, term, sort, actor.scope);
     const rows = source.rows;
     const exportedAt = ctx.clock.now().toISOString();
     // An event, not a change: the export changes no record, so there is nothing to lock and no
@@ -222,9 +231,10 @@ async function exportSource(
   criterion: SearchCriterion,
   term: string,
   sort: CustomerSort | undefined,
+  scope: readonly SiteScope[] | undefined,
 ): Promise<{ rows: number; page: ExportPage }> {
   if (criterion === 'customerName' || (sort && (criterion === 'emailid' || criterion === 'phone'))) {
-    const uids = await matchesInOrder(db, criterion, term, sort, CUSTOMER_EXPORT_ROW_LIMIT + 1);
+    const uids = await matchesInOrder(db, criterion, term, sort, CUSTOMER_EXPORT_ROW_LIMIT + 1, scope);
     if (uids.length > CUSTOMER_EXPORT_ROW_LIMIT)
       throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
     return {
@@ -237,7 +247,7 @@ async function exportSource(
       },
     };
   }
-  const count = await countMatches(db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT);
+  const count = await countMatches(db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT, scope);
   if (count.capped) throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
   // The list's plan for this term (its count stops at SEARCH_COUNT_LIMIT).
   const many = count.total > SEARCH_COUNT_LIMIT;
@@ -248,6 +258,7 @@ async function exportSource(
         sort,
         many,
         pageSize: EXPORT_BATCH,
+        ...(scope ? { scope } : {}),
       }),
   };
 }
@@ -290,10 +301,11 @@ function profileOf(c: CustomerRow) {
   };
 }
 
-export async function account(ctx: AppContext, uid: string) {
+/** The account; a scoped caller's site counts are of the sites in their scope. */
+export async function account(ctx: AppContext, uid: string, scope?: readonly SiteScope[]) {
   const c = await customer(ctx, uid);
   const [last] = await recentLogins(ctx.db, uid, 1);
-  const counts = await siteCounts(ctx.db, uid);
+  const counts = await siteCounts(ctx.db, uid, scope);
   return {
     Data: {
       Uid: c.uid,
@@ -354,10 +366,21 @@ function siteOut(s: SiteRow) {
   };
 }
 
-export async function apps(ctx: AppContext, uid: string, which: 'owned' | 'shared' | 'all') {
-  await customer(ctx, uid);
-  const owned = which === 'shared' ? [] : await ownedSites(ctx.db, uid);
-  const shared = which === 'owned' ? [] : await sharedSites(ctx.db, uid);
+/**
+ * A customer's sites. A scoped caller (role-scopes.ts) is refused a customer outside the scope
+ * (403, as an unknown one: the same one statement as the unscoped 404's read) and is listed the
+ * sites in it alone.
+ */
+export async function apps(
+  ctx: AppContext,
+  uid: string,
+  which: 'owned' | 'shared' | 'all',
+  scope: readonly SiteScope[] | undefined,
+) {
+  if (!scope) await customer(ctx, uid);
+  else if (!(await customerIsInScope(ctx.db, scope, uid))) throw outOfScope('a customer in scope');
+  const owned = which === 'shared' ? [] : await ownedSites(ctx.db, uid, scope);
+  const shared = which === 'owned' ? [] : await sharedSites(ctx.db, uid, scope);
   return { Data: [...owned, ...shared].map(siteOut) };
 }
 

@@ -1,7 +1,9 @@
 import { escapeLike, phoneSearchKey, type SearchCriterion } from '@sac/contract/customers';
-import { sql } from 'kysely';
+import type { SiteScope } from '@sac/contract/role-scopes';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { firstRow, qb } from '../../db/sql.ts';
+import { customerInScope } from '../../lib/site-scope.ts';
 import {
   capped,
   isPrefixTerm,
@@ -30,11 +32,12 @@ export async function countMatches(
   criterion: SearchCriterion,
   term: string,
   limit: number,
+  scope?: readonly SiteScope[],
 ): Promise<SearchCount> {
   let matches: ReturnType<typeof nameMatch>;
   switch (criterion) {
     case 'customerName':
-      matches = nameMatch(term, limit + 1);
+      matches = nameMatch(term, limit + 1, scope);
       break;
     case 'emailid': {
       // A customer has at most two addresses: of any 2 (limit + 1) matching addresses, the
@@ -54,6 +57,7 @@ export async function countMatches(
               .selectFrom('customer_addresses as a')
               .select('a.uid')
               .where(sql<boolean>`a.address ~>=~ ${prefix}`)
+              .$call(inScope(scope, 'a.uid'))
               .where(
                 end === undefined
                   ? sql<boolean>`a.address LIKE ${`${escapeLike(prefix)}%`}`
@@ -72,19 +76,20 @@ export async function countMatches(
       return { total: Math.min(n, limit), capped: n > limit || a >= 2 * (limit + 1) };
     }
     case 'sitename':
-      return countSiteOwners(db, term, limit);
+      return countSiteOwners(db, term, limit, scope);
     case 'phone':
       matches = qb
         .selectFrom('customers as c')
         .select(sql.lit(1).as('one'))
         .where('c.phone', '<>', '')
         .where(sql<boolean>`${phoneKeyExpr()} LIKE ${`${escapeLike(phoneSearchKey(term) ?? '')}%`}`)
+        .$call(inScope(scope, 'c.uid'))
         .limit(limit + 1)
         .as('x');
       break;
     default: {
       // unique keys: the page itself is the count
-      const found = await uniqueKeyRows(db, criterion, term);
+      const found = await uniqueKeyRows(db, criterion, term, scope);
       return { total: found.length, capped: false };
     }
   }
@@ -116,13 +121,14 @@ export function prefixEnd(prefix: string): string | undefined {
  * characters (the prefix btree of customers), else a substring (the name-key table's trigram
  * index, then the name key itself decides). A statement of a row per match, up to `limit`.
  */
-function nameMatch(term: string, limit: number) {
+function nameMatch(term: string, limit: number, scope: readonly SiteScope[] | undefined) {
   const pattern = namePattern(term);
   if (isPrefixTerm(term))
     return qb
       .selectFrom('customers as c')
       .select(sql.lit(1).as('one'))
       .where(sql<boolean>`${namePrefixExpr()} LIKE ${pattern}`)
+      .$call(inScope(scope, 'c.uid'))
       .limit(limit)
       .as('x');
   return qb
@@ -130,6 +136,7 @@ function nameMatch(term: string, limit: number) {
     .select(sql.lit(1).as('one'))
     .where(sql<boolean>`${NAME_KEYS_TRGM_EXPR} LIKE ${joinedTrigramTerm(pattern)}`)
     .where('n.k', 'like', pattern)
+    .$call(inScope(scope, 'n.uid'))
     .limit(limit)
     .as('x');
 }
@@ -143,16 +150,26 @@ export async function nameStartCounted(
   term: string,
   need: number,
   limit: number,
+  scope?: readonly SiteScope[],
 ): Promise<{ rows: KeyedRow[]; count: SearchCount }> {
   const r = await firstRow(
     db,
     qb.selectNoFrom((eb) => [
       eb
-        .selectFrom(nameMatch(term, limit + 1))
+        .selectFrom(nameMatch(term, limit + 1, scope))
         .select(eb.fn.countAll<number>().as('n'))
         .as('n'),
-      sql<string | null>`(${pageJsonSql(startWalk(term, undefined, need))})`.as('page'),
+      sql<string | null>`(${pageJsonSql(startWalk(term, undefined, need, scope))})`.as('page'),
     ]),
   );
   return { rows: parsePage(r?.page), count: capped(Number(r?.n ?? 0), limit) };
+}
+
+/**
+ * A count's match statement kept to the caller's scope: the customer whose uid `uidColumn` holds
+ * is in it, tested on each match before the count's LIMIT; unchanged for an unscoped call.
+ */
+function inScope(scope: readonly SiteScope[] | undefined, uidColumn: string) {
+  const condition: Expression<SqlBool> | undefined = customerInScope(scope, sql.ref(uidColumn));
+  return <Q extends { where(c: Expression<SqlBool>): Q }>(q: Q): Q => (condition ? q.where(condition) : q);
 }

@@ -1,10 +1,12 @@
 import { escapeLike, SUBSTRING_MIN_LENGTH } from '@sac/contract/customers';
 import type { CUSTOMER_SORT_KEYS, ListSort } from '@sac/contract/list-sort';
+import type { SiteScope } from '@sac/contract/role-scopes';
 import { type Compilable, type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { Queryable } from '../../db/db.ts';
 import { firstRow, isoText, isoTextOf, qb, rows } from '../../db/sql.ts';
 import { hashSecret } from '../../lib/secrets.ts';
+import { andInScope, customerInScope, siteRowInScope } from '../../lib/site-scope.ts';
 
 /**
  * The search planner's SQL pieces: the expressions its indexes are built on, its sort orders and
@@ -141,7 +143,17 @@ export interface SearchOptions {
   sort?: CustomerSort;
   /** A name's exact and prefix tiers of the first page, already read (with the count). */
   start?: KeyedRow[];
+  /** The caller's scope (role-scopes.ts): only customers in it match; absent: every customer. */
+  scope?: readonly SiteScope[];
 }
+
+/**
+ * `AND` the customer whose uid `uidColumn` holds is in the caller's scope; nothing for an unscoped
+ * call. A scoped search tests it on each match its index walk or count reads, so what it reads
+ * stays within the term's matches (and each walk's window), as the unscoped search's does.
+ */
+export const andCustomerInScope = (scope: readonly SiteScope[] | undefined, uidColumn: string) =>
+  andInScope(customerInScope(scope, sql.ref(uidColumn)));
 
 /**
  * How far an ordered walk of the name index looks for substring matches before it gives way to
@@ -197,12 +209,17 @@ export function sortSql(sort: CustomerSort, alias = 'c', nameKey?: string) {
  * (key, uid) from the cursor: the exact name sorts first among the names it starts (byte order),
  * its rows by uid, which is the order of both tiers.
  */
-export function startWalk(term: string, after: SearchPosition | undefined, limit: number): Fragment {
+export function startWalk(
+  term: string,
+  after: SearchPosition | undefined,
+  limit: number,
+  scope?: readonly SiteScope[],
+): Fragment {
   const K = namePrefixExpr();
   return sql`SELECT ${SEARCH_COLUMNS}, ${K} AS k,
       CASE WHEN ${K} = ${term} THEN ${sql.lit(NAME_TIERS.exact)} ELSE ${sql.lit(NAME_TIERS.prefix)} END AS tier
     FROM customers c WHERE ${K} LIKE ${`${escapeLike(term)}%`} ${after ? sql`AND ${afterKey(K, after)}` : sql``}
-    ORDER BY ${K} USING ~<~, c.uid LIMIT ${limit}`;
+    ${andCustomerInScope(scope, 'c.uid')} ORDER BY ${K} USING ~<~, c.uid LIMIT ${limit}`;
 }
 
 /** A query's rows as one JSON text in the page's order (the sort key, then uid, in byte order). */
@@ -248,17 +265,27 @@ export async function uniqueKeyRows(
   db: Queryable,
   criterion: 'uid' | 'apikey' | 'apisecret',
   term: string,
+  scope?: readonly SiteScope[],
 ): Promise<KeyedRow[]> {
   if (criterion !== 'apisecret' && !UUID_PATTERN.test(term)) return [];
-  if (criterion === 'uid')
+  if (criterion === 'uid') {
+    const inScope = customerInScope(scope, sql.ref('c.uid'));
     return rows(
       db,
-      qb.selectFrom('customers as c').select(SEARCH_SELECT).where('c.uid', '=', term.toLowerCase()),
+      qb
+        .selectFrom('customers as c')
+        .select(SEARCH_SELECT)
+        .where('c.uid', '=', term.toLowerCase())
+        .$if(inScope !== undefined, (q) => q.where(inScope!)),
     );
+  }
+  // A key names a site: a scoped caller finds its owner only through a site in scope.
+  const siteInScope = siteRowInScope(scope, 's');
   const sites = qb
     .selectFrom('sites as s')
     .innerJoin('customers as c', 'c.uid', 's.owner_uid')
-    .select(SEARCH_SELECT);
+    .select(SEARCH_SELECT)
+    .$if(siteInScope !== undefined, (q) => q.where(siteInScope!));
   return rows(
     db,
     criterion === 'apikey'

@@ -1,7 +1,9 @@
 import { fitsSiteName } from '@sac/contract/customer-writes';
+import type { SiteScope } from '@sac/contract/role-scopes';
 import { type RawBuilder, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { firstRow, qb } from '../../db/sql.ts';
+import { andInScope, siteIdInScope } from '../../lib/site-scope.ts';
 import {
   type CustomerSort,
   capped,
@@ -61,9 +63,9 @@ export async function siteOwners(
       db,
       page(
         'w',
-        sql`FROM (SELECT t.uid, t.n, ${sql.raw(`t.${col}`)} FROM site_owner_keys t WHERE ${cursorAt('t')}
+        sql`FROM (SELECT t.uid, t.n, ${sql.raw(`t.${col}`)}${opts.scope ? sql`, t.app_id` : sql``} FROM site_owner_keys t WHERE ${cursorAt('t')}
            ORDER BY ${sortSql(sort, 't', 't.k').order} LIMIT ${opts.walkWindow ?? WALK_WINDOW}) w
-         WHERE w.n LIKE ${pattern}`,
+         WHERE w.n LIKE ${pattern} ${andInScope(siteIdInScope(opts.scope, sql.ref('w.app_id')))}`,
       ),
       sort.descending,
     );
@@ -71,7 +73,8 @@ export async function siteOwners(
   }
   return pageAsJson(
     db,
-    sql`WITH m AS MATERIALIZED (SELECT t.uid, ${sql.raw(`t.${col}`)} FROM site_owner_keys t WHERE ${siteMatch(pattern)})
+    sql`WITH m AS MATERIALIZED (SELECT t.uid, ${sql.raw(`t.${col}`)} FROM site_owner_keys t WHERE ${siteMatch(pattern)}
+       ${andInScope(siteIdInScope(opts.scope, sql.ref('t.app_id')))})
      ${page('m', sql`FROM m WHERE ${cursorAt('m')}`)}`,
     sort.descending,
   );
@@ -92,9 +95,15 @@ const SITES_READ_PER_OWNER = 4;
  * letter or digit ('...') gives the trigram index nothing to go on, and the index read every
  * entry (138 ms on PGlite at 1.1M sites).
  */
-export async function countSiteOwners(db: Queryable, term: string, limit: number): Promise<SearchCount> {
+export async function countSiteOwners(
+  db: Queryable,
+  term: string,
+  limit: number,
+  scope?: readonly SiteScope[],
+): Promise<SearchCount> {
   if (!fitsSiteName(term.toLowerCase())) return { total: 0, capped: false };
-  const match = sql<boolean>`${siteMatch(namePattern(term))}`;
+  // A scoped caller counts the owners of the matching sites in scope only.
+  const match = sql<boolean>`${siteMatch(namePattern(term))} ${andInScope(siteIdInScope(scope, sql.ref('t.app_id')))}`;
   const read = SITES_READ_PER_OWNER * (limit + 1);
   const r = await firstRow(
     db,

@@ -1,6 +1,8 @@
+import type { SiteScope } from '@sac/contract/role-scopes';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { qb, rows } from '../../db/sql.ts';
+import { siteRowInScope } from '../../lib/site-scope.ts';
 import { searchCustomers } from './customer-search.repo.ts';
 import { namePattern, siteMatch } from './search-sql.ts';
 
@@ -20,8 +22,15 @@ const siteColumns = ['s.app_id', 's.app_name', 'c.first_name', 'c.last_name', 'c
  * same matching as the customer search (its site-name trigram index and its name search), each
  * part bounded by `limit`, so a short or common term costs no more than one search page.
  */
-export async function sitesByNameOrOwner(db: Queryable, term: string, limit: number): Promise<PickedSite[]> {
+export async function sitesByNameOrOwner(
+  db: Queryable,
+  term: string,
+  limit: number,
+  scope?: readonly SiteScope[],
+): Promise<PickedSite[]> {
   const pattern = namePattern(term);
+  // a scoped caller's picker lists only sites in their scope (role-scopes.ts)
+  const inScope = siteRowInScope(scope, 's');
   const [bySite, owners] = await Promise.all([
     rows(
       db,
@@ -31,6 +40,7 @@ export async function sitesByNameOrOwner(db: Queryable, term: string, limit: num
         .innerJoin('customers as c', 'c.uid', 's.owner_uid')
         .select(siteColumns)
         .where(sql<boolean>`${siteMatch(pattern)}`)
+        .$if(inScope !== undefined, (q) => q.where(inScope!))
         .orderBy('t.n')
         .orderBy('s.app_id')
         .limit(limit),
@@ -48,6 +58,7 @@ export async function sitesByNameOrOwner(db: Queryable, term: string, limit: num
             .innerJoin('customers as c', 'c.uid', 's.owner_uid')
             .select(siteColumns)
             .where('s.owner_uid', 'in', uids)
+            .$if(inScope !== undefined, (q) => q.where(inScope!))
             // the search's order of owners (the best name match first) before the cut
             .orderBy(sql`array_position(${sql.val(uids)}::uuid[], s.owner_uid)`)
             .orderBy('s.app_name')

@@ -4,10 +4,12 @@ import {
   DASHBOARD_ITEMS,
   RECENT_CUSTOMERS_KEPT,
 } from '@sac/contract/dashboard';
+import type { SiteScope } from '@sac/contract/role-scopes';
 import { type ExpressionBuilder, type NotNull, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import type { DB } from '../../db/schema.generated.ts';
 import { execute, firstRow, qb, rows } from '../../db/sql.ts';
+import { customerInScope, siteIdInScope, siteInScope, siteRowInScope } from '../../lib/site-scope.ts';
 
 /*
  * The dashboard's reads. Every one walks an index or a counter table (migration 0042), never a
@@ -217,26 +219,36 @@ export async function creationDays(db: Queryable, from: string) {
   };
 }
 
-/** Sites by plan and data center, with the data centers' names. */
-export async function siteCounts(db: Queryable) {
+/**
+ * Sites by plan and data center, with the data centers' names. The counters are kept by exactly
+ * the axes a role's scope sets, so a scoped viewer's are the counters in their scope, exact.
+ */
+export async function siteCounts(db: Queryable, scope?: readonly SiteScope[]) {
+  const inScope = siteInScope(scope, {
+    dataCenter: sql<string | null>`nullif(c.data_center, '')`,
+    plan: sql.ref<string>('c.plan'),
+  });
   const r = await rows(
     db,
     qb
       .selectFrom('dashboard_site_counts as c')
       .leftJoin('data_centers as d', 'd.code', 'c.data_center')
       .select(['c.plan', 'c.data_center', 'd.name', 'c.sites'])
-      .where('c.sites', '<>', lit(0)),
+      .where('c.sites', '<>', lit(0))
+      .$if(inScope !== undefined, (q) => q.where(inScope!)),
   );
   return r.map((x) => ({ ...x, sites: Number(x.sites) }));
 }
 
-/** Trials ending in [now, until), soonest first. */
-export async function trialsEnding(db: Queryable, now: Date, until: Date) {
+/** Trials ending in [now, until), soonest first; with a scope, of the sites in it alone. */
+export async function trialsEnding(db: Queryable, now: Date, until: Date, scope?: readonly SiteScope[]) {
+  const inScope = siteRowInScope(scope, 'sites');
   const ending = qb
     .selectFrom('sites')
     .where('plan_status', '=', lit('Trial'))
     .where('trial_ends_at', '>=', now)
-    .where('trial_ends_at', '<', until);
+    .where('trial_ends_at', '<', until)
+    .$if(inScope !== undefined, (q) => q.where(inScope!));
   const [count, items] = await Promise.all([
     firstRow(db, ending.select(counted.as('n'))),
     rows(
@@ -253,17 +265,24 @@ export async function trialsEnding(db: Queryable, now: Date, until: Date) {
   return { count: count?.n ?? 0, items: items.map((t) => ({ ...t, app_id: Number(t.app_id) })) };
 }
 
-/** Pending and failing custom domains: each count walks its partial index (0008, 0045). */
-export async function domainTrouble(db: Queryable): Promise<{ pending: number; failing: number }> {
+/**
+ * Pending and failing custom domains: each count walks its partial index (0008, 0045); with a
+ * scope, each domain's site is tested (the walk stays that of the index).
+ */
+export async function domainTrouble(
+  db: Queryable,
+  scope?: readonly SiteScope[],
+): Promise<{ pending: number; failing: number }> {
+  const inScope = siteIdInScope(scope, sql.ref('custom_domains.app_id'));
+  const domains = qb
+    .selectFrom('custom_domains')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .$if(inScope !== undefined, (q) => q.where(inScope!));
   const r = await firstRow(
     db,
-    qb.selectNoFrom((eb) => [
-      sql<number>`(${eb.selectFrom('custom_domains').select(eb.fn.countAll().as('n')).where('status', '=', lit('Pending Verification'))})::int`.as(
-        'pending',
-      ),
-      sql<number>`(${eb.selectFrom('custom_domains').select(eb.fn.countAll().as('n')).where('failing_since', 'is not', null)})::int`.as(
-        'failing',
-      ),
+    qb.selectNoFrom([
+      sql<number>`(${domains.where('status', '=', lit('Pending Verification'))})::int`.as('pending'),
+      sql<number>`(${domains.where('failing_since', 'is not', null)})::int`.as('failing'),
     ]),
   );
   return { pending: r?.pending ?? 0, failing: r?.failing ?? 0 };
@@ -350,8 +369,15 @@ const pendingViews = (pending: PendingView[]) =>
   );
 
 /** A staff member's newest RECENT_CUSTOMERS_KEPT views: the table's, and `pending` ones of this instance. */
-export function recentCustomers(db: Queryable, staffUid: string, pending: PendingView[] = []) {
+export function recentCustomers(
+  db: Queryable,
+  staffUid: string,
+  pending: PendingView[] = [],
+  scope?: readonly SiteScope[],
+) {
   const columns = ['c.uid', 'c.first_name', 'c.last_name', 'c.email', 'v.viewed_at'] as const;
+  // A customer who has left the viewer's scope since the view is not shown.
+  const inScope = customerInScope(scope, sql.ref('c.uid'));
   if (pending.length === 0) {
     return rows(
       db,
@@ -360,6 +386,7 @@ export function recentCustomers(db: Queryable, staffUid: string, pending: Pendin
         .innerJoin('customers as c', 'c.uid', 'v.customer_uid')
         .select(columns)
         .where('v.staff_uid', '=', staffUid)
+        .$if(inScope !== undefined, (q) => q.where(inScope!))
         .orderBy('v.viewed_at', 'desc')
         .orderBy('c.uid')
         .limit(lit(RECENT_CUSTOMERS_KEPT)),
@@ -382,6 +409,7 @@ export function recentCustomers(db: Queryable, staffUid: string, pending: Pendin
       .selectFrom(views.as('v'))
       .innerJoin('customers as c', 'c.uid', 'v.customer_uid')
       .select(columns)
+      .$if(inScope !== undefined, (q) => q.where(inScope!))
       .orderBy('v.viewed_at', 'desc')
       .orderBy('c.uid')
       .limit(lit(RECENT_CUSTOMERS_KEPT)),

@@ -12,12 +12,14 @@ import {
 } from '@sac/contract/dashboard';
 import { sortParam } from '@sac/contract/list-sort';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import { type SiteScope, scopeFor } from '@sac/contract/role-scopes';
 import type { z } from 'zod';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { DIGITS, decodeCursor, encodeCursor, literal, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import * as repo from './dashboard.repo.ts';
 import { recentViews } from './recent-views.ts';
+import * as scopedRepo from './scoped-counts.repo.ts';
 import * as trialsRepo from './trials-ending.repo.ts';
 
 const DAY_MS = 86_400_000;
@@ -97,26 +99,52 @@ function siteBreakdown(counts: Awaited<ReturnType<typeof repo.siteCounts>>) {
   };
 }
 
-/** The customers and sites parts, each only when asked for: totals and new ones by day; sites broken down. */
+/** What a viewer's scoped roles limit of each part (role-scopes.ts); undefined: everything. */
+interface PartScopes {
+  customers: readonly SiteScope[] | undefined;
+  sites: readonly SiteScope[] | undefined;
+}
+
+/**
+ * The customers and sites parts, each only when asked for: totals and new ones by day; sites broken
+ * down. The day counters (dashboard_days) cannot say whose customers or sites they count, so a part
+ * whose permission is scoped reads its totals and days from rows in the scope instead (decisions.md);
+ * the counters are read only for an unscoped part, so an unscoped viewer runs what it always did.
+ */
 async function creationParts(
   db: Queryable,
   now: Date,
   parts: { customers: boolean; sites: boolean },
+  scopes: PartScopes,
 ): Promise<Pick<Dashboard, 'Customers' | 'Sites'>> {
   const out: Pick<Dashboard, 'Customers' | 'Sites'> = {};
   const days = lastDays(now);
-  const counted = await repo.creationDays(db, days[0]!);
-  const byDay = new Map(counted.days.map((d) => [d.day, d]));
+  const from = days[0]!;
+  const counters =
+    (parts.customers && !scopes.customers) || (parts.sites && !scopes.sites)
+      ? await repo.creationDays(db, from)
+      : undefined;
+  const byDay = new Map(counters?.days.map((d) => [d.day, d]));
   const series = (k: 'customers' | 'sites') => days.map((Day) => ({ Day, Count: byDay.get(Day)?.[k] ?? 0 }));
-  if (parts.customers) out.Customers = { Total: counted.customers, NewByDay: series('customers') };
+  const scopedSeries = (counted: Map<string, number>) =>
+    days.map((Day) => ({ Day, Count: counted.get(Day) ?? 0 }));
+  if (parts.customers) {
+    if (scopes.customers) {
+      const counted = await scopedRepo.scopedCustomerCounts(db, scopes.customers, from);
+      out.Customers = { Total: counted.total, NewByDay: scopedSeries(counted.days) };
+    } else out.Customers = { Total: counters!.customers, NewByDay: series('customers') };
+  }
   if (parts.sites) {
-    const [counts, trials] = await Promise.all([
-      repo.siteCounts(db),
-      repo.trialsEnding(db, now, new Date(now.getTime() + TRIAL_ENDING_DAYS * DAY_MS)),
+    const scope = scopes.sites;
+    const [counts, trials, scopedDays] = await Promise.all([
+      repo.siteCounts(db, scope),
+      repo.trialsEnding(db, now, new Date(now.getTime() + TRIAL_ENDING_DAYS * DAY_MS), scope),
+      scope ? scopedRepo.scopedSiteDays(db, scope, from) : undefined,
     ]);
     out.Sites = {
-      Total: counted.sites,
-      NewByDay: series('sites'),
+      // a scoped viewer's total is that of their counters (siteCounts), which sum to the days' total
+      Total: scopedDays ? counts.reduce((n, c) => n + c.sites, 0) : counters!.sites,
+      NewByDay: scopedDays ? scopedSeries(scopedDays) : series('sites'),
       ...siteBreakdown(counts),
       TrialsEndingSoon: {
         Count: trials.count,
@@ -136,9 +164,10 @@ async function creationParts(
 async function recentCustomersPart(
   ctx: AppContext,
   viewer: StaffSession,
+  scope: readonly SiteScope[] | undefined,
 ): Promise<Dashboard['RecentCustomers']> {
   const pending = recentViews(ctx).of(viewer.uid);
-  return (await repo.recentCustomers(ctx.db, viewer.uid, pending)).map((c) => ({
+  return (await repo.recentCustomers(ctx.db, viewer.uid, pending, scope)).map((c) => ({
     Uid: c.uid,
     Name: `${c.first_name} ${c.last_name}`.trim(),
     Email: c.email,
@@ -202,7 +231,7 @@ async function troubleParts(
     'CustomDomains' | 'StaffSignIns' | 'StaffActivity' | 'StaffWithoutSecondFactor'
   > = {};
   if (can('site-settings.read')) {
-    const d = await repo.domainTrouble(db);
+    const d = await repo.domainTrouble(db, scopeFor(viewer.scopes, 'site-settings.read'));
     out.CustomDomains = { PendingVerification: d.pending, FailingRechecks: d.failing };
   }
   if (can('audit.read')) Object.assign(out, await trailParts(db, now));
@@ -228,9 +257,14 @@ export async function dashboard(ctx: AppContext, viewer: StaffSession): Promise<
     out.Impersonation = await impersonationPart(db, viewer, now, approver);
   const customers = can('customers.read');
   const sites = can('sites.read');
-  if (customers || sites) Object.assign(out, await creationParts(db, now, { customers, sites }));
+  // Each part counts what the viewer's permission behind it reaches (role-scopes.ts).
+  const scopes: PartScopes = {
+    customers: scopeFor(viewer.scopes, 'customers.read'),
+    sites: scopeFor(viewer.scopes, 'sites.read'),
+  };
+  if (customers || sites) Object.assign(out, await creationParts(db, now, { customers, sites }, scopes));
   Object.assign(out, await troubleParts(db, viewer, now, can));
-  if (customers) out.RecentCustomers = await recentCustomersPart(ctx, viewer);
+  if (customers) out.RecentCustomers = await recentCustomersPart(ctx, viewer, scopes.customers);
   return out;
 }
 
@@ -255,7 +289,11 @@ export const flushCustomerViews = (ctx: AppContext): Promise<void> => recentView
  * from now, soonest first or latest first, a page at a time. A cursor carries its order's name
  * ('ends' or '-ends') before the row's key, so a cursor of one order is refused under the other.
  */
-export async function trialsEndingList(ctx: AppContext, q: z.output<typeof trialsEndingQuery>) {
+export async function trialsEndingList(
+  ctx: AppContext,
+  q: z.output<typeof trialsEndingQuery>,
+  scope: readonly SiteScope[] | undefined,
+) {
   const now = ctx.clock.now();
   const order = sortParam(q.sort ?? { key: 'ends', descending: false });
   const descending = order === '-ends';
@@ -271,6 +309,7 @@ export async function trialsEndingList(ctx: AppContext, q: z.output<typeof trial
     after,
     limit: limit + 1,
     descending,
+    scope,
   });
   const page = found.slice(0, limit);
   const last = page.at(-1);

@@ -1,7 +1,9 @@
+import type { SiteScope } from '@sac/contract/role-scopes';
 import type { NotNull } from 'kysely';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { qb, rows } from '../../db/sql.ts';
+import { siteRowInScope } from '../../lib/site-scope.ts';
 
 /* The whole list behind the dashboard's trials card (dashboard.repo.ts reads the card's sample). */
 
@@ -19,10 +21,19 @@ export interface TrialKey {
  */
 export function trialsEndingPage(
   db: Queryable,
-  q: { now: Date; until: Date; after: TrialKey | undefined; limit: number; descending: boolean },
+  q: {
+    now: Date;
+    until: Date;
+    after: TrialKey | undefined;
+    limit: number;
+    descending: boolean;
+    /** The caller's scope: its sites alone, tested on each trial the walk reads; absent: all. */
+    scope?: readonly SiteScope[] | undefined;
+  },
 ) {
   const dir = q.descending ? 'desc' : 'asc';
   const after = q.after;
+  const inScope = siteRowInScope(q.scope, 'sites');
   const page = qb
     .selectFrom('sites')
     .select(['app_id', 'app_name', 'owner_uid', 'plan', 'data_center', 'trial_ends_at'])
@@ -37,6 +48,7 @@ export function trialsEndingPage(
           : sql<boolean>`(trial_ends_at, app_id) > (${after?.at}::timestamptz, ${after?.appId}::bigint)`,
       ),
     )
+    .$if(inScope !== undefined, (s) => s.where(inScope!))
     .orderBy('trial_ends_at', dir)
     .orderBy('app_id', dir)
     .limit(q.limit);

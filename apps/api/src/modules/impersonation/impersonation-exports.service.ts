@@ -7,8 +7,14 @@ import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { recordEvent } from '../activity/activity.service.ts';
 import { lastLogId, lastRequestId } from './impersonation.repo.ts';
 import { type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
-import { countLogEntries, countRequests } from './impersonation-lists.repo.ts';
-import { type RequestListQuery, readLog, readRequestList } from './impersonation-reads.service.ts';
+import { countRequests } from './impersonation-lists.repo.ts';
+import { countLogEntries } from './impersonation-log-list.repo.ts';
+import {
+  type RequestListQuery,
+  readLog,
+  readRequestList,
+  visibility,
+} from './impersonation-reads.service.ts';
 
 /**
  * CSV exports of the request list and the impersonation log: the list's own filters, order and
@@ -49,7 +55,7 @@ export async function exportRequests(
     const rows = await countRequests(db, {
       now: at,
       statuses: q.status ? [q.status] : ['Pending', 'Approved', 'Rejected', 'Revoked', 'Expired'],
-      visibleTo: viewer.permissions.has('impersonation.approve') ? undefined : viewer.email,
+      ...visibility(viewer),
       appId: q.appId,
       requestId: q.requestId,
       upTo,
@@ -99,7 +105,14 @@ export async function exportLogs(
   return exportReading(ctx.db, release, async (db, end) => {
     const at = ctx.clock.now();
     const upTo = await lastLogId(db);
-    const rows = await countLogEntries(db, { now: at, status: q.status, upTo });
+    // a scoped reader's file holds the entries of the sites in their scope (role-scopes.ts)
+    const scope = viewer.scope;
+    const rows = await countLogEntries(db, {
+      now: at,
+      status: q.status,
+      upTo,
+      ...(scope ? { scopes: [scope] } : {}),
+    });
     // The export's trail row is its only write: one statement, on its own.
     await recordEvent(ctx.db, {
       at,
@@ -113,7 +126,7 @@ export async function exportLogs(
       header: LOGS_EXPORT_COLUMNS,
       limit: rows,
       page: (cursor: string | undefined) =>
-        readLog(ctx, { ...q, cursor, upTo }, EXPORT_BATCH, { asOf: at, db }),
+        readLog(ctx, { ...q, cursor, upTo, scope }, EXPORT_BATCH, { asOf: at, db }),
       line: (x) => {
         const e = logEntryOut(x, at);
         return [e.Id, e.RequestId, e.AppName, e.Status, e.Event, e.Actor, e.LastModified];

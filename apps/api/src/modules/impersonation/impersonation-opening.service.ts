@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { hashSecret } from '../../lib/secrets.ts';
+import { outOfScope } from '../../lib/site-scope.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { findStaffByEmail } from '../auth/staff.service.ts';
@@ -189,8 +190,10 @@ export async function create(
   const { id, site } = await openRequest(ctx, call, {
     // The site and its owner under the site's lock: the consent mail goes to the owner at commit.
     site: async (tx) => {
-      const site = await findRequestSite(tx, d.AppId, true);
+      const site = await findRequestSite(tx, d.AppId, true, actor.scope);
       if (!site) throw new AppError('notFound', 'There is no site with that AppId.');
+      // A scoped requester asks only for sites in their scope (role-scopes.ts).
+      if (site.in_scope === false) throw outOfScope('a site in scope');
       return site;
     },
     data: async () => d,

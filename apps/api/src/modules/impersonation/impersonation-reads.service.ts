@@ -9,6 +9,7 @@ import {
   type REQUEST_SORT_KEYS,
   sortParam,
 } from '@sac/contract/list-sort';
+import { type SiteScope, scopeFor } from '@sac/contract/role-scopes';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import {
@@ -25,13 +26,11 @@ import {
 import { type DisplayStatus, type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
 import {
   type ListedRequestRow,
-  type LogEntryRow,
-  type LogOrder,
-  logEntries,
   pageRequests,
   pageRequestsByApp,
   type RequestOrder,
 } from './impersonation-lists.repo.ts';
+import { type LogEntryRow, type LogOrder, logEntries } from './impersonation-log-list.repo.ts';
 
 /** A group of the request list: the display statuses it lists, walked in the group's order. */
 interface ListGroup {
@@ -129,6 +128,22 @@ export interface RequestListQuery {
   sort?: RequestSort;
 }
 
+/**
+ * Which requests a viewer's list and export read: an approver every request, anyone else those
+ * they made or are assigned; a scoped approver (role-scopes.ts) those and every request of the
+ * sites in their approval scope; and a scoped viewer only requests of sites in their scope.
+ * Nothing more for an unscoped caller, whose statements stay as they were.
+ */
+export function visibility(viewer: StaffSession) {
+  const approver = viewer.permissions.has('impersonation.approve');
+  const approveScope = approver ? scopeFor(viewer.scopes, 'impersonation.approve') : undefined;
+  return {
+    visibleTo: approver && !approveScope ? undefined : viewer.email,
+    ...(approveScope ? { visibleIn: approveScope } : {}),
+    ...(viewer.scope ? { scopes: [viewer.scope] } : {}),
+  };
+}
+
 /** What a list read may be told: the instant its statuses are read at, and the statements' reader (an export's snapshot). */
 interface ReadOptions {
   asOf?: Date;
@@ -162,7 +177,7 @@ export async function readRequestList(
     const slice = {
       now: asOf,
       statuses,
-      visibleTo: viewer.permissions.has('impersonation.approve') ? undefined : viewer.email,
+      ...visibility(viewer),
       customerOnly,
       appId: q.appId,
       requestId: q.requestId,
@@ -211,7 +226,7 @@ const LOG_STATUSES_BY_NAME = [...LOG_STATUSES].sort();
  */
 export async function readLog(
   ctx: AppContext,
-  q: { status?: LogStatus; sort?: LogSort; cursor?: string; upTo?: string },
+  q: { status?: LogStatus; sort?: LogSort; cursor?: string; upTo?: string; scope?: readonly SiteScope[] },
   limit: number,
   opts: ReadOptions = {},
 ) {
@@ -258,6 +273,7 @@ export async function readLog(
       status,
       order,
       upTo: q.upTo,
+      ...(q.scope ? { scopes: [q.scope] } : {}),
       after: from && g === from.group ? from.after : undefined,
       limit: limit + 1 - rows.length,
     });
@@ -279,8 +295,10 @@ export async function readLog(
 /** GET /admin/impersonation/logs: one page, newest first or in the asked sort, with the cursor of the next. */
 export async function logs(
   ctx: AppContext,
+  viewer: StaffSession,
   q: { status?: LogStatus; sort?: LogSort; cursor?: string; limit?: number },
 ) {
-  const page = await readLog(ctx, q, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE);
+  // a scoped reader reads the entries of the sites in their scope (role-scopes.ts)
+  const page = await readLog(ctx, { ...q, scope: viewer.scope }, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE);
   return { Data: page.rows.map((x) => logEntryOut(x, page.asOf)), NextCursor: page.next };
 }

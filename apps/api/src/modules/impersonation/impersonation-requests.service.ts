@@ -12,6 +12,7 @@ import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { outOfScope } from '../../lib/site-scope.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { approverStanding, COOL_DOWN, findStaffByEmail } from '../auth/staff.service.ts';
 import { requireRecentProof } from '../auth/step-up.service.ts';
@@ -86,8 +87,10 @@ async function applyEvent(
   const now = ctx.clock.now();
   return runWrite(ctx.db, {
     lock: async (tx) => {
-      const row = await findRequest(tx, requestId, true);
+      const row = await findRequest(tx, requestId, true, actor.scope);
       if (!row) throw new AppError('notFound', 'There is no impersonation request with that id.');
+      // A scoped requester or approver acts only on the requests of sites in their scope.
+      if (row.in_scope === false) throw outOfScope('a request of a site in scope');
       const r = transition(stateOf(row), event, now.getTime());
       if (!r.ok) refuse(r.error);
       // After the transition's own refusal, which says more (an edit of a request approved meanwhile).

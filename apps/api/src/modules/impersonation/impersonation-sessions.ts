@@ -3,6 +3,7 @@ import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { outOfScope, siteIsInScope } from '../../lib/site-scope.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { openImpersonationSession } from '../auth/staff.service.ts';
 import { customerRoleCatalogue } from '../customers/sites.service.ts';
@@ -75,7 +76,12 @@ export async function switchApp(ctx: AppContext, call: StaffCall, input: { appid
   if (actor.impersonation) throw new AppError('impersonationForbidden', M.outOfScope);
   const now = ctx.clock.now();
   const { g, s } = await runWrite(ctx.db, {
-    lock: (tx) => liveGrant(ctx, tx, actor, input.appid, true),
+    lock: async (tx) => {
+      // A scoped holder opens a session only on a site in their scope (role-scopes.ts).
+      if (actor.scope && !(await siteIsInScope(tx, actor.scope, input.appid)))
+        throw outOfScope('a site in scope');
+      return liveGrant(ctx, tx, actor, input.appid, true);
+    },
     change: async (tx, g) => ({
       g,
       s: await openImpersonationSession(tx, {

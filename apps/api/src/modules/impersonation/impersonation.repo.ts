@@ -1,10 +1,12 @@
 import type { ImpersonationStep } from '@sac/contract/audit';
 import type { Priority, RequestState } from '@sac/contract/impersonation';
+import type { SiteScope } from '@sac/contract/role-scopes';
 import { type Insertable, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import type { DB } from '../../db/schema.generated.ts';
 import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 import { currentRequest } from '../../lib/request-context.ts';
+import { siteRowInScope } from '../../lib/site-scope.ts';
 
 /** A request's columns with its site's name and owner, as every read of a request answers them. */
 export const REQUEST_COLUMNS = [
@@ -48,15 +50,20 @@ const requestsWithSites = () =>
     .select(REQUEST_COLUMNS);
 
 /** One request; `lock` takes the row lock so a transition applies atomically. */
-export function findRequest(db: Queryable, id: number, lock = false) {
+export function findRequest(db: Queryable, id: number, lock = false, scope?: readonly SiteScope[]) {
   return firstRow(
     db,
     requestsWithSites()
       .where('r.id', '=', id)
       .where('r.deleted_at', 'is', null)
+      .$if(scope !== undefined, (s) => s.select(inScope(scope)))
       .$if(lock, (s) => s.forUpdate('r')),
   );
 }
+
+/** Whether the site `s` is in a scoped caller's scope, read with the row (role-scopes.ts). */
+const inScope = (scope: readonly SiteScope[] | undefined) =>
+  sql<boolean>`coalesce(${siteRowInScope(scope, 's')}, true)`.as('in_scope');
 
 export type RequestRow = NonNullable<Awaited<ReturnType<typeof findRequest>>>;
 
@@ -294,6 +301,35 @@ export function logOfSite(db: Queryable, appId: number) {
 }
 
 /**
+ * The steps on a site's requests after log id `afterId`, oldest first, up to `limit`: the owner's
+ * export reads every one, a page at a time. `newest` reads the newest first instead (the feed).
+ */
+export function logPageOfSite(
+  db: Queryable,
+  appId: number,
+  opts: { afterId?: string; limit: number; newest?: boolean },
+) {
+  return rows(
+    db,
+    qb
+      .selectFrom('impersonation_log as l')
+      .innerJoin('impersonation_requests as r', 'r.id', 'l.request_id')
+      .select((eb) => [
+        eb.cast<string>('l.id', 'text').as('id'),
+        'l.request_id',
+        'l.event',
+        'l.actor',
+        'l.at',
+        'l.client_address',
+      ])
+      .where('r.app_id', '=', appId)
+      .$if(opts.afterId !== undefined, (q) => q.where('l.id', '>', sql<number>`${opts.afterId}::bigint`))
+      .orderBy('l.id', opts.newest ? 'desc' : 'asc')
+      .limit(opts.limit),
+  );
+}
+
+/**
  * A site and its owner; `lock` takes the lock of a request's site: the site row FOR UPDATE (a
  * request opened or edited on the site waits for another's commit, so the roles other live
  * requests hold are read under it) and the owner's row FOR SHARE (the address the consent mail
@@ -307,8 +343,13 @@ const requestSite = (lock: boolean) =>
     .$if(lock, (s) => s.forUpdate('s').forShare('c'));
 
 /** A site and its owner, to whom requests for it are mailed; `lock` takes the site's lock. */
-export function findRequestSite(db: Queryable, appId: number, lock = false) {
-  return firstRow(db, requestSite(lock).where('s.app_id', '=', appId));
+export function findRequestSite(db: Queryable, appId: number, lock = false, scope?: readonly SiteScope[]) {
+  return firstRow(
+    db,
+    requestSite(lock)
+      .where('s.app_id', '=', appId)
+      .$if(scope !== undefined, (s) => s.select(inScope(scope))),
+  );
 }
 
 export type RequestSite = NonNullable<Awaited<ReturnType<typeof findRequestSite>>>;

@@ -1,3 +1,4 @@
+import { consolePaths } from '@sac/contract/console-paths';
 import { HEADERS } from '@sac/contract/constants';
 import { ENDPOINTS } from '@sac/contract/endpoints';
 import {
@@ -7,6 +8,7 @@ import {
 } from '@sac/contract/impersonation-api';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
+import { consolePageFor } from '../../lib/console-url.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { exportLimiter } from '../../lib/export-limiter.ts';
 import * as consent from './impersonation-consent.service.ts';
@@ -46,7 +48,7 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   registerEndpoint(app, ctx, ENDPOINTS.impersonationAction, (c) =>
     imp.act(ctx, c, { ...c.query, body: c.body }),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => reads.logs(ctx, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationLogs, (c) => reads.logs(ctx, c.session, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationRequestsExport, async (c) =>
     sendFile(c.reply, await exports.exportRequests(ctx, c, { ...c.query, release: exportsAtOnce.take() })),
   );
@@ -65,6 +67,27 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.siteAccess, (c) => siteAccess.siteAccess(ctx, c, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.siteAccessExport, async (c) => {
+    const file = await siteAccess.siteAccessExport(ctx, c, c.query);
+    c.reply
+      .header('Content-Disposition', `attachment; filename="${file.filename}"`)
+      .header('Cache-Control', 'no-store')
+      .type(c.query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+    return file.body as never;
+  });
+  registerEndpoint(app, ctx, ENDPOINTS.siteAccessFeed, async (c) => {
+    const pageUrl = consolePageFor(ctx.config, originOf(c.request.headers), consolePaths.siteAccess());
+    pageUrl.searchParams.set('token', c.query.token);
+    const selfUrl = new URL(ENDPOINTS.siteAccessFeed.path, `${c.request.protocol}://${c.request.host}`);
+    selfUrl.searchParams.set('token', c.query.token);
+    const feed = await siteAccess.siteAccessFeed(ctx, c, {
+      token: c.query.token,
+      pageUrl: pageUrl.toString(),
+      selfUrl: selfUrl.toString(),
+    });
+    c.reply.header('Cache-Control', 'no-store').type('application/atom+xml; charset=utf-8');
+    return feed as never;
+  });
   registerEndpoint(app, ctx, ENDPOINTS.consentDetails, (c) => consent.consentDetails(ctx, c, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.consentAnswer, (c) => consent.answerConsent(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.updateAccess, (c) => sessions.updateAccess(ctx, c, c.query));

@@ -568,6 +568,60 @@ describe('customer-originated requests and the owner access page', () => {
     expect(bad.status).toBe(400);
     expect(bad.error).toMatchObject({ ErrorCode: 976, Description: 'This link is invalid or has expired.' });
   });
+
+  it('gives the owner every step as CSV and JSON, and an Atom feed, behind the same link, staff named as on the page', async () => {
+    const mail = await t.smtp.waitFor(
+      (m) => m.to.includes('cora@client.example') && m.text.includes('/impersonation/site-access'),
+    );
+    const token = new URL(
+      /https?:\/\/\S+\/impersonation\/site-access\S*/.exec(mail.text)![0],
+    ).searchParams.get('token')!;
+    const page = (await t.call('siteAccess', { query: { token } })).body.Data;
+    const oldestFirst = [...page.Log].reverse();
+
+    const csv = await t.callLoose('siteAccessExport', { query: { token } });
+    expect(csv.status, csv.raw.body).toBe(200);
+    expect(csv.raw.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.raw.headers['content-disposition']).toMatch(
+      /^attachment; filename="cora-app-access-\d{4}-\d\d-\d\d\.csv"$/,
+    );
+    const lines = csv.raw.body.trimEnd().split(/\r?\n/);
+    expect(lines[0]).toBe('Date,Site,Request,Event,Actor,Client address');
+    expect(lines.slice(1).map((l) => l.split(',')[3])).toEqual(oldestFirst.map((l) => l.Event));
+    expect(csv.raw.body).not.toMatch(/@example\.com/);
+
+    const json = await t.callLoose('siteAccessExport', { query: { token, format: 'json' } });
+    expect(json.raw.headers['content-type']).toBe('application/json; charset=utf-8');
+    const steps = JSON.parse(json.raw.body) as Array<Record<string, unknown>>;
+    expect(steps).toEqual(oldestFirst.map((l) => ({ AppName: 'cora-app', ...l })));
+
+    const feed = await t.callLoose('siteAccessFeed', { query: { token } });
+    expect(feed.status).toBe(200);
+    expect(feed.raw.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
+    expect(feed.raw.body).toMatch(
+      /^<\?xml version="1.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/,
+    );
+    expect(feed.raw.body).toContain('<title>Provider access to cora-app</title>');
+    const entries = [...feed.raw.body.matchAll(/<entry>[\s\S]*?<title>([^<]*)<\/title>/g)].map((m) => m[1]);
+    expect(entries).toEqual(
+      page.Log.map((l) => `Request ${l.RequestId}: ${l.Event}${l.Actor ? ` by ${l.Actor}` : ''}`),
+    );
+    expect(feed.raw.body).not.toMatch(/@example\.com/);
+    expect(feed.raw.body).toContain(`token=${token}`);
+
+    // a feed reader and a download link send no ajax marker: these two take none, the page's call does
+    const plain = (url: string) => t.app.inject({ method: 'GET', url });
+    const q = `?token=${encodeURIComponent(token)}`;
+    expect((await plain(`/admin/impersonation/site-access/feed${q}`)).statusCode).toBe(200);
+    expect((await plain(`/admin/impersonation/site-access/export${q}&format=json`)).statusCode).toBe(200);
+    expect((await plain(`/admin/impersonation/site-access${q}`)).statusCode).toBe(400);
+
+    for (const id of ['siteAccessExport', 'siteAccessFeed'] as const) {
+      const bad = await t.callLoose(id, { query: { token: 'nope' } });
+      expect(bad.status).toBe(400);
+      expect(bad.error.ErrorCode).toBe(976);
+    }
+  });
 });
 
 describe('a grant stays with whom it was granted', () => {

@@ -2,7 +2,7 @@ import { displayStatus } from '@sac/contract/impersonation';
 import type { DISPLAY_STATUSES, LOG_STATUSES } from '@sac/contract/impersonation-api';
 import { isoOrNull } from '../../lib/iso.ts';
 import { type RequestRow, stateOf } from './impersonation.repo.ts';
-import type { LogEntryRow } from './impersonation-lists.repo.ts';
+import type { LogEntryRow } from './impersonation-log-list.repo.ts';
 
 /** Rows of the impersonation tables as the calls answer them. */
 

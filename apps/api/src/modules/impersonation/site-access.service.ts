@@ -1,11 +1,17 @@
+import { Readable } from 'node:stream';
 import { consolePaths } from '@sac/contract/console-paths';
-import { SITE_ACCESS_LINK_TTL_MS } from '@sac/contract/impersonation-api';
+import { csvLine } from '@sac/contract/csv';
+import {
+  SITE_ACCESS_EXPORT_COLUMNS,
+  SITE_ACCESS_FEED,
+  SITE_ACCESS_LINK_TTL_MS,
+} from '@sac/contract/impersonation-api';
 import type { AppContext, Caller } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
-import { logOfSite, requestsOfSite } from './impersonation.repo.ts';
+import { logOfSite, logPageOfSite, requestsOfSite } from './impersonation.repo.ts';
 import { toWire } from './impersonation.wire.ts';
 import {
   findSiteOfAccessToken,
@@ -34,47 +40,166 @@ export async function issueSiteAccessLink(
   return url.toString();
 }
 
-/** The owner's page: every request and step on their site, from the link in their email. */
-export async function siteAccess(ctx: AppContext, _call: Caller, input: { token: string }) {
-  const { token } = input;
-  const now = ctx.clock.now();
-  const site = await findSiteOfAccessToken(ctx.db, hashSecret(token), now);
+/** The site a link from the owner's mail opens; 976 when the link is unknown or has expired. */
+async function linkedSite(ctx: AppContext, token: string) {
+  const site = await findSiteOfAccessToken(ctx.db, hashSecret(token), ctx.clock.now());
   if (!site) throw new AppError('siteAccessLinkInvalid');
-  const appId = Number(site.app_id);
-  const requests = await requestsOfSite(ctx.db, appId);
-  const log = await logOfSite(ctx.db, appId);
-  // Provider staff are named by role and pseudonym (staff-pseudonyms.ts), and their addresses are
-  // not shown; the owner's own steps keep the owner's email and address.
+  return { appId: Number(site.app_id), appName: site.app_name };
+}
+
+/**
+ * How the owner's page, export and feed name people: provider staff by role and pseudonym
+ * (staff-pseudonyms.ts), their addresses not shown; the owner's own steps keep the owner's email
+ * and address. `namer(emails)` reads the roles of the staff among `emails` (one statement).
+ */
+async function ownerNaming(ctx: AppContext, appId: number) {
   const owner = (await ownerEmailOfSite(ctx.db, appId))?.toLowerCase();
   const isOwner = (email: string | null) => email !== null && email.toLowerCase() === owner;
+  const showAddresses = ctx.config.siteAccessStaffNames === 'email';
+  return async (emails: Iterable<string | null>) => {
+    const label = await staffLabeller(
+      ctx.db,
+      (data) => ctx.crypto.mac('site-access-staff', data),
+      [...emails].filter((e): e is string => Boolean(e) && !isOwner(e)),
+      ctx.config.siteAccessStaffNames,
+    );
+    return {
+      person: (email: string | null) => (isOwner(email) ? email : label(email)),
+      address: (actor: string | null, address: string | null) =>
+        isOwner(actor) || showAddresses ? address : null,
+    };
+  };
+}
+
+type LogRow = Awaited<ReturnType<typeof logOfSite>>[number];
+
+/** A step as the owner reads it. */
+const ownerStep = (l: LogRow, n: Awaited<ReturnType<Awaited<ReturnType<typeof ownerNaming>>>>) => ({
+  RequestId: Number(l.request_id),
+  Event: l.event,
+  Actor: n.person(l.actor),
+  Date: new Date(l.at).toISOString(),
+  ClientAddress: n.address(l.actor, l.client_address),
+});
+
+/** The owner's page: every request and step on their site, from the link in their email. */
+export async function siteAccess(ctx: AppContext, _call: Caller, input: { token: string }) {
+  const now = ctx.clock.now();
+  const { appId, appName } = await linkedSite(ctx, input.token);
+  const requests = await requestsOfSite(ctx.db, appId);
+  const log = await logOfSite(ctx.db, appId);
   const named = requests.flatMap((r) => [r.initiator_email, ...r.assignees, r.action_taken_by ?? '']);
-  const label = await staffLabeller(
-    ctx.db,
-    (data) => ctx.crypto.mac('site-access-staff', data),
-    [...named, ...log.map((l) => l.actor ?? '')].filter((e) => e && !isOwner(e)),
-    ctx.config.siteAccessStaffNames,
-  );
-  const person = (email: string | null) => (isOwner(email) ? email : label(email));
+  const n = await (await ownerNaming(ctx, appId))([...named, ...log.map((l) => l.actor)]);
   return {
     Data: {
-      AppName: site.app_name,
+      AppName: appName,
       Requests: requests.map((r) => {
         const w = toWire(r, now);
         return {
           ...w,
-          Initiator: person(w.Initiator)!,
-          Request: { ...w.Request, Assignees: w.Request.Assignees.map((a) => person(a)!) },
-          Action: { ...w.Action, ActionTakenBy: person(w.Action.ActionTakenBy) },
+          Initiator: n.person(w.Initiator)!,
+          Request: { ...w.Request, Assignees: w.Request.Assignees.map((a) => n.person(a)!) },
+          Action: { ...w.Action, ActionTakenBy: n.person(w.Action.ActionTakenBy) },
         };
       }),
-      Log: log.map((l) => ({
-        RequestId: Number(l.request_id),
-        Event: l.event,
-        Actor: person(l.actor),
-        Date: new Date(l.at).toISOString(),
-        ClientAddress:
-          isOwner(l.actor) || ctx.config.siteAccessStaffNames === 'email' ? l.client_address : null,
-      })),
+      Log: log.map((l) => ownerStep(l, n)),
     },
   };
+}
+
+/** Steps an export reads at a time. */
+const EXPORT_PAGE = 2_000;
+
+/**
+ * Every step on the owner's site, oldest first, as CSV or as a JSON array, streamed a page at a
+ * time, with people named as on the page; behind the same link.
+ */
+export async function siteAccessExport(
+  ctx: AppContext,
+  _call: Caller,
+  input: { token: string; format: 'csv' | 'json' },
+): Promise<{ filename: string; body: Readable }> {
+  const { appId, appName } = await linkedSite(ctx, input.token);
+  const naming = await ownerNaming(ctx, appId);
+  async function* steps() {
+    let after: string | undefined;
+    for (;;) {
+      const page = await logPageOfSite(ctx.db, appId, { afterId: after, limit: EXPORT_PAGE });
+      if (page.length === 0) return;
+      const n = await naming(page.map((l) => l.actor));
+      yield page.map((l) => ownerStep(l, n));
+      if (page.length < EXPORT_PAGE) return;
+      after = page.at(-1)!.id;
+    }
+  }
+  async function* csv() {
+    yield csvLine(SITE_ACCESS_EXPORT_COLUMNS);
+    for await (const page of steps())
+      yield page
+        .map((s) => csvLine([s.Date, appName, s.RequestId, s.Event, s.Actor, s.ClientAddress]))
+        .join('');
+  }
+  async function* json() {
+    let first = true;
+    yield '[';
+    for await (const page of steps()) {
+      const text = page.map((s) => JSON.stringify({ AppName: appName, ...s })).join(',\n');
+      yield `${first ? '\n' : ',\n'}${text}`;
+      first = false;
+    }
+    yield '\n]\n';
+  }
+  const stamp = ctx.clock.now().toISOString().slice(0, 10);
+  const safeName = appName.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
+  return {
+    filename: `${safeName}-access-${stamp}.${input.format}`,
+    body: Readable.from(input.format === 'csv' ? csv() : json(), { objectMode: false }),
+  };
+}
+
+/** The feed holds the newest steps, as readers keep what they saw. */
+const FEED_ENTRIES = 100;
+
+const xml = (s: string) =>
+  s.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
+  );
+
+/**
+ * The owner's feed (Atom, RFC 4287) of the newest steps on their site, for a feed reader to keep
+ * them up to date; behind the same link, so it lasts as long as the link does.
+ */
+export async function siteAccessFeed(
+  ctx: AppContext,
+  _call: Caller,
+  input: { token: string; pageUrl: string; selfUrl: string },
+): Promise<string> {
+  const { appId, appName } = await linkedSite(ctx, input.token);
+  const page = await logPageOfSite(ctx.db, appId, { limit: FEED_ENTRIES, newest: true });
+  const n = await (await ownerNaming(ctx, appId))(page.map((l) => l.actor));
+  const id = `urn:sac:site-access:${appId}`;
+  const updated = page[0] ? new Date(page[0].at).toISOString() : ctx.clock.now().toISOString();
+  const entries = page.map((l) => {
+    const s = ownerStep(l, n);
+    const title = SITE_ACCESS_FEED.entryTitle(s.Event, s.Actor, s.RequestId);
+    return `  <entry>
+    <id>${id}:${l.id}</id>
+    <title>${xml(title)}</title>
+    <updated>${s.Date}</updated>
+    <link rel="alternate" href="${xml(input.pageUrl)}"/>
+    <content type="text">${xml(`${title}${s.ClientAddress ? ` (${s.ClientAddress})` : ''}, ${s.Date}`)}</content>
+  </entry>`;
+  });
+  return `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <id>${id}</id>
+  <title>${xml(SITE_ACCESS_FEED.title(appName))}</title>
+  <updated>${updated}</updated>
+  <author><name>${xml(SITE_ACCESS_FEED.author)}</name></author>
+  <link rel="self" href="${xml(input.selfUrl)}"/>
+  <link rel="alternate" href="${xml(input.pageUrl)}"/>
+${entries.join('\n')}
+</feed>
+`;
 }

@@ -1,8 +1,10 @@
 import type { NoticeAudience, NoticeKind } from '@sac/contract/notices';
+import type { SiteScope } from '@sac/contract/role-scopes';
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import type { DB } from '../../db/schema.generated.ts';
 import { execute, firstRow, qb, rows } from '../../db/sql.ts';
+import { siteRowInScope } from '../../lib/site-scope.ts';
 
 /** A fixed value written into the statement, as a literal rather than a parameter. */
 const lit = <V extends string | number>(v: V) => sql.lit(v);
@@ -11,17 +13,34 @@ const anyId = (ids: readonly number[]) => sql<number>`ANY(${ids}::bigint[])`;
 /** `= ANY` of a bound array of text values. */
 const anyText = <T extends string>(values: readonly string[]) => sql<T>`ANY(${values}::text[])`;
 
-/** A notice's stored audience is what the service wrote (NoticeAudience, as JSON). */
-type Stored = { audience: NoticeAudience };
+/**
+ * A notice's stored audience is what the service wrote (NoticeAudience, as JSON), and its scope
+ * the scoped sender's (role-scopes.ts; null: an unscoped sender's).
+ */
+type Stored = { audience: NoticeAudience; scope: SiteScope[] | null };
+
+/**
+ * Whose notices a sender reads: an unscoped sender every notice; a scoped one (role-scopes.ts)
+ * only those they wrote while scoped, whose audience their scope bounded.
+ */
+export interface NoticeReader {
+  uid: string;
+  scope?: readonly SiteScope[] | undefined;
+}
 
 const notices = () => qb.selectFrom('customer_notices').selectAll().$narrowType<Stored>();
 
 /** One notice; `lock` locks its row FOR UPDATE (a cancel decides under it, the job skips it meanwhile). */
-export function findNotice(q: Queryable, id: number, lock = false) {
+export function findNotice(q: Queryable, id: number, lock = false, reader?: NoticeReader) {
   return firstRow(
     q,
     notices()
       .where('id', '=', id)
+      .$if(reader?.scope !== undefined, (s) =>
+        s.select((eb) =>
+          eb.and([eb('created_by_uid', '=', reader!.uid), eb('scope', 'is not', null)]).as('readable'),
+        ),
+      )
       .$if(lock, (s) => s.forUpdate()),
   );
 }
@@ -38,8 +57,12 @@ export interface Progress {
 type Owners = ExpressionBuilder<{ s: DB['sites']; c: DB['customers'] }, 's' | 'c'>;
 
 /** The sites' owners an audience names (over sites s JOIN customers c). */
-function audienceFilter(eb: Owners, a: NoticeAudience) {
-  const alive = eb('c.status', '<>', lit('Deleted'));
+function audienceFilter(eb: Owners, a: NoticeAudience, scope: readonly SiteScope[] | null | undefined) {
+  const inScope = siteRowInScope(scope ?? undefined, 's');
+  // a scoped sender's audience: the owners of the sites in their scope among those it names
+  const alive = inScope
+    ? eb.and([eb('c.status', '<>', lit('Deleted')), inScope])
+    : eb('c.status', '<>', lit('Deleted'));
   switch (a.Type) {
     case 'plan':
       return eb.and([alive, eb('s.plan', '=', anyText<Selectable<DB['sites']>['plan']>(a.Plans ?? []))]);
@@ -55,7 +78,12 @@ function audienceFilter(eb: Owners, a: NoticeAudience) {
 const owners = () => qb.selectFrom('sites as s').innerJoin('customers as c', 'c.uid', 's.owner_uid');
 
 /** Distinct owner addresses an audience reaches, counted up to `cap` + 1 (beyond the cap the exact figure does not matter). */
-export async function countAudience(db: Queryable, a: NoticeAudience, cap: number): Promise<number> {
+export async function countAudience(
+  db: Queryable,
+  a: NoticeAudience,
+  cap: number,
+  scope?: readonly SiteScope[] | null,
+): Promise<number> {
   const r = await firstRow(
     db,
     qb
@@ -63,7 +91,7 @@ export async function countAudience(db: Queryable, a: NoticeAudience, cap: numbe
         owners()
           .select((eb) => eb.fn<string>('lower', ['c.email']).as('email'))
           .distinct()
-          .where((eb) => audienceFilter(eb, a))
+          .where((eb) => audienceFilter(eb, a, scope))
           .limit(cap + 1)
           .as('x'),
       )
@@ -73,7 +101,12 @@ export async function countAudience(db: Queryable, a: NoticeAudience, cap: numbe
 }
 
 /** One row per owner address of the audience; answers how many. */
-export async function resolveRecipients(q: Queryable, noticeId: number, a: NoticeAudience): Promise<number> {
+export async function resolveRecipients(
+  q: Queryable,
+  noticeId: number,
+  a: NoticeAudience,
+  scope: readonly SiteScope[] | null,
+): Promise<number> {
   const r = await rows(
     q,
     qb
@@ -87,7 +120,7 @@ export async function resolveRecipients(q: Queryable, noticeId: number, a: Notic
             eb.fn<string>('lower', ['c.email']).as('email'),
             'c.first_name',
           ])
-          .where((eb) => audienceFilter(eb, a))
+          .where((eb) => audienceFilter(eb, a, scope))
           .orderBy((eb) => eb.fn('lower', ['c.email']))
           .orderBy('c.first_name'),
       )
@@ -104,6 +137,8 @@ export async function insertNotice(
     subject: string;
     text: string;
     audience: NoticeAudience;
+    /** A scoped sender's scope, which bounds the audience when the job resolves it. */
+    scope: readonly SiteScope[] | undefined;
     sendAt: Date;
     now: Date;
     byUid: string;
@@ -123,6 +158,7 @@ export async function insertNotice(
         created_at: n.now,
         created_by_uid: n.byUid,
         created_by_email: n.byEmail,
+        ...(n.scope ? { scope: JSON.stringify(n.scope) } : {}),
       })
       .returningAll()
       .$narrowType<Stored>(),
@@ -135,10 +171,13 @@ export function dataCenters(q: Queryable) {
 }
 
 /** A page of notices, newest first, before the cursor's id. */
-export function listNotices(q: Queryable, before: number | undefined, limit: number) {
+export function listNotices(q: Queryable, before: number | undefined, limit: number, reader: NoticeReader) {
   return rows(
     q,
     notices()
+      .$if(reader.scope !== undefined, (s) =>
+        s.where('created_by_uid', '=', reader.uid).where('scope', 'is not', null),
+      )
       .where((eb) =>
         eb.or([eb(sql<number | null>`${before ?? null}::bigint`, 'is', null), eb('id', '<', before ?? null)]),
       )

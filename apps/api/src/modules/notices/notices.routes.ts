@@ -8,15 +8,21 @@ import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import * as notices from './notices.service.ts';
 
 export function noticesRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerEndpoint(app, ctx, ENDPOINTS.noticeList, (c) => notices.listNotices(ctx, c.query.cursor));
+  registerEndpoint(app, ctx, ENDPOINTS.noticeList, (c) =>
+    notices.listNotices(ctx, c.session, c.query.cursor),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.noticeCreate, (c) => notices.createNotice(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.noticeRecipients, (c) =>
-    notices.countRecipients(ctx, c.body.Audience),
+    notices.countRecipients(ctx, c.session, c.body.Audience),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.noticeAudienceOptions, async () => notices.audienceOptions(ctx));
-  registerEndpoint(app, ctx, ENDPOINTS.noticeSiteOptions, (c) => notices.siteOptions(ctx, c.query.term));
-  registerEndpoint(app, ctx, ENDPOINTS.noticeOne, (c) => notices.oneNotice(ctx, c.query.id));
-  registerEndpoint(app, ctx, ENDPOINTS.noticeDeliveries, (c) => notices.noticeDeliveries(ctx, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.noticeAudienceOptions, (c) => notices.audienceOptions(ctx, c.session));
+  registerEndpoint(app, ctx, ENDPOINTS.noticeSiteOptions, (c) =>
+    notices.siteOptions(ctx, c.session, c.query.term),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.noticeOne, (c) => notices.oneNotice(ctx, c.session, c.query.id));
+  registerEndpoint(app, ctx, ENDPOINTS.noticeDeliveries, (c) =>
+    notices.noticeDeliveries(ctx, c.session, c.query),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.noticeCancel, (c) => notices.cancelNotice(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.noticeUnsubscribeDetails, (c) =>
     notices.unsubscribeDetails(ctx, c.query.token),

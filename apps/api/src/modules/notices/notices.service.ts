@@ -10,12 +10,14 @@ import {
   type noticeDeliveriesQuery,
   UNSUBSCRIBABLE_KIND,
 } from '@sac/contract/notices';
+import type { SiteScope } from '@sac/contract/role-scopes';
 import type { z } from 'zod';
-import type { AppContext, Caller } from '../../app-context.ts';
+import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consoleOrigin } from '../../lib/console-url.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { outOfScope } from '../../lib/site-scope.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { sitesByNameOrOwner } from '../customers/sites.service.ts';
@@ -72,9 +74,14 @@ async function wireOne(ctx: AppContext, row: repo.NoticeRow) {
 }
 
 /** Distinct owner addresses of an audience, checked against the limit, read on `db`. */
-async function reachOf(ctx: AppContext, db: Queryable, audience: NoticeAudience) {
+async function reachOf(
+  ctx: AppContext,
+  db: Queryable,
+  audience: NoticeAudience,
+  scope: readonly SiteScope[] | undefined,
+) {
   const limit = ctx.config.noticeMaxRecipients;
-  const count = await repo.countAudience(db, audience, limit);
+  const count = await repo.countAudience(db, audience, limit, scope);
   return { Count: Math.min(count, limit + 1), OverLimit: count > limit, Limit: limit };
 }
 
@@ -86,7 +93,8 @@ export const audienceReach = (ctx: AppContext, audience: NoticeAudience, cap: nu
   repo.countAudience(ctx.db, audience, cap);
 
 /** Distinct owner addresses of an audience, checked against the limit. */
-export const countRecipients = (ctx: AppContext, audience: NoticeAudience) => reachOf(ctx, ctx.db, audience);
+export const countRecipients = (ctx: AppContext, sender: StaffSession, audience: NoticeAudience) =>
+  reachOf(ctx, ctx.db, audience, sender.scope);
 
 /**
  * POST /admin/notices: writes the notice (scheduled) through the write path, its audience counted
@@ -116,7 +124,7 @@ export async function createNotice(
     // No record to lock: the audience is counted in the write's transaction, the notice written with
     // the count its trail row reports (the job counts it again when it starts the notice).
     lock: async (tx) => {
-      const reach = await reachOf(ctx, tx, body.Audience);
+      const reach = await reachOf(ctx, tx, body.Audience, actor.scope);
       if (reach.OverLimit) throw new AppError('noticeAudienceTooLarge');
       if (reach.Count === 0) throw new AppError('noticeAudienceEmpty');
       return reach;
@@ -127,6 +135,7 @@ export async function createNotice(
         subject: body.Subject,
         text: body.Text,
         audience: body.Audience,
+        scope: actor.scope,
         sendAt,
         now,
         byUid: actor.uid,
@@ -155,18 +164,46 @@ export async function createNotice(
   return wireOne(ctx, row);
 }
 
-export async function audienceOptions(ctx: AppContext) {
+/**
+ * The plans and data centers an audience may name: for a scoped sender (role-scopes.ts) those
+ * their scope reaches (an axis a scope leaves open: every choice of it).
+ */
+export async function audienceOptions(ctx: AppContext, sender: StaffSession) {
   const centers = await repo.dataCenters(ctx.db);
-  return { Plans: [...PLANS], DataCenters: centers.map((c) => ({ Code: c.code, Name: c.name })) };
+  const scope = sender.scope;
+  const within = (axis: 'plans' | 'dataCenters', v: string) =>
+    !scope || scope.some((e) => e[axis] === null || e[axis].includes(v));
+  return {
+    Plans: PLANS.filter((p) => within('plans', p)),
+    DataCenters: centers
+      .filter((c) => within('dataCenters', c.code))
+      .map((c) => ({ Code: c.code, Name: c.name })),
+  };
 }
 
-/** Sites to choose for a notice to chosen sites, by site or owner name (the customer search's matching). */
-export async function siteOptions(ctx: AppContext, term: string) {
-  return { Data: await sitesByNameOrOwner(ctx.db, term, NOTICE_SITE_SEARCH_LIMIT) };
+/**
+ * Sites to choose for a notice to chosen sites, by site or owner name (the customer search's
+ * matching): for a scoped sender only sites in their scope.
+ */
+export async function siteOptions(ctx: AppContext, sender: StaffSession, term: string) {
+  return { Data: await sitesByNameOrOwner(ctx.db, term, NOTICE_SITE_SEARCH_LIMIT, sender.scope) };
 }
 
-export async function listNotices(ctx: AppContext, cursor: string | undefined) {
-  const rows = await repo.listNotices(ctx.db, cursor ? Number(cursor) : undefined, NOTICE_PAGE_SIZE + 1);
+/** A notice the reader may not read (repo.NoticeReader) is refused as out of their scope. */
+async function readableNotice(db: Queryable, reader: StaffSession, id: number, lock = false) {
+  const n = await repo.findNotice(db, id, lock, reader);
+  if (!n) throw new AppError('noticeNotFound');
+  if (n.readable === false) throw outOfScope('a notice they sent within their scope');
+  return n;
+}
+
+export async function listNotices(ctx: AppContext, reader: StaffSession, cursor: string | undefined) {
+  const rows = await repo.listNotices(
+    ctx.db,
+    cursor ? Number(cursor) : undefined,
+    NOTICE_PAGE_SIZE + 1,
+    reader,
+  );
   const page = rows.slice(0, NOTICE_PAGE_SIZE);
   const progress = await repo.progressOf(
     ctx.db,
@@ -178,14 +215,16 @@ export async function listNotices(ctx: AppContext, cursor: string | undefined) {
   };
 }
 
-export async function oneNotice(ctx: AppContext, id: number) {
-  const row = await repo.findNotice(ctx.db, id);
-  if (!row) throw new AppError('noticeNotFound');
-  return wireOne(ctx, row);
+export async function oneNotice(ctx: AppContext, reader: StaffSession, id: number) {
+  return wireOne(ctx, await readableNotice(ctx.db, reader, id));
 }
 
-export async function noticeDeliveries(ctx: AppContext, q: z.output<typeof noticeDeliveriesQuery>) {
-  if (!(await repo.findNotice(ctx.db, q.id))) throw new AppError('noticeNotFound');
+export async function noticeDeliveries(
+  ctx: AppContext,
+  reader: StaffSession,
+  q: z.output<typeof noticeDeliveriesQuery>,
+) {
+  await readableNotice(ctx.db, reader, q.id);
   const rows = await repo.deliveries(
     ctx.db,
     q.id,
@@ -219,8 +258,7 @@ export async function cancelNotice(ctx: AppContext, call: StaffCall, input: { Id
   const now = ctx.clock.now();
   const row = await runWrite(ctx.db, {
     lock: async (tx) => {
-      const n = await repo.findNotice(tx, id, true);
-      if (!n) throw new AppError('noticeNotFound');
+      const n = await readableNotice(tx, actor, id, true);
       if (n.status !== 'scheduled') throw new AppError('noticeNotCancellable');
       return n;
     },
@@ -288,7 +326,7 @@ async function startDue(ctx: AppContext): Promise<void> {
       lock: async (tx) => (await repo.claimDue(tx, now, 1))[0],
       change: async (tx, n) => {
         if (!n) return undefined;
-        const total = await repo.resolveRecipients(tx, Number(n.id), n.audience);
+        const total = await repo.resolveRecipients(tx, Number(n.id), n.audience, n.scope);
         if (total > ctx.config.noticeMaxRecipients) {
           // Rolled back with the rows: the audience grew past the limit after the notice was written.
           throw Object.assign(new Error('over'), { noticeId: Number(n.id) });

@@ -1,6 +1,8 @@
+import type { SiteScope } from '@sac/contract/role-scopes';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { execute, firstRow, qb, rows } from '../../db/sql.ts';
+import { siteIdInScope } from '../../lib/site-scope.ts';
 
 /**
  * A domain with its site's name. The status values compared below stay literals: the pending and
@@ -93,11 +95,14 @@ export function listDomains(
     limit: number;
     order?: DomainOrder;
     descending?: boolean;
+    /** The caller's scope: the domains of its sites alone, each tested in the walk; absent: all. */
+    scope?: readonly SiteScope[] | undefined;
   },
 ) {
   const order = q.order ?? 'domain';
   const dir = q.descending ? 'desc' : 'asc';
   const after = q.after;
+  const inScope = siteIdInScope(q.scope, sql.ref('d.app_id'));
   const page = qb
     .selectFrom('custom_domains as d')
     .selectAll('d')
@@ -108,6 +113,7 @@ export function listDomains(
       s.where('d.status', '=', sql.lit('Verified')).where('d.failing_since', 'is', null),
     )
     .$if(after !== undefined, (s) => s.where(pastKey(order, after!, q.descending === true)))
+    .$if(inScope !== undefined, (s) => s.where(inScope!))
     .$if(order === 'status', (s) => s.orderBy('d.status', dir))
     .$if(order === 'created', (s) => s.orderBy('d.created_at', dir))
     .orderBy('d.domain', dir)

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sortParam } from '@sac/contract/list-sort';
+import type { SiteScope } from '@sac/contract/role-scopes';
 import {
   DOMAIN_LIST_PAGE_SIZE,
   DOMAIN_PATTERN,
@@ -193,6 +194,7 @@ export async function listAllDomains(
     limit?: number | undefined;
     sort?: { key: repo.DomainOrder; descending: boolean } | undefined;
   },
+  scope: readonly SiteScope[] | undefined,
 ) {
   const order = q.sort?.key ?? 'domain';
   const descending = q.sort?.descending === true;
@@ -204,6 +206,7 @@ export async function listAllDomains(
     limit: limit + 1,
     order,
     descending,
+    scope,
   });
   const page = rows.slice(0, limit);
   return {

@@ -30,7 +30,9 @@ export function siteSettingsRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerEndpoint(app, ctx, ENDPOINTS.customDomainList, (c) =>
     domains.listDomains(ctx, c.query.uid, c.query.appId),
   );
-  registerEndpoint(app, ctx, ENDPOINTS.customDomainsAll, (c) => domains.listAllDomains(ctx, c.query));
+  registerEndpoint(app, ctx, ENDPOINTS.customDomainsAll, (c) =>
+    domains.listAllDomains(ctx, c.query, c.session.scope),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.customDomainCreate, (c) =>
     domains.createDomain(ctx, c, { ...c.query, ...c.body }),
   );

@@ -179,18 +179,24 @@ export async function savePreferences(
   );
 }
 
-/** Session ids among `ids` still live (not ended, not idle too long, not past their lifetime). */
+/**
+ * Session ids among `ids` still live (not ended, not idle too long, not past their lifetime), and
+ * the staff address allowlist as it stands, read in the same statement (empty: everyone).
+ */
 export async function liveSessionIds(
   db: Queryable,
   ids: number[],
   now: Date,
   policy: { idleMs: number; absoluteMs: number },
-): Promise<Set<number>> {
+): Promise<{ live: Set<number>; allowlist: string[] }> {
   const r = await rows(
     db,
     qb
       .selectFrom('staff_sessions')
-      .select('id')
+      .select([
+        'id',
+        sql<string[] | null>`(SELECT entries FROM staff_address_allowlist WHERE id = 1)`.as('allowlist'),
+      ])
       .where('id', '=', sql<number>`ANY(${ids}::bigint[])`)
       .where('revoked_at', 'is', null)
       // a deactivated member's streams end with their sessions (migration 0060)
@@ -207,7 +213,7 @@ export async function liveSessionIds(
       .where('last_used_at', '>', new Date(now.getTime() - policy.idleMs))
       .where('created_at', '>', new Date(now.getTime() - policy.absoluteMs)),
   );
-  return new Set(r.map((x) => Number(x.id)));
+  return { live: new Set(r.map((x) => Number(x.id))), allowlist: r[0]?.allowlist ?? [] };
 }
 
 /** Deletes up to `limit` notifications written before `before`, oldest first; answers how many. */

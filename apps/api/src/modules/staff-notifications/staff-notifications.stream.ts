@@ -7,6 +7,7 @@ import {
 } from '@sac/contract/staff-notifications';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, StaffSession } from '../../app-context.ts';
+import { addressAllowed } from '../../lib/address-allowlist.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { EVERY_STAFF_MEMBER } from '../../lib/staff-event-bus.ts';
 import * as repo from './staff-notifications.repo.ts';
@@ -29,6 +30,8 @@ export const CHANGE_EVENT_EVERY_MS = 1_000;
 interface Stream {
   uid: string;
   sessionId: number;
+  /** The address it was opened from: the staff allowlist is held to it at every check. */
+  address: string;
   /** Its member may request or approve impersonation: told when requests change. */
   seesRequests: boolean;
   out: PassThrough;
@@ -202,7 +205,7 @@ function refuseOverLimits(
  * The live streams of this instance, by staff member. A bus message about a member makes each of
  * their streams read the rows after the last id it sent (the table is the truth, so a replay by
  * Last-Event-ID and a live event are the same read). Once a second the hub ends the streams whose
- * session ended (checked again only when an auth change was heard, and every 15 s for idle and
+ * session ended or whose address the staff allowlist no longer lets in (checked again only when an auth change was heard, and every 15 s for idle and
  * lifetime ends), ends them all while the instance drains, and writes the heartbeat comments.
  * "The requests changed" (a message to EVERY_STAFF_MEMBER) is merged to one 'changed' event a
  * second at most, the last one always sent (throttle).
@@ -234,7 +237,7 @@ export function streamHub(
     lastFullCheck = now;
     const open = streams.all();
     if (open.length === 0) return;
-    const live = await repo.liveSessionIds(
+    const { live, allowlist } = await repo.liveSessionIds(
       ctx.db,
       [...new Set(open.map((s) => s.sessionId))],
       ctx.clock.now(),
@@ -243,7 +246,7 @@ export function streamHub(
         absoluteMs: ctx.config.sessionAbsoluteMs,
       },
     );
-    for (const s of open) if (!live.has(s.sessionId)) streams.end(s);
+    for (const s of open) if (!live.has(s.sessionId) || !addressAllowed(allowlist, s.address)) streams.end(s);
   }
 
   const timer = setInterval(() => {
@@ -275,6 +278,7 @@ export function streamHub(
       const s: Stream = {
         uid: session.uid,
         sessionId: session.sessionId,
+        address: request.ip,
         seesRequests:
           session.permissions.has('impersonation.request') ||
           session.permissions.has('impersonation.approve'),

@@ -223,6 +223,13 @@ export const impersonation = {
     'Support can only use your site after you allow it and a SuperAdmin of our team approves it, and only until the time shown. Every step is recorded here.',
   siteAccessRequestsHeading: 'Access requests',
   siteAccessStepsHeading: 'Every step',
+  siteAccessKeepHeading: 'Keep your own record',
+  siteAccessKeepIntro:
+    'Download every step as a file, or add the feed to a feed reader to hear of new ones. Both work as long as this link does.',
+  siteAccessDownloadCsv: 'Download CSV',
+  siteAccessDownloadJson: 'Download JSON',
+  siteAccessFeedLabel: 'Feed address (Atom)',
+  siteAccessCopyFeed: 'Copy the feed address',
   siteAccessRequest: 'Request',
   siteAccessRequestedBy: 'Requested by',
   siteAccessWhy: 'Why',

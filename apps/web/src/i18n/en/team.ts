@@ -51,7 +51,7 @@ export const team = {
   ssoCreateHint: 'Off: only staff who already have an account (same email) may sign in with the provider.',
   ssoGroupRoles: 'Groups and roles',
   ssoGroupRolesHint:
-    'A provider group grants a role. With rows here, each sign-in sets the staff member’s roles from their groups, and one whose groups grant none is refused. No rows: roles stay as set in the console.',
+    'A provider group grants a role. With rows here, each sign-in sets the staff member’s roles from their groups, and one whose groups grant none is refused. No rows: roles stay as set in the console. Saving also sets the roles of members provisioned by SCIM in the groups you changed.',
   ssoGroup: 'Group',
   ssoRole: 'Role',
   ssoAddGroup: 'Add a group',

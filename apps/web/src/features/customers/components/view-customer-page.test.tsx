@@ -1,3 +1,4 @@
+import { ERRORS } from '@sac/contract/errors';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
@@ -230,6 +231,28 @@ describe('customer view', () => {
       'Not Found, Please try again with some other information!',
     );
     expect(await screen.findByText(UID)).toBeTruthy();
+  });
+
+  it("shows the server's text when the customer is outside the viewer's role scope (403)", async () => {
+    const outOfScope = () => ({
+      status: 403,
+      body: { ErrorCode: ERRORS.outOfScope.code, Description: ERRORS.outOfScope.text },
+    });
+    stubApi(support, {
+      customerProfile: outOfScope,
+      userProfile: outOfScope,
+      loginSessions: outOfScope,
+      customerApps: outOfScope,
+      sharedApps: outOfScope,
+      activityLogs: outOfScope,
+    });
+    renderView();
+    for (const name of ['Contact Info', 'Account Info']) {
+      const heading = await screen.findByRole('heading', { level: 2, name });
+      expect((await within(heading.closest('section')!).findByRole('alert')).textContent).toBe(
+        ERRORS.outOfScope.text,
+      );
+    }
   });
 
   it('asks for a customer when the address names none', async () => {

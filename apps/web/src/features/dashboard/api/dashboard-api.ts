@@ -25,6 +25,17 @@ export function useDashboard() {
 
 export type { Dashboard };
 
+/**
+ * GET /admin/audit/stream, for those who read the trail: how far the operator's SIEM stream has
+ * got, each minute while the home screen is open.
+ */
+export const useTrailStream = () =>
+  useQuery({
+    queryKey: [...dashboardKeys.all, 'trail-stream'],
+    queryFn: async ({ signal }) => (await callApi('auditStream', { signal })).Sinks,
+    refetchInterval: 60_000,
+  });
+
 export type EndingTrial = ResponseOf<'trialsEnding'>['Data'][number];
 
 /** GET /admin/dashboard/trials-ending, the page after `cursor` (`sort`: 'ends' or '-ends'). */

@@ -277,6 +277,54 @@ describe('the dashboard', () => {
     expect(href('Open the audit trail (last 24 hours)')).toBe('/manage-superuser/audit-trail?range=24h');
   });
 
+  it('tells those who read the trail how far the SIEM stream has got, sink by sink', async () => {
+    stubApi(viewer('Auditor', ['audit.read', 'activity.read']), {
+      dashboard: () => ({
+        body: {
+          GeneratedAt: new Date().toISOString(),
+          StaffActivity: { Recent: [], Refused: 0, Failed: [], Exports: [] },
+        },
+      }),
+      auditStream: () => ({
+        body: {
+          Sinks: [
+            {
+              Sink: 'syslog',
+              Target: 'tls://siem.example:6514',
+              SentRows: 9,
+              LastSentAt: null,
+              PendingRows: 0,
+              PendingCapped: false,
+              LagSeconds: 0,
+              LastError: null,
+              LastErrorAt: null,
+            },
+            {
+              Sink: 'http',
+              Target: 'https://hec.example/services/collector',
+              SentRows: 9,
+              LastSentAt: null,
+              PendingRows: 40,
+              PendingCapped: false,
+              LagSeconds: 75,
+              LastError: 'the collector answered 503',
+              LastErrorAt: null,
+            },
+          ],
+        },
+      }),
+    });
+    renderPage();
+    const activity = await screen.findByRole('heading', { name: 'Sent to the SIEM' });
+    const lines = within(activity.parentElement!)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(lines).toEqual([
+      'syslog (tls://siem.example:6514): up to date',
+      'http (https://hec.example/services/collector): not sending (the collector answered 503), 40 rows waiting',
+    ]);
+  });
+
   it('reads again, without a reload, when the notification stream says requests changed', async () => {
     let count = 6;
     const { callsTo } = stubApi(superAdmin, {

@@ -4,6 +4,7 @@ import { ActionWords } from '../../../components/action-words.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { PermittedLink } from '../../../lib/may-open.tsx';
+import { useTrailStream } from '../api/dashboard-api.ts';
 import dashboardPageStyles from './dashboard-page.module.css';
 import impersonationCardsStyles from './impersonation-cards.module.css';
 import platformCardsStyles from './platform-cards.module.css';
@@ -79,6 +80,7 @@ export function StaffActivityCard({ activity }: { activity: Activity }) {
           {figures(activity.Exports, '7d')}
         </div>
       </div>
+      <TrailStreamLine />
       <PermittedLink
         className={impersonationCardsStyles.dashboardMore}
         to={consolePaths.auditTrail({ range: '24h' })}
@@ -86,5 +88,31 @@ export function StaffActivityCard({ activity }: { activity: Activity }) {
         {t('activityAll')}
       </PermittedLink>
     </section>
+  );
+}
+
+/** One line per SIEM sink the operator set up (none: nothing shown): up to date, behind, or failing. */
+function TrailStreamLine() {
+  const t = useT('dashboard');
+  const { data } = useTrailStream();
+  if (!data || data.length === 0) return null;
+  const line = (s: (typeof data)[number]) => {
+    const target = `${s.Sink} (${s.Target})`;
+    if (s.LastError) return t('streamFailing', { target, error: s.LastError, count: s.PendingRows });
+    if (s.PendingRows === 0) return t('streamUpToDate', { target });
+    const words = s.PendingCapped ? 'streamBehindCapped' : 'streamBehind';
+    return t(words, { target, count: s.PendingRows, seconds: s.LagSeconds });
+  };
+  return (
+    <div role="status">
+      <h3>{t('streamTitle')}</h3>
+      <ul className={impersonationCardsStyles.dashboardList}>
+        {data.map((s) => (
+          <li key={s.Sink} className={s.LastError ? dashboardPageStyles.dashboardStreamFailing : undefined}>
+            {line(s)}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

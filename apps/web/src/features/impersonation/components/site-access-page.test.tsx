@@ -139,6 +139,24 @@ describe('site access page', () => {
     expect(cells(within(steps).getAllByRole('row')[1]!)[2]).toBe(label);
   });
 
+  it('offers the owner every step as CSV and JSON, and the feed address to copy, behind the same link', async () => {
+    stubApi(undefined, { [CALL]: () => ({ body: answer }) });
+    renderPage('?token=abc%2B1');
+    await screen.findByRole('heading', { level: 2, name: 'Keep your own record' });
+    // the API's own address (the stub's), not the page's: the console may be served elsewhere
+    const origin = 'http://api.test';
+    const href = (name: string) => screen.getByRole('link', { name }).getAttribute('href');
+    expect(href('Download CSV')).toBe(
+      `${origin}/admin/impersonation/site-access/export?token=abc%2B1&format=csv`,
+    );
+    expect(href('Download JSON')).toBe(
+      `${origin}/admin/impersonation/site-access/export?token=abc%2B1&format=json`,
+    );
+    const feed = screen.getByRole('textbox', { name: 'Feed address (Atom)' }) as HTMLInputElement;
+    expect(feed.value).toBe(`${origin}/admin/impersonation/site-access/feed?token=abc%2B1`);
+    expect(screen.getByRole('button', { name: 'Copy the feed address' })).toBeTruthy();
+  });
+
   it('shows the approved-until time of an expired access, not of a revoked one', async () => {
     const expiry = { ExpiresAt: '2025-01-03T00:00:00.000Z', ApprovedProxyRoles: ['Analyst'] };
     stubApi(undefined, {

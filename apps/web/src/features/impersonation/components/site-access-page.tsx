@@ -1,10 +1,11 @@
 import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { siteAccessQuery } from '@sac/contract/impersonation-api';
 import { useSearchParams } from 'react-router';
+import { CopyButton } from '../../../components/copy-button.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { PublicPage } from '../../../components/public-page.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { errorText, plainLinkTo } from '../../../lib/api-client.ts';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { type SiteAccessStep, useSiteAccess } from '../api/impersonation-api.ts';
@@ -124,6 +125,39 @@ function useStepColumns(): Column<SiteAccessStep>[] {
   ];
 }
 
+/** The owner's own copy: every step as CSV or JSON, and the Atom feed, each behind the same link. */
+function KeepYourOwnRecord({ token }: { token: string }) {
+  const t = useT('impersonation');
+  const feed = plainLinkTo('siteAccessFeed', { token });
+  return (
+    <section className={styles.siteAccessSection} aria-labelledby="site-access-keep">
+      <h2 id="site-access-keep">{t('siteAccessKeepHeading')}</h2>
+      <p>{t('siteAccessKeepIntro')}</p>
+      <p className={styles.siteAccessDownloads}>
+        <a className="button" href={plainLinkTo('siteAccessExport', { token, format: 'csv' })} download>
+          {t('siteAccessDownloadCsv')}
+        </a>
+        <a className="button" href={plainLinkTo('siteAccessExport', { token, format: 'json' })} download>
+          {t('siteAccessDownloadJson')}
+        </a>
+      </p>
+      <div className="field">
+        <label htmlFor="site-access-feed">{t('siteAccessFeedLabel')}</label>
+        <span className={styles.siteAccessFeed}>
+          <input
+            id="site-access-feed"
+            type="text"
+            readOnly
+            value={feed}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <CopyButton text={feed} label={t('siteAccessCopyFeed')} />
+        </span>
+      </div>
+    </section>
+  );
+}
+
 /** A stable key of a step (the log carries no id; the server sends it newest first). */
 const stepKeys = (log: readonly SiteAccessStep[]) =>
   new Map(log.map((s, i) => [s, `${s.RequestId}-${s.Date}-${s.Event}-${i}`]));
@@ -192,6 +226,7 @@ export default function SiteAccessPage() {
             pageSize={PAGE_SIZE}
           />
         </section>
+        <KeepYourOwnRecord token={token} />
         <p className={`field-hint ${consentPageStyles.consentHelp}`}>{t('siteAccessHelp')}</p>
       </>
     );
