@@ -53,6 +53,35 @@ const fieldMessages = (body: { FieldErrors?: Array<{ Message: string }> }) =>
   (body.FieldErrors ?? []).map((f) => f.Message);
 
 describe('catastrophic patterns run on a linear-time engine', () => {
+  it('text PostgreSQL cannot store (a lone surrogate, a NUL) is a 400 naming the field, and nothing is written', async () => {
+    const admin = await t.login('admin@example.com');
+    const before = await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM customers');
+    const body = await t.callLoose('createCustomer', {
+      session: admin,
+      body: {
+        firstname: 'Ada\ud800',
+        lastname: 'L',
+        email: 'ada@surrogate.example',
+        appname: 'surrogate-site',
+      },
+    });
+    expect(body.status).toBe(400);
+    expect(body.error.Description).toBe('Text must be valid Unicode: it holds a lone surrogate.');
+    expect(body.error.FieldErrors?.[0]?.Field).toBe('firstname');
+    const nul = await t.callLoose('createCustomer', {
+      session: admin,
+      body: {
+        firstname: 'Ada\u0000',
+        lastname: 'L',
+        email: 'ada@surrogate.example',
+        appname: 'surrogate-site',
+      },
+    });
+    expect(nul.error.Description).toBe('Text must not contain the NUL character.');
+    const after = await t.db.query<{ n: string }>('SELECT count(*)::text AS n FROM customers');
+    expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+  });
+
   it("'^(a+)+$' against 40 a's and a '!' answers at once as a mismatch, and /livez is served meanwhile", async () => {
     // With a backtracking engine this sample takes 2^40 steps: days.
     const { result, live, livezFirst } = await liveMeanwhile(

@@ -270,7 +270,7 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/site-access/export',
     access: 'public',
     plainLink: true,
-    budget: { statements: 6, commits: 1 },
+    budget: { statements: 7, commits: 1 },
   },
   siteAccessFeed: {
     id: 'siteAccessFeed',

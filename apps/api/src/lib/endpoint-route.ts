@@ -44,19 +44,31 @@ function fieldErrorsOf(error: z.ZodError): FieldError[] {
   return error.issues.map((i) => ({ Field: i.path.join('.') || '(body)', Message: i.message }));
 }
 
+/** A UTF-16 surrogate without its other half (JSON can spell one: "\udc00"). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why a text cannot be stored: PostgreSQL takes neither NUL nor a lone surrogate (jsonb refuses its escape). */
+function textFault(t: string): string | undefined {
+  if (t.includes('\u0000')) return 'Text must not contain the NUL character.';
+  if (LONE_SURROGATE.test(t)) return 'Text must be valid Unicode: it holds a lone surrogate.';
+  return undefined;
+}
+
 /**
- * The path of the first text (key or value) holding a NUL character, which PostgreSQL cannot
- * store. Iterative: a body may nest as deep as its size allows.
+ * The path of the first text (key or value) PostgreSQL cannot store, and why. Iterative: a body
+ * may nest as deep as its size allows.
  */
-function nulPath(value: unknown): string[] | undefined {
+function badTextPath(value: unknown): { at: string[]; message: string } | undefined {
   const stack: Array<[unknown, string[]]> = [[value, []]];
   while (stack.length > 0) {
     const [v, at] = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return at;
+      const message = textFault(v);
+      if (message) return { at, message };
     } else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
-        if (k.includes('\u0000')) return [...at, k];
+        const message = textFault(k);
+        if (message) return { at: [...at, k], message };
         stack.push([x, at.length < 20 ? [...at, k] : at]);
       }
     }
@@ -65,10 +77,10 @@ function nulPath(value: unknown): string[] | undefined {
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const nul = nulPath(value);
-  if (nul) {
-    const message = 'Text must not contain the NUL character.';
-    throw new AppError('validation', message, [{ Field: nul.join('.') || '(body)', Message: message }]);
+  const bad = badTextPath(value);
+  if (bad) {
+    const { at, message } = bad;
+    throw new AppError('validation', message, [{ Field: at.join('.') || '(body)', Message: message }]);
   }
   const r = schema.safeParse(value ?? {});
   if (!r.success) {

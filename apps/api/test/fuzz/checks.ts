@@ -88,6 +88,14 @@ export function checkResponse(
       return undefined;
     }
     const announced = Number(res.headers[HEADERS.exportRows]);
+    // a JSON file is an array of its rows; a feed holds its entries
+    if (type === 'application/json' || type === 'application/atom+xml') {
+      const held =
+        type === 'application/json'
+          ? (JSON.parse(res.body) as unknown[]).length
+          : (res.body.match(/<entry>/g) ?? []).length;
+      return held === announced ? undefined : `x-export-rows said ${announced}, the file holds ${held}`;
+    }
     // records end with CRLF; a quoted field may hold a line break, so count records, not lines
     const records =
       res.body.match(/(?:"(?:[^"]|"")*"|[^",\r\n]*)(?:,(?:"(?:[^"]|"")*"|[^",\r\n]*))*\r\n/g) ?? [];

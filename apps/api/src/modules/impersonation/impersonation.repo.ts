@@ -307,7 +307,7 @@ export function logOfSite(db: Queryable, appId: number) {
 export function logPageOfSite(
   db: Queryable,
   appId: number,
-  opts: { afterId?: string; limit: number; newest?: boolean },
+  opts: { afterId?: string; upTo?: string; limit: number; newest?: boolean },
 ) {
   return rows(
     db,
@@ -324,9 +324,26 @@ export function logPageOfSite(
       ])
       .where('r.app_id', '=', appId)
       .$if(opts.afterId !== undefined, (q) => q.where('l.id', '>', sql<number>`${opts.afterId}::bigint`))
+      .$if(opts.upTo !== undefined, (q) => q.where('l.id', '<=', sql<number>`${opts.upTo}::bigint`))
       .orderBy('l.id', opts.newest ? 'desc' : 'asc')
       .limit(opts.limit),
   );
+}
+
+/** How many steps a site's requests have, and the last one's id: what an export announces and stops at. */
+export async function logExtentOfSite(db: Queryable, appId: number): Promise<{ rows: number; upTo: string }> {
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('impersonation_log as l')
+      .innerJoin('impersonation_requests as r', 'r.id', 'l.request_id')
+      .select((eb) => [
+        eb.cast<string>(eb.fn.countAll(), 'text').as('rows'),
+        eb.cast<string>(eb.fn.coalesce(eb.fn.max('l.id'), sql`0`), 'text').as('up_to'),
+      ])
+      .where('r.app_id', '=', appId),
+  );
+  return { rows: Number(r?.rows ?? 0), upTo: r?.up_to ?? '0' };
 }
 
 /**

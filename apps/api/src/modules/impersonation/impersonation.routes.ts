@@ -70,6 +70,7 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   registerEndpoint(app, ctx, ENDPOINTS.siteAccessExport, async (c) => {
     const file = await siteAccess.siteAccessExport(ctx, c, c.query);
     c.reply
+      .header(HEADERS.exportRows, String(file.rows))
       .header('Content-Disposition', `attachment; filename="${file.filename}"`)
       .header('Cache-Control', 'no-store')
       .type(c.query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
@@ -80,12 +81,15 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     pageUrl.searchParams.set('token', c.query.token);
     const selfUrl = new URL(ENDPOINTS.siteAccessFeed.path, `${c.request.protocol}://${c.request.host}`);
     selfUrl.searchParams.set('token', c.query.token);
-    const feed = await siteAccess.siteAccessFeed(ctx, c, {
+    const { entries, feed } = await siteAccess.siteAccessFeed(ctx, c, {
       token: c.query.token,
       pageUrl: pageUrl.toString(),
       selfUrl: selfUrl.toString(),
     });
-    c.reply.header('Cache-Control', 'no-store').type('application/atom+xml; charset=utf-8');
+    c.reply
+      .header(HEADERS.exportRows, String(entries))
+      .header('Cache-Control', 'no-store')
+      .type('application/atom+xml; charset=utf-8');
     return feed as never;
   });
   registerEndpoint(app, ctx, ENDPOINTS.consentDetails, (c) => consent.consentDetails(ctx, c, c.query));

@@ -11,7 +11,7 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
-import { logOfSite, logPageOfSite, requestsOfSite } from './impersonation.repo.ts';
+import { logExtentOfSite, logOfSite, logPageOfSite, requestsOfSite } from './impersonation.repo.ts';
 import { toWire } from './impersonation.wire.ts';
 import {
   findSiteOfAccessToken,
@@ -118,13 +118,15 @@ export async function siteAccessExport(
   ctx: AppContext,
   _call: Caller,
   input: { token: string; format: 'csv' | 'json' },
-): Promise<{ filename: string; body: Readable }> {
+): Promise<{ filename: string; rows: number; body: Readable }> {
   const { appId, appName } = await linkedSite(ctx, input.token);
   const naming = await ownerNaming(ctx, appId);
+  // the steps there are now, announced ahead; one written meanwhile waits for the next export
+  const { rows, upTo } = await logExtentOfSite(ctx.db, appId);
   async function* steps() {
     let after: string | undefined;
     for (;;) {
-      const page = await logPageOfSite(ctx.db, appId, { afterId: after, limit: EXPORT_PAGE });
+      const page = await logPageOfSite(ctx.db, appId, { afterId: after, upTo, limit: EXPORT_PAGE });
       if (page.length === 0) return;
       const n = await naming(page.map((l) => l.actor));
       yield page.map((l) => ownerStep(l, n));
@@ -153,6 +155,7 @@ export async function siteAccessExport(
   const safeName = appName.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
   return {
     filename: `${safeName}-access-${stamp}.${input.format}`,
+    rows,
     body: Readable.from(input.format === 'csv' ? csv() : json(), { objectMode: false }),
   };
 }
@@ -174,7 +177,7 @@ export async function siteAccessFeed(
   ctx: AppContext,
   _call: Caller,
   input: { token: string; pageUrl: string; selfUrl: string },
-): Promise<string> {
+): Promise<{ entries: number; feed: string }> {
   const { appId, appName } = await linkedSite(ctx, input.token);
   const page = await logPageOfSite(ctx.db, appId, { limit: FEED_ENTRIES, newest: true });
   const n = await (await ownerNaming(ctx, appId))(page.map((l) => l.actor));
@@ -191,7 +194,7 @@ export async function siteAccessFeed(
     <content type="text">${xml(`${title}${s.ClientAddress ? ` (${s.ClientAddress})` : ''}, ${s.Date}`)}</content>
   </entry>`;
   });
-  return `<?xml version="1.0" encoding="utf-8"?>
+  const feed = `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <id>${id}</id>
   <title>${xml(SITE_ACCESS_FEED.title(appName))}</title>
@@ -202,4 +205,5 @@ export async function siteAccessFeed(
 ${entries.join('\n')}
 </feed>
 `;
+  return { entries: entries.length, feed };
 }
