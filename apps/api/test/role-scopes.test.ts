@@ -73,4 +73,27 @@ describe('a scoped role', () => {
     expect(r.status, r.raw.body).toBe(200);
     expect((await t.call('customerProfile', { session: both, query: { uid: usOwner } })).status).toBe(200);
   });
+
+  it("shows a customer's activity on their sites in scope, and their own, not that of their other sites", async () => {
+    await addRole('Activity EU', ['activity.read'], ['eu-central'], null);
+    await t.addStaff('activity-eu@example.com', ['Activity EU', 'Support EU']);
+    const reader = await t.login('activity-eu@example.com');
+    const usOfEva = (await insertSite(t.db, { owner: euOwner, name: 'eva-us-shop' })).appId;
+    await t.db.query("UPDATE sites SET data_center = 'us-east' WHERE app_id = $1", [usOfEva]);
+    const row = (action: string, appId: number | null) =>
+      t.db.query(
+        `INSERT INTO activity_log (at, actor_email, action, target_type, target_id, customer_uid, app_id, details)
+         VALUES (now(), 'staff@example.com', $1, 'customer', $2::text, $2::uuid, $3, '{}')`,
+        [action, euOwner, appId],
+      );
+    await row('customer.profile.update', null);
+    await row('site.basicsettings', euSite);
+    await row('site.secret.rotate', usOfEva);
+    const r = await t.call('activityLogs', { session: reader, query: { uid: euOwner } });
+    expect(r.status, r.raw.body).toBe(200);
+    const actions = r.body.Data.map((e) => e.Action);
+    expect(actions).toContain('customer.profile.update');
+    expect(actions).toContain('site.basicsettings');
+    expect(actions).not.toContain('site.secret.rotate');
+  });
 });

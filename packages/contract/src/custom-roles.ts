@@ -21,6 +21,8 @@ export const CUSTOM_ROLE_MESSAGES = {
   descriptionTooLong: `Description must be at most ${ROLE_DESCRIPTION_MAX} characters.`,
   permissionsRequired: 'Choose at least one permission.',
   permissionUnknown: 'There is no such permission.',
+  superAdminOnly:
+    'Only the built-in SuperAdmin role may hold sso.manage: whoever sets up single sign-on decides who signs in, and with which roles.',
   notScopable: (permissions: readonly string[]) =>
     `A role with a scope may hold only permissions over customers and sites. Remove: ${permissions.join(', ')}.`,
   dataCentersEmpty: 'Choose at least one data center, or leave the data centers open (any).',
@@ -82,7 +84,15 @@ const definition = z.object({
   Scope: scopeInput,
 });
 
+/**
+ * Permissions no custom role holds: setting up single sign-on maps the provider's groups to any
+ * role, SuperAdmin included, so its holder could make themselves SuperAdmin.
+ */
+export const SUPER_ADMIN_ONLY_PERMISSIONS: readonly string[] = ['sso.manage'];
+
 const scopedHoldsOnlyScopable = (v: z.output<typeof definition>, ctx: z.RefinementCtx) => {
+  if (v.Permissions.some((p) => SUPER_ADMIN_ONLY_PERMISSIONS.includes(p)))
+    ctx.addIssue({ code: 'custom', path: ['Permissions'], message: CUSTOM_ROLE_MESSAGES.superAdminOnly });
   const unscopable = v.Scope ? v.Permissions.filter((p) => !isScopable(p)) : [];
   if (unscopable.length)
     ctx.addIssue({

@@ -50,6 +50,8 @@ export function syslogMessage(e: AuditEvent, host = os.hostname()): string {
 export const octetFrame = (message: string): string => `${Buffer.byteLength(message, 'utf8')} ${message}`;
 
 const CONNECT_TIMEOUT_MS = 5_000;
+/** A receiver that keeps the connection but stops reading for this long is taken as gone. */
+const WRITE_TIMEOUT_MS = 15_000;
 
 /** A syslog receiver at `tcp://host:port` or `tls://host:port` (TLS: checked against `caFile` or the system's CAs). */
 export function syslogSink(url: URL, opts: { caFile?: string } = {}): TrailSink {
@@ -106,7 +108,15 @@ export function syslogSink(url: URL, opts: { caFile?: string } = {}): TrailSink 
       const s = socket;
       const text = events.map((e) => octetFrame(syslogMessage(e))).join('');
       await new Promise<void>((resolve, reject) => {
-        s.write(text, 'utf8', (err) => (err ? reject(err) : resolve()));
+        const stalled = setTimeout(() => {
+          s.destroy();
+          reject(new Error(`the receiver took nothing for ${WRITE_TIMEOUT_MS / 1000} s`));
+        }, WRITE_TIMEOUT_MS);
+        s.write(text, 'utf8', (err) => {
+          clearTimeout(stalled);
+          if (err) reject(err);
+          else resolve();
+        });
       });
     },
     droppedSince(since) {

@@ -57,6 +57,9 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
       try {
         await sink.send(batch.map((b) => b.event));
       } catch (err) {
+        // the lag goes on growing while the sink is down: the oldest row waiting is the first of this batch
+        const waiting = (ctx.clock.now().getTime() - Date.parse(batch[0]!.event.At)) / 1000;
+        ctx.metrics.trailStreamLag.set({ sink: sink.name }, Math.max(0, waiting));
         await storeSinkError(ctx.db, sink.name, (err as Error).message, ctx.clock.now());
         throw err;
       }
@@ -73,11 +76,14 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
   }
 
   return {
-    /** Sends what waits to every sink; a sink that fails is noted and tried again next run. */
+    /**
+     * Sends what waits to every sink, each on its own (a slow or failing one never holds another
+     * back); a sink that fails is noted and tried again next run.
+     */
     async run(): Promise<void> {
-      const failures: unknown[] = [];
-      for (const sink of sinks) await runSink(sink).catch((err: unknown) => failures.push(err));
-      if (failures.length > 0) throw failures[0];
+      const outcomes = await Promise.allSettled(sinks.map((sink) => runSink(sink)));
+      const failed = outcomes.find((o) => o.status === 'rejected');
+      if (failed) throw failed.reason;
     },
     close(): void {
       for (const s of sinks) s.close();

@@ -193,8 +193,18 @@ export async function recentLogins(db: Queryable, uid: string, limit: number) {
 /** What an activity entry's details hold: an object of named values. */
 const activityDetails = z.record(z.string(), z.unknown());
 
-/** Keyset page of a customer's activity, newest first: rows older than `cursor` (0 = newest). */
-export async function customerActivity(db: Queryable, uid: string, cursor: number, pageSize: number) {
+/**
+ * Keyset page of a customer's activity, newest first: rows older than `cursor` (0 = newest). A
+ * scoped reader sees the customer's own rows and those of their sites in `scope`, not the rest.
+ */
+export async function customerActivity(
+  db: Queryable,
+  uid: string,
+  cursor: number,
+  pageSize: number,
+  scope?: readonly SiteScope[],
+) {
+  const siteInScope = siteIdInScope(scope, sql.ref('activity_log.app_id'));
   const found = await rows(
     db,
     qb
@@ -202,6 +212,9 @@ export async function customerActivity(db: Queryable, uid: string, cursor: numbe
       .select(['id', 'action', 'actor_email', 'client_address', 'at', 'details'])
       .where('target_type', '=', 'customer')
       .where('target_id', '=', uid)
+      .$if(siteInScope !== undefined, (q) =>
+        q.where((eb) => eb.or([eb('activity_log.app_id', 'is', null), siteInScope!])),
+      )
       .where((eb) => eb.or([eb(sql<number>`${cursor}::bigint`, '=', 0), eb('id', '<', cursor)]))
       .orderBy('id', 'desc')
       .limit(pageSize + 1),

@@ -34,7 +34,7 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   );
   registerEndpoint(app, ctx, ENDPOINTS.loginSessions, (c) => customers.loginSessions(ctx, c.query.uid));
   registerEndpoint(app, ctx, ENDPOINTS.activityLogs, (c) =>
-    customers.activity(ctx, c.query.uid, c.query.cursor),
+    customers.activity(ctx, c.query.uid, c.query.cursor, c.session.scope),
   );
   registerEndpoint(app, ctx, ENDPOINTS.customerApps, (c) =>
     customers.apps(ctx, c.query.uid, 'owned', c.session.scope),

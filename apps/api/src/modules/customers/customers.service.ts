@@ -337,9 +337,9 @@ export async function loginSessions(ctx: AppContext, uid: string) {
   };
 }
 
-export async function activity(ctx: AppContext, uid: string, cursor: number) {
+export async function activity(ctx: AppContext, uid: string, cursor: number, scope?: readonly SiteScope[]) {
   await customer(ctx, uid);
-  const page = await customerActivity(ctx.db, uid, cursor, ACTIVITY_PAGE_SIZE);
+  const page = await customerActivity(ctx.db, uid, cursor, ACTIVITY_PAGE_SIZE, scope);
   return {
     Data: page.rows.map((r) => ({
       Id: Number(r.id),

@@ -122,6 +122,12 @@ describe('POST /admin/team/custom-roles', () => {
       'Scope.DataCenters',
       CUSTOM_ROLE_MESSAGES.dataCenterUnknown(['moon-1']),
     ],
+    [
+      "the SuperAdmin's own sso.manage (its holder could map a group of theirs to SuperAdmin)",
+      { Permissions: ['sso.manage', 'audit.read'], Scope: null },
+      'Permissions',
+      CUSTOM_ROLE_MESSAGES.superAdminOnly,
+    ],
   ])('refuses %s (400, by field)', async (_what, over, field, message) => {
     const r = await create(role({ Name: 'Refused', ...over }));
     expect(r.status).toBe(400);

@@ -4,6 +4,7 @@ import {
   newCustomRoleBody,
   ROLE_DESCRIPTION_MAX,
   ROLE_NAME_MAX,
+  SUPER_ADMIN_ONLY_PERMISSIONS,
 } from '@sac/contract/custom-roles';
 import { PLANS } from '@sac/contract/customers';
 import { ERRORS } from '@sac/contract/errors';
@@ -182,7 +183,7 @@ function ScopeAndPermissions({
 }) {
   const t = useT('team');
   const scoped = values.DataCenters.length > 0 || values.Plans.length > 0;
-  const permissionOptions = PERMISSIONS.map((p) => ({
+  const permissionOptions = PERMISSIONS.filter((p) => !SUPER_ADMIN_ONLY_PERMISSIONS.includes(p)).map((p) => ({
     value: p,
     label: p,
     hint: PERMISSION_DESCRIPTIONS[p],
