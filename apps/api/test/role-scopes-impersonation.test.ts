@@ -191,6 +191,41 @@ describe('a scoped approver', () => {
   });
 });
 
+describe("a scoped approver's dashboard", () => {
+  it('counts and lists only the requests and live grants of sites in their approval scope', async () => {
+    const now = t.clock.now();
+    for (const appId of [euSite, usSite]) {
+      await insertRequest(t.db, { appId, initiator: 'boss@example.com', assignees: [], consent: 'granted' });
+      await insertGrant(t.db, {
+        appId,
+        initiatorUid: euUid,
+        initiatorEmail: 'eu@example.com',
+        roles: ['Viewer'],
+        now,
+      });
+    }
+    const board = async (session: S) => {
+      const r = await t.call('dashboard', { session });
+      expect(r.status, r.raw.body).toBe(200);
+      const imp = r.body.Impersonation!;
+      return {
+        awaiting: imp.AwaitingMyDecision!.Items.map((i) => i.AppName),
+        grants: imp.LiveGrants.Items.map((g) => g.AppName),
+        counts: [imp.AwaitingMyDecision!.Count, imp.LiveGrants.Count],
+      };
+    };
+    // the SuperAdmin sees both sites, so the scoped approver's view is a real filter
+    const all = await board(boss);
+    expect(new Set(all.grants)).toEqual(new Set(['eu-shop', 'us-shop']));
+    const mine = await board(euApprover);
+    expect(mine.awaiting).not.toContain('us-shop');
+    expect(mine.grants).toEqual(['eu-shop']);
+    expect(mine.counts[1]).toBe(1);
+    expect(mine.awaiting).toContain('eu-shop');
+    expect(mine.counts[0]).toBe(mine.awaiting.length);
+  });
+});
+
 describe('the impersonation log of a scoped reader', () => {
   it('reads and exports only the entries of sites in scope', async () => {
     for (const sort of [undefined, 'app', '-modified'] as const) {

@@ -49,7 +49,14 @@ const decidable = (eb: Requests, uid: string, email: string) =>
  * pending requests' priority index, cut at five (a sort of the whole pile took 15 ms at 2,000 on
  * PGlite). The count says how many they may decide now and how many wait for the owner's consent.
  */
-export async function awaitingDecision(db: Queryable, uid: string, email: string) {
+export async function awaitingDecision(
+  db: Queryable,
+  uid: string,
+  email: string,
+  scope?: readonly SiteScope[],
+) {
+  // a scoped approver decides only on sites in their scope (role-scopes.ts)
+  const inScope = siteIdInScope(scope, sql.ref('r.app_id'));
   const [count, items] = await Promise.all([
     firstRow(
       db,
@@ -59,7 +66,8 @@ export async function awaitingDecision(db: Queryable, uid: string, email: string
           sql<number>`count(*) filter (where ${consented(eb)})::int`.as('now'),
           sql<number>`count(*) filter (where not (${consented(eb)}))::int`.as('customer'),
         ])
-        .where((eb) => awaiting(eb, uid, email)),
+        .where((eb) => awaiting(eb, uid, email))
+        .$if(inScope !== undefined, (q) => q.where(inScope!)),
     ),
     // The page is cut first and only then joined to its sites: a join first hashed every site.
     rows(
@@ -85,6 +93,7 @@ export async function awaitingDecision(db: Queryable, uid: string, email: string
               PRIORITY_RANK.as('rank'),
             ])
             .where((eb) => decidable(eb, uid, email))
+            .$if(inScope !== undefined, (q) => q.where(inScope!))
             .orderBy(PRIORITY_RANK, 'desc')
             .orderBy('r.created_at')
             .orderBy('r.id')
@@ -138,14 +147,17 @@ export async function liveGrants(
   now: Date,
   viewer: { uid: string; email: string },
   holderUid: string | null,
+  scope?: readonly SiteScope[],
 ) {
+  const inScope = siteIdInScope(scope, sql.ref('r.app_id'));
   const [count, items] = await Promise.all([
     firstRow(
       db,
       qb
         .selectFrom('impersonation_requests as r')
         .select(counted.as('n'))
-        .where((eb) => live(eb, now, holderUid)),
+        .where((eb) => live(eb, now, holderUid))
+        .$if(inScope !== undefined, (q) => q.where(inScope!)),
     ),
     rows(
       db,
@@ -166,6 +178,7 @@ export async function liveGrants(
                 .as('mine'),
             ])
             .where((eb) => live(eb, now, holderUid))
+            .$if(inScope !== undefined, (q) => q.where(inScope!))
             .orderBy('r.expires_at')
             .orderBy('r.id')
             .limit(lit(DASHBOARD_GRANTS))

@@ -44,10 +44,12 @@ async function impersonationPart(
   now: Date,
   approver: boolean,
 ): Promise<NonNullable<Dashboard['Impersonation']>> {
+  // an approver's view of others' requests and grants keeps to their approval scope
+  const scope = approver ? scopeFor(viewer.scopes, 'impersonation.approve') : undefined;
   const [awaiting, mine, grants] = await Promise.all([
-    approver ? repo.awaitingDecision(db, viewer.uid, viewer.email) : undefined,
+    approver ? repo.awaitingDecision(db, viewer.uid, viewer.email, scope) : undefined,
     repo.minePending(db, viewer.email),
-    repo.liveGrants(db, now, viewer, approver ? null : viewer.uid),
+    repo.liveGrants(db, now, viewer, approver ? null : viewer.uid, scope),
   ]);
   return {
     ...(awaiting
