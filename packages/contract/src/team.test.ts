@@ -57,6 +57,32 @@ describe('assignableRoles', () => {
     expect(assignableRoles(['Admin'], all, 'update', matrix)).toEqual(['Support', 'Support EU']);
     expect(assignableRoles(['SuperAdmin'], all, 'update', matrix)).toEqual(all);
   });
+
+  it('never turns a permission the giver holds only in a scope into a wider one by giving it', () => {
+    const eu = { dataCenters: ['eu-central', 'eu-west'], plans: null };
+    const matrix = {
+      ...BUILT_IN_ROLES,
+      'EU approvers': { permissions: ['impersonation.approve'], scope: eu },
+      'All approvers': { permissions: ['impersonation.approve'], scope: null },
+      'Frankfurt approvers': {
+        permissions: ['impersonation.approve'],
+        scope: { dataCenters: ['eu-central'], plans: ['Free'] },
+      },
+      'US approvers': {
+        permissions: ['impersonation.approve'],
+        scope: { dataCenters: ['us-east'], plans: null },
+      },
+      // Admin holds sites.read everywhere: any scope of it is theirs to give
+      'Sites US': { permissions: ['sites.read'], scope: { dataCenters: ['us-east'], plans: null } },
+    };
+    const all = [...ALL, ...Object.keys(matrix).filter((r) => !ALL.includes(r))];
+    expect(assignableRoles(['Admin', 'EU approvers'], all, 'update', matrix)).toEqual([
+      'Support',
+      'EU approvers',
+      'Frankfurt approvers',
+      'Sites US',
+    ]);
+  });
 });
 
 describe('rolesToUnassign', () => {

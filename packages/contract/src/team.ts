@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { fieldFieldRequired } from './messages.ts';
-import { permissionsOf, ROLE_ADMIN, ROLE_SUPER_ADMIN } from './permissions.ts';
+import { ROLE_ADMIN, ROLE_SUPER_ADMIN } from './permissions.ts';
 import type { StaffIdentity } from './profile-access.ts';
+import type { SiteScope } from './role-scopes.ts';
 import { email } from './validation.ts';
 
 /**
@@ -27,34 +28,77 @@ export function canManageStaff(actor: StaffIdentity, target: StaffIdentity): boo
   return false;
 }
 
+/** A role as assignableRoles reads it: its permissions and its scope (null or absent: every site). */
+export interface RoleOfMatrix {
+  permissions: readonly string[];
+  scope?: SiteScope | null;
+}
+
+/** Whether one scope entry reaches at least every site `inner` does (null: every site). */
+const covers = (outer: SiteScope, inner: SiteScope | null): boolean => {
+  const axis = (o: readonly string[] | null, i: readonly string[] | null | undefined) =>
+    o === null || i?.every((x) => o.includes(x)) === true;
+  return axis(outer.dataCenters, inner?.dataCenters) && axis(outer.plans, inner?.plans);
+};
+
+/**
+ * Whether the actor, holding `actorRoles`, holds every permission of `role` over at least the
+ * sites the role reaches: a permission they hold only in a scope covers a role scoped within it,
+ * never an unscoped one (so no one turns a scoped permission into an unscoped one by giving it).
+ */
+function holdsAllOf(
+  actorRoles: readonly string[],
+  role: RoleOfMatrix,
+  matrix: Record<string, RoleOfMatrix>,
+): boolean {
+  return role.permissions.every((p) => {
+    const granting = actorRoles.map((r) => matrix[r]).filter((r) => r?.permissions.includes(p));
+    return granting.some((g) => !g!.scope || covers(g!.scope, role.scope ?? null));
+  });
+}
+
 /**
  * The roles an actor may give. The create form never offers SuperAdmin (spec section 5); a
  * SuperAdmin may grant it later through a role change. An Admin gives neither Admin nor SuperAdmin.
- * Given each role's permissions (`matrix`), a non-SuperAdmin gives or takes only roles whose every
- * permission they hold themselves, so no one hands out more than they have (a custom role included).
+ * Given each role's permissions and scope (`matrix`), a non-SuperAdmin gives or takes only roles
+ * whose every permission they hold themselves, over at least the sites the role reaches, so no one
+ * hands out more than they have (a custom role included).
  */
 export function assignableRoles(
   actorRoles: readonly string[],
   allRoles: readonly string[],
   purpose: 'create' | 'update',
-  matrix?: Record<string, { permissions: readonly string[] }>,
+  matrix?: Record<string, RoleOfMatrix>,
 ): string[] {
   if (actorRoles.includes(ROLE_SUPER_ADMIN)) {
     return allRoles.filter((r) => purpose === 'update' || r !== ROLE_SUPER_ADMIN);
   }
   if (!actorRoles.includes(ROLE_ADMIN)) return [];
-  const held = matrix ? permissionsOf(actorRoles, matrix) : undefined;
   return allRoles.filter(
     (r) =>
       r !== ROLE_SUPER_ADMIN &&
       r !== ROLE_ADMIN &&
-      (!held || (matrix?.[r]?.permissions ?? []).every((p) => held.has(p))),
+      (!matrix || holdsAllOf(actorRoles, matrix[r] ?? { permissions: [] }, matrix)),
   );
 }
 
 /** The matrix `assignableRoles` reads, from the roles as GET /admin/team/roles answers them. */
-export const roleMatrix = (roles: readonly { Name: string; Permissions: readonly string[] }[]) =>
-  Object.fromEntries(roles.map((r) => [r.Name, { permissions: r.Permissions }]));
+export const roleMatrix = (
+  roles: readonly {
+    Name: string;
+    Permissions: readonly string[];
+    Scope?: { DataCenters: readonly string[] | null; Plans: readonly string[] | null } | null;
+  }[],
+) =>
+  Object.fromEntries(
+    roles.map((r) => [
+      r.Name,
+      {
+        permissions: r.Permissions,
+        scope: r.Scope ? { dataCenters: r.Scope.DataCenters, plans: r.Scope.Plans } : null,
+      },
+    ]),
+  );
 
 /** The roles to unassign on a role change: every role not chosen (spec section 4). */
 export const rolesToUnassign = (allRoles: readonly string[], chosen: readonly string[]): string[] =>

@@ -114,7 +114,19 @@ async function knownRoles(db: Queryable, wanted: string[]) {
   const all = rows.map((r) => r.name);
   const unknown = wanted.filter((r) => !all.includes(r));
   if (unknown.length) throw new AppError('unknownRole', `${ERRORS.unknownRole.text} (${unknown.join(', ')})`);
-  return { all, matrix: Object.fromEntries(rows.map((r) => [r.name, { permissions: r.permissions }])) };
+  const matrix = Object.fromEntries(
+    rows.map((r) => [
+      r.name,
+      {
+        permissions: r.permissions,
+        scope:
+          r.scope_data_centers || r.scope_plans
+            ? { dataCenters: r.scope_data_centers, plans: r.scope_plans }
+            : null,
+      },
+    ]),
+  );
+  return { all, matrix };
 }
 
 /**
