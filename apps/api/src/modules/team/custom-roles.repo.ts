@@ -94,6 +94,14 @@ export async function updateRole(db: Queryable, r: RoleDefinition, at: Date): Pr
   return row!.version;
 }
 
+/**
+ * Restarts the grant time of a role for all its holders: a role that comes to approve
+ * impersonation makes its holders new approvers, whom the approver cool-down holds back.
+ */
+export async function restartRoleGrants(db: Queryable, name: string, at: Date): Promise<void> {
+  await execute(db, qb.updateTable('staff_roles').set({ granted_at: at }).where('role', '=', name));
+}
+
 export async function deleteRole(db: Queryable, name: string): Promise<void> {
   await execute(db, qb.deleteFrom('roles').where('name', '=', name).where('built_in', '=', false));
   authChanged(db);

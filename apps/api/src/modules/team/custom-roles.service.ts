@@ -14,6 +14,7 @@ import {
   type LockedRole,
   lockRole,
   type RoleDefinition,
+  restartRoleGrants,
   roleNamedLike,
   unknownDataCenters,
   updateRole,
@@ -146,10 +147,16 @@ export async function update(ctx: AppContext, call: StaffCall, input: CustomRole
       await checkDataCenters(tx, d);
       return before;
     },
-    change: async (tx) => ({
-      version: await updateRole(tx, d, ctx.clock.now()),
-      holders: (await roleUse(tx, d.name)).holders,
-    }),
+    change: async (tx, before) => {
+      // holders who come to approve impersonation by this edit wait out the approver cool-down
+      const approves = (r: { permissions: readonly string[] }) =>
+        r.permissions.includes('impersonation.approve');
+      if (approves(d) && !approves(before)) await restartRoleGrants(tx, d.name, ctx.clock.now());
+      return {
+        version: await updateRole(tx, d, ctx.clock.now()),
+        holders: (await roleUse(tx, d.name)).holders,
+      };
+    },
     trail: (tx, done, before) =>
       trail(ctx, call, tx, 'role.update', d.name, {
         before: detailOf(storedDefinition(before)),

@@ -3,6 +3,7 @@ import { ERRORS } from '@sac/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, type SessionPair, type TestApp } from '../../../test/harness.ts';
+import { insertRequest } from '../../../test/impersonation-fixtures.ts';
 
 let t: TestApp;
 let sa: SessionPair;
@@ -338,5 +339,40 @@ describe('a sensitive act', () => {
     }
     expect(await listed('Too Late')).toBeUndefined();
     expect(await listed('Trail Readers')).toBeDefined();
+  });
+});
+
+describe('a role that comes to approve impersonation', () => {
+  it('holds its holders to the approver cool-down as a new grant would (948)', async () => {
+    // a SuperAdmin just signed in (the writes need a recent sign-in; earlier tests moved the clock)
+    sa = await t.login('sa@example.com');
+    expect(
+      (await create(role({ Name: 'Late Approvers', Permissions: ['impersonation.request'], Scope: null })))
+        .status,
+    ).toBe(200);
+    await t.addStaff('edited-approver@example.com', ['Late Approvers']);
+    const edited = await update(
+      role({
+        Name: 'Late Approvers',
+        Permissions: ['impersonation.request', 'impersonation.approve'],
+        Scope: null,
+      }),
+    );
+    expect(edited.status, edited.raw.body).toBe(200);
+    const { appId } = await insertSite(t.db, { owner: euOwner, name: 'late-approvals' });
+    const { id } = await insertRequest(t.db, {
+      appId,
+      initiator: 'admin@example.com',
+      assignees: ['edited-approver@example.com'],
+      consent: 'granted',
+    });
+    const late = await t.login('edited-approver@example.com');
+    const r = await t.call('impersonationAction', {
+      session: late,
+      query: { requestId: String(id) },
+      body: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
+    });
+    expect(r.status, r.raw.body).toBe(403);
+    expect(r.error.ErrorCode).toBe(948);
   });
 });
