@@ -357,11 +357,20 @@ function sinkUrl(name: string, v: string | undefined, schemes: string[]): URL | 
   return url;
 }
 
+/** The HTTP collector: https, or plain http only on this machine (its token goes in a header). */
+function collectorUrl(v: string | undefined): URL | undefined {
+  const url = sinkUrl('TRAIL_HTTP_URL', v, ['https', 'http']);
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(url?.hostname ?? '');
+  if (url?.protocol === 'http:' && !local)
+    throw new Error(`TRAIL_HTTP_URL must be https (its token would cross the network in clear), got '${v}'`);
+  return url;
+}
+
 function trailStreamOf(env: NodeJS.ProcessEnv): Config['trailStream'] {
   return {
     syslogUrl: sinkUrl('TRAIL_SYSLOG_URL', env.TRAIL_SYSLOG_URL, ['tcp', 'tls']),
     syslogCaFile: env.TRAIL_SYSLOG_CA_FILE || undefined,
-    httpUrl: sinkUrl('TRAIL_HTTP_URL', env.TRAIL_HTTP_URL, ['https', 'http']),
+    httpUrl: collectorUrl(env.TRAIL_HTTP_URL),
     httpToken: env.TRAIL_HTTP_TOKEN || undefined,
     everyMs: positive('TRAIL_STREAM_SECONDS', env.TRAIL_STREAM_SECONDS, 1) * 1000,
   };

@@ -5,6 +5,7 @@ import type { AuditEvent } from '@sac/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { RSYSLOGD, startRsyslog } from '../../../test/rsyslog-receiver.ts';
+import { loadConfig } from '../../config.ts';
 import { httpCollectorSink, octetFrame, syslogMessage, syslogSink } from './trail-sinks.ts';
 import { trailStreamer } from './trail-stream.service.ts';
 
@@ -75,6 +76,15 @@ const sinks = () => [
 ];
 
 describe('the staff trail streamed to a SIEM', () => {
+  it('takes sinks an operator can trust: syslog over tcp or tls, a collector over https (http only on this machine)', () => {
+    const c = (env: Record<string, string>) => loadConfig(env).trailStream;
+    expect(c({ TRAIL_SYSLOG_URL: 'tls://siem.example:6514' }).syslogUrl?.host).toBe('siem.example:6514');
+    expect(() => c({ TRAIL_SYSLOG_URL: 'udp://siem.example:514' })).toThrow(/TRAIL_SYSLOG_URL must be a tcp/);
+    expect(c({ TRAIL_HTTP_URL: 'https://hec.example/services/collector' }).httpUrl?.protocol).toBe('https:');
+    expect(c({ TRAIL_HTTP_URL: 'http://127.0.0.1:8088/x' }).httpUrl?.port).toBe('8088');
+    expect(() => c({ TRAIL_HTTP_URL: 'http://hec.example/x' })).toThrow(/must be https/);
+  });
+
   it('frames each row as RFC 5424 with octet counting, its id and actor as structured data', () => {
     const e: AuditEvent = {
       Id: '7',

@@ -77,7 +77,8 @@ async function resyncChangedGroups(
  */
 export async function updateSsoSettings(ctx: AppContext, call: StaffCall, b: SettingsBody) {
   const now = ctx.clock.now();
-  for (const g of b.GroupRoles) if (!BUILT_IN_ROLES[g.Role]) throw invalid(`There is no role ${g.Role}.`);
+  for (const g of b.GroupRoles)
+    if (!Object.hasOwn(BUILT_IN_ROLES, g.Role)) throw invalid(`There is no role ${g.Role}.`);
   const values = [...new Set(b.SecondFactorValues)];
   if (values.some((v) => /\s/.test(v))) throw invalid('An amr or acr value has no spaces.');
   const groupRoles = [

@@ -163,11 +163,16 @@ export async function siteAccessExport(
 /** The feed holds the newest steps, as readers keep what they saw. */
 const FEED_ENTRIES = 100;
 
+/** Characters XML 1.0 cannot hold at all, even escaped (controls but tab, line feed and return). */
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+
 const xml = (s: string) =>
-  s.replace(
-    /[<>&'"]/g,
-    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
-  );
+  s
+    .replace(NOT_XML, '\ufffd')
+    .replace(
+      /[<>&'"]/g,
+      (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
+    );
 
 /**
  * The owner's feed (Atom, RFC 4287) of the newest steps on their site, for a feed reader to keep
