@@ -5,6 +5,7 @@ import type { Queryable } from '../apps/api/src/db/db.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import * as repo from '../apps/api/src/modules/dashboard/dashboard.repo.ts';
 import { dashboard } from '../apps/api/src/modules/dashboard/dashboard.service.ts';
+import * as staff from '../apps/api/src/modules/dashboard/staff-counts.repo.ts';
 import { nodeRuntime } from '../scripts/node-runtime.mjs';
 import {
   type Floor,
@@ -133,14 +134,14 @@ async function sqlFigures(name: string, db: Queryable): Promise<void> {
     [
       'sign-in failures, lockouts',
       () =>
-        repo.trailCounts(db, [
+        staff.trailCounts(db, [
           {
             since: new Date(now.getTime() - 86_400_000),
             actions: ['login.failed', 'mfa.failed', 'login.lockout'],
           },
         ]),
     ],
-    ['staff without a factor', () => repo.staffWithoutFactor(db)],
+    ['staff without a factor', () => staff.staffWithoutFactor(db)],
     ['recently viewed', () => repo.recentCustomers(db, uid)],
   ];
   for (const [what, run] of cases) {

@@ -7,14 +7,14 @@ import { migrate } from '../apps/api/src/db/migrate.ts';
 import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { createMetrics } from '../apps/api/src/lib/metrics.ts';
+import { readAfter } from '../apps/api/src/modules/audit/trail-stream.repo.ts';
 import {
   httpCollectorSink,
   octetFrame,
   syslogMessage,
   syslogSink,
-} from '../apps/api/src/modules/audit/trail-sinks.ts';
-import { readAfter } from '../apps/api/src/modules/audit/trail-stream.repo.ts';
-import { trailStreamer } from '../apps/api/src/modules/audit/trail-stream.service.ts';
+  trailStreamer,
+} from '../apps/api/src/modules/audit/trail-stream.service.ts';
 import { startRsyslog } from '../apps/api/test/rsyslog-receiver.ts';
 import { freshDatabase, freshDir, insertTrailEvents } from './support.ts';
 

@@ -10,6 +10,9 @@ import {
   storeSinkError,
 } from './trail-stream.repo.ts';
 
+/** The sinks and their framing, for the bench that times them beside a bare client. */
+export { httpCollectorSink, octetFrame, syslogMessage, syslogSink } from './trail-sinks.ts';
+
 /**
  * The staff trail streamed to the operator's SIEM: every row, in the order of the transactions
  * that wrote them, from a cursor stored per sink after each batch. Nothing is lost across a

@@ -20,6 +20,7 @@ import { DIGITS, decodeCursor, encodeCursor, literal, PG_TIMESTAMP } from '../..
 import * as repo from './dashboard.repo.ts';
 import { recentViews } from './recent-views.ts';
 import * as scopedRepo from './scoped-counts.repo.ts';
+import * as staff from './staff-counts.repo.ts';
 import * as trialsRepo from './trials-ending.repo.ts';
 
 const DAY_MS = 86_400_000;
@@ -189,14 +190,14 @@ async function trailParts(
   const day = new Date(now.getTime() - DAY_MS);
   const week = new Date(now.getTime() - STAFF_EXPORTS_DAYS * DAY_MS);
   const [counts, recent] = await Promise.all([
-    repo.trailCounts(db, [
+    staff.trailCounts(db, [
       {
         since: day,
         actions: ['login.failed', 'mfa.failed', ...REFUSED_ACTIONS, ...STAFF_FAILED_ACTIONS],
       },
       { since: week, actions: STAFF_EXPORT_ACTIONS },
     ]),
-    repo.recentTrail(db),
+    staff.recentTrail(db),
   ]);
   const n = (a: string) => counts.get(a as never) ?? 0;
   return {
@@ -239,7 +240,7 @@ async function troubleParts(
   if (can('audit.read')) Object.assign(out, await trailParts(db, now));
   // Only a SuperAdmin may reset a colleague's factors (mfa.service), so only they are shown the count.
   if (viewer.roles.includes(ROLE_SUPER_ADMIN) && can('team.read')) {
-    out.StaffWithoutSecondFactor = { Count: await repo.staffWithoutFactor(db) };
+    out.StaffWithoutSecondFactor = { Count: await staff.staffWithoutFactor(db) };
   }
   return out;
 }

@@ -164,6 +164,7 @@ export async function siteAccessExport(
 const FEED_ENTRIES = 100;
 
 /** Characters XML 1.0 cannot hold at all, even escaped (controls but tab, line feed and return). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it finds
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
 const xml = (s: string) =>
