@@ -37,6 +37,8 @@ export function configuredSinks(ctx: Pick<AppContext, 'config'>): TrailSink[] {
 
 /** One run of the stream for every sink, and what it keeps between runs of this process. */
 export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>, sinks: TrailSink[]) {
+  /** Per sink, the failure last thrown to the job runner (which logs it). */
+  const lastSaid = new Map<string, string>();
   /** Per sink, the batches handed over lately: where each began and when (ms). */
   const recent = new Map<string, Array<{ before: StreamCursor; at: number }>>();
 
@@ -85,8 +87,17 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
      */
     async run(): Promise<void> {
       const outcomes = await Promise.allSettled(sinks.map((sink) => runSink(sink)));
-      const failed = outcomes.find((o) => o.status === 'rejected');
-      if (failed) throw failed.reason;
+      // A sink down for hours fails every second: the log says so when its failure starts or
+      // changes, not each time (the status, the metric and the home screen say it all along).
+      let fresh: unknown;
+      outcomes.forEach((o, i) => {
+        const name = sinks[i]!.name;
+        const said = o.status === 'rejected' ? String((o.reason as Error)?.message ?? o.reason) : undefined;
+        if (said !== undefined && said !== lastSaid.get(name)) fresh ??= (o as PromiseRejectedResult).reason;
+        if (said === undefined) lastSaid.delete(name);
+        else lastSaid.set(name, said);
+      });
+      if (fresh) throw fresh;
     },
     close(): void {
       for (const s of sinks) s.close();

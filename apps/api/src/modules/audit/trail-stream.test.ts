@@ -178,6 +178,33 @@ describe('the staff trail streamed to a SIEM', () => {
     next.close();
   }, 60_000);
 
+  it('tells the job runner (which logs it) when a sink starts failing or fails anew, not every second', async () => {
+    const streamer = trailStreamer(t.ctx, [httpCollectorSink(collectorUrl, 'hec-token')]);
+    /** Runs until a run rejects (a new row may wait behind transactions open elsewhere); its message. */
+    const firstFailure = async () => {
+      const end = Date.now() + 20_000;
+      for (;;) {
+        const m = await streamer.run().then(
+          () => undefined,
+          (e: Error) => e.message,
+        );
+        if (m) return m;
+        if (Date.now() > end) throw new Error('no run failed');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await streamer.run();
+    collectorStatus = 503;
+    await writeRows(1);
+    expect(await firstFailure()).toBe('the collector answered 503');
+    await expect(streamer.run()).resolves.toBeUndefined();
+    collectorStatus = 500;
+    expect(await firstFailure()).toBe('the collector answered 500');
+    collectorStatus = 200;
+    await streamer.run();
+    streamer.close();
+  });
+
   it('sends again what it wrote just before a syslog receiver dropped the connection unread', async () => {
     // a receiver that, while `cutting`, closes each connection on its first bytes without reading them
     let cutting = true;

@@ -92,6 +92,7 @@ export const dashboard = {
   exports: 'Exports, last 7 days',
   'action.password.change.failed': 'Failed password changes',
   'action.password.reset.failed': 'Failed password resets',
+  'action.stepup.failed': 'Failed step-ups',
   'action.audit.export': 'Audit trail exports',
   'action.customers.export': 'Customer list exports',
   'action.impersonation-requests.export': 'Impersonation request exports',
