@@ -67,8 +67,18 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.siteAccess, (c) => siteAccess.siteAccess(ctx, c, c.query));
+  // Owners' exports stream a site's whole log: two at once per instance, as the staff's.
+  const ownerExportsAtOnce = exportLimiter(IMPERSONATION_EXPORTS_AT_ONCE);
   registerEndpoint(app, ctx, ENDPOINTS.siteAccessExport, async (c) => {
-    const file = await siteAccess.siteAccessExport(ctx, c, c.query);
+    const release = ownerExportsAtOnce.take();
+    let file: Awaited<ReturnType<typeof siteAccess.siteAccessExport>>;
+    try {
+      file = await siteAccess.siteAccessExport(ctx, c, c.query);
+    } catch (e) {
+      release();
+      throw e;
+    }
+    file.body.once('close', release);
     c.reply
       .header(HEADERS.exportRows, String(file.rows))
       .header('Content-Disposition', `attachment; filename="${file.filename}"`)
