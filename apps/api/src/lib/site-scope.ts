@@ -122,6 +122,15 @@ export function siteIdInScope(
 }
 
 /**
+ * A query's WHERE with a scope condition, for `.$call(whereInScope(c))`: nothing for an unscoped
+ * call (the builders answered undefined), so its statement stays as it was.
+ */
+export const whereInScope =
+  (condition: Expression<SqlBool> | undefined) =>
+  <Q extends { where(condition: Expression<SqlBool>): unknown }>(q: Q): Q =>
+    condition ? (q.where(condition) as Q) : q;
+
+/**
  * `AND` and the condition, to follow a WHERE clause written whole in `sql`; nothing for an
  * unscoped call (the builders answered undefined), so its statement stays as it was.
  */

@@ -42,8 +42,11 @@ const notPast = (upTo: string) => sql<number>`${upTo}::bigint`;
 const detailsOf = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : {};
 
-/** The columns of an event as read, `at` and `id` also as keys (text, exact to the microsecond). */
-function eventColumns(q: ReturnType<typeof matching>) {
+/**
+ * The columns of an event as read, `at` and `id` also as keys (text, exact to the microsecond);
+ * the trail's SIEM stream reads its rows with them too (trail-stream.repo.ts).
+ */
+export function eventColumns(q: ReturnType<typeof matching>) {
   return q.select((eb) => [
     'activity_log.id as id_n',
     'activity_log.at as at_t',
@@ -80,7 +83,7 @@ type EventRow = {
   details: unknown;
 };
 
-const eventOf = (r: EventRow): AuditEvent => ({
+export const eventOf = (r: EventRow): AuditEvent => ({
   Id: r.id,
   At: r.at_iso,
   ActorUid: r.actor_uid,

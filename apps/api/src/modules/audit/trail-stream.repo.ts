@@ -2,6 +2,7 @@ import type { AuditEvent } from '@sac/contract/audit';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { execute, firstRow, isoText, qb, rows } from '../../db/sql.ts';
+import { eventColumns, eventOf } from './audit.repo.ts';
 
 /** Where a sink stands: the last row it was sent, as (transaction, id). */
 export interface StreamCursor {
@@ -25,24 +26,8 @@ export async function readAfter(
 ): Promise<Array<{ cursor: StreamCursor; event: AuditEvent }>> {
   const found = await rows(
     db,
-    qb
-      .selectFrom('activity_log')
-      .select((eb) => [
-        eb.cast<string>('txid', 'text').as('txid'),
-        eb.cast<string>('id', 'text').as('id'),
-        isoText('at').as('at'),
-        eb.cast<string | null>('actor_uid', 'text').as('actor_uid'),
-        'actor_email',
-        'action',
-        'target_type',
-        'target_id',
-        eb.cast<string | null>('customer_uid', 'text').as('customer_uid'),
-        eb.cast<string | null>('app_id', 'text').as('app_id'),
-        'client_address',
-        'request_id',
-        eb.cast<string | null>('impersonation_request_id', 'text').as('impersonation_request_id'),
-        'details',
-      ])
+    eventColumns(qb.selectFrom('activity_log'))
+      .select((eb) => eb.cast<string>('txid', 'text').as('txid'))
       .where((eb) =>
         eb(
           eb.refTuple('txid', 'id'),
@@ -56,27 +41,7 @@ export async function readAfter(
       .orderBy('activity_log.id')
       .limit(limit),
   );
-  return found.map((r) => ({
-    cursor: { txid: r.txid, id: r.id },
-    event: {
-      Id: r.id,
-      At: r.at,
-      ActorUid: r.actor_uid,
-      ActorEmail: r.actor_email,
-      Action: r.action,
-      TargetType: r.target_type,
-      TargetId: r.target_id,
-      CustomerUid: r.customer_uid,
-      AppId: r.app_id === null ? null : Number(r.app_id),
-      ClientAddress: r.client_address,
-      RequestId: r.request_id,
-      ImpersonationRequestId: r.impersonation_request_id === null ? null : Number(r.impersonation_request_id),
-      Details:
-        typeof r.details === 'object' && r.details !== null && !Array.isArray(r.details)
-          ? (r.details as Record<string, unknown>)
-          : {},
-    },
-  }));
+  return found.map((r) => ({ cursor: { txid: r.txid, id: r.id }, event: eventOf(r) }));
 }
 
 /** A sink's stored cursor; a new sink's is made at the start of the trail. */

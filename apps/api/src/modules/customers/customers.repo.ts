@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Queryable } from '../../db/db.ts';
 import { firstRow, preparedStatement, qb, rows } from '../../db/sql.ts';
-import { siteIdInScope, siteRowInScope } from '../../lib/site-scope.ts';
+import { siteIdInScope, siteRowInScope, whereInScope } from '../../lib/site-scope.ts';
 
 /**
  * Reads of a customer's record and of what hangs off it (sites, sign-ins, activity), and the
@@ -84,12 +84,7 @@ export async function ownedSites(
   scope?: readonly SiteScope[],
 ): Promise<SiteRow[]> {
   const inScope = siteRowInScope(scope, 's');
-  return rows(
-    db,
-    ownedSitesOf(uid)
-      .$if(inScope !== undefined, (q) => q.where(inScope!))
-      .orderBy('s.app_id'),
-  );
+  return rows(db, ownedSitesOf(uid).$call(whereInScope(inScope)).orderBy('s.app_id'));
 }
 
 /** The sites shared with the customer; with a scope, those in it alone. */
@@ -108,7 +103,7 @@ export async function sharedSites(
       .select(SITE_COLUMNS)
       .select('m.role as member_role')
       .where('m.customer_uid', '=', uid)
-      .$if(inScope !== undefined, (q) => q.where(inScope!))
+      .$call(whereInScope(inScope))
       .orderBy('s.app_id'),
   );
 }
@@ -165,13 +160,13 @@ export async function siteCounts(
         .selectFrom('sites')
         .select(eb.fn.countAll<number>().as('n'))
         .where('owner_uid', '=', uid)
-        .$if(owned !== undefined, (q) => q.where(owned!))
+        .$call(whereInScope(owned))
         .as('owned'),
       eb
         .selectFrom('site_members')
         .select(eb.fn.countAll<number>().as('n'))
         .where('customer_uid', '=', uid)
-        .$if(shared !== undefined, (q) => q.where(shared!))
+        .$call(whereInScope(shared))
         .as('shared'),
     ]),
   );

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Queryable } from '../../db/db.ts';
 import { firstRow, isoText, isoTextOf, qb, rows } from '../../db/sql.ts';
 import { hashSecret } from '../../lib/secrets.ts';
-import { andInScope, customerInScope, siteRowInScope } from '../../lib/site-scope.ts';
+import { andInScope, customerInScope, siteRowInScope, whereInScope } from '../../lib/site-scope.ts';
 
 /**
  * The search planner's SQL pieces: the expressions its indexes are built on, its sort orders and
@@ -276,7 +276,7 @@ export async function uniqueKeyRows(
         .selectFrom('customers as c')
         .select(SEARCH_SELECT)
         .where('c.uid', '=', term.toLowerCase())
-        .$if(inScope !== undefined, (q) => q.where(inScope!)),
+        .$call(whereInScope(inScope)),
     );
   }
   // A key names a site: a scoped caller finds its owner only through a site in scope.
@@ -285,7 +285,7 @@ export async function uniqueKeyRows(
     .selectFrom('sites as s')
     .innerJoin('customers as c', 'c.uid', 's.owner_uid')
     .select(SEARCH_SELECT)
-    .$if(siteInScope !== undefined, (q) => q.where(siteInScope!));
+    .$call(whereInScope(siteInScope));
   return rows(
     db,
     criterion === 'apikey'

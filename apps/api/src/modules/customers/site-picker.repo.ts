@@ -2,7 +2,7 @@ import type { SiteScope } from '@sac/contract/role-scopes';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { qb, rows } from '../../db/sql.ts';
-import { siteRowInScope } from '../../lib/site-scope.ts';
+import { siteRowInScope, whereInScope } from '../../lib/site-scope.ts';
 import { searchCustomers } from './customer-search.repo.ts';
 import { namePattern, siteMatch } from './search-sql.ts';
 
@@ -40,7 +40,7 @@ export async function sitesByNameOrOwner(
         .innerJoin('customers as c', 'c.uid', 's.owner_uid')
         .select(siteColumns)
         .where(sql<boolean>`${siteMatch(pattern)}`)
-        .$if(inScope !== undefined, (q) => q.where(inScope!))
+        .$call(whereInScope(inScope))
         .orderBy('t.n')
         .orderBy('s.app_id')
         .limit(limit),
@@ -58,7 +58,7 @@ export async function sitesByNameOrOwner(
             .innerJoin('customers as c', 'c.uid', 's.owner_uid')
             .select(siteColumns)
             .where('s.owner_uid', 'in', uids)
-            .$if(inScope !== undefined, (q) => q.where(inScope!))
+            .$call(whereInScope(inScope))
             // the search's order of owners (the best name match first) before the cut
             .orderBy(sql`array_position(${sql.val(uids)}::uuid[], s.owner_uid)`)
             .orderBy('s.app_name')

@@ -9,7 +9,13 @@ import { type ExpressionBuilder, type NotNull, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import type { DB } from '../../db/schema.generated.ts';
 import { execute, firstRow, qb, rows } from '../../db/sql.ts';
-import { customerInScope, siteIdInScope, siteInScope, siteRowInScope } from '../../lib/site-scope.ts';
+import {
+  customerInScope,
+  siteIdInScope,
+  siteInScope,
+  siteRowInScope,
+  whereInScope,
+} from '../../lib/site-scope.ts';
 
 /*
  * The dashboard's reads. Every one walks an index or a counter table (migration 0042), never a
@@ -67,7 +73,7 @@ export async function awaitingDecision(
           sql<number>`count(*) filter (where not (${consented(eb)}))::int`.as('customer'),
         ])
         .where((eb) => awaiting(eb, uid, email))
-        .$if(inScope !== undefined, (q) => q.where(inScope!)),
+        .$call(whereInScope(inScope)),
     ),
     // The page is cut first and only then joined to its sites: a join first hashed every site.
     rows(
@@ -93,7 +99,7 @@ export async function awaitingDecision(
               PRIORITY_RANK.as('rank'),
             ])
             .where((eb) => decidable(eb, uid, email))
-            .$if(inScope !== undefined, (q) => q.where(inScope!))
+            .$call(whereInScope(inScope))
             .orderBy(PRIORITY_RANK, 'desc')
             .orderBy('r.created_at')
             .orderBy('r.id')
@@ -157,7 +163,7 @@ export async function liveGrants(
         .selectFrom('impersonation_requests as r')
         .select(counted.as('n'))
         .where((eb) => live(eb, now, holderUid))
-        .$if(inScope !== undefined, (q) => q.where(inScope!)),
+        .$call(whereInScope(inScope)),
     ),
     rows(
       db,
@@ -178,7 +184,7 @@ export async function liveGrants(
                 .as('mine'),
             ])
             .where((eb) => live(eb, now, holderUid))
-            .$if(inScope !== undefined, (q) => q.where(inScope!))
+            .$call(whereInScope(inScope))
             .orderBy('r.expires_at')
             .orderBy('r.id')
             .limit(lit(DASHBOARD_GRANTS))
@@ -248,7 +254,7 @@ export async function siteCounts(db: Queryable, scope?: readonly SiteScope[]) {
       .leftJoin('data_centers as d', 'd.code', 'c.data_center')
       .select(['c.plan', 'c.data_center', 'd.name', 'c.sites'])
       .where('c.sites', '<>', lit(0))
-      .$if(inScope !== undefined, (q) => q.where(inScope!)),
+      .$call(whereInScope(inScope)),
   );
   return r.map((x) => ({ ...x, sites: Number(x.sites) }));
 }
@@ -261,7 +267,7 @@ export async function trialsEnding(db: Queryable, now: Date, until: Date, scope?
     .where('plan_status', '=', lit('Trial'))
     .where('trial_ends_at', '>=', now)
     .where('trial_ends_at', '<', until)
-    .$if(inScope !== undefined, (q) => q.where(inScope!));
+    .$call(whereInScope(inScope));
   const [count, items] = await Promise.all([
     firstRow(db, ending.select(counted.as('n'))),
     rows(
@@ -290,7 +296,7 @@ export async function domainTrouble(
   const domains = qb
     .selectFrom('custom_domains')
     .select((eb) => eb.fn.countAll().as('n'))
-    .$if(inScope !== undefined, (q) => q.where(inScope!));
+    .$call(whereInScope(inScope));
   const r = await firstRow(
     db,
     qb.selectNoFrom([
@@ -335,7 +341,7 @@ export function recentCustomers(
         .innerJoin('customers as c', 'c.uid', 'v.customer_uid')
         .select(columns)
         .where('v.staff_uid', '=', staffUid)
-        .$if(inScope !== undefined, (q) => q.where(inScope!))
+        .$call(whereInScope(inScope))
         .orderBy('v.viewed_at', 'desc')
         .orderBy('c.uid')
         .limit(lit(RECENT_CUSTOMERS_KEPT)),
@@ -358,7 +364,7 @@ export function recentCustomers(
       .selectFrom(views.as('v'))
       .innerJoin('customers as c', 'c.uid', 'v.customer_uid')
       .select(columns)
-      .$if(inScope !== undefined, (q) => q.where(inScope!))
+      .$call(whereInScope(inScope))
       .orderBy('v.viewed_at', 'desc')
       .orderBy('c.uid')
       .limit(lit(RECENT_CUSTOMERS_KEPT)),
