@@ -37,6 +37,7 @@ import { noticesRoutes } from './modules/notices/notices.routes.ts';
 import { siteSettingsRoutes } from './modules/site-settings/site-settings.routes.ts';
 import { staffNotificationRoutes } from './modules/staff-notifications/staff-notifications.routes.ts';
 import { teamRoutes } from './modules/team/team.routes.ts';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { compression } from './plugins/compression.ts';
 import { consoleStatic } from './plugins/console-static.ts';
@@ -298,6 +299,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   authRoutes(app, ctx);
   teamRoutes(app, ctx);
   apiTokenRoutes(app, ctx);
+  webhookRoutes(app, ctx);
   scimRoutes(app, ctx);
   customerRoutes(app, ctx);
   impersonationRoutes(app, ctx);

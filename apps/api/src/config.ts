@@ -158,6 +158,19 @@ export interface Config {
     /** TRAIL_STREAM_SECONDS: how often new rows are looked for, ms. */
     everyMs: number;
   };
+  webhooks: {
+    /**
+     * WEBHOOK_ALLOW_PRIVATE: endpoints may be on loopback, private and link-local addresses, and
+     * plain http (receivers on the operator's own network; the tests' local receivers).
+     */
+    allowPrivate: boolean;
+    /** WEBHOOK_PAUSE_AFTER_HOURS: a subscription failing this long, nothing delivered, is paused. */
+    pauseAfterMs: number;
+    /** WEBHOOK_SEND_SECONDS: how often the trail and due retries are looked at (a commit also wakes it), ms. */
+    everyMs: number;
+    /** WEBHOOK_LOG_DAYS: how long deliveries and their attempts are kept, ms. */
+    logMs: number;
+  };
 }
 
 const list = (v: string | undefined) =>
@@ -376,6 +389,19 @@ function trailStreamOf(env: NodeJS.ProcessEnv): Config['trailStream'] {
   };
 }
 
+function webhooksOf(env: NodeJS.ProcessEnv): Config['webhooks'] {
+  const hours = positive('WEBHOOK_PAUSE_AFTER_HOURS', env.WEBHOOK_PAUSE_AFTER_HOURS, 24);
+  if (hours > 720) throw new Error(`WEBHOOK_PAUSE_AFTER_HOURS must be at most 720, got '${hours}'`);
+  const days = positive('WEBHOOK_LOG_DAYS', env.WEBHOOK_LOG_DAYS, 30);
+  if (days > 3650) throw new Error(`WEBHOOK_LOG_DAYS must be at most 3650, got '${days}'`);
+  return {
+    allowPrivate: ['1', 'true', 'yes'].includes((env.WEBHOOK_ALLOW_PRIVATE ?? '').toLowerCase()),
+    pauseAfterMs: hours * 3_600_000,
+    everyMs: positive('WEBHOOK_SEND_SECONDS', env.WEBHOOK_SEND_SECONDS, 1) * 1000,
+    logMs: days * 86_400_000,
+  };
+}
+
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   terminal: boolean = process.stdout.isTTY === true,
@@ -452,5 +478,6 @@ export function loadConfig(
     mailPollMs: positive('MAIL_OUTBOX_POLL_SECONDS', env.MAIL_OUTBOX_POLL_SECONDS, 2) * 1000,
     mailClaimMs: positive('MAIL_CLAIM_SECONDS', env.MAIL_CLAIM_SECONDS, 300) * 1000,
     trailStream: trailStreamOf(env),
+    webhooks: webhooksOf(env),
   };
 }

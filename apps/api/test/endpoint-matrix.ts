@@ -12,6 +12,7 @@ import { insertPasskey } from '../src/modules/auth/mfa.repo.ts';
 import { createToken as createScimToken } from '../src/modules/auth/scim-tokens.service.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
+import { insertSubscription } from '../src/modules/webhooks/webhooks.repo.ts';
 import { insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, PASSWORD, type TestApp } from './harness.ts';
 import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
@@ -351,6 +352,21 @@ async function customRole(t: TestApp): Promise<string> {
   const name = `Role ${randomUUID().slice(0, 8)}`;
   await t.db.query("INSERT INTO roles (name, permissions) VALUES ($1, '{customers.read}')", [name]);
   return name;
+}
+
+/** A webhook subscription to a closed loopback port, for the webhook calls. */
+async function webhook(t: TestApp): Promise<number> {
+  return insertSubscription(t.db, {
+    url: 'http://127.0.0.1:9/hook',
+    description: '',
+    eventTypes: ['site.created'],
+    secret: t.ctx.crypto.encrypt('whsec_AAAA'),
+    by: {
+      uid: (await t.db.query<{ uid: string }>('SELECT uid FROM staff LIMIT 1')).rows[0]!.uid,
+      email: 'm',
+    },
+    at: t.clock.now(),
+  });
 }
 
 /** SuperAdmins only (the service checks the role; team.write alone is not enough). */
@@ -1018,4 +1034,36 @@ export const MATRIX: Record<EndpointId, Row> = {
   })),
   addressAllowlist: superAdminCall(async () => ({})),
   addressAllowlistSave: superAdminCall(async () => ({ payload: { Entries: [] } })),
+  // webhooks.manage: the built-in SuperAdmin's alone
+  webhookList: superAdminCall(async () => ({})),
+  webhookCreate: superAdminCall(async () => ({
+    payload: { Url: 'http://127.0.0.1:9/new', EventTypes: ['site.created'] },
+  })),
+  webhookUpdate: superAdminCall(async ({ t }) => ({
+    payload: { Id: await webhook(t), Url: 'http://127.0.0.1:9/moved', EventTypes: ['customer.created'] },
+  })),
+  webhookDelete: superAdminCall(async ({ t }) => ({ payload: { Id: await webhook(t) } })),
+  webhookPause: superAdminCall(async ({ t }) => ({ payload: { Id: await webhook(t) } })),
+  webhookResume: superAdminCall(async ({ t }) => {
+    const id = await webhook(t);
+    await t.db.query(
+      "UPDATE webhook_subscriptions SET state = 'paused', paused_reason = 'manual' WHERE id = $1",
+      [id],
+    );
+    return { payload: { Id: id } };
+  }),
+  webhookRotateSecret: superAdminCall(async ({ t }) => ({
+    payload: { Id: await webhook(t), OverlapHours: 1 },
+  })),
+  webhookTest: superAdminCall(async ({ t }) => ({ payload: { Id: await webhook(t) } })),
+  webhookDeliveries: superAdminCall(async ({ t }) => ({ query: { id: String(await webhook(t)) } })),
+  webhookRedeliver: superAdminCall(async ({ t }) => {
+    const id = await webhook(t);
+    const d = await t.db.query<{ id: string }>(
+      `INSERT INTO webhook_deliveries (subscription_id, event_id, event_type, payload, occurred_at, created_at, state)
+       VALUES ($1, 'evt_1', 'site.created', '{}', now(), now(), 'failed') RETURNING id::text`,
+      [id],
+    );
+    return { payload: { Id: id, DeliveryId: Number(d.rows[0]!.id) } };
+  }),
 };

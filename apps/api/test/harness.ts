@@ -157,6 +157,8 @@ export async function createTestApp(
     },
     // The suites sign in with a password alone; mfa.test.ts sets 'required' where it tests it.
     staffMfa: 'optional',
+    // Webhook receivers of the tests listen on loopback (webhooks.test.ts tests the refusal).
+    webhooks: { ...loadConfig({}).webhooks, allowPrivate: true },
     ...overrides,
   };
   const clock = new ManualClock();

@@ -104,6 +104,16 @@ const ACTIVITY_ACTIONS = [
   // A refused staff call (403, or 401 on a session that ended): the first of a window, or the
   // repeats after it folded into one row with their count (details.count).
   'access.refused',
+  // Webhook subscriptions (webhooks.ts): made, changed, paused (by a SuperAdmin, or by the
+  // console when it has failed too long), resumed, a secret rotated, a test or a redelivery.
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.pause',
+  'webhook.resume',
+  'webhook.rotate',
+  'webhook.test',
+  'webhook.redeliver',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -121,6 +131,8 @@ const IMPERSONATION_STEPS = [
   'session-start',
   'call',
   'call-refused',
+  // a grant's time ran out (written once, by the expiry notices' job)
+  'expire',
 ] as const;
 export type ImpersonationStep = (typeof IMPERSONATION_STEPS)[number];
 

@@ -42,6 +42,8 @@ describe('consolePaths', () => {
         '/manage-superuser/manage-superuser',
         '/manage-superuser/create-superuser',
         '/manage-superuser/single-sign-on',
+        '/manage-superuser/webhooks',
+        '/manage-superuser/webhook',
         '/manage-superuser/permissions',
         '/manage-superuser/roles',
         '/manage-superuser/profile/:uid',

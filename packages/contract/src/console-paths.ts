@@ -115,6 +115,8 @@ export const consolePaths = {
   superusers: screen('/manage-superuser/manage-superuser'),
   createSuperuser: screen('/manage-superuser/create-superuser'),
   singleSignOn: screen('/manage-superuser/single-sign-on'),
+  webhooks: screen('/manage-superuser/webhooks'),
+  webhook: screen('/manage-superuser/webhook', query<{ id: number }>()),
   permissions: screen('/manage-superuser/permissions'),
   roles: screen('/manage-superuser/roles'),
   superuserProfile: screen('/manage-superuser/profile/:uid'),

@@ -20,6 +20,8 @@ export const ENDPOINT_TAGS = {
   Audit: 'The staff audit trail: who did what, when and from where; its export and the key that verifies it.',
   'Site settings':
     "A site's settings: custom objects, domains, web apps, security, password hashing, registration fields and integrations.",
+  Webhooks:
+    "Endpoints subscribed to the console's events, each delivery signed as Standard Webhooks says; the events themselves are in the document's `webhooks` section (docs page: /docs/webhooks).",
 } as const;
 export type EndpointTag = keyof typeof ENDPOINT_TAGS;
 

@@ -1,4 +1,5 @@
 import { CUSTOMERS_ROUTES } from './endpoint-routes-customers.ts';
+import { EVENTS_ROUTES } from './endpoint-routes-events.ts';
 import { OPERATIONS_ROUTES } from './endpoint-routes-operations.ts';
 import { SIGN_IN_ROUTES } from './endpoint-routes-sign-in.ts';
 import { SITE_SETTINGS_ROUTES } from './endpoint-routes-site-settings.ts';
@@ -73,6 +74,7 @@ export const ENDPOINT_ROUTES = {
   ...OPERATIONS_ROUTES,
   ...SITE_SETTINGS_ROUTES,
   ...TOKENS_ROUTES,
+  ...EVENTS_ROUTES,
 } as const satisfies Record<string, EndpointRoute & { budget: StatementBudget }>;
 
 export type EndpointId = keyof typeof ENDPOINT_ROUTES;

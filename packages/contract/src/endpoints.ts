@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { type EndpointDetails, type EndpointTag, errors } from './endpoint-details.ts';
 import { CUSTOMERS_DETAILS } from './endpoint-details-customers.ts';
+import { EVENTS_DETAILS } from './endpoint-details-events.ts';
 import { OPERATIONS_DETAILS } from './endpoint-details-operations.ts';
 import { SIGN_IN_DETAILS } from './endpoint-details-sign-in.ts';
 import { SITE_SETTINGS_DETAILS } from './endpoint-details-site-settings.ts';
@@ -20,6 +21,7 @@ const DETAILS = {
   ...OPERATIONS_DETAILS,
   ...SITE_SETTINGS_DETAILS,
   ...TOKENS_DETAILS,
+  ...EVENTS_DETAILS,
 } as const satisfies { readonly [I in EndpointId]: EndpointDetails & { readonly tag: EndpointTag } };
 
 type Endpoints = { readonly [I in EndpointId]: (typeof ENDPOINT_ROUTES)[I] & (typeof DETAILS)[I] };

@@ -201,6 +201,15 @@ export const ERRORS = {
   builtInRoleFixed: { code: 1121, status: 409, text: 'A built-in role cannot be changed or deleted.' },
   /** The text names how many staff members hold it (or groups map to it). */
   roleInUse: { code: 1122, status: 409, text: 'This role is still in use.' },
+  /** Webhooks (codes 1140-1143): an endpoint address refused, too many, a paused or unknown one. */
+  webhookAddress: {
+    code: 1140,
+    status: 400,
+    text: 'This endpoint address cannot be used.',
+  },
+  webhookLimit: { code: 1141, status: 409, text: 'There are as many webhook subscriptions as allowed.' },
+  webhookState: { code: 1142, status: 409, text: 'The subscription is not in a state that allows this.' },
+  webhookNotFound: { code: 1143, status: 404, text: 'There is no such webhook subscription.' },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

@@ -27,13 +27,17 @@ describe('BUILT_IN_ROLES', () => {
     for (const p of PERMISSIONS) expect(held.has(p)).toBe(true);
   });
 
-  it('gives Admin every permission except impersonation.approve, audit.read and sso.manage', () => {
+  it('gives Admin every permission except impersonation.approve, audit.read, sso.manage and webhooks.manage', () => {
     const held = new Set(BUILT_IN_ROLES[ROLE_ADMIN]?.permissions);
     expect(held.has('impersonation.approve')).toBe(false);
     expect(held.has('impersonation.request')).toBe(true);
     expect([...held].sort()).toEqual(
       PERMISSIONS.filter(
-        (p) => p !== 'impersonation.approve' && p !== 'audit.read' && p !== 'sso.manage',
+        (p) =>
+          p !== 'impersonation.approve' &&
+          p !== 'audit.read' &&
+          p !== 'sso.manage' &&
+          p !== 'webhooks.manage',
       ).sort(),
     );
   });

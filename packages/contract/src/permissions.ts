@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   'audit.read',
   'notices.send',
   'sso.manage',
+  'webhooks.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -35,7 +36,8 @@ export const BUILT_IN_ROLES: Record<string, { description: string; permissions: 
   [ROLE_ADMIN]: {
     description: 'Runs customers, sites and their settings; requests impersonation.',
     permissions: PERMISSIONS.filter(
-      (p) => p !== 'impersonation.approve' && p !== 'audit.read' && p !== 'sso.manage',
+      (p) =>
+        p !== 'impersonation.approve' && p !== 'audit.read' && p !== 'sso.manage' && p !== 'webhooks.manage',
     ),
   },
   [ROLE_SUPPORT]: {
@@ -84,4 +86,6 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
     'Write notices to site owners (maintenance, incident, announcement), send or schedule them, cancel scheduled ones and read their delivery logs.',
   'sso.manage':
     'Set up single sign-on: the OpenID provider, its group-to-role table, and whether password sign-in stays on.',
+  'webhooks.manage':
+    'Subscribe endpoints to events (impersonation, staff, customers, sites, notices), pause, resume and test them, rotate their secrets and read their delivery logs.',
 };

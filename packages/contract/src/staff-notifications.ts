@@ -15,6 +15,8 @@ export const STAFF_NOTIFICATION_KINDS = [
   'revoked',
   'expiring',
   'sessions-ended',
+  // a webhook subscription its staff member made was paused after failing too long
+  'webhook-paused',
 ] as const;
 export type StaffNotificationKind = (typeof STAFF_NOTIFICATION_KINDS)[number];
 
@@ -29,6 +31,7 @@ export const STAFF_NOTIFICATION_EMAIL_DEFAULT: Record<StaffNotificationKind, boo
   revoked: true,
   expiring: false,
   'sessions-ended': false,
+  'webhook-paused': true,
 };
 
 /** "Grant expiring": told this long before a grant ends. */
@@ -56,8 +59,9 @@ const kind = z.enum(STAFF_NOTIFICATION_KINDS);
 const staffNotification = z.object({
   Id: z.number().int(),
   Kind: kind,
-  /** The impersonation request it is about (the console links to it); null for sessions ended. */
+  /** The impersonation request it is about (the console links to it); null for sessions ended and webhooks. */
   RequestId: z.number().int().nullable(),
+  /** The site; webhook-paused: the endpoint URL of the paused subscription. */
   AppName: z.string().nullable(),
   /** Who did it; null for the customer's consent and the expiry reminder. */
   Actor: z.string().nullable(),

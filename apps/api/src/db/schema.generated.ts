@@ -466,14 +466,14 @@ interface StaffGroupRolesTable {
 
 interface StaffNotificationPreferencesTable {
   uid: string;
-  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended";
+  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended" | "webhook-paused";
   email: boolean;
 }
 
 interface StaffNotificationsTable {
   id: Generated<number>;
   recipient_uid: string;
-  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended";
+  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended" | "webhook-paused";
   request_id: number | null;
   app_name: string | null;
   actor_email: string | null;
@@ -590,6 +590,55 @@ interface TrailStreamCursorsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+interface WebhookAttemptsTable {
+  delivery_id: number;
+  at: ColumnType<Date, Date | string, Date | string>;
+  code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  subscription_id: number;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  occurred_at: ColumnType<Date, Date | string, Date | string>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  state: Generated<"pending" | "delivered" | "failed">;
+  attempt_count: Generated<number>;
+  next_attempt_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  delivered_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  redelivery_of: number | null;
+}
+
+interface WebhookFanoutTable {
+  only_row: Generated<boolean>;
+  txid: number;
+  last_id: number;
+}
+
+interface WebhookSubscriptionsTable {
+  id: Generated<number>;
+  url: string;
+  description: Generated<string>;
+  event_types: string[];
+  secret: Uint8Array;
+  previous_secret: Uint8Array | null;
+  previous_secret_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  secret_rotated_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  state: Generated<"active" | "paused">;
+  paused_reason: "manual" | "failing" | null;
+  paused_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  paused_by: string | null;
+  failing_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_delivered_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  created_by_uid: string | null;
+  created_by: string | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 /** Every table of the schema, by name: the database type of the statement builder. */
 export interface DB {
   activity_log: ActivityLogTable;
@@ -650,4 +699,8 @@ export interface DB {
   staff_totp: StaffTotpTable;
   staff_webauthn_challenges: StaffWebauthnChallengesTable;
   trail_stream_cursors: TrailStreamCursorsTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_fanout: WebhookFanoutTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
 }

@@ -6,6 +6,7 @@ import {
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  type RawBuilder,
   sql,
 } from 'kysely';
 import { prepared, type Queryable } from './db.ts';
@@ -46,6 +47,13 @@ async function run<O>(q: Queryable, statement: Compilable<O>, opts?: RunOptions)
   const text = opts?.prepared ? prepared(c.sql) : c.sql;
   return (await q.query<O>(text, c.parameters as unknown[])).rows;
 }
+
+/**
+ * A statement written whole in `sql`, compiled by the builder so that it runs through the runners
+ * below: for what the builder cannot say (a search's ordered index walks, a batch of writes as
+ * CTEs over unnest).
+ */
+export const statement = <T>(s: RawBuilder<T>): Compilable<T> => ({ compile: () => s.compile(qb) });
 
 /** Every row the statement answers, typed by its select list (or RETURNING). */
 export function rows<O>(q: Queryable, statement: Compilable<O>, opts?: RunOptions): Promise<O[]> {

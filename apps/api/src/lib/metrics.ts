@@ -13,6 +13,7 @@ export interface AppMetrics {
   expiryNotices: Counter<string>;
   trailStreamRows: Counter<'sink'>;
   trailStreamLag: Gauge<'sink'>;
+  webhookDeliveries: Counter<'outcome'>;
 }
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -76,6 +77,12 @@ export function createMetrics(db: Db): AppMetrics {
       name: 'sac_trail_stream_lag_seconds',
       help: 'How far the SIEM stream is behind the trail, by sink: the age of the last row sent while rows still wait, 0 once caught up.',
       labelNames: ['sink'],
+      registers: [registry],
+    }),
+    webhookDeliveries: new Counter({
+      name: 'sac_webhook_attempts_total',
+      help: 'Webhook delivery attempts this instance made, by outcome (delivered: a 2xx answer; failed: anything else).',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

@@ -10,6 +10,7 @@ import {
   notifyExpiringGrants,
   pruneNotifications,
 } from '../modules/staff-notifications/staff-notifications.service.ts';
+import { deliverWebhooks, pruneWebhookLog } from '../modules/webhooks/webhook-delivery.service.ts';
 import type { PeriodicJob } from './jobs.ts';
 
 /** The API's periodic work, each at its configured interval (0 leaves it out). */
@@ -69,6 +70,9 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
     const streamer = trailStreamer(ctx, sinks);
     jobs.push({ name: 'trail-stream', everyMs: ctx.config.trailStream.everyMs, run: () => streamer.run() });
   }
+  // Webhooks: the trail's new events queued per subscription, and what is due posted.
+  jobs.push({ name: 'webhooks', everyMs: ctx.config.webhooks.everyMs, run: () => deliverWebhooks(ctx) });
+  jobs.push({ name: 'webhook-log-retention', everyMs: 3_600_000, run: () => pruneWebhookLog(ctx) });
   // Folded repeats of refused staff calls are written to the trail once their window has closed.
   jobs.push({
     name: 'refusal-fold',

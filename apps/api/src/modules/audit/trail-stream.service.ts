@@ -133,3 +133,6 @@ export async function trailStreamStatus(ctx: Pick<AppContext, 'db' | 'clock' | '
     }),
   };
 }
+
+/** The trail's rows in the order of the transactions that wrote them, for the webhooks' fan-out. */
+export { readAfter as readTrailAfter } from './trail-stream.repo.ts';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
+import { bareHost, isLoopbackHost, isPrivateAddress } from '../../lib/outbound-address.ts';
 
 /**
  * The OpenID Connect relying party (docs/decisions.md, "Single sign-on"): the provider's discovery
@@ -53,36 +54,6 @@ export interface FetchPolicy {
   allowLocal: boolean;
 }
 
-/** Addresses of this machine and its networks: loopback, private, link-local, CGNAT, multicast, reserved. */
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 127],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv6');
-
-const isPrivateAddress = (address: string) => {
-  const v = isIP(address);
-  return v === 0 || PRIVATE.check(address, v === 4 ? 'ipv4' : 'ipv6');
-};
-
 const HTTPS_ONLY = 'The issuer must be an https address.';
 
 /**
@@ -101,8 +72,8 @@ export function providerUrlProblem(text: string, policy: FetchPolicy, issuer = f
   if (u.username || u.password) return `${what} must not carry a user name or password.`;
   if (u.hash || text.includes('#')) return `${what} must not have a fragment.`;
   if (issuer && (u.search || text.includes('?'))) return 'The issuer must not have a query string.';
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
+  const host = bareHost(u);
+  const loopback = isLoopbackHost(host);
   // plain http only to this machine, and only with the operator's leave (a provider run locally)
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && policy.allowLocal && loopback))
     return HTTPS_ONLY;

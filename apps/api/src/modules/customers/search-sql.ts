@@ -1,10 +1,10 @@
 import { escapeLike, SUBSTRING_MIN_LENGTH } from '@sac/contract/customers';
 import type { CUSTOMER_SORT_KEYS, ListSort } from '@sac/contract/list-sort';
 import type { SiteScope } from '@sac/contract/role-scopes';
-import { type Compilable, type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { Queryable } from '../../db/db.ts';
-import { firstRow, isoText, isoTextOf, qb, rows } from '../../db/sql.ts';
+import { firstRow, isoText, isoTextOf, qb, rows, statement } from '../../db/sql.ts';
 import { hashSecret } from '../../lib/secrets.ts';
 import { andInScope, customerInScope, siteRowInScope, whereInScope } from '../../lib/site-scope.ts';
 
@@ -17,11 +17,10 @@ import { andInScope, customerInScope, siteRowInScope, whereInScope } from '../..
 type Fragment = RawBuilder<unknown>;
 
 /**
- * A statement written whole in `sql`, compiled by the builder so that it runs through sql.ts's
- * runners. The planner's page statements are (ordered index walks with `USING ~<~`, byte-order
- * collations, a JSON aggregate over a dynamic inner statement); the rest use the builder.
+ * The planner's page statements are written whole in `sql` (ordered index walks with `USING ~<~`,
+ * byte-order collations, a JSON aggregate over a dynamic inner statement); the rest use the builder.
  */
-export const statement = <T>(s: RawBuilder<T>): Compilable<T> => ({ compile: () => s.compile(qb) });
+export { statement };
 
 /**
  * What a search answer shows, as text: moving fewer, simpler columns is what 200 rows cost on

@@ -2,6 +2,7 @@ import type { AppContext } from '../../app-context.ts';
 import { runWrite, type WriteTx } from '../../lib/write-path.ts';
 import { holderExpiryMail, ownerExpiryMail } from './expiry-notices.mails.ts';
 import { claimExpiredGrants, claimExpiringGrants, type ExpiringGrant } from './expiry-notices.repo.ts';
+import { logEvent } from './impersonation-steps.ts';
 
 /**
  * Approved impersonation grants whose time is up get one notice each: to the staff member who
@@ -17,8 +18,17 @@ export async function sendExpiryNotices(ctx: AppContext, batch = 100): Promise<n
   const claimed = await runWrite(ctx.db, {
     change: (tx) => claimExpiredGrants(tx, now, batch),
     // The mails are the notice: the expiry itself changes no one's access (it ended at expires_at).
+    // The step is logged once, at the time the grant ended (impersonation.expire, a webhook event).
     trail: async (tx, claimed) => {
       for (const g of claimed) {
+        await logEvent(tx, {
+          requestId: Number(g.id),
+          at: new Date(g.expires_at),
+          actor: null,
+          event: 'expire',
+          status: 'Expired',
+          details: { expiresAt: new Date(g.expires_at).toISOString() },
+        });
         const ended = { requestId: g.id, appName: g.app_name, endedAt: new Date(g.expires_at) };
         const staff = g.holder_email;
         if (staff && staff !== g.owner_email)

@@ -172,6 +172,7 @@ export const impersonation = {
   'event.session-start': 'Impersonation started',
   'event.call': 'Call made',
   'event.call-refused': 'Call refused',
+  'event.expire': 'Expired',
   'detail.appId': 'App Id',
   'detail.roles': 'Roles',
   'detail.permissions': 'Permissions',
@@ -259,6 +260,7 @@ export const impersonation = {
   'siteAccessEvent.session-start': 'Support opened a session',
   'siteAccessEvent.call': 'Support viewed or changed the site',
   'siteAccessEvent.call-refused': 'A call outside the allowed access was refused',
+  'siteAccessEvent.expire': 'The access ended',
 
   // Impersonation mode: the live grant on the Impersonate screen
   impersonatedSite: 'Impersonated Site',

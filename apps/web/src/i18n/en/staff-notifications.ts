@@ -22,6 +22,7 @@ export const staffNotifications = {
   expiring: 'Your access to {app} ends soon (request {id})',
   sessionsEnded: '{actor} ended {count} of your sessions',
   sessionsEnded_one: '{actor} ended one of your sessions',
+  webhookPaused: 'Your webhook to {app} kept failing and was paused',
   // settings screen
   settingsHeading: 'Notification settings',
   settingsIntro:
@@ -36,4 +37,5 @@ export const staffNotifications = {
   kindRevoked: 'My access is revoked',
   kindExpiring: 'My access ends in 15 minutes',
   kindSessionsEnded: 'Someone else ends my sessions',
+  kindWebhookPaused: 'A webhook I made is paused after failing',
 };

@@ -21,6 +21,7 @@ const AREAS = [
   { id: 'areaSites', takes: (a: string) => a.startsWith('site.') },
   { id: 'areaImpersonation', takes: (a: string) => a.startsWith('impersonation.') },
   { id: 'areaNotices', takes: (a: string) => a.startsWith('notice.') },
+  { id: 'areaWebhooks', takes: (a: string) => a.startsWith('webhook.') },
   { id: 'areaAccess', takes: (a: string) => a === 'access.refused' },
 ] as const;
 export type AreaId = (typeof AREAS)[number]['id'];

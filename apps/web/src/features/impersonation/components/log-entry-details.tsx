@@ -18,6 +18,7 @@ const EVENTS = [
   'session-start',
   'call',
   'call-refused',
+  'expire',
 ] as const;
 const DETAIL_KEYS = [
   'appId',

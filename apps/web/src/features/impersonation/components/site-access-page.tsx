@@ -32,6 +32,7 @@ const EVENTS = [
   'session-start',
   'call',
   'call-refused',
+  'expire',
 ] as const;
 const isEvent = (v: string): v is (typeof EVENTS)[number] => EVENTS.includes(v as (typeof EVENTS)[number]);
 

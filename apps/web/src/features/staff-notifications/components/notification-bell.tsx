@@ -25,13 +25,17 @@ function notificationText(t: T, n: StaffNotification): string {
       return t('expiring', vars);
     case 'sessions-ended':
       return t('sessionsEnded', vars);
+    case 'webhook-paused':
+      return t('webhookPaused', vars);
   }
 }
 
 const linkOf = (n: StaffNotification) =>
-  n.RequestId !== null
-    ? consolePaths.impersonationRequests({ request: n.RequestId })
-    : consolePaths.mySessions();
+  n.Kind === 'webhook-paused'
+    ? consolePaths.webhooks()
+    : n.RequestId !== null
+      ? consolePaths.impersonationRequests({ request: n.RequestId })
+      : consolePaths.mySessions();
 
 function BellIcon() {
   return (

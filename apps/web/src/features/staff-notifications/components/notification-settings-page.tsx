@@ -19,6 +19,7 @@ const KIND_LABEL = {
   revoked: 'kindRevoked',
   expiring: 'kindExpiring',
   'sessions-ended': 'kindSessionsEnded',
+  'webhook-paused': 'kindWebhookPaused',
 } as const satisfies Record<StaffNotificationKind, string>;
 
 /** Account › Notification settings: per kind, in the console only or also by email. */

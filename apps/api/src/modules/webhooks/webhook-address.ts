@@ -1,0 +1,32 @@
+import { WEBHOOK_MESSAGES as M } from '@sac/contract/webhooks';
+import { AppError } from '../../lib/app-error.ts';
+import { bareHost, OutboundAddressError, publicAddresses } from '../../lib/outbound-address.ts';
+
+/**
+ * Whether an endpoint may be subscribed: a full https URL without user info or fragment, whose host
+ * resolves now to no loopback, private or link-local address (unless the operator allows those,
+ * WEBHOOK_ALLOW_PRIVATE, which also allows plain http). Every delivery checks the address again as
+ * it connects (webhook-http.ts), so a name that later points inside is refused then too.
+ */
+export async function checkEndpoint(url: string, allowPrivate: boolean): Promise<string> {
+  const refuse = (message: string) =>
+    new AppError('webhookAddress', message, [{ Field: 'Url', Message: message }]);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw refuse(M.urlInvalid);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw refuse(M.urlInvalid);
+  if (u.username || u.password) throw refuse(M.urlHasUser);
+  if (u.hash || url.includes('#')) throw refuse(M.urlHasFragment);
+  const host = bareHost(u);
+  if (u.protocol === 'http:' && !allowPrivate) throw refuse(M.urlHttpsOnly);
+  try {
+    await publicAddresses(host, allowPrivate);
+  } catch (e) {
+    if (!(e instanceof OutboundAddressError)) throw e;
+    throw refuse(e.reason === 'unresolved' ? M.urlUnresolved(host) : M.urlPrivate(host, e.address ?? host));
+  }
+  return u.toString();
+}
