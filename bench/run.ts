@@ -15,6 +15,7 @@ import { benchSignInBundle } from './sign-in-bundle.bench.ts';
 import { benchStartup } from './startup.bench.ts';
 import { benchStatement } from './statement.bench.ts';
 import { benchTrailStream } from './trail-stream.bench.ts';
+import { benchWebhooks } from './webhooks.bench.ts';
 
 /** The machine's 1, 5 and 15 minute load averages over its cores: each table is read against them. */
 const loadAverage = () =>
@@ -42,6 +43,7 @@ const benches: Record<string, () => Promise<void>> = {
   seed: benchSeed,
   exports: benchExports,
   'trail-stream': benchTrailStream,
+  webhooks: benchWebhooks,
 };
 // A bench that fails says so and the run goes on: one run of every bench is what is read.
 const failed: string[] = [];

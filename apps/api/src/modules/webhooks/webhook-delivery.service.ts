@@ -20,6 +20,10 @@ import {
 } from './deliveries.repo.ts';
 import { postDelivery } from './webhook-http.ts';
 import { signatureHeader } from './webhook-signing.ts';
+
+/** The signing, for the bench's bare client (the same headers as a delivery). */
+export { signatureHeader } from './webhook-signing.ts';
+
 import { pauseFailing, sendingKeys } from './webhooks.repo.ts';
 
 /**
