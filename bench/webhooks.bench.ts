@@ -43,6 +43,46 @@ async function insertEvents(db: Db, n: number): Promise<void> {
   );
 }
 
+/** The floor: the same bodies, signed, 32 at once over keep-alive connections; answers posts a second. */
+async function floorRate(url: string, bodies: string[]): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  const floorStart = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < bodies.length) {
+      const i = next++;
+      const body = bodies[i]!;
+      const id = `evt_floor_${i}`;
+      const ts = Math.floor(Date.now() / 1000);
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(
+          url,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              'content-type': 'application/json',
+              'webhook-id': id,
+              'webhook-timestamp': String(ts),
+              'webhook-signature': signatureHeader([SECRET], id, ts, body),
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', resolve);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  const rate = bodies.length / ((performance.now() - floorStart) / 1000);
+  agent.destroy();
+  return rate;
+}
+
 async function run(name: string, db: Db): Promise<void> {
   await migrate(db);
   const config = loadConfig({});
@@ -80,43 +120,7 @@ async function run(name: string, db: Db): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const rate = EVENTS / seconds;
 
-    // the floor: the same bodies, signed, 32 at once over keep-alive connections
-    got = 0;
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-    const floorStart = performance.now();
-    let next = 0;
-    const worker = async () => {
-      while (next < bodies.length) {
-        const i = next++;
-        const body = bodies[i]!;
-        const id = `evt_floor_${i}`;
-        const ts = Math.floor(Date.now() / 1000);
-        await new Promise<void>((resolve, reject) => {
-          const req = http.request(
-            url,
-            {
-              method: 'POST',
-              agent,
-              headers: {
-                'content-type': 'application/json',
-                'webhook-id': id,
-                'webhook-timestamp': String(ts),
-                'webhook-signature': signatureHeader([SECRET], id, ts, body),
-              },
-            },
-            (res) => {
-              res.resume();
-              res.on('end', resolve);
-            },
-          );
-          req.on('error', reject);
-          req.end(body);
-        });
-      }
-    };
-    await Promise.all(Array.from({ length: 32 }, worker));
-    const floor = bodies.length / ((performance.now() - floorStart) / 1000);
-    agent.destroy();
+    const floor = await floorRate(url, bodies);
     console.log(
       `${name.padEnd(10)} ${EVENTS.toLocaleString('en-US')} deliveries in ${seconds.toFixed(2)} s: ${rate.toFixed(0)}/s; ` +
         `bare client, same bodies and headers, 32 at once: ${floor.toFixed(0)}/s: ×${(rate / floor).toFixed(2)} of the floor`,
