@@ -1,5 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -10,8 +12,10 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * Addresses of this machine and its networks: loopback, private, link-local, CGNAT, multicast,
- * reserved, documentation, and the IPv6 forms that carry an IPv4 address inside (mapped, NAT64,
- * 6to4, Teredo), which could reach the same hosts.
+ * reserved, documentation, and the IPv6 forms that carry an IPv4 address inside (NAT64, 6to4,
+ * Teredo), which could reach the same hosts. An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is
+ * checked by BlockList against the IPv4 rules: a rule for all of ::ffff:0:0/96 would refuse every
+ * public IPv4 address too.
  */
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
@@ -33,7 +37,6 @@ for (const [net, prefix] of [
   PRIVATE.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   ['::', 127],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
@@ -118,4 +121,94 @@ export function pinnedLookup(allowPrivate: boolean) {
       (err: Error) => callback(Object.assign(err, { code: 'EACCES' }) as NodeJS.ErrnoException, '', 0),
     );
   };
+}
+
+export interface OutboundAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The answer's bytes, up to `maxBytes`. */
+  body: Buffer;
+  /** More came than `maxBytes` (the rest was not read: the connection was dropped). */
+  truncated: boolean;
+}
+
+/**
+ * One HTTP exchange with an address a user gave: connected through pinnedLookup (the address
+ * checked is the address used; a literal one checked here), no redirect followed, the whole
+ * exchange within `timeoutMs`, and no more of the answer read than `maxBytes`.
+ */
+export function outboundRequest(
+  url: URL,
+  opts: {
+    method: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: string;
+    allowPrivate: boolean;
+    maxBytes: number;
+    timeoutMs: number;
+    agent?: http.Agent;
+  },
+): Promise<OutboundAnswer> {
+  const host = bareHost(url);
+  if (!opts.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host))
+    return Promise.reject(
+      new OutboundAddressError(
+        'private-address',
+        host,
+        `${host} is a loopback, private or link-local address.`,
+        host,
+      ),
+    );
+  const request = url.protocol === 'https:' ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no answer within ${opts.timeoutMs / 1000} s`)),
+      opts.timeoutMs,
+    );
+    const req = request(
+      url,
+      {
+        method: opts.method,
+        lookup: pinnedLookup(opts.allowPrivate) as never,
+        ...(opts.agent ? { agent: opts.agent } : {}),
+        headers: {
+          ...(opts.body !== undefined ? { 'content-length': String(Buffer.byteLength(opts.body)) } : {}),
+          ...opts.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let truncated = false;
+        const done = () => {
+          clearTimeout(timer);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+            truncated,
+          });
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (truncated) return;
+          if (size + chunk.length > opts.maxBytes) {
+            chunks.push(chunk.subarray(0, opts.maxBytes - size));
+            truncated = true;
+            res.destroy();
+            done();
+            return;
+          }
+          size += chunk.length;
+          chunks.push(chunk);
+        });
+        res.on('end', done);
+        res.on('error', (e) => (truncated ? undefined : reject(e)));
+      },
+    );
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    req.end(opts.body);
+  });
 }

@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
-import { bareHost, isLoopbackHost, isPrivateAddress } from '../../lib/outbound-address.ts';
+import { createRemoteJWKSet, customFetch, type JWTPayload, jwtVerify } from 'jose';
+import {
+  bareHost,
+  isLoopbackHost,
+  isPrivateAddress,
+  OutboundAddressError,
+  outboundRequest,
+} from '../../lib/outbound-address.ts';
 
 /**
  * The OpenID Connect relying party (docs/decisions.md, "Single sign-on"): the provider's discovery
@@ -82,89 +87,69 @@ export function providerUrlProblem(text: string, policy: FetchPolicy, issuer = f
   return undefined;
 }
 
-/**
- * Refuses a host that resolves to a private address (any of its addresses). The connection makes
- * its own lookup after this one: a name whose answer changes in between (DNS rebinding) is not
- * caught here (docs/operations.md, "Single sign-on").
- */
-async function refusePrivateHost(url: URL, policy: FetchPolicy): Promise<void> {
-  if (policy.allowLocal) return;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  let found: { address: string }[];
-  try {
-    found = isIP(host) !== 0 ? [{ address: host }] : await lookup(host, { all: true, verbatim: true });
-  } catch (e) {
-    throw new OidcError('unreachable', `Could not resolve ${host}: ${(e as Error).message}`);
-  }
-  const inside = found.find((a) => isPrivateAddress(a.address));
-  if (inside)
-    throw new OidcError(
-      'private-address',
-      `${host} resolves to a loopback, private or link-local address (${inside.address}).`,
-    );
-}
-
 const tooLarge = (url: string) => new OidcError('too-large', `${url} answered more than 256 KB.`);
 
-/** The body as text, read until MAX_BODY_BYTES and no further (the rest is never fetched). */
-async function boundedText(res: Response, url: string): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) {
-    await res.body?.cancel().catch(() => {});
-    throw tooLarge(url);
+/**
+ * One exchange with a provider address: its host checked as it is connected to (the address
+ * checked is the address used, so a name whose answer changes meanwhile cannot reach inside), no
+ * redirect, a timeout, the body bounded. The key set's fetches by jose go the same way.
+ */
+async function providerRequest(
+  url: string,
+  policy: FetchPolicy,
+  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; text: string }> {
+  let a: Awaited<ReturnType<typeof outboundRequest>>;
+  try {
+    a = await outboundRequest(new URL(url), {
+      method: init.method ?? 'GET',
+      headers: init.headers ?? {},
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      allowPrivate: policy.allowLocal,
+      maxBytes: MAX_BODY_BYTES,
+      timeoutMs: FETCH_TIMEOUT_MS,
+    });
+  } catch (e) {
+    if (e instanceof OutboundAddressError)
+      throw e.reason === 'private-address'
+        ? new OidcError(
+            'private-address',
+            `${e.host} resolves to a loopback, private or link-local address (${e.address}).`,
+          )
+        : new OidcError('unreachable', e.message);
+    throw new OidcError('unreachable', `Could not reach ${url}: ${(e as Error).message}`);
   }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(url);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  if (a.truncated) throw tooLarge(url);
+  if (a.status >= 300 && a.status < 400)
+    throw new OidcError('redirect', `${url} answered a redirect (${a.status}); redirects are not followed.`);
+  return { status: a.status, text: a.body.toString('utf8') };
 }
 
-/** A JSON object from a provider address: its host checked, no redirect, a timeout, the body bounded. */
+/** jose's fetch of the key set, through providerRequest: pinned, bounded, no redirect. */
+const keySetFetch = (policy: FetchPolicy) => async (url: string) => {
+  const r = await providerRequest(url, policy, { headers: { accept: 'application/json' } });
+  return new Response(r.text, { status: r.status, headers: { 'content-type': 'application/json' } });
+};
+
+/** A JSON object from a provider address (providerRequest), refused unless it is one. */
 async function getJson(
   url: string,
   policy: FetchPolicy,
-  init: RequestInit = {},
+  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Record<string, unknown>> {
   const problem = providerUrlProblem(url, policy);
   if (problem) throw new OidcError('provider-url', problem);
-  await refusePrivateHost(new URL(url), policy);
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-    if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel().catch(() => {});
-      throw new OidcError(
-        'redirect',
-        `${url} answered a redirect (${res.status}); redirects are not followed.`,
-      );
-    }
-    text = await boundedText(res, url);
-  } catch (e) {
-    if (e instanceof OidcError) throw e;
-    throw new OidcError('unreachable', `Could not reach ${url}: ${(e as Error).message}`);
-  }
+  const res = await providerRequest(url, policy, init);
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(res.text);
   } catch {
     throw new OidcError('not-json', `${url} answered ${res.status}, not JSON.`);
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new OidcError('not-json', `${url} answered ${res.status}, not a JSON object.`);
   const o = body as Record<string, unknown>;
-  if (!res.ok) {
+  if (res.status < 200 || res.status >= 300) {
     const err = o.error;
     throw new OidcError(
       'http',
@@ -205,11 +190,11 @@ export async function providerOf(
   const cached = providers.get(key);
   if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached;
   const discovery = await fetchDiscovery(issuer, policy);
-  // jose fetches the keys itself: their host is checked here, once per discovery
-  await refusePrivateHost(new URL(discovery.jwks_uri), policy);
+  // jose fetches the keys through providerRequest: pinned to a checked address, bounded
   const keys = createRemoteJWKSet(new URL(discovery.jwks_uri), {
     cooldownDuration: keyCooldownMs,
     timeoutDuration: FETCH_TIMEOUT_MS,
+    [customFetch]: keySetFetch(policy),
   });
   const p = { at: now, discovery, keys };
   providers.set(key, p);
@@ -267,7 +252,11 @@ export async function exchangeCode(
     form.set('client_id', a.clientId);
     form.set('client_secret', a.clientSecret);
   }
-  const body = (await getJson(d.token_endpoint, policy, { method: 'POST', headers, body: form })) as {
+  const body = (await getJson(d.token_endpoint, policy, {
+    method: 'POST',
+    headers,
+    body: form.toString(),
+  })) as {
     id_token?: unknown;
   };
   if (typeof body.id_token !== 'string' || body.id_token.length > 16_384)
