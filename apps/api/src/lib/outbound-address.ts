@@ -111,7 +111,7 @@ type LookupCallback = (
  * address checked is the address used, so a name whose answer changes between a check and the
  * connection (DNS rebinding) cannot reach a private address.
  */
-export function pinnedLookup(allowPrivate: boolean) {
+function pinnedLookup(allowPrivate: boolean) {
   return (host: string, options: { all?: boolean }, callback: LookupCallback): void => {
     publicAddresses(host, allowPrivate).then(
       (found) => {
