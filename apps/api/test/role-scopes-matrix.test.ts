@@ -189,7 +189,8 @@ async function check(
       : `lacks ${e.access}: expected 403 (902), got ${r.statusCode} ${body.slice(0, 200)}`;
   }
   const inside = inScope(f, expectation.scope);
-  if (e.scope === 'site' || e.scope === 'customer') {
+  // each fixture customer has one site: in scope wholly or not at all
+  if (e.scope === 'site' || e.scope === 'customer' || e.scope === 'customer-account') {
     if (!inside && !(r.statusCode === 403 && code === ERRORS.outOfScope.code))
       return `outside the scope: expected 403 (1113), got ${r.statusCode} ${body.slice(0, 200)}`;
     if (inside && r.statusCode === 403) return `inside the scope: got 403 ${body.slice(0, 200)}`;

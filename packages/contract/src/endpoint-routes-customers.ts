@@ -147,7 +147,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'PUT',
     path: '/admin/customerprofile',
     access: 'customers.write',
-    scope: 'customer',
+    scope: 'customer-account',
     budget: { statements: 6, commits: 1 },
   },
   setCustomerPassword: {
@@ -155,7 +155,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'PUT',
     path: '/admin/customer/password',
     access: 'customers.write',
-    scope: 'customer',
+    scope: 'customer-account',
     budget: { statements: 4, commits: 1 },
   },
   verifyEmail: {
@@ -163,7 +163,7 @@ export const CUSTOMERS_ROUTES = {
     method: 'POST',
     path: '/admin/verifyemail',
     access: 'customers.write',
-    scope: 'customer',
+    scope: 'customer-account',
     budget: { statements: 4, commits: 1 },
   },
   addSite: {

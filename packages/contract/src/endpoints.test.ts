@@ -56,12 +56,13 @@ describe('ENDPOINTS', () => {
     '%s says how it keeps to a role scope exactly when its permission is scopable',
     (_id, e) => {
       if (!isScopable(e.access)) return expect(e.scope).toBeUndefined();
-      expect(['site', 'customer', 'service', 'none']).toContain(e.scope);
+      expect(['site', 'customer', 'customer-account', 'service', 'none']).toContain(e.scope);
       const keys = (s: unknown) =>
         s && typeof s === 'object' && 'shape' in s ? Object.keys((s as { shape: object }).shape) : [];
       // the check before the handler reads the record's key from the query (a customer's also from the body)
       if (e.scope === 'site') expect(keys(e.query)).toContain('appId');
-      if (e.scope === 'customer') expect([...keys(e.query), ...keys(e.body)]).toContain('uid');
+      if (e.scope === 'customer' || e.scope === 'customer-account')
+        expect([...keys(e.query), ...keys(e.body)]).toContain('uid');
     },
   );
 

@@ -42,11 +42,13 @@ export const isScopable = (p: string): p is ScopablePermission => SCOPABLE.has(p
  * - 'site': the site its query or body names by `appId` must be in scope (checked before the
  *   handler runs, one statement, only for a scoped caller);
  * - 'customer': the same for the customer named by `uid`;
+ * - 'customer-account': a write to the customer's account itself (profile, password, email), which
+ *   reaches every site they sign in to: each site they own or belong to must be in scope;
  * - 'service': the service keeps to the scope itself: it filters what it reads (lists, searches,
  *   exports, counts) and checks a record it reaches by another key (a request, a notice) or makes;
  * - 'none': it reads nothing of a customer or site (catalogues such as plans and features).
  */
-export type ScopeRule = 'site' | 'customer' | 'service' | 'none';
+export type ScopeRule = 'site' | 'customer' | 'customer-account' | 'service' | 'none';
 
 /** What a principal's roles scope, per permission; a permission not named is unscoped. */
 export type PermissionScopes = Readonly<Record<string, readonly SiteScope[]>>;

@@ -53,6 +53,20 @@ export function customerInScope(
       WHERE scope_member.customer_uid = ${uid} AND ${member} OFFSET 0))`;
 }
 
+/**
+ * The condition that every site the customer `uid` owns or belongs to is in `scope`, and that there
+ * is one: what a write to their account (which reaches all their sites) needs.
+ */
+function customerWhollyInScope(scope: readonly SiteScope[], uid: Expression<string>): Expression<SqlBool> {
+  const owned = siteRowInScope(scope, 'out_site')!;
+  const member = siteRowInScope(scope, 'out_member_site')!;
+  return sql<SqlBool>`(${customerInScope(scope, uid)!}
+    AND NOT EXISTS (SELECT 1 FROM sites out_site WHERE out_site.owner_uid = ${uid} AND NOT coalesce(${owned}, false))
+    AND NOT EXISTS (SELECT 1 FROM site_members out_member
+      JOIN sites out_member_site ON out_member_site.app_id = out_member.app_id
+      WHERE out_member.customer_uid = ${uid} AND NOT coalesce(${member}, false)))`;
+}
+
 /** Whether the site `appId` is in `scope` (an unknown site is not). */
 export async function siteIsInScope(db: Queryable, scope: readonly SiteScope[], appId: number) {
   const found = await firstRow(
@@ -67,11 +81,14 @@ export async function siteIsInScope(db: Queryable, scope: readonly SiteScope[], 
 }
 
 /** Whether the customer `uid` is in `scope` (an unknown customer is not). */
-export async function customerIsInScope(db: Queryable, scope: readonly SiteScope[], uid: string) {
-  const found = await firstRow(
-    db,
-    qb.selectNoFrom(sql<number>`1`.as('in_scope')).where(customerInScope(scope, sql.val(uid))!),
-  );
+export async function customerIsInScope(
+  db: Queryable,
+  scope: readonly SiteScope[],
+  uid: string,
+  wholly = false,
+) {
+  const inScope = wholly ? customerWhollyInScope(scope, sql.val(uid)) : customerInScope(scope, sql.val(uid))!;
+  const found = await firstRow(db, qb.selectNoFrom(sql<number>`1`.as('in_scope')).where(inScope));
   return found !== undefined;
 }
 
@@ -86,7 +103,8 @@ export async function keepToScope(
   scope: readonly SiteScope[] | undefined,
   input: { query: unknown; body: unknown },
 ): Promise<void> {
-  if (!scope || (def.scope !== 'site' && def.scope !== 'customer')) return;
+  if (!scope || (def.scope !== 'site' && def.scope !== 'customer' && def.scope !== 'customer-account'))
+    return;
   const q = (input.query ?? {}) as Record<string, unknown>;
   const b = (input.body ?? {}) as Record<string, unknown>;
   if (def.scope === 'site') {
@@ -96,9 +114,15 @@ export async function keepToScope(
     return;
   }
   const uid = q.uid ?? b.uid;
-  if (typeof uid === 'string' && !(await customerIsInScope(db, scope, uid)))
-    throw outOfScope('a customer in scope');
+  const account = def.scope === 'customer-account';
+  if (typeof uid === 'string' && !(await customerIsInScope(db, scope, uid, account)))
+    throw account
+      ? outOfScope('every site of the customer in scope', OUTSIDE_ACCOUNT)
+      : outOfScope('a customer in scope');
 }
+
+const OUTSIDE_ACCOUNT =
+  "This customer also uses sites outside your role's scope: their account (profile, password, email) can be changed only by someone whose scope covers all of them.";
 
 /**
  * The refusal of a record outside the caller's scope; `missing` names it in the staff trail, and

@@ -446,3 +446,37 @@ describe('writes do not make or move a site out of the scope', () => {
     expect((await plan(free, 'Free')).status).toBe(200);
   });
 });
+
+describe("writes to a customer's account need every site they use in scope", () => {
+  const ACCOUNT_TEXT =
+    "This customer also uses sites outside your role's scope: their account (profile, password, email) can be changed only by someone whose scope covers all of them.";
+
+  it('lets a scoped holder read a customer with a site outside the scope, but not change their account', async () => {
+    // Eva owns euShop (in the EU scope) and evaUs (us-east): readable, not changeable, by Support EU
+    expect((await t.call('customerProfile', { session: eu, query: { uid: uid.eva } })).status).toBe(200);
+    const before = await t.db.query('SELECT password_hash, email_verified FROM customers WHERE uid = $1', [
+      uid.eva,
+    ]);
+    for (const r of [
+      await t.callLoose('setCustomerPassword', {
+        session: eu,
+        query: { uid: uid.eva },
+        body: { password: 'Cust#1234' },
+      }),
+      await t.callLoose('verifyEmail', { session: eu, body: { uid: uid.eva } }),
+    ]) {
+      expect(r.status).toBe(403);
+      expect(r.error).toMatchObject({ ErrorCode: ERRORS.outOfScope.code, Description: ACCOUNT_TEXT });
+    }
+    const after = await t.db.query('SELECT password_hash, email_verified FROM customers WHERE uid = $1', [
+      uid.eva,
+    ]);
+    expect(after.rows).toEqual(before.rows);
+    // Max is only a member of euShop: every site he uses is in scope
+    const max = await t.callLoose('verifyEmail', { session: eu, body: { uid: uid.max } });
+    expect(max.status).not.toBe(403);
+    // an unscoped role beside the scoped one reaches every site
+    const anyone = await t.callLoose('verifyEmail', { session: both, body: { uid: uid.eva } });
+    expect(anyone.status).not.toBe(403);
+  });
+});
