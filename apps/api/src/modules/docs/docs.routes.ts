@@ -121,7 +121,7 @@ main{padding:24px 0;min-width:0}.op{background:#fff;border:1px solid #dde1e7;bor
 pre{background:#f1f3f6;padding:10px;overflow:auto;font-size:13px}.method{font:600 12px monospace;padding:2px 6px;border-radius:4px;color:#fff;background:#4a5568}
 .get{background:#2b6cb0}.post{background:#2f855a}.put{background:#b7791f}.delete{background:#c53030}.access{color:#555}
 table{border-collapse:collapse;background:#fff}td,th{border:1px solid #dde1e7;padding:4px 8px;text-align:left}
-.page{max-width:980px;margin:0 auto;padding:0 24px}.page table{display:block;overflow-x:auto}`;
+.page{max-width:980px;margin:0 auto;padding:0 24px}.page table{display:block;overflow-x:auto}.page td:first-child{white-space:nowrap}`;
 
 /**
  * The search box: shows it, and as the reader types keeps the operations (in the contents and on
