@@ -225,6 +225,7 @@ describe('errors outside the endpoints', () => {
 describe('pages and files', () => {
   it('docs, OpenAPI, runtime configuration, console routes and assets', async () => {
     await check('docs', { method: 'GET', url: '/docs' }, 200);
+    await check('docs webhooks', { method: 'GET', url: '/docs/webhooks' }, 200);
     await check('docs css', { method: 'GET', url: '/docs/docs.css' }, 200);
     await check('docs script', { method: 'GET', url: '/docs/docs.js' }, 200);
     await check('openapi', { method: 'GET', url: '/docs/openapi.json' }, 200);

@@ -246,7 +246,8 @@ export const auditEventsQuery = z
   })
   .refine(rangeInOrder, RANGE_ORDER);
 
-const auditEvent = z.object({
+/** A row of the trail as GET /admin/audit/events shows it (and a webhook's `data`). */
+export const auditEvent = z.object({
   Id: z.string(),
   At: z.string(),
   ActorUid: z.string().nullable(),

@@ -6,6 +6,7 @@ import { ENDPOINT_LIST, ENDPOINT_TAGS, type EndpointDef, type EndpointId } from 
 import { errorEnvelopeSchema } from './errors.ts';
 import { CUSTOMER_AUTH_HEADERS } from './impersonation-api.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT, webhookPayload } from './webhooks.ts';
 
 interface Parameter {
   name: string;
@@ -233,5 +234,43 @@ describe('buildOpenApiDocument', () => {
     ]);
     expect(Object.keys(built.paths)).toEqual(['/admin/team']);
     expect(Object.keys(built.paths['/admin/team'] ?? {}).sort()).toEqual(['delete', 'get', 'post']);
+  });
+});
+
+describe("the document's webhooks", () => {
+  interface WebhookOperation extends Operation {
+    requestBody: { required: boolean; content: Record<string, MediaType> };
+  }
+  const hooks = doc.webhooks as unknown as Record<string, { post: WebhookOperation }>;
+  const types = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+
+  it('has one entry per event type and the test event, and no other', () => {
+    expect(Object.keys(hooks).sort()).toEqual([...Object.keys(WEBHOOK_EVENTS), WEBHOOK_TEST_EVENT].sort());
+  });
+
+  it.each(types.map((type) => [type]))('%s is a post with its meaning, headers, body and answers', (type) => {
+    const op = hooks[type]!.post;
+    expect(op.summary).toBe(`Event ${type}`);
+    if (type !== WEBHOOK_TEST_EVENT) expect(op.description).toContain(WEBHOOK_EVENTS[type].description);
+    expect(op.tags).toEqual(['Webhooks']);
+    expect(op.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['webhook-id', 'header', true],
+      ['webhook-timestamp', 'header', true],
+      ['webhook-signature', 'header', true],
+    ]);
+    const body = op.requestBody.content['application/json']!;
+    expect(body.schema).toEqual(
+      z.toJSONSchema(webhookPayload(type), { io: 'input', unrepresentable: 'any' }),
+    );
+    expect((body.schema.properties as Record<string, unknown>).type).toEqual({ type: 'string', const: type });
+    expect(webhookPayload(type).parse(body.example)).toEqual(body.example);
+    expect(Object.keys(op.responses)).toEqual(['2XX', 'default']);
+  });
+
+  it('a body of one type does not pass as another', () => {
+    const example = hooks['site.created']!.post.requestBody.content['application/json']!.example;
+    expect(webhookPayload('site.created').safeParse(example).success).toBe(true);
+    expect(webhookPayload('customer.created').safeParse(example).success).toBe(false);
+    expect(webhookPayload(WEBHOOK_TEST_EVENT).safeParse(example).success).toBe(false);
   });
 });

@@ -4,7 +4,17 @@ import { API_VERSION, HEADERS } from './constants.ts';
 import { ENDPOINT_LIST, ENDPOINT_TAGS, type EndpointDef } from './endpoints.ts';
 import { errorEnvelopeSchema } from './errors.ts';
 import { CUSTOMER_AUTH_HEADERS } from './impersonation-api.ts';
-import { endpointExamples } from './openapi-examples.ts';
+import { endpointExamples, exampleOf } from './openapi-examples.ts';
+import {
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENTS,
+  WEBHOOK_HEADERS,
+  WEBHOOK_RETRY_HOURS,
+  WEBHOOK_TEST_EVENT,
+  WEBHOOK_TIMEOUT_SECONDS,
+  type WebhookEventType,
+  webhookPayload,
+} from './webhooks.ts';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
@@ -138,6 +148,83 @@ function operation(e: EndpointDef) {
   };
 }
 
+/** The headers of a delivery, as the receiver gets them. */
+const WEBHOOK_PARAMETERS = [
+  {
+    name: WEBHOOK_HEADERS.id,
+    in: 'header',
+    required: true,
+    description:
+      "The event's id: `evt_` and the trail row's id; the same on every retry and on a redelivery, so a receiver that has seen it can answer 2xx and skip it.",
+    schema: { type: 'string', example: 'evt_4711' },
+  },
+  {
+    name: WEBHOOK_HEADERS.timestamp,
+    in: 'header',
+    required: true,
+    description: 'When this attempt was signed, in Unix seconds: refuse one far from your clock (5 minutes).',
+    schema: { type: 'string', pattern: '^[0-9]+$', example: '1768469400' },
+  },
+  {
+    name: WEBHOOK_HEADERS.signature,
+    in: 'header',
+    required: true,
+    description:
+      "Space-separated signatures `v1,<base64>`: HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed by the base64-decoded part of the secret after `whsec_`. During a rotation's overlap there are two (the new secret and the old); accept the delivery when one matches (see /docs/webhooks).",
+    schema: { type: 'string', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' },
+  },
+];
+
+/** An example body: a real-looking trail row of the event's first action. */
+function webhookExample(type: WebhookEventType | typeof WEBHOOK_TEST_EVENT, schema: Record<string, unknown>) {
+  const example = exampleOf(schema) as { data: Record<string, unknown> };
+  if (type !== WEBHOOK_TEST_EVENT)
+    Object.assign(example.data, { Id: '4711', Action: WEBHOOK_EVENTS[type].actions[0], Details: {} });
+  return example;
+}
+
+/**
+ * The document's `webhooks` (OpenAPI 3.1): what the console posts to a subscribed endpoint, one
+ * entry per event type and the test event, each body generated from its zod schema.
+ */
+function webhooksOf() {
+  const entries = [
+    ...WEBHOOK_EVENT_TYPES.map((type) => [type, WEBHOOK_EVENTS[type].description] as const),
+    [
+      WEBHOOK_TEST_EVENT,
+      'A test event, sent only by "Send test event" (POST /admin/webhooks/test) to that subscription; its `data` is a message, not a trail row.',
+    ] as const,
+  ];
+  return Object.fromEntries(
+    entries.map(([type, description]) => {
+      const schema = json(webhookPayload(type));
+      return [
+        type,
+        {
+          post: {
+            operationId: `webhook.${type}`,
+            summary: `Event ${type}`,
+            description: `${description} The body's \`data\` is ${type === WEBHOOK_TEST_EVENT ? "a message and the subscription's id" : 'the trail row as GET /admin/audit/events shows it'}.`,
+            tags: ['Webhooks'],
+            security: [],
+            parameters: WEBHOOK_PARAMETERS,
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema, example: webhookExample(type, schema) } },
+            },
+            responses: {
+              '2XX': { description: 'Delivered: the event is not sent again (unless redelivered by hand).' },
+              default: {
+                description: `Any other answer, or none within ${WEBHOOK_TIMEOUT_SECONDS} s: tried again with backoff (5 s, 30 s, 2 min, … then every 8 h) until ${WEBHOOK_RETRY_HOURS} hours after the event, then failed. A subscription failing that long is paused.`,
+              },
+            },
+          },
+        },
+      ];
+    }),
+  );
+}
+
 /** The document's tags: those the endpoints use, in order of first use, with their descriptions. */
 function tagsOf(endpoints: readonly EndpointDef[]) {
   const descriptions: Readonly<Record<string, string>> = ENDPOINT_TAGS;
@@ -167,6 +254,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDef[] = ENDPOIN
     servers: [{ url: '/', description: 'The server this document is served from' }],
     tags: tagsOf(endpoints),
     paths,
+    webhooks: webhooksOf(),
     components: {
       schemas: { ErrorEnvelope: json(errorEnvelopeSchema) },
       securitySchemes: SECURITY_SCHEMES,

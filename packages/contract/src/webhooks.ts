@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AuditAction } from './audit.ts';
+import { type AuditAction, auditEvent } from './audit.ts';
 import { decimalInteger } from './validation.ts';
 
 /**
@@ -90,6 +90,27 @@ export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as WebhookEventTy
 
 /** The test delivery's type: sent only by "Send test event", to that subscription. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/** The headers of every delivery (Standard Webhooks' names). */
+export const WEBHOOK_HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
+
+/** The `data` of the test event. */
+const webhookTestData = z.object({ Message: z.string(), SubscriptionId: z.number().int() });
+
+/**
+ * The body of a delivery of this type: Standard Webhooks' envelope, `timestamp` the time of the
+ * trail row (of the test event: when it was sent), `data` the row as the trail API shows it.
+ */
+export const webhookPayload = (type: WebhookEventType | typeof WEBHOOK_TEST_EVENT) =>
+  z.object({
+    type: z.literal(type),
+    timestamp: z.string(),
+    data: type === WEBHOOK_TEST_EVENT ? webhookTestData : auditEvent,
+  });
 
 const BY_ACTION = new Map<string, WebhookEventType>(
   WEBHOOK_EVENT_TYPES.flatMap((t) => WEBHOOK_EVENTS[t].actions.map((a) => [a, t] as const)),

@@ -1,8 +1,10 @@
 import vm from 'node:vm';
 import { ENDPOINT_LIST, ENDPOINT_TAGS } from '@sac/contract/endpoints';
 import { buildOpenApiDocument } from '@sac/contract/openapi';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT } from '@sac/contract/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { VERIFY_SNIPPET } from './webhooks-page.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -60,6 +62,52 @@ describe('/docs', () => {
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.headers['x-content-type-options']).toBe('nosniff');
     expect(() => new vm.Script(js.body)).not.toThrow();
+  });
+});
+
+const unescapeHtml = (s: string) =>
+  s.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!,
+  );
+
+describe('/docs/webhooks', () => {
+  it('lists every event type with its meaning and trail actions, and the three headers', async () => {
+    const r = await get('/docs/webhooks');
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+    const rows = [...r.body.matchAll(/<tr><td><code>([a-z._]+)<\/code><\/td><td>([^<]*)<\/td>/g)].map((m) => [
+      m[1],
+      unescapeHtml(m[2]!),
+    ]);
+    expect(rows).toEqual([
+      ...WEBHOOK_EVENT_TYPES.map((type) => [type, WEBHOOK_EVENTS[type].description]),
+      [WEBHOOK_TEST_EVENT, expect.stringContaining('test event')],
+    ]);
+    for (const type of WEBHOOK_EVENT_TYPES)
+      for (const action of WEBHOOK_EVENTS[type].actions)
+        expect(r.body, type).toContain(`<code>${action}</code>`);
+    for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature'])
+      expect(r.body).toContain(`<tr><td><code>${header}</code></td>`);
+  });
+
+  it('shows exactly the verification snippet the snippet test runs', async () => {
+    const page = (await get('/docs/webhooks')).body;
+    const code = /<pre><code>([\s\S]*?)<\/code><\/pre>/.exec(page)?.[1];
+    expect(unescapeHtml(code ?? '')).toBe(VERIFY_SNIPPET);
+    expect(page).toContain('standardwebhooks');
+  });
+
+  it('keeps to the CSP: no script, nothing inline; the reference links to it', async () => {
+    const r = await get('/docs/webhooks');
+    expect(r.body).not.toMatch(/<script|\son[a-z]+=|\sstyle=|<style|javascript:/i);
+    expect(r.body).toContain('<link rel="stylesheet" href="/docs/docs.css">');
+    expect(String(r.headers['content-security-policy'])).toMatch(/(^|; )script-src 'self'( |;)/);
+    const reference = (await get('/docs')).body;
+    const webhooksTag = /<section class="tag" id="tag-webhooks"[\s\S]*?<section class="op"/.exec(
+      reference,
+    )?.[0];
+    expect(webhooksTag).toContain('href="/docs/webhooks"');
   });
 });
 

@@ -6,15 +6,19 @@ import { buildOpenApiDocument } from '@sac/contract/openapi';
 import { endpointExamples } from '@sac/contract/openapi-examples';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { esc } from './docs-html.ts';
+import { renderWebhooksPage } from './webhooks-page.ts';
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 const pretty = (value: unknown) => esc(JSON.stringify(value, null, 2));
 
 /** The anchor of a tag's part of the page (endpoint ids are the anchors of the operations). */
 const tagAnchor = (tag: string) => `tag-${tag.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
+/** Pages of their own that a tag's part of the reference links to. */
+const TAG_PAGES: Readonly<Record<string, string>> = {
+  Webhooks: '<p><a href="/docs/webhooks">The events, their headers and how to verify a signature</a></p>',
+};
 
 /** What the search box matches an operation on: method, path, id, tag and summary. */
 const searchText = (e: EndpointDef) => `${e.method} ${e.path} ${e.id} ${e.tag} ${e.summary}`.toLowerCase();
@@ -87,14 +91,15 @@ ${tableOfContents(tags, endpoints)}
 <code>Content-Type: application/json</code>. Signed-in calls send the headers <code>${HEADERS.token}</code> and
 <code>${HEADERS.sign}</code> (from <code>POST /admin/login</code>); the customer's help request sends its site's
 <code>${CUSTOMER_AUTH_HEADERS.apiKey}</code> and <code>${CUSTOMER_AUTH_HEADERS.apiSecret}</code> instead.
-The machine-readable document is <a href="/docs/openapi.json">/docs/openapi.json</a> (OpenAPI 3.1).</p>
+The machine-readable document is <a href="/docs/openapi.json">/docs/openapi.json</a> (OpenAPI 3.1); the events
+sent to webhook subscriptions, their headers and how to verify their signatures are on <a href="/docs/webhooks">/docs/webhooks</a>.</p>
 <section id="errors" data-search-hides><h2>Error envelope</h2>
 <pre>{ "ErrorCode": 927, "Description": "...", "Message": "...", "RequestId": "...", "FieldErrors": [{ "Field": "email", "Message": "..." }] }</pre>
 <table><thead><tr><th>ErrorCode</th><th>HTTP</th><th>Description</th></tr></thead><tbody>${errorRows}</tbody></table></section>
 ${tags
   .map(
     (t) =>
-      `<section class="tag" id="${tagAnchor(t)}" data-tag><h2>${esc(t)}</h2>${descriptions[t] ? `<p>${esc(descriptions[t])}</p>` : ''}\n${endpoints
+      `<section class="tag" id="${tagAnchor(t)}" data-tag><h2>${esc(t)}</h2>${descriptions[t] ? `<p>${esc(descriptions[t])}</p>` : ''}${TAG_PAGES[t] ?? ''}\n${endpoints
         .filter((e) => e.tag === t)
         .map(endpointSection)
         .join('\n')}</section>`,
@@ -115,7 +120,8 @@ main{padding:24px 0;min-width:0}.op{background:#fff;border:1px solid #dde1e7;bor
 @media (max-width:800px){.layout{grid-template-columns:1fr}.toc{position:static;max-height:none}}
 pre{background:#f1f3f6;padding:10px;overflow:auto;font-size:13px}.method{font:600 12px monospace;padding:2px 6px;border-radius:4px;color:#fff;background:#4a5568}
 .get{background:#2b6cb0}.post{background:#2f855a}.put{background:#b7791f}.delete{background:#c53030}.access{color:#555}
-table{border-collapse:collapse;background:#fff}td,th{border:1px solid #dde1e7;padding:4px 8px;text-align:left}`;
+table{border-collapse:collapse;background:#fff}td,th{border:1px solid #dde1e7;padding:4px 8px;text-align:left}
+.page{max-width:980px;margin:0 auto;padding:0 24px}.page table{display:block;overflow-x:auto}.page td:first-child{white-space:nowrap}`;
 
 /**
  * The search box: shows it, and as the reader types keeps the operations (in the contents and on
@@ -151,6 +157,11 @@ export function docsRoutes(app: FastifyInstance): void {
   app.get('/docs', async (_req, reply) => {
     html ??= renderDocsPage();
     return reply.type('text/html; charset=utf-8').send(html);
+  });
+  let webhooksHtml: string | undefined;
+  app.get('/docs/webhooks', async (_req, reply) => {
+    webhooksHtml ??= renderWebhooksPage();
+    return reply.type('text/html; charset=utf-8').send(webhooksHtml);
   });
   app.get('/docs/openapi.json', async () => {
     openapi ??= buildOpenApiDocument();

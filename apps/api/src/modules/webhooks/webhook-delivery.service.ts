@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEvent } from '@sac/contract/audit';
 import { consolePaths } from '@sac/contract/console-paths';
-import { WEBHOOK_RETRY_HOURS, WEBHOOK_TEST_EVENT, webhookEventOf } from '@sac/contract/webhooks';
+import {
+  WEBHOOK_HEADERS,
+  WEBHOOK_RETRY_HOURS,
+  WEBHOOK_TEST_EVENT,
+  webhookEventOf,
+} from '@sac/contract/webhooks';
 import type { AppContext } from '../../app-context.ts';
 import { runWrite, type WriteTx } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
@@ -167,9 +172,9 @@ async function sendBatch(ctx: AppContext, claimed: Awaited<ReturnType<typeof cla
         secrets.push(ctx.crypto.decrypt(k.previous_secret));
       const timestamp = Math.floor(now.getTime() / 1000);
       const headers = {
-        'webhook-id': d.event_id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(secrets, d.event_id, timestamp, d.payload),
+        [WEBHOOK_HEADERS.id]: d.event_id,
+        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+        [WEBHOOK_HEADERS.signature]: signatureHeader(secrets, d.event_id, timestamp, d.payload),
       };
       const r = await postDelivery(k.url, headers, d.payload, ctx.config.webhooks.allowPrivate);
       const ok = r.error === null;

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buildOpenApiDocument } from '@sac/contract/openapi';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
@@ -95,6 +97,18 @@ function verify(secret: string, r: Received) {
   }
 }
 
+/** The errors of a body against the OpenAPI document's schema of this event type (null: it conforms). */
+function documentErrors(type: string, body: string) {
+  const hooks = buildOpenApiDocument().webhooks as Record<
+    string,
+    { post: { requestBody: { content: { 'application/json': { schema: object } } } } }
+  >;
+  const schema = hooks[type]?.post.requestBody.content['application/json'].schema;
+  if (!schema) return [`no entry ${type}`];
+  const validate = new Ajv2020({ allErrors: true }).compile(schema);
+  return validate(JSON.parse(body)) ? null : validate.errors;
+}
+
 describe('webhooks', () => {
   it('delivers an event committed with its change, signed as Standard Webhooks says', async () => {
     const { id, secret } = await subscribe('/signed', ['customer.created']);
@@ -110,6 +124,9 @@ describe('webhooks', () => {
     expect(verified.data.Action).toBe('customer.create');
     expect(verified.data.ActorEmail).toBe('root@example.com');
     expect(String(h['webhook-id'])).toMatch(/^evt_\d+$/);
+    // the body is what the OpenAPI document's webhooks section says for its type, and no other's
+    expect(documentErrors('customer.created', got[0]!.body)).toBeNull();
+    expect(documentErrors('site.created', got[0]!.body)).not.toBeNull();
     // a tampered body fails the same check
     expect(() =>
       verify(secret, { ...got[0]!, body: got[0]!.body.replace('customer.create"', 'customer.delete"') }),
@@ -196,6 +213,7 @@ describe('webhooks', () => {
     expect(test.status).toBe(200);
     await deliverWebhooks(t.ctx);
     expect(onPath('/failing').at(-1)!.body).toContain('"type":"webhook.test"');
+    expect(documentErrors('webhook.test', onPath('/failing').at(-1)!.body)).toBeNull();
     // redelivery is refused while paused
     const refused = await t.call('webhookRedeliver', {
       session: superAdmin,
