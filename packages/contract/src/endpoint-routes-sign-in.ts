@@ -203,6 +203,23 @@ export const SIGN_IN_ROUTES = {
     stepUp: true,
     budget: { statements: 8, commits: 1 },
   },
+  // Periodic access review: SuperAdmins only (the service checks the role), never on their own roles.
+  teamReviewDecide: {
+    id: 'teamReviewDecide',
+    method: 'POST',
+    path: '/admin/team/review',
+    access: 'team.write',
+    stepUp: true,
+    budget: { statements: 14, commits: 1 },
+  },
+  // The review for auditors: every member's roles, last confirmation, deadline and state.
+  teamReviewExport: {
+    id: 'teamReviewExport',
+    method: 'GET',
+    path: '/admin/team/review/export',
+    access: 'audit.read',
+    budget: { statements: 4, commits: 1 },
+  },
   teamProfile: {
     id: 'teamProfile',
     method: 'GET',

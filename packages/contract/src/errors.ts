@@ -201,6 +201,25 @@ export const ERRORS = {
   builtInRoleFixed: { code: 1121, status: 409, text: 'A built-in role cannot be changed or deleted.' },
   /** The text names how many staff members hold it (or groups map to it). */
   roleInUse: { code: 1122, status: 409, text: 'This role is still in use.' },
+  /**
+   * Periodic access review (codes 1170-1172): no one decides on their own roles; nothing to review;
+   * a confirmation names the version of the roles it confirms.
+   */
+  reviewOwnRoles: {
+    code: 1170,
+    status: 403,
+    text: 'You cannot confirm or remove your own roles: another SuperAdmin must review them.',
+  },
+  reviewNoRoles: {
+    code: 1171,
+    status: 409,
+    text: 'This staff member holds no roles: there is nothing to review.',
+  },
+  reviewVersionRequired: {
+    code: 1172,
+    status: 400,
+    text: 'A confirmation must name the version of the roles it confirms (If-Match: the Version of the team list\'s row).',
+  },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

@@ -2,6 +2,7 @@ import { GRANT_EXPIRING_NOTICE_MS } from '@sac/contract/staff-notifications';
 import type { AppContext } from '../app-context.ts';
 import { flushRefusals, REFUSAL_FOLD_MS } from '../modules/activity/activity.service.ts';
 import { configuredSinks, trailStreamer } from '../modules/audit/trail-stream.service.ts';
+import { expireOverdueRoles } from '../modules/team/access-review.service.ts';
 import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
 import { sendExpiryNotices } from '../modules/impersonation/expiry-notices.service.ts';
 import { sendDueNotices } from '../modules/notices/notices.service.ts';
@@ -69,6 +70,14 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
     const streamer = trailStreamer(ctx, sinks);
     jobs.push({ name: 'trail-stream', everyMs: ctx.config.trailStream.everyMs, run: () => streamer.run() });
   }
+  // The periodic access review: overdue members lose their roles, when the operator turned it on.
+  if (ctx.config.accessReview.autoRevoke) {
+    jobs.push({
+      name: 'access-review-expire',
+      everyMs: ACCESS_REVIEW_CHECK_EVERY_MS,
+      run: async () => void (await expireOverdueRoles(ctx)),
+    });
+  }
   // Folded repeats of refused staff calls are written to the trail once their window has closed.
   jobs.push({
     name: 'refusal-fold',
@@ -79,3 +88,5 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
 }
 
 const NOTIFICATION_PRUNE_EVERY_MS = 3_600_000;
+/** How often overdue access reviews are looked for (the period is counted in days). */
+const ACCESS_REVIEW_CHECK_EVERY_MS = 3_600_000;
