@@ -242,7 +242,7 @@ export async function exportReview(
           s.full_name,
           s.email,
           s.kind === 'service' ? 'yes' : 'no',
-          s.roles.join('; '),
+          s.roles.join('; ') || null,
           new Date(s.created_at).toISOString(),
           r.ConfirmedAt,
           r.ConfirmedBy,
