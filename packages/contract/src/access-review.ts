@@ -12,16 +12,16 @@ export const ACCESS_REVIEW_DEFAULT_DAYS = 90;
 export const ACCESS_REVIEW_MIN_DAYS = 7;
 export const ACCESS_REVIEW_MAX_DAYS = 730;
 /** A member is due this many days before the deadline (at most half the period). */
-export const ACCESS_REVIEW_DUE_WITHIN_DAYS = 14;
+const ACCESS_REVIEW_DUE_WITHIN_DAYS = 14;
 
 /** ok: confirmed recently; due: the deadline is near; overdue: past it; none: no roles to review. */
-export const REVIEW_STATES = ['ok', 'due', 'overdue', 'none'] as const;
+const REVIEW_STATES = ['ok', 'due', 'overdue', 'none'] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
 
 const DAY_MS = 86_400_000;
 
 /** Where a member stands: the deadline (`since` plus the period) and the state at `now`. */
-export function reviewStanding(
+function reviewStanding(
   since: Date | string,
   now: Date,
   days: number,
@@ -66,7 +66,7 @@ export function memberReviewOf(
   };
 }
 
-export const REVIEW_DECISIONS = ['confirm', 'revoke'] as const;
+const REVIEW_DECISIONS = ['confirm', 'revoke'] as const;
 export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
 
 /**

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { reviewDecisionBody, reviewDecisionResponse } from './access-review.ts';
-import { listExportResponse } from './impersonation-api.ts';
 import {
   changePasswordBody,
   endMySessionsBody,
@@ -22,6 +21,7 @@ import {
   newCustomRoleBody,
 } from './custom-roles.ts';
 import { type DetailsPart, errors } from './endpoint-details.ts';
+import { listExportResponse } from './impersonation-api.ts';
 import {
   addPasskeyBody,
   currentPasswordBody,

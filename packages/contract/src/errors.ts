@@ -218,7 +218,7 @@ export const ERRORS = {
   reviewVersionRequired: {
     code: 1172,
     status: 400,
-    text: 'A confirmation must name the version of the roles it confirms (If-Match: the Version of the team list\'s row).',
+    text: "A confirmation must name the version of the roles it confirms (If-Match: the Version of the team list's row).",
   },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },

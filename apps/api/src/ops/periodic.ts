@@ -2,7 +2,6 @@ import { GRANT_EXPIRING_NOTICE_MS } from '@sac/contract/staff-notifications';
 import type { AppContext } from '../app-context.ts';
 import { flushRefusals, REFUSAL_FOLD_MS } from '../modules/activity/activity.service.ts';
 import { configuredSinks, trailStreamer } from '../modules/audit/trail-stream.service.ts';
-import { expireOverdueRoles } from '../modules/team/access-review.service.ts';
 import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
 import { sendExpiryNotices } from '../modules/impersonation/expiry-notices.service.ts';
 import { sendDueNotices } from '../modules/notices/notices.service.ts';
@@ -11,6 +10,7 @@ import {
   notifyExpiringGrants,
   pruneNotifications,
 } from '../modules/staff-notifications/staff-notifications.service.ts';
+import { expireOverdueRoles } from '../modules/team/access-review.service.ts';
 import type { PeriodicJob } from './jobs.ts';
 
 /** The API's periodic work, each at its configured interval (0 leaves it out). */

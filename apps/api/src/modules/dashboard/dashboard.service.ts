@@ -223,7 +223,12 @@ async function trailParts(
   };
 }
 
-type TroubleParts = 'CustomDomains' | 'StaffSignIns' | 'StaffActivity' | 'StaffWithoutSecondFactor' | 'AccessReview';
+type TroubleParts =
+  | 'CustomDomains'
+  | 'StaffSignIns'
+  | 'StaffActivity'
+  | 'StaffWithoutSecondFactor'
+  | 'AccessReview';
 
 /**
  * The security parts: custom domains in trouble, the trail's parts, and for SuperAdmins staff

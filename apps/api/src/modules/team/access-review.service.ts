@@ -48,7 +48,11 @@ export const AUTOMATIC_REVIEWER = 'access review (automatic)';
  * removes every role through the role change's own act (sessions end; API tokens lose the
  * permissions at once), keeping the last SuperAdmin (934).
  */
-export async function decide(ctx: AppContext, call: StaffCall, body: { Uid: string; Decision: ReviewDecision }) {
+export async function decide(
+  ctx: AppContext,
+  call: StaffCall,
+  body: { Uid: string; Decision: ReviewDecision },
+) {
   const actor = call.session;
   if (!actor.roles.includes(ROLE_SUPER_ADMIN)) throw superAdminOnly();
   const now = ctx.clock.now();
@@ -108,7 +112,7 @@ export async function decide(ctx: AppContext, call: StaffCall, body: { Uid: stri
 }
 
 /** Every member with their review, the most urgent first (the earliest deadline). */
-export async function reviewList(
+async function reviewList(
   ctx: AppContext,
 ): Promise<{ member: StaffRowWithApprover; review: MemberReview }[]> {
   const staff = await listStaff(ctx.db);

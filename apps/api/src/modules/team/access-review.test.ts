@@ -78,7 +78,10 @@ describe('the review cycle, with the clock moved by hand', () => {
     sa = await t.login('sa@example.com');
     const overdue = await row(t, sa, memberUid);
     expect(overdue.Review!.State).toBe('overdue');
-    expect((await t.call('dashboard', { session: sa })).body.AccessReview).toMatchObject({ Due: 0, Overdue: 5 });
+    expect((await t.call('dashboard', { session: sa })).body.AccessReview).toMatchObject({
+      Due: 0,
+      Overdue: 5,
+    });
 
     const r = await decide(t, sa, memberUid, 'confirm', overdue.Version);
     expect(r.status, r.raw.body).toBe(200);
@@ -288,7 +291,9 @@ describe('ACCESS_REVIEW_* settings', () => {
       autoRevoke: true,
     });
     for (const days of ['3', '1000', '12.5', 'ninety'])
-      expect(() => loadConfig({ ACCESS_REVIEW_DAYS: days })).toThrow(/ACCESS_REVIEW_DAYS must be a whole number/);
+      expect(() => loadConfig({ ACCESS_REVIEW_DAYS: days })).toThrow(
+        /ACCESS_REVIEW_DAYS must be a whole number/,
+      );
     expect(() => loadConfig({ ACCESS_REVIEW_AUTO_REVOKE: 'maybe' })).toThrow(/ACCESS_REVIEW_AUTO_REVOKE/);
   });
 });

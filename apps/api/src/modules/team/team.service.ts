@@ -72,7 +72,12 @@ function toSuperUser(ctx: AppContext, s: StaffRowWithApprover, rolesVersion: num
 /** A member's periodic access review at the clock's now (access-review.ts). */
 export const reviewOf = (ctx: AppContext, s: StaffRowWithApprover) =>
   memberReviewOf(
-    { created: s.created_at, confirmedAt: s.roles_confirmed_at, confirmedBy: s.roles_confirmed_by, roles: s.roles },
+    {
+      created: s.created_at,
+      confirmedAt: s.roles_confirmed_at,
+      confirmedBy: s.roles_confirmed_by,
+      roles: s.roles,
+    },
     ctx.clock.now(),
     ctx.config.accessReview.days,
   );

@@ -101,6 +101,16 @@ export const dashboard = {
   withoutFactorNone: 'Every staff member has a second factor.',
   withoutFactorHint: 'Ask them to add a passkey or an authenticator app under Account, Security.',
   team: 'Open the team',
+  // the periodic access review
+  reviewTitle: 'Access review',
+  reviewDue: 'Due',
+  reviewOverdue: 'Overdue',
+  reviewDueOne: 'due',
+  reviewOverdueOne: 'overdue',
+  reviewBy: 'confirm by {date}',
+  reviewNone: 'Nobody is due: members show here in the last days before their review date.',
+  reviewListLabel: 'Members whose roles are to be confirmed',
+  reviewOpen: 'Review on the team screen',
   // recent
   recentTitle: 'Recently viewed customers',
   recentEmpty: 'Customers you open appear here. Search for a customer to start.',
