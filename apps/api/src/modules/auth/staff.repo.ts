@@ -158,6 +158,8 @@ export async function insertStaff(
      * recorded, as for the staff a first start creates, who hold their roles from the beginning.
      */
     rolesGrantedAt?: Date;
+    /** When and by whom the roles were last confirmed in an access review (the demo's staff). */
+    rolesConfirmed?: { at: Date; by: string };
   },
 ): Promise<void> {
   await execute(
@@ -171,6 +173,8 @@ export async function insertStaff(
       password_changed_at: s.invitationPending ? null : s.at,
       invitation_pending: s.invitationPending ?? false,
       kind: s.kind ?? 'person',
+      roles_confirmed_at: s.rolesConfirmed?.at ?? null,
+      roles_confirmed_by: s.rolesConfirmed?.by ?? null,
     }),
   );
   for (const role of s.roles) {
