@@ -41,9 +41,7 @@ test('a review cycle: a member shown due, a SuperAdmin confirms their roles, the
   await expect(sol).toContainText('Review due');
   await expect(sol).toContainText('Last confirmed by superadmin@example.com');
   // no one confirms their own roles: the SuperAdmin's own row offers no decision
-  const own = await showRow(page, 'superadmin@example.com');
-  await expect(own.getByRole('button', { name: /Confirm the roles of/ })).toHaveCount(0);
-  await showRow(page, 'support@example.com');
+  await expect(page.getByRole('button', { name: 'Confirm the roles of superadmin@example.com' })).toHaveCount(0);
   await shoot(page, 'access-review-team');
 
   await sol.getByRole('button', { name: 'Confirm the roles of support@example.com' }).click();
