@@ -97,6 +97,7 @@ export const dashboard = {
   'action.customers.export': 'Customer list exports',
   'action.impersonation-requests.export': 'Impersonation request exports',
   'action.impersonation-logs.export': 'Impersonation log exports',
+  'action.access-review.export': 'Access review exports',
   withoutFactor: 'Staff without a second factor',
   withoutFactorNone: 'Every staff member has a second factor.',
   withoutFactorHint: 'Ask them to add a passkey or an authenticator app under Account, Security.',

@@ -81,6 +81,7 @@ export const team = {
   // Periodic access review
   review: 'Access review',
   review_ok: 'Confirmed',
+  review_notYetDue: 'Not yet due',
   review_due: 'Review due',
   review_overdue: 'Overdue',
   review_none: 'No roles',
@@ -98,6 +99,7 @@ export const team = {
   reviewIntro:
     'Each member’s roles must be confirmed again, by a SuperAdmin other than themselves, by their review date.',
   reviewExport: 'Access review',
+  reviewExportLabel: 'The access review, for auditors:',
   changeRoles: 'Change roles',
   delete: 'Delete',
 

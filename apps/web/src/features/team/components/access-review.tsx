@@ -45,7 +45,9 @@ export function ReviewCell({
     );
   return (
     <div className="access-review" data-review-state={review.State}>
-      <span className={BADGE[review.State]}>{t(`review_${review.State}`)}</span>
+      <span className={BADGE[review.State]}>
+        {t(review.State === 'ok' && !review.ConfirmedAt ? 'review_notYetDue' : `review_${review.State}`)}
+      </span>
       {review.State !== 'none' ? (
         <div className="field-hint">
           {t(review.State === 'overdue' ? 'reviewWasDue' : 'reviewDue', { date: formatDate(review.DueAt) })}

@@ -52,7 +52,10 @@ export default function ManageSuperuserPage() {
       </div>
       {coolingUntil ? <CoolDownNote id="team-cool-down" until={coolingUntil} /> : null}
       {viewer.permissions.has('audit.read') ? (
-        <CsvExport list={t('reviewExport')} download={streamedFile('teamReviewExport', undefined)} />
+        <div className="review-export">
+          <span className="muted">{t('reviewExportLabel')}</span>
+          <CsvExport list={t('reviewExport')} download={streamedFile('teamReviewExport', undefined)} />
+        </div>
       ) : null}
       <DataTable
         label={t('tableLabel')}
