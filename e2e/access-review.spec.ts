@@ -41,7 +41,9 @@ test('a review cycle: a member shown due, a SuperAdmin confirms their roles, the
   await expect(sol).toContainText('Review due');
   await expect(sol).toContainText('Last confirmed by superadmin@example.com');
   // no one confirms their own roles: the SuperAdmin's own row offers no decision
-  await expect(page.getByRole('button', { name: 'Confirm the roles of superadmin@example.com' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Confirm the roles of superadmin@example.com' })).toHaveCount(
+    0,
+  );
   await shoot(page, 'access-review-team');
 
   await sol.getByRole('button', { name: 'Confirm the roles of support@example.com' }).click();
