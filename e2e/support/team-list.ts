@@ -1,9 +1,15 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { rowsIn } from './loading.ts';
 
-/** The row of `email` in the Super users table, on the page shown. */
+/**
+ * The row of `email` in the Super users table, on the page shown: the row whose email cell is it
+ * (another row may name the address too, as who last confirmed its roles).
+ */
 export const rowOf = (page: Page, email: string): Locator =>
-  page.getByRole('table', { name: 'Super users' }).getByRole('row').filter({ hasText: email });
+  page
+    .getByRole('table', { name: 'Super users' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: email, exact: true }) });
 
 /**
  * Pages forward through the Super users list until the row of `email` shows. Each page is read

@@ -2,6 +2,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  ACCESS_REVIEW_DEFAULT_DAYS,
+  ACCESS_REVIEW_MAX_DAYS,
+  ACCESS_REVIEW_MIN_DAYS,
+} from '@sac/contract/access-review';
 import { ADDRESS_LIMITS } from '@sac/contract/address-limits';
 import { STEP_UP_DEFAULT_MINUTES } from '@sac/contract/step-up';
 import { STORE_TIMEOUTS, type StoreTimeouts } from './lib/store-circuit.ts';
@@ -84,6 +89,11 @@ export interface Config {
    * member must wait before approving impersonation requests, in ms (0: no wait).
    */
   approverCoolDownMs: number;
+  /**
+   * The periodic access review: ACCESS_REVIEW_DAYS, how often each member's roles must be
+   * confirmed again; ACCESS_REVIEW_AUTO_REVOKE, whether overdue members lose them (off by default).
+   */
+  accessReview: { days: number; autoRevoke: boolean };
   /** Single sign-on: an ID token signed by a key not yet seen fetches the provider's keys again at most this often. */
   ssoKeyCooldownMs: number;
   /**
@@ -203,6 +213,19 @@ const footerUrl = (name: string, v: string | undefined, placeholder: string): st
   if (!/^https?:\/\/[^\s]+$/i.test(v.trim()))
     throw new Error(`${name} must be an http(s) address, got '${v}'`);
   return v.trim();
+};
+
+const accessReviewOf = (env: NodeJS.ProcessEnv): Config['accessReview'] => {
+  const v = env.ACCESS_REVIEW_DAYS;
+  const days = v === undefined || v === '' ? ACCESS_REVIEW_DEFAULT_DAYS : Number(v);
+  if (!Number.isInteger(days) || days < ACCESS_REVIEW_MIN_DAYS || days > ACCESS_REVIEW_MAX_DAYS)
+    throw new Error(
+      `ACCESS_REVIEW_DAYS must be a whole number from ${ACCESS_REVIEW_MIN_DAYS} to ${ACCESS_REVIEW_MAX_DAYS}, got '${v}'`,
+    );
+  const auto = (env.ACCESS_REVIEW_AUTO_REVOKE ?? '').toLowerCase();
+  if (!['', '0', '1', 'true', 'false', 'on', 'off'].includes(auto))
+    throw new Error(`ACCESS_REVIEW_AUTO_REVOKE must be on or off, got '${env.ACCESS_REVIEW_AUTO_REVOKE}'`);
+  return { days, autoRevoke: ['1', 'true', 'on'].includes(auto) };
 };
 
 const staffNames = (v: string | undefined): 'pseudonym' | 'email' => {
@@ -457,6 +480,7 @@ export function loadConfig(
       positive('HASH_CONCURRENCY', env.HASH_CONCURRENCY, os.availableParallelism()),
     ),
     approverCoolDownMs: nonNegative('APPROVER_COOL_DOWN_HOURS', env.APPROVER_COOL_DOWN_HOURS, 24) * 3_600_000,
+    accessReview: accessReviewOf(env),
     ssoKeyCooldownMs: nonNegative('SSO_KEY_COOLDOWN_SECONDS', env.SSO_KEY_COOLDOWN_SECONDS, 30) * 1000,
     ssoAllowHttpIssuer: ['1', 'true', 'yes'].includes((env.SSO_ALLOW_HTTP_ISSUER ?? '').toLowerCase()),
     demoPassword: env.DEMO_PASSWORD || undefined,

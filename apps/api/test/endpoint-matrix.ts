@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EndpointDef, EndpointId } from '@sac/contract/endpoints';
+import { recordVersion } from '../src/db/record-versions.repo.ts';
 import { hashSecret } from '../src/lib/secrets.ts';
 import { insertToken } from '../src/modules/auth/api-tokens.repo.ts';
 import { insertPasskey } from '../src/modules/auth/mfa.repo.ts';
@@ -612,6 +613,23 @@ export const MATRIX: Record<EndpointId, Row> = {
       Impersonating: 403,
     },
   },
+  // Periodic access review: a SuperAdmin confirms another member's roles at the version read.
+  teamReviewDecide: {
+    targeted: true,
+    request: async ({ t, target }) => ({
+      payload: { Uid: target.uid, Decision: 'confirm' },
+      headers: { 'if-match': `"${await recordVersion(t.db, `staff:${target.uid}:roles`)}"` },
+    }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
+  teamReviewExport: auditRead(async () => ({})),
   // Custom roles: SuperAdmins only; the role edited or deleted is made for the cell.
   customRoleCreate: superAdminCall(async () => ({
     payload: { Name: `Role ${randomUUID().slice(0, 8)}`, Permissions: ['customers.read'] },

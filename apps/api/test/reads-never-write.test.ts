@@ -24,6 +24,7 @@ const RECORDED_READS: EndpointId[] = [
   'impersonationRequestsExport',
   'impersonationLogsExport',
   'auditExport',
+  'teamReviewExport',
 ];
 
 /**

@@ -43,6 +43,11 @@ const ACTIVITY_ACTIONS = [
   'team.roles',
   'team.delete',
   'team.sso.settings',
+  // Periodic access review: a SuperAdmin confirms or removes a member's roles; the automatic
+  // removal of an overdue member's roles (ACCESS_REVIEW_AUTO_REVOKE, no staff actor).
+  'team.review.confirm',
+  'team.review.revoke',
+  'team.review.expire',
   'team.service-account.create',
   // Custom roles (a SuperAdmin's definitions; details hold the role before and after)
   'role.create',
@@ -90,6 +95,7 @@ const ACTIVITY_ACTIONS = [
   'customers.export',
   'impersonation-requests.export',
   'impersonation-logs.export',
+  'access-review.export',
   'notice.create',
   'notice.schedule',
   'notice.cancel',

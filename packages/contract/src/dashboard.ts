@@ -33,6 +33,7 @@ export const STAFF_EXPORT_ACTIONS = [
   'customers.export',
   'impersonation-requests.export',
   'impersonation-logs.export',
+  'access-review.export',
 ] as const;
 
 const pendingItem = z.object({
@@ -153,6 +154,29 @@ export const dashboardResponse = z.object({
     .optional(),
   /** SuperAdmins (who may reset factors): staff members with no confirmed authenticator app or passkey. */
   StaffWithoutSecondFactor: z.object({ Count: z.number().int() }).optional(),
+  /**
+   * SuperAdmins (who alone decide reviews): the periodic access review (access-review.ts): how many
+   * members are due and overdue, the most urgent first (DASHBOARD_ITEMS), the period in days and
+   * whether overdue roles are removed automatically (never the last SuperAdmin's).
+   */
+  AccessReview: z
+    .object({
+      Days: z.number().int(),
+      AutoRevoke: z.boolean(),
+      Due: z.number().int(),
+      Overdue: z.number().int(),
+      Items: z.array(
+        z.object({
+          Uid: z.string(),
+          FullName: z.string(),
+          Email: z.string(),
+          Roles: z.array(z.string()),
+          State: z.enum(['due', 'overdue']),
+          DueAt: z.string(),
+        }),
+      ),
+    })
+    .optional(),
   /** customers.read: the customers the viewer opened last, newest first. */
   RecentCustomers: z
     .array(z.object({ Uid: z.string(), Name: z.string(), Email: z.string(), ViewedAt: z.string() }))

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reviewDecisionBody, reviewDecisionResponse } from './access-review.ts';
 import {
   changePasswordBody,
   endMySessionsBody,
@@ -20,6 +21,7 @@ import {
   newCustomRoleBody,
 } from './custom-roles.ts';
 import { type DetailsPart, errors } from './endpoint-details.ts';
+import { listExportResponse } from './impersonation-api.ts';
 import {
   addPasskeyBody,
   currentPasswordBody,
@@ -355,6 +357,21 @@ export const SIGN_IN_DETAILS = {
     tag: 'Team',
     body: deleteCustomRoleBody,
     responses: { 200: deleteCustomRoleResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  teamReviewDecide: {
+    summary:
+      "Periodic access review (SuperAdmins only; never one's own roles, 1170): confirm a member's roles as they are (If-Match: the Version of the roles seen, so roles changed meanwhile are not confirmed, 930), or revoke them all (as a role change does: their sessions end and their API tokens lose the permissions at once; the last SuperAdmin keeps the role, 934). A member without roles has nothing to review (1171). Recorded in the staff activity (team.review.confirm, team.review.revoke).",
+    tag: 'Team',
+    versioned: 'if-match',
+    body: reviewDecisionBody,
+    responses: { 200: reviewDecisionResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  teamReviewExport: {
+    summary:
+      'The access review as CSV, for auditors: every staff member with their roles, when and by whom the roles were last confirmed, the review deadline and the state (ok, due, overdue, none). The x-export-rows header says how many rows follow the header line. Two exports at once per instance (else 429). Recorded in the staff activity (access-review.export).',
+    tag: 'Team',
+    responses: { 200: listExportResponse, ...errors(401, 403, 429) },
+    produces: ['text/csv'],
   },
   teamProfile: {
     summary:

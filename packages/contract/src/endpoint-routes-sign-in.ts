@@ -157,7 +157,8 @@ export const SIGN_IN_ROUTES = {
     path: '/admin/team/roles',
     access: 'team.write',
     stepUp: true,
-    budget: { statements: 13, commits: 1 },
+    // 14: a SuperAdmin's change also records the access review's confirmation
+    budget: { statements: 14, commits: 1 },
   },
   teamDelete: {
     id: 'teamDelete',
@@ -202,6 +203,24 @@ export const SIGN_IN_ROUTES = {
     access: 'team.write',
     stepUp: true,
     budget: { statements: 8, commits: 1 },
+  },
+  // Periodic access review: SuperAdmins only (the service checks the role), never on their own roles.
+  teamReviewDecide: {
+    id: 'teamReviewDecide',
+    method: 'POST',
+    path: '/admin/team/review',
+    access: 'team.write',
+    stepUp: true,
+    // a confirmation; a revocation runs the role change's statements instead of the one update
+    budget: { statements: 13, commits: 1 },
+  },
+  // The review for auditors: every member's roles, last confirmation, deadline and state.
+  teamReviewExport: {
+    id: 'teamReviewExport',
+    method: 'GET',
+    path: '/admin/team/review/export',
+    access: 'audit.read',
+    budget: { statements: 4, commits: 1 },
   },
   teamProfile: {
     id: 'teamProfile',

@@ -210,6 +210,25 @@ export const ERRORS = {
   webhookLimit: { code: 1141, status: 409, text: 'There are as many webhook subscriptions as allowed.' },
   webhookState: { code: 1142, status: 409, text: 'The subscription is not in a state that allows this.' },
   webhookNotFound: { code: 1143, status: 404, text: 'There is no such webhook subscription.' },
+  /**
+   * Periodic access review (codes 1170-1172): no one decides on their own roles; nothing to review;
+   * a confirmation names the version of the roles it confirms.
+   */
+  reviewOwnRoles: {
+    code: 1170,
+    status: 403,
+    text: 'You cannot confirm or remove your own roles: another SuperAdmin must review them.',
+  },
+  reviewNoRoles: {
+    code: 1171,
+    status: 409,
+    text: 'This staff member holds no roles: there is nothing to review.',
+  },
+  reviewVersionRequired: {
+    code: 1172,
+    status: 400,
+    text: "A confirmation must name the version of the roles it confirms (If-Match: the Version of the team list's row).",
+  },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

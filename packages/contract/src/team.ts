@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memberReview } from './access-review.ts';
 import { fieldFieldRequired } from './messages.ts';
 import { ROLE_ADMIN, ROLE_SUPER_ADMIN } from './permissions.ts';
 import type { StaffIdentity } from './profile-access.ts';
@@ -153,6 +154,8 @@ const superUser = z.object({
   Service: z.boolean().optional(),
   /** Deactivated by SCIM provisioning: cannot sign in; when. */
   DeactivatedAt: z.string().optional(),
+  /** The periodic access review of their roles (access-review.ts). */
+  Review: memberReview.optional(),
 });
 export type SuperUser = z.infer<typeof superUser>;
 

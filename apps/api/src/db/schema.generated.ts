@@ -434,6 +434,8 @@ interface StaffTable {
   deactivated_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   external_id: string | null;
   scim_managed: Generated<boolean>;
+  roles_confirmed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  roles_confirmed_by: string | null;
 }
 
 interface StaffAddressAllowlistTable {

@@ -10,6 +10,7 @@ import {
   notifyExpiringGrants,
   pruneNotifications,
 } from '../modules/staff-notifications/staff-notifications.service.ts';
+import { expireOverdueRoles } from '../modules/team/access-review.service.ts';
 import { deliverWebhooks, pruneWebhookLog } from '../modules/webhooks/webhook-delivery.service.ts';
 import type { PeriodicJob } from './jobs.ts';
 
@@ -73,6 +74,14 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
   // Webhooks: the trail's new events queued per subscription, and what is due posted.
   jobs.push({ name: 'webhooks', everyMs: ctx.config.webhooks.everyMs, run: () => deliverWebhooks(ctx) });
   jobs.push({ name: 'webhook-log-retention', everyMs: 3_600_000, run: () => pruneWebhookLog(ctx) });
+  // The periodic access review: overdue members lose their roles, when the operator turned it on.
+  if (ctx.config.accessReview.autoRevoke) {
+    jobs.push({
+      name: 'access-review-expire',
+      everyMs: ACCESS_REVIEW_CHECK_EVERY_MS,
+      run: async () => void (await expireOverdueRoles(ctx)),
+    });
+  }
   // Folded repeats of refused staff calls are written to the trail once their window has closed.
   jobs.push({
     name: 'refusal-fold',
@@ -83,3 +92,5 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
 }
 
 const NOTIFICATION_PRUNE_EVERY_MS = 3_600_000;
+/** How often overdue access reviews are looked for (the period is counted in days). */
+const ACCESS_REVIEW_CHECK_EVERY_MS = 3_600_000;

@@ -16,7 +16,8 @@ import { seedDemoImpersonation } from './impersonation-seed.ts';
 export const DEMO_STAFF = [
   { email: 'superadmin@example.com', name: 'Sam Super', roles: [ROLE_SUPER_ADMIN] },
   { email: 'admin@example.com', name: 'Ada Admin', roles: [ROLE_ADMIN] },
-  { email: 'support@example.com', name: 'Sol Support', roles: [ROLE_SUPPORT] },
+  // Sol's roles were last confirmed 80 days ago: the demo shows an access review falling due.
+  { email: 'support@example.com', name: 'Sol Support', roles: [ROLE_SUPPORT], confirmedDaysAgo: 80 },
 ] as const;
 
 /** A generated demo password that also meets the password rule (upper and lower case). */
@@ -80,6 +81,14 @@ export async function seedDemoData(
             passwordHash,
             roles: [...s.roles],
             at,
+            ...('confirmedDaysAgo' in s
+              ? {
+                  rolesConfirmed: {
+                    at: new Date(at.getTime() - s.confirmedDaysAgo * 86_400_000),
+                    by: DEMO_STAFF[0].email,
+                  },
+                }
+              : {}),
           });
         }
       },

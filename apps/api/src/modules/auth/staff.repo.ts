@@ -58,6 +58,9 @@ const staffWithApprover = staffAccount.select((eb) => [
   's.kind',
   // deactivated by SCIM (migration 0060): the team list marks it
   's.deactivated_at',
+  // the periodic access review (migration 0070): the last confirmation of the roles
+  's.roles_confirmed_at',
+  's.roles_confirmed_by',
 ]);
 
 export type StaffRow = NonNullable<Awaited<ReturnType<typeof findStaffByEmail>>>;
@@ -155,6 +158,8 @@ export async function insertStaff(
      * recorded, as for the staff a first start creates, who hold their roles from the beginning.
      */
     rolesGrantedAt?: Date;
+    /** When and by whom the roles were last confirmed in an access review (the demo's staff). */
+    rolesConfirmed?: { at: Date; by: string };
   },
 ): Promise<void> {
   await execute(
@@ -168,6 +173,8 @@ export async function insertStaff(
       password_changed_at: s.invitationPending ? null : s.at,
       invitation_pending: s.invitationPending ?? false,
       kind: s.kind ?? 'person',
+      roles_confirmed_at: s.rolesConfirmed?.at ?? null,
+      roles_confirmed_by: s.rolesConfirmed?.by ?? null,
     }),
   );
   for (const role of s.roles) {
@@ -217,6 +224,17 @@ export async function setStaffRoles(db: Queryable, uid: string, roles: string[],
     );
   }
   authChanged(db);
+}
+
+/**
+ * Records that a SuperAdmin (`by`, an email) confirmed a member's roles at `at` (the periodic access
+ * review's clock starts again). The roles themselves do not change, so sessions are left alone.
+ */
+export async function markRolesConfirmed(db: Queryable, uid: string, at: Date, by: string): Promise<void> {
+  await execute(
+    db,
+    qb.updateTable('staff').set({ roles_confirmed_at: at, roles_confirmed_by: by }).where('uid', '=', uid),
+  );
 }
 
 export async function deleteStaff(db: Queryable, uid: string): Promise<boolean> {

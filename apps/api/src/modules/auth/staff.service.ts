@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.ts';
 import type { WriteTx } from '../../lib/write-path.ts';
 import { createSession, revokeUserSessions } from './sessions.repo.ts';
 import { breakGlassProblem } from './sso.repo.ts';
-import { deleteStaff, insertStaff, setStaffRoles } from './staff.repo.ts';
+import { deleteStaff, insertStaff, markRolesConfirmed, setStaffRoles } from './staff.repo.ts';
 import { issueToken } from './tokens.repo.ts';
 
 /**
@@ -61,10 +61,23 @@ export async function keepBreakGlassUsable(tx: Queryable, uid: string, deleting 
  * A staff member's roles become `roles`, and every session they hold ends (it was signed in with
  * the old ones). Answers how many sessions ended.
  */
-export async function changeStaffRoles(tx: WriteTx, uid: string, roles: string[], at: Date): Promise<number> {
+export async function changeStaffRoles(
+  tx: WriteTx,
+  uid: string,
+  roles: string[],
+  at: Date,
+  /** A SuperAdmin's email when their change counts as the access review's confirmation. */
+  confirmedBy?: string,
+): Promise<number> {
   await setStaffRoles(tx, uid, roles, at);
+  if (confirmedBy) await markRolesConfirmed(tx, uid, at, confirmedBy);
   await keepBreakGlassUsable(tx, uid);
   return revokeUserSessions(tx, uid, at, 'roles-changed');
+}
+
+/** The periodic access review: a SuperAdmin confirmed a member's roles as they are. */
+export function confirmStaffRoles(tx: WriteTx, uid: string, at: Date, by: string): Promise<void> {
+  return markRolesConfirmed(tx, uid, at, by);
 }
 
 /** A staff account is deleted; its sessions and tokens go with it (ON DELETE CASCADE). */

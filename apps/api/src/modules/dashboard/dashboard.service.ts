@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { DIGITS, decodeCursor, encodeCursor, literal, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
+import { reviewSummary } from '../team/access-review.service.ts';
 import * as repo from './dashboard.repo.ts';
 import { recentViews } from './recent-views.ts';
 import * as scopedRepo from './scoped-counts.repo.ts';
@@ -222,17 +223,25 @@ async function trailParts(
   };
 }
 
-/** The security parts: custom domains in trouble, the trail's parts, staff without a second factor. */
+type TroubleParts =
+  | 'CustomDomains'
+  | 'StaffSignIns'
+  | 'StaffActivity'
+  | 'StaffWithoutSecondFactor'
+  | 'AccessReview';
+
+/**
+ * The security parts: custom domains in trouble, the trail's parts, and for SuperAdmins staff
+ * without a second factor and the access review's due and overdue members.
+ */
 async function troubleParts(
-  db: Queryable,
+  ctx: AppContext,
   viewer: StaffSession,
   now: Date,
   can: Can,
-): Promise<Pick<Dashboard, 'CustomDomains' | 'StaffSignIns' | 'StaffActivity' | 'StaffWithoutSecondFactor'>> {
-  const out: Pick<
-    Dashboard,
-    'CustomDomains' | 'StaffSignIns' | 'StaffActivity' | 'StaffWithoutSecondFactor'
-  > = {};
+): Promise<Pick<Dashboard, TroubleParts>> {
+  const { db } = ctx;
+  const out: Pick<Dashboard, TroubleParts> = {};
   if (can('site-settings.read')) {
     const d = await repo.domainTrouble(db, scopeFor(viewer.scopes, 'site-settings.read'));
     out.CustomDomains = { PendingVerification: d.pending, FailingRechecks: d.failing };
@@ -241,6 +250,8 @@ async function troubleParts(
   // Only a SuperAdmin may reset a colleague's factors (mfa.service), so only they are shown the count.
   if (viewer.roles.includes(ROLE_SUPER_ADMIN) && can('team.read')) {
     out.StaffWithoutSecondFactor = { Count: await staff.staffWithoutFactor(db) };
+    // Only a SuperAdmin decides a review (access-review.service), so only they are shown who is due.
+    out.AccessReview = await reviewSummary(ctx);
   }
   return out;
 }
@@ -266,7 +277,7 @@ export async function dashboard(ctx: AppContext, viewer: StaffSession): Promise<
     sites: scopeFor(viewer.scopes, 'sites.read'),
   };
   if (customers || sites) Object.assign(out, await creationParts(db, now, { customers, sites }, scopes));
-  Object.assign(out, await troubleParts(db, viewer, now, can));
+  Object.assign(out, await troubleParts(ctx, viewer, now, can));
   if (customers) out.RecentCustomers = await recentCustomersPart(ctx, viewer, scopes.customers);
   return out;
 }

@@ -62,6 +62,7 @@ describe('GET /admin/dashboard', () => {
     const b = await dashboardOf(boss);
     expect(Object.keys(b).sort()).toEqual(
       [
+        'AccessReview',
         'CustomDomains',
         'Customers',
         'GeneratedAt',
@@ -77,6 +78,8 @@ describe('GET /admin/dashboard', () => {
     const a = await dashboardOf(ada);
     expect(a.StaffSignIns).toBeUndefined();
     expect(a.StaffWithoutSecondFactor).toBeUndefined();
+    // the access review is decided by SuperAdmins alone, so only they are shown who is due
+    expect(a.AccessReview).toBeUndefined();
     expect(a.Impersonation?.AwaitingMyDecision).toBeUndefined();
     expect(a.Customers && a.Sites && a.CustomDomains && a.RecentCustomers).toBeTruthy();
     const s = await dashboardOf(sam);
@@ -328,6 +331,7 @@ describe('GET /admin/dashboard', () => {
       'customers.export',
       'impersonation-requests.export',
       'impersonation-logs.export',
+      'access-review.export',
     ]);
     expect(before.Failed.map((e) => e.Action)).toEqual([
       'password.change.failed',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { memberReviewOf } from '@sac/contract/access-review';
 import { INVITE_VTYPE } from '@sac/contract/auth';
 import { consolePaths } from '@sac/contract/console-paths';
 import { ERRORS } from '@sac/contract/errors';
@@ -64,11 +65,25 @@ function toSuperUser(ctx: AppContext, s: StaffRowWithApprover, rolesVersion: num
     Version: rolesVersion,
     ...(s.kind === 'service' ? { Service: true } : {}),
     ...(s.deactivated_at ? { DeactivatedAt: new Date(s.deactivated_at).toISOString() } : {}),
+    Review: reviewOf(ctx, s),
   };
 }
 
+/** A member's periodic access review at the clock's now (access-review.ts). */
+export const reviewOf = (ctx: AppContext, s: StaffRowWithApprover) =>
+  memberReviewOf(
+    {
+      created: s.created_at,
+      confirmedAt: s.roles_confirmed_at,
+      confirmedBy: s.roles_confirmed_by,
+      roles: s.roles,
+    },
+    ctx.clock.now(),
+    ctx.config.accessReview.days,
+  );
+
 /** The record whose version guards a super user's roles; sent as each row's Version. */
-const rolesRecord = (uid: string) => `staff:${uid}:roles`;
+export const rolesRecord = (uid: string) => `staff:${uid}:roles`;
 
 async function superUserOut(ctx: AppContext, s: StaffRowWithApprover) {
   return toSuperUser(ctx, s, await recordVersion(ctx.db, rolesRecord(s.uid)));
@@ -273,11 +288,11 @@ export async function createAdminFromCommandLine(
  * member just promoted to Admin, a just-demoted actor act with its old roles, and the audit log
  * record a "from" that was no longer true.
  */
-async function lockedParties(
+export async function lockedParties(
   tx: Queryable,
   actor: StaffSession,
   uid: string,
-  self: 'ownRoles' | 'ownAccount',
+  self: 'ownRoles' | 'ownAccount' | 'reviewOwnRoles',
 ) {
   const superAdmins = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
   const me = await findStaffByUid(tx, actor.uid);
@@ -320,14 +335,17 @@ export async function updateRoles(
       return parties;
     },
     version: { record: rolesRecord(body.uid), expected: call.expectedVersion },
-    change: async (tx, { superAdmins, target }, version) => {
+    change: async (tx, { superAdmins, target, actorRoles }, version) => {
       // Still under the lock, after the version claim (a stale form is told so first): separation
       // of duties, another SuperAdmin's roles and the SuperAdmin role wait for the actor's
       // cool-down (948); and the last SuperAdmin stays (934).
       if (touchesSuperAdmin(target.roles, wanted)) await checkSettledSuperAdmin(ctx, tx, actor.uid, now);
       const demotes = superAdmins.includes(target.uid) && !wanted.includes(ROLE_SUPER_ADMIN);
       if (demotes && superAdmins.length <= 1) throw new AppError('lastSuperAdmin');
-      const ended = await changeStaffRoles(tx, target.uid, wanted, now);
+      // A SuperAdmin's role change is a decision on the roles: it counts as the access review's
+      // confirmation (an Admin's does not: docs/decisions.md, "Periodic access review").
+      const confirmedBy = actorRoles.includes(ROLE_SUPER_ADMIN) ? actor.email : undefined;
+      const ended = await changeStaffRoles(tx, target.uid, wanted, now, confirmedBy);
       // The answer is read in the write: a deletion committed right after it would leave nothing to read.
       const updated = (await findStaffByUid(tx, target.uid))!;
       return { ended, answer: toSuperUser(ctx, updated, version!) };

@@ -49,6 +49,8 @@ describe('GET /admin/team', () => {
       ApproverSince: null,
       CanApproveImpersonationFrom: null,
       Version: 0,
+      // the periodic access review: never confirmed, due ACCESS_REVIEW_DAYS (90) after creation
+      Review: { State: 'ok', ConfirmedAt: null, ConfirmedBy: null, DueAt: '2026-04-15T10:00:00.000Z' },
     });
   });
 

@@ -78,6 +78,28 @@ export const team = {
   lastLoginDate: 'Last Login Date',
   actions: 'Actions',
   never: 'Never',
+  // Periodic access review
+  review: 'Access review',
+  review_ok: 'Confirmed',
+  review_notYetDue: 'Not yet due',
+  review_due: 'Review due',
+  review_overdue: 'Overdue',
+  review_none: 'No roles',
+  reviewDue: 'Confirm by {date}',
+  reviewWasDue: 'Was due {date}',
+  reviewConfirmedBy: 'Last confirmed by {who} on {date}',
+  reviewConfirm: 'Confirm roles',
+  reviewConfirmOf: 'Confirm the roles of {email}',
+  reviewRevoke: 'Remove roles',
+  reviewRevokeOf: 'Remove the roles of {email}',
+  reviewRevoking: 'Removing…',
+  reviewRevokeTitle: 'Remove every role?',
+  reviewRevokeText:
+    '{email} loses {roles}. Their sessions end at once and their API tokens lose these permissions. The removal is recorded in the staff activity.',
+  reviewIntro:
+    'Each member’s roles must be confirmed again, by a SuperAdmin other than themselves, by their review date.',
+  reviewExport: 'Access review',
+  reviewExportLabel: 'The access review, for auditors:',
   changeRoles: 'Change roles',
   delete: 'Delete',
 

@@ -207,6 +207,57 @@ describe('the dashboard', () => {
     );
   });
 
+  it('shows a SuperAdmin the access review: who is due and overdue, and whether removal is automatic', async () => {
+    stubApi(superAdmin, {
+      dashboard: () => ({
+        body: {
+          GeneratedAt: new Date().toISOString(),
+          StaffWithoutSecondFactor: { Count: 0 },
+          AccessReview: {
+            Days: 90,
+            AutoRevoke: true,
+            Due: 1,
+            Overdue: 1,
+            Items: [
+              {
+                Uid: 'u-1',
+                FullName: 'Olga Overdue',
+                Email: 'olga@example.com',
+                Roles: ['Support'],
+                State: 'overdue',
+                DueAt: '2026-01-10T10:00:00.000Z',
+              },
+              {
+                Uid: 'u-2',
+                FullName: 'Dan Due',
+                Email: 'dan@example.com',
+                Roles: ['Admin', 'Auditor'],
+                State: 'due',
+                DueAt: '2026-01-20T10:00:00.000Z',
+              },
+            ],
+          },
+        },
+      }),
+    });
+    renderPage();
+    const review = await screen.findByRole('region', { name: 'Access review' });
+    expect(within(review).getByTestId('review-due').textContent).toBe('1');
+    expect(within(review).getByTestId('review-overdue').textContent).toBe('1');
+    const items = within(review)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(items).toEqual([
+      'Olga Overdueoverdue' + 'Support · confirm by 01-10-2026',
+      'Dan Duedue' + 'Admin, Auditor · confirm by 01-20-2026',
+    ]);
+    expect(href('Olga Overdue')).toBe('/manage-superuser/profile/u-1');
+    expect(review.textContent).toContain(
+      "Roles not confirmed within 90 days are removed automatically, except the last SuperAdmin's.",
+    );
+    expect(href('Review on the team screen')).toBe('/manage-superuser/manage-superuser');
+  });
+
   it('shows Support their cards with empty states that say what to do next', async () => {
     stubApi(support, {
       dashboard: () => ({

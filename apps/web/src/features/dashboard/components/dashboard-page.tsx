@@ -3,6 +3,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { type Dashboard, useDashboard } from '../api/dashboard-api.ts';
+import { AccessReviewCard } from './access-review-card.tsx';
 import styles from './dashboard-page.module.css';
 import { AwaitingCard, GrantsCard, MineCard } from './impersonation-cards.tsx';
 import { RecentCustomersCard, StaffCard } from './people-cards.tsx';
@@ -56,6 +57,7 @@ function Cards({ data }: { data: Dashboard }) {
       {data.StaffSignIns || data.StaffWithoutSecondFactor ? (
         <StaffCard signIns={data.StaffSignIns} withoutFactor={data.StaffWithoutSecondFactor} />
       ) : null}
+      {data.AccessReview ? <AccessReviewCard review={data.AccessReview} /> : null}
       {data.StaffActivity ? <StaffActivityCard activity={data.StaffActivity} /> : null}
       {data.RecentCustomers ? <RecentCustomersCard recent={data.RecentCustomers} /> : null}
     </div>

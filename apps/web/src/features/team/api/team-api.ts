@@ -157,3 +157,33 @@ export function useResetStaffFactors(uid: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: teamKeys.sessions(uid) }),
   });
 }
+
+/**
+ * POST /admin/team/review: a SuperAdmin confirms or removes a colleague's roles (If-Match: the
+ * row's Version, so roles changed meanwhile are not confirmed); the row takes the answer's roles,
+ * version and review in the cached list.
+ */
+export function useReviewDecision() {
+  const queryClient = useQueryClient();
+  const updateList = useUpdateList();
+  return useMutation({
+    mutationKey: [...teamKeys.all, 'review'],
+    mutationFn: async (v: { row: SuperUser; decision: 'confirm' | 'revoke' }) =>
+      (
+        await callApi('teamReviewDecide', {
+          body: { Uid: v.row.Uid, Decision: v.decision },
+          ifMatch: versionTag(v.row.Version),
+        })
+      ).Data,
+    onSuccess: (d) => {
+      updateList((rows) =>
+        rows.map((r) =>
+          r.Uid === d.Uid ? { ...r, Roles: d.Roles, Version: d.Version, Review: d.Review } : r,
+        ),
+      );
+      queryClient.removeQueries({ queryKey: teamKeys.profile(d.Uid) });
+    },
+    // A version conflict: the list is read again, so the reviewer sees the roles as they are now.
+    onError: () => queryClient.invalidateQueries({ queryKey: teamKeys.list() }),
+  });
+}

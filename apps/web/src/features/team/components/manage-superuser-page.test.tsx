@@ -73,14 +73,23 @@ describe('super-user list', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    expect(headers).toEqual(['Email Address', 'Name', 'Role', 'Created Date', 'Last Login Date', 'Actions']);
+    expect(headers).toEqual([
+      'Email Address',
+      'Name',
+      'Role',
+      'Access review',
+      'Created Date',
+      'Last Login Date',
+      'Actions',
+    ]);
     const cells = within(row('super@example.com'))
       .getAllByRole('cell')
       .map((c) => c.textContent);
-    expect(cells.slice(0, 5)).toEqual([
+    expect(cells.slice(0, 6)).toEqual([
       'super@example.com',
       'super',
       'SuperAdmin',
+      '',
       '03-07-2024',
       '01-02-2025',
     ]);
@@ -280,5 +289,96 @@ describe('super-user list', () => {
     const alert = await screen.findByTestId('toast-error');
     expect(alert.textContent).toContain('The last SuperAdmin cannot be demoted or deleted.');
     expect(screen.getByText('super@example.com')).toBeTruthy();
+  });
+});
+
+describe('the access review on the super-user list', () => {
+  const superViewer: Viewer = {
+    Uid: 'u-super',
+    Email: 'super@example.com',
+    Role: ['SuperAdmin'],
+    Permissions: ['team.read', 'team.write', 'audit.read'],
+  };
+  const review = (State: 'ok' | 'due' | 'overdue' | 'none', extra = {}) => ({
+    Review: { State, ConfirmedAt: null, ConfirmedBy: null, DueAt: '2026-02-01T10:00:00.000Z', ...extra },
+  });
+  const reviewed = [
+    user('u-super', 'super@example.com', ['SuperAdmin'], review('due')),
+    user('u-support', 'support@example.com', ['Support'], { ...review('overdue'), Version: 4 }),
+    user('u-admin', 'admin@example.com', ['Admin'], review('ok')),
+    user('u-none', 'none@example.com', [], review('none')),
+  ];
+
+  it("shows each member's state and lets a SuperAdmin confirm a colleague's roles at the version read", async () => {
+    const api = stubApi(superViewer, {
+      teamList: () => ({ body: { Data: reviewed } }),
+      teamReviewDecide: () => ({
+        body: {
+          Data: {
+            Uid: 'u-support',
+            Decision: 'confirm',
+            Roles: ['Support'],
+            Version: 5,
+            Review: {
+              State: 'ok',
+              ConfirmedAt: '2026-01-15T10:00:00.000Z',
+              ConfirmedBy: 'super@example.com',
+              DueAt: '2026-04-15T10:00:00.000Z',
+            },
+          },
+        },
+      }),
+    });
+    renderList();
+    await screen.findByText('support@example.com');
+    expect(within(row('support@example.com')).getByText('Overdue')).toBeTruthy();
+    expect(within(row('admin@example.com')).getByText('Not yet due')).toBeTruthy();
+    expect(within(row('none@example.com')).getByText('No roles')).toBeTruthy();
+    // never on one's own roles, nor on a member without roles
+    expect(within(row('super@example.com')).queryByRole('button', { name: /Confirm the roles/ })).toBeNull();
+    expect(within(row('none@example.com')).queryByRole('button', { name: /Confirm the roles/ })).toBeNull();
+    // the review's export is offered to a reader of the trail
+    expect(screen.getByRole('button', { name: 'Export CSV of Access review' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm the roles of support@example.com' }));
+    await waitFor(() => expect(within(row('support@example.com')).getByText('Confirmed')).toBeTruthy());
+    const [call] = api.callsTo('teamReviewDecide');
+    expect(call!.body).toEqual({ Uid: 'u-support', Decision: 'confirm' });
+    expect(call!.headers['If-Match'] ?? call!.headers['if-match']).toBe('"4"');
+    expect(within(row('support@example.com')).getByText(/Last confirmed by super@example.com/)).toBeTruthy();
+  });
+
+  it('asks before removing the roles, naming them', async () => {
+    const api = stubApi(superViewer, {
+      teamList: () => ({ body: { Data: reviewed } }),
+      teamReviewDecide: () => ({
+        body: {
+          Data: {
+            Uid: 'u-support',
+            Decision: 'revoke',
+            Roles: [],
+            Version: 5,
+            Review: review('none').Review,
+          },
+        },
+      }),
+    });
+    renderList();
+    await screen.findByText('support@example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove the roles of support@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove every role?' });
+    expect(dialog.textContent).toContain('support@example.com loses Support.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove roles' }));
+    await waitFor(() => expect(within(row('support@example.com')).getByText('No roles')).toBeTruthy());
+    expect(api.callsTo('teamReviewDecide')[0]!.body).toEqual({ Uid: 'u-support', Decision: 'revoke' });
+  });
+
+  it('shows an Admin the states but no decisions and no export', async () => {
+    stubApi(admin, { teamList: () => ({ body: { Data: reviewed } }) });
+    renderList();
+    await screen.findByText('support@example.com');
+    expect(within(row('support@example.com')).getByText('Overdue')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Confirm the roles/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Export CSV of Access review' })).toBeNull();
   });
 });

@@ -6,17 +6,19 @@ import { canManageStaff, type SuperUser, touchesSuperAdmin } from '@sac/contract
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
-import { errorText } from '../../../lib/api-client.ts';
+import { CsvExport } from '../../../components/file-export.tsx';
+import { errorText, streamedFile } from '../../../lib/api-client.ts';
 import { formatDate, formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { coolDownEnd, useCurrentUser } from '../../../lib/session.ts';
 import { useTeamList } from '../api/team-api.ts';
+import { ReviewCell, RevokeRolesDialog, reviewSortValue } from './access-review.tsx';
 import { ChangeRolesDialog } from './change-roles-dialog.tsx';
 import { CoolDownNote } from './cool-down-note.tsx';
 import { DeleteSuperUserDialog } from './delete-superuser-dialog.tsx';
 import { primaryEmail, staffIdentity } from './staff.ts';
 
-type Action = { kind: 'roles' | 'delete'; row: SuperUser };
+type Action = { kind: 'roles' | 'delete' | 'revoke'; row: SuperUser };
 
 /** /manage-superuser/manage-superuser: the super users, 10 per page, with row actions. */
 export default function ManageSuperuserPage() {
@@ -40,6 +42,7 @@ export default function ManageSuperuserPage() {
         <div>
           <h1 id="screen-title">{t('manageSuperuser')}</h1>
           <p className="muted">{t('listIntro')}</p>
+          <p className="muted">{t('reviewIntro')}</p>
         </div>
         {mayWrite ? (
           <Link className="button button-primary" to={consolePaths.createSuperuser()}>
@@ -48,6 +51,12 @@ export default function ManageSuperuserPage() {
         ) : null}
       </div>
       {coolingUntil ? <CoolDownNote id="team-cool-down" until={coolingUntil} /> : null}
+      {viewer.permissions.has('audit.read') ? (
+        <div className="review-export">
+          <span className="muted">{t('reviewExportLabel')}</span>
+          <CsvExport list={t('reviewExport')} download={streamedFile('teamReviewExport', undefined)} />
+        </div>
+      ) : null}
       <DataTable
         label={t('tableLabel')}
         columns={columns}
@@ -61,6 +70,9 @@ export default function ManageSuperuserPage() {
       />
       {action?.kind === 'roles' ? (
         <ChangeRolesDialog target={action.row} onClose={() => setAction(undefined)} />
+      ) : null}
+      {action?.kind === 'revoke' ? (
+        <RevokeRolesDialog target={action.row} onClose={() => setAction(undefined)} />
       ) : null}
       {action?.kind === 'delete' ? (
         <DeleteSuperUserDialog target={action.row} onClose={() => setAction(undefined)} />
@@ -109,6 +121,18 @@ function useSuperUserColumns(
               </div>
             ) : null}
           </>
+        ),
+      },
+      {
+        id: 'review',
+        header: t('review'),
+        sortValue: reviewSortValue,
+        cell: (row) => (
+          <ReviewCell
+            row={row}
+            viewer={viewerIdentity}
+            onRevoke={(r) => setAction({ kind: 'revoke', row: r })}
+          />
         ),
       },
       {
