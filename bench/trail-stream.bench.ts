@@ -16,6 +16,7 @@ import {
   trailStreamer,
 } from '../apps/api/src/modules/audit/trail-stream.service.ts';
 import { startRsyslog } from '../apps/api/test/rsyslog-receiver.ts';
+import { benchCommitToDelivery } from './trail-stream-latency.ts';
 import { freshDatabase, freshDir, insertTrailEvents } from './support.ts';
 
 /**
@@ -135,6 +136,7 @@ async function run(name: string, db: Db): Promise<void> {
   } finally {
     collector.close();
   }
+  await benchCommitToDelivery(name, db, ctx.metrics);
 }
 
 export async function benchTrailStream(): Promise<void> {
