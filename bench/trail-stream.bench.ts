@@ -16,8 +16,8 @@ import {
   trailStreamer,
 } from '../apps/api/src/modules/audit/trail-stream.service.ts';
 import { startRsyslog } from '../apps/api/test/rsyslog-receiver.ts';
+import { databaseName, freshDatabase, freshDir, insertTrailEvents } from './support.ts';
 import { benchCommitToDelivery } from './trail-stream-latency.ts';
-import { freshDatabase, freshDir, insertTrailEvents } from './support.ts';
 
 /**
  * Issue 34 item 3: how fast the staff trail reaches a SIEM. BENCH_TRAIL_ROWS (default 50,000)
@@ -152,7 +152,7 @@ export async function benchTrailStream(): Promise<void> {
   const base = process.env.BENCH_TRAIL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   let url: string;
   try {
-    url = await freshDatabase(base, 'sac_bench_trail_stream');
+    url = await freshDatabase(base, databaseName(process.env.BENCH_TRAIL_DATABASE, 'sac_bench_trail_stream'));
   } catch (e) {
     console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
     return;

@@ -150,7 +150,8 @@ describe('periodic jobs on several instances', () => {
       log: quiet,
     });
     const settle = async () => {
-      for (let i = 0; i < 50 && gates.length < runs.length + 1; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 50 && gates.length < runs.length + 1; i++)
+        await new Promise((r) => setTimeout(r, 10));
     };
     wake();
     await settle();

@@ -32,7 +32,8 @@ const pgUp = !postgresLeg && (await answers(testDatabaseUrl()));
 const handedOut = new Set<number>();
 const servers = new Set<ApiProcess>();
 afterAll(() => {
-  for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+  for (const s of servers)
+    if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
 });
 
 /** A collector answering each POST after a pause: the ids of the requests it read whole, in order. */
@@ -68,13 +69,20 @@ const insertRows = async (db: Db, n: number) =>
   ).rows.map((r) => r.id);
 
 const streamOrder = async (db: Db) =>
-  (await db.query<{ id: string }>('SELECT id::text AS id FROM activity_log ORDER BY activity_log.txid, activity_log.id')).rows.map((r) => r.id);
+  (
+    await db.query<{ id: string }>(
+      'SELECT id::text AS id FROM activity_log ORDER BY activity_log.txid, activity_log.id',
+    )
+  ).rows.map((r) => r.id);
 
 /**
  * The kill and the restart. `withDb` opens the database in this process for a moment (PGlite:
  * only while no server holds it, which also takes over the lock the killed one left).
  */
-async function killMidStream(env: Record<string, string>, withDb: <T>(fn: (db: Db) => Promise<T>) => Promise<T>) {
+async function killMidStream(
+  env: Record<string, string>,
+  withDb: <T>(fn: (db: Db) => Promise<T>) => Promise<T>,
+) {
   const collector = await slowCollector();
   const serverEnv = {
     ...env,

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { channelListeners, countedTransaction, countingAuthChanges, SESSION_SETTINGS } from './connection-common.ts';
+import {
+  channelListeners,
+  countedTransaction,
+  countingAuthChanges,
+  SESSION_SETTINGS,
+} from './connection-common.ts';
 import type { Db, Queryable } from './db.ts';
 import { acquireDirLock } from './dir-lock.ts';
 import { onRawNotification, runStatement } from './pglite-statement.ts';

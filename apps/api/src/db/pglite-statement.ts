@@ -1,6 +1,10 @@
 import { createRequire } from 'node:module';
 import { type PGlite, parse, protocol } from '@electric-sql/pglite';
-import { type BackendMessage, DatabaseError, NotificationResponseMessage } from 'pg-protocol/dist/messages.js';
+import {
+  type BackendMessage,
+  DatabaseError,
+  NotificationResponseMessage,
+} from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import { preparedName } from './connection-common.ts';
 

@@ -112,7 +112,12 @@ describe('the trail stream woken by commits', () => {
   it('sends a committed row at once, with the poll an hour away', async () => {
     await cursorAtEnd();
     const job = trailStreamJob(t.ctx, [httpCollectorSink(url)], hour);
-    const jobs = startJobs({ jobs: [job], leases: databaseLeases(t.db, t.clock), holder: 'wake', log: quiet });
+    const jobs = startJobs({
+      jobs: [job],
+      leases: databaseLeases(t.db, t.clock),
+      holder: 'wake',
+      log: quiet,
+    });
     try {
       for (let i = 0; i < 3; i++) {
         const [id] = await writeRows(1);
@@ -166,7 +171,12 @@ describe.runIf(inject('testDb') === 'postgres')('the trail stream woken on Postg
   it('reads again soon rows kept back behind an older transaction still running', async () => {
     await cursorAtEnd();
     const job = trailStreamJob(t.ctx, [httpCollectorSink(url)], hour);
-    const jobs = startJobs({ jobs: [job], leases: databaseLeases(t.db, t.clock), holder: 'held', log: quiet });
+    const jobs = startJobs({
+      jobs: [job],
+      leases: databaseLeases(t.db, t.clock),
+      holder: 'held',
+      log: quiet,
+    });
     const older = new pg.Client({ connectionString: t.db.connectionString });
     await older.connect();
     try {
