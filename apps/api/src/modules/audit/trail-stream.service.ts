@@ -74,9 +74,10 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
    * Sends batch after batch until the trail is read, reading the next batch while the last one is
    * sent; a batch's cursor is stored once it was sent (after the one before it). Rows committed
    * beyond what a short batch held (kept back by an older transaction still running) are read
-   * again after a pause that doubles, within the run's budget.
+   * again after a pause that doubles, within the run's budget, by a run woken by a commit (the poll
+   * comes again anyway).
    */
-  async function runSink(sink: TrailSink): Promise<void> {
+  async function runSink(sink: TrailSink, woken: boolean): Promise<void> {
     const now = Date.now();
     let cursor = await startOf(sink, now);
     const kept = recent.get(sink.name)!;
@@ -110,7 +111,7 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
           if (Date.now() > until) return;
           continue;
         }
-        if (Date.now() + pauseMs > until || !(await rowsAfter(ctx.db, cursor))) {
+        if (!woken || Date.now() + pauseMs > until || !(await rowsAfter(ctx.db, cursor))) {
           if (batch.length === 0) ctx.metrics.trailStreamLag.set({ sink: sink.name }, 0);
           return;
         }
@@ -132,7 +133,7 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
     async run(woken = false): Promise<void> {
       // a wake-up is for the sinks that take rows: one failing is tried again at the poll's pace
       const due = woken ? sinks.filter((s) => !lastSaid.has(s.name)) : sinks;
-      const outcomes = await Promise.allSettled(due.map((sink) => runSink(sink)));
+      const outcomes = await Promise.allSettled(due.map((sink) => runSink(sink, woken)));
       // A sink down for hours fails every second: the log says so when its failure starts or
       // changes, not each time (the status, the metric and the home screen say it all along).
       let fresh: unknown;
@@ -145,6 +146,8 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
       });
       if (fresh) throw fresh;
     },
+    /** Whether a sink took its rows last time (or was not tried yet): a wake-up is worth a run. */
+    someSinkTaking: (): boolean => sinks.some((s) => !lastSaid.has(s.name)),
     close(): void {
       for (const s of sinks) s.close();
     },
@@ -176,7 +179,10 @@ export function trailStreamJob(
     name: 'trail-stream',
     everyMs,
     run: (woken?: boolean) => streamer.run(woken),
-    wakeOn: (wake: () => void) => onTrailCommitted(ctx, wake),
+    wakeOn: (wake: () => void) =>
+      onTrailCommitted(ctx, () => {
+        if (streamer.someSinkTaking()) wake();
+      }),
     close: () => streamer.close(),
   };
 }
