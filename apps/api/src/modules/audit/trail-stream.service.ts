@@ -51,6 +51,27 @@ function noteSent(
   ctx.metrics.trailStreamLag.set({ sink }, behind ? Math.max(0, age) : 0);
 }
 
+/**
+ * Notes each sink's outcome in `lastSaid` and answers the first failure that is new. A sink down
+ * for hours fails every second: the log says so when its failure starts or changes, not each time
+ * (the status, the metric and the home screen say it all along).
+ */
+function freshFailure(
+  outcomes: PromiseSettledResult<void>[],
+  sinks: TrailSink[],
+  lastSaid: Map<string, string>,
+): unknown {
+  let fresh: unknown;
+  outcomes.forEach((o, i) => {
+    const name = sinks[i]!.name;
+    const said = o.status === 'rejected' ? String((o.reason as Error)?.message ?? o.reason) : undefined;
+    if (said !== undefined && said !== lastSaid.get(name)) fresh ??= (o as PromiseRejectedResult).reason;
+    if (said === undefined) lastSaid.delete(name);
+    else lastSaid.set(name, said);
+  });
+  return fresh;
+}
+
 /** One run of the stream for every sink, and what it keeps between runs of this process. */
 export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>, sinks: TrailSink[]) {
   /** Per sink, the failure last thrown to the job runner (which logs it). */
@@ -134,16 +155,7 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
       // a wake-up is for the sinks that take rows: one failing is tried again at the poll's pace
       const due = woken ? sinks.filter((s) => !lastSaid.has(s.name)) : sinks;
       const outcomes = await Promise.allSettled(due.map((sink) => runSink(sink, woken)));
-      // A sink down for hours fails every second: the log says so when its failure starts or
-      // changes, not each time (the status, the metric and the home screen say it all along).
-      let fresh: unknown;
-      outcomes.forEach((o, i) => {
-        const name = due[i]!.name;
-        const said = o.status === 'rejected' ? String((o.reason as Error)?.message ?? o.reason) : undefined;
-        if (said !== undefined && said !== lastSaid.get(name)) fresh ??= (o as PromiseRejectedResult).reason;
-        if (said === undefined) lastSaid.delete(name);
-        else lastSaid.set(name, said);
-      });
+      const fresh = freshFailure(outcomes, due, lastSaid);
       if (fresh) throw fresh;
     },
     /** Whether a sink took its rows last time (or was not tried yet): a wake-up is worth a run. */
