@@ -25,7 +25,9 @@ import { benchCommitToDelivery } from './trail-stream-latency.ts';
  * store the cursor) to a real rsyslogd over TCP and to a local HTTP collector; the figure is rows
  * a second until the receiver holds the last one. Its floor, in the same run: a bare client
  * sending the same rows, already read and formatted, over one socket (syslog) or in POSTs of the
- * same batch size (HTTP), to the same receiver.
+ * same batch size (HTTP), to the same receiver. Then the delay from a commit to its delivery
+ * (trail-stream-latency.ts). BENCH_TRAIL_DATABASE names the PostgreSQL database it makes afresh
+ * (default sac_bench_trail_stream), for runs side by side on one server.
  */
 const ROWS = Number(process.env.BENCH_TRAIL_ROWS ?? 50_000);
 
