@@ -165,7 +165,47 @@ describe('periodic jobs on several instances', () => {
     gates.shift()!();
     await new Promise((r) => setTimeout(r, 100));
     expect(runs).toHaveLength(2);
-    await runner.stop();
+    // another instance, the lease not its own: its wake-ups cost nothing until its timer takes the lease
+    let wakeOther!: () => void;
+    let otherRuns = 0;
+    const leases = databaseLeases(t.db, t.clock);
+    const acquire = leases.acquire.bind(leases);
+    let asked = 0;
+    const other = startJobs({
+      jobs: [
+        {
+          name: 'woken',
+          everyMs: 3_600_000,
+          run: async () => void otherRuns++,
+          wakeOn: (fn) => {
+            wakeOther = fn;
+            return () => {};
+          },
+        },
+      ],
+      leases: {
+        ...leases,
+        acquire: (...a) => {
+          asked++;
+          return acquire(...a);
+        },
+      },
+      holder: 'other',
+      log: quiet,
+      timers: false,
+    });
+    expect(await other.tick('woken')).toBe('skipped');
+    wakeOther();
+    wakeOther();
+    await new Promise((r) => setTimeout(r, 50));
+    expect([otherRuns, asked]).toEqual([0, 1]);
+    await runner.stop(); // gives the lease up
+    expect(await other.tick('woken')).toBe('ran');
+    wakeOther();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(otherRuns).toBe(2);
+    await other.stop();
+
     expect(unsubscribed).toBe(true);
     wake();
     expect(runs).toHaveLength(2);

@@ -55,14 +55,21 @@ export function startJobs(opts: {
 
   /** Jobs woken while a run of theirs was under way: one more run each when it ends. */
   const again = new Set<string>();
+  /**
+   * Jobs whose lease another instance held at the last look: their wake-ups are that instance's
+   * (this one would spend a lease statement each to learn it); the timer looks again.
+   */
+  const heldElsewhere = new Set<string>();
 
   async function attempt(job: PeriodicJob, woken: boolean): Promise<JobOutcome> {
     try {
       if (!(await opts.leases.acquire(job.name, opts.holder, leaseTtlMs(job.everyMs)))) {
         held.delete(job.name);
+        heldElsewhere.add(job.name);
         return 'skipped';
       }
       held.add(job.name);
+      heldElsewhere.delete(job.name);
       await job.run(woken);
       return 'ran';
     } catch (err) {
@@ -99,7 +106,7 @@ export function startJobs(opts: {
     j.wakeOn
       ? [
           j.wakeOn(() => {
-            if (stopped) return;
+            if (stopped || heldElsewhere.has(j.name)) return;
             if (running.has(j.name)) again.add(j.name);
             else void tick(j.name, true);
           }),
