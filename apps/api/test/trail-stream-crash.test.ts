@@ -92,9 +92,11 @@ async function killMidStream(
     TRAIL_HTTP_URL: collector.url,
     TRAIL_STREAM_SECONDS: '1',
   };
+  const started: ApiProcess[] = [];
   const start = async () => {
     const s = await startApi(serverEnv, { portBase: 4300, handedOut });
     servers.add(s);
+    started.push(s);
     return s;
   };
   try {
@@ -117,6 +119,10 @@ async function killMidStream(
     const firstArrivals = [...new Set(collector.ids)];
     expect(firstArrivals).toEqual(expected);
     return `${expected.length} rows, ${beforeKill} received before the kill, ${collector.ids.length - expected.length} sent twice`;
+  } catch (e) {
+    // what the servers said, for a failure on a loaded host
+    for (const s of started) console.log(`server output:\n${s.output()}`);
+    throw e;
   } finally {
     collector.close();
   }
