@@ -16,7 +16,8 @@ import {
   trailStreamer,
 } from '../apps/api/src/modules/audit/trail-stream.service.ts';
 import { startRsyslog } from '../apps/api/test/rsyslog-receiver.ts';
-import { freshDatabase, freshDir, insertTrailEvents } from './support.ts';
+import { databaseName, freshDatabase, freshDir, insertTrailEvents } from './support.ts';
+import { benchCommitToDelivery } from './trail-stream-latency.ts';
 
 /**
  * Issue 34 item 3: how fast the staff trail reaches a SIEM. BENCH_TRAIL_ROWS (default 50,000)
@@ -24,7 +25,9 @@ import { freshDatabase, freshDir, insertTrailEvents } from './support.ts';
  * store the cursor) to a real rsyslogd over TCP and to a local HTTP collector; the figure is rows
  * a second until the receiver holds the last one. Its floor, in the same run: a bare client
  * sending the same rows, already read and formatted, over one socket (syslog) or in POSTs of the
- * same batch size (HTTP), to the same receiver.
+ * same batch size (HTTP), to the same receiver. Then the delay from a commit to its delivery
+ * (trail-stream-latency.ts). BENCH_TRAIL_DATABASE names the PostgreSQL database it makes afresh
+ * (default sac_bench_trail_stream), for runs side by side on one server.
  */
 const ROWS = Number(process.env.BENCH_TRAIL_ROWS ?? 50_000);
 
@@ -135,6 +138,7 @@ async function run(name: string, db: Db): Promise<void> {
   } finally {
     collector.close();
   }
+  await benchCommitToDelivery(name, db, ctx.metrics);
 }
 
 export async function benchTrailStream(): Promise<void> {
@@ -150,7 +154,7 @@ export async function benchTrailStream(): Promise<void> {
   const base = process.env.BENCH_TRAIL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   let url: string;
   try {
-    url = await freshDatabase(base, 'sac_bench_trail_stream');
+    url = await freshDatabase(base, databaseName(process.env.BENCH_TRAIL_DATABASE, 'sac_bench_trail_stream'));
   } catch (e) {
     console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
     return;

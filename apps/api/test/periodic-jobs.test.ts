@@ -123,6 +123,94 @@ describe('periodic jobs on several instances', () => {
     await a.runner.stop();
   });
 
+  it('run at once when woken, and once more after a run that wake-ups came during, not once each', async () => {
+    let wake!: () => void;
+    let unsubscribed = false;
+    const gates: Array<() => void> = [];
+    const runs: boolean[] = [];
+    const runner = startJobs({
+      jobs: [
+        {
+          name: 'woken',
+          everyMs: 3_600_000,
+          run: (woken) => {
+            runs.push(woken === true);
+            return new Promise<void>((resolve) => gates.push(resolve));
+          },
+          wakeOn: (fn) => {
+            wake = fn;
+            return () => {
+              unsubscribed = true;
+            };
+          },
+        },
+      ],
+      leases: databaseLeases(t.db, t.clock),
+      holder: 'woken',
+      log: quiet,
+    });
+    const settle = async () => {
+      for (let i = 0; i < 50 && gates.length < runs.length + 1; i++)
+        await new Promise((r) => setTimeout(r, 10));
+    };
+    wake();
+    await settle();
+    expect(runs).toEqual([true]);
+    wake(); // during the run: not lost, and three wake-ups make one run
+    wake();
+    wake();
+    gates.shift()!();
+    await settle();
+    expect(runs).toEqual([true, true]);
+    gates.shift()!();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(runs).toHaveLength(2);
+    // another instance, the lease not its own: its wake-ups cost nothing until its timer takes the lease
+    let wakeOther!: () => void;
+    let otherRuns = 0;
+    const leases = databaseLeases(t.db, t.clock);
+    const acquire = leases.acquire.bind(leases);
+    let asked = 0;
+    const other = startJobs({
+      jobs: [
+        {
+          name: 'woken',
+          everyMs: 3_600_000,
+          run: async () => void otherRuns++,
+          wakeOn: (fn) => {
+            wakeOther = fn;
+            return () => {};
+          },
+        },
+      ],
+      leases: {
+        ...leases,
+        acquire: (...a) => {
+          asked++;
+          return acquire(...a);
+        },
+      },
+      holder: 'other',
+      log: quiet,
+      timers: false,
+    });
+    expect(await other.tick('woken')).toBe('skipped');
+    wakeOther();
+    wakeOther();
+    await new Promise((r) => setTimeout(r, 50));
+    expect([otherRuns, asked]).toEqual([0, 1]);
+    await runner.stop(); // gives the lease up
+    expect(await other.tick('woken')).toBe('ran');
+    wakeOther();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(otherRuns).toBe(2);
+    await other.stop();
+
+    expect(unsubscribed).toBe(true);
+    wake();
+    expect(runs).toHaveLength(2);
+  });
+
   it('keep a lease longer than a tick, so a slow holder keeps it', () => {
     expect(leaseTtlMs(600_000)).toBe(1_200_000);
     expect(leaseTtlMs(1_000)).toBe(60_000);

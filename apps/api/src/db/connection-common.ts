@@ -87,3 +87,35 @@ export async function countedTransaction<T>(
  * answers other rows each time it runs, as a site-name search listed other owners at 1M sites.
  */
 export const SESSION_SETTINGS = 'SET synchronize_seqscans = off';
+
+/**
+ * Listeners by notification channel (Db.onNotification), for both engines: `listen` adds one and
+ * calls `first(channel)` for a channel nobody listened to yet (to LISTEN to it); `tell` calls a
+ * channel's listeners, each failure its listener's own.
+ */
+export function channelListeners(first: (channel: string) => void) {
+  const listeners = new Map<string, Set<() => void>>();
+  return {
+    channels: () => [...listeners.keys()],
+    tell(channel: string): void {
+      for (const fn of listeners.get(channel) ?? []) {
+        try {
+          fn();
+        } catch {
+          // not the notifier's to handle
+        }
+      }
+    },
+    listen(channel: string, fn: () => void): () => void {
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        first(channel);
+      }
+      const own = () => fn();
+      set.add(own);
+      return () => void set.delete(own);
+    },
+  };
+}

@@ -37,6 +37,13 @@ export interface Db extends Queryable {
    * `end`, so that every statement through it reads the database as of its first one.
    */
   readSnapshot?(): Promise<Snapshot>;
+  /**
+   * Calls `fn` after each commit that notified `channel` (pg_notify, from a trigger: migration
+   * 0071), whichever instance committed it, and whenever notifications may have been missed (the
+   * listening connection made again); answers the unsubscribe. PostgreSQL: on the connection that
+   * listens for auth changes; PGlite: in this process, the only one writing to it.
+   */
+  onNotification?(channel: string, fn: () => void): () => void;
   /** PostgreSQL only: where it is, for a connection of one's own (LISTEN). */
   readonly connectionString?: string;
   /** PostgreSQL only: the connection pool's connections (for /metrics). */

@@ -2,10 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { countedTransaction, countingAuthChanges, SESSION_SETTINGS } from './connection-common.ts';
+import {
+  channelListeners,
+  countedTransaction,
+  countingAuthChanges,
+  SESSION_SETTINGS,
+} from './connection-common.ts';
 import type { Db, Queryable } from './db.ts';
 import { acquireDirLock } from './dir-lock.ts';
-import { runStatement } from './pglite-statement.ts';
+import { onRawNotification, runStatement } from './pglite-statement.ts';
 import { statementHook, type TxMark } from './statement-log.ts';
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -30,6 +35,19 @@ const pgliteRunner = (pglite: PGlite, transaction?: Transaction, mark?: TxMark):
   };
 };
 
+/**
+ * Listeners to the database's notifications (Db.onNotification): the statements of this process
+ * are the only writers, so a commit's notification is heard here, from PGlite's own parse of an
+ * answer (a transaction's COMMIT) or from runStatement's (an autocommit statement).
+ */
+function pgliteNotifications(pglite: PGlite) {
+  const channels = channelListeners((channel) => {
+    void pglite.listen(channel, () => channels.tell(channel)).catch(() => {});
+  });
+  onRawNotification(pglite, channels.tell);
+  return channels.listen;
+}
+
 export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
   let generation = 0;
   const bump = () => {
@@ -39,6 +57,7 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
   return {
     kind: 'pglite',
     authGeneration: () => generation,
+    onNotification: pgliteNotifications(pglite),
     query: counted.query,
     exec: counted.exec,
     authChanged: counted.authChanged,

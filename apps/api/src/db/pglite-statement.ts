@@ -1,6 +1,10 @@
 import { createRequire } from 'node:module';
 import { type PGlite, parse, protocol } from '@electric-sql/pglite';
-import { type BackendMessage, DatabaseError } from 'pg-protocol/dist/messages.js';
+import {
+  type BackendMessage,
+  DatabaseError,
+  NotificationResponseMessage,
+} from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import { preparedName } from './connection-common.ts';
 
@@ -27,8 +31,9 @@ const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
  * PGlite's copies every string out before decoding it. Taking the answer as a raw stream also
  * skips PGlite's parse of it, which its other paths always make: a lookup by key costs about a
  * third less CPU, a page of 50 rows less than half. (PGlite's parse also hands out LISTEN
- * notifications and notices; the embedded database has neither listeners nor notice handlers.)
- * An error from the server is thrown once the whole answer is read.
+ * notifications and notices: the notifications are handed to the database's onRawNotification
+ * here; the embedded database has no notice handlers.) An error from the server is thrown once
+ * the whole answer is read.
  */
 function backendMessages(chunks: Uint8Array[]): BackendMessage[] {
   const out: BackendMessage[] = [];
@@ -38,6 +43,17 @@ function backendMessages(chunks: Uint8Array[]): BackendMessage[] {
   const error = out.find((m): m is DatabaseError => m instanceof DatabaseError);
   if (error) throw error;
   return out;
+}
+
+/**
+ * Per database, who is told of the notifications in the answers read here (PGlite's own listeners
+ * hear only those of the statements it parses itself: scripts, transactions' ends).
+ */
+const rawNotified = new WeakMap<PGlite, (channel: string) => void>();
+
+/** `fn(channel)` for each notification in the answer of a statement run by runStatement. */
+export function onRawNotification(pglite: PGlite, fn: (channel: string) => void): void {
+  rawNotified.set(pglite, fn);
 }
 
 /** The names of the prepared() statements each database has parsed. */
@@ -97,6 +113,9 @@ export function runStatement<T>(
         onRawData: (d) => void chunks.push(d.slice()),
       });
       const messages = backendMessages(chunks);
+      const notified = rawNotified.get(pglite);
+      if (notified)
+        for (const m of messages) if (m instanceof NotificationResponseMessage) notified(m.channel);
       if (!inTransaction) await pglite.syncToFs();
       const [result] = parse.parseResults(messages as never, pglite.parsers);
       return { rows: (result?.rows ?? []) as T[] };

@@ -7,6 +7,7 @@ import {
   within,
 } from '../lib/store-circuit.ts';
 import {
+  channelListeners,
   countedTransaction,
   countingAuthChanges,
   preparedName,
@@ -30,15 +31,26 @@ const pgQuery = (sql: string, params?: unknown[]) => {
   return name ? { name, text: sql, values: params } : { text: sql, values: params };
 };
 
+/** A channel's name as LISTEN takes it unquoted. */
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
+
 /**
- * The auth-change channel of a PostgreSQL database: one connection LISTENing to the notifications
- * of migration 0020, reconnecting when it drops. While it is down there is no generation.
+ * The notifications of a PostgreSQL database, on one connection of their own that reconnects a
+ * second after it drops: the auth-change channel of migration 0020 (while it is down there is no
+ * generation), and the channels listened to through listen() (migration 0071's trail commits),
+ * whose listeners are also called each time the connection is made again, since what was notified
+ * while it was down is lost.
  */
-function authChanges(connectionString: string, connectMs: number) {
+function notifications(connectionString: string, connectMs: number) {
   let generation = 0;
   let listening = false;
   let closed = false;
   let client: pg.Client | undefined;
+  const channels = channelListeners((channel) => {
+    if (!CHANNEL_NAME.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    // a connection still being made LISTENs to it once made (pg queues the statement)
+    client?.query(`LISTEN ${channel}`).catch(() => {});
+  });
   const connect = async () => {
     if (closed) return;
     const c = new pg.Client({ connectionString, connectionTimeoutMillis: connectMs });
@@ -53,14 +65,17 @@ function authChanges(connectionString: string, connectMs: number) {
     };
     c.on('error', lost);
     c.on('end', lost);
-    c.on('notification', () => {
-      generation++;
+    c.on('notification', (n) => {
+      if (n.channel === 'sac_auth_changed') generation++;
+      else channels.tell(n.channel);
     });
     try {
       await c.connect();
       await c.query('LISTEN sac_auth_changed');
+      for (const channel of channels.channels()) await c.query(`LISTEN ${channel}`);
       generation++;
       listening = !closed;
+      for (const channel of channels.channels()) channels.tell(channel);
     } catch {
       lost();
     }
@@ -72,6 +87,7 @@ function authChanges(connectionString: string, connectMs: number) {
     bump: () => {
       generation++;
     },
+    listen: channels.listen,
     close: async () => {
       closed = true;
       listening = false;
@@ -328,7 +344,7 @@ export function openPostgres(
   poolWaitMs = POOL_WAIT_MS,
   timeouts: StoreTimeouts = STORE_TIMEOUTS,
 ): Db {
-  const auth = authChanges(connectionString, timeouts.connectMs);
+  const auth = notifications(connectionString, timeouts.connectMs);
   const { pool, check, circuit, checkout } = circuitPool(connectionString, max, poolWaitMs, timeouts);
   // As pool.query does: the client back after the statement, dropped when the statement failed.
   const once = async <T>(use: (q: Queryable) => Promise<T>): Promise<T> => {
@@ -352,6 +368,7 @@ export function openPostgres(
     connectionString,
     circuit,
     authGeneration: auth.generation,
+    onNotification: auth.listen,
     query: counted.query,
     exec: counted.exec,
     authChanged: counted.authChanged,

@@ -4,7 +4,13 @@ import type { LeaseStore } from '../lib/leases.ts';
 export interface PeriodicJob {
   name: string;
   everyMs: number;
-  run(): Promise<unknown>;
+  /** `woken`: the run is one that wakeOn asked for, not the timer's. */
+  run(woken?: boolean): Promise<unknown>;
+  /**
+   * Subscribes `wake` to what makes a run due before the timer's next tick (the trail's commits);
+   * answers the unsubscribe. A wake-up while a run is under way makes one more run after it.
+   */
+  wakeOn?(wake: () => void): () => void;
 }
 
 export type JobOutcome = 'ran' | 'skipped' | 'failed';
@@ -47,14 +53,24 @@ export function startJobs(opts: {
   const held = new Set<string>();
   let stopped = false;
 
-  async function attempt(job: PeriodicJob): Promise<JobOutcome> {
+  /** Jobs woken while a run of theirs was under way: one more run each when it ends. */
+  const again = new Set<string>();
+  /**
+   * Jobs whose lease another instance held at the last look: their wake-ups are that instance's
+   * (this one would spend a lease statement each to learn it); the timer looks again.
+   */
+  const heldElsewhere = new Set<string>();
+
+  async function attempt(job: PeriodicJob, woken: boolean): Promise<JobOutcome> {
     try {
       if (!(await opts.leases.acquire(job.name, opts.holder, leaseTtlMs(job.everyMs)))) {
         held.delete(job.name);
+        heldElsewhere.add(job.name);
         return 'skipped';
       }
       held.add(job.name);
-      await job.run();
+      heldElsewhere.delete(job.name);
+      await job.run(woken);
       return 'ran';
     } catch (err) {
       opts.log.warn({ err, job: job.name }, 'periodic job failed');
@@ -62,14 +78,15 @@ export function startJobs(opts: {
     }
   }
 
-  function tick(name: string): Promise<JobOutcome> {
+  function tick(name: string, woken = false): Promise<JobOutcome> {
     const job = byName.get(name);
     if (!job) throw new Error(`no periodic job named ${name}`);
     const busy = running.get(name);
     if (stopped || busy) return Promise.resolve('skipped');
-    const p = attempt(job).then((outcome) => {
+    const p = attempt(job, woken).then((outcome) => {
       running.delete(name);
       opts.onOutcome?.(name, outcome);
+      if (again.delete(name)) void tick(name, true);
       return outcome;
     });
     running.set(name, p);
@@ -85,10 +102,23 @@ export function startJobs(opts: {
           return t;
         });
 
+  const woken = opts.jobs.flatMap((j) =>
+    j.wakeOn
+      ? [
+          j.wakeOn(() => {
+            if (stopped || heldElsewhere.has(j.name)) return;
+            if (running.has(j.name)) again.add(j.name);
+            else void tick(j.name, true);
+          }),
+        ]
+      : [],
+  );
+
   return {
-    tick,
+    tick: (name) => tick(name),
     async stop() {
       stopped = true;
+      for (const unsubscribe of woken) unsubscribe();
       for (const t of timers) clearInterval(t);
       await Promise.all(running.values());
       await Promise.all(

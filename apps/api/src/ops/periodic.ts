@@ -1,7 +1,7 @@
 import { GRANT_EXPIRING_NOTICE_MS } from '@sac/contract/staff-notifications';
 import type { AppContext } from '../app-context.ts';
 import { flushRefusals, REFUSAL_FOLD_MS } from '../modules/activity/activity.service.ts';
-import { configuredSinks, trailStreamer } from '../modules/audit/trail-stream.service.ts';
+import { configuredSinks, trailStreamJob } from '../modules/audit/trail-stream.service.ts';
 import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
 import { sendExpiryNotices } from '../modules/impersonation/expiry-notices.service.ts';
 import { sendDueNotices } from '../modules/notices/notices.service.ts';
@@ -68,8 +68,7 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
   // The staff trail goes to the operator's SIEM (syslog, HTTP collector) as it is written.
   const sinks = configuredSinks(ctx);
   if (sinks.length > 0) {
-    const streamer = trailStreamer(ctx, sinks);
-    jobs.push({ name: 'trail-stream', everyMs: ctx.config.trailStream.everyMs, run: () => streamer.run() });
+    jobs.push(trailStreamJob(ctx, sinks, ctx.config.trailStream.everyMs));
   }
   // Webhooks: the trail's new events queued per subscription, and what is due posted.
   jobs.push({ name: 'webhooks', everyMs: ctx.config.webhooks.everyMs, run: () => deliverWebhooks(ctx) });

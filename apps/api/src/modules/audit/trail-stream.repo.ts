@@ -44,6 +44,31 @@ export async function readAfter(
   return found.map((r) => ({ cursor: { txid: r.txid, id: r.id }, event: eventOf(r) }));
 }
 
+/** The channel migration 0071's trigger notifies when rows of the trail commit. */
+export const TRAIL_COMMITTED_CHANNEL = 'sac_trail_committed';
+
+/**
+ * Whether rows are there after `after` (readable or not yet: kept back behind the horizon by an
+ * older transaction still running), found by the first index entry beyond it.
+ */
+export async function rowsAfter(db: Queryable, after: StreamCursor): Promise<boolean> {
+  const found = await firstRow(
+    db,
+    qb
+      .selectFrom('activity_log')
+      .select('id')
+      .where((eb) =>
+        eb(
+          eb.refTuple('txid', 'id'),
+          '>',
+          eb.tuple(sql<number>`${after.txid}::bigint`, sql<number>`${after.id}::bigint`),
+        ),
+      )
+      .limit(1),
+  );
+  return found !== undefined;
+}
+
 /** A sink's stored cursor; a new sink's is made at the start of the trail. */
 export async function cursorOf(db: Queryable, sink: string): Promise<StreamCursor> {
   const read = () =>
