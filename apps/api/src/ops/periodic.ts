@@ -11,7 +11,7 @@ import {
   pruneNotifications,
 } from '../modules/staff-notifications/staff-notifications.service.ts';
 import { expireOverdueRoles } from '../modules/team/access-review.service.ts';
-import { deliverWebhooks, pruneWebhookLog } from '../modules/webhooks/webhook-delivery.service.ts';
+import { pruneWebhookLog, webhookJob } from '../modules/webhooks/webhook-delivery.service.ts';
 import type { PeriodicJob } from './jobs.ts';
 
 /** The API's periodic work, each at its configured interval (0 leaves it out). */
@@ -71,7 +71,7 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
     jobs.push(trailStreamJob(ctx, sinks, ctx.config.trailStream.everyMs));
   }
   // Webhooks: the trail's new events queued per subscription, and what is due posted.
-  jobs.push({ name: 'webhooks', everyMs: ctx.config.webhooks.everyMs, run: () => deliverWebhooks(ctx) });
+  jobs.push(webhookJob(ctx));
   jobs.push({ name: 'webhook-log-retention', everyMs: 3_600_000, run: () => pruneWebhookLog(ctx) });
   // The periodic access review: overdue members lose their roles, when the operator turned it on.
   if (ctx.config.accessReview.autoRevoke) {

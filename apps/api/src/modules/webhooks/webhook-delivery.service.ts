@@ -10,7 +10,7 @@ import {
 import type { AppContext } from '../../app-context.ts';
 import { runWrite, type WriteTx } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
-import { readTrailAfter } from '../audit/trail-stream.service.ts';
+import { onTrailCommitted, readTrailAfter } from '../audit/trail-stream.service.ts';
 import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
 import {
   type AttemptOutcome,
@@ -55,7 +55,9 @@ const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200
 const payloadOf = (type: string, e: AuditEvent) => JSON.stringify({ type, timestamp: e.At, data: e });
 
 /** Reads the trail after the fan-out's cursor and queues its events; answers how many deliveries. */
-async function fanOutOnce(ctx: AppContext): Promise<{ queued: number; more: boolean }> {
+async function fanOutOnce(
+  ctx: AppContext,
+): Promise<{ queued: number; more: boolean; subscriptions?: number }> {
   return runWrite(ctx.db, {
     lock: (tx) => lockFanoutCursor(tx),
     change: async (tx, cursor) => {
@@ -80,7 +82,7 @@ async function fanOutOnce(ctx: AppContext): Promise<{ queued: number; more: bool
       }
       await insertDeliveries(tx, queue, now);
       await moveFanoutCursor(tx, read[read.length - 1]!.cursor);
-      return { queued: queue.length, more: read.length === FANOUT_ROWS };
+      return { queued: queue.length, more: read.length === FANOUT_ROWS, subscriptions: subs.length };
     },
     trail: {
       none: "the fan-out queues deliveries of rows already in the trail; each delivery's attempts are its log",
@@ -230,10 +232,11 @@ async function pauseTheFailing(ctx: AppContext): Promise<void> {
  * One run: the trail's new events queued, then what is due sent, until nothing waits or the run's
  * budget is spent. Answers the deliveries sent.
  */
-export async function deliverWebhooks(ctx: AppContext): Promise<number> {
+export async function deliverWebhooks(ctx: AppContext, seen?: { subscriptions: boolean }): Promise<number> {
   const until = Date.now() + RUN_BUDGET_MS;
   for (;;) {
     const f = await fanOutOnce(ctx);
+    if (seen && f.subscriptions !== undefined) seen.subscriptions = f.subscriptions > 0;
     if (!f.more || Date.now() > until) break;
   }
   let sent = 0;
@@ -247,6 +250,24 @@ export async function deliverWebhooks(ctx: AppContext): Promise<number> {
   // every run, not only one with failures: the last retry of a day comes before the day is over
   await pauseTheFailing(ctx);
   return sent;
+}
+
+/**
+ * The webhook job (ops/periodic.ts): a run every WEBHOOK_SEND_SECONDS, and one as soon as trail
+ * rows commit while there is a subscription to send them to (with none, a commit wakes nothing and
+ * the poll keeps the fan-out's cursor moving).
+ */
+export function webhookJob(ctx: AppContext) {
+  const seen = { subscriptions: true };
+  return {
+    name: 'webhooks',
+    everyMs: ctx.config.webhooks.everyMs,
+    run: () => deliverWebhooks(ctx, seen),
+    wakeOn: (wake: () => void) =>
+      onTrailCommitted(ctx, () => {
+        if (seen.subscriptions) wake();
+      }),
+  };
 }
 
 /** Deliveries older than WEBHOOK_LOG_DAYS go, with their attempts. Answers how many. */
