@@ -61,6 +61,19 @@ export const ERRORS = {
     status: 403,
     text: 'You became a SuperAdmin recently: you cannot approve impersonation requests until the cool-down has passed.',
   },
+  /** The reason code is not among the operator's (IMPERSONATION_REASON_CODES); access-reasons.ts. */
+  unknownReasonCode: {
+    code: 1140,
+    status: 400,
+    text: 'There is no such reason code. Please choose one of the list.',
+  },
+  /** IMPERSONATION_CASE_REQUIRED: a request names its case or ticket. */
+  caseRequired: { code: 1141, status: 400, text: 'Please give the case or ticket reference.' },
+  caseReferenceInvalid: {
+    code: 1142,
+    status: 400,
+    text: 'The case or ticket reference is too long or holds characters that are not printable.',
+  },
   customerAuthFailed: { code: 949, status: 401, text: 'The API key and secret do not match a site.' },
   customObjectsEmpty: { code: 999, status: 404, text: 'This site has no custom objects yet.' },
   securityConflict: {
