@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
 import { insertRequest } from '../../../test/impersonation-fixtures.ts';
+import { loadConfig } from '../../config.ts';
 
 /**
  * Reasons with a case (issue 35): a request's reason code and case reference, in every place
@@ -304,5 +305,38 @@ describe('requests without a code', () => {
       CaseReference: null,
       CaseUrl: null,
     });
+  });
+});
+
+describe('the settings, read at start', () => {
+  const reasons = (env: Record<string, string>) => loadConfig(env).impersonationReasons;
+  it('default to the built-in codes, no case required, no link', () => {
+    const r = reasons({});
+    expect(r.caseRequired).toBe(false);
+    expect(r.caseUrlPattern).toBeNull();
+    expect(r.codes.map((c) => c.Code)).toContain('support-ticket');
+  });
+
+  it("take the operator's codes, the case rule and its link", () => {
+    const r = reasons({
+      IMPERSONATION_REASON_CODES: 'gdpr-export:GDPR export',
+      IMPERSONATION_CASE_REQUIRED: 'true',
+      IMPERSONATION_CASE_URL: 'https://tickets.example.com/browse/{case}',
+    });
+    expect(r.codes.at(-1)).toEqual({ Code: 'gdpr-export', Label: 'GDPR export' });
+    expect(r.caseRequired).toBe(true);
+    expect(r.caseUrlPattern).toBe('https://tickets.example.com/browse/{case}');
+  });
+
+  it('stop the start with a sentence that names the setting', () => {
+    expect(() => reasons({ IMPERSONATION_REASON_CODES: 'Not A Code:x' })).toThrow(
+      /^IMPERSONATION_REASON_CODES: 'Not A Code' is not a code/,
+    );
+    expect(() => reasons({ IMPERSONATION_CASE_REQUIRED: 'sometimes' })).toThrow(
+      /^IMPERSONATION_CASE_REQUIRED must be true or false/,
+    );
+    expect(() => reasons({ IMPERSONATION_CASE_URL: 'http://tickets.example.com/{case}' })).toThrow(
+      /^IMPERSONATION_CASE_URL must be an https address/,
+    );
   });
 });
