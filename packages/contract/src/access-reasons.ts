@@ -222,3 +222,33 @@ export function reasonOut(
     CaseUrl: caseUrl(settings.caseUrlPattern, stored.case_reference),
   };
 }
+
+/**
+ * A form's schema with the settings' rule added (the code listed, the case when required,
+ * bounded): the console checks as the server will. Without settings yet, the schema as it is.
+ */
+export function withReasonRule<S extends z.ZodType<{ ReasonCode: string; CaseReference: string }>>(
+  schema: S,
+  settings: Pick<ReasonSettings, 'codes' | 'caseRequired'> | undefined,
+): S {
+  if (!settings) return schema;
+  return schema.superRefine(
+    (v, ctx) => {
+      const code = typeof v?.ReasonCode === 'string' ? v.ReasonCode : '';
+      const reference = typeof v?.CaseReference === 'string' ? v.CaseReference : '';
+      // An empty code is the schema's own "Please choose a reason."
+      const p = code.trim()
+        ? reasonProblem(settings, { ReasonCode: code, CaseReference: reference })
+        : caseProblem(settings, reference);
+      if (p) ctx.addIssue({ code: 'custom', path: [p.field], message: p.message });
+    },
+    { when: () => true },
+  );
+}
+
+/** The settings as GET /admin/impersonation/reasons answers them, for withReasonRule. */
+export const reasonSettingsOf = (d: z.infer<typeof reasonSettingsResponse>['Data']) => ({
+  codes: d.ReasonCodes,
+  caseRequired: d.CaseRequired,
+  caseUrlPattern: d.CaseUrlPattern,
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reasonSettingsResponse } from './access-reasons.ts';
 import {
   auditEventsQuery,
   auditEventsResponse,
@@ -7,7 +8,6 @@ import {
   auditSigningKeyResponse,
   auditStreamResponse,
 } from './audit.ts';
-import { reasonSettingsResponse } from './access-reasons.ts';
 import { okResponse } from './auth.ts';
 import { dashboardResponse, trialsEndingQuery, trialsEndingResponse } from './dashboard.ts';
 import { type DetailsPart, errors } from './endpoint-details.ts';

@@ -11,6 +11,7 @@ import { useListView } from '../../../lib/list-view.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { listQuery, useRequest, useRequests } from '../api/impersonation-api.ts';
 import { NoImpersonationAccess } from './no-access.tsx';
+import { ReasonNote } from './reason-view.tsx';
 import { RequestDialog } from './request-dialog.tsx';
 import { statusAt, useExpiryClock } from './request-view.ts';
 import { StatusBadge } from './status-badge.tsx';
@@ -56,7 +57,17 @@ export default function RequestsPage() {
   const columns = useMemo<Column<ImpersonationRequest>[]>(
     () => [
       { id: 'id', header: t('requestId'), cell: (r) => r.Id },
-      { id: 'app', header: t('appName'), cell: (r) => r.AppName },
+      {
+        id: 'app',
+        header: t('appName'),
+        // The reason and case under the site's name: what the approver decides on, at a glance.
+        cell: (r) => (
+          <>
+            {r.AppName}
+            <ReasonNote shown={r.Request} />
+          </>
+        ),
+      },
       { id: 'priority', header: t('priority'), cell: (r) => t(`priority.${r.Request.Priority}`) },
       { id: 'status', header: t('status'), cell: (r) => <StatusBadge status={statusAt(r, now)} /> },
       {
