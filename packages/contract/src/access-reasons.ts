@@ -29,7 +29,7 @@ export const BUILT_IN_REASON_CODES: readonly ReasonCode[] = [
 export const CUSTOMER_REQUEST_REASON = 'customer-request';
 
 /** Bounds of the operator's own codes (IMPERSONATION_REASON_CODES). */
-export const REASON_CODE_LIMITS = { extraCodes: 30, codeLength: 40, labelLength: 60 } as const;
+const REASON_CODE_LIMITS = { extraCodes: 30, codeLength: 40, labelLength: 60 } as const;
 /** A code: lower-case letters, digits and dashes, starting and ending with a letter or digit. */
 const CODE_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 /** Longest case or ticket reference. */
@@ -37,7 +37,7 @@ export const CASE_REFERENCE_MAX = 100;
 /** Printable characters only: no control characters, no line breaks (it goes into mails and feeds). */
 const PRINTABLE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u;
 /** The one placeholder of IMPERSONATION_CASE_URL the case goes into, URL-encoded. */
-export const CASE_PLACEHOLDER = '{case}';
+const CASE_PLACEHOLDER = '{case}';
 
 export const REASON_MESSAGES = {
   codeRequired: 'Please choose a reason.',
@@ -175,7 +175,7 @@ export function reasonProblem(
 }
 
 /** What is wrong with a case reference alone, or null. */
-export function caseProblem(
+function caseProblem(
   settings: Pick<ReasonSettings, 'caseRequired'>,
   reference: string,
 ): ReasonProblem | null {

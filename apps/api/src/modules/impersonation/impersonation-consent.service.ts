@@ -14,8 +14,8 @@ import {
 import { findRequest, recordConsent, saveState, stateOf } from './impersonation.repo.ts';
 import { consentDetailsOut } from './impersonation.wire.ts';
 import { findConsentToken, insertConsentToken, markConsentTokenUsed } from './impersonation-links.repo.ts';
-import { storedWhyDetails } from './impersonation-why.ts';
 import { logEvent } from './impersonation-steps.ts';
+import { storedWhyDetails } from './impersonation-why.ts';
 import { refuse } from './transition-refusal.ts';
 
 /**

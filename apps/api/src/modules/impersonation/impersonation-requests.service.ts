@@ -25,17 +25,17 @@ import {
   findRequest,
   findRequestSite,
   type RequestRow,
+  type RequestWhy,
   recordHolder,
   rolesHeldByOthers,
   saveState,
   stateOf,
-  type RequestWhy,
   superAdmins,
 } from './impersonation.repo.ts';
 import { actionOut, toWire } from './impersonation.wire.ts';
 import { checkRequestContents } from './impersonation-opening.service.ts';
-import { checkedWhy, storedWhyDetails, whyDetails } from './impersonation-why.ts';
 import { logEvent } from './impersonation-steps.ts';
+import { checkedWhy, storedWhyDetails, whyDetails } from './impersonation-why.ts';
 import { refuse } from './transition-refusal.ts';
 
 /** Separation of duties: a new SuperAdmin approves only once the cool-down since the promotion has passed. */

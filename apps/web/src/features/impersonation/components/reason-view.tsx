@@ -32,7 +32,7 @@ export function CaseValue({ shown }: { shown: ReasonShown }) {
 /** The reason's words, or 'None' on an older request. */
 export function ReasonValue({ shown }: { shown: ReasonShown }) {
   const t = useT('impersonation');
-  return shown.ReasonLabel ? <>{shown.ReasonLabel}</> : <span className="muted">{t('none')}</span>;
+  return shown.ReasonLabel ? shown.ReasonLabel : <span className="muted">{t('none')}</span>;
 }
 
 /** One line under a cell: 'Reason · case', nothing on an older request. */
