@@ -26,6 +26,9 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
   const appId = await APP_ID_OF(page);
   await page.goto(`/manage-customer/impersonate?uid=${ADA.uid}&appId=${appId}`);
   await page.getByLabel('Priority').selectOption('High');
+  // the reason, from the operator's list, and the case, which the server turns into a link
+  await page.getByLabel('Reason').selectOption({ label: 'Production incident' });
+  await page.getByLabel('Case or ticket (Optional)').fill('INC 2291');
   await page.getByLabel('Description').fill('Checkout fails for some customers');
   await page
     .getByRole('group', { name: 'Assignees' })
@@ -49,6 +52,11 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
     owner.getByRole('heading', { name: 'Allow support access to analytical-engine?' }),
   ).toBeVisible();
   await expect(owner.getByText('Checkout fails for some customers')).toBeVisible();
+  await expect(owner.getByText('Production incident')).toBeVisible();
+  await expect(owner.getByRole('link', { name: 'Open case INC 2291 (new tab)' })).toHaveAttribute(
+    'href',
+    'https://tickets.example.com/browse/INC%202291',
+  );
   await owner.getByRole('button', { name: 'Allow' }).click();
   await expect(owner.getByRole('heading', { name: 'Your answer is recorded' })).toBeVisible();
   await owner.goto(link.pathname + link.search);
@@ -61,6 +69,9 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
     'Checkout fails for some customers',
   );
   await expect(owner.getByRole('table', { name: 'Every step' })).toContainText('You allowed it');
+  await expect(owner.getByRole('table', { name: 'Access requests' })).toContainText(
+    'Production incident · INC 2291',
+  );
   await owner.close();
 
   // a SuperAdmin approves, narrowing nothing, 30 minutes
@@ -68,8 +79,18 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
   await expect(page).toHaveURL(/\/login$/);
   await signIn(page, 'superadmin@example.com');
   await page.goto('/manage-superuser/impersonation/assigned-requests?status=Pending');
+  // the approver sees the reason and the case in the list and in the request's popup
+  const listed = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `View request ${id}` }) });
+  await expect(listed).toContainText('Production incident · INC 2291');
   await page.getByRole('button', { name: `View request ${id}` }).click();
   const dialog = page.getByRole('dialog', { name: `Impersonation request ${id}` });
+  await expect(dialog).toContainText('Production incident');
+  const caseLink = dialog.getByRole('link', { name: 'Open case INC 2291 (new tab)' });
+  await expect(caseLink).toHaveAttribute('href', 'https://tickets.example.com/browse/INC%202291');
+  await expect(caseLink).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(caseLink).toHaveAttribute('target', '_blank');
   await dialog.getByRole('button', { name: 'Approve' }).click();
   const approve = page.getByRole('dialog', { name: `Approve request ${id}` });
   await expect(approve.getByLabel('Duration (minutes)')).toHaveValue('45'); // prefilled from the request
@@ -112,6 +133,7 @@ test('approval is disabled until the customer consents', async ({ page, request 
   const appId = await APP_ID_OF(page);
   await page.goto(`/manage-customer/impersonate?uid=${ADA.uid}&appId=${appId}`);
   await page.getByLabel('Priority').selectOption('Low');
+  await page.getByLabel('Reason').selectOption('support-ticket');
   await page.getByLabel('Description').fill('Look at the settings');
   await page
     .getByRole('group', { name: 'Assignees' })
