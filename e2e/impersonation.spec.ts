@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { createStaff } from './support/api.ts';
 import { ADA } from './support/demo-sites.ts';
 import { waitForLink, waitForLinks } from './support/mail.ts';
+import { shoot } from './support/shots.ts';
 import { signIn } from './support/sign-in.ts';
 
 // Demo data: Ada Lovelace owns analytical-engine; her consent mail goes to her address.
@@ -36,6 +37,7 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
     .check();
   await page.getByRole('group', { name: 'Roles' }).getByRole('checkbox', { name: 'Developer' }).check();
   await page.getByLabel('Duration (minutes)').fill('45');
+  await shoot(page, 'reasons-request-form');
   const since = Date.now() - 1;
   await page.getByRole('button', { name: 'Request impersonation' }).click();
   const created = page.getByRole('status').filter({ hasText: 'has been created' });
@@ -57,6 +59,7 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
     'href',
     'https://tickets.example.com/browse/INC%202291',
   );
+  await shoot(owner, 'reasons-consent-page');
   await owner.getByRole('button', { name: 'Allow' }).click();
   await expect(owner.getByRole('heading', { name: 'Your answer is recorded' })).toBeVisible();
   await owner.goto(link.pathname + link.search);
@@ -72,6 +75,7 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
   await expect(owner.getByRole('table', { name: 'Access requests' })).toContainText(
     'Production incident · INC 2291',
   );
+  await shoot(owner, 'reasons-site-access');
   await owner.close();
 
   // a SuperAdmin approves, narrowing nothing, 30 minutes
@@ -84,6 +88,7 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
     .getByRole('row')
     .filter({ has: page.getByRole('button', { name: `View request ${id}` }) });
   await expect(listed).toContainText('Production incident · INC 2291');
+  await shoot(page, 'reasons-approver-list');
   await page.getByRole('button', { name: `View request ${id}` }).click();
   const dialog = page.getByRole('dialog', { name: `Impersonation request ${id}` });
   await expect(dialog).toContainText('Production incident');
@@ -91,6 +96,7 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
   await expect(caseLink).toHaveAttribute('href', 'https://tickets.example.com/browse/INC%202291');
   await expect(caseLink).toHaveAttribute('rel', 'noopener noreferrer');
   await expect(caseLink).toHaveAttribute('target', '_blank');
+  await shoot(page, 'reasons-approver-popup', false);
   await dialog.getByRole('button', { name: 'Approve' }).click();
   const approve = page.getByRole('dialog', { name: `Approve request ${id}` });
   await expect(approve.getByLabel('Duration (minutes)')).toHaveValue('45'); // prefilled from the request
