@@ -20,7 +20,9 @@ export interface AskedAccess {
 /** The reason and case lines of a mail (none on older requests). */
 export const reasonLines = (a: Pick<AskedAccess, 'reason' | 'caseReference' | 'caseUrl'>) => [
   ...(a.reason ? [`Reason: ${a.reason}`] : []),
-  ...(a.caseReference ? [`Case: ${a.caseReference}${a.caseUrl ? ` (${a.caseUrl})` : ''}`] : []),
+  ...(a.caseReference ? [`Case: ${a.caseReference}`] : []),
+  // The link on a line of its own: nothing a mail reader could take as part of it.
+  ...(a.caseReference && a.caseUrl ? [`Case link: ${a.caseUrl}`] : []),
 ];
 
 const asked = (a: AskedAccess) => [
