@@ -21,7 +21,7 @@ const APP_ID_OF = async (page: Page) => {
 
 test('request, consent from the mailed link, approve, then revoke', async ({ page, request }) => {
   // Three people, a mailed link and five screens: 18 s alone, over 30 s beside the PostgreSQL suite.
-  test.setTimeout(90_000);
+  test.setTimeout(process.env.E2E_SHOTS_DIR ? 240_000 : 90_000); // screenshots: 30 more pictures
   const agent = await createStaff(request, { email: 'imp-agent@example.com', roles: ['Admin'] });
   await signIn(page, agent.email, agent.password);
   const appId = await APP_ID_OF(page);
