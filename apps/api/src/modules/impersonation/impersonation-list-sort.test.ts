@@ -26,8 +26,8 @@ interface Wire {
     Assignees: string[];
     RequestCreatedDate: string;
     RequestModifiedDate: string;
-    ReasonCode: string | null;
-    CaseReference: string | null;
+    ReasonCode?: string | null;
+    CaseReference?: string | null;
   };
   Action: { Status: string; ExpiresAt: string | null };
 }
