@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { shoot } from './support/shots.ts';
 import { signIn } from './support/sign-in.ts';
 
 // Screenshots at three widths in two schemes, and axe three times: more than the default 30 s.
@@ -15,20 +16,6 @@ async function audit(page: Page, name: string) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')}`));
   expect(serious, name).toEqual([]);
-}
-
-/** Full pages, or the viewport alone for an open dialog (a full page would show the page under it). */
-async function shoot(page: Page, name: string, fullPage = true) {
-  const shots = process.env.E2E_SHOTS_DIR;
-  if (!shots) return;
-  for (const scheme of ['light', 'dark'] as const)
-    for (const width of [360, 1024, 1920]) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `${shots}/${name}-${width}-${scheme}.png`, fullPage });
-    }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 const card = (page: Page, name: string) =>

@@ -165,6 +165,7 @@ test('the dashboard is live: a request asked for, consented to and decided elsew
   const since = Date.now() - 1;
   await askerPage.goto(`/manage-customer/impersonate?uid=${site.uid}&appId=${site.appId}`);
   await askerPage.getByLabel('Priority').selectOption('High');
+  await askerPage.getByLabel('Reason').selectOption('support-ticket');
   await askerPage.getByLabel('Description').fill('Live dashboard check');
   await askerPage
     .getByRole('group', { name: 'Assignees' })

@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { createStaff } from './support/api.ts';
 import { ADA } from './support/demo-sites.ts';
 import { waitForLink, waitForLinks } from './support/mail.ts';
+import { shoot } from './support/shots.ts';
 import { signIn } from './support/sign-in.ts';
 
 // Demo data: Ada Lovelace owns analytical-engine; her consent mail goes to her address.
@@ -20,12 +21,15 @@ const APP_ID_OF = async (page: Page) => {
 
 test('request, consent from the mailed link, approve, then revoke', async ({ page, request }) => {
   // Three people, a mailed link and five screens: 18 s alone, over 30 s beside the PostgreSQL suite.
-  test.setTimeout(90_000);
+  test.setTimeout(process.env.E2E_SHOTS_DIR ? 240_000 : 90_000); // screenshots: 30 more pictures
   const agent = await createStaff(request, { email: 'imp-agent@example.com', roles: ['Admin'] });
   await signIn(page, agent.email, agent.password);
   const appId = await APP_ID_OF(page);
   await page.goto(`/manage-customer/impersonate?uid=${ADA.uid}&appId=${appId}`);
   await page.getByLabel('Priority').selectOption('High');
+  // the reason, from the operator's list, and the case, which the server turns into a link
+  await page.getByLabel('Reason').selectOption({ label: 'Production incident' });
+  await page.getByLabel('Case or ticket (Optional)').fill('INC 2291');
   await page.getByLabel('Description').fill('Checkout fails for some customers');
   await page
     .getByRole('group', { name: 'Assignees' })
@@ -33,6 +37,7 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
     .check();
   await page.getByRole('group', { name: 'Roles' }).getByRole('checkbox', { name: 'Developer' }).check();
   await page.getByLabel('Duration (minutes)').fill('45');
+  await shoot(page, 'reasons-request-form');
   const since = Date.now() - 1;
   await page.getByRole('button', { name: 'Request impersonation' }).click();
   const created = page.getByRole('status').filter({ hasText: 'has been created' });
@@ -49,6 +54,12 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
     owner.getByRole('heading', { name: 'Allow support access to analytical-engine?' }),
   ).toBeVisible();
   await expect(owner.getByText('Checkout fails for some customers')).toBeVisible();
+  await expect(owner.getByText('Production incident')).toBeVisible();
+  await expect(owner.getByRole('link', { name: 'Open case INC 2291 (new tab)' })).toHaveAttribute(
+    'href',
+    'https://tickets.example.com/browse/INC%202291',
+  );
+  await shoot(owner, 'reasons-consent-page');
   await owner.getByRole('button', { name: 'Allow' }).click();
   await expect(owner.getByRole('heading', { name: 'Your answer is recorded' })).toBeVisible();
   await owner.goto(link.pathname + link.search);
@@ -61,6 +72,10 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
     'Checkout fails for some customers',
   );
   await expect(owner.getByRole('table', { name: 'Every step' })).toContainText('You allowed it');
+  await expect(owner.getByRole('table', { name: 'Access requests' })).toContainText(
+    'Production incident · INC 2291',
+  );
+  await shoot(owner, 'reasons-site-access');
   await owner.close();
 
   // a SuperAdmin approves, narrowing nothing, 30 minutes
@@ -68,8 +83,20 @@ test('request, consent from the mailed link, approve, then revoke', async ({ pag
   await expect(page).toHaveURL(/\/login$/);
   await signIn(page, 'superadmin@example.com');
   await page.goto('/manage-superuser/impersonation/assigned-requests?status=Pending');
+  // the approver sees the reason and the case in the list and in the request's popup
+  const listed = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `View request ${id}` }) });
+  await expect(listed).toContainText('Production incident · INC 2291');
+  await shoot(page, 'reasons-approver-list');
   await page.getByRole('button', { name: `View request ${id}` }).click();
   const dialog = page.getByRole('dialog', { name: `Impersonation request ${id}` });
+  await expect(dialog).toContainText('Production incident');
+  const caseLink = dialog.getByRole('link', { name: 'Open case INC 2291 (new tab)' });
+  await expect(caseLink).toHaveAttribute('href', 'https://tickets.example.com/browse/INC%202291');
+  await expect(caseLink).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(caseLink).toHaveAttribute('target', '_blank');
+  await shoot(page, 'reasons-approver-popup', false);
   await dialog.getByRole('button', { name: 'Approve' }).click();
   const approve = page.getByRole('dialog', { name: `Approve request ${id}` });
   await expect(approve.getByLabel('Duration (minutes)')).toHaveValue('45'); // prefilled from the request
@@ -112,6 +139,7 @@ test('approval is disabled until the customer consents', async ({ page, request 
   const appId = await APP_ID_OF(page);
   await page.goto(`/manage-customer/impersonate?uid=${ADA.uid}&appId=${appId}`);
   await page.getByLabel('Priority').selectOption('Low');
+  await page.getByLabel('Reason').selectOption('support-ticket');
   await page.getByLabel('Description').fill('Look at the settings');
   await page
     .getByRole('group', { name: 'Assignees' })
@@ -162,6 +190,7 @@ test('impersonate with an approved grant: allowed and refused calls, then revoca
         AppId: appId,
         Priority: 'High',
         Description: 'Fix the web app URLs',
+        ReasonCode: 'support-ticket',
         Assignees: ['superadmin@example.com'],
         ProxyRoles: ['Support'],
         AdditionalPermissions: ['ManageSettings'],
@@ -310,6 +339,7 @@ test("a requester is not offered the roles other staff's live requests hold on t
         AppId: appId,
         Priority: 'Low',
         Description: 'Review the team settings',
+        ReasonCode: 'support-ticket',
         Assignees: ['superadmin@example.com'],
         ProxyRoles: ['Administrator'],
         AdditionalPermissions: [],

@@ -269,6 +269,7 @@ test('approve an impersonation request from the list', async ({ page, request })
         AppId: appId,
         Priority: 'High',
         Description: 'Keyboard approval',
+        ReasonCode: 'support-ticket',
         Assignees: ['superadmin@example.com'],
         ProxyRoles: ['Analyst'],
         AdditionalPermissions: [],

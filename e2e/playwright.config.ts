@@ -107,6 +107,8 @@ export default defineConfig({
         CUSTOMER_REQUEST_CALLS_PER_HOUR: '10000',
         // sso.spec.ts runs its OpenID provider on loopback over plain http
         SSO_ALLOW_HTTP_ISSUER: '1',
+        // impersonation.spec.ts sees the case of a request as a link to the tracker
+        IMPERSONATION_CASE_URL: 'https://tickets.example.com/browse/{case}',
       },
     },
   ],

@@ -20,6 +20,7 @@ const bell = (page: Page) => page.getByRole('button', { name: /^Notifications(, 
 async function requestAccess(page: Page, site: { uid: string; appId: number }, assignee: string) {
   await page.goto(`/manage-customer/impersonate?uid=${site.uid}&appId=${site.appId}`);
   await page.getByLabel('Priority').selectOption('High');
+  await page.getByLabel('Reason').selectOption('support-ticket');
   await page.getByLabel('Description').fill('Live notification check');
   await page
     .getByRole('group', { name: 'Assignees' })

@@ -270,6 +270,8 @@ test('impersonation: description, requester name, consent page, dialogs, comment
   await expect(page.getByText(/xss-site/).first()).toBeVisible();
   await inert(page, 'request impersonation page (customer name shown)');
   await page.getByLabel('Priority').selectOption('High');
+  await page.getByLabel('Reason').selectOption('support-ticket');
+  await type(page.getByLabel('Case or ticket (Optional)'), `C${SCRIPT}`.slice(0, 100), 'impersonation case');
   await type(page.getByLabel('Description'), DESCRIPTION, 'impersonation description');
   await page
     .getByRole('group', { name: 'Assignees' })

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MAIL_DIR } from './env.ts';
+import { API_PORT, MAIL_DIR } from './env.ts';
 
 function decodeQuotedPrintable(s: string): string {
   const bytes = s
@@ -14,7 +14,7 @@ export async function waitForLink(to: string, since: number, timeoutMs = 10_000)
   return (await waitForLinks(to, since, timeoutMs))[0]!;
 }
 
-/** Every link of the first message to `to` received after `since`. */
+/** Every link to the console in the first message to `to` received after `since`. */
 export async function waitForLinks(to: string, since: number, timeoutMs = 10_000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -27,7 +27,8 @@ export async function waitForLinks(to: string, since: number, timeoutMs = 10_000
         .split(/\r?\n\r?\n/)
         .slice(1)
         .join('\n');
-      const links = body.match(/https?:\/\/[^\s"<>]+/g);
+      // The console's links: a request's case link goes to the provider's tracker (IMPERSONATION_CASE_URL).
+      const links = body.match(/https?:\/\/[^\s"<>]+/g)?.filter((l) => new URL(l).port === String(API_PORT));
       if (links?.length) return links;
     }
     await new Promise((r) => setTimeout(r, 100));

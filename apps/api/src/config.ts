@@ -2,6 +2,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseCaseUrlPattern, parseReasonCodes, type ReasonSettings } from '@sac/contract/access-reasons';
 import {
   ACCESS_REVIEW_DEFAULT_DAYS,
   ACCESS_REVIEW_MAX_DAYS,
@@ -151,6 +152,11 @@ export interface Config {
   };
   /** How the customer's public site-access page names staff: role and pseudonym, or their email. */
   siteAccessStaffNames: 'pseudonym' | 'email';
+  /**
+   * Why staff ask for access: the reason codes (built-in and IMPERSONATION_REASON_CODES), whether
+   * a case is required (IMPERSONATION_CASE_REQUIRED) and its link (IMPERSONATION_CASE_URL).
+   */
+  impersonationReasons: ReasonSettings;
   /** How often the mail outbox is looked through for due messages (retries, mail left by a crash), ms. */
   mailPollMs: number;
   /** How long one instance's claim on an outbox message holds before another may send it, ms. */
@@ -402,6 +408,19 @@ function collectorUrl(v: string | undefined): URL | undefined {
   return url;
 }
 
+function reasonsOf(env: NodeJS.ProcessEnv): ReasonSettings {
+  const required = (env.IMPERSONATION_CASE_REQUIRED ?? '').trim().toLowerCase();
+  if (!['', '0', '1', 'true', 'false', 'yes', 'no'].includes(required))
+    throw new Error(
+      `IMPERSONATION_CASE_REQUIRED must be true or false, got '${env.IMPERSONATION_CASE_REQUIRED}'`,
+    );
+  return {
+    codes: parseReasonCodes(env.IMPERSONATION_REASON_CODES),
+    caseRequired: ['1', 'true', 'yes'].includes(required),
+    caseUrlPattern: parseCaseUrlPattern(env.IMPERSONATION_CASE_URL),
+  };
+}
+
 function trailStreamOf(env: NodeJS.ProcessEnv): Config['trailStream'] {
   return {
     syslogUrl: sinkUrl('TRAIL_SYSLOG_URL', env.TRAIL_SYSLOG_URL, ['tcp', 'tls']),
@@ -498,6 +517,7 @@ export function loadConfig(
     helperThreadNice: niceValue(env.HELPER_THREAD_NICE),
     userInputBudgetMs: positive('USER_INPUT_BUDGET_MS', env.USER_INPUT_BUDGET_MS, 1000),
     siteAccessStaffNames: staffNames(env.SITE_ACCESS_STAFF_NAMES),
+    impersonationReasons: reasonsOf(env),
     addressLimits: addressLimitsOf(env),
     mailPollMs: positive('MAIL_OUTBOX_POLL_SECONDS', env.MAIL_OUTBOX_POLL_SECONDS, 2) * 1000,
     mailClaimMs: positive('MAIL_CLAIM_SECONDS', env.MAIL_CLAIM_SECONDS, 300) * 1000,

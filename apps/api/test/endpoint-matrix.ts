@@ -121,6 +121,7 @@ async function newRequestData(f: Fixture) {
     AppId: await freshSite(f),
     Priority: 'High',
     Description: 'matrix',
+    ReasonCode: 'support-ticket',
     Assignees: [MATRIX_APPROVER],
     ProxyRoles: ['Developer'],
     AdditionalPermissions: [],
@@ -768,6 +769,7 @@ export const MATRIX: Record<EndpointId, Row> = {
   impersonationList: impersonationRequester(async () => ({ query: {} })),
   impersonationRequestsExport: impersonationRequester(async () => ({ query: { sort: '-priority' } })),
   impersonationApprovers: impersonationRequester(async () => ({})),
+  impersonationReasons: impersonationRequester(async () => ({})),
   impersonationTakenRoles: impersonationRequester(async (f) => ({
     query: { appId: String(f.customer.appId) },
   })),
@@ -779,6 +781,7 @@ export const MATRIX: Record<EndpointId, Row> = {
         AdditionalPermissions: [],
         Assignees: [MATRIX_APPROVER],
         Description: 'edit',
+        ReasonCode: 'support-ticket',
         Priority: 'Low',
         ProxyRoles: ['Analyst'],
       },

@@ -81,6 +81,7 @@ describe.each([
             AppId: appId,
             Priority: 'High',
             Description: 'Across instances',
+            ReasonCode: 'support-ticket',
             Assignees: ['superadmin@example.com'],
             ProxyRoles: ['Developer'],
             AdditionalPermissions: [],

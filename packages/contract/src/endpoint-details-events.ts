@@ -81,7 +81,7 @@ export const EVENTS_DETAILS = {
   },
   webhookRedeliver: {
     summary:
-      'Send one delivered or failed event again, with the same webhook-id (receivers that keep ids see it once), signed anew. Refused while the subscription is paused (1142). Recorded (webhook.redeliver).',
+      'Send one delivered or failed event again, with the same webhook-id (receivers that keep ids see it once), signed anew. Refused while the subscription is paused (1162). Recorded (webhook.redeliver).',
     tag: 'Webhooks',
     body: redeliverWebhookBody,
     responses: { 200: webhookDeliveryResponse, ...errors(400, 401, 403, 404, 409) },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reasonSettingsResponse } from './access-reasons.ts';
 import {
   auditEventsQuery,
   auditEventsResponse,
@@ -92,7 +93,7 @@ export const OPERATIONS_DETAILS = {
   },
   impersonationRequestsExport: {
     summary:
-      'The request list as CSV (Request Id, App Name, Priority, Status, Initiator, Assignees, Created, Modified, Expires At): the same filters, order (sort) and visibility as GET /admin/impersonation/requests, every row, streamed. The x-export-rows header says how many rows follow the header line. Two exports at once per instance (else 429).',
+      'The request list as CSV (Request Id, App Name, Priority, Status, Initiator, Assignees, Created, Modified, Expires At, Reason Code, Case): the same filters, order (sort) and visibility as GET /admin/impersonation/requests, every row, streamed. The x-export-rows header says how many rows follow the header line. Two exports at once per instance (else 429).',
     tag: 'Impersonation',
     query: requestsExportQuery,
     responses: { 200: listExportResponse, ...errors(400, 401, 403, 429) },
@@ -138,6 +139,12 @@ export const OPERATIONS_DETAILS = {
       'The SuperAdmins a request can be assigned to (name and email), for anyone who may request impersonation.',
     tag: 'Impersonation',
     responses: { 200: approversResponse, ...errors(401, 403) },
+  },
+  impersonationReasons: {
+    summary:
+      "The reason codes a request may give (the built-in ones, then the operator's IMPERSONATION_REASON_CODES), whether a case or ticket reference is required (IMPERSONATION_CASE_REQUIRED) and the pattern of its link (IMPERSONATION_CASE_URL, {case} where the reference goes), for the request and edit forms.",
+    tag: 'Impersonation',
+    responses: { 200: reasonSettingsResponse, ...errors(401, 403) },
   },
   impersonationLogs: {
     summary:
@@ -320,7 +327,7 @@ export const OPERATIONS_DETAILS = {
   },
   siteAccessExport: {
     summary:
-      "Every step on the owner's site, oldest first, as a file (format csv, the default, or json: an array), with provider staff named as on the owner's page; behind the same link (token). ErrorCode 976 when the link is invalid or has expired.",
+      "Every step on the owner's site, oldest first, as a file (format csv, the default, or json: an array), with provider staff named as on the owner's page and each step's reason and case; behind the same link (token). ErrorCode 976 when the link is invalid or has expired.",
     tag: 'Impersonation',
     query: siteAccessExportQuery,
     responses: { 200: siteAccessFileResponse, ...errors(400, 429) },
@@ -328,7 +335,7 @@ export const OPERATIONS_DETAILS = {
   },
   siteAccessFeed: {
     summary:
-      "An Atom feed (RFC 4287) of the newest 100 steps on the owner's site, for a feed reader; behind the same link (token), so it lasts as long as the link. ErrorCode 976 when the link is invalid or has expired.",
+      "An Atom feed (RFC 4287) of the newest 100 steps on the owner's site, each with its request's reason and case, for a feed reader; behind the same link (token), so it lasts as long as the link. ErrorCode 976 when the link is invalid or has expired.",
     tag: 'Impersonation',
     query: siteAccessQuery,
     responses: { 200: siteAccessFileResponse, ...errors(400, 429) },

@@ -66,6 +66,14 @@ export const OPERATIONS_ROUTES = {
     scope: 'none',
     budget: { statements: 2, commits: 0 },
   },
+  impersonationReasons: {
+    id: 'impersonationReasons',
+    method: 'GET',
+    path: '/admin/impersonation/reasons',
+    access: 'impersonation.request',
+    scope: 'none',
+    budget: { statements: 1, commits: 0 },
+  },
   impersonationLogs: {
     id: 'impersonationLogs',
     method: 'GET',

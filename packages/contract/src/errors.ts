@@ -61,6 +61,19 @@ export const ERRORS = {
     status: 403,
     text: 'You became a SuperAdmin recently: you cannot approve impersonation requests until the cool-down has passed.',
   },
+  /** The reason code is not among the operator's (IMPERSONATION_REASON_CODES); access-reasons.ts. */
+  unknownReasonCode: {
+    code: 1140,
+    status: 400,
+    text: 'There is no such reason code. Please choose one of the list.',
+  },
+  /** IMPERSONATION_CASE_REQUIRED: a request names its case or ticket. */
+  caseRequired: { code: 1141, status: 400, text: 'Please give the case or ticket reference.' },
+  caseReferenceInvalid: {
+    code: 1142,
+    status: 400,
+    text: 'The case or ticket reference is too long or holds characters that are not printable.',
+  },
   customerAuthFailed: { code: 949, status: 401, text: 'The API key and secret do not match a site.' },
   customObjectsEmpty: { code: 999, status: 404, text: 'This site has no custom objects yet.' },
   securityConflict: {
@@ -201,15 +214,15 @@ export const ERRORS = {
   builtInRoleFixed: { code: 1121, status: 409, text: 'A built-in role cannot be changed or deleted.' },
   /** The text names how many staff members hold it (or groups map to it). */
   roleInUse: { code: 1122, status: 409, text: 'This role is still in use.' },
-  /** Webhooks (codes 1140-1143): an endpoint address refused, too many, a paused or unknown one. */
+  /** Webhooks (codes 1160-1163): an endpoint address refused, too many, a paused or unknown one. */
   webhookAddress: {
-    code: 1140,
+    code: 1160,
     status: 400,
     text: 'This endpoint address cannot be used.',
   },
-  webhookLimit: { code: 1141, status: 409, text: 'There are as many webhook subscriptions as allowed.' },
-  webhookState: { code: 1142, status: 409, text: 'The subscription is not in a state that allows this.' },
-  webhookNotFound: { code: 1143, status: 404, text: 'There is no such webhook subscription.' },
+  webhookLimit: { code: 1161, status: 409, text: 'There are as many webhook subscriptions as allowed.' },
+  webhookState: { code: 1162, status: 409, text: 'The subscription is not in a state that allows this.' },
+  webhookNotFound: { code: 1163, status: 404, text: 'There is no such webhook subscription.' },
   /**
    * Periodic access review (codes 1170-1172): no one decides on their own roles; nothing to review;
    * a confirmation names the version of the roles it confirms.

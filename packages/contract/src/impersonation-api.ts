@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { caseReferenceField, reasonCodeField, reasonWireShape } from './access-reasons.ts';
 import { IMPERSONATION_DURATION_MAX_MINUTES, IMPERSONATION_DURATION_MIN_MINUTES } from './constants.ts';
 import { ERRORS } from './errors.ts';
 import { PRIORITIES, REVOKE_ACTIONS, STORED_STATUSES } from './impersonation.ts';
@@ -28,6 +29,11 @@ const impersonationRequest = z.object({
     ProxyRoles: z.array(z.string()),
     AdditionalPermissions: z.array(z.string()),
     Duration: z.number().int(),
+    /**
+     * Why (access-reasons.ts): the code, its words, the case or ticket reference and its link
+     * (IMPERSONATION_CASE_URL); all null on requests made before reasons had codes.
+     */
+    ...reasonWireShape,
     RequestCreatedDate: isoDate,
     RequestModifiedDate: isoDate,
   }),
@@ -63,6 +69,10 @@ export const createImpersonationBody = z.object({
     AppId: decimalInteger(z.number().int().positive('AppId must be a number.')),
     Priority: z.enum(PRIORITIES, { error: 'Please choose a priority.' }),
     Description: z.string().trim().min(1, 'Please describe why you need access.').max(2000),
+    /** One of GET /admin/impersonation/reasons; unknown: 1140. */
+    ReasonCode: reasonCodeField,
+    /** The case or ticket; required when the operator says so (1141); bounded (1142). */
+    CaseReference: caseReferenceField,
     Assignees: assignees,
     ProxyRoles: roles,
     AdditionalPermissions: permissions,
@@ -140,6 +150,8 @@ export const editImpersonationBody = z.object({
   AdditionalPermissions: permissions,
   Assignees: assignees,
   Description: z.string().trim().min(1, 'Please describe why you need access.').max(2000),
+  ReasonCode: reasonCodeField,
+  CaseReference: caseReferenceField,
   Priority: z.enum(PRIORITIES),
   ProxyRoles: roles,
 });
@@ -242,6 +254,8 @@ export const REQUESTS_EXPORT_COLUMNS = [
   'Created',
   'Modified',
   'Expires At',
+  'Reason Code',
+  'Case',
 ] as const;
 export const LOGS_EXPORT_COLUMNS = [
   'Log Id',
@@ -286,6 +300,8 @@ export const siteAccessResponse = z.object({
         Actor: z.string().nullable(),
         Date: isoDate,
         ClientAddress: z.string().nullable(),
+        /** The request's reason and case (null on older requests). */
+        ...reasonWireShape,
       }),
     ),
   }),
@@ -304,6 +320,8 @@ export const SITE_ACCESS_EXPORT_COLUMNS = [
   'Event',
   'Actor',
   'Client address',
+  'Reason',
+  'Case',
 ] as const;
 export const siteAccessFileResponse = z.string();
 
@@ -313,6 +331,9 @@ export const SITE_ACCESS_FEED = {
   author: 'Super Admin Console',
   entryTitle: (event: string, actor: string | null, requestId: number) =>
     `Request ${requestId}: ${event}${actor ? ` by ${actor}` : ''}`,
+  /** The entry's reason and case, after its text ('' on older requests). */
+  reason: (label: string | null, caseReference: string | null) =>
+    `${label ? `. Reason: ${label}` : ''}${caseReference ? `. Case: ${caseReference}` : ''}`,
 } as const;
 
 /** The public consent page: the signed link's token. */
@@ -332,6 +353,7 @@ export const consentDetailsResponse = z.object({
     ProxyRoles: z.array(z.string()),
     AdditionalPermissions: z.array(z.string()),
     Duration: z.number().int(),
+    ...reasonWireShape,
     Consent: z.enum(['pending', 'granted', 'denied']),
   }),
 });

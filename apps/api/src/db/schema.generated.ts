@@ -246,6 +246,8 @@ interface ImpersonationRequestsTable {
   version: Generated<number>;
   last_log_id: number | null;
   expiring_notified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  reason_code: string | null;
+  case_reference: string | null;
 }
 
 interface JobLeasesTable {

@@ -29,6 +29,9 @@ export interface DemoRequest {
   by: string | 'customer';
   priority: Priority;
   description: string;
+  /** The reason code and case (access-reasons.ts); default support-ticket and no case. */
+  reason?: string;
+  caseRef?: string;
   roles: string[];
   permissions?: string[];
   duration: number;
@@ -144,6 +147,8 @@ export const REQUESTS: DemoRequest[] = [
     by: AD,
     priority: 'Critical',
     description: 'Broken data-source regex blocks every sign-up form; fix it with the owner watching.',
+    reason: 'production-incident',
+    caseRef: 'INC-2291',
     roles: ['Developer', 'Analyst'],
     permissions: ['ManageSettings'],
     duration: 120,
@@ -189,6 +194,8 @@ export const REQUESTS: DemoRequest[] = [
     by: SU,
     priority: 'Low',
     description: 'Look around the customer team settings to answer a billing question.',
+    reason: 'billing',
+    caseRef: 'SUP-1042',
     roles: ['Administrator'],
     duration: 480,
     askedAgo: (2 * DAY) / MINUTE,
@@ -221,6 +228,8 @@ export const REQUESTS: DemoRequest[] = [
     by: SU,
     priority: 'High',
     description: 'Reproduce the failing social sign-in with the customer and check the integration keys.',
+    reason: 'bug-investigation',
+    caseRef: 'BUG-8812',
     roles: ['Developer', 'Support'],
     duration: 480,
     askedAgo: (2 * DAY) / MINUTE + 60,
@@ -238,6 +247,8 @@ export const REQUESTS: DemoRequest[] = [
     by: AD,
     priority: 'Moderate',
     description: 'Adjust the lockout settings after a credential-stuffing wave.',
+    reason: 'security-incident',
+    caseRef: 'SEC-311',
     roles: ['Developer'],
     duration: 240,
     askedAgo: 30 * 60,
@@ -250,6 +261,8 @@ export const REQUESTS: DemoRequest[] = [
     by: SU,
     priority: 'Critical',
     description: 'Customer believes an admin account was taken over; check recent configuration changes.',
+    reason: 'security-review',
+    caseRef: 'SEC-317',
     roles: ['Analyst', 'Support'],
     duration: 720,
     askedAgo: 9 * 60,

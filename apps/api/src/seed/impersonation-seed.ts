@@ -136,6 +136,8 @@ function stepsOfRequest(env: Requests, r: DemoRequest, appId: number, steps: Ste
           Assignees: [SA],
           Priority: edit.priority,
           Description: edit.description,
+          ReasonCode: r.reason ?? 'support-ticket',
+          CaseReference: r.caseRef ?? '',
         })),
     });
   }
@@ -221,6 +223,8 @@ async function ask(
       AppId: appId,
       Priority: r.priority,
       Description: r.description,
+      ReasonCode: r.reason ?? 'support-ticket',
+      CaseReference: r.caseRef ?? '',
       Assignees: [SA],
       ProxyRoles: r.roles,
       AdditionalPermissions: r.permissions ?? [],

@@ -6,6 +6,8 @@
  * JSON, wrong content types and empty bodies. A generated request is plain data (method, URL,
  * headers, payload text), so a failing one is kept as a regression case as it is.
  */
+
+import { BUILT_IN_REASON_CODES } from '@sac/contract/access-reasons';
 import { HEADERS } from '@sac/contract/constants';
 import type { EndpointDef } from '@sac/contract/endpoints';
 import {
@@ -372,6 +374,12 @@ export function makeHints(p: Pools): Hints {
         return someOf(p.superAdminEmails, 1);
       case 'ProxyRoles':
         return someOf(p.customerRoles, 1);
+      case 'ReasonCode':
+        // Mostly a code of the list (access-reasons.ts), now and then one that is not (1140).
+        return fc.oneof(
+          { weight: 9, arbitrary: fc.constantFrom(...BUILT_IN_REASON_CODES.map((c) => c.Code)) },
+          { weight: 1, arbitrary: fc.constantFrom('no-such-code', '') },
+        );
       case 'AdditionalPermissions':
         return someOf(p.customerPermissions, 0);
       case 'role':

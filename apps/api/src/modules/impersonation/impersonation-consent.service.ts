@@ -15,6 +15,7 @@ import { findRequest, recordConsent, saveState, stateOf } from './impersonation.
 import { consentDetailsOut } from './impersonation.wire.ts';
 import { findConsentToken, insertConsentToken, markConsentTokenUsed } from './impersonation-links.repo.ts';
 import { logEvent } from './impersonation-steps.ts';
+import { storedWhyDetails } from './impersonation-why.ts';
 import { refuse } from './transition-refusal.ts';
 
 /**
@@ -52,7 +53,7 @@ async function consentRow(db: Queryable, token: string, now: Date, lock = false)
 /** The public consent page: what is asked, from the single-use link's token. */
 export async function consentDetails(ctx: AppContext, _call: Caller, input: { token: string }) {
   const row = await consentRow(ctx.db, input.token, ctx.clock.now());
-  return { Data: consentDetailsOut(row) };
+  return { Data: consentDetailsOut(row, ctx.config.impersonationReasons) };
 }
 
 /**
@@ -87,6 +88,7 @@ export async function answerConsent(
         event: granted ? 'consent-granted' : 'consent-denied',
         status: state.status,
         clientAddress: call.clientAddress,
+        details: storedWhyDetails(row),
       });
       announceImpersonationChange(tx, ctx);
       // "Consent received on my request", to the staff member who asked.

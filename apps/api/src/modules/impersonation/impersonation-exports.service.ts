@@ -75,7 +75,7 @@ export async function exportRequests(
       page: (cursor: string | undefined) =>
         readRequestList(ctx, viewer, { ...q, cursor, upTo }, EXPORT_BATCH, { asOf: at, db }),
       line: (r) => {
-        const w = toWire(r, at);
+        const w = toWire(r, at, ctx.config.impersonationReasons);
         return [
           w.Id,
           w.AppName,
@@ -86,6 +86,8 @@ export async function exportRequests(
           w.Request.RequestCreatedDate,
           w.Request.RequestModifiedDate,
           w.Action.ExpiresAt,
+          w.Request.ReasonCode,
+          w.Request.CaseReference,
         ];
       },
       release: end,

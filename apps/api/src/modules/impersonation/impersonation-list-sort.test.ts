@@ -26,6 +26,8 @@ interface Wire {
     Assignees: string[];
     RequestCreatedDate: string;
     RequestModifiedDate: string;
+    ReasonCode?: string | null;
+    CaseReference?: string | null;
   };
   Action: { Status: string; ExpiresAt: string | null };
 }
@@ -416,6 +418,8 @@ const requestLine = (w: Wire) => [
   w.Request.RequestCreatedDate,
   w.Request.RequestModifiedDate,
   w.Action.ExpiresAt,
+  w.Request.ReasonCode,
+  w.Request.CaseReference,
 ];
 const logLine = (e: LogWire) => [e.Id, e.RequestId, e.AppName, e.Status, e.Event, e.Actor, e.LastModified];
 
@@ -454,7 +458,7 @@ describe('CSV exports of the impersonation lists', () => {
     expect(theirs.headers[HEADERS.exportRows]).toBe(String(own.length));
     expect(own.length).toBeLessThan((await everyRequest()).length);
     expect(theirs.raw.body.split('\r\n')[0]).toBe(
-      'Request Id,App Name,Priority,Status,Initiator,Assignees,Created,Modified,Expires At',
+      'Request Id,App Name,Priority,Status,Initiator,Assignees,Created,Modified,Expires At,Reason Code,Case',
     );
   });
 

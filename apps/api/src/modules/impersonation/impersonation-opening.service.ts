@@ -1,3 +1,4 @@
+import { CUSTOMER_REQUEST_REASON } from '@sac/contract/access-reasons';
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Priority } from '@sac/contract/impersonation';
 import {
@@ -34,12 +35,14 @@ import {
   findRequestSiteByKey,
   insertRequest,
   type RequestSite,
+  type RequestWhy,
   rolesHeldByOthers,
   superAdminEmails,
 } from './impersonation.repo.ts';
 import { toWire } from './impersonation.wire.ts';
 import { issueConsentLink } from './impersonation-consent.service.ts';
 import { logEvent } from './impersonation-steps.ts';
+import { checkedWhy, whyDetails, whyShown } from './impersonation-why.ts';
 import { issueSiteAccessLink } from './site-access.service.ts';
 
 /** What a request asks for, as both staff and customers send it. */
@@ -82,7 +85,7 @@ export async function checkRequestContents(
 /** The site a request is opened on and what it asks, read under the site's lock. */
 interface Opening {
   site: RequestSite;
-  data: RequestContents;
+  data: RequestContents & { why: RequestWhy };
 }
 
 /**
@@ -100,7 +103,7 @@ async function openRequest(
     /** The request's site, read and locked in the write's transaction; throws when there is none. */
     site: (tx: Queryable) => Promise<RequestSite>;
     /** What the request asks, given its site (a customer's goes to every SuperAdmin, read under the lock). */
-    data: (tx: Queryable, site: RequestSite) => Promise<RequestContents>;
+    data: (tx: Queryable, site: RequestSite) => Promise<RequestContents & { why: RequestWhy }>;
     initiator: (site: RequestSite) => { uid: string | null; email: string };
     /** A customer's own request: it is their consent. */
     fromCustomer: boolean;
@@ -131,6 +134,7 @@ async function openRequest(
         consent: o.fromCustomer ? { at: now, address: caller.clientAddress } : null,
         priority: d.Priority,
         description: d.Description,
+        why: d.why,
         assignees: d.Assignees,
         proxyRoles: d.ProxyRoles,
         additionalPermissions: d.AdditionalPermissions,
@@ -156,6 +160,7 @@ async function openRequest(
           roles: d.ProxyRoles,
           permissions: d.AdditionalPermissions,
           duration: d.Duration,
+          ...whyDetails(d.why),
           ...(o.fromCustomer ? { consent: 'given by the request' } : {}),
         },
       });
@@ -186,6 +191,8 @@ export async function create(
   const actor = call.session;
   const { origin } = input;
   const d = input.data;
+  const reasons = ctx.config.impersonationReasons;
+  const why = checkedWhy(reasons, d, 'data.');
   const now = ctx.clock.now();
   const { id, site } = await openRequest(ctx, call, {
     // The site and its owner under the site's lock: the consent mail goes to the owner at commit.
@@ -196,7 +203,7 @@ export async function create(
       if (site.in_scope === false) throw outOfScope('a site in scope');
       return site;
     },
-    data: async () => d,
+    data: async () => ({ ...d, why }),
     initiator: () => ({ uid: actor.uid, email: actor.email }),
     fromCustomer: false,
     origin,
@@ -206,6 +213,7 @@ export async function create(
         appName: site.app_name,
         requester: { name: actor.name, email: actor.email },
         description: d.Description,
+        ...whyShown(reasons, why),
         roles: d.ProxyRoles,
         permissions: d.AdditionalPermissions,
         durationMinutes: d.Duration,
@@ -235,7 +243,7 @@ export async function create(
     },
   });
   const row = await findRequest(ctx.db, id);
-  return { Data: toWire(row!, now), Message: M.created(id, site.app_name) };
+  return { Data: toWire(row!, now, ctx.config.impersonationReasons), Message: M.created(id, site.app_name) };
 }
 
 /**
@@ -263,7 +271,12 @@ export async function customerRequest(
       if (!site) throw new AppError('customerAuthFailed');
       return site;
     },
-    data: async (tx) => ({ ...d, Assignees: await superAdminEmails(tx) }),
+    // They asked for help themselves: the reason says so; no case.
+    data: async (tx) => ({
+      ...d,
+      Assignees: await superAdminEmails(tx),
+      why: { reasonCode: CUSTOMER_REQUEST_REASON, caseReference: null },
+    }),
     initiator: (site) => ({ uid: null, email: site.owner_email }),
     fromCustomer: true,
     origin,
@@ -291,5 +304,8 @@ export async function customerRequest(
     }),
   });
   const row = await findRequest(ctx.db, id);
-  return { Data: toWire(row!, now), Message: M.customerRequested(id, site.app_name) };
+  return {
+    Data: toWire(row!, now, ctx.config.impersonationReasons),
+    Message: M.customerRequested(id, site.app_name),
+  };
 }

@@ -212,7 +212,10 @@ export async function list(
   const page = await readRequestList(ctx, viewer, q, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE, {
     customerOnly,
   });
-  return { Data: page.rows.map((r) => toWire(r, page.asOf)), NextCursor: page.next };
+  return {
+    Data: page.rows.map((r) => toWire(r, page.asOf, ctx.config.impersonationReasons)),
+    NextCursor: page.next,
+  };
 }
 
 /** The log's groups under sort=status: each status shown, by name, walked by Id. */
@@ -301,4 +304,19 @@ export async function logs(
   // a scoped reader reads the entries of the sites in their scope (role-scopes.ts)
   const page = await readLog(ctx, { ...q, scope: viewer.scope }, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE);
   return { Data: page.rows.map((x) => logEntryOut(x, page.asOf)), NextCursor: page.next };
+}
+
+/**
+ * GET /admin/impersonation/reasons: the reason codes and the case's rule of the operator's
+ * settings, for the request and edit forms (the server checks the same: access-reasons.ts).
+ */
+export async function reasonSettings(ctx: AppContext) {
+  const r = ctx.config.impersonationReasons;
+  return {
+    Data: {
+      ReasonCodes: r.codes.map((c) => ({ Code: c.Code, Label: c.Label })),
+      CaseRequired: r.caseRequired,
+      CaseUrlPattern: r.caseUrlPattern,
+    },
+  };
 }

@@ -25,6 +25,7 @@ import {
   findRequest,
   findRequestSite,
   type RequestRow,
+  type RequestWhy,
   recordHolder,
   rolesHeldByOthers,
   saveState,
@@ -34,6 +35,7 @@ import {
 import { actionOut, toWire } from './impersonation.wire.ts';
 import { checkRequestContents } from './impersonation-opening.service.ts';
 import { logEvent } from './impersonation-steps.ts';
+import { checkedWhy, storedWhyDetails, whyDetails } from './impersonation-why.ts';
 import { refuse } from './transition-refusal.ts';
 
 /** Separation of duties: a new SuperAdmin approves only once the cool-down since the promotion has passed. */
@@ -76,6 +78,8 @@ async function applyEvent(
     logEvent: ImpersonationStep;
     details?: Record<string, unknown>;
     reason?: string;
+    /** An edit's new reason code and case (else the stored ones go into the step's details). */
+    why?: RequestWhy;
     action?: boolean;
     checkRoles?: string[];
     /** The request's Version the form was read at (If-Match); a newer one refuses the event (930). */
@@ -120,6 +124,7 @@ async function applyEvent(
         at: now,
         ...(opts.action ? { actionBy: actor.email } : {}),
         ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
+        ...(opts.why !== undefined ? { why: opts.why } : {}),
       });
       if (event.type === 'approve') {
         // The grant's holder, once and for all: the requester, or on a customer's own request (no
@@ -135,7 +140,7 @@ async function applyEvent(
       const after = (await findRequest(tx, requestId)) ?? { ...row, deleted_at: now };
       return { before: row, after };
     },
-    trail: async (tx, done, { state }) => {
+    trail: async (tx, done, { row, state }) => {
       await logEvent(tx, {
         requestId,
         at: now,
@@ -143,7 +148,8 @@ async function applyEvent(
         event: opts.logEvent,
         status: state.deleted ? 'Deleted' : state.status,
         clientAddress: caller.clientAddress,
-        details: opts.details ?? {},
+        // Every step names the request's reason and case (the edit's new ones).
+        details: { ...(opts.details ?? {}), ...(opts.why ? whyDetails(opts.why) : storedWhyDetails(row)) },
       });
       announceImpersonationChange(tx, ctx);
       await opts.alsoInTransaction?.(tx, done.after, done.before);
@@ -160,6 +166,7 @@ export async function edit(
   const actor = call.session;
   const { requestId } = input;
   const body = input;
+  const why = checkedWhy(ctx.config.impersonationReasons, body, '');
   const { after } = await applyEvent(
     ctx,
     call,
@@ -177,6 +184,7 @@ export async function edit(
     {
       logEvent: 'edit',
       details: { roles: body.ProxyRoles, permissions: body.AdditionalPermissions, assignees: body.Assignees },
+      why,
       checkRoles: body.ProxyRoles,
       expectedVersion: call.expectedVersion,
       // "Assigned to me" for those the edit adds.
@@ -199,7 +207,7 @@ export async function edit(
     },
   );
   return {
-    Data: toWire(after as RequestRow, ctx.clock.now()),
+    Data: toWire(after as RequestRow, ctx.clock.now(), ctx.config.impersonationReasons),
     Message: M.updated(requestId, after.app_name),
   };
 }
@@ -286,7 +294,7 @@ async function tellOfDecision(
   after: RequestRow,
   now: Date,
 ): Promise<{ message: string; newUser: boolean }> {
-  const wire = toWire(after, now);
+  const wire = toWire(after, now, ctx.config.impersonationReasons);
   const initiator = await findStaffByEmail(tx, after.initiator_email);
   const newUser = !initiator?.last_login_at;
   const expires = wire.Action.ExpiresAt ? formatExpiry(wire.Action.ExpiresAt) : '';
@@ -357,7 +365,7 @@ export async function act(
       told = await tellOfDecision(ctx, tx, actor, requestId, body, after, now);
     },
   });
-  const wire = toWire(after as RequestRow, now);
+  const wire = toWire(after as RequestRow, now, ctx.config.impersonationReasons);
   return {
     Data: actionOut(wire),
     userStatus: told.newUser ? 'newUser' : 'existingUser',

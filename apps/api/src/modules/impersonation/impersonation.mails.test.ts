@@ -7,18 +7,32 @@ import {
   customerRequestReceivedMail,
   decisionMail,
   ownerDecisionMail,
+  reasonLines,
 } from './impersonation.mails.ts';
 
 const access: AskedAccess = {
   appName: 'olive-shop',
   requester: { name: 'Ada Agent', email: 'agent@example.com' },
   description: 'Checkout fails for some users',
+  reason: 'Support ticket',
+  caseReference: 'SUP 42',
+  caseUrl: 'https://tickets.example.com/browse/SUP%2042',
   roles: ['Developer', 'Analyst'],
   permissions: ['ViewData'],
   durationMinutes: 60,
 };
 const CONSENT = 'https://console.example/impersonation/consent?token=c0ns3nt';
 const SITE_ACCESS = 'https://console.example/impersonation/site-access?token=s1te';
+
+describe('the reason and case lines', () => {
+  it('name the case without a link when there is no pattern, and nothing on an older request', () => {
+    expect(reasonLines({ reason: 'Billing question', caseReference: 'B-1', caseUrl: null })).toEqual([
+      'Reason: Billing question',
+      'Case: B-1',
+    ]);
+    expect(reasonLines({ reason: null, caseReference: null, caseUrl: null })).toEqual([]);
+  });
+});
 
 describe('the consent request to the owner', () => {
   const mail = consentRequestMail({
@@ -44,6 +58,9 @@ describe('the consent request to the owner', () => {
         '',
         'Site: olive-shop',
         'Requested by: Ada Agent <agent@example.com>',
+        'Reason: Support ticket',
+        'Case: SUP 42',
+        'Case link: https://tickets.example.com/browse/SUP%2042',
         'Why: Checkout fails for some users',
         'Roles: Developer, Analyst',
         'Additional permissions: ViewData',
@@ -89,6 +106,9 @@ describe('the mail to a staff request’s assignee', () => {
         '',
         'Site: olive-shop',
         'Requested by: Ada Agent <agent@example.com>',
+        'Reason: Support ticket',
+        'Case: SUP 42',
+        'Case link: https://tickets.example.com/browse/SUP%2042',
         'Why: Checkout fails for some users',
         'Roles: Developer, Analyst',
         'Additional permissions: ViewData',

@@ -8,14 +8,27 @@ export interface AskedAccess {
   /** The staff member who asks. */
   requester: { name: string; email: string };
   description: string;
+  /** The reason code's words, the case or ticket reference and its link (access-reasons.ts). */
+  reason: string | null;
+  caseReference: string | null;
+  caseUrl: string | null;
   roles: string[];
   permissions: string[];
   durationMinutes: number;
 }
 
+/** The reason and case lines of a mail (none on older requests). */
+export const reasonLines = (a: Pick<AskedAccess, 'reason' | 'caseReference' | 'caseUrl'>) => [
+  ...(a.reason ? [`Reason: ${a.reason}`] : []),
+  ...(a.caseReference ? [`Case: ${a.caseReference}`] : []),
+  // The link on a line of its own: nothing a mail reader could take as part of it.
+  ...(a.caseReference && a.caseUrl ? [`Case link: ${a.caseUrl}`] : []),
+];
+
 const asked = (a: AskedAccess) => [
   `Site: ${a.appName}`,
   `Requested by: ${a.requester.name ? `${a.requester.name} <${a.requester.email}>` : a.requester.email}`,
+  ...reasonLines(a),
   `Why: ${a.description}`,
   `Roles: ${a.roles.join(', ')}`,
   `Additional permissions: ${a.permissions.join(', ') || 'none'}`,

@@ -21,6 +21,9 @@ export const REQUEST_COLUMNS = [
   'r.consent',
   'r.priority',
   'r.description',
+  // Why: the reason code and case (NULL on requests made before them).
+  'r.reason_code',
+  'r.case_reference',
   'r.assignees',
   'r.proxy_roles',
   'r.additional_permissions',
@@ -81,6 +84,12 @@ export async function lastRequestId(db: Queryable): Promise<number> {
   return Number(r?.id ?? 0);
 }
 
+/** A request's reason code and case (null: none given). */
+export interface RequestWhy {
+  reasonCode: string;
+  caseReference: string | null;
+}
+
 /** A new request, Pending; its id. Without `consent` the owner's consent is still to be asked. */
 export async function insertRequest(
   db: Queryable,
@@ -91,6 +100,7 @@ export async function insertRequest(
     consent: { at: Date; address: string | null } | null;
     priority: Priority;
     description: string;
+    why: RequestWhy;
     assignees: string[];
     proxyRoles: string[];
     additionalPermissions: string[];
@@ -112,6 +122,8 @@ export async function insertRequest(
         consent_address: q.consent?.address ?? null,
         priority: q.priority,
         description: q.description,
+        reason_code: q.why.reasonCode,
+        case_reference: q.why.caseReference,
         assignees: q.assignees,
         proxy_roles: q.proxyRoles,
         additional_permissions: q.additionalPermissions,
@@ -191,7 +203,7 @@ export async function saveState(
   db: Queryable,
   id: number,
   s: RequestState,
-  extra: { at: Date; actionBy?: string; reason?: string },
+  extra: { at: Date; actionBy?: string; reason?: string; why?: RequestWhy },
 ): Promise<void> {
   await execute(
     db,
@@ -215,6 +227,9 @@ export async function saveState(
           ? {}
           : { action_taken_by: extra.actionBy, action_taken_at: extra.at }),
         ...(extra.reason === undefined ? {} : { reason: extra.reason }),
+        ...(extra.why === undefined
+          ? {}
+          : { reason_code: extra.why.reasonCode, case_reference: extra.why.caseReference }),
         version: eb('version', '+', 1),
       }))
       .where('id', '=', id),
@@ -293,7 +308,15 @@ export function logOfSite(db: Queryable, appId: number) {
     qb
       .selectFrom('impersonation_log as l')
       .innerJoin('impersonation_requests as r', 'r.id', 'l.request_id')
-      .select(['l.request_id', 'l.event', 'l.actor', 'l.at', 'l.client_address'])
+      .select([
+        'l.request_id',
+        'l.event',
+        'l.actor',
+        'l.at',
+        'l.client_address',
+        'r.reason_code',
+        'r.case_reference',
+      ])
       .where('r.app_id', '=', appId)
       .orderBy('l.id', 'desc')
       .limit(1000),
@@ -321,6 +344,8 @@ export function logPageOfSite(
         'l.actor',
         'l.at',
         'l.client_address',
+        'r.reason_code',
+        'r.case_reference',
       ])
       .where('r.app_id', '=', appId)
       .$if(opts.afterId !== undefined, (q) => q.where('l.id', '>', sql<number>`${opts.afterId}::bigint`))

@@ -40,6 +40,7 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   );
   registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => reads.list(ctx, c.session, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationApprovers, () => imp.approvers(ctx));
+  registerEndpoint(app, ctx, ENDPOINTS.impersonationReasons, () => reads.reasonSettings(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationTakenRoles, (c) =>
     imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
   );

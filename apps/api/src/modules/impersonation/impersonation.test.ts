@@ -38,6 +38,7 @@ const request = (session: S, data: Record<string, unknown> = {}) =>
         AppId: appId,
         Priority: 'High',
         Description: 'Checkout fails for some users',
+        ReasonCode: 'support-ticket',
         Assignees: ['boss@example.com'],
         ProxyRoles: ['Developer'],
         AdditionalPermissions: ['ViewData'],
@@ -278,6 +279,7 @@ describe('revoke, reject, edit and delete', () => {
           AdditionalPermissions: [],
           Assignees: ['chief@example.com'],
           Description: 'Narrower',
+          ReasonCode: 'support-ticket',
           Priority: 'Low',
           ProxyRoles: ['Analyst'],
           ...over,
@@ -290,6 +292,7 @@ describe('revoke, reject, edit and delete', () => {
       Priority: 'Low',
       Assignees: ['chief@example.com'],
       Description: 'Narrower',
+      ReasonCode: 'support-ticket',
     });
     const del = await t.call('impersonationDelete', {
       session: boss,
@@ -357,6 +360,7 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
           AppId: site,
           Priority: 'Critical',
           Description: 'Fix settings',
+          ReasonCode: 'support-ticket',
           Assignees: ['boss@example.com'],
           ProxyRoles: ['Developer'],
           AdditionalPermissions: [],
@@ -438,6 +442,7 @@ describe('impersonation sessions (updateaccess, account/switchapp)', () => {
           AppId: site,
           Priority: 'Low',
           Description: 'Look',
+          ReasonCode: 'support-ticket',
           Assignees: ['boss@example.com'],
           ProxyRoles: ['Analyst'],
           AdditionalPermissions: [],
@@ -586,7 +591,7 @@ describe('customer-originated requests and the owner access page', () => {
       /^attachment; filename="cora-app-access-\d{4}-\d\d-\d\d\.csv"$/,
     );
     const lines = csv.raw.body.trimEnd().split(/\r?\n/);
-    expect(lines[0]).toBe('Date,Site,Request,Event,Actor,Client address');
+    expect(lines[0]).toBe('Date,Site,Request,Event,Actor,Client address,Reason,Case');
     expect(lines.slice(1).map((l) => l.split(',')[3])).toEqual(oldestFirst.map((l) => l.Event));
     expect(csv.raw.body).not.toMatch(/@example\.com/);
 

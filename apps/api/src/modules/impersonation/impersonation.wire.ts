@@ -1,3 +1,4 @@
+import { type ReasonSettings, reasonOut } from '@sac/contract/access-reasons';
 import { displayStatus } from '@sac/contract/impersonation';
 import type { DISPLAY_STATUSES, LOG_STATUSES } from '@sac/contract/impersonation-api';
 import { isoOrNull } from '../../lib/iso.ts';
@@ -9,7 +10,8 @@ import type { LogEntryRow } from './impersonation-log-list.repo.ts';
 export type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
 export type LogStatus = (typeof LOG_STATUSES)[number];
 
-export function toWire(r: RequestRow, now: Date) {
+/** `reasons`: the operator's reason settings, for the code's words and the case's link. */
+export function toWire(r: RequestRow, now: Date, reasons: ReasonSettings) {
   return {
     Id: Number(r.id),
     AppId: Number(r.app_id),
@@ -25,6 +27,7 @@ export function toWire(r: RequestRow, now: Date) {
       ProxyRoles: r.proxy_roles,
       AdditionalPermissions: r.additional_permissions,
       Duration: r.duration_minutes,
+      ...reasonOut(reasons, r),
       RequestCreatedDate: isoOrNull(r.created_at)!,
       RequestModifiedDate: isoOrNull(r.modified_at)!,
     },
@@ -81,7 +84,7 @@ export function logEntryOut(x: LogEntryRow, now: Date) {
 }
 
 /** What a consent link asks, for the owner's consent page. */
-export function consentDetailsOut(row: RequestRow) {
+export function consentDetailsOut(row: RequestRow, reasons: ReasonSettings) {
   return {
     RequestId: Number(row.id),
     AppName: row.app_name,
@@ -90,6 +93,7 @@ export function consentDetailsOut(row: RequestRow) {
     ProxyRoles: row.proxy_roles,
     AdditionalPermissions: row.additional_permissions,
     Duration: row.duration_minutes,
+    ...reasonOut(reasons, row),
     Consent: row.consent,
   };
 }

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { type ReasonSettings, reasonOut } from '@sac/contract/access-reasons';
 import { consolePaths } from '@sac/contract/console-paths';
 import { csvLine } from '@sac/contract/csv';
 import {
@@ -73,13 +74,18 @@ async function ownerNaming(ctx: AppContext, appId: number) {
 
 type LogRow = Awaited<ReturnType<typeof logOfSite>>[number];
 
-/** A step as the owner reads it. */
-const ownerStep = (l: LogRow, n: Awaited<ReturnType<Awaited<ReturnType<typeof ownerNaming>>>>) => ({
+/** A step as the owner reads it, with its request's reason and case. */
+const ownerStep = (
+  l: LogRow,
+  n: Awaited<ReturnType<Awaited<ReturnType<typeof ownerNaming>>>>,
+  reasons: ReasonSettings,
+) => ({
   RequestId: Number(l.request_id),
   Event: l.event,
   Actor: n.person(l.actor),
   Date: new Date(l.at).toISOString(),
   ClientAddress: n.address(l.actor, l.client_address),
+  ...reasonOut(reasons, l),
 });
 
 /** The owner's page: every request and step on their site, from the link in their email. */
@@ -94,7 +100,7 @@ export async function siteAccess(ctx: AppContext, _call: Caller, input: { token:
     Data: {
       AppName: appName,
       Requests: requests.map((r) => {
-        const w = toWire(r, now);
+        const w = toWire(r, now, ctx.config.impersonationReasons);
         return {
           ...w,
           Initiator: n.person(w.Initiator)!,
@@ -102,7 +108,7 @@ export async function siteAccess(ctx: AppContext, _call: Caller, input: { token:
           Action: { ...w.Action, ActionTakenBy: n.person(w.Action.ActionTakenBy) },
         };
       }),
-      Log: log.map((l) => ownerStep(l, n)),
+      Log: log.map((l) => ownerStep(l, n, ctx.config.impersonationReasons)),
     },
   };
 }
@@ -129,7 +135,7 @@ export async function siteAccessExport(
       const page = await logPageOfSite(ctx.db, appId, { afterId: after, upTo, limit: EXPORT_PAGE });
       if (page.length === 0) return;
       const n = await naming(page.map((l) => l.actor));
-      yield page.map((l) => ownerStep(l, n));
+      yield page.map((l) => ownerStep(l, n, ctx.config.impersonationReasons));
       if (page.length < EXPORT_PAGE) return;
       after = page.at(-1)!.id;
     }
@@ -138,7 +144,18 @@ export async function siteAccessExport(
     yield csvLine(SITE_ACCESS_EXPORT_COLUMNS);
     for await (const page of steps())
       yield page
-        .map((s) => csvLine([s.Date, appName, s.RequestId, s.Event, s.Actor, s.ClientAddress]))
+        .map((s) =>
+          csvLine([
+            s.Date,
+            appName,
+            s.RequestId,
+            s.Event,
+            s.Actor,
+            s.ClientAddress,
+            s.ReasonLabel,
+            s.CaseReference,
+          ]),
+        )
         .join('');
   }
   async function* json() {
@@ -190,14 +207,15 @@ export async function siteAccessFeed(
   const id = `urn:sac:site-access:${appId}`;
   const updated = page[0] ? new Date(page[0].at).toISOString() : ctx.clock.now().toISOString();
   const entries = page.map((l) => {
-    const s = ownerStep(l, n);
+    const s = ownerStep(l, n, ctx.config.impersonationReasons);
     const title = SITE_ACCESS_FEED.entryTitle(s.Event, s.Actor, s.RequestId);
+    const why = SITE_ACCESS_FEED.reason(s.ReasonLabel, s.CaseReference);
     return `  <entry>
     <id>${id}:${l.id}</id>
     <title>${xml(title)}</title>
     <updated>${s.Date}</updated>
     <link rel="alternate" href="${xml(input.pageUrl)}"/>
-    <content type="text">${xml(`${title}${s.ClientAddress ? ` (${s.ClientAddress})` : ''}, ${s.Date}`)}</content>
+    <content type="text">${xml(`${title}${s.ClientAddress ? ` (${s.ClientAddress})` : ''}, ${s.Date}${why}`)}</content>
   </entry>`;
   });
   const feed = `<?xml version="1.0" encoding="utf-8"?>

@@ -46,6 +46,7 @@ async function ask(session: S, data: Record<string, unknown> = {}): Promise<numb
         AppId: await newSite(),
         Priority: 'High',
         Description: 'Checkout fails',
+        ReasonCode: 'support-ticket',
         Assignees: ['boss@example.com'],
         ProxyRoles: ['Developer'],
         AdditionalPermissions: [],
@@ -168,6 +169,7 @@ describe('who is told what', () => {
       body: {
         Priority: 'High',
         Description: 'Checkout fails',
+        ReasonCode: 'support-ticket',
         Assignees: ['boss@example.com', 'chief@example.com'],
         ProxyRoles: ['Developer'],
         AdditionalPermissions: [],

@@ -220,7 +220,7 @@ describe('webhooks', () => {
       body: { Id: id, DeliveryId: failed.body.Data[0]!.Id },
     });
     expect(refused.status).toBe(409);
-    expect(refused.error.ErrorCode).toBe(1142);
+    expect(refused.error.ErrorCode).toBe(1162);
   });
 
   it('redelivers one event with the same webhook-id, signed anew', async () => {
@@ -368,7 +368,7 @@ describe('webhook addresses', () => {
         body: { Url: url, EventTypes: ['site.created'] },
       });
       expect(r.status, url).toBe(400);
-      expect(r.error.ErrorCode, url).toBe(1140);
+      expect(r.error.ErrorCode, url).toBe(1160);
     }
   });
 

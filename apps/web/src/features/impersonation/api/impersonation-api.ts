@@ -1,3 +1,4 @@
+import { reasonSettingsOf } from '@sac/contract/access-reasons';
 import type { BodyOf, QueryOf, ResponseOf } from '@sac/contract/endpoints';
 import type { DISPLAY_STATUSES, ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { type ListSort, sortParam } from '@sac/contract/list-sort';
@@ -145,6 +146,17 @@ export const useApprovers = () =>
     queryFn: async ({ signal }) => (await callApi('impersonationApprovers', { signal })).Data,
     staleTime: 60_000,
     meta: { errorToast: MESSAGES.superAdminListFailed },
+  });
+
+/**
+ * GET /admin/impersonation/reasons: the reason codes the operator offers and the case's rule
+ * (IMPERSONATION_REASON_CODES, IMPERSONATION_CASE_REQUIRED, IMPERSONATION_CASE_URL).
+ */
+export const useReasonSettings = () =>
+  useQuery({
+    queryKey: [...impersonationKeys.all, 'reasons'] as const,
+    queryFn: async ({ signal }) => reasonSettingsOf((await callApi('impersonationReasons', { signal })).Data),
+    staleTime: 5 * 60_000,
   });
 
 /** GET /admin/appbyid: the name of the site a request is for. */

@@ -17,6 +17,10 @@ const details = {
     ProxyRoles: ['Administrator', 'Analyst'],
     AdditionalPermissions: ['ManageSite'],
     Duration: 120,
+    ReasonCode: 'security-incident',
+    ReasonLabel: 'Security incident',
+    CaseReference: 'SEC 9',
+    CaseUrl: 'https://tickets.example.com/browse/SEC%209',
     Consent: 'pending' as const,
   },
 };
@@ -42,9 +46,14 @@ describe('consent page', () => {
       'Administrator',
       'ManageSite',
       '120 minutes after a SuperAdmin approves it',
+      'ReasonSecurity incident',
+      'Case or ticketSEC 9',
     ]) {
       expect(text).toContain(part);
     }
+    const link = screen.getByRole('link', { name: 'Open case SEC 9 (new tab)' }) as HTMLAnchorElement;
+    expect(link.href).toBe('https://tickets.example.com/browse/SEC%209');
+    expect(link.rel).toBe('noopener noreferrer');
     expect(calls[0]!.url.searchParams.get('token')).toBe('abc+1');
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Your answer is recorded' })).toBeTruthy();

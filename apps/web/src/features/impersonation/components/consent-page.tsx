@@ -6,6 +6,7 @@ import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useAnswerConsent, useConsentDetails } from '../api/impersonation-api.ts';
 import styles from './consent-page.module.css';
+import { CaseValue } from './reason-view.tsx';
 import { useMinutes } from './request-details.tsx';
 import { TagValues } from './tag-values.tsx';
 
@@ -118,6 +119,20 @@ function ConsentFacts({
   const minutes = useMinutes();
   return (
     <dl className={styles.consentList}>
+      {d.ReasonLabel ? (
+        <div>
+          <dt>{t('reasonCode')}</dt>
+          <dd>{d.ReasonLabel}</dd>
+        </div>
+      ) : null}
+      {d.CaseReference ? (
+        <div>
+          <dt>{t('caseReference')}</dt>
+          <dd>
+            <CaseValue shown={d} />
+          </dd>
+        </div>
+      ) : null}
       <div>
         <dt>{t('consentWhy')}</dt>
         <dd>{d.Description}</dd>

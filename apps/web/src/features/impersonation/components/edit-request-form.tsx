@@ -1,15 +1,19 @@
+import { withReasonRule } from '@sac/contract/access-reasons';
 import { versionTag } from '@sac/contract/constants';
 import { editImpersonationBody, type ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { ChangedMeanwhile, changedFields } from '../../../components/changed-meanwhile.tsx';
 import { useEditConflict } from '../../../lib/edit-conflict.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { readRequest, useEditRequest, useTakenRoles } from '../api/impersonation-api.ts';
+import { readRequest, useEditRequest, useReasonSettings, useTakenRoles } from '../api/impersonation-api.ts';
 import { RequestActionForm, type RequestActionProps, useRequestActionForm } from './request-action-form.tsx';
 import { RequestFields, type RequestValues } from './request-fields.tsx';
 
 const valuesOf = (r: ImpersonationRequest): RequestValues => ({
   Priority: r.Request.Priority,
   Description: r.Request.Description,
+  // An older request has none: the requester chooses one with the edit.
+  ReasonCode: r.Request.ReasonCode ?? '',
+  CaseReference: r.Request.CaseReference ?? '',
   Assignees: r.Request.Assignees,
   ProxyRoles: r.Request.ProxyRoles,
   AdditionalPermissions: r.Request.AdditionalPermissions,
@@ -30,8 +34,9 @@ export function EditRequestForm({ request: r, onBack, onDone }: RequestActionPro
       return { data: now, version: versionTag(now.Version) };
     },
   );
+  const reasons = useReasonSettings();
   const { form, send, busy } = useRequestActionForm(
-    editImpersonationBody,
+    withReasonRule(editImpersonationBody, reasons.data),
     valuesOf(r),
     useEditRequest(),
     onDone,
@@ -48,6 +53,8 @@ export function EditRequestForm({ request: r, onBack, onDone }: RequestActionPro
   const labels: Record<keyof RequestValues, string> = {
     Priority: t('priority'),
     Description: t('description'),
+    ReasonCode: t('reasonCode'),
+    CaseReference: t('caseReference'),
     Assignees: t('assignees'),
     ProxyRoles: t('requestedRoles'),
     AdditionalPermissions: t('additionalPermissions'),

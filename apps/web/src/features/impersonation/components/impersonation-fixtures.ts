@@ -30,6 +30,16 @@ export const CUSTOMER_ROLES = [
 ];
 
 /** GET /admin/impersonation/approvers: the SuperAdmins, by email, with their names. */
+/** GET /admin/impersonation/reasons, as the console reads it (reasonSettingsOf). */
+export const REASONS = {
+  ReasonCodes: [
+    { Code: 'support-ticket', Label: 'Support ticket' },
+    { Code: 'production-incident', Label: 'Production incident' },
+  ],
+  CaseRequired: true,
+  CaseUrlPattern: 'https://tickets.example.com/browse/{case}',
+};
+
 export const APPROVERS = [
   { Email: 'superadmin@example.com', Name: 'Super Admin' },
   { Email: 'boss@example.com', Name: 'Big Boss' },
@@ -63,6 +73,10 @@ export const request = (id: number, extra: Extra = {}): ImpersonationRequest => 
       ProxyRoles: ['Administrator', 'Analyst'],
       AdditionalPermissions: ['ManageSite'],
       Duration: 90,
+      ReasonCode: 'support-ticket',
+      ReasonLabel: 'Support ticket',
+      CaseReference: 'SUP-42',
+      CaseUrl: 'https://tickets.example.com/browse/SUP-42',
       RequestCreatedDate: '2025-01-02T03:04:05.000Z',
       RequestModifiedDate: '2025-01-02T03:04:05.000Z',
       ...extra.Request,

@@ -4,6 +4,7 @@ import { Timestamp } from '../../../components/timestamp.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import logEntryDetailsStyles from './log-entry-details.module.css';
+import { CaseValue, ReasonValue } from './reason-view.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { TagValues } from './tag-values.tsx';
 
@@ -36,6 +37,8 @@ export function RequestDetails({ request: r }: { request: ImpersonationRequest }
           { label: t('appName'), value: r.AppName },
           { label: t('status'), value: <StatusBadge status={r.Action.Status} /> },
           { label: t('priority'), value: t(`priority.${r.Request.Priority}`) },
+          { label: t('reasonCode'), value: <ReasonValue shown={r.Request} /> },
+          { label: t('caseReference'), value: <CaseValue shown={r.Request} /> },
           { label: t('requestedBy'), value: r.Initiator },
           { label: t('customerRequest'), value: r.IsCustomerRequest ? t('yes') : t('no') },
           { label: t('consent'), value: t(`consent.${r.Consent}`) },

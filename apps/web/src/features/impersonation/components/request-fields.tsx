@@ -1,3 +1,4 @@
+import { CASE_REFERENCE_MAX } from '@sac/contract/access-reasons';
 import { PRIORITIES, type Priority } from '@sac/contract/impersonation';
 import { useState } from 'react';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
@@ -7,12 +8,14 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
-import { useApprovers, useCustomerRoles } from '../api/impersonation-api.ts';
+import { useApprovers, useCustomerRoles, useReasonSettings } from '../api/impersonation-api.ts';
 import { permissionNames } from './request-view.ts';
 
 export interface RequestValues {
   Priority: Priority | '';
   Description: string;
+  ReasonCode: string;
+  CaseReference: string;
   Assignees: string[];
   ProxyRoles: string[];
   AdditionalPermissions: string[];
@@ -34,7 +37,7 @@ interface RequestFieldsProps {
 const FIND_FROM = 6;
 
 /**
- * The fields a requester fills: priority, description, assignees (chosen among the SuperAdmins,
+ * The fields a requester fills: priority, reason code and case, description, assignees (chosen among the SuperAdmins,
  * spec section 5, with a search once they are many), customer roles and their permissions.
  */
 export function RequestFields(props: RequestFieldsProps) {
@@ -54,6 +57,7 @@ export function RequestFields(props: RequestFieldsProps) {
         onBlur={() => touch('Priority')}
         required
       />
+      <ReasonFields {...props} />
       <TextAreaField
         id={`${idPrefix}-description`}
         name="Description"
@@ -66,6 +70,58 @@ export function RequestFields(props: RequestFieldsProps) {
       />
       <AssigneesField {...props} />
       <RolesFields {...props} />
+    </>
+  );
+}
+
+/**
+ * The reason code (the operator's list, from the server) and the case or ticket reference,
+ * required or optional as the operator set it; the link pattern is said under it.
+ */
+function ReasonFields({ idPrefix, values, set, touch, shown }: RequestFieldsProps) {
+  const t = useT('impersonation');
+  const settings = useReasonSettings();
+  if (settings.isPending) return <Skeleton lines={2} />;
+  if (!settings.data) {
+    return (
+      <p className="form-alert" role="alert">
+        {t('reasonsFailed')}
+      </p>
+    );
+  }
+  const { codes, caseRequired, caseUrlPattern } = settings.data;
+  // A code no longer offered (an older request's) stays choosable as it was.
+  const listed = codes.some((c) => c.Code === values.ReasonCode) || values.ReasonCode === '';
+  return (
+    <>
+      <SelectField
+        id={`${idPrefix}-reason`}
+        name="ReasonCode"
+        label={t('reasonCode')}
+        placeholder={t('chooseReason')}
+        options={[
+          ...codes.map((c) => ({ value: c.Code, label: c.Label })),
+          ...(listed ? [] : [{ value: values.ReasonCode, label: values.ReasonCode }]),
+        ]}
+        value={values.ReasonCode}
+        error={shown('ReasonCode')}
+        onValueChange={(v) => set('ReasonCode', v)}
+        onBlur={() => touch('ReasonCode')}
+        required
+      />
+      <FormField
+        id={`${idPrefix}-case`}
+        name="CaseReference"
+        autoComplete="off"
+        maxLength={CASE_REFERENCE_MAX}
+        label={caseRequired ? t('caseReference') : t('caseReferenceOptional')}
+        hint={caseUrlPattern ? t('caseLinkHint') : t('caseHint')}
+        value={values.CaseReference}
+        error={shown('CaseReference')}
+        onValueChange={(v) => set('CaseReference', v)}
+        onBlur={() => touch('CaseReference')}
+        required={caseRequired}
+      />
     </>
   );
 }

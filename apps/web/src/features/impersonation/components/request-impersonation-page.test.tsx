@@ -1,3 +1,4 @@
+import { REASON_MESSAGES } from '@sac/contract/access-reasons';
 import { consolePaths } from '@sac/contract/console-paths';
 import { STORAGE_KEYS } from '@sac/contract/constants';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
@@ -6,7 +7,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IMPERSONATION_STORAGE_KEY } from '../../../lib/impersonation-mode.ts';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
-import { APPROVERS, admin, CUSTOMER_ROLES, request, support } from './impersonation-fixtures.ts';
+import { APPROVERS, admin, CUSTOMER_ROLES, REASONS, request, support } from './impersonation-fixtures.ts';
 import RequestImpersonationPage from './request-impersonation-page.tsx';
 
 const PATH = '/manage-customer/impersonate';
@@ -39,6 +40,7 @@ describe('request impersonation', () => {
       impersonationList: () => ({ body: { Data: [] } }),
       customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
       impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
+      impersonationReasons: () => ({ body: { Data: REASONS } }),
       impersonationCreate: () => ({
         body: {
           Data: request(5),
@@ -57,10 +59,25 @@ describe('request impersonation', () => {
     expect((screen.getByRole('spinbutton', { name: 'Duration (minutes)' }) as HTMLInputElement).value).toBe(
       '60',
     );
+    // the operator's reasons, from the server; the case is required (the operator's setting)
+    const reason = screen.getByRole('combobox', { name: 'Reason' }) as HTMLSelectElement;
+    expect([...reason.options].map((o) => o.textContent)).toEqual([
+      'Choose a reason',
+      'Support ticket',
+      'Production incident',
+    ]);
+    const caseField = screen.getByRole('textbox', { name: 'Case or ticket' }) as HTMLInputElement;
+    expect(caseField.required).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Request impersonation' }));
     expect(screen.getByText(MESSAGES.approveRolesRequired)).toBeTruthy();
     expect(screen.getByText(MESSAGES.editAssigneesRequired)).toBeTruthy();
+    expect(screen.getByText(REASON_MESSAGES.codeRequired)).toBeTruthy();
     expect(calls.some((c) => c.id === 'impersonationCreate')).toBe(false);
+    fireEvent.change(reason, { target: { value: 'production-incident' } });
+    expect(await screen.findByText(REASON_MESSAGES.caseRequired)).toBeTruthy();
+    fireEvent.change(caseField, { target: { value: 'INC\u000742' } });
+    expect(await screen.findByText(REASON_MESSAGES.caseCharacters)).toBeTruthy();
+    fireEvent.change(caseField, { target: { value: ' INC-42 ' } });
 
     fireEvent.change(screen.getByRole('combobox', { name: 'Priority' }), { target: { value: 'High' } });
     fireEvent.change(screen.getByRole('textbox', { name: 'Description' }), {
@@ -85,6 +102,8 @@ describe('request impersonation', () => {
         AppId: 11,
         Priority: 'High',
         Description: 'Login broken',
+        ReasonCode: 'production-incident',
+        CaseReference: 'INC-42',
         Assignees: ['boss@example.com'],
         ProxyRoles: ['Analyst'],
         AdditionalPermissions: ['ViewData'],
@@ -100,6 +119,7 @@ describe('request impersonation', () => {
       impersonationList: () => ({ body: { Data: [] } }),
       customerRoles: () => ({ status: 400, body: {} }),
       impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
+      impersonationReasons: () => ({ body: { Data: REASONS } }),
     });
     renderPage();
     expect((await screen.findAllByText(MESSAGES.customerRolesFailed)).length).toBeGreaterThan(0);
@@ -153,6 +173,7 @@ describe('request impersonation', () => {
       impersonationList: () => ({ body: { Data: [] } }),
       customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
       impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
+      impersonationReasons: () => ({ body: { Data: REASONS } }),
     });
     renderPage();
     expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();

@@ -1,3 +1,4 @@
+import { withReasonRule } from '@sac/contract/access-reasons';
 import { consolePaths } from '@sac/contract/console-paths';
 import { IMPERSONATION_DEFAULT_DURATION_MINUTES } from '@sac/contract/constants';
 import { createImpersonationBody } from '@sac/contract/impersonation-api';
@@ -13,6 +14,7 @@ import {
   useCreateRequest,
   useLiveGrant,
   usePendingOnSite,
+  useReasonSettings,
   useSite,
   useTakenRoles,
 } from '../api/impersonation-api.ts';
@@ -20,7 +22,7 @@ import { GrantPanel } from './grant-panel.tsx';
 import { NoImpersonationAccess } from './no-access.tsx';
 import { type RequestField, RequestFields, type RequestValues } from './request-fields.tsx';
 
-const schema = createImpersonationBody.shape.data;
+const baseSchema = createImpersonationBody.shape.data;
 type Values = RequestValues & { AppId: number; Duration: string };
 
 /**
@@ -83,12 +85,16 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
     AppId: appId,
     Priority: '',
     Description: '',
+    ReasonCode: '',
+    CaseReference: '',
     Assignees: [],
     ProxyRoles: [],
     AdditionalPermissions: [],
     Duration: String(IMPERSONATION_DEFAULT_DURATION_MINUTES),
   };
-  const form = useContractForm(schema, { initial });
+  // The operator's codes and case rule, checked as the server will once they are known.
+  const reasons = useReasonSettings();
+  const form = useContractForm(withReasonRule(baseSchema, reasons.data), { initial });
   const values = form.values;
   const set = form.set;
   const setRequestField = <F extends RequestField>(f: F, v: RequestValues[F]) => set(f, v as Values[F]);

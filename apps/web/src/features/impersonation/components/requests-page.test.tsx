@@ -2,7 +2,15 @@ import { MESSAGES } from '@sac/contract/messages';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
-import { APPROVERS, admin, CUSTOMER_ROLES, request, superAdmin, support } from './impersonation-fixtures.ts';
+import {
+  APPROVERS,
+  admin,
+  CUSTOMER_ROLES,
+  REASONS,
+  request,
+  superAdmin,
+  support,
+} from './impersonation-fixtures.ts';
 import RequestsPage from './requests-page.tsx';
 
 const PATH = '/manage-superuser/impersonation/assigned-requests';
@@ -33,7 +41,7 @@ describe('impersonation requests table', () => {
       within(row(20))
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['20', 'app-0', 'High', 'Pending', 'View']);
+    ).toEqual(['20', 'app-0Support ticket · SUP-42', 'High', 'Pending', 'View']);
     expect(screen.getAllByRole('row')).toHaveLength(6);
     fireEvent.click(screen.getByRole('button', { name: 'Page 2' }));
     expect(screen.getAllByRole('row')).toHaveLength(3);
@@ -216,6 +224,32 @@ describe('request popup', () => {
     expect(
       await screen.findByText('Request 404 is not one you can see, or it has been deleted.'),
     ).toBeTruthy();
+  });
+
+  it('shows the approver the reason and the case, linked to the tracker in a new tab without this page', async () => {
+    stubApi(
+      superAdmin,
+      list([
+        request(6),
+        request(7, { Request: { ReasonCode: null, ReasonLabel: null, CaseReference: null, CaseUrl: null } }),
+      ]),
+    );
+    renderPage();
+    const dialog = await openRequest(6);
+    expect(dialog.textContent).toContain('ReasonSupport ticket');
+    const link = within(dialog).getByRole('link', {
+      name: 'Open case SUP-42 (new tab)',
+    }) as HTMLAnchorElement;
+    expect(link.href).toBe('https://tickets.example.com/browse/SUP-42');
+    expect(link.target).toBe('_blank');
+    expect(link.rel).toBe('noopener noreferrer');
+    expect(within(row(6)).getByRole('link', { name: 'Open case SUP-42 (new tab)' })).toBeTruthy();
+    // an older request, from before reasons had codes: as it was
+    expect(within(row(7)).getAllByRole('cell')[1]!.textContent).toBe('analytical-engine');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    const older = await openRequest(7);
+    expect(older.textContent).toContain('ReasonNone');
+    expect(within(older).queryByRole('link')).toBeNull();
   });
 
   it('shows the details and no action once expired', async () => {
@@ -553,6 +587,7 @@ describe('edit and delete', () => {
       ...list(rows),
       customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
       impersonationApprovers: () => ({ body: { Data: approvers } }),
+      impersonationReasons: () => ({ body: { Data: REASONS } }),
       impersonationEdit: ({ body, url }) => ({
         body: {
           Data: {
@@ -609,6 +644,15 @@ describe('edit and delete', () => {
     fireEvent.change(within(form).getByRole('combobox', { name: 'Priority' }), {
       target: { value: 'Critical' },
     });
+    // the reason and case, as the request had them, changed; the case stays required
+    const reason = within(form).getByRole('combobox', { name: 'Reason' }) as HTMLSelectElement;
+    expect(reason.value).toBe('support-ticket');
+    const caseField = within(form).getByRole('textbox', { name: 'Case or ticket' }) as HTMLInputElement;
+    expect(caseField.value).toBe('SUP-42');
+    fireEvent.change(reason, { target: { value: 'production-incident' } });
+    fireEvent.change(caseField, { target: { value: '' } });
+    expect(within(form).getByText('Please give the case or ticket reference.')).toBeTruthy();
+    fireEvent.change(caseField, { target: { value: 'INC-7' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const call = calls.find((c) => c.id === 'impersonationEdit')!;
@@ -616,6 +660,8 @@ describe('edit and delete', () => {
     expect(call.body).toEqual({
       Priority: 'Critical',
       Description: 'Customer cannot save settings.',
+      ReasonCode: 'production-incident',
+      CaseReference: 'INC-7',
       Assignees: ['boss@example.com'],
       ProxyRoles: ['Administrator', 'Analyst'],
       AdditionalPermissions: ['ManageSite'],
@@ -630,6 +676,7 @@ describe('edit and delete', () => {
       impersonationList: () => ({ body: { Data: rows } }),
       customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
       impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
+      impersonationReasons: () => ({ body: { Data: REASONS } }),
       impersonationEdit: () => {
         rows = [request(22, { Request: { Priority: 'High', Description: 'Their reason' }, Version: 2 })];
         return {

@@ -11,10 +11,49 @@ import { useListView } from '../../../lib/list-view.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { listQuery, useRequest, useRequests } from '../api/impersonation-api.ts';
 import { NoImpersonationAccess } from './no-access.tsx';
+import { ReasonNote } from './reason-view.tsx';
 import { RequestDialog } from './request-dialog.tsx';
 import { statusAt, useExpiryClock } from './request-view.ts';
 import { StatusBadge } from './status-badge.tsx';
 import { StatusFilter, useStatusFilter } from './status-filter.tsx';
+
+/** The table's columns: the spec's, with the reason and case under the site's name. */
+function useRequestColumns(now: number, open: (id: number) => void) {
+  const t = useT('impersonation');
+  return useMemo<Column<ImpersonationRequest>[]>(
+    () => [
+      { id: 'id', header: t('requestId'), cell: (r) => r.Id },
+      {
+        id: 'app',
+        header: t('appName'),
+        // The reason and case under the site's name: what the approver decides on, at a glance.
+        cell: (r) => (
+          <>
+            {r.AppName}
+            <ReasonNote shown={r.Request} />
+          </>
+        ),
+      },
+      { id: 'priority', header: t('priority'), cell: (r) => t(`priority.${r.Request.Priority}`) },
+      { id: 'status', header: t('status'), cell: (r) => <StatusBadge status={statusAt(r, now)} /> },
+      {
+        id: 'actions',
+        header: t('actions'),
+        cell: (r) => (
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={t('viewRequest', { id: r.Id })}
+            onClick={() => open(r.Id)}
+          >
+            {t('view')}
+          </button>
+        ),
+      },
+    ],
+    [t, now, open],
+  );
+}
 
 /**
  * /manage-superuser/impersonation/assigned-requests: the requests the viewer made or is assigned
@@ -53,29 +92,7 @@ export default function RequestsPage() {
   };
   const now = useExpiryClock(rows);
 
-  const columns = useMemo<Column<ImpersonationRequest>[]>(
-    () => [
-      { id: 'id', header: t('requestId'), cell: (r) => r.Id },
-      { id: 'app', header: t('appName'), cell: (r) => r.AppName },
-      { id: 'priority', header: t('priority'), cell: (r) => t(`priority.${r.Request.Priority}`) },
-      { id: 'status', header: t('status'), cell: (r) => <StatusBadge status={statusAt(r, now)} /> },
-      {
-        id: 'actions',
-        header: t('actions'),
-        cell: (r) => (
-          <button
-            type="button"
-            className="button button-small"
-            aria-label={t('viewRequest', { id: r.Id })}
-            onClick={() => setOpenId(r.Id)}
-          >
-            {t('view')}
-          </button>
-        ),
-      },
-    ],
-    [t, now],
-  );
+  const columns = useRequestColumns(now, setOpenId);
 
   if (!allowed) return <NoImpersonationAccess />;
   const linkedRow = linkedOne.data?.Id === linked ? linkedOne.data : undefined;

@@ -22,7 +22,16 @@ const approved = request(12, {
   },
 });
 const customerAsked = {
-  ...request(13, { Initiator: 'cora@client.example', Request: { Description: 'Our export fails.' } }),
+  ...request(13, {
+    Initiator: 'cora@client.example',
+    Request: {
+      Description: 'Our export fails.',
+      ReasonCode: 'customer-request',
+      ReasonLabel: 'Customer asked for help',
+      CaseReference: null,
+      CaseUrl: null,
+    },
+  }),
   IsCustomerRequest: true,
 };
 const step = (
@@ -31,12 +40,18 @@ const step = (
   Actor: string | null,
   at: string,
   ClientAddress: string | null,
+  older = false,
 ) => ({
   RequestId,
   Event,
   Actor,
   Date: at,
   ClientAddress,
+  // the request's reason and case; none on a step of a request made before reasons had codes
+  ReasonCode: older ? null : 'support-ticket',
+  ReasonLabel: older ? null : 'Support ticket',
+  CaseReference: older ? null : 'SUP-42',
+  CaseUrl: older ? null : 'https://tickets.example.com/browse/SUP-42',
 });
 const answer = {
   Data: {
@@ -49,7 +64,7 @@ const answer = {
       step(12, 'approve', 'superadmin@example.com', '2025-01-02T04:00:00.000Z', '198.51.100.2'),
       step(12, 'consent-granted', null, '2025-01-02T03:30:00.000Z', '192.0.2.9'),
       step(12, 'request', 'admin@example.com', '2025-01-02T03:04:05.000Z', null),
-      step(12, 'something-new', 'system', '2025-01-02T03:00:00.000Z', null),
+      step(12, 'something-new', 'system', '2025-01-02T03:00:00.000Z', null, true),
     ],
   },
 };
@@ -80,7 +95,7 @@ describe('site access page', () => {
     expect(cells(rows[0]!)).toEqual([
       '13',
       'cora@client.exampleAsked by your team',
-      'Our export fails.',
+      'Our export fails.Customer asked for help',
       'AdministratorAnalystAlso: ManageSite',
       'Pending',
       '—',
@@ -88,7 +103,7 @@ describe('site access page', () => {
     expect(cells(rows[1]!)).toEqual([
       '12',
       'admin@example.com',
-      'Customer cannot save settings.',
+      'Customer cannot save settings.Support ticket · SUP-42',
       'Analyst',
       'Approved',
       '01-02-2025 05:30 UTC',
@@ -102,21 +117,28 @@ describe('site access page', () => {
         .getAllByRole('columnheader')
         .map((c) => c.textContent),
     ).toEqual(['Date (UTC)', 'Request', 'Step', 'By', 'From (IP)']);
+    const sup = '12Support ticket · SUP-42';
     expect(stepRows.map(cells)).toEqual([
       [
         '01-02-2025 04:20',
-        '12',
+        sup,
         'A call outside the allowed access was refused',
         'admin@example.com',
         '203.0.113.7',
       ],
-      ['01-02-2025 04:15', '12', 'Support viewed or changed the site', 'admin@example.com', '203.0.113.7'],
-      ['01-02-2025 04:10', '12', 'Support opened a session', 'admin@example.com', '203.0.113.7'],
-      ['01-02-2025 04:00', '12', 'Approved', 'superadmin@example.com', '198.51.100.2'],
-      ['01-02-2025 03:30', '12', 'You allowed it', '—', '192.0.2.9'],
-      ['01-02-2025 03:04', '12', 'Requested', 'admin@example.com', '—'],
+      ['01-02-2025 04:15', sup, 'Support viewed or changed the site', 'admin@example.com', '203.0.113.7'],
+      ['01-02-2025 04:10', sup, 'Support opened a session', 'admin@example.com', '203.0.113.7'],
+      ['01-02-2025 04:00', sup, 'Approved', 'superadmin@example.com', '198.51.100.2'],
+      ['01-02-2025 03:30', sup, 'You allowed it', '—', '192.0.2.9'],
+      ['01-02-2025 03:04', sup, 'Requested', 'admin@example.com', '—'],
       ['01-02-2025 03:00', '12', 'something-new', 'system', '—'],
     ]);
+    // the case links to the tracker, in a new tab that is not given this page
+    const link = within(requests).getByRole('link', {
+      name: 'Open case SUP-42 (new tab)',
+    }) as HTMLAnchorElement;
+    expect(link.href).toBe('https://tickets.example.com/browse/SUP-42');
+    expect(link.rel).toBe('noopener noreferrer');
   });
 
   it.each([

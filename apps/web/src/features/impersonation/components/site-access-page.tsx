@@ -10,6 +10,7 @@ import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { type SiteAccessStep, useSiteAccess } from '../api/impersonation-api.ts';
 import consentPageStyles from './consent-page.module.css';
+import { ReasonNote } from './reason-view.tsx';
 import { useUtcTime } from './request-details.tsx';
 import styles from './site-access-page.module.css';
 import { StatusBadge } from './status-badge.tsx';
@@ -59,7 +60,12 @@ function useRequestColumns(): Column<ImpersonationRequest>[] {
     {
       id: 'why',
       header: t('siteAccessWhy'),
-      cell: (r) => <span className={styles.siteAccessWrap}>{r.Request.Description}</span>,
+      cell: (r) => (
+        <>
+          <span className={styles.siteAccessWrap}>{r.Request.Description}</span>
+          <ReasonNote shown={r.Request} />
+        </>
+      ),
     },
     {
       id: 'roles',
@@ -110,7 +116,12 @@ function useStepColumns(): Column<SiteAccessStep>[] {
       id: 'request',
       header: t('siteAccessRequest'),
       sortValue: (s) => s.RequestId,
-      cell: (s) => s.RequestId,
+      cell: (s) => (
+        <>
+          {s.RequestId}
+          <ReasonNote shown={s} />
+        </>
+      ),
     },
     {
       id: 'step',
