@@ -10,6 +10,8 @@ import {
 } from '@sac/contract/access-review';
 import { ADDRESS_LIMITS } from '@sac/contract/address-limits';
 import { STEP_UP_DEFAULT_MINUTES } from '@sac/contract/step-up';
+import { trailStreamOf, webhooksOf } from './config-events.ts';
+import { positive } from './config-number.ts';
 import { STORE_TIMEOUTS, type StoreTimeouts } from './lib/store-circuit.ts';
 
 /** The repository root: ./data and the built console are found from it, whatever the cwd. */
@@ -287,13 +289,6 @@ function staffMfaOf(v: string | undefined, demoData: boolean): 'required' | 'opt
   throw new Error(`STAFF_MFA must be 'required' or 'optional', got '${v}'`);
 }
 
-const positive = (name: string, v: string | undefined, fallback: number): number => {
-  if (v === undefined || v === '') return fallback;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got '${v}'`);
-  return n;
-};
-
 function ownerUrl(env: NodeJS.ProcessEnv): string | undefined {
   const url = env.DATABASE_OWNER_URL || undefined;
   if (url && !env.DATABASE_URL)
@@ -383,31 +378,6 @@ function addressLimitsOf(env: NodeJS.ProcessEnv): Config['addressLimits'] {
   };
 }
 
-/** A sink's URL of one of the given schemes, or a start that says what is wrong with it. */
-function sinkUrl(name: string, v: string | undefined, schemes: string[]): URL | undefined {
-  if (!v) return undefined;
-  let url: URL;
-  try {
-    url = new URL(v);
-  } catch {
-    throw new Error(`${name} must be a URL (${schemes.join(' or ')}), got '${v}'`);
-  }
-  if (!schemes.includes(url.protocol.slice(0, -1)) || !url.hostname)
-    throw new Error(
-      `${name} must be a ${schemes.map((s) => `${s}://host:port`).join(' or ')} URL, got '${v}'`,
-    );
-  return url;
-}
-
-/** The HTTP collector: https, or plain http only on this machine (its token goes in a header). */
-function collectorUrl(v: string | undefined): URL | undefined {
-  const url = sinkUrl('TRAIL_HTTP_URL', v, ['https', 'http']);
-  const local = ['localhost', '127.0.0.1', '[::1]'].includes(url?.hostname ?? '');
-  if (url?.protocol === 'http:' && !local)
-    throw new Error(`TRAIL_HTTP_URL must be https (its token would cross the network in clear), got '${v}'`);
-  return url;
-}
-
 function reasonsOf(env: NodeJS.ProcessEnv): ReasonSettings {
   const required = (env.IMPERSONATION_CASE_REQUIRED ?? '').trim().toLowerCase();
   if (!['', '0', '1', 'true', 'false', 'yes', 'no'].includes(required))
@@ -418,29 +388,6 @@ function reasonsOf(env: NodeJS.ProcessEnv): ReasonSettings {
     codes: parseReasonCodes(env.IMPERSONATION_REASON_CODES),
     caseRequired: ['1', 'true', 'yes'].includes(required),
     caseUrlPattern: parseCaseUrlPattern(env.IMPERSONATION_CASE_URL),
-  };
-}
-
-function trailStreamOf(env: NodeJS.ProcessEnv): Config['trailStream'] {
-  return {
-    syslogUrl: sinkUrl('TRAIL_SYSLOG_URL', env.TRAIL_SYSLOG_URL, ['tcp', 'tls']),
-    syslogCaFile: env.TRAIL_SYSLOG_CA_FILE || undefined,
-    httpUrl: collectorUrl(env.TRAIL_HTTP_URL),
-    httpToken: env.TRAIL_HTTP_TOKEN || undefined,
-    everyMs: positive('TRAIL_STREAM_SECONDS', env.TRAIL_STREAM_SECONDS, 1) * 1000,
-  };
-}
-
-function webhooksOf(env: NodeJS.ProcessEnv): Config['webhooks'] {
-  const hours = positive('WEBHOOK_PAUSE_AFTER_HOURS', env.WEBHOOK_PAUSE_AFTER_HOURS, 24);
-  if (hours > 720) throw new Error(`WEBHOOK_PAUSE_AFTER_HOURS must be at most 720, got '${hours}'`);
-  const days = positive('WEBHOOK_LOG_DAYS', env.WEBHOOK_LOG_DAYS, 30);
-  if (days > 3650) throw new Error(`WEBHOOK_LOG_DAYS must be at most 3650, got '${days}'`);
-  return {
-    allowPrivate: ['1', 'true', 'yes'].includes((env.WEBHOOK_ALLOW_PRIVATE ?? '').toLowerCase()),
-    pauseAfterMs: hours * 3_600_000,
-    everyMs: positive('WEBHOOK_SEND_SECONDS', env.WEBHOOK_SEND_SECONDS, 1) * 1000,
-    logMs: days * 86_400_000,
   };
 }
 
