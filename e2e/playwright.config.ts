@@ -107,6 +107,9 @@ export default defineConfig({
         CUSTOMER_REQUEST_CALLS_PER_HOUR: '10000',
         // sso.spec.ts runs its OpenID provider on loopback over plain http
         SSO_ALLOW_HTTP_ISSUER: '1',
+        // webhooks.spec.ts subscribes a receiver on loopback over plain http, sent to at once
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_SEND_SECONDS: '1',
       },
     },
   ],
