@@ -76,7 +76,7 @@ test('subscribe a receiver on the console, approve a request, see the delivery i
   page,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signIn(page, 'superadmin@example.com');
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
   await nav.getByRole('button', { name: 'Manage Superuser' }).click();

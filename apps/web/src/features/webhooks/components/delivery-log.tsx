@@ -165,7 +165,10 @@ function DeliveryRow({ d, subscription }: { d: WebhookDelivery; subscription: We
           </ol>
         ) : null}
         <p className={`muted ${styles.deliveryMeta}`}>{t('payload')}</p>
-        <pre className={styles.payload}>{pretty(d.Payload)}</pre>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a long body scrolls, and keyboard users scroll it too */}
+        <pre className={styles.payload} tabIndex={0}>
+          {pretty(d.Payload)}
+        </pre>
       </details>
     </li>
   );
