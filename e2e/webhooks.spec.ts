@@ -60,6 +60,8 @@ async function shots(page: Page, name: string) {
     for (const width of [360, 1024, 1920]) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width, height: 900 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(300); // the relayout at the new width is painted
       await page.screenshot({ path: `${RUN_DIR}/webhooks-${name}-${width}-${scheme}.png`, fullPage: true });
     }
   await page.emulateMedia({ colorScheme: 'light' });
@@ -191,7 +193,8 @@ test('subscribe a receiver on the console, approve a request, see the delivery i
   await expect(approved.getByRole('button', { name: 'Send again' })).toBeEnabled();
 
   await page.goto('/manage-superuser/webhooks');
-  await expect(row).toContainText('1 delivered');
+  await expect(row).toContainText('2 delivered');
+  await expect(row).toContainText('0 failed');
   await noSeriousViolation(page);
   await shots(page, 'list');
 });

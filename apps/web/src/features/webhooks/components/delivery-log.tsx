@@ -112,6 +112,30 @@ function DeliveryRow({ d, subscription }: { d: WebhookDelivery; subscription: We
         <span className="muted">
           <Timestamp value={d.CreatedAt} />
         </span>
+        {d.State !== 'pending' ? (
+          <div className={styles.again}>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={paused || redeliver.isPending}
+              aria-busy={redeliver.isPending}
+              aria-describedby={paused ? `paused-${d.Id}` : undefined}
+              onClick={() =>
+                redeliver.mutate(
+                  { Id: subscription.Id, DeliveryId: d.Id },
+                  { onSuccess: () => toast.success(t('sentAgain')) },
+                )
+              }
+            >
+              {t('sendAgain')}
+            </button>
+            {paused ? (
+              <span id={`paused-${d.Id}`} className="muted">
+                {t('sendAgainPaused')}
+              </span>
+            ) : null}
+          </div>
+        ) : null}
       </div>
       <div className={`muted ${styles.deliveryMeta}`}>
         {last ? (
@@ -129,30 +153,6 @@ function DeliveryRow({ d, subscription }: { d: WebhookDelivery; subscription: We
         ) : null}
         {d.RedeliveryOf !== null ? ` · ${t('redeliveryOf', { id: d.RedeliveryOf })}` : ''}
       </div>
-      {d.State !== 'pending' ? (
-        <div className={styles.actions}>
-          <button
-            type="button"
-            className="button button-small"
-            disabled={paused || redeliver.isPending}
-            aria-busy={redeliver.isPending}
-            aria-describedby={paused ? `paused-${d.Id}` : undefined}
-            onClick={() =>
-              redeliver.mutate(
-                { Id: subscription.Id, DeliveryId: d.Id },
-                { onSuccess: () => toast.success(t('sentAgain')) },
-              )
-            }
-          >
-            {t('sendAgain')}
-          </button>
-          {paused ? (
-            <span id={`paused-${d.Id}`} className="muted">
-              {t('sendAgainPaused')}
-            </span>
-          ) : null}
-        </div>
-      ) : null}
       <details>
         <summary>{t('showPayload')}</summary>
         {d.Attempts.length > 0 ? (

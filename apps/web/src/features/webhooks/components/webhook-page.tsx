@@ -73,6 +73,7 @@ function Facts({ s }: { s: WebhookSubscription }) {
   return (
     <DetailList
       layout="plain"
+      className={styles.facts}
       items={[
         { label: t('state'), value: <WebhookState s={s} /> },
         s.Description !== '' && { label: t('description'), value: s.Description },
