@@ -134,13 +134,11 @@ function Acts({
   privateAllowed: boolean;
 }) {
   const t = useT('webhooks');
-  const navigate = useNavigate();
   const [asking, setAsking] = useState<Asking>();
   const [secret, setSecret] = useState<{ value: string; until: string | null }>();
   const test = useWebhookAct('webhookTest');
   const pause = useWebhookAct('webhookPause');
   const resume = useWebhookAct('webhookResume');
-  const remove = useWebhookAct('webhookDelete');
   const paused = s.State === 'paused';
   const toggle = paused ? resume : pause;
   return (
@@ -193,29 +191,7 @@ function Acts({
           onRotated={(value, until) => setSecret({ value, until })}
         />
       ) : null}
-      {asking === 'delete' ? (
-        <ConfirmDialog
-          title={t('deleteTitle')}
-          confirmLabel={t('delete')}
-          busyLabel={t('deleting')}
-          cancelLabel={t('cancel')}
-          danger
-          busy={remove.isPending}
-          onConfirm={() =>
-            remove.mutate(s.Id, {
-              onSuccess: () => {
-                toast.success(t('deletedToast'));
-                void navigate(consolePaths.webhooks());
-              },
-              onSettled: () => setAsking(undefined),
-            })
-          }
-          onClose={() => setAsking(undefined)}
-        >
-          <p className={styles.url}>{s.Url}</p>
-          <p>{t('deleteBody')}</p>
-        </ConfirmDialog>
-      ) : null}
+      {asking === 'delete' ? <DeleteDialog s={s} onClose={() => setAsking(undefined)} /> : null}
       {secret ? (
         <SecretDialog
           secret={secret.value}
@@ -224,6 +200,36 @@ function Acts({
         />
       ) : null}
     </>
+  );
+}
+
+/** Delete, after a confirmation; the list opens after it. */
+function DeleteDialog({ s, onClose }: { s: WebhookSubscription; onClose: () => void }) {
+  const t = useT('webhooks');
+  const navigate = useNavigate();
+  const remove = useWebhookAct('webhookDelete');
+  return (
+    <ConfirmDialog
+      title={t('deleteTitle')}
+      confirmLabel={t('delete')}
+      busyLabel={t('deleting')}
+      cancelLabel={t('cancel')}
+      danger
+      busy={remove.isPending}
+      onConfirm={() =>
+        remove.mutate(s.Id, {
+          onSuccess: () => {
+            toast.success(t('deletedToast'));
+            void navigate(consolePaths.webhooks());
+          },
+          onSettled: onClose,
+        })
+      }
+      onClose={onClose}
+    >
+      <p className={styles.url}>{s.Url}</p>
+      <p>{t('deleteBody')}</p>
+    </ConfirmDialog>
   );
 }
 
