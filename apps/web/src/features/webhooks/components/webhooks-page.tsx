@@ -89,10 +89,12 @@ function columns(t: ReturnType<typeof useT<'webhooks'>>): Column<WebhookSubscrip
       sortValue: (r) => r.Url,
       cell: (r) => (
         <>
-          <Link to={consolePaths.webhook({ id: r.Id })} className={styles.url}>
-            {r.Url}
-          </Link>
-          {r.Description ? <div className="muted">{r.Description}</div> : null}
+          <div className={styles.urlCell}>
+            <Link to={consolePaths.webhook({ id: r.Id })} className={styles.url}>
+              {r.Url}
+            </Link>
+            {r.Description ? <div className="muted">{r.Description}</div> : null}
+          </div>
         </>
       ),
     },
