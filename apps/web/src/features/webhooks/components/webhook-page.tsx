@@ -54,7 +54,9 @@ export default function WebhookPage() {
         ) : null}
         {s && list.data ? (
           <>
-            <Facts s={s} />
+            <div className={styles.facts}>
+              <Facts s={s} />
+            </div>
             <Acts
               s={s}
               eventTypes={list.data.EventTypes}
@@ -73,7 +75,6 @@ function Facts({ s }: { s: WebhookSubscription }) {
   return (
     <DetailList
       layout="plain"
-      className={styles.facts}
       items={[
         { label: t('state'), value: <WebhookState s={s} /> },
         s.Description !== '' && { label: t('description'), value: s.Description },
