@@ -88,7 +88,7 @@ export default defineConfig({
       cwd: ROOT,
       url: `${BASE_URL}/runtime-config.json`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 120_000,
       env: {
         PORT: String(API_PORT),
         HOST: '127.0.0.1',
@@ -109,6 +109,9 @@ export default defineConfig({
         SSO_ALLOW_HTTP_ISSUER: '1',
         // impersonation.spec.ts sees the case of a request as a link to the tracker
         IMPERSONATION_CASE_URL: 'https://tickets.example.com/browse/{case}',
+        // webhooks.spec.ts subscribes a receiver on loopback over plain http, sent to at once
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_SEND_SECONDS: '1',
       },
     },
   ],

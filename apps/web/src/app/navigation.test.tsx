@@ -31,6 +31,7 @@ const team = {
   logs: consolePaths.impersonationLogs(),
   requests: consolePaths.impersonationRequests(),
   audit: consolePaths.auditTrail(),
+  webhooks: consolePaths.webhooks(),
 };
 
 /** Entry id -> what the role is shown: a link's address, a menu's tabs, or nothing (absent). */
@@ -38,7 +39,15 @@ const EXPECTED: Record<Role, Record<string, string | string[] | undefined>> = {
   SuperAdmin: {
     dashboard: DASHBOARD,
     'manage-customer': [c.search, c.create, c.domains, c.trials],
-    'manage-superuser': [team.list, team.create, team.sso, team.logs, team.requests, team.audit],
+    'manage-superuser': [
+      team.list,
+      team.create,
+      team.sso,
+      team.logs,
+      team.requests,
+      team.audit,
+      team.webhooks,
+    ],
     'manage-notifications': NOTICES,
   },
   Admin: {

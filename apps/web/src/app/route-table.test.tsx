@@ -50,6 +50,7 @@ describe('the route table and the contract’s console paths', () => {
       consolePaths.impersonationLogs(),
       consolePaths.impersonationRequests(),
       consolePaths.auditTrail(),
+      consolePaths.webhooks(),
     ]);
     const labels = pathLabels();
     expect(labels[consolePaths.superuserProfile.path]).toEqual({ ns: 'team', key: 'profile' });

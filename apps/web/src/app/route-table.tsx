@@ -15,6 +15,7 @@ import { notificationsPublicRoutes, notificationsRoutes } from '../features/noti
 import { impersonatedSiteRoutes, siteConfigurationRoutes } from '../features/site-settings/routes.tsx';
 import { staffNotificationRoutes } from '../features/staff-notifications/routes.tsx';
 import { teamSection } from '../features/team/routes.tsx';
+import { webhookRoutes } from '../features/webhooks/routes.tsx';
 import type { AppRoute, AppSection } from '../lib/app-route.ts';
 import type { PhraseRef } from '../lib/i18n.tsx';
 import { FirstAllowedTab, GuestOnly, RequireAccess } from './guards.tsx';
@@ -41,7 +42,7 @@ export const sections: readonly AppSection[] = [
   },
   withFirstAllowedIndex({
     ...teamSection,
-    children: [...teamSection.children, ...impersonationRoutes, ...auditRoutes],
+    children: [...teamSection.children, ...impersonationRoutes, ...auditRoutes, ...webhookRoutes],
   }),
 ];
 

@@ -7,6 +7,7 @@ import { security } from './security.ts';
 import { siteSettings } from './site-settings.ts';
 import { staffNotifications } from './staff-notifications.ts';
 import { team } from './team.ts';
+import { webhooks } from './webhooks.ts';
 
 /**
  * The English namespaces of the signed-in console's sections. They import the contract's message
@@ -23,4 +24,5 @@ export const consoleNamespaces = {
   siteSettings,
   staffNotifications,
   team,
+  webhooks,
 };
