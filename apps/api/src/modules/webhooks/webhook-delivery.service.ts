@@ -169,6 +169,20 @@ async function sendBatch(ctx: AppContext, claimed: Awaited<ReturnType<typeof cla
       const k = keys.get(d.subscription_id);
       if (!k) continue; // deleted meanwhile: its deliveries went with it
       const now = ctx.clock.now();
+      // kept while paused for longer than its day of retries: failed, not sent late
+      if (Date.parse(d.occurred_at) + WEBHOOK_RETRY_HOURS * 3_600_000 < now.getTime()) {
+        outcomes.push({
+          id: d.id,
+          subscriptionId: d.subscription_id,
+          at: now,
+          code: null,
+          error: `not sent: the event is more than ${WEBHOOK_RETRY_HOURS} hours old`,
+          durationMs: 0,
+          state: 'failed',
+          next: null,
+        });
+        continue;
+      }
       const secrets = [ctx.crypto.decrypt(k.secret)];
       if (k.previous_secret && k.previous_secret_until && new Date(k.previous_secret_until) > now)
         secrets.push(ctx.crypto.decrypt(k.previous_secret));

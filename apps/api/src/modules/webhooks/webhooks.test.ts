@@ -297,6 +297,18 @@ describe('webhooks', () => {
       [String(id)],
     );
     expect(trail.rows.map((x) => x.action)).toEqual(['webhook.create', 'webhook.pause', 'webhook.resume']);
+    // an event kept through a pause longer than its day of retries fails, and is not sent late
+    await t.call('webhookPause', { session: superAdmin, body: { Id: id } });
+    await createCustomer();
+    await deliverWebhooks(t.ctx);
+    t.clock.advance(25 * 3_600_000);
+    superAdmin = await t.login('root@example.com');
+    await t.call('webhookResume', { session: superAdmin, body: { Id: id } });
+    await deliverWebhooks(t.ctx);
+    expect(onPath('/manual')).toHaveLength(1);
+    const log = await t.call('webhookDeliveries', { session: superAdmin, query: { id: String(id) } });
+    expect(log.body.Data[0]).toMatchObject({ State: 'failed' });
+    expect(log.body.Data[0]!.Attempts[0]!.Error).toMatch(/more than 24 hours old/);
   });
 
   it('edits with If-Match, and refuses a stale version', async () => {
