@@ -164,6 +164,8 @@ describe('demo data (first start)', () => {
           'reject',
           'revoke',
           'delete',
+          // the expiry job's step for the grants whose time ran out
+          'expire',
         ]),
       );
       const deleted = log.find((e) => e.Event === 'delete')!;
