@@ -80,10 +80,10 @@ describe('the bundle-budget check', () => {
     expect(r.rows.some((x) => x.name.includes('app-shell'))).toBe(false);
   });
 
-  it('fails when the sign-in JavaScript is over 180 KiB', () => {
-    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 161 }) });
+  it('fails when the sign-in JavaScript is over 184 KiB', () => {
+    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 165 }) });
     expect(r.over.map((x) => x.name)).toContain('sign-in screen: JavaScript');
-    expect(formatRows(r.rows)).toMatch(/sign-in screen: JavaScript\s+2\s+181\.0\s+180\s+OVER BUDGET/);
+    expect(formatRows(r.rows)).toMatch(/sign-in screen: JavaScript\s+2\s+185\.0\s+184\s+OVER BUDGET/);
   });
 
   it('fails when the sign-in CSS is over 40 KiB', () => {
@@ -104,8 +104,8 @@ describe('the bundle-budget check', () => {
   });
 
   it('accepts exactly the budget (the limit is inclusive)', () => {
-    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 160 }) });
-    expect(row(r, 'sign-in screen: JavaScript')?.bytes).toBe(180 * KiB);
+    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 164 }) });
+    expect(row(r, 'sign-in screen: JavaScript')?.bytes).toBe(184 * KiB);
     expect(r.over).toEqual([]);
   });
 
