@@ -158,8 +158,15 @@ function nextOf(
 
 /** Posts one claimed batch and records every attempt. */
 async function sendBatch(ctx: AppContext, claimed: Awaited<ReturnType<typeof claimDue>>): Promise<void> {
+  // each subscription's keys opened once a batch, not once a delivery
+  const batchStart = ctx.clock.now();
   const keys = new Map(
-    (await sendingKeys(ctx.db, [...new Set(claimed.map((c) => c.subscription_id))])).map((k) => [k.id, k]),
+    (await sendingKeys(ctx.db, [...new Set(claimed.map((c) => c.subscription_id))])).map((k) => {
+      const secrets = [ctx.crypto.decrypt(k.secret)];
+      if (k.previous_secret && k.previous_secret_until && new Date(k.previous_secret_until) > batchStart)
+        secrets.push(ctx.crypto.decrypt(k.previous_secret));
+      return [k.id, { url: k.url, secrets }];
+    }),
   );
   const outcomes: AttemptOutcome[] = [];
   let at = 0;
@@ -183,14 +190,11 @@ async function sendBatch(ctx: AppContext, claimed: Awaited<ReturnType<typeof cla
         });
         continue;
       }
-      const secrets = [ctx.crypto.decrypt(k.secret)];
-      if (k.previous_secret && k.previous_secret_until && new Date(k.previous_secret_until) > now)
-        secrets.push(ctx.crypto.decrypt(k.previous_secret));
       const timestamp = Math.floor(now.getTime() / 1000);
       const headers = {
         [WEBHOOK_HEADERS.id]: d.event_id,
         [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.signature]: signatureHeader(secrets, d.event_id, timestamp, d.payload),
+        [WEBHOOK_HEADERS.signature]: signatureHeader(k.secrets, d.event_id, timestamp, d.payload),
       };
       const r = await postDelivery(k.url, headers, d.payload, ctx.config.webhooks.allowPrivate);
       const ok = r.error === null;
