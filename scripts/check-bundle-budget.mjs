@@ -21,7 +21,7 @@ import { gzipSync } from 'node:zlib';
 const KiB = 1024;
 
 /** The budgets, in KiB gzipped. */
-const BUDGETS = { signInJs: 184, signInCss: 40, firstViewJs: 250, lazyJs: 60 };
+const BUDGETS = { signInJs: 182, signInCss: 40, firstViewJs: 250, lazyJs: 60 };
 
 /** The dynamic entries (manifest keys, i.e. source paths) loaded for the first view after sign-in. */
 const FIRST_VIEW = [

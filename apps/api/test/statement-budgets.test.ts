@@ -1,13 +1,13 @@
 /**
  * Statement budgets: every endpoint's valid call (MATRIX), as a principal it answers 2xx (the few
  * without a valid call in MATRIX: its call as the first principal not refused), runs at
- * most the statements and write commits its budget in the contract allows (endpoint-routes.ts,
- * `budget` beside each endpoint), authentication included, and the budget is no looser than the
+ * most the statements and write commits its budget in the contract allows
+ * (endpoint-budgets.ts), authentication included, and the budget is no looser than the
  * call needs (a few statements of slack, no spare commit), so that a regression fails here, by
  * count and not by time. Both engines run the same statements, so one budget holds for both.
  */
 import fs from 'node:fs';
-import { ENDPOINT_ROUTES } from '@sac/contract/endpoint-routes';
+import { ENDPOINT_BUDGETS } from '@sac/contract/endpoint-budgets';
 import { ENDPOINT_LIST, type EndpointId } from '@sac/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './harness.ts';
@@ -37,7 +37,7 @@ describe('statement budgets', () => {
   it.each(ENDPOINT_LIST.map((e) => [`${e.method} ${e.path}`, e.id as EndpointId] as const))(
     '%s keeps to its budget',
     async (_name, id) => {
-      const { budget } = ENDPOINT_ROUTES[id];
+      const budget = ENDPOINT_BUDGETS[id];
       const { expected, status, body, counts } = await calls.call(id);
       expect(status, body).toBe(expected);
       recorded[id] = { statements: counts.statements, commits: counts.commits };

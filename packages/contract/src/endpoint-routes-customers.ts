@@ -1,4 +1,4 @@
-import type { EndpointRoute, StatementBudget } from './endpoint-routes.ts';
+import type { EndpointRoute } from './endpoint-routes.ts';
 
 /** Method, path and access of the endpoints of customers, their accounts and their sites, in the table's order. */
 export const CUSTOMERS_ROUTES = {
@@ -8,7 +8,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/searchcustomer',
     access: 'customers.read',
     scope: 'service',
-    budget: { statements: 3, commits: 0 },
   },
   searchCustomerExport: {
     id: 'searchCustomerExport',
@@ -16,7 +15,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/searchcustomer/export',
     access: 'customers.read',
     scope: 'service',
-    budget: { statements: 4, commits: 1 },
   },
   customerProfile: {
     id: 'customerProfile',
@@ -24,7 +22,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/customerprofilebyuid',
     access: 'customers.read',
     scope: 'customer',
-    budget: { statements: 2, commits: 0 },
   },
   userProfile: {
     id: 'userProfile',
@@ -32,7 +29,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/userprofilebyuid',
     access: 'customers.read',
     scope: 'customer',
-    budget: { statements: 4, commits: 0 },
   },
   loginSessions: {
     id: 'loginSessions',
@@ -40,7 +36,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/loginsessionbyuid',
     access: 'customers.read',
     scope: 'customer',
-    budget: { statements: 3, commits: 0 },
   },
   activityLogs: {
     id: 'activityLogs',
@@ -48,7 +43,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/activitylogs',
     access: 'activity.read',
     scope: 'customer',
-    budget: { statements: 3, commits: 0 },
   },
   customerApps: {
     id: 'customerApps',
@@ -56,7 +50,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/apps',
     access: 'sites.read',
     scope: 'service',
-    budget: { statements: 3, commits: 0 },
   },
   customerAllApps: {
     id: 'customerAllApps',
@@ -64,7 +57,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/allapps',
     access: 'sites.read',
     scope: 'service',
-    budget: { statements: 4, commits: 0 },
   },
   sharedApps: {
     id: 'sharedApps',
@@ -72,7 +64,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/sharedapps',
     access: 'sites.read',
     scope: 'service',
-    budget: { statements: 3, commits: 0 },
   },
   appById: {
     id: 'appById',
@@ -81,7 +72,6 @@ export const CUSTOMERS_ROUTES = {
     access: 'sites.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 3, commits: 0 },
   },
   appInfoById: {
     id: 'appInfoById',
@@ -90,7 +80,6 @@ export const CUSTOMERS_ROUTES = {
     access: 'sites.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 3, commits: 0 },
   },
   features: {
     id: 'features',
@@ -98,7 +87,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/features',
     access: 'sites.read',
     scope: 'none',
-    budget: { statements: 3, commits: 0 },
   },
   siteDataCenter: {
     id: 'siteDataCenter',
@@ -107,7 +95,6 @@ export const CUSTOMERS_ROUTES = {
     access: 'sites.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 6, commits: 0 },
   },
   siteFeature: {
     id: 'siteFeature',
@@ -116,7 +103,6 @@ export const CUSTOMERS_ROUTES = {
     access: 'sites.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 4, commits: 0 },
   },
   siteBasicSettings: {
     id: 'siteBasicSettings',
@@ -125,14 +111,12 @@ export const CUSTOMERS_ROUTES = {
     access: 'sites.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 3, commits: 0 },
   },
   customerRoles: {
     id: 'customerRoles',
     method: 'GET',
     path: '/admin/customer/roles',
     access: 'session',
-    budget: { statements: 2, commits: 0 },
   },
   createCustomer: {
     id: 'createCustomer',
@@ -140,7 +124,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/customer',
     access: 'customers.write',
     scope: 'service',
-    budget: { statements: 8, commits: 1 },
   },
   updateCustomerProfile: {
     id: 'updateCustomerProfile',
@@ -148,7 +131,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/customerprofile',
     access: 'customers.write',
     scope: 'customer-account',
-    budget: { statements: 6, commits: 1 },
   },
   setCustomerPassword: {
     id: 'setCustomerPassword',
@@ -156,7 +138,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/customer/password',
     access: 'customers.write',
     scope: 'customer-account',
-    budget: { statements: 4, commits: 1 },
   },
   verifyEmail: {
     id: 'verifyEmail',
@@ -164,7 +145,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/verifyemail',
     access: 'customers.write',
     scope: 'customer-account',
-    budget: { statements: 4, commits: 1 },
   },
   addSite: {
     id: 'addSite',
@@ -172,7 +152,6 @@ export const CUSTOMERS_ROUTES = {
     path: '/admin/site',
     access: 'sites.write',
     scope: 'service',
-    budget: { statements: 6, commits: 1 },
   },
   updateSiteBasicSettings: {
     id: 'updateSiteBasicSettings',
@@ -181,7 +160,6 @@ export const CUSTOMERS_ROUTES = {
     access: 'sites.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 6, commits: 1 },
   },
   updateSiteFeatures: {
     id: 'updateSiteFeatures',
@@ -190,7 +168,6 @@ export const CUSTOMERS_ROUTES = {
     access: 'sites.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 9, commits: 1 },
   },
   updateSiteDataCenter: {
     id: 'updateSiteDataCenter',
@@ -199,7 +176,6 @@ export const CUSTOMERS_ROUTES = {
     access: 'sites.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 11, commits: 1 },
   },
   rotateSiteSecret: {
     id: 'rotateSiteSecret',
@@ -208,7 +184,6 @@ export const CUSTOMERS_ROUTES = {
     access: 'sites.write',
     scope: 'site',
     stepUp: true,
-    budget: { statements: 6, commits: 1 },
   },
   setSiteStatus: {
     id: 'setSiteStatus',
@@ -217,6 +192,5 @@ export const CUSTOMERS_ROUTES = {
     access: 'sites.write',
     scope: 'site',
     impersonation: 'ManageSite',
-    budget: { statements: 6, commits: 1 },
   },
-} as const satisfies Record<string, EndpointRoute & { budget: StatementBudget }>;
+} as const satisfies Record<string, EndpointRoute>;

@@ -1,4 +1,4 @@
-import type { EndpointRoute, StatementBudget } from './endpoint-routes.ts';
+import type { EndpointRoute } from './endpoint-routes.ts';
 
 /** Method, path and access of the endpoints of impersonation, the dashboard, notices, notifications and the audit trail, in the table's order. */
 export const OPERATIONS_ROUTES = {
@@ -8,7 +8,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/requests',
     access: 'impersonation.request',
     scope: 'service',
-    budget: { statements: 18, commits: 1 }, // +1 on PostgreSQL: the live dashboard's pg_notify
   },
   impersonationList: {
     id: 'impersonationList',
@@ -16,7 +15,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/requests',
     access: 'impersonation.request',
     scope: 'service',
-    budget: { statements: 3, commits: 0 },
   },
   impersonationRequestsExport: {
     id: 'impersonationRequestsExport',
@@ -24,7 +22,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/requests/export',
     access: 'impersonation.request',
     scope: 'service',
-    budget: { statements: 5, commits: 1 },
   },
   impersonationTakenRoles: {
     id: 'impersonationTakenRoles',
@@ -32,7 +29,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/taken-roles',
     access: 'impersonation.request',
     scope: 'site',
-    budget: { statements: 2, commits: 0 },
   },
   impersonationEdit: {
     id: 'impersonationEdit',
@@ -40,7 +36,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/request',
     access: 'impersonation.request',
     scope: 'service',
-    budget: { statements: 11, commits: 1 }, // +1 on PostgreSQL: the live dashboard's pg_notify
   },
   impersonationDelete: {
     id: 'impersonationDelete',
@@ -48,7 +43,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/request',
     access: 'impersonation.request',
     scope: 'service',
-    budget: { statements: 7, commits: 1 }, // +1 on PostgreSQL: the live dashboard's pg_notify
   },
   impersonationAction: {
     id: 'impersonationAction',
@@ -56,7 +50,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/request/action',
     access: 'impersonation.approve',
     scope: 'service',
-    budget: { statements: 16, commits: 1 }, // +1 on PostgreSQL: the live dashboard's pg_notify
   },
   impersonationApprovers: {
     id: 'impersonationApprovers',
@@ -64,7 +57,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/approvers',
     access: 'impersonation.request',
     scope: 'none',
-    budget: { statements: 2, commits: 0 },
   },
   impersonationReasons: {
     id: 'impersonationReasons',
@@ -72,7 +64,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/reasons',
     access: 'impersonation.request',
     scope: 'none',
-    budget: { statements: 1, commits: 0 },
   },
   impersonationLogs: {
     id: 'impersonationLogs',
@@ -80,7 +71,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/logs',
     access: 'impersonation.logs.read',
     scope: 'service',
-    budget: { statements: 2, commits: 0 },
   },
   impersonationLogsExport: {
     id: 'impersonationLogsExport',
@@ -88,17 +78,12 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/logs/export',
     access: 'impersonation.logs.read',
     scope: 'service',
-    budget: { statements: 5, commits: 1 },
   },
   dashboard: {
     id: 'dashboard',
     method: 'GET',
     path: '/admin/dashboard',
     access: 'session',
-    // 16 (was 15): the trail's newest events for those who read it (issue 32); the trail's counts
-    // (failed sign-in steps, refusals, failed changes, exports) stay one statement; 17: the
-    // access review's due and overdue members for SuperAdmins (one read of the staff list).
-    budget: { statements: 17, commits: 0 },
   },
   trialsEnding: {
     id: 'trialsEnding',
@@ -106,7 +91,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/dashboard/trials-ending',
     access: 'sites.read',
     scope: 'service',
-    budget: { statements: 2, commits: 0 },
   },
   noticeList: {
     id: 'noticeList',
@@ -114,7 +98,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/notices',
     access: 'notices.send',
     scope: 'service',
-    budget: { statements: 2, commits: 0 },
   },
   noticeCreate: {
     id: 'noticeCreate',
@@ -122,7 +105,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/notices',
     access: 'notices.send',
     scope: 'service',
-    budget: { statements: 5, commits: 1 },
   },
   noticeRecipients: {
     id: 'noticeRecipients',
@@ -130,7 +112,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/notices/recipients',
     access: 'notices.send',
     scope: 'service',
-    budget: { statements: 2, commits: 0 },
   },
   noticeAudienceOptions: {
     id: 'noticeAudienceOptions',
@@ -138,7 +119,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/notices/audience-options',
     access: 'notices.send',
     scope: 'service',
-    budget: { statements: 2, commits: 0 },
   },
   noticeSiteOptions: {
     id: 'noticeSiteOptions',
@@ -146,8 +126,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/notices/site-options',
     access: 'notices.send',
     scope: 'service',
-    // the session, the site-name match, the customer name search, the matching owners' sites
-    budget: { statements: 5, commits: 0 },
   },
   noticeOne: {
     id: 'noticeOne',
@@ -155,7 +133,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/notices/one',
     access: 'notices.send',
     scope: 'service',
-    budget: { statements: 3, commits: 0 },
   },
   noticeDeliveries: {
     id: 'noticeDeliveries',
@@ -163,7 +140,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/notices/deliveries',
     access: 'notices.send',
     scope: 'service',
-    budget: { statements: 3, commits: 0 },
   },
   noticeCancel: {
     id: 'noticeCancel',
@@ -171,63 +147,54 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/notices/cancel',
     access: 'notices.send',
     scope: 'service',
-    budget: { statements: 5, commits: 1 },
   },
   noticeUnsubscribeDetails: {
     id: 'noticeUnsubscribeDetails',
     method: 'GET',
     path: '/admin/notices/unsubscribe',
     access: 'public',
-    budget: { statements: 2, commits: 1 },
   },
   noticeUnsubscribe: {
     id: 'noticeUnsubscribe',
     method: 'POST',
     path: '/admin/notices/unsubscribe',
     access: 'public',
-    budget: { statements: 3, commits: 2 },
   },
   staffNotifications: {
     id: 'staffNotifications',
     method: 'GET',
     path: '/admin/notifications',
     access: 'session',
-    budget: { statements: 3, commits: 0 },
   },
   staffNotificationsRead: {
     id: 'staffNotificationsRead',
     method: 'POST',
     path: '/admin/notifications/read',
     access: 'session',
-    budget: { statements: 3, commits: 1 },
   },
   staffNotificationPreferences: {
     id: 'staffNotificationPreferences',
     method: 'GET',
     path: '/admin/notifications/preferences',
     access: 'session',
-    budget: { statements: 2, commits: 0 },
   },
   staffNotificationPreferencesSave: {
     id: 'staffNotificationPreferencesSave',
     method: 'PUT',
     path: '/admin/notifications/preferences',
     access: 'session',
-    budget: { statements: 4, commits: 1 },
   },
   staffNotificationStream: {
     id: 'staffNotificationStream',
     method: 'GET',
     path: '/admin/notifications/stream',
     access: 'session',
-    budget: { statements: 3, commits: 0 },
   },
   auditEvents: {
     id: 'auditEvents',
     method: 'GET',
     path: '/admin/audit/events',
     access: 'audit.read',
-    budget: { statements: 2, commits: 0 },
   },
   auditExport: {
     id: 'auditExport',
@@ -235,21 +202,18 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/audit/export',
     access: 'audit.read',
     stepUp: true,
-    budget: { statements: 5, commits: 1 },
   },
   auditSigningKey: {
     id: 'auditSigningKey',
     method: 'GET',
     path: '/admin/audit/signing-key',
     access: 'audit.read',
-    budget: { statements: 1, commits: 0 },
   },
   auditStream: {
     id: 'auditStream',
     method: 'GET',
     path: '/admin/audit/stream',
     access: 'audit.read',
-    budget: { statements: 2, commits: 0 },
   },
   customerRequestsList: {
     id: 'customerRequestsList',
@@ -257,21 +221,18 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/customer/requests',
     access: 'impersonation.request',
     scope: 'service',
-    budget: { statements: 2, commits: 0 },
   },
   customerRequestsCreate: {
     id: 'customerRequestsCreate',
     method: 'POST',
     path: '/admin/impersonation/customer/requests',
     access: 'public',
-    budget: { statements: 21, commits: 2 }, // +1 on PostgreSQL: the live dashboard's pg_notify
   },
   siteAccess: {
     id: 'siteAccess',
     method: 'GET',
     path: '/admin/impersonation/site-access',
     access: 'public',
-    budget: { statements: 5, commits: 1 },
   },
   siteAccessExport: {
     id: 'siteAccessExport',
@@ -279,7 +240,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/site-access/export',
     access: 'public',
     plainLink: true,
-    budget: { statements: 7, commits: 1 },
   },
   siteAccessFeed: {
     id: 'siteAccessFeed',
@@ -287,21 +247,18 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/impersonation/site-access/feed',
     access: 'public',
     plainLink: true,
-    budget: { statements: 6, commits: 1 },
   },
   consentDetails: {
     id: 'consentDetails',
     method: 'GET',
     path: '/admin/impersonation/consent',
     access: 'public',
-    budget: { statements: 3, commits: 1 },
   },
   consentAnswer: {
     id: 'consentAnswer',
     method: 'POST',
     path: '/admin/impersonation/consent',
     access: 'public',
-    budget: { statements: 9, commits: 2 }, // +1 on PostgreSQL: the live dashboard's pg_notify
   },
   updateAccess: {
     id: 'updateAccess',
@@ -309,7 +266,6 @@ export const OPERATIONS_ROUTES = {
     path: '/admin/updateaccess',
     access: 'impersonation.request',
     scope: 'site',
-    budget: { statements: 4, commits: 0 },
   },
   switchApp: {
     id: 'switchApp',
@@ -317,6 +273,5 @@ export const OPERATIONS_ROUTES = {
     path: '/account/switchapp',
     access: 'impersonation.request',
     scope: 'service',
-    budget: { statements: 6, commits: 1 },
   },
-} as const satisfies Record<string, EndpointRoute & { budget: StatementBudget }>;
+} as const satisfies Record<string, EndpointRoute>;

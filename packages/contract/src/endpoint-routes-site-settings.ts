@@ -1,4 +1,4 @@
-import type { EndpointRoute, StatementBudget } from './endpoint-routes.ts';
+import type { EndpointRoute } from './endpoint-routes.ts';
 
 /** Method, path and access of the endpoints of a site's settings, in the table's order. */
 export const SITE_SETTINGS_ROUTES = {
@@ -9,7 +9,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 4, commits: 0 },
   },
   customObjectCreate: {
     id: 'customObjectCreate',
@@ -18,7 +17,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 6, commits: 1 },
   },
   customObjectDelete: {
     id: 'customObjectDelete',
@@ -27,7 +25,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 4, commits: 1 },
   },
   customObjectSchema: {
     id: 'customObjectSchema',
@@ -36,7 +33,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 6, commits: 1 },
   },
   customObjectValidate: {
     id: 'customObjectValidate',
@@ -45,7 +41,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 2, commits: 0 },
   },
   hubDomain: {
     id: 'hubDomain',
@@ -53,7 +48,6 @@ export const SITE_SETTINGS_ROUTES = {
     path: '/admin/hubdomain',
     access: 'site-settings.read',
     scope: 'none',
-    budget: { statements: 1, commits: 0 },
   },
   customDomainList: {
     id: 'customDomainList',
@@ -62,7 +56,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 3, commits: 0 },
   },
   customDomainsAll: {
     id: 'customDomainsAll',
@@ -70,7 +63,6 @@ export const SITE_SETTINGS_ROUTES = {
     path: '/admin/customdomains',
     access: 'site-settings.read',
     scope: 'service',
-    budget: { statements: 2, commits: 0 },
   },
   customDomainCreate: {
     id: 'customDomainCreate',
@@ -79,7 +71,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 5, commits: 1 },
   },
   customDomainDelete: {
     id: 'customDomainDelete',
@@ -88,7 +79,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 4, commits: 1 },
   },
   customDomainVerify: {
     id: 'customDomainVerify',
@@ -97,7 +87,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 8, commits: 1 },
   },
   appSettings: {
     id: 'appSettings',
@@ -106,7 +95,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 2, commits: 0 },
   },
   updateAppSettings: {
     id: 'updateAppSettings',
@@ -115,7 +103,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 5, commits: 1 },
   },
   applicationSecurity: {
     id: 'applicationSecurity',
@@ -124,7 +111,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 4, commits: 0 },
   },
   updateApplicationSecurity: {
     id: 'updateApplicationSecurity',
@@ -133,7 +119,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 5, commits: 1 },
   },
   passwordSettings: {
     id: 'passwordSettings',
@@ -142,7 +127,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 4, commits: 0 },
   },
   previousPasswordSettings: {
     id: 'previousPasswordSettings',
@@ -151,7 +135,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 4, commits: 0 },
   },
   securityQuestionSettings: {
     id: 'securityQuestionSettings',
@@ -160,7 +143,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 4, commits: 0 },
   },
   saveEncryptionSettings: {
     id: 'saveEncryptionSettings',
@@ -169,7 +151,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 9, commits: 1 },
   },
   encryptionPreview: {
     id: 'encryptionPreview',
@@ -178,7 +159,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 2, commits: 0 },
   },
   activeCustomFields: {
     id: 'activeCustomFields',
@@ -187,7 +167,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 4, commits: 0 },
   },
   customRegistrationDataList: {
     id: 'customRegistrationDataList',
@@ -196,7 +175,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 3, commits: 0 },
   },
   addDataSource: {
     id: 'addDataSource',
@@ -205,7 +183,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 6, commits: 1 },
   },
   addCustomField: {
     id: 'addCustomField',
@@ -214,7 +191,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 7, commits: 1 },
   },
   saveDefaultFields: {
     id: 'saveDefaultFields',
@@ -223,7 +199,6 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.write',
     scope: 'site',
     impersonation: 'ManageSettings',
-    budget: { statements: 9, commits: 1 },
   },
   integrations: {
     id: 'integrations',
@@ -232,6 +207,5 @@ export const SITE_SETTINGS_ROUTES = {
     access: 'site-settings.read',
     scope: 'site',
     impersonation: 'ViewData',
-    budget: { statements: 2, commits: 0 },
   },
-} as const satisfies Record<string, EndpointRoute & { budget: StatementBudget }>;
+} as const satisfies Record<string, EndpointRoute>;

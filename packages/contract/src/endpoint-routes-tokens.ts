@@ -1,4 +1,4 @@
-import type { EndpointRoute, StatementBudget } from './endpoint-routes.ts';
+import type { EndpointRoute } from './endpoint-routes.ts';
 
 /** Method, path and access of the staff API tokens, service accounts and the address allowlist. */
 export const TOKENS_ROUTES = {
@@ -7,7 +7,6 @@ export const TOKENS_ROUTES = {
     method: 'GET',
     path: '/admin/api-tokens',
     access: 'session',
-    budget: { statements: 2, commits: 0 },
   },
   apiTokenCreate: {
     id: 'apiTokenCreate',
@@ -15,14 +14,12 @@ export const TOKENS_ROUTES = {
     path: '/admin/api-tokens',
     access: 'session',
     stepUp: true,
-    budget: { statements: 4, commits: 1 },
   },
   apiTokenRevoke: {
     id: 'apiTokenRevoke',
     method: 'DELETE',
     path: '/admin/api-tokens',
     access: 'session',
-    budget: { statements: 3, commits: 1 },
   },
   // SuperAdmins only: the service checks the role (team.write alone is not enough).
   serviceAccountCreate: {
@@ -31,7 +28,6 @@ export const TOKENS_ROUTES = {
     path: '/admin/team/service-accounts',
     access: 'team.write',
     stepUp: true,
-    budget: { statements: 5, commits: 1 },
   },
   // SuperAdmins only, as the service checks.
   addressAllowlist: {
@@ -39,7 +35,6 @@ export const TOKENS_ROUTES = {
     method: 'GET',
     path: '/admin/address-allowlist',
     access: 'team.write',
-    budget: { statements: 2, commits: 0 },
   },
   addressAllowlistSave: {
     id: 'addressAllowlistSave',
@@ -47,7 +42,6 @@ export const TOKENS_ROUTES = {
     path: '/admin/address-allowlist',
     access: 'team.write',
     stepUp: true,
-    budget: { statements: 4, commits: 1 },
   },
   // The SCIM provider's tokens: SuperAdmins only, as the service checks.
   scimTokenList: {
@@ -55,7 +49,6 @@ export const TOKENS_ROUTES = {
     method: 'GET',
     path: '/admin/scim-tokens',
     access: 'team.write',
-    budget: { statements: 2, commits: 0 },
   },
   scimTokenCreate: {
     id: 'scimTokenCreate',
@@ -63,13 +56,11 @@ export const TOKENS_ROUTES = {
     path: '/admin/scim-tokens',
     access: 'team.write',
     stepUp: true,
-    budget: { statements: 4, commits: 1 },
   },
   scimTokenRevoke: {
     id: 'scimTokenRevoke',
     method: 'DELETE',
     path: '/admin/scim-tokens',
     access: 'team.write',
-    budget: { statements: 4, commits: 1 },
   },
-} as const satisfies Record<string, EndpointRoute & { budget: StatementBudget }>;
+} as const satisfies Record<string, EndpointRoute>;

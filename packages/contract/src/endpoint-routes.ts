@@ -53,18 +53,6 @@ export interface EndpointRoute {
    * whose access is a scopable permission says, and no other does.
    */
   readonly scope?: ScopeRule;
-  /**
-   * The most statements, and write commits, that one valid call may run (authentication included;
-   * BEGIN, COMMIT and ROLLBACK are not statements; a commit is a transaction that wrote, or a
-   * write run alone). Held by apps/api/test/statement-budgets.test.ts, which also fails a budget
-   * far above what the call runs.
-   */
-  readonly budget?: StatementBudget;
-}
-
-export interface StatementBudget {
-  readonly statements: number;
-  readonly commits: number;
 }
 
 /** Method, path and access of every endpoint, keyed by id (the parts in the table's order). */
@@ -75,6 +63,6 @@ export const ENDPOINT_ROUTES = {
   ...SITE_SETTINGS_ROUTES,
   ...TOKENS_ROUTES,
   ...EVENTS_ROUTES,
-} as const satisfies Record<string, EndpointRoute & { budget: StatementBudget }>;
+} as const satisfies Record<string, EndpointRoute>;
 
 export type EndpointId = keyof typeof ENDPOINT_ROUTES;

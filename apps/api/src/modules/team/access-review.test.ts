@@ -1,8 +1,10 @@
 import { ACCESS_REVIEW_EXPORT_COLUMNS } from '@sac/contract/access-review';
 import { HEADERS } from '@sac/contract/constants';
+import { ENDPOINT_BUDGETS } from '@sac/contract/endpoint-budgets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { loadConfig } from '../../config.ts';
+import { recordStatements } from '../../db/statement-log.ts';
 import { periodicJobs } from '../../ops/periodic.ts';
 import { AUTOMATIC_REVIEWER, expireOverdueRoles } from './access-review.service.ts';
 
@@ -174,8 +176,12 @@ describe('the review cycle, with the clock moved by hand', () => {
     const sa = await t.login('sa@example.com');
     const member = await t.login('member@example.com');
     const version = (await row(t, sa, memberUid)).Version;
-    const r = await decide(t, sa, memberUid, 'revoke', version);
+    // the revoke is held to the endpoint's budget too (statement-budgets.test.ts measures a confirm)
+    const { out: r, counts } = await recordStatements(() => decide(t, sa, memberUid, 'revoke', version));
     expect(r.status, r.raw.body).toBe(200);
+    expect(counts.statements).toBeGreaterThan(0);
+    expect(counts.statements).toBeLessThanOrEqual(ENDPOINT_BUDGETS.teamReviewDecide.statements);
+    expect(counts.commits).toBeLessThanOrEqual(ENDPOINT_BUDGETS.teamReviewDecide.commits);
     expect(r.body.Data).toMatchObject({ Decision: 'revoke', Roles: [], Review: { State: 'none' } });
     expect((await t.call('session', { session: member })).status).toBe(401);
     expect(await trail(t, 'team.review.revoke', memberUid)).toEqual([

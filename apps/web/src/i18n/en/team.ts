@@ -89,9 +89,9 @@ export const team = {
   reviewWasDue: 'Was due {date}',
   reviewConfirmedBy: 'Last confirmed by {who} on {date}',
   reviewConfirm: 'Confirm roles',
-  reviewConfirmOf: 'Confirm the roles of {email}',
+  reviewConfirmOf: 'Confirm roles of {email}',
   reviewRevoke: 'Remove roles',
-  reviewRevokeOf: 'Remove the roles of {email}',
+  reviewRevokeOf: 'Remove roles of {email}',
   reviewRevoking: 'Removing…',
   reviewRevokeTitle: 'Remove every role?',
   reviewRevokeText:

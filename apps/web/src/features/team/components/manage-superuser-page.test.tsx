@@ -340,7 +340,7 @@ describe('the access review on the super-user list', () => {
     // the review's export is offered to a reader of the trail
     expect(screen.getByRole('button', { name: 'Export CSV of Access review' })).toBeTruthy();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm the roles of support@example.com' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm roles of support@example.com' }));
     await waitFor(() => expect(within(row('support@example.com')).getByText('Confirmed')).toBeTruthy());
     const [call] = api.callsTo('teamReviewDecide');
     expect(call!.body).toEqual({ Uid: 'u-support', Decision: 'confirm' });
@@ -365,7 +365,7 @@ describe('the access review on the super-user list', () => {
     });
     renderList();
     await screen.findByText('support@example.com');
-    fireEvent.click(screen.getByRole('button', { name: 'Remove the roles of support@example.com' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove roles of support@example.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove every role?' });
     expect(dialog.textContent).toContain('support@example.com loses Support.');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove roles' }));
