@@ -17,6 +17,20 @@ export function listSubscriptions(db: Queryable, now: Date, id?: number) {
     qb
       .selectFrom('webhook_subscriptions as s')
       .leftJoin('record_versions as v', (j) => j.on('v.record', '=', sql<string>`'webhook:' || s.id`))
+      // the last day's outcomes: one pass over the subscription's deliveries, two counts
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('webhook_deliveries as d')
+            .select([
+              sql<number>`(count(*) FILTER (WHERE d.state = 'delivered'))::int`.as('delivered'),
+              sql<number>`(count(*) FILTER (WHERE d.state = 'failed'))::int`.as('failed'),
+            ])
+            .whereRef('d.subscription_id', '=', 's.id')
+            .where('d.created_at', '>=', since)
+            .as('day'),
+        (j) => j.onTrue(),
+      )
       .select((eb) => [
         eb.cast<string>('s.id', 'text').as('id'),
         's.url',
@@ -33,9 +47,8 @@ export function listSubscriptions(db: Queryable, now: Date, id?: number) {
         isoText('s.previous_secret_until').as('previous_secret_until'),
         isoText('s.last_delivered_at').as('last_delivered_at'),
         sql<number>`coalesce(v.version, 0)`.as('version'),
-        sql<string>`(SELECT count(*) FILTER (WHERE d.state = 'delivered')::text || ',' ||
-            count(*) FILTER (WHERE d.state = 'failed')::text
-          FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.created_at >= ${since})`.as('day'),
+        'day.delivered',
+        'day.failed',
         sql<string>`(SELECT count(*)::text FROM webhook_deliveries d
           WHERE d.subscription_id = s.id AND d.state = 'pending')`.as('pending'),
       ])
@@ -44,6 +57,15 @@ export function listSubscriptions(db: Queryable, now: Date, id?: number) {
   );
 }
 export type SubscriptionRow = Awaited<ReturnType<typeof listSubscriptions>>[number];
+
+/** Whether a subscription exists: the 404 of a read that found none of its rows. */
+export async function subscriptionExists(db: Queryable, id: number): Promise<boolean> {
+  const r = await firstRow(
+    db,
+    qb.selectFrom('webhook_subscriptions').select(sql<number>`1`.as('one')).where('id', '=', id),
+  );
+  return r !== undefined;
+}
 
 export async function countSubscriptions(db: Queryable): Promise<number> {
   const r = await firstRow(

@@ -28,6 +28,7 @@ import {
   rotateSecret,
   type SubscriptionRow,
   setSubscriptionState,
+  subscriptionExists,
   subscriptionRecord,
   updateSubscription,
 } from './webhooks.repo.ts';
@@ -39,7 +40,6 @@ import {
  */
 
 const subscriptionOut = (r: SubscriptionRow): WebhookSubscription => {
-  const [delivered, failed] = (r.day ?? '0,0').split(',').map(Number);
   return {
     Id: Number(r.id),
     Url: r.url,
@@ -54,8 +54,8 @@ const subscriptionOut = (r: SubscriptionRow): WebhookSubscription => {
     CreatedBy: r.created_by,
     SecretRotatedAt: r.secret_rotated_at,
     PreviousSecretUntil: r.previous_secret_until,
-    Delivered24h: delivered ?? 0,
-    Failed24h: failed ?? 0,
+    Delivered24h: r.delivered ?? 0,
+    Failed24h: r.failed ?? 0,
     Pending: Number(r.pending ?? 0),
     LastDeliveredAt: r.last_delivered_at,
     Version: Number(r.version),
@@ -250,7 +250,8 @@ export async function deliveries(
     state: q.state,
     limit: WEBHOOK_DELIVERIES_PAGE,
   });
-  if (found.length === 0 && q.before === undefined) await readOne(ctx, q.id);
+  // an empty page of a subscription that does not exist is a 404, on any page
+  if (found.length === 0 && !(await subscriptionExists(ctx.db, q.id))) throw notFound();
   const page = found.slice(0, WEBHOOK_DELIVERIES_PAGE);
   const more = found.length > WEBHOOK_DELIVERIES_PAGE;
   return {

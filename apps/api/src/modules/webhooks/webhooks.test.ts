@@ -137,7 +137,19 @@ describe('webhooks', () => {
     const log = await t.call('webhookDeliveries', { session: superAdmin, query: { id: String(id) } });
     expect(log.body.Data[0]).toMatchObject({ EventType: 'customer.created', State: 'delivered' });
     expect(log.body.Data[0]!.Attempts[0]).toMatchObject({ Code: 200, Error: null });
+    // the list counts the day's outcomes as numbers
+    const listed = await t.call('webhookList', { session: superAdmin });
+    expect(listed.body.Data.find((s) => s.Id === id)).toMatchObject({
+      Delivered24h: 1,
+      Failed24h: 0,
+      Pending: 0,
+    });
     await t.call('webhookDelete', { session: superAdmin, body: { Id: id } });
+    // the log of a subscription that is gone is a 404, on the first page and on a later one
+    for (const query of [{ id: String(id) }, { id: String(id), before: '5' }]) {
+      const gone = await t.callLoose('webhookDeliveries', { session: superAdmin, query });
+      expect(gone.status).toBe(404);
+    }
   });
 
   it('sends only the types subscribed to, and nothing of what came before the subscription', async () => {
