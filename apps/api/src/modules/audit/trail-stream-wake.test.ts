@@ -144,6 +144,37 @@ describe('the trail stream woken by commits', () => {
     await streamer.run();
     expect(got).toEqual(ids.slice(500));
   });
+
+  it('a read ahead that fails while a batch is sent ends the run with that error, never the process', async () => {
+    await cursorAtEnd();
+    await writeRows(600);
+    let reads = 0;
+    // the database answers the first batch, then fails the read made ahead while it is sent
+    const db = new Proxy(t.db, {
+      get(target, key, receiver) {
+        if (key !== 'query') return Reflect.get(target, key, receiver);
+        return async (text: string, params?: unknown[]) => {
+          if (text.includes('"activity_log"') && ++reads > 1) throw new Error('pool wait timed out');
+          return target.query(text, params as never);
+        };
+      },
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const slowSink = {
+        ...httpCollectorSink(url),
+        send: () => new Promise<void>((r) => setTimeout(r, 200)),
+      };
+      const streamer = trailStreamer({ ...t.ctx, db }, [slowSink]);
+      await expect(streamer.run()).rejects.toThrow(/pool wait timed out/);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });
 
 describe.runIf(inject('testDb') === 'postgres')('the trail stream woken on PostgreSQL', () => {

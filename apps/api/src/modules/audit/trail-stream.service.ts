@@ -98,19 +98,29 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
    * again after a pause that doubles, within the run's budget, by a run woken by a commit (the poll
    * comes again anyway).
    */
+  /**
+   * The promise, marked as handled: a read ahead or a cursor store that fails while a batch is
+   * being sent would otherwise be an unhandled rejection (which ends the process); its failure
+   * still surfaces where it is awaited.
+   */
+  function awaitedLater<T>(p: Promise<T>): Promise<T> {
+    p.catch(() => {});
+    return p;
+  }
+
   async function runSink(sink: TrailSink, woken: boolean): Promise<void> {
     const now = Date.now();
     let cursor = await startOf(sink, now);
     const kept = recent.get(sink.name)!;
     const until = now + RUN_BUDGET_MS;
-    let next = readAfter(ctx.db, cursor, BATCH_ROWS);
+    let next = awaitedLater(readAfter(ctx.db, cursor, BATCH_ROWS));
     let storing = Promise.resolve();
     let pauseMs = HELD_BACK_FIRST_MS;
     try {
       for (;;) {
         const batch = await next;
         const full = batch.length === BATCH_ROWS;
-        if (full) next = readAfter(ctx.db, batch.at(-1)!.cursor, BATCH_ROWS);
+        if (full) next = awaitedLater(readAfter(ctx.db, batch.at(-1)!.cursor, BATCH_ROWS));
         if (batch.length > 0) {
           try {
             await sink.send(batch.map((b) => b.event));
@@ -125,7 +135,9 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
           kept.push({ before: cursor, at: Date.now() });
           cursor = batch.at(-1)!.cursor;
           const to = cursor;
-          storing = storing.then(() => storeCursor(ctx.db, sink.name, to, batch.length, ctx.clock.now()));
+          storing = awaitedLater(
+            storing.then(() => storeCursor(ctx.db, sink.name, to, batch.length, ctx.clock.now())),
+          );
           noteSent(ctx, sink.name, batch);
         }
         if (full) {
@@ -138,10 +150,10 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
         }
         await new Promise((r) => setTimeout(r, pauseMs));
         pauseMs *= 2;
-        next = readAfter(ctx.db, cursor, BATCH_ROWS);
+        next = awaitedLater(readAfter(ctx.db, cursor, BATCH_ROWS));
       }
     } finally {
-      next.catch(() => {}); // a batch read ahead of a run that ended is read again next run
+      // a batch read ahead of a run that ended is read again next run
       await storing;
     }
   }
