@@ -22,7 +22,7 @@ export const CUSTOM_ROLE_MESSAGES = {
   permissionsRequired: 'Choose at least one permission.',
   permissionUnknown: 'There is no such permission.',
   superAdminOnly:
-    'Only the built-in SuperAdmin role may hold sso.manage: whoever sets up single sign-on decides who signs in, and with which roles.',
+    'Only the built-in SuperAdmin role may hold sso.manage and webhooks.manage: whoever sets up single sign-on decides who signs in, and with which roles; a webhook sends the whole trail out.',
   notScopable: (permissions: readonly string[]) =>
     `A role with a scope may hold only permissions over customers and sites. Remove: ${permissions.join(', ')}.`,
   dataCentersEmpty: 'Choose at least one data center, or leave the data centers open (any).',
@@ -86,9 +86,11 @@ const definition = z.object({
 
 /**
  * Permissions no custom role holds: setting up single sign-on maps the provider's groups to any
- * role, SuperAdmin included, so its holder could make themselves SuperAdmin.
+ * role, SuperAdmin included, so its holder could make themselves SuperAdmin; a webhook
+ * subscription reads every site's trail rows (staff, addresses, impersonations) in its delivery
+ * log and sends them to an address of its maker's choosing, which no scope can narrow.
  */
-export const SUPER_ADMIN_ONLY_PERMISSIONS: readonly string[] = ['sso.manage'];
+export const SUPER_ADMIN_ONLY_PERMISSIONS: readonly string[] = ['sso.manage', 'webhooks.manage'];
 
 const scopedHoldsOnlyScopable = (v: z.output<typeof definition>, ctx: z.RefinementCtx) => {
   if (v.Permissions.some((p) => SUPER_ADMIN_ONLY_PERMISSIONS.includes(p)))

@@ -129,6 +129,12 @@ describe('POST /admin/team/custom-roles', () => {
       'Permissions',
       CUSTOM_ROLE_MESSAGES.superAdminOnly,
     ],
+    [
+      "the SuperAdmin's own webhooks.manage (a subscription reads and sends out every site's trail)",
+      { Permissions: ['webhooks.manage'], Scope: null },
+      'Permissions',
+      CUSTOM_ROLE_MESSAGES.superAdminOnly,
+    ],
   ])('refuses %s (400, by field)', async (_what, over, field, message) => {
     const r = await create(role({ Name: 'Refused', ...over }));
     expect(r.status).toBe(400);
