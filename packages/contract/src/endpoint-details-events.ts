@@ -31,7 +31,7 @@ export const EVENTS_DETAILS = {
   },
   webhookUpdate: {
     summary:
-      "Change a subscription's endpoint, description and event types (If-Match: the Version read). Deliveries already queued keep going to the endpoint they were queued for. Recorded with before and after (webhook.update).",
+      "Change a subscription's endpoint, description and event types (If-Match: the Version read). Deliveries still waiting go to the new endpoint (each attempt posts to the subscription's endpoint of that moment); events of types taken out are still sent if already queued. Recorded with before and after (webhook.update).",
     tag: 'Webhooks',
     versioned: 'if-match',
     body: updateWebhookBody,

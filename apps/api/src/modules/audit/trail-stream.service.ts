@@ -72,6 +72,16 @@ function freshFailure(
   return fresh;
 }
 
+/**
+ * The promise, marked as handled: a read ahead or a cursor store that fails while a batch is
+ * being sent would otherwise be an unhandled rejection (which ends the process); its failure
+ * still surfaces where it is awaited.
+ */
+function awaitedLater<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
 /** One run of the stream for every sink, and what it keeps between runs of this process. */
 export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>, sinks: TrailSink[]) {
   /** Per sink, the failure last thrown to the job runner (which logs it). */
@@ -98,16 +108,6 @@ export function trailStreamer(ctx: Pick<AppContext, 'db' | 'clock' | 'metrics'>,
    * again after a pause that doubles, within the run's budget, by a run woken by a commit (the poll
    * comes again anyway).
    */
-  /**
-   * The promise, marked as handled: a read ahead or a cursor store that fails while a batch is
-   * being sent would otherwise be an unhandled rejection (which ends the process); its failure
-   * still surfaces where it is awaited.
-   */
-  function awaitedLater<T>(p: Promise<T>): Promise<T> {
-    p.catch(() => {});
-    return p;
-  }
-
   async function runSink(sink: TrailSink, woken: boolean): Promise<void> {
     const now = Date.now();
     let cursor = await startOf(sink, now);

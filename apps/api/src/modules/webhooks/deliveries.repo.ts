@@ -141,13 +141,24 @@ export interface AttemptOutcome {
   /** delivered, pending (tried again at `next`), or failed (given up). */
   state: 'delivered' | 'pending' | 'failed';
   next: Date | null;
+  /**
+   * Whether the endpoint was called: an event failed unsent (older than its day of retries, kept
+   * through a pause) says nothing of the endpoint's health.
+   */
+  tried: boolean;
 }
 
 /**
  * Records a batch of attempts in one statement: each delivery's new state, its attempt in the log,
- * and each subscription's health (delivered: not failing; else failing since its first failure).
+ * and each subscription's health from the attempts that called it (delivered: not failing; else
+ * failing since its first failure). With `claimedUntil`, only deliveries still held by that claim
+ * are recorded: one whose lease ran out and that another run claimed again is that run's to record.
  */
-export async function recordAttempts(db: Queryable, os: AttemptOutcome[]): Promise<void> {
+export async function recordAttempts(
+  db: Queryable,
+  os: AttemptOutcome[],
+  claimedUntil: Date | null,
+): Promise<void> {
   if (os.length === 0) return;
   const arr = <T>(f: (o: AttemptOutcome) => T) => os.map(f);
   await execute(
@@ -156,25 +167,58 @@ export async function recordAttempts(db: Queryable, os: AttemptOutcome[]): Promi
        SELECT * FROM unnest(${arr((o) => o.id)}::bigint[], ${arr((o) => o.subscriptionId)}::bigint[],
          ${arr((o) => o.at.toISOString())}::timestamptz[], ${arr((o) => o.code)}::int[],
          ${arr((o) => o.error)}::text[], ${arr((o) => o.durationMs)}::int[], ${arr((o) => o.state)}::text[],
-         ${arr((o) => o.next?.toISOString() ?? null)}::timestamptz[]) AS r(id, sub, at, code, error, dur, state, next)
+         ${arr((o) => o.next?.toISOString() ?? null)}::timestamptz[], ${arr((o) => o.tried)}::boolean[])
+         AS r(id, sub, at, code, error, dur, state, next, tried)
      ), d AS (
        UPDATE webhook_deliveries w SET state = r.state, next_attempt_at = r.next,
          attempt_count = w.attempt_count + 1,
          delivered_at = CASE WHEN r.state = 'delivered' THEN r.at ELSE w.delivered_at END
-       FROM r WHERE w.id = r.id
+       FROM r WHERE w.id = r.id AND w.state = 'pending'
+         AND (${claimedUntil?.toISOString() ?? null}::timestamptz IS NULL
+           OR w.next_attempt_at = ${claimedUntil?.toISOString() ?? null}::timestamptz)
+       RETURNING w.id
      ), a AS (
        INSERT INTO webhook_attempts (delivery_id, at, code, error, duration_ms)
-       SELECT r.id, r.at, r.code, r.error, r.dur FROM r
+       SELECT r.id, r.at, r.code, r.error, r.dur FROM r JOIN d ON d.id = r.id
      ), h AS (
-       SELECT sub, max(at) FILTER (WHERE state = 'delivered') AS ok,
-         min(at) FILTER (WHERE state <> 'delivered') AS bad
-       FROM r GROUP BY sub
+       SELECT r.sub, max(r.at) FILTER (WHERE r.state = 'delivered') AS ok,
+         min(r.at) FILTER (WHERE r.state <> 'delivered') AS bad
+       FROM r JOIN d ON d.id = r.id WHERE r.tried GROUP BY r.sub
      )
      UPDATE webhook_subscriptions s SET
        last_delivered_at = coalesce(h.ok, s.last_delivered_at),
        failing_since = CASE WHEN h.ok IS NOT NULL THEN NULL ELSE coalesce(s.failing_since, h.bad) END
      FROM h WHERE s.id = h.sub`),
   );
+}
+
+/**
+ * Fails, in one statement, up to `limit` pending deliveries of events that happened before
+ * `before` (past their day of retries: kept through a pause that outlasted it), each with its
+ * attempt in the log saying why, without calling the endpoint or touching its health. Rows a
+ * running batch holds are left to it. Answers how many.
+ */
+export async function failStaleDeliveries(
+  db: Queryable,
+  before: Date,
+  now: Date,
+  error: string,
+  limit: number,
+): Promise<number> {
+  const r = await rows<{ id: string }>(
+    db,
+    statement(sql`WITH s AS (
+       SELECT id FROM webhook_deliveries WHERE state = 'pending' AND occurred_at < ${before.toISOString()}::timestamptz
+       LIMIT ${limit} FOR UPDATE SKIP LOCKED
+     ), d AS (
+       UPDATE webhook_deliveries w SET state = 'failed', next_attempt_at = NULL, attempt_count = w.attempt_count + 1
+       FROM s WHERE w.id = s.id RETURNING w.id
+     )
+     INSERT INTO webhook_attempts (delivery_id, at, code, error, duration_ms)
+     SELECT d.id, ${now.toISOString()}::timestamptz, NULL, ${error}, 0 FROM d
+     RETURNING delivery_id::text AS id`),
+  );
+  return r.length;
 }
 
 /** A page of a subscription's log, newest first, with every attempt of each delivery. */
@@ -222,7 +266,10 @@ export function deliveryOf(db: Queryable, subscriptionId: number, deliveryId: nu
   );
 }
 
-/** Deliveries made before `before` (their attempts with them), up to `limit`; answers how many. */
+/**
+ * Deliveries made before `before` (their attempts with them), up to `limit`; answers how many. A
+ * pending one goes too: made before the retention, its event is past its day of retries.
+ */
 export async function pruneDeliveries(db: Queryable, before: Date, limit: number): Promise<number> {
   const gone = await rows(
     db,
@@ -231,7 +278,6 @@ export async function pruneDeliveries(db: Queryable, before: Date, limit: number
       .where('id', 'in', (eb) =>
         eb.selectFrom('webhook_deliveries').select('id').where('created_at', '<', before).limit(limit),
       )
-      .where('state', '<>', 'pending')
       .returning('id'),
   );
   return gone.length;

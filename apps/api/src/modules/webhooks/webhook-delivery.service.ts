@@ -5,6 +5,7 @@ import {
   WEBHOOK_HEADERS,
   WEBHOOK_RETRY_HOURS,
   WEBHOOK_TEST_EVENT,
+  WEBHOOK_TIMEOUT_SECONDS,
   webhookEventOf,
 } from '@sac/contract/webhooks';
 import type { AppContext } from '../../app-context.ts';
@@ -15,6 +16,7 @@ import { notifyStaff } from '../staff-notifications/staff-notifications.service.
 import {
   type AttemptOutcome,
   claimDue,
+  failStaleDeliveries,
   insertDeliveries,
   lockFanoutCursor,
   moveFanoutCursor,
@@ -44,8 +46,13 @@ const FANOUT_ROWS = 1000;
 /** Deliveries one claim takes, and how many are posted at once. */
 const CLAIM_BATCH = 100;
 const POSTS_AT_ONCE = 32;
-/** A claimed delivery is not claimed again for this long (its post has a 15 s timeout). */
-const CLAIM_LEASE_MS = 60_000;
+/**
+ * A claimed delivery is not claimed again for this long: a batch's posts, each within the timeout,
+ * run in rounds of POSTS_AT_ONCE, and the lease outlasts the slowest batch by a minute. Attempts
+ * are recorded only while the claim holds (recordAttempts), so a batch that overran it sends
+ * nothing twice into the log.
+ */
+const CLAIM_LEASE_MS = Math.ceil(CLAIM_BATCH / POSTS_AT_ONCE) * WEBHOOK_TIMEOUT_SECONDS * 1000 + 60_000;
 /** How long one run keeps sending before giving its tick back. */
 const RUN_BUDGET_MS = 2_000;
 /** The waits before each retry; the last repeats until the day is over. */
@@ -156,8 +163,27 @@ function nextOf(
   return next.getTime() > giveUpAt ? { state: 'failed', next: null } : { state: 'pending', next };
 }
 
-/** Posts one claimed batch and records every attempt. */
-async function sendBatch(ctx: AppContext, claimed: Awaited<ReturnType<typeof claimDue>>): Promise<void> {
+const TOO_OLD = `not sent: the event is more than ${WEBHOOK_RETRY_HOURS} hours old`;
+
+/** The outcome of an event kept unsent past its day of retries: failed, without calling the endpoint. */
+const tooOld = (id: string, subscriptionId: string, at: Date): AttemptOutcome => ({
+  id,
+  subscriptionId,
+  at,
+  code: null,
+  error: TOO_OLD,
+  durationMs: 0,
+  state: 'failed',
+  next: null,
+  tried: false,
+});
+
+/** Posts one claimed batch and records every attempt while the claim (held until `claimedUntil`) holds. */
+async function sendBatch(
+  ctx: AppContext,
+  claimed: Awaited<ReturnType<typeof claimDue>>,
+  claimedUntil: Date,
+): Promise<void> {
   // each subscription's keys opened once a batch, not once a delivery
   const batchStart = ctx.clock.now();
   const keys = new Map(
@@ -178,16 +204,7 @@ async function sendBatch(ctx: AppContext, claimed: Awaited<ReturnType<typeof cla
       const now = ctx.clock.now();
       // kept while paused for longer than its day of retries: failed, not sent late
       if (Date.parse(d.occurred_at) + WEBHOOK_RETRY_HOURS * 3_600_000 < now.getTime()) {
-        outcomes.push({
-          id: d.id,
-          subscriptionId: d.subscription_id,
-          at: now,
-          code: null,
-          error: `not sent: the event is more than ${WEBHOOK_RETRY_HOURS} hours old`,
-          durationMs: 0,
-          state: 'failed',
-          next: null,
-        });
+        outcomes.push(tooOld(d.id, d.subscription_id, now));
         continue;
       }
       const timestamp = Math.floor(now.getTime() / 1000);
@@ -206,12 +223,13 @@ async function sendBatch(ctx: AppContext, claimed: Awaited<ReturnType<typeof cla
         error: r.error,
         durationMs: r.durationMs,
         ...nextOf(ok, d.attempt_count, d.occurred_at, now),
+        tried: true,
       });
       ctx.metrics.webhookDeliveries.inc({ outcome: ok ? 'delivered' : 'failed' });
     }
   };
   await Promise.all(Array.from({ length: Math.min(POSTS_AT_ONCE, claimed.length) }, worker));
-  await recordAttempts(ctx.db, outcomes);
+  await recordAttempts(ctx.db, outcomes, claimedUntil);
 }
 
 /** Subscriptions failing too long are paused, each with its trail row, and their makers told. */
@@ -259,9 +277,10 @@ export async function deliverWebhooks(ctx: AppContext, seen?: { subscriptions: b
   }
   let sent = 0;
   for (;;) {
-    const claimed = await claimDue(ctx.db, ctx.clock.now(), CLAIM_BATCH, CLAIM_LEASE_MS);
+    const at = ctx.clock.now();
+    const claimed = await claimDue(ctx.db, at, CLAIM_BATCH, CLAIM_LEASE_MS);
     if (claimed.length === 0) break;
-    await sendBatch(ctx, claimed);
+    await sendBatch(ctx, claimed, new Date(at.getTime() + CLAIM_LEASE_MS));
     sent += claimed.length;
     if (Date.now() > until) break;
   }
@@ -288,7 +307,27 @@ export function webhookJob(ctx: AppContext) {
   };
 }
 
-/** Deliveries older than WEBHOOK_LOG_DAYS go, with their attempts. Answers how many. */
+/** Rows one prune statement takes at most. */
+const PRUNE_ROWS = 5000;
+
+/**
+ * The hourly tidy: events kept unsent past their day of retries (a subscription paused for longer)
+ * are failed, as a resume would fail them, so the queue of a subscription paused for weeks stays
+ * a day long; then deliveries older than WEBHOOK_LOG_DAYS go, with their attempts, batch after
+ * batch until none is left. Answers how many went.
+ */
 export async function pruneWebhookLog(ctx: AppContext): Promise<number> {
-  return pruneDeliveries(ctx.db, new Date(ctx.clock.now().getTime() - ctx.config.webhooks.logMs), 5000);
+  const now = ctx.clock.now();
+  for (;;) {
+    const dayAgo = new Date(now.getTime() - WEBHOOK_RETRY_HOURS * 3_600_000);
+    const failed = await failStaleDeliveries(ctx.db, dayAgo, now, TOO_OLD, PRUNE_ROWS);
+    if (failed < PRUNE_ROWS) break;
+  }
+  const before = new Date(now.getTime() - ctx.config.webhooks.logMs);
+  let gone = 0;
+  for (;;) {
+    const n = await pruneDeliveries(ctx.db, before, PRUNE_ROWS);
+    gone += n;
+    if (n < PRUNE_ROWS) return gone;
+  }
 }

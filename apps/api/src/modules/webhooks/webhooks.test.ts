@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { deliverWebhooks } from './webhook-delivery.service.ts';
+import { deliverWebhooks, pruneWebhookLog } from './webhook-delivery.service.ts';
 
 /**
  * Webhooks against a real receiver on loopback: signatures checked by the Standard Webhooks
@@ -321,6 +321,42 @@ describe('webhooks', () => {
     const log = await t.call('webhookDeliveries', { session: superAdmin, query: { id: String(id) } });
     expect(log.body.Data[0]).toMatchObject({ State: 'failed' });
     expect(log.body.Data[0]!.Attempts[0]!.Error).toMatch(/more than 24 hours old/);
+    // ...which says nothing of the endpoint: a quiet day after, it is not paused as failing
+    t.clock.advance(24 * 3_600_000 + 60_000);
+    await deliverWebhooks(t.ctx);
+    superAdmin = await t.login('root@example.com');
+    const after = await t.call('webhookList', { session: superAdmin });
+    expect(after.body.Data.find((x) => x.Id === id)).toMatchObject({ State: 'active', FailingSince: null });
+  });
+
+  it("the hourly tidy fails a long pause's queue unsent and prunes the log past its days, pending rows ahead or not", async () => {
+    const { id } = await subscribe('/tidy', ['customer.created']);
+    await t.call('webhookPause', { session: superAdmin, body: { Id: id } });
+    await createCustomer();
+    await createCustomer();
+    await deliverWebhooks(t.ctx);
+    const states = async () =>
+      (
+        await t.db.query<{ state: string }>(
+          'SELECT state FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY id',
+          [id],
+        )
+      ).rows.map((r) => r.state);
+    expect(await states()).toEqual(['pending', 'pending']);
+    // within the day of retries the queue waits for the resume
+    await pruneWebhookLog(t.ctx);
+    expect(await states()).toEqual(['pending', 'pending']);
+    t.clock.advance(25 * 3_600_000);
+    await pruneWebhookLog(t.ctx);
+    expect(await states()).toEqual(['failed', 'failed']);
+    expect(onPath('/tidy')).toHaveLength(0);
+    superAdmin = await t.login('root@example.com');
+    const listed = await t.call('webhookList', { session: superAdmin });
+    expect(listed.body.Data.find((x) => x.Id === id)).toMatchObject({ State: 'paused', FailingSince: null });
+    // past the log's days every row goes, however many pending rows of another subscription wait
+    t.clock.advance(31 * 86_400_000);
+    await pruneWebhookLog(t.ctx);
+    expect(await states()).toEqual([]);
   });
 
   it('edits with If-Match, and refuses a stale version', async () => {
