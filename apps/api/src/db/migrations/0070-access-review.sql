@@ -4,3 +4,7 @@
 -- from when the account was created.
 ALTER TABLE staff ADD COLUMN roles_confirmed_at timestamptz;
 ALTER TABLE staff ADD COLUMN roles_confirmed_by text;
+-- Members there when the review begins have their clock start now (confirmed by no one): an
+-- install's older accounts fall due in ACCESS_REVIEW_DAYS, shown as due first, instead of being
+-- overdue at once and, with ACCESS_REVIEW_AUTO_REVOKE on, stripped at its first run.
+UPDATE staff SET roles_confirmed_at = now() WHERE roles_confirmed_at IS NULL;

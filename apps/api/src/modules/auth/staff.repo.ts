@@ -244,8 +244,9 @@ export async function deleteStaff(db: Queryable, uid: string): Promise<boolean> 
 }
 
 /**
- * Locks the SuperAdmin role's rows and answers their holders who can sign in (not deactivated), so
- * "the last SuperAdmin" checks cannot race and a deactivated holder never counts as another.
+ * Locks the SuperAdmin role's rows and answers their holders who can sign in (not deactivated, no
+ * invitation still waiting to be accepted), so "the last SuperAdmin" checks cannot race and neither
+ * a deactivated holder nor an invitee who may never accept counts as another.
  */
 export async function lockSuperAdmins(db: Queryable, role: string): Promise<string[]> {
   const r = await rows(
@@ -253,12 +254,12 @@ export async function lockSuperAdmins(db: Queryable, role: string): Promise<stri
     qb
       .selectFrom('staff_roles as sr')
       .innerJoin('staff as s', 's.uid', 'sr.uid')
-      .select(['sr.uid', 's.deactivated_at'])
+      .select(['sr.uid', 's.deactivated_at', 's.invitation_pending'])
       .where('sr.role', '=', role)
       .orderBy('sr.uid')
       .forUpdate('sr'),
   );
-  return r.filter((x) => x.deactivated_at === null).map((x) => x.uid);
+  return r.filter((x) => x.deactivated_at === null && !x.invitation_pending).map((x) => x.uid);
 }
 
 /** Every role, built in first, each with its scope, version and how many staff members hold it. */

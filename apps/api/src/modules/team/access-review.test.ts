@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ACCESS_REVIEW_EXPORT_COLUMNS } from '@sac/contract/access-review';
 import { HEADERS } from '@sac/contract/constants';
 import { ENDPOINT_BUDGETS } from '@sac/contract/endpoint-budgets';
@@ -6,6 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { loadConfig } from '../../config.ts';
 import { recordStatements } from '../../db/statement-log.ts';
 import { periodicJobs } from '../../ops/periodic.ts';
+import { insertStaff } from '../auth/staff.repo.ts';
 import { AUTOMATIC_REVIEWER, expireOverdueRoles } from './access-review.service.ts';
 
 type Session = { xtoken: string; xsign: string };
@@ -283,6 +285,34 @@ describe('the automatic removal of overdue roles', () => {
       expect(board).toMatchObject({ AutoRevoke: true, Days: 30, Overdue: 1 });
       // a second run finds nothing more to remove (the last SuperAdmin is kept, not retried into a loss)
       expect(await expireOverdueRoles(t.ctx)).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the last SuperAdmin who can sign in', () => {
+  it('keeps the role when the only other holder is an invitee who never accepted', async () => {
+    const t = await createTestApp({ accessReview: { days: 30, autoRevoke: true } });
+    try {
+      const root = await t.addStaff('root@example.com', ['SuperAdmin']);
+      t.clock.advance(DAY);
+      const invitee = randomUUID();
+      await insertStaff(t.db, {
+        uid: invitee,
+        email: 'invitee@example.com',
+        fullName: 'Invitee',
+        passwordHash: '!',
+        roles: ['SuperAdmin'],
+        at: t.clock.now(),
+        invitationPending: true,
+      } as never);
+      t.clock.advance(40 * DAY); // both overdue
+      await expireOverdueRoles(t.ctx);
+      const roles = await t.db.query<{ uid: string; role: string }>('SELECT uid, role FROM staff_roles');
+      expect(roles.rows.filter((r) => r.uid === root).map((r) => r.role)).toEqual(['SuperAdmin']);
+      const s = await t.login('root@example.com');
+      expect((await t.call('teamList', { session: s })).status).toBe(200);
     } finally {
       await t.close();
     }
