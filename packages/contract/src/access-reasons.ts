@@ -224,6 +224,17 @@ export function reasonOut(
 }
 
 /**
+ * Those fields as the site's owner reads them (consent page and mail, their access page, export and
+ * feed): the case's reference, never the link into the provider's own tracker, an internal address.
+ */
+export function customerReasonOut(
+  settings: ReasonSettings,
+  stored: { reason_code: string | null; case_reference: string | null },
+) {
+  return { ...reasonOut(settings, stored), CaseUrl: null };
+}
+
+/**
  * A form's schema with the settings' rule added (the code listed, the case when required,
  * bounded): the console checks as the server will. Without settings yet, the schema as it is.
  */

@@ -45,6 +45,9 @@ describe('requests to an address a user gave', () => {
       '169.254.169.254',
       '100.64.1.1',
       '::1',
+      '::',
+      '::7f00:1',
+      '::ffff:0:7f00:1',
       '::ffff:10.0.0.1',
       '2002:a00:1::',
       '2001:0:4136:e378::1',
@@ -53,7 +56,7 @@ describe('requests to an address a user gave', () => {
       'fe80::1',
     ])
       expect(isPrivateAddress(a), a).toBe(true);
-    for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'])
+    for (const a of ['93.184.216.34', '8.8.8.8', '::ffff:8.8.8.8', '2606:2800:220:1:248:1893:25c8:1946'])
       expect(isPrivateAddress(a), a).toBe(false);
   });
 

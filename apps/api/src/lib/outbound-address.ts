@@ -36,7 +36,10 @@ for (const [net, prefix] of [
 ] as const)
   PRIVATE.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 127],
+  // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
+  ['::', 96],
+  // IPv4-translated (RFC 2765) ::ffff:0:a.b.c.d; not the mapped ::ffff:a.b.c.d (see above)
+  ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],

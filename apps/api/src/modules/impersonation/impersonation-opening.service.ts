@@ -223,7 +223,8 @@ export async function create(
           to: site.owner_email,
           firstName: site.first_name,
           requestId,
-          access,
+          // the case's reference, without the link into the provider's own tracker
+          access: { ...access, caseUrl: null },
           consentUrl: links.consent!,
           siteAccessUrl: links.siteAccess,
         }),

@@ -151,18 +151,19 @@ describe('a request with a reason code and a case', () => {
       (m) => m.to.includes('rita@reason.example') && m.subject.endsWith(`(request ${id})`),
     );
     expect(mail.text).toMatch(/^Reason: VIP escalation\r?$/m);
-    expect(mail.text.split(/\r?\n/)).toEqual(
-      expect.arrayContaining([`Case: ${CASE}`, `Case link: ${CASE_URL}`]),
-    );
+    // the owner reads the case's reference, never the link into the provider's own tracker
+    expect(mail.text.split(/\r?\n/)).toContain(`Case: ${CASE}`);
+    expect(mail.text).not.toContain('Case link:');
     const assigned = await t.smtp.waitFor(
       (m) => m.to.includes('boss@example.com') && m.subject.startsWith(`Impersonation request ${id} `),
     );
     expect(assigned.text).toContain('Reason: VIP escalation');
+    expect(assigned.text.split(/\r?\n/)).toContain(`Case link: ${CASE_URL}`);
     const token = new URL(/https?:\/\/\S+\/impersonation\/consent\S*/.exec(mail.text)![0]).searchParams.get(
       'token',
     )!;
     const page = await t.call('consentDetails', { query: { token } });
-    expect(page.body.Data).toMatchObject(VIP);
+    expect(page.body.Data).toMatchObject({ ...VIP, CaseUrl: null });
     expect((await t.call('consentAnswer', { body: { token, granted: true } })).status).toBe(200);
   });
 
@@ -233,7 +234,7 @@ describe('a request with a reason code and a case', () => {
       ReasonCode: 'billing',
       ReasonLabel: 'Invoice question',
       CaseReference: 'INV-9',
-      CaseUrl: 'https://tickets.example.com/browse/INV-9',
+      CaseUrl: null, // the provider's tracker is theirs: the owner reads the reference
     };
     expect(why(page.Requests.find((r) => r.Id === id)!)).toEqual(billing);
     const steps = page.Log.filter((l) => l.RequestId === id);

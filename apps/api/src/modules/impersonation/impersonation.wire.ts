@@ -1,4 +1,4 @@
-import { type ReasonSettings, reasonOut } from '@sac/contract/access-reasons';
+import { customerReasonOut, type ReasonSettings, reasonOut } from '@sac/contract/access-reasons';
 import { displayStatus } from '@sac/contract/impersonation';
 import type { DISPLAY_STATUSES, LOG_STATUSES } from '@sac/contract/impersonation-api';
 import { isoOrNull } from '../../lib/iso.ts';
@@ -83,7 +83,7 @@ export function logEntryOut(x: LogEntryRow, now: Date) {
   };
 }
 
-/** What a consent link asks, for the owner's consent page. */
+/** What a consent link asks, for the owner's consent page (the case without the tracker's link). */
 export function consentDetailsOut(row: RequestRow, reasons: ReasonSettings) {
   return {
     RequestId: Number(row.id),
@@ -93,7 +93,7 @@ export function consentDetailsOut(row: RequestRow, reasons: ReasonSettings) {
     ProxyRoles: row.proxy_roles,
     AdditionalPermissions: row.additional_permissions,
     Duration: row.duration_minutes,
-    ...reasonOut(reasons, row),
+    ...customerReasonOut(reasons, row),
     Consent: row.consent,
   };
 }

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { type ReasonSettings, reasonOut } from '@sac/contract/access-reasons';
+import { customerReasonOut, type ReasonSettings } from '@sac/contract/access-reasons';
 import { consolePaths } from '@sac/contract/console-paths';
 import { csvLine } from '@sac/contract/csv';
 import {
@@ -85,7 +85,7 @@ const ownerStep = (
   Actor: n.person(l.actor),
   Date: new Date(l.at).toISOString(),
   ClientAddress: n.address(l.actor, l.client_address),
-  ...reasonOut(reasons, l),
+  ...customerReasonOut(reasons, l),
 });
 
 /** The owner's page: every request and step on their site, from the link in their email. */
@@ -104,7 +104,7 @@ export async function siteAccess(ctx: AppContext, _call: Caller, input: { token:
         return {
           ...w,
           Initiator: n.person(w.Initiator)!,
-          Request: { ...w.Request, Assignees: w.Request.Assignees.map((a) => n.person(a)!) },
+          Request: { ...w.Request, CaseUrl: null, Assignees: w.Request.Assignees.map((a) => n.person(a)!) },
           Action: { ...w.Action, ActionTakenBy: n.person(w.Action.ActionTakenBy) },
         };
       }),
