@@ -4,8 +4,8 @@ import { decimalInteger } from './validation.ts';
 
 /**
  * GET /admin/dashboard: what needs the viewer and how the platform stands, in one answer. Each
- * part is present only when the viewer holds the permission of the list behind it (see
- * DASHBOARD_CARD_ACCESS); the console shows a card per part present.
+ * part is present only when the viewer holds the permission of the list behind it (the checks in
+ * apps/api/src/modules/dashboard/dashboard.service.ts); the console shows a card per part present.
  */
 
 /** Items a card lists at most; its count says how many there are in all. */
