@@ -32,3 +32,21 @@ export async function checkEndpoint(url: string, allowPrivate: boolean): Promise
   }
   return u.toString();
 }
+
+/**
+ * An endpoint as the trail records it: scheme, host, port and the first path segment, the rest of
+ * the path and any query elided. Many receivers carry their secret in the path or query (a chat
+ * tool's incoming hook), and the trail is read by auditors and streamed to a SIEM; the
+ * subscription itself keeps the whole address for SuperAdmins.
+ */
+export function endpointShown(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return '';
+  }
+  const [first, ...rest] = u.pathname.split('/').filter((p) => p !== '');
+  const path = first === undefined ? '/' : `/${first}${rest.length > 0 ? '/…' : ''}`;
+  return `${u.origin}${path}${u.search ? '?…' : ''}`;
+}

@@ -25,6 +25,7 @@ import {
   recordAttempts,
   subscribedTypes,
 } from './deliveries.repo.ts';
+import { endpointShown } from './webhook-address.ts';
 import { postDelivery } from './webhook-http.ts';
 import { signatureHeader } from './webhook-signing.ts';
 
@@ -243,7 +244,7 @@ async function pauseTheFailing(ctx: AppContext): Promise<void> {
           action: 'webhook.pause',
           targetType: 'webhook',
           targetId: s.id,
-          details: { url: s.url, reason: 'failing', failingSince: s.failing_since },
+          details: { url: endpointShown(s.url), reason: 'failing', failingSince: s.failing_since },
         });
         await notifyStaff(tx, ctx, {
           kind: 'webhook-paused',

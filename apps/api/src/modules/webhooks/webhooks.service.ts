@@ -16,7 +16,7 @@ import { Versioned } from '../../lib/record-version.ts';
 import { runWrite, type WriteTx } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { deliveryOf, deliveryPage } from './deliveries.repo.ts';
-import { checkEndpoint } from './webhook-address.ts';
+import { checkEndpoint, endpointShown } from './webhook-address.ts';
 import { queueRedelivery, queueTest } from './webhook-delivery.service.ts';
 import { newSigningSecret } from './webhook-signing.ts';
 import {
@@ -128,7 +128,8 @@ export async function create(ctx: AppContext, call: StaffCall, input: Subscripti
         by: { uid: call.session.uid, email: call.session.email },
         at: ctx.clock.now(),
       }),
-    trail: (tx, id) => trail(ctx, call, tx, 'webhook.create', id, { url, eventTypes: fields.eventTypes }),
+    trail: (tx, id) =>
+      trail(ctx, call, tx, 'webhook.create', id, { url: endpointShown(url), eventTypes: fields.eventTypes }),
   });
   return { Data: await readOne(ctx, id), Secret: secret };
 }
@@ -145,8 +146,12 @@ export async function update(ctx: AppContext, call: StaffCall, input: Subscripti
     },
     trail: (tx, _v, before) =>
       trail(ctx, call, tx, 'webhook.update', input.Id, {
-        before: { url: before.url, description: before.description, eventTypes: before.event_types },
-        after,
+        before: {
+          url: endpointShown(before.url),
+          description: before.description,
+          eventTypes: before.event_types,
+        },
+        after: { ...after, url: endpointShown(after.url) },
       }),
   });
   return new Versioned({ Data: await readOne(ctx, input.Id) }, version);
@@ -156,7 +161,7 @@ export async function remove(ctx: AppContext, call: StaffCall, id: number) {
   await runWrite(ctx.db, {
     lock: (tx) => locked(tx, id),
     change: (tx) => deleteSubscription(tx, id),
-    trail: (tx, _d, before) => trail(ctx, call, tx, 'webhook.delete', id, { url: before.url }),
+    trail: (tx, _d, before) => trail(ctx, call, tx, 'webhook.delete', id, { url: endpointShown(before.url) }),
   });
   return { IsPosted: true };
 }
@@ -175,7 +180,7 @@ export async function pause(ctx: AppContext, call: StaffCall, id: number) {
         by: call.session.email,
         at: ctx.clock.now(),
       }),
-    trail: (tx, _d, s) => trail(ctx, call, tx, 'webhook.pause', id, { url: s.url }),
+    trail: (tx, _d, s) => trail(ctx, call, tx, 'webhook.pause', id, { url: endpointShown(s.url) }),
   });
   return { Data: await readOne(ctx, id) };
 }
@@ -189,7 +194,7 @@ export async function resume(ctx: AppContext, call: StaffCall, id: number) {
     },
     change: (tx) => setSubscriptionState(tx, id, { state: 'active' }),
     trail: (tx, _d, s) =>
-      trail(ctx, call, tx, 'webhook.resume', id, { url: s.url, wasPaused: s.paused_reason }),
+      trail(ctx, call, tx, 'webhook.resume', id, { url: endpointShown(s.url), wasPaused: s.paused_reason }),
   });
   return { Data: await readOne(ctx, id) };
 }

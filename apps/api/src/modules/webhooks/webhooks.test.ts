@@ -309,6 +309,14 @@ describe('webhooks', () => {
       [String(id)],
     );
     expect(trail.rows.map((x) => x.action)).toEqual(['webhook.create', 'webhook.pause', 'webhook.resume']);
+    // the trail (read by auditors, streamed to a SIEM) keeps the endpoint without a secret its path may hold
+    const secretPath = await subscribe('/manual/T0001/B0002/s3cr3tToken?key=abc', ['customer.created']);
+    const made = await t.db.query<{ details: { url: string } }>(
+      "SELECT details FROM activity_log WHERE action = 'webhook.create' AND target_id = $1",
+      [String(secretPath.id)],
+    );
+    expect(made.rows[0]!.details.url).toBe(`${base}/manual/…?…`);
+    await t.call('webhookDelete', { session: superAdmin, body: { Id: secretPath.id } });
     // an event kept through a pause longer than its day of retries fails, and is not sent late
     await t.call('webhookPause', { session: superAdmin, body: { Id: id } });
     await createCustomer();
