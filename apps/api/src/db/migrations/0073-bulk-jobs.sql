@@ -53,7 +53,9 @@ CREATE TABLE bulk_job_items (
 );
 CREATE INDEX bulk_job_items_pending_idx ON bulk_job_items (job_id, seq) WHERE outcome IS NULL;
 
--- A job made due (queued, approved, undone) wakes the runner on every instance once it commits.
+-- A job made due (queued: run, approved, an undo) wakes the runner on every instance once it
+-- commits. Per row and only for a row now queued: a statement trigger would fire on the runner's
+-- own claim too (an UPDATE of state, even of no row) and wake it again, without end.
 CREATE FUNCTION sac_bulk_due() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('sac_bulk_due', '');
@@ -61,4 +63,4 @@ BEGIN
 END;
 $$;
 CREATE TRIGGER bulk_jobs_due AFTER INSERT OR UPDATE OF state ON bulk_jobs
-  FOR EACH STATEMENT EXECUTE FUNCTION sac_bulk_due();
+  FOR EACH ROW WHEN (NEW.state = 'queued') EXECUTE FUNCTION sac_bulk_due();

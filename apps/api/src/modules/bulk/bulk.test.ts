@@ -254,6 +254,31 @@ describe('bulk site deactivation', () => {
     expect([twice.status, twice.error.ErrorCode]).toEqual([409, 1191]);
   });
 
+  it('wakes the runner when a job is queued, never by the runner’s own claims', async () => {
+    let wakes = 0;
+    const off = t.db.onNotification?.('sac_bulk_due', () => wakes++) ?? (() => {});
+    const settle = () => new Promise((r) => setTimeout(r, 300));
+    try {
+      await runBulkJobs(t.ctx);
+      await runBulkJobs(t.ctx);
+      await settle();
+      expect(wakes).toBe(0);
+      const s = await as('first');
+      const { uid } = await sitesOf(1);
+      const plan = await dryRun(s, { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } });
+      await settle();
+      expect(wakes).toBe(0);
+      await act('bulkRun', s, plan.Id);
+      await settle();
+      expect(wakes).toBe(1);
+      await runBulkJobs(t.ctx);
+      await settle();
+      expect(wakes).toBe(1);
+    } finally {
+      off();
+    }
+  });
+
   it('asks for a step-up to run, and runs only its requester’s plan', async () => {
     const s = await as('first');
     const { uid } = await sitesOf(1);
