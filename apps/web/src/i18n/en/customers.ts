@@ -298,7 +298,7 @@ export const customers = {
   bulkConfirmActivate: 'Activate {count} sites',
   bulkStarting: 'Starting…',
   bulkCancel: 'Cancel',
-  bulkClose: 'Close',
+  bulkClose: 'Done',
   bulkCancelJob: 'Cancel the job',
   bulkCancelling: 'Cancelling…',
   bulkUndo: 'Undo',
