@@ -60,7 +60,7 @@ export const customersSection: AppSection = {
     {
       path: consolePaths.bulkJob.path,
       access: 'sites.write',
-      label: { ns: 'customers', key: 'bulkJobTitle' },
+      label: { ns: 'customers', key: 'bulkJobCrumb' },
       tab: false,
       element: <BulkJobPage />,
     },

@@ -334,5 +334,7 @@ export const customers = {
   'bulkOutcome.cancelled': 'Cancelled',
   bulkOutcomePending: 'Waiting',
   bulkUndoOf: 'This job undoes job {id}.',
+  bulkUndoneBy: 'Undone by job {id}.',
+  bulkJobCrumb: 'Bulk job',
   bulkCustomer: 'Back to the customer',
 };

@@ -60,6 +60,13 @@ export default function BulkJobPage() {
             })}
           </p>
           {job.UndoOf ? <p>{t('bulkUndoOf', { id: job.UndoOf })}</p> : null}
+          {job.UndoneBy ? (
+            <p>
+              <Link to={consolePaths.bulkJob({ id: job.UndoneBy })}>
+                {t('bulkUndoneBy', { id: job.UndoneBy })}
+              </Link>
+            </p>
+          ) : null}
           {job.ApprovedBy ? <p>{t('bulkApprovedBy', { who: job.ApprovedBy })}</p> : null}
           <BulkJobStatus job={job} />
           {job.UndoUntil ? (
