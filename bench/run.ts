@@ -3,6 +3,7 @@ import os from 'node:os';
 import { benchApiLoad } from './api-load.bench.ts';
 import { benchAuditTrail } from './audit-trail.bench.ts';
 import { benchAuthLatency } from './auth-latency.bench.ts';
+import { benchBulk } from './bulk.bench.ts';
 import { benchDashboard } from './dashboard.bench.ts';
 import { benchExports } from './exports.bench.ts';
 import { benchHostileMix } from './hostile-mix.bench.ts';
@@ -44,6 +45,7 @@ const benches: Record<string, () => Promise<void>> = {
   exports: benchExports,
   'trail-stream': benchTrailStream,
   webhooks: benchWebhooks,
+  bulk: benchBulk,
 };
 // A bench that fails says so and the run goes on: one run of every bench is what is read.
 const failed: string[] = [];

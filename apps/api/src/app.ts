@@ -28,6 +28,7 @@ import { scimRoutes } from './modules/auth/scim.routes.ts';
 import { useSession } from './modules/auth/sessions.repo.ts';
 import { recentlyVerified } from './modules/auth/step-up.service.ts';
 import { TokenUses } from './modules/auth/token-uses.ts';
+import { bulkRoutes } from './modules/bulk/bulk.routes.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
@@ -308,6 +309,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   dashboardRoutes(app, ctx);
   noticesRoutes(app, ctx);
   staffNotificationRoutes(app, ctx);
+  bulkRoutes(app, ctx);
   docsRoutes(app);
   robots(app);
   await consoleStatic(app, opts.config, routes);

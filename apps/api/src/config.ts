@@ -10,6 +10,7 @@ import {
 } from '@sac/contract/access-review';
 import { ADDRESS_LIMITS } from '@sac/contract/address-limits';
 import { STEP_UP_DEFAULT_MINUTES } from '@sac/contract/step-up';
+import { bulkOf } from './config-bulk.ts';
 import { trailStreamOf, webhooksOf } from './config-events.ts';
 import { positive } from './config-number.ts';
 import { STORE_TIMEOUTS, type StoreTimeouts } from './lib/store-circuit.ts';
@@ -189,6 +190,8 @@ export interface Config {
     /** WEBHOOK_LOG_DAYS: how long deliveries and their attempts are kept, ms. */
     logMs: number;
   };
+  /** BULK_MAX_ITEMS, BULK_APPROVAL_OVER (0: every job), BULK_RUN_SECONDS (config-bulk.ts). */
+  bulk: { maxItems: number; approvalOver: number; everyMs: number };
 }
 
 const list = (v: string | undefined) =>
@@ -470,5 +473,6 @@ export function loadConfig(
     mailClaimMs: positive('MAIL_CLAIM_SECONDS', env.MAIL_CLAIM_SECONDS, 300) * 1000,
     trailStream: trailStreamOf(env),
     webhooks: webhooksOf(env),
+    bulk: bulkOf(env),
   };
 }

@@ -14,6 +14,7 @@ import { createToken as createScimToken } from '../src/modules/auth/scim-tokens.
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
 import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
 import { insertSubscription } from '../src/modules/webhooks/webhooks.repo.ts';
+import { bulkJobOf, staffUid } from './bulk-fixtures.ts';
 import { insertSite } from './customer-fixtures.ts';
 import { CONSOLE_ORIGIN, PASSWORD, type TestApp } from './harness.ts';
 import { insertGrant, insertRequest } from './impersonation-fixtures.ts';
@@ -231,6 +232,8 @@ const auditRead = (req: Row['request']): Row => ({
  * The trail holds a row for every other answered write.
  */
 const COMPUTES_ONLY = new Set<EndpointId>([
+  // plans a bulk job (kept for its run, which only its actor starts; the run is recorded, bulk.start)
+  'bulkDryRun',
   'customObjectValidate',
   'encryptionPreview',
   'noticeRecipients',
@@ -262,10 +265,8 @@ const impersonationRequester = (req: Row['request']): Row => ({
 });
 
 /** A write to a customer or site: SuperAdmin and Admin only. */
-const customerWrite = (
-  req: (f: Fixture) => { query?: Record<string, string>; payload?: unknown },
-  impersonating = 403,
-): Row => ({
+type Arranged = { query?: Record<string, string>; payload?: unknown };
+const customerWrite = (req: (f: Fixture) => Arranged | Promise<Arranged>, impersonating = 403): Row => ({
   targeted: false,
   request: async (f) => req(f),
   expect: {
@@ -1064,6 +1065,31 @@ export const MATRIX: Record<EndpointId, Row> = {
     payload: { Id: await webhook(t), Url: 'http://127.0.0.1:9/moved', EventTypes: ['customer.created'] },
   })),
   webhookDelete: superAdminCall(async ({ t }) => ({ payload: { Id: await webhook(t) } })),
+  // Bulk actions: those of the single site action (sites.write); the approval a SuperAdmin's, of
+  // another's job (MATRIX_APPROVER asked for it).
+  bulkDryRun: customerWrite((f) => ({
+    payload: { Action: 'site.deactivate', Uid: f.customer.uid, Selection: { Kind: 'all' } },
+  })),
+  bulkRun: customerWrite(async (f) => ({
+    payload: { Id: await bulkJobOf(f.t, f.actor, f.customer.uid, 'planned') },
+  })),
+  bulkApprove: {
+    targeted: false,
+    request: async (f) => {
+      const approver = { uid: await staffUid(f.t, MATRIX_APPROVER), email: MATRIX_APPROVER };
+      return { payload: { Id: await bulkJobOf(f.t, approver, f.customer.uid, 'awaiting-approval', true) } };
+    },
+    expect: superAdminOnly(200),
+  },
+  bulkCancel: customerWrite(async (f) => ({
+    payload: { Id: await bulkJobOf(f.t, f.actor, f.customer.uid, 'queued') },
+  })),
+  bulkUndo: customerWrite(async (f) => ({
+    payload: { Id: await bulkJobOf(f.t, f.actor, f.customer.uid, 'done') },
+  })),
+  bulkJob: customerWrite(async (f) => ({
+    query: { id: String(await bulkJobOf(f.t, f.actor, f.customer.uid, 'planned')) },
+  })),
   webhookPause: superAdminCall(async ({ t }) => ({ payload: { Id: await webhook(t) } })),
   webhookResume: superAdminCall(async ({ t }) => {
     const id = await webhook(t);

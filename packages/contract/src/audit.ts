@@ -120,6 +120,11 @@ const ACTIVITY_ACTIONS = [
   'webhook.rotate',
   'webhook.test',
   'webhook.redeliver',
+  // Bulk actions (bulk.ts): a job started (its action, selection, count), approved, cancelled; each
+  // item's own row is the single action's, naming the job (details.bulkJob). An undo is a job too.
+  'bulk.start',
+  'bulk.approve',
+  'bulk.cancel',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

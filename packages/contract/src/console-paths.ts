@@ -109,6 +109,8 @@ export const consolePaths = {
   customDomains: screen('/manage-customer/custom-domains', query<{ status?: string }>()),
   /** Sites whose trial ends within `days` days (7 when absent): the list behind the dashboard's card. */
   trialsEnding: screen('/manage-customer/trials-ending', query<{ days?: number }>()),
+  /** A bulk job on a customer's sites: its progress, items, cancel, approval and undo. */
+  bulkJob: screen('/manage-customer/bulk-job', query<{ id: number }>()),
 
   // Manage Superuser.
   team: screen('/manage-superuser'),

@@ -203,4 +203,12 @@ export const ENDPOINT_BUDGETS = {
   webhookTest: { statements: 5, commits: 1 },
   webhookDeliveries: { statements: 3, commits: 0 },
   webhookRedeliver: { statements: 5, commits: 1 },
+
+  // endpoint-routes-bulk.ts: whatever the selection's size (its items go in one statement)
+  bulkDryRun: { statements: 7, commits: 1 },
+  bulkRun: { statements: 7, commits: 1 },
+  bulkApprove: { statements: 7, commits: 1 },
+  bulkCancel: { statements: 8, commits: 1 },
+  bulkUndo: { statements: 10, commits: 1 },
+  bulkJob: { statements: 4, commits: 0 },
 } as const satisfies { readonly [I in EndpointId]: StatementBudget };

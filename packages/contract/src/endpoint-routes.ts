@@ -1,3 +1,4 @@
+import { BULK_ROUTES } from './endpoint-routes-bulk.ts';
 import { CUSTOMERS_ROUTES } from './endpoint-routes-customers.ts';
 import { EVENTS_ROUTES } from './endpoint-routes-events.ts';
 import { OPERATIONS_ROUTES } from './endpoint-routes-operations.ts';
@@ -63,6 +64,7 @@ export const ENDPOINT_ROUTES = {
   ...SITE_SETTINGS_ROUTES,
   ...TOKENS_ROUTES,
   ...EVENTS_ROUTES,
+  ...BULK_ROUTES,
 } as const satisfies Record<string, EndpointRoute>;
 
 export type EndpointId = keyof typeof ENDPOINT_ROUTES;

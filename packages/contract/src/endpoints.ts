@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type EndpointDetails, type EndpointTag, errors } from './endpoint-details.ts';
+import { BULK_DETAILS } from './endpoint-details-bulk.ts';
 import { CUSTOMERS_DETAILS } from './endpoint-details-customers.ts';
 import { EVENTS_DETAILS } from './endpoint-details-events.ts';
 import { OPERATIONS_DETAILS } from './endpoint-details-operations.ts';
@@ -22,6 +23,7 @@ const DETAILS = {
   ...SITE_SETTINGS_DETAILS,
   ...TOKENS_DETAILS,
   ...EVENTS_DETAILS,
+  ...BULK_DETAILS,
 } as const satisfies { readonly [I in EndpointId]: EndpointDetails & { readonly tag: EndpointTag } };
 
 type Endpoints = { readonly [I in EndpointId]: (typeof ENDPOINT_ROUTES)[I] & (typeof DETAILS)[I] };

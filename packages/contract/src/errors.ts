@@ -272,6 +272,29 @@ export const ERRORS = {
     status: 409,
     text: 'Password sign-in is off and this is its break-glass account: turn password sign-in on, or name another break-glass account, on the Single sign-on screen first.',
   },
+  // Bulk actions (bulk.ts)
+  bulkTooLarge: {
+    code: 1190,
+    status: 400,
+    text: 'The selection holds more items than a bulk action may take. Narrow the filter.',
+  },
+  bulkState: { code: 1191, status: 409, text: 'This bulk job cannot be changed this way now.' },
+  bulkOwnApproval: {
+    code: 1192,
+    status: 403,
+    text: "A bulk job needs a second SuperAdmin's approval: you cannot approve your own.",
+  },
+  bulkApproverOnly: { code: 1193, status: 403, text: 'Only a SuperAdmin may approve a bulk job.' },
+  bulkNotYours: {
+    code: 1194,
+    status: 403,
+    text: 'Only the staff member who asked for this bulk job, or a SuperAdmin, may do this.',
+  },
+  bulkUndoOver: {
+    code: 1195,
+    status: 409,
+    text: 'This bulk job can no longer be undone: undo lasts 10 minutes from its end, once.',
+  },
   signInBusy: {
     code: 984,
     status: 429,

@@ -44,6 +44,43 @@ interface ApplicationSecurityTable {
   modified_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+interface BulkJobItemsTable {
+  job_id: number;
+  seq: number;
+  target: number;
+  label: string;
+  seen_status: string;
+  seen_version: number;
+  planned: "change" | "refuse";
+  planned_reason: string | null;
+  outcome: "changed" | "refused" | "cancelled" | null;
+  outcome_reason: string | null;
+  done_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+interface BulkJobsTable {
+  id: Generated<number>;
+  action: string;
+  customer_uid: string;
+  selection: ColumnType<unknown, JsonValue, JsonValue>;
+  item_count: number;
+  actor_uid: string;
+  actor_email: string;
+  actor: ColumnType<unknown, JsonValue, JsonValue>;
+  client_address: string;
+  state: "planned" | "awaiting-approval" | "queued" | "running" | "done" | "cancelled";
+  approval_needed: Generated<boolean>;
+  approved_by_uid: string | null;
+  approved_by: string | null;
+  approved_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  undo_of: number | null;
+  undone_by: number | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  started_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  claimed_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
 interface CustomDomainsTable {
   domain: string;
   app_id: number;
@@ -649,6 +686,8 @@ export interface DB {
   address_limit_counters: AddressLimitCountersTable;
   app_meta: AppMetaTable;
   application_security: ApplicationSecurityTable;
+  bulk_job_items: BulkJobItemsTable;
+  bulk_jobs: BulkJobsTable;
   custom_domains: CustomDomainsTable;
   custom_objects: CustomObjectsTable;
   customer_addresses: CustomerAddressesTable;

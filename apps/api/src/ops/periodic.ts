@@ -2,6 +2,7 @@ import { GRANT_EXPIRING_NOTICE_MS } from '@sac/contract/staff-notifications';
 import type { AppContext } from '../app-context.ts';
 import { flushRefusals, REFUSAL_FOLD_MS } from '../modules/activity/activity.service.ts';
 import { configuredSinks, trailStreamJob } from '../modules/audit/trail-stream.service.ts';
+import { bulkRunnerJob } from '../modules/bulk/bulk.service.ts';
 import { retireLapsedSecrets } from '../modules/customers/customer-writes.service.ts';
 import { sendExpiryNotices } from '../modules/impersonation/expiry-notices.service.ts';
 import { sendDueNotices } from '../modules/notices/notices.service.ts';
@@ -81,6 +82,8 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
       run: async () => void (await expireOverdueRoles(ctx)),
     });
   }
+  // Bulk jobs (modules/bulk): run item by item as soon as one is queued or approved.
+  jobs.push(bulkRunnerJob(ctx));
   // Folded repeats of refused staff calls are written to the trail once their window has closed.
   jobs.push({
     name: 'refusal-fold',

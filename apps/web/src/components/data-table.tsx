@@ -23,6 +23,19 @@ export interface Column<T> {
   sortValue?: (row: T) => Plain;
   /** The column's value in a CSV export (default: sortValue); a column with neither is not exported. */
   csv?: (row: T) => Plain;
+  /** What its header cell holds instead of the header text (the row selection's page box). */
+  headerCell?: ReactNode;
+}
+
+/**
+ * Row checkboxes (bulk actions): the keys picked, and the keys after a box is used; the header's
+ * box picks or unpicks the rows of the page shown. Each row's box is named by `rowLabel`.
+ */
+export interface RowSelection<T> {
+  picked: ReadonlySet<string>;
+  onChange: (next: Set<string>) => void;
+  rowLabel: (row: T) => string;
+  pageLabel: string;
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -100,6 +113,43 @@ interface DataTableProps<T> {
    * table's order and columns (`name` and `readAll`, see everyPage in paged-table.tsx).
    */
   csvExport?: { name: string } | { download: Download } | { name: string; readAll: ReadAll<T> };
+  /** Row checkboxes and a box for the page (bulk actions). */
+  selection?: RowSelection<T>;
+}
+
+/** The checkbox column of a selection, over the rows of the page shown. */
+function selectColumn<T>(sel: RowSelection<T>, visible: readonly T[], rowKey: (row: T) => string): Column<T> {
+  const keys = visible.map(rowKey);
+  const all = keys.length > 0 && keys.every((k) => sel.picked.has(k));
+  const some = !all && keys.some((k) => sel.picked.has(k));
+  const toggle = (ks: string[], on: boolean) => {
+    const next = new Set(sel.picked);
+    for (const k of ks) on ? next.add(k) : next.delete(k);
+    sel.onChange(next);
+  };
+  return {
+    id: 'select',
+    header: sel.pageLabel,
+    headerCell: (
+      <input
+        type="checkbox"
+        aria-label={sel.pageLabel}
+        checked={all}
+        ref={(el) => {
+          if (el) el.indeterminate = some;
+        }}
+        onChange={(e) => toggle(keys, e.currentTarget.checked)}
+      />
+    ),
+    cell: (row) => (
+      <input
+        type="checkbox"
+        aria-label={sel.rowLabel(row)}
+        checked={sel.picked.has(rowKey(row))}
+        onChange={(e) => toggle([rowKey(row)], e.currentTarget.checked)}
+      />
+    ),
+  };
 }
 
 /** Reads every row of a paged list, saying how many it has so far; stops when `signal` aborts. */
@@ -161,7 +211,9 @@ function TableHead<T>({
               scope="col"
               aria-sort={sorted ? (sorted.descending ? 'descending' : 'ascending') : undefined}
             >
-              {sortable(c) ? (
+              {c.headerCell ? (
+                c.headerCell
+              ) : sortable(c) ? (
                 <button
                   type="button"
                   className={styles.sortButton}
@@ -328,6 +380,7 @@ export function DataTable<T>({
   inAddress = false,
   ownOrder,
   csvExport,
+  selection,
 }: DataTableProps<T>) {
   const t = useT('common');
   const own = useListView(inAddress && !given);
@@ -338,6 +391,7 @@ export function DataTable<T>({
     [rows, columns, view.sort, serverSorted],
   );
   const { totalPages, current, visible, goTo } = usePage(all, view, pageSize, more);
+  const shownColumns = selection ? [selectColumn(selection, visible, rowKey), ...columns] : columns;
   const loading = isLoading && !rows;
   const hasStatus = loading || Boolean(error) || all.length === 0;
   const status = hasStatus ? <TableStatus loading={loading} error={error} empty={all.length === 0} /> : null;
@@ -347,9 +401,9 @@ export function DataTable<T>({
       <TableScroll label={label}>
         <table>
           <caption className="visually-hidden">{label}</caption>
-          <TableHead columns={columns} view={view} serverSorted={serverSorted} ownOrder={ownOrder} />
+          <TableHead columns={shownColumns} view={view} serverSorted={serverSorted} ownOrder={ownOrder} />
           <TableBody
-            columns={columns}
+            columns={shownColumns}
             visible={visible}
             rowKey={rowKey}
             loading={loading}

@@ -59,6 +59,18 @@ function Toast({ item, role, dismissLabel }: { item: Item; role: 'alert' | 'stat
       <p className={styles.toastMessage} role={role}>
         {item.message}
       </p>
+      {item.button ? (
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => {
+            dismissToast(item.id);
+            item.button?.onClick();
+          }}
+        >
+          {item.button.label}
+        </button>
+      ) : null}
       <button
         type="button"
         className={styles.toastClose}

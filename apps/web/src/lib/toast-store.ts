@@ -1,10 +1,16 @@
 import { TOAST_AUTO_CLOSE_MS } from '@sac/contract/constants';
 
 type ToastType = 'success' | 'error' | 'info' | 'warning';
+/** A toast's one action besides closing it (Undo): the toast closes when it is used. */
+export interface ToastButton {
+  label: string;
+  onClick: () => void;
+}
 export interface Toast {
   id: number;
   type: ToastType;
   message: string;
+  button?: ToastButton;
 }
 
 type Listener = () => void;
@@ -68,7 +74,7 @@ const actions = new Map<number, string>();
  * (one bad session made four "Your session has expired"). A toast for an action replaces the
  * toasts that action raised before (a success takes the place of its earlier error).
  */
-function showToast(type: ToastType, message: string, action?: string): number {
+function showToast(type: ToastType, message: string, action?: string, button?: ToastButton): number {
   if (action !== undefined) dismissActionToasts(action);
   const same = toasts.find((x) => x.type === type && x.message === message);
   if (same) {
@@ -82,7 +88,7 @@ function showToast(type: ToastType, message: string, action?: string): number {
   }
   const id = nextId++;
   if (action !== undefined) actions.set(id, action);
-  publish([...toasts, { id, type, message }]);
+  publish([...toasts, { id, type, message, ...(button ? { button } : {}) }]);
   runFor(id, TOAST_AUTO_CLOSE_MS);
   return id;
 }
@@ -94,7 +100,7 @@ export function dismissActionToasts(action: string): void {
 
 /** `action` names what the toast reports on (a mutation's key): its next toast replaces this one. */
 export const toast = {
-  success: (m: string, action?: string) => showToast('success', m, action),
+  success: (m: string, action?: string, button?: ToastButton) => showToast('success', m, action, button),
   error: (m: string, action?: string) => showToast('error', m, action),
   info: (m: string, action?: string) => showToast('info', m, action),
   warning: (m: string, action?: string) => showToast('warning', m, action),

@@ -7,7 +7,6 @@ import type {
   siteBasicSettingsBody,
   siteDataCenterBody,
   siteFeaturesBody,
-  siteStatusBody,
   updateCustomerProfileBody,
   verifyEmailBody,
 } from '@sac/contract/customer-writes';
@@ -34,7 +33,6 @@ import {
   insertSite,
   markEmailVerified,
   replaceSiteSecret,
-  saveSiteStatus,
   setCustomerPassword,
   setSiteBasicSettings,
   setSiteDataCenter,
@@ -481,19 +479,4 @@ export async function retireLapsedSecrets(ctx: AppContext): Promise<number> {
     },
   });
   return lapsed.length;
-}
-
-export async function setSiteStatus(
-  ctx: AppContext,
-  call: StaffCall,
-  input: SiteInput & z.output<typeof siteStatusBody>,
-) {
-  const { uid, appId, Status: status } = input;
-  await siteWrite(ctx, call, input, {
-    action: status === 'active' ? 'site.activate' : 'site.deactivate',
-    check: async () => {},
-    change: (tx) => saveSiteStatus(tx, uid, appId, status, ctx.clock.now()),
-    details: () => ({}),
-  });
-  return read.appById(ctx, uid, appId);
 }

@@ -8,6 +8,7 @@ import { exportLimiter } from '../../lib/export-limiter.ts';
 import * as dashboard from '../dashboard/dashboard.service.ts';
 import * as writes from './customer-writes.service.ts';
 import * as customers from './customers.service.ts';
+import { setSiteStatus } from './site-status.service.ts';
 
 export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.searchCustomer, (c) =>
@@ -83,6 +84,6 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
     writes.rotateSiteSecret(ctx, c, { ...c.query, ...c.body }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.setSiteStatus, (c) =>
-    writes.setSiteStatus(ctx, c, { uid: c.query.uId, appId: c.query.appId, ...c.body }),
+    setSiteStatus(ctx, c, { uid: c.query.uId, appId: c.query.appId, ...c.body }),
   );
 }

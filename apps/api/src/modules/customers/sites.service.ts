@@ -10,6 +10,7 @@ import { setSiteBasicSettings } from './customer-writes.repo.ts';
 export { customerRoleCatalogue, type SiteRow } from './customers.repo.ts';
 export { ownedSite } from './owned-site.ts';
 export { sitesByNameOrOwner } from './site-picker.repo.ts';
+export { changeSiteStatus } from './site-status.service.ts';
 export { type SiteInput, siteWrite } from './site-write.ts';
 
 /**

@@ -6,6 +6,7 @@ import type { AppSection } from '../../lib/app-route.ts';
 const SearchCustomerPage = lazy(() => import('./components/search-customer-page.tsx'));
 const ViewCustomerPage = lazy(() => import('./components/view-customer-page.tsx'));
 const SiteWizardPage = lazy(() => import('./components/site-wizard-page.tsx'));
+const BulkJobPage = lazy(() => import('./components/bulk-job-page.tsx'));
 
 /**
  * /manage-customer: search (default), create, edit-site, add-site, view-customer. Create, add-site
@@ -55,6 +56,13 @@ export const customersSection: AppSection = {
       label: { ns: 'customers', key: 'viewCustomer' },
       tab: false,
       element: <ViewCustomerPage />,
+    },
+    {
+      path: consolePaths.bulkJob.path,
+      access: 'sites.write',
+      label: { ns: 'customers', key: 'bulkJobCrumb' },
+      tab: false,
+      element: <BulkJobPage />,
     },
   ],
 };

@@ -98,6 +98,7 @@ describe('audit trail', () => {
     expect([...select.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
       'Any action',
       'Approved an impersonation request',
+      'Approved a bulk action',
     ]);
     fireEvent.change(select, { target: { value: 'impersonation.approve' } });
     fireEvent.change(screen.getByLabelText('Result'), { target: { value: 'refused' } });

@@ -22,6 +22,7 @@ const AREAS = [
   { id: 'areaImpersonation', takes: (a: string) => a.startsWith('impersonation.') },
   { id: 'areaNotices', takes: (a: string) => a.startsWith('notice.') },
   { id: 'areaWebhooks', takes: (a: string) => a.startsWith('webhook.') },
+  { id: 'areaBulk', takes: (a: string) => a.startsWith('bulk.') },
   { id: 'areaAccess', takes: (a: string) => a === 'access.refused' },
 ] as const;
 export type AreaId = (typeof AREAS)[number]['id'];

@@ -3,11 +3,12 @@ import type { Site } from '@sac/contract/customers';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { CopyableCode } from '../../../components/copy-button.tsx';
-import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { type Column, DataTable, type RowSelection } from '../../../components/data-table.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useOwnedSites, useSharedSites } from '../api/customers-api.ts';
+import { BulkSitesBar, type SitePicks } from './bulk-sites-bar.tsx';
 import { CUSTOMER_TABLE_PAGE_SIZE } from './customer-search.ts';
 import { RotateSecretDialog } from './rotate-secret-dialog.tsx';
 import { SiteDetailsDialog } from './site-details-dialog.tsx';
@@ -119,8 +120,17 @@ export function SiteInformationSection({ uid }: { uid: string }) {
   const [statusOf, setStatusOf] = useState<Site | undefined>();
   const [secretOf, setSecretOf] = useState<Site | undefined>();
   const edit = permissions.has('sites.write');
+  const [picks, setPicks] = useState<SitePicks>({ picked: new Set(), all: false });
 
   const columns = useSiteColumns(setDetails, setStatusOf, setSecretOf);
+  const selection: RowSelection<Site> | undefined = edit
+    ? {
+        picked: picks.all ? new Set((owned.data ?? []).map((s) => String(s.appId))) : picks.picked,
+        onChange: (next) => setPicks({ picked: next, all: false }),
+        rowLabel: (s) => t('bulkPickRow', { site: s.AppName }),
+        pageLabel: t('bulkPickPage'),
+      }
+    : undefined;
 
   const tableError = (q: { isError: boolean; error: unknown }) =>
     q.isError ? errorText(q.error, common('tableFetchError')) : undefined;
@@ -136,6 +146,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
         ) : null}
       </div>
       <h3 id="owned-sites">{t('ownedSites')}</h3>
+      {edit ? <BulkSitesBar uid={uid} sites={owned.data ?? []} picks={picks} setPicks={setPicks} /> : null}
       <DataTable
         label={t('ownedSitesLabel')}
         columns={columns.owned}
@@ -145,6 +156,7 @@ export function SiteInformationSection({ uid }: { uid: string }) {
         error={tableError(owned)}
         pageSize={CUSTOMER_TABLE_PAGE_SIZE}
         csvExport={{ name: 'owned-sites' }}
+        {...(selection ? { selection } : {})}
       />
       <h3 id="shared-sites" className="subsection-heading">
         {t('sharedSites')}

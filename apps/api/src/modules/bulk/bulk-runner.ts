@@ -1,0 +1,118 @@
+import type { BulkAction } from '@sac/contract/bulk';
+import type { SiteScope } from '@sac/contract/role-scopes';
+import type { AppContext } from '../../app-context.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
+import {
+  claimDueJob,
+  findJob,
+  finishJob,
+  type JobRow,
+  pendingItems,
+  recordOutcomes,
+  renewClaim,
+} from './bulk.repo.ts';
+import { runSiteItem } from './site-items.ts';
+
+/**
+ * The runner of bulk jobs (ops/periodic.ts): it claims a due job (FOR UPDATE SKIP LOCKED, so one
+ * instance runs it) and runs its items in order, each through the single action's service call in
+ * a transaction of its own, recording the outcomes a batch at a time. Between batches it renews
+ * its claim, which is where a cancel stops it. A run gives its job back after RUN_BUDGET_MS; an
+ * instance that stopped mid-job leaves a claim that lapses, and the next run takes the job on
+ * (an item done but not yet recorded is then refused as already in its status).
+ */
+
+/** The channel a job made due notifies (migration 0073). */
+const BULK_DUE_CHANNEL = 'sac_bulk_due';
+/** Items run between two looks at the job's state (a cancel) and one write of their outcomes. */
+const BATCH = 25;
+/** A claimed job is not taken by another instance for this long. */
+const CLAIM_LEASE_MS = 60_000;
+/** How long one run keeps at it before giving its tick back. */
+const RUN_BUDGET_MS = 5_000;
+
+interface RunOptions {
+  /** Stop after this many items (tests: a cancel between two runs). */
+  maxItems?: number;
+  budgetMs?: number;
+}
+
+/** The call each item of the job runs as: its actor, as they were when they asked for it. */
+function callOf(job: JobRow): StaffCall {
+  const actor = job.actor as { name: string; roles: string[]; scope: SiteScope[] | null };
+  return {
+    session: {
+      sessionId: 0,
+      uid: job.actor_uid,
+      email: job.actor_email,
+      name: actor.name,
+      roles: actor.roles,
+      permissions: new Set(),
+      ...(actor.scope ? { scope: actor.scope } : {}),
+      verifiedAt: new Date(0),
+    },
+    clientAddress: job.client_address,
+    userAgent: null,
+  };
+}
+
+/** Runs a claimed job's items until it is done, cancelled, or the run's time or item budget is spent. */
+async function runClaimedJob(ctx: AppContext, id: number, until: number, left: number): Promise<number> {
+  const job = (await findJob(ctx.db, id))!;
+  const call = callOf(job);
+  const about = { id, action: job.action as BulkAction, uid: job.customer_uid };
+  let after = 0;
+  let ran = 0;
+  for (;;) {
+    const batch = await pendingItems(ctx.db, id, after, Math.min(BATCH, left - ran));
+    if (batch.length === 0) {
+      await finishJob(ctx.db, id, ctx.clock.now());
+      return ran;
+    }
+    const done: Parameters<typeof recordOutcomes>[2] = [];
+    for (const item of batch) {
+      const refused =
+        item.planned === 'refuse'
+          ? { reason: item.planned_reason ?? '' }
+          : await runSiteItem(ctx, call, about, {
+              appId: Number(item.target),
+              seen: { status: item.seen_status, version: Number(item.seen_version) },
+            });
+      done.push({ seq: item.seq, outcome: refused ? 'refused' : 'changed', reason: refused?.reason ?? null });
+    }
+    await recordOutcomes(ctx.db, id, done, ctx.clock.now());
+    ran += batch.length;
+    after = batch.at(-1)?.seq ?? after;
+    const spent = ran >= left || Date.now() > until;
+    // Renewed (or given back when the run is over): false when the job was cancelled meanwhile.
+    const running = await renewClaim(
+      ctx.db,
+      id,
+      spent ? null : new Date(ctx.clock.now().getTime() + CLAIM_LEASE_MS),
+    );
+    if (!running || spent) return ran;
+  }
+}
+
+/** One run: due jobs, one after the other, until none is due or the run's budget is spent. Answers the items run. */
+export async function runBulkJobs(ctx: AppContext, opts: RunOptions = {}): Promise<number> {
+  const until = Date.now() + (opts.budgetMs ?? RUN_BUDGET_MS);
+  const most = opts.maxItems ?? Number.POSITIVE_INFINITY;
+  let ran = 0;
+  while (ran < most && Date.now() <= until) {
+    const job = await claimDueJob(ctx.db, ctx.clock.now(), CLAIM_LEASE_MS);
+    if (!job) break;
+    ran += await runClaimedJob(ctx, Number(job.id), until, most - ran);
+  }
+  return ran;
+}
+
+/** The periodic job: a run every BULK_RUN_SECONDS, and one as soon as a job is made due. */
+export function bulkRunnerJob(ctx: AppContext) {
+  return {
+    name: 'bulk-actions',
+    everyMs: ctx.config.bulk.everyMs,
+    run: () => runBulkJobs(ctx),
+    wakeOn: (wake: () => void) => ctx.db.onNotification?.(BULK_DUE_CHANNEL, wake) ?? (() => {}),
+  };
+}

@@ -1,0 +1,292 @@
+import type { BulkDryRunBody } from '@sac/contract/bulk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { loadConfig } from '../../config.ts';
+import { runBulkJobs } from './bulk.service.ts';
+
+type S = { xtoken: string; xsign: string };
+let t: TestApp;
+let n = 0;
+
+/** Small bounds, so the tests reach them: at most 12 items, approval over 4. */
+beforeAll(async () => {
+  t = await createTestApp({ bulk: { ...loadConfig({}).bulk, maxItems: 12, approvalOver: 4 } });
+  await t.addStaff('first@example.com', ['SuperAdmin']);
+  await t.addStaff('second@example.com', ['SuperAdmin']);
+  await t.addStaff('admin@example.com', ['Admin']);
+});
+afterAll(() => t.close());
+
+/** A fresh sign-in (a fresh step-up) of one of the three. */
+const as = (who: 'first' | 'second' | 'admin') => t.login(`${who}@example.com`);
+
+/** `count` fresh sites of a fresh customer, `inactive` of them inactive first; their appIds. */
+async function sitesOf(count: number, inactive = 0): Promise<{ uid: string; appIds: number[] }> {
+  const uid = await insertCustomer(t.db, { first: 'C', last: `${++n}`, email: `c${n}@bulk.example` });
+  const appIds: number[] = [];
+  for (let i = 0; i < count; i++)
+    appIds.push((await insertSite(t.db, { owner: uid, name: `bulk-${n}-${i}` })).appId);
+  for (const id of appIds.slice(0, inactive))
+    await t.db.query("UPDATE sites SET status = 'inactive' WHERE app_id = $1", [id]);
+  return { uid, appIds };
+}
+
+const statuses = async (appIds: number[]) =>
+  (
+    await t.db.query<{ status: string }>('SELECT status FROM sites WHERE app_id = ANY($1) ORDER BY app_id', [
+      appIds,
+    ])
+  ).rows.map((r) => r.status);
+
+async function dryRun(session: S, body: BulkDryRunBody) {
+  const r = await t.call('bulkDryRun', { session, body });
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body.Data;
+}
+const job = async (session: S, id: number) => {
+  const r = await t.call('bulkJob', { session, query: { id: String(id) } });
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body.Data;
+};
+const act = (id: 'bulkRun' | 'bulkApprove' | 'bulkCancel' | 'bulkUndo', session: S, Id: number) =>
+  t.call(id, { session, body: { Id } });
+
+describe('bulk site deactivation', () => {
+  it('runs what its dry run planned, item by item, each a trail row naming the job', async () => {
+    const s = await as('first');
+    const { uid, appIds } = await sitesOf(4, 1);
+    const plan = await dryRun(s, {
+      Action: 'site.deactivate',
+      Uid: uid,
+      Selection: { Kind: 'rows', AppIds: [...appIds, 999_999] },
+    });
+    expect(plan).toMatchObject({ State: 'planned', Count: 5, Bound: 12, ApprovalNeeded: true });
+    expect(plan.Planned).toEqual({ Change: 3, Refuse: 2 });
+    const refusals = plan.Items.filter((i) => i.Planned === 'refuse').map((i) => i.PlannedReason);
+    expect(refusals).toEqual(['Already inactive.', 'Not a site of this customer (any more).']);
+    // nothing changed by the plan
+    expect(await statuses(appIds)).toEqual(['inactive', 'active', 'active', 'active']);
+
+    const run = await act('bulkRun', s, plan.Id);
+    expect(run.status, run.raw.body).toBe(200);
+    expect(run.body.Data.State).toBe('awaiting-approval');
+    expect(await runBulkJobs(t.ctx)).toBe(0);
+    expect((await act('bulkApprove', await as('second'), plan.Id)).status).toBe(200);
+    expect(await runBulkJobs(t.ctx)).toBe(5);
+
+    const done = await job(s, plan.Id);
+    expect(done.State).toBe('done');
+    expect(done.Progress).toEqual({ Changed: 3, Refused: 2, Cancelled: 0, Pending: 0 });
+    // each item did what the dry run said it would
+    for (const i of done.Items) expect(i.Outcome).toBe(i.Planned === 'change' ? 'changed' : 'refused');
+    expect(await statuses(appIds)).toEqual(['inactive', 'inactive', 'inactive', 'inactive']);
+    const trail = await t.db.query<{ action: string; details: { bulkJob?: number; count?: number } }>(
+      "SELECT action, details FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
+      [String(plan.Id)],
+    );
+    expect(trail.rows.map((r) => r.action)).toEqual([
+      'bulk.start',
+      'bulk.approve',
+      'site.deactivate',
+      'site.deactivate',
+      'site.deactivate',
+    ]);
+    expect(trail.rows[0]!.details.count).toBe(5);
+  });
+
+  it('refuses an item a single edit changed since the dry run, saying why, and runs the rest', async () => {
+    const s = await as('first');
+    const { uid, appIds } = await sitesOf(3);
+    const [a, b] = appIds as [number, number, number];
+    const plan = await dryRun(s, { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } });
+    expect(plan.Planned).toEqual({ Change: 3, Refuse: 0 });
+    // meanwhile, another staff member deactivates one site by hand and saves another's settings
+    const other = await as('admin');
+    const single = await t.call('setSiteStatus', {
+      session: other,
+      query: { uId: uid, appId: String(a) },
+      body: { Status: 'inactive' },
+    });
+    expect(single.status, single.raw.body).toBe(200);
+    const saved = await t.call('updateSiteBasicSettings', {
+      session: other,
+      query: { uID: uid, appId: String(b) },
+      body: { data: { StagingUrl: 'https://theirs.example.com' } },
+    });
+    expect(saved.status, saved.raw.body).toBe(200);
+
+    expect((await act('bulkRun', s, plan.Id)).body.Data.State).toBe('queued');
+    await runBulkJobs(t.ctx);
+    const done = await job(s, plan.Id);
+    expect(done.Items.map((i) => [i.Outcome, i.OutcomeReason])).toEqual([
+      ['refused', 'Its status changed since the dry run (it was active, it is inactive).'],
+      ['refused', 'Changed by someone else since the dry run (version 1, now 2).'],
+      ['changed', null],
+    ]);
+    const staging = await t.db.query<{ staging_url: string }>(
+      'SELECT staging_url FROM sites WHERE app_id = $1',
+      [b],
+    );
+    expect(staging.rows[0]!.staging_url).toBe('https://theirs.example.com');
+    expect(await statuses(appIds)).toEqual(['inactive', 'active', 'inactive']);
+  });
+
+  it('undoes a finished job once, within 10 minutes, refusing what moved on since', async () => {
+    const s = await as('first');
+    const { uid, appIds } = await sitesOf(3);
+    const plan = await dryRun(s, {
+      Action: 'site.deactivate',
+      Uid: uid,
+      Selection: { Kind: 'rows', AppIds: appIds },
+    });
+    await act('bulkRun', s, plan.Id);
+    await runBulkJobs(t.ctx);
+    const done = await job(s, plan.Id);
+    expect(done.UndoUntil).toBe(new Date(t.clock.now().getTime() + 10 * 60_000).toISOString());
+    // one site is reactivated by hand before the undo
+    await t.call('setSiteStatus', {
+      session: s,
+      query: { uId: uid, appId: String(appIds[0]) },
+      body: { Status: 'active' },
+    });
+    const undo = await act('bulkUndo', s, plan.Id);
+    expect(undo.status, undo.raw.body).toBe(200);
+    expect(undo.body.Data).toMatchObject({
+      Action: 'site.activate',
+      UndoOf: plan.Id,
+      State: 'queued',
+      Count: 3,
+    });
+    expect(undo.body.Data.Items[0]!.PlannedReason).toBe('Already active.');
+    await runBulkJobs(t.ctx);
+    expect(await statuses(appIds)).toEqual(['active', 'active', 'active']);
+    expect((await job(s, undo.body.Data.Id)).Progress).toEqual({
+      Changed: 2,
+      Refused: 1,
+      Cancelled: 0,
+      Pending: 0,
+    });
+    expect((await job(s, plan.Id)).UndoneBy).toBe(undo.body.Data.Id);
+    const again = await act('bulkUndo', s, plan.Id);
+    expect(again.status).toBe(409);
+    expect(again.error.ErrorCode).toBe(1195);
+
+    // another job's undo ends 10 minutes after it
+    const { uid: u2, appIds: ids2 } = await sitesOf(1);
+    const p2 = await dryRun(s, {
+      Action: 'site.deactivate',
+      Uid: u2,
+      Selection: { Kind: 'rows', AppIds: ids2 },
+    });
+    await act('bulkRun', s, p2.Id);
+    await runBulkJobs(t.ctx);
+    t.clock.advance(10 * 60_000 + 1);
+    const late = await act('bulkUndo', await as('first'), p2.Id);
+    expect(late.status).toBe(409);
+    expect(late.error.ErrorCode).toBe(1195);
+    expect(await statuses(ids2)).toEqual(['inactive']);
+  });
+
+  it('holds a job over BULK_APPROVAL_OVER for a second SuperAdmin, never its requester', async () => {
+    const s = await as('first');
+    const { uid, appIds } = await sitesOf(5);
+    const plan = await dryRun(s, {
+      Action: 'site.deactivate',
+      Uid: uid,
+      Selection: { Kind: 'all', Status: 'active' },
+    });
+    expect(plan).toMatchObject({ Count: 5, ApprovalOver: 4, ApprovalNeeded: true });
+    expect((await act('bulkRun', s, plan.Id)).body.Data.State).toBe('awaiting-approval');
+    const own = await act('bulkApprove', s, plan.Id);
+    expect([own.status, own.error.ErrorCode]).toEqual([403, 1192]);
+    const admin = await act('bulkApprove', await as('admin'), plan.Id);
+    expect([admin.status, admin.error.ErrorCode]).toEqual([403, 1193]);
+    expect(await runBulkJobs(t.ctx)).toBe(0);
+    expect(await statuses(appIds)).toEqual(Array(5).fill('active'));
+    const ok = await act('bulkApprove', await as('second'), plan.Id);
+    expect(ok.status, ok.raw.body).toBe(200);
+    expect(ok.body.Data).toMatchObject({ State: 'queued', ApprovedBy: 'second@example.com' });
+    const twice = await act('bulkApprove', await as('second'), plan.Id);
+    expect([twice.status, twice.error.ErrorCode]).toEqual([409, 1191]);
+    await runBulkJobs(t.ctx);
+    expect(await statuses(appIds)).toEqual(Array(5).fill('inactive'));
+
+    // at most four items: no approval
+    const { uid: u2 } = await sitesOf(4);
+    const small = await dryRun(s, { Action: 'site.deactivate', Uid: u2, Selection: { Kind: 'all' } });
+    expect(small.ApprovalNeeded).toBe(false);
+  });
+
+  it('refuses a selection over BULK_MAX_ITEMS, naming the bound', async () => {
+    const s = await as('first');
+    const { uid } = await sitesOf(13);
+    const r = await t.call('bulkDryRun', {
+      session: s,
+      body: { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } },
+    });
+    expect(r.status).toBe(400);
+    expect(r.error.ErrorCode).toBe(1190);
+    expect(r.error.Description).toContain('at most 12');
+  });
+
+  it('cancels a running job between items: what ran stays, the rest is left as it was', async () => {
+    const s = await as('first');
+    const { uid, appIds } = await sitesOf(4);
+    const plan = await dryRun(s, {
+      Action: 'site.deactivate',
+      Uid: uid,
+      Selection: { Kind: 'rows', AppIds: appIds },
+    });
+    await act('bulkRun', s, plan.Id);
+    expect(await runBulkJobs(t.ctx, { maxItems: 1 })).toBe(1);
+    expect((await job(s, plan.Id)).State).toBe('running');
+    const other = await act('bulkCancel', await as('admin'), plan.Id);
+    expect([other.status, other.error.ErrorCode]).toEqual([403, 1194]);
+    const c = await act('bulkCancel', s, plan.Id);
+    expect(c.status, c.raw.body).toBe(200);
+    expect(c.body.Data.State).toBe('cancelled');
+    expect(await runBulkJobs(t.ctx)).toBe(0);
+    const after = await job(s, plan.Id);
+    expect(after.Progress).toEqual({ Changed: 1, Refused: 0, Cancelled: 3, Pending: 0 });
+    expect(await statuses(appIds)).toEqual(['inactive', 'active', 'active', 'active']);
+    const twice = await act('bulkCancel', s, plan.Id);
+    expect([twice.status, twice.error.ErrorCode]).toEqual([409, 1191]);
+  });
+
+  it('wakes the runner when a job is queued, never by the runner’s own claims', async () => {
+    let wakes = 0;
+    const off = t.db.onNotification?.('sac_bulk_due', () => wakes++) ?? (() => {});
+    const settle = () => new Promise((r) => setTimeout(r, 300));
+    try {
+      await runBulkJobs(t.ctx);
+      await runBulkJobs(t.ctx);
+      await settle();
+      expect(wakes).toBe(0);
+      const s = await as('first');
+      const { uid } = await sitesOf(1);
+      const plan = await dryRun(s, { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } });
+      await settle();
+      expect(wakes).toBe(0);
+      await act('bulkRun', s, plan.Id);
+      await settle();
+      expect(wakes).toBe(1);
+      await runBulkJobs(t.ctx);
+      await settle();
+      expect(wakes).toBe(1);
+    } finally {
+      off();
+    }
+  });
+
+  it('asks for a step-up to run, and runs only its requester’s plan', async () => {
+    const s = await as('first');
+    const { uid } = await sitesOf(1);
+    const plan = await dryRun(s, { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } });
+    const theirs = await act('bulkRun', await as('second'), plan.Id);
+    expect([theirs.status, theirs.error.ErrorCode]).toEqual([403, 1194]);
+    t.clock.advance(11 * 60_000);
+    const stale = await act('bulkRun', s, plan.Id);
+    expect([stale.status, stale.error.ErrorCode]).toEqual([403, 911]);
+  });
+});

@@ -1,0 +1,95 @@
+import type { BulkJob } from '@sac/contract/bulk';
+import { consolePaths } from '@sac/contract/console-paths';
+import { useMemo } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { QueryStatus } from '../../../components/query-status.tsx';
+import { useT } from '../../../lib/i18n.tsx';
+import { useBulkJob } from '../api/bulk-api.ts';
+import { BulkJobActions, BulkJobStatus } from './bulk-job-status.tsx';
+
+type Item = BulkJob['Items'][number];
+
+/** The items' columns: the site, what the dry run planned, what the run did, and why. */
+function useItemColumns(): Column<Item>[] {
+  const t = useT('customers');
+  return useMemo(
+    () => [
+      { id: 'site', header: t('bulkItemSite'), sortValue: (i) => i.Label, cell: (i) => i.Label },
+      {
+        id: 'planned',
+        header: t('bulkItemPlanned'),
+        sortValue: (i) => i.Planned,
+        cell: (i) => t(`bulkOutcome.${i.Planned}`),
+      },
+      {
+        id: 'outcome',
+        header: t('bulkItemOutcome'),
+        sortValue: (i) => i.Outcome ?? '',
+        cell: (i) => (i.Outcome ? t(`bulkOutcome.${i.Outcome}`) : t('bulkOutcomePending')),
+      },
+      {
+        id: 'reason',
+        header: t('bulkItemReason'),
+        sortValue: (i) => i.OutcomeReason ?? i.PlannedReason ?? '',
+        cell: (i) => i.OutcomeReason ?? i.PlannedReason ?? '',
+      },
+    ],
+    [t],
+  );
+}
+
+/** /manage-customer/bulk-job?id=: a bulk job, followed while it moves; cancel, approve and undo here too. */
+export default function BulkJobPage() {
+  const t = useT('customers');
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const q = useBulkJob(Number.isInteger(id) && id > 0 ? id : undefined);
+  const columns = useItemColumns();
+  const job = q.data;
+  return (
+    <div className="page">
+      <h1>{t('bulkJobTitle', { id: Number.isInteger(id) ? id : '' })}</h1>
+      {job ? (
+        <section className="card" aria-labelledby="bulk-job-about">
+          <p id="bulk-job-about">
+            {t('bulkJobAbout', {
+              action: t(`bulkAction.${job.Action}`),
+              count: job.Count,
+              actor: job.Actor,
+            })}
+          </p>
+          {job.UndoOf ? <p>{t('bulkUndoOf', { id: job.UndoOf })}</p> : null}
+          {job.UndoneBy ? (
+            <p>
+              <Link to={consolePaths.bulkJob({ id: job.UndoneBy })}>
+                {t('bulkUndoneBy', { id: job.UndoneBy })}
+              </Link>
+            </p>
+          ) : null}
+          {job.ApprovedBy ? <p>{t('bulkApprovedBy', { who: job.ApprovedBy })}</p> : null}
+          <BulkJobStatus job={job} />
+          {job.UndoUntil ? (
+            <p className="muted">
+              {t('bulkUndoUntil', { time: new Date(job.UndoUntil).toLocaleTimeString() })}
+            </p>
+          ) : null}
+          <BulkJobActions job={job} />
+          <DataTable
+            label={t('bulkItemsLabel')}
+            columns={columns}
+            rows={job.Items}
+            rowKey={(i) => String(i.Seq)}
+            isLoading={false}
+            pageSize={25}
+          />
+          <p>
+            <Link to={consolePaths.customerView({ uid: job.Uid })}>{t('bulkCustomer')}</Link>
+          </p>
+        </section>
+      ) : (
+        <QueryStatus query={q} />
+      )}
+    </div>
+  );
+}

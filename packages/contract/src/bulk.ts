@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { decimalInteger } from './validation.ts';
+
+/**
+ * Bulk actions (docs/decisions.md, "Bulk actions"): a selection of a list's rows is planned by a
+ * dry run (what would change, what would be refused and why), then run as a job, item by item,
+ * under the rules, locks and trail rows of the single action. Reversible actions have an undo for
+ * BULK_UNDO_MINUTES from the job's end.
+ */
+
+/** The actions a bulk job may take, per list; each item runs the single action's own service call. */
+const BULK_ACTIONS = ['site.deactivate', 'site.activate'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** The action that undoes each reversible action (an action not named here has no undo). */
+export const BULK_INVERSE: Partial<Record<BulkAction, BulkAction>> = {
+  'site.deactivate': 'site.activate',
+  'site.activate': 'site.deactivate',
+};
+
+/** How long a finished job's undo is offered (the toast and the job's page), minutes. */
+export const BULK_UNDO_MINUTES = 10;
+
+/** The most items one job may hold whatever BULK_MAX_ITEMS says (the body's own bound). */
+export const BULK_ITEMS_CEILING = 10_000;
+
+/** Items one read of a job answers; `after` pages on. */
+export const BULK_ITEMS_PAGE = 100;
+
+const BULK_STATES = ['planned', 'awaiting-approval', 'queued', 'running', 'done', 'cancelled'] as const;
+export type BulkState = (typeof BULK_STATES)[number];
+
+const uid = z.string().uuid('Uid is not a valid customer id.');
+const appId = z.number().int().positive('AppIds must be positive whole numbers.');
+const jobId = z
+  .number({ error: 'Id must be a number.' })
+  .int('Id must be a number.')
+  .positive('Id must be a number.');
+
+/** The selection: rows picked (a page, or some of it), or every site of the list that matches its filter. */
+const selection = z.discriminatedUnion('Kind', [
+  z.object({
+    Kind: z.literal('rows'),
+    AppIds: z
+      .array(appId)
+      .min(1, 'Pick at least one row.')
+      .max(BULK_ITEMS_CEILING, `A bulk action takes at most ${BULK_ITEMS_CEILING} rows.`),
+  }),
+  z.object({
+    Kind: z.literal('all'),
+    /** The list's filter: only sites in this status (absent: every status). */
+    Status: z.enum(['active', 'inactive']).optional(),
+  }),
+]);
+export type BulkSelection = z.infer<typeof selection>;
+
+export const bulkDryRunBody = z.object({
+  Action: z.enum(BULK_ACTIONS, { error: 'Action is not a bulk action.' }),
+  /** The customer whose sites list the selection is of. */
+  Uid: uid,
+  Selection: selection,
+});
+export type BulkDryRunBody = z.input<typeof bulkDryRunBody>;
+
+export const bulkJobBody = z.object({ Id: jobId });
+export const bulkJobQuery = z.object({
+  id: decimalInteger(jobId),
+  /** Items after this sequence number (the previous page's ItemsNext). */
+  after: decimalInteger(z.number({ error: 'after must be a number.' }).int().min(0)).default(0),
+});
+
+const bulkItem = z.object({
+  Seq: z.number().int(),
+  AppId: z.number().int(),
+  /** The site's name, as the dry run saw it. */
+  Label: z.string(),
+  Planned: z.enum(['change', 'refuse']),
+  PlannedReason: z.string().nullable(),
+  /** Null while the item waits. */
+  Outcome: z.enum(['changed', 'refused', 'cancelled']).nullable(),
+  OutcomeReason: z.string().nullable(),
+});
+
+const bulkJob = z.object({
+  Id: z.number().int(),
+  Action: z.enum(BULK_ACTIONS),
+  Uid: z.string(),
+  Selection: selection,
+  /** How many items the selection holds. */
+  Count: z.number().int(),
+  /** The most a selection may hold (BULK_MAX_ITEMS): a larger one is refused. */
+  Bound: z.number().int(),
+  /** A job of more items than this waits for a second SuperAdmin's approval (BULK_APPROVAL_OVER). */
+  ApprovalOver: z.number().int(),
+  ApprovalNeeded: z.boolean(),
+  State: z.enum(BULK_STATES),
+  Actor: z.string(),
+  ActorUid: z.string(),
+  ApprovedBy: z.string().nullable(),
+  CreatedAt: z.string(),
+  StartedAt: z.string().nullable(),
+  FinishedAt: z.string().nullable(),
+  /** The job this one undoes; the job that undid this one. */
+  UndoOf: z.number().int().nullable(),
+  UndoneBy: z.number().int().nullable(),
+  /** Until when Undo is offered; null when it is not (not reversible, not done, undone, over). */
+  UndoUntil: z.string().nullable(),
+  /** What the dry run found. */
+  Planned: z.object({ Change: z.number().int(), Refuse: z.number().int() }),
+  /** What the run has done so far. */
+  Progress: z.object({
+    Changed: z.number().int(),
+    Refused: z.number().int(),
+    Cancelled: z.number().int(),
+    Pending: z.number().int(),
+  }),
+  /** At most BULK_ITEMS_PAGE items, in order, after `after`. */
+  Items: z.array(bulkItem),
+  /** Pass as `after` for the next items; null when there are none. */
+  ItemsNext: z.number().int().nullable(),
+});
+export type BulkJob = z.infer<typeof bulkJob>;
+
+export const bulkJobResponse = z.object({ Data: bulkJob });

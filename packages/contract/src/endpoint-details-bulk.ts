@@ -1,0 +1,48 @@
+import { bulkDryRunBody, bulkJobBody, bulkJobQuery, bulkJobResponse } from './bulk.ts';
+import { type DetailsPart, errors } from './endpoint-details.ts';
+
+/** Summary, tag and schemas of the bulk actions on a customer's sites. */
+export const BULK_DETAILS = {
+  bulkDryRun: {
+    summary:
+      "Plan a bulk action on a customer's sites (the rows picked, or all matching the list's filter, at most BULK_MAX_ITEMS): answers each item's would-change or would-be-refused with its reason, and whether the run will need a second SuperAdmin's approval (over BULK_APPROVAL_OVER). Changes nothing; the plan is kept as a job in state planned.",
+    tag: 'Sites',
+    body: bulkDryRunBody,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404) },
+  },
+  bulkRun: {
+    summary:
+      "Start a planned bulk job (its requester only): queued, or awaiting a second SuperAdmin's approval when it holds more than BULK_APPROVAL_OVER items. Each item then runs the single action under its lock, refused when the site moved on since the dry run.",
+    tag: 'Sites',
+    body: bulkJobBody,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  bulkApprove: {
+    summary:
+      "A second SuperAdmin approves a bulk job awaiting approval (never its requester's own): it is queued.",
+    tag: 'Sites',
+    body: bulkJobBody,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  bulkCancel: {
+    summary:
+      'Cancel a bulk job not yet done (its requester or a SuperAdmin): items not yet run are left as they are, marked cancelled.',
+    tag: 'Sites',
+    body: bulkJobBody,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  bulkUndo: {
+    summary:
+      'Undo a finished reversible bulk job within BULK_UNDO_MINUTES of its end (its requester or a SuperAdmin): its inverse, over the items it changed, as a job of its own (answered), refusing an item that moved on since.',
+    tag: 'Sites',
+    body: bulkJobBody,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  bulkJob: {
+    summary:
+      "A bulk job: its action, selection, count, actor, state and approval, the dry run's plan, the progress of its run, and its items a page at a time (`after`).",
+    tag: 'Sites',
+    query: bulkJobQuery,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404) },
+  },
+} as const satisfies DetailsPart;
