@@ -307,4 +307,23 @@ export const impersonation = {
   endedDefault: IMPERSONATION_SESSION_MESSAGES.ended as string,
   backToCustomer: 'Back to the customer',
   leaving: 'Ending the impersonation…',
+  // break-glass access (SuperAdmins; BREAK_GLASS_ENABLED)
+  breakGlass: 'Break glass',
+  breakGlassTitle: 'Break glass: open access to {app} now',
+  breakGlassWarningLead: 'Emergency access, without the owner’s consent or another SuperAdmin’s approval.',
+  breakGlassWarning:
+    'Use it only for a production incident, a security incident or a legal request, when consent cannot be had in time. It lasts at most 60 minutes and cannot be extended; every call you make is logged.',
+  breakGlassTold:
+    'Opening it tells at once, by mail, in the bell and by webhook: every other SuperAdmin ({admins}) and the site’s owner.',
+  breakGlassToldOwnerOnly:
+    'Opening it tells the site’s owner at once by mail, and subscribers by webhook (there is no other SuperAdmin to tell).',
+  breakGlassReviewNote: 'Another SuperAdmin must review it with a note within {hours} hours.',
+  breakGlassCaseHint: 'Required: the incident, case or legal request this access is for.',
+  breakGlassDescription: 'What is happening (optional)',
+  breakGlassMinutes: 'Minutes',
+  breakGlassMinutesHint: 'From 1 to {max}; it cannot be extended.',
+  breakGlassSubmit: 'Break glass and open access',
+  breakGlassOpening: 'Opening…',
+  breakGlassSession: 'Break-glass impersonation',
+  breakGlassBanner: 'Break-glass access: every call is logged and will be reviewed',
 };
