@@ -181,8 +181,16 @@ export const impersonation = {
   'event.call': 'Call made',
   'event.call-refused': 'Call refused',
   'event.expire': 'Expired',
+  'event.break-glass': 'Break-glass access opened',
+  'event.break-glass-told': 'SuperAdmins and the owner told',
+  'event.break-glass-review': 'Break-glass review closed',
   'detail.appId': 'App Id',
   'detail.roles': 'Roles',
+  'detail.note': 'Review note',
+  'detail.superAdmins': 'SuperAdmins told',
+  'detail.owner': 'Owner told',
+  'detail.openedBy': 'Opened by',
+  'detail.channels': 'Told by',
   'detail.permissions': 'Permissions',
   'detail.duration': 'Duration (minutes)',
   'detail.assignees': 'Assignees',
@@ -269,6 +277,9 @@ export const impersonation = {
   'siteAccessEvent.call': 'Support viewed or changed the site',
   'siteAccessEvent.call-refused': 'A call outside the allowed access was refused',
   'siteAccessEvent.expire': 'The access ended',
+  'siteAccessEvent.break-glass': 'Emergency access opened without asking you (break-glass)',
+  'siteAccessEvent.break-glass-told': 'You and our administrators were told',
+  'siteAccessEvent.break-glass-review': 'Another administrator reviewed the emergency access',
 
   // Impersonation mode: the live grant on the Impersonate screen
   impersonatedSite: 'Impersonated Site',
@@ -325,5 +336,8 @@ export const impersonation = {
   breakGlassSubmit: 'Break glass and open access',
   breakGlassOpening: 'Opening…',
   breakGlassSession: 'Break-glass impersonation',
+  siteAccessBreakGlass: 'Emergency access',
+  siteAccessBreakGlassNote:
+    'Opened without asking you first (break-glass), for at most 60 minutes; another administrator reviews it.',
   breakGlassBanner: 'Break-glass access: every call is logged and will be reviewed',
 };
