@@ -97,7 +97,9 @@ test('break glass: a SuperAdmin opens access at once under a red banner; another
   await expect(item).toContainText('SEC-4711');
   expect(await axeSerious(page2)).toEqual([]);
   await shoot(page2, 'break-glass-review-card');
-  await item.getByRole('button', { name: /^Close review \d+$/ }).click();
+  const closeButton = item.getByRole('button', { name: /^Close review \d+$/ });
+  const id = Number((await closeButton.textContent())?.match(/\d+/)?.[0]);
+  await closeButton.click();
   const close = page2.getByRole('dialog', { name: /^Close the review of break-glass access \d+$/ });
   await close.getByRole('button', { name: 'Close the review' }).click();
   await expect(close).toContainText('Please write a note on what was done and why.');
@@ -111,4 +113,11 @@ test('break glass: a SuperAdmin opens access at once under a red banner; another
   ).toBeVisible();
   await expect(card.getByRole('listitem').filter({ hasText: 'analytical-engine' })).toHaveCount(0);
   await other.close();
+
+  // the grant itself is revoked as any grant is, leaving the site's roles free for other specs
+  const revoked = await request.post(`/admin/impersonation/request/action?requestId=${id}`, {
+    headers: await apiSignIn(request, reviewer.email, reviewer.password),
+    data: { Status: 'Revoke', Comments: 'Incident over.' },
+  });
+  expect(revoked.status(), await revoked.text()).toBe(200);
 });
