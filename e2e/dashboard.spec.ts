@@ -14,6 +14,7 @@ const EVERY_CARD = [
   'Customers',
   'Sites',
   'Staff sign-ins, last 24 hours',
+  'Break-glass reviews',
   'Access review',
   'Staff activity',
   'Recently viewed customers',

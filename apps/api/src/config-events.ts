@@ -53,3 +53,11 @@ export function webhooksOf(env: NodeJS.ProcessEnv): Config['webhooks'] {
     logMs: days * 86_400_000,
   };
 }
+
+/** BREAK_GLASS_ENABLED: on unless the operator says `false` (or 0, no, off). */
+export function breakGlassEnabledOf(env: NodeJS.ProcessEnv): boolean {
+  const v = (env.BREAK_GLASS_ENABLED ?? '').trim().toLowerCase();
+  if (['', '1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new Error(`BREAK_GLASS_ENABLED must be true or false, got '${env.BREAK_GLASS_ENABLED}'`);
+}

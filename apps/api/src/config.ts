@@ -11,7 +11,7 @@ import {
 import { ADDRESS_LIMITS } from '@sac/contract/address-limits';
 import { STEP_UP_DEFAULT_MINUTES } from '@sac/contract/step-up';
 import { bulkOf } from './config-bulk.ts';
-import { trailStreamOf, webhooksOf } from './config-events.ts';
+import { breakGlassEnabledOf, trailStreamOf, webhooksOf } from './config-events.ts';
 import { positive } from './config-number.ts';
 import { STORE_TIMEOUTS, type StoreTimeouts } from './lib/store-circuit.ts';
 
@@ -160,6 +160,8 @@ export interface Config {
    * a case is required (IMPERSONATION_CASE_REQUIRED) and its link (IMPERSONATION_CASE_URL).
    */
   impersonationReasons: ReasonSettings;
+  /** BREAK_GLASS_ENABLED: break-glass access may be opened (on unless `false`; break-glass.ts). */
+  breakGlassEnabled: boolean;
   /** How often the mail outbox is looked through for due messages (retries, mail left by a crash), ms. */
   mailPollMs: number;
   /** How long one instance's claim on an outbox message holds before another may send it, ms. */
@@ -468,6 +470,7 @@ export function loadConfig(
     userInputBudgetMs: positive('USER_INPUT_BUDGET_MS', env.USER_INPUT_BUDGET_MS, 1000),
     siteAccessStaffNames: staffNames(env.SITE_ACCESS_STAFF_NAMES),
     impersonationReasons: reasonsOf(env),
+    breakGlassEnabled: breakGlassEnabledOf(env),
     addressLimits: addressLimitsOf(env),
     mailPollMs: positive('MAIL_OUTBOX_POLL_SECONDS', env.MAIL_OUTBOX_POLL_SECONDS, 2) * 1000,
     mailClaimMs: positive('MAIL_CLAIM_SECONDS', env.MAIL_CLAIM_SECONDS, 300) * 1000,

@@ -12,6 +12,7 @@ import { insertToken } from '../src/modules/auth/api-tokens.repo.ts';
 import { insertPasskey } from '../src/modules/auth/mfa.repo.ts';
 import { createToken as createScimToken } from '../src/modules/auth/scim-tokens.service.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
+import { insertBreakGlassGrant } from '../src/modules/impersonation/break-glass.repo.ts';
 import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
 import { insertSubscription } from '../src/modules/webhooks/webhooks.repo.ts';
 import { bulkJobOf, staffUid } from './bulk-fixtures.ts';
@@ -802,6 +803,45 @@ export const MATRIX: Record<EndpointId, Row> = {
       payload: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 30 },
     }),
     // only SuperAdmins decide, and never on their own request
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
+  // Break-glass access: SuperAdmins only (the role, checked by the service); opened on a fresh site.
+  breakGlassOptions: superAdminCall(async () => ({})),
+  breakGlassOpen: superAdminCall(async (f) => ({
+    payload: {
+      AppId: await freshSite(f),
+      ReasonCode: 'production-incident',
+      CaseReference: 'INC-1',
+      ProxyRoles: ['Developer'],
+      Duration: 30,
+    },
+  })),
+  // The review of the target's break-glass access: never closed by its opener.
+  breakGlassReviewClose: {
+    targeted: true,
+    request: async (f) => ({
+      payload: {
+        RequestId: await insertBreakGlassGrant(f.t.db, {
+          appId: await freshSite(f),
+          opener: { uid: f.target.uid, email: f.target.email },
+          description: '',
+          why: { reasonCode: 'production-incident', caseReference: 'INC-1' },
+          assignees: [],
+          roles: ['Developer'],
+          permissions: [],
+          minutes: 30,
+          at: f.t.clock.now(),
+        }),
+        Note: 'Looked at the incident; nothing else touched.',
+      },
+    }),
     expect: {
       ...signedOut,
       SuperAdmin: { own: 403, other: 200 },

@@ -144,6 +144,10 @@ const IMPERSONATION_STEPS = [
   'call-refused',
   // a grant's time ran out (written once, by the expiry notices' job)
   'expire',
+  // break-glass access (break-glass.ts): its opening, who was told of it, its review closed with a note
+  'break-glass',
+  'break-glass-told',
+  'break-glass-review',
 ] as const;
 export type ImpersonationStep = (typeof IMPERSONATION_STEPS)[number];
 

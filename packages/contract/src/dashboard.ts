@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { breakGlassReviewPart } from './break-glass.ts';
 import { sortQueryField, TRIAL_SORT_KEYS } from './list-sort.ts';
 import { decimalInteger } from './validation.ts';
 
@@ -159,6 +160,11 @@ export const dashboardResponse = z.object({
    * members are due and overdue, the most urgent first (DASHBOARD_ITEMS), the period in days and
    * whether overdue roles are removed automatically (never the last SuperAdmin's).
    */
+  /**
+   * SuperAdmins: the break-glass review queue (break-glass.ts): the open reviews, the oldest first
+   * (DASHBOARD_ITEMS), how many are overdue (past 24 hours), and whether break-glass is on.
+   */
+  BreakGlassReview: breakGlassReviewPart.optional(),
   AccessReview: z
     .object({
       Days: z.number().int(),

@@ -9,6 +9,13 @@ import {
   auditStreamResponse,
 } from './audit.ts';
 import { okResponse } from './auth.ts';
+import {
+  breakGlassOptionsResponse,
+  closeBreakGlassReviewBody,
+  closeBreakGlassReviewResponse,
+  openBreakGlassBody,
+  openBreakGlassResponse,
+} from './break-glass.ts';
 import { dashboardResponse, trialsEndingQuery, trialsEndingResponse } from './dashboard.ts';
 import { type DetailsPart, errors } from './endpoint-details.ts';
 import {
@@ -145,6 +152,26 @@ export const OPERATIONS_DETAILS = {
       "The reason codes a request may give (the built-in ones, then the operator's IMPERSONATION_REASON_CODES), whether a case or ticket reference is required (IMPERSONATION_CASE_REQUIRED) and the pattern of its link (IMPERSONATION_CASE_URL, {case} where the reference goes), for the request and edit forms.",
     tag: 'Impersonation',
     responses: { 200: reasonSettingsResponse, ...errors(401, 403) },
+  },
+  breakGlassOptions: {
+    summary:
+      'Break-glass access (SuperAdmins only): whether the operator left it on (BREAK_GLASS_ENABLED), its reason codes (production-incident, security-incident, legal-request), its longest duration (60 minutes), the hours its review is due in (24), and the other SuperAdmins an opening tells (the site owner is told too).',
+    tag: 'Impersonation',
+    responses: { 200: breakGlassOptionsResponse, ...errors(401, 403) },
+  },
+  breakGlassOpen: {
+    summary:
+      "Break-glass access (SuperAdmins only, a recent proof): opens a grant to the site at once, without the owner's consent or another's approval, with a break-glass reason code (else 1140) and a case reference (always, 1141), for 1 to 60 minutes (1181); never extended or stacked on a grant the caller holds on the site (1182); refused while the operator turned it off (1180). Every other SuperAdmin (bell and mail) and the site's owner (mail) are told at once, the webhook event impersonation.break_glass_opened is sent, and the grant lands in the review queue (the dashboard) until another SuperAdmin closes it with a note. The grant then follows every grant's rule: scope, expiry, every call logged, revoke. Recorded (impersonation.break-glass, impersonation.break-glass-told).",
+    tag: 'Impersonation',
+    body: openBreakGlassBody,
+    responses: { 200: openBreakGlassResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  breakGlassReviewClose: {
+    summary:
+      'Closes the review of a break-glass access with a note (SuperAdmins only; never the opener, 1183; once, 1184). Due within 24 hours of the opening: an overdue one stays red on the dashboard until closed. The opener is told in the bell; recorded with the note (impersonation.break-glass-review, webhook impersonation.break_glass_reviewed).',
+    tag: 'Impersonation',
+    body: closeBreakGlassReviewBody,
+    responses: { 200: closeBreakGlassReviewResponse, ...errors(400, 401, 403, 404, 409) },
   },
   impersonationLogs: {
     summary:

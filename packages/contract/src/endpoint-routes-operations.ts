@@ -65,6 +65,29 @@ export const OPERATIONS_ROUTES = {
     access: 'impersonation.request',
     scope: 'none',
   },
+  // Break-glass access (break-glass.ts): SuperAdmins only (the service checks the role).
+  breakGlassOptions: {
+    id: 'breakGlassOptions',
+    method: 'GET',
+    path: '/admin/impersonation/break-glass',
+    access: 'impersonation.approve',
+    scope: 'none',
+  },
+  breakGlassOpen: {
+    id: 'breakGlassOpen',
+    method: 'POST',
+    path: '/admin/impersonation/break-glass',
+    access: 'impersonation.approve',
+    scope: 'service',
+    stepUp: true,
+  },
+  breakGlassReviewClose: {
+    id: 'breakGlassReviewClose',
+    method: 'POST',
+    path: '/admin/impersonation/break-glass/review',
+    access: 'impersonation.approve',
+    scope: 'service',
+  },
   impersonationLogs: {
     id: 'impersonationLogs',
     method: 'GET',

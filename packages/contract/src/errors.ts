@@ -242,6 +242,35 @@ export const ERRORS = {
     status: 400,
     text: "A confirmation must name the version of the roles it confirms (If-Match: the Version of the team list's row).",
   },
+  /**
+   * Break-glass access (codes 1180-1184; break-glass.ts): turned off by the operator; more than 60
+   * minutes; no extension; the opener does not close their own review; a review closed already.
+   */
+  breakGlassOff: {
+    code: 1180,
+    status: 403,
+    text: 'Break-glass access is turned off by the operator (BREAK_GLASS_ENABLED).',
+  },
+  breakGlassDuration: {
+    code: 1181,
+    status: 400,
+    text: 'Break-glass access lasts from 1 to 60 minutes.',
+  },
+  breakGlassNoExtension: {
+    code: 1182,
+    status: 409,
+    text: 'You already hold access to this site: break-glass access is never extended or stacked. Let it end, or ask for more through a request.',
+  },
+  breakGlassOwnReview: {
+    code: 1183,
+    status: 403,
+    text: 'You opened this break-glass access: another SuperAdmin must close its review.',
+  },
+  breakGlassReviewClosed: {
+    code: 1184,
+    status: 409,
+    text: 'The review of this break-glass access is closed already.',
+  },
   internal: { code: 950, status: 500, text: MESSAGES.genericError },
   unavailable: { code: 951, status: 503, text: 'The service is starting or stopping. Please try again.' },
   storeUnavailable: {

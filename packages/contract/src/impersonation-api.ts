@@ -12,7 +12,7 @@ import { decimalInteger } from './validation.ts';
 export const DISPLAY_STATUSES = [...STORED_STATUSES, 'Expired'] as const;
 const isoDate = z.string();
 
-const impersonationRequest = z.object({
+export const impersonationRequest = z.object({
   Id: z.number().int(),
   AppId: z.number().int(),
   AppName: z.string(),
@@ -22,6 +22,8 @@ const impersonationRequest = z.object({
   Impersonation: z.boolean(),
   Consent: z.enum(['pending', 'granted', 'denied']),
   IsCustomerRequest: z.boolean(),
+  /** Break-glass access (break-glass.ts): opened at once by a SuperAdmin, without consent or approval. */
+  BreakGlass: z.boolean().optional(),
   Request: z.object({
     Priority: z.enum(PRIORITIES),
     Description: z.string(),

@@ -15,6 +15,8 @@ export const grant = z.object({
   /** The customer permissions in force: those of the approved roles, plus the additional ones. */
   Permissions: z.array(z.string()),
   ExpiresAt: z.string(),
+  /** Break-glass access (break-glass.ts): the session shows a red banner. */
+  BreakGlass: z.boolean().optional(),
 });
 export const updateAccessResponse = z.object({ Data: grant });
 

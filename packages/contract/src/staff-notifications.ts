@@ -17,6 +17,10 @@ export const STAFF_NOTIFICATION_KINDS = [
   'sessions-ended',
   // a webhook subscription its staff member made was paused after failing too long
   'webhook-paused',
+  // SuperAdmins: another SuperAdmin opened break-glass access to a site (break-glass.ts)
+  'break-glass',
+  // the opener: another SuperAdmin closed the review of their break-glass access
+  'break-glass-reviewed',
 ] as const;
 export type StaffNotificationKind = (typeof STAFF_NOTIFICATION_KINDS)[number];
 
@@ -32,6 +36,9 @@ export const STAFF_NOTIFICATION_EMAIL_DEFAULT: Record<StaffNotificationKind, boo
   expiring: false,
   'sessions-ended': false,
   'webhook-paused': true,
+  // told at once, by mail too unless the SuperAdmin chose in-app only
+  'break-glass': true,
+  'break-glass-reviewed': false,
 };
 
 /** "Grant expiring": told this long before a grant ends. */

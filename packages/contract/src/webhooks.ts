@@ -44,6 +44,15 @@ export const WEBHOOK_EVENTS = {
     actions: ['impersonation.revoke'],
   },
   'impersonation.expired': { description: "A grant's time ran out.", actions: ['impersonation.expire'] },
+  'impersonation.break_glass_opened': {
+    description:
+      'A SuperAdmin opened break-glass access to a site (no consent, no approval; at most 60 minutes), with its reason code and case.',
+    actions: ['impersonation.break-glass'],
+  },
+  'impersonation.break_glass_reviewed': {
+    description: 'Another SuperAdmin closed the review of a break-glass access, with a note.',
+    actions: ['impersonation.break-glass-review'],
+  },
   'impersonation.session_started': {
     description: 'The grant holder opened an impersonation session on the site.',
     actions: ['impersonation.session-start'],

@@ -285,6 +285,10 @@ interface ImpersonationRequestsTable {
   expiring_notified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   reason_code: string | null;
   case_reference: string | null;
+  break_glass: Generated<boolean>;
+  review_closed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  review_closed_by: string | null;
+  review_note: string | null;
 }
 
 interface JobLeasesTable {
@@ -507,14 +511,14 @@ interface StaffGroupRolesTable {
 
 interface StaffNotificationPreferencesTable {
   uid: string;
-  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended" | "webhook-paused";
+  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended" | "webhook-paused" | "break-glass" | "break-glass-reviewed";
   email: boolean;
 }
 
 interface StaffNotificationsTable {
   id: Generated<number>;
   recipient_uid: string;
-  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended" | "webhook-paused";
+  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended" | "webhook-paused" | "break-glass" | "break-glass-reviewed";
   request_id: number | null;
   app_name: string | null;
   actor_email: string | null;

@@ -66,6 +66,8 @@ function parse(raw: string | null): ImpersonationSession | undefined {
         Roles: Array.isArray(g.Roles) ? g.Roles : [],
         Permissions: Array.isArray(g.Permissions) ? g.Permissions : [],
         ExpiresAt: g.ExpiresAt,
+        // break-glass access: the banner is red
+        ...(g.BreakGlass === true ? { BreakGlass: true } : {}),
       },
     };
   } catch {

@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { DIGITS, decodeCursor, encodeCursor, literal, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
+import { reviewQueue } from '../impersonation/break-glass.service.ts';
 import { reviewSummary } from '../team/access-review.service.ts';
 import * as repo from './dashboard.repo.ts';
 import { recentViews } from './recent-views.ts';
@@ -228,7 +229,8 @@ type TroubleParts =
   | 'StaffSignIns'
   | 'StaffActivity'
   | 'StaffWithoutSecondFactor'
-  | 'AccessReview';
+  | 'AccessReview'
+  | 'BreakGlassReview';
 
 /**
  * The security parts: custom domains in trouble, the trail's parts, and for SuperAdmins staff
@@ -252,6 +254,8 @@ async function troubleParts(
     out.StaffWithoutSecondFactor = { Count: await staff.staffWithoutFactor(db) };
     // Only a SuperAdmin decides a review (access-review.service), so only they are shown who is due.
     out.AccessReview = await reviewSummary(ctx);
+    // Another SuperAdmin closes a break-glass review (break-glass.service), so only they see the queue.
+    out.BreakGlassReview = await reviewQueue(ctx);
   }
   return out;
 }

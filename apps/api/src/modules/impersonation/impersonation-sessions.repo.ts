@@ -17,6 +17,7 @@ const liveGrants = (now: Date) =>
       'r.approved_roles',
       'r.approved_permissions',
       'r.expires_at',
+      'r.break_glass',
     ])
     .where('r.status', '=', 'Approved')
     .where('r.consent', '=', 'granted')

@@ -27,6 +27,7 @@ function grantOut(g: GrantRow, permissions: string[]) {
     Roles: g.approved_roles,
     Permissions: permissions,
     ExpiresAt: new Date(g.expires_at).toISOString(),
+    BreakGlass: g.break_glass,
   };
 }
 

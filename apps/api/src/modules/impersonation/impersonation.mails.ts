@@ -149,3 +149,38 @@ export function ownerDecisionMail(
       : `The access of our support staff to ${m.appName} has been revoked${m.inPart ? ' in part' : ''}.`,
   };
 }
+
+/**
+ * To the site's owner, at once: a SuperAdmin opened break-glass access to their site without
+ * asking (an incident or a legal request), its reason and case, until when; the site-access page.
+ */
+export function breakGlassOwnerMail(m: {
+  to: string;
+  firstName: string;
+  requestId: number;
+  appName: string;
+  opener: string;
+  why: Pick<AskedAccess, 'reason' | 'caseReference' | 'caseUrl'>;
+  roles: string[];
+  expires: string;
+  siteAccessUrl: string;
+}): MailMessage {
+  return {
+    to: m.to,
+    subject: `Emergency access to your site ${m.appName} (break-glass ${m.requestId})`,
+    text: [
+      `Hello ${m.firstName},`,
+      '',
+      `Our staff opened emergency ("break-glass") access to your site ${m.appName} without asking you first, because consent could not be had in time. Another administrator reviews every such access.`,
+      '',
+      `Site: ${m.appName}`,
+      `Opened by: ${m.opener}`,
+      ...reasonLines(m.why),
+      `Roles: ${m.roles.join(', ')}`,
+      `Until: ${m.expires} (at most 60 minutes, never extended)`,
+      '',
+      'Every access to your site, with each call made, is listed here (90 days):',
+      m.siteAccessUrl,
+    ].join('\n'),
+  };
+}

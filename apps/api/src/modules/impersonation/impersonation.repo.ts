@@ -43,6 +43,11 @@ export const REQUEST_COLUMNS = [
   'r.modified_at',
   // Raised by every state change; a requester's edit names the one it was read at.
   'r.version',
+  // Break-glass access (break-glass.service.ts) and its review.
+  'r.break_glass',
+  'r.review_closed_at',
+  'r.review_closed_by',
+  'r.review_note',
 ] as const;
 
 const requestsWithSites = () =>

@@ -11,6 +11,7 @@ import type { AppContext } from '../../app-context.ts';
 import { consolePageFor } from '../../lib/console-url.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { exportLimiter } from '../../lib/export-limiter.ts';
+import * as breakGlass from './break-glass.service.ts';
 import * as consent from './impersonation-consent.service.ts';
 import * as exports from './impersonation-exports.service.ts';
 import * as opening from './impersonation-opening.service.ts';
@@ -41,6 +42,11 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
   registerEndpoint(app, ctx, ENDPOINTS.impersonationList, (c) => reads.list(ctx, c.session, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationApprovers, () => imp.approvers(ctx));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationReasons, () => reads.reasonSettings(ctx));
+  registerEndpoint(app, ctx, ENDPOINTS.breakGlassOptions, (c) => breakGlass.options(ctx, c));
+  registerEndpoint(app, ctx, ENDPOINTS.breakGlassOpen, (c) =>
+    breakGlass.open(ctx, c, { ...c.body, origin: originOf(c.request.headers) }),
+  );
+  registerEndpoint(app, ctx, ENDPOINTS.breakGlassReviewClose, (c) => breakGlass.close(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationTakenRoles, (c) =>
     imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
   );

@@ -20,6 +20,7 @@ export function toWire(r: RequestRow, now: Date, reasons: ReasonSettings) {
     Impersonation: r.consent === 'granted',
     Consent: r.consent,
     IsCustomerRequest: r.is_customer_request,
+    BreakGlass: r.break_glass,
     Request: {
       Priority: r.priority,
       Description: r.description,

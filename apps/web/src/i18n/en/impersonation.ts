@@ -181,8 +181,16 @@ export const impersonation = {
   'event.call': 'Call made',
   'event.call-refused': 'Call refused',
   'event.expire': 'Expired',
+  'event.break-glass': 'Break-glass access opened',
+  'event.break-glass-told': 'SuperAdmins and the owner told',
+  'event.break-glass-review': 'Break-glass review closed',
   'detail.appId': 'App Id',
   'detail.roles': 'Roles',
+  'detail.note': 'Review note',
+  'detail.superAdmins': 'SuperAdmins told',
+  'detail.owner': 'Owner told',
+  'detail.openedBy': 'Opened by',
+  'detail.channels': 'Told by',
   'detail.permissions': 'Permissions',
   'detail.duration': 'Duration (minutes)',
   'detail.assignees': 'Assignees',
@@ -269,6 +277,9 @@ export const impersonation = {
   'siteAccessEvent.call': 'Support viewed or changed the site',
   'siteAccessEvent.call-refused': 'A call outside the allowed access was refused',
   'siteAccessEvent.expire': 'The access ended',
+  'siteAccessEvent.break-glass': 'Emergency access opened without asking you (break-glass)',
+  'siteAccessEvent.break-glass-told': 'You and our administrators were told',
+  'siteAccessEvent.break-glass-review': 'Another administrator reviewed the emergency access',
 
   // Impersonation mode: the live grant on the Impersonate screen
   impersonatedSite: 'Impersonated Site',
@@ -307,4 +318,26 @@ export const impersonation = {
   endedDefault: IMPERSONATION_SESSION_MESSAGES.ended as string,
   backToCustomer: 'Back to the customer',
   leaving: 'Ending the impersonation…',
+  // break-glass access (SuperAdmins; BREAK_GLASS_ENABLED)
+  breakGlass: 'Break glass',
+  breakGlassTitle: 'Break glass: open access to {app} now',
+  breakGlassWarningLead: 'Emergency access, without the owner’s consent or another SuperAdmin’s approval.',
+  breakGlassWarning:
+    'Use it only for a production incident, a security incident or a legal request, when consent cannot be had in time. It lasts at most 60 minutes and cannot be extended; every call you make is logged.',
+  breakGlassTold:
+    'Opening it tells at once, by mail, in the bell and by webhook: every other SuperAdmin ({admins}) and the site’s owner.',
+  breakGlassToldOwnerOnly:
+    'Opening it tells the site’s owner at once by mail, and subscribers by webhook (there is no other SuperAdmin to tell).',
+  breakGlassReviewNote: 'Another SuperAdmin must review it with a note within {hours} hours.',
+  breakGlassCaseHint: 'Required: the incident, case or legal request this access is for.',
+  breakGlassDescription: 'What is happening (optional)',
+  breakGlassMinutes: 'Minutes',
+  breakGlassMinutesHint: 'From 1 to {max}; it cannot be extended.',
+  breakGlassSubmit: 'Break glass and open access',
+  breakGlassOpening: 'Opening…',
+  breakGlassSession: 'Break-glass impersonation',
+  siteAccessBreakGlass: 'Emergency access',
+  siteAccessBreakGlassNote:
+    'Opened without asking you first (break-glass), for at most 60 minutes; another administrator reviews it.',
+  breakGlassBanner: 'Break-glass access: every call is logged and will be reviewed',
 };

@@ -23,6 +23,8 @@ export const staffNotifications = {
   sessionsEnded: '{actor} ended {count} of your sessions',
   sessionsEnded_one: '{actor} ended one of your sessions',
   webhookPaused: 'Your webhook to {app} kept failing and was paused',
+  breakGlass: '{actor} opened break-glass access {id} to {app}: review it',
+  breakGlassReviewed: '{actor} closed the review of your break-glass access {id} to {app}',
   // settings screen
   settingsHeading: 'Notification settings',
   settingsIntro:
@@ -38,4 +40,6 @@ export const staffNotifications = {
   kindExpiring: 'My access ends in 15 minutes',
   kindSessionsEnded: 'Someone else ends my sessions',
   kindWebhookPaused: 'A webhook I made is paused after failing',
+  kindBreakGlass: 'Another SuperAdmin opens break-glass access',
+  kindBreakGlassReviewed: 'The review of my break-glass access is closed',
 };

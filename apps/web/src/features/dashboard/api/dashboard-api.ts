@@ -1,6 +1,6 @@
 import type { Dashboard } from '@sac/contract/dashboard';
-import type { ResponseOf } from '@sac/contract/endpoints';
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { callApi } from '../../../lib/api-client.ts';
 import { useOnChange } from '../../../lib/live-changes.ts';
@@ -24,6 +24,16 @@ export function useDashboard() {
 }
 
 export type { Dashboard };
+
+/** POST /admin/impersonation/break-glass/review: closed with a note; the dashboard is read again. */
+export function useCloseBreakGlassReview() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...dashboardKeys.all, 'break-glass-review'],
+    mutationFn: (body: BodyOf<'breakGlassReviewClose'>) => callApi('breakGlassReviewClose', { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+  });
+}
 
 /**
  * GET /admin/audit/stream, for those who read the trail: how far the operator's SIEM stream has

@@ -4,6 +4,7 @@ import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { type Dashboard, useDashboard } from '../api/dashboard-api.ts';
 import { AccessReviewCard } from './access-review-card.tsx';
+import { BreakGlassReviewCard } from './break-glass-review-card.tsx';
 import styles from './dashboard-page.module.css';
 import { AwaitingCard, GrantsCard, MineCard } from './impersonation-cards.tsx';
 import { RecentCustomersCard, StaffCard } from './people-cards.tsx';
@@ -56,6 +57,9 @@ function Cards({ data }: { data: Dashboard }) {
       {data.Sites ? <SitesCard sites={data.Sites} domains={data.CustomDomains} /> : null}
       {data.StaffSignIns || data.StaffWithoutSecondFactor ? (
         <StaffCard signIns={data.StaffSignIns} withoutFactor={data.StaffWithoutSecondFactor} />
+      ) : null}
+      {data.BreakGlassReview && (data.BreakGlassReview.Open > 0 || data.BreakGlassReview.Enabled) ? (
+        <BreakGlassReviewCard queue={data.BreakGlassReview} />
       ) : null}
       {data.AccessReview ? <AccessReviewCard review={data.AccessReview} /> : null}
       {data.StaffActivity ? <StaffActivityCard activity={data.StaffActivity} /> : null}

@@ -15,7 +15,8 @@ interface Props {
 /**
  * The impersonation banner (region 'Impersonation', warning colour, kept in view): 'Impersonating
  * <AppName> as <Roles> — <time> left', a live countdown to the grant's expiry, the granted
- * permissions and 'End impersonation'. The time is a timer (not read out every second).
+ * permissions and 'End impersonation'. The time is a timer (not read out every second). A
+ * break-glass session's banner is red and says so.
  */
 export function ImpersonationBanner({ session, ending, onEnd, onExpired }: Props) {
   const t = useT('impersonation');
@@ -27,9 +28,15 @@ export function ImpersonationBanner({ session, ending, onEnd, onExpired }: Props
   }, [expired, onExpired]);
   const roles = grant.Roles.length ? grant.Roles.join(', ') : t('noRoles');
   const permissions = grant.Permissions.length ? grant.Permissions.join(', ') : t('none');
+  const breakGlass = grant.BreakGlass === true;
   return (
-    <section className={styles.impersonationBanner} aria-label={t('impersonation')}>
+    <section
+      className={`${styles.impersonationBanner} ${breakGlass ? styles.breakGlass : ''}`}
+      aria-label={breakGlass ? t('breakGlassSession') : t('impersonation')}
+      data-break-glass={breakGlass || undefined}
+    >
       <div className="impersonation-banner-text">
+        {breakGlass ? <p className={styles.breakGlassLabel}>{t('breakGlassBanner')}</p> : null}
         <p className={styles.impersonationBannerLead}>
           {t('bannerLead', { app: grant.AppName, roles })}{' '}
           <span role="timer" className={styles.impersonationCountdown}>
@@ -41,7 +48,7 @@ export function ImpersonationBanner({ session, ending, onEnd, onExpired }: Props
       </div>
       <button
         type="button"
-        className={`button ${styles.buttonWarning}`}
+        className={`button ${breakGlass ? 'button-danger-solid' : styles.buttonWarning}`}
         onClick={onEnd}
         disabled={ending}
         aria-busy={ending}

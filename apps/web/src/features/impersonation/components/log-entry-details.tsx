@@ -19,6 +19,9 @@ const EVENTS = [
   'call',
   'call-refused',
   'expire',
+  'break-glass',
+  'break-glass-told',
+  'break-glass-review',
 ] as const;
 const DETAIL_KEYS = [
   'appId',
@@ -34,6 +37,11 @@ const DETAIL_KEYS = [
   'revokeAction',
   'method',
   'path',
+  'note',
+  'superAdmins',
+  'owner',
+  'openedBy',
+  'channels',
 ] as const;
 
 const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => list.includes(v as T);

@@ -184,8 +184,20 @@ function AssigneesField({ idPrefix, values, set, touch, shown }: RequestFieldsPr
   );
 }
 
-/** The customer roles to use (those of other live requests left out) and their permissions. */
-function RolesFields({ values, set, touch, shown, takenRoles }: RequestFieldsProps) {
+type RolesValues = Pick<RequestValues, 'ProxyRoles' | 'AdditionalPermissions'>;
+interface RolesFieldsProps {
+  values: RolesValues;
+  set: <F extends keyof RolesValues>(field: F, value: RolesValues[F]) => void;
+  touch: (field: 'ProxyRoles') => void;
+  shown: (field: keyof RolesValues) => string | undefined;
+  takenRoles: readonly string[];
+}
+
+/**
+ * The customer roles to use (those of other live requests left out) and their permissions: the
+ * request's fields, and break-glass's.
+ */
+export function RolesFields({ values, set, touch, shown, takenRoles }: RolesFieldsProps) {
   const t = useT('impersonation');
   const customerRoles = useCustomerRoles();
   if (customerRoles.isError) {

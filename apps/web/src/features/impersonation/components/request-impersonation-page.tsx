@@ -2,7 +2,8 @@ import { withReasonRule } from '@sac/contract/access-reasons';
 import { consolePaths } from '@sac/contract/console-paths';
 import { IMPERSONATION_DEFAULT_DURATION_MINUTES } from '@sac/contract/constants';
 import { createImpersonationBody } from '@sac/contract/impersonation-api';
-import type { FormEvent } from 'react';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, errorText } from '../../../lib/api-client.ts';
@@ -10,6 +11,7 @@ import { useContractForm } from '../../../lib/form.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toast-store.ts';
+import { useBreakGlassOptions } from '../api/break-glass-api.ts';
 import {
   useCreateRequest,
   useLiveGrant,
@@ -18,6 +20,7 @@ import {
   useSite,
   useTakenRoles,
 } from '../api/impersonation-api.ts';
+import { BreakGlassDialog } from './break-glass-dialog.tsx';
 import { GrantPanel } from './grant-panel.tsx';
 import { NoImpersonationAccess } from './no-access.tsx';
 import { type RequestField, RequestFields, type RequestValues } from './request-fields.tsx';
@@ -100,7 +103,6 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
   const setRequestField = <F extends RequestField>(f: F, v: RequestValues[F]) => set(f, v as Values[F]);
   const appName = site.data?.AppName ?? t('thisSite', { appId });
   const pending = (pendingOnSite.data ?? []).find((r) => r.Initiator === viewer.email);
-  const backTo = consolePaths.customerView({ uid });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -124,6 +126,7 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
           <h1 id="screen-title">{t('requestFormTitle')}</h1>
           <p className="muted">{t('requestFormIntro', { app: appName })}</p>
         </div>
+        <BreakGlassAction uid={uid} appId={appId} appName={appName} />
       </div>
       {accessError ? (
         <p className="form-alert" role="alert">
@@ -165,11 +168,34 @@ function RequestForm({ uid, appId, accessError }: { uid: string; appId: number; 
           <button type="submit" className="button button-primary" aria-busy={create.isPending}>
             {create.isPending ? t('submitting') : t('submitRequest')}
           </button>
-          <Link className="button" to={backTo}>
+          <Link className="button" to={consolePaths.customerView({ uid })}>
             {t('cancel')}
           </Link>
         </div>
       </form>
     </section>
+  );
+}
+
+/**
+ * SuperAdmins, while the operator leaves break-glass on: 'Break glass', which opens its dialog
+ * (access at once, without consent, told to every other SuperAdmin and the owner).
+ */
+function BreakGlassAction({ uid, appId, appName }: { uid: string; appId: number; appName: string }) {
+  const t = useT('impersonation');
+  const viewer = useCurrentUser();
+  const superAdmin = viewer.roles.includes(ROLE_SUPER_ADMIN);
+  const options = useBreakGlassOptions(superAdmin);
+  const [open, setOpen] = useState(false);
+  if (!superAdmin || !options.data?.Enabled) return null;
+  return (
+    <>
+      <button type="button" className="button button-danger" onClick={() => setOpen(true)}>
+        {t('breakGlass')}
+      </button>
+      {open ? (
+        <BreakGlassDialog uid={uid} appId={appId} appName={appName} onClose={() => setOpen(false)} />
+      ) : null}
+    </>
   );
 }

@@ -34,6 +34,9 @@ const EVENTS = [
   'call',
   'call-refused',
   'expire',
+  'break-glass',
+  'break-glass-told',
+  'break-glass-review',
 ] as const;
 const isEvent = (v: string): v is (typeof EVENTS)[number] => EVENTS.includes(v as (typeof EVENTS)[number]);
 
@@ -62,8 +65,14 @@ function useRequestColumns(): Column<ImpersonationRequest>[] {
       header: t('siteAccessWhy'),
       cell: (r) => (
         <>
+          {r.BreakGlass ? (
+            <span className="status-badge status-rejected">{t('siteAccessBreakGlass')}</span>
+          ) : null}
           <span className={styles.siteAccessWrap}>{r.Request.Description}</span>
           <ReasonNote shown={r.Request} />
+          {r.BreakGlass ? (
+            <span className={`muted ${styles.siteAccessNote}`}>{t('siteAccessBreakGlassNote')}</span>
+          ) : null}
         </>
       ),
     },

@@ -27,15 +27,21 @@ function notificationText(t: T, n: StaffNotification): string {
       return t('sessionsEnded', vars);
     case 'webhook-paused':
       return t('webhookPaused', vars);
+    case 'break-glass':
+      return t('breakGlass', vars);
+    case 'break-glass-reviewed':
+      return t('breakGlassReviewed', vars);
   }
 }
 
 const linkOf = (n: StaffNotification) =>
   n.Kind === 'webhook-paused'
     ? consolePaths.webhooks()
-    : n.RequestId !== null
-      ? consolePaths.impersonationRequests({ request: n.RequestId })
-      : consolePaths.mySessions();
+    : n.Kind === 'break-glass'
+      ? consolePaths.dashboard()
+      : n.RequestId !== null
+        ? consolePaths.impersonationRequests({ request: n.RequestId })
+        : consolePaths.mySessions();
 
 function BellIcon() {
   return (

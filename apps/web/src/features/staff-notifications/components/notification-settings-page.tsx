@@ -20,6 +20,8 @@ const KIND_LABEL = {
   expiring: 'kindExpiring',
   'sessions-ended': 'kindSessionsEnded',
   'webhook-paused': 'kindWebhookPaused',
+  'break-glass': 'kindBreakGlass',
+  'break-glass-reviewed': 'kindBreakGlassReviewed',
 } as const satisfies Record<StaffNotificationKind, string>;
 
 /** Account › Notification settings: per kind, in the console only or also by email. */
