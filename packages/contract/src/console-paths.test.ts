@@ -33,6 +33,7 @@ describe('consolePaths', () => {
         '/manage-customer/create-customer',
         '/manage-customer/edit-site',
         '/manage-customer/add-site',
+        '/manage-customer/bulk-job',
         '/manage-customer/view-customer',
         '/manage-customer/impersonate',
         '/manage-customer/site-configuration',
