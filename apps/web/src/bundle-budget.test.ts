@@ -80,10 +80,10 @@ describe('the bundle-budget check', () => {
     expect(r.rows.some((x) => x.name.includes('app-shell'))).toBe(false);
   });
 
-  it('fails when the sign-in JavaScript is over 184 KiB', () => {
-    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 165 }) });
+  it('fails when the sign-in JavaScript is over 182 KiB', () => {
+    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 163 }) });
     expect(r.over.map((x) => x.name)).toContain('sign-in screen: JavaScript');
-    expect(formatRows(r.rows)).toMatch(/sign-in screen: JavaScript\s+2\s+185\.0\s+184\s+OVER BUDGET/);
+    expect(formatRows(r.rows)).toMatch(/sign-in screen: JavaScript\s+2\s+183\.0\s+182\s+OVER BUDGET/);
   });
 
   it('fails when the sign-in CSS is over 40 KiB', () => {
@@ -104,8 +104,8 @@ describe('the bundle-budget check', () => {
   });
 
   it('accepts exactly the budget (the limit is inclusive)', () => {
-    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 164 }) });
-    expect(row(r, 'sign-in screen: JavaScript')?.bytes).toBe(184 * KiB);
+    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 162 }) });
+    expect(row(r, 'sign-in screen: JavaScript')?.bytes).toBe(182 * KiB);
     expect(r.over).toEqual([]);
   });
 
