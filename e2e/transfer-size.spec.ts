@@ -16,7 +16,7 @@ import { signIn } from './support/sign-in.ts';
  * scripts/check-bundle-budget.mjs holds each set of files to its own budget at build time.
  */
 const KiB = 1024;
-const BUDGET = { signIn: 200 * KiB, search: 272 * KiB };
+const BUDGET = { signIn: 200 * KiB, search: 276 * KiB };
 
 interface Received {
   url: string;
