@@ -12,7 +12,8 @@ import { signIn } from './support/sign-in.ts';
  * 2026-11-30 the words and contract rules of access reasons, the access review and webhooks (all
  * in the first view's console phrases) took it to 270.0 KiB, with the statement budgets moved out
  * of the eager route table: 272 KiB. Loading each section's phrases with its section, not all with
- * the shell, is the fix that would bring it down.
+ * the shell, is the fix that would bring it down. The same day bulk actions and break-glass (their
+ * words, routes, errors and contract rules, the same way) took it to 273.3 KiB: 276 KiB.
  * scripts/check-bundle-budget.mjs holds each set of files to its own budget at build time.
  */
 const KiB = 1024;
