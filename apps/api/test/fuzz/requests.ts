@@ -612,8 +612,13 @@ function invalidBody(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
       if (how === 'root') return JSON.stringify(index % 2 === 0 ? wrong : nasty);
       const all = paths(body);
       if (how === 'extra' || all.length === 0) {
-        const containers = [[], ...all].filter((p) => containerAt(body, p) !== undefined);
-        const target = containerAt(body, containers[index % containers.length]!);
+        // an added key goes on an object: an array's own keys are its items (and its length)
+        const containers = [[], ...all].filter((p) => {
+          const c = containerAt(body, p);
+          return c !== undefined && !Array.isArray(c);
+        });
+        const at = containers[index % Math.max(1, containers.length)];
+        const target = at === undefined ? undefined : containerAt(body, at);
         if (!target) return JSON.stringify({ [key]: polluted });
         setOwn(target, key, polluted);
         return JSON.stringify(body);
