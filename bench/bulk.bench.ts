@@ -3,7 +3,6 @@ import type { AppContext } from '../apps/api/src/app-context.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import type { Db } from '../apps/api/src/db/db.ts';
 import { migrate } from '../apps/api/src/db/migrate.ts';
-import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import type { StaffCall } from '../apps/api/src/lib/endpoint-route.ts';
 import { fieldCrypto } from '../apps/api/src/lib/field-crypto.ts';
@@ -12,7 +11,7 @@ import { insertStaff } from '../apps/api/src/modules/auth/staff.repo.ts';
 import { dryRun, runBulkJobs, runJob } from '../apps/api/src/modules/bulk/bulk.service.ts';
 import { changeSiteStatus } from '../apps/api/src/modules/customers/sites.service.ts';
 import { insertCustomer } from '../apps/api/test/customer-fixtures.ts';
-import { freshDatabase, freshDir } from './support.ts';
+import { onBothEngines } from './support.ts';
 
 /**
  * Issue 35 item 1: a bulk deactivation of BENCH_BULK_SITES (default 10,000) sites of one customer,
@@ -112,27 +111,5 @@ async function run(name: string, db: Db): Promise<void> {
 }
 
 export async function benchBulk(): Promise<void> {
-  if (process.env.BENCH_BULK_ENGINES !== 'postgres') {
-    const db = await openConfiguredDb(loadConfig({ DATA_DIR: freshDir('bulk') }));
-    try {
-      await run('PGlite', db);
-    } finally {
-      await db.close();
-    }
-  }
-  if (process.env.BENCH_BULK_ENGINES === 'pglite') return;
-  const base = process.env.BENCH_TRAIL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  let url: string;
-  try {
-    url = await freshDatabase(base, 'sac_bench_bulk');
-  } catch (e) {
-    console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
-    return;
-  }
-  const db = await openConfiguredDb(loadConfig({ DATABASE_URL: url, DATA_DIR: freshDir('bulk-pg') }));
-  try {
-    await run('PostgreSQL', db);
-  } finally {
-    await db.close();
-  }
+  await onBothEngines('bulk', process.env.BENCH_BULK_ENGINES, run);
 }

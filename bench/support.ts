@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from '@playwright/test';
-import { openPostgres, type Queryable } from '../apps/api/src/db/db.ts';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { type Db, openPostgres, type Queryable } from '../apps/api/src/db/db.ts';
+import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import { nodeRuntime } from '../scripts/node-runtime.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -216,5 +218,39 @@ export function cpuMsOf(pid: number): number {
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * Runs a bench on a fresh embedded database, then on a fresh PostgreSQL database (skipped, said so,
+ * when none answers); `engines` ('pglite' or 'postgres', from the bench's own variable) keeps one.
+ */
+export async function onBothEngines(
+  name: string,
+  engines: string | undefined,
+  run: (engine: 'PGlite' | 'PostgreSQL', db: Db) => Promise<void>,
+): Promise<void> {
+  if (engines !== 'postgres') {
+    const db = await openConfiguredDb(loadConfig({ DATA_DIR: freshDir(name) }));
+    try {
+      await run('PGlite', db);
+    } finally {
+      await db.close();
+    }
+  }
+  if (engines === 'pglite') return;
+  const base = process.env.BENCH_TRAIL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  let url: string;
+  try {
+    url = await freshDatabase(base, `sac_bench_${name}`);
+  } catch (e) {
+    console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
+    return;
+  }
+  const db = await openConfiguredDb(loadConfig({ DATABASE_URL: url, DATA_DIR: freshDir(`${name}-pg`) }));
+  try {
+    await run('PostgreSQL', db);
+  } finally {
+    await db.close();
   }
 }

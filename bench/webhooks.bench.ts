@@ -5,7 +5,6 @@ import type { AppContext } from '../apps/api/src/app-context.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import type { Db } from '../apps/api/src/db/db.ts';
 import { migrate } from '../apps/api/src/db/migrate.ts';
-import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { fieldCrypto } from '../apps/api/src/lib/field-crypto.ts';
 import { createMetrics } from '../apps/api/src/lib/metrics.ts';
@@ -14,7 +13,7 @@ import {
   deliverWebhooks,
   signatureHeader,
 } from '../apps/api/src/modules/webhooks/webhook-delivery.service.ts';
-import { freshDatabase, freshDir } from './support.ts';
+import { onBothEngines } from './support.ts';
 
 /**
  * Issue 34 item 1: how fast webhook deliveries go out, and how long from a commit to its delivery.
@@ -171,27 +170,5 @@ async function run(name: string, db: Db): Promise<void> {
 }
 
 export async function benchWebhooks(): Promise<void> {
-  if (process.env.BENCH_WEBHOOK_ENGINES !== 'postgres') {
-    const db = await openConfiguredDb(loadConfig({ DATA_DIR: freshDir('webhooks') }));
-    try {
-      await run('PGlite', db);
-    } finally {
-      await db.close();
-    }
-  }
-  if (process.env.BENCH_WEBHOOK_ENGINES === 'pglite') return;
-  const base = process.env.BENCH_TRAIL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  let url: string;
-  try {
-    url = await freshDatabase(base, 'sac_bench_webhooks');
-  } catch (e) {
-    console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
-    return;
-  }
-  const db = await openConfiguredDb(loadConfig({ DATABASE_URL: url, DATA_DIR: freshDir('webhooks-pg') }));
-  try {
-    await run('PostgreSQL', db);
-  } finally {
-    await db.close();
-  }
+  await onBothEngines('webhooks', process.env.BENCH_WEBHOOK_ENGINES, run);
 }
