@@ -224,11 +224,14 @@ export function cpuMsOf(pid: number): number {
 /**
  * Runs a bench on a fresh embedded database, then on a fresh PostgreSQL database (skipped, said so,
  * when none answers); `engines` ('pglite' or 'postgres', from the bench's own variable) keeps one.
+ * The PostgreSQL database is `database` (a bench's own variable, for runs side by side on one
+ * server), or sac_bench_<name>.
  */
 export async function onBothEngines(
   name: string,
   engines: string | undefined,
   run: (engine: 'PGlite' | 'PostgreSQL', db: Db) => Promise<void>,
+  database?: string,
 ): Promise<void> {
   if (engines !== 'postgres') {
     const db = await openConfiguredDb(loadConfig({ DATA_DIR: freshDir(name) }));
@@ -242,7 +245,7 @@ export async function onBothEngines(
   const base = process.env.BENCH_TRAIL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   let url: string;
   try {
-    url = await freshDatabase(base, `sac_bench_${name}`);
+    url = await freshDatabase(base, databaseName(database, `sac_bench_${name.replaceAll('-', '_')}`));
   } catch (e) {
     console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
     return;

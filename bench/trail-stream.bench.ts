@@ -1,10 +1,8 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { AuditEvent } from '@sac/contract/audit';
-import { loadConfig } from '../apps/api/src/config.ts';
 import type { Db } from '../apps/api/src/db/db.ts';
 import { migrate } from '../apps/api/src/db/migrate.ts';
-import { openConfiguredDb } from '../apps/api/src/db/open.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { createMetrics } from '../apps/api/src/lib/metrics.ts';
 import { readAfter } from '../apps/api/src/modules/audit/trail-stream.repo.ts';
@@ -16,7 +14,7 @@ import {
   trailStreamer,
 } from '../apps/api/src/modules/audit/trail-stream.service.ts';
 import { startRsyslog } from '../apps/api/test/rsyslog-receiver.ts';
-import { databaseName, freshDatabase, freshDir, insertTrailEvents } from './support.ts';
+import { insertTrailEvents, onBothEngines } from './support.ts';
 import { benchCommitToDelivery } from './trail-stream-latency.ts';
 
 /**
@@ -142,27 +140,5 @@ async function run(name: string, db: Db): Promise<void> {
 }
 
 export async function benchTrailStream(): Promise<void> {
-  if (process.env.BENCH_TRAIL_ENGINES !== 'postgres') {
-    const db = await openConfiguredDb(loadConfig({ DATA_DIR: freshDir('trail-stream') }));
-    try {
-      await run('PGlite', db);
-    } finally {
-      await db.close();
-    }
-  }
-  if (process.env.BENCH_TRAIL_ENGINES === 'pglite') return;
-  const base = process.env.BENCH_TRAIL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  let url: string;
-  try {
-    url = await freshDatabase(base, databaseName(process.env.BENCH_TRAIL_DATABASE, 'sac_bench_trail_stream'));
-  } catch (e) {
-    console.log(`PostgreSQL: skipped — ${(e as Error).message} at ${base}`);
-    return;
-  }
-  const db = await openConfiguredDb(loadConfig({ DATABASE_URL: url, DATA_DIR: freshDir('trail-stream-pg') }));
-  try {
-    await run('PostgreSQL', db);
-  } finally {
-    await db.close();
-  }
+  await onBothEngines('trail-stream', process.env.BENCH_TRAIL_ENGINES, run, process.env.BENCH_TRAIL_DATABASE);
 }
