@@ -210,7 +210,7 @@ export const ENDPOINT_BUDGETS = {
   webhookRotateSecret: { statements: 6, commits: 1 },
   webhookTest: { statements: 5, commits: 1 },
   webhookDeliveries: { statements: 3, commits: 0 },
-  webhookRedeliver: { statements: 5, commits: 1 },
+  webhookRedeliver: { statements: 6, commits: 1 },
 
   // endpoint-routes-bulk.ts: whatever the selection's size (its items go in one statement)
   bulkDryRun: { statements: 7, commits: 1 },

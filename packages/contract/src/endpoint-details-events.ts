@@ -67,10 +67,10 @@ export const EVENTS_DETAILS = {
   },
   webhookTest: {
     summary:
-      'Send a test event (type webhook.test) to the endpoint now, even while paused; its delivery shows in the log. Recorded (webhook.test).',
+      'Send a test event (type webhook.test) to the endpoint now, even while paused; its delivery shows in the log. At most WEBHOOK_MANUAL_PER_HOUR (30) tests and redeliveries a subscription in an hour (429, 1164). Recorded (webhook.test).',
     tag: 'Webhooks',
     body: webhookIdBody,
-    responses: { 200: webhookDeliveryResponse, ...errors(400, 401, 403, 404) },
+    responses: { 200: webhookDeliveryResponse, ...errors(400, 401, 403, 404, 429) },
   },
   webhookDeliveries: {
     summary:
@@ -81,9 +81,9 @@ export const EVENTS_DETAILS = {
   },
   webhookRedeliver: {
     summary:
-      'Send one delivered or failed event again, with the same webhook-id (receivers that keep ids see it once), signed anew. Refused while the subscription is paused (1162). Recorded (webhook.redeliver).',
+      'Send one delivered or failed event again, with the same webhook-id (receivers that keep ids see it once), signed anew. Refused while the subscription is paused (1162), and past WEBHOOK_MANUAL_PER_HOUR (30) tests and redeliveries a subscription in an hour (429, 1164). Recorded (webhook.redeliver).',
     tag: 'Webhooks',
     body: redeliverWebhookBody,
-    responses: { 200: webhookDeliveryResponse, ...errors(400, 401, 403, 404, 409) },
+    responses: { 200: webhookDeliveryResponse, ...errors(400, 401, 403, 404, 409, 429) },
   },
 } as const satisfies DetailsPart;

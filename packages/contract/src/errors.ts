@@ -223,6 +223,11 @@ export const ERRORS = {
   webhookLimit: { code: 1161, status: 409, text: 'There are as many webhook subscriptions as allowed.' },
   webhookState: { code: 1162, status: 409, text: 'The subscription is not in a state that allows this.' },
   webhookNotFound: { code: 1163, status: 404, text: 'There is no such webhook subscription.' },
+  webhookManualLimit: {
+    code: 1164,
+    status: 429,
+    text: 'This subscription has been sent as many tests and redeliveries as an hour allows.',
+  },
   /**
    * Periodic access review (codes 1170-1172): no one decides on their own roles; nothing to review;
    * a confirmation names the version of the roles it confirms.

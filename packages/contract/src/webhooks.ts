@@ -146,6 +146,11 @@ export const WEBHOOK_OVERLAP_HOURS_DEFAULT = 24;
 export const WEBHOOK_RETRY_HOURS = 24;
 /** The receiver must answer within this, else the attempt has failed. */
 export const WEBHOOK_TIMEOUT_SECONDS = 15;
+/**
+ * Tests and redeliveries one subscription may be sent in an hour: each is an outbound request made
+ * on a staff member's word, so a loop of clicks or a script cannot turn the sender on a receiver.
+ */
+export const WEBHOOK_MANUAL_PER_HOUR = 30;
 /** Deliveries a page of the log shows. */
 export const WEBHOOK_DELIVERIES_PAGE = 50;
 /** The secret's prefix, as Standard Webhooks writes it (base64 of the key after it). */
@@ -171,6 +176,7 @@ export const WEBHOOK_MESSAGES = {
   paused: 'This subscription is paused: resume it first.',
   notPaused: 'This subscription is not paused.',
   alreadyPaused: 'This subscription is already paused.',
+  manualLimit: `At most ${WEBHOOK_MANUAL_PER_HOUR} tests and redeliveries a subscription in an hour: try again later.`,
 } as const;
 
 const endpointUrl = z

@@ -1,3 +1,4 @@
+import { WEBHOOK_TEST_EVENT } from '@sac/contract/webhooks';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { execute, firstRow, isoText, qb, rows, statement } from '../../db/sql.ts';
@@ -264,6 +265,34 @@ export function deliveryOf(db: Queryable, subscriptionId: number, deliveryId: nu
       .where('subscription_id', '=', subscriptionId)
       .where('id', '=', deliveryId),
   );
+}
+
+/**
+ * How many tests and redeliveries of a subscription were made since `since`, counted up to `limit`
+ * (the partial index webhook_deliveries_manual_idx holds those rows only).
+ */
+export async function manualDeliveriesSince(
+  db: Queryable,
+  subscriptionId: number,
+  since: Date,
+  limit: number,
+): Promise<number> {
+  const row = await firstRow(
+    db,
+    qb
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('subscription_id', '=', subscriptionId)
+          .where('created_at', '>', since)
+          .where((w) => w.or([w('event_type', '=', WEBHOOK_TEST_EVENT), w('redelivery_of', 'is not', null)]))
+          .limit(limit)
+          .as('m'),
+      )
+      .select((eb) => eb.fn.countAll<string>().as('n')),
+  );
+  return Number(row?.n ?? 0);
 }
 
 /**

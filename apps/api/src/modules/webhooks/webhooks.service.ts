@@ -4,6 +4,7 @@ import {
   WEBHOOK_DELIVERIES_PAGE,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_EVENTS,
+  WEBHOOK_MANUAL_PER_HOUR,
   WEBHOOK_OVERLAP_HOURS_DEFAULT,
   WEBHOOK_SUBSCRIPTIONS_MAX,
   type WebhookDelivery,
@@ -15,7 +16,7 @@ import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { Versioned } from '../../lib/record-version.ts';
 import { runWrite, type WriteTx } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
-import { deliveryOf, deliveryPage } from './deliveries.repo.ts';
+import { deliveryOf, deliveryPage, manualDeliveriesSince } from './deliveries.repo.ts';
 import { checkEndpoint, endpointShown } from './webhook-address.ts';
 import { queueRedelivery, queueTest } from './webhook-delivery.service.ts';
 import { newSigningSecret } from './webhook-signing.ts';
@@ -217,9 +218,22 @@ export async function rotate(
   return { Data: await readOne(ctx, input.Id), Secret: secret };
 }
 
+/**
+ * Refuses a test or redelivery past WEBHOOK_MANUAL_PER_HOUR of the subscription's last hour; counted
+ * under the subscription's lock, so requests racing each other cannot pass the limit together.
+ */
+async function withinManualLimit(ctx: AppContext, tx: WriteTx, id: number): Promise<void> {
+  const since = new Date(ctx.clock.now().getTime() - 3_600_000);
+  if ((await manualDeliveriesSince(tx, id, since, WEBHOOK_MANUAL_PER_HOUR)) >= WEBHOOK_MANUAL_PER_HOUR)
+    throw new AppError('webhookManualLimit', M.manualLimit);
+}
+
 export async function test(ctx: AppContext, call: StaffCall, id: number) {
   const deliveryId = await runWrite(ctx.db, {
-    lock: (tx) => locked(tx, id),
+    lock: async (tx) => {
+      await locked(tx, id);
+      await withinManualLimit(ctx, tx, id);
+    },
     change: (tx) => queueTest(ctx, tx, id),
     trail: (tx, deliveryId) => trail(ctx, call, tx, 'webhook.test', id, { deliveryId: Number(deliveryId) }),
   });
@@ -233,6 +247,7 @@ export async function redeliver(ctx: AppContext, call: StaffCall, input: { Id: n
       if (s.state === 'paused') throw new AppError('webhookState', M.paused);
       const d = await deliveryOf(tx, input.Id, input.DeliveryId);
       if (!d) throw new AppError('webhookNotFound', M.noSuchDelivery);
+      await withinManualLimit(ctx, tx, input.Id);
       return d;
     },
     change: (tx, d) => queueRedelivery(ctx, tx, input.Id, input.DeliveryId, d),

@@ -264,6 +264,31 @@ describe('webhooks', () => {
     expect(other.status).toBe(404);
   });
 
+  it('holds tests and redeliveries to WEBHOOK_MANUAL_PER_HOUR a subscription, counted atomically', async () => {
+    const { id } = await subscribe('/per-hour', ['customer.created']);
+    await createCustomer();
+    await deliverWebhooks(t.ctx);
+    const log = await t.call('webhookDeliveries', { session: superAdmin, query: { id: String(id) } });
+    const one = { Id: id, DeliveryId: log.body.Data[0]!.Id };
+    // 40 at once, tests and redeliveries mixed: 30 pass, the others are refused, none queued past it
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2
+          ? t.call('webhookTest', { session: superAdmin, body: { Id: id } })
+          : t.call('webhookRedeliver', { session: superAdmin, body: one }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(30);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map((a) => [a.status, a.error.ErrorCode])).toEqual(Array(10).fill([429, 1164]));
+    // another subscription is not held by this one's count; an hour on, this one may again
+    const other = await subscribe('/per-hour-other', ['customer.created']);
+    expect((await t.call('webhookTest', { session: superAdmin, body: { Id: other.id } })).status).toBe(200);
+    t.clock.advance(3_600_000);
+    superAdmin = await t.login('root@example.com');
+    expect((await t.call('webhookTest', { session: superAdmin, body: { Id: id } })).status).toBe(200);
+  });
+
   it('rotates the secret with an overlap: both sign until it ends, then the new one alone', async () => {
     const { id, secret: old } = await subscribe('/rotate', ['customer.created']);
     const r = await t.call('webhookRotateSecret', { session: superAdmin, body: { Id: id, OverlapHours: 2 } });
