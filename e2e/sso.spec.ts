@@ -14,6 +14,8 @@ import { signIn } from './support/sign-in.ts';
 
 let op: TestOidcProvider;
 const EMAIL = `sso-e2e-${Date.now()}@example.com`;
+/** A custom role the group table maps to, deleted again once the table no longer does. */
+const custom = `SSO Role ${Date.now()}`;
 
 test.beforeAll(async () => {
   op = await startOidcProvider({
@@ -24,6 +26,7 @@ test.beforeAll(async () => {
 test.afterAll(async ({ request }) => {
   const headers = await apiSignIn(request, 'superadmin@example.com');
   await request.put('/admin/sso-settings', { headers, data: settings(false) });
+  await request.delete('/admin/team/custom-roles', { headers, data: { Name: custom } });
   await op.close();
 });
 
@@ -98,9 +101,21 @@ test('the SuperAdmin sets single sign-on up on its screen; the secret is never s
 }) => {
   const headers = await apiSignIn(request, 'superadmin@example.com');
   expect((await request.put('/admin/sso-settings', { headers, data: settings(true) })).status()).toBe(200);
+  // a custom role is offered in the group table beside the built-in ones
+  const made = await request.post('/admin/team/custom-roles', {
+    headers,
+    data: {
+      Name: custom,
+      Description: 'Mapped from a provider group',
+      Permissions: ['customers.read'],
+      Scope: null,
+    },
+  });
+  expect(made.status(), await made.text()).toBe(200);
   await signIn(page, 'superadmin@example.com');
   await page.goto('/manage-superuser/single-sign-on');
   await expect(page.getByRole('heading', { level: 1, name: 'Single sign-on' })).toBeVisible();
+  await page.getByLabel('Role', { exact: true }).first().selectOption(custom);
   await expect(page.getByLabel('Issuer')).toHaveValue(op.issuer);
   await expect(page.getByLabel('Client secret')).toHaveValue('');
   await noSeriousViolation(page);
@@ -110,6 +125,8 @@ test('the SuperAdmin sets single sign-on up on its screen; the secret is never s
   await page.getByLabel('Name on the sign-in button').fill('Company SSO');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Single sign-on settings saved.')).toBeVisible();
+  const saved = await (await request.get('/admin/sso-settings', { headers })).json();
+  expect(saved.GroupRoles).toEqual([{ Group: 'e2e-support', Role: custom }]);
 });
 
 test('a SuperAdmin makes a SCIM token on the Single sign-on screen, sees it once, and revokes it', async ({

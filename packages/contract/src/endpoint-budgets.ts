@@ -36,7 +36,7 @@ export const ENDPOINT_BUDGETS = {
   // runs a password sign-in's statements and more
   ssoFinish: { statements: 2, commits: 1 },
   ssoSettings: { statements: 4, commits: 0 },
-  ssoSettingsUpdate: { statements: 12, commits: 1 },
+  ssoSettingsUpdate: { statements: 13, commits: 1 },
   ssoTest: { statements: 1, commits: 0 },
   logout: { statements: 3, commits: 1 },
   session: { statements: 2, commits: 0 },

@@ -1,4 +1,4 @@
-import { BUILT_IN_ROLES, ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { ssoSettingsBody } from '@sac/contract/sso';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
@@ -11,7 +11,13 @@ import { countKeys, fetchDiscovery, OidcError, providerUrlProblem } from './oidc
 import { membersOfGroupsNamed } from './scim.repo.ts';
 import { ScimError } from './scim-filter.ts';
 import { type RoleChange, syncRoles, writeRoleChanges } from './scim-groups.service.ts';
-import { lockSsoSettings, readGroupRoles, readSsoSettings, writeSsoSettings } from './sso.repo.ts';
+import {
+  lockSsoSettings,
+  readGroupRoles,
+  readSsoSettings,
+  shareLockRoles,
+  writeSsoSettings,
+} from './sso.repo.ts';
 import { issuerPolicy, redirectUriOf } from './sso.service.ts';
 import { findStaffByEmail } from './staff.repo.ts';
 
@@ -77,8 +83,6 @@ async function resyncChangedGroups(
  */
 export async function updateSsoSettings(ctx: AppContext, call: StaffCall, b: SettingsBody) {
   const now = ctx.clock.now();
-  for (const g of b.GroupRoles)
-    if (!Object.hasOwn(BUILT_IN_ROLES, g.Role)) throw invalid(`There is no role ${g.Role}.`);
   const values = [...new Set(b.SecondFactorValues)];
   if (values.some((v) => /\s/.test(v))) throw invalid('An amr or acr value has no spaces.');
   const groupRoles = [
@@ -94,6 +98,9 @@ export async function updateSsoSettings(ctx: AppContext, call: StaffCall, b: Set
   await runWrite(ctx.db, {
     lock: async (tx) => {
       await lockSsoSettings(tx);
+      const roles = await shareLockRoles(tx, [...new Set(groupRoles.map((g) => g.role))]);
+      const unknown = groupRoles.find((g) => !roles.has(g.role));
+      if (unknown) throw invalid(`There is no role ${unknown.role}.`);
       const stored = await readSsoSettings(tx);
       if (b.Enabled) {
         if (!b.Name) throw invalid('The provider needs a name for the sign-in button.');

@@ -106,6 +106,24 @@ export function readGroupRoles(db: Queryable) {
   );
 }
 
+/**
+ * Which of `names` are roles (built-in or custom), each share-locked for the write: a custom role's
+ * deletion, which locks its row for update and then counts the groups mapped to it, cannot pass
+ * between this check and the table's new rows.
+ */
+export async function shareLockRoles(db: Queryable, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const found = await rows(
+    db,
+    qb
+      .selectFrom('roles')
+      .select('name')
+      .where('name', 'in', [...names])
+      .forShare(),
+  );
+  return new Set(found.map((r) => r.name));
+}
+
 export async function lockSsoSettings(db: Queryable): Promise<void> {
   await execute(
     db,

@@ -10,6 +10,7 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useSaveSsoSettings, useSsoSettings, useTestSsoIssuer } from '../api/sso-api.ts';
+import { useTeamRoles } from '../api/team-api.ts';
 import { ScimTokensCard } from './scim-tokens-card.tsx';
 import styles from './single-sign-on-page.module.css';
 
@@ -19,7 +20,8 @@ type Draft = Omit<BodyOf<'ssoSettingsUpdate'>, 'SecondFactorValues' | 'BreakGlas
   BreakGlassEmail: string;
 };
 
-const ROLES = Object.keys(BUILT_IN_ROLES);
+/** The built-in roles, offered while the roles (custom ones too) are read. */
+const BUILT_IN = Object.keys(BUILT_IN_ROLES);
 
 const draftOf = (s: Settings): Draft => ({
   Enabled: s.Enabled,
@@ -203,6 +205,10 @@ function ProviderFields({ draft, set, settings }: FieldsProps & { settings: Sett
 function GroupRolesField({ draft, set }: FieldsProps) {
   const t = useT('team');
   const rows = draft.GroupRoles;
+  const roles = useTeamRoles().data?.map((r) => r.Name) ?? BUILT_IN;
+  // a row's own role stays offered even if it is not listed (yet)
+  const optionsOf = (role: string) =>
+    (roles.includes(role) ? roles : [...roles, role]).map((x) => ({ value: x, label: x }));
   const put = (i: number, patch: Partial<(typeof rows)[number]>) =>
     set({ GroupRoles: rows.map((r, j) => (j === i ? { ...r, ...patch } : r)) });
   return (
@@ -225,7 +231,7 @@ function GroupRolesField({ draft, set }: FieldsProps) {
             name={`role-${i}`}
             label={t('ssoRole')}
             value={r.Role}
-            options={ROLES.map((x) => ({ value: x, label: x }))}
+            options={optionsOf(r.Role)}
             onValueChange={(v) => put(i, { Role: v })}
           />
           <button
