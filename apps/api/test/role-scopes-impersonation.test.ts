@@ -321,4 +321,50 @@ describe('notices of a scoped sender', () => {
     expect(one.body.Data.Status).toBe('scheduled');
     expect((await t.call('noticeList', { session: boss })).body.Data.map((n) => n.Id)).toContain(theirs);
   });
+
+  it("fails a due notice whose sender's scope changed, or who may no longer send, since it was written", async () => {
+    const later = () => new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+    const write = async () => {
+      const r = await t.callLoose('noticeCreate', { session: eu, body: notice({ SendAt: later() }) });
+      expect(r.status, r.raw.body).toBe(200);
+      return (r.body as { Data: { Id: number } }).Data.Id;
+    };
+    const widened = await write();
+    const another = await write();
+    const status = async (id: number) =>
+      (await t.call('noticeOne', { session: boss, query: { id } })).body.Data;
+    // the sender's role now reaches the US too: the notice was bounded by the EU alone
+    await t.db.query(
+      `UPDATE roles SET scope_data_centers = '{eu-central,us-east}' WHERE name = 'Requests EU'`,
+    );
+    t.clock.advance(2 * 3_600_000);
+    boss = await t.login('boss@example.com');
+    await sendDueNotices(t.ctx);
+    for (const id of [widened, another])
+      expect(await status(id)).toMatchObject({
+        Status: 'failed',
+        FailureReason: "The sender's role scope changed after the notice was written: write it again.",
+      });
+    // back as it was: a notice written now goes, unless the sender loses the role before it is due
+    await t.db.query(`UPDATE roles SET scope_data_centers = '{eu-central}' WHERE name = 'Requests EU'`);
+    eu = await t.login('eu@example.com');
+    const kept = await write();
+    const lost = await write();
+    await t.db.query('UPDATE customer_notices SET send_at = $2 WHERE id = $1', [
+      kept,
+      new Date(t.clock.now().getTime() - 1000),
+    ]);
+    await sendDueNotices(t.ctx);
+    expect((await status(kept)).Status).not.toBe('failed');
+    await t.db.query("DELETE FROM staff_roles WHERE uid = $1 AND role = 'Requests EU'", [euUid]);
+    await t.db.query('UPDATE customer_notices SET send_at = $2 WHERE id = $1', [
+      lost,
+      new Date(t.clock.now().getTime() - 1000),
+    ]);
+    await sendDueNotices(t.ctx);
+    expect(await status(lost)).toMatchObject({
+      Status: 'failed',
+      FailureReason: 'The sender may no longer send notices.',
+    });
+  });
 });

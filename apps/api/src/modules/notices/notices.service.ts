@@ -10,7 +10,7 @@ import {
   type noticeDeliveriesQuery,
   UNSUBSCRIBABLE_KIND,
 } from '@sac/contract/notices';
-import type { SiteScope } from '@sac/contract/role-scopes';
+import { type SiteScope, scopeFor } from '@sac/contract/role-scopes';
 import type { z } from 'zod';
 import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -314,6 +314,23 @@ export async function unsubscribe(ctx: AppContext, call: Caller, input: { token:
   return { Email: maskedAddress(email), Unsubscribed: true };
 }
 
+/** A scope as a set of entries, whatever their order, for comparing two. */
+const scopeKey = (scope: readonly SiteScope[] | null | undefined) =>
+  scope ? JSON.stringify(scope.map((e) => JSON.stringify([e.dataCenters, e.plans])).sort()) : 'all';
+
+/**
+ * Why a due notice may not go out on its sender's word any more: the sender lost the right to send
+ * notices (deactivated, deleted, or no role holding notices.send), or their scope for it is not the
+ * one the audience was bounded by when they wrote it (narrowed, widened or gone). The notice fails
+ * with the reason; a sender who still may writes it again.
+ */
+function senderRefusal(n: Awaited<ReturnType<typeof repo.claimDue>>[number]): string | undefined {
+  if (!n.sender_may_send) return 'The sender may no longer send notices.';
+  if (scopeKey(scopeFor(n.sender_scopes, 'notices.send')) !== scopeKey(n.scope))
+    return "The sender's role scope changed after the notice was written: write it again.";
+  return undefined;
+}
+
 /**
  * Starts the due notices, one write each: the due notice claimed (locked, skipping one another run
  * holds), its audience resolved into recipients and the notice marked sending, with its trail row;
@@ -326,10 +343,15 @@ async function startDue(ctx: AppContext): Promise<void> {
       lock: async (tx) => (await repo.claimDue(tx, now, 1))[0],
       change: async (tx, n) => {
         if (!n) return undefined;
+        const refused = senderRefusal(n);
+        if (refused) throw Object.assign(new Error('sender'), { noticeId: Number(n.id), reason: refused });
         const total = await repo.resolveRecipients(tx, Number(n.id), n.audience, n.scope);
         if (total > ctx.config.noticeMaxRecipients) {
           // Rolled back with the rows: the audience grew past the limit after the notice was written.
-          throw Object.assign(new Error('over'), { noticeId: Number(n.id) });
+          throw Object.assign(new Error('over'), {
+            noticeId: Number(n.id),
+            reason: `The audience reached more than ${ctx.config.noticeMaxRecipients} recipients.`,
+          });
         }
         await repo.markStarted(tx, Number(n.id), now, total);
         return total;
@@ -349,14 +371,9 @@ async function startDue(ctx: AppContext): Promise<void> {
     })
       .then((total) => total !== undefined)
       .catch(async (err: unknown) => {
-        const id = (err as { noticeId?: number }).noticeId;
-        if (id === undefined) throw err;
-        await repo.markFailed(
-          ctx.db,
-          id,
-          ctx.clock.now(),
-          `The audience reached more than ${ctx.config.noticeMaxRecipients} recipients.`,
-        );
+        const { noticeId, reason } = err as { noticeId?: number; reason?: string };
+        if (noticeId === undefined || reason === undefined) throw err;
+        await repo.markFailed(ctx.db, noticeId, ctx.clock.now(), reason);
         return true;
       });
     if (!started) return;
