@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig, retiredSettingsSet } from './config.ts';
-import { migrateConfigured, openConfiguredDbOrExit } from './db/open.ts';
+import { dropOrphanedLeases, migrateConfigured, openConfiguredDbOrExit } from './db/open.ts';
 import { consoleOrigin } from './lib/console-url.ts';
 import { humanLogStream } from './lib/human-log.ts';
 import { privateUmask } from './lib/private-data-dir.ts';
@@ -23,6 +23,7 @@ privateUmask();
 const config = loadConfig();
 const db = await openConfiguredDbOrExit(config);
 const { applied, warning: trailOwner } = await migrateConfigured(config, db);
+await dropOrphanedLeases(db);
 // A new PGlite directory copied from the migrated template (scripts/start.mjs) was migrated by the copy.
 const migratedTo =
   applied.at(-1) ??

@@ -7,8 +7,10 @@ import { BUILT_IN_ROLES } from '@sac/contract/permissions';
 import { describe, expect, inject, it } from 'vitest';
 import { nodeRuntime } from '../../../../scripts/node-runtime.mjs';
 import { freshDb } from '../../test/harness.ts';
+import { databaseLeases } from '../lib/leases.ts';
 import { openPgliteDir } from './db.ts';
 import { loadMigrations, migrate } from './migrate.ts';
+import { dropOrphanedLeases } from './open.ts';
 
 describe('migrations', () => {
   it('are numbered files applied once; running them again applies nothing', async () => {
@@ -95,6 +97,31 @@ describe.skipIf(inject('testDb') === 'postgres')('the embedded database director
       const db = await openPgliteDir(path.join(dir, 'pglite'));
       await db.close();
       expect(fs.existsSync(path.join(dir, 'pglite.lock'))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('lets the next process take the job leases a killed one held, without waiting for their expiry', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sac-lease-'));
+    try {
+      const before = await openPgliteDir(path.join(dir, 'pglite'));
+      await migrate(before);
+      const clock = { now: () => new Date() };
+      expect(await databaseLeases(before, clock).acquire('trail-stream', 'killed-process', 60_000)).toBe(
+        true,
+      );
+      await before.close();
+      const after = await openPgliteDir(path.join(dir, 'pglite'));
+      try {
+        expect(await databaseLeases(after, clock).acquire('trail-stream', 'next-process', 60_000)).toBe(
+          false,
+        );
+        expect(await dropOrphanedLeases(after)).toBe(1);
+        expect(await databaseLeases(after, clock).acquire('trail-stream', 'next-process', 60_000)).toBe(true);
+      } finally {
+        await after.close();
+      }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -36,6 +36,17 @@ export async function openConfiguredDbOrExit(config: Config): Promise<Db> {
 }
 
 /**
+ * On the embedded database, drops the job leases (job_leases) a process left behind: its directory
+ * lock makes this process the database's only user, so every lease in it is a dead process's, and
+ * after a `kill -9` the jobs (the SIEM stream, the webhook sender…) need not wait for their expiry.
+ * On PostgreSQL other instances may hold theirs: nothing is touched. Answers how many were dropped.
+ */
+export async function dropOrphanedLeases(db: Db): Promise<number> {
+  if (db.kind !== 'pglite') return 0;
+  return (await db.query('DELETE FROM job_leases RETURNING name')).rows.length;
+}
+
+/**
  * Migrates the configured database. With DATABASE_OWNER_URL (PostgreSQL), the migrations run as
  * that role, which then grants the application's role (DATABASE_URL's) what it needs; without it
  * they run on `db`, and a warning comes back when that role owns the staff trail.
