@@ -381,7 +381,9 @@ describe('impersonation decisions', () => {
   });
 });
 
-describe('password reset', () => {
+// Each round hashes or verifies a password about ten times (argon2id, by design slow): on a loaded
+// two-core machine twenty rounds outlast the default 30 s, which is no finding about the races.
+describe('password reset', { timeout: 120_000 }, () => {
   let t: TestApp;
   let boss: S;
   let n = 0;
