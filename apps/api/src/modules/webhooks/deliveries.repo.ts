@@ -97,38 +97,51 @@ export async function insertDeliveries(db: Queryable, ds: NewDelivery[], now: Da
 }
 
 /**
- * Claims up to `limit` due deliveries of active subscriptions (a test goes out even while paused):
- * their next attempt is moved past `leaseMs` in the one statement that picks them, so another
- * run (another instance) does not take them meanwhile, and rows another run holds are skipped.
+ * Claims up to `limit` due deliveries of active subscriptions (a test goes out even while paused),
+ * at most `perSubscription` of any one subscription and none of the subscriptions in `except`
+ * (those the sender is still busy with): their next attempt is moved past `leaseMs` in the one
+ * statement that picks them, so another run (another instance) does not take them meanwhile. The
+ * candidates are read without locks (a window cannot share a SELECT with them, and locking the
+ * rows a claim then leaves cost more than the claim); the UPDATE checks each row again as it
+ * writes it, so a row another run claimed meanwhile (its next attempt moved on) is not taken
+ * twice. The cap is taken among the first candidates in due order, so a subscription with a long
+ * queue at the front yields its cap and leaves the rest of the claim to the others.
  */
-export function claimDue(db: Queryable, now: Date, limit: number, leaseMs: number) {
-  const due = qb
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
-    .select('d.id')
-    .where('d.state', '=', 'pending')
-    .where('d.next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('s.state', '=', 'active'), eb('d.event_type', '=', 'webhook.test')]))
-    .orderBy('d.next_attempt_at')
-    .limit(limit)
-    .forUpdate('d')
-    .skipLocked();
-  return rows(
+export function claimDue(
+  db: Queryable,
+  now: Date,
+  limit: number,
+  leaseMs: number,
+  opts: { perSubscription: number; except: readonly string[] } = { perSubscription: limit, except: [] },
+) {
+  return rows<{
+    id: string;
+    subscription_id: string;
+    event_id: string;
+    payload: string;
+    occurred_at: string;
+    attempt_count: number;
+  }>(
     db,
-    qb
-      .with('due', () => due)
-      .updateTable('webhook_deliveries as w')
-      .set({ next_attempt_at: new Date(now.getTime() + leaseMs) })
-      .from('due')
-      .whereRef('w.id', '=', 'due.id')
-      .returning((eb) => [
-        eb.cast<string>('w.id', 'text').as('id'),
-        eb.cast<string>('w.subscription_id', 'text').as('subscription_id'),
-        'w.event_id',
-        'w.payload',
-        isoText('w.occurred_at').as('occurred_at'),
-        'w.attempt_count',
-      ]),
+    statement(sql`WITH candidates AS (
+       SELECT d.id, d.subscription_id, d.next_attempt_at FROM webhook_deliveries d
+         JOIN webhook_subscriptions s ON s.id = d.subscription_id
+       WHERE d.state = 'pending' AND d.next_attempt_at <= ${now.toISOString()}::timestamptz
+         AND (s.state = 'active' OR d.event_type = 'webhook.test')
+         AND NOT (d.subscription_id = ANY(${[...opts.except]}::bigint[]))
+       ORDER BY d.next_attempt_at LIMIT ${limit * 4}
+     ), due AS (
+       SELECT id FROM (
+         SELECT id, next_attempt_at,
+           row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS nth
+         FROM candidates) c
+       WHERE nth <= ${opts.perSubscription} ORDER BY next_attempt_at LIMIT ${limit}
+     )
+     UPDATE webhook_deliveries w SET next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz
+     FROM due WHERE w.id = due.id
+       AND w.state = 'pending' AND w.next_attempt_at <= ${now.toISOString()}::timestamptz
+     RETURNING w.id::text AS id, w.subscription_id::text AS subscription_id, w.event_id, w.payload,
+       ${isoText('w.occurred_at')} AS occurred_at, w.attempt_count`),
   );
 }
 

@@ -1,63 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEvent } from '@sac/contract/audit';
 import { consolePaths } from '@sac/contract/console-paths';
-import {
-  WEBHOOK_HEADERS,
-  WEBHOOK_RETRY_HOURS,
-  WEBHOOK_TEST_EVENT,
-  WEBHOOK_TIMEOUT_SECONDS,
-  webhookEventOf,
-} from '@sac/contract/webhooks';
+import { WEBHOOK_RETRY_HOURS, WEBHOOK_TEST_EVENT, webhookEventOf } from '@sac/contract/webhooks';
 import type { AppContext } from '../../app-context.ts';
 import { runWrite, type WriteTx } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { onTrailCommitted, readTrailAfter } from '../audit/trail-stream.service.ts';
 import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
 import {
-  type AttemptOutcome,
-  claimDue,
   failStaleDeliveries,
   insertDeliveries,
   lockFanoutCursor,
   moveFanoutCursor,
   type NewDelivery,
   pruneDeliveries,
-  recordAttempts,
   subscribedTypes,
 } from './deliveries.repo.ts';
 import { endpointShown } from './webhook-address.ts';
-import { postDelivery } from './webhook-http.ts';
-import { signatureHeader } from './webhook-signing.ts';
+import { sendDue, TOO_OLD } from './webhook-sender.ts';
+import { pauseFailing } from './webhooks.repo.ts';
 
 /** The signing, for the bench's bare client (the same headers as a delivery). */
 export { signatureHeader } from './webhook-signing.ts';
-
-import { pauseFailing, sendingKeys } from './webhooks.repo.ts';
 
 /**
  * Webhook deliveries. The events are the trail's rows (the outbox: each change writes its row in
  * its own transaction): the fan-out reads them in commit order from its cursor and queues one
  * delivery per subscription of the event's type, cursor and deliveries in one write. The sender
- * claims due deliveries, posts them signed, and records each attempt; a failure is tried again
- * with backoff for WEBHOOK_RETRY_HOURS from the event.
+ * (webhook-sender.ts) claims due deliveries, posts them signed, and records each attempt; a
+ * failure is tried again with backoff for WEBHOOK_RETRY_HOURS from the event.
  */
 
 /** Trail rows one fan-out write reads at most. */
 const FANOUT_ROWS = 1000;
-/** Deliveries one claim takes, and how many are posted at once. */
-const CLAIM_BATCH = 100;
-const POSTS_AT_ONCE = 32;
-/**
- * A claimed delivery is not claimed again for this long: a batch's posts, each within the timeout,
- * run in rounds of POSTS_AT_ONCE, and the lease outlasts the slowest batch by a minute. Attempts
- * are recorded only while the claim holds (recordAttempts), so a batch that overran it sends
- * nothing twice into the log.
- */
-const CLAIM_LEASE_MS = Math.ceil(CLAIM_BATCH / POSTS_AT_ONCE) * WEBHOOK_TIMEOUT_SECONDS * 1000 + 60_000;
-/** How long one run keeps sending before giving its tick back. */
+/** How long one run keeps claiming before giving its tick back (what is in flight then finishes). */
 const RUN_BUDGET_MS = 2_000;
-/** The waits before each retry; the last repeats until the day is over. */
-const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000];
 
 /** The body of a trail row's event: Standard Webhooks' envelope around the row as the trail API shows it. */
 const payloadOf = (type: string, e: AuditEvent) => JSON.stringify({ type, timestamp: e.At, data: e });
@@ -149,90 +126,6 @@ export async function queueRedelivery(
   return deliveryId!;
 }
 
-/** Where a delivery goes after an attempt: delivered, tried again later, or failed for good. */
-function nextOf(
-  ok: boolean,
-  attemptsBefore: number,
-  occurredAt: string,
-  now: Date,
-): Pick<AttemptOutcome, 'state' | 'next'> {
-  if (ok) return { state: 'delivered', next: null };
-  const wait = BACKOFF_MS[Math.min(attemptsBefore, BACKOFF_MS.length - 1)]!;
-  // a tenth either way, so the retries of many deliveries that failed together spread out
-  const next = new Date(now.getTime() + wait * (0.9 + Math.random() * 0.2));
-  const giveUpAt = Date.parse(occurredAt) + WEBHOOK_RETRY_HOURS * 3_600_000;
-  return next.getTime() > giveUpAt ? { state: 'failed', next: null } : { state: 'pending', next };
-}
-
-const TOO_OLD = `not sent: the event is more than ${WEBHOOK_RETRY_HOURS} hours old`;
-
-/** The outcome of an event kept unsent past its day of retries: failed, without calling the endpoint. */
-const tooOld = (id: string, subscriptionId: string, at: Date): AttemptOutcome => ({
-  id,
-  subscriptionId,
-  at,
-  code: null,
-  error: TOO_OLD,
-  durationMs: 0,
-  state: 'failed',
-  next: null,
-  tried: false,
-});
-
-/** Posts one claimed batch and records every attempt while the claim (held until `claimedUntil`) holds. */
-async function sendBatch(
-  ctx: AppContext,
-  claimed: Awaited<ReturnType<typeof claimDue>>,
-  claimedUntil: Date,
-): Promise<void> {
-  // each subscription's keys opened once a batch, not once a delivery
-  const batchStart = ctx.clock.now();
-  const keys = new Map(
-    (await sendingKeys(ctx.db, [...new Set(claimed.map((c) => c.subscription_id))])).map((k) => {
-      const secrets = [ctx.crypto.decrypt(k.secret)];
-      if (k.previous_secret && k.previous_secret_until && new Date(k.previous_secret_until) > batchStart)
-        secrets.push(ctx.crypto.decrypt(k.previous_secret));
-      return [k.id, { url: k.url, secrets }];
-    }),
-  );
-  const outcomes: AttemptOutcome[] = [];
-  let at = 0;
-  const worker = async () => {
-    while (at < claimed.length) {
-      const d = claimed[at++]!;
-      const k = keys.get(d.subscription_id);
-      if (!k) continue; // deleted meanwhile: its deliveries went with it
-      const now = ctx.clock.now();
-      // kept while paused for longer than its day of retries: failed, not sent late
-      if (Date.parse(d.occurred_at) + WEBHOOK_RETRY_HOURS * 3_600_000 < now.getTime()) {
-        outcomes.push(tooOld(d.id, d.subscription_id, now));
-        continue;
-      }
-      const timestamp = Math.floor(now.getTime() / 1000);
-      const headers = {
-        [WEBHOOK_HEADERS.id]: d.event_id,
-        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.signature]: signatureHeader(k.secrets, d.event_id, timestamp, d.payload),
-      };
-      const r = await postDelivery(k.url, headers, d.payload, ctx.config.webhooks.allowPrivate);
-      const ok = r.error === null;
-      outcomes.push({
-        id: d.id,
-        subscriptionId: d.subscription_id,
-        at: now,
-        code: r.code,
-        error: r.error,
-        durationMs: r.durationMs,
-        ...nextOf(ok, d.attempt_count, d.occurred_at, now),
-        tried: true,
-      });
-      ctx.metrics.webhookDeliveries.inc({ outcome: ok ? 'delivered' : 'failed' });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(POSTS_AT_ONCE, claimed.length) }, worker));
-  await recordAttempts(ctx.db, outcomes, claimedUntil);
-}
-
 /** Subscriptions failing too long are paused, each with its trail row, and their makers told. */
 async function pauseTheFailing(ctx: AppContext): Promise<void> {
   await runWrite(ctx.db, {
@@ -276,15 +169,7 @@ export async function deliverWebhooks(ctx: AppContext, seen?: { subscriptions: b
     if (seen && f.subscriptions !== undefined) seen.subscriptions = f.subscriptions > 0;
     if (!f.more || Date.now() > until) break;
   }
-  let sent = 0;
-  for (;;) {
-    const at = ctx.clock.now();
-    const claimed = await claimDue(ctx.db, at, CLAIM_BATCH, CLAIM_LEASE_MS);
-    if (claimed.length === 0) break;
-    await sendBatch(ctx, claimed, new Date(at.getTime() + CLAIM_LEASE_MS));
-    sent += claimed.length;
-    if (Date.now() > until) break;
-  }
+  const sent = await sendDue(ctx, until);
   // every run, not only one with failures: the last retry of a day comes before the day is over
   await pauseTheFailing(ctx);
   return sent;

@@ -9,9 +9,15 @@ import { outboundRequest } from '../../lib/outbound-address.ts';
  * answer read than its first bytes (the log keeps the status only).
  */
 
+/**
+ * Sockets to one origin at most: more than the sender's pool ever has in flight (webhook-sender.ts),
+ * so the pool's own cap per subscription decides, and a subscription that hangs cannot queue the
+ * posts of another subscription to the same host behind its sockets.
+ */
+const SOCKETS_PER_ORIGIN = 128;
 const AGENTS = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 32 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 32 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_ORIGIN }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_ORIGIN }),
 };
 /** Bytes of an answer read at most; the rest is dropped with the connection. */
 const ANSWER_BYTES = 4096;
