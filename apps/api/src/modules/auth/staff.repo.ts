@@ -1,6 +1,7 @@
 import { type Expression, sql } from 'kysely';
 import { authChanged, type Queryable } from '../../db/db.ts';
 import { execute, firstRow, qb, rows } from '../../db/sql.ts';
+import { permissionsOf, scopesOf } from './sessions.repo.ts';
 
 /** `= ANY` over uuids as one array parameter (the set may be empty, where `IN ()` is no SQL). */
 const uuids = (ids: readonly string[]) => sql<string>`ANY(${ids}::uuid[])`;
@@ -325,4 +326,24 @@ export async function permissionsOfRoles(db: Queryable, roles: string[]): Promis
       .orderBy('p'),
   );
   return r.map((x) => x.p);
+}
+
+/**
+ * What a staff member may do now, for a job acting later on their word: whether the account is
+ * there and not deactivated, the permissions their roles grant, and what their scoped roles limit
+ * (null: nothing). Undefined when there is no such account.
+ */
+export async function currentGrantOf(db: Queryable, uid: string) {
+  const r = await firstRow(
+    db,
+    qb
+      .selectFrom('staff as st')
+      .select((eb) => [
+        eb('st.deactivated_at', 'is', null).as('active'),
+        permissionsOf(eb.ref('st.uid')).as('permissions'),
+        scopesOf(eb.ref('st.uid')).as('scopes'),
+      ])
+      .where('st.uid', '=', uid),
+  );
+  return r;
 }

@@ -26,6 +26,7 @@ export {
 } from './approver-cool-down.ts';
 export {
   countStaff,
+  currentGrantOf,
   findStaffByEmail,
   findStaffByUid,
   listRoles,

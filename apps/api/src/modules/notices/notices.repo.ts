@@ -5,7 +5,6 @@ import type { Queryable } from '../../db/db.ts';
 import type { DB } from '../../db/schema.generated.ts';
 import { execute, firstRow, qb, rows } from '../../db/sql.ts';
 import { siteRowInScope } from '../../lib/site-scope.ts';
-import { permissionsOf, scopesOf } from '../auth/sessions.repo.ts';
 
 /** A fixed value written into the statement, as a literal rather than a parameter. */
 const lit = <V extends string | number>(v: V) => sql.lit(v);
@@ -287,30 +286,10 @@ export function deliveries(
 // The sending job's steps.
 
 /** Claims due scheduled notices (another run skips the rows this one holds). */
-/**
- * The due notices, claimed, each with its sender as they are now (one statement): whether they may
- * still send notices (an account that is there and not deactivated, holding notices.send), and
- * what their scoped roles limit (null: nothing), which startDue checks against the stored scope.
- */
 export function claimDue(q: Queryable, now: Date, limit: number) {
   return rows(
     q,
     notices()
-      .select((eb) => [
-        eb
-          .exists(
-            eb
-              .selectFrom('staff as st')
-              .select(sql`1`.as('one'))
-              .whereRef('st.uid', '=', 'customer_notices.created_by_uid')
-              .where('st.deactivated_at', 'is', null)
-              .where(
-                sql<boolean>`${permissionsOf(sql.ref<string>('st.uid'))} @> ARRAY['notices.send']::text[]`,
-              ),
-          )
-          .as('sender_may_send'),
-        scopesOf(sql.ref<string>('customer_notices.created_by_uid')).as('sender_scopes'),
-      ])
       .where('status', '=', lit('scheduled'))
       .where('send_at', '<=', now)
       .orderBy('send_at')

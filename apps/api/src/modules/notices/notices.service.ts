@@ -20,6 +20,7 @@ import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { outOfScope } from '../../lib/site-scope.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
+import { currentGrantOf } from '../auth/staff.service.ts';
 import { sitesByNameOrOwner } from '../customers/sites.service.ts';
 import { noticeMail } from './notices.mails.ts';
 import * as repo from './notices.repo.ts';
@@ -324,9 +325,11 @@ const scopeKey = (scope: readonly SiteScope[] | null | undefined) =>
  * one the audience was bounded by when they wrote it (narrowed, widened or gone). The notice fails
  * with the reason; a sender who still may writes it again.
  */
-function senderRefusal(n: Awaited<ReturnType<typeof repo.claimDue>>[number]): string | undefined {
-  if (!n.sender_may_send) return 'The sender may no longer send notices.';
-  if (scopeKey(scopeFor(n.sender_scopes, 'notices.send')) !== scopeKey(n.scope))
+async function senderRefusal(tx: Queryable, n: repo.NoticeRow): Promise<string | undefined> {
+  const sender = n.created_by_uid ? await currentGrantOf(tx, n.created_by_uid) : undefined;
+  if (!sender?.active || !sender.permissions.includes('notices.send'))
+    return 'The sender may no longer send notices.';
+  if (scopeKey(scopeFor(sender.scopes, 'notices.send')) !== scopeKey(n.scope))
     return "The sender's role scope changed after the notice was written: write it again.";
   return undefined;
 }
@@ -343,7 +346,7 @@ async function startDue(ctx: AppContext): Promise<void> {
       lock: async (tx) => (await repo.claimDue(tx, now, 1))[0],
       change: async (tx, n) => {
         if (!n) return undefined;
-        const refused = senderRefusal(n);
+        const refused = await senderRefusal(tx, n);
         if (refused) throw Object.assign(new Error('sender'), { noticeId: Number(n.id), reason: refused });
         const total = await repo.resolveRecipients(tx, Number(n.id), n.audience, n.scope);
         if (total > ctx.config.noticeMaxRecipients) {

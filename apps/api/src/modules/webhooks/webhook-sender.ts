@@ -34,7 +34,7 @@ const CLAIM_PER_ENDPOINT = 2 * PER_ENDPOINT_AT_ONCE;
  * outlasts that by a minute. Attempts are recorded only while the claim holds (recordAttempts),
  * so a post that overran it sends nothing twice into the log.
  */
-export const CLAIM_LEASE_MS = 4 * WEBHOOK_TIMEOUT_SECONDS * 1000 + 60_000;
+const CLAIM_LEASE_MS = 4 * WEBHOOK_TIMEOUT_SECONDS * 1000 + 60_000;
 /** Outcomes kept before they are written (one statement for them all): a claim's worth. */
 const RECORD_EVERY = CLAIM_BATCH;
 
