@@ -41,7 +41,12 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // Libraries change less often than the console: separate files stay cached across releases.
-        codeSplitting: { groups: [{ name: chunkOf }] },
+        codeSplitting: {
+          groups: [
+            { name: chunkOf },
+            { name: 'contract', test: /packages[\\/]contract[\\/]/, tags: ['$initial'] },
+          ],
+        },
       },
       onwarn(warning, warn) {
         // zod's sources carry comments Rollup cannot place; they are harmless.
