@@ -11,13 +11,15 @@ import { signIn } from './support/sign-in.ts';
  * role's scope in the team contract) took it from 263.5 to 264.0 KiB measured: 268 KiB. On
  * 2026-11-30 the words and contract rules of access reasons, the access review and webhooks (all
  * in the first view's console phrases) took it to 270.0 KiB, with the statement budgets moved out
- * of the eager route table: 272 KiB. Loading each section's phrases with its section, not all with
- * the shell, is the fix that would bring it down. The same day bulk actions and break-glass (their
- * words, routes, errors and contract rules, the same way) took it to 273.3 KiB: 276 KiB.
+ * of the eager route table: 272 KiB. The same day bulk actions and break-glass (their words,
+ * routes, errors and contract rules, the same way) took it to 273.3 KiB: 276 KiB. Then each
+ * section's phrases came with its section's route, not all with the shell (the shell has the
+ * screens' names and the bell's words): 272.4 KiB before, 246.5 KiB after, measured in one run on
+ * one machine; 250 KiB. A feature's words no longer weigh on this view unless the search shows them.
  * scripts/check-bundle-budget.mjs holds each set of files to its own budget at build time.
  */
 const KiB = 1024;
-const BUDGET = { signIn: 200 * KiB, search: 276 * KiB };
+const BUDGET = { signIn: 200 * KiB, search: 250 * KiB };
 
 interface Received {
   url: string;

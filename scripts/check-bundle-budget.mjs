@@ -8,8 +8,10 @@
 // - sign-in screen: the entry (index.html) and every chunk it imports statically, transitively:
 //   what the browser loads before the sign-in screen can show. CSS: the CSS files of those chunks.
 // - first view after sign-in: the sign-in set plus the static closures of the first view's dynamic
-//   entries (the signed-in shell, the dashboard, the sections' phrases): everything loaded to show
-//   the dashboard.
+//   entries (the signed-in shell and its phrases, the dashboard and its phrases): everything loaded
+//   to show the dashboard.
+// - first view of the customer search: the same for the search (the shell, the section's sidebar,
+//   the search and the customers' phrases), the view e2e/transfer-size.spec.ts weighs on the wire.
 // - each lazily loaded chunk: for every other dynamic entry (a lazy route, the section layout), its
 //   own static closure minus every chunk of the first view (shared chunks already loaded are not
 //   counted again).
@@ -21,13 +23,33 @@ import { gzipSync } from 'node:zlib';
 const KiB = 1024;
 
 /** The budgets, in KiB gzipped. */
-const BUDGETS = { signInJs: 182, signInCss: 40, firstViewJs: 250, lazyJs: 60 };
+const BUDGETS = { signInJs: 182, signInCss: 40, firstViewJs: 218, searchViewJs: 211, lazyJs: 60 };
 
-/** The dynamic entries (manifest keys, i.e. source paths) loaded for the first view after sign-in. */
-const FIRST_VIEW = [
+/**
+ * The dynamic entries (manifest keys, i.e. source paths) the signed-in shell loads: its module and
+ * its phrases (lib/i18n.tsx SHELL_NAMESPACES; a unit test keeps the two lists alike).
+ */
+export const SHELL = [
   'src/app/layout/app-shell.tsx',
+  'src/i18n/en/screens.ts',
+  'src/i18n/en/staff-notifications.ts',
+];
+
+/** The dynamic entries loaded for the first view after sign-in: the shell, the dashboard and its phrases. */
+const FIRST_VIEW = [
+  ...SHELL,
   'src/features/dashboard/components/dashboard-page.tsx',
-  'src/i18n/en/console.ts',
+  'src/i18n/en/impersonation.ts',
+  'src/i18n/en/audit.ts',
+  'src/i18n/en/audit-actions.ts',
+];
+
+/** The dynamic entries loaded for the customer search opened by its address. */
+const SEARCH_VIEW = [
+  ...SHELL,
+  'src/app/layout/section-layout.tsx',
+  'src/features/customers/components/search-customer-page.tsx',
+  'src/i18n/en/customers.ts',
 ];
 
 /** Manifest keys of `key` and of every chunk it imports statically, transitively. */
@@ -51,7 +73,13 @@ const cssFiles = (manifest, keys) => [...new Set([...keys].flatMap((k) => manife
  * one row per measured set ({ name, files, bytes, budgetKiB }) and the rows over budget, plus
  * problems that make the check impossible (a first-view entry missing from the manifest).
  */
-export function checkBudget({ manifest, sizeOf, budgets = BUDGETS, firstView = FIRST_VIEW }) {
+export function checkBudget({
+  manifest,
+  sizeOf,
+  budgets = BUDGETS,
+  firstView = FIRST_VIEW,
+  searchView = SEARCH_VIEW,
+}) {
   const rows = [];
   const problems = [];
   const total = (files) => files.reduce((sum, f) => sum + sizeOf(f), 0);
@@ -66,15 +94,22 @@ export function checkBudget({ manifest, sizeOf, budgets = BUDGETS, firstView = F
   row('sign-in screen: JavaScript', jsFiles(manifest, signIn), budgets.signInJs);
   row('sign-in screen: CSS', cssFiles(manifest, signIn), budgets.signInCss);
 
-  const first = new Set(signIn);
-  for (const key of firstView) {
-    if (!manifest[key]) {
-      problems.push(`the first view's chunk ${key} is not in the manifest (renamed? update FIRST_VIEW)`);
-      continue;
+  /** The sign-in set plus the static closures of a view's dynamic entries. */
+  const view = (keys, what, list) => {
+    const out = new Set(signIn);
+    for (const key of keys) {
+      if (!manifest[key]) {
+        problems.push(`the ${what}'s chunk ${key} is not in the manifest (renamed? update ${list})`);
+        continue;
+      }
+      for (const k of staticClosure(manifest, key)) out.add(k);
     }
-    for (const k of staticClosure(manifest, key)) first.add(k);
-  }
+    return out;
+  };
+  const first = view(firstView, 'first view', 'FIRST_VIEW');
   row('first view after sign-in: JavaScript', jsFiles(manifest, first), budgets.firstViewJs);
+  const search = view(searchView, 'search view', 'SEARCH_VIEW');
+  row('first view of the customer search: JavaScript', jsFiles(manifest, search), budgets.searchViewJs);
 
   const firstFiles = new Set(jsFiles(manifest, first));
   const lazy = Object.keys(manifest)

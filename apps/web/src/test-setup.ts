@@ -27,7 +27,7 @@ if (!HTMLDialogElement.prototype.showModal) {
 // than the default 1 s on a busy machine, and a wait that is met returns at once.
 configure({ asyncUtilTimeout: 3000 });
 
-// In the browser the router loads the sections' phrases with the shell; unit tests render screens
+// In the browser each section's route loads its phrases (lib/i18n.tsx withPhrases); unit tests render screens
 // directly, so every namespace is loaded before they run.
 await loadConsoleCatalog();
 

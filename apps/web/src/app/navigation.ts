@@ -1,7 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Access } from '@sac/contract/endpoints';
 import type { AppRoute, AppSection } from '../lib/app-route.ts';
-import type { PhraseRef } from '../lib/i18n.tsx';
+import type { ShellPhraseRef } from '../lib/i18n.tsx';
 import { holdsAccess } from '../lib/may-open.tsx';
 import { sections, sectionTabs, shellRoutes } from './route-table.tsx';
 
@@ -14,8 +14,8 @@ import { sections, sectionTabs, shellRoutes } from './route-table.tsx';
 
 /** The top navigation's entries (spec section 2): Dashboard, two section menus, Manage Notfications. */
 export type NavEntry =
-  | { id: string; label: PhraseRef; to: string }
-  | { id: string; label: PhraseRef; section: AppSection };
+  | { id: string; label: ShellPhraseRef; to: string }
+  | { id: string; label: ShellPhraseRef; section: AppSection };
 
 export const NAVIGATION: readonly NavEntry[] = [
   { id: 'dashboard', label: { ns: 'chrome', key: 'dashboard' }, to: consolePaths.dashboard() },
@@ -44,12 +44,12 @@ function sectionAt(path: string): AppSection {
 
 /** An entry as the viewer sees it: a link, or a menu of the tabs they may open (never empty). */
 export type VisibleNavEntry =
-  | { id: string; label: PhraseRef; to: string }
+  | { id: string; label: ShellPhraseRef; to: string }
   | {
       id: string;
-      label: PhraseRef;
+      label: ShellPhraseRef;
       path: string;
-      items: Array<{ id: string; label: PhraseRef; to: string }>;
+      items: Array<{ id: string; label: ShellPhraseRef; to: string }>;
     };
 
 /** The tabs of a section the viewer may open (the section's own access first). */

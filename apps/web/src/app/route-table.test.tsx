@@ -53,8 +53,8 @@ describe('the route table and the contract’s console paths', () => {
       consolePaths.webhooks(),
     ]);
     const labels = pathLabels();
-    expect(labels[consolePaths.superuserProfile.path]).toEqual({ ns: 'team', key: 'profile' });
+    expect(labels[consolePaths.superuserProfile.path]).toEqual({ ns: 'screens', key: 'superuserProfile' });
     expect(labels[consolePaths.account.path]).toEqual({ ns: 'chrome', key: 'account' });
-    expect(labels[consolePaths.team.path]).toEqual({ ns: 'team', key: 'section' });
+    expect(labels[consolePaths.team.path]).toEqual({ ns: 'chrome', key: 'manageSuperuser' });
   });
 });

@@ -17,7 +17,7 @@ import { staffNotificationRoutes } from '../features/staff-notifications/routes.
 import { teamSection } from '../features/team/routes.tsx';
 import { webhookRoutes } from '../features/webhooks/routes.tsx';
 import type { AppRoute, AppSection } from '../lib/app-route.ts';
-import type { PhraseRef } from '../lib/i18n.tsx';
+import type { ShellPhraseRef } from '../lib/i18n.tsx';
 import { FirstAllowedTab, GuestOnly, RequireAccess } from './guards.tsx';
 
 /**
@@ -72,10 +72,10 @@ function withFirstAllowedIndex(section: AppSection): AppSection {
 /** Sidebar parents of the sections (a tab with `parent` is grouped under it). */
 export interface SectionTab {
   id: string;
-  label: PhraseRef;
+  label: ShellPhraseRef;
   to: string;
   access: AppRoute['access'];
-  parent?: PhraseRef;
+  parent?: ShellPhraseRef;
 }
 
 export function sectionTabs(section: AppSection): SectionTab[] {
@@ -91,8 +91,10 @@ export function sectionTabs(section: AppSection): SectionTab[] {
 }
 
 /** Path -> label of every labelled screen, for the breadcrumb and document title. */
-export function pathLabels(): Record<string, PhraseRef> {
-  const out: Record<string, PhraseRef> = { [consolePaths.account.path]: { ns: 'chrome', key: 'account' } };
+export function pathLabels(): Record<string, ShellPhraseRef> {
+  const out: Record<string, ShellPhraseRef> = {
+    [consolePaths.account.path]: { ns: 'chrome', key: 'account' },
+  };
   const add = (routes: readonly AppRoute[]) => {
     for (const r of routes) {
       if (r.path && r.label) out[r.path] = r.label;

@@ -1,6 +1,6 @@
 import type { Access } from '@sac/contract/endpoints';
 import type { ReactNode } from 'react';
-import type { PhraseRef } from './i18n.tsx';
+import type { ShellPhraseRef } from './i18n.tsx';
 
 /**
  * One route of a feature's table. Every route states the access it needs: 'public', 'session' (any
@@ -14,12 +14,15 @@ export interface AppRoute {
   access: Access;
   /** Only for visitors without a token (the sign-in screens): others go to /dashboard. */
   guestOnly?: boolean;
-  /** Names the screen in the sidebar, breadcrumb and document title. */
-  label?: PhraseRef;
+  /**
+   * Names the screen in the sidebar, breadcrumb and document title: a phrase the shell always has
+   * (i18n/en/screens.ts), since it names every section's screens before their words are loaded.
+   */
+  label?: ShellPhraseRef;
   /** Shown as a sidebar tab of its section (default: true when labelled). */
   tab?: boolean;
   /** Groups this tab under a sidebar parent of that name. */
-  parent?: PhraseRef;
+  parent?: ShellPhraseRef;
   /** Text shown instead of the screen when the permission is missing. */
   deniedText?: string;
   element: ReactNode;
@@ -30,7 +33,7 @@ export interface AppRoute {
 export interface AppSection {
   path: string;
   access: Access;
-  label: PhraseRef;
+  label: ShellPhraseRef;
   /** The sidebar starts collapsed on these paths (the customer search may hide it). */
   sidebarCollapsedOn?: readonly string[];
   children: readonly AppRoute[];

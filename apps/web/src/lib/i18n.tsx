@@ -2,6 +2,7 @@ import { LANGUAGES, type Language } from '@sac/contract/constants';
 import {
   createContext,
   type ReactNode,
+  use,
   useCallback,
   useContext,
   useEffect,
@@ -12,17 +13,18 @@ import {
 import { auth as enAuth, type SignInPhrases } from '../i18n/en/auth.ts';
 import { chrome as enChrome, type SignInChromePhrases } from '../i18n/en/chrome.ts';
 import { common as enCommon } from '../i18n/en/common.ts';
-import type { consoleNamespaces } from '../i18n/en/console.ts';
+import { type ConsoleNamespaces, consoleNamespaces } from '../i18n/en/console.ts';
 import { dashboard as enDashboard } from '../i18n/en/dashboard.ts';
 import { notifications as enNotifications } from '../i18n/en/notifications.ts';
 import { LANGUAGE_STORAGE_KEY } from './storage.ts';
 
 /**
  * English is complete; every other language has the sign-in screens' texts only (loadLanguage) and
- * falls back to English per phrase. English's sign-in namespaces are here from the start; the
- * sections' namespaces (i18n/en/console.ts) arrive with loadConsoleCatalog(), which the router
- * awaits before it shows the signed-in shell or the owner's public pages (they import the
- * contract's schemas, which the sign-in screen does not need).
+ * falls back to English per phrase. English's sign-in namespaces are here from the start; every
+ * other namespace (i18n/en/console.ts) is its own chunk, loaded with what shows it: the shell's
+ * (SHELL_NAMESPACES) with the shell, a section's with its lazy route (`withPhrases`), so a first
+ * view downloads the words it shows and no more. A component reading a namespace not yet loaded
+ * suspends until it is (useT), so no screen shows its keys in place of its words.
  */
 const eager = {
   auth: enAuth,
@@ -31,9 +33,11 @@ const eager = {
   dashboard: enDashboard,
   notifications: enNotifications,
 };
-type FullCatalog = typeof eager & typeof consoleNamespaces;
-const en: typeof eager & Partial<typeof consoleNamespaces> = { ...eager };
+type FullCatalog = typeof eager & ConsoleNamespaces;
+const en: typeof eager & Partial<ConsoleNamespaces> = { ...eager };
 export type Namespace = keyof FullCatalog;
+/** A namespace loaded on demand. */
+export type LazyNamespace = keyof ConsoleNamespaces;
 /** A phrase key of namespace N. */
 type PhraseKey<N extends Namespace> = keyof FullCatalog[N] & string;
 /**
@@ -42,7 +46,18 @@ type PhraseKey<N extends Namespace> = keyof FullCatalog[N] & string;
  */
 export type PhraseRef = { [N in Namespace]: { ns: N; key: PhraseKey<N> } }[Namespace];
 
-let consoleCatalog: Promise<void> | undefined;
+/**
+ * The namespaces the signed-in shell loads with itself: the screens' names (its navigation,
+ * sidebars, breadcrumb, title and command palette name every section's screens) and the bell's.
+ * A section's namespace is not here: it comes with the section's route.
+ */
+export const SHELL_NAMESPACES = ['screens', 'staffNotifications'] as const satisfies readonly LazyNamespace[];
+/** A phrase the shell always has: a route's label, which the shell shows for every section. */
+export type ShellPhraseRef = Extract<
+  PhraseRef,
+  { ns: keyof typeof eager | (typeof SHELL_NAMESPACES)[number] }
+>;
+
 let catalogVersion = 0;
 const catalogListeners = new Set<() => void>();
 const catalogGrew = () => {
@@ -50,19 +65,43 @@ const catalogGrew = () => {
   for (const l of catalogListeners) l();
 };
 
-/** Loads the sections' English namespaces once; resolves when translate() knows them. */
-export function loadConsoleCatalog(): Promise<void> {
-  consoleCatalog ??= import('../i18n/en/console.ts').then(({ consoleNamespaces: more }) => {
-    Object.assign(en, more);
-    catalogGrew();
-  });
-  return consoleCatalog;
+const namespaceLoads = new Map<LazyNamespace, Promise<void>>();
+
+/**
+ * Loads one namespace once (the same promise every time, as React's `use` needs). A failed
+ * download (offline) is forgotten, so the next screen that needs it tries again.
+ */
+function loadNamespace(ns: LazyNamespace): Promise<void> {
+  let load = namespaceLoads.get(ns);
+  if (!load) {
+    load = consoleNamespaces[ns]().then((phrases) => {
+      Object.assign(en, { [ns]: phrases });
+      catalogGrew();
+    });
+    load.catch(() => namespaceLoads.delete(ns));
+    namespaceLoads.set(ns, load);
+  }
+  return load;
 }
 
-/** Resolves to the module once both it and the sections' namespaces are loaded (for React.lazy). */
-export function withConsoleCatalog<M>(module: Promise<M>): Promise<M> {
-  return Promise.all([module, loadConsoleCatalog()]).then(([m]) => m);
+/** Loads these namespaces; resolves when translate() knows them all. */
+export const loadPhrases = (namespaces: readonly LazyNamespace[]): Promise<void> =>
+  Promise.all(namespaces.map(loadNamespace)).then(() => undefined);
+
+/**
+ * Resolves to the module once both it and the namespaces are loaded, fetched side by side: for
+ * React.lazy, so a route's screen renders with its words.
+ */
+export function withPhrases<M>(namespaces: readonly LazyNamespace[], module: Promise<M>): Promise<M> {
+  return Promise.all([module, loadPhrases(namespaces)]).then(([m]) => m);
 }
+
+/** Every on-demand namespace (the unit tests render screens without their routes). */
+export const loadConsoleCatalog = (): Promise<void> =>
+  loadPhrases(Object.keys(consoleNamespaces) as LazyNamespace[]);
+
+/** The namespaces translate() knows now, sorted (for tests of what a view loads). */
+export const loadedNamespaces = (): Namespace[] => (Object.keys(en) as Namespace[]).sort();
 
 const subscribeCatalog = (l: () => void) => {
   catalogListeners.add(l);
@@ -232,6 +271,9 @@ export const useLanguage = (): I18nValue => useContext(I18nContext);
 /** `const t = useT('auth'); t('email')` */
 export function useT<N extends Namespace>(ns: N) {
   const { language, catalog } = useContext(I18nContext);
+  // Not loaded yet (a screen whose route did not ask for it): wait at the nearest Suspense
+  // boundary rather than show keys. `use` may be called conditionally.
+  if (!(ns in en)) use(loadNamespace(ns as LazyNamespace));
   // A new function once more namespaces have loaded, so memoized texts are redone.
   // biome-ignore lint/correctness/useExhaustiveDependencies: catalog is the signal, not a value read
   return useCallback(

@@ -1,6 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
+import { withPhrases } from '../../lib/i18n.tsx';
 import { LoginPage } from './components/login-page.tsx';
 
 const LogoutPage = lazy(() =>
@@ -11,7 +12,7 @@ const MySessionsPage = lazy(() => import('./components/my-sessions-page.tsx'));
 const SecondStepPage = lazy(() => import('./components/second-step-page.tsx'));
 const EnrolPage = lazy(() => import('./components/enrol-page.tsx'));
 const SsoCallbackPage = lazy(() => import('./components/sso-callback-page.tsx'));
-const SecurityPage = lazy(() => import('./components/security-page.tsx'));
+const SecurityPage = lazy(() => withPhrases(['security'], import('./components/security-page.tsx')));
 
 /**
  * Top-level routes outside the signed-in shell. The sign-in screen (also forgot and reset password)
@@ -68,7 +69,7 @@ export const accountRoutes: readonly AppRoute[] = [
   {
     path: consolePaths.security.path,
     access: 'session',
-    label: { ns: 'security', key: 'securityHeading' },
+    label: { ns: 'chrome', key: 'signInSecurity' },
     element: <SecurityPage />,
   },
   {

@@ -2,11 +2,16 @@ import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import { Navigate } from 'react-router';
 import type { AppSection } from '../../lib/app-route.ts';
+import { withPhrases } from '../../lib/i18n.tsx';
 
-const SearchCustomerPage = lazy(() => import('./components/search-customer-page.tsx'));
-const ViewCustomerPage = lazy(() => import('./components/view-customer-page.tsx'));
-const SiteWizardPage = lazy(() => import('./components/site-wizard-page.tsx'));
-const BulkJobPage = lazy(() => import('./components/bulk-job-page.tsx'));
+const SearchCustomerPage = lazy(() =>
+  withPhrases(['customers'], import('./components/search-customer-page.tsx')),
+);
+const ViewCustomerPage = lazy(() =>
+  withPhrases(['customers'], import('./components/view-customer-page.tsx')),
+);
+const SiteWizardPage = lazy(() => withPhrases(['customers'], import('./components/site-wizard-page.tsx')));
+const BulkJobPage = lazy(() => withPhrases(['customers'], import('./components/bulk-job-page.tsx')));
 
 /**
  * /manage-customer: search (default), create, edit-site, add-site, view-customer. Create, add-site
@@ -17,7 +22,7 @@ const BulkJobPage = lazy(() => import('./components/bulk-job-page.tsx'));
 export const customersSection: AppSection = {
   path: consolePaths.customers.path,
   access: 'customers.read',
-  label: { ns: 'customers', key: 'section' },
+  label: { ns: 'chrome', key: 'manageCustomer' },
   children: [
     {
       index: true,
@@ -27,40 +32,40 @@ export const customersSection: AppSection = {
     {
       path: consolePaths.customerSearch.path,
       access: 'customers.read',
-      label: { ns: 'customers', key: 'searchCustomer' },
+      label: { ns: 'screens', key: 'searchCustomer' },
       element: <SearchCustomerPage />,
     },
     {
       path: consolePaths.createCustomer.path,
       access: 'customers.write',
-      label: { ns: 'customers', key: 'createCustomer' },
+      label: { ns: 'screens', key: 'createCustomer' },
       element: <SiteWizardPage mode="create" />,
     },
     {
       path: consolePaths.editSite.path,
       access: 'sites.write',
-      label: { ns: 'customers', key: 'editSite' },
+      label: { ns: 'screens', key: 'editSite' },
       tab: false,
       element: <SiteWizardPage mode="edit" />,
     },
     {
       path: consolePaths.addSite.path,
       access: 'sites.write',
-      label: { ns: 'customers', key: 'addSite' },
+      label: { ns: 'screens', key: 'addSite' },
       tab: false,
       element: <SiteWizardPage mode="add" />,
     },
     {
       path: consolePaths.customerView.path,
       access: 'customers.read',
-      label: { ns: 'customers', key: 'viewCustomer' },
+      label: { ns: 'screens', key: 'viewCustomer' },
       tab: false,
       element: <ViewCustomerPage />,
     },
     {
       path: consolePaths.bulkJob.path,
       access: 'sites.write',
-      label: { ns: 'customers', key: 'bulkJobCrumb' },
+      label: { ns: 'screens', key: 'bulkJob' },
       tab: false,
       element: <BulkJobPage />,
     },

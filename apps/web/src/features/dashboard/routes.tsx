@@ -1,8 +1,13 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
+import { withPhrases } from '../../lib/i18n.tsx';
 
-const DashboardPage = lazy(() => import('./components/dashboard-page.tsx'));
+// The dashboard's cards show the words of impersonation requests and of the trail's actions.
+const DASHBOARD_NAMESPACES = ['impersonation', 'audit', 'auditActions'] as const;
+const DashboardPage = lazy(() =>
+  withPhrases(DASHBOARD_NAMESPACES, import('./components/dashboard-page.tsx')),
+);
 const TrialsEndingPage = lazy(() => import('./components/trials-ending-page.tsx'));
 
 export const dashboardRoutes: readonly AppRoute[] = [

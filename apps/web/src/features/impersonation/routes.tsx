@@ -2,15 +2,23 @@ import { consolePaths } from '@sac/contract/console-paths';
 import { MESSAGES } from '@sac/contract/messages';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
-import { withConsoleCatalog } from '../../lib/i18n.tsx';
+import { withPhrases } from '../../lib/i18n.tsx';
 
-const RequestsPage = lazy(() => import('./components/requests-page.tsx'));
-const LogsPage = lazy(() => import('./components/logs-page.tsx'));
-const RequestImpersonationPage = lazy(() => import('./components/request-impersonation-page.tsx'));
-// Public pages outside the shell: they load the sections' phrases themselves.
-const ConsentPage = lazy(() => withConsoleCatalog(import('./components/consent-page.tsx')));
-const SiteAccessPage = lazy(() => withConsoleCatalog(import('./components/site-access-page.tsx')));
-const ImpersonatedSiteFrame = lazy(() => import('./components/impersonated-site-frame.tsx'));
+const RequestsPage = lazy(() => withPhrases(['impersonation'], import('./components/requests-page.tsx')));
+const LogsPage = lazy(() => withPhrases(['impersonation'], import('./components/logs-page.tsx')));
+const RequestImpersonationPage = lazy(() =>
+  withPhrases(['impersonation'], import('./components/request-impersonation-page.tsx')),
+);
+// Public pages outside the shell: they load their phrases, and the screens' names (the title), themselves.
+const ConsentPage = lazy(() =>
+  withPhrases(['impersonation', 'screens'], import('./components/consent-page.tsx')),
+);
+const SiteAccessPage = lazy(() =>
+  withPhrases(['impersonation', 'screens'], import('./components/site-access-page.tsx')),
+);
+const ImpersonatedSiteFrame = lazy(() =>
+  withPhrases(['impersonation'], import('./components/impersonated-site-frame.tsx')),
+);
 
 /**
  * Impersonation screens, mounted by the app under /manage-superuser: in the sidebar, the children
@@ -20,16 +28,16 @@ export const impersonationRoutes: readonly AppRoute[] = [
   {
     path: consolePaths.impersonationLogs.path,
     access: 'impersonation.logs.read',
-    label: { ns: 'impersonation', key: 'logs' },
-    parent: { ns: 'impersonation', key: 'impersonation' },
+    label: { ns: 'screens', key: 'impersonationLogs' },
+    parent: { ns: 'screens', key: 'impersonation' },
     deniedText: MESSAGES.noImpersonationAccess,
     element: <LogsPage />,
   },
   {
     path: consolePaths.impersonationRequests.path,
     access: 'impersonation.request',
-    label: { ns: 'impersonation', key: 'assignedRequests' },
-    parent: { ns: 'impersonation', key: 'impersonation' },
+    label: { ns: 'screens', key: 'assignedRequests' },
+    parent: { ns: 'screens', key: 'impersonation' },
     deniedText: MESSAGES.noImpersonationAccess,
     element: <RequestsPage />,
   },
@@ -40,7 +48,7 @@ export const impersonateSiteRoutes: readonly AppRoute[] = [
   {
     path: consolePaths.impersonate.path,
     access: 'impersonation.request',
-    label: { ns: 'impersonation', key: 'impersonateSite' },
+    label: { ns: 'screens', key: 'impersonateSite' },
     tab: false,
     deniedText: MESSAGES.noImpersonationAccess,
     element: <RequestImpersonationPage />,
@@ -55,7 +63,7 @@ export const impersonateSiteRoutes: readonly AppRoute[] = [
 export const impersonationModeRoute = (inside: readonly AppRoute[]): AppRoute => ({
   path: consolePaths.impersonatedSite.path,
   access: 'impersonation.request',
-  label: { ns: 'impersonation', key: 'impersonatedSite' },
+  label: { ns: 'screens', key: 'impersonatedSite' },
   deniedText: MESSAGES.noImpersonationAccess,
   element: <ImpersonatedSiteFrame />,
   children: inside,
@@ -69,13 +77,13 @@ export const impersonationPublicRoutes: readonly AppRoute[] = [
   {
     path: consolePaths.impersonationConsent.path,
     access: 'public',
-    label: { ns: 'impersonation', key: 'consentTitle' },
+    label: { ns: 'screens', key: 'consent' },
     element: <ConsentPage />,
   },
   {
     path: consolePaths.siteAccess.path,
     access: 'public',
-    label: { ns: 'impersonation', key: 'siteAccessTitle' },
+    label: { ns: 'screens', key: 'siteAccess' },
     element: <SiteAccessPage />,
   },
 ];

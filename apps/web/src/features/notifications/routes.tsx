@@ -1,13 +1,12 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
-import { withConsoleCatalog } from '../../lib/i18n.tsx';
 
 const NotificationsPage = lazy(() => import('./components/notifications-page.tsx'));
 const ComposeNoticePage = lazy(() => import('./components/compose-notice-page.tsx'));
 const NoticeDetailsPage = lazy(() => import('./components/notice-details-page.tsx'));
-// A public page outside the shell: it loads the console's phrases itself.
-const UnsubscribePage = lazy(() => withConsoleCatalog(import('./components/unsubscribe-page.tsx')));
+// A public page outside the shell: its words (notifications, common) are in the entry's namespaces.
+const UnsubscribePage = lazy(() => import('./components/unsubscribe-page.tsx'));
 
 /** Manage Notfications (spec section 2): customer notices, for holders of notices.send. */
 export const notificationsRoutes: readonly AppRoute[] = [

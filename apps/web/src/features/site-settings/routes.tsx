@@ -1,9 +1,14 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import type { AppRoute } from '../../lib/app-route.ts';
+import { withPhrases } from '../../lib/i18n.tsx';
 
-const SiteConfigurationPage = lazy(() => import('./components/site-configuration-page.tsx'));
-const CustomDomainsPage = lazy(() => import('./components/custom-domains-page.tsx'));
+const SiteConfigurationPage = lazy(() =>
+  withPhrases(['siteSettings'], import('./components/site-configuration-page.tsx')),
+);
+const CustomDomainsPage = lazy(() =>
+  withPhrases(['siteSettings'], import('./components/custom-domains-page.tsx')),
+);
 
 /**
  * The customer view's Configuration action, mounted by the app under /manage-customer:
@@ -14,7 +19,7 @@ export const siteConfigurationRoutes: readonly AppRoute[] = [
   {
     path: consolePaths.siteConfiguration.path,
     access: 'site-settings.read',
-    label: { ns: 'siteSettings', key: 'siteConfiguration' },
+    label: { ns: 'screens', key: 'siteConfiguration' },
     tab: false,
     element: <SiteConfigurationPage />,
   },
@@ -22,7 +27,7 @@ export const siteConfigurationRoutes: readonly AppRoute[] = [
     // Every site's custom domains by status: the list behind the dashboard's domains figures.
     path: consolePaths.customDomains.path,
     access: 'site-settings.read',
-    label: { ns: 'siteSettings', key: 'everySiteDomains' },
+    label: { ns: 'screens', key: 'customDomains' },
     element: <CustomDomainsPage />,
   },
 ];

@@ -1,8 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { withPhrases } from '../../../lib/i18n.tsx';
 import { setStepUpHandler } from '../../../lib/step-up.ts';
 
 /** The form itself, loaded the first time a step-up is asked for (most sessions never are). */
-const StepUpForm = lazy(() => import('./step-up-form.tsx'));
+const StepUpForm = lazy(() => withPhrases(['security'], import('./step-up-form.tsx')));
 
 /**
  * The question a sensitive action asks when the sign-in is older than STEP_UP_MINUTES (API error
