@@ -25,11 +25,12 @@ import {
   announceImpersonationChange,
   notifyStaff,
 } from '../staff-notifications/staff-notifications.service.ts';
-import { closeReview, insertBreakGlassGrant, openReviews } from './break-glass.repo.ts';
+import { closeReview, openReviews } from './break-glass.repo.ts';
 import { breakGlassOwnerMail } from './impersonation.mails.ts';
 import {
   findRequest,
   findRequestSite,
+  insertRequest,
   type RequestRow,
   type RequestSite,
   type RequestWhy,
@@ -112,16 +113,21 @@ export async function open(
       return { site, told };
     },
     change: async (tx, { site, told }) => {
-      const id = await insertBreakGlassGrant(tx, {
+      const opener = { uid: actor.uid, email: actor.email };
+      const id = await insertRequest(tx, {
         appId: body.AppId,
-        opener: { uid: actor.uid, email: actor.email },
+        initiator: opener,
+        isCustomerRequest: false,
+        consent: null,
+        priority: 'Critical',
         description: body.Description,
         why,
         assignees: told,
-        roles: body.ProxyRoles,
-        permissions: body.AdditionalPermissions,
-        minutes: body.Duration,
+        proxyRoles: body.ProxyRoles,
+        additionalPermissions: body.AdditionalPermissions,
+        durationMinutes: body.Duration,
         at: now,
+        breakGlass: { holder: opener },
       });
       const siteAccess = await issueSiteAccessLink(tx, ctx, body.AppId, body.origin, now);
       return { id, site, siteAccess };
