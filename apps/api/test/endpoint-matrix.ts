@@ -814,6 +814,7 @@ export const MATRIX: Record<EndpointId, Row> = {
   },
   // Break-glass access: SuperAdmins only (the role, checked by the service); opened on a fresh site.
   breakGlassOptions: superAdminCall(async () => ({})),
+  breakGlassReviews: superAdminCall(async () => ({ query: { state: 'all' } })),
   breakGlassOpen: superAdminCall(async (f) => ({
     payload: {
       AppId: await freshSite(f),

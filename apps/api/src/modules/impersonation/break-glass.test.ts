@@ -137,6 +137,14 @@ describe('an opening', () => {
       [id],
     );
     expect(stored.rows[0]).toEqual({ consent_at: null, holder_email: 'boss@example.com' });
+    // the dashboard's live grants mark it, with its reason and case
+    const live = (await t.call('dashboard', { session: peer })).body.Impersonation!.LiveGrants.Items;
+    expect(live.find((g) => g.Id === id)).toMatchObject({
+      BreakGlass: true,
+      ReasonCode: 'production-incident',
+      ReasonLabel: 'Production incident',
+      CaseReference: 'INC-2041',
+    });
     // the other SuperAdmin: bell and mail; the opener is not told of their own act
     const bell = await t.call('staffNotifications', { session: peer });
     expect(bell.body.Data[0]).toMatchObject({

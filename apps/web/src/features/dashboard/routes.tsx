@@ -4,6 +4,7 @@ import type { AppRoute } from '../../lib/app-route.ts';
 
 const DashboardPage = lazy(() => import('./components/dashboard-page.tsx'));
 const TrialsEndingPage = lazy(() => import('./components/trials-ending-page.tsx'));
+const BreakGlassReviewsPage = lazy(() => import('./components/break-glass-reviews-page.tsx'));
 
 export const dashboardRoutes: readonly AppRoute[] = [
   {
@@ -24,5 +25,20 @@ export const trialsEndingRoutes: readonly AppRoute[] = [
     access: 'sites.read',
     label: { ns: 'dashboard', key: 'trialsList' },
     element: <TrialsEndingPage />,
+  },
+];
+
+/**
+ * The whole list behind the dashboard's break-glass card, mounted by the app under Manage
+ * Superuser (beside the impersonation screens); not a sidebar tab: reached from the card, whose
+ * viewers (SuperAdmins) are those the API answers.
+ */
+export const breakGlassReviewsRoutes: readonly AppRoute[] = [
+  {
+    path: consolePaths.breakGlassReviews.path,
+    access: 'impersonation.approve',
+    label: { ns: 'dashboard', key: 'breakGlassTitle' },
+    tab: false,
+    element: <BreakGlassReviewsPage />,
   },
 ];
