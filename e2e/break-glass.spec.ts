@@ -112,6 +112,45 @@ test('break glass: a SuperAdmin opens access at once under a red banner; another
     page2.getByRole('status').filter({ hasText: /The review of break-glass access \d+ is closed\./ }),
   ).toBeVisible();
   await expect(card.getByRole('listitem').filter({ hasText: 'analytical-engine' })).toHaveCount(0);
+
+  // "See all": the reviews page lists every open one (the demo's too), the closed on a filter
+  await card.getByRole('link', { name: 'See all break-glass reviews' }).click();
+  await expect(page2).toHaveURL(/\/manage-superuser\/impersonation\/break-glass-reviews$/);
+  await expect(page2.getByRole('heading', { level: 1, name: 'Break-glass reviews' })).toBeVisible();
+  const crumbs = page2.getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(crumbs).toContainText('Manage Superuser');
+  await expect(crumbs).toContainText('Break-glass reviews');
+  const reviews = page2.getByRole('list', { name: 'Break-glass reviews' });
+  // the demo's open review, opened by the on-call SuperAdmin: this reviewer may close it
+  const demoOpen = reviews.getByRole('listitem').filter({ hasText: 'INC-3141' });
+  await expect(demoOpen.getByRole('button', { name: /^Close review \d+$/ })).toBeVisible();
+  await expect(reviews.getByRole('listitem').filter({ hasText: 'SEC-4711' })).toHaveCount(0);
+  expect(await axeSerious(page2)).toEqual([]);
+  await shoot(page2, 'break-glass-reviews-open');
+  // by keyboard: the filter, to the recently closed
+  const filter = page2.getByLabel('Show');
+  await filter.focus();
+  await filter.selectOption('closed');
+  await expect(page2).toHaveURL(/\?state=closed$/);
+  const closedRow = reviews.getByRole('listitem').filter({ hasText: 'SEC-4711' });
+  await expect(closedRow).toContainText('closed by bg-reviewer@example.com');
+  await expect(closedRow).toContainText('Checked with the security team: access used for the incident only.');
+  await expect(closedRow.getByRole('button')).toHaveCount(0);
+  expect(await axeSerious(page2)).toEqual([]);
+  await shoot(page2, 'break-glass-reviews-closed');
+  // the close action from the page, by keyboard: Tab to the button, Enter, type, Enter
+  await filter.selectOption('open');
+  const closeDemo = demoOpen.getByRole('button', { name: /^Close review \d+$/ });
+  await closeDemo.focus();
+  await page2.keyboard.press('Enter');
+  const closeFromPage = page2.getByRole('dialog', { name: /^Close the review of break-glass access \d+$/ });
+  await expect(closeFromPage.getByLabel('Review note')).toBeFocused();
+  await page2.keyboard.type('Looked at the deploy rollback: nothing else touched.');
+  await page2.keyboard.press('Tab');
+  await expect(closeFromPage.getByRole('button', { name: 'Close the review' })).toBeFocused();
+  await page2.keyboard.press('Enter');
+  await expect(closeFromPage).toHaveCount(0);
+  await expect(reviews.getByRole('listitem').filter({ hasText: 'INC-3141' })).toHaveCount(0);
   await other.close();
 
   // the grant itself is revoked as any grant is, leaving the site's roles free for other specs

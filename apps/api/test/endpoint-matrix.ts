@@ -12,7 +12,7 @@ import { insertToken } from '../src/modules/auth/api-tokens.repo.ts';
 import { insertPasskey } from '../src/modules/auth/mfa.repo.ts';
 import { createToken as createScimToken } from '../src/modules/auth/scim-tokens.service.ts';
 import { issueToken } from '../src/modules/auth/tokens.repo.ts';
-import { insertBreakGlassGrant } from '../src/modules/impersonation/break-glass.repo.ts';
+import { insertRequest as insertImpersonationRequest } from '../src/modules/impersonation/impersonation.repo.ts';
 import { unsubscribeToken } from '../src/modules/notices/unsubscribe-token.ts';
 import { insertSubscription } from '../src/modules/webhooks/webhooks.repo.ts';
 import { bulkJobOf, staffUid } from './bulk-fixtures.ts';
@@ -814,6 +814,7 @@ export const MATRIX: Record<EndpointId, Row> = {
   },
   // Break-glass access: SuperAdmins only (the role, checked by the service); opened on a fresh site.
   breakGlassOptions: superAdminCall(async () => ({})),
+  breakGlassReviews: superAdminCall(async () => ({ query: { state: 'all' } })),
   breakGlassOpen: superAdminCall(async (f) => ({
     payload: {
       AppId: await freshSite(f),
@@ -828,16 +829,20 @@ export const MATRIX: Record<EndpointId, Row> = {
     targeted: true,
     request: async (f) => ({
       payload: {
-        RequestId: await insertBreakGlassGrant(f.t.db, {
+        RequestId: await insertImpersonationRequest(f.t.db, {
           appId: await freshSite(f),
-          opener: { uid: f.target.uid, email: f.target.email },
+          initiator: { uid: f.target.uid, email: f.target.email },
+          isCustomerRequest: false,
+          consent: null,
+          priority: 'Critical',
           description: '',
           why: { reasonCode: 'production-incident', caseReference: 'INC-1' },
           assignees: [],
-          roles: ['Developer'],
-          permissions: [],
-          minutes: 30,
+          proxyRoles: ['Developer'],
+          additionalPermissions: [],
+          durationMinutes: 30,
           at: f.t.clock.now(),
+          breakGlass: { holder: { uid: f.target.uid, email: f.target.email } },
         }),
         Note: 'Looked at the incident; nothing else touched.',
       },

@@ -117,6 +117,47 @@ export type BreakGlassReviewItem = z.infer<typeof breakGlassReviewItem>;
 
 export const closeBreakGlassReviewResponse = z.object({ Data: breakGlassReviewItem, Message: z.string() });
 
+/** A closed review stays on the reviews page's Closed and All filters this many days after closing. */
+export const BREAK_GLASS_CLOSED_DAYS = 30;
+/** The reviews page's filters: the open reviews (the default), those recently closed, or both. */
+export const BREAK_GLASS_REVIEW_STATES = ['open', 'closed', 'all'] as const;
+export type BreakGlassReviewState = (typeof BREAK_GLASS_REVIEW_STATES)[number];
+export const BREAK_GLASS_REVIEWS_PAGE = 50;
+const BREAK_GLASS_REVIEWS_PAGE_MAX = 200;
+const REVIEWS_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${BREAK_GLASS_REVIEWS_PAGE_MAX}.`;
+const REVIEWS_CURSOR_MESSAGE = 'cursor is not a cursor of this list.';
+
+/**
+ * GET /admin/impersonation/break-glass/reviews: every open review, oldest first (`state=open`, the
+ * default); or those closed in the last BREAK_GLASS_CLOSED_DAYS days (`closed`), or both (`all`),
+ * newest opening first. A page at a time.
+ */
+export const breakGlassReviewsQuery = z.object({
+  state: z
+    .enum(BREAK_GLASS_REVIEW_STATES, {
+      error: `state must be one of ${BREAK_GLASS_REVIEW_STATES.join(', ')}.`,
+    })
+    .optional(),
+  /** NextCursor of the previous page, as answered. */
+  cursor: z
+    .string()
+    .max(200, REVIEWS_CURSOR_MESSAGE)
+    .regex(/^[A-Za-z0-9_-]+$/, REVIEWS_CURSOR_MESSAGE)
+    .optional(),
+  limit: decimalInteger(
+    z
+      .number({ error: REVIEWS_LIMIT_MESSAGE })
+      .int(REVIEWS_LIMIT_MESSAGE)
+      .min(1, REVIEWS_LIMIT_MESSAGE)
+      .max(BREAK_GLASS_REVIEWS_PAGE_MAX, REVIEWS_LIMIT_MESSAGE),
+  ).optional(),
+});
+
+export const breakGlassReviewsResponse = z.object({
+  Data: z.array(breakGlassReviewItem),
+  NextCursor: z.string().nullable(),
+});
+
 /** The dashboard's part (SuperAdmins): the open reviews, the oldest first; overdue ones counted. */
 export const breakGlassReviewPart = z.object({
   Enabled: z.boolean(),

@@ -49,6 +49,7 @@ describe('consolePaths', () => {
         '/manage-superuser/roles',
         '/manage-superuser/profile/:uid',
         '/manage-superuser/impersonation/logs',
+        '/manage-superuser/impersonation/break-glass-reviews',
         '/manage-superuser/impersonation/assigned-requests',
         '/manage-superuser/audit-trail',
       ].sort(),

@@ -123,6 +123,11 @@ export const consolePaths = {
   roles: screen('/manage-superuser/roles'),
   superuserProfile: screen('/manage-superuser/profile/:uid'),
   impersonationLogs: screen('/manage-superuser/impersonation/logs'),
+  /** Every open break-glass review (or recently closed, or both): the list behind the dashboard's card. */
+  breakGlassReviews: screen(
+    '/manage-superuser/impersonation/break-glass-reviews',
+    query<{ state?: 'closed' | 'all' }>(),
+  ),
   /** Filtered by a display status (Pending, Approved, …), or with one request's popup open. */
   impersonationRequests: screen(
     '/manage-superuser/impersonation/assigned-requests',

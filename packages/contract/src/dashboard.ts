@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reasonWireShape } from './access-reasons.ts';
 import { breakGlassReviewPart } from './break-glass.ts';
 import { sortQueryField, TRIAL_SORT_KEYS } from './list-sort.ts';
 import { decimalInteger } from './validation.ts';
@@ -59,6 +60,9 @@ const grantItem = z.object({
   ExpiresAt: z.string(),
   /** The viewer may revoke it (impersonation.approve, not their own). */
   CanRevoke: z.boolean(),
+  /** Break-glass access (break-glass.ts): opened without consent; shown with its reason and case. */
+  BreakGlass: z.boolean(),
+  ...reasonWireShape,
 });
 
 const dayCount = z.object({ Day: z.string(), Count: z.number().int() });

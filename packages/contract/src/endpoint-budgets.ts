@@ -123,6 +123,7 @@ export const ENDPOINT_BUDGETS = {
   // dashboard's pg_notify and the bell's
   breakGlassOpen: { statements: 20, commits: 1 },
   breakGlassReviewClose: { statements: 12, commits: 1 },
+  breakGlassReviews: { statements: 2, commits: 0 },
   impersonationLogs: { statements: 2, commits: 0 },
   impersonationLogsExport: { statements: 5, commits: 1 },
   // 16 (was 15): the trail's newest events for those who read it (issue 32); the trail's counts

@@ -11,6 +11,8 @@ import {
 import { okResponse } from './auth.ts';
 import {
   breakGlassOptionsResponse,
+  breakGlassReviewsQuery,
+  breakGlassReviewsResponse,
   closeBreakGlassReviewBody,
   closeBreakGlassReviewResponse,
   openBreakGlassBody,
@@ -172,6 +174,13 @@ export const OPERATIONS_DETAILS = {
     tag: 'Impersonation',
     body: closeBreakGlassReviewBody,
     responses: { 200: closeBreakGlassReviewResponse, ...errors(400, 401, 403, 404, 409) },
+  },
+  breakGlassReviews: {
+    summary:
+      "The break-glass reviews (SuperAdmins only): every open one, oldest first (state=open, the default), or those closed in the last 30 days (state=closed) or both (state=all), newest opening first; each with its site, opener, reason and case, the grant's status, the review's deadline (24 hours after the opening) and whether it is overdue, and a closed one's note. Sites in the caller's scope only. 50 a page (limit: 1 to 200); pass NextCursor as cursor for the next page under the same state.",
+    tag: 'Impersonation',
+    query: breakGlassReviewsQuery,
+    responses: { 200: breakGlassReviewsResponse, ...errors(400, 401, 403) },
   },
   impersonationLogs: {
     summary:

@@ -88,6 +88,13 @@ export const OPERATIONS_ROUTES = {
     access: 'impersonation.approve',
     scope: 'service',
   },
+  breakGlassReviews: {
+    id: 'breakGlassReviews',
+    method: 'GET',
+    path: '/admin/impersonation/break-glass/reviews',
+    access: 'impersonation.approve',
+    scope: 'service',
+  },
   impersonationLogs: {
     id: 'impersonationLogs',
     method: 'GET',

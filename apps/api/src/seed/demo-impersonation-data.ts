@@ -16,10 +16,13 @@ export const STAFF_ADDRESS: Record<string, string> = {
   'superadmin@example.com': '198.51.100.10',
   'admin@example.com': '198.51.100.11',
   'support@example.com': '198.51.100.12',
+  'oncall@example.com': '198.51.100.13',
 };
 export const SA = 'superadmin@example.com';
 export const AD = 'admin@example.com';
 export const SU = 'support@example.com';
+/** The second SuperAdmin: break-glass needs another SuperAdmin to review it. */
+export const ON = 'oncall@example.com';
 export const CONSOLE_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
@@ -338,3 +341,40 @@ export const VIEWED: Record<string, number[]> = {
   [AD]: [6, 0, 3, 8],
   [SU]: [2, 1, 5, 7, 13],
 };
+
+/**
+ * Break-glass access on the one demo site no request uses (the 16th): one reviewed (Sam opened it
+ * three days ago, the on-call SuperAdmin closed its review that evening), one still open
+ * (opened by the on-call SuperAdmin this morning, for Sam to review). Both grants have ended.
+ */
+export const BREAK_GLASS: Array<{
+  by: string;
+  reason: 'production-incident' | 'security-incident' | 'legal-request';
+  caseRef: string;
+  description: string;
+  minutes: number;
+  ago: number;
+  review?: { by: string; ago: number; note: string };
+}> = [
+  {
+    by: SA,
+    reason: 'security-incident',
+    caseRef: 'SEC-2207',
+    description: 'Leaked API key in a public repository: rotating it before the owner wakes up.',
+    minutes: 30,
+    ago: (3 * DAY) / MINUTE,
+    review: {
+      by: ON,
+      ago: (2 * DAY) / MINUTE + 14 * 60,
+      note: 'Checked the session log: only the key rotation was done; the owner was told and agreed.',
+    },
+  },
+  {
+    by: ON,
+    reason: 'production-incident',
+    caseRef: 'INC-3141',
+    description: 'Checkout fails for every visitor since the last deploy.',
+    minutes: 20,
+    ago: 5 * 60,
+  },
+];

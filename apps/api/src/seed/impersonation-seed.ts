@@ -7,6 +7,7 @@ import { ManualClock } from '../lib/clock.ts';
 import type { StaffCall } from '../lib/endpoint-route.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { flushCustomerViews, recordCustomerView } from '../modules/dashboard/dashboard.service.ts';
+import * as breakGlass from '../modules/impersonation/break-glass.service.ts';
 import { sendExpiryNotices } from '../modules/impersonation/expiry-notices.service.ts';
 import { answerConsent } from '../modules/impersonation/impersonation-consent.service.ts';
 import * as opening from '../modules/impersonation/impersonation-opening.service.ts';
@@ -15,10 +16,12 @@ import { createDomain, recordPeriodicCheck } from '../modules/site-settings/cust
 import type { DemoSiteCredentials } from './demo-customer-data.ts';
 import {
   AD,
+  BREAK_GLASS,
   CONSOLE_AGENT,
   type DemoRequest,
   DOMAINS,
   MINUTE,
+  ON,
   REQUESTS,
   SA,
   SU,
@@ -66,7 +69,7 @@ export async function seedDemoImpersonation(
   const clock = new ManualClock(opts.at);
   const mails: MailMessage[] = [];
   const ctx = demoServiceContext(tx, opts, clock, mails);
-  const { sessions, caller } = await demoStaffCallers(tx, [SA, AD, SU]);
+  const { sessions, caller } = await demoStaffCallers(tx, [SA, AD, SU, ON]);
   const ownerCaller: Caller = { session: undefined, clientAddress: '203.0.113.77', userAgent: CONSOLE_AGENT };
   const { sites, charles } = await demoSites(tx);
 
@@ -76,6 +79,7 @@ export async function seedDemoImpersonation(
     const appId = r.site === 'difference-engine' ? Number(charles.app_id) : Number(sites[r.site]!.app_id);
     stepsOfRequest(requests, r, appId, steps);
   }
+  if (opts.config.breakGlassEnabled) breakGlassSteps(ctx, caller, Number(sites[15]!.app_id), steps);
   await runInTimeOrder(steps, clock, opts.at);
   // The grants that have ended got their notices (the job's claim; the mails are not sent).
   clock.set(opts.at);
@@ -173,6 +177,41 @@ function stepsOfRequest(env: Requests, r: DemoRequest, appId: number, steps: Ste
       ago: r.deleteAgo,
       run: async () => void (await impersonation.remove(env.ctx, env.caller(r.by), { requestId: made.id })),
     });
+  }
+}
+
+/** The demo's break-glass access (BREAK_GLASS): each opening and, where there is one, its review. */
+function breakGlassSteps(
+  ctx: AppContext,
+  caller: (email: string) => StaffCall,
+  appId: number,
+  steps: Step[],
+): void {
+  for (const b of BREAK_GLASS) {
+    const made = { id: 0 };
+    steps.push({
+      ago: b.ago,
+      run: async () => {
+        const out = await breakGlass.open(ctx, caller(b.by), {
+          AppId: appId,
+          ReasonCode: b.reason,
+          CaseReference: b.caseRef,
+          Description: b.description,
+          ProxyRoles: ['Developer'],
+          AdditionalPermissions: [],
+          Duration: b.minutes,
+          origin: undefined,
+        });
+        made.id = out.Data.Id;
+      },
+    });
+    const review = b.review;
+    if (review)
+      steps.push({
+        ago: review.ago,
+        run: async () =>
+          void (await breakGlass.close(ctx, caller(review.by), { RequestId: made.id, Note: review.note })),
+      });
   }
 }
 

@@ -104,6 +104,7 @@ describe('demo data (first start)', () => {
         Initiator: string;
         Consent: string;
         IsCustomerRequest: boolean;
+        BreakGlass: boolean;
         Version: number;
         Action: { Status: string; ExpiresAt: string | null };
       }
@@ -120,6 +121,7 @@ describe('demo data (first start)', () => {
         Sites?: { TrialsEndingSoon: { Count: number } };
         CustomDomains?: { PendingVerification: number; FailingRechecks: number };
         RecentCustomers?: unknown[];
+        BreakGlassReview?: { Open: number; Overdue: number; Items: Array<{ OpenedBy: string }> };
       }
 
       const sa = await as('superadmin@example.com');
@@ -134,8 +136,12 @@ describe('demo data (first start)', () => {
       expect(new Set(all.map((w) => w.Initiator))).toEqual(
         new Set([...DEMO_STAFF.map((s) => s.email), 'charles.babbage@difference.example']),
       );
+      // (a break-glass grant is stored Approved: its version is raised by its review alone)
       for (const w of all)
-        if (w.Action.Status !== 'Pending' || (w.Consent === 'granted' && !w.IsCustomerRequest))
+        if (
+          !w.BreakGlass &&
+          (w.Action.Status !== 'Pending' || (w.Consent === 'granted' && !w.IsCustomerRequest))
+        )
           expect(w.Version, `version of ${w.Id}`).toBeGreaterThan(1);
       // A live grant outlives the first hour.
       const live = all.filter((w) => w.Action.Status === 'Approved');
@@ -166,6 +172,10 @@ describe('demo data (first start)', () => {
           'delete',
           // the expiry job's step for the grants whose time ran out
           'expire',
+          // break-glass access: opened, who was told, a review closed
+          'break-glass',
+          'break-glass-told',
+          'break-glass-review',
         ]),
       );
       const deleted = log.find((e) => e.Event === 'delete')!;
@@ -191,6 +201,23 @@ describe('demo data (first start)', () => {
         expect(d.RecentCustomers!.length, email).toBeGreaterThan(0);
       }
       expect(saDash.RecentCustomers!.length).toBeGreaterThan(0);
+
+      // Break-glass: one review open for the demo SuperAdmin to close (the on-call SuperAdmin
+      // opened it), not overdue yet; one closed, with its note, on the reviews page.
+      expect(saDash.BreakGlassReview).toMatchObject({
+        Open: 1,
+        Overdue: 0,
+        Items: [{ OpenedBy: 'oncall@example.com' }],
+      });
+      const closed = await sa<{ Data: Array<{ OpenedBy: string; ClosedBy: string; Note: string }> }>(
+        'breakGlassReviews',
+        { state: 'closed' },
+      );
+      expect(closed.Data).toHaveLength(1);
+      expect(closed.Data[0]).toMatchObject({
+        OpenedBy: 'superadmin@example.com',
+        ClosedBy: 'oncall@example.com',
+      });
 
       // Domains in every state the cross-site list filters by, and the dashboard counts the troubled
       // ones; the first start's re-check (these names do not resolve) leaves the verified ones alone.

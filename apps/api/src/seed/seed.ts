@@ -18,6 +18,8 @@ export const DEMO_STAFF = [
   { email: 'admin@example.com', name: 'Ada Admin', roles: [ROLE_ADMIN] },
   // Sol's roles were last confirmed 80 days ago: the demo shows an access review falling due.
   { email: 'support@example.com', name: 'Sol Support', roles: [ROLE_SUPPORT], confirmedDaysAgo: 80 },
+  // A second SuperAdmin: break-glass access is reviewed by another SuperAdmin than its opener.
+  { email: 'oncall@example.com', name: 'Omar Oncall', roles: [ROLE_SUPER_ADMIN] },
 ] as const;
 
 /** A generated demo password that also meets the password rule (upper and lower case). */

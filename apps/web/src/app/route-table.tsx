@@ -4,7 +4,11 @@ import { apiTokenRoutes } from '../features/api-tokens/routes.tsx';
 import { auditRoutes } from '../features/audit/routes.tsx';
 import { accountRoutes, authPublicRoutes } from '../features/auth/routes.tsx';
 import { customersSection } from '../features/customers/routes.tsx';
-import { dashboardRoutes, trialsEndingRoutes } from '../features/dashboard/routes.tsx';
+import {
+  breakGlassReviewsRoutes,
+  dashboardRoutes,
+  trialsEndingRoutes,
+} from '../features/dashboard/routes.tsx';
 import {
   impersonateSiteRoutes,
   impersonationModeRoute,
@@ -42,7 +46,13 @@ export const sections: readonly AppSection[] = [
   },
   withFirstAllowedIndex({
     ...teamSection,
-    children: [...teamSection.children, ...impersonationRoutes, ...auditRoutes, ...webhookRoutes],
+    children: [
+      ...teamSection.children,
+      ...impersonationRoutes,
+      ...breakGlassReviewsRoutes,
+      ...auditRoutes,
+      ...webhookRoutes,
+    ],
   }),
 ];
 

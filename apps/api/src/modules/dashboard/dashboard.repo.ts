@@ -178,6 +178,9 @@ export async function liveGrants(
               'r.approved_roles',
               'r.approved_permissions',
               'r.expires_at',
+              'r.break_glass',
+              'r.reason_code',
+              'r.case_reference',
               eb
                 .not(notMine(eb, viewer.uid, viewer.email))
                 .$castTo<boolean>()
@@ -198,6 +201,9 @@ export async function liveGrants(
           'g.approved_roles',
           'g.approved_permissions',
           'g.expires_at',
+          'g.break_glass',
+          'g.reason_code',
+          'g.case_reference',
           'g.mine',
         ])
         .orderBy('g.expires_at')

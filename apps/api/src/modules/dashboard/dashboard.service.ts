@@ -1,3 +1,4 @@
+import { type ReasonSettings, reasonOut } from '@sac/contract/access-reasons';
 import { REFUSED_ACTIONS } from '@sac/contract/audit';
 import { PLANS } from '@sac/contract/customers';
 import {
@@ -46,6 +47,7 @@ async function impersonationPart(
   viewer: StaffSession,
   now: Date,
   approver: boolean,
+  reasons: ReasonSettings,
 ): Promise<NonNullable<Dashboard['Impersonation']>> {
   // an approver's view of others' requests and grants keeps to their approval scope
   const scope = approver ? scopeFor(viewer.scopes, 'impersonation.approve') : undefined;
@@ -83,6 +85,8 @@ async function impersonationPart(
         AdditionalPermissions: g.approved_permissions,
         ExpiresAt: g.expires_at.toISOString(),
         CanRevoke: approver && !g.mine,
+        BreakGlass: g.break_glass,
+        ...reasonOut(reasons, g),
       })),
     },
   };
@@ -272,7 +276,7 @@ export async function dashboard(ctx: AppContext, viewer: StaffSession): Promise<
 
   const approver = can('impersonation.approve');
   if (approver || can('impersonation.request'))
-    out.Impersonation = await impersonationPart(db, viewer, now, approver);
+    out.Impersonation = await impersonationPart(db, viewer, now, approver, ctx.config.impersonationReasons);
   const customers = can('customers.read');
   const sites = can('sites.read');
   // Each part counts what the viewer's permission behind it reaches (role-scopes.ts).

@@ -245,6 +245,11 @@ describe('GET /admin/dashboard', () => {
           AdditionalPermissions: [],
           ExpiresAt: expiresAt,
           CanRevoke: true,
+          BreakGlass: false,
+          ReasonCode: null,
+          ReasonLabel: null,
+          CaseReference: null,
+          CaseUrl: null,
         },
       ],
     });

@@ -1,9 +1,12 @@
 import { reasonOut } from '@sac/contract/access-reasons';
 import {
+  BREAK_GLASS_CLOSED_DAYS,
   BREAK_GLASS_MAX_MINUTES,
   BREAK_GLASS_REVIEW_HOURS,
+  BREAK_GLASS_REVIEWS_PAGE,
   type BreakGlassReviewItem,
   breakGlassReasons,
+  type breakGlassReviewsQuery,
   type closeBreakGlassReviewBody,
   BREAK_GLASS_MESSAGES as M,
   type openBreakGlassBody,
@@ -18,6 +21,7 @@ import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { DIGITS, decodeCursor, encodeCursor, literal, PG_TIMESTAMP } from '../../lib/keyset-cursor.ts';
 import { outOfScope } from '../../lib/site-scope.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { superAdminOnly } from '../auth/staff.service.ts';
@@ -25,11 +29,12 @@ import {
   announceImpersonationChange,
   notifyStaff,
 } from '../staff-notifications/staff-notifications.service.ts';
-import { closeReview, insertBreakGlassGrant, openReviews } from './break-glass.repo.ts';
+import { closeReview, openReviews, type ReviewKey, reviewsPage } from './break-glass.repo.ts';
 import { breakGlassOwnerMail } from './impersonation.mails.ts';
 import {
   findRequest,
   findRequestSite,
+  insertRequest,
   type RequestRow,
   type RequestSite,
   type RequestWhy,
@@ -112,16 +117,21 @@ export async function open(
       return { site, told };
     },
     change: async (tx, { site, told }) => {
-      const id = await insertBreakGlassGrant(tx, {
+      const opener = { uid: actor.uid, email: actor.email };
+      const id = await insertRequest(tx, {
         appId: body.AppId,
-        opener: { uid: actor.uid, email: actor.email },
+        initiator: opener,
+        isCustomerRequest: false,
+        consent: null,
+        priority: 'Critical',
         description: body.Description,
         why,
         assignees: told,
-        roles: body.ProxyRoles,
-        permissions: body.AdditionalPermissions,
-        minutes: body.Duration,
+        proxyRoles: body.ProxyRoles,
+        additionalPermissions: body.AdditionalPermissions,
+        durationMinutes: body.Duration,
         at: now,
+        breakGlass: { holder: opener },
       });
       const siteAccess = await issueSiteAccessLink(tx, ctx, body.AppId, body.origin, now);
       return { id, site, siteAccess };
@@ -274,6 +284,40 @@ export async function reviewQueue(ctx: AppContext) {
     Open: Number(open[0]?.open_count ?? 0),
     Overdue: Number(open[0]?.overdue_count ?? 0),
     Items: open.map((r) => reviewItem(ctx, r, now)),
+  };
+}
+
+/**
+ * GET /admin/impersonation/break-glass/reviews: a page of the open reviews (oldest first), of those
+ * closed in the last BREAK_GLASS_CLOSED_DAYS days, or of both (newest opening first). A cursor
+ * carries its state's name before the row's key, so one state's cursor is refused under another.
+ */
+export async function reviewList(
+  ctx: AppContext,
+  call: StaffCall,
+  q: z.output<typeof breakGlassReviewsQuery>,
+) {
+  requireSuperAdmin(call.session);
+  const now = ctx.clock.now();
+  const state = q.state ?? 'open';
+  let after: ReviewKey | undefined;
+  if (q.cursor !== undefined) {
+    const [, at, id] = decodeCursor(q.cursor, [literal(state), PG_TIMESTAMP, DIGITS]);
+    after = { at, id };
+  }
+  const limit = q.limit ?? BREAK_GLASS_REVIEWS_PAGE;
+  const found = await reviewsPage(ctx.db, {
+    state,
+    closedSince: new Date(now.getTime() - BREAK_GLASS_CLOSED_DAYS * 86_400_000),
+    after,
+    limit: limit + 1,
+    scope: call.session.scope,
+  });
+  const page = found.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    Data: page.map((r) => reviewItem(ctx, r, now)),
+    NextCursor: found.length > limit && last ? encodeCursor([state, last.at_key, String(last.id)]) : null,
   };
 }
 

@@ -126,6 +126,25 @@ describe('an opening', () => {
       Action: { Status: 'Approved', ApprovedProxyRoles: ['Developer'] },
     });
     expect(new Date(r.body.Data.Action.ExpiresAt!).getTime()).toBe(t.clock.now().getTime() + 45 * 60_000);
+    // consent granted by the break-glass rule, never asked; Critical; approved by its opener at once
+    expect(r.body.Data).toMatchObject({
+      Consent: 'granted',
+      Request: { Priority: 'Critical' },
+      Action: { ActionTakenBy: 'boss@example.com', ActionTakenAt: t.clock.now().toISOString() },
+    });
+    const stored = await t.db.query<{ consent_at: Date | null; holder_email: string }>(
+      'SELECT consent_at, holder_email FROM impersonation_requests WHERE id = $1',
+      [id],
+    );
+    expect(stored.rows[0]).toEqual({ consent_at: null, holder_email: 'boss@example.com' });
+    // the dashboard's live grants mark it, with its reason and case
+    const live = (await t.call('dashboard', { session: peer })).body.Impersonation!.LiveGrants.Items;
+    expect(live.find((g) => g.Id === id)).toMatchObject({
+      BreakGlass: true,
+      ReasonCode: 'production-incident',
+      ReasonLabel: 'Production incident',
+      CaseReference: 'INC-2041',
+    });
     // the other SuperAdmin: bell and mail; the opener is not told of their own act
     const bell = await t.call('staffNotifications', { session: peer });
     expect(bell.body.Data[0]).toMatchObject({

@@ -95,7 +95,12 @@ export interface RequestWhy {
   caseReference: string | null;
 }
 
-/** A new request, Pending; its id. Without `consent` the owner's consent is still to be asked. */
+/**
+ * A new request, Pending, its id. Without `consent` the owner's consent is still to be asked.
+ * With `breakGlass` it is a break-glass grant (break-glass.service.ts): stored Approved from the
+ * start, its holder the opener, its consent given by the break-glass rule (consent_at NULL: never
+ * asked), expiring `durationMinutes` after `at`.
+ */
 export async function insertRequest(
   db: Queryable,
   q: {
@@ -111,8 +116,10 @@ export async function insertRequest(
     additionalPermissions: string[];
     durationMinutes: number;
     at: Date;
+    breakGlass?: { holder: { uid: string; email: string } };
   },
 ): Promise<number> {
+  const bg = q.breakGlass;
   const r = await firstRow(
     db,
     qb
@@ -122,7 +129,7 @@ export async function insertRequest(
         initiator_uid: q.initiator.uid,
         initiator_email: q.initiator.email,
         is_customer_request: q.isCustomerRequest,
-        consent: q.consent ? 'granted' : 'pending',
+        consent: q.consent || bg ? 'granted' : 'pending',
         consent_at: q.consent?.at ?? null,
         consent_address: q.consent?.address ?? null,
         priority: q.priority,
@@ -133,12 +140,31 @@ export async function insertRequest(
         proxy_roles: q.proxyRoles,
         additional_permissions: q.additionalPermissions,
         duration_minutes: q.durationMinutes,
+        ...(bg ? breakGlassGrant(bg.holder, q) : {}),
         created_at: q.at,
         modified_at: q.at,
       })
       .returning('id'),
   );
   return Number(r!.id);
+}
+
+/** A break-glass grant's approval columns: approved by its opener, at once, as asked. */
+function breakGlassGrant(
+  holder: { uid: string; email: string },
+  q: { proxyRoles: string[]; additionalPermissions: string[]; durationMinutes: number; at: Date },
+): Partial<Insertable<DB['impersonation_requests']>> {
+  return {
+    status: 'Approved',
+    action_taken_by: holder.email,
+    action_taken_at: q.at,
+    expires_at: new Date(q.at.getTime() + q.durationMinutes * 60_000),
+    approved_roles: q.proxyRoles,
+    approved_permissions: q.additionalPermissions,
+    holder_uid: holder.uid,
+    holder_email: holder.email,
+    break_glass: true,
+  };
 }
 
 /** Records when and from where the owner answered the consent link. */

@@ -47,6 +47,7 @@ export function impersonationRoutes(app: FastifyInstance, ctx: AppContext): void
     breakGlass.open(ctx, c, { ...c.body, origin: originOf(c.request.headers) }),
   );
   registerEndpoint(app, ctx, ENDPOINTS.breakGlassReviewClose, (c) => breakGlass.close(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.breakGlassReviews, (c) => breakGlass.reviewList(ctx, c, c.query));
   registerEndpoint(app, ctx, ENDPOINTS.impersonationTakenRoles, (c) =>
     imp.takenRoles(ctx, c.query.appId, c.query.exceptId),
   );

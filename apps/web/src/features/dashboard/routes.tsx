@@ -9,6 +9,7 @@ const DashboardPage = lazy(() =>
   withPhrases(DASHBOARD_NAMESPACES, import('./components/dashboard-page.tsx')),
 );
 const TrialsEndingPage = lazy(() => import('./components/trials-ending-page.tsx'));
+const BreakGlassReviewsPage = lazy(() => import('./components/break-glass-reviews-page.tsx'));
 
 export const dashboardRoutes: readonly AppRoute[] = [
   {
@@ -29,5 +30,20 @@ export const trialsEndingRoutes: readonly AppRoute[] = [
     access: 'sites.read',
     label: { ns: 'dashboard', key: 'trialsList' },
     element: <TrialsEndingPage />,
+  },
+];
+
+/**
+ * The whole list behind the dashboard's break-glass card, mounted by the app under Manage
+ * Superuser (beside the impersonation screens); not a sidebar tab: reached from the card, whose
+ * viewers (SuperAdmins) are those the API answers.
+ */
+export const breakGlassReviewsRoutes: readonly AppRoute[] = [
+  {
+    path: consolePaths.breakGlassReviews.path,
+    access: 'impersonation.approve',
+    label: { ns: 'dashboard', key: 'breakGlassTitle' },
+    tab: false,
+    element: <BreakGlassReviewsPage />,
   },
 ];

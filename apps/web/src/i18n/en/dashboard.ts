@@ -26,6 +26,8 @@ export const dashboard = {
   grantsMore: 'and {count} more',
   grantHolder: '{holder} in {app}',
   grantEnds: 'ends in {time}',
+  grantBreakGlass: 'Emergency access',
+  grantBreakGlassWhy: 'break-glass, without consent: {reason} · case {case}',
   revoke: 'Revoke',
   revokeLabel: 'Revoke request {id} ({holder} in {app})',
   // customers and sites
@@ -133,6 +135,21 @@ export const dashboard = {
   breakGlassCloseSubmit: 'Close the review',
   breakGlassClosing: 'Closing…',
   breakGlassCancel: 'Cancel',
+  breakGlassClosedOne: 'closed',
+  breakGlassClosedBy: 'closed by {by} at {at}: {note}',
+  breakGlassSeeAll: 'See all break-glass reviews',
+  // the break-glass reviews page
+  breakGlassPageIntro:
+    'Every break-glass access waiting for its review, the oldest first, and those closed in the last {days} days. Another SuperAdmin than the opener closes each with a note within 24 hours; overdue ones are red.',
+  breakGlassFilter: 'Show',
+  breakGlassStateOpen: 'Open reviews',
+  breakGlassStateClosed: 'Closed in the last {days} days',
+  breakGlassStateAll: 'Open and recently closed',
+  breakGlassPageListLabel: 'Break-glass reviews',
+  breakGlassNoneClosed: 'No break-glass review was closed in the last {days} days.',
+  breakGlassNoneAll: 'No break-glass review is open, nor was one closed in the last {days} days.',
+  breakGlassOverdueShown: '{count} shown overdue: past 24 hours without a review.',
+  breakGlassLoadMore: 'Load more',
   // recent
   recentTitle: 'Recently viewed customers',
   recentEmpty: 'Customers you open appear here. Search for a customer to start.',

@@ -337,6 +337,8 @@ export const impersonation = {
   breakGlassOpening: 'Opening…',
   breakGlassSession: 'Break-glass impersonation',
   siteAccessBreakGlass: 'Emergency access',
+  /** A request's details: the break-glass mark's label. */
+  accessKind: 'Access',
   siteAccessBreakGlassNote:
     'Opened without asking you first (break-glass), for at most 60 minutes; another administrator reviews it.',
   breakGlassBanner: 'Break-glass access: every call is logged and will be reviewed',

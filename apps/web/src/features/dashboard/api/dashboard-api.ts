@@ -1,5 +1,5 @@
 import type { Dashboard } from '@sac/contract/dashboard';
-import type { BodyOf, ResponseOf } from '@sac/contract/endpoints';
+import type { BodyOf, QueryOf, ResponseOf } from '@sac/contract/endpoints';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { callApi } from '../../../lib/api-client.ts';
@@ -71,5 +71,23 @@ export function useTrialsEnding(days: number, sort?: string) {
     getNextPageParam: (last) => last.NextCursor ?? undefined,
   });
   const rows = useMemo(() => list.data?.pages.flatMap((p): EndingTrial[] => p.Data), [list.data]);
+  return { list, rows };
+}
+
+export type BreakGlassReviewState = NonNullable<QueryOf<'breakGlassReviews'>['state']>;
+
+/**
+ * GET /admin/impersonation/break-glass/reviews, 50 a page: the open reviews, the recently closed,
+ * or both. Under the dashboard's key, so a review closed (here or on the card) reads both again.
+ */
+export function useBreakGlassReviews(state: BreakGlassReviewState) {
+  const list = useInfiniteQuery({
+    queryKey: [...dashboardKeys.all, 'break-glass-reviews', state],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      callApi('breakGlassReviews', { query: { state, ...(pageParam ? { cursor: pageParam } : {}) }, signal }),
+    getNextPageParam: (last) => last.NextCursor ?? undefined,
+  });
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.Data), [list.data]);
   return { list, rows };
 }

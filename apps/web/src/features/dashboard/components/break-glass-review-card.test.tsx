@@ -62,6 +62,9 @@ describe('the break-glass review card', () => {
     // the opener's own: no close
     expect(mine!.textContent).toContain('yours: another SuperAdmin reviews it');
     expect(within(mine!).queryByRole('button')).toBeNull();
+    expect(within(card).getByRole('link', { name: 'See all break-glass reviews' }).getAttribute('href')).toBe(
+      '/manage-superuser/impersonation/break-glass-reviews',
+    );
 
     fireEvent.click(within(overdue!).getByRole('button', { name: 'Close review 7' }));
     const dialog = await screen.findByRole('dialog', { name: 'Close the review of break-glass access 7' });

@@ -64,6 +64,11 @@ const grant = (over: Partial<NonNullable<Dashboard['Impersonation']>['LiveGrants
   AdditionalPermissions: ['ViewData'],
   ExpiresAt: inAnHour(),
   CanRevoke: true,
+  BreakGlass: false,
+  ReasonCode: null,
+  ReasonLabel: null,
+  CaseReference: null,
+  CaseUrl: null,
   ...over,
 });
 
@@ -132,6 +137,7 @@ describe('the dashboard', () => {
     expect(href('All approved requests')).toBe(
       '/manage-superuser/impersonation/assigned-requests?status=Approved',
     );
+    expect(within(live).queryByText('Emergency access')).toBeNull();
 
     // Every failed step counts; the password and the second factor apart, each its trail filter.
     const staff = card('Staff sign-ins, last 24 hours');
@@ -407,5 +413,34 @@ describe('the dashboard', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'You do not have the permission for this call.',
     );
+  });
+});
+
+describe('a break-glass grant on the Live access card', () => {
+  it('is marked Emergency access, with its reason and case', async () => {
+    const bg = grant({
+      Id: 12,
+      BreakGlass: true,
+      ReasonCode: 'production-incident',
+      ReasonLabel: 'Production incident',
+      CaseReference: 'INC-7',
+    });
+    stubApi(superAdmin, {
+      dashboard: () => ({
+        body: {
+          ...superAdminAnswer,
+          Impersonation: {
+            ...superAdminAnswer.Impersonation!,
+            LiveGrants: { Count: 2, Items: [grant({}), bg] },
+          },
+        },
+      }),
+    });
+    renderPage();
+    await screen.findByRole('heading', { name: 'Live access' });
+    const items = within(card('Live access')).getAllByRole('listitem');
+    expect(items[0]!.textContent).not.toContain('Emergency access');
+    expect(within(items[1]!).getByText('Emergency access')).toBeTruthy();
+    expect(items[1]!.textContent).toContain('break-glass, without consent: Production incident · case INC-7');
   });
 });

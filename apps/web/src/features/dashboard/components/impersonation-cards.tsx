@@ -110,7 +110,10 @@ export function MineCard({ count }: { count: number }) {
   );
 }
 
-/** Who is inside which customer's site, with roles and a countdown; approvers get Revoke. */
+/**
+ * Who is inside which customer's site, with roles and a countdown; approvers get Revoke. A
+ * break-glass grant is marked Emergency access, with its reason and case.
+ */
 export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) {
   const t = useT('dashboard');
   const now = useSecondClock();
@@ -134,6 +137,14 @@ export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) 
                 </PermittedLink>{' '}
                 {t('grantHolder', { holder: g.Holder, app: g.AppName })}
               </span>
+              {g.BreakGlass ? (
+                <span className="status-badge status-rejected">{t('grantBreakGlass')}</span>
+              ) : null}
+              {g.BreakGlass ? (
+                <span className={`muted ${styles.dashboardMeta}`}>
+                  {t('grantBreakGlassWhy', { reason: g.ReasonLabel ?? '', case: g.CaseReference ?? '' })}
+                </span>
+              ) : null}
               <span className={`muted ${styles.dashboardMeta}`}>
                 {[...g.Roles, ...g.AdditionalPermissions].join(', ')} ·{' '}
                 <time dateTime={g.ExpiresAt} className={styles.countdown}>

@@ -4,7 +4,7 @@ import type { Grant } from '../../../lib/impersonation-mode.ts';
 import { useUtcTime } from './request-details.tsx';
 import { TagValues } from './tag-values.tsx';
 
-/** What a grant allows: its roles, permissions, end and request. */
+/** What a grant allows: its roles, permissions, end and request; a break-glass one is marked. */
 export function GrantDetails({ grant, layout }: { grant: Grant; layout: 'wide' | 'compact' }) {
   const t = useT('impersonation');
   const utc = useUtcTime();
@@ -12,6 +12,10 @@ export function GrantDetails({ grant, layout }: { grant: Grant; layout: 'wide' |
     <DetailList
       layout={layout}
       items={[
+        !!grant.BreakGlass && {
+          label: t('accessKind'),
+          value: <span className="status-badge status-rejected">{t('siteAccessBreakGlass')}</span>,
+        },
         { label: t('grantRoles'), value: <TagValues values={grant.Roles} /> },
         { label: t('grantPermissions'), value: <TagValues values={grant.Permissions} /> },
         { label: t('grantExpires'), value: utc(grant.ExpiresAt) },

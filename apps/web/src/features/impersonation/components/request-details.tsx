@@ -22,7 +22,10 @@ export function useMinutes() {
   return (n: number) => t('minutes', { n });
 }
 
-/** Everything of one request: what was asked, the customer's consent, and the decision taken. */
+/**
+ * Everything of one request: what was asked, the customer's consent, and the decision taken. A
+ * break-glass access is marked Emergency access (its reason and case are the request's own).
+ */
 export function RequestDetails({ request: r }: { request: ImpersonationRequest }) {
   const t = useT('impersonation');
   const minutes = useMinutes();
@@ -36,6 +39,14 @@ export function RequestDetails({ request: r }: { request: ImpersonationRequest }
           { label: t('requestId'), value: r.Id },
           { label: t('appName'), value: r.AppName },
           { label: t('status'), value: <StatusBadge status={r.Action.Status} /> },
+          !!r.BreakGlass && {
+            label: t('accessKind'),
+            value: (
+              <span className="status-badge status-rejected" data-testid="break-glass-mark">
+                {t('siteAccessBreakGlass')}
+              </span>
+            ),
+          },
           { label: t('priority'), value: t(`priority.${r.Request.Priority}`) },
           { label: t('reasonCode'), value: <ReasonValue shown={r.Request} /> },
           { label: t('caseReference'), value: <CaseValue shown={r.Request} /> },
