@@ -214,6 +214,7 @@ export const ENDPOINT_BUDGETS = {
 
   // endpoint-routes-bulk.ts: whatever the selection's size (its items go in one statement)
   bulkDryRun: { statements: 7, commits: 1 },
+  bulkRequestsDryRun: { statements: 7, commits: 1 },
   bulkRun: { statements: 7, commits: 1 },
   bulkApprove: { statements: 7, commits: 1 },
   bulkCancel: { statements: 8, commits: 1 },
