@@ -22,7 +22,13 @@ function useItemColumns(list: BulkJob['List'] | undefined): Column<Item>[] {
         id: 'item',
         header: list === 'impersonation-requests' ? t('bulkItemRequest') : t('bulkItemSite'),
         sortValue: (i) => i.Label,
-        cell: (i) => i.Label,
+        // a request opens in its list's popup
+        cell: (i) =>
+          list === 'impersonation-requests' ? (
+            <Link to={consolePaths.impersonationRequests({ request: i.Target })}>{i.Label}</Link>
+          ) : (
+            i.Label
+          ),
       },
       {
         id: 'planned',
