@@ -173,3 +173,32 @@ test('bulk revoke: pick two live grants with the keyboard, read the dry run, run
   await axeClean(page, 'the job page of a revocation');
   await shoot(page, 'bulk-requests-job-page');
 });
+
+test('bulk end: a colleague’s live sessions, picked a page at once, ended after the dry run', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const colleague = await createStaff(request, { email: 'bulk-sessions@example.com', roles: ['Support'] });
+  for (let i = 0; i < 3; i++) await apiSignIn(request, colleague.email, colleague.password);
+  await signIn(page, 'superadmin@example.com');
+  await page.goto(`/manage-superuser/profile/${colleague.uid}`);
+  const table = page.getByRole('table', { name: `Sessions of ${colleague.email}` });
+  await expect(table.getByRole('row')).toHaveCount(4);
+  await table.getByRole('checkbox', { name: 'Select the sessions of this page' }).focus();
+  await page.keyboard.press('Space');
+  const bar = page.getByRole('region', { name: 'Bulk actions on the selected sessions' });
+  await expect(bar.getByText('3 selected')).toBeVisible();
+  await axeClean(page, 'a colleague’s sessions with a selection');
+  await shoot(page, 'bulk-sessions-selection');
+  await bar.getByRole('button', { name: 'End selected sessions' }).click();
+  const dialog = page.getByRole('dialog', { name: 'End sessions' });
+  await expect(dialog.getByText('3 sessions will be ended.')).toBeVisible();
+  await shoot(page, 'bulk-sessions-dry-run', false);
+  await dialog.getByRole('button', { name: 'End 3 sessions' }).click();
+  await expect(
+    page.getByTestId('toast-success').filter({ hasText: 'Ended 3 sessions; 0 refused.' }),
+  ).toBeVisible();
+  await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+  await expect(table.getByRole('checkbox', { name: /^Select the session of / })).toHaveCount(0);
+});

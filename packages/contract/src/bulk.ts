@@ -12,13 +12,14 @@ import { decimalInteger } from './validation.ts';
  * The lists a bulk job is of (its kind): a customer's sites, the impersonation requests. Each has
  * its actions, its selection's ids and filter, and the permission of its single actions.
  */
-const BULK_LISTS = ['customer-sites', 'impersonation-requests'] as const;
+const BULK_LISTS = ['customer-sites', 'impersonation-requests', 'staff-sessions'] as const;
 export type BulkList = (typeof BULK_LISTS)[number];
 
 const SITE_ACTIONS = ['site.deactivate', 'site.activate'] as const;
 const REQUEST_ACTIONS = ['request.revoke', 'request.reject'] as const;
+const SESSION_ACTIONS = ['session.end'] as const;
 /** The actions a bulk job may take, per list; each item runs the single action's own service call. */
-const BULK_ACTIONS = [...SITE_ACTIONS, ...REQUEST_ACTIONS] as const;
+const BULK_ACTIONS = [...SITE_ACTIONS, ...REQUEST_ACTIONS, ...SESSION_ACTIONS] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** The list each action is of. */
@@ -27,6 +28,7 @@ export const BULK_LIST_OF: Record<BulkAction, BulkList> = {
   'site.activate': 'customer-sites',
   'request.revoke': 'impersonation-requests',
   'request.reject': 'impersonation-requests',
+  'session.end': 'staff-sessions',
 };
 
 /** The action that undoes each reversible action (an action not named here has no undo). */
@@ -91,8 +93,20 @@ const requestSelection = z.discriminatedUnion('Kind', [
   }),
 ]);
 
+/** The selection of a colleague's live sessions: rows picked by Id, or every live session of theirs. */
+const sessionSelection = z.discriminatedUnion('Kind', [
+  z.object({
+    Kind: z.literal('rows'),
+    Ids: z
+      .array(itemId)
+      .min(1, 'Pick at least one row.')
+      .max(BULK_ITEMS_CEILING, `A bulk action takes at most ${BULK_ITEMS_CEILING} rows.`),
+  }),
+  z.object({ Kind: z.literal('all') }),
+]);
+
 /** A job's selection, of whichever list. */
-const selection = z.union([siteSelection, requestSelection]);
+const selection = z.union([siteSelection, requestSelection, sessionSelection]);
 export type BulkSelection = z.infer<typeof selection>;
 
 /** A dry run on a customer's sites (POST /admin/bulk/dryrun). */
@@ -109,11 +123,23 @@ export const bulkRequestsDryRunBody = z.object({
   /** The comment each revocation or rejection carries, as the single action's (told to the requester). */
   Comments: z.string().trim().max(2000).optional().default(''),
 });
+/** A dry run on a colleague's live sessions (POST /admin/bulk/sessions/dryrun): the list is per member. */
+export const bulkSessionsDryRunBody = z.object({
+  Action: z.enum(SESSION_ACTIONS, { error: 'Action is not a bulk action on sessions.' }),
+  /** The staff member whose sessions list the selection is of. */
+  StaffUid: z.string().uuid('StaffUid is not a valid user id.'),
+  Selection: sessionSelection,
+});
 /** Every dry run, one shape discriminated by its Action (each list's endpoint takes its own). */
-const bulkDryRunBody = z.discriminatedUnion('Action', [bulkSitesDryRunBody, bulkRequestsDryRunBody]);
+const bulkDryRunBody = z.discriminatedUnion('Action', [
+  bulkSitesDryRunBody,
+  bulkRequestsDryRunBody,
+  bulkSessionsDryRunBody,
+]);
 export type BulkDryRunBody = z.input<typeof bulkDryRunBody>;
 export type BulkSitesDryRunBody = z.output<typeof bulkSitesDryRunBody>;
 export type BulkRequestsDryRunBody = z.output<typeof bulkRequestsDryRunBody>;
+export type BulkSessionsDryRunBody = z.output<typeof bulkSessionsDryRunBody>;
 
 export const bulkJobBody = z.object({ Id: jobId });
 export const bulkJobQuery = z.object({
@@ -124,7 +150,7 @@ export const bulkJobQuery = z.object({
 
 const bulkItem = z.object({
   Seq: z.number().int(),
-  /** The item's id in its list: a site's appId, a request's Id. */
+  /** The item's id in its list: a site's appId, a request's Id, a session's Id. */
   Target: z.number().int(),
   /** The same as Target (the name it had when only sites were bulk items). */
   AppId: z.number().int(),
@@ -144,6 +170,8 @@ const bulkJob = z.object({
   List: z.enum(BULK_LISTS),
   /** The customer whose sites a customer-sites job is of; null for the other lists. */
   Uid: z.string().nullable(),
+  /** The staff member whose sessions a staff-sessions job is of; null for the other lists. */
+  StaffUid: z.string().nullable(),
   Selection: selection,
   /** How many items the selection holds. */
   Count: z.number().int(),

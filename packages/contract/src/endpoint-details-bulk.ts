@@ -3,11 +3,12 @@ import {
   bulkJobQuery,
   bulkJobResponse,
   bulkRequestsDryRunBody,
+  bulkSessionsDryRunBody,
   bulkSitesDryRunBody,
 } from './bulk.ts';
 import { type DetailsPart, errors } from './endpoint-details.ts';
 
-/** Summary, tag and schemas of the bulk actions on a customer's sites. */
+/** Summary, tag and schemas of the bulk actions: a dry run per list, and the job's calls. */
 export const BULK_DETAILS = {
   bulkDryRun: {
     summary:
@@ -22,6 +23,13 @@ export const BULK_DETAILS = {
     tag: 'Impersonation',
     body: bulkRequestsDryRunBody,
     responses: { 200: bulkJobResponse, ...errors(400, 401, 403) },
+  },
+  bulkSessionsDryRun: {
+    summary:
+      "Plan the end of a colleague's live sessions (SuperAdmins; the rows picked, or all their live sessions, at most BULK_MAX_ITEMS): answers what would end and what would be refused and why, each by the single end's rule. Not reversible. Changes nothing; the plan is kept as a job in state planned.",
+    tag: 'Team',
+    body: bulkSessionsDryRunBody,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404) },
   },
   bulkRun: {
     summary:

@@ -22,6 +22,13 @@ export const BULK_ROUTES = {
     access: 'impersonation.approve',
     scope: 'service',
   },
+  // SuperAdmins only, of a colleague's sessions: the service checks the role, as the single end's.
+  bulkSessionsDryRun: {
+    id: 'bulkSessionsDryRun',
+    method: 'POST',
+    path: '/admin/bulk/sessions/dryrun',
+    access: 'team.write',
+  },
   bulkRun: {
     id: 'bulkRun',
     method: 'POST',

@@ -79,7 +79,7 @@ interface BulkJobsTable {
   started_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   claimed_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
-  list: Generated<"customer-sites" | "impersonation-requests">;
+  list: Generated<"customer-sites" | "impersonation-requests" | "staff-sessions">;
   params: ColumnType<unknown, JsonValue | undefined, JsonValue>;
 }
 

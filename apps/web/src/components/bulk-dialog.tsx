@@ -65,6 +65,16 @@ const WORDS: Record<BulkAction, Words> = {
     approval: 'bulkApprovalNoteRequests',
     danger: true,
   },
+  'session.end': {
+    title: 'bulkPlanTitleEndSessions',
+    change: 'bulkWouldChangeEndSessions',
+    none: 'bulkNothingChangesSessions',
+    confirm: 'bulkConfirmEndSessions',
+    toast: 'bulkDoneToastEndSessions',
+    bound: 'bulkBoundSessions',
+    approval: 'bulkApprovalNoteSessions',
+    danger: true,
+  },
 };
 
 /** The dry run's answer: what will change, what will be left and why, the bound and the approval. */

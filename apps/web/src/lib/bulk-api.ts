@@ -26,10 +26,11 @@ export function useBulkJob(id: number | undefined) {
 /** POST the dry run of the action's list (nothing changes): the plan. */
 export function useBulkDryRun() {
   return useMutation({
-    mutationFn: async (body: BulkDryRunBody) =>
-      'Uid' in body
-        ? (await callApi('bulkDryRun', { body })).Data
-        : (await callApi('bulkRequestsDryRun', { body })).Data,
+    mutationFn: async (body: BulkDryRunBody) => {
+      if ('Uid' in body) return (await callApi('bulkDryRun', { body })).Data;
+      if ('StaffUid' in body) return (await callApi('bulkSessionsDryRun', { body })).Data;
+      return (await callApi('bulkRequestsDryRun', { body })).Data;
+    },
     meta: { errorFallback: false },
   });
 }

@@ -8,6 +8,7 @@ import {
   type BulkList,
   type BulkRequestsDryRunBody,
   type BulkSelection,
+  type BulkSessionsDryRunBody,
   type BulkSitesDryRunBody,
 } from '@sac/contract/bulk';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
@@ -91,7 +92,7 @@ const actorOf = ({ session }: StaffCall) => ({
 });
 
 /**
- * POST /admin/bulk/dryrun and /admin/bulk/requests/dryrun: the selection planned by its list's
+ * POST /admin/bulk/dryrun, /requests/dryrun, /sessions/dryrun: the selection planned by its list's
  * kind and kept as a job in state `planned` (its items with what would change and what would be
  * refused, and why); nothing else is written. A selection over BULK_MAX_ITEMS is refused, naming
  * the bound.
@@ -99,7 +100,7 @@ const actorOf = ({ session }: StaffCall) => ({
 export async function dryRun(
   ctx: AppContext,
   call: StaffCall,
-  body: BulkSitesDryRunBody | BulkRequestsDryRunBody,
+  body: BulkSitesDryRunBody | BulkRequestsDryRunBody | BulkSessionsDryRunBody,
 ) {
   const bound = ctx.config.bulk.maxItems;
   const kind = kindOf(body.Action);
@@ -280,6 +281,8 @@ async function jobView(ctx: AppContext, id: number, after: number, read?: JobRow
     Action: job.action as BulkAction,
     List: (job.list ?? BULK_LIST_OF[job.action as BulkAction]) as BulkList,
     Uid: job.customer_uid,
+    StaffUid:
+      job.list === 'staff-sessions' ? String((job.params as { staffUid?: string }).staffUid ?? '') : null,
     Selection: job.selection as BulkSelection,
     Count: job.item_count,
     Bound: ctx.config.bulk.maxItems,

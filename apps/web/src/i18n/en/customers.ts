@@ -365,4 +365,23 @@ export const customers = {
   'bulkAction.request.reject': 'Rejection',
   bulkItemRequest: 'Request',
   bulkRequestsBack: 'Back to the impersonation requests',
+  // Bulk end of a colleague's sessions
+  bulkSessionsBarLabel: 'Bulk actions on the selected sessions',
+  bulkSessionsPickPage: 'Select the sessions of this page',
+  bulkSessionsPickRow: 'Select the session of {browser} from {address}',
+  bulkSessionsAllSelected: 'All {count} live sessions selected',
+  bulkSessionsSelectAll: 'Select all {count} live sessions',
+  bulkEndSessions: 'End selected sessions',
+  bulkPlanTitleEndSessions: 'End sessions',
+  bulkWouldChangeEndSessions: '{count} sessions will be ended.',
+  bulkNothingChangesSessions: 'None of the selected sessions would end.',
+  bulkBoundSessions: 'A bulk action takes at most {bound} sessions.',
+  bulkApprovalNoteSessions:
+    'More than {over} sessions: once you confirm, it waits for a second SuperAdmin’s approval before it runs.',
+  bulkConfirmEndSessions: 'End {count} sessions',
+  bulkDoneToastEndSessions: 'Ended {changed} sessions; {refused} refused.',
+  bulkJobAboutSessions: '{action} of {count} sessions, asked for by {actor}.',
+  'bulkAction.session.end': 'End',
+  bulkItemSession: 'Session',
+  bulkSessionsBack: 'Back to the staff member',
 };

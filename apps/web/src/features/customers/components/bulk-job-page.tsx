@@ -10,6 +10,13 @@ import { useT } from '../../../lib/i18n.tsx';
 
 type Item = BulkJob['Items'][number];
 
+/** The sentence about a job, per list. */
+const ABOUT = {
+  'customer-sites': 'bulkJobAbout',
+  'impersonation-requests': 'bulkJobAboutRequests',
+  'staff-sessions': 'bulkJobAboutSessions',
+} as const;
+
 /**
  * The items' columns: the item as its list shows it (a site's name; a request's Id, site and
  * requester), what the dry run planned, what the run did, and why.
@@ -20,7 +27,12 @@ function useItemColumns(list: BulkJob['List'] | undefined): Column<Item>[] {
     () => [
       {
         id: 'item',
-        header: list === 'impersonation-requests' ? t('bulkItemRequest') : t('bulkItemSite'),
+        header:
+          list === 'impersonation-requests'
+            ? t('bulkItemRequest')
+            : list === 'staff-sessions'
+              ? t('bulkItemSession')
+              : t('bulkItemSite'),
         sortValue: (i) => i.Label,
         // a request opens in its list's popup
         cell: (i) =>
@@ -56,11 +68,10 @@ function useItemColumns(list: BulkJob['List'] | undefined): Column<Item>[] {
 /** Where the job's list is: the customer's page, or the impersonation requests. */
 function BackLink({ job }: { job: BulkJob }) {
   const t = useT('customers');
-  return job.Uid ? (
-    <Link to={consolePaths.customerView({ uid: job.Uid })}>{t('bulkCustomer')}</Link>
-  ) : (
-    <Link to={consolePaths.impersonationRequests()}>{t('bulkRequestsBack')}</Link>
-  );
+  if (job.Uid) return <Link to={consolePaths.customerView({ uid: job.Uid })}>{t('bulkCustomer')}</Link>;
+  if (job.StaffUid)
+    return <Link to={consolePaths.superuserProfile({ uid: job.StaffUid })}>{t('bulkSessionsBack')}</Link>;
+  return <Link to={consolePaths.impersonationRequests()}>{t('bulkRequestsBack')}</Link>;
 }
 
 /** /manage-customer/bulk-job?id=: a bulk job of any list, followed while it moves; cancel, approve and undo here too. */
@@ -77,7 +88,7 @@ export default function BulkJobPage() {
       {job ? (
         <section className="card" aria-labelledby="bulk-job-about">
           <p id="bulk-job-about">
-            {t(job.List === 'impersonation-requests' ? 'bulkJobAboutRequests' : 'bulkJobAbout', {
+            {t(ABOUT[job.List], {
               action: t(`bulkAction.${job.Action}`),
               count: job.Count,
               actor: job.Actor,

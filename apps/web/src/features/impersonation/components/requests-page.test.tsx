@@ -36,7 +36,7 @@ describe('impersonation requests table', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    // an approver's table opens with the row checkboxes (bulk actions)
+      // an approver's table opens with the row checkboxes (bulk actions)
     ).toEqual(['', 'Request Id', 'App Name', 'Priority', 'Status', 'Actions']);
     expect(
       within(row(20))
