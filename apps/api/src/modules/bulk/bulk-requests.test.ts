@@ -202,6 +202,40 @@ describe('bulk actions on the impersonation requests', () => {
     expect(await statuses([mine, theirs])).toEqual(['Pending', 'Rejected']);
   });
 
+  it('keeps a scoped approver to the sites of their scope, in the dry run and in the run', async () => {
+    await t.db.query(
+      "INSERT INTO roles (name, permissions, scope_data_centers) VALUES ('eu-approver', $1, '{eu-central}')",
+      [['impersonation.request', 'impersonation.approve']],
+    );
+    await t.addStaff('scoped@example.com', ['eu-approver']);
+    const scoped = await t.login('scoped@example.com');
+    const [inside, outside, movesOut] = [await pending(), await pending(), await pending()];
+    const siteOf = async (id: number) =>
+      (await t.db.query<{ app_id: string }>('SELECT app_id FROM impersonation_requests WHERE id = $1', [id]))
+        .rows[0]!.app_id;
+    await t.db.query("UPDATE sites SET data_center = 'us-east' WHERE app_id = $1", [await siteOf(outside)]);
+    const plan = await dryRun(scoped, {
+      Action: 'request.reject',
+      Selection: { Kind: 'rows', Ids: [inside, outside, movesOut] },
+    });
+    const outOfScope = "Outside your role's scope (data center or plan).";
+    expect(plan.Items.map((i) => [i.Target, i.Planned, i.PlannedReason])).toEqual([
+      [inside, 'change', null],
+      [outside, 'refuse', outOfScope],
+      [movesOut, 'change', null],
+    ]);
+    // the site of one moves out of the approver's scope before the run
+    await t.db.query("UPDATE sites SET data_center = 'us-east' WHERE app_id = $1", [await siteOf(movesOut)]);
+    await act('bulkRun', scoped, plan.Id);
+    await runBulkJobs(t.ctx);
+    expect(outcomes(await job(scoped, plan.Id))).toEqual([
+      [inside, 'changed', null],
+      [outside, 'refused', outOfScope],
+      [movesOut, 'refused', outOfScope],
+    ]);
+    expect(await statuses([inside, outside, movesOut])).toEqual(['Rejected', 'Pending', 'Pending']);
+  });
+
   it('refuses a selection over BULK_MAX_ITEMS, naming the bound', async () => {
     const s = await as('first');
     for (let i = 0; i < 13; i++) await pending();
