@@ -62,7 +62,7 @@ async function run(name: string, db: Db): Promise<void> {
       email: 'bench@example.com',
       name: 'Bench',
       roles: ['SuperAdmin'],
-      permissions: new Set(),
+      permissions: new Set(['sites.write']),
       verifiedAt: new Date(),
     },
     clientAddress: '127.0.0.1',

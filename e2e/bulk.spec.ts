@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
-import { apiSignIn } from './support/api.ts';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { apiSignIn, createStaff } from './support/api.ts';
+import { waitForLink } from './support/mail.ts';
 import { shoot } from './support/shots.ts';
 import { signIn } from './support/sign-in.ts';
 import { createSiteOwner } from './support/site-owner.ts';
@@ -72,4 +73,132 @@ test('bulk deactivate: pick a page of sites, read the dry run, run it, then undo
   await expect(page.getByRole('table', { name: 'Items of the bulk job' }).getByRole('row')).toHaveCount(4);
   await axeClean(page, 'the job page');
   await shoot(page, 'bulk-job-page');
+});
+
+/** A live grant to `agent` on a fresh site of its own owner: requested, consented from the mail, approved. */
+async function liveGrant(
+  request: APIRequestContext,
+  agent: Record<string, string>,
+  boss: Record<string, string>,
+  n: number,
+): Promise<number> {
+  const owner = await createSiteOwner(request, {
+    email: `bulk-grant-${n}@example.com`,
+    appname: `bulk-grant-${n}`,
+  });
+  const since = Date.now() - 1;
+  const created = await request.post('/admin/impersonation/requests', {
+    headers: agent,
+    data: {
+      data: {
+        AppId: owner.appId,
+        Priority: 'High',
+        Description: 'Look at the settings',
+        ReasonCode: 'support-ticket',
+        Assignees: ['superadmin@example.com'],
+        ProxyRoles: ['Support'],
+        AdditionalPermissions: [],
+        Duration: 60,
+      },
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const id = ((await created.json()) as { Data: { Id: number } }).Data.Id;
+  const token = new URL(await waitForLink(owner.email, since)).searchParams.get('token');
+  await request.post('/admin/impersonation/consent', {
+    headers: { 'X-Requested-With': 'XMLHttpRequest' },
+    data: { token, granted: true },
+  });
+  const approved = await request.post(`/admin/impersonation/request/action?requestId=${id}`, {
+    headers: boss,
+    data: { Status: 'Approve', ProxyRoles: ['Support'], AdditionalPermissions: [], Duration: 30 },
+  });
+  expect(approved.status(), await approved.text()).toBe(200);
+  return id;
+}
+
+test('bulk revoke: pick two live grants with the keyboard, read the dry run, run it (no undo)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const agent = await createStaff(request, { email: 'bulk-agent@example.com', roles: ['Admin'] });
+  const agentHeaders = await apiSignIn(request, agent.email, agent.password);
+  const boss = await apiSignIn(request, 'superadmin@example.com');
+  const ids = [
+    await liveGrant(request, agentHeaders, boss, 1),
+    await liveGrant(request, agentHeaders, boss, 2),
+  ];
+
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/manage-superuser/impersonation/assigned-requests?status=Approved');
+  const table = page.getByRole('table', { name: 'Impersonation requests' });
+  for (const id of ids) {
+    const box = table.getByRole('checkbox', { name: `Select request ${id}` });
+    await box.focus();
+    await page.keyboard.press('Space');
+    await expect(box).toBeChecked();
+  }
+  const bar = page.getByRole('region', { name: 'Bulk actions on the selected requests' });
+  await expect(bar.getByText('2 selected')).toBeVisible();
+  await axeClean(page, 'the requests with a selection');
+  await shoot(page, 'bulk-requests-selection');
+
+  await bar.getByRole('button', { name: 'Revoke grants' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke grants' });
+  await expect(dialog.getByText('2 grants will be revoked.')).toBeVisible();
+  await expect(dialog.getByText('This cannot be undone.')).toBeVisible();
+  await expect(dialog.getByText('A bulk action takes at most 10,000 requests.')).toBeVisible();
+  await axeClean(page, 'the dry run of a revocation');
+  await shoot(page, 'bulk-requests-dry-run', false);
+  await dialog.getByRole('button', { name: 'Revoke 2 grants' }).click();
+
+  await expect(dialog.getByText(/^Done\./)).toBeVisible();
+  const toast = page.getByTestId('toast-success').filter({ hasText: 'Revoked 2 grants; 0 refused.' });
+  await expect(toast).toBeVisible();
+  await expect(toast.getByRole('button', { name: 'Undo' })).toHaveCount(0);
+  const jobPage = await dialog.getByRole('link', { name: 'Open the job’s page' }).getAttribute('href');
+  await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+  for (const id of ids)
+    await expect(table.getByRole('cell', { name: String(id), exact: true })).toHaveCount(0);
+  await page.goto('/manage-superuser/impersonation/assigned-requests?status=Revoked');
+  for (const id of ids)
+    await expect(table.getByRole('cell', { name: String(id), exact: true })).toBeVisible();
+
+  await page.goto(jobPage ?? '');
+  const items = page.getByRole('table', { name: 'Items of the bulk job' });
+  await expect(items.getByRole('row')).toHaveCount(3);
+  await expect(items.getByRole('columnheader', { name: 'Request' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to the impersonation requests' })).toBeVisible();
+  await axeClean(page, 'the job page of a revocation');
+  await shoot(page, 'bulk-requests-job-page');
+});
+
+test('bulk end: a colleague’s live sessions, picked a page at once, ended after the dry run', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const colleague = await createStaff(request, { email: 'bulk-sessions@example.com', roles: ['Support'] });
+  for (let i = 0; i < 3; i++) await apiSignIn(request, colleague.email, colleague.password);
+  await signIn(page, 'superadmin@example.com');
+  await page.goto(`/manage-superuser/profile/${colleague.uid}`);
+  const table = page.getByRole('table', { name: `Sessions of ${colleague.email}` });
+  await expect(table.getByRole('row')).toHaveCount(4);
+  await table.getByRole('checkbox', { name: 'Select the sessions of this page' }).focus();
+  await page.keyboard.press('Space');
+  const bar = page.getByRole('region', { name: 'Bulk actions on the selected sessions' });
+  await expect(bar.getByText('3 selected')).toBeVisible();
+  await axeClean(page, 'a colleague’s sessions with a selection');
+  await shoot(page, 'bulk-sessions-selection');
+  await bar.getByRole('button', { name: 'End selected sessions' }).click();
+  const dialog = page.getByRole('dialog', { name: 'End sessions' });
+  await expect(dialog.getByText('3 sessions will be ended.')).toBeVisible();
+  await shoot(page, 'bulk-sessions-dry-run', false);
+  await dialog.getByRole('button', { name: 'End 3 sessions' }).click();
+  await expect(
+    page.getByTestId('toast-success').filter({ hasText: 'Ended 3 sessions; 0 refused.' }),
+  ).toBeVisible();
+  await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+  await expect(table.getByRole('checkbox', { name: /^Select the session of / })).toHaveCount(0);
 });

@@ -19,6 +19,7 @@ export async function bulkJobOf(
   const at = t.clock.now();
   const id = await insertJob(t.db, {
     action: 'site.deactivate',
+    list: 'customer-sites',
     customerUid: owner,
     selection: { Kind: 'rows', AppIds: [site.appId] },
     count: 1,

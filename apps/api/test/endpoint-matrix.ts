@@ -235,6 +235,8 @@ const auditRead = (req: Row['request']): Row => ({
 const COMPUTES_ONLY = new Set<EndpointId>([
   // plans a bulk job (kept for its run, which only its actor starts; the run is recorded, bulk.start)
   'bulkDryRun',
+  'bulkRequestsDryRun',
+  'bulkSessionsDryRun',
   'customObjectValidate',
   'encryptionPreview',
   'noticeRecipients',
@@ -1115,6 +1117,35 @@ export const MATRIX: Record<EndpointId, Row> = {
   bulkDryRun: customerWrite((f) => ({
     payload: { Action: 'site.deactivate', Uid: f.customer.uid, Selection: { Kind: 'all' } },
   })),
+  // The requests list's: those of the single decision (impersonation.approve, SuperAdmins).
+  bulkRequestsDryRun: superAdminCall(async (f) => ({
+    payload: {
+      Action: 'request.reject',
+      Selection: { Kind: 'rows', Ids: [(await requestBy(f, MATRIX_APPROVER)).id] },
+    },
+  })),
+  // A colleague's sessions: SuperAdmins', never of their own account (as endStaffSessions); a
+  // session id that is no live one is planned refused.
+  bulkSessionsDryRun: {
+    targeted: true,
+    request: async ({ target }) => ({
+      payload: {
+        Action: 'session.end',
+        StaffUid: target.uid,
+        Selection: { Kind: 'rows', Ids: [2_000_000_000] },
+      },
+    }),
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: 403,
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
+  // The job's calls are open to anyone signed in; the service asks for the permission of the
+  // job's list (here a customer's sites: sites.write), so the cells are those of the sites' list.
   bulkRun: customerWrite(async (f) => ({
     payload: { Id: await bulkJobOf(f.t, f.actor, f.customer.uid, 'planned') },
   })),

@@ -8,9 +8,28 @@ import { decimalInteger } from './validation.ts';
  * BULK_UNDO_MINUTES from the job's end.
  */
 
+/**
+ * The lists a bulk job is of (its kind): a customer's sites, the impersonation requests. Each has
+ * its actions, its selection's ids and filter, and the permission of its single actions.
+ */
+const BULK_LISTS = ['customer-sites', 'impersonation-requests', 'staff-sessions'] as const;
+export type BulkList = (typeof BULK_LISTS)[number];
+
+const SITE_ACTIONS = ['site.deactivate', 'site.activate'] as const;
+const REQUEST_ACTIONS = ['request.revoke', 'request.reject'] as const;
+const SESSION_ACTIONS = ['session.end'] as const;
 /** The actions a bulk job may take, per list; each item runs the single action's own service call. */
-const BULK_ACTIONS = ['site.deactivate', 'site.activate'] as const;
+const BULK_ACTIONS = [...SITE_ACTIONS, ...REQUEST_ACTIONS, ...SESSION_ACTIONS] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** The list each action is of. */
+export const BULK_LIST_OF: Record<BulkAction, BulkList> = {
+  'site.deactivate': 'customer-sites',
+  'site.activate': 'customer-sites',
+  'request.revoke': 'impersonation-requests',
+  'request.reject': 'impersonation-requests',
+  'session.end': 'staff-sessions',
+};
 
 /** The action that undoes each reversible action (an action not named here has no undo). */
 export const BULK_INVERSE: Partial<Record<BulkAction, BulkAction>> = {
@@ -32,13 +51,14 @@ export type BulkState = (typeof BULK_STATES)[number];
 
 const uid = z.string().uuid('Uid is not a valid customer id.');
 const appId = z.number().int().positive('AppIds must be positive whole numbers.');
+const itemId = z.number().int().positive('Ids must be positive whole numbers.');
 const jobId = z
   .number({ error: 'Id must be a number.' })
   .int('Id must be a number.')
   .positive('Id must be a number.');
 
-/** The selection: rows picked (a page, or some of it), or every site of the list that matches its filter. */
-const selection = z.discriminatedUnion('Kind', [
+/** The selection of sites: rows picked (a page, or some of it), or every site of the list that matches its filter. */
+const siteSelection = z.discriminatedUnion('Kind', [
   z.object({
     Kind: z.literal('rows'),
     AppIds: z
@@ -52,15 +72,74 @@ const selection = z.discriminatedUnion('Kind', [
     Status: z.enum(['active', 'inactive']).optional(),
   }),
 ]);
+export type SiteSelection = z.infer<typeof siteSelection>;
+
+/** The display statuses of the requests list's filter (impersonation.ts DISPLAY_STATUSES). */
+const REQUEST_FILTER = ['Pending', 'Approved', 'Rejected', 'Revoked', 'Expired'] as const;
+
+/** The selection of requests: rows picked by Id, or every request the list shows under its status filter. */
+const requestSelection = z.discriminatedUnion('Kind', [
+  z.object({
+    Kind: z.literal('rows'),
+    Ids: z
+      .array(itemId)
+      .min(1, 'Pick at least one row.')
+      .max(BULK_ITEMS_CEILING, `A bulk action takes at most ${BULK_ITEMS_CEILING} rows.`),
+  }),
+  z.object({
+    Kind: z.literal('all'),
+    /** The list's filter: only requests showing this status (absent: every status). */
+    Status: z.enum(REQUEST_FILTER).optional(),
+  }),
+]);
+
+/** The selection of a colleague's live sessions: rows picked by Id, or every live session of theirs. */
+const sessionSelection = z.discriminatedUnion('Kind', [
+  z.object({
+    Kind: z.literal('rows'),
+    Ids: z
+      .array(itemId)
+      .min(1, 'Pick at least one row.')
+      .max(BULK_ITEMS_CEILING, `A bulk action takes at most ${BULK_ITEMS_CEILING} rows.`),
+  }),
+  z.object({ Kind: z.literal('all') }),
+]);
+
+/** A job's selection, of whichever list. */
+const selection = z.union([siteSelection, requestSelection, sessionSelection]);
 export type BulkSelection = z.infer<typeof selection>;
 
-export const bulkDryRunBody = z.object({
-  Action: z.enum(BULK_ACTIONS, { error: 'Action is not a bulk action.' }),
+/** A dry run on a customer's sites (POST /admin/bulk/dryrun). */
+export const bulkSitesDryRunBody = z.object({
+  Action: z.enum(SITE_ACTIONS, { error: 'Action is not a bulk action.' }),
   /** The customer whose sites list the selection is of. */
   Uid: uid,
-  Selection: selection,
+  Selection: siteSelection,
 });
+/** A dry run on the impersonation requests (POST /admin/bulk/requests/dryrun). */
+export const bulkRequestsDryRunBody = z.object({
+  Action: z.enum(REQUEST_ACTIONS, { error: 'Action is not a bulk action on requests.' }),
+  Selection: requestSelection,
+  /** The comment each revocation or rejection carries, as the single action's (told to the requester). */
+  Comments: z.string().trim().max(2000).optional().default(''),
+});
+/** A dry run on a colleague's live sessions (POST /admin/bulk/sessions/dryrun): the list is per member. */
+export const bulkSessionsDryRunBody = z.object({
+  Action: z.enum(SESSION_ACTIONS, { error: 'Action is not a bulk action on sessions.' }),
+  /** The staff member whose sessions list the selection is of. */
+  StaffUid: z.string().uuid('StaffUid is not a valid user id.'),
+  Selection: sessionSelection,
+});
+/** Every dry run, one shape discriminated by its Action (each list's endpoint takes its own). */
+const bulkDryRunBody = z.discriminatedUnion('Action', [
+  bulkSitesDryRunBody,
+  bulkRequestsDryRunBody,
+  bulkSessionsDryRunBody,
+]);
 export type BulkDryRunBody = z.input<typeof bulkDryRunBody>;
+export type BulkSitesDryRunBody = z.output<typeof bulkSitesDryRunBody>;
+export type BulkRequestsDryRunBody = z.output<typeof bulkRequestsDryRunBody>;
+export type BulkSessionsDryRunBody = z.output<typeof bulkSessionsDryRunBody>;
 
 export const bulkJobBody = z.object({ Id: jobId });
 export const bulkJobQuery = z.object({
@@ -71,8 +150,11 @@ export const bulkJobQuery = z.object({
 
 const bulkItem = z.object({
   Seq: z.number().int(),
+  /** The item's id in its list: a site's appId, a request's Id, a session's Id. */
+  Target: z.number().int(),
+  /** The same as Target (the name it had when only sites were bulk items). */
   AppId: z.number().int(),
-  /** The site's name, as the dry run saw it. */
+  /** What the list shows of it, as the dry run saw it: a site's name, a request's Id and site. */
   Label: z.string(),
   Planned: z.enum(['change', 'refuse']),
   PlannedReason: z.string().nullable(),
@@ -84,7 +166,12 @@ const bulkItem = z.object({
 const bulkJob = z.object({
   Id: z.number().int(),
   Action: z.enum(BULK_ACTIONS),
-  Uid: z.string(),
+  /** The list the job is of. */
+  List: z.enum(BULK_LISTS),
+  /** The customer whose sites a customer-sites job is of; null for the other lists. */
+  Uid: z.string().nullable(),
+  /** The staff member whose sessions a staff-sessions job is of; null for the other lists. */
+  StaffUid: z.string().nullable(),
   Selection: selection,
   /** How many items the selection holds. */
   Count: z.number().int(),

@@ -215,6 +215,10 @@ export const ENDPOINT_BUDGETS = {
 
   // endpoint-routes-bulk.ts: whatever the selection's size (its items go in one statement)
   bulkDryRun: { statements: 7, commits: 1 },
+  bulkRequestsDryRun: { statements: 7, commits: 1 },
+  // + the colleague's row and their live sessions (the list's own read), and the actor's cool-down
+  // when the colleague is a SuperAdmin (the matrix's colleague is not: 8)
+  bulkSessionsDryRun: { statements: 9, commits: 1 },
   bulkRun: { statements: 7, commits: 1 },
   bulkApprove: { statements: 7, commits: 1 },
   bulkCancel: { statements: 8, commits: 1 },

@@ -1,13 +1,34 @@
-import { bulkDryRunBody, bulkJobBody, bulkJobQuery, bulkJobResponse } from './bulk.ts';
+import {
+  bulkJobBody,
+  bulkJobQuery,
+  bulkJobResponse,
+  bulkRequestsDryRunBody,
+  bulkSessionsDryRunBody,
+  bulkSitesDryRunBody,
+} from './bulk.ts';
 import { type DetailsPart, errors } from './endpoint-details.ts';
 
-/** Summary, tag and schemas of the bulk actions on a customer's sites. */
+/** Summary, tag and schemas of the bulk actions: a dry run per list, and the job's calls. */
 export const BULK_DETAILS = {
   bulkDryRun: {
     summary:
       "Plan a bulk action on a customer's sites (the rows picked, or all matching the list's filter, at most BULK_MAX_ITEMS): answers each item's would-change or would-be-refused with its reason, and whether the run will need a second SuperAdmin's approval (over BULK_APPROVAL_OVER). Changes nothing; the plan is kept as a job in state planned.",
     tag: 'Sites',
-    body: bulkDryRunBody,
+    body: bulkSitesDryRunBody,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404) },
+  },
+  bulkRequestsDryRun: {
+    summary:
+      "Plan a bulk revocation of grants or rejection of pending requests on the impersonation requests list (the rows picked, or all the list shows under its status filter, at most BULK_MAX_ITEMS): answers what would change and what would be refused and why (its state, its version, your scope, not yours to decide), each by the single action's rule. Not reversible. Changes nothing; the plan is kept as a job in state planned.",
+    tag: 'Impersonation',
+    body: bulkRequestsDryRunBody,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403) },
+  },
+  bulkSessionsDryRun: {
+    summary:
+      "Plan the end of a colleague's live sessions (SuperAdmins; the rows picked, or all their live sessions, at most BULK_MAX_ITEMS): answers what would end and what would be refused and why, each by the single end's rule. Not reversible. Changes nothing; the plan is kept as a job in state planned.",
+    tag: 'Team',
+    body: bulkSessionsDryRunBody,
     responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404) },
   },
   bulkRun: {

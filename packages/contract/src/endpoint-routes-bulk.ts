@@ -1,9 +1,11 @@
 import type { EndpointRoute } from './endpoint-routes.ts';
 
 /**
- * Method, path and access of the bulk actions (bulk.ts): a dry run, its run (step-up), a second
- * SuperAdmin's approval above BULK_APPROVAL_OVER, cancel, undo, and the job's read. The access is
- * that of the single action; each item keeps to the actor's scope itself ('service').
+ * Method, path and access of the bulk actions (bulk.ts): a dry run per list, its run (step-up), a
+ * second SuperAdmin's approval above BULK_APPROVAL_OVER, cancel, undo, and the job's read. A dry
+ * run's access is that of its list's single actions, and its items keep to that permission's scope
+ * ('service'). The job's calls serve every list: signed in, the service refuses a caller without
+ * the permission of the job's list (902), and its items run with the scope the dry run had.
  */
 export const BULK_ROUTES = {
   bulkDryRun: {
@@ -13,42 +15,51 @@ export const BULK_ROUTES = {
     access: 'sites.write',
     scope: 'service',
   },
+  bulkRequestsDryRun: {
+    id: 'bulkRequestsDryRun',
+    method: 'POST',
+    path: '/admin/bulk/requests/dryrun',
+    access: 'impersonation.approve',
+    scope: 'service',
+  },
+  // SuperAdmins only, of a colleague's sessions: the service checks the role, as the single end's.
+  bulkSessionsDryRun: {
+    id: 'bulkSessionsDryRun',
+    method: 'POST',
+    path: '/admin/bulk/sessions/dryrun',
+    access: 'team.write',
+  },
   bulkRun: {
     id: 'bulkRun',
     method: 'POST',
     path: '/admin/bulk/run',
-    access: 'sites.write',
-    scope: 'service',
+    access: 'session',
     stepUp: true,
   },
   bulkApprove: {
     id: 'bulkApprove',
     method: 'POST',
     path: '/admin/bulk/approve',
-    access: 'sites.write',
-    scope: 'service',
+    access: 'session',
     stepUp: true,
   },
   bulkCancel: {
     id: 'bulkCancel',
     method: 'POST',
     path: '/admin/bulk/cancel',
-    access: 'sites.write',
-    scope: 'service',
+    access: 'session',
   },
   bulkUndo: {
     id: 'bulkUndo',
     method: 'POST',
     path: '/admin/bulk/undo',
-    access: 'sites.write',
-    scope: 'service',
+    access: 'session',
     stepUp: true,
   },
   bulkJob: {
     id: 'bulkJob',
     method: 'GET',
     path: '/admin/bulk/job',
-    access: 'sites.write',
-    scope: 'service',
+    access: 'session',
   },
 } as const satisfies Record<string, EndpointRoute>;

@@ -61,7 +61,7 @@ interface BulkJobItemsTable {
 interface BulkJobsTable {
   id: Generated<number>;
   action: string;
-  customer_uid: string;
+  customer_uid: string | null;
   selection: ColumnType<unknown, JsonValue, JsonValue>;
   item_count: number;
   actor_uid: string;
@@ -79,6 +79,8 @@ interface BulkJobsTable {
   started_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   claimed_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  list: Generated<"customer-sites" | "impersonation-requests" | "staff-sessions">;
+  params: ColumnType<unknown, JsonValue | undefined, JsonValue>;
 }
 
 interface CustomDomainsTable {

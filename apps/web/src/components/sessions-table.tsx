@@ -1,7 +1,7 @@
 import type { StaffSessionInfo } from '@sac/contract/auth';
 import { errorText } from '../lib/api-client.ts';
 import { useT } from '../lib/i18n.tsx';
-import { type Column, DataTable } from './data-table.tsx';
+import { type Column, DataTable, type RowSelection } from './data-table.tsx';
 import styles from './sessions-table.module.css';
 import { Timestamp } from './timestamp.tsx';
 
@@ -17,6 +17,7 @@ export function SessionsTable({
   ending,
   onEnd,
   heldBack,
+  selection,
 }: {
   label: string;
   rows: readonly StaffSessionInfo[] | undefined;
@@ -27,6 +28,8 @@ export function SessionsTable({
   onEnd: (session: StaffSessionInfo) => void;
   /** The id of the text saying why no session may be ended now; the End buttons are disabled. */
   heldBack?: string | undefined;
+  /** Row checkboxes, for a bulk end (a colleague's sessions). */
+  selection?: RowSelection<StaffSessionInfo> | undefined;
 }) {
   const t = useT('common');
   const columns: Column<StaffSessionInfo>[] = [
@@ -89,6 +92,7 @@ export function SessionsTable({
       isLoading={isLoading}
       error={error ? errorText(error, t('tableFetchError')) : undefined}
       pageSize={20}
+      selection={selection}
     />
   );
 }

@@ -1,5 +1,6 @@
 import { SESSION_MESSAGES } from '@sac/contract/auth';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
+import { touchesSuperAdmin } from '@sac/contract/team';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
@@ -7,7 +8,7 @@ import { isoOrNull } from '../../lib/iso.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
 import { notifySessionsEnded } from '../staff-notifications/staff-notifications.service.ts';
-import { lockColleague, superAdminOnly } from './approver-cool-down.ts';
+import { checkSettledSuperAdmin, lockColleague, superAdminOnly } from './approver-cool-down.ts';
 import { browserName } from './browser-name.ts';
 import { type LiveSessionRow, liveSessionsOf, revokeSessionOf, revokeUserSessions } from './sessions.repo.ts';
 import { findStaffByUid } from './staff.repo.ts';
@@ -84,10 +85,36 @@ export async function staffSessions(ctx: AppContext, actor: StaffSession, uid: s
   return { Data: rows.map((s) => sessionOut(s, undefined)) };
 }
 
+/**
+ * A colleague's session ended, or all of them: the one end of a colleague's sessions, whether the
+ * profile's button or an item of a bulk job (`bulkJob`, named in its trail row).
+ */
+/**
+ * A colleague's live sessions as a bulk end plans them (modules/bulk): the list's own read, and,
+ * when the single end would refuse every one of them now, why (the actor's cool-down on another
+ * SuperAdmin's account, 948, which the single end checks again under its lock).
+ */
+export async function colleagueSessionsToEnd(ctx: AppContext, actor: StaffSession, uid: string) {
+  const target = await colleagueOf(ctx, actor, uid);
+  const now = ctx.clock.now();
+  const rows = await liveSessionsOf(ctx.db, uid, now, policyOf(ctx));
+  let refusal: string | undefined;
+  if (touchesSuperAdmin(target.roles)) {
+    try {
+      await checkSettledSuperAdmin(ctx, ctx.db, actor.uid, now);
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      refusal = e.message;
+    }
+  }
+  return { sessions: rows.map((s) => sessionOut(s, undefined)), refusal };
+}
+
 export async function endStaffSessions(
   ctx: AppContext,
   call: StaffCall,
   input: { uid: string; Id?: number | undefined },
+  bulkJob?: number,
 ) {
   const actor = call.session;
   const { uid, Id: id } = input;
@@ -111,8 +138,12 @@ export async function endStaffSessions(
         targetType: 'staff',
         targetId: uid,
         clientAddress: call.clientAddress,
-        details:
-          id !== undefined ? { sessionId: id, of: target.email } : { all: true, ended: n, of: target.email },
+        details: {
+          ...(id !== undefined
+            ? { sessionId: id, of: target.email }
+            : { all: true, ended: n, of: target.email }),
+          ...(bulkJob !== undefined ? { bulkJob } : {}),
+        },
       });
       // "My sessions ended by someone else": read at their next sign-in (or in another live tab).
       await notifySessionsEnded(tx, ctx, { uid, actorEmail: actor.email, count: n });

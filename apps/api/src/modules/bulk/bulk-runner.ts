@@ -11,7 +11,7 @@ import {
   recordOutcomes,
   renewClaim,
 } from './bulk.repo.ts';
-import { runSiteItem } from './site-items.ts';
+import { kindOfList } from './bulk-registry.ts';
 
 /**
  * The runner of bulk jobs (ops/periodic.ts): it claims a due job (FOR UPDATE SKIP LOCKED, so one
@@ -39,7 +39,13 @@ interface RunOptions {
 
 /** The call each item of the job runs as: its actor, as they were when they asked for it. */
 function callOf(job: JobRow): StaffCall {
-  const actor = job.actor as { name: string; roles: string[]; scope: SiteScope[] | null };
+  const actor = job.actor as {
+    name: string;
+    roles: string[];
+    scope: SiteScope[] | null;
+    /** Absent on jobs asked for before migration 0074 (sites' items need none). */
+    permissions?: string[];
+  };
   return {
     session: {
       sessionId: 0,
@@ -47,7 +53,7 @@ function callOf(job: JobRow): StaffCall {
       email: job.actor_email,
       name: actor.name,
       roles: actor.roles,
-      permissions: new Set(),
+      permissions: new Set(actor.permissions ?? []),
       ...(actor.scope ? { scope: actor.scope } : {}),
       verifiedAt: new Date(0),
     },
@@ -60,7 +66,13 @@ function callOf(job: JobRow): StaffCall {
 async function runClaimedJob(ctx: AppContext, id: number, until: number, left: number): Promise<number> {
   const job = (await findJob(ctx.db, id))!;
   const call = callOf(job);
-  const about = { id, action: job.action as BulkAction, uid: job.customer_uid };
+  const kind = kindOfList(job.list);
+  const about = {
+    id,
+    action: job.action as BulkAction,
+    uid: job.customer_uid,
+    params: (job.params ?? {}) as Record<string, unknown>,
+  };
   let after = 0;
   let ran = 0;
   for (;;) {
@@ -74,8 +86,8 @@ async function runClaimedJob(ctx: AppContext, id: number, until: number, left: n
       const refused =
         item.planned === 'refuse'
           ? { reason: item.planned_reason ?? '' }
-          : await runSiteItem(ctx, call, about, {
-              appId: Number(item.target),
+          : await kind.run(ctx, call, about, {
+              target: Number(item.target),
               seen: { status: item.seen_status, version: Number(item.seen_version) },
             });
       done.push({ seq: item.seq, outcome: refused ? 'refused' : 'changed', reason: refused?.reason ?? null });

@@ -1,4 +1,4 @@
-import type { BulkSelection, BulkState } from '@sac/contract/bulk';
+import type { BulkList, BulkSelection, BulkState, SiteSelection } from '@sac/contract/bulk';
 import type { SiteScope } from '@sac/contract/role-scopes';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
@@ -23,7 +23,7 @@ export interface PlannedSite {
 export function sitesOfSelection(
   db: Queryable,
   uid: string,
-  selection: BulkSelection,
+  selection: SiteSelection,
   scope: readonly SiteScope[] | undefined,
   limit: number,
 ): Promise<PlannedSite[]> {
@@ -42,12 +42,16 @@ export function sitesOfSelection(
 
 export interface NewJob {
   action: string;
-  customerUid: string;
+  list: BulkList;
+  /** The customer of a customer-sites job; null for the other lists. */
+  customerUid: string | null;
   selection: BulkSelection;
+  /** What each item's single action is given beyond its target (absent: nothing). */
+  params?: Record<string, unknown>;
   count: number;
   actorUid: string;
   actorEmail: string;
-  actor: { name: string; roles: string[]; scope: readonly SiteScope[] | null };
+  actor: { name: string; roles: string[]; scope: readonly SiteScope[] | null; permissions?: string[] };
   clientAddress: string;
   state: BulkState;
   approvalNeeded: boolean;
@@ -62,8 +66,10 @@ export async function insertJob(db: Queryable, j: NewJob): Promise<number> {
       .insertInto('bulk_jobs')
       .values({
         action: j.action,
+        list: j.list,
         customer_uid: j.customerUid,
         selection: JSON.stringify(j.selection),
+        params: JSON.stringify(j.params ?? {}),
         item_count: j.count,
         actor_uid: j.actorUid,
         actor_email: j.actorEmail,
@@ -105,7 +111,9 @@ export async function insertItems(db: Queryable, jobId: number, items: NewItem[]
 const JOB_COLUMNS = [
   'j.id',
   'j.action',
+  'j.list',
   'j.customer_uid',
+  'j.params',
   'j.selection',
   'j.item_count',
   'j.actor_uid',

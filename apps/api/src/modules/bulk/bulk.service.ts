@@ -1,11 +1,15 @@
 import {
   BULK_INVERSE,
   BULK_ITEMS_PAGE,
+  BULK_LIST_OF,
   BULK_UNDO_MINUTES,
   type BulkAction,
-  type BulkDryRunBody,
   type BulkJob,
+  type BulkList,
+  type BulkRequestsDryRunBody,
   type BulkSelection,
+  type BulkSessionsDryRunBody,
+  type BulkSitesDryRunBody,
 } from '@sac/contract/bulk';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, StaffSession } from '../../app-context.ts';
@@ -13,10 +17,9 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { runWrite, type WriteTx } from '../../lib/write-path.ts';
-import { type ActivityAction, writeCustomerActivity } from '../activity/activity.service.ts';
+import { type ActivityAction, writeActivity, writeCustomerActivity } from '../activity/activity.service.ts';
 import {
   cancelPendingItems,
-  changedItems,
   findJob,
   insertItems,
   insertJob,
@@ -26,9 +29,8 @@ import {
   markUndone,
   type NewItem,
   setJobState as setState,
-  sitesOfSelection,
 } from './bulk.repo.ts';
-import { GONE, refusalOf } from './site-items.ts';
+import { kindOf, kindOfList } from './bulk-registry.ts';
 
 export { bulkRunnerJob, runBulkJobs } from './bulk-runner.ts';
 
@@ -43,76 +45,85 @@ async function lockedJob(tx: Queryable, id: number): Promise<JobRow> {
   return job;
 }
 
-/** Its requester, or a SuperAdmin. */
+/**
+ * Its requester, or a SuperAdmin; either holding the permission of the job's list (the job's calls
+ * are open to anyone signed in: the list decides).
+ */
 function mayHandle(call: StaffCall, job: JobRow): void {
+  if (!call.session.permissions.has(kindOfList(job.list).permission)) throw new AppError('forbidden');
   if (job.actor_uid !== call.session.uid && !isSuperAdmin(call.session)) throw new AppError('bulkNotYours');
 }
 
-/** The staff-trail row of a step of the job, about the customer whose sites it acts on. */
+/**
+ * The staff-trail row of a step of the job: about the customer whose sites it acts on, or, for a
+ * list that is no customer's, about the job itself.
+ */
 const trailOf =
   (ctx: AppContext, call: StaffCall, action: ActivityAction, job: JobRow, extra = {}) =>
-  (tx: WriteTx) =>
-    writeCustomerActivity(tx, ctx, call, call.session, job.customer_uid, action, {
+  (tx: WriteTx) => {
+    const details = {
       bulkJob: Number(job.id),
       action: job.action,
+      list: job.list,
       selection: job.selection,
       count: job.item_count,
       ...extra,
-    });
-
-/** The items of a plan: each site the selection names, would it change or be refused and why. */
-function planItems(
-  action: BulkAction,
-  selection: BulkSelection,
-  sites: Awaited<ReturnType<typeof sitesOfSelection>>,
-  call: StaffCall,
-): NewItem[] {
-  const byId = new Map(sites.map((s) => [Number(s.app_id), s]));
-  const ids = selection.Kind === 'rows' ? [...new Set(selection.AppIds)] : [...byId.keys()];
-  return ids.map((appId) => {
-    const s = byId.get(appId);
-    const refused = s ? refusalOf(action, s, call.session.scope) : GONE;
-    return {
-      target: appId,
-      label: s?.app_name ?? `#${appId}`,
-      seenStatus: s?.status ?? '',
-      seenVersion: Number(s?.version ?? 0),
-      planned: refused ? 'refuse' : 'change',
-      reason: refused?.reason ?? null,
     };
-  });
-}
+    if (job.customer_uid)
+      return writeCustomerActivity(tx, ctx, call, call.session, job.customer_uid, action, details);
+    return writeActivity(tx, {
+      at: ctx.clock.now(),
+      action,
+      actorUid: call.session.uid,
+      actorEmail: call.session.email,
+      targetType: 'bulkJob',
+      targetId: String(job.id),
+      clientAddress: call.clientAddress,
+      details,
+    });
+  };
+
+/** What the job keeps of its actor: the roles, the scope and the permissions its items run with. */
+const actorOf = ({ session }: StaffCall) => ({
+  name: session.name,
+  roles: session.roles,
+  scope: session.scope ?? null,
+  permissions: [...session.permissions],
+});
 
 /**
- * POST /admin/bulk/dryrun: the selection planned and kept as a job in state `planned` (its items
- * with what would change and what would be refused, and why); nothing else is written. A selection
- * over BULK_MAX_ITEMS is refused, naming the bound.
+ * POST /admin/bulk/dryrun, /requests/dryrun, /sessions/dryrun: the selection planned by its list's
+ * kind and kept as a job in state `planned` (its items with what would change and what would be
+ * refused, and why); nothing else is written. A selection over BULK_MAX_ITEMS is refused, naming
+ * the bound.
  */
 export async function dryRun(
   ctx: AppContext,
   call: StaffCall,
-  body: BulkDryRunBody & { Selection: BulkSelection },
+  body: BulkSitesDryRunBody | BulkRequestsDryRunBody | BulkSessionsDryRunBody,
 ) {
   const bound = ctx.config.bulk.maxItems;
-  const sites = await sitesOfSelection(ctx.db, body.Uid, body.Selection, call.session.scope, bound + 1);
-  const items = planItems(body.Action, body.Selection, sites, call);
-  if (items.length > bound || sites.length > bound)
+  const kind = kindOf(body.Action);
+  const items = await kind.plan(ctx, call, body as never, bound + 1);
+  if (items.length > bound)
     throw new AppError(
       'bulkTooLarge',
-      `The selection holds more than ${bound} sites; a bulk action takes at most ${bound} (BULK_MAX_ITEMS). Narrow the filter.`,
+      `The selection holds more than ${bound} ${kind.noun}; a bulk action takes at most ${bound} (BULK_MAX_ITEMS). Narrow the filter.`,
     );
-  if (items.length === 0) throw new AppError('validation', 'No site of this customer matches the selection.');
+  if (items.length === 0) throw new AppError('validation', kind.none);
   const { session } = call;
   const id = await runWrite(ctx.db, {
     change: async (tx) => {
       const jobId = await insertJob(tx, {
         action: body.Action,
-        customerUid: body.Uid,
+        list: kind.list,
+        customerUid: kind.customerOf?.(body as never) ?? null,
+        ...(kind.params ? { params: kind.params(body as never) } : {}),
         selection: body.Selection,
         count: items.length,
         actorUid: session.uid,
         actorEmail: session.email,
-        actor: { name: session.name, roles: session.roles, scope: session.scope ?? null },
+        actor: actorOf(call),
         clientAddress: call.clientAddress,
         state: 'planned',
         approvalNeeded: items.length > ctx.config.bulk.approvalOver,
@@ -134,6 +145,7 @@ export async function runJob(ctx: AppContext, call: StaffCall, id: number) {
   await runWrite(ctx.db, {
     lock: async (tx) => {
       const job = await lockedJob(tx, id);
+      if (!call.session.permissions.has(kindOfList(job.list).permission)) throw new AppError('forbidden');
       if (job.actor_uid !== call.session.uid) throw new AppError('bulkNotYours');
       if (job.state !== 'planned') throw new AppError('bulkState');
       return job;
@@ -151,6 +163,7 @@ export async function approveJob(ctx: AppContext, call: StaffCall, id: number) {
   await runWrite(ctx.db, {
     lock: async (tx) => {
       const job = await lockedJob(tx, id);
+      if (!call.session.permissions.has(kindOfList(job.list).permission)) throw new AppError('forbidden');
       if (job.actor_uid === call.session.uid) throw new AppError('bulkOwnApproval');
       if (!isSuperAdmin(call.session)) throw new AppError('bulkApproverOnly');
       if (job.state !== 'awaiting-approval') throw new AppError('bulkState');
@@ -210,28 +223,26 @@ export async function undoJob(ctx: AppContext, call: StaffCall, id: number) {
     },
     change: async (tx, job) => {
       const inverse = BULK_INVERSE[job.action as BulkAction]!;
-      const items: NewItem[] = (await changedItems(tx, id)).map((i) => {
-        const seen = { status: i.status, version: Number(i.seen_version) };
-        const refused = refusalOf(inverse, { ...i, version: Number(i.version) }, call.session.scope, seen);
-        return {
-          target: Number(i.target),
-          label: i.label,
-          seenStatus: i.status,
-          seenVersion: Number(i.version),
-          planned: refused ? 'refuse' : 'change',
-          reason: refused?.reason ?? null,
-        };
-      });
-      if (items.length === 0) throw new AppError('bulkState', 'Nothing to undo: the job changed no site.');
+      const kind = kindOfList(job.list);
+      const items: NewItem[] = (await kind.undoItems?.(tx, id, inverse, call)) ?? [];
+      if (items.length === 0)
+        throw new AppError(
+          'bulkState',
+          `Nothing to undo: the job changed no ${kind.noun.replace(/s$/, '')}.`,
+        );
       const { session } = call;
+      const targets = items.map((i) => i.target);
       const newId = await insertJob(tx, {
         action: inverse,
+        list: kind.list,
         customerUid: job.customer_uid,
-        selection: { Kind: 'rows', AppIds: items.map((i) => i.target) },
+        params: (job.params ?? {}) as Record<string, unknown>,
+        selection:
+          job.list === 'customer-sites' ? { Kind: 'rows', AppIds: targets } : { Kind: 'rows', Ids: targets },
         count: items.length,
         actorUid: session.uid,
         actorEmail: session.email,
-        actor: { name: session.name, roles: session.roles, scope: session.scope ?? null },
+        actor: actorOf(call),
         clientAddress: call.clientAddress,
         state: 'queued',
         approvalNeeded: false,
@@ -268,7 +279,10 @@ async function jobView(ctx: AppContext, id: number, after: number, read?: JobRow
   return {
     Id: Number(job.id),
     Action: job.action as BulkAction,
+    List: (job.list ?? BULK_LIST_OF[job.action as BulkAction]) as BulkList,
     Uid: job.customer_uid,
+    StaffUid:
+      job.list === 'staff-sessions' ? String((job.params as { staffUid?: string }).staffUid ?? '') : null,
     Selection: job.selection as BulkSelection,
     Count: job.item_count,
     Bound: ctx.config.bulk.maxItems,
@@ -293,6 +307,7 @@ async function jobView(ctx: AppContext, id: number, after: number, read?: JobRow
     },
     Items: items.map((i) => ({
       Seq: i.seq,
+      Target: Number(i.target),
       AppId: Number(i.target),
       Label: i.label,
       Planned: i.planned,

@@ -39,7 +39,7 @@ const statuses = async (appIds: number[]) =>
     ])
   ).rows.map((r) => r.status);
 
-async function dryRun(session: S, body: BulkDryRunBody) {
+async function dryRun(session: S, body: Extract<BulkDryRunBody, { Uid: string }>) {
   const r = await t.call('bulkDryRun', { session, body });
   expect(r.status, r.raw.body).toBe(200);
   return r.body.Data;

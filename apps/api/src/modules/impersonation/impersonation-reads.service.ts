@@ -23,6 +23,7 @@ import {
   PG_TIMESTAMP,
   text,
 } from '../../lib/keyset-cursor.ts';
+import { findRequests } from './impersonation.repo.ts';
 import { type DisplayStatus, type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
 import {
   type ListedRequestRow,
@@ -118,6 +119,15 @@ const cursorOfRow = (
       ? ['r2', String(asOf.getTime()), sortParam(sort), group, key, String(id)]
       : ['r1', String(asOf.getTime()), group, key, String(id)],
   );
+
+/**
+ * Requests by Id, each with its machine state and whether it is in `scope`: what a bulk job's
+ * dry run judges (modules/bulk), in one read.
+ */
+export function requestsById(db: Queryable, ids: readonly number[], scope?: readonly SiteScope[]) {
+  return findRequests(db, ids, scope);
+}
+export { type RequestRow, stateOf } from './impersonation.repo.ts';
 
 type RequestSort = ListSort<(typeof REQUEST_SORT_KEYS)[number]>;
 type LogSort = ListSort<(typeof LOG_SORT_KEYS)[number]>;

@@ -86,6 +86,8 @@ async function applyEvent(
     expectedVersion?: number;
     /** Work of the same transaction once the new state is saved (the mails it causes). */
     alsoInTransaction?: (tx: Queryable, after: RequestRow, before: RequestRow) => Promise<void>;
+    /** A bulk job's item: see ActionOfJob. */
+    job?: ActionOfJob;
   },
 ): Promise<{ before: RequestRow; after: RequestRow }> {
   const now = ctx.clock.now();
@@ -93,6 +95,7 @@ async function applyEvent(
     lock: async (tx) => {
       const row = await findRequest(tx, requestId, true, actor.scope);
       if (!row) throw new AppError('notFound', 'There is no impersonation request with that id.');
+      opts.job?.check(row);
       // A scoped requester or approver acts only on the requests of sites in their scope.
       if (row.in_scope === false) throw outOfScope('a request of a site in scope');
       const r = transition(stateOf(row), event, now.getTime());
@@ -149,7 +152,11 @@ async function applyEvent(
         status: state.deleted ? 'Deleted' : state.status,
         clientAddress: caller.clientAddress,
         // Every step names the request's reason and case (the edit's new ones).
-        details: { ...(opts.details ?? {}), ...(opts.why ? whyDetails(opts.why) : storedWhyDetails(row)) },
+        details: {
+          ...(opts.details ?? {}),
+          ...(opts.why ? whyDetails(opts.why) : storedWhyDetails(row)),
+          ...(opts.job ? { bulkJob: opts.job.bulkJob } : {}),
+        },
       });
       announceImpersonationChange(tx, ctx);
       await opts.alsoInTransaction?.(tx, done.after, done.before);
@@ -228,8 +235,18 @@ export async function remove(ctx: AppContext, call: StaffCall, input: { requestI
 
 type ActionBody = z.output<typeof impersonationActionBody>;
 
-/** The machine event of an approval, rejection or revocation. */
-function eventOfAction(
+/**
+ * What a bulk job's item adds to the single decision (modules/bulk): the job, named in the step's
+ * log and trail rows, and its own check of the locked request (the state and version the dry run
+ * saw, and the dry run's rule), which refuses the item by throwing.
+ */
+export interface ActionOfJob {
+  bulkJob: number;
+  check(row: RequestRow): void;
+}
+
+/** The machine event of an approval, rejection or revocation (a bulk job's dry run judges by it too). */
+export function eventOfAction(
   actor: StaffSession,
   body: ActionBody,
   revokeAction: RevokeAction | undefined,
@@ -349,6 +366,7 @@ export async function act(
     revokeAction?: RevokeAction | undefined;
     body: ActionBody;
   },
+  job?: ActionOfJob,
 ) {
   const actor = call.session;
   const { requestId, revokeAction, body } = input;
@@ -361,6 +379,7 @@ export async function act(
     details: { ...body, ...(body.Status === 'Revoke' ? { revokeAction: revokeAction ?? 'site' } : {}) },
     reason: body.Comments,
     action: true,
+    ...(job ? { job } : {}),
     alsoInTransaction: async (tx, after) => {
       told = await tellOfDecision(ctx, tx, actor, requestId, body, after, now);
     },

@@ -69,6 +69,18 @@ export function findRequest(db: Queryable, id: number, lock = false, scope?: rea
   );
 }
 
+/** Requests by Id (deleted ones left out), with `in_scope` as findRequest: a bulk job's plan, in one read. */
+export function findRequests(db: Queryable, ids: readonly number[], scope?: readonly SiteScope[]) {
+  return rows(
+    db,
+    requestsWithSites()
+      .where('r.id', 'in', ids.length > 0 ? [...ids] : [0])
+      .where('r.deleted_at', 'is', null)
+      .$if(scope !== undefined, (s) => s.select(inScope(scope)))
+      .orderBy('r.id'),
+  );
+}
+
 /** Whether the site `s` is in a scoped caller's scope, read with the row (role-scopes.ts). */
 const inScope = (scope: readonly SiteScope[] | undefined) =>
   sql<boolean>`coalesce(${siteRowInScope(scope, 's')}, true)`.as('in_scope');

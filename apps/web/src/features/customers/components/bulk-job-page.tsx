@@ -2,20 +2,46 @@ import type { BulkJob } from '@sac/contract/bulk';
 import { consolePaths } from '@sac/contract/console-paths';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { BulkJobActions, BulkJobStatus } from '../../../components/bulk-job-status.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
+import { useBulkJob } from '../../../lib/bulk-api.ts';
 import { useT } from '../../../lib/i18n.tsx';
-import { useBulkJob } from '../api/bulk-api.ts';
-import { BulkJobActions, BulkJobStatus } from './bulk-job-status.tsx';
 
 type Item = BulkJob['Items'][number];
 
-/** The items' columns: the site, what the dry run planned, what the run did, and why. */
-function useItemColumns(): Column<Item>[] {
+/** The sentence about a job, per list. */
+const ABOUT = {
+  'customer-sites': 'bulkJobAbout',
+  'impersonation-requests': 'bulkJobAboutRequests',
+  'staff-sessions': 'bulkJobAboutSessions',
+} as const;
+
+/**
+ * The items' columns: the item as its list shows it (a site's name; a request's Id, site and
+ * requester), what the dry run planned, what the run did, and why.
+ */
+function useItemColumns(list: BulkJob['List'] | undefined): Column<Item>[] {
   const t = useT('customers');
   return useMemo(
     () => [
-      { id: 'site', header: t('bulkItemSite'), sortValue: (i) => i.Label, cell: (i) => i.Label },
+      {
+        id: 'item',
+        header:
+          list === 'impersonation-requests'
+            ? t('bulkItemRequest')
+            : list === 'staff-sessions'
+              ? t('bulkItemSession')
+              : t('bulkItemSite'),
+        sortValue: (i) => i.Label,
+        // a request opens in its list's popup
+        cell: (i) =>
+          list === 'impersonation-requests' ? (
+            <Link to={consolePaths.impersonationRequests({ request: i.Target })}>{i.Label}</Link>
+          ) : (
+            i.Label
+          ),
+      },
       {
         id: 'planned',
         header: t('bulkItemPlanned'),
@@ -35,25 +61,34 @@ function useItemColumns(): Column<Item>[] {
         cell: (i) => i.OutcomeReason ?? i.PlannedReason ?? '',
       },
     ],
-    [t],
+    [t, list],
   );
 }
 
-/** /manage-customer/bulk-job?id=: a bulk job, followed while it moves; cancel, approve and undo here too. */
+/** Where the job's list is: the customer's page, or the impersonation requests. */
+function BackLink({ job }: { job: BulkJob }) {
+  const t = useT('customers');
+  if (job.Uid) return <Link to={consolePaths.customerView({ uid: job.Uid })}>{t('bulkCustomer')}</Link>;
+  if (job.StaffUid)
+    return <Link to={consolePaths.superuserProfile({ uid: job.StaffUid })}>{t('bulkSessionsBack')}</Link>;
+  return <Link to={consolePaths.impersonationRequests()}>{t('bulkRequestsBack')}</Link>;
+}
+
+/** /manage-customer/bulk-job?id=: a bulk job of any list, followed while it moves; cancel, approve and undo here too. */
 export default function BulkJobPage() {
   const t = useT('customers');
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const q = useBulkJob(Number.isInteger(id) && id > 0 ? id : undefined);
-  const columns = useItemColumns();
   const job = q.data;
+  const columns = useItemColumns(job?.List);
   return (
     <div className="page">
       <h1>{t('bulkJobTitle', { id: Number.isInteger(id) ? id : '' })}</h1>
       {job ? (
         <section className="card" aria-labelledby="bulk-job-about">
           <p id="bulk-job-about">
-            {t('bulkJobAbout', {
+            {t(ABOUT[job.List], {
               action: t(`bulkAction.${job.Action}`),
               count: job.Count,
               actor: job.Actor,
@@ -84,7 +119,7 @@ export default function BulkJobPage() {
             pageSize={25}
           />
           <p>
-            <Link to={consolePaths.customerView({ uid: job.Uid })}>{t('bulkCustomer')}</Link>
+            <BackLink job={job} />
           </p>
         </section>
       ) : (

@@ -36,12 +36,13 @@ describe('impersonation requests table', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Request Id', 'App Name', 'Priority', 'Status', 'Actions']);
+      // an approver's table opens with the row checkboxes (bulk actions)
+    ).toEqual(['', 'Request Id', 'App Name', 'Priority', 'Status', 'Actions']);
     expect(
       within(row(20))
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['20', 'app-0Support ticket · SUP-42', 'High', 'Pending', 'View']);
+    ).toEqual(['', '20', 'app-0Support ticket · SUP-42', 'High', 'Pending', 'View']);
     expect(screen.getAllByRole('row')).toHaveLength(6);
     fireEvent.click(screen.getByRole('button', { name: 'Page 2' }));
     expect(screen.getAllByRole('row')).toHaveLength(3);
@@ -245,7 +246,7 @@ describe('request popup', () => {
     expect(link.rel).toBe('noopener noreferrer');
     expect(within(row(6)).getByRole('link', { name: 'Open case SUP-42 (new tab)' })).toBeTruthy();
     // an older request, from before reasons had codes: as it was
-    expect(within(row(7)).getAllByRole('cell')[1]!.textContent).toBe('analytical-engine');
+    expect(within(row(7)).getAllByRole('cell')[2]!.textContent).toBe('analytical-engine');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     const older = await openRequest(7);
     expect(older.textContent).toContain('ReasonNone');
@@ -423,7 +424,7 @@ describe('request popup', () => {
     expect((await screen.findByTestId('toast-success')).textContent).toContain(
       'Request 9 for analytical-engine approved with 1 role',
     );
-    expect(within(row(9)).getAllByRole('cell')[3]!.textContent).toBe('Approved');
+    expect(within(row(9)).getAllByRole('cell')[4]!.textContent).toBe('Approved');
     expect(calls.filter((c) => c.id === 'impersonationList')).toHaveLength(1);
   });
 
@@ -458,7 +459,7 @@ describe('request popup', () => {
       Status: 'Reject',
       Comments: 'Not needed',
     });
-    expect(within(row(10)).getAllByRole('cell')[3]!.textContent).toBe('Rejected');
+    expect(within(row(10)).getAllByRole('cell')[4]!.textContent).toBe('Rejected');
   });
 
   it('revokes only some roles: Revoke stays disabled until one is chosen', async () => {
@@ -554,7 +555,7 @@ describe('request popup', () => {
     expect(calls.find((c) => c.id === 'impersonationAction')?.url.search).toBe(
       '?requestId=12&revokeAction=site',
     );
-    expect(within(row(12)).getAllByRole('cell')[3]!.textContent).toBe('Revoked');
+    expect(within(row(12)).getAllByRole('cell')[4]!.textContent).toBe('Revoked');
   });
 
   it("toasts the server's error when an action fails", async () => {

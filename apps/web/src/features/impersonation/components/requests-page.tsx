@@ -1,15 +1,18 @@
 import { IMPERSONATION_TABLE_PAGE_SIZE } from '@sac/contract/constants';
+import type { DisplayStatus } from '@sac/contract/impersonation';
 import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { REQUEST_SORT_KEYS, sortParam } from '@sac/contract/list-sort';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { NO_PICKS, type Picks } from '../../../components/bulk-bar.tsx';
+import { type Column, DataTable, type RowSelection } from '../../../components/data-table.tsx';
 import { NextPageError, pagedTableProps } from '../../../components/paged-table.tsx';
 import { streamedFile } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useListView } from '../../../lib/list-view.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { listQuery, useRequest, useRequests } from '../api/impersonation-api.ts';
+import { BulkRequestsBar } from './bulk-requests-bar.tsx';
 import { NoImpersonationAccess } from './no-access.tsx';
 import { ReasonNote } from './reason-view.tsx';
 import { RequestDialog } from './request-dialog.tsx';
@@ -56,18 +59,45 @@ function useRequestColumns(now: number, open: (id: number) => void) {
 }
 
 /**
+ * An approver's row checkboxes and bulk bar (revoke, reject): the picks, kept until the filter
+ * changes (a pick of another filter is not what the list shows).
+ */
+function useRequestPicks(
+  approver: boolean,
+  status: DisplayStatus | undefined,
+  rows: ImpersonationRequest[] | undefined,
+) {
+  const words = useT('customers');
+  const [picks, setPicks] = useState<Picks>(NO_PICKS);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter clears the selection
+  useEffect(() => setPicks(NO_PICKS), [status]);
+  const selection: RowSelection<ImpersonationRequest> | undefined = approver
+    ? {
+        picked: picks.all ? new Set((rows ?? []).map((r) => String(r.Id))) : picks.picked,
+        onChange: (next) => setPicks({ picked: next, all: false }),
+        rowLabel: (r) => words('bulkRequestsPickRow', { id: r.Id }),
+        pageLabel: words('bulkRequestsPickPage'),
+      }
+    : undefined;
+  return { picks, setPicks, selection };
+}
+
+/**
  * /manage-superuser/impersonation/assigned-requests: the requests the viewer made or is assigned
  * (approvers: all), 5 a page in the server's order, with a status filter and a popup per row. The
- * server sends 50 at a time: Next on the last page read asks for the next 50.
+ * server sends 50 at a time: Next on the last page read asks for the next 50. An approver selects
+ * rows, a page or all matching the filter, for a bulk revocation or rejection.
  */
 export default function RequestsPage() {
   const t = useT('impersonation');
   const common = useT('common');
   const { permissions } = useCurrentUser();
   const allowed = permissions.has('impersonation.request');
+  const approver = permissions.has('impersonation.approve');
   const [status, setStatus] = useStatusFilter();
   const view = useListView(true, REQUEST_SORT_KEYS);
   const { list, rows } = useRequests(status, view.sort, allowed);
+  const { picks, setPicks, selection } = useRequestPicks(approver, status, rows);
   // ?request=<Id> (the command palette, a shared link) opens that request's popup, found in the
   // list or asked for by Id when it is on a page not read yet.
   const [params, setParams] = useSearchParams();
@@ -117,8 +147,17 @@ export default function RequestsPage() {
           {list.isFetching && !list.isPending ? t('refreshing') : t('refresh')}
         </button>
       </div>
+      {approver ? (
+        <BulkRequestsBar
+          status={status}
+          total={rows && !list.hasNextPage ? rows.length : undefined}
+          picks={picks}
+          setPicks={setPicks}
+        />
+      ) : null}
       <DataTable
         key={`${status ?? 'all'}:${view.sort ? sortParam(view.sort) : ''}`}
+        selection={selection}
         label={t('requestsTableLabel')}
         columns={columns}
         rows={rows}

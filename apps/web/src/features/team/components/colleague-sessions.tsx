@@ -1,13 +1,16 @@
 import { useState } from 'react';
+import { NO_PICKS, type Picks } from '../../../components/bulk-bar.tsx';
 import { SessionsTable } from '../../../components/sessions-table.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { toast } from '../../../lib/toast-store.ts';
 import { useEndStaffSessions, useStaffSessions } from '../api/team-api.ts';
+import { BulkSessionsBar } from './bulk-sessions-bar.tsx';
 import { CoolDownNote } from './cool-down-note.tsx';
 
 /**
- * On a colleague's profile, for SuperAdmins: their live sessions, to end one or all; held back
- * (with the reason) until `coolingUntil` when the viewer's cool-down forbids it.
+ * On a colleague's profile, for SuperAdmins: their live sessions, to end one or all, or those
+ * picked (a bulk end, with its dry run); held back (with the reason) until `coolingUntil` when the
+ * viewer's cool-down forbids it.
  */
 export function ColleagueSessions({
   uid,
@@ -22,6 +25,9 @@ export function ColleagueSessions({
   const sessions = useStaffSessions(uid, true);
   const end = useEndStaffSessions(uid);
   const [ending, setEnding] = useState<number | undefined>();
+  const [picks, setPicks] = useState<Picks>(NO_PICKS);
+  const words = useT('customers');
+  const live = sessions.data ?? [];
   const done = {
     onSuccess: (answer: { Message: string }) => toast.success(answer.Message),
     onSettled: () => setEnding(undefined),
@@ -45,6 +51,7 @@ export function ColleagueSessions({
         </button>
       </div>
       {coolingUntil ? <CoolDownNote id="sessions-cool-down" until={coolingUntil} /> : null}
+      {coolingUntil ? null : <BulkSessionsBar uid={uid} sessions={live} picks={picks} setPicks={setPicks} />}
       <SessionsTable
         label={t('sessionsOf', { email })}
         rows={sessions.data}
@@ -52,6 +59,17 @@ export function ColleagueSessions({
         error={sessions.isError ? sessions.error : undefined}
         ending={ending}
         heldBack={coolingUntil ? 'sessions-cool-down' : undefined}
+        selection={
+          coolingUntil
+            ? undefined
+            : {
+                picked: picks.all ? new Set(live.map((s) => String(s.Id))) : picks.picked,
+                onChange: (next) => setPicks({ picked: next, all: false }),
+                rowLabel: (s) =>
+                  words('bulkSessionsPickRow', { browser: s.Browser, address: s.ClientAddress ?? '' }),
+                pageLabel: words('bulkSessionsPickPage'),
+              }
+        }
         onEnd={(s) => {
           setEnding(s.Id);
           end.mutate(s.Id, done);

@@ -2,11 +2,11 @@ import type { BulkJob } from '@sac/contract/bulk';
 import { consolePaths } from '@sac/contract/console-paths';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import { Link } from 'react-router';
-import { errorText } from '../../../lib/api-client.ts';
-import { useT } from '../../../lib/i18n.tsx';
-import { useCurrentUser } from '../../../lib/session.ts';
-import { toast } from '../../../lib/toast-store.ts';
-import { jobMoving, undoAndFollow, useBulkStep, useRefreshSitesWhenDone } from '../api/bulk-api.ts';
+import { errorText } from '../lib/api-client.ts';
+import { jobMoving, undoAndFollow, useBulkStep, useRefreshWhenDone } from '../lib/bulk-api.ts';
+import { useT } from '../lib/i18n.tsx';
+import { useCurrentUser } from '../lib/session.ts';
+import { toast } from '../lib/toast-store.ts';
 import styles from './bulk.module.css';
 
 /** The job's state, a progress bar and its counts, announced as they change. */
@@ -42,7 +42,7 @@ export function BulkJobStatus({ job }: { job: BulkJob }) {
  */
 export function useBulkUndo() {
   const t = useT('customers');
-  const refresh = useRefreshSitesWhenDone();
+  const refresh = useRefreshWhenDone();
   return async (id: number) => {
     try {
       const undone = await undoAndFollow(id, refresh);
@@ -59,8 +59,8 @@ export function useBulkUndo() {
 export function BulkJobActions({ job, withLink = false }: { job: BulkJob; withLink?: boolean }) {
   const t = useT('customers');
   const me = useCurrentUser();
-  const cancel = useBulkStep('bulkCancel', job.Uid);
-  const approve = useBulkStep('bulkApprove', job.Uid);
+  const cancel = useBulkStep('bulkCancel');
+  const approve = useBulkStep('bulkApprove');
   const undo = useBulkUndo();
   const mayApprove =
     job.State === 'awaiting-approval' && me.roles.includes(ROLE_SUPER_ADMIN) && me.uid !== job.ActorUid;

@@ -1,10 +1,13 @@
 import type { BulkDryRunBody, BulkJob } from '@sac/contract/bulk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client.ts';
-import { customerKeys } from './customers-api.ts';
+import { callApi } from './api-client.ts';
 
-/** Query keys of bulk jobs (under the customers feature: a job's end refreshes the site lists). */
-const bulkKeys = { job: (id: number) => [...customerKeys.all, 'bulk-job', id] as const };
+/**
+ * The console's side of bulk jobs, for every list (docs/decisions.md, "Bulk actions"): the dry
+ * run of the list's endpoint, the job's steps and its read, polled while it moves.
+ */
+
+const bulkKeys = { job: (id: number) => ['bulk-job', id] as const };
 
 /** A job still moving: its read is polled until it is done or cancelled. */
 export const jobMoving = (job: BulkJob | undefined) =>
@@ -20,38 +23,40 @@ export function useBulkJob(id: number | undefined) {
   });
 }
 
-/** POST /admin/bulk/dryrun: the plan of a selection (nothing changes). */
+/** POST the dry run of the action's list (nothing changes): the plan. */
 export function useBulkDryRun() {
   return useMutation({
-    mutationFn: async (body: BulkDryRunBody) => (await callApi('bulkDryRun', { body })).Data,
+    mutationFn: async (body: BulkDryRunBody) => {
+      if ('Uid' in body) return (await callApi('bulkDryRun', { body })).Data;
+      if ('StaffUid' in body) return (await callApi('bulkSessionsDryRun', { body })).Data;
+      return (await callApi('bulkRequestsDryRun', { body })).Data;
+    },
     meta: { errorFallback: false },
   });
 }
 
 /**
- * POST /admin/bulk/run, cancel, undo and approve: the job answered is put in the cache, and the
- * customer's sites are read again (a cancel or an undo may have changed some already).
+ * The lists a job's step or end may have changed are read again: every list shown (the job's
+ * list is the one on screen, or behind the job's page), not only that list's query.
  */
-export function useBulkStep(step: 'bulkRun' | 'bulkCancel' | 'bulkUndo' | 'bulkApprove', uid?: string) {
+export function useRefreshWhenDone() {
   const queryClient = useQueryClient();
+  return (_job: BulkJob) => void queryClient.invalidateQueries({ type: 'active' });
+}
+
+/** POST /admin/bulk/run, cancel, undo and approve: the job answered is put in the cache. */
+export function useBulkStep(step: 'bulkRun' | 'bulkCancel' | 'bulkUndo' | 'bulkApprove') {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshWhenDone();
   return useMutation({
-    mutationKey: [...customerKeys.all, step],
+    mutationKey: ['bulk', step],
     mutationFn: async (Id: number) => (await callApi(step, { body: { Id } })).Data,
     onSuccess: (job) => {
       queryClient.setQueryData(bulkKeys.job(job.Id), job);
-      const owner = uid ?? job.Uid;
-      void queryClient.invalidateQueries({ queryKey: customerKeys.ownedSites(owner) });
+      // a cancel or an undo may have changed some items already
+      refresh(job);
     },
   });
-}
-
-/** Reads the customer's sites again once a job ended (its read says so). */
-export function useRefreshSitesWhenDone() {
-  const queryClient = useQueryClient();
-  return (job: BulkJob) => {
-    void queryClient.invalidateQueries({ queryKey: customerKeys.ownedSites(job.Uid) });
-    void queryClient.invalidateQueries({ queryKey: customerKeys.activity(job.Uid) });
-  };
 }
 
 /** Runs an undo and follows its job until it ends; answers the ended job. */

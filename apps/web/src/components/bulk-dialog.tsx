@@ -1,0 +1,185 @@
+import { BULK_INVERSE, type BulkAction, type BulkDryRunBody, type BulkJob } from '@sac/contract/bulk';
+import { useEffect, useRef, useState } from 'react';
+import { errorText } from '../lib/api-client.ts';
+import { jobMoving, useBulkDryRun, useBulkJob, useBulkStep, useRefreshWhenDone } from '../lib/bulk-api.ts';
+import { type PhraseRef, useT } from '../lib/i18n.tsx';
+import { toast } from '../lib/toast-store.ts';
+import styles from './bulk.module.css';
+import { BulkJobActions, BulkJobStatus, useBulkUndo } from './bulk-job-status.tsx';
+import { Dialog } from './dialog.tsx';
+
+/** Refusals listed in the dialog; the job's page lists every item. */
+const LISTED = 20;
+
+type Key = Extract<PhraseRef, { ns: 'customers' }>['key'];
+interface Words {
+  title: Key;
+  change: Key;
+  none: Key;
+  confirm: Key;
+  toast: Key;
+  bound: Key;
+  approval: Key;
+  /** A change that takes something away: the confirm button is a danger one. */
+  danger: boolean;
+}
+/** Each action's words (the bulk phrases live in the customers namespace, where bulk began). */
+const WORDS: Record<BulkAction, Words> = {
+  'site.deactivate': {
+    title: 'bulkPlanTitleDeactivate',
+    change: 'bulkWouldChangeDeactivate',
+    none: 'bulkNothingChanges',
+    confirm: 'bulkConfirmDeactivate',
+    toast: 'bulkDoneToastDeactivate',
+    bound: 'bulkBound',
+    approval: 'bulkApprovalNote',
+    danger: true,
+  },
+  'site.activate': {
+    title: 'bulkPlanTitleActivate',
+    change: 'bulkWouldChangeActivate',
+    none: 'bulkNothingChanges',
+    confirm: 'bulkConfirmActivate',
+    toast: 'bulkDoneToastActivate',
+    bound: 'bulkBound',
+    approval: 'bulkApprovalNote',
+    danger: false,
+  },
+  'request.revoke': {
+    title: 'bulkPlanTitleRevoke',
+    change: 'bulkWouldChangeRevoke',
+    none: 'bulkNothingChangesRequests',
+    confirm: 'bulkConfirmRevoke',
+    toast: 'bulkDoneToastRevoke',
+    bound: 'bulkBoundRequests',
+    approval: 'bulkApprovalNoteRequests',
+    danger: true,
+  },
+  'request.reject': {
+    title: 'bulkPlanTitleReject',
+    change: 'bulkWouldChangeReject',
+    none: 'bulkNothingChangesRequests',
+    confirm: 'bulkConfirmReject',
+    toast: 'bulkDoneToastReject',
+    bound: 'bulkBoundRequests',
+    approval: 'bulkApprovalNoteRequests',
+    danger: true,
+  },
+  'session.end': {
+    title: 'bulkPlanTitleEndSessions',
+    change: 'bulkWouldChangeEndSessions',
+    none: 'bulkNothingChangesSessions',
+    confirm: 'bulkConfirmEndSessions',
+    toast: 'bulkDoneToastEndSessions',
+    bound: 'bulkBoundSessions',
+    approval: 'bulkApprovalNoteSessions',
+    danger: true,
+  },
+};
+
+/** The dry run's answer: what will change, what will be left and why, the bound and the approval. */
+function Plan({ plan, words }: { plan: BulkJob; words: Words }) {
+  const t = useT('customers');
+  const refused = plan.Items.filter((i) => i.Planned === 'refuse');
+  return (
+    <>
+      <p>{plan.Planned.Change > 0 ? t(words.change, { count: plan.Planned.Change }) : t(words.none)}</p>
+      {plan.Planned.Refuse > 0 ? (
+        <>
+          <p>{t('bulkWouldRefuse', { count: plan.Planned.Refuse })}</p>
+          <ul className={styles.reasons}>
+            {refused.slice(0, LISTED).map((i) => (
+              <li key={i.Seq}>
+                <strong>{i.Label}</strong>: {i.PlannedReason}
+              </li>
+            ))}
+          </ul>
+          {plan.Planned.Refuse > Math.min(refused.length, LISTED) ? (
+            <p className="muted">
+              {t('bulkMore', { count: plan.Planned.Refuse - Math.min(refused.length, LISTED) })}
+            </p>
+          ) : null}
+        </>
+      ) : null}
+      {plan.ApprovalNeeded ? <p>{t(words.approval, { over: plan.ApprovalOver })}</p> : null}
+      {BULK_INVERSE[plan.Action] ? null : <p>{t('bulkNoUndo')}</p>}
+      <p className="muted">{t(words.bound, { bound: plan.Bound.toLocaleString('en-US') })}</p>
+    </>
+  );
+}
+
+/**
+ * A bulk action on the selected rows of any list (`body`: the action and the selection): its dry
+ * run first (nothing changes), then on confirmation its run as a job, followed here with its
+ * progress and a cancel; at its end a toast says what it did, with Undo while the job offers it.
+ */
+export function BulkDialog({
+  body,
+  onClose,
+  onEnded,
+}: {
+  body: BulkDryRunBody;
+  onClose: () => void;
+  onEnded: () => void;
+}) {
+  const t = useT('customers');
+  const dryRun = useBulkDryRun();
+  const run = useBulkStep('bulkRun');
+  const [jobId, setJobId] = useState<number | undefined>();
+  const job = useBulkJob(jobId).data;
+  const refresh = useRefreshWhenDone();
+  const undo = useBulkUndo();
+  const told = useRef(false);
+  const words = WORDS[body.Action];
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dry run is made once, when the dialog opens
+  useEffect(() => {
+    dryRun.mutate(body);
+  }, []);
+
+  useEffect(() => {
+    if (!job || jobMoving(job) || told.current) return;
+    told.current = true;
+    refresh(job);
+    onEnded();
+    toast.success(
+      t(words.toast, { changed: job.Progress.Changed, refused: job.Progress.Refused }),
+      undefined,
+      job.UndoUntil ? { label: t('bulkUndo'), onClick: () => void undo(job.Id) } : undefined,
+    );
+  }, [job, words, onEnded, refresh, t, undo]);
+
+  const plan = dryRun.data;
+  const title = t(words.title);
+  return (
+    <Dialog title={title} onClose={onClose} busy={run.isPending} wide>
+      {job ? (
+        <>
+          <BulkJobStatus job={job} />
+          <BulkJobActions job={job} withLink />
+        </>
+      ) : dryRun.isError ? (
+        <p role="alert">{errorText(dryRun.error, t('bulkPlanning'))}</p>
+      ) : plan ? (
+        <Plan plan={plan} words={words} />
+      ) : (
+        <p role="status">{t('bulkPlanning')}</p>
+      )}
+      <div className="form-actions dialog-actions">
+        {!job && plan && plan.Planned.Change > 0 ? (
+          <button
+            type="button"
+            className={words.danger ? 'button button-danger-solid' : 'button button-primary'}
+            aria-busy={run.isPending}
+            onClick={() => run.mutate(plan.Id, { onSuccess: (started) => setJobId(started.Id) })}
+          >
+            {run.isPending ? t('bulkStarting') : t(words.confirm, { count: plan.Planned.Change })}
+          </button>
+        ) : null}
+        <button type="button" className="button" disabled={run.isPending} onClick={onClose} data-autofocus>
+          {job ? t('bulkClose') : t('bulkCancel')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,85 @@
+import type { BulkJob } from '@sac/contract/bulk';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
+import { admin, request, superAdmin } from './impersonation-fixtures.ts';
+import RequestsPage from './requests-page.tsx';
+
+const PATH = '/manage-superuser/impersonation/assigned-requests';
+const renderPage = (path = PATH) => renderScreen(path, [{ path: PATH, element: <RequestsPage /> }]);
+const list = (rows: ReturnType<typeof request>[]) => ({
+  impersonationList: () => ({ body: { Data: rows } }),
+});
+
+describe('bulk actions on the requests', () => {
+  const plan: BulkJob = {
+    Id: 7,
+    Action: 'request.reject',
+    List: 'impersonation-requests',
+    Uid: null,
+    StaffUid: null,
+    Selection: { Kind: 'all' },
+    Count: 7,
+    Bound: 10_000,
+    ApprovalOver: 100,
+    ApprovalNeeded: false,
+    State: 'planned',
+    Actor: 'boss@example.com',
+    ActorUid: 'u',
+    ApprovedBy: null,
+    CreatedAt: '2026-01-15T10:00:00.000Z',
+    StartedAt: null,
+    FinishedAt: null,
+    UndoOf: null,
+    UndoneBy: null,
+    UndoUntil: null,
+    Planned: { Change: 6, Refuse: 1 },
+    Progress: { Changed: 0, Refused: 0, Cancelled: 0, Pending: 7 },
+    Items: [
+      {
+        Seq: 1,
+        Target: 20,
+        AppId: 20,
+        Label: '#20 app-0',
+        Planned: 'refuse',
+        PlannedReason: 'You cannot approve or reject your own request.',
+        Outcome: null,
+        OutcomeReason: null,
+      },
+    ],
+    ItemsNext: null,
+  };
+
+  it('lets an approver pick rows, then all matching the filter, and plans the rejection of those', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => request(20 - i, { AppName: `app-${i}` }));
+    const { calls } = stubApi(superAdmin, {
+      ...list(rows),
+      bulkRequestsDryRun: () => ({ body: { Data: plan } }),
+    });
+    renderPage(`${PATH}?status=Pending`);
+    const box = await screen.findByRole('checkbox', { name: 'Select request 20' });
+    fireEvent.click(box);
+    const bar = screen.getByRole('region', { name: 'Bulk actions on the selected requests' });
+    expect(within(bar).getByText('1 selected')).toBeTruthy();
+    fireEvent.click(within(bar).getByRole('button', { name: 'Select all 7 matching this filter' }));
+    expect(within(bar).getByText('All 7 requests matching this filter selected')).toBeTruthy();
+    fireEvent.click(within(bar).getByRole('button', { name: 'Reject requests' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject pending requests' });
+    expect(await within(dialog).findByText('6 pending requests will be rejected.')).toBeTruthy();
+    expect(within(dialog).getByRole('listitem').textContent).toBe(
+      '#20 app-0: You cannot approve or reject your own request.',
+    );
+    expect(within(dialog).getByText('This cannot be undone.')).toBeTruthy();
+    expect(calls.find((c) => c.id === 'bulkRequestsDryRun')!.body).toEqual({
+      Action: 'request.reject',
+      Selection: { Kind: 'all', Status: 'Pending' },
+    });
+  });
+
+  it('offers no selection to a requester who is no approver', async () => {
+    stubApi(admin, list([request(3)]));
+    renderPage();
+    await screen.findByRole('cell', { name: '3' });
+    expect(screen.queryByRole('checkbox')).toBeNull();
+  });
+});
