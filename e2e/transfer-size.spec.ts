@@ -37,7 +37,12 @@ async function recordTransfers(page: Page) {
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   const responses = new Map<string, Omit<Received, 'bytes'>>();
   const received: Received[] = [];
+  // Only what this view asked for: a request the page before it sent (the dashboard a sign-in
+  // lands on) may still finish after recording starts, and is not this view's weight.
+  const sent = new Set<string>();
+  cdp.on('Network.requestWillBeSent', (e) => sent.add(e.requestId));
   cdp.on('Network.responseReceived', (e) => {
+    if (!sent.has(e.requestId)) return;
     const h = Object.fromEntries(
       Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]),
     );
