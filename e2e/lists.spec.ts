@@ -198,9 +198,18 @@ interface ListWalk {
   csv: { button: string; file: RegExp; header: RegExp };
 }
 
+/** Each row's first cell of data (a list with bulk actions has a checkbox cell before it). */
 const firstCells = async (page: Page, table: string) => {
   const t = await rowsIn(page.getByRole('table', { name: table }));
-  return t.locator('tbody tr td:first-child').allTextContents();
+  return t
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map(
+        (tr) =>
+          [...tr.querySelectorAll('td')].find((td) => !td.querySelector('input[type="checkbox"]'))
+            ?.textContent ?? '',
+      ),
+    );
 };
 
 async function walkList(page: Page, list: ListWalk) {
