@@ -40,6 +40,7 @@ describe('bulk actions on the requests', () => {
         Seq: 1,
         Target: 20,
         AppId: 20,
+        Key: null,
         Label: '#20 app-0',
         Planned: 'refuse',
         PlannedReason: 'You cannot approve or reject your own request.',
