@@ -19,6 +19,9 @@ interface Member {
   version: number;
 }
 
+/** A member as the list shows them: their email, and their name when they have one. */
+const labelOf = (email: string, name: string) => (name ? `${email} (${name})` : email);
+
 /** Their invitation's state, as the plan keeps it and the run compares it. */
 const stateOf = (m: Member) => (m.deactivated ? 'deactivated' : m.invited ? 'pending' : 'accepted');
 
@@ -75,7 +78,7 @@ async function planInvitations(
     return {
       target: i + 1,
       key: uid,
-      label: r ? `${r.Email[0]?.Value ?? ''} (${r.FullName})` : uid,
+      label: r ? labelOf(r.Email[0]?.Value ?? '', r.FullName) : uid,
       seenStatus: m ? stateOf(m) : '',
       seenVersion: m?.version ?? 0,
       planned: refused ? 'refuse' : 'change',
