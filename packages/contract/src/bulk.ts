@@ -55,6 +55,27 @@ export const BULK_UNDO_MINUTES = 10;
 /** The most items one job may hold whatever BULK_MAX_ITEMS says (the body's own bound). */
 export const BULK_ITEMS_CEILING = 10_000;
 
+/**
+ * Rows an export of a selection may name (a list's export with `ids`, each in the address): more
+ * are exported as "all matching" (the list's own export under its filter).
+ */
+export const EXPORT_SELECTION_MAX = 500;
+
+/** A list export's `ids`: the selection's rows, comma-separated (absent: every row the filter matches). */
+export const exportSelectionIds = z
+  .string()
+  .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'ids must be row ids separated by commas.')
+  .transform((s) => [...new Set(s.split(',').map(Number))])
+  .pipe(
+    z
+      .array(z.number().int())
+      .max(
+        EXPORT_SELECTION_MAX,
+        `An export of a selection takes at most ${EXPORT_SELECTION_MAX} rows; export all matching instead.`,
+      ),
+  )
+  .optional();
+
 /** Items one read of a job answers; `after` pages on. */
 export const BULK_ITEMS_PAGE = 100;
 

@@ -365,6 +365,7 @@ export const customers = {
   'bulkAction.request.reject': 'Rejection',
   bulkItemRequest: 'Request',
   bulkRequestsBack: 'Back to the impersonation requests',
+  bulkRequestsExportOf: 'the selected requests',
   // Bulk end of a colleague's sessions
   bulkSessionsBarLabel: 'Bulk actions on the selected sessions',
   bulkSessionsPickPage: 'Select the sessions of this page',
