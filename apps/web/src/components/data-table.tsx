@@ -36,6 +36,11 @@ export interface RowSelection<T> {
   onChange: (next: Set<string>) => void;
   rowLabel: (row: T) => string;
   pageLabel: string;
+  /**
+   * With a list the table exports itself (csvExport `name`): the name of a second export, of the
+   * rows picked only, by the same code (same columns, same order).
+   */
+  exportLabel?: string;
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -434,6 +439,15 @@ export function DataTable<T>({
               label={label}
               csvExport={csvExport}
               all={all}
+              columns={columns}
+              sort={serverSorted ? undefined : view.sort}
+            />
+          ) : null}
+          {csvExport && 'name' in csvExport && !('readAll' in csvExport) && selection?.exportLabel ? (
+            <TableCsvExport
+              label={selection.exportLabel}
+              csvExport={csvExport}
+              all={all.filter((r) => selection.picked.has(rowKey(r)))}
               columns={columns}
               sort={serverSorted ? undefined : view.sort}
             />

@@ -15,6 +15,7 @@ export const team = {
   bulkSelectAll: 'Select all {count} members',
   bulkClear: 'Clear selection',
   bulkResend: 'Resend invitations',
+  bulkExportOf: 'the selected members',
   scimHeading: 'Provisioning (SCIM)',
   scimIntro:
     'An identity provider (Okta, Microsoft Entra ID) can create, change and deactivate super users and push groups, whose names map to roles through the table above. Point it at this base URL with a SCIM token.',

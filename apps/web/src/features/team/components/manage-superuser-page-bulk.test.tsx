@@ -1,6 +1,6 @@
 import type { BulkJob } from '@sac/contract/bulk';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubApi, type Viewer } from '../../../testing/api-stub.tsx';
 import ManageSuperuserPage from './manage-superuser-page.tsx';
 import { user } from './team-fixtures.ts';
@@ -89,6 +89,34 @@ describe('bulk resend of invitations on the team list', () => {
       Action: 'invitation.resend',
       Selection: { Kind: 'rows', Uids: ['u-new', 'u-old'] },
     });
+  });
+
+  it('exports the members picked as the list’s own export does (same columns), and only those', async () => {
+    const saved: Blob[] = [];
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, {
+        createObjectURL: (b: Blob) => {
+          saved.push(b);
+          return 'blob:x';
+        },
+        revokeObjectURL: vi.fn(),
+      }),
+    );
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    stubApi(admin, { teamList: () => ({ body: { Data: rows } }) });
+    renderList();
+    await screen.findByText('new@example.com');
+    expect(screen.queryByRole('button', { name: 'Export CSV of the selected members' })).toBeNull();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select old@example.com' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV of Super users' }));
+    await screen.findByText(/Exported 3 rows to superusers-/);
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV of the selected members' }));
+    await screen.findByText(/Exported 1 row to superusers-/);
+    const [whole, picked] = await Promise.all(saved.map((b) => b.text()));
+    const [header, ...lines] = whole!.split('\r\n');
+    expect(picked).toBe([header, lines.find((l) => l.startsWith('old@example.com')), ''].join('\r\n'));
+    vi.unstubAllGlobals();
   });
 
   it('offers no selection to a viewer who may not change the team', async () => {

@@ -78,6 +78,9 @@ export default function ManageSuperuserPage() {
                 onChange: (next: Set<string>) => setPicks({ picked: next, all: false }),
                 rowLabel: (r: SuperUser) => t('bulkPickRow', { email: primaryEmail(r) }),
                 pageLabel: t('bulkPickPage'),
+                ...((picks.all ? (list.data ?? []).length : picks.picked.size) > 0
+                  ? { exportLabel: t('bulkExportOf') }
+                  : {}),
               },
             }
           : {})}
