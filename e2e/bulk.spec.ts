@@ -141,6 +141,13 @@ test('bulk revoke: pick two live grants with the keyboard, read the dry run, run
   }
   const bar = page.getByRole('region', { name: 'Bulk actions on the selected requests' });
   await expect(bar.getByText('2 selected')).toBeVisible();
+  // the selection's export: the list's own server export, of the two rows (ids)
+  const saved = page.waitForEvent('download');
+  await bar.getByRole('button', { name: 'Export CSV of the selected requests' }).click();
+  const file = await saved;
+  expect(file.suggestedFilename()).toMatch(/^impersonation-requests-.+\.csv$/);
+  const text = await (await import('node:fs/promises')).readFile((await file.path()) ?? '', 'utf8');
+  expect(text.trim().split('\r\n')).toHaveLength(3);
   await axeClean(page, 'the requests with a selection');
   await shoot(page, 'bulk-requests-selection');
 
@@ -231,6 +238,13 @@ test('bulk resend: a pending invitee and an accepted member picked by keyboard; 
   }
   const bar = page.getByRole('region', { name: 'Bulk actions on the selected members' });
   await expect(bar.getByText('2 selected')).toBeVisible();
+  // the selection's export: the table's own, of the two rows
+  const saved = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV of the selected members' }).click();
+  const file = await saved;
+  expect(file.suggestedFilename()).toMatch(/^superusers-\d{4}-\d\d-\d\d\.csv$/);
+  const text = await (await import('node:fs/promises')).readFile((await file.path()) ?? '', 'utf8');
+  expect(text.trim().split('\r\n')).toHaveLength(3);
   await axeClean(page, 'the team with a selection');
   await shoot(page, 'bulk-team-selection');
 

@@ -314,8 +314,11 @@ function TableCsvExport<T>({
   all,
   columns,
   sort,
+  named = false,
 }: {
   label: string;
+  /** The button names its list (the selection's export, beside the list's). */
+  named?: boolean;
   csvExport: NonNullable<DataTableProps<T>['csvExport']>;
   all: readonly T[];
   columns: readonly Column<T>[];
@@ -330,6 +333,7 @@ function TableCsvExport<T>({
   return (
     <CsvExport
       list={label}
+      named={named}
       download={
         'readAll' in csvExport
           ? async (onProgress, signal) => {
@@ -446,6 +450,7 @@ export function DataTable<T>({
           {csvExport && 'name' in csvExport && !('readAll' in csvExport) && selection?.exportLabel ? (
             <TableCsvExport
               label={selection.exportLabel}
+              named
               csvExport={csvExport}
               all={all.filter((r) => selection.picked.has(rowKey(r)))}
               columns={columns}
