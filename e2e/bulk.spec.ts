@@ -141,6 +141,13 @@ test('bulk revoke: pick two live grants with the keyboard, read the dry run, run
   }
   const bar = page.getByRole('region', { name: 'Bulk actions on the selected requests' });
   await expect(bar.getByText('2 selected')).toBeVisible();
+  // the selection's export: the list's own server export, of the two rows (ids)
+  const saved = page.waitForEvent('download');
+  await bar.getByRole('button', { name: 'Export CSV of the selected requests' }).click();
+  const file = await saved;
+  expect(file.suggestedFilename()).toMatch(/^impersonation-requests-.+\.csv$/);
+  const text = await (await import('node:fs/promises')).readFile((await file.path()) ?? '', 'utf8');
+  expect(text.trim().split('\r\n')).toHaveLength(3);
   await axeClean(page, 'the requests with a selection');
   await shoot(page, 'bulk-requests-selection');
 
@@ -201,4 +208,66 @@ test('bulk end: a colleague’s live sessions, picked a page at once, ended afte
   ).toBeVisible();
   await dialog.getByRole('button', { name: 'Done', exact: true }).click();
   await expect(table.getByRole('checkbox', { name: /^Select the session of / })).toHaveCount(0);
+});
+
+test('bulk resend: a pending invitee and an accepted member picked by keyboard; only the invitee is mailed again', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const headers = await apiSignIn(request, 'superadmin@example.com');
+  const invitee = 'aa-bulk-invitee@example.com';
+  const invited = await request.post('/admin/team', {
+    headers,
+    data: { email: invitee, role: ['Support'], name: '' },
+  });
+  expect(invited.ok(), await invited.text()).toBe(true);
+  const member = await createStaff(request, { email: 'aa-bulk-member@example.com', roles: ['Support'] });
+
+  await signIn(page, 'superadmin@example.com');
+  await page.goto('/manage-superuser/manage-superuser?sort=email');
+  const table = page.getByRole('table', { name: 'Super users' });
+  await expect(
+    table.getByRole('row').filter({ hasText: invitee }).getByText('Invitation pending'),
+  ).toBeVisible();
+  for (const email of [invitee, member.email]) {
+    const box = table.getByRole('checkbox', { name: `Select ${email}` });
+    await box.focus();
+    await page.keyboard.press('Space');
+    await expect(box).toBeChecked();
+  }
+  const bar = page.getByRole('region', { name: 'Bulk actions on the selected members' });
+  await expect(bar.getByText('2 selected')).toBeVisible();
+  // the selection's export: the table's own, of the two rows
+  const saved = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV of the selected members' }).click();
+  const file = await saved;
+  expect(file.suggestedFilename()).toMatch(/^superusers-\d{4}-\d\d-\d\d\.csv$/);
+  const text = await (await import('node:fs/promises')).readFile((await file.path()) ?? '', 'utf8');
+  expect(text.trim().split('\r\n')).toHaveLength(3);
+  await axeClean(page, 'the team with a selection');
+  await shoot(page, 'bulk-team-selection');
+
+  await bar.getByRole('button', { name: 'Resend invitations' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Resend invitations' });
+  await expect(dialog.getByText(/^1 invitations will be sent again/)).toBeVisible();
+  await expect(dialog.getByRole('listitem')).toHaveText(
+    `${member.email}: Not a pending invitee: they accepted their invitation already.`,
+  );
+  await expect(dialog.getByText('This cannot be undone.')).toBeVisible();
+  await axeClean(page, 'the dry run of a resend');
+  await shoot(page, 'bulk-team-dry-run', false);
+  const since = Date.now() - 1;
+  await dialog.getByRole('button', { name: 'Resend 1 invitations' }).click();
+  await expect(
+    page.getByTestId('toast-success').filter({ hasText: 'Sent 1 invitations again; 1 refused.' }),
+  ).toBeVisible();
+  expect(new URL(await waitForLink(invitee, since)).searchParams.get('vtype')).toBe('invite');
+  const jobPage = await dialog.getByRole('link', { name: 'Open the job’s page' }).getAttribute('href');
+  await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+  await page.goto(jobPage ?? '');
+  const items = page.getByRole('table', { name: 'Items of the bulk job' });
+  await expect(items.getByRole('columnheader', { name: 'Member' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to the team' })).toBeVisible();
+  await axeClean(page, 'the job page of a resend');
 });

@@ -237,6 +237,7 @@ const COMPUTES_ONLY = new Set<EndpointId>([
   'bulkDryRun',
   'bulkRequestsDryRun',
   'bulkSessionsDryRun',
+  'bulkInvitationsDryRun',
   'customObjectValidate',
   'encryptionPreview',
   'noticeRecipients',
@@ -1124,6 +1125,14 @@ export const MATRIX: Record<EndpointId, Row> = {
       Selection: { Kind: 'rows', Ids: [(await requestBy(f, MATRIX_APPROVER)).id] },
     },
   })),
+  // The team list's invitations: the team's writers (a member outside their rights is planned refused).
+  bulkInvitationsDryRun: {
+    targeted: false,
+    request: async () => ({
+      payload: { Action: 'invitation.resend', Selection: { Kind: 'rows', Uids: [randomUUID()] } },
+    }),
+    expect: { ...signedOut, SuperAdmin: 200, Admin: 200, Support: 403, Auditor: 403, Impersonating: 403 },
+  },
   // A colleague's sessions: SuperAdmins', never of their own account (as endStaffSessions); a
   // session id that is no live one is planned refused.
   bulkSessionsDryRun: {

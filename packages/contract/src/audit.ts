@@ -42,6 +42,8 @@ const ACTIVITY_ACTIONS = [
   'team.create',
   'team.roles',
   'team.delete',
+  // an invitation sent again (a new link; the old one void), by one member's bulk item
+  'team.invite.resend',
   'team.sso.settings',
   // Periodic access review: a SuperAdmin confirms or removes a member's roles; the automatic
   // removal of an overdue member's roles (ACCESS_REVIEW_AUTO_REVOKE, no staff actor).

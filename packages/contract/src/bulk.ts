@@ -12,14 +12,25 @@ import { decimalInteger } from './validation.ts';
  * The lists a bulk job is of (its kind): a customer's sites, the impersonation requests. Each has
  * its actions, its selection's ids and filter, and the permission of its single actions.
  */
-const BULK_LISTS = ['customer-sites', 'impersonation-requests', 'staff-sessions'] as const;
+const BULK_LISTS = [
+  'customer-sites',
+  'impersonation-requests',
+  'staff-sessions',
+  'team-invitations',
+] as const;
 export type BulkList = (typeof BULK_LISTS)[number];
 
 const SITE_ACTIONS = ['site.deactivate', 'site.activate'] as const;
 const REQUEST_ACTIONS = ['request.revoke', 'request.reject'] as const;
 const SESSION_ACTIONS = ['session.end'] as const;
+const INVITATION_ACTIONS = ['invitation.resend'] as const;
 /** The actions a bulk job may take, per list; each item runs the single action's own service call. */
-const BULK_ACTIONS = [...SITE_ACTIONS, ...REQUEST_ACTIONS, ...SESSION_ACTIONS] as const;
+const BULK_ACTIONS = [
+  ...SITE_ACTIONS,
+  ...REQUEST_ACTIONS,
+  ...SESSION_ACTIONS,
+  ...INVITATION_ACTIONS,
+] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** The list each action is of. */
@@ -29,6 +40,7 @@ export const BULK_LIST_OF: Record<BulkAction, BulkList> = {
   'request.revoke': 'impersonation-requests',
   'request.reject': 'impersonation-requests',
   'session.end': 'staff-sessions',
+  'invitation.resend': 'team-invitations',
 };
 
 /** The action that undoes each reversible action (an action not named here has no undo). */
@@ -42,6 +54,27 @@ export const BULK_UNDO_MINUTES = 10;
 
 /** The most items one job may hold whatever BULK_MAX_ITEMS says (the body's own bound). */
 export const BULK_ITEMS_CEILING = 10_000;
+
+/**
+ * Rows an export of a selection may name (a list's export with `ids`, each in the address): more
+ * are exported as "all matching" (the list's own export under its filter).
+ */
+export const EXPORT_SELECTION_MAX = 500;
+
+/** A list export's `ids`: the selection's rows, comma-separated (absent: every row the filter matches). */
+export const exportSelectionIds = z
+  .string()
+  .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'ids must be row ids separated by commas.')
+  .transform((s) => [...new Set(s.split(',').map(Number))])
+  .pipe(
+    z
+      .array(z.number().int())
+      .max(
+        EXPORT_SELECTION_MAX,
+        `An export of a selection takes at most ${EXPORT_SELECTION_MAX} rows; export all matching instead.`,
+      ),
+  )
+  .optional();
 
 /** Items one read of a job answers; `after` pages on. */
 export const BULK_ITEMS_PAGE = 100;
@@ -105,8 +138,20 @@ const sessionSelection = z.discriminatedUnion('Kind', [
   z.object({ Kind: z.literal('all') }),
 ]);
 
+/** The selection of the team list: members picked by Uid, or every member the list shows (it has no filter). */
+const invitationSelection = z.discriminatedUnion('Kind', [
+  z.object({
+    Kind: z.literal('rows'),
+    Uids: z
+      .array(z.string().uuid('Uids must be user ids.'))
+      .min(1, 'Pick at least one row.')
+      .max(BULK_ITEMS_CEILING, `A bulk action takes at most ${BULK_ITEMS_CEILING} rows.`),
+  }),
+  z.object({ Kind: z.literal('all') }),
+]);
+
 /** A job's selection, of whichever list. */
-const selection = z.union([siteSelection, requestSelection, sessionSelection]);
+const selection = z.union([siteSelection, requestSelection, sessionSelection, invitationSelection]);
 export type BulkSelection = z.infer<typeof selection>;
 
 /** A dry run on a customer's sites (POST /admin/bulk/dryrun). */
@@ -130,16 +175,23 @@ export const bulkSessionsDryRunBody = z.object({
   StaffUid: z.string().uuid('StaffUid is not a valid user id.'),
   Selection: sessionSelection,
 });
+/** A dry run on the team list's pending invitations (POST /admin/bulk/invitations/dryrun): resend them. */
+export const bulkInvitationsDryRunBody = z.object({
+  Action: z.enum(INVITATION_ACTIONS, { error: 'Action is not a bulk action on the team.' }),
+  Selection: invitationSelection,
+});
 /** Every dry run, one shape discriminated by its Action (each list's endpoint takes its own). */
 const bulkDryRunBody = z.discriminatedUnion('Action', [
   bulkSitesDryRunBody,
   bulkRequestsDryRunBody,
   bulkSessionsDryRunBody,
+  bulkInvitationsDryRunBody,
 ]);
 export type BulkDryRunBody = z.input<typeof bulkDryRunBody>;
 export type BulkSitesDryRunBody = z.output<typeof bulkSitesDryRunBody>;
 export type BulkRequestsDryRunBody = z.output<typeof bulkRequestsDryRunBody>;
 export type BulkSessionsDryRunBody = z.output<typeof bulkSessionsDryRunBody>;
+export type BulkInvitationsDryRunBody = z.output<typeof bulkInvitationsDryRunBody>;
 
 export const bulkJobBody = z.object({ Id: jobId });
 export const bulkJobQuery = z.object({
@@ -154,6 +206,8 @@ const bulkItem = z.object({
   Target: z.number().int(),
   /** The same as Target (the name it had when only sites were bulk items). */
   AppId: z.number().int(),
+  /** The item's key when its list's ids are not numbers (a team member's Uid; Target is then its place). */
+  Key: z.string().nullable(),
   /** What the list shows of it, as the dry run saw it: a site's name, a request's Id and site. */
   Label: z.string(),
   Planned: z.enum(['change', 'refuse']),

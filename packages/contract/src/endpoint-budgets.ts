@@ -219,6 +219,7 @@ export const ENDPOINT_BUDGETS = {
   // + the colleague's row and their live sessions (the list's own read), and the actor's cool-down
   // when the colleague is a SuperAdmin (the matrix's colleague is not: 8)
   bulkSessionsDryRun: { statements: 9, commits: 1 },
+  bulkInvitationsDryRun: { statements: 9, commits: 1 },
   bulkRun: { statements: 7, commits: 1 },
   bulkApprove: { statements: 7, commits: 1 },
   bulkCancel: { statements: 8, commits: 1 },

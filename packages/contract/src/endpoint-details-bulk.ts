@@ -1,4 +1,5 @@
 import {
+  bulkInvitationsDryRunBody,
   bulkJobBody,
   bulkJobQuery,
   bulkJobResponse,
@@ -30,6 +31,13 @@ export const BULK_DETAILS = {
     tag: 'Team',
     body: bulkSessionsDryRunBody,
     responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404) },
+  },
+  bulkInvitationsDryRun: {
+    summary:
+      'Plan the resend of invitations on the team list (the members picked, or all the list shows, at most BULK_MAX_ITEMS): answers whose invitation would be sent again (a new link, the old one void) and who would be refused and why (not a pending invitee: accepted, deactivated, deleted; outside your rights; changed since). Not reversible. Changes nothing; the plan is kept as a job in state planned.',
+    tag: 'Team',
+    body: bulkInvitationsDryRunBody,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403) },
   },
   bulkRun: {
     summary:

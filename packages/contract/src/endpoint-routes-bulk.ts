@@ -29,6 +29,13 @@ export const BULK_ROUTES = {
     path: '/admin/bulk/sessions/dryrun',
     access: 'team.write',
   },
+  // The team list's pending invitations: the team's writers, each item refused outside their rights.
+  bulkInvitationsDryRun: {
+    id: 'bulkInvitationsDryRun',
+    method: 'POST',
+    path: '/admin/bulk/invitations/dryrun',
+    access: 'team.write',
+  },
   bulkRun: {
     id: 'bulkRun',
     method: 'POST',

@@ -329,6 +329,11 @@ export const ERRORS = {
     status: 409,
     text: 'This bulk job can no longer be undone: undo lasts 10 minutes from its end, once.',
   },
+  invitationNotPending: {
+    code: 1196,
+    status: 409,
+    text: 'This member has no pending invitation: they accepted it, or were deactivated.',
+  },
   signInBusy: {
     code: 984,
     status: 429,

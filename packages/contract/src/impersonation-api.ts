@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { caseReferenceField, reasonCodeField, reasonWireShape } from './access-reasons.ts';
+import { exportSelectionIds } from './bulk.ts';
 import { IMPERSONATION_DURATION_MAX_MINUTES, IMPERSONATION_DURATION_MIN_MINUTES } from './constants.ts';
 import { ERRORS } from './errors.ts';
 import { PRIORITIES, REVOKE_ACTIONS, STORED_STATUSES } from './impersonation.ts';
@@ -143,7 +144,11 @@ const requestFilterShape = {
 /** GET /admin/impersonation/requests: the spec's status filter, a page, one site or request, an order. */
 export const statusQuery = z.object({ ...requestFilterShape, ...pageShape });
 /** GET /admin/impersonation/requests/export: the list's filters and order, every row (CSV). */
-export const requestsExportQuery = z.object(requestFilterShape);
+export const requestsExportQuery = z.object({
+  ...requestFilterShape,
+  /** A selection's rows (the list's bulk bar): only these, as the filter and visibility allow. */
+  ids: exportSelectionIds,
+});
 /** GET /admin/impersonation/customer/requests: a page. */
 export const customerRequestsQuery = z.object(pageShape);
 

@@ -156,6 +156,8 @@ const superUser = z.object({
   DeactivatedAt: z.string().optional(),
   /** The periodic access review of their roles (access-review.ts). */
   Review: memberReview.optional(),
+  /** Invited and not yet signed in (their invitation pending): the team list marks it. */
+  Invited: z.boolean().optional(),
 });
 export type SuperUser = z.infer<typeof superUser>;
 

@@ -56,6 +56,7 @@ interface BulkJobItemsTable {
   outcome: "changed" | "refused" | "cancelled" | null;
   outcome_reason: string | null;
   done_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  target_key: string | null;
 }
 
 interface BulkJobsTable {
@@ -79,7 +80,7 @@ interface BulkJobsTable {
   started_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   claimed_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
-  list: Generated<"customer-sites" | "impersonation-requests" | "staff-sessions">;
+  list: Generated<"customer-sites" | "impersonation-requests" | "staff-sessions" | "team-invitations">;
   params: ColumnType<unknown, JsonValue | undefined, JsonValue>;
 }
 

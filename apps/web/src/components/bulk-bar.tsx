@@ -1,5 +1,5 @@
 import type { BulkAction, BulkDryRunBody } from '@sac/contract/bulk';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import styles from './bulk.module.css';
 import { BulkDialog } from './bulk-dialog.tsx';
 
@@ -31,6 +31,7 @@ export function BulkBar({
   setPicks,
   actions,
   bodyOf,
+  more,
 }: {
   /** The region's name ("Bulk actions on the selected sites"). */
   label: string;
@@ -51,6 +52,8 @@ export function BulkBar({
   actions: readonly BarAction[];
   /** The dry run's body of an action over the selection. */
   bodyOf: (action: BulkAction, picks: Picks) => BulkDryRunBody;
+  /** What the bar offers beyond the jobs: the export of the selection (it changes nothing, so no dry run). */
+  more?: ReactNode;
 }) {
   const [body, setBody] = useState<BulkDryRunBody | undefined>();
   const count = picks.all ? total : picks.picked.size;
@@ -80,6 +83,7 @@ export function BulkBar({
           {a.label}
         </button>
       ))}
+      {more}
       <button type="button" className="button button-small" onClick={clear}>
         {words.clear}
       </button>

@@ -75,6 +75,16 @@ const WORDS: Record<BulkAction, Words> = {
     approval: 'bulkApprovalNoteSessions',
     danger: true,
   },
+  'invitation.resend': {
+    title: 'bulkPlanTitleResend',
+    change: 'bulkWouldChangeResend',
+    none: 'bulkNothingChangesResend',
+    confirm: 'bulkConfirmResend',
+    toast: 'bulkDoneToastResend',
+    bound: 'bulkBoundMembers',
+    approval: 'bulkApprovalNoteMembers',
+    danger: false,
+  },
 };
 
 /** The dry run's answer: what will change, what will be left and why, the bound and the approval. */

@@ -36,6 +36,11 @@ export interface RowSelection<T> {
   onChange: (next: Set<string>) => void;
   rowLabel: (row: T) => string;
   pageLabel: string;
+  /**
+   * With a list the table exports itself (csvExport `name`): the name of a second export, of the
+   * rows picked only, by the same code (same columns, same order).
+   */
+  exportLabel?: string;
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -309,8 +314,11 @@ function TableCsvExport<T>({
   all,
   columns,
   sort,
+  named = false,
 }: {
   label: string;
+  /** The button names its list (the selection's export, beside the list's). */
+  named?: boolean;
   csvExport: NonNullable<DataTableProps<T>['csvExport']>;
   all: readonly T[];
   columns: readonly Column<T>[];
@@ -325,6 +333,7 @@ function TableCsvExport<T>({
   return (
     <CsvExport
       list={label}
+      named={named}
       download={
         'readAll' in csvExport
           ? async (onProgress, signal) => {
@@ -434,6 +443,16 @@ export function DataTable<T>({
               label={label}
               csvExport={csvExport}
               all={all}
+              columns={columns}
+              sort={serverSorted ? undefined : view.sort}
+            />
+          ) : null}
+          {csvExport && 'name' in csvExport && !('readAll' in csvExport) && selection?.exportLabel ? (
+            <TableCsvExport
+              label={selection.exportLabel}
+              named
+              csvExport={csvExport}
+              all={all.filter((r) => selection.picked.has(rowKey(r)))}
               columns={columns}
               sort={serverSorted ? undefined : view.sort}
             />

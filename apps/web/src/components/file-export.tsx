@@ -90,7 +90,16 @@ export function ExportProgress({ progress, onCancel }: { progress: Progress; onC
 }
 
 /** "Export CSV" for one list: the button, then its progress, then any failure. */
-export function CsvExport({ list, download }: { list: string; download: Download }) {
+export function CsvExport({
+  list,
+  download,
+  named = false,
+}: {
+  list: string;
+  download: Download;
+  /** Its button says which list (beside the list's own "Export CSV": the selection's). */
+  named?: boolean;
+}) {
   const t = useT('common');
   const run = useFileExport();
   return (
@@ -101,10 +110,10 @@ export function CsvExport({ list, download }: { list: string; download: Download
         <button
           type="button"
           className="button button-small"
-          aria-label={t('exportCsvOf', { list })}
+          aria-label={named ? undefined : t('exportCsvOf', { list })}
           onClick={() => void run.start('csv', download)}
         >
-          {t('exportCsv')}
+          {named ? t('exportCsvOf', { list }) : t('exportCsv')}
         </button>
       )}
       {run.failure ? (

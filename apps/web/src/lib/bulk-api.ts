@@ -29,6 +29,7 @@ export function useBulkDryRun() {
     mutationFn: async (body: BulkDryRunBody) => {
       if ('Uid' in body) return (await callApi('bulkDryRun', { body })).Data;
       if ('StaffUid' in body) return (await callApi('bulkSessionsDryRun', { body })).Data;
+      if (body.Action === 'invitation.resend') return (await callApi('bulkInvitationsDryRun', { body })).Data;
       return (await callApi('bulkRequestsDryRun', { body })).Data;
     },
     meta: { errorFallback: false },

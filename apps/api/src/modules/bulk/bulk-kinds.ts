@@ -32,6 +32,8 @@ export interface JobOfItem {
 /** An item as the runner hands it over: its target and what the dry run saw of it. */
 export interface ItemToRun {
   target: number;
+  /** Its key when the list's ids are not numbers (a team member's uid). */
+  key?: string;
   seen: { status: string; version: number };
 }
 

@@ -1,5 +1,6 @@
 import { BULK_LIST_OF, type BulkAction, type BulkList } from '@sac/contract/bulk';
 import type { BulkKind } from './bulk-kinds.ts';
+import { invitationKind } from './invitation-items.ts';
 import { requestKind } from './request-items.ts';
 import { sessionKind } from './session-items.ts';
 import { siteKind } from './site-items.ts';
@@ -9,6 +10,7 @@ const KINDS: Record<BulkList, BulkKind<never>> = {
   'customer-sites': siteKind,
   'impersonation-requests': requestKind,
   'staff-sessions': sessionKind,
+  'team-invitations': invitationKind,
 };
 
 /** The kind of a list (a job's `list`). */

@@ -88,6 +88,7 @@ async function runClaimedJob(ctx: AppContext, id: number, until: number, left: n
           ? { reason: item.planned_reason ?? '' }
           : await kind.run(ctx, call, about, {
               target: Number(item.target),
+              ...(item.target_key ? { key: item.target_key } : {}),
               seen: { status: item.seen_status, version: Number(item.seen_version) },
             });
       done.push({ seq: item.seq, outcome: refused ? 'refused' : 'changed', reason: refused?.reason ?? null });

@@ -87,6 +87,8 @@ export async function insertJob(db: Queryable, j: NewJob): Promise<number> {
 
 export interface NewItem {
   target: number;
+  /** Its key when the list's ids are not numbers (a team member's uid; target is then its place). */
+  key?: string;
   label: string;
   seenStatus: string;
   seenVersion: number;
@@ -99,12 +101,12 @@ export async function insertItems(db: Queryable, jobId: number, items: NewItem[]
   if (items.length === 0) return;
   await execute(
     db,
-    statement(sql`INSERT INTO bulk_job_items (job_id, seq, target, label, seen_status, seen_version, planned, planned_reason)
-      SELECT ${jobId}, u.seq, u.target, u.label, u.status, u.version, u.planned, u.reason
+    statement(sql`INSERT INTO bulk_job_items (job_id, seq, target, target_key, label, seen_status, seen_version, planned, planned_reason)
+      SELECT ${jobId}, u.seq, u.target, u.key, u.label, u.status, u.version, u.planned, u.reason
       FROM unnest(${items.map((_, i) => i + 1)}::int[], ${items.map((i) => i.target)}::bigint[],
-        ${items.map((i) => i.label)}::text[], ${items.map((i) => i.seenStatus)}::text[],
+        ${items.map((i) => i.key ?? null)}::text[], ${items.map((i) => i.label)}::text[], ${items.map((i) => i.seenStatus)}::text[],
         ${items.map((i) => i.seenVersion)}::bigint[], ${items.map((i) => i.planned)}::text[],
-        ${items.map((i) => i.reason)}::text[]) AS u(seq, target, label, status, version, planned, reason)`),
+        ${items.map((i) => i.reason)}::text[]) AS u(seq, target, key, label, status, version, planned, reason)`),
   );
 }
 
@@ -181,6 +183,7 @@ export function itemsPage(db: Queryable, jobId: number, after: number, limit: nu
       .select([
         'seq',
         'target',
+        'target_key',
         'label',
         'seen_status',
         'seen_version',
@@ -202,7 +205,7 @@ export function pendingItems(db: Queryable, jobId: number, after: number, limit:
     db,
     qb
       .selectFrom('bulk_job_items')
-      .select(['seq', 'target', 'seen_status', 'seen_version', 'planned', 'planned_reason'])
+      .select(['seq', 'target', 'target_key', 'seen_status', 'seen_version', 'planned', 'planned_reason'])
       .where('job_id', '=', jobId)
       .where('outcome', 'is', null)
       .where('seq', '>', after)

@@ -4,6 +4,7 @@ import {
   BULK_LIST_OF,
   BULK_UNDO_MINUTES,
   type BulkAction,
+  type BulkInvitationsDryRunBody,
   type BulkJob,
   type BulkList,
   type BulkRequestsDryRunBody,
@@ -92,7 +93,7 @@ const actorOf = ({ session }: StaffCall) => ({
 });
 
 /**
- * POST /admin/bulk/dryrun, /requests/dryrun, /sessions/dryrun: the selection planned by its list's
+ * POST /admin/bulk/dryrun, /requests/dryrun, /sessions/dryrun, /invitations/dryrun: the selection planned by its list's
  * kind and kept as a job in state `planned` (its items with what would change and what would be
  * refused, and why); nothing else is written. A selection over BULK_MAX_ITEMS is refused, naming
  * the bound.
@@ -100,7 +101,7 @@ const actorOf = ({ session }: StaffCall) => ({
 export async function dryRun(
   ctx: AppContext,
   call: StaffCall,
-  body: BulkSitesDryRunBody | BulkRequestsDryRunBody | BulkSessionsDryRunBody,
+  body: BulkSitesDryRunBody | BulkRequestsDryRunBody | BulkSessionsDryRunBody | BulkInvitationsDryRunBody,
 ) {
   const bound = ctx.config.bulk.maxItems;
   const kind = kindOf(body.Action);
@@ -237,6 +238,7 @@ export async function undoJob(ctx: AppContext, call: StaffCall, id: number) {
         list: kind.list,
         customerUid: job.customer_uid,
         params: (job.params ?? {}) as Record<string, unknown>,
+        // only a customer's sites have an undo
         selection:
           job.list === 'customer-sites' ? { Kind: 'rows', AppIds: targets } : { Kind: 'rows', Ids: targets },
         count: items.length,
@@ -309,6 +311,7 @@ async function jobView(ctx: AppContext, id: number, after: number, read?: JobRow
       Seq: i.seq,
       Target: Number(i.target),
       AppId: Number(i.target),
+      Key: i.target_key,
       Label: i.label,
       Planned: i.planned,
       PlannedReason: i.planned_reason,

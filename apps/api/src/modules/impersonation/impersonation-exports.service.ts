@@ -58,16 +58,19 @@ export async function exportRequests(
       ...visibility(viewer),
       appId: q.appId,
       requestId: q.requestId,
+      ...(q.ids ? { ids: q.ids } : {}),
       upTo,
     });
-    // The export's trail row is its only write: one statement, on its own.
+    // The export's trail row is its only write: one statement, on its own. An export of a
+    // selection says so, with its count, not its ids (the rows are in the file).
+    const { ids, ...filters } = q;
     await recordEvent(ctx.db, {
       at,
       action: 'impersonation-requests.export',
       actorUid: viewer.uid,
       actorEmail: viewer.email,
       clientAddress: call.clientAddress,
-      details: { filters: given(q), rows },
+      details: { filters: given(filters), rows, ...(ids ? { selection: ids.length } : {}) },
     });
     const body = csvFile({
       header: REQUESTS_EXPORT_COLUMNS,

@@ -83,6 +83,8 @@ interface RequestSlice {
   customerOnly?: boolean;
   appId?: number;
   requestId?: number;
+  /** Only these requests (an export of a selection). */
+  ids?: readonly number[];
   /** The highest Id an export reads (the last when it began). */
   upTo?: number;
   /** Role scopes the request's site must be in, each of them (role-scopes.ts); none: every site. */
@@ -211,6 +213,7 @@ export async function pageRequests(
   if (q.customerOnly) where.push('r.is_customer_request');
   if (q.appId !== undefined) where.push(`r.app_id = ${p(q.appId)}`);
   if (q.requestId !== undefined) where.push(`r.id = ${p(q.requestId)}`);
+  if (q.ids) where.push(`r.id = ANY(${p(q.ids)}::bigint[])`);
   if (q.upTo !== undefined) where.push(`r.id <= ${p(q.upTo)}::bigint`);
   where.push(...inScopes(q.scopes, 'r.app_id', p));
   if (q.after) {
@@ -263,6 +266,7 @@ export async function pageRequestsByApp(
   }
   if (q.appId !== undefined) where.push(`r.app_id = ${p(q.appId)}`);
   if (q.requestId !== undefined) where.push(`r.id = ${p(q.requestId)}`);
+  if (q.ids) where.push(`r.id = ANY(${p(q.ids)}::bigint[])`);
   if (q.upTo !== undefined) where.push(`r.id <= ${p(q.upTo)}::bigint`);
   where.push(...inScopes(q.scopes, 'r.app_id', p));
   const limit = p(q.limit);
@@ -314,6 +318,7 @@ export async function countRequests(db: Queryable, q: Omit<RequestSlice, 'limit'
   if (q.customerOnly) where.push('r.is_customer_request');
   if (q.appId !== undefined) where.push(`r.app_id = ${p(q.appId)}`);
   if (q.requestId !== undefined) where.push(`r.id = ${p(q.requestId)}`);
+  if (q.ids) where.push(`r.id = ANY(${p(q.ids)}::bigint[])`);
   if (q.upTo !== undefined) where.push(`r.id <= ${p(q.upTo)}::bigint`);
   where.push(...inScopes(q.scopes, 'r.app_id', p));
   const r = await firstRow(

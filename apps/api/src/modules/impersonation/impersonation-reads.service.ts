@@ -135,6 +135,8 @@ export interface RequestListQuery {
   status?: DisplayStatus;
   appId?: number;
   requestId?: number;
+  /** Only these requests (an export of a selection). */
+  ids?: readonly number[];
   sort?: RequestSort;
 }
 
@@ -191,6 +193,7 @@ export async function readRequestList(
       customerOnly,
       appId: q.appId,
       requestId: q.requestId,
+      ...(q.ids ? { ids: q.ids } : {}),
       upTo: q.upTo,
       after: from && g.tag === from.group ? from.after : undefined,
       limit: limit + 1 - rows.length,

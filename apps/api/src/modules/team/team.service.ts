@@ -65,6 +65,7 @@ function toSuperUser(ctx: AppContext, s: StaffRowWithApprover, rolesVersion: num
     Version: rolesVersion,
     ...(s.kind === 'service' ? { Service: true } : {}),
     ...(s.deactivated_at ? { DeactivatedAt: new Date(s.deactivated_at).toISOString() } : {}),
+    ...(s.invitation_pending ? { Invited: true } : {}),
     Review: reviewOf(ctx, s),
   };
 }

@@ -33,6 +33,7 @@ export const auditActions = {
   'team.create': 'Added a staff member',
   'team.roles': 'Changed a staff member’s roles',
   'team.delete': 'Deleted a staff member',
+  'team.invite.resend': 'Sent a staff member’s invitation again',
   'team.sso.settings': 'Changed the single sign-on settings',
   'team.review.confirm': 'Confirmed a staff member’s roles (access review)',
   'team.review.revoke': 'Removed a staff member’s roles (access review)',

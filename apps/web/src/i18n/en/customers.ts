@@ -365,6 +365,7 @@ export const customers = {
   'bulkAction.request.reject': 'Rejection',
   bulkItemRequest: 'Request',
   bulkRequestsBack: 'Back to the impersonation requests',
+  bulkRequestsExportOf: 'the selected requests',
   // Bulk end of a colleague's sessions
   bulkSessionsBarLabel: 'Bulk actions on the selected sessions',
   bulkSessionsPickPage: 'Select the sessions of this page',
@@ -384,4 +385,18 @@ export const customers = {
   'bulkAction.session.end': 'End',
   bulkItemSession: 'Session',
   bulkSessionsBack: 'Back to the staff member',
+  // Bulk resend of the team's pending invitations
+  bulkPlanTitleResend: 'Resend invitations',
+  bulkWouldChangeResend:
+    '{count} invitations will be sent again (each with a new link; the old one stops working).',
+  bulkNothingChangesResend: 'None of the selected members has a pending invitation you may resend.',
+  bulkBoundMembers: 'A bulk action takes at most {bound} members.',
+  bulkApprovalNoteMembers:
+    'More than {over} members: once you confirm, it waits for a second SuperAdmin’s approval before it runs.',
+  bulkConfirmResend: 'Resend {count} invitations',
+  bulkDoneToastResend: 'Sent {changed} invitations again; {refused} refused.',
+  bulkJobAboutMembers: '{action} of {count} members’ invitations, asked for by {actor}.',
+  'bulkAction.invitation.resend': 'Resend',
+  bulkItemMember: 'Member',
+  bulkTeamBack: 'Back to the team',
 };

@@ -5,6 +5,17 @@ import { TEAM_MESSAGES } from '@sac/contract/team';
 export const team = {
   serviceAccount: 'Service account',
   deactivated: 'Deactivated',
+  invitedTag: 'Invitation pending',
+  // Bulk resend of invitations on the list (docs/decisions.md, "Bulk actions")
+  bulkBarLabel: 'Bulk actions on the selected members',
+  bulkPickPage: 'Select the members of this page',
+  bulkPickRow: 'Select {email}',
+  bulkSelected: '{count} selected',
+  bulkAllSelected: 'All {count} members of the team selected',
+  bulkSelectAll: 'Select all {count} members',
+  bulkClear: 'Clear selection',
+  bulkResend: 'Resend invitations',
+  bulkExportOf: 'the selected members',
   scimHeading: 'Provisioning (SCIM)',
   scimIntro:
     'An identity provider (Okta, Microsoft Entra ID) can create, change and deactivate super users and push groups, whose names map to roles through the table above. Point it at this base URL with a SCIM token.',

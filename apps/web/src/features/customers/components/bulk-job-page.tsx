@@ -15,6 +15,7 @@ const ABOUT = {
   'customer-sites': 'bulkJobAbout',
   'impersonation-requests': 'bulkJobAboutRequests',
   'staff-sessions': 'bulkJobAboutSessions',
+  'team-invitations': 'bulkJobAboutMembers',
 } as const;
 
 /**
@@ -32,7 +33,9 @@ function useItemColumns(list: BulkJob['List'] | undefined): Column<Item>[] {
             ? t('bulkItemRequest')
             : list === 'staff-sessions'
               ? t('bulkItemSession')
-              : t('bulkItemSite'),
+              : list === 'team-invitations'
+                ? t('bulkItemMember')
+                : t('bulkItemSite'),
         sortValue: (i) => i.Label,
         // a request opens in its list's popup
         cell: (i) =>
@@ -71,6 +74,7 @@ function BackLink({ job }: { job: BulkJob }) {
   if (job.Uid) return <Link to={consolePaths.customerView({ uid: job.Uid })}>{t('bulkCustomer')}</Link>;
   if (job.StaffUid)
     return <Link to={consolePaths.superuserProfile({ uid: job.StaffUid })}>{t('bulkSessionsBack')}</Link>;
+  if (job.List === 'team-invitations') return <Link to={consolePaths.superusers()}>{t('bulkTeamBack')}</Link>;
   return <Link to={consolePaths.impersonationRequests()}>{t('bulkRequestsBack')}</Link>;
 }
 

@@ -1,6 +1,6 @@
 import type { BulkJob } from '@sac/contract/bulk';
-import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
 import { admin, request, superAdmin } from './impersonation-fixtures.ts';
 import RequestsPage from './requests-page.tsx';
@@ -40,6 +40,7 @@ describe('bulk actions on the requests', () => {
         Seq: 1,
         Target: 20,
         AppId: 20,
+        Key: null,
         Label: '#20 app-0',
         Planned: 'refuse',
         PlannedReason: 'You cannot approve or reject your own request.',
@@ -74,6 +75,35 @@ describe('bulk actions on the requests', () => {
       Action: 'request.reject',
       Selection: { Kind: 'all', Status: 'Pending' },
     });
+  });
+
+  it('exports the rows picked through the list’s own export (ids), and all matching without them', async () => {
+    const rows = Array.from({ length: 3 }, (_, i) => request(20 - i, { AppName: `app-${i}` }));
+    const { calls } = stubApi(superAdmin, {
+      ...list(rows),
+      impersonationRequestsExport: () => ({
+        body: 'Request Id,App Name\r\n20,app-0\r\n',
+        headers: {
+          'x-export-rows': '1',
+          'Content-Disposition': 'attachment; filename="impersonation-requests-x.csv"',
+        },
+      }),
+    });
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    renderPage(`${PATH}?status=Pending`);
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select request 20' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select request 18' }));
+    const bar = screen.getByRole('region', { name: 'Bulk actions on the selected requests' });
+    fireEvent.click(within(bar).getByRole('button', { name: 'Export CSV of the selected requests' }));
+    await screen.findByText('Exported 1 row to impersonation-requests-x.csv.');
+    fireEvent.click(within(bar).getByRole('button', { name: 'Select all 3 matching this filter' }));
+    fireEvent.click(within(bar).getByRole('button', { name: 'Export CSV of the selected requests' }));
+    await waitFor(() => expect(calls.filter((c) => c.id === 'impersonationRequestsExport')).toHaveLength(2));
+    expect(calls.filter((c) => c.id === 'impersonationRequestsExport').map((c) => c.url.search)).toEqual([
+      '?status=Pending&ids=20%2C18',
+      '?status=Pending',
+    ]);
   });
 
   it('offers no selection to a requester who is no approver', async () => {

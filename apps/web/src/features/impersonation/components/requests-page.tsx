@@ -150,6 +150,7 @@ export default function RequestsPage() {
       {approver ? (
         <BulkRequestsBar
           status={status}
+          sort={view.sort}
           total={rows && !list.hasNextPage ? rows.length : undefined}
           picks={picks}
           setPicks={setPicks}

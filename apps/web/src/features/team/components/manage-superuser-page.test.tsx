@@ -36,9 +36,9 @@ describe('super-user list', () => {
     stubApi(admin, { teamList: () => ({ body: { Data: [...rows, cooling] } }) });
     renderList();
     await screen.findByText('new@example.com');
-    const role = within(row('new@example.com')).getAllByRole('cell')[2]!;
+    const role = within(row('new@example.com')).getAllByRole('cell')[3]!;
     expect(role.textContent).toBe('SuperAdminCan approve impersonation from 01-16-2026 10:00 UTC');
-    expect(within(row('super@example.com')).getAllByRole('cell')[2]!.textContent).toBe('SuperAdmin');
+    expect(within(row('super@example.com')).getAllByRole('cell')[3]!.textContent).toBe('SuperAdmin');
   });
 
   it("holds back a new SuperAdmin's acts on other SuperAdmins until their cool-down ends, saying so", async () => {
@@ -73,7 +73,9 @@ describe('super-user list', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
+    // a writer's list starts with the selection's column (its header is the page's checkbox)
     expect(headers).toEqual([
+      '',
       'Email Address',
       'Name',
       'Role',
@@ -85,7 +87,8 @@ describe('super-user list', () => {
     const cells = within(row('super@example.com'))
       .getAllByRole('cell')
       .map((c) => c.textContent);
-    expect(cells.slice(0, 6)).toEqual([
+    expect(cells.slice(0, 7)).toEqual([
+      '',
       'super@example.com',
       'super',
       'SuperAdmin',
@@ -220,7 +223,7 @@ describe('super-user list', () => {
       role: ['Billing'],
       unAssignRoles: ['SuperAdmin', 'Admin', 'Support'],
     });
-    expect(within(row('support@example.com')).getAllByRole('cell')[2]!.textContent).toBe('Billing');
+    expect(within(row('support@example.com')).getAllByRole('cell')[3]!.textContent).toBe('Billing');
     expect(calls.filter((c) => c.id === 'teamList')).toHaveLength(1);
   });
 

@@ -5,6 +5,7 @@ import { canOpenProfile } from '@sac/contract/profile-access';
 import { canManageStaff, type SuperUser, touchesSuperAdmin } from '@sac/contract/team';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { NO_PICKS, type Picks } from '../../../components/bulk-bar.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { CsvExport } from '../../../components/file-export.tsx';
 import { errorText, streamedFile } from '../../../lib/api-client.ts';
@@ -13,6 +14,7 @@ import { useT } from '../../../lib/i18n.tsx';
 import { coolDownEnd, useCurrentUser } from '../../../lib/session.ts';
 import { useTeamList } from '../api/team-api.ts';
 import { ReviewCell, RevokeRolesDialog, reviewSortValue } from './access-review.tsx';
+import { BulkInvitationsBar } from './bulk-invitations-bar.tsx';
 import { ChangeRolesDialog } from './change-roles-dialog.tsx';
 import { CoolDownNote } from './cool-down-note.tsx';
 import { DeleteSuperUserDialog } from './delete-superuser-dialog.tsx';
@@ -26,6 +28,7 @@ export default function ManageSuperuserPage() {
   const list = useTeamList();
   const viewer = useCurrentUser();
   const [action, setAction] = useState<Action | undefined>();
+  const [picks, setPicks] = useState<Picks>(NO_PICKS);
   const viewerIdentity = useMemo(
     () => ({ uid: viewer.uid, roles: viewer.roles }),
     [viewer.uid, viewer.roles],
@@ -57,6 +60,7 @@ export default function ManageSuperuserPage() {
           <CsvExport list={t('reviewExport')} download={streamedFile('teamReviewExport', undefined)} />
         </div>
       ) : null}
+      {mayWrite ? <BulkInvitationsBar members={list.data ?? []} picks={picks} setPicks={setPicks} /> : null}
       <DataTable
         label={t('tableLabel')}
         columns={columns}
@@ -67,6 +71,19 @@ export default function ManageSuperuserPage() {
         pageSize={SUPERUSER_TABLE_PAGE_SIZE}
         inAddress
         csvExport={{ name: 'superusers' }}
+        {...(mayWrite
+          ? {
+              selection: {
+                picked: picks.all ? new Set((list.data ?? []).map((r) => r.Uid)) : picks.picked,
+                onChange: (next: Set<string>) => setPicks({ picked: next, all: false }),
+                rowLabel: (r: SuperUser) => t('bulkPickRow', { email: primaryEmail(r) }),
+                pageLabel: t('bulkPickPage'),
+                ...((picks.all ? (list.data ?? []).length : picks.picked.size) > 0
+                  ? { exportLabel: t('bulkExportOf') }
+                  : {}),
+              },
+            }
+          : {})}
       />
       {action?.kind === 'roles' ? (
         <ChangeRolesDialog target={action.row} onClose={() => setAction(undefined)} />
@@ -191,6 +208,12 @@ function NameCell({ row }: { row: SuperUser }) {
         <>
           {' '}
           <span className="tag">{t('serviceAccount')}</span>
+        </>
+      ) : null}
+      {row.Invited ? (
+        <>
+          {' '}
+          <span className="tag">{t('invitedTag')}</span>
         </>
       ) : null}
       {row.DeactivatedAt ? (

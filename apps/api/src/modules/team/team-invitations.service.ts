@@ -1,0 +1,71 @@
+import { INVITE_VTYPE } from '@sac/contract/auth';
+import { consolePaths } from '@sac/contract/console-paths';
+import { INVITATION_TTL_MS } from '@sac/contract/team';
+import type { AppContext } from '../../app-context.ts';
+import { recordVersion } from '../../db/record-versions.repo.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { consolePageFor } from '../../lib/console-url.ts';
+import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { runWrite } from '../../lib/write-path.ts';
+import { writeActivity } from '../activity/activity.service.ts';
+import { issueInvitation, type StaffRowWithApprover } from '../auth/staff.service.ts';
+import { invitationMail } from './team.mails.ts';
+import { lockedParties, rolesRecord } from './team.service.ts';
+
+/** What a bulk item adds to the single resend: its job, and its rule checked under the lock. */
+export interface ResendOfJob {
+  bulkJob: number;
+  /** Throws when the item is refused: the member as locked, and the version of their roles. */
+  check(target: StaffRowWithApprover, version: number): void;
+}
+
+/**
+ * The one resend of a pending invitation: the member's row locked with the actor's (the rights of
+ * a role change: one the actor may manage, 936; never their own account, 933), refused (1196) when
+ * they are no pending invitee (accepted, deactivated); a new link (the old one void), the
+ * invitation mail again, and its trail row (naming the bulk job when an item of one).
+ */
+export async function resendInvitation(
+  ctx: AppContext,
+  call: StaffCall,
+  input: { uid: string; origin?: string },
+  ofJob?: ResendOfJob,
+): Promise<void> {
+  const actor = call.session;
+  const now = ctx.clock.now();
+  await runWrite(ctx.db, {
+    lock: async (tx) => {
+      const { target } = await lockedParties(tx, actor, input.uid, 'ownAccount');
+      ofJob?.check(target, await recordVersion(tx, rolesRecord(target.uid)));
+      if (!target.invitation_pending || target.deactivated_at) throw new AppError('invitationNotPending');
+      return target;
+    },
+    change: (tx, target) => issueInvitation(tx, target.uid, now, INVITATION_TTL_MS),
+    trail: async (tx, token, target) => {
+      await writeActivity(tx, {
+        at: now,
+        action: 'team.invite.resend',
+        actorUid: actor.uid,
+        actorEmail: actor.email,
+        targetType: 'staff',
+        targetId: target.uid,
+        clientAddress: call.clientAddress,
+        details: { email: target.email, roles: target.roles, ...(ofJob ? { bulkJob: ofJob.bulkJob } : {}) },
+      });
+      // The mail is sent with the write, or neither (the outbox).
+      const link = consolePageFor(ctx.config, input.origin, consolePaths.login());
+      link.searchParams.set('vtype', INVITE_VTYPE);
+      link.searchParams.set('vtoken', token);
+      await ctx.mailer.send(
+        tx,
+        invitationMail({
+          to: target.email,
+          name: target.full_name,
+          inviter: { name: actor.name, email: actor.email },
+          roles: target.roles,
+          invitationUrl: link.toString(),
+        }),
+      );
+    },
+  });
+}
