@@ -102,9 +102,9 @@ export async function insertDeliveries(db: Queryable, ds: NewDelivery[], now: Da
  * (those the sender is still busy with): their next attempt is moved past `leaseMs` in the one
  * statement that picks them, so another run (another instance) does not take them meanwhile. The
  * candidates are read without locks (a window cannot share a SELECT with them, and locking the
- * rows a claim then leaves cost more than the claim); the UPDATE checks each row again as it
- * writes it, so a row another run claimed meanwhile (its next attempt moved on) is not taken
- * twice. The cap is taken among the first candidates in due order, so a subscription with a long
+ * rows a claim then leaves cost more than the claim); only the chosen rows are locked, skipping
+ * those another run holds (no wait, no deadlock between two claims), and the UPDATE checks each
+ * row again as it writes it, so a row another run claimed meanwhile is not taken twice. The cap is taken among the first candidates in due order, so a subscription with a long
  * queue at the front yields its cap and leaves the rest of the claim to the others.
  */
 export function claimDue(
@@ -130,12 +130,15 @@ export function claimDue(
          AND (s.state = 'active' OR d.event_type = 'webhook.test')
          AND NOT (d.subscription_id = ANY(${[...opts.except]}::bigint[]))
        ORDER BY d.next_attempt_at LIMIT ${limit * 4}
-     ), due AS (
+     ), chosen AS (
        SELECT id FROM (
          SELECT id, next_attempt_at,
            row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS nth
          FROM candidates) c
        WHERE nth <= ${opts.perSubscription} ORDER BY next_attempt_at LIMIT ${limit}
+     ), due AS (
+       SELECT id FROM webhook_deliveries WHERE id IN (SELECT id FROM chosen)
+       FOR UPDATE SKIP LOCKED
      )
      UPDATE webhook_deliveries w SET next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz
      FROM due WHERE w.id = due.id

@@ -20,7 +20,7 @@ const held: http.ServerResponse[] = [];
 let holding = true;
 let openAtOnce = 0;
 let mostAtOnce = 0;
-const got: Record<string, string[]> = { '/slow': [], '/fast': [] };
+const got: Record<string, string[]> = { '/slow': [], '/fast': [], '/many': [] };
 let superAdmin: { xtoken: string; xsign: string };
 
 beforeAll(async () => {
@@ -107,5 +107,20 @@ describe('the webhook sender', () => {
       'SELECT state, count(*)::int AS n FROM webhook_deliveries GROUP BY state',
     );
     expect(states.rows).toEqual([{ state: 'delivered', n: 50 }]);
+  }, 60_000);
+
+  it('posts each delivery once when runs claim side by side (as two instances do)', async () => {
+    const many = await subscribe('/many');
+    await queue(many, 300, 'many');
+    for (let i = 0; i < 20 && got['/many']!.length < 300; i++)
+      await Promise.all([deliverWebhooks(t.ctx), deliverWebhooks(t.ctx), deliverWebhooks(t.ctx)]);
+    expect(got['/many']).toHaveLength(300);
+    expect(new Set(got['/many']).size).toBe(300);
+    const attempts = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+        WHERE d.subscription_id = $1`,
+      [many],
+    );
+    expect(attempts.rows[0]!.n).toBe(300);
   }, 60_000);
 });
