@@ -250,7 +250,7 @@ test('bulk resend: a pending invitee and an accepted member picked by keyboard; 
 
   await bar.getByRole('button', { name: 'Resend invitations' }).click();
   const dialog = page.getByRole('dialog', { name: 'Resend invitations' });
-  await expect(dialog.getByText(/^1 invitations will be sent again/)).toBeVisible();
+  await expect(dialog.getByText(/^1 invitation will be sent again/)).toBeVisible();
   await expect(dialog.getByRole('listitem')).toHaveText(
     `${member.email}: Not a pending invitee: they accepted their invitation already.`,
   );
@@ -258,9 +258,9 @@ test('bulk resend: a pending invitee and an accepted member picked by keyboard; 
   await axeClean(page, 'the dry run of a resend');
   await shoot(page, 'bulk-team-dry-run', false);
   const since = Date.now() - 1;
-  await dialog.getByRole('button', { name: 'Resend 1 invitations' }).click();
+  await dialog.getByRole('button', { name: 'Resend 1 invitation' }).click();
   await expect(
-    page.getByTestId('toast-success').filter({ hasText: 'Sent 1 invitations again; 1 refused.' }),
+    page.getByTestId('toast-success').filter({ hasText: 'Sent 1 invitation again; 1 refused.' }),
   ).toBeVisible();
   expect(new URL(await waitForLink(invitee, since)).searchParams.get('vtype')).toBe('invite');
   const jobPage = await dialog.getByRole('link', { name: 'Open the job’s page' }).getAttribute('href');

@@ -153,7 +153,11 @@ export function BulkDialog({
     refresh(job);
     onEnded();
     toast.success(
-      t(words.toast, { changed: job.Progress.Changed, refused: job.Progress.Refused }),
+      t(words.toast, {
+        count: job.Progress.Changed,
+        changed: job.Progress.Changed,
+        refused: job.Progress.Refused,
+      }),
       undefined,
       job.UndoUntil ? { label: t('bulkUndo'), onClick: () => void undo(job.Id) } : undefined,
     );

@@ -47,7 +47,11 @@ export function useBulkUndo() {
     try {
       const undone = await undoAndFollow(id, refresh);
       toast.success(
-        t('bulkUndoneToast', { changed: undone.Progress.Changed, refused: undone.Progress.Refused }),
+        t('bulkUndoneToast', {
+          count: undone.Progress.Changed,
+          changed: undone.Progress.Changed,
+          refused: undone.Progress.Refused,
+        }),
       );
     } catch (e) {
       toast.error(errorText(e, t('bulkUndo')));

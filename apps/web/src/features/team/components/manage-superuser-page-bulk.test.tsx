@@ -78,7 +78,7 @@ describe('bulk resend of invitations on the team list', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Resend invitations' });
     expect(
       await within(dialog).findByText(
-        '1 invitations will be sent again (each with a new link; the old one stops working).',
+        '1 invitation will be sent again (with a new link; the old one stops working).',
       ),
     ).toBeTruthy();
     expect(within(dialog).getByRole('listitem').textContent).toBe(
