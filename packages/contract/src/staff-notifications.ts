@@ -21,6 +21,8 @@ export const STAFF_NOTIFICATION_KINDS = [
   'break-glass',
   // the opener: another SuperAdmin closed the review of their break-glass access
   'break-glass-reviewed',
+  // SuperAdmins: another staff member's bulk job waits for a second SuperAdmin's approval
+  'bulk-approval',
 ] as const;
 export type StaffNotificationKind = (typeof STAFF_NOTIFICATION_KINDS)[number];
 
@@ -39,6 +41,8 @@ export const STAFF_NOTIFICATION_EMAIL_DEFAULT: Record<StaffNotificationKind, boo
   // told at once, by mail too unless the SuperAdmin chose in-app only
   'break-glass': true,
   'break-glass-reviewed': false,
+  // an approval waits on them: mailed, as an impersonation request assigned to them is
+  'bulk-approval': true,
 };
 
 /** "Grant expiring": told this long before a grant ends. */
@@ -76,8 +80,10 @@ const staffNotification = z.object({
   Status: z.string().nullable(),
   /** expiring: when the grant ends. */
   ExpiresAt: z.string().nullable(),
-  /** sessions-ended: how many. */
+  /** sessions-ended: how many; bulk-approval: the job's items. */
   Count: z.number().int().nullable(),
+  /** bulk-approval: the bulk job waiting (the console links to its page). */
+  JobId: z.number().int().nullable(),
   CreatedAt: z.string(),
   ReadAt: z.string().nullable(),
 });

@@ -514,14 +514,14 @@ interface StaffGroupRolesTable {
 
 interface StaffNotificationPreferencesTable {
   uid: string;
-  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended" | "webhook-paused" | "break-glass" | "break-glass-reviewed";
+  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended" | "webhook-paused" | "break-glass" | "break-glass-reviewed" | "bulk-approval";
   email: boolean;
 }
 
 interface StaffNotificationsTable {
   id: Generated<number>;
   recipient_uid: string;
-  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended" | "webhook-paused" | "break-glass" | "break-glass-reviewed";
+  kind: "assigned" | "consent" | "decided" | "revoked" | "expiring" | "sessions-ended" | "webhook-paused" | "break-glass" | "break-glass-reviewed" | "bulk-approval";
   request_id: number | null;
   app_name: string | null;
   actor_email: string | null;

@@ -263,6 +263,21 @@ export async function lockSuperAdmins(db: Queryable, role: string): Promise<stri
   return r.filter((x) => x.deactivated_at === null && !x.invitation_pending).map((x) => x.uid);
 }
 
+/** The SuperAdmins who can sign in (not deactivated, no invitation waiting), read without locks: whom to tell. */
+export async function superAdminUids(db: Queryable, role: string): Promise<string[]> {
+  const r = await rows(
+    db,
+    qb
+      .selectFrom('staff_roles as sr')
+      .innerJoin('staff as s', 's.uid', 'sr.uid')
+      .select('sr.uid')
+      .where('sr.role', '=', role)
+      .where('s.deactivated_at', 'is', null)
+      .where('s.invitation_pending', '=', false),
+  );
+  return r.map((x) => x.uid);
+}
+
 /** Every role, built in first, each with its scope, version and how many staff members hold it. */
 export function listRoles(db: Queryable) {
   return rows(

@@ -36,6 +36,7 @@ export {
   permissionsOfRoles,
   roleUse,
   type StaffRowWithApprover,
+  superAdminUids,
 } from './staff.repo.ts';
 
 /** A staff account is created with its roles (invited, or a first start's / the demo's staff). */

@@ -12,6 +12,7 @@ import {
   type BulkSessionsDryRunBody,
   type BulkSitesDryRunBody,
 } from '@sac/contract/bulk';
+import { consolePaths } from '@sac/contract/console-paths';
 import { ROLE_SUPER_ADMIN } from '@sac/contract/permissions';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -19,6 +20,8 @@ import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { runWrite, type WriteTx } from '../../lib/write-path.ts';
 import { type ActivityAction, writeActivity, writeCustomerActivity } from '../activity/activity.service.ts';
+import { superAdminUids } from '../auth/staff.service.ts';
+import { notifyStaff } from '../staff-notifications/staff-notifications.service.ts';
 import {
   cancelPendingItems,
   findJob,
@@ -151,12 +154,36 @@ export async function runJob(ctx: AppContext, call: StaffCall, id: number) {
       if (job.state !== 'planned') throw new AppError('bulkState');
       return job;
     },
-    change: (tx, job) =>
-      setState(tx, id, job.approval_needed ? 'awaiting-approval' : 'queued', ctx.clock.now()),
+    change: async (tx, job) => {
+      await setState(tx, id, job.approval_needed ? 'awaiting-approval' : 'queued', ctx.clock.now());
+      if (job.approval_needed) await askForApproval(tx, ctx, call, job);
+    },
     trail: (tx, _done, job) =>
       trailOf(ctx, call, 'bulk.start', job, { approvalNeeded: job.approval_needed })(tx),
   });
   return { Data: await jobView(ctx, id, 0) };
+}
+
+/**
+ * Every SuperAdmin but the requester is told, in the run's own write, that the job waits for one of
+ * them: in the bell, and by mail unless they chose in-app only (`bulk-approval`).
+ */
+async function askForApproval(tx: WriteTx, ctx: AppContext, call: StaffCall, job: JobRow) {
+  const count = Number(job.item_count);
+  await notifyStaff(tx, ctx, {
+    kind: 'bulk-approval',
+    to: (await superAdminUids(tx, ROLE_SUPER_ADMIN)).map((uid) => ({ uid })),
+    actorEmail: call.session.email,
+    details: { count, job: Number(job.id) },
+    mail: {
+      subject: `Bulk job ${job.id} of ${call.session.email} waits for your approval`,
+      lines: [
+        `${call.session.email} asked for bulk job ${job.id} (${job.action}, ${count} items).`,
+        'A job this large runs only once a second SuperAdmin approves it on its page.',
+      ],
+      path: consolePaths.bulkJob({ id: Number(job.id) }),
+    },
+  });
 }
 
 /** POST /admin/bulk/approve (step-up): a second SuperAdmin queues a job awaiting approval. */

@@ -198,6 +198,13 @@ describe('bulk site deactivation', () => {
     });
     expect(plan).toMatchObject({ Count: 5, ApprovalOver: 4, ApprovalNeeded: true });
     expect((await act('bulkRun', s, plan.Id)).body.Data.State).toBe('awaiting-approval');
+    // the other SuperAdmin is told in the bell (and by mail), with the job and its size; not its requester
+    const told = async (who: 'first' | 'second') =>
+      (await t.call('staffNotifications', { session: await as(who) })).body.Data.filter(
+        (n) => n.Kind === 'bulk-approval' && n.JobId === plan.Id,
+      );
+    expect(await told('second')).toMatchObject([{ Actor: 'first@example.com', Count: 5, JobId: plan.Id }]);
+    expect(await told('first')).toEqual([]);
     const own = await act('bulkApprove', s, plan.Id);
     expect([own.status, own.error.ErrorCode]).toEqual([403, 1192]);
     const admin = await act('bulkApprove', await as('admin'), plan.Id);

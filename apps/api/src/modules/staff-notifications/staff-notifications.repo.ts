@@ -16,7 +16,7 @@ const COLUMNS = [
 ] as const;
 
 /** What notifyStaff writes into a notification's details (JSON). */
-type Stored = { details: { status?: string; expiresAt?: string; count?: number } };
+type Stored = { details: { status?: string; expiresAt?: string; count?: number; job?: number } };
 
 /** Staff members by uid or email (case-insensitively), each once. */
 export function findRecipients(db: Queryable, uids: string[], emails: string[]) {

@@ -33,6 +33,7 @@ export const notificationOut = (r: repo.NotificationRow): StaffNotification => (
   Status: r.details.status ?? null,
   ExpiresAt: r.details.expiresAt ?? null,
   Count: r.details.count ?? null,
+  JobId: r.details.job ?? null,
   CreatedAt: new Date(r.created_at).toISOString(),
   ReadAt: r.read_at ? new Date(r.read_at).toISOString() : null,
 });
@@ -47,7 +48,7 @@ export interface StaffNotice {
   shownActor?: string;
   requestId?: number;
   appName?: string;
-  details?: { status?: string; expiresAt?: string; count?: number };
+  details?: { status?: string; expiresAt?: string; count?: number; job?: number };
   /**
    * The kinds mailed before notifications (assignment, decision, revocation) keep their own mails:
    * notifyStaff then mails nothing and answers who chose in-app only, for the caller to leave out.

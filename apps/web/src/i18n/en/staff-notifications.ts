@@ -25,6 +25,8 @@ export const staffNotifications = {
   webhookPaused: 'Your webhook to {app} kept failing and was paused',
   breakGlass: '{actor} opened break-glass access {id} to {app}: review it',
   breakGlassReviewed: '{actor} closed the review of your break-glass access {id} to {app}',
+  bulkApproval: '{actor} asked for bulk job {id} of {count} items: it waits for your approval',
+  bulkApproval_one: '{actor} asked for bulk job {id} of one item: it waits for your approval',
   // settings screen
   settingsHeading: 'Notification settings',
   settingsIntro:
@@ -42,4 +44,5 @@ export const staffNotifications = {
   kindWebhookPaused: 'A webhook I made is paused after failing',
   kindBreakGlass: 'Another SuperAdmin opens break-glass access',
   kindBreakGlassReviewed: 'The review of my break-glass access is closed',
+  kindBulkApproval: 'Another staff member’s bulk job waits for a SuperAdmin’s approval',
 };

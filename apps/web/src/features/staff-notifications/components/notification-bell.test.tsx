@@ -14,6 +14,7 @@ const note = (over: Partial<StaffNotification>): StaffNotification => ({
   Status: null,
   ExpiresAt: null,
   Count: null,
+  JobId: null,
   CreatedAt: new Date(Date.now() - 120_000).toISOString(),
   ReadAt: null,
   ...over,
@@ -30,6 +31,15 @@ describe('NotificationBell', () => {
           Data: [
             note({ Id: 2, Kind: 'decided', Status: 'Rejected', RequestId: 8 }),
             note({ Id: 1, ReadAt: unread === 0 ? new Date().toISOString() : null }),
+            note({
+              Id: 3,
+              Kind: 'bulk-approval',
+              RequestId: null,
+              AppName: null,
+              Count: 150,
+              JobId: 42,
+              ReadAt: new Date().toISOString(),
+            }),
             note({
               Id: 0,
               Kind: 'sessions-ended',
@@ -59,6 +69,10 @@ describe('NotificationBell', () => {
       name: /agent@example.com rejected your request 8 on olive-shop/,
     });
     expect(rejected.getAttribute('href')).toBe('/manage-superuser/impersonation/assigned-requests?request=8');
+    const bulk = within(panel).getByRole('link', {
+      name: /agent@example.com asked for bulk job 42 of 150 items: it waits for your approval/,
+    });
+    expect(bulk.getAttribute('href')).toBe('/manage-customer/bulk-job?id=42');
     const ended = within(panel).getByRole('link', { name: /ended 2 of your sessions/ });
     expect(ended.getAttribute('href')).toBe('/account/sessions');
     expect(within(panel).getByText('Not live: refreshed every minute.')).toBeTruthy();

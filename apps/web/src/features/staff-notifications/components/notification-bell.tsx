@@ -11,7 +11,12 @@ type T = ReturnType<typeof useT<'staffNotifications'>>;
 
 /** The line of one notification, in the words of its kind. */
 function notificationText(t: T, n: StaffNotification): string {
-  const vars = { actor: n.Actor ?? '', id: n.RequestId ?? '', app: n.AppName ?? '', count: n.Count ?? 0 };
+  const vars = {
+    actor: n.Actor ?? '',
+    id: n.RequestId ?? n.JobId ?? '',
+    app: n.AppName ?? '',
+    count: n.Count ?? 0,
+  };
   switch (n.Kind) {
     case 'assigned':
       return n.Actor ? t('assigned', vars) : t('assignedByCustomer', vars);
@@ -31,17 +36,21 @@ function notificationText(t: T, n: StaffNotification): string {
       return t('breakGlass', vars);
     case 'break-glass-reviewed':
       return t('breakGlassReviewed', vars);
+    case 'bulk-approval':
+      return t('bulkApproval', vars);
   }
 }
 
 const linkOf = (n: StaffNotification) =>
-  n.Kind === 'webhook-paused'
-    ? consolePaths.webhooks()
-    : n.Kind === 'break-glass'
-      ? consolePaths.dashboard()
-      : n.RequestId !== null
-        ? consolePaths.impersonationRequests({ request: n.RequestId })
-        : consolePaths.mySessions();
+  n.Kind === 'bulk-approval' && n.JobId !== null
+    ? consolePaths.bulkJob({ id: n.JobId })
+    : n.Kind === 'webhook-paused'
+      ? consolePaths.webhooks()
+      : n.Kind === 'break-glass'
+        ? consolePaths.dashboard()
+        : n.RequestId !== null
+          ? consolePaths.impersonationRequests({ request: n.RequestId })
+          : consolePaths.mySessions();
 
 function BellIcon() {
   return (

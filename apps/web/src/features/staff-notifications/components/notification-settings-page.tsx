@@ -22,6 +22,7 @@ const KIND_LABEL = {
   'webhook-paused': 'kindWebhookPaused',
   'break-glass': 'kindBreakGlass',
   'break-glass-reviewed': 'kindBreakGlassReviewed',
+  'bulk-approval': 'kindBulkApproval',
 } as const satisfies Record<StaffNotificationKind, string>;
 
 /** Account › Notification settings: per kind, in the console only or also by email. */
