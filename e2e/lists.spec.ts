@@ -11,11 +11,21 @@ import { signIn } from './support/sign-in.ts';
  * hands over what the list holds, in the order shown.
  */
 
-/** The emails of the rows shown, once the page's rows are in (not the skeleton's). */
-const emailsShown = async (page: Page) => {
-  const table = await rowsIn(page.getByRole('table', { name: 'Super users' }));
-  return table.locator('tbody tr td:first-child').allTextContents();
+/** Each row's first cell of data (a list with bulk actions has a checkbox cell before it). */
+const firstCells = async (page: Page, table: string) => {
+  const t = await rowsIn(page.getByRole('table', { name: table }));
+  return t
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map(
+        (tr) =>
+          [...tr.querySelectorAll('td')].find((td) => !td.querySelector('input[type="checkbox"]'))
+            ?.textContent ?? '',
+      ),
+    );
 };
+/** The emails of the rows shown, once the page's rows are in (not the skeleton's). */
+const emailsShown = (page: Page) => firstCells(page, 'Super users');
 const ascending = (xs: string[]) =>
   xs.every((x, i) => i === 0 || xs[i - 1]!.localeCompare(x, undefined, { sensitivity: 'base' }) <= 0);
 const descendingOrder = (xs: string[]) => ascending([...xs].reverse());
@@ -197,20 +207,6 @@ interface ListWalk {
   /** The export's button, file name and first line. */
   csv: { button: string; file: RegExp; header: RegExp };
 }
-
-/** Each row's first cell of data (a list with bulk actions has a checkbox cell before it). */
-const firstCells = async (page: Page, table: string) => {
-  const t = await rowsIn(page.getByRole('table', { name: table }));
-  return t
-    .locator('tbody tr')
-    .evaluateAll((trs) =>
-      trs.map(
-        (tr) =>
-          [...tr.querySelectorAll('td')].find((td) => !td.querySelector('input[type="checkbox"]'))
-            ?.textContent ?? '',
-      ),
-    );
-};
 
 async function walkList(page: Page, list: ListWalk) {
   await page.goto(list.path);
