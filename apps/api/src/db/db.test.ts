@@ -47,6 +47,20 @@ describe('migrations', () => {
     }
   });
 
+  it('puts the built-in roles back once when instances start together (no duplicate-name failure)', async () => {
+    const { db, drop } = await freshDb();
+    try {
+      for (let round = 0; round < 5; round++) {
+        await db.query('DELETE FROM roles WHERE built_in');
+        await Promise.all([migrate(db), migrate(db), migrate(db), migrate(db)]);
+        const roles = await db.query<{ name: string }>('SELECT name FROM roles WHERE built_in ORDER BY name');
+        expect(roles.rows.map((x) => x.name)).toEqual(['Admin', 'Auditor', 'SuperAdmin', 'Support']);
+      }
+    } finally {
+      await drop();
+    }
+  });
+
   it('rolls back a failing transaction whole', async () => {
     const { db, drop } = await freshDb();
     try {

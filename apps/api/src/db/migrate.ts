@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILT_IN_ROLES } from '@sac/contract/permissions';
-import { authChanged, type Db } from './db.ts';
+import { authChanged, type Db, type Queryable } from './db.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -65,12 +65,23 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<nu
 
 /**
  * The built-in roles carry the contract's permissions; other roles are left as they are. Only a
- * role that differs is written (a role write also ends every instance's kept sessions).
+ * role that differs is written (a role write also ends every instance's kept sessions). Under the
+ * migrations' lock: two instances starting together on an empty database would both insert a
+ * role, and the second's insert fails on the case-blind name index, which ON CONFLICT (name) does
+ * not cover.
  */
 async function syncBuiltInRoles(db: Db): Promise<void> {
+  if (db.kind !== 'postgres') return syncBuiltInRolesOn(db, db);
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(727001)');
+    await syncBuiltInRolesOn(tx, db);
+  });
+}
+
+async function syncBuiltInRolesOn(q: Queryable, db: Db): Promise<void> {
   const stored = new Map(
     (
-      await db.query<{ name: string; description: string; permissions: string[]; built_in: boolean }>(
+      await q.query<{ name: string; description: string; permissions: string[]; built_in: boolean }>(
         'SELECT name, description, permissions, built_in FROM roles WHERE name = ANY($1)',
         [Object.keys(BUILT_IN_ROLES)],
       )
@@ -84,7 +95,7 @@ async function syncBuiltInRoles(db: Db): Promise<void> {
       JSON.stringify(now.permissions) === JSON.stringify([...role.permissions])
     )
       continue;
-    await db.query(
+    await q.query(
       `INSERT INTO roles (name, description, permissions, built_in) VALUES ($1, $2, $3, true)
        ON CONFLICT (name) DO UPDATE SET description = EXCLUDED.description, permissions = EXCLUDED.permissions, built_in = true`,
       [name, role.description, [...role.permissions]],
