@@ -35,6 +35,23 @@ export function NextPageError({ list, fetchError }: { list: PagedList; fetchErro
   ) : null;
 }
 
+/** The button that reads a list's next page, under a list that is not a table, while pages remain. */
+export function NextPageButton({ list, label }: { list: PagedList; label: string }) {
+  return list.hasNextPage ? (
+    <div className="form-actions">
+      <button
+        type="button"
+        className="button"
+        aria-busy={list.isFetchingNextPage}
+        disabled={list.isFetchingNextPage}
+        onClick={() => void list.fetchNextPage()}
+      >
+        {label}
+      </button>
+    </div>
+  ) : null;
+}
+
 /** A page of a keyset-paged list as the API answers it. */
 interface ListPage<T> {
   Data: readonly T[];

@@ -244,38 +244,31 @@ export async function deleteStaff(db: Queryable, uid: string): Promise<boolean> 
   return r.length > 0;
 }
 
+/** Holders of `role` and whether they can sign in, by uid (the SuperAdmin checks and notices read these). */
+const holdersOf = (role: string) =>
+  qb
+    .selectFrom('staff_roles as sr')
+    .innerJoin('staff as s', 's.uid', 'sr.uid')
+    .select(['sr.uid', 's.deactivated_at', 's.invitation_pending'])
+    .where('sr.role', '=', role)
+    .orderBy('sr.uid');
+type Holder = { uid: string; deactivated_at: Date | null; invitation_pending: boolean };
+/** Those who can sign in: not deactivated, no invitation still waiting to be accepted. */
+const canSignIn = (hs: Holder[]) =>
+  hs.filter((x) => x.deactivated_at === null && !x.invitation_pending).map((x) => x.uid);
+
 /**
  * Locks the SuperAdmin role's rows and answers their holders who can sign in (not deactivated, no
  * invitation still waiting to be accepted), so "the last SuperAdmin" checks cannot race and neither
  * a deactivated holder nor an invitee who may never accept counts as another.
  */
 export async function lockSuperAdmins(db: Queryable, role: string): Promise<string[]> {
-  const r = await rows(
-    db,
-    qb
-      .selectFrom('staff_roles as sr')
-      .innerJoin('staff as s', 's.uid', 'sr.uid')
-      .select(['sr.uid', 's.deactivated_at', 's.invitation_pending'])
-      .where('sr.role', '=', role)
-      .orderBy('sr.uid')
-      .forUpdate('sr'),
-  );
-  return r.filter((x) => x.deactivated_at === null && !x.invitation_pending).map((x) => x.uid);
+  return canSignIn(await rows(db, holdersOf(role).forUpdate('sr')));
 }
 
-/** The SuperAdmins who can sign in (not deactivated, no invitation waiting), read without locks: whom to tell. */
+/** The SuperAdmins who can sign in, read without locks: whom to tell. */
 export async function superAdminUids(db: Queryable, role: string): Promise<string[]> {
-  const r = await rows(
-    db,
-    qb
-      .selectFrom('staff_roles as sr')
-      .innerJoin('staff as s', 's.uid', 'sr.uid')
-      .select('sr.uid')
-      .where('sr.role', '=', role)
-      .where('s.deactivated_at', 'is', null)
-      .where('s.invitation_pending', '=', false),
-  );
-  return r.map((x) => x.uid);
+  return canSignIn(await rows(db, holdersOf(role)));
 }
 
 /** Every role, built in first, each with its scope, version and how many staff members hold it. */

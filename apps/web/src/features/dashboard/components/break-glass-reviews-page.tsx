@@ -5,7 +5,7 @@ import {
 } from '@sac/contract/break-glass';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { NextPageError } from '../../../components/paged-table.tsx';
+import { NextPageButton, NextPageError } from '../../../components/paged-table.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
@@ -95,19 +95,7 @@ export default function BreakGlassReviewsPage() {
         </ul>
       ) : null}
       <NextPageError list={list} fetchError={common('tableFetchError')} />
-      {list.hasNextPage ? (
-        <div className="form-actions">
-          <button
-            type="button"
-            className="button"
-            aria-busy={list.isFetchingNextPage}
-            disabled={list.isFetchingNextPage}
-            onClick={() => void list.fetchNextPage()}
-          >
-            {t('breakGlassLoadMore')}
-          </button>
-        </div>
-      ) : null}
+      <NextPageButton list={list} label={t('breakGlassLoadMore')} />
       {closing ? <CloseReviewDialog item={closing} onClose={() => setClosing(undefined)} /> : null}
     </section>
   );

@@ -1,6 +1,6 @@
 import type { WebhookDelivery, WebhookSubscription } from '@sac/contract/webhooks';
 import { useState } from 'react';
-import { NextPageError } from '../../../components/paged-table.tsx';
+import { NextPageButton, NextPageError } from '../../../components/paged-table.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
@@ -72,19 +72,7 @@ export function DeliveryLog({ subscription }: { subscription: WebhookSubscriptio
         </ul>
       ) : null}
       <NextPageError list={list} fetchError={common('tableFetchError')} />
-      {list.hasNextPage ? (
-        <div className="form-actions">
-          <button
-            type="button"
-            className="button"
-            aria-busy={list.isFetchingNextPage}
-            disabled={list.isFetchingNextPage}
-            onClick={() => void list.fetchNextPage()}
-          >
-            {t('loadOlder')}
-          </button>
-        </div>
-      ) : null}
+      <NextPageButton list={list} label={t('loadOlder')} />
     </section>
   );
 }
