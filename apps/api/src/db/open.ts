@@ -16,7 +16,10 @@ export async function openConfiguredDb(config: Config): Promise<Db> {
   privateUmask();
   const db = config.databaseUrl
     ? openPostgres(config.databaseUrl, undefined, POOL_WAIT_MS, config.storeTimeouts)
-    : await openPgliteDir(path.join(config.dataDir, 'pglite'), { template: () => existingPgliteTemplate() });
+    : await openPgliteDir(path.join(config.dataDir, 'pglite'), {
+        template: () => existingPgliteTemplate(),
+        thread: true,
+      });
   restrictDataDir(config.dataDir);
   return db;
 }

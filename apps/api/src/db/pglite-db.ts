@@ -11,6 +11,7 @@ import {
 import type { Db, Queryable } from './db.ts';
 import { acquireDirLock } from './dir-lock.ts';
 import { onRawNotification, runStatement } from './pglite-statement.ts';
+import { openPgliteThread } from './pglite-thread.ts';
 import { statementHook, type TxMark } from './statement-log.ts';
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -75,10 +76,13 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
   };
 }
 
-/** PGlite in `dir`, guarded by a lock so two processes never open one directory. */
+/**
+ * PGlite in `dir`, guarded by a lock so two processes never open one directory; with `thread`, on a
+ * thread of its own (pglite-thread.ts).
+ */
 export async function openPgliteDir(
   dir: string,
-  opts: { template?: () => string | undefined } = {},
+  opts: { template?: () => string | undefined; thread?: boolean } = {},
 ): Promise<Db> {
   fs.mkdirSync(dir, { recursive: true });
   const release = acquireDirLock(path.join(dir, '..', `${path.basename(dir)}.lock`));
@@ -97,6 +101,7 @@ export async function openPgliteDir(
         fromTemplate = true;
       }
     }
+    if (opts.thread) return { ...(await openPgliteThread(dir, release)), fromTemplate };
     const pglite = await PGlite.create({ dataDir: dir, extensions: PGLITE_EXTENSIONS });
     await pglite.exec(SESSION_SETTINGS);
     return { ...wrapPglite(pglite, release), fromTemplate };
