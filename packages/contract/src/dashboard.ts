@@ -48,6 +48,8 @@ const pendingItem = z.object({
   Consent: z.boolean(),
   /** The viewer is one of the request's assignees. */
   AssignedToMe: z.boolean(),
+  /** Why it is asked: what the approver decides on (null on requests made before codes). */
+  ...reasonWireShape,
 });
 
 const grantItem = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reasonWireShape } from './access-reasons.ts';
 import { decimalInteger } from './validation.ts';
 
 /** GET /admin/updateaccess?appId=&userId= (userId: the customer who owns or shares the site). */
@@ -15,8 +16,10 @@ export const grant = z.object({
   /** The customer permissions in force: those of the approved roles, plus the additional ones. */
   Permissions: z.array(z.string()),
   ExpiresAt: z.string(),
-  /** Break-glass access (break-glass.ts): the session shows a red banner. */
+  /** Break-glass access (break-glass.ts): the session shows a red banner, with its reason and case. */
   BreakGlass: z.boolean().optional(),
+  /** The request's reason code and case (null on requests made before codes). */
+  ...reasonWireShape,
 });
 export const updateAccessResponse = z.object({ Data: grant });
 

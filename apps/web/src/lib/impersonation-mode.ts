@@ -44,6 +44,7 @@ const sessionStore = (): Storage | undefined => {
 };
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v !== '' && v !== 'undefined';
+const stringOrNull = (v: unknown): string | null => (isString(v) ? v : null);
 
 function parse(raw: string | null): ImpersonationSession | undefined {
   if (!raw) return undefined;
@@ -66,8 +67,12 @@ function parse(raw: string | null): ImpersonationSession | undefined {
         Roles: Array.isArray(g.Roles) ? g.Roles : [],
         Permissions: Array.isArray(g.Permissions) ? g.Permissions : [],
         ExpiresAt: g.ExpiresAt,
-        // break-glass access: the banner is red
+        // break-glass access: the banner is red and says why
         ...(g.BreakGlass === true ? { BreakGlass: true } : {}),
+        ReasonCode: stringOrNull(g.ReasonCode),
+        ReasonLabel: stringOrNull(g.ReasonLabel),
+        CaseReference: stringOrNull(g.CaseReference),
+        CaseUrl: stringOrNull(g.CaseUrl),
       },
     };
   } catch {

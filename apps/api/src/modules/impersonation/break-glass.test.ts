@@ -184,7 +184,16 @@ describe('an opening', () => {
   it('is a grant like any other: a session marked break-glass, every call logged', async () => {
     const s = await t.call('switchApp', { session: boss, query: { appid: appId } });
     expect(s.status).toBe(200);
-    expect(s.body.Data).toMatchObject({ RequestId: id, BreakGlass: true, Roles: ['Developer'] });
+    // the session's grant carries why it was opened: the banner shows the reason and the case
+    const why = {
+      ReasonCode: 'production-incident',
+      ReasonLabel: 'Production incident',
+      CaseReference: 'INC-2041',
+      CaseUrl: null,
+    };
+    expect(s.body.Data).toMatchObject({ RequestId: id, BreakGlass: true, Roles: ['Developer'], ...why });
+    const again = await t.call('updateAccess', { session: boss, query: { appId, userId: owner } });
+    expect(again.body.Data).toMatchObject({ RequestId: id, BreakGlass: true, ...why });
     const imp = { xtoken: s.body.xtoken, xsign: s.body.xsign };
     expect(
       (await t.call('appInfoById', { session: imp, query: { uId: owner, appId: String(appId) } })).status,

@@ -342,4 +342,7 @@ export const impersonation = {
   siteAccessBreakGlassNote:
     'Opened without asking you first (break-glass), for at most 60 minutes; another administrator reviews it.',
   breakGlassBanner: 'Break-glass access: every call is logged and will be reviewed',
+  /** The break-glass banner's line of why: the reason's words, then the case (a link when the tracker is set). */
+  bannerReason: 'Reason: {reason}',
+  bannerCase: 'Case:',
 };

@@ -20,6 +20,10 @@ const session = (Permissions: string[]): ImpersonationSession => ({
     Roles: ['Support'],
     Permissions,
     ExpiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+    ReasonCode: null,
+    ReasonLabel: null,
+    CaseReference: null,
+    CaseUrl: null,
   },
 });
 
