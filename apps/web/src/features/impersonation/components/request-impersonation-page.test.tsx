@@ -3,11 +3,19 @@ import { consolePaths } from '@sac/contract/console-paths';
 import { STORAGE_KEYS } from '@sac/contract/constants';
 import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
 import { MESSAGES } from '@sac/contract/messages';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IMPERSONATION_STORAGE_KEY } from '../../../lib/impersonation-mode.ts';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
-import { APPROVERS, admin, CUSTOMER_ROLES, REASONS, request, support } from './impersonation-fixtures.ts';
+import {
+  APPROVERS,
+  admin,
+  CUSTOMER_ROLES,
+  REASONS,
+  request,
+  superAdmin,
+  support,
+} from './impersonation-fixtures.ts';
 import RequestImpersonationPage from './request-impersonation-page.tsx';
 
 const PATH = '/manage-customer/impersonate';
@@ -179,6 +187,47 @@ describe('request impersonation', () => {
     expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Start impersonation' })).toBeNull();
     expect(screen.queryByText(IMPERSONATION_SESSION_MESSAGES.noGrant)).toBeNull();
+  });
+
+  it("offers a SuperAdmin 'Break glass' while the operator leaves it on, and no one once it is off", async () => {
+    const withBreakGlass = (viewer: typeof admin, Enabled: boolean) =>
+      stubApi(viewer, {
+        updateAccess: noGrant,
+        appById: () => ({ body: { Data: site } }),
+        impersonationList: () => ({ body: { Data: [] } }),
+        customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
+        impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
+        impersonationReasons: () => ({ body: { Data: REASONS } }),
+        breakGlassOptions: () => ({
+          body: {
+            Data: {
+              Enabled,
+              ReasonCodes: [{ Code: 'production-incident', Label: 'Production incident' }],
+              MaxMinutes: 60,
+              ReviewHours: 24,
+              SuperAdmins: ['oncall@example.com'],
+            },
+          },
+        }),
+      });
+    withBreakGlass(superAdmin, true);
+    renderPage();
+    expect(await screen.findByRole('button', { name: 'Break glass' })).toBeTruthy();
+    cleanup();
+
+    const off = withBreakGlass(superAdmin, false);
+    renderPage();
+    expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();
+    await waitFor(() => expect(off.callsTo('breakGlassOptions')).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: 'Break glass' })).toBeNull();
+    cleanup();
+
+    // an Admin is never offered it, nor asks whether it is on
+    const byAdmin = withBreakGlass(admin, true);
+    renderPage();
+    expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Break glass' })).toBeNull();
+    expect(byAdmin.callsTo('breakGlassOptions')).toHaveLength(0);
   });
 
   it('says so when the link is incomplete', async () => {
