@@ -191,6 +191,8 @@ export const impersonation = {
   'detail.owner': 'Owner told',
   'detail.openedBy': 'Opened by',
   'detail.channels': 'Told by',
+  'detail.reasonCode': 'Reason code',
+  'detail.caseReference': 'Case or ticket',
   'detail.permissions': 'Permissions',
   'detail.duration': 'Duration (minutes)',
   'detail.assignees': 'Assignees',
