@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { reasonWireShape } from './access-reasons.ts';
 import { breakGlassReviewPart } from './break-glass.ts';
 import { sortQueryField, TRIAL_SORT_KEYS } from './list-sort.ts';
+import { reasonWireShape } from './reason-wire.ts';
 import { decimalInteger } from './validation.ts';
 
 /**

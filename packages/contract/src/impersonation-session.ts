@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { reasonWireShape } from './access-reasons.ts';
+import { reasonWireShape } from './reason-wire.ts';
 import { decimalInteger } from './validation.ts';
 
 /** GET /admin/updateaccess?appId=&userId= (userId: the customer who owns or shares the site). */
@@ -28,14 +28,6 @@ export const switchAppQuery = z.object({
   appid: decimalInteger(z.number().int().positive('appid must be a number.')),
 });
 export const switchAppResponse = z.object({ xtoken: z.string(), xsign: z.string(), Data: grant });
-
-export const IMPERSONATION_SESSION_MESSAGES = {
-  noGrant: 'You have no approved, unexpired impersonation of this site.',
-  ended: 'The impersonation has ended: it expired or was revoked.',
-  outOfScope: 'This call is outside the impersonated site or its approved permissions.',
-  billingNeeded:
-    'Changing the plan or the trial needs the ManageBilling permission, which this impersonation was not granted.',
-} as const;
 
 /**
  * The customer permission a plan or trial change needs. PUT /admin/site/basicsettings is open to

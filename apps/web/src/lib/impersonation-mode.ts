@@ -44,7 +44,8 @@ const sessionStore = (): Storage | undefined => {
 };
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v !== '' && v !== 'undefined';
-const stringOrNull = (v: unknown): string | null => (isString(v) ? v : null);
+/** A grant's reason or case as stored: its text, else null (a session stored before grants had them). */
+const text = (v: unknown): string | null => (isString(v) ? v : null);
 
 function parse(raw: string | null): ImpersonationSession | undefined {
   if (!raw) return undefined;
@@ -69,10 +70,10 @@ function parse(raw: string | null): ImpersonationSession | undefined {
         ExpiresAt: g.ExpiresAt,
         // break-glass access: the banner is red and says why
         ...(g.BreakGlass === true ? { BreakGlass: true } : {}),
-        ReasonCode: stringOrNull(g.ReasonCode),
-        ReasonLabel: stringOrNull(g.ReasonLabel),
-        CaseReference: stringOrNull(g.CaseReference),
-        CaseUrl: stringOrNull(g.CaseUrl),
+        ReasonCode: text(g.ReasonCode),
+        ReasonLabel: text(g.ReasonLabel),
+        CaseReference: text(g.CaseReference),
+        CaseUrl: text(g.CaseUrl),
       },
     };
   } catch {

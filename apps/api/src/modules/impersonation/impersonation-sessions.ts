@@ -1,5 +1,6 @@
 import { reasonOut } from '@sac/contract/access-reasons';
-import { grantedPermissions, IMPERSONATION_SESSION_MESSAGES as M } from '@sac/contract/impersonation-session';
+import { grantedPermissions } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES as M } from '@sac/contract/impersonation-session-messages';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';

@@ -1,5 +1,5 @@
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { MESSAGES } from '@sac/contract/messages';
 
 /**

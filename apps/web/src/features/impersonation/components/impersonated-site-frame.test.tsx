@@ -1,6 +1,6 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { STORAGE_KEYS } from '@sac/contract/constants';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { useApiAuth } from '../../../lib/api-auth.tsx';

@@ -1,7 +1,7 @@
 import { REASON_MESSAGES } from '@sac/contract/access-reasons';
 import { consolePaths } from '@sac/contract/console-paths';
 import { STORAGE_KEYS } from '@sac/contract/constants';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { MESSAGES } from '@sac/contract/messages';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
