@@ -40,6 +40,16 @@ const noGrant = () => ({
   body: { ErrorCode: 947, Description: IMPERSONATION_SESSION_MESSAGES.noGrant, Message: 'm', RequestId: 'r' },
 });
 
+/** The request form's reads, for a site where the viewer holds no grant. */
+const formStubs = {
+  updateAccess: noGrant,
+  appById: () => ({ body: { Data: site } }),
+  impersonationList: () => ({ body: { Data: [] } }),
+  customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
+  impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
+  impersonationReasons: () => ({ body: { Data: REASONS } }),
+};
+
 describe('request impersonation', () => {
   it('creates a request for the site and opens the requests tab with the server message', async () => {
     const { calls } = stubApi(admin, {
@@ -175,14 +185,7 @@ describe('request impersonation', () => {
   });
 
   it('without a live grant (403), shows the request form and no error', async () => {
-    stubApi(admin, {
-      updateAccess: noGrant,
-      appById: () => ({ body: { Data: site } }),
-      impersonationList: () => ({ body: { Data: [] } }),
-      customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
-      impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
-      impersonationReasons: () => ({ body: { Data: REASONS } }),
-    });
+    stubApi(admin, formStubs);
     renderPage();
     expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Start impersonation' })).toBeNull();
@@ -192,12 +195,7 @@ describe('request impersonation', () => {
   it("offers a SuperAdmin 'Break glass' while the operator leaves it on, and no one once it is off", async () => {
     const withBreakGlass = (viewer: typeof admin, Enabled: boolean) =>
       stubApi(viewer, {
-        updateAccess: noGrant,
-        appById: () => ({ body: { Data: site } }),
-        impersonationList: () => ({ body: { Data: [] } }),
-        customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
-        impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
-        impersonationReasons: () => ({ body: { Data: REASONS } }),
+        ...formStubs,
         breakGlassOptions: () => ({
           body: {
             Data: {
