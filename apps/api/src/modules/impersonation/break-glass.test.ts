@@ -159,9 +159,11 @@ describe('an opening', () => {
     });
     const mine = await t.call('staffNotifications', { session: boss });
     expect(mine.body.Data.some((n) => n.Kind === 'break-glass')).toBe(false);
-    await t.smtp.waitFor(
+    const toPeer = await t.smtp.waitFor(
       (m) => m.to.includes('peer@example.com') && m.subject.includes(`Break-glass access ${id}`),
     );
+    expect(toPeer.text).toContain('Reason: Production incident');
+    expect(toPeer.text).toContain('Case: INC-2041');
     const toOwner = await t.smtp.waitFor(
       (m) => m.to.includes('bea@glass.example') && m.subject.includes(`break-glass ${id}`),
     );
