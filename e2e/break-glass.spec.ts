@@ -71,6 +71,12 @@ test('break glass: a SuperAdmin opens access at once under a red banner; another
   const banner = page.getByRole('region', { name: 'Break-glass impersonation' });
   await expect(banner).toContainText('Break-glass access: every call is logged and will be reviewed');
   await expect(banner).toContainText('Impersonating analytical-engine');
+  // why it was opened, on the banner itself
+  await expect(banner).toContainText('Reason: Security incident · Case: SEC-4711');
+  await expect(banner.getByRole('link', { name: 'Open case SEC-4711 (new tab)' })).toHaveAttribute(
+    'href',
+    'https://tickets.example.com/browse/SEC-4711',
+  );
   await expect(banner.getByRole('timer')).toHaveText(/^(29|30):\d\d$/);
   const border = await banner.evaluate((el) => getComputedStyle(el).borderTopColor);
   const [r, g, b] = border.match(/\d+/g)!.map(Number);

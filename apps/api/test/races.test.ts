@@ -2,7 +2,7 @@ import type { BodyOf, EndpointId, QueryOf } from '@sac/contract/endpoints';
 import { ERRORS } from '@sac/contract/errors';
 import { TRANSITION_ERRORS } from '@sac/contract/impersonation';
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';

@@ -202,14 +202,6 @@ export const reasonSettingsResponse = z.object({
   }),
 });
 
-/** The four fields every place that shows a request's reason answers (null on older requests). */
-export const reasonWireShape = {
-  ReasonCode: z.string().nullable(),
-  ReasonLabel: z.string().nullable(),
-  CaseReference: z.string().nullable(),
-  CaseUrl: z.string().nullable(),
-};
-
 /** Those fields of a stored code and case, under the settings. */
 export function reasonOut(
   settings: ReasonSettings,

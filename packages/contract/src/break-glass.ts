@@ -4,9 +4,9 @@ import {
   caseReferenceField,
   type ReasonSettings,
   reasonCodeField,
-  reasonWireShape,
 } from './access-reasons.ts';
 import { DISPLAY_STATUSES, impersonationRequest } from './impersonation-api.ts';
+import { reasonWireShape } from './reason-wire.ts';
 import { decimalInteger } from './validation.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { reasonWireShape } from './access-reasons.ts';
 import { breakGlassReviewPart } from './break-glass.ts';
 import { sortQueryField, TRIAL_SORT_KEYS } from './list-sort.ts';
+import { reasonWireShape } from './reason-wire.ts';
 import { decimalInteger } from './validation.ts';
 
 /**
@@ -48,6 +48,8 @@ const pendingItem = z.object({
   Consent: z.boolean(),
   /** The viewer is one of the request's assignees. */
   AssignedToMe: z.boolean(),
+  /** Why it is asked: what the approver decides on (null on requests made before codes). */
+  ...reasonWireShape,
 });
 
 const grantItem = z.object({

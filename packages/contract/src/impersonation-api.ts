@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { caseReferenceField, reasonCodeField, reasonWireShape } from './access-reasons.ts';
+import { caseReferenceField, reasonCodeField } from './access-reasons.ts';
 import { exportSelectionIds } from './bulk.ts';
 import { IMPERSONATION_DURATION_MAX_MINUTES, IMPERSONATION_DURATION_MIN_MINUTES } from './constants.ts';
 import { ERRORS } from './errors.ts';
 import { PRIORITIES, REVOKE_ACTIONS, STORED_STATUSES } from './impersonation.ts';
 import { LOG_SORT_KEYS, REQUEST_SORT_KEYS, sortQueryField } from './list-sort.ts';
 import { MESSAGES } from './messages.ts';
+import { reasonWireShape } from './reason-wire.ts';
 import { decimalInteger } from './validation.ts';
 
 /** Wire shapes of the impersonation calls (spec sections 3 and 7). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reasonWireShape } from './reason-wire.ts';
 import { decimalInteger } from './validation.ts';
 
 /** GET /admin/updateaccess?appId=&userId= (userId: the customer who owns or shares the site). */
@@ -15,8 +16,10 @@ export const grant = z.object({
   /** The customer permissions in force: those of the approved roles, plus the additional ones. */
   Permissions: z.array(z.string()),
   ExpiresAt: z.string(),
-  /** Break-glass access (break-glass.ts): the session shows a red banner. */
+  /** Break-glass access (break-glass.ts): the session shows a red banner, with its reason and case. */
   BreakGlass: z.boolean().optional(),
+  /** The request's reason code and case (null on requests made before codes). */
+  ...reasonWireShape,
 });
 export const updateAccessResponse = z.object({ Data: grant });
 
@@ -25,14 +28,6 @@ export const switchAppQuery = z.object({
   appid: decimalInteger(z.number().int().positive('appid must be a number.')),
 });
 export const switchAppResponse = z.object({ xtoken: z.string(), xsign: z.string(), Data: grant });
-
-export const IMPERSONATION_SESSION_MESSAGES = {
-  noGrant: 'You have no approved, unexpired impersonation of this site.',
-  ended: 'The impersonation has ended: it expired or was revoked.',
-  outOfScope: 'This call is outside the impersonated site or its approved permissions.',
-  billingNeeded:
-    'Changing the plan or the trial needs the ManageBilling permission, which this impersonation was not granted.',
-} as const;
 
 /**
  * The customer permission a plan or trial change needs. PUT /admin/site/basicsettings is open to

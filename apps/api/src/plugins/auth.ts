@@ -2,7 +2,7 @@ import { API_TOKEN_MESSAGES, API_TOKEN_PREFIX, NOT_FOR_TOKENS } from '@sac/contr
 import { SESSION_ENDED_MESSAGES } from '@sac/contract/auth';
 import { HEADERS } from '@sac/contract/constants';
 import type { EndpointRoute } from '@sac/contract/endpoint-routes';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { BUILT_IN_ROLES } from '@sac/contract/permissions';
 import { type PermissionScopes, scopeFor } from '@sac/contract/role-scopes';
 import { STEP_UP_MESSAGES } from '@sac/contract/step-up';

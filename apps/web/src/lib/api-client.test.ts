@@ -107,6 +107,10 @@ describe('api client', () => {
         Roles: ['Developer'],
         Permissions: ['ViewData'],
         ExpiresAt: '2999-01-01T00:00:00.000Z',
+        ReasonCode: null,
+        ReasonLabel: null,
+        CaseReference: null,
+        CaseUrl: null,
       },
     });
     const text = 'The impersonation has ended: it expired or was revoked.';
@@ -146,6 +150,10 @@ describe('api client', () => {
         Roles: [],
         Permissions: [],
         ExpiresAt: '2999-01-01T00:00:00Z',
+        ReasonCode: null,
+        ReasonLabel: null,
+        CaseReference: null,
+        CaseUrl: null,
       },
     });
     vi.stubGlobal(

@@ -3,7 +3,7 @@ import { ENDPOINT_ROUTES, type EndpointId } from '@sac/contract/endpoint-routes'
 // Types only: the schemas of endpoints.ts stay out of the bundle (the sign-in screen loads this).
 import type { BodyOf, QueryOf, ResponseOf } from '@sac/contract/endpoints';
 import { ERRORS, type ErrorEnvelope, errorTextOf } from '@sac/contract/errors';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { MESSAGES } from '@sac/contract/messages';
 import { toQueryString } from '@sac/contract/query-string';
 import { STEP_UP_MESSAGES } from '@sac/contract/step-up';

@@ -44,6 +44,8 @@ const sessionStore = (): Storage | undefined => {
 };
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v !== '' && v !== 'undefined';
+/** A grant's reason or case as stored: its text, else null (a session stored before grants had them). */
+const text = (v: unknown): string | null => (isString(v) ? v : null);
 
 function parse(raw: string | null): ImpersonationSession | undefined {
   if (!raw) return undefined;
@@ -66,8 +68,12 @@ function parse(raw: string | null): ImpersonationSession | undefined {
         Roles: Array.isArray(g.Roles) ? g.Roles : [],
         Permissions: Array.isArray(g.Permissions) ? g.Permissions : [],
         ExpiresAt: g.ExpiresAt,
-        // break-glass access: the banner is red
+        // break-glass access: the banner is red and says why
         ...(g.BreakGlass === true ? { BreakGlass: true } : {}),
+        ReasonCode: text(g.ReasonCode),
+        ReasonLabel: text(g.ReasonLabel),
+        CaseReference: text(g.CaseReference),
+        CaseUrl: text(g.CaseUrl),
       },
     };
   } catch {

@@ -11,7 +11,8 @@ import type {
   verifyEmailBody,
 } from '@sac/contract/customer-writes';
 import { SCOPE_WRITE_MESSAGES, WRITE_MESSAGES } from '@sac/contract/customer-writes';
-import { BILLING_PERMISSION, IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { BILLING_PERMISSION } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';

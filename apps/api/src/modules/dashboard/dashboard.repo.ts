@@ -88,6 +88,8 @@ export async function awaitingDecision(
               'r.priority',
               'r.initiator_email',
               'r.created_at',
+              'r.reason_code',
+              'r.case_reference',
               consented(eb).$castTo<boolean>().as('consent'),
               eb
                 .or([
@@ -113,6 +115,8 @@ export async function awaitingDecision(
           'p.priority',
           'p.initiator_email',
           'p.created_at',
+          'p.reason_code',
+          'p.case_reference',
           'p.consent',
           'p.assigned',
         ])

@@ -70,6 +70,7 @@ async function impersonationPart(
               RequestCreatedDate: r.created_at.toISOString(),
               Consent: r.consent,
               AssignedToMe: r.assigned,
+              ...reasonOut(reasons, r),
             })),
           },
         }

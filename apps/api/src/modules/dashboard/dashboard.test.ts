@@ -216,6 +216,11 @@ describe('GET /admin/dashboard', () => {
         RequestCreatedDate: '2026-01-15T10:00:00.000Z',
         Consent: true,
         AssignedToMe: true,
+        // a request made without a reason code (as before codes): none to show
+        ReasonCode: null,
+        ReasonLabel: null,
+        CaseReference: null,
+        CaseUrl: null,
       },
     ]);
     expect(b.Impersonation!.MineAwaitingOthers.Count).toBe(1);

@@ -1,8 +1,11 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ERRORS } from '@sac/contract/errors';
 import { webhookEventOf } from '@sac/contract/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
 import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
+import { deliverWebhooks } from '../webhooks/webhook-delivery.service.ts';
 
 /**
  * Break-glass access (issue 35, item 2): a SuperAdmin opens access at once; every other SuperAdmin
@@ -22,6 +25,7 @@ let bossUid: string;
 let owner: string;
 let appId: number;
 let appId2: number;
+let appId3: number;
 let ownerMail = '';
 
 beforeAll(async () => {
@@ -40,6 +44,7 @@ beforeAll(async () => {
   owner = await insertCustomer(t.db, { first: 'Bea', last: 'Glass', email: 'bea@glass.example' });
   appId = (await insertSite(t.db, { owner, name: 'glass-shop' })).appId;
   appId2 = (await insertSite(t.db, { owner, name: 'glass-two' })).appId;
+  appId3 = (await insertSite(t.db, { owner, name: 'glass-three' })).appId;
 });
 afterAll(() => t.close());
 
@@ -154,9 +159,11 @@ describe('an opening', () => {
     });
     const mine = await t.call('staffNotifications', { session: boss });
     expect(mine.body.Data.some((n) => n.Kind === 'break-glass')).toBe(false);
-    await t.smtp.waitFor(
+    const toPeer = await t.smtp.waitFor(
       (m) => m.to.includes('peer@example.com') && m.subject.includes(`Break-glass access ${id}`),
     );
+    expect(toPeer.text).toContain('Reason: Production incident');
+    expect(toPeer.text).toContain('Case: INC-2041');
     const toOwner = await t.smtp.waitFor(
       (m) => m.to.includes('bea@glass.example') && m.subject.includes(`break-glass ${id}`),
     );
@@ -184,7 +191,16 @@ describe('an opening', () => {
   it('is a grant like any other: a session marked break-glass, every call logged', async () => {
     const s = await t.call('switchApp', { session: boss, query: { appid: appId } });
     expect(s.status).toBe(200);
-    expect(s.body.Data).toMatchObject({ RequestId: id, BreakGlass: true, Roles: ['Developer'] });
+    // the session's grant carries why it was opened: the banner shows the reason and the case
+    const why = {
+      ReasonCode: 'production-incident',
+      ReasonLabel: 'Production incident',
+      CaseReference: 'INC-2041',
+      CaseUrl: null,
+    };
+    expect(s.body.Data).toMatchObject({ RequestId: id, BreakGlass: true, Roles: ['Developer'], ...why });
+    const again = await t.call('updateAccess', { session: boss, query: { appId, userId: owner } });
+    expect(again.body.Data).toMatchObject({ RequestId: id, BreakGlass: true, ...why });
     const imp = { xtoken: s.body.xtoken, xsign: s.body.xsign };
     expect(
       (await t.call('appInfoById', { session: imp, query: { uId: owner, appId: String(appId) } })).status,
@@ -200,6 +216,35 @@ describe('an opening', () => {
     const again = await open(boss, { ProxyRoles: ['Analyst'], Duration: 10 });
     expect(again.status).toBe(409);
     expect(codeOf(again)).toBe(ERRORS.breakGlassNoExtension.code);
+    // nor lengthened through the request's other doors: an edit, or an approval given again
+    const before = (await t.call('impersonationList', { session: boss, query: { requestId: String(id) } }))
+      .body.Data[0]!;
+    const edited = await t.callLoose('impersonationEdit', {
+      session: boss,
+      query: { requestId: String(id) },
+      headers: { 'if-match': `"${before.Version}"` },
+      body: {
+        AdditionalPermissions: [],
+        Assignees: ['peer@example.com'],
+        Description: 'More time please',
+        Priority: 'Critical',
+        ProxyRoles: ['Developer'],
+        ReasonCode: 'production-incident',
+        CaseReference: 'INC-2041',
+        Duration: 480,
+      },
+    });
+    expect(edited.status).toBe(409);
+    const approvedAgain = await t.callLoose('impersonationAction', {
+      session: peer,
+      query: { requestId: String(id) },
+      body: { Status: 'Approve', ProxyRoles: ['Developer'], AdditionalPermissions: [], Duration: 480 },
+    });
+    expect(approvedAgain.status).toBe(409);
+    const after = (await t.call('impersonationList', { session: boss, query: { requestId: String(id) } }))
+      .body.Data[0]!;
+    expect(after.Action.ExpiresAt).toBe(before.Action.ExpiresAt);
+    expect(after.Version).toBe(before.Version);
   });
 
   it("shows on the owner's access page with its reason", async () => {
@@ -257,10 +302,16 @@ describe('an opening', () => {
     });
     expect(r.status).toBe(200);
     t.clock.advance(25 * HOUR);
-    const p = await t.login('peer@example.com');
+    let p = await t.login('peer@example.com');
     const queue = (await t.call('dashboard', { session: p })).body.BreakGlassReview!;
     expect(queue).toMatchObject({ Open: 1, Overdue: 1 });
     expect(queue.Items[0]).toMatchObject({ RequestId: r.body.Data.Id, Overdue: true, Status: 'Expired' });
+    // a day later it is still there, still overdue: only a close takes it off
+    t.clock.advance(24 * HOUR);
+    p = await t.login('peer@example.com');
+    const later = (await t.call('dashboard', { session: p })).body.BreakGlassReview!;
+    expect(later).toMatchObject({ Open: 1, Overdue: 1 });
+    expect(later.Items[0]).toMatchObject({ RequestId: r.body.Data.Id, Overdue: true });
     expect((await closeReview(p, r.body.Data.Id)).status).toBe(200);
     expect((await t.call('dashboard', { session: p })).body.BreakGlassReview).toMatchObject({
       Open: 0,
@@ -289,4 +340,59 @@ it('a session opened before a revoke ends with it, as any grant', async () => {
   expect(revoke.status).toBe(200);
   expect((await t.call('session', { session: imp })).status).toBe(401);
   void bossUid;
+});
+
+describe("the operator's webhook subscribers", () => {
+  const received: Array<{ type: string; data: { Action: string; Details: Record<string, unknown> } }> = [];
+  let receiver: http.Server;
+  beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push(JSON.parse(body));
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  });
+  afterAll(() => receiver.close());
+
+  it('are sent the opening and the closed review, each with its reason and case', async () => {
+    const p = await t.login('peer@example.com');
+    const b = await t.login('boss@example.com');
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    // the fan-out's cursor past the earlier tests' rows: only what follows is this subscription's
+    await deliverWebhooks(t.ctx);
+    const sub = await t.call('webhookCreate', {
+      session: p,
+      body: {
+        Url: url,
+        EventTypes: ['impersonation.break_glass_opened', 'impersonation.break_glass_reviewed'],
+      },
+    });
+    expect(sub.status).toBe(200);
+    const r = await open(p, { AppId: appId3, ReasonCode: 'security-incident', CaseReference: 'SEC-77' });
+    expect(r.status, r.raw.body).toBe(200);
+    const id = r.body.Data.Id;
+    await deliverWebhooks(t.ctx);
+    expect(received.map((x) => x.type)).toEqual(['impersonation.break_glass_opened']);
+    expect(received[0]!.data).toMatchObject({
+      Action: 'impersonation.break-glass',
+      ActorEmail: 'peer@example.com',
+      ImpersonationRequestId: id,
+      Details: { reasonCode: 'security-incident', caseReference: 'SEC-77', duration: 45 },
+    });
+    expect((await closeReview(b, id, 'Checked the access log: incident work only.')).status).toBe(200);
+    await deliverWebhooks(t.ctx);
+    expect(received.map((x) => x.type)).toEqual([
+      'impersonation.break_glass_opened',
+      'impersonation.break_glass_reviewed',
+    ]);
+    expect(received[1]!.data).toMatchObject({
+      Action: 'impersonation.break-glass-review',
+      ActorEmail: 'boss@example.com',
+      Details: { note: 'Checked the access log: incident work only.', openedBy: 'peer@example.com' },
+    });
+  });
 });

@@ -17,6 +17,7 @@ let t: TestApp;
 let boss: S; // SuperAdmin: assignee and approver
 let agent: S; // Admin who requests
 let appId: number;
+let owner: string;
 const PATTERN = 'https://tickets.example.com/browse/{case}';
 const CASE = 'SUP 42/7';
 const CASE_URL = 'https://tickets.example.com/browse/SUP%2042%2F7';
@@ -33,7 +34,7 @@ beforeAll(async () => {
   await t.addStaff('agent@example.com', ['Admin']);
   boss = await t.login('boss@example.com');
   agent = await t.login('agent@example.com');
-  const owner = await insertCustomer(t.db, { first: 'Rita', last: 'Reason', email: 'rita@reason.example' });
+  owner = await insertCustomer(t.db, { first: 'Rita', last: 'Reason', email: 'rita@reason.example' });
   appId = (await insertSite(t.db, { owner, name: 'reason-shop' })).appId;
 });
 afterAll(() => t.close());
@@ -165,6 +166,9 @@ describe('a request with a reason code and a case', () => {
     const page = await t.call('consentDetails', { query: { token } });
     expect(page.body.Data).toMatchObject({ ...VIP, CaseUrl: null });
     expect((await t.call('consentAnswer', { body: { token, granted: true } })).status).toBe(200);
+    // consented, it awaits the approver's decision on their dashboard, with its reason and case
+    const board = (await t.call('dashboard', { session: boss })).body.Impersonation!;
+    expect(board.AwaitingMyDecision!.Items.find((r) => r.Id === id)).toMatchObject(VIP);
   });
 
   it('lets the requester change both; a bad edit names the field and changes nothing', async () => {
@@ -220,6 +224,20 @@ describe('a request with a reason code and a case', () => {
     const log = await t.call('impersonationLogs', { session: boss, query: {} });
     const approve = log.body.Data.find((l) => l.RequestId === id && l.Event === 'approve')!;
     expect(approve.Details).toMatchObject({ reasonCode: 'billing', caseReference: 'INV-9' });
+  });
+
+  it("carries both into the grant the holder's session reads, the case linked", async () => {
+    const session = await t.call('switchApp', { session: agent, query: { appid: appId } });
+    expect(session.status, session.raw.body).toBe(200);
+    const billing = {
+      ReasonCode: 'billing',
+      ReasonLabel: 'Invoice question',
+      CaseReference: 'INV-9',
+      CaseUrl: 'https://tickets.example.com/browse/INV-9',
+    };
+    expect(session.body.Data).toMatchObject({ RequestId: id, ...billing });
+    const read = await t.call('updateAccess', { session: agent, query: { appId, userId: owner } });
+    expect(read.body.Data).toMatchObject(billing);
   });
 
   it("shows both on the owner's access page, its export (CSV and JSON) and its feed", async () => {

@@ -18,6 +18,8 @@ const liveGrants = (now: Date) =>
       'r.approved_permissions',
       'r.expires_at',
       'r.break_glass',
+      'r.reason_code',
+      'r.case_reference',
     ])
     .where('r.status', '=', 'Approved')
     .where('r.consent', '=', 'granted')

@@ -1,4 +1,6 @@
-import { grantedPermissions, IMPERSONATION_SESSION_MESSAGES as M } from '@sac/contract/impersonation-session';
+import { reasonOut } from '@sac/contract/access-reasons';
+import { grantedPermissions } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES as M } from '@sac/contract/impersonation-session-messages';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -19,7 +21,8 @@ async function permissionsOf(db: Queryable, g: GrantRow): Promise<string[]> {
   return grantedPermissions(g.approved_roles, g.approved_permissions, await customerRoleCatalogue(db));
 }
 
-function grantOut(g: GrantRow, permissions: string[]) {
+/** The grant as the session reads it: its site, roles, permissions, expiry, and why it was given. */
+function grantOut(ctx: AppContext, g: GrantRow, permissions: string[]) {
   return {
     RequestId: Number(g.id),
     AppId: Number(g.app_id),
@@ -28,6 +31,7 @@ function grantOut(g: GrantRow, permissions: string[]) {
     Permissions: permissions,
     ExpiresAt: new Date(g.expires_at).toISOString(),
     BreakGlass: g.break_glass,
+    ...reasonOut(ctx.config.impersonationReasons, g),
   };
 }
 
@@ -64,7 +68,7 @@ export async function updateAccess(
   if (!(await isOwnerOrMemberOfSite(ctx.db, appId, userId)))
     throw new AppError('notFound', 'This customer has no site with that appId.');
   const g = await liveGrant(ctx, ctx.db, call.session, appId);
-  return { Data: grantOut(g, await permissionsOf(ctx.db, g)) };
+  return { Data: grantOut(ctx, g, await permissionsOf(ctx.db, g)) };
 }
 
 /**
@@ -104,7 +108,7 @@ export async function switchApp(ctx: AppContext, call: StaffCall, input: { appid
         details: { appId: Number(g.app_id) },
       }),
   });
-  return { xtoken: s.xtoken, xsign: s.xsign, Data: grantOut(g, await permissionsOf(ctx.db, g)) };
+  return { xtoken: s.xtoken, xsign: s.xsign, Data: grantOut(ctx, g, await permissionsOf(ctx.db, g)) };
 }
 
 /**

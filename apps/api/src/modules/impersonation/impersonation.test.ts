@@ -1,6 +1,6 @@
 import type { EndpointId, QueryOf } from '@sac/contract/endpoints';
 import { formatExpiry } from '@sac/contract/impersonation-api';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';

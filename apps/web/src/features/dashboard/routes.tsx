@@ -9,7 +9,10 @@ const DashboardPage = lazy(() =>
   withPhrases(DASHBOARD_NAMESPACES, import('./components/dashboard-page.tsx')),
 );
 const TrialsEndingPage = lazy(() => import('./components/trials-ending-page.tsx'));
-const BreakGlassReviewsPage = lazy(() => import('./components/break-glass-reviews-page.tsx'));
+// Its rows show the case as the impersonation screens do (reason-view.tsx's words).
+const BreakGlassReviewsPage = lazy(() =>
+  withPhrases(['impersonation'], import('./components/break-glass-reviews-page.tsx')),
+);
 
 export const dashboardRoutes: readonly AppRoute[] = [
   {

@@ -70,4 +70,7 @@ export const audit = {
   signingKeyIntro: 'Verify an exported file with this public key: npm run audit:verify -- --key key.pem file',
   signingKeyCopy: 'Copy the public key',
   signingKeyFailed: 'The verification key could not be loaded.',
+  accessReviewTitle: 'Access review',
+  accessReviewIntro:
+    'Every staff member with their roles, when and by whom a SuperAdmin last confirmed them, and when the next confirmation is due.',
 };

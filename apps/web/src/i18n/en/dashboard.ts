@@ -27,7 +27,7 @@ export const dashboard = {
   grantHolder: '{holder} in {app}',
   grantEnds: 'ends in {time}',
   grantBreakGlass: 'Emergency access',
-  grantBreakGlassWhy: 'break-glass, without consent: {reason} · case {case}',
+  grantBreakGlassWhy: 'break-glass, without consent:',
   revoke: 'Revoke',
   revokeLabel: 'Revoke request {id} ({holder} in {app})',
   // customers and sites
@@ -122,7 +122,7 @@ export const dashboard = {
   breakGlassOverdueOne: 'overdue',
   breakGlassYours: 'yours: another SuperAdmin reviews it',
   breakGlassCloseFor: 'Close review {id}',
-  breakGlassMeta: 'opened by {by} at {at} · {reason} · case {case}',
+  breakGlassMeta: 'opened by {by} at {at}',
   breakGlassDueBy: 'review by {date}',
   breakGlassNone: 'No break-glass access waits for a review.',
   breakGlassListLabel: 'Break-glass access waiting for a review',

@@ -1,5 +1,5 @@
 import { IMPERSONATION_MESSAGES } from '@sac/contract/impersonation-api';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { MESSAGES } from '@sac/contract/messages';
 
 /**
@@ -191,6 +191,8 @@ export const impersonation = {
   'detail.owner': 'Owner told',
   'detail.openedBy': 'Opened by',
   'detail.channels': 'Told by',
+  'detail.reasonCode': 'Reason code',
+  'detail.caseReference': 'Case or ticket',
   'detail.permissions': 'Permissions',
   'detail.duration': 'Duration (minutes)',
   'detail.assignees': 'Assignees',
@@ -342,4 +344,7 @@ export const impersonation = {
   siteAccessBreakGlassNote:
     'Opened without asking you first (break-glass), for at most 60 minutes; another administrator reviews it.',
   breakGlassBanner: 'Break-glass access: every call is logged and will be reviewed',
+  /** The break-glass banner's line of why: the reason's words, then the case (a link when the tracker is set). */
+  bannerReason: 'Reason: {reason}',
+  bannerCase: 'Case:',
 };

@@ -226,6 +226,33 @@ describe('audit trail', () => {
     expect(click).toHaveBeenCalledTimes(1);
   });
 
+  it('exports the access review for an auditor, who cannot open the team screen', async () => {
+    const csv = 'Uid,Name\r\nu-1,Olga\r\n';
+    const { callsTo } = stubApi(auditor, {
+      auditEvents: () => page(1, 1, null),
+      teamReviewExport: () => ({
+        status: 200,
+        body: csv,
+        headers: {
+          'x-export-rows': '1',
+          'content-disposition': 'attachment; filename="access-review-x.csv"',
+        },
+      }),
+    });
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:r'), revokeObjectURL: vi.fn() }),
+    );
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    render();
+    await screen.findByRole('table', { name: 'Audit trail events' });
+    expect(screen.getByRole('heading', { name: 'Access review' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV of Access review' }));
+    expect(await screen.findByText(/^Exported .* to access-review-x\.csv\.$/)).toBeTruthy();
+    expect(callsTo('teamReviewExport')).toHaveLength(1);
+    expect(click).toHaveBeenCalledTimes(1);
+  });
+
   it('says why an export was turned away', async () => {
     stubApi(auditor, {
       auditEvents: () => page(1, 1, null),

@@ -1,7 +1,8 @@
 import type { AuditExportFormat } from '@sac/contract/audit';
 import { useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
-import { ExportProgress, useFileExport } from '../../../components/file-export.tsx';
+import { CsvExport, ExportProgress, useFileExport } from '../../../components/file-export.tsx';
+import { streamedFile } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { exportTrail, type TrailQuery, useSigningKey } from '../api/audit-api.ts';
 import auditTrailPageStyles from './audit-trail-page.module.css';
@@ -9,7 +10,9 @@ import styles from './export-panel.module.css';
 
 /**
  * Export of the filtered trail as CSV or JSON lines, streamed, with the rows received of those
- * announced and a Cancel; and the public key that verifies an exported file.
+ * announced and a Cancel; the public key that verifies an exported file; and the periodic access
+ * review (every member's roles and when a SuperAdmin last confirmed them), which the trail's
+ * readers audit and may not reach on the team screen (an Auditor has no team.read).
  */
 export function ExportPanel({ query }: { query: TrailQuery }) {
   const t = useT('audit');
@@ -54,6 +57,9 @@ export function ExportPanel({ query }: { query: TrailQuery }) {
           </p>
         ) : null}
       </details>
+      <h3 className={styles.auditReviewTitle}>{t('accessReviewTitle')}</h3>
+      <p className="muted">{t('accessReviewIntro')}</p>
+      <CsvExport list={t('accessReviewTitle')} download={streamedFile('teamReviewExport', undefined)} />
     </section>
   );
 }

@@ -31,7 +31,7 @@ const item = (over: Partial<BreakGlassReviewItem>): BreakGlassReviewItem => ({
 describe('the break-glass review card', () => {
   it('lists the open reviews, overdue ones in red; the opener has no close; another closes with a note', async () => {
     let open = [
-      item({ RequestId: 7, Overdue: true }),
+      item({ RequestId: 7, Overdue: true, CaseUrl: 'https://tickets.example.com/browse/INC-1' }),
       item({ RequestId: 8, AppName: 'difference-engine', OpenedBy: 'superadmin@example.com' }),
     ];
     const { calls } = stubApi(superAdmin, {
@@ -58,7 +58,15 @@ describe('the break-glass review card', () => {
     expect(within(card).getByTestId('break-glass-overdue').textContent).toBe('1');
     const [overdue, mine] = within(card).getAllByRole('listitem');
     expect(overdue!.textContent).toContain('overdue');
-    expect(overdue!.textContent).toContain('Production incident · case INC-1');
+    // red while overdue: the entry, its count and the card itself
+    expect(overdue!.className).toMatch(/overdue/);
+    expect(within(card).getByTestId('break-glass-overdue').className).toMatch(/overdue/);
+    expect(card.className).toMatch(/overdue/);
+    expect(mine!.className).not.toMatch(/overdue/);
+    expect(overdue!.textContent).toContain('Production incident · INC-1');
+    expect(
+      within(overdue!).getByRole('link', { name: 'Open case INC-1 (new tab)' }).getAttribute('href'),
+    ).toBe('https://tickets.example.com/browse/INC-1');
     // the opener's own: no close
     expect(mine!.textContent).toContain('yours: another SuperAdmin reviews it');
     expect(within(mine!).queryByRole('button')).toBeNull();

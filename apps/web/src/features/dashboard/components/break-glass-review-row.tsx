@@ -5,6 +5,7 @@ import {
 } from '@sac/contract/break-glass';
 import type { FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
+import { ReasonNote } from '../../../components/reason-view.tsx';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useContractForm } from '../../../lib/form.ts';
@@ -60,14 +61,10 @@ export function BreakGlassReviewRow({
         </button>
       )}
       <span className={`muted ${impersonationCardsStyles.dashboardMeta}`}>
-        {t('breakGlassMeta', {
-          by: r.OpenedBy,
-          at: formatDateTimeMinutes(r.OpenedAt),
-          reason: r.ReasonLabel ?? '',
-          case: r.CaseReference ?? '',
-        })}{' '}
-        · {t('breakGlassDueBy', { date: formatDateTimeMinutes(r.DueAt) })}
+        {t('breakGlassMeta', { by: r.OpenedBy, at: formatDateTimeMinutes(r.OpenedAt) })} ·{' '}
+        {t('breakGlassDueBy', { date: formatDateTimeMinutes(r.DueAt) })}
       </span>
+      <ReasonNote shown={r} className={impersonationCardsStyles.dashboardMeta} />
       {open ? null : (
         <span className={impersonationCardsStyles.dashboardMeta}>
           {t('breakGlassClosedBy', {

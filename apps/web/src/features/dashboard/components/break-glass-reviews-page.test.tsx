@@ -58,7 +58,7 @@ describe('the break-glass reviews page', () => {
     const [overdue, mine] = within(list).getAllByRole('listitem');
     expect(overdue!.textContent).toContain('overdue');
     expect(overdue!.className).toMatch(/overdue/);
-    expect(overdue!.textContent).toContain('Production incident · case INC-1');
+    expect(overdue!.textContent).toContain('Production incident · INC-1');
     expect(screen.getByTestId('break-glass-page-overdue').textContent).toContain('1 shown overdue');
     expect(mine!.textContent).toContain('yours: another SuperAdmin reviews it');
     expect(within(mine!).queryByRole('button')).toBeNull();

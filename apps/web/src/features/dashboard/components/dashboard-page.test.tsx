@@ -86,6 +86,10 @@ const superAdminAnswer: Dashboard = {
           RequestCreatedDate: new Date().toISOString(),
           Consent: false,
           AssignedToMe: true,
+          ReasonCode: 'support-ticket',
+          ReasonLabel: 'Support ticket',
+          CaseReference: 'SUP-42',
+          CaseUrl: 'https://tickets.example.com/browse/SUP-42',
         },
       ],
     },
@@ -123,6 +127,15 @@ describe('the dashboard', () => {
     expect(within(awaiting).getByText(/assigned to you/).textContent).toContain('awaiting consent');
     expect(within(awaiting).getByText('Critical')).toBeTruthy();
     expect(href('Request 7, beta-site')).toBe('/manage-superuser/impersonation/assigned-requests?request=7');
+    // what the approver decides on: the reason, and the case linked to the tracker in a new tab
+    const entry = within(awaiting).getAllByRole('listitem')[0]!;
+    expect(entry.textContent).toContain('Support ticket · SUP-42');
+    const caseLink = within(entry).getByRole('link', {
+      name: 'Open case SUP-42 (new tab)',
+    }) as HTMLAnchorElement;
+    expect(caseLink.href).toBe('https://tickets.example.com/browse/SUP-42');
+    expect(caseLink.target).toBe('_blank');
+    expect(caseLink.rel).toBe('noopener noreferrer');
     expect(href('All pending requests')).toBe(
       '/manage-superuser/impersonation/assigned-requests?status=Pending',
     );
@@ -424,6 +437,7 @@ describe('a break-glass grant on the Live access card', () => {
       ReasonCode: 'production-incident',
       ReasonLabel: 'Production incident',
       CaseReference: 'INC-7',
+      CaseUrl: 'https://tickets.example.com/browse/INC-7',
     });
     stubApi(superAdmin, {
       dashboard: () => ({
@@ -441,6 +455,9 @@ describe('a break-glass grant on the Live access card', () => {
     const items = within(card('Live access')).getAllByRole('listitem');
     expect(items[0]!.textContent).not.toContain('Emergency access');
     expect(within(items[1]!).getByText('Emergency access')).toBeTruthy();
-    expect(items[1]!.textContent).toContain('break-glass, without consent: Production incident · case INC-7');
+    expect(items[1]!.textContent).toContain('break-glass, without consent: Production incident · INC-7');
+    expect(
+      within(items[1]!).getByRole('link', { name: 'Open case INC-7 (new tab)' }).getAttribute('href'),
+    ).toBe('https://tickets.example.com/browse/INC-7');
   });
 });

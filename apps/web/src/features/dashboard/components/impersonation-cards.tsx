@@ -1,6 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import type { Dashboard } from '@sac/contract/dashboard';
 import { useEffect, useState } from 'react';
+import { ReasonNote } from '../../../components/reason-view.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import { PermittedLink } from '../../../lib/may-open.tsx';
@@ -30,7 +31,8 @@ function useSecondClock(): number {
 
 /**
  * Pending requests an approver may decide now (the owner has consented): the count, the first
- * five, a link to all of them; beside it, how many still wait for the owner's consent.
+ * five with their reason and case, a link to all of them; beside it, how many still wait for the
+ * owner's consent.
  */
 export function AwaitingCard({
   awaiting,
@@ -67,6 +69,7 @@ export function AwaitingCard({
                 {r.AssignedToMe ? ` · ${t('assignedToMe')}` : ''}
                 {r.Consent ? '' : ` · ${t('noConsent')}`}
               </span>
+              <ReasonNote shown={r} className={styles.dashboardMeta} />
             </li>
           ))}
         </ul>
@@ -141,9 +144,7 @@ export function GrantsCard({ grants }: { grants: Impersonation['LiveGrants'] }) 
                 <span className="status-badge status-rejected">{t('grantBreakGlass')}</span>
               ) : null}
               {g.BreakGlass ? (
-                <span className={`muted ${styles.dashboardMeta}`}>
-                  {t('grantBreakGlassWhy', { reason: g.ReasonLabel ?? '', case: g.CaseReference ?? '' })}
-                </span>
+                <ReasonNote shown={g} lead={t('grantBreakGlassWhy')} className={styles.dashboardMeta} />
               ) : null}
               <span className={`muted ${styles.dashboardMeta}`}>
                 {[...g.Roles, ...g.AdditionalPermissions].join(', ')} ·{' '}

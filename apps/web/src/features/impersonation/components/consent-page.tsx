@@ -1,12 +1,12 @@
 import { consentQuery } from '@sac/contract/impersonation-api';
 import { useSearchParams } from 'react-router';
 import { PublicPage } from '../../../components/public-page.tsx';
+import { CaseValue } from '../../../components/reason-view.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import { useAnswerConsent, useConsentDetails } from '../api/impersonation-api.ts';
 import styles from './consent-page.module.css';
-import { CaseValue } from './reason-view.tsx';
 import { useMinutes } from './request-details.tsx';
 import { TagValues } from './tag-values.tsx';
 

@@ -1,10 +1,14 @@
 import { DetailList } from '../../../components/detail-list.tsx';
+import { CaseValue, ReasonValue } from '../../../components/reason-view.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import type { Grant } from '../../../lib/impersonation-mode.ts';
 import { useUtcTime } from './request-details.tsx';
 import { TagValues } from './tag-values.tsx';
 
-/** What a grant allows: its roles, permissions, end and request; a break-glass one is marked. */
+/**
+ * What a grant allows and why: its roles, permissions, end, request, reason and case; a break-glass
+ * one is marked.
+ */
 export function GrantDetails({ grant, layout }: { grant: Grant; layout: 'wide' | 'compact' }) {
   const t = useT('impersonation');
   const utc = useUtcTime();
@@ -20,6 +24,8 @@ export function GrantDetails({ grant, layout }: { grant: Grant; layout: 'wide' |
         { label: t('grantPermissions'), value: <TagValues values={grant.Permissions} /> },
         { label: t('grantExpires'), value: utc(grant.ExpiresAt) },
         { label: t('grantRequest'), value: t('grantRequestId', { id: grant.RequestId }) },
+        { label: t('reasonCode'), value: <ReasonValue shown={grant} /> },
+        { label: t('caseReference'), value: <CaseValue shown={grant} /> },
       ]}
     />
   );

@@ -1,6 +1,6 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { STORAGE_KEYS } from '@sac/contract/constants';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { useApiAuth } from '../../../lib/api-auth.tsx';
@@ -27,6 +27,10 @@ const session = (extra: Partial<ImpersonationSession['grant']> = {}): Impersonat
     Roles: ['Developer'],
     Permissions: ['EditData', 'ManageSettings', 'ViewData'],
     ExpiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+    ReasonCode: 'support-ticket',
+    ReasonLabel: 'Support ticket',
+    CaseReference: 'SUP-42',
+    CaseUrl: null,
     ...extra,
   },
 });
@@ -62,6 +66,8 @@ describe('impersonation frame', () => {
     renderFrame();
     const banner = screen.getByRole('region', { name: 'Impersonation' });
     expect(banner.textContent).toMatch(/^Impersonating analytical-engine as Developer — (29:59|30:00) left/);
+    // an ordinary grant's banner is not the break-glass one: no reason line
+    expect(banner.textContent).not.toContain('Reason:');
     expect(within(banner).getByRole('timer')).toBeTruthy();
     expect(within(banner).getByRole('button', { name: 'End impersonation' })).toBeTruthy();
     // The grant decides, by the contract's endpoint table: ManageSettings yes, ManageSite no.
@@ -69,6 +75,41 @@ describe('impersonation frame', () => {
     expect(screen.getByRole('heading', { name: 'Granted access' })).toBeTruthy();
     await waitFor(() => expect(callsTo('session').some((c) => c.headers.xtoken === 'imp-t')).toBe(true));
     expect(callsTo('session').find((c) => c.headers.xtoken === 'imp-t')?.headers.xsign).toBe('imp-s');
+  });
+
+  it('shows a break-glass session red, with the reason and the case it was opened for, the case linked', async () => {
+    startImpersonation(
+      session({
+        BreakGlass: true,
+        ReasonCode: 'security-incident',
+        ReasonLabel: 'Security incident',
+        CaseReference: 'SEC-4711',
+        CaseUrl: 'https://tickets.example.com/browse/SEC-4711',
+      }),
+    );
+    stubApi(admin, { session: alive });
+    renderFrame();
+    const banner = screen.getByRole('region', { name: 'Break-glass impersonation' });
+    expect(banner.getAttribute('data-break-glass')).toBe('true');
+    expect(banner.textContent).toContain('Break-glass access: every call is logged and will be reviewed');
+    expect(banner.textContent).toContain('Reason: Security incident · Case: SEC-4711');
+    const link = within(banner).getByRole('link', {
+      name: 'Open case SEC-4711 (new tab)',
+    }) as HTMLAnchorElement;
+    expect(link.href).toBe('https://tickets.example.com/browse/SEC-4711');
+    expect(link.target).toBe('_blank');
+    expect(link.rel).toBe('noopener noreferrer');
+  });
+
+  it("keeps a break-glass session's reason and case through a reload (read back from session storage)", async () => {
+    // what a reload reads: the stored session, parsed anew (written differently, so not the cached one)
+    const stored = session({ BreakGlass: true, ReasonLabel: 'Legal request', CaseReference: 'LEGAL-7' });
+    sessionStorage.setItem(IMPERSONATION_STORAGE_KEY, JSON.stringify(stored, null, 1));
+    stubApi(admin, { session: alive });
+    renderFrame();
+    const banner = screen.getByRole('region', { name: 'Break-glass impersonation' });
+    expect(banner.textContent).toContain('Reason: Legal request · Case: LEGAL-7');
+    expect(within(banner).queryByRole('link')).toBeNull();
   });
 
   it('leaves impersonation mode when the session answers that it ended, keeping the admin signed in', async () => {

@@ -1,5 +1,5 @@
 import { consolePaths } from '@sac/contract/console-paths';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, Outlet, useNavigate, useSearchParams } from 'react-router';
 import { ImpersonationAuthProvider } from '../../../lib/api-auth.tsx';

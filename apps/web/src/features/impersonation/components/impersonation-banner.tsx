@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { CaseValue } from '../../../components/reason-view.tsx';
 import { useT } from '../../../lib/i18n.tsx';
 import type { ImpersonationSession } from '../../../lib/impersonation-mode.ts';
 import { formatCountdown, useRemaining } from './countdown.ts';
@@ -16,7 +17,8 @@ interface Props {
  * The impersonation banner (region 'Impersonation', warning colour, kept in view): 'Impersonating
  * <AppName> as <Roles> — <time> left', a live countdown to the grant's expiry, the granted
  * permissions and 'End impersonation'. The time is a timer (not read out every second). A
- * break-glass session's banner is red and says so.
+ * break-glass session's banner is red and says so, with the reason and the case it was opened for
+ * (the case a link to the tracker when the operator set one).
  */
 export function ImpersonationBanner({ session, ending, onEnd, onExpired }: Props) {
   const t = useT('impersonation');
@@ -36,7 +38,20 @@ export function ImpersonationBanner({ session, ending, onEnd, onExpired }: Props
       data-break-glass={breakGlass || undefined}
     >
       <div className="impersonation-banner-text">
-        {breakGlass ? <p className={styles.breakGlassLabel}>{t('breakGlassBanner')}</p> : null}
+        {breakGlass ? (
+          <>
+            <p className={styles.breakGlassLabel}>{t('breakGlassBanner')}</p>
+            <p className={styles.breakGlassWhy}>
+              {t('bannerReason', { reason: grant.ReasonLabel ?? t('none') })}
+              {grant.CaseReference ? (
+                <>
+                  {' · '}
+                  {t('bannerCase')} <CaseValue shown={grant} />
+                </>
+              ) : null}
+            </p>
+          </>
+        ) : null}
         <p className={styles.impersonationBannerLead}>
           {t('bannerLead', { app: grant.AppName, roles })}{' '}
           <span role="timer" className={styles.impersonationCountdown}>

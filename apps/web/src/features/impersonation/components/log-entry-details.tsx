@@ -42,6 +42,8 @@ const DETAIL_KEYS = [
   'owner',
   'openedBy',
   'channels',
+  'reasonCode',
+  'caseReference',
 ] as const;
 
 const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => list.includes(v as T);

@@ -24,7 +24,12 @@ const entry = (id: number, requestId: number, extra: Partial<LogEntry> = {}): Lo
 describe('impersonation logs table', () => {
   it('shows the columns, 5 a page, and a popup with the step and the request', async () => {
     const logs = Array.from({ length: 6 }, (_, i) => entry(100 - i, 7));
-    logs[0] = entry(100, 7, { Event: 'approve', Status: 'Approved', Actor: 'superadmin@example.com' });
+    logs[0] = entry(100, 7, {
+      Event: 'approve',
+      Status: 'Approved',
+      Actor: 'superadmin@example.com',
+      Details: { roles: ['Analyst'], reasonCode: 'support-ticket', caseReference: 'SUP-42' },
+    });
     stubApi(superAdmin, {
       impersonationLogs: () => ({ body: { Data: logs } }),
       impersonationList: () => ({ body: { Data: [request(7)] } }),
@@ -52,6 +57,9 @@ describe('impersonation logs table', () => {
     fireEvent.click(screen.getByRole('button', { name: 'View log entry 100' }));
     const dialog = screen.getByRole('dialog', { name: 'Log entry 100' });
     expect(dialog.textContent).toContain('superadmin@example.com');
+    // the step's reason and case, as they were at that step, under their own words
+    expect(dialog.textContent).toContain('Reason codesupport-ticket');
+    expect(dialog.textContent).toContain('Case or ticketSUP-42');
     expect(await within(dialog).findByText('Customer cannot save settings.')).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Approve' })).toBeTruthy();
   });

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
 import { GrantDetails } from './grant-details.tsx';
@@ -38,7 +38,7 @@ describe('a break-glass grant where grants are shown', () => {
     expect(screen.queryByTestId('break-glass-mark')).toBeNull();
   });
 
-  it("is marked in the session's grant details", async () => {
+  it("is marked in the session's grant details, with its reason and case", async () => {
     const grant = {
       RequestId: 5,
       AppId: 11,
@@ -46,11 +46,25 @@ describe('a break-glass grant where grants are shown', () => {
       Roles: ['Developer'],
       Permissions: ['ViewData'],
       ExpiresAt: '2099-01-01T00:00:00.000Z',
+      ReasonCode: null,
+      ReasonLabel: null,
+      CaseReference: null,
+      CaseUrl: null,
     };
     show(
       <>
         <section aria-label="break-glass">
-          <GrantDetails grant={{ ...grant, BreakGlass: true }} layout="wide" />
+          <GrantDetails
+            grant={{
+              ...grant,
+              BreakGlass: true,
+              ReasonCode: 'security-incident',
+              ReasonLabel: 'Security incident',
+              CaseReference: 'SEC-9',
+              CaseUrl: 'https://tickets.example.com/browse/SEC-9',
+            }}
+            layout="wide"
+          />
         </section>
         <section aria-label="other">
           <GrantDetails grant={grant} layout="wide" />
@@ -59,6 +73,10 @@ describe('a break-glass grant where grants are shown', () => {
     );
     const [marked, other] = await screen.findAllByRole('region');
     expect(marked!.textContent).toContain('Emergency access');
+    // why it was opened: the reason, and the case linked to the tracker
+    expect(marked!.textContent).toContain('ReasonSecurity incident');
+    expect(within(marked!).getByRole('link', { name: 'Open case SEC-9 (new tab)' })).toBeTruthy();
+    expect(other!.textContent).toContain('ReasonNone');
     expect(other!.textContent).toContain('Developer');
     expect(other!.textContent).not.toContain('Emergency access');
   });

@@ -1,10 +1,10 @@
 import type { ImpersonationRequest } from '@sac/contract/impersonation-api';
 import { DetailList } from '../../../components/detail-list.tsx';
+import { CaseValue, ReasonValue } from '../../../components/reason-view.tsx';
 import { Timestamp } from '../../../components/timestamp.tsx';
 import { formatDateTimeMinutes } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
 import logEntryDetailsStyles from './log-entry-details.module.css';
-import { CaseValue, ReasonValue } from './reason-view.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { TagValues } from './tag-values.tsx';
 

@@ -1,13 +1,21 @@
 import { REASON_MESSAGES } from '@sac/contract/access-reasons';
 import { consolePaths } from '@sac/contract/console-paths';
 import { STORAGE_KEYS } from '@sac/contract/constants';
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { MESSAGES } from '@sac/contract/messages';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IMPERSONATION_STORAGE_KEY } from '../../../lib/impersonation-mode.ts';
 import { renderScreen, stubApi } from '../../../testing/api-stub.tsx';
-import { APPROVERS, admin, CUSTOMER_ROLES, REASONS, request, support } from './impersonation-fixtures.ts';
+import {
+  APPROVERS,
+  admin,
+  CUSTOMER_ROLES,
+  REASONS,
+  request,
+  superAdmin,
+  support,
+} from './impersonation-fixtures.ts';
 import RequestImpersonationPage from './request-impersonation-page.tsx';
 
 const PATH = '/manage-customer/impersonate';
@@ -31,6 +39,16 @@ const noGrant = () => ({
   status: 403,
   body: { ErrorCode: 947, Description: IMPERSONATION_SESSION_MESSAGES.noGrant, Message: 'm', RequestId: 'r' },
 });
+
+/** The request form's reads, for a site where the viewer holds no grant. */
+const formStubs = {
+  updateAccess: noGrant,
+  appById: () => ({ body: { Data: site } }),
+  impersonationList: () => ({ body: { Data: [] } }),
+  customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
+  impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
+  impersonationReasons: () => ({ body: { Data: REASONS } }),
+};
 
 describe('request impersonation', () => {
   it('creates a request for the site and opens the requests tab with the server message', async () => {
@@ -167,18 +185,47 @@ describe('request impersonation', () => {
   });
 
   it('without a live grant (403), shows the request form and no error', async () => {
-    stubApi(admin, {
-      updateAccess: noGrant,
-      appById: () => ({ body: { Data: site } }),
-      impersonationList: () => ({ body: { Data: [] } }),
-      customerRoles: () => ({ body: { Data: CUSTOMER_ROLES } }),
-      impersonationApprovers: () => ({ body: { Data: APPROVERS } }),
-      impersonationReasons: () => ({ body: { Data: REASONS } }),
-    });
+    stubApi(admin, formStubs);
     renderPage();
     expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Start impersonation' })).toBeNull();
     expect(screen.queryByText(IMPERSONATION_SESSION_MESSAGES.noGrant)).toBeNull();
+  });
+
+  it("offers a SuperAdmin 'Break glass' while the operator leaves it on, and no one once it is off", async () => {
+    const withBreakGlass = (viewer: typeof admin, Enabled: boolean) =>
+      stubApi(viewer, {
+        ...formStubs,
+        breakGlassOptions: () => ({
+          body: {
+            Data: {
+              Enabled,
+              ReasonCodes: [{ Code: 'production-incident', Label: 'Production incident' }],
+              MaxMinutes: 60,
+              ReviewHours: 24,
+              SuperAdmins: ['oncall@example.com'],
+            },
+          },
+        }),
+      });
+    withBreakGlass(superAdmin, true);
+    renderPage();
+    expect(await screen.findByRole('button', { name: 'Break glass' })).toBeTruthy();
+    cleanup();
+
+    const off = withBreakGlass(superAdmin, false);
+    renderPage();
+    expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();
+    await waitFor(() => expect(off.callsTo('breakGlassOptions')).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: 'Break glass' })).toBeNull();
+    cleanup();
+
+    // an Admin is never offered it, nor asks whether it is on
+    const byAdmin = withBreakGlass(admin, true);
+    renderPage();
+    expect(await screen.findByRole('button', { name: 'Request impersonation' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Break glass' })).toBeNull();
+    expect(byAdmin.callsTo('breakGlassOptions')).toHaveLength(0);
   });
 
   it('says so when the link is incomplete', async () => {

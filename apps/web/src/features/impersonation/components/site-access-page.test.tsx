@@ -141,6 +141,71 @@ describe('site access page', () => {
     expect(link.rel).toBe('noopener noreferrer');
   });
 
+  it('shows a break-glass access marked, with its reason and case, and its steps in plain words', async () => {
+    const glass = {
+      ...request(14, {
+        Request: {
+          Description: 'Checkout is down',
+          ReasonCode: 'production-incident',
+          ReasonLabel: 'Production incident',
+          CaseReference: 'INC-2041',
+          // the owner's page never links into the provider's tracker (the server answers null)
+          CaseUrl: null,
+        },
+        Action: {
+          Status: 'Approved',
+          ActionTakenBy: 'superadmin@example.com',
+          ActionTakenAt: '2025-01-02T04:00:00.000Z',
+          ExpiresAt: '2025-01-02T04:45:00.000Z',
+          ApprovedProxyRoles: ['Developer'],
+          ApprovedAdditionalPermissions: [],
+        },
+      }),
+      BreakGlass: true,
+    };
+    const glassStep = (Event: string, Actor: string | null, at: string) => ({
+      ...step(14, Event, Actor, at, null),
+      ReasonCode: 'production-incident',
+      ReasonLabel: 'Production incident',
+      CaseReference: 'INC-2041',
+      CaseUrl: null,
+    });
+    stubApi(undefined, {
+      [CALL]: () => ({
+        body: {
+          Data: {
+            AppName: 'analytical-engine',
+            Requests: [glass],
+            Log: [
+              glassStep('break-glass-review', 'oncall@example.com', '2025-01-02T06:00:00.000Z'),
+              glassStep('break-glass-told', 'superadmin@example.com', '2025-01-02T04:00:00.000Z'),
+              glassStep('break-glass', 'superadmin@example.com', '2025-01-02T04:00:00.000Z'),
+            ],
+          },
+        },
+      }),
+    });
+    renderPage('?token=abc');
+    const requests = await screen.findByRole('table', { name: 'Access requests' });
+    const [, row] = within(requests).getAllByRole('row');
+    const why = within(row!).getAllByRole('cell')[2]!;
+    expect(within(why).getByText('Emergency access').className).toContain('status-rejected');
+    expect(why.textContent).toContain('Production incident · INC-2041');
+    expect(why.textContent).toContain('Opened without asking you first (break-glass)');
+    expect(within(why).queryByRole('link')).toBeNull();
+    const steps = screen.getByRole('table', { name: 'Every step' });
+    expect(
+      within(steps)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => cells(r)[2]),
+    ).toEqual([
+      'Another administrator reviewed the emergency access',
+      'You and our administrators were told',
+      'Emergency access opened without asking you (break-glass)',
+    ]);
+  });
+
   it.each([
     ['customer-request', 'Requested'],
     ['consent-denied', 'You denied it'],

@@ -1,4 +1,4 @@
-import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session';
+import { IMPERSONATION_SESSION_MESSAGES } from '@sac/contract/impersonation-session-messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ImpersonationAuthProvider } from '../../../lib/api-auth.tsx';
@@ -20,6 +20,10 @@ const session = (Permissions: string[]): ImpersonationSession => ({
     Roles: ['Support'],
     Permissions,
     ExpiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+    ReasonCode: null,
+    ReasonLabel: null,
+    CaseReference: null,
+    CaseUrl: null,
   },
 });
 

@@ -1,5 +1,11 @@
-import { useT } from '../../../lib/i18n.tsx';
+import { useT } from '../lib/i18n.tsx';
 import styles from './reason-view.module.css';
+
+/*
+ * Why staff were given access: a request's or grant's reason and case, as every screen that shows
+ * them renders them (the requests list, a request's details, the dashboard, the session banner,
+ * the consent and site-access pages).
+ */
 
 /** A request's reason and case as the server answers them (null on requests made before codes). */
 export interface ReasonShown {
@@ -35,11 +41,24 @@ export function ReasonValue({ shown }: { shown: ReasonShown }) {
   return shown.ReasonLabel ? shown.ReasonLabel : <span className="muted">{t('none')}</span>;
 }
 
-/** One line under a cell: 'Reason · case', nothing on an older request. */
-export function ReasonNote({ shown }: { shown: ReasonShown }) {
+/**
+ * One line under a cell or a list's entry: 'Reason · case', the case linked as CaseValue; nothing
+ * on an older request. `className` places it in its list's layout instead of a cell's.
+ */
+export function ReasonNote({
+  shown,
+  lead,
+  className = styles.note,
+}: {
+  shown: ReasonShown;
+  /** Words before the reason (what kind of access it was given for). */
+  lead?: string;
+  className?: string;
+}) {
   if (!shown.ReasonLabel && !shown.CaseReference) return null;
   return (
-    <span className={`muted ${styles.note}`}>
+    <span className={`muted ${className}`}>
+      {lead ? `${lead} ` : null}
       {shown.ReasonLabel}
       {shown.ReasonLabel && shown.CaseReference ? ' · ' : null}
       {shown.CaseReference ? <CaseValue shown={shown} /> : null}
