@@ -59,7 +59,7 @@ test('an auditor filters the trail to one customer and exports it; the file veri
   expect(key).toContain('BEGIN PUBLIC KEY');
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await page.getByRole('button', { name: 'Export CSV', exact: true }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^audit-trail-.+\.csv$/);
   await expect(page.getByText(/^Exported 1 row to audit-trail-.+\.csv\.$/)).toBeVisible();
