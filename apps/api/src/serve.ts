@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import { type Config, retiredSettingsSet } from './config.ts';
+import { awaitingDb } from './db/awaiting-db.ts';
 import type { Db } from './db/db.ts';
 import { dropOrphanedLeases, migrateConfigured } from './db/open.ts';
 import { consoleOrigin } from './lib/console-url.ts';
@@ -22,6 +23,17 @@ import { seedDemoData } from './seed/seed.ts';
  * demo data and the warm-up; SIGTERM drains and stops it.
  */
 export async function serve(config: Config, opening: Promise<Db>): Promise<void> {
+  const build = (db: Db) =>
+    buildApp({
+      config,
+      db,
+      // At a terminal, one short line per request and event (LOG_FORMAT=json keeps the JSON lines).
+      ...(config.logFormat === 'human' ? { logStream: humanLogStream(process.stdout) } : {}),
+    });
+  // The embedded database opens on its thread while the server is built (awaiting-db.ts). On
+  // PostgreSQL the build waits for the migrations: their statements' answers are timed.
+  const building = config.databaseUrl ? undefined : build(awaitingDb(opening));
+  building?.catch(() => {}); // awaited below; this only keeps a failure during the open from going unhandled
   const db = await opening;
   const { applied, warning: trailOwner } = await migrateConfigured(config, db);
   await dropOrphanedLeases(db);
@@ -52,12 +64,7 @@ export async function serve(config: Config, opening: Promise<Db>): Promise<void>
   );
   seeding.catch(() => {}); // awaited after listen; this only keeps an early failure from going unhandled
   let seeded = false;
-  // At a terminal, one short line per request and event (LOG_FORMAT=json keeps the JSON lines).
-  const { app, ctx } = await buildApp({
-    config,
-    db,
-    ...(config.logFormat === 'human' ? { logStream: humanLogStream(process.stdout) } : {}),
-  });
+  const { app, ctx } = await (building ?? build(db));
   // Without SMTP, mail is written as files to DATA_DIR/outbox: made now, so it is there to look in.
   if (!config.smtpUrl) fs.mkdirSync(path.join(config.dataDir, 'outbox'), { recursive: true });
   if (trailOwner) app.log.warn(trailOwner);

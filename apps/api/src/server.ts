@@ -9,7 +9,9 @@ import { privateUmask } from './lib/private-data-dir.ts';
 // (openConfiguredDb also makes what is already there 0700/0600).
 privateUmask();
 const config = loadConfig();
-const opening = openConfiguredDbOrExit(config);
-opening.catch(() => {}); // awaited by serve(); this only keeps a failure during the imports from going unhandled
+// PostgreSQL is opened after them: its connection's first answers are timed (store-circuit.ts),
+// and an event loop busy loading modules would make them late.
+const early = config.databaseUrl ? undefined : openConfiguredDbOrExit(config);
+early?.catch(() => {}); // awaited by serve(); this only keeps a failure during the imports from going unhandled
 const { serve } = await import('./serve.ts');
-await serve(config, opening);
+await serve(config, early ?? openConfiguredDbOrExit(config));

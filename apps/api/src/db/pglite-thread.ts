@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import { types } from '@electric-sql/pglite';
 import {
   channelListeners,
@@ -15,6 +14,7 @@ import {
   scriptMessage,
   statementMessage,
 } from './pglite-statement.ts';
+import { pgliteThread } from './pglite-thread-start.ts';
 import type { ThreadReply, ThreadRequest } from './pglite-thread-worker.ts';
 import { statementHook, type TxMark } from './statement-log.ts';
 
@@ -30,9 +30,8 @@ type Ask = { op: 'run'; message: Uint8Array; sync: boolean } | { op: 'dump' } | 
  * for it, as PGlite's query() does) and hears the notifications in the answers.
  */
 export function openPgliteThread(dir: string, onClose?: () => void): Promise<Db> {
-  const worker = new Worker(new URL('./pglite-thread-worker.ts', import.meta.url), {
-    workerData: { dir, sessionSettings: SESSION_SETTINGS },
-  });
+  const worker = pgliteThread();
+  worker.postMessage({ op: 'open', dir, sessionSettings: SESSION_SETTINGS } satisfies ThreadRequest);
   const pending = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
   let next = 1;
   let closed = false;
@@ -46,7 +45,7 @@ export function openPgliteThread(dir: string, onClose?: () => void): Promise<Db>
     if (pending.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      const message: ThreadRequest = { id, ...req };
+      const message = { id, ...req } as ThreadRequest;
       // A message that is all of its buffer moves to the thread; a view of a shared one is copied.
       const whole = req.op === 'run' && req.message.byteLength === req.message.buffer.byteLength;
       worker.postMessage(message, whole ? [req.message.buffer as ArrayBuffer] : []);
