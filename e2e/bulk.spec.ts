@@ -75,6 +75,109 @@ test('bulk deactivate: pick a page of sites, read the dry run, run it, then undo
   await shoot(page, 'bulk-job-page');
 });
 
+test('bulk on the customer search: pick two customers, export them, deactivate their sites, undo from the toast', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const headers = await apiSignIn(request, 'superadmin@example.com');
+  const last = `Pickwick${Date.now()}`;
+  const made: Array<{ uid: string; email: string; sites: string[] }> = [];
+  for (const first of ['Anna', 'Bert']) {
+    const email = `${first.toLowerCase()}-${last.toLowerCase()}@example.com`;
+    const appname = `${first.toLowerCase()}-${last.toLowerCase()}`;
+    const r = await request.post('/admin/customer', {
+      headers,
+      data: { firstname: first, lastname: last, email, appname },
+    });
+    expect(r.ok(), await r.text()).toBe(true);
+    const uid = ((await r.json()) as { Data: { Customer: { Uid: string } } }).Data.Customer.Uid;
+    made.push({ uid, email, sites: [appname] });
+  }
+  const more = await request.post(`/admin/site?uid=${made[0]!.uid}`, {
+    headers,
+    data: { appname: `anna-${last.toLowerCase()}-two` },
+  });
+  expect(more.ok(), await more.text()).toBe(true);
+  made[0]!.sites.push(`anna-${last.toLowerCase()}-two`);
+  const statuses = async () => {
+    const out: string[] = [];
+    for (const c of made) {
+      const r = await request.get(`/admin/apps?uid=${c.uid}`, { headers });
+      out.push(...((await r.json()) as { Data: Array<{ Status: string }> }).Data.map((s) => s.Status));
+    }
+    return out;
+  };
+
+  await signIn(page, 'superadmin@example.com');
+  await page.goto(`/manage-customer/search-customer?customerName=${last}`);
+  const table = page.getByRole('table', { name: 'Customers found' });
+  await expect(table.getByRole('row')).toHaveCount(3);
+  // pick both with the keyboard: each row's box, then Space
+  for (const first of ['Anna', 'Bert']) {
+    const box = table.getByRole('checkbox', { name: `Select ${first} ${last}` });
+    await box.focus();
+    await page.keyboard.press('Space');
+    await expect(box).toBeChecked();
+  }
+  const bar = page.getByRole('region', { name: 'Bulk actions on the selected customers' });
+  await expect(bar.getByText('2 selected')).toBeVisible();
+
+  // the selection's export: the search's own server export, of the two (uids)
+  const saved = page.waitForEvent('download');
+  await bar.getByRole('button', { name: 'Export CSV of the selected customers' }).click();
+  const file = await saved;
+  expect(file.suggestedFilename()).toMatch(/^customers-customerName-.+\.csv$/);
+  const text = await (await import('node:fs/promises')).readFile((await file.path()) ?? '', 'utf8');
+  const lines = text.trim().split('\r\n');
+  expect(lines[0]).toBe('Uid,Customer Name,Email,Status,Role,Created Date,Modified Date');
+  expect(
+    lines
+      .slice(1)
+      .map((l) => l.split(',')[0])
+      .sort(),
+  ).toEqual(made.map((c) => c.uid).sort());
+  await axeClean(page, 'the customer search with a selection');
+  await shoot(page, 'bulk-customers-selection');
+
+  await bar.getByRole('button', { name: 'Deactivate their sites' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Deactivate sites' });
+  await expect(dialog.getByText('3 sites will be deactivated.')).toBeVisible();
+  // each site with its customer
+  await expect(dialog.getByRole('listitem')).toHaveText(
+    made.flatMap((c) => c.sites.map((site) => `${site} (${c.email})`)),
+  );
+  await expect(dialog.getByText('A bulk action takes at most 10,000 sites.')).toBeVisible();
+  await axeClean(page, 'the dry run of the customers’ sites');
+  await shoot(page, 'bulk-customers-dry-run', false);
+  await dialog.getByRole('button', { name: 'Deactivate 3 sites' }).click();
+
+  await expect(dialog.getByText(/^Done\./)).toBeVisible();
+  const toast = page.getByTestId('toast-success').filter({ hasText: 'Deactivated 3 sites; 0 refused.' });
+  await expect(toast).toBeVisible();
+  expect(await statuses()).toEqual(['inactive', 'inactive', 'inactive']);
+  const jobPage = await dialog.getByRole('link', { name: 'Open the job’s page' }).getAttribute('href');
+  await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+  await expect(bar).toHaveCount(0);
+  await toast.hover();
+  await axeClean(page, 'the search after the job, and its toast');
+  await toast.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByText('Undone: 3 sites put back; 0 refused.')).toBeVisible();
+  expect(await statuses()).toEqual(['active', 'active', 'active']);
+
+  // the job's page: each site, linking to its customer, and the way back to the search
+  await page.goto(jobPage ?? '');
+  const items = page.getByRole('table', { name: 'Items of the bulk job' });
+  await expect(items.getByRole('row')).toHaveCount(4);
+  await expect(items.getByRole('link', { name: `${made[1]!.sites[0]} (${made[1]!.email})` })).toHaveAttribute(
+    'href',
+    `/manage-customer/view-customer?uid=${made[1]!.uid}`,
+  );
+  await expect(page.getByRole('link', { name: 'Back to the customer search' })).toBeVisible();
+  await axeClean(page, 'the job page of the customers’ sites');
+  await shoot(page, 'bulk-customers-job-page');
+});
+
 /** A live grant to `agent` on a fresh site of its own owner: requested, consented from the mail, approved. */
 async function liveGrant(
   request: APIRequestContext,

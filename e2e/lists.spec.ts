@@ -116,8 +116,7 @@ test('the team list: sort by a column, page, Back and reload keep the view; the 
   await expect(page).toHaveURL(/manage-superuser\/manage-superuser$/);
 });
 
-const namesShown = async (page: Page) =>
-  page.getByRole('table', { name: 'Customers found' }).locator('tbody tr td:first-child').allTextContents();
+const namesShown = (page: Page) => firstCells(page, 'Customers found');
 
 test('the customer search: the server orders by a column, Back from a customer returns to the same page and order, the export is the list', async ({
   page,

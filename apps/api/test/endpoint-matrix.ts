@@ -238,6 +238,7 @@ const COMPUTES_ONLY = new Set<EndpointId>([
   'bulkRequestsDryRun',
   'bulkSessionsDryRun',
   'bulkInvitationsDryRun',
+  'bulkCustomersDryRun',
   'customObjectValidate',
   'encryptionPreview',
   'noticeRecipients',
@@ -1117,6 +1118,15 @@ export const MATRIX: Record<EndpointId, Row> = {
   // another's job (MATRIX_APPROVER asked for it).
   bulkDryRun: customerWrite((f) => ({
     payload: { Action: 'site.deactivate', Uid: f.customer.uid, Selection: { Kind: 'all' } },
+  })),
+  // The customer search's: those of the single site action (sites.write), over all the search
+  // matches ('matrix': every fixture customer of the scope matrix, which checks none outside the
+  // principal's scope is named).
+  bulkCustomersDryRun: customerWrite(() => ({
+    payload: {
+      Action: 'customer.deactivate-sites',
+      Selection: { Kind: 'all', Search: { customerName: 'matrix' } },
+    },
   })),
   // The requests list's: those of the single decision (impersonation.approve, SuperAdmins).
   bulkRequestsDryRun: superAdminCall(async (f) => ({

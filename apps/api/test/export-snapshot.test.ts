@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import { searchCustomerExportQuery } from '@sac/contract/customers';
+import { searchCustomerExportQuery } from '@sac/contract/customer-export';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller, StaffSession } from '../src/app-context.ts';
-import { exportSearch } from '../src/modules/customers/customers.service.ts';
+import { exportSearch } from '../src/modules/customers/customer-export.service.ts';
 import { exportRequests } from '../src/modules/impersonation/impersonation-exports.service.ts';
 import { insertCustomer, insertSite } from './customer-fixtures.ts';
 import { createTestApp, type TestApp } from './harness.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oneCriterion, SEARCH_CRITERIA, searchCriterionShape } from './customers.ts';
 import { decimalInteger } from './validation.ts';
 
 /**
@@ -9,14 +10,16 @@ import { decimalInteger } from './validation.ts';
  */
 
 /**
- * The lists a bulk job is of (its kind): a customer's sites, the impersonation requests. Each has
- * its actions, its selection's ids and filter, and the permission of its single actions.
+ * The lists a bulk job is of (its kind): a customer's sites, the impersonation requests, a
+ * colleague's sessions, the team's invitations, the customer search. Each has its actions, its
+ * selection's ids and filter, and the permission of its single actions.
  */
 const BULK_LISTS = [
   'customer-sites',
   'impersonation-requests',
   'staff-sessions',
   'team-invitations',
+  'customers',
 ] as const;
 export type BulkList = (typeof BULK_LISTS)[number];
 
@@ -24,12 +27,18 @@ const SITE_ACTIONS = ['site.deactivate', 'site.activate'] as const;
 const REQUEST_ACTIONS = ['request.revoke', 'request.reject'] as const;
 const SESSION_ACTIONS = ['session.end'] as const;
 const INVITATION_ACTIONS = ['invitation.resend'] as const;
+/**
+ * The customer search's: the owned sites of the customers selected, deactivated or activated, each
+ * site by the single status change. Actions of their own (not site.*): an action is of one list.
+ */
+const CUSTOMER_ACTIONS = ['customer.deactivate-sites', 'customer.activate-sites'] as const;
 /** The actions a bulk job may take, per list; each item runs the single action's own service call. */
 const BULK_ACTIONS = [
   ...SITE_ACTIONS,
   ...REQUEST_ACTIONS,
   ...SESSION_ACTIONS,
   ...INVITATION_ACTIONS,
+  ...CUSTOMER_ACTIONS,
 ] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
@@ -41,12 +50,16 @@ export const BULK_LIST_OF: Record<BulkAction, BulkList> = {
   'request.reject': 'impersonation-requests',
   'session.end': 'staff-sessions',
   'invitation.resend': 'team-invitations',
+  'customer.deactivate-sites': 'customers',
+  'customer.activate-sites': 'customers',
 };
 
 /** The action that undoes each reversible action (an action not named here has no undo). */
 export const BULK_INVERSE: Partial<Record<BulkAction, BulkAction>> = {
   'site.deactivate': 'site.activate',
   'site.activate': 'site.deactivate',
+  'customer.deactivate-sites': 'customer.activate-sites',
+  'customer.activate-sites': 'customer.deactivate-sites',
 };
 
 /** How long a finished job's undo is offered (the toast and the job's page), minutes. */
@@ -61,19 +74,34 @@ export const BULK_ITEMS_CEILING = 10_000;
  */
 export const EXPORT_SELECTION_MAX = 500;
 
+/**
+ * Rows an export of a selection may name by uid (the customer search's export with `uids`): a uid
+ * is 37 characters with its comma, so 200 of them are 7.4 KB of the address, well within the
+ * 16 KiB Node.js takes for a request's line and headers (500 would not be: 18.5 KB).
+ */
+export const EXPORT_SELECTION_UIDS_MAX = 200;
+
+const selectionTooLarge = (max: number) =>
+  `An export of a selection takes at most ${max} rows; export all matching instead.`;
+
 /** A list export's `ids`: the selection's rows, comma-separated (absent: every row the filter matches). */
 export const exportSelectionIds = z
   .string()
   .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'ids must be row ids separated by commas.')
   .transform((s) => [...new Set(s.split(',').map(Number))])
-  .pipe(
-    z
-      .array(z.number().int())
-      .max(
-        EXPORT_SELECTION_MAX,
-        `An export of a selection takes at most ${EXPORT_SELECTION_MAX} rows; export all matching instead.`,
-      ),
-  )
+  .pipe(z.array(z.number().int()).max(EXPORT_SELECTION_MAX, selectionTooLarge(EXPORT_SELECTION_MAX)))
+  .optional();
+
+const UID_TEXT = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+/** A list export's `uids`: the selection's rows by uid, comma-separated (absent: every row the filter matches). */
+export const exportSelectionUids = z
+  .string()
+  // said before the pattern is tried on a long text
+  .max((EXPORT_SELECTION_UIDS_MAX + 1) * 37, selectionTooLarge(EXPORT_SELECTION_UIDS_MAX))
+  .regex(new RegExp(`^${UID_TEXT}(,${UID_TEXT})*$`), 'uids must be uids separated by commas.')
+  .transform((s) => [...new Set(s.toLowerCase().split(','))])
+  .pipe(z.array(z.string()).max(EXPORT_SELECTION_UIDS_MAX, selectionTooLarge(EXPORT_SELECTION_UIDS_MAX)))
   .optional();
 
 /** Items one read of a job answers; `after` pages on. */
@@ -150,8 +178,38 @@ const invitationSelection = z.discriminatedUnion('Kind', [
   z.object({ Kind: z.literal('all') }),
 ]);
 
-/** A job's selection, of whichever list. */
-const selection = z.union([siteSelection, requestSelection, sessionSelection, invitationSelection]);
+/**
+ * The customer search's selection: customers picked by Uid, or every customer the search matches
+ * (`Search`: its one criterion and term, as GET /admin/searchcustomer takes them).
+ */
+const customerSelection = z.discriminatedUnion('Kind', [
+  z.object({
+    Kind: z.literal('rows'),
+    Uids: z
+      .array(z.string().uuid('Uids must be customer ids.'))
+      .min(1, 'Pick at least one row.')
+      .max(BULK_ITEMS_CEILING, `A bulk action takes at most ${BULK_ITEMS_CEILING} rows.`),
+  }),
+  z.object({
+    Kind: z.literal('all'),
+    Search: z.object(searchCriterionShape).superRefine(oneCriterion),
+  }),
+]);
+
+/**
+ * What a job keeps of "all the search matches": the criterion, not its term (a name, an address, a
+ * phone number or an API secret, which the job's answers and trail rows would otherwise repeat).
+ */
+const customerSearchKept = z.object({ Kind: z.literal('all'), Criterion: z.enum(SEARCH_CRITERIA) });
+
+/** A job's selection, of whichever list (the customer search's first: the others' `all` would take it, dropping Criterion). */
+const selection = z.union([
+  customerSearchKept,
+  siteSelection,
+  requestSelection,
+  sessionSelection,
+  invitationSelection,
+]);
 export type BulkSelection = z.infer<typeof selection>;
 
 /** A dry run on a customer's sites (POST /admin/bulk/dryrun). */
@@ -180,18 +238,28 @@ export const bulkInvitationsDryRunBody = z.object({
   Action: z.enum(INVITATION_ACTIONS, { error: 'Action is not a bulk action on the team.' }),
   Selection: invitationSelection,
 });
+/**
+ * A dry run on the customer search (POST /admin/bulk/customers/dryrun): the owned sites of the
+ * customers selected, each site an item.
+ */
+export const bulkCustomersDryRunBody = z.object({
+  Action: z.enum(CUSTOMER_ACTIONS, { error: 'Action is not a bulk action on customers.' }),
+  Selection: customerSelection,
+});
 /** Every dry run, one shape discriminated by its Action (each list's endpoint takes its own). */
 const bulkDryRunBody = z.discriminatedUnion('Action', [
   bulkSitesDryRunBody,
   bulkRequestsDryRunBody,
   bulkSessionsDryRunBody,
   bulkInvitationsDryRunBody,
+  bulkCustomersDryRunBody,
 ]);
 export type BulkDryRunBody = z.input<typeof bulkDryRunBody>;
 export type BulkSitesDryRunBody = z.output<typeof bulkSitesDryRunBody>;
 export type BulkRequestsDryRunBody = z.output<typeof bulkRequestsDryRunBody>;
 export type BulkSessionsDryRunBody = z.output<typeof bulkSessionsDryRunBody>;
 export type BulkInvitationsDryRunBody = z.output<typeof bulkInvitationsDryRunBody>;
+export type BulkCustomersDryRunBody = z.output<typeof bulkCustomersDryRunBody>;
 
 export const bulkJobBody = z.object({ Id: jobId });
 export const bulkJobQuery = z.object({
@@ -202,13 +270,19 @@ export const bulkJobQuery = z.object({
 
 const bulkItem = z.object({
   Seq: z.number().int(),
-  /** The item's id in its list: a site's appId, a request's Id, a session's Id. */
+  /** The item's id in its list: a site's appId (of a customer's sites, or of the customers picked), a request's Id, a session's Id. */
   Target: z.number().int(),
   /** The same as Target (the name it had when only sites were bulk items). */
   AppId: z.number().int(),
-  /** The item's key when its list's ids are not numbers (a team member's Uid; Target is then its place). */
+  /**
+   * The item's key when its list's ids are not numbers (a team member's Uid; Target is then its
+   * place); of the customer search's items, the Uid of the customer who owns the site.
+   */
   Key: z.string().nullable(),
-  /** What the list shows of it, as the dry run saw it: a site's name, a request's Id and site. */
+  /**
+   * What the list shows of it, as the dry run saw it: a site's name (and its owner's email, of the
+   * customer search's items), a request's Id and site.
+   */
   Label: z.string(),
   Planned: z.enum(['change', 'refuse']),
   PlannedReason: z.string().nullable(),
@@ -222,7 +296,7 @@ const bulkJob = z.object({
   Action: z.enum(BULK_ACTIONS),
   /** The list the job is of. */
   List: z.enum(BULK_LISTS),
-  /** The customer whose sites a customer-sites job is of; null for the other lists. */
+  /** The customer whose sites a customer-sites job is of; null for the other lists (the customer search's items each name theirs: Key). */
   Uid: z.string().nullable(),
   /** The staff member whose sessions a staff-sessions job is of; null for the other lists. */
   StaffUid: z.string().nullable(),

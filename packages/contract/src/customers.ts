@@ -69,8 +69,8 @@ const UID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
 
 const term = z.string().trim().max(320, 'The search term is too long.');
 
-/** The criterion fields of a search and of its export, and the list order (`sort`). */
-const searchShape = {
+/** The criterion fields of a search, of its export and of a bulk selection of all it matches. */
+export const searchCriterionShape = {
   customerName: term.optional(),
   emailid: term.optional(),
   apikey: term.optional(),
@@ -80,6 +80,11 @@ const searchShape = {
   uid: term.optional(),
   /** Digits with an optional leading '+' (separators ignored): exact or prefix. */
   phone: term.optional(),
+};
+
+/** The criterion fields and the list order (`sort`): a search's, and its export's (customer-export.ts). */
+export const searchShape = {
+  ...searchCriterionShape,
   /**
    * name, created or modified (Customer Name, Created Date, Modified Date), '-' first for
    * descending; ties by uid. Absent: the criterion's own order (a name search's rank).
@@ -87,7 +92,8 @@ const searchShape = {
   sort: sortQueryField(CUSTOMER_SORT_KEYS),
 };
 
-function oneCriterion(q: { [K in SearchCriterion]?: string | undefined }, ctx: z.RefinementCtx) {
+/** Exactly one criterion filled, and a UID or phone number that is one. */
+export function oneCriterion(q: { [K in SearchCriterion]?: string | undefined }, ctx: z.RefinementCtx) {
   const filled = SEARCH_CRITERIA.filter((c) => (q[c] ?? '') !== '');
   if (filled.length === 0) ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.noCriterion, path: [] });
   if (filled.length > 1) ctx.addIssue({ code: 'custom', message: SEARCH_MESSAGES.oneCriterion, path: [] });
@@ -106,13 +112,6 @@ export const searchCustomerQuery = z
   })
   .superRefine(oneCriterion);
 
-/**
- * GET /admin/searchcustomer/export: the same criterion and sort as the search, every match as CSV
- * in the order the list shows them (no cursor).
- */
-export const searchCustomerExportQuery = z.object(searchShape).superRefine(oneCriterion);
-/** The export's body, described for the API document (the file itself is text, streamed). */
-export const searchCustomerExportResponse = z.string();
 /** The export's columns, in order: the list's, with the UID and email. */
 export const CUSTOMER_EXPORT_COLUMNS = [
   'Uid',

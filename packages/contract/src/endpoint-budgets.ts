@@ -220,6 +220,8 @@ export const ENDPOINT_BUDGETS = {
   // when the colleague is a SuperAdmin (the matrix's colleague is not: 8)
   bulkSessionsDryRun: { statements: 9, commits: 1 },
   bulkInvitationsDryRun: { statements: 9, commits: 1 },
+  // + the search's matches, one statement (the matrix's call is of all a name search matches)
+  bulkCustomersDryRun: { statements: 8, commits: 1 },
   bulkRun: { statements: 7, commits: 1 },
   bulkApprove: { statements: 7, commits: 1 },
   bulkCancel: { statements: 8, commits: 1 },

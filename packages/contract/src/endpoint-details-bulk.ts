@@ -1,4 +1,5 @@
 import {
+  bulkCustomersDryRunBody,
   bulkInvitationsDryRunBody,
   bulkJobBody,
   bulkJobQuery,
@@ -37,6 +38,13 @@ export const BULK_DETAILS = {
       'Plan the resend of invitations on the team list (the members picked, or all the list shows, at most BULK_MAX_ITEMS): answers whose invitation would be sent again (a new link, the old one void) and who would be refused and why (not a pending invitee: accepted, deactivated, deleted; outside your rights; changed since). Not reversible. Changes nothing; the plan is kept as a job in state planned.',
     tag: 'Team',
     body: bulkInvitationsDryRunBody,
+    responses: { 200: bulkJobResponse, ...errors(400, 401, 403) },
+  },
+  bulkCustomersDryRun: {
+    summary:
+      "Plan deactivating or activating the owned sites of customers on the customer search (the customers picked, or all the search matches under its one criterion, at most BULK_MAX_ITEMS customers and sites): answers each site, named with its owner's email, as would change or would be refused and why (already in that status, outside your scope), each by the single status change's rule, and whether the run needs a second SuperAdmin's approval. Reversible: undo within BULK_UNDO_MINUTES. Changes nothing; the plan is kept as a job in state planned, which keeps the search's criterion, not its term.",
+    tag: 'Customers',
+    body: bulkCustomersDryRunBody,
     responses: { 200: bulkJobResponse, ...errors(400, 401, 403) },
   },
   bulkRun: {

@@ -1,4 +1,5 @@
 import { okResponse } from './auth.ts';
+import { searchCustomerExportQuery, searchCustomerExportResponse } from './customer-export.ts';
 import {
   addSiteBody,
   createCustomerBody,
@@ -21,8 +22,6 @@ import {
   customerRolesResponse,
   featuresResponse,
   loginSessionsResponse,
-  searchCustomerExportQuery,
-  searchCustomerExportResponse,
   searchCustomerQuery,
   searchCustomerResponse,
   siteBasicSettingsQuery,
@@ -51,7 +50,7 @@ export const CUSTOMERS_DETAILS = {
   },
   searchCustomerExport: {
     summary:
-      "Every customer a search matches as CSV (same criterion fields and sort as the search, no cursor), in the list's order, streamed: columns Uid, Customer Name, Email, Status, Role, Created Date, Modified Date. The x-export-rows header says how many rows follow the header line. At most 50,000 customers (else 400: narrow the search); two exports at once per instance (else 429). Recorded in the audit trail (customers.export) with the criterion, sort and row count, not the term.",
+      "Every customer a search matches as CSV (same criterion fields and sort as the search, no cursor), in the list's order, streamed: columns Uid, Customer Name, Email, Status, Role, Created Date, Modified Date. The x-export-rows header says how many rows follow the header line. At most 50,000 customers (else 400: narrow the search); two exports at once per instance (else 429). With `uids` (a selection of the search's bulk bar, at most 200, comma-separated), only those of the matches, in the same order and columns. Recorded in the audit trail (customers.export) with the criterion, sort and row count (and `selection`, how many uids were asked for), not the term.",
     tag: 'Customers',
     query: searchCustomerExportQuery,
     responses: { 200: searchCustomerExportResponse, ...errors(400, 401, 403, 429) },

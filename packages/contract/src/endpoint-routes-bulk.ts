@@ -36,6 +36,14 @@ export const BULK_ROUTES = {
     path: '/admin/bulk/invitations/dryrun',
     access: 'team.write',
   },
+  // The customer search's: the single site status change's access; its items keep to its scope.
+  bulkCustomersDryRun: {
+    id: 'bulkCustomersDryRun',
+    method: 'POST',
+    path: '/admin/bulk/customers/dryrun',
+    access: 'sites.write',
+    scope: 'service',
+  },
   bulkRun: {
     id: 'bulkRun',
     method: 'POST',

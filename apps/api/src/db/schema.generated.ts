@@ -80,7 +80,7 @@ interface BulkJobsTable {
   started_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   claimed_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
-  list: Generated<"customer-sites" | "impersonation-requests" | "staff-sessions" | "team-invitations">;
+  list: Generated<"customer-sites" | "impersonation-requests" | "staff-sessions" | "team-invitations" | "customers">;
   params: ColumnType<unknown, JsonValue | undefined, JsonValue>;
 }
 

@@ -22,29 +22,38 @@ interface Words {
   approval: Key;
   /** A change that takes something away: the confirm button is a danger one. */
   danger: boolean;
+  /** The dry run lists the items that would change too (the customer search's: each site with its owner). */
+  listChanges?: boolean;
 }
+/** The words of deactivating and activating sites (a customer's, or the customers' picked on the search). */
+const DEACTIVATE_SITES: Words = {
+  title: 'bulkPlanTitleDeactivate',
+  change: 'bulkWouldChangeDeactivate',
+  none: 'bulkNothingChanges',
+  confirm: 'bulkConfirmDeactivate',
+  toast: 'bulkDoneToastDeactivate',
+  bound: 'bulkBound',
+  approval: 'bulkApprovalNote',
+  danger: true,
+};
+const ACTIVATE_SITES: Words = {
+  title: 'bulkPlanTitleActivate',
+  change: 'bulkWouldChangeActivate',
+  none: 'bulkNothingChanges',
+  confirm: 'bulkConfirmActivate',
+  toast: 'bulkDoneToastActivate',
+  bound: 'bulkBound',
+  approval: 'bulkApprovalNote',
+  danger: false,
+};
+
 /** Each action's words (the bulk phrases live in the customers namespace, where bulk began). */
 const WORDS: Record<BulkAction, Words> = {
-  'site.deactivate': {
-    title: 'bulkPlanTitleDeactivate',
-    change: 'bulkWouldChangeDeactivate',
-    none: 'bulkNothingChanges',
-    confirm: 'bulkConfirmDeactivate',
-    toast: 'bulkDoneToastDeactivate',
-    bound: 'bulkBound',
-    approval: 'bulkApprovalNote',
-    danger: true,
-  },
-  'site.activate': {
-    title: 'bulkPlanTitleActivate',
-    change: 'bulkWouldChangeActivate',
-    none: 'bulkNothingChanges',
-    confirm: 'bulkConfirmActivate',
-    toast: 'bulkDoneToastActivate',
-    bound: 'bulkBound',
-    approval: 'bulkApprovalNote',
-    danger: false,
-  },
+  'site.deactivate': DEACTIVATE_SITES,
+  'site.activate': ACTIVATE_SITES,
+  // the sites of the customers picked on the search, each listed with its owner
+  'customer.deactivate-sites': { ...DEACTIVATE_SITES, listChanges: true },
+  'customer.activate-sites': { ...ACTIVATE_SITES, listChanges: true },
   'request.revoke': {
     title: 'bulkPlanTitleRevoke',
     change: 'bulkWouldChangeRevoke',
@@ -87,6 +96,27 @@ const WORDS: Record<BulkAction, Words> = {
   },
 };
 
+/** The first LISTED of the items, and how many more the job's page lists. */
+function Listed({ items, count }: { items: BulkJob['Items']; count: number }) {
+  const t = useT('customers');
+  const shown = items.slice(0, LISTED);
+  return (
+    <>
+      <ul className={styles.reasons}>
+        {shown.map((i) => (
+          <li key={i.Seq}>
+            <strong>{i.Label}</strong>
+            {i.PlannedReason ? `: ${i.PlannedReason}` : null}
+          </li>
+        ))}
+      </ul>
+      {count > shown.length ? (
+        <p className="muted">{t('bulkMore', { count: count - shown.length })}</p>
+      ) : null}
+    </>
+  );
+}
+
 /** The dry run's answer: what will change, what will be left and why, the bound and the approval. */
 function Plan({ plan, words }: { plan: BulkJob; words: Words }) {
   const t = useT('customers');
@@ -94,21 +124,13 @@ function Plan({ plan, words }: { plan: BulkJob; words: Words }) {
   return (
     <>
       <p>{plan.Planned.Change > 0 ? t(words.change, { count: plan.Planned.Change }) : t(words.none)}</p>
+      {words.listChanges && plan.Planned.Change > 0 ? (
+        <Listed items={plan.Items.filter((i) => i.Planned === 'change')} count={plan.Planned.Change} />
+      ) : null}
       {plan.Planned.Refuse > 0 ? (
         <>
           <p>{t('bulkWouldRefuse', { count: plan.Planned.Refuse })}</p>
-          <ul className={styles.reasons}>
-            {refused.slice(0, LISTED).map((i) => (
-              <li key={i.Seq}>
-                <strong>{i.Label}</strong>: {i.PlannedReason}
-              </li>
-            ))}
-          </ul>
-          {plan.Planned.Refuse > Math.min(refused.length, LISTED) ? (
-            <p className="muted">
-              {t('bulkMore', { count: plan.Planned.Refuse - Math.min(refused.length, LISTED) })}
-            </p>
-          ) : null}
+          <Listed items={refused} count={plan.Planned.Refuse} />
         </>
       ) : null}
       {plan.ApprovalNeeded ? <p>{t(words.approval, { over: plan.ApprovalOver })}</p> : null}

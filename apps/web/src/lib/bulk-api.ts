@@ -23,6 +23,10 @@ export function useBulkJob(id: number | undefined) {
   });
 }
 
+type CustomersBody = Extract<BulkDryRunBody, { Action: `customer.${string}` }>;
+/** A dry run of the customer search's (its own actions: an action is of one list). */
+const ofCustomers = (body: BulkDryRunBody): body is CustomersBody => body.Action.startsWith('customer.');
+
 /** POST the dry run of the action's list (nothing changes): the plan. */
 export function useBulkDryRun() {
   return useMutation({
@@ -30,6 +34,7 @@ export function useBulkDryRun() {
       if ('Uid' in body) return (await callApi('bulkDryRun', { body })).Data;
       if ('StaffUid' in body) return (await callApi('bulkSessionsDryRun', { body })).Data;
       if (body.Action === 'invitation.resend') return (await callApi('bulkInvitationsDryRun', { body })).Data;
+      if (ofCustomers(body)) return (await callApi('bulkCustomersDryRun', { body })).Data;
       return (await callApi('bulkRequestsDryRun', { body })).Data;
     },
     meta: { errorFallback: false },

@@ -1,4 +1,4 @@
-import type { BulkAction, BulkList } from '@sac/contract/bulk';
+import type { BulkAction, BulkList, BulkSelection } from '@sac/contract/bulk';
 import type { AppContext } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
@@ -23,7 +23,7 @@ export class ItemRefused extends Error {
 export interface JobOfItem {
   id: number;
   action: BulkAction;
-  /** The customer of a customer-sites job. */
+  /** The customer of a customer-sites job (the customer search's items each name theirs: its key). */
   uid: string | null;
   /** What each item's single action is given beyond its target (a comment). */
   params: Record<string, unknown>;
@@ -32,7 +32,7 @@ export interface JobOfItem {
 /** An item as the runner hands it over: its target and what the dry run saw of it. */
 export interface ItemToRun {
   target: number;
-  /** Its key when the list's ids are not numbers (a team member's uid). */
+  /** Its key when the list's ids are not numbers (a team member's uid), or its site's owner. */
   key?: string;
   seen: { status: string; version: number };
 }
@@ -53,6 +53,8 @@ export interface BulkKind<Body = unknown> {
   none: string;
   /** What the job keeps of the body for its items beyond their targets (a comment). */
   params?(body: Body): Record<string, unknown>;
+  /** What the job keeps of the selection (absent: the selection as asked). */
+  kept?(body: Body): BulkSelection;
   /** The customer a job is about (customer-sites: the body's Uid), else null. */
   customerOf?(body: Body): string;
   /** The selection's items, at most `limit`, each planned to change or refused with the reason. */

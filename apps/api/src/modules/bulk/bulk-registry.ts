@@ -1,5 +1,6 @@
 import { BULK_LIST_OF, type BulkAction, type BulkList } from '@sac/contract/bulk';
 import type { BulkKind } from './bulk-kinds.ts';
+import { customerKind } from './customer-items.ts';
 import { invitationKind } from './invitation-items.ts';
 import { requestKind } from './request-items.ts';
 import { sessionKind } from './session-items.ts';
@@ -11,6 +12,7 @@ const KINDS: Record<BulkList, BulkKind<never>> = {
   'impersonation-requests': requestKind,
   'staff-sessions': sessionKind,
   'team-invitations': invitationKind,
+  customers: customerKind,
 };
 
 /** The kind of a list (a job's `list`). */

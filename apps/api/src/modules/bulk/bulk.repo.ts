@@ -40,6 +40,37 @@ export function sitesOfSelection(
   return rows(db, q.orderBy('s.app_id').limit(limit)) as Promise<PlannedSite[]>;
 }
 
+/** A site of a customer picked on the search, with its owner's address (the item's label). */
+export interface CustomerSite extends PlannedSite {
+  owner_uid: string;
+  email: string;
+}
+
+/**
+ * The owned sites of these customers within the caller's scope (what each customer's sites list
+ * shows them), by owner and appId, at most `limit`.
+ */
+export function sitesOfCustomers(
+  db: Queryable,
+  uids: readonly string[],
+  scope: readonly SiteScope[] | undefined,
+  limit: number,
+): Promise<CustomerSite[]> {
+  return rows(
+    db,
+    qb
+      .selectFrom('sites as s')
+      .innerJoin('customers as c', 'c.uid', 's.owner_uid')
+      .select(['s.app_id', 's.app_name', 's.status', 's.version', 's.data_center', 's.plan', 's.owner_uid'])
+      .select('c.email')
+      .where(sql<boolean>`s.owner_uid = ANY(${uids}::uuid[])`)
+      .$call(whereInScope(siteRowInScope(scope, 's')))
+      .orderBy('s.owner_uid')
+      .orderBy('s.app_id')
+      .limit(limit),
+  ) as Promise<CustomerSite[]>;
+}
+
 export interface NewJob {
   action: string;
   list: BulkList;
@@ -87,7 +118,10 @@ export async function insertJob(db: Queryable, j: NewJob): Promise<number> {
 
 export interface NewItem {
   target: number;
-  /** Its key when the list's ids are not numbers (a team member's uid; target is then its place). */
+  /**
+   * Its key when the list's ids are not numbers (a team member's uid; target is then its place), or
+   * the owner of its site (the customer search's items).
+   */
   key?: string;
   label: string;
   seenStatus: string;
@@ -221,7 +255,16 @@ export function changedItems(db: Queryable, jobId: number) {
     qb
       .selectFrom('bulk_job_items as i')
       .innerJoin('sites as s', 's.app_id', 'i.target')
-      .select(['i.target', 'i.label', 'i.seen_version', 's.status', 's.version', 's.data_center', 's.plan'])
+      .select([
+        'i.target',
+        'i.target_key',
+        'i.label',
+        'i.seen_version',
+        's.status',
+        's.version',
+        's.data_center',
+        's.plan',
+      ])
       .where('i.job_id', '=', jobId)
       .where('i.outcome', '=', 'changed')
       .orderBy('i.seq'),

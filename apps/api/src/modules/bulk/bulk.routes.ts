@@ -9,6 +9,7 @@ export function bulkRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.bulkRequestsDryRun, (c) => bulk.dryRun(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.bulkSessionsDryRun, (c) => bulk.dryRun(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.bulkInvitationsDryRun, (c) => bulk.dryRun(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.bulkCustomersDryRun, (c) => bulk.dryRun(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.bulkRun, (c) => bulk.runJob(ctx, c, c.body.Id));
   registerEndpoint(app, ctx, ENDPOINTS.bulkApprove, (c) => bulk.approveJob(ctx, c, c.body.Id));
   registerEndpoint(app, ctx, ENDPOINTS.bulkCancel, (c) => bulk.cancelJob(ctx, c, c.body.Id));

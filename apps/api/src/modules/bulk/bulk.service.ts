@@ -4,6 +4,7 @@ import {
   BULK_LIST_OF,
   BULK_UNDO_MINUTES,
   type BulkAction,
+  type BulkCustomersDryRunBody,
   type BulkInvitationsDryRunBody,
   type BulkJob,
   type BulkList,
@@ -96,7 +97,7 @@ const actorOf = ({ session }: StaffCall) => ({
 });
 
 /**
- * POST /admin/bulk/dryrun, /requests/dryrun, /sessions/dryrun, /invitations/dryrun: the selection planned by its list's
+ * POST /admin/bulk/dryrun, /requests/dryrun, /sessions/dryrun, /invitations/dryrun, /customers/dryrun: the selection planned by its list's
  * kind and kept as a job in state `planned` (its items with what would change and what would be
  * refused, and why); nothing else is written. A selection over BULK_MAX_ITEMS is refused, naming
  * the bound.
@@ -104,7 +105,12 @@ const actorOf = ({ session }: StaffCall) => ({
 export async function dryRun(
   ctx: AppContext,
   call: StaffCall,
-  body: BulkSitesDryRunBody | BulkRequestsDryRunBody | BulkSessionsDryRunBody | BulkInvitationsDryRunBody,
+  body:
+    | BulkSitesDryRunBody
+    | BulkRequestsDryRunBody
+    | BulkSessionsDryRunBody
+    | BulkInvitationsDryRunBody
+    | BulkCustomersDryRunBody,
 ) {
   const bound = ctx.config.bulk.maxItems;
   const kind = kindOf(body.Action);
@@ -123,7 +129,7 @@ export async function dryRun(
         list: kind.list,
         customerUid: kind.customerOf?.(body as never) ?? null,
         ...(kind.params ? { params: kind.params(body as never) } : {}),
-        selection: body.Selection,
+        selection: kind.kept?.(body as never) ?? (body.Selection as BulkSelection),
         count: items.length,
         actorUid: session.uid,
         actorEmail: session.email,
@@ -265,9 +271,8 @@ export async function undoJob(ctx: AppContext, call: StaffCall, id: number) {
         list: kind.list,
         customerUid: job.customer_uid,
         params: (job.params ?? {}) as Record<string, unknown>,
-        // only a customer's sites have an undo
-        selection:
-          job.list === 'customer-sites' ? { Kind: 'rows', AppIds: targets } : { Kind: 'rows', Ids: targets },
+        // only the kinds whose items are sites (a customer's, the customer search's) have an undo
+        selection: { Kind: 'rows', AppIds: targets },
         count: items.length,
         actorUid: session.uid,
         actorEmail: session.email,

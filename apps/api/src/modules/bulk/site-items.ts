@@ -1,6 +1,7 @@
 import type { BulkAction, BulkSitesDryRunBody } from '@sac/contract/bulk';
 import type { SiteScope } from '@sac/contract/role-scopes';
 import type { AppContext } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { fitsScope } from '../../lib/site-scope.ts';
@@ -8,14 +9,19 @@ import { changeSiteStatus } from '../customers/sites.service.ts';
 import { changedItems, type NewItem, sitesOfSelection } from './bulk.repo.ts';
 import { type BulkKind, ItemRefused, type ItemToRun, type JobOfItem, type Refusal } from './bulk-kinds.ts';
 
-/** The status each site action leaves a site in. */
+/**
+ * The status each site action leaves a site in: a customer's sites' own, and the customer search's
+ * (the sites of the customers picked), whose items are sites judged and run as these.
+ */
 const TARGET_STATUS: Partial<Record<BulkAction, 'active' | 'inactive'>> = {
   'site.deactivate': 'inactive',
   'site.activate': 'active',
+  'customer.deactivate-sites': 'inactive',
+  'customer.activate-sites': 'active',
 };
 
 /** A site as an item's rule reads it (the plan's read, or the row the write locked). */
-interface SiteState {
+export interface SiteState {
   status: string;
   version: number;
   data_center: string | null;
@@ -30,7 +36,7 @@ const GONE: Refusal = { code: 'gone', reason: 'Not a site of this customer (any 
  * since (another edit raised its version, or its status changed), when it is outside the actor's
  * scope, or when it already is in the status the action sets.
  */
-function refusalOf(
+export function siteRefusal(
   action: BulkAction,
   site: SiteState,
   scope: readonly SiteScope[] | undefined,
@@ -56,9 +62,10 @@ function refusalOf(
 /**
  * One item run: the single action's own service call (changeSiteStatus: the site's lock, its
  * checks, the change and its trail row naming the job), with the item's rule checked under that
- * lock. Answers the refusal, or undefined when the site changed.
+ * lock. Answers the refusal, or undefined when the site changed. The site's owner is the job's
+ * customer, or the item's own key (the customer search's items: sites of several customers).
  */
-async function runSiteItem(
+export async function runSiteItem(
   ctx: AppContext,
   call: StaffCall,
   job: JobOfItem,
@@ -68,11 +75,11 @@ async function runSiteItem(
     await changeSiteStatus(
       ctx,
       call,
-      { uid: job.uid!, appId: item.target, Status: TARGET_STATUS[job.action]! },
+      { uid: item.key ?? job.uid!, appId: item.target, Status: TARGET_STATUS[job.action]! },
       {
         bulkJob: job.id,
         check: (row) => {
-          const refused = refusalOf(job.action, row, call.session.scope, item.seen);
+          const refused = siteRefusal(job.action, row, call.session.scope, item.seen);
           if (refused) throw new ItemRefused(refused);
         },
       },
@@ -84,6 +91,25 @@ async function runSiteItem(
     throw e;
   }
 }
+
+/**
+ * A site as an item of a plan: its appId (and its owner, `key`, where the job's items name theirs),
+ * what the plan saw of it, and whether it would change or be refused and why.
+ */
+export const plannedSite = (
+  site: { app_id: number | string; status: string; version: number | string },
+  label: string,
+  refused: Refusal | undefined,
+  key?: string | null,
+): NewItem => ({
+  target: Number(site.app_id),
+  ...(key ? { key } : {}),
+  label,
+  seenStatus: site.status,
+  seenVersion: Number(site.version),
+  planned: refused ? 'refuse' : 'change',
+  reason: refused?.reason ?? null,
+});
 
 /** The items of a plan: each site the selection names, would it change or be refused and why. */
 async function planSites(
@@ -98,15 +124,31 @@ async function planSites(
   const ids = selection.Kind === 'rows' ? [...new Set(selection.AppIds)] : [...byId.keys()];
   return ids.map((appId) => {
     const s = byId.get(appId);
-    const refused = s ? refusalOf(action, s, call.session.scope) : GONE;
-    return {
-      target: appId,
-      label: s?.app_name ?? `#${appId}`,
-      seenStatus: s?.status ?? '',
-      seenVersion: Number(s?.version ?? 0),
-      planned: refused ? 'refuse' : 'change',
-      reason: refused?.reason ?? null,
-    };
+    return s
+      ? plannedSite(s, s.app_name, siteRefusal(action, s, call.session.scope))
+      : plannedSite({ app_id: appId, status: '', version: 0 }, `#${appId}`, GONE);
+  });
+}
+
+/**
+ * The items of a site job's undo: each site the job changed (with its owner, the item's key, when
+ * the job's items name theirs), judged for the inverse as it is now against what the job left.
+ */
+export async function undoSiteItems(
+  tx: Queryable,
+  jobId: number,
+  inverse: BulkAction,
+  call: StaffCall,
+): Promise<NewItem[]> {
+  return (await changedItems(tx, jobId)).map((i) => {
+    const seen = { status: i.status, version: Number(i.seen_version) };
+    const refused = siteRefusal(inverse, { ...i, version: Number(i.version) }, call.session.scope, seen);
+    return plannedSite(
+      { app_id: i.target, status: i.status, version: i.version },
+      i.label,
+      refused,
+      i.target_key,
+    );
   });
 }
 
@@ -119,19 +161,5 @@ export const siteKind: BulkKind<BulkSitesDryRunBody> = {
   customerOf: (body) => body.Uid,
   plan: planSites,
   run: runSiteItem,
-  // Each site the job changed, judged for the inverse as it is now against what the job left.
-  async undoItems(tx, jobId, inverse, call) {
-    return (await changedItems(tx, jobId)).map((i) => {
-      const seen = { status: i.status, version: Number(i.seen_version) };
-      const refused = refusalOf(inverse, { ...i, version: Number(i.version) }, call.session.scope, seen);
-      return {
-        target: Number(i.target),
-        label: i.label,
-        seenStatus: i.status,
-        seenVersion: Number(i.version),
-        planned: refused ? 'refuse' : 'change',
-        reason: refused?.reason ?? null,
-      };
-    });
-  },
+  undoItems: undoSiteItems,
 };

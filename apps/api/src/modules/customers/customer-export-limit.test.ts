@@ -50,6 +50,19 @@ describe('the customer export limit', () => {
     expect(narrowed.headers['x-export-rows']).toBe('1');
   });
 
+  it('exports a selection of such a search: the customers picked, found among its first matches', async () => {
+    // the first two addresses of the email walk: it stops there
+    const picked = (
+      await t.db.query<{ uid: string }>(
+        "SELECT uid FROM customers WHERE email IN ('overflow10000@bulk.example', 'overflow10001@bulk.example')",
+      )
+    ).rows.map((r) => r.uid);
+    const r = await exportOf({ emailid: 'overflow', uids: picked.join(',') });
+    expect(r.status).toBe(200);
+    expect(r.headers['x-export-rows']).toBe('2');
+    expect(r.raw.body.split('\r\n').filter((l) => l !== '')).toHaveLength(3);
+  });
+
   it('answers a search matching nobody with the header alone', async () => {
     const r = await exportOf({ customerName: 'nobody-is-called-this' });
     expect(r.status).toBe(200);

@@ -6,6 +6,7 @@ import type { AppContext } from '../../app-context.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { exportLimiter } from '../../lib/export-limiter.ts';
 import * as dashboard from '../dashboard/dashboard.service.ts';
+import { exportSearch } from './customer-export.service.ts';
 import * as writes from './customer-writes.service.ts';
 import * as customers from './customers.service.ts';
 import { setSiteStatus } from './site-status.service.ts';
@@ -16,7 +17,7 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   );
   const exports = exportLimiter(CUSTOMER_EXPORTS_AT_ONCE, SEARCH_MESSAGES.exportBusy);
   registerEndpoint(app, ctx, ENDPOINTS.searchCustomerExport, async (c) => {
-    const file = await customers.exportSearch(ctx, c, c.session, c.query, exports.take());
+    const file = await exportSearch(ctx, c, c.session, c.query, exports.take());
     c.reply
       .header(HEADERS.exportRows, String(file.rows))
       .header('Content-Disposition', `attachment; filename="${file.filename}"`)

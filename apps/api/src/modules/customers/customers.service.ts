@@ -1,24 +1,18 @@
-import type { Readable } from 'node:stream';
 import {
   ACTIVITY_PAGE_SIZE,
-  CUSTOMER_EXPORT_COLUMNS,
-  CUSTOMER_EXPORT_ROW_LIMIT,
   criterionOf,
   LOGIN_SESSIONS_SHOWN,
   SEARCH_COUNT_LIMIT,
   SEARCH_MESSAGES,
   type SearchCriterion,
-  type searchCustomerExportQuery,
   type searchCustomerQuery,
 } from '@sac/contract/customers';
 import { sortParam } from '@sac/contract/list-sort';
 import type { SiteScope } from '@sac/contract/role-scopes';
 import type { z } from 'zod';
-import type { AppContext, Caller, StaffSession } from '../../app-context.ts';
-import type { Queryable } from '../../db/db.ts';
+import type { AppContext } from '../../app-context.ts';
 import { recordVersion } from '../../db/record-versions.repo.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
 import { maskConnectionString } from '../../lib/field-crypto.ts';
 import { isoOrNull } from '../../lib/iso.ts';
 import {
@@ -34,8 +28,7 @@ import {
 } from '../../lib/keyset-cursor.ts';
 import { Versioned } from '../../lib/record-version.ts';
 import { customerIsInScope, outOfScope } from '../../lib/site-scope.ts';
-import { recordEvent } from '../activity/activity.service.ts';
-import { matchesInOrder, rowsOfUids, searchCounted, searchCustomers } from './customer-search.repo.ts';
+import { searchCounted } from './customer-search.repo.ts';
 import {
   type CustomerRow,
   customerActivity,
@@ -50,7 +43,6 @@ import {
   siteCounts,
   siteOfCustomer,
 } from './customers.repo.ts';
-import { countMatches } from './search-counts.repo.ts';
 import {
   type CustomerSort,
   NAME_TIERS,
@@ -64,7 +56,8 @@ import {
 export const NO_SUCH_CUSTOMER = 'There is no customer with that uid.';
 const NO_SUCH_SITE = 'This customer has no site with that appId.';
 
-function summary(c: SearchRow) {
+/** A customer as the search lists them (and its export writes them). */
+export function summary(c: SearchRow) {
   return {
     Uid: c.uid,
     FirstName: c.first_name,
@@ -160,106 +153,6 @@ export async function search(
     Limit: SEARCH_COUNT_LIMIT,
     Total: page.count.total,
     NextCursor: cursorOf(criterion, q.sort, page.next, page.count),
-  };
-}
-
-/** Rows an export reads per query: large enough to stream fast, small enough to interleave. */
-const EXPORT_BATCH = 2000;
-
-/**
- * Every customer a search matches, as CSV in the order its list shows them (under `sort`), read in
- * batches and streamed: its header names the columns, and x-export-rows how many rows follow. A
- * name, email or phone search in a list order (and a name in its own) reads its matches' uids in
- * that order in one statement, then their rows a batch at a time (matchesInOrder); the others walk
- * their index in keyset batches. On PostgreSQL every statement reads one snapshot, so a customer
- * renamed or added while the file streams is neither listed twice nor missed (consistentReader).
- * Refused past CUSTOMER_EXPORT_ROW_LIMIT matches. The export is recorded in the trail with its
- * criterion, sort and row count, not its term (a name, an address or a phone number: personal data
- * the trail would keep for ever, append-only).
- */
-export async function exportSearch(
-  ctx: AppContext,
-  caller: Caller,
-  actor: StaffSession,
-  q: z.output<typeof searchCustomerExportQuery>,
-  release: () => void,
-): Promise<{ rows: number; body: Readable; filename: string }> {
-  const { criterion, term } = criterionOf(q);
-  const sort = q.sort;
-  return exportReading(ctx.db, release, async (db, end) => {
-    const source = await exportSource(db, criterion, term, sort, actor.scope);
-    const rows = source.rows;
-    const exportedAt = ctx.clock.now().toISOString();
-    // An event, not a change: the export changes no record, so there is nothing to lock and no
-    // change to keep with its trail row. One statement of its own (on ctx.db, outside the
-    // export's read-only snapshot), so not a write of the write path.
-    await recordEvent(ctx.db, {
-      at: new Date(exportedAt),
-      action: 'customers.export',
-      actorUid: actor.uid,
-      actorEmail: actor.email,
-      clientAddress: caller.clientAddress,
-      details: { criterion, sort: sort ? sortParam(sort) : null, rows },
-    });
-    const body = csvFile({
-      header: CUSTOMER_EXPORT_COLUMNS,
-      page: source.page,
-      line: (r) => {
-        const c = summary(r);
-        return [c.Uid, c.FullName, c.Email, c.Status, c.Role, c.CreatedDate, c.ModifiedDate];
-      },
-      release: end,
-    });
-    const stamp = fileStamp(new Date(exportedAt));
-    return { rows, body, filename: `customers-${criterion}-${stamp}.csv` };
-  });
-}
-
-type ExportPage = (
-  cursor: SearchPosition | number | undefined,
-) => Promise<{ rows: readonly SearchRow[]; next: SearchPosition | number | undefined }>;
-
-/**
- * An export's row count and batches; refused past CUSTOMER_EXPORT_ROW_LIMIT matches. Where the
- * list sorts its matches (any list order, a name's substring tier), their uids are read once in
- * order, which is also the count, and a batch is the rows of the next EXPORT_BATCH of them. Where
- * the list walks an index in its order (an email or phone unsorted, a site name, a unique key),
- * a batch is the next page of that walk.
- */
-async function exportSource(
-  db: Queryable,
-  criterion: SearchCriterion,
-  term: string,
-  sort: CustomerSort | undefined,
-  scope: readonly SiteScope[] | undefined,
-): Promise<{ rows: number; page: ExportPage }> {
-  if (criterion === 'customerName' || (sort && (criterion === 'emailid' || criterion === 'phone'))) {
-    const uids = await matchesInOrder(db, criterion, term, sort, CUSTOMER_EXPORT_ROW_LIMIT + 1, scope);
-    if (uids.length > CUSTOMER_EXPORT_ROW_LIMIT)
-      throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
-    return {
-      rows: uids.length,
-      page: async (cursor) => {
-        const from = typeof cursor === 'number' ? cursor : 0;
-        const to = from + EXPORT_BATCH;
-        const rows = uids.length > from ? await rowsOfUids(db, uids.slice(from, to)) : [];
-        return { rows, next: to < uids.length ? to : undefined };
-      },
-    };
-  }
-  const count = await countMatches(db, criterion, term, CUSTOMER_EXPORT_ROW_LIMIT, scope);
-  if (count.capped) throw new AppError('validation', SEARCH_MESSAGES.exportTooMany);
-  // The list's plan for this term (its count stops at SEARCH_COUNT_LIMIT).
-  const many = count.total > SEARCH_COUNT_LIMIT;
-  return {
-    rows: count.total,
-    page: (cursor) =>
-      searchCustomers(db, criterion, term, typeof cursor === 'number' ? undefined : cursor, {
-        sort,
-        many,
-        pageSize: EXPORT_BATCH,
-        ...(scope ? { scope } : {}),
-      }),
   };
 }
 

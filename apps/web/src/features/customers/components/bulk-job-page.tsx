@@ -16,6 +16,7 @@ const ABOUT = {
   'impersonation-requests': 'bulkJobAboutRequests',
   'staff-sessions': 'bulkJobAboutSessions',
   'team-invitations': 'bulkJobAboutMembers',
+  customers: 'bulkJobAboutCustomers',
 } as const;
 
 /**
@@ -37,10 +38,12 @@ function useItemColumns(list: BulkJob['List'] | undefined): Column<Item>[] {
                 ? t('bulkItemMember')
                 : t('bulkItemSite'),
         sortValue: (i) => i.Label,
-        // a request opens in its list's popup
+        // a request opens in its list's popup; a site of the customer search, its owner's page
         cell: (i) =>
           list === 'impersonation-requests' ? (
             <Link to={consolePaths.impersonationRequests({ request: i.Target })}>{i.Label}</Link>
+          ) : list === 'customers' && i.Key ? (
+            <Link to={consolePaths.customerView({ uid: i.Key })}>{i.Label}</Link>
           ) : (
             i.Label
           ),
@@ -68,13 +71,15 @@ function useItemColumns(list: BulkJob['List'] | undefined): Column<Item>[] {
   );
 }
 
-/** Where the job's list is: the customer's page, or the impersonation requests. */
+/** Where the job's list is: the customer's page, a colleague's, the team, the search, or the impersonation requests. */
 function BackLink({ job }: { job: BulkJob }) {
   const t = useT('customers');
   if (job.Uid) return <Link to={consolePaths.customerView({ uid: job.Uid })}>{t('bulkCustomer')}</Link>;
   if (job.StaffUid)
     return <Link to={consolePaths.superuserProfile({ uid: job.StaffUid })}>{t('bulkSessionsBack')}</Link>;
   if (job.List === 'team-invitations') return <Link to={consolePaths.superusers()}>{t('bulkTeamBack')}</Link>;
+  if (job.List === 'customers')
+    return <Link to={consolePaths.customerSearch()}>{t('bulkCustomersBack')}</Link>;
   return <Link to={consolePaths.impersonationRequests()}>{t('bulkRequestsBack')}</Link>;
 }
 

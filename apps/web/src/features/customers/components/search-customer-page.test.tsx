@@ -130,17 +130,20 @@ describe('customer search results', () => {
     const router = renderSearch(`${PATH}?customerName=cust`);
     const table = await screen.findByRole('table', { name: 'Customers found' });
     await screen.findByText('Customer 0');
+    // the first column holds the row boxes (bulk actions, the export of a selection)
     expect(
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Customer Name', 'Status', 'Role', 'Created Date', 'Modified Date', 'Action']);
+    ).toEqual(['', 'Customer Name', 'Status', 'Role', 'Created Date', 'Modified Date', 'Action']);
+    expect(within(table).getByRole('checkbox', { name: 'Select the customers of this page' })).toBeTruthy();
     const row = screen.getByRole('cell', { name: 'Customer 0' }).closest('tr')!;
     expect(
       within(row)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['Customer 0', 'Active', 'Owner', '03-07-2024', '05-01-2024', 'View']);
+    ).toEqual(['', 'Customer 0', 'Active', 'Owner', '03-07-2024', '05-01-2024', 'View']);
+    expect(within(row).getByRole('checkbox', { name: 'Select Customer 0' })).toBeTruthy();
     const view = within(row).getByRole('link', { name: 'View' });
     expect(view.getAttribute('href')).toBe(
       '/manage-customer/view-customer?uid=00000000-0000-4000-8000-000000000000',

@@ -3,9 +3,10 @@ import type { CustomerSummary } from '@sac/contract/customers';
 import { ERRORS } from '@sac/contract/errors';
 import { CUSTOMER_SORT_KEYS, type ListSort, sortParam } from '@sac/contract/list-sort';
 import { MESSAGES } from '@sac/contract/messages';
-import { useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { type Column, DataTable } from '../../../components/data-table.tsx';
+import type { Picks } from '../../../components/bulk-bar.tsx';
+import { type Column, DataTable, type RowSelection } from '../../../components/data-table.tsx';
 import { ApiError, errorText, streamedFile } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/date-format.ts';
 import { useT } from '../../../lib/i18n.tsx';
@@ -21,6 +22,13 @@ import { CustomerSearchForm } from './customer-search-form.tsx';
 import styles from './search-customer-page.module.css';
 
 const fullName = (c: CustomerSummary) => c.FullName || `${c.FirstName} ${c.LastName}`.trim();
+
+/**
+ * The bulk bar and its dialogs load apart, when a row is first picked: the search's first view
+ * holds the row boxes only (its size is measured on the wire, e2e/transfer-size.spec.ts).
+ */
+const BulkCustomersBar = lazy(() => import('./bulk-customers-bar.tsx'));
+const NO_PICKS: Picks = { picked: new Set(), all: false };
 /** A site-name search lists its owners by name unless asked otherwise: the Customer Name column's order. */
 const SITE_OWNERS_ORDER: ListSort = { key: 'name', descending: false };
 
@@ -62,9 +70,54 @@ function useCustomerColumns(fromSearch: string) {
 }
 
 /**
+ * The search's row boxes and bulk bar (deactivate or activate the customers' sites, export the
+ * selection): the picks, kept until the search or its order changes (a pick of another search is
+ * not what the list shows). The bar (loaded apart) is mounted from the first pick on, so a dialog it
+ * opened stays when its job clears the picks. `result.total`: how many the search matches, when it
+ * counted them all.
+ */
+function useCustomerPicks(
+  search: CustomerSearch | undefined,
+  searchKey: string,
+  sort: ListSort | undefined,
+  result: { rows: CustomerSummary[] | undefined; total: number | undefined },
+) {
+  const t = useT('customers');
+  const { rows } = result;
+  const [picks, setPicks] = useState<Picks>(NO_PICKS);
+  const [barShown, showBar] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search clears the selection
+  useEffect(() => setPicks(NO_PICKS), [searchKey]);
+  const selection: RowSelection<CustomerSummary> = {
+    picked: picks.all ? new Set((rows ?? []).map((r) => r.Uid)) : picks.picked,
+    onChange: (next) => {
+      showBar(true);
+      setPicks({ picked: next, all: false });
+    },
+    rowLabel: (c) => t('bulkCustomersPickRow', { name: fullName(c) || c.Email }),
+    pageLabel: t('bulkCustomersPickPage'),
+  };
+  const bar =
+    barShown && search ? (
+      <Suspense fallback={null}>
+        <BulkCustomersBar
+          search={search}
+          sort={sort}
+          total={result.total}
+          picks={picks}
+          setPicks={setPicks}
+        />
+      </Suspense>
+    ) : null;
+  return { selection, bar };
+}
+
+/**
  * /manage-customer/search-customer: search by one criterion, results 10 a page, fetched 50 at a
  * time (Next on the last loaded page fetches the next 50). The search lives
  * in the address (?customerName=...), so Back from a customer's view returns to the results.
+ * Rows can be picked (a page, or all the search matches) for a bulk action on their sites or an
+ * export of them.
  */
 export default function SearchCustomerPage() {
   const t = useT('customers');
@@ -80,6 +133,10 @@ export default function SearchCustomerPage() {
   const rows = useMemo(() => result.data?.pages.flatMap((p) => p.Data), [result.data]);
   const first = result.data?.pages[0];
   const loadingFirst = result.isFetching && !result.isFetchingNextPage;
+  const { selection, bar } = useCustomerPicks(search, searchKey, view.sort, {
+    rows,
+    total: first && !first.Capped ? first.Total : undefined,
+  });
 
   const onSearch = (next: CustomerSearch) => {
     if (search && next.criterion === search.criterion && next.term === search.term) {
@@ -112,12 +169,14 @@ export default function SearchCustomerPage() {
         {search ? (
           <>
             <ResultCountLine total={first} loading={loadingFirst} />
+            {bar}
             <DataTable
               key={searchKey}
               label={t('resultsLabel')}
               columns={columns}
               rows={rows}
               rowKey={(row) => row.Uid}
+              selection={selection}
               isLoading={loadingFirst}
               error={
                 result.isError && !result.isFetchNextPageError
