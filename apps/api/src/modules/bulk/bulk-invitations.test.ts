@@ -178,4 +178,52 @@ describe('bulk resend of invitations on the team list', () => {
     expect([big.status, big.error.ErrorCode]).toEqual([400, 1190]);
     expect(big.error.Description).toContain('more than 12 members');
   });
+
+  it("holds a SuperAdmin invitee for the actor's SuperAdmin cool-down, in the dry run and under the lock", async () => {
+    const boss = await as('first');
+    const rising = await t.addStaff('rising@example.com', ['Admin']);
+    const promoted = await t.call('teamUpdateRoles', {
+      session: boss,
+      body: { role: ['SuperAdmin'], uid: rising, unAssignRoles: ['Admin'] },
+    });
+    expect(promoted.status, promoted.raw.body).toBe(200);
+    const [superAdmin, other] = [await invitee(['Admin']), await invitee()];
+    const made = await t.call('teamUpdateRoles', {
+      session: boss,
+      body: { role: ['SuperAdmin'], uid: superAdmin.uid, unAssignRoles: ['Admin'] },
+    });
+    expect(made.status, made.raw.body).toBe(200);
+    const newcomer = await as('rising');
+    const plan = await dryRun(newcomer, {
+      Action: 'invitation.resend',
+      Selection: { Kind: 'rows', Uids: [superAdmin.uid, other.uid] },
+    });
+    expect(plan.Items.map((i) => i.Planned)).toEqual(['refuse', 'change']);
+    const single = await t.call('teamResendInvitation', { session: newcomer, body: { uid: superAdmin.uid } });
+    expect([single.status, single.error.ErrorCode]).toEqual([403, 948]);
+    expect(plan.Items[0]!.PlannedReason).toBe(single.error.Description);
+
+    // a settled SuperAdmin plans it; they become a new SuperAdmin again before the run
+    const settled = await t.addStaff('settled@example.com', ['SuperAdmin']);
+    const later = await dryRun(await as('settled'), {
+      Action: 'invitation.resend',
+      Selection: { Kind: 'rows', Uids: [superAdmin.uid] },
+    });
+    expect(later.Items.map((i) => i.Planned)).toEqual(['change']);
+    const started = await t.call('bulkRun', { session: await as('settled'), body: { Id: later.Id } });
+    expect(started.body.Data.State).toBe('queued');
+    await t.db.query("UPDATE staff_roles SET granted_at = $2 WHERE uid = $1 AND role = 'SuperAdmin'", [
+      settled,
+      t.clock.now(),
+    ]);
+    await runBulkJobs(t.ctx);
+    const done = await job(boss, later.Id);
+    expect(done.Items.map((i) => i.Outcome)).toEqual(['refused']);
+    expect(done.Items[0]!.OutcomeReason).toMatch(/^You became a SuperAdmin on .* cool-down/);
+    const trail = await t.db.query<{ action: string }>(
+      "SELECT action FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
+      [String(later.Id)],
+    );
+    expect(trail.rows.map((r) => r.action)).toEqual(['bulk.start']);
+  });
 });
