@@ -1,7 +1,7 @@
 import type { BulkDryRunBody } from '@sac/contract/bulk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
 import { loadConfig } from '../../config.ts';
 import { runBulkJobs } from './bulk.service.ts';
 
@@ -205,6 +205,11 @@ describe('bulk site deactivation', () => {
       );
     expect(await told('second')).toMatchObject([{ Actor: 'first@example.com', Count: 5, JobId: plan.Id }]);
     expect(await told('first')).toEqual([]);
+    // the mail links to the job's own page, whatever its list
+    const mail = await t.smtp.waitFor(
+      (m) => m.to.includes('second@example.com') && m.subject.startsWith(`Bulk job ${plan.Id} `),
+    );
+    expect(mail.text).toContain(`${CONSOLE_ORIGIN}/bulk-job?id=${plan.Id}`);
     const own = await act('bulkApprove', s, plan.Id);
     expect([own.status, own.error.ErrorCode]).toEqual([403, 1192]);
     const admin = await act('bulkApprove', await as('admin'), plan.Id);

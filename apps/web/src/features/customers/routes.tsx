@@ -1,7 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
-import { Navigate } from 'react-router';
-import type { AppSection } from '../../lib/app-route.ts';
+import { Navigate, useSearchParams } from 'react-router';
+import type { AppRoute, AppSection } from '../../lib/app-route.ts';
 import { withPhrases } from '../../lib/i18n.tsx';
 
 const SearchCustomerPage = lazy(() =>
@@ -63,13 +63,31 @@ export const customersSection: AppSection = {
       element: <ViewCustomerPage />,
     },
     {
-      path: consolePaths.bulkJob.path,
-      // a job of any list (sites, requests, sessions, invitations): the API answers it to those
-      // who hold its list's permission, and refuses the others in words the page shows
+      // links mailed and belled before the job's page had its own address
+      path: consolePaths.bulkJobBefore.path,
       access: 'session',
-      label: { ns: 'screens', key: 'bulkJob' },
       tab: false,
-      element: <BulkJobPage />,
+      element: <ToBulkJob />,
     },
   ],
 };
+
+/** The former address of a job's page sends on to its own, with the job's id. */
+function ToBulkJob() {
+  const [params] = useSearchParams();
+  return <Navigate to={`${consolePaths.bulkJob.path}?${params.toString()}`} replace />;
+}
+
+/**
+ * /bulk-job?id=: a bulk job of any list (a customer's sites, the requests, the team, a colleague's
+ * sessions), under its list in the breadcrumb. The API answers it to those who hold its list's
+ * permission and refuses the others in words the page shows, so any signed-in member may open it.
+ */
+export const bulkJobRoutes: readonly AppRoute[] = [
+  {
+    path: consolePaths.bulkJob.path,
+    access: 'session',
+    label: { ns: 'screens', key: 'bulkJob' },
+    element: <BulkJobPage />,
+  },
+];

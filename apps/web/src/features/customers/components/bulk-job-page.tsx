@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { BulkJobActions, BulkJobStatus } from '../../../components/bulk-job-status.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
+import { useBreadcrumbParent } from '../../../lib/breadcrumb-parent.ts';
 import { useBulkJob } from '../../../lib/bulk-api.ts';
 import { useT } from '../../../lib/i18n.tsx';
 
@@ -68,17 +69,30 @@ function useItemColumns(list: BulkJob['List'] | undefined): Column<Item>[] {
   );
 }
 
-/** Where the job's list is: the customer's page, or the impersonation requests. */
-function BackLink({ job }: { job: BulkJob }) {
-  const t = useT('customers');
-  if (job.Uid) return <Link to={consolePaths.customerView({ uid: job.Uid })}>{t('bulkCustomer')}</Link>;
-  if (job.StaffUid)
-    return <Link to={consolePaths.superuserProfile({ uid: job.StaffUid })}>{t('bulkSessionsBack')}</Link>;
-  if (job.List === 'team-invitations') return <Link to={consolePaths.superusers()}>{t('bulkTeamBack')}</Link>;
-  return <Link to={consolePaths.impersonationRequests()}>{t('bulkRequestsBack')}</Link>;
+/**
+ * The job's own list: the customer's page (their sites), the impersonation requests, the team
+ * list, the colleague's profile (their sessions); and the words of the link back to it.
+ */
+function listOf(job: BulkJob) {
+  switch (job.List) {
+    case 'customer-sites':
+      return { to: consolePaths.customerView({ uid: job.Uid ?? '' }), back: 'bulkCustomer' } as const;
+    case 'staff-sessions':
+      return {
+        to: consolePaths.superuserProfile({ uid: job.StaffUid ?? '' }),
+        back: 'bulkSessionsBack',
+      } as const;
+    case 'team-invitations':
+      return { to: consolePaths.superusers(), back: 'bulkTeamBack' } as const;
+    case 'impersonation-requests':
+      return { to: consolePaths.impersonationRequests(), back: 'bulkRequestsBack' } as const;
+  }
 }
 
-/** /manage-customer/bulk-job?id=: a bulk job of any list, followed while it moves; cancel, approve and undo here too. */
+/**
+ * /bulk-job?id=: a bulk job of any list, followed while it moves; cancel, approve and undo here
+ * too. The breadcrumb runs through the job's own list, and the page links back to it.
+ */
 export default function BulkJobPage() {
   const t = useT('customers');
   const [params] = useSearchParams();
@@ -86,6 +100,8 @@ export default function BulkJobPage() {
   const q = useBulkJob(Number.isInteger(id) && id > 0 ? id : undefined);
   const job = q.data;
   const columns = useItemColumns(job?.List);
+  const list = job ? listOf(job) : undefined;
+  useBreadcrumbParent(list?.to);
   return (
     <div className="page">
       <h1>{t('bulkJobTitle', { id: Number.isInteger(id) ? id : '' })}</h1>
@@ -122,9 +138,11 @@ export default function BulkJobPage() {
             isLoading={false}
             pageSize={25}
           />
-          <p>
-            <BackLink job={job} />
-          </p>
+          {list ? (
+            <p>
+              <Link to={list.to}>{t(list.back)}</Link>
+            </p>
+          ) : null}
         </section>
       ) : (
         <QueryStatus query={q} />
