@@ -1,6 +1,12 @@
 import type { BulkDryRunBody } from '@sac/contract/bulk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import {
+  acceptInvitation,
+  invitationMails,
+  invitationToken,
+  inviteeOf,
+} from '../../../test/invitation-fixtures.ts';
 import { loadConfig } from '../../config.ts';
 import { runBulkJobs } from './bulk.service.ts';
 
@@ -21,33 +27,11 @@ afterAll(() => t.close());
 
 const as = (who: string) => t.login(`${who}@example.com`);
 
-/** A member invited by the first SuperAdmin (their invitation pending): uid, email and its link's token. */
-async function invitee(roles = ['Support']) {
-  const email = `inv${++n}@example.com`;
-  const r = await t.call('teamCreate', {
-    session: await as('first'),
-    body: { role: roles, email, name: `Inv ${n}` },
-  });
-  expect(r.status, r.raw.body).toBe(200);
-  return { uid: r.body.Data.Uid, email, token: await tokenOf(email) };
-}
-/** The token of the newest invitation mailed to `email`. */
-async function tokenOf(email: string, after = 0) {
-  const mails = await waitMails(email, after + 1);
-  const link = new URL(/https?:\/\/\S+/.exec(mails.at(-1)!.text)![0]);
-  return link.searchParams.get('vtoken')!;
-}
-async function waitMails(email: string, count: number) {
-  await t.smtp.waitFor((m) => m.to.includes(email));
-  for (let i = 0; i < 250; i++) {
-    const got = t.smtp.messages.filter((m) => m.to.includes(email));
-    if (got.length >= count) return got;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return t.smtp.messages.filter((m) => m.to.includes(email));
-}
-const accept = (token: string) =>
-  t.call('resetPassword', { body: { password: 'Hired#123', resettoken: token } });
+/** A member invited by the first SuperAdmin with `roles`, their invitation pending. */
+const invitee = async (roles = ['Support']) =>
+  inviteeOf(t, await as('first'), `inv${++n}@example.com`, roles);
+const waitMails = (email: string, count: number) => invitationMails(t, email, count);
+const accept = (token: string) => acceptInvitation(t, token);
 
 async function dryRun(session: S, body: InvitationsBody) {
   const r = await t.call('bulkInvitationsDryRun', { session, body });
@@ -113,7 +97,7 @@ describe('bulk resend of invitations on the team list', () => {
     ]);
     expect(done.UndoUntil).toBeNull();
     // a's invitation was mailed again, with a new link; the old one is void
-    const fresh = await tokenOf(a.email, 1);
+    const fresh = await invitationToken(t, a.email, 2);
     expect(fresh).not.toBe(a.token);
     expect((await accept(a.token)).error.ErrorCode).toBe(905);
     expect((await accept(fresh)).status).toBe(200);
@@ -187,12 +171,7 @@ describe('bulk resend of invitations on the team list', () => {
       body: { role: ['SuperAdmin'], uid: rising, unAssignRoles: ['Admin'] },
     });
     expect(promoted.status, promoted.raw.body).toBe(200);
-    const [superAdmin, other] = [await invitee(['Admin']), await invitee()];
-    const made = await t.call('teamUpdateRoles', {
-      session: boss,
-      body: { role: ['SuperAdmin'], uid: superAdmin.uid, unAssignRoles: ['Admin'] },
-    });
-    expect(made.status, made.raw.body).toBe(200);
+    const [superAdmin, other] = [await invitee(['SuperAdmin']), await invitee()];
     const newcomer = await as('rising');
     const plan = await dryRun(newcomer, {
       Action: 'invitation.resend',

@@ -2,6 +2,7 @@ import { formatExpiry } from '@sac/contract/impersonation-api';
 import { TEAM_MESSAGES } from '@sac/contract/team';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { acceptInvitation, invitationToken, inviteeOf } from '../../../test/invitation-fixtures.ts';
 
 type S = { xtoken: string; xsign: string };
 const DAY = 24 * 3_600_000;
@@ -17,37 +18,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const as = (who: string) => t.login(`${who}@example.com`);
-/** A member invited by the boss with `roles` (their invitation pending): uid, email and its link's token. */
-async function invitee(roles = ['Support']) {
-  const email = `inv${++n}@example.com`;
-  const boss = await as('boss');
-  const r = await t.call('teamCreate', {
-    session: boss,
-    body: { role: ['Support'], email, name: `Inv ${n}` },
-  });
-  expect(r.status, r.raw.body).toBe(200);
-  const uid = r.body.Data.Uid;
-  if (roles.join() !== 'Support') {
-    const changed = await t.call('teamUpdateRoles', {
-      session: boss,
-      body: { role: roles, uid, unAssignRoles: ['Support'] },
-    });
-    expect(changed.status, changed.raw.body).toBe(200);
-  }
-  return { uid, email, token: await tokenOf(email, 1) };
-}
-/** The token of the `count`th invitation mailed to `email`. */
-async function tokenOf(email: string, count: number) {
-  for (let i = 0; i < 250; i++) {
-    const got = t.smtp.messages.filter((m) => m.to.includes(email));
-    if (got.length >= count)
-      return new URL(/https?:\/\/\S+/.exec(got[count - 1]!.text)![0]).searchParams.get('vtoken')!;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`no invitation ${count} to ${email}`);
-}
-const accept = (token: string) =>
-  t.call('resetPassword', { body: { password: 'Hired#123', resettoken: token } });
+/** A member invited by the boss with `roles`, their invitation pending. */
+const invitee = async (roles = ['Support']) => inviteeOf(t, await as('boss'), `inv${++n}@example.com`, roles);
+const tokenOf = (email: string, count: number) => invitationToken(t, email, count);
+const accept = (token: string) => acceptInvitation(t, token);
 const resend = (session: S, uid: string) => t.call('teamResendInvitation', { session, body: { uid } });
 
 describe('POST /admin/team/invitation/resend: the single resend of a pending invitation', () => {
