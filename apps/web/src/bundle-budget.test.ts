@@ -114,10 +114,10 @@ describe('the bundle-budget check', () => {
     expect([...SHELL].sort()).toEqual(['src/app/layout/app-shell.tsx', ...SHELL_NAMESPACES.map(file)].sort());
   });
 
-  it('fails when the sign-in JavaScript is over 182 KiB', () => {
-    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 163 }) });
+  it('fails when the sign-in JavaScript is over 183 KiB', () => {
+    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 164 }) });
     expect(r.over.map((x) => x.name)).toContain('sign-in screen: JavaScript');
-    expect(formatRows(r.rows)).toMatch(/sign-in screen: JavaScript\s+2\s+183\.0\s+182\s+OVER BUDGET/);
+    expect(formatRows(r.rows)).toMatch(/sign-in screen: JavaScript\s+2\s+184\.0\s+183\s+OVER BUDGET/);
   });
 
   it('fails when the sign-in CSS is over 40 KiB', () => {
@@ -141,8 +141,8 @@ describe('the bundle-budget check', () => {
   });
 
   it('accepts exactly the budget (the limit is inclusive)', () => {
-    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 162 }) });
-    expect(row(r, 'sign-in screen: JavaScript')?.bytes).toBe(182 * KiB);
+    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/vendor.js': 163 }) });
+    expect(row(r, 'sign-in screen: JavaScript')?.bytes).toBe(183 * KiB);
     expect(r.over).toEqual([]);
   });
 

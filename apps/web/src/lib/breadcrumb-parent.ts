@@ -1,11 +1,13 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
+import { buildBreadcrumb, type Crumb } from './breadcrumb.ts';
 
 /**
  * A screen shown under a list that is not in its address (a bulk job's page, under the job's own
- * list) names that list here while it is shown: the breadcrumb and the window's title then run
- * through the list (breadcrumb.ts, `parent`). Kept with the pathname it was named on, so it never
- * names the parent of the next screen.
+ * list) names that list here while it is shown: the breadcrumb then runs through the list
+ * (crumbsUnder). Kept with the pathname it was named on, so it never names the parent of the next
+ * screen. (Not in breadcrumb.ts: the document title, which the sign-in screen loads, keeps to the
+ * path.)
  */
 let named: { pathname: string; link: string } | undefined;
 const listeners = new Set<() => void>();
@@ -41,4 +43,19 @@ export function useNamedParent(pathname: string): string | undefined {
     () => undefined,
   );
   return now?.pathname === pathname ? now.link : undefined;
+}
+
+/**
+ * The breadcrumb of the screen at `pathname` shown under `parent` (a link, with its query): the
+ * parent's crumbs, the last linking to `parent` as given, then the screen's own name.
+ */
+export function crumbsUnder(
+  pathname: string,
+  parent: string,
+  labels: Readonly<Record<string, string>> = {},
+): Crumb[] {
+  const up = buildBreadcrumb(parent.split(/[?#]/)[0]!, labels);
+  const own = buildBreadcrumb(pathname, labels).at(-1);
+  const last = up.pop();
+  return [...up, ...(last ? [{ ...last, to: parent, parent: true as const }] : []), ...(own ? [own] : [])];
 }

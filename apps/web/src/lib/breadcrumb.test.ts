@@ -47,20 +47,6 @@ describe('breadcrumb patterns', () => {
   });
 });
 
-describe('a screen shown under a list not in its path', () => {
-  it("runs through the list's crumbs, the list linked with its query, then names the screen", () => {
-    const labels = { '/manage-customer/view-customer': 'View Customer', '/bulk-job': 'Bulk job' };
-    expect(buildBreadcrumb('/bulk-job', labels, '/manage-customer/view-customer?uid=c1')).toEqual([
-      { label: 'Manage Customer', to: '/manage-customer' },
-      { label: 'View Customer', to: '/manage-customer/view-customer?uid=c1', parent: true },
-      { label: 'Bulk job', to: '/bulk-job' },
-    ]);
-    expect(buildTitle('/bulk-job', labels, '/manage-customer/view-customer?uid=c1')).toBe(
-      'Bulk job | Manage Customer | Super Admin Console',
-    );
-  });
-});
-
 describe('document title', () => {
   it('is the section plus the dashboard title', () => {
     expect(buildTitle('/manage-superuser')).toBe('Manage Superuser | Super Admin Console');

@@ -30,21 +30,9 @@ export function humanize(segment: string): string {
 /**
  * The breadcrumb of a path: one crumb per segment, each linking to the path up to it. `labels`
  * names known paths (e.g. '/manage-superuser/impersonation/logs' -> 'Impersonation Logs');
- * other segments are humanized. A screen shown under a list that is not in its path (a bulk job's
- * page under the job's list) gives that list as `parent` (a link, with its query): the crumbs are
- * then the list's, the last linking to `parent` as given, and the screen's own name.
+ * other segments are humanized.
  */
-export function buildBreadcrumb(
-  pathname: string,
-  labels: Readonly<Record<string, string>> = {},
-  parent?: string,
-): Crumb[] {
-  if (parent) {
-    const up = buildBreadcrumb(parent.split(/[?#]/)[0]!, labels);
-    const own = buildBreadcrumb(pathname, labels).at(-1);
-    const last = up.pop();
-    return [...up, ...(last ? [{ ...last, to: parent, parent: true as const }] : []), ...(own ? [own] : [])];
-  }
+export function buildBreadcrumb(pathname: string, labels: Readonly<Record<string, string>> = {}): Crumb[] {
   const segments = pathname.split('/').filter(Boolean);
   return (
     segments
@@ -76,12 +64,8 @@ function patternLabel(path: string, labels: Readonly<Record<string, string>>): s
  * dashboard title: '/manage-superuser/create-superuser' -> 'Create Superuser | Manage Superuser |
  * Super Admin Console'; '/manage-superuser' -> 'Manage Superuser | Super Admin Console'.
  */
-export function buildTitle(
-  pathname: string,
-  labels: Readonly<Record<string, string>> = {},
-  parent?: string,
-): string {
-  const crumbs = buildBreadcrumb(pathname, labels, parent);
+export function buildTitle(pathname: string, labels: Readonly<Record<string, string>> = {}): string {
+  const crumbs = buildBreadcrumb(pathname, labels);
   const section = crumbs[0]?.label;
   const leaf = crumbs[crumbs.length - 1]?.label;
   const parts: string[] = [];

@@ -1,7 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { Link, useLocation } from 'react-router';
 import { buildBreadcrumb } from '../../lib/breadcrumb.ts';
-import { useNamedParent } from '../../lib/breadcrumb-parent.ts';
+import { crumbsUnder, useNamedParent } from '../../lib/breadcrumb-parent.ts';
 import { useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { mayOpen } from '../navigation.ts';
@@ -18,7 +18,8 @@ export function Breadcrumb() {
   const { pathname } = useLocation();
   const labels = usePathLabels();
   const { permissions } = useCurrentUser();
-  const crumbs = buildBreadcrumb(pathname, labels, useNamedParent(pathname));
+  const parent = useNamedParent(pathname);
+  const crumbs = parent ? crumbsUnder(pathname, parent, labels) : buildBreadcrumb(pathname, labels);
   if (crumbs.length === 0) return null;
   return (
     <nav className={styles.breadcrumb} aria-label={t('breadcrumb')}>

@@ -1,6 +1,6 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate } from 'react-router';
 import type { AppRoute, AppSection } from '../../lib/app-route.ts';
 import { withPhrases } from '../../lib/i18n.tsx';
 
@@ -62,21 +62,8 @@ export const customersSection: AppSection = {
       tab: false,
       element: <ViewCustomerPage />,
     },
-    {
-      // links mailed and belled before the job's page had its own address
-      path: consolePaths.bulkJobBefore.path,
-      access: 'session',
-      tab: false,
-      element: <ToBulkJob />,
-    },
   ],
 };
-
-/** The former address of a job's page sends on to its own, with the job's id. */
-function ToBulkJob() {
-  const [params] = useSearchParams();
-  return <Navigate to={`${consolePaths.bulkJob.path}?${params.toString()}`} replace />;
-}
 
 /**
  * /bulk-job?id=: a bulk job of any list (a customer's sites, the requests, the team, a colleague's
@@ -90,4 +77,6 @@ export const bulkJobRoutes: readonly AppRoute[] = [
     label: { ns: 'screens', key: 'bulkJob' },
     element: <BulkJobPage />,
   },
+  // where links mailed and belled before the page had its own address go: the page sends them on
+  { path: consolePaths.bulkJobBefore.path, access: 'session', element: <BulkJobPage /> },
 ];

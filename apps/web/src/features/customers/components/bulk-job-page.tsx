@@ -1,7 +1,7 @@
 import type { BulkJob } from '@sac/contract/bulk';
 import { consolePaths } from '@sac/contract/console-paths';
 import { useMemo } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
 import { BulkJobActions, BulkJobStatus } from '../../../components/bulk-job-status.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
@@ -94,8 +94,16 @@ function listOf(job: BulkJob) {
  * too. The breadcrumb runs through the job's own list, and the page links back to it.
  */
 export default function BulkJobPage() {
-  const t = useT('customers');
+  const { pathname } = useLocation();
   const [params] = useSearchParams();
+  // the former address (links mailed and belled before the page had its own): on, with the job
+  if (pathname === consolePaths.bulkJobBefore.path)
+    return <Navigate to={`${consolePaths.bulkJob.path}?${params.toString()}`} replace />;
+  return <JobView params={params} />;
+}
+
+function JobView({ params }: { params: URLSearchParams }) {
+  const t = useT('customers');
   const id = Number(params.get('id'));
   const q = useBulkJob(Number.isInteger(id) && id > 0 ? id : undefined);
   const job = q.data;
