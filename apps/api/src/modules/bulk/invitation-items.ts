@@ -112,8 +112,9 @@ async function planInvitations(
 
 /**
  * One item: the single resend (resendInvitation: the member's and the actor's rows locked, the
- * team's rights, a new link, the mail, its trail row naming the job), with the item's rule checked
- * under that lock. A refusal of the single resend is the item's, with its own sentence.
+ * team's rights, the SuperAdmin cool-down for a SuperAdmin invitee, a new link, the mail, its trail
+ * row naming the job), with the item's rule checked under that lock. A refusal of the single resend
+ * is the item's, with its own sentence.
  */
 async function runInvitationItem(
   ctx: AppContext,
