@@ -87,6 +87,7 @@ async function currentCallOf(ctx: AppContext, job: JobRow): Promise<StaffCall | 
     userAgent: null,
   };
 }
+
 /**
  * A job its requester may no longer run fails, with the sentence why: its items not yet run are
  * refused with it, and the trail says so on the requester's word, as the job's other steps are.

@@ -354,7 +354,8 @@ export async function renewClaim(db: Queryable, id: number, until: Date | null):
 
 /**
  * A running job fails with its reason (its requester may no longer run it): its items not yet run
- * are refused with that reason. A job cancelled meanwhile stays cancelled.
+ * are refused with that reason (one the dry run refused keeps its own). A job cancelled meanwhile
+ * stays cancelled.
  */
 export async function failJob(db: Queryable, id: number, reason: string, at: Date): Promise<void> {
   const failed = await firstRow(
@@ -371,7 +372,16 @@ export async function failJob(db: Queryable, id: number, reason: string, at: Dat
     db,
     qb
       .updateTable('bulk_job_items')
-      .set({ outcome: 'refused', outcome_reason: reason, done_at: at })
+      .set((eb) => ({
+        outcome: 'refused',
+        outcome_reason: eb
+          .case()
+          .when('planned', '=', 'refuse')
+          .then(eb.ref('planned_reason'))
+          .else(reason)
+          .end(),
+        done_at: at,
+      }))
       .where('job_id', '=', id)
       .where('outcome', 'is', null),
   );

@@ -325,7 +325,7 @@ const jobOf = async (id: number) => job(await as('first'), id);
 describe('a job runs on its requester’s rights as they are when it runs', () => {
   it('fails, changing nothing, when its requester lost the permission of its list while it waited for approval', async () => {
     const admin = await requester(['Admin']);
-    const { uid, appIds } = await sitesOf(5);
+    const { uid, appIds } = await sitesOf(6, 1);
     const asked = await askFor(admin.session, uid);
     expect(asked).toMatchObject({ State: 'awaiting-approval', Failure: null });
     // meanwhile a SuperAdmin takes the Admin role (and with it sites.write) from the requester
@@ -341,9 +341,10 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     const why = 'The requester may no longer run this job: they no longer hold sites.write.';
     expect(failed).toMatchObject({ State: 'failed', Failure: why, UndoUntil: null });
     expect(failed.FinishedAt).not.toBeNull();
-    expect(failed.Progress).toEqual({ Changed: 0, Refused: 5, Cancelled: 0, Pending: 0 });
-    expect(new Set(failed.Items.map((i) => i.OutcomeReason))).toEqual(new Set([why]));
-    expect(await statuses(appIds)).toEqual(Array(5).fill('active'));
+    expect(failed.Progress).toEqual({ Changed: 0, Refused: 6, Cancelled: 0, Pending: 0 });
+    // the one the dry run refused keeps its own reason
+    expect(failed.Items.map((i) => i.OutcomeReason)).toEqual(['Already inactive.', ...Array(5).fill(why)]);
+    expect(await statuses(appIds)).toEqual(['inactive', ...Array(5).fill('active')]);
     const trail = await t.db.query<{ action: string; actor_email: string; details: { reason?: string } }>(
       "SELECT action, actor_email, details FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
       [String(asked.Id)],
