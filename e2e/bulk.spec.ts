@@ -67,12 +67,24 @@ test('bulk deactivate: pick a page of sites, read the dry run, run it, then undo
   await expect(owned.getByRole('row').filter({ hasText: 'Inactive' })).toHaveCount(0);
   await shoot(page, 'bulk-undone');
 
-  // the job's page: every item, and the undo's own job
+  // the job's page, at its own address under the customer's page: every item, and the undo's own job
+  expect(jobPage).toMatch(/^\/bulk-job\?id=\d+$/);
   await page.goto(jobPage ?? '');
   await expect(page.getByRole('heading', { name: /^Bulk job \d+$/ })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Items of the bulk job' }).getByRole('row')).toHaveCount(4);
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(crumbs.getByRole('listitem')).toHaveText(['Manage Customer', 'View Customer', 'Bulk job']);
+  await expect(crumbs.getByRole('link', { name: 'View Customer' })).toHaveAttribute(
+    'href',
+    `/manage-customer/view-customer?uid=${owner.uid}`,
+  );
+  await expect(page.getByRole('link', { name: 'Back to the customer' })).toBeVisible();
   await axeClean(page, 'the job page');
   await shoot(page, 'bulk-job-page');
+  // a link mailed before the page had its own address still opens it
+  await page.goto(`/manage-customer${jobPage}`);
+  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === jobPage);
+  await expect(page.getByRole('heading', { name: /^Bulk job \d+$/ })).toBeVisible();
 });
 
 test('bulk on the customer search: pick two customers, export them, deactivate their sites, undo from the toast', async ({
@@ -256,7 +268,15 @@ test('bulk revoke: pick two live grants with the keyboard, read the dry run, run
 
   await bar.getByRole('button', { name: 'Revoke grants' }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke grants' });
+  // the comment first: each holder is told it, as with a single revocation
+  const comment = dialog.getByRole('textbox', { name: 'Comment (optional)' });
+  await expect(comment).toBeFocused();
+  await page.keyboard.type('Incident 42 is closed.');
+  await axeClean(page, 'the comment of a revocation');
+  await shoot(page, 'bulk-requests-comment', false);
+  await dialog.getByRole('button', { name: 'Check what would change' }).click();
   await expect(dialog.getByText('2 grants will be revoked.')).toBeVisible();
+  await expect(dialog.getByText('Each requester is told: “Incident 42 is closed.”')).toBeVisible();
   await expect(dialog.getByText('This cannot be undone.')).toBeVisible();
   await expect(dialog.getByText('A bulk action takes at most 10,000 requests.')).toBeVisible();
   await axeClean(page, 'the dry run of a revocation');
@@ -274,12 +294,25 @@ test('bulk revoke: pick two live grants with the keyboard, read the dry run, run
   await page.goto('/manage-superuser/impersonation/assigned-requests?status=Revoked');
   for (const id of ids)
     await expect(table.getByRole('cell', { name: String(id), exact: true })).toBeVisible();
+  // each holder reads the comment on their request
+  for (const id of ids) {
+    const read = await request.get(`/admin/impersonation/requests?requestId=${id}`, {
+      headers: agentHeaders,
+    });
+    const [row] = ((await read.json()) as { Data: { Action: { Status: string; Reason: string } }[] }).Data;
+    expect(row?.Action).toMatchObject({ Status: 'Revoked', Reason: 'Incident 42 is closed.' });
+  }
 
   await page.goto(jobPage ?? '');
   const items = page.getByRole('table', { name: 'Items of the bulk job' });
   await expect(items.getByRole('row')).toHaveCount(3);
   await expect(items.getByRole('columnheader', { name: 'Request' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to the impersonation requests' })).toBeVisible();
+  await expect(
+    page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: 'Assigned Impersonation Requests' }),
+  ).toHaveAttribute('href', '/manage-superuser/impersonation/assigned-requests');
   await axeClean(page, 'the job page of a revocation');
   await shoot(page, 'bulk-requests-job-page');
 });
@@ -371,6 +404,20 @@ test('bulk resend: a pending invitee and an accepted member picked by keyboard; 
   await page.goto(jobPage ?? '');
   const items = page.getByRole('table', { name: 'Items of the bulk job' });
   await expect(items.getByRole('columnheader', { name: 'Member' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Back to the team' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to the team list' })).toBeVisible();
   await axeClean(page, 'the job page of a resend');
+
+  // one invitation again, from the invitee's row
+  await page.getByRole('link', { name: 'Back to the team list' }).click();
+  const row = table.getByRole('row').filter({ hasText: invitee });
+  await row.getByRole('button', { name: 'Resend invitation' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Resend the invitation' });
+  await expect(confirm.getByText(`Send ${invitee} their invitation again?`)).toBeVisible();
+  await axeClean(page, 'the single resend');
+  const again = Date.now() - 1;
+  await confirm.getByRole('button', { name: 'Resend', exact: true }).click();
+  await expect(
+    page.getByTestId('toast-success').filter({ hasText: `The invitation was sent again to ${invitee}.` }),
+  ).toBeVisible();
+  expect(new URL(await waitForLink(invitee, again)).searchParams.get('vtype')).toBe('invite');
 });

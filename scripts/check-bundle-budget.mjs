@@ -23,7 +23,7 @@ import { gzipSync } from 'node:zlib';
 const KiB = 1024;
 
 /** The budgets, in KiB gzipped. */
-export const BUDGETS = { signInJs: 182, signInCss: 40, firstViewJs: 218, searchViewJs: 211, lazyJs: 60 };
+export const BUDGETS = { signInJs: 182, signInCss: 40, firstViewJs: 219, searchViewJs: 211, lazyJs: 60 };
 
 /**
  * The dynamic entries (manifest keys, i.e. source paths) the signed-in shell loads: its module and

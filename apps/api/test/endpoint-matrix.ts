@@ -620,6 +620,22 @@ export const MATRIX: Record<EndpointId, Row> = {
       Impersonating: 403,
     },
   },
+  // A pending invitee's invitation again: the target made one (a Support, whom Admins manage too).
+  teamResendInvitation: {
+    targeted: true,
+    request: async ({ t, target }) => {
+      await t.db.query('UPDATE staff SET invitation_pending = true WHERE uid = $1', [target.uid]);
+      return { payload: { uid: target.uid } };
+    },
+    expect: {
+      ...signedOut,
+      SuperAdmin: { own: 403, other: 200 },
+      Admin: { own: 403, other: 200 },
+      Support: 403,
+      Auditor: 403,
+      Impersonating: 403,
+    },
+  },
   // Periodic access review: a SuperAdmin confirms another member's roles at the version read.
   teamReviewDecide: {
     targeted: true,

@@ -8,8 +8,8 @@ import { insertRequest } from './impersonation-fixtures.ts';
 /**
  * Separation of duties: a SuperAdmin promoted within the cool-down (APPROVER_COOL_DOWN_HOURS) may
  * not approve impersonation (948), nor act on another SuperAdmin's account or on the SuperAdmin
- * role: reset their second factors, end their sessions, change their roles or delete them, give
- * or take the role. Each refusal is in the staff trail; after the cool-down each works.
+ * role: reset their second factors, end their sessions, change their roles or delete them, send a
+ * SuperAdmin invitee their invitation again, give or take the role. Each refusal is in the staff trail; after the cool-down each works.
  */
 
 type Session = { xtoken: string; xsign: string };
@@ -21,6 +21,7 @@ let demoUid: string;
 let adminUid: string;
 let supportUid: string;
 let risingUid: string;
+let invitedUid: string;
 let promotedAt: Date;
 
 beforeAll(async () => {
@@ -30,6 +31,9 @@ beforeAll(async () => {
   adminUid = await t.addStaff('plain-admin@example.com', ['Admin']);
   supportUid = await t.addStaff('helper@example.com', ['Support']);
   risingUid = await t.addStaff('rising@example.com', ['Admin']);
+  // invited to be a SuperAdmin, not yet signed in (a new link lets them in)
+  invitedUid = await t.addStaff('invited-sa@example.com', ['SuperAdmin']);
+  await t.db.query('UPDATE staff SET invitation_pending = true WHERE uid = $1', [invitedUid]);
   founder = await t.login('founder@example.com');
   promotedAt = t.clock.now();
   const promoted = await t.call('teamUpdateRoles', {
@@ -67,6 +71,11 @@ const ACTS = [
     'give the SuperAdmin role',
     (s: Session) => setRoles(s, adminUid, ['SuperAdmin']),
     'PUT /admin/team/roles',
+  ],
+  [
+    "resend a SuperAdmin invitee's invitation",
+    (s: Session) => t.call('teamResendInvitation', { session: s, body: { uid: invitedUid } }),
+    'POST /admin/team/invitation/resend',
   ],
   ['delete another SuperAdmin', (s: Session) => remove(s, demoUid), 'DELETE /admin/team'],
 ] as const;

@@ -125,8 +125,8 @@ describe('the bundle-budget check', () => {
     expect(r.over.map((x) => x.name)).toEqual(['sign-in screen: CSS']);
   });
 
-  it('fails when the first view after sign-in is over 218 KiB, even with a small sign-in screen', () => {
-    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/dashboard.js': 52 }) });
+  it('fails when the first view after sign-in is over 219 KiB, even with a small sign-in screen', () => {
+    const r = checkBudget({ manifest, sizeOf: sizes({ 'assets/dashboard.js': 53 }) });
     expect(r.over.map((x) => x.name)).toEqual(['first view after sign-in: JavaScript']);
   });
 

@@ -122,11 +122,13 @@ const ACTIVITY_ACTIONS = [
   'webhook.rotate',
   'webhook.test',
   'webhook.redeliver',
-  // Bulk actions (bulk.ts): a job started (its action, selection, count), approved, cancelled; each
-  // item's own row is the single action's, naming the job (details.bulkJob). An undo is a job too.
+  // Bulk actions (bulk.ts): a job started (its action, selection, count), approved, cancelled, or
+  // failed when it came to run (its requester may no longer run it: the reason); each item's own
+  // row is the single action's, naming the job (details.bulkJob). An undo is a job too.
   'bulk.start',
   'bulk.approve',
   'bulk.cancel',
+  'bulk.fail',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

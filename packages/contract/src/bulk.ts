@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { oneCriterion, SEARCH_CRITERIA, searchCriterionShape } from './customers.ts';
+import { decisionComments } from './impersonation.ts';
 import { decimalInteger } from './validation.ts';
 
 /**
@@ -107,7 +108,16 @@ export const exportSelectionUids = z
 /** Items one read of a job answers; `after` pages on. */
 export const BULK_ITEMS_PAGE = 100;
 
-const BULK_STATES = ['planned', 'awaiting-approval', 'queued', 'running', 'done', 'cancelled'] as const;
+/** `failed`: its requester could no longer run it when it came to run (`Failure` says why). */
+const BULK_STATES = [
+  'planned',
+  'awaiting-approval',
+  'queued',
+  'running',
+  'done',
+  'cancelled',
+  'failed',
+] as const;
 export type BulkState = (typeof BULK_STATES)[number];
 
 const uid = z.string().uuid('Uid is not a valid customer id.');
@@ -224,7 +234,7 @@ export const bulkRequestsDryRunBody = z.object({
   Action: z.enum(REQUEST_ACTIONS, { error: 'Action is not a bulk action on requests.' }),
   Selection: requestSelection,
   /** The comment each revocation or rejection carries, as the single action's (told to the requester). */
-  Comments: z.string().trim().max(2000).optional().default(''),
+  Comments: decisionComments,
 });
 /** A dry run on a colleague's live sessions (POST /admin/bulk/sessions/dryrun): the list is per member. */
 export const bulkSessionsDryRunBody = z.object({
@@ -309,6 +319,11 @@ const bulkJob = z.object({
   ApprovalOver: z.number().int(),
   ApprovalNeeded: z.boolean(),
   State: z.enum(BULK_STATES),
+  /**
+   * Why a failed job did not run (its requester's account gone or deactivated, or the list's
+   * permission no longer theirs): its items not yet run are refused with it. Null otherwise.
+   */
+  Failure: z.string().nullable(),
   Actor: z.string(),
   ActorUid: z.string(),
   ApprovedBy: z.string().nullable(),

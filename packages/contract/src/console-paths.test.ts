@@ -28,6 +28,7 @@ describe('consolePaths', () => {
         '/account/api-tokens',
         '/account/notifications',
         '/impersonation/site',
+        '/bulk-job',
         '/manage-customer',
         '/manage-customer/search-customer',
         '/manage-customer/create-customer',

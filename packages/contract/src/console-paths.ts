@@ -91,6 +91,11 @@ export const consolePaths = {
   notificationSettings: screen('/account/notifications'),
   /** The site seen through the tab's impersonation session. */
   impersonatedSite: screen('/impersonation/site', query<{ uid: string; appId: number }>()),
+  /**
+   * A bulk job of any list (a customer's sites, the requests, the team, a colleague's sessions):
+   * its progress, items, cancel, approval and undo, under its own list in the breadcrumb.
+   */
+  bulkJob: screen('/bulk-job', query<{ id: number }>()),
 
   // Manage Customer.
   customers: screen('/manage-customer'),
@@ -109,8 +114,8 @@ export const consolePaths = {
   customDomains: screen('/manage-customer/custom-domains', query<{ status?: string }>()),
   /** Sites whose trial ends within `days` days (7 when absent): the list behind the dashboard's card. */
   trialsEnding: screen('/manage-customer/trials-ending', query<{ days?: number }>()),
-  /** A bulk job on a customer's sites: its progress, items, cancel, approval and undo. */
-  bulkJob: screen('/manage-customer/bulk-job', query<{ id: number }>()),
+  /** Where a bulk job's page was before it had its own (mails and bells sent then): it sends on to bulkJob. */
+  bulkJobBefore: screen('/manage-customer/bulk-job', query<{ id: number }>()),
 
   // Manage Superuser.
   team: screen('/manage-superuser'),

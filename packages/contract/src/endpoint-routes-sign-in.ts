@@ -138,6 +138,13 @@ export const SIGN_IN_ROUTES = {
     access: 'team.write',
     stepUp: true,
   },
+  teamResendInvitation: {
+    id: 'teamResendInvitation',
+    method: 'POST',
+    path: '/admin/team/invitation/resend',
+    access: 'team.write',
+    stepUp: true,
+  },
   teamRoles: {
     id: 'teamRoles',
     method: 'GET',

@@ -3,7 +3,7 @@ import { caseReferenceField, reasonCodeField } from './access-reasons.ts';
 import { exportSelectionIds } from './bulk.ts';
 import { IMPERSONATION_DURATION_MAX_MINUTES, IMPERSONATION_DURATION_MIN_MINUTES } from './constants.ts';
 import { ERRORS } from './errors.ts';
-import { PRIORITIES, REVOKE_ACTIONS, STORED_STATUSES } from './impersonation.ts';
+import { decisionComments, PRIORITIES, REVOKE_ACTIONS, STORED_STATUSES } from './impersonation.ts';
 import { LOG_SORT_KEYS, REQUEST_SORT_KEYS, sortQueryField } from './list-sort.ts';
 import { MESSAGES } from './messages.ts';
 import { reasonWireShape } from './reason-wire.ts';
@@ -174,18 +174,18 @@ export const approveActionBody = z.object({
   ProxyRoles: roles,
   AdditionalPermissions: permissions,
   Duration: duration,
-  Comments: z.string().trim().max(2000).optional().default(''),
+  Comments: decisionComments,
 });
 export const rejectActionBody = z.object({
   Status: z.literal('Reject'),
-  Comments: z.string().trim().max(2000).optional().default(''),
+  Comments: decisionComments,
 });
 export const revokeActionBody = z.object({
   Status: z.literal('Revoke'),
   /** With revokeAction=roles: the roles and permissions to take away. */
   ProxyRoles: z.array(z.string()).optional().default([]),
   AdditionalPermissions: z.array(z.string()).optional().default([]),
-  Comments: z.string().trim().max(2000).optional().default(''),
+  Comments: decisionComments,
 });
 export const impersonationActionBody = z.discriminatedUnion('Status', [
   approveActionBody,

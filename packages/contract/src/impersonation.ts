@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { IMPERSONATION_DURATION_MAX_MINUTES, IMPERSONATION_DURATION_MIN_MINUTES } from './constants.ts';
 import { MESSAGES } from './messages.ts';
 
@@ -17,6 +18,20 @@ export type StoredStatus = (typeof STORED_STATUSES)[number];
 export type DisplayStatus = StoredStatus | 'Expired';
 /** revokeAction: the whole site access, or only the chosen roles and permissions. */
 export const REVOKE_ACTIONS = ['site', 'roles'] as const;
+
+/** The most a decision's comment may hold. */
+const DECISION_COMMENTS_MAX = 2000;
+/**
+ * The comment of a decision on a request (approve, reject, revoke), kept as the request's reason
+ * and shown to its requester: the single decision's, and each item's of a bulk rejection or
+ * revocation (bulk.ts).
+ */
+export const decisionComments = z
+  .string()
+  .trim()
+  .max(DECISION_COMMENTS_MAX, `A comment takes at most ${DECISION_COMMENTS_MAX} characters.`)
+  .optional()
+  .default('');
 export type RevokeAction = (typeof REVOKE_ACTIONS)[number];
 
 type Consent = 'pending' | 'granted' | 'denied';

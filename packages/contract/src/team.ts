@@ -136,6 +136,9 @@ export const deleteSuperUserBody = z.object({
 
 export const profileQuery = z.object({ uid: z.string().uuid('uid is not a valid user id.') });
 
+/** POST /admin/team/invitation/resend: the pending invitee whose invitation is sent again. */
+export const resendInvitationBody = z.object({ uid: z.string().uuid('uid is not a valid user id.') });
+
 /** A super user as the server names it (spec section 3). */
 const superUser = z.object({
   Uid: z.string(),
@@ -171,6 +174,8 @@ export const teamListResponse = z.object({ Data: z.array(superUser) });
 export const superUserResponse = z.object({ Data: superUser });
 export const superUserProfileResponse = z.object({ Data: superUserProfile });
 export const deleteSuperUserResponse = z.object({ IsDeleted: z.boolean(), Uid: z.string() });
+/** The invitee whose invitation went again (a new link; the one before no longer works). */
+export const resendInvitationResponse = z.object({ Uid: z.string(), Email: z.string(), Message: z.string() });
 
 /** A role's scope as the server answers it: null when it reaches every site (custom-roles.ts). */
 const roleScope = z
@@ -205,6 +210,8 @@ export const TEAM_MESSAGES = {
   customRoleUpdated: 'Role updated.',
   customRoleDeleted: 'Role deleted.',
   deleted: 'Super user deleted.',
+  invitationResent: (email: string) =>
+    `The invitation was sent again to ${email}. The link sent before no longer works.`,
   /**
    * Error 948 on an act upon another SuperAdmin's account or on the SuperAdmin role within the
    * approver cool-down: `since` and `from` as MM-DD-YYYY HH:mm UTC (formatExpiry).

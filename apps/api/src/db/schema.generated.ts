@@ -69,7 +69,7 @@ interface BulkJobsTable {
   actor_email: string;
   actor: ColumnType<unknown, JsonValue, JsonValue>;
   client_address: string;
-  state: "planned" | "awaiting-approval" | "queued" | "running" | "done" | "cancelled";
+  state: "planned" | "awaiting-approval" | "queued" | "running" | "done" | "cancelled" | "failed";
   approval_needed: Generated<boolean>;
   approved_by_uid: string | null;
   approved_by: string | null;
@@ -82,6 +82,7 @@ interface BulkJobsTable {
   claimed_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
   list: Generated<"customer-sites" | "impersonation-requests" | "staff-sessions" | "team-invitations" | "customers">;
   params: ColumnType<unknown, JsonValue | undefined, JsonValue>;
+  failure: string | null;
 }
 
 interface CustomDomainsTable {

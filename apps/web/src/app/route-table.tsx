@@ -3,7 +3,7 @@ import type { RouteObject } from 'react-router';
 import { apiTokenRoutes } from '../features/api-tokens/routes.tsx';
 import { auditRoutes } from '../features/audit/routes.tsx';
 import { accountRoutes, authPublicRoutes } from '../features/auth/routes.tsx';
-import { customersSection } from '../features/customers/routes.tsx';
+import { bulkJobRoutes, customersSection } from '../features/customers/routes.tsx';
 import {
   breakGlassReviewsRoutes,
   dashboardRoutes,
@@ -62,6 +62,7 @@ export const shellRoutes: readonly AppRoute[] = [
   ...accountRoutes,
   ...apiTokenRoutes,
   ...staffNotificationRoutes,
+  ...bulkJobRoutes,
   impersonationModeRoute(impersonatedSiteRoutes),
 ];
 

@@ -1,4 +1,5 @@
 import { BULK_INVERSE, type BulkAction, type BulkDryRunBody, type BulkJob } from '@sac/contract/bulk';
+import { decisionComments } from '@sac/contract/impersonation';
 import { useEffect, useRef, useState } from 'react';
 import { errorText } from '../lib/api-client.ts';
 import { jobMoving, useBulkDryRun, useBulkJob, useBulkStep, useRefreshWhenDone } from '../lib/bulk-api.ts';
@@ -7,6 +8,7 @@ import { toast } from '../lib/toast-store.ts';
 import styles from './bulk.module.css';
 import { BulkJobActions, BulkJobStatus, useBulkUndo } from './bulk-job-status.tsx';
 import { Dialog } from './dialog.tsx';
+import { TextAreaField } from './textarea-field.tsx';
 
 /** Refusals listed in the dialog; the job's page lists every item. */
 const LISTED = 20;
@@ -24,6 +26,8 @@ interface Words {
   danger: boolean;
   /** The dry run lists the items that would change too (the customer search's: each site with its owner). */
   listChanges?: boolean;
+  /** The action takes a comment, told to each item's requester as the single action's (first asked for). */
+  comment?: true;
 }
 /** The words of deactivating and activating sites (a customer's, or the customers' picked on the search). */
 const DEACTIVATE_SITES: Words = {
@@ -63,6 +67,7 @@ const WORDS: Record<BulkAction, Words> = {
     bound: 'bulkBoundRequests',
     approval: 'bulkApprovalNoteRequests',
     danger: true,
+    comment: true,
   },
   'request.reject': {
     title: 'bulkPlanTitleReject',
@@ -73,6 +78,7 @@ const WORDS: Record<BulkAction, Words> = {
     bound: 'bulkBoundRequests',
     approval: 'bulkApprovalNoteRequests',
     danger: true,
+    comment: true,
   },
   'session.end': {
     title: 'bulkPlanTitleEndSessions',
@@ -117,8 +123,29 @@ function Listed({ items, count }: { items: BulkJob['Items']; count: number }) {
   );
 }
 
+/**
+ * The comment of an action that takes one (a rejection, a revocation), asked for before its dry run
+ * and bounded as the single action's: each item's decision carries it, told to its requester.
+ */
+function CommentField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  const t = useT('customers');
+  const parsed = decisionComments.safeParse(value);
+  return (
+    <TextAreaField
+      id="bulk-comment"
+      name="Comments"
+      label={t('bulkCommentLabel')}
+      hint={t('bulkCommentHint')}
+      value={value}
+      {...(parsed.success ? {} : { error: parsed.error.issues[0]?.message ?? '' })}
+      onValueChange={onChange}
+      data-autofocus
+    />
+  );
+}
+
 /** The dry run's answer: what will change, what will be left and why, the bound and the approval. */
-function Plan({ plan, words }: { plan: BulkJob; words: Words }) {
+function Plan({ plan, words, comment }: { plan: BulkJob; words: Words; comment: string }) {
   const t = useT('customers');
   const refused = plan.Items.filter((i) => i.Planned === 'refuse');
   return (
@@ -127,6 +154,7 @@ function Plan({ plan, words }: { plan: BulkJob; words: Words }) {
       {words.listChanges && plan.Planned.Change > 0 ? (
         <Listed items={plan.Items.filter((i) => i.Planned === 'change')} count={plan.Planned.Change} />
       ) : null}
+      {words.comment ? <p>{comment ? t('bulkCommentTold', { comment }) : t('bulkCommentNone')}</p> : null}
       {plan.Planned.Refuse > 0 ? (
         <>
           <p>{t('bulkWouldRefuse', { count: plan.Planned.Refuse })}</p>
@@ -141,9 +169,40 @@ function Plan({ plan, words }: { plan: BulkJob; words: Words }) {
 }
 
 /**
+ * At the job's end, once: the lists read again, the selection cleared (`onEnded`) and a toast of
+ * what it did, with Undo while the job offers it; why, when it failed.
+ */
+function useToldAtEnd(job: BulkJob | undefined, words: Words, onEnded: () => void) {
+  const t = useT('customers');
+  const refresh = useRefreshWhenDone();
+  const undo = useBulkUndo();
+  const told = useRef(false);
+  useEffect(() => {
+    if (!job || jobMoving(job) || told.current) return;
+    told.current = true;
+    refresh(job);
+    onEnded();
+    if (job.State === 'failed') {
+      toast.error(job.Failure ?? t('bulkState.failed'));
+      return;
+    }
+    toast.success(
+      t(words.toast, {
+        count: job.Progress.Changed,
+        changed: job.Progress.Changed,
+        refused: job.Progress.Refused,
+      }),
+      undefined,
+      job.UndoUntil ? { label: t('bulkUndo'), onClick: () => void undo(job.Id) } : undefined,
+    );
+  }, [job, words, onEnded, refresh, t, undo]);
+}
+
+/**
  * A bulk action on the selected rows of any list (`body`: the action and the selection): its dry
- * run first (nothing changes), then on confirmation its run as a job, followed here with its
- * progress and a cancel; at its end a toast says what it did, with Undo while the job offers it.
+ * run first (nothing changes; an action that takes a comment asks for it before), then on
+ * confirmation its run as a job, followed here with its progress and a cancel; at its end a toast
+ * says what it did, with Undo while the job offers it.
  */
 export function BulkDialog({
   body,
@@ -159,31 +218,21 @@ export function BulkDialog({
   const run = useBulkStep('bulkRun');
   const [jobId, setJobId] = useState<number | undefined>();
   const job = useBulkJob(jobId).data;
-  const refresh = useRefreshWhenDone();
-  const undo = useBulkUndo();
-  const told = useRef(false);
   const words = WORDS[body.Action];
+  // An action that takes a comment is planned once it is written (the job keeps it for its items).
+  const [comment, setComment] = useState('');
+  const [planning, setPlanning] = useState(!words.comment);
+  const commented =
+    body.Action === 'request.reject' || body.Action === 'request.revoke'
+      ? { ...body, Comments: comment.trim() }
+      : body;
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the dry run is made once, when the dialog opens
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dry run is made once, when it may be
   useEffect(() => {
-    dryRun.mutate(body);
-  }, []);
+    if (planning) dryRun.mutate(commented);
+  }, [planning]);
 
-  useEffect(() => {
-    if (!job || jobMoving(job) || told.current) return;
-    told.current = true;
-    refresh(job);
-    onEnded();
-    toast.success(
-      t(words.toast, {
-        count: job.Progress.Changed,
-        changed: job.Progress.Changed,
-        refused: job.Progress.Refused,
-      }),
-      undefined,
-      job.UndoUntil ? { label: t('bulkUndo'), onClick: () => void undo(job.Id) } : undefined,
-    );
-  }, [job, words, onEnded, refresh, t, undo]);
+  useToldAtEnd(job, words, onEnded);
 
   const plan = dryRun.data;
   const title = t(words.title);
@@ -197,11 +246,25 @@ export function BulkDialog({
       ) : dryRun.isError ? (
         <p role="alert">{errorText(dryRun.error, t('bulkPlanning'))}</p>
       ) : plan ? (
-        <Plan plan={plan} words={words} />
-      ) : (
+        <Plan plan={plan} words={words} comment={comment.trim()} />
+      ) : planning ? (
         <p role="status">{t('bulkPlanning')}</p>
+      ) : (
+        <CommentField value={comment} onChange={setComment} />
       )}
       <div className="form-actions dialog-actions">
+        {planning ? null : (
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => {
+              if (decisionComments.safeParse(comment).success) setPlanning(true);
+              else document.getElementById('bulk-comment')?.focus();
+            }}
+          >
+            {t('bulkCommentPlan')}
+          </button>
+        )}
         {!job && plan && plan.Planned.Change > 0 ? (
           <button
             type="button"
@@ -212,7 +275,13 @@ export function BulkDialog({
             {run.isPending ? t('bulkStarting') : t(words.confirm, { count: plan.Planned.Change })}
           </button>
         ) : null}
-        <button type="button" className="button" disabled={run.isPending} onClick={onClose} data-autofocus>
+        <button
+          type="button"
+          className="button"
+          disabled={run.isPending}
+          onClick={onClose}
+          data-autofocus={planning || undefined}
+        >
           {job ? t('bulkClose') : t('bulkCancel')}
         </button>
       </div>

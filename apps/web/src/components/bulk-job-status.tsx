@@ -9,7 +9,10 @@ import { useCurrentUser } from '../lib/session.ts';
 import { toast } from '../lib/toast-store.ts';
 import styles from './bulk.module.css';
 
-/** The job's state, a progress bar and its counts, announced as they change. */
+/**
+ * The job's state, a progress bar and its counts, announced as they change; why a failed job did
+ * not run (its requester may no longer run it).
+ */
 export function BulkJobStatus({ job }: { job: BulkJob }) {
   const t = useT('customers');
   const p = job.Progress;
@@ -32,6 +35,11 @@ export function BulkJobStatus({ job }: { job: BulkJob }) {
         value={done}
         max={job.Count}
       />
+      {job.Failure ? (
+        <p className="form-alert" role="alert">
+          {job.Failure}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -3,6 +3,8 @@ import { DASHBOARD_TITLE } from '@sac/contract/constants';
 export interface Crumb {
   label: string;
   to: string;
+  /** The screen's parent named by the screen (a list with its query): a link whoever may open it. */
+  parent?: true;
 }
 
 /**

@@ -9,9 +9,9 @@ import { callApi } from './api-client.ts';
 
 const bulkKeys = { job: (id: number) => ['bulk-job', id] as const };
 
-/** A job still moving: its read is polled until it is done or cancelled. */
+/** A job still moving: its read is polled until it is done, cancelled or failed. */
 export const jobMoving = (job: BulkJob | undefined) =>
-  job !== undefined && job.State !== 'done' && job.State !== 'cancelled';
+  job !== undefined && job.State !== 'done' && job.State !== 'cancelled' && job.State !== 'failed';
 
 /** GET /admin/bulk/job, polled every second while the job waits or runs. */
 export function useBulkJob(id: number | undefined) {

@@ -338,8 +338,8 @@ export async function permissionsOfRoles(db: Queryable, roles: string[]): Promis
 
 /**
  * What a staff member may do now, for a job acting later on their word: whether the account is
- * there and not deactivated, the permissions their roles grant, and what their scoped roles limit
- * (null: nothing). Undefined when there is no such account.
+ * there and not deactivated, their roles, the permissions those grant, and what their scoped roles
+ * limit (null: nothing). Undefined when there is no such account.
  */
 export async function currentGrantOf(db: Queryable, uid: string) {
   const r = await firstRow(
@@ -348,6 +348,7 @@ export async function currentGrantOf(db: Queryable, uid: string) {
       .selectFrom('staff as st')
       .select((eb) => [
         eb('st.deactivated_at', 'is', null).as('active'),
+        rolesOf(eb.ref('st.uid')).as('roles'),
         permissionsOf(eb.ref('st.uid')).as('permissions'),
         scopesOf(eb.ref('st.uid')).as('scopes'),
       ])

@@ -1,6 +1,12 @@
 import type { BulkDryRunBody } from '@sac/contract/bulk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import {
+  acceptInvitation,
+  invitationMails,
+  invitationToken,
+  inviteeOf,
+} from '../../../test/invitation-fixtures.ts';
 import { loadConfig } from '../../config.ts';
 import { runBulkJobs } from './bulk.service.ts';
 
@@ -21,33 +27,11 @@ afterAll(() => t.close());
 
 const as = (who: string) => t.login(`${who}@example.com`);
 
-/** A member invited by the first SuperAdmin (their invitation pending): uid, email and its link's token. */
-async function invitee(roles = ['Support']) {
-  const email = `inv${++n}@example.com`;
-  const r = await t.call('teamCreate', {
-    session: await as('first'),
-    body: { role: roles, email, name: `Inv ${n}` },
-  });
-  expect(r.status, r.raw.body).toBe(200);
-  return { uid: r.body.Data.Uid, email, token: await tokenOf(email) };
-}
-/** The token of the newest invitation mailed to `email`. */
-async function tokenOf(email: string, after = 0) {
-  const mails = await waitMails(email, after + 1);
-  const link = new URL(/https?:\/\/\S+/.exec(mails.at(-1)!.text)![0]);
-  return link.searchParams.get('vtoken')!;
-}
-async function waitMails(email: string, count: number) {
-  await t.smtp.waitFor((m) => m.to.includes(email));
-  for (let i = 0; i < 250; i++) {
-    const got = t.smtp.messages.filter((m) => m.to.includes(email));
-    if (got.length >= count) return got;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return t.smtp.messages.filter((m) => m.to.includes(email));
-}
-const accept = (token: string) =>
-  t.call('resetPassword', { body: { password: 'Hired#123', resettoken: token } });
+/** A member invited by the first SuperAdmin with `roles`, their invitation pending. */
+const invitee = async (roles = ['Support']) =>
+  inviteeOf(t, await as('first'), `inv${++n}@example.com`, roles);
+const waitMails = (email: string, count: number) => invitationMails(t, email, count);
+const accept = (token: string) => acceptInvitation(t, token);
 
 async function dryRun(session: S, body: InvitationsBody) {
   const r = await t.call('bulkInvitationsDryRun', { session, body });
@@ -113,7 +97,7 @@ describe('bulk resend of invitations on the team list', () => {
     ]);
     expect(done.UndoUntil).toBeNull();
     // a's invitation was mailed again, with a new link; the old one is void
-    const fresh = await tokenOf(a.email, 1);
+    const fresh = await invitationToken(t, a.email, 2);
     expect(fresh).not.toBe(a.token);
     expect((await accept(a.token)).error.ErrorCode).toBe(905);
     expect((await accept(fresh)).status).toBe(200);
@@ -177,5 +161,48 @@ describe('bulk resend of invitations on the team list', () => {
     });
     expect([big.status, big.error.ErrorCode]).toEqual([400, 1190]);
     expect(big.error.Description).toContain('more than 12 members');
+  });
+
+  it("holds a SuperAdmin invitee for the actor's SuperAdmin cool-down, in the dry run and under the lock", async () => {
+    const boss = await as('first');
+    const rising = await t.addStaff('rising@example.com', ['Admin']);
+    const promoted = await t.call('teamUpdateRoles', {
+      session: boss,
+      body: { role: ['SuperAdmin'], uid: rising, unAssignRoles: ['Admin'] },
+    });
+    expect(promoted.status, promoted.raw.body).toBe(200);
+    const [superAdmin, other] = [await invitee(['SuperAdmin']), await invitee()];
+    const newcomer = await as('rising');
+    const plan = await dryRun(newcomer, {
+      Action: 'invitation.resend',
+      Selection: { Kind: 'rows', Uids: [superAdmin.uid, other.uid] },
+    });
+    expect(plan.Items.map((i) => i.Planned)).toEqual(['refuse', 'change']);
+    const single = await t.call('teamResendInvitation', { session: newcomer, body: { uid: superAdmin.uid } });
+    expect([single.status, single.error.ErrorCode]).toEqual([403, 948]);
+    expect(plan.Items[0]!.PlannedReason).toBe(single.error.Description);
+
+    // a settled SuperAdmin plans it; they become a new SuperAdmin again before the run
+    const settled = await t.addStaff('settled@example.com', ['SuperAdmin']);
+    const later = await dryRun(await as('settled'), {
+      Action: 'invitation.resend',
+      Selection: { Kind: 'rows', Uids: [superAdmin.uid] },
+    });
+    expect(later.Items.map((i) => i.Planned)).toEqual(['change']);
+    const started = await t.call('bulkRun', { session: await as('settled'), body: { Id: later.Id } });
+    expect(started.body.Data.State).toBe('queued');
+    await t.db.query("UPDATE staff_roles SET granted_at = $2 WHERE uid = $1 AND role = 'SuperAdmin'", [
+      settled,
+      t.clock.now(),
+    ]);
+    await runBulkJobs(t.ctx);
+    const done = await job(boss, later.Id);
+    expect(done.Items.map((i) => i.Outcome)).toEqual(['refused']);
+    expect(done.Items[0]!.OutcomeReason).toMatch(/^You became a SuperAdmin on .* cool-down/);
+    const trail = await t.db.query<{ action: string }>(
+      "SELECT action FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
+      [String(later.Id)],
+    );
+    expect(trail.rows.map((r) => r.action)).toEqual(['bulk.start']);
   });
 });

@@ -154,6 +154,41 @@ describe('bulk actions on the impersonation requests', () => {
     expect(Number(bell.rows[0]!.n)).toBe(2);
   });
 
+  it('gives each rejection its comment, as the single rejection does: the requester reads it on their request', async () => {
+    const s = await as('first');
+    const ids = [await pending(), await pending()];
+    const long = await t.call('bulkRequestsDryRun', {
+      session: s,
+      body: { Action: 'request.reject', Selection: { Kind: 'rows', Ids: ids }, Comments: 'x'.repeat(2001) },
+    });
+    expect([long.status, long.error.FieldErrors?.[0]?.Field]).toEqual([400, 'Comments']);
+    const plan = await dryRun(s, {
+      Action: 'request.reject',
+      Selection: { Kind: 'rows', Ids: ids },
+      Comments: '  Duplicate of the request made on Monday.  ',
+    });
+    await act('bulkRun', s, plan.Id);
+    await runBulkJobs(t.ctx);
+    const requester = await t.login('req@example.com');
+    for (const id of ids) {
+      const read = await t.call('impersonationList', {
+        session: requester,
+        query: { requestId: String(id) },
+      });
+      expect(read.body.Data[0]!.Action).toMatchObject({
+        Status: 'Rejected',
+        Reason: 'Duplicate of the request made on Monday.',
+      });
+    }
+    const log = await t.db.query<{ details: { Comments?: string } }>(
+      "SELECT details FROM impersonation_log WHERE details->>'bulkJob' = $1 ORDER BY id",
+      [String(plan.Id)],
+    );
+    expect(log.rows.map((r) => r.details.Comments)).toEqual(
+      Array(2).fill('Duplicate of the request made on Monday.'),
+    );
+  });
+
   it('refuses an item a single decision or edit changed since the dry run, saying why, and runs the rest', async () => {
     const s = await as('first');
     const [a, b, c] = [await pending(), await pending(), await pending()];

@@ -1,9 +1,13 @@
 import type { BulkAction } from '@sac/contract/bulk';
-import type { SiteScope } from '@sac/contract/role-scopes';
+import { type SiteScope, scopeFor } from '@sac/contract/role-scopes';
 import type { AppContext } from '../../app-context.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
+import { runWrite } from '../../lib/write-path.ts';
+import { writeActivity } from '../activity/activity.service.ts';
+import { currentGrantOf } from '../auth/staff.service.ts';
 import {
   claimDueJob,
+  failJob,
   findJob,
   finishJob,
   type JobRow,
@@ -37,24 +41,46 @@ interface RunOptions {
   budgetMs?: number;
 }
 
-/** The call each item of the job runs as: its actor, as they were when they asked for it. */
-function callOf(job: JobRow): StaffCall {
-  const actor = job.actor as {
-    name: string;
-    roles: string[];
-    scope: SiteScope[] | null;
-    /** Absent on jobs asked for before migration 0074 (sites' items need none). */
-    permissions?: string[];
-  };
+/** What a job keeps of its actor when it is asked for (bulk.service.ts actorOf). */
+interface KeptActor {
+  name: string;
+  roles: string[];
+  scope: SiteScope[] | null;
+  /** Absent on jobs asked for before migration 0074: their roles' permissions then. */
+  permissions?: string[];
+}
+
+/** How the sentence of a job its requester may no longer run begins. */
+const NOT_RUN = 'The requester may no longer run this job:';
+
+/**
+ * The call each item of the job runs as: its actor as they are now, not as they were when they
+ * asked (a job may wait for its approval or its turn). Their account read again (currentGrantOf);
+ * the permissions they hold now, never more than the call that asked had (an API token's); their
+ * scope for the list's permission now, so an item outside a narrowed scope is refused. Answers the
+ * sentence of why the job may not run at all: the account gone or deactivated, or the list's
+ * permission lost.
+ */
+async function currentCallOf(ctx: AppContext, job: JobRow): Promise<StaffCall | string> {
+  const kept = job.actor as KeptActor;
+  const { permission } = kindOfList(job.list);
+  const grant = await currentGrantOf(ctx.db, job.actor_uid);
+  if (!grant) return `${NOT_RUN} their account was deleted.`;
+  if (!grant.active) return `${NOT_RUN} their account is deactivated.`;
+  const asked = kept.permissions ? new Set(kept.permissions) : undefined;
+  const permissions = new Set(grant.permissions.filter((p) => !asked || asked.has(p)));
+  if (!permissions.has(permission)) return `${NOT_RUN} they no longer hold ${permission}.`;
+  const scope = scopeFor(grant.scopes, permission);
   return {
     session: {
       sessionId: 0,
       uid: job.actor_uid,
       email: job.actor_email,
-      name: actor.name,
-      roles: actor.roles,
-      permissions: new Set(actor.permissions ?? []),
-      ...(actor.scope ? { scope: actor.scope } : {}),
+      name: kept.name,
+      roles: grant.roles,
+      permissions,
+      ...(grant.scopes ? { scopes: grant.scopes } : {}),
+      ...(scope ? { scope } : {}),
       verifiedAt: new Date(0),
     },
     clientAddress: job.client_address,
@@ -62,10 +88,36 @@ function callOf(job: JobRow): StaffCall {
   };
 }
 
+/**
+ * A job its requester may no longer run fails, with the sentence why: its items not yet run are
+ * refused with it, and the trail says so on the requester's word, as the job's other steps are.
+ */
+async function failOnActorsWord(ctx: AppContext, job: JobRow, reason: string): Promise<void> {
+  const at = ctx.clock.now();
+  await runWrite(ctx.db, {
+    lock: async (tx) => (await findJob(tx, Number(job.id), true))?.state === 'running',
+    change: async (tx, running) => {
+      if (running) await failJob(tx, Number(job.id), reason, at);
+    },
+    trail: async (tx, _done, running) => {
+      if (!running) return;
+      await writeActivity(tx, {
+        at,
+        action: 'bulk.fail',
+        actorUid: job.actor_uid,
+        actorEmail: job.actor_email,
+        targetType: 'bulkJob',
+        targetId: String(job.id),
+        clientAddress: job.client_address,
+        details: { bulkJob: Number(job.id), action: job.action, list: job.list, reason },
+      });
+    },
+  });
+}
+
 /** Runs a claimed job's items until it is done, cancelled, or the run's time or item budget is spent. */
 async function runClaimedJob(ctx: AppContext, id: number, until: number, left: number): Promise<number> {
   const job = (await findJob(ctx.db, id))!;
-  const call = callOf(job);
   const kind = kindOfList(job.list);
   const about = {
     id,
@@ -79,6 +131,12 @@ async function runClaimedJob(ctx: AppContext, id: number, until: number, left: n
     const batch = await pendingItems(ctx.db, id, after, Math.min(BATCH, left - ran));
     if (batch.length === 0) {
       await finishJob(ctx.db, id, ctx.clock.now());
+      return ran;
+    }
+    // The actor's rights read again each batch: a role taken meanwhile stops the rest of the job.
+    const call = await currentCallOf(ctx, job);
+    if (typeof call === 'string') {
+      await failOnActorsWord(ctx, job, call);
       return ran;
     }
     const done: Parameters<typeof recordOutcomes>[2] = [];

@@ -161,6 +161,7 @@ const JOB_COLUMNS = [
   'j.approved_by',
   'j.undo_of',
   'j.undone_by',
+  'j.failure',
 ] as const;
 
 /** A job's row (locked until the transaction ends when `lock`), its times as ISO text. */
@@ -392,6 +393,41 @@ export async function renewClaim(db: Queryable, id: number, until: Date | null):
       .returning('id'),
   );
   return r !== undefined;
+}
+
+/**
+ * A running job fails with its reason (its requester may no longer run it): its items not yet run
+ * are refused with that reason (one the dry run refused keeps its own). A job cancelled meanwhile
+ * stays cancelled.
+ */
+export async function failJob(db: Queryable, id: number, reason: string, at: Date): Promise<void> {
+  const failed = await firstRow(
+    db,
+    qb
+      .updateTable('bulk_jobs')
+      .set({ state: 'failed', failure: reason, finished_at: at, claimed_until: null })
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .returning('id'),
+  );
+  if (!failed) return;
+  await execute(
+    db,
+    qb
+      .updateTable('bulk_job_items')
+      .set((eb) => ({
+        outcome: 'refused',
+        outcome_reason: eb
+          .case()
+          .when('planned', '=', 'refuse')
+          .then(eb.ref('planned_reason'))
+          .else(reason)
+          .end(),
+        done_at: at,
+      }))
+      .where('job_id', '=', id)
+      .where('outcome', 'is', null),
+  );
 }
 
 /** A running job is done (a cancelled one stays cancelled). */

@@ -222,7 +222,8 @@ export async function cancelJob(ctx: AppContext, call: StaffCall, id: number) {
     lock: async (tx) => {
       const job = await lockedJob(tx, id);
       mayHandle(call, job);
-      if (job.state === 'done' || job.state === 'cancelled') throw new AppError('bulkState');
+      if (job.state === 'done' || job.state === 'cancelled' || job.state === 'failed')
+        throw new AppError('bulkState');
       return job;
     },
     change: async (tx) => {
@@ -237,7 +238,7 @@ export async function cancelJob(ctx: AppContext, call: StaffCall, id: number) {
 /** Until when a job's undo is offered, or undefined. */
 function undoUntil(ctx: AppContext, job: JobRow): Date | undefined {
   if (!BULK_INVERSE[job.action as BulkAction] || job.undone_by !== null || !job.finished_at) return undefined;
-  if (job.state !== 'done' && job.state !== 'cancelled') return undefined;
+  if (job.state !== 'done' && job.state !== 'cancelled' && job.state !== 'failed') return undefined;
   const until = new Date(new Date(job.finished_at).getTime() + UNDO_MS);
   return until > ctx.clock.now() ? until : undefined;
 }
@@ -309,7 +310,8 @@ async function jobView(ctx: AppContext, id: number, after: number, read?: JobRow
     itemsPage(ctx.db, id, after, BULK_ITEMS_PAGE + 1),
   ]);
   const items = page.slice(0, BULK_ITEMS_PAGE);
-  const until = undoUntil(ctx, job);
+  // A job that failed before it changed anything has nothing to undo.
+  const until = job.state === 'failed' && counts.changed === 0 ? undefined : undoUntil(ctx, job);
   return {
     Id: Number(job.id),
     Action: job.action as BulkAction,
@@ -323,6 +325,7 @@ async function jobView(ctx: AppContext, id: number, after: number, read?: JobRow
     ApprovalOver: ctx.config.bulk.approvalOver,
     ApprovalNeeded: job.approval_needed,
     State: job.state,
+    Failure: job.failure,
     Actor: job.actor_email,
     ActorUid: job.actor_uid,
     ApprovedBy: job.approved_by,

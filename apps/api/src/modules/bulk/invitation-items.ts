@@ -1,10 +1,10 @@
 import type { BulkInvitationsDryRunBody } from '@sac/contract/bulk';
-import { canManageStaff } from '@sac/contract/team';
+import { canManageStaff, touchesSuperAdmin } from '@sac/contract/team';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { list as teamList } from '../team/team.service.ts';
-import { resendInvitation } from '../team/team-invitations.service.ts';
+import { checkResendCoolDown, resendInvitation } from '../team/team-invitations.service.ts';
 import type { NewItem } from './bulk.repo.ts';
 import { type BulkKind, ItemRefused, type ItemToRun, type JobOfItem, type Refusal } from './bulk-kinds.ts';
 
@@ -52,8 +52,27 @@ function refusalOf(m: Member, actor: StaffSession, seen?: ItemToRun['seen']): Re
 }
 
 /**
+ * Why the single resend would refuse every SuperAdmin invitee now: the actor's SuperAdmin cool-down
+ * (948), which it checks again under its lock; undefined when it would not.
+ */
+async function coolDownRefusal(
+  ctx: AppContext,
+  actor: StaffSession,
+  inviteeRoles: string[],
+): Promise<Refusal | undefined> {
+  try {
+    await checkResendCoolDown(ctx, ctx.db, actor.uid, inviteeRoles);
+    return undefined;
+  } catch (e) {
+    if (e instanceof AppError && e.status < 500) return { code: 'permission', reason: e.message };
+    throw e;
+  }
+}
+
+/**
  * The members a selection names, read by the team list's own read: the rows picked by Uid, or every
- * member the list shows (it has no filter), at most `limit`; each judged by the item's rule.
+ * member the list shows (it has no filter), at most `limit`; each judged by the item's rule, and a
+ * SuperAdmin invitee by the actor's cool-down too, as the single resend judges them.
  */
 async function planInvitations(
   ctx: AppContext,
@@ -65,6 +84,8 @@ async function planInvitations(
   const byUid = new Map(rows.map((r) => [r.Uid, r]));
   const sel = body.Selection;
   const uids = sel.Kind === 'rows' ? [...new Set(sel.Uids)] : rows.slice(0, limit).map((r) => r.Uid);
+  const superAdmin = uids.map((uid) => byUid.get(uid)).find((r) => r && touchesSuperAdmin(r.Roles));
+  const coolDown = superAdmin ? await coolDownRefusal(ctx, call.session, superAdmin.Roles) : undefined;
   return uids.map((uid, i) => {
     const r = byUid.get(uid);
     const m: Member | undefined = r && {
@@ -74,7 +95,9 @@ async function planInvitations(
       deactivated: r.DeactivatedAt !== undefined,
       version: r.Version,
     };
-    const refused = m ? refusalOf(m, call.session) : GONE;
+    const refused = m
+      ? (refusalOf(m, call.session) ?? (touchesSuperAdmin(m.roles) ? coolDown : undefined))
+      : GONE;
     return {
       target: i + 1,
       key: uid,
@@ -89,8 +112,9 @@ async function planInvitations(
 
 /**
  * One item: the single resend (resendInvitation: the member's and the actor's rows locked, the
- * team's rights, a new link, the mail, its trail row naming the job), with the item's rule checked
- * under that lock. A refusal of the single resend is the item's, with its own sentence.
+ * team's rights, the SuperAdmin cool-down for a SuperAdmin invitee, a new link, the mail, its trail
+ * row naming the job), with the item's rule checked under that lock. A refusal of the single resend
+ * is the item's, with its own sentence.
  */
 async function runInvitationItem(
   ctx: AppContext,

@@ -8,6 +8,7 @@ import { exportLimiter } from '../../lib/export-limiter.ts';
 import * as review from './access-review.service.ts';
 import * as customRoles from './custom-roles.service.ts';
 import * as team from './team.service.ts';
+import * as invitations from './team-invitations.service.ts';
 
 export function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerEndpoint(app, ctx, ENDPOINTS.teamList, () => team.list(ctx));
@@ -17,6 +18,9 @@ export function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
   );
   registerEndpoint(app, ctx, ENDPOINTS.teamUpdateRoles, (c) => team.updateRoles(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.teamDelete, (c) => team.remove(ctx, c, c.body));
+  registerEndpoint(app, ctx, ENDPOINTS.teamResendInvitation, (c) =>
+    invitations.resend(ctx, c, { uid: c.body.uid, origin: c.request.headers.origin }),
+  );
   registerEndpoint(app, ctx, ENDPOINTS.customRoleCreate, (c) => customRoles.create(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.customRoleUpdate, (c) => customRoles.update(ctx, c, c.body));
   registerEndpoint(app, ctx, ENDPOINTS.customRoleDelete, (c) => customRoles.remove(ctx, c, c.body));

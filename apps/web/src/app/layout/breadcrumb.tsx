@@ -1,6 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { Link, useLocation } from 'react-router';
 import { buildBreadcrumb } from '../../lib/breadcrumb.ts';
+import { crumbsUnder, useNamedParent } from '../../lib/breadcrumb-parent.ts';
 import { useT } from '../../lib/i18n.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { mayOpen } from '../navigation.ts';
@@ -8,7 +9,8 @@ import styles from './breadcrumb.module.css';
 import { usePathLabels } from './use-path-labels.ts';
 
 /**
- * Breadcrumb built from the path; screens the viewer may open are links (navigation.ts), the
+ * Breadcrumb built from the path (or, for a screen shown under a list not in its path, from that
+ * list's: breadcrumb-parent.ts); screens the viewer may open are links (navigation.ts), the
  * current one is not.
  */
 export function Breadcrumb() {
@@ -16,7 +18,8 @@ export function Breadcrumb() {
   const { pathname } = useLocation();
   const labels = usePathLabels();
   const { permissions } = useCurrentUser();
-  const crumbs = buildBreadcrumb(pathname, labels);
+  const parent = useNamedParent(pathname);
+  const crumbs = parent ? crumbsUnder(pathname, parent, labels) : buildBreadcrumb(pathname, labels);
   if (crumbs.length === 0) return null;
   return (
     <nav className={styles.breadcrumb} aria-label={t('breadcrumb')}>
@@ -27,7 +30,9 @@ export function Breadcrumb() {
             <li key={c.to}>
               {last ? (
                 <span aria-current="page">{c.label}</span>
-              ) : c.to in labels && c.to !== consolePaths.account.path && mayOpen(c.to, permissions) ? (
+              ) : (c.parent || c.to in labels) &&
+                c.to !== consolePaths.account.path &&
+                mayOpen(c.to, permissions) ? (
                 <Link to={c.to}>{c.label}</Link>
               ) : (
                 <span>{c.label}</span>

@@ -1,7 +1,7 @@
 import { consolePaths } from '@sac/contract/console-paths';
 import { lazy } from 'react';
 import { Navigate } from 'react-router';
-import type { AppSection } from '../../lib/app-route.ts';
+import type { AppRoute, AppSection } from '../../lib/app-route.ts';
 import { withPhrases } from '../../lib/i18n.tsx';
 
 const SearchCustomerPage = lazy(() =>
@@ -62,14 +62,21 @@ export const customersSection: AppSection = {
       tab: false,
       element: <ViewCustomerPage />,
     },
-    {
-      path: consolePaths.bulkJob.path,
-      // a job of any list (sites, requests, sessions, invitations): the API answers it to those
-      // who hold its list's permission, and refuses the others in words the page shows
-      access: 'session',
-      label: { ns: 'screens', key: 'bulkJob' },
-      tab: false,
-      element: <BulkJobPage />,
-    },
   ],
 };
+
+/**
+ * /bulk-job?id=: a bulk job of any list (a customer's sites, the requests, the team, a colleague's
+ * sessions), under its list in the breadcrumb. The API answers it to those who hold its list's
+ * permission and refuses the others in words the page shows, so any signed-in member may open it.
+ */
+export const bulkJobRoutes: readonly AppRoute[] = [
+  {
+    path: consolePaths.bulkJob.path,
+    access: 'session',
+    label: { ns: 'screens', key: 'bulkJob' },
+    element: <BulkJobPage />,
+  },
+  // where links mailed and belled before the page had its own address go: the page sends them on
+  { path: consolePaths.bulkJobBefore.path, access: 'session', element: <BulkJobPage /> },
+];

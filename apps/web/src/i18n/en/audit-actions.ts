@@ -120,6 +120,7 @@ export const auditActions = {
   'bulk.start': 'Started a bulk action',
   'bulk.approve': 'Approved a bulk action',
   'bulk.cancel': 'Cancelled a bulk action',
+  'bulk.fail': 'A bulk action failed: its requester may no longer run it',
   areaBulk: 'Bulk actions',
   areaWebhooks: 'Webhooks',
   areaSignIn: 'Sign-in',

@@ -319,6 +319,7 @@ export const customers = {
   'bulkState.running': 'Running…',
   'bulkState.done': 'Done.',
   'bulkState.cancelled': 'Cancelled.',
+  'bulkState.failed': 'Failed: it was not run.',
   bulkDoneToastDeactivate: 'Deactivated {changed} sites; {refused} refused.',
   bulkDoneToastDeactivate_one: 'Deactivated 1 site; {refused} refused.',
   bulkDoneToastActivate: 'Activated {changed} sites; {refused} refused.',
@@ -383,6 +384,11 @@ export const customers = {
   'bulkAction.request.reject': 'Rejection',
   bulkItemRequest: 'Request',
   bulkRequestsBack: 'Back to the impersonation requests',
+  bulkCommentLabel: 'Comment (optional)',
+  bulkCommentHint: 'Each requester is told it with the decision, as with a single rejection or revocation.',
+  bulkCommentPlan: 'Check what would change',
+  bulkCommentTold: 'Each requester is told: “{comment}”',
+  bulkCommentNone: 'No comment: each requester is told the decision alone.',
   bulkRequestsExportOf: 'the selected requests',
   // Bulk end of a colleague's sessions
   bulkSessionsBarLabel: 'Bulk actions on the selected sessions',
@@ -408,7 +414,7 @@ export const customers = {
   bulkJobAboutSessions_one: '{action} of 1 session, asked for by {actor}.',
   'bulkAction.session.end': 'End',
   bulkItemSession: 'Session',
-  bulkSessionsBack: 'Back to the staff member',
+  bulkSessionsBack: 'Back to the staff member’s sessions',
   // Bulk resend of the team's pending invitations
   bulkPlanTitleResend: 'Resend invitations',
   bulkWouldChangeResend:
@@ -426,7 +432,7 @@ export const customers = {
   bulkJobAboutMembers_one: '{action} of 1 member’s invitation, asked for by {actor}.',
   'bulkAction.invitation.resend': 'Resend',
   bulkItemMember: 'Member',
-  bulkTeamBack: 'Back to the team',
+  bulkTeamBack: 'Back to the team list',
   // the customer search's selection and bar
   bulkCustomersPickPage: 'Select the customers of this page',
   bulkCustomersPickRow: 'Select {name}',

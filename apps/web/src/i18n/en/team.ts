@@ -113,6 +113,7 @@ export const team = {
   reviewExportLabel: 'The access review, for auditors:',
   changeRoles: 'Change roles',
   delete: 'Delete',
+  resendInvitation: 'Resend invitation',
 
   // Change roles dialog
   changeRolesTitle: 'Change roles',
@@ -134,6 +135,13 @@ export const team = {
   confirmDelete: 'Delete the super user {email}? Their sessions end and this cannot be undone.',
   deleting: 'Deleting…',
   deleted: TEAM_MESSAGES.deleted as string,
+
+  // Resend invitation dialog
+  resendTitle: 'Resend the invitation',
+  resendText:
+    'Send {email} their invitation again? It comes with a new link (valid 24 hours); the link sent before stops working.',
+  resendConfirm: 'Resend',
+  resending: 'Sending…',
 
   // Create form
   createIntro: 'The new super user receives an email with a link to set their password.',

@@ -1,10 +1,11 @@
 import type { BulkJob } from '@sac/contract/bulk';
 import { consolePaths } from '@sac/contract/console-paths';
 import { useMemo } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
 import { BulkJobActions, BulkJobStatus } from '../../../components/bulk-job-status.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { QueryStatus } from '../../../components/query-status.tsx';
+import { useBreadcrumbParent } from '../../../lib/breadcrumb-parent.ts';
 import { useBulkJob } from '../../../lib/bulk-api.ts';
 import { useT } from '../../../lib/i18n.tsx';
 
@@ -71,26 +72,49 @@ function useItemColumns(list: BulkJob['List'] | undefined): Column<Item>[] {
   );
 }
 
-/** Where the job's list is: the customer's page, a colleague's, the team, the search, or the impersonation requests. */
-function BackLink({ job }: { job: BulkJob }) {
-  const t = useT('customers');
-  if (job.Uid) return <Link to={consolePaths.customerView({ uid: job.Uid })}>{t('bulkCustomer')}</Link>;
-  if (job.StaffUid)
-    return <Link to={consolePaths.superuserProfile({ uid: job.StaffUid })}>{t('bulkSessionsBack')}</Link>;
-  if (job.List === 'team-invitations') return <Link to={consolePaths.superusers()}>{t('bulkTeamBack')}</Link>;
-  if (job.List === 'customers')
-    return <Link to={consolePaths.customerSearch()}>{t('bulkCustomersBack')}</Link>;
-  return <Link to={consolePaths.impersonationRequests()}>{t('bulkRequestsBack')}</Link>;
+/**
+ * The job's own list: the customer's page (their sites), the customer search, the impersonation
+ * requests, the team list, the colleague's profile (their sessions); and the words of the link back to it.
+ */
+function listOf(job: BulkJob) {
+  switch (job.List) {
+    case 'customer-sites':
+      return { to: consolePaths.customerView({ uid: job.Uid ?? '' }), back: 'bulkCustomer' } as const;
+    case 'staff-sessions':
+      return {
+        to: consolePaths.superuserProfile({ uid: job.StaffUid ?? '' }),
+        back: 'bulkSessionsBack',
+      } as const;
+    case 'team-invitations':
+      return { to: consolePaths.superusers(), back: 'bulkTeamBack' } as const;
+    case 'customers':
+      return { to: consolePaths.customerSearch(), back: 'bulkCustomersBack' } as const;
+    case 'impersonation-requests':
+      return { to: consolePaths.impersonationRequests(), back: 'bulkRequestsBack' } as const;
+  }
 }
 
-/** /manage-customer/bulk-job?id=: a bulk job of any list, followed while it moves; cancel, approve and undo here too. */
+/**
+ * /bulk-job?id=: a bulk job of any list, followed while it moves; cancel, approve and undo here
+ * too. The breadcrumb runs through the job's own list, and the page links back to it.
+ */
 export default function BulkJobPage() {
-  const t = useT('customers');
+  const { pathname } = useLocation();
   const [params] = useSearchParams();
+  // the former address (links mailed and belled before the page had its own): on, with the job
+  if (pathname === consolePaths.bulkJobBefore.path)
+    return <Navigate to={`${consolePaths.bulkJob.path}?${params.toString()}`} replace />;
+  return <JobView params={params} />;
+}
+
+function JobView({ params }: { params: URLSearchParams }) {
+  const t = useT('customers');
   const id = Number(params.get('id'));
   const q = useBulkJob(Number.isInteger(id) && id > 0 ? id : undefined);
   const job = q.data;
   const columns = useItemColumns(job?.List);
+  const list = job ? listOf(job) : undefined;
+  useBreadcrumbParent(list?.to);
   return (
     <div className="page">
       <h1>{t('bulkJobTitle', { id: Number.isInteger(id) ? id : '' })}</h1>
@@ -127,9 +151,11 @@ export default function BulkJobPage() {
             isLoading={false}
             pageSize={25}
           />
-          <p>
-            <BackLink job={job} />
-          </p>
+          {list ? (
+            <p>
+              <Link to={list.to}>{t(list.back)}</Link>
+            </p>
+          ) : null}
         </section>
       ) : (
         <QueryStatus query={q} />

@@ -33,6 +33,7 @@ const plan: BulkJob = {
   ApprovalOver: 100,
   ApprovalNeeded: false,
   State: 'planned',
+  Failure: null,
   Actor: 'admin@example.com',
   ActorUid: 'u-admin',
   ApprovedBy: null,

@@ -24,6 +24,7 @@ describe('bulk actions on the requests', () => {
     ApprovalOver: 100,
     ApprovalNeeded: false,
     State: 'planned',
+    Failure: null,
     Actor: 'boss@example.com',
     ActorUid: 'u',
     ApprovedBy: null,
@@ -66,7 +67,16 @@ describe('bulk actions on the requests', () => {
     expect(within(bar).getByText('All 7 requests matching this filter selected')).toBeTruthy();
     fireEvent.click(within(bar).getByRole('button', { name: 'Reject requests' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reject pending requests' });
+    // the comment first, told to each requester: the job keeps it for its items
+    const comment = within(dialog).getByRole('textbox', { name: 'Comment (optional)' });
+    await waitFor(() => expect(document.activeElement).toBe(comment));
+    expect(calls.some((c) => c.id === 'bulkRequestsDryRun')).toBe(false);
+    fireEvent.change(comment, { target: { value: '  Duplicate of the request made on Monday. ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Check what would change' }));
     expect(await within(dialog).findByText('6 pending requests will be rejected.')).toBeTruthy();
+    expect(
+      within(dialog).getByText('Each requester is told: “Duplicate of the request made on Monday.”'),
+    ).toBeTruthy();
     expect(within(dialog).getByRole('listitem').textContent).toBe(
       '#20 app-0: You cannot approve or reject your own request.',
     );
@@ -74,7 +84,33 @@ describe('bulk actions on the requests', () => {
     expect(calls.find((c) => c.id === 'bulkRequestsDryRun')!.body).toEqual({
       Action: 'request.reject',
       Selection: { Kind: 'all', Status: 'Pending' },
+      Comments: 'Duplicate of the request made on Monday.',
     });
+  });
+
+  it('bounds the comment as a single rejection’s: a longer one is not planned', async () => {
+    const { calls } = stubApi(superAdmin, {
+      ...list([request(20)]),
+      bulkRequestsDryRun: () => ({ body: { Data: plan } }),
+    });
+    renderPage(`${PATH}?status=Pending`);
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Select request 20' }));
+    const bar = screen.getByRole('region', { name: 'Bulk actions on the selected requests' });
+    fireEvent.click(within(bar).getByRole('button', { name: 'Reject requests' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject pending requests' });
+    const comment = within(dialog).getByRole('textbox', { name: 'Comment (optional)' });
+    fireEvent.change(comment, { target: { value: 'x'.repeat(2001) } });
+    expect(within(dialog).getByText('A comment takes at most 2000 characters.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Check what would change' }));
+    expect(document.activeElement).toBe(comment);
+    expect(calls.some((c) => c.id === 'bulkRequestsDryRun')).toBe(false);
+    // without a comment the plan says so
+    fireEvent.change(comment, { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Check what would change' }));
+    expect(
+      await within(dialog).findByText('No comment: each requester is told the decision alone.'),
+    ).toBeTruthy();
+    expect(calls.find((c) => c.id === 'bulkRequestsDryRun')!.body).toMatchObject({ Comments: '' });
   });
 
   it('exports the rows picked through the list’s own export (ids), and all matching without them', async () => {

@@ -72,7 +72,7 @@ describe('NotificationBell', () => {
     const bulk = within(panel).getByRole('link', {
       name: /agent@example.com asked for bulk job 42 of 150 items: it waits for your approval/,
     });
-    expect(bulk.getAttribute('href')).toBe('/manage-customer/bulk-job?id=42');
+    expect(bulk.getAttribute('href')).toBe('/bulk-job?id=42');
     const ended = within(panel).getByRole('link', { name: /ended 2 of your sessions/ });
     expect(ended.getAttribute('href')).toBe('/account/sessions');
     expect(within(panel).getByText('Not live: refreshed every minute.')).toBeTruthy();

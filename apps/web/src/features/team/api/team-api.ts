@@ -129,6 +129,19 @@ export function useDeleteSuperUser() {
   });
 }
 
+/**
+ * POST /admin/team/invitation/resend: a pending invitee's invitation again (a new link; the one
+ * before stops working). The list is read again: a refusal may mean the row changed meanwhile.
+ */
+export function useResendInvitation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...teamKeys.all, 'resend-invitation'],
+    mutationFn: (uid: string) => callApi('teamResendInvitation', { body: { uid } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: teamKeys.list() }),
+  });
+}
+
 /** GET /admin/team/sessions?uid=: a colleague's live sessions (SuperAdmins). */
 export const useStaffSessions = (uid: string, enabled: boolean) =>
   useQuery({

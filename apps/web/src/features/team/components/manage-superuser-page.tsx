@@ -18,9 +18,10 @@ import { BulkInvitationsBar } from './bulk-invitations-bar.tsx';
 import { ChangeRolesDialog } from './change-roles-dialog.tsx';
 import { CoolDownNote } from './cool-down-note.tsx';
 import { DeleteSuperUserDialog } from './delete-superuser-dialog.tsx';
+import { ResendInvitationDialog } from './resend-invitation-dialog.tsx';
 import { primaryEmail, staffIdentity } from './staff.ts';
 
-type Action = { kind: 'roles' | 'delete' | 'revoke'; row: SuperUser };
+type Action = { kind: 'roles' | 'delete' | 'revoke' | 'resend'; row: SuperUser };
 
 /** /manage-superuser/manage-superuser: the super users, 10 per page, with row actions. */
 export default function ManageSuperuserPage() {
@@ -93,6 +94,9 @@ export default function ManageSuperuserPage() {
       ) : null}
       {action?.kind === 'delete' ? (
         <DeleteSuperUserDialog target={action.row} onClose={() => setAction(undefined)} />
+      ) : null}
+      {action?.kind === 'resend' ? (
+        <ResendInvitationDialog target={action.row} onClose={() => setAction(undefined)} />
       ) : null}
     </section>
   );
@@ -169,33 +173,51 @@ function useSuperUserColumns(
       out.push({
         id: 'actions',
         header: t('actions'),
-        cell: (row) =>
-          canManageStaff(viewerIdentity, staffIdentity(row)) ? (
-            <div className="row-actions">
-              <button
-                type="button"
-                className="button button-small"
-                disabled={coolingUntil !== null && touchesSuperAdmin(row.Roles)}
-                aria-describedby={coolingUntil && touchesSuperAdmin(row.Roles) ? 'team-cool-down' : undefined}
-                onClick={() => setAction({ kind: 'roles', row })}
-              >
-                {t('changeRoles')}
-              </button>
-              <button
-                type="button"
-                className="button button-small button-danger"
-                disabled={coolingUntil !== null && touchesSuperAdmin(row.Roles)}
-                aria-describedby={coolingUntil && touchesSuperAdmin(row.Roles) ? 'team-cool-down' : undefined}
-                onClick={() => setAction({ kind: 'delete', row })}
-              >
-                {t('delete')}
-              </button>
-            </div>
-          ) : null,
+        cell: (row) => (
+          <RowActions row={row} viewer={viewerIdentity} coolingUntil={coolingUntil} setAction={setAction} />
+        ),
       });
     }
     return out;
   }, [t, viewerIdentity, mayWrite, coolingUntil, setAction]);
+}
+
+/**
+ * A row's actions, for a member the viewer may manage: resend a pending invitation, change the
+ * roles, delete. Another SuperAdmin's account waits for the viewer's cool-down (the server says 948).
+ */
+function RowActions({
+  row,
+  viewer,
+  coolingUntil,
+  setAction,
+}: {
+  row: SuperUser;
+  viewer: Parameters<typeof canManageStaff>[0];
+  coolingUntil: ReturnType<typeof coolDownEnd>;
+  setAction: (action: Action) => void;
+}) {
+  const t = useT('team');
+  if (!canManageStaff(viewer, staffIdentity(row))) return null;
+  const held = coolingUntil !== null && touchesSuperAdmin(row.Roles);
+  const button = (kind: Action['kind'], label: string, danger = false) => (
+    <button
+      type="button"
+      className={danger ? 'button button-small button-danger' : 'button button-small'}
+      disabled={held}
+      aria-describedby={held ? 'team-cool-down' : undefined}
+      onClick={() => setAction({ kind, row })}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div className="row-actions">
+      {row.Invited && !row.DeactivatedAt ? button('resend', t('resendInvitation')) : null}
+      {button('roles', t('changeRoles'))}
+      {button('delete', t('delete'), true)}
+    </div>
+  );
 }
 
 /** A member's name, marked when a service account (never signs in) or deactivated by SCIM. */
