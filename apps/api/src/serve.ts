@@ -22,6 +22,7 @@ import { seedDemoData } from './seed/seed.ts';
  * The server on the database `opening` opens (server.ts): migrated, built, listening, then the
  * demo data and the warm-up; SIGTERM drains and stops it.
  */
+// Long: the start's steps in their order, sharing its handles (database, app, jobs, shutdown).
 export async function serve(config: Config, opening: Promise<Db>): Promise<void> {
   const build = (db: Db) =>
     buildApp({

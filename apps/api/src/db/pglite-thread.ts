@@ -29,6 +29,7 @@ type Ask = { op: 'run'; message: Uint8Array; sync: boolean } | { op: 'dump' } | 
  * connection's order (a transaction holds it from BEGIN to its end; a statement outside one waits
  * for it, as PGlite's query() does) and hears the notifications in the answers.
  */
+// Long: the thread's one connection (answers awaited, order, statements parsed) is state its closures share.
 export function openPgliteThread(dir: string, onClose?: () => void): Promise<Db> {
   const worker = pgliteThread();
   worker.postMessage({ op: 'open', dir, sessionSettings: SESSION_SETTINGS } satisfies ThreadRequest);
@@ -88,6 +89,7 @@ export function openPgliteThread(dir: string, onClose?: () => void): Promise<Db>
     });
   });
 
+  // Long: the handle's methods share the connection's order and its parsers.
   function threadDb(arrayTypes: Array<{ oid: number; typarray: number }>): Db {
     // PGlite's parsers: its defaults and one for each array type of the database (its _initArrayTypes).
     const parsers: Parsers = { ...(types.parsers as Parsers) };
