@@ -9,7 +9,4 @@ import { fileURLToPath } from 'node:url';
 module.enableCompileCache(
   fileURLToPath(new URL('../../../node_modules/.cache/sac/compile-cache', import.meta.url)),
 );
-// Without DATABASE_URL the server runs on the embedded database (config.ts): its thread starts
-// now and loads the engine while the server's modules load.
-if (!process.env.DATABASE_URL) (await import('./db/pglite-thread-start.ts')).startPgliteThread();
 await import('./server.ts');

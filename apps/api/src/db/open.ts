@@ -16,10 +16,7 @@ export async function openConfiguredDb(config: Config): Promise<Db> {
   privateUmask();
   const db = config.databaseUrl
     ? openPostgres(config.databaseUrl, undefined, POOL_WAIT_MS, config.storeTimeouts)
-    : await openPgliteDir(path.join(config.dataDir, 'pglite'), {
-        template: () => existingPgliteTemplate(),
-        thread: true,
-      });
+    : await openPgliteDir(path.join(config.dataDir, 'pglite'), { template: () => existingPgliteTemplate() });
   restrictDataDir(config.dataDir);
   return db;
 }

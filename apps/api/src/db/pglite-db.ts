@@ -11,7 +11,6 @@ import {
 import type { Db, Queryable } from './db.ts';
 import { acquireDirLock } from './dir-lock.ts';
 import { onRawNotification, runStatement } from './pglite-statement.ts';
-import { openPgliteThread } from './pglite-thread.ts';
 import { statementHook, type TxMark } from './statement-log.ts';
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -76,13 +75,10 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Db {
   };
 }
 
-/**
- * PGlite in `dir`, guarded by a lock so two processes never open one directory; with `thread`, on a
- * thread of its own (pglite-thread.ts).
- */
+/** PGlite in `dir`, guarded by a lock so two processes never open one directory. */
 export async function openPgliteDir(
   dir: string,
-  opts: { template?: () => string | undefined; thread?: boolean } = {},
+  opts: { template?: () => string | undefined } = {},
 ): Promise<Db> {
   fs.mkdirSync(dir, { recursive: true });
   const release = acquireDirLock(path.join(dir, '..', `${path.basename(dir)}.lock`));
@@ -101,7 +97,6 @@ export async function openPgliteDir(
         fromTemplate = true;
       }
     }
-    if (opts.thread) return { ...(await openPgliteThread(dir, release)), fromTemplate };
     const pglite = await PGlite.create({ dataDir: dir, extensions: PGLITE_EXTENSIONS });
     await pglite.exec(SESSION_SETTINGS);
     return { ...wrapPglite(pglite, release), fromTemplate };

@@ -35,7 +35,7 @@ const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
  * here; the embedded database has no notice handlers.) An error from the server is thrown once
  * the whole answer is read.
  */
-export function backendMessages(chunks: Uint8Array[]): BackendMessage[] {
+function backendMessages(chunks: Uint8Array[]): BackendMessage[] {
   const out: BackendMessage[] = [];
   const parser = new Parser();
   for (const c of chunks)
@@ -71,49 +71,6 @@ function joined(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** The message that parses a prepared() statement as `name` (once per database). */
-export function parseMessage(name: string, sql: string): Uint8Array {
-  return joined([serialize.parse({ name, text: sql }), serialize.sync()]);
-}
-
-/**
- * The one message of a statement: Parse (unless `name`, a statement parsed before), Bind with the
- * parameters turned into text as node-postgres does, Describe, Execute and Sync.
- */
-export function statementMessage(
-  sql: string,
-  params: readonly unknown[],
-  name: string | undefined,
-): Uint8Array {
-  return joined([
-    ...(name ? [] : [serialize.parse({ text: sql })]),
-    serialize.bind({ statement: name ?? '', values: params.map((v) => prepareValue(v)) }),
-    serialize.describe({ type: 'P' }),
-    serialize.execute({}),
-    serialize.sync(),
-  ]);
-}
-
-/** A script of statements without parameters, as PGlite's exec() sends it (the simple query protocol). */
-export function scriptMessage(sql: string): Uint8Array {
-  return joined([serialize.query(sql)]);
-}
-
-/**
- * The rows of an answer to statementMessage, `notified(channel)` told of each notification in it;
- * throws the server's error. `parsers`: the database's type parsers (PGlite's `parsers`).
- */
-export function rowsOfAnswer<T>(
-  chunks: Uint8Array[],
-  parsers: Record<number | string, (value: string, typeId?: number) => unknown>,
-  notified: ((channel: string) => void) | undefined,
-): T[] {
-  const messages = backendMessages(chunks);
-  if (notified) for (const m of messages) if (m instanceof NotificationResponseMessage) notified(m.channel);
-  const [result] = parse.parseResults(messages as never, parsers as never);
-  return (result?.rows ?? []) as T[];
-}
-
 /** Parses a prepared() statement as `name` on this database, once. */
 async function ensureParsed(pglite: PGlite, name: string, sql: string): Promise<void> {
   let parsed = parsedBy.get(pglite);
@@ -122,7 +79,9 @@ async function ensureParsed(pglite: PGlite, name: string, sql: string): Promise<
     parsedBy.set(pglite, parsed);
   }
   if (parsed.has(name)) return;
-  await pglite.execProtocol(parseMessage(name, sql), { syncToFs: false });
+  await pglite.execProtocol(joined([serialize.parse({ name, text: sql }), serialize.sync()]), {
+    syncToFs: false,
+  });
   parsed.add(name);
 }
 
@@ -141,14 +100,25 @@ export function runStatement<T>(
       if (pglite.closed) throw new Error('PGlite is closed');
       const name = preparedName(sql);
       if (name) await ensureParsed(pglite, name, sql);
+      const message = joined([
+        ...(name ? [] : [serialize.parse({ text: sql })]),
+        serialize.bind({ statement: name ?? '', values: params.map((v) => prepareValue(v)) }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]);
       const chunks: Uint8Array[] = [];
-      await pglite.execProtocolRawStream(statementMessage(sql, params, name), {
+      await pglite.execProtocolRawStream(message, {
         syncToFs: false,
         onRawData: (d) => void chunks.push(d.slice()),
       });
-      const rows = rowsOfAnswer<T>(chunks, pglite.parsers, rawNotified.get(pglite));
+      const messages = backendMessages(chunks);
+      const notified = rawNotified.get(pglite);
+      if (notified)
+        for (const m of messages) if (m instanceof NotificationResponseMessage) notified(m.channel);
       if (!inTransaction) await pglite.syncToFs();
-      return { rows };
+      const [result] = parse.parseResults(messages as never, pglite.parsers);
+      return { rows: (result?.rows ?? []) as T[] };
     });
   return inTransaction ? run() : pglite._runExclusiveTransaction(run);
 }
