@@ -206,7 +206,8 @@ describe('bulk actions on the customer search: the sites of the customers select
     expect([support.status, support.error.ErrorCode]).toEqual([403, 902]);
   });
 
-  it('refuses an item a single edit changed since the dry run, saying why, and runs the rest', async () => {
+  /** A customer with two sites and one with one, picked by row, and the deactivation's dry run. */
+  async function planTwoCustomers() {
     const s = await as('first');
     const a = await customer(2);
     const b = await customer(1);
@@ -214,6 +215,11 @@ describe('bulk actions on the customer search: the sites of the customers select
       Action: 'customer.deactivate-sites',
       Selection: { Kind: 'rows', Uids: [a.uid, b.uid] },
     });
+    return { s, a, b, plan };
+  }
+
+  it('refuses an item a single edit changed since the dry run, saying why, and runs the rest', async () => {
+    const { s, a, b, plan } = await planTwoCustomers();
     expect(plan.Planned).toEqual({ Change: 3, Refuse: 0 });
     // meanwhile another staff member deactivates one site by hand and saves another's settings
     const other = await as('admin');
@@ -247,13 +253,7 @@ describe('bulk actions on the customer search: the sites of the customers select
   });
 
   it('undoes a finished job once, within 10 minutes, over the sites it changed, refusing what moved on', async () => {
-    const s = await as('first');
-    const a = await customer(2);
-    const b = await customer(1);
-    const plan = await dryRun(s, {
-      Action: 'customer.deactivate-sites',
-      Selection: { Kind: 'rows', Uids: [a.uid, b.uid] },
-    });
+    const { s, a, b, plan } = await planTwoCustomers();
     await act('bulkRun', s, plan.Id);
     await runBulkJobs(t.ctx);
     const done = await job(s, plan.Id);
