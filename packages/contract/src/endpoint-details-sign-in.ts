@@ -334,7 +334,7 @@ export const SIGN_IN_DETAILS = {
   },
   teamResendInvitation: {
     summary:
-      "Send a pending invitee's invitation again: a new link (24 hours), the one sent before no longer works. Refused (1196) when they have no pending invitation (accepted, deactivated), on one's own account, outside your rights (936), and, for an invitee who would become a SuperAdmin, while you are in the SuperAdmin cool-down (948). Recorded (team.invite.resend).",
+      "Send a pending invitee's invitation again: a new link (24 hours), the one sent before no longer works. Refused (1196) when they have no pending invitation (accepted, deactivated), on one's own account (1197), outside your rights (936), and, for an invitee who would become a SuperAdmin, while you are in the SuperAdmin cool-down (948). Recorded (team.invite.resend).",
     tag: 'Team',
     body: resendInvitationBody,
     responses: { 200: resendInvitationResponse, ...errors(400, 401, 403, 404, 409) },

@@ -60,6 +60,15 @@ describe('ERRORS', () => {
     });
   });
 
+  it("gives the resend of an invitation its own refusal of one's own account, apart from the deletion's", () => {
+    expect(ERRORS.ownAccount).toMatchObject({ code: 933, text: 'You cannot delete your own account.' });
+    expect(ERRORS.ownInvitation).toEqual({
+      code: 1197,
+      status: 403,
+      text: 'You cannot resend an invitation to your own account.',
+    });
+  });
+
   it('answers 401 for an expired session and for wrong credentials', () => {
     expect(ERRORS.unauthenticated.status).toBe(401);
     expect(ERRORS.invalidCredentials.status).toBe(401);

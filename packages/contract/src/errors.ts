@@ -334,6 +334,12 @@ export const ERRORS = {
     status: 409,
     text: 'This member has no pending invitation: they accepted it, or were deactivated.',
   },
+  /** The resend's own refusal of one's own account (the deletion's, 933, spoke of deleting). */
+  ownInvitation: {
+    code: 1197,
+    status: 403,
+    text: 'You cannot resend an invitation to your own account.',
+  },
   signInBusy: {
     code: 984,
     status: 429,

@@ -140,6 +140,27 @@ describe('bulk resend of invitations on the team list', () => {
     ).toBe(403);
   });
 
+  it("refuses the actor's own account as the single resend does: with the resend's refusal (1197)", async () => {
+    const boss = await as('first');
+    const own = await uidOf('first@example.com');
+    const other = await invitee();
+    const plan = await dryRun(boss, {
+      Action: 'invitation.resend',
+      Selection: { Kind: 'rows', Uids: [own, other.uid] },
+    });
+    const single = await t.call('teamResendInvitation', { session: boss, body: { uid: own } });
+    expect([single.status, single.error.ErrorCode]).toEqual([403, 1197]);
+    expect(plan.Items.map((i) => [i.Planned, i.PlannedReason])).toEqual([
+      ['refuse', single.error.Description],
+      ['change', null],
+    ]);
+    const done = await run(boss, plan.Id);
+    expect(done.Items.map((i) => [i.Outcome, i.OutcomeReason])).toEqual([
+      ['refused', single.error.Description],
+      ['changed', null],
+    ]);
+  });
+
   it('plans every member the list shows for "all", bounded by BULK_MAX_ITEMS', async () => {
     const boss = await as('first');
     const members = Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM staff')).rows[0]!.n);

@@ -1,4 +1,5 @@
 import type { BulkInvitationsDryRunBody } from '@sac/contract/bulk';
+import { ERRORS } from '@sac/contract/errors';
 import { canManageStaff, touchesSuperAdmin } from '@sac/contract/team';
 import type { AppContext, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -29,8 +30,8 @@ const stateOf = (m: Member) => (m.deactivated ? 'deactivated' : m.invited ? 'pen
  * The rule of an invitation item, the same for the dry run (`seen` absent) and the run (under the
  * single resend's lock, `seen` what the dry run read): refused when the member changed since (the
  * version of their roles, or their invitation's state), when they are outside the actor's rights
- * (the team's own rule, canManageStaff; never one's own account), and when they are no pending
- * invitee (accepted, deactivated).
+ * (the team's own rule, canManageStaff; never one's own account, in the single resend's words,
+ * 1197), and when they are no pending invitee (accepted, deactivated).
  */
 function refusalOf(m: Member, actor: StaffSession, seen?: ItemToRun['seen']): Refusal | undefined {
   if (seen && m.version !== seen.version)
@@ -43,7 +44,9 @@ function refusalOf(m: Member, actor: StaffSession, seen?: ItemToRun['seen']): Re
       code: 'state',
       reason: `Its invitation changed since the dry run (it was ${seen.status}, it is ${stateOf(m)}).`,
     };
-  if (m.uid === actor.uid || !canManageStaff({ uid: actor.uid, roles: actor.roles }, m))
+  // one's own account: the single resend's refusal, in its words
+  if (m.uid === actor.uid) return { code: 'permission', reason: ERRORS.ownInvitation.text };
+  if (!canManageStaff({ uid: actor.uid, roles: actor.roles }, m))
     return { code: 'permission', reason: "Outside your rights: you may not manage this member's account." };
   if (m.deactivated) return { code: 'state', reason: 'Deactivated: an invitation cannot be sent to them.' };
   if (!m.invited)

@@ -36,7 +36,7 @@ export async function checkResendCoolDown(
 
 /**
  * The one resend of a pending invitation: the member's row locked with the actor's (the rights of
- * a role change: one the actor may manage, 936; never their own account, 933), refused (1196) when
+ * a role change: one the actor may manage, 936; never their own account, 1197), refused (1196) when
  * they are no pending invitee (accepted, deactivated) and, for a SuperAdmin invitee, during the
  * actor's cool-down (948); a new link (the old one void), the invitation mail again, and its
  * trail row (naming the bulk job when an item of one). Answers the invitee's email.
@@ -51,7 +51,7 @@ export async function resendInvitation(
   const now = ctx.clock.now();
   const { email } = await runWrite(ctx.db, {
     lock: async (tx) => {
-      const { target } = await lockedParties(tx, actor, input.uid, 'ownAccount');
+      const { target } = await lockedParties(tx, actor, input.uid, 'ownInvitation');
       ofJob?.check(target, await recordVersion(tx, rolesRecord(target.uid)));
       if (!target.invitation_pending || target.deactivated_at) throw new AppError('invitationNotPending');
       await checkResendCoolDown(ctx, tx, actor.uid, target.roles);

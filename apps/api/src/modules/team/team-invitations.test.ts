@@ -69,6 +69,18 @@ describe('POST /admin/team/invitation/resend: the single resend of a pending inv
     expect(t.smtp.messages.filter((m) => m.to.includes(off.email))).toHaveLength(1);
   });
 
+  it("refuses one's own account with a refusal of its own (1197), not the deletion's (933)", async () => {
+    const admin = await as('admin');
+    const own = (await t.db.query<{ uid: string }>("SELECT uid FROM staff WHERE email = 'admin@example.com'"))
+      .rows[0]!.uid;
+    const r = await resend(admin, own);
+    expect([r.status, r.error.ErrorCode, r.error.Description]).toEqual([
+      403,
+      1197,
+      'You cannot resend an invitation to your own account.',
+    ]);
+  });
+
   it("keeps to the team's rights: an Admin may not resend to an invited Admin (936); no such member is 404", async () => {
     const admin = await as('admin');
     const invitedAdmin = await invitee(['Admin']);

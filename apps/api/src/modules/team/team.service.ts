@@ -284,8 +284,8 @@ export async function createAdminFromCommandLine(
  * every one of them takes (so they apply one at a time, and "the last SuperAdmin" cannot race),
  * then the actor's roles as they are now, then the target's staff row, locked FOR UPDATE (so an
  * act of a SuperAdmin on that account, which locks the row without the role lock, waits too), and
- * the checks on them: the target there (404), not the actor (932/933), one the actor may manage
- * (936). Checks made only on copies read before a racing change committed let an Admin override a
+ * the checks on them: the target there (404), not the actor (932/933/1170/1197, as `self` names),
+ * one the actor may manage (936). Checks made only on copies read before a racing change committed let an Admin override a
  * member just promoted to Admin, a just-demoted actor act with its old roles, and the audit log
  * record a "from" that was no longer true.
  */
@@ -293,7 +293,7 @@ export async function lockedParties(
   tx: Queryable,
   actor: StaffSession,
   uid: string,
-  self: 'ownRoles' | 'ownAccount' | 'reviewOwnRoles',
+  self: 'ownRoles' | 'ownAccount' | 'reviewOwnRoles' | 'ownInvitation',
 ) {
   const superAdmins = await lockSuperAdmins(tx, ROLE_SUPER_ADMIN);
   const me = await findStaffByUid(tx, actor.uid);
