@@ -1,0 +1,170 @@
+import type { BulkDryRunBody } from '@sac/contract/bulk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { loadConfig } from '../../config.ts';
+import { runBulkJobs } from './bulk.service.ts';
+
+type S = { xtoken: string; xsign: string };
+let t: TestApp;
+let n = 0;
+
+/** Small bounds, so the tests reach them: at most 12 items, approval over 4. */
+beforeAll(async () => {
+  t = await createTestApp({ bulk: { ...loadConfig({}).bulk, maxItems: 12, approvalOver: 4 } });
+  await t.addStaff('first@example.com', ['SuperAdmin']);
+  await t.addStaff('second@example.com', ['SuperAdmin']);
+  await t.addStaff('admin@example.com', ['Admin']);
+});
+afterAll(() => t.close());
+
+/** A fresh sign-in (a fresh step-up) of one of the three. */
+const as = (who: 'first' | 'second' | 'admin') => t.login(`${who}@example.com`);
+
+/** `count` fresh sites of a fresh customer, `inactive` of them inactive first; their appIds. */
+async function sitesOf(count: number, inactive = 0): Promise<{ uid: string; appIds: number[] }> {
+  const uid = await insertCustomer(t.db, { first: 'C', last: `${++n}`, email: `c${n}@bulk.example` });
+  const appIds: number[] = [];
+  for (let i = 0; i < count; i++)
+    appIds.push((await insertSite(t.db, { owner: uid, name: `bulk-${n}-${i}` })).appId);
+  for (const id of appIds.slice(0, inactive))
+    await t.db.query("UPDATE sites SET status = 'inactive' WHERE app_id = $1", [id]);
+  return { uid, appIds };
+}
+
+const statuses = async (appIds: number[]) =>
+  (
+    await t.db.query<{ status: string }>('SELECT status FROM sites WHERE app_id = ANY($1) ORDER BY app_id', [
+      appIds,
+    ])
+  ).rows.map((r) => r.status);
+
+async function dryRun(session: S, body: Extract<BulkDryRunBody, { Uid: string }>) {
+  const r = await t.call('bulkDryRun', { session, body });
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body.Data;
+}
+const job = async (session: S, id: number) => {
+  const r = await t.call('bulkJob', { session, query: { id: String(id) } });
+  expect(r.status, r.raw.body).toBe(200);
+  return r.body.Data;
+};
+const act = (id: 'bulkRun' | 'bulkApprove' | 'bulkCancel' | 'bulkUndo', session: S, Id: number) =>
+  t.call(id, { session, body: { Id } });
+
+/** A fresh requester with `roles`: their uid, email and a signed-in session. */
+async function requester(roles: string[]) {
+  const email = `r${++n}@example.com`;
+  const uid = await t.addStaff(email, roles);
+  return { uid, email, session: await t.login(email) };
+}
+/** A deactivation of every site of `uid`, planned and started by `s` (awaiting approval over 4 items). */
+async function askFor(s: S, uid: string) {
+  const plan = await dryRun(s, { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } });
+  const run = await act('bulkRun', s, plan.Id);
+  expect(run.status, run.raw.body).toBe(200);
+  return run.body.Data;
+}
+const approve = async (id: number) => {
+  const r = await act('bulkApprove', await as('second'), id);
+  expect(r.status, r.raw.body).toBe(200);
+};
+const jobOf = async (id: number) => job(await as('first'), id);
+
+describe('a job runs on its requester’s rights as they are when it runs', () => {
+  it('fails, changing nothing, when its requester lost the permission of its list while it waited for approval', async () => {
+    const admin = await requester(['Admin']);
+    const { uid, appIds } = await sitesOf(6, 1);
+    const asked = await askFor(admin.session, uid);
+    expect(asked).toMatchObject({ State: 'awaiting-approval', Failure: null });
+    // meanwhile a SuperAdmin takes the Admin role (and with it sites.write) from the requester
+    const demoted = await t.call('teamUpdateRoles', {
+      session: await as('first'),
+      body: { role: ['Support'], uid: admin.uid, unAssignRoles: ['Admin'] },
+    });
+    expect(demoted.status, demoted.raw.body).toBe(200);
+    await approve(asked.Id);
+    await runBulkJobs(t.ctx);
+
+    const failed = await jobOf(asked.Id);
+    const why = 'The requester may no longer run this job: they no longer hold sites.write.';
+    expect(failed).toMatchObject({ State: 'failed', Failure: why, UndoUntil: null });
+    expect(failed.FinishedAt).not.toBeNull();
+    expect(failed.Progress).toEqual({ Changed: 0, Refused: 6, Cancelled: 0, Pending: 0 });
+    // the one the dry run refused keeps its own reason
+    expect(failed.Items.map((i) => i.OutcomeReason)).toEqual(['Already inactive.', ...Array(5).fill(why)]);
+    expect(await statuses(appIds)).toEqual(['inactive', ...Array(5).fill('active')]);
+    const trail = await t.db.query<{ action: string; actor_email: string; details: { reason?: string } }>(
+      "SELECT action, actor_email, details FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
+      [String(asked.Id)],
+    );
+    expect(trail.rows.map((r) => [r.action, r.actor_email])).toEqual([
+      ['bulk.start', admin.email],
+      ['bulk.approve', 'second@example.com'],
+      ['bulk.fail', admin.email],
+    ]);
+    expect(trail.rows[2]!.details.reason).toBe(why);
+    // a failed job is over: it is not run again, nor cancelled
+    expect(await runBulkJobs(t.ctx)).toBe(0);
+    const cancel = await act('bulkCancel', await as('first'), asked.Id);
+    expect([cancel.status, cancel.error.ErrorCode]).toEqual([409, 1191]);
+  });
+
+  it('fails when its requester’s account was deactivated or deleted meanwhile', async () => {
+    const gone = await requester(['Admin']);
+    const off = await requester(['Admin']);
+    const a = await sitesOf(2);
+    const b = await sitesOf(2);
+    const first = await askFor(gone.session, a.uid);
+    const second = await askFor(off.session, b.uid);
+    expect([first.State, second.State]).toEqual(['queued', 'queued']);
+    await t.db.query('UPDATE staff SET deactivated_at = $2 WHERE uid = $1', [off.uid, t.clock.now()]);
+    const deleted = await t.call('teamDelete', {
+      session: await as('first'),
+      body: { role: ['Admin'], uid: gone.uid },
+    });
+    expect(deleted.status, deleted.raw.body).toBe(200);
+    await runBulkJobs(t.ctx);
+    // a deleted requester's jobs go with their account (ON DELETE CASCADE): nothing runs
+    const read = await t.call('bulkJob', { session: await as('first'), query: { id: String(first.Id) } });
+    expect(read.status).toBe(404);
+    const failed = await jobOf(second.Id);
+    expect([failed.State, failed.Failure]).toEqual([
+      'failed',
+      'The requester may no longer run this job: their account is deactivated.',
+    ]);
+    expect(await statuses([...a.appIds, ...b.appIds])).toEqual(Array(4).fill('active'));
+  });
+
+  it('judges each item under the scope its requester holds when it runs', async () => {
+    await t.db.query(
+      "INSERT INTO roles (name, permissions, scope_data_centers) VALUES ('rights-sites', $1, $2)",
+      [
+        ['customers.read', 'sites.read', 'sites.write'],
+        ['eu-central', 'us-east'],
+      ],
+    );
+    const scoped = await requester(['rights-sites']);
+    const { uid, appIds } = await sitesOf(3);
+    await t.db.query("UPDATE sites SET data_center = 'us-east' WHERE app_id = $1", [appIds[2]]);
+    const plan = await dryRun(scoped.session, {
+      Action: 'site.deactivate',
+      Uid: uid,
+      Selection: { Kind: 'rows', AppIds: appIds },
+    });
+    expect(plan.Planned).toEqual({ Change: 3, Refuse: 0 });
+    // the role's scope narrows to eu-central before the job runs
+    await t.db.query("UPDATE roles SET scope_data_centers = '{eu-central}' WHERE name = 'rights-sites'");
+    const run = await act('bulkRun', scoped.session, plan.Id);
+    expect(run.status, run.raw.body).toBe(200);
+    await runBulkJobs(t.ctx);
+    const done = await jobOf(plan.Id);
+    expect(done.State).toBe('done');
+    expect(done.Items.map((i) => [i.Outcome, i.OutcomeReason])).toEqual([
+      ['changed', null],
+      ['changed', null],
+      ['refused', "Outside your role's scope (data center or plan)."],
+    ]);
+    expect(await statuses(appIds)).toEqual(['inactive', 'inactive', 'active']);
+  });
+});
