@@ -125,15 +125,42 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     });
     expect(deleted.status, deleted.raw.body).toBe(200);
     await runBulkJobs(t.ctx);
-    // a deleted requester's jobs go with their account (ON DELETE CASCADE): nothing runs
-    const read = await t.call('bulkJob', { session: await as('first'), query: { id: String(first.Id) } });
-    expect(read.status).toBe(404);
+    // a deleted requester's job is kept, as the trail is, and fails: nothing runs
+    const kept = await jobOf(first.Id);
+    const why = 'The requester may no longer run this job: their account was deleted.';
+    expect(kept).toMatchObject({ State: 'failed', Failure: why, Actor: gone.email, ActorUid: gone.uid });
+    expect(kept.Items.map((i) => [i.Outcome, i.OutcomeReason])).toEqual(Array(2).fill(['refused', why]));
+    const trail = await t.db.query<{ action: string; actor_email: string }>(
+      "SELECT action, actor_email FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
+      [String(first.Id)],
+    );
+    expect(trail.rows.map((r) => [r.action, r.actor_email])).toEqual([
+      ['bulk.start', gone.email],
+      ['bulk.fail', gone.email],
+    ]);
     const failed = await jobOf(second.Id);
     expect([failed.State, failed.Failure]).toEqual([
       'failed',
       'The requester may no longer run this job: their account is deactivated.',
     ]);
     expect(await statuses([...a.appIds, ...b.appIds])).toEqual(Array(4).fill('active'));
+  });
+
+  it('keeps a deleted requester’s finished job, its items and their email: a record of what was done', async () => {
+    const gone = await requester(['Admin']);
+    const { uid, appIds } = await sitesOf(2);
+    const asked = await askFor(gone.session, uid);
+    await runBulkJobs(t.ctx);
+    const deleted = await t.call('teamDelete', {
+      session: await as('first'),
+      body: { role: ['Admin'], uid: gone.uid },
+    });
+    expect(deleted.status, deleted.raw.body).toBe(200);
+    const done = await jobOf(asked.Id);
+    expect(done).toMatchObject({ State: 'done', Actor: gone.email, ActorUid: gone.uid, Count: 2 });
+    expect(done.Progress).toEqual({ Changed: 2, Refused: 0, Cancelled: 0, Pending: 0 });
+    expect(done.Items.map((i) => [i.AppId, i.Outcome])).toEqual(appIds.map((id) => [id, 'changed']));
+    expect(await statuses(appIds)).toEqual(['inactive', 'inactive']);
   });
 
   it('judges each item under the scope its requester holds when it runs', async () => {
