@@ -320,8 +320,9 @@ const bulkJob = z.object({
   ApprovalNeeded: z.boolean(),
   State: z.enum(BULK_STATES),
   /**
-   * Why a failed job did not run (its requester's account gone or deactivated, or the list's
-   * permission no longer theirs): its items not yet run are refused with it. Null otherwise.
+   * Why a failed job did not run (its requester's account gone or deactivated, the API token it
+   * was asked for with revoked or expired, or the list's permission no longer theirs): its items
+   * not yet run are refused with it. Null otherwise.
    */
   Failure: z.string().nullable(),
   Actor: z.string(),

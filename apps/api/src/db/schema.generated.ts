@@ -83,6 +83,7 @@ interface BulkJobsTable {
   list: Generated<"customer-sites" | "impersonation-requests" | "staff-sessions" | "team-invitations" | "customers">;
   params: ColumnType<unknown, JsonValue | undefined, JsonValue>;
   failure: string | null;
+  api_token_id: number | null;
 }
 
 interface CustomDomainsTable {

@@ -339,18 +339,27 @@ export async function permissionsOfRoles(db: Queryable, roles: string[]): Promis
 /**
  * What a staff member may do now, for a job acting later on their word: whether the account is
  * there and not deactivated, their roles, the permissions those grant, and what their scoped roles
- * limit (null: nothing). Undefined when there is no such account.
+ * limit (null: nothing); with `apiTokenId`, the job's token of theirs in the same read (its name,
+ * when it was revoked and when it expires; all null when there is no such token of theirs).
+ * Undefined when there is no such account.
  */
-export async function currentGrantOf(db: Queryable, uid: string) {
+export async function currentGrantOf(db: Queryable, uid: string, apiTokenId: number | null = null) {
   const r = await firstRow(
     db,
     qb
       .selectFrom('staff as st')
+      // `t.id = NULL` matches no token: a job asked for from a console session
+      .leftJoin('staff_api_tokens as t', (j) =>
+        j.onRef('t.uid', '=', 'st.uid').on(sql<boolean>`t.id = ${apiTokenId}::bigint`),
+      )
       .select((eb) => [
         eb('st.deactivated_at', 'is', null).as('active'),
         rolesOf(eb.ref('st.uid')).as('roles'),
         permissionsOf(eb.ref('st.uid')).as('permissions'),
         scopesOf(eb.ref('st.uid')).as('scopes'),
+        't.name as token_name',
+        't.revoked_at as token_revoked_at',
+        't.expires_at as token_expires_at',
       ])
       .where('st.uid', '=', uid),
   );

@@ -163,6 +163,53 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     expect(await statuses(appIds)).toEqual(['inactive', 'inactive']);
   });
 
+  it('fails when the API token it was asked for with was revoked or expired meanwhile', async () => {
+    const owner = await requester(['Admin']);
+    /** A job of two sites asked for (the dry run) with a fresh token of `owner`, run from the console. */
+    const askedWithToken = async (name: string) => {
+      const made = await t.call('apiTokenCreate', {
+        session: owner.session,
+        body: { Name: name, ExpiresInDays: 1, Permissions: ['sites.write'] },
+      });
+      expect(made.status, made.raw.body).toBe(200);
+      const { uid, appIds } = await sitesOf(2);
+      const plan = await t.call('bulkDryRun', {
+        headers: { authorization: `Bearer ${made.body.Token}` },
+        body: { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } },
+      });
+      expect(plan.status, plan.raw.body).toBe(200);
+      const run = await act('bulkRun', await t.login(owner.email), plan.body.Data.Id);
+      expect(run.body.Data.State).toBe('queued');
+      return { id: plan.body.Data.Id, tokenId: made.body.Data.Id, appIds };
+    };
+    const revoked = await askedWithToken('revoked');
+    const revoke = await t.call('apiTokenRevoke', { session: owner.session, body: { Id: revoked.tokenId } });
+    expect(revoke.status, revoke.raw.body).toBe(200);
+    await runBulkJobs(t.ctx);
+    const failed = await jobOf(revoked.id);
+    const why =
+      'The requester may no longer run this job: the API token it was asked for with (revoked) was revoked.';
+    expect([failed.State, failed.Failure]).toEqual(['failed', why]);
+    expect(failed.Progress).toEqual({ Changed: 0, Refused: 2, Cancelled: 0, Pending: 0 });
+    expect(await statuses(revoked.appIds)).toEqual(['active', 'active']);
+    const trail = await t.db.query<{ action: string; details: { reason?: string } }>(
+      "SELECT action, details FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
+      [String(revoked.id)],
+    );
+    expect(trail.rows.map((r) => [r.action, r.details.reason])).toEqual([
+      ['bulk.start', undefined],
+      ['bulk.fail', why],
+    ]);
+
+    const expired = await askedWithToken('expired');
+    t.clock.advance(25 * 3_600_000);
+    await runBulkJobs(t.ctx);
+    expect((await jobOf(expired.id)).Failure).toBe(
+      'The requester may no longer run this job: the API token it was asked for with (expired) has expired.',
+    );
+    expect(await statuses(expired.appIds)).toEqual(['active', 'active']);
+  });
+
   it('judges each item under the scope its requester holds when it runs', async () => {
     await t.db.query(
       "INSERT INTO roles (name, permissions, scope_data_centers) VALUES ('rights-sites', $1, $2)",

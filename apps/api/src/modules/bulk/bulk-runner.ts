@@ -53,20 +53,35 @@ interface KeptActor {
 /** How the sentence of a job its requester may no longer run begins. */
 const NOT_RUN = 'The requester may no longer run this job:';
 
+/** Why the API token a job was asked for with no longer lets it run; undefined while it is live. */
+function tokenEnded(
+  grant: NonNullable<Awaited<ReturnType<typeof currentGrantOf>>>,
+  now: Date,
+): string | undefined {
+  const token = `the API token it was asked for with (${grant.token_name})`;
+  if (grant.token_name === null) return `${NOT_RUN} the API token it was asked for with is gone.`;
+  if (grant.token_revoked_at !== null) return `${NOT_RUN} ${token} was revoked.`;
+  if (new Date(grant.token_expires_at!).getTime() <= now.getTime()) return `${NOT_RUN} ${token} has expired.`;
+  return undefined;
+}
+
 /**
  * The call each item of the job runs as: its actor as they are now, not as they were when they
- * asked (a job may wait for its approval or its turn). Their account read again (currentGrantOf);
- * the permissions they hold now, never more than the call that asked had (an API token's); their
- * scope for the list's permission now, so an item outside a narrowed scope is refused. Answers the
- * sentence of why the job may not run at all: the account gone or deactivated, or the list's
- * permission lost.
+ * asked (a job may wait for its approval or its turn). Their account read again (currentGrantOf),
+ * with the API token the job was asked for with, if any; the permissions they hold now, never more
+ * than the call that asked had (an API token's); their scope for the list's permission now, so an
+ * item outside a narrowed scope is refused. Answers the sentence of why the job may not run at all:
+ * the account gone or deactivated, the token revoked or expired, or the list's permission lost.
  */
 async function currentCallOf(ctx: AppContext, job: JobRow): Promise<StaffCall | string> {
   const kept = job.actor as KeptActor;
   const { permission } = kindOfList(job.list);
-  const grant = await currentGrantOf(ctx.db, job.actor_uid);
+  const tokenId = job.api_token_id === null ? null : Number(job.api_token_id);
+  const grant = await currentGrantOf(ctx.db, job.actor_uid, tokenId);
   if (!grant) return `${NOT_RUN} their account was deleted.`;
   if (!grant.active) return `${NOT_RUN} their account is deactivated.`;
+  const ended = tokenId === null ? undefined : tokenEnded(grant, ctx.clock.now());
+  if (ended) return ended;
   const asked = kept.permissions ? new Set(kept.permissions) : undefined;
   const permissions = new Set(grant.permissions.filter((p) => !asked || asked.has(p)));
   if (!permissions.has(permission)) return `${NOT_RUN} they no longer hold ${permission}.`;

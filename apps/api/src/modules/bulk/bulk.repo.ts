@@ -83,6 +83,8 @@ export interface NewJob {
   actorUid: string;
   actorEmail: string;
   actor: { name: string; roles: string[]; scope: readonly SiteScope[] | null; permissions?: string[] };
+  /** The API token the job was asked for with (its items run with its permissions); absent: none. */
+  apiTokenId?: number | null;
   clientAddress: string;
   state: BulkState;
   approvalNeeded: boolean;
@@ -105,6 +107,7 @@ export async function insertJob(db: Queryable, j: NewJob): Promise<number> {
         actor_uid: j.actorUid,
         actor_email: j.actorEmail,
         actor: JSON.stringify(j.actor),
+        api_token_id: j.apiTokenId ?? null,
         client_address: j.clientAddress,
         state: j.state,
         approval_needed: j.approvalNeeded,
@@ -155,6 +158,7 @@ const JOB_COLUMNS = [
   'j.actor_uid',
   'j.actor_email',
   'j.actor',
+  'j.api_token_id',
   'j.client_address',
   'j.state',
   'j.approval_needed',
