@@ -225,7 +225,8 @@ export const ENDPOINT_BUDGETS = {
   // + the search's matches, one statement (the matrix's call is of all a name search matches)
   bulkCustomersDryRun: { statements: 8, commits: 1 },
   bulkRun: { statements: 7, commits: 1 },
-  bulkApprove: { statements: 7, commits: 1 },
+  // + the requester's rights now (the runner's read, in the approval's transaction)
+  bulkApprove: { statements: 8, commits: 1 },
   bulkCancel: { statements: 8, commits: 1 },
   bulkUndo: { statements: 10, commits: 1 },
   bulkJob: { statements: 4, commits: 0 },

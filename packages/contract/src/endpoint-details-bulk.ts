@@ -56,7 +56,7 @@ export const BULK_DETAILS = {
   },
   bulkApprove: {
     summary:
-      "A second SuperAdmin approves a bulk job awaiting approval (never its requester's own): it is queued.",
+      "A second SuperAdmin approves a bulk job awaiting approval (never its requester's own): it is queued. Refused (1198) while its requester may no longer run it (their account gone or deactivated, the API token it was asked for with revoked or expired, the list's permission lost), saying why.",
     tag: 'Sites',
     body: bulkJobBody,
     responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404, 409) },

@@ -334,6 +334,15 @@ export const ERRORS = {
     status: 409,
     text: 'This member has no pending invitation: they accepted it, or were deactivated.',
   },
+  /**
+   * A job's approval while its requester may no longer run it (the runner would fail it): the
+   * text names why, as the runner's failure does (bulk-runner.ts currentCallOf).
+   */
+  bulkRequesterMayNotRun: {
+    code: 1198,
+    status: 409,
+    text: 'The requester may no longer run this bulk job: it cannot be approved.',
+  },
   /** The resend's own refusal of one's own account (the deletion's, 933, spoke of deleting). */
   ownInvitation: {
     code: 1197,

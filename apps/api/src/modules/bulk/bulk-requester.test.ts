@@ -70,20 +70,22 @@ const approve = async (id: number) => {
   expect(r.status, r.raw.body).toBe(200);
 };
 const jobOf = async (id: number) => job(await as('first'), id);
+/** The first SuperAdmin takes the Admin role (and with it sites.write) from `uid`: Support instead. */
+const demote = async (uid: string) =>
+  t.call('teamUpdateRoles', {
+    session: await as('first'),
+    body: { role: ['Support'], uid, unAssignRoles: ['Admin'] },
+  });
 
 describe('a job runs on its requester’s rights as they are when it runs', () => {
-  it('fails, changing nothing, when its requester lost the permission of its list while it waited for approval', async () => {
+  it('fails, changing nothing, when its requester lost the permission of its list after its approval', async () => {
     const admin = await requester(['Admin']);
     const { uid, appIds } = await sitesOf(6, 1);
     const asked = await askFor(admin.session, uid);
     expect(asked).toMatchObject({ State: 'awaiting-approval', Failure: null });
-    // meanwhile a SuperAdmin takes the Admin role (and with it sites.write) from the requester
-    const demoted = await t.call('teamUpdateRoles', {
-      session: await as('first'),
-      body: { role: ['Support'], uid: admin.uid, unAssignRoles: ['Admin'] },
-    });
-    expect(demoted.status, demoted.raw.body).toBe(200);
     await approve(asked.Id);
+    // before its turn, a SuperAdmin takes the Admin role (and with it sites.write) from the requester
+    expect((await demote(admin.uid)).status).toBe(200);
     await runBulkJobs(t.ctx);
 
     const failed = await jobOf(asked.Id);
@@ -108,6 +110,30 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     expect(await runBulkJobs(t.ctx)).toBe(0);
     const cancel = await act('bulkCancel', await as('first'), asked.Id);
     expect([cancel.status, cancel.error.ErrorCode]).toEqual([409, 1191]);
+  });
+
+  it('refuses its approval (1198) while its requester may no longer run it, saying why as the runner would', async () => {
+    const admin = await requester(['Admin']);
+    const { uid } = await sitesOf(6);
+    const asked = await askFor(admin.session, uid);
+    expect((await demote(admin.uid)).status).toBe(200);
+    const refused = await act('bulkApprove', await as('second'), asked.Id);
+    expect([refused.status, refused.error.ErrorCode, refused.error.Description]).toEqual([
+      409,
+      1198,
+      'The requester may no longer run this job: they no longer hold sites.write. It cannot be approved.',
+    ]);
+    // nothing was approved: the job still waits, and the trail has no approval
+    expect((await jobOf(asked.Id)).State).toBe('awaiting-approval');
+    const trail = await t.db.query<{ action: string }>(
+      "SELECT action FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
+      [String(asked.Id)],
+    );
+    expect(trail.rows.map((r) => r.action)).toEqual(['bulk.start']);
+    // the role given back, the approval goes through
+    await t.db.query("UPDATE staff_roles SET role = 'Admin' WHERE uid = $1", [admin.uid]);
+    await approve(asked.Id);
+    expect((await jobOf(asked.Id)).State).toBe('queued');
   });
 
   it('fails when its requester’s account was deactivated or deleted meanwhile', async () => {

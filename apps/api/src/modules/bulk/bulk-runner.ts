@@ -1,6 +1,7 @@
 import type { BulkAction } from '@sac/contract/bulk';
 import { type SiteScope, scopeFor } from '@sac/contract/role-scopes';
 import type { AppContext } from '../../app-context.ts';
+import type { Queryable } from '../../db/db.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { runWrite } from '../../lib/write-path.ts';
 import { writeActivity } from '../activity/activity.service.ts';
@@ -72,12 +73,17 @@ function tokenEnded(
  * than the call that asked had (an API token's); their scope for the list's permission now, so an
  * item outside a narrowed scope is refused. Answers the sentence of why the job may not run at all:
  * the account gone or deactivated, the token revoked or expired, or the list's permission lost.
+ * Also the approval's check (bulk.service.ts approveJob), in its transaction (`db`).
  */
-async function currentCallOf(ctx: AppContext, job: JobRow): Promise<StaffCall | string> {
+export async function currentCallOf(
+  ctx: AppContext,
+  job: JobRow,
+  db: Queryable = ctx.db,
+): Promise<StaffCall | string> {
   const kept = job.actor as KeptActor;
   const { permission } = kindOfList(job.list);
   const tokenId = job.api_token_id === null ? null : Number(job.api_token_id);
-  const grant = await currentGrantOf(ctx.db, job.actor_uid, tokenId);
+  const grant = await currentGrantOf(db, job.actor_uid, tokenId);
   if (!grant) return `${NOT_RUN} their account was deleted.`;
   if (!grant.active) return `${NOT_RUN} their account is deactivated.`;
   const ended = tokenId === null ? undefined : tokenEnded(grant, ctx.clock.now());

@@ -36,6 +36,7 @@ import {
   setJobState as setState,
 } from './bulk.repo.ts';
 import { kindOf, kindOfList } from './bulk-registry.ts';
+import { currentCallOf } from './bulk-runner.ts';
 
 export { bulkRunnerJob, runBulkJobs } from './bulk-runner.ts';
 
@@ -193,7 +194,11 @@ async function askForApproval(tx: WriteTx, ctx: AppContext, call: StaffCall, job
   });
 }
 
-/** POST /admin/bulk/approve (step-up): a second SuperAdmin queues a job awaiting approval. */
+/**
+ * POST /admin/bulk/approve (step-up): a second SuperAdmin queues a job awaiting approval. Refused
+ * (1198, saying why) while its requester may no longer run it, by the runner's own check: an
+ * approval the runner would at once turn into a failure is no approval.
+ */
 export async function approveJob(ctx: AppContext, call: StaffCall, id: number) {
   await runWrite(ctx.db, {
     lock: async (tx) => {
@@ -202,6 +207,9 @@ export async function approveJob(ctx: AppContext, call: StaffCall, id: number) {
       if (job.actor_uid === call.session.uid) throw new AppError('bulkOwnApproval');
       if (!isSuperAdmin(call.session)) throw new AppError('bulkApproverOnly');
       if (job.state !== 'awaiting-approval') throw new AppError('bulkState');
+      const requester = await currentCallOf(ctx, job, tx);
+      if (typeof requester === 'string')
+        throw new AppError('bulkRequesterMayNotRun', `${requester} It cannot be approved.`);
       return job;
     },
     change: (tx) =>
