@@ -33,6 +33,18 @@ describe('normalisedPath', () => {
     expect(normalisedPath('/')).toBe('/');
   });
 
+  it('gives a path already normal as it is, and sends the rest through the full rules', () => {
+    expect(normalisedPath('/admin/customerprofilebyuid?uid=A/../B')).toBe('/admin/customerprofilebyuid');
+    expect(normalisedPath('/admin/session#x')).toBe('/admin/session');
+    expect(normalisedPath('/admin/bulk-job')).toBe('/admin/bulk-job');
+    expect(normalisedPath('/admin/session/')).toBe('/admin/session');
+    expect(normalisedPath('/admin//session')).toBe('/admin/session');
+    expect(normalisedPath('/admin/x/..')).toBe('/admin');
+    expect(normalisedPath('/Admin/session')).toBe('/admin/session');
+    expect(normalisedPath('/admin/%73ession')).toBe('/admin/session');
+    expect(normalisedPath('/admin/session\\..\\..\\x')).toBe('/x');
+  });
+
   it('derives the API prefixes from the routes, keeping /account for the console', () => {
     const p = apiPrefixes([
       '/admin/login',

@@ -31,9 +31,12 @@ export const ADDRESS_LIMITS = {
 } as const;
 export type AddressLimitName = keyof typeof ADDRESS_LIMITS;
 
+/** Each counted endpoint's limit: looked up on every call. */
+const LIMIT_OF_ENDPOINT = new Map<string, AddressLimitName>(
+  Object.entries(ADDRESS_LIMITS).flatMap(([name, l]) =>
+    l.endpoints.map((e): [string, AddressLimitName] => [e, name as AddressLimitName]),
+  ),
+);
+
 /** The limit an endpoint is counted under, if any. */
-export function addressLimitOf(endpointId: string): AddressLimitName | undefined {
-  for (const [name, l] of Object.entries(ADDRESS_LIMITS))
-    if ((l.endpoints as readonly string[]).includes(endpointId)) return name as AddressLimitName;
-  return undefined;
-}
+export const addressLimitOf = (endpointId: string): AddressLimitName | undefined => LIMIT_OF_ENDPOINT.get(endpointId);
