@@ -285,6 +285,34 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     expect(await trailOf(expired.id)).toEqual([]);
   });
 
+  it('names the API token a job was asked for with, and a deleted one as gone', async () => {
+    const owner = await requester(['Admin']);
+    const made = await t.call('apiTokenCreate', {
+      session: owner.session,
+      body: { Name: 'nightly script', ExpiresInDays: 1, Permissions: ['sites.write'] },
+    });
+    expect(made.status, made.raw.body).toBe(200);
+    const { uid } = await sitesOf(2);
+    const plan = await t.call('bulkDryRun', {
+      headers: { authorization: `Bearer ${made.body.Token}` },
+      body: { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } },
+    });
+    expect(plan.status, plan.raw.body).toBe(200);
+    const token = { Id: made.body.Data.Id, Name: 'nightly script' };
+    expect(plan.body.Data.ApiToken).toEqual(token);
+    expect((await jobOf(plan.body.Data.Id)).ApiToken).toEqual(token);
+    // a job asked for from a console session names none
+    const other = await sitesOf(2);
+    expect((await dryRun(owner.session, { Action: 'site.deactivate', Uid: other.uid, Selection: { Kind: 'all' } })).ApiToken).toBeNull();
+    // the token goes with its owner; the job keeps its id, its name reads as gone
+    const deleted = await t.call('teamDelete', {
+      session: await as('first'),
+      body: { role: ['Admin'], uid: owner.uid },
+    });
+    expect(deleted.status, deleted.raw.body).toBe(200);
+    expect((await jobOf(plan.body.Data.Id)).ApiToken).toEqual({ Id: token.Id, Name: null });
+  });
+
   it('judges each item under the scope its requester holds when it runs', async () => {
     await t.db.query(
       "INSERT INTO roles (name, permissions, scope_data_centers) VALUES ('rights-sites', $1, $2)",

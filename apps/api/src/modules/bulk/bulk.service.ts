@@ -355,6 +355,7 @@ async function jobView(ctx: AppContext, id: number, after: number, read?: JobRow
     Failure: job.failure,
     Actor: job.actor_email,
     ActorUid: job.actor_uid,
+    ApiToken: job.api_token_id === null ? null : { Id: Number(job.api_token_id), Name: job.api_token_name },
     ApprovedBy: job.approved_by,
     CreatedAt: job.created_at,
     StartedAt: job.started_at,

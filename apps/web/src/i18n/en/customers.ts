@@ -329,6 +329,9 @@ export const customers = {
   bulkJobTitle: 'Bulk job {id}',
   bulkJobAbout: '{action} of {count} sites, asked for by {actor}.',
   bulkJobAbout_one: '{action} of 1 site, asked for by {actor}.',
+  // the requester in the sentences above, when the job was asked for with an API token (its dry run)
+  bulkJobActorToken: '{actor} with the API token “{name}”',
+  bulkJobActorTokenGone: '{actor} with an API token since deleted',
   'bulkAction.site.deactivate': 'Deactivation',
   'bulkAction.site.activate': 'Activation',
   bulkApprove: 'Approve',
