@@ -303,7 +303,10 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     expect((await jobOf(plan.body.Data.Id)).ApiToken).toEqual(token);
     // a job asked for from a console session names none
     const other = await sitesOf(2);
-    expect((await dryRun(owner.session, { Action: 'site.deactivate', Uid: other.uid, Selection: { Kind: 'all' } })).ApiToken).toBeNull();
+    expect(
+      (await dryRun(owner.session, { Action: 'site.deactivate', Uid: other.uid, Selection: { Kind: 'all' } }))
+        .ApiToken,
+    ).toBeNull();
     // the token goes with its owner; the job keeps its id, its name reads as gone
     const deleted = await t.call('teamDelete', {
       session: await as('first'),
