@@ -2,8 +2,8 @@ import type { BulkJob } from '@sac/contract/bulk';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
-import { customer, support } from './customers-fixtures.ts';
 import BulkCustomersBar from './bulk-customers-bar.tsx';
+import { customer, support } from './customers-fixtures.ts';
 import SearchCustomerPage from './search-customer-page.tsx';
 
 const PATH = '/manage-customer/search-customer';
