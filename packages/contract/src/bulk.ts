@@ -327,6 +327,12 @@ const bulkJob = z.object({
   Failure: z.string().nullable(),
   Actor: z.string(),
   ActorUid: z.string(),
+  /**
+   * The API token the job was asked for with (its dry run; its items run with that token's
+   * permissions): its id and name, the name null once the token is gone (deleted with its owner).
+   * Null: asked for from a console session.
+   */
+  ApiToken: z.object({ Id: z.number().int(), Name: z.string().nullable() }).nullable(),
   ApprovedBy: z.string().nullable(),
   CreatedAt: z.string(),
   StartedAt: z.string().nullable(),

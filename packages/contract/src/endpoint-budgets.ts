@@ -224,7 +224,8 @@ export const ENDPOINT_BUDGETS = {
   bulkInvitationsDryRun: { statements: 9, commits: 1 },
   // + the search's matches, one statement (the matrix's call is of all a name search matches)
   bulkCustomersDryRun: { statements: 8, commits: 1 },
-  bulkRun: { statements: 7, commits: 1 },
+  // + the requester's rights now (the runner's read, in the start's transaction)
+  bulkRun: { statements: 8, commits: 1 },
   // + the requester's rights now (the runner's read, in the approval's transaction)
   bulkApprove: { statements: 8, commits: 1 },
   bulkCancel: { statements: 8, commits: 1 },

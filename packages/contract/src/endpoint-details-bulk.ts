@@ -49,7 +49,7 @@ export const BULK_DETAILS = {
   },
   bulkRun: {
     summary:
-      "Start a planned bulk job (its requester only): queued, or awaiting a second SuperAdmin's approval when it holds more than BULK_APPROVAL_OVER items. Each item then runs the single action under its lock, refused when the site moved on since the dry run.",
+      "Start a planned bulk job (its requester only): queued, or awaiting a second SuperAdmin's approval when it holds more than BULK_APPROVAL_OVER items. Each item then runs the single action under its lock, refused when the site moved on since the dry run. Refused (1199) while its requester may no longer run it (the API token its dry run was made with revoked or expired since), saying why, and nothing changes.",
     tag: 'Sites',
     body: bulkJobBody,
     responses: { 200: bulkJobResponse, ...errors(400, 401, 403, 404, 409) },

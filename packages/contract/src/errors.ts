@@ -343,6 +343,15 @@ export const ERRORS = {
     status: 409,
     text: 'The requester may no longer run this bulk job: it cannot be approved.',
   },
+  /**
+   * A job's start while its requester may no longer run it (the API token of its dry run revoked or
+   * expired since): the text names why, as 1198's does. A code of its own: 1198's says approved.
+   */
+  bulkRequesterMayNotStart: {
+    code: 1199,
+    status: 409,
+    text: 'The requester may no longer run this bulk job: it cannot be started.',
+  },
   /** The resend's own refusal of one's own account (the deletion's, 933, spoke of deleting). */
   ownInvitation: {
     code: 1197,

@@ -236,6 +236,86 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     expect(await statuses(expired.appIds)).toEqual(['active', 'active']);
   });
 
+  it('refuses to start (1199) a job whose API token was revoked or expired since its dry run, changing nothing', async () => {
+    const owner = await requester(['Admin']);
+    /** A planned job of two sites, its dry run made with a fresh token of `owner`; the token's id. */
+    const plannedWithToken = async (name: string) => {
+      const made = await t.call('apiTokenCreate', {
+        session: owner.session,
+        body: { Name: name, ExpiresInDays: 1, Permissions: ['sites.write'] },
+      });
+      expect(made.status, made.raw.body).toBe(200);
+      const { uid } = await sitesOf(2);
+      const plan = await t.call('bulkDryRun', {
+        headers: { authorization: `Bearer ${made.body.Token}` },
+        body: { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } },
+      });
+      expect(plan.status, plan.raw.body).toBe(200);
+      return { id: plan.body.Data.Id, tokenId: made.body.Data.Id };
+    };
+    const trailOf = async (id: number) =>
+      (
+        await t.db.query<{ action: string }>(
+          "SELECT action FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
+          [String(id)],
+        )
+      ).rows.map((r) => r.action);
+
+    const revoked = await plannedWithToken('start-revoked');
+    await t.call('apiTokenRevoke', { session: owner.session, body: { Id: revoked.tokenId } });
+    const refused = await act('bulkRun', await t.login(owner.email), revoked.id);
+    expect([refused.status, refused.error.ErrorCode, refused.error.Description]).toEqual([
+      409,
+      1199,
+      'The requester may no longer run this job: the API token it was asked for with (start-revoked) was revoked. It cannot be started.',
+    ]);
+    // nothing changed: the job is still planned, and the trail has no start
+    expect((await jobOf(revoked.id)).State).toBe('planned');
+    expect(await trailOf(revoked.id)).toEqual([]);
+
+    const expired = await plannedWithToken('start-expired');
+    t.clock.advance(25 * 3_600_000);
+    const late = await act('bulkRun', await t.login(owner.email), expired.id);
+    expect([late.status, late.error.ErrorCode, late.error.Description]).toEqual([
+      409,
+      1199,
+      'The requester may no longer run this job: the API token it was asked for with (start-expired) has expired. It cannot be started.',
+    ]);
+    expect((await jobOf(expired.id)).State).toBe('planned');
+    expect(await trailOf(expired.id)).toEqual([]);
+  });
+
+  it('names the API token a job was asked for with, and a deleted one as gone', async () => {
+    const owner = await requester(['Admin']);
+    const made = await t.call('apiTokenCreate', {
+      session: owner.session,
+      body: { Name: 'nightly script', ExpiresInDays: 1, Permissions: ['sites.write'] },
+    });
+    expect(made.status, made.raw.body).toBe(200);
+    const { uid } = await sitesOf(2);
+    const plan = await t.call('bulkDryRun', {
+      headers: { authorization: `Bearer ${made.body.Token}` },
+      body: { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } },
+    });
+    expect(plan.status, plan.raw.body).toBe(200);
+    const token = { Id: made.body.Data.Id, Name: 'nightly script' };
+    expect(plan.body.Data.ApiToken).toEqual(token);
+    expect((await jobOf(plan.body.Data.Id)).ApiToken).toEqual(token);
+    // a job asked for from a console session names none
+    const other = await sitesOf(2);
+    expect(
+      (await dryRun(owner.session, { Action: 'site.deactivate', Uid: other.uid, Selection: { Kind: 'all' } }))
+        .ApiToken,
+    ).toBeNull();
+    // the token goes with its owner; the job keeps its id, its name reads as gone
+    const deleted = await t.call('teamDelete', {
+      session: await as('first'),
+      body: { role: ['Admin'], uid: owner.uid },
+    });
+    expect(deleted.status, deleted.raw.body).toBe(200);
+    expect((await jobOf(plan.body.Data.Id)).ApiToken).toEqual({ Id: token.Id, Name: null });
+  });
+
   it('judges each item under the scope its requester holds when it runs', async () => {
     await t.db.query(
       "INSERT INTO roles (name, permissions, scope_data_centers) VALUES ('rights-sites', $1, $2)",

@@ -168,7 +168,10 @@ const JOB_COLUMNS = [
   'j.failure',
 ] as const;
 
-/** A job's row (locked until the transaction ends when `lock`), its times as ISO text. */
+/**
+ * A job's row (locked until the transaction ends when `lock`), its times as ISO text, with the name
+ * of its API token (a subquery, not a join: FOR UPDATE locks the job alone).
+ */
 export function findJob(db: Queryable, id: number, lock = false) {
   return firstRow(
     db,
@@ -179,6 +182,13 @@ export function findJob(db: Queryable, id: number, lock = false) {
         isoText('j.created_at').as('created_at'),
         isoText('j.started_at').as('started_at'),
         isoText('j.finished_at').as('finished_at'),
+        // the name of the token it was asked for with (null once gone): the job's page shows it
+        (eb) =>
+          eb
+            .selectFrom('staff_api_tokens as t')
+            .select('t.name')
+            .whereRef('t.id', '=', 'j.api_token_id')
+            .as('api_token_name'),
       ])
       .where('j.id', '=', id)
       .$if(lock, (q) => q.forUpdate()),

@@ -150,8 +150,26 @@ export async function dryRun(
 }
 
 /**
+ * Refuses (`error`, the runner's sentence and `then`) a start or an approval of a job its requester
+ * may no longer run, by the runner's own check (currentCallOf) in the step's transaction: the
+ * runner would at once turn it into a failure.
+ */
+async function refuseUnlessRequesterMayRun(
+  ctx: AppContext,
+  tx: Queryable,
+  job: JobRow,
+  error: 'bulkRequesterMayNotRun' | 'bulkRequesterMayNotStart',
+  then: string,
+): Promise<void> {
+  const requester = await currentCallOf(ctx, job, tx);
+  if (typeof requester === 'string') throw new AppError(error, `${requester} ${then}`);
+}
+
+/**
  * POST /admin/bulk/run (step-up): the requester starts their planned job; it is queued, or waits
- * for a second SuperAdmin's approval when it holds more than BULK_APPROVAL_OVER items.
+ * for a second SuperAdmin's approval when it holds more than BULK_APPROVAL_OVER items. Refused
+ * (1199, saying why) while they may no longer run it: the API token of its dry run revoked or
+ * expired since (the call itself holds their account and the list's permission now).
  */
 export async function runJob(ctx: AppContext, call: StaffCall, id: number) {
   await runWrite(ctx.db, {
@@ -160,6 +178,7 @@ export async function runJob(ctx: AppContext, call: StaffCall, id: number) {
       if (!call.session.permissions.has(kindOfList(job.list).permission)) throw new AppError('forbidden');
       if (job.actor_uid !== call.session.uid) throw new AppError('bulkNotYours');
       if (job.state !== 'planned') throw new AppError('bulkState');
+      await refuseUnlessRequesterMayRun(ctx, tx, job, 'bulkRequesterMayNotStart', 'It cannot be started.');
       return job;
     },
     change: async (tx, job) => {
@@ -196,8 +215,8 @@ async function askForApproval(tx: WriteTx, ctx: AppContext, call: StaffCall, job
 
 /**
  * POST /admin/bulk/approve (step-up): a second SuperAdmin queues a job awaiting approval. Refused
- * (1198, saying why) while its requester may no longer run it, by the runner's own check: an
- * approval the runner would at once turn into a failure is no approval.
+ * (1198, saying why) while its requester may no longer run it: an approval the runner would at
+ * once turn into a failure is no approval.
  */
 export async function approveJob(ctx: AppContext, call: StaffCall, id: number) {
   await runWrite(ctx.db, {
@@ -207,9 +226,7 @@ export async function approveJob(ctx: AppContext, call: StaffCall, id: number) {
       if (job.actor_uid === call.session.uid) throw new AppError('bulkOwnApproval');
       if (!isSuperAdmin(call.session)) throw new AppError('bulkApproverOnly');
       if (job.state !== 'awaiting-approval') throw new AppError('bulkState');
-      const requester = await currentCallOf(ctx, job, tx);
-      if (typeof requester === 'string')
-        throw new AppError('bulkRequesterMayNotRun', `${requester} It cannot be approved.`);
+      await refuseUnlessRequesterMayRun(ctx, tx, job, 'bulkRequesterMayNotRun', 'It cannot be approved.');
       return job;
     },
     change: (tx) =>
@@ -338,6 +355,7 @@ async function jobView(ctx: AppContext, id: number, after: number, read?: JobRow
     Failure: job.failure,
     Actor: job.actor_email,
     ActorUid: job.actor_uid,
+    ApiToken: job.api_token_id === null ? null : { Id: Number(job.api_token_id), Name: job.api_token_name },
     ApprovedBy: job.approved_by,
     CreatedAt: job.created_at,
     StartedAt: job.started_at,

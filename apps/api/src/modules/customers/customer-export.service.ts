@@ -151,10 +151,12 @@ const walkOf =
 
 /**
  * The export of a selection: the customers picked that the search matches (in the caller's scope),
- * in the order the whole export lists them, with the same columns. The matches are read as the
- * whole export reads them, up to CUSTOMER_EXPORT_ROW_LIMIT of them, and the walk stops once every
- * uid picked is found (the rows picked are those the list showed, so usually in its first
- * batch); a search matching more than that bound is not refused, as a selection's rows are few.
+ * in the order the whole export lists them, with the same columns. Where the whole export reads
+ * its matches' uids in order, the same statement reads those among the uids picked alone (its
+ * sources narrowed by uid), wherever they stand among the matches. Where it walks an index, the
+ * walk reads up to CUSTOMER_EXPORT_ROW_LIMIT matches and stops once every uid picked is found (the
+ * rows picked are those the list showed, so usually in its first batch); a search matching more
+ * than that bound is not refused, as a selection's rows are few.
  */
 async function selectionSource(
   db: Queryable,
@@ -166,8 +168,10 @@ async function selectionSource(
 ): Promise<{ rows: number; page: ExportPage }> {
   const wanted = new Set(picked);
   if (readsUidsFirst(criterion, sort)) {
-    const uids = await matchesInOrder(db, criterion as ListedCriterion, term, sort, LIMIT, scope);
-    const found = uids.filter((u) => wanted.has(u));
+    // the matches among the picked alone (at most EXPORT_SELECTION_UIDS_MAX), in the list's order
+    const found = await matchesInOrder(db, criterion as ListedCriterion, term, sort, wanted.size, scope, [
+      ...wanted,
+    ]);
     return { rows: found.length, page: batchesOf(db, found) };
   }
   const many = (await countMatches(db, criterion, term, SEARCH_COUNT_LIMIT, scope)).capped;

@@ -329,6 +329,9 @@ export const customers = {
   bulkJobTitle: 'Bulk job {id}',
   bulkJobAbout: '{action} of {count} sites, asked for by {actor}.',
   bulkJobAbout_one: '{action} of 1 site, asked for by {actor}.',
+  // the requester in the sentences above, when the job was asked for with an API token (its dry run)
+  bulkJobActorToken: '{actor} with the API token “{name}”',
+  bulkJobActorTokenGone: '{actor} with an API token since deleted',
   'bulkAction.site.deactivate': 'Deactivation',
   'bulkAction.site.activate': 'Activation',
   bulkApprove: 'Approve',
@@ -445,6 +448,9 @@ export const customers = {
   bulkCustomersDeactivate: 'Deactivate their sites',
   bulkCustomersActivate: 'Activate their sites',
   bulkCustomersExportOf: 'the selected customers',
+  bulkCustomersExportAllOf: 'all customers matching this search',
+  bulkCustomersExportOverMax:
+    'At most {max} picked customers can be exported at once; {picked} are picked. Export all customers matching this search instead, or pick fewer.',
   bulkJobAboutCustomers: '{action} of {count} sites of customers picked on the search, asked for by {actor}.',
   bulkJobAboutCustomers_one: '{action} of 1 site of a customer picked on the search, asked for by {actor}.',
   'bulkAction.customer.deactivate-sites': 'Deactivation',

@@ -1,6 +1,6 @@
 import type { BulkJob } from '@sac/contract/bulk';
 import { PERMISSIONS } from '@sac/contract/permissions';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { buildRoutes } from '../../../app/router.tsx';
@@ -34,6 +34,7 @@ function jobOf(list: BulkJob['List'], also: Partial<BulkJob> = {}): BulkJob {
     Failure: null,
     Actor: 'boss@example.com',
     ActorUid: 'u-boss',
+    ApiToken: null,
     ApprovedBy: null,
     CreatedAt: '2026-01-15T10:00:00.000Z',
     StartedAt: '2026-01-15T10:00:01.000Z',
@@ -111,6 +112,24 @@ describe('the bulk job page', () => {
     await screen.findByRole('heading', { level: 1, name: 'Bulk job 42' });
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/bulk-job?id=42');
     expect(calls.find((c) => c.id === 'bulkJob')!.url.search).toBe('?id=42');
+  });
+
+  it('names the API token the job was asked for with, beside its requester, and a deleted one as such', async () => {
+    openAt('/bulk-job?id=42', jobOf('customer-sites', { ApiToken: { Id: 7, Name: 'nightly script' } }));
+    const about = await screen.findByText(/asked for by boss@example\.com/);
+    expect(about.textContent).toBe(
+      'Deactivation of 1 site, asked for by boss@example.com with the API token “nightly script”.',
+    );
+    cleanup();
+    openAt('/bulk-job?id=42', jobOf('customer-sites', { ApiToken: { Id: 7, Name: null } }));
+    expect((await screen.findByText(/asked for by boss@example\.com/)).textContent).toBe(
+      'Deactivation of 1 site, asked for by boss@example.com with an API token since deleted.',
+    );
+    cleanup();
+    openAt('/bulk-job?id=42', jobOf('customer-sites'));
+    expect((await screen.findByText(/asked for by boss@example\.com/)).textContent).toBe(
+      'Deactivation of 1 site, asked for by boss@example.com.',
+    );
   });
 
   it('says why a failed job did not run', async () => {

@@ -94,6 +94,14 @@ function listOf(job: BulkJob) {
   }
 }
 
+/** Who asked for the job, and with which API token when it was one (a deleted one said so). */
+function requesterOf(job: BulkJob, t: ReturnType<typeof useT<'customers'>>): string {
+  if (!job.ApiToken) return job.Actor;
+  return job.ApiToken.Name === null
+    ? t('bulkJobActorTokenGone', { actor: job.Actor })
+    : t('bulkJobActorToken', { actor: job.Actor, name: job.ApiToken.Name });
+}
+
 /**
  * /bulk-job?id=: a bulk job of any list, followed while it moves; cancel, approve and undo here
  * too. The breadcrumb runs through the job's own list, and the page links back to it.
@@ -124,7 +132,7 @@ function JobView({ params }: { params: URLSearchParams }) {
             {t(ABOUT[job.List], {
               action: t(`bulkAction.${job.Action}`),
               count: job.Count,
-              actor: job.Actor,
+              actor: requesterOf(job, t),
             })}
           </p>
           {job.UndoOf ? <p>{t('bulkUndoOf', { id: job.UndoOf })}</p> : null}

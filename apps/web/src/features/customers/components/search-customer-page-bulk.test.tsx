@@ -2,6 +2,7 @@ import type { BulkJob } from '@sac/contract/bulk';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderScreen, stubApi, viewer } from '../../../testing/api-stub.tsx';
+import BulkCustomersBar from './bulk-customers-bar.tsx';
 import { customer, support } from './customers-fixtures.ts';
 import SearchCustomerPage from './search-customer-page.tsx';
 
@@ -36,6 +37,7 @@ const plan: BulkJob = {
   Failure: null,
   Actor: 'admin@example.com',
   ActorUid: 'u-admin',
+  ApiToken: null,
   ApprovedBy: null,
   CreatedAt: '2026-01-15T10:00:00.000Z',
   StartedAt: null,
@@ -137,6 +139,60 @@ describe('bulk actions on the customer search', () => {
     expect(exports.map((c) => Object.fromEntries(c.url.searchParams))).toEqual([
       { customerName: 'cust', sort: '-created', uids: `${customer(0).Uid},${customer(2).Uid}` },
     ]);
+  });
+
+  /** The bar alone over a search for 'cust' matching `total`, with the first `picked` customers picked. */
+  function barOver(picked: number, total: number | undefined) {
+    const { calls } = stubApi(support, {
+      searchCustomerExport: () => ({
+        body: 'Uid,Customer Name\r\na,A\r\n',
+        headers: { 'x-export-rows': '1', 'Content-Disposition': 'attachment; filename="c.csv"' },
+      }),
+    });
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const picks = { picked: new Set(Array.from({ length: picked }, (_, i) => customer(i).Uid)), all: false };
+    renderScreen(PATH, [
+      {
+        path: PATH,
+        element: (
+          <BulkCustomersBar
+            search={{ criterion: 'customerName', term: 'cust' }}
+            sort={undefined}
+            total={total}
+            picks={picks}
+            setPicks={() => {}}
+          />
+        ),
+      },
+    ]);
+    return { calls, exports: () => calls.filter((c) => c.id === 'searchCustomerExport') };
+  }
+
+  it('tells a pick of more than 200 customers, before any request, that at most 200 are exported, and offers all matching', async () => {
+    const { exports } = barOver(201, 500);
+    const bar = await screen.findByRole('region', { name: 'Bulk actions on the selected customers' });
+    expect(
+      within(bar).getByText(
+        'At most 200 picked customers can be exported at once; 201 are picked. Export all customers matching this search instead, or pick fewer.',
+      ),
+    ).toBeTruthy();
+    expect(within(bar).queryByRole('button', { name: 'Export CSV of the selected customers' })).toBeNull();
+    expect(exports()).toEqual([]);
+    fireEvent.click(
+      within(bar).getByRole('button', { name: 'Export CSV of all customers matching this search' }),
+    );
+    await screen.findByText('Exported 1 row to c.csv.');
+    expect(exports().map((c) => Object.fromEntries(c.url.searchParams))).toEqual([{ customerName: 'cust' }]);
+  });
+
+  it('exports all matching, not their uids, when every customer the search matches is picked', async () => {
+    const { exports } = barOver(250, 250);
+    const bar = await screen.findByRole('region', { name: 'Bulk actions on the selected customers' });
+    expect(within(bar).queryByText(/At most 200/)).toBeNull();
+    fireEvent.click(within(bar).getByRole('button', { name: 'Export CSV of the selected customers' }));
+    await screen.findByText('Exported 1 row to c.csv.');
+    expect(exports().map((c) => Object.fromEntries(c.url.searchParams))).toEqual([{ customerName: 'cust' }]);
   });
 
   it('clears the selection when the search changes', async () => {

@@ -27,6 +27,7 @@ describe('bulk actions on the requests', () => {
     Failure: null,
     Actor: 'boss@example.com',
     ActorUid: 'u',
+    ApiToken: null,
     ApprovedBy: null,
     CreatedAt: '2026-01-15T10:00:00.000Z',
     StartedAt: null,

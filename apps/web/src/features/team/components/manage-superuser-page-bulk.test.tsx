@@ -34,6 +34,7 @@ const plan: BulkJob = {
   Failure: null,
   Actor: 'admin@example.com',
   ActorUid: 'u-admin',
+  ApiToken: null,
   ApprovedBy: null,
   CreatedAt: '2026-01-15T10:00:00.000Z',
   StartedAt: null,
