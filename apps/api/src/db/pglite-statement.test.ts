@@ -99,6 +99,48 @@ describe('a statement in one pass on PGlite', () => {
     expect((await outside).rows).toEqual([{ name: 'committed' }]);
   });
 
+  it('runs the statements sent in one turn together, with one sync of the files, each failure its own', async () => {
+    const lookup = prepared('SELECT id, name FROM t WHERE id = $1');
+    await db.query(lookup, [1]); // parsed once: from then on it joins a turn's batch
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const synced = raw.syncToFs.bind(raw);
+    let syncs = 0;
+    raw.syncToFs = () => {
+      syncs++;
+      return synced();
+    };
+    try {
+      const sent = [
+        db.query('INSERT INTO t (id, name) VALUES ($1, $2) RETURNING id', [2, 'two']),
+        db.query(lookup, [1]),
+        db.query('INSERT INTO t (id, name) VALUES ($1, $2)', [2, 'again']),
+        db.query('SELEC 1', []),
+        db.query('SELECT $1::jsonb AS doc', [circular]),
+        db.query(lookup, [2]),
+        db.query('DELETE FROM t WHERE id = $1 RETURNING name', [2]),
+      ];
+      const settled = await Promise.allSettled(sent);
+      expect(
+        settled.map((r) =>
+          r.status === 'fulfilled' ? r.value.rows : ((r.reason as { code?: string }).code ?? 'thrown'),
+        ),
+      ).toEqual([
+        [{ id: 2 }],
+        [{ id: 1, name: 'committed' }],
+        '23505',
+        '42601',
+        'thrown',
+        [{ id: 2, name: 'two' }],
+        [{ name: 'two' }],
+      ]);
+      expect(syncs).toBe(1);
+    } finally {
+      raw.syncToFs = synced;
+    }
+    expect((await db.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 1 }]);
+  });
+
   it('refuses a statement on an ended transaction', async () => {
     let kept: Parameters<Parameters<Db['transaction']>[0]>[0] | undefined;
     await db.transaction(async (tx) => {
