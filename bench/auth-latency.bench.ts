@@ -147,7 +147,8 @@ export async function benchAuthLatency(): Promise<void> {
       port,
       dataDir: freshDir('latency'),
       // the SSO leg starts and finishes 31 sign-ins from one address within a minute
-      env: { DEMO_PASSWORD: 'Bench#Pass1', SSO_CALLS_PER_MINUTE: '10000', ...env },
+      // and its provider is a local one on plain http (test/oidc-provider.ts), as in the tests
+      env: { DEMO_PASSWORD: 'Bench#Pass1', SSO_CALLS_PER_MINUTE: '10000', SSO_ALLOW_HTTP_ISSUER: '1', ...env },
     });
     try {
       const login = () =>
