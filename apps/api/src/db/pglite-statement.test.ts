@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepared } from './connection-common.ts';
 import type { Db } from './db.ts';
 import { wrapPglite } from './pglite-db.ts';
+import { BATCH_ENGINE_MS } from './pglite-statement.ts';
 import { preparedStatement, qb } from './sql.ts';
 
 // The one-pass statement (pglite-statement.ts) answers what PGlite's own query() answers.
@@ -139,6 +140,27 @@ describe('a statement in one pass on PGlite', () => {
       raw.syncToFs = synced;
     }
     expect((await db.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 1 }]);
+  });
+
+  it('answers a batch once it has run for BATCH_ENGINE_MS, and runs the rest in the next turn', async () => {
+    const synced = raw.syncToFs.bind(raw);
+    let syncs = 0;
+    raw.syncToFs = () => {
+      syncs++;
+      return synced();
+    };
+    try {
+      // each statement alone takes longer than a batch's engine time: one batch each
+      const slow = (i: number) =>
+        db.query<{ i: number }>('SELECT $1::int AS i, pg_sleep($2)', [i, (BATCH_ENGINE_MS + 2) / 1000]);
+      const order: number[] = [];
+      const sent = [1, 2, 3].map((i) => slow(i).then((r) => void order.push(r.rows[0]!.i)));
+      await Promise.all(sent);
+      expect(order).toEqual([1, 2, 3]);
+      expect(syncs).toBe(3);
+    } finally {
+      raw.syncToFs = synced;
+    }
   });
 
   it('refuses a statement on an ended transaction', async () => {

@@ -175,6 +175,12 @@ function runTogether(pglite: PGlite, statement: Waiting): void {
   setImmediate(() => void runBatch(pglite));
 }
 
+/**
+ * The engine time (ms) after which a batch stops taking statements: the rest run in the next
+ * turn, so a cheap statement sent beside heavy ones is not held for all of them.
+ */
+export const BATCH_ENGINE_MS = 4;
+
 async function runBatch(pglite: PGlite): Promise<void> {
   const batch = waitingOn.get(pglite) ?? [];
   waitingOn.delete(pglite);
@@ -182,8 +188,24 @@ async function runBatch(pglite: PGlite): Promise<void> {
     await pglite._runExclusiveTransaction(() =>
       pglite._runExclusiveQuery(async () => {
         if (pglite.closed) throw new Error('PGlite is closed');
-        // each statement's engine work runs as it is called: the batch runs back to back
-        const answers = await Promise.allSettled(batch.map(async (s) => execute(pglite, s.message())));
+        // Each statement's engine work runs as it is called: the batch runs back to back, at
+        // least one statement and then while under BATCH_ENGINE_MS.
+        const started = performance.now();
+        const running: Promise<Uint8Array[]>[] = [];
+        for (const s of batch) {
+          if (running.length > 0 && performance.now() - started >= BATCH_ENGINE_MS) break;
+          running.push((async () => execute(pglite, s.message()))());
+        }
+        const later = batch.splice(running.length);
+        if (later.length > 0) {
+          const waiting = waitingOn.get(pglite);
+          if (waiting) waiting.unshift(...later);
+          else {
+            waitingOn.set(pglite, later);
+            setImmediate(() => void runBatch(pglite));
+          }
+        }
+        const answers = await Promise.allSettled(running);
         // what the batch wrote is on disk before any of its statements is answered
         await pglite.syncToFs();
         for (const [i, s] of batch.entries()) {
