@@ -148,7 +148,12 @@ export async function benchAuthLatency(): Promise<void> {
       dataDir: freshDir('latency'),
       // the SSO leg starts and finishes 31 sign-ins from one address within a minute
       // and its provider is a local one on plain http (test/oidc-provider.ts), as in the tests
-      env: { DEMO_PASSWORD: 'Bench#Pass1', SSO_CALLS_PER_MINUTE: '10000', SSO_ALLOW_HTTP_ISSUER: '1', ...env },
+      env: {
+        DEMO_PASSWORD: 'Bench#Pass1',
+        SSO_CALLS_PER_MINUTE: '10000',
+        SSO_ALLOW_HTTP_ISSUER: '1',
+        ...env,
+      },
     });
     try {
       const login = () =>

@@ -78,7 +78,8 @@ async function run(name: string, db: Db): Promise<void> {
   // the single action, one site after the other
   const singleStart = performance.now();
   const { counts: singleCounts } = await recordStatements(async () => {
-    for (const appId of singles) await changeSiteStatus(ctx, call, { uid: single, appId, Status: 'inactive' });
+    for (const appId of singles)
+      await changeSiteStatus(ctx, call, { uid: single, appId, Status: 'inactive' });
   });
   const singleRate = SINGLE / ((performance.now() - singleStart) / 1000);
 
@@ -114,7 +115,9 @@ async function run(name: string, db: Db): Promise<void> {
       `(${SINGLE.toLocaleString('en-US')} sites): ${singleRate.toFixed(0)}/s; bulk ×${(bulkRate / singleRate).toFixed(2)} of single`,
   );
   // Counted, not timed: the same on a busy machine.
-  console.log(`${''.padEnd(10)} an item: bulk ${perItem(bulkCounts, ran)}; single ${perItem(singleCounts, SINGLE)}`);
+  console.log(
+    `${''.padEnd(10)} an item: bulk ${perItem(bulkCounts, ran)}; single ${perItem(singleCounts, SINGLE)}`,
+  );
 }
 
 /** Statements, transactions and commits an item, from a recorded run. */

@@ -39,4 +39,5 @@ const LIMIT_OF_ENDPOINT = new Map<string, AddressLimitName>(
 );
 
 /** The limit an endpoint is counted under, if any. */
-export const addressLimitOf = (endpointId: string): AddressLimitName | undefined => LIMIT_OF_ENDPOINT.get(endpointId);
+export const addressLimitOf = (endpointId: string): AddressLimitName | undefined =>
+  LIMIT_OF_ENDPOINT.get(endpointId);
