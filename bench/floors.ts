@@ -1,6 +1,7 @@
 import { ENDPOINTS, type EndpointDef, type EndpointId } from '@sac/contract/endpoints';
 import { permissionsOf } from '@sac/contract/permissions';
 import type { AppContext, StaffSession } from '../apps/api/src/app-context.ts';
+import { loadConfig } from '../apps/api/src/config.ts';
 import type { Queryable } from '../apps/api/src/db/db.ts';
 import { ms, percentile } from './support.ts';
 
@@ -14,9 +15,12 @@ import { ms, percentile } from './support.ts';
 /** The cheapest authenticated GET of the contract: two statements, the session check. */
 const SESSION_PATH = ENDPOINTS.session.path;
 
-/** What a service function needs of the app's context to read: the database and the clock. */
+/**
+ * What a service function needs of the app's context to read: the database, the clock and the
+ * configuration (the default one: the lists' reasons and case links, for one, come from it).
+ */
 export const readingContext = (db: Queryable): AppContext =>
-  ({ db, clock: { now: () => new Date() } }) as unknown as AppContext;
+  ({ db, clock: { now: () => new Date() }, config: loadConfig({}) }) as unknown as AppContext;
 
 /** A demo staff member as their session carries them: uid, roles and the roles' permissions. */
 export async function staffSession(db: Queryable, email: string): Promise<StaffSession> {
