@@ -33,6 +33,22 @@ const row = {
 const INSERT = `INSERT INTO t (id, name, at, day, big, ok, hash, tags, doc, amount)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`;
 
+/** Counts the database's file syncs (one a batch of statements) until restored. */
+function countSyncs() {
+  const synced = raw.syncToFs.bind(raw);
+  const counter = {
+    count: 0,
+    restore: () => {
+      raw.syncToFs = synced;
+    },
+  };
+  raw.syncToFs = () => {
+    counter.count++;
+    return synced();
+  };
+  return counter;
+}
+
 describe('a statement in one pass on PGlite', () => {
   it("sends every kind of parameter as node-postgres does and reads the row as PGlite's query() does", async () => {
     const inserted = (await db.query(INSERT, Object.values(row))).rows[0];
@@ -105,12 +121,7 @@ describe('a statement in one pass on PGlite', () => {
     await db.query(lookup, [1]); // parsed once: from then on it joins a turn's batch
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    const synced = raw.syncToFs.bind(raw);
-    let syncs = 0;
-    raw.syncToFs = () => {
-      syncs++;
-      return synced();
-    };
+    const syncs = countSyncs();
     try {
       const sent = [
         db.query('INSERT INTO t (id, name) VALUES ($1, $2) RETURNING id', [2, 'two']),
@@ -135,20 +146,15 @@ describe('a statement in one pass on PGlite', () => {
         [{ id: 2, name: 'two' }],
         [{ name: 'two' }],
       ]);
-      expect(syncs).toBe(1);
+      expect(syncs.count).toBe(1);
     } finally {
-      raw.syncToFs = synced;
+      syncs.restore();
     }
     expect((await db.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 1 }]);
   });
 
   it('answers a batch once it has run for BATCH_ENGINE_MS, and runs the rest in the next turn', async () => {
-    const synced = raw.syncToFs.bind(raw);
-    let syncs = 0;
-    raw.syncToFs = () => {
-      syncs++;
-      return synced();
-    };
+    const syncs = countSyncs();
     try {
       // each statement alone takes longer than a batch's engine time: one batch each
       const slow = (i: number) =>
@@ -157,9 +163,9 @@ describe('a statement in one pass on PGlite', () => {
       const sent = [1, 2, 3].map((i) => slow(i).then((r) => void order.push(r.rows[0]!.i)));
       await Promise.all(sent);
       expect(order).toEqual([1, 2, 3]);
-      expect(syncs).toBe(3);
+      expect(syncs.count).toBe(3);
     } finally {
-      raw.syncToFs = synced;
+      syncs.restore();
     }
   });
 

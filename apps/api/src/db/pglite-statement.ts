@@ -166,13 +166,17 @@ const waitingOn = new WeakMap<PGlite, Waiting[]>();
  * each has its Sync, so the engine starts the next one afresh.
  */
 function runTogether(pglite: PGlite, statement: Waiting): void {
+  wait(pglite, [statement], 'last');
+}
+
+/** Puts `statements` in the database's next batch (`first`: ahead of those there), scheduling it. */
+function wait(pglite: PGlite, statements: Waiting[], place: 'first' | 'last'): void {
   const waiting = waitingOn.get(pglite);
-  if (waiting) {
-    waiting.push(statement);
-    return;
-  }
-  waitingOn.set(pglite, [statement]);
-  setImmediate(() => void runBatch(pglite));
+  if (!waiting) {
+    waitingOn.set(pglite, statements);
+    setImmediate(() => void runBatch(pglite));
+  } else if (place === 'first') waiting.unshift(...statements);
+  else waiting.push(...statements);
 }
 
 /**
@@ -197,14 +201,7 @@ async function runBatch(pglite: PGlite): Promise<void> {
           running.push((async () => execute(pglite, s.message()))());
         }
         const later = batch.splice(running.length);
-        if (later.length > 0) {
-          const waiting = waitingOn.get(pglite);
-          if (waiting) waiting.unshift(...later);
-          else {
-            waitingOn.set(pglite, later);
-            setImmediate(() => void runBatch(pglite));
-          }
-        }
+        if (later.length > 0) wait(pglite, later, 'first');
         const answers = await Promise.allSettled(running);
         // what the batch wrote is on disk before any of its statements is answered
         await pglite.syncToFs();

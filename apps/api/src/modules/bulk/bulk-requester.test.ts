@@ -1,65 +1,18 @@
-import type { BulkDryRunBody } from '@sac/contract/bulk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { loadConfig } from '../../config.ts';
+import { describe, expect, it } from 'vitest';
+import { siteJobSuite } from '../../../test/bulk-fixtures.ts';
 import { runBulkJobs } from './bulk.service.ts';
 
-type S = { xtoken: string; xsign: string };
-let t: TestApp;
-let n = 0;
-
-/** Small bounds, so the tests reach them: at most 12 items, approval over 4. */
-beforeAll(async () => {
-  t = await createTestApp({ bulk: { ...loadConfig({}).bulk, maxItems: 12, approvalOver: 4 } });
-  await t.addStaff('first@example.com', ['SuperAdmin']);
-  await t.addStaff('second@example.com', ['SuperAdmin']);
-  await t.addStaff('admin@example.com', ['Admin']);
-});
-afterAll(() => t.close());
-
-/** A fresh sign-in (a fresh step-up) of one of the three. */
-const as = (who: 'first' | 'second' | 'admin') => t.login(`${who}@example.com`);
-
-/** `count` fresh sites of a fresh customer, `inactive` of them inactive first; their appIds. */
-async function sitesOf(count: number, inactive = 0): Promise<{ uid: string; appIds: number[] }> {
-  const uid = await insertCustomer(t.db, { first: 'C', last: `${++n}`, email: `c${n}@bulk.example` });
-  const appIds: number[] = [];
-  for (let i = 0; i < count; i++)
-    appIds.push((await insertSite(t.db, { owner: uid, name: `bulk-${n}-${i}` })).appId);
-  for (const id of appIds.slice(0, inactive))
-    await t.db.query("UPDATE sites SET status = 'inactive' WHERE app_id = $1", [id]);
-  return { uid, appIds };
-}
-
-const statuses = async (appIds: number[]) =>
-  (
-    await t.db.query<{ status: string }>('SELECT status FROM sites WHERE app_id = ANY($1) ORDER BY app_id', [
-      appIds,
-    ])
-  ).rows.map((r) => r.status);
-
-async function dryRun(session: S, body: Extract<BulkDryRunBody, { Uid: string }>) {
-  const r = await t.call('bulkDryRun', { session, body });
-  expect(r.status, r.raw.body).toBe(200);
-  return r.body.Data;
-}
-const job = async (session: S, id: number) => {
-  const r = await t.call('bulkJob', { session, query: { id: String(id) } });
-  expect(r.status, r.raw.body).toBe(200);
-  return r.body.Data;
-};
-const act = (id: 'bulkRun' | 'bulkApprove' | 'bulkCancel' | 'bulkUndo', session: S, Id: number) =>
-  t.call(id, { session, body: { Id } });
+const suite = siteJobSuite();
+const { app, as, sitesOf, statuses, dryRun, job, act } = suite;
 
 /** A fresh requester with `roles`: their uid, email and a signed-in session. */
 async function requester(roles: string[]) {
-  const email = `r${++n}@example.com`;
-  const uid = await t.addStaff(email, roles);
-  return { uid, email, session: await t.login(email) };
+  const email = `r${suite.next()}@example.com`;
+  const uid = await app().addStaff(email, roles);
+  return { uid, email, session: await app().login(email) };
 }
 /** A deactivation of every site of `uid`, planned and started by `s` (awaiting approval over 4 items). */
-async function askFor(s: S, uid: string) {
+async function askFor(s: Awaited<ReturnType<typeof as>>, uid: string) {
   const plan = await dryRun(s, { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } });
   const run = await act('bulkRun', s, plan.Id);
   expect(run.status, run.raw.body).toBe(200);
@@ -72,7 +25,7 @@ const approve = async (id: number) => {
 const jobOf = async (id: number) => job(await as('first'), id);
 /** The first SuperAdmin takes the Admin role (and with it sites.write) from `uid`: Support instead. */
 const demote = async (uid: string) =>
-  t.call('teamUpdateRoles', {
+  app().call('teamUpdateRoles', {
     session: await as('first'),
     body: { role: ['Support'], uid, unAssignRoles: ['Admin'] },
   });
@@ -86,7 +39,7 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     await approve(asked.Id);
     // before its turn, a SuperAdmin takes the Admin role (and with it sites.write) from the requester
     expect((await demote(admin.uid)).status).toBe(200);
-    await runBulkJobs(t.ctx);
+    await runBulkJobs(app().ctx);
 
     const failed = await jobOf(asked.Id);
     const why = 'The requester may no longer run this job: they no longer hold sites.write.';
@@ -96,7 +49,7 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     // the one the dry run refused keeps its own reason
     expect(failed.Items.map((i) => i.OutcomeReason)).toEqual(['Already inactive.', ...Array(5).fill(why)]);
     expect(await statuses(appIds)).toEqual(['inactive', ...Array(5).fill('active')]);
-    const trail = await t.db.query<{ action: string; actor_email: string; details: { reason?: string } }>(
+    const trail = await app().db.query<{ action: string; actor_email: string; details: { reason?: string } }>(
       "SELECT action, actor_email, details FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
       [String(asked.Id)],
     );
@@ -107,7 +60,7 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     ]);
     expect(trail.rows[2]!.details.reason).toBe(why);
     // a failed job is over: it is not run again, nor cancelled
-    expect(await runBulkJobs(t.ctx)).toBe(0);
+    expect(await runBulkJobs(app().ctx)).toBe(0);
     const cancel = await act('bulkCancel', await as('first'), asked.Id);
     expect([cancel.status, cancel.error.ErrorCode]).toEqual([409, 1191]);
   });
@@ -125,13 +78,13 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     ]);
     // nothing was approved: the job still waits, and the trail has no approval
     expect((await jobOf(asked.Id)).State).toBe('awaiting-approval');
-    const trail = await t.db.query<{ action: string }>(
+    const trail = await app().db.query<{ action: string }>(
       "SELECT action FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
       [String(asked.Id)],
     );
     expect(trail.rows.map((r) => r.action)).toEqual(['bulk.start']);
     // the role given back, the approval goes through
-    await t.db.query("UPDATE staff_roles SET role = 'Admin' WHERE uid = $1", [admin.uid]);
+    await app().db.query("UPDATE staff_roles SET role = 'Admin' WHERE uid = $1", [admin.uid]);
     await approve(asked.Id);
     expect((await jobOf(asked.Id)).State).toBe('queued');
   });
@@ -144,19 +97,19 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     const first = await askFor(gone.session, a.uid);
     const second = await askFor(off.session, b.uid);
     expect([first.State, second.State]).toEqual(['queued', 'queued']);
-    await t.db.query('UPDATE staff SET deactivated_at = $2 WHERE uid = $1', [off.uid, t.clock.now()]);
-    const deleted = await t.call('teamDelete', {
+    await app().db.query('UPDATE staff SET deactivated_at = $2 WHERE uid = $1', [off.uid, app().clock.now()]);
+    const deleted = await app().call('teamDelete', {
       session: await as('first'),
       body: { role: ['Admin'], uid: gone.uid },
     });
     expect(deleted.status, deleted.raw.body).toBe(200);
-    await runBulkJobs(t.ctx);
+    await runBulkJobs(app().ctx);
     // a deleted requester's job is kept, as the trail is, and fails: nothing runs
     const kept = await jobOf(first.Id);
     const why = 'The requester may no longer run this job: their account was deleted.';
     expect(kept).toMatchObject({ State: 'failed', Failure: why, Actor: gone.email, ActorUid: gone.uid });
     expect(kept.Items.map((i) => [i.Outcome, i.OutcomeReason])).toEqual(Array(2).fill(['refused', why]));
-    const trail = await t.db.query<{ action: string; actor_email: string }>(
+    const trail = await app().db.query<{ action: string; actor_email: string }>(
       "SELECT action, actor_email FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
       [String(first.Id)],
     );
@@ -176,8 +129,8 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     const gone = await requester(['Admin']);
     const { uid, appIds } = await sitesOf(2);
     const asked = await askFor(gone.session, uid);
-    await runBulkJobs(t.ctx);
-    const deleted = await t.call('teamDelete', {
+    await runBulkJobs(app().ctx);
+    const deleted = await app().call('teamDelete', {
       session: await as('first'),
       body: { role: ['Admin'], uid: gone.uid },
     });
@@ -193,32 +146,35 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     const owner = await requester(['Admin']);
     /** A job of two sites asked for (the dry run) with a fresh token of `owner`, run from the console. */
     const askedWithToken = async (name: string) => {
-      const made = await t.call('apiTokenCreate', {
+      const made = await app().call('apiTokenCreate', {
         session: owner.session,
         body: { Name: name, ExpiresInDays: 1, Permissions: ['sites.write'] },
       });
       expect(made.status, made.raw.body).toBe(200);
       const { uid, appIds } = await sitesOf(2);
-      const plan = await t.call('bulkDryRun', {
+      const plan = await app().call('bulkDryRun', {
         headers: { authorization: `Bearer ${made.body.Token}` },
         body: { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } },
       });
       expect(plan.status, plan.raw.body).toBe(200);
-      const run = await act('bulkRun', await t.login(owner.email), plan.body.Data.Id);
+      const run = await act('bulkRun', await app().login(owner.email), plan.body.Data.Id);
       expect(run.body.Data.State).toBe('queued');
       return { id: plan.body.Data.Id, tokenId: made.body.Data.Id, appIds };
     };
     const revoked = await askedWithToken('revoked');
-    const revoke = await t.call('apiTokenRevoke', { session: owner.session, body: { Id: revoked.tokenId } });
+    const revoke = await app().call('apiTokenRevoke', {
+      session: owner.session,
+      body: { Id: revoked.tokenId },
+    });
     expect(revoke.status, revoke.raw.body).toBe(200);
-    await runBulkJobs(t.ctx);
+    await runBulkJobs(app().ctx);
     const failed = await jobOf(revoked.id);
     const why =
       'The requester may no longer run this job: the API token it was asked for with (revoked) was revoked.';
     expect([failed.State, failed.Failure]).toEqual(['failed', why]);
     expect(failed.Progress).toEqual({ Changed: 0, Refused: 2, Cancelled: 0, Pending: 0 });
     expect(await statuses(revoked.appIds)).toEqual(['active', 'active']);
-    const trail = await t.db.query<{ action: string; details: { reason?: string } }>(
+    const trail = await app().db.query<{ action: string; details: { reason?: string } }>(
       "SELECT action, details FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
       [String(revoked.id)],
     );
@@ -228,8 +184,8 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     ]);
 
     const expired = await askedWithToken('expired');
-    t.clock.advance(25 * 3_600_000);
-    await runBulkJobs(t.ctx);
+    app().clock.advance(25 * 3_600_000);
+    await runBulkJobs(app().ctx);
     expect((await jobOf(expired.id)).Failure).toBe(
       'The requester may no longer run this job: the API token it was asked for with (expired) has expired.',
     );
@@ -240,13 +196,13 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     const owner = await requester(['Admin']);
     /** A planned job of two sites, its dry run made with a fresh token of `owner`; the token's id. */
     const plannedWithToken = async (name: string) => {
-      const made = await t.call('apiTokenCreate', {
+      const made = await app().call('apiTokenCreate', {
         session: owner.session,
         body: { Name: name, ExpiresInDays: 1, Permissions: ['sites.write'] },
       });
       expect(made.status, made.raw.body).toBe(200);
       const { uid } = await sitesOf(2);
-      const plan = await t.call('bulkDryRun', {
+      const plan = await app().call('bulkDryRun', {
         headers: { authorization: `Bearer ${made.body.Token}` },
         body: { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } },
       });
@@ -255,15 +211,15 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     };
     const trailOf = async (id: number) =>
       (
-        await t.db.query<{ action: string }>(
+        await app().db.query<{ action: string }>(
           "SELECT action FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
           [String(id)],
         )
       ).rows.map((r) => r.action);
 
     const revoked = await plannedWithToken('start-revoked');
-    await t.call('apiTokenRevoke', { session: owner.session, body: { Id: revoked.tokenId } });
-    const refused = await act('bulkRun', await t.login(owner.email), revoked.id);
+    await app().call('apiTokenRevoke', { session: owner.session, body: { Id: revoked.tokenId } });
+    const refused = await act('bulkRun', await app().login(owner.email), revoked.id);
     expect([refused.status, refused.error.ErrorCode, refused.error.Description]).toEqual([
       409,
       1199,
@@ -274,8 +230,8 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     expect(await trailOf(revoked.id)).toEqual([]);
 
     const expired = await plannedWithToken('start-expired');
-    t.clock.advance(25 * 3_600_000);
-    const late = await act('bulkRun', await t.login(owner.email), expired.id);
+    app().clock.advance(25 * 3_600_000);
+    const late = await act('bulkRun', await app().login(owner.email), expired.id);
     expect([late.status, late.error.ErrorCode, late.error.Description]).toEqual([
       409,
       1199,
@@ -287,13 +243,13 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
 
   it('names the API token a job was asked for with, and a deleted one as gone', async () => {
     const owner = await requester(['Admin']);
-    const made = await t.call('apiTokenCreate', {
+    const made = await app().call('apiTokenCreate', {
       session: owner.session,
       body: { Name: 'nightly script', ExpiresInDays: 1, Permissions: ['sites.write'] },
     });
     expect(made.status, made.raw.body).toBe(200);
     const { uid } = await sitesOf(2);
-    const plan = await t.call('bulkDryRun', {
+    const plan = await app().call('bulkDryRun', {
       headers: { authorization: `Bearer ${made.body.Token}` },
       body: { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } },
     });
@@ -308,7 +264,7 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
         .ApiToken,
     ).toBeNull();
     // the token goes with its owner; the job keeps its id, its name reads as gone
-    const deleted = await t.call('teamDelete', {
+    const deleted = await app().call('teamDelete', {
       session: await as('first'),
       body: { role: ['Admin'], uid: owner.uid },
     });
@@ -317,7 +273,7 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
   });
 
   it('judges each item under the scope its requester holds when it runs', async () => {
-    await t.db.query(
+    await app().db.query(
       "INSERT INTO roles (name, permissions, scope_data_centers) VALUES ('rights-sites', $1, $2)",
       [
         ['customers.read', 'sites.read', 'sites.write'],
@@ -326,7 +282,7 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     );
     const scoped = await requester(['rights-sites']);
     const { uid, appIds } = await sitesOf(3);
-    await t.db.query("UPDATE sites SET data_center = 'us-east' WHERE app_id = $1", [appIds[2]]);
+    await app().db.query("UPDATE sites SET data_center = 'us-east' WHERE app_id = $1", [appIds[2]]);
     const plan = await dryRun(scoped.session, {
       Action: 'site.deactivate',
       Uid: uid,
@@ -334,10 +290,10 @@ describe('a job runs on its requester’s rights as they are when it runs', () =
     });
     expect(plan.Planned).toEqual({ Change: 3, Refuse: 0 });
     // the role's scope narrows to eu-central before the job runs
-    await t.db.query("UPDATE roles SET scope_data_centers = '{eu-central}' WHERE name = 'rights-sites'");
+    await app().db.query("UPDATE roles SET scope_data_centers = '{eu-central}' WHERE name = 'rights-sites'");
     const run = await act('bulkRun', scoped.session, plan.Id);
     expect(run.status, run.raw.body).toBe(200);
-    await runBulkJobs(t.ctx);
+    await runBulkJobs(app().ctx);
     const done = await jobOf(plan.Id);
     expect(done.State).toBe('done');
     expect(done.Items.map((i) => [i.Outcome, i.OutcomeReason])).toEqual([

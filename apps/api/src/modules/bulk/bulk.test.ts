@@ -1,56 +1,10 @@
-import type { BulkDryRunBody } from '@sac/contract/bulk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertCustomer, insertSite } from '../../../test/customer-fixtures.ts';
-import { CONSOLE_ORIGIN, createTestApp, type TestApp } from '../../../test/harness.ts';
-import { loadConfig } from '../../config.ts';
+import { describe, expect, it } from 'vitest';
+import { siteJobSuite } from '../../../test/bulk-fixtures.ts';
+import { CONSOLE_ORIGIN } from '../../../test/harness.ts';
 import { runBulkJobs } from './bulk.service.ts';
 
-type S = { xtoken: string; xsign: string };
-let t: TestApp;
-let n = 0;
-
-/** Small bounds, so the tests reach them: at most 12 items, approval over 4. */
-beforeAll(async () => {
-  t = await createTestApp({ bulk: { ...loadConfig({}).bulk, maxItems: 12, approvalOver: 4 } });
-  await t.addStaff('first@example.com', ['SuperAdmin']);
-  await t.addStaff('second@example.com', ['SuperAdmin']);
-  await t.addStaff('admin@example.com', ['Admin']);
-});
-afterAll(() => t.close());
-
-/** A fresh sign-in (a fresh step-up) of one of the three. */
-const as = (who: 'first' | 'second' | 'admin') => t.login(`${who}@example.com`);
-
-/** `count` fresh sites of a fresh customer, `inactive` of them inactive first; their appIds. */
-async function sitesOf(count: number, inactive = 0): Promise<{ uid: string; appIds: number[] }> {
-  const uid = await insertCustomer(t.db, { first: 'C', last: `${++n}`, email: `c${n}@bulk.example` });
-  const appIds: number[] = [];
-  for (let i = 0; i < count; i++)
-    appIds.push((await insertSite(t.db, { owner: uid, name: `bulk-${n}-${i}` })).appId);
-  for (const id of appIds.slice(0, inactive))
-    await t.db.query("UPDATE sites SET status = 'inactive' WHERE app_id = $1", [id]);
-  return { uid, appIds };
-}
-
-const statuses = async (appIds: number[]) =>
-  (
-    await t.db.query<{ status: string }>('SELECT status FROM sites WHERE app_id = ANY($1) ORDER BY app_id', [
-      appIds,
-    ])
-  ).rows.map((r) => r.status);
-
-async function dryRun(session: S, body: Extract<BulkDryRunBody, { Uid: string }>) {
-  const r = await t.call('bulkDryRun', { session, body });
-  expect(r.status, r.raw.body).toBe(200);
-  return r.body.Data;
-}
-const job = async (session: S, id: number) => {
-  const r = await t.call('bulkJob', { session, query: { id: String(id) } });
-  expect(r.status, r.raw.body).toBe(200);
-  return r.body.Data;
-};
-const act = (id: 'bulkRun' | 'bulkApprove' | 'bulkCancel' | 'bulkUndo', session: S, Id: number) =>
-  t.call(id, { session, body: { Id } });
+const suite = siteJobSuite();
+const { app, as, sitesOf, statuses, dryRun, job, act } = suite;
 
 describe('bulk site deactivation', () => {
   it('runs what its dry run planned, item by item, each a trail row naming the job', async () => {
@@ -71,9 +25,9 @@ describe('bulk site deactivation', () => {
     const run = await act('bulkRun', s, plan.Id);
     expect(run.status, run.raw.body).toBe(200);
     expect(run.body.Data.State).toBe('awaiting-approval');
-    expect(await runBulkJobs(t.ctx)).toBe(0);
+    expect(await runBulkJobs(app().ctx)).toBe(0);
     expect((await act('bulkApprove', await as('second'), plan.Id)).status).toBe(200);
-    expect(await runBulkJobs(t.ctx)).toBe(5);
+    expect(await runBulkJobs(app().ctx)).toBe(5);
 
     const done = await job(s, plan.Id);
     expect(done.State).toBe('done');
@@ -81,7 +35,7 @@ describe('bulk site deactivation', () => {
     // each item did what the dry run said it would
     for (const i of done.Items) expect(i.Outcome).toBe(i.Planned === 'change' ? 'changed' : 'refused');
     expect(await statuses(appIds)).toEqual(['inactive', 'inactive', 'inactive', 'inactive']);
-    const trail = await t.db.query<{ action: string; details: { bulkJob?: number; count?: number } }>(
+    const trail = await app().db.query<{ action: string; details: { bulkJob?: number; count?: number } }>(
       "SELECT action, details FROM activity_log WHERE details->>'bulkJob' = $1 ORDER BY id",
       [String(plan.Id)],
     );
@@ -103,13 +57,13 @@ describe('bulk site deactivation', () => {
     expect(plan.Planned).toEqual({ Change: 3, Refuse: 0 });
     // meanwhile, another staff member deactivates one site by hand and saves another's settings
     const other = await as('admin');
-    const single = await t.call('setSiteStatus', {
+    const single = await app().call('setSiteStatus', {
       session: other,
       query: { uId: uid, appId: String(a) },
       body: { Status: 'inactive' },
     });
     expect(single.status, single.raw.body).toBe(200);
-    const saved = await t.call('updateSiteBasicSettings', {
+    const saved = await app().call('updateSiteBasicSettings', {
       session: other,
       query: { uID: uid, appId: String(b) },
       body: { data: { StagingUrl: 'https://theirs.example.com' } },
@@ -117,14 +71,14 @@ describe('bulk site deactivation', () => {
     expect(saved.status, saved.raw.body).toBe(200);
 
     expect((await act('bulkRun', s, plan.Id)).body.Data.State).toBe('queued');
-    await runBulkJobs(t.ctx);
+    await runBulkJobs(app().ctx);
     const done = await job(s, plan.Id);
     expect(done.Items.map((i) => [i.Outcome, i.OutcomeReason])).toEqual([
       ['refused', 'Its status changed since the dry run (it was active, it is inactive).'],
       ['refused', 'Changed by someone else since the dry run (version 1, now 2).'],
       ['changed', null],
     ]);
-    const staging = await t.db.query<{ staging_url: string }>(
+    const staging = await app().db.query<{ staging_url: string }>(
       'SELECT staging_url FROM sites WHERE app_id = $1',
       [b],
     );
@@ -141,11 +95,11 @@ describe('bulk site deactivation', () => {
       Selection: { Kind: 'rows', AppIds: appIds },
     });
     await act('bulkRun', s, plan.Id);
-    await runBulkJobs(t.ctx);
+    await runBulkJobs(app().ctx);
     const done = await job(s, plan.Id);
-    expect(done.UndoUntil).toBe(new Date(t.clock.now().getTime() + 10 * 60_000).toISOString());
+    expect(done.UndoUntil).toBe(new Date(app().clock.now().getTime() + 10 * 60_000).toISOString());
     // one site is reactivated by hand before the undo
-    await t.call('setSiteStatus', {
+    await app().call('setSiteStatus', {
       session: s,
       query: { uId: uid, appId: String(appIds[0]) },
       body: { Status: 'active' },
@@ -159,7 +113,7 @@ describe('bulk site deactivation', () => {
       Count: 3,
     });
     expect(undo.body.Data.Items[0]!.PlannedReason).toBe('Already active.');
-    await runBulkJobs(t.ctx);
+    await runBulkJobs(app().ctx);
     expect(await statuses(appIds)).toEqual(['active', 'active', 'active']);
     expect((await job(s, undo.body.Data.Id)).Progress).toEqual({
       Changed: 2,
@@ -180,8 +134,8 @@ describe('bulk site deactivation', () => {
       Selection: { Kind: 'rows', AppIds: ids2 },
     });
     await act('bulkRun', s, p2.Id);
-    await runBulkJobs(t.ctx);
-    t.clock.advance(10 * 60_000 + 1);
+    await runBulkJobs(app().ctx);
+    app().clock.advance(10 * 60_000 + 1);
     const late = await act('bulkUndo', await as('first'), p2.Id);
     expect(late.status).toBe(409);
     expect(late.error.ErrorCode).toBe(1195);
@@ -200,13 +154,13 @@ describe('bulk site deactivation', () => {
     expect((await act('bulkRun', s, plan.Id)).body.Data.State).toBe('awaiting-approval');
     // the other SuperAdmin is told in the bell (and by mail), with the job and its size; not its requester
     const told = async (who: 'first' | 'second') =>
-      (await t.call('staffNotifications', { session: await as(who) })).body.Data.filter(
+      (await app().call('staffNotifications', { session: await as(who) })).body.Data.filter(
         (n) => n.Kind === 'bulk-approval' && n.JobId === plan.Id,
       );
     expect(await told('second')).toMatchObject([{ Actor: 'first@example.com', Count: 5, JobId: plan.Id }]);
     expect(await told('first')).toEqual([]);
     // the mail links to the job's own page, whatever its list
-    const mail = await t.smtp.waitFor(
+    const mail = await app().smtp.waitFor(
       (m) => m.to.includes('second@example.com') && m.subject.startsWith(`Bulk job ${plan.Id} `),
     );
     expect(mail.text).toContain(`${CONSOLE_ORIGIN}/bulk-job?id=${plan.Id}`);
@@ -214,14 +168,14 @@ describe('bulk site deactivation', () => {
     expect([own.status, own.error.ErrorCode]).toEqual([403, 1192]);
     const admin = await act('bulkApprove', await as('admin'), plan.Id);
     expect([admin.status, admin.error.ErrorCode]).toEqual([403, 1193]);
-    expect(await runBulkJobs(t.ctx)).toBe(0);
+    expect(await runBulkJobs(app().ctx)).toBe(0);
     expect(await statuses(appIds)).toEqual(Array(5).fill('active'));
     const ok = await act('bulkApprove', await as('second'), plan.Id);
     expect(ok.status, ok.raw.body).toBe(200);
     expect(ok.body.Data).toMatchObject({ State: 'queued', ApprovedBy: 'second@example.com' });
     const twice = await act('bulkApprove', await as('second'), plan.Id);
     expect([twice.status, twice.error.ErrorCode]).toEqual([409, 1191]);
-    await runBulkJobs(t.ctx);
+    await runBulkJobs(app().ctx);
     expect(await statuses(appIds)).toEqual(Array(5).fill('inactive'));
 
     // at most four items: no approval
@@ -233,7 +187,7 @@ describe('bulk site deactivation', () => {
   it('refuses a selection over BULK_MAX_ITEMS, naming the bound', async () => {
     const s = await as('first');
     const { uid } = await sitesOf(13);
-    const r = await t.call('bulkDryRun', {
+    const r = await app().call('bulkDryRun', {
       session: s,
       body: { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } },
     });
@@ -251,14 +205,14 @@ describe('bulk site deactivation', () => {
       Selection: { Kind: 'rows', AppIds: appIds },
     });
     await act('bulkRun', s, plan.Id);
-    expect(await runBulkJobs(t.ctx, { maxItems: 1 })).toBe(1);
+    expect(await runBulkJobs(app().ctx, { maxItems: 1 })).toBe(1);
     expect((await job(s, plan.Id)).State).toBe('running');
     const other = await act('bulkCancel', await as('admin'), plan.Id);
     expect([other.status, other.error.ErrorCode]).toEqual([403, 1194]);
     const c = await act('bulkCancel', s, plan.Id);
     expect(c.status, c.raw.body).toBe(200);
     expect(c.body.Data.State).toBe('cancelled');
-    expect(await runBulkJobs(t.ctx)).toBe(0);
+    expect(await runBulkJobs(app().ctx)).toBe(0);
     const after = await job(s, plan.Id);
     expect(after.Progress).toEqual({ Changed: 1, Refused: 0, Cancelled: 3, Pending: 0 });
     expect(await statuses(appIds)).toEqual(['inactive', 'active', 'active', 'active']);
@@ -268,11 +222,11 @@ describe('bulk site deactivation', () => {
 
   it('wakes the runner when a job is queued, never by the runner’s own claims', async () => {
     let wakes = 0;
-    const off = t.db.onNotification?.('sac_bulk_due', () => wakes++) ?? (() => {});
+    const off = app().db.onNotification?.('sac_bulk_due', () => wakes++) ?? (() => {});
     const settle = () => new Promise((r) => setTimeout(r, 300));
     try {
-      await runBulkJobs(t.ctx);
-      await runBulkJobs(t.ctx);
+      await runBulkJobs(app().ctx);
+      await runBulkJobs(app().ctx);
       await settle();
       expect(wakes).toBe(0);
       const s = await as('first');
@@ -283,7 +237,7 @@ describe('bulk site deactivation', () => {
       await act('bulkRun', s, plan.Id);
       await settle();
       expect(wakes).toBe(1);
-      await runBulkJobs(t.ctx);
+      await runBulkJobs(app().ctx);
       await settle();
       expect(wakes).toBe(1);
     } finally {
@@ -297,7 +251,7 @@ describe('bulk site deactivation', () => {
     const plan = await dryRun(s, { Action: 'site.deactivate', Uid: uid, Selection: { Kind: 'all' } });
     const theirs = await act('bulkRun', await as('second'), plan.Id);
     expect([theirs.status, theirs.error.ErrorCode]).toEqual([403, 1194]);
-    t.clock.advance(11 * 60_000);
+    app().clock.advance(11 * 60_000);
     const stale = await act('bulkRun', s, plan.Id);
     expect([stale.status, stale.error.ErrorCode]).toEqual([403, 911]);
   });
