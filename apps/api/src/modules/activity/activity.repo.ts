@@ -2,7 +2,7 @@ import type { ActivityAction } from '@sac/contract/audit';
 import { type Insertable, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import type { DB } from '../../db/schema.generated.ts';
-import { execute, qb } from '../../db/sql.ts';
+import { execute, preparedStatement, qb } from '../../db/sql.ts';
 import { currentRequest } from '../../lib/request-context.ts';
 
 /** The columns every trail row writes; a kind of row adds its own after them. */
@@ -33,10 +33,10 @@ export interface ActivityEntry {
 }
 
 /**
- * A JSON value for a jsonb column, as text cast in the statement (details is typed Generated<Json>,
- * whose insert type the builder cannot take a plain value for).
+ * A JSON text for a jsonb column, cast in the statement (details is typed Generated<Json>, whose
+ * insert type the builder cannot take a plain value for).
  */
-const jsonb = (v: unknown) => sql<Insertable<DB['activity_log']>['details']>`${JSON.stringify(v)}::jsonb`;
+const jsonb = (text: string) => sql<Insertable<DB['activity_log']>['details']>`${text}::jsonb`;
 
 const CUSTOMER_UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -53,27 +53,61 @@ export async function appendActivityRow(db: Queryable, e: ActivityEntry): Promis
     e.targetType === 'customer' && e.targetId && CUSTOMER_UID.test(e.targetId) ? e.targetId : null;
   await execute(
     db,
-    qb.insertInto('activity_log').values({
-      at: e.at,
-      actor_uid: e.actorUid ?? null,
-      actor_email: e.actorEmail ?? null,
-      action: e.action,
-      target_type: e.targetType ?? null,
-      target_id: e.targetId ?? null,
-      client_address: e.clientAddress ?? null,
+    activityInsert(
+      e.at,
+      e.actorUid ?? null,
+      e.actorEmail ?? null,
+      e.action,
+      e.targetType ?? null,
+      e.targetId ?? null,
+      e.clientAddress ?? null,
       // The token in the details too, so the trail's screen and its signed export show it.
-      details: jsonb(call?.apiToken ? { ...e.details, apiToken: call.apiToken } : (e.details ?? {})),
-      request_id: call?.requestId ?? null,
-      impersonation_request_id: call?.impersonationRequestId ?? null,
-      customer_uid: customerUid,
-      app_id: appId,
-      api_token_id: call?.apiToken?.id ?? null,
-      api_token_name: call?.apiToken?.name ?? null,
-    }),
-    // one text whatever the row, written by most writes: parsed and planned once per connection
-    { prepared: true },
+      JSON.stringify(call?.apiToken ? { ...e.details, apiToken: call.apiToken } : (e.details ?? {})),
+      call?.requestId ?? null,
+      call?.impersonationRequestId ?? null,
+      customerUid,
+      appId,
+      call?.apiToken?.id ?? null,
+      call?.apiToken?.name ?? null,
+    ),
   );
 }
+
+/** The insert of one trail row: one text whatever the row, written by most writes, so built once and prepared. */
+const activityInsert = preparedStatement(
+  (
+    at: Date,
+    actorUid: string | null,
+    actorEmail: string | null,
+    action: string,
+    targetType: string | null,
+    targetId: string | null,
+    clientAddress: string | null,
+    details: string,
+    requestId: string | null,
+    impersonationRequestId: number | null,
+    customerUid: string | null,
+    appId: number | null,
+    apiTokenId: number | null,
+    apiTokenName: string | null,
+  ) =>
+    qb.insertInto('activity_log').values({
+      at,
+      actor_uid: actorUid,
+      actor_email: actorEmail,
+      action,
+      target_type: targetType,
+      target_id: targetId,
+      client_address: clientAddress,
+      details: jsonb(details),
+      request_id: requestId,
+      impersonation_request_id: impersonationRequestId,
+      customer_uid: customerUid,
+      app_id: appId,
+      api_token_id: apiTokenId,
+      api_token_name: apiTokenName,
+    }),
+);
 
 /** A made-up past staff action about a customer, for demo data. */
 export interface PastCustomerActivity {

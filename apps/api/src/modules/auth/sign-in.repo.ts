@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
-import { firstRow, qb, rows } from '../../db/sql.ts';
+import { firstRow, preparedStatement, qb, rows } from '../../db/sql.ts';
 import { hashSecret, randomSecret } from '../../lib/secrets.ts';
 import { newSessionRow } from './sessions.repo.ts';
 import { rolesOf, type StaffRow } from './staff.repo.ts';
@@ -138,6 +138,24 @@ function admitStatement(account: { email: string } | { uid: string }, a: AdmitIn
     ]);
 }
 
+/** The statement before the hash, built once for each way of naming the account (sql.ts, preparedStatement). */
+type AdmitValues = [Date, number, number, string, string, number | null, number];
+const admitInput = (...[at, threshold, staleMs, address, day, counted, addressBudget]: AdmitValues) => ({
+  at,
+  threshold,
+  staleMs,
+  address,
+  day,
+  counted,
+  addressBudget,
+});
+const admitByEmail = preparedStatement((email: string, ...values: AdmitValues) =>
+  admitStatement({ email }, admitInput(...values)),
+);
+const admitByUid = preparedStatement((uid: string, ...values: AdmitValues) =>
+  admitStatement({ uid }, admitInput(...values)),
+);
+
 export interface AdmittedSignIn {
   /** The address's failures today, this attempt counted. */
   addressFailures: number;
@@ -160,8 +178,12 @@ export async function admitSignInAttempt(
   account: { email: string } | { uid: string },
   a: AdmitInput,
 ): Promise<AdmittedSignIn> {
+  const values = [a.at, a.threshold, a.staleMs, a.address, a.day, a.counted, a.addressBudget] as const;
   // one row always: the address's count, the account's columns null when it was not found
-  const row = (await firstRow(db, admitStatement(account, a), { prepared: true }))!;
+  const row = (await firstRow(
+    db,
+    'email' in account ? admitByEmail(account.email, ...values) : admitByUid(account.uid, ...values),
+  ))!;
   const { address_failures, admitted, totp, passkeys, recovery_left, ...f } = row;
   return {
     addressFailures: Number(address_failures),
@@ -188,37 +210,33 @@ export async function admitSignInAttempt(
 }
 
 /**
- * The address's count of the day taken back (none when `forgive` is undefined: counted in another
- * store), as the first step of the change after the hash.
+ * The address's count of the day taken back (none when `address` and `day` are null: counted in
+ * another store), as the first step of the change after the hash.
  */
-const forgiven = (forgive: { address: string; day: string } | undefined) =>
+const forgiven = (address: string | null, day: string | null) =>
   qb
     .updateTable('login_failures_by_address')
     .set((eb) => ({ failures: eb('failures', '-', sql.lit(1)) }))
-    .where(sql<boolean>`address = ${forgive?.address ?? null}::text`)
-    .where(sql<boolean>`day = ${forgive?.day ?? null}::date`)
+    .where(sql<boolean>`address = ${address}::text`)
+    .where(sql<boolean>`day = ${day}::date`)
     .where('failures', '>', sql.lit(0))
     .returning(sql.lit(1).as('one'));
 
-/**
- * A right password's change, in one statement: the address's count taken back, the account's
- * counts and lock cleared and its attempt out of flight (its row's write lock), and the session;
- * only while the password checked is still the account's: a reset or deletion racing the sign-in
- * wins (it holds the row, or changed it first), and the answer is undefined, on which the caller
- * rolls the write back (the address's count with it). The address's row is taken before the
- * account's, as the statement before the hash takes them (admitSignInAttempt).
- */
-export async function openPasswordSession(
-  db: Queryable,
-  s: { uid: string; at: Date; clientAddress: string; userAgent: string | null },
-  verifiedPasswordHash: string,
-  forgive: { address: string; day: string } | undefined,
-): Promise<{ xtoken: string; xsign: string; id: number } | undefined> {
-  const { xtoken, xsign, row: session } = newSessionRow(s);
-  const row = await firstRow(
-    db,
+/** The statement of openPasswordSession, built once (sql.ts, preparedStatement). */
+const openSessionStatement = preparedStatement(
+  (
+    uid: string,
+    passwordHash: string,
+    tokenHash: Buffer,
+    signHash: Buffer,
+    at: Date,
+    clientAddress: string | null,
+    userAgent: string | null,
+    forgiveAddress: string | null,
+    forgiveDay: string | null,
+  ) =>
     qb
-      .with('forgiven', () => forgiven(forgive))
+      .with('forgiven', () => forgiven(forgiveAddress, forgiveDay))
       .with('signed', (w) =>
         w
           .updateTable('staff')
@@ -227,11 +245,11 @@ export async function openPasswordSession(
             factor_failures: sql.lit(0),
             lockouts: sql.lit(0),
             locked_until: sql<null>`NULL`,
-            last_login_at: session.created_at,
+            last_login_at: at,
             sign_ins_in_flight: sql<number>`GREATEST(sign_ins_in_flight - 1, 0)`,
           })
-          .where('uid', '=', session.uid)
-          .where('password_hash', '=', verifiedPasswordHash)
+          .where('uid', '=', uid)
+          .where('password_hash', '=', passwordHash)
           // after the address's row: the count is taken back first (see admitSignInAttempt)
           .where(sql<boolean>`(SELECT count(*) FROM forgiven) >= 0`)
           .returning('uid'),
@@ -253,22 +271,103 @@ export async function openPasswordSession(
               .selectFrom('signed')
               .select([
                 'uid',
-                sql`${session.token_hash}`.as('token_hash'),
-                sql`${session.sign_hash}`.as('sign_hash'),
-                sql`${session.created_at}`.as('created_at'),
-                sql`${session.last_used_at}`.as('last_used_at'),
-                sql`${session.client_address}`.as('client_address'),
-                sql`${session.user_agent}`.as('user_agent'),
+                sql`${tokenHash}`.as('token_hash'),
+                sql`${signHash}`.as('sign_hash'),
+                sql`${at}`.as('created_at'),
+                sql`${at}`.as('last_used_at'),
+                sql`${clientAddress}`.as('client_address'),
+                sql`${userAgent}`.as('user_agent'),
               ]),
           )
           .returning('id'),
       )
       .selectFrom('made')
       .select('id'),
-    { prepared: true },
+);
+
+/**
+ * A right password's change, in one statement: the address's count taken back, the account's
+ * counts and lock cleared and its attempt out of flight (its row's write lock), and the session;
+ * only while the password checked is still the account's: a reset or deletion racing the sign-in
+ * wins (it holds the row, or changed it first), and the answer is undefined, on which the caller
+ * rolls the write back (the address's count with it). The address's row is taken before the
+ * account's, as the statement before the hash takes them (admitSignInAttempt).
+ */
+export async function openPasswordSession(
+  db: Queryable,
+  s: { uid: string; at: Date; clientAddress: string; userAgent: string | null },
+  verifiedPasswordHash: string,
+  forgive: { address: string; day: string } | undefined,
+): Promise<{ xtoken: string; xsign: string; id: number } | undefined> {
+  const { xtoken, xsign, row: session } = newSessionRow(s);
+  const row = await firstRow(
+    db,
+    openSessionStatement(
+      session.uid,
+      verifiedPasswordHash,
+      session.token_hash,
+      session.sign_hash,
+      session.created_at,
+      session.client_address,
+      session.user_agent,
+      forgive?.address ?? null,
+      forgive?.day ?? null,
+    ),
   );
   return row ? { xtoken, xsign, id: row.id } : undefined;
 }
+
+/** The statement of issuePasswordTicket, built once (sql.ts, preparedStatement). */
+const issueTicketStatement = preparedStatement(
+  (
+    uid: string,
+    kind: 'verify' | 'enrol',
+    passwordHash: string,
+    ticketHash: Buffer,
+    at: Date,
+    expiresAt: Date,
+    forgiveAddress: string | null,
+    forgiveDay: string | null,
+  ) =>
+    qb
+      .with('forgiven', () => forgiven(forgiveAddress, forgiveDay))
+      .with('passed', (w) =>
+        w
+          .updateTable('staff')
+          .set({
+            sign_ins_in_flight: sql<number>`GREATEST(sign_ins_in_flight - 1, 0)`,
+            failed_logins: sql.lit(0),
+          })
+          .where('uid', '=', uid)
+          .where(sql<boolean>`(SELECT count(*) FROM forgiven) >= 0`)
+          .returning('uid'),
+      )
+      .with('cleared', (w) =>
+        w
+          .deleteFrom('staff_sign_in_tickets')
+          .where((eb) => eb.or([eb('uid', '=', uid), eb('expires_at', '<=', at)])),
+      )
+      .with('issued', (w) =>
+        w
+          .insertInto('staff_sign_in_tickets')
+          .columns(['ticket_hash', 'uid', 'kind', 'password_hash', 'created_at', 'expires_at'])
+          .expression(
+            w
+              .selectFrom('passed')
+              .select([
+                sql`${ticketHash}`.as('ticket_hash'),
+                'uid',
+                sql`${kind}`.as('kind'),
+                sql`${passwordHash}`.as('password_hash'),
+                sql`${at}`.as('created_at'),
+                sql`${expiresAt}`.as('expires_at'),
+              ]),
+          )
+          .returning('uid'),
+      )
+      .selectFrom('issued')
+      .select('uid'),
+);
 
 /**
  * A right password with a second step to follow, in one statement: the address's count taken
@@ -286,45 +385,16 @@ export async function issuePasswordTicket(
   const expiresAt = new Date(t.at.getTime() + t.ttlMs);
   const issued = await rows(
     db,
-    qb
-      .with('forgiven', () => forgiven(forgive))
-      .with('passed', (w) =>
-        w
-          .updateTable('staff')
-          .set({
-            sign_ins_in_flight: sql<number>`GREATEST(sign_ins_in_flight - 1, 0)`,
-            failed_logins: sql.lit(0),
-          })
-          .where('uid', '=', t.uid)
-          .where(sql<boolean>`(SELECT count(*) FROM forgiven) >= 0`)
-          .returning('uid'),
-      )
-      .with('cleared', (w) =>
-        w
-          .deleteFrom('staff_sign_in_tickets')
-          .where((eb) => eb.or([eb('uid', '=', t.uid), eb('expires_at', '<=', t.at)])),
-      )
-      .with('issued', (w) =>
-        w
-          .insertInto('staff_sign_in_tickets')
-          .columns(['ticket_hash', 'uid', 'kind', 'password_hash', 'created_at', 'expires_at'])
-          .expression(
-            w
-              .selectFrom('passed')
-              .select([
-                sql`${hashSecret(ticket)}`.as('ticket_hash'),
-                'uid',
-                sql`${t.kind}`.as('kind'),
-                sql`${t.passwordHash}`.as('password_hash'),
-                sql`${t.at}`.as('created_at'),
-                sql`${expiresAt}`.as('expires_at'),
-              ]),
-          )
-          .returning('uid'),
-      )
-      .selectFrom('issued')
-      .select('uid'),
-    { prepared: true },
+    issueTicketStatement(
+      t.uid,
+      t.kind,
+      t.passwordHash,
+      hashSecret(ticket),
+      t.at,
+      expiresAt,
+      forgive?.address ?? null,
+      forgive?.day ?? null,
+    ),
   );
   return issued.length > 0 ? { ticket, expiresAt } : undefined;
 }

@@ -1,32 +1,34 @@
 import type { Queryable } from '../../db/db.ts';
-import { execute, firstRow, qb, rows } from '../../db/sql.ts';
+import { execute, firstRow, preparedStatement, qb, rows } from '../../db/sql.ts';
 
 /** The SQL of single sign-on: its one row of settings, the group-to-role table, the pending sign-ins. */
 
 export type SsoSettingsRow = NonNullable<Awaited<ReturnType<typeof readSsoSettings>>>;
 
+/** The settings with the break-glass account's email: read by every password sign-in, so built once and prepared. */
+const ssoSettings = preparedStatement(() =>
+  qb
+    .selectFrom('sso_settings as s')
+    .leftJoin('staff as b', 'b.uid', 's.break_glass_uid')
+    .select([
+      's.enabled',
+      's.display_name',
+      's.issuer',
+      's.client_id',
+      's.client_secret_sealed',
+      's.groups_claim',
+      's.create_on_first',
+      's.second_factor_values',
+      's.password_sign_in',
+      's.break_glass_uid',
+      'b.email as break_glass_email',
+    ])
+    .where('s.id', '=', 1),
+);
+
 /** The settings with the break-glass account's email; undefined before they were first saved. */
 export function readSsoSettings(db: Queryable) {
-  return firstRow(
-    db,
-    qb
-      .selectFrom('sso_settings as s')
-      .leftJoin('staff as b', 'b.uid', 's.break_glass_uid')
-      .select([
-        's.enabled',
-        's.display_name',
-        's.issuer',
-        's.client_id',
-        's.client_secret_sealed',
-        's.groups_claim',
-        's.create_on_first',
-        's.second_factor_values',
-        's.password_sign_in',
-        's.break_glass_uid',
-        'b.email as break_glass_email',
-      ])
-      .where('s.id', '=', 1),
-  );
+  return firstRow(db, ssoSettings());
 }
 
 /** The account the settings name for break-glass, if any (SCIM never changes it). */
