@@ -6,7 +6,8 @@
  */
 const FORMULA_START = /^[=+\-@\t\r']/;
 
-function csvField(value: unknown): string {
+/** One CSV field, quoted where it must be (no separator). */
+export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text =
     typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value);

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
+import { createPrivateKey, createPublicKey, hash, type KeyObject, sign, verify } from 'node:crypto';
 import { AUDIT_EVENT_FIELDS, AUDIT_EXPORT_VERSION, type AuditEvent } from '@sac/contract/audit';
 import type { FieldCrypto } from '../../lib/field-crypto.ts';
 
@@ -32,8 +32,9 @@ export function canonicalEvent(e: AuditEvent): string {
   return `{${out}}`;
 }
 
+/** One-shot: no hash object a row (an export hashes every row it writes). */
 export const nextChain = (previous: string, canonical: string): string =>
-  createHash('sha256').update(`${previous}\n${canonical}`, 'utf8').digest('hex');
+  hash('sha256', `${previous}\n${canonical}`, 'hex');
 
 /** What the signature covers. */
 export interface ExportSeal {

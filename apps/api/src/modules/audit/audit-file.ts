@@ -4,6 +4,7 @@ import {
   type AuditEvent,
   type AuditExportFormat,
 } from '@sac/contract/audit';
+import { csvField } from '@sac/contract/csv';
 import { csvLine } from '../../lib/csv.ts';
 import { canonicalEvent, type ExportSeal, GENESIS, nextChain, sealIsSigned } from './audit-chain.ts';
 
@@ -33,11 +34,11 @@ export function fileRow(
 ): { line: string; chain: string } {
   const canonical = canonicalEvent(e);
   const chain = nextChain(previous, canonical);
-  const line =
-    format === 'csv'
-      ? csvLine([...AUDIT_EVENT_FIELDS.map((f) => e[f]), chain])
-      : `${canonical.slice(0, -1)},"Chain":"${chain}"}\n`;
-  return { line, chain };
+  if (format !== 'csv') return { line: `${canonical.slice(0, -1)},"Chain":"${chain}"}\n`, chain };
+  // csvLine's record, written field by field: no arrays for every row of an export
+  let line = '';
+  for (const f of AUDIT_EVENT_FIELDS) line += `${csvField(e[f])},`;
+  return { line: `${line}${chain}\r\n`, chain };
 }
 
 export function fileSeal(format: AuditExportFormat, seal: ExportSeal, signature: string): string {
