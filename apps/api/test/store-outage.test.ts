@@ -9,7 +9,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { preparedName } from '../src/db/connection-common.ts';
 import { openPostgres } from '../src/db/db.ts';
+import { statementHook } from '../src/db/statement-log.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
 import {
   CallBudgetError,
@@ -550,10 +552,25 @@ describe.skipIf(inject('testDb') !== 'postgres')('PostgreSQL cut off under a run
             roles: ['SuperAdmin'],
             at: new Date(),
           });
+          // The statements a sign-in sends, as the app's database layer is asked for them.
+          const sent: string[] = [];
+          statementHook.sink = {
+            statement: (sql) => void sent.push(sql),
+            begin: () => ({ wrote: false }),
+            end: () => {},
+          };
           const signedIn = await callOn(app, 'login', {
             body: { email: 'ops@example.com', password: PASSWORD },
+          }).finally(() => {
+            statementHook.sink = undefined;
           });
           expect(signedIn.status).toBe(200);
+          // A sign-in's first statement reads the single sign-on settings (is password sign-in
+          // off?), as a named prepared statement: once parsed on a connection, a sign-in that
+          // reaches the store sends its name; one held back sends nothing.
+          const settings = sent.find((sql) => sql.includes('sso_settings'));
+          const settingsName = settings && preparedName(settings);
+          expect(settingsName).toBeDefined();
           const pair = signedIn.body;
           if (!('xtoken' in pair)) throw new Error('login asked for a second step');
           await outage({
@@ -563,9 +580,8 @@ describe.skipIf(inject('testDb') !== 'postgres')('PostgreSQL cut off under a run
             session: { xtoken: pair.xtoken, xsign: pair.xsign },
             call: (id, input) => callOn(app, id, input),
             probe: (url) => app.inject({ method: 'GET', url }),
-            // A sign-in's first statement reads the single sign-on settings (is password sign-in
-            // off?): a sign-in that reached the store sent it, one held back sent nothing.
-            trace: () => 'sso_settings',
+            // the name as a Parse or a Bind carries it, ended by its NUL
+            trace: () => `${settingsName}\u0000`,
           });
         } finally {
           await app.close();
