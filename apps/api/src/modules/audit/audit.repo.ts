@@ -48,8 +48,6 @@ const detailsOf = (v: unknown): Record<string, unknown> =>
  */
 export function eventColumns(q: ReturnType<typeof matching>) {
   return q.select((eb) => [
-    'activity_log.id as id_n',
-    'activity_log.at as at_t',
     eb.cast<string>('id', 'text').as('id'),
     isoText('at').as('at_iso'),
     eb.cast<string>('at', 'text').as('at_key'),
@@ -66,6 +64,12 @@ export function eventColumns(q: ReturnType<typeof matching>) {
     'details',
   ]);
 }
+/**
+ * The order keys of a page that is ordered again outside its own statement (the screen's pages):
+ * for SQL only, as a read row would pay a Date parsed for each.
+ */
+const ORDER_KEYS = ['activity_log.id as id_n', 'activity_log.at as at_t'] as const;
+
 type EventRow = {
   id: string;
   at_iso: string;
@@ -132,33 +136,7 @@ export async function readTrail(
   f: AuditFilters,
   opts: { after?: TrailKey; limit: number; order: 'newest' | 'oldest'; upTo?: string },
 ): Promise<{ events: AuditEvent[]; keys: TrailKey[] }> {
-  // The page's order keys (at_t, id_n) are for SQL only: read in JavaScript they would cost a Date
-  // parsed for every row an export writes.
-  const page = timePage(f, opts).as('p');
-  const dir = opts.order === 'newest' ? 'desc' : 'asc';
-  const found = await rows(
-    db,
-    qb
-      .selectFrom(page)
-      .select([
-        'p.id',
-        'p.at_iso',
-        'p.at_key',
-        'p.actor_uid',
-        'p.actor_email',
-        'p.action',
-        'p.target_type',
-        'p.target_id',
-        'p.customer_uid',
-        'p.app_id',
-        'p.client_address',
-        'p.request_id',
-        'p.impersonation_request_id',
-        'p.details',
-      ])
-      .orderBy('p.at_t', dir)
-      .orderBy('p.id_n', dir),
-  );
+  const found = await rows(db, timePage(f, opts));
   return { events: found.map(eventOf), keys: found.map((row) => ({ at: row.at_key, id: row.id })) };
 }
 
@@ -193,7 +171,7 @@ function keyedPage(
   const k = sql.raw<string | null>(KEY_COLUMN[by]);
   const timeDir = descending ? 'asc' : 'desc';
   const keyOrder = descending ? sql`${k} desc nulls first` : sql`${k} asc nulls last`;
-  const base = () => eventColumns(matching(f)).select(k.as('sort_key'));
+  const base = () => eventColumns(matching(f)).select(ORDER_KEYS).select(k.as('sort_key'));
   const byTime = <Q extends ReturnType<typeof base>>(q: Q) =>
     q.orderBy('activity_log.at', timeDir).orderBy('activity_log.id', timeDir).limit(limit);
   if (!after) return byTime(base().orderBy(keyOrder));
@@ -249,10 +227,14 @@ export async function readNamedTrail(
 ): Promise<NamedEvent[]> {
   const { by, descending } = opts.sort;
   // Both pages answer the same columns (eventColumns and sort_key); the keyed one through a union.
+  const byTime = () =>
+    timePage(f, { after: opts.after, limit: opts.limit, order: descending ? 'newest' : 'oldest' }).select(
+      ORDER_KEYS,
+    );
   const page =
     by === 'time'
-      ? timePage(f, { after: opts.after, limit: opts.limit, order: descending ? 'newest' : 'oldest' })
-      : (keyedPage(f, by, descending, opts.limit, opts.after) as unknown as ReturnType<typeof timePage>);
+      ? byTime()
+      : (keyedPage(f, by, descending, opts.limit, opts.after) as unknown as ReturnType<typeof byTime>);
   const timeDir = by === 'time' ? (descending ? 'desc' : 'asc') : descending ? 'asc' : 'desc';
   const keyOut = descending ? sql`p.sort_key desc nulls first` : sql`p.sort_key asc nulls last`;
   const found = await rows(
