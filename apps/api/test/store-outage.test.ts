@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -18,6 +21,7 @@ import {
   CircuitOpenError,
   isStoreUnavailable,
   StoreCircuit,
+  within,
 } from '../src/lib/store-circuit.ts';
 import { insertStaff } from '../src/modules/auth/staff.repo.ts';
 import { errorEnvelope } from '../src/plugins/error-envelope.ts';
@@ -234,6 +238,45 @@ describe('a call waiting on a store', () => {
     await expect(circuit.wait(never, (e) => (givenUp = e))).rejects.toBeInstanceOf(CircuitOpenError);
     expect(givenUp).toBeInstanceOf(CircuitOpenError);
     circuit.stop();
+  });
+});
+
+describe('a check of a store held to its time', () => {
+  it('counts an answer that came while this process was held up past the time (a blocked event loop)', async () => {
+    // A store in another process that answers each line at once, then says so in a file: the
+    // answer is on the socket while this process is still held up.
+    const answeredFile = path.join(os.tmpdir(), `sac-answered-${randomUUID()}`);
+    const server = spawn(process.execPath, [
+      '-e',
+      `const fs = require('node:fs');
+       require('node:net').createServer((s) => s.on('data', () => s.write('pong\\n', () => fs.writeFileSync(process.argv[1], ''))))
+         .listen(0, '127.0.0.1', function () { console.log(this.address().port); });`,
+      answeredFile,
+    ]);
+    const port = await new Promise<number>((resolve) =>
+      server.stdout.once('data', (d) => resolve(Number(d))),
+    );
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    try {
+      const answered = new Promise<string>((resolve) => socket.once('data', (d) => resolve(String(d))));
+      socket.write('ping\n');
+      const check = within(answered, 50, 'check');
+      // held up (a synchronous child process, a long parse) past the check's time and the answer
+      const start = performance.now();
+      while (performance.now() - start < 100 || !fs.existsSync(answeredFile));
+      expect(await check).toBe('pong\n');
+    } finally {
+      socket.destroy();
+      server.kill();
+      fs.rmSync(answeredFile, { force: true });
+    }
+  });
+
+  it('fails after its time when the store says nothing', async () => {
+    const err = await within(new Promise(() => {}), 30, 'check').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'ETIMEDOUT', message: 'check: no answer within 30 ms' });
+    expect(isStoreUnavailable(err)).toBe(true);
   });
 });
 

@@ -294,19 +294,26 @@ export class StoreCircuit {
 
 /**
  * Runs `p` for at most `ms`: it rejects with an ETIMEDOUT error after that (the store did not
- * answer; what `p` holds is the caller's to end).
+ * answer; what `p` holds is the caller's to end). The time is up only after the I/O the event
+ * loop has pending (setImmediate), as in StoreCircuit.wait: an answer that came while the process
+ * was held up (a synchronous child process, a long parse) counts.
  */
 export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let late: NodeJS.Immediate | undefined;
   return Promise.race([
     p,
     new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(Object.assign(new Error(`${what}: no answer within ${ms} ms`), { code: 'ETIMEDOUT' })),
-        ms,
-      );
+      timer = setTimeout(() => {
+        late = setImmediate(() =>
+          reject(Object.assign(new Error(`${what}: no answer within ${ms} ms`), { code: 'ETIMEDOUT' })),
+        );
+      }, ms);
     }),
-  ]).finally(() => clearTimeout(timer));
+  ]).finally(() => {
+    clearTimeout(timer);
+    clearImmediate(late);
+  });
 }
 
 /** Socket errors of a connection to the database or Redis (not of a DNS query: syscall query*). */
