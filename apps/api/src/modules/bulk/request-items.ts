@@ -4,8 +4,8 @@ import type { AppContext, StaffSession } from '../../app-context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import {
+  listedRequestIds,
   type RequestRow,
-  readRequestList,
   requestsById,
   stateOf,
 } from '../impersonation/impersonation-reads.service.ts';
@@ -65,9 +65,7 @@ async function requestsOf(ctx: AppContext, call: StaffCall, body: BulkRequestsDr
   const ids =
     sel.Kind === 'rows'
       ? [...new Set(sel.Ids)]
-      : (await readRequestList(ctx, call.session, sel.Status ? { status: sel.Status } : {}, limit)).rows.map(
-          (r) => Number(r.id),
-        );
+      : await listedRequestIds(ctx, call.session, sel.Status ? { status: sel.Status } : {}, limit);
   return { ids, rows: await requestsById(ctx.db, ids, call.session.scope) };
 }
 

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { displayStatus } from '@sac/contract/impersonation';
 import { LOGS_EXPORT_COLUMNS, REQUESTS_EXPORT_COLUMNS } from '@sac/contract/impersonation-api';
 import { sortParam } from '@sac/contract/list-sort';
 import type { AppContext } from '../../app-context.ts';
@@ -6,9 +7,9 @@ import { csvFile, exportReading, fileStamp } from '../../lib/csv.ts';
 import type { StaffCall } from '../../lib/endpoint-route.ts';
 import { recordEvent } from '../activity/activity.service.ts';
 import { lastLogId, lastRequestId } from './impersonation.repo.ts';
-import { type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
-import { countRequests } from './impersonation-lists.repo.ts';
-import { countLogEntries } from './impersonation-log-list.repo.ts';
+import { type LogStatus, logStatusOf } from './impersonation.wire.ts';
+import { countRequests, fileRows } from './impersonation-lists.repo.ts';
+import { countLogEntries, logFileRows } from './impersonation-log-list.repo.ts';
 import {
   type RequestListQuery,
   readLog,
@@ -51,6 +52,7 @@ export async function exportRequests(
   const viewer = call.session;
   return exportReading(ctx.db, release, async (db, end) => {
     const at = ctx.clock.now();
+    const now = at.getTime();
     const upTo = await lastRequestId(db);
     const rows = await countRequests(db, {
       now: at,
@@ -76,23 +78,24 @@ export async function exportRequests(
       header: REQUESTS_EXPORT_COLUMNS,
       limit: rows,
       page: (cursor: string | undefined) =>
-        readRequestList(ctx, viewer, { ...q, cursor, upTo }, EXPORT_BATCH, { asOf: at, db }),
-      line: (r) => {
-        const w = toWire(r, at, ctx.config.impersonationReasons);
-        return [
-          w.Id,
-          w.AppName,
-          w.Request.Priority,
-          w.Action.Status,
-          w.Initiator,
-          w.Request.Assignees.join('; '),
-          w.Request.RequestCreatedDate,
-          w.Request.RequestModifiedDate,
-          w.Action.ExpiresAt,
-          w.Request.ReasonCode,
-          w.Request.CaseReference,
-        ];
-      },
+        readRequestList(ctx, viewer, { ...q, cursor, upTo }, EXPORT_BATCH, fileRows, { asOf: at, db }),
+      // the list's fields (toWire's), as the file row gives them
+      line: (r) => [
+        Number(r.id),
+        r.app_name,
+        r.priority,
+        displayStatus(
+          { status: r.status, expiresAt: r.expires_at === null ? null : Date.parse(r.expires_at) },
+          now,
+        ),
+        r.initiator_email,
+        r.assignees,
+        r.created_at,
+        r.modified_at,
+        r.expires_at,
+        r.reason_code,
+        r.case_reference,
+      ],
       release: end,
     });
     return { rows, body, filename: `impersonation-requests-${fileStamp(at)}.csv` };
@@ -109,6 +112,7 @@ export async function exportLogs(
   const viewer = call.session;
   return exportReading(ctx.db, release, async (db, end) => {
     const at = ctx.clock.now();
+    const now = at.getTime();
     const upTo = await lastLogId(db);
     // a scoped reader's file holds the entries of the sites in their scope (role-scopes.ts)
     const scope = viewer.scope;
@@ -131,11 +135,17 @@ export async function exportLogs(
       header: LOGS_EXPORT_COLUMNS,
       limit: rows,
       page: (cursor: string | undefined) =>
-        readLog(ctx, { ...q, cursor, upTo, scope }, EXPORT_BATCH, { asOf: at, db }),
-      line: (x) => {
-        const e = logEntryOut(x, at);
-        return [e.Id, e.RequestId, e.AppName, e.Status, e.Event, e.Actor, e.LastModified];
-      },
+        readLog(ctx, { ...q, cursor, upTo, scope }, EXPORT_BATCH, logFileRows, { asOf: at, db }),
+      // the log's fields (logEntryOut's), as the file row gives them
+      line: (x) => [
+        Number(x.id),
+        Number(x.request_id),
+        x.app_name,
+        logStatusOf(x, now),
+        x.event,
+        x.actor,
+        x.at,
+      ],
       release: end,
     });
     return { rows, body, filename: `impersonation-logs-${fileStamp(at)}.csv` };

@@ -3,7 +3,7 @@ import { DISPLAY_STATUSES } from '@sac/contract/impersonation-api';
 import type { SiteScope } from '@sac/contract/role-scopes';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
-import { firstRow, qb, rows } from '../../db/sql.ts';
+import { firstRow, isoText, qb, rows } from '../../db/sql.ts';
 import { REQUEST_COLUMNS } from './impersonation.repo.ts';
 
 /**
@@ -140,12 +140,12 @@ export const pageOf = (page: string, params: readonly unknown[]) =>
   sql<{ id: number; ord: unknown; list_at: unknown }>`(${fragment(page, params)})`.as('page');
 
 /**
- * The page's rows, with their sites and owners, in the page's order. Each is looked up by its key
- * for each row of the page, a nested loop that OFFSET 0 keeps: joined plainly, an export's page of
- * 2,000 was hashed against every request (and merged with the sites in key order), reading the
- * whole table for every page.
+ * The page's requests with their sites, in the page's order. Each is looked up by its key for each
+ * row of the page, a nested loop that OFFSET 0 keeps: joined plainly, an export's page of 2,000
+ * was hashed against every request (and merged with the sites in key order), reading the whole
+ * table for every page.
  */
-const joinPage = (page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
+const pageWithSites = (page: string, params: readonly unknown[]) =>
   qb
     .selectFrom(pageOf(page, params))
     .innerJoinLateral(
@@ -162,21 +162,65 @@ const joinPage = (page: string, params: readonly unknown[], dir: 'asc' | 'desc')
       (eb) =>
         eb.selectFrom('sites as x').selectAll('x').whereRef('x.app_id', '=', 'r.app_id').offset(0).as('s'),
       (join) => join.onTrue(),
-    )
-    .innerJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('customers as x')
-          .selectAll('x')
-          .whereRef('x.uid', '=', 's.owner_uid')
-          .offset(0)
-          .as('o'),
-      (join) => join.onTrue(),
-    )
-    // The row's order key as PostgreSQL writes it, microseconds kept (a cursor carries it).
-    .select([...REQUEST_COLUMNS, sql<string>`page.list_at::text`.as('list_key')])
-    .orderBy('page.ord', dir)
-    .orderBy('page.id', dir);
+    );
+
+/** The row's order key as PostgreSQL writes it, microseconds kept (a cursor carries it). */
+export const LIST_KEY = sql<string>`page.list_at::text`.as('list_key');
+
+/** How a page of Ids (its SQL and parameters) becomes its rows, in the page's order. */
+export type PageRows<R> = (
+  db: Queryable,
+  page: string,
+  params: readonly unknown[],
+  dir: 'asc' | 'desc',
+) => Promise<R[]>;
+
+/** The list's rows: whole requests with their sites and the sites' owners. */
+export const listRows = (db: Queryable, page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
+  rows(
+    db,
+    pageWithSites(page, params)
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('customers as x')
+            .selectAll('x')
+            .whereRef('x.uid', '=', 's.owner_uid')
+            .offset(0)
+            .as('o'),
+        (join) => join.onTrue(),
+      )
+      .select([...REQUEST_COLUMNS, LIST_KEY])
+      .orderBy('page.ord', dir)
+      .orderBy('page.id', dir),
+  );
+
+/**
+ * An export file's rows: the fields its lines show, its times as the wire's ISO text made by the
+ * database and the assignees joined as the file writes them, rather than whole requests parsed
+ * (Dates, arrays, the owner) to be written back for every row.
+ */
+export const fileRows = (db: Queryable, page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
+  rows(
+    db,
+    pageWithSites(page, params)
+      .select([
+        'r.id',
+        's.app_name',
+        'r.priority',
+        'r.status',
+        'r.initiator_email',
+        sql<string>`array_to_string(r.assignees, '; ')`.as('assignees'),
+        isoText('r.created_at').as('created_at'),
+        isoText('r.modified_at').as('modified_at'),
+        isoText('r.expires_at').$castTo<string | null>().as('expires_at'),
+        'r.reason_code',
+        'r.case_reference',
+        LIST_KEY,
+      ])
+      .orderBy('page.ord', dir)
+      .orderBy('page.id', dir),
+  );
 
 /**
  * One slice of the request list, in its order, after the key `after`: the requests (not deleted)
@@ -185,10 +229,11 @@ const joinPage = (page: string, params: readonly unknown[], dir: 'asc' | 'desc')
  * customers' own requests: by modified date). Visibility is the caller's: requests they made or
  * are assigned.
  */
-export async function pageRequests(
+export async function pageRequests<R>(
   db: Queryable,
   q: RequestSlice & { order?: RequestOrder; after?: { key: string; id: string } },
-) {
+  read: PageRows<R>,
+): Promise<R[]> {
   const { params, p } = binder();
   let nowSql: string | undefined;
   const now = () => (nowSql ??= `${p(q.now)}::timestamptz`);
@@ -235,10 +280,8 @@ export async function pageRequests(
   );
   if (branches.length === 0) return [];
   const page = `SELECT id, ord, ord AS list_at FROM (${branches.join(' UNION ALL ')}) x ORDER BY ord ${dir}, id ${dir} LIMIT ${limit}`;
-  return rows(db, joinPage(page, params, order.descending ? 'desc' : 'asc'));
+  return read(db, page, params, order.descending ? 'desc' : 'asc');
 }
-
-export type ListedRequestRow = Awaited<ReturnType<typeof pageRequests>>[number];
 
 /**
  * One slice of the request list by site name (sort=app: lower(AppName), then Id), after the row of
@@ -246,10 +289,11 @@ export type ListedRequestRow = Awaited<ReturnType<typeof pageRequests>>[number];
  * each site's requests walked by Id (impersonation_requests_app_id_idx) and cut to the page. A
  * requester's few requests are found through their indexes and sorted instead.
  */
-export async function pageRequestsByApp(
+export async function pageRequestsByApp<R>(
   db: Queryable,
   q: RequestSlice & { descending: boolean; after?: { key: string; id: string } },
-): Promise<ListedRequestRow[]> {
+  read: PageRows<R>,
+): Promise<R[]> {
   if (q.statuses.length === 0) return [];
   const { params, p } = binder();
   let nowSql: string | undefined;
@@ -298,7 +342,7 @@ export async function pageRequestsByApp(
          UNION ALL (${rest})) u ORDER BY ord ${dir}, id ${dir} LIMIT ${limit}`
       : rest;
   }
-  return rows(db, joinPage(page, params, q.descending ? 'desc' : 'asc'));
+  return read(db, page, params, q.descending ? 'desc' : 'asc');
 }
 
 /** How many requests a whole list holds (an export's row count), as pageRequests filters them. */

@@ -1,9 +1,17 @@
 import type { LOG_STATUSES } from '@sac/contract/impersonation-api';
 import type { SiteScope } from '@sac/contract/role-scopes';
-import { type InferResult, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
-import { firstRow, qb, rows } from '../../db/sql.ts';
-import { binder, displayStatusIs, fragment, inScopes, pageOf } from './impersonation-lists.repo.ts';
+import { firstRow, isoText, qb, rows } from '../../db/sql.ts';
+import {
+  binder,
+  displayStatusIs,
+  fragment,
+  inScopes,
+  LIST_KEY,
+  type PageRows,
+  pageOf,
+} from './impersonation-lists.repo.ts';
 
 /**
  * The impersonation log, filtered, ordered and paged in SQL with a keyset cursor, as the request
@@ -40,9 +48,9 @@ interface LogSlice {
 
 /**
  * The page's entries with their requests and sites, in the page's order, each looked up by its key
- * for each entry (a nested loop, as joinPage's).
+ * for each entry (a nested loop, as pageWithSites's).
  */
-const joinLogPage = (page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
+const pageWithRequests = (page: string, params: readonly unknown[]) =>
   qb
     .selectFrom(pageOf(page, params))
     .innerJoinLateral(
@@ -69,27 +77,46 @@ const joinLogPage = (page: string, params: readonly unknown[], dir: 'asc' | 'des
       (eb) =>
         eb.selectFrom('sites as x').selectAll('x').whereRef('x.app_id', '=', 'r.app_id').offset(0).as('s'),
       (join) => join.onTrue(),
-    )
-    .select([
-      'l.id',
-      'l.request_id',
-      's.app_name',
-      'l.status',
-      'l.event',
-      'l.actor',
-      'l.at',
-      'l.details',
-      'r.expires_at',
-      'r.status as current_status',
-      // Whether this is the request's newest entry.
-      sql<boolean>`l.id = r.last_log_id`.as('latest'),
-      // The entry's order key as PostgreSQL writes it (a cursor carries it).
-      sql<string>`page.list_at::text`.as('list_key'),
-    ])
-    .orderBy('page.ord', dir)
-    .orderBy('page.id', dir);
+    );
 
-export type LogEntryRow = InferResult<ReturnType<typeof joinLogPage>>[number];
+/** What every row of the log has: the entry and, for its status, its request's (logStatusOf). */
+const ENTRY = ['l.id', 'l.request_id', 's.app_name', 'l.status', 'l.event', 'l.actor'] as const;
+const STATUS_INPUTS = [
+  'r.status as current_status',
+  // whether the entry is its request's newest (which reads Expired once its grant has)
+  sql<boolean>`l.id = r.last_log_id`.as('latest'),
+] as const;
+
+/** The log's rows: each entry whole, with what its status at an instant needs. */
+export const logListRows = (db: Queryable, page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
+  rows(
+    db,
+    pageWithRequests(page, params)
+      .select([...ENTRY, 'l.at', 'l.details', 'r.expires_at', ...STATUS_INPUTS, LIST_KEY])
+      .orderBy('page.ord', dir)
+      .orderBy('page.id', dir),
+  );
+
+export type LogEntryRow = Awaited<ReturnType<typeof logListRows>>[number];
+
+/**
+ * An export file's rows: the fields its lines show, its times as the wire's ISO text made by the
+ * database, without the details (as fileRows is to the request list).
+ */
+export const logFileRows = (db: Queryable, page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
+  rows(
+    db,
+    pageWithRequests(page, params)
+      .select([
+        ...ENTRY,
+        isoText('l.at').as('at'),
+        isoText('r.expires_at').$castTo<string | null>().as('expires_at'),
+        ...STATUS_INPUTS,
+        LIST_KEY,
+      ])
+      .orderBy('page.ord', dir)
+      .orderBy('page.id', dir),
+  );
 
 /** The status filter of the log at `now` (SQL of the instant), on l and its request r. */
 function logStatusIs(status: LogStatus, now: string): string {
@@ -111,12 +138,13 @@ const expiredEntry = (now: string) =>
  * status, or for Expired the approved requests' newest entries (last_log_id, kept by a trigger);
  * by request or time, (request_id, id) and (at, id) and the same within a status.
  */
-export async function logEntries(
+export async function logEntries<R>(
   db: Queryable,
   q: LogSlice & { order?: LogOrder; after?: { key: string; id: string } },
-): Promise<LogEntryRow[]> {
+  read: PageRows<R>,
+): Promise<R[]> {
   const order = q.order ?? { key: 'id', descending: true };
-  if (order.key === 'app') return logEntriesByApp(db, { ...q, descending: order.descending });
+  if (order.key === 'app') return logEntriesByApp(db, { ...q, descending: order.descending }, read);
   const { params, p } = binder();
   const dir = order.descending ? 'DESC' : 'ASC';
   const cmp = order.descending ? '<' : '>';
@@ -142,7 +170,7 @@ export async function logEntries(
            FROM ${expired ? 'impersonation_requests r JOIN impersonation_log l ON l.id = r.last_log_id' : 'impersonation_log l JOIN impersonation_requests r ON r.id = l.request_id'}
            ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
            ORDER BY ${id} ${dir} LIMIT ${p(q.limit)}`;
-    return rows(db, joinLogPage(page, params, order.descending ? 'desc' : 'asc'));
+    return read(db, page, params, order.descending ? 'desc' : 'asc');
   }
   const key = LOG_KEYS[order.key];
   const expired = q.status === 'Expired';
@@ -158,7 +186,7 @@ export async function logEntries(
          FROM impersonation_log l${expired ? '' : ' JOIN impersonation_requests r ON r.id = l.request_id'}
          ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY ${key.sql} ${dir}, l.id ${dir} LIMIT ${p(q.limit)}`;
-  return rows(db, joinLogPage(page, params, order.descending ? 'desc' : 'asc'));
+  return read(db, page, params, order.descending ? 'desc' : 'asc');
 }
 
 /**
@@ -166,10 +194,11 @@ export async function logEntries(
  * `after.key`: the rest of that site, then the sites after it in name order, each site's entries
  * walked by Id (impersonation_log_app_idx) and cut to the page.
  */
-async function logEntriesByApp(
+async function logEntriesByApp<R>(
   db: Queryable,
   q: LogSlice & { descending: boolean; after?: { key: string; id: string } },
-): Promise<LogEntryRow[]> {
+  read: PageRows<R>,
+): Promise<R[]> {
   const { params, p } = binder();
   const dir = q.descending ? 'DESC' : 'ASC';
   const cmp = q.descending ? '<' : '>';
@@ -197,7 +226,7 @@ async function logEntriesByApp(
          ORDER BY l.id ${dir} LIMIT ${limit})
        UNION ALL (${rest})) u ORDER BY ord ${dir}, id ${dir} LIMIT ${limit}`
     : rest;
-  return rows(db, joinLogPage(page, params, q.descending ? 'desc' : 'asc'));
+  return read(db, page, params, q.descending ? 'desc' : 'asc');
 }
 
 /** How many entries the log holds under a status filter, up to entry `upTo` (an export's row count). */

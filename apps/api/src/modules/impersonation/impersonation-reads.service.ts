@@ -26,12 +26,13 @@ import {
 import { findRequests } from './impersonation.repo.ts';
 import { type DisplayStatus, type LogStatus, logEntryOut, toWire } from './impersonation.wire.ts';
 import {
-  type ListedRequestRow,
+  listRows,
+  type PageRows,
   pageRequests,
   pageRequestsByApp,
   type RequestOrder,
 } from './impersonation-lists.repo.ts';
-import { type LogEntryRow, type LogOrder, logEntries } from './impersonation-log-list.repo.ts';
+import { type LogOrder, logEntries, logListRows } from './impersonation-log-list.repo.ts';
 
 /** A group of the request list: the display statuses it lists, walked in the group's order. */
 interface ListGroup {
@@ -164,13 +165,15 @@ interface ReadOptions {
 
 /**
  * Rows of the request list from a position on (the start, or a cursor's), up to `limit` and one
- * more when there are more, each with its group: the pages and the export read through it.
+ * more when there are more, each with its group: the pages and the export read through it, each
+ * with the rows it shows (`read`: the list's whole requests, or an export file's fields).
  */
-export async function readRequestList(
+export async function readRequestList<R extends { id: string | number; list_key: string }>(
   ctx: AppContext,
   viewer: StaffSession,
   q: RequestListQuery & { cursor?: string; upTo?: number },
   limit: number,
+  read: PageRows<R>,
   opts: ReadOptions & { customerOnly?: boolean } = {},
 ) {
   const customerOnly = opts.customerOnly ?? false;
@@ -180,7 +183,7 @@ export async function readRequestList(
   const from = q.cursor ? requestCursorOf(q.cursor, now, plan, q.sort) : undefined;
   const asOf = from?.asOf ?? now;
   const start = from ? plan.groups.findIndex((g) => g.tag === from.group) : 0;
-  const rows: Array<{ row: ListedRequestRow; group: string }> = [];
+  const rows: Array<{ row: R; group: string }> = [];
   // One row more than a page tells whether a next page exists; a group continues into the next.
   for (const g of plan.groups.slice(start)) {
     if (rows.length > limit) break;
@@ -199,8 +202,8 @@ export async function readRequestList(
       limit: limit + 1 - rows.length,
     };
     const got = plan.byApp
-      ? await pageRequestsByApp(db, { ...slice, descending: q.sort!.descending })
-      : await pageRequests(db, { ...slice, order: plan.order });
+      ? await pageRequestsByApp(db, { ...slice, descending: q.sort!.descending }, read)
+      : await pageRequests(db, { ...slice, order: plan.order }, read);
     rows.push(...got.map((row) => ({ row, group: g.tag })));
   }
   const last = rows.length > limit ? rows[limit - 1]! : undefined;
@@ -209,6 +212,16 @@ export async function readRequestList(
     rows: rows.slice(0, limit).map((r) => r.row),
     next: last ? cursorOfRow(q.sort, asOf, last.group, last.row.list_key, last.row.id) : null,
   };
+}
+
+/** The Ids of the requests the list shows `viewer` under `q`, in its order, at most `limit`. */
+export async function listedRequestIds(
+  ctx: AppContext,
+  viewer: StaffSession,
+  q: RequestListQuery,
+  limit: number,
+): Promise<number[]> {
+  return (await readRequestList(ctx, viewer, q, limit, listRows)).rows.map((r) => Number(r.id));
 }
 
 /**
@@ -222,7 +235,7 @@ export async function list(
   q: RequestListQuery & { cursor?: string; limit?: number },
   customerOnly = false,
 ) {
-  const page = await readRequestList(ctx, viewer, q, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE, {
+  const page = await readRequestList(ctx, viewer, q, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE, listRows, {
     customerOnly,
   });
   return {
@@ -240,10 +253,11 @@ const LOG_STATUSES_BY_NAME = [...LOG_STATUSES].sort();
  * log is read at, under a sort its `sort` value and group, the last entry's key and Id. The log's
  * own order keeps the cursors it gave before sorting existed ('l1').
  */
-export async function readLog(
+export async function readLog<R extends { id: string | number; list_key: string }>(
   ctx: AppContext,
   q: { status?: LogStatus; sort?: LogSort; cursor?: string; upTo?: string; scope?: readonly SiteScope[] },
   limit: number,
+  read: PageRows<R>,
   opts: ReadOptions = {},
 ) {
   const now = opts.asOf ?? ctx.clock.now();
@@ -279,20 +293,24 @@ export async function readLog(
     }
     if (asOf.getTime() > now.getTime()) badCursor();
   }
-  const rows: Array<{ row: LogEntryRow; group: string }> = [];
+  const rows: Array<{ row: R; group: string }> = [];
   for (const g of groups.slice(from ? groups.indexOf(from.group) : 0)) {
     if (rows.length > limit) break;
     const status = sort?.key === 'status' ? (g as LogStatus) : q.status;
     if (q.status && status !== q.status) continue;
-    const got = await logEntries(opts.db ?? ctx.db, {
-      now: asOf,
-      status,
-      order,
-      upTo: q.upTo,
-      ...(q.scope ? { scopes: [q.scope] } : {}),
-      after: from && g === from.group ? from.after : undefined,
-      limit: limit + 1 - rows.length,
-    });
+    const got = await logEntries(
+      opts.db ?? ctx.db,
+      {
+        now: asOf,
+        status,
+        order,
+        upTo: q.upTo,
+        ...(q.scope ? { scopes: [q.scope] } : {}),
+        after: from && g === from.group ? from.after : undefined,
+        limit: limit + 1 - rows.length,
+      },
+      read,
+    );
     rows.push(...got.map((row) => ({ row, group: g })));
   }
   const last = rows.length > limit ? rows[limit - 1]! : undefined;
@@ -315,7 +333,12 @@ export async function logs(
   q: { status?: LogStatus; sort?: LogSort; cursor?: string; limit?: number },
 ) {
   // a scoped reader reads the entries of the sites in their scope (role-scopes.ts)
-  const page = await readLog(ctx, { ...q, scope: viewer.scope }, q.limit ?? IMPERSONATION_LIST_PAGE_SIZE);
+  const page = await readLog(
+    ctx,
+    { ...q, scope: viewer.scope },
+    q.limit ?? IMPERSONATION_LIST_PAGE_SIZE,
+    logListRows,
+  );
   return { Data: page.rows.map((x) => logEntryOut(x, page.asOf)), NextCursor: page.next };
 }
 

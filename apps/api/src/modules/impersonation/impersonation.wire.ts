@@ -67,16 +67,27 @@ function detailsOf(v: unknown): Record<string, unknown> {
     : {};
 }
 
-/** A log entry; the newest entry of an approved request past its expiry reads Expired (as the log's filter says: expiredStep). */
-export function logEntryOut(x: LogEntryRow, now: Date) {
+/**
+ * A log entry's status at `now`: the newest entry of an approved request past its expiry reads
+ * Expired (as the log's filter says: expiredStep), any other its own. The list's row and an
+ * export file's row (its expiry as text) alike.
+ */
+export function logStatusOf(
+  x: Pick<LogEntryRow, 'status' | 'current_status' | 'latest'> & { expires_at: Date | string | null },
+  now: number,
+): LogStatus {
   const expiresAt = x.expires_at === null ? null : new Date(x.expires_at).getTime();
-  const expired =
-    x.latest && displayStatus({ status: x.current_status, expiresAt }, now.getTime()) === 'Expired';
+  const expired = x.latest && displayStatus({ status: x.current_status, expiresAt }, now) === 'Expired';
+  return (expired ? 'Expired' : x.status) as LogStatus;
+}
+
+/** A log entry as the log's page shows it. */
+export function logEntryOut(x: LogEntryRow, now: Date) {
   return {
     Id: Number(x.id),
     RequestId: Number(x.request_id),
     AppName: x.app_name,
-    Status: (expired ? 'Expired' : x.status) as LogStatus,
+    Status: logStatusOf(x, now.getTime()),
     Event: x.event,
     Actor: x.actor,
     LastModified: isoOrNull(x.at)!,
