@@ -419,7 +419,8 @@ test('impersonation: request form, lists, request/approve/reject/revoke dialogs,
     });
     expect(created.ok(), await created.text()).toBe(true);
     ids.push(((await created.json()) as { Data: { Id: number } }).Data.Id);
-    const [consent, access] = await waitForLinks(owned.email, since);
+    // the mail of this request: the one before may have come in the millisecond `since` names
+    const [consent, access] = await waitForLinks(owned.email, since, 10_000, `(request ${ids.at(-1)})`);
     const c = new URL(consent!);
     const a = new URL(access!);
     if (!consentPath) {

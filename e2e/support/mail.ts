@@ -14,8 +14,16 @@ export async function waitForLink(to: string, since: number, timeoutMs = 10_000)
   return (await waitForLinks(to, since, timeoutMs))[0]!;
 }
 
-/** Every link to the console in the first message to `to` received after `since`. */
-export async function waitForLinks(to: string, since: number, timeoutMs = 10_000): Promise<string[]> {
+/**
+ * Every link to the console in the newest message to `to` received after `since` (and holding
+ * `holding`, when given: a message received in the same millisecond as `since` counts too).
+ */
+export async function waitForLinks(
+  to: string,
+  since: number,
+  timeoutMs = 10_000,
+  holding?: string,
+): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const f of fs.existsSync(MAIL_DIR) ? fs.readdirSync(MAIL_DIR).sort().reverse() : []) {
@@ -23,6 +31,7 @@ export async function waitForLinks(to: string, since: number, timeoutMs = 10_000
       const m = JSON.parse(fs.readFileSync(path.join(MAIL_DIR, f), 'utf8')) as { to: string[]; raw: string };
       if (!m.to.includes(to)) continue;
       const text = /quoted-printable/i.test(m.raw) ? decodeQuotedPrintable(m.raw) : m.raw;
+      if (holding !== undefined && !text.includes(holding)) continue;
       const body = text
         .split(/\r?\n\r?\n/)
         .slice(1)
