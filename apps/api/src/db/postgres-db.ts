@@ -14,10 +14,14 @@ import {
   SESSION_SETTINGS,
 } from './connection-common.ts';
 import type { Db, Queryable } from './db.ts';
+import { TEXT_ARRAY, TIMESTAMPTZ, textArrayParser, timestamptzParser } from './pg-text-parsers.ts';
 import { statementHook, type TxMark } from './statement-log.ts';
 
 // int8 and numeric as JS numbers where they fit is what every caller here wants.
 pg.types.setTypeParser(20, (v) => Number(v));
+// timestamptz and text[] read without a regular expression or a character array a value.
+pg.types.setTypeParser(TIMESTAMPTZ, timestamptzParser(pg.types.getTypeParser(TIMESTAMPTZ, 'text')));
+pg.types.setTypeParser(TEXT_ARRAY, textArrayParser(pg.types.getTypeParser(TEXT_ARRAY, 'text')));
 /**
  * How long a snapshot may wait between two statements (for a client reading its export slowly)
  * before PostgreSQL ends it: a stalled download does not hold a connection, and the old row
