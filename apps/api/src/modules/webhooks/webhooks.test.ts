@@ -5,7 +5,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { deliverWebhooks, pruneWebhookLog } from './webhook-delivery.service.ts';
+import { deliverAll } from '../../../test/webhook-fanout.ts';
+import { pruneWebhookLog } from './webhook-delivery.service.ts';
 
 /**
  * Webhooks against a real receiver on loopback: signatures checked by the Standard Webhooks
@@ -114,7 +115,7 @@ describe('webhooks', () => {
     const { id, secret } = await subscribe('/signed', ['customer.created']);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     const got = onPath('/signed');
     expect(got).toHaveLength(1);
     const h = got[0]!.headers;
@@ -132,7 +133,7 @@ describe('webhooks', () => {
       verify(secret, { ...got[0]!, body: got[0]!.body.replace('customer.create"', 'customer.delete"') }),
     ).toThrow();
     // nothing is sent twice; the log shows the delivery with its answer
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/signed')).toHaveLength(1);
     const log = await t.call('webhookDeliveries', { session: superAdmin, query: { id: String(id) } });
     expect(log.body.Data[0]).toMatchObject({ EventType: 'customer.created', State: 'delivered' });
@@ -154,10 +155,10 @@ describe('webhooks', () => {
 
   it('sends only the types subscribed to, and nothing of what came before the subscription', async () => {
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     const { id } = await subscribe('/sites-only', ['site.status_changed']);
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/sites-only')).toHaveLength(0);
     await t.call('webhookDelete', { session: superAdmin, body: { Id: id } });
   });
@@ -166,16 +167,16 @@ describe('webhooks', () => {
     const { id } = await subscribe('/failing', ['customer.created']);
     answers = { '/failing': [500, 503] };
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/failing')).toHaveLength(1);
     // not due again before its backoff
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/failing')).toHaveLength(1);
     t.clock.advance(6_000);
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/failing')).toHaveLength(2);
     t.clock.advance(40_000);
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/failing')).toHaveLength(3);
     const log = await t.call('webhookDeliveries', { session: superAdmin, query: { id: String(id) } });
     expect(log.body.Data[0]!.State).toBe('delivered');
@@ -187,7 +188,7 @@ describe('webhooks', () => {
     answers = { '/failing': Array(100).fill(500) };
     await createCustomer();
     for (let i = 0; i < 30; i++) {
-      await deliverWebhooks(t.ctx);
+      await deliverAll(t.ctx);
       t.clock.advance(3_600_000);
     }
     superAdmin = await t.login('root@example.com');
@@ -219,11 +220,11 @@ describe('webhooks', () => {
     answers = {};
     const sentBefore = onPath('/failing').length;
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/failing')).toHaveLength(sentBefore);
     const test = await t.call('webhookTest', { session: superAdmin, body: { Id: id } });
     expect(test.status).toBe(200);
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/failing').at(-1)!.body).toContain('"type":"webhook.test"');
     expect(documentErrors('webhook.test', onPath('/failing').at(-1)!.body)).toBeNull();
     // redelivery is refused while paused
@@ -238,7 +239,7 @@ describe('webhooks', () => {
   it('redelivers one event with the same webhook-id, signed anew', async () => {
     const { id, secret } = await subscribe('/again', ['customer.created']);
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     const log = await t.call('webhookDeliveries', { session: superAdmin, query: { id: String(id) } });
     const first = log.body.Data[0]!;
     t.clock.advance(60_000);
@@ -247,7 +248,7 @@ describe('webhooks', () => {
       body: { Id: id, DeliveryId: first.Id },
     });
     expect(r.status).toBe(200);
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     const got = onPath('/again');
     expect(got).toHaveLength(2);
     expect(got[1]!.headers['webhook-id']).toBe(got[0]!.headers['webhook-id']);
@@ -267,7 +268,7 @@ describe('webhooks', () => {
   it('holds tests and redeliveries to WEBHOOK_MANUAL_PER_HOUR a subscription, counted atomically', async () => {
     const { id } = await subscribe('/per-hour', ['customer.created']);
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     const log = await t.call('webhookDeliveries', { session: superAdmin, query: { id: String(id) } });
     const one = { Id: id, DeliveryId: log.body.Data[0]!.Id };
     // 40 at once, tests and redeliveries mixed: 30 pass, the others are refused, none queued past it
@@ -296,7 +297,7 @@ describe('webhooks', () => {
     const fresh = r.body.Secret;
     expect(fresh).not.toBe(old);
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     const h = onPath('/rotate')[0]!;
     const sig = String(h.headers['webhook-signature']);
     expect(sig.split(' ')).toHaveLength(2);
@@ -306,7 +307,7 @@ describe('webhooks', () => {
     t.clock.advance(3 * 3_600_000);
     superAdmin = await t.login('root@example.com');
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     const later = onPath('/rotate')[1]!;
     expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
     verify(fresh, later);
@@ -323,11 +324,11 @@ describe('webhooks', () => {
     });
     expect((await t.call('webhookPause', { session: superAdmin, body: { Id: id } })).status).toBe(409);
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/manual')).toHaveLength(0);
     const r = await t.call('webhookResume', { session: superAdmin, body: { Id: id } });
     expect(r.body.Data.State).toBe('active');
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/manual')).toHaveLength(1);
     const trail = await t.db.query<{ action: string }>(
       "SELECT action FROM activity_log WHERE target_type = 'webhook' AND target_id = $1 ORDER BY id",
@@ -345,18 +346,18 @@ describe('webhooks', () => {
     // an event kept through a pause longer than its day of retries fails, and is not sent late
     await t.call('webhookPause', { session: superAdmin, body: { Id: id } });
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     t.clock.advance(25 * 3_600_000);
     superAdmin = await t.login('root@example.com');
     await t.call('webhookResume', { session: superAdmin, body: { Id: id } });
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     expect(onPath('/manual')).toHaveLength(1);
     const log = await t.call('webhookDeliveries', { session: superAdmin, query: { id: String(id) } });
     expect(log.body.Data[0]).toMatchObject({ State: 'failed' });
     expect(log.body.Data[0]!.Attempts[0]!.Error).toMatch(/more than 24 hours old/);
     // ...which says nothing of the endpoint: a quiet day after, it is not paused as failing
     t.clock.advance(24 * 3_600_000 + 60_000);
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     superAdmin = await t.login('root@example.com');
     const after = await t.call('webhookList', { session: superAdmin });
     expect(after.body.Data.find((x) => x.Id === id)).toMatchObject({ State: 'active', FailingSince: null });
@@ -367,7 +368,7 @@ describe('webhooks', () => {
     await t.call('webhookPause', { session: superAdmin, body: { Id: id } });
     await createCustomer();
     await createCustomer();
-    await deliverWebhooks(t.ctx);
+    await deliverAll(t.ctx);
     const states = async () =>
       (
         await t.db.query<{ state: string }>(
@@ -474,7 +475,7 @@ describe('webhook addresses', () => {
     );
     const r = await strict.call('webhookTest', { session: root, body: { Id: Number(made.rows[0]!.id) } });
     expect(r.status).toBe(200);
-    await deliverWebhooks(strict.ctx);
+    await deliverAll(strict.ctx);
     expect(onPath('/rebind')).toHaveLength(0);
     const log = await strict.call('webhookDeliveries', { session: root, query: { id: made.rows[0]!.id } });
     expect(log.body.Data[0]!.Attempts[0]!.Error).toMatch(/loopback, private or link-local/);
