@@ -202,4 +202,27 @@ describe('PUT /admin/changepassword', () => {
     expect(row.rows[0]).toEqual({ failed_logins: 0, locked_until: null });
     await t.login(email, 'Fresh#456');
   });
+
+  it('answers a repeat of a change already made as done, and a wrong old password still as wrong', async () => {
+    const email = 'again@example.com';
+    await t.addStaff(email, ['Admin']);
+    const mine = await t.login(email);
+    const change = (oldpassword: string, newpassword: string) =>
+      t.call('changePassword', { session: mine, body: { oldpassword, newpassword } });
+    expect((await change(PASSWORD, 'Fresh#456')).status).toBe(200);
+    // the same change again (a second submit read after the first committed)
+    expect((await change(PASSWORD, 'Fresh#456')).status).toBe(200);
+    const failed = async () =>
+      (
+        await t.db.query<{ failed_logins: number }>('SELECT failed_logins FROM staff WHERE email = $1', [
+          email,
+        ])
+      ).rows[0]!.failed_logins;
+    expect(await failed()).toBe(0);
+    // the replaced password with another new one is a wrong old password, counted
+    const other = await change(PASSWORD, 'Other#789');
+    expect(other.error).toMatchObject({ ErrorCode: 907 });
+    expect(await failed()).toBe(1);
+    await t.login(email, 'Fresh#456');
+  });
 });
