@@ -499,11 +499,15 @@ async function outage(opts: {
       const heldBefore = proxy.held().length;
       for (let i = 1; i <= 3; i++) expectUnavailable(await timed(times, () => signIn(`10.0.0.${i}`)));
       for (let i = 1; i <= 3; i++)
-        for (const sent of opts.trace(`10.0.0.${i}`)) expect(proxy.held().slice(heldBefore)).not.toContain(sent);
+        for (const sent of opts.trace(`10.0.0.${i}`))
+          expect(proxy.held().slice(heldBefore)).not.toContain(sent);
       // …while the first sign-in of a black hole did reach it (what it holds is what was sent).
       if (mode === 'black-hole') {
         const held = proxy.held();
-        expect(opts.trace('127.0.0.1').filter((sent) => held.includes(sent)), held.slice(0, 400)).not.toEqual([]);
+        expect(
+          opts.trace('127.0.0.1').filter((sent) => held.includes(sent)),
+          held.slice(0, 400),
+        ).not.toEqual([]);
       }
     } else {
       await new Promise((resolve) => setTimeout(resolve, ROUND_PAUSE_MS));
@@ -560,7 +564,9 @@ describe.skipIf(!withRedis)('Redis cut off under a running app', () => {
             call: (id, input) => t.callLoose(id, input),
             probe: (url) => t.inject({ method: 'GET', url }),
             // The per-address key of a sign-in (the manual clock gives its day).
-            trace: (address) => [`${prefix}login-fail:${t.clock.now().toISOString().slice(0, 10)}:${address}`],
+            trace: (address) => [
+              `${prefix}login-fail:${t.clock.now().toISOString().slice(0, 10)}:${address}`,
+            ],
           });
         } finally {
           await t.close();
