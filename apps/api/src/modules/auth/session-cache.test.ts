@@ -90,8 +90,14 @@ describe(`sessions kept between calls (${onPostgres ? 'PostgreSQL' : 'PGlite'})`
       const s = await createSession(db, { uid: kept.uid, at: now, clientAddress: null, userAgent: null });
       expect((await useSession(db, s.xtoken, s.xsign, now, policy))?.full_name).toBe('Kept Session');
 
-      // what a sign-in writes: a wrong password, a right one, a new session
-      const before = db.authGeneration!();
+      // what a sign-in writes: a wrong password, a right one, a new session; counted from once the
+      // notifications of the writes above have come back (late on a loaded machine, each a change)
+      let before = db.authGeneration!();
+      for (let settled = false; onPostgres && !settled; ) {
+        await new Promise((r) => setTimeout(r, 300));
+        settled = db.authGeneration!() === before;
+        before = db.authGeneration!();
+      }
       await recordAccountFailure(db, other.uid, now);
       await recordAccountSuccess(db, other.uid, now);
       const signedIn = await createSignInSession(
