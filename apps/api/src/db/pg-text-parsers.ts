@@ -65,8 +65,8 @@ export function timestamptzParser(fallback: Parse<unknown>): Parse<unknown> {
     if ((sign !== 43 && sign !== 45) || i + 3 > n || !digits(s, i + 1, i + 3)) return fallback(s);
     let offset = two(s, i + 1) * 3600;
     i += 3;
-    for (const scale of [60, 1]) {
-      if (i === n || s.charCodeAt(i) !== 58) break;
+    // minutes, then seconds, each ':' and two digits
+    for (let scale = 60; scale >= 1 && i < n && s.charCodeAt(i) === 58; scale /= 60) {
       if (i + 3 > n || !digits(s, i + 1, i + 3)) return fallback(s);
       offset += two(s, i + 1) * scale;
       i += 3;

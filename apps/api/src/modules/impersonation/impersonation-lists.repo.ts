@@ -145,9 +145,11 @@ export const pageOf = (page: string, params: readonly unknown[]) =>
  * was hashed against every request (and merged with the sites in key order), reading the whole
  * table for every page.
  */
-const pageWithSites = (page: string, params: readonly unknown[]) =>
+const pageWithSites = (page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
   qb
     .selectFrom(pageOf(page, params))
+    .orderBy('page.ord', dir)
+    .orderBy('page.id', dir)
     .innerJoinLateral(
       (eb) =>
         eb
@@ -179,7 +181,7 @@ export type PageRows<R> = (
 export const listRows = (db: Queryable, page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
   rows(
     db,
-    pageWithSites(page, params)
+    pageWithSites(page, params, dir)
       .innerJoinLateral(
         (eb) =>
           eb
@@ -190,9 +192,7 @@ export const listRows = (db: Queryable, page: string, params: readonly unknown[]
             .as('o'),
         (join) => join.onTrue(),
       )
-      .select([...REQUEST_COLUMNS, LIST_KEY])
-      .orderBy('page.ord', dir)
-      .orderBy('page.id', dir),
+      .select([...REQUEST_COLUMNS, LIST_KEY]),
   );
 
 /**
@@ -203,23 +203,20 @@ export const listRows = (db: Queryable, page: string, params: readonly unknown[]
 export const fileRows = (db: Queryable, page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
   rows(
     db,
-    pageWithSites(page, params)
-      .select([
-        'r.id',
-        's.app_name',
-        'r.priority',
-        'r.status',
-        'r.initiator_email',
-        sql<string>`array_to_string(r.assignees, '; ')`.as('assignees'),
-        isoText('r.created_at').as('created_at'),
-        isoText('r.modified_at').as('modified_at'),
-        isoText('r.expires_at').$castTo<string | null>().as('expires_at'),
-        'r.reason_code',
-        'r.case_reference',
-        LIST_KEY,
-      ])
-      .orderBy('page.ord', dir)
-      .orderBy('page.id', dir),
+    pageWithSites(page, params, dir).select([
+      'r.id',
+      's.app_name',
+      'r.priority',
+      'r.status',
+      'r.initiator_email',
+      sql<string>`array_to_string(r.assignees, '; ')`.as('assignees'),
+      isoText('r.created_at').as('created_at'),
+      isoText('r.modified_at').as('modified_at'),
+      isoText('r.expires_at').$castTo<string | null>().as('expires_at'),
+      'r.reason_code',
+      'r.case_reference',
+      LIST_KEY,
+    ]),
   );
 
 /**

@@ -50,9 +50,11 @@ interface LogSlice {
  * The page's entries with their requests and sites, in the page's order, each looked up by its key
  * for each entry (a nested loop, as pageWithSites's).
  */
-const pageWithRequests = (page: string, params: readonly unknown[]) =>
+const pageWithRequests = (page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
   qb
     .selectFrom(pageOf(page, params))
+    .orderBy('page.ord', dir)
+    .orderBy('page.id', dir)
     .innerJoinLateral(
       (eb) =>
         eb
@@ -91,10 +93,14 @@ const STATUS_INPUTS = [
 export const logListRows = (db: Queryable, page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
   rows(
     db,
-    pageWithRequests(page, params)
-      .select([...ENTRY, 'l.at', 'l.details', 'r.expires_at', ...STATUS_INPUTS, LIST_KEY])
-      .orderBy('page.ord', dir)
-      .orderBy('page.id', dir),
+    pageWithRequests(page, params, dir).select([
+      ...ENTRY,
+      'l.at',
+      'l.details',
+      'r.expires_at',
+      ...STATUS_INPUTS,
+      LIST_KEY,
+    ]),
   );
 
 export type LogEntryRow = Awaited<ReturnType<typeof logListRows>>[number];
@@ -106,16 +112,13 @@ export type LogEntryRow = Awaited<ReturnType<typeof logListRows>>[number];
 export const logFileRows = (db: Queryable, page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
   rows(
     db,
-    pageWithRequests(page, params)
-      .select([
-        ...ENTRY,
-        isoText('l.at').as('at'),
-        isoText('r.expires_at').$castTo<string | null>().as('expires_at'),
-        ...STATUS_INPUTS,
-        LIST_KEY,
-      ])
-      .orderBy('page.ord', dir)
-      .orderBy('page.id', dir),
+    pageWithRequests(page, params, dir).select([
+      ...ENTRY,
+      isoText('l.at').as('at'),
+      isoText('r.expires_at').$castTo<string | null>().as('expires_at'),
+      ...STATUS_INPUTS,
+      LIST_KEY,
+    ]),
   );
 
 /** The status filter of the log at `now` (SQL of the instant), on l and its request r. */
