@@ -136,7 +136,7 @@ export function fragment(text: string, params: readonly unknown[]) {
 }
 
 /** A page of Ids, in its order by `ord`; `list_at` is the key a cursor carries. */
-export const pageOf = (page: string, params: readonly unknown[]) =>
+const pageOf = (page: string, params: readonly unknown[]) =>
   sql<{ id: number; ord: unknown; list_at: unknown }>`(${fragment(page, params)})`.as('page');
 
 /**
@@ -167,7 +167,7 @@ const pageWithSites = (page: string, params: readonly unknown[], dir: 'asc' | 'd
     );
 
 /** The row's order key as PostgreSQL writes it, microseconds kept (a cursor carries it). */
-export const LIST_KEY = sql<string>`page.list_at::text`.as('list_key');
+const LIST_KEY = sql<string>`page.list_at::text`.as('list_key');
 
 /** How a page of Ids (its SQL and parameters) becomes its rows, in the page's order. */
 export type PageRows<R> = (

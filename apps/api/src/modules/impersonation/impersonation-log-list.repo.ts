@@ -1,22 +1,16 @@
 import type { LOG_STATUSES } from '@sac/contract/impersonation-api';
 import type { SiteScope } from '@sac/contract/role-scopes';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
+import type { DB } from '../../db/schema.generated.ts';
 import { firstRow, isoText, qb, rows } from '../../db/sql.ts';
-import {
-  binder,
-  displayStatusIs,
-  fragment,
-  inScopes,
-  LIST_KEY,
-  type PageRows,
-  pageOf,
-} from './impersonation-lists.repo.ts';
+import { binder, displayStatusIs, fragment, inScopes, type PageRows } from './impersonation-lists.repo.ts';
 
 /**
  * The impersonation log, filtered, ordered and paged in SQL with a keyset cursor, as the request
  * list is (impersonation-lists.repo.ts): each page cut by a statement assembled from the filters
- * and sort, then joined to its entries, requests and sites by a typed statement.
+ * and sort, which reads the entries with their requests (LogPageRow), then joined to its sites by a
+ * typed statement.
  */
 
 type LogStatus = (typeof LOG_STATUSES)[number];
@@ -46,61 +40,61 @@ interface LogSlice {
   limit: number;
 }
 
+type Entry = Selectable<DB['impersonation_log']>;
+type Request = Selectable<DB['impersonation_requests']>;
+
 /**
- * The page's entries with their requests and sites, in the page's order, each looked up by its key
- * for each entry (a nested loop, as pageWithSites's).
+ * A row of a cut page of the log: the entry, what its request gives its row (the site, and the
+ * state its status at an instant is read from: logStatusOf), and the page's order keys (`ord`, and
+ * `list_at` for a cursor). Every cut selects LOG_PAGE_COLUMNS and the two keys, from the entry l
+ * joined to its request r: the entries are read once, where the page is cut, rather than cut as
+ * Ids and each looked up again with its request (twice the page's time in the database).
  */
-const pageWithRequests = (page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
+interface LogPageRow
+  extends Pick<Entry, 'id' | 'request_id' | 'at' | 'actor' | 'event' | 'status' | 'details'> {
+  site_id: Request['app_id'];
+  current_status: Request['status'];
+  expires_at: Request['expires_at'];
+  /** Whether the entry is its request's newest (which reads Expired once its grant has). */
+  latest: boolean;
+  ord: unknown;
+  list_at: unknown;
+}
+const LOG_PAGE_COLUMNS = `l.id, l.request_id, l.at, l.actor, l.event, l.status, l.details,
+  r.app_id AS site_id, r.status AS current_status, r.expires_at, l.id = r.last_log_id AS latest`;
+
+/** A cut page's entries with their sites, in the page's order (each site looked up by its key). */
+const pageWithSites = (page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
   qb
-    .selectFrom(pageOf(page, params))
-    .orderBy('page.ord', dir)
-    .orderBy('page.id', dir)
+    .selectFrom(sql<LogPageRow>`(${fragment(page, params)})`.as('l'))
+    .orderBy('l.ord', dir)
+    .orderBy('l.id', dir)
     .innerJoinLateral(
       (eb) =>
-        eb
-          .selectFrom('impersonation_log as x')
-          .selectAll('x')
-          .whereRef('x.id', '=', 'page.id')
-          .offset(0)
-          .as('l'),
-      (join) => join.onTrue(),
-    )
-    .innerJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('impersonation_requests as x')
-          .selectAll('x')
-          .whereRef('x.id', '=', 'l.request_id')
-          .offset(0)
-          .as('r'),
-      (join) => join.onTrue(),
-    )
-    .innerJoinLateral(
-      (eb) =>
-        eb.selectFrom('sites as x').selectAll('x').whereRef('x.app_id', '=', 'r.app_id').offset(0).as('s'),
+        eb.selectFrom('sites as x').selectAll('x').whereRef('x.app_id', '=', 'l.site_id').offset(0).as('s'),
       (join) => join.onTrue(),
     );
 
 /** What every row of the log has: the entry and, for its status, its request's (logStatusOf). */
-const ENTRY = ['l.id', 'l.request_id', 's.app_name', 'l.status', 'l.event', 'l.actor'] as const;
-const STATUS_INPUTS = [
-  'r.status as current_status',
-  // whether the entry is its request's newest (which reads Expired once its grant has)
-  sql<boolean>`l.id = r.last_log_id`.as('latest'),
+const ENTRY = [
+  'l.id',
+  'l.request_id',
+  's.app_name',
+  'l.status',
+  'l.event',
+  'l.actor',
+  'l.current_status',
+  'l.latest',
 ] as const;
+
+/** The row's order key as PostgreSQL writes it, microseconds kept (a cursor carries it). */
+const LOG_LIST_KEY = sql<string>`l.list_at::text`.as('list_key');
 
 /** The log's rows: each entry whole, with what its status at an instant needs. */
 export const logListRows = (db: Queryable, page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
   rows(
     db,
-    pageWithRequests(page, params, dir).select([
-      ...ENTRY,
-      'l.at',
-      'l.details',
-      'r.expires_at',
-      ...STATUS_INPUTS,
-      LIST_KEY,
-    ]),
+    pageWithSites(page, params, dir).select([...ENTRY, 'l.at', 'l.details', 'l.expires_at', LOG_LIST_KEY]),
   );
 
 export type LogEntryRow = Awaited<ReturnType<typeof logListRows>>[number];
@@ -112,12 +106,11 @@ export type LogEntryRow = Awaited<ReturnType<typeof logListRows>>[number];
 export const logFileRows = (db: Queryable, page: string, params: readonly unknown[], dir: 'asc' | 'desc') =>
   rows(
     db,
-    pageWithRequests(page, params, dir).select([
+    pageWithSites(page, params, dir).select([
       ...ENTRY,
       isoText('l.at').as('at'),
-      isoText('r.expires_at').$castTo<string | null>().as('expires_at'),
-      ...STATUS_INPUTS,
-      LIST_KEY,
+      isoText('l.expires_at').$castTo<string | null>().as('expires_at'),
+      LOG_LIST_KEY,
     ]),
   );
 
@@ -169,7 +162,7 @@ export async function logEntries<R>(
       if (expired) where.push(`l.id ${op} ${b}::bigint`);
     }
     // The page is cut from the log (and its requests, for the status) before it is joined to sites.
-    const page = `SELECT ${id} AS id, ${id} AS ord, ${id} AS list_at
+    const page = `SELECT ${LOG_PAGE_COLUMNS}, ${id} AS ord, ${id} AS list_at
            FROM ${expired ? 'impersonation_requests r JOIN impersonation_log l ON l.id = r.last_log_id' : 'impersonation_log l JOIN impersonation_requests r ON r.id = l.request_id'}
            ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
            ORDER BY ${id} ${dir} LIMIT ${p(q.limit)}`;
@@ -185,8 +178,8 @@ export async function logEntries<R>(
     where.push(`(${key.sql}, l.id) ${cmp} (${p(q.after.key)}::${key.type}, ${p(q.after.id)}::bigint)`);
   if (q.upTo !== undefined) where.push(`l.id <= ${p(q.upTo)}::bigint`);
   where.push(...inScopes(q.scopes, 'l.app_id', p));
-  const page = `SELECT l.id, ${key.sql} AS ord, ${key.sql} AS list_at
-         FROM impersonation_log l${expired ? '' : ' JOIN impersonation_requests r ON r.id = l.request_id'}
+  const page = `SELECT ${LOG_PAGE_COLUMNS}, ${key.sql} AS ord, ${key.sql} AS list_at
+         FROM impersonation_log l JOIN impersonation_requests r ON r.id = l.request_id
          ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY ${key.sql} ${dir}, l.id ${dir} LIMIT ${p(q.limit)}`;
   return read(db, page, params, order.descending ? 'desc' : 'asc');
@@ -213,18 +206,18 @@ async function logEntriesByApp<R>(
   }
   if (q.upTo !== undefined) where.push(`l.id <= ${p(q.upTo)}::bigint`);
   where.push(...inScopes(q.scopes, 'l.app_id', p));
-  const from = `impersonation_log l ${q.status && !expired ? 'JOIN impersonation_requests r ON r.id = l.request_id' : ''}`;
+  const from = 'impersonation_log l JOIN impersonation_requests r ON r.id = l.request_id';
   const and = where.map((w) => ` AND ${w}`).join('');
   const limit = p(q.limit);
   const afterApp = q.after ? p(q.after.key) : undefined;
   const afterName = afterApp && `(SELECT lower(app_name) FROM sites WHERE app_id = ${afterApp}::bigint)`;
   const sites = `SELECT app_id, lower(app_name) AS k FROM sites
       ${afterName ? `WHERE lower(app_name) ${cmp} ${afterName}` : ''} ORDER BY lower(app_name) ${dir}`;
-  const rest = `SELECT x.id, s.k AS ord, s.app_id AS list_at FROM (${sites}) s
-      CROSS JOIN LATERAL (SELECT l.id FROM ${from} WHERE l.app_id = s.app_id${and} ORDER BY l.id ${dir} LIMIT ${limit}) x
+  const rest = `SELECT x.*, s.k AS ord, s.app_id AS list_at FROM (${sites}) s
+      CROSS JOIN LATERAL (SELECT ${LOG_PAGE_COLUMNS} FROM ${from} WHERE l.app_id = s.app_id${and} ORDER BY l.id ${dir} LIMIT ${limit}) x
       ORDER BY s.k ${dir}, x.id ${dir} LIMIT ${limit}`;
   const page = afterName
-    ? `SELECT * FROM ((SELECT l.id, ${afterName} AS ord, l.app_id AS list_at FROM ${from}
+    ? `SELECT * FROM ((SELECT ${LOG_PAGE_COLUMNS}, ${afterName} AS ord, l.app_id AS list_at FROM ${from}
          WHERE l.app_id = ${afterApp}::bigint AND l.id ${cmp} ${p(q.after!.id)}::bigint${and}
          ORDER BY l.id ${dir} LIMIT ${limit})
        UNION ALL (${rest})) u ORDER BY ord ${dir}, id ${dir} LIMIT ${limit}`

@@ -76,9 +76,11 @@ export function logStatusOf(
   x: Pick<LogEntryRow, 'status' | 'current_status' | 'latest'> & { expires_at: Date | string | null },
   now: number,
 ): LogStatus {
+  if (!x.latest) return x.status as LogStatus;
   const expiresAt = x.expires_at === null ? null : new Date(x.expires_at).getTime();
-  const expired = x.latest && displayStatus({ status: x.current_status, expiresAt }, now) === 'Expired';
-  return (expired ? 'Expired' : x.status) as LogStatus;
+  return displayStatus({ status: x.current_status, expiresAt }, now) === 'Expired'
+    ? 'Expired'
+    : (x.status as LogStatus);
 }
 
 /** A log entry as the log's page shows it. */
