@@ -193,7 +193,9 @@ function watchThroughCircuit(client: pg.PoolClient, circuit: StoreCircuit): void
       return query(...a);
     return circuit.wait(
       () => {
-        const out = query(...a) as Promise<unknown>;
+        const out = new Promise<unknown>((resolve, reject) =>
+          query(...a, (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res))),
+        );
         out.then(
           () => circuit.heard(),
           (e: unknown) => {
