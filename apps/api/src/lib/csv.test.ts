@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAhead } from './csv.ts';
+import { csvFile, readAhead } from './csv.ts';
 
 describe('readAhead', () => {
   it('asks for the next page as soon as one comes, holds one read in flight, and stops at the last', async () => {
@@ -36,5 +36,27 @@ describe('readAhead', () => {
       })(),
     ).rejects.toThrow('gone');
     expect(pages).toEqual([0]);
+  });
+});
+
+describe('csvFile', () => {
+  it('writes a large page in chunks of at most 1,000 lines, every row once and in order', async () => {
+    const ids = Array.from({ length: 2500 }, (_, i) => i + 1);
+    const body = csvFile<number, number>({
+      header: ['Id'],
+      page: async (cursor) =>
+        cursor === undefined
+          ? { rows: ids.slice(0, 2400), next: 2400 }
+          : { rows: ids.slice(cursor), next: null },
+      line: (id) => [id],
+      release: () => {},
+    });
+    const chunks: string[] = [];
+    for await (const c of body) chunks.push(String(c));
+    const lines = chunks.map((c) => c.split('\n').filter(Boolean).length);
+    expect(Math.max(...lines)).toBeLessThanOrEqual(1000);
+    // the header, then 1,000 + 1,000 + 400 of the first page and 100 of the second
+    expect(lines).toEqual([1, 1000, 1000, 400, 100]);
+    expect(chunks.join('').trim().split(/\r?\n/)).toEqual(['Id', ...ids.map(String)]);
   });
 });

@@ -6,6 +6,12 @@ import { consistentReader, type Db, type Queryable, type Snapshot } from '../db/
 export { csvLine };
 
 /**
+ * Lines written between two chunks of a file: each chunk is larger than the stream's buffer, so
+ * the next waits for the socket to take it, and other requests run in between.
+ */
+const CHUNK_LINES = 1000;
+
+/**
  * A list's CSV file, streamed with back-pressure: the header, then every row the list's pages
  * read (each page asked for with the previous one's cursor), cut at `limit` rows when given (the
  * count sent ahead in x-export-rows, which a row listed twice by a change meanwhile may pass).
@@ -27,10 +33,17 @@ export function csvFile<T, C>(opts: {
     const pages = readAhead(opts.page, (p) => p.next ?? undefined);
     for await (const p of pages) {
       let out = '';
+      let lines = 0;
       for (const row of p.rows) {
         if (written === limit) break;
         out += csvLine(opts.line(row));
         written++;
+        // a chunk at a time, so that a large page does not hold the event loop while it is written
+        if (++lines === CHUNK_LINES) {
+          yield out;
+          out = '';
+          lines = 0;
+        }
       }
       if (out) yield out;
       if (written >= limit) break;
