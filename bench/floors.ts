@@ -77,6 +77,30 @@ export interface Floor {
  */
 const KEEP_ALIVE = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
+/** A GET through the timed calls' client: its status, its body as text, and the milliseconds it took. */
+export function timedGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    http
+      .get(url, { headers, agent: KEEP_ALIVE }, (res) => {
+        const body: Buffer[] = [];
+        res.on('data', (d: Buffer) => body.push(d));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(body).toString(),
+            ms: performance.now() - t,
+          }),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
 /** `n` timed GETs of `path` after 5 untimed, sorted; throws on an answer that is not 200. */
 export async function httpTimings(
   url: string,
@@ -85,22 +109,11 @@ export async function httpTimings(
   n: number,
   floor?: Floor,
 ): Promise<number[]> {
-  const get = (a: Record<string, string>, p: string) =>
-    new Promise<number>((resolve, reject) => {
-      const t = performance.now();
-      http
-        .get(`${url}${p}`, { headers: a, agent: KEEP_ALIVE }, (res) => {
-          const body: Buffer[] = [];
-          res.on('data', (d: Buffer) => body.push(d));
-          res.on('end', () =>
-            res.statusCode === 200
-              ? resolve(performance.now() - t)
-              : reject(new Error(`${p}: ${res.statusCode} ${Buffer.concat(body).toString()}`)),
-          );
-          res.on('error', reject);
-        })
-        .on('error', reject);
-    });
+  const get = async (a: Record<string, string>, p: string) => {
+    const r = await timedGet(`${url}${p}`, a);
+    if (r.status !== 200) throw new Error(`${p}: ${r.status} ${r.body}`);
+    return r.ms;
+  };
   const out: number[] = [];
   for (let i = 0; i < n + 5; i++) {
     const took = await get(auth, path);
