@@ -193,16 +193,15 @@ function watchThroughCircuit(client: pg.PoolClient, circuit: StoreCircuit): void
       return query(...a);
     return circuit.wait(
       () => {
-        const out = new Promise<unknown>((resolve, reject) =>
-          query(...a, (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res))),
+        // node-postgres' callback, not its promise form (decisions.md): an answer, or an error of
+        // the statement's own, is the server heard from
+        return new Promise<unknown>((resolve, reject) =>
+          query(...a, (err: Error | null, res: unknown) => {
+            if (!err || !isStoreUnavailable(err)) circuit.heard();
+            if (err) reject(err);
+            else resolve(res);
+          }),
         );
-        out.then(
-          () => circuit.heard(),
-          (e: unknown) => {
-            if (!isStoreUnavailable(e)) circuit.heard();
-          },
-        );
-        return out;
       },
       () => destroyConnection(client),
     );
