@@ -6,7 +6,7 @@ import { dropOrphanedLeases, migrateConfigured, openConfiguredDbOrExit } from '.
 import { consoleOrigin } from './lib/console-url.ts';
 import { humanLogStream } from './lib/human-log.ts';
 import { privateUmask } from './lib/private-data-dir.ts';
-import { describeRedis } from './lib/redis.ts';
+import { describeRedis, redisCircuit } from './lib/redis.ts';
 import { isPrivatePath, normalisedPath } from './lib/request-path.ts';
 import { countStaff } from './modules/auth/staff.service.ts';
 import { WARM_UP_MAX_QUERIES, warmUpSearch } from './modules/customers/search-warm-up.ts';
@@ -22,6 +22,11 @@ import { seedDemoData } from './seed/seed.ts';
 privateUmask();
 const config = loadConfig();
 const db = await openConfiguredDbOrExit(config);
+// The start's steps wait for a store that answers late (a loaded host) instead of failing the
+// start; once it is done, calls are held to their budget (STORE_CALL_BUDGET_MS).
+let started = false;
+const heldToBudget = () => started;
+db.circuit?.holdWhile(heldToBudget);
 const { applied, warning: trailOwner } = await migrateConfigured(config, db);
 await dropOrphanedLeases(db);
 // A new PGlite directory copied from the migrated template (scripts/start.mjs) was migrated by the copy.
@@ -60,6 +65,7 @@ const { app, ctx } = await buildApp({
 // Without SMTP, mail is written as files to DATA_DIR/outbox: made now, so it is there to look in.
 if (!config.smtpUrl) fs.mkdirSync(path.join(config.dataDir, 'outbox'), { recursive: true });
 if (trailOwner) app.log.warn(trailOwner);
+if (ctx.redis) redisCircuit(ctx.redis)?.holdWhile(heldToBudget);
 ctx.ops.starting = true; // until finishStart is done: /readyz says 'starting'
 app.addHook('onRequest', async (req) => {
   if (!seeded && isPrivatePath(normalisedPath(req.url))) await seeding;
@@ -187,4 +193,5 @@ const lines = [
   `  Ready in ${Math.round(performance.now())} ms (answering from ${Math.round(answeringMs)} ms${warm ? `; ${warm.queries} warm-up searches: ${Math.round(warm.ms)} ms` : ''})`,
   '',
 ];
+started = true;
 console.log(lines.join('\n'));

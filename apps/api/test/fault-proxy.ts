@@ -13,6 +13,8 @@ export interface FaultProxy {
   readonly port: number;
   readonly mode: FaultMode;
   setMode(mode: FaultMode): Promise<void>;
+  /** Holds each answer of the store this long before passing it on, in order (a slow store). */
+  setDelay(ms: number): void;
   /** What clients sent that was held by the black hole (not forwarded), as text. */
   held(): string;
   /** Connections accepted while black-holed. */
@@ -24,6 +26,8 @@ interface Pair {
   client: net.Socket;
   upstream?: net.Socket;
   held: boolean;
+  /** Answers being delayed, each with when it goes out (performance.now()), in order. */
+  late: { due: number; data: Buffer }[];
 }
 
 /** A TCP proxy on 127.0.0.1 (a port of its own) in front of `target`, to cut a store off in tests. */
@@ -32,6 +36,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   const pairs = new Set<Pair>();
   let held = '';
   let heldConnections = 0;
+  let delayMs = 0;
   const hold = (data: Buffer) => {
     held += data.toString('latin1');
   };
@@ -41,7 +46,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     pair.upstream?.destroy();
   };
   const server = net.createServer((client) => {
-    const pair: Pair = { client, held: mode !== 'pass' };
+    const pair: Pair = { client, held: mode !== 'pass', late: [] };
     pairs.add(pair);
     client.on('error', () => drop(pair));
     client.on('close', () => drop(pair));
@@ -55,8 +60,18 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     upstream.on('error', () => drop(pair));
     upstream.on('close', () => drop(pair));
     client.on('data', (d) => (pair.held ? hold(d) : upstream.write(d)));
-    upstream.on('data', (d) => {
+    const answer = (d: Buffer) => {
       if (!pair.held) client.write(d);
+    };
+    // One timer at a time per connection, so the answers keep their order.
+    const sendDue = () => {
+      while (pair.late[0] && pair.late[0].due <= performance.now()) answer(pair.late.shift()!.data);
+      if (pair.late[0]) setTimeout(sendDue, Math.max(1, pair.late[0].due - performance.now()));
+    };
+    upstream.on('data', (d) => {
+      if (delayMs === 0 && pair.late.length === 0) return answer(d);
+      pair.late.push({ due: performance.now() + delayMs, data: d });
+      if (pair.late.length === 1) setTimeout(sendDue, delayMs);
     });
   });
   const listen = (port: number) =>
@@ -78,6 +93,9 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       return heldConnections;
     },
     held: () => held,
+    setDelay(ms) {
+      delayMs = ms;
+    },
     async setMode(next) {
       if (next === mode) return;
       const was = mode;

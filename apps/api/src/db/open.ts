@@ -15,9 +15,21 @@ import { existingPgliteTemplate } from './pglite-template.ts';
 export async function openConfiguredDb(config: Config): Promise<Db> {
   privateUmask();
   const db = config.databaseUrl
-    ? openPostgres(config.databaseUrl, undefined, POOL_WAIT_MS, config.storeTimeouts)
+    ? patientPostgres(config, config.databaseUrl)
     : await openPgliteDir(path.join(config.dataDir, 'pglite'), { template: () => existingPgliteTemplate() });
   restrictDataDir(config.dataDir);
+  return db;
+}
+
+/**
+ * PostgreSQL for what an operator starts (a CLI, a server's start): batch work with no caller
+ * waiting for a quick 503, so it waits for a server that answers late on a loaded host; one that
+ * does not answer at all still opens the circuit (its check). A server holds its calls to the
+ * budget once it serves (server.ts).
+ */
+function patientPostgres(config: Config, url: string, max?: number): Db {
+  const db = openPostgres(url, max, POOL_WAIT_MS, config.storeTimeouts);
+  db.circuit?.holdWhile(() => false);
   return db;
 }
 
@@ -60,7 +72,7 @@ export async function migrateConfigured(
     return { applied, warning: await trailOwnerWarning(db) };
   }
   const appRole = (await db.query<{ r: string }>('SELECT current_user::text AS r')).rows[0]!.r;
-  const owner = openPostgres(config.databaseOwnerUrl, 1);
+  const owner = patientPostgres(config, config.databaseOwnerUrl, 1);
   try {
     const applied = await migrate(owner);
     await grantApplicationRole(owner, appRole);

@@ -89,6 +89,8 @@ export class StoreCircuit {
   private lastHeard = Number.NEGATIVE_INFINITY;
   /** Whether a check ever succeeded: before, calls are not held to the budget (a start). */
   private armed = false;
+  /** Whether calls are held to the budget, once armed (holdWhile). */
+  private held: () => boolean = () => true;
   private checking = false;
   /** When the check under way began (performance.now()). */
   private checkingSince = 0;
@@ -129,6 +131,15 @@ export class StoreCircuit {
   /** Calls are held to the budget from now on (the store was reached, or a check succeeded). */
   arm(): void {
     this.armed = true;
+  }
+
+  /**
+   * Calls are held to their budget only while `f` says so: a server's start (migrations, demo
+   * data) waits for a store that answers late on a loaded host rather than failing on it. A store
+   * that does not answer at all still opens the circuit (the check), which ends every wait.
+   */
+  holdWhile(f: () => boolean): void {
+    this.held = f;
   }
 
   /**
@@ -244,7 +255,7 @@ export class StoreCircuit {
       const decide = () =>
         setImmediate(() => {
           if (settled || budget === undefined) return;
-          if (this.lastHeard < since && first && this.armed) {
+          if (this.lastHeard < since && first && this.armed && this.held()) {
             // The check gets its share of the budget: on a host that held this process up,
             // it may have been sent just now, with no time yet for an answer.
             const fair = budget - (checkAfter ?? budget);
@@ -256,7 +267,7 @@ export class StoreCircuit {
             fail(new CallBudgetError(this.store, budget));
             return;
           }
-          // Alive (or not yet armed): wait on, the store checked while it stays silent.
+          // Alive (or not yet armed, or not held): wait on, the store checked while it stays silent.
           if (this.lastHeard < since) this.verify();
           first = false;
           since = performance.now();
