@@ -363,10 +363,16 @@ export async function searchThroughHttp(server: Server, headers: Record<string, 
   }
 }
 
-/** A prefix, name or site-name search's later pages (NextCursor) have its first page's target. */
+/**
+ * A prefix, name or site-name search's later pages (NextCursor) have its first page's target.
+ * Warm, as the first pages are: the later pages of the first 20 terms are read once untimed, so
+ * that a connection's first use of a later page's statement (its parse, and on PostgreSQL the
+ * custom plans before a prepared statement's generic one) is not among the 40-60 timed calls.
+ */
 async function nextPages(server: Server, headers: Record<string, string>, c: Case, terms: string[]) {
   const ts: number[] = [];
-  for (const q of terms) {
+  for (const [i, q] of [...terms.slice(0, 20), ...terms].entries()) {
+    const timed = i >= Math.min(20, terms.length);
     let cursor = '';
     // the third page: two cursors deep
     for (let depth = 0; depth < 3; depth++) {
@@ -374,7 +380,7 @@ async function nextPages(server: Server, headers: Record<string, string>, c: Cas
       const r = await timedGet(url, headers);
       const body = r.status === 200 ? (JSON.parse(r.body) as { NextCursor: string }) : { NextCursor: '' };
       if (!answered(r.status)) throw new Error(`search ${q} answered ${r.status}`);
-      if (depth > 0) ts.push(r.ms);
+      if (depth > 0 && timed) ts.push(r.ms);
       cursor = body.NextCursor;
       if (!cursor) break;
     }

@@ -281,15 +281,25 @@ export function answerOf<I extends EndpointId>(id: I, raw: LightMyRequestRespons
   };
 }
 
-/** `db` as a caller sees it, keeping the text of every query sent through it (plans under test). */
-export function recordingQueries(db: Queryable): { db: Queryable; sent: string[] } {
+/**
+ * `db` as a caller sees it, keeping the text of every query sent through it (plans under test),
+ * and with `params` each query's parameters too.
+ */
+export function recordingQueries(db: Queryable): {
+  db: Queryable;
+  sent: string[];
+  params: unknown[][];
+} {
   const sent: string[] = [];
+  const params: unknown[][] = [];
   return {
     sent,
+    params,
     db: {
-      query: ((sql: string, params?: unknown[]) => {
+      query: ((sql: string, values?: unknown[]) => {
         sent.push(sql);
-        return db.query(sql, params);
+        params.push(values ?? []);
+        return db.query(sql, values);
       }) as Queryable['query'],
       exec: (sql: string) => db.exec(sql),
     },

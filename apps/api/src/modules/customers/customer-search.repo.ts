@@ -9,6 +9,7 @@ import type { SiteScope } from '@sac/contract/role-scopes';
 import { type RawBuilder, sql } from 'kysely';
 import type { Queryable } from '../../db/db.ts';
 import { firstRow, isoText, qb, rows } from '../../db/sql.ts';
+import { emailPrefixPage, phonePrefixPage } from './key-prefix-search.repo.ts';
 import { countMatches, nameStartCounted } from './search-counts.repo.ts';
 import {
   afterKey,
@@ -23,6 +24,7 @@ import {
   namePrefixExpr,
   pageAsJson,
   phoneKeyExpr,
+  planOnce,
   SEARCH_COLUMNS,
   type SearchCount,
   type SearchOptions,
@@ -82,16 +84,7 @@ export async function searchCustomers(
         rows = await sortedPage(db, criterion, term, sort, after, pageSize + 1, opts);
         break;
       }
-      // Either address (email or sign-in email), each a unique key; prefix covers exact. A customer
-      // both of whose addresses match is listed once, at the first of them in the walk's order.
-      const pattern = `${escapeLike(term.toLowerCase())}%`;
-      rows = await pageAsJson(
-        db,
-        sql`SELECT ${SEARCH_COLUMNS}, a.address AS k FROM customer_addresses a JOIN customers c ON c.uid = a.uid
-         WHERE a.address LIKE ${pattern} ${after ? sql`AND a.address ~>~ ${after.key}` : sql``}
-         AND ${firstAddress(pattern)} ${andCustomerInScope(opts.scope, 'c.uid')}
-         ORDER BY a.address USING ~<~ LIMIT ${pageSize + 1}`,
-      );
+      rows = await emailPrefixPage(db, term, after, pageSize + 1, opts.scope);
       break;
     }
     case 'phone': {
@@ -101,13 +94,7 @@ export async function searchCustomers(
         rows = await sortedPage(db, criterion, term, sort, after, pageSize + 1, opts);
         break;
       }
-      const K = phoneKeyExpr();
-      rows = await pageAsJson(
-        db,
-        sql`SELECT ${SEARCH_COLUMNS}, ${K} AS k FROM customers c
-         WHERE c.phone <> '' AND ${K} LIKE ${`${escapeLike(key)}%`} ${after ? sql`AND ${afterKey(K, after)}` : sql``}
-         ${andCustomerInScope(opts.scope, 'c.uid')} ORDER BY ${K} USING ~<~, c.uid LIMIT ${pageSize + 1}`,
-      );
+      rows = await phonePrefixPage(db, key, after, pageSize + 1, opts.scope);
       break;
     }
     case 'uid':
@@ -133,17 +120,6 @@ export async function searchCustomers(
 /** A site-name search's own order: its owners by name, then uid. */
 const BY_NAME: CustomerSort = { key: 'name', descending: false };
 
-/**
- * The email walk lists a customer at the first of their matching addresses only. A customer's
- * addresses are their email and sign-in email, lowercased (migration 0029's trigger), so the test
- * reads the customer's row the page joins anyway: probing the address table instead was planned
- * as a join over every matching address (87,000 comparisons, 30 ms for 'zuza' at 1M on PGlite).
- */
-const firstAddress = (
-  pattern: string,
-) => sql`NOT (lower(c.email) LIKE ${pattern} AND lower(c.email) ~<~ a.address)
-  AND NOT (lower(c.auth_email) LIKE ${pattern} AND lower(c.auth_email) ~<~ a.address)`;
-
 /** Up to `need` rows of a name search from `after`, tier by tier. */
 async function namePage(
   db: Queryable,
@@ -154,7 +130,11 @@ async function namePage(
 ): Promise<KeyedRow[]> {
   const out: KeyedRow[] = [];
   if (!after || after.tier < NAME_TIERS.substring)
-    out.push(...(opts.start ?? (await pageAsJson(db, startWalk(term, after, need, opts.scope)))));
+    // a later page's walk is planned once per connection (keyRange): the first is in the count's statement
+    out.push(
+      ...(opts.start ??
+        (await pageAsJson(db, startWalk(term, after, need, opts.scope), planOnce(opts.scope)))),
+    );
   if (out.length >= need || isPrefixTerm(term)) return out;
   const from = after?.tier === NAME_TIERS.substring ? after : undefined;
   for (const row of await substringTier(db, term, from, need - out.length, opts))
@@ -304,7 +284,7 @@ async function sortedPage(
       sql`SELECT ${SEARCH_COLUMNS}, ${o.key} AS k FROM customers c
        WHERE ${matchSql(criterion, 'c', pattern)} ${cursorAt('c')} ${andCustomerInScope(opts.scope, 'c.uid')}
        ORDER BY ${o.order} LIMIT ${limit}`,
-      sort.descending,
+      { descending: sort.descending },
     );
   }
   if (opts.many && (await walkPays(db, criterion, term, opts.walkMin ?? SORTED_WALK_MIN, opts.scope))) {
@@ -332,7 +312,7 @@ async function sortedPage(
            c.modified_at${extra}
          FROM customers c WHERE true ${cursorAt('c')} ORDER BY ${o.order} LIMIT ${opts.walkWindow ?? WALK_WINDOW}) w
        WHERE ${test} ${andCustomerInScope(opts.scope, 'w.uid')} LIMIT ${limit}`,
-      sort.descending,
+      { descending: sort.descending },
     );
     if (rows.length >= limit) return rows;
   }
@@ -345,7 +325,7 @@ async function sortedPage(
        SELECT m.uid FROM m WHERE true ${cursorAt('m', 'm.k')} ${andCustomerInScope(opts.scope, 'm.uid')} ORDER BY ${sortSql(sort, 'm', 'm.k').order}
        LIMIT ${limit}) p
      JOIN customers c ON c.uid = p.uid`,
-    sort.descending,
+    { descending: sort.descending },
   );
 }
 

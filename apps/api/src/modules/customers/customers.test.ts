@@ -4,10 +4,11 @@ import { MESSAGES } from '@sac/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomer, insertSite, shareSite } from '../../../test/customer-fixtures.ts';
 import { createTestApp, recordingQueries, type TestApp } from '../../../test/harness.ts';
+import { preparedName } from '../../db/connection-common.ts';
 import { recordEvent } from '../activity/activity.service.ts';
 import { searchCounted, searchCustomers } from './customer-search.repo.ts';
-import { countMatches, prefixEnd } from './search-counts.repo.ts';
-import type { SearchPosition } from './search-sql.ts';
+import { countMatches } from './search-counts.repo.ts';
+import { prefixEnd, type SearchPosition } from './search-sql.ts';
 
 /** Customers named Many<i> Smithson: more than the 200 the search used to stop at. */
 const MANY = 205;
@@ -329,6 +330,79 @@ describe('GET /admin/searchcustomer', () => {
     expect(page.count).toEqual({ total: 3, capped: false });
     expect(await countMatches(t.db, 'emailid', 'zoë.', 10)).toEqual({ total: 2, capped: false });
     expect(await countMatches(t.db, 'emailid', 'zoë', 2)).toEqual({ total: 2, capped: true });
+  });
+
+  it('runs an unscoped email page, its count and a later name page prepared, and walks a prefix of top code points', async () => {
+    // the byte range's statements do not depend on the term: one plan per connection serves all
+    for (const x of ['a', 'b', 'c'])
+      await insertCustomer(t.db, { first: 'Prepared', last: 'Walk', email: `prepwalk.${x}@example.com` });
+    const { db: recording, sent } = recordingQueries(t.db);
+    const first = await searchCounted(recording, 'emailid', 'prepwalk', undefined, SEARCH_COUNT_LIMIT, {
+      pageSize: 2,
+    });
+    expect(first.count).toEqual({ total: 3, capped: false });
+    await searchCustomers(recording, 'emailid', 'prepwalk', first.next, { pageSize: 2 });
+    await searchCounted(recording, 'emailid', 'prepwalk.b', undefined, SEARCH_COUNT_LIMIT, { pageSize: 1 });
+    expect(sent).toHaveLength(4); // the last page is not full: no count
+    expect(sent.filter((q) => preparedName(q) === undefined)).toEqual([]);
+    expect(new Set(sent).size).toBe(3); // first page, its count, a later page: three texts for all terms
+    // a name's later page walks its prefix the same way
+    const firstName = await searchCustomers(t.db, 'customerName', 'pr', undefined, { pageSize: 1 });
+    const names = recordingQueries(t.db);
+    await searchCustomers(names.db, 'customerName', 'pr', firstName.next, { pageSize: 1 });
+    expect(names.sent).toHaveLength(1);
+    expect(preparedName(names.sent[0]!)).toBeDefined();
+    // without an end to the range (every character at the top), everything from the prefix on
+    const top = '\u{10ffff}\u{10ffff}';
+    await insertCustomer(t.db, { first: 'Top', last: 'Points', email: `${top}a@top.example` });
+    await insertCustomer(t.db, { first: 'Top', last: 'Points', email: `${top}b@top.example` });
+    const page = await searchCounted(t.db, 'emailid', top, undefined, SEARCH_COUNT_LIMIT, { pageSize: 1 });
+    expect(page.count).toEqual({ total: 2, capped: false });
+    const next = await searchCustomers(t.db, 'emailid', top, page.next, { pageSize: 1 });
+    expect([...page.rows, ...next.rows].map((r) => r.email)).toEqual([
+      `${top}a@top.example`,
+      `${top}b@top.example`,
+    ]);
+    expect((await search({ emailid: '\u{10ffff}' })).body.Data).toHaveLength(2);
+  });
+
+  it("plans its prepared prefix statements on their indexes, whatever the term (a prepared statement's generic plan)", async () => {
+    const { db: recording, sent, params: sentParams } = recordingQueries(t.db);
+    for (const x of ['a', 'b', 'c'])
+      await insertCustomer(t.db, {
+        first: 'Genplan',
+        last: x,
+        email: `genplan.${x}@example.com`,
+        phone: `+44 55 0${x.charCodeAt(0)}`,
+      });
+    for (const [criterion, term] of [
+      ['emailid', 'genplan'],
+      ['phone', '+44 55'],
+      ['customerName', 'ge'],
+    ] as const) {
+      const first = await searchCounted(recording, criterion, term, undefined, SEARCH_COUNT_LIMIT, {
+        pageSize: 1,
+      });
+      await searchCustomers(recording, criterion, term, first.next, { pageSize: 1 });
+    }
+    const made = sent
+      .map((sql, i) => [sql, sentParams[i]!] as const)
+      .filter(([sql]) => preparedName(sql) !== undefined);
+    expect(made).toHaveLength(7); // email and phone: first page, count, second page; a name's second page
+    // generic plans only, and a sequential scan priced out: one is left only where no index fits
+    await t.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      await tx.query('SET LOCAL enable_seqscan = off');
+      for (const [i, [sql, params]] of made.entries()) {
+        await tx.query(`PREPARE generic_${i} AS ${sql}`);
+        const args = params.map((v) => `'${String(v).replaceAll("'", "''")}'`).join(', ');
+        const plan = (await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE generic_${i}(${args})`)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
+        expect(plan, sql).not.toMatch(/Seq Scan on (customers|customer_addresses)/);
+        await tx.query(`DEALLOCATE generic_${i}`);
+      }
+    });
   });
 
   it('pages an email prefix by email', async () => {

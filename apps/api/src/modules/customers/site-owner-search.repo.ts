@@ -67,7 +67,7 @@ export async function siteOwners(
            ORDER BY ${sortSql(sort, 't', 't.k').order} LIMIT ${opts.walkWindow ?? WALK_WINDOW}) w
          WHERE w.n LIKE ${pattern} ${andInScope(siteIdInScope(opts.scope, sql.ref('w.app_id')))}`,
       ),
-      sort.descending,
+      { descending: sort.descending },
     );
     if (rows.length >= limit) return rows;
   }
@@ -76,7 +76,7 @@ export async function siteOwners(
     sql`WITH m AS MATERIALIZED (SELECT t.uid, ${sql.raw(`t.${col}`)} FROM site_owner_keys t WHERE ${siteMatch(pattern)}
        ${andInScope(siteIdInScope(opts.scope, sql.ref('t.app_id')))})
      ${page('m', sql`FROM m WHERE ${cursorAt('m')}`)}`,
-    sort.descending,
+    { descending: sort.descending },
   );
 }
 
