@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { apiSignIn, appIdOf, createStaff } from './support/api.ts';
+import { CONSOLE_AXE_TAGS, runAxe, seriousOf } from './support/axe.ts';
 import { ADA } from './support/demo-sites.ts';
 import { RUN_DIR } from './support/env.ts';
 import { rowsIn } from './support/loading.ts';
@@ -17,7 +17,6 @@ import { createSiteOwner } from './support/site-owner.ts';
 // The machine is shared and slow at times: screens are many, so the tests get time.
 test.setTimeout(300_000);
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const REPORT = path.join(RUN_DIR, 'a11y-report.json');
 
 interface ScreenReport {
@@ -40,21 +39,8 @@ function record(entry: ScreenReport) {
 /** Runs axe on the page as it is now; a serious or critical violation fails the test (softly). */
 async function audit(page: Page, name: string): Promise<void> {
   const screen = test.info().project.name === 'dark' ? `${name} (dark)` : name;
-  // Let entry transitions (toasts, dialogs) settle so colours are measured at rest.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
-  // Label in Name (WCAG 2.5.3) is an experimental rule of axe, off unless asked for: a control's
-  // accessible name must hold its visible text, or speech users cannot say what they see.
-  const result = await new AxeBuilder({ page })
-    .withTags(TAGS)
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .analyze();
-  const serious = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) =>
-      v.nodes.map(
-        (n) => `${v.impact} ${v.id}: ${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1] ?? ''}`,
-      ),
-    );
+  const result = await runAxe(page, { tags: CONSOLE_AXE_TAGS, labelInName: true });
+  const serious = seriousOf(result);
   const count = (impact: string) =>
     result.violations.filter((v) => v.impact === impact).reduce((n, v) => n + v.nodes.length, 0);
   const others = result.violations

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { axeSerious } from './support/axe.ts';
 import { DEMO_PASSWORD } from './support/env.ts';
 import { waitForLink } from './support/mail.ts';
 import { signIn } from './support/sign-in.ts';
@@ -151,9 +151,7 @@ test('change password from the account menu', async ({ page }) => {
 test('the sign-in screen has no serious accessibility violation', async ({ page }) => {
   await page.goto('/login');
   await expect(page.getByRole('heading', { name: 'Sign in to Superadmin' })).toBeVisible();
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await axeSerious(page)).toEqual([]);
 });
 
 test('the language switch translates the sign-in texts', async ({ page }) => {

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { apiSignIn, createStaff } from './support/api.ts';
+import { axeSerious, CONSOLE_AXE_TAGS } from './support/axe.ts';
 import { waitForLink } from './support/mail.ts';
 import { shoot } from './support/shots.ts';
 import { signIn } from './support/sign-in.ts';
@@ -8,14 +8,7 @@ import { createSiteOwner } from './support/site-owner.ts';
 
 /** axe on the page as it is now: no serious or critical violation (accessibility.spec.ts's rules). */
 async function axeClean(page: Page, what: string) {
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .analyze();
-  const serious = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  const serious = await axeSerious(page, { tags: CONSOLE_AXE_TAGS, labelInName: true });
   expect.soft(serious, `axe on ${what}`).toEqual([]);
 }
 

@@ -1,21 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeSerious, CONSOLE_AXE_TAGS } from './support/axe.ts';
 import { shoot } from './support/shots.ts';
 import { signIn } from './support/sign-in.ts';
 
 // Screenshots at three widths in two schemes, and axe three times: more than the default 30 s.
 test.setTimeout(120_000);
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-
 /** axe over the page as it is now: no serious or critical violation. */
 async function audit(page: Page, name: string) {
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const serious = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')}`));
-  expect(serious, name).toEqual([]);
+  expect(await axeSerious(page, { tags: CONSOLE_AXE_TAGS }), name).toEqual([]);
 }
 
 const card = (page: Page, name: string) =>

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { startOidcProvider, type TestOidcProvider } from '../apps/api/test/oidc-provider.ts';
 import { apiSignIn, createStaff } from './support/api.ts';
+import { axeSerious } from './support/axe.ts';
 import { BASE_URL } from './support/env.ts';
 import { signIn } from './support/sign-in.ts';
 
@@ -31,9 +31,7 @@ test.afterAll(async ({ request }) => {
 });
 
 async function noSeriousViolation(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await axeSerious(page)).toEqual([]);
 }
 
 const settings = (enabled: boolean) => ({

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { apiSignIn, createStaff } from './support/api.ts';
+import { axeSerious } from './support/axe.ts';
 import { RUN_DIR } from './support/env.ts';
 import { waitForLink } from './support/mail.ts';
 import { signIn } from './support/sign-in.ts';
@@ -50,9 +50,7 @@ test.afterAll(async ({ request }) => {
 });
 
 async function noSeriousViolation(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await axeSerious(page)).toEqual([]);
 }
 
 async function shots(page: Page, name: string) {
