@@ -110,8 +110,6 @@ test('the create-customer wizard: four steps, the secret once, then the customer
 test('add and edit a site, deactivate and activate it, edit the profile, reset the password', async ({
   page,
 }) => {
-  // Five flows in one test, some forty steps: 30 s ran out on a loaded CI machine.
-  test.slow();
   await signIn(page, 'superadmin@example.com');
   await page.goto('/manage-customer/search-customer?customerName=lovelace');
   await page.getByRole('link', { name: 'View' }).first().click();

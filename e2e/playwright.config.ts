@@ -30,8 +30,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // The run shares two cores with the API's PostgreSQL suite (scripts/test.mjs): a test of many
+  // steps took 35 s there against 15 s alone. The limits catch a hang, so they leave that room.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   outputDir: `${RUN_DIR}/results`,
   // Zero CSP violations over the run (the API's reports and every page's console, support/csp.ts);

@@ -33,7 +33,7 @@ async function roleChangeUpToConfirm(page: Page, email: string, role: string, ti
 test('a sensitive action after the window asks to confirm, then goes ahead; cancelled, it changes nothing', async ({
   browser,
 }) => {
-  // Two waits past the window and three sign-in checks: 30 s ran out on a loaded CI machine.
+  // Two waits past the window (13 s) and three password checks, on a loaded machine.
   test.slow();
   const page = await pageOn(browser, api!.url);
   await signIn(page, 'superadmin@example.com');
