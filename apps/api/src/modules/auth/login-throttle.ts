@@ -141,7 +141,8 @@ export type SignInAttempt =
  * failure of the day (in that statement when the counts are in the database, else in the store
  * first), and within the address's budget the account read and one attempt admitted at it
  * (admitAttempt's rule), with its second factors. It commits on its own, before the check, so
- * attempts sent together count each other.
+ * attempts sent together count each other. An attempt told to wait (busy) has its address's
+ * count taken back at once.
  */
 export async function admitSignIn(
   db: Queryable,
@@ -171,6 +172,10 @@ export async function admitSignIn(
       : lockedUntil && lockedUntil > at
         ? { kind: 'locked', until: lockedUntil }
         : { kind: 'busy' };
+  // Told to wait, its password is never checked: not a failure of the address. Counted, it spent
+  // the budget of everyone behind that address while an account's attempts were in flight (a
+  // client retrying after Retry-After; a process killed mid-check leaves them for a minute).
+  if (admission?.kind === 'busy') await forgiveAddress(store, db, address, at);
   return { throttled: false, staff: r.staff, admission, factors: r.factors };
 }
 

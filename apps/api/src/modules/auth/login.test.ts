@@ -206,6 +206,24 @@ describe.each([
     expect(outcome(await signIn(email, PASSWORD))).toBe(200);
   });
 
+  it('a sign-in told to wait spends nothing of the daily budget of its address', async () => {
+    const email = 'waits@example.com';
+    const address = '203.0.113.77';
+    await a.addStaff(email, ['Support']);
+    await a.addStaff('colleague@example.com', ['Support']);
+    // attempts in flight up to the limit (a process killed while checking them): each sign-in
+    // from the office's one address is told to wait, its password never checked
+    await a.db.query('UPDATE staff SET sign_ins_in_flight = 5, in_flight_since = $2 WHERE email = $1', [
+      email,
+      a.clock.now(),
+    ]);
+    for (let i = 0; i <= ADDRESS_DAILY_FAILURES; i++)
+      expect(outcome(await signIn(email, PASSWORD, address)), `attempt ${i + 1}`).toBe(BUSY);
+    a.clock.advance(60_000);
+    expect(outcome(await signIn(email, PASSWORD, address))).toBe(200);
+    expect(outcome(await signIn('colleague@example.com', PASSWORD, address))).toBe(200);
+  });
+
   it('a right password clears the count of wrong ones before it', async () => {
     const email = 'clears@example.com';
     await a.addStaff(email, ['Support']);
