@@ -66,7 +66,6 @@ export async function acceptSignIn(
           forgive,
         );
         if (!issued) throw new AppError('invalidCredentials');
-        await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
         return issued;
       },
       trail: async (tx) => {
@@ -74,6 +73,9 @@ export async function acceptSignIn(
         await writeActivity(tx, { ...who, action: 'login.second-step', details: { kind, ...via } });
       },
     });
+    // Another store's count is taken back once the ticket is committed, not from inside its write
+    // (a write rolled back after it would leave the count taken back twice: checkAdmitted).
+    await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
     const methods: SecondFactorMethod[] = [];
     if (factors.passkeys > 0) methods.push('passkey');
     if (factors.totp) methods.push('totp');

@@ -13,9 +13,9 @@ import {
   admitSignIn,
   attemptFailed,
   busyError,
+  checkAdmitted,
   forgiveAddress,
   passwordRight,
-  releaseAttempt,
 } from './login-throttle.ts';
 import { revokeSession, revokeUserSessions } from './sessions.repo.ts';
 import { readSsoSettings } from './sso.repo.ts';
@@ -64,12 +64,11 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
     throw refused();
   }
   // An admitted attempt ends with its verdict's write; one that never commits (an error, a
-  // password changed under it) is released, so it does not hold the account's budget.
-  let settled = false;
-  try {
+  // password changed under it) is released and spends neither budget (checkAdmitted).
+  return checkAdmitted(ctx, { uid: staff.uid, address: call.clientAddress, at: now }, async (settled) => {
     if (!(await verifyPassword(staff.password_hash, password))) {
       await refuseSignIn(ctx, audit, staff, 'wrong-password');
-      settled = true;
+      settled();
       throw refused();
     }
     const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
@@ -87,11 +86,9 @@ export async function login(ctx: AppContext, call: Caller, input: { email: strin
           }
         : {}),
     });
-    settled = true;
+    settled();
     return answer;
-  } finally {
-    if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
-  }
+  });
 }
 
 /**
@@ -417,8 +414,7 @@ export async function checkOwnProof(
     });
     throw lockedError(admission?.kind === 'locked' ? admission.until : null, now);
   }
-  let settled = false;
-  try {
+  await checkAdmitted(ctx, { uid: staff.uid, address: caller.clientAddress, at: now }, async (settled) => {
     if (!(await how.isRight(staff))) {
       await runWrite(ctx.db, {
         change: (tx) => attemptFailed(tx, staff.uid, how.kind, now),
@@ -438,7 +434,7 @@ export async function checkOwnProof(
             });
         },
       });
-      settled = true;
+      settled();
       throw how.wrong();
     }
     // As at a sign-in with a second factor: the wrong passwords are forgotten, the rest stays.
@@ -452,10 +448,8 @@ export async function checkOwnProof(
         none: "the attempt's verdict on its own account's counts; the change it guards writes the trail row",
       },
     });
-    settled = true;
-  } finally {
-    if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
-  }
+    settled();
+  });
 }
 
 /** 974 with Retry-After: the account is locked until `until` (or was just found locked). */

@@ -1,4 +1,4 @@
-import type { AddressFailureStore } from '../../app-context.ts';
+import type { AddressFailureStore, AppContext } from '../../app-context.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../lib/app-error.ts';
 import {
@@ -115,7 +115,7 @@ type Admission =
  * the failures so far plus those in flight stay under LOCKOUT_THRESHOLD is one more checked, so
  * attempts sent together never check more guesses than the same attempts sent one by one, and
  * the failure that reaches the threshold (with none in flight) locks. An admitted attempt ends
- * with exactly one of attemptFailed, passwordRight, a signed-in session's change or releaseAttempt.
+ * with exactly one of attemptFailed, passwordRight, a signed-in session's change or its release (checkAdmitted).
  */
 async function admitAttempt(db: Queryable, uid: string, at: Date): Promise<Admission> {
   const r = await admitAccountAttempt(db, uid, at, LOCKOUT_THRESHOLD, IN_FLIGHT_STALE_MS);
@@ -228,9 +228,30 @@ export function passwordRight(db: Queryable, uid: string): Promise<void> {
   return clearPasswordFailures(db, uid);
 }
 
-/** An admitted attempt that ended without a verdict on the account (an error, a password changed under it). */
-export function releaseAttempt(db: Queryable, uid: string): Promise<void> {
-  return releaseAccountAttempt(db, uid);
+/**
+ * Runs the check of an admitted attempt and its verdict's write: `run` calls `settled()` once the
+ * verdict is written. An attempt that ends otherwise (an error, a password changed under it) has
+ * no verdict and spends nothing: it is no longer in flight at its account, and its address's
+ * count is taken back, so a failing store does not use up the day's budget of everyone behind
+ * that address while a client retries.
+ */
+export async function checkAdmitted<T>(
+  ctx: Pick<AppContext, 'db' | 'addressFailures'>,
+  attempt: { uid: string; address: string; at: Date },
+  run: (settled: () => void) => Promise<T>,
+): Promise<T> {
+  let done = false;
+  try {
+    return await run(() => {
+      done = true;
+    });
+  } finally {
+    if (!done) {
+      // each on its own: the store that failed the attempt may fail these too
+      await releaseAccountAttempt(ctx.db, attempt.uid).catch(() => undefined);
+      await forgiveAddress(ctx.addressFailures, ctx.db, attempt.address, attempt.at).catch(() => undefined);
+    }
+  }
 }
 
 /**

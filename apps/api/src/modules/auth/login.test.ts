@@ -224,6 +224,33 @@ describe.each([
     expect(outcome(await signIn('colleague@example.com', PASSWORD, address))).toBe(200);
   });
 
+  it('a right password whose sign-in fails in the database spends nothing of its address or account', async () => {
+    const email = 'unlucky@example.com';
+    const address = '203.0.113.78';
+    await a.addStaff(email, ['Support']);
+    await a.addStaff('neighbour@example.com', ['Support']);
+    // the sign-in's own write fails after its check (its trail row refused by the database), as
+    // a store failing mid-sign-in would: the client sees an error, and retries
+    await a.db.query(`CREATE FUNCTION refuse_unlucky() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+    await a.db.query(`CREATE TRIGGER refuse_unlucky BEFORE INSERT ON activity_log FOR EACH ROW
+      WHEN (NEW.actor_email = '${email}' AND NEW.action IN ('login.success', 'login.second-step'))
+      EXECUTE FUNCTION refuse_unlucky()`);
+    try {
+      for (let i = 0; i <= ADDRESS_DAILY_FAILURES; i++) {
+        const r = await signIn(email, PASSWORD, address);
+        expect(r.status, `attempt ${i + 1}`).toBe(500);
+      }
+    } finally {
+      await a.db.query('DROP TRIGGER refuse_unlucky ON activity_log');
+      await a.db.query('DROP FUNCTION refuse_unlucky()');
+    }
+    // nothing was left in flight or counted: the owner and a neighbour behind the address sign in
+    expect((await lockOf(a, email)).failed_logins).toBe(0);
+    expect(outcome(await signIn(email, PASSWORD, address))).toBe(200);
+    expect(outcome(await signIn('neighbour@example.com', PASSWORD, address))).toBe(200);
+  }, 120_000);
+
   it('a right password clears the count of wrong ones before it', async () => {
     const email = 'clears@example.com';
     await a.addStaff(email, ['Support']);

@@ -11,9 +11,9 @@ import {
   admitSignIn,
   attemptFailed,
   busyError,
+  checkAdmitted,
   forgiveInStore,
   recordAccountSuccess,
-  releaseAttempt,
 } from './login-throttle.ts';
 import { factorsOf, liveTicket, spendTicket, type TicketRow } from './mfa.repo.ts';
 import {
@@ -57,21 +57,18 @@ export async function secondStep(ctx: AppContext, call: Caller, input: SecondSte
   const { staff, ticket } = await admitSecondStep(ctx, call, input, audit);
   const who = { ...audit, actorUid: staff.uid, actorEmail: staff.email };
   // Ends with its verdict's write, or is released (as a password's attempt, auth.service.ts).
-  let settled = false;
-  try {
+  return checkAdmitted(ctx, { uid: staff.uid, address: call.clientAddress, at: now }, async (settled) => {
     if (!(await secondFactorIsRight(ctx, staff.uid, input, now))) {
       await recordWrongFactor(ctx, staff.uid, input.Method, who);
-      settled = true;
+      settled();
       throw wrongFactorError(input.Method);
     }
     const answer = await completeSecondStep(ctx, call, staff, ticket, input, who);
-    settled = true;
+    settled();
     // Another store's count is taken back once the sign-in has committed, not from inside its write.
     await forgiveInStore(ctx.addressFailures, call.clientAddress, now);
     return answer;
-  } finally {
-    if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
-  }
+  });
 }
 
 /**

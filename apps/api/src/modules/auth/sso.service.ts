@@ -12,7 +12,7 @@ import { recordEvent, writeActivity } from '../activity/activity.service.ts';
 import { acceptSignIn } from './accept-sign-in.ts';
 import { refuseSignInOutsideAllowlist } from './api-tokens.service.ts';
 import { lockedError } from './auth.service.ts';
-import { admitSignIn, busyError, releaseAttempt } from './login-throttle.ts';
+import { admitSignIn, busyError, checkAdmitted } from './login-throttle.ts';
 import {
   authorizationUrl,
   exchangeCode,
@@ -204,8 +204,7 @@ export async function ssoFinish(
     await recordEvent(ctx.db, { ...audit, action: 'login.sso.refused', details: { reason: 'locked' } });
     throw lockedError(admission?.kind === 'locked' ? admission.until : null, now);
   }
-  let settled = false;
-  try {
+  return checkAdmitted(ctx, { uid: staff.uid, address: call.clientAddress, at: now }, async (settled) => {
     // the answer names the roles the groups gave, set in the same write
     const signedIn = roles ? { ...staff, roles } : staff;
     const answer = await acceptSignIn(
@@ -221,11 +220,9 @@ export async function ssoFinish(
         ...(roles && !sameRoles(roles, staff.roles) ? rolesFromGroups(staff, roles, audit, s) : {}),
       },
     );
-    settled = true;
+    settled();
     return answer;
-  } finally {
-    if (!settled) await releaseAttempt(ctx.db, staff.uid).catch(() => undefined);
-  }
+  });
 }
 
 const sameRoles = (a: string[], b: string[]) =>
