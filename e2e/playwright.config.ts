@@ -41,7 +41,10 @@ export default defineConfig({
   globalTeardown: ['./support/csp-teardown.ts', './support/log-teardown.ts'],
   use: {
     baseURL: BASE_URL,
-    trace: 'retain-on-failure',
+    // A failing test keeps its trace of actions and DOM snapshots, but no screencast: recording
+    // one for every test kept Chromium's compositor drawing and encoding frames, a quarter of the
+    // browser tests' CPU (docs/decisions.md, "The suites that run alone use every core").
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',

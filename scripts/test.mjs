@@ -72,9 +72,23 @@ function vitestBeside(name, dir, env = {}) {
   console.log(`\n━━ ${name}: started beside the next steps; its output follows them ━━`);
   const started = Date.now();
   const fd = fs.openSync(log, 'w');
+  // At a lower priority (nice 10, inherited by vitest's workers): the steps beside it are the
+  // longer ones and wait on each answer, so they take a core whenever they want one, and this
+  // suite takes what they leave.
   const child = spawn(
-    'npx',
-    ['vitest', 'run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+    'nice',
+    [
+      '-n',
+      '10',
+      'npx',
+      'vitest',
+      'run',
+      '--root',
+      dir,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile=${out}`,
+    ],
     { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env }, detached: true },
   );
   // Its own process group, so that stopping it stops vitest's workers too.
