@@ -105,6 +105,33 @@ describe.runIf(withRedis)('with Redis', () => {
       expect(a.ctx.addressFailures.kind).toBe('redis');
     });
 
+    it('take a count back from Redis when the database fails a sign-in before or after its check', async () => {
+      const email = 'unlucky@example.com';
+      const address = '198.51.100.30';
+      await a.addStaff(email, ['Support']);
+      const signIn = () => a.call('login', { remoteAddress: address, body: { email, password: PASSWORD } });
+      await a.db.query(`CREATE FUNCTION refuse_unlucky() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+      // before: the statement that admits the attempt; after: the sign-in's trail row
+      for (const [table, when] of [
+        ['staff', `BEFORE UPDATE ON staff FOR EACH ROW WHEN (NEW.email = '${email}')`],
+        [
+          'activity_log',
+          `BEFORE INSERT ON activity_log FOR EACH ROW WHEN (NEW.actor_email = '${email}' AND NEW.action = 'login.success')`,
+        ],
+      ]) {
+        await a.db.query(`CREATE TRIGGER refuse_unlucky ${when} EXECUTE FUNCTION refuse_unlucky()`);
+        try {
+          // more than the address's budget of 3: each counted and never taken back would end in 904
+          for (let i = 0; i < 5; i++) expect((await signIn()).status, table).toBe(500);
+        } finally {
+          await a.db.query(`DROP TRIGGER refuse_unlucky ON ${table}`);
+        }
+      }
+      expect((await signIn()).status).toBe(200);
+      expect(await a.ctx.addressFailures.failuresToday(address, a.clock.now())).toBe(0);
+    });
+
     it('report Redis in readiness', async () => {
       const r = await a.app.inject({ method: 'GET', url: '/readyz' });
       expect(r.json()).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });

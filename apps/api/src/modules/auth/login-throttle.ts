@@ -162,6 +162,11 @@ export async function admitSignIn(
     day: utcDay(at),
     counted,
     addressBudget,
+  }).catch(async (err: unknown) => {
+    // Never admitted, so no verdict and no cost: the database's count went with its statement,
+    // another store's is taken back here.
+    if (counted !== null) await store.forgive(address, at).catch(() => undefined);
+    throw err;
   });
   if (r.addressFailures > addressBudget) return { throttled: true };
   const lockedUntil = r.staff?.locked_until ?? null;
